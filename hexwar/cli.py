@@ -1,0 +1,82 @@
+"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay``.
+
+Subcommands live in their own modules and are imported only when used (so ``hexwar info``
+never loads pyglet). Every user error is printed as one clear message and exit status 2;
+nothing reaches the user as a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from typing import Any
+
+import click
+
+from .errors import HexwarError
+
+__all__ = ["main", "cli"]
+
+# name -> "module:attribute" of a click command; imported lazily.
+COMMANDS: dict[str, str] = {
+    "info": "hexwar.cli_basic:info",
+    "validate": "hexwar.cli_basic:validate",
+    "play": "hexwar.cli_basic:play",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        mod, attr = target.split(":")
+        return getattr(importlib.import_module(mod), attr)  # type: ignore[no-any-return]
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="hexwar")
+def cli() -> None:
+    """hexwar: 1943 Eastern Front hex wargame (Spearpoint combat, CoH wrecks, artillery, fire)."""
+
+
+def echo_json(obj: Any) -> None:
+    """Print ``obj`` as indented JSON on stdout."""
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``hexwar`` console script; returns the exit status.
+
+    User errors (:class:`~hexwar.errors.HexwarError`) print one message to stderr and give
+    status 2; Ctrl+C gives 130.
+    """
+    try:
+        cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except HexwarError as exc:
+        click.echo(f"hexwar: {exc}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

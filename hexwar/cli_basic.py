@@ -1,0 +1,77 @@
+"""``hexwar info``, ``hexwar validate`` and the map-summary fallback of ``hexwar play``."""
+
+from __future__ import annotations
+
+import click
+
+from .cli import echo_json
+from .errors import HexwarError, ValidationError
+from .maps import BattleMap
+from .paths import find_content
+
+__all__ = ["info", "validate", "play", "resolve_map"]
+
+DEFAULT_MAP = "kharkov"
+
+
+def resolve_map(name: str) -> BattleMap:
+    """Load a map from a path or a shipped map name (``kharkov``).
+
+    Raises:
+        HexwarError: when nothing by that name exists; ValidationError for a broken file.
+    """
+    p = find_content("maps", name)
+    if p is None:
+        raise HexwarError(f"map {name!r} not found: give a path or a shipped map name")
+    return BattleMap.load(p)
+
+
+@click.command()
+@click.argument("map_name", metavar="MAP")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON with width, height, terrain counts, buildings.")
+def info(map_name: str, as_json: bool) -> None:
+    """Print a map's size, terrain counts and buildings (R2.4)."""
+    m = resolve_map(map_name)
+    s = m.summary()
+    if as_json:
+        echo_json(s)
+        return
+    click.echo(f"{s['name']}: {s['width']} x {s['height']} hexes ({s['hexes']})")
+    click.echo("terrain:   " + ", ".join(f"{k} {v}" for k, v in s["terrain"].items()))
+    click.echo("buildings: " + (", ".join(f"DR{k} {v}" for k, v in s["buildings"].items()) or "none"))
+    click.echo("levels:    " + ", ".join(f"{k}: {v}" for k, v in s["levels"].items()))
+    click.echo(f"roads {s['roads']}, wrecks {s['wrecks']}, rubble {s['rubble']}, fires {s['fires']}")
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def validate(files: tuple[str, ...]) -> None:
+    """Check map, scenario and save files; print every problem; exit 1 if any."""
+    from .validate import validate_file
+
+    failed = 0
+    for f in files:
+        try:
+            kind = validate_file(f)
+        except ValidationError as exc:
+            failed += 1
+            click.echo(f"FAIL {f}", err=False)
+            for p in exc.problems:
+                click.echo(f"  - {p}")
+        except HexwarError as exc:
+            failed += 1
+            click.echo(f"FAIL {f}\n  - {exc}")
+        else:
+            click.echo(f"ok   {f} ({kind})")
+    if failed:
+        click.echo(f"{failed} of {len(files)} file(s) have problems")
+        raise click.exceptions.Exit(1)
+
+
+@click.command()
+@click.argument("target", required=False)
+def play(target: str | None) -> None:
+    """Play a scenario (placeholder: prints the default map's summary)."""
+    m = resolve_map(target or DEFAULT_MAP)
+    s = m.summary()
+    click.echo(f"{s['name']}: {s['width']} x {s['height']} hexes")

@@ -1,0 +1,545 @@
+"""The battle map: terrain, ground levels, buildings and dynamic overlays (R2.4), and its files.
+
+A :class:`BattleMap` keeps numpy arrays indexed ``[row, col]`` in odd-q offset coordinates
+(R2.2), so whole-map rules (LOS, fire spread, rendering) can work on arrays while the rest of
+the program speaks in :class:`~hexwar.hexgrid.Hex` values.
+
+Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 1)::
+
+    {
+      "format": "hexwar-map", "schema_version": 1,
+      "name": "Kharkov, March 1943", "description": "...",
+      "width": 30, "height": 20,
+      "terrain": ["..hhs=..", ...],      # one string per row, one terrain code per hex
+      "levels":  ["00001111", ...],      # optional, one digit (ground level 0-9) per hex
+      "features": {"D07": {"road": true, "wrecks": ["su-1"], "rubble": false,
+                           "fire": true, "fire_turns": 0}}
+    }
+
+Terrain codes come from the terrain table (``hexwar/data/terrain.toml``). Loading collects
+every problem (file, field or hex label, what was expected) and raises one
+:class:`~hexwar.errors.ValidationError`; nothing in the file is executed; saving is atomic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import Problem, ValidationError
+from .fileio import atomic_write_text, dump_json, read_json
+from .hexgrid import Hex, HexLabelError
+from .terrain import RulesTerrain, TerrainType, default_terrain
+
+__all__ = ["MAP_FORMAT", "MAP_SCHEMA_VERSION", "MAX_MAP_SIDE", "BattleMap", "MapError"]
+
+MAP_FORMAT = "hexwar-map"
+MAP_SCHEMA_VERSION = 1
+MAX_MAP_SIDE = 500  # hexes; a larger side is rejected as absurd
+MAX_MAP_BYTES = 8 * 1024 * 1024
+_FEATURE_KEYS = {"road", "wrecks", "rubble", "fire", "fire_turns"}
+
+
+class MapError(ValueError):
+    """An operation on a map named a hex off the board or an impossible change.
+
+    The message names the hex (label when it has one) and what was expected.
+    """
+
+
+def _label_or_axial(h: Hex, row_digits: int) -> str:
+    try:
+        return h.to_label(row_digits)
+    except HexLabelError:
+        return f"axial ({h.q}, {h.r})"
+
+
+@dataclass(eq=False)
+class BattleMap:
+    """A hex battle map (R2.4) of ``width`` columns by ``height`` rows, odd-q layout.
+
+    Attributes:
+        width: number of columns (hexes).
+        height: number of rows (hexes).
+        name: display name.
+        description: free text shown to players (never interpreted).
+        rules: the terrain table and wreck pools the codes refer to.
+        terrain: ``uint8 [height, width]`` index into ``rules.types``.
+        level: ``int16 [height, width]`` ground level (levels, R3.4).
+        road: ``bool [height, width]`` a road runs through the hex (R2.4).
+        rubble: ``bool [height, width]`` the building was reduced to rubble (R8.3).
+        fire: ``bool [height, width]`` a building fire burns (R8.4).
+        fire_turns: ``int16 [height, width]`` full turns a fire has burned (R8.6 ``burnout``).
+        wrecks: wreck counter ids stacked per hex, bottom first (R8.1).
+        artillery_marker: the hex of the artillery marker, if placed (R9.2).
+        version: increases on every change, so caches (LOS heights) can tell they are stale.
+
+    Change the map through its methods (``set_terrain``, ``add_wreck``, ``set_fire`` ...),
+    which check the hex and bump ``version``.
+    """
+
+    width: int
+    height: int
+    name: str = "Untitled"
+    description: str = ""
+    rules: RulesTerrain = field(default_factory=default_terrain, repr=False)
+    terrain: np.ndarray = field(init=False, repr=False)
+    level: np.ndarray = field(init=False, repr=False)
+    road: np.ndarray = field(init=False, repr=False)
+    rubble: np.ndarray = field(init=False, repr=False)
+    fire: np.ndarray = field(init=False, repr=False)
+    fire_turns: np.ndarray = field(init=False, repr=False)
+    wrecks: dict[Hex, list[str]] = field(default_factory=dict, repr=False)
+    artillery_marker: Hex | None = None
+    version: int = 0
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.width <= MAX_MAP_SIDE and 1 <= self.height <= MAX_MAP_SIDE):
+            raise MapError(f"map size {self.width}x{self.height}: each side must be 1..{MAX_MAP_SIDE} hexes")
+        shape = (self.height, self.width)
+        self.terrain = np.zeros(shape, dtype=np.uint8)
+        self.level = np.zeros(shape, dtype=np.int16)
+        self.road = np.zeros(shape, dtype=bool)
+        self.rubble = np.zeros(shape, dtype=bool)
+        self.fire = np.zeros(shape, dtype=bool)
+        self.fire_turns = np.zeros(shape, dtype=np.int16)
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def new(cls, width: int, height: int, fill: str = "clear", name: str = "Untitled",
+            rules: RulesTerrain | None = None) -> BattleMap:
+        """A map of ``width`` x ``height`` hexes filled with terrain ``fill`` at level 0.
+
+        Raises:
+            MapError: for a size outside 1..500 or an unknown terrain key.
+        """
+        m = cls(width, height, name=name, rules=rules or default_terrain())
+        try:
+            m.terrain[:, :] = m.rules.index_of_key(fill)
+        except KeyError:
+            raise MapError(f"unknown terrain {fill!r}; expected one of {[t.key for t in m.rules.types]}") from None
+        return m
+
+    def copy(self) -> BattleMap:
+        """A deep copy (arrays and wreck stacks copied)."""
+        m = BattleMap(self.width, self.height, self.name, self.description, self.rules)
+        for a in ("terrain", "level", "road", "rubble", "fire", "fire_turns"):
+            getattr(m, a)[...] = getattr(self, a)
+        m.wrecks = {h: list(s) for h, s in self.wrecks.items()}
+        m.artillery_marker = self.artillery_marker
+        return m
+
+    # -- coordinates -------------------------------------------------------------------
+    @property
+    def row_digits(self) -> int:
+        """Digits in row labels: 2, or 3 for maps over 99 rows (R2.2)."""
+        return 3 if self.height > 99 else 2
+
+    def in_bounds(self, h: Hex) -> bool:
+        """True when ``h`` lies on the map."""
+        col, row = h.offset
+        return 0 <= col < self.width and 0 <= row < self.height
+
+    def index(self, h: Hex) -> tuple[int, int]:
+        """Array index ``(row, col)`` of ``h``.
+
+        Raises:
+            MapError: naming the hex when it is off the map.
+        """
+        col, row = h.offset
+        if not (0 <= col < self.width and 0 <= row < self.height):
+            raise MapError(f"hex {self.label(h)} is off the {self.width}x{self.height} map")
+        return row, col
+
+    def label(self, h: Hex) -> str:
+        """The hex's CoH label with this map's row digits (axial text when off the board)."""
+        return _label_or_axial(h, self.row_digits)
+
+    def hex_at(self, label: str) -> Hex:
+        """Parse ``label`` and check it is on this map.
+
+        Raises:
+            MapError: naming the label when it is malformed or off the map.
+        """
+        try:
+            h = Hex.from_label(label)
+        except HexLabelError as exc:
+            raise MapError(str(exc)) from None
+        if not self.in_bounds(h):
+            raise MapError(
+                f"hex {label!r} is off the map: columns A..{self.label(Hex.from_offset(self.width - 1, 0))[:-self.row_digits]},"
+                f" rows 1..{self.height}"
+            )
+        return h
+
+    def hexes(self) -> Iterator[Hex]:
+        """Every hex on the map, column by column (A01, A02, ..., B01 ...)."""
+        for col in range(self.width):
+            for row in range(self.height):
+                yield Hex.from_offset(col, row)
+
+    def neighbors(self, h: Hex) -> list[Hex]:
+        """The on-map neighbours of ``h`` in direction order (R2.3)."""
+        return [n for n in h.neighbors() if self.in_bounds(n)]
+
+    # -- queries -----------------------------------------------------------------------
+    def terrain_at(self, h: Hex) -> TerrainType:
+        """The base terrain type of ``h`` (buildings stay their type even as rubble)."""
+        return self.rules.types[int(self.terrain[self.index(h)])]
+
+    def level_at(self, h: Hex) -> int:
+        """Ground level of ``h`` in levels."""
+        return int(self.level[self.index(h)])
+
+    def building_at(self, h: Hex) -> TerrainType | None:
+        """The intact building in ``h`` (not rubble), or ``None`` (R2.4, R8.3)."""
+        t = self.terrain_at(h)
+        return t if t.is_building and not self.rubble[self.index(h)] else None
+
+    def has_fire(self, h: Hex) -> bool:
+        """True when a building fire burns in ``h`` (R8.4)."""
+        return bool(self.fire[self.index(h)])
+
+    def has_rubble(self, h: Hex) -> bool:
+        """True when ``h`` holds rubble (R8.3)."""
+        return bool(self.rubble[self.index(h)])
+
+    def wrecks_at(self, h: Hex) -> list[str]:
+        """Wreck counter ids in ``h``, bottom first (a copy)."""
+        self.index(h)
+        return list(self.wrecks.get(h, ()))
+
+    def building_mask(self) -> np.ndarray:
+        """``bool [height, width]``: hexes whose base terrain is a building."""
+        is_b = np.array([t.is_building for t in self.rules.types], dtype=bool)
+        return is_b[self.terrain]
+
+    def dr_array(self) -> np.ndarray:
+        """``int16 [height, width]``: DR of intact buildings, 0 elsewhere (R8.2)."""
+        drs = np.array([t.dr or 0 for t in self.rules.types], dtype=np.int16)
+        out = drs[self.terrain]
+        out[self.rubble] = 0
+        return out
+
+    # -- changes -----------------------------------------------------------------------
+    def _touch(self) -> None:
+        self.version += 1
+
+    def set_terrain(self, h: Hex, key: str) -> None:
+        """Set the base terrain of ``h`` to terrain ``key``; clears rubble/fire a non-building cannot hold.
+
+        Raises:
+            MapError: off-map hex or unknown terrain key.
+        """
+        idx = self.index(h)
+        try:
+            self.terrain[idx] = self.rules.index_of_key(key)
+        except KeyError:
+            raise MapError(f"unknown terrain {key!r}; expected one of {[t.key for t in self.rules.types]}") from None
+        if not self.rules.by_key(key).is_building:
+            self.rubble[idx] = False
+            self.fire[idx] = False
+            self.fire_turns[idx] = 0
+        self._touch()
+
+    def set_level(self, h: Hex, level: int) -> None:
+        """Set the ground level of ``h`` (0..9 levels, R2.4).
+
+        Raises:
+            MapError: off-map hex or level outside 0..9.
+        """
+        idx = self.index(h)
+        if not isinstance(level, (int, np.integer)) or not 0 <= int(level) <= 9:
+            raise MapError(f"hex {self.label(h)}: ground level must be 0..9, got {level!r}")
+        self.level[idx] = int(level)
+        self._touch()
+
+    def set_road(self, h: Hex, on: bool = True) -> None:
+        """Put a road through ``h`` or remove it (R2.4). Raises ``MapError`` off the map."""
+        self.road[self.index(h)] = bool(on)
+        self._touch()
+
+    def add_wreck(self, h: Hex, wreck_id: str) -> None:
+        """Put wreck counter ``wreck_id`` on top of the stack in ``h`` (R8.1).
+
+        Raises:
+            MapError: off-map hex or unknown wreck id.
+        """
+        self.index(h)
+        if wreck_id not in self.rules.wrecks:
+            raise MapError(f"hex {self.label(h)}: unknown wreck {wreck_id!r}; expected one of {sorted(self.rules.wrecks)}")
+        self.wrecks.setdefault(h, []).append(wreck_id)
+        self._touch()
+
+    def remove_wreck(self, h: Hex, wreck_id: str | None = None) -> str:
+        """Remove the top wreck (or the named one) from ``h`` and return its id (R8.1 towing).
+
+        Raises:
+            MapError: off-map hex, no wreck there, or the named wreck is not there.
+        """
+        self.index(h)
+        stack = self.wrecks.get(h)
+        if not stack:
+            raise MapError(f"hex {self.label(h)} holds no wreck")
+        if wreck_id is None:
+            wid = stack.pop()
+        elif wreck_id in stack:
+            stack.remove(wreck_id)
+            wid = wreck_id
+        else:
+            raise MapError(f"hex {self.label(h)} holds no wreck {wreck_id!r}")
+        if not stack:
+            del self.wrecks[h]
+        self._touch()
+        return wid
+
+    def set_rubble(self, h: Hex, on: bool = True) -> None:
+        """Reduce the building in ``h`` to rubble (puts out its fire, R8.3), or restore it.
+
+        Raises:
+            MapError: off-map hex, or rubble asked for where no building stands.
+        """
+        idx = self.index(h)
+        if on and not self.terrain_at(h).is_building:
+            raise MapError(f"hex {self.label(h)}: rubble needs a building hex, found {self.terrain_at(h).name}")
+        self.rubble[idx] = bool(on)
+        if on:
+            self.fire[idx] = False
+            self.fire_turns[idx] = 0
+        self._touch()
+
+    def set_fire(self, h: Hex, on: bool = True) -> None:
+        """Set a building fire burning in ``h`` (R8.4), or put it out.
+
+        Raises:
+            MapError: off-map hex, or fire asked for where no intact building stands.
+        """
+        idx = self.index(h)
+        if on and self.building_at(h) is None:
+            raise MapError(f"hex {self.label(h)}: fire needs an intact building, found "
+                           f"{'rubble' if self.rubble[idx] else self.terrain_at(h).name}")
+        self.fire[idx] = bool(on)
+        if not on:
+            self.fire_turns[idx] = 0
+        self._touch()
+
+    # -- files -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The map as a JSON-ready dict in the ``hexwar-map`` format (schema 1)."""
+        codes = self.rules.codes
+        terrain_rows = ["".join(codes[int(i)] for i in row) for row in self.terrain]
+        data: dict[str, Any] = {
+            "format": MAP_FORMAT,
+            "schema_version": MAP_SCHEMA_VERSION,
+            "name": self.name,
+            "description": self.description,
+            "width": self.width,
+            "height": self.height,
+            "terrain": terrain_rows,
+        }
+        if self.level.any():
+            data["levels"] = ["".join(str(int(v)) for v in row) for row in self.level]
+        feats: dict[str, dict[str, Any]] = {}
+        for h in sorted(self.hexes(), key=lambda x: (x.offset[1], x.offset[0])):
+            idx = self.index(h)
+            f: dict[str, Any] = {}
+            if self.road[idx]:
+                f["road"] = True
+            if self.wrecks.get(h):
+                f["wrecks"] = list(self.wrecks[h])
+            if self.rubble[idx]:
+                f["rubble"] = True
+            if self.fire[idx]:
+                f["fire"] = True
+                if self.fire_turns[idx]:
+                    f["fire_turns"] = int(self.fire_turns[idx])
+            if f:
+                feats[self.label(h)] = f
+        data["features"] = feats
+        return data
+
+    def to_text(self) -> str:
+        """The map file's text (deterministic JSON)."""
+        return dump_json(self.to_json())
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the map to ``path`` atomically (temp file, fsync, rename).
+
+        Raises:
+            HexwarError: naming the path when it cannot be written.
+        """
+        atomic_write_text(path, self.to_text())
+
+    def content_hash(self) -> str:
+        """SHA-256 of the map's file text: equal maps have equal hashes."""
+        return hashlib.sha256(self.to_text().encode()).hexdigest()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], rules: RulesTerrain | None = None) -> BattleMap:
+        """Load and validate a map file.
+
+        Raises:
+            ValidationError: listing every problem (file, field or hex label, expectation).
+        """
+        data = read_json(path, max_bytes=MAX_MAP_BYTES)
+        return cls.from_json(data, str(path), rules)
+
+    @classmethod
+    def from_json(cls, data: Any, src: str = "<memory>", rules: RulesTerrain | None = None) -> BattleMap:
+        """Build a map from parsed JSON, collecting every problem.
+
+        Args:
+            data: the parsed JSON document.
+            src: the file name to put in problem reports.
+            rules: terrain table; default the package's.
+
+        Raises:
+            ValidationError: listing every problem found.
+        """
+        rules = rules or default_terrain()
+        problems: list[Problem] = []
+
+        def bad(where: str, msg: str) -> None:
+            problems.append(Problem(src, where, msg))
+
+        if not isinstance(data, dict):
+            raise ValidationError([Problem(src, "", "expected a JSON object with \"format\": \"hexwar-map\"")])
+        if data.get("format") != MAP_FORMAT:
+            bad("format", f"expected \"{MAP_FORMAT}\", got {data.get('format')!r}")
+        sv = data.get("schema_version")
+        if sv != MAP_SCHEMA_VERSION:
+            bad("schema_version", f"expected {MAP_SCHEMA_VERSION}, got {sv!r}")
+        w, h = data.get("width"), data.get("height")
+        size_ok = True
+        for key, v in (("width", w), ("height", h)):
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_MAP_SIDE:
+                bad(key, f"expected an integer 1..{MAX_MAP_SIDE} (hexes), got {v!r}")
+                size_ok = False
+        for key in ("name", "description"):
+            if key in data and not isinstance(data[key], str):
+                bad(key, "expected text")
+        known = {"format", "schema_version", "name", "description", "width", "height", "terrain", "levels", "features"}
+        for key in data:
+            if key not in known:
+                bad(str(key), f"unknown field; expected one of {sorted(known)}")
+        if not size_ok:
+            raise ValidationError(problems)
+        assert isinstance(w, int) and isinstance(h, int)
+        m = cls(w, h, name=str(data.get("name", "Untitled")), description=str(data.get("description", "")), rules=rules)
+        digits = m.row_digits
+        code_index = {t.code: i for i, t in enumerate(rules.types)}
+
+        def grid(key: str, required: bool, cell: Any) -> None:
+            rows = data.get(key)
+            if rows is None:
+                if required:
+                    bad(key, f"missing; expected {h} row strings of {w} characters")
+                return
+            if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+                bad(key, f"expected a list of {h} row strings")
+                return
+            if len(rows) != h:
+                bad(key, f"expected {h} rows (height), found {len(rows)}")
+            for ri, row in enumerate(rows[:h]):
+                if len(row) != w:
+                    bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
+                for ci, ch in enumerate(row[:w]):
+                    err = cell(ri, ci, ch)
+                    if err:
+                        bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
+
+        def terrain_cell(ri: int, ci: int, ch: str) -> str | None:
+            if ch not in code_index:
+                return f"unknown terrain code {ch!r}; expected one of {rules.codes!r}"
+            m.terrain[ri, ci] = code_index[ch]
+            return None
+
+        def level_cell(ri: int, ci: int, ch: str) -> str | None:
+            if not ("0" <= ch <= "9"):
+                return f"ground level {ch!r}; expected a digit 0-9"
+            m.level[ri, ci] = int(ch)
+            return None
+
+        grid("terrain", True, terrain_cell)
+        grid("levels", False, level_cell)
+
+        feats = data.get("features", {})
+        if not isinstance(feats, dict):
+            bad("features", "expected an object keyed by hex label")
+            feats = {}
+        for label, f in feats.items():
+            where = f"features.{label}"
+            try:
+                hx = Hex.from_label(label)
+            except HexLabelError as exc:
+                bad(where, str(exc))
+                continue
+            if not m.in_bounds(hx):
+                bad(where, f"hex {label!r} is off the {w}x{h} map")
+                continue
+            if not isinstance(f, dict):
+                bad(where, "expected an object of hex features")
+                continue
+            idx = m.index(hx)
+            for k in f:
+                if k not in _FEATURE_KEYS:
+                    bad(f"{where}.{k}", f"unknown feature; expected one of {sorted(_FEATURE_KEYS)}")
+            for k in ("road", "rubble", "fire"):
+                if k in f and not isinstance(f[k], bool):
+                    bad(f"{where}.{k}", "expected true or false")
+            is_building = rules.types[int(m.terrain[idx])].is_building
+            if f.get("road") is True:
+                m.road[idx] = True
+            if f.get("rubble") is True:
+                if not is_building:
+                    bad(f"{where}.rubble", "rubble needs a building hex (R8.3)")
+                m.rubble[idx] = True
+            if f.get("fire") is True:
+                if not is_building:
+                    bad(f"{where}.fire", "fire needs a building hex (R8.4)")
+                if f.get("rubble") is True:
+                    bad(f"{where}.fire", "a rubble hex cannot burn (R8.3)")
+                m.fire[idx] = True
+                ft = f.get("fire_turns", 0)
+                if not isinstance(ft, int) or isinstance(ft, bool) or not 0 <= ft <= 1000:
+                    bad(f"{where}.fire_turns", "expected an integer >= 0 (full turns burned)")
+                else:
+                    m.fire_turns[idx] = ft
+            elif "fire_turns" in f:
+                bad(f"{where}.fire_turns", "only allowed with \"fire\": true")
+            if "wrecks" in f:
+                ws = f["wrecks"]
+                if not isinstance(ws, list) or not all(isinstance(x, str) for x in ws):
+                    bad(f"{where}.wrecks", "expected a list of wreck ids")
+                else:
+                    for wid in ws:
+                        if wid not in rules.wrecks:
+                            bad(f"{where}.wrecks", f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}")
+                    if ws:
+                        m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
+        if problems:
+            raise ValidationError(problems)
+        return m
+
+    def summary(self) -> dict[str, Any]:
+        """Size, terrain counts, buildings by DR and overlay counts, JSON-ready."""
+        counts = {t.key: int((self.terrain == i).sum()) for i, t in enumerate(self.rules.types)}
+        dr = self.dr_array()
+        return {
+            "name": self.name,
+            "width": self.width,
+            "height": self.height,
+            "hexes": self.width * self.height,
+            "terrain": {k: v for k, v in counts.items() if v},
+            "buildings": {str(d): int((dr == d).sum()) for d in sorted(set(int(x) for x in dr.flat) - {0})},
+            "levels": {str(lv): int((self.level == lv).sum()) for lv in sorted(set(int(x) for x in self.level.flat))},
+            "roads": int(self.road.sum()),
+            "wrecks": sum(len(s) for s in self.wrecks.values()),
+            "rubble": int(self.rubble.sum()),
+            "fires": int(self.fire.sum()),
+        }

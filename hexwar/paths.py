@@ -1,0 +1,64 @@
+"""Where the shipped maps, scenarios and assets live, for source checkouts and installs.
+
+In a source checkout (or an editable install) they are the top-level ``maps/``,
+``scenarios/`` and ``assets/`` folders next to the package. A regular ``pip install .``
+copies them to ``<prefix>/share/hexwar/`` (pyproject ``data-files``).
+"""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+from pathlib import Path
+
+__all__ = ["content_dir", "find_content"]
+
+_KINDS = ("maps", "scenarios", "assets")
+
+
+def _candidates(kind: str) -> list[Path]:
+    here = Path(__file__).resolve().parent
+    out = [here.parent / kind]
+    for scheme in (None, "posix_user", "nt_user", "osx_framework_user"):
+        try:
+            data = sysconfig.get_path("data", scheme) if scheme else sysconfig.get_path("data")
+        except KeyError:
+            continue
+        if data:
+            out.append(Path(data) / "share" / "hexwar" / kind)
+    out.append(Path(sys.prefix) / "share" / "hexwar" / kind)
+    return out
+
+
+def content_dir(kind: str) -> Path:
+    """The folder of shipped ``kind`` (``"maps"``, ``"scenarios"`` or ``"assets"``).
+
+    Raises:
+        ValueError: for another kind.
+        FileNotFoundError: when no such folder is installed.
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"content kind must be one of {_KINDS}, got {kind!r}")
+    for c in _candidates(kind):
+        if c.is_dir() and any(c.iterdir()):
+            return c
+    raise FileNotFoundError(f"hexwar's shipped {kind}/ folder was not found (looked in "
+                            + ", ".join(str(c) for c in _candidates(kind)) + ")")
+
+
+def find_content(kind: str, name: str) -> Path | None:
+    """Resolve ``name`` (a path, or a bare shipped file name with or without suffix).
+
+    Returns the existing path, or ``None`` when nothing matches.
+    """
+    p = Path(name)
+    if p.exists():
+        return p
+    try:
+        d = content_dir(kind)
+    except FileNotFoundError:
+        return None
+    for cand in (d / name, d / f"{name}.json", d / f"{name}.toml"):
+        if cand.is_file():
+            return cand
+    return None

@@ -1,0 +1,73 @@
+"""Validate any hexwar file by its kind: maps now; scenarios, saves and card files register here.
+
+``VALIDATORS`` maps a kind to a function ``(path) -> None`` that raises
+:class:`~hexwar.errors.ValidationError` with every problem. :func:`detect_kind` reads the
+file's ``format`` field (JSON) or its top-level tables (TOML) to choose.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import Problem, ValidationError
+from .fileio import read_json, read_toml
+
+__all__ = ["VALIDATORS", "detect_kind", "validate_file"]
+
+
+def _validate_map(path: str) -> None:
+    from .maps import BattleMap
+
+    BattleMap.load(path)
+
+
+# kind -> validator, or "module:function" imported when first needed.
+VALIDATORS: dict[str, Callable[[str], None] | str] = {
+    "hexwar-map": _validate_map,
+    "hexwar-scenario": "hexwar.game.scenario:validate_scenario_file",
+    "hexwar-save": "hexwar.game.save:validate_save_file",
+}
+
+
+def detect_kind(path: str) -> str:
+    """The file kind: the JSON ``format`` field, or ``"hexwar-scenario"`` for TOML with [scenario].
+
+    Raises:
+        ValidationError: when the file cannot be read or its kind is unknown.
+    """
+    p = Path(path)
+    if p.suffix.lower() == ".toml":
+        data = read_toml(p)
+        fmt = data.get("format")
+        if isinstance(fmt, str):
+            return fmt
+        if "scenario" in data:
+            return "hexwar-scenario"
+        raise ValidationError([Problem(str(p), "", "unknown TOML file: expected a [scenario] table or a format key")])
+    data = read_json(p)
+    if isinstance(data, dict) and isinstance(data.get("format"), str):
+        return str(data["format"])
+    raise ValidationError([Problem(str(p), "format", f"missing; expected one of {sorted(VALIDATORS)}")])
+
+
+def validate_file(path: str) -> str:
+    """Validate ``path`` fully; return its kind.
+
+    Raises:
+        ValidationError: with every problem found.
+    """
+    kind = detect_kind(path)
+    v = VALIDATORS.get(kind)
+    if v is None:
+        raise ValidationError([Problem(path, "format", f"unknown kind {kind!r}; expected one of {sorted(VALIDATORS)}")])
+    if isinstance(v, str):
+        mod, attr = v.split(":")
+        try:
+            v = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError):
+            raise ValidationError([Problem(path, "format", f"{kind} files are not supported by this hexwar yet")]) from None
+    assert callable(v)
+    v(path)
+    return kind
