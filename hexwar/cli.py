@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     status 2; Ctrl+C gives 130.
     """
     try:
-        cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    return 0
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
