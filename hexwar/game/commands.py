@@ -1,0 +1,384 @@
+"""Player commands: the only way to change a game (DESIGN; R5 turn sequence).
+
+Each command is a frozen dataclass naming the ``side`` that issues it (``"german"`` or
+``"soviet"``) and what it wants done, by card-instance id (``"su-t34-76#3"``) and hex. A
+command is applied with :meth:`hexwar.game.state.GameState.apply`, which checks it against the
+rules first: an illegal command raises :class:`IllegalCommand` with the reason and changes
+nothing. Commands round-trip through JSON (:meth:`Command.to_json`,
+:func:`command_from_json`); a save's command log is a list of such objects, hexes as labels.
+
+========================  =================================================================
+command                   when and what (rules)
+========================  =================================================================
+``ChooseHand``            setup: the 4 unit cards a side starts with (000 Standard Game Setup)
+``TargetArtillery``       R5.1d / R9.2: place an off-board artillery mission on a hex
+``Commit``                R5.2: put a unit card from hand onto a deploy-zone hex (with crew,
+                          with carried infantry for halftracks) or aloft (aircraft)
+``Recrew``                R5.2: put a crew card from hand on a crewless unit on the map
+``Move``                  R5.3: move a ground unit along a path of adjacent hexes
+``Tow``                   R8.1: hook up a wreck in or next to a tracked vehicle (2 MP)
+``DropTow``               R8.1: drop a towed wreck in the vehicle's hex (no cost)
+``Declare``               R6.1 / R7: one target and up to two weapons for one unit
+``DeclareCloseAssault``   R6.6 (000 Close Assault): three or more adjacent infantry
+``Resolve``               R6.2: resolve one of your declared attacks
+``Draw``                  R5.5: the draw (one Command card, then two chosen sources)
+``Discard``               R5.5: discard down to the hand limits
+``UseCommandCard``        R4.3: play a Command card for its effect
+``EndPhase``              done with the current phase (or step) for this side
+========================  =================================================================
+
+>>> c = Move("soviet", "su-t34-76#1", (Hex.from_label("D07"), Hex.from_label("D06")))
+>>> command_from_json(c.to_json()) == c
+True
+>>> c.to_json()["path"]
+['D07', 'D06']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import HexwarError
+from ..hexgrid import Hex, HexLabelError
+
+__all__ = [
+    "SIDES",
+    "DRAW_SOURCES",
+    "IllegalCommand",
+    "CommandFormatError",
+    "Command",
+    "ChooseHand",
+    "TargetArtillery",
+    "Commit",
+    "Recrew",
+    "Move",
+    "Tow",
+    "DropTow",
+    "Declare",
+    "DeclareCloseAssault",
+    "Resolve",
+    "Draw",
+    "Discard",
+    "UseCommandCard",
+    "EndPhase",
+    "COMMAND_TYPES",
+    "command_from_json",
+]
+
+SIDES = ("german", "soviet")
+DRAW_SOURCES = ("command", "reserves")  # R5.5: the two extra cards come from either
+
+
+class IllegalCommand(HexwarError):
+    """A command the rules do not allow now; the game is unchanged.
+
+    Attributes:
+        command: the refused command.
+        reason: why, in one sentence naming the unit, hex or card (also ``str(exc)``).
+    """
+
+    def __init__(self, command: Command | None, reason: str):
+        self.command = command
+        self.reason = reason
+        super().__init__(reason)
+
+
+class CommandFormatError(HexwarError):
+    """A command read from JSON (a save file) is malformed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of all commands.
+
+    Attributes:
+        side: the side issuing the command, ``"german"`` or ``"soviet"``.
+    """
+
+    side: str
+    name: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``{"cmd": name, "side": ..., field: value}``; hexes as labels."""
+        out: dict[str, Any] = {"cmd": self.name}
+        for f in dataclasses.fields(self):
+            out[f.name] = _to_json_value(getattr(self, f.name))
+        return out
+
+    def __str__(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.to_json().items() if k not in ("cmd", "side") and v not in (None, False, [], ())]
+        return f"{self.side} {self.name} " + " ".join(parts)
+
+
+def _to_json_value(v: Any) -> Any:
+    if isinstance(v, Hex):
+        return v.label
+    if isinstance(v, tuple):
+        return [_to_json_value(x) for x in v]
+    return v
+
+
+@dataclass(frozen=True)
+class ChooseHand(Command):
+    """Setup: the side keeps these unit card instances from its Reserves deck as its hand.
+
+    Attributes:
+        cards: 4 card-instance ids from the side's Reserves deck (000 setup: crews count).
+    """
+
+    cards: tuple[str, ...] = ()
+    name: ClassVar[str] = "choose_hand"
+
+
+@dataclass(frozen=True)
+class TargetArtillery(Command):
+    """R5.1d / R9.2: call one off-board artillery mission on ``hex``.
+
+    Attributes:
+        hex: the target hex; must be in LOS of at least one friendly ground unit.
+        bonus_card: a Command card instance discarded for +1 on the accuracy die (R1.3, R9.3).
+    """
+
+    hex: Hex | None = None
+    bonus_card: str | None = None
+    name: ClassVar[str] = "target_artillery"
+
+
+@dataclass(frozen=True)
+class Commit(Command):
+    """R5.2: commit a unit card from hand.
+
+    Attributes:
+        unit: card-instance id of the unit in hand.
+        hex: a hex of the side's deploy zone; ``None`` for an aircraft (goes aloft).
+        crew: card-instance id of the crew card in hand the unit requires (tank crew,
+            artillery crew, pilot), or ``None`` when it needs none.
+        carry: for a halftrack whose crew requirement is infantry: the infantry card in hand
+            committed with it into the same hex (000: not a crew; both then act freely).
+    """
+
+    unit: str = ""
+    hex: Hex | None = None
+    crew: str | None = None
+    carry: str | None = None
+    name: ClassVar[str] = "commit"
+
+
+@dataclass(frozen=True)
+class Recrew(Command):
+    """R5.2 (000): put a crew card from hand on a crewless unit on the map.
+
+    Replaces a lost crew of the side's own unit, or crews a captured enemy unit the side
+    controls (then the side gives up the capture points for it, see docs/rules.md).
+
+    Attributes:
+        crew: crew card-instance id in hand.
+        unit: the crewless unit's instance id on the map.
+    """
+
+    crew: str = ""
+    unit: str = ""
+    name: ClassVar[str] = "recrew"
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    """R5.3: move ``unit`` along ``path`` (adjacent hexes, not including its current hex).
+
+    Attributes:
+        unit: the unit's instance id.
+        path: the hexes entered, in order; the last is the destination.
+    """
+
+    unit: str = ""
+    path: tuple[Hex, ...] = ()
+    name: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True)
+class Tow(Command):
+    """R8.1: hook up the top wreck in ``hex`` (the vehicle's hex or adjacent) for 2 MP.
+
+    Attributes:
+        unit: a tracked vehicle's instance id.
+        hex: the wreck's hex.
+    """
+
+    unit: str = ""
+    hex: Hex | None = None
+    name: ClassVar[str] = "tow"
+
+
+@dataclass(frozen=True)
+class DropTow(Command):
+    """R8.1: drop the wreck ``unit`` tows into its current hex, at no cost."""
+
+    unit: str = ""
+    name: ClassVar[str] = "drop_tow"
+
+
+@dataclass(frozen=True)
+class Declare(Command):
+    """R6.1 / R7: declare one attack.
+
+    Attributes:
+        attacker: the attacking unit's instance id.
+        target: the target unit's instance id.
+        weapons: indexes (0-based, card order) of up to two weapons that can affect it.
+        at_crew: R7.5: infantry fires at a frontline gun's crew instead of the gun.
+    """
+
+    attacker: str = ""
+    target: str = ""
+    weapons: tuple[int, ...] = ()
+    at_crew: bool = False
+    name: ClassVar[str] = "declare"
+
+
+@dataclass(frozen=True)
+class DeclareCloseAssault(Command):
+    """000 Close Assault: three or more infantry adjacent to (or with) a vehicle assault it.
+
+    Attributes:
+        attackers: instance ids of the assaulting infantry (at least 3).
+        target: the enemy vehicle's instance id.
+    """
+
+    attackers: tuple[str, ...] = ()
+    target: str = ""
+    name: ClassVar[str] = "declare_close_assault"
+
+
+@dataclass(frozen=True)
+class Resolve(Command):
+    """R6.2: resolve one of the side's declared attacks.
+
+    Attributes:
+        attack: the attack's number (``GameState.attacks`` key).
+        bonus_card: a Command card instance discarded for +1 on the first to-hit roll (R1.3).
+    """
+
+    attack: int = 0
+    bonus_card: str | None = None
+    name: ClassVar[str] = "resolve"
+
+
+@dataclass(frozen=True)
+class Draw(Command):
+    """R5.5: the side's draw: one Command card (Events apply and draw again), then two more.
+
+    Attributes:
+        extra: two sources, each ``"command"`` or ``"reserves"``, chosen before looking.
+    """
+
+    extra: tuple[str, ...] = ("command", "reserves")
+    name: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class Discard(Command):
+    """R5.5: discard a card from hand (Command cards leave the game, units go under Reserves)."""
+
+    card: str = ""
+    name: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class UseCommandCard(Command):
+    """R4.3: play a Command card from hand for its effect in the phase it names.
+
+    Attributes:
+        card: the Command card instance id in hand.
+        unit: the unit it is played on, when its effect needs one.
+    """
+
+    card: str = ""
+    unit: str | None = None
+    name: ClassVar[str] = "use_command_card"
+
+
+@dataclass(frozen=True)
+class EndPhase(Command):
+    """The side is done with the current phase or step (R5: then the other side acts)."""
+
+    name: ClassVar[str] = "end_phase"
+
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    c.name: c
+    for c in (ChooseHand, TargetArtillery, Commit, Recrew, Move, Tow, DropTow, Declare,
+              DeclareCloseAssault, Resolve, Draw, Discard, UseCommandCard, EndPhase)
+}
+
+
+def _from_json_value(tp: Any, v: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if v is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _from_json_value(inner[0], v, where)
+    if tp is Hex:
+        if not isinstance(v, str):
+            raise CommandFormatError(f"{where}: expected a hex label like 'D07', got {v!r}")
+        try:
+            return Hex.from_label(v)
+        except HexLabelError as exc:
+            raise CommandFormatError(f"{where}: {exc}") from None
+    if origin is tuple:
+        if not isinstance(v, list):
+            raise CommandFormatError(f"{where}: expected a list, got {v!r}")
+        if len(v) > 64:
+            raise CommandFormatError(f"{where}: list of {len(v)} items is too long")
+        return tuple(_from_json_value(args[0], x, f"{where}[{i}]") for i, x in enumerate(v))
+    if tp is bool:
+        if not isinstance(v, bool):
+            raise CommandFormatError(f"{where}: expected true or false, got {v!r}")
+        return v
+    if tp is int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise CommandFormatError(f"{where}: expected an integer, got {v!r}")
+        return v
+    if tp is str:
+        if not isinstance(v, str) or len(v) > 200:
+            raise CommandFormatError(f"{where}: expected text, got {v!r}")
+        return v
+    raise CommandFormatError(f"{where}: unsupported field type {tp!r}")  # pragma: no cover
+
+
+def command_from_json(data: Any, where: str = "command") -> Command:
+    """Build a command from its JSON form (:meth:`Command.to_json`).
+
+    Args:
+        data: a dict with ``"cmd"``, ``"side"`` and the command's fields.
+        where: prefix for error messages (e.g. ``"commands[12]"``).
+
+    Raises:
+        CommandFormatError: naming the field when anything is missing, unknown or mistyped.
+    """
+    if not isinstance(data, dict):
+        raise CommandFormatError(f"{where}: expected an object with a \"cmd\" field")
+    name = data.get("cmd")
+    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise CommandFormatError(f"{where}.cmd: unknown command {name!r}; expected one of {sorted(COMMAND_TYPES)}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for k in data:
+        if k != "cmd" and k not in fields:
+            raise CommandFormatError(f"{where}.{k}: unknown field for {name}; expected {sorted(fields)}")
+    kwargs: dict[str, Any] = {}
+    for fname, f in fields.items():
+        if fname not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise CommandFormatError(f"{where}.{fname}: missing")
+            continue
+        kwargs[fname] = _from_json_value(hints[fname], data[fname], f"{where}.{fname}")
+    if kwargs.get("side") not in SIDES:
+        raise CommandFormatError(f"{where}.side: expected one of {SIDES}, got {data.get('side')!r}")
+    return cls(**kwargs)
