@@ -437,14 +437,20 @@ class MapBuilder:
         t = np.clip(((self.cx - x0) * vx + (self.cy - y0) * vy) / (vx * vx + vy * vy), 0.0, 1.0)
         self.z = z0 + (z1 - z0) * t
 
-    def carve(self, points: Sequence[Point], floor: float, half_width: float, slope: float,
+    def carve(self, points: Sequence[Point], floor: float | Sequence[float], half_width: float, slope: float,
               smooth: bool = True) -> None:
         """Cut a valley along a curve: ``floor`` within ``half_width``, rising ``slope`` per hex.
 
-        The field keeps the lower of old and new (rivers and balkas cut into hills).
+        ``floor`` may be one level or one per control point (interpolated along the curve),
+        for ravines that fall from a plateau to a river. The field keeps the lower of old and
+        new (rivers and balkas cut into hills).
         """
-        d, _ = self.distance_to(points, smooth)
-        self.z = np.minimum(self.z, floor + np.maximum(0.0, d - half_width) * slope)
+        d, t = self.distance_to(points, smooth)
+        if isinstance(floor, (int, float)):
+            f = np.full_like(d, float(floor))
+        else:
+            f = np.interp(t, np.arange(len(floor)), np.asarray(floor, dtype=float))
+        self.z = np.minimum(self.z, f + np.maximum(0.0, d - half_width) * slope)
 
     def set_z(self, hexes: Iterable[Hex], value: float, mode: str = "set") -> None:
         """Set the field on ``hexes`` to ``value`` (``mode`` ``"set"``, ``"max"``, ``"min"``, ``"add"``)."""
@@ -564,8 +570,335 @@ def kharkov() -> BattleMap:
     return b.finish()
 
 
+def prokhorovka() -> BattleMap:
+    """Prokhorovka, 12 July 1943: the corridor between the Psel and the railway.
+
+    North is up. The Psel meanders along the top in its marshy floodplain, with the villages
+    of Vasilyevka (west) and Mikhailovka (east) on its south bank. The Belgorod road and the
+    railway embankment run from the south-west to Prokhorovka (wooden village, stone station,
+    the church) at the east end. Between them: the Oktyabrsky state farm (stone, a reinforced
+    granary) and Hill 252.2 (levels 2-3) astride the road. Balkas (level-0 ravines full of
+    brush) cut the level-1 plateau down to the river; orchards, wheat fields and the
+    Storozhevoe woods south of the railway.
+    """
+    b = MapBuilder(
+        44, 32, "Prokhorovka, 12 July 1943",
+        "The tank field west of Prokhorovka, 12 July 1943: the Leibstandarte holds Hill 252.2 and the "
+        "Oktyabrsky state farm; the 18th and 29th Tank Corps attack out of Prokhorovka down the "
+        "corridor between the Psel and the railway. Open steppe and wheat give long fire lanes "
+        "(wheat and orchards only hinder); Hill 252.2 (levels 2-3) overlooks the whole corridor; "
+        "the raised railway embankment blocks LOS across it and the balkas (level-0 ravines with "
+        "brush) hide approaching tanks until they crest the lip. The Psel's marshy banks stop "
+        "vehicles; the farm's stone buildings (DR14) and granary and Prokhorovka's church (DR15) "
+        "are the only hard cover.",
+        base_level=1.0,
+    )
+    psel = [(-1, 6), "F06", "K08", "P05", "V07", "AB04", "AH06", "AM03", (44, 1)]
+    rail = [(3, 33), (40, 12), (45, 8)]
+    road = [(-1, 24), "J22", "S17", "Z15", "AH14", "AM13"]
+    balkas = [
+        ["G21", "F17", "H13", "G10", "H07"],  # western balka down to the Psel
+        ["AE19", "AC15", "AD11", "AB07", "AC05"],  # the balka before Prokhorovka
+        ["R14", "Q11", "P07"],  # short gully north of the farm
+        ["N32", "O29", "S26", "V25"],  # Storozhevoe balka, south of the railway
+    ]
+    # -- ground: plateau at 1, Psel valley 0, north bank rising, Hill 252.2, Prokhorovka's rise
+    b.carve(psel, 0.0, 1.2, 0.5)
+    b.hill("AC01", 2.4, 9.0, 3.0, base=1.0)  # the high north bank of the Psel
+    b.hill("X18", 3.4, 7.5, 6.0, base=1.0)  # Hill 252.2
+    b.hill("AP18", 2.3, 8.0, 8.0, base=1.0)  # Prokhorovka's rise
+    b.hill("AJ29", 2.2, 6.0, 4.0, base=1.0)  # Hill 241.6 behind the Soviet lines
+    for bk in balkas:
+        b.carve(bk, 0.0, 0.4, 1.2)
+    # the railway embankment: level 2 across the level-1 plateau and over the balkas (a fill
+    # with culverts), in a cutting where the ground is higher
+    rail_hexes = b.path(rail, smooth=False)
+    b.set_z(rail_hexes, 2.0, mode="max")
+    # -- the river, its floodplain, villages on the south bank
+    river = b.path(psel)
+    flood = b.band(psel, 3.6)
+    b.paint(flood, "m", chance=0.55, salt="flood")
+    b.paint(b.band(psel, 5.5), ",", over=".", chance=0.35, salt="willow")
+    b.paint(river, "~")
+    b.paint(b.ellipse("I04", 2.5, 1.5, rough=0.6, salt="wd1"), "T", over=".,m")
+    b.paint(b.ellipse("AF03", 2.0, 1.2, rough=0.6, salt="wd2"), "T", over=".,m")
+    # -- woods, fields and orchards on the plateau
+    b.paint(b.ellipse("R29", 7.5, 3.5, rough=0.7, salt="storozh"), "T")  # Storozhevoe woods
+    b.paint(b.ellipse("AJ23", 2.0, 1.5, rough=0.5, salt="copse"), "T")
+    fields = [
+        ["C11", "H11", "H16", "C16"], ["K16", "P14", "Q19", "L21"], ["B24", "G23", "H29", "B30"],
+        ["U22", "Z20", "AB25", "W27"], ["AE23", "AI21", "AJ26", "AF27"], ["L09", "O09", "O12", "L13"],
+        ["Y08", "AB08", "AB12", "Y13"], ["AF10", "AI09", "AJ12", "AF14"],
+    ]
+    for i, f in enumerate(fields):
+        b.paint(b.polygon(f), "w", over=".")
+    for bk in balkas:  # brush and scrub in the ravines and on their slopes
+        b.paint(b.band(bk, 1.2), ",", over=".w")
+        b.paint(b.band(bk, 2.6), ",", over=".w", chance=0.4, salt="bk")
+    # -- roads and the railway line
+    b.road(road)
+    b.road([(-1, 9), "F09", "M10", "S12", "V13"])  # river road through Vasilyevka to the farm
+    b.road(["V13", "Z15"], smooth=False)
+    b.road(["AH14", "AG09", "AE06"])  # Prokhorovka to Mikhailovka
+    b.road(["AE06", "AC08", "AC10", "Y11", "V13"])  # Mikhailovka back to the farm
+    b.road(["AM13", "AM05", (38, -1)], smooth=False)  # north to Kartashevka
+    b.road(["AM13", "AR13"], smooth=False)  # east out of Prokhorovka
+    b.road(["AM13", "AO20", "AQ27", (42, 32)])  # south along the station
+    b.road(["AO20", "AR21"], smooth=False)
+    b.road(["AI17", "AN17"], smooth=False)  # village street
+    b.road(["AJ09", "AR09"], smooth=False)  # village street
+    # -- the Oktyabrsky state farm: stone barns in rows, a reinforced granary, orchards
+    farm = b.rect(18, 11, 23, 14)
+    b.paint(farm, ".", over="w,")
+    b.paint([h for h in farm if h.offset[1] in (11, 13) and noise(*h.offset, "farm") < 0.85], "s", over=".")
+    b.paint([b.hex("V15")], "R", over=".")  # the granary
+    b.paint(b.rect(17, 8, 22, 9), "o", over=".w")
+    # -- villages along the roads
+    vas = [h for h in b.rect(0, 7, 14, 10) if b.map.road[b.map.index(h)]]
+    b.village(vas, density=0.75, salt="vas")
+    mikh = [h for h in b.rect(26, 5, 33, 10) if b.map.road[b.map.index(h)]]
+    b.village(mikh, density=0.7, salt="mikh")
+    prokh = [h for h in b.rect(33, 4, 43, 24) if b.map.road[b.map.index(h)]]
+    b.village(prokh, density=0.8, stone=0.05, salt="prokh", garden_chance=0.7)
+    b.paint(b.rect(38, 13, 39, 14), "s", keep="=")  # Prokhorovka station
+    b.paint([b.hex("AO10")], "R", keep="=")  # the church of Saints Peter and Paul
+    b.paint([b.hex("AN17"), b.hex("AP16")], "s", keep="=")  # school and village soviet
+    # the railway embankment itself stays open ground (it is its height that matters)
+    b.paint(rail_hexes, ".", keep="=~")
+    return b.finish()
+
+
+def ponyri() -> BattleMap:
+    """Ponyri station, July 1943: a village strung along the Orel-Kursk railway.
+
+    North is up; the Germans come from the north across open, mined ground. The railway
+    embankment runs north-south through the village; the station (stone), the school (stone)
+    and the water tower (reinforced) stand where the Olkhovatka road crosses it; the
+    machine-tractor station (stone) lies north-east. Wooden houses with orchards line two
+    village streets. Hill 253.5 (levels 2-3) rises south-east. Soviet trench lines (brush)
+    with bunkers (reinforced) cross the map north of the village and ring the hill; a brushy
+    balka runs down the west side.
+    """
+    b = MapBuilder(
+        36, 24, "Ponyri station, July 1943",
+        "Ponyri, 9-12 July 1943: the 'Kursk Stalingrad'. German infantry and Ferdinands attack from "
+        "the north across open, mined ground (no cover: every approach is in view of the village) "
+        "against the 307th Rifle Division's defence in depth. The raised railway embankment splits "
+        "the field and blocks LOS across it; the station, school (DR14) and water tower (DR15) are "
+        "the keys of the village; wooden houses (DR13) and orchards give cover and hindrance. "
+        "Trench lines (brush) with bunkers (DR15) run north of the village and ring Hill 253.5 "
+        "(levels 2-3), which overlooks the village from the south-east.",
+        base_level=0.6,
+    )
+    rail = [(16, -1), (18, 25)]
+    b.ramp("S01", "S24", 0.3, 1.4)  # the ground rises gently to the south
+    b.hill("AC17", 3.4, 7.0, 6.0, base=1.0)  # Hill 253.5
+    b.hill("AH05", 1.8, 5.0, 4.0)  # the rise by the 1 May collective farm
+    balka = ["F24", "E19", "G14", "F09", "D05"]
+    b.carve(balka, 0.0, 0.4, 0.8)
+    rail_hexes = b.path(rail, smooth=False)
+    for h in rail_hexes:  # the embankment: one level above the ground it crosses
+        b.set_z([h], float(b.level(h) + 1))
+    # fields and scrub first; buildings and roads come after
+    for f in ([["Y01", "AJ01", "AJ04", "Y04"],
+                           ["H16", "M15", "N21", "I22"], ["U20", "Z21", "Z24", "U24"],
+                           ["AF09", "AJ09", "AJ14", "AF13"], ["B12", "E12", "E15", "B15"]]):
+        b.paint(b.polygon(f), "w")
+    b.paint(b.band(balka, 1.2), ",")
+    b.paint(b.band(balka, 2.8), ",", over=".w", chance=0.35, salt="bk")
+    b.paint(b.ellipse("C17", 2.2, 2.8, rough=0.5, salt="grove"), "T")
+    b.paint(b.ellipse("AH21", 2.6, 2.0, rough=0.5, salt="wood2"), "T")
+    b.paint(b.ellipse("G06", 1.6, 1.4, rough=0.5, salt="copse"), "T")
+    # roads: two village streets along the railway, the Olkhovatka road across it
+    east_st = b.road(["V01", "V06", "V12", "W18", "W24"])
+    west_st = b.road(["N02", "N06", "M12", "N18", "L24"])
+    b.road([(-1, 11), "H11", "M12", "S11", "V12", "AC12", "AK10", (36, 10)])  # Olkhovatka road
+    b.road(["V06", "AB06", "AF05"])  # to the machine-tractor station and the 1 May farm
+    b.road(["W18", "AC18"], smooth=False)  # track up Hill 253.5
+    b.road(["N06", "H04", (5, -1)])  # north-west to Buzuluk
+    # the station square and its buildings by the level crossing
+    b.road((), hexes=b.rect(19, 11, 20, 12))
+    b.paint(b.rect(19, 9, 20, 10), "s")  # station building and goods shed
+    b.paint([b.hex("T09")], "R")  # the water tower
+    b.paint([b.hex("Q10")], "s")  # platform buildings west of the line
+    b.paint(b.rect(22, 13, 23, 14), "s")  # the school
+    b.paint(b.rect(24, 4, 26, 5), "s")  # machine-tractor station workshops
+    b.paint([b.hex("Z07")], "R")  # its reinforced fuel store
+    b.paint(rail_hexes, ".", keep="=")
+    # the village: wooden houses on both streets, orchards behind them
+    b.village(east_st, density=0.9, stone=0.05, salt="east", garden_chance=0.75)
+    b.village(west_st, density=0.9, stone=0.05, salt="west", garden_chance=0.75)
+    b.village([h for h in b.path([(-1, 11), "H11", "M12"])], density=0.5, salt="xw")
+    b.paint(rail_hexes, ".", keep="=")
+    # Soviet defence in depth: trench lines (brush) with bunkers (reinforced)
+    first = b.path(["B06", "I07", "P06", "W07", "AD06", "AJ07"])
+    second = b.path(["Y13", "AE12", "AI15", "AH21", "AB22", "X19"])
+    third = b.path(["B20", "H21", "M23"])
+    for line, salt in ((first, "t1"), (second, "t2"), (third, "t3")):
+        b.paint(line, ",", over=".wo")
+        for i, h in enumerate(line):
+            if i % 5 == 2 and b.code(h) == ",":
+                b.paint([h], "R")
+    b.paint([b.hex("AC17"), b.hex("AD18")], "R", over=".,")  # the hill's command post
+    return b.finish()
+
+
+def dnieper() -> BattleMap:
+    """The Bukrin bridgehead on the Dnieper, autumn 1943.
+
+    North is up; the Dnieper flows south across the right half of the map, 4-6 hexes of
+    water with a willow island. West of it a narrow shore holds the riverside village of
+    Grigorovka (wood, a stone church) under the high right bank: an escarpment climbing to
+    a plateau at levels 3-4, cut by three wooded ravines, with Bukrin village (stone and wood)
+    and German bunkers (reinforced) on top. The low east bank is marsh, floodplain woods and
+    sand, joined to the bridgehead by one pontoon bridge.
+    """
+    b = MapBuilder(
+        36, 24, "Dnieper crossing: the Bukrin bridgehead, autumn 1943",
+        "The Bukrin bend of the Dnieper, late September - October 1943: Soviet riflemen have crossed "
+        "on boats and rafts and cling to the narrow shore below the high right bank, fed over a single "
+        "pontoon bridge, while German reserves counterattack from the plateau. The river is "
+        "impassable except at the bridge; the east bank is low marsh (no vehicles) and woods. The "
+        "escarpment climbs from the shore (level 0) to the plateau (levels 3-4), from where German "
+        "guns see the whole crossing; three ravines with brush and woods are the covered ways up. "
+        "Wooden houses (DR13) and the stone church (DR14) of Grigorovka on the shore, Bukrin's "
+        "stone buildings and the German bunkers (DR15) on the heights.",
+        base_level=3.4,
+    )
+    river = [(18, -1), "U05", "Z10", "AA15", "W20", (21, 25)]
+    widths = [4.2, 4.4, 4.8, 5.0, 5.2, 5.6]
+    foot = [(13, -1), "O06", "P12", "P18", (14, 25)]  # the foot of the escarpment
+    ravines = [
+        (["C03", "H05", "M07", "O08"], [3.2, 2.6, 1.2, 0.0]),
+        (["D13", "J13", "N14", "Q14"], [3.2, 2.4, 1.0, 0.0]),
+        (["F21", "K20", "N21", "Q21"], [3.0, 2.2, 1.0, 0.0]),
+    ]
+    # -- ground: plateau 3-4 in the west, escarpment down to the bend, low east bank
+    b.hill("E09", 4.4, 6.0, 5.0, base=3.4)  # Hill 244.5 behind Bukrin
+    b.hill("H20", 4.3, 4.0, 3.0, base=3.4)
+    b.carve(foot, 0.0, 0.0, 1.2)
+    fy, fx = _river_x(b, foot)
+    ry, rx = _river_x(b, river)
+    low = [h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], fy, fx)]
+    east = [h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], ry, rx)]
+    b.set_z(low, 0.0, mode="min")
+    b.hill("U11", 1.4, 2.5, 3.0)  # a sandy knoll in the bend
+    b.hill("AJ03", 1.3, 4.0, 5.0)  # a sandy rise on the east bank
+    for pts, floor in ravines:
+        b.carve(pts, floor, 0.4, 0.9)
+    # -- the river and its island
+    b.paint(b.band(river, widths), "~")
+    island = b.ellipse("X19", 0.9, 1.5)
+    b.paint(island, ",")
+    b.paint(island[:1], "m")
+    # -- east bank: marsh along the water, floodplain woods, sand
+    b.paint(b.ring_of([h for h in b.all() if b.code(h) == "~"]), "m", over=".", keep="",
+            chance=0.7, salt="eastmarsh")
+    for h in list(b.all()):  # only the east bank keeps its marsh ring
+        if b.code(h) == "m" and h not in east and h not in island:
+            b.paint([h], ".")
+    b.paint([h for h in b.band([(26, -1), "AD05", "AJ08"], 4.0) if h in east], "T", over=".m", chance=0.9, salt="fw1")
+    b.paint([h for h in b.ellipse("AG20", 4.5, 3.0, rough=0.6, salt="fw2") if h in east], "T", over=".m")
+    b.paint([h for h in b.band(["AF11", "AH14", "AJ16"], 2.5) if h in east], "m", over=".", chance=0.6, salt="ms")
+    b.paint([h for h in b.ellipse("T09", 2.0, 1.5, rough=0.5, salt="bendw") if h in low], "T", over=".")
+    b.paint([h for h in b.all() if h in east and b.level(h) >= 1], ",", over=".", chance=0.3, salt="sand")
+    # -- the escarpment: brush and scrub woods on the steep slopes, woods in the ravines
+    for h in b.all():
+        if h in east or b.code(h) != ".":
+            continue
+        c, r = h.offset
+        steep = max((b.level(h) - b.level(n) for n in b.map.neighbors(h)), default=0)
+        if steep >= 2 or (steep == 1 and noise(c, r, "slope") < 0.45):
+            b.paint([h], "T" if noise(c, r, "slopew") < 0.35 else ",")
+    for pts, _ in ravines:
+        b.paint(b.band(pts, 1.3), "T", over=".,", chance=0.6, salt="rv")
+        b.paint(b.band(pts, 2.6), ",", over=".", chance=0.5, salt="rvb")
+    # -- fields on the plateau (autumn stubble and late wheat)
+    for f in (["A15", "E15", "F19", "A19"], ["I01", "O01", "N04", "I04"], ["A22", "D22", "D24", "A24"]):
+        b.paint(b.polygon(f), "w", over=".")
+    # -- roads: the plateau road, a lane down the middle ravine, the shore road, the bridge
+    b.road([(4, -1), "E06", "F12", "E18", (5, 24)])
+    b.road(["F12", "J13", "N14", "Q14"])  # down the middle ravine into the bend
+    b.road([(14, -1), "R05", "S10", "S15", "R20", (18, 24)])  # the shore road round the bend
+    bridge = b.road(["S12", "AE12"], smooth=False)  # the pontoon bridge
+    b.road(["AE12", "AH11", (36, 10)])  # east-bank track to the rear
+    # -- Grigorovka on the shore, Bukrin on the plateau
+    shore = [h for h in low if h not in east and b.map.road[b.map.index(h)] and h not in bridge]
+    b.village(shore, density=0.55, salt="grig", garden_chance=0.5, over=".,")
+    b.paint([b.hex("T07")], "s")  # Grigorovka church
+    b.paint([b.hex("R16")], "s", over=".,ho")  # collective farm office
+    bukrin = [h for h in b.rect(2, 3, 8, 16) if b.map.road[b.map.index(h)]]
+    b.village(bukrin, density=0.7, stone=0.25, salt="bukrin", garden_chance=0.6)
+    b.paint([b.hex("E09"), b.hex("G10")], "s")  # Bukrin school and church
+    for lab in ("M04", "N10", "M17", "O23"):  # German bunkers on the crest above the shore
+        b.paint([b.hex(lab)], "R")
+    return b.finish()
+
+
+def _river_x(b: MapBuilder, river: Sequence[Point]) -> tuple[np.ndarray, np.ndarray]:
+    """The river's centre-line as (y, x) samples sorted by y, for east/west bank tests."""
+    s = b.spline(river)
+    order = np.argsort(s[:, 1])
+    return s[order, 1], s[order, 0]
+
+
+def steppe_village() -> BattleMap:
+    """A steppe village for the points-based standard game (R10.1), 1943.
+
+    North is up; the sides enter from the west and east edges, so the layout is balanced
+    about the centre: the village (wood houses, a stone church, school and collective-farm
+    office, one bunker) stands at the crossroads in the middle; a stream with marshy banks
+    crosses the south from west to east under two bridges; a hill (levels 2-3) rises south of
+    the stream; woods in the north-west and south-east, wheat in the north-east and
+    south-west, orchards round the houses.
+    """
+    b = MapBuilder(
+        30, 24, "Steppe village, 1943",
+        "A village on the steppe at the crossroads, summer 1943, for the standard game: both sides "
+        "enter from opposite edges (west and east) and fight for the village, the hill and the "
+        "bridges. The wooden houses (DR13), the stone church, school and farm office (DR14) and "
+        "one bunker (DR15) give cover and block LOS; orchards and wheat hinder. The stream is "
+        "crossed only at the two bridges, its marshy banks stop vehicles. The hill south of the "
+        "stream (levels 2-3) sees over the whole village; woods on both flanks cover the approaches.",
+        base_level=1.0,
+    )
+    stream = [(-1, 15), "E17", "J15", "P17", "V15", "Z17", (30, 15)]
+    b.carve(stream, 0.0, 0.6, 0.7)
+    b.hill("P21", 3.4, 5.5, 3.5, base=1.0)  # the hill
+    b.hill("O02", 2.2, 7.0, 2.5, base=1.0)  # a low ridge along the north edge
+    b.paint(b.band(stream, 3.2), "m", chance=0.6, salt="marsh")
+    b.paint(b.band(stream, 4.6), ",", over=".", chance=0.35, salt="bank")
+    b.paint(b.path(stream), "~")
+    b.paint(b.ellipse("D05", 3.8, 3.0, rough=0.6, salt="nw"), "T")
+    b.paint(b.ellipse("Z20", 3.6, 3.0, rough=0.6, salt="se"), "T")
+    b.paint(b.ellipse("AB04", 1.6, 1.3, rough=0.5, salt="ne"), "T")
+    b.paint(b.ellipse("C21", 1.6, 1.3, rough=0.5, salt="sw"), "T")
+    for f in (["S01", "Z01", "Z06", "T07"], ["B10", "G09", "H13", "C13"],
+              ["W09", "AB09", "AC13", "X13"], ["E19", "J19", "J24", "E24"]):
+        b.paint(b.polygon(f), "w", over=".,")
+    # roads: the east-west road through the crossroads, the north-south road over the stream
+    ew = b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
+    ns = b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)])
+    b.road(["T11", "V15", "W20", "X24"])  # south-east lane over the second bridge
+    b.road(["K11", "I06", "H01"])  # north-west lane
+    b.road(["L08", "R08"], smooth=False)  # village back street
+    b.road(["L13", "R13"], smooth=False)  # village lower street
+    # the village centre: church, school, farm office, the bunker at the crossroads
+    b.paint([b.hex("N10")], "s")  # church
+    b.paint(b.rect(16, 9, 16, 9), "s")  # school
+    b.paint([b.hex("P13")], "s")  # collective farm office
+    b.paint([b.hex("N12")], "R")  # the bunker covering the crossroads
+    streets = [h for h in b.rect(9, 5, 20, 14) if b.map.road[b.map.index(h)]]
+    b.village(streets, density=0.85, stone=0.1, salt="vil", garden_chance=0.7)
+    return b.finish()
+
+
 MAPS: dict[str, Callable[[], BattleMap]] = {
     "kharkov": kharkov,
+    "prokhorovka": prokhorovka,
+    "ponyri": ponyri,
+    "dnieper": dnieper,
+    "steppe_village": steppe_village,
 }
 
 
