@@ -1,0 +1,266 @@
+"""The editor's document: a battle map (and, in scenario mode, the scenario), its undo history,
+its file and whether it has unsaved changes.
+
+Everything here is pure Python (no pyglet): the window of :mod:`hexwar.editor.window` and the
+tests drive the same :class:`EditorDocument`.
+
+>>> from hexwar.hexgrid import Hex
+>>> from hexwar.editor.commands import paint_terrain
+>>> doc = EditorDocument.new(6, 5, name="Test")
+>>> doc.dirty
+False
+>>> _ = doc.execute(paint_terrain(Hex.from_label("C03").spiral(1), "woods"))
+>>> doc.dirty, doc.undo_name
+(True, 'Paint woods')
+>>> int((doc.map.terrain == doc.map.rules.index_of_key("woods")).sum())
+7
+>>> _ = doc.undo(); doc.dirty
+False
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import HexwarError
+from ..maps import BattleMap, MapError
+from .commands import Change, Command, CommandStack, Stroke
+
+__all__ = ["DOCUMENT_KINDS", "EditorDocument"]
+
+DOCUMENT_KINDS = ("map", "scenario")
+
+Listener = Callable[[Change], None]
+
+
+class EditorDocument:
+    """A map (or scenario) being edited.
+
+    Attributes:
+        map: the :class:`~hexwar.maps.BattleMap` (replaced by resize; read it fresh each time).
+        scenario: the :class:`~hexwar.editor.scenario_draft.ScenarioDraft` in scenario mode,
+            else ``None``.
+        path: the file Save writes (a map ``.json`` or a scenario ``.toml``), ``None`` until
+            the first Save As.
+        stack: the undo/redo :class:`~hexwar.editor.commands.CommandStack`.
+        revision: increases on every change, undo and redo (autosave compares it).
+    """
+
+    def __init__(self, battlemap: BattleMap, path: str | os.PathLike[str] | None = None,
+                 scenario: object | None = None, history_limit: int = 500) -> None:
+        """Wrap ``battlemap`` (and optional scenario draft) loaded from ``path``; clean state."""
+        self.map = battlemap
+        self.scenario = scenario  # ScenarioDraft | None (typed loosely to avoid an import cycle)
+        self.path: Path | None = Path(path) if path is not None else None
+        self.stack = CommandStack(limit=history_limit)
+        self.revision = 0
+        self._listeners: list[Listener] = []
+        self._save_hooks: list[Callable[[EditorDocument], None]] = []
+        self._stroke: Stroke | None = None
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def new(cls, width: int, height: int, fill: str = "clear", name: str = "Untitled",
+            scenario: bool = False) -> EditorDocument:
+        """A new, unsaved map of ``width`` x ``height`` hexes filled with terrain ``fill``.
+
+        Args:
+            scenario: start an empty scenario on the new map (sides german and soviet).
+
+        Raises:
+            MapError: for a size outside 1..500 hexes or an unknown terrain key.
+        """
+        m = BattleMap.new(width, height, fill=fill, name=name)
+        sc = None
+        if scenario:
+            from .scenario_draft import ScenarioDraft
+
+            sc = ScenarioDraft.empty(name=name)
+        return cls(m, scenario=sc)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> EditorDocument:
+        """Open a map (``.json``) or a scenario (``.toml``, with its map) for editing.
+
+        Raises:
+            ValidationError: listing every problem of a broken file.
+            HexwarError: when the file kind is not a map or scenario.
+        """
+        p = Path(path)
+        if p.suffix.lower() == ".toml":
+            from .scenario_draft import load_scenario_draft
+
+            draft, m = load_scenario_draft(p)
+            return cls(m, path=p, scenario=draft)
+        return cls(BattleMap.load(p), path=p)
+
+    # -- properties ---------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        """``"scenario"`` or ``"map"``."""
+        return "scenario" if self.scenario is not None else "map"
+
+    @property
+    def dirty(self) -> bool:
+        """True when the document differs from its file (or was never saved but edited)."""
+        return not self.stack.is_clean()
+
+    @property
+    def title(self) -> str:
+        """Window title: file name (or map name), a star when dirty."""
+        base = self.path.name if self.path is not None else f"{self.map.name} (unsaved)"
+        return f"{'*' if self.dirty else ''}{base} - hexwar editor"
+
+    @property
+    def undo_name(self) -> str:
+        """Name of the command Undo would revert (``""`` when none)."""
+        return self.stack.done[-1].name if self.stack.done else ""
+
+    @property
+    def redo_name(self) -> str:
+        """Name of the command Redo would re-apply (``""`` when none)."""
+        return self.stack.undone[-1].name if self.stack.undone else ""
+
+    # -- listeners ----------------------------------------------------------------------
+    def add_listener(self, fn: Listener) -> None:
+        """Call ``fn(change)`` after every change, undo and redo (views redraw)."""
+        self._listeners.append(fn)
+
+    def add_save_hook(self, fn: Callable[[EditorDocument], None]) -> None:
+        """Call ``fn(doc)`` after each successful save (recovery removes its file)."""
+        self._save_hooks.append(fn)
+
+    def _changed(self, ch: Change) -> Change:
+        self.revision += 1
+        for fn in list(self._listeners):
+            fn(ch)
+        return ch
+
+    # -- editing ------------------------------------------------------------------------
+    def execute(self, cmd: Command) -> Change:
+        """Apply ``cmd`` and record it for undo.
+
+        Raises:
+            MapError: the edit is invalid (the document is exactly as before), including
+                :class:`~hexwar.editor.commands.NothingToDo`.
+            HexwarError: a stroke is in progress.
+        """
+        if self._stroke is not None:
+            raise HexwarError("finish the current stroke first")
+        ch = cmd.apply(self)
+        self.stack.push(cmd)
+        return self._changed(ch)
+
+    def undo(self) -> Change | None:
+        """Undo the last command; ``None`` when there is nothing to undo."""
+        if self._stroke is not None:
+            self.end_stroke()
+        if not self.stack.done:
+            return None
+        cmd = self.stack.done.pop()
+        ch = cmd.undo(self)
+        self.stack.undone.append(cmd)
+        return self._changed(ch)
+
+    def redo(self) -> Change | None:
+        """Re-apply the last undone command; ``None`` when there is nothing to redo."""
+        if self._stroke is not None:
+            self.end_stroke()
+        if not self.stack.undone:
+            return None
+        cmd = self.stack.undone.pop()
+        ch = cmd.apply(self)
+        self.stack.done.append(cmd)
+        return self._changed(ch)
+
+    # -- strokes ------------------------------------------------------------------------
+    @property
+    def stroke(self) -> Stroke | None:
+        """The stroke in progress, if any."""
+        return self._stroke
+
+    def begin_stroke(self, name: str) -> Stroke:
+        """Start a stroke: many operations, one undo step (ends any stroke in progress)."""
+        if self._stroke is not None:
+            self.end_stroke()
+        self._stroke = Stroke(self, name)
+        return self._stroke
+
+    def stroke_add(self, op: Callable[..., None]) -> MapError | None:
+        """Apply one operation of the current stroke (atomic on its own).
+
+        Returns:
+            The map's refusal (that operation then changed nothing), or ``None``.
+
+        Raises:
+            HexwarError: when no stroke is in progress.
+        """
+        if self._stroke is None:
+            raise HexwarError("no stroke in progress")
+        err = self._stroke.add(op)
+        if err is None:
+            self._changed(Change(hexes=frozenset(self._stroke.tx.before)))
+        return err
+
+    def end_stroke(self) -> Change | None:
+        """Finish the stroke and record it as one command; ``None`` if it changed nothing."""
+        st, self._stroke = self._stroke, None
+        if st is None:
+            return None
+        cmd = st.finish()
+        if cmd is None:
+            return None
+        self.stack.push(cmd)
+        assert cmd.changes is not None
+        return self._changed(Change(hexes=frozenset(cmd.changes)))
+
+    def cancel_stroke(self) -> None:
+        """Roll back the stroke in progress (nothing recorded)."""
+        st, self._stroke = self._stroke, None
+        if st is not None:
+            st.cancel()
+            self._changed(Change(hexes=frozenset(st.tx.before)))
+
+    # -- files --------------------------------------------------------------------------
+    def file_texts(self, path: Path | None = None) -> list[tuple[Path, str]]:
+        """The files Save would write, as ``(path, text)`` pairs (map first, then scenario).
+
+        Raises:
+            HexwarError: when there is no path yet (use Save As).
+        """
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise HexwarError("this document has no file yet: use Save As")
+        if self.scenario is None:
+            return [(target, self.map.to_text())]
+        from .scenario_draft import scenario_files
+
+        return scenario_files(self.scenario, self.map, target)  # type: ignore[arg-type]
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Save (or Save As ``path``) atomically; the document becomes clean.
+
+        Each file is written to a temporary file, fsynced and renamed over the old one
+        (:func:`hexwar.fileio.atomic_write_text`), so a crash mid-save leaves the previous file
+        intact. Returns the path written.
+
+        Raises:
+            HexwarError: no path yet, or the file cannot be written (the document stays dirty).
+        """
+        from ..fileio import atomic_write_text
+
+        if self._stroke is not None:
+            self.end_stroke()
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise HexwarError("this document has no file yet: use Save As")
+        for p, text in self.file_texts(target):
+            atomic_write_text(p, text)
+        self.path = target
+        self.stack.mark_clean()
+        for fn in list(self._save_hooks):
+            fn(self)
+        self._changed(Change())
+        return target
