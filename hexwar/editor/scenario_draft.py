@@ -226,6 +226,15 @@ class ScenarioDraft:
                                                  int(o.get("points", 0)), o.get("holder")))
             except (HexLabelError, KeyError, TypeError, ValueError) as exc:
                 warnings.append(f"objectives: dropped {o!r} ({exc})")
+        # normalise what to_data() writes back anyway, so from_data(to_data(d)) == d
+        rest.pop("format", None)
+        rest.pop("schema_version", None)
+        if not rest.get("scenario"):
+            rest.pop("scenario", None)
+        if isinstance(rest.get("sides"), dict):
+            rest["sides"] = {k: v for k, v in rest["sides"].items() if v != {}}
+            if not rest["sides"]:
+                del rest["sides"]
         return cls(rest_json=json.dumps(rest, sort_keys=True), deploy=tuple(deploy), units=tuple(units),
                    artillery=tuple(arts), objectives=tuple(objectives), warnings=tuple(warnings), **kw)
 
