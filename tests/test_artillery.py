@@ -20,6 +20,7 @@ from hexwar.rules.artillery import (
     drift_landing,
     exact_landing_distribution,
     landing_histogram,
+    map_sees,
     resolve_artillery,
     roll_strike,
     sample_strike_faces,
@@ -288,6 +289,17 @@ def test_targeting_needs_a_friendly_ground_unit_with_los():
     assert "facing north" in str(ev)
     ArtilleryMarkerRemoved("german").apply(m)
     assert m.artillery_marker is None
+
+
+def test_targeting_uses_the_map_los_by_default():
+    m = BattleMap.new(7, 5)
+    for row in range(5):
+        m.set_terrain(Hex.from_offset(3, row), "woods")  # a wall of woods down column D
+    assert map_sees(m)(H("A03"), H("C03")) and not map_sees(m)(H("A03"), H("G03"))
+    assert target_problem(m, H("C03"), [H("A03")]) is None
+    with pytest.raises(ArtilleryTargetError, match="no friendly ground unit has LOS to G03"):
+        target_artillery(m, "soviet", H("G03"), [H("A03"), H("B02")])
+    assert target_artillery(m, "soviet", H("G03"), [H("A03"), H("F01")]).observer == H("F01")
 
 
 def test_roll_strike_off_map_target_is_an_error():

@@ -63,6 +63,7 @@ __all__ = [
     "drift_landing",
     "exact_landing_distribution",
     "landing_histogram",
+    "map_sees",
     "resolve_artillery",
     "roll_strike",
     "sample_strike_faces",
@@ -245,11 +246,25 @@ def exact_landing_distribution(
 
 
 # -- targeting (R9.2) ------------------------------------------------------------------------
+def map_sees(battlemap: BattleMap) -> Callable[[Hex, Hex], bool]:
+    """The map's own LOS test (R3) as a ``sees(a, b)`` callback: ``line_of_sight(...).visible``.
+
+    ``hexwar.los`` is imported when first called, so the rules do not depend on it at import.
+    """
+
+    def sees(a: Hex, b: Hex) -> bool:
+        from ..los import line_of_sight
+
+        return line_of_sight(battlemap, a, b).status != "blocked"
+
+    return sees
+
+
 def target_problem(
     battlemap: BattleMap,
     target: Hex,
     observers: Iterable[Hex],
-    sees: Callable[[Hex, Hex], bool],
+    sees: Callable[[Hex, Hex], bool] | None = None,
 ) -> str | None:
     """Why ``target`` may not be targeted (R9.2), or ``None`` when one observer sees it.
 
@@ -257,9 +272,10 @@ def target_problem(
         battlemap: the map.
         target: the hex to be targeted.
         observers: hexes of the side's ground units (aircraft are not observers).
-        sees: ``sees(a, b)``: LOS from ``a`` to ``b`` is not blocked; typically
-            ``lambda a, b: hexwar.los.line_of_sight(battlemap, a, b).status != "blocked"``.
+        sees: ``sees(a, b)``: LOS from ``a`` to ``b`` is not blocked; default
+            :func:`map_sees` (``hexwar.los.line_of_sight`` on ``battlemap``).
     """
+    sees = sees or map_sees(battlemap)
     if not battlemap.in_bounds(target):
         return f"target {hex_text(target)} is off the map"
     obs = list(observers)
@@ -299,7 +315,7 @@ def target_artillery(
     side: str,
     target: Hex,
     observers: Iterable[Hex],
-    sees: Callable[[Hex, Hex], bool],
+    sees: Callable[[Hex, Hex], bool] | None = None,
 ) -> ArtilleryMarkerPlaced:
     """Target ``target`` with an off-board mission (R9.2); the event places the marker.
 
@@ -308,6 +324,7 @@ def target_artillery(
     Raises:
         ArtilleryTargetError: saying why when the target is not allowed.
     """
+    sees = sees or map_sees(battlemap)
     obs = list(observers)
     problem = target_problem(battlemap, target, obs, sees)
     if problem:
