@@ -1,0 +1,226 @@
+"""GL glue: shader programs, layer groups, and fast upload of numpy meshes to vertex lists.
+
+All hexwar shaders use pyglet's ``WindowBlock`` uniform block (projection and view), so
+pyglet's own shapes, labels and sprites placed in a hexwar group move with the camera too.
+
+Layer order is fixed by :class:`Layer`: groups are children of a :class:`ViewGroup` and the
+batch sorts siblings by order, so units always draw above terrain whatever order things were
+created in.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from . import backend
+
+backend.ensure_configured()
+
+import pyglet  # noqa: E402
+from pyglet import gl  # noqa: E402
+from pyglet.graphics import Batch, Group  # noqa: E402
+from pyglet.graphics.shader import ShaderProgram  # noqa: E402
+
+from .layers import MAX_STACK, Layer  # noqa: E402,F401
+from .mesh import Mesh, TexMesh  # noqa: E402
+
+__all__ = [
+    "MAX_STACK",
+    "Layer",
+    "LayerGroup",
+    "TextGroup",
+    "ViewGroup",
+    "colour_program",
+    "text_program",
+    "upload_mesh",
+    "upload_texmesh",
+]
+
+
+_COLOUR_VS = """#version 150 core
+in vec2 position;
+in vec4 colors;
+out vec4 v_color;
+uniform WindowBlock { mat4 projection; mat4 view; } window;
+void main() {
+    gl_Position = window.projection * window.view * vec4(position, 0.0, 1.0);
+    v_color = colors;
+}
+"""
+
+_COLOUR_FS = """#version 150 core
+in vec4 v_color;
+out vec4 final_color;
+void main() {
+    final_color = v_color;
+}
+"""
+
+_TEXT_VS = """#version 150 core
+in vec2 position;
+in vec2 tex_coords;
+in vec4 colors;
+out vec4 v_color;
+out vec2 v_uv;
+uniform WindowBlock { mat4 projection; mat4 view; } window;
+void main() {
+    gl_Position = window.projection * window.view * vec4(position, 0.0, 1.0);
+    v_color = colors;
+    v_uv = tex_coords;
+}
+"""
+
+_TEXT_FS = """#version 150 core
+in vec4 v_color;
+in vec2 v_uv;
+out vec4 final_color;
+uniform sampler2D atlas;
+void main() {
+    float a = texture(atlas, v_uv).r;
+    final_color = vec4(v_color.rgb, v_color.a * a);
+}
+"""
+
+
+def colour_program() -> ShaderProgram:
+    """The per-vertex-colour program of the current context (cached by pyglet)."""
+    return pyglet.gl.current_context.create_program((_COLOUR_VS, "vertex"), (_COLOUR_FS, "fragment"))
+
+
+def text_program() -> ShaderProgram:
+    """The glyph-atlas text program of the current context (cached by pyglet)."""
+    return pyglet.gl.current_context.create_program((_TEXT_VS, "vertex"), (_TEXT_FS, "fragment"))
+
+
+class _IdentityGroup(Group):
+    """A group equal only to itself (pyglet merges equal groups; hexwar's must stay apart)."""
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+class ViewGroup(_IdentityGroup):
+    """Parent group that sets the window's view matrix for its children, then restores it.
+
+    Args:
+        target: the object whose ``view`` property feeds ``WindowBlock`` (a pyglet window).
+        matrix: a callable returning 16 floats (column-major), e.g. ``camera.view_matrix``;
+            ``None`` means identity (screen-space HUD layers).
+        order: draw order among top-level groups.
+    """
+
+    def __init__(self, target: Any, matrix: Any = None, order: int = 0) -> None:
+        super().__init__(order=order)
+        self.target = target
+        self.matrix = matrix
+        self._saved: Any = None
+
+    def set_state(self) -> None:
+        from pyglet.math import Mat4
+
+        self._saved = self.target.view
+        m = self.matrix() if self.matrix is not None else None
+        self.target.view = Mat4(*m) if m is not None else Mat4()
+        gl.glEnable(gl.GL_BLEND)
+        # colour: ordinary alpha blending; alpha: accumulate coverage so images stay opaque
+        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+    def unset_state(self) -> None:
+        if self._saved is not None:
+            self.target.view = self._saved
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+
+class LayerGroup(_IdentityGroup):
+    """Binds the colour program for one :class:`Layer` under a :class:`ViewGroup`."""
+
+    def __init__(self, layer: int, parent: Group, program: ShaderProgram | None = None) -> None:
+        super().__init__(order=int(layer), parent=parent)
+        self.program = program or colour_program()
+
+    def set_state(self) -> None:
+        self.program.use()
+
+    def unset_state(self) -> None:
+        self.program.stop()
+
+
+class TextGroup(_IdentityGroup):
+    """Binds the text program and a glyph atlas texture for one text layer."""
+
+    def __init__(self, layer: int, parent: Group, texture: Any, program: ShaderProgram | None = None) -> None:
+        super().__init__(order=int(layer), parent=parent)
+        self.program = program or text_program()
+        self.texture = texture  # keep the GL texture alive as long as the group
+
+    def set_state(self) -> None:
+        self.program.use()
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(self.texture.target, self.texture.id)
+
+    def unset_state(self) -> None:
+        self.program.stop()
+
+
+def _write_attr(vl: Any, name: str, data: np.ndarray, ctype_dtype: Any) -> None:
+    region = getattr(vl, name)  # ctypes view of the backing store; marks the region dirty
+    arr = np.ascontiguousarray(data, dtype=ctype_dtype)
+    nbytes = arr.nbytes
+    if ctypes.sizeof(region) != nbytes:
+        raise ValueError(f"attribute {name}: {ctypes.sizeof(region)} bytes expected, got {nbytes}")
+    ctypes.memmove(ctypes.addressof(region), arr.ctypes.data, nbytes)
+
+
+def _create_indexed(program: ShaderProgram, batch: Batch, group: Group, n: int, indices: np.ndarray,
+                    **formats: str) -> Any:
+    # A one-vertex probe finds (or makes) the batch's domain for this group and format; the
+    # real list is then allocated there at full size and filled with memmove (fast for 100k+).
+    probe = program.vertex_list_indexed(1, gl.GL_TRIANGLES, [0, 0, 0], batch, group, **formats)
+    domain = probe.domain
+    probe.delete()
+    vl = domain.create(n, int(indices.size))
+    ib = domain.index_buffer
+    region = ib.get_region(vl.index_start, vl.index_count)
+    idx = (indices.astype(np.int64) + vl.start).astype(np.uint32)
+    ctypes.memmove(ctypes.addressof(region), idx.ctypes.data, idx.nbytes)
+    ib.invalidate_region(vl.index_start, vl.index_count)
+    batch.invalidate()
+    return vl
+
+
+def upload_mesh(mesh: Mesh, batch: Batch, group: Group, program: ShaderProgram | None = None) -> Any:
+    """One indexed triangle vertex list for ``mesh`` in ``batch``/``group``; ``None`` if empty.
+
+    The caller keeps the returned vertex list and calls ``.delete()`` to remove it.
+    """
+    n = mesh.vertex_count
+    if n == 0 or mesh.indices.size == 0:
+        return None
+    program = program or getattr(group, "program", None) or colour_program()
+    vl = _create_indexed(program, batch, group, n, mesh.indices, position="f", colors="Bn")
+    _write_attr(vl, "position", mesh.positions, np.float32)
+    _write_attr(vl, "colors", mesh.colors, np.uint8)
+    return vl
+
+
+def upload_texmesh(mesh: TexMesh, batch: Batch, group: TextGroup) -> Any:
+    """One indexed textured vertex list for a text ``mesh``; ``None`` if empty."""
+    n = mesh.vertex_count
+    if n == 0 or mesh.indices.size == 0:
+        return None
+    vl = _create_indexed(group.program, batch, group, n, mesh.indices, position="f", tex_coords="f", colors="Bn")
+    _write_attr(vl, "position", mesh.positions, np.float32)
+    _write_attr(vl, "tex_coords", mesh.uvs, np.float32)
+    _write_attr(vl, "colors", mesh.colors, np.uint8)
+    return vl
+
+
+def write_colors(vl: Any, colors: np.ndarray) -> None:
+    """Overwrite the colours of vertex list ``vl`` in place (``uint8 [n, 4]``)."""
+    _write_attr(vl, "colors", colors, np.uint8)

@@ -1,0 +1,385 @@
+"""How the map looks: colours and drawing styles from ``assets/terrain_looks.toml``.
+
+The rules never read this file (DESIGN: behaviour in ``hexwar/data``, looks in ``assets/``).
+This module is pure Python (no pyglet), so the editor palette and tests can use it freely.
+
+Colours are RGBA tuples of 0-255 ints.
+
+>>> parse_colour("#c5c79b")
+(197, 199, 155, 255)
+>>> parse_colour("#00000080")
+(0, 0, 0, 128)
+>>> mix((0, 0, 0, 255), (200, 100, 50, 255), 0.5)
+(100, 50, 25, 255)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import Problem, ValidationError
+from ..fileio import read_toml
+from ..terrain import RulesTerrain, default_terrain
+
+__all__ = [
+    "PATTERNS",
+    "BUILDING_STYLES",
+    "RGBA",
+    "Looks",
+    "TerrainLook",
+    "SideLook",
+    "default_looks",
+    "load_looks",
+    "looks_path",
+    "mix",
+    "parse_colour",
+    "shade",
+]
+
+RGBA = tuple[int, int, int, int]
+PATTERNS = ("none", "trees", "scrub", "orchard", "wheat", "marsh", "water", "building")
+BUILDING_STYLES = ("wood", "stone", "reinforced")
+_HEX_RE = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
+
+
+def parse_colour(text: str) -> RGBA:
+    """Parse ``"#rrggbb"`` or ``"#rrggbbaa"`` into an RGBA tuple of 0-255 ints.
+
+    Raises:
+        ValueError: naming the text when it is not in that form.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"expected a colour like '#c5c79b', got {text!r}")
+    m = _HEX_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"expected a colour like '#c5c79b' or '#c5c79b80', got {text!r}")
+    v = m.group(1)
+    a = int(m.group(2), 16) if m.group(2) else 255
+    return (int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16), a)
+
+
+def mix(a: RGBA, b: RGBA, t: float) -> RGBA:
+    """Linear blend ``a*(1-t) + b*t`` per channel (alpha included), rounded."""
+    return tuple(int(round(x * (1.0 - t) + y * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def shade(c: RGBA, factor: float) -> RGBA:
+    """Multiply the RGB channels by ``factor`` (clamped to 0-255); alpha unchanged."""
+    return (*(min(255, max(0, int(round(x * factor)))) for x in c[:3]), c[3])  # type: ignore[return-value]
+
+
+def with_alpha(c: RGBA, alpha: float) -> RGBA:
+    """``c`` with its alpha replaced by ``alpha`` (0..1)."""
+    return (c[0], c[1], c[2], int(round(255 * max(0.0, min(1.0, alpha)))))
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainLook:
+    """How one terrain type is drawn.
+
+    Attributes:
+        key: the terrain key of the rules table (``"woods"``).
+        fill: ground colour at level 0 (what the hex centre shows for non-buildings).
+        detail: colour of the pattern drawn over the fill.
+        pattern: one of :data:`PATTERNS`.
+        road: the terrain type is itself a road (drawn with the road style).
+        roof: roof colour of a building (what its hex centre shows), else ``None``.
+        outline: building outline colour, else ``None``.
+        style: building style (:data:`BUILDING_STYLES`), else ``None``.
+    """
+
+    key: str
+    fill: RGBA
+    detail: RGBA
+    pattern: str
+    road: bool = False
+    roof: RGBA | None = None
+    outline: RGBA | None = None
+    style: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SideLook:
+    """Counter colours of one side (``german``, ``soviet``)."""
+
+    fill: RGBA
+    edge: RGBA
+    band: RGBA
+    symbol: RGBA
+    symbol_fill: RGBA
+    text: RGBA
+
+
+@dataclass(frozen=True)
+class Looks:
+    """Every colour and size the renderer uses, loaded from ``terrain_looks.toml``.
+
+    Attributes:
+        terrain: looks by terrain key.
+        map: ``background``, ``grid``, ``label``, ``edge`` colours.
+        grid_width, label_height: in hex sizes (centre-to-corner radius).
+        corner_shade: corner brightness factor of the soft relief (centre = 1.0).
+        level_tint, level_step, level_max_blend: ground-level shading (see
+            :meth:`ground_colour`).
+        contour, contour_width: contour lines between levels (colour, hex sizes).
+        road, road_edge, road_width, road_edge_width: road drawing (colours, hex sizes).
+        features: colours of rubble, fire, wreck and artillery marker drawings.
+        sides: counter colours by side.
+        counter: endurance bar, damage, pip and selection colours.
+        overlay: overlay colours (reach, target, LOS, arrow, legend) and alphas.
+        ramps: heatmap colour ramps by name (evenly spaced stops).
+        source: the file the looks came from.
+    """
+
+    terrain: dict[str, TerrainLook]
+    map: dict[str, RGBA]
+    grid_width: float
+    label_height: float
+    corner_shade: float
+    level_tint: RGBA
+    level_step: float
+    level_max_blend: float
+    contour: RGBA
+    contour_width: float
+    road: RGBA
+    road_edge: RGBA
+    road_width: float
+    road_edge_width: float
+    features: dict[str, RGBA]
+    sides: dict[str, SideLook]
+    counter: dict[str, RGBA]
+    overlay: dict[str, RGBA]
+    overlay_numbers: dict[str, float]
+    ramps: dict[str, tuple[RGBA, ...]]
+    source: str = field(default="<memory>", compare=False)
+
+    def terrain_look(self, key: str) -> TerrainLook:
+        """The look of terrain ``key``.
+
+        Raises:
+            KeyError: naming the key and the looks file when it has no entry.
+        """
+        try:
+            return self.terrain[key]
+        except KeyError:
+            raise KeyError(f"{self.source}: no [terrain.{key}] look; expected one per terrain type") from None
+
+    def level_blend(self, level: int) -> float:
+        """How far ground at ``level`` is blended toward the level tint (0 at level 0)."""
+        return min(self.level_max_blend, self.level_step * max(0, int(level)))
+
+    def ground_colour(self, key: str, level: int = 0) -> RGBA:
+        """Ground colour of terrain ``key`` at ground ``level`` (levels, R2.4).
+
+        Level 0 is the terrain's fill; each level blends ``level_step`` further toward the
+        level tint, up to ``level_max_blend``: higher ground reads lighter and warmer.
+        """
+        return mix(self.terrain_look(key).fill, self.level_tint, self.level_blend(level))
+
+    def centre_colour(self, key: str, level: int = 0, road: bool = False, rubble: bool = False) -> RGBA:
+        """The colour drawn at the exact centre of a hex with no counters on it.
+
+        Intact buildings show their roof, rubble its debris colour, roads (a road terrain or
+        the hex's road flag, R2.4) the road colour, anything else its ground colour.
+        """
+        look = self.terrain_look(key)
+        if look.pattern == "building":
+            if rubble:
+                return self.features["rubble"]
+            assert look.roof is not None
+            return look.roof
+        if road or look.road:
+            return self.road
+        return self.ground_colour(key, level)
+
+    def side(self, side: str) -> SideLook:
+        """Counter colours of ``side``.
+
+        Raises:
+            KeyError: naming the side and the looks file.
+        """
+        try:
+            return self.sides[side]
+        except KeyError:
+            raise KeyError(f"{self.source}: no [side.{side}] look; expected one of {sorted(self.sides)}") from None
+
+    def ramp(self, name: str) -> tuple[RGBA, ...]:
+        """Heatmap ramp stops named ``name``.
+
+        Raises:
+            KeyError: naming the ramp and the ones available.
+        """
+        try:
+            return self.ramps[name]
+        except KeyError:
+            raise KeyError(f"unknown colour ramp {name!r}; expected one of {sorted(self.ramps)}") from None
+
+
+def looks_path() -> Path:
+    """The shipped ``assets/terrain_looks.toml``.
+
+    Raises:
+        FileNotFoundError: when hexwar's assets folder is not installed.
+    """
+    from ..paths import content_dir
+
+    return content_dir("assets") / "terrain_looks.toml"
+
+
+def load_looks(path: str | os.PathLike[str] | None = None, rules: RulesTerrain | None = None) -> Looks:
+    """Load and validate a looks file, checking every terrain type has a look.
+
+    Args:
+        path: the TOML file; default the shipped ``assets/terrain_looks.toml``.
+        rules: the terrain table whose keys need looks; default the package's.
+
+    Raises:
+        ValidationError: listing every problem (file, field, what was expected).
+    """
+    p = Path(path) if path is not None else looks_path()
+    data = read_toml(p)
+    return looks_from_dict(data, str(p), rules or default_terrain())
+
+
+def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Looks:
+    """Build :class:`Looks` from parsed TOML, collecting every problem.
+
+    Raises:
+        ValidationError: listing every problem found.
+    """
+    problems: list[Problem] = []
+
+    def table(name: str) -> dict[str, Any]:
+        t = data.get(name)
+        if not isinstance(t, dict):
+            problems.append(Problem(src, name, "missing table"))
+            return {}
+        return t
+
+    def colour(t: dict[str, Any], where: str, key: str, default: str | None = None) -> RGBA:
+        v = t.get(key, default)
+        if v is None:
+            problems.append(Problem(src, f"{where}.{key}", "missing; expected a colour like '#c5c79b'"))
+            return (255, 0, 255, 255)
+        try:
+            return parse_colour(v)
+        except ValueError as exc:
+            problems.append(Problem(src, f"{where}.{key}", str(exc)))
+            return (255, 0, 255, 255)
+
+    def number(t: dict[str, Any], where: str, key: str, lo: float, hi: float) -> float:
+        v = t.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+            problems.append(Problem(src, f"{where}.{key}", f"expected a number {lo}..{hi}, got {v!r}"))
+            return lo
+        return float(v)
+
+    if data.get("schema_version") != 1:
+        problems.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
+
+    mp = table("map")
+    map_colours = {k: colour(mp, "map", k) for k in ("background", "grid", "label", "edge")}
+    grid_width = number(mp, "map", "grid_width", 0.0, 0.5)
+    label_height = number(mp, "map", "label_height", 0.05, 0.6)
+    corner_shade = number(mp, "map", "corner_shade", 0.5, 1.5)
+
+    lv = table("levels")
+    level_tint = colour(lv, "levels", "tint")
+    level_step = number(lv, "levels", "step", 0.0, 1.0)
+    level_max = number(lv, "levels", "max_blend", 0.0, 1.0)
+    contour = colour(lv, "levels", "contour")
+    contour_width = number(lv, "levels", "contour_width", 0.0, 0.5)
+
+    rd = table("road")
+    road = colour(rd, "road", "color")
+    road_edge = colour(rd, "road", "edge")
+    road_width = number(rd, "road", "width", 0.01, 1.0)
+    road_edge_width = number(rd, "road", "edge_width", 0.0, 0.5)
+
+    terrain: dict[str, TerrainLook] = {}
+    tt = table("terrain")
+    for t in rules.types:
+        where = f"terrain.{t.key}"
+        e = tt.get(t.key)
+        if not isinstance(e, dict):
+            problems.append(Problem(src, where, f"missing look for terrain type {t.key!r} ({t.name})"))
+            continue
+        pattern = e.get("pattern", "none")
+        if pattern not in PATTERNS:
+            problems.append(Problem(src, f"{where}.pattern", f"expected one of {PATTERNS}, got {pattern!r}"))
+            pattern = "none"
+        road_flag = e.get("road", False)
+        if not isinstance(road_flag, bool):
+            problems.append(Problem(src, f"{where}.road", "expected true or false"))
+            road_flag = False
+        roof = outline = style = None
+        if pattern == "building" or t.is_building:
+            if pattern != "building":
+                problems.append(Problem(src, f"{where}.pattern", f"{t.key} is a building (DR {t.dr}); expected pattern = \"building\""))
+            roof = colour(e, where, "roof")
+            outline = colour(e, where, "outline")
+            style = e.get("style")
+            if style not in BUILDING_STYLES:
+                problems.append(Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}"))
+                style = "wood"
+        terrain[t.key] = TerrainLook(t.key, colour(e, where, "fill"), colour(e, where, "detail"), pattern,
+                                     road_flag, roof, outline, style)
+    for key in tt:
+        if key not in {t.key for t in rules.types}:
+            problems.append(Problem(src, f"terrain.{key}", "no such terrain type in the rules table"))
+
+    ft = table("features")
+    features = {k: colour(ft, "features", k) for k in (
+        "rubble", "rubble_dark", "fire", "fire_core", "smoke", "wreck", "wreck_edge", "wreck_text", "wreck_red",
+        "artillery", "artillery_fill")}
+
+    sides: dict[str, SideLook] = {}
+    st = table("side")
+    for name in ("german", "soviet"):
+        e = st.get(name)
+        if not isinstance(e, dict):
+            problems.append(Problem(src, f"side.{name}", "missing side look"))
+            continue
+        w = f"side.{name}"
+        sides[name] = SideLook(*(colour(e, w, k) for k in ("fill", "edge", "band", "symbol", "symbol_fill", "text")))
+
+    ct = table("counter")
+    counter = {k: colour(ct, "counter", k) for k in (
+        "endurance_full", "endurance_mid", "endurance_low", "endurance_back", "damage", "pip", "pip_edge",
+        "selected", "shadow")}
+
+    ot = table("overlay")
+    overlay = {k: colour(ot, "overlay", k) for k in (
+        "reach", "reach_text", "target", "highlight", "los_clear", "los_hindered", "los_blocked",
+        "los_intervening", "arrow", "legend_back", "legend_text")}
+    overlay_numbers = {k: number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
+
+    ramps: dict[str, tuple[RGBA, ...]] = {}
+    for name, stops in table("ramps").items():
+        if not isinstance(stops, list) or len(stops) < 2:
+            problems.append(Problem(src, f"ramps.{name}", "expected a list of at least 2 colours"))
+            continue
+        out = []
+        for i, s in enumerate(stops):
+            try:
+                out.append(parse_colour(s))
+            except ValueError as exc:
+                problems.append(Problem(src, f"ramps.{name}[{i}]", str(exc)))
+        ramps[name] = tuple(out)
+
+    if problems:
+        raise ValidationError(problems)
+    return Looks(terrain, map_colours, grid_width, label_height, corner_shade, level_tint, level_step, level_max,
+                 contour, contour_width, road, road_edge, road_width, road_edge_width, features, sides, counter,
+                 overlay, overlay_numbers, ramps, src)
+
+
+@cache
+def default_looks() -> Looks:
+    """The shipped looks for the package's terrain table, loaded once."""
+    return load_looks()
