@@ -131,14 +131,19 @@ class MapBuilder:
         Returns ``float [M, 3]``: x, y in hex units and the curve parameter ``t`` in 0..len-1
         (control point index), sampled about every ``step`` hex units.
         """
-        pts = np.array([self.xy(p) for p in points], dtype=float)
+        xy = [self.xy(p) for p in points]
+        xy = [p for i, p in enumerate(xy) if i == 0 or p != xy[i - 1]]  # drop repeated points
+        pts = np.array(xy, dtype=float)
         if len(pts) == 1:
             return np.array([[pts[0, 0], pts[0, 1], 0.0]])
         ext = np.vstack([2 * pts[0] - pts[1], pts, 2 * pts[-1] - pts[-2]])
         out = []
         for i in range(len(pts) - 1):
             p0, p1, p2, p3 = ext[i], ext[i + 1], ext[i + 2], ext[i + 3]
-            n = max(2, int(math.ceil(float(np.hypot(*(p2 - p1))) / step)))
+            # the curve is no longer than its Bezier control polygon: sample that finely
+            b1, b2 = p1 + (p2 - p0) / 6.0, p2 - (p3 - p1) / 6.0
+            bound = float(np.hypot(*(b1 - p1)) + np.hypot(*(b2 - b1)) + np.hypot(*(p2 - b2)))
+            n = max(2, int(math.ceil((bound if smooth else float(np.hypot(*(p2 - p1)))) / step)))
             t = np.arange(n) / n
             if smooth:
                 t2, t3 = t * t, t * t * t
@@ -518,7 +523,7 @@ def kharkov() -> BattleMap:
     park = b.polygon(["K05", "O06", "O10", "L11", "K08"])
     b.paint(park, "T")
     b.paint(b.ring_of(park), ",", over=".", chance=0.35, salt="park")
-    b.road(["M06", "N08", "N10"])  # the garden's central alley
+    b.road(["M04", "M07", "N09", "N12"])  # the garden's central alley
     # streets of the centre, then the avenues, bridges and suburban streets
     water = b.map.terrain == b.map.rules.index_of_code("~")
     west_bank = {r: max(c for c in range(16) if water[r, c]) for r in range(19)}
@@ -536,7 +541,7 @@ def kharkov() -> BattleMap:
     b.road(["AB06", "AB16", "Y19"], smooth=False)  # factory street along the east bank
     b.road(["B08", "B21"], smooth=False)  # Kholodnaya Gora main street
     b.road(["B04", "B08"], smooth=False)
-    b.road(["K19", "K22"], smooth=False)  # south bank lane
+    b.road(["G19", "K19", "K22"])  # south bank lane
     # the seats of power around the square (reinforced) and the stone centre
     gosprom = [h for h in b.rect(8, 0, 11, 3) if h.offset not in ((11, 2), (8, 0), (8, 3))]
     b.paint(gosprom, "R", keep="~=")
@@ -726,8 +731,9 @@ def ponyri() -> BattleMap:
     b.paint([b.hex("Z07")], "R")  # its reinforced fuel store
     b.paint(rail_hexes, ".", keep="=")
     # the village: wooden houses on both streets, orchards behind them
-    b.village(east_st, density=0.9, stone=0.05, salt="east", garden_chance=0.75)
-    b.village(west_st, density=0.9, stone=0.05, salt="west", garden_chance=0.75)
+    # the village begins behind the first trench line; north of it lies open, mined ground
+    b.village([h for h in east_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="east", garden_chance=0.75)
+    b.village([h for h in west_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="west", garden_chance=0.75)
     b.village([h for h in b.path([(-1, 11), "H11", "M12"])], density=0.5, salt="xw")
     b.paint(rail_hexes, ".", keep="=")
     # Soviet defence in depth: trench lines (brush) with bunkers (reinforced)
@@ -818,7 +824,7 @@ def dnieper() -> BattleMap:
         b.paint(b.polygon(f), "w", over=".")
     # -- roads: the plateau road, a lane down the middle ravine, the shore road, the bridge
     b.road([(4, -1), "E06", "F12", "E18", (5, 24)])
-    b.road(["F12", "J13", "N14", "Q14"])  # down the middle ravine into the bend
+    b.road(["F12", "J13", "N14", "Q14", "S15"])  # down the middle ravine into the bend
     b.road([(14, -1), "R05", "S10", "S15", "R20", (18, 24)])  # the shore road round the bend
     bridge = b.road(["S12", "AE12"], smooth=False)  # the pontoon bridge
     b.road(["AE12", "AH11", (36, 10)])  # east-bank track to the rear
@@ -870,7 +876,7 @@ def steppe_village() -> BattleMap:
     b.paint(b.band(stream, 4.6), ",", over=".", chance=0.35, salt="bank")
     b.paint(b.path(stream), "~")
     b.paint(b.ellipse("D05", 3.8, 3.0, rough=0.6, salt="nw"), "T")
-    b.paint(b.ellipse("Z20", 3.6, 3.0, rough=0.6, salt="se"), "T")
+    b.paint(b.ellipse("Z20", 3.6, 3.0, rough=0.6, salt="se"), "T", keep="~")
     b.paint(b.ellipse("AB04", 1.6, 1.3, rough=0.5, salt="ne"), "T")
     b.paint(b.ellipse("C21", 1.6, 1.3, rough=0.5, salt="sw"), "T")
     for f in (["S01", "Z01", "Z06", "T07"], ["B10", "G09", "H13", "C13"],
@@ -879,7 +885,9 @@ def steppe_village() -> BattleMap:
     # roads: the east-west road through the crossroads, the north-south road over the stream
     ew = b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
     ns = b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)])
-    b.road(["T11", "V15", "W20", "X24"])  # south-east lane over the second bridge
+    b.road(["T11", "V13"])  # south-east lane over the second bridge
+    b.road(["V13", "V19"], smooth=False)
+    b.road(["V19", "W22", "X24"])
     b.road(["K11", "I06", "H01"])  # north-west lane
     b.road(["L08", "R08"], smooth=False)  # village back street
     b.road(["L13", "R13"], smooth=False)  # village lower street
