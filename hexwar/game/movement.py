@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -38,7 +39,11 @@ from scipy.sparse.csgraph import dijkstra
 
 from ..hexgrid import DIRECTIONS, Hex
 
-__all__ = ["Reach", "neighbor_table", "edge_weights", "reachable", "path_cost", "adjacent_mask", "TOW_FACTOR"]
+__all__ = [
+    "Reach", "neighbor_table", "edge_weights", "reachable", "path_cost", "adjacent_mask", "TOW_FACTOR",
+    "unit_mobility", "movement_allowance", "cost_arrays", "occupancy", "passable_for", "unit_reach",
+    "move_problem", "do_move", "tow_problem", "do_tow", "do_drop_tow",
+]
 
 TOW_FACTOR = 2.0  # R8.1: a towing vehicle moves at half its remaining MP = every hex costs double
 
@@ -233,3 +238,272 @@ def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[He
         total += c
         prev = h
     return total, None
+
+
+# -- the game's movement rules on a GameState (R5.3, R8.1, R8.3) ---------------------------
+# These build the arrays above from a game and carry out Move / Tow / DropTow commands.
+# They import the game layer lazily so the array functions stay usable on their own.
+
+def unit_mobility(state: Any, uid: str) -> str | None:
+    """The mobility class a unit moves with, or ``None`` when it cannot move at all (R5.3).
+
+    Guns move only when the scenario says so (``guns_move``), then as ``foot``; aircraft,
+    crews riding a unit and units off the map never move.
+    """
+    from . import ruleset
+
+    u = state.units[uid]
+    if u.aloft or u.hex is None or u.crewing is not None:
+        return None
+    card = u.card
+    if not ruleset.is_ground(card):
+        return None
+    mob = ruleset.mobility(card)
+    if ruleset.is_gun(card):
+        return (mob or "foot") if state.scenario.guns_move else None
+    return mob
+
+
+def movement_allowance(state: Any, uid: str) -> float:
+    """Movement points the unit gets at the start of a Movement phase (R5.3).
+
+    The card's movement points; half of them while towing a wreck (R8.1); 0 when it cannot
+    move (no mobility, crewless, immobilized by a damage effect or by rubble).
+    """
+    from . import ruleset
+
+    u = state.units[uid]
+    if unit_mobility(state, uid) is None or ruleset.needs_crew(u.card) and u.crew is None:
+        return 0.0
+    if u.immobilized or ruleset.is_immobilized(state, u):
+        return 0.0
+    mp = float(ruleset.movement_points(u.card))
+    return mp / 2.0 if u.towing else mp
+
+
+def cost_arrays(state: Any, mobility: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(cost, road_cost)`` float arrays for ``mobility`` on the game's map, cached per map version.
+
+    From :func:`hexwar.rules.terrain_effects.enter_cost_array` (terrain, rubble, fire).
+    """
+    from ..rules.terrain_effects import enter_cost_array
+
+    bm = state.battlemap
+    key = ("cost", bm.version, mobility)
+    hit = state.cache.get(key)
+    if hit is None:
+        for k in [k for k in state.cache if isinstance(k, tuple) and k and k[0] == "cost" and k[1] != bm.version]:
+            del state.cache[k]
+        hit = (enter_cost_array(bm, mobility), enter_cost_array(bm, mobility, along_road=True))
+        state.cache[key] = hit
+    return hit
+
+
+def occupancy(state: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Per side: ``bool [H, W]`` hexes holding any of its units, and ``int [H, W]`` ground-unit counts.
+
+    Crews riding a unit do not count for stacking (R5.2); aircraft aloft are on no hex.
+    """
+    from . import ruleset
+    from .state import SIDES
+
+    bm = state.battlemap
+    occ = {s: np.zeros((bm.height, bm.width), dtype=bool) for s in SIDES}
+    cnt = {s: np.zeros((bm.height, bm.width), dtype=np.int16) for s in SIDES}
+    for u in state.units.values():
+        if u.hex is None or u.aloft:
+            continue
+        col, row = u.hex.offset
+        occ[u.side][row, col] = True
+        if u.crewing is None and ruleset.is_ground(u.card):
+            cnt[u.side][row, col] += 1
+    return occ, cnt
+
+
+def passable_for(state: Any, uid: str) -> np.ndarray:
+    """``bool [H, W]``: hexes the unit may enter now (R5.3).
+
+    Not holding an enemy unit; holding fewer than 3 friendly ground units besides itself
+    (stacking at every step, R5.2); for rear-line units, not adjacent to an enemy unit.
+    """
+    from . import ruleset
+    from .state import STACKING_LIMIT, other_side
+
+    u = state.units[uid]
+    occ, cnt = occupancy(state)
+    enemy = occ[other_side(u.side)]
+    mine = cnt[u.side].copy()
+    if u.hex is not None:
+        col, row = u.hex.offset
+        mine[row, col] -= 1
+    ok = ~enemy & (mine < STACKING_LIMIT)
+    if ruleset.line(u.card) == "rear":
+        ok &= ~adjacent_mask(enemy)
+    return ok
+
+
+def unit_reach(state: Any, uid: str) -> Reach | None:
+    """The hexes a unit can still reach this Movement phase, or ``None`` if it cannot move."""
+    u = state.units[uid]
+    mob = unit_mobility(state, uid)
+    if mob is None or u.mp_left <= 0 or u.hex is None:
+        return None
+    cost, road_cost = cost_arrays(state, mob)
+    return reachable(cost, passable_for(state, uid), u.hex, u.mp_left, road_cost, state.battlemap.road)
+
+
+def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str | None:
+    """Why ``side`` may not move ``uid`` along ``path`` now (R5.3), or ``None``."""
+    from . import ruleset
+
+    u = state.units.get(uid)
+    if u is None:
+        return f"no unit {uid} in play"
+    if u.side != side:
+        return f"{uid} is not yours"
+    name = f"{ruleset.card_name(u.card)} ({uid})"
+    mob = unit_mobility(state, uid)
+    if mob is None:
+        if u.crewing is not None:
+            return f"{name} is a crew riding {u.crewing}; it moves with that unit"
+        if u.aloft:
+            return f"{name} is aloft; aircraft do not move on the map"
+        if ruleset.is_gun(u.card):
+            return f"{name} is a gun; guns move only when the scenario says so (R5.3)"
+        return f"{name} cannot move"
+    if ruleset.needs_crew(u.card) and u.crew is None:
+        return f"{name} has no crew and cannot move"
+    if u.immobilized or ruleset.is_immobilized(state, u):
+        return f"{name} is immobilized"
+    if not path:
+        return "the path is empty: give at least one hex to enter"
+    cost, road_cost = cost_arrays(state, mob)
+    passable = passable_for(state, uid)
+    assert u.hex is not None
+    # explain a blocked hex precisely before the generic check
+    prev = u.hex
+    for h in path:
+        if not state.battlemap.in_bounds(h):
+            return f"{state.hex_label(h)} is off the map"
+        if prev.distance(h) != 1:
+            return f"{h.label} is not adjacent to {prev.label}"
+        if not passable[state.battlemap.index(h)]:
+            return f"{name} may not enter {h.label}: " + _blocked_reason(state, u, h)
+        prev = h
+    mp, problem = path_cost(cost, passable, u.hex, path, road_cost, state.battlemap.road)
+    if problem:
+        return f"{name}: {problem}"
+    if mp > u.mp_left + 1e-9:
+        return f"{name} needs {mp:g} movement points for that path but has {u.mp_left:g} left"
+    return None
+
+
+def _blocked_reason(state: Any, u: Any, h: Hex) -> str:
+    from . import ruleset
+    from .state import STACKING_LIMIT, other_side
+
+    occ, cnt = occupancy(state)
+    idx = state.battlemap.index(h)
+    if occ[other_side(u.side)][idx]:
+        return "it holds an enemy unit (R5.3)"
+    if cnt[u.side][idx] >= STACKING_LIMIT:
+        return f"it already holds {STACKING_LIMIT} ground units (stacking limit, R5.2)"
+    if ruleset.line(u.card) == "rear":
+        return "rear-line units may not enter a hex adjacent to an enemy unit (R5.3)"
+    return "blocked"  # pragma: no cover
+
+
+def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -> None:
+    """Carry out a checked move: step by step, paying each hex's cost (R5.3).
+
+    A tracked unit entering rubble rolls for immobilization (R8.3) and stops there if it
+    fails; objectives change hands as ground units enter them (R10.2). The crew and a towed
+    wreck move with the unit.
+    """
+    from ..rules.terrain_effects import rubble_entry_check
+    from . import ruleset, victory
+    from .events import Event
+
+    u = state.units[uid]
+    mob = unit_mobility(state, uid)
+    assert mob is not None and u.hex is not None
+    cost, road_cost = cost_arrays(state, mob)
+    start = u.hex
+    entered: list[Hex] = []
+    spent = 0.0
+    stopped = ""
+    for h in path:
+        prev = u.hex
+        pc, pr = prev.offset
+        col, row = h.offset
+        step = float(road_cost[row, col]) if (state.battlemap.road[pr, pc] and state.battlemap.road[row, col]) else float(cost[row, col])
+        u.mp_left -= step
+        spent += step
+        u.hex = h
+        if u.crew is not None:
+            state.units[u.crew].hex = h
+        entered.append(h)
+        ev = victory.enter_hex(state, u.side, h)
+        if ev is not None:
+            sink.add(ev)
+        check = rubble_entry_check(state.battlemap, h, mob, state.dice, unit=uid)
+        if check is not None:
+            sink.effect(check)
+            if check.immobilized:
+                u.immobilized = True
+                u.mp_left = 0.0
+                stopped = f"; immobilized in the rubble of {h.label}"
+                break
+    if u.mp_left < 1e-9:
+        u.mp_left = 0.0
+    labels = [state.hex_label(h) for h in entered]
+    tow = f" towing wreck {u.towing}" if u.towing else ""
+    sink.add(Event("move", f"{side} moves {ruleset.card_name(u.card)} ({uid}){tow} {start.label} -> "
+                           f"{' -> '.join(labels)} ({spent:g} MP, {u.mp_left:g} left){stopped}",
+                   {"unit": uid, "from": start.label, "path": labels, "mp": spent}))
+
+
+def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str | None:
+    """Why ``uid`` may not hook up the wreck in ``wreck_hex`` now (R8.1), or ``None``."""
+    from ..rules.wrecks import hook_up_problem
+    from . import ruleset
+
+    u = state.units.get(uid)
+    if u is None:
+        return f"no unit {uid} in play"
+    if u.side != side:
+        return f"{uid} is not yours"
+    if wreck_hex is None:
+        return "give the hex of the wreck to hook up"
+    if u.hex is None or u.aloft or u.crewing is not None or not ruleset.is_vehicle(u.card):
+        return f"{uid} is not a vehicle on the map"
+    if u.towing:
+        return f"{uid} already tows wreck {u.towing}"
+    if ruleset.needs_crew(u.card) and u.crew is None:
+        return f"{uid} has no crew"
+    if u.immobilized or ruleset.is_immobilized(state, u):
+        return f"{uid} is immobilized"
+    mob = ruleset.mobility(u.card) or "none"
+    problem = hook_up_problem(state.battlemap, u.hex, wreck_hex, mob, u.mp_left)
+    return f"{ruleset.card_name(u.card)} ({uid}) cannot hook up a wreck: {problem}" if problem else None
+
+
+def do_tow(state: Any, side: str, uid: str, wreck_hex: Hex, sink: Any) -> None:
+    """Hook up the top wreck in ``wreck_hex`` (R8.1): 2 MP, then half the rest."""
+    from ..rules.wrecks import hook_up
+
+    u = state.units[uid]
+    ev = hook_up(state.battlemap, uid, u.hex, wreck_hex, "tracked", u.mp_left)
+    sink.effect(ev)
+    u.towing = ev.wreck_id
+    u.mp_left = ev.mp_after
+
+
+def do_drop_tow(state: Any, side: str, uid: str, sink: Any) -> None:
+    """Drop the towed wreck in the vehicle's hex at no cost (R8.1)."""
+    from ..rules.wrecks import drop_wreck
+
+    u = state.units[uid]
+    ev = drop_wreck(state.battlemap, uid, u.hex, u.towing)
+    sink.effect(ev)
+    u.towing = None

@@ -1,0 +1,707 @@
+"""Scenario files: TOML schema, loader and collect-all-errors validator (R10.2, R11.3).
+
+A scenario names the map, the two sides (deploy zones, Reserves decks as fixed lists or a
+point budget, optional starting hand, fixed starting units, off-board artillery), the Event
+cards shuffled into the Command deck, objective hexes, the turn limit, the victory points
+target, the rule variants and a default seed. The full format, with an example, is in
+``docs/scenarios-format.md``; the shape in brief::
+
+    format = "hexwar-scenario"
+    schema_version = 1
+
+    [scenario]
+    id = "skirmish"                   # letters, digits, - and _
+    name = "Skirmish at the tractor works"
+    map = "kharkov"                   # shipped map name, or a path relative to this file
+    seed = 1943                       # default seed (R1.2)
+    turns = 8                         # turn limit, 0 = none (R10.2)
+    victory_points = 51               # R10.1
+    rules = []                        # variants: "classic", "burnout" (R11.3)
+    events = []                       # Event card ids shuffled into the Command deck (R4.3)
+
+    [sides.german]
+    deploy = ["A01:C22"]              # hex labels and rectangles "A01:C22" (offset corners)
+    reserves = ["de-pz4g", "de-tank-crew", ...]   # or: budget = 90 (80..100 points)
+
+    [[sides.german.units]]            # fixed starting units (R10.2), not in the decks
+    card = "de-pak40"
+    hex = "D07"
+    crew = "de-artillery-crew"
+
+    [sides.german.artillery]          # R9.1
+    missions = 2
+    weapon = { name = "10.5 cm leFH 18", damage_index = 5, attack = { infantry = 10, vehicle = 14, gun = 11 } }
+
+    [[objectives]]                    # R10.2
+    hex = "P11"
+    points = 10
+
+A map path is resolved relative to the scenario file and must stay inside the project's
+``maps/`` folder or the scenario's own folder (no ``..`` escapes, no absolute paths
+elsewhere).
+
+>>> from hexwar.game.scenario import parse_zone
+>>> [h.label for h in parse_zone("B02:C03")]
+['B02', 'B03', 'C02', 'C03']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import HexwarError, Problem, ValidationError
+from ..fileio import read_text
+from ..hexgrid import Hex, HexLabelError
+from ..maps import BattleMap
+from ..paths import content_dir, find_content
+from .commands import SIDES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+__all__ = [
+    "SCENARIO_FORMAT",
+    "SCENARIO_SCHEMA_VERSION",
+    "KNOWN_VARIANTS",
+    "BUDGET_RANGE",
+    "ArtilleryWeapon",
+    "ArtillerySetup",
+    "StartingUnit",
+    "SideSetup",
+    "Objective",
+    "HoldVictory",
+    "Scenario",
+    "load_scenario",
+    "find_scenario",
+    "validate_scenario_file",
+    "parse_zone",
+]
+
+SCENARIO_FORMAT = "hexwar-scenario"
+SCENARIO_SCHEMA_VERSION = 1
+KNOWN_VARIANTS = ("standard", "classic", "burnout")  # R11.3; "standard" = none of the others
+BUDGET_RANGE = (80, 100)  # 000 Standard Game Setup: Reserves decks of 80-100 points
+MAX_SCENARIO_BYTES = 1024 * 1024
+TARGET_TYPES = ("infantry", "vehicle", "gun", "aircraft")  # R4.2 attack value columns
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ZONE_RE = re.compile(r"^\s*([A-Za-z]+\d+)\s*:\s*([A-Za-z]+\d+)\s*$")
+
+
+def parse_zone(spec: str) -> list[Hex]:
+    """Hexes of one deploy-zone entry: a label ``"D07"`` or a rectangle ``"A01:C22"``.
+
+    A rectangle covers every column from the first label's to the second's and every row
+    between, in offset coordinates (R2.2), column by column.
+
+    Raises:
+        HexLabelError: naming the entry when a label is malformed or the rectangle is reversed.
+    """
+    m = _ZONE_RE.match(spec) if isinstance(spec, str) else None
+    if not m:
+        return [Hex.from_label(spec)]
+    a, b = Hex.from_label(m.group(1)), Hex.from_label(m.group(2))
+    (c0, r0), (c1, r1) = a.offset, b.offset
+    if c1 < c0 or r1 < r0:
+        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    if (c1 - c0 + 1) * (r1 - r0 + 1) > 250_000:
+        raise HexLabelError(f"bad zone {spec!r}: too large")
+    return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+
+@dataclass(frozen=True)
+class ArtilleryWeapon:
+    """The weapon profile off-board artillery missions fire (R9.1; Spearpoint numbers, R4.2).
+
+    Attributes:
+        name: display name.
+        attack: attack value per target type (``infantry``, ``vehicle``, ``gun``); a type
+            missing cannot be affected. Aircraft are never hit (R9.4).
+        damage_index: the Damage Index.
+        rate_of_fire: rolls per target (1-4).
+    """
+
+    name: str
+    attack: dict[str, int]
+    damage_index: int
+    rate_of_fire: int = 1
+
+
+@dataclass(frozen=True)
+class ArtillerySetup:
+    """A side's off-board artillery (R9.1, R9.3).
+
+    Attributes:
+        missions: missions for the whole game.
+        per_turn: missions it may call in one turn (default 1).
+        hit_on: the accuracy d6 result needed (default from the effects data: German 3,
+            Soviet 4).
+        weapon: the profile fired.
+    """
+
+    missions: int
+    weapon: ArtilleryWeapon
+    per_turn: int = 1
+    hit_on: int | None = None
+
+
+@dataclass(frozen=True)
+class StartingUnit:
+    """A unit in play at the start (R10.2; not part of the Reserves deck).
+
+    Attributes:
+        card: unit card id.
+        hex: its hex (``None`` for an aircraft aloft).
+        crew: the crew card id it requires, if any.
+    """
+
+    card: str
+    hex: Hex | None
+    crew: str | None = None
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """One side's setup.
+
+    Attributes:
+        side: ``"german"`` or ``"soviet"``.
+        deploy: the deploy zone's hexes (R5.2), in file order without repeats.
+        reserves: a fixed Reserves deck (card ids, repeats allowed), or empty with ``budget``.
+        budget: build the Reserves deck at random from ``pool`` up to this many points
+            (80..100, 000 Standard Game Setup) when ``reserves`` is empty.
+        pool: card ids a budget deck draws from (default: every card of the side).
+        hand: starting hand card ids (from the deck); empty = players choose (ChooseHand).
+        hand_size: unit cards in the starting hand (000: 4).
+        command_cards: Command cards dealt at the start (000: 3).
+        units: fixed starting units.
+        artillery: off-board artillery, if any.
+        initiative: modifier added to this side's initiative rolls (R5.1c).
+    """
+
+    side: str
+    deploy: tuple[Hex, ...]
+    reserves: tuple[str, ...] = ()
+    budget: int | None = None
+    pool: tuple[str, ...] = ()
+    hand: tuple[str, ...] = ()
+    hand_size: int = 4
+    command_cards: int = 3
+    units: tuple[StartingUnit, ...] = ()
+    artillery: ArtillerySetup | None = None
+    initiative: int = 0
+
+
+@dataclass(frozen=True)
+class Objective:
+    """An objective hex (R10.2): held by the side whose ground unit entered it last.
+
+    Attributes:
+        hex: the hex.
+        name: display name.
+        points: points it adds to its holder's score in the turn-limit comparison.
+        holder: who holds it at the start (``None``: nobody).
+    """
+
+    hex: Hex
+    name: str = ""
+    points: int = 0
+    holder: str | None = None
+
+
+@dataclass(frozen=True)
+class HoldVictory:
+    """R10.2: ``side`` wins at the End Turn of ``turn`` if it then holds every objective."""
+
+    side: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded, validated scenario: definitions only (DESIGN), shared by every game of it.
+
+    Attributes:
+        id: short identifier.
+        name: display name.
+        description: free text for players (never interpreted).
+        path: the scenario file (``None`` when built in memory).
+        map_path: the resolved map file.
+        battlemap: the map as loaded (games copy it).
+        seed: default seed.
+        turns: turn limit (0: none).
+        victory_points: points that win at once (R10.1; 51 by default).
+        overrun: the Overrun condition applies (R10.1).
+        guns_move: guns may move (R5.3: only when a scenario says so).
+        variants: rule variants (R11.3).
+        events: Event card ids shuffled into the Command deck.
+        sides: per-side setup.
+        objectives: objective hexes.
+        hold: optional objective-holding victory.
+        content_hash: SHA-256 over the scenario text and the map's content hash.
+    """
+
+    id: str
+    name: str
+    battlemap: BattleMap
+    sides: dict[str, SideSetup]
+    description: str = ""
+    path: Path | None = None
+    map_path: Path | None = None
+    seed: int = 0
+    turns: int = 0
+    victory_points: int = 51
+    overrun: bool = True
+    guns_move: bool = False
+    variants: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    hold: HoldVictory | None = None
+    content_hash: str = ""
+    reference: str = field(default="", compare=False)
+
+    def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
+        """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
+        from .setup import new_game
+
+        return new_game(self, seed=seed, variants=variants)
+
+
+# -- loading -------------------------------------------------------------------------------
+def find_scenario(name: str) -> Path:
+    """Resolve a scenario path or a shipped scenario name (``"skirmish"``).
+
+    Raises:
+        HexwarError: when nothing by that name exists.
+    """
+    p = find_content("scenarios", name)
+    if p is None:
+        raise HexwarError(f"scenario {name!r} not found: give a path to a .toml file or a shipped scenario name")
+    return p
+
+
+def _resolve_map(value: str, scenario_path: Path | None, bad: Any) -> Path | None:
+    """Resolve the ``map`` field; report escapes and missing files through ``bad``."""
+    if not isinstance(value, str) or not value.strip():
+        bad("scenario.map", "expected a shipped map name or a path relative to the scenario file")
+        return None
+    allowed: list[Path] = []
+    try:
+        allowed.append(content_dir("maps").resolve())
+    except FileNotFoundError:
+        pass
+    base = scenario_path.parent.resolve() if scenario_path is not None else Path.cwd().resolve()
+    allowed.append(base)
+    is_bare = "/" not in value and "\\" not in value and not value.endswith(".json")
+    if is_bare:
+        cands = [a / f"{value}.json" for a in allowed] + [base / value]
+    else:
+        if os.path.isabs(value):
+            cands = [Path(value)]
+        else:
+            cands = [base / value]
+    for c in cands:
+        r = c.resolve()
+        inside = any(r == a or a in r.parents for a in allowed)
+        if not inside:
+            bad("scenario.map", f"{value!r} resolves to {r}, outside the project's maps/ folder and the scenario's folder")
+            return None
+        if r.is_file():
+            return r
+    where = " or ".join(str(c) for c in cands)
+    bad("scenario.map", f"map {value!r} not found (looked for {where})")
+    return None
+
+
+def _scenario_hash(text: str, battlemap: BattleMap | None) -> str:
+    h = hashlib.sha256(text.encode())
+    if battlemap is not None:
+        h.update(battlemap.content_hash().encode())
+    return h.hexdigest()
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Load and validate a scenario file (or a shipped scenario name).
+
+    Raises:
+        ValidationError: listing every problem (file, field path or hex label, expectation).
+        HexwarError: when a bare name matches no shipped scenario.
+    """
+    p = Path(path)
+    if not p.exists() and "/" not in str(path) and not str(path).endswith(".toml"):
+        p = find_scenario(str(path))
+    text = read_text(p, MAX_SCENARIO_BYTES)
+    return parse_scenario(text, p)
+
+
+def validate_scenario_file(path: str) -> None:
+    """Validate a scenario file; registered in :data:`hexwar.validate.VALIDATORS`.
+
+    Raises:
+        ValidationError: listing every problem found.
+    """
+    load_scenario(path)
+
+
+def parse_scenario(text: str, path: Path | None = None) -> Scenario:
+    """Parse and validate scenario TOML ``text`` (its map is loaded too).
+
+    Args:
+        text: the TOML text.
+        path: the file it came from (map paths are resolved relative to it).
+
+    Raises:
+        ValidationError: listing every problem.
+    """
+    import tomllib
+
+    from . import ruleset
+
+    src = str(path) if path is not None else "<memory>"
+    problems: list[Problem] = []
+
+    def bad(where: str, msg: str) -> None:
+        problems.append(Problem(src, where, msg))
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+
+    def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:
+        for k in table:
+            if k not in known:
+                bad(f"{where}.{k}" if where else k, f"unknown field; expected one of {sorted(known)}")
+
+    def get_int(table: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int | None) -> int | None:
+        if key not in table:
+            return default
+        v = table[key]
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            bad(f"{where}.{key}", f"expected an integer {lo}..{hi}, got {v!r}")
+            return default
+        return v
+
+    def get_str(table: dict[str, Any], key: str, where: str, default: str | None = None, required: bool = False) -> str | None:
+        if key not in table:
+            if required:
+                bad(f"{where}.{key}", "missing")
+            return default
+        v = table[key]
+        if not isinstance(v, str):
+            bad(f"{where}.{key}", f"expected text, got {v!r}")
+            return default
+        return v
+
+    def get_list(table: dict[str, Any], key: str, where: str) -> list[Any]:
+        v = table.get(key, [])
+        if not isinstance(v, list):
+            bad(f"{where}.{key}", f"expected a list, got {v!r}")
+            return []
+        return v
+
+    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory"})
+    if "format" in data and data["format"] != SCENARIO_FORMAT:
+        bad("format", f"expected \"{SCENARIO_FORMAT}\", got {data['format']!r}")
+    if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
+        bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
+    sc = data.get("scenario")
+    if not isinstance(sc, dict):
+        bad("scenario", "missing [scenario] table")
+        sc = {}
+    unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
+                                  "guns_move", "rules", "events"})
+    sid = get_str(sc, "id", "scenario", required=True) or "scenario"
+    if not _ID_RE.match(sid):
+        bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {sid!r}")
+    name = get_str(sc, "name", "scenario", required=True) or sid
+    description = get_str(sc, "description", "scenario", "") or ""
+    seed = get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0) or 0
+    turns = get_int(sc, "turns", "scenario", 0, 1000, 0) or 0
+    vp_target = get_int(sc, "victory_points", "scenario", 1, 10_000, 51) or 51
+    overrun = sc.get("overrun", True)
+    if not isinstance(overrun, bool):
+        bad("scenario.overrun", "expected true or false")
+        overrun = True
+    guns_move = sc.get("guns_move", False)
+    if not isinstance(guns_move, bool):
+        bad("scenario.guns_move", "expected true or false")
+        guns_move = False
+    variants: list[str] = []
+    for i, v in enumerate(get_list(sc, "rules", "scenario")):
+        if v not in KNOWN_VARIANTS:
+            bad(f"scenario.rules[{i}]", f"unknown rule variant {v!r}; expected one of {KNOWN_VARIANTS}")
+        elif v != "standard" and v not in variants:
+            variants.append(v)
+
+    # map
+    battlemap: BattleMap | None = None
+    map_path: Path | None = None
+    if "map" not in sc:
+        bad("scenario.map", "missing: a shipped map name or a path relative to the scenario")
+    else:
+        map_path = _resolve_map(sc["map"], path, bad)
+        if map_path is not None:
+            try:
+                battlemap = BattleMap.load(map_path)
+            except ValidationError as exc:
+                for p in exc.problems:
+                    bad("scenario.map", f"map file is broken: {p}")
+
+    def on_map(h: Hex, where: str) -> bool:
+        if battlemap is not None and not battlemap.in_bounds(h):
+            bad(where, f"hex {h.label} is off the map ({battlemap.width} x {battlemap.height} hexes)")
+            return False
+        return True
+
+    def parse_hex(v: Any, where: str) -> Hex | None:
+        if not isinstance(v, str):
+            bad(where, f"expected a hex label like 'D07', got {v!r}")
+            return None
+        try:
+            h = Hex.from_label(v)
+        except HexLabelError as exc:
+            bad(where, str(exc))
+            return None
+        return h if on_map(h, where) else None
+
+    # events
+    events: list[str] = []
+    for i, e in enumerate(get_list(sc, "events", "scenario")):
+        where = f"scenario.events[{i}]"
+        if not isinstance(e, str):
+            bad(where, "expected an Event card id")
+        elif not ruleset.is_event(e):
+            bad(where, f"unknown Event card {e!r}; expected one of {ruleset.event_ids()}")
+        else:
+            events.append(e)
+
+    # sides
+    sides_t = data.get("sides")
+    if not isinstance(sides_t, dict):
+        bad("sides", "missing [sides.german] and [sides.soviet] tables")
+        sides_t = {}
+    for k in sides_t:
+        if k not in SIDES:
+            bad(f"sides.{k}", f"unknown side; expected one of {SIDES}")
+    sides: dict[str, SideSetup] = {}
+    occupancy: dict[Hex, list[str]] = {}
+    for side in SIDES:
+        where = f"sides.{side}"
+        t = sides_t.get(side)
+        if not isinstance(t, dict):
+            bad(where, "missing table")
+            continue
+        unknown_keys(t, where, {"deploy", "reserves", "budget", "pool", "hand", "hand_size", "command_cards",
+                                "units", "artillery", "initiative"})
+        deploy: list[Hex] = []
+        zone = get_list(t, "deploy", where)
+        if not zone:
+            bad(f"{where}.deploy", "expected at least one hex label or rectangle like 'A01:C22'")
+        for i, z in enumerate(zone):
+            zw = f"{where}.deploy[{i}]"
+            if not isinstance(z, str):
+                bad(zw, f"expected a hex label or rectangle, got {z!r}")
+                continue
+            try:
+                hexes = parse_zone(z)
+            except HexLabelError as exc:
+                bad(zw, str(exc))
+                continue
+            off = [h for h in hexes if battlemap is not None and not battlemap.in_bounds(h)]
+            if off:
+                bad(zw, f"{z!r} reaches off the map ({len(off)} hexes, e.g. {off[0].label}); "
+                        f"the map is {battlemap.width} x {battlemap.height} hexes" if battlemap else "off the map")
+                continue
+            for h in hexes:
+                if h not in deploy:
+                    deploy.append(h)
+
+        def card_list(key: str, sd: str = side, w: str = where) -> list[str]:
+            out = []
+            for i, c in enumerate(get_list(t, key, w)):
+                cw = f"{w}.{key}[{i}]"
+                if not isinstance(c, str):
+                    bad(cw, f"expected a unit card id, got {c!r}")
+                    continue
+                prob = ruleset.unit_card_problem(c, sd)
+                if prob:
+                    bad(cw, prob)
+                    continue
+                out.append(c)
+            return out
+
+        reserves = card_list("reserves")
+        budget = get_int(t, "budget", where, BUDGET_RANGE[0], BUDGET_RANGE[1], None)
+        pool = card_list("pool")
+        if reserves and budget is not None:
+            bad(where, "give either a fixed 'reserves' list or a 'budget', not both")
+        if not reserves and budget is None and "reserves" not in t:
+            bad(where, f"missing 'reserves' (a list of unit card ids) or 'budget' ({BUDGET_RANGE[0]}..{BUDGET_RANGE[1]} points)")
+        hand = card_list("hand")
+        hand_size = get_int(t, "hand_size", where, 0, 7, 4) or 0
+        cmd_cards = get_int(t, "command_cards", where, 0, 5, 3)
+        initiative = get_int(t, "initiative", where, -9, 9, 0) or 0
+        if hand:
+            if len(hand) > 7:
+                bad(f"{where}.hand", f"{len(hand)} cards; the hand limit is 7 unit cards (R5.5)")
+            if reserves:
+                rest = list(reserves)
+                for c in hand:
+                    if c in rest:
+                        rest.remove(c)
+                    else:
+                        bad(f"{where}.hand", f"{c!r} is not (or not often enough) in the Reserves deck")
+            elif budget is not None:
+                bad(f"{where}.hand", "a fixed hand needs a fixed 'reserves' list")
+        units: list[StartingUnit] = []
+        for i, u in enumerate(get_list(t, "units", where)):
+            uw = f"{where}.units[{i}]"
+            if not isinstance(u, dict):
+                bad(uw, "expected a table with card, hex and optional crew")
+                continue
+            unknown_keys(u, uw, {"card", "hex", "crew"})
+            cid = get_str(u, "card", uw, required=True)
+            if cid is None:
+                continue
+            prob = ruleset.unit_card_problem(cid, side)
+            if prob:
+                bad(f"{uw}.card", prob)
+                continue
+            crew = get_str(u, "crew", uw)
+            if crew is not None:
+                prob = ruleset.unit_card_problem(crew, side)
+                if prob:
+                    bad(f"{uw}.crew", prob)
+                    crew = None
+            prob = ruleset.crew_problem(cid, crew)
+            if prob:
+                bad(uw, prob)
+            hx: Hex | None = None
+            if ruleset.is_aircraft(cid):
+                if "hex" in u:
+                    bad(f"{uw}.hex", "aircraft start aloft: give no hex")
+            elif ruleset.is_crew(cid):
+                bad(f"{uw}.card", f"{cid!r} is a crew card; give it as the 'crew' of the unit it rides")
+            else:
+                hx = parse_hex(u.get("hex"), f"{uw}.hex")
+                if hx is None:
+                    continue
+                if battlemap is not None and not ruleset.can_stand(battlemap, hx, cid):
+                    bad(f"{uw}.hex", f"{ruleset.card_name(cid)} may not stand in {hx.label} ({battlemap.terrain_at(hx).name})")
+                occupancy.setdefault(hx, []).append(side)
+            units.append(StartingUnit(cid, hx, crew))
+        art: ArtillerySetup | None = None
+        if "artillery" in t:
+            art = _parse_artillery(t["artillery"], f"{where}.artillery", bad, get_int, get_str, unknown_keys)
+        sides[side] = SideSetup(side, tuple(deploy), tuple(reserves), budget, tuple(pool), tuple(hand), hand_size,
+                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative)
+    for h, ss in occupancy.items():
+        if len(ss) > 3:
+            bad(f"hex {h.label}", f"{len(ss)} starting ground units; the stacking limit is 3 (R5.2)")
+        if len(set(ss)) > 1:
+            bad(f"hex {h.label}", "starting units of both sides in one hex")
+    if len(sides) == 2 and set(sides["german"].deploy) & set(sides["soviet"].deploy):
+        both = sorted(set(sides["german"].deploy) & set(sides["soviet"].deploy))
+        bad("sides", f"the deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}")
+
+    # objectives and victory
+    objectives: list[Objective] = []
+    objs = data.get("objectives", [])
+    if not isinstance(objs, list):
+        bad("objectives", "expected [[objectives]] tables")
+        objs = []
+    for i, o in enumerate(objs):
+        ow = f"objectives[{i}]"
+        if not isinstance(o, dict):
+            bad(ow, "expected a table with hex, name, points, holder")
+            continue
+        unknown_keys(o, ow, {"hex", "name", "points", "holder"})
+        h = parse_hex(o.get("hex"), f"{ow}.hex")
+        holder = o.get("holder")
+        if holder is not None and holder not in SIDES:
+            bad(f"{ow}.holder", f"expected one of {SIDES}")
+            holder = None
+        pts = get_int(o, "points", ow, 0, 1000, 0) or 0
+        if h is not None:
+            if any(x.hex == h for x in objectives):
+                bad(f"{ow}.hex", f"{h.label} is already an objective")
+            objectives.append(Objective(h, get_str(o, "name", ow, "") or "", pts, holder))
+    hold: HoldVictory | None = None
+    vic = data.get("victory", {})
+    if not isinstance(vic, dict):
+        bad("victory", "expected a table")
+        vic = {}
+    unknown_keys(vic, "victory", {"hold"})
+    if "hold" in vic:
+        ht = vic["hold"]
+        if not isinstance(ht, dict):
+            bad("victory.hold", "expected a table with side and turn")
+        else:
+            unknown_keys(ht, "victory.hold", {"side", "turn"})
+            hs = ht.get("side")
+            if hs not in SIDES:
+                bad("victory.hold.side", f"expected one of {SIDES}")
+            ht_turn = get_int(ht, "turn", "victory.hold", 1, 1000, None)
+            if ht_turn is None:
+                bad("victory.hold.turn", "missing: the turn at whose end the objectives are checked")
+            if not objectives:
+                bad("victory.hold", "needs at least one [[objectives]] hex")
+            if hs in SIDES and ht_turn is not None:
+                hold = HoldVictory(str(hs), ht_turn)
+
+    if problems:
+        raise ValidationError(problems)
+    assert battlemap is not None
+    ref = path.stem if path is not None else sid
+    return Scenario(
+        id=sid, name=name, description=description, path=path, map_path=map_path, battlemap=battlemap,
+        seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
+        variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
+        content_hash=_scenario_hash(text, battlemap), reference=ref,
+    )
+
+
+def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, unknown_keys: Any) -> ArtillerySetup | None:
+    if not isinstance(t, dict):
+        bad(where, "expected a table with missions and weapon")
+        return None
+    unknown_keys(t, where, {"missions", "per_turn", "hit_on", "weapon"})
+    missions = get_int(t, "missions", where, 0, 100, None)
+    if missions is None:
+        bad(f"{where}.missions", "missing: the number of missions for the game")
+    per_turn = get_int(t, "per_turn", where, 1, 10, 1)
+    hit_on = get_int(t, "hit_on", where, 1, 7, None)
+    w = t.get("weapon")
+    weapon: ArtilleryWeapon | None = None
+    ww = f"{where}.weapon"
+    if not isinstance(w, dict):
+        bad(ww, "missing: { name, attack = { infantry, vehicle, gun }, damage_index }")
+    else:
+        unknown_keys(w, ww, {"name", "attack", "damage_index", "rate_of_fire"})
+        wname = get_str(w, "name", ww, required=True) or "artillery"
+        di = get_int(w, "damage_index", ww, 0, 30, None)
+        if di is None:
+            bad(f"{ww}.damage_index", "missing")
+        rof = get_int(w, "rate_of_fire", ww, 1, 4, 1)
+        att = w.get("attack")
+        attack: dict[str, int] = {}
+        if not isinstance(att, dict) or not att:
+            bad(f"{ww}.attack", "expected a table of attack values, e.g. { infantry = 10, vehicle = 14 }")
+        else:
+            for k, v in att.items():
+                if k not in TARGET_TYPES or k == "aircraft":
+                    bad(f"{ww}.attack.{k}", "expected one of infantry, vehicle, gun (artillery never hits aircraft, R9.4)")
+                elif not isinstance(v, int) or isinstance(v, bool) or not 2 <= v <= 25:
+                    bad(f"{ww}.attack.{k}", f"expected an attack value 2..25 (2d10 target), got {v!r}")
+                else:
+                    attack[k] = v
+        if di is not None:
+            weapon = ArtilleryWeapon(wname, attack, di, rof or 1)
+    if weapon is None or missions is None:
+        return None
+    return ArtillerySetup(missions, weapon, per_turn or 1, hit_on)

@@ -1,0 +1,189 @@
+"""Starting a game of a scenario (000 Standard Game Setup, Scenario Games; R4.3, R10.2).
+
+:func:`new_game` builds a :class:`~hexwar.game.state.GameState`:
+
+1. one :class:`~hexwar.rules.dice.Dice` for the whole game from the seed (R1.2);
+2. the Command deck with the scenario's Events shuffled in and the Damage deck, built and
+   shuffled by :mod:`hexwar.rules.cards`; card instances (``"<card id>#<n>"``) for each
+   side's Reserves deck (a fixed list, or built at random from a point budget of 80-100 with
+   the game's dice, crews added for units that need them) and for the fixed starting units,
+   which are not part of any deck (R10.2);
+3. the starting units are placed on their hexes with their crews;
+4. each side's starting hand: the scenario's fixed ``hand``, or chosen by the side with a
+   :class:`~hexwar.game.commands.ChooseHand` command in the ``setup`` phase;
+5. once both hands are chosen the Reserves decks are shuffled and each side is dealt its
+   Command cards (an Event drawn now is shuffled back and replaced, 000), and turn 1 begins
+   (done by :mod:`hexwar.game.turn`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ..rules.dice import Dice
+from . import ruleset
+from .commands import SIDES
+from .events import Event
+from .state import GameState, Phase, UnitState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenario import Scenario, SideSetup
+
+__all__ = ["new_game", "build_budget_deck", "RollLog"]
+
+
+class RollLog(list):  # type: ignore[type-arg]
+    """The dice log of a game: a list of rolls that also reports each roll as it is made.
+
+    :mod:`hexwar.game.turn` points :attr:`sink` at the event collector of the command being
+    applied, so the game log shows every roll (R1.2) in the order it was rolled.
+    """
+
+    sink: object | None = None
+
+    def append(self, roll: object) -> None:  # noqa: D102 - list.append with a report
+        super().append(roll)
+        if self.sink is not None:
+            self.sink.roll(roll)  # type: ignore[attr-defined]
+
+
+class _Ids:
+    """Hands out card-instance ids ``"<card id>#<n>"``, numbered per card id from 1."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.all: list[str] = []
+
+    def __call__(self, card_id: str) -> str:
+        self.counts[card_id] += 1
+        uid = f"{card_id}#{self.counts[card_id]}"
+        self.all.append(uid)
+        return uid
+
+
+def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice) -> list[str]:
+    """A Reserves deck of at most ``budget`` points drawn at random (000 Standard Game Setup).
+
+    Without a ``pool`` this is :func:`hexwar.rules.cards.auto_reserves` (every unit that needs
+    a crew comes with one). With a ``pool`` (a scenario's list of allowed cards) the same kind
+    of draw is made from the pool only: repeatedly one pool card that still fits with a crew
+    from the pool it needs (the cheapest), picked with ``dice`` (logged), until nothing fits.
+
+    Args:
+        side: ``"german"`` or ``"soviet"``.
+        budget: points (80..100).
+        pool: card ids to choose from (empty: every card of the side).
+        dice: the game's dice.
+
+    Returns:
+        card ids, in the order drawn (the deck is shuffled later).
+    """
+    from ..rules.cards import auto_reserves
+
+    c = ruleset.cards()
+    if not pool:
+        return auto_reserves(c, side, dice, budget=budget, minimum=min(budget, c.rules.reserves_min))
+    units = sorted({x for x in pool if not ruleset.is_crew(x)})
+    crews = sorted({x for x in pool if ruleset.is_crew(x)}, key=lambda x: (ruleset.cost(x), x))
+    deck: list[str] = []
+    total = 0
+    while True:
+        fitting = []
+        for u in units:
+            need = ruleset.crew_required(u)
+            crew = None
+            if need is not None and need != "infantry":
+                crew = next((x for x in crews if ruleset.crew_fits(u, x)), None)
+                if crew is None:
+                    continue
+            price = ruleset.cost(u) + (ruleset.cost(crew) if crew else 0)
+            if total + price <= budget:
+                fitting.append((u, crew, price))
+        if not fitting:
+            break
+        u, crew, price = dice.choice(f"{side} Reserves deck card from the pool ({budget - total} points left)", fitting)
+        deck.append(u)
+        if crew:
+            deck.append(crew)
+        total += price
+    return deck
+
+
+def _place(state: GameState, ids: _Ids, side: str, card: str, hex_, crew: str | None) -> list[Event]:
+    uid = ids(card)
+    u = UnitState(uid, side, side, hex_, aloft=hex_ is None, endurance=ruleset.full_endurance(card), entered=0)
+    if u.aloft:
+        u.flight_turns = ruleset.turns_of_flight(card)
+    state.units[uid] = u
+    if crew:
+        cid = ids(crew)
+        state.units[cid] = UnitState(cid, side, side, hex_, aloft=u.aloft, crewing=uid,
+                                     endurance=ruleset.full_endurance(crew), entered=0)
+        u.crew = cid
+    where = state.hex_label(hex_)
+    return [Event("place", f"{side} starts with {ruleset.card_name(card)} ({uid}) in {where}",
+                  {"unit": uid, "hex": where, "crew": u.crew})]
+
+
+def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
+    """A new game of ``scenario`` ready for its first command (see the module docstring).
+
+    Args:
+        scenario: the loaded scenario.
+        seed: the game's seed; default the scenario's.
+        variants: rule variants; default the scenario's (``"standard"`` is dropped: it means
+            none of the others).
+
+    Returns:
+        the state, in the ``setup`` phase when a side must choose its hand, else already at
+        turn 1's first decision.
+    """
+    from ..rules.cards import build_command_deck, build_damage_deck
+
+    from .turn import Sink, begin_play
+
+    seed = scenario.seed if seed is None else int(seed)
+    vs = tuple(v for v in (scenario.variants if variants is None else variants) if v != "standard")
+    dice = Dice(seed)
+    dice.log = RollLog()
+    state = GameState(scenario=scenario, battlemap=scenario.battlemap.copy(), dice=dice, variants=vs, seed=seed)
+    sink = Sink(state)
+    dice.log.sink = sink
+    ids = _Ids()
+    sink.add(Event("setup", f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
+                   {"scenario": scenario.id, "seed": seed, "variants": list(vs)}))
+    # decks (R4.3): the cards module builds and shuffles the Command and Damage decks
+    cmd_deck = build_command_deck(ruleset.cards(), dice, scenario.events)
+    dmg_deck = build_damage_deck(ruleset.cards(), dice)
+    state.command_deck = list(cmd_deck.cards)
+    state.damage_deck = list(dmg_deck.cards)
+    ids.all.extend(state.command_deck + state.damage_deck)
+    for side in SIDES:
+        ss: SideSetup = scenario.sides[side]
+        deck = list(ss.reserves) if ss.reserves else build_budget_deck(side, ss.budget or 100, ss.pool, dice)
+        state.reserves[side] = [ids(c) for c in deck]
+        if ss.artillery is not None:
+            state.artillery_left[side] = ss.artillery.missions
+    # fixed starting units (R10.2)
+    for side in SIDES:
+        for su in scenario.sides[side].units:
+            for ev in _place(state, ids, side, su.card, su.hex, su.crew):
+                sink.add(ev)
+    for o in scenario.objectives:
+        state.objective_holders[o.hex] = o.holder
+    # hands fixed by the scenario
+    for side in SIDES:
+        ss = scenario.sides[side]
+        if ss.hand:
+            for c in ss.hand:
+                inst = next(i for i in state.reserves[side] if i.rsplit("#", 1)[0] == c)
+                state.reserves[side].remove(inst)
+                state.hand_units[side].append(inst)
+            state.done.add(side)
+        elif ss.hand_size == 0 or not state.reserves[side]:
+            state.done.add(side)
+    state.all_cards = tuple(ids.all)
+    state.phase = Phase.SETUP
+    begin_play(state, sink)
+    return state

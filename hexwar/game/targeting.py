@@ -1,0 +1,339 @@
+"""Who may target whom on the map (R7) and the declaration of attacks (R6.1).
+
+A declared attack names one attacker, one target and up to two of the attacker's weapons
+(card order, 0-based). Each weapon must be able to affect the target (an attack value for its
+type; bullets - underscored values - cannot affect a card Defense of 2 or more, R4.2) and must
+reach it in one of these ways:
+
+* **direct fire** (R7.1, R7.2): frontline units, SPGs and aircraft-capable weapons of ground
+  units: the target is within the weapon's range and the LOS is clear or hindered; each
+  hindrance adds 1 to the attack value needed (R3.5);
+* **indirect fire** (R7.2, R7.3): rear-line units (artillery) with any weapon, an SPG with its
+  first weapon only, and any weapon flagged ``indirect``: the target is within range and in LOS
+  of at least one friendly ground unit (the observer; the firer itself counts); hindrances are
+  those of the best observer's LOS;
+* **aircraft** (R7.4): an aircraft aloft may attack any ground unit (no range, no LOS); a bomb
+  fires once per flight. Any weapon with an aircraft attack value may target an aircraft
+  aloft, regardless of LOS and range;
+* **crew fire** (R7.5): infantry may target a frontline gun's crew (``at_crew``), sparing the
+  gun; the weapon must affect infantry (crews are attacked as infantry).
+
+An attacker needs its crew if it requires one, may not have declared already this turn, and
+may not be under a ``no_attack`` effect; its second listed weapon may not fire under
+``no_second_weapon`` (R4.3 effects).
+
+Close assault (000, R6.6): three or more infantry adjacent to an enemy vehicle, each able to
+affect vehicles with some weapon, declare one joint attack on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..rules.cards import EffectKind, Weapon
+from . import ruleset
+from .commands import Declare, DeclareCloseAssault
+from .state import Attack, other_side
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState, UnitState
+
+__all__ = [
+    "FireMode",
+    "attacker_problem",
+    "weapon_problem",
+    "declare_problem",
+    "close_assault_problem",
+    "do_declare",
+    "do_declare_close_assault",
+    "declaration_options",
+    "legal_targets",
+    "void_attacks",
+    "observers",
+    "MAX_WEAPONS",
+]
+
+MAX_WEAPONS = 2  # R6.1
+
+
+class FireMode:
+    """How a weapon reaches its target: ``direct``, ``indirect``, ``air`` (aircraft attacker or
+    target aloft, R7.4) or ``crew`` (R7.5, direct fire at a gun's crew)."""
+
+    DIRECT = "direct"
+    INDIRECT = "indirect"
+    AIR = "air"
+
+
+def observers(state: GameState, side: str) -> list[UnitState]:
+    """The side's ground units on the map that can observe (R7.3, R9.2): not crews, not aloft."""
+    return [u for _, u in sorted(state.units.items()) if u.side == side and u.hex is not None and not u.aloft
+            and u.crewing is None and ruleset.is_ground(u.card)]
+
+
+def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
+    """Why unit ``uid`` may not declare an attack now, or ``None`` (R6.1, R4.3)."""
+    u = state.units.get(uid)
+    if u is None:
+        return f"no unit {uid} in play"
+    name = f"{ruleset.card_name(u.card)} ({uid})"
+    if u.side != side:
+        return f"{name} is not yours"
+    if u.crewing is not None:
+        return f"{name} is a crew; it fights only through the unit it crews"
+    if ruleset.needs_crew(u.card) and u.crew is None:
+        return f"{name} has no crew and cannot fire (R4.1)"
+    if any(uid in a.attackers for a in state.attacks.values()):
+        return f"{name} has already declared an attack this turn (R6.1)"
+    if ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_ATTACK):
+        return f"{name} may not attack this turn (damage or card effect)"
+    if not ruleset.weapons(u.card):
+        return f"{name} has no weapons"
+    return None
+
+
+def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) -> tuple[str | None, int, str | None]:
+    """``(mode, hindrances, problem)`` for weapon ``widx`` of ``u`` against ``t`` (geometry only)."""
+    if t.aloft:
+        return FireMode.AIR, 0, None  # R7.4: regardless of LOS (and range)
+    if u.aloft:
+        return FireMode.AIR, 0, None  # R7.4: any ground unit
+    assert u.hex is not None and t.hex is not None
+    dist = u.hex.distance(t.hex)
+    if not w.in_range(dist):
+        return None, 0, f"{t.hex.label} is {dist} hexes away, beyond the {w.name}'s range of {w.range}"
+    ln = ruleset.line(u.card)
+    indirect_ok = ln == "rear" or (ln == "either" and widx == 0) or w.indirect
+    direct_ok = ln != "rear"
+    if direct_ok:
+        vis, hind = ruleset.sees(state, u.hex, t.hex)
+        if vis:
+            return FireMode.DIRECT, hind, None
+    if indirect_ok:
+        best: int | None = None
+        for o in observers(state, u.side):
+            assert o.hex is not None
+            vis, hind = ruleset.sees(state, o.hex, t.hex)
+            if vis and (best is None or hind < best):
+                best = hind
+        if best is not None:
+            return FireMode.INDIRECT, best, None
+        return None, 0, f"no friendly ground unit has LOS to {t.hex.label} to observe for indirect fire (R7.3)"
+    return None, 0, f"no LOS from {u.hex.label} to {t.hex.label} (R7.1)"
+
+
+def weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: bool = False) -> tuple[str | None, str | None, int]:
+    """Whether weapon ``widx`` of ``uid`` may fire at ``tid`` (R7, R4.2).
+
+    Returns:
+        ``(problem, mode, hindrances)``: ``problem`` is ``None`` when legal; ``mode`` is a
+        :class:`FireMode` value.
+    """
+    u = state.units[uid]
+    t = state.units.get(tid)
+    if t is None:
+        return f"no unit {tid} in play", None, 0
+    ws = ruleset.weapons(u.card)
+    if not 0 <= widx < len(ws):
+        return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {widx}", None, 0
+    w = ws[widx]
+    effects = ruleset.active_effects(state, u)
+    if widx == 1 and ruleset.has_effect(effects, EffectKind.NO_SECOND_WEAPON):
+        return f"the 2nd listed weapon of {ruleset.card_name(u.card)} may not fire (damage effect)", None, 0
+    if w.bomb and widx in u.bombs_used:
+        return f"the {w.name} was already dropped this flight (R7.4)", None, 0
+    target_card = ruleset.unit_card(t.card)
+    if at_crew:
+        if t.crew is None:
+            return f"{ruleset.card_name(t.card)} has no crew to target", None, 0
+        target_card = ruleset.unit_card(t.crew)
+    if not w.affects(target_card):
+        if w.attack_value(target_card.target_type) is None:
+            return f"the {w.name} cannot affect {target_card.target_type} targets (R4.2)", None, 0
+        return f"the {w.name} fires bullets and cannot affect Defense {target_card.defense} (R4.2)", None, 0
+    if w.bomb and t.aloft:
+        return "bombs cannot attack aircraft", None, 0
+    mode, hind, problem = _mode(state, u, t, widx, w)
+    if problem:
+        return problem, None, 0
+    if ruleset.line(u.card) == "either" and mode == FireMode.INDIRECT and widx != 0:  # pragma: no cover
+        return "an SPG fires indirectly with its first weapon only (R7.2)", None, 0
+    return None, mode, hind
+
+
+def target_problem(state: GameState, side: str, uid: str, tid: str, at_crew: bool) -> str | None:
+    """Why ``tid`` is not a legal target for ``uid`` at all (ignoring weapons), or ``None``."""
+    u = state.units[uid]
+    t = state.units.get(tid)
+    if t is None:
+        return f"no unit {tid} in play"
+    if t.side == side:
+        return f"{ruleset.card_name(t.card)} ({tid}) is on your side"
+    if t.crewing is not None:
+        return (f"{ruleset.card_name(t.card)} ({tid}) rides {t.crewing}; target the unit "
+                "(infantry may fire at a frontline gun's crew with at_crew, R7.5)")
+    if at_crew:
+        if not ruleset.is_infantry(u.card):
+            return "only infantry may target a gun's crew (R7.5)"
+        if not ruleset.is_gun(t.card) or ruleset.line(t.card) != "frontline":
+            return f"{ruleset.card_name(t.card)} is not a frontline gun; only their crews may be targeted (R7.5)"
+        if t.crew is None:
+            return f"{ruleset.card_name(t.card)} has no crew"
+        if u.aloft:  # pragma: no cover - aircraft are not infantry
+            return "aircraft do not target crews"
+    if u.aloft and t.aloft and all(w.attack_value("aircraft") is None for w in ruleset.weapons(u.card)):
+        return f"{ruleset.card_name(u.card)} cannot attack aircraft"
+    return None
+
+
+def declare_problem(state: GameState, cmd: Declare) -> str | None:
+    """Why a :class:`~hexwar.game.commands.Declare` is illegal now (R6.1, R7), or ``None``."""
+    p = attacker_problem(state, cmd.side, cmd.attacker)
+    if p:
+        return p
+    p = target_problem(state, cmd.side, cmd.attacker, cmd.target, cmd.at_crew)
+    if p:
+        return p
+    if not 1 <= len(cmd.weapons) <= MAX_WEAPONS:
+        return f"declare 1 or {MAX_WEAPONS} weapons, got {len(cmd.weapons)} (R6.1)"
+    if len(set(cmd.weapons)) != len(cmd.weapons):
+        return "a weapon is named twice"
+    for widx in cmd.weapons:
+        prob, _, _ = weapon_problem(state, cmd.attacker, cmd.target, widx, cmd.at_crew)
+        if prob:
+            return prob
+    return None
+
+
+def do_declare(state: GameState, cmd: Declare, sink: Any) -> Attack:
+    """Record a checked declaration (R6.1) and log it."""
+    modes = []
+    hind = 0
+    for widx in cmd.weapons:
+        _, mode, h = weapon_problem(state, cmd.attacker, cmd.target, widx, cmd.at_crew)
+        modes.append(mode)
+        hind = max(hind, h)
+    n = max(state.attacks, default=0) + 1
+    a = Attack(n, cmd.side, (cmd.attacker,), cmd.target, tuple(cmd.weapons), cmd.at_crew, False,
+               any(m == FireMode.INDIRECT for m in modes), hind)
+    state.attacks[n] = a
+    u, t = state.units[cmd.attacker], state.units[cmd.target]
+    ws = ruleset.weapons(u.card)
+    wtxt = " and ".join(ws[i].name for i in cmd.weapons)
+    crew = " (at its crew, R7.5)" if cmd.at_crew else ""
+    how = f", {', '.join(sorted({m for m in modes if m}))} fire" + (f", {hind} hindrance" if hind else "")
+    sink.emit("declare", f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) at "
+                         f"{ruleset.card_name(t.card)} ({t.uid}){crew} in {state.hex_label(t.hex)} with {wtxt}{how}",
+              attack=a.to_json())
+    return a
+
+
+def close_assault_problem(state: GameState, cmd: DeclareCloseAssault) -> str | None:
+    """Why a close assault declaration is illegal (000 Close Assault, R6.6), or ``None``."""
+    need = ruleset.cards().rules.close_assault_min
+    if len(cmd.attackers) < need:
+        return f"a close assault needs at least {need} infantry units, got {len(cmd.attackers)}"
+    if len(set(cmd.attackers)) != len(cmd.attackers):
+        return "an attacker is named twice"
+    t = state.units.get(cmd.target)
+    if t is None:
+        return f"no unit {cmd.target} in play"
+    if t.side == cmd.side:
+        return f"{cmd.target} is on your side"
+    if not ruleset.is_vehicle(t.card) or t.hex is None:
+        return f"{ruleset.card_name(t.card)} is not a vehicle on the map: only vehicles are close-assaulted"
+    for uid in cmd.attackers:
+        p = attacker_problem(state, cmd.side, uid)
+        if p:
+            return p
+        u = state.units[uid]
+        if not ruleset.is_infantry(u.card):
+            return f"{ruleset.card_name(u.card)} ({uid}) is not infantry"
+        if u.hex is None or u.hex.distance(t.hex) != 1:
+            return f"{ruleset.card_name(u.card)} ({uid}) is not adjacent to {t.hex.label} (close assault, R6.6)"
+        tc = ruleset.unit_card(t.card)
+        if not any(w.affects(tc) for w in ruleset.weapons(u.card)):
+            return f"{ruleset.card_name(u.card)} ({uid}) cannot normally affect vehicles like {tc.name}"
+    return None
+
+
+def do_declare_close_assault(state: GameState, cmd: DeclareCloseAssault, sink: Any) -> Attack:
+    """Record a checked close assault declaration and log it."""
+    n = max(state.attacks, default=0) + 1
+    a = Attack(n, cmd.side, tuple(cmd.attackers), cmd.target, (), False, True, False, 0)
+    state.attacks[n] = a
+    t = state.units[cmd.target]
+    sink.emit("declare", f"{cmd.side} declares attack {n}: close assault by {', '.join(cmd.attackers)} on "
+                         f"{ruleset.card_name(t.card)} ({t.uid}) in {state.hex_label(t.hex)}", attack=a.to_json())
+    return a
+
+
+def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
+    """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs)."""
+    out = []
+    if attacker_problem(state, side, uid):
+        return out
+    enemy = other_side(side)
+    nw = len(ruleset.weapons(state.units[uid].card))
+    for tid, t in sorted(state.units.items()):
+        if t.side != enemy or t.crewing is not None:
+            continue
+        for at_crew in (False, True):
+            if target_problem(state, side, uid, tid, at_crew):
+                continue
+            ok = tuple(i for i in range(nw) if weapon_problem(state, uid, tid, i, at_crew)[0] is None)
+            if ok:
+                out.append((tid, at_crew, ok))
+    return out
+
+
+def declaration_options(state: GameState, side: str) -> Iterator[Declare | DeclareCloseAssault]:
+    """Every legal declaration of ``side`` now: each target with each 1- or 2-weapon choice,
+    then close assaults with exactly the minimum number of infantry (R6.1, R7)."""
+    for uid in sorted(state.units):
+        for tid, at_crew, ok in legal_targets(state, side, uid):
+            for k in range(1, min(MAX_WEAPONS, len(ok)) + 1):
+                for ws in combinations(ok, k):
+                    yield Declare(side, uid, tid, ws, at_crew)
+    need = ruleset.cards().rules.close_assault_min
+    enemy = other_side(side)
+    for tid, t in sorted(state.units.items()):
+        if t.side != enemy or t.hex is None or t.aloft or not ruleset.is_vehicle(t.card):
+            continue
+        tc = ruleset.unit_card(t.card)
+        cands = [uid for uid, u in sorted(state.units.items())
+                 if u.side == side and u.hex is not None and u.hex.distance(t.hex) == 1 and ruleset.is_infantry(u.card)
+                 and attacker_problem(state, side, uid) is None and any(w.affects(tc) for w in ruleset.weapons(u.card))]
+        if len(cands) >= need:
+            yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
+
+
+def void_attacks(state: GameState, sink: Any) -> None:
+    """R6.2: mark declared attacks void whose attacker was destroyed (or lost its crew) or
+    whose target is gone; a close assault with fewer than the minimum infantry left is
+    dispersed (000)."""
+    need = ruleset.cards().rules.close_assault_min
+    for n, a in sorted(state.attacks.items()):
+        if a.resolved:
+            continue
+        why = None
+        t = state.units.get(a.target)
+        if t is None or t.side == a.side:
+            why = "its target is gone"
+        elif a.at_crew and t.crew is None:
+            why = "the gun's crew is gone"
+        elif a.close_assault:
+            alive = [x for x in a.attackers if x in state.units and state.units[x].side == a.side]
+            if len(alive) < need:
+                why = f"only {len(alive)} assaulting infantry are left: the close assault is dispersed"
+        else:
+            u = state.units.get(a.attackers[0])
+            if u is None or u.side != a.side:
+                why = "its attacker was destroyed"
+            elif ruleset.needs_crew(u.card) and u.crew is None:
+                why = "its attacker lost its crew"
+        if why:
+            a.resolved = True
+            sink.emit("void", f"attack {n} is void: {why} (R6.2)", attack=n)

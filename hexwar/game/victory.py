@@ -1,0 +1,130 @@
+"""Victory (R10): points, Overrun, objectives held, turn limit with a points comparison.
+
+* :func:`check_points` runs after every resolution (an attack, an artillery mission, fire
+  damage): a side at or above the scenario's victory points (51 by default) wins at once
+  (R10.1).
+* :func:`end_turn_victory` runs at End Turn (R5.6): Overrun counts (R10.1), the scenario's
+  objective-holding condition and its turn limit (R10.2).
+* :func:`enter_hex` keeps objective holders up to date: the last ground unit to enter an
+  objective hex holds it for its side (R10.2).
+
+Points comparison at the turn limit (docs/rules.md): victory points plus the points of the
+objectives each side holds; the higher total wins, equal totals draw.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .commands import SIDES
+from .events import Event
+from .state import GameResult, Phase, other_side
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..hexgrid import Hex
+    from .state import GameState
+
+__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning"]
+
+OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
+
+
+def finish(state: GameState, winner: str | None, reason: str, objective_points: dict[str, int] | None = None) -> Event:
+    """End the game (R10): set :attr:`GameState.result`, phase ``OVER``; return the event."""
+    state.result = GameResult(winner, reason, state.turn, dict(state.vp), dict(objective_points or {}))
+    state.phase = Phase.OVER
+    state.to_act = None
+    return Event("victory", f"Game over: {state.result}", state.result.to_json())
+
+
+def check_points(state: GameState) -> Event | None:
+    """R10.1: a side with at least the scenario's victory points wins at once.
+
+    Returns:
+        the victory event, or ``None`` when nobody has enough (or the game is already over).
+    """
+    if state.result is not None:
+        return None
+    target = state.scenario.victory_points
+    reached = [s for s in SIDES if state.vp[s] >= target]
+    if not reached:
+        return None
+    if len(reached) == 2:  # only possible when one resolution scores for both sides
+        best = max(SIDES, key=lambda s: state.vp[s])
+        winner = best if state.vp[best] != state.vp[other_side(best)] else None
+        return finish(state, winner, "points")
+    return finish(state, reached[0], "points")
+
+
+def enter_hex(state: GameState, side: str, h: Hex) -> Event | None:
+    """A ground unit of ``side`` entered ``h``: it takes the objective there, if any (R10.2)."""
+    if h in state.objective_holders and state.objective_holders[h] != side:
+        state.objective_holders[h] = side
+        obj = next(o for o in state.scenario.objectives if o.hex == h)
+        name = f" ({obj.name})" if obj.name else ""
+        return Event("objective", f"{side} takes objective {state.hex_label(h)}{name}",
+                     {"hex": state.hex_label(h), "side": side})
+    return None
+
+
+def objective_points(state: GameState) -> dict[str, int]:
+    """Objective points each side holds now (R10.2)."""
+    out = {s: 0 for s in SIDES}
+    for o in state.scenario.objectives:
+        holder = state.objective_holders.get(o.hex)
+        if holder in out:
+            out[holder] += o.points
+    return out
+
+
+def overrunning(state: GameState, side: str) -> bool:
+    """R10.1: every enemy ground unit is gone from the map and ``side`` has one there.
+
+    Ground units are units on a hex that are not crews riding another unit; crewless
+    captured pieces count for whoever controls them.
+    """
+    from . import ruleset
+
+    mine = theirs = False
+    for u in state.units.values():
+        if u.aloft or u.hex is None or u.crewing is not None or not ruleset.is_ground(u.card):
+            continue
+        if u.side == side:
+            mine = True
+        else:
+            theirs = True
+    return mine and not theirs
+
+
+def end_turn_victory(state: GameState) -> list[Event]:
+    """Victory checks of End Turn (R5.6, R10): Overrun counts, objectives, turn limit.
+
+    Updates :attr:`GameState.overrun` and may end the game.
+    """
+    out: list[Event] = []
+    if state.scenario.overrun:
+        for s in SIDES:
+            if overrunning(state, s):
+                state.overrun[s] += 1
+                out.append(Event("overrun", f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
+                                 {"side": s, "count": state.overrun[s]}))
+            else:
+                state.overrun[s] = 0
+        winners = [s for s in SIDES if state.overrun[s] >= OVERRUN_TURNS]
+        if winners:
+            out.append(finish(state, winners[0], "overrun"))
+            return out
+    hold = state.scenario.hold
+    if hold is not None and state.turn == hold.turn:
+        if all(state.objective_holders.get(o.hex) == hold.side for o in state.scenario.objectives):
+            out.append(finish(state, hold.side, "objectives", objective_points(state)))
+            return out
+        out.append(Event("objectives", f"{hold.side} does not hold every objective at the end of turn {hold.turn}",
+                         {"side": hold.side}))
+    if state.scenario.turns and state.turn >= state.scenario.turns:
+        op = objective_points(state)
+        tot = {s: state.vp[s] + op[s] for s in SIDES}
+        g, s_ = tot["german"], tot["soviet"]
+        winner = "german" if g > s_ else "soviet" if s_ > g else None
+        out.append(finish(state, winner, "turn limit", op))
+    return out
