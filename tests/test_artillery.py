@@ -254,6 +254,17 @@ def test_near_an_edge_the_off_map_share_matches_exactly():
 def test_batched_hit_numbers_and_bonus_broadcast():
     hit = strike_hits(np.array([3, 3, 3, 3]), np.array([3, 4, 4, 5]), np.array([0, 0, 1, 1]))
     assert hit.tolist() == [True, False, True, False]
+    rng = np.random.default_rng(9)
+    n = 500
+    acc, dirf = sample_strike_faces(rng, n)
+    hit_on = rng.integers(2, 8, n)
+    bonus = rng.integers(0, 2, n)
+    targets = np.stack([rng.integers(0, 9, n), rng.integers(0, 9, n)], axis=1)
+    batch = drift_landing(targets, acc, dirf, hit_on, bonus, width=9, height=9)
+    for i in range(n):  # a sweep over hit numbers gives what each strike alone gives
+        one = drift_landing(targets[i], acc[i:i + 1], dirf[i:i + 1], int(hit_on[i]), int(bonus[i]), width=9, height=9)
+        for f in ("hit", "drift", "direction", "col", "row", "on_map", "q", "r"):
+            assert getattr(batch, f)[i] == getattr(one, f)[0], (i, f)
 
 
 @pytest.mark.parametrize("seed", range(12))

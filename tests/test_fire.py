@@ -26,6 +26,7 @@ from hexwar.rules.fire import (
     neighbor_shift,
     neighbor_values,
     spread_candidates,
+    spread_pairs,
     spread_probability,
     spread_step,
     spread_step_rng,
@@ -264,6 +265,29 @@ def test_dense_and_compact_rolls_and_batches_agree(seed):
         assert (spread_step(burning[t:t + 1], drs, dense[t:t + 1])[0] == a[t]).all()
     with pytest.raises(ValueError, match="candidate pair"):
         spread_step(burning, drs, dense[cand][:-1] if cand.any() else np.ones(1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spread_pairs_are_the_candidates_in_compact_order(seed):
+    rng = np.random.default_rng(100 + seed)
+    B, h, w = 4, 5, 8
+    burning = rng.random((B, h, w)) < 0.3
+    drs = np.where(rng.random((B, h, w)) < 0.7, rng.integers(13, 16, (B, h, w)), 0).astype(np.int16)  # per trial
+    rubble = rng.random((B, h, w)) < 0.1
+    cand = spread_candidates(burning, drs, rubble)
+    pairs = spread_pairs(burning, drs, rubble)
+    b, k, r, c = np.nonzero(cand)
+    assert (pairs.lead == b).all() and (pairs.direction == k + 1).all() and (pairs.row == r).all() and (pairs.col == c).all()
+    assert pairs.per_trial(B).tolist() == [int(cand[i].sum()) for i in range(B)]
+    totals = rng.integers(2, 13, size=len(b))
+    via_pairs = spread_step(burning, drs, totals, rubble, candidates=pairs)
+    via_dense = spread_step(burning, drs, totals, rubble, candidates=cand)
+    via_none = spread_step(burning, drs, totals, rubble)
+    dense = np.zeros((B, 6, h, w), int)
+    dense[b, k, r, c] = totals
+    assert (via_pairs == via_dense).all() and (via_pairs == via_none).all()
+    assert (via_pairs == spread_step(burning, drs, dense, rubble)).all()
+    assert not (via_pairs & rubble & ~burning).any()
 
 
 def random_fire_map(seed: int) -> BattleMap:

@@ -65,7 +65,7 @@ __all__ = [
 NO_EFFECT, RUBBLE, FIRE = 0, 1, 2  #: codes returned by :func:`outcome_codes`
 
 
-class BuildingAttackKind(str, enum.Enum):
+class BuildingAttackKind(enum.StrEnum):
     """The three kinds of attack that may target a building (R8.2)."""
 
     ARTILLERY = "artillery"
@@ -73,7 +73,7 @@ class BuildingAttackKind(str, enum.Enum):
     CLOSE_COMBAT = "close combat"
 
 
-class BuildingResult(str, enum.Enum):
+class BuildingResult(enum.StrEnum):
     """What an attack did to a building (R8.3, R8.4)."""
 
     NO_EFFECT = "no effect"

@@ -76,6 +76,7 @@ __all__ = [
     "FireHit",
     "FireSpreadCheck",
     "FiresAged",
+    "SpreadPairs",
     "age_fires",
     "fire_damage_checks",
     "fire_damage_eligible",
@@ -85,6 +86,7 @@ __all__ = [
     "neighbor_shift",
     "neighbor_values",
     "spread_candidates",
+    "spread_pairs",
     "spread_probability",
     "spread_step",
     "spread_step_rng",
@@ -193,7 +195,10 @@ def age_fires(burning: np.ndarray, fire_turns: np.ndarray, burnout_turns: int | 
     else:
         out = np.zeros(burning.shape, dtype=bool)
     still = burning & ~out
-    return AgedFires(still, np.where(still, turns + 1, 0).astype(np.int16), out)
+    new_turns = turns.astype(np.int16, copy=True)
+    new_turns += 1
+    new_turns *= still
+    return AgedFires(still, new_turns, out)
 
 
 def spread_candidates(burning: np.ndarray, dr: np.ndarray, rubble: np.ndarray | None = None) -> np.ndarray:
@@ -221,13 +226,83 @@ def spread_candidates(burning: np.ndarray, dr: np.ndarray, rubble: np.ndarray | 
     return out
 
 
+@cache
+def _neighbor_flat(height: int, width: int) -> np.ndarray:
+    """``intp [6, H*W]``: flat index ``row * W + col`` of each hex's neighbour in direction k+1, -1 off the map."""
+    rows, cols = np.divmod(np.arange(height * width), width)
+    out = np.full((6, height * width), -1, dtype=np.intp)
+    for k in range(6):
+        (dr_e, dc_e), (dr_o, dc_o) = neighbor_shift(k + 1)
+        odd = (cols & 1).astype(bool)
+        nr = rows + np.where(odd, dr_o, dr_e)
+        nc = cols + np.where(odd, dc_o, dc_e)
+        ok = (nr >= 0) & (nr < height) & (nc >= 0) & (nc < width)
+        out[k, ok] = nr[ok] * width + nc[ok]
+    return out
+
+
+class SpreadPairs(NamedTuple):
+    """The candidate pairs of one spread step (R8.4) in compact order.
+
+    The order is the C order of ``np.nonzero(spread_candidates(...))``: leading batch index,
+    then direction, then the target's row and column. Every array has length ``N`` (pairs).
+
+    Attributes:
+        lead: ``intp``: flat index over the leading batch dimensions (the trial for ``[B, H, W]``).
+        direction: ``int8``: direction 1..6 from the target building to its burning neighbour.
+        row, col: ``intp``: the target building's array position.
+    """
+
+    lead: np.ndarray
+    direction: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+
+    def per_trial(self, trials: int) -> np.ndarray:
+        """``int64 [trials]``: how many spread checks each trial rolls (for per-trial streams)."""
+        return np.bincount(self.lead, minlength=trials)
+
+
+def spread_pairs(burning: np.ndarray, dr: np.ndarray, rubble: np.ndarray | None = None) -> SpreadPairs:
+    """The candidate pairs of :func:`spread_candidates` as index arrays, found fast (R8.4).
+
+    Equal to ``np.nonzero(spread_candidates(burning, dr, rubble))`` (tested) but computed from the
+    few buildings next to a fire, without materializing the ``[..., 6, H, W]`` array: the hot
+    path of the fire simulation.
+
+    Args: as :func:`spread_candidates`.
+    """
+    burning = np.asarray(burning, dtype=bool)
+    H, W = burning.shape[-2:]
+    hw = H * W
+    b2 = burning.reshape(-1, hw)
+    target = (np.asarray(dr) > 0) & ~burning
+    if rubble is not None:
+        target &= ~np.asarray(rubble, dtype=bool)
+    pad = _pad(burning, False)
+    exposed = _shift_padded(pad, 1)
+    scratch = np.empty_like(exposed)
+    for d in range(2, 7):
+        exposed |= _shift_padded(pad, d, scratch)
+    exposed &= target
+    flat = np.flatnonzero(exposed)
+    lead, pos = np.divmod(flat, hw)
+    nbr = _neighbor_flat(H, W)[:, pos]  # [6, M]
+    src_burning = (nbr >= 0) & b2[lead[None, :], np.where(nbr >= 0, nbr, 0)]
+    k_idx, m_idx = np.nonzero(src_burning)  # direction-major; reorder to (lead, direction, pos)
+    order = np.lexsort((pos[m_idx], k_idx, lead[m_idx]))
+    k_idx, m_idx = k_idx[order], m_idx[order]
+    rows, cols = np.divmod(pos[m_idx], W)
+    return SpreadPairs(lead[m_idx], (k_idx + 1).astype(np.int8), rows, cols)
+
+
 def spread_step(
     burning: np.ndarray,
     dr: np.ndarray,
     rolls: np.ndarray,
     rubble: np.ndarray | None = None,
     spread_bonus: int | None = None,
-    candidates: np.ndarray | None = None,
+    candidates: np.ndarray | SpreadPairs | None = None,
 ) -> np.ndarray:
     """One fire-spread step (R8.4, R5.1a): ``bool [..., H, W]`` burning after the step.
 
@@ -243,32 +318,46 @@ def spread_step(
             * dense ``int [..., 6, H, W]``: ``rolls[..., k, row, col]`` for the pair (target
               ``(row, col)``, source its neighbour in direction ``k + 1``); entries of
               non-candidate pairs are ignored;
-            * compact ``int [N]``: one total per candidate pair, in the C order of
-              ``np.nonzero(spread_candidates(...))`` (batch, then direction, row, column):
-              the harness draws only ``N`` rolls, the game rolls them one by one in this order.
+            * compact ``int [N]``: one total per candidate pair in the order of
+              :func:`spread_pairs` (= C order of ``np.nonzero(spread_candidates(...))``: batch,
+              then direction, row, column): the harness draws only ``N`` rolls, the game rolls
+              them one by one in this order.
         rubble: optional ``bool`` rubble mask (see :func:`spread_candidates`).
         spread_bonus: added to each roll (default the effect data's 6).
-        candidates: the result of :func:`spread_candidates` if already computed.
+        candidates: :func:`spread_pairs` or :func:`spread_candidates` of this step, if already
+            computed.
 
     Raises:
         ValueError: when a compact ``rolls`` does not hold one total per candidate pair.
     """
     burning = np.asarray(burning, dtype=bool)
     bonus = default_effects().fire_spread_bonus if spread_bonus is None else spread_bonus
-    cand = spread_candidates(burning, dr, rubble) if candidates is None else candidates
-    dr_b = np.broadcast_to(np.asarray(dr), burning.shape)
+    dr = np.asarray(dr)
     rolls = np.asarray(rolls)
-    new = burning.copy()
+    new = np.array(burning, dtype=bool, copy=True, order="C")
+    H, W = burning.shape[-2:]
     if rolls.ndim == 1:
-        idx = np.nonzero(cand)
-        if rolls.shape[0] != idx[0].shape[0]:
-            raise ValueError(f"compact rolls: expected one 2d6 total per candidate pair ({idx[0].shape[0]}), got {rolls.shape[0]}")
-        lead = idx[:-3]
-        rows, cols = idx[-2], idx[-1]
-        ok = rolls.astype(np.int32) + bonus >= dr_b[(*lead, rows, cols)]
-        new[(*(i[ok] for i in lead), rows[ok], cols[ok])] = True
+        if isinstance(candidates, SpreadPairs):
+            pairs = candidates
+        elif candidates is not None:
+            idx = np.nonzero(candidates)
+            lead = np.ravel_multi_index(idx[:-3], candidates.shape[:-3]) if candidates.ndim > 3 else np.zeros_like(idx[-1])
+            pairs = SpreadPairs(lead, (idx[-3] + 1).astype(np.int8), idx[-2], idx[-1])
+        else:
+            pairs = spread_pairs(burning, dr, rubble)
+        n = pairs.lead.shape[0]
+        if rolls.shape[0] != n:
+            raise ValueError(f"compact rolls: expected one 2d6 total per candidate pair ({n}), got {rolls.shape[0]}")
+        pos = pairs.row * W + pairs.col
+        if dr.ndim <= 2:
+            target_dr = np.broadcast_to(dr, (H, W)).ravel()[pos]
+        else:
+            target_dr = np.broadcast_to(dr, burning.shape).reshape(-1, H * W)[pairs.lead, pos]
+        ok = rolls.astype(np.int32) + bonus >= target_dr
+        new.reshape(-1, H * W)[pairs.lead[ok], pos[ok]] = True
         return new
-    ok = cand & (rolls.astype(np.int32) + bonus >= np.expand_dims(dr_b, -3))
+    cand = spread_candidates(burning, dr, rubble) if not isinstance(candidates, np.ndarray) else candidates
+    ok = cand & (rolls.astype(np.int32) + bonus >= np.expand_dims(np.broadcast_to(dr, burning.shape), -3))
     return new | ok.any(axis=-3)
 
 
@@ -284,10 +373,9 @@ def spread_step_rng(
     The faces are drawn as ``rng.integers(1, 7, size=(N, 2))`` in the compact pair order; the
     result depends on the batch (use per-trial generators where batch-size independence matters).
     """
-    cand = spread_candidates(burning, dr, rubble)
-    n = int(cand.sum())
-    faces = rng.integers(1, 7, size=(n, 2), dtype=np.int8)
-    return spread_step(burning, dr, faces.sum(axis=1, dtype=np.int16), rubble, spread_bonus, candidates=cand)
+    pairs = spread_pairs(burning, dr, rubble)
+    faces = rng.integers(1, 7, size=(pairs.lead.shape[0], 2), dtype=np.int8)
+    return spread_step(burning, dr, faces.sum(axis=1, dtype=np.int16), rubble, spread_bonus, candidates=pairs)
 
 
 def spread_probability(dr: int, sources: int = 1, spread_bonus: int | None = None) -> Fraction:
@@ -444,10 +532,10 @@ def fire_spread_phase(
 ) -> list[EffectEvent]:
     """Begin Turn step a (R5.1a): age the fires (``burnout``, R8.6), then roll every spread check (R8.4).
 
-    Runs the array core at batch size 1: :func:`age_fires`, then :func:`spread_candidates`
-    on the aged fires; the spread checks are rolled one by one through ``dice`` (``"2d6"``,
-    unmodifiable) in the compact pair order of :func:`spread_step` (direction from the target
-    to its source 1..6, then target row, then column) and fed to :func:`spread_step`.
+    Runs the array core at batch size 1: :func:`age_fires`, then :func:`spread_pairs` on the
+    aged fires; the spread checks are rolled one by one through ``dice`` (``"2d6"`` with the
+    logged ``("fire spread", +6)``, nothing else) in the compact pair order (direction from the
+    target to its source 1..6, then target row, then column) and fed to :func:`spread_step`.
 
     Does not change the map. Apply the returned events in order
     (:func:`~hexwar.rules.terrain_effects.apply_events`): burn-outs, the counters
@@ -472,22 +560,21 @@ def fire_spread_phase(
                                 tuple(int(aged.fire_turns[0, r, c]) for r, c in burning_rc)))
     dr = battlemap.dr_array()
     rubble = battlemap.rubble[None] | aged.burned_out
-    cand = spread_candidates(aged.burning, dr, rubble)
-    pairs = np.argwhere(cand)
-    totals = np.zeros(len(pairs), dtype=np.int16)
+    pairs = spread_pairs(aged.burning, dr, rubble)
+    totals = np.zeros(len(pairs.lead), dtype=np.int16)
     checks = []
-    for i, (_, k, row, col) in enumerate(pairs):
+    for i, (k, row, col) in enumerate(zip(pairs.direction, pairs.row, pairs.col, strict=True)):
         to_hex = _hex_of(row, col)
-        from_hex = to_hex.neighbor(int(k) + 1)
+        from_hex = to_hex.neighbor(int(k))
         roll = dice.roll(f"fire spread {hex_text(from_hex)} -> {hex_text(to_hex)} (DR {int(dr[row, col])})", "2d6",
                          modifiers=[("fire spread", eff.fire_spread_bonus)])
         totals[i] = roll.natural
-        checks.append((from_hex, to_hex, roll))
-    after = spread_step(aged.burning, dr, totals, rubble, eff.fire_spread_bonus, candidates=cand)
-    for (from_hex, to_hex, roll), (_, _, row, col) in zip(checks, pairs, strict=True):
-        spread = roll.result >= int(dr[row, col])
-        assert not spread or after[0, row, col]  # the core and the log agree
-        events.append(FireSpreadCheck(from_hex, to_hex, roll.faces, roll.result, int(dr[row, col]), spread))
+        checks.append((from_hex, to_hex, roll, int(dr[row, col])))
+    after = spread_step(aged.burning, dr, totals, rubble, eff.fire_spread_bonus, candidates=pairs)
+    for from_hex, to_hex, roll, dr_t in checks:
+        spread = roll.result >= dr_t
+        assert not spread or after[0][battlemap.index(to_hex)]  # the core and the log agree
+        events.append(FireSpreadCheck(from_hex, to_hex, roll.faces, roll.result, dr_t, spread))
     return events
 
 

@@ -222,7 +222,7 @@ def _parse_effects(data: dict[str, Any], src: str) -> EffectRules:
     if not isinstance(hit_on_t, dict) or not hit_on_t:
         problems.append(Problem(src, "artillery.hit_on", "expected a table side = d6 face, e.g. { german = 3, soviet = 4 }"))
     else:
-        for side, v in hit_on_t.items():
+        for side in hit_on_t:
             hit_on[str(side)] = integer(hit_on_t, "artillery.hit_on", side, 1, 7)
     eff = EffectRules(
         rubble_base_terrain=base,
