@@ -18,7 +18,7 @@ Files (all ``format = "hexwar-cards"``, ``schema_version = 1``, and a ``kind``):
 ``damage.toml``     the 25 Damage cards, each with one effect per target type (R4.3)
 ``events.toml``     Event cards that may be shuffled into the Command deck (000)
 ``combat.toml``     the numbers of the combat rules themselves (R6): special rolls, crew fate
-                    bands, immobilized bonus, burning Defense, deck sizes, Reserves budget
+                    bands, immobilized bonus, deck sizes, Reserves budget
 ==================  ===========================================================================
 
 Card effects are typed data (:class:`Effect`: a kind from :class:`EffectKind` plus numbers),
@@ -590,7 +590,6 @@ class CombatRules:
         special: natural sums that draw a Damage card / destroy (R6.4: 19, 20).
         friendly_fire: natural sums that cause friendly fire in ``classic`` (R6.4: 2, 3).
         immobilized_attack_bonus: to-hit bonus against an immobilized target (R6.3: +2).
-        burning_defense: Defense modifier in a burning hex, replacing terrain (R6.7: -2).
         crew_survives / crew_captured / crew_destroyed: inclusive d10 bands (R6.6).
         capture_multiplier: victory points factor for captures (R6.6: 2).
         close_assault_min: infantry needed for a Close Assault (000: 3).
@@ -606,7 +605,6 @@ class CombatRules:
     special: tuple[int, ...] = (19, 20)
     friendly_fire: tuple[int, ...] = (2, 3)
     immobilized_attack_bonus: int = 2
-    burning_defense: int = -2
     crew_survives: tuple[int, int] = (1, 3)
     crew_captured: tuple[int, int] = (4, 6)
     crew_destroyed: tuple[int, int] = (7, 10)
@@ -1149,7 +1147,7 @@ def _parse_combat(data: dict[str, Any], r: _Reader) -> CombatRules:
                        for f in range(kw[k][0], kw[k][1] + 1))
         if faces != list(range(1, 11)):
             r.bad("combat", "the crew fate bands must cover d10 faces 1..10 exactly once")
-    ranges = {"immobilized_attack_bonus": (0, 5), "burning_defense": (-5, 0), "capture_multiplier": (1, 4),
+    ranges = {"immobilized_attack_bonus": (0, 5), "capture_multiplier": (1, 4),
               "close_assault_min": (2, 6), "max_weapons": (1, 3), "command_deck_size": (10, 200),
               "damage_deck_size": (5, 100), "reserves_min": (1, 500), "reserves_max": (1, 500),
               "hand_units": (0, 10), "hand_command": (0, 10)}
