@@ -541,9 +541,10 @@ def dump_toml(data: Mapping[str, Any]) -> str:
                 lines.append(f"{_key(k)} = {_value(v)}")
         for k, v in t.items():
             if isinstance(v, dict):
-                # a table holding only scalars and inline values, or nested ones
-                lines.append("")
-                lines.append("[" + ".".join(_key(p) for p in path + [k]) + "]")
+                direct = [x for x in v.values() if not isinstance(x, dict) and not _is_table_array(x)]
+                if direct or not v:  # a header only where the table has entries of its own
+                    lines.append("")
+                    lines.append("[" + ".".join(_key(p) for p in path + [k]) + "]")
                 table(v, path + [k])
             elif _is_table_array(v):
                 for item in v:
