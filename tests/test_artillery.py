@@ -372,3 +372,37 @@ def test_strike_with_drift_attacks_the_landing_hex_not_the_target():
     b = events[1]
     assert isinstance(b, BuildingAttack) and b.hex == H("D05") and b.av == 14 and b.result is BuildingResult.FIRE
     assert b.attacker == "Soviet artillery"
+
+
+# -- with the real combat engine (hexwar.rules.combat) ---------------------------------------
+@pytest.mark.integration
+@pytest.mark.parametrize("seed", range(6))
+def test_a_strike_through_the_combat_engine(seed):
+    from hexwar.rules.cards import Deck, default_cards
+    from hexwar.rules.combat import CombatEngine, DamageApplied, DefenseContext
+    from hexwar.rules.units import roster
+
+    cards = default_cards()
+    units = roster(cards, ("de_grenadiers#1", None), ("de_pz_iv_g#1", "de_tank_crew_regular#1"))
+    dice = Dice(seed)
+    engine = CombatEngine(cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units)
+    m30 = cards.weapons["m30"]
+    m = BattleMap.new(10, 10)
+    m.set_terrain(H("E05"), "stone_building")
+    targets = [TargetUnit("de_grenadiers#1", "infantry"), TargetUnit("de_pz_iv_g#1", "vehicle")]
+    contexts = []
+
+    def attack_unit(unit, hx, mod, d):
+        contexts.append((unit.id, mod))
+        return engine.fire_weapon(m30, units[unit.id], DefenseContext(terrain=mod), side="soviet")
+
+    events = resolve_artillery(m, "soviet", H("E05"), dice, m30.damage_index, lambda h: targets if h == H("E05") else [],
+                               attack_unit, hit_on=1)  # hit_on 1: always on target
+    assert events[0].hit and contexts == [("de_grenadiers#1", 3), ("de_pz_iv_g#1", 2)]
+    stone = {"de_grenadiers#1": 3, "de_pz_iv_g#1": 2}  # the stone building's soft / armored modifier
+    for e in events:
+        if isinstance(e, DamageApplied) and units[e.target].damage_card is None:
+            assert e.defense == cards.unit(e.target).defense + stone[e.target], (seed, e)
+            assert e.damage_index == m30.damage_index
+    assert isinstance(events[-2], BuildingAttack) and isinstance(events[-1], ArtilleryMarkerRemoved)
+    assert all(str(e) for e in events)

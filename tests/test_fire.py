@@ -390,3 +390,32 @@ def test_events_serialize_and_read_well():
     assert e.to_json() == {"event": "FiresAged", "hexes": ["D07", "E07"], "turns": [1, 3]}
     c = FireSpreadCheck(H("D07"), H("D08"), (1, 2), 9, 14, False)
     assert str(c).endswith("= 9 vs DR 14: no spread")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("seed", range(6))
+def test_fire_damage_through_the_combat_engine(seed):
+    from hexwar.rules.cards import Deck, default_cards
+    from hexwar.rules.combat import CombatEngine, DamageApplied, DefenseContext
+    from hexwar.rules.units import roster
+
+    cards = default_cards()
+    units = roster(cards, ("su_rifles#1", None))
+    dice = Dice(seed)
+    engine = CombatEngine(cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units)
+    m = BattleMap.new(6, 6)
+    m.set_terrain(H("C03"), "stone_building")
+    m.set_fire(H("C03"))
+    m.fire_turns[m.index(H("C03"))] = 1
+
+    def resolve_hit(unit, hx, di, mod, d):
+        return engine.apply_hit(units[unit.id], DefenseContext(terrain=mod), damage_index=di, source="fire")
+
+    events = fire_damage_checks(m, [(H("C03"), TargetUnit("su_rifles#1", "infantry"))], dice, resolve_hit)
+    check = events[0]
+    assert isinstance(check, FireDamageCheck)
+    damage = [e for e in events if isinstance(e, DamageApplied)]
+    assert len(damage) == (1 if check.hit else 0)
+    for e in damage:  # Intensity + 4 - (card Defense - 2), R8.5 / R6.7
+        assert (e.damage_index, e.defense, e.source) == (4, cards.unit("su_rifles#1").defense - 2, "fire")
+        assert e.damage == max(0, e.raw + 4 - e.defense)
