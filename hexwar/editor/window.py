@@ -20,6 +20,7 @@ the cursor, what is in it, the last message, tool and brush), the map in between
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -217,6 +218,9 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
     # -- drawing -------------------------------------------------------------------------
     def on_draw(self) -> None:
         """Draw the map, its overlays, the panels and any prompt."""
+        if self.context is None:  # closed
+            return
+        self.switch_to()
         self._after()
         self._sync_overlays()
         bg = self.looks.map["background"]
@@ -373,17 +377,22 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
         self._ui_key = k
         self._build_ui()
 
+    _label_cache: dict[Any, Any] | None = None
+
     def _build_ui(self) -> None:
+        # Shapes are cheap and rebuilt; labels are slow to make, so identical ones are reused.
         for it in self._ui_items:
             it.delete()
         self._ui_items = []
         self._widgets = []
-        self._status_key = None
-        self._status_labels = []
-        self._ui_batch = pyglet.graphics.Batch()
+        if self._label_cache is None:
+            self._label_cache = {}
+            g0, g1, g2, g3 = (pyglet.graphics.Group(order=i) for i in range(4))
+            self._groups = (g0, g1, g2, g3)
+        g0, g1, g2, g3 = self._groups
+        cache = self._label_cache
+        used: set[Any] = set()
         b = self._ui_batch
-        g0, g1, g2, g3 = (pyglet.graphics.Group(order=i) for i in range(4))
-        self._groups = (g0, g1, g2, g3)
         W, H = self.get_size()
         R = pyglet.shapes.Rectangle
 
@@ -392,13 +401,17 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
 
         def text(t: str, x: float, y: float, col: Any = TEXT, size: float = FONT, bold: bool = False,
                  ax: str = "left", ay: str = "center", g: Any = g3, width: float | None = None) -> Any:
-            lab = pyglet.text.Label(t, x=x, y=y, font_size=size, color=tuple(col), anchor_x=ax, anchor_y=ay,
-                                    weight="bold" if bold else "normal", batch=b, group=g)
-            if width is not None and lab.content_width > width:
-                while len(t) > 3 and lab.content_width > width:
-                    t = t[:-2]
-                    lab.text = t + "…"
-            self._ui_items.append(lab)
+            k = (t, round(x, 1), round(y, 1), tuple(col), size, bold, ax, ay, width)
+            lab = cache.get(k)
+            if lab is None:
+                lab = pyglet.text.Label(t, x=x, y=y, font_size=size, color=tuple(col), anchor_x=ax, anchor_y=ay,
+                                        weight="bold" if bold else "normal", batch=b, group=g)
+                if width is not None and lab.content_width > width:
+                    while len(t) > 3 and lab.content_width > width:
+                        t = t[:-2]
+                        lab.text = t + "…"
+                cache[k] = lab
+            used.add(k)
             return lab
 
         mx, my = self._mouse
@@ -473,7 +486,16 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
             y -= 6
         if self.tab == "scenario" and doc.scenario is not None:
             self._build_scenario_panel(px, pw, y, rect, text, button)
-            return
+        else:
+            self._build_map_panel(px, pw, y, rect, text, button)
+        for k in [k for k in cache if k not in used]:
+            cache.pop(k).delete()
+
+    def _build_map_panel(self, px: float, pw: float, y: float, rect: Any, text: Any, button: Any) -> None:
+        s, doc = self.session, self.doc
+        b = self._ui_batch
+        g1, g2 = self._groups[1], self._groups[2]
+        mx, my = self._mouse
 
         # terrain palette (generated from the terrain table, R2.5)
         y -= 18
@@ -638,6 +660,8 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
         self._status_key = key_
         W, _ = self.get_size()
         if not self._status_labels:
+            if self._label_cache is None:
+                self._build_ui()
             g = self._groups[3]
             b = self._ui_batch
             self._status_labels = [
@@ -647,8 +671,8 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
                 pyglet.text.Label("", x=W - 10, y=STATUS_H / 2, font_size=FONT, color=DIM, anchor_x="right",
                                   anchor_y="center", batch=b, group=g),
             ]
-            self._ui_items.extend(self._status_labels)
         a, m_, r = self._status_labels
+        r.x = W - 10
         a.text = info or "—"
         m_.text = s.status
         m_.color = ERROR if s.status_error else TEXT
@@ -1119,6 +1143,7 @@ def _help_columns() -> list[list[tuple[str, str, str]]]:
     return [rows[:cut], rows[cut:]]
 
 
+@functools.cache
 def _card_info() -> dict[str, tuple[str, str, int]]:
     """``card id -> (short name, unit type, Full Endurance)`` from the card data, if loadable."""
     try:
@@ -1130,6 +1155,7 @@ def _card_info() -> dict[str, tuple[str, str, int]]:
     return {u.id: (u.name, u.unit_type, max(1, u.endurance_full)) for u in cards.units.values()}
 
 
+@functools.cache
 def _event_ids() -> list[str]:
     try:
         from ..rules.cards import default_cards
