@@ -1,0 +1,535 @@
+r"""Tests of the line-of-sight engine (R3) against hand-worked cases and the shapely reference.
+
+Pictures: flat-topped hexes, odd-q offset (columns B, D, F ... sit half a hex lower), labels as
+on CoH maps. ``*`` marks the centres the LOS runs between.
+
+Hexside (spine) LOS, R3.3: A03 -> C03 runs exactly along the side shared by B02 and B03::
+
+      ____        ____
+     /    \      /    \
+    / A02  \____/ C02  \
+    \      /    \      /
+     \____/ B02  \____/
+     /    \      /    \
+    / A03 *\====/* C03 \
+    \      /    \      /
+     \____/ B03  \____/
+          \      /
+           \____/
+
+Vertex touch, R3.2: B03 -> F06 (axial offset (4, 1)) passes exactly through two hex corners.
+At the first, the corner shared by C04, D04 and C05, it goes from C04 into D04 and only touches
+C05; at the second (D05, E05, E06) it goes from D05 into E06 and only touches E05. Scaled
+coordinates (X = 3q, Y = 2r + q; corners at centre +-(2, 0), +-(1, +-1)): the segment runs from
+(3, 5) to (15, 11) and meets the corners (7, 7) and (11, 9)::
+
+       B     C     D     E     F
+      *                               row 03   B03 firer
+            o     o                   row 04   C04, D04 crossed
+            x     o     x             row 05   C05, E05 touched at a corner only; D05 crossed
+                        o     *       row 06   E06 crossed; F06 target
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hexwar.hexgrid import Hex
+from hexwar.los import (
+    BLOCKED,
+    CLEAR,
+    HINDERED,
+    REASON_NAMES,
+    STATUS_NAMES,
+    height_arrays,
+    line_of_sight,
+    offset_geometry,
+    visibility,
+    visibility_with_hindrances,
+)
+from hexwar.los_exact import line_of_sight_exact
+from hexwar.maps import BattleMap, MapError
+
+H = Hex.from_label
+IMPLEMENTATIONS = {"fast": line_of_sight, "exact": line_of_sight_exact}
+_impl = line_of_sight
+
+
+@pytest.fixture(params=sorted(IMPLEMENTATIONS))
+def impl(request):
+    """Run a worked case through the fast path and through the shapely reference."""
+    global _impl
+    _impl = IMPLEMENTATIONS[request.param]
+    yield request.param
+    _impl = line_of_sight
+
+
+def los(m: BattleMap, a: str, b: str):
+    return _impl(m, H(a), H(b))
+
+
+def labels(hexes) -> list[str]:
+    return [h.label for h in hexes]
+
+
+# ------------------------------------------------------------------------------------------
+# Random maps (seeded numpy Generator, R1.2) with every LOS feature
+# ------------------------------------------------------------------------------------------
+TERRAIN_CHOICES = ["clear", "clear", "clear", "road", "woods", "brush", "orchard", "wheat",
+                   "wood_building", "stone_building", "reinforced_building", "marsh"]
+LOS_WRECKS = ["de-1", "su-2"]
+PLAIN_WRECKS = ["de-3", "su-5"]
+
+
+def random_map(width: int, height: int, seed: int, levels: int = 3, density: float = 1.0) -> BattleMap:
+    """A map with woods, hindrances, buildings, rubble, fire, wrecks (with and without the
+    LOS symbol) and hills, built through the map's own methods."""
+    rng = np.random.default_rng(seed)
+    m = BattleMap.new(width, height, name=f"random {seed}")
+    for h in list(m.hexes()):
+        key = TERRAIN_CHOICES[rng.integers(len(TERRAIN_CHOICES))] if rng.random() < density else "clear"
+        m.set_terrain(h, key)
+        m.set_level(h, int(rng.integers(0, levels + 1)) if rng.random() < 0.5 else 0)
+        if m.terrain_at(h).is_building:
+            u = rng.random()
+            if u < 0.2:
+                m.set_fire(h)
+            elif u < 0.4:
+                m.set_rubble(h)
+        u = rng.random()
+        if u < 0.06:
+            m.add_wreck(h, LOS_WRECKS[rng.integers(2)])
+        elif u < 0.1:
+            m.add_wreck(h, PLAIN_WRECKS[rng.integers(2)])
+    return m
+
+
+def mirrored(res_ab, res_ba) -> bool:
+    """True when two results of the same pair from opposite ends agree (R3.1)."""
+    return (
+        res_ab.status == res_ba.status
+        and res_ab.hindrances == res_ba.hindrances
+        and res_ab.intervening == tuple(reversed(res_ba.intervening))
+        and res_ab.spine_pairs == tuple((q, p) for p, q in reversed(res_ba.spine_pairs))
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# R3.3 hexside LOS
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("woods", "expected"),
+    [((), "clear"), (("B02",), "clear"), (("B03",), "clear"), (("B02", "B03"), "blocked")],
+    ids=["none", "one side", "other side", "both sides"],
+)
+def test_hexside_los_blocks_only_when_both_sides_block(woods, expected, impl):
+    m = BattleMap.new(5, 5)
+    for lab in woods:
+        m.set_terrain(H(lab), "woods")
+    r = los(m, "A03", "C03")
+    assert r.intervening == ()
+    assert [set(labels(p)) for p in r.spine_pairs] == [{"B02", "B03"}]
+    assert r.status == expected
+    assert los(m, "C03", "A03").status == expected
+    if expected == "blocked":
+        assert r.blocking in (H("B02"), H("B03")) and r.reason == "terrain"
+
+
+@pytest.mark.parametrize(
+    ("woods", "expected"),
+    [((), "clear"), (("B02", "D02", "F02"), "clear"), (("B03", "D03", "F03"), "clear"),
+     (("B02", "D02", "F02", "B03", "D03", "F03"), "blocked"), (("D02", "D03"), "blocked"),
+     (("B02", "D03", "F02"), "clear")],
+    ids=["none", "one side", "other side", "both sides", "one pair", "alternating sides"],
+)
+def test_full_spine_a03_g03(woods, expected, impl):
+    """A03 -> G03 runs along B02|B03, crosses C03, runs along D02|D03, crosses E03, runs along
+    F02|F03: three spine pairs (R3.3) and two intervening hexes (R3.2)."""
+    m = BattleMap.new(8, 5)
+    for lab in woods:
+        m.set_terrain(H(lab), "woods")
+    r = los(m, "A03", "G03")
+    assert labels(r.intervening) == ["C03", "E03"]
+    assert [sorted(labels(p)) for p in r.spine_pairs] == [["B02", "B03"], ["D02", "D03"], ["F02", "F03"]]
+    assert r.status == expected
+    assert los(m, "G03", "A03").status == expected
+
+
+def test_spine_pair_hindrance_rules(impl):
+    """R3.3: a pair hinders if one side blocks or hinders and the other hinders."""
+    cases = [
+        (("woods", "brush"), "hindered", 1),
+        (("brush", "brush"), "hindered", 1),
+        (("brush", "clear"), "clear", 0),
+        (("woods", "clear"), "clear", 0),
+        (("orchard", "woods"), "hindered", 1),
+    ]
+    for (top, bottom), status, count in cases:
+        m = BattleMap.new(5, 5)
+        m.set_terrain(H("B02"), top)
+        m.set_terrain(H("B03"), bottom)
+        for a, b in (("A03", "C03"), ("C03", "A03")):
+            r = los(m, a, b)
+            assert (r.status, r.hindrances) == (status, count), (top, bottom, a, b)
+
+
+def test_spine_on_the_map_edge_has_an_off_map_partner(impl):
+    """A01 -> C01 runs along the top edge of B01: its partner B00 is off the map and never
+    blocks, so woods in B01 alone cannot block."""
+    m = BattleMap.new(4, 3)
+    m.set_terrain(H("B01"), "woods")
+    r = los(m, "A01", "C01")
+    assert r.status == "clear"
+    assert len(r.spine_pairs) == 1 and H("B01") in r.spine_pairs[0]
+    other = [h for h in r.spine_pairs[0] if h != H("B01")][0]
+    assert not m.in_bounds(other)
+    assert r.to_json()["spine_pairs"][0].count("B01") == 1
+
+
+# ------------------------------------------------------------------------------------------
+# R3.2 vertex touches
+# ------------------------------------------------------------------------------------------
+def test_line_through_vertex_only_touching_a_blocker_is_clear(impl):
+    m = BattleMap.new(8, 8)
+    r = los(m, "B03", "F06")
+    assert labels(r.intervening) == ["C04", "D04", "D05", "E06"]
+    assert r.spine_pairs == ()
+    m.set_terrain(H("C05"), "woods")
+    m.set_terrain(H("E05"), "stone_building")
+    assert los(m, "B03", "F06").status == "clear"
+    assert los(m, "F06", "B03").status == "clear"
+    m.set_terrain(H("D05"), "woods")  # control: a crossed hex does block
+    r = los(m, "B03", "F06")
+    assert (r.status, r.blocking, r.reason) == ("blocked", H("D05"), "terrain")
+
+
+def test_offset_geometry_examples():
+    # straight down a column: the hexes between
+    assert offset_geometry(0, 4).intervening == ((0, 1), (0, 2), (0, 3))
+    # along direction 3 (SE): one hex per step, no spine
+    assert offset_geometry(3, 0).intervening == ((1, 0), (2, 0))
+    assert offset_geometry(3, 0).spine_pairs == ()
+    # the vertex case above
+    assert offset_geometry(4, 1).intervening == ((1, 0), (2, 0), (2, 1), (3, 1))
+    # diagonal (1, 1): pairs and centres alternate
+    g = offset_geometry(2, 2)
+    assert g.intervening == ((1, 1),)
+    assert [set(p) for p in g.spine_pairs] == [{(1, 0), (0, 1)}, {(2, 1), (1, 2)}]
+    # t of the nearest point (R3.4): the midpoint hex of a straight line sits at t = 1/2
+    assert offset_geometry(2, 0).intervening_d[0] * 2 == offset_geometry(2, 0).n
+
+
+# ------------------------------------------------------------------------------------------
+# R3.5 features and overlays
+# ------------------------------------------------------------------------------------------
+def test_wreck_with_los_symbol_blocks_between_but_not_at_either_end(impl):
+    m = BattleMap.new(7, 3)
+    m.add_wreck(H("C02"), "su-1")  # carries the LOS symbol
+    r = los(m, "A02", "E02")  # A02 (0,1) -> E02 (4,-1): offset (4,-2), C02 is crossed
+    assert H("C02") in r.intervening
+    assert (r.status, r.blocking, r.reason) == ("blocked", H("C02"), "wreck")
+    assert los(m, "C02", "E02").status == "clear"  # starts in the wreck hex
+    assert los(m, "A02", "C02").status == "clear"  # ends in it
+    m.remove_wreck(H("C02"))
+    m.add_wreck(H("C02"), "su-3")  # no LOS symbol: no effect
+    assert los(m, "A02", "E02").status == "clear"
+
+
+def test_building_fire_blocks_at_every_level_and_rubble_does_not(impl):
+    m = BattleMap.new(7, 3)
+    m.set_terrain(H("C02"), "stone_building")
+    assert los(m, "A02", "E02").reason == "building"
+    for h in ("A02", "E02"):
+        m.set_level(H(h), 9)  # eyes at 9.5: far above the building (top 1)
+    assert los(m, "A02", "E02").status == "clear"
+    m.set_fire(H("C02"))
+    r = los(m, "A02", "E02")
+    assert (r.status, r.reason) == ("blocked", "fire")
+    m.set_rubble(H("C02"))  # puts the fire out; rubble does not block (R8.3)
+    for h in ("A02", "E02"):
+        m.set_level(H(h), 0)
+    assert los(m, "A02", "E02").status == "clear"
+    assert height_arrays(m).block_top[H("C02").offset[::-1]] == 0.0
+
+
+def test_hindrances_count_each_hex_that_reaches_the_los(impl):
+    m = BattleMap.new(8, 3)
+    m.set_terrain(H("C02"), "brush")
+    m.set_terrain(H("E02"), "orchard")
+    r = los(m, "A02", "G02")
+    assert labels(r.intervening) == ["C02", "E02"]
+    assert (r.status, r.hindrances) == ("hindered", 2)
+    # units high above the hindrances see over them (R3.5 uses the R3.4 test)
+    m.set_level(H("A02"), 2)
+    m.set_level(H("G02"), 2)
+    assert los(m, "A02", "G02").status == "clear"
+    # a hex that both blocks and hinders blocks
+    m.set_level(H("A02"), 0)
+    m.set_level(H("G02"), 0)
+    m.add_wreck(H("C02"), "de-2")
+    r = los(m, "A02", "G02")
+    assert (r.status, r.blocking, r.reason, r.hindrances) == ("blocked", H("C02"), "wreck", 0)
+
+
+# ------------------------------------------------------------------------------------------
+# R3.4 heights
+# ------------------------------------------------------------------------------------------
+def test_hill_between_two_low_units_blocks(impl):
+    """A02 (0) -> C02 (1) -> E02 (0): the hill's top 1 >= the LOS height 0.5."""
+    m = BattleMap.new(6, 3)
+    m.set_level(H("C02"), 1)
+    r = los(m, "A02", "E02")
+    assert (r.status, r.blocking, r.reason) == ("blocked", H("C02"), "higher ground")
+
+
+def test_units_on_higher_ground_see_over_woods(impl):
+    """Both units at level 1 (eyes 1.5) over woods at level 0 (top 1): clear."""
+    m = BattleMap.new(6, 3)
+    m.set_terrain(H("C02"), "woods")
+    assert los(m, "A02", "E02").status == "blocked"
+    m.set_level(H("A02"), 1)
+    m.set_level(H("E02"), 1)
+    assert los(m, "A02", "E02").status == "clear"
+    m.set_level(H("C02"), 1)  # the woods on the same hill: top 2 >= 1.5
+    r = los(m, "A02", "E02")
+    assert (r.status, r.reason) == ("blocked", "terrain")
+
+
+def test_equal_height_blocks(impl):
+    """R3.4 "top >= LOS height": eyes 1.5 (level 1) and 0.5 (level 0); C02 is midway, so the
+    LOS height there is exactly 1.0, equal to the top of woods at level 0 or of a level-1 hill.
+
+        A02 eye 1.5 ------ C02 LOS height 1.0 ------ E02 eye 0.5
+                           woods top 0 + 1 = 1  ->  1 >= 1: blocked
+    """
+    m = BattleMap.new(6, 3)
+    m.set_level(H("A02"), 1)
+    assert offset_geometry(4, -2).intervening_d[0] * 2 == offset_geometry(4, -2).n  # t = 1/2
+    m.set_terrain(H("C02"), "woods")
+    for a, b in (("A02", "E02"), ("E02", "A02")):
+        r = los(m, a, b)
+        assert (r.status, r.reason) == ("blocked", "terrain")
+    m.set_terrain(H("C02"), "clear")
+    m.set_level(H("C02"), 1)
+    for a, b in (("A02", "E02"), ("E02", "A02")):
+        r = los(m, a, b)
+        assert (r.status, r.reason) == ("blocked", "higher ground")
+    # one level lower on the far side is no longer equal: 1.5 -> LOS height 1.5 > 1
+    m.set_level(H("E02"), 1)
+    assert los(m, "A02", "E02").status == "clear"
+
+
+def test_nearest_point_interpolation_off_the_centre_line(impl):
+    """R3.4 uses the point of the segment nearest the hex centre, not the hex's rank.
+
+    B03 (level 2, eye 2.5) -> F06 (level 0, eye 0.5), offset (4, 1), N = 252. The
+    intervening hexes C04, D04, D05, E06 have D = 54, 108, 144, 198, so t = 3/14, 3/7, 4/7,
+    11/14 and the LOS heights 2.5 - 2t are 2.071, 1.643, 1.357, 0.929 (rounded)::
+
+        hex   t      LOS height   level-1 woods (top 2)   level-1 hill (top 1)
+        C04   3/14   2.071        2 < 2.071: no block
+        D04   3/7    1.643        2 >= 1.643: blocks
+        E06   11/14  0.929                                1 >= 0.929: blocks
+    """
+    m = BattleMap.new(8, 8)
+    m.set_level(H("B03"), 2)
+    g = offset_geometry(4, 1)
+    assert (g.n, g.intervening_d) == (252, (54, 108, 144, 198))
+    for lab in ("C04", "D04"):
+        m.set_terrain(H(lab), "woods")
+        m.set_level(H(lab), 1)
+    r = los(m, "B03", "F06")
+    assert (r.status, r.blocking) == ("blocked", H("D04"))
+    m.set_terrain(H("D04"), "clear")
+    m.set_level(H("D04"), 0)
+    assert los(m, "B03", "F06").status == "clear"  # C04's top 2 < 2.071
+    m.set_level(H("E06"), 1)  # top 1 >= 0.929: blocks by ground
+    r = los(m, "F06", "B03")
+    assert (r.status, r.blocking, r.reason) == ("blocked", H("E06"), "higher ground")
+
+
+# ------------------------------------------------------------------------------------------
+# R3.1 self and neighbours; API details
+# ------------------------------------------------------------------------------------------
+def test_hex_sees_itself_and_its_six_neighbours():
+    m = BattleMap.new(5, 5, fill="woods")
+    c = H("C03")
+    m.set_level(c, 0)
+    for n in c.neighbors():
+        m.set_level(n, 9)
+    for t in [c, *c.neighbors()]:
+        assert line_of_sight(m, c, t).status == "clear"
+    vis = visibility(m, c)
+    for t in [c, *c.neighbors()]:
+        col, row = t.offset
+        assert vis[row, col] == CLEAR
+    assert (vis == BLOCKED).sum() == 25 - 7
+
+
+def test_json_has_exactly_the_issue_keys(impl):
+    m = BattleMap.new(8, 5)
+    m.set_terrain(H("C03"), "woods")
+    d = los(m, "A03", "G03").to_json()
+    assert list(d) == ["from", "to", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances"]
+    assert d == {
+        "from": "A03", "to": "G03", "status": "blocked", "intervening": ["C03", "E03"],
+        "spine_pairs": [["B03", "B02"], ["D03", "D02"], ["F03", "F02"]],
+        "blocking": "C03", "reason": "terrain", "hindrances": 0,
+    }
+
+
+def test_labels_use_three_row_digits_on_tall_maps():
+    m = BattleMap.new(3, 120)
+    d = line_of_sight(m, Hex.from_offset(0, 100), Hex.from_offset(0, 110)).to_json()
+    assert d["from"] == "A101" and d["intervening"][0] == "A102"
+
+
+def test_off_map_hexes_are_clear_errors():
+    m = BattleMap.new(4, 4)
+    with pytest.raises(MapError, match="E01"):
+        line_of_sight(m, H("A01"), H("E01"))
+    with pytest.raises(MapError, match="A05"):
+        visibility(m, H("A05"))
+    with pytest.raises(MapError):
+        line_of_sight(m, "A01", H("B01"))  # type: ignore[arg-type]
+
+
+def test_overlays_are_seen_by_the_next_query_without_stale_cache():
+    m = BattleMap.new(7, 3)
+    m.set_terrain(H("C02"), "wood_building")
+    a, e = H("A02"), H("E02")
+    col, row = e.offset
+    assert los(m, "A02", "E02").status == "blocked" and visibility(m, a)[row, col] == BLOCKED
+    m.set_rubble(H("C02"))
+    assert los(m, "A02", "E02").status == "clear" and visibility(m, a)[row, col] == CLEAR
+    m.add_wreck(H("C02"), "de-6")
+    assert los(m, "A02", "E02").reason == "wreck" and visibility(m, a)[row, col] == BLOCKED
+    m.remove_wreck(H("C02"))
+    m.set_rubble(H("C02"), False)
+    m.set_fire(H("C02"))
+    assert los(m, "A02", "E02").reason == "fire" and visibility(m, a)[row, col] == BLOCKED
+    assert height_arrays(m).version == m.version
+
+
+def test_height_arrays_reasons_and_tops():
+    m = BattleMap.new(6, 1)
+    m.set_terrain(H("A01"), "woods")
+    m.set_terrain(H("B01"), "stone_building")
+    m.add_wreck(H("C01"), "su-1")
+    m.set_terrain(H("D01"), "wood_building")
+    m.set_fire(H("D01"))
+    m.set_terrain(H("E01"), "brush")
+    m.set_level(H("E01"), 2)
+    ha = height_arrays(m)
+    assert ha.block_top.tolist() == [[1.0, 1.0, 1.0, math.inf, 2.0, 0.0]]
+    assert ha.hinder_top.tolist() == [[-math.inf, -math.inf, -math.inf, -math.inf, 3.0, -math.inf]]
+    assert [REASON_NAMES[i] for i in ha.reason[0]] == ["terrain", "building", "wreck", "fire",
+                                                      "higher ground", "higher ground"]
+
+
+# ------------------------------------------------------------------------------------------
+# Properties: symmetry, agreement of the two fast entry points, translation, geometry
+# ------------------------------------------------------------------------------------------
+@st.composite
+def maps(draw, max_side: int = 8):
+    w = draw(st.integers(2, max_side))
+    h = draw(st.integers(2, max_side))
+    seed = draw(st.integers(0, 2**32 - 1))
+    levels = draw(st.integers(0, 4))
+    density = draw(st.sampled_from([0.3, 0.6, 1.0]))
+    return random_map(w, h, seed, levels, density)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=maps())
+def test_symmetry_on_all_pairs_of_random_maps(m):
+    """R3.1: A sees B exactly when B sees A; same hexes, same pairs, same hindrances."""
+    hexes = list(m.hexes())
+    for i, a in enumerate(hexes):
+        for b in hexes[i:]:
+            ab, ba = line_of_sight(m, a, b), line_of_sight(m, b, a)
+            assert mirrored(ab, ba), (m.name, a.label, b.label, ab, ba)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=maps())
+def test_visibility_equals_single_queries(m):
+    for a in m.hexes():
+        status, counts = visibility_with_hindrances(m, a)
+        assert np.array_equal(status, visibility(m, a))
+        for b in m.hexes():
+            r = line_of_sight(m, a, b)
+            col, row = b.offset
+            assert STATUS_NAMES[status[row, col]] == r.status, (m.name, a.label, b.label)
+            assert counts[row, col] == r.hindrances, (m.name, a.label, b.label)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    shift_cols=st.integers(0, 3).map(lambda k: 2 * k),
+    shift_rows=st.integers(0, 5),
+)
+def test_translation_even_columns_or_any_rows_gives_the_same_result(seed, shift_cols, shift_rows):
+    """The same terrain pattern placed elsewhere (even column shifts keep the odd-q stagger)
+    gives the same answers, with every hex moved by the same axial translation."""
+    pattern = random_map(6, 5, seed)
+    big = 6 + 6, 5 + 5
+    m1, m2 = BattleMap.new(*big), BattleMap.new(*big)
+    for m, (dc, dr) in ((m1, (0, 0)), (m2, (shift_cols, shift_rows))):
+        for arr in ("terrain", "level", "rubble", "fire"):
+            getattr(m, arr)[dr:dr + 5, dc:dc + 6] = getattr(pattern, arr)
+        for h, stack in pattern.wrecks.items():
+            col, row = h.offset
+            for w in stack:
+                m.add_wreck(Hex.from_offset(col + dc, row + dr), w)
+        m.version += 1  # arrays written directly above
+    move = Hex.from_offset(shift_cols, shift_rows) - Hex(0, 0)
+    cells = [Hex.from_offset(c, r) for c in range(6) for r in range(5)]
+    for a in cells:
+        for b in cells:
+            r1 = line_of_sight(m1, a, b)
+            r2 = line_of_sight(m2, a + move, b + move)
+            assert r1.status == r2.status and r1.hindrances == r2.hindrances
+            assert tuple(h + move for h in r1.intervening) == r2.intervening
+            assert tuple((p + move, q + move) for p, q in r1.spine_pairs) == r2.spine_pairs
+            assert (r1.blocking and r1.blocking + move) == r2.blocking and r1.reason == r2.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(dq=st.integers(-40, 40), dr=st.integers(-40, 40))
+def test_offset_geometry_is_point_symmetric_and_rotation_invariant(dq, dr):
+    g = offset_geometry(dq, dr)
+    back = offset_geometry(-dq, -dr)
+    # from the far end: the same hexes in reverse order, translated by -(dq, dr)
+    assert tuple((q - dq, r - dr) for q, r in reversed(g.intervening)) == back.intervening
+    assert tuple(((q2 - dq, r2 - dr), (q1 - dq, r1 - dr)) for (q1, r1), (q2, r2) in reversed(g.spine_pairs)) == back.spine_pairs
+    assert tuple(g.n - d for d in reversed(g.intervening_d)) == back.intervening_d
+    # rotating the offset by 60 degrees rotates every crossed hex (the grid's symmetry)
+    rot = Hex(dq, dr).rotate_right()
+    gr = offset_geometry(rot.q, rot.r)
+    assert {(h.q, h.r) for h in (Hex(*x).rotate_right() for x in g.intervening)} == set(gr.intervening)
+    assert gr.n == g.n
+    for (q, r), d in zip(g.intervening, g.intervening_d):
+        assert 0 < d < g.n
+    if max(abs(dq), abs(dr), abs(dq + dr)) >= 2:
+        assert g.intervening or g.spine_pairs
+
+
+def test_los_module_imports_neither_shapely_nor_pyglet():
+    code = ("import sys, hexwar.los; "
+            "print('shapely' in sys.modules, 'pyglet' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_visibility_status_codes():
+    assert (CLEAR, HINDERED, BLOCKED) == (0, 1, 2)
+    assert STATUS_NAMES == ("clear", "hindered", "blocked")
