@@ -46,6 +46,7 @@ __all__ = [
     "encode_png",
     "hidden_window",
     "read_framebuffer",
+    "read_window",
     "render_map",
     "render_view",
     "save_png",
@@ -113,6 +114,34 @@ def read_framebuffer(width: int, height: int, target: int | None = None) -> np.n
     img = np.ascontiguousarray(buf[::-1])
     img[..., 3] = 255
     return img
+
+
+def read_window(window: Any) -> np.ndarray:
+    """What ``window`` shows now: its back buffer, multisampling resolved, as ``uint8 [H, W, 4]``.
+
+    The buffer is blitted into a single-sample framebuffer first (a resolve, as the
+    display does), so multisampled windows read back exactly as they look.
+    """
+    window.switch_to()
+    W, H = window.get_framebuffer_size()
+    ids = (gl.GLuint * 1)()
+    rbs = (gl.GLuint * 1)()
+    gl.glGenFramebuffers(1, ids)
+    gl.glGenRenderbuffers(1, rbs)
+    try:
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[0])
+        gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, ids[0])
+        gl.glFramebufferRenderbuffer(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[0])
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, 0)
+        gl.glReadBuffer(gl.GL_BACK)
+        gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        return read_framebuffer(W, H, target=ids[0])
+    finally:
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, 0)
+        gl.glDeleteFramebuffers(1, ids)
+        gl.glDeleteRenderbuffers(1, rbs)
 
 
 def _clear(colour: tuple[int, int, int, int]) -> None:

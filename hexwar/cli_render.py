@@ -1,0 +1,154 @@
+"""``hexwar render MAP_OR_SCENARIO_OR_SAVE --out FILE.png [--size WxH]``: draw headless to a PNG.
+
+Works with no display (pyglet headless over EGL). Maps are given as a path or a shipped map
+name (``kharkov``). Scenario and save files are recognised by their kind and loaded through
+:data:`SCENE_LOADERS`, the hook where the game engine plugs in a loader that returns the map
+with its units as :class:`~hexwar.render.counters.CounterView` lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import HexwarError
+from .maps import BattleMap
+
+__all__ = ["Scene", "SCENE_LOADERS", "load_scene", "parse_size", "render"]
+
+_SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+MIN_SIDE, MAX_SIDE = 16, 8192
+
+
+@dataclass
+class Scene:
+    """What ``hexwar render`` draws: a map and the unit counters on it.
+
+    Attributes:
+        bmap: the battle map (with its wrecks, rubble, fires, artillery marker).
+        counters: unit counters (``hexwar.render.counters.CounterView``) to draw.
+        title: a name for messages.
+    """
+
+    bmap: BattleMap
+    counters: list[Any] = field(default_factory=list)
+    title: str = ""
+
+
+def _map_scene(path: str) -> Scene:
+    m = BattleMap.load(path)
+    return Scene(m, [], m.name)
+
+
+#: File kind -> loader ``(path) -> Scene``, or ``"module:function"`` imported on first use.
+#: The game engine registers its scenario and save loaders here (a scenario loads to its
+#: starting state, a save replays to its last state; both give the units as counters).
+SCENE_LOADERS: dict[str, Callable[[str], Scene] | str | None] = {
+    "hexwar-map": _map_scene,
+    "hexwar-scenario": None,  # hook: "hexwar.game.<module>:<scene loader>" once the game exists
+    "hexwar-save": None,      # hook: likewise for saves (replayed to the last state)
+}
+
+_KIND_NAMES = {"hexwar-scenario": "scenario", "hexwar-save": "save", "hexwar-map": "map"}
+
+
+def load_scene(target: str) -> Scene:
+    """Load a map, scenario or save by path, or a shipped map by name, as a :class:`Scene`.
+
+    Raises:
+        HexwarError: when nothing by that name exists, the kind cannot be drawn yet, or
+            the file is broken (``ValidationError`` listing every problem).
+    """
+    from .cli_basic import resolve_map
+    from .validate import detect_kind
+
+    p = Path(target)
+    if not p.is_file():
+        m = resolve_map(target)  # shipped map names; raises a clear HexwarError otherwise
+        return Scene(m, [], m.name)
+    kind = detect_kind(str(p))
+    loader = SCENE_LOADERS.get(kind)
+    if isinstance(loader, str):
+        import importlib
+
+        mod, attr = loader.split(":")
+        try:
+            loader = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError):
+            loader = None
+    if loader is None:
+        what = _KIND_NAMES.get(kind, kind)
+        raise HexwarError(f"{target}: drawing {what} files is not supported yet; give a map file or a shipped map name")
+    assert callable(loader)
+    return loader(str(p))
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse ``"WxH"`` (screen points) such as ``"1280x800"``.
+
+    Raises:
+        HexwarError: naming the text when it is not two integers 16..8192 joined by ``x``.
+
+    >>> parse_size("1280x800")
+    (1280, 800)
+    """
+    m = _SIZE_RE.match(text or "")
+    if not m:
+        raise HexwarError(f"--size {text!r}: expected WIDTHxHEIGHT in points, like 1280x800")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+        raise HexwarError(f"--size {text!r}: each side must be {MIN_SIDE}..{MAX_SIDE} points")
+    return w, h
+
+
+@click.command()
+@click.argument("target", metavar="MAP_OR_SCENARIO_OR_SAVE")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
+@click.option("--size", "size", default="1280x800", show_default=True, help="Image size WIDTHxHEIGHT in points.")
+@click.option("--pixel-ratio", "pixel_ratio", default=1.0, show_default=True, type=float,
+              help="Pixels per point (2 = a HiDPI screen; the PNG is that much larger).")
+@click.option("--hex", "center", default=None, help="Centre the view on this hex (e.g. D07) instead of fitting the map.")
+@click.option("--zoom", "zoom", default=None, type=float, help="Zoom (1 = hexes 64 points wide); default fit.")
+@click.option("--no-labels", is_flag=True, help="Leave out hex labels.")
+@click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
+def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
+           no_labels: bool, no_grid: bool) -> None:
+    """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
+    w, h = parse_size(size)
+    if not 0.25 <= pixel_ratio <= 4.0:
+        raise HexwarError(f"--pixel-ratio {pixel_ratio}: expected 0.25..4")
+    if zoom is not None and not 0.02 <= zoom <= 8.0:
+        raise HexwarError(f"--zoom {zoom}: expected 0.02..8")
+    scene = load_scene(target)
+    from .render import backend
+
+    backend.configure(None)
+    from .render.camera import Camera
+    from .render.mapview import MapView
+    from .render.offscreen import hidden_window, render_view, save_png
+
+    cam = Camera(viewport=(float(w), float(h)), pixel_ratio=pixel_ratio)
+    cam.fit_map(scene.bmap.width, scene.bmap.height)
+    if center is not None:
+        from .maps import MapError
+
+        try:
+            cam.center_on(scene.bmap.hex_at(center))
+        except MapError as exc:
+            raise HexwarError(f"--hex: {exc}") from None
+    if zoom is not None:
+        cam.zoom = max(cam.min_zoom, min(cam.max_zoom, zoom))
+    win = hidden_window()
+    view = MapView(scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid)
+    try:
+        view.set_counters(scene.counters)
+        img = render_view(view)
+    finally:
+        view.delete()
+    save_png(img, out)
+    click.echo(f"wrote {out} ({img.shape[1]} x {img.shape[0]} pixels)")
