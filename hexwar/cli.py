@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "info": "hexwar.cli_basic:info",
     "validate": "hexwar.cli_basic:validate",
     "play": "hexwar.cli_basic:play",
+    "edit": "hexwar.cli_edit:edit",
+    "render": "hexwar.cli_render:render",
 }
 
 
