@@ -53,7 +53,7 @@ __all__ = ["EditorWindow"]
 
 TOP_H = 38
 STATUS_H = 28
-TOOLBAR_W = 92
+TOOLBAR_W = 100
 PANEL_W = 284
 
 # UI theme (RGB / RGBA)

@@ -1,0 +1,125 @@
+"""``hexwar edit [MAP_OR_SCENARIO] [--new WxH]``: the map and scenario editor (issue 8).
+
+Opens a map (``.json``) or a scenario (``.toml``, with its map) in the editor window, or a new
+map (``--new 30x20``; a ``.toml`` name makes a new scenario). With no display it says so in one
+sentence; ``--screenshot FILE`` draws the editor headless to a PNG instead of opening a window.
+An autosave from an editor that did not quit cleanly is offered at start.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from .errors import HexwarError
+
+__all__ = ["edit", "parse_size"]
+
+NO_DISPLAY = ("hexwar edit needs a display and none is available "
+              "(use `hexwar edit FILE --screenshot OUT.png` or `hexwar render` to draw headless)")
+
+
+def parse_size(text: str, option: str = "--new", lo: int = 1, hi: int = 500, unit: str = "hexes") -> tuple[int, int]:
+    """``"30x20"`` -> ``(30, 20)``.
+
+    Args:
+        option: the option name for messages; lo, hi: allowed side range; unit: for messages.
+
+    Raises:
+        HexwarError: naming the input when it is not ``WIDTHxHEIGHT`` with sides lo..hi.
+
+    >>> parse_size("30x20"), parse_size(" 12 X 8 ")
+    ((30, 20), (12, 8))
+    """
+    m = re.fullmatch(r"\s*(\d{1,5})\s*[xX×]\s*(\d{1,5})\s*", text or "")
+    if not m:
+        raise HexwarError(f"{option} {text!r}: expected WIDTHxHEIGHT in {unit}, like 30x20")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (lo <= w <= hi and lo <= h <= hi):
+        raise HexwarError(f"{option} {text!r}: each side must be {lo}..{hi} {unit}")
+    return w, h
+
+
+def _resolve(target: str) -> Path | None:
+    from .paths import find_content
+
+    p = Path(target)
+    if p.exists():
+        return p
+    kind = "scenarios" if target.endswith(".toml") else "maps"
+    found = find_content(kind, target)
+    if found is None and kind == "maps":
+        found = find_content("scenarios", target)
+    return found
+
+
+@click.command()
+@click.argument("target", required=False, metavar="[MAP_OR_SCENARIO]")
+@click.option("--new", "new_size", metavar="WxH", help="Start a new map of this size (hexes), e.g. 30x20.")
+@click.option("--fill", default="clear", show_default=True, help="Terrain of a new map.")
+@click.option("--screenshot", "shot", type=click.Path(dir_okay=False), help="Draw the editor headless to this PNG and exit.")
+@click.option("--size", "win_size", default="1280x800", show_default=True, metavar="WxH", help="Window size in points.")
+def edit(target: str | None, new_size: str | None, fill: str, shot: str | None, win_size: str) -> None:
+    """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
+    from .editor.model import EditorDocument
+    from .maps import MapError
+
+    path: Path | None = None
+    try:
+        if new_size is not None:
+            w, h = parse_size(new_size)
+            is_scn = bool(target and target.lower().endswith(".toml"))
+            name = Path(target).stem if target else "Untitled"
+            doc = EditorDocument.new(w, h, fill=fill, name=name, scenario=is_scn)
+            if target:
+                path = Path(target)
+                if path.exists():
+                    raise HexwarError(f"{path} already exists: open it without --new, or give a new file name")
+                doc.path = path
+        elif target:
+            found = _resolve(target)
+            if found is None:
+                raise HexwarError(f"{target!r} not found: give a map (.json) or scenario (.toml) path, "
+                                  "a shipped map name, or --new WxH to start one")
+            path = found
+            doc = EditorDocument.open(found)
+        else:
+            doc = EditorDocument.new(30, 20, fill=fill)
+    except MapError as exc:
+        raise HexwarError(str(exc)) from None
+    ww, wh = parse_size(win_size, "--size", 320, 8192, "points")
+
+    from .render import backend
+
+    if shot:
+        backend.configure(True)
+    else:
+        try:
+            backend.configure(False)
+        except backend.NoDisplayError:
+            raise HexwarError(NO_DISPLAY) from None
+
+    from .editor.recovery import find_recoveries
+
+    recoveries = [] if shot else find_recoveries(path)
+    import pyglet
+
+    from .editor.window import EditorWindow
+
+    try:
+        win = EditorWindow(doc, width=ww, height=wh, visible=not shot, recoveries=recoveries, schedule=not shot)
+    except HexwarError:
+        raise
+    except Exception as exc:  # pyglet raises several types when no GL context can be made
+        raise HexwarError(f"cannot open the editor window: {exc}") from None
+    if shot:
+        win.screenshot(shot)
+        win.autosaver.discard()
+        win.close()
+        click.echo(f"wrote {shot}")
+        return
+    for w in doc.scenario.warnings if doc.scenario is not None else ():  # type: ignore[attr-defined]
+        click.echo(f"note: {w}", err=True)
+    pyglet.app.run()
