@@ -24,7 +24,6 @@ COMMANDS: dict[str, str] = {
     "validate": "hexwar.cli_basic:validate",
     "play": "hexwar.cli_basic:play",
     "edit": "hexwar.cli_edit:edit",
-    "edit": "hexwar.cli_edit:edit",
     "render": "hexwar.cli_render:render",
 }
 
