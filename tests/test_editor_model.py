@@ -406,3 +406,51 @@ def test_undo_of_random_edits_returns_exact_start_and_redo_reapplies_exactly(see
     for expect in texts[1:]:
         doc.redo()
         assert doc.map.to_text() == expect
+
+
+# -- scenario files ----------------------------------------------------------------------------
+def _cards_or_skip():
+    from hexwar.editor.session import unit_catalogue
+
+    cat = unit_catalogue()
+    if not cat["german"] or not cat["soviet"]:
+        pytest.skip("card data not loadable")
+    return cat
+
+
+def test_new_scenario_saves_map_beside_it_and_validates_and_reopens(tmp_path):
+    from hexwar.validate import validate_file
+
+    cat = _cards_or_skip()
+    doc = EditorDocument.new(12, 9, scenario=True, name="Editor test")
+    doc.execute(C.paint_terrain([H("F05")], "stone_building"))
+    ger = next(c for c in cat["german"] if c[2] is None or "crew" in (c[2] or ""))
+    sc = (doc.scenario.with_deploy("german", [H("A01"), H("A02"), H("B01")]).with_deploy("soviet", [H("L08")])
+          .with_units([UnitPlacement("german", ger[0], H("A02"), ger[2])])
+          .with_objectives([ObjectiveDraft(H("F05"), "Factory", 10)])
+          .with_settings(turns=8, variants=["burnout"]))
+    doc.execute(C.ScenarioEdit("setup", sc))
+    target = tmp_path / "editor_test.toml"
+    doc.save(target)
+    assert not doc.dirty and doc.scenario.map_ref == "editor_test.map.json"
+    assert validate_file(str(target)) == "hexwar-scenario"
+    from hexwar.game.scenario import load_scenario
+
+    loaded = load_scenario(target)
+    assert loaded.turns == 8 and loaded.variants == ("burnout",)
+    assert [o.hex for o in loaded.objectives] == [H("F05")]
+    assert set(loaded.sides["german"].deploy) == {H("A01"), H("A02"), H("B01")}
+    assert loaded.battlemap.to_text() == doc.map.to_text()
+    again = EditorDocument.open(target)
+    assert again.scenario == doc.scenario and again.map.to_text() == doc.map.to_text()
+
+
+def test_invalid_scenario_is_not_saved_and_old_files_stay(tmp_path):
+    from hexwar.errors import ValidationError
+
+    _cards_or_skip()
+    doc = EditorDocument.new(6, 6, scenario=True)
+    doc.execute(C.ScenarioEdit("z", doc.scenario.with_deploy("german", [H("A01")])))  # no soviet zone
+    with pytest.raises(ValidationError, match="deploy"):
+        doc.save(tmp_path / "s.toml")
+    assert list(tmp_path.iterdir()) == [] and doc.dirty

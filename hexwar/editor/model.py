@@ -258,6 +258,11 @@ class EditorDocument:
             raise HexwarError("this document has no file yet: use Save As")
         for p, text in self.file_texts(target):
             atomic_write_text(p, text)
+        if self.scenario is not None and not getattr(self.scenario, "map_ref", "x"):
+            from .scenario_draft import default_map_ref
+
+            # the map file the save just wrote beside the scenario (not an undoable edit)
+            self.scenario = self.scenario.with_settings(map_ref=default_map_ref(target))  # type: ignore[attr-defined]
         self.path = target
         self.stack.mark_clean()
         for fn in list(self._save_hooks):
