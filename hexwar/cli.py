@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "play": "hexwar.cli_basic:play",
     "edit": "hexwar.cli_edit:edit",
     "render": "hexwar.cli_render:render",
+    "los": "hexwar.cli_los:los",
 }
 
 

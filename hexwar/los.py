@@ -905,7 +905,7 @@ def visibility(battlemap: BattleMap, viewer: Hex) -> np.ndarray:
     >>> m.set_terrain(Hex.from_label("C01"), "woods")
     >>> visibility(m, Hex.from_label("A01")).tolist()   # C01 hides D01 and E01
     [[0, 0, 0, 2, 2]]
-    >>> visibility(m, Hex.from_label("B01")).tolist()   # B01-D01 runs along C01|C00: clear
+    >>> visibility(m, Hex.from_label("B01")).tolist()   # B01-D01 runs along the side C01|C02: clear
     [[0, 0, 0, 0, 2]]
     """
     return _visibility(battlemap, viewer, False)[0]
