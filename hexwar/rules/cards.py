@@ -45,7 +45,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -149,6 +149,7 @@ def instance_id(card_id: str, n: int) -> str:
     return f"{card_id}#{n}"
 
 
+@lru_cache(maxsize=65536)
 def card_id_of(instance: str) -> str:
     """The card definition id of a card instance id (``"de_tiger_i#1"`` -> ``"de_tiger_i"``).
 

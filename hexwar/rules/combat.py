@@ -934,6 +934,16 @@ class CombatEngine:
 
     def __post_init__(self) -> None:
         self.variant = normalize_variant(self.variant)
+        self._names: dict[str, str] = {}
+
+    def _n(self, unit: UnitLike | None) -> str:
+        """Display name of a unit for event texts (memoized by uid)."""
+        if unit is None:
+            return "artillery"
+        name = self._names.get(unit.uid)
+        if name is None:
+            name = self._names[unit.uid] = _name(self.cards, unit)
+        return name
 
     # -- a whole declared attack (steps a-i) ----------------------------------------------
     def resolve_attack(self, attacker: UnitLike, target: UnitLike, orders: AttackOrders, ctx: DefenseContext,
@@ -959,16 +969,16 @@ class CombatEngine:
         """
         if attacker.endurance <= 0 or target.endurance <= 0:
             gone = attacker if attacker.endurance <= 0 else target
-            return [AttackVoid(f"attack void: {_name(self.cards, gone)} is gone (R6.2)", attacker.uid, target.uid,
+            return [AttackVoid(f"attack void: {self._n(gone)} is gone (R6.2)", attacker.uid, target.uid,
                                f"{gone.uid} destroyed")]
         problems = attack_problems(self.cards, attacker, target, orders, self.units, self.events_in_play)
         if problems:
-            raise CombatError(f"{_name(self.cards, attacker)} cannot attack {_name(self.cards, target)}: "
+            raise CombatError(f"{self._n(attacker)} cannot attack {self._n(target)}: "
                               + "; ".join(problems))
         acard = _card(self.cards, attacker)
         wnames = ", ".join(acard.weapons[i].name for i in orders.weapons)
         events: list[CombatEvent] = [AttackStarted(
-            f"{_name(self.cards, attacker)} attacks {_name(self.cards, target)} with {wnames}",
+            f"{self._n(attacker)} attacks {self._n(target)} with {wnames}",
             attacker.uid, target.uid, tuple(orders.weapons), tuple(orders.command_cards))]
         number = 0
         for i in orders.weapons:
@@ -982,7 +992,7 @@ class CombatEngine:
             number += n
             if w.bomb:
                 attacker.bombs_used = tuple(sorted(set(attacker.bombs_used) | {i}))
-                events.append(BombDropped(f"{_name(self.cards, attacker)} has dropped its {w.name} (R7.4)",
+                events.append(BombDropped(f"{self._n(attacker)} has dropped its {w.name} (R7.4)",
                                           attacker.uid, i))
         return events
 
@@ -1030,7 +1040,7 @@ class CombatEngine:
             req = BonusRequest("to_hit", number, by[0] if by else None, target.uid, weapon_index, av,
                                sum(v for _, v in mods))
             use = bool(bonus(req)) if bonus else False
-            roll = self.dice.roll(f"to hit: {_name(cards, attacker)} {weapon.name} -> {_name(cards, target)} "
+            roll = self.dice.roll(f"to hit: {self._n(attacker)} {weapon.name} -> {self._n(target)} "
                                   f"(needs {av})", "2d10", mods, command_card=use)
             outcome = classify_roll(roll.natural, roll.result, av, self.variant, cards)
             events.append(ToHit(f"{roll}: {_OUTCOME_TEXT[outcome]}", by[0] if by else None, target.uid,
@@ -1071,12 +1081,12 @@ class CombatEngine:
                        number: int) -> list[CombatEvent]:
         """Classic natural 2-3 (R6.4): the opponent's chosen friendly target is hit; no points."""
         choice = policy(attacker, weapon, weapon_index) if policy is not None else None
-        who = _name(self.cards, attacker)
+        who = self._n(attacker)
         if choice is None:
             return [FriendlyFire(f"friendly fire from {who}: no legal friendly target", attacker.uid if attacker else None,
                                  None)]
         victim, vctx = choice
-        events: list[CombatEvent] = [FriendlyFire(f"friendly fire: {who} hits {_name(self.cards, victim)}",
+        events: list[CombatEvent] = [FriendlyFire(f"friendly fire: {who} hits {self._n(victim)}",
                                                   attacker.uid if attacker else None, victim.uid)]
         by = (attacker.uid,) if attacker is not None else ()
         events += self.apply_hit(victim, vctx, damage_index=di, scorer=None, by=by, source="friendly fire",
@@ -1114,12 +1124,12 @@ class CombatEngine:
         if target.endurance <= 0:
             return []
         if intensity is None:
-            roll = self.dice.roll(f"intensity: {source} on {_name(self.cards, target)}", "1d10", command_card=bonus)
+            roll = self.dice.roll(f"intensity: {source} on {self._n(target)}", "1d10", command_card=bonus)
         else:
             if not 1 <= intensity <= 10:
                 raise CombatError(f"an Intensity die reads 1..10, not {intensity}")
             mods = ((("command card", 1),) if bonus else ())
-            roll = Roll(f"intensity: {source} on {_name(self.cards, target)} (fixed)", "1d10", (intensity,), mods,
+            roll = Roll(f"intensity: {source} on {self._n(target)} (fixed)", "1d10", (intensity,), mods,
                         intensity, intensity + sum(v for _, v in mods))
         raw = roll.result * (2 if double else 1)
         return self._damage(target, ctx, roll, raw, double, damage_index, roll.natural, scorer, by, source)
@@ -1135,7 +1145,7 @@ class CombatEngine:
         target.endurance = before - damage
         dtext = " ".join(f"{v:+d} {n}" for n, v in parts)
         events: list[CombatEvent] = [DamageApplied(
-            f"{_name(cards, target)} takes {damage} damage ({source}: {'2x' if doubled else ''}{raw // (2 if doubled else 1)}"
+            f"{self._n(target)} takes {damage} damage ({source}: {'2x' if doubled else ''}{raw // (2 if doubled else 1)}"
             f" + DI {damage_index} - Defense {defense} [{dtext}]); Endurance {before} -> {target.endurance}",
             target.uid, source, roll, raw, doubled, damage_index, defense, damage, before, target.endurance)]
         if target.endurance <= 0:
@@ -1162,24 +1172,24 @@ class CombatEngine:
             return []
         inst = self.damage_deck.draw(self.dice)
         if inst is None:
-            return [DamageDeckEmpty(f"no Damage card left for {_name(cards, target)}", target.uid)]
+            return [DamageDeckEmpty(f"no Damage card left for {self._n(target)}", target.uid)]
         card = _card(cards, target)
         edge = cards.damage_card(inst).side_for(card.unit_type)
         target.damage_card = inst
         target.damage_turns = edge.turns
         ignored = edge.veteran_ignores and _is_veteran(cards, target, self.units)
         events: list[CombatEvent] = [DamageCardDrawn(
-            f"{_name(cards, target)} draws Damage card {inst}: {edge.describe(cards.rules)}"
+            f"{self._n(target)} draws Damage card {inst}: {edge.describe(cards.rules)}"
             + (" (ignored by its veterans)" if ignored else ""),
             target.uid, inst, edge.title, reason, ignored, edge.turns)]
         if ignored:
             return events
         extra = sum(e.value for e in edge.effects if e.kind == EffectKind.EXTRA_DAMAGE)
         if extra:
-            roll = self.dice.roll(f"extra damage ({edge.title}) on {_name(cards, target)}", f"{extra}d10")
+            roll = self.dice.roll(f"extra damage ({edge.title}) on {self._n(target)}", f"{extra}d10")
             before = target.endurance
             target.endurance = before - roll.result
-            events.append(ExtraDamage(f"{roll}: {_name(cards, target)} Endurance {before} -> {target.endurance}",
+            events.append(ExtraDamage(f"{roll}: {self._n(target)} Endurance {before} -> {target.endurance}",
                                       target.uid, roll, roll.result, before, target.endurance))
             if target.endurance <= 0:
                 events += self.destroy(target, scorer=scorer, by=by, cause="extra_damage", fate_die=max(roll.faces),
@@ -1189,7 +1199,7 @@ class CombatEngine:
         if tof and card.unit_type == "aircraft":
             before = int(target.flight_turns)
             target.flight_turns = max(0, before + tof)
-            events.append(FlightTurnsChanged(f"{_name(cards, target)}: Turns of Flight {before} -> {target.flight_turns}",
+            events.append(FlightTurnsChanged(f"{self._n(target)}: Turns of Flight {before} -> {target.flight_turns}",
                                              target.uid, before, target.flight_turns))
         return events
 
@@ -1209,7 +1219,7 @@ class CombatEngine:
         target.endurance = 0
         vp = card.cost if scorer else 0
         events: list[CombatEvent] = [UnitDestroyed(
-            f"{_name(cards, target)} is destroyed" + (f": {vp} VP to {scorer}" if scorer else " (no points)"),
+            f"{self._n(target)} is destroyed" + (f": {vp} VP to {scorer}" if scorer else " (no points)"),
             target.uid, card.id, card.unit_type, target.side, scorer, vp, cause, tuple(by), card.unit_type == "vehicle")]
         crew = _crew_of(self.units, target)
         if crew is None or crew.endurance <= 0:
@@ -1225,7 +1235,7 @@ class CombatEngine:
         cvp = 0 if scorer is None else {"survives": 0, "captured": ccard.cost * cards.rules.capture_multiplier,
                                         "destroyed": ccard.cost}[fate]
         die = "" if fate_die is None or crew_destroyed else f" (die {fate_die})"
-        events.append(CrewFate(f"{_name(cards, crew)} {fate}{die}" + (f": {cvp} VP to {scorer}" if cvp else ""),
+        events.append(CrewFate(f"{self._n(crew)} {fate}{die}" + (f": {cvp} VP to {scorer}" if cvp else ""),
                                crew.uid, target.uid, fate, None if crew_destroyed else fate_die, scorer, cvp))
         return events
 
@@ -1246,17 +1256,17 @@ class CombatEngine:
         cards = self.cards
         ids = tuple(u.uid for u in assaulters)
         if target.endurance <= 0:
-            return [AttackVoid(f"close assault void: {_name(cards, target)} is gone (R6.2)", ",".join(ids),
+            return [AttackVoid(f"close assault void: {self._n(target)} is gone (R6.2)", ",".join(ids),
                                target.uid, f"{target.uid} destroyed")]
         tcard = _card(cards, target)
         if tcard.unit_type != "vehicle":
-            raise CombatError(f"close assault on {_name(cards, target)}: only vehicles are Close Assaulted (000)")
+            raise CombatError(f"close assault on {self._n(target)}: only vehicles are Close Assaulted (000)")
         ready, _ = close_assault_problems(cards, assaulters, target, self.units, self.events_in_play)
         bad_cards = _command_card_problems(cards, tcard, command_cards, close_assault=True)
         if bad_cards:
-            raise CombatError(f"close assault on {_name(cards, target)}: " + "; ".join(bad_cards))
+            raise CombatError(f"close assault on {self._n(target)}: " + "; ".join(bad_cards))
         if len(ready) < cards.rules.close_assault_min:
-            return [CloseAssaultFoiled(f"close assault on {_name(cards, target)} foiled: only {len(ready)} "
+            return [CloseAssaultFoiled(f"close assault on {self._n(target)} foiled: only {len(ready)} "
                                        f"infantry left", ids, target.uid, tuple(u.uid for u in ready))]
         av = close_assault_attack_value(cards, ready)
         assert av is not None
@@ -1264,11 +1274,11 @@ class CombatEngine:
         rid = tuple(u.uid for u in ready)
         mods = _close_assault_modifiers(cards, ready, target, ctx, self.units, self.events_in_play, command_cards)
         events: list[CombatEvent] = [CloseAssaultStarted(
-            f"close assault by {', '.join(_name(cards, u) for u in ready)} on {_name(cards, target)} (needs {av})",
+            f"close assault by {', '.join(self._n(u) for u in ready)} on {self._n(target)} (needs {av})",
             rid, target.uid, av)]
         use = bool(bonus(BonusRequest("to_hit", 0, rid[0], target.uid, None, av, sum(v for _, v in mods)))) if bonus \
             else False
-        roll = self.dice.roll(f"close assault to hit -> {_name(cards, target)} (needs {av})", "2d10", mods,
+        roll = self.dice.roll(f"close assault to hit -> {self._n(target)} (needs {av})", "2d10", mods,
                               command_card=use)
         outcome = classify_roll(roll.natural, roll.result, av, self.variant, cards)
         if outcome == "friendly_fire":
@@ -1285,7 +1295,7 @@ class CombatEngine:
             if target.endurance <= 0:
                 return events
         use = bool(bonus(BonusRequest("assault_dice", 0, rid[0], target.uid))) if bonus else False
-        dice_roll = self.dice.roll(f"close assault dice ({len(ready)} infantry) on {_name(cards, target)}",
+        dice_roll = self.dice.roll(f"close assault dice ({len(ready)} infantry) on {self._n(target)}",
                                    f"{len(ready)}d10", command_card=use)
         doubled = outcome == "double"
         raw = dice_roll.result * (2 if doubled else 1)

@@ -1,0 +1,510 @@
+"""Exact pre-attack odds by enumeration over the dice and the Damage deck (R6).
+
+For a declared attack the outcome distribution -- miss, no effect, damaged, Damage card drawn,
+destroyed (with the crew's fate and the expected victory points) -- is computed exactly: a
+dynamic programme over the target's state (Current Endurance x which Damage card it holds)
+through every to-hit roll (2d10, P(sum = s) = (10 - |s - 11|) / 100, R6.3), every Intensity
+d10 (R6.5), the natural 18 / 19-20 specials (classic: 2-3 friendly fire, 19-20 destroy, R6.4),
+and every Damage card that may be drawn (uniform over the deck's remaining cards, or its
+discard pile when a reshuffle is due), including cards that change the target's Defense,
+expose it, immobilize it or deal extra d10 damage for the rest of the attack (R6.6).
+
+The numbers of each state come from the engine's own functions
+(:func:`~hexwar.rules.combat.effective_defense`, :func:`~hexwar.rules.combat.to_hit_modifiers`,
+...) applied to what-if copies of the target, so the odds and the engine cannot drift apart;
+a Monte Carlo test holds them together. The dynamic programme is vectorized with numpy and
+cached on its plan (a tuple of numbers), so the AI can call it many times per decision.
+
+>>> from hexwar.rules.cards import default_cards
+>>> from hexwar.rules.combat import AttackOrders, DefenseContext
+>>> from hexwar.rules.units import roster
+>>> c = default_cards()
+>>> u = roster(c, ("su_t34_76#1", "su_tank_crew_regular#1"), ("de_pz_iv_g#1", "de_tank_crew_regular#1"))
+>>> o = attack_odds(c, u["su_t34_76#1"], u["de_pz_iv_g#1"], AttackOrders((0,)), DefenseContext(), units=u)
+>>> round(o.miss, 2), round(o.miss + o.no_effect + o.damaged + o.damage_card + o.destroyed, 12)
+(0.36, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .cards import CardSet, Deck, Weapon, card_id_of
+from .combat import (
+    AttackOrders,
+    CombatError,
+    DefenseContext,
+    _close_assault_modifiers,
+    _crew_of,
+    attack_problems,
+    close_assault_attack_value,
+    close_assault_problems,
+    damage_card_extra_dice,
+    effective_defense,
+    normalize_variant,
+    rate_of_fire,
+    to_hit_modifiers,
+    weapon_damage_index,
+    with_damage_card,
+)
+from .units import UnitLike
+
+__all__ = [
+    "TWO_D10",
+    "AttackOdds",
+    "attack_odds",
+    "close_assault_odds",
+    "dice_sum_distribution",
+    "hit_probabilities",
+    "p_two_d10_at_least",
+    "weapon_odds",
+]
+
+#: ``TWO_D10[s]`` = P(2d10 = s) = (10 - |s - 11|) / 100 for s = 2..20 (0 elsewhere), R6.3.
+TWO_D10 = np.array([0.0, 0.0] + [(10 - abs(s - 11)) / 100 for s in range(2, 21)])
+TWO_D10.flags.writeable = False
+
+_FATES = ("none", "survives", "captured", "destroyed")
+
+
+def p_two_d10_at_least(n: int) -> float:
+    """P(2d10 >= n), the chance to hit an attack value ``n`` with no modifiers and no specials.
+
+    >>> p_two_d10_at_least(10), p_two_d10_at_least(2), p_two_d10_at_least(21)
+    (0.64, 1.0, 0.0)
+    """
+    return float(TWO_D10[max(0, min(n, 21)):].sum())
+
+
+@lru_cache(maxsize=4096)
+def _outcome_probs(av: int, modifier: int, classic: bool, specials: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
+    ff_set, special_set, double_set = specials
+    pm = ph = pd = ps = pf = 0.0
+    for s in range(2, 21):
+        p = float(TWO_D10[s])
+        if classic and s in ff_set:
+            pf += p
+        elif s in special_set:
+            ps += p
+        elif s + modifier >= av:
+            if s in double_set:
+                pd += p
+            else:
+                ph += p
+        else:
+            pm += p
+    return pm, ph, pd, ps, pf
+
+
+def hit_probabilities(cards: CardSet, attack_value: int, modifier: int = 0,
+                      variant: str = "standard") -> dict[str, float]:
+    """One to-hit roll's outcome probabilities (R6.3-R6.4): keys ``miss``, ``hit``, ``double``
+    (natural 18), ``special`` (natural 19-20), ``friendly_fire`` (classic natural 2-3).
+
+    >>> from hexwar.rules.cards import default_cards
+    >>> p = hit_probabilities(default_cards(), 10)
+    >>> round(p["hit"], 2), p["double"], p["special"]
+    (0.58, 0.03, 0.03)
+    """
+    r = cards.rules
+    v = _outcome_probs(attack_value, modifier, normalize_variant(variant) == "classic",
+                       (r.friendly_fire, r.special, r.double_intensity))
+    return dict(zip(("miss", "hit", "double", "special", "friendly_fire"), v, strict=True))
+
+
+@lru_cache(maxsize=16)
+def dice_sum_distribution(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact distribution of ``n`` d10s as arrays ``(prob, sum, highest die)`` over the
+    distinct ``(sum, highest)`` pairs (the highest die decides a crew's fate after a Close
+    Assault or extra damage).
+
+    >>> p, s, m = dice_sum_distribution(1)
+    >>> list(s), float(p.sum())
+    ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1.0)
+    """
+    if not 1 <= n <= 8:
+        raise ValueError(f"1..8 d10s, not {n}")
+    dist: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    for _ in range(n):
+        nxt: dict[tuple[int, int], float] = {}
+        for (s, m), p in dist.items():
+            for f in range(1, 11):
+                k = (s + f, max(m, f))
+                nxt[k] = nxt.get(k, 0.0) + p / 10
+        dist = nxt
+    keys = sorted(dist)
+    out = (np.array([dist[k] for k in keys]), np.array([k[0] for k in keys]), np.array([k[1] for k in keys]))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """Exact outcome distribution of one declared attack on one target.
+
+    The five outcome probabilities add up to 1:
+
+    Attributes:
+        miss: no roll hit the target (friendly fire counts as a miss for it).
+        no_effect: hit, but no Endurance lost and no Damage card.
+        damaged: Endurance lost, no Damage card drawn during the attack, not destroyed.
+        damage_card: a Damage card was drawn during the attack, not destroyed.
+        destroyed: destroyed (its cost to the attacker).
+        crew_survives, crew_captured, crew_destroyed: parts of ``destroyed`` by the crew's
+            fate (all 0 for an uncrewed target).
+        friendly_fire: classic: expected number of friendly-fire rolls (hits on the firer's
+            own units).
+        expected_vp: expected victory points for the attacker (unit + crew, captures 2x).
+        expected_damage: expected Endurance lost (a destroyed unit loses all it had).
+        endurance: ``endurance[e]`` = P(the target survives with Current Endurance e).
+        rolls: to-hit rolls the attack makes at most.
+    """
+
+    miss: float
+    no_effect: float
+    damaged: float
+    damage_card: float
+    destroyed: float
+    crew_survives: float = 0.0
+    crew_captured: float = 0.0
+    crew_destroyed: float = 0.0
+    friendly_fire: float = 0.0
+    expected_vp: float = 0.0
+    expected_damage: float = 0.0
+    endurance: tuple[float, ...] = ()
+    rolls: int = 0
+
+    @property
+    def hit(self) -> float:
+        """P(at least one hit on the target)."""
+        return 1.0 - self.miss
+
+    @property
+    def outcomes(self) -> dict[str, float]:
+        """The five outcome probabilities by name."""
+        return {"miss": self.miss, "no_effect": self.no_effect, "damaged": self.damaged,
+                "damage_card": self.damage_card, "destroyed": self.destroyed}
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict of every field."""
+        return {"outcomes": self.outcomes, "crew": {"survives": self.crew_survives, "captured": self.crew_captured,
+                                                    "destroyed": self.crew_destroyed},
+                "friendly_fire": self.friendly_fire, "expected_vp": self.expected_vp,
+                "expected_damage": self.expected_damage, "endurance": list(self.endurance), "rolls": self.rolls}
+
+
+# --------------------------------------------------------------------------------------------
+# Plans: every number the dynamic programme needs, as a hashable tuple
+# --------------------------------------------------------------------------------------------
+# state = (defense, to-hit modifier per weapon slot, extra dice on drawing, probability, kind)
+#   kind: 0 = no Damage card (may draw), 1 = held before the attack, 2 = drawn in the attack
+# roll  = (weapon slot, attack value, damage index, to-hit bonus, intensity bonus, damage dice)
+
+
+def _composition(cards: CardSet, damage_deck: Deck | Mapping[str, int] | None) -> Counter[str]:
+    if damage_deck is None:
+        return Counter({d: 1 for d in cards.damage})
+    if isinstance(damage_deck, Deck):
+        return damage_deck.composition()
+    return Counter({card_id_of(k): int(v) for k, v in damage_deck.items() if v > 0})
+
+
+def _as_set(x: Iterable[int] | str, n: int) -> frozenset[int]:
+    return frozenset(range(n)) if x == "all" else frozenset(int(i) for i in x)
+
+
+def _states(cards: CardSet, target: UnitLike, comp: Counter[str], units: Mapping[str, UnitLike],
+            weapon_mods: Any, defense_of: Any) -> tuple[tuple[Any, ...], ...]:
+    """Card states of the target: the initial one, then one per distinct what-if signature."""
+    first = (defense_of(target), tuple(weapon_mods(target)), 0, 1.0, 0 if target.damage_card is None else 1)
+    states = [first]
+    if target.damage_card is None and comp:
+        total = sum(comp.values())
+        groups: dict[tuple[Any, ...], float] = {}
+        for cid in sorted(comp):
+            hyp = with_damage_card(cards, target, f"{cid}#1")
+            sig = (defense_of(hyp), tuple(weapon_mods(hyp)), damage_card_extra_dice(cards, target, cid, units))
+            groups[sig] = groups.get(sig, 0.0) + comp[cid] / total
+        states.extend((d, m, x, p, 2) for (d, m, x), p in sorted(groups.items()))
+    return tuple(states)
+
+
+def _crew_fates(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], classic: bool,
+                ctx: DefenseContext) -> tuple[int, ...]:
+    """Fate index (into :data:`_FATES`) per natural die 0..10; index 0 = destroyed outright."""
+    crew = _crew_of(units, target)
+    if crew is None or crew.endurance <= 0:
+        return (0,) * 11
+    out = [3]
+    for die in range(1, 11):
+        f = cards.rules.crew_fate(die)
+        if f == "captured" and classic and not ctx.captor_has_ground_unit:
+            f = "survives"
+        out.append(_FATES.index(f))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Run the dynamic programme of a plan; returns raw numbers (see :func:`_odds_from`)."""
+    (full, half, start, fates, classic, specials, states, rolls) = plan
+    C = len(states)
+    E = full
+    P = np.zeros((C, E + 1))
+    P[0, start] = 1.0
+    dead = np.zeros(4)
+    fate_of_die = np.array(fates)
+    can_draw = states[0][4] == 0 and C > 1
+    draw_p = np.array([s[3] for s in states])
+    no_miss = 1.0
+    ff = 0.0
+    e_idx = np.arange(1, E + 1)
+
+    def shift(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
+        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors."""
+        en = e_idx[:, None] - d[None, :]
+        w = v[1:, None] * p[None, :]
+        gone = en <= 0
+        if gone.any():
+            dead[:] += np.bincount(fate_of_die[np.broadcast_to(f, en.shape)[gone]], weights=w[gone], minlength=4)
+        alive = ~gone
+        return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
+
+    def extra_then(v: np.ndarray, j: int) -> np.ndarray:
+        """Mass drawing card state ``j``: apply its extra damage dice (no Defense)."""
+        x = states[j][2]
+        if not x:
+            return v
+        p, s, m = dice_sum_distribution(x)
+        return shift(v, s, p, m)
+
+    def draw(v: np.ndarray, out: np.ndarray) -> None:
+        """Mass that must draw a Damage card now: split over the card states."""
+        for j in range(1, C):
+            out[j] += extra_then(v * draw_p[j], j)
+
+    for slot, av, di, b_hit, b_int, ndice in rolls:
+        Q = np.zeros_like(P)
+        pd_, sd_, md_ = dice_sum_distribution(ndice)
+        for c in range(C):
+            v = P[c]
+            mass = v.sum()
+            if mass <= 0.0:
+                continue
+            D, mods, _, _, kind = states[c]
+            pm, ph, pdb, ps, pf = _outcome_probs(av, mods[slot] + b_hit, classic, specials)
+            if c == 0:
+                no_miss *= pm + pf
+            Q[c] += (pm + pf) * v
+            ff += pf * mass
+            raw = sd_ + b_int
+            d = np.concatenate([np.maximum(0, raw + di - D), np.maximum(0, 2 * raw + di - D)])
+            p = np.concatenate([ph * pd_, pdb * pd_])
+            f = np.concatenate([md_, md_])
+            surv = shift(v, d, p, f)
+            if kind == 0 and can_draw:
+                low = surv.copy()
+                low[half + 1:] = 0.0
+                surv[: half + 1] = 0.0
+                Q[c] += surv
+                draw(low, Q)
+            else:
+                Q[c] += surv
+            if ps:
+                if classic or kind != 0:
+                    dead[fate_of_die[0]] += ps * mass
+                elif not can_draw:  # no Damage card to draw: just the hit's damage
+                    Q[c] += shift(v, np.maximum(0, raw + di - D), ps * pd_, md_)
+                else:
+                    for j in range(1, C):
+                        u = extra_then(v * (ps * draw_p[j]), j)
+                        Dj = states[j][0]
+                        Q[j] += shift(u, np.maximum(0, raw + di - Dj), pd_, md_)
+        P = Q
+    return P, dead, no_miss, ff
+
+
+def _odds_from(plan: tuple[Any, ...], unit_cost: int, crew_cost: int, capture_multiplier: int) -> AttackOdds:
+    full, start = plan[0], plan[2]
+    states = plan[6]
+    P, dead, no_miss, ff = _solve(plan)
+    destroyed = float(dead.sum())
+    drawn = float(P[1:].sum()) if states[0][4] == 0 else 0.0
+    c0 = P[0]
+    damaged = float(c0[:start].sum())
+    unchanged = float(c0[start])
+    miss = min(no_miss, unchanged)
+    surv = P.sum(axis=0)
+    exp_damage = float(((start - np.arange(full + 1)) * surv).sum()) + destroyed * start
+    exp_vp = destroyed * unit_cost + float(dead[3]) * crew_cost + float(dead[2]) * crew_cost * capture_multiplier
+    return AttackOdds(
+        miss=miss, no_effect=max(0.0, unchanged - miss), damaged=damaged, damage_card=drawn, destroyed=destroyed,
+        crew_survives=float(dead[1]), crew_captured=float(dead[2]), crew_destroyed=float(dead[3]),
+        friendly_fire=ff, expected_vp=exp_vp, expected_damage=exp_damage,
+        endurance=tuple(float(x) for x in surv), rolls=len(plan[7]),
+    )
+
+
+def _target_numbers(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], ctx: DefenseContext,
+                    events_in_play: Sequence[str], variant: str) -> tuple[int, int, int, tuple[int, ...], bool, Any]:
+    card = cards.unit(target.card)
+    if target.endurance <= 0:
+        raise CombatError(f"{card.name} is destroyed")
+    classic = variant == "classic"
+    r = cards.rules
+    return (card.endurance_full, card.endurance_half, min(target.endurance, card.endurance_full),
+            _crew_fates(cards, target, units, classic, ctx), classic, (r.friendly_fire, r.special, r.double_intensity))
+
+
+def _costs(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike]) -> tuple[int, int]:
+    crew = _crew_of(units, target)
+    crew_cost = cards.unit(crew.card).cost if crew is not None and crew.endurance > 0 else 0
+    return cards.unit(target.card).cost, crew_cost
+
+
+# --------------------------------------------------------------------------------------------
+# Public entry points
+# --------------------------------------------------------------------------------------------
+
+
+def attack_odds(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: AttackOrders, ctx: DefenseContext,
+                *, units: Mapping[str, UnitLike] | None = None, events_in_play: Sequence[str] = (),
+                variant: str | Iterable[str] = "standard", damage_deck: Deck | Mapping[str, int] | None = None,
+                bonus_to_hit: Iterable[int] | str = (), bonus_intensity: Iterable[int] | str = ()) -> AttackOdds:
+    """Exact odds of a declared attack, before it is rolled (R6).
+
+    Args:
+        cards: the card set.
+        attacker, target: unit states (not changed).
+        orders: weapons (in firing order), indirect fire, Command cards played.
+        ctx: the target's :class:`~hexwar.rules.combat.DefenseContext`.
+        units: every unit in play by uid (crews are found here); default just these two.
+        events_in_play: Event card instances in play.
+        variant: ``"standard"`` or ``"classic"`` (or a collection of variant names).
+        damage_deck: the Damage deck (its remaining cards, or its discard pile if a reshuffle
+            is due), a mapping ``card id -> copies left``, or ``None`` for a full deck.
+        bonus_to_hit, bonus_intensity: to-hit roll numbers (0-based over the attack), or
+            ``"all"``, on which the attacker will use the Command-card bonus (R1.3).
+
+    Raises:
+        CombatError: when the attack is not legal (:func:`~hexwar.rules.combat.attack_problems`).
+    """
+    units = dict(units) if units is not None else {attacker.uid: attacker, target.uid: target}
+    problems = attack_problems(cards, attacker, target, orders, units, events_in_play)
+    if problems:
+        raise CombatError("; ".join(problems))
+    variant = normalize_variant(variant)
+    acard, tcard = cards.unit(attacker.card), cards.unit(target.card)
+    weapons = [acard.weapons[i] for i in orders.weapons]
+    counts = [rate_of_fire(cards, attacker, w, units, events_in_play, orders.command_cards) for w in weapons]
+    n = sum(counts)
+    bh, bi = _as_set(bonus_to_hit, n), _as_set(bonus_intensity, n)
+    rolls = []
+    k = 0
+    for slot, (w, cnt) in enumerate(zip(weapons, counts, strict=True)):
+        av = w.attack_value(tcard.target_type)
+        assert av is not None
+        di = weapon_damage_index(cards, attacker, w, units, events_in_play, orders.command_cards)
+        for _ in range(cnt):
+            rolls.append((slot, av, di, int(k in bh), int(k in bi), 1))
+            k += 1
+
+    def mods(t: UnitLike) -> list[int]:
+        m = sum(v for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, orders.command_cards))
+        return [m] * len(weapons)
+
+    def defense(t: UnitLike) -> int:
+        return effective_defense(cards, t, ctx, units, events_in_play)[0]
+
+    head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    plan = (*head, states, tuple(rolls))
+    return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
+
+
+def weapon_odds(cards: CardSet, weapon: Weapon, target: UnitLike, ctx: DefenseContext, *,
+                attacker: UnitLike | None = None, rolls: int | None = None,
+                modifiers: Sequence[tuple[str, int]] = (), units: Mapping[str, UnitLike] | None = None,
+                events_in_play: Sequence[str] = (), variant: str | Iterable[str] = "standard",
+                damage_deck: Deck | Mapping[str, int] | None = None) -> AttackOdds:
+    """Exact odds of one weapon fired at ``target`` as :meth:`CombatEngine.fire_weapon
+    <hexwar.rules.combat.CombatEngine.fire_weapon>` fires it (off-board artillery: ``attacker=None``).
+
+    Raises:
+        CombatError: when the weapon has no attack value against the target's type.
+    """
+    units = dict(units) if units is not None else ({target.uid: target} | ({attacker.uid: attacker} if attacker else {}))
+    variant = normalize_variant(variant)
+    tcard = cards.unit(target.card)
+    av = weapon.attack_value(tcard.target_type)
+    if av is None:
+        raise CombatError(f"{weapon.name} cannot affect a {tcard.target_type}")
+    n = rolls if rolls is not None else rate_of_fire(cards, attacker, weapon, units, events_in_play)
+    di = weapon_damage_index(cards, attacker, weapon, units, events_in_play)
+
+    def mods(t: UnitLike) -> list[int]:
+        return [sum(v for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, (), modifiers))]
+
+    def defense(t: UnitLike) -> int:
+        return effective_defense(cards, t, ctx, units, events_in_play)[0]
+
+    head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    plan = (*head, states, tuple((0, av, di, 0, 0, 1) for _ in range(n)))
+    return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
+
+
+def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: UnitLike, ctx: DefenseContext, *,
+                       units: Mapping[str, UnitLike] | None = None, events_in_play: Sequence[str] = (),
+                       variant: str | Iterable[str] = "standard", damage_deck: Deck | Mapping[str, int] | None = None,
+                       command_cards: Sequence[str] = (), bonus_to_hit: bool = False,
+                       bonus_dice: bool = False) -> AttackOdds:
+    """Exact odds of a Close Assault as :meth:`CombatEngine.close_assault
+    <hexwar.rules.combat.CombatEngine.close_assault>` resolves it (000): one to-hit roll, then
+    one d10 per assaulting infantry (sum, doubled on 18) - effective Defense.
+
+    Raises:
+        CombatError: when fewer than three infantry can assault or the target is no vehicle.
+    """
+    units = dict(units) if units is not None else {u.uid: u for u in (*assaulters, target)}
+    ready, problems = close_assault_problems(cards, assaulters, target, units, events_in_play)
+    if problems:
+        raise CombatError("; ".join(problems))
+    variant = normalize_variant(variant)
+    av = close_assault_attack_value(cards, ready)
+    assert av is not None
+
+    def mods(t: UnitLike) -> list[int]:
+        return [sum(v for _, v in _close_assault_modifiers(cards, ready, t, ctx, units, events_in_play,
+                                                           command_cards))]
+
+    def defense(t: UnitLike) -> int:
+        return effective_defense(cards, t, ctx, units, events_in_play)[0]
+
+    full, half, start, fates, classic, specials = _target_numbers(cards, target, units, ctx, events_in_play, variant)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    plan = (full, half, start, fates, classic, specials, states,
+            ((0, av, 0, int(bonus_to_hit), int(bonus_dice), len(ready)),))
+    odds = _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
+    return replace(odds, friendly_fire=0.0)  # classic 2-3 is a plain miss in a Close Assault
+
+
+def clear_cache() -> None:
+    """Forget cached plans (for benchmarks)."""
+    _solve.cache_clear()
+    _outcome_probs.cache_clear()
+
+
+__all__ += ["clear_cache"]
