@@ -70,7 +70,7 @@ ERROR = (236, 98, 84, 255)
 OK = (140, 200, 120, 255)
 FONT = 10
 
-SIDE_COLOURS = {"german": (120, 130, 124, 255), "soviet": (196, 64, 56, 255)}
+SIDE_COLOURS = {"german": (64, 104, 176, 255), "soviet": (196, 64, 56, 255)}
 GROUPS = (("Terrain", ("brush", "line", "fill", "elevation", "road")),
           ("Features", ("wreck", "rubble", "fire")),
           ("Select", ("select", "wand")),
@@ -573,9 +573,11 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
             z = len(sc.deploy_of(side))  # type: ignore[attr-defined]
             n = sum(1 for u in sc.units if u.side == side)  # type: ignore[attr-defined]
             rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
-            text(f"{side.capitalize()}: deploy zone {z} hexes, {n} starting units", px + 16, y, TEXT, size=9)
+            text(f"{side.capitalize()}: zone {z} hexes · {n} unit{'s' if n != 1 else ''}", px + 16, y, TEXT, size=9,
+                 width=pw - 16)
         y -= 16
         text(f"{len(sc.objectives)} objective hexes", px + 16, y, TEXT, size=9)  # type: ignore[attr-defined]
+        y -= 8
 
         def stepper(label: str, value: str, minus: Callable[[], None], plus: Callable[[], None]) -> None:
             nonlocal y
@@ -611,7 +613,8 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
                 cx = px + (i % 2) * (pw / 2)
                 if i % 2 == 0:
                     y -= 24
-                button(cx, y, pw / 2 - 4, 21, eid[:18], lambda eid=eid: s.toggle_event(eid),
+                nice = eid.removeprefix("ev_").replace("_", " ")
+                button(cx, y, pw / 2 - 4, 21, nice[:20], lambda eid=eid: s.toggle_event(eid),
                        active=eid in sc.events, size=8)  # type: ignore[attr-defined]
         y -= 22
         text("STARTING UNIT  (N to place, PgUp/PgDn)", px, y, DIM, size=8, bold=True)
