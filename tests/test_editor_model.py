@@ -16,7 +16,14 @@ from hexwar.editor import commands as C
 from hexwar.editor.hexstate import HexState, MapTransaction
 from hexwar.editor.model import EditorDocument
 from hexwar.editor.scenario_draft import ObjectiveDraft, ScenarioDraft, UnitPlacement, dump_toml, zone_specs
-from hexwar.editor.tools import Clipboard, brush_hexes, flood_region, rect_hexes, resize_translation, resized_map
+from hexwar.editor.tools import (
+    Clipboard,
+    brush_hexes,
+    flood_region,
+    rect_hexes,
+    resize_translation,
+    resized_map,
+)
 from hexwar.hexgrid import Hex
 from hexwar.maps import BattleMap, MapError
 
@@ -177,14 +184,14 @@ def test_paste_rotated_selection_lands_each_hex_where_rotation_sends_it():
     assert H("E05").neighbor(2) == H("F04")
     doc = EditorDocument(m)
     clip = Clipboard.copy(doc.map, [H("E05"), H("E04"), H("F04")])
-    anchor_rel = dict((st, rel) for rel, st in clip.cells)
+    anchor_rel = {state: rel for rel, state in clip.cells}
     # rotate 60 degrees clockwise and paste with the anchor on H05
     rot = clip.rotated(1)
     states, dropped = rot.placed(H("H05"), doc.map)
     doc.execute(C.paste_states(states))
     assert dropped == 0
-    for rel, st in clip.cells:
-        assert HexState.read(doc.map, H("H05") + rel.rotate_right()) == st
+    for rel, state in clip.cells:
+        assert HexState.read(doc.map, H("H05") + rel.rotate_right()) == state
     assert anchor_rel  # the test reads the copied states back
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hexwar.editor.model import EditorDocument
-from hexwar.editor.session import LEFT, MOD_CTRL, MOD_SHIFT, RIGHT, EditorSession
+from hexwar.editor.session import MOD_CTRL, MOD_SHIFT, RIGHT, EditorSession
 from hexwar.hexgrid import Hex, hex_line
 from hexwar.maps import BattleMap
 

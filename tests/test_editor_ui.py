@@ -12,19 +12,18 @@ pytestmark = pytest.mark.ui
 
 try:
     backend.configure(True)
-    import pyglet
     from pyglet.window import key, mouse
 
     from hexwar.editor.window import EditorWindow
 except Exception as exc:  # pragma: no cover - no EGL on this machine
     pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
 
-from hexwar.editor.hexstate import HexState
-from hexwar.editor.model import EditorDocument
-from hexwar.editor.tools import resize_translation
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
-from hexwar.validate import validate_file
+from hexwar.editor.hexstate import HexState  # noqa: E402
+from hexwar.editor.model import EditorDocument  # noqa: E402
+from hexwar.editor.tools import resize_translation  # noqa: E402
+from hexwar.hexgrid import Hex  # noqa: E402
+from hexwar.maps import BattleMap  # noqa: E402
+from hexwar.validate import validate_file  # noqa: E402
 
 H = Hex.from_label
 UNITS = {"german": [("de_test", "Test unit", None)], "soviet": [("su_test", "Test unit", None)]}

@@ -145,7 +145,7 @@ class Autosaver:
             "format": RECOVERY_FORMAT,
             "schema_version": 1,
             "pid": os.getpid(),
-            "saved_at": _dt.datetime.fromtimestamp(self.wall_clock(), _dt.timezone.utc).isoformat(timespec="seconds"),
+            "saved_at": _dt.datetime.fromtimestamp(self.wall_clock(), _dt.UTC).isoformat(timespec="seconds"),
             "document_path": str(doc.path.resolve()) if doc.path is not None else None,
             "kind": doc.kind,
             "map": doc.map.to_json(),

@@ -46,7 +46,7 @@ from .overlays import BrushCursorOverlay, ObjectiveOverlay, PasteOverlay, ZoneOv
 from .palette import terrain_entries, wreck_entries  # noqa: E402
 from .recovery import Autosaver, Recovery  # noqa: E402
 from .scenario_draft import SIDES, VARIANTS  # noqa: E402
-from .session import LEFT, MIDDLE, RIGHT, TOOL_BY_ID, TOOLS, EditorSession  # noqa: E402
+from .session import LEFT, MIDDLE, RIGHT, TOOL_BY_ID, EditorSession  # noqa: E402
 from .tools import brush_hexes  # noqa: E402
 
 __all__ = ["EditorWindow"]
