@@ -29,7 +29,7 @@ the cheapest path to it. Ties between equally cheap paths are broken the same wa
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -46,6 +46,21 @@ __all__ = [
 ]
 
 TOW_FACTOR = 2.0  # R8.1: a towing vehicle moves at half its remaining MP = every hex costs double
+
+
+@lru_cache(maxsize=16)
+def _indptr(height: int, width: int) -> np.ndarray:
+    """CSR row pointers of :func:`neighbor_table`'s edges (sorted by source cell)."""
+    src, _ = neighbor_table(height, width)
+    out = np.searchsorted(src, np.arange(height * width + 1)).astype(np.int64)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _cell_hexes(height: int, width: int) -> tuple[Hex, ...]:
+    """The Hex of every flat cell index ``row * width + col``."""
+    return tuple(Hex.from_offset(i % width, i // width) for i in range(height * width))
 
 
 @lru_cache(maxsize=16)
@@ -103,6 +118,7 @@ class Reach:
     cost: dict[Hex, float]
     width: int
     predecessors: np.ndarray
+    _pred: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def hexes(self) -> list[Hex]:
         """Reachable hexes, the start included, in cell order."""
@@ -120,14 +136,18 @@ class Reach:
         """
         if dest not in self.cost:
             raise KeyError(f"{dest.label if dest.offset[1] >= 0 else dest} is not reachable")
+        if not self._pred:
+            self._pred.extend(self.predecessors.tolist())
+        pred = self._pred
+        cells = _cell_hexes(len(pred) // self.width, self.width)
         out: list[Hex] = []
         col, row = dest.offset
         i = row * self.width + col
         col0, row0 = self.start.offset
         start_i = row0 * self.width + col0
         while i != start_i:
-            out.append(Hex.from_offset(i % self.width, i // self.width))
-            i = int(self.predecessors[i])
+            out.append(cells[i])
+            i = pred[i]
             if i < 0:  # pragma: no cover - dijkstra always links reachable cells back
                 raise KeyError(f"no path recorded to {dest}")
         out.reverse()
@@ -188,13 +208,15 @@ def reachable(cost: np.ndarray, passable: np.ndarray, start: Hex, mp: float,
         raise ValueError(f"start hex {start} is off the {width}x{height} map")
     src, dst = neighbor_table(height, width)
     w = edge_weights(cost, road_cost, road, factor)
-    ok = np.isfinite(w) & passable.ravel()[dst] & (w <= mp)
+    # blocked edges keep their slot with an infinite weight: the CSR structure is shared
+    w = np.where(passable.ravel()[dst] & (w <= mp), w, np.inf)
     n = height * width
-    graph = csr_matrix((w[ok], (src[ok], dst[ok])), shape=(n, n))
+    graph = csr_matrix((w, dst, _indptr(height, width)), shape=(n, n))
     s = row * width + col
     dist, pred = dijkstra(graph, directed=True, indices=s, return_predecessors=True, limit=float(mp) + 1e-9)
     idx = np.flatnonzero(np.isfinite(dist))
-    reach = {Hex.from_offset(int(i) % width, int(i) // width): float(dist[i]) for i in idx}
+    cells = _cell_hexes(height, width)
+    reach = {cells[i]: d for i, d in zip(idx.tolist(), dist[idx].tolist(), strict=True)}
     return Reach(start, reach, width, pred)
 
 
@@ -307,6 +329,10 @@ def occupancy(state: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]
     from . import ruleset
     from .state import SIDES
 
+    key = (state.cache.get("epoch", 0), state.battlemap.version)
+    hit = state.cache.get("occupancy")
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[no-any-return]
     bm = state.battlemap
     occ = {s: np.zeros((bm.height, bm.width), dtype=bool) for s in SIDES}
     cnt = {s: np.zeros((bm.height, bm.width), dtype=np.int16) for s in SIDES}
@@ -317,6 +343,7 @@ def occupancy(state: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]
         occ[u.side][row, col] = True
         if u.crewing is None and ruleset.is_ground(u.card):
             cnt[u.side][row, col] += 1
+    state.cache["occupancy"] = (key, (occ, cnt))
     return occ, cnt
 
 
@@ -343,13 +370,22 @@ def passable_for(state: Any, uid: str) -> np.ndarray:
 
 
 def unit_reach(state: Any, uid: str) -> Reach | None:
-    """The hexes a unit can still reach this Movement phase, or ``None`` if it cannot move."""
+    """The hexes a unit can still reach this Movement phase, or ``None`` if it cannot move.
+
+    Cached until the game changes (``state.cache["epoch"]`` moves on with every command).
+    """
     u = state.units[uid]
     mob = unit_mobility(state, uid)
     if mob is None or u.mp_left <= 0 or u.hex is None:
         return None
+    key = (state.cache.get("epoch", 0), state.battlemap.version, u.hex, u.mp_left)
+    hit = state.cache.get(("reach", uid))
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[no-any-return]
     cost, road_cost = cost_arrays(state, mob)
-    return reachable(cost, passable_for(state, uid), u.hex, u.mp_left, road_cost, state.battlemap.road)
+    r = reachable(cost, passable_for(state, uid), u.hex, u.mp_left, road_cost, state.battlemap.road)
+    state.cache[("reach", uid)] = (key, r)
+    return r
 
 
 def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str | None:

@@ -4,7 +4,7 @@ The dice-and-damage rules are the combat engine's (:mod:`hexwar.rules.combat`), 
 drift rules the artillery module's (:mod:`hexwar.rules.artillery`), fire the fire module's; this
 module feeds them the game's units and applies what they report to the game state:
 
-* a unit destroyed leaves play: its card is out of the game, any Damage card goes to the
+* a unit destroyed leaves play (:class:`~hexwar.rules.combat.UnitDestroyed`): its card is out of the game, any Damage card goes to the
   Damage discard, Command cards under it leave the game; a destroyed vehicle leaves a wreck
   (R8.1; a wreck it was towing drops in its hex); the destroying side scores its cost (R6.6,
   R10) - except friendly fire in ``classic`` (001: no points) and fire damage, which scores for
@@ -41,12 +41,13 @@ __all__ = [
     "resolve_attack",
     "artillery_mission",
     "fire_hit",
-    "remove_unit",
     "score",
     "forfeit_capture",
     "return_to_reserves",
     "envelop_crewless",
-    "expire_turn_cards",
+    "end_turn_units",
+    "defense_context",
+    "has_ground_unit",
     "command_card_problem",
     "play_command_card",
     "command_card_options",
@@ -95,49 +96,6 @@ def _clear_cards(state: GameState, u: UnitState) -> None:
     for c in u.command_cards:
         state.command_discard.append(c)
     u.command_cards = []
-
-
-def remove_unit(state: GameState, uid: str, how: str, scorer: str | None, sink: Any,
-                crew_fate: str | None = None) -> list[Event]:
-    """Take a unit (and its crew) out of play and move its cards (R6.6, R8.1, 000).
-
-    Args:
-        state: the game.
-        uid: the unit leaving play.
-        how: ``"destroyed"`` or ``"captured"``.
-        scorer: the side scoring it (``None``: nobody, e.g. friendly fire in ``classic``).
-        sink: where wreck events go (they are applied to the map at once).
-        crew_fate: ``"survives"``, ``"captured"`` or ``"destroyed"`` for its crew, if it has
-            one (R6.6); default ``"destroyed"``.
-
-    Returns:
-        the game events, in order (score, wreck, crew).
-    """
-    from ..rules.wrecks import drop_wreck, wreck_vehicle
-
-    out: list[Event] = []
-    u = state.units.pop(uid)
-    name = ruleset.card_name(uid)
-    _clear_cards(state, u)
-    state.removed.append(uid)
-    out.append(Event("removed", f"{name} ({uid}) is {how}", {"unit": uid, "how": how, "side": u.side}))
-    if scorer is not None:
-        out.append(score(state, scorer, uid, "captured" if how == "captured" else "destroyed"))
-    if u.hex is not None and not u.aloft:
-        if u.towing:
-            ev = drop_wreck(state.battlemap, uid, u.hex, u.towing)
-            ev.apply(state.battlemap)
-            out.append(Event("wreck_dropped", str(ev), ev.to_json()))
-            u.towing = None
-        if how == "destroyed" and ruleset.is_vehicle(uid):
-            ev = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice, vehicle=name)
-            ev.apply(state.battlemap)
-            out.append(Event("wreck_placed", str(ev), ev.to_json()))
-    if u.crew is not None and u.crew in state.units:
-        out.extend(_crew_leaves(state, u.crew, crew_fate or "destroyed", scorer))
-    if u.crewing is not None and u.crewing in state.units:
-        state.units[u.crewing].crew = None
-    return out
 
 
 def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> list[Event]:
@@ -195,70 +153,182 @@ def envelop_crewless(state: GameState, sink: Any) -> None:
 
 
 # -- the combat engine ---------------------------------------------------------------------------
-def _units_view(state: GameState) -> dict[str, Any]:
-    return state.units
+class _DamageDeck:
+    """The game's Damage deck lists seen as a :class:`hexwar.rules.cards.Deck` for one engine run."""
+
+    def __init__(self, state: GameState):
+        from ..rules.cards import Deck
+
+        self.state = state
+        self.deck = Deck("damage", state.damage_deck, state.damage_discard, reshuffle=True)
+
+    def write_back(self) -> None:
+        """The deck may have rebound its lists on a reshuffle: store them in the state again."""
+        self.state.damage_deck = self.deck.cards
+        self.state.damage_discard = self.deck.discard
 
 
-def _apply_combat_events(state: GameState, evs: list[Any], scorer: str | None, sink: Any,
-                         friendly_fire_scores: bool = True) -> list[Event]:
-    """Turn the combat engine's events into game events and apply their consequences."""
+def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
+    from ..rules.combat import CombatEngine, normalize_variant
+
+    dd = _DamageDeck(state)
+    eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
+                       events_in_play=tuple(state.events_in_play))
+    return eng, dd
+
+
+def has_ground_unit(state: GameState, side: str) -> bool:
+    """The side has a ground unit on the map (000 capture in ``classic``, R6.6)."""
+    return any(u.side == side and u.hex is not None and not u.aloft and u.crewing is None and ruleset.is_ground(u.card)
+               for u in state.units.values())
+
+
+def defense_context(state: GameState, uid: str, hindrances: int = 0, attacker_side: str | None = None) -> Any:
+    """The :class:`~hexwar.rules.combat.DefenseContext` of unit ``uid`` where it stands (R6.7)."""
+    from ..rules.combat import DefenseContext
+
+    u = state.units[uid]
+    captor = has_ground_unit(state, attacker_side or other_side(u.side))
+    if u.hex is None or u.aloft:
+        return DefenseContext(0, hindrances, captor)
+    return DefenseContext.at(state.battlemap, u.hex, ruleset.unit_card(uid), hindrances=hindrances,
+                             captor_has_ground_unit=captor)
+
+
+def _friendly_fire_policy(state: GameState) -> Any:
+    """Classic 2-3 (R6.4): the opponent picks the firer's most valuable friendly unit that the
+    weapon could legally target (affects it; in range and LOS for a ground firer; any for an
+    aircraft); ties go to the lowest instance id. Off-board artillery has no friendly target
+    (docs/rules.md)."""
+
+    def policy(attacker: Any, weapon: Any, widx: int | None) -> Any:
+        if attacker is None:
+            return None
+        best = None
+        for uid, v in sorted(state.units.items()):
+            if v.side != attacker.side or uid == attacker.uid or v.crewing is not None:
+                continue
+            if not weapon.affects(ruleset.unit_card(uid)):
+                continue
+            if not attacker.aloft and not v.aloft:
+                if attacker.hex is None or v.hex is None or not weapon.in_range(attacker.hex.distance(v.hex)):
+                    continue
+                if not ruleset.sees(state, attacker.hex, v.hex)[0]:
+                    continue
+            key = (-ruleset.cost(uid), uid)
+            if best is None or key < best[0]:
+                best = (key, uid)
+        if best is None:
+            return None
+        return state.units[best[1]], defense_context(state, best[1])
+
+    return policy
+
+
+def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Event]:
+    """Turn the combat engine's events into game events and carry out what the game must:
+    destroyed units leave play (cards, wrecks, score), crews meet their fate (R6.6)."""
     from ..rules import combat
 
     out: list[Event] = []
     for ev in evs:
-        if isinstance(ev, EffectEvent):
-            ev.apply(state.battlemap)
-            d = ev.to_json()
-            out.append(Event(d.pop("event", type(ev).__name__).lower(), str(ev), d))
-            continue
-        d = ev.to_json() if hasattr(ev, "to_json") else {}
-        kind = combat.event_kind(ev) if hasattr(combat, "event_kind") else type(ev).__name__
+        d = ev.to_json()
+        kind = d.pop("kind", "combat")
         out.append(Event(kind, str(ev), d))
         if isinstance(ev, combat.UnitDestroyed):
             if ev.unit in state.units:
-                s = scorer
-                if getattr(ev, "friendly_fire", False) and not friendly_fire_scores:
-                    s = None
-                out.extend(remove_unit(state, ev.unit, "destroyed", s, sink, getattr(ev, "crew_fate", None)))
-        elif isinstance(ev, getattr(combat, "CrewLost", ())):
-            u = state.units.get(ev.unit)
-            if u is not None and u.crew is not None:
-                out.extend(_crew_leaves(state, u.crew, getattr(ev, "fate", "destroyed"), scorer))
-                u.crew = None
-        elif isinstance(ev, getattr(combat, "DamageCardDrawn", ())):
-            pass  # the engine has put the card on the unit; the deck is the game's list
+                out.extend(_unit_destroyed(state, ev))
+        elif isinstance(ev, combat.CrewFate):
+            if ev.crew in state.units:
+                out.extend(_crew_leaves(state, ev.crew, ev.fate, ev.scorer))
     return out
+
+
+def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
+    """UnitDestroyed (R6.6): out of the game; the engine's scorer gets its cost; wreck (R8.1)."""
+    from ..rules.wrecks import drop_wreck, wreck_vehicle
+
+    out: list[Event] = []
+    uid = ev.unit
+    u = state.units.pop(uid)
+    _clear_cards(state, u)
+    state.removed.append(uid)
+    if ev.scorer is not None:
+        out.append(_record(state, ev.scorer, uid, "destroyed"))
+    if u.hex is not None and not u.aloft:
+        if u.towing:
+            w = drop_wreck(state.battlemap, uid, u.hex, u.towing)
+            w.apply(state.battlemap)
+            out.append(Event("wreck_dropped", str(w), w.to_json()))
+            u.towing = None
+        if ev.wreck:
+            w = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
+                              vehicle=ruleset.card_name(uid))
+            w.apply(state.battlemap)
+            out.append(Event("wreck_placed", str(w), w.to_json()))
+    if u.crewing is not None and u.crewing in state.units:
+        state.units[u.crewing].crew = None  # a gun's crew shot away (R7.5): the gun stands crewless
+    return out
+
+
+def _record(state: GameState, scorer: str, uid: str, kind: str) -> Event:
+    return score(state, scorer, uid, kind)
 
 
 def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
     """Resolve one declared attack through the combat engine (R6.2-R6.6) and apply the results.
 
-    A flamethrower attack on a unit in a building also attacks the building (R8.2, 003).
+    A flamethrower that fired at a unit in a building then attacks the building (R8.2, 003).
+    The attack's Command cards are discarded afterwards.
     """
-    from ..rules import combat
+    from ..rules.buildings import BuildingAttackKind, attack_building
+    from ..rules.combat import AttackOrders, bonus_on
 
-    evs = combat.resolve_declared(state, a, bonus=bonus)  # type: ignore[attr-defined]
-    sink.rule_events(_apply_combat_events(state, evs, a.side, sink))
-    _expire_attack_cards(state, a, sink)
+    eng, dd = _engine(state)
+    pol = bonus_on(to_hit=[0]) if bonus else None
+    t = state.units[a.target]
+    target_uid = t.crew if a.at_crew and t.crew is not None else a.target
+    target = state.units[target_uid]
+    ctx = defense_context(state, target_uid, a.hindrance, a.side)
+    target_hex = t.hex
+    if a.close_assault:
+        evs = eng.close_assault([state.units[x] for x in a.attackers if x in state.units], target, ctx,
+                                command_cards=tuple(a.command_cards), bonus=pol)
+    else:
+        attacker = state.units[a.attackers[0]]
+        orders = AttackOrders(tuple(a.weapons), a.indirect, tuple(a.command_cards))
+        evs = eng.resolve_attack(attacker, target, orders, ctx, bonus=pol, friendly_fire=_friendly_fire_policy(state))
+    dd.write_back()
+    sink.rule_events(_apply_combat_events(state, evs, sink))
+    if not a.close_assault and target_hex is not None and a.attackers[0] in state.units:
+        attacker = state.units[a.attackers[0]]
+        flames = [i for i in a.weapons if ruleset.weapons(attacker.card)[i].flamethrower]
+        for i in flames:
+            w = ruleset.weapons(attacker.card)[i]
+            ev = attack_building(state.battlemap, target_hex, BuildingAttackKind.FLAMETHROWER, w.damage_index, state.dice,
+                                 attacker=f"{ruleset.card_name(attacker.card)} ({attacker.uid})")
+            if ev is not None:
+                sink.effect(ev)
+    for c in a.command_cards:
+        state.command_discard.append(c)
+    a.command_cards = []
 
 
-def _expire_attack_cards(state: GameState, a: Attack, sink: Any) -> None:
-    for uid in a.attackers:
-        u = state.units.get(uid)
-        if u is None:
-            continue
-        keep = []
-        for c in u.command_cards:
-            if ruleset.command_card(c).duration == "attack":
-                state.command_discard.append(c)
-            else:
-                keep.append(c)
-        u.command_cards = keep
+def _artillery_weapon(side: str, w: Any) -> Any:
+    from ..rules.cards import Weapon
+
+    pairs = tuple((k, w.attack[k]) for k in ("infantry", "vehicle", "gun") if k in w.attack)
+    return Weapon(id=f"{side}_offboard_artillery", name=w.name, attack=pairs, rate_of_fire=w.rate_of_fire,
+                  damage_index=w.damage_index, range=0, indirect=True)
 
 
 def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: Any) -> None:
-    """Resolve one off-board mission on ``h`` (R9.3, R9.4) and apply what it did."""
-    from ..rules import combat
+    """Resolve one off-board mission on ``h`` (R9.3, R9.4) and apply what it did.
+
+    The strike (accuracy, drift) and the building attack are :mod:`hexwar.rules.artillery`'s;
+    each unit in the landing hex is attacked by the mission's weapon through the combat
+    engine, its losses applied at once (a new wreck protects the next unit attacked).
+    """
     from ..rules.artillery import resolve_artillery
 
     art = state.scenario.sides[side].artillery
@@ -269,16 +339,23 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
         from ..rules.terrain_effects import default_effects
 
         hit_on = (hit_on if hit_on is not None else default_effects().side_hit_on(side)) - acc
+    weapon = _artillery_weapon(side, art.weapon)
 
     def units_at(x: Hex) -> list[TargetView]:
         return [TargetView(u.uid, state) for _, u in sorted(state.units.items())
                 if u.hex == x and not u.aloft and u.crewing is None]
 
     def attack_unit(unit: TargetView, x: Hex, mod: int, dice: Any) -> list[Event]:
-        if unit.id not in state.units:
+        from ..rules.combat import DefenseContext
+
+        u = state.units.get(unit.id)
+        if u is None or weapon.attack_value(ruleset.target_type(u.uid)) is None:
             return []
-        evs = combat.artillery_attack(state, side, art.weapon, unit.id, mod)  # type: ignore[attr-defined]
-        return _apply_combat_events(state, evs, side, sink)
+        eng, dd = _engine(state)
+        ctx = DefenseContext(mod, 0, has_ground_unit(state, side))
+        evs = eng.fire_weapon(weapon, u, ctx, side=side, attacker=None, friendly_fire=_friendly_fire_policy(state))
+        dd.write_back()
+        return _apply_combat_events(state, evs, sink)
 
     evs = resolve_artillery(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at, attack_unit,
                             hit_on=hit_on, command_card=bonus)
@@ -286,14 +363,33 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
 
 
 def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[Event]:
-    """R8.5: a fire hit on ``uid``: Intensity + DI 4 - effective Defense; scored for the enemy."""
-    from ..rules import combat
-
+    """R8.5: a fire hit on ``uid`` (Intensity + DI 4 - effective Defense in the burning hex);
+    a unit destroyed by fire scores for the enemy of its controller (docs/rules.md)."""
     if uid not in state.units:
         return []
     u = state.units[uid]
-    evs = combat.fire_damage(state, uid, damage_index)  # type: ignore[attr-defined]
-    return _apply_combat_events(state, evs, other_side(u.side), sink)
+    eng, dd = _engine(state)
+    evs = eng.apply_hit(u, defense_context(state, uid), damage_index=damage_index, scorer=other_side(u.side),
+                        source="fire")
+    dd.write_back()
+    return _apply_combat_events(state, evs, sink)
+
+
+def end_turn_units(state: GameState, sink: Any) -> None:
+    """End Turn for the units (R5.6) through :func:`hexwar.rules.combat.end_turn`: Command
+    cards of one turn expire (to the discard), Damage-card counters and Turns of Flight count
+    down (spent aircraft go under the Reserves deck with their pilots), Endurance recovers."""
+    from ..rules import combat
+
+    evs = combat.end_turn(ruleset.cards(), state.units)
+    for ev in evs:
+        d = ev.to_json()
+        kind = d.pop("kind", "combat")
+        sink.add(Event(kind, str(ev), d))
+        if isinstance(ev, combat.CommandCardExpired):
+            state.command_discard.append(ev.card)
+        elif isinstance(ev, combat.AircraftReturns) and ev.unit in state.units:
+            return_to_reserves(state, ev.unit, sink, "its Turns of Flight are spent")
 
 
 # -- Command cards (R4.3) ---------------------------------------------------------------------
@@ -306,17 +402,47 @@ def _needs_unit(card: Any) -> bool:
     return any(e.kind in _UNIT_KINDS for e in card.effects)
 
 
+def _open_attack(state: GameState, uid: str) -> Attack | None:
+    for a in state.attacks.values():
+        if uid in a.attackers and not a.resolved:
+            return a
+    return None
+
+
 def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> str | None:
     """Why ``cmd`` may not be played now (R4.3), or ``None``.
 
-    The card must be in hand, its phase must be now (``any`` always), and a card acting on a
-    unit needs one of the side's units in play of a type it applies to.
+    The card must be in hand and its phase now (``any`` always). A card acting on a unit
+    needs one of the side's units in play of a type it applies to; a card of duration
+    ``attack`` is played on a declared, unresolved attack of that unit (the combat engine
+    checks it fits the attack: :func:`hexwar.rules.combat.attack_problems`).
     """
+    from ..rules import combat
+
     if cmd.card not in state.hand_commands[cmd.side]:
         return f"{cmd.card} is not in your hand"
     card = ruleset.command_card(cmd.card)
     if card.phase not in (phase, "any"):
         return f"{card.title} is played in the {card.phase.replace('_', ' ')} phase, not now ({state.phase})"
+    kinds = {e.kind for e in card.effects}
+    if card.duration == "attack":
+        if cmd.unit is None:
+            return f"{card.title} is played on one of your units' declared attacks: give unit=..."
+        a = _open_attack(state, cmd.unit)
+        if a is None or a.side != cmd.side:
+            return f"{cmd.unit} has no declared attack waiting to be resolved"
+        cards_now = tuple(a.command_cards) + (cmd.card,)
+        if a.close_assault:
+            assaulters = [state.units[x] for x in a.attackers if x in state.units]
+            _, probs = combat.close_assault_problems(ruleset.cards(), assaulters, state.units[a.target], state.units,
+                                                     state.events_in_play, cards_now)
+        else:
+            t = state.units[a.target]
+            tgt = state.units[t.crew] if a.at_crew and t.crew in state.units else t
+            orders = combat.AttackOrders(tuple(a.weapons), a.indirect, cards_now)
+            probs = combat.attack_problems(ruleset.cards(), state.units[a.attackers[0]], tgt, orders, state.units,
+                                           state.events_in_play)
+        return probs[0] if probs else None
     if _needs_unit(card):
         if cmd.unit is None:
             return f"{card.title} is played on one of your units: give unit=..."
@@ -325,20 +451,14 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
             return f"{cmd.unit} is not a unit of yours in play"
         if not card.applies_to_unit(ruleset.unit_type(u.uid)):
             return f"{card.title} applies to {', '.join(card.applies_to)} units, not {ruleset.unit_type(u.uid)}"
-        if cmd.card and any(card_of(c) == card_of(cmd.card) for c in u.command_cards):
+        if any(card_of(c) == card_of(cmd.card) for c in u.command_cards):
             return f"{ruleset.card_name(u.uid)} already has {card.title} (identical cards do not add up, 001)"
-        kinds = {e.kind for e in card.effects}
         if EffectKind.REMOVE_DAMAGE_CARD in kinds and u.damage_card is None:
             return f"{ruleset.card_name(u.uid)} has no Damage card"
         if EffectKind.TURNS_OF_FLIGHT in kinds and not u.aloft:
             return f"{ruleset.card_name(u.uid)} is not an aircraft aloft"
-        if card.duration == "attack" and phase == "combat":
-            mine = [a for a in state.attacks.values() if u.uid in a.attackers and not a.resolved]
-            if not mine and state.phase == Phase.RESOLUTION:
-                return f"{ruleset.card_name(u.uid)} has no attack left to resolve this turn"
     elif cmd.unit is not None:
         return f"{card.title} is not played on a unit"
-    kinds = {e.kind for e in card.effects}
     if EffectKind.COMMIT_FROM_RESERVES in kinds and not state.reserves[cmd.side]:
         return "your Reserves deck is empty"
     if EffectKind.DRAW in kinds and cmd.side in state.drawn:
@@ -347,12 +467,18 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
 
 
 def play_command_card(state: GameState, cmd: UseCommandCard, sink: Any) -> None:
-    """Play a checked Command card: attach it to the unit, or apply an instant effect (R4.3)."""
+    """Play a checked Command card (R4.3): on a declared attack (duration ``attack``), under a
+    unit (``turn``, ``permanent``), or at once (``instant``: then discarded)."""
     card = ruleset.command_card(cmd.card)
     state.hand_commands[cmd.side].remove(cmd.card)
     on = f" on {ruleset.card_name(cmd.unit)} ({cmd.unit})" if cmd.unit else ""
     sink.emit("command_card", f"{cmd.side} plays {card.title}{on}: {card.help_text()}", side=cmd.side, card=cmd.card,
               unit=cmd.unit)
+    if card.duration == "attack" and cmd.unit is not None:
+        a = _open_attack(state, cmd.unit)
+        assert a is not None
+        a.command_cards.append(cmd.card)
+        return
     if card.duration != "instant" and cmd.unit is not None:
         state.units[cmd.unit].command_cards.append(cmd.card)
         return
@@ -395,7 +521,7 @@ def command_card_options(state: GameState, side: str, phase: str) -> Iterator[Us
         card = ruleset.command_card(c)
         if card.phase not in (phase, "any"):
             continue
-        if _needs_unit(card):
+        if _needs_unit(card) or card.duration == "attack":
             for uid in sorted(state.units):
                 cmd = UseCommandCard(side, c, uid)
                 if command_card_problem(state, cmd, phase) is None:
@@ -404,17 +530,6 @@ def command_card_options(state: GameState, side: str, phase: str) -> Iterator[Us
             cmd = UseCommandCard(side, c, None)
             if command_card_problem(state, cmd, phase) is None:
                 yield cmd
-
-
-def expire_turn_cards(state: GameState, u: UnitState, sink: Any) -> None:
-    """End Turn: Command cards that last until End Turn (or one attack) are discarded."""
-    keep = []
-    for c in u.command_cards:
-        if ruleset.command_card(c).duration in ("turn", "attack"):
-            state.command_discard.append(c)
-        else:
-            keep.append(c)
-    u.command_cards = keep
 
 
 def event_drawn(state: GameState, card: str, sink: Any) -> None:

@@ -55,7 +55,6 @@ __all__ = [
     "is_event",
     "event_ids",
     "command_card",
-    "damage_side",
     "active_effects",
     "effect_total",
     "has_effect",
@@ -252,37 +251,15 @@ def command_card(cid: str) -> Any:
 
 
 # -- effects in force on a unit (R4.3) -------------------------------------------------------
-def damage_side(damage_instance: str, cid: str) -> Any:
-    """The Damage-card edge that applies to unit card ``cid``."""
-    return cards().damage_card(damage_instance).side_for(unit_type(cid))
-
-
-def _veteran(state: GameState, u: UnitState) -> bool:
-    c = cards()
-    q = unit_card(u.uid).quality
-    if q is None and u.crew is not None:
-        q = unit_card(u.crew).quality
-    return bool(q and c.qualities[q].ignores_marked_effects)
-
-
 def active_effects(state: GameState, u: UnitState) -> list[Effect]:
-    """Every typed effect in force on unit ``u`` now (R4.3).
+    """Every typed effect in force on unit ``u`` now (R4.3), from the combat engine's reading.
 
-    From its Damage card's edge while the counter runs (or permanently; veterans ignore marked
-    edges), the Command cards under it, and the Events in play that select its side and type.
+    Its Damage card's edge while active (veterans ignore marked edges), the Command cards under
+    it and the Events in play that select it (:func:`hexwar.rules.combat.unit_effects`).
     """
-    out: list[Effect] = []
-    ut = unit_type(u.uid)
-    if u.damage_card is not None:
-        ds = damage_side(u.damage_card, u.uid)
-        active = ds.turns is None or (u.damage_turns is not None and u.damage_turns > 0)
-        if active and not (ds.veteran_ignores and _veteran(state, u)):
-            out.extend(ds.effects)
-    for c in u.command_cards:
-        out.extend(e for e in command_card(c).effects if e.applies_to(u.side, ut))
-    for ev in state.events_in_play:
-        out.extend(e for e in command_card(ev).effects if e.applies_to(u.side, ut))
-    return out
+    from ..rules.combat import unit_effects
+
+    return [e for _, e in unit_effects(cards(), u, state.units, state.events_in_play)]
 
 
 def effect_total(effects: Iterable[Effect], kind: EffectKind) -> int:
@@ -297,7 +274,9 @@ def has_effect(effects: Iterable[Effect], kind: EffectKind) -> bool:
 
 def is_immobilized(state: GameState, u: UnitState) -> bool:
     """Immobilized by rubble (R8.3) or by an effect in force (R4.3)."""
-    return u.immobilized or has_effect(active_effects(state, u), EffectKind.IMMOBILIZED)
+    from ..rules.combat import is_immobilized as _imm
+
+    return _imm(cards(), u, state.units, state.events_in_play)
 
 
 def side_effects(state: GameState, side: str, kind: EffectKind) -> int:

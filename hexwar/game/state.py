@@ -176,6 +176,8 @@ class Attack:
         indirect: indirect fire (rear-line or SPG first weapon, R7.2-R7.3).
         hindrance: hindrance count of the LOS at declaration (R3.5: +1 needed per hindrance).
         resolved: resolved or void.
+        command_cards: Command cards played on this attack (duration ``"attack"``, R4.3);
+            discarded when it is resolved.
     """
 
     number: int
@@ -188,12 +190,14 @@ class Attack:
     indirect: bool = False
     hindrance: int = 0
     resolved: bool = False
+    command_cards: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of the attack."""
         return {"number": self.number, "side": self.side, "attackers": list(self.attackers), "target": self.target,
                 "weapons": list(self.weapons), "at_crew": self.at_crew, "close_assault": self.close_assault,
-                "indirect": self.indirect, "hindrance": self.hindrance, "resolved": self.resolved}
+                "indirect": self.indirect, "hindrance": self.hindrance, "resolved": self.resolved,
+                "command_cards": list(self.command_cards)}
 
 
 @dataclass(frozen=True)
@@ -441,6 +445,9 @@ class GameState:
         for name in ("command_deck", "command_discard", "events_in_play", "damage_deck", "damage_discard", "removed"):
             for c in getattr(self, name):
                 yield name, c
+        for n, a in self.attacks.items():
+            for c in a.command_cards:
+                yield f"attack.{n}", c
         for uid, u in self.units.items():
             yield "map", uid
             if u.damage_card is not None:

@@ -200,11 +200,21 @@ def declare_problem(state: GameState, cmd: Declare) -> str | None:
         return f"declare 1 or {MAX_WEAPONS} weapons, got {len(cmd.weapons)} (R6.1)"
     if len(set(cmd.weapons)) != len(cmd.weapons):
         return "a weapon is named twice"
+    modes = []
     for widx in cmd.weapons:
-        prob, _, _ = weapon_problem(state, cmd.attacker, cmd.target, widx, cmd.at_crew)
+        prob, mode, _ = weapon_problem(state, cmd.attacker, cmd.target, widx, cmd.at_crew)
         if prob:
             return prob
-    return None
+        modes.append(mode)
+    # the combat engine's own card checks must agree (R6.1, R4.2, R7.2)
+    from ..rules.combat import AttackOrders, attack_problems
+
+    t = state.units[cmd.target]
+    tgt = state.units[t.crew] if cmd.at_crew and t.crew in state.units else t
+    probs = attack_problems(ruleset.cards(), state.units[cmd.attacker], tgt,
+                            AttackOrders(tuple(cmd.weapons), FireMode.INDIRECT in modes), state.units,
+                            state.events_in_play)
+    return probs[0] if probs else None
 
 
 def do_declare(state: GameState, cmd: Declare, sink: Any) -> Attack:
@@ -310,6 +320,35 @@ def declaration_options(state: GameState, side: str) -> Iterator[Declare | Decla
             yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
 
 
+def _still_legal(state: GameState, a: Attack, sink: Any) -> str | None:
+    """Re-check a declared attack with the combat engine before it is resolved (R6.2).
+
+    A Damage card drawn since the declaration may forbid attacking (``no_attack``: the attack
+    is void) or the 2nd weapon (``no_second_weapon``: that weapon no longer fires). Returns why
+    the attack is void, or ``None`` (the weapons list may have been trimmed).
+    """
+    from ..rules.combat import AttackOrders, attack_problems
+
+    t = state.units[a.target]
+    tgt = state.units[t.crew] if a.at_crew and t.crew in state.units else t
+    att = state.units[a.attackers[0]]
+
+    def probs(ws: tuple[int, ...]) -> list[str]:
+        return attack_problems(ruleset.cards(), att, tgt, AttackOrders(ws, a.indirect, tuple(a.command_cards)),
+                               state.units, state.events_in_play)
+
+    first = probs(tuple(a.weapons))
+    if not first:
+        return None
+    keep = tuple(w for w in a.weapons if not probs((w,)))
+    if keep and not probs(keep):
+        sink.emit("weapons_lost", f"attack {a.number}: only {', '.join(ruleset.weapons(att.card)[w].name for w in keep)} "
+                                  f"may still fire ({first[0]})", attack=a.number, weapons=list(keep))
+        a.weapons = keep
+        return None
+    return first[0]
+
+
 def void_attacks(state: GameState, sink: Any) -> None:
     """R6.2: mark declared attacks void whose attacker was destroyed (or lost its crew) or
     whose target is gone; a close assault with fewer than the minimum infantry left is
@@ -334,6 +373,10 @@ def void_attacks(state: GameState, sink: Any) -> None:
                 why = "its attacker was destroyed"
             elif ruleset.needs_crew(u.card) and u.crew is None:
                 why = "its attacker lost its crew"
+            else:
+                why = _still_legal(state, a, sink)
         if why:
             a.resolved = True
+            state.command_discard.extend(a.command_cards)  # cards played on it are spent
+            a.command_cards = []
             sink.emit("void", f"attack {n} is void: {why} (R6.2)", attack=n)

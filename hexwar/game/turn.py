@@ -165,12 +165,14 @@ def apply_command(state: GameState, cmd: Command) -> list[Event]:
         raise IllegalCommand(cmd, f"{cmd.name} is not allowed in the {state.phase} phase (allowed: {', '.join(allowed)})")
     check, do = spec
     check(state, cmd)
+    bump_epoch(state)
     sink = Sink(state)
     log = state.dice.log
     log.sink = sink  # type: ignore[attr-defined]
     turn_before = state.turn
     try:
         do(state, cmd, sink)
+        bump_epoch(state)
         _advance(state, sink)
     finally:
         log.sink = None  # type: ignore[attr-defined]
@@ -263,7 +265,13 @@ def _advance(state: GameState, sink: Sink) -> None:
     raise RuntimeError("the turn sequence did not reach a decision")  # pragma: no cover
 
 
+def bump_epoch(state: GameState) -> None:
+    """Invalidate derived data cached for the current position (reach, occupancy)."""
+    state.cache["epoch"] = state.cache.get("epoch", 0) + 1
+
+
 def _start_phase(state: GameState, phase: str, sink: Sink) -> None:
+    bump_epoch(state)
     state.phase = phase
     state.done = set()
     state.to_act = state.initiative or "german"
@@ -387,22 +395,7 @@ def _end_turn(state: GameState, sink: Sink) -> None:
     """End Turn (R5.6): counters, Turns of Flight, endurance recovery, envelopment, victory."""
     from . import resolution
 
-    for uid in sorted(state.units):
-        u = state.units.get(uid)
-        if u is None:
-            continue
-        if u.damage_turns is not None and u.damage_turns > 0:
-            u.damage_turns -= 1
-            if u.damage_turns == 0:
-                sink.emit("effect_ends", f"the damage effect on {uid} ends", unit=uid)
-        resolution.expire_turn_cards(state, u, sink)
-        if u.aloft and u.crewing is None:
-            u.flight_turns -= 1
-            if u.flight_turns <= 0:
-                resolution.return_to_reserves(state, uid, sink, "its Turns of Flight are spent")
-                continue
-        full = ruleset.full_endurance(u.card)
-        u.endurance = ruleset.half_endurance(u.card) if u.damage_card else full
+    resolution.end_turn_units(state, sink)
     resolution.envelop_crewless(state, sink)
     resolution.end_turn_events(state, sink)
     state.attacks = {}
@@ -538,12 +531,15 @@ def _gen_artillery(state: GameState, side: str) -> Iterator[Command]:
 
 # -- commitment (R5.2) ------------------------------------------------------------------------
 def _ground_count(state: GameState, side: str, h: Any) -> int:
-    return sum(1 for u in state.units.values() if u.hex == h and not u.aloft and u.crewing is None
-               and u.side == side and ruleset.is_ground(u.card))
+    _, cnt = mv.occupancy(state)
+    col, row = h.offset
+    return int(cnt[side][row, col])
 
 
 def _enemy_in(state: GameState, side: str, h: Any) -> bool:
-    return any(u.hex == h and not u.aloft and u.side != side for u in state.units.values())
+    occ, _ = mv.occupancy(state)
+    col, row = h.offset
+    return bool(occ[other_side(side)][row, col])
 
 
 def commit_problem(state: GameState, cmd: Commit) -> str | None:

@@ -1,0 +1,163 @@
+"""Play a whole game without a window: players choose commands, the engine applies them.
+
+:func:`play` is the loop the CLI (``hexwar play --headless``), the tests and the benchmarks use::
+
+    state = scenario.new_game(seed=7)
+    while not state.over:
+        side = state.to_act
+        cmd = players[side].choose(state)      # an AI, or a person at the terminal
+        events = state.apply(cmd)               # the only way the game changes
+
+The window (``hexwar.ui``) runs the same loop, taking a person's commands from the mouse.
+
+:func:`format_event` renders events as the readable turn-by-turn log (rolls indented).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..errors import HexwarError
+from .commands import SIDES, Command
+from .events import Event
+from .save import Autosaver, write_save
+from .scenario import Scenario
+from .state import GameResult, GameState
+
+__all__ = ["Player", "HeadlessRun", "play", "format_event", "result_of", "MAX_COMMANDS_PER_TURN"]
+
+MAX_COMMANDS_PER_TURN = 5000  # a safety net against a player that never ends a phase
+
+
+class Player(Protocol):
+    """Anything that picks a command for its side: the AIs of :mod:`hexwar.game.ai`, a person."""
+
+    name: str
+
+    def choose(self, state: GameState) -> Command:
+        """Return one command for ``state.to_act`` (normally one of ``state.legal_commands()``)."""
+        ...  # pragma: no cover
+
+
+@dataclass
+class HeadlessRun:
+    """The outcome of :func:`play`.
+
+    Attributes:
+        state: the final game state.
+        result: the game's result, or a ``"stopped"`` result when the turn cap ended the run.
+        commands: commands applied.
+        decisions: per side, the number of decisions and the total seconds its player took.
+    """
+
+    state: GameState
+    result: GameResult
+    commands: int
+    decisions: dict[str, list[float]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready summary: result, scores, turns, commands, mean decision time per side."""
+        st = self.state
+        return {
+            "scenario": st.scenario.id,
+            "seed": st.seed,
+            "variants": list(st.variants),
+            "result": self.result.to_json(),
+            "winner": self.result.winner,
+            "reason": self.result.reason,
+            "turn": st.turn,
+            "score": dict(st.vp),
+            "commands": self.commands,
+            "state_hash": st.state_hash(),
+            "decision_seconds": {s: {"count": len(v), "mean": (sum(v) / len(v)) if v else 0.0, "max": max(v, default=0.0)}
+                                 for s, v in self.decisions.items()},
+        }
+
+
+def result_of(state: GameState) -> GameResult:
+    """The game's result, or a ``"stopped"`` result (no winner) for an unfinished game."""
+    if state.result is not None:
+        return state.result
+    return GameResult(None, "stopped", state.turn, dict(state.vp))
+
+
+def format_event(e: Event) -> str:
+    """One line of the readable log: rolls and minor steps indented under their action."""
+    if e.kind == "begin_turn":
+        return f"\n{e.text}"
+    if e.kind == "phase":
+        return f"-- {e.text}"
+    if e.kind == "roll":
+        return f"      roll: {e.text}"
+    return f"   {e.text}"
+
+
+def play(
+    scenario: Scenario,
+    players: dict[str, Player],
+    seed: int | None = None,
+    variants: tuple[str, ...] | None = None,
+    max_turns: int | None = None,
+    save_path: str | os.PathLike[str] | None = None,
+    on_events: Callable[[GameState, list[Event]], None] | None = None,
+    state: GameState | None = None,
+) -> HeadlessRun:
+    """Play ``scenario`` to its end (or to the end of turn ``max_turns``).
+
+    Args:
+        scenario: the scenario.
+        players: a :class:`Player` for each side.
+        seed: the game's seed (default the scenario's).
+        variants: rule variants (default the scenario's).
+        max_turns: stop once this many turns are complete (the game itself is unchanged:
+            a save of it replays to the same unfinished state).
+        save_path: autosave here after every End Turn and at the end (atomic writes).
+        on_events: called after every command with the state and its events (logging).
+        state: continue this game instead of starting a new one.
+
+    Returns:
+        a :class:`HeadlessRun`.
+
+    Raises:
+        HexwarError: when a player keeps issuing commands without the game moving on.
+    """
+    import time
+
+    missing = [s for s in SIDES if s not in players]
+    if missing:
+        raise HexwarError(f"no player for {', '.join(missing)}")
+    st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
+    names = {s: players[s].name for s in SIDES}
+    saver = Autosaver(save_path, names) if save_path else None
+    if on_events is not None and st.log and not st.commands:
+        on_events(st, list(st.log))
+    decisions: dict[str, list[float]] = {s: [] for s in SIDES}
+    n = 0
+    per_turn = 0
+    turn = st.turn
+    while not st.over:
+        if max_turns is not None and st.turn > max_turns:
+            break
+        side = st.to_act
+        assert side is not None
+        t0 = time.perf_counter()
+        cmd = players[side].choose(st)
+        decisions[side].append(time.perf_counter() - t0)
+        events = st.apply(cmd)
+        n += 1
+        if on_events is not None:
+            on_events(st, events)
+        if saver is not None:
+            saver.after(st, events)
+        if st.turn != turn:
+            turn, per_turn = st.turn, 0
+        per_turn += 1
+        if per_turn > MAX_COMMANDS_PER_TURN:
+            raise HexwarError(f"turn {st.turn}: over {MAX_COMMANDS_PER_TURN} commands without reaching End Turn; "
+                              f"the players never end the {st.phase} phase")
+    if saver is not None:
+        write_save(st, saver.path, names)
+    return HeadlessRun(st, result_of(st), n, decisions)
