@@ -94,7 +94,9 @@ class MapBuilder:
         self.cx = cols * _SQRT3_2  # [row, col] centre x in hex units
         self.cy = rows + 0.5 * (cols & 1)  # [row, col] centre y in hex units
         self.z = np.full((height, width), float(base_level))
-        self.paint(self.all(), fill)
+        self.reserved: set[Hex] = set()  # open squares: only roads may be drawn on them
+        if fill != ".":
+            self.paint(self.all(), fill)
 
     # -- coordinates -----------------------------------------------------------------
     def hex(self, p: Point) -> Hex:
@@ -173,17 +175,29 @@ class MapBuilder:
     def path(self, points: Sequence[Point], smooth: bool = True) -> list[Hex]:
         """A connected chain of hexes (each next to the last) along a curve through ``points``.
 
-        Off-map hexes are dropped, so a path may run off one edge and on again.
+        The chain is thin: where the curve clips the corner of a hex between two hexes that
+        touch, that hex is left out, so roads and streams never run two hexes abreast (and
+        draw as clean lines). Off-map hexes are dropped, so a path may run off one edge and
+        on again.
         """
         chain: list[Hex] = []
+        # the ends and the sharp bends (90 degrees or more) are never cut
+        xy = np.array([self.xy(p) for p in points], dtype=float)
+        sharp = {0, len(xy) - 1}
+        for i in range(1, len(xy) - 1):
+            a, c = xy[i] - xy[i - 1], xy[i + 1] - xy[i]
+            if float(a @ c) <= 0.0:
+                sharp.add(i)
+        pinned = {self._hex_at_xy(*xy[i]) for i in sharp}
         for x, y, _ in self.spline(points, smooth):
             h = self._hex_at_xy(float(x), float(y))
-            if chain and h == chain[-1]:
-                continue
-            if chain and chain[-1].distance(h) > 1:
-                chain.extend(hex_line(chain[-1], h)[1:])
-            else:
-                chain.append(h)
+            steps = hex_line(chain[-1], h)[1:] if chain and chain[-1].distance(h) > 1 else [h]
+            for k in steps:
+                if chain and k == chain[-1]:
+                    continue
+                while len(chain) >= 2 and chain[-1] not in pinned and chain[-2].distance(k) == 1:
+                    chain.pop()  # cut the corner
+                chain.append(k)  # (a path that doubles back revisits hexes; kept once below)
         seen: set[Hex] = set()
         out = []
         for h in chain:
@@ -296,7 +310,7 @@ class MapBuilder:
             cur = self.code(h)
             if over is not None and cur not in over:
                 continue
-            if cur in keep or (code != "=" and self.map.road[self.map.index(h)]):
+            if cur in keep or (code != "=" and (self.map.road[self.map.index(h)] or h in self.reserved)):
                 continue
             if chance < 1.0 and noise(*h.offset, salt) >= chance:
                 continue
@@ -304,13 +318,34 @@ class MapBuilder:
             done.append(h)
         return done
 
-    def road(self, points: Sequence[Point], smooth: bool = True, hexes: Sequence[Hex] | None = None) -> list[Hex]:
+    def square(self, hexes: Iterable[Hex]) -> list[Hex]:
+        """Make ``hexes`` an open square: clear ground that later painting leaves alone.
+
+        Only roads may still be drawn across it (the streets that meet there). Returns the
+        square's on-map hexes.
+        """
+        sq = [h for h in hexes if self.on(h)]
+        self.paint(sq, ".")
+        self.reserved.update(sq)
+        return sq
+
+    def road(self, points: Sequence[Point], smooth: bool = True, hexes: Sequence[Hex] | None = None,
+             bridges: int = 0) -> list[Hex]:
         """Lay a road along a curve through ``points`` (or along ``hexes``): road terrain + flag.
 
         A road drawn across water is a bridge (the hex becomes road terrain, R2.4 map
-        convention above). Returns the road hexes in order.
+        convention above). ``bridges`` is the number of water hexes the road is meant to
+        span; any other number means a river moved under the road, and the build stops.
+        Returns the road hexes in order.
+
+        Raises:
+            ValueError: naming the water hexes when their number is not ``bridges``.
         """
         chain = list(hexes) if hexes is not None else self.path(points, smooth)
+        wet = [h for h in chain if self.code(h) == "~"]
+        if len(wet) != bridges:
+            raise ValueError(f"{self.map.name}: road through {list(points)[:2]}... spans water at "
+                             f"{[self.map.label(h) for h in wet]}, expected {bridges} bridge hex(es)")
         for h in chain:
             if self.code(h) != "=":
                 self.map.set_terrain(h, "road")
@@ -518,8 +553,8 @@ def kharkov() -> BattleMap:
     b.paint(b.path(kharkiv), "~")
     b.paint(b.band(below, 1.6), "~")
     # squares and the park before the streets, so streets leave them whole
-    b.road((), hexes=b.rect(12, 1, 19, 3))  # Dzerzhinsky Square
-    b.road((), hexes=b.rect(14, 14, 16, 15))  # Tevelev Square
+    b.square(b.rect(12, 1, 19, 3))  # Dzerzhinsky Square
+    b.square(b.rect(14, 14, 16, 15))  # Tevelev Square
     park = b.polygon(["K05", "O06", "O10", "L11", "K08"])
     b.paint(park, "T")
     b.paint(b.ring_of(park), ",", over=".", chance=0.35, salt="park")
@@ -531,13 +566,13 @@ def kharkov() -> BattleMap:
     between = [h for h in b.rect(0, 4, 31, 18) if west_bank[h.offset[1]] < h.offset[0] < east_bank[h.offset[1]]]
     b.street_grid(cols=(7, 11, 19, 23), rows=(5, 9, 13, 17), within=between)
     b.road(["P01", "P16"], smooth=False)  # Sumskaya street
-    b.road(["P16", "T18", "Y19", "AF20"])  # Moskovsky prospekt over the Kharkov river bridge
-    b.road(["O15", "K15", "E14", "A14"])  # Poltava road over the Lopan bridge
-    b.road(["H09", "E08", "A08"])  # upper Lopan bridge to Kholodnaya Gora
+    b.road(["P16", "T18", "Y19", "AF20"], bridges=1)  # Moskovsky prospekt over the Kharkov river bridge
+    b.road(["O15", "K15", "E14", "A14"], bridges=1)  # Poltava road over the Lopan bridge
+    b.road(["H09", "E08", "A08"], bridges=1)  # upper Lopan bridge to Kholodnaya Gora
     b.road(["T04", "Y02", (27, -1)])  # Pushkinskaya street north-east
-    b.road(["L01", (11, -1)], smooth=False)  # Klochkovskaya street north
+    b.road([(11, -1), "L04", "T04"], smooth=False)  # Klochkovskaya street and the square's south side
     b.road(["E14", "G18", "H22"])  # down to the South Station
-    b.road(["X05", "AB06", "AF08"])  # bridge east to the tractor plant road
+    b.road(["X05", "AB06", "AF08"], bridges=1)  # bridge east to the tractor plant road
     b.road(["AB06", "AB16", "Y19"], smooth=False)  # factory street along the east bank
     b.road(["B08", "B21"], smooth=False)  # Kholodnaya Gora main street
     b.road(["B04", "B08"], smooth=False)
@@ -644,9 +679,9 @@ def prokhorovka() -> BattleMap:
     b.road(road)
     b.road([(-1, 9), "F09", "M10", "S12", "V13"])  # river road through Vasilyevka to the farm
     b.road(["V13", "Z15"], smooth=False)
-    b.road(["AH14", "AG09", "AE06"])  # Prokhorovka to Mikhailovka
-    b.road(["AE06", "AC08", "AC10", "Y11", "V13"])  # Mikhailovka back to the farm
-    b.road(["AM13", "AM05", (38, -1)], smooth=False)  # north to Kartashevka
+    b.road(["AH14", "AG10", "AE08"])  # Prokhorovka to Mikhailovka
+    b.road(["AE08", "AC09", "AC10", "Y11", "V13"])  # Mikhailovka back to the farm
+    b.road(["AM13", "AM05", (38, -1)], smooth=False, bridges=1)  # north over the Psel to Kartashevka
     b.road(["AM13", "AR13"], smooth=False)  # east out of Prokhorovka
     b.road(["AM13", "AO20", "AQ27", (42, 32)])  # south along the station
     b.road(["AO20", "AR21"], smooth=False)
@@ -825,8 +860,8 @@ def dnieper() -> BattleMap:
     # -- roads: the plateau road, a lane down the middle ravine, the shore road, the bridge
     b.road([(4, -1), "E06", "F12", "E18", (5, 24)])
     b.road(["F12", "J13", "N14", "Q14", "S15"])  # down the middle ravine into the bend
-    b.road([(14, -1), "R05", "S10", "S15", "R20", (18, 24)])  # the shore road round the bend
-    bridge = b.road(["S12", "AE12"], smooth=False)  # the pontoon bridge
+    b.road([(14, -1), "P03", "R07", "S10", "S15", "R20", (18, 24)])  # the shore road round the bend
+    bridge = b.road(["S12", "AE12"], smooth=False, bridges=6)  # the pontoon bridge
     b.road(["AE12", "AH11", (36, 10)])  # east-bank track to the rear
     # -- Grigorovka on the shore, Bukrin on the plateau
     shore = [h for h in low if h not in east and b.map.road[b.map.index(h)] and h not in bridge]
@@ -884,13 +919,14 @@ def steppe_village() -> BattleMap:
         b.paint(b.polygon(f), "w", over=".,")
     # roads: the east-west road through the crossroads, the north-south road over the stream
     ew = b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
-    ns = b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)])
+    ns = b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)], bridges=1)
     b.road(["T11", "V13"])  # south-east lane over the second bridge
-    b.road(["V13", "V19"], smooth=False)
+    b.road(["V13", "V19"], smooth=False, bridges=1)
     b.road(["V19", "W22", "X24"])
     b.road(["K11", "I06", "H01"])  # north-west lane
-    b.road(["L08", "R08"], smooth=False)  # village back street
-    b.road(["L13", "R13"], smooth=False)  # village lower street
+    back, low = b.hex("O08"), b.hex("O14")
+    b.road([Hex(back.q - 3, back.r).offset, Hex(back.q + 3, back.r).offset], smooth=False)  # back street
+    b.road([Hex(low.q - 3, low.r + 3).offset, Hex(low.q + 3, low.r - 3).offset], smooth=False)  # lower street
     # the village centre: church, school, farm office, the bunker at the crossroads
     b.paint([b.hex("N10")], "s")  # church
     b.paint(b.rect(16, 9, 16, 9), "s")  # school
