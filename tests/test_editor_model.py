@@ -461,3 +461,18 @@ def test_invalid_scenario_is_not_saved_and_old_files_stay(tmp_path):
     with pytest.raises(ValidationError, match="deploy"):
         doc.save(tmp_path / "s.toml")
     assert list(tmp_path.iterdir()) == [] and doc.dirty
+
+
+def test_editor_model_modules_never_import_pyglet():
+    import subprocess
+    import sys
+
+    mods = ["hexwar.editor.model", "hexwar.editor.commands", "hexwar.editor.tools", "hexwar.editor.hexstate",
+            "hexwar.editor.recovery", "hexwar.editor.session", "hexwar.editor.scenario_draft",
+            "hexwar.editor.palette", "hexwar.editor.help_overlay", "hexwar.cli_edit"]
+    code = ("import importlib, sys\n"
+            f"for m in {mods!r}:\n    importlib.import_module(m)\n"
+            "print(any(k == 'pyglet' or k.startswith('pyglet.') for k in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

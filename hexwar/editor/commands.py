@@ -315,6 +315,18 @@ class CommandStack:
         self._clean = 0
 
 
+class _NestedTransaction(MapTransaction):
+    """A transaction inside another: records its own before-states and the outer one's."""
+
+    def __init__(self, outer: MapTransaction) -> None:
+        super().__init__(outer.map)
+        self.outer = outer
+
+    def touch(self, h: Hex) -> None:
+        super().touch(h)
+        self.outer.touch(h)
+
+
 class Stroke:
     """Many small map edits (a drag of the brush) that undo as one step.
 
@@ -334,14 +346,18 @@ class Stroke:
         """Apply one operation of the stroke; return the map's refusal (then undone) or ``None``."""
         if self.doc.map is not self.tx.map:
             return MapError("the map was replaced during the stroke")
-        mark = self.tx.savepoint()
-        before = set(self.tx.before)
+        outer = self.tx
+        n = len(outer._order)
+        dab = _NestedTransaction(outer)
         try:
-            op(self.doc.map, self.tx)
+            op(self.doc.map, dab)
         except MapError as exc:
-            self.tx.rollback_to(mark)
+            dab.rollback()  # only this operation's hexes (cost: the hexes it touched)
+            for h in outer._order[n:]:
+                del outer.before[h]
+            del outer._order[n:]
             return exc
-        self.touched |= set(self.tx.before) - before
+        self.touched.update(outer._order[n:])
         return None
 
     def cancel(self) -> None:
