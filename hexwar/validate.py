@@ -28,6 +28,7 @@ VALIDATORS: dict[str, Callable[[str], None] | str] = {
     "hexwar-map": _validate_map,
     "hexwar-scenario": "hexwar.game.scenario:validate_scenario_file",
     "hexwar-save": "hexwar.game.save:validate_save_file",
+    "hexwar-cards": "hexwar.rules.cards:validate_card_file",
 }
 
 
