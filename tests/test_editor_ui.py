@@ -295,3 +295,67 @@ def test_help_overlay_toggles_and_lists_shortcuts(make_window):
     assert "Ctrl+Z" in texts and "Ctrl+S" in texts and "[ / ]" in texts
     d.key(key.F1)
     assert not win.show_help
+
+
+def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(make_window, tmp_path):
+    """The whole issue-8 flow in scenario mode, saved through the Save As prompt."""
+    from hexwar.editor.session import unit_catalogue
+    from hexwar.game.scenario import load_scenario
+
+    if not unit_catalogue()["german"]:
+        pytest.skip("card data not loadable")
+    doc = EditorDocument.new(12, 9, scenario=True, name="Flow")
+    win = make_window(doc)
+    d = Driver(win)
+    expect = BattleMap.new(12, 9, name="Flow")
+    d.key(key._3)  # woods
+    d.drag(["B02", "C02", "D03"])
+    from hexwar.hexgrid import hex_line
+
+    # a fast drag paints the straight hex line between successive mouse positions (no gaps)
+    for h in set(hex_line(H("B02"), H("C02"))) | set(hex_line(H("C02"), H("D03"))):
+        expect.set_terrain(h, "woods")
+    d.key(key.Z, key.MOD_CTRL)
+    d.key(key.Y, key.MOD_CTRL)
+    d.widget("add a top row/column")
+    d.widget("add a left row/column")
+    d.widget("add a left row/column")  # each single column on the left is odd: each adds a row
+    t = resize_translation(0, 1) + resize_translation(1, 0) + resize_translation(1, 0)
+    assert (doc.map.width, doc.map.height) == (14, 12)
+    moved = BattleMap.new(14, 12, name="Flow")
+    for h in expect.hexes():
+        HexState.read(expect, h).write(moved, h + t)
+    expect = moved
+    assert doc.map.to_text() == expect.to_text()
+    d.key(key.W)
+    d.click((H("B02") + t).label)  # the wand takes the connected woods
+    assert len(win.session.selection) == 4
+    d.key(key.C, key.MOD_CTRL)
+    clip = win.session.clipboard
+    d.key(key.V, key.MOD_CTRL)
+    d.key(key.COMMA)  # rotate left
+    d.click("J07")
+    for rel, st in clip.cells:
+        st.write(expect, H("J07") + rel.rotate_left())
+    d.key(key.ESCAPE)
+    d.widget("de-1: german")
+    d.click("G05")
+    expect.add_wreck(H("G05"), "de-1")
+    d.key(key.D)
+    d.drag(["A02", "A05"])
+    d.key(key.TAB)
+    d.drag(["N03", "N06"])
+    assert doc.map.to_text() == expect.to_text()
+    d.key(key.S, key.MOD_CTRL)  # no file yet: the Save As prompt opens
+    assert win.modal == "saveas"
+    target = tmp_path / "flow.toml"
+    win.modal_text = ""
+    for ch in str(target):
+        win.dispatch_event("on_text", ch)
+    d.key(key.ENTER)
+    assert win.modal is None and not doc.dirty, win.session.status
+    assert validate_file(str(target)) == "hexwar-scenario"
+    sc = load_scenario(target)
+    assert sc.battlemap.to_text() == expect.to_text()
+    assert set(sc.sides["german"].deploy) == {H(x) for x in ("A02", "A03", "A04", "A05")}
+    assert set(sc.sides["soviet"].deploy) == {H(x) for x in ("N03", "N04", "N05", "N06")}

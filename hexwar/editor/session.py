@@ -610,7 +610,11 @@ class EditorSession:
         """Add (positive) or trim (negative) columns/rows on each side (one undo step)."""
         self._end_drag()
         self.selection = set()
-        return self._run(lambda: C.resize(self.doc, left, right, top, bottom))
+        ok = self._run(lambda: C.resize(self.doc, left, right, top, bottom))
+        if ok and left % 2:
+            self.say(f"{self.doc.undo_name}: an odd number of columns on the left also adds a row, "
+                     "so the map keeps its shape (trim it at the top or bottom if unwanted)")
+        return ok
 
     # -- LOS, previews -------------------------------------------------------------------
     _live_los: Any = None
