@@ -49,9 +49,6 @@ Point = str | tuple[int, int]
 
 _SQRT3_2 = math.sqrt(3.0) / 2.0  # x distance between neighbouring columns, in hex units
 
-BUILDINGS = "hsR"  # wood DR13, stone DR14, reinforced DR15 (R2.4, R8.2)
-
-
 def noise(col: int, row: int, salt: str = "") -> float:
     """A deterministic pseudo-random number in ``[0, 1)`` for hex ``(col, row)`` and ``salt``.
 
@@ -124,7 +121,7 @@ class MapBuilder:
 
     def _mask_hexes(self, mask: np.ndarray) -> list[Hex]:
         rows, cols = np.nonzero(mask)
-        return [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols)]
+        return [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols, strict=True)]
 
     # -- shapes ------------------------------------------------------------------------
     def spline(self, points: Sequence[Point], smooth: bool = True, step: float = 0.05) -> np.ndarray:
@@ -633,9 +630,9 @@ def prokhorovka() -> BattleMap:
         "are the only hard cover.",
         base_level=1.0,
     )
-    psel = [(-1, 6), "F06", "K08", "P05", "V07", "AB04", "AH06", "AM03", (44, 1)]
-    rail = [(3, 33), (40, 12), (45, 8)]
-    road = [(-1, 24), "J22", "S17", "Z15", "AH14", "AM13"]
+    psel: list[Point] = [(-1, 6), "F06", "K08", "P05", "V07", "AB04", "AH06", "AM03", (44, 1)]
+    rail: list[Point] = [(3, 33), (40, 12), (45, 8)]
+    road: list[Point] = [(-1, 24), "J22", "S17", "Z15", "AH14", "AM13"]
     balkas = [
         ["G21", "F17", "H13", "G10", "H07"],  # western balka down to the Psel
         ["AE19", "AC15", "AD11", "AB07", "AC05"],  # the balka before Prokhorovka
@@ -647,7 +644,7 @@ def prokhorovka() -> BattleMap:
     b.hill("AC01", 2.4, 9.0, 3.0, base=1.0)  # the high north bank of the Psel
     b.hill("X18", 3.4, 7.5, 6.0, base=1.0)  # Hill 252.2
     b.hill("AP18", 2.3, 8.0, 8.0, base=1.0)  # Prokhorovka's rise
-    b.hill("AJ29", 2.2, 6.0, 4.0, base=1.0)  # Hill 241.6 behind the Soviet lines
+    b.hill("AJ29", 2.2, 6.0, 4.0, base=1.0)  # a rise behind the Soviet lines
     for bk in balkas:
         b.carve(bk, 0.0, 0.4, 1.2)
     # the railway embankment: level 2 across the level-1 plateau and over the balkas (a fill
@@ -670,7 +667,7 @@ def prokhorovka() -> BattleMap:
         ["U22", "Z20", "AB25", "W27"], ["AE23", "AI21", "AJ26", "AF27"], ["L09", "O09", "O12", "L13"],
         ["Y08", "AB08", "AB12", "Y13"], ["AF10", "AI09", "AJ12", "AF14"],
     ]
-    for i, f in enumerate(fields):
+    for f in fields:
         b.paint(b.polygon(f), "w", over=".")
     for bk in balkas:  # brush and scrub in the ravines and on their slopes
         b.paint(b.band(bk, 1.2), ",", over=".w")
@@ -730,7 +727,7 @@ def ponyri() -> BattleMap:
         "(levels 2-3), which overlooks the village from the south-east.",
         base_level=0.6,
     )
-    rail = [(16, -1), (18, 25)]
+    rail: list[Point] = [(16, -1), (18, 25)]
     b.ramp("S01", "S24", 0.3, 1.4)  # the ground rises gently to the south
     b.hill("AC17", 3.4, 7.0, 6.0, base=1.0)  # Hill 253.5
     b.hill("AH05", 1.8, 5.0, 4.0)  # the rise by the 1 May collective farm
@@ -775,7 +772,7 @@ def ponyri() -> BattleMap:
     first = b.path(["B06", "I07", "P06", "W07", "AD06", "AJ07"])
     second = b.path(["Y13", "AE12", "AI15", "AH21", "AB22", "X19"])
     third = b.path(["B20", "H21", "M23"])
-    for line, salt in ((first, "t1"), (second, "t2"), (third, "t3")):
+    for line in (first, second, third):
         b.paint(line, ",", over=".wo")
         for i, h in enumerate(line):
             if i % 5 == 2 and b.code(h) == ",":
@@ -806,22 +803,22 @@ def dnieper() -> BattleMap:
         "stone buildings and the German bunkers (DR15) on the heights.",
         base_level=3.4,
     )
-    river = [(18, -1), "U05", "Z10", "AA15", "W20", (21, 25)]
+    river: list[Point] = [(18, -1), "U05", "Z10", "AA15", "W20", (21, 25)]
     widths = [4.2, 4.4, 4.8, 5.0, 5.2, 5.6]
-    foot = [(13, -1), "O06", "P12", "P18", (14, 25)]  # the foot of the escarpment
+    foot: list[Point] = [(13, -1), "O06", "P12", "P18", (14, 25)]  # the foot of the escarpment
     ravines = [
         (["C03", "H05", "M07", "O08"], [3.2, 2.6, 1.2, 0.0]),
         (["D13", "J13", "N14", "Q14"], [3.2, 2.4, 1.0, 0.0]),
         (["F21", "K20", "N21", "Q21"], [3.0, 2.2, 1.0, 0.0]),
     ]
     # -- ground: plateau 3-4 in the west, escarpment down to the bend, low east bank
-    b.hill("E09", 4.4, 6.0, 5.0, base=3.4)  # Hill 244.5 behind Bukrin
+    b.hill("E09", 4.4, 6.0, 5.0, base=3.4)  # the heights behind Bukrin
     b.hill("H20", 4.3, 4.0, 3.0, base=3.4)
     b.carve(foot, 0.0, 0.0, 1.2)
-    fy, fx = _river_x(b, foot)
-    ry, rx = _river_x(b, river)
-    low = [h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], fy, fx)]
-    east = [h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], ry, rx)]
+    fy, fx = _line_x(b, foot)
+    ry, rx = _line_x(b, river)
+    low = {h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], fy, fx)}  # below the foot
+    east = {h for h in b.all() if b.xy(h.offset)[0] > np.interp(b.xy(h.offset)[1], ry, rx)}  # the east bank
     b.set_z(low, 0.0, mode="min")
     b.hill("U11", 1.4, 2.5, 3.0)  # a sandy knoll in the bend
     b.hill("AJ03", 1.3, 4.0, 5.0)  # a sandy rise on the east bank
@@ -864,7 +861,7 @@ def dnieper() -> BattleMap:
     bridge = b.road(["S12", "AE12"], smooth=False, bridges=6)  # the pontoon bridge
     b.road(["AE12", "AH11", (36, 10)])  # east-bank track to the rear
     # -- Grigorovka on the shore, Bukrin on the plateau
-    shore = [h for h in low if h not in east and b.map.road[b.map.index(h)] and h not in bridge]
+    shore = [h for h in b.all() if h in low and h not in east and b.map.road[b.map.index(h)] and h not in bridge]
     b.village(shore, density=0.55, salt="grig", garden_chance=0.5, over=".,")
     b.paint([b.hex("T07")], "s")  # Grigorovka church
     b.paint([b.hex("R16")], "s", over=".,ho")  # collective farm office
@@ -876,9 +873,9 @@ def dnieper() -> BattleMap:
     return b.finish()
 
 
-def _river_x(b: MapBuilder, river: Sequence[Point]) -> tuple[np.ndarray, np.ndarray]:
-    """The river's centre-line as (y, x) samples sorted by y, for east/west bank tests."""
-    s = b.spline(river)
+def _line_x(b: MapBuilder, line: Sequence[Point]) -> tuple[np.ndarray, np.ndarray]:
+    """A north-south curve as ``(y, x)`` samples sorted by y (hex units), for "east of it" tests."""
+    s = b.spline(line)
     order = np.argsort(s[:, 1])
     return s[order, 1], s[order, 0]
 
@@ -903,7 +900,7 @@ def steppe_village() -> BattleMap:
         "stream (levels 2-3) sees over the whole village; woods on both flanks cover the approaches.",
         base_level=1.0,
     )
-    stream = [(-1, 15), "E17", "J15", "P17", "V15", "Z17", (30, 15)]
+    stream: list[Point] = [(-1, 15), "E17", "J15", "P17", "V15", "Z17", (30, 15)]
     b.carve(stream, 0.0, 0.6, 0.7)
     b.hill("P21", 3.4, 5.5, 3.5, base=1.0)  # the hill
     b.hill("O02", 2.2, 7.0, 2.5, base=1.0)  # a low ridge along the north edge
@@ -918,8 +915,8 @@ def steppe_village() -> BattleMap:
               ["W09", "AB09", "AC13", "X13"], ["E19", "J19", "J24", "E24"]):
         b.paint(b.polygon(f), "w", over=".,")
     # roads: the east-west road through the crossroads, the north-south road over the stream
-    ew = b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
-    ns = b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)], bridges=1)
+    b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
+    b.road([(14, -1), "O05", "O11", "O16", "P20", (15, 24)], bridges=1)
     b.road(["T11", "V13"])  # south-east lane over the second bridge
     b.road(["V13", "V19"], smooth=False, bridges=1)
     b.road(["V19", "W22", "X24"])
