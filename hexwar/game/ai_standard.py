@@ -1,17 +1,585 @@
-"""The ``standard`` computer player (placeholder until the odds module is wired)."""
+"""The ``standard`` computer player: a sensible opponent built on the same commands and rules.
+
+It decides one command at a time, phase by phase, from what the rules modules say:
+
+* **setup**: a hand it can field: its most valuable units with the crews they need, then
+  infantry.
+* **artillery** (R5.1d, R9): for every hex its observers see near enemy units, the expected
+  victory points of a mission there over the *exact* landing distribution
+  (:func:`hexwar.rules.artillery.exact_landing_distribution`) and the combat engine's exact
+  odds per unit (:func:`hexwar.rules.odds.weapon_odds`), friendly units counted against;
+  fires at the best cluster when it is worth at least :data:`ARTILLERY_MIN_VP`.
+* **commitment** (R5.2) by need: while its strength on the map (card costs) trails the
+  enemy's plus a margin, or it has fewer than :data:`MIN_ON_MAP` ground units, it commits its
+  most valuable fieldable unit (with crew / carried infantry) into the deploy hex closest to
+  the objectives and the enemy with the best cover, never into fire; aircraft go up when the
+  enemy has ground units. It recrews crewless guns and plays lasting Command cards (Hull Down,
+  Foxholes, repairs) where they help.
+* **movement** (R5.3): for each unit, every reachable hex is scored with whole-map arrays:
+  closeness to objectives it does not hold, enemies it could then fire at (LOS and weapon
+  range), exposure to enemy fire, terrain cover for its defense class (R6.7), never a burning
+  hex (R8.4); rear-line units keep out of enemy sight.
+* **declaration** (R6.1, R7): every legal attacker-target pair with its best weapon choice is
+  rated by the exact odds (:func:`hexwar.rules.odds.attack_odds`: expected victory points);
+  attacks are assigned greedily, discounting targets already likely destroyed; close assaults
+  by odds too; attack Command cards go on the most valuable attacks.
+* **resolution** (R6.2): most valuable attack first; a spare Command card buys +1 (R1.3).
+* **draw** (R5.5): units when short of fieldable units, Command cards otherwise; discards the
+  least useful cards.
+
+Work per decision is bounded (one odds evaluation per attacker-target pair, vectorized map
+scores), so each decision takes well under a second on the shipped maps
+(``benchmarks/bench_ai.py`` measures it).
+"""
+
 from __future__ import annotations
 
-from .commands import Command, EndPhase
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..hexgrid import Hex
+from ..rules.cards import EffectKind
+from . import movement as mv
+from . import ruleset, targeting
+from .commands import (
+    ChooseHand,
+    Command,
+    Commit,
+    Declare,
+    DeclareCloseAssault,
+    Discard,
+    Draw,
+    EndPhase,
+    Move,
+    Recrew,
+    Resolve,
+    TargetArtillery,
+    UseCommandCard,
+)
+from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState, UnitState
+
+__all__ = ["StandardPlayer", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN"]
+
+ARTILLERY_MIN_VP = 1.0  # expected victory points a mission must promise
+MIN_ON_MAP = 3  # ground units it wants on the map at least
+COMMIT_MARGIN = 12  # card-cost points of strength it wants over the enemy on the map
+
+
+def _axial_grids(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    cols = np.arange(width)[None, :].repeat(height, 0)
+    rows = np.arange(height)[:, None].repeat(width, 1)
+    q = cols
+    r = rows - (cols - (cols & 1)) // 2
+    return q, r
+
+
+def distance_grid(h: Hex, height: int, width: int) -> np.ndarray:
+    """``int [H, W]``: hex distance from ``h`` to every hex of a map (R2.1)."""
+    q, r = _axial_grids(height, width)
+    dq = q - h.q
+    dr = r - h.r
+    return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+
+
+def card_priority(cid: str) -> float:
+    """How much the standard player wants to keep a Command card (higher = keep)."""
+    c = ruleset.command_card(cid)
+    w = {EffectKind.ATTACK: 2.0, EffectKind.DAMAGE_INDEX: 1.2, EffectKind.RATE_OF_FIRE: 2.5, EffectKind.DEFENSE: 2.5,
+         EffectKind.REMOVE_DAMAGE_CARD: 2.0, EffectKind.COMMIT_FROM_RESERVES: 1.5, EffectKind.DRAW: 1.5,
+         EffectKind.INITIATIVE: 0.5, EffectKind.ARTILLERY_ACCURACY: 0.8, EffectKind.TURNS_OF_FLIGHT: 0.5,
+         EffectKind.CLOSE_ASSAULT: 0.5}
+    base = sum(w.get(e.kind, 0.5) * max(1, abs(e.value)) for e in c.effects)
+    return base + (1.0 if c.duration == "permanent" else 0.0)
 
 
 class StandardPlayer:
-    """Temporary."""
+    """A sensible opponent (see the module docstring).
+
+    Args:
+        side: the side it plays.
+        seed: seeds its own Generator (ties are broken by it, deterministically).
+    """
 
     name = "standard"
 
     def __init__(self, side: str, seed: int = 0):
-        self.side = side
+        from .ai import ai_seed
 
-    def choose(self, state) -> Command:  # type: ignore[no-untyped-def]
+        self.side = side
+        self.rng = ai_seed(seed, side, self.name)
+        self._queue: list[Command] = []
+        self._queue_key: tuple[Any, ...] | None = None
+        self._moved: set[str] = set()
+        self._moved_key: tuple[Any, ...] | None = None
+        self._value: dict[tuple[int, str], float] = {}  # (turn, attacker) -> expected VP
+
+    # -- entry point ---------------------------------------------------------------------
+    def choose(self, state: GameState) -> Command:
+        """The next command for ``state.to_act`` (always legal).
+
+        Raises:
+            HexwarError: when it is not this side's turn.
+        """
+        from ..errors import HexwarError
+
+        if state.to_act != self.side:
+            raise HexwarError(f"{self.side} asked to act, but it is {state.to_act}'s turn")
+        if self._queue_key == (state.turn, state.phase):
+            while self._queue:
+                c = self._queue.pop(0)
+                if state.check(c) is None:
+                    return c
+        handler = {
+            Phase.SETUP: self._setup,
+            Phase.ARTILLERY: self._artillery,
+            Phase.COMMITMENT: self._commitment,
+            Phase.MOVEMENT: self._movement,
+            Phase.DECLARATION: self._declaration,
+            Phase.RESOLUTION: self._resolution,
+            Phase.DRAW: self._draw,
+        }.get(state.phase)
+        cmd = handler(state) if handler else None
+        if cmd is not None and state.check(cmd) is None:
+            return cmd
+        end = EndPhase(self.side)
+        if state.check(end) is None:
+            return end
         cmds = state.legal_commands(self.side)
-        return cmds[0] if not any(isinstance(c, EndPhase) for c in cmds) else next(c for c in cmds if isinstance(c, EndPhase))
+        if not cmds:
+            raise HexwarError(f"{self.side}: no legal command in the {state.phase} phase")
+        return cmds[0]
+
+    def _plan(self, state: GameState, cmds: list[Command]) -> Command | None:
+        self._queue_key = (state.turn, state.phase)
+        self._queue = list(cmds[1:])
+        return cmds[0] if cmds else None
+
+    # -- setup ------------------------------------------------------------------------------
+    def _setup(self, state: GameState) -> Command | None:
+        ss = state.scenario.sides[self.side]
+        want = min(ss.hand_size, len(state.reserves[self.side]))
+        pool = list(state.reserves[self.side])
+        units = sorted((c for c in pool if not ruleset.is_crew(c)), key=lambda c: (-ruleset.cost(c), c))
+        crews = [c for c in pool if ruleset.is_crew(c)]
+        hand: list[str] = []
+        for u in units:
+            if len(hand) >= want:
+                break
+            req = ruleset.crew_required(u)
+            if req is None:
+                continue
+            room = want - len(hand)
+            if req == "infantry":
+                inf = next((x for x in units if ruleset.is_infantry(x) and x not in hand and x != u), None)
+                if inf is not None and room >= 2:
+                    hand += [u, inf]
+            else:
+                crew = next((c for c in sorted(crews, key=lambda c: (-ruleset.cost(c), c))
+                             if c not in hand and ruleset.crew_fits(u, c)), None)
+                if crew is not None and room >= 2 and not ruleset.is_aircraft(u):
+                    hand += [u, crew]
+        for u in units:
+            if len(hand) >= want:
+                break
+            if ruleset.crew_required(u) is None and u not in hand:
+                hand.append(u)
+        for c in pool:
+            if len(hand) >= want:
+                break
+            if c not in hand:
+                hand.append(c)
+        return ChooseHand(self.side, tuple(hand[:want]))
+
+    # -- shared map knowledge ------------------------------------------------------------------
+    def _ground(self, state: GameState, side: str) -> list[UnitState]:
+        return [u for _, u in sorted(state.units.items()) if u.side == side and u.hex is not None and not u.aloft
+                and u.crewing is None and ruleset.is_ground(u.card)]
+
+    def _threat_arrays(self, state: GameState) -> dict[str, Any]:
+        """Whole-map arrays about the enemy: visibility, distance, exposure (cached per epoch)."""
+        key = ("ai_threat", self.side, state.cache.get("epoch", 0), state.battlemap.version)
+        hit = state.cache.get("ai_threat_" + self.side)
+        if hit is not None and hit[0] == key:
+            return hit[1]  # type: ignore[no-any-return]
+        from ..los import BLOCKED
+
+        bm = state.battlemap
+        enemies = self._ground(state, other_side(self.side))
+        vis = []
+        dist = []
+        reach_rng = []
+        values = []
+        for e in enemies:
+            assert e.hex is not None
+            status, _ = ruleset.los_arrays(state, e.hex)
+            vis.append(status != BLOCKED)
+            dist.append(distance_grid(e.hex, bm.height, bm.width))
+            ws = [w for w in ruleset.weapons(e.card) if w.attack_value("vehicle") or w.attack_value("infantry")]
+            reach_rng.append(max((w.range or 99 for w in ws), default=0))
+            values.append(ruleset.cost(e.card))
+        shape = (bm.height, bm.width)
+        exposure = np.zeros(shape)
+        for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
+            exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
+        out = {"enemies": enemies, "vis": vis, "dist": dist, "exposure": exposure,
+               "objectives": self._objective_grid(state)}
+        state.cache["ai_threat_" + self.side] = (key, out)
+        return out
+
+    def _objective_grid(self, state: GameState) -> np.ndarray | None:
+        bm = state.battlemap
+        objs = [o.hex for o in state.scenario.objectives if state.objective_holders.get(o.hex) != self.side]
+        if not objs:
+            objs = [o.hex for o in state.scenario.objectives]
+        if not objs:
+            return None
+        return np.min(np.stack([distance_grid(h, bm.height, bm.width) for h in objs]), axis=0)
+
+    def _hex_scores(self, state: GameState, cid: str, here: Hex | None) -> np.ndarray:
+        """``float [H, W]``: how good each hex is for a unit of card ``cid`` (higher is better)."""
+        from ..rules.terrain_effects import defense_class, terrain_defense_array
+
+        bm = state.battlemap
+        t = self._threat_arrays(state)
+        cls = defense_class(ruleset.unit_type(cid))
+        score = terrain_defense_array(bm, cls).astype(float) * 1.5
+        score[bm.fire] -= 100.0  # never stand in a burning building (R8.4)
+        line = ruleset.line(cid)
+        ws = ruleset.weapons(cid)
+        rng = max((w.range for w in ws if w.range), default=1)
+        if line == "rear":
+            score -= t["exposure"] * 3.0
+        else:
+            score -= t["exposure"] * 0.6
+            if t["enemies"]:
+                engage = np.zeros_like(score)
+                for v, d in zip(t["vis"], t["dist"], strict=True):
+                    engage += v & (d <= rng)
+                score += np.minimum(engage, 3) * 2.0
+                nearest = np.min(np.stack(t["dist"]), axis=0)
+                score -= np.maximum(nearest - rng, 0) * 0.8
+        if t["objectives"] is not None:
+            w_obj = 0.4 if line == "rear" else 1.2
+            score -= t["objectives"] * w_obj
+        if here is not None:
+            col, row = here.offset
+            score[row, col] += 0.5  # a little inertia
+        return score
+
+    # -- artillery (R5.1d, R9) -----------------------------------------------------------------
+    def _artillery(self, state: GameState) -> Command | None:
+        from ..rules.artillery import exact_landing_distribution
+        from ..rules.odds import weapon_odds
+        from ..rules.terrain_effects import default_effects
+        from .resolution import _artillery_weapon, defense_context
+
+        side = self.side
+        art = state.scenario.sides[side].artillery
+        cmds = [c for c in state.legal_commands(side) if isinstance(c, TargetArtillery)]
+        if art is None or not cmds:
+            return self._play_cards(state, "begin_turn")
+        legal = {c.hex for c in cmds}
+        weapon = _artillery_weapon(side, art.weapon)
+        hit_on = art.hit_on if art.hit_on is not None else default_effects().side_hit_on(side)
+        hit_on -= state.pending[side].get("artillery_accuracy", 0)
+        value_at: dict[Hex, float] = {}
+        for u in state.units.values():
+            if u.hex is None or u.aloft or u.crewing is not None:
+                continue
+            if weapon.attack_value(ruleset.target_type(u.uid)) is None:
+                continue
+            ctx = defense_context(state, u.uid, 0, side)
+            try:
+                o = weapon_odds(ruleset.cards(), weapon, u, ctx, units=state.units, events_in_play=state.events_in_play,
+                                variant=state.variants)
+            except Exception:  # pragma: no cover - defensive: odds refuse what combat refuses
+                continue
+            sign = 1.0 if u.side != side else -1.2
+            value_at[u.hex] = value_at.get(u.hex, 0.0) + sign * (o.expected_vp if sign > 0 else ruleset.cost(u.uid) * o.destroyed)
+        cands = set()
+        for h, v in value_at.items():
+            if v > 0:
+                cands.update(x for x in h.within(1) if x in legal)
+        best, best_v = None, ARTILLERY_MIN_VP
+        for h in sorted(cands, key=lambda x: x.offset):
+            dist = exact_landing_distribution(h, hit_on, 0, state.battlemap.width, state.battlemap.height)
+            ev = sum(float(p) * value_at.get(x, 0.0) for x, p in dist.items() if x is not None)
+            if ev > best_v:
+                best, best_v = h, ev
+        if best is None:
+            return self._play_cards(state, "begin_turn")
+        plan: list[Command] = []
+        fo = next((c for c in state.hand_commands[side] if any(e.kind == EffectKind.ARTILLERY_ACCURACY
+                                                             for e in ruleset.command_card(c).effects)), None)
+        if fo is not None:
+            plan.append(UseCommandCard(side, fo))
+        plan.append(TargetArtillery(side, best))
+        return self._plan(state, plan)
+
+    # -- commitment (R5.2) ---------------------------------------------------------------------
+    def _strength(self, state: GameState, side: str) -> int:
+        return sum(ruleset.cost(u.card) for u in self._ground(state, side))
+
+    def _commitment(self, state: GameState) -> Command | None:
+        side = self.side
+        legal = state.legal_commands(side)
+        recrew = [c for c in legal if isinstance(c, Recrew)]
+        if recrew:
+            return recrew[0]
+        commits = [c for c in legal if isinstance(c, Commit)]
+        mine = self._ground(state, side)
+        enemy_ground = self._ground(state, other_side(side))
+        need = (self._strength(state, other_side(side)) + COMMIT_MARGIN - self._strength(state, side) > 0
+                or len(mine) < MIN_ON_MAP)
+        if commits:
+            air = [c for c in commits if c.hex is None]
+            if air and enemy_ground:
+                return max(air, key=lambda c: (ruleset.cost(c.unit), c.unit))
+            ground = [c for c in commits if c.hex is not None]
+            if ground and need:
+                best_unit = max({c.unit for c in ground}, key=lambda u: (ruleset.cost(u), u))
+                opts = [c for c in ground if c.unit == best_unit]
+                scores = self._hex_scores(state, card_of(best_unit), None)
+
+                def rate(c: Commit) -> tuple[float, str, str]:
+                    assert c.hex is not None
+                    col, row = c.hex.offset
+                    crew_q = ruleset.cost(c.crew) if c.crew else 0
+                    return (float(scores[row, col]) + 0.01 * crew_q, c.crew or "", c.hex.label)
+
+                return max(opts, key=rate)
+        return self._play_cards(state, "commitment", legal)
+
+    def _play_cards(self, state: GameState, phase: str, legal: list[Command] | None = None) -> Command | None:
+        """A Command card worth playing now, by simple rules of thumb."""
+        side = self.side
+        legal = legal if legal is not None else state.legal_commands(side)
+        uses = [c for c in legal if isinstance(c, UseCommandCard)]
+        for c in uses:
+            card = ruleset.command_card(c.card)
+            kinds = {e.kind for e in card.effects}
+            if card.duration == "attack":
+                continue  # planned with the declarations
+            if EffectKind.REMOVE_DAMAGE_CARD in kinds:
+                return c
+            if EffectKind.DEFENSE in kinds and card.duration == "permanent":
+                return c
+            if EffectKind.COMMIT_FROM_RESERVES in kinds and len(state.hand_units[side]) < 2:
+                return c
+            if EffectKind.TURNS_OF_FLIGHT in kinds and c.unit and state.units[c.unit].flight_turns <= 1:
+                return c
+            if EffectKind.DRAW in kinds and len(state.hand_commands[side]) <= 3:
+                return c
+            if EffectKind.INITIATIVE in kinds and len(state.hand_commands[side]) >= 4:
+                return c
+            if EffectKind.DEFENSE in kinds and card.duration == "turn" and phase == "combat" and c.unit:
+                u = state.units[c.unit]
+                if u.hex is not None and self._threat_arrays(state)["exposure"][state.battlemap.index(u.hex)] > 0:
+                    return c
+        return None
+
+    # -- movement (R5.3) ---------------------------------------------------------------------
+    def _movement(self, state: GameState) -> Command | None:
+        side = self.side
+        if self._moved_key != (state.turn, side):
+            self._moved_key = (state.turn, side)
+            self._moved = set()
+        for uid, u in sorted(state.units.items()):
+            if u.side != side or uid in self._moved or u.crewing is not None or u.hex is None:
+                continue
+            self._moved.add(uid)
+            reach = mv.unit_reach(state, uid)
+            if reach is None or not reach.destinations():
+                continue
+            scores = self._hex_scores(state, u.card, u.hex)
+            best, best_s = u.hex, None
+            for h in reach.hexes():
+                col, row = h.offset
+                s = float(scores[row, col])
+                if best_s is None or s > best_s + 1e-9:
+                    best, best_s = h, s
+            if best != u.hex:
+                return Move(side, uid, reach.path(best))
+        return None
+
+    # -- declaration (R6.1, R7) ----------------------------------------------------------------
+    def _odds(self, state: GameState, attacker: UnitState, tid: str, at_crew: bool, ws: tuple[int, ...],
+              hindrance: int, indirect: bool) -> Any:
+        from ..rules.cards import Deck
+        from ..rules.combat import AttackOrders
+        from ..rules.odds import attack_odds
+        from .resolution import defense_context
+
+        t = state.units[tid]
+        tgt_uid = t.crew if at_crew and t.crew else tid
+        ctx = defense_context(state, tgt_uid, hindrance, self.side)
+        deck = Deck("damage", list(state.damage_deck), list(state.damage_discard), reshuffle=True)
+        return attack_odds(ruleset.cards(), attacker, state.units[tgt_uid], AttackOrders(ws, indirect), ctx,
+                           units=state.units, events_in_play=state.events_in_play, variant=state.variants,
+                           damage_deck=deck)
+
+    def _declaration(self, state: GameState) -> Command | None:
+        from ..rules.odds import close_assault_odds
+
+        side = self.side
+        cands: list[tuple[float, Command, str, float]] = []  # (value, command, target, p_destroy)
+        for uid in sorted(state.units):
+            u = state.units[uid]
+            if u.side != side or targeting.attacker_problem(state, side, uid) is not None:
+                continue
+            for tid, at_crew, ok in targeting.legal_targets(state, side, uid):
+                best = None
+                choices = [(w,) for w in ok] + ([tuple(ok[:2])] if len(ok) >= 2 else [])
+                for ws in choices:
+                    cmd = Declare(side, uid, tid, ws, at_crew)
+                    if targeting.declare_problem(state, cmd):
+                        continue
+                    modes, hind = [], 0
+                    for w in ws:
+                        _, mode, h = targeting.weapon_problem(state, uid, tid, w, at_crew)
+                        modes.append(mode)
+                        hind = max(hind, h)
+                    try:
+                        o = self._odds(state, u, tid, at_crew, ws, hind, targeting.FireMode.INDIRECT in modes)
+                    except Exception:  # pragma: no cover - odds refuse only what the checks refuse
+                        continue
+                    v = o.expected_vp + 0.05 * o.expected_damage
+                    if best is None or v > best[0]:
+                        best = (v, cmd, tid, o.destroyed)
+                if best is not None and best[0] > 0:
+                    cands.append(best)
+        for c in targeting.declaration_options(state, side):
+            if isinstance(c, DeclareCloseAssault):
+                from .resolution import defense_context
+
+                try:
+                    o = close_assault_odds(ruleset.cards(), [state.units[x] for x in c.attackers], state.units[c.target],
+                                           defense_context(state, c.target, 0, side), units=state.units,
+                                           events_in_play=state.events_in_play, variant=state.variants)
+                except Exception:  # pragma: no cover
+                    continue
+                cands.append((o.expected_vp * 0.9, c, c.target, o.destroyed))
+        # greedy assignment: each unit fires once; value discounted by P(target already dead)
+        alive: dict[str, float] = {}
+        used: set[str] = set()
+        plan: list[Command] = []
+        values: list[float] = []
+        remaining = sorted(cands, key=lambda x: (-x[0], str(x[1])))
+        while remaining:
+            scored = []
+            for v, cmd, tid, pd in remaining:
+                attackers = cmd.attackers if isinstance(cmd, DeclareCloseAssault) else (cmd.attacker,)
+                if any(a in used for a in attackers):
+                    continue
+                scored.append((v * alive.get(tid, 1.0), v, cmd, tid, pd))
+            if not scored:
+                break
+            scored.sort(key=lambda x: (-x[0], str(x[2])))
+            sv, v, cmd, tid, pd = scored[0]
+            if sv <= 0.02:
+                break
+            attackers = cmd.attackers if isinstance(cmd, DeclareCloseAssault) else (cmd.attacker,)
+            used.update(attackers)
+            alive[tid] = alive.get(tid, 1.0) * (1.0 - pd)
+            plan.append(cmd)
+            values.append(sv)
+            remaining = [r for r in remaining if r[1] is not cmd]
+        for c, v in zip(plan, values, strict=True):
+            first = c.attackers[0] if isinstance(c, DeclareCloseAssault) else c.attacker
+            self._value[(state.turn, first)] = v
+        if plan:
+            return self._plan(state, plan)
+        return self._attack_cards(state) or self._play_cards(state, "combat")
+
+    def _attack_cards(self, state: GameState) -> Command | None:
+        """Attack Command cards on the side's most valuable open attacks."""
+        uses = [c for c in state.legal_commands(self.side) if isinstance(c, UseCommandCard)
+                and ruleset.command_card(c.card).duration == "attack"]
+        if not uses:
+            return None
+
+        def worth(c: UseCommandCard) -> float:
+            for a in state.attacks.values():
+                if c.unit in a.attackers and not a.resolved:
+                    return self._value.get((state.turn, a.attackers[0]), 1.0) - 0.01 * len(a.command_cards)
+            return 0.0
+
+        best = max(uses, key=lambda c: (worth(c), c.card, c.unit or ""))
+        return best if worth(best) >= 1.0 else None
+
+    # -- resolution (R6.2) ---------------------------------------------------------------------
+    def _resolution(self, state: GameState) -> Command | None:
+        side = self.side
+        mine = [a for _, a in sorted(state.attacks.items()) if a.side == side and not a.resolved]
+        if not mine:
+            return None
+        def value(a: Any) -> float:
+            v = self._value.get((state.turn, a.attackers[0]))
+            if v is None:
+                t = state.units.get(a.target)
+                v = float(ruleset.cost(t.card)) / 4 if t else 0.0
+            return v
+
+        cards = self._attack_cards(state)
+        if cards is not None:
+            return cards
+        a = max(mine, key=lambda x: (value(x), -x.number))
+        bonus = None
+        hand = state.hand_commands[side]
+        if len(hand) >= 4 and value(a) >= 3.0:
+            bonus = min(hand, key=lambda c: (card_priority(c), c))
+        return Resolve(side, a.number, bonus)
+
+    # -- draw (R5.5) -----------------------------------------------------------------------------
+    def _fieldable(self, state: GameState) -> int:
+        hand = state.hand_units[self.side]
+        crews = [c for c in hand if ruleset.is_crew(c)]
+        n = 0
+        for c in hand:
+            if ruleset.is_crew(c):
+                continue
+            req = ruleset.crew_required(c)
+            if req is None or req == "infantry" or any(ruleset.crew_fits(c, x) for x in crews):
+                n += 1
+        return n
+
+    def _draw(self, state: GameState) -> Command | None:
+        side = self.side
+        if side not in state.drawn:
+            card = self._play_cards(state, "draw")
+            if card is not None:
+                return card
+            legal = [c for c in state.legal_commands(side) if isinstance(c, Draw)]
+            if not legal:
+                return None
+            n = len(legal[0].extra)
+            want_units = self._fieldable(state) < 2 and state.reserves[side]
+            k_units = n if want_units and len(state.hand_commands[side]) >= 2 else (n // 2 if want_units else 0)
+            if len(state.hand_commands[side]) >= HAND_LIMIT_COMMAND - 1:
+                k_units = max(k_units, n - 1) if state.reserves[side] else 0
+            extra = tuple(["command"] * (n - k_units) + ["reserves"] * k_units)
+            cmd = Draw(side, extra)
+            if state.check(cmd) is None:
+                return cmd
+            return legal[0]
+        if len(state.hand_commands[side]) > HAND_LIMIT_COMMAND:
+            worst = min(state.hand_commands[side], key=lambda c: (card_priority(c), c))
+            return Discard(side, worst)
+        if len(state.hand_units[side]) > HAND_LIMIT_UNITS:
+            hand = state.hand_units[side]
+
+            def keep(c: str) -> tuple[float, str]:
+                if ruleset.is_crew(c):
+                    useful = any(ruleset.crew_fits(x, c) for x in hand if not ruleset.is_crew(x))
+                    return (ruleset.cost(c) if useful else -1.0, c)
+                return (float(ruleset.cost(c)), c)
+
+            return Discard(side, min(hand, key=keep))
+        return None
+
+
+_ = STACKING_LIMIT  # re-exported for tests of the deploy choice

@@ -367,6 +367,12 @@ class GameState:
 
         return legal_commands(self, side)
 
+    def check(self, command: Command) -> str | None:
+        """Why ``command`` would be refused now, or ``None`` when it is legal (nothing changes)."""
+        from .turn import check_command
+
+        return check_command(self, command)
+
     @property
     def over(self) -> bool:
         """True once the game has a result (R10)."""

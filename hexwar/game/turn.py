@@ -70,7 +70,7 @@ from .state import (
     other_side,
 )
 
-__all__ = ["Sink", "apply_command", "legal_commands", "begin_play", "can_act"]
+__all__ = ["Sink", "apply_command", "check_command", "legal_commands", "begin_play", "can_act", "bump_epoch"]
 
 
 # -- event collection ------------------------------------------------------------------------
@@ -181,6 +181,27 @@ def apply_command(state: GameState, cmd: Command) -> list[Event]:
         state.checkpoints.append((turn_before, len(state.commands), state.state_hash()))
     state.log.extend(sink.events)
     return sink.events
+
+
+def check_command(state: GameState, cmd: Command) -> str | None:
+    """Why ``cmd`` would be refused now (the :class:`IllegalCommand` reason), or ``None``.
+
+    Runs exactly the checks of :func:`apply_command` and changes nothing (for UIs and AIs).
+    """
+    try:
+        if not isinstance(cmd, Command):
+            raise IllegalCommand(None, f"not a command: {cmd!r}")
+        if state.result is not None:
+            raise IllegalCommand(cmd, f"the game is over: {state.result}")
+        if cmd.side != state.to_act:
+            raise IllegalCommand(cmd, f"it is {state.to_act}'s turn to act in the {state.phase} phase, not {cmd.side}'s")
+        spec = _RULES.get((state.phase, type(cmd)))
+        if spec is None:
+            raise IllegalCommand(cmd, f"{cmd.name} is not allowed in the {state.phase} phase")
+        spec[0](state, cmd)
+    except IllegalCommand as exc:
+        return exc.reason
+    return None
 
 
 def begin_play(state: GameState, sink: Sink | None = None) -> None:
