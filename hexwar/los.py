@@ -133,9 +133,10 @@ _R_GROUND, _R_TERRAIN, _R_BUILDING, _R_WRECK, _R_FIRE = range(5)
 _BIG2 = 10**9  # "infinite" top in doubled levels: fire (R3.5, R8.4); -_BIG2: nothing there
 _PAD = 2  # hexes of never-blocking border around the map (spine partners may lie off the map)
 _TOL = 1e-9  # float tolerance of the vectorized test; see the module docstring for the proof
-_PLAN_MAX_ENTRIES = 12_000_000  # larger maps skip the all-offsets plan (memory)
+_PLAN_MAX_ENTRIES = 8_000_000  # larger maps skip the all-offsets plan (16 bytes an entry)
 _PLAN_CACHE_SIZE = 4
 _GEO_CACHE_MAX = 16384  # per-map cache of converted offsets when no plan is kept
+_PLAN_AFTER_MISSES = 256  # single queries build the shape's plan after this many new offsets
 
 
 # --------------------------------------------------------------------------------------
@@ -212,10 +213,11 @@ def _bulk_geometry(dq: np.ndarray, dr: np.ndarray) -> _Bulk:
     inter = between & (af < km)
     side = between & (af == km) & spine[kk]
 
+    # Sort by (offset, D) through one int64 key: D < N < 2**24 on every map up to 500x500.
     ii = np.flatnonzero(inter)
-    ii = ii[np.lexsort((d[ii], kk[ii]))]
+    ii = ii[np.argsort(kk[ii] * (1 << 26) + d[ii], kind="stable")]
     ss = np.flatnonzero(side)
-    ss = ss[np.lexsort((-f[ss], d[ss], kk[ss]))]
+    ss = ss[np.argsort(kk[ss] * (1 << 26) + 2 * d[ss] + (f[ss] < 0), kind="stable")]
     left, right = ss[0::2], ss[1::2]
     if left.size != right.size or np.any(d[left] != d[right]) or np.any(f[left] <= 0):
         raise AssertionError("spine sides do not pair up")  # pragma: no cover - geometry invariant
@@ -341,7 +343,7 @@ class _MapState:
 
     __slots__ = (
         "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "plans_checked", "__weakref__",
+        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "__weakref__",
     )
 
     def __init__(self, m: BattleMap) -> None:
@@ -356,7 +358,8 @@ class _MapState:
         ]
         self.geo: dict[tuple[int, int, int], Any] = {}
         self.plans: list[_Plan | None] = [None, None]
-        self.plans_checked = [False, False]
+        self.no_plan = False
+        self.misses = 0
         self.version = -1
         self.refresh(m)
 
@@ -438,8 +441,8 @@ class _Plan:
     shift: int  # rel + shift >= 0
     n: np.ndarray
     ptr_i: np.ndarray
-    rel_i: np.ndarray  # intp, shifted
-    d_i: np.ndarray
+    rel_i: np.ndarray  # int32 padded-flat displacement + shift
+    d_i: np.ndarray  # int32 D
     inv_i: np.ndarray  # float64 N / D
     ptr_s: np.ndarray
     rel_l: np.ndarray
@@ -472,7 +475,16 @@ def _plan_size_estimate(H: int, W: int) -> int:
 _PLANS: OrderedDict[tuple[int, int, int], _Plan | None] = OrderedDict()
 
 
+_NOT_BUILT = object()
+
+
+def _peek_plan(H: int, W: int, parity: int) -> Any:
+    """The cached plan, ``None`` when the shape is too large for one, or ``_NOT_BUILT``."""
+    return _PLANS.get((H, W, parity), _NOT_BUILT)
+
+
 def _get_plan(H: int, W: int, parity: int) -> _Plan | None:
+    """The plan of a map shape and viewer column parity, built on first use (LRU cache)."""
     key = (H, W, parity)
     if key in _PLANS:
         _PLANS.move_to_end(key)
@@ -485,40 +497,40 @@ def _get_plan(H: int, W: int, parity: int) -> _Plan | None:
 
 
 def _build_plan(H: int, W: int, parity: int) -> _Plan:
+    """Exact crossing lists of every offset of an ``H`` x ``W`` map's window (see :class:`_Plan`)."""
     wp = W + 2 * _PAD
     dq, dr = _window_offsets(H, W, parity)
     K = dq.size
-    parts: list[_Bulk] = []
+    # A displacement never reaches past the padded map, so this shift keeps rel + shift >= 0.
+    shift = (H + 2 * _PAD) * wp + W + 2 * _PAD
+    ns, pis, pss, ris, dis, invis, rls, rrs, dss, inss = ([] for _ in range(10))
     chunk = max(1, 400_000 // max(1, W + H))
     for s in range(0, K, chunk):
-        parts.append(_bulk_geometry(dq[s:s + chunk], dr[s:s + chunk]))
+        b = _bulk_geometry(dq[s:s + chunk], dr[s:s + chunk])
+        nf = b.n.astype(np.float64)
+        li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
+        ns.append(b.n)
+        pis.append(li)
+        pss.append(ls)
+        ris.append((_rel(b.q_i, b.r_i, parity, wp) + shift).astype(np.int32))
+        dis.append(b.d_i.astype(np.int32))  # D < N < 2**24
+        invis.append(np.repeat(nf, li) / b.d_i)
+        rls.append((_rel(b.q_l, b.r_l, parity, wp) + shift).astype(np.int32))
+        rrs.append((_rel(b.q_r, b.r_r, parity, wp) + shift).astype(np.int32))
+        dss.append(b.d_s.astype(np.int32))
+        inss.append(np.repeat(nf, ls) / b.d_s)
 
-    def cat(name: str) -> np.ndarray:
-        return np.concatenate([getattr(p, name) for p in parts])
+    def ptr(lens: list[np.ndarray]) -> np.ndarray:
+        out = np.zeros(K + 1, dtype=np.int64)
+        np.cumsum(np.concatenate(lens), out=out[1:])
+        return out
 
-    def catptr(name: str) -> np.ndarray:
-        out = [np.zeros(1, dtype=np.int64)]
-        base = 0
-        for p in parts:
-            ptr = getattr(p, name)
-            out.append(ptr[1:] + base)
-            base += int(ptr[-1])
-        return np.concatenate(out)
-
-    n = cat("n")
-    ptr_i, ptr_s = catptr("ptr_i"), catptr("ptr_s")
-    d_i, d_s = cat("d_i"), cat("d_s")
-    rel_i = _rel(cat("q_i"), cat("r_i"), parity, wp)
-    rel_l = _rel(cat("q_l"), cat("r_l"), parity, wp)
-    rel_r = _rel(cat("q_r"), cat("r_r"), parity, wp)
-    shift = int(max(1, -min([0] + [int(a.min()) for a in (rel_i, rel_l, rel_r) if a.size])))
-    k_i = np.repeat(np.arange(K), np.diff(ptr_i))
-    k_s = np.repeat(np.arange(K), np.diff(ptr_s))
-    nf = n.astype(np.float64)
+    n = np.concatenate(ns)
+    ptr_i, ptr_s = ptr(pis), ptr(pss)
     plan = _Plan(
         H, W, parity, shift, n,
-        ptr_i, (rel_i + shift).astype(np.intp), d_i, nf[k_i] / d_i,
-        ptr_s, (rel_l + shift).astype(np.intp), (rel_r + shift).astype(np.intp), d_s, nf[k_s] / d_s,
+        ptr_i, np.concatenate(ris), np.concatenate(dis), np.concatenate(invis),
+        ptr_s, np.concatenate(rls), np.concatenate(rrs), np.concatenate(dss), np.concatenate(inss),
     )
     plan.n_l = n.tolist()
     plan.ptr_i_l = ptr_i.tolist()
@@ -595,9 +607,15 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
     ``rel - shift`` are padded-flat displacements from the firer's hex.
     """
     plan = st.plans[parity]
-    if plan is None and st.plans_checked[parity] is False:
-        plan = st.plans[parity] = _get_plan(st.H, st.W, parity)
-        st.plans_checked[parity] = True
+    if plan is None and not st.no_plan:
+        # Few queries on a map shape use the per-offset cache; many build the shape's plan.
+        got = _peek_plan(st.H, st.W, parity)
+        if got is _NOT_BUILT and st.misses >= _PLAN_AFTER_MISSES:
+            got = _get_plan(st.H, st.W, parity)
+        if got is None:
+            st.no_plan = True
+        elif got is not _NOT_BUILT:
+            plan = st.plans[parity] = got
     if plan is not None:
         k = (dq + st.W - 1) * (2 * st.H - 1) + drow + st.H - 1
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
@@ -628,6 +646,7 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
         if len(st.geo) >= _GEO_CACHE_MAX:
             st.geo.clear()
         st.geo[key] = hit
+        st.misses += 1
     return hit
 
 
@@ -762,17 +781,18 @@ def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries
             size += col_b[c1] - col_a[c1]
             c1 += 1
         if c1 == c + 1:
-            rel, inv = plan.rel_i[col_a[c]:col_b[c]], plan.inv_i[col_a[c]:col_b[c]]
+            rel = plan.rel_i[col_a[c]:col_b[c]].astype(np.intp)
+            inv = plan.inv_i[col_a[c]:col_b[c]]
         else:
-            rel = np.concatenate([plan.rel_i[col_a[j]:col_b[j]] for j in range(c, c1)])
+            rel = np.concatenate([plan.rel_i[col_a[j]:col_b[j]] for j in range(c, c1)], dtype=np.intp)
             inv = np.concatenate([plan.inv_i[col_a[j]:col_b[j]] for j in range(c, c1)])
         groups.append((c * H, rel, inv, len_i[c:c1].ravel()))
         c = c1
     sr = [(ps[k], ps[k + H]) for k in k0l]
     sr = [(a, b) for a, b in sr if b > a]
     if sr:
-        rel_l = np.concatenate([plan.rel_l[a:b] for a, b in sr])
-        rel_r = np.concatenate([plan.rel_r[a:b] for a, b in sr])
+        rel_l = np.concatenate([plan.rel_l[a:b] for a, b in sr], dtype=np.intp)
+        rel_r = np.concatenate([plan.rel_r[a:b] for a, b in sr], dtype=np.intp)
         inv_s = np.concatenate([plan.inv_s[a:b] for a, b in sr])
     else:
         rel_l = rel_r = np.zeros(0, dtype=np.intp)

@@ -533,3 +533,73 @@ def test_los_module_imports_neither_shapely_nor_pyglet():
 def test_visibility_status_codes():
     assert (CLEAR, HINDERED, BLOCKED) == (0, 1, 2)
     assert STATUS_NAMES == ("clear", "hindered", "blocked")
+
+
+@pytest.fixture
+def fresh_plans():
+    """Empty the plan cache before and after (tests below change when plans are built)."""
+    import hexwar.los as los_mod
+
+    los_mod._PLANS.clear()
+    yield los_mod
+    los_mod._PLANS.clear()
+
+
+def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans, monkeypatch):
+    """Single queries run from a per-offset cache until a shape's plan exists; both agree."""
+    L = fresh_plans
+    base = random_map(9, 7, seed=5)
+    hexes = list(base.hexes())
+    monkeypatch.setattr(L, "_PLAN_AFTER_MISSES", 10**9)
+    m1 = base.copy()
+    per_offset = [line_of_sight(m1, a, b) for a in hexes for b in hexes]
+    assert L._state(m1).plans == [None, None] and not L._PLANS
+    L._get_plan(7, 9, 0)
+    L._get_plan(7, 9, 1)
+    m2 = base.copy()
+    planned = [line_of_sight(m2, a, b) for a in hexes for b in hexes]
+    assert all(p is not None for p in L._state(m2).plans)
+    assert per_offset == planned
+
+
+def test_single_queries_build_the_plan_after_many_new_offsets(fresh_plans, monkeypatch):
+    L = fresh_plans
+    monkeypatch.setattr(L, "_PLAN_AFTER_MISSES", 20)
+    m = BattleMap.new(12, 12)
+    hexes = list(m.hexes())
+    for b in hexes[:10]:
+        line_of_sight(m, hexes[-1], b)
+    assert not L._PLANS
+    for b in hexes:
+        line_of_sight(m, hexes[-1], b)
+    assert L._peek_plan(12, 12, hexes[-1].q & 1) is not L._NOT_BUILT
+
+
+def test_maps_too_large_for_a_plan_use_the_direct_path(fresh_plans, monkeypatch):
+    L = fresh_plans
+    m = random_map(10, 9, seed=9)
+    viewers = [Hex.from_offset(0, 0), Hex.from_offset(5, 4), Hex.from_offset(9, 8)]
+    with_plan = [visibility_with_hindrances(m, v) for v in viewers]
+    L._PLANS.clear()
+    monkeypatch.setattr(L, "_PLAN_MAX_ENTRIES", 0)
+    monkeypatch.setattr(L, "_GROUP_ENTRIES", 64)  # many small chunks
+    m2 = m.copy()
+    direct = [visibility_with_hindrances(m2, v) for v in viewers]
+    assert L._peek_plan(9, 10, 0) is None and L._state(m2).plans == [None, None]
+    for (s1, c1), (s2, c2) in zip(with_plan, direct):
+        assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
+    for v in viewers:  # and single queries through the per-offset cache
+        for b in m2.hexes():
+            assert line_of_sight(m2, v, b) == line_of_sight(m, v, b)
+
+
+def test_visibility_in_small_groups_equals_one_group(monkeypatch):
+    import hexwar.los as L
+
+    m = random_map(11, 8, seed=21)
+    viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2))]
+    whole = [visibility_with_hindrances(m, v) for v in viewers]
+    monkeypatch.setattr(L, "_GROUP_ENTRIES", 40)
+    for v, (s1, c1) in zip(viewers, whole):
+        s2, c2 = visibility_with_hindrances(m, v)
+        assert np.array_equal(s1, s2) and np.array_equal(c1, c2)

@@ -1,0 +1,234 @@
+"""LOS benchmark (issue 3): the fast path against the shapely reference and a Red Blob line drawer.
+
+Run ``python benchmarks/bench_los.py`` (``--quick`` for a short run). It prints one table:
+
+* maps of 40x40 and 100x100 hexes, ground level 0, with 20% blocking hexes (woods and
+  buildings; seeded), and a second 100x100 map that adds 10% hindrance hexes and hills 0-3
+  so every branch of the engine runs;
+* for each method, the single-query time (median and mean microseconds, warm caches) and the
+  one-to-all rate (target hexes per second: one viewer against every hex of the map);
+* ratios of the fast path to the other two;
+* all ordered pairs of the 40x40 map with the fast path (``visibility`` from every hex);
+* how often the Red Blob drawer's answer differs from the exact one, and how often it is
+  asymmetric (A sees B but B does not see A).
+
+Methods:
+
+* fast: :func:`hexwar.los.line_of_sight` / :func:`hexwar.los.visibility` (exact integer
+  geometry per offset, cached plans, numpy gathers).
+* exact: :func:`hexwar.los_exact.line_of_sight_exact` (shapely, the reference); its
+  one-to-all rate is measured on a sample of targets.
+* redblob: the approach a user would write instead, in pure Python: ``hexwar.hexgrid.hex_line``
+  (lerp and cube-round, with the usual epsilon nudge), then each hex of the line but the ends
+  tested against the R3.4 height at ``t = i / n``; one-to-all is a loop over every target.
+
+Targets (issue 3): one-to-all >= 2M target hexes/s on 100x100; all ordered pairs of 40x40 in
+< 2 s; single query < 20 us median. Times are wall clock, best of several repeats, on whatever
+machine runs this; other work on the machine makes them slower, never faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from hexwar.hexgrid import Hex, hex_line
+from hexwar.los import BLOCKED, CLEAR, HINDERED, _get_plan, height_arrays, line_of_sight, visibility
+from hexwar.los_exact import line_of_sight_exact
+from hexwar.maps import BattleMap
+
+CODES = {"clear": CLEAR, "hindered": HINDERED, "blocked": BLOCKED}
+
+
+def make_map(size: int, seed: int, hindrance: float = 0.0, hills: int = 0) -> BattleMap:
+    """A ``size`` x ``size`` map with 20% blocking hexes (woods 3 : buildings 1)."""
+    rng = np.random.default_rng(seed)
+    m = BattleMap.new(size, size, name=f"bench {size}x{size}")
+    u = rng.random((size, size))
+    blocking = u < 0.20
+    building = blocking & (rng.random((size, size)) < 0.25)
+    m.terrain[blocking] = m.rules.index_of_key("woods")
+    m.terrain[building] = m.rules.index_of_key("stone_building")
+    if hindrance:
+        m.terrain[(u >= 0.20) & (u < 0.20 + hindrance)] = m.rules.index_of_key("brush")
+    if hills:
+        m.level[:, :] = rng.integers(0, hills + 1, size=(size, size))
+    m.version += 1  # arrays were written directly
+    return m
+
+
+# -- the Red Blob drawer ---------------------------------------------------------------------------
+class RedBlob:
+    """Lerp-and-round LOS in pure Python over prepared per-hex heights (R3.4 at t = i / n)."""
+
+    def __init__(self, m: BattleMap) -> None:
+        ha = height_arrays(m)
+        self.block = ha.block_top.tolist()
+        self.hinder = ha.hinder_top.tolist()
+        self.eye = (m.level + 0.5).tolist()
+
+    def status(self, a: Hex, b: Hex) -> int:
+        line = hex_line(a, b)
+        n = len(line) - 1
+        if n <= 1:
+            return CLEAR
+        ca, ra = a.offset
+        cb, rb = b.offset
+        ea = self.eye[ra][ca]
+        de = self.eye[rb][cb] - ea
+        hind = 0
+        for i in range(1, n):
+            c, r = line[i].offset
+            z = ea + de * i / n
+            if self.block[r][c] >= z:
+                return BLOCKED
+            if self.hinder[r][c] >= z:
+                hind += 1
+        return HINDERED if hind else CLEAR
+
+    def visibility(self, m: BattleMap, viewer: Hex) -> np.ndarray:
+        out = np.zeros((m.height, m.width), dtype=np.int8)
+        for col in range(m.width):
+            for row in range(m.height):
+                out[row, col] = self.status(viewer, Hex.from_offset(col, row))
+        return out
+
+
+# -- timing helpers --------------------------------------------------------------------------------
+def best_of(fn: Callable[[], object], repeats: int) -> float:
+    """Best wall time of ``repeats`` calls of ``fn`` (seconds)."""
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def per_call_us(fn: Callable[[Hex, Hex], object], pairs: list[tuple[Hex, Hex]], repeats: int) -> tuple[float, float]:
+    """(median, mean) microseconds of ``fn(a, b)`` over ``pairs``; per-pair best of ``repeats``."""
+    times = []
+    for a, b in pairs:
+        best = float("inf")
+        for _ in range(repeats):
+            t = time.perf_counter_ns()
+            fn(a, b)
+            best = min(best, time.perf_counter_ns() - t)
+        times.append(best / 1000.0)
+    return statistics.median(times), statistics.mean(times)
+
+
+def random_pairs(m: BattleMap, n: int, rng: np.random.Generator) -> list[tuple[Hex, Hex]]:
+    cols = rng.integers(0, m.width, size=(n, 2))
+    rows = rng.integers(0, m.height, size=(n, 2))
+    return [(Hex.from_offset(int(c0), int(r0)), Hex.from_offset(int(c1), int(r1)))
+            for (c0, c1), (r0, r1) in zip(cols, rows)]
+
+
+# -- the benchmark ---------------------------------------------------------------------------------
+def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], notes: list[str]) -> None:
+    rng = np.random.default_rng(12345)
+    hexes = m.width * m.height
+    n_pairs = 2000 if quick else 20000
+    pairs = random_pairs(m, n_pairs, rng)
+
+    # Cold start: the all-offsets plans of this map shape (built once per shape, then cached).
+    t = time.perf_counter()
+    _get_plan(m.height, m.width, 0)
+    _get_plan(m.height, m.width, 1)
+    notes.append(f"{label}: first-use plan build for both column parities {time.perf_counter() - t:.2f} s "
+                 "(once per map shape; every later query and overlay change reuses it)")
+
+    # fast single queries (warm)
+    for a, b in pairs:
+        line_of_sight(m, a, b)
+    f_med, f_mean = per_call_us(lambda a, b: line_of_sight(m, a, b), pairs, 3)
+    # fast one-to-all
+    viewers = [p[0] for p in pairs[: (10 if quick else 40)]]
+    visibility(m, viewers[0])
+    t_vis = best_of(lambda: [visibility(m, v) for v in viewers], 3) / len(viewers)
+    f_rate = hexes / t_vis
+
+    # exact reference
+    ex_pairs = pairs[: (100 if quick else 400)]
+    e_med, e_mean = per_call_us(lambda a, b: line_of_sight_exact(m, a, b), ex_pairs, 1)
+    viewer = viewers[0]
+    sample = [Hex.from_offset(int(c), int(r)) for c, r in zip(rng.integers(0, m.width, 300 if quick else 1500),
+                                                              rng.integers(0, m.height, 300 if quick else 1500))]
+    t = time.perf_counter()
+    for b in sample:
+        line_of_sight_exact(m, viewer, b)
+    e_rate = len(sample) / (time.perf_counter() - t)
+
+    # Red Blob lerp-and-round
+    rb = RedBlob(m)
+    r_med, r_mean = per_call_us(rb.status, pairs[: (2000 if quick else 5000)], 3)
+    rb_viewers = viewers[:2]
+    t_rb = best_of(lambda: [rb.visibility(m, v) for v in rb_viewers], 1) / len(rb_viewers)
+    r_rate = hexes / t_rb
+
+    # Red Blob correctness against the exact answer, and its asymmetry
+    check = pairs[: (2000 if quick else 10000)]
+    differ = sum(rb.status(a, b) != CODES[line_of_sight(m, a, b).status] for a, b in check)
+    asym = sum((rb.status(a, b) == BLOCKED) != (rb.status(b, a) == BLOCKED) for a, b in check)
+    fast_asym = sum(line_of_sight(m, a, b).status != line_of_sight(m, b, a).status for a, b in check)
+    notes.append(f"{label}: Red Blob differs from the exact status on {100 * differ / len(check):.1f}% of "
+                 f"{len(check)} random pairs and is asymmetric on {100 * asym / len(check):.1f}% "
+                 f"(fast path: {fast_asym} asymmetric)")
+
+    rows.append([label, "fast (hexwar.los)", f"{f_med:.1f}", f"{f_mean:.1f}", f"{f_rate / 1e6:.2f}M",
+                 "1", "1"])
+    rows.append([label, "exact (shapely)", f"{e_med:.0f}", f"{e_mean:.0f}", f"{e_rate / 1e3:.1f}k",
+                 f"{e_mean / f_mean:.0f}x", f"{f_rate / e_rate:.0f}x"])
+    rows.append([label, "Red Blob lerp+round", f"{r_med:.1f}", f"{r_mean:.1f}", f"{r_rate / 1e3:.1f}k",
+                 f"{r_mean / f_mean:.1f}x", f"{f_rate / r_rate:.0f}x"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer pairs and viewers (about 30 s)")
+    args = ap.parse_args(argv)
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    maps = [
+        ("40x40", make_map(40, 1)),
+        ("100x100", make_map(100, 2)),
+        ("100x100 +hind +hills", make_map(100, 3, hindrance=0.10, hills=3)),
+    ]
+    for label, m in maps:
+        bench_map(label, m, args.quick, rows, notes)
+
+    m40 = maps[0][1]
+    hexes40 = list(m40.hexes())
+    t_all = best_of(lambda: [visibility(m40, v) for v in hexes40], 1 if args.quick else 3)
+
+    head = ["map", "method", "single med us", "single mean us", "one-to-all targets/s",
+            "fast speed-up single (mean)", "fast speed-up one-to-all"]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    print(f"hexwar LOS benchmark  python {platform.python_version()}  numpy {np.__version__}  "
+          f"{platform.machine()} x{os.cpu_count()}  load {os.getloadavg()[0]:.2f}")
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    print()
+    print(f"all ordered pairs of 40x40 (fast visibility from each of {len(hexes40)} hexes): {t_all:.2f} s "
+          f"({len(hexes40) ** 2 / t_all / 1e6:.2f}M pairs/s)   target < 2 s")
+    f100 = [r for r in rows if r[0] == "100x100" and r[1].startswith("fast")][0]
+    print(f"one-to-all on 100x100: {f100[4]} target hexes/s   target >= 2M")
+    f40 = [r for r in rows if r[0] == "40x40" and r[1].startswith("fast")][0]
+    print(f"single query median: {f40[2]} us (40x40), {f100[2]} us (100x100)   target < 20 us")
+    for n in notes:
+        print("note: " + n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
