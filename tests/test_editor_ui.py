@@ -327,6 +327,12 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
         HexState.read(expect, h).write(moved, h + t)
     expect = moved
     assert doc.map.to_text() == expect.to_text()
+    d.widget("add 2 left columns")  # two at once: even, no extra row
+    d.key(key.Z, key.MOD_CTRL)
+    assert (doc.map.width, doc.map.height) == (14, 12)
+    d.key(key.Y, key.MOD_CTRL)
+    assert (doc.map.width, doc.map.height) == (16, 12)
+    d.key(key.Z, key.MOD_CTRL)
     d.key(key.W)
     d.click((H("B02") + t).label)  # the wand takes the connected woods
     assert len(win.session.selection) == 4

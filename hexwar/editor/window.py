@@ -554,6 +554,13 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
             cx = px + (i % 2) * (pw / 2)
             cy = y - 24 - (i // 2) * 26
             text(side, cx, cy + 11, TEXT)
+            if kw == "left":  # two at a time keep the odd-q stagger without an extra row
+                for j, (lab, n) in enumerate((("−2", -2), ("−", -1), ("+", 1), ("+2", 2))):
+                    tip = f"{'add' if n > 0 else 'trim'} {abs(n)} left column{'s' if abs(n) > 1 else ''}"
+                    if abs(n) == 1:
+                        tip = f"{'add' if n > 0 else 'trim'} a left row/column"
+                    button(cx + 34 + j * 24, cy, 22, 22, lab, lambda n=n: self._resize("left", n), tip=tip, size=8)
+                continue
             button(cx + 52, cy, 34, 22, "−", lambda kw=kw: self._resize(kw, -1), tip=f"trim a {kw} row/column")
             button(cx + 90, cy, 34, 22, "+", lambda kw=kw: self._resize(kw, +1), tip=f"add a {kw} row/column")
 
