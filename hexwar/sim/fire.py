@@ -1,0 +1,313 @@
+"""Monte Carlo of building fires over turns on a real map (R5.1a, R8.4, R8.6).
+
+A run lights fires in the ``ignite`` hexes during turn 0 (as artillery or a flamethrower would:
+counter 0, R8.6) on top of any fires the map already holds, then plays Begin Turn step a of
+turns 1..T in every trial with the game's own array core (:mod:`hexwar.rules.fire`):
+
+1. :func:`~hexwar.rules.fire.age_fires`: every fire counts one more turn; in variant
+   ``burnout`` a fire that has burned 3 full turns leaves rubble (R8.6) and does not spread;
+2. :func:`~hexwar.rules.fire.spread_pairs`: every (burning hex, adjacent intact unburning
+   building) pair rolls 2d6;
+3. :func:`~hexwar.rules.fire.spread_step`: the pair spreads when ``2d6 + 6 >= DR`` (R8.4); all
+   spreads of the step land together.
+
+The 2d6 of a check are the two faces of the trial's word at
+``fire_counter(turn, direction, building hex)`` (:mod:`hexwar.sim.seeding`): the game rolls the
+same checks in the same order (direction, row, column), and the tests replay trials through
+:func:`hexwar.rules.fire.fire_spread_phase` and the game engine's Begin Turn.
+
+Recorded per turn ``t = 0..T`` (0 = right after the ignition): how many trials have each hex
+burning, burned by then (lit at some turn <= t), rubble from burnout; the distribution of the
+number of burning buildings; and, when asked for, the lines of sight cut by fire
+(:mod:`hexwar.sim.fire_los`).
+
+>>> from hexwar.maps import BattleMap
+>>> m = BattleMap.new(8, 10)
+>>> for lab in ("D07", "D08"): m.set_terrain(Hex.from_label(lab), "stone_building")
+>>> r = simulate_fire(m, [Hex.from_label("D07")], turns=3, trials=2000, seed=3)
+>>> r.burning_counts.shape, int(r.burning_counts[0, 6, 3])           # D07 burns in every trial
+((4, 10, 8), 2000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import HexwarError
+from ..hexgrid import Hex
+from ..maps import BattleMap
+from ..rules.fire import age_fires, neighbor_values, spread_pairs, spread_step
+from ..rules.terrain_effects import default_effects
+from .seeding import batches, check_seed, d6_pair, fire_counter, trial_keys, trial_words
+
+__all__ = [
+    "DEFAULT_BATCH",
+    "FireResult",
+    "FireSimError",
+    "check_ignition",
+    "reachable_buildings",
+    "simulate_fire",
+]
+
+DEFAULT_BATCH = 4096
+MAX_TURNS = 200
+
+
+class FireSimError(HexwarError):
+    """Bad input to the fire simulation; the message names the hex or field and what was expected."""
+
+
+@dataclass(frozen=True)
+class FireResult:
+    """Counts of a fire simulation; every probability derives from these integers.
+
+    Attributes:
+        ignite: the hexes set alight at turn 0.
+        turns: Begin Turn steps played (T); trials, seed: as run.
+        burnout_turns: full turns before a fire leaves rubble (variant ``burnout``), or ``None``.
+        width, height: the map size.
+        dr: ``int16 [height, width]`` the DRs simulated (0: no intact building).
+        burning_counts: ``int64 [T+1, height, width]`` trials with the hex burning at turn t.
+        ever_counts: ``int64 [T+1, height, width]`` trials where the hex burned at some turn
+            <= t (its building caught fire by turn t; the starting fires count).
+        rubble_counts: ``int64 [T+1, height, width]`` trials where a fire burned out into rubble
+            there by turn t (variant ``burnout``; zeros otherwise).
+        burning_hist: ``int64 [T+1, nb+1]``: ``burning_hist[t, k]`` trials with exactly ``k``
+            burning buildings at turn t (``nb``: the buildings a fire can reach,
+            :func:`reachable_buildings`).
+        spread_checks: ``int64 [T+1]`` spread checks rolled in each turn, over all trials.
+        los: the LOS-cut statistics (:class:`~hexwar.sim.fire_los.LosCutResult`) or ``None``.
+        trial_burning: ``bool [trials, T+1, height, width]``, kept only when asked for.
+    """
+
+    ignite: tuple[Hex, ...]
+    turns: int
+    trials: int
+    seed: int
+    burnout_turns: int | None
+    width: int
+    height: int
+    dr: np.ndarray
+    burning_counts: np.ndarray
+    ever_counts: np.ndarray
+    rubble_counts: np.ndarray
+    burning_hist: np.ndarray
+    spread_checks: np.ndarray
+    los: Any = None
+    trial_burning: np.ndarray | None = field(default=None, repr=False)
+
+    def p_burning(self) -> np.ndarray:
+        """``float64 [T+1, height, width]``: probability the hex burns at turn t."""
+        return self.burning_counts / max(self.trials, 1)
+
+    def p_burned_by(self) -> np.ndarray:
+        """``float64 [T+1, height, width]``: probability the hex has burned by turn t."""
+        return self.ever_counts / max(self.trials, 1)
+
+    def burning_buildings_mean(self) -> np.ndarray:
+        """``float64 [T+1]``: expected number of burning buildings at each turn."""
+        k = np.arange(self.burning_hist.shape[1])
+        return (self.burning_hist * k).sum(axis=1) / max(self.trials, 1)
+
+    def burning_buildings_sd(self) -> np.ndarray:
+        """``float64 [T+1]``: standard deviation of the number of burning buildings per trial."""
+        k = np.arange(self.burning_hist.shape[1])
+        n = max(self.trials, 1)
+        mean = (self.burning_hist * k).sum(axis=1) / n
+        var = (self.burning_hist * (k - mean[:, None]) ** 2).sum(axis=1) / max(n - 1, 1)
+        return np.sqrt(var)
+
+    def burning_buildings_quantile(self, q: float) -> np.ndarray:
+        """``int64 [T+1]``: the ``q`` quantile (0..1) of the number of burning buildings per turn."""
+        cum = np.cumsum(self.burning_hist, axis=1)
+        need = q * self.trials
+        return np.argmax(cum >= need - 1e-9, axis=1)
+
+
+def reachable_buildings(burning: np.ndarray, dr: np.ndarray) -> np.ndarray:
+    """``bool [H, W]``: hexes a fire can ever reach: the burning hexes and every intact building
+    joined to one through a chain of adjacent intact buildings (spread only enters an adjacent
+    building, R8.4).
+
+    >>> b = np.zeros((1, 6), bool); b[0, 0] = True
+    >>> reachable_buildings(b, np.array([[13, 13, 0, 14, 0, 0]])).astype(int).tolist()
+    [[1, 1, 0, 0, 0, 0]]
+    """
+    building = np.asarray(dr) > 0
+    reach = np.asarray(burning, dtype=bool).copy()
+    while True:
+        grow = reach.copy()
+        for d in range(1, 7):
+            grow |= neighbor_values(reach, d, fill=False)
+        grow &= building | reach
+        if (grow == reach).all():
+            return reach
+        reach = grow
+
+
+def check_ignition(battlemap: BattleMap, hexes: Iterable[Hex]) -> tuple[Hex, ...]:
+    """The ignition hexes, checked: on the map, each an intact building (fires burn only in
+    buildings, R8.4), no repeats.
+
+    Raises:
+        FireSimError: naming the first bad hex and what it holds.
+    """
+    out: list[Hex] = []
+    for h in hexes:
+        if not isinstance(h, Hex):
+            raise FireSimError(f"ignition hexes must be Hex values, got {h!r}")
+        if not battlemap.in_bounds(h):
+            last = Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label
+            raise FireSimError(f"--ignite {h.label}: the hex is off the {battlemap.width} x {battlemap.height} map "
+                               f"(A01..{last})")
+        if battlemap.building_at(h) is None:
+            what = "rubble" if battlemap.rubble[battlemap.index(h)] else battlemap.terrain_at(h).name
+            raise FireSimError(f"--ignite {h.label}: the hex holds {what}, not an intact building; "
+                               f"fires burn only in buildings (R8.4)")
+        if h not in out:
+            out.append(h)
+    return tuple(out)
+
+
+def simulate_fire(
+    battlemap: BattleMap,
+    ignite: Sequence[Hex],
+    turns: int,
+    *,
+    trials: int = 10_000,
+    seed: int = 0,
+    burnout: bool = False,
+    batch_size: int = DEFAULT_BATCH,
+    dr: np.ndarray | None = None,
+    spread_bonus: int | None = None,
+    burnout_turns: int | None = None,
+    los: Any = None,
+    keep_trials: bool = False,
+    crop: bool = True,
+    progress: Callable[[int], Any] | None = None,
+) -> FireResult:
+    """Simulate fires lit in ``ignite`` over ``turns`` Begin Turn steps in ``trials`` trials (R8.4-R8.6).
+
+    Args:
+        battlemap: the map (buildings, rubble, and fires already burning with their counters).
+            Not changed.
+        ignite: building hexes set alight during turn 0 (may be empty when the map burns).
+        turns: Begin Turn steps to play, 1..200.
+        trials: number of trials, each with its own SeedSequence child.
+        seed: the run's seed.
+        burnout: variant ``burnout`` (R8.6): fires leave rubble after their full turns.
+        batch_size: trials per numpy batch (memory); does not change the result.
+        dr: optional ``int [height, width]`` DRs replacing the map's (parameter sweeps).
+        spread_bonus: the spread modifier (default the effect data's 6).
+        burnout_turns: full turns before burnout (default the effect data's 3); used with
+            ``burnout``.
+        los: a :class:`~hexwar.sim.fire_los.LosCutPlan` to score lines of sight cut by fire,
+            or ``None``.
+        keep_trials: also return every trial's burning map per turn (memory: trials x (T+1) x
+            hexes bytes).
+        crop: run the trials on the smallest window holding every building connected to a
+            fire (:func:`reachable_buildings`); the result is the same, only faster.
+        progress: called with the number of trials finished after each batch.
+
+    Returns:
+        a :class:`FireResult`.
+
+    Raises:
+        FireSimError: for a bad ignition hex, turn count or DR array.
+        SeedError: for a bad seed, trial count or batch size.
+    """
+    seed = check_seed(seed)
+    eff = default_effects()
+    if isinstance(turns, bool) or not isinstance(turns, int | np.integer) or not 1 <= turns <= MAX_TURNS:
+        raise FireSimError(f"turns must be a whole number 1..{MAX_TURNS}, got {turns!r}")
+    ign = check_ignition(battlemap, ignite)
+    W, H = battlemap.width, battlemap.height
+    hw = H * W
+    if dr is None:
+        dr_map = battlemap.dr_array()
+    else:
+        dr_map = np.asarray(dr).astype(np.int16)
+        if dr_map.shape != (H, W):
+            raise FireSimError(f"dr array has shape {dr_map.shape}; expected (height, width) = ({H}, {W})")
+    bonus = eff.fire_spread_bonus if spread_bonus is None else int(spread_bonus)
+    limit = (eff.burnout_turns if burnout_turns is None else int(burnout_turns)) if burnout else None
+    burning0 = battlemap.fire.copy()
+    turns0 = battlemap.fire_turns.astype(np.int16, copy=True)
+    for h in ign:
+        r, c = battlemap.index(h)
+        if not burning0[r, c]:
+            burning0[r, c] = True
+            turns0[r, c] = 0
+    reach = reachable_buildings(burning0, dr_map)
+    nb = int(reach.sum())
+    T = int(turns)
+    burning_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+    ever_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+    rubble_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+    hist = np.zeros((T + 1, nb + 1), dtype=np.int64)
+    checks = np.zeros(T + 1, dtype=np.int64)
+    keep = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
+    # Fire never leaves the buildings connected to a fire, so the trials run on the smallest
+    # window holding them (its first column even: odd-q neighbours depend on column parity).
+    if crop and nb:
+        rows, cols = np.nonzero(reach)
+        r0, r1 = int(rows.min()), int(rows.max()) + 1
+        c0, c1 = int(cols.min()) & ~1, int(cols.max()) + 1
+    else:
+        r0, r1, c0, c1 = 0, H, 0, W
+    win = (slice(r0, r1), slice(c0, c1))
+    h_w, w_w = r1 - r0, c1 - c0
+    dr_w = np.ascontiguousarray(dr_map[win])
+    b0_w, t0_w = burning0[win], turns0[win]
+    scorer = los.scorer(trials, T, (r0, c0, h_w, w_w)) if los is not None else None
+    for start, stop in batches(trials, batch_size):
+        n = stop - start
+        keys = trial_keys(seed, start, stop)
+        burning = np.broadcast_to(b0_w, (n, h_w, w_w)).copy()
+        fturns = np.broadcast_to(t0_w, (n, h_w, w_w)).copy()
+        rubble = np.zeros((n, h_w, w_w), dtype=bool)
+        ever = burning.copy()
+
+        def record(t: int) -> None:
+            burning_counts[t][win] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
+            ever_counts[t][win] += ever.view(np.uint8).sum(axis=0, dtype=np.int64)
+            if limit is not None:
+                rubble_counts[t][win] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
+            per_trial = burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
+            hist[t] += np.bincount(per_trial, minlength=nb + 1)
+            if keep is not None:
+                keep[start:stop, t][(slice(None), *win)] = burning
+            if scorer is not None:
+                scorer.add(t, burning, rubble)
+
+        record(0)
+        for t in range(1, T + 1):
+            aged = age_fires(burning, fturns, limit)
+            if limit is not None:
+                rubble |= aged.burned_out
+            pairs = spread_pairs(aged.burning, dr_w, rubble)
+            npairs = pairs.lead.shape[0]
+            checks[t] += npairs
+            if npairs:
+                pos = (pairs.row + r0) * W + (pairs.col + c0)  # the building's flat index on the map
+                words = trial_words(keys[pairs.lead], fire_counter(t, pairs.direction, pos, hw))
+                f1, f2 = d6_pair(words)
+                totals = f1.astype(np.int16) + f2
+            else:
+                totals = np.zeros(0, dtype=np.int16)
+            burning = spread_step(aged.burning, dr_w, totals, rubble, bonus, candidates=pairs)
+            fturns = aged.fire_turns  # new fires start at 0 (R8.6 counter)
+            ever |= burning
+            record(t)
+        if progress is not None:
+            progress(n)
+    return FireResult(
+        ignite=ign, turns=T, trials=int(trials), seed=seed, burnout_turns=limit, width=W, height=H, dr=dr_map,
+        burning_counts=burning_counts, ever_counts=ever_counts, rubble_counts=rubble_counts,
+        burning_hist=hist, spread_checks=checks, los=scorer.result() if scorer is not None else None,
+        trial_burning=keep,
+    )
