@@ -73,7 +73,7 @@ def components(m: BattleMap, mask: np.ndarray) -> list[list[Hex]]:
     """Connected groups of hexes where ``mask`` is true (hex adjacency)."""
     seen: set[Hex] = set()
     out = []
-    for r, c in zip(*np.nonzero(mask)):
+    for r, c in zip(*np.nonzero(mask), strict=False):
         start = Hex.from_offset(int(c), int(r))
         if start in seen:
             continue
@@ -104,7 +104,7 @@ def bridges(m: BattleMap) -> np.ndarray:
     """``bool [height, width]``: road hexes with water on two non-adjacent sides (a crossing)."""
     water = codes(m) == "~"
     out = np.zeros_like(water)
-    for r, c in zip(*np.nonzero(m.road)):
+    for r, c in zip(*np.nonzero(m.road), strict=False):
         h = Hex.from_offset(int(c), int(r))
         ds = [d for d in range(1, 7) if m.in_bounds(h.neighbor(d)) and water[h.neighbor(d).offset[::-1]]]
         out[r, c] = any((a - b) % 6 in (2, 3, 4) for a in ds for b in ds)
@@ -209,7 +209,7 @@ def test_size_name_and_description(name: str, maps: dict[str, BattleMap]) -> Non
 def test_buildings_of_every_dr(name: str, maps: dict[str, BattleMap]) -> None:
     dr = maps[name].dr_array()
     counts = tuple(int((dr == d).sum()) for d in (13, 14, 15))
-    assert all(c >= lo for c, lo in zip(counts, MIN_DR[name])), counts
+    assert all(c >= lo for c, lo in zip(counts, MIN_DR[name], strict=True)), counts
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -238,8 +238,8 @@ def test_roads_are_one_connected_network(name: str, maps: dict[str, BattleMap]) 
 @pytest.mark.parametrize("name", NAMES)
 def test_buildings_stand_along_streets(name: str, maps: dict[str, BattleMap]) -> None:
     m = maps[name]
-    road = [Hex.from_offset(int(c), int(r)) for r, c in zip(*np.nonzero(m.road))]
-    houses = [Hex.from_offset(int(c), int(r)) for r, c in zip(*np.nonzero(m.building_mask()))]
+    road = [Hex.from_offset(int(c), int(r)) for r, c in zip(*np.nonzero(m.road), strict=False)]
+    houses = [Hex.from_offset(int(c), int(r)) for r, c in zip(*np.nonzero(m.building_mask()), strict=True)]
     near = sum(1 for h in houses if any(h.distance(x) <= 2 for x in road))
     assert near >= 0.85 * len(houses), (near, len(houses))
 
@@ -285,8 +285,8 @@ def test_prokhorovka_psel_railway_hill_balkas_village(maps: dict[str, BattleMap]
     assert m.level_at(Hex.from_label("X18")) == 3
     assert count_profile(m, higher=True) >= 20  # the railway embankment above the plateau
     assert count_profile(m, higher=False) >= 15  # balkas below it
-    far_from_river = [h for h in m.hexes() if m.level_at(h) == 0
-                      and min(h.distance(Hex.from_offset(int(c), int(r))) for r, c in zip(*np.nonzero(water))) >= 5]
+    wet = [Hex.from_offset(int(c), int(r)) for r, c in zip(*np.nonzero(water), strict=True)]
+    far_from_river = [h for h in m.hexes() if m.level_at(h) == 0 and min(h.distance(w) for w in wet) >= 5]
     assert len(far_from_river) >= 20  # the balkas cut the plateau
     assert sum(1 for h in far_from_river if t[h.offset[::-1]] == ",") >= 0.5 * len(far_from_river)
     assert (t == "o").sum() >= 20 and (t == "w").sum() >= 60
