@@ -22,7 +22,8 @@ __all__ = ["main", "cli"]
 COMMANDS: dict[str, str] = {
     "info": "hexwar.cli_basic:info",
     "validate": "hexwar.cli_basic:validate",
-    "play": "hexwar.cli_basic:play",
+    "play": "hexwar.cli_game:play",
+    "replay": "hexwar.cli_game:replay",
     "edit": "hexwar.cli_edit:edit",
     "render": "hexwar.cli_render:render",
     "los": "hexwar.cli_los:los",

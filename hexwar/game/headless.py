@@ -27,7 +27,7 @@ from .save import Autosaver, write_save
 from .scenario import Scenario
 from .state import GameResult, GameState
 
-__all__ = ["Player", "HeadlessRun", "play", "format_event", "result_of", "MAX_COMMANDS_PER_TURN"]
+__all__ = ["Player", "HeadlessRun", "play", "format_event", "readable", "result_of", "MAX_COMMANDS_PER_TURN"]
 
 MAX_COMMANDS_PER_TURN = 5000  # a safety net against a player that never ends a phase
 
@@ -82,6 +82,23 @@ def result_of(state: GameState) -> GameResult:
     if state.result is not None:
         return state.result
     return GameResult(None, "stopped", state.turn, dict(state.vp))
+
+
+def readable(events: list[Event]) -> list[Event]:
+    """The events worth showing in the readable log: every event except dice rolls already
+    shown inside a later event of the same batch (a to-hit roll inside its ``to_hit`` event,
+    an Intensity roll inside its ``damage`` event). The JSON log keeps them all."""
+    out: list[Event] = []
+    for i, e in enumerate(events):
+        if e.kind == "roll":
+            purpose = str(e.data.get("purpose", ""))
+            later = events[i + 1:]
+            if any(purpose and purpose in x.text for x in later if x.kind != "roll"):
+                continue
+            if any(x.data.get("roll") == e.data for x in later if x.kind != "roll"):
+                continue
+        out.append(e)
+    return out
 
 
 def format_event(e: Event) -> str:

@@ -1,0 +1,230 @@
+"""``hexwar play`` and ``hexwar replay``: play a scenario (window or headless) and check saves.
+
+``hexwar play [SCENARIO] --headless [--ai german,soviet] [--seed N] [--rules VARIANT]
+[--save FILE] [--turns N] [--json]`` plays to the end with the chosen computer players and
+prints the turn-by-turn log (rolls included) and the result; ``--json`` prints only the result
+and final scores as JSON. A side not named in ``--ai`` is played at the terminal (a numbered
+list of legal commands). Without ``--headless`` the game window
+(``hexwar.ui.play_window.run``) opens, or one sentence offers ``--headless`` when no display
+is available.
+
+``hexwar replay SAVE --verify`` replays a save through the same code and checks its state
+hashes (exit status 1 when the replay diverges).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from .cli import echo_json
+from .errors import HexwarError
+
+__all__ = ["play", "replay", "parse_ai", "parse_rules", "DEFAULT_SCENARIOS", "TerminalPlayer"]
+
+DEFAULT_SCENARIOS = ("standard", "skirmish")  # the first shipped one found is played by default
+SIDES = ("german", "soviet")
+
+
+def parse_ai(spec: str | None, default: str = "standard") -> dict[str, str]:
+    """``--ai`` text -> ``{side: player name}``.
+
+    ``"german,soviet"`` (both ``standard``), ``"soviet=random"``, ``"german=standard,soviet=random"``;
+    ``"none"`` or ``""`` for no computer player.
+
+    Raises:
+        HexwarError: naming the bad entry.
+
+    >>> parse_ai("german,soviet=random")
+    {'german': 'standard', 'soviet': 'random'}
+    """
+    from .game.ai import PLAYER_NAMES
+
+    out: dict[str, str] = {}
+    if spec is None:
+        return {s: default for s in SIDES}
+    spec = spec.strip()
+    if spec in ("", "none"):
+        return out
+    for part in spec.split(","):
+        part = part.strip()
+        side, _, name = part.partition("=")
+        side = side.strip().lower()
+        name = (name.strip().lower() or default)
+        if side not in SIDES:
+            raise HexwarError(f"--ai: unknown side {side!r} in {spec!r}; expected german and/or soviet, e.g. "
+                              "'german,soviet' or 'soviet=random'")
+        if name not in PLAYER_NAMES:
+            raise HexwarError(f"--ai: unknown computer player {name!r}; expected one of {PLAYER_NAMES}")
+        out[side] = name
+    return out
+
+
+def parse_rules(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``--rules`` values (repeatable, comma-separated) -> variants, ``None`` when not given.
+
+    Raises:
+        HexwarError: naming an unknown variant.
+    """
+    from .game.scenario import KNOWN_VARIANTS
+
+    if not values:
+        return None
+    out: list[str] = []
+    for v in values:
+        for part in v.split(","):
+            p = part.strip().lower()
+            if not p:
+                continue
+            if p not in KNOWN_VARIANTS:
+                raise HexwarError(f"--rules: unknown rule variant {p!r}; expected one of {KNOWN_VARIANTS}")
+            if p != "standard" and p not in out:
+                out.append(p)
+    return tuple(out)
+
+
+def _load(scenario: str | None) -> Any:
+    from .game.scenario import find_scenario, load_scenario
+
+    if scenario is None:
+        for name in DEFAULT_SCENARIOS:
+            try:
+                return load_scenario(find_scenario(name))
+            except HexwarError:
+                continue
+        raise HexwarError("no shipped scenario found; give a scenario file")
+    return load_scenario(scenario)
+
+
+class TerminalPlayer:
+    """A person at the terminal: shows the legal commands numbered and reads a choice."""
+
+    name = "human"
+
+    def __init__(self, side: str):
+        self.side = side
+
+    def choose(self, state: Any) -> Any:
+        """Prompt until a valid number (or ``q`` to stop) is entered."""
+        cmds = state.legal_commands(self.side)
+        click.echo(f"\n{self.side}, turn {state.turn}, {state.phase} phase: choose a command")
+        for i, c in enumerate(cmds[:200]):
+            click.echo(f"  {i:3d}  {c}")
+        if len(cmds) > 200:
+            click.echo(f"  ... {len(cmds) - 200} more not shown")
+        while True:
+            raw = click.prompt("number (q to quit)", default="0", show_default=True)
+            if raw.strip().lower() in ("q", "quit"):
+                raise click.exceptions.Abort()
+            try:
+                return cmds[int(raw)]
+            except (ValueError, IndexError):
+                click.echo(f"enter 0..{len(cmds) - 1}")
+
+
+def _no_display() -> bool:
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return False
+
+
+_NO_WINDOW = ("No display is available to open the game window: run `hexwar play {scenario} --headless` "
+              "to play in the terminal with computer players.")
+
+
+@click.command()
+@click.argument("scenario", required=False)
+@click.option("--headless", is_flag=True, help="Play in the terminal, no window.")
+@click.option("--ai", "ai", default=None, metavar="SIDES",
+              help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...")
+@click.option("--seed", type=int, default=None, help="The game's seed (default: the scenario's).")
+@click.option("--rules", "rules", multiple=True, metavar="VARIANT",
+              help="Rule variant: standard, classic, burnout (repeatable).")
+@click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
+              help="Save the game here after every turn and at the end.")
+@click.option("--turns", type=click.IntRange(min=1), default=None, help="Stop after this many turns.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
+def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
+         save: str | None, turns: int | None, as_json: bool) -> int:
+    """Play a scenario (R5): in a window, or with --headless in the terminal."""
+    sc = _load(scenario)
+    variants = parse_rules(rules)
+    if not headless:
+        try:
+            from .ui import play_window  # type: ignore[attr-defined]
+        except ImportError:
+            click.echo(_NO_WINDOW.replace("No display is available to open the game window",
+                                          "The game window is not part of this installation")
+                       .format(scenario=scenario or sc.reference))
+            return 1
+        if _no_display():
+            click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
+            return 1
+        try:
+            play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
+                            save=save, turns=turns)
+        except Exception as exc:  # a display that cannot be opened
+            if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
+                click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
+                return 1
+            raise
+        return 0
+    from .game.ai import make_player
+    from .game.headless import format_event, play as run_game, readable
+
+    seed_ = sc.seed if seed is None else seed
+    names = parse_ai(ai)
+    players: dict[str, Any] = {s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES}
+
+    def show(state: Any, events: list[Any]) -> None:
+        for e in readable(events):
+            click.echo(format_event(e))
+
+    run = run_game(sc, players, seed=seed_, variants=variants, max_turns=turns, save_path=save,
+                   on_events=None if as_json else show)
+    if as_json:
+        out = run.to_json()
+        out["players"] = {s: players[s].name for s in SIDES}
+        if save:
+            out["save"] = save
+        echo_json(out)
+    else:
+        click.echo(f"\nResult: {run.result}")
+        if save:
+            click.echo(f"saved to {save}")
+    return 0
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--verify", is_flag=True, help="Check the state hashes; exit 1 if the replay diverges.")
+@click.option("--log", "show_log", is_flag=True, help="Print the replayed game's turn-by-turn log.")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
+def replay(save: str, verify: bool, show_log: bool, as_json: bool) -> int:
+    """Replay a saved game through the engine (and with --verify check it reproduces exactly)."""
+    from .game.headless import format_event, readable, result_of
+    from .game.save import ReplayError, read_save, replay as do_replay
+
+    sf = read_save(save)
+    try:
+        state = do_replay(sf, verify=verify)
+    except ReplayError as exc:
+        if as_json:
+            echo_json({"ok": False, "save": save, "error": str(exc), "command": exc.index, "turn": exc.turn})
+        else:
+            click.echo(f"FAIL {exc}")
+        return 1
+    res = result_of(state)
+    if show_log and not as_json:
+        for e in readable(state.log):
+            click.echo(format_event(e))
+    if as_json:
+        echo_json({"ok": True, "save": save, "verified": verify, "commands": len(sf.commands),
+                   "state_hash": state.state_hash(), "result": res.to_json()})
+    else:
+        what = "replays exactly (state hashes match)" if verify else "replayed"
+        click.echo(f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}")
+    return 0
