@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "edit": "hexwar.cli_edit:edit",
     "render": "hexwar.cli_render:render",
     "los": "hexwar.cli_los:los",
+    "odds": "hexwar.cli_odds:odds",
 }
 
 
