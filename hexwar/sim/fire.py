@@ -51,6 +51,7 @@ __all__ = [
     "check_ignition",
     "reachable_buildings",
     "simulate_fire",
+    "start_state",
 ]
 
 DEFAULT_BATCH = 4096
@@ -82,6 +83,7 @@ class FireResult:
         spread_checks: ``int64 [T+1]`` spread checks rolled in each turn, over all trials.
         los: the LOS-cut statistics (:class:`~hexwar.sim.fire_los.LosCutResult`) or ``None``.
         trial_burning: ``bool [trials, T+1, height, width]``, kept only when asked for.
+        trial_rubble: ``bool [trials, T+1, height, width]`` rubble left by burnouts, likewise.
     """
 
     ignite: tuple[Hex, ...]
@@ -99,6 +101,7 @@ class FireResult:
     spread_checks: np.ndarray
     los: Any = None
     trial_burning: np.ndarray | None = field(default=None, repr=False)
+    trial_rubble: np.ndarray | None = field(default=None, repr=False)
 
     def p_burning(self) -> np.ndarray:
         """``float64 [T+1, height, width]``: probability the hex burns at turn t."""
@@ -126,6 +129,22 @@ class FireResult:
         cum = np.cumsum(self.burning_hist, axis=1)
         need = q * self.trials
         return np.argmax(cum >= need - 1e-9, axis=1)
+
+
+def start_state(battlemap: BattleMap, ignite: Iterable[Hex]) -> tuple[np.ndarray, np.ndarray]:
+    """``(burning, fire_turns)`` at turn 0: the map's fires plus ``ignite`` lit with counter 0 (R8.6).
+
+    Raises:
+        FireSimError: for a bad ignition hex (:func:`check_ignition`).
+    """
+    burning0 = battlemap.fire.copy()
+    turns0 = battlemap.fire_turns.astype(np.int16, copy=True)
+    for h in check_ignition(battlemap, ignite):
+        r, c = battlemap.index(h)
+        if not burning0[r, c]:
+            burning0[r, c] = True
+            turns0[r, c] = 0
+    return burning0, turns0
 
 
 def reachable_buildings(burning: np.ndarray, dr: np.ndarray) -> np.ndarray:
@@ -235,13 +254,7 @@ def simulate_fire(
             raise FireSimError(f"dr array has shape {dr_map.shape}; expected (height, width) = ({H}, {W})")
     bonus = eff.fire_spread_bonus if spread_bonus is None else int(spread_bonus)
     limit = (eff.burnout_turns if burnout_turns is None else int(burnout_turns)) if burnout else None
-    burning0 = battlemap.fire.copy()
-    turns0 = battlemap.fire_turns.astype(np.int16, copy=True)
-    for h in ign:
-        r, c = battlemap.index(h)
-        if not burning0[r, c]:
-            burning0[r, c] = True
-            turns0[r, c] = 0
+    burning0, turns0 = start_state(battlemap, ign)
     reach = reachable_buildings(burning0, dr_map)
     nb = int(reach.sum())
     T = int(turns)
@@ -251,6 +264,7 @@ def simulate_fire(
     hist = np.zeros((T + 1, nb + 1), dtype=np.int64)
     checks = np.zeros(T + 1, dtype=np.int64)
     keep = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
+    keep_rub = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
     # Fire never leaves the buildings connected to a fire, so the trials run on the smallest
     # window holding them (its first column even: odd-q neighbours depend on column parity).
     if crop and nb:
@@ -279,8 +293,9 @@ def simulate_fire(
                 rubble_counts[t][win] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
             per_trial = burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
             hist[t] += np.bincount(per_trial, minlength=nb + 1)
-            if keep is not None:
+            if keep is not None and keep_rub is not None:
                 keep[start:stop, t][(slice(None), *win)] = burning
+                keep_rub[start:stop, t][(slice(None), *win)] = rubble
             if scorer is not None:
                 scorer.add(t, burning, rubble)
 
@@ -309,5 +324,5 @@ def simulate_fire(
         ignite=ign, turns=T, trials=int(trials), seed=seed, burnout_turns=limit, width=W, height=H, dr=dr_map,
         burning_counts=burning_counts, ever_counts=ever_counts, rubble_counts=rubble_counts,
         burning_hist=hist, spread_checks=checks, los=scorer.result() if scorer is not None else None,
-        trial_burning=keep,
+        trial_burning=keep, trial_rubble=keep_rub,
     )
