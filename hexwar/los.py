@@ -135,7 +135,7 @@ _PAD = 2  # hexes of never-blocking border around the map (spine partners may li
 _TOL = 1e-9  # float tolerance of the vectorized test; see the module docstring for the proof
 _PLAN_MAX_ENTRIES = 8_000_000  # larger maps skip the all-offsets plan (16 bytes an entry)
 _PLAN_CACHE_SIZE = 4
-_GEO_CACHE_MAX = 16384  # per-map cache of converted offsets when no plan is kept
+_GEO_CACHE_ENTRIES = 1_000_000  # per-map cache of single-query offsets, in crossed hexes
 _PLAN_AFTER_MISSES = 256  # single queries build the shape's plan after this many new offsets
 
 
@@ -343,7 +343,7 @@ class _MapState:
 
     __slots__ = (
         "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "__weakref__",
+        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "geo_entries", "__weakref__",
     )
 
     def __init__(self, m: BattleMap) -> None:
@@ -360,6 +360,7 @@ class _MapState:
         self.plans: list[_Plan | None] = [None, None]
         self.no_plan = False
         self.misses = 0
+        self.geo_entries = 0
         self.version = -1
         self.refresh(m)
 
@@ -395,16 +396,25 @@ class _MapState:
 
 
 _STATES: weakref.WeakKeyDictionary[BattleMap, _MapState] = weakref.WeakKeyDictionary()
+_last: tuple[Any, _MapState | None] = (lambda: None, None)  # (weakref to the last map, its state)
 
 
 def _state(m: BattleMap) -> _MapState:
-    st = _STATES.get(m)
-    if st is None or st.shape != (m.height, m.width):
-        if not isinstance(m, BattleMap):
-            raise TypeError(f"expected a BattleMap, got {type(m).__name__}")
-        st = _MapState(m)
-        _STATES[m] = st
-    elif st.version != m.version:
+    """The engine state of ``m``, refreshed when its version changed (no stale cache)."""
+    global _last
+    ref, st = _last
+    if ref() is not m or st is None:
+        st = _STATES.get(m)
+        if st is None or st.shape != (m.height, m.width):
+            if not isinstance(m, BattleMap):
+                raise TypeError(f"expected a BattleMap, got {type(m).__name__}")
+            st = _MapState(m)
+            _STATES[m] = st
+        _last = (weakref.ref(m), st)
+    elif st.shape != (m.height, m.width):
+        _last = (lambda: None, None)
+        return _state(m)
+    if st.version != m.version:
         st.refresh(m)
     return st
 
@@ -601,14 +611,41 @@ class LosResult:
         }
 
 
+_new = object.__new__
+(_set_a, _set_b, _set_status, _set_inter, _set_pairs, _set_blocking, _set_reason, _set_hind,
+ _set_digits) = (LosResult.__dict__[f].__set__ for f in (
+    "a", "b", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances", "row_digits"))
+
+
+def _result(a: Hex, b: Hex, status: str, intervening: tuple[Hex, ...], pairs: tuple[tuple[Hex, Hex], ...],
+            blocking: Hex | None, reason: str | None, hind: int, digits: int) -> LosResult:
+    """``LosResult(...)`` without the frozen dataclass's slow ``__init__`` (same fields)."""
+    r = _new(LosResult)
+    _set_a(r, a)
+    _set_b(r, b)
+    _set_status(r, status)
+    _set_inter(r, intervening)
+    _set_pairs(r, pairs)
+    _set_blocking(r, blocking)
+    _set_reason(r, reason)
+    _set_hind(r, hind)
+    _set_digits(r, digits)
+    return r
+
+
 def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # type: ignore[no-untyped-def]
     """``(n, shift, rel_i, d_i, rel_l, rel_r, d_s)`` of one offset from a viewer column parity.
 
-    ``rel - shift`` are padded-flat displacements from the firer's hex.
+    ``rel - shift`` are padded-flat displacements from the firer's hex. Answers are kept per
+    map in Python lists (geometry only, so never stale), taken from the shape's plan when it
+    exists, else from :func:`offset_geometry`; many new offsets build the plan.
     """
+    key = (parity, dq, dr)
+    hit = st.geo.get(key)
+    if hit is not None:
+        return hit
     plan = st.plans[parity]
     if plan is None and not st.no_plan:
-        # Few queries on a map shape use the per-offset cache; many build the shape's plan.
         got = _peek_plan(st.H, st.W, parity)
         if got is _NOT_BUILT and st.misses >= _PLAN_AFTER_MISSES:
             got = _get_plan(st.H, st.W, parity)
@@ -620,15 +657,11 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
         k = (dq + st.W - 1) * (2 * st.H - 1) + drow + st.H - 1
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
         s2, e2 = plan.ptr_s_l[k], plan.ptr_s_l[k + 1]
-        if s2 == e2:
-            return plan.n_l[k], plan.shift, plan.rel_i[s:e].tolist(), plan.d_i[s:e].tolist(), (), (), ()
-        return (
+        hit = (
             plan.n_l[k], plan.shift, plan.rel_i[s:e].tolist(), plan.d_i[s:e].tolist(),
             plan.rel_l[s2:e2].tolist(), plan.rel_r[s2:e2].tolist(), plan.d_s[s2:e2].tolist(),
         )
-    key = (parity, dq, dr)
-    hit = st.geo.get(key)
-    if hit is None:
+    else:
         g = offset_geometry(dq, dr)
         wp = st.Wp
 
@@ -643,10 +676,12 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
             [rel(*p[1]) for p in g.spine_pairs],
             list(g.spine_d),
         )
-        if len(st.geo) >= _GEO_CACHE_MAX:
-            st.geo.clear()
-        st.geo[key] = hit
         st.misses += 1
+    if st.geo_entries > _GEO_CACHE_ENTRIES:
+        st.geo.clear()
+        st.geo_entries = 0
+    st.geo[key] = hit
+    st.geo_entries += len(hit[2]) + 1
     return hit
 
 
@@ -683,7 +718,7 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     dq = cb - ca
     dr = b.r - a.r
     if -1 <= dq <= 1 and -1 <= dr <= 1 and -1 <= dq + dr <= 1:
-        return LosResult(a, b, "clear", (), (), None, None, 0, st.row_digits)
+        return _result(a, b, "clear", (), (), None, None, 0, st.row_digits)
     wp = st.Wp
     fa = (ra + _PAD) * wp + ca + _PAD
     n, shift, rel_i, d_i, rel_l, rel_r, d_s = _query_lists(st, ca & 1, dq, dr, rb - ra)
@@ -726,13 +761,13 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     intervening = tuple([hexes[base + x] for x in rel_i])
     pairs = tuple([(hexes[base + x], hexes[base + y]) for x, y in zip(rel_l, rel_r)]) if d_s else ()
     if blk < 0:
-        return LosResult(a, b, "hindered" if hind else "clear", intervening, pairs, None, None, hind,
+        return _result(a, b, "hindered" if hind else "clear", intervening, pairs, None, None, hind,
                          st.row_digits)
     if n * (lv2[blk] - ea) >= blk_d * k:
         reason = "higher ground"  # the ground alone reaches the LOS height (R3.4)
     else:
         reason = REASON_NAMES[st.reason[blk]]
-    return LosResult(a, b, "blocked", intervening, pairs, hexes[blk], reason, 0, st.row_digits)
+    return _result(a, b, "blocked", intervening, pairs, hexes[blk], reason, 0, st.row_digits)
 
 
 # --------------------------------------------------------------------------------------
