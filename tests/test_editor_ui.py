@@ -365,3 +365,37 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
     assert sc.battlemap.to_text() == expect.to_text()
     assert set(sc.sides["german"].deploy) == {H(x) for x in ("A02", "A03", "A04", "A05")}
     assert set(sc.sides["soviet"].deploy) == {H(x) for x in ("N03", "N04", "N05", "N06")}
+
+
+def test_recovery_prompt_restores_the_autosave(make_window, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from hexwar.editor import commands as C
+    from hexwar.editor.recovery import Autosaver, find_recoveries
+
+    path = tmp_path / "m.json"
+    BattleMap.new(6, 5).save(path)
+    crashed = EditorDocument.open(path)
+    crashed.execute(C.paint_terrain([H("C03")], "marsh"))
+    rec = tmp_path / "recovery"
+    p = Autosaver(crashed, clock=lambda: 0.0, folder=rec).write_now()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    data = json.loads(p.read_text())
+    data["pid"] = dead.pid
+    p.write_text(json.dumps(data))
+    found = find_recoveries(path, rec)
+    assert len(found) == 1
+    win = make_window(EditorDocument.open(path), recoveries=found)
+    assert win.modal == "recover"
+    Driver(win).key(key.R)
+    assert win.modal is None
+    assert win.doc.dirty and win.doc.map.terrain_at(H("C03")).key == "marsh"
+    import os
+
+    assert json.loads(p.read_text())["pid"] == os.getpid()  # now this session's own autosave
+    Driver(win).key(key.S, key.MOD_CTRL)
+    assert BattleMap.load(path).terrain_at(H("C03")).key == "marsh" and not win.doc.dirty
+    assert not p.exists()  # a clean save removes the recovery file
