@@ -323,6 +323,7 @@ class _NestedTransaction(MapTransaction):
         self.outer = outer
 
     def touch(self, h: Hex) -> None:
+        """Record ``h`` here and in the outer transaction (``MapError`` off the map)."""
         super().touch(h)
         self.outer.touch(h)
 

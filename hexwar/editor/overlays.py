@@ -72,6 +72,7 @@ class ZoneOverlay(Overlay):
     on_top: bool = False
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Fill mesh (and border lines) in world units, by layer."""
         hs = {h for h in self.hexes if ctx.bmap.in_bounds(h)}
         s = ctx.layout.size
         under = MeshBuilder()
@@ -93,6 +94,7 @@ class BrushCursorOverlay(Overlay):
     colour: RGBA = (255, 255, 255, 230)
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Two concentric rings per hex (dark casing, light line), above counters."""
         s = ctx.layout.size
         b = MeshBuilder()
         for h in self.hexes:
@@ -110,6 +112,7 @@ class PasteOverlay(Overlay):
     states: Mapping[Hex, HexState]
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Each landing hex in its copied terrain colour, wreck and fire marks, a yellow ring."""
         s = ctx.layout.size
         b = MeshBuilder()
         types = ctx.bmap.rules.types
@@ -134,6 +137,7 @@ class ObjectiveOverlay(Overlay):
     objectives: Iterable[tuple[Hex, int]]
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Star markers and point plates (world units), above counters."""
         s = ctx.layout.size
         b = MeshBuilder()
         texts: list[TexMesh] = []
