@@ -1,0 +1,483 @@
+"""Reports of the simulation harness: one JSON-ready dict per run, printed as tables or CSV.
+
+Each ``*_report`` function turns a result (:class:`~hexwar.sim.artillery.ArtilleryResult`,
+:class:`~hexwar.sim.fire.FireResult`) into a plain dict (what ``--json`` prints); the
+``*_text`` functions format that dict as aligned tables and the ``*_csv`` functions flatten it
+into CSV rows, so the three outputs always agree.
+
+Intervals: a probability estimated from ``k`` successes in ``n`` trials gets the 95% Wilson
+score interval (:func:`wilson`; sound near 0 and 1, where most hexes of a landing map lie); a
+mean (expected attacks, expected burning buildings) gets ``mean +- 1.96 * sd / sqrt(n)``.
+
+>>> lo, hi = wilson(50, 100)
+>>> round(float(lo), 4), round(float(hi), 4)
+(0.4038, 0.5962)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..hexgrid import Hex
+from ..maps import BattleMap
+from .artillery import BURNING, ArtilleryResult
+from .exact import ExactFire, building_states, landing_fractions
+from .fire import FireResult
+
+__all__ = [
+    "Z95",
+    "UnitOnMap",
+    "artillery_csv",
+    "artillery_report",
+    "artillery_text",
+    "fire_csv",
+    "fire_report",
+    "fire_text",
+    "format_table",
+    "mean_interval",
+    "rows_csv",
+    "wilson",
+]
+
+Z95 = 1.959963984540054  #: two-sided 95% normal quantile
+
+
+def wilson(k: Any, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """95% Wilson score interval ``(lo, hi)`` of a proportion ``k / n`` (arrays or scalars).
+
+    Returns ``(0, 1)`` when ``n`` is 0.
+    """
+    k = np.asarray(k, dtype=np.float64)
+    if n <= 0:
+        return np.zeros_like(k), np.ones_like(k)
+    p = k / n
+    z2 = z * z
+    den = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / den
+    half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def mean_interval(mean: Any, sd: Any, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """``mean -+ z * sd / sqrt(n)`` (arrays or scalars)."""
+    half = z * np.asarray(sd, dtype=np.float64) / math.sqrt(max(n, 1))
+    m = np.asarray(mean, dtype=np.float64)
+    return m - half, m + half
+
+
+def _r(x: Any, nd: int = 6) -> float:
+    return round(float(x), nd)
+
+
+def _frac(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+@dataclass(frozen=True)
+class UnitOnMap:
+    """A unit standing on the map, as the artillery report lists it.
+
+    Attributes:
+        id: unit id (``"su_rifles#1"``); name: the card's name; side: german/soviet.
+        hex: its hex; target_type: infantry, vehicle or gun (R4.2).
+        affected: the mission weapon has an attack value against its type.
+    """
+
+    id: str
+    name: str
+    side: str
+    hex: Hex
+    target_type: str
+    affected: bool = True
+
+
+# -- artillery -------------------------------------------------------------------------------
+def artillery_report(
+    result: ArtilleryResult,
+    battlemap: BattleMap,
+    *,
+    side: str,
+    weapon_name: str,
+    units: Sequence[UnitOnMap] = (),
+    title: str = "",
+    notes: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The JSON-ready report of an artillery run: landings (exact beside Monte Carlo with 95%
+    intervals), off-map share, expected attacks per unit and building, P(rubble)/P(fire) per
+    building (R9.3, R9.4, R8.2-R8.4)."""
+    r = result
+    n_s, n_t, m = r.strikes, r.trials, r.missions
+    exact = landing_fractions(r.target, r.hit_on, r.bonus, r.width, r.height)
+    p_hat = r.landing_probability()
+    hexes: dict[Hex, Fraction] = {h: p for h, p in exact.items() if h is not None}
+    for row, col in zip(*np.nonzero(r.landing_counts), strict=True):
+        hexes.setdefault(Hex.from_offset(int(col), int(row)), Fraction(0))
+    landing = []
+    z_max = 0.0
+    for h, pe in sorted(hexes.items(), key=lambda kv: (-kv[1], kv[0].distance(r.target), kv[0].offset)):
+        row, col = battlemap.index(h)
+        k = int(r.landing_counts[row, col])
+        lo, hi = wilson(k, n_s)
+        se = math.sqrt(float(pe) * (1 - float(pe)) / max(n_s, 1))
+        if se > 0:
+            z_max = max(z_max, abs(k / max(n_s, 1) - float(pe)) / se)
+        landing.append({
+            "hex": h.label, "distance": h.distance(r.target), "exact": _r(pe), "exact_fraction": _frac(pe),
+            "estimate": _r(p_hat[row, col]), "ci95": [_r(lo), _r(hi)], "count": k,
+        })
+    off_e = exact.get(None, Fraction(0))
+    lo, hi = wilson(r.off_map, n_s)
+    off = {"exact": _r(off_e), "exact_fraction": _frac(off_e), "estimate": _r(r.off_map_share()),
+           "ci95": [_r(lo), _r(hi)], "count": r.off_map}
+
+    def attacks(h: Hex) -> dict[str, Any]:
+        row, col = battlemap.index(h)
+        pe = float(exact.get(h, Fraction(0)))
+        est = r.landing_counts[row, col] / max(n_t, 1)
+        p_est = r.landing_counts[row, col] / max(n_s, 1)
+        sd = math.sqrt(m * p_est * (1 - p_est))  # per trial: Binomial(missions, p)
+        lo, hi = mean_interval(est, sd, n_t)
+        return {"exact": _r(m * pe), "estimate": _r(est), "ci95": [_r(max(lo, 0.0)), _r(hi)]}
+
+    unit_rows = []
+    for u in units:
+        unit_rows.append({"unit": u.id, "name": u.name, "side": u.side, "hex": u.hex.label, "type": u.target_type,
+                          "affected": u.affected, "expected_attacks": attacks(u.hex)})
+    buildings = []
+    for k, h in enumerate(r.building_hexes):
+        row, col = battlemap.index(h)
+        bt = battlemap.terrain_at(h)
+        ex = building_states(exact.get(h, Fraction(0)), r.damage_index, int(r.building_dr[k]), m,
+                             burning_at_start=bool(r.building_start[k] == BURNING))
+        entry: dict[str, Any] = {"hex": h.label, "building": bt.name, "dr": int(r.building_dr[k]),
+                                 "start": "burning" if r.building_start[k] == BURNING else "intact",
+                                 "expected_attacks": attacks(h)}
+        for key, counts, ex_key in (("p_rubble", r.rubble_counts, "rubble"), ("p_fire", r.fire_counts, "burning"),
+                                    ("p_fire_started", r.fire_started_counts, "fire_started")):
+            c = int(counts[k])
+            lo, hi = wilson(c, n_t)
+            entry[key] = {"exact": _r(ex[ex_key]), "exact_fraction": _frac(ex[ex_key]), "estimate": _r(c / max(n_t, 1)),
+                          "ci95": [_r(lo), _r(hi)], "count": c}
+        buildings.append(entry)
+    return {
+        "command": "artillery", "title": title or battlemap.name, "map": battlemap.name,
+        "width": r.width, "height": r.height, "target": r.target.label, "side": side,
+        "hit_on": r.hit_on, "bonus": r.bonus, "missions": m,
+        "weapon": {"name": weapon_name, "damage_index": r.damage_index},
+        "trials": n_t, "seed": r.seed, "strikes": n_s,
+        "landing": landing, "off_map": off, "units": unit_rows, "buildings": buildings,
+        "max_abs_z": _r(z_max, 3), "notes": list(notes),
+    }
+
+
+def format_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str | None = None) -> str:
+    """Aligned plain-text table: ``align`` is one ``l``/``r`` per column (default: first left, rest right).
+
+    >>> print(format_table(["hex", "p"], [["D07", "0.5"], ["D05", "0.03"]]))
+    hex     p
+    ---  ----
+    D07   0.5
+    D05  0.03
+    """
+    rows = [[str(c) for c in row] for row in rows]
+    n = len(headers)
+    align = align or ("l" + "r" * (n - 1))
+    widths = [max([len(headers[i])] + [len(row[i]) for row in rows]) for i in range(n)]
+
+    def fmt(cells: Sequence[str]) -> str:
+        out = [c.ljust(widths[i]) if align[i] == "l" else c.rjust(widths[i]) for i, c in enumerate(cells)]
+        return "  ".join(out).rstrip()
+
+    lines = [fmt(list(headers)), "  ".join("-" * w for w in widths)]
+    lines.extend(fmt(row) for row in rows)
+    return "\n".join(lines)
+
+
+def _p(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"{ci[0]:.4f}-{ci[1]:.4f}"
+
+
+def artillery_text(rep: dict[str, Any]) -> str:
+    """The artillery report as text tables."""
+    bonus = ", Command-card bonus +1" if rep["bonus"] else ""
+    out = [
+        f"Artillery: {rep['title']} ({rep['width']} x {rep['height']}), target {rep['target']}, "
+        f"{rep['side']} hits on {rep['hit_on']}+{bonus}",
+        f"weapon {rep['weapon']['name']} (DI {rep['weapon']['damage_index']}), {rep['missions']} "
+        f"mission{'s' if rep['missions'] != 1 else ''} per trial, {rep['trials']:,} trials, seed {rep['seed']}",
+    ]
+    out += [f"note: {n}" for n in rep.get("notes", [])]
+    out += ["", "Landing hex of one strike (R9.3): exact beside Monte Carlo"]
+    rows = [[e["hex"] + (" (target)" if e["distance"] == 0 else ""), e["distance"], e["exact_fraction"], _p(e["exact"]),
+             _p(e["estimate"]), _ci(e["ci95"])] for e in rep["landing"]]
+    o = rep["off_map"]
+    rows.append(["off map", "", o["exact_fraction"], _p(o["exact"]), _p(o["estimate"]), _ci(o["ci95"])])
+    out.append(format_table(["hex", "drift", "exact", "= p", "estimate", "95% interval"], rows))
+    out.append(f"largest |estimate - exact| / standard error over the landing hexes: {rep['max_abs_z']}")
+    if rep["units"]:
+        out += ["", f"Expected attacks per unit over {rep['missions']} mission(s) (R9.4: one attack per strike landing in its hex)"]
+        rows = [[u["unit"], u["name"], u["side"], u["hex"], u["type"] + ("" if u["affected"] else " (not affected)"),
+                 _p(u["expected_attacks"]["exact"]), _p(u["expected_attacks"]["estimate"]), _ci(u["expected_attacks"]["ci95"])]
+                for u in rep["units"]]
+        out.append(format_table(["unit", "name", "side", "hex", "type", "exact", "estimate", "95% interval"], rows,
+                                "lllllrrr"))
+    if rep["buildings"]:
+        out += ["", "Buildings a strike can reach: expected attacks, P(rubble) and P(fire) after the last mission (R8.2-R8.4)"]
+        rows = [[b["hex"], b["building"], b["dr"], _p(b["expected_attacks"]["exact"]), _p(b["expected_attacks"]["estimate"]),
+                 _p(b["p_rubble"]["exact"]), _p(b["p_rubble"]["estimate"]), _ci(b["p_rubble"]["ci95"]),
+                 _p(b["p_fire"]["exact"]), _p(b["p_fire"]["estimate"]), _ci(b["p_fire"]["ci95"])]
+                for b in rep["buildings"]]
+        out.append(format_table(["hex", "building", "DR", "attacks", "est.", "P(rubble)", "est.", "95% interval",
+                                 "P(fire)", "est.", "95% interval"], rows, "llrrrrrrrrr"))
+    else:
+        out += ["", "No building stands where a strike can land."]
+    return "\n".join(out)
+
+
+def rows_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """CSV text (header + rows, ``\\n`` line ends)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(headers)
+    for row in rows:
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def artillery_csv(rep: dict[str, Any]) -> str:
+    """One CSV row per hex a strike can land in (and ``off-map``): landing probabilities, expected
+    attacks, the units there, and the building outcomes."""
+    bld = {b["hex"]: b for b in rep["buildings"]}
+    units: dict[str, list[str]] = {}
+    for u in rep["units"]:
+        units.setdefault(u["hex"], []).append(u["unit"])
+    heads = ["hex", "distance", "p_landing_exact", "p_landing", "p_landing_lo", "p_landing_hi", "expected_attacks_exact",
+             "expected_attacks", "units", "building", "dr", "p_rubble_exact", "p_rubble", "p_rubble_lo", "p_rubble_hi",
+             "p_fire_exact", "p_fire", "p_fire_lo", "p_fire_hi"]
+    rows = []
+    m = rep["missions"]
+    for e in rep["landing"]:
+        b = bld.get(e["hex"])
+        row = [e["hex"], e["distance"], e["exact"], e["estimate"], *e["ci95"], _r(m * e["exact"]),
+               _r(e["count"] / max(rep["trials"], 1)), " ".join(units.get(e["hex"], []))]
+        if b:
+            row += [b["building"], b["dr"], b["p_rubble"]["exact"], b["p_rubble"]["estimate"], *b["p_rubble"]["ci95"],
+                    b["p_fire"]["exact"], b["p_fire"]["estimate"], *b["p_fire"]["ci95"]]
+        else:
+            row += [""] * 10
+        rows.append(row)
+    o = rep["off_map"]
+    rows.append(["off-map", "", o["exact"], o["estimate"], *o["ci95"], "", "", ""] + [""] * 10)
+    return rows_csv(heads, rows)
+
+
+# -- fire ------------------------------------------------------------------------------------
+def fire_report(
+    result: FireResult,
+    battlemap: BattleMap,
+    *,
+    exact: ExactFire | None = None,
+    title: str = "",
+    notes: Sequence[str] = (),
+    top: int = 25,
+) -> dict[str, Any]:
+    """The JSON-ready report of a fire run: per-hex P(burning) and P(burned by) each turn (exact
+    beside Monte Carlo for small clusters), burning buildings per turn with intervals, and the
+    lines of sight cut by fire (R8.4-R8.6, R3.5).
+
+    Args:
+        top: how many lines / hexes of the LOS section the text shows (JSON: every hex, and
+            the ``top`` x 8 most likely lines).
+    """
+    r = result
+    n = r.trials
+    T = r.turns
+    mean = r.burning_buildings_mean()
+    sd = r.burning_buildings_sd()
+    lo, hi = mean_interval(mean, sd, n)
+    q05 = r.burning_buildings_quantile(0.05)
+    q95 = r.burning_buildings_quantile(0.95)
+    ex_mean = exact.expected_burning() if exact is not None else None
+    per_turn = []
+    for t in range(T + 1):
+        per_turn.append({
+            "turn": t, "mean": _r(mean[t], 4), "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)], "sd": _r(sd[t], 4),
+            "q05": int(q05[t]), "q95": int(q95[t]),
+            "spread_checks_per_trial": _r(r.spread_checks[t] / max(n, 1), 4),
+            "exact_mean": None if ex_mean is None else _r(ex_mean[t], 6),
+        })
+    ex_idx = {h: k for k, h in enumerate(exact.hexes)} if exact is not None else {}
+    pb, pe, pr = r.p_burning(), r.p_burned_by(), r.rubble_counts / max(n, 1)
+    hexes = []
+    rows_, cols_ = np.nonzero(r.ever_counts[T])
+    order = sorted(zip(rows_.tolist(), cols_.tolist(), strict=True), key=lambda rc: (-r.ever_counts[T][rc], rc[1], rc[0]))
+    for row, col in order:
+        h = Hex.from_offset(col, row)
+        lo_t, hi_t = wilson(r.ever_counts[T][row, col], n)
+        entry: dict[str, Any] = {
+            "hex": h.label, "building": battlemap.terrain_at(h).name, "dr": int(r.dr[row, col]),
+            "ignited": h in r.ignite,
+            "p_burning": [_r(pb[t, row, col]) for t in range(T + 1)],
+            "p_burned_by": [_r(pe[t, row, col]) for t in range(T + 1)],
+            "p_burned_by_final_ci95": [_r(lo_t), _r(hi_t)],
+        }
+        if r.burnout_turns is not None:
+            entry["p_rubble"] = [_r(pr[t, row, col]) for t in range(T + 1)]
+        k = ex_idx.get(h)
+        if exact is not None and k is not None:
+            entry["exact_burning"] = [_r(exact.burning[t, k]) for t in range(T + 1)]
+            entry["exact_burned_by"] = [_r(exact.burned_by[t, k]) for t in range(T + 1)]
+        hexes.append(entry)
+    rep: dict[str, Any] = {
+        "command": "fire", "title": title or battlemap.name, "map": battlemap.name, "width": r.width, "height": r.height,
+        "ignite": [h.label for h in r.ignite], "turns": T, "trials": n, "seed": r.seed,
+        "variant": "burnout" if r.burnout_turns is not None else "standard", "burnout_turns": r.burnout_turns,
+        "exact": exact is not None, "burning_buildings": per_turn, "hexes": hexes, "notes": list(notes),
+    }
+    if r.los is not None:
+        rep["los"] = _los_report(r, top)
+    return rep
+
+
+def _los_report(r: FireResult, top: int) -> dict[str, Any]:
+    los = r.los
+    n, T = r.trials, r.turns
+    mean = los.mean_cut_lines()
+    sd = los.sd_cut_lines()
+    lo, hi = mean_interval(mean, sd, n)
+    per_turn = [{"turn": t, "mean": _r(mean[t], 4), "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)]}
+                for t in range(T + 1)]
+
+    def per_hex(counts: np.ndarray) -> list[dict[str, Any]]:
+        rows_, cols_ = np.nonzero(counts.max(axis=0))
+        items = []
+        for row, col in zip(rows_.tolist(), cols_.tolist(), strict=True):
+            items.append(((col, row), {"hex": Hex.from_offset(col, row).label,
+                                       "p": [_r(counts[t, row, col] / max(n, 1)) for t in range(T + 1)]}))
+        items.sort(key=lambda e: (-e[1]["p"][-1], -max(e[1]["p"]), e[0]))
+        return [e for _, e in items]
+
+    lines = []
+    order = np.argsort(-los.line_counts[T], kind="stable")[: top * 8]
+    for i in order:
+        if los.line_counts[T][i] == 0:
+            break
+        a, b = los.line_hexes(int(i))
+        lines.append({"from": a.label, "to": b.label, "p_final": _r(los.line_counts[T][i] / max(n, 1))})
+    return {
+        "viewpoints": "every hex" if los.viewpoints is None else [h.label for h in los.viewpoints],
+        "definition": "a line is a pair of viewpoints whose LOS is not blocked on the map as loaded; it is cut "
+                      "when fire blocks it (a burning intervening hex, or a hexside pair whose two sides block)",
+        "lines_at_risk": int(los.lines.shape[0]),
+        "cut_lines": per_turn,
+        "hexes_cut": per_hex(los.lost_counts),
+        "cutting_fires": per_hex(los.cutter_counts),
+        "lines": lines,
+    }
+
+
+def _turn_columns(T: int, limit: int = 10) -> list[int]:
+    if T <= limit:
+        return list(range(1, T + 1))
+    step = math.ceil(T / limit)
+    cols = list(range(step, T + 1, step))
+    if cols[-1] != T:
+        cols.append(T)
+    return cols
+
+
+def fire_text(rep: dict[str, Any], top: int = 25) -> str:
+    """The fire report as text tables."""
+    T = rep["turns"]
+    var = "variant burnout" if rep["variant"] == "burnout" else "fires burn for the rest of the game"
+    out = [
+        f"Fire: {rep['title']} ({rep['width']} x {rep['height']}), ignite {', '.join(rep['ignite']) or '(map fires)'} "
+        f"at turn 0, {T} turn{'s' if T != 1 else ''}, {rep['trials']:,} trials, seed {rep['seed']}, {var}",
+    ]
+    out += [f"note: {x}" for x in rep.get("notes", [])]
+    out += ["", "Burning buildings per turn: mean with its 95% interval; 5%..95% of trials"
+            + ("; exact mean (dynamic programming)" if rep["exact"] else "")]
+    heads = ["turn", "mean", "95% interval", "5%..95%", "spread checks"] + (["exact"] if rep["exact"] else [])
+    rows = []
+    for e in rep["burning_buildings"]:
+        row = [e["turn"], f"{e['mean']:.3f}", f"{e['ci95'][0]:.3f}-{e['ci95'][1]:.3f}", f"{e['q05']}..{e['q95']}",
+               f"{e['spread_checks_per_trial']:.3f}"]
+        if rep["exact"]:
+            row.append(f"{e['exact_mean']:.3f}")
+        rows.append(row)
+    out.append(format_table(heads, rows))
+    cols = _turn_columns(T)
+    shown = rep["hexes"][: max(top, 1) * 2]
+    out += ["", f"P(burned by turn t) per building hex ({len(rep['hexes'])} can burn; "
+            f"{'showing ' + str(len(shown)) if len(shown) < len(rep['hexes']) else 'all shown'}; * = ignited)"]
+    heads = ["hex", "building", "DR"] + [f"t{t}" for t in cols]
+    if rep["exact"]:
+        heads.append(f"exact t{T}")
+    heads.append(f"95% interval t{T}")
+    rows = []
+    for e in shown:
+        row = [e["hex"] + ("*" if e["ignited"] else ""), e["building"], e["dr"]] + [f"{e['p_burned_by'][t]:.3f}" for t in cols]
+        if rep["exact"]:
+            ex = e.get("exact_burned_by")
+            row.append(f"{ex[T]:.3f}" if ex else "")
+        row.append(_ci(e["p_burned_by_final_ci95"]))
+        rows.append(row)
+    out.append(format_table(heads, rows, "llr" + "r" * (len(heads) - 3)))
+    if rep["variant"] == "burnout":
+        out.append("(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)")
+    los = rep.get("los")
+    if los is not None:
+        vp = los["viewpoints"]
+        vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
+        out += ["", f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
+                "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it."]
+        rows = [[e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"] for e in los["cut_lines"]]
+        out.append(format_table(["turn", "cut lines", "95% interval"], rows))
+        if los["hexes_cut"]:
+            out += ["", f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})"]
+            out.append(format_table(["hex", f"P t{T}", "max over turns"],
+                                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]]))
+            out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
+            out.append(format_table(["hex", f"P t{T}", "max over turns"],
+                                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["cutting_fires"][:top]]))
+        else:
+            out.append("No line of sight between viewpoints can be cut by these fires.")
+    return "\n".join(out)
+
+
+def fire_csv(rep: dict[str, Any]) -> str:
+    """Long CSV: one row per (hex, turn) for every hex that burns or whose LOS is cut in some trial."""
+    T = rep["turns"]
+    los = rep.get("los") or {}
+    lost = {e["hex"]: e["p"] for e in los.get("hexes_cut", [])}
+    cut = {e["hex"]: e["p"] for e in los.get("cutting_fires", [])}
+    heads = ["hex", "turn", "building", "dr", "p_burning", "p_burned_by", "p_rubble", "exact_burning", "exact_burned_by",
+             "p_los_cut", "p_cuts_los"]
+    rows = []
+    seen = set()
+    for e in rep["hexes"]:
+        seen.add(e["hex"])
+        for t in range(T + 1):
+            rows.append([e["hex"], t, e["building"], e["dr"], e["p_burning"][t], e["p_burned_by"][t],
+                         e["p_rubble"][t] if "p_rubble" in e else "",
+                         e["exact_burning"][t] if "exact_burning" in e else "",
+                         e["exact_burned_by"][t] if "exact_burned_by" in e else "",
+                         lost[e["hex"]][t] if e["hex"] in lost else 0.0, cut[e["hex"]][t] if e["hex"] in cut else 0.0])
+    for h, ps in lost.items():
+        if h in seen:
+            continue
+        for t in range(T + 1):
+            rows.append([h, t, "", "", 0.0, 0.0, "", "", "", ps[t], 0.0])
+    return rows_csv(heads, rows)
