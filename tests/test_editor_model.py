@@ -360,6 +360,8 @@ edit_st = st.one_of(
     st.tuples(st.just("fill"), hex_st, st.sampled_from(TERRAIN), st.just(0)),
     st.tuples(st.just("paste"), st.tuples(hex_st, hex_st, hex_st), st.integers(0, 5), st.sampled_from(("", "lr", "tb"))),
     st.tuples(st.just("resize"), st.tuples(*[st.integers(-2, 2)] * 4), st.just(0), st.just(0)),
+    st.tuples(st.just("deploy"), st.lists(hex_st, max_size=6), st.sampled_from(("german", "soviet")), st.just(0)),
+    st.tuples(st.just("objective"), hex_st, st.integers(0, 20), st.just(0)),
 )
 
 
@@ -390,29 +392,40 @@ def run_edit(doc: EditorDocument, e: tuple) -> None:
         doc.execute(C.paste_states(states))
     elif kind == "resize":
         doc.execute(C.resize(doc, *a))
+    elif kind == "deploy":
+        other = "soviet" if b == "german" else "german"
+        sc = doc.scenario.with_deploy(b, a).with_deploy(other, doc.scenario.deploy_of(other) - set(a))
+        doc.execute(C.ScenarioEdit("deploy", sc))
+    elif kind == "objective":
+        objs = [o for o in doc.scenario.objectives if o.hex != a] + [ObjectiveDraft(a, points=b)]
+        doc.execute(C.ScenarioEdit("objective", doc.scenario.with_objectives(objs)))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), edits=st.lists(edit_st, min_size=1, max_size=12))
 def test_undo_of_random_edits_returns_exact_start_and_redo_reapplies_exactly(seed, edits):
-    doc = EditorDocument(random_map(seed))
-    texts = [doc.map.to_text()]
+    doc = EditorDocument(random_map(seed), scenario=ScenarioDraft.empty("Random"))
+
+    def state() -> tuple[str, ScenarioDraft]:
+        return doc.map.to_text(), doc.scenario
+
+    texts = [state()]
     for e in edits:
-        before = doc.map.to_text()
+        before = state()
         try:
             run_edit(doc, e)
         except MapError:
-            assert doc.map.to_text() == before, f"refused edit {e} changed the map (seed {seed})"
+            assert state() == before, f"refused edit {e} changed the document (seed {seed})"
             continue
-        texts.append(doc.map.to_text())
+        texts.append(state())
     assert len(doc.stack.done) == len(texts) - 1
     for expect in reversed(texts[:-1]):
         doc.undo()
-        assert doc.map.to_text() == expect
-    assert doc.map.to_text() == texts[0] and not doc.dirty
+        assert state() == expect
+    assert state() == texts[0] and not doc.dirty
     for expect in texts[1:]:
         doc.redo()
-        assert doc.map.to_text() == expect
+        assert state() == expect
 
 
 # -- scenario files ----------------------------------------------------------------------------
