@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "replay": "hexwar.cli_game:replay",
     "edit": "hexwar.cli_edit:edit",
     "render": "hexwar.cli_render:render",
+    "sim": "hexwar.cli_sim:sim",
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
 }

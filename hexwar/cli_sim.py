@@ -1,0 +1,448 @@
+"""``hexwar sim artillery | fire | sweep``: the simulation harness on the command line (issue 9).
+
+* ``hexwar sim artillery MAP_OR_SCENARIO --target HEX --side german|soviet [--missions N] [--bonus]
+  [--trials N] [--seed S] [--json] [--csv FILE] [--png FILE]``
+* ``hexwar sim fire MAP_OR_SCENARIO --ignite HEX [--ignite HEX ...] --turns T [--trials N]
+  [--seed S] [--variant burnout] [--json] [--csv FILE] [--png FILE]``
+* ``hexwar sim sweep artillery|fire MAP_OR_SCENARIO ... --vary NAME=VALUES [--vary ...]
+  [--seeds 0..4] [--trials N] [--csv FILE] [--json]``
+
+``MAP_OR_SCENARIO`` is a map or scenario file, or a shipped map or scenario name. A scenario
+brings its units (their expected artillery attacks; viewpoints for the LOS cut by fire), its
+objectives (viewpoints too), each side's artillery weapon, hit number and missions, and its rule
+variants. Every bad input is one sentence on stderr and exit status 2 (``hexwar.cli.main``).
+
+Heatmaps (``--png``) are drawn on the real map by hexwar's pyglet renderer, headless, with a
+legend; only this module (never :mod:`hexwar.sim`) loads it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from .cli import echo_json
+from .errors import HexwarError
+from .fileio import atomic_write_text
+from .hexgrid import Hex, HexLabelError
+from .maps import BattleMap
+
+__all__ = ["SimSource", "load_source", "sim"]
+
+SIDES = ("german", "soviet")
+#: Off-board artillery profile used when a bare map (or a scenario without artillery for the
+#: side) gives none: the side's divisional howitzer, by weapon id in the cards' weapons.toml.
+DEFAULT_WEAPON = {"german": "lefh18", "soviet": "m30"}
+PROGRESS_DELAY = 0.5  # seconds before a progress bar appears (short runs show none)
+
+
+@dataclass
+class SimSource:
+    """What a ``MAP_OR_SCENARIO`` argument gives the harness.
+
+    Attributes:
+        battlemap: the map.
+        title: map (or scenario) name for reports.
+        scenario: the loaded :class:`~hexwar.game.scenario.Scenario`, or ``None`` for a map.
+        units: ground units on the map: ``(id, name, side, hex, target type)``.
+        objectives: objective hexes.
+    """
+
+    battlemap: BattleMap
+    title: str
+    scenario: Any = None
+    units: list[tuple[str, str, str, Hex, str]] = field(default_factory=list)
+    objectives: list[Hex] = field(default_factory=list)
+
+
+def _scenario_units(scen: Any) -> list[tuple[str, str, str, Hex, str]]:
+    """Ground units on the map at the start of a scenario, with the game's own instance ids."""
+    from .game import ruleset
+
+    out: list[tuple[str, str, str, Hex, str]] = []
+    try:
+        state = scen.new_game(seed=scen.seed)
+        for uid, u in sorted(state.units.items()):
+            if u.hex is None or u.aloft or u.crewing is not None:
+                continue
+            cid = uid.rsplit("#", 1)[0]
+            out.append((uid, ruleset.card_name(cid), u.side, u.hex, ruleset.target_type(cid)))
+        return out
+    except Exception:  # the engine could not start this scenario: fall back to its fixed units
+        counts: dict[str, int] = {}
+        for side in SIDES:
+            ss = scen.sides.get(side)
+            for su in ss.units if ss else ():
+                if su.hex is None or ruleset.is_aircraft(su.card):
+                    continue
+                counts[su.card] = counts.get(su.card, 0) + 1
+                out.append((f"{su.card}#{counts[su.card]}", ruleset.card_name(su.card), side, su.hex,
+                            ruleset.target_type(su.card)))
+        return out
+
+
+def load_source(name: str) -> SimSource:
+    """Load ``MAP_OR_SCENARIO``: a map or scenario file, or a shipped map or scenario name.
+
+    Raises:
+        HexwarError: when nothing by that name exists, or the file is broken (a
+            ValidationError listing every problem).
+    """
+    from .paths import find_content
+    from .validate import detect_kind
+
+    p = Path(name)
+    if not p.is_file():
+        mp = find_content("maps", name)
+        if mp is not None:
+            m = BattleMap.load(mp)
+            return SimSource(m, m.name)
+        sp = find_content("scenarios", name)
+        if sp is None:
+            raise HexwarError(f"{name!r} is neither a map or scenario file nor a shipped map or scenario name")
+        p = Path(sp)
+    kind = detect_kind(str(p))
+    if kind == "hexwar-map":
+        m = BattleMap.load(p)
+        return SimSource(m, m.name)
+    if kind == "hexwar-scenario":
+        from .game.scenario import load_scenario
+
+        scen = load_scenario(p)
+        return SimSource(scen.battlemap, f"{scen.name} ({scen.battlemap.name})", scen, _scenario_units(scen),
+                         [o.hex for o in scen.objectives])
+    raise HexwarError(f"{name}: a {kind} file; give a map or a scenario")
+
+
+def parse_hex(battlemap: BattleMap, text: str, option: str) -> Hex:
+    """Parse a hex label given to ``option`` and check it lies on the map.
+
+    Raises:
+        HexwarError: one sentence naming the option, the text and what was expected.
+    """
+    try:
+        h = Hex.from_label(text)
+    except HexLabelError:
+        raise HexwarError(f"{option} {text!r} is not a hex label: expected column letters then a row number, "
+                          f"like D07") from None
+    if not battlemap.in_bounds(h):
+        last = Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label
+        raise HexwarError(f"{option} {h.label} is off the map: {battlemap.name} is {battlemap.width} x "
+                          f"{battlemap.height} hexes, A01 to {last}")
+    return h
+
+
+def parse_side(text: str) -> str:
+    """``german`` or ``soviet`` (any case).
+
+    Raises:
+        HexwarError: for anything else.
+    """
+    s = (text or "").strip().lower()
+    if s not in SIDES:
+        raise HexwarError(f"unknown side {text!r}: expected german or soviet")
+    return s
+
+
+def parse_int(text: str | None, option: str, lo: int, hi: int, default: int | None = None) -> int:
+    """A whole number for ``option`` within ``lo..hi``.
+
+    Raises:
+        HexwarError: for anything else.
+    """
+    if text is None:
+        if default is None:  # pragma: no cover - options with no default are required by click
+            raise HexwarError(f"{option} is required")
+        return default
+    try:
+        v = int(str(text).replace("_", "").replace(",", ""))
+    except ValueError:
+        raise HexwarError(f"{option} {text!r}: expected a whole number {lo}..{hi:,}") from None
+    if not lo <= v <= hi:
+        raise HexwarError(f"{option} {v}: expected a whole number {lo}..{hi:,}")
+    return v
+
+
+@contextmanager
+def progress_bar(total: int, quiet: bool, what: str) -> Iterator[Callable[[int], Any]]:
+    """A tqdm bar on stderr for long runs; off when ``quiet`` (``--json``) or stderr is not a TTY."""
+    from tqdm import tqdm
+
+    disable = quiet or not sys.stderr.isatty()
+    bar = tqdm(total=total, unit=" trials", desc=what, disable=disable, delay=PROGRESS_DELAY, leave=False,
+               file=sys.stderr, unit_scale=True)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def _say(text: str, as_json: bool) -> None:
+    click.echo(text, err=as_json)
+
+
+def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: str, rings: list[Hex],
+                   ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
+    """Draw ``values`` (``[height, width]``, NaN/0 = none) on the map with a legend, headless, to ``path``.
+
+    Returns the image size in pixels. Raises HexwarError when it cannot render or write.
+    """
+    from .render import backend
+
+    backend.configure(None)
+    from .render.offscreen import render_map, save_png
+    from .render.overlays import HeatmapOverlay, HighlightOverlay
+
+    aspect = (battlemap.height + 0.5) * 0.866 / (battlemap.width * 0.75 + 0.25)
+    w = 1400
+    h = int(min(2000, max(500, w * aspect + 120)))
+    overlays = {
+        "heat": HeatmapOverlay(values, ramp=ramp, vmin=0.0, vmax=vmax, title=title, hide_below=1e-9),
+        "marks": HighlightOverlay(rings, colour="target"),
+    }
+    img = render_map(battlemap, size=(w, h), overlays=overlays)
+    save_png(img, path)
+    return int(img.shape[1]), int(img.shape[0])
+
+
+def _write_csv(path: str, text: str, as_json: bool) -> None:
+    atomic_write_text(path, text)
+    _say(f"wrote {path}", as_json)
+
+
+# -- the commands ----------------------------------------------------------------------------
+@click.group("sim")
+def sim() -> None:
+    """Monte Carlo of artillery drift and fire spread on a real map, on the game's own rules."""
+
+
+def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None, dict[str, int], list[str]]:
+    """``(name, damage_index, hit_on or None, missions or None, attack values, notes)`` for ``side``."""
+    notes: list[str] = []
+    art = src.scenario.sides[side].artillery if src.scenario is not None and side in src.scenario.sides else None
+    if art is not None:
+        return art.weapon.name, art.weapon.damage_index, art.hit_on, art.missions, dict(art.weapon.attack), notes
+    from .rules.cards import default_cards
+
+    w = default_cards().weapons[DEFAULT_WEAPON[side]]
+    where = "the scenario gives it no off-board artillery" if src.scenario is not None else "a bare map"
+    notes.append(f"{side} fires the default profile {w.name} (DI {w.damage_index}): {where}")
+    return w.name, w.damage_index, None, None, dict(w.attack), notes
+
+
+@sim.command("artillery")
+@click.argument("source", metavar="MAP_OR_SCENARIO")
+@click.option("--target", "target", required=True, help="Target hex, e.g. P11 (R9.2).")
+@click.option("--side", "side", required=True, help="Firing side: german (hits on 3+) or soviet (4+), R9.3.")
+@click.option("--missions", "missions", default=None,
+              help="Missions per trial, fired one after another at the target [default: the scenario's, else 1].")
+@click.option("--bonus", is_flag=True, help="Discard a Command card on every accuracy roll (+1, R1.3).")
+@click.option("--trials", "trials", default="100000", show_default=True, help="Number of trials.")
+@click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex.")
+@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
+              help="Draw the landing heatmap on the map to this PNG (headless).")
+def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
+              as_json: bool, csv_path: str | None, png_path: str | None) -> None:
+    """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
+    from .sim.artillery import simulate_artillery
+    from .sim.report import UnitOnMap, artillery_csv, artillery_report, artillery_text
+
+    side = parse_side(side)
+    n_trials = parse_int(trials, "--trials", 1, 100_000_000)
+    seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
+    src = load_source(source)
+    m = src.battlemap
+    h = parse_hex(m, target, "--target")
+    wname, di, hit_on, scen_missions, attack, notes = _weapon(src, side)
+    n_missions = parse_int(missions, "--missions", 1, 1000, default=scen_missions or 1)
+    if hit_on is None:
+        from .rules.terrain_effects import default_effects
+
+        hit_on = default_effects().side_hit_on(side)
+    observers = [u[3] for u in src.units if u[2] == side]
+    if src.scenario is not None:
+        from .rules.artillery import target_problem
+
+        problem = target_problem(m, h, observers)
+        if problem:
+            notes.append(f"in the game this target needs an observer (R9.2): {problem}")
+    with progress_bar(n_trials, as_json, "artillery") as tick:
+        res = simulate_artillery(m, h, hit_on=hit_on, damage_index=di, missions=n_missions, bonus=int(bonus),
+                                 trials=n_trials, seed=seed_v, progress=tick)
+    units = [UnitOnMap(uid, name, s, hx, tt, tt in attack) for uid, name, s, hx, tt in src.units]
+    rep = artillery_report(res, m, side=side, weapon_name=wname, units=units, title=src.title, notes=notes)
+    if as_json:
+        echo_json(rep)
+    else:
+        click.echo(artillery_text(rep))
+    if csv_path:
+        _write_csv(csv_path, artillery_csv(rep), as_json)
+    if png_path:
+        size = render_heatmap(m, res.landing_probability(), f"P(strike lands) - {side} at {h.label}, "
+                              f"{n_trials:,} trials", png_path, [h], ramp="heat")
+        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+@sim.command("fire")
+@click.argument("source", metavar="MAP_OR_SCENARIO")
+@click.option("--ignite", "ignite", multiple=True, required=True, help="A building hex set alight at turn 0 (repeat for more).")
+@click.option("--turns", "turns", required=True, help="Begin Turn steps to play (R5.1a).")
+@click.option("--trials", "trials", default="10000", show_default=True, help="Number of trials.")
+@click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
+@click.option("--variant", "variant", default=None, help="Rule variant: burnout (R8.6) [default: the scenario's].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
+@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
+              help="Draw P(burned by the last turn) on the map to this PNG (headless).")
+def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
+         csv_path: str | None, png_path: str | None) -> None:
+    """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
+    from .sim.exact import ExactTooLarge, exact_fire_on_map
+    from .sim.fire import reachable_buildings, simulate_fire, start_state
+    from .sim.fire_los import plan_los_cuts
+    from .sim.report import fire_csv, fire_report, fire_text
+
+    n_trials = parse_int(trials, "--trials", 1, 10_000_000)
+    n_turns = parse_int(turns, "--turns", 1, 200)
+    seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
+    notes: list[str] = []
+    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
+        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
+    src = load_source(source)
+    m = src.battlemap
+    burnout = variant.strip().lower() == "burnout" if variant is not None else (
+        src.scenario is not None and "burnout" in src.scenario.variants)
+    if variant is None and burnout:
+        notes.append("variant burnout, as the scenario says")
+    hexes = [parse_hex(m, t, "--ignite") for t in ignite]
+    b0, _ = start_state(m, hexes)
+    reach = reachable_buildings(b0, m.dr_array())
+    viewpoints = None
+    if src.scenario is not None:
+        viewpoints = list(dict.fromkeys([u[3] for u in src.units] + src.objectives))
+    plan = plan_los_cuts(m, reach, viewpoints)
+    try:
+        exact = exact_fire_on_map(m, hexes, n_turns, burnout)
+    except ExactTooLarge as exc:
+        exact = None
+        notes.append(f"Monte Carlo only: {exc}")
+    with progress_bar(n_trials, as_json, "fire") as tick:
+        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, progress=tick)
+    rep = fire_report(res, m, exact=exact, title=src.title, notes=notes)
+    if as_json:
+        echo_json(rep)
+    else:
+        click.echo(fire_text(rep))
+    if csv_path:
+        _write_csv(csv_path, fire_csv(rep), as_json)
+    if png_path:
+        size = render_heatmap(m, res.p_burned_by()[n_turns], f"P(burned by turn {n_turns}) - {n_trials:,} trials",
+                              png_path, hexes, ramp="fire", vmax=1.0)
+        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+@sim.group("sweep")
+def sweep() -> None:
+    """Parameter sweeps over seeds, one CSV row per (values, seed)."""
+
+
+def _vary(specs: tuple[str, ...]) -> dict[str, list[int]]:
+    from .sim.sweep import parse_vary
+
+    out: dict[str, list[int]] = {}
+    for spec in specs:
+        name, vals = parse_vary(spec)
+        if name in out:
+            raise HexwarError(f"--vary {name} given twice")
+        out[name] = vals
+    return out
+
+
+def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) -> None:
+    from .sim.sweep import sweep_csv
+
+    text = sweep_csv(rows)
+    if as_json:
+        echo_json(rows)
+    elif not csv_path:
+        click.echo(text, nl=False)
+    if csv_path:
+        _write_csv(csv_path, text, as_json)
+
+
+@sweep.command("artillery")
+@click.argument("source", metavar="MAP_OR_SCENARIO")
+@click.option("--target", "target", required=True, help="Target hex.")
+@click.option("--side", "side", required=True, help="german or soviet.")
+@click.option("--missions", "missions", default=None, help="Missions per trial [default: the scenario's, else 1].")
+@click.option("--bonus", is_flag=True, help="Command-card bonus on every accuracy roll.")
+@click.option("--vary", "vary", multiple=True, required=True,
+              help="NAME=VALUES: hit_on, bonus, missions, damage_index or dr:<building>; values 2..6 or 2,4,6.")
+@click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
+@click.option("--trials", "trials", default="20000", show_default=True, help="Trials per run.")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | None, bonus: bool, vary: tuple[str, ...],
+                        seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
+    """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
+    from .sim.sweep import parse_seeds, sweep_artillery
+
+    side = parse_side(side)
+    n_trials = parse_int(trials, "--trials", 1, 10_000_000)
+    seed_list = parse_seeds(seeds)
+    src = load_source(source)
+    h = parse_hex(src.battlemap, target, "--target")
+    _, di, hit_on, scen_missions, _, _ = _weapon(src, side)
+    n_missions = parse_int(missions, "--missions", 1, 1000, default=scen_missions or 1)
+    if hit_on is None:
+        from .rules.terrain_effects import default_effects
+
+        hit_on = default_effects().side_hit_on(side)
+    spec = _vary(vary)
+    runs = len(seed_list) * int(np.prod([len(v) for v in spec.values()]))
+    with progress_bar(runs * n_trials, as_json, "sweep") as tick:
+        rows = sweep_artillery(src.battlemap, h, hit_on=hit_on, damage_index=di, missions=n_missions, bonus=int(bonus),
+                               vary=spec, seeds=seed_list, trials=n_trials, progress=tick)
+    _emit_rows(rows, csv_path, as_json)
+
+
+@sweep.command("fire")
+@click.argument("source", metavar="MAP_OR_SCENARIO")
+@click.option("--ignite", "ignite", multiple=True, required=True, help="Building hex set alight at turn 0 (repeat).")
+@click.option("--turns", "turns", required=True, help="Begin Turn steps to play.")
+@click.option("--variant", "variant", default=None, help="burnout (R8.6) [default: the scenario's].")
+@click.option("--vary", "vary", multiple=True, required=True,
+              help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building>; values 12..14 or 12,14.")
+@click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
+@click.option("--trials", "trials", default="5000", show_default=True, help="Trials per run.")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
+                   seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
+    """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
+    from .sim.sweep import parse_seeds, sweep_fire
+
+    n_trials = parse_int(trials, "--trials", 1, 10_000_000)
+    n_turns = parse_int(turns, "--turns", 1, 200)
+    seed_list = parse_seeds(seeds)
+    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
+        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
+    src = load_source(source)
+    burnout = variant.strip().lower() == "burnout" if variant is not None else (
+        src.scenario is not None and "burnout" in src.scenario.variants)
+    hexes = [parse_hex(src.battlemap, t, "--ignite") for t in ignite]
+    spec = _vary(vary)
+    runs = len(seed_list) * int(np.prod([len(v) for v in spec.values()]))
+    with progress_bar(runs * n_trials, as_json, "sweep") as tick:
+        rows = sweep_fire(src.battlemap, hexes, turns=n_turns, burnout=burnout, vary=spec, seeds=seed_list,
+                          trials=n_trials, progress=tick)
+    _emit_rows(rows, csv_path, as_json)
