@@ -118,7 +118,7 @@ def odds(attacker: str, weapon: str, target: str, defense_mod: int, hindrances: 
     if as_json:
         echo_json({"attacker": acard.id, "target": tcard.id, "variant": variant, "weapons": fires,
                    "to_hit_modifiers": [[n, v] for n, v in mods], "defense": defense,
-                   "endurance": t.endurance, **o.to_json()})
+                   "target_endurance": t.endurance, **o.to_json()})
         return
     crew_txt = lambda c, q: f" [{q} crew]" if c.needs_crew else ""  # noqa: E731
     shots = "; ".join(f"{f['weapon']} ({f['rolls']} roll{'s' if f['rolls'] > 1 else ''}, needs {f['attack_value']}, "
