@@ -148,7 +148,7 @@ def random_pairs(m: BattleMap, n: int, rng: np.random.Generator) -> list[tuple[H
     cols = rng.integers(0, m.width, size=(n, 2))
     rows = rng.integers(0, m.height, size=(n, 2))
     return [(Hex.from_offset(int(c0), int(r0)), Hex.from_offset(int(c1), int(r1)))
-            for (c0, c1), (r0, r1) in zip(cols, rows)]
+            for (c0, c1), (r0, r1) in zip(cols, rows, strict=True)]
 
 
 # -- the benchmark ---------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
     e_med, e_mean = per_call_us(lambda a, b: line_of_sight_exact(m, a, b), ex_pairs, 1)
     viewer = viewers[0]
     k = 300 if quick else 1500
-    sample = [Hex.from_offset(int(c), int(r)) for c, r in zip(rng.integers(0, m.width, k), rng.integers(0, m.height, k))]
+    sample = [Hex.from_offset(int(c), int(r)) for c, r in zip(rng.integers(0, m.width, k), rng.integers(0, m.height, k), strict=True)]
     e_wall, e_cpu = one_to_all(lambda v: [line_of_sight_exact(m, v, b) for b in sample], [viewer], 1)
     e_wall, e_cpu = e_wall * hexes / k, e_cpu * hexes / k  # per whole map
 
@@ -246,10 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     print(f"hexwar LOS benchmark  python {platform.python_version()}  numpy {np.__version__}  "
           f"{platform.machine()} x{os.cpu_count()}  load {os.getloadavg()[0]:.2f}")
-    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
     print("  ".join("-" * w for w in widths))
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
     print()
     print(f"all ordered pairs of 40x40 (fast visibility from each of {len(hexes40)} hexes): {t_all:.2f} s "
           f"({len(hexes40) ** 2 / t_all / 1e6:.2f}M pairs/s; CPU {c_all:.2f} s)   target < 2 s")

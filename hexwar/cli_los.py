@@ -102,9 +102,9 @@ def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os
         HexwarError: naming the path when it cannot be written.
     """
     rows, cols = np.nonzero(status == BLOCKED)
-    blocked = [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols)]
+    blocked = [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols, strict=True)]
     rows, cols = np.nonzero(status == HINDERED)
-    hindered = [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols)]
+    hindered = [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols, strict=True)]
     try:
         from .render.offscreen import render_map, save_png
         from .render.overlays import HighlightOverlay

@@ -275,9 +275,9 @@ def offset_geometry(dq: int, dr: int) -> OffsetGeometry:
     b = _bulk_geometry(np.array([dq]), np.array([dr]))
     return OffsetGeometry(
         int(dq), int(dr), int(b.n[0]),
-        tuple(zip(b.q_i.tolist(), b.r_i.tolist())),
+        tuple(zip(b.q_i.tolist(), b.r_i.tolist(), strict=True)),
         tuple(b.d_i.tolist()),
-        tuple(zip(zip(b.q_l.tolist(), b.r_l.tolist()), zip(b.q_r.tolist(), b.r_r.tolist()))),
+        tuple(zip(zip(b.q_l.tolist(), b.r_l.tolist(), strict=True), zip(b.q_r.tolist(), b.r_r.tolist(), strict=True), strict=True)),
         tuple(b.d_s.tolist()),
     )
 
@@ -730,7 +730,7 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     blk_d = 0
     hind = 0
     if not d_s:
-        for x, d in zip(rel_i, d_i):
+        for x, d in zip(rel_i, d_i, strict=True):
             x += base
             dk = d * k
             if n * (bt[x] - ea) >= dk:  # R3.4: top >= LOS height
@@ -739,8 +739,8 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
             if n * (ht[x] - ea) >= dk:  # R3.5: a hindrance that reaches the LOS
                 hind += 1
     else:
-        steps = sorted([(d, base + x, -1) for x, d in zip(rel_i, d_i)]
-                       + [(d, base + x, base + y) for x, y, d in zip(rel_l, rel_r, d_s)])
+        steps = sorted([(d, base + x, -1) for x, d in zip(rel_i, d_i, strict=True)]
+                       + [(d, base + x, base + y) for x, y, d in zip(rel_l, rel_r, d_s, strict=True)])
         for d, x, y in steps:
             dk = d * k
             if y < 0:
@@ -759,7 +759,7 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
                     hind += 1
     hexes = st.hexes
     intervening = tuple([hexes[base + x] for x in rel_i])
-    pairs = tuple([(hexes[base + x], hexes[base + y]) for x, y in zip(rel_l, rel_r)]) if d_s else ()
+    pairs = tuple([(hexes[base + x], hexes[base + y]) for x, y in zip(rel_l, rel_r, strict=True)]) if d_s else ()
     if blk < 0:
         return _result(a, b, "hindered" if hind else "clear", intervening, pairs, None, None, hind,
                          st.row_digits)

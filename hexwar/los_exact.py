@@ -133,7 +133,7 @@ def line_of_sight_exact(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     inter: list[tuple[float, Hex]] = []
     sides: dict[tuple[float, float], list[Hex]] = {}
     side_pos: dict[tuple[float, float], float] = {}
-    for i, de9im in zip(idx.tolist(), rel.tolist()):
+    for i, de9im in zip(idx.tolist(), rel.tolist(), strict=True):
         h = board.hexes[i]
         if h == a or h == b:
             continue

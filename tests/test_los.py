@@ -517,8 +517,7 @@ def test_offset_geometry_is_point_symmetric_and_rotation_invariant(dq, dr):
     gr = offset_geometry(rot.q, rot.r)
     assert {(h.q, h.r) for h in (Hex(*x).rotate_right() for x in g.intervening)} == set(gr.intervening)
     assert gr.n == g.n
-    for (q, r), d in zip(g.intervening, g.intervening_d):
-        assert 0 < d < g.n
+    assert all(0 < d < g.n for d in g.intervening_d)
     if max(abs(dq), abs(dr), abs(dq + dr)) >= 2:
         assert g.intervening or g.spine_pairs
 
@@ -586,7 +585,7 @@ def test_maps_too_large_for_a_plan_use_the_direct_path(fresh_plans, monkeypatch)
     m2 = m.copy()
     direct = [visibility_with_hindrances(m2, v) for v in viewers]
     assert L._peek_plan(9, 10, 0) is None and L._state(m2).plans == [None, None]
-    for (s1, c1), (s2, c2) in zip(with_plan, direct):
+    for (s1, c1), (s2, c2) in zip(with_plan, direct, strict=True):
         assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
     for v in viewers:  # and single queries through the per-offset cache
         for b in m2.hexes():
@@ -600,6 +599,6 @@ def test_visibility_in_small_groups_equals_one_group(monkeypatch):
     viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2))]
     whole = [visibility_with_hindrances(m, v) for v in viewers]
     monkeypatch.setattr(L, "_GROUP_ENTRIES", 40)
-    for v, (s1, c1) in zip(viewers, whole):
+    for v, (s1, c1) in zip(viewers, whole, strict=True):
         s2, c2 = visibility_with_hindrances(m, v)
         assert np.array_equal(s1, s2) and np.array_equal(c1, c2)

@@ -66,8 +66,8 @@ def test_offset_geometry_equals_shapely_relate(dq, dr):
     cands = [(q, r) for q in range(min(0, dq) - 2, max(0, dq) + 3) for r in range(min(0, dr) - 2, max(0, dr) + 3)
              if (q, r) not in ((0, 0), (dq, dr))]
     rel = shapely.relate(np.array([hex_polygon_scaled(Hex(q, r)) for q, r in cands]), seg)
-    inter = {c for c, de9im in zip(cands, rel) if de9im[0] == "1"}
-    sides = {c for c, de9im in zip(cands, rel) if de9im[0] == "F" and de9im[3] == "1"}
+    inter = {c for c, de9im in zip(cands, rel, strict=True) if de9im[0] == "1"}
+    sides = {c for c, de9im in zip(cands, rel, strict=True) if de9im[0] == "F" and de9im[3] == "1"}
     assert set(g.intervening) == inter
     assert {h for p in g.spine_pairs for h in p} == sides
 
