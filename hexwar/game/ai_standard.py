@@ -433,7 +433,11 @@ class StandardPlayer:
                 continue
             for tid, at_crew, ok in targeting.legal_targets(state, side, uid):
                 best = None
-                choices = [(w,) for w in ok] + ([tuple(ok[:2])] if len(ok) >= 2 else [])
+                # firing every legal weapon (up to two) is never worse than fewer, except a bomb
+                # kept for a better target: rate the pair, and the single non-bomb weapons.
+                ws_all = tuple(ok[:2])
+                bombs = {w for w in ok if ruleset.weapons(u.card)[w].bomb}
+                choices = [ws_all] + ([(w,) for w in ok if w not in bombs] if bombs & set(ws_all) else [])
                 for ws in choices:
                     cmd = Declare(side, uid, tid, ws, at_crew)
                     if targeting.declare_problem(state, cmd):

@@ -145,12 +145,8 @@ def _rule(phase: str, cls: type[Command]) -> Callable[[Check], Check]:
     return deco
 
 
-def apply_command(state: GameState, cmd: Command) -> list[Event]:
-    """Check and apply one command; see the module docstring.
-
-    Raises:
-        IllegalCommand: with the reason; the state is unchanged.
-    """
+def _rules_for(state: GameState, cmd: Command) -> tuple[Check, Do]:
+    """The (check, do) pair for ``cmd`` now, after the checks common to every command."""
     if not isinstance(cmd, Command):
         raise IllegalCommand(None, f"not a command: {cmd!r}")
     if state.result is not None:
@@ -163,6 +159,16 @@ def apply_command(state: GameState, cmd: Command) -> list[Event]:
     if spec is None:
         allowed = sorted(c.name for (p, c) in _RULES if p == state.phase)
         raise IllegalCommand(cmd, f"{cmd.name} is not allowed in the {state.phase} phase (allowed: {', '.join(allowed)})")
+    return spec
+
+
+def apply_command(state: GameState, cmd: Command) -> list[Event]:
+    """Check and apply one command; see the module docstring.
+
+    Raises:
+        IllegalCommand: with the reason; the state is unchanged.
+    """
+    spec = _rules_for(state, cmd)
     check, do = spec
     check(state, cmd)
     bump_epoch(state)
@@ -189,15 +195,7 @@ def check_command(state: GameState, cmd: Command) -> str | None:
     Runs exactly the checks of :func:`apply_command` and changes nothing (for UIs and AIs).
     """
     try:
-        if not isinstance(cmd, Command):
-            raise IllegalCommand(None, f"not a command: {cmd!r}")
-        if state.result is not None:
-            raise IllegalCommand(cmd, f"the game is over: {state.result}")
-        if cmd.side != state.to_act:
-            raise IllegalCommand(cmd, f"it is {state.to_act}'s turn to act in the {state.phase} phase, not {cmd.side}'s")
-        spec = _RULES.get((state.phase, type(cmd)))
-        if spec is None:
-            raise IllegalCommand(cmd, f"{cmd.name} is not allowed in the {state.phase} phase")
+        spec = _rules_for(state, cmd)
         spec[0](state, cmd)
     except IllegalCommand as exc:
         return exc.reason

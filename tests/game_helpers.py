@@ -1,0 +1,74 @@
+"""Helpers for the game-engine tests (tests/test_game_*.py): scenarios, placing units, driving.
+
+``place`` puts a card straight into play (test setup only: real games change only through
+commands); the card instance joins ``state.all_cards`` so the invariants still hold.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from hexwar.game import ruleset
+from hexwar.game.commands import ChooseHand, Discard, Draw, EndPhase, Resolve
+from hexwar.game.scenario import Scenario, load_scenario
+from hexwar.game.state import GameState, UnitState
+from hexwar.hexgrid import Hex
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@cache
+def scenario(name: str) -> Scenario:
+    """A test scenario from tests/data by stem: ``"game_tiny"``, ``"game_small"``, ``"game_empty"``."""
+    return load_scenario(DATA / f"{name}.toml")
+
+
+def H(label: str) -> Hex:
+    """A hex from its label."""
+    return Hex.from_label(label)
+
+
+def place(state: GameState, card: str, label: str | None, side: str | None = None, crew: str | None = None,
+          endurance: int | None = None) -> UnitState:
+    """Put a new instance of ``card`` into play in hex ``label`` (``None``: aloft), with ``crew``."""
+    n = 1
+    while f"{card}#{n}" in state.all_cards:
+        n += 1
+    uid = f"{card}#{n}"
+    side = side or ruleset.unit_card(card).side
+    h = Hex.from_label(label) if label else None
+    u = UnitState(uid, side, side, h, aloft=h is None, endurance=endurance or ruleset.full_endurance(card))
+    if h is None:
+        u.flight_turns = ruleset.turns_of_flight(card)
+    state.units[uid] = u
+    state.all_cards = state.all_cards + (uid,)
+    if crew:
+        c = place(state, crew, None, side)
+        del state.units[c.uid]
+        c.hex, c.aloft, c.crewing = h, h is None, uid
+        c.flight_turns = 0
+        state.units[c.uid] = c
+        u.crew = c.uid
+    state.cache.clear()
+    return u
+
+
+def step(state: GameState) -> None:
+    """One neutral command for the side to act: end the phase, or the least eventful choice."""
+    cmds = state.legal_commands()
+    for kind in (EndPhase, Draw, Discard, Resolve, ChooseHand):
+        for c in cmds:
+            if isinstance(c, kind):
+                state.apply(c)
+                return
+    state.apply(cmds[0])
+
+
+def advance_to(state: GameState, phase: str, side: str | None = None, limit: int = 200) -> None:
+    """Issue neutral commands until ``phase`` (and ``side`` to act, if given) is reached."""
+    for _ in range(limit):
+        if state.phase == phase and (side is None or state.to_act == side):
+            return
+        step(state)
+    raise AssertionError(f"did not reach {phase}/{side}: at {state.phase}/{state.to_act}")
