@@ -120,9 +120,12 @@ def odds(attacker: str, weapon: str, target: str, defense_mod: int, hindrances: 
                    "to_hit_modifiers": [[n, v] for n, v in mods], "defense": defense,
                    "target_endurance": t.endurance, **o.to_json()})
         return
-    crew_txt = lambda c, q: f" [{q} crew]" if c.needs_crew else ""  # noqa: E731
-    shots = "; ".join(f"{f['weapon']} ({f['rolls']} roll{'s' if f['rolls'] > 1 else ''}, needs {f['attack_value']}, "
-                      f"DI {f['damage_index']})" for f in fires)
+    def crew_txt(c: UnitCard, q: str) -> str:
+        return f" [{q} crew]" if c.needs_crew else ""
+
+    shots = "; ".join(f"{w.name} ({n} roll{'s' if n > 1 else ''}, needs {w.attack_value(tcard.target_type)}, "
+                      f"DI {w.damage_index})"
+                      for w, n in ((w, rate_of_fire(cards, a, w, units, (), played)) for w in weapons))
     click.echo(f"{acard.name}{crew_txt(acard, crew)} fires {shots}")
     click.echo(f"  at {tcard.name}{crew_txt(tcard, target_crew)}: Defense {defense} "
                f"({', '.join(f'{n} {v:+d}' for n, v in parts)}), Endurance {t.endurance} / Half {tcard.endurance_half}"

@@ -210,8 +210,12 @@ def run_monte_carlo(pair: Pair, trials: int):
             ev = eng.close_assault([units[a] for a, _ in pair.attackers], tgt, pair.ctx)
         else:
             victim = units.get("su_rifles#9")
+
+            def opponent_picks(attacker, weapon, index, victim=victim):
+                return victim, DefenseContext()
+
             ev = eng.resolve_attack(units[pair.attackers[0][0]], tgt, pair.orders, pair.ctx, bonus=bonus,
-                                    friendly_fire=(lambda a, w, i: (victim, DefenseContext())) if pair.friendly else None)
+                                    friendly_fire=opponent_picks if pair.friendly else None)
         mine = [e for e in ev if getattr(e, "target", None) == tgt.uid or getattr(e, "unit", None) == tgt.uid]
         if tgt.endurance <= 0:
             outcome["destroyed"] += 1

@@ -125,7 +125,7 @@ def dice_sum_distribution(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Assault or extra damage).
 
     >>> p, s, m = dice_sum_distribution(1)
-    >>> list(s), float(p.sum())
+    >>> s.tolist(), float(p.sum())
     ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1.0)
     """
     if not 1 <= n <= 8:
