@@ -377,10 +377,11 @@ class _MapState:
         self.htf = ht2.astype(np.float64)
         self.any_hind = bool((hind2 > -_BIG2).any())
         self.eye2 = 2 * m.level.astype(np.int64) + 1  # [H, W] doubled eye heights
-        inf_top = np.where(top2 >= _BIG2, np.inf, top2 / 2.0)
-        self.arrays = HeightArrays(
-            m.version, inf_top, np.where(hind2 <= -_BIG2, -np.inf, hind2 / 2.0), reason
-        )
+        arrays = (np.where(top2 >= _BIG2, np.inf, top2 / 2.0), np.where(hind2 <= -_BIG2, -np.inf, hind2 / 2.0),
+                  reason)
+        for a in arrays:
+            a.flags.writeable = False  # shared with every caller
+        self.arrays = HeightArrays(m.version, *arrays)
         self.version = m.version
 
     def flat(self, m: BattleMap, h: Hex) -> int:
@@ -424,7 +425,7 @@ def height_arrays(battlemap: BattleMap) -> HeightArrays:
 
     Cached per map and rebuilt the first time it is asked for after ``battlemap.version``
     changed, so a wreck, fire or rubble placed through the map's methods is seen at once.
-    Arrays are shared: treat them as read-only.
+    The arrays are shared and read-only.
 
     >>> from hexwar.maps import BattleMap
     >>> m = BattleMap.new(3, 2, fill="woods")
