@@ -197,17 +197,24 @@ def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: s
     from .render import backend
 
     backend.configure(None)
+    from .render.camera import Camera, map_bounds
     from .render.offscreen import render_map, save_png
     from .render.overlays import HeatmapOverlay, HighlightOverlay
 
-    aspect = (battlemap.height + 0.5) * 0.866 / (battlemap.width * 0.75 + 0.25)
-    w = 1400
-    h = int(min(2000, max(500, w * aspect + 120)))
+    # the whole map, with a free band above and below it so the legend covers no hex
+    w, band, margin = 1400, 100, 0.02
+    cam = Camera(viewport=(float(w), 100.0))
+    x0, y0, x1, y1 = map_bounds(battlemap.width, battlemap.height, cam.layout)
+    zoom = w * (1 - 2 * margin) / (x1 - x0)
+    h = int(min(2400, (y1 - y0) * zoom / (1 - 2 * margin) + 2 * band))
+    cam = Camera(viewport=(float(w), float(h)))
+    cam.fit((x0, y0 - band / zoom, x1, y1 + band / zoom), margin)
     overlays = {
-        "heat": HeatmapOverlay(values, ramp=ramp, vmin=0.0, vmax=vmax, title=title, hide_below=1e-9),
+        "heat": HeatmapOverlay(values, ramp=ramp, vmin=0.0, vmax=vmax, title=title, hide_below=1e-9,
+                               show_values=int((np.asarray(values) > 1e-9).sum()) <= 120, fmt=lambda v: f"{v:.2g}"),
         "marks": HighlightOverlay(rings, colour="target"),
     }
-    img = render_map(battlemap, size=(w, h), overlays=overlays)
+    img = render_map(battlemap, size=(w, h), overlays=overlays, camera=cam)
     save_png(img, path)
     return int(img.shape[1]), int(img.shape[0])
 

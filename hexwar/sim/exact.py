@@ -190,7 +190,7 @@ class ExactFire:
         burned_by: ``float64 [T+1, K]`` P(building k has burned at some turn <= t).
         rubble: ``float64 [T+1, K]`` P(building k burned out into rubble by turn t).
         count_dist: ``float64 [T+1, K+1]`` distribution of the number of burning buildings.
-        states: the largest number of joint states held at one turn.
+        states: the largest number of joint states of one cluster held at one turn.
     """
 
     hexes: tuple[Hex, ...]
@@ -225,7 +225,7 @@ def exact_fire(
     (``burnout``: a fire whose counter reached the limit becomes rubble and does not spread),
     then every intact building with ``k`` burning neighbours catches fire independently with
     probability ``1 - (1 - p)**k``, ``p = P(2d6 + bonus >= DR)``; new fires start at counter 0.
-    Computed in floating point over the joint states of the cluster.
+    Computed in floating point over the joint states of each cluster of touching buildings.
 
     Args:
         burning: ``bool [H, W]`` fires at turn 0.
@@ -234,7 +234,8 @@ def exact_fire(
         turns: Begin Turn steps (T).
         burnout: variant ``burnout``.
         spread_bonus, burnout_turns: default the effect data's.
-        max_buildings: refuse larger clusters.
+        max_buildings: refuse a cluster of more buildings (separate clusters are computed apart
+            and combined: they burn independently).
         max_states: refuse when one turn would hold more joint states.
 
     Raises:
@@ -247,12 +248,8 @@ def exact_fire(
     limit = (eff.burnout_turns if burnout_turns is None else burnout_turns) if burnout else None
     burning = np.asarray(burning, dtype=bool)
     dr = np.asarray(dr)
-    H, W = burning.shape
     reach = reachable_buildings(burning, dr)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(reach), strict=True)]
-    K = len(cells)
-    if K > max_buildings:
-        raise ExactTooLarge(f"{K} buildings can burn; the exact computation handles at most {max_buildings}")
     index = {rc: k for k, rc in enumerate(cells)}
     nbrs: list[list[int]] = []
     for r, c in cells:
@@ -263,12 +260,55 @@ def exact_fire(
             if j is not None:
                 ks.append(j)
         nbrs.append(ks)
-    p1 = [float(spread_probability(int(dr[r, c]), 1, bonus)) if dr[r, c] > 0 else 0.0 for r, c in cells]
-    start = tuple(int(fire_turns[r, c]) if burning[r, c] else _INTACT for r, c in cells)
+    # clusters that touch no other evolve independently: one dynamic program each
+    comp = [-1] * len(cells)
+    comps: list[list[int]] = []
+    for k0 in range(len(cells)):
+        if comp[k0] >= 0:
+            continue
+        stack, members = [k0], []
+        comp[k0] = len(comps)
+        while stack:
+            k = stack.pop()
+            members.append(k)
+            for j in nbrs[k]:
+                if comp[j] < 0:
+                    comp[j] = len(comps)
+                    stack.append(j)
+        comps.append(sorted(members))
+    big = max((len(c) for c in comps), default=0)
+    if big > max_buildings:
+        raise ExactTooLarge(f"a cluster of {big} buildings can burn; the exact computation handles at most "
+                            f"{max_buildings} per cluster")
+    T = int(turns)
+    K = len(cells)
+    out_b = np.zeros((T + 1, K))
+    out_e = np.zeros((T + 1, K))
+    out_r = np.zeros((T + 1, K))
+    count = np.zeros((T + 1, 1))
+    count[:, 0] = 1.0
+    biggest = 1
+    for members in comps:
+        local = {k: i for i, k in enumerate(members)}
+        sub_nbrs = [[local[j] for j in nbrs[k]] for k in members]
+        p1 = [float(spread_probability(int(dr[cells[k]]), 1, bonus)) if dr[cells[k]] > 0 else 0.0 for k in members]
+        start = tuple(int(fire_turns[cells[k]]) if burning[cells[k]] else _INTACT for k in members)
+        b, e, rr, n, states = _cluster_dp(start, sub_nbrs, p1, T, limit, max_states)
+        out_b[:, members] = b
+        out_e[:, members] = e
+        out_r[:, members] = rr
+        count = np.stack([np.convolve(count[t], n[t]) for t in range(T + 1)])
+        biggest = max(biggest, states)
+    return ExactFire(tuple(Hex.from_offset(c, r) for r, c in cells), out_b, out_e, out_r, count, biggest)
+
+
+def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], T: int, limit: int | None,
+                max_states: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The dynamic program of :func:`exact_fire` over one cluster's joint states."""
+    K = len(start)
     if limit is None:  # the counter does not matter: keep one burning state
         start = tuple(0 if s >= 0 else s for s in start)
     dist: dict[tuple[int, ...], float] = {start: 1.0}
-    T = int(turns)
     out_b = np.zeros((T + 1, K))
     out_e = np.zeros((T + 1, K))
     out_r = np.zeros((T + 1, K))
@@ -294,11 +334,8 @@ def exact_fire(
         for st, pr in dist.items():
             aged = list(st)
             for k, s in enumerate(st):
-                if s >= 0:
-                    if limit is not None and s >= limit:
-                        aged[k] = _RUBBLE
-                    elif limit is not None:
-                        aged[k] = s + 1
+                if s >= 0 and limit is not None:
+                    aged[k] = _RUBBLE if s >= limit else s + 1
             cand = []
             for k, s in enumerate(aged):
                 if s == _INTACT:
@@ -320,7 +357,7 @@ def exact_fire(
         dist = new
         biggest = max(biggest, len(dist))
         record(t)
-    return ExactFire(tuple(Hex.from_offset(c, r) for r, c in cells), out_b, out_e, out_r, out_n, biggest)
+    return out_b, out_e, out_r, out_n, biggest
 
 
 def exact_fire_on_map(battlemap: Any, ignite: Iterable[Hex], turns: int, burnout: bool = False,

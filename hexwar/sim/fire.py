@@ -184,7 +184,7 @@ def check_ignition(battlemap: BattleMap, hexes: Iterable[Hex]) -> tuple[Hex, ...
             raise FireSimError(f"--ignite {h.label}: the hex is off the {battlemap.width} x {battlemap.height} map "
                                f"(A01..{last})")
         if battlemap.building_at(h) is None:
-            what = "rubble" if battlemap.rubble[battlemap.index(h)] else battlemap.terrain_at(h).name
+            what = "rubble" if battlemap.rubble[battlemap.index(h)] else f"{battlemap.terrain_at(h).name.lower()} terrain"
             raise FireSimError(f"--ignite {h.label}: the hex holds {what}, not an intact building; "
                                f"fires burn only in buildings (R8.4)")
         if h not in out:

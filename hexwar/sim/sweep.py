@@ -138,7 +138,8 @@ def _check_params(vary: Mapping[str, Sequence[int]], allowed: Mapping[str, tuple
             continue
         if name not in allowed:
             names = ", ".join(list(allowed) + ["dr:<building>"])
-            raise SweepError(f"--vary {name}: not a {kind} parameter; expected one of {names}")
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise SweepError(f"--vary {name}: not {article} {kind} parameter; expected one of {names}")
         lo, hi = allowed[name]
         for v in vals:
             if not lo <= v <= hi:
