@@ -19,7 +19,12 @@ from hexwar.rules.combat import (
     CombatError,
     DefenseContext,
     bonus_on,
+    damage_card_deltas,
+    damage_card_extra_dice,
+    effective_defense,
     legal_weapons,
+    to_hit_modifiers,
+    with_damage_card,
 )
 from hexwar.rules.dice import Dice
 from hexwar.rules.odds import (
@@ -131,6 +136,32 @@ def test_odds_leave_the_units_unchanged_and_are_cached():
     assert a == b and {k: v.to_json() for k, v in u.items()} == before
     with pytest.raises(CombatError, match="bullets"):
         attack_odds(CARDS, u[PZ4], u[T34], AttackOrders((1,)), DefenseContext(), units=u)
+
+
+@pytest.mark.parametrize("setup", ["vehicle", "veteran vehicle", "vehicle on rubble", "hull down", "aircraft",
+                                   "infantry", "crew", "gun"])
+def test_damage_card_deltas_equal_what_if_copies(setup):
+    """The odds' cached per-card deltas equal the engine's numbers for a copy holding the card."""
+    u = roster(CARDS, ("su_t34_76#1", "su_tank_crew_regular#1"), ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
+               ("de_tiger_i#1", "de_tank_crew_veteran#1"), ("de_ju87g#1", "de_pilot_regular#1"),
+               ("de_grenadiers#1", None), ("de_pak40#1", "de_artillery_crew_veteran#1"), ("de_mg42_team#1", None))
+    target = {"vehicle": "de_pz_iv_g#1", "veteran vehicle": "de_tiger_i#1", "vehicle on rubble": "de_pz_iv_g#1",
+              "hull down": "de_pz_iv_g#1", "aircraft": "de_ju87g#1", "infantry": "de_grenadiers#1",
+              "crew": "de_artillery_crew_veteran#1", "gun": "de_pak40#1"}[setup]
+    t = u[target]
+    t.immobilized = setup == "vehicle on rubble"
+    if setup == "hull down":
+        t.command_cards.append("hull_down#1")
+    attacker = u["su_t34_76#1"]
+    ctx = DefenseContext(terrain=1, hindrances=1)
+    d0 = effective_defense(CARDS, t, ctx, u)[0]
+    m0 = sum(v for _, v in to_hit_modifiers(CARDS, attacker, t, ctx, u))
+    for cid in sorted(CARDS.damage):
+        hyp = with_damage_card(CARDS, t, f"{cid}#1")
+        want = (effective_defense(CARDS, hyp, ctx, u)[0] - d0,
+                sum(v for _, v in to_hit_modifiers(CARDS, attacker, hyp, ctx, u)) - m0,
+                damage_card_extra_dice(CARDS, t, cid, u))
+        assert damage_card_deltas(CARDS, t, cid, u) == want, (setup, cid)
 
 
 # -- Monte Carlo of the engine against the exact odds ---------------------------------------------

@@ -628,9 +628,12 @@ class CombatRules:
         raise ValueError(f"crew fate die {die} outside 1..10")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardSet:
     """Every card definition of one ruleset, loaded once (:func:`default_cards`).
+
+    Compared and hashed by identity (a loaded set is a value nobody rebuilds), so caches
+    may key on it.
 
     Attributes:
         weapons, units, qualities, command, damage, events: read-only mappings by id.

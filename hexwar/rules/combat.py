@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import HexwarError
@@ -96,6 +97,7 @@ __all__ = [
     "classify_roll",
     "close_assault_attack_value",
     "close_assault_problems",
+    "damage_card_deltas",
     "damage_card_extra_dice",
     "effective_defense",
     "end_turn",
@@ -708,6 +710,31 @@ def damage_card_extra_dice(cards: CardSet, unit: UnitLike, damage_card: str, uni
     if edge.veteran_ignores and _is_veteran(cards, unit, units):
         return 0
     return sum(e.value for e in edge.effects if e.kind == EffectKind.EXTRA_DAMAGE)
+
+
+@lru_cache(maxsize=4096)
+def _edge_deltas(cards: CardSet, damage_card: str, unit_type: str, veteran: bool,
+                 immobilized: bool) -> tuple[int, int, int]:
+    edge = cards.damage_card(damage_card).side_for(unit_type)
+    if edge.veteran_ignores and veteran:
+        return 0, 0, 0
+    fx = [("", e) for e in edge.effects]
+    bonus = cards.rules.immobilized_attack_bonus if _has(fx, EffectKind.IMMOBILIZED) and not immobilized else 0
+    return (_total(fx, EffectKind.DEFENSE), _total(fx, EffectKind.EXPOSED) + bonus,
+            _total(fx, EffectKind.EXTRA_DAMAGE))
+
+
+def damage_card_deltas(cards: CardSet, unit: UnitLike, damage_card: str, units: Mapping[str, UnitLike],
+                       events_in_play: Sequence[str] = ()) -> tuple[int, int, int]:
+    """What drawing ``damage_card`` now does to a unit without one, for the rest of an attack:
+    ``(Defense change, change of the opponents' to-hit modifier, extra d10s)`` (R6.3, R6.6, R6.7).
+
+    The same as comparing :func:`effective_defense` and :func:`to_hit_modifiers` of
+    :func:`with_damage_card` with the unit as it is (a test holds them equal for every card),
+    but cached: the exact odds ask it for every card of the deck.
+    """
+    return _edge_deltas(cards, card_id_of(damage_card), _card(cards, unit).unit_type,
+                        _is_veteran(cards, unit, units), is_immobilized(cards, unit, units, events_in_play))
 
 
 def with_damage_card(cards: CardSet, unit: UnitLike, damage_card: str) -> UnitState:

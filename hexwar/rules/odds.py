@@ -11,8 +11,9 @@ expose it, immobilize it or deal extra d10 damage for the rest of the attack (R6
 
 The numbers of each state come from the engine's own functions
 (:func:`~hexwar.rules.combat.effective_defense`, :func:`~hexwar.rules.combat.to_hit_modifiers`,
-...) applied to what-if copies of the target, so the odds and the engine cannot drift apart;
-a Monte Carlo test holds them together. The dynamic programme is vectorized with numpy and
+:func:`~hexwar.rules.combat.damage_card_deltas` -- tested equal to what-if copies of the target
+holding each card), so the odds and the engine cannot drift apart; a Monte Carlo test of the
+engine holds them together. The dynamic programme is vectorized with numpy and
 cached on its plan (a tuple of numbers), so the AI can call it many times per decision.
 
 >>> from hexwar.rules.cards import default_cards
@@ -42,16 +43,17 @@ from .combat import (
     DefenseContext,
     _close_assault_modifiers,
     _crew_of,
+    _edge_deltas,
+    _is_veteran,
     attack_problems,
     close_assault_attack_value,
     close_assault_problems,
-    damage_card_extra_dice,
     effective_defense,
+    is_immobilized,
     normalize_variant,
     rate_of_fire,
     to_hit_modifiers,
     weapon_damage_index,
-    with_damage_card,
 )
 from .units import UnitLike
 
@@ -226,19 +228,29 @@ def _as_set(x: Iterable[int] | str, n: int) -> frozenset[int]:
 
 
 def _states(cards: CardSet, target: UnitLike, comp: Counter[str], units: Mapping[str, UnitLike],
-            weapon_mods: Any, defense_of: Any) -> tuple[tuple[Any, ...], ...]:
-    """Card states of the target: the initial one, then one per distinct what-if signature."""
-    first = (defense_of(target), tuple(weapon_mods(target)), 0, 1.0, 0 if target.damage_card is None else 1)
-    states = [first]
+            weapon_mods: Any, defense_of: Any, events_in_play: Sequence[str]) -> tuple[tuple[Any, ...], ...]:
+    """Card states of the target: the initial one, then one per distinct signature of the cards
+    it may draw (Defense, to-hit modifiers, extra dice: :func:`damage_card_deltas`)."""
+    d0, m0 = defense_of(target), tuple(weapon_mods(target))
+    states = [(d0, m0, 0, 1.0, 0 if target.damage_card is None else 1)]
     if target.damage_card is None and comp:
-        total = sum(comp.values())
-        groups: dict[tuple[Any, ...], float] = {}
-        for cid in sorted(comp):
-            hyp = with_damage_card(cards, target, f"{cid}#1")
-            sig = (defense_of(hyp), tuple(weapon_mods(hyp)), damage_card_extra_dice(cards, target, cid, units))
-            groups[sig] = groups.get(sig, 0.0) + comp[cid] / total
-        states.extend((d, m, x, p, 2) for (d, m, x), p in sorted(groups.items()))
+        groups = _card_groups(cards, cards.unit(target.card).unit_type, _is_veteran(cards, target, units),
+                              is_immobilized(cards, target, units, events_in_play), tuple(sorted(comp.items())))
+        states.extend((d0 + dd, tuple(m + dt for m in m0), x, p, 2) for dd, dt, x, p in groups)
     return tuple(states)
+
+
+@lru_cache(maxsize=4096)
+def _card_groups(cards: CardSet, unit_type: str, veteran: bool, immobilized: bool,
+                 comp: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int, int, float], ...]:
+    """Damage cards grouped by what they do to the target: ``(dDefense, dTo-hit, extra dice, P)``
+    (the per-card numbers are :func:`~hexwar.rules.combat.damage_card_deltas`)."""
+    total = sum(n for _, n in comp)
+    groups: dict[tuple[int, int, int], float] = {}
+    for cid, n in comp:
+        sig = _edge_deltas(cards, cid, unit_type, veteran, immobilized)
+        groups[sig] = groups.get(sig, 0.0) + n / total
+    return tuple((*sig, p) for sig, p in sorted(groups.items()))
 
 
 def _crew_fates(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], classic: bool,
@@ -336,6 +348,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     return P, dead, no_miss, ff
 
 
+@lru_cache(maxsize=8192)
 def _odds_from(plan: tuple[Any, ...], unit_cost: int, crew_cost: int, capture_multiplier: int) -> AttackOdds:
     full, start = plan[0], plan[2]
     states = plan[6]
@@ -429,7 +442,7 @@ def attack_odds(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: At
         return effective_defense(cards, t, ctx, units, events_in_play)[0]
 
     head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
-    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
     plan = (*head, states, tuple(rolls))
     return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
 
@@ -461,7 +474,7 @@ def weapon_odds(cards: CardSet, weapon: Weapon, target: UnitLike, ctx: DefenseCo
         return effective_defense(cards, t, ctx, units, events_in_play)[0]
 
     head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
-    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
     plan = (*head, states, tuple((0, av, di, 0, 0, 1) for _ in range(n)))
     return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
 
@@ -494,7 +507,7 @@ def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: U
         return effective_defense(cards, t, ctx, units, events_in_play)[0]
 
     full, half, start, fates, classic, specials = _target_numbers(cards, target, units, ctx, events_in_play, variant)
-    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense)
+    states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
     plan = (full, half, start, fates, classic, specials, states,
             ((0, av, 0, int(bonus_to_hit), int(bonus_dice), len(ready)),))
     odds = _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
@@ -504,6 +517,8 @@ def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: U
 def clear_cache() -> None:
     """Forget cached plans (for benchmarks)."""
     _solve.cache_clear()
+    _odds_from.cache_clear()
+    _card_groups.cache_clear()
     _outcome_probs.cache_clear()
 
 
