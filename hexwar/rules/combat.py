@@ -110,6 +110,7 @@ __all__ = [
     "rate_of_fire",
     "to_hit_modifiers",
     "unit_effects",
+    "victory_points",
     "weapon_damage_index",
     "with_damage_card",
 ]
@@ -1408,6 +1409,17 @@ def leave_play(unit: UnitLike, damage_deck: Deck, command_discard: list[str] | N
         moved.extend(unit.command_cards)
         unit.command_cards[:] = []
     return moved
+
+
+def victory_points(cards: CardSet, card_id: str, captured: bool = False) -> int:
+    """Victory points for destroying (its cost) or capturing (twice its cost) a card (R6.6, R10).
+
+    >>> from hexwar.rules.cards import default_cards
+    >>> victory_points(default_cards(), "de_tiger_i#1"), victory_points(default_cards(), "de_tiger_i", captured=True)
+    (24, 48)
+    """
+    cost = cards.unit(card_id).cost
+    return cost * cards.rules.capture_multiplier if captured else cost
 
 
 def events_json(events: Iterable[CombatEvent]) -> list[dict[str, Any]]:
