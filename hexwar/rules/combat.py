@@ -512,10 +512,12 @@ class CommandCardExpired(CombatEvent):
 
 @dataclass(frozen=True, slots=True)
 class AircraftReturns(CombatEvent):
-    """End Turn (R5.6): Turns of Flight spent: the aircraft and pilot go under the Reserves deck."""
+    """End Turn (R5.6): Turns of Flight spent: the aircraft and its pilot (``crew``) go under the
+    Reserves deck."""
 
     kind: ClassVar[str] = "aircraft_returns"
     unit: str
+    crew: str | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -1379,7 +1381,7 @@ def end_turn(cards: CardSet, units: Mapping[str, UnitLike]) -> list[CombatEvent]
             if u.flight_turns <= 0:
                 u.flight_turns = 0
                 u.bombs_used = ()
-                events.append(AircraftReturns(f"{_name(cards, u)} has spent its Turns of Flight", u.uid))
+                events.append(AircraftReturns(f"{_name(cards, u)} has spent its Turns of Flight", u.uid, u.crew))
         want = card.endurance_half if u.damage_card is not None else card.endurance_full
         if u.endurance != want:
             before = u.endurance
