@@ -72,3 +72,43 @@ def advance_to(state: GameState, phase: str, side: str | None = None, limit: int
             return
         step(state)
     raise AssertionError(f"did not reach {phase}/{side}: at {state.phase}/{state.to_act}")
+
+
+# -- AI-vs-AI games shared by the fuzz and replay tests ---------------------------------------
+MATCHUPS = (("random", "random"), ("random", "random"), ("standard", "random"), ("random", "standard"),
+            ("standard", "standard"))
+
+
+def game_spec(i: int) -> tuple[int, tuple[str, ...], tuple[str, str]]:
+    """Game ``i`` of the fuzz run: seed, rule variants and (German, Soviet) players.
+
+    Players cycle through :data:`MATCHUPS` (both AIs on both sides); variants alternate
+    ``standard`` / ``classic`` every five games, so every matchup meets both variants.
+    """
+    variants = ("classic",) if (i // len(MATCHUPS)) % 2 else ()
+    return 1000 + i, variants, MATCHUPS[i % len(MATCHUPS)]
+
+
+@cache
+def played(i: int, scenario_name: str = "game_tiny") -> tuple[GameState, list[str]]:
+    """Play fuzz game ``i`` to the end, checking the invariants after every command.
+
+    Returns:
+        the final state and the broken invariants (with the command that broke them), if any.
+    """
+    from hexwar.game.ai import make_player
+    from hexwar.game.state import check_invariants
+
+    seed, variants, (pg, ps) = game_spec(i)
+    state = scenario(scenario_name).new_game(seed=seed, variants=variants)
+    players = {"german": make_player(pg, "german", seed), "soviet": make_player(ps, "soviet", seed)}
+    broken: list[str] = check_invariants(state)
+    n = 0
+    while not state.over and not broken:
+        cmd = players[state.to_act].choose(state)
+        state.apply(cmd)
+        n += 1
+        broken = [f"after command {n} ({cmd}): {b}" for b in check_invariants(state)]
+        if n > 5000:
+            broken.append("no end after 5000 commands")
+    return state, broken

@@ -11,14 +11,16 @@ A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 1)::
       "commands": [{"cmd": "choose_hand", "side": "german", ...}, ...],
       "checkpoints": [{"turn": 1, "commands": 41, "hash": "<state hash>"}, ...],
       "final": {"turn": 3, "phase": "movement", "commands": 97, "hash": "<state hash>",
-                "result": null}
+                "commands_hash": "<sha256 of the command log>",
+                "log_hash": "<sha256 of the event log, rolls included>", "result": null}
     }
 
 Writing is atomic (:func:`hexwar.fileio.atomic_write_text`). Loading a save replays every
 command through :meth:`GameState.apply <hexwar.game.state.GameState.apply>` from a fresh game
 of the same scenario, seed and variants, and checks the state hash at every checkpoint (one per
-End Turn) and at the end: a changed scenario, a tampered command log or an engine that no
-longer plays the same way is reported (:class:`ReplayError`) with the first command or turn
+End Turn) and at the end, and the hashes of the command log and of the whole event log (every
+roll): a changed scenario, a tampered command log (even one that reorders commands into the
+same position) or an engine that no longer plays the same way is reported (:class:`ReplayError`) with the first command or turn
 where the replay went astray - never silently accepted.
 
 :class:`Autosaver` writes the save after every End Turn (and at the end of the game).
@@ -26,6 +28,8 @@ where the replay went astray - never silently accepted.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +38,7 @@ from typing import Any
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_text, dump_json, read_json
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
+from .events import log_lines
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
 
@@ -48,6 +53,8 @@ __all__ = [
     "read_save",
     "replay",
     "load_game",
+    "commands_hash",
+    "log_hash",
     "validate_save_file",
 ]
 
@@ -87,6 +94,8 @@ class SaveFile:
         checkpoints: ``(turn, command count, state hash)`` after each End Turn.
         final_hash: state hash after the last command.
         final_turn: turn after the last command.
+        commands_hash: :func:`commands_hash` of the log when saved.
+        log_hash: :func:`log_hash` of the game's event log when saved.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -104,6 +113,19 @@ class SaveFile:
     players: dict[str, str] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     path: str = "<memory>"
+    commands_hash: str = ""
+    log_hash: str = ""
+
+
+def commands_hash(commands: list[Command]) -> str:
+    """SHA-256 of a command log as canonical JSON (detects any change to the log)."""
+    text = json.dumps([c.to_json() for c in commands], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def log_hash(state: GameState) -> str:
+    """SHA-256 of the game's event log as JSON lines (every roll included, R1.2)."""
+    return hashlib.sha256(log_lines(state.log).encode()).hexdigest()
 
 
 def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[str, Any]:
@@ -129,6 +151,8 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
             "phase": state.phase,
             "commands": len(state.commands),
             "hash": state.state_hash(),
+            "commands_hash": commands_hash(state.commands),
+            "log_hash": log_hash(state),
             "result": state.result.to_json() if state.result else None,
         },
     }
@@ -206,19 +230,21 @@ def _parse_save(data: Any, src: str) -> SaveFile:
             continue
         checkpoints.append((cp["turn"], cp["commands"], cp["hash"]))
     final = data.get("final")
-    fhash, fturn, result = "", 0, None
+    fhash, fturn, result, chash, lhash = "", 0, None, "", ""
     if not isinstance(final, dict) or not isinstance(final.get("hash"), str):
         bad("final", "expected {turn, phase, commands, hash, result}")
     else:
         fhash = final["hash"]
         fturn = final.get("turn", 0) if isinstance(final.get("turn"), int) else 0
         result = final.get("result") if isinstance(final.get("result"), dict) else None
+        chash = final.get("commands_hash", "") if isinstance(final.get("commands_hash", ""), str) else ""
+        lhash = final.get("log_hash", "") if isinstance(final.get("log_hash", ""), str) else ""
         if isinstance(cmds_raw, list) and final.get("commands") not in (None, len(cmds_raw)):
             bad("final.commands", f"says {final.get('commands')} commands but the log holds {len(cmds_raw)}")
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src)
+                    dict(players), result, src, chash, lhash)
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -291,9 +317,16 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
             if state.state_hash() != h:
                 raise ReplayError(f"{save.path}: the replay diverges by the end of turn {t} (state hash after command "
                                   f"{i} differs from the saved checkpoint)", index=i, turn=t)
-    if verify and until is None and state.state_hash() != save.final_hash:
-        raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
-                          f"{state.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
+    if verify and until is None:
+        if state.state_hash() != save.final_hash:
+            raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
+                              f"{state.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
+        if save.commands_hash and commands_hash(save.commands) != save.commands_hash:
+            raise ReplayError(f"{save.path}: the command log differs from the one saved (its hash does not match): "
+                              "it was edited after the game was saved")
+        if save.log_hash and log_hash(state) != save.log_hash:
+            raise ReplayError(f"{save.path}: the replayed game log differs from the saved game's (log hash "
+                              f"{log_hash(state)[:12]}... vs {save.log_hash[:12]}...): the commands were altered")
     return state
 
 
