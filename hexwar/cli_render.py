@@ -144,7 +144,7 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     if zoom is not None:
         cam.zoom = max(cam.min_zoom, min(cam.max_zoom, zoom))
     win = hidden_window()
-    view = MapView(scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid)
+    view = MapView(scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid, use_cache=False)
     try:
         view.set_counters(scene.counters)
         img = render_view(view)

@@ -23,8 +23,8 @@ from hexwar.render.looks import default_looks, load_looks, looks_from_dict, pars
 from hexwar.render.mapgeom import (
     axial_arrays,
     build_contours,
-    build_ground,
     build_grid,
+    build_ground,
     ground_colours,
     hex_centres,
     road_links,

@@ -19,7 +19,7 @@ the glyph atlas passed in.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -195,6 +195,24 @@ def _counter_template(side: SideLook, unit_type: str, pips: int, damaged: bool, 
     return b.build()
 
 
+@lru_cache(maxsize=64)
+def _simple_template(side: SideLook, damaged: bool, selected: bool,
+                     counter_colours: tuple[tuple[str, RGBA], ...]) -> Mesh:
+    """A few-triangle counter for far-out views (symbols and names would be sub-pixel)."""
+    cc = dict(counter_colours)
+    b = MeshBuilder()
+    if selected:
+        b.rect(-0.62, -0.62, 0.62, 0.62, cc["selected"])
+    b.rect(-0.5, -0.5, 0.5, 0.5, side.edge)
+    b.rect(-0.44, -0.44, 0.44, 0.44, side.fill)
+    b.rect(-0.44, _BAND[0], 0.44, 0.44, side.band)
+    cx, cy, hw, hh = _SYM
+    b.rect(cx - hw, cy - hh, cx + hw, cy + hh, side.symbol_fill)
+    if damaged:
+        b.polygon([(0.44, 0.44), (0.44, 0.1), (0.1, 0.44)], cc["damage"])
+    return b.build()
+
+
 def _bar_colour(frac: float, cc: dict[str, RGBA]) -> RGBA:
     if frac > 0.66:
         return cc["endurance_full"]
@@ -204,7 +222,8 @@ def _bar_colour(frac: float, cc: dict[str, RGBA]) -> RGBA:
 
 
 def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout, atlas: Any,
-                   max_levels: int = 12) -> list[tuple[Mesh, TexMesh]]:
+                   max_levels: int = 12, simple: bool = False,
+                   owner_of: Callable[[Hex], int | None] | None = None) -> list[tuple[Mesh, TexMesh]]:
     """Meshes of all unit counters, one ``(body, text)`` pair per stack position.
 
     Args:
@@ -213,6 +232,9 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
         layout: the world layout (counter size follows ``layout.size``).
         atlas: a glyph atlas for the names.
         max_levels: stack positions with their own pair; deeper counters join the last.
+        simple: draw plain coloured squares (for far-out views; no symbol, bar or name).
+        owner_of: maps a hex to its map index (``row * width + col``) so the meshes can be
+            culled by tile; ``None`` (or a hex mapping to ``None``) leaves them unculled.
 
     Returns:
         ``levels[k] = (body mesh, text mesh)`` for stack position ``k``: drawing position
@@ -231,34 +253,50 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
     cc_items = tuple(sorted(cc.items()))
     bodies: list[list[Mesh]] = [[] for _ in range(max_levels)]
     texts: list[list[TexMesh]] = [[] for _ in range(max_levels)]
+    cullable = owner_of is not None
     for h, stack in stacks.items():
         hx, hy = layout.hex_to_pixel(h)
+        own = owner_of(h) if owner_of is not None else None
+        if own is None:
+            cullable = False
         for k, ((ox, oy), c) in enumerate(zip(stack_offsets(len(stack), s), stack, strict=True)):
             lvl = min(k, max_levels - 1)
             try:
                 side = looks.side(c.side)
             except KeyError as exc:
                 raise HexwarError(str(exc)) from None
-            tpl = _counter_template(side, c.unit_type, c.quality_pips, bool(c.damaged), bool(c.selected), cc_items)
+            if simple:
+                tpl = _simple_template(side, bool(c.damaged), bool(c.selected), cc_items)
+            else:
+                tpl = _counter_template(side, c.unit_type, c.quality_pips, bool(c.damaged), bool(c.selected), cc_items)
             cx, cy = hx + ox, hy + oy
             pos = tpl.positions.astype(np.float64) * side_px + (cx, cy)
             parts = [Mesh(pos.astype(np.float32), tpl.colors, tpl.indices)]
             frac = c.endurance_fraction
-            if frac > 0:
+            if frac > 0 and not simple:
                 bb = MeshBuilder()
                 x0, y0, x1, y1 = _BAR
                 bb.rect(cx + x0 * side_px, cy + y0 * side_px, cx + (x0 + (x1 - x0) * frac) * side_px, cy + y1 * side_px,
                         _bar_colour(frac, cc))
                 parts.append(bb.build())
+            if own is not None:
+                for p_ in parts:
+                    p_.owner = np.full(p_.vertex_count, own, dtype=np.int64)
             bodies[lvl].extend(parts)
-            if c.label:
-                texts[lvl].append(atlas.text(c.label, cx, cy + _LABEL_Y * side_px, 0.2 * side_px, side.text,
-                                             anchor_x="center", anchor_y="center", style="condensed",
-                                             max_width=0.88 * side_px))
+            if c.label and not simple:
+                t = atlas.text(c.label, cx, cy + _LABEL_Y * side_px, 0.2 * side_px, side.text,
+                               anchor_x="center", anchor_y="center", style="condensed", max_width=0.88 * side_px)
+                if own is not None:
+                    t.owner = np.full(t.vertex_count, own, dtype=np.int64)
+                texts[lvl].append(t)
     out = []
     for k in range(max_levels):
         if bodies[k] or texts[k]:
-            out.append((Mesh.concat(bodies[k]), TexMesh.concat(texts[k])))
+            body, text = Mesh.concat(bodies[k]), TexMesh.concat(texts[k])
+            if not cullable:
+                body.owner = None
+                text.owner = None
+            out.append((body, text))
         else:
             out.append((Mesh.empty(), TexMesh.empty()))
     while out and not out[-1][0].vertex_count and not out[-1][1].vertex_count:

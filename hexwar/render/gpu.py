@@ -34,6 +34,8 @@ __all__ = [
     "TextGroup",
     "ViewGroup",
     "colour_program",
+    "draw_ranges",
+    "image_program",
     "text_program",
     "upload_mesh",
     "upload_texmesh",
@@ -85,14 +87,39 @@ void main() {
 """
 
 
+_IMAGE_FS = """#version 150 core
+in vec4 v_color;
+in vec2 v_uv;
+out vec4 final_color;
+uniform sampler2D atlas;
+void main() {
+    final_color = texture(atlas, v_uv) * v_color;
+}
+"""
+
+
+def _context() -> Any:
+    ctx = pyglet.gl.current_context
+    if ctx is None:
+        from ..errors import HexwarError
+
+        raise HexwarError("no GL context is current: create a window (or use hexwar.render.offscreen) first")
+    return ctx
+
+
+def image_program() -> ShaderProgram:
+    """The RGBA-texture program (the far-out map image) of the current context."""
+    return _context().create_program((_TEXT_VS, "vertex"), (_IMAGE_FS, "fragment"))
+
+
 def colour_program() -> ShaderProgram:
     """The per-vertex-colour program of the current context (cached by pyglet)."""
-    return pyglet.gl.current_context.create_program((_COLOUR_VS, "vertex"), (_COLOUR_FS, "fragment"))
+    return _context().create_program((_COLOUR_VS, "vertex"), (_COLOUR_FS, "fragment"))
 
 
 def text_program() -> ShaderProgram:
     """The glyph-atlas text program of the current context (cached by pyglet)."""
-    return pyglet.gl.current_context.create_program((_TEXT_VS, "vertex"), (_TEXT_FS, "fragment"))
+    return _context().create_program((_TEXT_VS, "vertex"), (_TEXT_FS, "fragment"))
 
 
 class _IdentityGroup(Group):
@@ -126,33 +153,44 @@ class ViewGroup(_IdentityGroup):
 
         self._saved = self.target.view
         m = self.matrix() if self.matrix is not None else None
-        self.target.view = Mat4(*m) if m is not None else Mat4()
+        new = Mat4(*m) if m is not None else Mat4()
+        if new != self._saved:  # each write maps pyglet's uniform buffer: skip needless ones
+            self.target.view = new
         gl.glEnable(gl.GL_BLEND)
         # colour: ordinary alpha blending; alpha: accumulate coverage so images stay opaque
         gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
 
     def unset_state(self) -> None:
-        if self._saved is not None:
+        if self._saved is not None and self.target.view != self._saved:
             self.target.view = self._saved
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
 
 
 class LayerGroup(_IdentityGroup):
-    """Binds the colour program for one :class:`Layer` under a :class:`ViewGroup`."""
+    """Binds the colour program for one :class:`Layer` under a :class:`ViewGroup`.
 
-    def __init__(self, layer: int, parent: Group, program: ShaderProgram | None = None) -> None:
+    ``opaque`` layers (the hex fills) draw without blending, which software renderers
+    do noticeably faster.
+    """
+
+    def __init__(self, layer: int, parent: Group, program: ShaderProgram | None = None, opaque: bool = False) -> None:
         super().__init__(order=int(layer), parent=parent)
         self.program = program or colour_program()
+        self.opaque = opaque
 
     def set_state(self) -> None:
         self.program.use()
+        if self.opaque:
+            gl.glDisable(gl.GL_BLEND)
 
     def unset_state(self) -> None:
         self.program.stop()
+        if self.opaque:
+            gl.glEnable(gl.GL_BLEND)
 
 
 class TextGroup(_IdentityGroup):
-    """Binds the text program and a glyph atlas texture for one text layer."""
+    """Binds the text program (or ``program``) and a texture for one textured layer."""
 
     def __init__(self, layer: int, parent: Group, texture: Any, program: ShaderProgram | None = None) -> None:
         super().__init__(order=int(layer), parent=parent)
@@ -224,3 +262,37 @@ def upload_texmesh(mesh: TexMesh, batch: Batch, group: TextGroup) -> Any:
 def write_colors(vl: Any, colors: np.ndarray) -> None:
     """Overwrite the colours of vertex list ``vl`` in place (``uint8 [n, 4]``)."""
     _write_attr(vl, "colors", colors, np.uint8)
+
+
+def draw_ranges(vl: Any, ranges: list[tuple[int, int]] | None) -> None:
+    """Draw part of indexed triangle vertex list ``vl``: ``ranges`` of ``(first index, count)``.
+
+    ``None`` draws the whole list. The caller has set the group state (program, camera).
+    Uses one ``glMultiDrawElements`` for all ranges (culling without splitting the list).
+    """
+    if ranges is None:
+        vl.draw(gl.GL_TRIANGLES)
+        return
+    if not ranges:
+        return
+    dom = vl.domain
+    try:
+        vao, buffers, ib = dom.vao, dom.buffer_attributes, dom.index_buffer
+        elsize, gltype = dom.index_element_size, dom.index_gl_type
+    except AttributeError:  # another pyglet layout: draw everything (correct, just not culled)
+        vl.draw(gl.GL_TRIANGLES)
+        return
+    vao.bind()
+    for buf, _ in buffers:
+        buf.commit()
+    ib.commit()
+    base = ib.ptr + vl.index_start * elsize
+    if len(ranges) == 1:
+        first, count = ranges[0]
+        gl.glDrawElements(gl.GL_TRIANGLES, count, gltype, base + first * elsize)
+        return
+    n = len(ranges)
+    counts = (gl.GLsizei * n)(*[c for _, c in ranges])
+    offs = (gl.GLintptr * n)(*[base + f * elsize for f, _ in ranges])
+    starts = (ctypes.POINTER(gl.GLvoid) * n)(*offs)  # as pyglet's own domain.draw passes them
+    gl.glMultiDrawElements(gl.GL_TRIANGLES, counts, gltype, starts, n)

@@ -2,6 +2,10 @@
 
 Lower numbers draw first. Every layer is one group under the world (camera) or screen (HUD)
 parent group, so draw order never depends on the order things were created in.
+
+Everything up to :attr:`Layer.FEATURE_TEXT` is the static map (cached between frames, see
+:mod:`hexwar.render.impostor`); underlays (heatmaps, reachable hexes) tint it from above
+but stay under the unit counters.
 """
 
 from __future__ import annotations
@@ -25,15 +29,16 @@ class Layer(IntEnum):
     GROUND = 0          # hex fills, ground levels shaded
     DETAIL = 1          # trees, furrows, reeds, ripples
     CONTOUR = 2         # contour lines between ground levels
-    ROAD = 3
-    BUILDING = 4        # buildings by DR, rubble
-    GRID = 5
-    UNDERLAY = 6        # heatmap, reachable hexes, hindrance/blocking fills
-    UNDERLAY_TEXT = 7   # heatmap values
-    LABEL = 8           # hex labels
-    FEATURE = 9         # wreck, fire and artillery marker counters
-    FEATURE_TEXT = 10
-    COUNTER = 12        # unit counters: 12 + 2k body, 13 + 2k text for stack position k
+    ROAD_EDGE = 3       # road edges, under the road surface
+    ROAD = 4
+    BUILDING = 5        # buildings by DR, rubble
+    GRID = 6
+    LABEL = 7           # hex labels
+    FEATURE = 8         # wreck, fire and artillery marker counters
+    FEATURE_TEXT = 9
+    UNDERLAY = 10       # heatmap, reachable hexes, hindrance/blocking fills (under counters)
+    UNDERLAY_TEXT = 11  # heatmap values
+    COUNTER = 12        # unit counters: 12 + 2k body, 13 + 2k text for stack position k (k < 12)
     OVERLAY = 40        # LOS lines, arrows, target rings, selection
     OVERLAY_TEXT = 41   # movement numbers, LOS reasons
     HUD = 50            # screen-space (view = identity): legends

@@ -41,6 +41,7 @@ __all__ = [
     "ground_colours",
     "hex_centres",
     "hex_hash",
+    "linear_index",
     "road_links",
     "road_mask",
 ]
@@ -83,6 +84,11 @@ def _neighbour(width: int, height: int, d: int) -> tuple[np.ndarray, np.ndarray,
     nrow = nr + (nq - (nq & 1)) // 2
     inb = (ncol >= 0) & (ncol < width) & (nrow >= 0) & (nrow < height)
     return np.clip(nrow, 0, height - 1), np.clip(ncol, 0, width - 1), inb
+
+
+def linear_index(width: int, height: int) -> np.ndarray:
+    """``int64 [H, W]``: each hex's index ``row * width + col`` (the owner id of culled meshes)."""
+    return np.arange(width * height, dtype=np.int64).reshape(height, width)
 
 
 def hex_hash(q: np.ndarray, r: np.ndarray, salt: int = 0) -> np.ndarray:
@@ -154,7 +160,8 @@ def build_ground(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     pos[:, 1:] = c[:, None, :] + corners[None, :, :]
     tri = np.array([[0, 1 + i, 1 + (i + 1) % 6] for i in range(6)], dtype=np.int64).reshape(-1)
     idx = (tri[None, :] + (np.arange(n, dtype=np.int64) * 7)[:, None]).reshape(-1)
-    return Mesh(pos.reshape(-1, 2).astype(np.float32), ground_colours(bmap, looks), idx.astype(np.uint32))
+    return Mesh(pos.reshape(-1, 2).astype(np.float32), ground_colours(bmap, looks), idx.astype(np.uint32),
+                np.repeat(np.arange(n, dtype=np.int64), 7))
 
 
 # -- pattern templates (unit hex size, y up) ---------------------------------------------------
@@ -174,9 +181,9 @@ def _pattern_template(pattern: str, fill: RGBA, detail: RGBA) -> Mesh:
                   (0.50, 4.70, 0.23), (0.53, 5.72, 0.2)]
         for rad, ang, cr in crowns:
             cx, cy = rad * math.cos(ang), rad * math.sin(ang)
-            b.circle(cx + 0.035, cy - 0.045, cr, (*dark[:3], 120), segments=12)
-            b.circle(cx, cy, cr, detail, segments=12)
-            b.circle(cx - 0.05, cy + 0.05, cr * 0.55, mix(detail, fill, 0.55), segments=10)
+            b.circle(cx + 0.035, cy - 0.045, cr, (*dark[:3], 120), segments=9)
+            b.circle(cx, cy, cr, detail, segments=10)
+            b.circle(cx - 0.05, cy + 0.05, cr * 0.55, mix(detail, fill, 0.55), segments=7)
         b.circle(0.03, -0.04, 0.27, (*dark[:3], 120), segments=14)
         b.circle(0.0, 0.0, 0.27, detail, segments=14)
         b.circle(0.0, 0.0, 0.21, fill, segments=14)
@@ -216,6 +223,7 @@ def build_details(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     """Terrain patterns (trees, scrub, orchards, furrows, reeds, ripples), shaded by level."""
     x, y = hex_centres(bmap.width, bmap.height, layout)
     q, r = axial_arrays(bmap.width, bmap.height)
+    lin = linear_index(bmap.width, bmap.height)
     parts = []
     for ti, t in enumerate(bmap.rules.types):
         look = looks.terrain_look(t.key)
@@ -240,14 +248,14 @@ def build_details(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         shaded = np.repeat(cols, len(blend), axis=0)
         shaded[..., :3] = cols[..., :3] * (1 - blend[:, None, None]) + tint[:3] * blend[:, None, None]
         m = tpl.instanced(offs, rotations=rot, scales=np.full(len(offs), layout.size),
-                          colors=np.round(shaded).astype(np.uint8))
+                          colors=np.round(shaded).astype(np.uint8), owners=lin[mask])
         parts.append(m)
     return Mesh.concat(parts)
 
 
 # -- contours, roads, grid --------------------------------------------------------------------
 def _edge_quads(cx: np.ndarray, cy: np.ndarray, d: int, size: float, width: float, inset: float,
-                colour: RGBA, extend: float = 0.0) -> Mesh:
+                colour: RGBA, extend: float = 0.0, owners: np.ndarray | None = None) -> Mesh:
     """Quads along the hexside in direction ``d`` of hexes centred at ``(cx, cy)``."""
     n = cx.size
     if n == 0:
@@ -265,12 +273,14 @@ def _edge_quads(cx: np.ndarray, cy: np.ndarray, d: int, size: float, width: floa
     pos = tpl[None, :, :] + np.stack([cx, cy], axis=1)[:, None, :]
     idx = (np.array([0, 1, 2, 0, 2, 3])[None, :] + (np.arange(n) * 4)[:, None]).reshape(-1)
     col = np.broadcast_to(np.asarray(colour, dtype=np.uint8), (n * 4, 4)).copy()
-    return Mesh(pos.reshape(-1, 2).astype(np.float32), col, idx.astype(np.uint32))
+    own = None if owners is None else np.repeat(np.asarray(owners, dtype=np.int64), 4)
+    return Mesh(pos.reshape(-1, 2).astype(np.float32), col, idx.astype(np.uint32), own)
 
 
 def build_contours(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     """Contour lines on every hexside between different ground levels, on the higher side."""
     x, y = hex_centres(bmap.width, bmap.height, layout)
+    lin = linear_index(bmap.width, bmap.height)
     s = layout.size
     w = looks.contour_width * s
     parts = []
@@ -278,13 +288,15 @@ def build_contours(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         nrow, ncol, inb = _neighbour(bmap.width, bmap.height, d)
         higher = inb & (bmap.level > bmap.level[nrow, ncol])
         if higher.any():
-            parts.append(_edge_quads(x[higher], y[higher], d, s, w, w / 2, looks.contour, extend=w * 0.3))
+            parts.append(_edge_quads(x[higher], y[higher], d, s, w, w / 2, looks.contour, extend=w * 0.3,
+                                     owners=lin[higher]))
     return Mesh.concat(parts)
 
 
 def build_grid(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     """Hex grid lines (each hexside once) and a heavier border round the map."""
     x, y = hex_centres(bmap.width, bmap.height, layout)
+    lin = linear_index(bmap.width, bmap.height)
     s = layout.size
     w = looks.grid_width * s
     inner, border = [], []
@@ -292,10 +304,11 @@ def build_grid(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         _, _, inb = _neighbour(bmap.width, bmap.height, d)
         if d in (1, 2, 3):
             m = inb
-            inner.append(_edge_quads(x[m], y[m], d, s, w, 0.0, looks.map["grid"], extend=w / 2))
+            inner.append(_edge_quads(x[m], y[m], d, s, w, 0.0, looks.map["grid"], extend=w / 2, owners=lin[m]))
         off = ~inb
         bw = max(w * 2.2, 0.06 * s)
-        border.append(_edge_quads(x[off], y[off], d, s, bw, bw / 2, looks.map["edge"], extend=bw / 2))
+        border.append(_edge_quads(x[off], y[off], d, s, bw, bw / 2, looks.map["edge"], extend=bw / 2,
+                                  owners=lin[off]))
     return Mesh.concat(inner + border)
 
 
@@ -339,20 +352,24 @@ def road_links(roads: np.ndarray) -> dict[int, np.ndarray]:
     return out
 
 
-def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
+def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> tuple[Mesh, Mesh]:
     """Roads as lines from each road hex's centre to the hexsides it shares with linked roads.
 
     Links come from :func:`road_links`. A road hex on the map edge with one link continues
-    off the board opposite it; an isolated road hex shows a short stub. Edges are drawn
-    first, then the road surface, so junctions read as one road.
+    off the board opposite it; an isolated road hex shows a short stub.
+
+    Returns:
+        ``(edges, surface)``: the darker road edges, drawn first (one layer), then the
+        road surface over them (the next layer), so junctions read as one road.
     """
     roads = road_mask(bmap, looks)
     if not roads.any():
-        return Mesh.empty()
+        return Mesh.empty(), Mesh.empty()
     x, y = hex_centres(bmap.width, bmap.height, layout)
+    lin = linear_index(bmap.width, bmap.height)
     s = layout.size
     half = s * _SQRT3 / 2
-    segs: list[tuple[np.ndarray, np.ndarray, int, float]] = []  # (cx, cy, direction, length)
+    segs: list[tuple[np.ndarray, np.ndarray, int, float, np.ndarray]] = []  # (cx, cy, direction, length, owners)
     link = road_links(roads)
     count = sum(link.values())
     offmap = {d: ~_neighbour(bmap.width, bmap.height, d)[2] for d in range(1, 7)}
@@ -362,27 +379,27 @@ def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         # dead end on the board edge: run off the map, away from its one neighbour
         m |= roads & (count == 1) & link[opp] & offmap[d]
         if m.any():
-            segs.append((x[m], y[m], d, half * 1.02))
+            segs.append((x[m], y[m], d, half * 1.02, lin[m]))
     lonely = roads & (count == 0)
     if lonely.any():
-        segs.append((x[lonely], y[lonely], 1, half * 0.55))
-        segs.append((x[lonely], y[lonely], 4, half * 0.55))
+        segs.append((x[lonely], y[lonely], 1, half * 0.55, lin[lonely]))
+        segs.append((x[lonely], y[lonely], 4, half * 0.55, lin[lonely]))
     rw = looks.road_width * s
     ew = rw + 2 * looks.road_edge_width * s
 
     def pass_(width: float, colour: RGBA) -> Mesh:
         parts = []
-        for cx, cy, d, ln in segs:
+        for cx, cy, d, ln, own in segs:
             ang = DIRECTION_ANGLES[d]
             b = MeshBuilder()
             b.line(0.0, 0.0, ln * math.cos(ang), ln * math.sin(ang), width, colour)
-            parts.append(b.build().instanced(np.stack([cx, cy], axis=1)))
+            parts.append(b.build().instanced(np.stack([cx, cy], axis=1), owners=own))
         disc = MeshBuilder()
         disc.circle(0.0, 0.0, width / 2, colour, segments=14)
-        parts.append(disc.build().instanced(np.stack([x[roads], y[roads]], axis=1)))
+        parts.append(disc.build().instanced(np.stack([x[roads], y[roads]], axis=1), owners=lin[roads]))
         return Mesh.concat(parts)
 
-    return Mesh.concat([pass_(ew, looks.road_edge), pass_(rw, looks.road)])
+    return pass_(ew, looks.road_edge), pass_(rw, looks.road)
 
 
 # -- buildings and rubble ---------------------------------------------------------------------
@@ -419,8 +436,8 @@ def _building_template(style: str, roof: RGBA, outline: RGBA) -> Mesh:
         b.rect(-hw + ow, -hw + ow, hw - ow, hw - ow, roof)
         b.frame(-0.2, -0.2, 0.2, 0.2, 0.035, shade(outline, 1.6))
         slit = (20, 20, 18, 255)
-        for sx, sy, vert in ((0, hw - ow / 2, False), (0, -hw + ow / 2, False), (hw - ow / 2, 0, True),
-                             (-hw + ow / 2, 0, True)):
+        for sx, sy, vert in ((0.0, hw - ow / 2, False), (0.0, -hw + ow / 2, False), (hw - ow / 2, 0.0, True),
+                             (-hw + ow / 2, 0.0, True)):
             if vert:
                 b.rect(sx - 0.025, sy - 0.12, sx + 0.025, sy + 0.12, slit)
             else:
@@ -451,6 +468,7 @@ def build_buildings(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     """Buildings by DR (wood, stone, reinforced looks) and rubble where they were destroyed."""
     x, y = hex_centres(bmap.width, bmap.height, layout)
     q, r = axial_arrays(bmap.width, bmap.height)
+    lin = linear_index(bmap.width, bmap.height)
     parts = []
     angles = np.radians(np.array([0.0, 8.0, -10.0, 0.0, 15.0, -5.0, 0.0, 60.0, -60.0, 30.0]))
     for ti, t in enumerate(bmap.rules.types):
@@ -463,13 +481,13 @@ def build_buildings(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
             tpl = _building_template(look.style, look.roof, look.outline)
             rot = angles[hex_hash(q[mask], r[mask], 7) % len(angles)]
             parts.append(tpl.instanced(np.stack([x[mask], y[mask]], 1), rotations=rot,
-                                       scales=np.full(int(mask.sum()), layout.size)))
+                                       scales=np.full(int(mask.sum()), layout.size), owners=lin[mask]))
     rub = bmap.rubble & bmap.building_mask()
     if rub.any():
         tpl = _rubble_template(looks.features["rubble"], looks.features["rubble_dark"])
         rot = _unit(hex_hash(q[rub], r[rub], 11)) * 2 * math.pi
         parts.append(tpl.instanced(np.stack([x[rub], y[rub]], 1), rotations=rot,
-                                   scales=np.full(int(rub.sum()), layout.size)))
+                                   scales=np.full(int(rub.sum()), layout.size), owners=lin[rub]))
     return Mesh.concat(parts)
 
 
@@ -480,7 +498,8 @@ def build_labels(bmap: BattleMap, looks: Looks, layout: Layout, atlas: Any) -> T
     s = layout.size
     texts = [Hex.from_offset(c, rr).to_label(bmap.row_digits) for rr in range(bmap.height) for c in range(bmap.width)]
     ys = y.reshape(-1) + s * _SQRT3 / 2 - 0.07 * s
-    return atlas.texts(texts, x.reshape(-1), ys, looks.label_height * s, looks.map["label"], anchor_y="top")
+    return atlas.texts(texts, x.reshape(-1), ys, looks.label_height * s, looks.map["label"], anchor_y="top",
+                       owners=np.arange(len(texts), dtype=np.int64))
 
 
 # -- battlefield features: wrecks, fire, artillery marker (R8.1, R8.4, R9.2) ------------------

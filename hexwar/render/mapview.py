@@ -27,7 +27,9 @@ Typical use in a window::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,25 +38,45 @@ from . import backend
 
 backend.ensure_configured()
 
+from pyglet import gl  # noqa: E402
 from pyglet.graphics import Batch  # noqa: E402
 
 from ..hexgrid import Hex  # noqa: E402
 from ..maps import BattleMap  # noqa: E402
 from . import gpu, mapgeom  # noqa: E402
 from .camera import WORLD_LAYOUT, Camera, map_bounds  # noqa: E402
-from .counters import CounterView, build_counters, counters_at  # noqa: E402
+from .counters import COUNTER_SIZE, CounterView, build_counters, counters_at  # noqa: E402
+from .impostor import MapImpostor, ViewCache, impostor_hex_px  # noqa: E402
 from .layers import MAX_STACK, TEXT_LAYERS, Layer, counter_layers  # noqa: E402
 from .looks import Looks, default_looks  # noqa: E402
-from .mesh import Mesh, TexMesh  # noqa: E402
+from .mesh import TILE, Mesh, TexMesh, TileIndex, tile_sort  # noqa: E402
 from .overlays import Overlay, OverlayContext  # noqa: E402
 from .text import glyph_atlas  # noqa: E402
 
-__all__ = ["MapView"]
+__all__ = ["IMPOSTOR_LAYERS", "MapView"]
 
 #: On-screen cap height (framebuffer pixels) under which hex labels hide themselves.
 MIN_LABEL_PX = 4.5
+#: On-screen hex size (centre to corner, framebuffer pixels) under which terrain patterns
+#: (trees, furrows, reeds) are left out: they would be sub-pixel noise and cost the most.
+MIN_DETAIL_PX = 9.0
+#: On-screen counter side (framebuffer pixels) under which counters are drawn as plain squares.
+MIN_COUNTER_DETAIL_PX = 18.0
+#: Layers baked into the far-out map image (see :mod:`hexwar.render.impostor`).
+IMPOSTOR_LAYERS = (Layer.GROUND, Layer.DETAIL, Layer.CONTOUR, Layer.ROAD_EDGE, Layer.ROAD, Layer.BUILDING, Layer.GRID)
+_IMPOSTOR_SET = frozenset(int(x) for x in IMPOSTOR_LAYERS)
 
 _STATIC_LAYERS = ("ground", "detail", "contour", "road", "building", "grid", "label", "feature")
+_SQRT3 = math.sqrt(3.0)
+
+
+@dataclass
+class _Entry:
+    """One vertex list of the view: its layer and, for static map layers, its tile index."""
+
+    vl: Any
+    layer: int
+    tiles: TileIndex | None = None
 
 
 class MapView:
@@ -66,18 +88,32 @@ class MapView:
             ``WindowBlock``) whose context the view draws in.
         looks: colours; default the shipped ``assets/terrain_looks.toml``.
         camera: the camera; default one fitted to the window size.
-        batch: a pyglet batch to add to (the play screen may share one); default its own.
+        batch: a pyglet batch for the caller's own extra drawables (drawn right after the
+            map, counters and overlays by :meth:`draw`); default a new one.
         show_labels: draw hex labels (toggle later with :attr:`show_labels`).
         show_grid: draw hex grid lines.
+        use_impostor: far out, draw the terrain from a cached image (much faster with
+            software rendering); ``False`` always draws geometry.
+        use_cache: keep the static layers around the viewport in a texture between frames
+            (:class:`~hexwar.render.impostor.ViewCache`); ``False`` draws every layer every
+            frame (one-shot renders do).
+        cache_samples: multisampling of the cached layers (4: anti-aliased terrain even in
+            a window without multisampling).
 
     Attributes:
         camera: the :class:`Camera` (pan/zoom it; the view reads it at every draw).
-        batch: the pyglet batch holding every vertex list.
+        batch: a batch for extra drawables of the caller (drawn after the view's layers;
+            put world-space things in ``view.group(Layer.OVERLAY)`` so they follow the camera).
         counters: the counters last given to :meth:`set_counters`.
+
+    Every layer is one vertex list in the view's own store (static terrain layers sorted
+    into 8x8-hex tiles, so :meth:`draw` submits only the tiles on screen with one
+    ``glMultiDrawElements`` per layer).
     """
 
     def __init__(self, bmap: BattleMap, window: Any, looks: Looks | None = None, camera: Camera | None = None,
-                 batch: Batch | None = None, show_labels: bool = True, show_grid: bool = True) -> None:
+                 batch: Batch | None = None, show_labels: bool = True, show_grid: bool = True,
+                 use_impostor: bool = True, use_cache: bool = True, cache_samples: int = 4) -> None:
         self.window = window
         self.looks = looks or default_looks()
         self.layout = WORLD_LAYOUT
@@ -87,10 +123,11 @@ class MapView:
             camera.fit_map(bmap.width, bmap.height)
         self.camera = camera
         self.batch = batch if batch is not None else Batch()
+        self._store = Batch()  # allocation only: the view draws its lists itself, layer by layer
         self.atlas = glyph_atlas()
         self._colour_prog = gpu.colour_program()
         self._text_prog = gpu.text_program()
-        self.world_group = gpu.ViewGroup(window, self.camera.view_matrix, order=0)
+        self.world_group = gpu.ViewGroup(window, lambda: self.camera.view_matrix(), order=0)
         self.hud_group = gpu.ViewGroup(window, None, order=1)
         self._groups: dict[int, Any] = {}
         for layer in Layer:
@@ -100,12 +137,14 @@ class MapView:
             if layer in TEXT_LAYERS:
                 self._groups[int(layer)] = gpu.TextGroup(layer, parent, self.atlas.texture, self._text_prog)
             else:
-                self._groups[int(layer)] = gpu.LayerGroup(layer, parent, self._colour_prog)
+                self._groups[int(layer)] = gpu.LayerGroup(layer, parent, self._colour_prog,
+                                                          opaque=layer == Layer.GROUND)
         for k in range(MAX_STACK):
             body, text = counter_layers(k)
             self._groups[body] = gpu.LayerGroup(body, self.world_group, self._colour_prog)
             self._groups[text] = gpu.TextGroup(text, self.world_group, self.atlas.texture, self._text_prog)
-        self._lists: dict[str, list[Any]] = {}
+        self._lists: dict[str, list[_Entry]] = {}
+        self._draw_order: list[tuple[int, list[_Entry]]] | None = None
         self._overlays: dict[str, Overlay] = {}
         self._overlay_order: list[str] = []
         self.counters: list[CounterView] = []
@@ -114,6 +153,19 @@ class MapView:
         self._show_labels = bool(show_labels)
         self._labels_visible_now = True
         self._groups[int(Layer.GRID)].visible = bool(show_grid)
+        self.use_impostor = bool(use_impostor)
+        self._impostor = MapImpostor()
+        self._impostor_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
+        self._impostor_vl: Any = None
+        self.use_cache = bool(use_cache)
+        self.cache_samples = int(cache_samples)
+        self._cache = ViewCache()
+        self._cache_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
+        self._cache_vl: Any = None
+        self._feature_gen = 0
+        self._static_gen = 0
+        self._last_zoom: float | None = None
+        self._counter_simple = False
         self.map = bmap
         self._build_all()
 
@@ -142,14 +194,22 @@ class MapView:
         self._put("ground", Layer.GROUND, self._ground)
         self._put("detail", Layer.DETAIL, mapgeom.build_details(m, lk, lay))
         self._put("contour", Layer.CONTOUR, mapgeom.build_contours(m, lk, lay))
-        self._put("road", Layer.ROAD, mapgeom.build_roads(m, lk, lay))
+        self._put_roads()
         self._put("building", Layer.BUILDING, mapgeom.build_buildings(m, lk, lay))
         self._put("grid", Layer.GRID, mapgeom.build_grid(m, lk, lay))
         self._put("label", Layer.LABEL, mapgeom.build_labels(m, lk, lay, self.atlas))
         self._build_features()
         self._snap = self._snapshot()
+        self._static_gen += 1
+
+    def _put_roads(self) -> None:
+        self._clear("road")
+        edges, surface = mapgeom.build_roads(self.map, self.looks, self.layout)
+        self._put("road", Layer.ROAD_EDGE, edges)
+        self._put("road", Layer.ROAD, surface)
 
     def _build_features(self) -> None:
+        self._feature_gen += 1
         self._clear("feature")
         body, text = mapgeom.build_features(self.map, self.looks, self.layout, self.atlas)
         self._put("feature", Layer.FEATURE, body)
@@ -178,45 +238,59 @@ class MapView:
                 or snap["wrecks"] != {h: tuple(s) for h, s in m.wrecks.items()})
         if t_ch or l_ch:
             colours = mapgeom.ground_colours(m, lk)
-            vl = self._lists.get("ground", [None])[0]
-            if vl is not None:
-                gpu.write_colors(vl, colours)
+            for e in self._lists.get("ground", []):
+                gpu.write_colors(e.vl, colours)
             self._ground.colors = colours
             self._replace("detail", Layer.DETAIL, mapgeom.build_details(m, lk, lay))
         if l_ch:
             self._replace("contour", Layer.CONTOUR, mapgeom.build_contours(m, lk, lay))
         if t_ch or r_ch:
-            self._replace("road", Layer.ROAD, mapgeom.build_roads(m, lk, lay))
+            self._put_roads()
         if t_ch or rb_ch:
             self._replace("building", Layer.BUILDING, mapgeom.build_buildings(m, lk, lay))
         if f_ch or t_ch or rb_ch:
             self._build_features()
+        if t_ch or l_ch or r_ch or rb_ch:
+            self._static_gen += 1
         self._snap = self._snapshot()
         return True
 
     # -- vertex list bookkeeping --------------------------------------------------------
+    def group(self, layer: int) -> Any:
+        """The pyglet group of ``layer`` (a :class:`Layer` or counter order): for extra
+        drawables in :attr:`batch` that should follow the camera at that layer's depth."""
+        return self._groups[int(layer)]
+
     def _put(self, name: str, layer: int, mesh: Mesh | TexMesh) -> None:
         group = self._groups[int(layer)]
+        tiles = None
+        if mesh.vertex_count and mesh.owner is not None and (name in _STATIC_LAYERS or name == "counters"):
+            mesh.indices, tiles = tile_sort(mesh.indices, mesh.owner, self.map.width, self.map.height, TILE)
         if isinstance(mesh, TexMesh):
-            vl = gpu.upload_texmesh(mesh, self.batch, group)
+            vl = gpu.upload_texmesh(mesh, self._store, group)
         else:
-            vl = gpu.upload_mesh(mesh, self.batch, group, self._colour_prog)
+            vl = gpu.upload_mesh(mesh, self._store, group, self._colour_prog)
+        entries = self._lists.setdefault(name, [])
         if vl is not None:
-            self._lists.setdefault(name, []).append(vl)
-        else:
-            self._lists.setdefault(name, [])
+            entries.append(_Entry(vl, int(layer), tiles))
+        self._draw_order = None
 
     def _clear(self, name: str) -> None:
-        for vl in self._lists.pop(name, []):
-            vl.delete()
+        for e in self._lists.pop(name, []):
+            e.vl.delete()
+        self._draw_order = None
 
     def _replace(self, name: str, layer: int, mesh: Mesh | TexMesh) -> None:
         self._clear(name)
         self._put(name, layer, mesh)
 
+    def vertex_lists(self, name: str) -> list[Any]:
+        """The vertex lists of a named set (``ground``, ``detail``, ``counters``, ``overlay:NAME``)."""
+        return [e.vl for e in self._lists.get(name, [])]
+
     def layer_vertex_counts(self) -> dict[str, int]:
         """Vertices per named vertex-list set (``ground``, ``detail`` ...): for tests and stats."""
-        return {k: sum(v.count for v in vls) for k, vls in self._lists.items()}
+        return {k: sum(e.vl.count for e in es) for k, es in self._lists.items()}
 
     def vertex_list_count(self, name: str) -> int:
         """How many vertex lists the named set holds (one per layer it feeds)."""
@@ -230,8 +304,18 @@ class MapView:
             HexwarError: for a counter with unknown side or type (see :class:`CounterView`).
         """
         self.counters = list(counters)
+        self._build_counters()
+
+    def _owner_of(self, h: Hex) -> int | None:
+        col, row = h.offset
+        if 0 <= col < self.map.width and 0 <= row < self.map.height:
+            return row * self.map.width + col
+        return None
+
+    def _build_counters(self) -> None:
         self._clear("counters")
-        levels = build_counters(self.counters, self.looks, self.layout, self.atlas, MAX_STACK)
+        levels = build_counters(self.counters, self.looks, self.layout, self.atlas, MAX_STACK,
+                                simple=self._counter_simple, owner_of=self._owner_of)
         for k, (body, text) in enumerate(levels):
             b, t = counter_layers(k)
             self._put("counters", b, body)
@@ -313,11 +397,20 @@ class MapView:
             self._groups[int(Layer.GRID)].visible = bool(on)
 
     def _update_label_visibility(self) -> None:
-        cap_px = self.atlas.cap_height * self.looks.label_height * self.layout.size * self.camera.zoom * self.camera.pixel_ratio
+        px = self.layout.size * self.camera.zoom * self.camera.pixel_ratio  # hex size on screen
+        cap_px = self.atlas.cap_height * self.looks.label_height * px
         want = self._show_labels and cap_px >= MIN_LABEL_PX
         g = self._groups[int(Layer.LABEL)]
         if g.visible != want:
             g.visible = want
+        d = self._groups[int(Layer.DETAIL)]
+        if d.visible != (px >= MIN_DETAIL_PX):
+            d.visible = px >= MIN_DETAIL_PX
+        simple = COUNTER_SIZE * px < MIN_COUNTER_DETAIL_PX
+        if simple != self._counter_simple:
+            self._counter_simple = simple
+            if self.counters:
+                self._build_counters()
 
     # -- camera, input --------------------------------------------------------------------
     def resize(self, width: float, height: float, pixel_ratio: float | None = None) -> None:
@@ -343,11 +436,112 @@ class MapView:
         return map_bounds(self.map.width, self.map.height, self.layout)
 
     # -- drawing --------------------------------------------------------------------------
-    def draw(self) -> None:
+    def visible_hex_range(self, margin: int = 1) -> tuple[int, int, int, int]:
+        """Rows ``r0..r1`` and columns ``c0..c1`` (inclusive, maybe off the map) on screen,
+        widened by ``margin`` hexes for drawings that spill over their hex."""
+        x0, y0, x1, y1 = self.camera.visible_world_rect()
+        s = self.layout.size
+        ox, oy = self.layout.origin
+        c0 = math.floor((x0 - ox - s) / (1.5 * s)) - margin
+        c1 = math.ceil((x1 - ox + s) / (1.5 * s)) + margin
+        r0 = math.floor((oy - y1) / (_SQRT3 * s) - 1.0) - margin
+        r1 = math.ceil((oy - y0) / (_SQRT3 * s)) + margin
+        return r0, r1, c0, c1
+
+    def _ordered(self) -> list[tuple[int, list[_Entry]]]:
+        if self._draw_order is None:
+            by: dict[int, list[_Entry]] = {}
+            for es in self._lists.values():
+                for e in es:
+                    by.setdefault(e.layer, []).append(e)
+            self._draw_order = sorted(by.items())
+        return self._draw_order
+
+    def _draw_quad(self, vl: Any, group: Any) -> None:
+        if vl is None:
+            return
+        group.parent.set_state()
+        group.set_state()
+        gl.glDisable(gl.GL_BLEND)
+        gpu.draw_ranges(vl, None)
+        gl.glEnable(gl.GL_BLEND)
+        group.unset_state()
+        group.parent.unset_state()
+
+    def _draw_layers(self, lo: int | None = None, hi: int | None = None, cull: bool = True,
+                     force_detail: bool = False, impostor: bool = False) -> None:
+        """Draw the layers ``lo <= layer <= hi`` (all by default) in order.
+
+        With ``impostor`` the far-out image stands in for :data:`IMPOSTOR_LAYERS`.
+        """
+        r0, r1, c0, c1 = self.visible_hex_range()
+        if impostor:
+            self._draw_quad(self._impostor_vl, self._impostor_group)
+        parent = None
+        for layer, entries in self._ordered():
+            if (lo is not None and layer < lo) or (hi is not None and layer > hi):
+                continue
+            if impostor and layer in _IMPOSTOR_SET:
+                continue
+            g = self._groups[layer]
+            if not g.visible and not (force_detail and layer == Layer.DETAIL):
+                continue
+            if g.parent is not parent:
+                if parent is not None:
+                    parent.unset_state()
+                parent = g.parent
+                parent.set_state()
+            g.set_state()
+            for e in entries:
+                ranges = e.tiles.ranges(r0, r1, c0, c1) if (cull and e.tiles is not None) else None
+                gpu.draw_ranges(e.vl, ranges)
+            g.unset_state()
+        if parent is not None:
+            parent.unset_state()
+
+    def impostor_active(self) -> bool:
+        """True when the current zoom draws the terrain from the far-out image."""
+        if not self.use_impostor:
+            return False
+        px = self.layout.size * self.camera.zoom * self.camera.pixel_ratio
+        return px <= impostor_hex_px(self.map.width, self.map.height, self.layout.size) + 1e-9
+
+    def _ensure_impostor(self) -> None:
+        key = (self._static_gen, self.map.width, self.map.height, self.show_grid)
+        if self._impostor.key == key and self._impostor_vl is not None:
+            return
+        if self._impostor_vl is not None:
+            self._impostor_vl.delete()
+            self._impostor_vl = None
+        top = int(max(IMPOSTOR_LAYERS))
+        self._impostor.build(self, lambda: self._draw_layers(hi=top, cull=False, force_detail=True), key,
+                             self.cache_samples)
+        self._impostor_group.texture = self._impostor.texture
+        self._impostor_vl = gpu.upload_texmesh(self._impostor.quad(), self._store, self._impostor_group)
+
+    def _cache_top(self) -> int:
+        """The highest layer kept in the viewport cache: the static map under overlays."""
+        return int(Layer.FEATURE_TEXT)
+
+    @property
+    def cache_builds(self) -> int:
+        """How many times the viewport cache was rendered (tests, benchmarks)."""
+        return self._cache.builds
+
+    def draw(self, exact: bool = False) -> None:
         """Bring changed layers up to date and draw everything (current GL context).
 
-        The caller clears the framebuffer first (``window.clear()``) and sets the
-        projection (pyglet windows do on resize; offscreen rendering does it itself).
+        Static layers come from the viewport cache (rebuilt when needed), or are drawn
+        culled to the tiles on screen; far out the far-out image stands in for the
+        terrain. Then the layers above (counters, overlays) and :attr:`batch` (the
+        caller's extras). The caller clears the framebuffer first (``window.clear()``);
+        pyglet windows set the projection on resize, offscreen rendering sets it itself.
+
+        Args:
+            exact: never show a stale cache. While the zoom changes from frame to frame
+                (wheel zooming) the old cache is shown scaled and rebuilt once the zoom
+                settles, so zooming stays smooth; ``exact=True`` (screenshots, tests)
+                always rebuilds first.
         """
         self.refresh()
         if self._built_viewport != self.camera.viewport:
@@ -355,11 +549,50 @@ class MapView:
                 self._rebuild_overlays(screen_only=True)
             self._built_viewport = self.camera.viewport
         self._update_label_visibility()
+        imp = self.impostor_active()
+        if imp:
+            self._ensure_impostor()
+        if not self.use_cache:
+            self._draw_layers(impostor=imp)
+        else:
+            top = self._cache_top()
+            cam = self.camera
+            key = (self._static_gen, self._feature_gen if top >= Layer.FEATURE else None, top, cam.zoom,
+                   cam.pixel_ratio, cam.framebuffer_size, imp, self.show_grid,
+                   self._groups[int(Layer.LABEL)].visible, self._groups[int(Layer.DETAIL)].visible)
+            if self._cache.valid(key, cam):
+                self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
+            elif (not exact and cam.zoom != self._last_zoom and self._cache.key is not None
+                  and self._cache.key[:3] + self._cache.key[4:] == key[:3] + key[4:] and self._cache.covers(cam)):
+                # zoom still changing: show the old image scaled, rebuild when it settles
+                tex = self._cache.texture
+                gl.glBindTexture(tex.target, tex.id)
+                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR)
+                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR)
+                self._draw_quad(self._cache_vl, self._cache_group)
+                gl.glBindTexture(tex.target, tex.id)
+                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
+                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+            else:
+                self._cache.build(self, lambda: self._draw_layers(hi=top, impostor=imp), key, self.cache_samples)
+                self._cache_group.texture = self._cache.texture
+                if self._cache_vl is not None:
+                    self._cache_vl.delete()
+                self._cache_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._cache_group)
+                self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
+            self._draw_layers(lo=top + 1)
+        self._last_zoom = self.camera.zoom
         self.batch.draw()
 
     def delete(self) -> None:
         """Delete every vertex list this view made (the view is unusable afterwards)."""
         for name in list(self._lists):
             self._clear(name)
+        for vl in (self._impostor_vl, self._cache_vl):
+            if vl is not None:
+                vl.delete()
+        self._impostor_vl = self._cache_vl = None
+        self._impostor.delete()
+        self._cache.delete()
         self._overlays.clear()
         self._overlay_order.clear()

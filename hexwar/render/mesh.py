@@ -10,7 +10,7 @@ becomes one indexed vertex list. Shapes are added with :class:`MeshBuilder`; rep
 >>> m.positions.shape, m.indices.tolist()
 ((4, 2), [0, 1, 2, 0, 2, 3])
 >>> m2 = m.instanced(np.array([[0.0, 0.0], [10.0, 0.0]]))
->>> m2.positions.shape, m2.indices.max()
+>>> m2.positions.shape, int(m2.indices.max())
 ((8, 2), 7)
 """
 
@@ -22,7 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Mesh", "MeshBuilder", "TexMesh", "hex_corner_offsets"]
+__all__ = ["TILE", "Mesh", "MeshBuilder", "TexMesh", "TileIndex", "hex_corner_offsets", "tile_sort"]
+
+#: Static map layers are sorted into square tiles of this many hexes a side for culling.
+TILE = 8
 
 Colour = Sequence[int]
 
@@ -44,16 +47,20 @@ class Mesh:
         positions: ``float32 [n, 2]`` world units.
         colors: ``uint8 [n, 4]`` RGBA.
         indices: ``uint32 [3 t]`` triangle vertex indices.
+        owner: optional ``int64 [n]``: the map hex (``row * width + col``) each vertex
+            belongs to, so static layers can be sorted into tiles and culled.
     """
 
     positions: np.ndarray
     colors: np.ndarray
     indices: np.ndarray
+    owner: np.ndarray | None = None
 
     @staticmethod
     def empty() -> Mesh:
         """A mesh with no vertices."""
-        return Mesh(np.zeros((0, 2), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, np.uint32))
+        return Mesh(np.zeros((0, 2), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, np.uint32),
+                    np.zeros(0, np.int64))
 
     @property
     def vertex_count(self) -> int:
@@ -72,14 +79,16 @@ class Mesh:
         if len(meshes) == 1:
             return meshes[0]
         offs = np.cumsum([0] + [m.vertex_count for m in meshes[:-1]])
+        owners = [m.owner for m in meshes]
         return Mesh(
             np.concatenate([m.positions for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.colors for m in meshes]).astype(np.uint8, copy=False),
             np.concatenate([m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]).astype(np.uint32),
+            np.concatenate([o for o in owners if o is not None]).astype(np.int64) if all(o is not None for o in owners) else None,
         )
 
     def instanced(self, offsets: np.ndarray, rotations: np.ndarray | None = None, scales: np.ndarray | None = None,
-                  colors: np.ndarray | None = None) -> Mesh:
+                  colors: np.ndarray | None = None, owners: np.ndarray | None = None) -> Mesh:
         """Stamp this mesh once per row of ``offsets``, vectorized.
 
         Args:
@@ -88,6 +97,7 @@ class Mesh:
             scales: optional ``[k]`` uniform scale of each copy.
             colors: optional ``[k, n, 4]`` or ``[k, 4]`` colours replacing the template's
                 (per copy per vertex, or one colour per copy).
+            owners: optional ``[k]`` map hex index (``row * width + col``) of each copy.
 
         Returns:
             A mesh of ``k * n`` vertices; copy ``i`` is drawn after copy ``i - 1``.
@@ -112,14 +122,15 @@ class Mesh:
             col = np.asarray(colors, dtype=np.uint8)
             col = np.broadcast_to(col[:, None, :] if col.ndim == 2 else col, (k, n, 4))
         idx = self.indices.astype(np.int64)[None, :] + (np.arange(k, dtype=np.int64) * n)[:, None]
+        own = None if owners is None else np.repeat(np.asarray(owners, dtype=np.int64).reshape(k), n)
         return Mesh(p.reshape(-1, 2).astype(np.float32), np.ascontiguousarray(col).reshape(-1, 4),
-                    idx.reshape(-1).astype(np.uint32))
+                    idx.reshape(-1).astype(np.uint32), own)
 
     def recolored(self, colour: Colour) -> Mesh:
         """The same shape in one colour."""
         c = np.empty_like(self.colors)
         c[:] = np.asarray(colour, dtype=np.uint8)
-        return Mesh(self.positions, c, self.indices)
+        return Mesh(self.positions, c, self.indices, self.owner)
 
 
 @dataclass
@@ -131,18 +142,20 @@ class TexMesh:
         uvs: ``float32 [n, 2]`` texture coordinates.
         colors: ``uint8 [n, 4]`` RGBA tint (glyph coverage multiplies alpha).
         indices: ``uint32 [3 t]``.
+        owner: optional ``int64 [n]`` map hex index per vertex (see :class:`Mesh`).
     """
 
     positions: np.ndarray
     uvs: np.ndarray
     colors: np.ndarray
     indices: np.ndarray
+    owner: np.ndarray | None = None
 
     @staticmethod
     def empty() -> TexMesh:
         """A mesh with no vertices."""
         return TexMesh(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 4), np.uint8),
-                       np.zeros(0, np.uint32))
+                       np.zeros(0, np.uint32), np.zeros(0, np.int64))
 
     @property
     def vertex_count(self) -> int:
@@ -158,11 +171,13 @@ class TexMesh:
         if len(meshes) == 1:
             return meshes[0]
         offs = np.cumsum([0] + [m.vertex_count for m in meshes[:-1]])
+        owners = [m.owner for m in meshes]
         return TexMesh(
             np.concatenate([m.positions for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.uvs for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.colors for m in meshes]).astype(np.uint8, copy=False),
             np.concatenate([m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]).astype(np.uint32),
+            np.concatenate([o for o in owners if o is not None]).astype(np.int64) if all(o is not None for o in owners) else None,
         )
 
 
@@ -299,3 +314,71 @@ class MeshBuilder:
             return Mesh.empty()
         return Mesh(np.concatenate(self._pos).astype(np.float32), np.concatenate(self._col).astype(np.uint8),
                     np.concatenate(self._idx).astype(np.uint32))
+
+
+@dataclass(frozen=True)
+class TileIndex:
+    """Where each map tile's triangles sit in a tile-sorted index array (see :func:`tile_sort`).
+
+    Attributes:
+        starts: ``int64 [tiles + 1]``: first triangle of each tile (row-major tiles), and
+            the total at the end.
+        tile_rows, tile_cols: the tile grid.
+        tile: hexes per tile side.
+    """
+
+    starts: np.ndarray
+    tile_rows: int
+    tile_cols: int
+    tile: int
+
+    def ranges(self, r0: int, r1: int, c0: int, c1: int) -> list[tuple[int, int]]:
+        """Index ranges ``(first index, index count)`` covering hex rows r0..r1, cols c0..c1.
+
+        Whole tile rows that follow each other merge into one range.
+        """
+        t = self.tile
+        tr0, tr1 = max(0, r0 // t), min(self.tile_rows - 1, max(0, r1) // t)
+        tc0, tc1 = max(0, c0 // t), min(self.tile_cols - 1, max(0, c1) // t)
+        if r1 < 0 or c1 < 0 or tr0 > tr1 or tc0 > tc1:
+            return []
+        out: list[tuple[int, int]] = []
+        for tr in range(tr0, tr1 + 1):
+            s = int(self.starts[tr * self.tile_cols + tc0])
+            e = int(self.starts[tr * self.tile_cols + tc1 + 1])
+            if e <= s:
+                continue
+            if out and out[-1][0] + out[-1][1] == 3 * s:
+                out[-1] = (out[-1][0], out[-1][1] + 3 * (e - s))
+            else:
+                out.append((3 * s, 3 * (e - s)))
+        return out
+
+
+def tile_sort(indices: np.ndarray, owner: np.ndarray, width: int, height: int,
+              tile: int = TILE) -> tuple[np.ndarray, TileIndex]:
+    """Reorder triangles by map tile (stable: each hex keeps its own drawing order).
+
+    Args:
+        indices: ``[3 t]`` triangle indices.
+        owner: ``[n]`` map hex index (``row * width + col``) of every vertex.
+        width, height: the map size in hexes.
+        tile: hexes per tile side.
+
+    Returns:
+        The reordered indices and the :class:`TileIndex` to cull with.
+
+    >>> idx = np.array([0, 1, 2, 3, 4, 5], dtype=np.uint32)
+    >>> own = np.array([9, 9, 9, 0, 0, 0])   # second triangle belongs to hex 0 (tile 0)
+    >>> sorted_idx, ti = tile_sort(idx, own, 10, 1, tile=8)
+    >>> sorted_idx.tolist(), ti.starts.tolist()
+    ([3, 4, 5, 0, 1, 2], [0, 1, 2])
+    """
+    tri = np.asarray(indices, dtype=np.int64).reshape(-1, 3)
+    tri_owner = np.asarray(owner, dtype=np.int64)[tri[:, 0]]
+    row, col = tri_owner // width, tri_owner % width
+    ntr, ntc = -(-height // tile), -(-width // tile)
+    tid = (row // tile) * ntc + col // tile
+    order = np.argsort(tid, kind="stable")
+    starts = np.searchsorted(tid[order], np.arange(ntr * ntc + 1))
+    return tri[order].reshape(-1).astype(np.uint32), TileIndex(starts.astype(np.int64), ntr, ntc, tile)

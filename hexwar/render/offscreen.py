@@ -81,10 +81,10 @@ def hidden_window(samples: int = DEFAULT_SAMPLES, width: int = 64, height: int =
         return win
     from pyglet.window import Window
 
-    configs = []
+    configs: list[Any] = []
     if samples > 1:
-        configs.append(gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8))
-    configs.append(gl.Config(double_buffer=True, alpha_size=8))
+        configs.append(gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8))  # type: ignore[abstract]
+    configs.append(gl.Config(double_buffer=True, alpha_size=8))  # type: ignore[abstract]
     configs.append(None)
     last: Exception | None = None
     for cfg in configs:
@@ -197,7 +197,7 @@ def render_view(view: MapView, size: tuple[float, float] | None = None, pixel_ra
         win.projection = Mat4.orthogonal_projection(0, w_pt, 0, h_pt, -8192, 8192)
         win.view = Mat4()
         _clear(view.looks.map["background"])
-        view.draw()
+        view.draw(exact=True)
         read_fb = ids[0]
         if ms:
             gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[1])
@@ -246,7 +246,7 @@ def render_map(bmap: BattleMap, size: tuple[float, float] = (1280, 800), counter
     cam = camera or Camera(viewport=(float(w), float(h)), pixel_ratio=pixel_ratio)
     if camera is None:
         cam.fit_map(bmap.width, bmap.height)
-    view = MapView(bmap, win, looks=looks or default_looks(), camera=cam, show_labels=show_labels)
+    view = MapView(bmap, win, looks=looks or default_looks(), camera=cam, show_labels=show_labels, use_cache=False)
     try:
         view.set_counters(counters)
         for name, ov in (overlays or {}).items():

@@ -68,7 +68,7 @@ class GlyphAtlas:
         self._glyphs: dict[tuple[str, str], _Glyph] = {}
         self._next = 0
         self.texture = pyglet.image.Texture.create(GRID * CELL, GRID * CELL, internalformat=gl.GL_R8,
-                                                   min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR,
+                                                   min_filter=gl.GL_LINEAR_MIPMAP_NEAREST, mag_filter=gl.GL_LINEAR,
                                                    fmt=gl.GL_RED, blank_data=True)
         for style in ("regular", "condensed"):
             self._add_chars(_PRELOAD, style)
@@ -120,7 +120,7 @@ class GlyphAtlas:
                            data.ctypes.data_as(ctypes.POINTER(gl.GLubyte)))
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 4)
         gl.glGenerateMipmap(tex.target)
-        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_LINEAR)
+        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_NEAREST)
 
     def ensure(self, text: str, style: str = "regular") -> None:
         """Make sure every character of ``text`` is in the atlas (uploads when some were new)."""
@@ -174,13 +174,15 @@ class GlyphAtlas:
                       colour)
 
     def texts(self, texts: list[str], xs: np.ndarray, ys: np.ndarray, size: float, colour: Any,
-              anchor_x: str = "center", anchor_y: str = "center", style: str = "regular") -> TexMesh:
+              anchor_x: str = "center", anchor_y: str = "center", style: str = "regular",
+              owners: np.ndarray | None = None) -> TexMesh:
         """Many texts at once, vectorized over characters (hex labels of a whole map).
 
         Args:
             texts: the strings.
             xs, ys: ``[k]`` anchor positions.
             colour: one RGBA for all, or ``[k, 4]`` one per text.
+            owners: optional ``[k]`` map hex index per text (for culling).
         """
         keep_t = [i for i, t in enumerate(texts) if t]
         if len(keep_t) != len(texts):
@@ -190,6 +192,8 @@ class GlyphAtlas:
             texts = [texts[i] for i in keep_t]
             xs = np.asarray(xs)[keep_t]
             ys = np.asarray(ys)[keep_t]
+            if owners is not None:
+                owners = np.asarray(owners)[keep_t]
         k = len(texts)
         if k == 0:
             return TexMesh.empty()
@@ -225,7 +229,10 @@ class GlyphAtlas:
         col = np.asarray(colour, dtype=np.uint8)
         if col.ndim == 2:
             col = col[owner][keep]
-        return _quads(quads[keep], g[keep][:, 5:9], col)
+        out = _quads(quads[keep], g[keep][:, 5:9], col)
+        if owners is not None:
+            out.owner = np.repeat(np.asarray(owners, dtype=np.int64)[owner][keep], 4)
+        return out
 
 
 def _quads(quads: np.ndarray, uvs: np.ndarray, colour: Any) -> TexMesh:

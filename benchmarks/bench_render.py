@@ -1,0 +1,173 @@
+"""Renderer speed targets (issue 7): a 100x100 map with 300 units on Mesa llvmpipe, headless.
+
+Targets: median frame time under 16 ms, hex picking under 50 microseconds. Prints a table
+with the ratio of each measurement to its target (ratio < 1 meets it).
+
+Run: ``python benchmarks/bench_render.py [--frames N] [--size 1280x800] [--samples 4]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hexwar.render import backend  # noqa: E402
+
+backend.configure(None)
+
+from pyglet import gl  # noqa: E402
+from pyglet.window import Window  # noqa: E402
+
+from hexwar.hexgrid import Hex  # noqa: E402
+from hexwar.maps import BattleMap  # noqa: E402
+from hexwar.render.camera import Camera  # noqa: E402
+from hexwar.render.counters import UNIT_TYPES, CounterView  # noqa: E402
+from hexwar.render.mapview import MapView  # noqa: E402
+from hexwar.render.overlays import ReachOverlay  # noqa: E402
+
+FRAME_TARGET_MS = 16.0
+PICK_TARGET_US = 50.0
+
+
+def big_map(width: int = 100, height: int = 100, seed: int = 7) -> BattleMap:
+    """A busy map: terrain patches, hills with contours, road grid, villages, some rubble and fire."""
+    rng = np.random.default_rng(seed)
+    m = BattleMap.new(width, height, name="bench")
+    rules = m.rules
+    idx = {t.key: i for i, t in enumerate(rules.types)}
+    # patches of terrain from smoothed noise
+    noise = rng.random((height, width))
+    for _ in range(4):
+        noise = (noise + np.roll(noise, 1, 0) + np.roll(noise, -1, 0) + np.roll(noise, 1, 1) + np.roll(noise, -1, 1)) / 5
+    order = ["water", "marsh", "clear", "clear", "wheat", "clear", "brush", "orchard", "woods", "woods"]
+    q = np.quantile(noise, np.linspace(0, 1, len(order) + 1)[1:-1])
+    band = np.searchsorted(q, noise)
+    m.terrain[:] = np.array([idx[k] for k in order], dtype=np.uint8)[band]
+    hills = rng.random((height, width))
+    for _ in range(6):
+        hills = (hills + np.roll(hills, 1, 0) + np.roll(hills, -1, 0) + np.roll(hills, 1, 1) + np.roll(hills, -1, 1)) / 5
+    m.level[:] = np.clip(((hills - hills.min()) / (np.ptp(hills) + 1e-9) * 5).astype(np.int16), 0, 4)
+    for c in range(5, width, 17):
+        m.road[:, c] = True
+    for r in range(8, height, 23):
+        m.road[r, :] = True
+    vill = rng.random((height, width)) < 0.08
+    bkeys = np.array([idx["wood_building"]] * 6 + [idx["stone_building"]] * 3 + [idx["reinforced_building"]])
+    m.terrain[vill] = bkeys[rng.integers(0, len(bkeys), int(vill.sum()))]
+    m.road[vill] = False
+    bl = np.argwhere(vill)
+    for r, c in bl[rng.choice(len(bl), 40, replace=False)]:
+        m.rubble[r, c] = True
+    for r, c in bl[rng.choice(len(bl), 30, replace=False)]:
+        if not m.rubble[r, c]:
+            m.fire[r, c] = True
+    wreck_ids = sorted(rules.wrecks)
+    for _ in range(40):
+        h = Hex.from_offset(int(rng.integers(0, width)), int(rng.integers(0, height)))
+        m.wrecks.setdefault(h, []).append(wreck_ids[int(rng.integers(0, len(wreck_ids)))])
+    m.artillery_marker = Hex.from_offset(width // 2, height // 2)
+    m.version += 1
+    return m
+
+
+def units(m: BattleMap, n: int = 300, seed: int = 11) -> list[CounterView]:
+    """``n`` counters spread over the map, some stacked 2-3 high."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        h = Hex.from_offset(int(rng.integers(0, m.width)), int(rng.integers(0, m.height)))
+        side = "german" if h.q < m.width // 2 else "soviet"
+        for _ in range(int(rng.integers(1, 4))):
+            if len(out) >= n:
+                break
+            mx = int(rng.integers(2, 7))
+            out.append(CounterView(h, side, UNIT_TYPES[int(rng.integers(0, 4))], f"Unit {len(out)}",
+                                   int(rng.integers(0, mx + 1)), mx, bool(rng.random() < 0.2),
+                                   int(rng.integers(-1, 2))))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--size", default="1280x800")
+    ap.add_argument("--samples", type=int, default=4, help="multisampling of the window (1 = off)")
+    args = ap.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+
+    cfg = (gl.Config(double_buffer=True, sample_buffers=1, samples=args.samples, alpha_size=8) if args.samples > 1
+           else gl.Config(double_buffer=True, alpha_size=8))
+    win = Window(w, h, visible=False, config=cfg)
+    renderer = gl.gl_info.get_renderer()
+
+    t0 = time.perf_counter()
+    m = big_map()
+    t1 = time.perf_counter()
+    cam = Camera(viewport=(w, h))
+    view = MapView(m, win, camera=cam)
+    t2 = time.perf_counter()
+    us = units(m)
+    view.set_counters(us)
+    t3 = time.perf_counter()
+    view.set_overlay("reach", ReachOverlay({hx: hx.distance(Hex(50, 25)) for hx in Hex(50, 25).spiral(4)}))
+
+    def frames(label: str) -> float:
+        times = []
+        for i in range(args.frames + 5):
+            win.switch_to()
+            s = time.perf_counter()
+            win.clear()
+            view.draw()
+            gl.glFinish()
+            e = time.perf_counter()
+            if i >= 5:  # warm-up frames excluded
+                times.append((e - s) * 1000)
+            cam.pan(1.0, 0.5)  # the camera moves every frame, as when scrolling
+        return statistics.median(times)
+
+    cam.fit_map(m.width, m.height)
+    whole = frames("whole map")
+    cam.zoom = 1.0
+    cam.center_on(Hex(50, 25))
+    close = frames("zoom 1")
+
+    rng = np.random.default_rng(3)
+    pts = rng.random((20000, 2)) * (w, h)
+    pts_list = [(float(x), float(y)) for x, y in pts]
+    hex_at = view.hex_at
+    reps = []
+    for _ in range(5):
+        s = time.perf_counter()
+        for x, y in pts_list:
+            hex_at(x, y)
+        reps.append((time.perf_counter() - s) / len(pts_list) * 1e6)
+    pick = statistics.median(reps)
+
+    rows = [
+        ("frame, whole 100x100 map visible (median)", whole, "ms", FRAME_TARGET_MS),
+        ("frame, zoom 1 (median)", close, "ms", FRAME_TARGET_MS),
+        ("hex picking, screen -> hex (median)", pick, "us", PICK_TARGET_US),
+        ("build map view (once)", (t2 - t1) * 1000, "ms", None),
+        ("set 300 counters (once)", (t3 - t2) * 1000, "ms", None),
+        ("generate benchmark map", (t1 - t0) * 1000, "ms", None),
+    ]
+    print(f"renderer: {renderer}; window {w}x{h}, {args.samples}x multisampling; "
+          f"{m.width}x{m.height} map, {len(us)} units, {args.frames} frames")
+    print(f"{'measurement':<44} {'value':>10} {'target':>10} {'ratio':>7}")
+    for name, val, unit, target in rows:
+        tgt = f"{target:g} {unit}" if target else "-"
+        ratio = f"{val / target:.2f}" if target else "-"
+        print(f"{name:<44} {val:>7.2f} {unit:<2} {tgt:>10} {ratio:>7}")
+    view.delete()
+    win.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""Cached images of the static map layers: the far-out map image and the viewport cache.
+
+Software renderers (Mesa llvmpipe) fill pixels slowly, and a map frame is several full
+layers deep (hex fills, trees, roads, buildings, grid, labels). Two caches keep frames cheap:
+
+* :class:`MapImpostor`, the far-out image: zoomed far out, a 100x100 map is 10,000 tiny
+  hexes; the terrain is rendered once into a mipmapped texture (hexes at most
+  :data:`IMPOSTOR_HEX_PX` texels, never magnified) and drawn as one quad.
+* :class:`ViewCache`, the viewport cache: the static layers under the counters are rendered
+  once per zoom level into a texture a little larger than the window (1:1 with framebuffer
+  pixels); while panning, each frame only copies it and draws counters and overlays on top.
+  It is rebuilt when the zoom, the pixel ratio, the map, or a toggle changes, or when the
+  view pans past its margin.
+
+Both restore the caller's framebuffer, viewport, projection and camera after rendering.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from typing import Any
+
+import numpy as np
+
+from . import backend
+
+backend.ensure_configured()
+
+import pyglet  # noqa: E402
+from pyglet import gl  # noqa: E402
+
+from .camera import Camera, map_bounds  # noqa: E402
+from .mesh import TexMesh  # noqa: E402
+
+__all__ = ["CACHE_MARGIN", "IMPOSTOR_HEX_PX", "MAX_IMPOSTOR_SIDE", "MapImpostor", "ViewCache", "impostor_hex_px"]
+
+#: Hex size (centre to corner) in texels in the far-out image.
+IMPOSTOR_HEX_PX = 16.0
+#: Largest side of the far-out image in texels (larger maps get smaller hexes in it).
+MAX_IMPOSTOR_SIDE = 4096
+#: Viewport cache margin on each side, as a fraction of the framebuffer size.
+CACHE_MARGIN = 0.2
+
+
+def impostor_hex_px(width: int, height: int, hex_size: float) -> float:
+    """Hex size in texels of the far-out image of a ``width`` x ``height`` map."""
+    x0, y0, x1, y1 = map_bounds(width, height)
+    fit = MAX_IMPOSTOR_SIDE / max(x1 - x0, y1 - y0) * hex_size
+    return min(IMPOSTOR_HEX_PX, fit)
+
+
+def _get_int(name: int) -> int:
+    v = gl.GLint(0)
+    gl.glGetIntegerv(name, ctypes.byref(v))
+    return int(v.value)
+
+
+def _quad(x0: float, y0: float, x1: float, y1: float) -> TexMesh:
+    pos = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+    uv = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    col = np.full((4, 4), 255, dtype=np.uint8)
+    return TexMesh(pos, uv, col, np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32))
+
+
+def render_layers_to_texture(view: Any, camera: Camera, W: int, H: int, samples: int, draw: Any,
+                             min_filter: int, texture: Any = None) -> tuple[Any, int]:
+    """Render with ``draw()`` into a ``W`` x ``H`` texture through ``camera`` (points = texels
+    / ``camera.pixel_ratio``); returns ``(texture, framebuffer id holding it)``.
+
+    The texture's framebuffer is kept (for fast blits); the caller deletes it with
+    :func:`delete_framebuffer`. ``texture`` may be reused when it has the same size.
+    """
+    win = view.window
+    saved_draw = _get_int(gl.GL_DRAW_FRAMEBUFFER_BINDING)
+    saved_read = _get_int(gl.GL_READ_FRAMEBUFFER_BINDING)
+    vp = (gl.GLint * 4)()
+    gl.glGetIntegerv(gl.GL_VIEWPORT, vp)
+    saved_proj, saved_view, saved_cam = win.projection, win.view, view.camera
+    if texture is None or texture.width != W or texture.height != H:
+        texture = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=min_filter,
+                                              mag_filter=gl.GL_LINEAR if min_filter != gl.GL_NEAREST else gl.GL_NEAREST,
+                                              blank_data=False)
+    fbs = (gl.GLuint * 2)()
+    rb = (gl.GLuint * 1)()
+    gl.glGenFramebuffers(2, fbs)
+    gl.glGenRenderbuffers(1, rb)
+    try:
+        ms = samples if W * H <= 12_000_000 else 1
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rb[0])
+        if ms > 1:
+            gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, ms, gl.GL_RGBA8, W, H)
+        else:
+            gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbs[0])
+        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rb[0])
+        gl.glViewport(0, 0, W, H)
+        from pyglet.math import Mat4
+
+        win.projection = Mat4.orthogonal_projection(0, camera.viewport[0], 0, camera.viewport[1], -8192, 8192)
+        view.camera = camera
+        bg = view.looks.map["background"]
+        gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+        draw()
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbs[1])
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, texture.target, texture.id, 0)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbs[0])
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbs[1])
+        gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        if min_filter not in (gl.GL_NEAREST, gl.GL_LINEAR):
+            gl.glBindTexture(texture.target, texture.id)
+            gl.glGenerateMipmap(texture.target)
+    except BaseException:
+        gl.glDeleteFramebuffers(1, ctypes.byref(gl.GLuint(fbs[1])))
+        raise
+    finally:
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, saved_draw)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, saved_read)
+        gl.glDeleteFramebuffers(1, ctypes.byref(gl.GLuint(fbs[0])))
+        gl.glDeleteRenderbuffers(1, rb)
+        gl.glViewport(vp[0], vp[1], vp[2], vp[3])
+        win.projection, win.view = saved_proj, saved_view
+        view.camera = saved_cam
+    return texture, int(fbs[1])
+
+
+def delete_framebuffer(fb: int | None) -> None:
+    """Delete a framebuffer made by :func:`render_layers_to_texture` (``None``: nothing)."""
+    if fb:
+        gl.glDeleteFramebuffers(1, ctypes.byref(gl.GLuint(fb)))
+
+
+class MapImpostor:
+    """The far-out texture of one view and the quad that shows it.
+
+    Attributes:
+        texture: the pyglet texture (``None`` until built).
+        key: what the texture was built from (rebuilt when it changes).
+        hex_px: hex size in texels.
+        bounds: world rectangle the texture covers.
+    """
+
+    def __init__(self) -> None:
+        self.texture: Any = None
+        self.key: Any = None
+        self.hex_px = IMPOSTOR_HEX_PX
+        self.bounds: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+        self._fb: int | None = None
+
+    def build(self, view: Any, draw: Any, key: Any, samples: int = 4) -> None:
+        """Render the whole map with ``draw()`` (static layers, no culling) into the texture."""
+        m = view.map
+        s = view.layout.size
+        self.hex_px = impostor_hex_px(m.width, m.height, s)
+        scale = self.hex_px / s
+        x0, y0, x1, y1 = map_bounds(m.width, m.height, view.layout)
+        W = max(1, int(np.ceil((x1 - x0) * scale)))
+        H = max(1, int(np.ceil((y1 - y0) * scale)))
+        x1, y1 = x0 + W / scale, y0 + H / scale
+        self.bounds = (x0, y0, x1, y1)
+        cam = Camera(viewport=(float(W), float(H)), zoom=scale, center=((x0 + x1) / 2, (y0 + y1) / 2),
+                     min_zoom=1e-6, max_zoom=1e6)
+        delete_framebuffer(self._fb)
+        self.texture, self._fb = render_layers_to_texture(view, cam, W, H, samples, draw, gl.GL_LINEAR_MIPMAP_LINEAR,
+                                                          self.texture)
+        self.key = key
+
+    def quad(self) -> TexMesh:
+        """The world-space quad showing the texture over the map's bounds."""
+        return _quad(*self.bounds)
+
+    def delete(self) -> None:
+        """Free the framebuffer (the texture goes with the object)."""
+        delete_framebuffer(self._fb)
+        self._fb = None
+
+
+class ViewCache:
+    """The static layers around the viewport, 1:1 with framebuffer pixels (see module doc).
+
+    Attributes:
+        texture: the cached image (``None`` until built).
+        key: zoom, pixel ratio, map generation and toggles it was built for.
+        rect: world rectangle the texture covers.
+        builds: how many times it was (re)built (for tests and the benchmark).
+    """
+
+    def __init__(self) -> None:
+        self.texture: Any = None
+        self.key: Any = None
+        self.rect: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+        self.fb: int | None = None
+        self.builds = 0
+        self._size = (0, 0)
+
+    def valid(self, key: Any, camera: Camera) -> bool:
+        """True when the cache was built for ``key`` and covers the camera's view."""
+        if self.texture is None or key != self.key:
+            return False
+        return self.covers(camera)
+
+    def covers(self, camera: Camera) -> bool:
+        """True when the cached rectangle contains everything the camera sees."""
+        if self.texture is None:
+            return False
+        x0, y0, x1, y1 = camera.visible_world_rect()
+        cx0, cy0, cx1, cy1 = self.rect
+        return cx0 <= x0 and cy0 <= y0 and x1 <= cx1 and y1 <= cy1
+
+    def build(self, view: Any, draw: Any, key: Any, samples: int) -> None:
+        """Render ``draw()`` around the camera's view into the cache texture."""
+        cam = view.camera
+        fw, fh = cam.framebuffer_size
+        mx, my = max(64, int(CACHE_MARGIN * fw)), max(64, int(CACHE_MARGIN * fh))
+        W, H = fw + 2 * mx, fh + 2 * my
+        r = cam.pixel_ratio
+        # the cache's points grid sits on whole framebuffer pixels of the current view
+        ccam = Camera(viewport=(W / r, H / r), zoom=cam.zoom, pixel_ratio=r, min_zoom=1e-6, max_zoom=1e6)
+        sx0, sy0 = -mx / r, -my / r  # the cache's bottom-left corner in the view's screen points
+        wx0, wy0 = cam.screen_to_world(sx0, sy0)
+        ccam.center = (wx0 + (W / r) / 2 / cam.zoom, wy0 + (H / r) / 2 / cam.zoom)
+        self.rect = (wx0, wy0, wx0 + (W / r) / cam.zoom, wy0 + (H / r) / cam.zoom)
+        delete_framebuffer(self.fb)
+        self.texture, self.fb = render_layers_to_texture(view, ccam, W, H, samples, draw, gl.GL_NEAREST, self.texture)
+        self._size = (W, H)
+        self.key = key
+        self.builds += 1
+
+    def draw(self, camera: Camera, draw_quad: Any) -> None:
+        """Put the cached image on the current framebuffer where the camera sees it.
+
+        A single-sampled target gets a pixel copy (``glBlitFramebuffer``); a multisampled
+        one gets ``draw_quad()`` (a textured quad over :attr:`rect`).
+        """
+        if _get_int(gl.GL_SAMPLE_BUFFERS) == 0 and self.fb:
+            x0, y0, _, _ = self.rect
+            sx, sy = camera.world_to_screen(x0, y0)
+            px, py = camera.screen_to_pixel(sx, sy)
+            ox, oy = int(math.floor(px + 0.5)), int(math.floor(py + 0.5))
+            W, H = self._size
+            fw, fh = camera.framebuffer_size
+            # copy only the part that lands on the framebuffer (drivers may not clip for us)
+            dx0, dy0 = max(0, ox), max(0, oy)
+            dx1, dy1 = min(fw, ox + W), min(fh, oy + H)
+            if dx1 <= dx0 or dy1 <= dy0:
+                return
+            target = _get_int(gl.GL_DRAW_FRAMEBUFFER_BINDING)
+            saved_read = _get_int(gl.GL_READ_FRAMEBUFFER_BINDING)
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.fb)
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target)
+            gl.glBlitFramebuffer(dx0 - ox, dy0 - oy, dx1 - ox, dy1 - oy, dx0, dy0, dx1, dy1, gl.GL_COLOR_BUFFER_BIT,
+                                 gl.GL_NEAREST)
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, saved_read)
+        else:
+            draw_quad()
+
+    def quad(self) -> TexMesh:
+        """The world-space quad showing the cache over :attr:`rect`."""
+        return _quad(*self.rect)
+
+    def delete(self) -> None:
+        """Free the framebuffer (the texture goes with the object)."""
+        delete_framebuffer(self.fb)
+        self.fb = None
+        self.texture = None
