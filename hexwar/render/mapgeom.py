@@ -436,12 +436,12 @@ def _building_template(style: str, roof: RGBA, outline: RGBA) -> Mesh:
         b.rect(-hw + ow, -hw + ow, hw - ow, hw - ow, roof)
         b.frame(-0.2, -0.2, 0.2, 0.2, 0.035, shade(outline, 1.6))
         slit = (20, 20, 18, 255)
-        for sx, sy, vert in ((0.0, hw - ow / 2, False), (0.0, -hw + ow / 2, False), (hw - ow / 2, 0.0, True),
+        for px, py, vert in ((0.0, hw - ow / 2, False), (0.0, -hw + ow / 2, False), (hw - ow / 2, 0.0, True),
                              (-hw + ow / 2, 0.0, True)):
             if vert:
-                b.rect(sx - 0.025, sy - 0.12, sx + 0.025, sy + 0.12, slit)
+                b.rect(px - 0.025, py - 0.12, px + 0.025, py + 0.12, slit)
             else:
-                b.rect(sx - 0.12, sy - 0.025, sx + 0.12, sy + 0.025, slit)
+                b.rect(px - 0.12, py - 0.025, px + 0.12, py + 0.025, slit)
     return b.build()
 
 
