@@ -112,3 +112,50 @@ def played(i: int, scenario_name: str = "game_tiny") -> tuple[GameState, list[st
         if n > 5000:
             broken.append("no end after 5000 commands")
     return state, broken
+
+
+class FixedRng:
+    """A stand-in for the game's numpy Generator that deals the given dice faces in order
+    (tests only: it makes a hit, a miss or a tie happen on purpose). ``integers`` takes faces
+    from the queue (an exhausted queue falls back to a real Generator); ``permutation`` is
+    the identity."""
+
+    def __init__(self, faces, seed=0):
+        import numpy as np
+
+        self.faces = list(faces)
+        self.real = np.random.default_rng(seed)
+
+    def integers(self, low, high=None, size=None):
+        import numpy as np
+
+        n = 1 if size is None else int(size)
+        out = []
+        for _ in range(n):
+            if self.faces:
+                f = self.faces.pop(0)
+                assert low <= f < high, f"scripted face {f} outside {low}..{high - 1}"
+                out.append(f)
+            else:
+                out.append(int(self.real.integers(low, high)))
+        return out[0] if size is None else np.array(out)
+
+    def permutation(self, n):
+        import numpy as np
+
+        return np.arange(n)
+
+
+def script_dice(state: GameState, *faces: int) -> FixedRng:
+    """Make the next rolls of ``state`` come out as ``faces`` (one face per die)."""
+    rng = FixedRng(faces)
+    state.dice.rng = rng  # type: ignore[assignment]
+    return rng
+
+
+def clear_units(state: GameState) -> None:
+    """Take every unit off the map (test setup), forgetting their cards for the invariants."""
+    gone = set(state.units)
+    state.units.clear()
+    state.all_cards = tuple(c for c in state.all_cards if c not in gone)
+    state.cache.clear()

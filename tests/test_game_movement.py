@@ -8,7 +8,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from game_helpers import H, advance_to, place, scenario
+from game_helpers import H, advance_to, clear_units, place, scenario
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -149,7 +149,7 @@ def test_frontline_units_may_close_in_next_to_enemies(game):
 
 def test_rear_line_restriction_applies_to_rear_cards():
     g = scenario("game_small").new_game(seed=2)
-    g.units.clear()
+    clear_units(g)
     kat = place(g, "su_katyusha", "L05", crew="su_artillery_crew_regular")  # rear line, wheeled, 6 MP
     place(g, "de_grenadiers", "J05")
     advance_to(g, Phase.MOVEMENT, "soviet")

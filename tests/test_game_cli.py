@@ -1,0 +1,100 @@
+"""``hexwar play --headless`` and ``hexwar replay --verify`` from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from game_helpers import DATA
+
+from hexwar.cli import main
+from hexwar.cli_game import parse_ai, parse_rules
+from hexwar.errors import HexwarError
+
+TINY = str(DATA / "game_tiny.toml")
+
+
+def run(capsys, *args):
+    rc = main(list(args))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_headless_json_gives_result_and_final_scores(capsys):
+    rc, out, _ = run(capsys, "play", TINY, "--headless", "--seed", "3", "--json", "--rules", "classic")
+    assert rc == 0
+    d = json.loads(out)
+    assert d["scenario"] == "test-tiny" and d["seed"] == 3 and d["variants"] == ["classic"]
+    assert d["players"] == {"german": "standard", "soviet": "standard"}
+    assert d["winner"] in ("german", "soviet", None) and d["reason"] in ("points", "overrun", "turn limit")
+    assert set(d["score"]) == {"german", "soviet"} and len(d["state_hash"]) == 64
+
+
+def test_headless_prints_a_turn_by_turn_log_with_rolls(capsys):
+    rc, out, _ = run(capsys, "play", TINY, "--headless", "--seed", "4", "--ai", "german=random,soviet")
+    assert rc == 0
+    assert "=== Turn 1 ===" in out and "wins initiative" in out and "roll: initiative german: 1d10" in out
+    assert "-- Turn 1: commitment phase" in out
+    assert out.rstrip().splitlines()[-1].startswith("Result: ")
+
+
+def test_same_seed_same_game(capsys):
+    _, a, _ = run(capsys, "play", TINY, "--headless", "--seed", "5", "--json")
+    _, b, _ = run(capsys, "play", TINY, "--headless", "--seed", "5", "--json")
+    da, db = json.loads(a), json.loads(b)
+    assert da["state_hash"] == db["state_hash"] and da["commands"] == db["commands"]
+
+
+def test_turn_cap_stops_the_game_unfinished(capsys):
+    rc, out, _ = run(capsys, "play", TINY, "--headless", "--seed", "6", "--turns", "1", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["reason"] == "stopped" and d["winner"] is None and d["turn"] == 2
+
+
+def test_save_then_replay_verify(capsys, tmp_path):
+    save = tmp_path / "g.json"
+    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--save", str(save), "--json")
+    assert rc == 0 and save.exists()
+    rc, out, _ = run(capsys, "replay", str(save), "--verify")
+    assert rc == 0 and out.startswith("ok ") and "replays exactly" in out
+    d = json.loads(save.read_text())
+    d["commands"] = d["commands"][:-3]
+    d["final"]["commands"] = len(d["commands"])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(d))
+    rc, out, _ = run(capsys, "replay", str(bad), "--verify")
+    assert rc == 1 and out.startswith("FAIL ") and "differs" in out
+    rc, out, _ = run(capsys, "replay", str(bad), "--verify", "--json")
+    assert rc == 1 and json.loads(out)["ok"] is False
+
+
+def test_bad_options_give_one_clear_error(capsys):
+    rc, _, err = run(capsys, "play", TINY, "--headless", "--ai", "romanian")
+    assert rc == 2 and "unknown side 'romanian'" in err and "Traceback" not in err
+    rc, _, err = run(capsys, "play", TINY, "--headless", "--rules", "quantum")
+    assert rc == 2 and "unknown rule variant 'quantum'" in err
+    rc, _, err = run(capsys, "play", "no_such_scenario", "--headless")
+    assert rc == 2 and "not found" in err
+
+
+def test_without_a_display_play_offers_headless_in_one_sentence(capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    rc, out, _ = run(capsys, "play", TINY)
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert rc == 1 and len(lines) == 1 and "--headless" in lines[0]
+
+
+def test_default_scenario_plays(capsys):
+    rc, out, _ = run(capsys, "play", "--headless", "--turns", "1", "--json")
+    assert rc == 0 and json.loads(out)["scenario"] in ("standard", "skirmish")
+
+
+def test_option_parsers():
+    assert parse_ai("german,soviet") == {"german": "standard", "soviet": "standard"}
+    assert parse_ai("soviet=random") == {"soviet": "random"}
+    assert parse_ai("none") == {}
+    with pytest.raises(HexwarError):
+        parse_ai("german=clever")
+    assert parse_rules(("classic,burnout", "standard")) == ("classic", "burnout")
+    assert parse_rules(()) is None

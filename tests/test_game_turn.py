@@ -1,0 +1,294 @@
+"""The turn sequence (R5) and victory (R10): initiative, who acts first, automatic passes,
+resolution order, void attacks, crews, Events, hand limits, End Turn, fire, artillery, Overrun,
+points, objectives and the turn limit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from game_helpers import H, advance_to, clear_units, place, scenario, script_dice
+
+from hexwar.game.commands import (
+    Commit,
+    Declare,
+    Draw,
+    EndPhase,
+    Recrew,
+    Resolve,
+    TargetArtillery,
+)
+from hexwar.game.state import Phase, check_invariants
+
+
+def empty(**changes):
+    sc = scenario("game_empty")
+    if changes:
+        sc = dataclasses.replace(sc, **changes)
+    return sc.new_game(seed=1)
+
+
+def test_initiative_winner_acts_first_in_every_phase_and_ties_are_rerolled():
+    g = empty()
+    place(g, "de_grenadiers", "C05")
+    place(g, "su_rifles", "E05")
+    script_dice(g, 4, 4, 9, 2)  # turn 2 initiative: 4-4 tie, re-roll 9-2: Germans
+    advance_to(g, Phase.DRAW)
+    while g.turn == 1:
+        advance_to(g, g.phase)
+        from game_helpers import step
+
+        step(g)
+    assert g.initiative == "german"
+    tie = [e for e in g.log if e.kind == "initiative_tie"]
+    assert tie and tie[-1].data["roll"] == 4
+    firsts = [e for e in g.log if e.kind == "phase" and e.data["turn"] == 2]
+    assert firsts and all("(german first)" in e.text for e in firsts)
+    assert g.to_act == "german"
+
+
+def test_a_side_with_nothing_to_do_passes_by_itself():
+    g = empty()
+    advance_to(g, Phase.COMMITMENT)
+    # both hands hold units, so commitment is played; with no unit on the map movement and
+    # combat offer nothing: both sides pass them by themselves
+    while g.phase == Phase.COMMITMENT:
+        g.apply(EndPhase(g.to_act))
+    assert g.phase == Phase.DRAW
+    assert [e.data["phase"] for e in g.log if e.kind == "phase"][-4:] == ["movement", "declaration", "resolution",
+                                                                         "draw"]
+    assert not any(e.kind == "end_phase" and e.data["phase"] in ("movement", "declaration") for e in g.log)
+
+
+def resolution_setup(faces=()):
+    g = empty()
+    a1 = place(g, "de_grenadiers", "C05")
+    a2 = place(g, "de_sturm", "C06")
+    b1 = place(g, "su_rifles", "D05")
+    b2 = place(g, "su_smg", "D06")
+    advance_to(g, Phase.DECLARATION)
+    first = g.to_act
+    mine = {"german": (a1, a2, b1, b2), "soviet": (b1, b2, a1, a2)}
+    for side in (first, "soviet" if first == "german" else "german"):
+        x1, x2, t1, t2 = mine[side]
+        assert g.to_act == side
+        g.apply(Declare(side, x1.uid, t1.uid, (0,)))
+        g.apply(Declare(side, x2.uid, t2.uid, (0,)))
+        if g.phase == Phase.DECLARATION and g.to_act == side:
+            g.apply(EndPhase(side))
+    assert g.phase == Phase.RESOLUTION
+    if faces:
+        script_dice(g, *faces)
+    return g, first
+
+
+def test_resolution_alternates_starting_with_the_initiative_winner():
+    g, first = resolution_setup(faces=[1, 1] * 20)  # every roll a miss (2 < any attack value)
+    sides = []
+    while g.phase == Phase.RESOLUTION:
+        side = g.to_act
+        n = min(a.number for a in g.attacks.values() if a.side == side and not a.resolved)
+        g.apply(Resolve(side, n))
+        sides.append(side)
+    other = "soviet" if first == "german" else "german"
+    assert sides == [first, other, first, other]  # R6.2
+
+
+def test_an_attack_whose_attacker_was_destroyed_is_void():
+    # the first resolver hits and destroys the unit that had declared on it
+    g, first = resolution_setup()
+    mine = sorted((a for a in g.attacks.values() if a.side == first), key=lambda a: a.number)
+    target = mine[0].target
+    victim_attack = next(a for a in g.attacks.values() if a.side != first and target in a.attackers)
+    # Kar 98k / MP 40 / Mosin / PPSh: a natural 20 is a special hit; the Damage card or the damage
+    # of the hit that follows: put Intensity 10 + DI 2 against Defense 0, Endurance 8: destroyed
+    script_dice(g, 10, 10, 10, 10, 10, 10, 10)
+    g.apply(Resolve(first, mine[0].number))
+    assert target not in g.units
+    assert g.attacks[victim_attack.number].resolved
+    assert any(e.kind == "void" and e.data["attack"] == victim_attack.number for e in g.log)
+    assert not check_invariants(g)
+
+
+def test_points_target_ends_the_game_at_once_after_a_resolution():
+    g = empty(victory_points=4)
+    a = place(g, "de_pz_iv_g", "C05", crew="de_tank_crew_regular")
+    t = place(g, "su_rifles", "E05")
+    advance_to(g, Phase.DECLARATION, "german")
+    g.apply(Declare("german", a.uid, t.uid, (0,)))
+    advance_to(g, Phase.RESOLUTION, "german")
+    script_dice(g, 6, 6, 5)  # 12 >= 11: hit; 5 + 8 - 0 > 8: destroyed, 4 VP
+    g.apply(Resolve("german", min(x.number for x in g.attacks.values() if x.side == "german")))
+    assert g.over and g.result.winner == "german" and g.result.reason == "points"
+    assert g.phase == Phase.OVER and g.to_act is None and g.legal_commands() == []
+
+
+def test_crew_fate_captured_scores_twice_its_cost():
+    g = empty()
+    a = place(g, "su_t34_76", "E05", crew="su_tank_crew_regular")
+    t = place(g, "de_pz_iv_g", "C05", crew="de_tank_crew_green")
+    advance_to(g, Phase.DECLARATION, "soviet")
+    g.apply(Declare("soviet", a.uid, t.uid, (0,)))
+    advance_to(g, Phase.RESOLUTION, "soviet")
+    # F-34 needs 10 vs vehicles: 9 + 8 = 17 (no special); Intensity 5 -> 5 + 7 - 6 = 6 damage:
+    # 14 -> 8; not destroyed. Use a natural 18 (doubles): 2 x 5 + 7 - 6 = 11 -> 3, Damage card ...
+    script_dice(g, 9, 9, 10)  # natural 18: Intensity 10 doubled = 20 + 7 - 6 = 21 >= 14: destroyed
+    n = min(x.number for x in g.attacks.values() if x.side == "soviet")
+    g.apply(Resolve("soviet", n))
+    assert t.uid not in g.units
+    fate = next(e for e in g.log if e.kind == "crew_fate")
+    # the crew's fate reads the destroying hit's natural Intensity die: 10 -> destroyed (7-10)
+    assert fate.data["fate"] == "destroyed" and fate.data["die"] == 10
+    assert g.vp["soviet"] == 14 + 1  # Pz IV 14 + green crew 1
+    assert not check_invariants(g)
+
+
+def test_fire_damage_hits_units_in_hexes_burning_before_the_turn():
+    g = empty()
+    u = place(g, "de_grenadiers", "G02")
+    g.battlemap.set_fire(H("G02"))
+    g.battlemap.fire_turns[g.battlemap.index(H("G02"))] = 1
+    place(g, "su_rifles", "J08")
+    advance_to(g, Phase.DRAW)
+    # Begin Turn 2: a. spread checks into the wood buildings H02 and G03: 1 + 1 + 6 = 8 < DR 13 each;
+    # b. fire damage check 6 + 6 = 12 >= 8: hit; Intensity 10 + 4 - (0 - 2) = 16 > 8: destroyed
+    script_dice(g, 1, 1, 1, 1, 6, 6, 10)
+    from game_helpers import step
+
+    while g.turn == 1:
+        step(g)
+    check = next(e for e in g.log if e.kind == "fire_damage_check")
+    assert check.data["hit"] and u.uid not in g.units
+    assert g.vp["soviet"] == 5  # a unit lost to fire scores for the enemy (docs/rules.md)
+
+
+def test_artillery_targets_only_what_an_observer_sees_and_scores_its_kills():
+    g = scenario("game_tiny").new_game(seed=3)
+    clear_units(g)
+    from hexwar.los import line_of_sight
+
+    obs = place(g, "de_grenadiers", "C05")
+    seen = [h for h in g.battlemap.hexes() if 2 <= h.distance(H("C05")) <= 4
+            and line_of_sight(g.battlemap, H("C05"), h).visible and g.battlemap.terrain_at(h).key != "water"]
+    hidden = [h for h in g.battlemap.hexes() if not line_of_sight(g.battlemap, H("C05"), h).visible]
+    t = place(g, "su_rifles", sorted(seen)[0].label)
+    place(g, "su_rifles", "J08")
+    advance_to(g, Phase.ARTILLERY, "german")
+    from test_game_commands import refused
+
+    refused(g, TargetArtillery("german", sorted(hidden)[0]), "no friendly ground unit has LOS")
+    g.apply(TargetArtillery("german", t.hex))
+    # accuracy 3 (Germans hit on 3+); to hit infantry 9: 5 + 5; Intensity 9 + DI 8 - (at most 3) > 8
+    script_dice(g, 3, 5, 5, 9)
+    while g.phase == Phase.ARTILLERY:
+        g.apply(EndPhase(g.to_act))
+    assert t.uid not in g.units and g.vp["german"] == 4
+    assert obs.uid in g.units and g.artillery_left["german"] == 0
+    assert not check_invariants(g)
+
+
+def test_overrun_after_three_end_turns_and_a_commitment_resets_the_count():
+    g = dataclasses.replace(scenario("game_empty"), overrun=True).new_game(seed=4)
+    place(g, "de_grenadiers", "C05")
+    from game_helpers import step
+
+    while g.turn <= 2:
+        step(g)
+    assert g.overrun["german"] == 2 and not g.over
+    advance_to(g, Phase.COMMITMENT, "soviet")
+    rifles = next(c for c in g.hand_units["soviet"] if c.startswith("su_rifles"))
+    g.apply(Commit("soviet", rifles, H("J08")))
+    assert g.overrun["german"] == 0  # R10.1: a new enemy ground unit resets the count
+    assert any(e.kind == "overrun_reset" for e in g.log)
+    g2 = dataclasses.replace(scenario("game_empty"), overrun=True).new_game(seed=4)
+    place(g2, "de_grenadiers", "C05")
+    while not g2.over:
+        step(g2)
+    assert g2.result.winner == "german" and g2.result.reason == "overrun" and g2.turn == 3
+
+
+def test_turn_limit_compares_points_plus_objectives():
+    g = dataclasses.replace(scenario("game_tiny"), turns=1).new_game(seed=6)
+    clear_units(g)
+    place(g, "de_grenadiers", "E05")  # on the objective (5 points)
+    g.objective_holders[H("E05")] = "german"
+    place(g, "su_rifles", "J08")
+    from game_helpers import step
+
+    while not g.over:
+        step(g)
+    assert g.result.reason == "turn limit" and g.result.objective_points == {"german": 5, "soviet": 0}
+    assert g.result.winner == "german"
+
+
+def test_hold_objectives_at_a_turn_wins():
+    from hexwar.game.scenario import HoldVictory
+
+    g = dataclasses.replace(scenario("game_tiny"), hold=HoldVictory("german", 1), turns=0).new_game(seed=6)
+    clear_units(g)
+    place(g, "de_grenadiers", "E05")
+    g.objective_holders[H("E05")] = "german"
+    place(g, "su_rifles", "J08")
+    from game_helpers import step
+
+    while not g.over:
+        step(g)
+    assert g.result.winner == "german" and g.result.reason == "objectives" and g.turn == 1
+
+
+def test_end_turn_recovers_endurance_and_flies_aircraft_home():
+    g = empty()
+    hurt = place(g, "de_grenadiers", "C05", endurance=5)
+    crit = place(g, "su_rifles", "H05", endurance=2)
+    crit.damage_card = "dmg05#1"  # a permanent edge
+    g.damage_deck.remove("dmg05#1")
+    plane = place(g, "de_ju87g", None, crew="de_pilot_regular")
+    plane.flight_turns = 1
+    from game_helpers import step
+
+    while g.turn == 1:
+        step(g)
+    assert hurt.endurance == 8 and crit.endurance == 4  # Full without a card, Half with one (R5.6)
+    assert plane.uid not in g.units and g.reserves["german"][-2:] == [plane.uid, plane.crew]
+    assert not check_invariants(g)
+
+
+def test_event_drawn_applies_and_the_draw_goes_on():
+    g = scenario("game_small").new_game(seed=8)
+    advance_to(g, Phase.DRAW)
+    side = g.to_act
+    ev = next(c for c in g.all_cards if c.startswith("ev_panzer_aces"))
+    if ev in g.command_deck:
+        g.command_deck.remove(ev)
+        g.command_deck.insert(0, ev)
+    n = len(g.hand_commands[side])
+    g.apply(Draw(side, ("command", "command")))
+    assert ev in g.events_in_play and ev not in g.hand_commands[side]
+    assert len(g.hand_commands[side]) == n + 3  # the Event did not count: one more was drawn
+    assert any(e.kind == "event_card" for e in g.log)
+    assert not check_invariants(g)
+
+
+def test_enveloped_crewless_gun_is_captured_and_recrewing_gives_the_points_back():
+    g = empty()
+    gun = place(g, "su_45mm", "F04")  # crewless: its crew was shot away
+    place(g, "de_grenadiers", "E04")  # adjacent enemy, no friendly support
+    place(g, "su_rifles", "J08")
+    from game_helpers import step
+
+    while g.turn == 1:
+        step(g)
+    assert gun.side == "german" and g.vp["german"] == 12  # 2 x cost 6
+    crew = "de_artillery_crew_regular#1"
+    g.hand_units["german"].append(crew)
+    g.all_cards = g.all_cards + (crew,)
+    advance_to(g, Phase.COMMITMENT, "german")
+    g.apply(Recrew("german", crew, gun.uid))
+    assert gun.crew == crew and g.vp["german"] == 0 and not check_invariants(g)
+
+
+@pytest.mark.parametrize("variant", [(), ("classic",), ("burnout",)])
+def test_variants_are_named_in_the_log_and_the_state(variant):
+    g = scenario("game_tiny").new_game(seed=1, variants=variant)
+    assert g.variants == variant
+    assert (", ".join(variant) or "standard") in g.log[0].text
