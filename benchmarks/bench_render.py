@@ -94,79 +94,102 @@ def units(m: BattleMap, n: int = 300, seed: int = 11) -> list[CounterView]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=60)
-    ap.add_argument("--size", default="1280x800")
-    ap.add_argument("--samples", type=int, default=4, help="multisampling of the window (1 = off)")
-    args = ap.parse_args()
-    w, h = (int(v) for v in args.size.split("x"))
-
-    cfg = (gl.Config(double_buffer=True, sample_buffers=1, samples=args.samples, alpha_size=8) if args.samples > 1
+def measure(samples: int, w: int, h: int, n_frames: int, m: BattleMap, us: list[CounterView]) -> dict[str, float]:
+    """Frame times (ms) of one window configuration; picking time (us)."""
+    cfg = (gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8) if samples > 1
            else gl.Config(double_buffer=True, alpha_size=8))
     win = Window(w, h, visible=False, config=cfg)
-    renderer = gl.gl_info.get_renderer()
-
+    out: dict[str, float] = {}
     t0 = time.perf_counter()
-    m = big_map()
-    t1 = time.perf_counter()
     cam = Camera(viewport=(w, h))
     view = MapView(m, win, camera=cam)
-    t2 = time.perf_counter()
-    us = units(m)
+    out["build"] = (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
     view.set_counters(us)
-    t3 = time.perf_counter()
+    out["counters"] = (time.perf_counter() - t0) * 1000
     view.set_overlay("reach", ReachOverlay({hx: hx.distance(Hex(50, 25)) for hx in Hex(50, 25).spiral(4)}))
 
-    def frames(label: str) -> float:
+    def frame() -> float:
+        win.switch_to()
+        s = time.perf_counter()
+        win.clear()
+        view.draw()
+        gl.glFinish()
+        return (time.perf_counter() - s) * 1000
+
+    def frames() -> float:
         times = []
-        for i in range(args.frames + 5):
-            win.switch_to()
-            s = time.perf_counter()
-            win.clear()
-            view.draw()
-            gl.glFinish()
-            e = time.perf_counter()
+        for i in range(n_frames + 5):
+            t = frame()
             if i >= 5:  # warm-up frames excluded
-                times.append((e - s) * 1000)
-            cam.pan(1.0, 0.5)  # the camera moves every frame, as when scrolling
+                times.append(t)
+            cam.pan(1.0, 1.0)  # the camera moves every frame, as when scrolling
         return statistics.median(times)
 
     cam.fit_map(m.width, m.height)
-    whole = frames("whole map")
+    out["whole"] = frames()
     cam.zoom = 1.0
     cam.center_on(Hex(50, 25))
-    close = frames("zoom 1")
+    out["zoom1"] = frames()
+    # a zoom step that settles: the viewport cache is rebuilt (the worst frame while zooming)
+    steps = []
+    for i in range(5):
+        cam.zoom_at(w / 2, h / 2, 1.1 if i % 2 == 0 else 1 / 1.1)
+        frame()  # zoom changing: the old cache is shown scaled
+        steps.append(frame())  # settled: rebuilt
+    out["rebuild"] = statistics.median(steps)
 
     rng = np.random.default_rng(3)
-    pts = rng.random((20000, 2)) * (w, h)
-    pts_list = [(float(x), float(y)) for x, y in pts]
+    pts = [(float(x), float(y)) for x, y in rng.random((20000, 2)) * (w, h)]
     hex_at = view.hex_at
     reps = []
     for _ in range(5):
         s = time.perf_counter()
-        for x, y in pts_list:
+        for x, y in pts:
             hex_at(x, y)
-        reps.append((time.perf_counter() - s) / len(pts_list) * 1e6)
-    pick = statistics.median(reps)
+        reps.append((time.perf_counter() - s) / len(pts) * 1e6)
+    out["pick"] = statistics.median(reps)
+    view.delete()
+    win.close()
+    return out
 
-    rows = [
-        ("frame, whole 100x100 map visible (median)", whole, "ms", FRAME_TARGET_MS),
-        ("frame, zoom 1 (median)", close, "ms", FRAME_TARGET_MS),
-        ("hex picking, screen -> hex (median)", pick, "us", PICK_TARGET_US),
-        ("build map view (once)", (t2 - t1) * 1000, "ms", None),
-        ("set 300 counters (once)", (t3 - t2) * 1000, "ms", None),
-        ("generate benchmark map", (t1 - t0) * 1000, "ms", None),
-    ]
-    print(f"renderer: {renderer}; window {w}x{h}, {args.samples}x multisampling; "
-          f"{m.width}x{m.height} map, {len(us)} units, {args.frames} frames")
-    print(f"{'measurement':<44} {'value':>10} {'target':>10} {'ratio':>7}")
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--size", default="1280x800")
+    ap.add_argument("--samples", default="1,4", help="window multisampling settings to measure (1 = off)")
+    args = ap.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    t0 = time.perf_counter()
+    m = big_map()
+    us = units(m)
+    gen = (time.perf_counter() - t0) * 1000
+    rows: list[tuple[str, float, str, float | None]] = []
+    renderer = "?"
+    for samples in (int(v) for v in args.samples.split(",")):
+        r = measure(samples, w, h, args.frames, m, us)
+        renderer = gl.gl_info.get_renderer()
+        tag = f"{samples}x MSAA window"
+        rows += [
+            (f"frame, whole map visible, {tag}", r["whole"], "ms", FRAME_TARGET_MS),
+            (f"frame, zoom 1 panning, {tag}", r["zoom1"], "ms", FRAME_TARGET_MS),
+            (f"frame after a zoom step, {tag}", r["rebuild"], "ms", None),
+            (f"hex picking, {tag}", r["pick"], "us", PICK_TARGET_US),
+            (f"build map view (once), {tag}", r["build"], "ms", None),
+            (f"set 300 counters (once), {tag}", r["counters"], "ms", None),
+        ]
+    try:
+        load = f"load average {__import__('os').getloadavg()[0]:.1f}"
+    except OSError:
+        load = "load average unknown"
+    print(f"renderer: {renderer}; window {w}x{h}; {m.width}x{m.height} map, {len(us)} units; "
+          f"{args.frames} frames; map generated in {gen:.0f} ms; {load}")
+    print(f"{'measurement':<46} {'value':>10} {'target':>9} {'ratio':>7}")
     for name, val, unit, target in rows:
         tgt = f"{target:g} {unit}" if target else "-"
         ratio = f"{val / target:.2f}" if target else "-"
-        print(f"{name:<44} {val:>7.2f} {unit:<2} {tgt:>10} {ratio:>7}")
-    view.delete()
-    win.close()
+        print(f"{name:<46} {val:>7.2f} {unit:<2} {tgt:>9} {ratio:>7}")
 
 
 if __name__ == "__main__":
