@@ -173,7 +173,8 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             raise
         return 0
     from .game.ai import make_player
-    from .game.headless import format_event, play as run_game, readable
+    from .game.headless import format_event, readable
+    from .game.headless import play as run_game
 
     seed_ = sc.seed if seed is None else seed
     names = parse_ai(ai)
@@ -206,7 +207,8 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
 def replay(save: str, verify: bool, show_log: bool, as_json: bool) -> int:
     """Replay a saved game through the engine (and with --verify check it reproduces exactly)."""
     from .game.headless import format_event, readable, result_of
-    from .game.save import ReplayError, read_save, replay as do_replay
+    from .game.save import ReplayError, read_save
+    from .game.save import replay as do_replay
 
     sf = read_save(save)
     try:

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..hexgrid import Hex
 from ..rules.cards import EffectKind
-from ..rules.terrain_effects import EffectEvent, defense_class
+from ..rules.terrain_effects import defense_class
 from . import ruleset
 from .commands import UseCommandCard
 from .events import Event
-from .state import Kill, Phase, card_of, other_side
+from .state import Kill, card_of, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import Attack, GameState, UnitState

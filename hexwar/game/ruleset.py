@@ -6,8 +6,8 @@ go to :mod:`hexwar.los` with a per-map-version cache kept in the game's ``cache`
 state's hash). Nothing here adds a rule of its own; it maps the game's vocabulary
 (instance ids, sides, hexes) onto the rules modules' functions.
 
->>> card_name("de_tiger_i"), cost("de_tiger_i"), is_vehicle("de_tiger_i")
-('Tiger I', 20, True)
+>>> card_name("de_tiger_i"), is_vehicle("de_tiger_i"), crew_required("de_tiger_i"), line("su_su152")
+('Tiger I', True, 'tank_crew', 'either')
 """
 
 from __future__ import annotations

@@ -521,9 +521,9 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                 if h not in deploy:
                     deploy.append(h)
 
-        def card_list(key: str, sd: str = side, w: str = where) -> list[str]:
+        def card_list(key: str, sd: str = side, w: str = where, tbl: dict[str, Any] = t) -> list[str]:
             out = []
-            for i, c in enumerate(get_list(t, key, w)):
+            for i, c in enumerate(get_list(tbl, key, w)):
                 cw = f"{w}.{key}[{i}]"
                 if not isinstance(c, str):
                     bad(cw, f"expected a unit card id, got {c!r}")

@@ -140,7 +140,6 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
         turn 1's first decision.
     """
     from ..rules.cards import build_command_deck, build_damage_deck
-
     from .turn import Sink, begin_play
 
     seed = scenario.seed if seed is None else int(seed)

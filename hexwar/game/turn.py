@@ -232,9 +232,7 @@ def legal_commands(state: GameState, side: str | None = None) -> list[Command]:
 
 def can_act(state: GameState, side: str) -> bool:
     """True when ``side`` has a legal command other than ``EndPhase`` now."""
-    for c in _generate(state, side, include_end=False):
-        return True
-    return False
+    return next(_generate(state, side, include_end=False), None) is not None
 
 
 def _generate(state: GameState, side: str, include_end: bool = True) -> Iterator[Command]:
@@ -352,7 +350,6 @@ def _finish_setup(state: GameState, sink: Sink) -> None:
 def _begin_turn(state: GameState, sink: Sink) -> None:
     """Begin Turn (R5.1): a. fire spread, b. fire damage, c. initiative; then artillery targeting."""
     from ..rules.fire import fire_damage_checks, fire_spread_phase
-
     from . import resolution
 
     sink.emit("begin_turn", f"=== Turn {state.turn} ===", turn=state.turn)
@@ -369,7 +366,7 @@ def _begin_turn(state: GameState, sink: Sink) -> None:
         sink.add(ev)
         return
     # R5.1c initiative: 1d10 + modifiers each, re-roll ties
-    for attempt in range(100):
+    for _attempt in range(100):
         rolls = {}
         for side in SIDES:
             mods = []
@@ -400,7 +397,7 @@ def _resolve_artillery(state: GameState, sink: Sink) -> None:
 
     order = [state.initiative or "german", other_side(state.initiative or "german")]
     for side in order:
-        for s, h, bonus in [c for c in state.artillery_calls if c[0] == side]:
+        for _, h, bonus in [c for c in state.artillery_calls if c[0] == side]:
             resolution.artillery_mission(state, side, h, bonus is not None, sink)
             ev = victory.check_points(state)
             if ev is not None:
