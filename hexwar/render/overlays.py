@@ -466,8 +466,8 @@ class HeatmapOverlay(Overlay):
                 texts = [self.fmt(float(v)) for v in vals]
                 dark = ramp_colours(vals, stops, lo, hi).astype(np.int64)[:, :3].sum(axis=1) > 3 * 150
                 tc = np.where(dark[:, None], np.array([30, 28, 22, 255]), np.array([250, 248, 240, 255])).astype(np.uint8)
-                out[int(Layer.UNDERLAY_TEXT)] = ctx.atlas.texts(texts, x[mask], y[mask] - 0.5 * ctx.layout.size,
-                                                                0.2 * ctx.layout.size, tc, style="condensed")
+                out[int(Layer.UNDERLAY_TEXT)] = ctx.atlas.texts(texts, x[mask], y[mask] - 0.52 * ctx.layout.size,
+                                                                0.28 * ctx.layout.size, tc, style="condensed")
         if self.legend:
             body, text = self._legend(ctx, stops, lo, hi)
             out[int(Layer.HUD)] = body
