@@ -198,3 +198,15 @@ def test_new_game_deals_hands_places_units_and_builds_every_deck():
     assert pak.hex == H("C05") and g.units[pak.crew].crewing == "de_pak40#1"
     assert len(g.command_deck) == 51 and len(g.damage_deck) == 25  # 50 + one Event (R4.3)
     assert not check_invariants(g)
+
+
+def test_the_documented_example_is_a_valid_scenario(tmp_path):
+    doc = (ROOT / "docs" / "scenarios-format.md").read_text()
+    example = doc.split("## A full example", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    p = tmp_path / "example.toml"
+    p.write_text(example)
+    sc = load_scenario(p)
+    assert sc.id == "kursk-north" and sc.variants == ("classic",) and sc.sides["soviet"].budget == 90
+    assert sc.hold is not None and sc.hold.turn == 8
+    g = sc.new_game()
+    assert not check_invariants(g)

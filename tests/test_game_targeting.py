@@ -4,7 +4,7 @@ observers, SPGs, aircraft, bombs, crews (R7.5), close assault, and the declarati
 from __future__ import annotations
 
 import pytest
-from game_helpers import H, advance_to, place, scenario
+from game_helpers import advance_to, place, scenario
 from test_game_commands import refused
 
 from hexwar.game.commands import Declare, DeclareCloseAssault
@@ -141,14 +141,14 @@ def test_close_assault_needs_three_adjacent_infantry(game):
     tank = place(game, "de_pz_iv_g", "E04", crew="de_tank_crew_regular")
     inf = [place(game, c, h) for c, h in (("su_ptrd_team", "F04"), ("su_smg", "D04"), ("su_guards", "E05"))]
     far = place(game, "su_engineers", "G05")
-    bullets = place(game, "su_rifles", "D03")  # adjacent, but only bullets: not "able to affect vehicles"
+    sniper = place(game, "su_sniper", "D03")  # adjacent, but no attack value against vehicles at all
     declare_phase(game, "soviet")
     cands = [c for c in game.legal_commands() if isinstance(c, DeclareCloseAssault)]
     assert cands and cands[0].target == tank.uid
     refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid), tank.uid), "at least 3")
     refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, far.uid), tank.uid), "not adjacent")
-    refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, bullets.uid), tank.uid),
-            "cannot normally affect vehicles")
+    refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, sniper.uid), tank.uid),
+            "no attack value against vehicles")
     game.apply(DeclareCloseAssault("soviet", tuple(u.uid for u in inf), tank.uid))
     assert max(game.attacks.values(), key=lambda x: x.number).close_assault
 

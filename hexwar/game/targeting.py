@@ -22,8 +22,9 @@ An attacker needs its crew if it requires one, may not have declared already thi
 may not be under a ``no_attack`` effect; its second listed weapon may not fire under
 ``no_second_weapon`` (R4.3 effects).
 
-Close assault (000, R6.6): three or more infantry adjacent to an enemy vehicle, each able to
-affect vehicles with some weapon, declare one joint attack on it.
+Close assault (000, R6.6): three or more infantry adjacent to an enemy vehicle, each with an
+attack value against vehicles (underscores do not matter: improvised explosives, as the combat
+engine reads it), declare one joint attack on it.
 """
 
 from __future__ import annotations
@@ -263,9 +264,8 @@ def close_assault_problem(state: GameState, cmd: DeclareCloseAssault) -> str | N
             return f"{ruleset.card_name(u.card)} ({uid}) is not infantry"
         if u.hex is None or u.hex.distance(t.hex) != 1:
             return f"{ruleset.card_name(u.card)} ({uid}) is not adjacent to {t.hex.label} (close assault, R6.6)"
-        tc = ruleset.unit_card(t.card)
-        if not any(w.affects(tc) for w in ruleset.weapons(u.card)):
-            return f"{ruleset.card_name(u.card)} ({uid}) cannot normally affect vehicles like {tc.name}"
+        if all(w.attack_value("vehicle") is None for w in ruleset.weapons(u.card)):
+            return f"{ruleset.card_name(u.card)} ({uid}) has no attack value against vehicles"
     return None
 
 
@@ -312,10 +312,10 @@ def declaration_options(state: GameState, side: str) -> Iterator[Declare | Decla
     for tid, t in sorted(state.units.items()):
         if t.side != enemy or t.hex is None or t.aloft or not ruleset.is_vehicle(t.card):
             continue
-        tc = ruleset.unit_card(t.card)
         cands = [uid for uid, u in sorted(state.units.items())
                  if u.side == side and u.hex is not None and u.hex.distance(t.hex) == 1 and ruleset.is_infantry(u.card)
-                 and attacker_problem(state, side, uid) is None and any(w.affects(tc) for w in ruleset.weapons(u.card))]
+                 and attacker_problem(state, side, uid) is None
+                 and any(w.attack_value("vehicle") is not None for w in ruleset.weapons(u.card))]
         if len(cands) >= need:
             yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
 
