@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from hexwar.game.commands import (
     COMMAND_TYPES,
     ChooseHand,
-    Commit,
     CommandFormatError,
+    Commit,
     Declare,
     Discard,
     Draw,
