@@ -219,8 +219,9 @@ def _window_and_offscreen(m: BattleMap, samples: int, looks) -> tuple[np.ndarray
         w.switch_to()
         bg = looks.map["background"]
         gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
-        w.clear()
-        view.draw()  # exactly what on_draw does
+        for _ in range(2):  # what on_draw does, until the view's cache has settled
+            w.clear()
+            view.draw()
         shown = read_window(w)
         offscreen = render_view(view, samples=samples)
         view.delete()
@@ -448,7 +449,7 @@ def test_viewport_cache_draws_what_direct_drawing_does_and_follows_pans(win):
     direct.delete()
 
 
-def test_wheel_zoom_shows_the_old_cache_scaled_until_the_zoom_settles(win):
+def test_zooming_and_painting_use_the_cache_only_once_things_settle(win):
     from pyglet import gl
 
     m = terrain_map()
@@ -456,7 +457,9 @@ def test_wheel_zoom_shows_the_old_cache_scaled_until_the_zoom_settles(win):
     cam.center_on(Hex.from_offset(5, 2))
     view = MapView(m, win, camera=cam, use_cache=True, cache_samples=1)
     win.switch_to()
-    view.draw()
+    view.draw()  # the first frame draws directly (nothing has settled yet) ...
+    assert view.cache_builds == 0
+    view.draw()  # ... the second builds the cache
     assert view.cache_builds == 1
     for _ in range(3):  # zooming in, frame after frame
         cam.zoom_at(150, 100, 1.1)
@@ -467,6 +470,13 @@ def test_wheel_zoom_shows_the_old_cache_scaled_until_the_zoom_settles(win):
     cam.zoom_at(150, 100, 1.1)
     view.draw(exact=True)  # screenshots never show a stale image
     assert view.cache_builds == 3
+    # a paint stroke: the map changes frame after frame; drawn directly, cached after
+    for col in range(3):
+        m.set_terrain(Hex.from_offset(col, 1), "water")
+        view.draw()
+    assert view.cache_builds == 3
+    view.draw()
+    assert view.cache_builds == 4
     gl.glFinish()
     view.delete()
 

@@ -165,6 +165,7 @@ class MapView:
         self._feature_gen = 0
         self._static_gen = 0
         self._last_zoom: float | None = None
+        self._last_gens: tuple[int, int] | None = None
         self._counter_simple = False
         self.map = bmap
         self._build_all()
@@ -539,9 +540,10 @@ class MapView:
 
         Args:
             exact: never show a stale cache. While the zoom changes from frame to frame
-                (wheel zooming) the old cache is shown scaled and rebuilt once the zoom
-                settles, so zooming stays smooth; ``exact=True`` (screenshots, tests)
-                always rebuilds first.
+                (wheel zooming) the old cache is shown scaled, and while the map changes
+                from frame to frame (a paint stroke) the map is drawn directly; the cache
+                is rebuilt once things settle, so zooming and painting stay smooth.
+                ``exact=True`` (screenshots, tests) always rebuilds first.
         """
         self.refresh()
         if self._built_viewport != self.camera.viewport:
@@ -560,9 +562,11 @@ class MapView:
             key = (self._static_gen, self._feature_gen if top >= Layer.FEATURE else None, top, cam.zoom,
                    cam.pixel_ratio, cam.framebuffer_size, imp, self.show_grid,
                    self._groups[int(Layer.LABEL)].visible, self._groups[int(Layer.DETAIL)].visible)
+            gens = (self._static_gen, self._feature_gen)
+            volatile = not exact and (cam.zoom != self._last_zoom or gens != self._last_gens)
             if self._cache.valid(key, cam):
                 self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
-            elif (not exact and cam.zoom != self._last_zoom and self._cache.key is not None
+            elif (volatile and cam.zoom != self._last_zoom and self._cache.key is not None
                   and self._cache.key[:3] + self._cache.key[4:] == key[:3] + key[4:] and self._cache.covers(cam)):
                 # zoom still changing: show the old image scaled, rebuild when it settles
                 tex = self._cache.texture
@@ -573,6 +577,10 @@ class MapView:
                 gl.glBindTexture(tex.target, tex.id)
                 gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
                 gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+            elif volatile:
+                # the map or the zoom is changing frame after frame (a paint stroke, the
+                # wheel): draw directly, cache once it settles
+                self._draw_layers(hi=top, impostor=imp)
             else:
                 self._cache.build(self, lambda: self._draw_layers(hi=top, impostor=imp), key, self.cache_samples)
                 self._cache_group.texture = self._cache.texture
@@ -581,6 +589,7 @@ class MapView:
                 self._cache_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._cache_group)
                 self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
             self._draw_layers(lo=top + 1)
+            self._last_gens = gens
         self._last_zoom = self.camera.zoom
         self.batch.draw()
 
