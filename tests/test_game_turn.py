@@ -292,3 +292,40 @@ def test_variants_are_named_in_the_log_and_the_state(variant):
     g = scenario("game_tiny").new_game(seed=1, variants=variant)
     assert g.variants == variant
     assert (", ".join(variant) or "standard") in g.log[0].text
+
+
+def test_event_with_a_duration_covers_the_turns_after_it_was_drawn():
+    g = scenario("game_tiny").new_game(seed=8)  # ev_morning_mist lasts 1 turn
+    ev = next(c for c in g.all_cards if c.startswith("ev_morning_mist"))
+    advance_to(g, Phase.DRAW)
+    g.command_deck.remove(ev)
+    g.command_deck.insert(0, ev)
+    g.apply(Draw(g.to_act, ("command", "command")))
+    assert ev in g.events_in_play and g.event_turns[ev] == 2  # drawn in turn 1: lasts through turn 2
+    from game_helpers import step
+
+    while g.turn == 1:
+        step(g)
+    assert ev in g.events_in_play  # turn 2 is under the mist
+    while g.turn == 2:
+        step(g)
+    assert ev not in g.events_in_play and ev in g.command_discard
+    assert any(e.kind == "event_ends" for e in g.log)
+    assert not check_invariants(g)
+
+
+def test_movement_and_move_cost_effects_of_events():
+    from hexwar.game.movement import unit_reach
+
+    g = empty()
+    tank = place(g, "de_pz_iv_g", "B01", crew="de_tank_crew_regular")
+    inf = place(g, "de_grenadiers", "B05")
+    for e in ("ev_fuel_shortage#1", "ev_rasputitsa#1"):
+        g.events_in_play.append(e)
+        g.event_turns[e] = -1
+        g.all_cards = g.all_cards + (e,)
+    advance_to(g, Phase.MOVEMENT, "german")
+    assert tank.mp_left == 4  # 5 - 1: Fuel Shortage, German vehicles (R4.3)
+    assert unit_reach(g, tank.uid).cost[H("C01")] == 2.0  # clear 1 + 1: Rasputitsa, tracked
+    assert inf.mp_left == 4 and unit_reach(g, inf.uid).cost[H("B04")] == 1.0  # foot units unaffected
+    assert not check_invariants(g)

@@ -41,7 +41,7 @@ from ..hexgrid import DIRECTIONS, Hex
 
 __all__ = [
     "Reach", "neighbor_table", "edge_weights", "reachable", "path_cost", "adjacent_mask", "TOW_FACTOR",
-    "unit_mobility", "movement_allowance", "cost_arrays", "occupancy", "passable_for", "unit_reach",
+    "unit_mobility", "movement_allowance", "cost_arrays", "unit_cost_arrays", "occupancy", "passable_for", "unit_reach",
     "move_problem", "do_move", "tow_problem", "do_tow", "do_drop_tow",
 ]
 
@@ -299,8 +299,29 @@ def movement_allowance(state: Any, uid: str) -> float:
         return 0.0
     if u.immobilized or ruleset.is_immobilized(state, u):
         return 0.0
+    from ..rules.cards import EffectKind
+
     mp = float(ruleset.movement_points(u.card))
+    mp = max(0.0, mp + ruleset.effect_total(ruleset.active_effects(state, u), EffectKind.MOVEMENT))  # R4.3 effects
     return mp / 2.0 if u.towing else mp
+
+
+def unit_cost_arrays(state: Any, uid: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cost_arrays` for one unit, with its ``move_cost`` effects added to every hex it
+    may enter (Events such as a thaw, R4.3)."""
+    from ..rules.cards import EffectKind
+    from . import ruleset
+
+    u = state.units[uid]
+    mob = unit_mobility(state, uid)
+    assert mob is not None
+    cost, road_cost = cost_arrays(state, mob)
+    extra = sum(e.value for e in ruleset.active_effects(state, u)
+                if e.kind == EffectKind.MOVE_COST and e.mobility in (None, mob))
+    if extra:
+        cost = np.where(np.isfinite(cost), np.maximum(cost + extra, 1.0), cost)
+        road_cost = np.where(np.isfinite(road_cost), np.maximum(road_cost + extra, 1.0), road_cost)
+    return cost, road_cost
 
 
 def cost_arrays(state: Any, mobility: str) -> tuple[np.ndarray, np.ndarray]:
@@ -382,7 +403,7 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
     hit = state.cache.get(("reach", uid))
     if hit is not None and hit[0] == key:
         return hit[1]  # type: ignore[no-any-return]
-    cost, road_cost = cost_arrays(state, mob)
+    cost, road_cost = unit_cost_arrays(state, uid)
     r = reachable(cost, passable_for(state, uid), u.hex, u.mp_left, road_cost, state.battlemap.road)
     state.cache[("reach", uid)] = (key, r)
     return r
@@ -413,7 +434,7 @@ def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str 
         return f"{name} is immobilized"
     if not path:
         return "the path is empty: give at least one hex to enter"
-    cost, road_cost = cost_arrays(state, mob)
+    cost, road_cost = unit_cost_arrays(state, uid)
     passable = passable_for(state, uid)
     assert u.hex is not None
     # explain a blocked hex precisely before the generic check
@@ -463,7 +484,7 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
     u = state.units[uid]
     mob = unit_mobility(state, uid)
     assert mob is not None and u.hex is not None
-    cost, road_cost = cost_arrays(state, mob)
+    cost, road_cost = unit_cost_arrays(state, uid)
     start = u.hex
     entered: list[Hex] = []
     spent = 0.0

@@ -150,6 +150,8 @@ def envelop_crewless(state: GameState, sink: Any) -> None:
                                   f"captured by {enemy} (000)", unit=uid, side=enemy)
             if u.owner != enemy:
                 sink.add(score(state, enemy, uid, "captured"))
+            else:  # retaken by its owner: the captor's points for it go
+                forfeit_capture(state, uid, sink)
 
 
 # -- the combat engine ---------------------------------------------------------------------------
@@ -533,9 +535,14 @@ def command_card_options(state: GameState, side: str, phase: str) -> Iterator[Us
 
 
 def event_drawn(state: GameState, card: str, sink: Any) -> None:
-    """An Event card drawn (R5.5): it is now in play; instant parts apply at once."""
+    """An Event card drawn (R5.5): it is now in play; instant parts apply at once.
+
+    An Event lasting N turns covers the N turns after the one it is drawn in (it is drawn in
+    the Draw phase, when this turn's fighting is over): it leaves play at the End Turn of turn
+    ``drawn + N`` (``event_turns`` holds that turn number; -1: the rest of the game).
+    """
     ev = ruleset.command_card(card)
-    state.event_turns[card] = ev.turns if ev.turns is not None else -1
+    state.event_turns[card] = state.turn + ev.turns if ev.turns is not None else -1
     for e in ev.effects:
         if e.kind == EffectKind.COMMIT_FROM_RESERVES:
             for s in ([e.side] if e.side else ["german", "soviet"]):
@@ -543,14 +550,11 @@ def event_drawn(state: GameState, card: str, sink: Any) -> None:
 
 
 def end_turn_events(state: GameState, sink: Any) -> None:
-    """End Turn: Events with a duration count down and leave play at 0 (to the discard)."""
+    """End Turn: Events whose last turn this was leave play (to the discard pile)."""
     for c in list(state.events_in_play):
-        t = state.event_turns.get(c, -1)
-        if t > 0:
-            t -= 1
-            state.event_turns[c] = t
-            if t == 0:
-                state.events_in_play.remove(c)
-                del state.event_turns[c]
-                state.command_discard.append(c)
-                sink.emit("event_ends", f"the Event {ruleset.card_name(c)} ends", card=c)
+        last = state.event_turns.get(c, -1)
+        if 0 <= last <= state.turn:
+            state.events_in_play.remove(c)
+            del state.event_turns[c]
+            state.command_discard.append(c)
+            sink.emit("event_ends", f"the Event {ruleset.card_name(c)} ends", card=c)

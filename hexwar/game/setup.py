@@ -42,7 +42,8 @@ class RollLog(list):  # type: ignore[type-arg]
 
     sink: object | None = None
 
-    def append(self, roll: object) -> None:  # noqa: D102 - list.append with a report
+    def append(self, roll: object) -> None:
+        """Record ``roll`` and report it to the current event collector, if any."""
         super().append(roll)
         if self.sink is not None:
             self.sink.roll(roll)  # type: ignore[attr-defined]

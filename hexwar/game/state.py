@@ -277,7 +277,8 @@ class GameState:
         command_deck: the common Command deck, top first (R4.3).
         command_discard: discarded Command cards (out of the game, R5.5).
         events_in_play: Event cards drawn and in effect (face up for the game).
-        event_turns: End Turns left for Events with a duration (-1: the rest of the game).
+        event_turns: for each Event in play, the turn at whose End Turn it leaves play (-1: the
+            rest of the game).
         pending: per side, effects of instant Command cards waiting for their roll or draw
             (``"initiative"``, ``"artillery_accuracy"``, ``"draw"``: summed values).
         damage_deck: the Damage deck, top first; refilled from ``damage_discard`` when empty.
