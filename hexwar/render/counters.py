@@ -137,6 +137,9 @@ _LABEL_Y = -0.215
 _BAR = (-0.40, -0.445, 0.40, -0.365)  # x0, y0, x1, y1
 
 
+_QUAD_IDX = np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+
+
 def _symbol(b: MeshBuilder, unit_type: str, ink: RGBA, paper: RGBA) -> None:
     cx, cy, hw, hh = _SYM
     lw = 0.035
@@ -252,7 +255,7 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
     cc = looks.counter
     cc_items = tuple(sorted(cc.items()))
     bodies: list[list[Mesh]] = [[] for _ in range(max_levels)]
-    texts: list[list[TexMesh]] = [[] for _ in range(max_levels)]
+    texts: list[list[tuple[str, float, float, RGBA, int]]] = [[] for _ in range(max_levels)]
     cullable = owner_of is not None
     for h, stack in stacks.items():
         hx, hy = layout.hex_to_pixel(h)
@@ -274,25 +277,26 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
             parts = [Mesh(pos.astype(np.float32), tpl.colors, tpl.indices)]
             frac = c.endurance_fraction
             if frac > 0 and not simple:
-                bb = MeshBuilder()
                 x0, y0, x1, y1 = _BAR
-                bb.rect(cx + x0 * side_px, cy + y0 * side_px, cx + (x0 + (x1 - x0) * frac) * side_px, cy + y1 * side_px,
-                        _bar_colour(frac, cc))
-                parts.append(bb.build())
+                bx0, by0 = cx + x0 * side_px, cy + y0 * side_px
+                bx1, by1 = cx + (x0 + (x1 - x0) * frac) * side_px, cy + y1 * side_px
+                parts.append(Mesh(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], dtype=np.float32),
+                                  np.tile(np.asarray(_bar_colour(frac, cc), dtype=np.uint8), (4, 1)), _QUAD_IDX))
             if own is not None:
                 for p_ in parts:
                     p_.owner = np.full(p_.vertex_count, own, dtype=np.int64)
             bodies[lvl].extend(parts)
             if c.label and not simple:
-                t = atlas.text(c.label, cx, cy + _LABEL_Y * side_px, 0.2 * side_px, side.text,
-                               anchor_x="center", anchor_y="center", style="condensed", max_width=0.88 * side_px)
-                if own is not None:
-                    t.owner = np.full(t.vertex_count, own, dtype=np.int64)
-                texts[lvl].append(t)
+                texts[lvl].append((c.label, cx, cy + _LABEL_Y * side_px, side.text, -1 if own is None else own))
     out = []
     for k in range(max_levels):
         if bodies[k] or texts[k]:
-            body, text = Mesh.concat(bodies[k]), TexMesh.concat(texts[k])
+            body = Mesh.concat(bodies[k])
+            tl = texts[k]
+            text = atlas.texts([t[0] for t in tl], np.array([t[1] for t in tl]), np.array([t[2] for t in tl]),
+                               0.2 * side_px, np.array([t[3] for t in tl], dtype=np.uint8).reshape(-1, 4),
+                               style="condensed", owners=np.array([t[4] for t in tl], dtype=np.int64),
+                               max_width=0.88 * side_px) if tl else TexMesh.empty()
             if not cullable:
                 body.owner = None
                 text.owner = None

@@ -175,7 +175,7 @@ class GlyphAtlas:
 
     def texts(self, texts: list[str], xs: np.ndarray, ys: np.ndarray, size: float, colour: Any,
               anchor_x: str = "center", anchor_y: str = "center", style: str = "regular",
-              owners: np.ndarray | None = None) -> TexMesh:
+              owners: np.ndarray | None = None, max_width: float | None = None) -> TexMesh:
         """Many texts at once, vectorized over characters (hex labels of a whole map).
 
         Args:
@@ -183,6 +183,7 @@ class GlyphAtlas:
             xs, ys: ``[k]`` anchor positions.
             colour: one RGBA for all, or ``[k, 4]`` one per text.
             owners: optional ``[k]`` map hex index per text (for culling).
+            max_width: shrink each text that is wider than this (same units).
         """
         keep_t = [i for i, t in enumerate(texts) if t]
         if len(keep_t) != len(texts):
@@ -217,14 +218,20 @@ class GlyphAtlas:
         before = np.concatenate([[0.0], csum[:-1]])
         pen_rel = before - before[starts][owner]
         widths = np.add.reduceat(adv, starts)
+        f = np.ones(k)
+        if max_width is not None and max_width > 0:
+            f = np.minimum(1.0, max_width / np.maximum(widths, 1e-12))
+        widths = widths * f
+        sz = size * f  # em size of each text
         xs = np.asarray(xs, dtype=np.float64)
         ys = np.asarray(ys, dtype=np.float64)
         shift = {"center": -widths / 2, "right": -widths}.get(anchor_x, np.zeros(k))
-        cap = self.cap_height * size
-        base = ys + {"center": -cap / 2, "top": -cap}.get(anchor_y, 0.0)
-        pen = xs[owner] + shift[owner] + pen_rel
-        quads = np.stack([pen + g[:, 0] * size, base[owner] + g[:, 1] * size, pen + g[:, 2] * size,
-                          base[owner] + g[:, 3] * size], axis=1)
+        cap = self.cap_height * sz
+        base = ys + {"center": -cap / 2, "top": -cap}.get(anchor_y, np.zeros(k))
+        pen = xs[owner] + shift[owner] + pen_rel * f[owner]
+        so = sz[owner]
+        quads = np.stack([pen + g[:, 0] * so, base[owner] + g[:, 1] * so, pen + g[:, 2] * so,
+                          base[owner] + g[:, 3] * so], axis=1)
         keep = g[:, 2] > g[:, 0]
         col = np.asarray(colour, dtype=np.uint8)
         if col.ndim == 2:
@@ -235,14 +242,15 @@ class GlyphAtlas:
         return out
 
 
+_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])  # (x0,y0) (x1,y0) (x1,y1) (x0,y1) from [x0,y0,x1,y1]
+
+
 def _quads(quads: np.ndarray, uvs: np.ndarray, colour: Any) -> TexMesh:
     n = quads.shape[0]
     if n == 0:
         return TexMesh.empty()
-    x0, y0, x1, y1 = quads.T
-    u0, v0, u1, v1 = uvs.T
-    pos = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
-    uv = np.stack([np.stack([u0, v0], 1), np.stack([u1, v0], 1), np.stack([u1, v1], 1), np.stack([u0, v1], 1)], 1)
+    pos = quads[:, _CORNERS]  # [n, 4, 2]
+    uv = uvs[:, _CORNERS]
     col = np.asarray(colour, dtype=np.uint8)
     if col.ndim == 1:
         cols = np.broadcast_to(col, (n, 4, 4))
