@@ -84,7 +84,8 @@ def configure(headless: bool | None = None) -> bool:
     Args:
         headless: ``True`` forces headless EGL rendering; ``False`` asks for real windows;
             ``None`` (auto) goes headless when ``HEXWAR_HEADLESS=1`` or no display is
-            available (:func:`display_available`).
+            available (:func:`display_available`), and keeps the mode already chosen once
+            pyglet's GL is loaded.
 
     Raises:
         NoDisplayError: ``headless=False`` but no display exists, or pyglet's GL was
@@ -92,6 +93,8 @@ def configure(headless: bool | None = None) -> bool:
     """
     import pyglet
 
+    if headless is None and gl_loaded():
+        return bool(pyglet.options["headless"])  # auto: keep whatever this process already chose
     if headless is None:
         want = _env_forces_headless() or not display_available()
     else:
