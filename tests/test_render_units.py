@@ -411,3 +411,20 @@ def test_importing_the_render_package_loads_no_gl():
     """, {})
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False False"
+
+
+def test_auto_configure_keeps_the_mode_chosen_before_gl_loaded():
+    r = _run("""
+        from hexwar.render import backend
+        print(backend.configure(True))
+        import pyglet.gl  # GL loads headless
+        print(backend.configure(None))
+        try:
+            backend.configure(False)
+        except backend.NoDisplayError as e:
+            print("ERR", e)
+    """, {"DISPLAY": ":99"})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:2] == ["True", "True"]
+    assert lines[2].startswith("ERR no display available; use --headless")
