@@ -329,3 +329,26 @@ def test_movement_and_move_cost_effects_of_events():
     assert unit_reach(g, tank.uid).cost[H("C01")] == 2.0  # clear 1 + 1: Rasputitsa, tracked
     assert inf.mp_left == 4 and unit_reach(g, inf.uid).cost[H("B04")] == 1.0  # foot units unaffected
     assert not check_invariants(g)
+
+
+def test_infantry_sets_an_adjacent_wood_building_on_fire_in_close_combat():
+    """003's example: a rifle unit (Damage Index 2) attacks an empty wooden building in close
+    combat: 2 + 4 = 6, it needs an 8 on 2d6 for AV 14 >= DR 13 + 1: fire (R8.2, R8.4)."""
+    from hexwar.game.commands import DeclareBuildingAttack
+
+    g = empty()
+    inf = place(g, "de_grenadiers", "F02")  # G02 is a wood building next to it
+    place(g, "su_rifles", "J08")
+    advance_to(g, Phase.DECLARATION, "german")
+    from test_game_commands import refused
+
+    refused(g, DeclareBuildingAttack("german", inf.uid, H("H03"), 0), "not adjacent")
+    refused(g, DeclareBuildingAttack("german", inf.uid, H("E02"), 0), "no intact building")
+    g.apply(DeclareBuildingAttack("german", inf.uid, H("G02"), 0))
+    advance_to(g, Phase.RESOLUTION, "german")
+    script_dice(g, 4, 4)
+    n = next(a.number for a in g.attacks.values() if a.building == H("G02"))
+    g.apply(Resolve("german", n))
+    ev = next(e for e in g.log if e.kind == "building_attack")
+    assert ev.data["av"] == 14 and ev.data["dr"] == 13 and ev.data["result"] == "fire"
+    assert g.battlemap.has_fire(H("G02")) and not check_invariants(g)

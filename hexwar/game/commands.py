@@ -20,6 +20,7 @@ command                   when and what (rules)
 ``DropTow``               R8.1: drop a towed wreck in the vehicle's hex (no cost)
 ``Declare``               R6.1 / R7: one target and up to two weapons for one unit
 ``DeclareCloseAssault``   R6.6 (000 Close Assault): three or more adjacent infantry
+``DeclareBuildingAttack`` R8.2: infantry attacks an adjacent building in close combat
 ``Resolve``               R6.2: resolve one of your declared attacks
 ``Draw``                  R5.5: the draw (one Command card, then two chosen sources)
 ``Discard``               R5.5: discard down to the hand limits
@@ -60,6 +61,7 @@ __all__ = [
     "DropTow",
     "Declare",
     "DeclareCloseAssault",
+    "DeclareBuildingAttack",
     "Resolve",
     "Draw",
     "Discard",
@@ -254,6 +256,23 @@ class DeclareCloseAssault(Command):
 
 
 @dataclass(frozen=True)
+class DeclareBuildingAttack(Command):
+    """R8.2: an infantry unit attacks the intact building in an adjacent hex in close combat
+    (AV = 2d6 + the weapon's Damage Index + 4 against the building's DR; fire or nothing, 003).
+
+    Attributes:
+        attacker: the infantry unit's instance id (this is its one attack of the turn).
+        hex: the building's hex.
+        weapon: the weapon (index, card order) whose Damage Index counts.
+    """
+
+    attacker: str = ""
+    hex: Hex | None = None
+    weapon: int = 0
+    name: ClassVar[str] = "declare_building_attack"
+
+
+@dataclass(frozen=True)
 class Resolve(Command):
     """R6.2: resolve one of the side's declared attacks.
 
@@ -311,7 +330,7 @@ class EndPhase(Command):
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
     for c in (ChooseHand, TargetArtillery, Commit, Recrew, Move, Tow, DropTow, Declare,
-              DeclareCloseAssault, Resolve, Draw, Discard, UseCommandCard, EndPhase)
+              DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase)
 }
 
 

@@ -286,6 +286,16 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
     from ..rules.buildings import BuildingAttackKind, attack_building
     from ..rules.combat import AttackOrders, bonus_on
 
+    if a.building is not None:  # R8.2: infantry close combat against a building (no dice modifiers)
+        u = state.units[a.attackers[0]]
+        w = ruleset.weapons(u.card)[a.weapons[0]]
+        ev = attack_building(state.battlemap, a.building, BuildingAttackKind.CLOSE_COMBAT, w.damage_index, state.dice,
+                             attacker=f"{ruleset.card_name(u.card)} ({u.uid})", attacker_hex=u.hex)
+        if ev is not None:
+            sink.effect(ev)
+        state.command_discard.extend(a.command_cards)
+        a.command_cards = []
+        return
     eng, dd = _engine(state)
     pol = bonus_on(to_hit=[0]) if bonus else None
     t = state.units[a.target]
@@ -433,6 +443,8 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
         a = _open_attack(state, cmd.unit)
         if a is None or a.side != cmd.side:
             return f"{cmd.unit} has no declared attack waiting to be resolved"
+        if a.building is not None:
+            return "Command cards are not played on attacks against buildings (R8.2: no dice modifiers)"
         cards_now = tuple(a.command_cards) + (cmd.card,)
         if a.close_assault:
             assaulters = [state.units[x] for x in a.attackers if x in state.units]

@@ -178,6 +178,8 @@ class Attack:
         resolved: resolved or void.
         command_cards: Command cards played on this attack (duration ``"attack"``, R4.3);
             discarded when it is resolved.
+        building: for a close-combat attack on a building (R8.2): its hex (``target`` is
+            then empty).
     """
 
     number: int
@@ -191,13 +193,15 @@ class Attack:
     hindrance: int = 0
     resolved: bool = False
     command_cards: list[str] = field(default_factory=list)
+    building: Hex | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of the attack."""
         return {"number": self.number, "side": self.side, "attackers": list(self.attackers), "target": self.target,
                 "weapons": list(self.weapons), "at_crew": self.at_crew, "close_assault": self.close_assault,
                 "indirect": self.indirect, "hindrance": self.hindrance, "resolved": self.resolved,
-                "command_cards": list(self.command_cards)}
+                "command_cards": list(self.command_cards),
+                "building": self.building.label if self.building is not None else None}
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ __all__ = [
     "do_declare",
     "do_declare_close_assault",
     "declaration_options",
+    "building_attack_problem",
+    "do_declare_building_attack",
     "legal_targets",
     "void_attacks",
     "observers",
@@ -280,6 +282,46 @@ def do_declare_close_assault(state: GameState, cmd: DeclareCloseAssault, sink: A
     return a
 
 
+def building_attack_problem(state: GameState, cmd: Any) -> str | None:
+    """Why an infantry close-combat attack on a building is illegal (R8.2), or ``None``.
+
+    The attacker must be infantry able to attack this turn, the hex adjacent to it and holding
+    an intact building, and the weapon one of its weapons.
+    """
+    p = attacker_problem(state, cmd.side, cmd.attacker)
+    if p:
+        return p
+    u = state.units[cmd.attacker]
+    if not ruleset.is_infantry(u.card):
+        return f"{ruleset.card_name(u.card)} is not infantry: only infantry attacks buildings in close combat (R8.2)"
+    h = cmd.hex
+    if h is None or not state.battlemap.in_bounds(h):
+        return "give the building's hex on the map"
+    if u.hex is None or u.hex.distance(h) != 1:
+        return f"{h.label} is not adjacent to {ruleset.card_name(u.card)} (close combat, R8.2)"
+    if state.battlemap.building_at(h) is None:
+        return f"{h.label} holds no intact building"
+    ws = ruleset.weapons(u.card)
+    if not 0 <= cmd.weapon < len(ws):
+        return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {cmd.weapon}"
+    if cmd.weapon == 1 and ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_SECOND_WEAPON):
+        return "the 2nd listed weapon may not be used (damage effect)"
+    return None
+
+
+def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
+    """Record a checked close-combat attack on a building (R8.2) and log it."""
+    n = max(state.attacks, default=0) + 1
+    a = Attack(n, cmd.side, (cmd.attacker,), "", (cmd.weapon,), building=cmd.hex)
+    state.attacks[n] = a
+    u = state.units[cmd.attacker]
+    b = state.battlemap.building_at(cmd.hex)
+    sink.emit("declare", f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) attacks the "
+                         f"{b.name if b else 'building'} in {cmd.hex.label} in close combat (R8.2)",
+              attack=a.to_json())
+    return a
+
+
 def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
     """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs)."""
     out = []
@@ -318,6 +360,16 @@ def declaration_options(state: GameState, side: str) -> Iterator[Declare | Decla
                  and any(w.attack_value("vehicle") is not None for w in ruleset.weapons(u.card))]
         if len(cands) >= need:
             yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
+    from .commands import DeclareBuildingAttack
+
+    for uid, u in sorted(state.units.items()):
+        if u.side != side or u.hex is None or u.aloft or not ruleset.is_infantry(u.card):
+            continue
+        for h in state.battlemap.neighbors(u.hex):
+            if state.battlemap.building_at(h) is not None:
+                cmd = DeclareBuildingAttack(side, uid, h, 0)
+                if building_attack_problem(state, cmd) is None:
+                    yield cmd
 
 
 def _still_legal(state: GameState, a: Attack, sink: Any) -> str | None:
@@ -359,7 +411,13 @@ def void_attacks(state: GameState, sink: Any) -> None:
             continue
         why = None
         t = state.units.get(a.target)
-        if t is None or t.side == a.side:
+        if a.building is not None:
+            u = state.units.get(a.attackers[0])
+            if u is None or u.side != a.side:
+                why = "its attacker was destroyed"
+            elif state.battlemap.building_at(a.building) is None:
+                why = "the building is gone"
+        elif t is None or t.side == a.side:
             why = "its target is gone"
         elif a.at_crew and t.crew is None:
             why = "the gun's crew is gone"

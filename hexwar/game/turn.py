@@ -22,7 +22,8 @@ phase              commands (besides ``EndPhase``)
 ``artillery``      ``TargetArtillery`` (R5.1d, R9.2)
 ``commitment``     ``Commit``, ``Recrew``, ``UseCommandCard`` (R5.2)
 ``movement``       ``Move``, ``Tow``, ``DropTow``, ``UseCommandCard`` (R5.3)
-``declaration``    ``Declare``, ``DeclareCloseAssault``, ``UseCommandCard`` (R6.1)
+``declaration``    ``Declare``, ``DeclareCloseAssault``, ``DeclareBuildingAttack``,
+                   ``UseCommandCard`` (R6.1, R8.2)
 ``resolution``     ``Resolve`` - alternating, initiative winner first (R6.2); no EndPhase
 ``draw``           ``Draw`` then ``Discard`` to the hand limits (R5.5)
 =================  ====================================================================
@@ -45,6 +46,7 @@ from .commands import (
     Command,
     Commit,
     Declare,
+    DeclareBuildingAttack,
     DeclareCloseAssault,
     Discard,
     Draw,
@@ -842,6 +844,17 @@ def _check_declare_ca(state: GameState, cmd: DeclareCloseAssault) -> None:
 
 def _do_declare_ca(state: GameState, cmd: DeclareCloseAssault, sink: Sink) -> None:
     targeting.do_declare_close_assault(state, cmd, sink)
+
+
+@_rule(Phase.DECLARATION, DeclareBuildingAttack)
+def _check_declare_building(state: GameState, cmd: DeclareBuildingAttack) -> None:
+    p = targeting.building_attack_problem(state, cmd)
+    if p:
+        raise IllegalCommand(cmd, p)
+
+
+def _do_declare_building(state: GameState, cmd: DeclareBuildingAttack, sink: Sink) -> None:
+    targeting.do_declare_building_attack(state, cmd, sink)
 
 
 def _gen_declaration(state: GameState, side: str) -> Iterator[Command]:
