@@ -201,7 +201,7 @@ def test_click_at_a_hex_centre_picks_that_hex(win, looks, ratio):
     view.delete()
 
 
-def _window_and_offscreen(m: BattleMap, samples: int, looks) -> tuple[np.ndarray, np.ndarray]:
+def _window_and_offscreen(m: BattleMap, samples: int, looks, use_cache: bool = True) -> tuple[np.ndarray, np.ndarray]:
     from pyglet import gl
     from pyglet.window import Window
 
@@ -213,7 +213,7 @@ def _window_and_offscreen(m: BattleMap, samples: int, looks) -> tuple[np.ndarray
         pytest.skip(f"no window config with {samples} samples here")
     try:
         cam = fitted_camera(m, (300, 200))
-        view = MapView(m, w, camera=cam)
+        view = MapView(m, w, camera=cam, use_cache=use_cache)
         view.set_counters([CounterView(Hex.from_offset(2, 2), "soviet", "gun", "ZiS-3", 2, 4)])
         view.set_overlay("reach", ReachOverlay({Hex.from_offset(3, 1): 2}))
         w.switch_to()
@@ -230,20 +230,21 @@ def _window_and_offscreen(m: BattleMap, samples: int, looks) -> tuple[np.ndarray
     return shown, offscreen
 
 
-def test_offscreen_image_is_identical_to_the_window(looks):
+@pytest.mark.parametrize("samples,use_cache", [(1, True), (4, True), (1, False)])
+def test_offscreen_image_is_identical_to_the_window(looks, samples, use_cache):
     m = terrain_map()
-    shown, offscreen = _window_and_offscreen(m, 1, looks)
+    shown, offscreen = _window_and_offscreen(m, samples, looks, use_cache)
     assert shown.shape == offscreen.shape == (200, 300, 4)
     assert np.array_equal(shown, offscreen)
 
 
-def test_multisampled_offscreen_image_matches_the_window_up_to_edge_smoothing(looks):
-    # With 4x multisampling, Mesa's EGL pbuffer (the headless "window") and the offscreen
-    # renderbuffer place their samples differently, so anti-aliased edge pixels differ a
-    # little; everything else is the same picture.
+def test_multisampled_direct_drawing_matches_the_window_up_to_edge_smoothing(looks):
+    # Drawn directly (no cache) with 4x multisampling, Mesa's EGL pbuffer (the headless
+    # "window") and the offscreen renderbuffer place their samples differently, so
+    # anti-aliased edge pixels differ a little; everything else is the same picture.
     m = terrain_map()
-    shown, offscreen = _window_and_offscreen(m, 4, looks)
-    _, aliased = _window_and_offscreen(m, 1, looks)
+    shown, offscreen = _window_and_offscreen(m, 4, looks, use_cache=False)
+    _, aliased = _window_and_offscreen(m, 1, looks, use_cache=False)
     diff = np.abs(shown.astype(int) - offscreen.astype(int))[..., :3]
     assert np.any(offscreen != aliased)  # multisampling really smooths the offscreen image
     assert np.mean(np.all(diff == 0, axis=2)) > 0.9
@@ -435,6 +436,18 @@ def test_viewport_cache_draws_what_direct_drawing_does_and_follows_pans(win):
         direct_cam.pan(dx, dy)
         assert same_picture(render_view(cached, samples=1), render_view(direct, samples=1))
     assert cached.cache_builds == 1
+    # moving a unit re-composites the counters over the same cached map
+    comp = cached.composite_builds
+    target = cached.hex_at(150, 100)
+    moved = [CounterView(target, "german", "gun", "Pak 40", 2, 4)]
+    cached.set_counters(moved)
+    direct.set_counters(moved)
+    img = render_view(cached, samples=1)
+    assert cached.cache_builds == 1 and cached.composite_builds == comp + 1
+    assert same_picture(img, render_view(direct, samples=1))
+    side = COUNTER_SIZE * 32 * cam.zoom
+    x, y = cam.hex_center_screen(target)
+    assert close(pixel(img, cam, x + 0.15 * side, y + 0.09 * side), default_looks().side("german").symbol_fill)
     cam.pan(-300, 0)  # past the margin: rebuilt
     direct_cam.pan(-300, 0)
     assert same_picture(render_view(cached, samples=1), render_view(direct, samples=1))

@@ -6,11 +6,13 @@ layers deep (hex fills, trees, roads, buildings, grid, labels). Two caches keep 
 * :class:`MapImpostor`, the far-out image: zoomed far out, a 100x100 map is 10,000 tiny
   hexes; the terrain is rendered once into a mipmapped texture (hexes at most
   :data:`IMPOSTOR_HEX_PX` texels, never magnified) and drawn as one quad.
-* :class:`ViewCache`, the viewport cache: the static layers under the counters are rendered
-  once per zoom level into a texture a little larger than the window (1:1 with framebuffer
-  pixels); while panning, each frame only copies it and draws counters and overlays on top.
-  It is rebuilt when the zoom, the pixel ratio, the map, or a toggle changes, or when the
-  view pans past its margin.
+* :class:`ViewCache`, the viewport cache, in two levels: the static map (terrain, labels,
+  features) is rendered once per zoom level into a texture a little larger than the window
+  (1:1 with framebuffer pixels); a second texture composites it with the underlays, unit
+  counters and overlays, and is redone (cheaply: one copy plus those layers) whenever they
+  change. While panning, a frame only copies the composite. The static level is rebuilt
+  when the zoom, the pixel ratio, the map, or a toggle changes, or when the view pans past
+  its margin.
 
 Both restore the caller's framebuffer, viewport, projection and camera after rendering.
 """
@@ -193,6 +195,11 @@ class ViewCache:
         self.fb: int | None = None
         self.builds = 0
         self._size = (0, 0)
+        self.camera: Camera | None = None
+        self.comp_texture: Any = None
+        self.comp_fb: int | None = None
+        self.comp_key: Any = None
+        self.comp_builds = 0
 
     def valid(self, key: Any, camera: Camera) -> bool:
         """True when the cache was built for ``key`` and covers the camera's view."""
@@ -224,16 +231,31 @@ class ViewCache:
         delete_framebuffer(self.fb)
         self.texture, self.fb = render_layers_to_texture(view, ccam, W, H, samples, draw, gl.GL_NEAREST, self.texture)
         self._size = (W, H)
+        self.camera = ccam
         self.key = key
+        self.comp_key = None
         self.builds += 1
 
-    def draw(self, camera: Camera, draw_quad: Any) -> None:
-        """Put the cached image on the current framebuffer where the camera sees it.
+    def build_composite(self, view: Any, draw: Any, key: Any, samples: int) -> None:
+        """Render ``draw()`` (the static image as a quad, then the layers above it) through
+        the static level's camera into the composite texture."""
+        assert self.camera is not None
+        W, H = self._size
+        delete_framebuffer(self.comp_fb)
+        self.comp_texture, self.comp_fb = render_layers_to_texture(view, self.camera, W, H, samples, draw,
+                                                                   gl.GL_NEAREST, self.comp_texture)
+        self.comp_key = key
+        self.comp_builds += 1
+
+    def draw(self, camera: Camera, draw_quad: Any, composite: bool = False) -> None:
+        """Put the cached image (the static level, or the ``composite``) on the current
+        framebuffer where the camera sees it.
 
         A single-sampled target gets a pixel copy (``glBlitFramebuffer``); a multisampled
         one gets ``draw_quad()`` (a textured quad over :attr:`rect`).
         """
-        if _get_int(gl.GL_SAMPLE_BUFFERS) == 0 and self.fb:
+        fb = self.comp_fb if composite else self.fb
+        if _get_int(gl.GL_SAMPLE_BUFFERS) == 0 and fb:
             x0, y0, _, _ = self.rect
             sx, sy = camera.world_to_screen(x0, y0)
             px, py = camera.screen_to_pixel(sx, sy)
@@ -247,7 +269,7 @@ class ViewCache:
                 return
             target = _get_int(gl.GL_DRAW_FRAMEBUFFER_BINDING)
             saved_read = _get_int(gl.GL_READ_FRAMEBUFFER_BINDING)
-            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.fb)
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fb)
             gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target)
             gl.glBlitFramebuffer(dx0 - ox, dy0 - oy, dx1 - ox, dy1 - oy, dx0, dy0, dx1, dy1, gl.GL_COLOR_BUFFER_BIT,
                                  gl.GL_NEAREST)
@@ -260,7 +282,8 @@ class ViewCache:
         return _quad(*self.rect)
 
     def delete(self) -> None:
-        """Free the framebuffer (the texture goes with the object)."""
+        """Free the framebuffers (the textures go with the object)."""
         delete_framebuffer(self.fb)
-        self.fb = None
-        self.texture = None
+        delete_framebuffer(self.comp_fb)
+        self.fb = self.comp_fb = None
+        self.texture = self.comp_texture = None

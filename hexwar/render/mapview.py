@@ -162,6 +162,9 @@ class MapView:
         self._cache = ViewCache()
         self._cache_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
         self._cache_vl: Any = None
+        self._comp_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
+        self._comp_vl: Any = None
+        self._dyn_gen = 0  # counters and overlays: bumped whenever they change
         self._feature_gen = 0
         self._static_gen = 0
         self._last_zoom: float | None = None
@@ -275,11 +278,15 @@ class MapView:
         if vl is not None:
             entries.append(_Entry(vl, int(layer), tiles))
         self._draw_order = None
+        if name not in _STATIC_LAYERS:
+            self._dyn_gen += 1
 
     def _clear(self, name: str) -> None:
         for e in self._lists.pop(name, []):
             e.vl.delete()
         self._draw_order = None
+        if name not in _STATIC_LAYERS:
+            self._dyn_gen += 1
 
     def _replace(self, name: str, layer: int, mesh: Mesh | TexMesh) -> None:
         self._clear(name)
@@ -524,10 +531,32 @@ class MapView:
         """The highest layer kept in the viewport cache: the static map under overlays."""
         return int(Layer.FEATURE_TEXT)
 
+    def _draw_composite(self, top: int) -> None:
+        """Show the cached static map with underlays, counters and overlays (re-compositing
+        them first if they changed), then the screen-space layers live."""
+        key = (self._cache.builds, self._dyn_gen)
+        if self._cache.comp_key != key:
+            def compose() -> None:
+                self._draw_quad(self._cache_vl, self._cache_group)
+                self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1)
+
+            self._cache.build_composite(self, compose, key, self.cache_samples)
+            self._comp_group.texture = self._cache.comp_texture
+            if self._comp_vl is not None:
+                self._comp_vl.delete()
+            self._comp_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._comp_group)
+        self._cache.draw(self.camera, lambda: self._draw_quad(self._comp_vl, self._comp_group), composite=True)
+        self._draw_layers(lo=int(Layer.HUD))
+
     @property
     def cache_builds(self) -> int:
-        """How many times the viewport cache was rendered (tests, benchmarks)."""
+        """How many times the static level of the viewport cache was rendered (tests, benchmarks)."""
         return self._cache.builds
+
+    @property
+    def composite_builds(self) -> int:
+        """How many times counters and overlays were composited over the cached map."""
+        return self._cache.comp_builds
 
     def draw(self, exact: bool = False) -> None:
         """Bring changed layers up to date and draw everything (current GL context).
@@ -565,7 +594,7 @@ class MapView:
             gens = (self._static_gen, self._feature_gen)
             volatile = not exact and (cam.zoom != self._last_zoom or gens != self._last_gens)
             if self._cache.valid(key, cam):
-                self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
+                self._draw_composite(top)
             elif (volatile and cam.zoom != self._last_zoom and self._cache.key is not None
                   and self._cache.key[:3] + self._cache.key[4:] == key[:3] + key[4:] and self._cache.covers(cam)):
                 # zoom still changing: show the old image scaled, rebuild when it settles
@@ -577,18 +606,18 @@ class MapView:
                 gl.glBindTexture(tex.target, tex.id)
                 gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
                 gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+                self._draw_layers(lo=top + 1)
             elif volatile:
                 # the map or the zoom is changing frame after frame (a paint stroke, the
                 # wheel): draw directly, cache once it settles
-                self._draw_layers(hi=top, impostor=imp)
+                self._draw_layers(impostor=imp)
             else:
                 self._cache.build(self, lambda: self._draw_layers(hi=top, impostor=imp), key, self.cache_samples)
                 self._cache_group.texture = self._cache.texture
                 if self._cache_vl is not None:
                     self._cache_vl.delete()
                 self._cache_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._cache_group)
-                self._cache.draw(cam, lambda: self._draw_quad(self._cache_vl, self._cache_group))
-            self._draw_layers(lo=top + 1)
+                self._draw_composite(top)
             self._last_gens = gens
         self._last_zoom = self.camera.zoom
         self.batch.draw()
@@ -597,10 +626,10 @@ class MapView:
         """Delete every vertex list this view made (the view is unusable afterwards)."""
         for name in list(self._lists):
             self._clear(name)
-        for vl in (self._impostor_vl, self._cache_vl):
+        for vl in (self._impostor_vl, self._cache_vl, self._comp_vl):
             if vl is not None:
                 vl.delete()
-        self._impostor_vl = self._cache_vl = None
+        self._impostor_vl = self._cache_vl = self._comp_vl = None
         self._impostor.delete()
         self._cache.delete()
         self._overlays.clear()
