@@ -168,6 +168,44 @@ def reachable_buildings(burning: np.ndarray, dr: np.ndarray) -> np.ndarray:
         reach = grow
 
 
+class _Window:
+    """One cluster's window ``[r0:r0+h, c0:c0+w]`` of the map, with its arrays (the DRs of the
+    cluster's buildings only, its fires and their counters at turn 0)."""
+
+    def __init__(self, r0: int, c0: int, h: int, w: int, dr: np.ndarray, burning0: np.ndarray,
+                 turns0: np.ndarray, mask: np.ndarray | None = None) -> None:
+        self.r0, self.c0, self.h, self.w = r0, c0, h, w
+        self.slices = (slice(r0, r0 + h), slice(c0, c0 + w))
+        keep = mask[self.slices] if mask is not None else True
+        self.dr = np.ascontiguousarray(np.where(keep, dr[self.slices], 0).astype(np.int16))
+        self.b0 = burning0[self.slices] & keep
+        self.t0 = np.where(self.b0, turns0[self.slices], 0).astype(np.int16)
+        self.buildings = int(((self.dr > 0) | self.b0).sum())  #: hexes of the window that can burn
+
+    def start(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(burning, fire_turns, rubble, ever)`` of ``n`` trials at turn 0."""
+        burning = np.broadcast_to(self.b0, (n, self.h, self.w)).copy()
+        return (burning, np.broadcast_to(self.t0, (n, self.h, self.w)).copy(),
+                np.zeros((n, self.h, self.w), dtype=bool), burning.copy())
+
+
+def _windows(reach: np.ndarray, dr: np.ndarray, burning0: np.ndarray, turns0: np.ndarray) -> list[_Window]:
+    """One :class:`_Window` per cluster of touching hexes of ``reach`` (each holds fire)."""
+    left = reach.copy()
+    out = []
+    while left.any():
+        r, c = np.argwhere(left)[0]
+        seed = np.zeros_like(left)
+        seed[r, c] = True
+        comp = reachable_buildings(seed, np.where(left, 1, 0))
+        left &= ~comp
+        rows, cols = np.nonzero(comp)
+        r0, r1 = int(rows.min()), int(rows.max()) + 1
+        c0, c1 = int(cols.min()) & ~1, int(cols.max()) + 1
+        out.append(_Window(r0, c0, r1 - r0, c1 - c0, dr, burning0, turns0, comp))
+    return out
+
+
 def check_ignition(battlemap: BattleMap, hexes: Iterable[Hex]) -> tuple[Hex, ...]:
     """The ignition hexes, checked: on the map, each an intact building (fires burn only in
     buildings, R8.4), no repeats.
@@ -228,8 +266,8 @@ def simulate_fire(
             or ``None``.
         keep_trials: also return every trial's burning map per turn (memory: trials x (T+1) x
             hexes bytes).
-        crop: run the trials on the smallest window holding every building connected to a
-            fire (:func:`reachable_buildings`); the result is the same, only faster.
+        crop: run each cluster of buildings a fire can reach (:func:`reachable_buildings`) on
+            its own smallest window; the result is the same, only faster.
         progress: called with the number of trials finished after each batch.
 
     Returns:
@@ -265,59 +303,81 @@ def simulate_fire(
     checks = np.zeros(T + 1, dtype=np.int64)
     keep = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
     keep_rub = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
-    # Fire never leaves the buildings connected to a fire, so the trials run on the smallest
-    # window holding them (its first column even: odd-q neighbours depend on column parity).
-    if crop and nb:
+    # Fire never leaves the buildings connected to a fire, and touching clusters burn
+    # independently (each check's dice are keyed by turn, direction and hex), so each cluster runs
+    # on the smallest window holding it (first column even: odd-q neighbours depend on parity).
+    windows = _windows(reach, dr_map, burning0, turns0) if crop and nb else [
+        _Window(0, 0, H, W, dr_map, burning0, turns0)]
+    if nb:
         rows, cols = np.nonzero(reach)
-        r0, r1 = int(rows.min()), int(rows.max()) + 1
-        c0, c1 = int(cols.min()) & ~1, int(cols.max()) + 1
+        u0, u1, v0, v1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()) & ~1, int(cols.max()) + 1
     else:
-        r0, r1, c0, c1 = 0, H, 0, W
-    win = (slice(r0, r1), slice(c0, c1))
-    h_w, w_w = r1 - r0, c1 - c0
-    dr_w = np.ascontiguousarray(dr_map[win])
-    b0_w, t0_w = burning0[win], turns0[win]
-    scorer = los.scorer(trials, T, (r0, c0, h_w, w_w)) if los is not None else None
+        u0, u1, v0, v1 = 0, H, 0, W
+    if not crop:
+        u0, u1, v0, v1 = 0, H, 0, W
+    union = (slice(u0, u1), slice(v0, v1))
+    scorer = los.scorer(trials, T, (u0, v0, u1 - u0, v1 - v0)) if los is not None else None
     for start, stop in batches(trials, batch_size):
         n = stop - start
         keys = trial_keys(seed, start, stop)
-        burning = np.broadcast_to(b0_w, (n, h_w, w_w)).copy()
-        fturns = np.broadcast_to(t0_w, (n, h_w, w_w)).copy()
-        rubble = np.zeros((n, h_w, w_w), dtype=bool)
-        ever = burning.copy()
+        states = [w.start(n) for w in windows]
+        per_trial = np.zeros((T + 1, n), dtype=np.int64)
 
         def record(t: int) -> None:
-            burning_counts[t][win] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
-            ever_counts[t][win] += ever.view(np.uint8).sum(axis=0, dtype=np.int64)
-            if limit is not None:
-                rubble_counts[t][win] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
-            per_trial = burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
-            hist[t] += np.bincount(per_trial, minlength=nb + 1)
-            if keep is not None and keep_rub is not None:
-                keep[start:stop, t][(slice(None), *win)] = burning
-                keep_rub[start:stop, t][(slice(None), *win)] = rubble
-            if scorer is not None:
-                scorer.add(t, burning, rubble)
+            for w, (burning, _, rubble, ever) in zip(windows, states, strict=True):
+                sl = w.slices
+                burning_counts[t][sl] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
+                ever_counts[t][sl] += ever.view(np.uint8).sum(axis=0, dtype=np.int64)
+                if limit is not None:
+                    rubble_counts[t][sl] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
+                per_trial[t] += burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
+            if keep is not None or scorer is not None:
+                ub = np.zeros((n, u1 - u0, v1 - v0), dtype=bool)
+                ur = np.zeros_like(ub)
+                for w, (burning, _, rubble, _) in zip(windows, states, strict=True):
+                    inner = (slice(None), slice(w.r0 - u0, w.r0 - u0 + w.h), slice(w.c0 - v0, w.c0 - v0 + w.w))
+                    ub[inner] |= burning
+                    ur[inner] |= rubble
+                if keep is not None and keep_rub is not None:
+                    keep[start:stop, t][(slice(None), *union)] = ub
+                    keep_rub[start:stop, t][(slice(None), *union)] = ur
+                if scorer is not None:
+                    scorer.add(t, ub, ur)
 
         record(0)
         for t in range(1, T + 1):
-            aged = age_fires(burning, fturns, limit)
-            if limit is not None:
-                rubble |= aged.burned_out
-            pairs = spread_pairs(aged.burning, dr_w, rubble)
-            npairs = pairs.lead.shape[0]
-            checks[t] += npairs
-            if npairs:
-                pos = (pairs.row + r0) * W + (pairs.col + c0)  # the building's flat index on the map
-                words = trial_words(keys[pairs.lead], fire_counter(t, pairs.direction, pos, hw))
-                f1, f2 = d6_pair(words)
-                totals = f1.astype(np.int16) + f2
-            else:
-                totals = np.zeros(0, dtype=np.int16)
-            burning = spread_step(aged.burning, dr_w, totals, rubble, bonus, candidates=pairs)
-            fturns = aged.fire_turns  # new fires start at 0 (R8.6 counter)
-            ever |= burning
+            for i, w in enumerate(windows):
+                burning, fturns, rubble, ever = states[i]
+                aged = age_fires(burning, fturns, limit)
+                if limit is not None:
+                    rubble |= aged.burned_out
+                # trials where every building of the window has burned roll no more checks
+                live = np.flatnonzero(ever.reshape(n, -1).sum(axis=1, dtype=np.int32) < w.buildings)
+                sub = live.size < n
+                b_in = aged.burning[live] if sub else aged.burning
+                r_in = rubble[live] if sub else rubble
+                pairs = spread_pairs(b_in, w.dr, r_in)
+                npairs = pairs.lead.shape[0]
+                checks[t] += npairs
+                if npairs:
+                    pos = (pairs.row + w.r0) * W + (pairs.col + w.c0)  # the building's flat index on the map
+                    trial = live[pairs.lead] if sub else pairs.lead
+                    words = trial_words(keys[trial], fire_counter(t, pairs.direction, pos, hw))
+                    f1, f2 = d6_pair(words)
+                    totals = f1.astype(np.int16) + f2
+                else:
+                    totals = np.zeros(0, dtype=np.int16)
+                new = spread_step(b_in, w.dr, totals, r_in, bonus, candidates=pairs)
+                if sub:
+                    burning = aged.burning
+                    burning[live] = new
+                else:
+                    burning = new
+                ever |= burning
+                states[i] = (burning, aged.fire_turns, rubble, ever)  # new fires start at 0 (R8.6 counter)
             record(t)
+        for t in range(T + 1):
+            hist[t] += np.bincount(per_trial[t], minlength=nb + 1)
         if progress is not None:
             progress(n)
     return FireResult(

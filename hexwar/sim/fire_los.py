@@ -222,31 +222,27 @@ def plan_los_cuts(battlemap: BattleMap, burnable: np.ndarray, viewpoints: Sequen
     )
 
 
-def _segments(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unique sorted ``keys`` and the start of each run (for ``reduceat``); ``keys`` sorted."""
-    if keys.size == 0:
-        return keys, keys
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    return keys[starts], starts
-
-
 class LosCutScorer:
     """Accumulates the LOS-cut statistics of a fire simulation, batch by batch (exact counts).
 
     Created by :meth:`LosCutPlan.scorer`; :func:`hexwar.sim.fire.simulate_fire` calls
-    :meth:`add` with each batch's burning and rubble arrays after every turn.
+    :meth:`add` with each batch's burning and rubble arrays after every turn. The "any of these
+    hexes" tests are sparse 0/1 matrix products (``[trials, hexes] @ [hexes, lines]``), whose
+    entries are small whole numbers, exact in ``float32``.
     """
 
     def __init__(self, plan: LosCutPlan, trials: int, turns: int, window: tuple[int, int, int, int]) -> None:
+        from scipy import sparse
+
         self.plan = plan
         self.trials = trials
         r0, c0, hh, ww = window
         W, H = plan.width, plan.height
-        self.window = window
+        hw = H * W
         L = plan.lines.shape[0]
         self.line_counts = np.zeros((turns + 1, L), dtype=np.int64)
-        self.lost_counts = np.zeros((turns + 1, H * W), dtype=np.int64)
-        self.cutter_counts = np.zeros((turns + 1, H * W), dtype=np.int64)
+        self.lost_counts = np.zeros((turns + 1, hw), dtype=np.int64)
+        self.cutter_counts = np.zeros((turns + 1, hw), dtype=np.int64)
         self.cut_sum = np.zeros(turns + 1, dtype=np.int64)
         self.cut_sumsq = np.zeros(turns + 1, dtype=np.int64)
 
@@ -255,25 +251,33 @@ class LosCutScorer:
             inside = (p >= 0) & (r >= r0) & (r < r0 + hh) & (c >= c0) & (c < c0 + ww)
             return np.where(inside, (r - r0) * ww + (c - c0), -1)
 
-        self.ent_w = to_window(plan.ent_pos)
-        if (self.ent_w < 0).any():  # pragma: no cover - burnable hexes lie in the window
+        ent_w = to_window(plan.ent_pos)
+        if (ent_w < 0).any():  # pragma: no cover - burnable hexes lie in the window
             raise ValueError("a hex that can burn lies outside the simulated window")
-        self.ent_lines, self.ent_starts = _segments(plan.ent_line)
-        self.sp_w = to_window(plan.sp_pos) if plan.sp_pos.size else plan.sp_pos
-        self.sp_lines, self.sp_starts = _segments(plan.sp_line)
-        # lines by each end, for "hexes whose LOS is cut"
-        self.end_order, self.end_keys, self.end_starts = [], [], []
+        f32 = np.float32
+        S = plan.sp_line.size
+        # the hexes that can cut a line (map flat index), as columns of the cutter counts
+        sides = plan.sp_pos[plan.sp_pos >= 0] if S else np.zeros(0, np.int64)
+        self.cut_cols = np.unique(np.concatenate([plan.ent_pos, sides]))
+        col_of = {int(p): i for i, p in enumerate(self.cut_cols)}
+        # intervening hexes: [positions, lines], and [positions, cutter columns]
+        self.ent_cols, inv = np.unique(ent_w, return_inverse=True)
+        ent_full = np.unique(plan.ent_pos)  # same order: the window map keeps the order
+        self.ent_to_cut = np.array([col_of[int(p)] for p in ent_full], dtype=np.int64)
+        self.a_ent = sparse.csr_matrix((np.ones(inv.size, f32), (inv, plan.ent_line)), shape=(self.ent_cols.size, L))
+        # spine pairs: [entries, lines], and each side's cutter column
+        self.sp_w = to_window(plan.sp_pos) if S else plan.sp_pos
+        self.a_sp = sparse.csr_matrix((np.ones(S, f32), (np.arange(S), plan.sp_line)), shape=(S, L))
+        self.c_side = []
         for j in (0, 1):
-            order = np.argsort(plan.lines[:, j], kind="stable")
-            keys, starts = _segments(plan.lines[order, j])
-            self.end_order.append(order)
-            self.end_keys.append(keys)
-            self.end_starts.append(starts)
-        # cutters through intervening entries: by window position
-        order = np.argsort(self.ent_w, kind="stable")
-        self.ent_by_pos = order
-        self.ent_pos_keys, self.ent_pos_starts = _segments(self.ent_w[order])
-        self.ent_pos_full = plan.ent_pos[order][self.ent_pos_starts] if order.size else order
+            ok = plan.sp_pos[:, j] >= 0 if S else np.zeros(0, bool)
+            cols = [col_of[int(p)] for p in plan.sp_pos[ok, j]] if S else []
+            self.c_side.append(sparse.csr_matrix((np.ones(len(cols), f32), (np.flatnonzero(ok), cols)),
+                                                 shape=(S, self.cut_cols.size)))
+        # line ends: [lines, end hexes]
+        self.end_cols, end_inv = np.unique(plan.lines.reshape(-1), return_inverse=True)
+        self.inc = sparse.csr_matrix((np.ones(end_inv.size, f32), (np.repeat(np.arange(L), 2), end_inv)),
+                                     shape=(L, self.end_cols.size))
 
     def _side(self, burning: np.ndarray, rubble: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray]:
         """``(blocks [n, S], burns [n, S])`` of side ``j`` of every spine entry."""
@@ -289,42 +293,32 @@ class LosCutScorer:
     def add(self, t: int, burning: np.ndarray, rubble: np.ndarray) -> None:
         """Score one batch at turn ``t``: ``burning`` and ``rubble`` are ``bool [n, rows, cols]`` on the window."""
         n = burning.shape[0]
+        L = self.plan.lines.shape[0]
+        if L == 0:
+            return
         b = burning.reshape(n, -1)
         rb = rubble.reshape(n, -1)
-        L = self.plan.lines.shape[0]
-        cut = np.zeros((n, L), dtype=bool)
-        W = self.plan.width
-        if self.ent_w.size:
-            ent = b[:, self.ent_w]
-            cut[:, self.ent_lines] |= np.logical_or.reduceat(ent, self.ent_starts, axis=1)
-            # burning intervening hexes always block their line: cutters
-            hot = np.logical_or.reduceat(ent[:, self.ent_by_pos], self.ent_pos_starts, axis=1)
-            self.cutter_counts[t, self.ent_pos_full] += hot.sum(axis=0)
+        f32 = np.float32
+        hot = b[:, self.ent_cols]
+        cut = np.asarray(hot.astype(f32) @ self.a_ent)
+        cutters = np.zeros((n, self.cut_cols.size), dtype=bool)
+        cutters[:, self.ent_to_cut] = hot  # a burning intervening hex always blocks its lines
         if self.sp_w.size:
             bl, burn_l = self._side(b, rb, 0)
             br, burn_r = self._side(b, rb, 1)
             both = bl & br
-            cut[:, self.sp_lines] |= np.logical_or.reduceat(both, self.sp_starts, axis=1)
             if both.any():
-                # a burning side of a blocking spine pair blocks a line: a cutter (counted once per trial)
-                extra = np.zeros((n, self.plan.height * W), dtype=bool)
-                for j, burns in ((0, burn_l), (1, burn_r)):
-                    hit = both & burns
-                    tr, e = np.nonzero(hit)
-                    extra[tr, self.plan.sp_pos[e, j]] = True
-                if self.ent_w.size:  # do not count twice a hex already counted as an intervening cutter
-                    extra[:, self.ent_pos_full] &= ~hot
-                self.cutter_counts[t] += extra.sum(axis=0)
-        k = cut.sum(axis=1, dtype=np.int64)
+                cut += np.asarray(both.astype(f32) @ self.a_sp)
+                for burns, c in ((burn_l, self.c_side[0]), (burn_r, self.c_side[1])):
+                    cutters |= np.asarray((both & burns).astype(f32) @ c) > 0
+        cutb = cut > 0
+        k = cutb.sum(axis=1, dtype=np.int64)
         self.cut_sum[t] += int(k.sum())
         self.cut_sumsq[t] += int((k * k).sum())
-        if L:
-            self.line_counts[t] += cut.sum(axis=0)
-            lost = np.zeros((n, self.plan.height * W), dtype=bool)
-            for j in (0, 1):
-                any_cut = np.logical_or.reduceat(cut[:, self.end_order[j]], self.end_starts[j], axis=1)
-                lost[:, self.end_keys[j]] |= any_cut
-            self.lost_counts[t] += lost.sum(axis=0)
+        self.line_counts[t] += cutb.sum(axis=0)
+        lost = np.asarray(cutb.astype(f32) @ self.inc) > 0
+        self.lost_counts[t, self.end_cols] += lost.sum(axis=0)
+        self.cutter_counts[t, self.cut_cols] += cutters.sum(axis=0)
 
     def result(self) -> LosCutResult:
         """The accumulated :class:`LosCutResult`."""
