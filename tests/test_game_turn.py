@@ -352,3 +352,42 @@ def test_infantry_sets_an_adjacent_wood_building_on_fire_in_close_combat():
     ev = next(e for e in g.log if e.kind == "building_attack")
     assert ev.data["av"] == 14 and ev.data["dr"] == 13 and ev.data["result"] == "fire"
     assert g.battlemap.has_fire(H("G02")) and not check_invariants(g)
+
+
+def test_close_assault_resolves_with_one_die_per_infantry():
+    """000: one to-hit roll against the group's best vehicle value (RPG-43 12), then 1d10 per
+    assaulting unit, summed, minus effective Defense, no Damage Index."""
+    from hexwar.game.commands import DeclareCloseAssault
+
+    g = empty()
+    tank = place(g, "de_pz_iv_g", "E04", crew="de_tank_crew_regular")  # Defense 6, Endurance 14
+    inf = [place(g, c, h) for c, h in (("su_ptrd_team", "F04"), ("su_smg", "D04"), ("su_guards", "E05"))]
+    advance_to(g, Phase.DECLARATION, "soviet")
+    g.apply(DeclareCloseAssault("soviet", tuple(u.uid for u in inf), tank.uid))
+    advance_to(g, Phase.RESOLUTION, "soviet")
+    # to hit 6 + 7 = 13 >= 12; assault dice 10 + 10 + 9 = 29 - Defense (6 + road 0 for armour) > 14: destroyed
+    script_dice(g, 6, 7, 10, 10, 9)
+    n = next(a.number for a in g.attacks.values() if a.close_assault)
+    g.apply(Resolve("soviet", n))
+    dmg = next(e for e in g.log if e.kind == "damage" and e.data["source"] == "close assault")
+    assert dmg.data["raw"] == 29 and dmg.data["damage_index"] == 0
+    assert dmg.data["damage"] == 29 - dmg.data["defense"]
+    assert tank.uid not in g.units and g.vp["soviet"] >= 14
+    assert g.battlemap.wrecks_at(H("E04"))  # a destroyed vehicle leaves a wreck (R8.1)
+    assert not check_invariants(g)
+
+
+def test_shooting_a_guns_crew_leaves_the_gun_crewless():
+    g = empty()
+    pak = place(g, "de_pak40", "E04", crew="de_artillery_crew_green")  # crew: Endurance 4, Defense 0
+    rifles = place(g, "su_rifles", "F04")
+    advance_to(g, Phase.DECLARATION, "soviet")
+    g.apply(Declare("soviet", rifles.uid, pak.uid, (0,), at_crew=True))
+    advance_to(g, Phase.RESOLUTION, "soviet")
+    # Mosin vs infantry 12: 6 + 6 = 12 hits; Intensity 8 + DI 2 - Defense (0 + road -1 soft) = 11 > 4: the crew dies
+    script_dice(g, 6, 6, 8)
+    n = next(a.number for a in g.attacks.values() if a.at_crew)
+    g.apply(Resolve("soviet", n))
+    assert pak.uid in g.units and pak.crew is None and pak.endurance == 8  # the gun is spared (R7.5)
+    assert g.vp["soviet"] == 1  # the green crew's cost
+    assert not check_invariants(g)
