@@ -127,6 +127,44 @@ def render_layers_to_texture(view: Any, camera: Camera, W: int, H: int, samples:
     return texture, int(fbs[1])
 
 
+def _texture_framebuffer(texture: Any) -> int:
+    fbs = (gl.GLuint * 1)()
+    gl.glGenFramebuffers(1, fbs)
+    saved = _get_int(gl.GL_DRAW_FRAMEBUFFER_BINDING)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbs[0])
+    gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, texture.target, texture.id, 0)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, saved)
+    return int(fbs[0])
+
+
+def copy_and_draw(view: Any, camera: Camera, src_fb: int, dst_fb: int, W: int, H: int, draw: Any) -> None:
+    """Copy framebuffer ``src_fb`` into ``dst_fb`` (both ``W`` x ``H``), then ``draw()`` over
+    it through ``camera``, single-sampled. Restores the caller's GL state and camera."""
+    win = view.window
+    saved_draw = _get_int(gl.GL_DRAW_FRAMEBUFFER_BINDING)
+    saved_read = _get_int(gl.GL_READ_FRAMEBUFFER_BINDING)
+    vp = (gl.GLint * 4)()
+    gl.glGetIntegerv(gl.GL_VIEWPORT, vp)
+    saved_proj, saved_view, saved_cam = win.projection, win.view, view.camera
+    try:
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src_fb)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst_fb)
+        gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst_fb)
+        gl.glViewport(0, 0, W, H)
+        from pyglet.math import Mat4
+
+        win.projection = Mat4.orthogonal_projection(0, camera.viewport[0], 0, camera.viewport[1], -8192, 8192)
+        view.camera = camera
+        draw()
+    finally:
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, saved_draw)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, saved_read)
+        gl.glViewport(vp[0], vp[1], vp[2], vp[3])
+        win.projection, win.view = saved_proj, saved_view
+        view.camera = saved_cam
+
+
 def delete_framebuffer(fb: int | None) -> None:
     """Delete a framebuffer made by :func:`render_layers_to_texture` (``None``: nothing)."""
     if fb:
@@ -236,14 +274,19 @@ class ViewCache:
         self.comp_key = None
         self.builds += 1
 
-    def build_composite(self, view: Any, draw: Any, key: Any, samples: int) -> None:
-        """Render ``draw()`` (the static image as a quad, then the layers above it) through
-        the static level's camera into the composite texture."""
-        assert self.camera is not None
+    def build_composite(self, view: Any, draw: Any, key: Any) -> None:
+        """Copy the static image into the composite texture and ``draw()`` the layers above
+        it through the static level's camera (single-sampled: a copy and a few layers, so
+        moving a unit costs about one frame)."""
+        assert self.camera is not None and self.fb
         W, H = self._size
-        delete_framebuffer(self.comp_fb)
-        self.comp_texture, self.comp_fb = render_layers_to_texture(view, self.camera, W, H, samples, draw,
-                                                                   gl.GL_NEAREST, self.comp_texture)
+        if self.comp_texture is None or self.comp_texture.width != W or self.comp_texture.height != H:
+            delete_framebuffer(self.comp_fb)
+            self.comp_texture = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
+                                                            mag_filter=gl.GL_NEAREST, blank_data=False)
+            self.comp_fb = _texture_framebuffer(self.comp_texture)
+        assert self.comp_fb
+        copy_and_draw(view, self.camera, self.fb, self.comp_fb, W, H, draw)
         self.comp_key = key
         self.comp_builds += 1
 

@@ -536,11 +536,7 @@ class MapView:
         them first if they changed), then the screen-space layers live."""
         key = (self._cache.builds, self._dyn_gen)
         if self._cache.comp_key != key:
-            def compose() -> None:
-                self._draw_quad(self._cache_vl, self._cache_group)
-                self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1)
-
-            self._cache.build_composite(self, compose, key, self.cache_samples)
+            self._cache.build_composite(self, lambda: self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1), key)
             self._comp_group.texture = self._cache.comp_texture
             if self._comp_vl is not None:
                 self._comp_vl.delete()
