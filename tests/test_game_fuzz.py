@@ -3,7 +3,7 @@ without an exception, and after every command the invariants hold (tests/game_he
 each card exactly once across decks, hands, discards and the map; no hex over the stacking limit
 (R5.2); Endurance within bounds (R6.5); victory points = destroyed costs + 2 x captured costs (R10).
 
-More games on the larger test scenario and the shipped skirmish run under ``-m slow``.
+More games on the larger test scenario and every shipped scenario run under ``-m slow``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from game_helpers import MATCHUPS, game_spec, played, scenario
 
 from hexwar.game.ai import make_player
 from hexwar.game.state import SIDES, check_invariants
+from hexwar.paths import content_dir
 
 N_GAMES = 200
 
@@ -54,13 +55,19 @@ def test_standard_beats_random_most_of_the_time():
     assert wins >= 3 * losses and wins > 40, (wins, losses)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["game_small", "skirmish"])
-@pytest.mark.parametrize("seed", range(60))
-def test_more_ai_games_on_bigger_scenarios(name, seed):
-    from hexwar.game.scenario import load_scenario
+SHIPPED = sorted(p.stem for p in content_dir("scenarios").glob("*.toml"))
 
-    sc = scenario(name) if name.startswith("game_") else load_scenario(name)
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["game_small", *SHIPPED])
+@pytest.mark.parametrize("seed", range(40))
+def test_more_ai_games_on_bigger_scenarios(name, seed, tmp_path):
+    """Every shipped scenario and the small test one, 40 seeds each, up to 10 turns; then the
+    game's save replays to the same state."""
+    from hexwar.game.save import load_game, write_save
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    sc = scenario(name) if name.startswith("game_") else load_scenario(find_scenario(name))
     pairs = [("random", "random"), ("standard", "random"), ("random", "standard"), ("standard", "standard")]
     pg, ps = pairs[seed % 4]
     g = sc.new_game(seed=seed, variants=("classic",) if seed % 8 >= 4 else ())
@@ -71,3 +78,5 @@ def test_more_ai_games_on_bigger_scenarios(name, seed):
         n += 1
         bad = check_invariants(g)
         assert not bad, f"{name} seed {seed} {pg}/{ps} after {n}: {bad}"
+    write_save(g, tmp_path / "g.json")
+    assert load_game(tmp_path / "g.json").state_hash() == g.state_hash()
