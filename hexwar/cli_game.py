@@ -4,9 +4,14 @@
 [--save FILE] [--turns N] [--json]`` plays to the end with the chosen computer players and
 prints the turn-by-turn log (rolls included) and the result; ``--json`` prints only the result
 and final scores as JSON. A side not named in ``--ai`` is played at the terminal (a numbered
-list of legal commands). Without ``--headless`` the game window
-(``hexwar.ui.play_window.run``) opens, or one sentence offers ``--headless`` when no display
-is available.
+list of legal commands). Without ``--headless`` the game window opens, or one sentence offers
+``--headless`` when no display is available. The window is whatever
+``hexwar.ui.play_window.run`` is, called as::
+
+    run(scenario=Scenario, seed=int | None, variants=tuple[str, ...] | None,
+        ai={side: "standard" | "random"} | None, save=str | None, turns=int | None)
+
+(``ai=None``: the window's own default sides; ``variants=None``: the scenario's).
 
 ``hexwar replay SAVE --verify`` replays a save through the same code and checks its state
 hashes (exit status 1 when the replay diverges).
