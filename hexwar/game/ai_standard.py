@@ -300,7 +300,7 @@ class StandardPlayer:
                 continue
             sign = 1.0 if u.side != side else -1.2
             value_at[u.hex] = value_at.get(u.hex, 0.0) + sign * (o.expected_vp if sign > 0 else ruleset.cost(u.uid) * o.destroyed)
-        cands = set()
+        cands: set[Hex] = set()
         for h, v in value_at.items():
             if v > 0:
                 cands.update(x for x in h.within(1) if x in legal)
@@ -426,7 +426,7 @@ class StandardPlayer:
         from ..rules.odds import close_assault_odds
 
         side = self.side
-        cands: list[tuple[float, Command, str, float]] = []  # (value, command, target, p_destroy)
+        cands: list[tuple[float, Any, str, float]] = []  # (value, command, target, p_destroy)
         for uid in sorted(state.units):
             u = state.units[uid]
             if u.side != side or targeting.attacker_problem(state, side, uid) is not None:
@@ -439,7 +439,7 @@ class StandardPlayer:
                 bombs = {w for w in ok if ruleset.weapons(u.card)[w].bomb}
                 choices = [ws_all] + ([(w,) for w in ok if w not in bombs] if bombs & set(ws_all) else [])
                 for ws in choices:
-                    cmd = Declare(side, uid, tid, ws, at_crew)
+                    cmd: Any = Declare(side, uid, tid, ws, at_crew)
                     if targeting.declare_problem(state, cmd):
                         continue
                     modes, hind = [], 0
@@ -493,7 +493,7 @@ class StandardPlayer:
             values.append(sv)
             remaining = [r for r in remaining if r[1] is not cmd]
         for c, v in zip(plan, values, strict=True):
-            first = c.attackers[0] if isinstance(c, DeclareCloseAssault) else c.attacker
+            first = c.attackers[0] if isinstance(c, DeclareCloseAssault) else getattr(c, "attacker", "")
             self._value[(state.turn, first)] = v
         if plan:
             return self._plan(state, plan)

@@ -264,10 +264,10 @@ def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
             out.append(Event("wreck_dropped", str(w), w.to_json()))
             u.towing = None
         if ev.wreck:
-            w = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
-                              vehicle=ruleset.card_name(uid))
-            w.apply(state.battlemap)
-            out.append(Event("wreck_placed", str(w), w.to_json()))
+            wp = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
+                               vehicle=ruleset.card_name(uid))
+            wp.apply(state.battlemap)
+            out.append(Event("wreck_placed", str(wp), wp.to_json()))
     if u.crewing is not None and u.crewing in state.units:
         state.units[u.crewing].crew = None  # a gun's crew shot away (R7.5): the gun stands crewless
     return out

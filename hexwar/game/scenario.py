@@ -621,16 +621,16 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             bad(ow, "expected a table with hex, name, points, holder")
             continue
         unknown_keys(o, ow, {"hex", "name", "points", "holder"})
-        h = parse_hex(o.get("hex"), f"{ow}.hex")
+        oh = parse_hex(o.get("hex"), f"{ow}.hex")
         holder = o.get("holder")
         if holder is not None and holder not in SIDES:
             bad(f"{ow}.holder", f"expected one of {SIDES}")
             holder = None
         pts = get_int(o, "points", ow, 0, 1000, 0) or 0
-        if h is not None:
-            if any(x.hex == h for x in objectives):
-                bad(f"{ow}.hex", f"{h.label} is already an objective")
-            objectives.append(Objective(h, get_str(o, "name", ow, "") or "", pts, holder))
+        if oh is not None:
+            if any(x.hex == oh for x in objectives):
+                bad(f"{ow}.hex", f"{oh.label} is already an objective")
+            objectives.append(Objective(oh, get_str(o, "name", ow, "") or "", pts, holder))
     hold: HoldVictory | None = None
     vic = data.get("victory", {})
     if not isinstance(vic, dict):

@@ -499,8 +499,8 @@ def check_invariants(state: GameState) -> list[str]:
         if not 1 <= u.endurance <= full:
             out.append(f"{u.uid}: endurance {u.endurance} outside 1..{full}")
         if u.crew is not None:
-            c = state.units.get(u.crew)
-            if c is None or c.crewing != u.uid or c.hex != u.hex:
+            cu = state.units.get(u.crew)
+            if cu is None or cu.crewing != u.uid or cu.hex != u.hex:
                 out.append(f"{u.uid}: crew {u.crew} is not riding with it")
         if u.crewing is not None:
             v = state.units.get(u.crewing)

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.cards import EffectKind, Weapon
 from . import ruleset
-from .commands import Declare, DeclareCloseAssault
+from .commands import Command, Declare, DeclareCloseAssault
 from .state import Attack, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -324,7 +324,7 @@ def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
 
 def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
     """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs)."""
-    out = []
+    out: list[tuple[str, bool, tuple[int, ...]]] = []
     if attacker_problem(state, side, uid):
         return out
     enemy = other_side(side)
@@ -341,7 +341,7 @@ def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool
     return out
 
 
-def declaration_options(state: GameState, side: str) -> Iterator[Declare | DeclareCloseAssault]:
+def declaration_options(state: GameState, side: str) -> Iterator[Command]:
     """Every legal declaration of ``side`` now: each target with each 1- or 2-weapon choice,
     then close assaults with exactly the minimum number of infantry (R6.1, R7)."""
     for uid in sorted(state.units):
