@@ -1,9 +1,11 @@
 """``hexwar render MAP_OR_SCENARIO_OR_SAVE --out FILE.png [--size WxH]``: draw headless to a PNG.
 
 Works with no display (pyglet headless over EGL). Maps are given as a path or a shipped map
-name (``kharkov``). Scenario and save files are recognised by their kind and loaded through
-:data:`SCENE_LOADERS`, the hook where the game engine plugs in a loader that returns the map
-with its units as :class:`~hexwar.render.counters.CounterView` lists.
+name (``kharkov``), scenarios as a path or a shipped scenario name (``skirmish``: drawn at
+their start with their starting units), saves as a path (replayed to their last position).
+File kinds are recognised by :func:`hexwar.validate.detect_kind` and loaded through
+:data:`SCENE_LOADERS`, which turn them into a map with its units as
+:class:`~hexwar.render.counters.CounterView` lists.
 """
 
 from __future__ import annotations
@@ -46,12 +48,12 @@ def _map_scene(path: str) -> Scene:
 
 
 #: File kind -> loader ``(path) -> Scene``, or ``"module:function"`` imported on first use.
-#: The game engine registers its scenario and save loaders here (a scenario loads to its
-#: starting state, a save replays to its last state; both give the units as counters).
+#: A scenario loads to its starting state, a save replays to its last state; both give the
+#: units as counters (:mod:`hexwar.render.gamescene`). New file kinds plug in here.
 SCENE_LOADERS: dict[str, Callable[[str], Scene] | str | None] = {
     "hexwar-map": _map_scene,
-    "hexwar-scenario": None,  # hook: "hexwar.game.<module>:<scene loader>" once the game exists
-    "hexwar-save": None,      # hook: likewise for saves (replayed to the last state)
+    "hexwar-scenario": "hexwar.render.gamescene:scenario_scene",
+    "hexwar-save": "hexwar.render.gamescene:save_scene",
 }
 
 _KIND_NAMES = {"hexwar-scenario": "scenario", "hexwar-save": "save", "hexwar-map": "map"}
@@ -69,8 +71,14 @@ def load_scene(target: str) -> Scene:
 
     p = Path(target)
     if not p.is_file():
-        m = resolve_map(target)  # shipped map names; raises a clear HexwarError otherwise
-        return Scene(m, [], m.name)
+        from .paths import find_content
+
+        sc = find_content("scenarios", target)  # a shipped scenario name ("skirmish")
+        if sc is not None and sc.is_file() and sc.suffix == ".toml":
+            p = sc
+        else:
+            m = resolve_map(target)  # shipped map names; raises a clear HexwarError otherwise
+            return Scene(m, [], m.name)
     kind = detect_kind(str(p))
     loader = SCENE_LOADERS.get(kind)
     if isinstance(loader, str):

@@ -406,7 +406,33 @@ def test_cli_render_writes_a_png_of_the_requested_size(tmp_path, win, capsys):
     sc = tmp_path / "s.toml"
     sc.write_text('[scenario]\nname = "x"\n')
     assert main(["render", str(sc), "--out", str(out)]) == 2
-    assert "scenario" in capsys.readouterr().err
+    assert "s.toml" in capsys.readouterr().err  # the broken scenario's problems, by file
+
+
+def test_cli_renders_a_scenario_with_its_starting_units(tmp_path, win, looks):
+    from PIL import Image
+
+    from hexwar.cli import main
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.render.gamescene import counters_from_state
+
+    out = tmp_path / "s.png"
+    assert main(["render", "skirmish", "--out", str(out), "--size", "600x400"]) == 0
+    state = load_scenario(find_scenario("skirmish")).new_game(seed=0)
+    counters = counters_from_state(state)
+    on_map = [u for u in state.units.values() if u.hex is not None and not u.aloft and u.crewing is None]
+    assert len(counters) == len(on_map) > 0
+    # crews ride with their unit: drawn as its quality pips, not as counters of their own
+    for c in counters:
+        u = state.units[c.key]
+        if u.crew:
+            assert c.quality is not None
+    with Image.open(out) as im:
+        img = np.asarray(im.convert("RGB")).astype(int)
+    sides = {c.side for c in counters}
+    for side in sides:
+        fill = looks.side(side).fill
+        assert (np.abs(img - fill[:3]).sum(axis=2) <= 3).sum() > 20, side
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
