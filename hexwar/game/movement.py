@@ -38,6 +38,10 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from ..hexgrid import DIRECTIONS, Hex
+from ..rules.cards import EffectKind
+from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
+from . import ruleset
+from .state import SIDES, STACKING_LIMIT, other_side
 
 __all__ = [
     "Reach", "neighbor_table", "edge_weights", "reachable", "path_cost", "adjacent_mask", "TOW_FACTOR",
@@ -272,7 +276,6 @@ def unit_mobility(state: Any, uid: str) -> str | None:
     Guns move only when the scenario says so (``guns_move``), then as ``foot``; aircraft,
     crews riding a unit and units off the map never move.
     """
-    from . import ruleset
 
     u = state.units[uid]
     if u.aloft or u.hex is None or u.crewing is not None:
@@ -292,14 +295,12 @@ def movement_allowance(state: Any, uid: str) -> float:
     The card's movement points; half of them while towing a wreck (R8.1); 0 when it cannot
     move (no mobility, crewless, immobilized by a damage effect or by rubble).
     """
-    from . import ruleset
 
     u = state.units[uid]
     if unit_mobility(state, uid) is None or ruleset.needs_crew(u.card) and u.crew is None:
         return 0.0
     if u.immobilized or ruleset.is_immobilized(state, u):
         return 0.0
-    from ..rules.cards import EffectKind
 
     mp = float(ruleset.movement_points(u.card))
     mp = max(0.0, mp + ruleset.effect_total(ruleset.active_effects(state, u), EffectKind.MOVEMENT))  # R4.3 effects
@@ -309,8 +310,6 @@ def movement_allowance(state: Any, uid: str) -> float:
 def unit_cost_arrays(state: Any, uid: str) -> tuple[np.ndarray, np.ndarray]:
     """:func:`cost_arrays` for one unit, with its ``move_cost`` effects added to every hex it
     may enter (Events such as a thaw, R4.3)."""
-    from ..rules.cards import EffectKind
-    from . import ruleset
 
     u = state.units[uid]
     mob = unit_mobility(state, uid)
@@ -329,7 +328,6 @@ def cost_arrays(state: Any, mobility: str) -> tuple[np.ndarray, np.ndarray]:
 
     From :func:`hexwar.rules.terrain_effects.enter_cost_array` (terrain, rubble, fire).
     """
-    from ..rules.terrain_effects import enter_cost_array
 
     bm = state.battlemap
     key = ("cost", bm.version, mobility)
@@ -347,8 +345,6 @@ def occupancy(state: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]
 
     Crews riding a unit do not count for stacking (R5.2); aircraft aloft are on no hex.
     """
-    from . import ruleset
-    from .state import SIDES
 
     key = (state.cache.get("epoch", 0), state.battlemap.version)
     hit = state.cache.get("occupancy")
@@ -374,8 +370,6 @@ def passable_for(state: Any, uid: str) -> np.ndarray:
     Not holding an enemy unit; holding fewer than 3 friendly ground units besides itself
     (stacking at every step, R5.2); for rear-line units, not adjacent to an enemy unit.
     """
-    from . import ruleset
-    from .state import STACKING_LIMIT, other_side
 
     u = state.units[uid]
     occ, cnt = occupancy(state)
@@ -411,7 +405,6 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
 
 def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str | None:
     """Why ``side`` may not move ``uid`` along ``path`` now (R5.3), or ``None``."""
-    from . import ruleset
 
     u = state.units.get(uid)
     if u is None:
@@ -456,8 +449,6 @@ def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str 
 
 
 def _blocked_reason(state: Any, u: Any, h: Hex) -> str:
-    from . import ruleset
-    from .state import STACKING_LIMIT, other_side
 
     occ, cnt = occupancy(state)
     idx = state.battlemap.index(h)
@@ -477,8 +468,7 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
     fails; objectives change hands as ground units enter them (R10.2). The crew and a towed
     wreck move with the unit.
     """
-    from ..rules.terrain_effects import rubble_entry_check
-    from . import ruleset, victory
+    from . import victory
     from .events import Event
 
     u = state.units[uid]
@@ -523,7 +513,6 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
 def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str | None:
     """Why ``uid`` may not hook up the wreck in ``wreck_hex`` now (R8.1), or ``None``."""
     from ..rules.wrecks import hook_up_problem
-    from . import ruleset
 
     u = state.units.get(uid)
     if u is None:

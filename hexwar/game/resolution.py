@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..hexgrid import Hex
+from ..rules import combat
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import defense_class
 from . import ruleset
@@ -230,8 +231,6 @@ def _friendly_fire_policy(state: GameState) -> Any:
 def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Event]:
     """Turn the combat engine's events into game events and carry out what the game must:
     destroyed units leave play (cards, wrecks, score), crews meet their fate (R6.6)."""
-    from ..rules import combat
-
     out: list[Event] = []
     for ev in evs:
         d = ev.to_json()
@@ -391,8 +390,6 @@ def end_turn_units(state: GameState, sink: Any) -> None:
     """End Turn for the units (R5.6) through :func:`hexwar.rules.combat.end_turn`: Command
     cards of one turn expire (to the discard), Damage-card counters and Turns of Flight count
     down (spent aircraft go under the Reserves deck with their pilots), Endurance recovers."""
-    from ..rules import combat
-
     evs = combat.end_turn(ruleset.cards(), state.units)
     for ev in evs:
         d = ev.to_json()
@@ -429,8 +426,6 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
     ``attack`` is played on a declared, unresolved attack of that unit (the combat engine
     checks it fits the attack: :func:`hexwar.rules.combat.attack_problems`).
     """
-    from ..rules import combat
-
     if cmd.card not in state.hand_commands[cmd.side]:
         return f"{cmd.card} is not in your hand"
     card = ruleset.command_card(cmd.card)

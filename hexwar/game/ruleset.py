@@ -13,14 +13,18 @@ state's hash). Nothing here adds a rule of its own; it maps the game's vocabular
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..hexgrid import Hex
+from ..los import BLOCKED, visibility_with_hindrances
 from ..rules import cards as _cards
 from ..rules.cards import CardError, Effect, EffectKind, UnitCard, Weapon, card_id_of
+from ..rules.combat import is_immobilized as _combat_immobilized
+from ..rules.combat import unit_effects as _unit_effects
+from ..rules.terrain_effects import enter_cost
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..maps import BattleMap
@@ -70,8 +74,9 @@ def cards() -> _cards.CardSet:
     return _cards.default_cards()
 
 
+@lru_cache(maxsize=65536)
 def unit_card(cid: str) -> UnitCard:
-    """The :class:`~hexwar.rules.cards.UnitCard` of a card id or instance id.
+    """The :class:`~hexwar.rules.cards.UnitCard` of a card id or instance id (cached).
 
     Raises:
         CardError: for an unknown id.
@@ -226,8 +231,6 @@ def can_stand(battlemap: BattleMap, h: Hex, cid: str) -> bool:
 
     Guns use the foot costs; aircraft stand nowhere.
     """
-    from ..rules.terrain_effects import enter_cost
-
     u = unit_card(cid)
     if u.unit_type == "aircraft":
         return False
@@ -257,9 +260,7 @@ def active_effects(state: GameState, u: UnitState) -> list[Effect]:
     Its Damage card's edge while active (veterans ignore marked edges), the Command cards under
     it and the Events in play that select it (:func:`hexwar.rules.combat.unit_effects`).
     """
-    from ..rules.combat import unit_effects
-
-    return [e for _, e in unit_effects(cards(), u, state.units, state.events_in_play)]
+    return [e for _, e in _unit_effects(cards(), u, state.units, state.events_in_play)]
 
 
 def effect_total(effects: Iterable[Effect], kind: EffectKind) -> int:
@@ -274,9 +275,7 @@ def has_effect(effects: Iterable[Effect], kind: EffectKind) -> bool:
 
 def is_immobilized(state: GameState, u: UnitState) -> bool:
     """Immobilized by rubble (R8.3) or by an effect in force (R4.3)."""
-    from ..rules.combat import is_immobilized as _imm
-
-    return _imm(cards(), u, state.units, state.events_in_play)
+    return _combat_immobilized(cards(), u, state.units, state.events_in_play)
 
 
 def side_effects(state: GameState, side: str, kind: EffectKind) -> int:
@@ -295,8 +294,6 @@ def los_arrays(state: GameState, viewer: Hex) -> tuple[np.ndarray, np.ndarray]:
 
     From :func:`hexwar.los.visibility_with_hindrances`; cached until the map changes.
     """
-    from ..los import visibility_with_hindrances
-
     bm = state.battlemap
     key = ("los", bm.version, viewer)
     hit = state.cache.get(key)
@@ -312,8 +309,6 @@ def los_arrays(state: GameState, viewer: Hex) -> tuple[np.ndarray, np.ndarray]:
 
 def sees(state: GameState, a: Hex, b: Hex) -> tuple[bool, int]:
     """``(visible, hindrances)`` of the LOS from ``a`` to ``b`` (R3.1, R3.5)."""
-    from ..los import BLOCKED
-
     status, hind = los_arrays(state, a)
     idx = state.battlemap.index(b)
     return bool(status[idx] != BLOCKED), int(hind[idx])

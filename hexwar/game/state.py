@@ -22,11 +22,13 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..hexgrid import Hex
 from ..maps import BattleMap
 from ..rules.dice import Dice
+from . import ruleset
 from .commands import SIDES, Command
 from .events import Event
 
@@ -82,11 +84,12 @@ def other_side(side: str) -> str:
     return "soviet" if side == "german" else "german"
 
 
+@lru_cache(maxsize=65536)
 def card_of(instance: str) -> str:
-    """The card id of a card-instance id (``"su-t34-76#3"`` -> ``"su-t34-76"``).
+    """The card id of a card-instance id (``"su_t34_76#3"`` -> ``"su_t34_76"``).
 
-    >>> card_of("de-pz4g#12")
-    'de-pz4g'
+    >>> card_of("de_pz_iv_g#12")
+    'de_pz_iv_g'
     """
     return instance.rsplit("#", 1)[0]
 
@@ -477,8 +480,6 @@ def check_invariants(state: GameState) -> list[str]:
       the costs of those it captured (R6.6, R10);
     * crews and the units they ride point at each other and share a hex.
     """
-    from . import ruleset
-
     out: list[str] = []
     seen: dict[str, str] = {}
     for zone, c in state.zones():

@@ -34,6 +34,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..rules.cards import EffectKind, Weapon
+from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset
 from .commands import Command, Declare, DeclareCloseAssault
 from .state import Attack, other_side
@@ -210,8 +211,6 @@ def declare_problem(state: GameState, cmd: Declare) -> str | None:
             return prob
         modes.append(mode)
     # the combat engine's own card checks must agree (R6.1, R4.2, R7.2)
-    from ..rules.combat import AttackOrders, attack_problems
-
     t = state.units[cmd.target]
     tgt = state.units[t.crew] if cmd.at_crew and t.crew in state.units else t
     probs = attack_problems(ruleset.cards(), state.units[cmd.attacker], tgt,
@@ -379,8 +378,6 @@ def _still_legal(state: GameState, a: Attack, sink: Any) -> str | None:
     is void) or the 2nd weapon (``no_second_weapon``: that weapon no longer fires). Returns why
     the attack is void, or ``None`` (the weapons list may have been trimmed).
     """
-    from ..rules.combat import AttackOrders, attack_problems
-
     t = state.units[a.target]
     tgt = state.units[t.crew] if a.at_crew and t.crew in state.units else t
     att = state.units[a.attackers[0]]
