@@ -540,3 +540,22 @@ def test_far_out_the_terrain_comes_from_the_cached_map_image(win, looks):
     for h in plain:
         want = expected_centre(m, h, looks)
         assert close(pixel(a, cam, *cam.hex_center_screen(h)), want, tol=8), h.label
+
+
+def test_a_new_map_size_keeps_counters_and_drops_overlays_that_no_longer_fit(win, looks):
+    old = BattleMap.new(12, 10)
+    new = BattleMap.new(20, 16, fill="wheat")
+    h = Hex.from_offset(10, 9)
+    cam = Camera(viewport=(200, 150), zoom=2.0)
+    cam.center_on(h)
+    view = MapView(old, win, camera=cam)
+    view.set_counters([CounterView(h, "soviet", "vehicle", "T-34", 6, 6)])
+    view.set_overlay("heat", HeatmapOverlay(np.ones((10, 12)), title="old"))
+    view.set_overlay("ring", HighlightOverlay([h], colour="target"))
+    view.set_map(new)
+    assert set(view.overlays) == {"ring"}
+    img = render_view(view)
+    view.delete()
+    side = COUNTER_SIZE * 32 * cam.zoom
+    x, y = cam.hex_center_screen(h)
+    assert close(pixel(img, cam, x, y + 0.09 * side), looks.side("soviet").symbol_fill)

@@ -151,7 +151,6 @@ class MapView:
         self._snap: dict[str, Any] = {}
         self._built_viewport: tuple[float, float] | None = None
         self._show_labels = bool(show_labels)
-        self._labels_visible_now = True
         self._groups[int(Layer.GRID)].visible = bool(show_grid)
         self.use_impostor = bool(use_impostor)
         self._impostor = MapImpostor()
@@ -175,7 +174,11 @@ class MapView:
 
     # -- map ----------------------------------------------------------------------------
     def set_map(self, bmap: BattleMap) -> None:
-        """Draw another map (or the same one after a resize); rebuilds every layer."""
+        """Draw another map (or the same one after a resize); rebuilds every layer.
+
+        Counters and overlays are kept; an overlay that no longer fits the map (a heatmap
+        array of the old size) is dropped.
+        """
         self.map = bmap
         self._build_all()
         self._rebuild_overlays()
@@ -205,6 +208,8 @@ class MapView:
         self._build_features()
         self._snap = self._snapshot()
         self._static_gen += 1
+        if self.counters:
+            self._build_counters()  # counters off the new map stop being culled by tile
 
     def _put_roads(self) -> None:
         self._clear("road")
@@ -378,11 +383,16 @@ class MapView:
         return dict(self._overlays)
 
     def _rebuild_overlays(self, screen_only: bool = False) -> None:
+        from ..errors import HexwarError
+
         for name in list(self._overlay_order):
             ov = self._overlays[name]
             if screen_only and not ov.screen_space:
                 continue
-            self.set_overlay(name, ov)
+            try:
+                self.set_overlay(name, ov)
+            except HexwarError:
+                self.clear_overlay(name)  # no longer fits (a heatmap of the map before a resize)
 
     # -- toggles ------------------------------------------------------------------------
     @property
