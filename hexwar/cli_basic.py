@@ -1,4 +1,4 @@
-"""``hexwar info``, ``hexwar validate`` and the map-summary fallback of ``hexwar play``."""
+"""``hexwar info`` and ``hexwar validate``, and map lookup by path or shipped name."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from .errors import HexwarError, ValidationError
 from .maps import BattleMap
 from .paths import find_content
 
-__all__ = ["info", "validate", "play", "resolve_map"]
+__all__ = ["info", "validate", "resolve_map"]
 
-DEFAULT_MAP = "kharkov"
 
 
 def resolve_map(name: str) -> BattleMap:
@@ -66,12 +65,3 @@ def validate(files: tuple[str, ...]) -> None:
     if failed:
         click.echo(f"{failed} of {len(files)} file(s) have problems")
         raise click.exceptions.Exit(1)
-
-
-@click.command()
-@click.argument("target", required=False)
-def play(target: str | None) -> None:
-    """Play a scenario (placeholder: prints the default map's summary)."""
-    m = resolve_map(target or DEFAULT_MAP)
-    s = m.summary()
-    click.echo(f"{s['name']}: {s['width']} x {s['height']} hexes")
