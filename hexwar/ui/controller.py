@@ -1,0 +1,999 @@
+"""The play screen's controller: clicks and keys in, the game's own commands out (issue 7).
+
+:class:`PlayController` holds what the person is doing (the selected unit, the hand card
+picked, the attack being prepared, the hex under the mouse) and turns it into the same
+:mod:`hexwar.game.commands` the headless game uses. It holds **no rules of its own**: what
+may be done comes only from :meth:`GameState.check <hexwar.game.state.GameState.check>`,
+:meth:`GameState.legal_commands <hexwar.game.state.GameState.legal_commands>`,
+:func:`hexwar.game.movement.unit_reach` and :func:`hexwar.game.targeting.legal_targets`; LOS
+from :func:`hexwar.los.line_of_sight` (R3); the pre-attack odds from
+:func:`hexwar.rules.odds.attack_odds` (R6). Every change goes through
+:meth:`GameState.apply <hexwar.game.state.GameState.apply>`.
+
+It also runs the computer's side(s) one command at a time at a watchable pace, driven by an
+injectable clock (:mod:`hexwar.ui.clock`), animates moving counters hex by hex, keeps the
+combat log (every roll, R1.2), the Damage cards drawn (R6.6) and the last artillery strike
+with its drift (R9.3), hides the hand between hot-seat players, and autosaves through
+:class:`hexwar.game.save.Autosaver`.
+
+No pyglet here: the window (:mod:`hexwar.ui.play_window`) only draws this object's state and
+forwards input, so the controller is tested without a window too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import HexwarError
+from ..game import movement, ruleset, targeting
+from ..game.commands import (
+    SIDES,
+    ChooseHand,
+    Command,
+    Commit,
+    Declare,
+    DeclareBuildingAttack,
+    DeclareCloseAssault,
+    Discard,
+    Draw,
+    DropTow,
+    EndPhase,
+    IllegalCommand,
+    Move,
+    Recrew,
+    Resolve,
+    TargetArtillery,
+    Tow,
+    UseCommandCard,
+)
+from ..game.events import Event
+from ..game.headless import format_event, readable
+from ..game.state import GameState, Phase, card_of, other_side
+from ..hexgrid import Hex
+from .clock import Clock, Pace, RealClock
+
+__all__ = [
+    "Action",
+    "LogLine",
+    "MoveAnim",
+    "PendingAttack",
+    "PlayController",
+    "StrikeView",
+    "PHASE_TRACK",
+    "PHASE_HINTS",
+]
+
+#: The phases shown on the phase track, in turn order (R5), with their short titles.
+PHASE_TRACK = (
+    (Phase.ARTILLERY, "Artillery"),
+    (Phase.COMMITMENT, "Commit"),
+    (Phase.MOVEMENT, "Move"),
+    (Phase.DECLARATION, "Declare"),
+    (Phase.RESOLUTION, "Resolve"),
+    (Phase.DRAW, "Draw"),
+)
+
+#: One line of help per phase for the person to act (shown above the hand).
+PHASE_HINTS = {
+    Phase.SETUP: "Choose your starting hand: click cards in your Reserves, then Keep hand.",
+    Phase.ARTILLERY: "Off-board artillery (R9): click a hex your units can see to call a mission, or end the phase.",
+    Phase.COMMITMENT: "Commitment (R5.2): pick a unit card in your hand, then a highlighted deploy hex.",
+    Phase.MOVEMENT: "Movement (R5.3): select a unit, then click a blue hex (numbers: MP spent).",
+    Phase.DECLARATION: "Declaration (R6.1): select a unit, then a red-ringed target; check the odds and declare.",
+    Phase.RESOLUTION: "Resolution (R6.2): resolve your declared attacks (R or the buttons), alternating.",
+    Phase.DRAW: "Draw (R5.5): choose where the extra cards come from, then discard down to the hand limits.",
+    Phase.OVER: "The game is over.",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button the panels show for the current situation.
+
+    Attributes:
+        label: the button text.
+        run: what pressing it does (a controller method bound to its arguments).
+        key: the keyboard shortcut shown with it (``"Enter"``), or ``""``.
+        enabled: whether it may be pressed now.
+        tip: a longer explanation (hover).
+        primary: drawn highlighted (the expected next step).
+    """
+
+    label: str
+    run: Callable[[], Any]
+    key: str = ""
+    enabled: bool = True
+    tip: str = ""
+    primary: bool = False
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the combat log.
+
+    Attributes:
+        text: the readable line (:func:`hexwar.game.headless.format_event`, stripped).
+        kind: the event kind (``"roll"``, ``"to_hit"``, ``"damage"``, ``"phase"`` ...).
+        turn: the game turn it happened in.
+    """
+
+    text: str
+    kind: str
+    turn: int
+
+
+@dataclass
+class PendingAttack:
+    """An attack being prepared in the Declaration phase (R6.1), not yet declared.
+
+    Attributes:
+        attacker: the attacking unit's instance id.
+        target: the target unit's instance id.
+        at_crew: R7.5: fire at a frontline gun's crew.
+        options: the weapon indexes that may legally fire at it (from ``legal_targets``).
+        weapons: the weapons chosen (up to two, card order).
+    """
+
+    attacker: str
+    target: str
+    at_crew: bool
+    options: tuple[int, ...]
+    weapons: tuple[int, ...]
+
+    def command(self, side: str) -> Declare:
+        """The :class:`~hexwar.game.commands.Declare` this attack would issue."""
+        return Declare(side, self.attacker, self.target, tuple(self.weapons), self.at_crew)
+
+
+@dataclass
+class MoveAnim:
+    """A counter sliding along its path, one hex per ``step`` seconds (display only).
+
+    Attributes:
+        uid: the moving unit.
+        path: the hexes it enters, in order (the start first).
+        start: clock time the animation began.
+        step: seconds per hex.
+    """
+
+    uid: str
+    path: tuple[Hex, ...]
+    start: float
+    step: float
+
+    def hex_at(self, t: float) -> Hex | None:
+        """The hex shown at time ``t``; ``None`` once the animation is over."""
+        k = int((t - self.start) / self.step) if self.step > 0 else len(self.path)
+        if k >= len(self.path) - 1:
+            return None
+        return self.path[max(0, k)]
+
+
+@dataclass(frozen=True)
+class StrikeView:
+    """The last artillery strike (R9.3), for the map arrow and the panel.
+
+    Attributes:
+        side: the firing side.
+        target: the hex called.
+        landing: where it came down (may be off the map).
+        drift: hexes drifted (0 on target).
+        direction: drift direction 1..6 (R2.3), 0 on target.
+        hit: on target.
+        off_map: landed off the map.
+        text: the log line.
+        turn: the turn of the strike.
+    """
+
+    side: str
+    target: Hex
+    landing: Hex
+    drift: int
+    direction: int
+    hit: bool
+    off_map: bool
+    text: str
+    turn: int
+
+
+def _hex(label: Any) -> Hex | None:
+    if isinstance(label, Hex):
+        return label
+    if isinstance(label, str):
+        try:
+            return Hex.from_label(label)
+        except HexwarError:
+            return None
+    return None
+
+
+class PlayController:
+    """Drives one game from a person's input and the computer players (see module doc).
+
+    Args:
+        state: the game (a fresh :meth:`Scenario.new_game` or a loaded save).
+        ai: computer players by side (``hexwar.game.ai.make_player(...)``); sides not in it
+            are played by people (two people: hot-seat).
+        saver: an :class:`~hexwar.game.save.Autosaver` (or ``None``): told after every command.
+        clock: the time source for the computer's pace and animations (default the wall clock).
+        pace: how long to linger after each computer action.
+
+    Attributes:
+        selected: the selected unit's instance id.
+        card: the hand card picked (a unit card to commit, a Command card to play or discard).
+        hover: the hex under the mouse.
+        pending: the attack being prepared (Declaration).
+        hand_pick: cards picked for the starting hand (Setup).
+        message: the last message for the status line; ``error`` tells if it was a refusal.
+        log: every log line so far (rolls included).
+        damage_cards: log lines of the Damage cards drawn, newest last (R6.6).
+        strike: the last artillery strike (R9.3).
+        last_attack: ``(attacker hex, target hex, side)`` of the attack resolved last.
+        pass_to: in hot-seat, the side the screen waits for ("pass to the other player");
+            the hand stays hidden until :meth:`confirm_pass`.
+        shown_side: whose hand and view the screen shows.
+        anim: the counter animation running, if any.
+        version: bumped by every change of what the screen shows.
+    """
+
+    def __init__(self, state: GameState, ai: dict[str, Any] | None = None, saver: Any = None,
+                 clock: Clock | None = None, pace: Pace | None = None) -> None:
+        self.state = state
+        self.ai: dict[str, Any] = dict(ai or {})
+        self.humans = tuple(s for s in SIDES if s not in self.ai)
+        self.saver = saver
+        self.clock: Clock = clock or RealClock()
+        self.pace = pace or Pace()
+        self.selected: str | None = None
+        self.card: str | None = None
+        self.hover: Hex | None = None
+        self.pending: PendingAttack | None = None
+        self.hand_pick: list[str] = []
+        self.message = ""
+        self.error = False
+        self.log: list[LogLine] = []
+        self.damage_cards: list[LogLine] = []
+        self.strike: StrikeView | None = None
+        self.last_attack: tuple[Hex, Hex, str] | None = None
+        self.anim: MoveAnim | None = None
+        self.next_ai_at = self.clock.now()
+        self.version = 0
+        self.saved_final = False
+        self.shown_side: str = self.humans[0] if self.humans else (state.to_act or "german")
+        self.pass_to: str | None = None
+        self._cache: dict[Any, Any] = {}
+        self._record(list(state.log))
+        self._check_pass()
+        self.say(PHASE_HINTS.get(state.phase, ""))
+
+    # -- who is who ---------------------------------------------------------------------------
+    @property
+    def hot_seat(self) -> bool:
+        """Two people share the screen (no computer side)."""
+        return len(self.humans) == 2
+
+    @property
+    def side(self) -> str:
+        """The side whose view and hand the screen shows now."""
+        return self.shown_side
+
+    def is_human(self, side: str | None) -> bool:
+        """True when ``side`` is played by a person."""
+        return side is not None and side not in self.ai
+
+    def my_turn(self) -> bool:
+        """True when the person looking at the screen must act now (and no handover is due)."""
+        st = self.state
+        return (not st.over and self.is_human(st.to_act) and st.to_act == self.shown_side
+                and self.pass_to is None)
+
+    def hand_visible(self) -> bool:
+        """The shown side's hand may be seen (never while the hot-seat handover screen is up)."""
+        return self.pass_to is None and self.is_human(self.shown_side)
+
+    # -- messages ------------------------------------------------------------------------------
+    def say(self, text: str, error: bool = False) -> None:
+        """Show ``text`` on the status line (``error``: a refusal, drawn in red)."""
+        self.message = text
+        self.error = error
+        self.version += 1
+
+    def _touch(self) -> None:
+        self.version += 1
+
+    # -- derived views (cached per game epoch) ---------------------------------------------------
+    def _epoch(self) -> tuple[int, int]:
+        return (self.state.cache.get("epoch", 0), self.state.battlemap.version)
+
+    def _cached(self, key: Any, make: Callable[[], Any]) -> Any:
+        k = (key, self._epoch())
+        if k not in self._cache:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[k] = make()
+        return self._cache[k]
+
+    def legal(self) -> list[Command]:
+        """Every legal command of the side to act (``state.legal_commands``), cached."""
+        return self._cached("legal", lambda: self.state.legal_commands()) if self.state.to_act else []
+
+    def reach_costs(self) -> dict[Hex, float]:
+        """Movement points spent to reach each hex the selected unit can reach (R5.3).
+
+        Empty unless it is the person's Movement phase and the selected unit may move.
+        """
+        st, uid = self.state, self.selected
+        if st.phase != Phase.MOVEMENT or uid is None or uid not in st.units or not self.my_turn():
+            return {}
+        if st.units[uid].side != st.to_act:
+            return {}
+        reach = self._cached(("reach", uid), lambda: movement.unit_reach(st, uid))
+        if reach is None:
+            return {}
+        return {h: c for h, c in reach.cost.items() if h != reach.start}
+
+    def targets(self) -> list[tuple[str, bool, tuple[int, ...]]]:
+        """Legal targets of the selected unit now (``targeting.legal_targets``, R7)."""
+        st, uid = self.state, self.selected
+        if st.phase != Phase.DECLARATION or uid is None or uid not in st.units or not self.my_turn():
+            return []
+        if st.units[uid].side != st.to_act:
+            return []
+        return self._cached(("targets", uid), lambda: targeting.legal_targets(st, st.to_act, uid))  # type: ignore[no-any-return]
+
+    def target_hexes(self) -> list[Hex]:
+        """Hexes of the selected unit's legal targets (aircraft aloft have none)."""
+        out = []
+        for tid, _, _ in self.targets():
+            h = self.state.units[tid].hex
+            if h is not None and h not in out:
+                out.append(h)
+        return out
+
+    def card_commands(self, card: str | None = None) -> list[Command]:
+        """Legal commands that use hand card ``card`` (default the picked one), any instance
+        of the same card id counts (the engine lists one instance per card id)."""
+        card = card or self.card
+        if card is None or not self.my_turn():
+            return []
+        cid = card_of(card)
+        out: list[Command] = []
+        for c in self.legal():
+            if isinstance(c, Commit) and card_of(c.unit) == cid:
+                out.append(c)
+            elif isinstance(c, UseCommandCard | Discard) and card_of(c.card) == cid:
+                out.append(c)
+            elif isinstance(c, Recrew) and card_of(c.crew) == cid:
+                out.append(c)
+        return out
+
+    def _with_instance(self, cmd: Command, card: str) -> Command:
+        """``cmd`` rewritten to use hand-card instance ``card`` instead of its twin."""
+        import dataclasses
+
+        if isinstance(cmd, Commit) and cmd.unit != card:
+            return dataclasses.replace(cmd, unit=card)
+        if isinstance(cmd, UseCommandCard | Discard) and cmd.card != card:
+            return dataclasses.replace(cmd, card=card)
+        if isinstance(cmd, Recrew) and cmd.crew != card:
+            return dataclasses.replace(cmd, crew=card)
+        return cmd
+
+    def deploy_hexes(self) -> list[Hex]:
+        """Hexes the picked unit card may be committed into now (R5.2)."""
+        out: list[Hex] = []
+        for c in self.card_commands():
+            if isinstance(c, Commit) and c.hex is not None and c.hex not in out:
+                out.append(c.hex)
+        return out
+
+    def card_unit_targets(self) -> list[str]:
+        """Units the picked Command card may be played on (or crew card put on) now."""
+        out: list[str] = []
+        for c in self.card_commands():
+            if isinstance(c, UseCommandCard) and c.unit is not None and c.unit not in out:
+                out.append(c.unit)
+            elif isinstance(c, Recrew) and c.unit not in out:
+                out.append(c.unit)
+        return out
+
+    def artillery_ok(self, h: Hex | None) -> str | None:
+        """Why an artillery call on ``h`` would be refused now (``state.check``), or ``None``."""
+        if h is None:
+            return "no hex"
+        side = self.state.to_act or self.shown_side
+        return self._cached(("art", h), lambda: self.state.check(TargetArtillery(side, h)))  # type: ignore[no-any-return]
+
+    def los(self, a: Hex | None = None, b: Hex | None = None) -> Any:
+        """The :class:`~hexwar.los.LosResult` from the selected unit's hex (or ``a``) to the
+        hovered hex (or ``b``), or ``None`` when there is nothing to show (R3)."""
+        from ..los import line_of_sight
+
+        st = self.state
+        if a is None:
+            u = st.units.get(self.selected) if self.selected else None
+            a = u.hex if u is not None and not u.aloft else None
+        b = b if b is not None else self.hover
+        if a is None or b is None or a == b or not st.battlemap.in_bounds(a) or not st.battlemap.in_bounds(b):
+            return None
+        return self._cached(("los", a, b), lambda: line_of_sight(st.battlemap, a, b))
+
+    def los_hindering(self, res: Any) -> tuple[Hex, ...]:
+        """The intervening hexes that hinder ``res`` (R3.5), when they can be told apart.
+
+        The LOS engine reports the hindrance count, not which hexes; the hexes whose terrain
+        is a hindrance are marked when their number equals that count (otherwise none are,
+        so nothing wrong is ever shown).
+        """
+        if res is None or res.status != "hindered":
+            return ()
+        m = self.state.battlemap
+        cands = tuple(h for h in res.intervening if m.terrain_at(h).los == "hindrance")
+        return cands if len(cands) == res.hindrances else ()
+
+    def odds(self, pending: PendingAttack | None = None) -> Any:
+        """Exact pre-attack odds (:class:`~hexwar.rules.odds.AttackOdds`) of the attack being
+        prepared (R6), or ``None`` (no attack, or the odds engine refuses it)."""
+        p = pending or self.pending
+        if p is None or not p.weapons:
+            return None
+        key = ("odds", p.attacker, p.target, p.at_crew, tuple(p.weapons))
+        return self._cached(key, lambda: self._compute_odds(p))
+
+    def _compute_odds(self, p: PendingAttack) -> Any:
+        from ..game.resolution import defense_context
+        from ..rules.cards import Deck
+        from ..rules.combat import AttackOrders, CombatError
+        from ..rules.odds import attack_odds
+
+        st = self.state
+        if p.attacker not in st.units or p.target not in st.units:
+            return None
+        hind, indirect = 0, False
+        for w in p.weapons:
+            prob, mode, h = targeting.weapon_problem(st, p.attacker, p.target, w, p.at_crew)
+            if prob:
+                return None
+            hind = max(hind, h)
+            indirect = indirect or mode == targeting.FireMode.INDIRECT
+        t = st.units[p.target]
+        tgt = t.crew if p.at_crew and t.crew else p.target
+        side = st.units[p.attacker].side
+        ctx = defense_context(st, tgt, hind, side)
+        deck = Deck("damage", list(st.damage_deck), list(st.damage_discard), reshuffle=True)
+        try:
+            return attack_odds(ruleset.cards(), st.units[p.attacker], st.units[tgt], AttackOrders(tuple(p.weapons), indirect),
+                               ctx, units=st.units, events_in_play=st.events_in_play, variant=st.variants,
+                               damage_deck=deck)
+        except (CombatError, HexwarError):
+            return None
+
+    def units_at(self, h: Hex | None) -> list[str]:
+        """Unit ids standing in ``h`` (not crews riding them), the shown side's first."""
+        if h is None:
+            return []
+        us = [u for u in self.state.units_at(h) if u.crewing is None]
+        us.sort(key=lambda u: (u.side != self.shown_side, u.uid))
+        return [u.uid for u in us]
+
+    def display_hex(self, uid: str) -> Hex | None:
+        """Where unit ``uid`` is drawn now (its hex, or a hex on its animated path)."""
+        u = self.state.units.get(uid)
+        if u is None:
+            return None
+        if self.anim is not None and self.anim.uid == uid:
+            h = self.anim.hex_at(self.clock.now())
+            if h is not None:
+                return h
+        return u.hex
+
+    # -- applying commands ------------------------------------------------------------------------
+    def issue(self, cmd: Command) -> list[Event] | None:
+        """Apply ``cmd`` if the rules allow it (``state.check`` first); returns its events, or
+        ``None`` with the reason on the status line when it is refused. Never raises."""
+        why = self.state.check(cmd)
+        if why is not None:
+            self.say(why, error=True)
+            return None
+        try:
+            return self._apply(cmd)
+        except IllegalCommand as exc:  # pragma: no cover - check() runs the same checks
+            self.say(exc.reason, error=True)
+            return None
+
+    def _apply(self, cmd: Command) -> list[Event]:
+        st = self.state
+        start = None
+        if isinstance(cmd, Move) and cmd.unit in st.units:
+            start = st.units[cmd.unit].hex
+        events = st.apply(cmd)
+        self._record(events)
+        if isinstance(cmd, Move) and start is not None and cmd.path:
+            self.anim = MoveAnim(cmd.unit, (start, *cmd.path), self.clock.now(), self.pace.hex_step)
+        if self.saver is not None:
+            try:
+                self.saver.after(st, events)
+            except HexwarError as exc:
+                self.say(f"autosave failed: {exc}", error=True)
+        if st.over and self.saver is not None and not self.saved_final:
+            from ..game.save import write_save
+
+            try:
+                write_save(st, self.saver.path, getattr(self.saver, "players", None))
+                self.saved_final = True
+            except HexwarError as exc:
+                self.say(f"save failed: {exc}", error=True)
+        # what the person had picked may be gone now
+        if self.selected is not None and self.selected not in st.units:
+            self.selected = None
+        if self.card is not None and self.card not in st.hand_units[self.shown_side] + st.hand_commands[self.shown_side]:
+            self.card = None
+        self.pending = None
+        self.hand_pick = [c for c in self.hand_pick if c in st.reserves.get(self.shown_side, [])]
+        self._check_pass()
+        self._touch()
+        return events
+
+    def _record(self, events: Iterable[Event]) -> None:
+        evs = list(events)
+        turn = self.state.turn
+        for e in readable(evs):
+            if e.kind == "begin_turn":
+                turn = int(e.data.get("turn", turn))
+            self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
+            if e.kind == "damage_card":
+                self.damage_cards.append(LogLine(e.text, e.kind, turn))
+        for e in evs:
+            if e.kind == "artillery_strike":
+                t, land = _hex(e.data.get("target")), _hex(e.data.get("landing"))
+                if t is not None and land is not None:
+                    self.strike = StrikeView(str(e.data.get("side", "")), t, land, int(e.data.get("drift", 0)),
+                                             int(e.data.get("direction", 0)), bool(e.data.get("hit")),
+                                             bool(e.data.get("off_map")), e.text, turn)
+            elif e.kind == "attack":
+                a = self.state.units.get(str(e.data.get("attacker")))
+                t = self.state.units.get(str(e.data.get("target")))
+                if a is not None and t is not None and a.hex is not None and t.hex is not None:
+                    self.last_attack = (a.hex, t.hex, a.side)
+
+    def _check_pass(self) -> None:
+        st = self.state
+        if st.over or st.to_act is None or not self.is_human(st.to_act):
+            return
+        if st.to_act != self.shown_side:
+            if self.hot_seat:
+                self.pass_to = st.to_act
+            else:
+                self.shown_side = st.to_act
+            self.selected = None
+            self.card = None
+            self.pending = None
+            self.hand_pick = []
+
+    def confirm_pass(self) -> None:
+        """Hot-seat: the other player has the screen now; show their hand."""
+        if self.pass_to is not None:
+            self.shown_side = self.pass_to
+            self.pass_to = None
+            self.say(f"{self.shown_side.capitalize()} to act. " + PHASE_HINTS.get(self.state.phase, ""))
+
+    # -- the computer's turn ------------------------------------------------------------------------
+    def computer_to_act(self) -> bool:
+        """True when a computer player must act now."""
+        st = self.state
+        return not st.over and st.to_act is not None and st.to_act in self.ai
+
+    def busy(self) -> bool:
+        """True while a counter animation is still running."""
+        if self.anim is not None and self.anim.hex_at(self.clock.now()) is None:
+            self.anim = None
+            self._touch()
+        return self.anim is not None
+
+    def update(self) -> bool:
+        """Advance animations and, when due, apply the computer's next command.
+
+        Called by the window's timer (and by tests after moving the clock on). Applies at most
+        one computer command per call, so its moves are shown step by step.
+
+        Returns:
+            True when something on screen changed.
+        """
+        v0 = self.version
+        if self.busy():
+            return True  # the animation itself changes the screen
+        if self.computer_to_act() and self.clock.now() >= self.next_ai_at:
+            self.step_computer()
+        return self.version != v0
+
+    def step_computer(self) -> list[Event] | None:
+        """Apply one command of the computer side to act (its player chooses it)."""
+        st = self.state
+        side = st.to_act
+        if side is None or side not in self.ai or st.over:
+            return None
+        cmd = self.ai[side].choose(st)
+        steps = len(cmd.path) if isinstance(cmd, Move) else 0
+        events = self.issue(cmd)
+        self.next_ai_at = self.clock.now() + self.pace.delay_after(cmd.name, steps)
+        if events is not None and not self.error:
+            self.say(f"{side.capitalize()} (computer): {self._describe(cmd)}")
+        return events
+
+    def _describe(self, cmd: Command) -> str:
+        st = self.state
+        if isinstance(cmd, Move):
+            return f"moves {ruleset.card_name(cmd.unit)} to {st.hex_label(cmd.path[-1])}"
+        if isinstance(cmd, Commit):
+            where = st.hex_label(cmd.hex) if cmd.hex is not None else "aloft"
+            return f"commits {ruleset.card_name(cmd.unit)} into {where}"
+        if isinstance(cmd, Declare):
+            return f"{ruleset.card_name(cmd.attacker)} will fire at {ruleset.card_name(cmd.target)}"
+        if isinstance(cmd, Resolve):
+            return f"resolves attack {cmd.attack}"
+        if isinstance(cmd, EndPhase):
+            return f"ends the {st.phase if st.phase != Phase.OVER else ''} phase".replace("  ", " ")
+        if isinstance(cmd, TargetArtillery):
+            return f"calls artillery on {st.hex_label(cmd.hex)}"
+        return str(cmd).split(" ", 1)[1]
+
+    # -- a person's input ------------------------------------------------------------------------------
+    def _refuse_not_mine(self) -> bool:
+        st = self.state
+        if st.over:
+            self.say(f"The game is over: {st.result}", error=True)
+            return True
+        if self.pass_to is not None:
+            self.say(f"Pass the screen to the {self.pass_to} player first.", error=True)
+            return True
+        if not self.my_turn():
+            who = st.to_act or "nobody"
+            self.say(f"Wait: it is the {who}'s turn ({st.phase} phase).", error=True)
+            return True
+        return False
+
+    def set_hover(self, h: Hex | None) -> None:
+        """The mouse is over hex ``h`` (``None``: off the map)."""
+        if h != self.hover:
+            self.hover = h
+            self._touch()
+
+    def select(self, uid: str | None) -> None:
+        """Select a unit (any side: its card is shown; your own can then act)."""
+        self.selected = uid
+        self.pending = None
+        if uid is not None:
+            u = self.state.units.get(uid)
+            if u is not None:
+                self.say(f"{ruleset.card_name(u.card)} ({u.side}) in {self.state.hex_label(u.hex)} selected.")
+        self._touch()
+
+    def click_hex(self, h: Hex | None, alternate: bool = False) -> None:
+        """A click on hex ``h``: what it means depends on the phase and what is picked.
+
+        ``alternate`` (right click) only selects, cycling through a stack.
+        """
+        st = self.state
+        if h is None:
+            return
+        units = self.units_at(h)
+        if alternate:
+            self._select_cycle(units)
+            return
+        if self.pass_to is not None or st.over or not self.my_turn():
+            self._select_cycle(units)
+            return
+        side = st.to_act
+        assert side is not None
+        # a picked hand card first: commit into a deploy hex / play on a unit
+        if self.card is not None:
+            for c in self.card_commands():
+                if isinstance(c, Commit) and c.hex == h:
+                    self.issue(self._with_instance(c, self.card))
+                    return
+                if isinstance(c, UseCommandCard | Recrew) and c.unit in units:
+                    self.issue(self._with_instance(c, self.card))
+                    return
+        if st.phase == Phase.ARTILLERY:
+            why = self.artillery_ok(h)
+            if why is None:
+                self.issue(TargetArtillery(side, h))
+                return
+            if not units:
+                self.say(why, error=True)
+                return
+        elif st.phase == Phase.MOVEMENT and self.selected is not None:
+            reach = self.reach_costs()
+            if h in reach:
+                r = movement.unit_reach(st, self.selected)
+                if r is not None:
+                    self.issue(Move(side, self.selected, r.path(h)))
+                    return
+        elif st.phase == Phase.DECLARATION and self.selected is not None:
+            tg = [t for t in self.targets() if st.units[t[0]].hex == h]
+            if tg:
+                if self.pending is not None and self.pending.target in [t[0] for t in tg]:
+                    # a second click on the prepared target: cycle crew / unit, or declare
+                    same = [t for t in tg if t[0] == self.pending.target and t[1] != self.pending.at_crew]
+                    if same:
+                        self._prepare(same[0])
+                        return
+                    self.declare()
+                    return
+                self._prepare(tg[0])
+                return
+        self._select_cycle(units)
+
+    def _select_cycle(self, units: list[str]) -> None:
+        if not units:
+            if self.selected is not None or self.pending is not None:
+                self.selected = None
+                self.pending = None
+                self._touch()
+            return
+        if self.selected in units:
+            i = units.index(self.selected)
+            self.select(units[(i + 1) % len(units)] if len(units) > 1 else units[i])
+        else:
+            self.select(units[0])
+
+    def _prepare(self, target: tuple[str, bool, tuple[int, ...]]) -> None:
+        tid, at_crew, ok = target
+        assert self.selected is not None
+        ws = tuple(ok[:2])
+        bombs = {w for w in ok if ruleset.weapons(self.state.units[self.selected].card)[w].bomb}
+        if bombs and len(ok) > 1:
+            ws = tuple(w for w in ok if w not in bombs)[:2] or ws
+        self.pending = PendingAttack(self.selected, tid, at_crew, tuple(ok), ws)
+        crew = " (its crew, R7.5)" if at_crew else ""
+        self.say(f"Target: {ruleset.card_name(tid)}{crew}. Check the odds, then Declare (Enter or click it again).")
+        self._touch()
+
+    def toggle_weapon(self, index: int) -> None:
+        """Add or remove weapon ``index`` (card order) of the prepared attack (max two, R6.1)."""
+        p = self.pending
+        if p is None or index not in p.options:
+            return
+        ws = list(p.weapons)
+        if index in ws:
+            if len(ws) > 1:
+                ws.remove(index)
+        else:
+            ws.append(index)
+            if len(ws) > targeting.MAX_WEAPONS:
+                ws.pop(0)
+        p.weapons = tuple(sorted(ws))
+        self._touch()
+
+    def declare(self) -> None:
+        """Declare the prepared attack (R6.1)."""
+        if self._refuse_not_mine():
+            return
+        if self.pending is None:
+            self.say("Select one of your units, then click a target ringed in red.", error=True)
+            return
+        side = self.state.to_act
+        assert side is not None
+        attacker = self.pending.attacker
+        if self.issue(self.pending.command(side)) is not None:
+            self.selected = attacker
+
+    def pick_card(self, card: str) -> None:
+        """Click on a hand card: pick it (Setup: add to / remove from the starting hand)."""
+        st = self.state
+        if not self.hand_visible():
+            return
+        if st.phase == Phase.SETUP:
+            if card in self.hand_pick:
+                self.hand_pick.remove(card)
+            elif self.my_turn():
+                want = min(st.scenario.sides[self.shown_side].hand_size, len(st.reserves[self.shown_side]))
+                if len(self.hand_pick) < want:
+                    self.hand_pick.append(card)
+                else:
+                    self.say(f"You keep {want} cards; remove one first.", error=True)
+            self._touch()
+            return
+        self.card = None if self.card == card else card
+        self.pending = None
+        if self.card is not None:
+            self.say(self._card_hint(self.card))
+        self._touch()
+
+    def _card_hint(self, card: str) -> str:
+        cmds = self.card_commands(card)
+        name = ruleset.card_name(card)
+        if any(isinstance(c, Commit) and c.hex is not None for c in cmds):
+            return f"{name}: click a highlighted deploy hex to commit it (R5.2)."
+        if any(isinstance(c, Commit) for c in cmds):
+            return f"{name}: press Commit to send it aloft (R5.2)."
+        if any(isinstance(c, UseCommandCard | Recrew) and c.unit is not None for c in cmds):
+            return f"{name}: click a highlighted unit to play it on."
+        if any(isinstance(c, UseCommandCard) for c in cmds):
+            return f"{name}: press Play to use it now."
+        if any(isinstance(c, Discard) for c in cmds):
+            return f"{name}: press Discard to bring your hand down to the limit (R5.5)."
+        return f"{name} cannot be used now ({self.state.phase} phase)."
+
+    def confirm_hand(self) -> None:
+        """Setup: keep the picked cards as the starting hand (000 setup)."""
+        if self._refuse_not_mine():
+            return
+        self.issue(ChooseHand(self.shown_side, tuple(self.hand_pick)))
+
+    def card_action(self, kind: type[Command]) -> None:
+        """Use the picked card with the first legal command of type ``kind`` (Commit aloft,
+        Play a Command card with no unit, Discard)."""
+        if self._refuse_not_mine() or self.card is None:
+            return
+        for c in self.card_commands():
+            if isinstance(c, kind) and not (isinstance(c, Commit) and c.hex is not None) \
+                    and not (isinstance(c, UseCommandCard) and c.unit is not None):
+                self.issue(self._with_instance(c, self.card))
+                return
+        self.say(f"{ruleset.card_name(self.card)}: not possible now.", error=True)
+
+    def end_phase(self) -> None:
+        """End the phase (or step) for the shown side (``EndPhase``)."""
+        if self._refuse_not_mine():
+            return
+        side = self.state.to_act
+        assert side is not None
+        if self.issue(EndPhase(side)) is not None:
+            self.selected = None
+            self.say(PHASE_HINTS.get(self.state.phase, "") if self.my_turn() else f"{side.capitalize()} ends the phase.")
+
+    def resolve(self, number: int | None = None) -> None:
+        """Resolve one of the side's declared attacks (R6.2); default the lowest numbered."""
+        if self._refuse_not_mine():
+            return
+        side = self.state.to_act
+        assert side is not None
+        if number is None:
+            mine = [n for n, a in sorted(self.state.attacks.items()) if a.side == side and not a.resolved]
+            if not mine:
+                self.say("You have no attack left to resolve.", error=True)
+                return
+            number = mine[0]
+        self.issue(Resolve(side, number))
+
+    def cancel(self) -> None:
+        """Esc: drop the prepared attack, then the picked card, then the selection."""
+        if self.pending is not None:
+            self.pending = None
+        elif self.card is not None:
+            self.card = None
+        else:
+            self.selected = None
+        self._touch()
+
+    # -- the buttons for now -------------------------------------------------------------------
+    def actions(self) -> list[Action]:
+        """The buttons that make sense now, from the legal commands (never invented)."""
+        st = self.state
+        out: list[Action] = []
+        if st.over or not self.my_turn():
+            return out
+        legal = self.legal()
+        side = st.to_act
+        assert side is not None
+        if st.phase == Phase.SETUP:
+            want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
+            out.append(Action(f"Keep hand ({len(self.hand_pick)}/{want})", self.confirm_hand, "Enter",
+                              enabled=len(self.hand_pick) == want, primary=len(self.hand_pick) == want))
+            return out
+        if self.pending is not None:
+            out.append(Action("Declare attack", self.declare, "Enter", primary=True,
+                              tip="Declare this attack with the chosen weapons (R6.1)"))
+            out.append(Action("Cancel", self.cancel, "Esc"))
+        if self.card is not None:
+            cmds = self.card_commands()
+            if any(isinstance(c, Commit) and c.hex is None for c in cmds):
+                out.append(Action("Commit aloft", lambda: self.card_action(Commit), primary=True))
+            if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
+                out.append(Action("Play card", lambda: self.card_action(UseCommandCard), "P", primary=True))
+            if any(isinstance(c, Discard) for c in cmds):
+                out.append(Action("Discard", lambda: self.card_action(Discard), "Del"))
+        if st.phase == Phase.RESOLUTION:
+            for n, a in sorted(st.attacks.items()):
+                if a.side == side and not a.resolved and Resolve(side, n) in legal:
+                    tgt = ruleset.card_name(a.target) if a.target else f"building {st.hex_label(a.building)}"
+                    att = ruleset.card_name(a.attackers[0])
+                    out.append(Action(f"Resolve {n}: {att} > {tgt}", lambda n=n: self.resolve(n), "R" if not out else "",
+                                      primary=not out))
+        if st.phase == Phase.DRAW:
+            for c in legal:
+                if isinstance(c, Draw):
+                    nc = sum(1 for s in c.extra if s == "command")
+                    nr = len(c.extra) - nc
+                    label = "Draw: " + " + ".join(x for x in (f"{nc} Command" if nc else "",
+                                                             f"{nr} Reserves" if nr else "") if x)
+                    out.append(Action(label, lambda c=c: self.issue(c), primary=True,
+                                      tip="One Command card, then these extra cards, chosen before looking (R5.5)"))
+        if self.selected is not None and self.selected in st.units:
+            uid = self.selected
+            for c in legal:
+                if isinstance(c, Tow) and c.unit == uid:
+                    out.append(Action(f"Tow wreck in {st.hex_label(c.hex)}", lambda c=c: self.issue(c),
+                                      tip="Hook up the wreck for 2 MP (R8.1)"))
+                elif isinstance(c, DropTow) and c.unit == uid:
+                    out.append(Action("Drop towed wreck", lambda c=c: self.issue(c)))
+                elif isinstance(c, DeclareCloseAssault) and uid in c.attackers:
+                    out.append(Action(f"Close assault {ruleset.card_name(c.target)}", lambda c=c: self.issue(c),
+                                      tip="Three or more adjacent infantry assault the vehicle (000)"))
+                elif isinstance(c, DeclareBuildingAttack) and c.attacker == uid:
+                    out.append(Action(f"Attack building {st.hex_label(c.hex)}", lambda c=c: self.issue(c),
+                                      tip="Close combat against the adjacent building (R8.2)"))
+        if EndPhase(side) in legal:
+            out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out)))
+        return out
+
+    # -- card and unit text (generated from the card data) ---------------------------------------------
+    def unit_lines(self, uid: str) -> list[str]:
+        """The unit's card (help text generated from the card data, R4.1) and its state now."""
+        st = self.state
+        u = st.units.get(uid)
+        if u is None:
+            return []
+        card = ruleset.unit_card(u.card)
+        lines = card.help_text(ruleset.cards()).split("\n") if hasattr(card, "help_text") else [card.name]
+        state_bits = [f"Endurance {u.endurance} / {card.endurance_full}"]
+        if u.crew:
+            cc = ruleset.unit_card(u.crew)
+            state_bits.append(f"crew {cc.name}")
+        elif ruleset.needs_crew(u.card):
+            state_bits.append("NO CREW")
+        if st.phase == Phase.MOVEMENT and u.mp_left:
+            state_bits.append(f"{u.mp_left:g} MP left")
+        if u.aloft:
+            state_bits.append(f"aloft, {u.flight_turns} turns of flight")
+        if u.side != u.owner:
+            state_bits.append(f"captured from {u.owner}")
+        lines.append("Now: " + ", ".join(state_bits))
+        if u.damage_card:
+            dc = ruleset.cards().damage.get(card_of(u.damage_card))
+            eff = ""
+            if dc is not None:
+                try:
+                    eff = dc.side_for(card.target_type).describe(ruleset.cards().rules)
+                except HexwarError:  # pragma: no cover - validation gives every card every edge
+                    eff = ""
+            turns = f" ({u.damage_turns} turns left)" if u.damage_turns else ""
+            lines.append(f"Damage card: {eff or card_of(u.damage_card)}{turns}")
+        for c in u.command_cards:
+            lines.append(f"Card under it: {ruleset.card_name(c)}")
+        return lines
+
+    def card_lines(self, card: str) -> list[str]:
+        """The text of any hand card (unit, crew, Command), from the card data."""
+        cid = card_of(card)
+        c = ruleset.cards()
+        if cid in c.units:
+            return c.units[cid].help_text(c).split("\n")
+        try:
+            return ruleset.command_card(cid).help_text().split("\n")
+        except Exception:
+            return [ruleset.card_name(cid)]
+
+    def hand(self, side: str | None = None) -> tuple[list[str], list[str]]:
+        """``(unit cards, Command cards)`` in the shown side's hand (Setup: its Reserves)."""
+        st = self.state
+        side = side or self.shown_side
+        if st.phase == Phase.SETUP and side not in st.done and self.is_human(side):
+            return list(st.reserves[side]), []
+        return list(st.hand_units[side]), list(st.hand_commands[side])
+
+    def score_line(self) -> dict[str, int]:
+        """Victory points per side (R10)."""
+        return dict(self.state.vp)
+
+    def objectives(self) -> list[tuple[Hex, str, int, str | None]]:
+        """``(hex, name, points, holder)`` of every objective (R10.2)."""
+        st = self.state
+        return [(o.hex, o.name, o.points, st.objective_holders.get(o.hex, o.holder)) for o in st.scenario.objectives]
+
+    def opponent(self) -> str:
+        """The side opposite the shown one."""
+        return other_side(self.shown_side)
