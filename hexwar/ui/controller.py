@@ -263,6 +263,7 @@ class PlayController:
         self.saved_final = False
         self.shown_side: str = self.humans[0] if self.humans else (state.to_act or "german")
         self.pass_to: str | None = None
+        self.max_turns: int | None = None
         self._cache: dict[Any, Any] = {}
         self._record(list(state.log))
         self._check_pass()
@@ -283,10 +284,15 @@ class PlayController:
         """True when ``side`` is played by a person."""
         return side is not None and side not in self.ai
 
+    @property
+    def stopped(self) -> bool:
+        """True once the turn cap (``hexwar play --turns N``) is passed: nobody acts any more."""
+        return self.max_turns is not None and self.state.turn > self.max_turns
+
     def my_turn(self) -> bool:
         """True when the person looking at the screen must act now (and no handover is due)."""
         st = self.state
-        return (not st.over and self.is_human(st.to_act) and st.to_act == self.shown_side
+        return (not st.over and not self.stopped and self.is_human(st.to_act) and st.to_act == self.shown_side
                 and self.pass_to is None)
 
     def hand_visible(self) -> bool:
@@ -583,7 +589,7 @@ class PlayController:
     def computer_to_act(self) -> bool:
         """True when a computer player must act now."""
         st = self.state
-        return not st.over and st.to_act is not None and st.to_act in self.ai
+        return not st.over and not self.stopped and st.to_act is not None and st.to_act in self.ai
 
     def busy(self) -> bool:
         """True while a counter animation is still running."""
@@ -644,6 +650,9 @@ class PlayController:
         st = self.state
         if st.over:
             self.say(f"The game is over: {st.result}", error=True)
+            return True
+        if self.stopped:
+            self.say(f"Stopped after turn {self.max_turns} (--turns).", error=True)
             return True
         if self.pass_to is not None:
             self.say(f"Pass the screen to the {self.pass_to} player first.", error=True)

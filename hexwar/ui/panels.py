@@ -1,0 +1,904 @@
+"""The play screen's panels, drawn in screen points with the renderer's glyph atlas (issue 7).
+
+Everything around the map is built here from the :class:`~hexwar.ui.controller.PlayController`
+state as numpy meshes (:class:`Painter`) and uploaded in one go by :class:`UiLayer` into the
+map view's batch, above the map, in three levels (panels, pop-ups, modal screens). So one
+frame of the whole screen is a handful of draw calls, text stays sharp at every pixel ratio,
+and ``hexwar render --screen play`` renders exactly what the window shows.
+
+Layout (points, y up)::
+
+    +---------------------------------------------------------------+
+    | top bar: title | turn + phase track (R5) | initiative | VP (R10) |
+    +---------------------------------------------+-----------------+
+    |                                             | unit card (R4.1)|
+    |                 map view                    | attack odds (R6)|
+    |                                             | artillery (R9)  |
+    |                                             | damage cards    |
+    +---------------------------------------------+ combat log      |
+    | hint / message | hand: unit and Command cards | actions |      |
+    +---------------------------------------------+-----------------+
+
+Widgets (buttons, cards) are recorded with their rectangles for hit testing; the window
+dispatches clicks to their actions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import ruleset
+from ..game.state import Phase, card_of
+from ..render.looks import Looks
+from ..render.mesh import Mesh, MeshBuilder, TexMesh
+from .controller import PHASE_HINTS, PHASE_TRACK, LogLine, PlayController
+
+__all__ = [
+    "TOP_H",
+    "HAND_H",
+    "SIDE_W",
+    "SHORTCUTS",
+    "Widget",
+    "Painter",
+    "UiLayer",
+    "Layout",
+    "layout",
+    "paint_screen",
+    "wrap",
+]
+
+TOP_H = 48.0
+HAND_H = 184.0
+SIDE_W = 380.0
+
+# theme (RGBA)
+BG = (30, 32, 36, 255)
+PANEL = (41, 44, 49, 250)
+SECTION = (51, 55, 61, 255)
+BUTTON = (63, 68, 76, 255)
+BUTTON_HOVER = (82, 88, 98, 255)
+ACTIVE = (219, 168, 64, 255)
+TEXT = (232, 230, 220, 255)
+DIM = (158, 158, 148, 255)
+FAINT = (112, 114, 108, 255)
+DARK = (28, 26, 22, 255)
+ERROR = (240, 104, 88, 255)
+GOOD = (128, 198, 112, 255)
+ROLL = (226, 196, 126, 255)
+LINE = (18, 19, 21, 255)
+PARCHMENT = (236, 226, 196, 255)
+PARCHMENT_EDGE = (150, 128, 86, 255)
+SIDE_UI = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
+
+#: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1).
+SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Orders", (
+        ("Left click", "select a unit / move / target / commit"),
+        ("Right click", "select only (cycles through a stack)"),
+        ("Space or E", "end the phase"),
+        ("Enter", "declare the prepared attack / confirm"),
+        ("R", "resolve your next declared attack"),
+        ("1, 2", "toggle the prepared attack's weapons"),
+        ("P", "play the picked Command card"),
+        ("Delete", "discard the picked card (hand limits)"),
+        ("Tab", "select your next unit"),
+        ("Esc", "cancel: attack, card, selection"),
+    )),
+    ("View", (
+        ("Wheel", "zoom at the cursor"),
+        ("+ / -", "zoom in / out"),
+        ("Drag (right/middle)", "pan the map"),
+        ("Arrow keys", "pan the map"),
+        ("F or Home", "fit the map to the window"),
+        ("L", "hex labels on / off"),
+        ("Page Up / Down", "scroll the combat log"),
+        ("H or F1", "this help"),
+        ("Ctrl+Q", "quit (the game is autosaved)"),
+    )),
+)
+
+Colour = tuple[int, int, int, int]
+
+
+@dataclass
+class Widget:
+    """A clickable rectangle (points) with its action.
+
+    Attributes:
+        x, y, w, h: the rectangle, origin bottom-left.
+        action: what a left click does (``None``: inert, but it still eats the click).
+        tip: a description (tests find widgets by it).
+        z: the level it was drawn on (modal widgets win).
+    """
+
+    x: float
+    y: float
+    w: float
+    h: float
+    action: Callable[[], Any] | None
+    tip: str = ""
+    z: int = 0
+
+    def hit(self, px: float, py: float) -> bool:
+        """True when point ``(px, py)`` lies inside."""
+        return self.x <= px < self.x + self.w and self.y <= py < self.y + self.h
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The rectangle's centre point."""
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+
+def _style(style: str) -> str:
+    """Bold text is drawn condensed bold: the glyph atlas (256 cells) preloads every ASCII
+    character for the regular and condensed styles only, so bold lower case would run it out."""
+    return "condensed" if style == "bold" else style
+
+
+def wrap(atlas: Any, text: str, width: float, size: float, style: str = "regular") -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` points at font ``size`` (words kept
+    whole unless a single word is too wide)."""
+    style = _style(style)
+    out: list[str] = []
+    for para in text.split("\n"):
+        words = para.split(" ")
+        line = ""
+        for w in words:
+            cand = w if not line else f"{line} {w}"
+            if atlas.measure(cand, size, style) <= width or not line:
+                line = cand
+            else:
+                out.append(line)
+                line = w
+        out.append(line)
+    return out
+
+
+class Painter:
+    """Collects screen-space shapes and text per level (0 panels, 1 pop-ups, 2 modal).
+
+    Args:
+        atlas: the renderer's glyph atlas (:func:`hexwar.render.text.glyph_atlas`).
+        mouse: the mouse position in points (buttons under it draw highlighted).
+
+    Attributes:
+        widgets: every clickable rectangle drawn, in drawing order.
+    """
+
+    LEVELS = 3
+
+    def __init__(self, atlas: Any, mouse: tuple[float, float] = (-1.0, -1.0)) -> None:
+        self.atlas = atlas
+        self.mouse = mouse
+        self._b = [MeshBuilder() for _ in range(self.LEVELS)]
+        self._t: list[list[TexMesh]] = [[] for _ in range(self.LEVELS)]
+        self.widgets: list[Widget] = []
+        self.texts: list[str] = []  # every string drawn (tests read the screen through it)
+
+    # -- primitives ---------------------------------------------------------------------------
+    def rect(self, x0: float, y0: float, x1: float, y1: float, colour: Sequence[int], z: int = 0) -> None:
+        """A filled rectangle."""
+        self._b[z].rect(x0, y0, x1, y1, tuple(colour))  # type: ignore[arg-type]
+
+    def frame(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Sequence[int], z: int = 0) -> None:
+        """A rectangle outline ``width`` points wide (inside the rectangle)."""
+        self._b[z].frame(x0, y0, x1, y1, width, tuple(colour))  # type: ignore[arg-type]
+
+    def line(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Sequence[int], z: int = 0) -> None:
+        """A straight line."""
+        self._b[z].line(x0, y0, x1, y1, width, tuple(colour))  # type: ignore[arg-type]
+
+    def circle(self, x: float, y: float, r: float, colour: Sequence[int], z: int = 0) -> None:
+        """A filled circle."""
+        self._b[z].circle(x, y, r, tuple(colour), segments=20)  # type: ignore[arg-type]
+
+    def polygon(self, pts: Sequence[tuple[float, float]], colour: Sequence[int], z: int = 0) -> None:
+        """A filled convex polygon."""
+        self._b[z].polygon(pts, tuple(colour))  # type: ignore[arg-type]
+
+    def text(self, s: str, x: float, y: float, size: float = 13.0, colour: Sequence[int] = TEXT, ax: str = "left",
+             ay: str = "center", style: str = "regular", max_width: float | None = None, z: int = 0) -> float:
+        """Draw ``s``; returns its width in points (after any shrinking to ``max_width``)."""
+        if not s:
+            return 0.0
+        style = _style(style)
+        self._t[z].append(self.atlas.text(s, round(x), round(y), size, tuple(colour), anchor_x=ax, anchor_y=ay,
+                                          style=style, max_width=max_width))
+        self.texts.append(s)
+        w = self.atlas.measure(s, size, style)
+        return min(w, max_width) if max_width else w
+
+    def measure(self, s: str, size: float = 13.0, style: str = "regular") -> float:
+        """Width of ``s`` in points."""
+        return float(self.atlas.measure(s, size, _style(style)))
+
+    def hovered(self, x: float, y: float, w: float, h: float) -> bool:
+        """True when the mouse is inside the rectangle."""
+        mx, my = self.mouse
+        return x <= mx < x + w and y <= my < y + h
+
+    def widget(self, x: float, y: float, w: float, h: float, action: Callable[[], Any] | None, tip: str = "",
+               z: int = 0) -> None:
+        """Record a clickable rectangle."""
+        self.widgets.append(Widget(x, y, w, h, action, tip, z))
+
+    def button(self, x: float, y: float, w: float, h: float, label: str, action: Callable[[], Any] | None,
+               z: int = 0, primary: bool = False, enabled: bool = True, active: bool = False, key: str = "",
+               tip: str = "", size: float = 13.0) -> None:
+        """A button: hover and primary/active highlighting, an optional key hint on the right."""
+        hov = enabled and self.hovered(x, y, w, h)
+        if active or primary:
+            col: Colour = ACTIVE if not hov else (236, 190, 92, 255)
+            fg: Colour = DARK
+        else:
+            col = BUTTON_HOVER if hov else BUTTON
+            fg = TEXT if enabled else FAINT
+        if not enabled:
+            col = (52, 55, 60, 255)
+        self.rect(x, y - 1.5, x + w, y + h - 1.5, (0, 0, 0, 90), z)
+        self.rect(x, y, x + w, y + h, col, z)
+        self.rect(x, y + h - 1, x + w, y + h, (255, 255, 255, 36), z)
+        kw = 0.0
+        if key:
+            kw = self.measure(key, 10.5, "bold") + 10
+            self.text(key, x + w - 7, y + h / 2, 10.5, (fg[0], fg[1], fg[2], 150), ax="right", style="bold", z=z)
+        self.text(label, x + 9, y + h / 2, size, fg, style="bold" if (primary or active) else "regular",
+                  max_width=w - 18 - kw, z=z)
+        self.widget(x, y, w, h, action if enabled else None, tip or label, z)
+
+    def build(self) -> list[tuple[Mesh, TexMesh]]:
+        """The meshes per level: ``[(shapes, text), ...]`` for levels 0, 1, 2."""
+        return [(self._b[z].build(), TexMesh.concat(self._t[z])) for z in range(self.LEVELS)]
+
+
+class UiLayer:
+    """Uploads a :class:`Painter`'s meshes into a batch above the map, in screen points.
+
+    Args:
+        window: the pyglet window (its ``view`` is set to identity while the UI draws).
+        batch: the batch to draw in (the map view's ``batch``, drawn after the map).
+        atlas: the glyph atlas (its texture draws the text).
+        order: draw order of the UI's parent group within the batch.
+    """
+
+    def __init__(self, window: Any, batch: Any, atlas: Any, order: int = 50) -> None:
+        from ..render import gpu
+
+        self._gpu = gpu
+        self.batch = batch
+        self.root = gpu.ViewGroup(window, None, order=order)
+        self.groups = []
+        for z in range(Painter.LEVELS):
+            self.groups.append((gpu.LayerGroup(2 * z, self.root), gpu.TextGroup(2 * z + 1, self.root, atlas.texture)))
+        self._vls: list[Any] = []
+
+    def show(self, painter: Painter) -> None:
+        """Replace what is shown by ``painter``'s meshes."""
+        self.clear()
+        for z, (shapes, text) in enumerate(painter.build()):
+            body, tex = self.groups[z]
+            self._vls.append(self._gpu.upload_mesh(shapes, self.batch, body))
+            self._vls.append(self._gpu.upload_texmesh(text, self.batch, tex))
+
+    def clear(self) -> None:
+        """Remove everything uploaded."""
+        for vl in self._vls:
+            if vl is not None:
+                vl.delete()
+        self._vls = []
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Screen rectangles ``(x0, y0, x1, y1)`` in points.
+
+    Attributes:
+        map: the map area.
+        top: the top bar.
+        side: the right-hand panel (unit, odds, artillery, log).
+        hand: the bottom panel (hint, hand, actions).
+    """
+
+    map: tuple[float, float, float, float]
+    top: tuple[float, float, float, float]
+    side: tuple[float, float, float, float]
+    hand: tuple[float, float, float, float]
+
+
+def layout(width: float, height: float) -> Layout:
+    """The screen layout for a window of ``width`` x ``height`` points (narrow windows shrink
+    the side panel and the hand panel, never below a usable size)."""
+    side_w = min(SIDE_W, max(260.0, width * 0.3))
+    hand_h = min(HAND_H, max(130.0, height * 0.24))
+    top_h = TOP_H
+    W, H = float(width), float(height)
+    return Layout(map=(0.0, hand_h, max(1.0, W - side_w), max(hand_h + 1.0, H - top_h)),
+                  top=(0.0, H - top_h, W, H),
+                  side=(max(1.0, W - side_w), 0.0, W, H - top_h),
+                  hand=(0.0, 0.0, max(1.0, W - side_w), hand_h))
+
+
+# -- the whole screen --------------------------------------------------------------------------------
+@dataclass
+class ScreenFlags:
+    """Window-side switches the panels show.
+
+    Attributes:
+        show_help: the shortcut overlay is open.
+        show_labels: hex labels are on.
+        log_scroll: log lines scrolled up from the newest.
+        tooltip: show the hover tooltip.
+        quit_confirm: unused placeholder for a future prompt.
+    """
+
+    show_help: bool = False
+    show_labels: bool = True
+    log_scroll: int = 0
+    tooltip: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def paint_screen(p: Painter, ctl: PlayController, width: float, height: float, looks: Looks, flags: ScreenFlags,
+                 buttons: dict[str, Callable[[], Any]]) -> None:
+    """Paint the whole play screen for ``ctl`` into ``p`` (see module doc).
+
+    Args:
+        p: the painter (its mouse position drives hover highlights and the tooltip).
+        ctl: the controller whose state is shown.
+        width, height: window size in points.
+        looks: colours (side colours of the counters).
+        flags: window switches (help, labels, log scroll).
+        buttons: window actions by name: ``fit``, ``labels``, ``help``, ``quit``, ``close_help``.
+    """
+    lay = layout(width, height)
+    _paint_top(p, ctl, lay, buttons, flags)
+    _paint_side(p, ctl, lay, flags)
+    _paint_hand(p, ctl, lay, looks)
+    if flags.tooltip and not flags.show_help and ctl.pass_to is None and not ctl.state.over:
+        _paint_tooltip(p, ctl, lay)
+    if ctl.pass_to is not None:
+        _paint_pass(p, ctl, width, height)
+    elif ctl.state.over and not flags.extra.get("result_closed"):
+        _paint_game_over(p, ctl, width, height, buttons)
+    if flags.show_help:
+        _paint_help(p, width, height, buttons)
+
+
+def _side_chip(p: Painter, x: float, y: float, side: str, r: float = 6.0, z: int = 0) -> None:
+    p.circle(x, y, r + 1.2, LINE, z)
+    p.circle(x, y, r, SIDE_UI[side], z)
+
+
+def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, Callable[[], Any]],
+               flags: ScreenFlags) -> None:
+    st = ctl.state
+    x0, y0, x1, y1 = lay.top
+    cy = (y0 + y1) / 2
+    hi, lo = cy + 8, cy - 10
+    p.rect(x0, y0, x1, y1, BG)
+    p.rect(x0, y0, x1, y0 + 1, LINE)
+    p.text("HEXWAR", 14, hi, 15, ACTIVE, style="bold")
+    p.text(st.scenario.name, 14, lo, 11, DIM, max_width=220)
+    # right: buttons, then victory points (R10)
+    bx = x1 - 10
+    for label, name, active in (("Help", "help", flags.show_help), ("Labels", "labels", flags.show_labels),
+                                ("Fit", "fit", False)):
+        w = 58.0
+        bx -= w
+        p.button(bx, cy - 14, w, 28, label, buttons.get(name), active=active, size=12)
+        bx -= 6
+    bx -= 12
+    right = bx
+    for side in ("soviet", "german"):
+        txt = f"{side.capitalize()} {st.vp[side]}"
+        w = p.measure(txt, 14, "bold")
+        bx -= w
+        p.text(txt, bx, hi, 14, TEXT, style="bold")
+        _side_chip(p, bx - 11, hi, side)
+        bx -= 28
+    p.text(f"victory points (win at {st.scenario.victory_points})", right, lo, 11, DIM, ax="right")
+    vp_left = min(bx, right - p.measure(f"victory points (win at {st.scenario.victory_points})", 11)) - 16
+    # left-middle: turn and initiative, the phase track (R5), who acts
+    x = 250.0
+    limit = f" / {st.scenario.turns}" if st.scenario.turns else ""
+    p.text(f"Turn {st.turn}{limit}", x, hi, 15, TEXT, style="bold")
+    p.text(f"initiative {st.initiative.capitalize()}" if st.initiative else "initiative: not rolled", x, lo, 11, DIM)
+    x += 118
+    avail = vp_left - x - 150
+    natural = sum(p.measure(t, 12, "bold") + 18 for _, t in PHASE_TRACK) + 4 * len(PHASE_TRACK)
+    k = min(1.0, max(0.55, avail / natural))
+    for ph, title in PHASE_TRACK:
+        w = (p.measure(title, 12, "bold") + 18) * k
+        cur = st.phase == ph
+        done = Phase.ORDER.index(st.phase) > Phase.ORDER.index(ph) if st.phase in Phase.ORDER else False
+        col = ACTIVE if cur else (SECTION if not done else (44, 47, 52, 255))
+        p.rect(x, cy - 12, x + w, cy + 12, col)
+        p.text(title, x + w / 2, cy, 12, DARK if cur else (DIM if not done else FAINT), ax="center", style="bold",
+               max_width=w - 6)
+        x += w + 4
+    x += 14
+    if st.to_act and not st.over:
+        _side_chip(p, x + 6, hi, st.to_act)
+        who = "computer" if st.to_act in ctl.ai else ("you" if not ctl.hot_seat else "hot-seat")
+        p.text(f"{st.to_act.capitalize()} to act", x + 17, hi, 13, TEXT, style="bold", max_width=vp_left - x - 17)
+        p.text(who, x + 17, lo, 11, DIM)
+    elif st.over:
+        p.text("Game over", x, cy, 14, ACTIVE, style="bold")
+
+
+def _section(p: Painter, x0: float, x1: float, y: float, title: str, right: str = "") -> float:
+    """A section header at ``y`` (its top); returns the y below it."""
+    p.rect(x0, y - 22, x1, y, SECTION)
+    p.text(title.upper(), x0 + 10, y - 11, 11, ACTIVE, style="bold")
+    if right:
+        p.text(right, x1 - 10, y - 11, 11, DIM, ax="right")
+    return y - 28
+
+
+def _unit_title(ctl: PlayController, uid: str) -> str:
+    return ruleset.card_name(ctl.state.units[uid].card)
+
+
+def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags) -> None:
+    st = ctl.state
+    x0, y0, x1, y1 = lay.side
+    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y0, x0 + 1, y1, LINE)
+    px0, px1 = x0 + 10, x1 - 10
+    y = y1 - 8
+    # the unit card (R4.1): selected, else the one under the cursor
+    uid = ctl.selected if ctl.selected in st.units else None
+    title = "Selected unit"
+    if uid is None:
+        us = ctl.units_at(ctl.hover)
+        if us:
+            uid, title = us[0], "Unit under the cursor"
+    y = _section(p, x0 + 6, x1 - 6, y, title, st.hex_label(st.units[uid].hex) if uid else "")
+    if uid is None:
+        p.text("Click a unit to select it; hover for its card.", px0, y - 6, 12, DIM)
+        y -= 22
+    else:
+        y = _unit_block(p, ctl, uid, px0, px1, y, max_lines=9)
+    y -= 6
+    # pre-attack odds (R6), artillery (R9), damage cards (R6.6)
+    if ctl.pending is not None:
+        y = _odds_block(p, ctl, px0, px1, y, x0, x1)
+    elif st.phase == Phase.RESOLUTION and ctl.last_attack is None and any(not a.resolved for a in st.attacks.values()):
+        pass
+    if ctl.strike is not None and ctl.strike.turn >= st.turn - 1:
+        y = _section(p, x0 + 6, x1 - 6, y, "Artillery strike", f"turn {ctl.strike.turn}")
+        s = ctl.strike
+        for ln in wrap(p.atlas, s.text, px1 - px0, 12)[:3]:
+            p.text(ln, px0, y - 6, 12, TEXT)
+            y -= 17
+        left = " · ".join(f"{k.capitalize()} {v}" for k, v in st.artillery_left.items())
+        p.text(f"Missions left: {left}", px0, y - 6, 11, DIM)
+        y -= 24
+    if ctl.damage_cards:
+        y = _section(p, x0 + 6, x1 - 6, y, "Damage cards drawn", f"{len(ctl.damage_cards)} so far")
+        for dl in ctl.damage_cards[-2:]:
+            for k, ln in enumerate(wrap(p.atlas, dl.text, px1 - px0 - 14, 12)[:3]):
+                if k == 0:
+                    p.rect(px0, y - 12, px0 + 6, y - 2, (192, 57, 43, 255))
+                p.text(ln, px0 + 12, y - 6, 12, TEXT)
+                y -= 17
+            y -= 4
+        y -= 4
+    # the combat log fills the rest (every roll, R1.2)
+    _log_block(p, ctl, x0, x1, y0 + 8, y, flags)
+
+
+def _unit_block(p: Painter, ctl: PlayController, uid: str, px0: float, px1: float, y: float, max_lines: int,
+                z: int = 0) -> float:
+    st = ctl.state
+    u = st.units[uid]
+    _side_chip(p, px0 + 6, y - 8, u.side, z=z)
+    p.text(_unit_title(ctl, uid), px0 + 18, y - 8, 15, TEXT, style="bold", max_width=px1 - px0 - 90, z=z)
+    card = ruleset.unit_card(u.card)
+    full = max(1, card.endurance_full)
+    # endurance bar (R6.5) with the Half mark (R6.6)
+    bx0, bx1 = px1 - 66, px1
+    p.rect(bx0, y - 13, bx1, y - 3, (20, 20, 20, 255), z)
+    frac = max(0.0, min(1.0, u.endurance / full))
+    colr = (63, 155, 70, 255) if frac > 0.5 else ((214, 169, 40, 255) if frac > 0.25 else (194, 57, 43, 255))
+    p.rect(bx0 + 1, y - 12, bx0 + 1 + (bx1 - bx0 - 2) * frac, y - 4, colr, z)
+    hx = bx0 + 1 + (bx1 - bx0 - 2) * card.endurance_half / full
+    p.rect(hx - 0.75, y - 14, hx + 0.75, y - 2, TEXT, z)
+    y -= 24
+    lines = ctl.unit_lines(uid)[1:]  # the first line repeats the name
+    n = 0
+    for raw in lines:
+        style, col, size = "regular", TEXT, 12.0
+        if raw.startswith("  "):
+            col = (214, 212, 200, 255)
+        if raw.startswith("Now:"):
+            style, col = "bold", GOOD
+        if raw.startswith("Damage card"):
+            col = ERROR
+        for ln in wrap(p.atlas, raw.strip(), px1 - px0 - (12 if raw.startswith("  ") else 0), size, style):
+            if n >= max_lines:
+                return y
+            p.text(ln, px0 + (12 if raw.startswith("  ") else 0), y - 6, size, col, style=style, z=z)
+            y -= 16
+            n += 1
+    return y
+
+
+def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: float, x0: float, x1: float) -> float:
+    st = ctl.state
+    pa = ctl.pending
+    assert pa is not None
+    y = _section(p, x0 + 6, x1 - 6, y, "Attack odds (exact)", "before you declare")
+    att, tgt = st.units[pa.attacker], st.units[pa.target]
+    tgt_name = ruleset.card_name(tgt.card) + (" (crew)" if pa.at_crew else "")
+    p.text(f"{_unit_title(ctl, pa.attacker)}  >  {tgt_name}", px0, y - 6, 13, TEXT, style="bold",
+           max_width=px1 - px0)
+    y -= 20
+    ttype = ruleset.unit_card(tgt.crew if pa.at_crew and tgt.crew else tgt.card).target_type
+    from ..game import targeting
+
+    for i, w in enumerate(ruleset.weapons(att.card)):
+        if i not in pa.options:
+            continue
+        on = i in pa.weapons
+        box = (px0, y - 13, px0 + 12, y - 1)
+        p.rect(*box, TEXT if on else (90, 92, 96, 255))
+        if on:
+            p.rect(box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3, DARK)
+        av = w.attack_value(ttype)
+        _, mode, hind = targeting.weapon_problem(st, pa.attacker, pa.target, i, pa.at_crew)
+        need = f"needs {av}" + (f" +{hind} hindrance" if hind else "") + (f", {mode}" if mode and mode != "direct" else "")
+        p.text(f"{i + 1}. {w.name}", px0 + 18, y - 7, 12, TEXT if on else DIM, max_width=px1 - px0 - 150)
+        p.text(need, px1, y - 7, 12, ROLL if on else FAINT, ax="right")
+        p.widget(px0, y - 15, px1 - px0, 17, lambda i=i: ctl.toggle_weapon(i), f"weapon {i + 1}")
+        y -= 19
+    o = ctl.odds()
+    if o is None:
+        p.text("No odds: this attack is not legal as chosen.", px0, y - 6, 12, ERROR)
+        return y - 26
+    rows = (("Destroyed", o.destroyed, (192, 57, 43, 255)), ("Damage card", o.damage_card, (226, 120, 48, 255)),
+            ("Damaged", o.damaged, (214, 169, 40, 255)), ("No effect", o.no_effect, (132, 136, 128, 255)),
+            ("Miss", o.miss, (86, 90, 96, 255)))
+    y -= 2
+    bw = px1 - px0 - 150
+    for name, v, col in rows:
+        p.text(name, px0, y - 6, 12, TEXT)
+        p.rect(px0 + 92, y - 12, px0 + 92 + bw, y - 1, (24, 25, 28, 255))
+        p.rect(px0 + 92, y - 12, px0 + 92 + bw * max(0.0, min(1.0, v)), y - 1, col)
+        p.text(f"{100 * v:.1f}%", px1, y - 6, 12, TEXT, ax="right", style="bold")
+        y -= 17
+    p.text(f"Expected {o.expected_vp:.1f} VP, {o.expected_damage:.1f} Endurance; hit {100 * o.hit:.0f}%", px0,
+           y - 6, 11.5, DIM)
+    return y - 28
+
+
+def _log_colour(line: LogLine) -> tuple[Colour, str, float]:
+    k = line.kind
+    if k == "begin_turn":
+        return ACTIVE, "bold", 12.5
+    if k == "phase":
+        return (200, 176, 120, 255), "bold", 11.5
+    if k == "roll":
+        return ROLL, "regular", 11.5
+    if k in ("destroyed", "damage_card", "crew_fate", "captured", "victory"):
+        return ERROR, "regular", 12.0
+    if k in ("to_hit", "damage", "extra_damage", "artillery_strike", "artillery_unit_attack"):
+        return (236, 214, 170, 255), "regular", 12.0
+    if k in ("end_phase", "deal", "hand", "draw", "discard"):
+        return DIM, "regular", 11.5
+    return TEXT, "regular", 12.0
+
+
+def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: float, ytop: float,
+               flags: ScreenFlags) -> None:
+    n = len(ctl.log)
+    ytop = _section(p, x0 + 6, x1 - 6, ytop, "Combat log", f"{n} lines · PgUp/PgDn")
+    px0, px1 = x0 + 10, x1 - 12
+    rows: list[tuple[str, Colour, str, float]] = []
+    avail = ytop - ybot
+    # newest at the bottom; walk back until the space is full
+    end = max(0, n - flags.log_scroll)
+    i = end - 1
+    used = 0.0
+    while i >= 0 and used < avail:
+        ln = ctl.log[i]
+        col, style, size = _log_colour(ln)
+        indent = 12.0 if ln.kind == "roll" else 0.0
+        text = ln.text
+        if ln.kind == "begin_turn":
+            text = text.strip("= ").strip()
+        parts = wrap(p.atlas, text, px1 - px0 - indent - (10 if ln.kind != "roll" else 0), size, style)
+        block = [(("  " if k else "") + s, col, style, size) for k, s in enumerate(parts)]
+        h = sum(15.5 if b[3] < 12.4 else 17 for b in block) + (6 if ln.kind == "begin_turn" else 0)
+        if used + h > avail and rows:
+            break
+        rows[:0] = [(("\u2022 " if ln.kind == "roll" and k == 0 else "") + s, c, st_, sz)
+                    for k, (s, c, st_, sz) in enumerate(block)]
+        if ln.kind == "begin_turn":
+            rows.insert(0, ("---", FAINT, "regular", 6.0))
+        used += h
+        i -= 1
+    y = ytop - 4
+    for s, col, style, size in rows:
+        if s == "---":
+            p.rect(px0, y - 3, px1, y - 2, (70, 72, 76, 255))
+            y -= 6
+            continue
+        indent = 12.0 if col == ROLL else 0.0
+        p.text(s, px0 + indent, y - 7, size, col, style=style, max_width=px1 - px0 - indent)
+        y -= 15.5 if size < 12.4 else 17
+    if flags.log_scroll:
+        p.text(f"{flags.log_scroll} newer lines below", px1, ybot + 2, 10.5, DIM, ax="right")
+
+
+# -- the hand (R4.3, R5.2, R5.5) -------------------------------------------------------------------------
+def _nato(p: Painter, cx: float, cy: float, w: float, h: float, unit_type: str, fill: Colour, ink: Colour,
+          z: int = 0) -> None:
+    """A small NATO-style unit symbol (infantry X, vehicle oval, gun dot, aircraft wings)."""
+    x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    p.rect(x0, y0, x1, y1, ink, z)
+    p.rect(x0 + 1.5, y0 + 1.5, x1 - 1.5, y1 - 1.5, fill, z)
+    t = unit_type
+    if t in ("infantry", "tank_crew", "artillery_crew", "pilot"):
+        p.line(x0 + 2, y0 + 2, x1 - 2, y1 - 2, 1.4, ink, z)
+        p.line(x0 + 2, y1 - 2, x1 - 2, y0 + 2, 1.4, ink, z)
+    if t in ("vehicle", "tank_crew"):
+        rx, ry = w * 0.3, h * 0.24
+        pts = [(cx + rx * math.cos(a / 12 * math.tau), cy + ry * math.sin(a / 12 * math.tau)) for a in range(12)]
+        p.polygon(pts, ink, z)
+        pts = [(cx + (rx - 1.6) * math.cos(a / 12 * math.tau), cy + (ry - 1.6) * math.sin(a / 12 * math.tau)) for a in range(12)]
+        p.polygon(pts, fill, z)
+    if t in ("gun", "artillery_crew"):
+        p.circle(cx, cy - h * 0.12, h * 0.14, ink, z)
+        p.line(cx, cy - h * 0.12, cx, y1 - 2, 1.6, ink, z)
+    if t in ("aircraft", "pilot"):
+        p.line(x0 + 3, cy + 2, cx, cy - 2, 1.6, ink, z)
+        p.line(cx, cy - 2, x1 - 3, cy + 2, 1.6, ink, z)
+
+
+def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> None:
+    st = ctl.state
+    x0, y0, x1, y1 = lay.hand
+    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y1 - 1, x1, y1, LINE)
+    # the message line
+    p.rect(x0, y1 - 30, x1, y1 - 1, (36, 38, 43, 255))
+    msg = ctl.message or PHASE_HINTS.get(st.phase, "")
+    p.text(msg, x0 + 12, y1 - 15, 13, ERROR if ctl.error else TEXT, max_width=x1 - x0 - 24)
+    # actions column (from the legal commands)
+    acts = ctl.actions()
+    aw = 232.0
+    ax0 = x1 - aw - 10
+    ay = y1 - 40
+    if acts:
+        for a in acts[:5]:
+            p.button(ax0, ay - 28, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip)
+            ay -= 33
+    elif not ctl.my_turn() and not st.over:
+        who = st.to_act or ""
+        txt = "Computer is thinking..." if who in ctl.ai else f"Waiting for {who.capitalize()}"
+        p.text(txt, ax0 + aw / 2, y1 - 70, 13, DIM, ax="center")
+    # the hand itself
+    side = ctl.shown_side
+    hx0, hx1 = x0 + 12, ax0 - 16
+    top = y1 - 38
+    if not ctl.hand_visible():
+        p.rect(hx0, y0 + 10, hx1, top, (33, 35, 39, 255))
+        p.text("Hand hidden", (hx0 + hx1) / 2, (y0 + 10 + top) / 2 + 8, 15, DIM, ax="center", style="bold")
+        p.text("Cards are shown only to the player whose turn it is.", (hx0 + hx1) / 2, (y0 + 10 + top) / 2 - 12, 12,
+               FAINT, ax="center")
+        return
+    units, commands = ctl.hand(side)
+    setup = st.phase == Phase.SETUP and side not in st.done
+    title = f"{side.capitalize()} reserves: pick your starting hand" if setup else f"{side.capitalize()} hand"
+    _side_chip(p, hx0 + 5, top - 7, side)
+    p.text(title, hx0 + 16, top - 7, 12, ACTIVE, style="bold")
+    if not setup:
+        p.text(f"units {len(units)}/7 · Command {len(commands)}/5", hx1, top - 7, 11, DIM, ax="right")
+    cards = [(c, "unit") for c in units] + [(c, "command") for c in commands]
+    if not cards:
+        p.text("No cards in hand.", hx0, top - 40, 13, DIM)
+        return
+    gap = 6.0
+    ch = top - 18 - (y0 + 8)
+    cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
+    cy0 = y0 + 8
+    usable = {card_of(c.unit) for c in ctl.legal() if hasattr(c, "unit") and c.__class__.__name__ == "Commit"} \
+        if ctl.my_turn() else set()
+    usable |= {card_of(c.card) for c in ctl.legal() if c.__class__.__name__ in ("UseCommandCard", "Discard")} \
+        if ctl.my_turn() else set()
+    for i, (c, kind) in enumerate(cards):
+        cx = hx0 + i * (cw + gap)
+        picked = c == ctl.card or c in ctl.hand_pick
+        lift = 6.0 if picked else 0.0
+        _card(p, ctl, c, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(c) in usable or setup, looks)
+        p.widget(cx, cy0, cw, ch, lambda c=c: ctl.pick_card(c), f"card {c}")
+
+
+def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float, w: float, h: float, picked: bool,
+          usable: bool, looks: Looks) -> None:
+    hov = p.hovered(x, y, w, h)
+    edge = ACTIVE if picked else ((190, 190, 180, 255) if hov else (20, 20, 20, 255))
+    p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80))
+    if kind == "unit":
+        cid = card_of(c)
+        card = ruleset.unit_card(cid)
+        sl = looks.sides[card.side]
+        p.rect(x, y, x + w, y + h, edge)
+        p.rect(x + 2, y + 2, x + w - 2, y + h - 2, sl.fill)
+        p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, sl.band)
+        p.text(card.name, x + 6, y + h - 12, 11, (250, 248, 240, 255) if card.side == "soviet" else sl.text,
+               style="condensed", max_width=w - 12)
+        _nato(p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol)
+        ttl = card.unit_type.replace("_", " ")
+        p.text(ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8)
+        p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text, ax="center",
+               max_width=w - 8)
+        p.text(f"{card.cost} VP", x + w / 2, y + 14, 11, sl.text, ax="center", style="bold")
+    else:
+        cc = ruleset.command_card(c)
+        p.rect(x, y, x + w, y + h, edge)
+        p.rect(x + 2, y + 2, x + w - 2, y + h - 2, PARCHMENT)
+        p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, PARCHMENT_EDGE)
+        p.text("COMMAND", x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold")
+        lines = wrap(p.atlas, cc.title, w - 12, 12, "bold")[:2]
+        yy = y + h - 36
+        for ln in lines:
+            p.text(ln, x + w / 2, yy, 12, DARK, ax="center", style="bold", max_width=w - 8)
+            yy -= 15
+        body = cc.help_text().split(": ", 1)[-1] if hasattr(cc, "help_text") else ""
+        for ln in wrap(p.atlas, body, w - 12, 9.5)[: max(0, int((yy - y - 26) // 12))]:
+            p.text(ln, x + 6, yy - 2, 9.5, (70, 56, 32, 255))
+            yy -= 12
+        phase = getattr(cc, "phase", "")
+        p.text(f"{str(phase).replace('_', ' ')} phase", x + w / 2, y + 14, 10.5, (90, 70, 40, 255), ax="center",
+               max_width=w - 8)
+    if not usable:
+        p.rect(x, y, x + w, y + h, (20, 20, 24, 110))
+    if picked:
+        p.frame(x - 1, y - 1, x + w + 1, y + h + 1, 2.5, ACTIVE)
+
+
+# -- pop-ups ---------------------------------------------------------------------------------------------
+def _terrain_line(ctl: PlayController, h: Any) -> str:
+    m = ctl.state.battlemap
+    t = m.terrain_at(h)
+    bits = [t.name]
+    if t.dr:
+        bits[0] += f" (DR {t.dr})"
+    bits.append(f"level {m.level_at(h)}")
+    if m.road[m.index(h)]:
+        bits.append("road")
+    if m.has_rubble(h):
+        bits.append("rubble")
+    if m.has_fire(h):
+        bits.append("on fire")
+    if m.wrecks_at(h):
+        bits.append(f"{len(m.wrecks_at(h))} wreck(s)")
+    return f"{m.label(h)}  " + ", ".join(bits)
+
+
+def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
+    st = ctl.state
+    h = ctl.hover
+    mx, my = p.mouse
+    mx0, my0, mx1, my1 = lay.map
+    if h is None or not (mx0 <= mx < mx1 and my0 <= my < my1):
+        return
+    lines: list[tuple[str, Colour, str]] = [(_terrain_line(ctl, h), DIM, "regular")]
+    reach = ctl.reach_costs()
+    if h in reach:
+        lines.append((f"Move here: {reach[h]:g} MP (click)", GOOD, "bold"))
+    tg = [t for t in ctl.targets() if st.units[t[0]].hex == h]
+    if tg:
+        lines.append(("Legal target: click to prepare the attack", ERROR, "bold"))
+    if st.phase == Phase.ARTILLERY and ctl.my_turn():
+        why = ctl.artillery_ok(h)
+        lines.append(("Call artillery here (click)", GOOD, "bold") if why is None else (why, ERROR, "regular"))
+    res = ctl.los()
+    if res is not None:
+        if res.status == "blocked":
+            lines.append((f"LOS blocked by {res.reason} in {st.hex_label(res.blocking)}", ERROR, "bold"))
+        elif res.status == "hindered":
+            lines.append((f"LOS hindered: +{res.hindrances} to the number needed", (224, 160, 32, 255), "bold"))
+        else:
+            lines.append(("LOS clear", GOOD, "bold"))
+    units = ctl.units_at(h)
+    width = 340.0
+    body: list[tuple[str, Colour, str, float]] = []
+    for s, col, style in lines:
+        for ln in wrap(p.atlas, s, width - 20, 12, style):
+            body.append((ln, col, style, 12.0))
+    if units:
+        uid = units[0]
+        u = st.units[uid]
+        body.append((f"{ruleset.card_name(u.card)}  ({u.side})", SIDE_UI[u.side], "bold", 14.0))
+        for raw in ctl.unit_lines(uid)[1:8]:
+            for ln in wrap(p.atlas, raw.strip(), width - 20, 11.5):
+                body.append((ln, GOOD if raw.startswith("Now:") else TEXT, "regular", 11.5))
+        if len(units) > 1:
+            others = ", ".join(ruleset.card_name(st.units[x].card) for x in units[1:])
+            body.append((f"Also here: {others}", DIM, "regular", 11.5))
+    body = body[:16]
+    hgt = sum(16.0 if b[3] < 13 else 19.0 for b in body) + 14
+    x = mx + 22
+    y = my - 18
+    if x + width > mx1 - 4:
+        x = mx - width - 22
+    if y - hgt < my0 + 4:
+        y = my0 + 4 + hgt
+    p.rect(x + 3, y - hgt - 3, x + width + 3, y - 3, (0, 0, 0, 90), 1)
+    p.rect(x, y - hgt, x + width, y, (24, 26, 30, 240), 1)
+    p.frame(x, y - hgt, x + width, y, 1.0, (96, 100, 108, 255), 1)
+    yy = y - 9
+    for s, col, style, size in body:
+        step = 16.0 if size < 13 else 19.0
+        p.text(s, x + 10, yy - step / 2, size, col, style=style, max_width=width - 20, z=1)
+        yy -= step
+
+
+def _modal_box(p: Painter, W: float, H: float, bw: float, bh: float, shade: int = 150) -> tuple[float, float]:
+    p.rect(0, 0, W, H, (8, 9, 11, shade), 2)
+    x0, y0 = (W - bw) / 2, (H - bh) / 2
+    p.rect(x0 + 4, y0 - 4, x0 + bw + 4, y0 + bh - 4, (0, 0, 0, 120), 2)
+    p.rect(x0, y0, x0 + bw, y0 + bh, PANEL, 2)
+    p.rect(x0, y0 + bh - 4, x0 + bw, y0 + bh, ACTIVE, 2)
+    p.widget(0, 0, W, H, None, "modal", 2)  # eats clicks outside the box
+    return x0, y0
+
+
+def _paint_pass(p: Painter, ctl: PlayController, W: float, H: float) -> None:
+    side = ctl.pass_to or ""
+    x0, y0 = _modal_box(p, W, H, 560, 220, shade=238)
+    _side_chip(p, x0 + 30, y0 + 170, side, r=9, z=2)
+    p.text(f"Pass to the {side.capitalize()} player", x0 + 48, y0 + 170, 20, TEXT, style="bold", z=2)
+    p.text(f"Turn {ctl.state.turn}, {ctl.state.phase} phase. The hand stays hidden until you are ready.",
+           x0 + 30, y0 + 128, 13, DIM, max_width=500, z=2)
+    p.button(x0 + 30, y0 + 34, 500, 44, f"I am the {side.capitalize()} player: show my hand", ctl.confirm_pass,
+             z=2, primary=True, key="Enter", size=14, tip="confirm pass")
+
+
+def _paint_game_over(p: Painter, ctl: PlayController, W: float, H: float, buttons: dict[str, Callable[[], Any]]) -> None:
+    st = ctl.state
+    res = st.result
+    assert res is not None
+    x0, y0 = _modal_box(p, W, H, 560, 300, shade=150)
+    head = "Draw" if res.winner is None else f"{res.winner.capitalize()} victory"
+    p.text("GAME OVER", x0 + 30, y0 + 262, 12, ACTIVE, style="bold", z=2)
+    p.text(head, x0 + 30, y0 + 230, 26, TEXT, style="bold", z=2)
+    p.text(f"by {res.reason} in turn {res.turn}", x0 + 30, y0 + 198, 14, DIM, z=2)
+    y = y0 + 160
+    p.text("Side", x0 + 30, y, 12, DIM, style="bold", z=2)
+    p.text("Victory points", x0 + 200, y, 12, DIM, style="bold", z=2)
+    p.text("Objectives", x0 + 340, y, 12, DIM, style="bold", z=2)
+    p.text("Kills", x0 + 460, y, 12, DIM, style="bold", z=2)
+    for side in ("german", "soviet"):
+        y -= 26
+        _side_chip(p, x0 + 36, y, side, z=2)
+        p.text(side.capitalize(), x0 + 50, y, 15, TEXT, style="bold" if side == res.winner else "regular", z=2)
+        p.text(str(res.score.get(side, st.vp[side])), x0 + 200, y, 15, TEXT, style="bold", z=2)
+        p.text(str(res.objective_points.get(side, 0)), x0 + 340, y, 15, TEXT, z=2)
+        p.text(str(sum(1 for k in st.kills if k.scorer == side)), x0 + 460, y, 15, TEXT, z=2)
+    p.button(x0 + 30, y0 + 24, 240, 38, "Look at the map", buttons.get("close_result"), z=2, key="Esc", tip="close result")
+    p.button(x0 + 290, y0 + 24, 240, 38, "Quit", buttons.get("quit"), z=2, primary=True, key="Q", tip="quit")
+
+
+def _paint_help(p: Painter, W: float, H: float, buttons: dict[str, Callable[[], Any]]) -> None:
+    bw, bh = min(W - 40, 860.0), min(H - 40, 420.0)
+    x0, y0 = _modal_box(p, W, H, bw, bh, shade=140)
+    p.widget(x0, y0, bw, bh, buttons.get("close_help"), "close help", 2)
+    p.text("Keyboard and mouse", x0 + 24, y0 + bh - 30, 18, ACTIVE, style="bold", z=2)
+    p.text("H, F1 or Esc closes", x0 + bw - 24, y0 + bh - 30, 12, DIM, ax="right", z=2)
+    colw = (bw - 48) / len(SHORTCUTS)
+    for ci, (sec, items) in enumerate(SHORTCUTS):
+        y = y0 + bh - 70
+        cx = x0 + 24 + ci * colw
+        p.text(sec.upper(), cx, y, 12, ACTIVE, style="bold", z=2)
+        y -= 24
+        for k, what in items:
+            p.text(k, cx, y, 12.5, TEXT, style="bold", z=2)
+            p.text(what, cx + 150, y, 12.5, DIM, max_width=colw - 160, z=2)
+            y -= 22

@@ -1,0 +1,611 @@
+"""The play window: ``hexwar play`` in pyglet, one person against the computer or two hot-seat.
+
+:class:`PlayWindow` is a thin shell (issue 7): it turns mouse points into hexes through the
+renderer's camera, keys and clicks into :class:`~hexwar.ui.controller.PlayController` calls
+(which issue the game's own commands: the window holds no rules), and draws with the shared
+renderer: the map, counters and overlays by :class:`hexwar.render.mapview.MapView`
+(reachable hexes with their cost, LOS with the intervening and blocking hexes and the
+reason, legal targets, declared attacks, the artillery strike's drift arrow, objectives,
+deploy zones), the panels by :mod:`hexwar.ui.panels` in the same batch, above the map.
+
+It can be driven headless by dispatching events (the tests do)::
+
+    import pyglet
+    pyglet.options["headless"] = True
+    win = PlayWindow(state, ai={"soviet": make_player("standard", "soviet", 1)},
+                     clock=ManualClock(), visible=False, schedule=False)
+    win.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    win.clock.advance(2.0); win.tick()      # the computer's next step
+
+:func:`run` is what ``hexwar play`` calls (see :mod:`hexwar.cli_game` for the contract).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ..render import backend
+
+backend.ensure_configured()
+
+import pyglet  # noqa: E402
+from pyglet.window import key, mouse  # noqa: E402
+
+from ..errors import HexwarError  # noqa: E402
+from ..game import ruleset  # noqa: E402
+from ..game.commands import SIDES  # noqa: E402
+from ..game.state import GameState, Phase, card_of  # noqa: E402
+from ..hexgrid import Hex  # noqa: E402
+from ..render.gamescene import counters_from_state  # noqa: E402
+from ..render.looks import Looks, default_looks  # noqa: E402
+from ..render.mapview import MapView  # noqa: E402
+from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay  # noqa: E402
+from .clock import Clock, Pace  # noqa: E402
+from .controller import PlayController  # noqa: E402
+from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
+
+__all__ = ["PlayWindow", "run", "DEFAULT_AI"]
+
+#: Without ``--ai`` the person plays the Germans against the computer's Soviets.
+DEFAULT_AI = {"soviet": "standard"}
+
+SIDE_RGBA = {"german": (70, 110, 190, 255), "soviet": (205, 55, 45, 255)}
+
+
+class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
+    """The game window (see module doc).
+
+    Args:
+        state: the game to play.
+        ai: computer players by side (objects with ``choose(state)``); the other sides are
+            people (both people: hot-seat).
+        save: autosave path (:class:`hexwar.game.save.Autosaver`, after every End Turn and at
+            the end), or ``None``.
+        width, height: window size in points.
+        visible: show the window (tests pass ``False``).
+        clock: time source for the computer's pace and animations (tests: ``ManualClock``).
+        pace: how long the screen lingers after each computer action.
+        schedule: run :meth:`tick` on pyglet's clock (the real app; tests call it themselves).
+        pixel_ratio: force a framebuffer pixels-per-point ratio (HiDPI tests and screenshots);
+            default what the platform reports.
+        max_turns: stop after this many turns (``hexwar play --turns``).
+        looks: colours (default the shipped looks).
+
+    Attributes:
+        controller: the :class:`PlayController` (every action goes through it).
+        mapview: the renderer's :class:`MapView`.
+        flags: panel switches (help, labels, log scroll).
+        quit_requested: the window was closed.
+    """
+
+    def __init__(self, state: GameState, ai: dict[str, Any] | None = None, save: str | os.PathLike[str] | None = None,
+                 width: int = 1400, height: int = 900, visible: bool = True, clock: Clock | None = None,
+                 pace: Pace | None = None, schedule: bool = True, pixel_ratio: float | None = None,
+                 max_turns: int | None = None, looks: Looks | None = None, **kw: Any) -> None:
+        self._forced_ratio = pixel_ratio
+        self._ready = False
+        caption = f"hexwar: {state.scenario.name}"
+        super().__init__(width, height, caption=caption, resizable=True, visible=visible, **kw)
+        self._enable_event_queue = False  # handle dispatched events at once (tests, no loop)
+        saver = None
+        if save is not None:
+            from ..game.save import Autosaver
+
+            names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
+            saver = Autosaver(save, names)
+        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace)
+        self.controller.max_turns = max_turns
+        self.looks = looks or default_looks()
+        self.mapview = MapView(state.battlemap, self, looks=self.looks, show_labels=True)
+        self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
+        self.flags = ScreenFlags()
+        self.widgets: list[Widget] = []
+        self.quit_requested = False
+        self._mouse = (-1.0, -1.0)
+        self._drag_pan = False
+        self._keys: dict[str, Any] = {}
+        self._ui_key: Any = None
+        self._screen_texts: list[str] = []
+        self._ready = True
+        self.fit_map()
+        self.refresh()
+        if schedule:
+            pyglet.clock.schedule_interval(self.tick, 1 / 30)
+
+    # -- geometry ----------------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        """The controller's clock."""
+        return self.controller.clock
+
+    @property
+    def state(self) -> GameState:
+        """The game."""
+        return self.controller.state
+
+    def get_pixel_ratio(self) -> float:
+        """Framebuffer pixels per point (forced by ``pixel_ratio=``, else the platform's)."""
+        if self._forced_ratio is not None:
+            return float(self._forced_ratio)
+        return float(super().get_pixel_ratio())
+
+    def set_pixel_ratio(self, ratio: float | None) -> None:
+        """Force a pixel ratio (``None``: the platform's) and relayout, as a move to another
+        screen would."""
+        self._forced_ratio = ratio
+        w, h = self.get_size()
+        self.mapview.resize(w, h, self.get_pixel_ratio())
+        self._ui_key = None
+        self.refresh()
+
+    def map_area(self) -> tuple[float, float, float, float]:
+        """The screen rectangle ``(x0, y0, x1, y1)`` (points) the map is seen through."""
+        w, h = self.get_size()
+        return layout(w, h).map
+
+    def fit_map(self) -> None:
+        """Zoom and centre so the whole map fits the map area (F, Home)."""
+        cam = self.mapview.camera
+        w, h = self.get_size()
+        cam.resize(w, h, self.get_pixel_ratio())
+        x0, y0, x1, y1 = self.mapview.world_bounds()
+        ax0, ay0, ax1, ay1 = self.map_area()
+        aw, ah = (ax1 - ax0) * 0.97, (ay1 - ay0) * 0.97
+        cam.zoom = max(cam.min_zoom, min(cam.max_zoom, min(aw / max(1e-9, x1 - x0), ah / max(1e-9, y1 - y0))))
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        acx, acy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
+        cam.center = (mx - (acx - w / 2) / cam.zoom, my - (acy - h / 2) / cam.zoom)
+        self._ui_key = None
+
+    def hex_at(self, x: float, y: float) -> Hex | None:
+        """The map hex under window point ``(x, y)``, or ``None`` (off the map or on a panel)."""
+        ax0, ay0, ax1, ay1 = self.map_area()
+        if not (ax0 <= x < ax1 and ay0 <= y < ay1):
+            return None
+        return self.mapview.hex_at(x, y)
+
+    def screen_point(self, h: Hex) -> tuple[float, float]:
+        """Window point of the centre of hex ``h`` (tests click there)."""
+        return self.mapview.camera.hex_center_screen(h)
+
+    # -- the loop --------------------------------------------------------------------------
+    def tick(self, dt: float = 0.0) -> None:
+        """Timer: animations and the computer's next step when due (never raises into pyglet)."""
+        try:
+            if self.controller.update():
+                self.refresh()
+        except HexwarError as exc:
+            self.controller.say(str(exc), error=True)
+
+    def refresh(self) -> None:
+        """Bring counters, overlays and panels up to date with the controller."""
+        if not self._ready:
+            return
+        self._sync_map()
+        self._sync_ui()
+
+    def on_draw(self) -> None:
+        """Draw the map, its overlays and the panels."""
+        if self.context is None:
+            return
+        self.switch_to()
+        self.refresh()
+        bg = self.looks.map["background"]
+        pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
+        self.clear()
+        self.mapview.draw()
+
+    def on_resize(self, width: int, height: int) -> None:
+        """Keep the map anchored and relayout the panels (HiDPI aware)."""
+        super().on_resize(width, height)
+        if getattr(self, "_ready", False):
+            self.mapview.resize(width, height, self.get_pixel_ratio())
+            self._ui_key = None
+
+    def render_image(self, size: tuple[float, float] | None = None) -> Any:
+        """The whole screen rendered offscreen (4x multisampled) as ``uint8 [H, W, 4]``,
+        at the window's pixel ratio (screenshots, pixel tests)."""
+        from ..render.offscreen import render_view
+
+        self.switch_to()
+        self.refresh()
+        return render_view(self.mapview, size=size, pixel_ratio=self.get_pixel_ratio())
+
+    # -- the map's counters and overlays ---------------------------------------------------------
+    def _set(self, name: str, key_: Any, make: Callable[[], Any]) -> None:
+        if self._keys.get(name, object()) == key_:
+            return
+        self._keys[name] = key_
+        self.mapview.set_overlay(name, make() if key_ is not None else None)
+
+    def _sync_map(self) -> None:
+        ctl, st, v = self.controller, self.state, self.mapview
+        ep = ctl._epoch()
+        anim = ctl.anim
+        anim_h = ctl.display_hex(anim.uid) if anim is not None else None
+        ck = (ep, ctl.selected, anim.uid if anim else None, anim_h)
+        if self._keys.get("counters") != ck:
+            self._keys["counters"] = ck
+            cs = counters_from_state(st, selected=ctl.selected)
+            if anim is not None and anim_h is not None:
+                import dataclasses
+
+                cs = [dataclasses.replace(c, hex=anim_h) if c.key == anim.uid else c for c in cs]
+            v.set_counters(cs)
+        if v.show_labels != self.flags.show_labels:
+            v.show_labels = self.flags.show_labels
+        # objectives (R10.2), ringed in the holder's colour
+        objs = tuple(ctl.objectives())
+        self._set("objectives", (objs, ep) if objs else None, lambda: self._objective_overlay(objs))
+        # deploy zone of the picked unit card (R5.2) / units a Command card may go on
+        dep = tuple(ctl.deploy_hexes()) if ctl.card is not None else ()
+        col = SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255))
+        self._set("deploy", (dep, col) if dep else None, lambda: _zone(dep, col))
+        cu = tuple(st.units[u].hex for u in ctl.card_unit_targets() if st.units[u].hex is not None) if ctl.card else ()
+        self._set("card_units", cu if cu else None, lambda: HighlightOverlay(cu, "highlight", width=0.12))
+        # movement (R5.3)
+        reach = ctl.reach_costs() if anim is None else {}
+        self._set("reach", (tuple(sorted(reach.items())), ep) if reach else None, lambda: ReachOverlay(reach))
+        # legal targets (R7) and the prepared attack
+        th = tuple(ctl.target_hexes())
+        self._set("targets", (th, ep) if th else None, lambda: HighlightOverlay(th, "target", width=0.11))
+        sel_hex = st.units[ctl.selected].hex if ctl.selected in st.units else None
+        if anim is not None and anim.uid == ctl.selected:
+            sel_hex = anim_h or sel_hex
+        self._set("selection", sel_hex, lambda: HighlightOverlay([sel_hex], "highlight", width=0.13))
+        # LOS from the selected unit to the hovered hex (R3)
+        res = ctl.los() if anim is None else None
+        self._set("los", (res.a, res.b, res.status, ep) if res is not None else None, lambda: self._los_overlay(res))
+        # declared attacks this turn (R6.1): arrows attacker -> target
+        atk = []
+        if st.phase in (Phase.DECLARATION, Phase.RESOLUTION):
+            for n, a in sorted(st.attacks.items()):
+                if a.resolved:
+                    continue
+                au = st.units.get(a.attackers[0])
+                th_ = a.building if a.building is not None else (st.units[a.target].hex if a.target in st.units else None)
+                if au is not None and au.hex is not None and th_ is not None:
+                    atk.append((n, au.hex, th_, a.side))
+        pend = ctl.pending
+        if pend is not None and pend.attacker in st.units and pend.target in st.units:
+            a_h, t_h = st.units[pend.attacker].hex, st.units[pend.target].hex
+            if a_h is not None and t_h is not None:
+                atk.append((0, a_h, t_h, "pending"))
+        self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk))
+        # the artillery strike and its drift (R9.3), shown for the turn it fell in
+        s = ctl.strike
+        show = s is not None and s.turn == st.turn and st.battlemap.in_bounds(s.target)
+        self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
+        # artillery targeting under the cursor (R9.2)
+        ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
+        ok = ctl.artillery_ok(ah) is None if ah is not None else False
+        self._set("art_hover", (ah, ok) if ah is not None else None,
+                  lambda: HighlightOverlay([ah], (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
+
+    def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
+        from ..editor.overlays import ObjectiveOverlay
+
+        return ObjectiveOverlay(tuple((h, pts) for h, _, pts, _ in objs))
+
+    def _los_overlay(self, res: Any) -> Any:
+        st = self.state
+        if res.status == "blocked":
+            reason = f"blocked: {res.reason} in {st.hex_label(res.blocking)}"
+        elif res.status == "hindered":
+            reason = f"hindered: +{res.hindrances} needed"
+        else:
+            reason = f"clear, {res.a.distance(res.b)} hexes"
+        return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), self.controller.los_hindering(res),
+                                  (res.blocking,) if res.blocking is not None else (), reason))
+
+    def _strike_overlay(self, s: Any) -> Any:
+        from ..rules.artillery import DIRECTION_NAMES
+
+        if s.hit:
+            return HighlightOverlay([s.target], "arrow", width=0.16)
+        land = s.landing if self.state.battlemap.in_bounds(s.landing) else s.target
+        label = f"drift {s.drift} {DIRECTION_NAMES.get(s.direction, '')}".strip() + (" (off map)" if s.off_map else "")
+        return ArrowOverlay(s.target, land, label)
+
+    # -- panels ----------------------------------------------------------------------------------------
+    def _buttons(self) -> dict[str, Callable[[], Any]]:
+        return {"fit": self.fit_map, "labels": self.toggle_labels, "help": self.toggle_help, "quit": self.request_quit,
+                "close_help": self.toggle_help, "close_result": self.close_result}
+
+    def _sync_ui(self) -> None:
+        ctl = self.controller
+        w, h = self.get_size()
+        k = (ctl.version, w, h, self._mouse, self.flags.show_help, self.flags.show_labels, self.flags.log_scroll,
+             self.flags.extra.get("result_closed"), ctl.anim is not None)
+        if k == self._ui_key:
+            return
+        self._ui_key = k
+        p = Painter(self.mapview.atlas, self._mouse)
+        paint_screen(p, ctl, w, h, self.looks, self.flags, self._buttons())
+        self.widgets = p.widgets
+        self._screen_texts = p.texts
+        self.ui.show(p)
+
+    def screen_texts(self) -> list[str]:
+        """Every string the panels show now (tests read the screen through it)."""
+        self.refresh()
+        return list(self._screen_texts)
+
+    def widget(self, tip: str) -> Widget:
+        """The top-most widget whose tip is ``tip`` (tests click it).
+
+        Raises:
+            HexwarError: when there is none.
+        """
+        self.refresh()
+        for wd in reversed(self.widgets):
+            if wd.tip == tip:
+                return wd
+        raise HexwarError(f"no widget {tip!r} on the play screen; there are {sorted({w.tip for w in self.widgets})}")
+
+    def _widget_at(self, x: float, y: float) -> Widget | None:
+        top = max((w.z for w in self.widgets if w.hit(x, y)), default=None)
+        if top is None:
+            return None
+        for wd in reversed(self.widgets):
+            if wd.z == top and wd.hit(x, y) and (wd.action is not None or wd.tip == "modal"):
+                return wd
+        for wd in reversed(self.widgets):
+            if wd.z == top and wd.hit(x, y):
+                return wd
+        return None
+
+    # -- switches ------------------------------------------------------------------------------------
+    def toggle_help(self) -> None:
+        """Show or hide the keyboard shortcut overlay (H, F1)."""
+        self.flags.show_help = not self.flags.show_help
+        self.refresh()
+
+    def toggle_labels(self) -> None:
+        """Hex labels on or off (L)."""
+        self.flags.show_labels = not self.flags.show_labels
+        self.refresh()
+
+    def close_result(self) -> None:
+        """Close the game-over screen to look at the final map."""
+        self.flags.extra["result_closed"] = True
+        self.refresh()
+
+    def request_quit(self) -> None:
+        """Quit: save a given save path one last time, close the window, stop the app loop."""
+        ctl = self.controller
+        if ctl.saver is not None:
+            from ..game.save import write_save
+
+            try:
+                write_save(ctl.state, ctl.saver.path, ctl.saver.players)
+            except HexwarError as exc:
+                ctl.say(f"save failed: {exc}", error=True)
+        self.quit_requested = True
+        pyglet.clock.unschedule(self.tick)
+        self.close()
+        if pyglet.app.event_loop.is_running:
+            pyglet.app.exit()
+
+    def on_close(self) -> bool:
+        """The close button quits (the game is saved when a save path was given)."""
+        self.request_quit()
+        return True
+
+    # -- input ---------------------------------------------------------------------------------------
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        """Hover: the tooltip, LOS to the hex and button highlights follow the mouse."""
+        self._mouse = (float(x), float(y))
+        self.controller.set_hover(self.hex_at(x, y))
+        self.refresh()
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        """Clicks go to a panel widget (modal ones first), else to the map."""
+        self._mouse = (float(x), float(y))
+        wd = self._widget_at(x, y)
+        if wd is not None:
+            if button == mouse.LEFT and wd.action is not None:
+                wd.action()
+            self.refresh()
+            return
+        if button == mouse.MIDDLE or (button == mouse.RIGHT and modifiers & key.MOD_SHIFT):
+            self._drag_pan = True
+            return
+        h = self.hex_at(x, y)
+        if h is None:
+            return
+        self._press_at = (x, y, button)
+        self._drag_pan = False
+
+    _press_at: tuple[float, float, int] | None = None
+
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int, modifiers: int) -> None:
+        """Drag with the right or middle button (or any button far enough) pans the map."""
+        self._mouse = (float(x), float(y))
+        pa = self._press_at
+        if self._drag_pan or buttons & (mouse.MIDDLE | mouse.RIGHT) or (
+                pa is not None and abs(x - pa[0]) + abs(y - pa[1]) > 8):
+            self._drag_pan = True
+            self.mapview.camera.pan(dx, dy)
+            self._ui_key = None
+
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
+        """A click (press and release without dragging) on the map acts on that hex."""
+        self._mouse = (float(x), float(y))
+        pa, self._press_at = self._press_at, None
+        if self._drag_pan:
+            self._drag_pan = False
+            return
+        if pa is None:
+            return
+        h = self.hex_at(x, y)
+        self.controller.click_hex(h, alternate=button == mouse.RIGHT)
+        self.refresh()
+
+    def on_mouse_scroll(self, x: float, y: float, scroll_x: float, scroll_y: float) -> None:
+        """Wheel: zoom at the cursor over the map, scroll the log over the side panel."""
+        ax0, ay0, ax1, ay1 = self.map_area()
+        if ax0 <= x < ax1 and ay0 <= y < ay1:
+            if scroll_y:
+                self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
+        elif x >= ax1 and scroll_y:
+            self.scroll_log(int(round(scroll_y * 3)))
+
+    def scroll_log(self, lines: int) -> None:
+        """Scroll the combat log up (``lines`` > 0) or down."""
+        n = len(self.controller.log)
+        self.flags.log_scroll = max(0, min(max(0, n - 5), self.flags.log_scroll + lines))
+        self.refresh()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """Keyboard shortcuts (see :data:`hexwar.ui.panels.SHORTCUTS`)."""
+        ctl = self.controller
+        ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+        if ctrl and symbol == key.Q:
+            self.request_quit()
+            return True
+        if self.flags.show_help:
+            if symbol in (key.ESCAPE, key.H, key.F1):
+                self.toggle_help()
+            return True
+        if ctl.pass_to is not None:
+            if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.SPACE):
+                ctl.confirm_pass()
+            self.refresh()
+            return True
+        if ctl.state.over and not self.flags.extra.get("result_closed"):
+            if symbol == key.ESCAPE:
+                self.close_result()
+            elif symbol == key.Q:
+                self.request_quit()
+            return True
+        if symbol == key.ESCAPE:
+            ctl.cancel()
+        elif symbol in (key.SPACE, key.E):
+            ctl.end_phase()
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+            if ctl.pending is not None:
+                ctl.declare()
+            elif ctl.state.phase == Phase.SETUP:
+                ctl.confirm_hand()
+            else:
+                acts = [a for a in ctl.actions() if a.primary and a.enabled]
+                if acts:
+                    acts[0].run()
+        elif symbol == key.R:
+            ctl.resolve()
+        elif symbol in (key._1, key._2, key.NUM_1, key.NUM_2):
+            ctl.toggle_weapon(0 if symbol in (key._1, key.NUM_1) else 1)
+        elif symbol == key.P and ctl.card is not None:
+            from ..game.commands import UseCommandCard
+
+            ctl.card_action(UseCommandCard)
+        elif symbol in (key.DELETE, key.BACKSPACE) and ctl.card is not None:
+            from ..game.commands import Discard
+
+            ctl.card_action(Discard)
+        elif symbol == key.TAB:
+            self.select_next_unit()
+        elif symbol in (key.H, key.F1):
+            self.toggle_help()
+        elif symbol == key.L:
+            self.toggle_labels()
+        elif symbol in (key.F, key.HOME):
+            self.fit_map()
+        elif symbol in (key.PLUS, key.EQUAL, key.NUM_ADD):
+            self.mapview.camera.zoom_at(*self._map_centre(), 1.25)
+        elif symbol in (key.MINUS, key.NUM_SUBTRACT):
+            self.mapview.camera.zoom_at(*self._map_centre(), 0.8)
+        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
+            d = 80.0
+            self.mapview.camera.pan({key.LEFT: d, key.RIGHT: -d}.get(symbol, 0.0),
+                                    {key.DOWN: d, key.UP: -d}.get(symbol, 0.0))
+        elif symbol == key.PAGEUP:
+            self.scroll_log(8)
+        elif symbol == key.PAGEDOWN:
+            self.scroll_log(-8)
+        else:
+            return False
+        self.refresh()
+        return True
+
+    def _map_centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.map_area()
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def select_next_unit(self) -> None:
+        """Select the shown side's next unit on the map (Tab) and centre on it if off screen."""
+        ctl, st = self.controller, self.state
+        mine = [uid for uid, u in sorted(st.units.items())
+                if u.side == ctl.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
+        if not mine:
+            return
+        i = mine.index(ctl.selected) + 1 if ctl.selected in mine else 0
+        uid = mine[i % len(mine)]
+        ctl.select(uid)
+        h = st.units[uid].hex
+        assert h is not None
+        x, y = self.screen_point(h)
+        ax0, ay0, ax1, ay1 = self.map_area()
+        if not (ax0 + 30 <= x < ax1 - 30 and ay0 + 30 <= y < ay1 - 30):
+            cam = self.mapview.camera
+            w, hh = self.get_size()
+            wx, wy = self.mapview.layout.hex_to_pixel(h)
+            cam.center = (wx - ((ax0 + ax1) / 2 - w / 2) / cam.zoom, wy - ((ay0 + ay1) / 2 - hh / 2) / cam.zoom)
+
+
+class _Arrows(ArrowOverlay):
+    """Several attack arrows (R6.1) in one overlay, coloured by side; the prepared one gold."""
+
+    def __init__(self, arrows: list[tuple[int, Hex, Hex, str]]) -> None:
+        self.arrows = arrows
+
+    def build(self, ctx: Any) -> Any:
+        from ..render.mesh import Mesh, TexMesh
+
+        out: dict[int, list[Any]] = {}
+        for n, a, b, side in self.arrows:
+            col = (236, 180, 60, 255) if side == "pending" else SIDE_RGBA.get(side, (200, 200, 200, 255))
+            label = "" if side == "pending" else f"#{n}"
+            part = ArrowOverlay(a, b, label, col).build(ctx)
+            for layer, m in part.items():
+                out.setdefault(layer, []).append(m)
+        res: dict[int, Any] = {}
+        for layer, ms in out.items():
+            res[layer] = TexMesh.concat(ms) if isinstance(ms[0], TexMesh) else Mesh.concat(ms)
+        return res
+
+
+def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
+    from ..editor.overlays import ZoneOverlay
+
+    return ZoneOverlay(hexes, colour, alpha=0.30, border=0.07)
+
+
+def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
+        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None) -> None:
+    """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
+
+    Args:
+        scenario: a loaded :class:`~hexwar.game.scenario.Scenario`.
+        seed: the game's seed (default the scenario's).
+        variants: rule variants (default the scenario's).
+        ai: ``{side: "standard" | "random"}`` computer sides; ``{}`` = two people hot-seat;
+            ``None`` = :data:`DEFAULT_AI` (the person plays the Germans).
+        save: autosave path (after every End Turn, at the end and on quit).
+        turns: stop after this many turns.
+
+    Raises:
+        NoDisplayError: when no display is available (its message offers ``--headless``).
+    """
+    from ..game.ai import make_player
+
+    backend.require_display()
+    state = scenario.new_game(seed=seed, variants=variants)
+    names = DEFAULT_AI if ai is None else ai
+    players = {s: make_player(n, s, state.seed) for s, n in names.items()}
+    win = PlayWindow(state, ai=players, save=save, max_turns=turns)
+    win.set_visible(True)
+    pyglet.app.run()
