@@ -34,9 +34,8 @@ import pyglet  # noqa: E402
 from pyglet.window import key, mouse  # noqa: E402
 
 from ..errors import HexwarError  # noqa: E402
-from ..game import ruleset  # noqa: E402
 from ..game.commands import SIDES  # noqa: E402
-from ..game.state import GameState, Phase, card_of  # noqa: E402
+from ..game.state import GameState, Phase  # noqa: E402
 from ..hexgrid import Hex  # noqa: E402
 from ..render.gamescene import counters_from_state  # noqa: E402
 from ..render.looks import Looks, default_looks  # noqa: E402
@@ -113,6 +112,24 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.refresh()
         if schedule:
             pyglet.clock.schedule_interval(self.tick, 1 / 30)
+
+    def set_game(self, state: GameState, ai: dict[str, Any] | None = None, clock: Clock | None = None,
+                 pace: Pace | None = None, max_turns: int | None = None) -> None:
+        """Show another game in this window (a new game, a loaded save); no autosave.
+
+        The map view is rebuilt for the new game's map; the camera is fitted again.
+        """
+        self.controller = PlayController(state, ai=ai, clock=clock or self.controller.clock,
+                                         pace=pace or self.controller.pace)
+        self.controller.max_turns = max_turns
+        self.mapview.set_map(state.battlemap)
+        self.mapview.clear_overlays()
+        self._keys.clear()
+        self.flags = ScreenFlags()
+        self._ui_key = None
+        self.set_caption(f"hexwar: {state.scenario.name}")
+        self.fit_map()
+        self.refresh()
 
     # -- geometry ----------------------------------------------------------------------------
     @property
