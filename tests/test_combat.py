@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
+from scripted_dice import scripted_dice  # noqa: E402
 
 from hexwar.rules.cards import Deck, default_cards
 from hexwar.rules.combat import (
@@ -33,28 +33,7 @@ from hexwar.rules.units import new_unit, roster
 CARDS = default_cards()
 
 
-class FakeRng:
-    """Stands in for the numpy Generator: ``integers`` returns the scripted faces."""
-
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def integers(self, low, high, size=None):
-        n = 1 if size is None else size
-        if len(self.faces) < n:
-            raise AssertionError(f"the engine rolled more dice than scripted ({n} more wanted)")
-        out = [self.faces.pop(0) for _ in range(n)]
-        assert all(low <= f < high for f in out), f"scripted faces {out} outside {low}..{high - 1}"
-        return np.array(out)
-
-    def permutation(self, n):
-        return np.arange(n)
-
-
-def scripted(*faces: int) -> Dice:
-    d = Dice(0)
-    d.rng = FakeRng(faces)  # type: ignore[assignment]
-    return d
+scripted = scripted_dice
 
 
 def engine(units, *faces, deck=("dmg05#1",), variant="standard", events=()):

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from scripted_dice import scripted_dice  # noqa: E402
 
 from hexwar.hexgrid import Hex
 from hexwar.maps import BattleMap
@@ -34,29 +35,6 @@ from hexwar.rules.fire import (
 from hexwar.rules.terrain_effects import apply_events
 
 H = Hex.from_label
-
-
-class ScriptedRng:
-    """Stands in for a Dice's numpy Generator: hands out scripted faces and checks their range."""
-
-    def __init__(self, faces):
-        self.faces = list(faces)
-
-    def integers(self, low, high, size=None, dtype=None):
-        n = 1 if size is None else int(np.prod(size))
-        out = []
-        for _ in range(n):
-            assert self.faces, "the test ran out of scripted faces"
-            f = self.faces.pop(0)
-            assert low <= f < high, f"scripted face {f} outside [{low}, {high})"
-            out.append(f)
-        return out[0] if size is None else np.array(out)
-
-
-def scripted_dice(*faces: int) -> Dice:
-    d = Dice(0)
-    d.rng = ScriptedRng(faces)  # type: ignore[assignment]
-    return d
 
 
 def hits_recorder():
