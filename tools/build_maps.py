@@ -37,8 +37,10 @@ from pathlib import Path
 import numpy as np
 
 from hexwar.errors import HexwarError
-from hexwar.hexgrid import Hex, hex_line
+from hexwar.hexgrid import Hex, Layout, hex_line
 from hexwar.maps import BattleMap
+
+_UNIT_LAYOUT = Layout(1.0 / math.sqrt(3.0))
 
 __all__ = ["MAPS", "MapBuilder", "build", "check", "main", "noise", "write"]
 
@@ -156,18 +158,8 @@ class MapBuilder:
         return np.vstack(out)
 
     def _hex_at_xy(self, x: float, y: float) -> Hex:
-        # hex units -> Layout(size=1/sqrt3) pixel maths: q = x / (1.5 size), etc.
-        size = 1.0 / math.sqrt(3.0)
-        fq = (2.0 / 3.0) * x / size
-        fr = (-1.0 / 3.0) * x / size + (math.sqrt(3.0) / 3.0) * y / size
-        fs = -fq - fr
-        q, r, s = round(fq), round(fr), round(fs)
-        dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-        if dq > dr and dq > ds:
-            q = -r - s
-        elif dr > ds:
-            r = -q - s
-        return Hex(int(q), int(r))
+        # hex units: a Layout of size 1/sqrt(3) puts neighbouring centres 1 unit apart.
+        return _UNIT_LAYOUT.pixel_to_hex(x, y)
 
     def path(self, points: Sequence[Point], smooth: bool = True) -> list[Hex]:
         """A connected chain of hexes (each next to the last) along a curve through ``points``.
