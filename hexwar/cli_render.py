@@ -124,12 +124,20 @@ def parse_size(text: str) -> tuple[int, int]:
 @click.option("--zoom", "zoom", default=None, type=float, help="Zoom (1 = hexes 64 points wide); default fit.")
 @click.option("--no-labels", is_flag=True, help="Leave out hex labels.")
 @click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
+@click.option("--screen", "screen", type=click.Choice(["map", "play", "battle"]), default="map", show_default=True,
+              help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state).")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool) -> None:
+           no_labels: bool, no_grid: bool, screen: str = "map") -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
     w, h = parse_size(size)
     if not 0.25 <= pixel_ratio <= 4.0:
         raise HexwarError(f"--pixel-ratio {pixel_ratio}: expected 0.25..4")
+    if screen != "map":
+        from .ui.render_state import render_screen
+
+        pw, ph = render_screen(target, out, (w, h), pixel_ratio, screen)
+        click.echo(f"wrote {out} ({pw} x {ph} pixels)")
+        return
     if zoom is not None and not 0.02 <= zoom <= 8.0:
         raise HexwarError(f"--zoom {zoom}: expected 0.02..8")
     scene = load_scene(target)

@@ -176,6 +176,7 @@ class Painter:
         self._b = [MeshBuilder() for _ in range(self.LEVELS)]
         self._t: list[list[TexMesh]] = [[] for _ in range(self.LEVELS)]
         self.widgets: list[Widget] = []
+        self.extra: dict[str, Any] = {}  # window facts the panels may use (selected unit's screen point)
         self.texts: list[str] = []  # every string drawn (tests read the screen through it)
 
     # -- primitives ---------------------------------------------------------------------------
@@ -545,9 +546,11 @@ def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: floa
             continue
         on = i in pa.weapons
         box = (px0, y - 13, px0 + 12, y - 1)
-        p.rect(*box, TEXT if on else (90, 92, 96, 255))
+        p.rect(*box, ACTIVE if on else (90, 92, 96, 255))
+        p.rect(box[0] + 1.5, box[1] + 1.5, box[2] - 1.5, box[3] - 1.5, ACTIVE if on else (30, 31, 34, 255))
         if on:
-            p.rect(box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3, DARK)
+            p.line(box[0] + 2.5, box[1] + 6, box[0] + 5, box[1] + 3, 2.0, DARK)
+            p.line(box[0] + 5, box[1] + 3, box[2] - 2, box[3] - 2.5, 2.0, DARK)
         av = w.attack_value(ttype)
         _, mode, hind = targeting.weapon_problem(st, pa.attacker, pa.target, i, pa.at_crew)
         need = f"needs {av}" + (f" +{hind} hindrance" if hind else "") + (f", {mode}" if mode and mode != "direct" else "")
@@ -670,13 +673,19 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     p.text(msg, x0 + 12, y1 - 15, 13, ERROR if ctl.error else TEXT, max_width=x1 - x0 - 24)
     # actions column (from the legal commands)
     acts = ctl.actions()
-    aw = 232.0
-    ax0 = x1 - aw - 10
-    ay = y1 - 40
+    rows_fit = max(1, int((y1 - 40 - (y0 + 6)) // 32))
+    cols = 1 if len(acts) <= rows_fit else 2
+    aw = 232.0 if cols == 1 else 190.0
+    ax0 = x1 - cols * (aw + 8) - 2
+    if len(acts) > rows_fit * cols:  # keep the primary ones and End phase, drop the rest
+        keep = [a for a in acts if a.primary or a.key == "Space"]
+        acts = (keep + [a for a in acts if a not in keep])[: rows_fit * cols]
     if acts:
-        for a in acts[:5]:
-            p.button(ax0, ay - 28, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip)
-            ay -= 33
+        for i, a in enumerate(acts):
+            c, r = divmod(i, rows_fit)
+            bx = ax0 + c * (aw + 8)
+            by = y1 - 40 - r * 32 - 28
+            p.button(bx, by, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip)
     elif not ctl.my_turn() and not st.over:
         who = st.to_act or ""
         txt = "Computer is thinking..." if who in ctl.ai else f"Waiting for {who.capitalize()}"
@@ -697,7 +706,8 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     _side_chip(p, hx0 + 5, top - 7, side)
     p.text(title, hx0 + 16, top - 7, 12, ACTIVE, style="bold")
     if not setup:
-        p.text(f"units {len(units)}/7 · Command {len(commands)}/5", hx1, top - 7, 11, DIM, ax="right")
+        p.text(f"units {len(units)}/7 · Command {len(commands)}/5 · Reserves {len(st.reserves[side])}", hx1, top - 7,
+               11, DIM, ax="right")
     cards = [(c, "unit") for c in units] + [(c, "command") for c in commands]
     if not cards:
         p.text("No cards in hand.", hx0, top - 40, 13, DIM)
@@ -824,12 +834,26 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
             body.append((f"Also here: {others}", DIM, "regular", 11.5))
     body = body[:16]
     hgt = sum(16.0 if b[3] < 13 else 19.0 for b in body) + 14
-    x = mx + 22
-    y = my - 18
-    if x + width > mx1 - 4:
-        x = mx - width - 22
-    if y - hgt < my0 + 4:
-        y = my0 + 4 + hgt
+    sel = st.units.get(ctl.selected) if ctl.selected else None
+    sx, sy = p.extra.get("selected_xy", (mx, my)) if sel is not None else (mx, my)
+
+    def cost(cx: float, cy: float) -> float:
+        """How bad a tooltip with top-left corner (cx, cy) is: off the map area, or covering the
+        selected unit and the LOS line from it to the cursor."""
+        bad = 0.0
+        bad += max(0.0, mx0 + 4 - cx) + max(0.0, cx + width - (mx1 - 4))
+        bad += max(0.0, my0 + 4 - (cy - hgt)) + max(0.0, cy - (my1 - 4))
+        for k in range(21):
+            t = k / 20
+            qx, qy = sx + (mx - sx) * t, sy + (my - sy) * t
+            if cx - 6 <= qx <= cx + width + 6 and cy - hgt - 6 <= qy <= cy + 6:
+                bad += 40.0
+        return bad
+
+    cands = [(mx + 22, my - 18), (mx - width - 22, my - 18), (mx + 22, my + 46 + hgt), (mx - width - 22, my + 46 + hgt)]
+    x, y = min(cands, key=lambda c: cost(*c))
+    x = min(max(x, mx0 + 4), mx1 - 4 - width)
+    y = max(min(y, my1 - 4), my0 + 4 + hgt)
     p.rect(x + 3, y - hgt - 3, x + width + 3, y - 3, (0, 0, 0, 90), 1)
     p.rect(x, y - hgt, x + width, y, (24, 26, 30, 240), 1)
     p.frame(x, y - hgt, x + width, y, 1.0, (96, 100, 108, 255), 1)

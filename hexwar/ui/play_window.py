@@ -250,6 +250,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
                 import dataclasses
 
                 cs = [dataclasses.replace(c, hex=anim_h) if c.key == anim.uid else c for c in cs]
+            # the selected unit is drawn on top of its stack, so its counter shows
+            cs = [c for c in cs if c.key != ctl.selected] + [c for c in cs if c.key == ctl.selected]
             v.set_counters(cs)
         if v.show_labels != self.flags.show_labels:
             v.show_labels = self.flags.show_labels
@@ -313,7 +315,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         elif res.status == "hindered":
             reason = f"hindered: +{res.hindrances} needed"
         else:
-            reason = f"clear, {res.a.distance(res.b)} hexes"
+            n = res.a.distance(res.b)
+            reason = f"clear, {n} hex{'es' if n != 1 else ''}"
         return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), self.controller.los_hindering(res),
                                   (res.blocking,) if res.blocking is not None else (), reason))
 
@@ -334,12 +337,15 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
     def _sync_ui(self) -> None:
         ctl = self.controller
         w, h = self.get_size()
-        k = (ctl.version, w, h, self._mouse, self.flags.show_help, self.flags.show_labels, self.flags.log_scroll,
+        k = (ctl.version, w, h, self._mouse, self.mapview.camera.center, self.mapview.camera.zoom, self.flags.show_help, self.flags.show_labels, self.flags.log_scroll,
              self.flags.extra.get("result_closed"), ctl.anim is not None)
         if k == self._ui_key:
             return
         self._ui_key = k
         p = Painter(self.mapview.atlas, self._mouse)
+        sel = self.state.units.get(ctl.selected) if ctl.selected else None
+        if sel is not None and sel.hex is not None:
+            p.extra["selected_xy"] = self.screen_point(ctl.display_hex(sel.uid) or sel.hex)
         paint_screen(p, ctl, w, h, self.looks, self.flags, self._buttons())
         self.widgets = p.widgets
         self._screen_texts = p.texts
