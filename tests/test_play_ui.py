@@ -302,3 +302,25 @@ def test_help_overlay_and_game_over_screen(window):
     assert "GAME OVER" in texts
     assert any(t.startswith("by ") and "turn" in t for t in texts)
     assert str(a.vp["german"]) in texts and str(a.vp["soviet"]) in texts
+
+
+def test_hexwar_render_screen_play_draws_the_whole_play_screen(tmp_path, window):
+    """``hexwar render SCENARIO --screen play``: the play screen mid-game as a PNG (README
+    screenshots): the panels' colours at their places, the map in between."""
+    from PIL import Image
+
+    from hexwar.cli import main
+    from hexwar.ui import panels
+
+    out = tmp_path / "play.png"
+    path = str(scenario("game_small").path)
+    assert main(["render", path, "--screen", "play", "--size", "1000x640", "--out", str(out)]) == 0
+    img = Image.open(out).convert("RGB")
+    assert img.size == (1000, 640)
+    lay = panels.layout(1000, 640)
+    top = img.getpixel((int(lay.top[0]) + 3, 640 - int(lay.top[1]) - 3))
+    assert max(abs(a - b) for a, b in zip(top, panels.BG[:3], strict=True)) <= 3
+    side = img.getpixel((int(lay.side[2]) - 3, 640 - int(lay.side[1]) - 3))
+    assert max(abs(a - b) for a, b in zip(side, panels.PANEL[:3], strict=True)) <= 6
+    mid = img.getpixel((int((lay.map[0] + lay.map[2]) / 2), 640 - int((lay.map[1] + lay.map[3]) / 2)))
+    assert mid != top and mid != side

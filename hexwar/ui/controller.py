@@ -22,8 +22,9 @@ forwards input, so the controller is tested without a window too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import HexwarError
@@ -347,7 +348,9 @@ class PlayController:
             return []
         if st.units[uid].side != st.to_act:
             return []
-        return self._cached(("targets", uid), lambda: targeting.legal_targets(st, st.to_act, uid))  # type: ignore[no-any-return]
+        side = st.to_act
+        assert side is not None
+        return self._cached(("targets", uid), lambda: targeting.legal_targets(st, side, uid))  # type: ignore[no-any-return]
 
     def target_hexes(self) -> list[Hex]:
         """Hexes of the selected unit's legal targets (aircraft aloft have none)."""
@@ -559,10 +562,10 @@ class PlayController:
                                              int(e.data.get("direction", 0)), bool(e.data.get("hit")),
                                              bool(e.data.get("off_map")), e.text, turn)
             elif e.kind == "attack":
-                a = self.state.units.get(str(e.data.get("attacker")))
-                t = self.state.units.get(str(e.data.get("target")))
-                if a is not None and t is not None and a.hex is not None and t.hex is not None:
-                    self.last_attack = (a.hex, t.hex, a.side)
+                au = self.state.units.get(str(e.data.get("attacker")))
+                tu = self.state.units.get(str(e.data.get("target")))
+                if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
+                    self.last_attack = (au.hex, tu.hex, au.side)
 
     def _check_pass(self) -> None:
         st = self.state
@@ -910,7 +913,7 @@ class PlayController:
                 if a.side == side and not a.resolved and Resolve(side, n) in legal:
                     tgt = ruleset.card_name(a.target) if a.target else f"building {st.hex_label(a.building)}"
                     att = ruleset.card_name(a.attackers[0])
-                    out.append(Action(f"Resolve {n}: {att} > {tgt}", lambda n=n: self.resolve(n), "R" if not out else "",
+                    out.append(Action(f"Resolve {n}: {att} > {tgt}", functools.partial(self.resolve, n), "R" if not out else "",
                                       primary=not out))
         if st.phase == Phase.DRAW:
             for c in legal:
@@ -919,21 +922,21 @@ class PlayController:
                     nr = len(c.extra) - nc
                     label = "Draw: " + " + ".join(x for x in (f"{nc} Command" if nc else "",
                                                              f"{nr} Reserves" if nr else "") if x)
-                    out.append(Action(label, lambda c=c: self.issue(c), primary=True,
+                    out.append(Action(label, functools.partial(self.issue, c), primary=True,
                                       tip="One Command card, then these extra cards, chosen before looking (R5.5)"))
         if self.selected is not None and self.selected in st.units:
             uid = self.selected
             for c in legal:
                 if isinstance(c, Tow) and c.unit == uid:
-                    out.append(Action(f"Tow wreck in {st.hex_label(c.hex)}", lambda c=c: self.issue(c),
+                    out.append(Action(f"Tow wreck in {st.hex_label(c.hex)}", functools.partial(self.issue, c),
                                       tip="Hook up the wreck for 2 MP (R8.1)"))
                 elif isinstance(c, DropTow) and c.unit == uid:
-                    out.append(Action("Drop towed wreck", lambda c=c: self.issue(c)))
+                    out.append(Action("Drop towed wreck", functools.partial(self.issue, c)))
                 elif isinstance(c, DeclareCloseAssault) and uid in c.attackers:
-                    out.append(Action(f"Close assault {ruleset.card_name(c.target)}", lambda c=c: self.issue(c),
+                    out.append(Action(f"Close assault {ruleset.card_name(c.target)}", functools.partial(self.issue, c),
                                       tip="Three or more adjacent infantry assault the vehicle (000)"))
                 elif isinstance(c, DeclareBuildingAttack) and c.attacker == uid:
-                    out.append(Action(f"Attack building {st.hex_label(c.hex)}", lambda c=c: self.issue(c),
+                    out.append(Action(f"Attack building {st.hex_label(c.hex)}", functools.partial(self.issue, c),
                                       tip="Close combat against the adjacent building (R8.2)"))
         if EndPhase(side) in legal:
             out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out)))

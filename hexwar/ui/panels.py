@@ -25,6 +25,7 @@ dispatches clicks to their actions.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -556,7 +557,7 @@ def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: floa
         need = f"needs {av}" + (f" +{hind} hindrance" if hind else "") + (f", {mode}" if mode and mode != "direct" else "")
         p.text(f"{i + 1}. {w.name}", px0 + 18, y - 7, 12, TEXT if on else DIM, max_width=px1 - px0 - 150)
         p.text(need, px1, y - 7, 12, ROLL if on else FAINT, ax="right")
-        p.widget(px0, y - 15, px1 - px0, 17, lambda i=i: ctl.toggle_weapon(i), f"weapon {i + 1}")
+        p.widget(px0, y - 15, px1 - px0, 17, functools.partial(ctl.toggle_weapon, i), f"weapon {i + 1}")
         y -= 19
     o = ctl.odds()
     if o is None:
@@ -716,16 +717,18 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     ch = top - 18 - (y0 + 8)
     cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
-    usable = {card_of(c.unit) for c in ctl.legal() if hasattr(c, "unit") and c.__class__.__name__ == "Commit"} \
-        if ctl.my_turn() else set()
-    usable |= {card_of(c.card) for c in ctl.legal() if c.__class__.__name__ in ("UseCommandCard", "Discard")} \
-        if ctl.my_turn() else set()
-    for i, (c, kind) in enumerate(cards):
+    usable: set[str] = set()
+    if ctl.my_turn():  # cards some legal command uses now (the others are dimmed)
+        for cmd in ctl.legal():
+            inst = getattr(cmd, "unit", None) if cmd.name == "commit" else getattr(cmd, "card", None)
+            if isinstance(inst, str) and cmd.name in ("commit", "use_command_card", "discard"):
+                usable.add(card_of(inst))
+    for i, (inst_id, kind) in enumerate(cards):
         cx = hx0 + i * (cw + gap)
-        picked = c == ctl.card or c in ctl.hand_pick
+        picked = inst_id == ctl.card or inst_id in ctl.hand_pick
         lift = 6.0 if picked else 0.0
-        _card(p, ctl, c, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(c) in usable or setup, looks)
-        p.widget(cx, cy0, cw, ch, lambda c=c: ctl.pick_card(c), f"card {c}")
+        _card(p, ctl, inst_id, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(inst_id) in usable or setup, looks)
+        p.widget(cx, cy0, cw, ch, functools.partial(ctl.pick_card, inst_id), f"card {inst_id}")
 
 
 def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float, w: float, h: float, picked: bool,

@@ -262,7 +262,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         dep = tuple(ctl.deploy_hexes()) if ctl.card is not None else ()
         col = SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255))
         self._set("deploy", (dep, col) if dep else None, lambda: _zone(dep, col))
-        cu = tuple(st.units[u].hex for u in ctl.card_unit_targets() if st.units[u].hex is not None) if ctl.card else ()
+        cu: tuple[Hex, ...] = tuple(h for h in (st.units[u].hex for u in ctl.card_unit_targets()) if h is not None) \
+            if ctl.card else ()
         self._set("card_units", cu if cu else None, lambda: HighlightOverlay(cu, "highlight", width=0.12))
         # movement (R5.3)
         reach = ctl.reach_costs() if anim is None else {}
@@ -273,7 +274,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         sel_hex = st.units[ctl.selected].hex if ctl.selected in st.units else None
         if anim is not None and anim.uid == ctl.selected:
             sel_hex = anim_h or sel_hex
-        self._set("selection", sel_hex, lambda: HighlightOverlay([sel_hex], "highlight", width=0.13))
+        self._set("selection", sel_hex, lambda: HighlightOverlay([h for h in (sel_hex,) if h is not None], "highlight",
+                                                                  width=0.13))
         # LOS from the selected unit to the hovered hex (R3)
         res = ctl.los() if anim is None else None
         self._set("los", (res.a, res.b, res.status, ep) if res is not None else None, lambda: self._los_overlay(res))
@@ -301,7 +303,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
         ok = ctl.artillery_ok(ah) is None if ah is not None else False
         self._set("art_hover", (ah, ok) if ah is not None else None,
-                  lambda: HighlightOverlay([ah], (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
+                  lambda: HighlightOverlay([h for h in (ah,) if h is not None],
+                                           (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
 
     def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
         from ..editor.overlays import ObjectiveOverlay
