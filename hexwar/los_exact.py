@@ -76,6 +76,9 @@ class _Board:
         ]
         self.polys = np.array([hex_polygon_scaled(h) for h in self.hexes], dtype=object)
         self.tree = shapely.STRtree(self.polys)
+        self.qr = [(h.q, h.r) for h in self.hexes]
+        self.centres = np.array([_LAYOUT.hex_to_pixel(h) for h in self.hexes])  # true layout
+        self.geometry: dict[tuple[tuple[int, int], tuple[int, int]], Any] = {}  # per segment
 
 
 _BOARDS: weakref.WeakKeyDictionary[BattleMap, _Board] = weakref.WeakKeyDictionary()
@@ -109,6 +112,39 @@ def _obstacles(m: BattleMap, h: Hex) -> tuple[float, str, float, int] | None:
     return top, reason, hinder, ground
 
 
+def _segment_geometry(board: _Board, pa: tuple[int, int], pb: tuple[int, int], ends: set[tuple[int, int]]) -> Any:
+    """Crossed hexes and spine sides of the segment ``pa``-``pb`` (scaled coordinates), with
+    their normalized positions along it from ``pa`` (R3.2, R3.3)."""
+    seg = LineString([pa, pb])
+    idx = board.tree.query(seg)  # envelopes that meet the segment's envelope
+    # A hex the segment meets has its centre within 1 (the circumradius, true units) of it.
+    c = board.centres[idx]
+    ra = np.array([pa[0] / 2.0, pa[1] * np.sqrt(3) / 2.0])
+    rb = np.array([pb[0] / 2.0, pb[1] * np.sqrt(3) / 2.0])
+    d = rb - ra
+    t = np.clip(((c - ra) @ d) / (d @ d), 0.0, 1.0)
+    near = np.hypot(*(c - ra - t[:, None] * d).T) < 1.0 + 1e-6
+    idx = np.array([i for i in idx[near].tolist() if board.qr[i] not in ends], dtype=np.intp)
+    rel = shapely.relate(board.polys[idx], seg).tolist()
+    crossed = idx[np.array([x[0] == "1" for x in rel], dtype=bool)]  # interiors meet in a line
+    along = idx[np.array([x[0] == "F" and x[3] == "1" for x in rel], dtype=bool)]  # on a side
+    crossed_at: list[tuple[float, Hex]] = []
+    if crossed.size:
+        mids = shapely.centroid(shapely.intersection(board.polys[crossed], seg))
+        pos = shapely.line_locate_point(seg, mids, normalized=True)
+        crossed_at = [(float(p), board.hexes[i]) for p, i in zip(pos.tolist(), crossed.tolist(), strict=True)]
+    sides: dict[tuple[float, float], list[Hex]] = {}
+    side_pos: dict[tuple[float, float], float] = {}
+    if along.size:
+        mids = shapely.centroid(shapely.intersection(shapely.get_exterior_ring(board.polys[along]), seg))
+        pos = shapely.line_locate_point(seg, mids, normalized=True)
+        for i, mid, p in zip(along.tolist(), mids.tolist(), pos.tolist(), strict=True):
+            key = (mid.x, mid.y)  # the midpoint of the shared side: half-integers, exact
+            sides.setdefault(key, []).append(board.hexes[i])
+            side_pos[key] = float(p)
+    return crossed_at, sides, side_pos
+
+
 def line_of_sight_exact(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     """R3 line of sight from ``a`` to ``b`` decided on shapely geometry (the reference).
 
@@ -126,34 +162,24 @@ def line_of_sight_exact(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     board = _board(m)
     pa = (3 * a.q, 2 * a.r + a.q)
     pb = (3 * b.q, 2 * b.r + b.q)
-    seg = LineString([pa, pb])
-    idx = board.tree.query(seg)
-    polys = board.polys[idx]
-    rel = shapely.relate(polys, seg)
-    inter: list[tuple[float, Hex]] = []
-    sides: dict[tuple[float, float], list[Hex]] = {}
-    side_pos: dict[tuple[float, float], float] = {}
-    for i, de9im in zip(idx.tolist(), rel.tolist(), strict=True):
-        h = board.hexes[i]
-        if h == a or h == b:
-            continue
-        if de9im[0] == "1":  # interiors meet in a line: crossed over positive length (R3.2)
-            piece = shapely.intersection(board.polys[i], seg)
-            inter.append((shapely.line_locate_point(seg, piece.centroid, normalized=True), h))
-        elif de9im[3] == "1":  # runs along the boundary: one side of a spine pair (R3.3)
-            edge = shapely.intersection(board.polys[i].exterior, seg)
-            mid = edge.centroid
-            key = (mid.x, mid.y)
-            sides.setdefault(key, []).append(h)
-            side_pos[key] = shapely.line_locate_point(seg, mid, normalized=True)
+    # The same segment serves both directions: positions are kept from its lower end.
+    key = (min(pa, pb), max(pa, pb))
+    geo = board.geometry.get(key)
+    if geo is None:
+        if len(board.geometry) > 4096:
+            board.geometry.clear()
+        geo = board.geometry[key] = _segment_geometry(board, key[0], key[1], {(a.q, a.r), (b.q, b.r)})
+    flip = pa != key[0]
+    crossed_at, sides, side_pos = geo
+    inter = [(1.0 - p if flip else p, h) for p, h in crossed_at]
     inter.sort(key=lambda x: x[0])
     pairs: list[tuple[float, tuple[Hex, Hex]]] = []
     bx, by = pb[0] - pa[0], pb[1] - pa[1]
-    for key, hs in sides.items():
+    for mid, hs in sides.items():
         if len(hs) != 2:
-            raise AssertionError(f"spine side without a partner at {key}: {hs}")  # pragma: no cover
-        hs.sort(key=lambda h: -(bx * (2 * h.r + h.q - pa[1]) - by * (3 * h.q - pa[0])))
-        pairs.append((side_pos[key], (hs[0], hs[1])))
+            raise AssertionError(f"spine side without a partner at {mid}: {hs}")  # pragma: no cover
+        p, q = sorted(hs, key=lambda h: -(bx * (2 * h.r + h.q - pa[1]) - by * (3 * h.q - pa[0])))
+        pairs.append((1.0 - side_pos[mid] if flip else side_pos[mid], (p, q)))
     pairs.sort(key=lambda x: x[0])
 
     # R3.4 heights on the true Euclidean layout.
