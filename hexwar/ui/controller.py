@@ -646,7 +646,15 @@ class PlayController:
             return f"ends the {st.phase if st.phase != Phase.OVER else ''} phase".replace("  ", " ")
         if isinstance(cmd, TargetArtillery):
             return f"calls artillery on {st.hex_label(cmd.hex)}"
-        return str(cmd).split(" ", 1)[1]
+        if isinstance(cmd, ChooseHand):
+            return "chooses its starting hand"  # which cards stays hidden
+        if isinstance(cmd, Draw):
+            return "draws its cards"
+        if isinstance(cmd, UseCommandCard):
+            return f"plays {ruleset.card_name(cmd.card)}"
+        if isinstance(cmd, Discard):
+            return f"discards {ruleset.card_name(cmd.card)}"
+        return cmd.name.replace("_", " ")
 
     # -- a person's input ------------------------------------------------------------------------------
     def _refuse_not_mine(self) -> bool:
