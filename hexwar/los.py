@@ -343,7 +343,7 @@ class _MapState:
 
     __slots__ = (
         "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "geo_entries", "__weakref__",
+        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "geo_entries", "eye_min", "eye_max", "__weakref__",
     )
 
     def __init__(self, m: BattleMap) -> None:
@@ -377,6 +377,7 @@ class _MapState:
         self.htf = ht2.astype(np.float64)
         self.any_hind = bool((hind2 > -_BIG2).any())
         self.eye2 = 2 * m.level.astype(np.int64) + 1  # [H, W] doubled eye heights
+        self.eye_min, self.eye_max = int(self.eye2.min()), int(self.eye2.max())
         arrays = (np.where(top2 >= _BIG2, np.inf, top2 / 2.0), np.where(hind2 <= -_BIG2, -np.inf, hind2 / 2.0),
                   reason)
         for a in arrays:
@@ -784,18 +785,21 @@ class _Entries:
     """
 
     shift: int
-    groups: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+    groups: list[tuple[int, np.ndarray, Any, np.ndarray]]
     rel_l: np.ndarray
     rel_r: np.ndarray
-    inv_s: np.ndarray
+    inv_s: Any
     len_s: np.ndarray
 
 
 _GROUP_ENTRIES = 1 << 16  # interior entries per group
 
 
-def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries:
-    """The entries of every on-map target of a viewer, sliced from the shape's plan."""
+def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int, need_inv: bool = True) -> _Entries:
+    """The entries of every on-map target of a viewer, sliced from the shape's plan.
+
+    With ``need_inv=False`` the ``N / D`` arrays are left out (``None``; flat-map shortcut).
+    """
     H, W = st.H, st.W
     plan = _get_plan(H, W, viewer_col & 1)
     if plan is None:
@@ -809,7 +813,7 @@ def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries
     k0l = k0.tolist()
     col_a = [pi[k] for k in k0l]
     col_b = [pi[k + H] for k in k0l]
-    groups: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+    groups: list[tuple[int, np.ndarray, Any, np.ndarray]] = []
     c = 0
     while c < W:
         c1, size = c + 1, col_b[c] - col_a[c]
@@ -818,10 +822,10 @@ def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries
             c1 += 1
         if c1 == c + 1:
             rel = plan.rel_i[col_a[c]:col_b[c]].astype(np.intp)
-            inv = plan.inv_i[col_a[c]:col_b[c]]
+            inv = plan.inv_i[col_a[c]:col_b[c]] if need_inv else None
         else:
             rel = np.concatenate([plan.rel_i[col_a[j]:col_b[j]] for j in range(c, c1)], dtype=np.intp)
-            inv = np.concatenate([plan.inv_i[col_a[j]:col_b[j]] for j in range(c, c1)])
+            inv = np.concatenate([plan.inv_i[col_a[j]:col_b[j]] for j in range(c, c1)]) if need_inv else None
         groups.append((c * H, rel, inv, len_i[c:c1].ravel()))
         c = c1
     sr = [(ps[k], ps[k + H]) for k in k0l]
@@ -862,15 +866,15 @@ def _direct_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries
     return _Entries(shift, groups, rel_l, rel_r, inv_s, len_s)
 
 
-def _segment_max(vals: np.ndarray, lens: np.ndarray) -> np.ndarray:
-    """Max of ``vals`` over consecutive segments of ``lens`` (``-inf`` for empty segments)."""
-    out = np.full(lens.size, -np.inf)
+def _segment_max(vals: np.ndarray, lens: np.ndarray, empty: Any = -np.inf) -> np.ndarray:
+    """Max of ``vals`` over consecutive segments of ``lens`` (``empty`` for empty segments)."""
+    out = np.full(lens.size, empty, dtype=vals.dtype)
     if vals.size:
         nz = np.flatnonzero(lens)
         last = int(nz[-1]) + 1
         starts = np.cumsum(lens[:last]) - lens[:last]
         out[:last] = np.maximum.reduceat(vals, starts)
-        out[:last][lens[:last] == 0] = -np.inf
+        out[:last][lens[:last] == 0] = empty
     return out
 
 
@@ -879,6 +883,45 @@ def _segment_sum(flags: np.ndarray, lens: np.ndarray) -> np.ndarray:
     c = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
     ends = np.cumsum(lens)
     return c[ends] - c[ends - lens]  # type: ignore[no-any-return]
+
+
+def _visibility_flat(st: _MapState, col: int, row: int, fa: int, blocks: np.ndarray, hinders: np.ndarray | None,
+                     counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`_visibility` when every hex blocks (hinders) all lines through it or none."""
+    ent = _viewer_entries(st, col, row, need_inv=False)
+    pre = np.zeros(ent.shift, dtype=np.uint8)
+    vb = np.concatenate([pre, blocks.view(np.uint8)])[fa:]
+    vh = np.concatenate([pre, hinders.view(np.uint8)])[fa:] if hinders is not None else None
+    T = st.W * st.H
+    blocked = np.zeros(T, dtype=np.uint8)
+    hindered = np.zeros(T, dtype=np.uint8)
+    cnt = np.zeros(T, dtype=np.int64) if counts else None
+    if ent.rel_l.size:  # R3.3
+        bl, br = np.take(vb, ent.rel_l), np.take(vb, ent.rel_r)
+        blocked = _segment_max(bl & br, ent.len_s, 0)
+        if vh is not None:
+            pair_h = (np.take(vh, ent.rel_l) | bl) & (np.take(vh, ent.rel_r) | br)
+            hindered = _segment_max(pair_h, ent.len_s, 0)
+            if cnt is not None:
+                cnt += _segment_sum(pair_h, ent.len_s)
+    for t0, rel, _, lens in ent.groups:
+        t1 = t0 + lens.size
+        x = np.take(vb, rel)
+        gb = blocked[t0:t1] | _segment_max(x, lens, 0)
+        blocked[t0:t1] = gb
+        if vh is None or gb.all():
+            continue
+        np.take(vh, rel, out=x)
+        hindered[t0:t1] |= _segment_max(x, lens, 0)
+        if cnt is not None:
+            cnt[t0:t1] += _segment_sum(x, lens)
+    b = blocked.astype(bool)
+    status = np.where(b, BLOCKED, np.where(hindered.astype(bool), HINDERED, CLEAR)).astype(np.int8)
+    status = status.reshape(st.W, st.H).T.copy()
+    if cnt is None:
+        return status, None
+    cnt[b] = 0
+    return status, cnt.reshape(st.W, st.H).T.copy()
 
 
 def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
@@ -891,13 +934,23 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
     if not (0 <= col < st.W and 0 <= row < st.H):
         battlemap.index(viewer)  # raises MapError naming the hex
     fa = (row + _PAD) * st.Wp + col + _PAD
-    ent = _viewer_entries(st, col, row)
     ea = st.lv2[fa] + 1
+    gb_all = st.btf - ea  # T - Ea for every padded hex
+    gh_all = st.htf - ea if st.any_hind else None
+    # Shortcut: with k = Eb - Ea in [kmin, kmax] (kmin <= 0 <= kmax) and N / D > 1, a hex with
+    # g >= kmax blocks every line through it and one with g < kmin none. When no hex lies in
+    # between (a flat map: kmin = kmax = 0), R3.4 needs no interpolation at all.
+    kmin, kmax = st.eye_min - ea, st.eye_max - ea
+    if not (((gb_all >= kmin) & (gb_all < kmax)).any()
+            or (gh_all is not None and ((gh_all >= kmin) & (gh_all < kmax)).any())):
+        return _visibility_flat(st, col, row, fa, gb_all >= kmax, None if gh_all is None else gh_all >= kmax,
+                                counts)
+    ent = _viewer_entries(st, col, row)
     # g = T - Ea per padded hex, behind `shift` never-blocking cells, so view[rel + shift]
     # reads hex fa + rel.
     pre = np.full(ent.shift, -np.inf)
-    vb = np.concatenate([pre, st.btf - ea])[fa:]
-    vh = np.concatenate([pre, st.htf - ea])[fa:] if st.any_hind else None
+    vb = np.concatenate([pre, gb_all])[fa:]
+    vh = np.concatenate([pre, gh_all])[fa:] if gh_all is not None else None
     # R3.4 as a bound on the target's eye: blocked iff Eb - Ea <= (T - Ea) * N / D.
     kt = (st.eye2.T.ravel() - ea).astype(np.float64) - _TOL  # targets in (col, row) order
     best_h = np.full(kt.size, -np.inf)

@@ -602,3 +602,23 @@ def test_visibility_in_small_groups_equals_one_group(monkeypatch):
     for v, (s1, c1) in zip(viewers, whole, strict=True):
         s2, c2 = visibility_with_hindrances(m, v)
         assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
+
+
+def test_flat_maps_take_the_no_interpolation_shortcut_and_agree(monkeypatch):
+    """On a flat map every hex blocks all lines through it or none (R3.4 with equal eyes)."""
+    import hexwar.los as L
+
+    calls = []
+    real = L._visibility_flat
+    monkeypatch.setattr(L, "_visibility_flat", lambda *a, **k: calls.append(1) or real(*a, **k))
+    flat = random_map(10, 8, seed=31, levels=0)
+    hilly = random_map(10, 8, seed=31, levels=2)
+    for m, shortcut in ((flat, True), (hilly, False)):
+        calls.clear()
+        for a in m.hexes():
+            status, counts = visibility_with_hindrances(m, a)
+            for b in m.hexes():
+                r = line_of_sight(m, a, b)
+                col, row = b.offset
+                assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances)
+        assert bool(calls) == shortcut

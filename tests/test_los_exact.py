@@ -40,7 +40,7 @@ def _disagreements(m: BattleMap, sources: list[Hex]) -> list[str]:
 
 @pytest.mark.parametrize(
     ("w", "h", "seed", "levels", "density"),
-    [(9, 8, 3, 3, 1.0), (8, 9, 11, 1, 0.6), (7, 7, 2024, 5, 0.4)],
+    [(9, 8, 3, 3, 1.0), (8, 9, 11, 1, 0.6), (7, 7, 2024, 5, 0.4), (8, 8, 99, 0, 1.0)],
     ids=lambda v: str(v),
 )
 def test_fast_path_equals_exact_reference_on_every_ordered_pair(w, h, seed, levels, density):
