@@ -195,3 +195,27 @@ def test_bad_seed_or_batch_size_is_refused():
         simulate_artillery(town(), H("F06"), hit_on=4, damage_index=8, trials=10, seed=-3)
     with pytest.raises(SeedError):
         simulate_artillery(town(), H("F06"), hit_on=4, damage_index=8, trials=10, batch_size=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [201, 202])
+def test_ten_million_strikes_on_kharkov_match_the_exact_landing_map(seed):
+    # many hexes at 1e7 strikes: each within 4 standard errors, and the whole histogram by chi-square
+    from hexwar.cli_basic import resolve_map
+
+    m = resolve_map("kharkov")
+    t = Hex.from_offset(1, 1)  # near the corner: every drift direction, many off the map
+    n = 10_000_000
+    r = simulate_artillery(m, t, hit_on=7, damage_index=10, trials=n, seed=seed)
+    exact, off = landing_distribution(t, 7, 0, m.width, m.height)
+    est = r.landing_probability()
+    se = np.sqrt(exact * (1 - exact) / n)
+    nz = exact > 0
+    assert (np.abs(est - exact)[nz] < 4 * se[nz]).all(), f"seed {seed}"
+    observed = np.append(r.landing_counts[nz], r.off_map)
+    expected = np.append(exact[nz], off) * n
+    chi2 = float(((observed - expected) ** 2 / expected).sum())
+    from scipy.stats import chi2 as chi2_dist
+
+    limit = chi2_dist.ppf(0.999, observed.size - 1)
+    assert chi2 < limit, f"seed {seed}: chi-square {chi2:.1f} over {observed.size - 1} df (p < 0.001 above {limit:.1f})"

@@ -209,3 +209,34 @@ def test_exact_fire_refuses_too_many_states():
     with pytest.raises(ExactTooLarge):
         b0, t0 = start_state(m, [hexes[0]])
         exact_fire(b0, t0, m.dr_array(), 5, burnout=True, max_states=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("burnout", [False, True])
+def test_kharkov_clusters_exact_dp_vs_a_million_trials(kharkov_fire, burnout):
+    # every small cluster of the real map lit at one building; many hexes and turns, so each
+    # probability must lie within 4 standard errors (3 would fail by chance somewhere)
+    m, _ = kharkov_fire
+    dr = m.dr_array()
+    rows, cols = np.nonzero(dr > 0)
+    limit = 9 if burnout else 12
+    ign, seen = [], np.zeros(dr.shape, dtype=bool)
+    for r, c in zip(rows, cols, strict=True):
+        if seen[r, c]:
+            continue
+        b = np.zeros(dr.shape, dtype=bool)
+        b[r, c] = True
+        reach = reachable_buildings(b, dr)
+        seen |= reach
+        if 3 <= reach.sum() <= limit:
+            ign.append(Hex.from_offset(int(c), int(r)))
+    assert len(ign) >= 5
+    T, n = 8, 1_000_000
+    ex = exact_fire_on_map(m, ign, T, burnout=burnout, max_buildings=limit)
+    res = simulate_fire(m, ign, T, trials=n, seed=12, burnout=burnout)
+    for k, h in enumerate(ex.hexes):
+        row, col = m.index(h)
+        est, p = res.p_burning()[:, row, col], np.clip(ex.burning[:, k], 0, 1)
+        se = np.sqrt(p * (1 - p) / n)
+        assert (np.abs(est - p) <= 4 * se + 1e-12).all(), f"{h.label}: {est} vs {p}"
+    assert np.allclose(res.burning_buildings_mean(), ex.expected_burning(), atol=4 * res.burning_buildings_sd().max() / 1000)

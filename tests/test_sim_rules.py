@@ -236,3 +236,10 @@ def test_the_game_engines_artillery_mission_gives_the_harness_trials(tmp_path, s
             assert flat == r.trial_landings[trial, k], f"seed {seed} trial {trial} mission {k}"
         got = [state_of(state.battlemap, h) for h in r.building_hexes]
         assert got == r.trial_states[trial].tolist(), f"seed {seed} trial {trial}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(20, 30))
+def test_more_seeds_of_the_games_fire_steps_replay_harness_trials(seed):
+    test_the_games_fire_spread_phase_gives_the_harness_trials(seed, seed % 2 == 0)
+    test_the_games_artillery_rule_functions_give_the_harness_trials(seed)
