@@ -111,11 +111,12 @@ def main() -> None:
     # -- artillery ---------------------------------------------------------------------------
     for missions in (1, 3):
         trials = (500_000 if q else 4_000_000) // missions
-        t_vec = best_of(3, lambda: simulate_artillery(m, target, hit_on=4, damage_index=10, missions=missions,
-                                                      trials=trials, seed=1))
+        t_vec = best_of(3, lambda missions=missions, trials=trials: simulate_artillery(
+            m, target, hit_on=4, damage_index=10, missions=missions, trials=trials, seed=1))
         wall = WALL[-1]
         sample = 2_000 if q else 10_000
-        t_loop = best_of(1, lambda: artillery_loop(m, target, 10, missions, sample, 1)) * trials / sample
+        t_loop = best_of(1, lambda missions=missions, sample=sample: artillery_loop(
+            m, target, 10, missions, sample, 1)) * trials / sample
         strikes = trials * missions
         results.append((f"artillery at {target.label}, {missions} mission(s)/trial", f"{strikes:,} strikes",
                         t_vec, wall, t_loop, f"{strikes / t_vec / 1e6:.1f} M strikes/s", ">= 5 M strikes/s",

@@ -323,7 +323,8 @@ def simulate_fire(
         states = [w.start(n) for w in windows]
         per_trial = np.zeros((T + 1, n), dtype=np.int64)
 
-        def record(t: int) -> None:
+        def record(t: int, n: int = n, start: int = start, stop: int = stop,
+                   states: list[Any] = states, per_trial: np.ndarray = per_trial) -> None:
             for w, (burning, _, rubble, ever) in zip(windows, states, strict=True):
                 sl = w.slices
                 burning_counts[t][sl] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)

@@ -362,7 +362,7 @@ def _los_report(r: FireResult, top: int) -> dict[str, Any]:
 
     def per_hex(counts: np.ndarray) -> list[dict[str, Any]]:
         rows_, cols_ = np.nonzero(counts.max(axis=0))
-        items = []
+        items: list[tuple[tuple[int, int], dict[str, Any]]] = []
         for row, col in zip(rows_.tolist(), cols_.tolist(), strict=True):
             items.append(((col, row), {"hex": Hex.from_offset(col, row).label,
                                        "p": [_r(counts[t, row, col] / max(n, 1)) for t in range(T + 1)]}))

@@ -189,10 +189,10 @@ def trial_keys(seed: int, start: int, stop: int) -> np.ndarray:
             out = keys[c0:c0 + m]
             # the spawn key word of each trial: start + c0 + j (< 2**32)
             np.add(np.arange(m, dtype=np.uint32), np.uint32((start + c0) & MASK32), out=wc)
-            for d, (h_in, h_out, lm, b_in, b_out) in enumerate(steps):
+            for d, (ha, hb_, lm, ba, bb) in enumerate(steps):
                 # hashmix(w, hc) = ((w ^ hc) * (hc * MULT_A)), xor-shift
-                np.bitwise_xor(wc, h_in, out=vc)
-                np.multiply(vc, h_out, out=vc)
+                np.bitwise_xor(wc, ha, out=vc)
+                np.multiply(vc, hb_, out=vc)
                 np.right_shift(vc, xs, out=tc)
                 np.bitwise_xor(vc, tc, out=vc)
                 # pool[d] = mix(mixer[d], that) = (L * mixer[d] - R * that), xor-shift
@@ -201,8 +201,8 @@ def trial_keys(seed: int, start: int, stop: int) -> np.ndarray:
                 np.right_shift(vc, xs, out=tc)
                 np.bitwise_xor(vc, tc, out=vc)
                 # generate_state's word d from pool[d]
-                np.bitwise_xor(vc, b_in, out=vc)
-                np.multiply(vc, b_out, out=vc)
+                np.bitwise_xor(vc, ba, out=vc)
+                np.multiply(vc, bb, out=vc)
                 np.right_shift(vc, xs, out=tc)
                 np.bitwise_xor(vc, tc, out=vc)
                 if d == 0:

@@ -188,7 +188,7 @@ def sweep_artillery(
     _check_params(vary, ARTILLERY_PARAMS, battlemap, "artillery")
     rows = []
     for params, seed in _combos(vary, seeds):
-        p = {"hit_on": hit_on, "damage_index": damage_index, "missions": missions, "bonus": bonus}
+        p: dict[str, Any] = {"hit_on": hit_on, "damage_index": damage_index, "missions": missions, "bonus": bonus}
         p.update({k: v for k, v in params.items() if not k.startswith("dr:")})
         dr = _dr_for(battlemap, params)
         r = simulate_artillery(battlemap, target, trials=trials, seed=seed, dr=dr, progress=progress, **p)
@@ -241,7 +241,7 @@ def sweep_fire(
     for params, seed in _combos(vary, seeds):
         T = params.get("turns", turns)
         dr = _dr_for(battlemap, params)
-        kw = {k: params[k] for k in ("spread_bonus", "burnout_turns") if k in params}
+        kw: dict[str, Any] = {k: params[k] for k in ("spread_bonus", "burnout_turns") if k in params}
         r = simulate_fire(battlemap, ignite, T, trials=trials, seed=seed, burnout=burnout, dr=dr, progress=progress, **kw)
         mean = r.burning_buildings_mean()[T]
         sd = r.burning_buildings_sd()[T]
