@@ -36,9 +36,11 @@ class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every registered subcommand name, sorted."""
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """Import and return the subcommand ``name``, or ``None`` when unknown."""
         target = COMMANDS.get(name)
         if target is None:
             return None

@@ -149,6 +149,7 @@ class ViewGroup(_IdentityGroup):
         self._saved: Any = None
 
     def set_state(self) -> None:
+        """Set the camera matrix and blending for the layers under this group."""
         from pyglet.math import Mat4
 
         self._saved = self.target.view
@@ -161,6 +162,7 @@ class ViewGroup(_IdentityGroup):
         gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
 
     def unset_state(self) -> None:
+        """Restore the previous view matrix and plain alpha blending."""
         if self._saved is not None and self.target.view != self._saved:
             self.target.view = self._saved
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -179,11 +181,13 @@ class LayerGroup(_IdentityGroup):
         self.opaque = opaque
 
     def set_state(self) -> None:
+        """Use the colour program (no blending for opaque layers)."""
         self.program.use()
         if self.opaque:
             gl.glDisable(gl.GL_BLEND)
 
     def unset_state(self) -> None:
+        """Release the colour program and restore blending."""
         self.program.stop()
         if self.opaque:
             gl.glEnable(gl.GL_BLEND)
@@ -198,11 +202,13 @@ class TextGroup(_IdentityGroup):
         self.texture = texture  # keep the GL texture alive as long as the group
 
     def set_state(self) -> None:
+        """Use the text program and bind the glyph or image texture to unit 0."""
         self.program.use()
         gl.glActiveTexture(gl.GL_TEXTURE0)
         gl.glBindTexture(self.texture.target, self.texture.id)
 
     def unset_state(self) -> None:
+        """Release the text program."""
         self.program.stop()
 
 

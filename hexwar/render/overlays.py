@@ -148,6 +148,7 @@ class HighlightOverlay(Overlay):
     alpha: float = 0.35
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Rings or fills over the highlighted hexes."""
         if self.style not in ("ring", "fill"):
             raise HexwarError(f"highlight style must be 'ring' or 'fill', got {self.style!r}")
         col = _colour(ctx, self.colour, "highlight")
@@ -177,6 +178,7 @@ class ReachOverlay(Overlay):
     colour: RGBA | str | None = None
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Tinted reachable hexes with their movement cost in movement points."""
         col = with_alpha(_colour(ctx, self.colour, "reach"), ctx.looks.overlay_numbers["reach_alpha"])
         edge = with_alpha(_colour(ctx, self.colour, "reach"), 0.85)
         s = ctx.layout.size
@@ -239,6 +241,7 @@ class LosOverlay(Overlay):
     los: LosView
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """The LOS line, intervening and blocking hexes and the reason label (R3.6)."""
         lv = self.los
         s = ctx.layout.size
         ov = ctx.looks.overlay
@@ -300,6 +303,7 @@ class PathOverlay(Overlay):
     colour: RGBA | str | None = None
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """A connected line through the path's hex centres."""
         col = _colour(ctx, self.colour, "reach")
         s = ctx.layout.size
         pts = [ctx.layout.hex_to_pixel(h) for h in self.hexes]
@@ -328,6 +332,7 @@ class ArrowOverlay(Overlay):
     colour: RGBA | str | None = None
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """An arrow from ``a`` to ``b`` with its label (artillery drift, declared attacks)."""
         col = _colour(ctx, self.colour, "arrow")
         s = ctx.layout.size
         x0, y0 = ctx.layout.hex_to_pixel(self.start)
@@ -446,6 +451,7 @@ class HeatmapOverlay(Overlay):
         return st  # type: ignore[return-value]
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """Per-hex colour ramp, optional values, and the legend (screen space)."""
         arr = heat_values(self.values, ctx.bmap)
         lo, hi = self.range(arr)
         stops = self.stops(ctx.looks)
