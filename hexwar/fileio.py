@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 import tomllib
 from pathlib import Path
@@ -34,6 +35,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     except OSError as exc:
         raise HexwarError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:
+        os.chmod(tmp, _mode_for(target))  # mkstemp makes 0o600; keep the file readable as open() would
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -55,6 +57,16 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise HexwarError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
+def _mode_for(target: Path) -> int:
+    """Permission bits for a file written over ``target``: the old file's, else 0o666 less the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 ``text`` to ``path`` atomically; see :func:`atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"))
@@ -69,7 +81,12 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
     """
     p = Path(path)
     try:
-        size = p.stat().st_size
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(st.st_mode):  # a named pipe or device would block or never end
+            raise ValidationError([Problem(str(p), "", "is not a regular file")])
+        size = st.st_size
         if size > max_bytes:
             raise ValidationError(
                 [Problem(str(p), "", f"file is {size} bytes; at most {max_bytes} bytes expected")]
@@ -105,6 +122,8 @@ def read_json(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
         ) from None
     except RecursionError:
         raise ValidationError([Problem(str(path), "", "JSON nested too deeply")]) from None
+    except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
+        raise ValidationError([Problem(str(path), "", f"a number is too long: {_short(exc)}")]) from None
 
 
 def read_toml(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> dict[str, Any]:
@@ -118,6 +137,15 @@ def read_toml(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(str(path), "", f"bad TOML: {exc}")]) from None
+    except RecursionError:
+        raise ValidationError([Problem(str(path), "", "TOML nested too deeply")]) from None
+    except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
+        raise ValidationError([Problem(str(path), "", f"a number is too long: {_short(exc)}")]) from None
+
+
+def _short(exc: Exception) -> str:
+    """The first clause of an exception's message (Python's int-size message runs on)."""
+    return str(exc).split(";")[0]
 
 
 def dump_json(obj: Any) -> str:
