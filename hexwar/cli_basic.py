@@ -42,14 +42,40 @@ def info(map_name: str, as_json: bool) -> None:
     click.echo(f"roads {s['roads']}, wrecks {s['wrecks']}, rubble {s['rubble']}, fires {s['fires']}")
 
 
+def _expand(paths: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """Each path, or each ``.json`` / ``.toml`` file under a folder (sorted, recursive), paired
+    with a problem to report instead of validating (an empty folder)."""
+    from pathlib import Path
+
+    out: list[tuple[str, str | None]] = []
+    for f in paths:
+        p = Path(f)
+        if not p.is_dir():
+            out.append((f, None))
+            continue
+        found = sorted(str(x) for x in p.rglob("*") if x.suffix.lower() in (".json", ".toml") and x.is_file())
+        if not found:
+            out.append((f, "is a folder with no .json or .toml files"))
+        out.extend((x, None) for x in found)
+    return out
+
+
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 def validate(files: tuple[str, ...]) -> None:
-    """Check map, scenario and save files; print every problem; exit 1 if any."""
+    """Check map, scenario and save files; print every problem; exit 1 if any.
+
+    A folder stands for every .json and .toml file in it and its subfolders.
+    """
     from .validate import validate_file
 
     failed = 0
-    for f in files:
+    todo = _expand(files)
+    for f, problem in todo:
+        if problem is not None:
+            failed += 1
+            click.echo(f"FAIL {f}\n  - {f}: {problem}")
+            continue
         try:
             kind = validate_file(f)
         except ValidationError as exc:
@@ -63,5 +89,5 @@ def validate(files: tuple[str, ...]) -> None:
         else:
             click.echo(f"ok   {f} ({kind})")
     if failed:
-        click.echo(f"{failed} of {len(files)} file(s) have problems")
+        click.echo(f"{failed} of {len(todo)} file(s) have problems")
         raise click.exceptions.Exit(1)

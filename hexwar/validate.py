@@ -53,16 +53,26 @@ def detect_kind(path: str) -> str:
     raise ValidationError([Problem(str(p), "format", f"missing; expected one of {sorted(VALIDATORS)}")])
 
 
+# Kinds stored as TOML; every other kind is JSON.
+TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards"})
+
+
 def validate_file(path: str) -> str:
     """Validate ``path`` fully; return its kind.
 
     Raises:
-        ValidationError: with every problem found.
+        ValidationError: with every problem found (a kind whose syntax does not match the
+            file's extension, e.g. a ``.json`` file saying ``"format": "hexwar-scenario"``, is
+            one problem naming both).
     """
     kind = detect_kind(path)
     v = VALIDATORS.get(kind)
     if v is None:
         raise ValidationError([Problem(path, "format", f"unknown kind {kind!r}; expected one of {sorted(VALIDATORS)}")])
+    is_toml = Path(path).suffix.lower() == ".toml"
+    if (kind in TOML_KINDS) != is_toml:
+        want, have = ("TOML (.toml)", "JSON") if kind in TOML_KINDS else ("JSON (.json)", "TOML")
+        raise ValidationError([Problem(path, "format", f"{kind} files are {want}, but this file is {have}")])
     if isinstance(v, str):
         mod, attr = v.split(":")
         try:

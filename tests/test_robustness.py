@@ -85,3 +85,39 @@ def test_atomic_write_makes_files_readable_like_open_does(tmp_path):
         assert stat.S_IMODE(q.stat().st_mode) == 0o664 and q.read_text() == "new"
     finally:
         os.umask(old)
+
+
+# -- hexwar validate ---------------------------------------------------------------------------
+def test_validate_takes_folders_and_checks_every_file_inside(tmp_path, capsys):
+    # `hexwar validate maps/* scenarios/*` meets the folder scenarios/maps/: it used to stop the
+    # whole command with a usage error before checking any file.
+    good = tmp_path / "maps" / "good.json"
+    good.parent.mkdir()
+    good.write_text((ROOT / "maps" / "steppe_village.json").read_text())
+    (tmp_path / "maps" / "sub").mkdir()
+    (tmp_path / "maps" / "sub" / "broken.json").write_text("{")
+    (tmp_path / "maps" / "notes.txt").write_text("not a hexwar file")
+    rc, out, _ = run(capsys, "validate", str(tmp_path / "maps"), str(ROOT / "maps" / "kharkov.json"))
+    assert rc == 1
+    assert f"ok   {good}" in out and "kharkov.json" in out
+    assert f"FAIL {tmp_path / 'maps' / 'sub' / 'broken.json'}" in out and "notes.txt" not in out
+    assert "1 of 3 file(s) have problems" in out
+
+
+def test_validate_an_empty_folder_is_a_problem(tmp_path, capsys):
+    rc, out, _ = run(capsys, "validate", str(tmp_path))
+    assert rc == 1 and str(tmp_path) in out and "no .json or .toml files" in out
+
+
+def test_validate_names_a_scenario_written_as_json(tmp_path, capsys):
+    p = tmp_path / "sc.json"
+    p.write_text('{"format": "hexwar-scenario"}')
+    rc, out, _ = run(capsys, "validate", str(p))
+    assert rc == 1 and "hexwar-scenario files are TOML" in out and "bad TOML" not in out
+
+
+def test_validate_names_a_map_written_as_toml(tmp_path, capsys):
+    p = tmp_path / "m.toml"
+    p.write_text('format = "hexwar-map"\n')
+    rc, out, _ = run(capsys, "validate", str(p))
+    assert rc == 1 and "hexwar-map files are JSON" in out and "bad JSON" not in out
