@@ -121,3 +121,42 @@ def test_validate_names_a_map_written_as_toml(tmp_path, capsys):
     p.write_text('format = "hexwar-map"\n')
     rc, out, _ = run(capsys, "validate", str(p))
     assert rc == 1 and "hexwar-map files are JSON" in out and "bad JSON" not in out
+
+
+# -- the game engine's commands, from Python ----------------------------------------------------
+def _game_at(phase: str):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from game_helpers import advance_to
+
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("skirmish")).new_game(seed=5)
+    advance_to(st, phase, "german")
+    return st
+
+
+@pytest.mark.parametrize("make", [
+    lambda C, H: C.Commit("german", "de_grenadiers#1", "A01"),               # a label, not a Hex
+    lambda C, H: C.Move("german", "de_grenadiers#3", ("F09",)),              # labels in the path
+    lambda C, H: C.Move("german", "de_grenadiers#3", H("F09")),              # a Hex, not a path
+    lambda C, H: C.Move("german", 3, (H("F09"),)),                           # a number as unit id
+    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (True,)),  # bool weapon index
+    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", 0),   # int, not a tuple
+    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (0,), at_crew="yes"),
+    lambda C, H: C.Resolve("german", "1"),
+    lambda C, H: C.EndPhase(["german"]),
+])
+def test_mistyped_command_fields_are_refused_with_the_field_named(make):
+    from hexwar.game import commands as C
+    from hexwar.game.commands import IllegalCommand
+    from hexwar.game.state import Phase
+    from hexwar.hexgrid import Hex
+
+    st = _game_at(Phase.COMMITMENT)
+    cmd = make(C, Hex.from_label)
+    before, n_log, n_rolls = st.state_hash(), len(st.log), len(st.dice.log)
+    with pytest.raises(IllegalCommand) as exc:
+        st.apply(cmd)  # used to raise AttributeError / TypeError, or accept True as weapon 1
+    assert "expected" in exc.value.reason
+    assert st.check(cmd) == exc.value.reason
+    assert (st.state_hash(), len(st.log), len(st.dice.log)) == (before, n_log, n_rolls)

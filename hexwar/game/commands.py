@@ -69,6 +69,7 @@ __all__ = [
     "EndPhase",
     "COMMAND_TYPES",
     "command_from_json",
+    "field_problem",
 ]
 
 SIDES = ("german", "soviet")
@@ -332,6 +333,53 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     for c in (ChooseHand, TargetArtillery, Commit, Recrew, Move, Tow, DropTow, Declare,
               DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase)
 }
+
+
+def _type_ok(tp: Any, v: Any) -> bool:
+    """Whether ``v`` has the declared field type ``tp`` (bool is not an int here)."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_type_ok(a, v) for a in args)
+    if tp is type(None):
+        return v is None
+    if origin is tuple:
+        return isinstance(v, tuple) and all(_type_ok(args[0], x) for x in v)
+    if tp is int:
+        return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, tp)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in args)
+    if origin is tuple:
+        return f"a tuple of {_type_name(args[0])}"
+    return {str: "text", int: "an integer", bool: "True or False", Hex: "a Hex", type(None): "None"}.get(tp, str(tp))
+
+
+def field_problem(cmd: Command) -> str | None:
+    """Why ``cmd``'s fields do not have their declared types (a label where a :class:`Hex` is
+    expected, ``True`` as a weapon index...), or ``None``. Commands built from JSON always
+    pass (:func:`command_from_json` converts); this guards commands built in Python.
+
+    >>> field_problem(Move("german", "de_grenadiers#1", ("D07",)))
+    "move.path: expected a tuple of a Hex, got ('D07',)"
+    """
+    cls = type(cmd)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = {f.name: typing.get_type_hints(cls)[f.name] for f in dataclasses.fields(cls)}
+    for fname, tp in hints.items():
+        v = getattr(cmd, fname)
+        if not _type_ok(tp, v):
+            return f"{cmd.name}.{fname}: expected {_type_name(tp)}, got {v!r}"[:300]
+    return None
 
 
 def _from_json_value(tp: Any, v: Any, where: str) -> Any:

@@ -59,6 +59,7 @@ from .commands import (
     TargetArtillery,
     Tow,
     UseCommandCard,
+    field_problem,
 )
 from .events import Event
 from .state import (
@@ -151,6 +152,9 @@ def _rules_for(state: GameState, cmd: Command) -> tuple[Check, Do]:
     """The (check, do) pair for ``cmd`` now, after the checks common to every command."""
     if not isinstance(cmd, Command):
         raise IllegalCommand(None, f"not a command: {cmd!r}")
+    bad = field_problem(cmd)
+    if bad is not None:
+        raise IllegalCommand(cmd, bad)
     if state.result is not None:
         raise IllegalCommand(cmd, f"the game is over: {state.result}")
     if cmd.side not in SIDES:
