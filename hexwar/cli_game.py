@@ -13,6 +13,13 @@ list of legal commands). Without ``--headless`` the game window opens, or one se
 
 (``ai=None``: the window's own default sides; ``variants=None``: the scenario's).
 
+``hexwar play SAVE.json --headless`` continues a saved game (autosaves are written after every
+End Turn, so a game stopped with ``--turns`` or by quitting goes on from its last save); the
+save keeps its seed and rule variants.
+
+``--save FILE`` is checked before the game starts: its folder must exist, and an existing
+file there is replaced only when it is a hexwar save (never a scenario, map or anything else).
+
 ``hexwar replay SAVE --verify`` replays a save through the same code and checks its state
 hashes (exit status 1 when the replay diverges).
 """
@@ -91,6 +98,53 @@ def parse_rules(values: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+MAX_SEED = 2**63 - 1  # the scenario format's seed range (docs/scenarios-format.md)
+
+
+def _is_save(path: str) -> bool:
+    """Whether ``path`` is an existing JSON file saying ``"format": "hexwar-save"``."""
+    from .fileio import read_json
+    from .game.save import SAVE_FORMAT
+
+    try:
+        data = read_json(path)
+    except HexwarError:
+        return False
+    return isinstance(data, dict) and data.get("format") == SAVE_FORMAT
+
+
+def check_save_target(save: str) -> None:
+    """Refuse a ``--save`` path that cannot be written or would destroy another file.
+
+    Raises:
+        HexwarError: when the folder is missing or not writable, or the path holds a file
+            that is not a hexwar save (a scenario, a map, anything else).
+    """
+    from pathlib import Path
+
+    p = Path(save)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise HexwarError(f"--save {save}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise HexwarError(f"--save {save}: the folder {folder} is not writable")
+    if p.is_dir():
+        raise HexwarError(f"--save {save}: is a folder, expected a file name")
+    if p.exists() and not _is_save(save):
+        raise HexwarError(f"--save {save}: refusing to overwrite {save}: it is not a hexwar save "
+                          "(choose a new file name)")
+
+
+def _load_save(path: str) -> Any:
+    """The game of a save file, replayed and verified (to continue it)."""
+    from .game.save import ReplayError, load_game
+
+    try:
+        return load_game(path)
+    except ReplayError as exc:
+        raise HexwarError(f"cannot continue {path}: {exc}") from None
+
+
 def _load(scenario: str | None) -> Any:
     from .game.scenario import find_scenario, load_scenario
 
@@ -141,11 +195,11 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
 
 
 @click.command()
-@click.argument("scenario", required=False)
+@click.argument("scenario", required=False, metavar="[SCENARIO | SAVE.json]")
 @click.option("--headless", is_flag=True, help="Play in the terminal, no window.")
 @click.option("--ai", "ai", default=None, metavar="SIDES",
               help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...")
-@click.option("--seed", type=int, default=None, help="The game's seed (default: the scenario's).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="The game's seed (default: the scenario's).")
 @click.option("--rules", "rules", multiple=True, metavar="VARIANT",
               help="Rule variant: standard, classic, burnout (repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
@@ -154,9 +208,22 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
          save: str | None, turns: int | None, as_json: bool) -> int:
-    """Play a scenario (R5): in a window, or with --headless in the terminal."""
-    sc = _load(scenario)
+    """Play a scenario (R5): in a window, or with --headless in the terminal.
+
+    Give a save file instead of a scenario to continue that game (it keeps its seed and rules).
+    """
+    resumed = None
+    if scenario is not None and scenario.lower().endswith(".json") and _is_save(scenario):
+        if seed is not None or rules:
+            raise HexwarError(f"{scenario} is a saved game: it keeps its own seed and rules "
+                              "(leave out --seed and --rules to continue it)")
+        resumed = _load_save(scenario)
+        sc = resumed.scenario
+    else:
+        sc = _load(scenario)
     variants = parse_rules(rules)
+    if save:
+        check_save_target(save)
     if not headless:
         try:
             from .ui import play_window  # type: ignore[attr-defined]
@@ -169,6 +236,9 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
             return 1
         try:
+            if resumed is not None:
+                click.echo(f"Continuing a saved game needs --headless for now: run `hexwar play {scenario} --headless`.")
+                return 1
             play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
                             save=save, turns=turns)
         except Exception as exc:  # a display that cannot be opened
@@ -181,7 +251,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     from .game.headless import format_event, readable
     from .game.headless import play as run_game
 
-    seed_ = sc.seed if seed is None else seed
+    seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_ai(ai)
     players: dict[str, Any] = {s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES}
 
@@ -189,8 +259,11 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         for e in readable(events):
             click.echo(format_event(e))
 
+    if resumed is not None and not as_json:
+        click.echo(f"Continuing {scenario}: {sc.reference}, seed {resumed.seed}, turn {resumed.turn}, "
+                   f"{resumed.phase} phase, {len(resumed.commands)} commands so far")
     run = run_game(sc, players, seed=seed_, variants=variants, max_turns=turns, save_path=save,
-                   on_events=None if as_json else show)
+                   on_events=None if as_json else show, state=resumed)
     if as_json:
         out = run.to_json()
         out["players"] = {s: players[s].name for s in SIDES}

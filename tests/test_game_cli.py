@@ -98,3 +98,50 @@ def test_option_parsers():
         parse_ai("german=clever")
     assert parse_rules(("classic,burnout", "standard")) == ("classic", "burnout")
     assert parse_rules(()) is None
+
+
+# -- bad input found by trying hexwar as a new user (see tests/test_robustness.py) ----------------
+def test_negative_seed_is_a_usage_error_not_a_traceback(capsys):
+    rc, _, err = run(capsys, "play", TINY, "--headless", "--seed", "-1")
+    assert rc == 2 and "--seed" in err  # numpy's ValueError used to escape
+
+
+def test_save_into_a_missing_folder_fails_before_the_game_starts(capsys, tmp_path):
+    target = tmp_path / "nowhere" / "g.json"
+    rc, out, err = run(capsys, "play", TINY, "--headless", "--seed", "3", "--save", str(target))
+    assert rc == 2 and str(target.parent) in err and "does not exist" in err
+    assert "Turn 1" not in out  # it used to play a whole turn first, then fail at the autosave
+
+
+def test_save_never_overwrites_a_file_that_is_not_a_save(capsys, tmp_path):
+    precious = tmp_path / "my_scenario.toml"
+    precious.write_text(open(TINY).read())
+    rc, _, err = run(capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(precious))
+    assert rc == 2 and "not a hexwar save" in err and str(precious) in err
+    assert precious.read_text() == open(TINY).read()
+    old_save = tmp_path / "old.json"
+    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(old_save), "--json")
+    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "4", "--turns", "1", "--save", str(old_save), "--json")
+    assert rc == 0 and json.loads(old_save.read_text())["seed"] == 4  # an old save may be replaced
+
+
+def test_a_stopped_game_says_how_many_turns_were_played_and_is_no_draw(capsys):
+    rc, out, _ = run(capsys, "play", TINY, "--headless", "--seed", "6", "--turns", "1")
+    last = out.rstrip().splitlines()[-1]
+    assert rc == 0 and "draw" not in last and "after turn 1" in last and "no winner yet" in last
+
+
+def test_play_a_save_continues_the_game(capsys, tmp_path):
+    save = tmp_path / "g.json"
+    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--turns", "1", "--save", str(save), "--json")
+    assert rc == 0
+    rc, out, _ = run(capsys, "play", str(save), "--headless", "--json", "--save", str(save))
+    assert rc == 0
+    d = json.loads(out)
+    full = tmp_path / "full.json"
+    rc, out2, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--json", "--save", str(full))
+    assert d["state_hash"] == json.loads(out2)["state_hash"] and d["seed"] == 7
+    rc, out, _ = run(capsys, "replay", str(save), "--verify")
+    assert rc == 0 and "replays exactly" in out
+    rc, _, err = run(capsys, "play", str(save), "--headless", "--seed", "3")
+    assert rc == 2 and "--seed" in err

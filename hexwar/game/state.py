@@ -255,6 +255,8 @@ class GameResult:
 
     def __str__(self) -> str:
         sc = ", ".join(f"{s} {v}" for s, v in self.score.items())
+        if self.reason == "stopped":  # an unfinished game: in turn N, so N - 1 turns were played
+            return f"no winner yet: stopped after turn {self.turn - 1}: {sc}"
         if self.winner is None:
             return f"draw ({self.reason}) after turn {self.turn}: {sc}"
         return f"{self.winner} wins by {self.reason} in turn {self.turn}: {sc}"
