@@ -15,7 +15,7 @@ import click
 
 from .cli import echo_json
 from .errors import HexwarError
-from .rules.cards import QUALITIES, VARIANTS, CardSet, UnitCard, default_cards
+from .rules.cards import QUALITIES, VARIANTS, CardSet, UnitCard, card_id_of, default_cards
 from .rules.combat import AttackOrders, DefenseContext, effective_defense, rate_of_fire, to_hit_modifiers
 from .rules.odds import attack_odds
 from .rules.units import UnitState, new_unit
@@ -76,7 +76,7 @@ def _pct(p: float) -> str:
 @click.argument("attacker")
 @click.argument("weapon")
 @click.argument("target")
-@click.option("--defense-mod", "defense_mod", type=int, default=0, show_default=True,
+@click.option("--defense-mod", "defense_mod", type=click.IntRange(-20, 20), default=0, show_default=True,
               help="Terrain Defense modifier of the target's hex (R6.7; e.g. +2 woods, -2 burning).")
 @click.option("--hindrances", type=click.IntRange(0, 10), default=0, show_default=True,
               help="Hindrance hexes on the line of sight (-1 each to hit, R6.3).")
@@ -106,6 +106,9 @@ def odds(attacker: str, weapon: str, target: str, defense_mod: int, hindrances: 
         t.damage_card = f"{dc.id}#1"
         t.damage_turns = dc.side_for(cards.unit(t.card).unit_type).turns
     acard, tcard = cards.unit(a.card), cards.unit(t.card)
+    for c in command_cards:
+        if card_id_of(c) not in cards.command:
+            raise HexwarError(f"--card: unknown Command card {c!r}; expected one of {sorted(cards.command)}")
     played = tuple(c if "#" in c else f"{c}#1" for c in command_cards)
     orders = AttackOrders(parse_weapons(acard, weapon), indirect=indirect, command_cards=played)
     ctx = DefenseContext(terrain=defense_mod, hindrances=hindrances)

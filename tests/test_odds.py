@@ -377,6 +377,11 @@ def test_cli_odds_text_and_json(capsys):
     (["Sherman", "1", "su_t34_76"], "no unit card"),
     (["T-34", "1", "de_tiger_i"], "several"),
     (["de_tiger_i", "1", "su_t34_76", "--endurance", "40"], "Endurance 1..14"),
+    # found by trying hexwar as a new user: an OverflowError traceback, a message naming an
+    # instance id "nope#1", and an empty name listing all 70 cards
+    (["de_tiger_i", "1", "su_t34_76", "--defense-mod", "99999999999999999999999"], "--defense-mod"),
+    (["de_tiger_i", "1", "su_t34_76", "--card", "nope"], "unknown Command card 'nope'"),
+    (["", "1", "su_t34_76"], "empty unit name"),
 ])
 def test_cli_odds_errors_are_one_clear_line(capsys, args, message):
     assert main(["odds", *args]) == 2

@@ -669,6 +669,8 @@ class CardSet:
             CardError: when nothing or more than one card matches (the message lists them).
         """
         key = name.strip().lower()
+        if not key:
+            raise CardError("empty unit name: give a card id or name, e.g. de_tiger_i or 'Tiger I'")
         if key in self.units:
             return self.units[key]
         cands = [u for u in self.units.values() if side in (None, u.side)]
