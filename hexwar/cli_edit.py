@@ -90,6 +90,10 @@ def edit(target: str | None, new_size: str | None, fill: str, shot: str | None, 
     except MapError as exc:
         raise HexwarError(str(exc)) from None
     ww, wh = parse_size(win_size, "--size", 320, 8192, "points")
+    if shot:
+        folder = Path(shot).parent
+        if not folder.is_dir():
+            raise HexwarError(f"--screenshot {shot}: the folder {folder} does not exist")
 
     from .render import backend
 

@@ -38,6 +38,8 @@ def test_no_display_gives_one_sentence_and_status_2(tmp_path):
     (["edit", "no-such-map.json"], "not found"),
     (["edit", "--new", "0x9"], "1..500"),
     (["edit", "--new", "banana"], "WIDTHxHEIGHT"),
+    # found by trying hexwar as a new user: a FileNotFoundError traceback from pyglet's save
+    (["edit", "--new", "8x6", "--screenshot", "/no-such-dir-hexwar/x.png"], "does not exist"),
 ])
 def test_bad_arguments_are_clear_errors(args, words):
     out = run(args)

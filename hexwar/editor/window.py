@@ -250,8 +250,14 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
         self.switch_to()
         self.on_draw()
         img = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
-        if path is not None:
-            img.save(str(path))
+        if path is not None:  # encoded in memory, then written atomically (hexwar.fileio)
+            import io
+
+            from ..fileio import atomic_write_bytes
+
+            buf = io.BytesIO()
+            img.save(str(path), file=buf)
+            atomic_write_bytes(path, buf.getvalue())
         return img
 
     # -- overlays --------------------------------------------------------------------------
