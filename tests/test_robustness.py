@@ -160,3 +160,22 @@ def test_mistyped_command_fields_are_refused_with_the_field_named(make):
     assert "expected" in exc.value.reason
     assert st.check(cmd) == exc.value.reason
     assert (st.state_hash(), len(st.log), len(st.dice.log)) == (before, n_log, n_rolls)
+
+
+# -- the readable game log ---------------------------------------------------------------------
+def test_the_wreck_roll_is_shown_with_the_wreck_not_before_the_attack_that_makes_it():
+    # The engine rolls the wreck counter while it applies the combat result, so the roll sat in
+    # the batch before the attack's own lines ("roll: wreck counter for T-34 ..." printed above
+    # "PaK 40 attacks T-34").
+    from hexwar.game.events import Event
+    from hexwar.game.headless import readable
+
+    roll = Event("roll", "wreck counter for T-34/76 (soviet): choice of 6, took #2",
+                 {"purpose": "wreck counter for T-34/76 (soviet)", "dice": "choice of 6"})
+    batch = [roll,
+             Event("attack", "PaK 40 attacks T-34/76", {}),
+             Event("destroyed", "T-34/76 is destroyed", {}),
+             Event("wreck_placed", "T-34/76 burns out in M12: wreck su-2", {}),
+             Event("crew_fate", "Tank crew captured", {})]
+    assert [e.kind for e in readable(batch)] == ["attack", "destroyed", "roll", "wreck_placed", "crew_fate"]
+    assert [e.kind for e in readable([roll])] == ["roll"]  # no wreck event in the batch: kept

@@ -84,18 +84,33 @@ def result_of(state: GameState) -> GameResult:
     return GameResult(None, "stopped", state.turn, dict(state.vp))
 
 
+# Rolls made while the engine applies a result, shown just before the event they decide
+# (roll purpose prefix -> that event's kind) instead of ahead of the attack that caused them.
+_ROLL_BEFORE = {"wreck counter": "wreck_placed"}
+
+
 def readable(events: list[Event]) -> list[Event]:
     """The events worth showing in the readable log: every event except dice rolls already
     shown inside a later event of the same batch (a to-hit roll inside its ``to_hit`` event,
-    an Intensity roll inside its ``damage`` event). The JSON log keeps them all."""
+    an Intensity roll inside its ``damage`` event). A roll that decides a later event (the
+    wreck counter of a destroyed vehicle) is moved to just before it. The JSON log keeps them
+    all, in the order they happened."""
     out: list[Event] = []
+    held: dict[int, list[Event]] = {}
     for i, e in enumerate(events):
+        for r in held.pop(i, ()):
+            out.append(r)
         if e.kind == "roll":
             purpose = str(e.data.get("purpose", ""))
             later = events[i + 1:]
             if any(purpose and purpose in x.text for x in later if x.kind != "roll"):
                 continue
             if any(x.data.get("roll") == e.data for x in later if x.kind != "roll"):
+                continue
+            kind = next((k for p, k in _ROLL_BEFORE.items() if purpose.startswith(p)), None)
+            j = next((i + 1 + n for n, x in enumerate(later) if x.kind == kind), None) if kind else None
+            if j is not None:
+                held.setdefault(j, []).append(e)
                 continue
         out.append(e)
     return out
