@@ -210,3 +210,23 @@ def test_the_documented_example_is_a_valid_scenario(tmp_path):
     assert sc.hold is not None and sc.hold.turn == 8
     g = sc.new_game()
     assert not check_invariants(g)
+
+
+def test_a_bad_artillery_value_is_one_problem_not_also_missing(tmp_path):
+    # found by trying hexwar as a new user: `missions = -2` also reported "missing"
+    art = ('[sides.german.artillery]\nmissions = -2\n'
+           'weapon = { name = "b", attack = { infantry = 9 }, damage_index = "big" }\n')
+    with pytest.raises(ValidationError) as exc:
+        load_scenario(write(tmp_path, MINIMAL.replace("[sides.soviet]", art + "[sides.soviet]")))
+    msgs = [f"{p.where}: {p.message}" for p in exc.value.problems]
+    assert [m for m in msgs if m.startswith("sides.german.artillery.missions")] == [
+        "sides.german.artillery.missions: expected an integer 0..100, got -2"]
+    assert len([m for m in msgs if "damage_index" in m]) == 1 and not any("missing" in m for m in msgs)
+
+
+def test_problem_texts_read_as_english(tmp_path):
+    text = MINIMAL.replace('deploy = ["J01"]', 'deploy = ["Z01"]')
+    with pytest.raises(ValidationError) as exc:
+        load_scenario(write(tmp_path, text))
+    assert any("(1 hex, e.g. Z01)" in p.message for p in exc.value.problems)
+    assert ruleset.crew_problem("de_pak40", "de_tank_crew_regular#1") == "Panzer crew (regular) is not an artillery crew"

@@ -209,6 +209,18 @@ def crew_fits(unit_cid: str, crew_cid: str) -> bool:
     return req is not None and req != "infantry" and is_crew(crew_cid) and unit_type(crew_cid) == req
 
 
+def a_or_an(noun: str) -> str:
+    """``noun`` with its indefinite article, for messages.
+
+    >>> a_or_an("artillery crew"), a_or_an("tank crew")
+    ('an artillery crew', 'a tank crew')
+    """
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+_a = a_or_an
+
+
 def crew_problem(unit_cid: str, crew_cid: str | None) -> str | None:
     """Why ``crew_cid`` is not the right crew for a starting unit, or ``None``."""
     req = crew_required(unit_cid)
@@ -218,9 +230,9 @@ def crew_problem(unit_cid: str, crew_cid: str | None) -> str | None:
             return f"{name} takes no crew card"
         return None
     if crew_cid is None:
-        return f"{name} needs a {req.replace('_', ' ')} card as its crew (R5.2)"
+        return f"{name} needs {_a(req.replace('_', ' '))} card as its crew (R5.2)"
     if not crew_fits(unit_cid, crew_cid):
-        return f"{card_name(crew_cid)} is not a {req.replace('_', ' ')}"
+        return f"{card_name(crew_cid)} is not {_a(req.replace('_', ' '))}"
     if unit_card(unit_cid).side != unit_card(crew_cid).side:
         return f"{card_name(crew_cid)} belongs to the other side"
     return None
@@ -314,4 +326,4 @@ def sees(state: GameState, a: Hex, b: Hex) -> tuple[bool, int]:
     return bool(status[idx] != BLOCKED), int(hind[idx])
 
 
-__all__ += ["side_effects", "CardError"]
+__all__ += ["side_effects", "CardError", "a_or_an"]

@@ -514,7 +514,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                 continue
             off = [h for h in hexes if battlemap is not None and not battlemap.in_bounds(h)]
             if off:
-                bad(zw, f"{z!r} reaches off the map ({len(off)} hexes, e.g. {off[0].label}); "
+                bad(zw, f"{z!r} reaches off the map ({len(off)} hex{'es' if len(off) != 1 else ''}, e.g. {off[0].label}); "
                         f"the map is {battlemap.width} x {battlemap.height} hexes" if battlemap else "off the map")
                 continue
             for h in hexes:
@@ -672,7 +672,7 @@ def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, u
         return None
     unknown_keys(t, where, {"missions", "per_turn", "hit_on", "weapon"})
     missions = get_int(t, "missions", where, 0, 100, None)
-    if missions is None:
+    if missions is None and "missions" not in t:  # a bad value is already reported by get_int
         bad(f"{where}.missions", "missing: the number of missions for the game")
     per_turn = get_int(t, "per_turn", where, 1, 10, 1)
     hit_on = get_int(t, "hit_on", where, 1, 7, None)
@@ -685,7 +685,7 @@ def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, u
         unknown_keys(w, ww, {"name", "attack", "damage_index", "rate_of_fire"})
         wname = get_str(w, "name", ww, required=True) or "artillery"
         di = get_int(w, "damage_index", ww, 0, 30, None)
-        if di is None:
+        if di is None and "damage_index" not in w:
             bad(f"{ww}.damage_index", "missing")
         rof = get_int(w, "rate_of_fire", ww, 1, 4, 1)
         att = w.get("attack")

@@ -591,11 +591,11 @@ def commit_problem(state: GameState, cmd: Commit) -> str | None:
         if cmd.carry is not None:
             return f"{name} carries nobody"
         if cmd.crew is None:
-            return f"{name} needs a {req.replace('_', ' ')} card from your hand (crew=..., R5.2)"
+            return f"{name} needs {ruleset.a_or_an(req.replace('_', ' '))} card from your hand (crew=..., R5.2)"
         if cmd.crew not in hand:
             return f"{cmd.crew} is not in your hand"
         if not ruleset.crew_fits(cid, card_of(cmd.crew)):
-            return f"{ruleset.card_name(card_of(cmd.crew))} is not a {req.replace('_', ' ')}"
+            return f"{ruleset.card_name(card_of(cmd.crew))} is not {ruleset.a_or_an(req.replace('_', ' '))}"
     if ruleset.is_aircraft(cid):
         if cmd.hex is not None:
             return f"{name} is an aircraft: it goes aloft, give no hex (R5.2)"
