@@ -229,3 +229,18 @@ def test_objective_changes_hands_when_a_ground_unit_enters():
     assert g.objective_holders[H("E05")] is None
     g.apply(Move("german", inf.uid, (H("E05"),)))
     assert g.objective_holders[H("E05")] == "german"
+
+
+def test_refusals_name_hexes_as_a_player_reads_them(game):
+    # found by trying hexwar as a new user: "C05 is not adjacent to C05" for a path that
+    # repeats the unit's own hex, and "Hex(q=200, r=3)" for a hex off the map
+    inf = place(game, "de_grenadiers", "C05")
+    at_movement(game)
+    with pytest.raises(IllegalCommand) as exc:
+        game.apply(Move("german", inf.uid, (H("C05"), H("C04"))))
+    assert "C05" in exc.value.reason and "already" in exc.value.reason and "not adjacent" not in exc.value.reason
+    with pytest.raises(IllegalCommand) as exc:
+        game.apply(Move("german", inf.uid, (Hex(200, 3),)))
+    assert exc.value.reason == "GS104 is off the map"
+    assert path_cost(np.ones((2, 2)), np.ones((2, 2), bool), Hex(0, 0), (Hex(-1, 0),))[1] == \
+        "axial (-1, 0) is off the map"

@@ -37,7 +37,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from ..hexgrid import DIRECTIONS, Hex
+from ..hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from . import ruleset
@@ -224,6 +224,14 @@ def reachable(cost: np.ndarray, passable: np.ndarray, start: Hex, mp: float,
     return Reach(start, reach, width, pred)
 
 
+def _off_map_name(h: Hex) -> str:
+    """A hex off the map as a player reads it: its label, or axial coordinates when it has none."""
+    try:
+        return h.label
+    except HexLabelError:
+        return f"axial ({h.q}, {h.r})"
+
+
 def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[Hex, ...],
               road_cost: np.ndarray | None = None, road: np.ndarray | None = None,
               factor: float = 1.0) -> tuple[float, str | None]:
@@ -248,7 +256,9 @@ def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[He
     for h in path:
         col, row = h.offset
         if not (0 <= col < width and 0 <= row < height):
-            return math.inf, f"{h} is off the map"
+            return math.inf, f"{_off_map_name(h)} is off the map"
+        if h == prev:
+            return math.inf, f"the path steps from {h.label} into {h.label} itself: list only the hexes entered"
         if prev.distance(h) != 1:
             return math.inf, f"{h.label} is not adjacent to {prev.label}"
         c = float(cost[row, col])
@@ -435,6 +445,10 @@ def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str 
     for h in path:
         if not state.battlemap.in_bounds(h):
             return f"{state.hex_label(h)} is off the map"
+        if h == u.hex and prev == u.hex:
+            return f"{name} is already in {h.label}: the path lists only the hexes it enters"
+        if h == prev:
+            return f"the path steps from {h.label} into {h.label} itself: list only the hexes entered"
         if prev.distance(h) != 1:
             return f"{h.label} is not adjacent to {prev.label}"
         if not passable[state.battlemap.index(h)]:

@@ -607,7 +607,7 @@ def commit_problem(state: GameState, cmd: Commit) -> str | None:
     if h is None:
         return f"{name} needs a hex of your deploy zone"
     if not state.battlemap.in_bounds(h):
-        return f"{h} is off the map"
+        return f"{state.hex_label(h)} is off the map"
     if h not in state.scenario.sides[side].deploy:
         return f"{h.label} is not in your deploy zone (R5.2)"
     if not ruleset.can_stand(state.battlemap, h, cid):
