@@ -6,7 +6,6 @@ Found by trying hexwar as a new user; each test is the smallest reproduction of 
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hexwar.cli import main
-from hexwar.errors import HexwarError, ValidationError
+from hexwar.errors import ValidationError
 from hexwar.fileio import atomic_write_text, read_json, read_toml
 
 ROOT = Path(__file__).resolve().parent.parent
