@@ -167,21 +167,24 @@ class TerminalPlayer:
         self.side = side
 
     def choose(self, state: Any) -> Any:
-        """Prompt until a valid number (or ``q`` to stop) is entered."""
+        """Prompt until a number 0..len-1 of the listed commands (or ``q`` to stop) is entered.
+
+        Raises:
+            click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
+        """
         cmds = state.legal_commands(self.side)
         click.echo(f"\n{self.side}, turn {state.turn}, {state.phase} phase: choose a command")
         for i, c in enumerate(cmds[:200]):
             click.echo(f"  {i:3d}  {c}")
         if len(cmds) > 200:
             click.echo(f"  ... {len(cmds) - 200} more not shown")
-        while True:
-            raw = click.prompt("number (q to quit)", default="0", show_default=True)
-            if raw.strip().lower() in ("q", "quit"):
+        while True:  # no default: a stray Enter must not spend anything
+            raw = str(click.prompt("number (q to quit)", default=None, show_default=False)).strip()
+            if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
-            try:
+            if raw.isdigit() and int(raw) < len(cmds):  # never a negative index from the end
                 return cmds[int(raw)]
-            except (ValueError, IndexError):
-                click.echo(f"enter 0..{len(cmds) - 1}")
+            click.echo(f"enter a number 0..{len(cmds) - 1}, or q to quit")
 
 
 def _no_display() -> bool:

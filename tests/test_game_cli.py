@@ -145,3 +145,26 @@ def test_play_a_save_continues_the_game(capsys, tmp_path):
     assert rc == 0 and "replays exactly" in out
     rc, _, err = run(capsys, "play", str(save), "--headless", "--seed", "3")
     assert rc == 2 and "--seed" in err
+
+
+def test_terminal_player_refuses_negative_and_empty_choices(monkeypatch):
+    # "-1" used to pick the last command (Python indexing) and an empty line command 0, so a
+    # stray Enter fired an artillery mission at the first hex listed
+    import click
+
+    from hexwar.cli_game import TerminalPlayer
+    from hexwar.game.scenario import load_scenario
+
+    st = load_scenario(TINY).new_game(seed=3)
+    side = st.to_act
+    cmds = st.legal_commands(side)
+    answers = iter(["-1", "", str(len(cmds)), " 1 "])
+    asked: list[object] = []
+
+    def prompt(text, **kw):
+        asked.append(kw.get("default"))
+        return next(answers)
+
+    monkeypatch.setattr(click, "prompt", prompt)
+    assert TerminalPlayer(side).choose(st) == cmds[1]
+    assert asked == [None] * 4
