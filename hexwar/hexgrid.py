@@ -61,7 +61,8 @@ DIRECTIONS: dict[int, tuple[int, int]] = {
 }
 DIRECTION_NAMES: dict[int, str] = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}
 
-_LABEL_RE = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
+_LABEL_RE = re.compile(r"^\s*([A-Za-z]{1,6})\s*([0-9]{1,9})\s*$")  # ASCII only; bounded (R2.2)
+_LONG_LABEL_RE = re.compile(r"^\s*[A-Za-z]+\s*[0-9]+\s*$")
 
 
 def column_letters(col: int) -> str:
@@ -160,8 +161,10 @@ class Hex:
             raise HexLabelError(f"hex label must be text like 'D07', got {label!r}")
         m = _LABEL_RE.match(label)
         if not m:
+            shown = label if len(label) <= 40 else label[:37] + "..."
+            too_long = " (at most 6 letters and 9 digits)" if _LONG_LABEL_RE.match(label) else ""
             raise HexLabelError(
-                f"bad hex label {label!r}: expected column letters then a row number, like 'D07'"
+                f"bad hex label {shown!r}: expected column letters then a row number, like 'D07'{too_long}"
             )
         row = int(m.group(2))
         if row < 1:

@@ -69,7 +69,13 @@ def test_labels_d07_and_odd_column_offset():
     assert Hex.from_offset(3, 4).to_label(3) == "D005"
 
 
-@pytest.mark.parametrize("bad", ["", "07", "D", "D00", "7D", "D-1", "Ä07", "D 0 7", None, 12])
+@pytest.mark.parametrize("bad", ["", "07", "D", "D00", "7D", "D-1", "Ä07", "D 0 7", None, 12,
+                                 # found by trying hexwar as a new user: non-ASCII digits parsed as
+                                 # D07; a 5000-digit row was a ValueError traceback; 100000 letters
+                                 # took seconds
+                                 pytest.param("D\u0660\u0667", id="arabic-indic-digits"),
+                                 pytest.param("A" + "9" * 5000, id="5000-digit-row"),
+                                 pytest.param("Z" * 100_000 + "01", id="100000-letters")])
 def test_bad_labels_raise_clear_error(bad):
     with pytest.raises(HexLabelError) as exc:
         Hex.from_label(bad)
