@@ -91,6 +91,8 @@ def edit(target: str | None, new_size: str | None, fill: str, shot: str | None, 
         raise HexwarError(str(exc)) from None
     ww, wh = parse_size(win_size, "--size", 320, 8192, "points")
     if shot:
+        if not shot.lower().endswith(".png"):  # never replace a map or scenario with an image
+            raise HexwarError(f"--screenshot {shot}: expected a file name ending in .png")
         folder = Path(shot).parent
         if not folder.is_dir():
             raise HexwarError(f"--screenshot {shot}: the folder {folder} does not exist")

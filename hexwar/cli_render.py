@@ -129,6 +129,8 @@ def parse_size(text: str) -> tuple[int, int]:
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
            no_labels: bool, no_grid: bool, screen: str = "map") -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
+    if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
+        raise HexwarError(f"--out {out}: expected a file name ending in .png")
     w, h = parse_size(size)
     if not 0.25 <= pixel_ratio <= 4.0:
         raise HexwarError(f"--pixel-ratio {pixel_ratio}: expected 0.25..4")

@@ -178,3 +178,17 @@ def test_the_wreck_roll_is_shown_with_the_wreck_not_before_the_attack_that_makes
              Event("crew_fate", "Tank crew captured", {})]
     assert [e.kind for e in readable(batch)] == ["attack", "destroyed", "roll", "wreck_placed", "crew_fate"]
     assert [e.kind for e in readable([roll])] == ["roll"]  # no wreck event in the batch: kept
+
+
+# -- image outputs never land on other files ---------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ["render", "steppe_village", "--out"],
+    ["render", "skirmish", "--screen", "play", "--out"],
+    ["edit", "steppe_village", "--screenshot"],
+])
+def test_a_png_is_never_written_over_a_file_of_another_kind(tmp_path, capsys, args):
+    # `hexwar render skirmish --out scenarios/skirmish.toml` used to replace the scenario with a PNG
+    precious = tmp_path / "skirmish.toml"
+    precious.write_text("[scenario]\n")
+    rc, _, err = run(capsys, *args, str(precious))
+    assert rc == 2 and ".png" in err and precious.read_text() == "[scenario]\n"
