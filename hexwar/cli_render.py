@@ -23,7 +23,7 @@ from .maps import BattleMap
 
 __all__ = ["Scene", "SCENE_LOADERS", "load_scene", "parse_size", "render"]
 
-_SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+_SIZE_RE = re.compile(r"^\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*$")
 MIN_SIDE, MAX_SIDE = 16, 8192
 
 
@@ -107,7 +107,8 @@ def parse_size(text: str) -> tuple[int, int]:
     """
     m = _SIZE_RE.match(text or "")
     if not m:
-        raise HexwarError(f"--size {text!r}: expected WIDTHxHEIGHT in points, like 1280x800")
+        shown = text if len(text or "") <= 40 else text[:37] + "..."
+        raise HexwarError(f"--size {shown!r}: expected WIDTHxHEIGHT in points, like 1280x800")
     w, h = int(m.group(1)), int(m.group(2))
     if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
         raise HexwarError(f"--size {text!r}: each side must be {MIN_SIDE}..{MAX_SIDE} points")

@@ -192,3 +192,8 @@ def test_a_png_is_never_written_over_a_file_of_another_kind(tmp_path, capsys, ar
     precious.write_text("[scenario]\n")
     rc, _, err = run(capsys, *args, str(precious))
     assert rc == 2 and ".png" in err and precious.read_text() == "[scenario]\n"
+
+
+def test_a_size_with_thousands_of_digits_is_a_clear_error(capsys, tmp_path):
+    rc, _, err = run(capsys, "render", "steppe_village", "--size", "1x" + "9" * 5000, "--out", str(tmp_path / "x.png"))
+    assert rc == 2 and "--size" in err and len(err) < 300  # was a ValueError traceback
