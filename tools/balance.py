@@ -50,7 +50,7 @@ SCENARIOS_DIR = ROOT / "scenarios"
 DOC = ROOT / "docs" / "scenarios.md"
 BEGIN, END = "<!-- balance:begin -->", "<!-- balance:end -->"
 DEFAULT_ORDER = ("standard", "kharkov", "prokhorovka", "ponyri", "dnieper")  # the table's row order
-MAX_TURNS = 60  # safety cap for scenarios without a turn limit; such games count as draws
+MAX_TURNS = 60  # safety cap (every shipped turn limit is lower); a game stopped by it is a draw
 
 __all__ = ["GameRecord", "Tally", "wilson", "play_one", "run", "tally", "markdown_table", "update_doc", "main"]
 
@@ -120,6 +120,13 @@ def _scenario(path: str) -> Any:
 def play_one(path: str, seed: int, max_turns: int = MAX_TURNS, ai: str = "standard") -> GameRecord:
     """Play one game of the scenario file ``path`` with seed ``seed``, ``ai`` on both sides.
 
+    Args:
+        path: scenario file.
+        seed: the game's seed (and the computer players', as ``hexwar play --seed``).
+        max_turns: stop after this many complete turns (a game still running then is a
+            ``stopped`` draw); above every shipped turn limit by default.
+        ai: ``"standard"`` or ``"random"``.
+
     Never raises for a failing game: the exception's traceback goes into the record.
     """
     from hexwar.game.ai import make_player
@@ -130,8 +137,7 @@ def play_one(path: str, seed: int, max_turns: int = MAX_TURNS, ai: str = "standa
     try:
         sc = _scenario(path)
         players = {s: make_player(ai, s, seed) for s in ("german", "soviet")}
-        cap = None if sc.turns else max_turns
-        run_ = play(sc, players, seed=seed, max_turns=cap)
+        run_ = play(sc, players, seed=seed, max_turns=max_turns)
         r = run_.result
         return GameRecord(stem, seed, r.winner, r.reason, r.turn, dict(r.score), dict(r.objective_points),
                           run_.commands, time.perf_counter() - t0)
