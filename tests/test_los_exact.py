@@ -100,7 +100,7 @@ def _check_part(args: tuple[int, int, int]) -> list[str]:
 
 @pytest.mark.slow
 def test_fast_path_equals_exact_reference_on_all_pairs_of_a_40x40_map():
-    """All 2,560,000 ordered pairs (about 20 minutes of CPU; uses every core)."""
+    """All 2,560,000 ordered pairs (about 25 minutes of CPU, shared over every core)."""
     seed, parts = 40, 64
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as ex:
         bad = [x for part in ex.map(_check_part, [(seed, p, parts) for p in range(parts)]) for x in part]
