@@ -219,6 +219,20 @@ def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: s
     return int(img.shape[1]), int(img.shape[0])
 
 
+def check_output_paths(*paths: str | None) -> None:
+    """Fail before any simulation runs when an output file's folder is missing (no lost runs).
+
+    Raises:
+        HexwarError: naming the path and the missing folder.
+    """
+    for p in paths:
+        if p is None:
+            continue
+        folder = Path(p).parent
+        if not folder.is_dir():
+            raise HexwarError(f"cannot write {p}: the folder {folder} does not exist")
+
+
 def _write_csv(path: str, text: str, as_json: bool) -> None:
     atomic_write_text(path, text)
     _say(f"wrote {path}", as_json)
@@ -260,6 +274,7 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
               as_json: bool, csv_path: str | None, png_path: str | None) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
+    check_output_paths(csv_path, png_path)
     from .sim.artillery import simulate_artillery
     from .sim.report import UnitOnMap, artillery_csv, artillery_report, artillery_text
 
@@ -313,6 +328,7 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
 def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
          csv_path: str | None, png_path: str | None) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
+    check_output_paths(csv_path, png_path)
     from .sim.exact import ExactTooLarge, exact_fire_on_map
     from .sim.fire import reachable_buildings, simulate_fire, start_state
     from .sim.fire_los import plan_los_cuts
@@ -401,6 +417,7 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | None, bonus: bool, vary: tuple[str, ...],
                         seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
+    check_output_paths(csv_path)
     from .sim.sweep import parse_seeds, sweep_artillery
 
     side = parse_side(side)
@@ -436,6 +453,7 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
 def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
                    seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
+    check_output_paths(csv_path)
     from .sim.sweep import parse_seeds, sweep_fire
 
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)

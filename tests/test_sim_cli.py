@@ -135,6 +135,15 @@ def test_sweep_writes_csv_rows_per_value_and_seed(capsys, town_file, tmp_path):
     (["sweep", "artillery", "{map}", "--target", "F05", "--side", "soviet", "--vary", "range=3"],
      "not an artillery parameter"),
     (["sweep", "fire", "{map}", "--ignite", "F05", "--turns", "2", "--vary", "dr:woods=3"], "not a building class"),
+    (["sweep", "artillery", "{map}", "--target", "F05", "--side", "soviet", "--vary", "hit_on=1.." + "9" * 500],
+     "at most 9 digits"),
+    (["sweep", "artillery", "{map}", "--target", "F05", "--side", "soviet", "--vary", "hit_on=1..100000"],
+     "at most 10000 values"),
+    # an output folder that does not exist is refused before the simulation runs
+    (["artillery", "{map}", "--target", "F05", "--side", "soviet", "--csv", "/no/such/dir/x.csv"],
+     "the folder /no/such/dir does not exist"),
+    (["fire", "{map}", "--ignite", "F05", "--turns", "2", "--png", "/no/such/dir/x.png"],
+     "the folder /no/such/dir does not exist"),
 ])
 def test_bad_input_gives_one_clear_sentence(capsys, town_file, args, message):
     rc, out, err = run(capsys, "sim", *[a.replace("{map}", town_file) for a in args])

@@ -54,11 +54,16 @@ ARTILLERY_PARAMS = {"hit_on": (1, 7), "bonus": (0, 1), "missions": (1, 1000), "d
 FIRE_PARAMS = {"turns": (1, 200), "spread_bonus": (-20, 30), "burnout_turns": (1, 50)}
 DR_RANGE = (1, 40)
 MAX_RUNS = 10_000
-_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+_RANGE = re.compile(r"^\s*(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})\s*$")
 
 
 class SweepError(HexwarError):
     """A sweep specification that cannot be run; the message names it and what was expected."""
+
+
+def _short(text: str) -> str:
+    """``text`` as it goes into an error message: at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def parse_values(text: str) -> list[int]:
@@ -70,13 +75,18 @@ def parse_values(text: str) -> list[int]:
     m = _RANGE.match(text)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
-        if hi < lo or hi - lo > MAX_RUNS:
-            raise SweepError(f"bad range {text!r}: expected lo..hi with lo <= hi")
+        if hi < lo:
+            raise SweepError(f"bad range {_short(text)}: expected lo..hi with lo <= hi")
+        if hi - lo >= MAX_RUNS:
+            raise SweepError(f"bad range {_short(text)}: at most {MAX_RUNS} values in one sweep")
         return list(range(lo, hi + 1))
     try:
-        vals = [int(v) for v in text.split(",")]
+        parts = text.split(",")
+        if len(parts) > MAX_RUNS or any(len(v.strip().lstrip("-")) > 9 for v in parts):
+            raise ValueError
+        vals = [int(v) for v in parts]
     except ValueError:
-        raise SweepError(f"bad values {text!r}: expected whole numbers like 2,3,4 or a range 2..6") from None
+        raise SweepError(f"bad values {_short(text)}: expected whole numbers (at most 9 digits) like 2,3,4 or a range 2..6") from None
     return vals
 
 
