@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import click
 
 from .cli import echo_json
@@ -9,20 +12,49 @@ from .errors import HexwarError, ValidationError
 from .maps import BattleMap
 from .paths import find_content
 
-__all__ = ["info", "validate", "resolve_map"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .game.scenario import Scenario
 
+__all__ = ["info", "validate", "load_map_or_scenario", "resolve_map"]
+
+
+def load_map_or_scenario(name: str) -> tuple[BattleMap, Scenario | None]:
+    """Load ``name``: a map or scenario file, or a shipped map or scenario name.
+
+    Returns:
+        ``(battlemap, scenario)``; ``scenario`` is ``None`` for a bare map, else the map is the
+        scenario's own (as loaded, with its fires, rubble and wrecks).
+
+    Raises:
+        HexwarError: when nothing by that name exists or the file is another kind (a save);
+            ValidationError listing every problem of a broken file.
+    """
+    from .validate import detect_kind
+
+    p = Path(name)
+    if not p.is_file():
+        found = find_content("maps", name) or find_content("scenarios", name)
+        if found is None:
+            raise HexwarError(f"{name!r} is neither a map or scenario file nor a shipped map or scenario name")
+        p = Path(found)
+    kind = detect_kind(str(p))
+    if kind == "hexwar-map":
+        return BattleMap.load(p), None
+    if kind == "hexwar-scenario":
+        from .game.scenario import load_scenario
+
+        scen = load_scenario(p)
+        return scen.battlemap, scen
+    raise HexwarError(f"{name}: a {kind} file; give a map or a scenario")
 
 
 def resolve_map(name: str) -> BattleMap:
-    """Load a map from a path or a shipped map name (``kharkov``).
+    """The map of ``name`` (a map, or a scenario's map), by path or shipped name.
 
     Raises:
         HexwarError: when nothing by that name exists; ValidationError for a broken file.
     """
-    p = find_content("maps", name)
-    if p is None:
-        raise HexwarError(f"map {name!r} not found: give a path or a shipped map name")
-    return BattleMap.load(p)
+    return load_map_or_scenario(name)[0]
 
 
 @click.command()

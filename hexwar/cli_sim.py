@@ -95,30 +95,12 @@ def load_source(name: str) -> SimSource:
         HexwarError: when nothing by that name exists, or the file is broken (a
             ValidationError listing every problem).
     """
-    from .paths import find_content
-    from .validate import detect_kind
+    from .cli_basic import load_map_or_scenario
 
-    p = Path(name)
-    if not p.is_file():
-        mp = find_content("maps", name)
-        if mp is not None:
-            m = BattleMap.load(mp)
-            return SimSource(m, m.name)
-        sp = find_content("scenarios", name)
-        if sp is None:
-            raise HexwarError(f"{name!r} is neither a map or scenario file nor a shipped map or scenario name")
-        p = Path(sp)
-    kind = detect_kind(str(p))
-    if kind == "hexwar-map":
-        m = BattleMap.load(p)
+    m, scen = load_map_or_scenario(name)
+    if scen is None:
         return SimSource(m, m.name)
-    if kind == "hexwar-scenario":
-        from .game.scenario import load_scenario
-
-        scen = load_scenario(p)
-        return SimSource(scen.battlemap, f"{scen.name} ({scen.battlemap.name})", scen, _scenario_units(scen),
-                         [o.hex for o in scen.objectives])
-    raise HexwarError(f"{name}: a {kind} file; give a map or a scenario")
+    return SimSource(m, f"{scen.name} ({m.name})", scen, _scenario_units(scen), [o.hex for o in scen.objectives])
 
 
 def parse_hex(battlemap: BattleMap, text: str, option: str) -> Hex:

@@ -221,4 +221,19 @@ def test_cli_info_json_has_width_and_height(tmp_path, capsys):
 def test_cli_missing_map_is_one_clear_sentence(capsys):
     assert main(["info", "no-such-map"]) == 2
     err = capsys.readouterr().err
-    assert "not found" in err and "Traceback" not in err
+    assert "'no-such-map' is neither a map or scenario file" in err and "Traceback" not in err
+
+
+def test_cli_info_and_los_take_a_scenario_for_its_map(capsys):
+    # A scenario name stands for its own map (kharkov's scenario map has fires the bare map lacks).
+    assert main(["info", "skirmish", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["name"].startswith("Steppe village")
+    assert main(["info", "scenarios/kharkov.toml", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fires"] > 0
+
+
+def test_cli_info_refuses_a_save_by_name(tmp_path, capsys):
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps({"format": "hexwar-save", "schema_version": 1}))
+    assert main(["info", str(save)]) == 2
+    assert "a hexwar-save file; give a map or a scenario" in capsys.readouterr().err
