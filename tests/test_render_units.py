@@ -428,3 +428,16 @@ def test_auto_configure_keeps_the_mode_chosen_before_gl_loaded():
     lines = r.stdout.splitlines()
     assert lines[:2] == ["True", "True"]
     assert lines[2].startswith("ERR no display available; use --headless")
+
+
+def test_camera_fit_into_an_area_between_panels_centres_and_fits_the_rect():
+    # A 1000x600 viewport with panels: the map must fill the free area (100..700, 50..550).
+    from hexwar.render.camera import Camera
+
+    cam = Camera(viewport=(1000, 600), zoom=1.0, center=(0.0, 0.0))
+    rect, area = (-30.0, -20.0, 90.0, 40.0), (100.0, 50.0, 700.0, 550.0)
+    cam.fit(rect, margin=0.0, area=area)
+    assert cam.zoom == 5.0  # min(600 / 120, 500 / 60)
+    assert cam.world_to_screen(30.0, 10.0) == (400.0, 300.0)  # rect centre at the area's centre
+    (sx0, sy0), (sx1, sy1) = cam.world_to_screen(-30.0, -20.0), cam.world_to_screen(90.0, 40.0)
+    assert area[0] <= sx0 < sx1 <= area[2] and area[1] <= sy0 < sy1 <= area[3]

@@ -201,19 +201,26 @@ class Camera:
         """Put hex ``h`` at the middle of the viewport."""
         self.look_at(*self.layout.hex_to_pixel(h))
 
-    def fit(self, rect: tuple[float, float, float, float], margin: float = 0.02) -> None:
-        """Zoom and centre so world rectangle ``rect`` fills the viewport.
+    def fit(self, rect: tuple[float, float, float, float], margin: float = 0.02,
+            area: tuple[float, float, float, float] | None = None) -> None:
+        """Zoom and centre so world rectangle ``rect`` fills the viewport, or a part of it.
 
         Args:
             rect: ``(x0, y0, x1, y1)`` in world units.
-            margin: fraction of the viewport left free on each side.
+            margin: fraction of the viewport (or ``area``) left free on each side.
+            area: ``(x0, y0, x1, y1)`` in screen points: the part of the viewport not under
+                panels, which the map should fill; default the whole viewport.
         """
         x0, y0, x1, y1 = rect
         w = max(1e-9, x1 - x0)
         h = max(1e-9, y1 - y0)
+        vw, vh = self.viewport
+        ax0, ay0, ax1, ay1 = area if area is not None else (0.0, 0.0, vw, vh)
         usable = max(1e-9, 1.0 - 2.0 * margin)
-        self.zoom = self._clamp_zoom(min(self.viewport[0] * usable / w, self.viewport[1] * usable / h))
-        self.center = ((x0 + x1) * 0.5, (y0 + y1) * 0.5)
+        self.zoom = self._clamp_zoom(min((ax1 - ax0) * usable / w, (ay1 - ay0) * usable / h))
+        # the world centre goes to the area's centre, which is off the viewport's by (dx, dy)
+        dx, dy = (ax0 + ax1) * 0.5 - vw * 0.5, (ay0 + ay1) * 0.5 - vh * 0.5
+        self.center = ((x0 + x1) * 0.5 - dx / self.zoom, (y0 + y1) * 0.5 - dy / self.zoom)
 
     def fit_map(self, width: int, height: int, margin: float = 0.02) -> None:
         """Fit a ``width`` x ``height`` hex map to the viewport (see :meth:`fit`)."""

@@ -167,13 +167,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         cam = self.mapview.camera
         w, h = self.get_size()
         cam.resize(w, h, self.get_pixel_ratio())
-        x0, y0, x1, y1 = self.mapview.world_bounds()
-        ax0, ay0, ax1, ay1 = self.map_area()
-        aw, ah = (ax1 - ax0) * 0.97, (ay1 - ay0) * 0.97
-        cam.zoom = max(cam.min_zoom, min(cam.max_zoom, min(aw / max(1e-9, x1 - x0), ah / max(1e-9, y1 - y0))))
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        acx, acy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
-        cam.center = (mx - (acx - w / 2) / cam.zoom, my - (acy - h / 2) / cam.zoom)
+        cam.fit(self.mapview.world_bounds(), margin=0.015, area=self.map_area())
         self._ui_key = None
 
     def hex_at(self, x: float, y: float) -> Hex | None:
