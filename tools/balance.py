@@ -150,7 +150,7 @@ def _job(args: tuple[str, int, int, str]) -> GameRecord:
 
 
 def run(paths: Sequence[str], games: int, first_seed: int = 1, jobs: int | None = None,
-        max_turns: int = MAX_TURNS, ai: str = "standard", progress: bool = True) -> list[GameRecord]:
+        max_turns: int = MAX_TURNS, ai: str = "standard", progress: bool | None = None) -> list[GameRecord]:
     """Play ``games`` seeded games of each scenario in ``paths`` over ``jobs`` processes.
 
     Args:
@@ -159,13 +159,15 @@ def run(paths: Sequence[str], games: int, first_seed: int = 1, jobs: int | None 
         jobs: worker processes (default ``os.cpu_count()``); 1 runs in this process.
         max_turns: safety cap for scenarios without a turn limit.
         ai: computer player on both sides (``standard`` or ``random``).
-        progress: print a progress line to stderr.
+        progress: print a progress line to stderr (default: when stderr is a terminal).
 
     Returns:
         one record per game, ordered by scenario then seed.
     """
     tasks = [(str(p), first_seed + i, max_turns, ai) for p in paths for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
+    if progress is None:
+        progress = sys.stderr.isatty()
     out: list[GameRecord] = []
     t0 = time.perf_counter()
 
@@ -274,6 +276,34 @@ def update_doc(doc: Path, block: str) -> None:
     atomic_write_text(doc, f"{head}{BEGIN}\n{block}\n{END}{tail}")
 
 
+def reasons_text(tallies: Sequence[Tally]) -> str:
+    """How the games ended, per scenario: ``"kharkov: german points 116, soviet points 84"``."""
+    return "\n".join(f"- {t.scenario}: " + ", ".join(f"{k} {v}" for k, v in t.reasons.items()) for t in tallies)
+
+
+def source_version() -> str:
+    """The git commit of the code measured (``+dirty`` with uncommitted changes), or ``unknown``."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hexwar", "scenarios", "maps"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def to_json_text(payload: dict[str, Any]) -> str:
+    """``payload`` as JSON: indented, but one line per game record so the file stays small."""
+    games = payload.get("games", [])
+    head = {k: v for k, v in payload.items() if k != "games"}
+    text = json.dumps(head, indent=1)
+    lines = ",\n".join("  " + json.dumps(g, separators=(",", ":")) for g in games)
+    return text[:-2] + ',\n "games": [\n' + lines + "\n ]\n}\n"
+
+
 def _resolve(names: Sequence[str]) -> list[str]:
     if not names:
         found = {p.stem: p for p in sorted(SCENARIOS_DIR.glob("*.toml"))}
@@ -320,10 +350,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ([*args.scenarios] if args.scenarios else []) + [f"--games {args.games}"]
         + ([f"--first-seed {args.first_seed}"] if args.first_seed != 1 else [])
         + ([f"--ai {args.ai}"] if args.ai != "standard" else []))
+    version = source_version()
     print(table)
-    for t in tallies:
-        print(f"  {t.scenario}: " + ", ".join(f"{k} {v}" for k, v in t.reasons.items()))
-    print(f"{len(records)} games in {wall:.0f} s on {args.jobs or os.cpu_count()} processes; reproduce with: {cmd}")
+    print(reasons_text(tallies))
+    print(f"{len(records)} games in {wall:.0f} s on {args.jobs or os.cpu_count()} processes at commit {version}; "
+          f"reproduce with: {cmd}")
     errors = [r for r in records if r.reason == "error"]
     for r in errors[:5]:
         print(f"\nERROR {r.scenario} seed {r.seed}: hexwar play scenarios/{r.scenario}.toml --headless "
@@ -332,17 +363,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     payload = {
         "command": cmd, "ai": args.ai, "games_per_scenario": args.games, "first_seed": args.first_seed,
-        "wall_seconds": round(wall, 1), "jobs": args.jobs or os.cpu_count(),
+        "wall_seconds": round(wall, 1), "jobs": args.jobs or os.cpu_count(), "commit": version,
         "draws": "games with no winner count in the denominator of both win rates",
         "table": [{**asdict(t), "german_rate": t.rate("german"), "soviet_rate": t.rate("soviet"),
                    "draw_rate": t.rate("draw"), "balanced": t.balanced()} for t in tallies],
-        "games": [asdict(r) for r in records],
+        "games": [{k: (round(v, 3) if k == "seconds" else v) for k, v in asdict(r).items() if v != "" or k != "error"}
+                  for r in records],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out, json.dumps(payload, indent=1) + "\n")
+    atomic_write_text(args.out, to_json_text(payload))
     if args.update_docs:
-        block = (f"{table}\n\nReproduce: `{cmd}` ({len(records)} games, {wall:.0f} s on "
-                 f"{args.jobs or os.cpu_count()} processes).")
+        block = (f"{table}\n\nHow the games ended:\n\n{reasons_text(tallies)}\n\n"
+                 f"Reproduce: `{cmd}` ({len(records)} games, {wall:.0f} s on {args.jobs or os.cpu_count()} "
+                 f"processes, code at commit {version}; every game's seed and result in `docs/balance.json`).")
         update_doc(DOC, block)
     return 1 if errors else 0
 
