@@ -214,6 +214,29 @@ class BattleMap:
         self.index(h)
         return list(self.wrecks.get(h, ()))
 
+    def describe(self, h: Hex) -> list[str]:
+        """What stands in ``h`` as short phrases for status bars and tooltips.
+
+        Terrain (with the building's DR), ground level, then road, rubble, fire and wreck
+        counters when present (R2.4): ``["Stone building (DR 14)", "level 1", "fire"]``.
+
+        Raises:
+            MapError: naming the hex when it is off the map.
+        """
+        t = self.terrain_at(h)
+        bits = [f"{t.name} (DR {t.dr})" if t.dr else t.name, f"level {self.level_at(h)}"]
+        idx = self.index(h)
+        if self.road[idx]:
+            bits.append("road")
+        if self.rubble[idx]:
+            bits.append("rubble")
+        if self.fire[idx]:
+            bits.append("fire")
+        ws = self.wrecks.get(h)
+        if ws:
+            bits.append("wrecks " + ", ".join(ws))
+        return bits
+
     def building_mask(self) -> np.ndarray:
         """``bool [height, width]``: hexes whose base terrain is a building."""
         is_b = np.array([t.is_building for t in self.rules.types], dtype=bool)

@@ -237,3 +237,13 @@ def test_cli_info_refuses_a_save_by_name(tmp_path, capsys):
     save.write_text(json.dumps({"format": "hexwar-save", "schema_version": 1}))
     assert main(["info", str(save)]) == 2
     assert "a hexwar-save file; give a map or a scenario" in capsys.readouterr().err
+
+
+def test_describe_lists_what_stands_in_a_hex():
+    m = small_map()
+    assert m.describe(Hex.from_label("B02")) == ["Wood building (DR 13)", "level 0", "fire"]
+    assert m.describe(Hex.from_label("C02")) == ["Stone building (DR 14)", "level 0", "rubble"]
+    assert m.describe(Hex.from_label("A03")) == ["Clear", "level 0", "wrecks su-1, de-3"]
+    assert m.describe(Hex.from_label("F05")) == ["Clear", "level 2"]
+    with pytest.raises(MapError, match="G01"):
+        m.describe(Hex.from_label("G01"))

@@ -636,20 +636,7 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
         h = s.hover
         info = ""
         if h is not None and m.in_bounds(h):
-            t = m.terrain_at(h)
-            bits = [t.name]
-            if t.dr:
-                bits[0] += f" (DR {t.dr})"
-            bits.append(f"level {m.level_at(h)}")
-            if m.road[m.index(h)]:
-                bits.append("road")
-            if m.has_rubble(h):
-                bits.append("rubble")
-            if m.has_fire(h):
-                bits.append("fire")
-            ws = m.wrecks_at(h)
-            if ws:
-                bits.append("wrecks " + ",".join(ws))
+            bits = m.describe(h)
             sc = self.doc.scenario
             if sc is not None:
                 for side in SIDES:

@@ -778,19 +778,7 @@ def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float
 # -- pop-ups ---------------------------------------------------------------------------------------------
 def _terrain_line(ctl: PlayController, h: Any) -> str:
     m = ctl.state.battlemap
-    t = m.terrain_at(h)
-    bits = [t.name]
-    if t.dr:
-        bits[0] += f" (DR {t.dr})"
-    bits.append(f"level {m.level_at(h)}")
-    if m.road[m.index(h)]:
-        bits.append("road")
-    if m.has_rubble(h):
-        bits.append("rubble")
-    if m.has_fire(h):
-        bits.append("on fire")
-    if m.wrecks_at(h):
-        bits.append(f"{len(m.wrecks_at(h))} wreck(s)")
+    bits = m.describe(h)
     return f"{m.label(h)}  " + ", ".join(bits)
 
 
