@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "sim": "hexwar.cli_sim:sim",
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
+    "cards": "hexwar.cli_cards:cards",
 }
 
 
