@@ -114,6 +114,8 @@ def read_json(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
         ValidationError: naming the file and the line/column of a syntax error.
     """
     text = read_text(path, max_bytes)
+    if not text.strip():
+        raise ValidationError([Problem(str(path), "", "file is empty; expected a JSON document")])
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

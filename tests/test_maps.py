@@ -247,3 +247,12 @@ def test_describe_lists_what_stands_in_a_hex():
     assert m.describe(Hex.from_label("F05")) == ["Clear", "level 2"]
     with pytest.raises(MapError, match="G01"):
         m.describe(Hex.from_label("G01"))
+
+
+def test_empty_file_says_it_is_empty(tmp_path, capsys):
+    p = tmp_path / "empty.json"
+    p.write_text("  \n")
+    with pytest.raises(ValidationError, match="file is empty; expected a JSON document"):
+        BattleMap.load(p)
+    assert main(["validate", str(p)]) == 1
+    assert "file is empty" in capsys.readouterr().out
