@@ -5,6 +5,8 @@ The names and ids printed here are what ``hexwar odds`` and scenario files take.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .cli import echo_json
@@ -29,7 +31,7 @@ def cards(name: str | None, side: str | None, crews: bool, as_json: bool) -> Non
             click.echo(f"{card.id}  {card.name} ({card.side})")
             click.echo(card.help_text(cs))
         return
-    rows = []
+    rows: list[dict[str, Any]] = []
     for s in ([side] if side else ["german", "soviet"]):
         for u in cs.side_units(s, crews=crews):
             rows.append({"id": u.id, "name": u.name, "side": u.side, "type": u.unit_type, "defense": u.defense,

@@ -126,6 +126,6 @@ def edit(target: str | None, new_size: str | None, fill: str, shot: str | None, 
         win.close()
         click.echo(f"wrote {shot}")
         return
-    for w in doc.scenario.warnings if doc.scenario is not None else ():  # type: ignore[attr-defined]
-        click.echo(f"note: {w}", err=True)
+    for note in doc.scenario.warnings if doc.scenario is not None else ():
+        click.echo(f"note: {note}", err=True)
     pyglet.app.run()

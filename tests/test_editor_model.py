@@ -489,3 +489,23 @@ def test_editor_model_modules_never_import_pyglet():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_resize_keeps_an_aircraft_aloft_and_moves_ground_units():
+    # An aircraft aloft has no hex (R5.2); a map resize used to crash on it (mypy found h + t with None).
+    from dataclasses import replace
+
+    from hexwar.editor.scenario_draft import ScenarioDraft, UnitPlacement
+    from hexwar.hexgrid import Hex
+    from hexwar.maps import BattleMap
+
+    m = BattleMap.new(8, 6)
+    tank = UnitPlacement("german", "de_pz_iv_g", Hex.from_label("B02"))
+    plane = UnitPlacement("german", "de_ju87g", None)
+    gone = UnitPlacement("soviet", "su_t34_76", Hex.from_label("H06"))
+    draft = replace(ScenarioDraft.empty(), units=(tank, plane, gone))
+    moved = draft.translated(Hex(0, -1), m)  # one row up: H06 -> H05 stays, B02 -> B01
+    assert [(u.card, u.hex) for u in moved.units] == [
+        ("de_pz_iv_g", Hex.from_label("B01")), ("de_ju87g", None), ("su_t34_76", Hex.from_label("H05"))]
+    dropped = draft.translated(Hex(0, -2), m)  # B02 -> off the top
+    assert [u.card for u in dropped.units] == ["de_ju87g", "su_t34_76"]

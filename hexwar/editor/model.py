@@ -23,10 +23,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import HexwarError
 from ..maps import BattleMap, MapError
 from .commands import Change, Command, CommandStack, Stroke
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (scenario_draft imports the game layer)
+    from .scenario_draft import ScenarioDraft
 
 __all__ = ["DOCUMENT_KINDS", "EditorDocument"]
 
@@ -49,10 +53,10 @@ class EditorDocument:
     """
 
     def __init__(self, battlemap: BattleMap, path: str | os.PathLike[str] | None = None,
-                 scenario: object | None = None, history_limit: int = 500) -> None:
+                 scenario: ScenarioDraft | None = None, history_limit: int = 500) -> None:
         """Wrap ``battlemap`` (and optional scenario draft) loaded from ``path``; clean state."""
         self.map = battlemap
-        self.scenario = scenario  # ScenarioDraft | None (typed loosely to avoid an import cycle)
+        self.scenario = scenario
         self.path: Path | None = Path(path) if path is not None else None
         self.stack = CommandStack(limit=history_limit)
         self.revision = 0

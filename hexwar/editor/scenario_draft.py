@@ -367,7 +367,8 @@ class ScenarioDraft:
             return h + t
 
         deploy = tuple(frozenset(mv(h) for h in z if m.in_bounds(mv(h))) for z in self.deploy)
-        units = tuple(replace(u, hex=mv(u.hex)) for u in self.units if u.hex is None or m.in_bounds(mv(u.hex)))
+        units = tuple(replace(u, hex=None if u.hex is None else mv(u.hex))
+                      for u in self.units if u.hex is None or m.in_bounds(mv(u.hex)))
         objs = tuple(replace(o, hex=mv(o.hex)) for o in self.objectives if m.in_bounds(mv(o.hex)))
         return replace(self, deploy=deploy, units=units, objectives=objs)
 

@@ -338,8 +338,7 @@ class EditorSession:
             self.preview = set(rect_hexes(h, h, self.doc.map))
             return
         if t == "wand":
-            region = set(flood_region(self.doc.map, h))
-            self._apply_selection(region, modifiers)
+            self._apply_selection(set(flood_region(self.doc.map, h)), modifiers)
             return
         if t == "los" and left:
             if self.los is None or self.los[1] is not None:
