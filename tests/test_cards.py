@@ -213,6 +213,9 @@ def test_help_text_is_generated_from_the_data():
     assert "Defense 8" in tiger and "Endurance 20 / Half 10" in tiger and "8.8 cm KwK 36" in tiger
     assert "veh 8" in tiger and "DI 10" in tiger and "range 14" in tiger
     assert "bullets" in CARDS.unit("de_grenadiers").help_text()
+    # R4.1 crew required, read as English: "an artillery crew", "a tank crew"
+    assert "needs an artillery crew;" in CARDS.unit("de_pak40").help_text()
+    assert "needs a tank crew;" in tiger
     dmg = CARDS.damage["dmg01"].help_text(CARDS.rules)
     assert "Immobilized" in dmg and "-2 Defense" in dmg and "opponents +2" in dmg
     assert "for 1 turn" in CARDS.damage["dmg01"].side_for("aircraft").describe()

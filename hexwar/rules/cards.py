@@ -448,7 +448,7 @@ class UnitCard:
                     "frontline_or_rear": "frontline or rear line"}[self.line]
         out = [f"{self.name} ({self.side} {kind}, {line}), cost {self.cost}"]
         crew = "no crew (N/C)" if self.crew == "none" else (
-            "commits with an infantry unit" if self.crew == "infantry" else f"needs a {self.crew.replace('_', ' ')}")
+            "commits with an infantry unit" if self.crew == "infantry" else _with_article(self.crew.replace('_', ' ')))
         move = f"movement {self.movement} ({self.mobility})" if self.mobility else "does not move"
         out.append(f"Defense {self.defense}, Endurance {self.endurance_full} / Half {self.endurance_half}; "
                    f"{crew}; {move}")
@@ -1507,3 +1507,12 @@ def auto_reserves(cards: CardSet, side: str, dice: Dice, budget: int | None = No
     if not lo <= total <= hi:
         raise CardError(f"could not build a {side} Reserves deck of {lo}..{hi} points (got {total})")
     return picked
+
+
+def _with_article(crew: str) -> str:
+    """'needs a tank crew' / 'needs an artillery crew' (R4.1 crew required, in plain English).
+
+    >>> _with_article("artillery crew")
+    'needs an artillery crew'
+    """
+    return f"needs {'an' if crew[:1].lower() in 'aeiou' else 'a'} {crew}"
