@@ -324,3 +324,13 @@ def test_hexwar_render_screen_play_draws_the_whole_play_screen(tmp_path, window)
     assert max(abs(a - b) for a, b in zip(side, panels.PANEL[:3], strict=True)) <= 6
     mid = img.getpixel((int((lay.map[0] + lay.map[2]) / 2), 640 - int((lay.map[1] + lay.map[3]) / 2)))
     assert mid != top and mid != side
+
+
+def test_hover_follows_the_mouse_and_clears_when_it_leaves_the_window(window):
+    a, _ = new_pair()
+    window.set_game(a, ai={}, clock=ManualClock())
+    x, y = window.screen_point(H("G05"))
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    assert window.controller.hover == H("G05")
+    window.dispatch_event("on_mouse_leave", x, y)
+    assert window.controller.hover is None

@@ -421,6 +421,12 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.controller.set_hover(self.hex_at(x, y))
         self.refresh()
 
+    def on_mouse_leave(self, x: float, y: float) -> None:
+        """The mouse left the window: no hovered hex, so the tooltip and hover LOS go away."""
+        self._mouse = (-1.0, -1.0)
+        self.controller.set_hover(None)
+        self.refresh()
+
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         """Clicks go to a panel widget (modal ones first), else to the map."""
         self._mouse = (float(x), float(y))
