@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..render import backend
+from ..render.map_window import MapAreaMixin
 
 backend.ensure_configured()
 
@@ -95,7 +96,7 @@ def _fmt_pct(v: float) -> str:
     return f"{100 * v:.0f}%" if v >= 0.0995 else f"{100 * v:.1f}%"
 
 
-class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
+class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The map and scenario editor window (see module doc).
 
     Args:
@@ -181,24 +182,6 @@ class EditorWindow(pyglet.window.Window):  # type: ignore[misc]
         """The screen rectangle ``(x0, y0, x1, y1)`` the map is seen through (between panels)."""
         w, h = self.get_size()
         return (TOOLBAR_W, STATUS_H, max(TOOLBAR_W + 1, w - PANEL_W), max(STATUS_H + 1, h - TOP_H))
-
-    def fit_map(self) -> None:
-        """Zoom and centre so the whole map fits the area between the panels."""
-        cam = self.mapview.camera
-        w, h = self.get_size()
-        cam.resize(w, h, self.get_pixel_ratio())
-        cam.fit(self.mapview.world_bounds(), margin=0.02, area=self.map_area())
-
-    def hex_at(self, x: float, y: float) -> Hex | None:
-        """The map hex under window point ``(x, y)``, or ``None`` (off the map or over a panel)."""
-        ax0, ay0, ax1, ay1 = self.map_area()
-        if not (ax0 <= x < ax1 and ay0 <= y < ay1):
-            return None
-        return self.mapview.hex_at(x, y)
-
-    def screen_point(self, h: Hex) -> tuple[float, float]:
-        """Window point of the centre of hex ``h`` (tests click there)."""
-        return self.mapview.camera.hex_center_screen(h)
 
     def _after(self) -> None:
         """Bring the view up to date with the document after any action."""

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..render import backend
+from ..render.map_window import MapAreaMixin
 
 backend.ensure_configured()
 
@@ -53,7 +54,7 @@ DEFAULT_AI = {"soviet": "standard"}
 SIDE_RGBA = {"german": (70, 110, 190, 255), "soviet": (205, 55, 45, 255)}
 
 
-class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
+class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The game window (see module doc).
 
     Args:
@@ -78,6 +79,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         flags: panel switches (help, labels, log scroll).
         quit_requested: the window was closed.
     """
+
+    fit_margin = 0.015
 
     def __init__(self, state: GameState, ai: dict[str, Any] | None = None, save: str | os.PathLike[str] | None = None,
                  width: int = 1400, height: int = 900, visible: bool = True, clock: Clock | None = None,
@@ -164,22 +167,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def fit_map(self) -> None:
         """Zoom and centre so the whole map fits the map area (F, Home)."""
-        cam = self.mapview.camera
-        w, h = self.get_size()
-        cam.resize(w, h, self.get_pixel_ratio())
-        cam.fit(self.mapview.world_bounds(), margin=0.015, area=self.map_area())
+        super().fit_map()
         self._ui_key = None
-
-    def hex_at(self, x: float, y: float) -> Hex | None:
-        """The map hex under window point ``(x, y)``, or ``None`` (off the map or on a panel)."""
-        ax0, ay0, ax1, ay1 = self.map_area()
-        if not (ax0 <= x < ax1 and ay0 <= y < ay1):
-            return None
-        return self.mapview.hex_at(x, y)
-
-    def screen_point(self, h: Hex) -> tuple[float, float]:
-        """Window point of the centre of hex ``h`` (tests click there)."""
-        return self.mapview.camera.hex_center_screen(h)
 
     # -- the loop --------------------------------------------------------------------------
     def tick(self, dt: float = 0.0) -> None:
