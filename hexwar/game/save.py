@@ -115,6 +115,24 @@ class SaveFile:
     path: str = "<memory>"
     commands_hash: str = ""
     log_hash: str = ""
+    mode: str = "hex"
+
+
+def _mode_commands(mode: str) -> Any:
+    """R11.1: the command parser of a game mode (``"hex"``, ``"lines"``)."""
+    if mode == "lines":
+        from ..lines.commands import command_from_json as lines_command
+
+        return lines_command
+    return command_from_json
+
+
+def _mode_seats(mode: str) -> tuple[str, ...]:
+    if mode == "lines":
+        from ..lines.commands import SEATS_2P, SEATS_4P
+
+        return SEATS_2P + SEATS_4P
+    return SIDES
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -132,9 +150,11 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
+    mode = {"mode": state.mode} if getattr(state, "mode", "hex") != "hex" else {}  # R11.1 game modes
     return {
         "format": SAVE_FORMAT,
         "schema_version": SAVE_SCHEMA_VERSION,
+        **mode,
         "scenario": {
             "id": sc.id,
             "name": sc.reference,
@@ -179,10 +199,15 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
     if data.get("schema_version") != SAVE_SCHEMA_VERSION:
         bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
+    known = {"format", "schema_version", "mode", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
     for k in data:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
+    mode = data.get("mode", "hex")
+    if mode not in ("hex", "lines"):
+        bad("mode", f"expected \"hex\" or \"lines\", got {mode!r}")
+        mode = "hex"
+    parse_command = _mode_commands(mode)
     sc = data.get("scenario")
     sid = sname = spath = shash = ""
     if not isinstance(sc, dict):
@@ -203,8 +228,9 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("variants", f"expected a list of rule variants from {KNOWN_VARIANTS}")
         variants = []
     players = data.get("players", {})
-    if not isinstance(players, dict) or any(k not in SIDES or not isinstance(v, str) for k, v in players.items()):
-        bad("players", "expected {\"german\": name, \"soviet\": name}")
+    if not isinstance(players, dict) or any(k not in _mode_seats(mode) or not isinstance(v, str)
+                                            for k, v in players.items()):
+        bad("players", f"expected {{seat: name}} for seats of {_mode_seats(mode)}")
         players = {}
     cmds_raw = data.get("commands")
     commands: list[Command] = []
@@ -215,7 +241,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     else:
         for i, c in enumerate(cmds_raw):
             try:
-                commands.append(command_from_json(c, f"commands[{i}]"))
+                commands.append(parse_command(c, f"commands[{i}]"))
             except CommandFormatError as exc:
                 bad(f"commands[{i}]", str(exc).split(": ", 1)[-1])
     checkpoints: list[tuple[int, int, str]] = []
@@ -244,7 +270,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash)
+                    dict(players), result, src, chash, lhash, str(mode))
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -301,6 +327,9 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
             differs, or a final hash that differs.
     """
     sc = scenario or _find_scenario_for(save)
+    if getattr(sc, "mode", "hex") != save.mode:
+        raise ReplayError(f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
+                          f"{sc.id!r}")
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)

@@ -371,6 +371,15 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    # R11.1: a scenario of another game mode is parsed by that mode (mode = "lines")
+    mode = data.get("mode", "hex")
+    if mode == "lines":
+        from ..lines.scenario import parse_lines_scenario
+
+        return parse_lines_scenario(data, text, path)  # type: ignore[return-value]
+    if mode != "hex":
+        raise ValidationError([Problem(src, "mode", f"expected \"hex\" or \"lines\", got {mode!r}")])
+    data.pop("mode", None)
 
     def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:
         for k in table:
