@@ -209,8 +209,10 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               help="Save the game here after every turn and at the end.")
 @click.option("--turns", type=click.IntRange(min=1), default=None, help="Stop after this many turns.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
+@click.option("--deck", "decks", multiple=True, metavar="SIDE=FILE",
+              help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, as_json: bool) -> int:
+         save: str | None, turns: int | None, as_json: bool, decks: tuple[str, ...] = ()) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules).
@@ -227,6 +229,13 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     variants = parse_rules(rules)
     if save:
         check_save_target(save)
+    if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
+        from .lines.cli import play_lines
+
+        return play_lines(sc, headless=headless, ai=ai, seed=seed, variants=variants, save=save, turns=turns,
+                          as_json=as_json, decks=decks, resumed=resumed, scenario_arg=scenario)
+    if decks:
+        raise HexwarError("--deck is for line games (mode = \"lines\"); a hex scenario names its decks itself")
     if not headless:
         try:
             from .ui import play_window  # type: ignore[attr-defined]

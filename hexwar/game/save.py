@@ -116,6 +116,7 @@ class SaveFile:
     commands_hash: str = ""
     log_hash: str = ""
     mode: str = "hex"
+    setup: dict[str, Any] = field(default_factory=dict)
 
 
 def _mode_commands(mode: str) -> Any:
@@ -150,7 +151,10 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
-    mode = {"mode": state.mode} if getattr(state, "mode", "hex") != "hex" else {}  # R11.1 game modes
+    mode: dict[str, Any] = {"mode": state.mode} if getattr(state, "mode", "hex") != "hex" else {}  # R11.1 modes
+    setup = state.scenario.setup_json() if hasattr(state.scenario, "setup_json") else {}
+    if setup:  # choices made when the game started that the scenario file does not hold (--deck)
+        mode["setup"] = setup
     return {
         "format": SAVE_FORMAT,
         "schema_version": SAVE_SCHEMA_VERSION,
@@ -199,7 +203,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
     if data.get("schema_version") != SAVE_SCHEMA_VERSION:
         bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "mode", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
+    known = {"format", "schema_version", "mode", "setup", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
     for k in data:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
@@ -208,6 +212,10 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("mode", f"expected \"hex\" or \"lines\", got {mode!r}")
         mode = "hex"
     parse_command = _mode_commands(mode)
+    setup = data.get("setup", {})
+    if not isinstance(setup, dict):
+        bad("setup", "expected an object")
+        setup = {}
     sc = data.get("scenario")
     sid = sname = spath = shash = ""
     if not isinstance(sc, dict):
@@ -270,7 +278,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, str(mode))
+                    dict(players), result, src, chash, lhash, str(mode), dict(setup))
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -330,6 +338,11 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
     if getattr(sc, "mode", "hex") != save.mode:
         raise ReplayError(f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
                           f"{sc.id!r}")
+    if save.setup:
+        try:
+            sc = sc.with_setup(save.setup)  # type: ignore[union-attr]
+        except (AttributeError, HexwarError) as exc:
+            raise ReplayError(f"{save.path}: setup: {exc}") from None
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)

@@ -233,7 +233,7 @@ class LinesAI:
         for c in cas:
             try:
                 o = close_assault_line_odds(state, c.units, c.target)
-            except CombatError:
+            except (CombatError, ValueError):
                 continue
             v = o.expected_vp * (1.0 - min(0.95, doomed.get(c.target, 0.0)))
             own = 0.0

@@ -17,6 +17,7 @@ A line scenario is a hexwar scenario file with ``mode = "lines"`` and no map::
     turns = 0                          # turn limit (0: none); then the higher score wins
     rules = []                         # "classic" (001)
     events = []                        # Event card ids shuffled into the Command deck
+    events_in_play = []                # Event card ids in play from the start (special rules)
     special_rules = ["..."]            # scenario-card text shown to players (never interpreted)
 
     [sides.german]
@@ -124,6 +125,7 @@ class LinesScenario:
     variants: tuple[str, ...] = ()
     events: tuple[str, ...] = ()
     special_rules: tuple[str, ...] = ()
+    events_in_play: tuple[str, ...] = ()
     hold: tuple[str, int] | None = None
     content_hash: str = ""
     reference: str = field(default="", compare=False)
@@ -168,6 +170,31 @@ class LinesScenario:
         sc = copy.copy(self)
         sc.decks = dict(decks)
         return sc
+
+    def setup_json(self) -> dict[str, Any]:
+        """What a save must keep beyond the scenario file: the ``--deck`` Reserves decks."""
+        return {"decks": {k: list(v) for k, v in sorted(self.decks.items())}} if self.decks else {}
+
+    def with_setup(self, setup: dict[str, Any]) -> LinesScenario:
+        """The scenario with a save's :meth:`setup_json` applied.
+
+        Raises:
+            HexwarError: naming the bad seat or card.
+        """
+        decks = setup.get("decks", {})
+        if not isinstance(decks, dict):
+            raise HexwarError("decks: expected {seat: [card ids]}")
+        out: dict[str, tuple[str, ...]] = {}
+        for seat, ids in decks.items():
+            if seat not in self.seats and seat not in SIDES:
+                raise HexwarError(f"decks.{seat}: not a seat of {self.id}")
+            if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(ids) > 100:
+                raise HexwarError(f"decks.{seat}: expected a list of unit card ids")
+            errors, _ = deck_problems(side_of_seat(seat), ids, (0, 10_000))
+            if errors:
+                raise HexwarError(f"decks.{seat}: " + "; ".join(errors))
+            out[seat] = tuple(ids)
+        return self.with_decks(out)
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> LinesState:
         """A new game ready for its first command (000 Standard Game Setup / the scenario card)."""
@@ -339,6 +366,11 @@ def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ..
     state.command_deck = list(build_command_deck(cards, dice, sc.events).cards)
     state.damage_deck = list(build_damage_deck(cards, dice).cards)
     all_cards.extend(state.command_deck + state.damage_deck)
+    for ev in sc.events_in_play:  # scenario special rule: an Event in play from the start
+        x = f"{ev}#start"
+        state.events_in_play.append(x)
+        state.event_turns[x] = -1
+        all_cards.append(x)
     for seat in seats:
         side = side_of_seat(seat)
         ss = sc.sides[side]
@@ -424,7 +456,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
         bad("scenario", "missing [scenario] table")
         sc = {}
     known(sc, "scenario", {"id", "name", "description", "seed", "players", "victory_points", "overrun", "turns",
-                           "rules", "events", "special_rules"})
+                           "rules", "events", "special_rules", "events_in_play"})
     sid = sc.get("id")
     if not isinstance(sid, str) or not _ID_RE.match(sid):
         bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {sid!r}")
@@ -453,9 +485,11 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
         elif v != "standard":
             variants.append(v)
     events = get_strs(sc, "events", "scenario")
-    for i, e in enumerate(events):
-        if not cards.is_event(e):
-            bad(f"scenario.events[{i}]", f"unknown Event card {e!r}; expected one of {sorted(cards.events)}")
+    started = get_strs(sc, "events_in_play", "scenario")
+    for key, lst in (("events", events), ("events_in_play", started)):
+        for i, e in enumerate(lst):
+            if not cards.is_event(e):
+                bad(f"scenario.{key}[{i}]", f"unknown Event card {e!r}; expected one of {sorted(cards.events)}")
     sides_raw = data.get("sides")
     if not isinstance(sides_raw, dict):
         bad("sides", "missing [sides.german] and [sides.soviet]")
@@ -554,7 +588,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
         id=str(sid), name=str(name), sides=sides, description=desc, path=path,
         seed=get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0), players=players, victory_points=vp,
         overrun=bool(overrun), turns=turns, variants=tuple(variants), events=events,
-        special_rules=get_strs(sc, "special_rules", "scenario"), hold=hold,
+        special_rules=get_strs(sc, "special_rules", "scenario"), events_in_play=started, hold=hold,
         content_hash=hashlib.sha256(text.encode()).hexdigest(), reference=path.stem if path is not None else str(sid))
 
 

@@ -18,6 +18,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..state import LinesState
 
 
+MAX_GROUP = 8  # the exact odds handle up to 8 assault dice; larger groups are offered cut to 8
+
+
 def check(state: LinesState, cmd: DeclareCloseAssault) -> str | None:
     """See :func:`hexwar.lines.rules.close_assault_problem`."""
     return close_assault_problem(state, cmd.seat, tuple(cmd.units), cmd.target)
@@ -32,8 +35,8 @@ def apply(state: LinesState, cmd: DeclareCloseAssault, sink: Sink) -> None:
 
 
 def options(state: LinesState, seat: str) -> Iterator[DeclareCloseAssault]:
-    """For each enemy Frontline vehicle: all the seat's free Frontline infantry that can
-    assault, and the three of them with the best vehicle attack values."""
+    """For each enemy Frontline vehicle: the seat's free Frontline infantry that can assault
+    (up to :data:`MAX_GROUP`), and the three of them with the best vehicle attack values."""
     declared = declared_units(state)
     inf = [u.uid for u in state.on_line(side_of_seat(seat), "front")
            if u.seat == seat and u.uid not in declared and card(u.uid).unit_type == "infantry"
@@ -41,7 +44,7 @@ def options(state: LinesState, seat: str) -> Iterator[DeclareCloseAssault]:
     if len(inf) < 3:
         return
     best = sorted(inf, key=lambda x: (min(w.attack_value("vehicle") or 99 for w in card(x).weapons), x))[:3]
-    groups = [tuple(sorted(inf))] + ([tuple(sorted(best))] if len(inf) > 3 else [])
+    groups = [tuple(sorted(inf[:MAX_GROUP]))] + ([tuple(sorted(best))] if len(inf) > 3 else [])
     for t in state.lines[other_side(side_of_seat(seat))]["front"]:
         for g in groups:
             cmd = DeclareCloseAssault(seat, g, t)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ...rules.cards import EffectKind
 from ..commands import Commit, side_of_seat
 from ..events import Committed, OverrunCount
-from ..rules import card, classic, event_has, name
+from ..rules import card, cards, classic, event_has, name
 from ..state import LineUnit, Phase, other_side
 from .registry import Action, register
 
@@ -77,8 +77,13 @@ def place(state: LinesState, seat: str, uid: str, line: str | None, crew: str | 
     side = side_of_seat(seat)
     c = card(uid)
     where = "air" if line is None else line
-    u = LineUnit(uid, owner or seat, side, seat, where, c.endurance_full, entered=state.turn,
-                 flight_turns=c.turns_of_flight or 0)
+    tof = c.turns_of_flight or 0
+    if where == "air":  # Events such as Luftwaffe Air Superiority (+1 Turns of Flight)
+        for inst in state.events_in_play:
+            for e in cards().command_or_event(inst).effects:
+                if e.kind == EffectKind.TURNS_OF_FLIGHT and e.applies_to(side, "aircraft"):
+                    tof = max(1, tof + e.value)
+    u = LineUnit(uid, owner or seat, side, seat, where, c.endurance_full, entered=state.turn, flight_turns=tof)
     state.units[uid] = u
     state.lines[side][where].append(uid)
     if crew is not None:
