@@ -14,7 +14,7 @@ from typing import Any
 
 from .ai import make_lines_player
 
-__all__ = ["BalanceRow", "play_ai_game", "balance", "balance_table", "write_balance", "LINE_SCENARIOS",
+__all__ = ["BalanceRow", "play_ai_game", "play_lines_game", "balance", "balance_table", "write_balance", "LINE_SCENARIOS",
            "MARK_BEGIN", "MARK_END"]
 
 LINE_SCENARIOS = ("lines", "lines-4p", "lines_ponyri", "lines_prokhorovka", "lines_kharkov", "lines_bukrin")
@@ -56,6 +56,18 @@ def play_ai_game(scenario: Any, seed: int, names: dict[str, str] | None = None,
     st = scenario.new_game(seed=seed, variants=variants)
     players = {s: make_lines_player((names or {}).get(s, "standard"), s, seed) for s in st.seats}
     while not st.over:
+        st.apply(players[st.to_act].choose(st))
+    return st
+
+
+def play_lines_game(source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str],
+                    max_turns: int) -> Any:
+    """One seeded game for a balance runner's game-kind registry (``ai``: side -> player name,
+    given to every seat of the side); returns ``(winner, reason, turn, score, commands)`` as a
+    :class:`hexwar.game.state.GameResult` plus the command count."""
+    st = source.new_game(seed=seed, variants=variants)
+    players = {s: make_lines_player(ai.get(s.split("-")[0], "standard"), s, seed) for s in st.seats}
+    while not st.over and st.turn <= max_turns:
         st.apply(players[st.to_act].choose(st))
     return st
 

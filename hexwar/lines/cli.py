@@ -134,3 +134,42 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
         if save:
             click.echo(f"saved to {save}")
     return 0
+
+
+@click.group(name="lines")
+def lines() -> None:
+    """The Spearpoint card game on lines (R11.1): balance runs and the card-table tools."""
+
+
+@lines.command(name="balance")
+@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
+@click.option("--games", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="AI-vs-AI games per scenario.")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Seed of the first game.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Rewrite the balance section of this Markdown file (docs/lines.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | None, as_json: bool) -> int:
+    """Seeded AI-vs-AI games of line scenarios: each side's wins and how the games ended.
+
+    Default: every shipped line scenario. Game i has seed SEED+i; replay one with
+    ``hexwar play SCENARIO --headless --seed N``.
+    """
+    from ..cli import echo_json
+    from .balance import LINE_SCENARIOS, balance, balance_table, write_balance
+
+    rows = []
+    for name in scenarios or LINE_SCENARIOS:
+        rows.append(balance(name, games, seed))
+        if not as_json:
+            click.echo(f"{name}: {rows[-1].share('german'):.0%} German, {rows[-1].share('soviet'):.0%} Soviet "
+                       f"({rows[-1].seconds:.0f} s)", err=True)
+    if as_json:
+        echo_json([r.to_json() for r in rows])
+    else:
+        click.echo(balance_table(rows))
+    if write:
+        write_balance(write, rows, seed)
+        if not as_json:
+            click.echo(f"wrote the balance table into {write}")
+    return 0
