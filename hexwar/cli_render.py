@@ -135,6 +135,14 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     w, h = parse_size(size)
     if not 0.25 <= pixel_ratio <= 4.0:
         raise HexwarError(f"--pixel-ratio {pixel_ratio}: expected 0.25..4")
+    from .lines.render import is_lines_target
+
+    if is_lines_target(target):  # R11.1: a line scenario or save is drawn as the card table
+        from .lines.render import render_table
+
+        pw, ph = render_table(target, out, (w, h), pixel_ratio, screen)
+        click.echo(f"wrote {out} ({pw} x {ph} pixels)")
+        return
     if screen != "map":
         from .ui.render_state import render_screen
 
