@@ -165,3 +165,13 @@ def test_a_starting_unit_commitment_by_hand_in_a_line_scenario():
     cmd = next(c for c in st.legal_commands() if isinstance(c, Commit))
     act(st, cmd)
     assert check_invariants(st) == []
+
+
+def test_validate_warns_about_a_deck_without_crews_but_passes_it(tmp_path, capsys):
+    d = tmp_path / "d.toml"
+    d.write_text('format = "hexwar-deck"\nschema_version = 1\n[deck]\nname = "x"\nside = "german"\n'
+                 'cards = ["de_tiger_i", "de_pz_iv_h", "de_grenadiers", "de_grenadiers", "de_pioniere", "de_pioniere", '
+                 '"de_grenadiers", "de_mg42_team"]\n')
+    rc, out, err = run(capsys, "validate", str(d))
+    assert rc == 0, out
+    assert "Tiger I needs tank crew but the deck has none (000 tip)" in err

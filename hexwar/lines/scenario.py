@@ -280,12 +280,17 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
 
 
 def validate_deck_file(path: str) -> None:
-    """Validator of ``hexwar-deck`` files (registered in VALIDATORS); warnings are not errors.
+    """Validator of ``hexwar-deck`` files (registered in VALIDATORS); 000's crew tip is printed
+    as a warning on stderr, not an error.
 
     Raises:
         ValidationError: listing every problem.
     """
-    load_deck(path)
+    import click
+
+    _, _, warnings = load_deck(path)
+    for w in warnings:
+        click.echo(f"warning: {path}: {w}", err=True)
 
 
 def random_deck(side: str, budget: tuple[int, int], pool: tuple[str, ...], dice: Dice, role: str | None = None,
