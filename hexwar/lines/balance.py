@@ -120,3 +120,32 @@ def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
     body = (f"\n{rows[0].games if rows else 0} seeded AI-vs-AI games per scenario (seeds {seed}..), "
             f"the standard computer player on every seat.\n\n" + balance_table(rows))
     atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)
+
+
+# -- the balance runner's game-kind registry (``hexwar balance --kind lines``) ------------------
+def load_lines_source(name: str) -> tuple[str, Any]:
+    """``(file stem, LinesScenario)`` of a line scenario file or shipped name.
+
+    Raises:
+        HexwarError: when it is not found, does not validate, or is not a line scenario.
+    """
+    from ..errors import HexwarError
+    from ..game.scenario import find_scenario, load_scenario
+
+    path = find_scenario(name)
+    sc = load_scenario(path)
+    if getattr(sc, "mode", "hex") != "lines":
+        raise HexwarError(f"{name}: not a line scenario (mode = \"lines\")")
+    return Path(path).stem, sc
+
+
+def play_lines_outcome(source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str],
+                       max_turns: int) -> Any:
+    """One seeded line game as the balance runner's ``Outcome`` (``hexwar.balance``)."""
+    from ..balance import Outcome  # type: ignore[import-not-found,unused-ignore]
+
+    st = play_lines_game(source, seed, variants, ai, max_turns)
+    r = st.result
+    if r is None:
+        return Outcome(None, "stopped", st.turn, dict(st.vp), {}, len(st.commands))
+    return Outcome(r.winner, r.reason, r.turn, dict(r.score), {}, len(st.commands))
