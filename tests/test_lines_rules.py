@@ -480,3 +480,28 @@ def test_a_line_attack_and_hexwar_odds_give_the_same_exact_distribution():
         p = cli["outcomes"][k]
         sd = (p * (1 - p) / n) ** 0.5
         assert abs(c / n - p) <= 4 * sd + 1e-9, (k, c / n, p)
+
+
+def test_an_event_drawn_applies_to_every_player_and_another_command_card_is_drawn():
+    # Low Cloud (2 turns: aircraft may not be committed) drawn in turn 1's Draw Phase covers turns 2-3
+    st = game(("de_ju87g", "de_pilot_regular"), ("su_il2", "su_pilot_regular"))
+    ev = "ev_low_cloud#x"
+    st.command_deck.insert(0, ev)
+    st.all_cards = st.all_cards + (ev,)
+    end_until(st, Phase.DRAW)
+    seat = st.to_act
+    before = len(st.hand_commands[seat])
+    evs = st.apply(Draw(seat, ("reserves", "reserves")))
+    assert any(e.kind == "event_card" for e in evs)
+    assert ev in st.events_in_play and len(st.hand_commands[seat]) == before + 1
+    end_until(st, Phase.COMMITMENT, turn=2)
+    planes = {"german": ("de_ju87g#1", "de_pilot_regular#1"), "soviet": ("su_il2#1", "su_pilot_regular#1")}
+    for _ in range(2):  # both players, in initiative order
+        s = st.to_act
+        plane, pilot = planes[s]
+        assert "aircraft may not be committed" in st.check(Commit(s, plane, None, crew=pilot))
+        st.apply(EndPhase(s))
+    end_until(st, Phase.COMMITMENT, turn=4)
+    assert ev not in st.events_in_play and ev in st.command_discard
+    assert any(e.kind == "event_ends" for e in st.log)
+    _no_broken(st)
