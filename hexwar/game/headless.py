@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from ..errors import HexwarError
 from .commands import SIDES, Command
-from .events import Event
+from .events import GameEvent
 from .save import Autosaver, write_save
 from .scenario import Scenario
 from .state import GameResult, GameState
@@ -89,14 +89,14 @@ def result_of(state: GameState) -> GameResult:
 _ROLL_BEFORE = {"wreck counter": "wreck_placed"}
 
 
-def readable(events: list[Event]) -> list[Event]:
+def readable(events: list[GameEvent]) -> list[GameEvent]:
     """The events worth showing in the readable log: every event except dice rolls already
     shown inside a later event of the same batch (a to-hit roll inside its ``to_hit`` event,
     an Intensity roll inside its ``damage`` event). A roll that decides a later event (the
     wreck counter of a destroyed vehicle) is moved to just before it. The JSON log keeps them
     all, in the order they happened."""
-    out: list[Event] = []
-    held: dict[int, list[Event]] = {}
+    out: list[GameEvent] = []
+    held: dict[int, list[GameEvent]] = {}
     for i, e in enumerate(events):
         for r in held.pop(i, ()):
             out.append(r)
@@ -116,7 +116,7 @@ def readable(events: list[Event]) -> list[Event]:
     return out
 
 
-def format_event(e: Event) -> str:
+def format_event(e: GameEvent) -> str:
     """One line of the readable log: rolls and minor steps indented under their action."""
     if e.kind == "begin_turn":
         return f"\n{e.text}"
@@ -134,7 +134,7 @@ def play(
     variants: tuple[str, ...] | None = None,
     max_turns: int | None = None,
     save_path: str | os.PathLike[str] | None = None,
-    on_events: Callable[[GameState, list[Event]], None] | None = None,
+    on_events: Callable[[GameState, list[GameEvent]], None] | None = None,
     state: GameState | None = None,
 ) -> HeadlessRun:
     """Play ``scenario`` to its end (or to the end of turn ``max_turns``).

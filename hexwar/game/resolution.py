@@ -27,11 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..hexgrid import Hex
 from ..rules import combat
-from ..rules.cards import EffectKind
-from ..rules.terrain_effects import defense_class
+from ..rules.artillery import ArtilleryUnitAttack, artillery_steps
+from ..rules.buildings import BuildingAttackKind, attack_building
+from ..rules.cards import Deck, EffectKind, Weapon
+from ..rules.combat import AttackOrders, CombatEngine, DefenseContext, bonus_on, normalize_variant
+from ..rules.fire import FireDamageCheck, fire_damage_steps
+from ..rules.terrain_effects import default_effects, defense_class
+from ..rules.wrecks import drop_wreck, wreck_vehicle
 from . import ruleset
 from .commands import UseCommandCard
-from .events import Event
+from .events import Event, GameEvent, RuleEvent, UnitWreckEvent
 from .state import Kill, card_of, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -160,8 +165,6 @@ class _DamageDeck:
     """The game's Damage deck lists seen as a :class:`hexwar.rules.cards.Deck` for one engine run."""
 
     def __init__(self, state: GameState):
-        from ..rules.cards import Deck
-
         self.state = state
         self.deck = Deck("damage", state.damage_deck, state.damage_discard, reshuffle=True)
 
@@ -172,8 +175,6 @@ class _DamageDeck:
 
 
 def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
-    from ..rules.combat import CombatEngine, normalize_variant
-
     dd = _DamageDeck(state)
     eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
                        events_in_play=tuple(state.events_in_play))
@@ -188,8 +189,6 @@ def has_ground_unit(state: GameState, side: str) -> bool:
 
 def defense_context(state: GameState, uid: str, hindrances: int = 0, attacker_side: str | None = None) -> Any:
     """The :class:`~hexwar.rules.combat.DefenseContext` of unit ``uid`` where it stands (R6.7)."""
-    from ..rules.combat import DefenseContext
-
     u = state.units[uid]
     captor = has_ground_unit(state, attacker_side or other_side(u.side))
     if u.hex is None or u.aloft:
@@ -228,14 +227,13 @@ def _friendly_fire_policy(state: GameState) -> Any:
     return policy
 
 
-def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Event]:
-    """Turn the combat engine's events into game events and carry out what the game must:
-    destroyed units leave play (cards, wrecks, score), crews meet their fate (R6.6)."""
-    out: list[Event] = []
+def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[GameEvent]:
+    """Carry out what the combat engine's events mean for the game, keeping them typed
+    (:class:`~hexwar.game.events.RuleEvent`): destroyed units leave play (cards, wrecks,
+    score), crews meet their fate (R6.6)."""
+    out: list[GameEvent] = []
     for ev in evs:
-        d = ev.to_json()
-        kind = d.pop("kind", "combat")
-        out.append(Event(kind, str(ev), d))
+        out.append(RuleEvent(ev))
         if isinstance(ev, combat.UnitDestroyed):
             if ev.unit in state.units:
                 out.extend(_unit_destroyed(state, ev))
@@ -245,11 +243,9 @@ def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Ev
     return out
 
 
-def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
+def _unit_destroyed(state: GameState, ev: Any) -> list[GameEvent]:
     """UnitDestroyed (R6.6): out of the game; the engine's scorer gets its cost; wreck (R8.1)."""
-    from ..rules.wrecks import drop_wreck, wreck_vehicle
-
-    out: list[Event] = []
+    out: list[GameEvent] = []
     uid = ev.unit
     u = state.units.pop(uid)
     _clear_cards(state, u)
@@ -260,13 +256,13 @@ def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
         if u.towing:
             w = drop_wreck(state.battlemap, uid, u.hex, u.towing)
             w.apply(state.battlemap)
-            out.append(Event("wreck_dropped", str(w), w.to_json()))
+            out.append(UnitWreckEvent(w))
             u.towing = None
         if ev.wreck:
             wp = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
                                vehicle=ruleset.card_name(uid))
             wp.apply(state.battlemap)
-            out.append(Event("wreck_placed", str(wp), wp.to_json()))
+            out.append(UnitWreckEvent(wp))
     if u.crewing is not None and u.crewing in state.units:
         state.units[u.crewing].crew = None  # a gun's crew shot away (R7.5): the gun stands crewless
     return out
@@ -282,9 +278,6 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
     A flamethrower that fired at a unit in a building then attacks the building (R8.2, 003).
     The attack's Command cards are discarded afterwards.
     """
-    from ..rules.buildings import BuildingAttackKind, attack_building
-    from ..rules.combat import AttackOrders, bonus_on
-
     if a.building is not None:  # R8.2: infantry close combat against a building (no dice modifiers)
         u = state.units[a.attackers[0]]
         w = ruleset.weapons(u.card)[a.weapons[0]]
@@ -326,8 +319,6 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
 
 
 def _artillery_weapon(side: str, w: Any) -> Any:
-    from ..rules.cards import Weapon
-
     pairs = tuple((k, w.attack[k]) for k in ("infantry", "vehicle", "gun") if k in w.attack)
     return Weapon(id=f"{side}_offboard_artillery", name=w.name, attack=pairs, rate_of_fire=w.rate_of_fire,
                   damage_index=w.damage_index, range=0, indirect=True)
@@ -340,15 +331,11 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
     each unit in the landing hex is attacked by the mission's weapon through the combat
     engine, its losses applied at once (a new wreck protects the next unit attacked).
     """
-    from ..rules.artillery import resolve_artillery
-
     art = state.scenario.sides[side].artillery
     assert art is not None
     acc = state.pending[side].get("artillery_accuracy", 0)
     hit_on = art.hit_on
     if acc:
-        from ..rules.terrain_effects import default_effects
-
         hit_on = (hit_on if hit_on is not None else default_effects().side_hit_on(side)) - acc
     weapon = _artillery_weapon(side, art.weapon)
 
@@ -356,24 +343,41 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
         return [TargetView(u.uid, state) for _, u in sorted(state.units.items())
                 if u.hex == x and not u.aloft and u.crewing is None]
 
-    def attack_unit(unit: TargetView, x: Hex, mod: int, dice: Any) -> list[Event]:
-        from ..rules.combat import DefenseContext
-
-        u = state.units.get(unit.id)
+    def attack_unit(ev: ArtilleryUnitAttack) -> list[GameEvent]:
+        u = state.units.get(ev.unit)
         if u is None or weapon.attack_value(ruleset.target_type(u.uid)) is None:
             return []
         eng, dd = _engine(state)
-        ctx = DefenseContext(mod, 0, has_ground_unit(state, side))
+        ctx = DefenseContext(ev.terrain_modifier, 0, has_ground_unit(state, side))
         evs = eng.fire_weapon(weapon, u, ctx, side=side, attacker=None, friendly_fire=_friendly_fire_policy(state))
         dd.write_back()
         return _apply_combat_events(state, evs, sink)
 
-    evs = resolve_artillery(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at, attack_unit,
-                            hit_on=hit_on, command_card=bonus)
+    # the rules yield the mission step by step; the game attacks each unit announced (its
+    # losses, a wreck, applied at once: a new wreck protects the next unit attacked, R8.1)
+    evs: list[Any] = []
+    for ev in artillery_steps(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at,
+                              hit_on=hit_on, command_card=bonus):
+        evs.append(ev)
+        if isinstance(ev, ArtilleryUnitAttack):
+            evs.extend(attack_unit(ev))
     sink.rule_events(evs)
 
 
-def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[Event]:
+def fire_damage(state: GameState, sink: Any) -> None:
+    """Begin Turn step b (R5.1b, R8.5): the fire damage checks of ground units in burning
+    hexes; each hit is resolved by the combat engine at once (:func:`fire_hit`)."""
+    units = [(u.hex, TargetView(u.uid, state)) for _, u in sorted(state.units.items())
+             if u.hex is not None and not u.aloft and u.crewing is None]
+    evs: list[Any] = []
+    for ev in fire_damage_steps(state.battlemap, units, state.dice):
+        evs.append(ev)
+        if isinstance(ev, FireDamageCheck) and ev.hit:
+            evs.extend(fire_hit(state, ev.unit, default_effects().fire_damage_index, sink))
+    sink.rule_events(evs)
+
+
+def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[GameEvent]:
     """R8.5: a fire hit on ``uid`` (Intensity + DI 4 - effective Defense in the burning hex);
     a unit destroyed by fire scores for the enemy of its controller (docs/rules.md)."""
     if uid not in state.units:
@@ -392,9 +396,7 @@ def end_turn_units(state: GameState, sink: Any) -> None:
     down (spent aircraft go under the Reserves deck with their pilots), Endurance recovers."""
     evs = combat.end_turn(ruleset.cards(), state.units)
     for ev in evs:
-        d = ev.to_json()
-        kind = d.pop("kind", "combat")
-        sink.add(Event(kind, str(ev), d))
+        sink.add(RuleEvent(ev))
         if isinstance(ev, combat.CommandCardExpired):
             state.command_discard.append(ev.card)
         elif isinstance(ev, combat.AircraftReturns) and ev.unit in state.units:

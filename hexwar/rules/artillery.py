@@ -27,7 +27,7 @@ Seed 003's example (R9.5): the Soviet rolls a 2 and misses by 2 hexes, then a 1:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,7 @@ __all__ = [
     "landing_histogram",
     "map_sees",
     "resolve_artillery",
+    "artillery_steps",
     "roll_strike",
     "sample_strike_faces",
     "strike_hits",
@@ -546,7 +547,10 @@ def resolve_artillery(
     mission's Damage Index); finally :class:`ArtilleryMarkerRemoved`. Units are attacked before
     the building, so they keep the building's modifier against the attack that destroys it (R8.3).
 
-    The rule code does not change the map: apply the returned events in order
+    This is :func:`artillery_steps` with ``attack_unit`` called on each announced unit, for
+    the simulation harness and tests (whose ``attack_unit`` changes nothing); the game drives
+    :func:`artillery_steps` itself. The rule code does not change the map: apply the returned
+    events in order
     (:func:`~hexwar.rules.terrain_effects.apply_events`; the combat engine's unit events are the
     game's to apply).
 
@@ -567,20 +571,57 @@ def resolve_artillery(
     Returns:
         the events, in order.
     """
+    listed: dict[Hex, list[Any]] = {}
+
+    def units_once(x: Hex) -> list[Any]:
+        listed[x] = list(units_at(x))
+        return listed[x]
+
+    events: list[Any] = []
+    for ev in artillery_steps(battlemap, side, target, dice, damage_index, units_once, hit_on, command_card, effects):
+        events.append(ev)
+        if isinstance(ev, ArtilleryUnitAttack):
+            unit = next(u for u in listed[ev.hex] if str(u.id) == ev.unit)
+            events.extend(attack_unit(unit, ev.hex, ev.terrain_modifier, dice))
+    return events
+
+
+def artillery_steps(
+    battlemap: BattleMap,
+    side: str,
+    target: Hex,
+    dice: Dice,
+    damage_index: int,
+    units_at: Callable[[Hex], Sequence[Any]],
+    hit_on: int | None = None,
+    command_card: bool = False,
+    effects: EffectRules | None = None,
+) -> Iterator[Any]:
+    """One off-board artillery mission on ``target`` as a sequence of events (R9.3, R9.4).
+
+    Yields the :class:`ArtilleryStrike`; if it landed on the map, one
+    :class:`ArtilleryUnitAttack` per unit ``units_at(landing)`` lists (aircraft skipped); then
+    the building attack (kind artillery, the mission's Damage Index) if there is a building;
+    finally :class:`ArtilleryMarkerRemoved`. The caller resolves each announced unit attack
+    (the game through its combat engine) and applies its losses *before* asking for the next
+    event: the terrain modifier of the next unit is read then, so a wreck just placed counts
+    (R8.1). Nothing here changes the map or calls back into the caller's state; the map
+    events are the caller's to apply, in order.
+
+    Args: as :func:`resolve_artillery`, without ``attack_unit``.
+    """
     strike = roll_strike(battlemap, side, target, dice, hit_on, command_card, effects)
-    events: list[Any] = [strike]
+    yield strike
     if not strike.off_map:
         h = strike.landing
-        for unit in units_at(h):
+        for unit in list(units_at(h)):
             cls = defense_class(unit.defense_class)
             if cls == AIRCRAFT:  # R9.4: aircraft are never hit
                 continue
             mod = terrain_defense_modifier(battlemap, h, cls, effects)
-            events.append(ArtilleryUnitAttack(side, h, str(unit.id), mod))
-            events.extend(attack_unit(unit, h, mod, dice))
+            yield ArtilleryUnitAttack(side, h, str(unit.id), mod)
         b = attack_building(battlemap, h, BuildingAttackKind.ARTILLERY, damage_index, dice,
                             attacker=f"{side.capitalize()} artillery", effects=effects)
         if b is not None:
-            events.append(b)
-    events.append(ArtilleryMarkerRemoved(side))
-    return events
+            yield b
+    yield ArtilleryMarkerRemoved(side)
