@@ -33,10 +33,10 @@ from .errors import HexwarError
 from .fileio import atomic_write_text
 from .hexgrid import Hex, HexLabelError
 from .maps import BattleMap
+from .rules.cards import SIDES
 
 __all__ = ["SimSource", "load_source", "sim"]
 
-SIDES = ("german", "soviet")
 #: Off-board artillery profile used when a bare map (or a scenario without artillery for the
 #: side) gives none: the side's divisional howitzer, by weapon id in the cards' weapons.toml.
 DEFAULT_WEAPON = {"german": "lefh18", "soviet": "m30"}
