@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .. import resolution, ruleset
+from .. import ruleset
 from ..commands import DRAW_SOURCES, Draw
 from ..events import Recorder
+from .command_card import event_drawn
 from .common import draw_possible, extra_draws
 from .registry import Action
 
@@ -38,7 +39,7 @@ def draw_command(state: GameState, side: str, rec: Recorder) -> str | None:
             state.events_in_play.append(c)
             rec.emit("event_card", f"{side} draws the Event {ruleset.card_name(c)}: it applies to both sides "
                                    f"({ruleset.command_card(c).help_text()})", card=c, side=side)
-            resolution.event_drawn(state, c, rec)
+            event_drawn(state, c, rec)
             continue
         state.hand_commands[side].append(c)
         return c

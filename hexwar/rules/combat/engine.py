@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import (
     CardSet,
@@ -17,9 +17,6 @@ from ..cards import (
 )
 from ..dice import Dice, Roll
 from ..units import UnitLike
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 from .events import (
     AircraftReturns,
     AttackStarted,

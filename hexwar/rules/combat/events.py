@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..dice import Roll
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
-
 
 __all__ = ['AircraftReturns', 'AttackStarted', 'AttackVoid', 'BombDropped', 'CloseAssaultFoiled', 'CloseAssaultStarted', 'CombatEvent', 'CommandCardExpired', 'CrewFate', 'DamageApplied', 'DamageCardDrawn', 'DamageDeckEmpty', 'DamageEffectEnded', 'EnduranceRecovered', 'ExtraDamage', 'FlightTurnsChanged', 'FriendlyFire', 'ToHit', 'UnitDestroyed']
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from ...errors import HexwarError
 from ..cards import (
@@ -18,9 +17,6 @@ from ..cards import (
     opponent,
 )
 from ..units import UnitLike, UnitState
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 from .orders import AttackOrders, DefenseContext
 
 __all__ = ['attack_problems', 'attacker_effects', 'classify_roll', 'close_assault_attack_value', 'close_assault_problems', 'damage_card_deltas', 'damage_card_extra_dice', 'effective_defense', 'is_immobilized', 'legal_weapons', 'played_effects', 'rate_of_fire', 'to_hit_modifiers', 'unit_effects', 'weapon_damage_index', 'with_damage_card']
