@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
+from ..los import line_of_sight
 from .buildings import BuildingAttackKind, attack_building
 from .terrain_effects import (
     AIRCRAFT,
@@ -296,14 +297,9 @@ def exact_landing_distribution(
 
 # -- targeting (R9.2) ------------------------------------------------------------------------
 def map_sees(battlemap: BattleMap) -> Callable[[Hex, Hex], bool]:
-    """The map's own LOS test (R3) as a ``sees(a, b)`` callback: ``line_of_sight(...).visible``.
-
-    ``hexwar.los`` is imported when first called, so the rules do not depend on it at import.
-    """
+    """The map's own LOS test (R3) as a ``sees(a, b)`` query: ``line_of_sight(...).visible``."""
 
     def sees(a: Hex, b: Hex) -> bool:
-        from ..los import line_of_sight
-
         return line_of_sight(battlemap, a, b).status != "blocked"
 
     return sees
