@@ -13,9 +13,9 @@ Two layers, one set of rules:
 * the **vectorized core** :func:`drift_landing` maps dice faces to landing hexes for any number
   of strikes at once (numpy arrays with a leading batch dimension). The simulation harness feeds
   it millions of faces; :func:`exact_landing_distribution` feeds it the 36 face pairs;
-* the **game path** :func:`resolve_artillery` rolls the same faces one at a time through the
-  game's :class:`~hexwar.rules.dice.Dice` (so every roll is logged, R1.2), feeds them to
-  :func:`drift_landing` at batch size 1 and returns events.
+* the **game path** :func:`artillery_steps` (and :func:`resolve_artillery` around it) rolls
+  the same faces one at a time through the game's :class:`~hexwar.rules.dice.Dice` (so every
+  roll is logged, R1.2), feeds them to :func:`drift_landing` at batch size 1 and yields events.
 
 Seed 003's example (R9.5): the Soviet rolls a 2 and misses by 2 hexes, then a 1: the strike lands
 2 hexes north of the target.
@@ -464,7 +464,7 @@ class TargetUnit:
     """A unit in the landing hex, as the artillery rules need to see it.
 
     Attributes:
-        id: the unit's id (passed back to the attack callback).
+        id: the unit's id (named by the :class:`ArtilleryUnitAttack` that announces its attack).
         defense_class: ``"soft"``, ``"armored"``, ``"aircraft"`` or a unit type (R6.8).
     """
 
