@@ -128,7 +128,7 @@ class TurnSequence:
             act = self._action(state, cmd)
         except IllegalCommand as exc:
             return exc.reason
-        return act.check(state, cmd)
+        return act.check(state, cmd) or None
 
     def legal_commands(self, state: GameState, side: str | None = None) -> list[Command]:
         """Every legal command for ``side`` (default: the side to act) now, in a fixed order."""
