@@ -232,3 +232,34 @@ def test_cli_answers_the_designers_question_in_one_command(village, capsys, tmp_
     assert rc == 2 and "nothing to simulate" in capsys.readouterr().err
     rc = main(["sim", "scenario", str(village), "--ignite", "E05@0", "--area", "nowhere"])
     assert rc == 2 and "no area 'nowhere'" in capsys.readouterr().err
+
+
+def test_odds_fires_a_scenarios_artillery_weapon_at_a_hex_of_its_map(capsys):
+    # Kharkov's Soviet 122 mm battery (AV 9 against infantry, DI 9) on a Panzergrenadier squad
+    # (Defense 0, Endurance 8) in N02 (open ground, terrain Defense 0): hit on 2d10 >= 9 (72%),
+    # and every hit destroys it: Intensity 1-10 + 9 - 0 >= 10 > 8 (R6.5).
+    rc = main(["odds", "Panzergrenadier squad", "--artillery", "kharkov:soviet", "--hex", "N02", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["artillery"]["weapon"] == "122 mm M-30 battery" and out["defense"] == 0
+    assert out["outcomes"]["miss"] == pytest.approx(0.28, abs=1e-12)
+    assert out["outcomes"]["destroyed"] == pytest.approx(0.72, abs=1e-12)
+    # the same squad in a stone building (+3 soft, R6.7) survives a low Intensity
+    rc = main(["odds", "Panzergrenadier squad", "--artillery", "skirmish:soviet", "--hex", "N06", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["defense"] == 3 and out["outcomes"]["destroyed"] < 0.72
+    assert main(["odds", "Tiger I", "--artillery", "kharkov"]) == 2
+    assert "SCENARIO:SIDE" in capsys.readouterr().err
+    assert main(["odds", "Tiger I", "1", "T-70", "--hex", "N02"]) == 2
+    assert "--hex needs a map" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag,first", [("--events", "ev_"), ("--command", ""), ("--damage", "dmg")])
+def test_cards_lists_events_command_and_damage_cards(flag, first, capsys):
+    from hexwar.rules.cards import default_cards
+
+    assert main(["cards", flag, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    cs = default_cards()
+    expected = {"--events": cs.events, "--command": cs.command, "--damage": cs.damage}[flag]
+    assert [r["id"] for r in rows] == sorted(expected) and all(r["id"].startswith(first) for r in rows)
+    assert all(r["help"] for r in rows)
