@@ -38,7 +38,7 @@ def random_map(seed: int, w: int = 9, h: int = 7) -> BattleMap:
     for hx in m.hexes():
         m.set_terrain(hx, keys[int(rng.integers(len(keys)))])
         m.set_level(hx, int(rng.integers(0, 4)))
-        if rng.random() < 0.2:
+        if rng.random() < 0.2 and m.terrain_at(hx).key != "water":  # a bridge is road terrain
             m.set_road(hx, True)
         if rng.random() < 0.1:
             m.add_wreck(hx, sorted(m.rules.wrecks)[int(rng.integers(len(m.rules.wrecks)))])
