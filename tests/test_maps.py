@@ -277,3 +277,17 @@ def test_a_road_flag_on_water_is_refused_because_a_bridge_is_road_terrain(tmp_pa
     assert not m.road[m.index(Hex.from_label("C03"))]
     m.set_terrain(Hex.from_label("B02"), "road")
     assert m.terrain_at(Hex.from_label("B02")).move["wheeled"] == 1
+
+
+def test_the_map_format_doc_lists_every_terrain_code_as_the_data_has_it():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("maps_format_docs", root / "tools" / "maps_format_docs.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["--check"]) == 0, "docs/maps-format.md is stale: run python tools/maps_format_docs.py"
+    text = (root / "docs" / "maps-format.md").read_text()
+    for t in default_terrain().types:
+        assert f"| `{t.code}` | `{t.key}` |" in text
