@@ -277,7 +277,7 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
-              help="Draw the landing heatmap on the map to this PNG (headless).")
+              help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).")
 def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
               as_json: bool, csv_path: str | None, png_path: str | None) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
@@ -316,8 +316,12 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
     if csv_path:
         _write_csv(csv_path, artillery_csv(rep), as_json)
     if png_path:
-        size = render_heatmap(m, res.landing_probability(), f"P(strike lands) - {side} at {h.label}, "
-                              f"{n_trials:,} trials", png_path, [h], ramp="heat")
+        if n_missions == 1:
+            values, what = res.landing_probability(), "P(the strike lands here), 1 mission"
+        else:  # all missions of a trial, not one strike (R9.4: one attack per strike landing)
+            values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
+        size = render_heatmap(m, values, f"{what} - {side} at {h.label}, {n_trials:,} trials", png_path, [h],
+                              ramp="heat")
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 
