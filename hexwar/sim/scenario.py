@@ -304,6 +304,8 @@ class ScenarioSimResult:
         refused: per mission index, the game's reasons for refusing it, counted.
         ended: ``int64 [turns]`` trials whose game was over by the end of each turn.
         exact: per unit id and per building label, exact first-turn values when computed.
+        start_burning, start_rubble: ``bool [buildings]`` at the start (after turn-0 ignitions).
+        targets: the plan's target and ignition hexes.
     """
 
     scenario: str
@@ -331,6 +333,9 @@ class ScenarioSimResult:
     refused: list[Counter[str]]
     ended: np.ndarray
     exact: dict[str, dict[str, Fraction | float]] = field(default_factory=dict)
+    start_burning: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    start_rubble: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    targets: tuple[Hex, ...] = ()
 
 
 def _event_dicts(events: Iterable[Any]) -> Iterable[tuple[str, dict[str, Any]]]:
@@ -623,7 +628,10 @@ def simulate_scenario(scenario: Any, plan: ScenarioPlan, turns: int = 3, trials:
         crew_fate=tally.crew_fate, buildings=tally.buildings, rubble=tally.rubble, burning=tally.burning,
         areas=tally.area_b, area_burned=tally.area_burned, area_all=tally.area_all, lanes=tally.lanes,
         lanes_closed=tally.lanes_closed, landings=tally.landings, fired=tally.fired, refused=tally.refused,
-        ended=tally.ended, exact=tally.exact)
+        ended=tally.ended, exact=tally.exact,
+        start_burning=np.array([start.battlemap.has_fire(h) for h in tally.buildings], bool),
+        start_rubble=np.array([start.battlemap.has_rubble(h) for h in tally.buildings], bool),
+        targets=tuple(dict.fromkeys([m.hex for m in plan.missions] + [g.hex for g in plan.ignitions])))
 
 
 def _units_of(st: Any) -> list[UnitRow]:

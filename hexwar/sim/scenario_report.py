@@ -66,11 +66,14 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
                                   for f in ("survives", "captured", "destroyed")}
         units.append(entry)
     buildings = []
+    sb = r.start_burning if len(r.start_burning) == len(r.buildings) else np.zeros(len(r.buildings), bool)
+    sr = r.start_rubble if len(r.start_rubble) == len(r.buildings) else np.zeros(len(r.buildings), bool)
     for j, h in enumerate(r.buildings):
-        if not (r.rubble[:, j].any() or r.burning[:, j].any()) and h.label not in r.exact:
+        changed = (r.rubble[:, j] != n * sr[j]).any() or (r.burning[:, j] != n * sb[j]).any()
+        if not changed and h.label not in r.exact and h not in r.targets:
             continue
         ex = r.exact.get(h.label, {})
-        buildings.append({"hex": h.label, "by_turn": [
+        buildings.append({"hex": h.label, "target": h in r.targets, "by_turn": [
             {"turn": t + 1, "rubble": _est(int(r.rubble[t, j]), n, ex.get("rubble") if t == 0 and ex else None),
              "burning": _est(int(r.burning[t, j]), n, ex.get("burning") if t == 0 and ex else None)}
             for t in range(T)]})
@@ -135,14 +138,17 @@ def scenario_text(rep: dict[str, Any]) -> str:
         out.append(f"({rep['untouched_units']} other units were never attacked or hit"
                    + (f"; {more} more in --json and --csv" if more else "") + ")")
     if rep["buildings"]:
-        out += ["", "Buildings: P(rubble), P(burning) at the end of the turn (R8.3, R8.4)"]
+        out += ["", "Buildings that change: P(rubble), P(burning) at the end of the turn (R8.3, R8.4); "
+                    "targets first"]
         rows = []
-        shown_b = sorted(rep["buildings"], key=lambda b: (-(b["by_turn"][-1]["rubble"]["estimate"]
+        shown_b = sorted(rep["buildings"], key=lambda b: (not b["target"], -(b["by_turn"][-1]["rubble"]["estimate"]
                                                             + b["by_turn"][-1]["burning"]["estimate"]), b["hex"]))[:TOP]
         for b in shown_b:
             for row in b["by_turn"]:
-                rows.append([b["hex"] if row["turn"] == 1 else "", row["turn"], _p(row["rubble"]), _p(row["burning"])])
-        out.append(format_table(["hex", "turn", "rubble", "burning"], rows, "lrrr"))
+                either = row["rubble"]["estimate"] + row["burning"]["estimate"]  # one state or the other
+                rows.append([b["hex"] if row["turn"] == 1 else "", row["turn"], _p(row["rubble"]), _p(row["burning"]),
+                             f"{either:.3f}"])
+        out.append(format_table(["hex", "turn", "rubble", "burning", "either"], rows, "lrrrr"))
         if len(rep["buildings"]) > TOP:
             out.append(f"(the {TOP} buildings most likely to change; {len(rep['buildings']) - TOP} more in --json and --csv)")
     if rep["areas"]:
