@@ -59,17 +59,14 @@ class HeadlessRun:
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready summary: result, scores, turns, commands, mean decision time per side."""
+        """JSON-ready summary: the result (winner, reason, turn, score and objective points, once),
+        commands, state hash, decision times per side."""
         st = self.state
         return {
             "scenario": st.scenario.id,
             "seed": st.seed,
             "variants": list(st.variants),
             "result": self.result.to_json(),
-            "winner": self.result.winner,
-            "reason": self.result.reason,
-            "turn": st.turn,
-            "score": dict(st.vp),
             "commands": self.commands,
             "state_hash": st.state_hash(),
             "decision_seconds": {s: {"count": len(v), "mean": (sum(v) / len(v)) if v else 0.0, "max": max(v, default=0.0)}
@@ -78,10 +75,14 @@ class HeadlessRun:
 
 
 def result_of(state: GameState) -> GameResult:
-    """The game's result, or a ``"stopped"`` result (no winner) for an unfinished game."""
+    """The game's result, or a ``"stopped"`` result (no winner) for an unfinished game, with the
+    objective points each side holds at that moment (R10.2)."""
     if state.result is not None:
         return state.result
-    return GameResult(None, "stopped", state.turn, dict(state.vp))
+    from .victory import objective_points
+
+    held = objective_points(state) if state.scenario.objectives else {}
+    return GameResult(None, "stopped", state.turn, dict(state.vp), held)
 
 
 # Rolls made while the engine applies a result, shown just before the event they decide
