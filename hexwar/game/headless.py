@@ -26,6 +26,7 @@ from .events import GameEvent
 from .save import Autosaver, write_save
 from .scenario import Scenario
 from .state import GameResult, GameState
+from .victory import objective_points
 
 __all__ = ["Player", "HeadlessRun", "play", "format_event", "readable", "result_of", "MAX_COMMANDS_PER_TURN"]
 
@@ -79,8 +80,6 @@ def result_of(state: GameState) -> GameResult:
     objective points each side holds at that moment (R10.2)."""
     if state.result is not None:
         return state.result
-    from .victory import objective_points
-
     held = objective_points(state) if state.scenario.objectives else {}
     return GameResult(None, "stopped", state.turn, dict(state.vp), held)
 
