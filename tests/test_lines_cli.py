@@ -124,7 +124,7 @@ def test_play_lines_headless_with_decks_saves_the_mode_and_replays(tmp_path, cap
                        "--deck", "german=" + str(content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml"))
     assert rc == 0, out + err
     res = json.loads(out)
-    assert res["mode"] == "lines" and res["winner"] in ("german", "soviet")
+    assert res["mode"] == "lines" and res["result"]["winner"] in ("german", "soviet")
     data = json.loads(save.read_text())
     assert data["mode"] == "lines"
     hand_and_deck = [c for c in data["commands"] if c["cmd"] == "choose_hand" and c["seat"] == "german"][0]["cards"]

@@ -224,7 +224,7 @@ def test_a_hit_does_intensity_plus_damage_index_minus_defense_and_destruction_sc
               s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
     evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)), (5, 5, 5))
     dmg = next(e for e in evs if e.kind == "damage")
-    assert dmg.event.damage == 18 and dmg.event.endurance_after == -10
+    assert dmg.payload.damage == 18 and dmg.payload.endurance_after == -10
     assert "de_grenadiers#1" not in st.units and "de_grenadiers#1" in st.removed
     assert st.vp["soviet"] == 5
     _no_broken(st)
@@ -237,7 +237,7 @@ def test_natural_18_doubles_intensity_and_19_20_draws_a_damage_card():
               s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
     evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)), (9, 9, 3))
     dmg = next(e for e in evs if e.kind == "damage")
-    assert dmg.event.doubled and dmg.event.damage == 7
+    assert dmg.payload.doubled and dmg.payload.damage == 7
     assert st.units["de_pz_iv_g#1"].damage_card is not None
     st2 = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
                s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
@@ -270,7 +270,7 @@ def test_crew_fate_follows_the_destroying_intensity_die():
               s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
     evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_pz_iii_m#1", (0,)), (5, 5, 9))
     fate = next(e for e in evs if e.kind == "crew_fate")
-    assert fate.event.fate == "destroyed"
+    assert fate.payload.fate == "destroyed"
     assert st.vp["soviet"] == 12 + 2
     # die 2 (1-3): the crew survives, under its Reserves deck, no points for it
     st = game((), (), g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
@@ -346,7 +346,7 @@ def test_close_assault_needs_three_frontline_infantry_against_a_frontline_vehicl
     # best vehicle value of the group: Geballte Ladung 12; 6+6 hits; 3 dice 4+5+6 = 15 - Defense 5 = 10
     script(st, 6, 6, 4, 5, 6)
     evs = st.apply(Resolve("german", 1))
-    assert next(e for e in evs if e.kind == "damage").event.damage == 10
+    assert next(e for e in evs if e.kind == "damage").payload.damage == 10
 
 
 def test_bombs_are_used_once_per_flight():
@@ -385,7 +385,7 @@ def test_a_command_card_may_be_discarded_for_plus_one_on_the_to_hit_roll():
     script(st, 4, 5, 1)
     evs = st.apply(Resolve("soviet", 1, card))
     hit = next(e for e in evs if e.kind == "to_hit")
-    assert hit.event.roll.result == 10 and hit.event.outcome == "hit"
+    assert hit.payload.roll.result == 10 and hit.payload.outcome == "hit"
     assert card in st.command_discard and card not in st.hand_commands["soviet"]
 
 
@@ -474,7 +474,7 @@ def test_a_line_attack_and_hexwar_odds_give_the_same_exact_distribution():
             counts["destroyed"] += 1
         elif g.units["de_pz_iv_g#1"].damage_card is not None:
             counts["damage_card"] += 1
-        elif not any(e.kind == "to_hit" and e.event.outcome != "miss" for e in evs):
+        elif not any(e.kind == "to_hit" and e.payload.outcome != "miss" for e in evs):
             counts["miss"] += 1
     for k, c in counts.items():
         p = cli["outcomes"][k]

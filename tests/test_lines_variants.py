@@ -144,7 +144,7 @@ def test_classic_natural_2_3_is_friendly_fire_on_the_attackers_most_valuable_uni
                                                                                 "su_tank_crew_regular")),
                           Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
     ff = next(e for e in evs if e.kind == "friendly_fire")
-    assert ff.event.new_target == "su_kv_1s#1"
+    assert ff.payload.new_target == "su_kv_1s#1"
     assert st.units["su_kv_1s#1"].endurance == 16 - 9
     assert st.vp == {"german": 0, "soviet": 0}
     st, evs = _one_attack((), (1, 1), (SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
@@ -170,12 +170,12 @@ def test_classic_capture_needs_an_enemy_ground_unit_in_play():
     st, evs = _one_attack(("classic",), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),),
                           Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
     fate = next(e for e in evs if e.kind == "crew_fate")
-    assert fate.event.fate == "survives"  # 001: no Soviet ground unit in play to take prisoners
+    assert fate.payload.fate == "survives"  # 001: no Soviet ground unit in play to take prisoners
     st, evs = _one_attack((), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),),
                           Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
-    assert next(e for e in evs if e.kind == "crew_fate").event.fate == "captured"
+    assert next(e for e in evs if e.kind == "crew_fate").payload.fate == "captured"
     st, evs = _one_attack(("classic",), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),
                                                        SU("su_rifles", "front")),
                           Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
-    assert next(e for e in evs if e.kind == "crew_fate").event.fate == "captured"
+    assert next(e for e in evs if e.kind == "crew_fate").payload.fate == "captured"
     assert st.vp["soviet"] == 6 + 2 * 2

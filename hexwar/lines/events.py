@@ -1,12 +1,16 @@
 """Typed frozen events of the lines game (R1.2: every roll is one :class:`RollMade`).
 
 Each event has ``kind`` (a short name), ``text`` (one readable log line), ``data`` (its fields,
-JSON-ready) and ``to_json()`` -> ``{"kind", "text", "data"}``: the same shape as the hex game's
-:class:`hexwar.game.events.Event`, so :func:`hexwar.game.events.log_lines`, the save's log hash
-and the headless log printer work on both.
+JSON-ready) and ``to_json()`` -> ``{"kind", "text", "data"}``, the hex game's event shape: the
+one serializer :func:`hexwar.game.events.event_to_json` writes them through their
+:meth:`LinesEvent.event_json`, so the log, the save's log hash and the headless printer work on
+both modes. Rolls are the hex game's :class:`~hexwar.game.events.RollEvent` and the combat
+engine's events its :class:`~hexwar.game.events.RuleEvent` (payload unchanged): the same types
+end to end.
 
 >>> e = Committed("german commits Tiger I to the frontline", "german", "de_tiger_i#1", "front", None)
->>> e.to_json()["data"]["line"]
+>>> from hexwar.game.events import event_to_json
+>>> event_to_json(e)["data"]["line"]
 'front'
 """
 
@@ -15,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from ..rules.combat import CombatEvent, _jsonable
-from ..rules.dice import Roll
+from ..game.events import RollEvent, RuleEvent
+from ..rules.combat.events import _jsonable
 
 __all__ = [
     "LinesEvent", "RollMade", "CombatHappened", "SetupDone", "HandChosen", "TurnBegan", "InitiativeWon",
@@ -39,45 +43,20 @@ class LinesEvent:
         """The event's fields but ``text``, JSON-ready."""
         return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self) if f.name != "text"}
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"kind", "text", "data"}`` (the hex game's event shape)."""
+    def event_json(self) -> dict[str, Any]:
+        """``{"kind", "text", "data"}``: what :func:`hexwar.game.events.event_to_json` writes."""
         return {"kind": self.kind, "text": self.text, "data": self.data}
+
+    def to_json(self) -> dict[str, Any]:
+        """The log form (same as :func:`hexwar.game.events.event_to_json`)."""
+        return self.event_json()
 
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
-class RollMade(LinesEvent):
-    """A die roll or random draw, recorded the moment it is made (R1.2)."""
-
-    kind: ClassVar[str] = "roll"
-    roll: Roll
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The roll as :meth:`Roll.to_json` (the hex game's roll-event data)."""
-        return self.roll.to_json()
-
-
-@dataclass(frozen=True, slots=True)
-class CombatHappened(LinesEvent):
-    """One event of the combat engine (:class:`hexwar.rules.combat.CombatEvent`), unchanged."""
-
-    event: CombatEvent
-
-    @property
-    def kind(self) -> str:  # type: ignore[override]
-        """The combat event's own kind (``to_hit``, ``damage``, ``destroyed``, ...)."""
-        return self.event.kind
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The combat event's JSON."""
-        d = self.event.to_json()
-        d.pop("kind", None)
-        d.pop("text", None)
-        return d
+RollMade = RollEvent  #: a roll in the log: the hex game's RollEvent
+CombatHappened = RuleEvent  #: a combat-engine event in the log: the hex game's RuleEvent (payload unchanged)
 
 
 @dataclass(frozen=True, slots=True)

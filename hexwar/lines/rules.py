@@ -8,19 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..game.events import Recorder
 from ..game.state import GameResult, Kill
 from ..rules import combat
 from ..rules.cards import CardSet, Deck, EffectKind, UnitCard, card_id_of, default_cards
 from ..rules.combat import CombatEngine, DefenseContext, normalize_variant
-from ..rules.dice import Roll
 from .commands import side_of_seat
 from .events import (
     CaptureForfeited,
     CombatHappened,
     Enveloped,
     GameOver,
-    LinesEvent,
-    RollMade,
     Scored,
     UnitLeft,
 )
@@ -29,7 +27,7 @@ from .state import SIDES, LineUnit, Phase, other_side
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["Sink", "RollRecorder", "cards", "card", "role_of", "seat_for_card", "classic", "engine",
+__all__ = ["Sink", "cards", "card", "role_of", "seat_for_card", "classic", "engine",
            "defense_context", "target_lines", "legal_targets", "attack_orders_ok", "apply_combat_events",
            "score", "leave_play", "envelop", "check_points", "finish", "has_ground_unit", "fighting",
            "OVERRUN_TURNS", "active_effect_total", "name"]
@@ -52,32 +50,8 @@ def name(uid: str) -> str:
     return f"{card(uid).name} ({uid})"
 
 
-class Sink:
-    """Collects the events of one command into the state's log (and the caller's list)."""
-
-    def __init__(self, state: LinesState):
-        self.state = state
-        self.events: list[LinesEvent] = []
-
-    def add(self, ev: LinesEvent) -> LinesEvent:
-        """Record ``ev``."""
-        self.events.append(ev)
-        self.state.log.append(ev)
-        return ev
-
-
-class RollRecorder(list):  # type: ignore[type-arg]
-    """The dice log: a list of rolls that reports each roll to the current :class:`Sink` as it is
-    made (R1.2). The state's dice get one at setup; :func:`hexwar.lines.turn.apply_command`
-    points :attr:`sink` at the command's sink."""
-
-    sink: Sink | None = None
-
-    def append(self, roll: Roll) -> None:  # type: ignore[override]
-        """Record ``roll`` and report it."""
-        super().append(roll)
-        if self.sink is not None:
-            self.sink.add(RollMade(str(roll), roll))
+Sink = Recorder
+"""The recorder of the command being applied (the hex game's :class:`~hexwar.game.events.Recorder`)."""
 
 
 def classic(state: LinesState) -> bool:
@@ -302,7 +276,7 @@ def apply_combat_events(state: LinesState, evs: list[combat.CombatEvent], sink: 
     score (R6.6), crews meet their fate (survive: under the Reserves; captured / destroyed: out,
     scored), aircraft return (R5.6)."""
     for ev in evs:
-        sink.add(CombatHappened(ev.text, ev))
+        sink.add(CombatHappened(ev))
         if isinstance(ev, combat.UnitDestroyed) and ev.unit in state.units:
             # a gun's crew shot away (000): leave_play leaves the gun standing crewless
             leave_play(state, sink, ev.unit, "removed", "destroyed")

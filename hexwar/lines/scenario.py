@@ -64,11 +64,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import read_text
+from ..game.events import Recorder
+from ..game.setup import RollLog
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
 from ..rules.dice import Dice
 from .commands import SEATS_2P, SEATS_4P, Commit, side_of_seat
 from .events import SetupDone
-from .rules import RollRecorder, Sink, finish, role_of, seat_for_card
+from .rules import Sink, finish, role_of, seat_for_card
 from .state import SIDES, LinesState
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -130,6 +132,7 @@ class LinesScenario:
     content_hash: str = ""
     reference: str = field(default="", compare=False)
     mode: str = "lines"
+    objectives: tuple[()] = ()  # no objective hexes on lines (the common result code asks)
     decks: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     @property
@@ -347,16 +350,17 @@ def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ..
     seed = sc.seed if seed is None else int(seed)
     vs = tuple(v for v in (sc.variants if variants is None else variants) if v != "standard")
     dice = Dice(seed)
-    dice.log = RollRecorder()
+    rec = Recorder()
+    dice.log = RollLog(rec)  # the recorder is given to the dice once (R1.2)
     seats = sc.seats
-    state = LinesState(scenario=sc, dice=dice, seed=seed, variants=vs, seats=seats)
+    state = LinesState(scenario=sc, dice=dice, seed=seed, variants=vs, seats=seats, recorder=rec)
     for s in seats:
         state.reserves[s] = []
         state.hand_units[s] = []
         state.hand_commands[s] = []
         state.pending[s] = {}
-    sink = Sink(state)
-    dice.log.sink = sink
+    rec.begin()
+    sink = rec
     counts: Counter[str] = Counter()
     all_cards: list[str] = []
 
@@ -411,8 +415,10 @@ def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ..
             state.done.add(seat)
     state.all_cards = tuple(all_cards)
     state.overrun = {s: 0 for s in SIDES}
-    begin_play(state, sink)
-    dice.log.sink = None  # each command points it at its own sink (hexwar.lines.turn.apply_command)
+    try:
+        begin_play(state, sink)
+    finally:
+        state.log.extend(rec.take())
     return state
 
 

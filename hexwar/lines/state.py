@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..game.events import Recorder
 from ..game.state import GameResult, Kill
 from ..rules.cards import card_id_of, default_cards
 from ..rules.dice import Dice
@@ -174,6 +175,7 @@ class LinesState:
         result: set when the game ends.
         all_cards: every card instance of the game (invariants).
         commands, log, checkpoints: the replay log, the event log, per-End-Turn hashes.
+        recorder: collects the events of the command being applied (given to the dice once).
     """
 
     scenario: LinesScenario
@@ -215,6 +217,7 @@ class LinesState:
     log: list[LinesEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
     mode: str = "lines"
+    recorder: Recorder = field(default_factory=Recorder, repr=False)
 
     # -- driving ------------------------------------------------------------------------
     def apply(self, command: LinesCommand) -> list[LinesEvent]:

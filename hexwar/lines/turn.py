@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.cards import EffectKind
-from . import actions  # noqa: F401  (registers the actions)
+from .actions import LINES
 from .actions.commit import carry_out
-from .actions.registry import ACTIONS
 from .commands import Commit, EndPhase, IllegalLinesCommand, LinesCommand, Resolve, side_of_seat
 from .events import (
     CommitmentRevealed,
@@ -57,12 +56,11 @@ def _problem(state: LinesState, cmd: LinesCommand) -> str | None:
         return f"no seat {cmd.seat!r} in this game (seats: {', '.join(state.seats)})"
     if cmd.seat != state.to_act:
         return f"it is {state.to_act}'s turn to act, not {cmd.seat}'s"
-    act = ACTIONS.get(cmd.name)
-    if act is None or type(cmd) is not act.command:
-        return f"unknown command {cmd.name!r}"
-    if state.phase not in act.phases:
-        return f"{cmd.name} is not possible in the {state.phase} phase"
-    return act.check(state, cmd)
+    act = LINES.action(state.phase, type(cmd))
+    if act is None:
+        return (f"{cmd.name} is not allowed in the {state.phase} phase "
+                f"(allowed: {', '.join(LINES.allowed(state.phase))})")
+    return act.check(state, cmd) or None
 
 
 def check_command(state: LinesState, cmd: LinesCommand) -> str | None:
@@ -79,19 +77,20 @@ def apply_command(state: LinesState, cmd: LinesCommand) -> list:
     p = _problem(state, cmd)
     if p:
         raise IllegalLinesCommand(cmd, p)
-    sink = Sink(state)
-    rec = state.dice.log
-    prev = getattr(rec, "sink", None)
-    rec.sink = sink  # type: ignore[attr-defined]
+    act = LINES.action(state.phase, type(cmd))
+    assert act is not None
+    rec = state.recorder
+    rec.begin()
     try:
         state.commands.append(cmd)
-        ACTIONS[cmd.name].apply(state, cmd, sink)
-        ended = _advance(state, sink)
+        act.apply(state, cmd, rec)
+        ended = _advance(state, rec)
     finally:
-        rec.sink = prev  # type: ignore[attr-defined]
+        events = rec.take()
+        state.log.extend(events)
     if ended:
         state.checkpoints.append((state.turn - (0 if state.result else 1), len(state.commands), state.state_hash()))
-    return sink.events
+    return events
 
 
 def legal_commands(state: LinesState, seat: str | None = None) -> list[LinesCommand]:
@@ -99,15 +98,12 @@ def legal_commands(state: LinesState, seat: str | None = None) -> list[LinesComm
     seat = seat or state.to_act
     if seat is None or seat != state.to_act or state.result is not None:
         return []
-    out: list[LinesCommand] = []
-    for act in ACTIONS.values():
-        if state.phase in act.phases:
-            out.extend(act.options(state, seat))
-    return out
+    return list(LINES.options(state, seat))
 
 
 def begin_play(state: LinesState, sink: Sink) -> None:
-    """After setup: seats that must choose a hand act first; else turn 1 begins."""
+    """After setup: seats that must choose a hand act first; else turn 1 begins (the setup's
+    events are in the open recorder ``sink``)."""
     state.phase = Phase.SETUP
     state.order = list(state.seats)
     _advance(state, sink)

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 from ..commands import ChooseHand
 from ..events import HandChosen
 from ..rules import cards, name
-from ..state import Phase
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -69,4 +68,5 @@ def options(state: LinesState, seat: str) -> Iterator[ChooseHand]:
             return
 
 
-register(Action(ChooseHand, (Phase.SETUP,), check, apply, options))
+ACTION = Action(ChooseHand, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

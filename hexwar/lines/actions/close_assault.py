@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from ..commands import DeclareCloseAssault, side_of_seat
 from ..events import Declared
 from ..rules import card, close_assault_problem, declared_units, name
-from ..state import LineAttack, Phase, other_side
-from .registry import Action, register
+from ..state import LineAttack, other_side
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -52,4 +52,5 @@ def options(state: LinesState, seat: str) -> Iterator[DeclareCloseAssault]:
                 yield cmd
 
 
-register(Action(DeclareCloseAssault, (Phase.DECLARATION,), check, apply, options))
+ACTION = Action(DeclareCloseAssault, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -17,7 +17,7 @@ from ..commands import UseCommandCard
 from ..events import CommandCardPlayed, TakenFromReserves
 from ..rules import card, cards, name
 from ..state import Phase
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -154,5 +154,5 @@ def options(state: LinesState, seat: str) -> Iterator[UseCommandCard]:
                 yield cmd
 
 
-register(Action(UseCommandCard, (Phase.COMMITMENT, Phase.DECLARATION, Phase.RESOLUTION, Phase.DRAW), check, apply,
-                options))
+ACTION = Action(UseCommandCard, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -13,8 +13,8 @@ from ...rules.cards import EffectKind
 from ..commands import Commit, side_of_seat
 from ..events import Committed, OverrunCount
 from ..rules import card, cards, classic, event_has, name
-from ..state import LineUnit, Phase, other_side
-from .registry import Action, register
+from ..state import LineUnit, other_side
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -167,4 +167,5 @@ def options(state: LinesState, seat: str) -> Iterator[Commit]:
                         yield cmd
 
 
-register(Action(Commit, (Phase.COMMITMENT,), check, apply, options))
+ACTION = Action(Commit, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

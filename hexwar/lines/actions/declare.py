@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from ..commands import Declare
 from ..events import Declared
 from ..rules import card, declaration_problem, declared_units, fighting, legal_targets, name
-from ..state import LineAttack, Phase
-from .registry import Action, register
+from ..state import LineAttack
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -59,4 +59,5 @@ def options(state: LinesState, seat: str) -> Iterator[Declare]:
                     yield cmd
 
 
-register(Action(Declare, (Phase.DECLARATION,), check, apply, options))
+ACTION = Action(Declare, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from ..commands import Discard
 from ..events import Discarded
 from ..rules import name
-from ..state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, Phase
-from .registry import Action, register
+from ..state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -62,4 +62,5 @@ def options(state: LinesState, seat: str) -> Iterator[Discard]:
                     yield Discard(seat, c)
 
 
-register(Action(Discard, (Phase.DRAW,), check, apply, options))
+ACTION = Action(Discard, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

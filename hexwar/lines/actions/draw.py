@@ -12,8 +12,8 @@ from ...rules.cards import EffectKind
 from ..commands import Draw, side_of_seat
 from ..events import Drew, EventDrawn, TakenFromReserves
 from ..rules import active_effect_total, cards, name
-from ..state import SIDES, Phase
-from .registry import Action, register
+from ..state import SIDES
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -102,4 +102,5 @@ def options(state: LinesState, seat: str) -> Iterator[Draw]:
         yield Draw(seat, tuple(["command"] * k + ["reserves"] * (n - k)))
 
 
-register(Action(Draw, (Phase.DRAW,), check, apply, options))
+ACTION = Action(Draw, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -11,7 +11,7 @@ from ..commands import EndPhase
 from ..events import PhaseEnded
 from ..state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, Phase
 from . import draw
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -42,4 +42,5 @@ def options(state: LinesState, seat: str) -> Iterator[EndPhase]:
         yield cmd
 
 
-register(Action(EndPhase, (Phase.COMMITMENT, Phase.DECLARATION, Phase.DRAW), check, apply, options))
+ACTION = Action(EndPhase, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

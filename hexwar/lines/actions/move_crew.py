@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 from ..commands import MoveCrew
 from ..events import CrewMoved
 from ..rules import card, classic, name
-from ..state import Phase
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -67,4 +66,5 @@ def options(state: LinesState, seat: str) -> Iterator[MoveCrew]:
                 yield cmd
 
 
-register(Action(MoveCrew, (Phase.COMMITMENT,), check, apply, options))
+ACTION = Action(MoveCrew, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from ..commands import MoveLine
 from ..events import LineChanged
 from ..rules import card, name
-from ..state import Phase
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -50,4 +49,5 @@ def options(state: LinesState, seat: str) -> Iterator[MoveLine]:
             yield cmd
 
 
-register(Action(MoveLine, (Phase.COMMITMENT,), check, apply, options))
+ACTION = Action(MoveLine, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from ..commands import Recrew
 from ..events import Recrewed
 from ..rules import card, forfeit, name
-from ..state import LineUnit, Phase
-from .registry import Action, register
+from ..state import LineUnit
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -62,4 +62,5 @@ def options(state: LinesState, seat: str) -> Iterator[Recrew]:
                 yield Recrew(seat, uid, x)
 
 
-register(Action(Recrew, (Phase.COMMITMENT,), check, apply, options))
+ACTION = Action(Recrew, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""

@@ -17,8 +17,7 @@ from ...rules.combat import AttackOrders, bonus_on
 from ..commands import Resolve, side_of_seat
 from ..events import BonusDiscarded, CombatHappened, Resolved
 from ..rules import apply_combat_events, card, cards, check_points, defense_context, engine, envelop, name
-from ..state import Phase
-from .registry import Action, register
+from .registry import Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
@@ -63,8 +62,7 @@ def friendly_fire_policy(state: LinesState) -> Any:
 
 
 def _void(state: LinesState, a: Any, why: str, sink: Sink) -> None:
-    sink.add(CombatHappened(f"attack #{a.number} void: {why} (R6.2)",
-                            combat.AttackVoid(f"attack #{a.number} void: {why} (R6.2)", ",".join(a.attackers),
+    sink.add(CombatHappened(combat.AttackVoid(f"attack #{a.number} void: {why} (R6.2)", ",".join(a.attackers),
                                               a.target, why)))
 
 
@@ -134,4 +132,5 @@ def options(state: LinesState, seat: str) -> Iterator[Resolve]:
                 yield Resolve(seat, n, c)
 
 
-register(Action(Resolve, (Phase.RESOLUTION,), check, apply, options))
+ACTION = Action(Resolve, check, apply, options)
+"""This command\'s rules (phases: see :data:`hexwar.lines.actions.LINES`)."""
