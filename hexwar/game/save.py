@@ -39,6 +39,7 @@ from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_text, dump_json, read_json
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
+from .modes import known_modes, mode_hook
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
 
@@ -121,19 +122,11 @@ class SaveFile:
 
 def _mode_commands(mode: str) -> Any:
     """R11.1: the command parser of a game mode (``"hex"``, ``"lines"``)."""
-    if mode == "lines":
-        from ..lines.commands import command_from_json as lines_command
-
-        return lines_command
-    return command_from_json
+    return command_from_json if mode == "hex" else mode_hook(mode, "command")
 
 
 def _mode_seats(mode: str) -> tuple[str, ...]:
-    if mode == "lines":
-        from ..lines.commands import SEATS_2P, SEATS_4P
-
-        return SEATS_2P + SEATS_4P
-    return SIDES
+    return SIDES if mode == "hex" else tuple(mode_hook(mode, "seats"))
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -208,8 +201,8 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
     mode = data.get("mode", "hex")
-    if mode not in ("hex", "lines"):
-        bad("mode", f"expected \"hex\" or \"lines\", got {mode!r}")
+    if mode not in known_modes():
+        bad("mode", f"expected one of {list(known_modes())}, got {mode!r}")
         mode = "hex"
     parse_command = _mode_commands(mode)
     setup = data.get("setup", {})

@@ -61,6 +61,7 @@ from ..maps import BattleMap
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
+from .modes import MODES, known_modes, mode_hook
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -376,12 +377,10 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     # R11.1: a scenario of another game mode is parsed by that mode (mode = "lines")
     mode = data.get("mode", "hex")
-    if mode == "lines":
-        from ..lines.scenario import parse_lines_scenario
-
-        return parse_lines_scenario(data, text, path)  # type: ignore[return-value]
     if mode != "hex":
-        raise ValidationError([Problem(src, "mode", f"expected \"hex\" or \"lines\", got {mode!r}")])
+        if mode not in MODES:
+            raise ValidationError([Problem(src, "mode", f"expected one of {list(known_modes())}, got {mode!r}")])
+        return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
     data.pop("mode", None)
 
     def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:

@@ -20,13 +20,14 @@ from typing import Any, ClassVar
 from ..game.commands import CommandFormatError, IllegalCommand, _from_json_value, _to_json_value
 
 __all__ = [
-    "SEATS_2P", "SEATS_4P", "LINES", "IllegalLinesCommand", "LinesCommand", "ChooseHand", "Commit", "Recrew",
+    "SEATS_2P", "SEATS_4P", "ALL_SEATS", "LINES", "IllegalLinesCommand", "LinesCommand", "ChooseHand", "Commit", "Recrew",
     "MoveLine", "MoveCrew", "Declare", "DeclareCloseAssault", "Resolve", "UseCommandCard", "Draw", "Discard",
     "EndPhase", "COMMAND_TYPES", "command_from_json", "side_of_seat",
 ]
 
 SEATS_2P = ("german", "soviet")
 SEATS_4P = ("german-front", "german-support", "soviet-front", "soviet-support")
+ALL_SEATS = SEATS_2P + SEATS_4P
 LINES = ("front", "rear")
 
 
