@@ -144,7 +144,8 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
-    mode: dict[str, Any] = {"mode": state.mode} if getattr(state, "mode", "hex") != "hex" else {}  # R11.1 modes
+    name = getattr(state, "mode", "hex")
+    mode: dict[str, Any] = {"mode": name} if name != "hex" else {}  # R11.1: a game mode's saves say so
     setup = state.scenario.setup_json() if hasattr(state.scenario, "setup_json") else {}
     if setup:  # choices made when the game started that the scenario file does not hold (--deck)
         mode["setup"] = setup
@@ -333,7 +334,7 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
                           f"{sc.id!r}")
     if save.setup:
         try:
-            sc = sc.with_setup(save.setup)  # type: ignore[union-attr]
+            sc = sc.with_setup(save.setup)  # type: ignore[attr-defined]
         except (AttributeError, HexwarError) as exc:
             raise ReplayError(f"{save.path}: setup: {exc}") from None
     if verify and sc.content_hash != save.scenario_hash:
