@@ -291,7 +291,7 @@ def test_help_overlay_toggles_and_lists_shortcuts(make_window):
     d = Driver(win)
     d.key(key.H)
     assert win.show_help
-    texts = [it.text for it in win._modal_items if hasattr(it, "text")]
+    texts = win.screen_texts()
     assert "Ctrl+Z" in texts and "Ctrl+S" in texts and "[ / ]" in texts
     d.key(key.F1)
     assert not win.show_help

@@ -227,8 +227,9 @@ def test_text_field_inserts_at_the_caret_moves_and_erases():
     s.text_motion(keys.BACKSPACE)
     s.text_motion(keys.DELETE)
     assert tf.text == "myap.json" and tf.caret == 2  # Backspace took "_", Delete the "m" after the caret
-    s.key_press(keys.END)
-    s.key_press(keys.LEFT)
+    assert not s.key_press(keys.BACKSPACE)  # erasing is a text motion, never a key press too
+    s.text_motion(keys.END)
+    s.text_motion(keys.LEFT)
     s.text("\x08\r")  # control characters are never inserted
     assert tf.text == "myap.json" and tf.caret == 8
     s.key_press(keys.ENTER)

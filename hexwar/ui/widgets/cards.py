@@ -69,7 +69,7 @@ def card_facts(card: Any, rules: Any = None) -> CardFacts:
             line = _LINES.get(card.line, card.line.replace("_", " "))
         stats = (f"Defense {card.defense}", f"Endurance {card.endurance_full} / Half {card.endurance_half}",
                  f"cost {card.cost}")  # fmt: skip
-        body = []
+        body: list[str] = []
         if card.mobility:
             body.append(f"movement {card.movement} ({card.mobility})")
         if card.quality:
@@ -79,19 +79,19 @@ def card_facts(card: Any, rules: Any = None) -> CardFacts:
             body.append(card.note)
         return CardFacts("unit", card.name, card.side, f"{kind}, {line}", stats, tuple(body))
     if hasattr(card, "sides") and hasattr(card, "side_for"):  # damage card (R6.6)
-        body = tuple(f"{s.target_type}: {s.describe(rules)}" for s in card.sides)
-        return CardFacts("damage", card.id.replace("_", " "), "", "Damage card", (), body)
+        sides = tuple(f"{s.target_type}: {s.describe(rules)}" for s in card.sides)
+        return CardFacts("damage", card.id.replace("_", " "), "", "Damage card", (), sides)
     if hasattr(card, "duration"):  # Command card (R4.3)
         who = "/".join(t.replace("_", " ") for t in card.applies_to) or "any unit"
         dur = {"instant": "at once", "attack": "for one attack", "turn": "until End Turn",
                "permanent": "until the unit leaves play"}.get(card.duration, card.duration)  # fmt: skip
-        body = tuple(e.describe(rules) for e in card.effects) + ((card.note,) if card.note else ())
+        fx = tuple(e.describe(rules) for e in card.effects) + ((card.note,) if card.note else ())
         sub = f"Command, {card.phase.replace('_', ' ')} phase"
-        return CardFacts("command", card.title, "", sub, (who, dur), body)
+        return CardFacts("command", card.title, "", sub, (who, dur), fx)
     if hasattr(card, "effects") and hasattr(card, "title"):  # Event card
         last = "rest of the game" if card.turns is None else f"{card.turns} turns"
-        body = tuple(e.describe(rules) for e in card.effects) + ((card.note,) if card.note else ())
-        return CardFacts("event", card.title, "", "Event", (last,), body)
+        ev = tuple(e.describe(rules) for e in card.effects) + ((card.note,) if card.note else ())
+        return CardFacts("event", card.title, "", "Event", (last,), ev)
     raise TypeError(f"not a card definition: {card!r}")
 
 

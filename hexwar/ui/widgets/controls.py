@@ -415,14 +415,13 @@ class TextField(Element):
         return True
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
-        """Enter runs ``on_enter``; the keys that are text motions are used here too, so a
-        window without pyglet's motion events still edits."""
+        """Enter runs ``on_enter``. Caret keys and erasing arrive as text motions
+        (:meth:`on_motion`; pyglet sends both a key press and a motion for them, so handling
+        them here too would erase twice)."""
         if symbol == keys.ENTER:
             if self.on_enter is not None:
                 self.on_enter(self.text)
             return True
-        if symbol in (keys.LEFT, keys.RIGHT, keys.HOME, keys.END, keys.BACKSPACE, keys.DELETE):
-            return self.on_motion(symbol)
         return False
 
     def on_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
