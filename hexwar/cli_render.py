@@ -12,34 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import click
 
 from .errors import HexwarError
 from .maps import BattleMap
+from .render.scene import Scene
 
 __all__ = ["Scene", "SCENE_LOADERS", "load_scene", "parse_size", "render"]
 
 _SIZE_RE = re.compile(r"^\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*$")
 MIN_SIDE, MAX_SIDE = 16, 8192
-
-
-@dataclass
-class Scene:
-    """What ``hexwar render`` draws: a map and the unit counters on it.
-
-    Attributes:
-        bmap: the battle map (with its wrecks, rubble, fires, artillery marker).
-        counters: unit counters (``hexwar.render.counters.CounterView``) to draw.
-        title: a name for messages.
-    """
-
-    bmap: BattleMap
-    counters: list[Any] = field(default_factory=list)
-    title: str = ""
 
 
 def _map_scene(path: str) -> Scene:

@@ -290,7 +290,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                                            (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
 
     def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
-        from ..editor.overlays import ObjectiveOverlay
+        from ..render.regions import ObjectiveOverlay
 
         return ObjectiveOverlay(tuple((h, pts) for h, _, pts, _ in objs))
 
@@ -594,7 +594,7 @@ class _Arrows(ArrowOverlay):
 
 
 def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
-    from ..editor.overlays import ZoneOverlay
+    from ..render.regions import ZoneOverlay
 
     return ZoneOverlay(hexes, colour, alpha=0.30, border=0.07)
 
