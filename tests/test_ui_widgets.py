@@ -380,3 +380,22 @@ def test_key_codes_equal_pyglets_and_the_toolkit_loads_no_pyglet():
     from pyglet.window import mouse
 
     assert (keys.MOUSE_LEFT, keys.MOUSE_RIGHT) == (mouse.LEFT, mouse.RIGHT)
+
+
+def test_play_key_map_uses_pyglets_key_codes_and_ctrl_q_quits():
+    from hexwar.render import backend
+    from hexwar.ui.input_map import mouse_intent, play_intent
+
+    try:
+        backend.configure(True)
+        from pyglet.window import key, mouse
+    except Exception as exc:  # pragma: no cover - no EGL on this machine
+        pytest.skip(f"headless pyglet unavailable: {exc}")
+    expect = {key.SPACE: "end_phase", key.E: "end_phase", key.NUM_ENTER: "confirm", key.RETURN: "confirm",
+              key._1: "weapon_1", key.NUM_2: "weapon_2", key.P: "play_card", key.BACKSPACE: "discard_card",
+              key.F1: "help", key.EQUAL: "zoom_in", key.PLUS: "zoom_in", key.NUM_SUBTRACT: "zoom_out",
+              key.PAGEUP: "log_older", key.HOME: "fit", key.TAB: "next_unit", key.Q: "quit_if_over"}
+    assert {k: play_intent(k) for k in expect} == expect
+    assert play_intent(key.Q, key.MOD_CTRL) == play_intent(key.Q, key.MOD_COMMAND) == "quit"
+    assert play_intent(key.Z, key.MOD_CTRL) is None and play_intent(key.Z) is None
+    assert (mouse_intent(mouse.LEFT), mouse_intent(mouse.RIGHT), mouse_intent(mouse.MIDDLE)) == ("act", "select", "pan")

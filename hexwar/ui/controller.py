@@ -16,6 +16,12 @@ combat log (every roll, R1.2), the Damage cards drawn (R6.6) and the last artill
 with its drift (R9.3), hides the hand between hot-seat players, and autosaves through
 :class:`hexwar.game.save.Autosaver`.
 
+The responsibilities live in their own modules and the controller composes them:
+input mapping (keys and mouse -> intents) in :mod:`hexwar.ui.input_map`, command dispatch
+here (:meth:`PlayController.issue`), computer pacing in :mod:`hexwar.ui.pacing`, the log view
+in :mod:`hexwar.ui.log_view`, autosave in :mod:`hexwar.ui.autosave`, derived-view caches in
+:mod:`hexwar.ui.view_cache`, counter animation in :mod:`hexwar.ui.animation`.
+
 No pyglet here: the window (:mod:`hexwar.ui.play_window`) only draws this object's state and
 forwards input, so the controller is tested without a window too.
 """
@@ -23,7 +29,7 @@ forwards input, so the controller is tested without a window too.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,10 +56,14 @@ from ..game.commands import (
     UseCommandCard,
 )
 from ..game.events import Event
-from ..game.headless import format_event, readable
 from ..game.state import GameState, Phase, card_of, other_side
 from ..hexgrid import Hex
+from .animation import MoveAnim
+from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock
+from .log_view import LogLine, LogView, StrikeView
+from .pacing import ComputerPacer, describe_command
+from .view_cache import EpochCache
 
 __all__ = [
     "Action",
@@ -110,21 +120,6 @@ class Action:
     primary: bool = False
 
 
-@dataclass(frozen=True)
-class LogLine:
-    """One line of the combat log.
-
-    Attributes:
-        text: the readable line (:func:`hexwar.game.headless.format_event`, stripped).
-        kind: the event kind (``"roll"``, ``"to_hit"``, ``"damage"``, ``"phase"`` ...).
-        turn: the game turn it happened in.
-    """
-
-    text: str
-    kind: str
-    turn: int
-
-
 @dataclass
 class PendingAttack:
     """An attack being prepared in the Declaration phase (R6.1), not yet declared.
@@ -146,68 +141,6 @@ class PendingAttack:
     def command(self, side: str) -> Declare:
         """The :class:`~hexwar.game.commands.Declare` this attack would issue."""
         return Declare(side, self.attacker, self.target, tuple(self.weapons), self.at_crew)
-
-
-@dataclass
-class MoveAnim:
-    """A counter sliding along its path, one hex per ``step`` seconds (display only).
-
-    Attributes:
-        uid: the moving unit.
-        path: the hexes it enters, in order (the start first).
-        start: clock time the animation began.
-        step: seconds per hex.
-    """
-
-    uid: str
-    path: tuple[Hex, ...]
-    start: float
-    step: float
-
-    def hex_at(self, t: float) -> Hex | None:
-        """The hex shown at time ``t``; ``None`` once the animation is over."""
-        k = int((t - self.start) / self.step) if self.step > 0 else len(self.path)
-        if k >= len(self.path) - 1:
-            return None
-        return self.path[max(0, k)]
-
-
-@dataclass(frozen=True)
-class StrikeView:
-    """The last artillery strike (R9.3), for the map arrow and the panel.
-
-    Attributes:
-        side: the firing side.
-        target: the hex called.
-        landing: where it came down (may be off the map).
-        drift: hexes drifted (0 on target).
-        direction: drift direction 1..6 (R2.3), 0 on target.
-        hit: on target.
-        off_map: landed off the map.
-        text: the log line.
-        turn: the turn of the strike.
-    """
-
-    side: str
-    target: Hex
-    landing: Hex
-    drift: int
-    direction: int
-    hit: bool
-    off_map: bool
-    text: str
-    turn: int
-
-
-def _hex(label: Any) -> Hex | None:
-    if isinstance(label, Hex):
-        return label
-    if isinstance(label, str):
-        try:
-            return Hex.from_label(label)
-        except HexwarError:
-            return None
-    return None
 
 
 class PlayController:
@@ -244,7 +177,6 @@ class PlayController:
         self.state = state
         self.ai: dict[str, Any] = dict(ai or {})
         self.humans = tuple(s for s in SIDES if s not in self.ai)
-        self.saver = saver
         self.clock: Clock = clock or RealClock()
         self.pace = pace or Pace()
         self.selected: str | None = None
@@ -254,21 +186,62 @@ class PlayController:
         self.hand_pick: list[str] = []
         self.message = ""
         self.error = False
-        self.log: list[LogLine] = []
-        self.damage_cards: list[LogLine] = []
-        self.strike: StrikeView | None = None
-        self.last_attack: tuple[Hex, Hex, str] | None = None
+        # the parts with their own responsibility (each its own module)
+        self.log_view = LogView()
+        self.autosave = PlayAutosave(saver)
+        self.pacer = ComputerPacer(self.ai, self.clock, self.pace)
+        self.views = EpochCache(state)
         self.anim: MoveAnim | None = None
-        self.next_ai_at = self.clock.now()
         self.version = 0
-        self.saved_final = False
         self.shown_side: str = self.humans[0] if self.humans else (state.to_act or "german")
         self.pass_to: str | None = None
         self.max_turns: int | None = None
-        self._cache: dict[Any, Any] = {}
         self._record(list(state.log))
         self._check_pass()
         self.say(PHASE_HINTS.get(state.phase, ""))
+
+    # -- the parts, under the names the screen reads --------------------------------------------
+    @property
+    def log(self) -> list[LogLine]:
+        """Every log line so far (rolls included): :attr:`LogView.log`."""
+        return self.log_view.log
+
+    @property
+    def damage_cards(self) -> list[LogLine]:
+        """Damage cards drawn, newest last (R6.6)."""
+        return self.log_view.damage_cards
+
+    @property
+    def strike(self) -> StrikeView | None:
+        """The last artillery strike (R9.3)."""
+        return self.log_view.strike
+
+    @property
+    def last_attack(self) -> tuple[Hex, Hex, str] | None:
+        """``(attacker hex, target hex, side)`` of the attack resolved last."""
+        return self.log_view.last_attack
+
+    @property
+    def next_ai_at(self) -> float:
+        """Clock time the computer's next command is due."""
+        return self.pacer.next_at
+
+    @property
+    def saver(self) -> Any:
+        """The :class:`~hexwar.game.save.Autosaver` told after every command (or ``None``)."""
+        return self.autosave.saver
+
+    @saver.setter
+    def saver(self, saver: Any) -> None:
+        self.autosave.saver = saver
+
+    @property
+    def saved_final(self) -> bool:
+        """The final save at the game's end was written."""
+        return self.autosave.saved_final
+
+    def _record(self, events: Any) -> None:
+        self.log_view.record(events, self.state)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -312,15 +285,10 @@ class PlayController:
 
     # -- derived views (cached per game epoch) ---------------------------------------------------
     def _epoch(self) -> tuple[int, int]:
-        return (self.state.cache.get("epoch", 0), self.state.battlemap.version)
+        return self.views.epoch()
 
     def _cached(self, key: Any, make: Callable[[], Any]) -> Any:
-        k = (key, self._epoch())
-        if k not in self._cache:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            self._cache[k] = make()
-        return self._cache[k]
+        return self.views.get(key, make)
 
     def legal(self) -> list[Command]:
         """Every legal command of the side to act (``state.legal_commands``), cached."""
@@ -521,19 +489,8 @@ class PlayController:
         self._record(events)
         if isinstance(cmd, Move) and start is not None and cmd.path:
             self.anim = MoveAnim(cmd.unit, (start, *cmd.path), self.clock.now(), self.pace.hex_step)
-        if self.saver is not None:
-            try:
-                self.saver.after(st, events)
-            except HexwarError as exc:
-                self.say(f"autosave failed: {exc}", error=True)
-        if st.over and self.saver is not None and not self.saved_final:
-            from ..game.save import write_save
-
-            try:
-                write_save(st, self.saver.path, getattr(self.saver, "players", None))
-                self.saved_final = True
-            except HexwarError as exc:
-                self.say(f"save failed: {exc}", error=True)
+        for problem in self.autosave.after(st, events):
+            self.say(problem, error=True)
         # what the person had picked may be gone now
         if self.selected is not None and self.selected not in st.units:
             self.selected = None
@@ -544,28 +501,6 @@ class PlayController:
         self._check_pass()
         self._touch()
         return events
-
-    def _record(self, events: Iterable[Event]) -> None:
-        evs = list(events)
-        turn = self.state.turn
-        for e in readable(evs):
-            if e.kind == "begin_turn":
-                turn = int(e.data.get("turn", turn))
-            self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
-            if e.kind == "damage_card":
-                self.damage_cards.append(LogLine(e.text, e.kind, turn))
-        for e in evs:
-            if e.kind == "artillery_strike":
-                t, land = _hex(e.data.get("target")), _hex(e.data.get("landing"))
-                if t is not None and land is not None:
-                    self.strike = StrikeView(str(e.data.get("side", "")), t, land, int(e.data.get("drift", 0)),
-                                             int(e.data.get("direction", 0)), bool(e.data.get("hit")),
-                                             bool(e.data.get("off_map")), e.text, turn)
-            elif e.kind == "attack":
-                au = self.state.units.get(str(e.data.get("attacker")))
-                tu = self.state.units.get(str(e.data.get("target")))
-                if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
-                    self.last_attack = (au.hex, tu.hex, au.side)
 
     def _check_pass(self) -> None:
         st = self.state
@@ -591,8 +526,7 @@ class PlayController:
     # -- the computer's turn ------------------------------------------------------------------------
     def computer_to_act(self) -> bool:
         """True when a computer player must act now."""
-        st = self.state
-        return not st.over and not self.stopped and st.to_act is not None and st.to_act in self.ai
+        return self.pacer.to_act(self.state, self.stopped)
 
     def busy(self) -> bool:
         """True while a counter animation is still running."""
@@ -613,48 +547,21 @@ class PlayController:
         v0 = self.version
         if self.busy():
             return True  # the animation itself changes the screen
-        if self.computer_to_act() and self.clock.now() >= self.next_ai_at:
+        if self.pacer.due(self.state, self.stopped):
             self.step_computer()
         return self.version != v0
 
     def step_computer(self) -> list[Event] | None:
         """Apply one command of the computer side to act (its player chooses it)."""
-        st = self.state
-        side = st.to_act
-        if side is None or side not in self.ai or st.over:
+        side = self.state.to_act
+        cmd = self.pacer.choose(self.state)
+        if cmd is None or side is None:
             return None
-        cmd = self.ai[side].choose(st)
-        steps = len(cmd.path) if isinstance(cmd, Move) else 0
         events = self.issue(cmd)
-        self.next_ai_at = self.clock.now() + self.pace.delay_after(cmd.name, steps)
+        self.pacer.acted(cmd)
         if events is not None and not self.error:
-            self.say(f"{side.capitalize()} (computer): {self._describe(cmd)}")
+            self.say(f"{side.capitalize()} (computer): {describe_command(self.state, cmd)}")
         return events
-
-    def _describe(self, cmd: Command) -> str:
-        st = self.state
-        if isinstance(cmd, Move):
-            return f"moves {ruleset.card_name(cmd.unit)} to {st.hex_label(cmd.path[-1])}"
-        if isinstance(cmd, Commit):
-            where = st.hex_label(cmd.hex) if cmd.hex is not None else "aloft"
-            return f"commits {ruleset.card_name(cmd.unit)} into {where}"
-        if isinstance(cmd, Declare):
-            return f"{ruleset.card_name(cmd.attacker)} will fire at {ruleset.card_name(cmd.target)}"
-        if isinstance(cmd, Resolve):
-            return f"resolves attack {cmd.attack}"
-        if isinstance(cmd, EndPhase):
-            return f"ends the {st.phase if st.phase != Phase.OVER else ''} phase".replace("  ", " ")
-        if isinstance(cmd, TargetArtillery):
-            return f"calls artillery on {st.hex_label(cmd.hex)}"
-        if isinstance(cmd, ChooseHand):
-            return "chooses its starting hand"  # which cards stays hidden
-        if isinstance(cmd, Draw):
-            return "draws its cards"
-        if isinstance(cmd, UseCommandCard):
-            return f"plays {ruleset.card_name(cmd.card)}"
-        if isinstance(cmd, Discard):
-            return f"discards {ruleset.card_name(cmd.card)}"
-        return cmd.name.replace("_", " ")
 
     # -- a person's input ------------------------------------------------------------------------------
     def _refuse_not_mine(self) -> bool:
