@@ -313,8 +313,12 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
                 self.show_help, id(self.ui_screen.focus), self._hover_key())  # fmt: skip
 
     def _hover_key(self) -> int:
-        hit = top_hit(self._painter.widgets, *self._mouse) if self._painter is not None else None
-        return -1 if hit is None else id(hit)
+        # the hit box's place in drawing order: stable across repaints (a new painter makes new
+        # boxes), so hovering one button repaints once, not every frame
+        if self._painter is None:
+            return -1
+        hit = top_hit(self._painter.widgets, *self._mouse)
+        return -1 if hit is None else self._painter.widgets.index(hit)
 
     def _paint_if_changed(self) -> None:
         """Repaint the panels, the status bar and any prompt when what they show changed."""
