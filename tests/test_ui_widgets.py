@@ -399,3 +399,30 @@ def test_play_key_map_uses_pyglets_key_codes_and_ctrl_q_quits():
     assert play_intent(key.Q, key.MOD_CTRL) == play_intent(key.Q, key.MOD_COMMAND) == "quit"
     assert play_intent(key.Z, key.MOD_CTRL) is None and play_intent(key.Z) is None
     assert (mouse_intent(mouse.LEFT), mouse_intent(mouse.RIGHT), mouse_intent(mouse.MIDDLE)) == ("act", "select", "pan")
+
+
+def test_the_screen_example_in_architecture_md_runs_headless():
+    import re
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## The widget toolkit", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ns: dict = {}
+    exec(compile(code, "architecture.md", "exec"), ns)  # the doc's own code, nothing read from outside
+
+    shown = []
+    ns["UiLayer"] = lambda window, batch, atlas: SimpleNamespace(show=shown.append)  # the one GL part
+    started = []
+    missions = [SimpleNamespace(title=f"Day {i}") for i in range(1, 30)]
+    campaign = SimpleNamespace(name="Kursk 1943", missions=missions, start=started.append)
+    scr = ns["CampaignScreen"](None, None, FakeAtlas(0.5), campaign)
+    scr.on_resize(600, 400)
+    assert "Kursk 1943" in shown[-1].texts and "Day 1" in shown[-1].texts
+    x, y = scr.missions.rect.x + 10, scr.missions.rect.y1 - 5
+    scr.on_mouse_press(x, y - 20, keys.MOUSE_LEFT, 0)  # the second row
+    assert scr.chosen == 1 and scr.screen.focus is scr.missions
+    assert scr.on_key_press(keys.DOWN, 0) and scr.on_key_press(keys.ENTER, 0) and scr.chosen == 2
+    assert scr.on_key_press(keys.TAB, 0)  # focus: the list, then the Start button
+    assert scr.on_key_press(keys.ENTER, 0) and started == [2]
