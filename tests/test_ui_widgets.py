@@ -227,7 +227,8 @@ def test_text_field_inserts_at_the_caret_moves_and_erases():
     s.text_motion(keys.BACKSPACE)
     s.text_motion(keys.DELETE)
     assert tf.text == "myap.json" and tf.caret == 2  # Backspace took "_", Delete the "m" after the caret
-    assert not s.key_press(keys.BACKSPACE)  # erasing is a text motion, never a key press too
+    s.key_press(keys.BACKSPACE)  # erasing is a text motion, never a key press too
+    assert tf.text == "myap.json"
     s.text_motion(keys.END)
     s.text_motion(keys.LEFT)
     s.text("\x08\r")  # control characters are never inserted
@@ -244,6 +245,16 @@ def test_text_field_respects_max_length_and_the_character_filter():
     assert tf.text == "123"
     s.text("x")
     assert s.text("") and tf.text == "123"
+
+
+def test_keys_typed_into_a_focused_field_are_not_shortcuts_but_tab_and_ctrl_pass():
+    tf = TextField("")
+    s = screen(Box([tf, Button("next")]))
+    s.set_focus(tf)
+    assert s.key_press(ord("h"))  # used: the window must not open its help
+    assert not s.key_press(ord("s"), keys.MOD_CTRL)  # Ctrl+S stays the window's
+    s.key_press(keys.TAB)
+    assert s.focus is not tf
 
 
 def test_text_input_goes_nowhere_without_focus():

@@ -415,14 +415,17 @@ class TextField(Element):
         return True
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
-        """Enter runs ``on_enter``. Caret keys and erasing arrive as text motions
+        """Enter runs ``on_enter``; other keys without Ctrl are used (their characters arrive
+        through :meth:`on_text`), so typing never triggers a screen's shortcuts. Caret keys and erasing arrive as text motions
         (:meth:`on_motion`; pyglet sends both a key press and a motion for them, so handling
         them here too would erase twice)."""
         if symbol == keys.ENTER:
             if self.on_enter is not None:
                 self.on_enter(self.text)
             return True
-        return False
+        if symbol in (keys.TAB, keys.ESCAPE) or modifiers & keys.MOD_CTRL:
+            return False  # focus moves, dialogs cancel, Ctrl shortcuts still work
+        return True  # typing (or erasing) must not trigger the screen's shortcuts
 
     def on_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         """A click puts the caret at the end (and the screen gives the field the focus)."""
