@@ -4,6 +4,7 @@ status-line messages, never exceptions into the window."""
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -13,7 +14,7 @@ from ..errors import HexwarError
 from ..game.events import Event
 from ..game.state import GameState
 
-__all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "PlayAutosave"]
+__all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "new_game_autosave", "PlayAutosave"]
 
 #: Environment variable overriding the autosave folder.
 AUTOSAVE_ENV = "HEXWAR_AUTOSAVE_DIR"
@@ -35,6 +36,22 @@ def default_autosave_path(scenario_name: str, environ: Mapping[str, str] | None 
     ``<autosave_dir>/<name>.json`` with the name reduced to letters, digits, ``-`` and ``_``."""
     stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in scenario_name.lower()).strip("_") or "game"
     return autosave_dir(environ) / f"{stem}.json"
+
+
+def new_game_autosave(scenario_id: str, when: datetime.datetime, environ: Mapping[str, str] | None = None) -> Path:
+    """The autosave file of a windowed game started at ``when`` without ``--save``:
+    ``<autosave_dir>/<scenario>-YYYYmmdd-HHMMSS.json`` (never an earlier game's file); the
+    folder is created.
+
+    Raises:
+        HexwarError: when the folder cannot be created.
+    """
+    path = default_autosave_path(f"{scenario_id}-{when:%Y%m%d-%H%M%S}", environ)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HexwarError(f"autosave folder {path.parent}: {exc.strerror or exc}") from None
+    return path
 
 
 class PlayAutosave:

@@ -613,7 +613,9 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
         variants: rule variants (default the scenario's).
         ai: ``{side: "standard" | "random"}`` computer sides; ``{}`` = two people hot-seat;
             ``None`` = :data:`DEFAULT_AI` (the person plays the Germans).
-        save: autosave path (after every End Turn, at the end and on quit).
+        save: autosave path (after every End Turn, at the end and on quit); ``None``: none
+            (``hexwar play`` passes a new file of the per-user autosave folder,
+            :func:`hexwar.ui.autosave.new_game_autosave`).
         turns: stop after this many turns.
 
     Raises:
