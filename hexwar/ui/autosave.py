@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError
-from ..game.events import Event
+from ..game.events import GameEvent
 from ..game.state import GameState
 
 __all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "new_game_autosave", "PlayAutosave"]
@@ -69,7 +69,7 @@ class PlayAutosave:
         self.saver = saver
         self.saved_final = False
 
-    def after(self, state: GameState, events: Iterable[Event]) -> list[str]:
+    def after(self, state: GameState, events: Iterable[GameEvent]) -> list[str]:
         """Tell the autosaver about a command just applied; at the game's end write the final
         save once. Returns the failure messages (``autosave failed: ...``, ``save failed: ...``)."""
         if self.saver is None:

@@ -53,7 +53,7 @@ from ..game.commands import (
     Tow,
     UseCommandCard,
 )
-from ..game.events import Event
+from ..game.events import GameEvent
 from ..game.state import GameState, Phase
 from ..hexgrid import Hex
 from .animation import MoveAnim
@@ -267,7 +267,7 @@ class PlayController(PlayViewsMixin):
         return self.views.get(key, make)
 
     # -- applying commands ------------------------------------------------------------------------
-    def issue(self, cmd: Command) -> list[Event] | None:
+    def issue(self, cmd: Command) -> list[GameEvent] | None:
         """Apply ``cmd`` if the rules allow it (``state.check`` first); returns its events, or
         ``None`` with the reason on the status line when it is refused. Never raises."""
         why = self.state.check(cmd)
@@ -280,7 +280,7 @@ class PlayController(PlayViewsMixin):
             self.say(exc.reason, error=True)
             return None
 
-    def _apply(self, cmd: Command) -> list[Event]:
+    def _apply(self, cmd: Command) -> list[GameEvent]:
         st = self.state
         start = None
         if isinstance(cmd, Move) and cmd.unit in st.units:
@@ -351,7 +351,7 @@ class PlayController(PlayViewsMixin):
             self.step_computer()
         return self.version != v0
 
-    def step_computer(self) -> list[Event] | None:
+    def step_computer(self) -> list[GameEvent] | None:
         """Apply one command of the computer side to act (its player chooses it)."""
         side = self.state.to_act
         cmd = self.pacer.choose(self.state)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from ..errors import HexwarError
-from ..game.events import Event
+from ..game.events import GameEvent, RuleEvent
 from ..game.headless import format_event, readable
 from ..game.state import GameState
 from ..hexgrid import Hex
+from ..rules.artillery import ArtilleryStrike
+from ..rules.combat import AttackStarted
 
 __all__ = ["LogLine", "StrikeView", "LogView"]
 
@@ -61,17 +61,6 @@ class StrikeView:
     turn: int
 
 
-def _hex(label: Any) -> Hex | None:
-    if isinstance(label, Hex):
-        return label
-    if isinstance(label, str):
-        try:
-            return Hex.from_label(label)
-        except HexwarError:
-            return None
-    return None
-
-
 class LogView:
     """The log as the screen shows it.
 
@@ -88,7 +77,7 @@ class LogView:
         self.strike: StrikeView | None = None
         self.last_attack: tuple[Hex, Hex, str] | None = None
 
-    def record(self, events: Iterable[Event], state: GameState) -> None:
+    def record(self, events: Iterable[GameEvent], state: GameState) -> None:
         """Add ``events`` (just applied to ``state``) to the log: readable lines with every roll
         (R1.2), Damage cards drawn (R6.6), the artillery strike (R9.3), the attack resolved."""
         evs = list(events)
@@ -99,16 +88,13 @@ class LogView:
             self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
             if e.kind == "damage_card":
                 self.damage_cards.append(LogLine(e.text, e.kind, turn))
-        for e in evs:
-            if e.kind == "artillery_strike":
-                t, land = _hex(e.data.get("target")), _hex(e.data.get("landing"))
-                if t is not None and land is not None:
-                    self.strike = StrikeView(str(e.data.get("side", "")), t, land, int(e.data.get("drift", 0)),
-                                             int(e.data.get("direction", 0)), bool(e.data.get("hit")),
-                                             bool(e.data.get("off_map")), e.text, turn)
-            elif e.kind == "attack":
-                au = state.units.get(str(e.data.get("attacker")))
-                tu = state.units.get(str(e.data.get("target")))
+        for e in evs:  # typed events: hexes and unit ids straight from the rules' payload
+            p = e.payload if isinstance(e, RuleEvent) else None
+            if isinstance(p, ArtilleryStrike):
+                self.strike = StrikeView(p.side, p.target, p.landing, p.drift, p.direction, p.hit, p.off_map,
+                                         e.text, turn)
+            elif isinstance(p, AttackStarted):
+                au = state.units.get(p.attacker)
+                tu = state.units.get(p.target)
                 if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
                     self.last_attack = (au.hex, tu.hex, au.side)
-
