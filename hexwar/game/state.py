@@ -362,9 +362,18 @@ class GameState:
             IllegalCommand: with the reason when the command is not allowed now; the state is
                 then unchanged (nothing is rolled either).
         """
+        from .limits import MAX_GAME_COMMANDS
         from .turn import apply_command
+        from .victory import finish
 
-        return apply_command(self, command)
+        events = apply_command(self, command)
+        if self.result is None and len(self.commands) >= MAX_GAME_COMMANDS:  # R12.4: every game ends
+            ev = finish(self, None, "command cap")
+            ev = type(ev)(ev.kind, f"{MAX_GAME_COMMANDS} commands played: the game ends as a draw (R12.4). "
+                                   f"{ev.text}", ev.data)
+            self.log.append(ev)
+            events.append(ev)
+        return events
 
     def legal_commands(self, side: str | None = None) -> list[Command]:
         """Every command :attr:`to_act` (or ``side``) may issue now, in a fixed order.

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING
 
 from .commands import SIDES
 from .events import Event
+from .limits import HARD_TURN_CAP
 from .state import GameResult, Phase, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..hexgrid import Hex
     from .state import GameState
 
-__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning"]
+__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP"]
 
 OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
 
@@ -127,4 +128,10 @@ def end_turn_victory(state: GameState) -> list[Event]:
         g, s_ = tot["german"], tot["soviet"]
         winner = "german" if g > s_ else "soviet" if s_ > g else None
         out.append(finish(state, winner, "turn limit", op))
+        return out
+    if state.turn >= HARD_TURN_CAP:
+        op = objective_points(state)
+        ev = finish(state, None, "turn cap", op)
+        out.append(Event(ev.kind, f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
+                                  f"ends as a draw. {ev.text}", ev.data))
     return out
