@@ -464,8 +464,6 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             variants.append(v)
 
     # map
-    battlemap: BattleMap | None = None
-    map_path: Path | None = None
     if "map" not in sc:
         bad("scenario.map", "missing: a shipped map name or a path relative to the scenario")
     elif battlemap is not None:  # the editor's map, checked in memory

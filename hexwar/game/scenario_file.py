@@ -177,8 +177,10 @@ def _merge_table(table: Any, data: Mapping[str, Any], where: str) -> None:
             continue
         if k in table and _plain(table[k]) == _to_plain(v):
             continue
-        if isinstance(v, Mapping):
-            new: Any = tomlkit.table()
+        if isinstance(v, Mapping) and w.count(".") >= 3:  # deep tables read best inline (weapon = {...})
+            new: Any = _value(v, w)
+        elif isinstance(v, Mapping):
+            new = tomlkit.table()
             _merge_table(new, v, w)
         elif _is_table_array(v):
             new = tomlkit.aot()
