@@ -105,15 +105,14 @@ MAX_SEED = 2**63 - 1  # the scenario format's seed range (docs/scenarios-format.
 
 
 def _is_save(path: str) -> bool:
-    """Whether ``path`` is an existing JSON file saying ``"format": "hexwar-save"``."""
-    from .fileio import read_json
+    """Whether ``path`` is an existing file whose first 64 KB say ``"format": "hexwar-save"``
+    (:func:`hexwar.fileio.sniff_kind`; reading it in full then applies the save size limit)."""
+    from pathlib import Path
+
+    from .fileio import sniff_kind
     from .game.save import SAVE_FORMAT
 
-    try:
-        data = read_json(path)
-    except HexwarError:
-        return False
-    return isinstance(data, dict) and data.get("format") == SAVE_FORMAT
+    return Path(path).is_file() and sniff_kind(path) == SAVE_FORMAT
 
 
 def check_save_target(save: str) -> None:

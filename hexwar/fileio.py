@@ -99,13 +99,13 @@ class FileLock:
 
     Args:
         target: the file to protect (it need not exist).
-        timeout: seconds to wait for another holder.
+        timeout: seconds to wait for another holder (default :data:`LOCK_WAIT_SECONDS`).
         what: how the refusal describes the holder's activity (``"written"``).
     """
 
-    def __init__(self, target: str | os.PathLike[str], timeout: float = LOCK_WAIT_SECONDS, what: str = "written"):
+    def __init__(self, target: str | os.PathLike[str], timeout: float | None = None, what: str = "written"):
         self.target = Path(target)
-        self.timeout = timeout
+        self.timeout = LOCK_WAIT_SECONDS if timeout is None else timeout
         self.what = what
         self.key = str(Path(os.path.abspath(self.target)))
         folder = self.target.parent if str(self.target.parent) else Path(".")
