@@ -261,6 +261,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     with FileLock(target):
         recover_group(target)
         _remove_stale_temps(target)
+        _remove_stale_temps(_journal_path(target))
         tmp = _write_temp(target, data)
         try:
             os.replace(tmp, target)
@@ -300,6 +301,7 @@ def atomic_write_group(files: Iterable[tuple[str | os.PathLike[str], str]]) -> N
         for p, _ in items:
             recover_group(p)
             _remove_stale_temps(p)
+            _remove_stale_temps(_journal_path(p))
         temps: list[tuple[str, Path]] = []
         try:
             for p, data in items:
