@@ -83,8 +83,8 @@ def _expand(paths: tuple[str, ...]) -> list[tuple[str, str | None]]:
     for f in paths:
         p = Path(f)
         if not p.exists():  # a shipped map or scenario name, as every other command takes
-            found = find_content("scenarios", f) or find_content("maps", f)
-            out.append((str(found), None) if found is not None else (f, None))
+            shipped = find_content("scenarios", f) or find_content("maps", f)
+            out.append((str(shipped), None) if shipped is not None else (f, None))
             continue
         if not p.is_dir():
             out.append((f, None))

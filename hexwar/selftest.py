@@ -251,10 +251,10 @@ def _combat(case: dict[str, Any]) -> dict[str, Any]:
     ev = eng.resolve_attack(units[att[0]], units[tgt[0]], AttackOrders((0,)), DefenseContext())
     _all_used(d)
     to_hit = next(e for e in ev if e.kind == "to_hit")
-    out: dict[str, Any] = {"outcome": to_hit.outcome}
+    out: dict[str, Any] = {"outcome": getattr(to_hit, "outcome", None)}
     dmg = next((e for e in ev if e.kind == "damage"), None)
     if dmg is not None:
-        out.update(damage=dmg.damage, endurance_before=dmg.endurance_before)
+        out.update(damage=getattr(dmg, "damage", None), endurance_before=getattr(dmg, "endurance_before", None))
     out["endurance_after"] = units[tgt[0]].endurance
     out["damage_card"] = units[tgt[0]].damage_card is not None
     return out

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import shutil
+import signal
 import time
 from pathlib import Path
 

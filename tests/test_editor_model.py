@@ -16,7 +16,6 @@ from hexwar.editor import commands as C
 from hexwar.editor.hexstate import HexState, MapTransaction
 from hexwar.editor.model import EditorDocument
 from hexwar.editor.scenario_draft import ObjectiveDraft, ScenarioDraft, UnitPlacement, zone_specs
-from hexwar.game.scenario_file import ScenarioFile
 from hexwar.editor.tools import (
     Clipboard,
     brush_hexes,
@@ -25,6 +24,7 @@ from hexwar.editor.tools import (
     resize_translation,
     resized_map,
 )
+from hexwar.game.scenario_file import ScenarioFile
 from hexwar.hexgrid import Hex
 from hexwar.maps import BattleMap, MapError
 

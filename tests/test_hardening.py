@@ -7,7 +7,6 @@ test is tests/test_crash_pairs.py; item 14 (selftest) is tests/test_selftest.py.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from importlib import resources
 
-import pytest
-
 import hexwar.selftest as st
 from hexwar.cli import main
 

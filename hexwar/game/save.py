@@ -264,10 +264,10 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         chash = str(final.get("commands_hash", ""))
         lhash = str(final.get("log_hash", ""))
         ft = final.get("turn")
-        if not _is_int(ft) or not 0 <= ft <= HARD_TURN_CAP + 1:
-            bad("final.turn", f"expected a turn 0..{HARD_TURN_CAP + 1}, got {clip(ft)}")
-        else:
+        if isinstance(ft, int) and not isinstance(ft, bool) and 0 <= ft <= HARD_TURN_CAP + 1:
             fturn = ft
+        else:
+            bad("final.turn", f"expected a turn 0..{HARD_TURN_CAP + 1}, got {clip(ft)}")
         fp = final.get("phase")
         if not isinstance(fp, str) or not fp:
             bad("final.phase", f"expected the phase name, got {clip(fp)}")

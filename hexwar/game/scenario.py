@@ -685,10 +685,10 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
     if len(sides) == 2:
         standard = not any(ss.units for ss in sides.values())
         if standard and not override_reserves:  # 000 Standard Game Setup: 80-100 points (issue 13 item 12)
-            for side, ss in sides.items():
-                pts = sum(ruleset.cost(c) for c in ss.reserves)
-                if ss.reserves and not BUDGET_RANGE[0] <= pts <= BUDGET_RANGE[1]:
-                    bad(f"sides.{side}.reserves", f"{pts} points; a standard game's Reserves deck holds "
+            for sname, sset in sides.items():
+                pts = sum(ruleset.cost(c) for c in sset.reserves)
+                if sset.reserves and not BUDGET_RANGE[0] <= pts <= BUDGET_RANGE[1]:
+                    bad(f"sides.{sname}.reserves", f"{pts} points; a standard game's Reserves deck holds "
                         f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]} points (000 Standard Game Setup). A scenario that "
                         "changes this says so with scenario.override_reserves = true")
         if turns == 0:  # R12.4: every game ends
