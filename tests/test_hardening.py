@@ -146,10 +146,12 @@ def test_command_cap_ends_the_game_and_the_loader_accepts_every_capped_save(monk
 def test_save_naming_etc_shadow_is_refused_before_any_file_is_opened(saved_game, monkeypatch):
     p = tampered(saved_game, "shadow", lambda d: d["scenario"].update(path="/etc/shadow", name="x", id="y"))
     opened: list[str] = []
+    import hexwar.game.scenario as scm
     import hexwar.game.scenario_file as sfm
 
-    real = sfm.read_text
-    monkeypatch.setattr(sfm, "read_text", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
+    real = fio.read_text
+    for mod in (scm, sfm):
+        monkeypatch.setattr(mod, "read_text", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
     with pytest.raises(ReplayError) as exc:
         load_game(p)
     assert "/etc/shadow" in str(exc.value) and "not opened" in str(exc.value)

@@ -50,14 +50,17 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
+from ..fileio import read_text, recover_group
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap
 from ..paths import content_dir, find_content
+from .areas import parse_areas
 from .commands import SIDES
 from .limits import HARD_TURN_CAP
 
@@ -81,6 +84,7 @@ __all__ = [
     "validate_scenario_file",
     "parse_scenario",
     "build_scenario",
+    "loads_toml",
     "check_setup",
     "parse_zone",
 ]
@@ -245,6 +249,7 @@ class Scenario:
         sides: per-side setup.
         objectives: objective hexes.
         hold: optional objective-holding victory.
+        areas: named hex groups of the ``[areas]`` table (:mod:`hexwar.game.areas`).
         content_hash: SHA-256 over the scenario text and the map's content hash.
         reference: the name the scenario was given by (its file's stem).
         override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
@@ -266,6 +271,7 @@ class Scenario:
     events: tuple[str, ...] = ()
     objectives: tuple[Objective, ...] = ()
     hold: HoldVictory | None = None
+    areas: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     content_hash: str = ""
     reference: str = field(default="", compare=False)
     override_reserves: bool = False
@@ -337,12 +343,12 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         ValidationError: listing every problem (file, field path or hex label, expectation).
         HexwarError: when a bare name matches no shipped scenario.
     """
-    from .scenario_file import ScenarioFile
-
     p = Path(path)
     if not p.exists() and "/" not in str(path) and not str(path).endswith(".toml"):
         p = find_scenario(str(path))
-    return ScenarioFile.load(p).validate()
+    recover_group(p)  # finish an interrupted paired save (the editor's map + scenario) first
+    text = read_text(p, kind="hexwar-scenario")
+    return build_scenario(loads_toml(text, str(p)), text, p)
 
 
 def validate_scenario_file(path: str) -> None:
@@ -364,16 +370,31 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
     Raises:
         ValidationError: listing every problem.
     """
-    from .scenario_file import ScenarioFile
+    return build_scenario(loads_toml(text, str(path) if path is not None else "<memory>"), text, path)
 
-    return ScenarioFile.from_text(text, path).validate()
+
+def loads_toml(text: str, src: str) -> dict[str, Any]:
+    """Parse scenario TOML ``text`` (never executed).
+
+    Raises:
+        ValidationError: naming ``src`` and the TOML syntax error.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    except RecursionError:
+        raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
+    except ValueError as exc:  # an integer of over 4300 digits
+        raise ValidationError([Problem(src, "", f"a number is too long: {str(exc).split(';')[0]}")]) from None
 
 
 def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                    battlemap: BattleMap | None = None, map_path: Path | None = None) -> Scenario:
     """Validate parsed scenario ``data`` (the TOML ``text`` it came from) and build the
     :class:`Scenario`; then set a game of it up (:func:`check_setup`), so whatever passes here
-    also starts (issue 13 item 1). Use :class:`hexwar.game.scenario_file.ScenarioFile`.
+    also starts (issue 13 item 1). The one validator: :func:`load_scenario`,
+    :func:`parse_scenario` and :meth:`hexwar.game.scenario_file.ScenarioFile.validate` call it.
 
     Args:
         data: the parsed TOML.
@@ -425,7 +446,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             return []
         return v
 
-    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory"})
+    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas"})
     if "format" in data and data["format"] != SCENARIO_FORMAT:
         bad("format", f"expected \"{SCENARIO_FORMAT}\", got {clip(data['format'])}")
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
@@ -682,6 +703,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             if hs in SIDES and ht_turn is not None:
                 hold = HoldVictory(str(hs), ht_turn)
 
+    areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
     if len(sides) == 2:
         standard = not any(ss.units for ss in sides.values())
         if standard and not override_reserves:  # 000 Standard Game Setup: 80-100 points (issue 13 item 12)
@@ -708,7 +730,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         id=sid, name=name, description=description, path=path, map_path=map_path, battlemap=battlemap,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
-        content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
+        areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
     )
     problems = check_setup(scenario)
     if problems:

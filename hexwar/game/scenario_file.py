@@ -20,7 +20,6 @@ turns = 5
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,10 +29,10 @@ import tomlkit.exceptions
 
 from ..errors import Problem, ValidationError
 from ..fileio import read_text, recover_group
+from .scenario import Scenario, build_scenario, loads_toml
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..maps import BattleMap
-    from .scenario import Scenario
 
 __all__ = ["ScenarioFile"]
 
@@ -133,8 +132,6 @@ class ScenarioFile:
         Raises:
             ValidationError: every problem, each with this file and a field path.
         """
-        from .scenario import build_scenario
-
         return build_scenario(self._data, self._text, self.path, battlemap=battlemap,
                               map_path=Path(map_path) if map_path is not None else None)
 
@@ -148,14 +145,7 @@ class ScenarioFile:
 
 
 def _loads(text: str, src: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
-    except RecursionError:
-        raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
-    except ValueError as exc:  # an integer of over 4300 digits
-        raise ValidationError([Problem(src, "", f"a number is too long: {str(exc).split(';')[0]}")]) from None
+    return loads_toml(text, src)
 
 
 def _plain(v: Any) -> Any:

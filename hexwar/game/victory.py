@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import limits, ruleset
 from .commands import SIDES
 from .events import Event
 from .limits import HARD_TURN_CAP
@@ -25,7 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..hexgrid import Hex
     from .state import GameState
 
-__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP"]
+__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP",
+           "command_cap"]
 
 OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
 
@@ -84,8 +86,6 @@ def overrunning(state: GameState, side: str) -> bool:
     Ground units are units on a hex that are not crews riding another unit; crewless
     captured pieces count for whoever controls them.
     """
-    from . import ruleset
-
     mine = theirs = False
     for u in state.units.values():
         if u.aloft or u.hex is None or u.crewing is not None or not ruleset.is_ground(u.card):
@@ -135,3 +135,17 @@ def end_turn_victory(state: GameState) -> list[Event]:
         out.append(Event(ev.kind, f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
                                   f"ends as a draw. {ev.text}", ev.data))
     return out
+
+
+def command_cap(state: GameState) -> Event | None:
+    """R12.4: a game whose command log reaches :data:`hexwar.game.limits.MAX_GAME_COMMANDS`
+    ends as a draw (reason ``"command cap"``), so no save grows past what the loader accepts.
+
+    Returns:
+        the victory event, or ``None`` while the log is shorter (or the game is over).
+    """
+    cap = limits.MAX_GAME_COMMANDS
+    if state.result is not None or len(state.commands) < cap:
+        return None
+    ev = finish(state, None, "command cap", objective_points(state))
+    return Event(ev.kind, f"{cap:,} commands played: the game ends as a draw (R12.4). {ev.text}", ev.data)
