@@ -32,12 +32,14 @@ import hashlib
 import json
 import os
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import LIMITS, FileLock, atomic_write_text, dump_json, read_json
+from ..paths import content_dir
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .limits import HARD_TURN_CAP, MAX_GAME_COMMANDS
@@ -320,8 +322,6 @@ def scenario_candidates(save: SaveFile, given: tuple[str, ...] = ()) -> tuple[li
         ``(candidates, refused)``: existing paths to try in order, and a note per recorded
         path refused because it points elsewhere.
     """
-    from ..paths import content_dir
-
     roots: list[Path] = []
     if save.path != "<memory>":
         roots.append(Path(save.path).resolve().parent)
@@ -506,8 +506,6 @@ class Autosaver:
     """
 
     def __init__(self, path: str | os.PathLike[str], players: dict[str, str] | None = None):
-        import weakref
-
         self.path = Path(path)
         self.players = dict(players or {})
         self.writes = 0
