@@ -111,16 +111,21 @@ def parse_size(text: str) -> tuple[int, int]:
 @click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
 @click.option("--screen", "screen", type=click.Choice(["map", "play", "battle"]), default="map", show_default=True,
               help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state).")
+@click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool, screen: str = "map") -> None:
+           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
+    from .outputs import check_outputs, record_output
+
     if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
+    check_outputs(force, out=out)
     w, h = parse_size(size)
     if screen != "map":
         from .ui.render_state import render_screen
 
         pw, ph = render_screen(target, out, (w, h), pixel_ratio, screen)
+        record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
     scene = load_scene(target)
@@ -150,4 +155,5 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     finally:
         view.delete()
     save_png(img, out)
+    record_output(out)
     click.echo(f"wrote {out} ({img.shape[1]} x {img.shape[0]} pixels)")
