@@ -30,7 +30,7 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
-    "lines": "hexwar.lines.cli:lines",
+    "lines": "hexwar.cli_lines:lines",
     "selftest": "hexwar.cli_selftest:selftest",
 }
 

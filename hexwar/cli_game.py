@@ -269,7 +269,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     if save:
         check_save_target(save)
     if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
-        from .lines.cli import play_lines
+        from .cli_lines import play_lines
 
         return play_lines(sc, headless=headless, ai=ai, seed=seed, variants=variants, save=save, turns=turns,
                           as_json=as_json, decks=decks, resumed=resumed, scenario_arg=scenario)

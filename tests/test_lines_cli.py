@@ -8,9 +8,9 @@ import pytest
 from lines_helpers import act
 
 from hexwar.cli import main
+from hexwar.cli_lines import parse_seats_ai
 from hexwar.errors import HexwarError, ValidationError
 from hexwar.game.scenario import load_scenario, parse_scenario
-from hexwar.lines.cli import parse_seats_ai
 from hexwar.lines.commands import Commit
 from hexwar.lines.scenario import deck_problems, load_deck
 from hexwar.lines.state import check_invariants

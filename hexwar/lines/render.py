@@ -1,19 +1,19 @@
 """``hexwar render`` for line games: a line scenario or save is drawn as the card table.
 
 :func:`is_lines_target` recognises a line scenario (a shipped name such as ``lines`` or a
-``mode = "lines"`` TOML file) or a lines save; :func:`render_table` draws the card-table screen
-headless (``--screen play``; ``map`` means the same for a game with no map).
+``mode = "lines"`` TOML file) or a lines save; :func:`lines_game_for` gives the game to draw;
+:func:`hexwar.ui.lines_screen.render_table` draws the card-table screen headless (``--screen
+play``; ``map`` means the same for a game with no map).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError
 
-__all__ = ["is_lines_target", "lines_game_for", "render_table"]
+__all__ = ["is_lines_target", "lines_game_for"]
 
 
 def _path(target: str) -> Path | None:
@@ -67,23 +67,3 @@ def lines_game_for(target: str, turn: int = 2) -> Any:
         if st.turn > turn + 1:
             break
     return st
-
-
-def render_table(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,
-                 screen: str) -> tuple[int, int]:
-    """Draw the card table of ``target`` to the PNG ``out``; returns its size in pixels.
-
-    Raises:
-        HexwarError: when the card-table screen is not available (no widget toolkit) or
-            there is no GL context.
-    """
-    try:
-        from ..ui.lines_screen import table_image  # type: ignore[attr-defined]
-    except ImportError:
-        raise HexwarError("the card-table screen needs the widget toolkit hexwar/ui/widgets, which this build "
-                          "does not have yet; play line games with --headless") from None
-    from ..render.offscreen import save_png
-
-    img = table_image(lines_game_for(target), size, pixel_ratio)
-    save_png(img, out)
-    return int(img.shape[1]), int(img.shape[0])

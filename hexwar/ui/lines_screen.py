@@ -14,6 +14,7 @@ any measuring atlas), and the window routes pyglet events to the controller.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..lines.rules import card, cards
@@ -22,7 +23,7 @@ from ..lines.view import SeatView, UnitView
 from .widgets import Painter, Rect, theme, top_hit, wrap
 from .widgets.cards import paint_nato
 
-__all__ = ["paint_table", "table_image", "LinesWindow", "run", "CARD_W", "CARD_H"]
+__all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
 
 CARD_W, CARD_H = 124.0, 92.0
 LOG_W = 360.0
@@ -384,3 +385,19 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
     pyglet.app.run()
 
 
+
+
+def render_table(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,
+                 screen: str) -> tuple[int, int]:
+    """Draw the card table of a line scenario or save ``target`` to the PNG ``out``; returns its
+    size in pixels (``hexwar render lines --screen play``).
+
+    Raises:
+        HexwarError: when there is no GL context or ``out`` cannot be written.
+    """
+    from ..lines.render import lines_game_for
+    from ..render.offscreen import save_png
+
+    img = table_image(lines_game_for(target), size, pixel_ratio)
+    save_png(img, out)
+    return int(img.shape[1]), int(img.shape[0])

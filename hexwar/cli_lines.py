@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError
-from .ai import LINES_PLAYER_NAMES, make_lines_player
-from .commands import SEATS_2P, SEATS_4P, side_of_seat
+from .errors import HexwarError
+from .lines.ai import LINES_PLAYER_NAMES, make_lines_player
+from .lines.commands import SEATS_2P, SEATS_4P, side_of_seat
 
 __all__ = ["parse_seats_ai", "parse_decks", "play_lines"]
 
@@ -57,7 +57,7 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
     Raises:
         HexwarError / ValidationError: for a bad spec, file, side or point total.
     """
-    from .scenario import deck_problems, load_deck
+    from .lines.scenario import deck_problems, load_deck
 
     out: dict[str, tuple[str, ...]] = {}
     for spec in specs:
@@ -86,10 +86,10 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
                save: str | None, turns: int | None, as_json: bool, decks: tuple[str, ...] = (),
                resumed: Any = None, scenario_arg: str | None = None) -> int:
     """Play a line scenario (see the module docstring); returns the exit status."""
-    from ..cli import echo_json
-    from ..cli_game import TerminalPlayer, _no_display
-    from ..game.headless import format_event, readable
-    from ..game.headless import play as run_game
+    from .cli import echo_json
+    from .cli_game import TerminalPlayer, _no_display
+    from .game.headless import format_event, readable
+    from .game.headless import play as run_game
 
     seats = SEATS_2P if sc.players == 2 else SEATS_4P
     if decks:
@@ -99,7 +99,7 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
                                                        for s in ("german", "soviet")}))
     if not headless:
         try:
-            from ..ui import lines_window  # type: ignore[attr-defined]
+            from .ui import lines_screen as lines_window
         except ImportError:
             click.echo(f"The card-table window is not part of this build yet: run `hexwar play "
                        f"{scenario_arg or sc.reference} --headless` to play in the terminal.")
@@ -155,8 +155,8 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
     Default: every shipped line scenario. Game i has seed SEED+i; replay one with
     ``hexwar play SCENARIO --headless --seed N``.
     """
-    from ..cli import echo_json
-    from .balance import LINE_SCENARIOS, balance, balance_table, write_balance
+    from .cli import echo_json
+    from .lines.balance import LINE_SCENARIOS, balance, balance_table, write_balance
 
     rows = []
     for name in scenarios or LINE_SCENARIOS:
