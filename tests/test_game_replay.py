@@ -128,7 +128,8 @@ def test_malformed_save_lists_every_problem(tmp_path):
     with pytest.raises(ValidationError) as exc:
         read_save(path)
     wheres = {p.where for p in exc.value.problems}
-    assert {"schema_version", "seed", "commands[0]", "scenario", "final"} <= wheres
+    # the schema names the missing field inside "final" (issue 19): final.hash
+    assert {"schema_version", "seed", "commands[0]", "scenario", "final.hash"} <= wheres
 
 
 def test_replay_until_stops_early_and_unfinished_games_replay_too(tmp_path):

@@ -175,43 +175,36 @@ def _parse_save(data: Any, src: str) -> SaveFile:
 
     if not isinstance(data, dict):
         raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")])
-    if data.get("format") != SAVE_FORMAT:
-        bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
-    if data.get("schema_version") != SAVE_SCHEMA_VERSION:
-        bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
-    for k in data:
-        if k not in known:
-            bad(str(k), f"unknown field; expected one of {sorted(known)}")
+    # issue 19: upgrade older versions, then the JSON Schema (hexwar schema save) checks the
+    # structure; the checks below are what the schema cannot say (commands, replay bookkeeping).
+    from ..formats.migrate import upgrade
+    from ..formats.schema import merge_problems, schema_problems
+
+    structural: list[Problem] = []
+    if data.get("format") == SAVE_FORMAT:
+        try:
+            data, _ = upgrade(data, "save", src)
+        except ValidationError as exc:
+            structural += exc.problems
+            data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
+    structural += schema_problems(data, "save", src)
     sc = data.get("scenario")
-    sid = sname = spath = shash = ""
-    if not isinstance(sc, dict):
-        bad("scenario", "expected {id, name, path, hash}")
-    else:
-        for k in ("id", "name", "path", "hash"):
-            if not isinstance(sc.get(k), str):
-                bad(f"scenario.{k}", "expected text")
-        sid, sname, spath, shash = (str(sc.get(k, "")) for k in ("id", "name", "path", "hash"))
-        if shash and len(shash) != 64:
-            bad("scenario.hash", "expected a 64-digit SHA-256 hex digest")
+    sc = sc if isinstance(sc, dict) else {}
+    sid, sname, spath, shash = (str(sc.get(k, "")) if isinstance(sc.get(k, ""), str) else "" for k in
+                                ("id", "name", "path", "hash"))
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        bad("seed", f"expected an integer >= 0, got {seed!r}")
         seed = 0
     variants = data.get("variants", [])
     if not isinstance(variants, list) or any(v not in KNOWN_VARIANTS for v in variants):
-        bad("variants", f"expected a list of rule variants from {KNOWN_VARIANTS}")
         variants = []
     players = data.get("players", {})
     if not isinstance(players, dict) or any(k not in SIDES or not isinstance(v, str) for k, v in players.items()):
-        bad("players", "expected {\"german\": name, \"soviet\": name}")
         players = {}
     cmds_raw = data.get("commands")
     commands: list[Command] = []
-    if not isinstance(cmds_raw, list):
-        bad("commands", "expected a list of commands")
-    elif len(cmds_raw) > MAX_COMMANDS:
-        bad("commands", f"{len(cmds_raw)} commands; at most {MAX_COMMANDS} expected")
+    if not isinstance(cmds_raw, list) or len(cmds_raw) > MAX_COMMANDS:
+        pass  # the schema reports the type and the maximum
     else:
         for i, c in enumerate(cmds_raw):
             try:
@@ -220,20 +213,14 @@ def _parse_save(data: Any, src: str) -> SaveFile:
                 bad(f"commands[{i}]", str(exc).split(": ", 1)[-1])
     checkpoints: list[tuple[int, int, str]] = []
     cps = data.get("checkpoints", [])
-    if not isinstance(cps, list):
-        bad("checkpoints", "expected a list of {turn, commands, hash}")
-        cps = []
-    for i, cp in enumerate(cps):
+    for cp in cps if isinstance(cps, list) else []:
         if (not isinstance(cp, dict) or not isinstance(cp.get("turn"), int) or not isinstance(cp.get("commands"), int)
                 or not isinstance(cp.get("hash"), str)):
-            bad(f"checkpoints[{i}]", "expected {turn: int, commands: int, hash: text}")
-            continue
+            continue  # the schema reports it
         checkpoints.append((cp["turn"], cp["commands"], cp["hash"]))
     final = data.get("final")
     fhash, fturn, result, chash, lhash = "", 0, None, "", ""
-    if not isinstance(final, dict) or not isinstance(final.get("hash"), str):
-        bad("final", "expected {turn, phase, commands, hash, result}")
-    else:
+    if isinstance(final, dict) and isinstance(final.get("hash"), str):  # else the schema reports it
         fhash = final["hash"]
         fturn = final.get("turn", 0) if isinstance(final.get("turn"), int) else 0
         result = final.get("result") if isinstance(final.get("result"), dict) else None
@@ -241,6 +228,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         lhash = final.get("log_hash", "") if isinstance(final.get("log_hash", ""), str) else ""
         if isinstance(cmds_raw, list) and final.get("commands") not in (None, len(cmds_raw)):
             bad("final.commands", f"says {final.get('commands')} commands but the log holds {len(cmds_raw)}")
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,

@@ -371,6 +371,18 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
+    # (hexwar schema scenario) first; the checks below add what needs cards and the map.
+    from ..formats.migrate import upgrade
+    from ..formats.schema import merge_problems, schema_problems
+
+    structural: list[Problem] = []
+    try:
+        data, _ = upgrade(data, "scenario", src)
+    except ValidationError as exc:
+        structural += exc.problems
+        data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
+    structural += schema_problems(data, "scenario", src)
 
     def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:
         for k in table:
@@ -654,6 +666,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             if hs in SIDES and ht_turn is not None:
                 hold = HoldVictory(str(hs), ht_turn)
 
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     assert battlemap is not None
