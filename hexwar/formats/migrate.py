@@ -12,7 +12,10 @@ Version history:
   ``objectives`` (objective markers) fields; a version 1 map has neither, so the step only
   renumbers. hexwar writes a map without markers as version 1 (the oldest version that holds
   it), so every map and scenario hash of older saves stays the same.
-- ``save`` 1, ``scenario`` 1: current, no steps yet.
+- ``save`` 1 -> 2: version 2 adds the optional ``scenario.map`` (the game was played on a
+  generated map, ``hexwar play SCENARIO --map generated:SEED``); saves without it are still
+  written as version 1.
+- ``scenario`` 1: current, no steps yet.
 """
 
 from __future__ import annotations
@@ -37,12 +40,18 @@ def _map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-CURRENT: dict[str, int] = {"map": 2, "save": 1, "scenario": 1}
+def _save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes."""
+    doc["schema_version"] = 2
+    return doc
+
+
+CURRENT: dict[str, int] = {"map": 2, "save": 2, "scenario": 1}
 
 # kind -> {from_version: step to from_version + 1}
 MIGRATIONS: dict[str, dict[int, Step]] = {
     "map": {1: _map_1_to_2},
-    "save": {},
+    "save": {1: _save_1_to_2},
     "scenario": {},
 }
 

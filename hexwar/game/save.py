@@ -1,6 +1,7 @@
 """Saves and replays (DESIGN: a replay is scenario + seed + command list through the same code).
 
-A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 1)::
+A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 2; ``hexwar schema save``;
+version 1 files are migrated, and a save without ``scenario.map`` is written as version 1)::
 
     {
       "format": "hexwar-save", "schema_version": 1,
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "hexwar-save"
-SAVE_SCHEMA_VERSION = 1
+SAVE_SCHEMA_VERSION = 2  # 2: optional scenario.map; saves without it are written as 1
 MAX_SAVE_BYTES = 16 * 1024 * 1024
 MAX_COMMANDS = 200_000
 
@@ -96,6 +97,7 @@ class SaveFile:
         final_turn: turn after the last command.
         commands_hash: :func:`commands_hash` of the log when saved.
         log_hash: :func:`log_hash` of the game's event log when saved.
+        scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -115,6 +117,7 @@ class SaveFile:
     path: str = "<memory>"
     commands_hash: str = ""
     log_hash: str = ""
+    scenario_map: str = ""
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -132,15 +135,18 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
+    ref = {
+        "id": sc.id,
+        "name": sc.reference,
+        "path": str(sc.path.resolve()) if sc.path is not None else "",
+        "hash": sc.content_hash,
+    }
+    if sc.map_spec:  # issue 19: played on a generated map (schema 2)
+        ref["map"] = sc.map_spec
     return {
         "format": SAVE_FORMAT,
-        "schema_version": SAVE_SCHEMA_VERSION,
-        "scenario": {
-            "id": sc.id,
-            "name": sc.reference,
-            "path": str(sc.path.resolve()) if sc.path is not None else "",
-            "hash": sc.content_hash,
-        },
+        "schema_version": SAVE_SCHEMA_VERSION if sc.map_spec else 1,
+        "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
         "players": dict(players or {}),
@@ -190,8 +196,8 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     structural += schema_problems(data, "save", src)
     sc = data.get("scenario")
     sc = sc if isinstance(sc, dict) else {}
-    sid, sname, spath, shash = (str(sc.get(k, "")) if isinstance(sc.get(k, ""), str) else "" for k in
-                                ("id", "name", "path", "hash"))
+    sid, sname, spath, shash, smap = (str(sc.get(k, "")) if isinstance(sc.get(k, ""), str) else "" for k in
+                                      ("id", "name", "path", "hash", "map"))
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         seed = 0
@@ -232,7 +238,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash)
+                    dict(players), result, src, chash, lhash, smap)
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -253,16 +259,24 @@ def _find_scenario_for(save: SaveFile) -> Scenario:
         cands.append(str(Path(save.path).parent / Path(save.scenario_path).name))
     if save.scenario_name:
         cands.append(save.scenario_name)
+    def load(c: str) -> Scenario:
+        sc = load_scenario(c)
+        if save.scenario_map:  # issue 19: the game was played on a generated map
+            from .onmap import scenario_on_map
+
+            sc = scenario_on_map(sc, save.scenario_map)
+        return sc
+
     for c in cands:
         try:
-            sc = load_scenario(c)
+            sc = load(c)
         except HexwarError:
             continue
         if sc.content_hash == save.scenario_hash:
             return sc
     if cands:
         try:
-            sc = load_scenario(cands[0])
+            sc = load(cands[0])
         except HexwarError as exc:
             raise ReplayError(f"{save.path}: the scenario {save.scenario_name or save.scenario_id!r} cannot be loaded: {exc}") from None
         raise ReplayError(f"{save.path}: the scenario {save.scenario_name!r} has changed since the game was saved "

@@ -243,6 +243,8 @@ class Scenario:
         objectives: objective hexes.
         hold: optional objective-holding victory.
         content_hash: SHA-256 over the scenario text and the map's content hash.
+        map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
+            instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
     """
 
     id: str
@@ -263,6 +265,7 @@ class Scenario:
     hold: HoldVictory | None = None
     content_hash: str = ""
     reference: str = field(default="", compare=False)
+    map_spec: str = field(default="", compare=False)
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
