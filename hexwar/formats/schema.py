@@ -96,9 +96,9 @@ def _message(err: Any) -> list[tuple[str, str]]:
             d = sub.get("properties", {}).get(k, {}).get("description")
             out.append((f"{where}.{k}" if where else k, f"missing; expected {d}" if d else "missing"))
         return out
-    if v == "propertyNames":
-        name_desc = sub.get("propertyNames", {}).get("description", "a valid name")
-        return [(f"{where}.{err.instance}" if where else str(err.instance), f"bad name; expected {name_desc}")]
+    if "propertyNames" in list(err.absolute_schema_path):  # a bad key: name it in the path
+        name = str(err.instance)
+        return [(f"{where}.{name}" if where else name, f"bad name; expected {desc or 'a valid name'}")]
     if v in ("dependentSchemas", "dependentRequired"):
         return [(where, desc or err.message)]
     got = json.dumps(err.instance, ensure_ascii=False)

@@ -553,7 +553,6 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
         if need is None:
             notes.append(f"tile layer {lname!r} skipped (hexwar reads layers named terrain, levels, buildings, roads)")
             continue
-        unmapped: dict[tuple[str, int], list[str]] = {}
         for i, raw in enumerate(gids):
             gid = strip_gid(raw)
             if gid == 0:
@@ -567,7 +566,9 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
                         f"{tilesets[0].firstgid if tilesets else 'none'})")
                 continue
             if need not in props:
-                unmapped.setdefault((ts.name, local), []).append(at)
+                bad(at, f"tile {local} of tileset {ts.name!r} has no {need} property and no entry in the --terrain "
+                        f"table (add {need} to the tile in Tiled, or [tiles.{json.dumps(ts.name)}] {local} = ... to "
+                        "a --terrain TOML file)")
                 continue
             r, c = y, x + shift
             for key, value in props.items():
@@ -598,11 +599,6 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
                         bad(at, f"hexwar_road {value!r}; expected true or false")
                     elif value in (True, "true"):
                         roads_set.append((r, c))
-        for (tsname, local), places in unmapped.items():
-            for at in places:
-                bad(at, f"tile {local} of tileset {tsname!r} has no {need} property and no entry in the --terrain "
-                        f"table (add {need} to the tile in Tiled, or [tiles.{json.dumps(tsname)}] {local} = ... to a "
-                        "--terrain TOML file)")
     for (r, c), key in buildings.items():
         m.terrain[r, c] = rules.index_of_key(key)
     road_i = rules.index_of_key("road") if "road" in [t.key for t in rules.types] else None
