@@ -252,7 +252,7 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
             c0, r0 = c.offset
             span_c, span_r = max(4, width // 5), max(4, height // 4)
             within = b.rect(c0 - span_c, r0 - span_r, c0 + span_c, r0 + span_r)
-            b.street_grid([c0 - span_c // 2, c0 + span_c // 2], [r0 - span_r // 2, r0 + span_r // 2],
+            b.street_grid(range(c0 - span_c + 1, c0 + span_c, 3), range(r0 - span_r + 1, r0 + span_r, 4),
                           within, over=".w,o")
             b.city_blocks(within, stone_share=(st.stone * 0.5, st.stone, min(0.95, st.stone * 1.6)),
                           salt=f"{salt}city{k}", over=".w,o")
