@@ -175,3 +175,16 @@ def test_export_writes_an_odd_stagger_tiled_map_with_the_tileset_properties(tmp_
     ox, oy = (woods_id % 8) * 64, (woods_id // 8) * 56
     assert img.getpixel((ox + 32, oy + 4))[:3] == fill[:3]
     assert main(["export", "tiled", "steppe_village", "--out", str(tmp_path / "sv.tmj")]) == 2  # exists: --force
+
+
+def test_a_compressed_layer_larger_than_the_map_is_refused_without_inflating_it(tmp_path):
+    import base64
+    import zlib
+
+    bomb = base64.b64encode(zlib.compress(b"\0" * 50_000_000)).decode()
+    d = json.loads((DATA / "unmapped.tmj").read_text())
+    d["layers"][0].update(encoding="base64", compression="zlib", data=bomb)
+    p = tmp_path / "bomb.tmj"
+    p.write_text(json.dumps(d))
+    with pytest.raises(ValidationError, match="holds more than the 6 tiles"):
+        import_tiled(p)

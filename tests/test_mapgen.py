@@ -108,3 +108,14 @@ def test_soak_many_seeds_every_style_gives_a_playable_map():
             for size in ((30, 24), (16, 12), (48, 30)):
                 m = generate(*size, seed, style)
                 assert map_problems(m) == [], (style, seed, size)
+
+
+def test_map_markers_move_with_their_hexes_when_the_editor_resizes_the_map():
+    from hexwar.editor.tools import resized_map
+
+    m = generate(20, 16, 1)
+    n, t = resized_map(m, right=-2)
+    assert n.deploy["german"] == m.deploy["german"]  # the west edge stays
+    assert "soviet" not in n.deploy  # its two columns were trimmed: the marker goes with them
+    n2, t2 = resized_map(m, left=2)
+    assert n2.deploy["german"] == tuple(h + t2 for h in m.deploy["german"])

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
 import math
 import os
@@ -267,16 +266,19 @@ def _decode_data(encoding: str | None, compression: str | None, payload: Any, co
         except (binascii.Error, ValueError):
             raise ValidationError([Problem(src, where, "base64 layer data does not decode")]) from None
         try:
-            if compression == "zlib":
-                raw = zlib.decompress(raw)
-            elif compression == "gzip":
-                raw = gzip.decompress(raw)
+            if compression in ("zlib", "gzip"):
+                # bounded: a layer never holds more than 4 bytes a tile (no decompression bomb)
+                dec = zlib.decompressobj(wbits=15 if compression == "zlib" else 31)
+                raw = dec.decompress(raw, 4 * count + 1)
+                if len(raw) > 4 * count or dec.unconsumed_tail:
+                    raise ValidationError([Problem(src, where, f"{compression} layer data holds more than the "
+                                                   f"{count} tiles (width x height) of the layer")])
             elif compression == "zstd":
                 raise ValidationError([Problem(src, where, "zstd-compressed layer data is not supported: in Tiled set "
                                                "Map > Map Properties > Tile Layer Format to CSV, Base64 (zlib) or Base64 (gzip)")])
             elif compression not in (None, ""):
                 raise ValidationError([Problem(src, where, f"unknown compression {compression!r}; expected zlib or gzip")])
-        except (zlib.error, OSError, EOFError):
+        except zlib.error:
             raise ValidationError([Problem(src, where, f"{compression} layer data does not decompress")]) from None
         if len(raw) != 4 * count:
             raise ValidationError([Problem(src, where, f"layer data holds {len(raw) // 4} tiles, expected {count} "
