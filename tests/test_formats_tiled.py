@@ -188,3 +188,54 @@ def test_a_compressed_layer_larger_than_the_map_is_refused_without_inflating_it(
     p.write_text(json.dumps(d))
     with pytest.raises(ValidationError, match="holds more than the 6 tiles"):
         import_tiled(p)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ODD_TEXT = (DATA / "odd_csv.tmx").read_text()
+_EVEN_DOC = json.loads((DATA / "even_zlib.tmj").read_text())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(0, len(_ODD_TEXT)), junk=st.text(max_size=8), at=st.integers(0, len(_ODD_TEXT)))
+def test_a_damaged_tmx_gives_a_clear_error_never_a_traceback(tmp_path, cut, junk, at):
+    text = _ODD_TEXT[:at] + junk + _ODD_TEXT[at:cut] if at < cut else _ODD_TEXT[:cut] + junk
+    p = tmp_path / "x.tmx"
+    p.write_text(text)
+    (tmp_path / "town.tsx").write_text((DATA / "town.tsx").read_text())
+    try:
+        import_tiled(p)
+    except ValidationError as exc:
+        assert exc.problems and all(str(q.file).endswith(("x.tmx", "town.tsx")) for q in exc.problems)
+
+
+_values = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**33), st.text(max_size=6),
+                    st.lists(st.integers(-1, 20), max_size=14))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.lists(st.sampled_from(["layers", 0, 1, 2, "data", "width", "height", "tilesets", "objects",
+                                      "firstgid", "x", "y", "properties", "value", "encoding", "staggerindex"]),
+                     min_size=1, max_size=4), value=_values)
+def test_a_mutated_tmj_gives_a_clear_error_never_a_traceback(tmp_path, path, value):
+    import copy
+
+    d = copy.deepcopy(_EVEN_DOC)
+    node = d
+    for key in path[:-1]:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return
+    try:
+        node[path[-1]] = value
+    except (IndexError, TypeError):
+        return
+    p = tmp_path / "x.tmj"
+    p.write_text(json.dumps(d))
+    (tmp_path / "town.tsj").write_text((DATA / "town.tsj").read_text())
+    try:
+        import_tiled(p)
+    except ValidationError as exc:
+        assert exc.problems

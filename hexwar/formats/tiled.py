@@ -393,7 +393,10 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                     raise ValidationError([Problem(src, where, "holds chunks (an infinite map); untick Infinite in Tiled")])
                 enc = data.get("encoding")
                 if enc is None:
-                    payload: Any = [int(t.get("gid", "0")) for t in data.findall("tile")]
+                    try:
+                        payload: Any = [int(t.get("gid", "0")) for t in data.findall("tile")]
+                    except ValueError:
+                        raise ValidationError([Problem(src, where, "a <tile gid> is not a tile id")]) from None
                 else:
                     payload = data.text or ""
                 layers.append((name, _decode_data(enc, data.get("compression"), payload, w * h, src, where)))
@@ -402,10 +405,15 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                 for i, o in enumerate(el.findall("object")):
                     kind = (o.get("type") or o.get("class") or "").strip().lower()
                     point = o.find("point") is not None
-                    objects.append(_Object(kind, o.get("name", ""), float(o.get("x", 0)), float(o.get("y", 0)),
-                                           0.0 if point else float(o.get("width", 0)),
-                                           0.0 if point else float(o.get("height", 0)), o.get("gid") is not None,
-                                           _xml_props(o), f"object layer {gname!r} object {o.get('id', i)}"))
+                    ow = f"object layer {gname!r} object {o.get('id', i)}"
+                    try:
+                        ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
+                        ew = 0.0 if point else float(o.get("width", 0))
+                        eh = 0.0 if point else float(o.get("height", 0))
+                    except ValueError:
+                        raise ValidationError([Problem(src, ow, "x, y, width and height must be numbers")]) from None
+                    objects.append(_Object(kind, o.get("name", ""), ox, oy, ew, eh, o.get("gid") is not None,
+                                           _xml_props(o), ow))
             elif el.tag == "group":
                 walk(el, prefix + el.get("name", "") + "/")
 
