@@ -119,3 +119,28 @@ def test_map_markers_move_with_their_hexes_when_the_editor_resizes_the_map():
     assert "soviet" not in n.deploy  # its two columns were trimmed: the marker goes with them
     n2, t2 = resized_map(m, left=2)
     assert n2.deploy["german"] == tuple(h + t2 for h in m.deploy["german"])
+
+
+@pytest.mark.ui
+def test_edit_generate_opens_the_editor_on_the_generated_map(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    png = tmp_path / "gen.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["HEXWAR_RECOVERY_DIR"] = str(tmp_path / "rec")
+    out = subprocess.run([sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12", "--seed", "2",
+                          "--style", "river", "--screenshot", str(png), "--size", "800x600"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    from PIL import Image
+
+    with Image.open(png) as im:
+        assert im.size == (800, 600)
+        # a map is drawn, not an empty window: many colours below the title bar
+        assert len(set(im.crop((0, 40, 800, 600)).getdata())) > 20
+    # and without a display the window cannot open: one sentence, status 2
+    out = subprocess.run([sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2 and "needs a display" in out.stderr
