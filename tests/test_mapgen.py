@@ -139,7 +139,7 @@ def test_edit_generate_opens_the_editor_on_the_generated_map(tmp_path):
     with Image.open(png) as im:
         assert im.size == (800, 600)
         # a map is drawn, not an empty window: many colours below the title bar
-        assert len(set(im.crop((0, 40, 800, 600)).getdata())) > 20
+        assert len(im.crop((0, 40, 800, 600)).getcolors(maxcolors=1 << 20) or []) > 20
     # and without a display the window cannot open: one sentence, status 2
     out = subprocess.run([sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12"],
                          capture_output=True, text=True, env=env, timeout=120)
