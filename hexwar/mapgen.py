@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -231,25 +232,27 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
         lo = dz + 2 + (width - 2 * dz - 4) * k // n_set
         hi = dz + 2 + (width - 2 * dz - 4) * (k + 1) // n_set - 1
         for _ in range(12):
-            c = Hex.from_offset(r.randint(lo, max(lo, hi), "sx"), r.randint(2, height - 3, "sy"))
-            if b.code(c) not in "~m" and all(c.distance(o) >= 5 for o in centres):
+            hx = Hex.from_offset(r.randint(lo, max(lo, hi), "sx"), r.randint(2, height - 3, "sy"))
+            if b.code(hx) not in "~m" and all(hx.distance(o) >= 5 for o in centres):
                 break
-        centres.append(c)
+        centres.append(hx)
     # the main road: west edge -> settlements -> east edge, crossing the river on bridges
     y_w, y_e = r.randint(1, height - 2, "yw"), r.randint(1, height - 2, "ye")
-    pts: list[Point] = [(-1, y_w)] + [c.offset for c in sorted(centres, key=lambda h: h.offset[0])] + [(width, y_e)]
+    pts: list[Point] = [(-1, y_w)]
+    pts += [h.offset for h in sorted(centres, key=lambda h: h.offset[0])]
+    pts.append((width, y_e))
     chain = b.path(pts)
     b.road((), hexes=chain, bridges=sum(1 for h in chain if b.code(h) == "~"))
     # side roads from each settlement to the north or south edge
-    for k, c in enumerate(centres):
+    for k, cen in enumerate(centres):
         north = r.chance(0.5, f"side{k}")
-        end = (c.offset[0] + r.randint(-3, 3, "se"), -1 if north else height)
-        side = b.path([c.offset, end])
+        end = (cen.offset[0] + r.randint(-3, 3, "se"), -1 if north else height)
+        side = b.path([cen.offset, end])
         b.road((), hexes=side, bridges=sum(1 for h in side if b.code(h) == "~"))
     # buildings
-    for k, c in enumerate(centres):
+    for k, cen in enumerate(centres):
         if st.town:
-            c0, r0 = c.offset
+            c0, r0 = cen.offset
             span_c, span_r = max(4, width // 5), max(4, height // 4)
             within = b.rect(c0 - span_c, r0 - span_r, c0 + span_c, r0 + span_r)
             b.street_grid(range(c0 - span_c + 1, c0 + span_c, 3), range(r0 - span_r + 1, r0 + span_r, 4),
@@ -257,8 +260,8 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
             b.city_blocks(within, stone_share=(st.stone * 0.5, st.stone, min(0.95, st.stone * 1.6)),
                           salt=f"{salt}city{k}", over=".w,o")
         else:
-            street = [h for h in b.rect(c.offset[0] - 5, c.offset[1] - 5, c.offset[0] + 5, c.offset[1] + 5)
-                      if b.map.road[b.map.index(h)] and h.distance(c) <= 5]
+            street = [h for h in b.rect(cen.offset[0] - 5, cen.offset[1] - 5, cen.offset[0] + 5, cen.offset[1] + 5)
+                      if b.map.road[b.map.index(h)] and h.distance(cen) <= 5]
             b.village(street, density=0.8, stone=st.stone, salt=f"{salt}vil{k}", garden_chance=0.6)
     # the three DRs in the main settlement: a stone church and a bunker beside the street
     main = centres[0]
@@ -321,9 +324,11 @@ def generate_document(width: int, height: int, seed: int = 0, style: str = "vill
     Raises:
         HexwarError: as :func:`generate`.
     """
-    from .editor.model import EditorDocument
+    import importlib
 
-    return EditorDocument(generate(width, height, seed, style))
+    # imported by name: the generator (used by the game layer) never depends on the editor's code
+    model = importlib.import_module("hexwar.editor.model")
+    return model.EditorDocument(generate(width, height, seed, style))
 
 
 def parse_generated(spec: str, default_size: tuple[int, int] = (30, 24)) -> tuple[int, int, int, str]:
@@ -344,7 +349,9 @@ def parse_generated(spec: str, default_size: tuple[int, int] = (30, 24)) -> tupl
         if p in STYLES:
             style = p
         else:
-            from .cli_edit import parse_size
-
-            size = parse_size(p, "--map", MIN_SIDE, MAX_MAP_SIDE)
+            m = re.fullmatch(r"(\d{1,4})x(\d{1,4})", p)
+            if not m or not all(MIN_SIDE <= int(v) <= MAX_MAP_SIDE for v in m.groups()):
+                raise HexwarError(f"--map {spec!r}: {p!r} is neither a style ({', '.join(STYLES)}) nor a size "
+                                  f"WIDTHxHEIGHT with sides {MIN_SIDE}..{MAX_MAP_SIDE}")
+            size = (int(m.group(1)), int(m.group(2)))
     return size[0], size[1], seed, style

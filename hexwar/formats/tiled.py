@@ -613,10 +613,12 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
         m.terrain[r, c] = rules.index_of_key(key)
     road_i = rules.index_of_key("road") if "road" in [t.key for t in rules.types] else None
     clear_i = rules.index_of_key("clear") if "clear" in [t.key for t in rules.types] else None
+    water_i = {i for i, t in enumerate(rules.types) if t.move and all(math.isinf(v) for v in t.move.values())}
     for r, c in roads_set:
         m.road[r, c] = True
-        if road_i is not None and int(m.terrain[r, c]) == clear_i:
-            m.terrain[r, c] = road_i  # a road across open ground is road terrain (R2.4 map decision)
+        if road_i is not None and (int(m.terrain[r, c]) == clear_i or int(m.terrain[r, c]) in water_i):
+            # a road across open ground is road terrain, across water a bridge: road terrain too (R2.4)
+            m.terrain[r, c] = road_i
     if shift:
         for r in range(m.height):
             t = rules.types[int(m.terrain[r, 1])] if m.width > 1 else rules.types[0]
