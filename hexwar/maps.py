@@ -41,6 +41,8 @@ import numpy as np
 
 from .errors import Problem, ValidationError
 from .fileio import atomic_write_text, dump_json, read_json
+from .formats.migrate import upgrade
+from .formats.schema import merge_problems, schema_problems
 from .hexgrid import Hex, HexLabelError
 from .terrain import RulesTerrain, TerrainType, default_terrain
 
@@ -554,9 +556,6 @@ class BattleMap:
         Raises:
             ValidationError: listing every problem found.
         """
-        from .formats.migrate import upgrade
-        from .formats.schema import merge_problems, schema_problems
-
         rules = rules or default_terrain()
         problems: list[Problem] = []
 

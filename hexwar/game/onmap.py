@@ -14,6 +14,8 @@ import dataclasses
 import hashlib
 
 from ..errors import HexwarError
+from ..mapgen import generate, parse_generated
+from . import ruleset
 from .scenario import Scenario
 
 __all__ = ["scenario_on_map"]
@@ -26,9 +28,6 @@ def scenario_on_map(sc: Scenario, spec: str) -> Scenario:
         HexwarError: for a bad spec, or a scenario whose fixed units or objectives do not fit
             the new map (named by hex).
     """
-    from ..mapgen import generate, parse_generated
-    from . import ruleset
-
     w, h, seed, style = parse_generated(spec, (sc.battlemap.width, sc.battlemap.height))
     m = generate(w, h, seed, style)
     canonical = f"generated:{seed}:{style}:{w}x{h}"

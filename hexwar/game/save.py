@@ -38,8 +38,11 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_text, dump_json, read_json
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
+from .onmap import scenario_on_map
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
 
@@ -183,9 +186,6 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")])
     # issue 19: upgrade older versions, then the JSON Schema (hexwar schema save) checks the
     # structure; the checks below are what the schema cannot say (commands, replay bookkeeping).
-    from ..formats.migrate import upgrade
-    from ..formats.schema import merge_problems, schema_problems
-
     structural: list[Problem] = []
     if data.get("format") == SAVE_FORMAT:
         try:
@@ -262,8 +262,6 @@ def _find_scenario_for(save: SaveFile) -> Scenario:
     def load(c: str) -> Scenario:
         sc = load_scenario(c)
         if save.scenario_map:  # issue 19: the game was played on a generated map
-            from .onmap import scenario_on_map
-
             sc = scenario_on_map(sc, save.scenario_map)
         return sc
 

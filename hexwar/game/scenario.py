@@ -56,6 +56,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import read_text
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap
 from ..paths import content_dir, find_content
@@ -379,9 +381,6 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
     # (hexwar schema scenario) first; the checks below add what needs cards and the map.
-    from ..formats.migrate import upgrade
-    from ..formats.schema import merge_problems, schema_problems
-
     structural: list[Problem] = []
     try:
         data, _ = upgrade(data, "scenario", src)
