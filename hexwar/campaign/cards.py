@@ -41,6 +41,7 @@ __all__ = [
     "YearCard",
     "CampaignRules",
     "CampaignCards",
+    "HexBattleRules",
     "load_campaign_cards",
     "default_campaign_cards",
     "validate_campaign_card_file",
@@ -54,7 +55,7 @@ ARMS = ("armour", "infantry", "artillery", "air")
 FILE_FORMAT = "hexwar-campaign-cards"
 SCHEMA_VERSION = 1
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "campaign"
-FILE_KINDS = ("rules", "years", "ranks", "battle", "tactics", "campaign", "events")
+FILE_KINDS = ("rules", "years", "ranks", "battle", "tactics", "campaign", "events", "hex_battles")
 
 
 class CampaignEffectKind(enum.StrEnum):
@@ -207,6 +208,14 @@ class CampaignRules:
     events_per_year: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class HexBattleRules:
+    """``--battles hex``: shipped scenario names per year and the force-scaling floor."""
+
+    scenarios: dict[int, tuple[str, ...]]
+    min_units: int = 1
+
+
 @dataclass(frozen=True)
 class CampaignCards:
     """Every campaign definition, by id.
@@ -228,6 +237,7 @@ class CampaignCards:
     tactics: dict[str, TacticCard]
     campaign: dict[str, CampaignCard]
     events: dict[str, EventCard]
+    hex_battles: HexBattleRules = HexBattleRules({})
 
     def battle_cards(self, side: str) -> tuple[str, ...]:
         """The ids of ``side``'s battle cards, in file order."""
@@ -474,6 +484,22 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
             r.keys(t, w, {"side", "title", "effects", "note"})
             acc["campaign"][cid] = CampaignCard(cid, r.side(t, w), r.text(t, "title", w), _effects(t, w, "campaign", r),
                                                 r.text(t, "note", w, required=False))
+    elif kind == "hex_battles":
+        r.keys(data, "", header | {"year", "min_units"})
+        per: dict[int, tuple[str, ...]] = {}
+        years = data.get("year", {})
+        if not isinstance(years, dict):
+            r.bad("year", "expected a table YEAR = [scenario names]")
+            years = {}
+        for y, names in years.items():
+            if not (str(y).isdigit() and 1939 <= int(y) <= 1950):
+                r.bad(f"year.{y}", "expected a year 1939..1950")
+                continue
+            if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+                r.bad(f"year.{y}", "expected a list of scenario names")
+                continue
+            per[int(y)] = tuple(names)
+        acc["hex_battles"] = HexBattleRules(per, r.integer(data, "min_units", "", 0, 50))
     elif kind == "events":
         r.keys(data, "", header | {"event"})
         acc["events"] = {}
@@ -522,6 +548,8 @@ def load_campaign_cards(folder: str | Path = DATA_DIR) -> CampaignCards:
         _parse_file(data, _Reader(str(f), problems), acc)
     src = str(folder)
     for k in FILE_KINDS:
+        if k == "hex_battles":
+            continue  # optional
         if k not in acc and k not in seen_kinds:
             problems.append(Problem(src, k, f"no campaign card file of kind {k!r} in {folder}"))
     rules: CampaignRules = acc.get("rules", CampaignRules())
@@ -548,7 +576,8 @@ def load_campaign_cards(folder: str | Path = DATA_DIR) -> CampaignCards:
         problems.append(Problem(src, "events", "expected at least 2 event cards (--events 2)"))
     if problems:
         raise ValidationError(problems)
-    return CampaignCards(rules, acc["years"], ranks, battle, tactics, acc["campaign"], events)
+    return CampaignCards(rules, acc["years"], ranks, battle, tactics, acc["campaign"], events,
+                         acc.get("hex_battles", HexBattleRules({})))
 
 
 @functools.lru_cache(maxsize=1)

@@ -242,7 +242,6 @@ def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
     else:
         st.year_cards[side].append(st.year)
     out.append(YearWon(st.year, side, g, s))
-    st.checkpoints.append((st.year, len(st.commands), st.state_hash()))
     need = st.cards.rules.years_to_win
     for sd in SIDES:
         if len(st.year_cards[sd]) >= need:

@@ -30,7 +30,7 @@ import numpy as np
 
 from .cards import SIDES, CampaignCards, default_campaign_cards
 from .commands import UMPIRE, Command, IllegalCommand
-from .events import CampaignEvent, RandomDraw
+from .events import CampaignEvent, RandomDraw, YearWon
 from .options import CampaignOptions
 
 __all__ = ["CampaignState", "BattleRecord", "new_campaign", "PHASES"]
@@ -184,6 +184,9 @@ class CampaignState:
         self.commands.append(cmd)
         advance(self, out)
         self.log.extend(out)
+        for e in out:  # one checkpoint per year, after the command that ended it (as replays see it)
+            if isinstance(e, YearWon):
+                self.checkpoints.append((e.year, len(self.commands), self.state_hash()))
         return out
 
     def legal_commands(self, side: str | None = None) -> list[Command]:

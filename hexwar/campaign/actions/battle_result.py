@@ -2,7 +2,8 @@
 
 The cards are revealed and scored as in 002 (the score is shown and kept in the history), but
 the game decides: its winner claims the battle cards. A drawn game goes to the initiative
-holder, as a drawn card battle does (002 Rules .4).
+holder, as a drawn card battle does (002 Rules .4). A report with neither ``scenario`` nor
+``game`` says no game of that year exists: the cards' own result stands.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ def check(st: CampaignState, cmd: BattleResult) -> str | None:
         return "a battle's game result is reported by the umpire, not by a side"
     if cmd.winner not in (None, "german", "soviet"):
         return f"winner: expected german, soviet or null, got {cmd.winner!r}"
+    if not cmd.scenario and not cmd.game and cmd.winner != st.pending_outcome.winner:
+        return "a battle with no game to fight it is decided by the cards: the winner must be the cards' winner"
     return None
 
 
@@ -30,6 +33,9 @@ def apply(st: CampaignState, cmd: BattleResult, out: list[CampaignEvent]) -> Non
     from ..sequence import finish_battle
 
     oc = st.pending_outcome
+    if not cmd.scenario and not cmd.game:  # no game of this year exists: the cards decide (002)
+        finish_battle(st, oc.winner, oc.reason + " (no game of this year: decided by the cards)", oc, out, oc.withdrew)
+        return
     out.append(BattleFought(cmd.scenario, cmd.winner, cmd.game))
     winner = cmd.winner or st.initiative
     reason = f"won the {cmd.scenario} game" if cmd.winner else f"the {cmd.scenario} game was drawn: initiative"
@@ -40,4 +46,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     """The umpire's three possible reports (for tests and the random player)."""
     if st.phase != "battle" or side != UMPIRE:
         return []
-    return [BattleResult(UMPIRE, w) for w in ("german", "soviet", None)]
+    return [BattleResult(UMPIRE, st.pending_outcome.winner)] + [
+        BattleResult(UMPIRE, w, scenario="umpire") for w in ("german", "soviet", None)]

@@ -1,0 +1,147 @@
+"""The campaign's balance table: seeded wars between computer players (R11.2 targets).
+
+:func:`balance` plays ``n`` wars with the standard player on both sides (war ``i`` uses seed
+``seed + i``) and ``n_random`` wars of the standard player against the random player (sides
+alternating), and returns the counts; :func:`balance_markdown` renders them as the table that
+``hexwar campaign --balance N`` writes into docs/campaign.md between the
+``<!-- campaign-balance -->`` markers (:func:`write_balance_docs`). Other tools (``hexwar
+balance``) may call :func:`balance` directly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HexwarError
+from ..fileio import atomic_write_text, read_text
+from .ai import make_player
+from .cards import SIDES
+from .options import CampaignOptions
+from .state import new_campaign
+
+__all__ = ["BalanceResult", "play_one", "balance", "balance_markdown", "write_balance_docs", "MARK_BEGIN", "MARK_END"]
+
+MARK_BEGIN = "<!-- campaign-balance:begin -->"
+MARK_END = "<!-- campaign-balance:end -->"
+
+
+@dataclass
+class BalanceResult:
+    """Counts of a balance run.
+
+    Attributes:
+        wars: wars played standard vs standard; ``wins`` per side and ``"draw"``.
+        vs_random: wars of standard vs random; ``vs_random_wins`` by player name and ``"draw"``.
+        years: mean years per war (standard vs standard).
+        max_decision: the slowest decision of the standard player, in seconds.
+    """
+
+    options: CampaignOptions
+    seed: int
+    wars: int
+    wins: dict[str, int] = field(default_factory=dict)
+    vs_random: int = 0
+    vs_random_wins: dict[str, int] = field(default_factory=dict)
+    years: float = 0.0
+    max_decision: float = 0.0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"options": self.options.names(), "seed": self.seed, "wars": self.wars, "wins": self.wins,
+                "vs_random": self.vs_random, "vs_random_wins": self.vs_random_wins, "years": self.years,
+                "max_decision_ms": round(self.max_decision * 1000, 2), "seconds": round(self.seconds, 1)}
+
+
+def play_one(seed: int, players: dict[str, str], options: CampaignOptions) -> tuple[str | None, int, float]:
+    """Play one war by computer players; return ``(winner, years played, slowest decision s)``."""
+    st, _ = new_campaign(seed, options)
+    ps = {s: make_player(players[s], s, seed) for s in SIDES}
+    slow = 0.0
+    while not st.over:
+        side = st.to_act
+        t0 = time.perf_counter()
+        cmd = ps[side].choose(st)  # type: ignore[index]
+        slow = max(slow, time.perf_counter() - t0)
+        st.apply(cmd)
+    return st.winner, len(st.checkpoints), slow
+
+
+def balance(n: int, seed: int = 0, options: CampaignOptions | None = None, n_random: int | None = None,
+            progress: Any = None) -> BalanceResult:
+    """Play the balance wars (see the module text).
+
+    Args:
+        n: standard-vs-standard wars (>= 1).
+        seed: the first war's seed.
+        options: rule options (default: 002's basic game).
+        n_random: standard-vs-random wars (default ``n // 2``).
+        progress: called with ``(done, total)`` now and then.
+
+    Raises:
+        HexwarError: for ``n < 1``; ``options.battles`` other than ``cards`` (the balance
+            table is of the card game).
+    """
+    opts = options or CampaignOptions()
+    if n < 1:
+        raise HexwarError(f"--balance: expected at least 1 war, got {n}")
+    if opts.battles != "cards":
+        raise HexwarError("--balance plays the card battles of 002; leave out --battles")
+    nr = n // 2 if n_random is None else n_random
+    t0 = time.perf_counter()
+    res = BalanceResult(opts, seed, n, {"german": 0, "soviet": 0, "draw": 0}, nr, {"standard": 0, "random": 0, "draw": 0})
+    years = 0
+    for i in range(n):
+        w, y, slow = play_one(seed + i, {"german": "standard", "soviet": "standard"}, opts)
+        res.wins[w or "draw"] += 1
+        years += y
+        res.max_decision = max(res.max_decision, slow)
+        if progress is not None and i % 50 == 0:
+            progress(i, n + nr)
+    for i in range(nr):
+        names = {"german": "standard", "soviet": "random"} if i % 2 == 0 else {"german": "random", "soviet": "standard"}
+        w, _, slow = play_one(seed + n + i, names, opts)
+        res.vs_random_wins[names[w] if w else "draw"] += 1
+        res.max_decision = max(res.max_decision, slow)
+    res.years = years / n
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def balance_markdown(results: list[BalanceResult]) -> str:
+    """The balance table as Markdown (one row per options set)."""
+    lines = [
+        "| options | wars | German wins | Soviet wins | drawn wars | mean years | standard vs random "
+        "| slowest decision |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        n = r.wars
+        vr = r.vs_random
+        std = r.vs_random_wins.get("standard", 0)
+        lines.append(
+            f"| {', '.join(r.options.names()) or 'basic (002)'} | {n} (seeds {r.seed}..{r.seed + n - 1}) "
+            f"| {r.wins['german'] / n:.1%} | {r.wins['soviet'] / n:.1%} | {r.wins['draw'] / n:.1%} | {r.years:.2f} "
+            f"| {std}/{vr} = {std / vr:.1%} | {r.max_decision * 1000:.1f} ms |" if vr else
+            f"| {', '.join(r.options.names()) or 'basic (002)'} | {n} | {r.wins['german'] / n:.1%} "
+            f"| {r.wins['soviet'] / n:.1%} | {r.wins['draw'] / n:.1%} | {r.years:.2f} | - | {r.max_decision * 1000:.1f} ms |")
+    return "\n".join(lines) + "\n"
+
+
+def write_balance_docs(path: str | Path, results: list[BalanceResult], command: str) -> None:
+    """Replace the text between the balance markers of ``path`` with the table (atomic write).
+
+    Raises:
+        HexwarError: when the file or its markers are missing.
+    """
+    p = Path(path)
+    text = read_text(p)
+    if MARK_BEGIN not in text or MARK_END not in text:
+        raise HexwarError(f"{p}: no {MARK_BEGIN} ... {MARK_END} markers to write the balance table between")
+    head, rest = text.split(MARK_BEGIN, 1)
+    _, tail = rest.split(MARK_END, 1)
+    body = f"\n_Written by `{command}`._\n\n" + balance_markdown(results) + "\n"
+    atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)

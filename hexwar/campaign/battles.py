@@ -1,0 +1,183 @@
+"""How a battle is fought when it is not decided by the cards alone (``--battles hex|lines``).
+
+A :class:`BattleFighter` is the hook: given the war (year, battle number, the battle cards and
+scores just revealed, the initiative) it fights the battle as another hexwar game and returns
+the :class:`~hexwar.campaign.commands.BattleResult` command that reports the winner and names
+the game's save (written beside the campaign save). The campaign engine never runs a game
+itself: the result enters the war as an ordinary command, so a campaign replays exactly
+without replaying its games, and ``--verify`` replays those too.
+
+- :class:`HexBattles` plays a shipped hex scenario of the year (``hex_battles.toml``: 1943 has
+  the four 1943 battle scenarios; other years have none, and their battles are decided by the
+  cards, which the result says) with both sides played by the standard computer player
+  through :func:`hexwar.game.headless.play`. Forces are scaled by the battle cards: the side
+  with the lower campaign battle score keeps ``round(n * low / high)`` of its ``n`` starting
+  units (at least ``min_units``; the last listed go first); Reserves are unchanged.
+- :class:`LinesBattles` would play the Spearpoint card game on lines (R11.1, issue 15): it
+  calls ``hexwar.lines.campaign_battle(year=, german=, soviet=, seed=, save=)`` when that
+  module exists, and otherwise refuses clearly (:func:`lines_available`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import HexwarError
+from .commands import UMPIRE, BattleResult
+from .state import CampaignState
+
+__all__ = ["BattleFighter", "HexBattles", "LinesBattles", "lines_available", "make_fighter", "scaled_scenario_text",
+           "hex_years"]
+
+
+class BattleFighter(Protocol):
+    """Fights the battle waiting in ``st`` (phase ``battle``) and reports its result."""
+
+    def fight(self, st: CampaignState) -> BattleResult:
+        """The umpire's :class:`BattleResult` for the battle now waiting."""
+        ...  # pragma: no cover
+
+
+def hex_years(st: CampaignState) -> dict[int, tuple[str, ...]]:
+    """Year -> shipped scenario names for ``--battles hex``."""
+    return dict(st.cards.hex_battles.scenarios)
+
+
+def _battle_seed(seed: int, year: int, number: int) -> int:
+    h = hashlib.sha256(f"hexwar-campaign:{seed}:{year}:{number}".encode()).digest()
+    return int.from_bytes(h[:7], "big")
+
+
+def scaled_scenario_text(path: Path, keep: dict[str, int], map_path: Path) -> str:
+    """The scenario file at ``path`` with only the first ``keep[side]`` starting units of each
+    side, its map given by absolute path (so the copy loads from any folder).
+
+    Raises:
+        HexwarError: when the file cannot be read as TOML.
+    """
+    import tomlkit
+
+    from ..fileio import read_text
+
+    doc: Any = tomlkit.parse(read_text(path))
+    doc["scenario"]["map"] = str(map_path)
+    for side, n in keep.items():
+        units = doc.get("sides", {}).get(side, {}).get("units")
+        if units is not None:
+            while len(units) > n:
+                del units[len(units) - 1]
+    return str(tomlkit.dumps(doc))
+
+
+class HexBattles:
+    """``--battles hex``: fight each battle as a hex scenario of its year (see the module text).
+
+    Args:
+        folder: where the scaled scenarios and the games' saves are written.
+        stem: file name stem (the campaign save's): ``STEM.1943-2.toml`` / ``STEM.1943-2.json``.
+        turns: stop each game after this many turns (a stopped game is drawn: the initiative
+            holder wins the battle); ``None`` plays each to its end.
+        on_game: called with a line of text after each game (progress for the terminal).
+    """
+
+    def __init__(self, folder: str | Path, stem: str, turns: int | None = None, on_game: Any = None):
+        self.folder = Path(folder)
+        self.stem = stem
+        self.turns = turns
+        self.on_game = on_game
+
+    def fight(self, st: CampaignState) -> BattleResult:
+        """Play the battle waiting in ``st`` (or report the cards' result when its year has no
+        scenario).
+
+        Raises:
+            HexwarError: when a scenario cannot be loaded or a file cannot be written.
+        """
+        from ..fileio import atomic_write_text
+        from ..game.ai import make_player
+        from ..game.headless import play
+        from ..game.scenario import find_scenario, load_scenario
+
+        names = st.cards.hex_battles.scenarios.get(st.year, ())
+        oc = st.pending_outcome
+        if not names:
+            return BattleResult(UMPIRE, oc.winner)
+        name = names[(st.battle - 1) % len(names)]
+        base = load_scenario(find_scenario(name))
+        scores = dict(oc.scores)
+        hi = max(max(scores.values()), 1)
+        keep: dict[str, int] = {}
+        for side, setup in base.sides.items():
+            n = len(setup.units)
+            s = max(scores.get(side, hi), 0)
+            keep[side] = n if s >= hi else max(st.cards.hex_battles.min_units, min(n, round(n * s / hi)))
+        assert base.path is not None and base.map_path is not None
+        text = scaled_scenario_text(base.path, keep, base.map_path.resolve())
+        tag = f"{self.stem}.{st.year}-{st.battle}"
+        scen_path = self.folder / f"{tag}.toml"
+        game_path = self.folder / f"{tag}.json"
+        atomic_write_text(scen_path, text)
+        sc = load_scenario(scen_path)
+        seed = _battle_seed(st.seed, st.year, st.battle)
+        players: dict[str, Any] = {s: make_player("standard", s, seed) for s in ("german", "soviet")}
+        run = play(sc, players, seed=seed, max_turns=self.turns, save_path=game_path)
+        winner = run.result.winner
+        if self.on_game is not None:
+            self.on_game(f"   {st.year} battle {st.battle}: {base.name} (German {keep.get('german')} / Soviet "
+                         f"{keep.get('soviet')} starting units): {winner or 'nobody'} wins the game "
+                         f"({run.result.reason}), saved to {game_path}")
+        return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=run.state.state_hash(), scenario=name)
+
+
+def lines_available() -> bool:
+    """Whether the Spearpoint card game on lines (``hexwar.lines``) with the campaign hook exists."""
+    if importlib.util.find_spec("hexwar.lines") is None:
+        return False
+    mod = importlib.import_module("hexwar.lines")
+    return callable(getattr(mod, "campaign_battle", None))
+
+
+class LinesBattles:
+    """``--battles lines``: the hook to the card game on lines (R11.1, see the module text).
+
+    Raises:
+        HexwarError: (on creation) when ``hexwar.lines.campaign_battle`` does not exist.
+    """
+
+    def __init__(self, folder: str | Path, stem: str):
+        if not lines_available():
+            raise HexwarError("--battles lines needs the Spearpoint card game on lines (hexwar.lines, issue 15), "
+                              "which is not part of this installation yet; use --battles cards or --battles hex")
+        self.folder = Path(folder)
+        self.stem = stem
+
+    def fight(self, st: CampaignState) -> BattleResult:
+        """Play the battle as a line game through ``hexwar.lines.campaign_battle``."""
+        mod = importlib.import_module("hexwar.lines")
+        game_path = self.folder / f"{self.stem}.{st.year}-{st.battle}.json"
+        winner, game_hash, game_id = mod.campaign_battle(
+            year=st.year, german=st.slots["german"], soviet=st.slots["soviet"],
+            seed=_battle_seed(st.seed, st.year, st.battle), save=str(game_path))
+        return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=str(game_hash), scenario=str(game_id))
+
+
+def make_fighter(mode: str, save: str | None, turns: int | None = None, on_game: Any = None) -> BattleFighter | None:
+    """The fighter of ``--battles MODE`` (``None`` for ``cards``).
+
+    Raises:
+        HexwarError: when ``hex``/``lines`` is asked without ``--save`` (the games are saved
+            beside the campaign) or ``lines`` is not available.
+    """
+    if mode == "cards":
+        return None
+    if not save:
+        raise HexwarError(f"--battles {mode} saves each battle's game beside the campaign: give --save FILE")
+    p = Path(save)
+    folder = p.parent if str(p.parent) else Path(".")
+    if mode == "hex":
+        return HexBattles(folder, p.stem, turns, on_game)
+    return LinesBattles(folder, p.stem)
