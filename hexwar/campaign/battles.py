@@ -52,9 +52,9 @@ def _battle_seed(seed: int, year: int, number: int) -> int:
     return int.from_bytes(h[:7], "big")
 
 
-def scaled_scenario_text(path: Path, keep: dict[str, int], map_path: Path) -> str:
+def scaled_scenario_text(path: Path, keep: dict[str, int], map_ref: str) -> str:
     """The scenario file at ``path`` with only the first ``keep[side]`` starting units of each
-    side, its map given by absolute path (so the copy loads from any folder).
+    side and ``map_ref`` as its map (a shipped map name, or a file beside the copy).
 
     Raises:
         HexwarError: when the file cannot be read as TOML.
@@ -64,7 +64,7 @@ def scaled_scenario_text(path: Path, keep: dict[str, int], map_path: Path) -> st
     from ..fileio import read_text
 
     doc: Any = tomlkit.parse(read_text(path))
-    doc["scenario"]["map"] = str(map_path)
+    doc["scenario"]["map"] = map_ref
     for side, n in keep.items():
         units = doc.get("sides", {}).get(side, {}).get("units")
         if units is not None:
@@ -89,6 +89,25 @@ class HexBattles:
         self.stem = stem
         self.turns = turns
         self.on_game = on_game
+
+    def _map_ref(self, map_path: Path) -> str:
+        """A shipped map by name; any other map copied beside the campaign (the scenario loader
+        reads maps only from the shipped folder or the scenario's own folder)."""
+        from ..fileio import atomic_write_bytes
+        from ..paths import content_dir
+
+        try:
+            shipped = content_dir("maps").resolve()
+        except FileNotFoundError:
+            shipped = None
+        if shipped is not None and map_path.parent == shipped:
+            return map_path.stem
+        name = f"{self.stem}.{map_path.name}"
+        copy = self.folder / name
+        data = map_path.read_bytes()
+        if not copy.exists() or copy.read_bytes() != data:
+            atomic_write_bytes(copy, data)
+        return name
 
     def fight(self, st: CampaignState) -> BattleResult:
         """Play the battle waiting in ``st`` (or report the cards' result when its year has no
@@ -116,8 +135,8 @@ class HexBattles:
             s = max(scores.get(side, hi), 0)
             keep[side] = n if s >= hi else max(st.cards.hex_battles.min_units, min(n, round(n * s / hi)))
         assert base.path is not None and base.map_path is not None
-        text = scaled_scenario_text(base.path, keep, base.map_path.resolve())
         tag = f"{self.stem}.{st.year}-{st.battle}"
+        text = scaled_scenario_text(base.path, keep, self._map_ref(base.map_path.resolve()))
         scen_path = self.folder / f"{tag}.toml"
         game_path = self.folder / f"{tag}.json"
         atomic_write_text(scen_path, text)
