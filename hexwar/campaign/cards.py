@@ -239,9 +239,13 @@ class CampaignCards:
     events: dict[str, EventCard]
     hex_battles: HexBattleRules = HexBattleRules({})
 
+    def __post_init__(self) -> None:
+        by_side = {s: tuple(c.id for c in self.battle.values() if c.side == s) for s in SIDES}
+        object.__setattr__(self, "_by_side", by_side)
+
     def battle_cards(self, side: str) -> tuple[str, ...]:
         """The ids of ``side``'s battle cards, in file order."""
-        return tuple(c.id for c in self.battle.values() if c.side == side)
+        return self._by_side[side]  # type: ignore[attr-defined, no-any-return]
 
     def campaign_cards(self, side: str) -> tuple[str, ...]:
         """The ids of ``side``'s campaign cards, in file order."""

@@ -233,8 +233,8 @@ def after_battle(st: CampaignState, out: list[CampaignEvent]) -> None:
 
 def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
     """002 Rules .4: most battles won takes the year card, a tie gives it to nobody; the first
-    to 3 year cards wins the war; after 1945 (no year cards left) more year cards wins, equal
-    is a drawn war (docs/rules.md)."""
+    to 3 year cards wins the war; after 1945 (no year cards left) more year cards wins, then
+    more battles won over the whole war, else the war is drawn (docs/rules.md)."""
     g, s = st.wins["german"], st.wins["soviet"]
     side = "german" if g > s else "soviet" if s > g else None
     if side is None:
@@ -249,11 +249,18 @@ def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
             return
     if not st.years_aside:
         ng, ns = len(st.year_cards["german"]), len(st.year_cards["soviet"])
-        if ng == ns:
-            _war_over(st, None, f"the war ends after {st.year} with {ng} year cards each", out)
-        else:
+        if ng != ns:
             w = "german" if ng > ns else "soviet"
             _war_over(st, w, f"more year cards when the war ends after {st.year} ({max(ng, ns)} to {min(ng, ns)})", out)
+            return
+        bg = sum(1 for h in st.history if h.winner == "german")
+        bs = sum(1 for h in st.history if h.winner == "soviet")
+        if bg == bs:
+            _war_over(st, None, f"the war ends after {st.year} with {ng} year cards and {bg} battles won each", out)
+        else:
+            w = "german" if bg > bs else "soviet"
+            _war_over(st, w, f"{ng} year cards each when the war ends after {st.year}: more battles won over the war "
+                      f"({max(bg, bs)} to {min(bg, bs)})", out)
         return
     start_year(st, st.years_aside.pop(0), out)
 

@@ -228,46 +228,47 @@ class CampaignState:
 
     def check_invariants(self) -> list[str]:
         """Every broken invariant (empty when all hold): each card in exactly one place,
-        ranks between the first and the last, battles per year, year cards accounted for."""
+        ranks between the first and the last, at most 7 battles a year and 7 in every year
+        before this one, year cards accounted for."""
         bad: list[str] = []
         c = self.cards
+        placed = [x for p in self.stalemates for x in p]
+        for side_piles in self.piles.values():
+            placed += [x for p in side_piles for x in p]
         for s in SIDES:
-            places: list[str] = list(self.hands[s])
+            own = set(c.battle_cards(s))
+            places = list(self.hands[s]) + [x for x in placed if x in own]
             if self.slots[s]:
                 places.append(self.slots[s])  # type: ignore[arg-type]
-            for side_piles in self.piles.values():
-                places += [x for p in side_piles for x in p if x in c.battle and c.battle[x].side == s]
-            places += [x for p in self.stalemates for x in p if c.battle[x].side == s]
-            if sorted(places) != sorted(c.battle_cards(s)):
+            if len(places) != len(own) or set(places) != own:
                 bad.append(f"{s} battle cards not each in exactly one place: {sorted(places)}")
             tplaces = self.tactics_aside[s] + self.tactics_hand[s] + self.tactics_discard[s]
             if self.tactic_slots[s]:
                 tplaces.append(self.tactic_slots[s])  # type: ignore[arg-type]
-            if sorted(tplaces) != sorted(c.tactics):
+            if len(tplaces) != len(c.tactics) or set(tplaces) != set(c.tactics):
                 bad.append(f"{s} tactic cards not each in exactly one place: {sorted(tplaces)}")
             cplaces = self.campaign_unused[s] + self.campaign_used[s]
             if sorted(cplaces) != sorted(c.campaign_cards(s)):
                 bad.append(f"{s} campaign cards not each in exactly one place: {sorted(cplaces)}")
             if not 1 <= self.ranks[s] <= len(c.ranks):
                 bad.append(f"{s} rank {self.ranks[s]} outside 1..{len(c.ranks)}")
-            if len(self.tactics_hand[s]) + len(self.tactics_discard[s]) + (1 if self.tactic_slots[s] else 0) > 5:
-                bad.append(f"{s} holds more tactic cards than exist")
         eplaces = self.event_pile + self.events_in_play + self.events_discard
-        if sorted(eplaces) != sorted(c.events):
+        if len(eplaces) != len(c.events) or set(eplaces) != set(c.events):
             bad.append(f"event cards not each in exactly one place: {sorted(eplaces)}")
         years = self.year_cards["german"] + self.year_cards["soviet"] + self.years_unclaimed + self.years_aside
         if not self.over:
             years = years + [self.year]
         if sorted(years) != [y.year for y in c.years]:
             bad.append(f"year cards not each in exactly one place: {sorted(years)}")
+        n = c.rules.battles_per_year
         per_year: dict[int, int] = {}
         for h in self.history:
             per_year[h.year] = per_year.get(h.year, 0) + 1
-        for y, n in per_year.items():
-            done = y != self.year or self.over or self.battle == 0
-            if n > c.rules.battles_per_year or (y != self.year and n != c.rules.battles_per_year):
-                bad.append(f"{y}: {n} battles, expected {c.rules.battles_per_year}")
-            del done
+        for y, k in per_year.items():
+            if k > n or ((y != self.year or self.over) and k != n):
+                bad.append(f"{y}: {k} battles, expected {n}")
+        if not 0 <= self.battle <= n:
+            bad.append(f"battle number {self.battle} outside 0..{n}")
         return bad
 
     # -- views (R12.1) ----------------------------------------------------------------------
