@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
+    "campaign": ("bench_campaign.py", ["--quick"]),
 }
 
 

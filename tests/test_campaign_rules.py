@@ -287,3 +287,13 @@ def test_random_draws_come_only_from_the_wars_generator():
     st, out = new_campaign(11)
     rng = np.random.default_rng(11)
     assert [x for x in out if isinstance(x, RandomDraw)][0].result == tuple(int(i) for i in rng.permutation(10))
+
+
+def test_the_campaign_engine_never_imports_pyglet():
+    import subprocess
+    import sys
+
+    code = ("import sys; import hexwar.campaign.state, hexwar.campaign.ai, hexwar.campaign.odds, "
+            "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli_campaign; "
+            "assert 'pyglet' not in sys.modules, 'pyglet imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -63,6 +63,33 @@ def _tactic_effects(cards: CampaignCards, tid: str | None) -> tuple[Effect, ...]
     return cards.tactics[tid].effects if tid else ()
 
 
+# (id(cards), events) -> {(side, battle card): (arm, steps)}: the battle card and event steps of
+# a year are the same in every battle, so they are worked out once (the odds ask thousands of times)
+_BASE: dict[tuple[int, tuple[str, ...]], tuple[CampaignCards, dict[tuple[str, str], tuple[str, tuple[tuple[str, int], ...]]]]] = {}
+
+
+def _base_steps(cards: CampaignCards, side: str, battle: str, events: tuple[str, ...]) -> tuple[str, tuple[tuple[str, int], ...]]:
+    key = (id(cards), events)
+    entry = _BASE.get(key)
+    if entry is None or entry[0] is not cards:
+        if len(_BASE) > 256:
+            _BASE.clear()
+        entry = (cards, {})
+        _BASE[key] = entry
+    table = entry[1]
+    got = table.get((side, battle))
+    if got is None:
+        b = cards.battle[battle]
+        steps = [(b.title, b.value)]
+        for ev in events:  # 2. event modifiers
+            for e in cards.events[ev].effects:
+                if e.kind == K.SCORE and e.applies(side, b.arm):
+                    steps.append((cards.events[ev].title, e.value))
+        got = (b.arm, tuple(steps))
+        table[(side, battle)] = got
+    return got
+
+
 def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[str, ...], initiative: str,
                    campaign: tuple[str, str] | None = None) -> Outcome:
     """Resolve one battle (002 Rules .2, .4; see the module text for the order).
@@ -86,17 +113,15 @@ def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[s
     cancelled = frozenset(s for s in sides if plays[s].tactic and cancels[other(s)])
     active = {s: (plays[s].tactic if s not in cancelled else None) for s in sides}
     steps: dict[str, list[tuple[str, int]]] = {}
-    for s in sides:
-        b = cards.battle[plays[s].battle]
-        steps[s] = [(b.title, b.value)]
-        for ev in events:  # 2. event modifiers
-            for e in cards.events[ev].effects:
-                if e.kind == K.SCORE and e.applies(s, b.arm):
-                    steps[s].append((cards.events[ev].title, e.value))
+    arms: dict[str, str] = {}
+    for s in sides:  # the battle card, then the event modifiers
+        arm, base = _base_steps(cards, s, plays[s].battle, events)
+        arms[s] = arm
+        steps[s] = list(base)
     for s in sides:  # 3. tactic bonus (own score, opponent's score)
         tid = active[s]
         for e in _tactic_effects(cards, tid):
-            if e.kind == K.SCORE and (e.arm is None or e.arm == cards.battle[plays[s].battle].arm):
+            if e.kind == K.SCORE and (e.arm is None or e.arm == arms[s]):
                 steps[s].append((cards.tactics[tid].title, e.value))  # type: ignore[index]
             elif e.kind == K.OPPONENT_SCORE:
                 steps[other(s)].append((cards.tactics[tid].title, e.value))  # type: ignore[index]
@@ -109,7 +134,7 @@ def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[s
         cs, cid = campaign
         cc = cards.campaign[cid]
         for e in cc.effects:
-            if e.kind == K.SCORE and (e.arm is None or e.arm == cards.battle[plays[cs].battle].arm):
+            if e.kind == K.SCORE and (e.arm is None or e.arm == arms[cs]):
                 steps[cs].append((cc.title, e.value))
             elif e.kind == K.OPPONENT_SCORE:
                 steps[other(cs)].append((cc.title, e.value))
