@@ -112,7 +112,7 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
     """The Eastern Front Battle Card Game: a 1941-1945 campaign (002, R11.2)."""
     from .campaign.options import CampaignOptions
 
-    switches = dict(random_initiative=random_initiative, campaign_cards=campaign_cards, advanced=advanced,
+    switches: dict[str, Any] = dict(random_initiative=random_initiative, campaign_cards=campaign_cards, advanced=advanced,
                     event_swap=event_swap, field_marshals=field_marshals)
     if balance_n is not None:
         return _balance(balance_n, seed or 0, CampaignOptions(events=events or 1, **switches), as_json)
@@ -141,9 +141,7 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
         _check_save_target(save)
     names = parse_campaign_ai(ai)
     if not headless:
-        click.echo("The campaign window needs the shared widget toolkit (hexwar.ui.widgets), which is not part of "
-                   "this installation yet: run `hexwar campaign --headless` to play at the terminal.")
-        return 1
+        return _window(st, names, save, battle_turns)
     echo = click.echo
     humans = [s for s in SIDES if s not in names]
     viewer = humans[0] if len(humans) == 1 else ("spectator" if humans else None)
@@ -181,6 +179,31 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
                    "save": save, "games": [h.game for h in st.history if h.game]})
     else:
         echo(f"\nResult: {st.result_reason or 'stopped'}" + (f"; saved to {save}" if save else ""))
+    return 0
+
+
+def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int | None) -> int:
+    """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open."""
+    try:
+        from .ui import campaign_screen  # type: ignore[attr-defined]
+    except ImportError:
+        click.echo("The campaign window needs the shared widget toolkit (hexwar.ui.widgets), which is not part of "
+                   "this installation yet: run `hexwar campaign --headless` to play at the terminal.")
+        return 1
+    import os
+
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith("linux"):
+        click.echo("No display is available to open the campaign window: run `hexwar campaign --headless` to play "
+                   "at the terminal.")
+        return 1
+    from .campaign.ai import make_player
+    from .campaign.battles import make_fighter
+    from .ui.campaign_controller import CampaignController
+    from .ui.clock import RealClock
+
+    ctl = CampaignController(st, ai={s: make_player(n, s, st.seed) for s, n in names.items()}, clock=RealClock(),
+                             fighter=make_fighter(st.options.battles, save, battle_turns), save=save)
+    campaign_screen.run(ctl)
     return 0
 
 

@@ -114,7 +114,8 @@ class StandardPlayer:
         me = self.side
         opp_b, opp_t = opponent_options(st, me)
         ev = tuple(st.events_in_play)
-        mine = [st.slots[me]] if st.slots[me] is not None else list(st.hands[me])
+        slot = st.slots[me]
+        mine: list[str] = [slot] if slot is not None else list(st.hands[me])
         tacts: list[str | None] = [None] + [t for t in st.tactics_hand[me]]
         keep = self._keep_value(st)
         best: tuple[float, int, str, str | None] | None = None

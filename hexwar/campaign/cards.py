@@ -377,7 +377,7 @@ def _effects(t: dict[str, Any], where: str, on: str, r: _Reader) -> tuple[Effect
             r.bad(w, "expected a table { kind = ... }")
             continue
         try:
-            kind = CampaignEffectKind(e.get("kind"))
+            kind = CampaignEffectKind(str(e.get("kind")))
         except ValueError:
             r.bad(f"{w}.kind", f"expected one of {[k.value for k in CampaignEffectKind]}, got {e.get('kind')!r}")
             continue

@@ -113,7 +113,8 @@ def odds_table(st: CampaignState, side: str) -> dict[str, dict[str | None, Fract
     decided its tactic gets only that column.
     """
     opp_b, opp_t = opponent_options(st, side)
-    mine = [st.slots[side]] if st.slots[side] is not None else list(st.hands[side])
+    slot = st.slots[side]
+    mine: list[str] = [slot] if slot is not None else list(st.hands[side])
     if st.tactic_decided[side]:
         tacts: list[str | None] = [st.tactic_slots[side]]
     else:
@@ -121,7 +122,7 @@ def odds_table(st: CampaignState, side: str) -> dict[str, dict[str | None, Fract
     ev = tuple(st.events_in_play)
     out: dict[str, dict[str | None, Fraction]] = {}
     for b in mine:
-        out[b] = {t: win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)  # type: ignore[arg-type]
+        out[b] = {t: win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
                   for t in tacts}
     return out
 

@@ -141,6 +141,7 @@ def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[s
             elif e.kind == K.WINS_DRAWS:
                 draw_winners.append((cs, cc.title))
     scores = {s: sum(v for _, v in steps[s]) for s in sides}
+    winner: str | None
     if scores["german"] != scores["soviet"]:
         winner = "german" if scores["german"] > scores["soviet"] else "soviet"
         reason = "score"
@@ -151,7 +152,7 @@ def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[s
             reason = "draw: " + next(t for s, t in draw_winners if s == winner)
         else:
             winner, reason = initiative, "draw: initiative"
-    loser = other(winner)
+    loser = other(winner)  # type: ignore[arg-type]
     withdrew = None
     if active[loser] and cards.tactics[active[loser]].has(K.LOSS_IS_STALEMATE):  # type: ignore[index]
         withdrew, winner, reason = loser, None, "stalemate"

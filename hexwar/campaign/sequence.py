@@ -75,10 +75,10 @@ def start_year(st: CampaignState, year: int, out: list[CampaignEvent]) -> None:
     card = c.year(year)
     if st.options.random_initiative or card.initiative == "draw":
         years = [y.year for y in c.years]
-        g, s = st.draw_integers(f"{year} initiative: year cards drawn face down (German, Soviet)", len(years), 2, out)
-        holder = "german" if years[g] > years[s] else "soviet"
+        gi, si = st.draw_integers(f"{year} initiative: year cards drawn face down (German, Soviet)", len(years), 2, out)
+        holder = "german" if years[gi] > years[si] else "soviet"
         st.initiative = holder
-        out.append(InitiativeDrawn(year, years[g], years[s], holder))
+        out.append(InitiativeDrawn(year, years[gi], years[si], holder))
     else:
         st.initiative = card.initiative
     out.append(YearBegins(year, st.initiative))
@@ -195,8 +195,8 @@ def finish_battle(st: CampaignState, winner: str | None, reason: str, oc: Outcom
         cs, cid = st.campaign_declared
         st.campaign_unused[cs].remove(cid)
         st.campaign_used[cs].append(cid)
-    st.history.append(BattleRecord(st.year, st.battle, cards[0], cards[1],  # type: ignore[arg-type]
-                                   *(_played_tactic(out, s) for s in SIDES), st.campaign_declared,
+    st.history.append(BattleRecord(st.year, st.battle, cards[0] or "", cards[1] or "",
+                                   _played_tactic(out, "german"), _played_tactic(out, "soviet"), st.campaign_declared,
                                    oc.scores["german"], oc.scores["soviet"], winner, reason, game))
     st.campaign_declared = None
     st.pending_outcome = None
@@ -235,13 +235,13 @@ def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
     """002 Rules .4: most battles won takes the year card, a tie gives it to nobody; the first
     to 3 year cards wins the war; after 1945 (no year cards left) more year cards wins, then
     more battles won over the whole war, else the war is drawn (docs/rules.md)."""
-    g, s = st.wins["german"], st.wins["soviet"]
-    side = "german" if g > s else "soviet" if s > g else None
+    g, so = st.wins["german"], st.wins["soviet"]
+    side = "german" if g > so else "soviet" if so > g else None
     if side is None:
         st.years_unclaimed.append(st.year)
     else:
         st.year_cards[side].append(st.year)
-    out.append(YearWon(st.year, side, g, s))
+    out.append(YearWon(st.year, side, g, so))
     need = st.cards.rules.years_to_win
     for sd in SIDES:
         if len(st.year_cards[sd]) >= need:

@@ -46,5 +46,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     """The umpire's three possible reports (for tests and the random player)."""
     if st.phase != "battle" or side != UMPIRE:
         return []
-    return [BattleResult(UMPIRE, st.pending_outcome.winner)] + [
-        BattleResult(UMPIRE, w, scenario="umpire") for w in ("german", "soviet", None)]
+    out: list[Command] = [BattleResult(UMPIRE, st.pending_outcome.winner)]
+    return out + [BattleResult(UMPIRE, w, scenario="umpire") for w in ("german", "soviet", None)]

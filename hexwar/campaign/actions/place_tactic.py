@@ -39,4 +39,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     """No tactic card first, then one per tactic card in hand."""
     if st.phase != "place" or st.tactic_decided.get(side, True):
         return []
-    return [PlaceTacticCard(side, None)] + [PlaceTacticCard(side, t) for t in st.tactics_hand[side]]
+    out: list[Command] = [PlaceTacticCard(side, None)]
+    return out + [PlaceTacticCard(side, t) for t in st.tactics_hand[side]]
