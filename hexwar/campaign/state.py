@@ -157,15 +157,18 @@ class CampaignState:
     # -- commands ---------------------------------------------------------------------------
     def check(self, cmd: Command) -> str | None:
         """Why ``cmd`` is illegal now, or ``None`` when it may be applied."""
-        from .actions import action_for
+        from .actions import action_for, any_action
 
-        try:
-            action = action_for(cmd)
-        except KeyError:
-            return f"unknown command {type(cmd).__name__}"
         if self.over:
             return "the war is over"
-        return action.check(self, cmd)
+        action = action_for(self.phase, cmd)
+        if action is None:
+            other_action = any_action(cmd)
+            if other_action is None:
+                return f"unknown command {type(cmd).__name__}"
+            why = other_action.check(self, cmd)  # type: ignore[arg-type]  # the registry is mode-neutral
+            return why or f"{cmd.kind} is not allowed in the {self.phase} phase"
+        return action.check(self, cmd)  # type: ignore[arg-type]
 
     def apply(self, cmd: Command) -> list[CampaignEvent]:
         """Apply ``cmd`` and every automatic step after it; return the events, in order.
@@ -180,7 +183,9 @@ class CampaignState:
         if reason is not None:
             raise IllegalCommand(cmd, reason)
         out: list[CampaignEvent] = []
-        action_for(cmd).apply(self, cmd, out)
+        action = action_for(self.phase, cmd)
+        assert action is not None  # checked
+        action.apply(self, cmd, out)  # type: ignore[arg-type]
         self.commands.append(cmd)
         advance(self, out)
         self.log.extend(out)
@@ -196,10 +201,7 @@ class CampaignState:
         side = side if side is not None else self.to_act
         if side is None or self.over:
             return []
-        out: list[Command] = []
-        for action in REGISTRY.values():
-            out.extend(action.options(self, side))
-        return out
+        return list(REGISTRY.options(self, side))  # type: ignore[arg-type]
 
     # -- hashing and invariants -------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

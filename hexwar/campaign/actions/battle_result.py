@@ -8,6 +8,7 @@ holder, as a drawn card battle does (002 Rules .4). A report with neither ``scen
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import UMPIRE, BattleResult, Command
 from ..events import BattleFought, CampaignEvent
 from ..state import CampaignState
@@ -48,3 +49,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
         return []
     out: list[Command] = [BattleResult(UMPIRE, st.pending_outcome.winner)]
     return out + [BattleResult(UMPIRE, w, scenario="umpire") for w in ("german", "soviet", None)]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ...game.actions.registry import Action
 from ..commands import ChooseTactics, Command
 from ..events import CampaignEvent
 from ..state import CampaignState
@@ -42,3 +43,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "choose_tactics" or st.tactics_chosen.get(side, True):
         return []
     return [ChooseTactics(side, combo) for combo in combinations(st.cards.tactics, st.tactic_allowance(side))]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

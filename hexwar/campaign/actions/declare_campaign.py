@@ -7,6 +7,7 @@ first to declare takes the battle's campaign slot and the other side is not aske
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, DeclareCampaignCard
 from ..events import CampaignCardDeclared, CampaignEvent
 from ..state import CampaignState
@@ -39,3 +40,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "campaign" or not st.campaign_order or st.campaign_order[0] != side:
         return []
     return [DeclareCampaignCard(side, c) for c in st.campaign_unused[side]]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, KeepEvents
 from ..events import CampaignEvent
 from ..state import CampaignState
@@ -30,3 +31,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "swap" or side != st.swapper:
         return []
     return [KeepEvents(side)]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, PassCampaignCard
 from ..events import CampaignCardPassed, CampaignEvent
 from ..state import CampaignState
@@ -29,3 +30,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "campaign" or not st.campaign_order or st.campaign_order[0] != side:
         return []
     return [PassCampaignCard(side)]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

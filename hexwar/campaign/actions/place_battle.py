@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, PlaceBattleCard
 from ..events import CampaignEvent, CardPlaced
 from ..state import CampaignState
@@ -34,3 +35,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "place" or st.slots.get(side, "x") is not None:
         return []
     return [PlaceBattleCard(side, c) for c in st.hands[side]]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

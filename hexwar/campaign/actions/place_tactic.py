@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, PlaceTacticCard
 from ..events import CampaignEvent, CardPlaced
 from ..state import CampaignState
@@ -41,3 +42,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
         return []
     out: list[Command] = [PlaceTacticCard(side, None)]
     return out + [PlaceTacticCard(side, t) for t in st.tactics_hand[side]]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

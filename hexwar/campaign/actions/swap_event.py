@@ -3,6 +3,7 @@ reveals the next from the top (002 advanced option 3, ``event_swap``)."""
 
 from __future__ import annotations
 
+from ...game.actions.registry import Action
 from ..commands import Command, SwapEvent
 from ..events import CampaignEvent, EventSwapped
 from ..state import CampaignState
@@ -40,3 +41,7 @@ def options(st: CampaignState, side: str) -> list[Command]:
     if st.phase != "swap" or side != st.swapper or not st.event_pile:
         return []
     return [SwapEvent(side, e) for e in st.events_in_play]
+
+
+ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+"""This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""
