@@ -13,7 +13,7 @@ each naming the file, the field (``tactic.bluff.effects[0].kind``) and what was 
 >>> len(cards.battle_cards("german")), len(cards.tactics), len(cards.events)
 (7, 5, 10)
 >>> effect_text(cards.tactics["flank_attack"].effects[0])
-'+2 to your battle score'
+'+3 to your armour battle score'
 """
 
 from __future__ import annotations
