@@ -13,9 +13,9 @@ without replaying its games, and ``--verify`` replays those too.
   through :func:`hexwar.game.headless.play`. Forces are scaled by the battle cards: the side
   with the lower campaign battle score keeps ``round(n * low / high)`` of its ``n`` starting
   units (at least ``min_units``; the last listed go first); Reserves are unchanged.
-- :class:`LinesBattles` would play the Spearpoint card game on lines (R11.1, issue 15): it
-  calls ``hexwar.lines.campaign_battle(year=, german=, soviet=, seed=, save=)`` when that
-  module exists, and otherwise refuses clearly (:func:`lines_available`).
+- :class:`LinesBattles` plays the Spearpoint card game on lines (R11.1, issue 15) through
+  ``hexwar.lines`` (its scenarios and computer player) when that package is installed, and
+  otherwise refuses clearly (:func:`lines_available`).
 """
 
 from __future__ import annotations
@@ -153,35 +153,66 @@ class HexBattles:
 
 
 def lines_available() -> bool:
-    """Whether the Spearpoint card game on lines (``hexwar.lines``) with the campaign hook exists."""
-    if importlib.util.find_spec("hexwar.lines") is None:
+    """Whether the Spearpoint card game on lines (``hexwar.lines``, issue 15) is installed."""
+    try:
+        return importlib.util.find_spec("hexwar.lines") is not None and \
+            importlib.util.find_spec("hexwar.lines.ai") is not None
+    except (ImportError, ValueError):
         return False
-    mod = importlib.import_module("hexwar.lines")
-    return callable(getattr(mod, "campaign_battle", None))
+
+
+LINES_SCENARIOS: dict[int, tuple[str, ...]] = {
+    1943: ("lines_prokhorovka", "lines_ponyri", "lines_kharkov", "lines_bukrin"),
+}
+"""``--battles lines``: the shipped line scenarios per year (all of 1943, like the hex ones)."""
 
 
 class LinesBattles:
-    """``--battles lines``: the hook to the card game on lines (R11.1, see the module text).
+    """``--battles lines``: fight each battle as a line game of its year (R11.1, issue 15).
+
+    Battle N of 1943 plays ``LINES_SCENARIOS[1943][(N - 1) % 4]`` with the line game's standard
+    computer player on every seat, saved beside the campaign; other years have no line
+    scenario and are decided by the cards. Forces are not scaled (a line scenario builds its
+    Reserves decks from a points budget; docs/campaign.md).
 
     Raises:
-        HexwarError: (on creation) when ``hexwar.lines.campaign_battle`` does not exist.
+        HexwarError: (on creation) when ``hexwar.lines`` is not installed.
     """
 
-    def __init__(self, folder: str | Path, stem: str):
+    def __init__(self, folder: str | Path, stem: str, turns: int | None = None, on_game: Any = None):
         if not lines_available():
             raise HexwarError("--battles lines needs the Spearpoint card game on lines (hexwar.lines, issue 15), "
                               "which is not part of this installation yet; use --battles cards or --battles hex")
         self.folder = Path(folder)
         self.stem = stem
+        self.turns = turns
+        self.on_game = on_game
 
     def fight(self, st: CampaignState) -> BattleResult:
-        """Play the battle as a line game through ``hexwar.lines.campaign_battle``."""
-        mod = importlib.import_module("hexwar.lines")
+        """Play the battle waiting in ``st`` as a line game (or report the cards' result)."""
+        from ..game.save import write_save
+        from ..game.scenario import find_scenario, load_scenario
+
+        ai = importlib.import_module("hexwar.lines.ai")
+        names = LINES_SCENARIOS.get(st.year, ())
+        oc = st.pending_outcome
+        if not names:
+            return BattleResult(UMPIRE, oc.winner)
+        name = names[(st.battle - 1) % len(names)]
+        sc = load_scenario(find_scenario(name))
+        seed = _battle_seed(st.seed, st.year, st.battle)
+        gs = sc.new_game(seed=seed)
+        players = {s: ai.make_lines_player("standard", s, seed) for s in gs.seats}
+        n = 0
+        while not gs.over and (self.turns is None or gs.turn <= self.turns) and n < 100_000:
+            gs.apply(players[gs.to_act].choose(gs))
+            n += 1
         game_path = self.folder / f"{self.stem}.{st.year}-{st.battle}.json"
-        winner, game_hash, game_id = mod.campaign_battle(
-            year=st.year, german=st.slots["german"], soviet=st.slots["soviet"],
-            seed=_battle_seed(st.seed, st.year, st.battle), save=str(game_path))
-        return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=str(game_hash), scenario=str(game_id))
+        write_save(gs, game_path)
+        winner = gs.result.winner if gs.result is not None else None
+        if self.on_game is not None:
+            self.on_game(f"   {st.year} battle {st.battle}: line game {name}: {winner or 'nobody'} wins, saved to {game_path}")
+        return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=gs.state_hash(), scenario=name)
 
 
 def make_fighter(mode: str, save: str | None, turns: int | None = None, on_game: Any = None) -> BattleFighter | None:
@@ -199,4 +230,4 @@ def make_fighter(mode: str, save: str | None, turns: int | None = None, on_game:
     folder = p.parent if str(p.parent) else Path(".")
     if mode == "hex":
         return HexBattles(folder, p.stem, turns, on_game)
-    return LinesBattles(folder, p.stem)
+    return LinesBattles(folder, p.stem, turns, on_game)
