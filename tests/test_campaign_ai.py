@@ -85,3 +85,14 @@ def test_players_are_deterministic_for_a_seed():
     assert a == b
     with pytest.raises(ValueError):
         make_player("genius", "german")
+
+
+def test_the_hexwar_balance_hook_loads_campaign_option_sets():
+    from hexwar.campaign.balance import load_campaign_source
+    from hexwar.errors import HexwarError
+
+    stem, opts = load_campaign_source("advanced+events=2+event_swap")
+    assert stem == "advanced+events=2+event_swap" and opts == CampaignOptions(advanced=True, events=2, event_swap=True)
+    assert load_campaign_source("basic")[1] == CampaignOptions()
+    with pytest.raises(HexwarError, match="unknown switch"):
+        load_campaign_source("blitz")

@@ -145,3 +145,44 @@ def write_balance_docs(path: str | Path, results: list[BalanceResult], command: 
     _, tail = rest.split(MARK_END, 1)
     body = f"\n_Written by `{command}`._\n\n" + balance_markdown(results) + "\n"
     atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)
+
+
+# -- the hook for ``hexwar balance`` (hexwar.balance.GAME_KINDS, branch dask-perf) ------------
+def load_campaign_source(name: str) -> tuple[str, CampaignOptions]:
+    """``hexwar balance --kind campaign NAME``: ``NAME`` is ``basic`` or rule switches joined by
+    ``+`` (``advanced+events=2+event_swap``); returns ``(stem, options)``.
+
+    Raises:
+        HexwarError: naming an unknown switch.
+    """
+    from .options import SWITCHES
+
+    kw: dict[str, Any] = {}
+    if name not in ("", "basic"):
+        for part in name.split("+"):
+            key, _, value = part.partition("=")
+            key = key.strip().replace("-", "_")
+            if key in SWITCHES and not value:
+                kw[key] = True
+            elif key == "events" and value in ("1", "2"):
+                kw["events"] = int(value)
+            else:
+                raise HexwarError(f"campaign options {name!r}: unknown switch {part!r}; expected 'basic' or "
+                                  f"{', '.join(SWITCHES)}, events=1|2 joined by '+'")
+    return (name or "basic"), CampaignOptions(**kw)
+
+
+def play_campaign_game(source: CampaignOptions, seed: int, variants: Any, ai: dict[str, str], max_turns: int) -> Any:
+    """``hexwar balance``'s ``play`` for the campaign: one seeded war by computer players
+    (``ai``: side -> ``standard`` / ``random``); returns a :class:`hexwar.balance.Outcome`
+    (``turn`` is the number of years played, ``score`` the year cards won)."""
+    from ..balance import Outcome  # type: ignore[import-not-found, unused-ignore]
+
+    st, _ = new_campaign(seed, source)
+    ps = {s: make_player(ai.get(s, "standard"), s, seed) for s in SIDES}
+    n = 0
+    while not st.over:
+        st.apply(ps[st.to_act].choose(st))  # type: ignore[index]
+        n += 1
+    return Outcome(st.winner, st.result_reason.split(" (")[0], len(st.checkpoints),
+                   {s: len(st.year_cards[s]) for s in SIDES}, {}, n)

@@ -201,7 +201,7 @@ class LinesBattles:
         name = names[(st.battle - 1) % len(names)]
         sc = load_scenario(find_scenario(name))
         seed = _battle_seed(st.seed, st.year, st.battle)
-        gs = sc.new_game(seed=seed)
+        gs: Any = sc.new_game(seed=seed)  # a line game's state (hexwar.lines)
         players = {s: ai.make_lines_player("standard", s, seed) for s in gs.seats}
         n = 0
         while not gs.over and (self.turns is None or gs.turn <= self.turns) and n < 100_000:
