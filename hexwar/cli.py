@@ -64,13 +64,16 @@ def echo_json(obj: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexwar`` console script; returns the exit status.
 
-    User errors (:class:`~hexwar.errors.HexwarError`) print one message to stderr and give
-    status 2; Ctrl+C gives 130.
+    User errors (:class:`~hexwar.errors.HexwarError`, and values click's parameter types
+    refuse) print one message to stderr and give status 2; Ctrl+C gives 130.
     """
     try:
         rv = cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
+    except click.BadParameter as exc:  # click's types (IntRange, Choice, Path ...): one sentence
+        click.echo(f"hexwar: {exc.format_message()}", err=True)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

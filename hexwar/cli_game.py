@@ -206,7 +206,8 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
 @click.option("--rules", "rules", multiple=True, metavar="VARIANT",
               help="Rule variant: standard, classic, burnout (repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
-              help="Save the game here after every turn and at the end.")
+              help="Save the game here after every turn and at the end (windowed default: a new file in the "
+                   "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).")
 @click.option("--turns", type=click.IntRange(min=1), default=None, help="Stop after this many turns.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
@@ -242,6 +243,13 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             if resumed is not None:
                 click.echo(f"Continuing a saved game needs --headless for now: run `hexwar play {scenario} --headless`.")
                 return 1
+            if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
+                import datetime
+
+                from .ui.autosave import new_game_autosave
+
+                save = str(new_game_autosave(sc.id, datetime.datetime.now()))
+                click.echo(f"autosaving to {save}")
             play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
                             save=save, turns=turns)
         except Exception as exc:  # a display that cannot be opened

@@ -133,6 +133,27 @@ def parse_side(text: str) -> str:
     return s
 
 
+class VariantChoice(click.Choice):  # type: ignore[type-arg]
+    """The fire variant (``burnout`` R8.6, or ``standard``), any case; a refusal names it."""
+
+    def __init__(self) -> None:
+        super().__init__(["burnout", "standard"], case_sensitive=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The variant's name in lower case.
+
+        Raises:
+            click.BadParameter: ``unknown variant 'X': expected burnout (or standard)``.
+        """
+        try:
+            return super().convert(str(value).strip(), param, ctx)
+        except click.BadParameter:
+            raise click.BadParameter(f"unknown variant {value!r}: expected burnout (or standard)", ctx, param) from None
+
+
+VARIANT = VariantChoice()
+
+
 def parse_int(text: str | None, option: str, lo: int, hi: int, default: int | None = None) -> int:
     """A whole number for ``option`` within ``lo..hi``.
 
@@ -331,7 +352,8 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play (R5.1a).")
 @click.option("--trials", "trials", default="10000", show_default=True, help="Number of trials.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option("--variant", "variant", default=None, help="Rule variant: burnout (R8.6) [default: the scenario's].")
+@click.option("--variant", "variant", default=None, type=VARIANT,
+              help="Rule variant: burnout (R8.6) [default: the scenario's].")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
@@ -349,8 +371,6 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
     notes: list[str] = []
-    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
-        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
     src = load_source(source)
     m = src.battlemap
     burnout = variant.strip().lower() == "burnout" if variant is not None else (
@@ -542,7 +562,8 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--ignite", "ignite", multiple=True, required=True, help="Building hex set alight at turn 0 (repeat).")
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play.")
-@click.option("--variant", "variant", default=None, help="burnout (R8.6) [default: the scenario's].")
+@click.option("--variant", "variant", default=None, type=VARIANT,
+              help="burnout (R8.6) [default: the scenario's].")
 @click.option("--vary", "vary", multiple=True, required=True,
               help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building>; values 12..14 or 12,14.")
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
@@ -558,8 +579,6 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_list = parse_seeds(seeds)
-    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
-        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
     src = load_source(source)
     burnout = variant.strip().lower() == "burnout" if variant is not None else (
         src.scenario is not None and "burnout" in src.scenario.variants)

@@ -48,13 +48,15 @@ RECOVERY_ENV = "HEXWAR_RECOVERY_DIR"
 
 
 def recovery_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The recovery folder: ``$HEXWAR_RECOVERY_DIR``, else ``$XDG_STATE_HOME/hexwar/recovery``,
-    else ``~/.local/state/hexwar/recovery`` (created when first written)."""
+    """The recovery folder: ``$HEXWAR_RECOVERY_DIR``, else the per-user state folder
+    (:func:`hexwar.paths.user_state_dir`, platformdirs: ``$XDG_STATE_HOME/hexwar/recovery`` or
+    ``~/.local/state/hexwar/recovery`` on Linux); created when first written."""
     env = os.environ if environ is None else environ
     if env.get(RECOVERY_ENV):
         return Path(env[RECOVERY_ENV])
-    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "hexwar" / "recovery"
+    from ..paths import user_state_dir
+
+    return user_state_dir("recovery")
 
 
 def _doc_key(path: Path | None) -> str | None:
