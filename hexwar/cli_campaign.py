@@ -9,9 +9,8 @@ table into docs/campaign.md.
 - ``--ai`` names the computer-played sides: ``soviet`` (default: you play the Germans against
   the computer), ``german,soviet`` (both), ``none`` (hot-seat: two people, each placement
   behind a "pass the terminal" screen so face-down cards stay hidden), ``soviet=random``.
-- Without ``--headless`` the campaign window would open; it needs the shared widget toolkit
-  (``hexwar.ui.widgets``), so until that is installed the command says so and asks for
-  ``--headless``.
+- Without ``--headless`` the campaign window opens (``hexwar.ui.campaign_screen``, on the
+  shared widget toolkit); without a display the command says so and offers ``--headless``.
 - ``--save FILE`` saves after every battle (atomic writes); ``hexwar campaign FILE`` continues
   the war with its own seed and options; ``hexwar replay FILE --verify`` verifies it.
 - ``--battles hex`` fights each battle of 1943 as one of the shipped 1943 hex scenarios

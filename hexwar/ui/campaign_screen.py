@@ -271,9 +271,9 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         p.frame(x0, y0, x0 + hw, y0 + hh, 2, T.ACTIVE, z=2)
         p.text("Campaign shortcuts and cards", x0 + 14, y0 + hh - 20, 15, T.TEXT, style="bold", z=2)
         yy = y0 + hh - 46
-        for k, v in SHORTCUTS:
-            p.text(k, x0 + 16, yy, 11.5, T.ACTIVE, style="bold", z=2)
-            p.text(v, x0 + 110, yy, 11.5, T.TEXT, z=2, max_width=hw - 130)
+        for keyname, what in SHORTCUTS:
+            p.text(keyname, x0 + 16, yy, 11.5, T.ACTIVE, style="bold", z=2)
+            p.text(what, x0 + 110, yy, 11.5, T.TEXT, z=2, max_width=hw - 130)
             yy -= 17
         yy -= 8
         for ln in ctl.help_lines()[len(SHORTCUTS) + 1:]:
