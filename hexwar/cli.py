@@ -1,4 +1,4 @@
-"""The ``hexwar`` command line: ``hexwar play | campaign | edit | sim | los | odds | render | validate | info | replay``.
+"""The ``hexwar`` command line: ``hexwar play | campaign | edit | sim | los | odds | render | validate | info | replay | selftest``.
 
 Subcommands live in their own modules and are imported only when used (so ``hexwar info``
 never loads pyglet). Every user error is printed as one clear message and exit status 2;
@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
     "campaign": "hexwar.cli_campaign:campaign",
+    "selftest": "hexwar.cli_selftest:selftest",
 }
 
 

@@ -126,11 +126,15 @@ def _is_campaign_save(target: str) -> bool:
               show_default=True,
               help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
                    "'campaign': the campaign screen (target 'campaign' or a campaign save).")
+@click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool, screen: str = "map") -> None:
+           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
+    from .outputs import check_outputs, record_output
+
     if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
+    check_outputs(force, out=out)
     w, h = parse_size(size)
     if screen == "campaign" or _is_campaign_save(target):
         try:
@@ -139,12 +143,14 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
             raise HexwarError("the campaign screen needs the widget toolkit hexwar/ui/widgets, which this build "
                               "does not have yet; play the campaign with hexwar campaign --headless") from None
         pw, ph = render_campaign(target, out, (w, h), pixel_ratio)
+        record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
     if screen != "map":
         from .ui.render_state import render_screen
 
         pw, ph = render_screen(target, out, (w, h), pixel_ratio, screen)
+        record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
     scene = load_scene(target)
@@ -174,4 +180,5 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     finally:
         view.delete()
     save_png(img, out)
+    record_output(out)
     click.echo(f"wrote {out} ({img.shape[1]} x {img.shape[0]} pixels)")

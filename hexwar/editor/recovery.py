@@ -201,7 +201,7 @@ class Recovery:
         Raises:
             ValidationError: when the recovery file is broken.
         """
-        data = read_json(self.path)
+        data = read_json(self.path, kind="hexwar-editor-recovery")
         m = BattleMap.from_json(data.get("map"), str(self.path))
         sc = None
         if data.get("scenario") is not None:
@@ -231,7 +231,7 @@ def find_recoveries(document_path: str | os.PathLike[str] | None,
     out: list[tuple[float, Recovery]] = []
     for p in d.glob("*.recovery.json"):
         try:
-            data = read_json(p)
+            data = read_json(p, kind="hexwar-editor-recovery")
         except ValidationError:
             continue
         if not isinstance(data, dict) or data.get("format") != RECOVERY_FORMAT:
