@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "lines": ("bench_lines.py", ["--quick"]),
+    "campaign": ("bench_campaign.py", ["--quick"]),
 }
 
 
