@@ -1,4 +1,4 @@
-"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay``.
+"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay | balance``.
 
 Subcommands live in their own modules and are imported only when used (so ``hexwar info``
 never loads pyglet). Every user error is printed as one clear message and exit status 2;
@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "balance": "hexwar.cli_balance:balance",
 }
 
 
