@@ -197,6 +197,9 @@ class GameSpec:
         variants: variants passed to the game, ``None`` for the scenario's own.
         ai: computer player per side.
         max_turns: safety cap in turns.
+        source_key: SHA-256 of the pickled source: a worker keeps the first copy it receives
+            under this key and plays every later chunk on it, so the source's caches (LOS
+            plans of its map) are built once per worker, not once per chunk.
     """
 
     kind: str
@@ -208,6 +211,7 @@ class GameSpec:
     variants: tuple[str, ...] | None
     ai: tuple[tuple[str, str], ...]
     max_turns: int
+    source_key: str = ""
 
 
 @dataclass
@@ -245,6 +249,21 @@ def _error_text(exc: BaseException) -> str:
     return text if len(text) <= 500 else text[:497] + "..."
 
 
+_SOURCES: dict[str, Any] = {}  # source_key -> the first copy of that source this process received
+_MAX_SOURCES = 64
+
+
+def _source(spec: GameSpec) -> Any:
+    if not spec.source_key:
+        return spec.source
+    got = _SOURCES.get(spec.source_key)
+    if got is None:
+        if len(_SOURCES) >= _MAX_SOURCES:
+            _SOURCES.clear()
+        got = _SOURCES[spec.source_key] = spec.source
+    return got
+
+
 def play_chunk(specs: list[GameSpec]) -> list[GameRecord]:
     """Play every game of a chunk, in order (runs on a Dask worker or in this process).
 
@@ -257,7 +276,7 @@ def play_chunk(specs: list[GameSpec]) -> list[GameRecord]:
         try:
             if s.kind not in plays:
                 plays[s.kind] = game_kind(s.kind).function("play")
-            o = plays[s.kind](s.source, s.seed, s.variants, dict(s.ai), s.max_turns)
+            o = plays[s.kind](_source(s), s.seed, s.variants, dict(s.ai), s.max_turns)
             out.append(GameRecord(s.scenario, s.variant, s.index, s.seed, o.winner, o.reason, o.turn, dict(o.score),
                                   dict(o.objective_points), o.commands, time.perf_counter() - t0))
         except Exception as exc:  # noqa: BLE001 - a broken game is data for the report, not a crash
@@ -292,9 +311,14 @@ def plan_games(kind: GameKind, sources: Sequence[tuple[str, Any]], variants: Seq
         ai: computer player per side.
         max_turns: safety cap.
     """
+    import pickle
+
     ai_t = tuple(sorted(ai.items()))
-    return [GameSpec(kind.name, stem, variant_label(v), i, game_seed(stem, variant_label(v), i), src, v, ai_t, max_turns)
-            for stem, src in sources for v in variants for i in range(seed_start, seed_start + games)]
+    keys = [hashlib.sha256(pickle.dumps(src, protocol=5)).hexdigest() for _, src in sources]
+    return [GameSpec(kind.name, stem, variant_label(v), i, game_seed(stem, variant_label(v), i), src, v, ai_t, max_turns,
+                     key)
+            for (stem, src), key in zip(sources, keys, strict=True) for v in variants
+            for i in range(seed_start, seed_start + games)]
 
 
 # -- the run -----------------------------------------------------------------------------------

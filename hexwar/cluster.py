@@ -34,6 +34,15 @@ from .errors import HexwarError
 
 __all__ = ["ChunkRun", "parse_cluster", "run_chunks", "connect", "chunked", "CONNECT_TIMEOUT"]
 
+#: Dask settings of a local cluster: no statistical profiler sampling the game thread every 10 ms
+#: and slower monitors, which took about 3.5% of a core per worker and as much in the scheduler
+#: (benchmarks/bench_balance.py). docs/sim.md gives the same settings for remote workers.
+QUIET_DASK = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "2s",
+    "distributed.admin.tick.interval": "200ms",
+}
 CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler or start a local cluster
 PROGRESS_DELAY = 0.5  # seconds before the progress bar appears (short runs show none)
 
@@ -126,12 +135,13 @@ def connect(where: str, workers: int) -> Iterator[Any]:
     Raises:
         HexwarError: when the scheduler cannot be reached or the cluster cannot start.
     """
+    import dask
     from distributed import Client, LocalCluster
 
     cluster = None
     try:
         if where == "local":
-            with _workers_ignore_ctrl_c():
+            with _workers_ignore_ctrl_c(), dask.config.set(QUIET_DASK):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                                        silence_logs=logging.ERROR)
             client = Client(cluster, timeout=CONNECT_TIMEOUT)
