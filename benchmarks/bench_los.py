@@ -238,7 +238,11 @@ def _fmt_rate(r: float) -> str:
 
 
 def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
-    """Issue 22's figures: ``(figure, measured, baseline, target, ratio)`` rows."""
+    """Issue 22's figures: ``(figure, measured, baseline, target, ratio)`` rows.
+
+    Rates are given by the clock and, in brackets, by this process's CPU time: on a shared
+    machine the clock also counts the time other processes hold the cores.
+    """
     import gc
     import resource
     import subprocess
@@ -253,7 +257,7 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
     m = make_map(100, 4, hindrance=0.10, hills=3)
     viewers = [Hex.from_offset(int(c), int(r)) for c, r in rng.integers(0, 100, (10 if quick else 30, 2))]
     visibility(m, viewers[0])
-    wall, _ = one_to_all(lambda v: visibility(m, v), viewers, 3)
+    wall, cpu = one_to_all(lambda v: visibility(m, v), viewers, 3)
     st = L._state(m)
     ent = L._viewer_entries(st, viewers[0].q, viewers[0].offset[1])
     idx = np.concatenate([g[1] for g in ent.groups]).astype(np.intp)
@@ -262,8 +266,8 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
     g_t = best_of(lambda: np.take(src, idx, out=buf, mode="clip"), 7)
     limit = 100 * 100 / g_t
     rate = 100 * 100 / wall
-    out.append(("one-to-all 100x100 (+hind +hills)", _fmt_rate(rate), BASELINE["oneall100"], ">= 10M/s",
-                f"{rate / 10e6:.2f}"))
+    out.append(("one-to-all 100x100 (+hind +hills), wall best (CPU mean)", f"{_fmt_rate(rate)} ({_fmt_rate(1e4 / cpu)})",
+                BASELINE["oneall100"], ">= 10M/s", f"{rate / 10e6:.2f}"))
     out.append((f"  vs plain gather of its {idx.size:,} entries ({_fmt_rate(limit)})", f"{100 * rate / limit:.0f}%",
                 BASELINE["ratio"], ">= 33%", f"{rate / limit * 3:.2f}"))
     # larger maps: one viewer or a few (past the plan limit the geometry is computed per viewer)
@@ -273,22 +277,25 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         mm = make_map(size, 5, hindrance=0.10, hills=3)
         vs = [Hex.from_offset(size // 2, size // 3)] + ([] if quick else [Hex.from_offset(3, size - 4)])
         visibility(mm, vs[0])
-        w, _ = one_to_all(lambda v: visibility(mm, v), vs, 1)
+        w, c = one_to_all(lambda v: visibility(mm, v), vs, 1)
         r = size * size / w
-        out.append((f"one-to-all {size}x{size}", _fmt_rate(r), BASELINE.get(key or "", "-"),
+        out.append((f"one-to-all {size}x{size}, wall (CPU)", f"{_fmt_rate(r)} ({_fmt_rate(size * size / c)})",
+                    BASELINE.get(key or "", "-"),
                     f">= {target / 1e6:.0f}M/s" if target else "-", f"{r / target:.2f}" if target else "-"))
     # the slowest single query after the first, on a fresh 200x200 map (no plan yet)
     L._PLANS.clear()
     m2 = make_map(200, 6, hindrance=0.10, hills=3)
     hexes = [Hex.from_offset(int(c), int(r)) for c, r in rng.integers(0, 200, (3000 if quick else 20000, 2))]
     line_of_sight(m2, hexes[0], hexes[1])
-    worst = 0.0
+    worst = worst_cpu = 0.0
     for a, b in zip(hexes[2::2], hexes[3::2], strict=False):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         line_of_sight(m2, a, b)
+        worst_cpu = max(worst_cpu, time.process_time() - c)
         worst = max(worst, time.perf_counter() - t)
-    out.append((f"slowest single query after the first (200x200, {len(hexes) // 2:,} random pairs)",
-                f"{worst * 1e3:.1f} ms", BASELINE["spike"], "<= 50 ms", f"{50 / (worst * 1e3):.2f}"))
+    out.append((f"slowest single query after the first (200x200, {len(hexes) // 2:,} random pairs), CPU (wall)",
+                f"{worst_cpu * 1e3:.1f} ms ({worst * 1e3:.0f} ms)", BASELINE["spike"], "<= 50 ms",
+                f"{50 / (worst_cpu * 1e3):.2f}"))
     # LOS caches of a 500x500 map: what stays allocated after queries and a visibility call
     if not quick:
         L._PLANS.clear()
@@ -313,7 +320,9 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
                            stdout=subprocess.DEVNULL, check=True)
             w = time.perf_counter() - t
             rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        out.append(("hexwar los --all on 500x500 (wall, max RSS)", f"{w:.1f} s, {rss:.0f} MB", BASELINE["losall500"],
+        cpu_child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append(("hexwar los --all on 500x500 (wall, max RSS)",
+                    f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB", BASELINE["losall500"],
                     "< 3 s, < 512 MB", f"{3 / w:.2f}, {512 / rss:.2f}"))
     return out
 
