@@ -88,7 +88,7 @@ def test_a_balance_row_is_the_game_hexwar_play_plays_with_its_seed(capsys, tmp_p
     for r in rows:
         rc, out, _ = run_cli(capsys, "play", "skirmish", "--headless", "--ai", "german,soviet", "--seed", r["seed"],
                              "--turns", "1", "--json")
-        game = json.loads(out)
+        game = json.loads(out)["result"]
         assert (game["reason"], game["turn"], game["score"]["german"], game["score"]["soviet"]) == \
             (r["reason"], int(r["turn"]), int(r["score_german"]), int(r["score_soviet"]))
 

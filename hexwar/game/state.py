@@ -23,14 +23,15 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..maps import BattleMap
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
-from .events import Event
+from .events import GameEvent, Recorder
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -262,6 +263,23 @@ class GameResult:
         return f"{self.winner} wins by {self.reason} in turn {self.turn}: {sc}"
 
 
+class TurnEngine(Protocol):
+    """What applies commands to a game: :class:`hexwar.game.turn.TurnSequence` (the state does
+    not import it: the turn sequence lies above the state in the module order)."""
+
+    def apply_command(self, state: GameState, cmd: Command) -> list[GameEvent]:
+        """Check and apply ``cmd``; raises ``IllegalCommand`` with nothing changed."""
+        ...
+
+    def check_command(self, state: GameState, cmd: Command) -> str | None:
+        """Why ``cmd`` would be refused now, or ``None``."""
+        ...
+
+    def legal_commands(self, state: GameState, side: str | None = None) -> list[Command]:
+        """Every legal command of ``side`` now."""
+        ...
+
+
 @dataclass(eq=False)
 class GameState:
     """Everything that changes in one game (R5, R10), plus references to what does not.
@@ -308,6 +326,10 @@ class GameState:
         log: every event so far (the game log).
         checkpoints: ``(turn, commands applied, state hash)`` after each End Turn (saves).
         cache: derived data (LOS, movement costs) keyed by map version; not state.
+        engine: the turn sequence that applies commands (a
+            :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
+            standard game's). Set by :func:`~hexwar.game.setup.new_game`; not state.
+        recorder: the game's event collector; the dice log reports every roll to it (R1.2).
     """
 
     scenario: Scenario
@@ -344,12 +366,14 @@ class GameState:
     result: GameResult | None = None
     all_cards: tuple[str, ...] = ()
     commands: list[Command] = field(default_factory=list)
-    log: list[Event] = field(default_factory=list)
+    log: list[GameEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    engine: TurnEngine | None = field(default=None, repr=False)
+    recorder: Recorder = field(default_factory=Recorder, repr=False)
 
     # -- driving the game -------------------------------------------------------------
-    def apply(self, command: Command) -> list[Event]:
+    def apply(self, command: Command) -> list[GameEvent]:
         """Check ``command`` against the rules and carry it out (R5 turn sequence).
 
         Automatic steps that follow (End Turn, Begin Turn rolls, artillery resolution...) run
@@ -362,9 +386,7 @@ class GameState:
             IllegalCommand: with the reason when the command is not allowed now; the state is
                 then unchanged (nothing is rolled either).
         """
-        from .turn import apply_command
-
-        return apply_command(self, command)
+        return self._engine().apply_command(self, command)
 
     def legal_commands(self, side: str | None = None) -> list[Command]:
         """Every command :attr:`to_act` (or ``side``) may issue now, in a fixed order.
@@ -373,15 +395,16 @@ class GameState:
         legal target with every legal weapon choice. Empty when the game is over or it is
         not ``side``'s turn to act.
         """
-        from .turn import legal_commands
-
-        return legal_commands(self, side)
+        return self._engine().legal_commands(self, side)
 
     def check(self, command: Command) -> str | None:
         """Why ``command`` would be refused now, or ``None`` when it is legal (nothing changes)."""
-        from .turn import check_command
+        return self._engine().check_command(self, command)
 
-        return check_command(self, command)
+    def _engine(self) -> TurnEngine:
+        if self.engine is None:
+            raise HexwarError("this GameState has no turn sequence: build games with hexwar.game.setup.new_game")
+        return self.engine
 
     @property
     def over(self) -> bool:
