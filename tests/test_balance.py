@@ -96,7 +96,7 @@ def test_a_balance_row_is_the_game_hexwar_play_plays_with_its_seed(capsys, tmp_p
 def test_a_game_that_raises_is_an_error_row_with_its_seed_and_message():
     stem, sc = skirmish()
     specs = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 3, 0, AI, 1)
-    broken = dataclasses.replace(specs[1], source=dataclasses.replace(sc, sides={}))
+    broken = dataclasses.replace(specs[1], source=dataclasses.replace(sc, sides={}), source_key="broken skirmish")
     run = bal.run_balance([specs[0], broken, specs[2]], cluster="none", quiet=True)
     assert [r.reason == "error" for r in run.records] == [False, True, False]
     err = run.records[1]
