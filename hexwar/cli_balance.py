@@ -136,6 +136,7 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     names = scenarios or gk.defaults
     sources = [loader(n) for n in names]
     specs = bal.plan_games(gk, sources, variant_sets, games, seed_start, players, mt)
+    version = _source_version() if update_docs else ""  # the code that plays, before it can change
     run = bal.run_balance(specs, cluster=where, workers=workers, chunk=chunk, quiet=as_json)
     tallies = bal.tally(run.records, gk.sides)
     cmd = _command_line(scenarios, kind, games, seed_start, rules, ai, mt, bal.MAX_TURNS)
@@ -171,11 +172,11 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     if update_docs:
         doc = bal.ROOT / gk.doc
         footer = (f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
-                  f"{_source_version()}; every game's seed and result in `{gk.json}`).")
+                  f"{version}; every game's seed and result in `{gk.json}`).")
         bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), bal.reasons_text(tallies), footer), gk.marker)
         payload = {"command": cmd, "kind": kind, "ai": players, "games_per_scenario": games, "seed_start": seed_start,
                    "wall_seconds": round(run.seconds, 1), "cluster": where, "workers": run.workers,
-                   "commit": _source_version(),
+                   "commit": version,
                    "draws": "games with no winner count in the denominator of both win rates",
                    "table": [t.to_json() for t in tallies]}
         atomic_write_text(bal.ROOT / gk.json, _json_text(payload, games_json))
