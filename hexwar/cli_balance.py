@@ -115,18 +115,19 @@ def _command_line(names: tuple[str, ...], kind: str, games: int, seed_start: int
               help="Safety cap in turns for scenarios without a turn limit [default: 60].")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Write one row per game here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table and every game as JSON.")
+@click.option("--force", is_flag=True, help="Replace an existing --csv file that hexwar did not write.")
 @click.option("--update-docs", "update_docs", is_flag=True,
               help="Rewrite the balance table of the kind's document (docs/scenarios.md) and its JSON file.")
 def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, rules: tuple[str, ...], ai: str,
             workers: int, cluster: str | None, chunk: int | None, max_turns: int | None, csv_path: str | None,
-            as_json: bool, update_docs: bool) -> int:
+            as_json: bool, force: bool, update_docs: bool) -> int:
     """Seeded AI-vs-AI games per scenario and variant: wins with 95% intervals, how games ended (R10)."""
     from . import balance as bal
     from .cli_sim import check_output_paths
     from .cluster import parse_cluster
     from .fileio import atomic_write_text
 
-    check_output_paths(csv_path)
+    check_output_paths(csv_path, force=force)
     gk = bal.game_kind(kind)
     where = parse_cluster(cluster, workers)
     players = parse_balance_ai(ai)
@@ -146,7 +147,10 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     summary = (f"{len(run.records)} of {run.planned} games in {run.seconds:.1f} s on {on} ({rate:.2f} games/s, "
                f"{run.chunk} games a chunk)")
     if csv_path:
+        from .outputs import record_output
+
         atomic_write_text(csv_path, bal.records_csv(run.records, gk.sides))
+        record_output(csv_path)  # a later run may replace it without --force (issue 13)
     errors = [r for r in run.records if r.reason == "error"]
     games_json = [{k: (round(v, 3) if k == "seconds" else v) for k, v in vars(r).items() if k != "error" or v}
                   for r in run.records]
