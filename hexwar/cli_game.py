@@ -1,7 +1,7 @@
 """``hexwar play`` and ``hexwar replay``: play a scenario (window or headless) and check saves.
 
 ``hexwar play [SCENARIO] --headless [--ai german,soviet] [--seed N] [--rules VARIANT]
-[--save FILE] [--turns N] [--json]`` plays to the end with the chosen computer players and
+[--save FILE] [--turns N] [--json] [--map generated:SEED]`` plays to the end with the chosen computer players and
 prints the turn-by-turn log (rolls included) and the result; ``--json`` prints only the result
 and final scores as JSON. A side not named in ``--ai`` is played at the terminal (a numbered
 list of legal commands). Without ``--headless`` the game window opens, or one sentence offers
@@ -241,8 +241,11 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               metavar="FILE", help="When continuing a save: its scenario file, if that is neither in the "
                                    "save's folder nor shipped (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
+@click.option("--map", "map_spec", default=None, metavar="generated:SEED[:STYLE][:WxH]",
+              help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool) -> int:
+         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool,
+         map_spec: str | None) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
@@ -254,6 +257,8 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         if seed is not None or rules:
             raise HexwarError(f"{scenario} is a saved game: it keeps its own seed and rules "
                               "(leave out --seed and --rules to continue it)")
+        if map_spec is not None:
+            raise HexwarError(f"{scenario} is a saved game: it keeps its own map (leave out --map to continue it)")
         resumed = _load_save(scenario, scenario_paths)
         sc = resumed.scenario
         if save is None:  # a continued game is never silently thrown away (issue 13 item 5)
@@ -262,6 +267,10 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             turns = resumed.turn - 1 + turns
     else:
         sc = _load(scenario)
+        if map_spec is not None:
+            from .game.onmap import scenario_on_map
+
+            sc = scenario_on_map(sc, map_spec)
     variants = parse_rules(rules)
     if save:
         check_save_target(save)

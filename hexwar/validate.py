@@ -1,7 +1,11 @@
 """Validate any hexwar file by its kind: maps now; scenarios, saves and card files register here.
 
 ``VALIDATORS`` maps a kind to a function ``(path) -> None`` that raises
-:class:`~hexwar.errors.ValidationError` with every problem. :func:`detect_kind` reads the
+:class:`~hexwar.errors.ValidationError` with every problem. Maps, scenarios and saves are
+upgraded from older ``schema_version`` s in memory (:mod:`hexwar.formats.migrate`), checked
+against their JSON Schema first (:mod:`hexwar.formats.schema`, ``hexwar schema KIND``), then by
+hexwar's semantic checks (labels on the map, units that exist, the game's setup, the replay),
+all problems reported at once with file and field path. :func:`detect_kind` reads the
 file's ``format`` field (JSON) or its top-level tables (TOML) to choose.
 """
 
