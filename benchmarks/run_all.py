@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "balance": ("bench_balance.py", ["--quick"]),
+    "campaign": ("bench_campaign.py", ["--quick"]),
 }
 
 
