@@ -307,6 +307,10 @@ class GameState:
         commands: every command applied so far (the replay log).
         log: every event so far (the game log).
         checkpoints: ``(turn, commands applied, state hash)`` after each End Turn (saves).
+        last_seen: fog of war (R12.2): per side, last-known markers of enemy units that left
+            its sight, ``uid -> (hex label, turn seen, card id)`` (:mod:`hexwar.game.view`).
+        sight: fog of war: per side, the units it saw after the last command.
+        log_sides: fog of war: per event of :attr:`log`, the sides that may see it.
         cache: derived data (LOS, movement costs) keyed by map version; not state.
     """
 
@@ -346,6 +350,9 @@ class GameState:
     commands: list[Command] = field(default_factory=list)
     log: list[Event] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
+    last_seen: dict[str, dict[str, tuple[str, int, str]]] = field(default_factory=dict)
+    sight: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    log_sides: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     # -- driving the game -------------------------------------------------------------
@@ -363,8 +370,11 @@ class GameState:
                 then unchanged (nothing is rolled either).
         """
         from .turn import apply_command
+        from .view import after_command
 
-        return apply_command(self, command)
+        events = apply_command(self, command)
+        after_command(self, events)  # R12.2 sight and last-known markers (fog only)
+        return events
 
     def legal_commands(self, side: str | None = None) -> list[Command]:
         """Every command :attr:`to_act` (or ``side``) may issue now, in a fixed order.
@@ -441,7 +451,8 @@ class GameState:
             "map": overlays,
             "result": self.result.to_json() if self.result else None,
             "rolls": len(self.dice.log),
-        }
+        } | ({"last_seen": {s: {u: list(m) for u, m in sorted(v.items())} for s, v in sorted(self.last_seen.items())}}
+             if "fog" in self.variants else {})
 
     def state_hash(self) -> str:
         """SHA-256 of :meth:`snapshot` as canonical JSON: equal states have equal hashes."""
