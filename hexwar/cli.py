@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "serve": "hexwar.cli_net:serve",
+    "join": "hexwar.cli_net:join",
 }
 
 
