@@ -46,16 +46,18 @@ def _is_save(path: str) -> bool:
               help="Seed of the first new game (default: secret random seeds).")
 @click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the new games' seat tokens to this JSON file (mode 0600).")
+@click.option("--max-rate", type=click.FloatRange(min=1), default=50.0, show_default=True,
+              help="Messages a second each connection may send (a burst of twice that).")
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS certificate (PEM).")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS private key (PEM).")
 def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, seed: int | None,
-          tokens_file: str | None, certfile: str | None, keyfile: str | None) -> int:
+          tokens_file: str | None, max_rate: float, certfile: str | None, keyfile: str | None) -> int:
     """Host network games: an authoritative server with a lobby (R12.5)."""
-    from .net.server import GameServer, serve_forever
+    from .net.server import GameServer, Limits, serve_forever
 
     if keyfile and not certfile:
         raise HexwarError("--keyfile needs --certfile")
-    srv = GameServer(folder)
+    srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate))
     for p in srv.load_all():
         click.echo(p, err=True)
     new: dict[str, dict[str, str]] = {}
@@ -125,9 +127,11 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
               help="Stop reconnecting after this many seconds without a server.")
 @click.option("--cafile", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Trust this certificate for wss:// (a server with its own certificate).")
+@click.option("--scenario", "scenario_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The server's scenario file, when it is not a shipped one.")
 @click.option("--json", "as_json", is_flag=True, help="At the end print the result and state hash as JSON.")
 def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool, player: str, ai_seed: int,
-         watch: bool, give_up: float, cafile: str | None, as_json: bool) -> int:
+         watch: bool, give_up: float, cafile: str | None, scenario_file: str | None, as_json: bool) -> int:
     """Join a network game: a seat (window, --headless terminal, --ai computer) or --watch."""
     import ssl
 
@@ -142,9 +146,10 @@ def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool
     if not (headless or ai or watch):
         from .net.window import run_window
 
-        return run_window(url, seat, token, ssl_context=ctx, give_up=give_up)
+        return run_window(url, seat, token, ssl_context=ctx, give_up=give_up, scenario_file=scenario_file)
     policy = AiPolicy(seat, player, ai_seed) if ai and seat else TerminalPolicy(seat) if seat else None
-    client = SeatClient(url, seat, token, watch=watch, policy=policy, out=out, give_up=give_up, ssl_context=ctx)
+    client = SeatClient(url, seat, token, watch=watch, policy=policy, out=out, give_up=give_up, ssl_context=ctx,
+                        scenario_file=scenario_file)
     try:
         summary = asyncio.run(client.run())
     except FatalClientError as exc:

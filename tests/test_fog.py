@@ -183,6 +183,8 @@ def test_a_view_never_holds_the_other_hand_the_seed_or_any_deck_order():
         assert f'"{c}"' not in text or any(c in json.dumps(e) for e in v.log if e["kind"] in ("discard", "commit"))
     assert v.data["reserves"] == {"german": sorted(g.reserves["german"])}  # contents, never the order
     assert v.data["decks"]["command"] == len(g.command_deck) and "command_deck" not in v.data
+    setup = next(e for e in v.log if e["kind"] == "setup")
+    assert "seed" not in setup["data"] and f"seed {g.seed}" not in setup["text"]  # it decides every die
     assert "seed" not in v.data and all("faces" not in e["data"] for e in v.log if e["data"].get("dice") == "shuffle")
     assert v.data["hands"]["german"]["units"] == g.hand_units["german"]
     assert v.data["hand_sizes"]["soviet"] == {"units": len(g.hand_units["soviet"]), "commands": len(g.hand_commands["soviet"])}

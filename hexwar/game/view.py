@@ -34,6 +34,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -218,7 +219,8 @@ def event_for(ev: Event, side: str | None, sides: Iterable[str] = SIDES) -> dict
 
     ``sides``: who may see it under fog (:func:`after_command`). Hidden always: the cards a
     side takes into hand (``"hand"`` events) from everyone but that side, and the faces of a
-    shuffle (the order of a deck, R12.1), which are left out of the roll.
+    shuffle (the order of a deck, R12.1), which are left out of the roll; and from everyone the
+    game's seed in the setup line (it decides every die).
     """
     sides = tuple(sides)
     if side is None:
@@ -233,6 +235,9 @@ def event_for(ev: Event, side: str | None, sides: Iterable[str] = SIDES) -> dict
     elif ev.kind == "roll" and ev.data.get("dice") == "shuffle":
         d = {k: v for k, v in ev.data.items() if k != "faces"}
         j = {"kind": "roll", "text": ev.text, "data": d}
+    elif ev.kind == "setup" and "seed" in ev.data:  # the seed decides every die: it never leaves the game (R12.5)
+        j = {"kind": "setup", "text": re.sub(r"seed \d+", "seed hidden", ev.text),
+             "data": {k: v for k, v in ev.data.items() if k != "seed"}}
     elif ev.kind == "reserves" and ev.data.get("side") != side:
         j = {"kind": "reserves", "text": f"{ev.data.get('side')} takes a unit card from the Reserves deck to commit",
              "data": {"side": ev.data.get("side")}}

@@ -51,15 +51,20 @@ def parse_url(url: str) -> tuple[str, str]:
     return f"{u.scheme}://{u.netloc}", gid
 
 
-def load_scenario_for(info: dict[str, Any]) -> Any:
+def load_scenario_for(info: dict[str, Any], extra: str | None = None) -> Any:
     """The local scenario matching the server's ``{"id", "content_hash", "reference"}``.
+
+    Args:
+        info: the welcome's ``scenario``.
+        extra: a scenario file to try first (``hexwar join --scenario FILE`` for a scenario
+            that is not shipped).
 
     Raises:
         FatalClientError: when no installed scenario has that content hash.
     """
     from ..game.scenario import find_scenario, load_scenario
 
-    for name in dict.fromkeys([str(info.get("reference") or ""), str(info.get("id") or "")]):
+    for name in dict.fromkeys([extra or "", str(info.get("reference") or ""), str(info.get("id") or "")]):
         if not name:
             continue
         try:
@@ -136,6 +141,7 @@ class SeatClient:
         give_up: stop reconnecting after this many seconds without a connection.
         ssl_context: for ``wss://`` with a private certificate.
         on_change: called after every view change (the window uses it).
+        scenario_file: a local scenario file to use when the server's is not shipped.
 
     Attributes:
         view: the seat's current view data; ``log``: the visible log lines (JSON dicts);
@@ -145,7 +151,8 @@ class SeatClient:
 
     def __init__(self, url: str, seat: str | None = None, token: str | None = None, watch: bool = False,
                  policy: Any = None, out: Callable[[str], None] = print, give_up: float = 600.0,
-                 ssl_context: ssl.SSLContext | None = None, on_change: Callable[[SeatClient], None] | None = None):
+                 ssl_context: ssl.SSLContext | None = None, on_change: Callable[[SeatClient], None] | None = None,
+                 scenario_file: str | None = None):
         self.base, self.game = parse_url(url)
         self.url = f"{self.base}/{self.game}"
         if not watch and (seat is None or not token):
@@ -158,6 +165,7 @@ class SeatClient:
         self.give_up = give_up
         self.ssl_context = ssl_context
         self.on_change = on_change
+        self.scenario_file = scenario_file
         self.view: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.printed = 0
@@ -254,13 +262,14 @@ class SeatClient:
         t = msg.get("type")
         if t in ("welcome", "snapshot"):
             if self.scenario is None:
-                self.scenario = load_scenario_for(msg["scenario"])
+                self.scenario = load_scenario_for(msg["scenario"], self.scenario_file)
             self.view = msg["view"]
             self.log = list(msg["log"])
             self.printed = min(self.printed, len(self.log))
             self.seq = int(msg["seq"])
             self.state_hash = msg.get("state_hash", "")
             self.waiting_said = None
+            self.acted_seq = -1  # a command in flight when the connection dropped may be lost: decide again
             self._note_hand()
         elif t == "update":
             if self.view is None:
