@@ -415,9 +415,12 @@ class GameState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (ids and quantities only), for hashing and tests."""
         bm = self.battlemap
+        # only the few marked cells are visited (numpy), not every hex of the map: same text
+        rubble = [Hex.from_offset(int(c), int(r)) for r, c in zip(*bm.rubble.nonzero(), strict=True)]
+        fire = [(Hex.from_offset(int(c), int(r)), int(bm.fire_turns[r, c])) for r, c in zip(*bm.fire.nonzero(), strict=True)]
         overlays = {
-            "rubble": sorted(bm.label(h) for h in bm.hexes() if bm.rubble[bm.index(h)]),
-            "fire": sorted(f"{bm.label(h)}:{int(bm.fire_turns[bm.index(h)])}" for h in bm.hexes() if bm.fire[bm.index(h)]),
+            "rubble": sorted(bm.label(h) for h in rubble),
+            "fire": sorted(f"{bm.label(h)}:{t}" for h, t in fire),
             "wrecks": {bm.label(h): list(s) for h, s in sorted(bm.wrecks.items()) if s},
             "artillery_marker": bm.label(bm.artillery_marker) if bm.artillery_marker is not None else None,
         }

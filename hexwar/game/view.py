@@ -277,13 +277,15 @@ def _visible_to(state: GameState, side: str | None) -> frozenset[str]:
     return seen_units(state, SIDES[0]) & seen_units(state, SIDES[1])
 
 
-def view(state: GameState, side: str | None, log_from: int = 0) -> View:
+def view(state: GameState, side: str | None, log_from: int = 0, snapshot: dict[str, Any] | None = None) -> View:
     """The view of ``state`` for ``side`` (``None``: a spectator) (R12.1, R12.2).
 
     Args:
         state: the full game (server side, or a local game).
         side: the seat, or ``None`` for what both sides may see.
         log_from: the first log index to include (0: the whole visible log).
+        snapshot: ``state.snapshot()`` when the caller has it already (a server building
+            several views of one state); never changed.
 
     Returns:
         a :class:`View`. ``data`` keys: ``version``, ``mode`` (``"hex"``), ``scenario``,
@@ -302,7 +304,7 @@ def view(state: GameState, side: str | None, log_from: int = 0) -> View:
     """
     if side is not None and side not in SIDES:
         raise HexwarError(f"unknown side {side!r}; expected one of {SIDES} or None for a spectator")
-    snap = state.snapshot()
+    snap = state.snapshot() if snapshot is None else snapshot
     vis = _visible_to(state, side)
     units = [u.to_json() for uid, u in sorted(state.units.items()) if uid in vis]
     if side is None:

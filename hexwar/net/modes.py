@@ -65,6 +65,21 @@ class HexMode:
     name = "hex"
     seats = ("german", "soviet")
 
+    def __init__(self) -> None:
+        self._snap: tuple[int, int, int, dict[str, Any], str] | None = None
+
+    def _snapshot(self, game: Any) -> tuple[dict[str, Any], str]:
+        """The game's snapshot and state hash, computed once per command for every view sent."""
+        import hashlib
+        import json
+
+        key = (id(game), len(game.commands), len(game.log))
+        if self._snap is None or self._snap[:3] != key:
+            snap = game.snapshot()
+            text = json.dumps(snap, sort_keys=True, separators=(",", ":"))  # exactly GameState.state_hash
+            self._snap = (*key, snap, hashlib.sha256(text.encode()).hexdigest())
+        return self._snap[3], self._snap[4]
+
     def new_game(self, scenario: str, fog: bool, seed: int) -> Any:
         """A new game (see :class:`GameMode`)."""
         from ..game.scenario import find_scenario, load_scenario
@@ -115,7 +130,7 @@ class HexMode:
         """See :class:`GameMode`."""
         from ..game.view import view
 
-        return view(game, seat, log_from)
+        return view(game, seat, log_from, snapshot=self._snapshot(game)[0])
 
     def events(self, game: Any, seat: str | None, start: int) -> list[dict[str, Any]]:
         """See :class:`GameMode`."""
@@ -125,7 +140,7 @@ class HexMode:
 
     def state_hash(self, game: Any) -> str:
         """See :class:`GameMode`."""
-        return game.state_hash()  # type: ignore[no-any-return]
+        return self._snapshot(game)[1]
 
     def scenario_info(self, game: Any) -> dict[str, Any]:
         """See :class:`GameMode`."""

@@ -40,6 +40,7 @@ import ssl
 import sys
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,7 @@ class Room:
     digests: dict[str, str]
     holders: dict[str, Conn] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def save_path(self) -> Path:
@@ -163,6 +165,7 @@ class GameServer:
         self.connections = 0
         self.log = log or sys.stderr
         self.errors = 0
+        self.saver = ThreadPoolExecutor(max_workers=16, thread_name_prefix="hexwar-save")
 
     def note(self, text: str) -> None:
         """Print one server note."""
@@ -395,7 +398,7 @@ class GameServer:
             elif t == "sync":
                 self._send_snapshot(conn, "snapshot")
             elif t == "command":
-                self._command(conn, msg)
+                await self._command(conn, msg)
             else:
                 self._reply_error(conn, "protocol", f"{t!r} is a lobby message; send it on path /")
             if conn.room is None or conn not in room.conns:
@@ -417,11 +420,15 @@ class GameServer:
         for c in list(room.conns):
             c.send(text, self.limits)
 
-    def _command(self, conn: Conn, msg: dict[str, Any]) -> None:
-        from ..game.commands import CommandFormatError, IllegalCommand
-
+    async def _command(self, conn: Conn, msg: dict[str, Any]) -> None:
         room = conn.room
         assert room is not None
+        async with room.lock:  # one command of a game at a time; other games go on meanwhile
+            await self._command_locked(conn, room, msg)
+
+    async def _command_locked(self, conn: Conn, room: Room, msg: dict[str, Any]) -> None:
+        from ..game.commands import CommandFormatError, IllegalCommand
+
         if conn.seat is None:
             self._reply_error(conn, "spectator", "spectators cannot send commands")
             return
@@ -452,7 +459,9 @@ class GameServer:
             self._reply_error(conn, "server", "internal error; the game is unchanged", seq=seq)
             return
         try:
-            mode.save(game, room.save_path)  # atomically, before anyone hears of it
+            # atomically, before anyone hears of it; in a worker thread, so the saves (fsync) of
+            # different games overlap while this game waits under its lock
+            await asyncio.get_running_loop().run_in_executor(self.saver, mode.save, game, room.save_path)
         except HexwarError as exc:
             self.note(f"game {room.id}: save failed: {exc}; going back to the last save")
             room.game = mode.load(room.save_path)
