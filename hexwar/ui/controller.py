@@ -547,6 +547,12 @@ class PlayController:
 
     def _record(self, events: Iterable[Event]) -> None:
         evs = list(events)
+        st = self.state
+        if "fog" in st.variants and len(self.humans) == 1 and evs and evs[-1] is (st.log[-1] if st.log else None):
+            from ..game.view import event_sides  # R12.2: the log shows what the person's side saw
+
+            start = len(st.log) - len(evs)
+            evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
         turn = self.state.turn
         for e in readable(evs):
             if e.kind == "begin_turn":
