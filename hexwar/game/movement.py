@@ -41,6 +41,7 @@ from ..hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from . import ruleset
+from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
 
 __all__ = [
@@ -385,8 +386,6 @@ def passable_for(state: Any, uid: str) -> np.ndarray:
     occ, cnt = occupancy(state)
     enemy = occ[other_side(u.side)]
     if "fog" in state.variants:  # R12.2: a side plans only around the enemy units it sees
-        from .view import seen_mask
-
         enemy = enemy & seen_mask(state, u.side)
     mine = cnt[u.side].copy()
     if u.hex is not None:

@@ -31,6 +31,7 @@ from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
 from .events import Event
+from .sight import after_command
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -370,7 +371,6 @@ class GameState:
                 then unchanged (nothing is rolled either).
         """
         from .turn import apply_command
-        from .view import after_command
 
         events = apply_command(self, command)
         after_command(self, events)  # R12.2 sight and last-known markers (fog only)

@@ -39,20 +39,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..errors import HexwarError
 from ..hexgrid import Hex
-from ..los import BLOCKED
 from ..rules.dice import Dice
-from . import ruleset
 from .commands import SIDES, Command, EndPhase
 from .events import Event
-from .state import card_of
+from .sight import FOG, event_sides, fog_on, owner_of, seen_mask, seen_units
+from .state import Attack, GameResult, GameState, Kill, UnitState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
-    from .state import GameState
 
 __all__ = [
     "FOG",
@@ -61,7 +57,6 @@ __all__ = [
     "fog_on",
     "seen_mask",
     "seen_units",
-    "after_command",
     "event_for",
     "event_sides",
     "view",
@@ -73,145 +68,8 @@ __all__ = [
     "HIDDEN_CARD",
 ]
 
-FOG = "fog"  # the rule variant / scenario option (R12.2)
 VIEW_VERSION = 1
 HIDDEN_CARD = "hidden"  # placeholder card id for cards whose identity a side may not know
-_UNIT_KEYS = ("unit", "target", "attacker", "crew")
-
-
-def fog_on(state: GameState) -> bool:
-    """Whether the fog-of-war option is in force in this game (R12.2)."""
-    return FOG in state.variants
-
-
-# -- sighting (R12.2) ----------------------------------------------------------------------------
-def seen_mask(state: GameState, side: str) -> np.ndarray:
-    """``bool [height, width]``: hexes ``side`` sees (R12.2), from :mod:`hexwar.los` visibility maps.
-
-    The union over the side's observing ground units (not crews, not aircraft) of the hexes
-    in LOS, clear or hindered, of each one's hex (R3; a hex sees itself and its neighbours).
-    Cached per command (epoch) and map version in ``state.cache``.
-    """
-    bm = state.battlemap
-    key = ("seen_mask", side, state.cache.get("epoch", 0), bm.version, len(state.commands))
-    hit = state.cache.get("seen_mask_" + side)
-    if hit is not None and hit[0] == key:
-        return hit[1]  # type: ignore[no-any-return]
-    mask = np.zeros((bm.height, bm.width), dtype=bool)
-    for h in {u.hex for u in state.units.values() if u.side == side and u.hex is not None and not u.aloft
-              and u.crewing is None and ruleset.is_ground(u.card)}:
-        status, _ = ruleset.los_arrays(state, h)
-        mask |= status != BLOCKED
-    state.cache["seen_mask_" + side] = (key, mask)
-    return mask
-
-
-def seen_units(state: GameState, side: str) -> frozenset[str]:
-    """Instance ids of the units ``side`` may see now: its own, aircraft aloft, and enemy units
-    on seen hexes (all of them without fog). Crews are seen with the unit they ride (R12.2)."""
-    if not fog_on(state):
-        return frozenset(state.units)
-    mask = seen_mask(state, side)
-    out = set()
-    for uid, u in state.units.items():
-        if u.side == side or u.aloft:
-            out.add(uid)
-        elif u.hex is not None:
-            col, row = u.hex.offset
-            if mask[row, col]:
-                out.add(uid)
-    return frozenset(out)
-
-
-def _mentioned(data: dict[str, Any]) -> set[str]:
-    out = {v for k in _UNIT_KEYS if isinstance(v := data.get(k), str)}
-    for k in ("attackers", "by"):
-        v = data.get(k)
-        if isinstance(v, list):
-            out.update(x for x in v if isinstance(x, str))
-    a = data.get("attack")
-    if isinstance(a, dict):
-        out |= _mentioned(a)
-    return out
-
-
-def _event_sides(state: GameState, ev: Event, before: dict[str, frozenset[str]],
-                 after: dict[str, frozenset[str]]) -> tuple[str, ...]:
-    """The sides that may see ``ev`` under fog (R12.2): every enemy unit it names was seen by
-    the side before or after the command, or it names one of the side's own units."""
-    units = _mentioned(ev.data)
-    if not units:
-        return SIDES
-    out = []
-    for s in SIDES:
-        seen = before[s] | after[s]
-        own = {uid for uid in units if _owner(state, uid) == s}
-        if own or all(uid in seen for uid in units):
-            out.append(s)
-    return tuple(out)
-
-
-def _owner(state: GameState, uid: str) -> str | None:
-    u = state.units.get(uid)
-    if u is not None:
-        return u.side
-    for k in reversed(state.kills):  # gone: the side that lost it is the other one of the scorer
-        if k.uid == uid:
-            return "soviet" if k.scorer == "german" else "german"
-    try:
-        return ruleset.unit_card(card_of(uid)).side
-    except Exception:  # not a unit card
-        return None
-
-
-def after_command(state: GameState, events: list[Event]) -> None:
-    """Bring sight, last-known markers and the per-event visibility up to date (R12.2).
-
-    Called by :meth:`GameState.apply <hexwar.game.state.GameState.apply>` after every
-    command. Without fog it does nothing. With fog: ``state.sight`` becomes each side's
-    :func:`seen_units`; an enemy unit seen before and not now leaves a marker in
-    ``state.last_seen[side][uid] = (hex label, turn, card id)``; a marker goes when the unit
-    is seen again or leaves play; ``state.log_sides`` gets, for each new event, the sides
-    that may see it (a roll goes with the event that follows it, the event it is part of).
-    """
-    if not fog_on(state):
-        return
-    before = state.sight or {s: seen_units(state, s) for s in SIDES}
-    before_hex = {uid: u.hex for uid, u in state.units.items()}
-    after = {s: seen_units(state, s) for s in SIDES}
-    # log sides: the rolls of a command precede the event they belong to
-    sides_for: list[tuple[str, ...]] = [SIDES] * len(events)
-    nxt: tuple[str, ...] = SIDES
-    for i in range(len(events) - 1, -1, -1):
-        ev = events[i]
-        if ev.kind == "roll":
-            sides_for[i] = nxt
-        else:
-            nxt = sides_for[i] = _event_sides(state, ev, before, after)
-    pad = len(state.log) - len(events) - len(state.log_sides)
-    if pad > 0:
-        state.log_sides.extend([SIDES] * pad)
-    state.log_sides.extend(sides_for)
-    for s in SIDES:
-        marks = state.last_seen.setdefault(s, {})
-        for uid in before[s] - after[s]:
-            u = state.units.get(uid)
-            if u is None or u.side == s or u.crewing is not None:
-                continue
-            h = before_hex.get(uid) or u.hex
-            if h is not None:
-                marks[uid] = (h.label, state.turn, u.card)
-        for uid in list(marks):
-            if uid in after[s] or uid not in state.units:
-                del marks[uid]
-    state.sight = after
-
-
-def event_sides(state: GameState, i: int) -> tuple[str, ...]:
-    """The sides that may see event ``state.log[i]`` under fog (both without fog, R12.2)."""
-    if i < len(state.log_sides):
-        return state.log_sides[i]
-    return SIDES
 
 
 def event_for(ev: Event, side: str | None, sides: Iterable[str] = SIDES) -> dict[str, Any] | None:
@@ -315,14 +173,14 @@ def view(state: GameState, side: str | None, log_from: int = 0, snapshot: dict[s
                     marks[uid] = m
     else:
         marks = dict(state.last_seen.get(side, {}))
-    last_known = [{"uid": uid, "card": m[2], "side": _owner(state, uid), "hex": m[0], "turn": m[1]}
+    last_known = [{"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
                   for uid, m in sorted(marks.items()) if uid not in vis]
 
     def attack_visible(a: dict[str, Any]) -> bool:
         if side is not None and a["side"] == side:
             return True
         names = set(a["attackers"]) | ({a["target"]} if a["target"] else set())
-        if side is not None and a["target"] and _owner(state, a["target"]) == side:
+        if side is not None and a["target"] and owner_of(state, a["target"]) == side:
             return True
         return all(n in vis for n in names)
 
@@ -405,8 +263,6 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
     Raises:
         HexwarError: when the scenario does not match or the data is malformed.
     """
-    from .state import Attack, GameResult, GameState, Kill, UnitState
-
     if data.get("scenario_hash") != scenario.content_hash:
         raise HexwarError(f"the view is of scenario {data.get('scenario')!r} with content hash "
                           f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r} ({scenario.content_hash[:12]}...)")

@@ -93,6 +93,7 @@ class AiPolicy:
 
     async def decide(self, client: SeatClient) -> Any:
         """The command for the current view (computed in a worker thread)."""
+        assert client.view is not None
         return await asyncio.to_thread(self.player.choose_from_view, client.view, client.scenario)
 
     def fallback(self, client: SeatClient) -> Any:
@@ -110,6 +111,7 @@ class TerminalPolicy:
 
     async def decide(self, client: SeatClient) -> Any:
         """Show the legal commands and read a number (``q`` stops the client)."""
+        assert client.view is not None
         st = state_from_view(client.view, client.scenario)
         cmds = st.legal_commands(self.seat)
         self.out(f"\n{self.seat}, turn {st.turn}, {st.phase} phase: choose a command")

@@ -62,8 +62,8 @@ class GameMode(Protocol):
 class HexMode:
     """The hex game (R5-R10) through :mod:`hexwar.game` and the view function (R12.1)."""
 
-    name = "hex"
-    seats = ("german", "soviet")
+    name: str = "hex"
+    seats: tuple[str, ...] = ("german", "soviet")
 
     def __init__(self) -> None:
         self._snap: tuple[int, int, int, dict[str, Any], str] | None = None

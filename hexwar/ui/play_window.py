@@ -633,7 +633,7 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
     backend.require_display()
     state = scenario.new_game(seed=seed, variants=variants)
     names = DEFAULT_AI if ai is None else ai
-    players = {s: make_player(n, s, state.seed) for s, n in names.items()}
+    players: dict[str, Any] = {s: make_player(n, s, state.seed) for s, n in names.items()}
     if "fog" in state.variants:  # R12.2: the computer decides from its view only
         from ..game.view import ViewPlayer
 
