@@ -17,7 +17,18 @@ import subprocess
 import time
 
 import pytest
-from net_helpers import SMALL, Procs, free_port, last_json, local_hash, tokens, wait_all, wait_for_commands
+from net_helpers import (
+    ENV,
+    HEXWAR,
+    SMALL,
+    Procs,
+    free_port,
+    last_json,
+    local_hash,
+    tokens,
+    wait_all,
+    wait_for_commands,
+)
 
 from hexwar.game.save import load_game
 
@@ -386,3 +397,35 @@ def test_the_server_binds_loopback_unless_asked_and_serves_tls_when_given(procs,
         return c.view
 
     assert asyncio.run(first_view())["scenario"] == "test-tiny"
+
+
+def test_a_person_at_the_terminal_plays_a_network_seat_from_its_view(procs, tmp_path):
+    """``hexwar join --headless``: the legal commands of the seat's view, numbered; the chosen one
+    is applied by the server; ``q`` stops the client, which can join again later."""
+    folder = tmp_path / "games"
+    port = free_port()
+    procs.server(folder, port, SMALL, "--seed", "3")
+    (gid, toks), = tokens(folder).items()
+    url = f"ws://127.0.0.1:{port}/{gid}"
+    soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL, name="soviet")
+    out = open(tmp_path / "person.out", "wb")
+    person = subprocess.Popen([*HEXWAR, "join", url, "--seat", "german", "--token", toks["german"], "--headless",
+                               "--scenario", SMALL], stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, env=ENV)
+    procs.all.append(person)
+    deadline = time.monotonic() + 60
+    text = ""
+    while time.monotonic() < deadline and "choose a command" not in text:
+        time.sleep(0.2)
+        text = (tmp_path / "person.out").read_text()
+    assert "german, turn" in text and "  0  german" in text
+    before = len(load_game(folder / f"{gid}.save.json").commands)
+    person.stdin.write(b"0\n")
+    person.stdin.flush()
+    wait_for_commands(folder / f"{gid}.save.json", before + 1, timeout=30)
+    saved = load_game(folder / f"{gid}.save.json")
+    assert saved.commands[before].side == "german"
+    person.stdin.write(b"q\n")
+    person.stdin.close()
+    person.wait(30)
+    assert person.returncode == 0 and "join again with the same token" in (tmp_path / "person.out").read_text()
+    soviet.kill()

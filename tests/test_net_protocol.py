@@ -103,3 +103,25 @@ def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_p
         assert len(room.game.commands) == n
 
     asyncio.run(run())
+
+
+def test_a_client_that_finds_a_different_view_hash_asks_for_a_fresh_snapshot():
+    from hexwar.net.client import SeatClient
+
+    class Ws:
+        def __init__(self):
+            self.sent = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    c = SeatClient("ws://127.0.0.1:1/g", "german", "t", out=lambda s: None)
+    c.view = {"turn": 1, "units": []}
+    ws = Ws()
+    good = {"turn": 2, "units": []}
+    asyncio.run(c._handle(ws, {"type": "update", "seq": 1, "events": [], "delta": {"$set": {"turn": {"$value": 2}}},
+                               "view_hash": view_hash(good), "state_hash": "h"}))
+    assert c.view == good and ws.sent == [] and c.seq == 1
+    asyncio.run(c._handle(ws, {"type": "update", "seq": 2, "events": [], "delta": {"$set": {"turn": {"$value": 3}}},
+                               "view_hash": view_hash(good), "state_hash": "h"}))  # the hash of another view
+    assert ws.sent == [{"type": "sync"}] and c.syncs == 1 and c.view == good and c.seq == 1
