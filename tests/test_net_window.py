@@ -102,6 +102,8 @@ def test_the_local_window_under_fog_draws_only_what_the_shown_side_sees():
         hidden = {uid for uid, u in g.units.items() if u.side == "soviet" and uid not in seen_units(g, "german")}
         assert hidden and not keys & hidden
         assert keys == {u["uid"] for u in view(g, "german").data["units"]} & keys
+        for uid in hidden:  # the tooltip and clicks do not know them either
+            assert uid not in win.controller.units_at(g.units[uid].hex)
         texts = {line.text for line in win.controller.log}
         assert not any(e.text in texts for e in g.log if e.kind == "move" and e.data.get("unit") in hidden
                        and e.data["unit"] not in {x.get("data", {}).get("unit") for x in view(g, "german").log})

@@ -484,6 +484,11 @@ class PlayController:
         if h is None:
             return []
         us = [u for u in self.state.units_at(h) if u.crewing is None]
+        if "fog" in self.state.variants:  # R12.2: tooltips and clicks know only the units the side sees
+            from ..game.view import seen_units
+
+            seen = seen_units(self.state, self.shown_side)
+            us = [u for u in us if u.uid in seen]
         us.sort(key=lambda u: (u.side != self.shown_side, u.uid))
         return [u.uid for u in us]
 
