@@ -57,6 +57,9 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
 
     if keyfile and not certfile:
         raise HexwarError("--keyfile needs --certfile")
+    if host not in ("127.0.0.1", "localhost", "::1") and not certfile:
+        click.echo(f"note: serving on {host} without TLS: seat tokens cross the network in the clear; "
+                   "give --certfile and --keyfile for wss://", err=True)
     srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate))
     for p in srv.load_all():
         click.echo(p, err=True)
