@@ -42,10 +42,11 @@ def procs(tmp_path):
     p.cleanup()
 
 
-def _ai_clients(procs, port, gid, toks, *extra, tag="", as_json=True):
+def _ai_clients(procs, port, gid, toks, *extra, tag="", as_json=True, give_up=60):
     url = f"ws://127.0.0.1:{port}/{gid}"
     return [procs.client(url, "--seat", s, "--token", toks[s], "--ai", *(["--json"] if as_json else []),
-                         "--scenario", SMALL, "--give-up", "60", *extra, name=f"{s}{tag}") for s in ("german", "soviet")]
+                         "--scenario", SMALL, "--give-up", str(give_up), *extra, name=f"{s}{tag}")
+            for s in ("german", "soviet")]
 
 
 @pytest.mark.parametrize("fog", [False, True], ids=["open", "fog"])
@@ -91,7 +92,8 @@ def kill_restart_run(procs, tmp_path, kills: int, seed: int):
     toks = tokens(folder)
     clients = []
     for i, (gid, t) in enumerate(sorted(toks.items())):
-        clients += _ai_clients(procs, port, gid, t, tag=f"-{i}")
+        # while the server is killed again and again it is up only briefly: the clients keep trying
+        clients += _ai_clients(procs, port, gid, t, tag=f"-{i}", give_up=600)
     wait_for_commands(folder / f"{sorted(toks)[0]}.save.json", 3)
     for k in range(kills):
         time.sleep(rnd.uniform(0.05, 0.5))
@@ -100,7 +102,8 @@ def kill_restart_run(procs, tmp_path, kills: int, seed: int):
         assert not _corrupt_or_lost(folder, toks), f"after kill {k + 1}"
         srv = procs.server(folder, port, name=f"server{k + 1}")
     wait_all(clients, 60 + 10 * kills)
-    assert [c.returncode for c in clients] == [0] * len(clients)
+    outs = {p.name: p.read_text()[-1500:] for p in tmp_path.glob("*-?.out")}
+    assert [c.returncode for c in clients] == [0] * len(clients), outs
     return folder, toks
 
 
