@@ -125,3 +125,36 @@ def test_a_client_that_finds_a_different_view_hash_asks_for_a_fresh_snapshot():
     asyncio.run(c._handle(ws, {"type": "update", "seq": 2, "events": [], "delta": {"$set": {"turn": {"$value": 3}}},
                                "view_hash": view_hash(good), "state_hash": "h"}))  # the hash of another view
     assert ws.sent == [{"type": "sync"}] and c.syncs == 1 and c.view == good and c.seq == 1
+
+
+def test_a_computer_client_that_the_server_keeps_refusing_stops_trying_instead_of_looping():
+    from hexwar.game.commands import EndPhase
+    from hexwar.net.client import SeatClient
+
+    class Ws:
+        def __init__(self):
+            self.sent = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    class Stubborn:
+        async def decide(self, client):
+            return EndPhase("german")
+
+        def fallback(self, client):
+            return EndPhase("german")
+
+    c = SeatClient("ws://127.0.0.1:1/g", "german", "t", policy=Stubborn(), out=lambda s: None)
+    c.view, c.seq = {"to_act": "german", "result": None}, 7
+    ws = Ws()
+
+    async def run():
+        await c._maybe_act(ws)
+        for _ in range(50):
+            await c._handle(ws, {"type": "error", "code": "illegal", "message": "no", "seq": 7})
+
+    asyncio.run(run())
+    commands = [m for m in ws.sent if m["type"] == "command"]
+    assert 3 <= len(commands) <= 6 and {m["seq"] for m in commands} == {7}
+    assert [m for m in ws.sent if m["type"] == "sync"] == [{"type": "sync"}]

@@ -177,7 +177,7 @@ class SeatClient:
         self.connects = 0
         self.syncs = 0
         self.acted_seq = -1
-        self.fell_back = -1
+        self.refusals: dict[int, int] = {}
         self.waiting_said: str | None = None
         self.hands_seen: list[Any] = []
         self.received: list[dict[str, Any]] = []
@@ -271,7 +271,8 @@ class SeatClient:
             self.seq = int(msg["seq"])
             self.state_hash = msg.get("state_hash", "")
             self.waiting_said = None
-            self.acted_seq = -1  # a command in flight when the connection dropped may be lost: decide again
+            if self.refusals.get(self.seq, 0) < 5:  # a command in flight when the connection dropped may be lost
+                self.acted_seq = -1  # decide again (but not forever at a point the server keeps refusing)
             self._note_hand()
         elif t == "update":
             if self.view is None:
@@ -294,13 +295,18 @@ class SeatClient:
                 raise FatalClientError(f"{self.url}: {msg.get('message')}")
             self.out(f"server: {msg.get('message')}")
             if code == "illegal" and msg.get("seq") == self.acted_seq and self.policy is not None:
-                if self.fell_back != self.acted_seq:
-                    self.fell_back = self.acted_seq
+                n = self.refusals[self.acted_seq] = self.refusals.get(self.acted_seq, 0) + 1
+                if n == 1:  # the computer hit something its view does not show: its fallback
                     cmd = self.policy.fallback(self)
                     if cmd is not None:
                         await ws.send(json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()}))
                         return
-                self.acted_seq = -1  # decide again
+                if n <= 3:
+                    self.acted_seq = -1  # decide again
+                elif n == 4:  # never loop on refusals: a fresh snapshot, then one more try
+                    self.syncs += 1
+                    await ws.send(json.dumps({"type": "sync"}))
+                    return
         elif t == "seats":
             w = msg.get("waiting_for")
             if w is not None and w != self.seat:
