@@ -34,11 +34,11 @@ import click
 
 from .cli import echo_json
 from .errors import HexwarError
+from .rules.cards import SIDES
 
 __all__ = ["play", "replay", "parse_ai", "parse_rules", "DEFAULT_SCENARIOS", "TerminalPlayer"]
 
 DEFAULT_SCENARIOS = ("standard", "skirmish")  # the first shipped one found is played by default
-SIDES = ("german", "soviet")
 
 
 def parse_ai(spec: str | None, default: str = "standard") -> dict[str, str]:

@@ -4,7 +4,11 @@ ATTACKER and TARGET are unit card ids or names (``de_tiger_i``, ``"T-70"``); WEA
 weapon number on the attacker's card (1-based), a weapon name or id, or two of them joined by
 ``+`` or ``,`` (``1+2``). Crewed units get a regular crew unless ``--crew`` /
 ``--target-crew`` say otherwise; ``--defense-mod`` is the terrain part of the target's
-Defense (R6.7), as the map would give it.
+Defense (R6.7), as the map would give it, or ``--hex HEX`` reads it off a map.
+
+``--artillery SCENARIO:SIDE`` fires that scenario's off-board artillery weapon (R9.1) instead of
+a unit's: then only TARGET is given (``hexwar odds "Tiger I" --artillery kharkov:soviet --hex
+N02``), and ``--hex`` is a hex of the scenario's map (the target standing there, R9.4).
 """
 
 from __future__ import annotations
@@ -72,10 +76,31 @@ def _pct(p: float) -> str:
     return f"{100 * p:6.2f}%"
 
 
+def _artillery(spec: str) -> tuple[object, str, object]:
+    """``SCENARIO:SIDE`` -> (scenario, side, the mission weapon as the game fires it, R9.1)."""
+    from .game.resolution import _artillery_weapon
+    from .game.scenario import load_scenario
+
+    name, colon, side = spec.rpartition(":")
+    side = side.strip().lower()
+    if not colon or not name:
+        raise HexwarError(f"--artillery {spec[:60]!r}: expected SCENARIO:SIDE such as kharkov:soviet")
+    scen = load_scenario(name)
+    if side not in scen.sides:
+        raise HexwarError(f"--artillery: unknown side {side[:20]!r}; expected one of {sorted(scen.sides)}")
+    art = scen.sides[side].artillery
+    if art is None:
+        raise HexwarError(f"--artillery: {side} has no off-board artillery in {scen.id} (R9.1)")
+    return scen, side, _artillery_weapon(side, art.weapon)
+
+
 @click.command()
-@click.argument("attacker")
-@click.argument("weapon")
-@click.argument("target")
+@click.argument("names", nargs=-1, metavar="ATTACKER WEAPON TARGET")
+@click.option("--artillery", "artillery", default=None, metavar="SCENARIO:SIDE",
+              help="Fire the scenario's off-board artillery weapon (R9.1) at TARGET instead of a unit.")
+@click.option("--hex", "hex_label", default=None, metavar="HEX",
+              help="The target's hex on the map of --artillery's scenario or of --map: its terrain Defense (R6.7).")
+@click.option("--map", "map_name", default=None, metavar="MAP_OR_SCENARIO", help="The map for --hex.")
 @click.option("--defense-mod", "defense_mod", type=click.IntRange(-20, 20), default=0, show_default=True,
               help="Terrain Defense modifier of the target's hex (R6.7; e.g. +2 woods, -2 burning).")
 @click.option("--hindrances", type=click.IntRange(0, 10), default=0, show_default=True,
@@ -93,14 +118,52 @@ def _pct(p: float) -> str:
 @click.option("--card", "command_cards", multiple=True, help="A Command card played on the attack (e.g. aimed_fire).")
 @click.option("--indirect", is_flag=True, help="Indirect fire (rear-line units, an SPG's 1st weapon).")
 @click.option("--json", "as_json", is_flag=True, help="Print the distribution as JSON.")
-def odds(attacker: str, weapon: str, target: str, defense_mod: int, hindrances: int, crew: str, target_crew: str,
-         endurance: int | None, damage_card: str | None, variant: str, bonus: bool, command_cards: tuple[str, ...],
-         indirect: bool, as_json: bool) -> None:
-    """Exact odds of ATTACKER firing WEAPON at TARGET: miss, no effect, damaged, Damage card, destroyed."""
+def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, map_name: str | None, defense_mod: int,
+         hindrances: int, crew: str, target_crew: str, endurance: int | None, damage_card: str | None, variant: str,
+         bonus: bool, command_cards: tuple[str, ...], indirect: bool, as_json: bool) -> None:
+    """Exact odds of ATTACKER firing WEAPON at TARGET: miss, no effect, damaged, Damage card, destroyed.
+
+    With --artillery SCENARIO:SIDE only TARGET is given: the odds of one artillery attack on it (R9.4).
+    """
     cards = default_cards()
     units: dict[str, UnitState] = {}
+    want = 1 if artillery else 3
+    if len(names) != want:
+        raise click.UsageError("with --artillery give only TARGET" if artillery
+                               else "expected ATTACKER WEAPON TARGET (or TARGET --artillery SCENARIO:SIDE)")
+    bmap = None
+    if artillery:
+        scen, art_side, art_weapon = _artillery(artillery)
+        bmap = scen.battlemap  # type: ignore[attr-defined]
+    if map_name:
+        from .cli_basic import load_map_or_scenario
+
+        bmap = load_map_or_scenario(map_name)[0]
+    if hex_label is not None:
+        if bmap is None:
+            raise click.UsageError("--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO")
+        from .hexgrid import Hex, HexLabelError
+        from .rules.terrain_effects import defense_class, terrain_defense_modifier
+
+        try:
+            h = Hex.from_label(hex_label)
+        except HexLabelError as exc:
+            raise HexwarError(f"--hex: {exc}") from None
+        if not bmap.in_bounds(h):
+            raise HexwarError(f"--hex: {h.label} is off the {bmap.width}x{bmap.height} map")
+    if artillery:
+        t = _unit(cards, names[0], target_crew, 2, units, endurance)
+        tcard = cards.unit(t.card)
+        if hex_label is not None:
+            defense_mod = terrain_defense_modifier(bmap, h, defense_class(tcard.unit_type))
+        _artillery_odds(cards, art_weapon, art_side, scen, t, units, defense_mod, variant, as_json,
+                        h.label if hex_label is not None else None)
+        return
+    attacker, weapon, target = names
     a = _unit(cards, attacker, crew, 1, units)
     t = _unit(cards, target, target_crew, 2, units, endurance)
+    if hex_label is not None:
+        defense_mod = terrain_defense_modifier(bmap, h, defense_class(cards.unit(t.card).unit_type))
     if damage_card is not None:
         dc = cards.damage_card(damage_card)
         t.damage_card = f"{dc.id}#1"
@@ -146,3 +209,37 @@ def odds(attacker: str, weapon: str, target: str, defense_mod: int, hindrances: 
     if variant == "classic":
         click.echo(f"friendly-fire rolls expected: {o.friendly_fire:.3f}")
     click.echo(f"expected victory points {o.expected_vp:.2f}; expected Endurance lost {o.expected_damage:.2f}")
+
+
+def _artillery_odds(cards: CardSet, weapon: object, side: str, scen: object, t: UnitState, units: dict[str, UnitState],
+                    defense_mod: int, variant: str, as_json: bool, hex_label: str | None) -> None:
+    """Print the exact odds of one off-board artillery attack on ``t`` (R9.4 through R6)."""
+    from .rules.odds import weapon_odds
+
+    tcard = cards.unit(t.card)
+    av = weapon.attack_value(tcard.target_type)  # type: ignore[attr-defined]
+    if av is None:
+        raise HexwarError(f"{weapon.name} cannot affect a {tcard.target_type} ({tcard.name})")  # type: ignore[attr-defined]
+    ctx = DefenseContext(terrain=defense_mod, hindrances=0)
+    o = weapon_odds(cards, weapon, t, ctx, units=units, variant=variant)  # type: ignore[arg-type]
+    defense, parts = effective_defense(cards, t, ctx, units)
+    where = f" in {hex_label}" if hex_label else ""
+    if as_json:
+        echo_json({"artillery": {"scenario": scen.id, "side": side, "weapon": weapon.name,  # type: ignore[attr-defined]
+                                 "attack_value": av, "damage_index": weapon.damage_index,  # type: ignore[attr-defined]
+                                 "rate_of_fire": weapon.rate_of_fire},  # type: ignore[attr-defined]
+                   "target": tcard.id, "hex": hex_label, "variant": variant, "defense": defense,
+                   "target_endurance": t.endurance, **o.to_json()})
+        return
+    click.echo(f"{side.capitalize()} off-board artillery of {scen.id}: {weapon.name} "  # type: ignore[attr-defined]
+               f"(needs {av}, DI {weapon.damage_index}, {weapon.rate_of_fire} roll(s)), one strike landing on the "  # type: ignore[attr-defined]
+               f"target's hex (R9.4)")
+    click.echo(f"  at {tcard.name}{where}: Defense {defense} ({', '.join(f'{n} {v:+d}' for n, v in parts)}), "
+               f"Endurance {t.endurance} / Half {tcard.endurance_half}")
+    click.echo(f"  {variant} rules, full Damage deck; where a strike lands: hexwar sim artillery / sim scenario")
+    for label, p in (("miss", o.miss), ("no effect", o.no_effect), ("damaged", o.damaged),
+                     ("Damage card", o.damage_card), ("destroyed", o.destroyed)):
+        click.echo(f"{label:<14}{_pct(p)}")
+    if tcard.needs_crew:
+        click.echo(f"  crew: survives {_pct(o.crew_survives).strip()}, captured {_pct(o.crew_captured).strip()}, "
+                   f"destroyed {_pct(o.crew_destroyed).strip()}")

@@ -33,10 +33,10 @@ from .errors import HexwarError
 from .fileio import atomic_write_text
 from .hexgrid import Hex, HexLabelError
 from .maps import BattleMap
+from .rules.cards import SIDES
 
 __all__ = ["SimSource", "load_source", "sim"]
 
-SIDES = ("german", "soviet")
 #: Off-board artillery profile used when a bare map (or a scenario without artillery for the
 #: side) gives none: the side's divisional howitzer, by weapon id in the cards' weapons.toml.
 DEFAULT_WEAPON = {"german": "lefh18", "soviet": "m30"}
@@ -170,21 +170,18 @@ def _say(text: str, as_json: bool) -> None:
     click.echo(text, err=as_json)
 
 
-def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: str, rings: list[Hex],
-                   ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
-    """Draw ``values`` (``[height, width]``, NaN/0 = none) on the map with a legend, headless, to ``path``.
-
-    Returns the image size in pixels. Raises HexwarError when it cannot render or write.
-    """
+def _heatmap_image(battlemap: BattleMap, values: np.ndarray, title: str, rings: list[Hex],
+                   ramp: str = "heat", vmax: float | None = None, width: int = 1400) -> np.ndarray:
+    """``uint8 [h, w, 4]``: ``values`` drawn on the whole map with a legend band (headless)."""
     from .render import backend
 
     backend.configure(None)
     from .render.camera import Camera, map_bounds
-    from .render.offscreen import render_map, save_png
+    from .render.offscreen import render_map
     from .render.overlays import HeatmapOverlay, HighlightOverlay
 
     # the whole map, with a free band above and below it so the legend covers no hex
-    w, band, margin = 1400, 100, 0.02
+    w, band, margin = width, 100, 0.02
     cam = Camera(viewport=(float(w), 100.0))
     x0, y0, x1, y1 = map_bounds(battlemap.width, battlemap.height, cam.layout)
     zoom = w * (1 - 2 * margin) / (x1 - x0)
@@ -196,9 +193,37 @@ def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: s
                                show_values=int((np.asarray(values) > 1e-9).sum()) <= 120, fmt=lambda v: f"{v:.2g}"),
         "marks": HighlightOverlay(rings, colour="target"),
     }
-    img = render_map(battlemap, size=(w, h), overlays=overlays, camera=cam)
+    return np.asarray(render_map(battlemap, size=(w, h), overlays=overlays, camera=cam))
+
+
+def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: str, rings: list[Hex],
+                   ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
+    """Draw ``values`` (``[height, width]``, NaN/0 = none) on the map with a legend, headless, to ``path``.
+
+    Returns the image size in pixels. Raises HexwarError when it cannot render or write.
+    """
+    from .render.offscreen import save_png
+
+    img = _heatmap_image(battlemap, values, title, rings, ramp, vmax)
     save_png(img, path)
     return int(img.shape[1]), int(img.shape[0])
+
+
+def render_heatmap_strip(battlemap: BattleMap, frames: list[tuple[np.ndarray, str]], path: str, rings: list[Hex],
+                         ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
+    """Draw one small map per frame (``(values [height, width], title)``), side by side, to ``path``.
+
+    Used for per-turn heatmaps: each panel's title says what it shows. Returns the image size.
+    """
+    from .render.offscreen import save_png
+
+    width = 700 if len(frames) > 1 else 1400
+    imgs = [_heatmap_image(battlemap, v, t, rings, ramp, vmax, width=width) for v, t in frames]
+    hmax = max(i.shape[0] for i in imgs)
+    pad = [np.pad(i, ((0, hmax - i.shape[0]), (0, 4), (0, 0)), constant_values=255) for i in imgs]
+    strip = np.ascontiguousarray(np.concatenate(pad, axis=1)[:, :-4])
+    save_png(strip, path)
+    return int(strip.shape[1]), int(strip.shape[0])
 
 
 def check_output_paths(*paths: str | None) -> None:
@@ -252,7 +277,7 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
-              help="Draw the landing heatmap on the map to this PNG (headless).")
+              help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).")
 def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
               as_json: bool, csv_path: str | None, png_path: str | None) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
@@ -291,8 +316,12 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
     if csv_path:
         _write_csv(csv_path, artillery_csv(rep), as_json)
     if png_path:
-        size = render_heatmap(m, res.landing_probability(), f"P(strike lands) - {side} at {h.label}, "
-                              f"{n_trials:,} trials", png_path, [h], ramp="heat")
+        if n_missions == 1:
+            values, what = res.landing_probability(), "P(the strike lands here), 1 mission"
+        else:  # all missions of a trial, not one strike (R9.4: one attack per strike landing)
+            values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
+        size = render_heatmap(m, values, f"{what} - {side} at {h.label}, {n_trials:,} trials", png_path, [h],
+                              ramp="heat")
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 
@@ -352,6 +381,94 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if png_path:
         size = render_heatmap(m, res.p_burned_by()[n_turns], f"P(burned by turn {n_turns}) - {n_trials:,} trials",
                               png_path, hexes, ramp="fire", vmax=1.0)
+        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+@sim.command("scenario")
+@click.argument("source", metavar="SCENARIO")
+@click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
+@click.option("--trials", "trials", default="1000", show_default=True, help="Number of what-if games.")
+@click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
+@click.option("--plan", "plan_path", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).")
+@click.option("--target", "targets", multiple=True, metavar="[SIDE:]HEX@TURNS",
+              help="Missions on HEX in TURNS, e.g. soviet:G06@1-3 (repeat for more).")
+@click.option("--ignite", "ignites", multiple=True, metavar="HEX@TURN",
+              help="Set the building in HEX alight in TURN (0: before play; repeat for more).")
+@click.option("--area", "area_names", multiple=True, metavar="NAME",
+              help="Report only these named areas (default: the scenario's areas and objectives).")
+@click.option("--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False),
+              help="Write one CSV row per unit, building and area measure and turn.")
+@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
+              help="Draw where the strikes of each turn land, one small map per turn (headless).")
+def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str | None, targets: tuple[str, ...],
+                 ignites: tuple[str, ...], area_names: tuple[str, ...], rules: str | None, as_json: bool,
+                 csv_path: str | None, png_path: str | None) -> None:
+    """What-if games of a scenario's battlefield over turns (R5.1, R8, R9): the planned
+    artillery and fires, turn after turn, with the scenario's units taking every attack
+    through the combat engine. Reports P(attacked, hit, Damage card, destroyed) per unit,
+    crew fate, P(rubble, burning) per building and each named area, by turn."""
+    check_output_paths(csv_path, png_path)
+    from .game.areas import scenario_areas
+    from .game.scenario import load_scenario
+    from .sim.scenario import (
+        ScenarioPlan,
+        ScenarioSimError,
+        load_plan,
+        parse_ignite,
+        parse_target,
+        simulate_scenario,
+    )
+    from .sim.scenario_report import landing_strip, scenario_csv, scenario_report, scenario_text
+
+    n_trials = parse_int(trials, "--trials", 1, 1_000_000)
+    n_turns = parse_int(turns, "--turns", 1, 30)
+    seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
+    scen = load_scenario(source)
+    plan = load_plan(plan_path, scen) if plan_path else ScenarioPlan()
+    missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
+    ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
+    plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
+    if not plan.missions and not plan.ignitions:
+        raise ScenarioSimError("nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE")
+    late = [m for m in plan.missions if m.turn > n_turns] + [g for g in plan.ignitions if g.turn > n_turns]
+    if late:
+        raise ScenarioSimError(f"the plan acts in turn {late[0].turn}, after the last simulated turn {n_turns} (--turns)")
+    try:
+        areas = scenario_areas(scen, list(area_names) if area_names else None)
+    except KeyError as exc:
+        raise ScenarioSimError(str(exc.args[0])) from None
+    variants = None
+    if rules is not None:
+        from .cli_game import parse_rules
+
+        variants = parse_rules((rules,))
+    with progress_bar(n_trials, as_json, "what-if") as tick:
+        res = simulate_scenario(scen, plan, turns=n_turns, trials=n_trials, seed=seed_v, variants=variants,
+                                areas=areas, progress=tick)
+    notes = []
+    if not res.exact:
+        notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
+                     "within 7 hexes of the target")
+    rep = scenario_report(res, title=f"{scen.name} ({scen.id})", notes=notes)
+    if as_json:
+        echo_json(rep)
+    else:
+        click.echo(scenario_text(rep))
+    if csv_path:
+        _write_csv(csv_path, scenario_csv(rep), as_json)
+    if png_path:
+        strip = landing_strip(res)
+        vs = ", ".join(res.variants) or "standard"
+        frames = []
+        for t in range(n_turns):
+            k = sum(1 for m in plan.missions if m.turn == t + 1)
+            frames.append((strip[t], f"turn {t + 1}: strikes landing per game, {k} mission(s) planned "
+                                     f"this turn; {n_trials:,} trials; rules {vs}"))
+        size = render_heatmap_strip(scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}),
+                                    ramp="heat")
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 

@@ -24,6 +24,7 @@ every problem (file, field or hex label, what was expected) and raises one
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,6 +58,11 @@ def _label_or_axial(h: Hex, row_digits: int) -> str:
         return h.to_label(row_digits)
     except HexLabelError:
         return f"axial ({h.q}, {h.r})"
+
+
+def _impassable_to_all(t: TerrainType) -> bool:
+    """Terrain no mobility class may enter (water, R2.5): a road flag there would be a bridge."""
+    return bool(t.move) and all(math.isinf(v) for v in t.move.values())
 
 
 @dataclass(eq=False)
@@ -254,7 +260,8 @@ class BattleMap:
         self.version += 1
 
     def set_terrain(self, h: Hex, key: str) -> None:
-        """Set the base terrain of ``h`` to terrain ``key``; clears rubble/fire a non-building cannot hold.
+        """Set the base terrain of ``h`` to terrain ``key``; clears rubble/fire a non-building cannot
+        hold, and the road flag of a hex turned to water (a bridge is road terrain, docs/rules.md).
 
         Raises:
             MapError: off-map hex or unknown terrain key.
@@ -264,6 +271,8 @@ class BattleMap:
             self.terrain[idx] = self.rules.index_of_key(key)
         except KeyError:
             raise MapError(f"unknown terrain {key!r}; expected one of {[t.key for t in self.rules.types]}") from None
+        if _impassable_to_all(self.rules.by_key(key)):
+            self.road[idx] = False
         if not self.rules.by_key(key).is_building:
             self.rubble[idx] = False
             self.fire[idx] = False
@@ -283,8 +292,19 @@ class BattleMap:
         self._touch()
 
     def set_road(self, h: Hex, on: bool = True) -> None:
-        """Put a road through ``h`` or remove it (R2.4). Raises ``MapError`` off the map."""
-        self.road[self.index(h)] = bool(on)
+        """Put a road through ``h`` or remove it (R2.4).
+
+        A road across water is a bridge, which is road terrain (docs/rules.md): use
+        ``set_terrain(h, "road")``.
+
+        Raises:
+            MapError: off the map, or a road flag on terrain no unit may enter (water).
+        """
+        idx = self.index(h)
+        if on and _impassable_to_all(self.terrain_at(h)):
+            raise MapError(f"hex {self.label(h)}: a road flag on {self.terrain_at(h).name.lower()} is ambiguous; "
+                           f"a bridge is road terrain: set the hex's terrain to road")
+        self.road[idx] = bool(on)
         self._touch()
 
     def add_wreck(self, h: Hex, wreck_id: str) -> None:
@@ -515,8 +535,14 @@ class BattleMap:
             for k in ("road", "rubble", "fire"):
                 if k in f and not isinstance(f[k], bool):
                     bad(f"{where}.{k}", "expected true or false")
-            is_building = rules.types[int(m.terrain[idx])].is_building
+            ttype = rules.types[int(m.terrain[idx])]
+            is_building = ttype.is_building
             if f.get("road") is True:
+                if _impassable_to_all(ttype):
+                    road_code = next((t.code for t in rules.types if t.key == "road"), "=")
+                    bad(f"{where}.road", f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
+                                         f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
+                                         f"in its terrain row instead")
                 m.road[idx] = True
             if f.get("rubble") is True:
                 if not is_building:

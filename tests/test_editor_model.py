@@ -38,7 +38,7 @@ def random_map(seed: int, w: int = 9, h: int = 7) -> BattleMap:
     for hx in m.hexes():
         m.set_terrain(hx, keys[int(rng.integers(len(keys)))])
         m.set_level(hx, int(rng.integers(0, 4)))
-        if rng.random() < 0.2:
+        if rng.random() < 0.2 and m.terrain_at(hx).key != "water":  # a bridge is road terrain
             m.set_road(hx, True)
         if rng.random() < 0.1:
             m.add_wreck(hx, sorted(m.rules.wrecks)[int(rng.integers(len(m.rules.wrecks)))])
@@ -509,3 +509,19 @@ def test_resize_keeps_an_aircraft_aloft_and_moves_ground_units():
         ("de_pz_iv_g", Hex.from_label("B01")), ("de_ju87g", None), ("su_t34_76", Hex.from_label("H05"))]
     dropped = draft.translated(Hex(0, -2), m)  # B02 -> off the top
     assert [u.card for u in dropped.units] == ["de_ju87g", "su_t34_76"]
+
+
+def test_a_road_drawn_across_a_river_builds_a_bridge():
+    from hexwar.editor import commands as C
+    from hexwar.editor.model import EditorDocument
+
+    m = BattleMap.new(6, 4)
+    for lab in ("C01", "C02", "C03", "C04"):
+        m.set_terrain(H(lab), "water")
+    doc = EditorDocument(m)
+    doc.execute(C.set_road([H("B02"), H("C02"), H("D02")]))
+    assert doc.map.terrain_at(H("C02")).key == "road"  # the bridge (docs/rules.md)
+    assert doc.map.road[doc.map.index(H("B02"))] and doc.map.road[doc.map.index(H("D02"))]
+    BattleMap.from_json(doc.map.to_json())  # and the map stays valid
+    doc.undo()
+    assert doc.map.terrain_at(H("C02")).key == "water"

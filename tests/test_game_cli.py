@@ -26,8 +26,10 @@ def test_headless_json_gives_result_and_final_scores(capsys):
     d = json.loads(out)
     assert d["scenario"] == "test-tiny" and d["seed"] == 3 and d["variants"] == ["classic"]
     assert d["players"] == {"german": "standard", "soviet": "standard"}
-    assert d["winner"] in ("german", "soviet", None) and d["reason"] in ("points", "overrun", "turn limit")
-    assert set(d["score"]) == {"german", "soviet"} and len(d["state_hash"]) == 64
+    r = d["result"]
+    assert r["winner"] in ("german", "soviet", None) and r["reason"] in ("points", "overrun", "turn limit")
+    assert set(r["score"]) == {"german", "soviet"} and len(d["state_hash"]) == 64
+    assert "winner" not in d and "score" not in d  # the result is printed once
 
 
 def test_headless_prints_a_turn_by_turn_log_with_rolls(capsys):
@@ -48,7 +50,10 @@ def test_same_seed_same_game(capsys):
 def test_turn_cap_stops_the_game_unfinished(capsys):
     rc, out, _ = run(capsys, "play", TINY, "--headless", "--seed", "6", "--turns", "1", "--json")
     d = json.loads(out)
-    assert rc == 0 and d["reason"] == "stopped" and d["winner"] is None and d["turn"] == 2
+    r = d["result"]
+    assert rc == 0 and r["reason"] == "stopped" and r["winner"] is None and r["turn"] == 2
+    # the tiny scenario's one objective (E05) is held by nobody or somebody: its points are there
+    assert set(r["objective_points"]) == {"german", "soviet"}
 
 
 def test_save_then_replay_verify(capsys, tmp_path):

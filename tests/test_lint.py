@@ -30,3 +30,10 @@ def test_no_module_does_io_or_prints_at_import():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "''"
+
+
+def test_mypy_is_clean_on_the_game_and_rules_layers():
+    if shutil.which("mypy") is None:
+        pytest.skip("mypy is not installed (it comes with the [test] extra)")
+    out = subprocess.run(["mypy", "hexwar/game", "hexwar/rules"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -256,3 +256,38 @@ def test_empty_file_says_it_is_empty(tmp_path, capsys):
         BattleMap.load(p)
     assert main(["validate", str(p)]) == 1
     assert "file is empty" in capsys.readouterr().out
+
+
+def test_a_road_flag_on_water_is_refused_because_a_bridge_is_road_terrain(tmp_path):
+    # docs/rules.md: a bridge is a road hex across the river (road terrain), so a road flag on a
+    # water hex would be two things at once; the loader names the hex and what to write instead.
+    m = BattleMap.new(5, 5)
+    m.set_terrain(Hex.from_label("B02"), "water")
+    data = m.to_json()
+    data["features"] = {"B02": {"road": True}}
+    with pytest.raises(ValidationError) as ei:
+        BattleMap.from_json(data, "river.json")
+    (p,) = ei.value.problems
+    assert p.where == "features.B02.road" and "bridge is road terrain" in p.message and "'='" in p.message
+    with pytest.raises(MapError, match="B02: a road flag on water is ambiguous"):
+        m.set_road(Hex.from_label("B02"))
+    # painting water over a road washes the road flag away; a road terrain hex is the bridge
+    m.set_road(Hex.from_label("C03"))
+    m.set_terrain(Hex.from_label("C03"), "water")
+    assert not m.road[m.index(Hex.from_label("C03"))]
+    m.set_terrain(Hex.from_label("B02"), "road")
+    assert m.terrain_at(Hex.from_label("B02")).move["wheeled"] == 1
+
+
+def test_the_map_format_doc_lists_every_terrain_code_as_the_data_has_it():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("maps_format_docs", root / "tools" / "maps_format_docs.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["--check"]) == 0, "docs/maps-format.md is stale: run python tools/maps_format_docs.py"
+    text = (root / "docs" / "maps-format.md").read_text()
+    for t in default_terrain().types:
+        assert f"| `{t.code}` | `{t.key}` |" in text

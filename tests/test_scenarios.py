@@ -237,7 +237,7 @@ def test_balance_game_matches_the_cli_and_reports_errors(tmp_path, capsys):
     assert rec.reason in ("stopped", "points", "overrun") and rec.turn >= 1 and not rec.error
     rc = main(["play", path, "--headless", "--ai", "german,soviet", "--seed", "5", "--turns", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert rc in (0, None) and out["score"] == rec.score and out["reason"] == rec.reason
+    assert rc in (0, None) and out["result"]["score"] == rec.score and out["result"]["reason"] == rec.reason
     bad = tmp_path / "bad.toml"
     bad.write_text("[scenario]\nid = 'bad'\n")
     err = bal.play_one(str(bad), 1)

@@ -136,7 +136,7 @@ def random_overlay_map(seed: int, w: int = 9, h: int = 7) -> BattleMap:
     ids = sorted(m.rules.wrecks)
     for hx in m.hexes():
         m.set_terrain(hx, keys[rng.integers(len(keys))])
-        if rng.random() < 0.3:
+        if rng.random() < 0.3 and m.terrain_at(hx).key != "water":  # a bridge is road terrain
             m.set_road(hx)
         if m.terrain_at(hx).is_building:
             u = rng.random()

@@ -433,13 +433,21 @@ def change_level(hexes: Iterable[Hex], delta: int) -> MapEdit:
 
 
 def road_op(hexes: Iterable[Hex], on: bool) -> MapOp:
-    """Operation: put roads through ``hexes`` (or take them away), R2.4."""
+    """Operation: put roads through ``hexes`` (or take them away), R2.4.
+
+    A road drawn across water builds a bridge: the water hex becomes road terrain
+    (docs/rules.md: a bridge is road terrain; a road flag on water is refused by the map).
+    """
     hs = _uniq(hexes)
 
     def op(m: BattleMap, tx: MapTransaction) -> None:
         tx.touch_all(hs)
         for h in hs:
-            m.set_road(h, on)
+            t = m.terrain_at(h)
+            if on and t.move and all(v == float("inf") for v in t.move.values()):
+                m.set_terrain(h, "road")  # the bridge
+            else:
+                m.set_road(h, on)
 
     return op
 

@@ -38,10 +38,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import HexwarError
 from ..hexgrid import Hex
-from ..rules.cards import EffectKind
+from ..los import BLOCKED
+from ..rules.artillery import exact_landing_distribution
+from ..rules.cards import Deck, EffectKind
+from ..rules.combat import AttackOrders
+from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
+from ..rules.terrain_effects import default_effects, defense_class, terrain_defense_array
 from . import movement as mv
 from . import ruleset, targeting
+from .ai_base import ai_seed
 from .commands import (
     ChooseHand,
     Command,
@@ -57,6 +64,7 @@ from .commands import (
     TargetArtillery,
     UseCommandCard,
 )
+from .resolution import _artillery_weapon, defense_context
 from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,8 +115,6 @@ class StandardPlayer:
     name = "standard"
 
     def __init__(self, side: str, seed: int = 0):
-        from .ai import ai_seed
-
         self.side = side
         self.rng = ai_seed(seed, side, self.name)
         self._queue: list[Command] = []
@@ -124,8 +130,6 @@ class StandardPlayer:
         Raises:
             HexwarError: when it is not this side's turn.
         """
-        from ..errors import HexwarError
-
         if state.to_act != self.side:
             raise HexwarError(f"{self.side} asked to act, but it is {state.to_act}'s turn")
         if self._queue_key == (state.turn, state.phase):
@@ -205,8 +209,6 @@ class StandardPlayer:
         hit = state.cache.get("ai_threat_" + self.side)
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
-        from ..los import BLOCKED
-
         bm = state.battlemap
         enemies = self._ground(state, other_side(self.side))
         vis = []
@@ -241,8 +243,6 @@ class StandardPlayer:
 
     def _hex_scores(self, state: GameState, cid: str, here: Hex | None) -> np.ndarray:
         """``float [H, W]``: how good each hex is for a unit of card ``cid`` (higher is better)."""
-        from ..rules.terrain_effects import defense_class, terrain_defense_array
-
         bm = state.battlemap
         t = self._threat_arrays(state)
         cls = defense_class(ruleset.unit_type(cid))
@@ -272,11 +272,6 @@ class StandardPlayer:
 
     # -- artillery (R5.1d, R9) -----------------------------------------------------------------
     def _artillery(self, state: GameState) -> Command | None:
-        from ..rules.artillery import exact_landing_distribution
-        from ..rules.odds import weapon_odds
-        from ..rules.terrain_effects import default_effects
-        from .resolution import _artillery_weapon, defense_context
-
         side = self.side
         art = state.scenario.sides[side].artillery
         cmds = [c for c in state.legal_commands(side) if isinstance(c, TargetArtillery)]
@@ -409,10 +404,6 @@ class StandardPlayer:
     # -- declaration (R6.1, R7) ----------------------------------------------------------------
     def _odds(self, state: GameState, attacker: UnitState, tid: str, at_crew: bool, ws: tuple[int, ...],
               hindrance: int, indirect: bool) -> Any:
-        from ..rules.cards import Deck
-        from ..rules.combat import AttackOrders
-        from ..rules.odds import attack_odds
-        from .resolution import defense_context
 
         t = state.units[tid]
         tgt_uid = t.crew if at_crew and t.crew else tid
@@ -423,8 +414,6 @@ class StandardPlayer:
                            damage_deck=deck)
 
     def _declaration(self, state: GameState) -> Command | None:
-        from ..rules.odds import close_assault_odds
-
         side = self.side
         cands: list[tuple[float, Any, str, float]] = []  # (value, command, target, p_destroy)
         for uid in sorted(state.units):
@@ -458,8 +447,6 @@ class StandardPlayer:
                     cands.append(best)
         for c in targeting.declaration_options(state, side):
             if isinstance(c, DeclareCloseAssault):
-                from .resolution import defense_context
-
                 try:
                     o = close_assault_odds(ruleset.cards(), [state.units[x] for x in c.attackers], state.units[c.target],
                                            defense_context(state, c.target, 0, side), units=state.units,

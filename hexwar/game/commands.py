@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 
 from ..errors import HexwarError
 from ..hexgrid import Hex, HexLabelError
+from ..rules.cards import SIDES
 
 __all__ = [
     "SIDES",
@@ -72,7 +73,6 @@ __all__ = [
     "field_problem",
 ]
 
-SIDES = ("german", "soviet")
 DRAW_SOURCES = ("command", "reserves")  # R5.5: the two extra cards come from either
 
 

@@ -22,10 +22,11 @@ from typing import Any, Protocol
 
 from ..errors import HexwarError
 from .commands import SIDES, Command
-from .events import Event
+from .events import GameEvent
 from .save import Autosaver, write_save
 from .scenario import Scenario
 from .state import GameResult, GameState
+from .victory import objective_points
 
 __all__ = ["Player", "HeadlessRun", "play", "format_event", "readable", "result_of", "MAX_COMMANDS_PER_TURN"]
 
@@ -59,17 +60,14 @@ class HeadlessRun:
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready summary: result, scores, turns, commands, mean decision time per side."""
+        """JSON-ready summary: the result (winner, reason, turn, score and objective points, once),
+        commands, state hash, decision times per side."""
         st = self.state
         return {
             "scenario": st.scenario.id,
             "seed": st.seed,
             "variants": list(st.variants),
             "result": self.result.to_json(),
-            "winner": self.result.winner,
-            "reason": self.result.reason,
-            "turn": st.turn,
-            "score": dict(st.vp),
             "commands": self.commands,
             "state_hash": st.state_hash(),
             "decision_seconds": {s: {"count": len(v), "mean": (sum(v) / len(v)) if v else 0.0, "max": max(v, default=0.0)}
@@ -78,10 +76,12 @@ class HeadlessRun:
 
 
 def result_of(state: GameState) -> GameResult:
-    """The game's result, or a ``"stopped"`` result (no winner) for an unfinished game."""
+    """The game's result, or a ``"stopped"`` result (no winner) for an unfinished game, with the
+    objective points each side holds at that moment (R10.2)."""
     if state.result is not None:
         return state.result
-    return GameResult(None, "stopped", state.turn, dict(state.vp))
+    held = objective_points(state) if state.scenario.objectives else {}
+    return GameResult(None, "stopped", state.turn, dict(state.vp), held)
 
 
 # Rolls made while the engine applies a result, shown just before the event they decide
@@ -89,14 +89,14 @@ def result_of(state: GameState) -> GameResult:
 _ROLL_BEFORE = {"wreck counter": "wreck_placed"}
 
 
-def readable(events: list[Event]) -> list[Event]:
+def readable(events: list[GameEvent]) -> list[GameEvent]:
     """The events worth showing in the readable log: every event except dice rolls already
     shown inside a later event of the same batch (a to-hit roll inside its ``to_hit`` event,
     an Intensity roll inside its ``damage`` event). A roll that decides a later event (the
     wreck counter of a destroyed vehicle) is moved to just before it. The JSON log keeps them
     all, in the order they happened."""
-    out: list[Event] = []
-    held: dict[int, list[Event]] = {}
+    out: list[GameEvent] = []
+    held: dict[int, list[GameEvent]] = {}
     for i, e in enumerate(events):
         for r in held.pop(i, ()):
             out.append(r)
@@ -116,7 +116,7 @@ def readable(events: list[Event]) -> list[Event]:
     return out
 
 
-def format_event(e: Event) -> str:
+def format_event(e: GameEvent) -> str:
     """One line of the readable log: rolls and minor steps indented under their action."""
     if e.kind == "begin_turn":
         return f"\n{e.text}"
@@ -134,7 +134,7 @@ def play(
     variants: tuple[str, ...] | None = None,
     max_turns: int | None = None,
     save_path: str | os.PathLike[str] | None = None,
-    on_events: Callable[[GameState, list[Event]], None] | None = None,
+    on_events: Callable[[GameState, list[GameEvent]], None] | None = None,
     state: GameState | None = None,
 ) -> HeadlessRun:
     """Play ``scenario`` to its end (or to the end of turn ``max_turns``).

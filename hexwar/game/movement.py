@@ -40,7 +40,9 @@ from scipy.sparse.csgraph import dijkstra
 from ..hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
-from . import ruleset
+from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem
+from . import ruleset, victory
+from .events import Event
 from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
 
@@ -485,9 +487,6 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
     fails; objectives change hands as ground units enter them (R10.2). The crew and a towed
     wreck move with the unit.
     """
-    from . import victory
-    from .events import Event
-
     u = state.units[uid]
     mob = unit_mobility(state, uid)
     assert mob is not None and u.hex is not None
@@ -536,8 +535,6 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
 
 def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str | None:
     """Why ``uid`` may not hook up the wreck in ``wreck_hex`` now (R8.1), or ``None``."""
-    from ..rules.wrecks import hook_up_problem
-
     u = state.units.get(uid)
     if u is None:
         return f"no unit {uid} in play"
@@ -560,8 +557,6 @@ def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str |
 
 def do_tow(state: Any, side: str, uid: str, wreck_hex: Hex, sink: Any) -> None:
     """Hook up the top wreck in ``wreck_hex`` (R8.1): 2 MP, then half the rest."""
-    from ..rules.wrecks import hook_up
-
     u = state.units[uid]
     ev = hook_up(state.battlemap, uid, u.hex, wreck_hex, "tracked", u.mp_left)
     sink.effect(ev)
@@ -571,8 +566,6 @@ def do_tow(state: Any, side: str, uid: str, wreck_hex: Hex, sink: Any) -> None:
 
 def do_drop_tow(state: Any, side: str, uid: str, sink: Any) -> None:
     """Drop the towed wreck in the vehicle's hex at no cost (R8.1)."""
-    from ..rules.wrecks import drop_wreck
-
     u = state.units[uid]
     ev = drop_wreck(state.battlemap, uid, u.hex, u.towing)
     sink.effect(ev)

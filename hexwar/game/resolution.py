@@ -22,17 +22,20 @@ after every command).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..hexgrid import Hex
 from ..rules import combat
-from ..rules.cards import EffectKind
-from ..rules.terrain_effects import defense_class
+from ..rules.artillery import ArtilleryUnitAttack, artillery_steps
+from ..rules.buildings import BuildingAttackKind, attack_building
+from ..rules.cards import Deck, Weapon
+from ..rules.combat import AttackOrders, CombatEngine, DefenseContext, bonus_on, normalize_variant
+from ..rules.fire import FireDamageCheck, fire_damage_steps
+from ..rules.terrain_effects import default_effects, defense_class
+from ..rules.wrecks import drop_wreck, wreck_vehicle
 from . import ruleset
-from .commands import UseCommandCard
-from .events import Event
-from .state import Kill, card_of, other_side
+from .events import Event, GameEvent, RuleEvent, UnitWreckEvent
+from .state import Kill, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import Attack, GameState, UnitState
@@ -49,11 +52,8 @@ __all__ = [
     "end_turn_units",
     "defense_context",
     "has_ground_unit",
-    "command_card_problem",
-    "play_command_card",
-    "command_card_options",
-    "event_drawn",
     "end_turn_events",
+    "fire_damage",
 ]
 
 
@@ -160,8 +160,6 @@ class _DamageDeck:
     """The game's Damage deck lists seen as a :class:`hexwar.rules.cards.Deck` for one engine run."""
 
     def __init__(self, state: GameState):
-        from ..rules.cards import Deck
-
         self.state = state
         self.deck = Deck("damage", state.damage_deck, state.damage_discard, reshuffle=True)
 
@@ -172,8 +170,6 @@ class _DamageDeck:
 
 
 def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
-    from ..rules.combat import CombatEngine, normalize_variant
-
     dd = _DamageDeck(state)
     eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
                        events_in_play=tuple(state.events_in_play))
@@ -188,8 +184,6 @@ def has_ground_unit(state: GameState, side: str) -> bool:
 
 def defense_context(state: GameState, uid: str, hindrances: int = 0, attacker_side: str | None = None) -> Any:
     """The :class:`~hexwar.rules.combat.DefenseContext` of unit ``uid`` where it stands (R6.7)."""
-    from ..rules.combat import DefenseContext
-
     u = state.units[uid]
     captor = has_ground_unit(state, attacker_side or other_side(u.side))
     if u.hex is None or u.aloft:
@@ -228,14 +222,13 @@ def _friendly_fire_policy(state: GameState) -> Any:
     return policy
 
 
-def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Event]:
-    """Turn the combat engine's events into game events and carry out what the game must:
-    destroyed units leave play (cards, wrecks, score), crews meet their fate (R6.6)."""
-    out: list[Event] = []
+def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[GameEvent]:
+    """Carry out what the combat engine's events mean for the game, keeping them typed
+    (:class:`~hexwar.game.events.RuleEvent`): destroyed units leave play (cards, wrecks,
+    score), crews meet their fate (R6.6)."""
+    out: list[GameEvent] = []
     for ev in evs:
-        d = ev.to_json()
-        kind = d.pop("kind", "combat")
-        out.append(Event(kind, str(ev), d))
+        out.append(RuleEvent(ev))
         if isinstance(ev, combat.UnitDestroyed):
             if ev.unit in state.units:
                 out.extend(_unit_destroyed(state, ev))
@@ -245,11 +238,9 @@ def _apply_combat_events(state: GameState, evs: list[Any], sink: Any) -> list[Ev
     return out
 
 
-def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
+def _unit_destroyed(state: GameState, ev: Any) -> list[GameEvent]:
     """UnitDestroyed (R6.6): out of the game; the engine's scorer gets its cost; wreck (R8.1)."""
-    from ..rules.wrecks import drop_wreck, wreck_vehicle
-
-    out: list[Event] = []
+    out: list[GameEvent] = []
     uid = ev.unit
     u = state.units.pop(uid)
     _clear_cards(state, u)
@@ -260,13 +251,13 @@ def _unit_destroyed(state: GameState, ev: Any) -> list[Event]:
         if u.towing:
             w = drop_wreck(state.battlemap, uid, u.hex, u.towing)
             w.apply(state.battlemap)
-            out.append(Event("wreck_dropped", str(w), w.to_json()))
+            out.append(UnitWreckEvent(w))
             u.towing = None
         if ev.wreck:
             wp = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
                                vehicle=ruleset.card_name(uid))
             wp.apply(state.battlemap)
-            out.append(Event("wreck_placed", str(wp), wp.to_json()))
+            out.append(UnitWreckEvent(wp))
     if u.crewing is not None and u.crewing in state.units:
         state.units[u.crewing].crew = None  # a gun's crew shot away (R7.5): the gun stands crewless
     return out
@@ -282,9 +273,6 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
     A flamethrower that fired at a unit in a building then attacks the building (R8.2, 003).
     The attack's Command cards are discarded afterwards.
     """
-    from ..rules.buildings import BuildingAttackKind, attack_building
-    from ..rules.combat import AttackOrders, bonus_on
-
     if a.building is not None:  # R8.2: infantry close combat against a building (no dice modifiers)
         u = state.units[a.attackers[0]]
         w = ruleset.weapons(u.card)[a.weapons[0]]
@@ -326,8 +314,6 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
 
 
 def _artillery_weapon(side: str, w: Any) -> Any:
-    from ..rules.cards import Weapon
-
     pairs = tuple((k, w.attack[k]) for k in ("infantry", "vehicle", "gun") if k in w.attack)
     return Weapon(id=f"{side}_offboard_artillery", name=w.name, attack=pairs, rate_of_fire=w.rate_of_fire,
                   damage_index=w.damage_index, range=0, indirect=True)
@@ -340,15 +326,11 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
     each unit in the landing hex is attacked by the mission's weapon through the combat
     engine, its losses applied at once (a new wreck protects the next unit attacked).
     """
-    from ..rules.artillery import resolve_artillery
-
     art = state.scenario.sides[side].artillery
     assert art is not None
     acc = state.pending[side].get("artillery_accuracy", 0)
     hit_on = art.hit_on
     if acc:
-        from ..rules.terrain_effects import default_effects
-
         hit_on = (hit_on if hit_on is not None else default_effects().side_hit_on(side)) - acc
     weapon = _artillery_weapon(side, art.weapon)
 
@@ -356,24 +338,41 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
         return [TargetView(u.uid, state) for _, u in sorted(state.units.items())
                 if u.hex == x and not u.aloft and u.crewing is None]
 
-    def attack_unit(unit: TargetView, x: Hex, mod: int, dice: Any) -> list[Event]:
-        from ..rules.combat import DefenseContext
-
-        u = state.units.get(unit.id)
+    def attack_unit(ev: ArtilleryUnitAttack) -> list[GameEvent]:
+        u = state.units.get(ev.unit)
         if u is None or weapon.attack_value(ruleset.target_type(u.uid)) is None:
             return []
         eng, dd = _engine(state)
-        ctx = DefenseContext(mod, 0, has_ground_unit(state, side))
+        ctx = DefenseContext(ev.terrain_modifier, 0, has_ground_unit(state, side))
         evs = eng.fire_weapon(weapon, u, ctx, side=side, attacker=None, friendly_fire=_friendly_fire_policy(state))
         dd.write_back()
         return _apply_combat_events(state, evs, sink)
 
-    evs = resolve_artillery(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at, attack_unit,
-                            hit_on=hit_on, command_card=bonus)
+    # the rules yield the mission step by step; the game attacks each unit announced (its
+    # losses, a wreck, applied at once: a new wreck protects the next unit attacked, R8.1)
+    evs: list[Any] = []
+    for ev in artillery_steps(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at,
+                              hit_on=hit_on, command_card=bonus):
+        evs.append(ev)
+        if isinstance(ev, ArtilleryUnitAttack):
+            evs.extend(attack_unit(ev))
     sink.rule_events(evs)
 
 
-def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[Event]:
+def fire_damage(state: GameState, sink: Any) -> None:
+    """Begin Turn step b (R5.1b, R8.5): the fire damage checks of ground units in burning
+    hexes; each hit is resolved by the combat engine at once (:func:`fire_hit`)."""
+    units = [(u.hex, TargetView(u.uid, state)) for _, u in sorted(state.units.items())
+             if u.hex is not None and not u.aloft and u.crewing is None]
+    evs: list[Any] = []
+    for ev in fire_damage_steps(state.battlemap, units, state.dice):
+        evs.append(ev)
+        if isinstance(ev, FireDamageCheck) and ev.hit:
+            evs.extend(fire_hit(state, ev.unit, default_effects().fire_damage_index, sink))
+    sink.rule_events(evs)
+
+
+def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[GameEvent]:
     """R8.5: a fire hit on ``uid`` (Intensity + DI 4 - effective Defense in the burning hex);
     a unit destroyed by fire scores for the enemy of its controller (docs/rules.md)."""
     if uid not in state.units:
@@ -392,168 +391,11 @@ def end_turn_units(state: GameState, sink: Any) -> None:
     down (spent aircraft go under the Reserves deck with their pilots), Endurance recovers."""
     evs = combat.end_turn(ruleset.cards(), state.units)
     for ev in evs:
-        d = ev.to_json()
-        kind = d.pop("kind", "combat")
-        sink.add(Event(kind, str(ev), d))
+        sink.add(RuleEvent(ev))
         if isinstance(ev, combat.CommandCardExpired):
             state.command_discard.append(ev.card)
         elif isinstance(ev, combat.AircraftReturns) and ev.unit in state.units:
             return_to_reserves(state, ev.unit, sink, "its Turns of Flight are spent")
-
-
-# -- Command cards (R4.3) ---------------------------------------------------------------------
-_UNIT_KINDS = {EffectKind.DEFENSE, EffectKind.ATTACK, EffectKind.EXPOSED, EffectKind.DAMAGE_INDEX,
-               EffectKind.RATE_OF_FIRE, EffectKind.TURNS_OF_FLIGHT, EffectKind.REMOVE_DAMAGE_CARD,
-               EffectKind.CLOSE_ASSAULT, EffectKind.MOVEMENT}
-
-
-def _needs_unit(card: Any) -> bool:
-    return any(e.kind in _UNIT_KINDS for e in card.effects)
-
-
-def _open_attack(state: GameState, uid: str) -> Attack | None:
-    for a in state.attacks.values():
-        if uid in a.attackers and not a.resolved:
-            return a
-    return None
-
-
-def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> str | None:
-    """Why ``cmd`` may not be played now (R4.3), or ``None``.
-
-    The card must be in hand and its phase now (``any`` always). A card acting on a unit
-    needs one of the side's units in play of a type it applies to; a card of duration
-    ``attack`` is played on a declared, unresolved attack of that unit (the combat engine
-    checks it fits the attack: :func:`hexwar.rules.combat.attack_problems`).
-    """
-    if cmd.card not in state.hand_commands[cmd.side]:
-        return f"{cmd.card} is not in your hand"
-    card = ruleset.command_card(cmd.card)
-    if card.phase not in (phase, "any"):
-        return f"{card.title} is played in the {card.phase.replace('_', ' ')} phase, not now ({state.phase})"
-    kinds = {e.kind for e in card.effects}
-    if card.duration == "attack":
-        if cmd.unit is None:
-            return f"{card.title} is played on one of your units' declared attacks: give unit=..."
-        a = _open_attack(state, cmd.unit)
-        if a is None or a.side != cmd.side:
-            return f"{cmd.unit} has no declared attack waiting to be resolved"
-        if a.building is not None:
-            return "Command cards are not played on attacks against buildings (R8.2: no dice modifiers)"
-        cards_now = tuple(a.command_cards) + (cmd.card,)
-        if a.close_assault:
-            assaulters = [state.units[x] for x in a.attackers if x in state.units]
-            _, probs = combat.close_assault_problems(ruleset.cards(), assaulters, state.units[a.target], state.units,
-                                                     state.events_in_play, cards_now)
-        else:
-            t = state.units[a.target]
-            tgt = state.units[t.crew] if a.at_crew and t.crew in state.units else t
-            orders = combat.AttackOrders(tuple(a.weapons), a.indirect, cards_now)
-            probs = combat.attack_problems(ruleset.cards(), state.units[a.attackers[0]], tgt, orders, state.units,
-                                           state.events_in_play)
-        return probs[0] if probs else None
-    if _needs_unit(card):
-        if cmd.unit is None:
-            return f"{card.title} is played on one of your units: give unit=..."
-        u = state.units.get(cmd.unit)
-        if u is None or u.side != cmd.side or u.crewing is not None:
-            return f"{cmd.unit} is not a unit of yours in play"
-        if not card.applies_to_unit(ruleset.unit_type(u.uid)):
-            return f"{card.title} applies to {', '.join(card.applies_to)} units, not {ruleset.unit_type(u.uid)}"
-        if any(card_of(c) == card_of(cmd.card) for c in u.command_cards):
-            return f"{ruleset.card_name(u.uid)} already has {card.title} (identical cards do not add up, 001)"
-        if EffectKind.REMOVE_DAMAGE_CARD in kinds and u.damage_card is None:
-            return f"{ruleset.card_name(u.uid)} has no Damage card"
-        if EffectKind.TURNS_OF_FLIGHT in kinds and not u.aloft:
-            return f"{ruleset.card_name(u.uid)} is not an aircraft aloft"
-    elif cmd.unit is not None:
-        return f"{card.title} is not played on a unit"
-    if EffectKind.COMMIT_FROM_RESERVES in kinds and not state.reserves[cmd.side]:
-        return "your Reserves deck is empty"
-    if EffectKind.DRAW in kinds and cmd.side in state.drawn:
-        return "you have drawn already this turn"
-    return None
-
-
-def play_command_card(state: GameState, cmd: UseCommandCard, sink: Any) -> None:
-    """Play a checked Command card (R4.3): on a declared attack (duration ``attack``), under a
-    unit (``turn``, ``permanent``), or at once (``instant``: then discarded)."""
-    card = ruleset.command_card(cmd.card)
-    state.hand_commands[cmd.side].remove(cmd.card)
-    on = f" on {ruleset.card_name(cmd.unit)} ({cmd.unit})" if cmd.unit else ""
-    sink.emit("command_card", f"{cmd.side} plays {card.title}{on}: {card.help_text()}", side=cmd.side, card=cmd.card,
-              unit=cmd.unit)
-    if card.duration == "attack" and cmd.unit is not None:
-        a = _open_attack(state, cmd.unit)
-        assert a is not None
-        a.command_cards.append(cmd.card)
-        return
-    if card.duration != "instant" and cmd.unit is not None:
-        state.units[cmd.unit].command_cards.append(cmd.card)
-        return
-    state.command_discard.append(cmd.card)
-    for e in card.effects:
-        _instant(state, cmd.side, cmd.unit, e, sink)
-
-
-def _instant(state: GameState, side: str, uid: str | None, e: Any, sink: Any) -> None:
-    k = e.kind
-    if k == EffectKind.REMOVE_DAMAGE_CARD and uid is not None:
-        u = state.units[uid]
-        if u.damage_card is not None:
-            state.damage_discard.append(u.damage_card)
-            sink.emit("repair", f"the Damage card {u.damage_card} is removed from {ruleset.card_name(uid)} ({uid})",
-                      unit=uid)
-            u.damage_card = None
-            u.damage_turns = None
-    elif k == EffectKind.TURNS_OF_FLIGHT and uid is not None:
-        state.units[uid].flight_turns = max(1, state.units[uid].flight_turns + e.value)
-    elif k == EffectKind.COMMIT_FROM_RESERVES:
-        for _ in range(e.value):
-            if state.reserves[side]:
-                c = state.reserves[side].pop(0)
-                state.hand_units[side].append(c)
-                sink.emit("reserves", f"{side} takes {ruleset.card_name(c)} ({c}) from the Reserves deck to commit",
-                          side=side, card=c)
-    elif k in (EffectKind.ARTILLERY_ACCURACY, EffectKind.INITIATIVE, EffectKind.DRAW):
-        state.pending[side][k.value] = state.pending[side].get(k.value, 0) + e.value
-
-
-def command_card_options(state: GameState, side: str, phase: str) -> Iterator[UseCommandCard]:
-    """Every legal :class:`~hexwar.game.commands.UseCommandCard` of ``side`` now."""
-    seen: set[str] = set()
-    for c in state.hand_commands[side]:
-        cid = card_of(c)
-        if cid in seen:
-            continue
-        seen.add(cid)
-        card = ruleset.command_card(c)
-        if card.phase not in (phase, "any"):
-            continue
-        if _needs_unit(card) or card.duration == "attack":
-            for uid in sorted(state.units):
-                cmd = UseCommandCard(side, c, uid)
-                if command_card_problem(state, cmd, phase) is None:
-                    yield cmd
-        else:
-            cmd = UseCommandCard(side, c, None)
-            if command_card_problem(state, cmd, phase) is None:
-                yield cmd
-
-
-def event_drawn(state: GameState, card: str, sink: Any) -> None:
-    """An Event card drawn (R5.5): it is now in play; instant parts apply at once.
-
-    An Event lasting N turns covers the N turns after the one it is drawn in (it is drawn in
-    the Draw phase, when this turn's fighting is over): it leaves play at the End Turn of turn
-    ``drawn + N`` (``event_turns`` holds that turn number; -1: the rest of the game).
-    """
-    ev = ruleset.command_card(card)
-    state.event_turns[card] = state.turn + ev.turns if ev.turns is not None else -1
-    for e in ev.effects:
-        if e.kind == EffectKind.COMMIT_FROM_RESERVES:
-            for s in ([e.side] if e.side else ["german", "soviet"]):
-                _instant(state, s, None, e, sink)
 
 
 def end_turn_events(state: GameState, sink: Any) -> None:

@@ -60,6 +60,7 @@ from ..fileio import read_text
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap
 from ..paths import content_dir, find_content
+from .areas import parse_areas
 from .commands import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -243,6 +244,7 @@ class Scenario:
         sides: per-side setup.
         objectives: objective hexes.
         hold: optional objective-holding victory.
+        areas: named hex groups of the ``[areas]`` table (:mod:`hexwar.game.areas`).
         content_hash: SHA-256 over the scenario text and the map's content hash.
     """
 
@@ -262,6 +264,7 @@ class Scenario:
     events: tuple[str, ...] = ()
     objectives: tuple[Objective, ...] = ()
     hold: HoldVictory | None = None
+    areas: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     content_hash: str = ""
     reference: str = field(default="", compare=False)
 
@@ -405,7 +408,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             return []
         return v
 
-    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory"})
+    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas"})
     if "format" in data and data["format"] != SCENARIO_FORMAT:
         bad("format", f"expected \"{SCENARIO_FORMAT}\", got {data['format']!r}")
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
@@ -661,6 +664,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             if hs in SIDES and ht_turn is not None:
                 hold = HoldVictory(str(hs), ht_turn)
 
+    areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
     if problems:
         raise ValidationError(problems)
     assert battlemap is not None
@@ -669,7 +673,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         id=sid, name=name, description=description, path=path, map_path=map_path, battlemap=battlemap,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
-        content_hash=_scenario_hash(text, battlemap), reference=ref,
+        areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref,
     )
 
 

@@ -13,7 +13,8 @@
    :class:`~hexwar.game.commands.ChooseHand` command in the ``setup`` phase;
 5. once both hands are chosen the Reserves decks are shuffled and each side is dealt its
    Command cards (an Event drawn now is shuffled back and replaced, 000), and turn 1 begins
-   (done by :mod:`hexwar.game.turn`).
+   (done by :mod:`hexwar.game.turn`). Every roll of the setup is recorded by the game's
+   :class:`~hexwar.game.events.Recorder`, which the dice log is given once here.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..rules.dice import Dice
+from ..rules.cards import auto_reserves, build_command_deck, build_damage_deck
+from ..rules.dice import Dice, Roll
 from . import ruleset
 from .commands import SIDES
-from .events import Event
+from .events import Event, Recorder
 from .state import GameState, Phase, UnitState
+from .turn import STANDARD_TURNS, TurnSequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario, SideSetup
@@ -33,20 +36,24 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["new_game", "build_budget_deck", "RollLog"]
 
 
-class RollLog(list):  # type: ignore[type-arg]
+class RollLog(list[Roll]):
     """The dice log of a game: a list of rolls that also reports each roll as it is made.
 
-    :mod:`hexwar.game.turn` points :attr:`sink` at the event collector of the command being
-    applied, so the game log shows every roll (R1.2) in the order it was rolled.
+    Args:
+        recorder: the game's :class:`~hexwar.game.events.Recorder`, given once when the game is
+            built; it records each roll as an event while a command is applied, so the game
+            log shows every roll (R1.2) in the order it was rolled.
     """
 
-    sink: object | None = None
+    def __init__(self, recorder: Recorder | None = None):
+        super().__init__()
+        self.recorder = recorder
 
-    def append(self, roll: object) -> None:
-        """Record ``roll`` and report it to the current event collector, if any."""
+    def append(self, roll: Roll) -> None:
+        """Record ``roll`` and report it to the game's recorder."""
         super().append(roll)
-        if self.sink is not None:
-            self.sink.roll(roll)  # type: ignore[attr-defined]
+        if self.recorder is not None:
+            self.recorder.roll(roll)
 
 
 class _Ids:
@@ -80,8 +87,6 @@ def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice)
     Returns:
         card ids, in the order drawn (the deck is shuffled later).
     """
-    from ..rules.cards import auto_reserves
-
     c = ruleset.cards()
     if not pool:
         return auto_reserves(c, side, dice, budget=budget, minimum=min(budget, c.rules.reserves_min))
@@ -127,7 +132,8 @@ def _place(state: GameState, ids: _Ids, side: str, card: str, hex_, crew: str | 
                   {"unit": uid, "hex": where, "crew": u.crew})]
 
 
-def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
+def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, ...] | None = None,
+             engine: TurnSequence | None = None) -> GameState:
     """A new game of ``scenario`` ready for its first command (see the module docstring).
 
     Args:
@@ -135,21 +141,23 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
         seed: the game's seed; default the scenario's.
         variants: rule variants; default the scenario's (``"standard"`` is dropped: it means
             none of the others).
+        engine: the turn sequence and its actions; default the standard game's
+            (:data:`hexwar.game.turn.STANDARD_TURNS`). A game mode with more actions passes
+            ``TurnSequence(STANDARD.with_actions(...))``.
 
     Returns:
         the state, in the ``setup`` phase when a side must choose its hand, else already at
         turn 1's first decision.
     """
-    from ..rules.cards import build_command_deck, build_damage_deck
-    from .turn import Sink, begin_play
-
     seed = scenario.seed if seed is None else int(seed)
     vs = tuple(v for v in (scenario.variants if variants is None else variants) if v != "standard")
+    battlemap = scenario.battlemap.copy()
+    sink = Recorder(battlemap)
     dice = Dice(seed)
-    dice.log = RollLog()
-    state = GameState(scenario=scenario, battlemap=scenario.battlemap.copy(), dice=dice, variants=vs, seed=seed)
-    sink = Sink(state)
-    dice.log.sink = sink
+    dice.log = RollLog(sink)
+    state = GameState(scenario=scenario, battlemap=battlemap, dice=dice, variants=vs, seed=seed,
+                      engine=engine or STANDARD_TURNS, recorder=sink)
+    sink.begin()
     ids = _Ids()
     sink.add(Event("setup", f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
                    {"scenario": scenario.id, "seed": seed, "variants": list(vs)}))
@@ -185,5 +193,5 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
             state.done.add(side)
     state.all_cards = tuple(ids.all)
     state.phase = Phase.SETUP
-    begin_play(state, sink)
+    (engine or STANDARD_TURNS).begin_play(state)
     return state

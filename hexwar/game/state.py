@@ -23,14 +23,15 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..maps import BattleMap
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
-from .events import Event
+from .events import GameEvent, Recorder
 from .sight import after_command
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,6 +264,23 @@ class GameResult:
         return f"{self.winner} wins by {self.reason} in turn {self.turn}: {sc}"
 
 
+class TurnEngine(Protocol):
+    """What applies commands to a game: :class:`hexwar.game.turn.TurnSequence` (the state does
+    not import it: the turn sequence lies above the state in the module order)."""
+
+    def apply_command(self, state: GameState, cmd: Command) -> list[GameEvent]:
+        """Check and apply ``cmd``; raises ``IllegalCommand`` with nothing changed."""
+        ...
+
+    def check_command(self, state: GameState, cmd: Command) -> str | None:
+        """Why ``cmd`` would be refused now, or ``None``."""
+        ...
+
+    def legal_commands(self, state: GameState, side: str | None = None) -> list[Command]:
+        """Every legal command of ``side`` now."""
+        ...
+
+
 @dataclass(eq=False)
 class GameState:
     """Everything that changes in one game (R5, R10), plus references to what does not.
@@ -313,6 +331,10 @@ class GameState:
         sight: fog of war: per side, the units it saw after the last command.
         log_sides: fog of war: per event of :attr:`log`, the sides that may see it.
         cache: derived data (LOS, movement costs) keyed by map version; not state.
+        engine: the turn sequence that applies commands (a
+            :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
+            standard game's). Set by :func:`~hexwar.game.setup.new_game`; not state.
+        recorder: the game's event collector; the dice log reports every roll to it (R1.2).
     """
 
     scenario: Scenario
@@ -349,15 +371,17 @@ class GameState:
     result: GameResult | None = None
     all_cards: tuple[str, ...] = ()
     commands: list[Command] = field(default_factory=list)
-    log: list[Event] = field(default_factory=list)
+    log: list[GameEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
     last_seen: dict[str, dict[str, tuple[str, int, str]]] = field(default_factory=dict)
     sight: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     log_sides: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    engine: TurnEngine | None = field(default=None, repr=False)
+    recorder: Recorder = field(default_factory=Recorder, repr=False)
 
     # -- driving the game -------------------------------------------------------------
-    def apply(self, command: Command) -> list[Event]:
+    def apply(self, command: Command) -> list[GameEvent]:
         """Check ``command`` against the rules and carry it out (R5 turn sequence).
 
         Automatic steps that follow (End Turn, Begin Turn rolls, artillery resolution...) run
@@ -370,9 +394,7 @@ class GameState:
             IllegalCommand: with the reason when the command is not allowed now; the state is
                 then unchanged (nothing is rolled either).
         """
-        from .turn import apply_command
-
-        events = apply_command(self, command)
+        events = self._engine().apply_command(self, command)
         after_command(self, events)  # R12.2 sight and last-known markers (fog only)
         return events
 
@@ -383,15 +405,16 @@ class GameState:
         legal target with every legal weapon choice. Empty when the game is over or it is
         not ``side``'s turn to act.
         """
-        from .turn import legal_commands
-
-        return legal_commands(self, side)
+        return self._engine().legal_commands(self, side)
 
     def check(self, command: Command) -> str | None:
         """Why ``command`` would be refused now, or ``None`` when it is legal (nothing changes)."""
-        from .turn import check_command
+        return self._engine().check_command(self, command)
 
-        return check_command(self, command)
+    def _engine(self) -> TurnEngine:
+        if self.engine is None:
+            raise HexwarError("this GameState has no turn sequence: build games with hexwar.game.setup.new_game")
+        return self.engine
 
     @property
     def over(self) -> bool:

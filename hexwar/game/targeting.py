@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.cards import EffectKind, Weapon
 from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset
-from .commands import Command, Declare, DeclareCloseAssault
+from .commands import Command, Declare, DeclareBuildingAttack, DeclareCloseAssault
 from .sight import seen_units
 from .state import Attack, other_side
 
@@ -344,13 +344,24 @@ def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool
 
 
 def declaration_options(state: GameState, side: str) -> Iterator[Command]:
-    """Every legal declaration of ``side`` now: each target with each 1- or 2-weapon choice,
-    then close assaults with exactly the minimum number of infantry (R6.1, R7)."""
+    """Every legal declaration of ``side`` now: :func:`declare_options`, then
+    :func:`close_assault_options`, then :func:`building_attack_options` (R6.1, R7, R8.2)."""
+    yield from declare_options(state, side)
+    yield from close_assault_options(state, side)
+    yield from building_attack_options(state, side)
+
+
+def declare_options(state: GameState, side: str) -> Iterator[Declare]:
+    """Every legal :class:`Declare` of ``side``: each target with each 1- or 2-weapon choice (R6.1, R7)."""
     for uid in sorted(state.units):
         for tid, at_crew, ok in legal_targets(state, side, uid):
             for k in range(1, min(MAX_WEAPONS, len(ok)) + 1):
                 for ws in combinations(ok, k):
                     yield Declare(side, uid, tid, ws, at_crew)
+
+
+def close_assault_options(state: GameState, side: str) -> Iterator[DeclareCloseAssault]:
+    """Every enemy vehicle with exactly the minimum number of adjacent infantry able to assault it (000)."""
     need = ruleset.cards().rules.close_assault_min
     enemy = other_side(side)
     for tid, t in sorted(state.units.items()):
@@ -362,8 +373,10 @@ def declaration_options(state: GameState, side: str) -> Iterator[Command]:
                  and any(w.attack_value("vehicle") is not None for w in ruleset.weapons(u.card))]
         if len(cands) >= need:
             yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
-    from .commands import DeclareBuildingAttack
 
+
+def building_attack_options(state: GameState, side: str) -> Iterator[DeclareBuildingAttack]:
+    """Every building next to an infantry unit of ``side`` that may attack it (R8.2)."""
     for uid, u in sorted(state.units.items()):
         if u.side != side or u.hex is None or u.aloft or not ruleset.is_infantry(u.card):
             continue

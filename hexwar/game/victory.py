@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import ruleset
 from .commands import SIDES
 from .events import Event
 from .state import GameResult, Phase, other_side
@@ -83,8 +84,6 @@ def overrunning(state: GameState, side: str) -> bool:
     Ground units are units on a hex that are not crews riding another unit; crewless
     captured pieces count for whoever controls them.
     """
-    from . import ruleset
-
     mine = theirs = False
     for u in state.units.values():
         if u.aloft or u.hex is None or u.crewing is not None or not ruleset.is_ground(u.card):

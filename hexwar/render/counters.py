@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..hexgrid import Hex, Layout
+from ..rules.cards import SIDES
 from .looks import RGBA, Looks, SideLook, shade
 from .mesh import Mesh, MeshBuilder, TexMesh
 
@@ -41,7 +42,6 @@ __all__ = [
     "stack_offsets",
 ]
 
-SIDES = ("german", "soviet")
 #: R4.1 unit types; crews appear as counters only when they stand alone on the map.
 UNIT_TYPES = ("infantry", "vehicle", "gun", "aircraft", "tank_crew", "artillery_crew", "pilot")
 _QUALITY = {"green": -1, "regular": 0, "veteran": 1}

@@ -13,9 +13,9 @@ Two layers, one set of rules:
 * the **vectorized core** :func:`drift_landing` maps dice faces to landing hexes for any number
   of strikes at once (numpy arrays with a leading batch dimension). The simulation harness feeds
   it millions of faces; :func:`exact_landing_distribution` feeds it the 36 face pairs;
-* the **game path** :func:`resolve_artillery` rolls the same faces one at a time through the
-  game's :class:`~hexwar.rules.dice.Dice` (so every roll is logged, R1.2), feeds them to
-  :func:`drift_landing` at batch size 1 and returns events.
+* the **game path** :func:`artillery_steps` (and :func:`resolve_artillery` around it) rolls
+  the same faces one at a time through the game's :class:`~hexwar.rules.dice.Dice` (so every
+  roll is logged, R1.2), feeds them to :func:`drift_landing` at batch size 1 and yields events.
 
 Seed 003's example (R9.5): the Soviet rolls a 2 and misses by 2 hexes, then a 1: the strike lands
 2 hexes north of the target.
@@ -27,7 +27,7 @@ Seed 003's example (R9.5): the Soviet rolls a 2 and misses by 2 hexes, then a 1:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
+from ..los import line_of_sight
 from .buildings import BuildingAttackKind, attack_building
 from .terrain_effects import (
     AIRCRAFT,
@@ -65,6 +66,7 @@ __all__ = [
     "landing_histogram",
     "map_sees",
     "resolve_artillery",
+    "artillery_steps",
     "roll_strike",
     "sample_strike_faces",
     "strike_hits",
@@ -295,14 +297,9 @@ def exact_landing_distribution(
 
 # -- targeting (R9.2) ------------------------------------------------------------------------
 def map_sees(battlemap: BattleMap) -> Callable[[Hex, Hex], bool]:
-    """The map's own LOS test (R3) as a ``sees(a, b)`` callback: ``line_of_sight(...).visible``.
-
-    ``hexwar.los`` is imported when first called, so the rules do not depend on it at import.
-    """
+    """The map's own LOS test (R3) as a ``sees(a, b)`` query: ``line_of_sight(...).visible``."""
 
     def sees(a: Hex, b: Hex) -> bool:
-        from ..los import line_of_sight
-
         return line_of_sight(battlemap, a, b).status != "blocked"
 
     return sees
@@ -467,7 +464,7 @@ class TargetUnit:
     """A unit in the landing hex, as the artillery rules need to see it.
 
     Attributes:
-        id: the unit's id (passed back to the attack callback).
+        id: the unit's id (named by the :class:`ArtilleryUnitAttack` that announces its attack).
         defense_class: ``"soft"``, ``"armored"``, ``"aircraft"`` or a unit type (R6.8).
     """
 
@@ -546,7 +543,10 @@ def resolve_artillery(
     mission's Damage Index); finally :class:`ArtilleryMarkerRemoved`. Units are attacked before
     the building, so they keep the building's modifier against the attack that destroys it (R8.3).
 
-    The rule code does not change the map: apply the returned events in order
+    This is :func:`artillery_steps` with ``attack_unit`` called on each announced unit, for
+    the simulation harness and tests (whose ``attack_unit`` changes nothing); the game drives
+    :func:`artillery_steps` itself. The rule code does not change the map: apply the returned
+    events in order
     (:func:`~hexwar.rules.terrain_effects.apply_events`; the combat engine's unit events are the
     game's to apply).
 
@@ -567,20 +567,57 @@ def resolve_artillery(
     Returns:
         the events, in order.
     """
+    listed: dict[Hex, list[Any]] = {}
+
+    def units_once(x: Hex) -> list[Any]:
+        listed[x] = list(units_at(x))
+        return listed[x]
+
+    events: list[Any] = []
+    for ev in artillery_steps(battlemap, side, target, dice, damage_index, units_once, hit_on, command_card, effects):
+        events.append(ev)
+        if isinstance(ev, ArtilleryUnitAttack):
+            unit = next(u for u in listed[ev.hex] if str(u.id) == ev.unit)
+            events.extend(attack_unit(unit, ev.hex, ev.terrain_modifier, dice))
+    return events
+
+
+def artillery_steps(
+    battlemap: BattleMap,
+    side: str,
+    target: Hex,
+    dice: Dice,
+    damage_index: int,
+    units_at: Callable[[Hex], Sequence[Any]],
+    hit_on: int | None = None,
+    command_card: bool = False,
+    effects: EffectRules | None = None,
+) -> Iterator[Any]:
+    """One off-board artillery mission on ``target`` as a sequence of events (R9.3, R9.4).
+
+    Yields the :class:`ArtilleryStrike`; if it landed on the map, one
+    :class:`ArtilleryUnitAttack` per unit ``units_at(landing)`` lists (aircraft skipped); then
+    the building attack (kind artillery, the mission's Damage Index) if there is a building;
+    finally :class:`ArtilleryMarkerRemoved`. The caller resolves each announced unit attack
+    (the game through its combat engine) and applies its losses *before* asking for the next
+    event: the terrain modifier of the next unit is read then, so a wreck just placed counts
+    (R8.1). Nothing here changes the map or calls back into the caller's state; the map
+    events are the caller's to apply, in order.
+
+    Args: as :func:`resolve_artillery`, without ``attack_unit``.
+    """
     strike = roll_strike(battlemap, side, target, dice, hit_on, command_card, effects)
-    events: list[Any] = [strike]
+    yield strike
     if not strike.off_map:
         h = strike.landing
-        for unit in units_at(h):
+        for unit in list(units_at(h)):
             cls = defense_class(unit.defense_class)
             if cls == AIRCRAFT:  # R9.4: aircraft are never hit
                 continue
             mod = terrain_defense_modifier(battlemap, h, cls, effects)
-            events.append(ArtilleryUnitAttack(side, h, str(unit.id), mod))
-            events.extend(attack_unit(unit, h, mod, dice))
+            yield ArtilleryUnitAttack(side, h, str(unit.id), mod)
         b = attack_building(battlemap, h, BuildingAttackKind.ARTILLERY, damage_index, dice,
                             attacker=f"{side.capitalize()} artillery", effects=effects)
         if b is not None:
-            events.append(b)
-    events.append(ArtilleryMarkerRemoved(side))
-    return events
+            yield b
+    yield ArtilleryMarkerRemoved(side)

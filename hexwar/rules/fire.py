@@ -45,7 +45,7 @@ Seed 003's example: fire in D07 spreads into the stone building D08 on a roll of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -79,6 +79,7 @@ __all__ = [
     "SpreadPairs",
     "age_fires",
     "fire_damage_checks",
+    "fire_damage_steps",
     "fire_damage_eligible",
     "fire_damage_hexes",
     "fire_damage_hits",
@@ -622,9 +623,36 @@ def fire_damage_checks(
         :class:`FireDamageCheck` events, each followed by ``resolve_hit``'s events on a hit.
     """
     eff = effects or default_effects()
-    eligible = fire_damage_eligible(battlemap.fire, battlemap.fire_turns)
+    units = list(units)
     events: list[Any] = []
-    for h, unit in units:
+    for ev in fire_damage_steps(battlemap, units, dice, uses_command_card, effects):
+        events.append(ev)
+        if ev.hit:
+            unit = next(u for h, u in units if h == ev.hex and str(u.id) == ev.unit)
+            mod = terrain_defense_modifier(battlemap, ev.hex, defense_class(unit.defense_class), eff)
+            events.extend(resolve_hit(unit, ev.hex, eff.fire_damage_index, mod, dice))
+    return events
+
+
+def fire_damage_steps(
+    battlemap: BattleMap,
+    units: Iterable[tuple[Hex, Any]],
+    dice: Dice,
+    uses_command_card: Callable[[Any], bool] | None = None,
+    effects: EffectRules | None = None,
+) -> Iterator[FireDamageCheck]:
+    """Begin Turn step b (R5.1b, R8.5) as a sequence of :class:`FireDamageCheck` events.
+
+    The same checks and rolls as :func:`fire_damage_checks`; on a hit (``ev.hit``) the caller
+    resolves the hit of Damage Index :attr:`EffectRules.fire_damage_index` (the game through
+    its combat engine) before asking for the next check. Nothing here changes the map or the
+    caller's state.
+
+    Args: as :func:`fire_damage_checks`, without ``resolve_hit``.
+    """
+    eff = effects or default_effects()
+    eligible = fire_damage_eligible(battlemap.fire, battlemap.fire_turns)
+    for h, unit in list(units):
         if not battlemap.in_bounds(h) or not eligible[battlemap.index(h)]:
             continue
         cls = defense_class(unit.defense_class)
@@ -634,9 +662,5 @@ def fire_damage_checks(
         roll = dice.roll(f"fire damage check: {unit.id} in {hex_text(h)} (hit on {eff.fire_damage_hit_on}+)", "2d6",
                          modifiers=[("command card", -1)] if card else [])
         hit = bool(fire_damage_hits(roll.natural, card, eff.fire_damage_hit_on))
-        events.append(FireDamageCheck(h, str(unit.id), roll.faces, card, roll.result, hit))
-        if hit:
-            mod = terrain_defense_modifier(battlemap, h, cls, eff)
-            events.extend(resolve_hit(unit, h, eff.fire_damage_index, mod, dice))
-    return events
+        yield FireDamageCheck(h, str(unit.id), roll.faces, card, roll.result, hit)
 

@@ -41,10 +41,6 @@ from .combat import (
     AttackOrders,
     CombatError,
     DefenseContext,
-    _close_assault_modifiers,
-    _crew_of,
-    _edge_deltas,
-    _is_veteran,
     attack_problems,
     close_assault_attack_value,
     close_assault_problems,
@@ -55,6 +51,7 @@ from .combat import (
     to_hit_modifiers,
     weapon_damage_index,
 )
+from .combat.modifiers import _close_assault_modifiers, _crew_of, _edge_deltas, _is_veteran
 from .units import UnitLike
 
 __all__ = [

@@ -49,10 +49,12 @@ from ..game.commands import (
     Tow,
     UseCommandCard,
 )
-from ..game.events import Event
+from ..game.events import GameEvent, RuleEvent
 from ..game.headless import format_event, readable
 from ..game.state import GameState, Phase, card_of, other_side
 from ..hexgrid import Hex
+from ..rules.artillery import ArtilleryStrike
+from ..rules.combat import AttackStarted
 from .clock import Clock, Pace, RealClock
 
 __all__ = [
@@ -197,17 +199,6 @@ class StrikeView:
     off_map: bool
     text: str
     turn: int
-
-
-def _hex(label: Any) -> Hex | None:
-    if isinstance(label, Hex):
-        return label
-    if isinstance(label, str):
-        try:
-            return Hex.from_label(label)
-        except HexwarError:
-            return None
-    return None
 
 
 class PlayController:
@@ -504,7 +495,7 @@ class PlayController:
         return u.hex
 
     # -- applying commands ------------------------------------------------------------------------
-    def issue(self, cmd: Command) -> list[Event] | None:
+    def issue(self, cmd: Command) -> list[GameEvent] | None:
         """Apply ``cmd`` if the rules allow it (``state.check`` first); returns its events, or
         ``None`` with the reason on the status line when it is refused. Never raises."""
         why = self.state.check(cmd)
@@ -517,7 +508,7 @@ class PlayController:
             self.say(exc.reason, error=True)
             return None
 
-    def _apply(self, cmd: Command) -> list[Event]:
+    def _apply(self, cmd: Command) -> list[GameEvent]:
         st = self.state
         start = None
         if isinstance(cmd, Move) and cmd.unit in st.units:
@@ -550,7 +541,7 @@ class PlayController:
         self._touch()
         return events
 
-    def _record(self, events: Iterable[Event]) -> None:
+    def _record(self, events: Iterable[GameEvent]) -> None:
         evs = list(events)
         st = self.state
         if "fog" in st.variants and len(self.humans) == 1 and evs and evs[-1] is (st.log[-1] if st.log else None):
@@ -565,16 +556,14 @@ class PlayController:
             self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
             if e.kind == "damage_card":
                 self.damage_cards.append(LogLine(e.text, e.kind, turn))
-        for e in evs:
-            if e.kind == "artillery_strike":
-                t, land = _hex(e.data.get("target")), _hex(e.data.get("landing"))
-                if t is not None and land is not None:
-                    self.strike = StrikeView(str(e.data.get("side", "")), t, land, int(e.data.get("drift", 0)),
-                                             int(e.data.get("direction", 0)), bool(e.data.get("hit")),
-                                             bool(e.data.get("off_map")), e.text, turn)
-            elif e.kind == "attack":
-                au = self.state.units.get(str(e.data.get("attacker")))
-                tu = self.state.units.get(str(e.data.get("target")))
+        for e in evs:  # typed events: hexes and unit ids straight from the rules' payload
+            p = e.payload if isinstance(e, RuleEvent) else None
+            if isinstance(p, ArtilleryStrike):
+                self.strike = StrikeView(p.side, p.target, p.landing, p.drift, p.direction, p.hit, p.off_map,
+                                         e.text, turn)
+            elif isinstance(p, AttackStarted):
+                au = self.state.units.get(p.attacker)
+                tu = self.state.units.get(p.target)
                 if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
                     self.last_attack = (au.hex, tu.hex, au.side)
 
@@ -628,7 +617,7 @@ class PlayController:
             self.step_computer()
         return self.version != v0
 
-    def step_computer(self) -> list[Event] | None:
+    def step_computer(self) -> list[GameEvent] | None:
         """Apply one command of the computer side to act (its player chooses it)."""
         st = self.state
         side = st.to_act

@@ -1,0 +1,168 @@
+"""``Commit`` (R5.2): a unit card from hand onto a deploy-zone hex (with crew or carried
+infantry) or aloft (aircraft)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ...hexgrid import Hex
+from ...rules.cards import EffectKind
+from .. import ruleset, victory
+from ..commands import Commit
+from ..events import Recorder
+from ..state import STACKING_LIMIT, UnitState, card_of, other_side
+from .common import enemy_in, ground_count
+from .registry import Action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["ACTION", "check", "apply", "options", "new_unit", "hand_crews"]
+
+
+def check(state: GameState, cmd: Commit) -> str | None:
+    """Why a :class:`~hexwar.game.commands.Commit` is illegal now (R5.2), or ``None``."""
+    side = cmd.side
+    hand = state.hand_units[side]
+    if cmd.unit not in hand:
+        return f"{cmd.unit} is not in your hand"
+    cid = card_of(cmd.unit)
+    name = ruleset.card_name(cid)
+    if ruleset.is_crew(cid):
+        return f"{name} is a crew card: commit it with the unit it crews (crew=...) or with recrew"
+    req = ruleset.crew_required(cid)
+    if req is None:
+        if cmd.crew is not None or cmd.carry is not None:
+            return f"{name} takes no crew and carries nobody"
+    elif req == "infantry":
+        if cmd.crew is not None:
+            return f"{name} takes no crew card; it commits together with an infantry unit (carry=...)"
+        if cmd.carry is None:
+            return f"{name} must be committed together with an infantry unit from your hand (carry=..., 000)"
+        if cmd.carry not in hand or cmd.carry == cmd.unit:
+            return f"{cmd.carry} is not in your hand"
+        if not ruleset.is_infantry(card_of(cmd.carry)):
+            return f"{ruleset.card_name(card_of(cmd.carry))} is not infantry"
+    else:
+        if cmd.carry is not None:
+            return f"{name} carries nobody"
+        if cmd.crew is None:
+            return f"{name} needs {ruleset.a_or_an(req.replace('_', ' '))} card from your hand (crew=..., R5.2)"
+        if cmd.crew not in hand:
+            return f"{cmd.crew} is not in your hand"
+        if not ruleset.crew_fits(cid, card_of(cmd.crew)):
+            return f"{ruleset.card_name(card_of(cmd.crew))} is not {ruleset.a_or_an(req.replace('_', ' '))}"
+    if ruleset.is_aircraft(cid):
+        if cmd.hex is not None:
+            return f"{name} is an aircraft: it goes aloft, give no hex (R5.2)"
+        for ev in state.events_in_play:
+            if any(e.kind == EffectKind.NO_AIRCRAFT and e.side in (None, side) for e in ruleset.command_card(ev).effects):
+                return f"aircraft may not be committed while {ruleset.card_name(ev)} is in play"
+        return None
+    h = cmd.hex
+    if h is None:
+        return f"{name} needs a hex of your deploy zone"
+    if not state.battlemap.in_bounds(h):
+        return f"{state.hex_label(h)} is off the map"
+    if h not in state.scenario.sides[side].deploy:
+        return f"{h.label} is not in your deploy zone (R5.2)"
+    if not ruleset.can_stand(state.battlemap, h, cid):
+        return f"{name} may not stand in {h.label} ({state.battlemap.terrain_at(h).name})"
+    if cmd.carry is not None and not ruleset.can_stand(state.battlemap, h, card_of(cmd.carry)):
+        return f"{ruleset.card_name(card_of(cmd.carry))} may not stand in {h.label}"
+    if enemy_in(state, side, h):
+        return f"{h.label} holds an enemy unit"
+    need = 2 if cmd.carry is not None else 1
+    if ground_count(state, side, h) + need > STACKING_LIMIT:
+        return f"{h.label} already holds {ground_count(state, side, h)} ground units (stacking limit {STACKING_LIMIT}, R5.2)"
+    return None
+
+
+def new_unit(state: GameState, uid: str, side: str, h: Hex | None, aloft: bool) -> UnitState:
+    """Put card instance ``uid`` from ``side``'s hand into play in ``h`` (or aloft, with its
+    Turns of Flight, R7.1) and return it."""
+    u = UnitState(uid, side, side, h, aloft=aloft, endurance=ruleset.full_endurance(uid), entered=state.turn)
+    if aloft and not ruleset.is_crew(uid):
+        u.flight_turns = ruleset.turns_of_flight(uid) + ruleset.effect_total(ruleset.active_effects(state, u),
+                                                                             EffectKind.TURNS_OF_FLIGHT)
+        u.flight_turns = max(1, u.flight_turns)
+    state.units[uid] = u
+    state.hand_units[side].remove(uid)
+    return u
+
+
+def apply(state: GameState, cmd: Commit, rec: Recorder) -> None:
+    """Put the unit (crew, carried infantry) in play; a ground unit resets the enemy's Overrun
+    count (R10.1) and may take an objective (R10.2)."""
+    side = cmd.side
+    aloft = cmd.hex is None
+    u = new_unit(state, cmd.unit, side, cmd.hex, aloft)
+    extra = ""
+    if cmd.crew is not None:
+        c = new_unit(state, cmd.crew, side, cmd.hex, aloft)
+        c.crewing = u.uid
+        u.crew = c.uid
+        extra = f" with {ruleset.card_name(c.uid)} ({c.uid})"
+    if cmd.carry is not None:
+        new_unit(state, cmd.carry, side, cmd.hex, False)
+        extra = f" carrying {ruleset.card_name(cmd.carry)} ({cmd.carry})"
+    where = "aloft" if cmd.hex is None else f"into {cmd.hex.label}"
+    rec.emit("commit", f"{side} commits {ruleset.card_name(u.uid)} ({u.uid}){extra} {where}",
+             unit=u.uid, hex=None if cmd.hex is None else cmd.hex.label, crew=cmd.crew, carry=cmd.carry)
+    if ruleset.is_ground(u.card) and cmd.hex is not None:
+        enemy = other_side(side)
+        if state.overrun[enemy]:
+            rec.emit("overrun_reset", f"{enemy}'s Overrun count resets: {side} committed a ground unit (R10.1)",
+                     side=enemy)
+        state.overrun[enemy] = 0
+        ev = victory.enter_hex(state, side, cmd.hex)
+        if ev is not None:
+            rec.add(ev)
+
+
+def hand_crews(state: GameState, side: str) -> tuple[dict[str, str], dict[str, list[str]], list[str]]:
+    """``side``'s hand seen for commitment: first instance per card id, crew instances by
+    unit type, infantry instances (by card id)."""
+    firsts: dict[str, str] = {}
+    for c in state.hand_units[side]:
+        firsts.setdefault(card_of(c), c)
+    crews: dict[str, list[str]] = {}
+    infantry: list[str] = []
+    for cid, inst in sorted(firsts.items()):
+        if ruleset.is_crew(cid):
+            crews.setdefault(ruleset.unit_type(cid), []).append(inst)
+        elif ruleset.is_infantry(cid):
+            infantry.append(inst)
+    return firsts, crews, infantry
+
+
+def options(state: GameState, side: str) -> Iterator[Commit]:
+    """One instance per card id onto every open deploy hex, with every fitting crew or rider."""
+    deploy = state.scenario.sides[side].deploy
+    firsts, crews, infantry = hand_crews(state, side)
+    open_hexes = [h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT]
+    for cid, inst in sorted(firsts.items()):
+        if ruleset.is_crew(cid):
+            continue
+        req = ruleset.crew_required(cid)
+        opts: list[tuple[str | None, str | None]]
+        if req is None:
+            opts = [(None, None)]
+        elif req == "infantry":
+            opts = [(None, i) for i in infantry if i != inst]
+        else:
+            opts = [(c, None) for c in crews.get(req, [])]
+        for crew, carry in opts:
+            if ruleset.is_aircraft(cid):
+                cmd = Commit(side, inst, None, crew, carry)
+                if check(state, cmd) is None:
+                    yield cmd
+                continue
+            for h in open_hexes:
+                cmd = Commit(side, inst, h, crew, carry)
+                if check(state, cmd) is None:
+                    yield cmd
+
+
+ACTION = Action(Commit, check, apply, options)

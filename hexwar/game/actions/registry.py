@@ -1,0 +1,118 @@
+"""The action registry: which command may be issued in which phase, and what it does.
+
+An :class:`Action` is one command's rules: its ``check`` (why it is refused now, or ``None``),
+its ``apply`` (carry it out, recording events) and its ``options`` (every legal instance now,
+for the AI players, the terminal game and the play screen). An :class:`ActionRegistry` maps
+each phase to its actions in the order their options are listed. The turn sequence
+(:mod:`hexwar.game.turn`) dispatches through a registry, never by name; a new game mode builds
+its own registry (:meth:`ActionRegistry.with_actions`) instead of adding branches.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..commands import Command, EndPhase
+from ..events import Recorder
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["Action", "ActionRegistry"]
+
+Check = Callable[["GameState", Any], "str | None"]
+Apply = Callable[["GameState", Any, Recorder], None]
+Options = Callable[["GameState", str], Iterable[Command]]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One command's rules.
+
+    Attributes:
+        command: the command class it handles (e.g. :class:`~hexwar.game.commands.Move`).
+        check: ``check(state, cmd)``: why ``cmd`` is refused now (one sentence naming the
+            unit, hex or card), or ``None`` when legal. Changes nothing, rolls nothing.
+        apply: ``apply(state, cmd, recorder)``: carry out a checked command, recording its
+            events (rolls are recorded by the dice themselves).
+        options: ``options(state, side)``: every legal command of this kind now, in a fixed
+            order; ``None`` when the action lists none (EndPhase is listed by the registry).
+        merge_key: when set, the options of consecutive actions with a key are merged by it
+            (stable), e.g. movement lists every option of one unit before the next unit's.
+    """
+
+    command: type[Command]
+    check: Check
+    apply: Apply
+    options: Options | None = None
+    merge_key: Callable[[Any], Any] | None = None
+
+
+class ActionRegistry:
+    """Phase -> the actions allowed in it, in listing order (R5 turn sequence).
+
+    Args:
+        table: phase name -> sequence of :class:`Action` (at most one per command class).
+
+    Raises:
+        ValueError: when a phase lists two actions for the same command class.
+    """
+
+    def __init__(self, table: Mapping[str, Sequence[Action]]):
+        self.table: dict[str, tuple[Action, ...]] = {p: tuple(acts) for p, acts in table.items()}
+        self._index: dict[tuple[str, type[Command]], Action] = {}
+        for p, acts in self.table.items():
+            for a in acts:
+                if (p, a.command) in self._index:
+                    raise ValueError(f"phase {p!r} lists two actions for {a.command.__name__}")
+                self._index[(p, a.command)] = a
+
+    def with_actions(self, extra: Mapping[str, Sequence[Action]]) -> ActionRegistry:
+        """A new registry: this one plus ``extra`` actions appended to their phases (new phases
+        allowed); an action for a command class a phase already has replaces it in place."""
+        table = {p: list(acts) for p, acts in self.table.items()}
+        for p, acts in extra.items():
+            row = table.setdefault(p, [])
+            for a in acts:
+                same = [i for i, b in enumerate(row) if b.command is a.command]
+                if same:
+                    row[same[0]] = a
+                else:
+                    row.append(a)
+        return ActionRegistry(table)
+
+    def action(self, phase: str, cls: type[Command]) -> Action | None:
+        """The action handling ``cls`` in ``phase``, or ``None`` when not allowed there."""
+        return self._index.get((phase, cls))
+
+    def allowed(self, phase: str) -> list[str]:
+        """The command names allowed in ``phase``, sorted (for refusal messages)."""
+        return sorted(a.command.name for a in self.table.get(phase, ()))
+
+    def options(self, state: GameState, side: str, include_end: bool = True) -> Iterator[Command]:
+        """Every legal command of ``side`` in the current phase, in the registry's order;
+        ``EndPhase`` last when allowed and ``include_end``."""
+        acts = self.table.get(state.phase, ())
+        i = 0
+        while i < len(acts):
+            a = acts[i]
+            if a.command is EndPhase or a.options is None:
+                i += 1
+                continue
+            if a.merge_key is not None:
+                group = [a]
+                while i + 1 < len(acts) and acts[i + 1].merge_key is not None and acts[i + 1].options is not None:
+                    i += 1
+                    group.append(acts[i])
+                key = a.merge_key
+                yield from heapq.merge(*(g.options(state, side) for g in group if g.options is not None), key=key)
+            else:
+                yield from a.options(state, side)
+            i += 1
+        if include_end:
+            end = self._index.get((state.phase, EndPhase))
+            if end is not None and end.check(state, EndPhase(side)) is None:
+                yield EndPhase(side)
