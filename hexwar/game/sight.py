@@ -19,7 +19,7 @@ from . import ruleset
 from .commands import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .events import Event
+    from .events import GameEvent
     from .state import GameState
 
 __all__ = ["FOG", "fog_on", "seen_mask", "seen_units", "after_command", "event_sides", "owner_of", "mentioned"]
@@ -85,7 +85,7 @@ def mentioned(data: dict[str, Any]) -> set[str]:
     return out
 
 
-def _event_sides(state: GameState, ev: Event, before: dict[str, frozenset[str]],
+def _event_sides(state: GameState, ev: GameEvent, before: dict[str, frozenset[str]],
                  after: dict[str, frozenset[str]]) -> tuple[str, ...]:
     """The sides that may see ``ev`` under fog (R12.2): every enemy unit it names was seen by
     the side before or after the command, or it names one of the side's own units."""
@@ -115,7 +115,7 @@ def owner_of(state: GameState, uid: str) -> str | None:
         return None
 
 
-def after_command(state: GameState, events: list[Event]) -> None:
+def after_command(state: GameState, events: list[GameEvent]) -> None:
     """Bring sight, last-known markers and the per-event visibility up to date (R12.2).
 
     Called by :meth:`GameState.apply <hexwar.game.state.GameState.apply>` after every

@@ -43,9 +43,10 @@ from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..rules.dice import Dice
 from .commands import SIDES, Command, EndPhase
-from .events import Event
+from .events import GameEvent, event_to_json
 from .sight import FOG, event_sides, fog_on, owner_of, seen_mask, seen_units
 from .state import Attack, GameResult, GameState, Kill, UnitState
+from .turn import STANDARD_TURNS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -72,7 +73,7 @@ VIEW_VERSION = 1
 HIDDEN_CARD = "hidden"  # placeholder card id for cards whose identity a side may not know
 
 
-def event_for(ev: Event, side: str | None, sides: Iterable[str] = SIDES) -> dict[str, Any] | None:
+def event_for(ev: GameEvent, side: str | None, sides: Iterable[str] = SIDES) -> dict[str, Any] | None:
     """The JSON of ``ev`` as ``side`` (``None``: a spectator) may see it, or ``None`` (R12.1).
 
     ``sides``: who may see it under fog (:func:`after_command`). Hidden always: the cards a
@@ -86,7 +87,7 @@ def event_for(ev: Event, side: str | None, sides: Iterable[str] = SIDES) -> dict
             return None
     elif side not in sides:
         return None
-    j = ev.to_json()
+    j = event_to_json(ev)  # the one serializer of game events
     if ev.kind == "hand" and ev.data.get("side") != side:
         j = {"kind": "hand", "text": f"{ev.data.get('side')} takes {len(ev.data.get('cards', []))} unit cards into hand",
              "data": {"side": ev.data.get("side"), "cards": len(ev.data.get("cards", []))}}
@@ -328,7 +329,8 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
             artillery_left=dict(data["artillery_left"]),
             artillery_calls=[(c[0], bm.hex_at(c[1]), c[2]) for c in data["artillery_calls"]],
             drawn=set(data["drawn"]), overrun=dict(data["overrun"]),
-            objective_holders={bm.hex_at(k): v for k, v in data["objectives"].items()}, result=result)
+            objective_holders={bm.hex_at(k): v for k, v in data["objectives"].items()}, result=result,
+            engine=STANDARD_TURNS)
         st.cache["view_side"] = side
         st.cache["view_commands"] = int(data["commands"])
         return st

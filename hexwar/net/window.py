@@ -82,7 +82,7 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
     plays the other seat, and takes each new view from the link on every timer tick
     (``schedule``: on pyglet's clock, in place of the window's own timer).
     """
-    from ..game.events import Event
+    from ..game.events import event_from_json
     from ..game.view import state_from_view
 
     ctl = window.controller
@@ -115,7 +115,7 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
             st.cache["epoch"] = 1_000_000 + int(data.get("commands", 0))  # a new view: the screen's caches move on
             ctl.state = st
             ctl._cache.clear()
-            ctl._record([Event(e["kind"], e["text"], e.get("data", {})) for e in events])
+            ctl._record([event_from_json(e) for e in events])
             to_act = data.get("to_act")
             if data.get("result"):
                 ctl.say("game over")
