@@ -46,12 +46,15 @@ def _is_save(path: str) -> bool:
               help="Seed of the first new game (default: secret random seeds).")
 @click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the new games' seat tokens to this JSON file (mode 0600).")
+@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              metavar="FILE", help="A scenario file (not shipped) that games of the folder need to resume (repeatable).")
 @click.option("--max-rate", type=click.FloatRange(min=1), default=50.0, show_default=True,
               help="Messages a second each connection may send (a burst of twice that).")
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS certificate (PEM).")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS private key (PEM).")
 def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, seed: int | None,
-          tokens_file: str | None, max_rate: float, certfile: str | None, keyfile: str | None) -> int:
+          tokens_file: str | None, scenario_paths: tuple[str, ...], max_rate: float, certfile: str | None,
+          keyfile: str | None) -> int:
     """Host network games: an authoritative server with a lobby (R12.5)."""
     from .net.server import GameServer, Limits, serve_forever
 
@@ -60,7 +63,7 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
     if host not in ("127.0.0.1", "localhost", "::1") and not certfile:
         click.echo(f"note: serving on {host} without TLS: seat tokens cross the network in the clear; "
                    "give --certfile and --keyfile for wss://", err=True)
-    srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate))
+    srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate), scenario_paths=scenario_paths)
     for p in srv.load_all():
         click.echo(p, err=True)
     new: dict[str, dict[str, str]] = {}
@@ -69,7 +72,7 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
             from .game.save import ReplayError, load_game
 
             try:
-                state = load_game(g)
+                state = load_game(g, scenario_paths=scenario_paths)
             except ReplayError as exc:
                 raise HexwarError(f"cannot host {g}: {exc}") from None
             gid, toks = srv.create_game("", game=state)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .errors import Problem, ValidationError
-from .fileio import atomic_write_text, dump_json, read_json
+from .fileio import LIMITS, atomic_write_text, dump_json, read_json
 from .hexgrid import Hex, HexLabelError
 from .terrain import RulesTerrain, TerrainType, default_terrain
 
@@ -42,7 +42,7 @@ __all__ = ["MAP_FORMAT", "MAP_SCHEMA_VERSION", "MAX_MAP_SIDE", "BattleMap", "Map
 MAP_FORMAT = "hexwar-map"
 MAP_SCHEMA_VERSION = 1
 MAX_MAP_SIDE = 500  # hexes; a larger side is rejected as absurd
-MAX_MAP_BYTES = 8 * 1024 * 1024
+MAX_MAP_BYTES = LIMITS["hexwar-map"][0]  # the one set of limits (hexwar.fileio.LIMITS)
 _FEATURE_KEYS = {"road", "wrecks", "rubble", "fire", "fire_turns"}
 
 
@@ -429,7 +429,7 @@ class BattleMap:
         Raises:
             ValidationError: listing every problem (file, field or hex label, expectation).
         """
-        data = read_json(path, max_bytes=MAX_MAP_BYTES)
+        data = read_json(path, kind="hexwar-map")
         return cls.from_json(data, str(path), rules)
 
     @classmethod

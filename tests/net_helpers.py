@@ -21,6 +21,13 @@ HEXWAR = [sys.executable, "-m", "hexwar.cli"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "HEXWAR_HEADLESS": "1"}
 
 
+def load_game(path: Path):
+    """:func:`hexwar.game.save.load_game` of a server's save, the test scenario allowed."""
+    from hexwar.game.save import load_game as load
+
+    return load(path, scenario_paths=(SMALL,))
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as s:

@@ -24,13 +24,12 @@ from net_helpers import (
     Procs,
     free_port,
     last_json,
+    load_game,
     local_hash,
     tokens,
     wait_all,
     wait_for_commands,
 )
-
-from hexwar.game.save import load_game
 
 pytestmark = pytest.mark.integration
 
@@ -383,7 +382,9 @@ def test_the_server_binds_loopback_unless_asked_and_serves_tls_when_given(procs,
     folder = tmp_path / "games"
     port = free_port()
     procs.server(folder, port, SMALL, "--seed", "5", "--certfile", str(cert), "--keyfile", str(key))
-    out = (tmp_path / "server.out").read_text()
+    deadline = time.monotonic() + 20  # the banner is printed just after the socket listens
+    while f"wss://127.0.0.1:{port}" not in (out := (tmp_path / "server.out").read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert f"wss://127.0.0.1:{port}" in out
     (gid, toks), = tokens(folder).items()
     ctx = ssl.create_default_context(cafile=str(cert))

@@ -16,11 +16,17 @@ try:
 except Exception as exc:  # pragma: no cover - no EGL on this machine
     pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
 
-from net_helpers import SMALL, Procs, free_port, tokens, wait_all  # noqa: E402
+from net_helpers import (  # noqa: E402
+    SMALL,
+    Procs,
+    free_port,
+    load_game,  # noqa: E402
+    tokens,
+    wait_all,
+)
 
 from hexwar.game.ai import make_player  # noqa: E402
 from hexwar.game.commands import EndPhase  # noqa: E402
-from hexwar.game.save import load_game  # noqa: E402
 from hexwar.game.view import ViewPlayer, seen_units, view  # noqa: E402
 from hexwar.ui.clock import ManualClock  # noqa: E402
 

@@ -27,8 +27,9 @@ class GameMode(Protocol):
     def new_game(self, scenario: str, fog: bool, seed: int) -> Any:
         """A new game of ``scenario`` (a shipped name or a path). Raises HexwarError."""
 
-    def load(self, path: Path) -> Any:
-        """A game from its save file (replayed and verified). Raises HexwarError."""
+    def load(self, path: Path, scenario_paths: tuple[str, ...] = ()) -> Any:
+        """A game from its save file (replayed and verified), its scenario among the shipped
+        ones or ``scenario_paths``. Raises HexwarError."""
 
     def save(self, game: Any, path: Path) -> None:
         """Write the game's save atomically."""
@@ -57,6 +58,9 @@ class GameMode(Protocol):
 
     def describe(self, game: Any) -> dict[str, Any]:
         """Lobby line: turn, phase, result text."""
+
+    def scenario_file(self, game: Any) -> str | None:
+        """The game's scenario file (to resume it when it is not a shipped one), or ``None``."""
 
 
 class HexMode:
@@ -89,12 +93,12 @@ class HexMode:
         variants = sc.variants + (("fog",) if fog and "fog" not in sc.variants else ())
         return sc.new_game(seed=seed, variants=variants)
 
-    def load(self, path: Path) -> Any:
+    def load(self, path: Path, scenario_paths: tuple[str, ...] = ()) -> Any:
         """See :class:`GameMode`."""
         from ..game.save import ReplayError, load_game
 
         try:
-            return load_game(path)
+            return load_game(path, scenario_paths=scenario_paths)
         except ReplayError as exc:
             raise HexwarError(f"{path}: {exc}") from None
 
@@ -146,6 +150,10 @@ class HexMode:
         """See :class:`GameMode`."""
         sc = game.scenario
         return {"id": sc.id, "name": sc.name, "content_hash": sc.content_hash, "reference": sc.reference}
+
+    def scenario_file(self, game: Any) -> str | None:
+        """The scenario file the game was made from (the server keeps it to resume the game)."""
+        return str(game.scenario.path.resolve()) if game.scenario.path is not None else None
 
     def describe(self, game: Any) -> dict[str, Any]:
         """See :class:`GameMode`."""

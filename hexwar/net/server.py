@@ -11,7 +11,8 @@ JSON Schema (:mod:`hexwar.net.protocol`), commands are rebuilt field by field
 
 Folder layout (``--games DIR``), one game ``ID`` = two files:
 
-* ``ID.seats.json``: mode, created time, and per seat the SHA-256 of its token (the tokens
+* ``ID.seats.json``: mode, created time, the scenario file the host gave (to resume a game of
+  a scenario that is not shipped), and per seat the SHA-256 of its token (the tokens
   themselves are printed for the host, or written with ``--tokens FILE``, never stored here);
 * ``ID.save.json``: the ordinary hexwar save (scenario reference, seed, variants, command log,
   hashes), replayed and verified when the server starts again on the folder.
@@ -155,11 +156,14 @@ class GameServer:
         folder: the games folder (created if missing).
         limits: :class:`Limits`.
         log: where to print server notes (stderr by default).
+        scenario_paths: scenario files (not shipped ones) the folder's games may need to resume.
     """
 
-    def __init__(self, folder: str | Path, limits: Limits | None = None, log: Any = None):
+    def __init__(self, folder: str | Path, limits: Limits | None = None, log: Any = None,
+                 scenario_paths: tuple[str, ...] = ()):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.scenario_paths = tuple(scenario_paths)
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self.connections = 0
@@ -193,7 +197,9 @@ class GameServer:
                 if not isinstance(digests, dict) or set(digests) != set(mode.seats):
                     raise HexwarError(f"{seats}: seats: expected {mode.seats}")
                 save = self.folder / f"{gid}.save.json"
-                game = mode.load(save)
+                given = meta.get("scenario_file")  # the host's own file, recorded at creation
+                paths = self.scenario_paths + ((str(given),) if isinstance(given, str) and given else ())
+                game = mode.load(save, paths)
                 self.rooms[gid] = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
             except (HexwarError, KeyError, TypeError, OSError) as exc:
                 problems.append(f"game {gid} not resumed: {exc}")
@@ -231,7 +237,7 @@ class GameServer:
         adapter.save(game, room.save_path)  # the save first: a seats file always has its game
         atomic_write_text(self.folder / f"{gid}.seats.json", json.dumps(
             {"format": SEATS_FORMAT, "version": 1, "game": gid, "mode": adapter.name, "created": int(time.time()),
-             "seats": room.digests}, indent=2) + "\n")
+             "scenario_file": adapter.scenario_file(game), "seats": room.digests}, indent=2) + "\n")
         self.rooms[gid] = room
         return gid, tokens
 
@@ -455,7 +461,7 @@ class GameServer:
             self.errors += 1
             self.note(f"game {room.id}: internal error on {msg['command']}: {type(exc).__name__}: {exc}")
             traceback.print_exc(file=self.log)
-            room.game = mode.load(room.save_path)
+            room.game = self._reload(room)
             self._reply_error(conn, "server", "internal error; the game is unchanged", seq=seq)
             return
         try:
@@ -464,10 +470,15 @@ class GameServer:
             await asyncio.get_running_loop().run_in_executor(self.saver, mode.save, game, room.save_path)
         except HexwarError as exc:
             self.note(f"game {room.id}: save failed: {exc}; going back to the last save")
-            room.game = mode.load(room.save_path)
+            room.game = self._reload(room)
             self._reply_error(conn, "server", "the server could not save the game; the command is undone", seq=seq)
             return
         self._broadcast_update(room, start)
+
+    def _reload(self, room: Room) -> Any:
+        """The room's game as last saved (after an internal error)."""
+        info = room.mode.scenario_file(room.game)
+        return room.mode.load(room.save_path, self.scenario_paths + ((info,) if info else ()))
 
     def _broadcast_update(self, room: Room, start: int) -> None:
         mode, game = room.mode, room.game

@@ -84,6 +84,7 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
     """
     from ..game.events import event_from_json
     from ..game.view import state_from_view
+    from ..ui.view_cache import EpochCache
 
     ctl = window.controller
     scenario = ctl.state.scenario
@@ -114,7 +115,7 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
             st = state_from_view(data, scenario)
             st.cache["epoch"] = 1_000_000 + int(data.get("commands", 0))  # a new view: the screen's caches move on
             ctl.state = st
-            ctl._cache.clear()
+            ctl.views = EpochCache(st)  # the screen's caches follow the new view
             ctl._record([event_from_json(e) for e in events])
             to_act = data.get("to_act")
             if data.get("result"):
