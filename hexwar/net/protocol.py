@@ -1,7 +1,7 @@
 """The hexwar network protocol, version 1: versioned JSON messages over WebSocket (R12.5).
 
 Every frame is one UTF-8 JSON object with a ``"type"``. Client messages are checked against
-the JSON Schema shipped as package data (``hexwar/data/schemas/protocol.schema.json``, printed
+the JSON Schema shipped as package data (``hexwar/formats/schemas/protocol.schema.json``, printed
 by ``hexwar schema protocol`` where that command exists) with the ``jsonschema`` library before
 anything reads them; nothing received is ever executed. The full description, with examples,
 is docs/protocol.md.
@@ -57,7 +57,7 @@ class ProtocolError(HexwarError):
 
 def schema_text() -> str:
     """The protocol's JSON Schema, as shipped (package data)."""
-    return resources.files("hexwar").joinpath("data/schemas/protocol.schema.json").read_text(encoding="utf-8")
+    return resources.files("hexwar").joinpath("formats/schemas/protocol.schema.json").read_text(encoding="utf-8")
 
 
 @cache
