@@ -31,6 +31,8 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "serve": "hexwar.cli_net:serve",
+    "join": "hexwar.cli_net:join",
     "lines": "hexwar.cli_lines:lines",
     "balance": "hexwar.cli_balance:balance",
     "campaign": "hexwar.cli_campaign:campaign",

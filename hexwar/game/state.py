@@ -32,6 +32,7 @@ from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
 from .events import GameEvent, Recorder
+from .sight import after_command
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -325,6 +326,10 @@ class GameState:
         commands: every command applied so far (the replay log).
         log: every event so far (the game log).
         checkpoints: ``(turn, commands applied, state hash)`` after each End Turn (saves).
+        last_seen: fog of war (R12.2): per side, last-known markers of enemy units that left
+            its sight, ``uid -> (hex label, turn seen, card id)`` (:mod:`hexwar.game.view`).
+        sight: fog of war: per side, the units it saw after the last command.
+        log_sides: fog of war: per event of :attr:`log`, the sides that may see it.
         cache: derived data (LOS, movement costs) keyed by map version; not state.
         engine: the turn sequence that applies commands (a
             :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
@@ -368,6 +373,9 @@ class GameState:
     commands: list[Command] = field(default_factory=list)
     log: list[GameEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
+    last_seen: dict[str, dict[str, tuple[str, int, str]]] = field(default_factory=dict)
+    sight: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    log_sides: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)
@@ -386,7 +394,9 @@ class GameState:
             IllegalCommand: with the reason when the command is not allowed now; the state is
                 then unchanged (nothing is rolled either).
         """
-        return self._engine().apply_command(self, command)
+        events = self._engine().apply_command(self, command)
+        after_command(self, events)  # R12.2 sight and last-known markers (fog only)
+        return events
 
     def legal_commands(self, side: str | None = None) -> list[Command]:
         """Every command :attr:`to_act` (or ``side``) may issue now, in a fixed order.
@@ -428,9 +438,12 @@ class GameState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (ids and quantities only), for hashing and tests."""
         bm = self.battlemap
+        # only the few marked cells are visited (numpy), not every hex of the map: same text
+        rubble = [Hex.from_offset(int(c), int(r)) for r, c in zip(*bm.rubble.nonzero(), strict=True)]
+        fire = [(Hex.from_offset(int(c), int(r)), int(bm.fire_turns[r, c])) for r, c in zip(*bm.fire.nonzero(), strict=True)]
         overlays = {
-            "rubble": sorted(bm.label(h) for h in bm.hexes() if bm.rubble[bm.index(h)]),
-            "fire": sorted(f"{bm.label(h)}:{int(bm.fire_turns[bm.index(h)])}" for h in bm.hexes() if bm.fire[bm.index(h)]),
+            "rubble": sorted(bm.label(h) for h in rubble),
+            "fire": sorted(f"{bm.label(h)}:{t}" for h, t in fire),
             "wrecks": {bm.label(h): list(s) for h, s in sorted(bm.wrecks.items()) if s},
             "artillery_marker": bm.label(bm.artillery_marker) if bm.artillery_marker is not None else None,
         }
@@ -464,7 +477,8 @@ class GameState:
             "map": overlays,
             "result": self.result.to_json() if self.result else None,
             "rolls": len(self.dice.log),
-        }
+        } | ({"last_seen": {s: {u: list(m) for u, m in sorted(v.items())} for s, v in sorted(self.last_seen.items())}}
+             if "fog" in self.variants else {})
 
     def state_hash(self) -> str:
         """SHA-256 of :meth:`snapshot` as canonical JSON: equal states have equal hashes."""

@@ -55,6 +55,7 @@ from ..game.commands import (
 )
 from ..game.events import GameEvent
 from ..game.state import GameState, Phase
+from ..game.view import event_sides
 from ..hexgrid import Hex
 from .animation import MoveAnim
 from .autosave import PlayAutosave
@@ -217,7 +218,12 @@ class PlayController(PlayViewsMixin):
         return self.autosave.saved_final
 
     def _record(self, events: Any) -> None:
-        self.log_view.record(events, self.state)
+        evs = list(events)
+        st = self.state
+        if "fog" in st.variants and len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
+            start = len(st.log) - len(evs)  # R12.2: the log shows what the person's side saw
+            evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
+        self.log_view.record(evs, self.state)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
