@@ -131,8 +131,8 @@ def return_to_reserves(state: GameState, uid: str, sink: Any, why: str) -> None:
 def envelop_crewless(state: GameState, sink: Any) -> None:
     """End Turn: crewless units enveloped by the enemy are captured (000, map reading).
 
-    A unit that needs a crew and has none, with an enemy ground unit adjacent (or nowhere to be
-    supported from: no friendly crewed ground unit within 1 hex), passes to the enemy's
+    A unit that needs a crew and has none, with an enemy ground unit adjacent and no friendly
+    crewed ground unit within 1 hex to support it (both conditions), passes to the enemy's
     control; the captor scores twice its cost (it may later crew it instead, giving the points
     back, :func:`forfeit_capture`). See docs/rules.md.
     """
@@ -172,7 +172,7 @@ class _DamageDeck:
 def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
     dd = _DamageDeck(state)
     eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
-                       events_in_play=tuple(state.events_in_play))
+                       events_in_play=tuple(state.events_in_play), rules_revision=state.rules_revision)
     return eng, dd
 
 

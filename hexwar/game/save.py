@@ -6,7 +6,7 @@ A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 1)::
       "format": "hexwar-save", "schema_version": 1,
       "scenario": {"id": "skirmish", "name": "scenarios/skirmish.toml" (as given),
                    "path": "/abs/path/skirmish.toml", "hash": "<sha256 of scenario + map>"},
-      "seed": 1943, "variants": ["classic"],
+      "seed": 1943, "variants": ["classic"], "rules_revision": 2,
       "players": {"german": "standard", "soviet": "human"},     # informational
       "commands": [{"cmd": "choose_hand", "side": "german", ...}, ...],
       "checkpoints": [{"turn": 1, "commands": 41, "hash": "<state hash>"}, ...],
@@ -40,6 +40,7 @@ from ..fileio import atomic_write_text, dump_json, read_json
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
+from ..rules.combat import RULES_REVISION
 from .state import GameState
 
 __all__ = [
@@ -96,6 +97,8 @@ class SaveFile:
         final_turn: turn after the last command.
         commands_hash: :func:`commands_hash` of the log when saved.
         log_hash: :func:`log_hash` of the game's event log when saved.
+        rules_revision: the combat rules revision the game was played with (1 for saves
+            that do not record one: the migration of round-1 saves, docs/rules.md).
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -115,6 +118,7 @@ class SaveFile:
     path: str = "<memory>"
     commands_hash: str = ""
     log_hash: str = ""
+    rules_revision: int = 1
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -143,6 +147,7 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
         },
         "seed": state.seed,
         "variants": list(state.variants),
+        "rules_revision": state.rules_revision,
         "players": dict(players or {}),
         "commands": [c.to_json() for c in state.commands],
         "checkpoints": [{"turn": t, "commands": n, "hash": h} for t, n, h in state.checkpoints],
@@ -179,7 +184,8 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
     if data.get("schema_version") != SAVE_SCHEMA_VERSION:
         bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
+    known = {"format", "schema_version", "scenario", "seed", "variants", "rules_revision", "players", "commands",
+             "checkpoints", "final"}
     for k in data:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
@@ -241,10 +247,16 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         lhash = final.get("log_hash", "") if isinstance(final.get("log_hash", ""), str) else ""
         if isinstance(cmds_raw, list) and final.get("commands") not in (None, len(cmds_raw)):
             bad("final.commands", f"says {final.get('commands')} commands but the log holds {len(cmds_raw)}")
+    # migration: saves written before rules revisions were recorded replay with revision 1
+    # (docs/rules.md "Rules revisions")
+    revision = data.get("rules_revision", 1)
+    if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= RULES_REVISION:
+        bad("rules_revision", f"expected a rules revision 1..{RULES_REVISION}, got {str(revision)[:80]!r}")
+        revision = 1
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash)
+                    dict(players), result, src, chash, lhash, revision)
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -304,6 +316,7 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)
+    state.rules_revision = save.rules_revision  # before any command: setup rolls no combat
     cps = {n: (t, h) for t, n, h in save.checkpoints}
     n = len(save.commands) if until is None else min(until, len(save.commands))
     for i, cmd in enumerate(save.commands[:n]):
