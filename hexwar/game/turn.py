@@ -336,6 +336,8 @@ def _begin_turn(state: GameState, sink: Recorder) -> None:
             card_mod = state.pending[side].get("initiative", 0)
             if card_mod:
                 mods.append(("command card", card_mod))
+            if state.pending[side].get("initiative_bonus", 0):  # R1.3: a card set aside at the Draw
+                mods.append(("command card bonus", 1))
             rolls[side] = state.dice.roll(f"initiative {side}", "1d10", modifiers=mods).result
         if rolls["german"] != rolls["soviet"]:
             break
@@ -344,6 +346,7 @@ def _begin_turn(state: GameState, sink: Recorder) -> None:
     state.initiative = winner
     for side in SIDES:
         state.pending[side].pop("initiative", None)
+        state.pending[side].pop("initiative_bonus", None)
     sink.emit("initiative", f"{winner} wins initiative ({rolls['german']} german vs {rolls['soviet']} soviet)",
               winner=winner, rolls=rolls)
     _start_phase(state, Phase.ARTILLERY, sink)
