@@ -15,6 +15,7 @@ command                   when and what (rules)
 ``Commit``                R5.2: put a unit card from hand onto a deploy-zone hex (with crew,
                           with carried infantry for halftracks) or aloft (aircraft)
 ``Recrew``                R5.2: put a crew card from hand on a crewless unit on the map
+``MoveCrew``              R5.2 (001): move a crew from one ground unit to a crewless one nearby
 ``Move``                  R5.3: move a ground unit along a path of adjacent hexes
 ``Tow``                   R8.1: hook up a wreck in or next to a tracked vehicle (2 MP)
 ``DropTow``               R8.1: drop a towed wreck in the vehicle's hex (no cost)
@@ -57,6 +58,7 @@ __all__ = [
     "TargetArtillery",
     "Commit",
     "Recrew",
+    "MoveCrew",
     "Move",
     "Tow",
     "DropTow",
@@ -196,6 +198,22 @@ class Recrew(Command):
     crew: str = ""
     unit: str = ""
     name: ClassVar[str] = "recrew"
+
+
+@dataclass(frozen=True)
+class MoveCrew(Command):
+    """R5.2 (001): move a crew from one of the side's ground units to another during the
+    Commitment phase (rules revision 2; docs/rules.md).
+
+    Attributes:
+        crew: the crew's instance id on the map (riding a ground unit, or standing on its own
+            as infantry under variant ``crews-fight``).
+        unit: the crewless ground unit it moves to, in the crew's hex or next to it.
+    """
+
+    crew: str = ""
+    unit: str = ""
+    name: ClassVar[str] = "move_crew"
 
 
 @dataclass(frozen=True)
@@ -357,7 +375,7 @@ class EndPhase(Command):
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
-    for c in (ChooseHand, TargetArtillery, Commit, Recrew, Move, Tow, DropTow, Declare,
+    for c in (ChooseHand, TargetArtillery, Commit, Recrew, MoveCrew, Move, Tow, DropTow, Declare,
               DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase)
 }
 

@@ -35,7 +35,7 @@ from ..rules.terrain_effects import default_effects, defense_class
 from ..rules.wrecks import drop_wreck, wreck_vehicle
 from . import ruleset
 from .events import Event, GameEvent, RuleEvent, UnitWreckEvent
-from .state import Kill, other_side
+from .state import Kill, card_of, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import Attack, GameState, UnitState
@@ -55,6 +55,7 @@ __all__ = [
     "end_turn_events",
     "fire_damage",
     "attack_rolls",
+    "fights_afoot",
     "spend_bonus_policy",
 ]
 
@@ -101,10 +102,31 @@ def _clear_cards(state: GameState, u: UnitState) -> None:
     u.command_cards = []
 
 
+def fights_afoot(state: GameState, crew: Any) -> bool:
+    """Variant ``crews-fight`` (000's optional rule, R11.3): a surviving crew (fate 1-3) of a
+    frontline ground unit (frontline or SPG card, on the map) whose card has an infantry profile
+    (``fight_as_infantry`` in crews.toml: Regular and Veteran tank and gun crews) stays in the
+    unit's hex as an infantry unit of its own instead of going under the Reserves deck."""
+    if "crews-fight" not in state.variants or crew.hex is None or crew.aloft or crew.crewing is None:
+        return False
+    if not ruleset.weapons(card_of(crew.uid)):
+        return False
+    return ruleset.line(card_of(crew.crewing)) in ("frontline", "either")
+
+
 def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> list[Event]:
     c = state.units.pop(cid)
     _clear_cards(state, c)
     name = ruleset.card_name(cid)
+    if fate == "survives" and fights_afoot(state, c):
+        crewed = c.crewing
+        c.crewing = None
+        c.endurance = ruleset.full_endurance(cid)
+        c.mp_left = 0.0
+        state.cache.clear()
+        return [Event("crew", f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
+                              f"{c.hex.label if c.hex else '?'} to fight as infantry (variant crews-fight, 000)",
+                      {"unit": cid, "fate": "fights", "hex": c.hex.label if c.hex else None})]
     if fate == "survives":
         state.reserves[c.owner].append(cid)
         return [Event("crew", f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",

@@ -37,10 +37,10 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_text, dump_json, read_json
+from ..rules.combat import RULES_REVISION
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
-from ..rules.combat import RULES_REVISION
 from .state import GameState
 
 __all__ = [

@@ -25,7 +25,7 @@ phase              commands (besides ``EndPhase``)
 =================  ====================================================================
 ``setup``          ``ChooseHand`` (both sides, German first)
 ``artillery``      ``TargetArtillery`` (R5.1d, R9.2)
-``commitment``     ``Commit``, ``Recrew``, ``UseCommandCard`` (R5.2)
+``commitment``     ``Commit``, ``Recrew``, ``MoveCrew``, ``UseCommandCard`` (R5.2, 001)
 ``movement``       ``Move``, ``Tow``, ``DropTow``, ``UseCommandCard`` (R5.3)
 ``declaration``    ``Declare``, ``DeclareCloseAssault``, ``DeclareBuildingAttack``,
                    ``UseCommandCard`` (R6.1, R8.2)
