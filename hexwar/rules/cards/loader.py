@@ -499,7 +499,7 @@ def validate_card_file(path: str) -> None:
     elif kind == "units":
         _parse_units(data, r, default_cards().weapons)
     elif kind == "crews":
-        _parse_crews(data, r)
+        _parse_crews(data, r, default_cards().weapons)
     elif kind == "command":
         cmd = _parse_command(data, r)
         n = sum(c.copies for c in cmd.values())
