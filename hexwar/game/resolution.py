@@ -120,6 +120,7 @@ def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> l
     name = ruleset.card_name(cid)
     if fate == "survives" and fights_afoot(state, c):
         crewed = c.crewing
+        state.units[cid] = c  # back into play, on its own
         c.crewing = None
         c.endurance = ruleset.full_endurance(cid)
         c.mp_left = 0.0
