@@ -1,4 +1,5 @@
-"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay``.
+"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay | selftest``,
+``import | export | schema | migrate``.
 
 Subcommands live in their own modules and are imported only when used (so ``hexwar info``
 never loads pyglet). Every user error is printed as one clear message and exit status 2;
@@ -30,6 +31,11 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "selftest": "hexwar.cli_selftest:selftest",
+    "import": "hexwar.cli_formats:import_group",
+    "export": "hexwar.cli_formats:export_group",
+    "schema": "hexwar.cli_formats:schema",
+    "migrate": "hexwar.cli_formats:migrate",
 }
 
 
@@ -63,13 +69,16 @@ def echo_json(obj: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexwar`` console script; returns the exit status.
 
-    User errors (:class:`~hexwar.errors.HexwarError`) print one message to stderr and give
-    status 2; Ctrl+C gives 130.
+    User errors (:class:`~hexwar.errors.HexwarError`, and values click's parameter types
+    refuse) print one message to stderr and give status 2; Ctrl+C gives 130.
     """
     try:
         rv = cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
+    except click.BadParameter as exc:  # click's types (IntRange, Choice, Path ...): one sentence
+        click.echo(f"hexwar: {exc.format_message()}", err=True)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

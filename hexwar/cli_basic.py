@@ -82,6 +82,10 @@ def _expand(paths: tuple[str, ...]) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     for f in paths:
         p = Path(f)
+        if not p.exists():  # a shipped map or scenario name, as every other command takes
+            shipped = find_content("scenarios", f) or find_content("maps", f)
+            out.append((str(shipped), None) if shipped is not None else (f, None))
+            continue
         if not p.is_dir():
             out.append((f, None))
             continue
@@ -93,23 +97,26 @@ def _expand(paths: tuple[str, ...]) -> list[tuple[str, str | None]]:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.argument("files", nargs=-1, required=True, metavar="FILE_OR_NAME...")
 def validate(files: tuple[str, ...]) -> None:
     """Check map, scenario and save files; print every problem; exit 1 if any.
 
-    A folder stands for every .json and .toml file in it and its subfolders.
+    A folder stands for every .json and .toml file in it and its subfolders; a shipped map or
+    scenario name for its file. A save is replayed against a scenario from its own folder, the
+    shipped scenarios or the scenario files given in the same command.
     """
     from .validate import validate_file
 
     failed = 0
     todo = _expand(files)
+    scenario_paths = tuple(f for f, prob in todo if prob is None and f.lower().endswith(".toml") and Path(f).is_file())
     for f, problem in todo:
         if problem is not None:
             failed += 1
             click.echo(f"FAIL {f}\n  - {f}: {problem}")
             continue
         try:
-            kind = validate_file(f)
+            kind = validate_file(f, scenario_paths=scenario_paths)
         except ValidationError as exc:
             failed += 1
             click.echo(f"FAIL {f}", err=False)

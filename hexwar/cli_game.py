@@ -1,7 +1,7 @@
 """``hexwar play`` and ``hexwar replay``: play a scenario (window or headless) and check saves.
 
 ``hexwar play [SCENARIO] --headless [--ai german,soviet] [--seed N] [--rules VARIANT]
-[--save FILE] [--turns N] [--json]`` plays to the end with the chosen computer players and
+[--save FILE] [--turns N] [--json] [--map generated:SEED]`` plays to the end with the chosen computer players and
 prints the turn-by-turn log (rolls included) and the result; ``--json`` prints only the result
 and final scores as JSON. A side not named in ``--ai`` is played at the terminal (a numbered
 list of legal commands). Without ``--headless`` the game window opens, or one sentence offers
@@ -15,13 +15,16 @@ list of legal commands). Without ``--headless`` the game window opens, or one se
 
 ``hexwar play SAVE.json --headless`` continues a saved game (autosaves are written after every
 End Turn, so a game stopped with ``--turns`` or by quitting goes on from its last save); the
-save keeps its seed and rule variants.
+save keeps its seed and rule variants, ``--turns N`` plays N more turns, and the new turns are
+written back to SAVE.json (``--save OTHER`` forks the game into OTHER instead).
 
 ``--save FILE`` is checked before the game starts: its folder must exist, and an existing
 file there is replaced only when it is a hexwar save (never a scenario, map or anything else).
 
-``hexwar replay SAVE --verify`` replays a save through the same code and checks its state
-hashes (exit status 1 when the replay diverges).
+``hexwar replay SAVE --verify`` replays a save through the same code and checks every
+checkpoint, the final state and the log hashes (exit status 1 when anything differs or is
+missing). A save's scenario is looked for only in the save's folder, among the shipped
+scenarios and in ``--scenario FILE``.
 """
 
 from __future__ import annotations
@@ -102,15 +105,14 @@ MAX_SEED = 2**63 - 1  # the scenario format's seed range (docs/scenarios-format.
 
 
 def _is_save(path: str) -> bool:
-    """Whether ``path`` is an existing JSON file saying ``"format": "hexwar-save"``."""
-    from .fileio import read_json
+    """Whether ``path`` is an existing file whose first 64 KB say ``"format": "hexwar-save"``
+    (:func:`hexwar.fileio.sniff_kind`; reading it in full then applies the save size limit)."""
+    from pathlib import Path
+
+    from .fileio import sniff_kind
     from .game.save import SAVE_FORMAT
 
-    try:
-        data = read_json(path)
-    except HexwarError:
-        return False
-    return isinstance(data, dict) and data.get("format") == SAVE_FORMAT
+    return Path(path).is_file() and sniff_kind(path) == SAVE_FORMAT
 
 
 def check_save_target(save: str) -> None:
@@ -135,14 +137,39 @@ def check_save_target(save: str) -> None:
                           "(choose a new file name)")
 
 
-def _load_save(path: str) -> Any:
+def _load_save(path: str, scenario_paths: tuple[str, ...] = ()) -> Any:
     """The game of a save file, replayed and verified (to continue it)."""
     from .game.save import ReplayError, load_game
 
     try:
-        return load_game(path)
+        return load_game(path, scenario_paths=scenario_paths)
     except ReplayError as exc:
         raise HexwarError(f"cannot continue {path}: {exc}") from None
+
+
+def resolve_save(name: str) -> str:
+    """A save file by path, or ``NAME`` -> ``NAME.json`` in the current folder.
+
+    Raises:
+        HexwarError: when no such file exists; for a shipped scenario or map name the message
+            says how to make a save of it instead of "file not found".
+    """
+    from pathlib import Path
+
+    from .paths import find_content
+
+    if Path(name).is_file():
+        return name
+    if not name.lower().endswith(".json") and Path(f"{name}.json").is_file():
+        return f"{name}.json"
+    from .errors import clip
+
+    if find_content("scenarios", name) is not None:
+        raise HexwarError(f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "
+                          f"--save {name}.json` plays it and writes a save to replay")
+    if find_content("maps", name) is not None:
+        raise HexwarError(f"{clip(name)} is a shipped map, not a saved game")
+    raise HexwarError(f"{clip(name)}: no such save file (give the path of a .json save)")
 
 
 def _load(scenario: str | None) -> Any:
@@ -206,24 +233,44 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
 @click.option("--rules", "rules", multiple=True, metavar="VARIANT",
               help="Rule variant: standard, classic, burnout, crews-fight (repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
-              help="Save the game here after every turn and at the end.")
-@click.option("--turns", type=click.IntRange(min=1), default=None, help="Stop after this many turns.")
+              help="Save the game here after every turn and at the end (windowed default: a new file in the "
+                   "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).")
+@click.option("--turns", type=click.IntRange(min=1), default=None,
+              help="Stop after this many turns; when continuing a save, this many MORE turns.")
+@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(dir_okay=False, exists=True),
+              metavar="FILE", help="When continuing a save: its scenario file, if that is neither in the "
+                                   "save's folder nor shipped (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
+@click.option("--map", "map_spec", default=None, metavar="generated:SEED[:STYLE][:WxH]",
+              help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, as_json: bool) -> int:
+         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool,
+         map_spec: str | None) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
-    Give a save file instead of a scenario to continue that game (it keeps its seed and rules).
+    Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
+    the new turns are written back to that save, or to --save OTHER (a fork). --turns N then
+    plays N more turns.
     """
     resumed = None
     if scenario is not None and scenario.lower().endswith(".json") and _is_save(scenario):
         if seed is not None or rules:
             raise HexwarError(f"{scenario} is a saved game: it keeps its own seed and rules "
                               "(leave out --seed and --rules to continue it)")
-        resumed = _load_save(scenario)
+        if map_spec is not None:
+            raise HexwarError(f"{scenario} is a saved game: it keeps its own map (leave out --map to continue it)")
+        resumed = _load_save(scenario, scenario_paths)
         sc = resumed.scenario
+        if save is None:  # a continued game is never silently thrown away (issue 13 item 5)
+            save = scenario
+        if turns is not None:  # N more turns (turn - 1 are complete)
+            turns = resumed.turn - 1 + turns
     else:
         sc = _load(scenario)
+        if map_spec is not None:
+            from .game.onmap import scenario_on_map
+
+            sc = scenario_on_map(sc, map_spec)
     variants = parse_rules(rules)
     if save:
         check_save_target(save)
@@ -242,6 +289,13 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             if resumed is not None:
                 click.echo(f"Continuing a saved game needs --headless for now: run `hexwar play {scenario} --headless`.")
                 return 1
+            if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
+                import datetime
+
+                from .ui.autosave import new_game_autosave
+
+                save = str(new_game_autosave(sc.id, datetime.datetime.now()))
+                click.echo(f"autosaving to {save}")
             play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
                             save=save, turns=turns)
         except Exception as exc:  # a display that cannot be opened
@@ -281,19 +335,28 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
-@click.option("--verify", is_flag=True, help="Check the state hashes; exit 1 if the replay diverges.")
+@click.argument("save", metavar="SAVE")
+@click.option("--verify", is_flag=True, help="Check every checkpoint, the final state and the log hashes; exit 1 "
+                                             "if anything differs or is missing.")
 @click.option("--log", "show_log", is_flag=True, help="Print the replayed game's turn-by-turn log.")
+@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(dir_okay=False, exists=True),
+              metavar="FILE", help="The save's scenario file, if it is neither in the save's folder nor shipped "
+                                   "(repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def replay(save: str, verify: bool, show_log: bool, as_json: bool) -> int:
-    """Replay a saved game through the engine (and with --verify check it reproduces exactly)."""
+def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, ...], as_json: bool) -> int:
+    """Replay a saved game through the engine (and with --verify check it reproduces exactly).
+
+    A save's scenario is looked for only in the save's folder, among the shipped scenarios
+    and in files given with --scenario; nothing else is opened.
+    """
     from .game.headless import format_event, readable, result_of
     from .game.save import ReplayError, read_save
     from .game.save import replay as do_replay
 
+    save = resolve_save(save)
     sf = read_save(save)
     try:
-        state = do_replay(sf, verify=verify)
+        state = do_replay(sf, verify=verify, scenario_paths=scenario_paths)
     except ReplayError as exc:
         if as_json:
             echo_json({"ok": False, "save": save, "error": str(exc), "command": exc.index, "turn": exc.turn})

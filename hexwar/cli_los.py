@@ -160,7 +160,9 @@ def _pillow_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.Pa
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--png", "png", type=click.Path(dir_okay=False), default=None,
               help="With --all: also write the visibility map as a PNG image.")
-def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json: bool, png: str | None) -> None:
+@click.option("--force", is_flag=True, help="Replace an existing --png file that hexwar did not write.")
+def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json: bool, png: str | None,
+        force: bool = False) -> None:
     """Line of sight from FROM to TO, or from FROM to every hex with --all (R3).
 
     MAP is a map file or a shipped map name; FROM and TO are hex labels such as D07.
@@ -171,6 +173,9 @@ def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json
         raise click.UsageError("give either TO or --all")
     if png and not all_hexes:
         raise click.UsageError("--png needs --all")
+    from .outputs import check_outputs, record_output
+
+    check_outputs(force, png=png)
     m = resolve_map(map_name)
     a = _hex(m, source, "FROM")
     if target is not None:
@@ -185,6 +190,8 @@ def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json
     rows = visibility_rows(status, counts, a)
     tally = {name: int((status == code).sum()) for code, name in enumerate(STATUS_NAMES)}
     drawn = visibility_png(m, a, status, png) if png else None
+    if png:
+        record_output(png)
     if as_json:
         out = {"from": m.label(a), "map": m.name, "width": m.width, "height": m.height,
                "counts": tally, "rows": rows,

@@ -12,34 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import click
 
 from .errors import HexwarError
 from .maps import BattleMap
+from .render.scene import Scene
 
 __all__ = ["Scene", "SCENE_LOADERS", "load_scene", "parse_size", "render"]
 
 _SIZE_RE = re.compile(r"^\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*$")
 MIN_SIDE, MAX_SIDE = 16, 8192
-
-
-@dataclass
-class Scene:
-    """What ``hexwar render`` draws: a map and the unit counters on it.
-
-    Attributes:
-        bmap: the battle map (with its wrecks, rubble, fires, artillery marker).
-        counters: unit counters (``hexwar.render.counters.CounterView``) to draw.
-        title: a name for messages.
-    """
-
-    bmap: BattleMap
-    counters: list[Any] = field(default_factory=list)
-    title: str = ""
 
 
 def _map_scene(path: str) -> Scene:
@@ -119,30 +103,31 @@ def parse_size(text: str) -> tuple[int, int]:
 @click.argument("target", metavar="MAP_OR_SCENARIO_OR_SAVE")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
 @click.option("--size", "size", default="1280x800", show_default=True, help="Image size WIDTHxHEIGHT in points.")
-@click.option("--pixel-ratio", "pixel_ratio", default=1.0, show_default=True, type=float,
+@click.option("--pixel-ratio", "pixel_ratio", default=1.0, show_default=True, type=click.FloatRange(0.25, 4.0),
               help="Pixels per point (2 = a HiDPI screen; the PNG is that much larger).")
 @click.option("--hex", "center", default=None, help="Centre the view on this hex (e.g. D07) instead of fitting the map.")
-@click.option("--zoom", "zoom", default=None, type=float, help="Zoom (1 = hexes 64 points wide); default fit.")
+@click.option("--zoom", "zoom", default=None, type=click.FloatRange(0.02, 8.0), help="Zoom (1 = hexes 64 points wide); default fit.")
 @click.option("--no-labels", is_flag=True, help="Leave out hex labels.")
 @click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
 @click.option("--screen", "screen", type=click.Choice(["map", "play", "battle"]), default="map", show_default=True,
               help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state).")
+@click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool, screen: str = "map") -> None:
+           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
+    from .outputs import check_outputs, record_output
+
     if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
+    check_outputs(force, out=out)
     w, h = parse_size(size)
-    if not 0.25 <= pixel_ratio <= 4.0:
-        raise HexwarError(f"--pixel-ratio {pixel_ratio}: expected 0.25..4")
     if screen != "map":
         from .ui.render_state import render_screen
 
         pw, ph = render_screen(target, out, (w, h), pixel_ratio, screen)
+        record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
-    if zoom is not None and not 0.02 <= zoom <= 8.0:
-        raise HexwarError(f"--zoom {zoom}: expected 0.02..8")
     scene = load_scene(target)
     from .render import backend
 
@@ -170,4 +155,5 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     finally:
         view.delete()
     save_png(img, out)
+    record_output(out)
     click.echo(f"wrote {out} ({img.shape[1]} x {img.shape[0]} pixels)")

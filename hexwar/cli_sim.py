@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import click
@@ -33,6 +32,7 @@ from .errors import HexwarError
 from .fileio import atomic_write_text
 from .hexgrid import Hex, HexLabelError
 from .maps import BattleMap
+from .outputs import record_output
 from .rules.cards import SIDES
 
 __all__ = ["SimSource", "load_source", "sim"]
@@ -133,6 +133,27 @@ def parse_side(text: str) -> str:
     return s
 
 
+class VariantChoice(click.Choice):  # type: ignore[type-arg]
+    """The fire variant (``burnout`` R8.6, or ``standard``), any case; a refusal names it."""
+
+    def __init__(self) -> None:
+        super().__init__(["burnout", "standard"], case_sensitive=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The variant's name in lower case.
+
+        Raises:
+            click.BadParameter: ``unknown variant 'X': expected burnout (or standard)``.
+        """
+        try:
+            return super().convert(str(value).strip(), param, ctx)
+        except click.BadParameter:
+            raise click.BadParameter(f"unknown variant {value!r}: expected burnout (or standard)", ctx, param) from None
+
+
+VARIANT = VariantChoice()
+
+
 def parse_int(text: str | None, option: str, lo: int, hi: int, default: int | None = None) -> int:
     """A whole number for ``option`` within ``lo..hi``.
 
@@ -226,22 +247,22 @@ def render_heatmap_strip(battlemap: BattleMap, frames: list[tuple[np.ndarray, st
     return int(strip.shape[1]), int(strip.shape[0])
 
 
-def check_output_paths(*paths: str | None) -> None:
-    """Fail before any simulation runs when an output file's folder is missing (no lost runs).
+def check_output_paths(csv: str | None = None, png: str | None = None, force: bool = False) -> None:
+    """Fail before any simulation runs when an output file's folder is missing or the file
+    exists and was not written by hexwar (without ``--force``), so no run is lost and no
+    file is overwritten by surprise (:func:`hexwar.outputs.check_outputs`).
 
     Raises:
-        HexwarError: naming the path and the missing folder.
+        HexwarError: naming the option, the path and the problem.
     """
-    for p in paths:
-        if p is None:
-            continue
-        folder = Path(p).parent
-        if not folder.is_dir():
-            raise HexwarError(f"cannot write {p}: the folder {folder} does not exist")
+    from .outputs import check_outputs
+
+    check_outputs(force, csv=csv, png=png)
 
 
 def _write_csv(path: str, text: str, as_json: bool) -> None:
     atomic_write_text(path, text)
+    record_output(path)
     _say(f"wrote {path}", as_json)
 
 
@@ -278,10 +299,11 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
               help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).")
+@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
-              as_json: bool, csv_path: str | None, png_path: str | None) -> None:
+              as_json: bool, csv_path: str | None, png_path: str | None, force: bool = False) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
-    check_output_paths(csv_path, png_path)
+    check_output_paths(csv_path, png_path, force)
     from .sim.artillery import simulate_artillery
     from .sim.report import UnitOnMap, artillery_csv, artillery_report, artillery_text
 
@@ -322,6 +344,7 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
             values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
         size = render_heatmap(m, values, f"{what} - {side} at {h.label}, {n_trials:,} trials", png_path, [h],
                               ramp="heat")
+        record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 
@@ -331,15 +354,17 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play (R5.1a).")
 @click.option("--trials", "trials", default="10000", show_default=True, help="Number of trials.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option("--variant", "variant", default=None, help="Rule variant: burnout (R8.6) [default: the scenario's].")
+@click.option("--variant", "variant", default=None, type=VARIANT,
+              help="Rule variant: burnout (R8.6) [default: the scenario's].")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
               help="Draw P(burned by the last turn) on the map to this PNG (headless).")
+@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
-         csv_path: str | None, png_path: str | None) -> None:
+         csv_path: str | None, png_path: str | None, force: bool = False) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
-    check_output_paths(csv_path, png_path)
+    check_output_paths(csv_path, png_path, force)
     from .sim.exact import ExactTooLarge, exact_fire_on_map
     from .sim.fire import reachable_buildings, simulate_fire, start_state
     from .sim.fire_los import plan_los_cuts
@@ -349,8 +374,6 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
     notes: list[str] = []
-    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
-        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
     src = load_source(source)
     m = src.battlemap
     burnout = variant.strip().lower() == "burnout" if variant is not None else (
@@ -381,6 +404,7 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if png_path:
         size = render_heatmap(m, res.p_burned_by()[n_turns], f"P(burned by turn {n_turns}) - {n_trials:,} trials",
                               png_path, hexes, ramp="fire", vmax=1.0)
+        record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 
@@ -403,14 +427,15 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
               help="Write one CSV row per unit, building and area measure and turn.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
               help="Draw where the strikes of each turn land, one small map per turn (headless).")
+@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str | None, targets: tuple[str, ...],
                  ignites: tuple[str, ...], area_names: tuple[str, ...], rules: str | None, as_json: bool,
-                 csv_path: str | None, png_path: str | None) -> None:
+                 csv_path: str | None, png_path: str | None, force: bool = False) -> None:
     """What-if games of a scenario's battlefield over turns (R5.1, R8, R9): the planned
     artillery and fires, turn after turn, with the scenario's units taking every attack
     through the combat engine. Reports P(attacked, hit, Damage card, destroyed) per unit,
     crew fate, P(rubble, burning) per building and each named area, by turn."""
-    check_output_paths(csv_path, png_path)
+    check_output_paths(csv_path, png_path, force)
     from .game.areas import scenario_areas
     from .game.scenario import load_scenario
     from .sim.scenario import (
@@ -469,6 +494,7 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
                                      f"this turn; {n_trials:,} trials; rules {vs}"))
         size = render_heatmap_strip(scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}),
                                     ramp="heat")
+        record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
 
@@ -513,10 +539,11 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 @click.option("--trials", "trials", default="20000", show_default=True, help="Trials per run.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | None, bonus: bool, vary: tuple[str, ...],
-                        seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
+                        seeds: str, trials: str, csv_path: str | None, as_json: bool, force: bool = False) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
-    check_output_paths(csv_path)
+    check_output_paths(csv_path, force=force)
     from .sim.sweep import parse_seeds, sweep_artillery
 
     side = parse_side(side)
@@ -542,24 +569,24 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--ignite", "ignite", multiple=True, required=True, help="Building hex set alight at turn 0 (repeat).")
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play.")
-@click.option("--variant", "variant", default=None, help="burnout (R8.6) [default: the scenario's].")
+@click.option("--variant", "variant", default=None, type=VARIANT,
+              help="burnout (R8.6) [default: the scenario's].")
 @click.option("--vary", "vary", multiple=True, required=True,
               help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building>; values 12..14 or 12,14.")
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="5000", show_default=True, help="Trials per run.")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
-                   seeds: str, trials: str, csv_path: str | None, as_json: bool) -> None:
+                   seeds: str, trials: str, csv_path: str | None, as_json: bool, force: bool = False) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
-    check_output_paths(csv_path)
+    check_output_paths(csv_path, force=force)
     from .sim.sweep import parse_seeds, sweep_fire
 
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_list = parse_seeds(seeds)
-    if variant is not None and variant.strip().lower() not in ("burnout", "standard"):
-        raise HexwarError(f"unknown variant {variant!r}: expected burnout (or standard)")
     src = load_source(source)
     burnout = variant.strip().lower() == "burnout" if variant is not None else (
         src.scenario is not None and "burnout" in src.scenario.variants)

@@ -4,7 +4,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["HexwarError", "Problem", "ValidationError", "format_problems"]
+__all__ = ["HexwarError", "Problem", "ValidationError", "format_problems", "clip", "CLIP_CHARS"]
+
+CLIP_CHARS = 80  # echoed values are cut to about this many characters (issue 13 item 9)
+_MAX_MESSAGE = 600  # a backstop: no single problem message runs longer than this
+
+
+def clip(value: object, limit: int = CLIP_CHARS, quote: bool = True) -> str:
+    """A value echoed in a message, cut to about ``limit`` characters.
+
+    Text is shown quoted (``repr``) unless ``quote`` is false; an empty text is ``''``
+    (never a blank that reads as a double space); longer values end with
+    ``... (N characters)``.
+
+    >>> clip("x" * 100_000)[-26:]
+    'xxx... (100000 characters)'
+    >>> clip("")
+    "''"
+    >>> clip("de-pz4g", quote=False)
+    'de-pz4g'
+    """
+    if isinstance(value, str):
+        text = repr(value) if quote or not value else value
+        n = len(value)
+    else:
+        text = repr(value)
+        n = len(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({n} characters)"
 
 
 class HexwarError(Exception):
@@ -24,6 +52,12 @@ class Problem:
     file: str
     where: str
     message: str
+
+    def __post_init__(self) -> None:
+        if len(self.where) > 120:
+            object.__setattr__(self, "where", clip(self.where, 100, quote=False))
+        if len(self.message) > _MAX_MESSAGE:
+            object.__setattr__(self, "message", clip(self.message, _MAX_MESSAGE - 40, quote=False))
 
     def __str__(self) -> str:
         return f"{self.file}: {self.where}: {self.message}" if self.where else f"{self.file}: {self.message}"

@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .errors import clip
+
 __all__ = [
     "DIRECTIONS",
     "DIRECTION_NAMES",
@@ -97,7 +99,7 @@ def column_index(letters: str) -> int:
     (26, 701)
     """
     if not letters or not letters.isascii() or not letters.isalpha():
-        raise HexLabelError(f"bad column letters {letters!r}: expected letters A-Z, AA, AB, ...")
+        raise HexLabelError(f"bad column letters {clip(letters)}: expected letters A-Z, AA, AB, ...")
     n = 0
     for ch in letters.upper():
         n = n * 26 + (ord(ch) - ord("A") + 1)
@@ -158,17 +160,17 @@ class Hex:
             HexLabelError: naming the input when it is not letters followed by a row >= 1.
         """
         if not isinstance(label, str):
-            raise HexLabelError(f"hex label must be text like 'D07', got {label!r}")
+            raise HexLabelError(f"hex label must be text like 'D07', got {clip(label)}")
         m = _LABEL_RE.match(label)
         if not m:
             shown = label if len(label) <= 40 else label[:37] + "..."
             too_long = " (at most 6 letters and 9 digits)" if _LONG_LABEL_RE.match(label) else ""
             raise HexLabelError(
-                f"bad hex label {shown!r}: expected column letters then a row number, like 'D07'{too_long}"
+                f"bad hex label {clip(shown)}: expected column letters then a row number, like 'D07'{too_long}"
             )
         row = int(m.group(2))
         if row < 1:
-            raise HexLabelError(f"bad hex label {label!r}: rows start at 01")
+            raise HexLabelError(f"bad hex label {clip(label)}: rows start at 01")
         return cls.from_offset(column_index(m.group(1)), row - 1)
 
     def to_label(self, row_digits: int = 2) -> str:

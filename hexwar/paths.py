@@ -11,7 +11,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-__all__ = ["content_dir", "find_content"]
+__all__ = ["content_dir", "find_content", "user_state_dir"]
 
 _KINDS = ("maps", "scenarios", "assets")
 
@@ -62,3 +62,14 @@ def find_content(kind: str, name: str) -> Path | None:
         if cand.is_file():
             return cand
     return None
+
+
+def user_state_dir(sub: str) -> Path:
+    """A per-user folder for hexwar's own state files (``sub``: ``"recovery"``, ``"autosave"``),
+    where the platform keeps application state (platformdirs: ``$XDG_STATE_HOME/hexwar/<sub>``
+    or ``~/.local/state/hexwar/<sub>`` on Linux, ``~/Library/Application Support/hexwar/<sub>``
+    on macOS, ``%LOCALAPPDATA%\\hexwar\\<sub>`` on Windows). Not created here: writers create
+    it on first write."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_path("hexwar", appauthor=False)) / sub

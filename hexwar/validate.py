@@ -1,7 +1,11 @@
 """Validate any hexwar file by its kind: maps now; scenarios, saves and card files register here.
 
 ``VALIDATORS`` maps a kind to a function ``(path) -> None`` that raises
-:class:`~hexwar.errors.ValidationError` with every problem. :func:`detect_kind` reads the
+:class:`~hexwar.errors.ValidationError` with every problem. Maps, scenarios and saves are
+upgraded from older ``schema_version`` s in memory (:mod:`hexwar.formats.migrate`), checked
+against their JSON Schema first (:mod:`hexwar.formats.schema`, ``hexwar schema KIND``), then by
+hexwar's semantic checks (labels on the map, units that exist, the game's setup, the replay),
+all problems reported at once with file and field path. :func:`detect_kind` reads the
 file's ``format`` field (JSON) or its top-level tables (TOML) to choose.
 """
 
@@ -12,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import Problem, ValidationError
-from .fileio import read_json, read_toml
+from .fileio import read_json, read_toml, sniff_kind
 
 __all__ = ["VALIDATORS", "detect_kind", "validate_file"]
 
@@ -35,19 +39,23 @@ VALIDATORS: dict[str, Callable[[str], None] | str] = {
 def detect_kind(path: str) -> str:
     """The file kind: the JSON ``format`` field, or ``"hexwar-scenario"`` for TOML with [scenario].
 
+    The file is read under the size limit of the kind its first 64 KB name
+    (:func:`hexwar.fileio.sniff_kind`), so a refusal names the limit that applies.
+
     Raises:
         ValidationError: when the file cannot be read or its kind is unknown.
     """
     p = Path(path)
+    sniffed = sniff_kind(p)
     if p.suffix.lower() == ".toml":
-        data = read_toml(p)
+        data = read_toml(p, kind=sniffed)
         fmt = data.get("format")
         if isinstance(fmt, str):
             return fmt
         if "scenario" in data:
             return "hexwar-scenario"
         raise ValidationError([Problem(str(p), "", "unknown TOML file: expected a [scenario] table or a format key")])
-    data = read_json(p)
+    data = read_json(p, kind=sniffed)
     if isinstance(data, dict) and isinstance(data.get("format"), str):
         return str(data["format"])
     raise ValidationError([Problem(str(p), "format", f"missing; expected one of {sorted(VALIDATORS)}")])
@@ -57,8 +65,13 @@ def detect_kind(path: str) -> str:
 TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards"})
 
 
-def validate_file(path: str) -> str:
+def validate_file(path: str, scenario_paths: tuple[str, ...] = ()) -> str:
     """Validate ``path`` fully; return its kind.
+
+    Args:
+        path: the file.
+        scenario_paths: scenario files a save may be replayed against (given on the command
+            line; a save's own folder and the shipped scenarios are always allowed).
 
     Raises:
         ValidationError: with every problem found (a kind whose syntax does not match the
@@ -80,5 +93,8 @@ def validate_file(path: str) -> str:
         except (ImportError, AttributeError):
             raise ValidationError([Problem(path, "format", f"{kind} files are not supported by this hexwar yet")]) from None
     assert callable(v)
-    v(path)
+    if kind == "hexwar-save":
+        v(path, scenario_paths)  # type: ignore[call-arg]
+    else:
+        v(path)
     return kind

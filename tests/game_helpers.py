@@ -16,6 +16,7 @@ from hexwar.game.state import GameState, UnitState
 from hexwar.hexgrid import Hex
 
 DATA = Path(__file__).resolve().parent / "data"
+SCENARIO_FILES = tuple(str(p) for p in sorted(DATA.glob("*.toml")))  # given as --scenario (issue 13 item 3)
 
 
 @cache

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hexwar.editor import commands as C
 from hexwar.editor.hexstate import HexState, MapTransaction
 from hexwar.editor.model import EditorDocument
-from hexwar.editor.scenario_draft import ObjectiveDraft, ScenarioDraft, UnitPlacement, dump_toml, zone_specs
+from hexwar.editor.scenario_draft import ObjectiveDraft, ScenarioDraft, UnitPlacement, zone_specs
 from hexwar.editor.tools import (
     Clipboard,
     brush_hexes,
@@ -24,6 +24,7 @@ from hexwar.editor.tools import (
     resize_translation,
     resized_map,
 )
+from hexwar.game.scenario_file import ScenarioFile
 from hexwar.hexgrid import Hex
 from hexwar.maps import BattleMap, MapError
 
@@ -340,9 +341,9 @@ def test_scenario_draft_toml_round_trip_keeps_unmodelled_fields():
     assert ScenarioDraft.from_data(back) == d
 
 
-def test_dump_toml_quotes_odd_keys_and_escapes_text():
+def test_scenario_writer_quotes_odd_keys_and_escapes_text():
     d = {"a b": "x \"q\" \\ \n é", "n": {"m": [1, 2], "t": [{"k": {"z": 1}}]}}
-    assert tomllib.loads(dump_toml(d)) == d
+    assert tomllib.loads(ScenarioFile.from_dict(d).to_text()) == d
 
 
 # -- hypothesis: undo of N random edits returns the exact starting map ------------------------

@@ -167,7 +167,9 @@ def test_killed_save_never_corrupts_previous_file(tmp_path, where):
     assert src.read_bytes() == before
     assert BattleMap.load(src).to_text() == old.to_text()
     leftovers = [p for p in tmp_path.iterdir() if p.name != "m.json"]
-    assert all(p.name.startswith(".m.json.") and p.name.endswith(".tmp") for p in leftovers)
+    assert all(p.name.startswith(".m.json.") and p.name.endswith((".tmp", ".lock")) for p in leftovers)
+    old.save(src)  # the next write of m.json removes the killed writer's temp and lock files (issue 13 item 8)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
 
 
 def test_failed_save_keeps_document_dirty_and_old_file(tmp_path, monkeypatch):

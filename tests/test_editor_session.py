@@ -172,3 +172,15 @@ def test_elevation_stroke_changes_each_hex_once():
     m = s.doc.map
     assert max(m.level_at(h) for h in m.hexes()) == 1
     assert len(s.doc.stack.done) == 1
+
+
+def test_every_editor_tool_is_an_object_of_its_own_class():
+    from hexwar.editor.edit_tools import TOOL_OBJECTS, StrokeTool
+    from hexwar.editor.session import TOOLS
+
+    assert set(TOOL_OBJECTS) == {t.id for t in TOOLS} | {"paste"}
+    assert len({type(o) for o in TOOL_OBJECTS.values()}) == len(TOOL_OBJECTS)
+    assert all(o.id == tid for tid, o in TOOL_OBJECTS.items())
+    assert {t for t, o in TOOL_OBJECTS.items() if isinstance(o, StrokeTool)} == {
+        "brush", "elevation", "road", "rubble", "fire"}
+    assert {t for t, o in TOOL_OBJECTS.items() if o.paints_terrain} == {"brush", "line", "fill"}

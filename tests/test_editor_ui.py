@@ -291,7 +291,7 @@ def test_help_overlay_toggles_and_lists_shortcuts(make_window):
     d = Driver(win)
     d.key(key.H)
     assert win.show_help
-    texts = [it.text for it in win._modal_items if hasattr(it, "text")]
+    texts = win.screen_texts()
     assert "Ctrl+Z" in texts and "Ctrl+S" in texts and "[ / ]" in texts
     d.key(key.F1)
     assert not win.show_help
@@ -399,3 +399,45 @@ def test_recovery_prompt_restores_the_autosave(make_window, tmp_path):
     Driver(win).key(key.S, key.MOD_CTRL)
     assert BattleMap.load(path).terrain_at(H("C03")).key == "marsh" and not win.doc.dirty
     assert not p.exists()  # a clean save removes the recovery file
+
+
+def test_save_as_prompt_is_a_toolkit_dialog_whose_field_edits_by_text_motions(make_window, tmp_path):
+    from hexwar.ui.widgets import Dialog, TextField
+
+    doc = EditorDocument.new(6, 6)
+    win = make_window(doc)
+    d = Driver(win)
+    d.key(key.S, key.MOD_CTRL | key.MOD_SHIFT)
+    assert win.modal == "saveas" and isinstance(win.ui_screen.dialogs[-1], Dialog)
+    assert isinstance(win.ui_screen.focus, TextField)  # the field has the keyboard focus
+    win.modal_text = str(tmp_path / "mapx.json")
+    win.dispatch_event("on_text_motion", key.MOTION_LEFT)
+    win.dispatch_event("on_text_motion", key.MOTION_LEFT)
+    win.dispatch_event("on_text_motion", key.MOTION_LEFT)
+    win.dispatch_event("on_text_motion", key.MOTION_LEFT)
+    win.dispatch_event("on_text_motion", key.MOTION_LEFT)
+    win.dispatch_event("on_text_motion", key.MOTION_BACKSPACE)  # the "x" before ".json"
+    d.key(key.BACKSPACE)  # a key press alone never erases (pyglet sends the motion too)
+    assert win.modal_text == str(tmp_path / "map.json")
+    assert "Save as" in win.screen_texts()
+    # a click outside the dialog does nothing; the map underneath is not painted
+    x, y = win.screen_point(H("C03"))
+    before = doc.map.to_text()
+    win.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    assert win.modal == "saveas" and doc.map.to_text() == before
+    d.key(key.ENTER)
+    assert win.modal is None and (tmp_path / "map.json").exists() and not doc.dirty
+
+
+def test_panels_are_repainted_only_when_what_they_show_changes(make_window):
+    win = make_window(EditorDocument.new(6, 6))
+    x, y = win.widget_at("Woods")
+    win.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    win.on_draw()
+    first = win._painter
+    win.on_draw()
+    win.on_draw()
+    assert win._painter is first  # hovering the same swatch: no repaint
+    win.dispatch_event("on_mouse_motion", *win.widget_at("Clear"), 0, 0)
+    win.on_draw()
+    assert win._painter is not first  # the hover highlight moved

@@ -60,16 +60,16 @@ def test_save_then_replay_verify(capsys, tmp_path):
     save = tmp_path / "g.json"
     rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--save", str(save), "--json")
     assert rc == 0 and save.exists()
-    rc, out, _ = run(capsys, "replay", str(save), "--verify")
+    rc, out, _ = run(capsys, "replay", str(save), "--verify", "--scenario", TINY)
     assert rc == 0 and out.startswith("ok ") and "replays exactly" in out
     d = json.loads(save.read_text())
     d["commands"] = d["commands"][:-3]
     d["final"]["commands"] = len(d["commands"])
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(d))
-    rc, out, _ = run(capsys, "replay", str(bad), "--verify")
+    rc, out, _ = run(capsys, "replay", str(bad), "--verify", "--scenario", TINY)
     assert rc == 1 and out.startswith("FAIL ") and "differs" in out
-    rc, out, _ = run(capsys, "replay", str(bad), "--verify", "--json")
+    rc, out, _ = run(capsys, "replay", str(bad), "--verify", "--json", "--scenario", TINY)
     assert rc == 1 and json.loads(out)["ok"] is False
 
 
@@ -140,15 +140,15 @@ def test_play_a_save_continues_the_game(capsys, tmp_path):
     save = tmp_path / "g.json"
     rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--turns", "1", "--save", str(save), "--json")
     assert rc == 0
-    rc, out, _ = run(capsys, "play", str(save), "--headless", "--json", "--save", str(save))
+    rc, out, _ = run(capsys, "play", str(save), "--scenario", TINY, "--headless", "--json", "--save", str(save))
     assert rc == 0
     d = json.loads(out)
     full = tmp_path / "full.json"
     rc, out2, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--json", "--save", str(full))
     assert d["state_hash"] == json.loads(out2)["state_hash"] and d["seed"] == 7
-    rc, out, _ = run(capsys, "replay", str(save), "--verify")
+    rc, out, _ = run(capsys, "replay", str(save), "--verify", "--scenario", TINY)
     assert rc == 0 and "replays exactly" in out
-    rc, _, err = run(capsys, "play", str(save), "--headless", "--seed", "3")
+    rc, _, err = run(capsys, "play", str(save), "--scenario", TINY, "--headless", "--seed", "3")
     assert rc == 2 and "--seed" in err
 
 

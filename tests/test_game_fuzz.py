@@ -9,7 +9,7 @@ More games on the larger test scenario and every shipped scenario run under ``-m
 from __future__ import annotations
 
 import pytest
-from game_helpers import MATCHUPS, game_spec, played, scenario
+from game_helpers import MATCHUPS, SCENARIO_FILES, game_spec, played, scenario
 
 from hexwar.game.ai import make_player
 from hexwar.game.state import SIDES, check_invariants
@@ -79,4 +79,4 @@ def test_more_ai_games_on_bigger_scenarios(name, seed, tmp_path):
         bad = check_invariants(g)
         assert not bad, f"{name} seed {seed} {pg}/{ps} after {n}: {bad}"
     write_save(g, tmp_path / "g.json")
-    assert load_game(tmp_path / "g.json").state_hash() == g.state_hash()
+    assert load_game(tmp_path / "g.json", scenario_paths=SCENARIO_FILES).state_hash() == g.state_hash()

@@ -8,7 +8,7 @@ import json
 import shutil
 
 import pytest
-from game_helpers import DATA, played, scenario
+from game_helpers import DATA, SCENARIO_FILES, played, scenario
 
 from hexwar.errors import ValidationError
 from hexwar.game.events import log_lines
@@ -30,7 +30,7 @@ def test_saved_game_replays_to_the_same_state_hash_and_log(i, tmp_path):
     state, _ = played(i)
     path = tmp_path / "game.json"
     write_save(state, path, {"german": "ai", "soviet": "ai"})
-    again = load_game(path)
+    again = load_game(path, scenario_paths=SCENARIO_FILES)
     assert again.state_hash() == state.state_hash()
     assert log_lines(again.log) == log_lines(state.log)  # byte for byte (R1.2)
     assert again.result == state.result
@@ -47,7 +47,7 @@ def test_save_file_holds_reference_hash_seed_variants_log_and_checkpoints(tmp_pa
     assert d["final"]["hash"] == state.state_hash() and d["final"]["result"]["reason"] == state.result.reason
     path = tmp_path / "g.json"
     write_save(state, path)
-    assert validate_file(str(path)) == "hexwar-save"
+    assert validate_file(str(path), scenario_paths=SCENARIO_FILES) == "hexwar-save"
     assert not list(tmp_path.glob("*.tmp"))  # written atomically, no temp file left
 
 
@@ -83,7 +83,7 @@ def drop_a_command(d):
 def test_corrupted_command_log_is_detected_and_reported(change, tmp_path):
     path = corrupt(tmp_path, change)
     with pytest.raises(ReplayError) as exc:
-        load_game(path)
+        load_game(path, scenario_paths=SCENARIO_FILES)
     msg = str(exc.value)
     assert str(path) in msg
     assert "refused on replay" in msg or "diverges" in msg or "differs" in msg
@@ -95,10 +95,10 @@ def test_corrupted_command_log_is_detected_and_reported(change, tmp_path):
 def test_a_tampered_final_hash_or_seed_is_detected(tmp_path):
     path = corrupt(tmp_path, lambda d: d["final"].__setitem__("hash", "0" * 64))
     with pytest.raises(ReplayError, match="final state differs"):
-        load_game(path)
+        load_game(path, scenario_paths=SCENARIO_FILES)
     path = corrupt(tmp_path, lambda d: d.__setitem__("seed", d["seed"] + 1))
     with pytest.raises(ReplayError):
-        load_game(path)
+        load_game(path, scenario_paths=SCENARIO_FILES)
 
 
 def test_a_changed_scenario_is_detected(tmp_path):
@@ -123,12 +123,12 @@ def test_a_changed_scenario_is_detected(tmp_path):
 
 def test_malformed_save_lists_every_problem(tmp_path):
     path = tmp_path / "x.json"
-    path.write_text(json.dumps({"format": "hexwar-save", "schema_version": 2, "seed": -1, "commands": [{"cmd": "fly"}],
+    path.write_text(json.dumps({"format": "hexwar-save", "schema_version": 3, "seed": -1, "commands": [{"cmd": "fly"}],
                                 "final": {}}))
     with pytest.raises(ValidationError) as exc:
         read_save(path)
     wheres = {p.where for p in exc.value.problems}
-    assert {"schema_version", "seed", "commands[0]", "scenario", "final"} <= wheres
+    assert {"schema_version", "seed", "commands[0]", "scenario", "final.hash", "final.log_hash", "checkpoints"} <= wheres
 
 
 def test_replay_until_stops_early_and_unfinished_games_replay_too(tmp_path):
@@ -139,8 +139,8 @@ def test_replay_until_stops_early_and_unfinished_games_replay_too(tmp_path):
         step(state)
     path = tmp_path / "half.json"
     write_save(state, path)
-    assert load_game(path).state_hash() == state.state_hash()
-    first = replay(read_save(path), until=5)
+    assert load_game(path, scenario_paths=SCENARIO_FILES).state_hash() == state.state_hash()
+    first = replay(read_save(path), until=5, scenario_paths=SCENARIO_FILES)
     assert len(first.commands) == 5
 
 
@@ -157,6 +157,6 @@ def test_autosaver_writes_after_every_end_turn(tmp_path):
 
     players = {s: make_player("random", s, 2) for s in ("german", "soviet")}
     run = play(scenario("game_tiny"), players, seed=2, save_path=path, on_events=spy)
-    assert path.exists() and load_game(path).state_hash() == run.state.state_hash()
+    assert path.exists() and load_game(path, scenario_paths=SCENARIO_FILES).state_hash() == run.state.state_hash()
     saver = Autosaver(tmp_path / "other.json")
     assert not saver.after(run.state, [])

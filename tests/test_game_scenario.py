@@ -24,6 +24,8 @@ MINIMAL = """
 id = "mini"
 name = "Mini"
 map = "game_tiny_map.json"
+turns = 5
+override_reserves = true
 [sides.german]
 deploy = ["A01:B02"]
 reserves = ["de_grenadiers"]
@@ -76,7 +78,7 @@ def test_validator_is_registered_for_scenarios():
 
 def test_minimal_scenario_loads(tmp_path):
     sc = load_scenario(write(tmp_path, MINIMAL))
-    assert sc.victory_points == 51 and sc.turns == 0 and sc.overrun  # R10.1 defaults
+    assert sc.victory_points == 51 and sc.overrun and not sc.guns_move  # R10.1 defaults
     assert sc.sides["soviet"].deploy == (H("J01"),)
 
 

@@ -20,6 +20,18 @@ def test_ruff_is_clean_including_public_docstrings():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+#: Packages mypy must pass on (issue 14: the screens and the renderer; widen towards all of hexwar).
+MYPY_TARGETS = ("hexwar/ui", "hexwar/render", "hexwar/editor")
+
+
+def test_mypy_is_clean_on_the_screens_and_the_renderer():
+    if shutil.which("mypy") is None:
+        pytest.skip("mypy is not installed (it comes with the [test] extra)")
+    out = subprocess.run(["mypy", "--no-error-summary", *MYPY_TARGETS], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
 def test_no_module_does_io_or_prints_at_import():
     code = "import io, contextlib, importlib, pkgutil, hexwar\nbuf = io.StringIO()\n" \
            "with contextlib.redirect_stdout(buf):\n" \

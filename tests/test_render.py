@@ -559,3 +559,16 @@ def test_a_new_map_size_keeps_counters_and_drops_overlays_that_no_longer_fit(win
     side = COUNTER_SIZE * 32 * cam.zoom
     x, y = cam.hex_center_screen(h)
     assert close(pixel(img, cam, x, y + 0.09 * side), looks.side("soviet").symbol_fill)
+
+
+@pytest.mark.parametrize(("opt", "value", "shown"), [("--pixel-ratio", "9", "0.25<=x<=4.0"),
+                                                     ("--zoom", "100", "0.02<=x<=8.0"),
+                                                     ("--pixel-ratio", "lots", "'lots' is not a valid float")])
+def test_render_refuses_out_of_range_values_in_one_sentence(capsys, tmp_path, opt, value, shown):
+    from hexwar.cli import main
+
+    out = tmp_path / "x.png"
+    assert main(["render", "standard", "--out", str(out), opt, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hexwar: Invalid value for '{opt}'") and shown in err and err.count("\n") == 1
+    assert not out.exists()

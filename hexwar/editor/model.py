@@ -246,22 +246,27 @@ class EditorDocument:
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Save (or Save As ``path``) atomically; the document becomes clean.
 
-        Each file is written to a temporary file, fsynced and renamed over the old one
-        (:func:`hexwar.fileio.atomic_write_text`), so a crash mid-save leaves the previous file
-        intact. Returns the path written.
+        Each file is written to a temporary file, fsynced and renamed over the old one; a
+        scenario's map and scenario file are written as one group
+        (:func:`hexwar.fileio.atomic_write_group`), so a crash at any point leaves the old pair
+        or the new pair, never a new map with an old scenario. Returns the path written.
 
         Raises:
             HexwarError: no path yet, or the file cannot be written (the document stays dirty).
         """
-        from ..fileio import atomic_write_text
+        from dataclasses import replace
+
+        from ..fileio import atomic_write_group
 
         if self._stroke is not None:
             self.end_stroke()
         target = Path(path) if path is not None else self.path
         if target is None:
             raise HexwarError("this document has no file yet: use Save As")
-        for p, text in self.file_texts(target):
-            atomic_write_text(p, text)
+        files = self.file_texts(target)
+        atomic_write_group(files)
+        if self.scenario is not None:  # later saves merge into what was just written (comments kept)
+            self.scenario = replace(self.scenario, source_text=files[-1][1])  # type: ignore[type-var]
         if self.scenario is not None and not getattr(self.scenario, "map_ref", "x"):
             from .scenario_draft import default_map_ref
 

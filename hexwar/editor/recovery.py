@@ -48,13 +48,15 @@ RECOVERY_ENV = "HEXWAR_RECOVERY_DIR"
 
 
 def recovery_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The recovery folder: ``$HEXWAR_RECOVERY_DIR``, else ``$XDG_STATE_HOME/hexwar/recovery``,
-    else ``~/.local/state/hexwar/recovery`` (created when first written)."""
+    """The recovery folder: ``$HEXWAR_RECOVERY_DIR``, else the per-user state folder
+    (:func:`hexwar.paths.user_state_dir`, platformdirs: ``$XDG_STATE_HOME/hexwar/recovery`` or
+    ``~/.local/state/hexwar/recovery`` on Linux); created when first written."""
     env = os.environ if environ is None else environ
     if env.get(RECOVERY_ENV):
         return Path(env[RECOVERY_ENV])
-    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "hexwar" / "recovery"
+    from ..paths import user_state_dir
+
+    return user_state_dir("recovery")
 
 
 def _doc_key(path: Path | None) -> str | None:
@@ -199,7 +201,7 @@ class Recovery:
         Raises:
             ValidationError: when the recovery file is broken.
         """
-        data = read_json(self.path)
+        data = read_json(self.path, kind="hexwar-editor-recovery")
         m = BattleMap.from_json(data.get("map"), str(self.path))
         sc = None
         if data.get("scenario") is not None:
@@ -229,7 +231,7 @@ def find_recoveries(document_path: str | os.PathLike[str] | None,
     out: list[tuple[float, Recovery]] = []
     for p in d.glob("*.recovery.json"):
         try:
-            data = read_json(p)
+            data = read_json(p, kind="hexwar-editor-recovery")
         except ValidationError:
             continue
         if not isinstance(data, dict) or data.get("format") != RECOVERY_FORMAT:

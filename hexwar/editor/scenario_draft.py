@@ -25,14 +25,14 @@ import copy
 import json
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, ValidationError
-from ..fileio import read_text
+from ..fileio import loads_json
+from ..game.scenario_file import ScenarioFile
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap, MapError
 
@@ -43,7 +43,6 @@ __all__ = [
     "ObjectiveDraft",
     "ScenarioDraft",
     "UnitPlacement",
-    "dump_toml",
     "load_scenario_draft",
     "scenario_files",
     "zone_specs",
@@ -121,6 +120,9 @@ class ScenarioDraft:
         units: fixed starting units (R10.2), in file order.
         artillery: per side its :class:`ArtilleryDraft` or ``None``.
         objectives: objective hexes (R10.2).
+        warnings: what reading the file leniently dropped.
+        source_text: the file's text as last read or saved; writing merges the draft into it
+            (:class:`hexwar.game.scenario_file.ScenarioFile`), so comments and layout survive.
     """
 
     rest_json: str = "{}"
@@ -138,6 +140,7 @@ class ScenarioDraft:
     artillery: tuple[ArtilleryDraft | None, ...] = (None, None)
     objectives: tuple[ObjectiveDraft, ...] = ()
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    source_text: str = field(default="", compare=False, repr=False)
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -433,18 +436,28 @@ class ScenarioDraft:
         out.update(data)
         return out
 
+    def to_file(self, path: Path | None = None) -> ScenarioFile:
+        """The scenario document: this draft merged into :attr:`source_text` (comments kept).
+
+        Raises:
+            ValidationError: when a value cannot be written as TOML.
+        """
+        return ScenarioFile.from_dict(self.to_data(), path, base_text=self.source_text)
+
     def to_toml(self) -> str:
-        """The scenario file's text."""
-        return dump_toml(self.to_data())
+        """The scenario file's text (written with tomlkit over :attr:`source_text`)."""
+        return self.to_file().to_text()
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form for the recovery file (lossless, see :meth:`from_json`)."""
-        return {"data": self.to_data()}
+        return {"data": self.to_data(), "source_text": self.source_text}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> ScenarioDraft:
         """Inverse of :meth:`to_json`."""
-        return cls.from_data(obj["data"])
+        d = cls.from_data(obj["data"])
+        src = obj.get("source_text", "")
+        return replace(d, source_text=src) if isinstance(src, str) else d
 
 
 def zone_specs(hexes: Iterable[Hex]) -> list[str]:
@@ -497,67 +510,6 @@ def zone_specs(hexes: Iterable[Hex]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# TOML writing (the standard library reads TOML but does not write it)
-# ---------------------------------------------------------------------------------------------
-
-def _key(k: str) -> str:
-    return k if _BARE_KEY.match(k) else json.dumps(k)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if v != v or v in (float("inf"), float("-inf")):
-            raise ValueError("TOML writer: no nan/inf in scenario files")
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
-    raise ValueError(f"TOML writer: cannot write {type(v).__name__}")
-
-
-def _is_table_array(v: Any) -> bool:
-    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
-
-
-def dump_toml(data: Mapping[str, Any]) -> str:
-    """TOML text of ``data`` (tables, arrays of tables, inline tables for dicts in arrays).
-
-    >>> import tomllib
-    >>> d = {"a": 1, "t": {"x": "y", "u": [{"k": True}, {"k": False}]}, "z": [1, 2]}
-    >>> tomllib.loads(dump_toml(d)) == d
-    True
-    """
-    lines: list[str] = []
-
-    def table(t: Mapping[str, Any], path: list[str]) -> None:
-        for k, v in t.items():
-            if not isinstance(v, dict) and not _is_table_array(v):
-                lines.append(f"{_key(k)} = {_value(v)}")
-        for k, v in t.items():
-            if isinstance(v, dict):
-                direct = [x for x in v.values() if not isinstance(x, dict) and not _is_table_array(x)]
-                if direct or not v:  # a header only where the table has entries of its own
-                    lines.append("")
-                    lines.append("[" + ".".join(_key(p) for p in path + [k]) + "]")
-                table(v, path + [k])
-            elif _is_table_array(v):
-                for item in v:
-                    lines.append("")
-                    lines.append("[[" + ".".join(_key(p) for p in path + [k]) + "]]")
-                    table(item, path + [k])
-
-    table(data, [])
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-# ---------------------------------------------------------------------------------------------
 # Loading and saving with the map
 # ---------------------------------------------------------------------------------------------
 
@@ -598,12 +550,8 @@ def load_scenario_draft(path: str | os.PathLike[str]) -> tuple[ScenarioDraft, Ba
         ValidationError: naming the file and the problem.
     """
     p = Path(path)
-    text = read_text(p, MAX_SCENARIO_BYTES)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(str(p), "", f"bad TOML: {exc}")]) from None
-    draft = ScenarioDraft.from_data(data)
+    sf = ScenarioFile.load(p)
+    draft = replace(ScenarioDraft.from_data(sf.data), source_text=sf.to_text())
     if not draft.map_ref:
         raise ValidationError([Problem(str(p), "scenario.map", "missing: the editor needs the scenario's map")])
     m = BattleMap.load(resolve_map_ref(draft.map_ref, p))
@@ -616,17 +564,17 @@ def default_map_ref(scenario_path: Path) -> str:
 
 
 def scenario_files(draft: ScenarioDraft, m: BattleMap, scenario_path: Path) -> list[tuple[Path, str]]:
-    """The files a scenario save writes: the map (first), then the scenario TOML.
+    """The files a scenario save writes: the map (first, when it changed), then the scenario TOML.
 
-    A draft with no map yet gets ``<stem>.map.json`` beside the scenario. The scenario text is
-    validated by the game's own loader against the map text before anything is written.
+    A draft with no map yet gets ``<stem>.map.json`` beside the scenario. The scenario is
+    validated in memory against the editor's map by the game's own validator
+    (:meth:`hexwar.game.scenario_file.ScenarioFile.validate`, the checks ``hexwar validate``
+    and ``hexwar play`` run, game setup included) before anything is written.
 
     Raises:
         ValidationError: every problem the game's validator finds (nothing is written).
         HexwarError: when the map reference cannot be resolved.
     """
-    import tempfile
-
     ref = draft.map_ref or default_map_ref(scenario_path)
     if not draft.map_ref:
         draft = draft.with_settings(map_ref=ref)
@@ -639,41 +587,13 @@ def scenario_files(draft: ScenarioDraft, m: BattleMap, scenario_path: Path) -> l
             raise
         map_path = cand  # a new map file beside the scenario
     map_text = m.to_text()
-    toml_text = draft.to_toml()
-    gs = _game_scenario()
-    if gs is not None:
-        # Validate in a scratch folder holding the new map under the same relative name.
-        with tempfile.TemporaryDirectory(prefix="hexwar-edit-") as tmp:
-            tdir = Path(tmp)
-            try:
-                rel = map_path.resolve().relative_to(scenario_path.resolve().parent)
-            except ValueError:
-                rel = None
-            if rel is not None:
-                (tdir / rel).parent.mkdir(parents=True, exist_ok=True)
-                (tdir / rel).write_text(map_text, encoding="utf-8")
-                check_path = tdir / scenario_path.name
-                ref_for_check = ref
-            else:  # a shipped map elsewhere (maps/): validate against a copy beside the scenario
-                (tdir / "map.json").write_text(map_text, encoding="utf-8")
-                check_path = tdir / scenario_path.name
-                ref_for_check = "map.json"
-            check_text = dump_toml(_with_map_ref(draft.to_data(), ref_for_check))
-            try:
-                gs.parse_scenario(check_text, check_path)
-            except ValidationError as exc:
-                raise ValidationError([Problem(str(scenario_path), p.where, p.message) for p in exc.problems]) from None
+    sf = draft.to_file(scenario_path)
+    sf.validate(battlemap=BattleMap.from_json(loads_json(map_text, str(map_path)), str(map_path)), map_path=map_path)
     out: list[tuple[Path, str]] = []
     try:
         if map_path.read_text(encoding="utf-8") != map_text:
             out.append((map_path, map_text))
     except OSError:
         out.append((map_path, map_text))
-    out.append((scenario_path, toml_text))
+    out.append((scenario_path, sf.to_text()))
     return out
-
-
-def _with_map_ref(data: dict[str, Any], ref: str) -> dict[str, Any]:
-    d = copy.deepcopy(data)
-    d["scenario"]["map"] = ref
-    return d

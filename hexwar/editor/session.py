@@ -42,9 +42,10 @@ from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..maps import MapError
 from . import commands as C
+from .edit_tools import TOOL_OBJECTS, Tool
 from .model import EditorDocument
 from .scenario_draft import SIDES, VARIANTS, ArtilleryDraft, ObjectiveDraft, UnitPlacement
-from .tools import BRUSH_RADII, Clipboard, brush_hexes, flood_region, line_hexes, rect_hexes, stroke_path
+from .tools import BRUSH_RADII, Clipboard, brush_hexes, line_hexes, stroke_path
 
 __all__ = ["LEFT", "MIDDLE", "RIGHT", "MOD_SHIFT", "MOD_CTRL", "TOOLS", "ToolInfo", "EditorSession"]
 
@@ -204,6 +205,11 @@ class EditorSession:
             self.preview_spread(self.spread[0])
 
     # -- tool settings -----------------------------------------------------------------
+    @property
+    def tool_object(self) -> Tool:
+        """The current tool's object (:mod:`hexwar.editor.edit_tools`), which handles the mouse."""
+        return TOOL_OBJECTS[self.tool]
+
     def set_tool(self, tool: str) -> None:
         """Switch tool by id; scenario tools need a scenario document.
 
@@ -247,7 +253,7 @@ class EditorSession:
         if key not in {t.key for t in self.doc.map.rules.types}:
             raise HexwarError(f"unknown terrain {key!r}")
         self.terrain = key
-        if self.tool not in ("brush", "line", "fill"):
+        if not self.tool_object.paints_terrain:
             self.set_tool("brush")
         t = self.doc.map.rules.by_key(key)
         self.say(f"Terrain: {t.name}" + (f" (building DR {t.dr})" if t.dr else ""))
@@ -296,99 +302,24 @@ class EditorSession:
         self._last = None
         self._drag_mods = modifiers
         self._stroke_done = set()
-        t = self.tool
-        left = button == LEFT
-        if t == "paste":
-            if left:
-                self.paste_at(h)
-            else:
-                self.cancel()
-            return
-        if t == "brush":
-            if left:
-                self.doc.begin_stroke(f"Paint {self.doc.map.rules.by_key(self.terrain).name}")
-                self._dab(h)
-            elif button == RIGHT:
-                self.set_terrain(self.doc.map.terrain_at(h).key)
-            return
-        if t in ("elevation", "road", "rubble", "fire"):
-            names = {"elevation": ("Raise ground", "Lower ground"), "road": ("Road", "Remove road"),
-                     "rubble": ("Rubble", "Restore building"), "fire": ("Fire", "Put out fire")}[t]
-            self.doc.begin_stroke(names[0] if left else names[1])
-            self._dab(h)
-            return
-        if t == "line" and left:
-            self.preview = self._line_preview(h, h)
-            return
-        if t == "fill" and left:
-            key = self.terrain
-            region = flood_region(self.doc.map, h)
-            self._run(lambda: C.flood_fill(region, key))
-            return
-        if t == "wreck":
-            if left:
-                wid = self.wreck
-                self._run(lambda: C.place_wreck(h, wid))
-            elif self.doc.map.wrecks_at(h):
-                self._run(lambda: C.remove_wreck(h))
-            else:
-                self.say(f"{self.doc.map.label(h)} holds no wreck", error=True)
-            return
-        if t == "select":
-            self.preview = set(rect_hexes(h, h, self.doc.map))
-            return
-        if t == "wand":
-            self._apply_selection(set(flood_region(self.doc.map, h)), modifiers)
-            return
-        if t == "los" and left:
-            if self.los is None or self.los[1] is not None:
-                self.los = (h, None, None)
-                self.say(f"LOS from {self.doc.map.label(h)}: click the second hex")
-            else:
-                self._compute_los(self.los[0], h)
-            return
-        if t == "artillery" and left:
-            self.preview_artillery(h, self.side)
-            return
-        if t == "spread" and left:
-            self.preview_spread(h)
-            return
-        if t == "deploy":
-            self.preview = {x for x in brush_hexes(h, self.brush, self.doc.map)}
-            self._last = h
-            return
-        if t == "objective":
-            self._objective_click(h, button)
-            return
-        if t == "unit":
-            self._unit_click(h, button)
-            return
+        self.tool_object.press(self, h, button, modifiers)
 
     def drag(self, h: Hex | None, modifiers: int = 0) -> None:
         """The mouse moved with a button held, now over ``h``."""
         self.hover = h
         if h is None or not self.doc.map.in_bounds(h) or self._drag_start is None:
             return
-        t = self.tool
         if self.doc.stroke is not None:
             for x in stroke_path(self._last, h):
                 if self.doc.map.in_bounds(x):
                     self._dab(x)
             return
-        if t == "line":
-            self.preview = self._line_preview(self._drag_start, h)
-        elif t == "select":
-            self.preview = set(rect_hexes(self._drag_start, h, self.doc.map))
-        elif t == "deploy":
-            for x in stroke_path(self._last, h):
-                self.preview |= set(brush_hexes(x, self.brush, self.doc.map))
-            self._last = h
+        self.tool_object.drag(self, h, modifiers)
 
     def release(self, h: Hex | None = None, modifiers: int = 0) -> None:
         """The mouse button went up (over ``h``, possibly ``None``)."""
         if h is not None:
             self.hover = h
-        t = self.tool
         start, button = self._drag_start, self._drag_button
         self._drag_start = None
         if self.doc.stroke is not None:
@@ -396,23 +327,12 @@ class EditorSession:
             return
         if start is None:
             return
-        if t == "line" and button == LEFT and self.preview:
-            hexes, key = sorted(self.preview), self.terrain
-            self.preview = set()
-            self._run(lambda: C.paint_terrain(hexes, key, f"Line of {self.doc.map.rules.by_key(key).name}"))
-        elif t == "select":
-            region, self.preview = self.preview, set()
-            self._apply_selection(region, self._drag_mods)
-        elif t == "deploy":
-            region, self.preview = self.preview, set()
-            self._deploy_paint(region, add=button == LEFT)
+        self.tool_object.release(self, start, button)
 
     def move(self, h: Hex | None) -> None:
         """The mouse moved with no button held (hover; live LOS after the first LOS click)."""
         self.hover = h
-        if self.tool == "los" and self.los is not None and self.los[1] is None and h is not None \
-                and self.doc.map.in_bounds(h):
-            self._live_los = self._los_result(self.los[0], h)
+        self.tool_object.move(self, h)
 
     def _end_drag(self) -> None:
         if self.doc.stroke is not None:
@@ -431,38 +351,7 @@ class EditorSession:
     def _dab(self, h: Hex) -> None:
         """One brush application of the stroke tools at ``h``."""
         self._last = h
-        m = self.doc.map
-        t = self.tool
-        left = self._drag_button == LEFT
-        area = [x for x in brush_hexes(h, 0 if t == "road" else self.brush, m) if x not in self._stroke_done]
-        op: C.MapOp | None = None
-        if t == "brush":
-            tidx = m.rules.index_of_key(self.terrain)
-            todo = [x for x in area if int(m.terrain[m.index(x)]) != tidx]
-            op = C.terrain_op(todo, self.terrain) if todo else None
-        elif t == "elevation":
-            delta = 1 if left else -1
-            todo = [x for x in area if 0 <= m.level_at(x) + delta <= 9]
-            if not todo and h not in self._stroke_done:
-                self.say(f"{m.label(h)}: ground level already {m.level_at(h)} (levels run 0..9)", error=True)
-            self._stroke_done.update(todo)
-            op = C.level_op(todo, delta=delta) if todo else None
-        elif t == "road":
-            todo = [x for x in area if bool(m.road[m.index(x)]) != left]
-            op = C.road_op(todo, left) if todo else None
-        elif t == "rubble":
-            todo = [x for x in area if m.terrain_at(x).is_building and m.has_rubble(x) != left]
-            if not todo and left and not m.terrain_at(h).is_building:
-                self.say(f"{m.label(h)}: rubble needs a building hex (R8.3)", error=True)
-            op = C.rubble_op(todo, left) if todo else None
-        elif t == "fire":
-            if left:
-                todo = [x for x in area if m.building_at(x) is not None and not m.has_fire(x)]
-                if not todo and m.building_at(h) is None and not m.has_fire(h):
-                    self.say(f"{m.label(h)}: fire needs an intact building (R8.4)", error=True)
-            else:
-                todo = [x for x in area if m.has_fire(x)]
-            op = C.fire_op(todo, left) if todo else None
+        op = self.tool_object.dab(self, h, self._drag_button == LEFT)
         if op is not None:
             err = self.doc.stroke_add(op)
             if err is not None:

@@ -24,7 +24,6 @@ import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,62 +40,39 @@ from ..hexgrid import Hex  # noqa: E402
 from ..render.looks import Looks, default_looks  # noqa: E402
 from ..render.mapview import MapView  # noqa: E402
 from ..render.overlays import HeatmapOverlay, LosOverlay, LosView  # noqa: E402
-from .help_overlay import SHORTCUTS  # noqa: E402
+from ..ui.widgets import (  # noqa: E402  # noqa: E402
+    Element,
+    HitBox,
+    Painter,
+    Screen,
+    TextField,
+    UiLayer,
+    top_hit,
+)
 from .model import EditorDocument  # noqa: E402
 from .overlays import BrushCursorOverlay, ObjectiveOverlay, PasteOverlay, ZoneOverlay  # noqa: E402
 from .palette import terrain_entries, wreck_entries  # noqa: E402
+from .panels import (  # noqa: E402
+    PANEL_W,
+    SIDE_COLOURS,
+    STATUS_H,
+    TOOLBAR_W,
+    TOP_H,
+    EditorPanelsMixin,
+    _card_info,
+)
 from .recovery import Autosaver, Recovery  # noqa: E402
-from .scenario_draft import SIDES, VARIANTS  # noqa: E402
+from .scenario_draft import SIDES  # noqa: E402
 from .session import LEFT, MIDDLE, RIGHT, TOOL_BY_ID, EditorSession  # noqa: E402
 from .tools import brush_hexes  # noqa: E402
 
 __all__ = ["EditorWindow"]
 
-TOP_H = 38
-STATUS_H = 28
-TOOLBAR_W = 100
-PANEL_W = 284
-
-# UI theme (RGB / RGBA)
-BG = (34, 36, 40)
-PANEL = (43, 46, 51)
-SECTION = (52, 56, 62)
-BUTTON = (62, 67, 74)
-BUTTON_HOVER = (78, 84, 93)
-ACTIVE = (214, 164, 62)
-TEXT = (226, 224, 214, 255)
-DIM = (150, 150, 142, 255)
-DARK_TEXT = (30, 28, 24, 255)
-ERROR = (236, 98, 84, 255)
-OK = (140, 200, 120, 255)
-FONT = 10
-
-SIDE_COLOURS = {"german": (64, 104, 176, 255), "soviet": (196, 64, 56, 255)}
-GROUPS = (("Terrain", ("brush", "line", "fill", "elevation", "road")),
-          ("Features", ("wreck", "rubble", "fire")),
-          ("Select", ("select", "wand")),
-          ("Check", ("los", "artillery", "spread")),
-          ("Scenario", ("deploy", "objective", "unit")))
-
-
-@dataclass
-class _Widget:
-    x: float
-    y: float
-    w: float
-    h: float
-    action: Callable[[], None] | None
-    tip: str = ""
-
-    def hit(self, px: float, py: float) -> bool:
-        return self.x <= px < self.x + self.w and self.y <= py < self.y + self.h
-
-
 def _fmt_pct(v: float) -> str:
     return f"{100 * v:.0f}%" if v >= 0.0995 else f"{100 * v:.1f}%"
 
 
-class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
+class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The map and scenario editor window (see module doc).
 
     Args:
@@ -138,7 +114,7 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.palette = terrain_entries(doc.map.rules, self.looks)
         self.wrecks = wreck_entries(doc.map.rules)
         self.modal: str | None = None
-        self.modal_text = ""
+        self._field = TextField(on_enter=lambda _text: self._saveas_confirm(), tip="file name")
         self.show_help = False
         self.quit_requested = False
         self.tab = "map"
@@ -147,16 +123,13 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             self.modal = "recover"
         self._mouse = (0.0, 0.0)
         self._pan_drag = False
-        self._widgets: list[_Widget] = []
         self._ui_key: Any = None
-        self._ui_batch = pyglet.graphics.Batch()
-        self._ui_items: list[Any] = []
         self._ov_keys: dict[str, Any] = {}
-        self._status_labels: list[Any] = []
-        self._status_key: Any = None
-        self._modal_items: list[Any] = []
-        self._modal_key: Any = None
-        self._modal_widgets: list[_Widget] = []
+        # the panels, status bar and prompts: one toolkit painter, uploaded above the map
+        self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
+        self.ui_screen = Screen(Element(), self.mapview.atlas)
+        self._painter: Painter | None = None
+        self._dialog_kind: str | None = None
         self._map_obj = doc.map
         self.fit_map()
         if schedule:
@@ -202,16 +175,9 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._sync_overlays()
         bg = self.looks.map["background"]
         pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
+        self._paint_if_changed()
         self.clear()
         self.mapview.draw()
-        self._build_ui_if_changed()
-        self._update_status()
-        self._ui_batch.draw()
-        self._build_modal_if_changed()
-        if self._modal_batch is not None:
-            self._modal_batch.draw()
-
-    _modal_batch: Any = None
 
     def on_resize(self, width: int, height: int) -> None:
         """Keep the map anchored and relayout the panels."""
@@ -219,8 +185,6 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if hasattr(self, "view"):
             self.mapview.resize(width, height, self.get_pixel_ratio())
             self._ui_key = None
-            self._modal_key = None
-            self._status_key = None
 
     def screenshot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Draw the window now and return its image (``pyglet.image.ImageData``); save a PNG to ``path``."""
@@ -258,7 +222,7 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             z = sc.deploy_of(side) if sc is not None else frozenset()  # type: ignore[attr-defined]
             col = SIDE_COLOURS[side]
             self._set_ov(f"deploy-{side}", (z, id(m)) if z else None,
-                         lambda z=z, col=col: ZoneOverlay(z, col, alpha=0.30, border=0.08))
+                         functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08))
         objs = tuple((o.hex, o.points) for o in sc.objectives) if sc is not None else ()  # type: ignore[attr-defined]
         self._set_ov("objectives", (objs, id(m)) if objs else None, lambda: ObjectiveOverlay(objs))
         units = tuple(sc.units) if sc is not None else ()  # type: ignore[attr-defined]
@@ -339,414 +303,67 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return HeatmapOverlay(vals, ramp="fire", vmin=0.0, vmax=1.0, title="P(fire spreads next turn)",
                               show_values=True, legend=False, fmt=_fmt_pct, hide_below=1e-12)
 
-    # -- panels ----------------------------------------------------------------------------
+    # -- panels (drawn through the widget toolkit, hexwar.ui.widgets) ----------------------
     def _ui_state(self) -> Any:
         s, doc = self.session, self.doc
         sc = doc.scenario
         return (self.get_size(), s.tool, s.brush, s.terrain, s.wreck, s.side, s.unit_index, s.show_labels,
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
-                self.tab, sc, self._hover_widget_key())
+                self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
+                self.show_help, id(self.ui_screen.focus), self._hover_key())  # fmt: skip
 
-    def _hover_widget_key(self) -> int:
-        for i, w in enumerate(self._widgets):
-            if w.hit(*self._mouse):
-                return i
-        return -1
+    def _hover_key(self) -> int:
+        # the hit box's place in drawing order: stable across repaints (a new painter makes new
+        # boxes), so hovering one button repaints once, not every frame
+        if self._painter is None:
+            return -1
+        hit = top_hit(self._painter.widgets, *self._mouse)
+        return -1 if hit is None else self._painter.widgets.index(hit)
 
-    def _build_ui_if_changed(self) -> None:
+    def _paint_if_changed(self) -> None:
+        """Repaint the panels, the status bar and any prompt when what they show changed."""
+        self._sync_modal()
         k = self._ui_state()
-        if k == self._ui_key:
+        if k == self._ui_key and self._painter is not None:
             return
         self._ui_key = k
-        self._build_ui()
+        p = Painter(self.mapview.atlas, self._mouse)
+        self._paint_panels(p)
+        self._paint_status(p)
+        if self.modal is not None:
+            self.ui_screen.layout(*self.get_size())
+            self.ui_screen.paint(p)
+        elif self.show_help:
+            self._paint_help(p)
+        self._painter = p
+        self.ui.show(p)
 
-    _label_cache: dict[Any, Any] | None = None
+    def screen_texts(self) -> list[str]:
+        """Every string on screen now (panels, status bar, prompts; tests read it)."""
+        self._paint_if_changed()
+        return list(self._painter.texts) if self._painter is not None else []
 
-    def _build_ui(self) -> None:
-        # Shapes are cheap and rebuilt; labels are slow to make, so identical ones are reused.
-        for it in self._ui_items:
-            it.delete()
-        self._ui_items = []
-        self._widgets = []
-        if self._label_cache is None:
-            self._label_cache = {}
-            g0, g1, g2, g3 = (pyglet.graphics.Group(order=i) for i in range(4))
-            self._groups = (g0, g1, g2, g3)
-        g0, g1, g2, g3 = self._groups
-        cache = self._label_cache
-        used: set[Any] = set()
-        b = self._ui_batch
-        W, H = self.get_size()
-        R = pyglet.shapes.Rectangle
+    # -- modal prompts (toolkit dialogs) and help -------------------------------------------
+    @property
+    def modal_text(self) -> str:
+        """The Save As prompt's text (its :class:`~hexwar.ui.widgets.TextField`)."""
+        return self._field.text
 
-        def rect(x: float, y: float, w: float, h: float, col: Iterable[int], g: Any = g0) -> None:
-            self._ui_items.append(R(x, y, w, h, color=tuple(col)[:3], batch=b, group=g))
+    @modal_text.setter
+    def modal_text(self, text: str) -> None:
+        self._field.text = text
+        self._field.caret = len(text)
 
-        def text(t: str, x: float, y: float, col: Any = TEXT, size: float = FONT, bold: bool = False,
-                 ax: str = "left", ay: str = "center", g: Any = g3, width: float | None = None) -> Any:
-            k = (t, round(x, 1), round(y, 1), tuple(col), size, bold, ax, ay, width)
-            lab = cache.get(k)
-            if lab is None:
-                lab = pyglet.text.Label(t, x=x, y=y, font_size=size, color=tuple(col), anchor_x=ax, anchor_y=ay,
-                                        weight="bold" if bold else "normal", batch=b, group=g)
-                if width is not None and lab.content_width > width:
-                    while len(t) > 3 and lab.content_width > width:
-                        t = t[:-2]
-                        lab.text = t + "…"
-                cache[k] = lab
-            used.add(k)
-            return lab
-
-        mx, my = self._mouse
-
-        def button(x: float, y: float, w: float, h: float, label: str, action: Callable[[], None] | None,
-                   active: bool = False, enabled: bool = True, tip: str = "", size: float = FONT) -> None:
-            hov = enabled and x <= mx < x + w and y <= my < y + h
-            col = ACTIVE if active else (BUTTON_HOVER if hov else BUTTON)
-            rect(x, y, w, h, col, g1)
-            text(label, x + w / 2, y + h / 2, DARK_TEXT if active else (TEXT if enabled else DIM), size=size,
-                 ax="center", bold=active)
-            if enabled:
-                self._widgets.append(_Widget(x, y, w, h, action, tip))
-
-        # backgrounds
-        rect(0, H - TOP_H, W, TOP_H, BG)
-        rect(0, 0, W, STATUS_H, BG)
-        rect(0, STATUS_H, TOOLBAR_W, H - TOP_H - STATUS_H, PANEL)
-        rect(W - PANEL_W, STATUS_H, PANEL_W, H - TOP_H - STATUS_H, PANEL)
-        rect(0, H - TOP_H, W, 1, (20, 20, 22))
-        rect(0, STATUS_H - 1, W, 1, (20, 20, 22))
-        rect(TOOLBAR_W - 1, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
-        rect(W - PANEL_W, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
-
-        # top bar: title and buttons
-        s, doc = self.session, self.doc
-        text("hexwar", 12, H - TOP_H / 2, ACTIVE, size=13, bold=True)
-        name = doc.path.name if doc.path is not None else f"{doc.map.name} (unsaved)"
-        kind = "scenario" if doc.scenario is not None else "map"
-        text(f"{'● ' if doc.dirty else ''}{name}  ·  {kind} {doc.map.width} × {doc.map.height}", 92,
-             H - TOP_H / 2, TEXT, size=11, width=W - 560)
-        bx = W - 8
-        for label, action, enabled, active in reversed((
-            ("Save", self.save, True, False),
-            ("Undo", s.undo, doc.stack.can_undo(), False),
-            ("Redo", s.redo, doc.stack.can_redo(), False),
-            ("Labels", self.toggle_labels, True, s.show_labels),
-            ("Fit", self.fit_map, True, False),
-            ("Help", self.toggle_help, True, self.show_help),
-        )):
-            w = 62
-            bx -= w + 6
-            button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled)
-
-        # tool bar
-        y = H - TOP_H - 8
-        for gname, ids in GROUPS:
-            if gname == "Scenario" and doc.scenario is None:
-                continue
-            y -= 14
-            text(gname.upper(), 10, y, DIM, size=8, bold=True)
-            y -= 6
-            for tid in ids:
-                t = TOOL_BY_ID[tid]
-                y -= 27
-                button(6, y, TOOLBAR_W - 12, 24, "", lambda tid=tid: self._tool(tid), active=s.tool == tid,
-                       tip=t.help)
-                col = DARK_TEXT if s.tool == tid else TEXT
-                text(t.key, 16, y + 12, col, size=9, bold=True, ax="center")
-                text(t.label, 28, y + 12, col, size=FONT)
-            y -= 4
-
-        # right panel: tabs
-        px = W - PANEL_W + 10
-        pw = PANEL_W - 20
-        y = H - TOP_H - 8
-        if doc.scenario is not None:
-            y -= 26
-            button(px, y, pw / 2 - 2, 24, "Map", lambda: self._tab("map"), active=self.tab == "map")
-            button(px + pw / 2 + 2, y, pw / 2 - 2, 24, "Scenario", lambda: self._tab("scenario"),
-                   active=self.tab == "scenario")
-            y -= 6
-        if self.tab == "scenario" and doc.scenario is not None:
-            self._build_scenario_panel(px, pw, y, rect, text, button)
-        else:
-            self._build_map_panel(px, pw, y, rect, text, button)
-        for k in [k for k in cache if k not in used]:
-            cache.pop(k).delete()
-
-    def _build_map_panel(self, px: float, pw: float, y: float, rect: Any, text: Any, button: Any) -> None:
-        s, doc = self.session, self.doc
-        b = self._ui_batch
-        g1, g2 = self._groups[1], self._groups[2]
-        mx, my = self._mouse
-
-        # terrain palette (generated from the terrain table, R2.5)
-        y -= 18
-        text("TERRAIN", px, y, DIM, size=8, bold=True)
-        text("click or 1-0", px + pw, y, DIM, size=8, ax="right")
-        y -= 4
-        for e in self.palette:
-            y -= 24
-            active = s.terrain == e.key and s.tool in ("brush", "line", "fill")
-            hov = px <= mx < px + pw and y <= my < y + 22
-            rect(px, y, pw, 22, ACTIVE if active else (BUTTON_HOVER if hov else SECTION), g1)
-            self._widgets.append(_Widget(px, y, pw, 22, lambda k=e.key: self._terrain(k), e.name))
-            cx, cy = px + 15, y + 11
-            self._ui_items.append(pyglet.shapes.Polygon(*_hex_points(cx, cy, 10.5), color=e.edge[:3], batch=b, group=g2))
-            self._ui_items.append(pyglet.shapes.Polygon(*_hex_points(cx, cy, 8.5), color=e.colour[:3], batch=b, group=g2))
-            col = DARK_TEXT if active else TEXT
-            text(e.name, px + 32, y + 11, col, width=pw - 110)
-            text(e.detail, px + pw - 22, y + 11, DARK_TEXT if active else DIM, size=8, ax="right")
-            text(e.hotkey, px + pw - 6, y + 11, DARK_TEXT if active else DIM, size=8, ax="right", bold=True)
-
-        # brush
-        y -= 30
-        text("BRUSH", px, y + 8, DIM, size=8, bold=True)
-        text("[ ]", px + pw, y + 8, DIM, size=8, ax="right")
-        y -= 22
-        for i, (r, n) in enumerate(((0, "1 hex"), (1, "7 hexes"), (2, "19 hexes"))):
-            button(px + i * (pw / 3), y, pw / 3 - 4, 22, n, lambda r=r: self._brush(r), active=s.brush == r)
-
-        # wreck counters (R8.1)
-        y -= 26
-        text("WRECK COUNTERS", px, y + 8, DIM, size=8, bold=True)
-        text("X to place", px + pw, y + 8, DIM, size=8, ax="right")
-        cw = (pw - 5 * 4) / 6
-        for i, w in enumerate(self.wrecks):
-            col_i, row_i = i % 6, i // 6
-            wx = px + col_i * (cw + 4)
-            wy = y - 34 - row_i * 36
-            active = s.wreck == w.id and s.tool == "wreck"
-            rect(wx, wy, cw, 32, ACTIVE if active else (58, 56, 50), g1)
-            rect(wx + 2, wy + 2, cw - 4, 28, (77, 75, 69) if not active else (120, 96, 40), g1)
-            if w.los:
-                self._ui_items.append(pyglet.shapes.Circle(wx + cw - 7, wy + 25, 3.5, color=(240, 236, 224),
-                                                           batch=b, group=g2))
-            text(w.id, wx + cw / 2, wy + 20, TEXT, size=8, ax="center", bold=True)
-            mcol = (232, 90, 74, 255) if w.applies == "soft" else TEXT
-            text(w.caption, wx + cw / 2, wy + 8, mcol, size=8, ax="center")
-            self._widgets.append(_Widget(wx, wy, cw, 32, lambda wid=w.id: self._wreck(wid),
-                                         f"{w.id}: {w.nationality}"))
-        y -= 34 + 36 * ((len(self.wrecks) + 5) // 6 - 1) + 8
-
-        # map size and resize (add / trim rows and columns on each side)
-        y -= 18
-        text(f"MAP SIZE  {doc.map.width} × {doc.map.height}", px, y, DIM, size=8, bold=True)
-        y -= 4
-        for i, (side, kw) in enumerate((("Left", "left"), ("Right", "right"), ("Top", "top"), ("Bottom", "bottom"))):
-            cx = px + (i % 2) * (pw / 2)
-            cy = y - 24 - (i // 2) * 26
-            text(side, cx, cy + 11, TEXT)
-            if kw == "left":  # two at a time keep the odd-q stagger without an extra row
-                for j, (lab, n) in enumerate((("−2", -2), ("−", -1), ("+", 1), ("+2", 2))):
-                    tip = f"{'add' if n > 0 else 'trim'} {abs(n)} left column{'s' if abs(n) > 1 else ''}"
-                    if abs(n) == 1:
-                        tip = f"{'add' if n > 0 else 'trim'} a left row/column"
-                    button(cx + 34 + j * 24, cy, 22, 22, lab, lambda n=n: self._resize("left", n), tip=tip, size=8)
-                continue
-            button(cx + 52, cy, 34, 22, "−", lambda kw=kw: self._resize(kw, -1), tip=f"trim a {kw} row/column")
-            button(cx + 90, cy, 34, 22, "+", lambda kw=kw: self._resize(kw, +1), tip=f"add a {kw} row/column")
-
-    def _build_scenario_panel(self, px: float, pw: float, y: float, rect: Any, text: Any, button: Any) -> None:
-        s, sc = self.session, self.doc.scenario
-        assert sc is not None
-        y -= 18
-        text("SIDE", px, y, DIM, size=8, bold=True)
-        text("Tab", px + pw, y, DIM, size=8, ax="right")
-        y -= 28
-        for i, side in enumerate(SIDES):
-            button(px + i * (pw / 2), y, pw / 2 - 4, 24, side.capitalize(), lambda side=side: self._side(side),
-                   active=s.side == side)
-        y -= 14
-        for side in SIDES:
-            y -= 16
-            z = len(sc.deploy_of(side))  # type: ignore[attr-defined]
-            n = sum(1 for u in sc.units if u.side == side)  # type: ignore[attr-defined]
-            rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
-            text(f"{side.capitalize()}: zone {z} hexes · {n} unit{'s' if n != 1 else ''}", px + 16, y, TEXT, size=9,
-                 width=pw - 16)
-        y -= 16
-        text(f"{len(sc.objectives)} objective hexes", px + 16, y, TEXT, size=9)  # type: ignore[attr-defined]
-        y -= 8
-
-        def stepper(label: str, value: str, minus: Callable[[], None], plus: Callable[[], None]) -> None:
-            nonlocal y
-            y -= 28
-            text(label, px, y + 11, TEXT)
-            button(px + pw - 118, y, 30, 22, "−", minus)
-            text(value, px + pw - 59, y + 11, ACTIVE, ax="center", bold=True)
-            button(px + pw - 30, y, 30, 22, "+", plus)
-
-        y -= 14
-        text("SETTINGS", px, y, DIM, size=8, bold=True)
-        stepper("Turn limit", str(sc.turns) if sc.turns else "none",  # type: ignore[attr-defined]
-                lambda: s.adjust_setting("turns", -1), lambda: s.adjust_setting("turns", 1))
-        stepper("Victory points", str(sc.victory_points),  # type: ignore[attr-defined]
-                lambda: s.adjust_setting("victory_points", -1), lambda: s.adjust_setting("victory_points", 1))
-        art = sc.artillery_of(s.side)  # type: ignore[attr-defined]
-        stepper(f"Artillery ({s.side})", str(art.missions if art else 0),
-                lambda: s.adjust_setting("missions", -1), lambda: s.adjust_setting("missions", 1))
-        from ..rules.terrain_effects import default_effects
-
-        hit = art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(s.side)
-        stepper("  hits on d6", f"{hit}+", lambda: s.adjust_setting("hit_on", -1), lambda: s.adjust_setting("hit_on", 1))
-        y -= 30
-        text("Variants", px, y + 11, TEXT)
-        for i, v in enumerate(VARIANTS):
-            button(px + pw - 118 + i * 60, y, 56, 22, v, lambda v=v: s.toggle_variant(v),
-                   active=v in sc.variants)  # type: ignore[attr-defined]
-        evs = _event_ids()
-        if evs:
-            y -= 22
-            text("EVENT CARDS IN THE COMMAND DECK", px, y, DIM, size=8, bold=True)
-            for i, eid in enumerate(evs[:12]):
-                cx = px + (i % 2) * (pw / 2)
-                if i % 2 == 0:
-                    y -= 24
-                nice = eid.removeprefix("ev_").replace("_", " ")
-                button(cx, y, pw / 2 - 4, 21, nice[:20], lambda eid=eid: s.toggle_event(eid),
-                       active=eid in sc.events, size=8)  # type: ignore[attr-defined]
-        y -= 22
-        text("STARTING UNIT  (N to place, PgUp/PgDn)", px, y, DIM, size=8, bold=True)
-        y -= 28
-        u = s.current_unit()
-        button(px, y, 26, 24, "‹", lambda: s.cycle_unit(-1))
-        button(px + pw - 26, y, 26, 24, "›", lambda: s.cycle_unit(1))
-        text(u[1] if u else "(no unit cards)", px + pw / 2, y + 12, TEXT if u else DIM, ax="center", width=pw - 60)
-
-    def _update_status(self) -> None:
-        s, m = self.session, self.doc.map
-        h = s.hover
-        info = ""
-        if h is not None and m.in_bounds(h):
-            bits = m.describe(h)
-            sc = self.doc.scenario
-            if sc is not None:
-                for side in SIDES:
-                    if h in sc.deploy_of(side):  # type: ignore[attr-defined]
-                        bits.append(f"{side} deploy")
-                o = sc.objective_at(h)  # type: ignore[attr-defined]
-                if o is not None:
-                    bits.append(f"objective {o.points} VP")
-                us = sc.units_at(h)  # type: ignore[attr-defined]
-                if us:
-                    bits.append("units " + ",".join(u.card for u in us))
-            info = f"{m.label(h)}   " + " · ".join(bits)
-        tool = "Paste" if s.tool == "paste" else TOOL_BY_ID[s.tool].label
-        right = f"{tool}  ·  brush {len(brush_hexes(Hex(0, 0), s.brush))}"
-        key_ = (info, s.status, s.status_error, right, self.get_size())
-        if key_ == self._status_key:
+    def _sync_modal(self) -> None:
+        """Open the toolkit dialog for :attr:`modal` (or close it) when :attr:`modal` changed."""
+        if self._dialog_kind == self.modal and (self.modal is None or self.ui_screen.dialogs):
             return
-        self._status_key = key_
-        W, _ = self.get_size()
-        if not self._status_labels:
-            if self._label_cache is None:
-                self._build_ui()
-            g = self._groups[3]
-            b = self._ui_batch
-            self._status_labels = [
-                pyglet.text.Label("", x=10, y=STATUS_H / 2, font_size=FONT, color=TEXT, anchor_y="center", batch=b, group=g,
-                                  weight="bold"),
-                pyglet.text.Label("", x=330, y=STATUS_H / 2, font_size=FONT, color=TEXT, anchor_y="center", batch=b, group=g),
-                pyglet.text.Label("", x=W - 10, y=STATUS_H / 2, font_size=FONT, color=DIM, anchor_x="right",
-                                  anchor_y="center", batch=b, group=g),
-            ]
-        a, m_, r = self._status_labels
-        r.x = W - 10
-        a.text = info or "—"
-        m_.text = s.status
-        m_.color = ERROR if s.status_error else TEXT
-        r.text = right
-        while m_.text and m_.content_width > W - 330 - 200:
-            m_.text = m_.text[:-4] + "…"
-
-    # -- modal prompts and help -------------------------------------------------------------
-    def _build_modal_if_changed(self) -> None:
-        k = (self.modal, self.modal_text, self.show_help, self.get_size(), self._hover_modal())
-        if k == self._modal_key:
-            return
-        self._modal_key = k
-        for it in self._modal_items:
-            it.delete()
-        self._modal_items = []
-        self._modal_widgets = []
-        if self.modal is None and not self.show_help:
-            self._modal_batch = None
-            return
-        b = pyglet.graphics.Batch()
-        self._modal_batch = b
-        g0, g1, g2 = (pyglet.graphics.Group(order=i) for i in range(3))
-        W, H = self.get_size()
-        items = self._modal_items
-        shade = pyglet.shapes.Rectangle(0, 0, W, H, color=(0, 0, 0), batch=b, group=g0)
-        shade.opacity = 120
-        items.append(shade)
-
-        def lab(t: str, x: float, y: float, col: Any = TEXT, size: float = 11, bold: bool = False, ax: str = "left") -> None:
-            items.append(pyglet.text.Label(t, x=x, y=y, font_size=size, color=col, anchor_x=ax, anchor_y="center",
-                                           weight="bold" if bold else "normal", batch=b, group=g2))
-
-        if self.show_help and self.modal is None:
-            cols = _help_columns()
-            pw = min(W - 40, 1000)
-            ph = min(H - 40, 90 + 17 * max(len(c) for c in cols) + 6 * 5)
-            x0, y0 = (W - pw) / 2, (H - ph) / 2
-            items.append(pyglet.shapes.Rectangle(x0, y0, pw, ph, color=PANEL, batch=b, group=g1))
-            items.append(pyglet.shapes.Rectangle(x0, y0 + ph - 40, pw, 40, color=BG, batch=b, group=g1))
-            lab("Keyboard shortcuts", x0 + 16, y0 + ph - 20, ACTIVE, size=14, bold=True)
-            lab("H, F1 or Esc closes", x0 + pw - 16, y0 + ph - 20, DIM, size=10, ax="right")
-            colw = (pw - 32) / len(cols)
-            for ci, col in enumerate(cols):
-                y = y0 + ph - 62
-                for kind, a, bb in col:
-                    if kind == "section":
-                        y -= 6
-                        lab(a.upper(), x0 + 16 + ci * colw, y, ACTIVE, size=9, bold=True)
-                    else:
-                        lab(a, x0 + 16 + ci * colw, y, TEXT, size=9, bold=True)
-                        lab(bb, x0 + 16 + ci * colw + 150, y, DIM, size=9)
-                    y -= 17
-            return
-        pw, ph = 520, 170
-        x0, y0 = (W - pw) / 2, (H - ph) / 2
-        items.append(pyglet.shapes.Rectangle(x0, y0, pw, ph, color=PANEL, batch=b, group=g1))
-        items.append(pyglet.shapes.Rectangle(x0, y0 + ph - 4, pw, 4, color=ACTIVE, batch=b, group=g1))
-        buttons: list[tuple[str, Callable[[], None]]] = []
-        if self.modal == "quit":
-            lab("Unsaved changes", x0 + 20, y0 + ph - 30, ACTIVE, size=14, bold=True)
-            lab(f"Save the changes to {self.doc.path.name if self.doc.path else 'this new map'} before quitting?",
-                x0 + 20, y0 + ph - 62)
-            buttons = [("Save  (S)", self._quit_save), ("Discard  (D)", self._quit_discard), ("Cancel  (Esc)", self._close_modal)]
-        elif self.modal == "recover":
-            r = self.recoveries[0]
-            lab("Recover unsaved work?", x0 + 20, y0 + ph - 30, ACTIVE, size=14, bold=True)
-            lab(f"The editor did not quit cleanly. Autosave from {r.saved_at or 'earlier'}", x0 + 20, y0 + ph - 62)
-            lab(f"of {r.document_path.name if r.document_path else 'an untitled map'} can be restored.",
-                x0 + 20, y0 + ph - 82)
-            buttons = [("Restore  (R)", self._recover_restore), ("Discard  (D)", self._recover_discard),
-                       ("Later  (Esc)", self._close_modal)]
-        elif self.modal == "saveas":
-            lab("Save as", x0 + 20, y0 + ph - 30, ACTIVE, size=14, bold=True)
-            items.append(pyglet.shapes.Rectangle(x0 + 20, y0 + ph - 92, pw - 40, 30, color=(24, 25, 28), batch=b, group=g1))
-            lab(self.modal_text + "▏", x0 + 28, y0 + ph - 77, TEXT, size=11)
-            lab(".json saves a map, .toml a scenario" if self.doc.scenario is None else "scenario file (.toml)",
-                x0 + 20, y0 + ph - 108, DIM, size=9)
-            buttons = [("Save  (Enter)", self._saveas_confirm), ("Cancel  (Esc)", self._close_modal)]
-        mx, my = self._mouse
-        bw = (pw - 40 - 12 * (len(buttons) - 1)) / max(1, len(buttons))
-        for i, (t, act) in enumerate(buttons):
-            bx = x0 + 20 + i * (bw + 12)
-            by = y0 + 18
-            hov = bx <= mx < bx + bw and by <= my < by + 30
-            items.append(pyglet.shapes.Rectangle(bx, by, bw, 30, color=BUTTON_HOVER if hov else BUTTON, batch=b, group=g1))
-            lab(t, bx + bw / 2, by + 15, TEXT, ax="center", bold=i == 0)
-            self._modal_widgets.append(_Widget(bx, by, bw, 30, act))
-
-    def _hover_modal(self) -> int:
-        for i, w in enumerate(self._modal_widgets):
-            if w.hit(*self._mouse):
-                return i
-        return -1
+        while self.ui_screen.dialogs:
+            self.ui_screen.close()
+        self._dialog_kind = self.modal
+        if self.modal is not None:
+            self.ui_screen.layout(*self.get_size())
+            self.ui_screen.open(self._make_dialog(self.modal))
 
     def toggle_help(self) -> None:
         """Show or hide the keyboard shortcut overlay (H, F1)."""
@@ -913,21 +530,19 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         """Clicks go to a prompt, a panel widget, or the map tool."""
         self._mouse = (x, y)
         if self.modal is not None:
-            for w in self._modal_widgets_now():
-                if w.hit(x, y) and w.action is not None:
-                    w.action()
-                    self._after()
-                    return
+            self._sync_modal()
+            self.ui_screen.mouse_press(x, y, button, modifiers)  # a dialog eats every click
+            self._after()
             return
         if self.show_help:
             self.show_help = False
             return
-        for w in self._widgets_now():
-            if w.hit(x, y):
-                if w.action is not None and button == mouse.LEFT:
-                    w.action()
-                    self._after()
-                return
+        hit = top_hit(self._widgets_now(), x, y)
+        if hit is not None:
+            if hit.action is not None and button == mouse.LEFT:
+                hit.action()
+                self._after()
+            return
         if button == mouse.MIDDLE:
             self._pan_drag = True
             return
@@ -961,9 +576,16 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
 
     def on_text(self, text: str) -> None:
-        """Typing into the Save As prompt."""
-        if self.modal == "saveas" and text.isprintable() and text not in "\r\n":
-            self.modal_text += text
+        """Typing into the Save As prompt (its toolkit text field)."""
+        if self.modal == "saveas":
+            self._sync_modal()
+            self.ui_screen.text(text)
+
+    def on_text_motion(self, motion: int) -> None:
+        """Caret moves and erasing in the Save As prompt."""
+        if self.modal == "saveas":
+            self._sync_modal()
+            self.ui_screen.text_motion(motion)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         """Keyboard shortcuts (see :data:`hexwar.editor.help_overlay.SHORTCUTS`)."""
@@ -971,7 +593,7 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         shift = bool(modifiers & key.MOD_SHIFT)
         if self.modal is not None:
-            return self._modal_key_press(symbol, ctrl)
+            return self._modal_key_press(symbol, ctrl, shift)
         if self.show_help:
             if symbol in (key.ESCAPE, key.H, key.F1):
                 self.show_help = False
@@ -1053,7 +675,7 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._after()
         return True
 
-    def _modal_key_press(self, symbol: int, ctrl: bool) -> bool:
+    def _modal_key_press(self, symbol: int, ctrl: bool, shift: bool = False) -> bool:
         m = self.modal
         if symbol == key.ESCAPE:
             self._quit_after_save = False
@@ -1066,10 +688,11 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             self._recover_restore()
         elif m == "recover" and symbol == key.D:
             self._recover_discard()
-        elif m == "saveas" and symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+        elif m == "saveas" and symbol == key.NUM_ENTER:
             self._saveas_confirm()
-        elif m == "saveas" and symbol == key.BACKSPACE:
-            self.modal_text = self.modal_text[:-1]
+        else:  # Enter (the focused button or the field), Tab (focus order)
+            self._sync_modal()
+            self.ui_screen.key_press(symbol, key.MOD_SHIFT if shift else 0)
         self._after()
         return True
 
@@ -1077,13 +700,9 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         x0, y0, x1, y1 = self.map_area()
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
-    def _widgets_now(self) -> list[_Widget]:
-        self._build_ui_if_changed()
-        return list(self._widgets)
-
-    def _modal_widgets_now(self) -> list[_Widget]:
-        self._build_modal_if_changed()
-        return list(self._modal_widgets)
+    def _widgets_now(self) -> list[HitBox]:
+        self._paint_if_changed()
+        return list(self._painter.widgets) if self._painter is not None else []
 
     # -- test helpers ------------------------------------------------------------------------
     def widget_at(self, tip_or_label: str) -> tuple[float, float]:
@@ -1093,53 +712,10 @@ class EditorWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             HexwarError: when no widget has that tip.
         """
         for w in self._widgets_now():
-            if w.tip == tip_or_label:
+            if w.tip == tip_or_label and w.z == 0:
                 return (w.x + w.w / 2, w.y + w.h / 2)
         raise HexwarError(f"no widget {tip_or_label!r}")
 
 
 def _btn(button: int) -> int:
     return {mouse.LEFT: LEFT, mouse.RIGHT: RIGHT, mouse.MIDDLE: MIDDLE}.get(button, LEFT)
-
-
-def _hex_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    import math
-
-    return [(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)]
-
-
-def _help_columns() -> list[list[tuple[str, str, str]]]:
-    rows: list[tuple[str, str, str]] = []
-    for sec, items in SHORTCUTS:
-        rows.append(("section", sec, ""))
-        rows.extend(("key", k, w) for k, w in items)
-    half = (len(rows) + 1) // 2
-    # split at a section boundary near the middle
-    cut = half
-    for i in range(half, len(rows)):
-        if rows[i][0] == "section":
-            cut = i
-            break
-    return [rows[:cut], rows[cut:]]
-
-
-@functools.cache
-def _card_info() -> dict[str, tuple[str, str, int]]:
-    """``card id -> (short name, unit type, Full Endurance)`` from the card data, if loadable."""
-    try:
-        from ..rules.cards import default_cards
-
-        cards = default_cards()
-    except (HexwarError, ImportError, OSError):
-        return {}
-    return {u.id: (u.name, u.unit_type, max(1, u.endurance_full)) for u in cards.units.values()}
-
-
-@functools.cache
-def _event_ids() -> list[str]:
-    try:
-        from ..rules.cards import default_cards
-
-        return sorted(default_cards().events)
-    except (HexwarError, ImportError, OSError):
-        return []

@@ -44,7 +44,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import HexwarError
+from ..errors import HexwarError, clip
 from ..hexgrid import Hex, HexLabelError
 from ..rules.cards import SIDES
 
@@ -423,7 +423,7 @@ def field_problem(cmd: Command) -> str | None:
     for fname, tp in hints.items():
         v = getattr(cmd, fname)
         if not _type_ok(tp, v):
-            return f"{cmd.name}.{fname}: expected {_type_name(tp)}, got {v!r}"[:300]
+            return f"{cmd.name}.{fname}: expected {_type_name(tp)}, got {clip(v)}"[:300]
     return None
 
 
@@ -437,28 +437,28 @@ def _from_json_value(tp: Any, v: Any, where: str) -> Any:
         return _from_json_value(inner[0], v, where)
     if tp is Hex:
         if not isinstance(v, str):
-            raise CommandFormatError(f"{where}: expected a hex label like 'D07', got {v!r}")
+            raise CommandFormatError(f"{where}: expected a hex label like 'D07', got {clip(v)}")
         try:
             return Hex.from_label(v)
         except HexLabelError as exc:
             raise CommandFormatError(f"{where}: {exc}") from None
     if origin is tuple:
         if not isinstance(v, list):
-            raise CommandFormatError(f"{where}: expected a list, got {v!r}")
+            raise CommandFormatError(f"{where}: expected a list, got {clip(v)}")
         if len(v) > 64:
             raise CommandFormatError(f"{where}: list of {len(v)} items is too long")
         return tuple(_from_json_value(args[0], x, f"{where}[{i}]") for i, x in enumerate(v))
     if tp is bool:
         if not isinstance(v, bool):
-            raise CommandFormatError(f"{where}: expected true or false, got {v!r}")
+            raise CommandFormatError(f"{where}: expected true or false, got {clip(v)}")
         return v
     if tp is int:
         if not isinstance(v, int) or isinstance(v, bool):
-            raise CommandFormatError(f"{where}: expected an integer, got {v!r}")
+            raise CommandFormatError(f"{where}: expected an integer, got {clip(v)}")
         return v
     if tp is str:
         if not isinstance(v, str) or len(v) > 200:
-            raise CommandFormatError(f"{where}: expected text, got {v!r}")
+            raise CommandFormatError(f"{where}: expected text, got {clip(v)}")
         return v
     raise CommandFormatError(f"{where}: unsupported field type {tp!r}")  # pragma: no cover
 
@@ -478,7 +478,7 @@ def command_from_json(data: Any, where: str = "command") -> Command:
     name = data.get("cmd")
     cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise CommandFormatError(f"{where}.cmd: unknown command {name!r}; expected one of {sorted(COMMAND_TYPES)}")
+        raise CommandFormatError(f"{where}.cmd: unknown command {clip(name)}; expected one of {sorted(COMMAND_TYPES)}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for k in data:
@@ -492,5 +492,5 @@ def command_from_json(data: Any, where: str = "command") -> Command:
             continue
         kwargs[fname] = _from_json_value(hints[fname], data[fname], f"{where}.{fname}")
     if kwargs.get("side") not in SIDES:
-        raise CommandFormatError(f"{where}.side: expected one of {SIDES}, got {data.get('side')!r}")
+        raise CommandFormatError(f"{where}.side: expected one of {SIDES}, got {clip(data.get('side'))}")
     return cls(**kwargs)

@@ -191,5 +191,8 @@ def play(
             raise HexwarError(f"turn {st.turn}: over {MAX_COMMANDS_PER_TURN} commands without reaching End Turn; "
                               f"the players never end the {st.phase} phase")
     if saver is not None:
-        write_save(st, saver.path, names)
+        try:
+            write_save(st, saver.path, names)
+        finally:
+            saver.close()
     return HeadlessRun(st, result_of(st), n, decisions)

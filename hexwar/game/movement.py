@@ -37,6 +37,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from ..errors import clip
 from ..hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
@@ -420,7 +421,7 @@ def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str 
 
     u = state.units.get(uid)
     if u is None:
-        return f"no unit {uid} in play"
+        return f"no unit {clip(uid, quote=False)} in play"
     if u.side != side:
         return f"{uid} is not yours"
     name = f"{ruleset.card_name(u.card)} ({uid})"
@@ -527,7 +528,7 @@ def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str |
     """Why ``uid`` may not hook up the wreck in ``wreck_hex`` now (R8.1), or ``None``."""
     u = state.units.get(uid)
     if u is None:
-        return f"no unit {uid} in play"
+        return f"no unit {clip(uid, quote=False)} in play"
     if u.side != side:
         return f"{uid} is not yours"
     if wreck_hex is None:

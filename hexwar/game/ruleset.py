@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import clip
 from ..hexgrid import Hex
 from ..los import BLOCKED, visibility_with_hindrances
 from ..rules import cards as _cards
@@ -197,9 +198,9 @@ def unit_card_problem(cid: str, side: str) -> str | None:
     u = c.units.get(cid)
     if u is None:
         near = sorted(k for k in c.units if k.startswith(_cards.SIDE_PREFIX.get(side, "")))[:8]
-        return f"unknown unit card {cid!r}; {side} cards are e.g. {near}"
+        return f"unknown unit card {clip(cid)}; {side} cards are e.g. {near}"
     if u.side != side:
-        return f"{cid!r} is a {u.side} card, not {side}"
+        return f"{clip(cid)} is a {u.side} card, not {side}"
     return None
 
 

@@ -1,6 +1,7 @@
 """Saves and replays (DESIGN: a replay is scenario + seed + command list through the same code).
 
-A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 1)::
+A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 2, ``hexwar schema save``; version 1 files
+are upgraded on load, and a save without ``scenario.map`` is still written as version 1)::
 
     {
       "format": "hexwar-save", "schema_version": 1,
@@ -31,15 +32,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HexwarError, Problem, ValidationError
-from ..fileio import atomic_write_text, dump_json, read_json
+from ..errors import HexwarError, Problem, ValidationError, clip
+from ..fileio import LIMITS, FileLock, atomic_write_text, dump_json, read_json
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
+from ..paths import content_dir
 from ..rules.combat import RULES_REVISION
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
+from .limits import HARD_TURN_CAP, MAX_GAME_COMMANDS
+from .onmap import scenario_on_map
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
 
@@ -60,9 +68,10 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "hexwar-save"
-SAVE_SCHEMA_VERSION = 1
-MAX_SAVE_BYTES = 16 * 1024 * 1024
-MAX_COMMANDS = 200_000
+SAVE_SCHEMA_VERSION = 2  # issue 19: 2 adds the optional scenario.map; saves without it are written as 1
+MAX_SAVE_BYTES = LIMITS["hexwar-save"][0]  # the one set of limits (hexwar.fileio.LIMITS)
+MAX_COMMANDS = MAX_GAME_COMMANDS  # the engine ends every game before its log grows past this (R12.4)
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 class ReplayError(HexwarError):
@@ -99,6 +108,8 @@ class SaveFile:
         log_hash: :func:`log_hash` of the game's event log when saved.
         rules_revision: the combat rules revision the game was played with (1 for saves
             that do not record one: the migration of round-1 saves, docs/rules.md).
+        final_phase: the phase after the last command.
+        scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -118,6 +129,8 @@ class SaveFile:
     path: str = "<memory>"
     commands_hash: str = ""
     log_hash: str = ""
+    final_phase: str = ""
+    scenario_map: str = ""
     rules_revision: int = 1
 
 
@@ -136,15 +149,18 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
+    ref = {
+        "id": sc.id,
+        "name": sc.reference,
+        "path": str(sc.path.resolve()) if sc.path is not None else "",
+        "hash": sc.content_hash,
+    }
+    if sc.map_spec:  # issue 19: played on a generated map (schema 2)
+        ref["map"] = sc.map_spec
     return {
         "format": SAVE_FORMAT,
-        "schema_version": SAVE_SCHEMA_VERSION,
-        "scenario": {
-            "id": sc.id,
-            "name": sc.reference,
-            "path": str(sc.path.resolve()) if sc.path is not None else "",
-            "hash": sc.content_hash,
-        },
+        "schema_version": SAVE_SCHEMA_VERSION if sc.map_spec else 1,
+        "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
         "rules_revision": state.rules_revision,
@@ -180,6 +196,16 @@ def _parse_save(data: Any, src: str) -> SaveFile:
 
     if not isinstance(data, dict):
         raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")])
+    # issue 19: upgrade older versions in memory, then the JSON Schema (hexwar schema save) checks
+    # the structure; the checks below add the bookkeeping the schema cannot say.
+    structural: list[Problem] = []
+    if data.get("format") == SAVE_FORMAT:
+        try:
+            data, _ = upgrade(data, "save", src)
+        except ValidationError as exc:
+            structural += exc.problems
+            data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
+    structural += schema_problems(data, "save", src)
     if data.get("format") != SAVE_FORMAT:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
     if data.get("schema_version") != SAVE_SCHEMA_VERSION:
@@ -190,7 +216,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
     sc = data.get("scenario")
-    sid = sname = spath = shash = ""
+    sid = sname = spath = shash = smap = ""
     if not isinstance(sc, dict):
         bad("scenario", "expected {id, name, path, hash}")
     else:
@@ -198,11 +224,12 @@ def _parse_save(data: Any, src: str) -> SaveFile:
             if not isinstance(sc.get(k), str):
                 bad(f"scenario.{k}", "expected text")
         sid, sname, spath, shash = (str(sc.get(k, "")) for k in ("id", "name", "path", "hash"))
-        if shash and len(shash) != 64:
-            bad("scenario.hash", "expected a 64-digit SHA-256 hex digest")
+        smap = sc["map"] if isinstance(sc.get("map"), str) else ""
+        if not _HEX64.match(shash):
+            bad("scenario.hash", f"expected a 64-digit SHA-256 hex digest, got {clip(shash)}")
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        bad("seed", f"expected an integer >= 0, got {seed!r}")
+        bad("seed", f"expected an integer >= 0, got {clip(seed)}")
         seed = 0
     variants = data.get("variants", [])
     if not isinstance(variants, list) or any(v not in KNOWN_VARIANTS for v in variants):
@@ -224,39 +251,78 @@ def _parse_save(data: Any, src: str) -> SaveFile:
                 commands.append(command_from_json(c, f"commands[{i}]"))
             except CommandFormatError as exc:
                 bad(f"commands[{i}]", str(exc).split(": ", 1)[-1])
+    n_cmds = len(cmds_raw) if isinstance(cmds_raw, list) else 0
     checkpoints: list[tuple[int, int, str]] = []
-    cps = data.get("checkpoints", [])
+    cps = data.get("checkpoints")
     if not isinstance(cps, list):
-        bad("checkpoints", "expected a list of {turn, commands, hash}")
+        bad("checkpoints", "missing: expected a list of {turn, commands, hash}, one per End Turn")
         cps = []
     for i, cp in enumerate(cps):
-        if (not isinstance(cp, dict) or not isinstance(cp.get("turn"), int) or not isinstance(cp.get("commands"), int)
-                or not isinstance(cp.get("hash"), str)):
-            bad(f"checkpoints[{i}]", "expected {turn: int, commands: int, hash: text}")
+        cw = f"checkpoints[{i}]"
+        if not isinstance(cp, dict) or set(cp) != {"turn", "commands", "hash"}:
+            bad(cw, "expected exactly {turn: int, commands: int, hash: text}")
             continue
-        checkpoints.append((cp["turn"], cp["commands"], cp["hash"]))
+        t, n, h = cp["turn"], cp["commands"], cp["hash"]
+        if not _is_int(t) or not 1 <= t <= HARD_TURN_CAP:
+            bad(f"{cw}.turn", f"expected a turn 1..{HARD_TURN_CAP}, got {clip(t)}")
+        elif not _is_int(n) or not 1 <= n <= n_cmds:
+            bad(f"{cw}.commands", f"expected a command count 1..{n_cmds} (the log's length), got {clip(n)}")
+        elif not isinstance(h, str) or not _HEX64.match(h):
+            bad(f"{cw}.hash", f"expected a 64-digit SHA-256 hex digest, got {clip(h)}")
+        elif checkpoints and (t <= checkpoints[-1][0] or n <= checkpoints[-1][1]):
+            bad(cw, f"turn {t} at command {n} does not follow the previous checkpoint (turn {checkpoints[-1][0]} "
+                    f"at command {checkpoints[-1][1]}): checkpoints must be in order")
+        else:
+            checkpoints.append((t, n, h))
     final = data.get("final")
-    fhash, fturn, result, chash, lhash = "", 0, None, "", ""
-    if not isinstance(final, dict) or not isinstance(final.get("hash"), str):
-        bad("final", "expected {turn, phase, commands, hash, result}")
+    fhash, fturn, fphase, result, chash, lhash = "", 0, "", None, "", ""
+    if not isinstance(final, dict):
+        bad("final", "missing: expected {turn, phase, commands, hash, commands_hash, log_hash, result}")
     else:
-        fhash = final["hash"]
-        fturn = final.get("turn", 0) if isinstance(final.get("turn"), int) else 0
-        result = final.get("result") if isinstance(final.get("result"), dict) else None
-        chash = final.get("commands_hash", "") if isinstance(final.get("commands_hash", ""), str) else ""
-        lhash = final.get("log_hash", "") if isinstance(final.get("log_hash", ""), str) else ""
-        if isinstance(cmds_raw, list) and final.get("commands") not in (None, len(cmds_raw)):
-            bad("final.commands", f"says {final.get('commands')} commands but the log holds {len(cmds_raw)}")
+        known_f = {"turn", "phase", "commands", "hash", "commands_hash", "log_hash", "result"}
+        for k in final:
+            if k not in known_f:
+                bad(f"final.{clip(k, quote=False)}", f"unknown field; expected one of {sorted(known_f)}")
+        for k in ("hash", "commands_hash", "log_hash"):
+            v = final.get(k)
+            if not isinstance(v, str) or not _HEX64.match(v):
+                bad(f"final.{k}", f"{'missing' if v in (None, '') else 'got ' + clip(v)}: expected a 64-digit "
+                                  "SHA-256 hex digest (a save without it cannot be verified)")
+        fhash = str(final.get("hash", ""))
+        chash = str(final.get("commands_hash", ""))
+        lhash = str(final.get("log_hash", ""))
+        ft = final.get("turn")
+        if isinstance(ft, int) and not isinstance(ft, bool) and 0 <= ft <= HARD_TURN_CAP + 1:
+            fturn = ft
+        else:
+            bad("final.turn", f"expected a turn 0..{HARD_TURN_CAP + 1}, got {clip(ft)}")
+        fp = final.get("phase")
+        if not isinstance(fp, str) or not fp:
+            bad("final.phase", f"expected the phase name, got {clip(fp)}")
+        else:
+            fphase = fp
+        fr = final.get("result")
+        if fr is not None and not isinstance(fr, dict):
+            bad("final.result", f"expected null or the result object, got {clip(fr)}")
+        result = fr if isinstance(fr, dict) else None
+        fc = final.get("commands")
+        if not _is_int(fc) or (isinstance(cmds_raw, list) and fc != n_cmds):
+            bad("final.commands", f"says {clip(fc)} commands but the log holds {n_cmds}")
     # migration: saves written before rules revisions were recorded replay with revision 1
     # (docs/rules.md "Rules revisions")
     revision = data.get("rules_revision", 1)
-    if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= RULES_REVISION:
-        bad("rules_revision", f"expected a rules revision 1..{RULES_REVISION}, got {str(revision)[:80]!r}")
+    if not _is_int(revision) or not 1 <= revision <= RULES_REVISION:
+        bad("rules_revision", f"expected a rules revision 1..{RULES_REVISION}, got {clip(revision)}")
         revision = 1
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, revision)
+                    dict(players), result, src, chash, lhash, fphase, smap, revision)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -265,103 +331,195 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     Raises:
         ValidationError: listing every problem of form.
     """
-    data = read_json(path, max_bytes=MAX_SAVE_BYTES)
+    data = read_json(path, kind="hexwar-save")
     return _parse_save(data, str(path))
 
 
-def _find_scenario_for(save: SaveFile) -> Scenario:
-    cands: list[str] = []
-    if save.scenario_path:
-        cands.append(save.scenario_path)
-    if save.path != "<memory>" and save.scenario_path:
-        cands.append(str(Path(save.path).parent / Path(save.scenario_path).name))
-    if save.scenario_name:
-        cands.append(save.scenario_name)
+_BARE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _inside(p: Path, root: Path) -> bool:
+    return p == root or root in p.parents
+
+
+def scenario_candidates(save: SaveFile, given: tuple[str, ...] = ()) -> tuple[list[Path], list[str]]:
+    """Where a save's scenario may be looked for, before any file is opened (issue 13 item 3).
+
+    Only three places are allowed: files given on the command line (``given``, e.g.
+    ``hexwar replay SAVE --scenario FILE``), ``.toml`` files in the save's own folder and the
+    shipped scenarios. The save's recorded ``scenario.path`` is used only when it resolves
+    into one of them; its file name (and a bare ``scenario.name``) are looked up in the save's
+    folder and among the shipped scenarios.
+
+    Returns:
+        ``(candidates, refused)``: existing paths to try in order, and a note per recorded
+        path refused because it points elsewhere.
+    """
+    roots: list[Path] = []
+    if save.path != "<memory>":
+        roots.append(Path(save.path).resolve().parent)
+    try:
+        roots.append(content_dir("scenarios").resolve())
+    except FileNotFoundError:
+        pass
+    out: list[Path] = []
+    refused: list[str] = []
+
+    def add(p: Path) -> None:
+        r = p.resolve()
+        if r.is_file() and r not in out:
+            out.append(r)
+
+    for g in given:
+        add(Path(g))
+    rec = save.scenario_path
+    names: list[str] = []
+    if rec:
+        rp = Path(rec)
+        if rp.suffix.lower() == ".toml" and _BARE_NAME.match(rp.stem):
+            names.append(rp.name)
+        if rp.is_absolute() and any(_inside(rp.resolve(), r) for r in roots) and rp.suffix.lower() == ".toml":
+            add(rp)
+        elif not any(rp.resolve() == c for c in out):
+            refused.append(f"the recorded scenario path {clip(rec)} lies outside the save's folder and the shipped "
+                           "scenarios, so it is not opened")
+    for n in (save.scenario_name, save.scenario_id):
+        if n and _BARE_NAME.match(n):
+            names.append(f"{n}.toml")
+    for root in roots:
+        for n in names:
+            add(root / n)
+    return out, refused
+
+
+def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
+    cands, refused = scenario_candidates(save, given)
+    first: Scenario | None = None
+    errors: list[str] = []
     for c in cands:
         try:
             sc = load_scenario(c)
-        except HexwarError:
+            if save.scenario_map:  # issue 19: the game was played on a generated map
+                sc = scenario_on_map(sc, save.scenario_map)
+        except HexwarError as exc:
+            errors.append(f"{c}: {str(exc).splitlines()[-1].strip()}")
             continue
         if sc.content_hash == save.scenario_hash:
             return sc
-    if cands:
-        try:
-            sc = load_scenario(cands[0])
-        except HexwarError as exc:
-            raise ReplayError(f"{save.path}: the scenario {save.scenario_name or save.scenario_id!r} cannot be loaded: {exc}") from None
-        raise ReplayError(f"{save.path}: the scenario {save.scenario_name!r} has changed since the game was saved "
-                          f"(hash {sc.content_hash[:12]}... differs from the saved {save.scenario_hash[:12]}...)")
-    raise ReplayError(f"{save.path}: the save names no scenario")
+        first = first or sc
+    ref = clip(save.scenario_name or save.scenario_id)
+    if first is not None:
+        raise ReplayError(f"{save.path}: the scenario {ref} has changed since the game was saved "
+                          f"(hash {first.content_hash[:12]}... of {first.path} differs from the saved "
+                          f"{save.scenario_hash[:12]}...)")
+    why = "; ".join(refused + errors)
+    raise ReplayError(f"{save.path}: the scenario {ref} was not found in the save's folder or among the shipped "
+                      f"scenarios{' (' + why + ')' if why else ''}; give it with --scenario FILE")
 
 
 def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True,
-           until: int | None = None) -> GameState:
-    """Replay a save's commands from a fresh game and (by default) verify every hash.
+           until: int | None = None, scenario_paths: tuple[str, ...] = ()) -> GameState:
+    """Replay a save's commands from a fresh game and (by default) verify everything.
+
+    Verification (issue 13 item 4) checks the scenario's hash, every checkpoint (each End Turn
+    of the replay must have its checkpoint in the save, at the same turn and command index,
+    with the same state hash, and the save may hold no other), the final turn, phase, result
+    and state hash, the command log's hash and the event log's hash.
 
     Args:
         save: the parsed save.
-        scenario: the scenario to use; default: found from the save's reference (its hash
-            must match).
-        verify: check the checkpoint and final state hashes.
-        until: replay only the first ``until`` commands (no final-hash check then).
+        scenario: the scenario to use; default: found from the save's reference among the
+            allowed places (:func:`scenario_candidates`; its hash must match).
+        verify: check everything listed above.
+        until: replay only the first ``until`` commands (checkpoints up to there only).
+        scenario_paths: scenario files given on the command line (allowed places).
 
     Returns:
         the replayed game.
 
     Raises:
-        ReplayError: naming the first command refused, the first checkpoint whose hash
-            differs, or a final hash that differs.
+        ReplayError: naming the first command refused, the first checkpoint that is missing
+            or differs, or the final value that differs.
     """
-    sc = scenario or _find_scenario_for(save)
+    sc = scenario or _find_scenario_for(save, scenario_paths)
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)
     state.rules_revision = save.rules_revision  # before any command: setup rolls no combat
-    cps = {n: (t, h) for t, n, h in save.checkpoints}
     n = len(save.commands) if until is None else min(until, len(save.commands))
     for i, cmd in enumerate(save.commands[:n]):
+        k = len(state.checkpoints)
         try:
             state.apply(cmd)
         except IllegalCommand as exc:
             raise ReplayError(f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
                               f"the command log is corrupt or belongs to another game", index=i) from None
-        if verify and (i + 1) in cps:
-            t, h = cps[i + 1]
-            if state.state_hash() != h:
+        if verify and len(state.checkpoints) > k:
+            t, m, h = state.checkpoints[k]
+            if k >= len(save.checkpoints):
+                raise ReplayError(f"{save.path}: the save has no checkpoint for the End Turn of turn {t} (after command "
+                                  f"{i}): checkpoints were removed, so the save cannot be verified", index=i, turn=t)
+            st, sm, sh = save.checkpoints[k]
+            if (st, sm) != (t, m):
+                raise ReplayError(f"{save.path}: checkpoints[{k}] differs from the replay: it says turn {st} after command {sm - 1}, but the replay "
+                                  f"ends turn {t} after command {i}", index=i, turn=t)
+            if sh != h:
                 raise ReplayError(f"{save.path}: the replay diverges by the end of turn {t} (state hash after command "
                                   f"{i} differs from the saved checkpoint)", index=i, turn=t)
-    if verify and until is None:
+    if not verify:
+        return state
+    extra = [cp for cp in save.checkpoints[len(state.checkpoints):] if cp[1] <= n]
+    if extra:
+        t, m, _ = extra[0]
+        raise ReplayError(f"{save.path}: the save has a checkpoint for turn {t} after command {m - 1} that the "
+                          "replay never reached", turn=t)
+    if until is None:
         if state.state_hash() != save.final_hash:
             raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
                               f"{state.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
-        if save.commands_hash and commands_hash(save.commands) != save.commands_hash:
+        if (state.turn, str(state.phase)) != (save.final_turn, save.final_phase):
+            raise ReplayError(f"{save.path}: final says turn {save.final_turn}, {clip(save.final_phase)} phase, but the "
+                              f"replay ends in turn {state.turn}, {state.phase} phase")
+        res = state.result.to_json() if state.result else None
+        if res != save.result:
+            raise ReplayError(f"{save.path}: final.result {clip(save.result)} differs from the replayed {clip(res)}")
+        if commands_hash(save.commands) != save.commands_hash:
             raise ReplayError(f"{save.path}: the command log differs from the one saved (its hash does not match): "
                               "it was edited after the game was saved")
-        if save.log_hash and log_hash(state) != save.log_hash:
+        if log_hash(state) != save.log_hash:
             raise ReplayError(f"{save.path}: the replayed game log differs from the saved game's (log hash "
                               f"{log_hash(state)[:12]}... vs {save.log_hash[:12]}...): the commands were altered")
     return state
 
 
-def load_game(path: str | os.PathLike[str], verify: bool = True) -> GameState:
+def load_game(path: str | os.PathLike[str], verify: bool = True, scenario_paths: tuple[str, ...] = ()) -> GameState:
     """Load a save: read it, replay it through the same code and verify its hashes.
+
+    Args:
+        path: the save file.
+        verify: verify everything (:func:`replay`).
+        scenario_paths: scenario files given on the command line.
 
     Raises:
         ValidationError: when the file is malformed.
         ReplayError: when it does not replay to the saved state.
     """
-    return replay(read_save(path), verify=verify)
+    return replay(read_save(path), verify=verify, scenario_paths=scenario_paths)
 
 
-def validate_save_file(path: str) -> None:
+def validate_save_file(path: str, scenario_paths: tuple[str, ...] = ()) -> None:
     """Validate a save fully (form, then replay and hashes); registered in VALIDATORS.
+
+    Args:
+        path: the save.
+        scenario_paths: scenario files given on the command line (:func:`scenario_candidates`).
 
     Raises:
         ValidationError: listing every problem.
     """
     save = read_save(path)
     try:
-        replay(save)
+        replay(save, scenario_paths=scenario_paths)
     except ReplayError as exc:
         raise ValidationError([Problem(path, f"commands[{exc.index}]" if exc.index is not None else "final",
                                        str(exc).split(": ", 1)[-1])]) from None
@@ -371,17 +529,28 @@ class Autosaver:
     """Writes a game's save after every End Turn and when the game ends.
 
     Call :meth:`after` with the events of each applied command (the headless runner and the
-    window do).
+    window do). The saver holds the save file's advisory lock (:class:`hexwar.fileio.FileLock`)
+    from its creation until :meth:`close` (or the end of the process), so a second game saving
+    to the same file waits briefly and then refuses instead of overwriting this one.
 
     Args:
         path: the save file.
         players: who plays each side (written into the save).
+
+    Raises:
+        HexwarError: when another process holds the save file's lock.
     """
 
     def __init__(self, path: str | os.PathLike[str], players: dict[str, str] | None = None):
         self.path = Path(path)
         self.players = dict(players or {})
         self.writes = 0
+        self._lock = FileLock(self.path, what="saved to (a game is running with that --save file)").acquire()
+        self._finalizer = weakref.finalize(self, self._lock.release)
+
+    def close(self) -> None:
+        """Release the save file's lock (the saver writes nothing more)."""
+        self._finalizer()
 
     def after(self, state: GameState, events: list[Any]) -> bool:
         """Save if ``events`` include an End Turn or the game's end; returns whether it wrote."""

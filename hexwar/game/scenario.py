@@ -50,17 +50,21 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HexwarError, Problem, ValidationError
-from ..fileio import read_text
+from ..errors import HexwarError, Problem, ValidationError, clip
+from ..fileio import read_text, recover_group
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
+from .limits import HARD_TURN_CAP
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -80,6 +84,10 @@ __all__ = [
     "load_scenario",
     "find_scenario",
     "validate_scenario_file",
+    "parse_scenario",
+    "build_scenario",
+    "loads_toml",
+    "check_setup",
     "parse_zone",
 ]
 
@@ -108,9 +116,9 @@ def parse_zone(spec: str) -> list[Hex]:
     a, b = Hex.from_label(m.group(1)), Hex.from_label(m.group(2))
     (c0, r0), (c1, r1) = a.offset, b.offset
     if c1 < c0 or r1 < r0:
-        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+        raise HexLabelError(f"bad zone {clip(spec)}: the first corner must be the top-left one")
     if (c1 - c0 + 1) * (r1 - r0 + 1) > 250_000:
-        raise HexLabelError(f"bad zone {spec!r}: too large")
+        raise HexLabelError(f"bad zone {clip(spec)}: too large")
     return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
 
@@ -245,6 +253,10 @@ class Scenario:
         hold: optional objective-holding victory.
         areas: named hex groups of the ``[areas]`` table (:mod:`hexwar.game.areas`).
         content_hash: SHA-256 over the scenario text and the map's content hash.
+        reference: the name the scenario was given by (its file's stem).
+        override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
+        map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
+            instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
     """
 
     id: str
@@ -266,6 +278,8 @@ class Scenario:
     areas: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     content_hash: str = ""
     reference: str = field(default="", compare=False)
+    override_reserves: bool = False
+    map_spec: str = field(default="", compare=False)
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
@@ -283,7 +297,7 @@ def find_scenario(name: str) -> Path:
     """
     p = find_content("scenarios", name)
     if p is None:
-        raise HexwarError(f"scenario {name!r} not found: give a path to a .toml file or a shipped scenario name")
+        raise HexwarError(f"scenario {clip(name)} not found: give a path to a .toml file or a shipped scenario name")
     return p
 
 
@@ -311,12 +325,12 @@ def _resolve_map(value: str, scenario_path: Path | None, bad: Any) -> Path | Non
         r = c.resolve()
         inside = any(r == a or a in r.parents for a in allowed)
         if not inside:
-            bad("scenario.map", f"{value!r} resolves to {r}, outside the project's maps/ folder and the scenario's folder")
+            bad("scenario.map", f"{clip(value)} resolves to {r}, outside the project's maps/ folder and the scenario's folder")
             return None
         if r.is_file():
             return r
     where = " or ".join(str(c) for c in cands)
-    bad("scenario.map", f"map {value!r} not found (looked for {where})")
+    bad("scenario.map", f"map {clip(value)} not found (looked for {where})")
     return None
 
 
@@ -337,15 +351,16 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     p = Path(path)
     if not p.exists() and "/" not in str(path) and not str(path).endswith(".toml"):
         p = find_scenario(str(path))
-    text = read_text(p, MAX_SCENARIO_BYTES)
-    return parse_scenario(text, p)
+    recover_group(p)  # finish an interrupted paired save (the editor's map + scenario) first
+    text = read_text(p, kind="hexwar-scenario")
+    return build_scenario(loads_toml(text, str(p)), text, p)
 
 
 def validate_scenario_file(path: str) -> None:
     """Validate a scenario file; registered in :data:`hexwar.validate.VALIDATORS`.
 
     Raises:
-        ValidationError: listing every problem found.
+        ValidationError: listing every problem found (the same checks as ``play``).
     """
     load_scenario(path)
 
@@ -360,8 +375,42 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
     Raises:
         ValidationError: listing every problem.
     """
-    import tomllib
+    return build_scenario(loads_toml(text, str(path) if path is not None else "<memory>"), text, path)
 
+
+def loads_toml(text: str, src: str) -> dict[str, Any]:
+    """Parse scenario TOML ``text`` (never executed).
+
+    Raises:
+        ValidationError: naming ``src`` and the TOML syntax error.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    except RecursionError:
+        raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
+    except ValueError as exc:  # an integer of over 4300 digits
+        raise ValidationError([Problem(src, "", f"a number is too long: {str(exc).split(';')[0]}")]) from None
+
+
+def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
+                   battlemap: BattleMap | None = None, map_path: Path | None = None) -> Scenario:
+    """Validate parsed scenario ``data`` (the TOML ``text`` it came from) and build the
+    :class:`Scenario`; then set a game of it up (:func:`check_setup`), so whatever passes here
+    also starts (issue 13 item 1). The one validator: :func:`load_scenario`,
+    :func:`parse_scenario` and :meth:`hexwar.game.scenario_file.ScenarioFile.validate` call it.
+
+    Args:
+        data: the parsed TOML.
+        text: its text (hashed into :attr:`Scenario.content_hash`).
+        path: the file (map paths resolve relative to it; problems name it).
+        battlemap: check against this map instead of loading ``scenario.map`` (the editor's
+            unsaved map); ``map_path`` is where it will be saved.
+
+    Raises:
+        ValidationError: listing every problem.
+    """
     from . import ruleset
 
     src = str(path) if path is not None else "<memory>"
@@ -370,10 +419,15 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
     def bad(where: str, msg: str) -> None:
         problems.append(Problem(src, where, msg))
 
+    # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
+    # (hexwar schema scenario) first; the checks below add what needs cards and the map.
+    structural: list[Problem] = []
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+        data, _ = upgrade(data, "scenario", src)
+    except ValidationError as exc:
+        structural += exc.problems
+        data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
+    structural += schema_problems(data, "scenario", src)
 
     def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:
         for k in table:
@@ -385,7 +439,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             return default
         v = table[key]
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            bad(f"{where}.{key}", f"expected an integer {lo}..{hi}, got {v!r}")
+            bad(f"{where}.{key}", f"expected an integer {lo}..{hi}, got {clip(v)}")
             return default
         return v
 
@@ -396,35 +450,39 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             return default
         v = table[key]
         if not isinstance(v, str):
-            bad(f"{where}.{key}", f"expected text, got {v!r}")
+            bad(f"{where}.{key}", f"expected text, got {clip(v)}")
             return default
         return v
 
     def get_list(table: dict[str, Any], key: str, where: str) -> list[Any]:
         v = table.get(key, [])
         if not isinstance(v, list):
-            bad(f"{where}.{key}", f"expected a list, got {v!r}")
+            bad(f"{where}.{key}", f"expected a list, got {clip(v)}")
             return []
         return v
 
     unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas"})
     if "format" in data and data["format"] != SCENARIO_FORMAT:
-        bad("format", f"expected \"{SCENARIO_FORMAT}\", got {data['format']!r}")
+        bad("format", f"expected \"{SCENARIO_FORMAT}\", got {clip(data['format'])}")
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
-        bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
+        bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}, got {clip(data.get('schema_version'))}")
     sc = data.get("scenario")
     if not isinstance(sc, dict):
         bad("scenario", "missing [scenario] table")
         sc = {}
     unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
-                                  "guns_move", "rules", "events"})
+                                  "guns_move", "rules", "events", "override_reserves"})
+    override_reserves = sc.get("override_reserves", False)
+    if not isinstance(override_reserves, bool):
+        bad("scenario.override_reserves", "expected true or false")
+        override_reserves = True
     sid = get_str(sc, "id", "scenario", required=True) or "scenario"
     if not _ID_RE.match(sid):
-        bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {sid!r}")
+        bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {clip(sid)}")
     name = get_str(sc, "name", "scenario", required=True) or sid
     description = get_str(sc, "description", "scenario", "") or ""
     seed = get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0) or 0
-    turns = get_int(sc, "turns", "scenario", 0, 1000, 0) or 0
+    turns = get_int(sc, "turns", "scenario", 0, HARD_TURN_CAP, 0) or 0
     vp_target = get_int(sc, "victory_points", "scenario", 1, 10_000, 51) or 51
     overrun = sc.get("overrun", True)
     if not isinstance(overrun, bool):
@@ -437,15 +495,15 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
     variants: list[str] = []
     for i, v in enumerate(get_list(sc, "rules", "scenario")):
         if v not in KNOWN_VARIANTS:
-            bad(f"scenario.rules[{i}]", f"unknown rule variant {v!r}; expected one of {KNOWN_VARIANTS}")
+            bad(f"scenario.rules[{i}]", f"unknown rule variant {clip(v)}; expected one of {KNOWN_VARIANTS}")
         elif v != "standard" and v not in variants:
             variants.append(v)
 
     # map
-    battlemap: BattleMap | None = None
-    map_path: Path | None = None
     if "map" not in sc:
         bad("scenario.map", "missing: a shipped map name or a path relative to the scenario")
+    elif battlemap is not None:  # the editor's map, checked in memory
+        pass
     else:
         map_path = _resolve_map(sc["map"], path, bad)
         if map_path is not None:
@@ -463,7 +521,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
 
     def parse_hex(v: Any, where: str) -> Hex | None:
         if not isinstance(v, str):
-            bad(where, f"expected a hex label like 'D07', got {v!r}")
+            bad(where, f"expected a hex label like 'D07', got {clip(v)}")
             return None
         try:
             h = Hex.from_label(v)
@@ -479,7 +537,10 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         if not isinstance(e, str):
             bad(where, "expected an Event card id")
         elif not ruleset.is_event(e):
-            bad(where, f"unknown Event card {e!r}; expected one of {ruleset.event_ids()}")
+            bad(where, f"unknown Event card {clip(e)}; expected one of {ruleset.event_ids()}")
+        elif e in events:
+            bad(where, f"Event {clip(e)} is already chosen (scenario.events[{events.index(e)}]): the Command deck "
+                       "holds each Event card once (R4.3)")
         else:
             events.append(e)
 
@@ -508,7 +569,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
         for i, z in enumerate(zone):
             zw = f"{where}.deploy[{i}]"
             if not isinstance(z, str):
-                bad(zw, f"expected a hex label or rectangle, got {z!r}")
+                bad(zw, f"expected a hex label or rectangle, got {clip(z)}")
                 continue
             try:
                 hexes = parse_zone(z)
@@ -517,7 +578,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                 continue
             off = [h for h in hexes if battlemap is not None and not battlemap.in_bounds(h)]
             if off:
-                bad(zw, f"{z!r} reaches off the map ({len(off)} hex{'es' if len(off) != 1 else ''}, e.g. {off[0].label}); "
+                bad(zw, f"{clip(z)} reaches off the map ({len(off)} hex{'es' if len(off) != 1 else ''}, e.g. {off[0].label}); "
                         f"the map is {battlemap.width} x {battlemap.height} hexes" if battlemap else "off the map")
                 continue
             for h in hexes:
@@ -529,7 +590,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
             for i, c in enumerate(get_list(tbl, key, w)):
                 cw = f"{w}.{key}[{i}]"
                 if not isinstance(c, str):
-                    bad(cw, f"expected a unit card id, got {c!r}")
+                    bad(cw, f"expected a unit card id, got {clip(c)}")
                     continue
                 prob = ruleset.unit_card_problem(c, sd)
                 if prob:
@@ -558,7 +619,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                     if c in rest:
                         rest.remove(c)
                     else:
-                        bad(f"{where}.hand", f"{c!r} is not (or not often enough) in the Reserves deck")
+                        bad(f"{where}.hand", f"{clip(c)} is not (or not often enough) in the Reserves deck")
             elif budget is not None:
                 bad(f"{where}.hand", "a fixed hand needs a fixed 'reserves' list")
         units: list[StartingUnit] = []
@@ -589,7 +650,7 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                 if "hex" in u:
                     bad(f"{uw}.hex", "aircraft start aloft: give no hex")
             elif ruleset.is_crew(cid):
-                bad(f"{uw}.card", f"{cid!r} is a crew card; give it as the 'crew' of the unit it rides")
+                bad(f"{uw}.card", f"{clip(cid)} is a crew card; give it as the 'crew' of the unit it rides")
             else:
                 hx = parse_hex(u.get("hex"), f"{uw}.hex")
                 if hx is None:
@@ -658,16 +719,71 @@ def parse_scenario(text: str, path: Path | None = None) -> Scenario:
                 hold = HoldVictory(str(hs), ht_turn)
 
     areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
+    if len(sides) == 2:
+        standard = not any(ss.units for ss in sides.values())
+        if standard and not override_reserves:  # 000 Standard Game Setup: 80-100 points (issue 13 item 12)
+            for sname, sset in sides.items():
+                pts = sum(ruleset.cost(c) for c in sset.reserves)
+                if sset.reserves and not BUDGET_RANGE[0] <= pts <= BUDGET_RANGE[1]:
+                    bad(f"sides.{sname}.reserves", f"{pts} points; a standard game's Reserves deck holds "
+                        f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]} points (000 Standard Game Setup). A scenario that "
+                        "changes this says so with scenario.override_reserves = true")
+        if turns == 0:  # R12.4: every game ends
+            gain = {s: _max_points(sides[other], ruleset) for s, other in (("german", "soviet"), ("soviet", "german"))}
+            if not overrun:
+                bad("scenario.turns", "0 (no turn limit) with scenario.overrun = false: the game could never end; "
+                                      "give a turn limit or allow the Overrun (R12.4)")
+            elif max(gain.values()) < vp_target:
+                bad("scenario.turns", f"0 (no turn limit) and scenario.victory_points = {vp_target} cannot be reached "
+                                      f"(at most German {gain['german']}, Soviet {gain['soviet']} points, every enemy "
+                                      "unit captured): give a turn limit or a reachable target (R12.4)")
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     assert battlemap is not None
     ref = path.stem if path is not None else sid
-    return Scenario(
+    scenario = Scenario(
         id=sid, name=name, description=description, path=path, map_path=map_path, battlemap=battlemap,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
-        areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref,
+        areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
     )
+    problems = check_setup(scenario)
+    if problems:
+        raise ValidationError(problems)
+    return scenario
+
+
+def _max_points(enemy: SideSetup, ruleset: Any) -> int:
+    """The most victory points a side can score against ``enemy``: every enemy card captured
+    (R6.6, R10.1; capture scores double)."""
+    mult = ruleset.cards().rules.capture_multiplier
+    total = sum(ruleset.cost(c) for c in enemy.reserves) if enemy.reserves else (enemy.budget or 0)
+    for u in enemy.units:
+        total += ruleset.cost(u.card) + (ruleset.cost(u.crew) if u.crew else 0)
+    return int(total * mult)
+
+
+def check_setup(scenario: Scenario) -> list[Problem]:
+    """Set a game of ``scenario`` up with its default seed - the code every ``play``, ``render``
+    and replay runs - and report what stops it (issue 13 item 1: *validate ok* implies *the
+    game starts*). Problems name the scenario file and, where setup knows it, the field.
+
+    Returns:
+        the problems (empty when a game starts).
+    """
+    from .setup import SetupError
+
+    src = str(scenario.path) if scenario.path is not None else "<memory>"
+    try:
+        scenario.new_game()
+    except SetupError as exc:
+        return [Problem(src, exc.where, f"setting up a game fails: {exc}")]
+    except HexwarError as exc:
+        return [Problem(src, "", f"setting up a game fails: {clip(str(exc), 300, quote=False)}")]
+    except Exception as exc:  # an engine defect must still not let a broken scenario pass
+        return [Problem(src, "", f"setting up a game fails ({type(exc).__name__}: {clip(str(exc), 200, quote=False)})")]
+    return []
 
 
 def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, unknown_keys: Any) -> ArtillerySetup | None:
@@ -701,7 +817,7 @@ def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, u
                 if k not in TARGET_TYPES or k == "aircraft":
                     bad(f"{ww}.attack.{k}", "expected one of infantry, vehicle, gun (artillery never hits aircraft, R9.4)")
                 elif not isinstance(v, int) or isinstance(v, bool) or not 2 <= v <= 25:
-                    bad(f"{ww}.attack.{k}", f"expected an attack value 2..25 (2d10 target), got {v!r}")
+                    bad(f"{ww}.attack.{k}", f"expected an attack value 2..25 (2d10 target), got {clip(v)}")
                 else:
                     attack[k] = v
         if di is not None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..rules.cards import auto_reserves, build_command_deck, build_damage_deck
+from ..errors import HexwarError
+from ..rules.cards import CardError, auto_reserves, build_command_deck, build_damage_deck
 from ..rules.dice import Dice, Roll
 from . import ruleset
 from .commands import SIDES
@@ -33,7 +34,19 @@ from .turn import STANDARD_TURNS, TurnSequence
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario, SideSetup
 
-__all__ = ["new_game", "build_budget_deck", "RollLog"]
+__all__ = ["new_game", "build_budget_deck", "RollLog", "SetupError"]
+
+
+class SetupError(HexwarError):
+    """A scenario that cannot be set up (reported by validation with its field path).
+
+    Attributes:
+        where: the scenario field (``"scenario.events"``).
+    """
+
+    def __init__(self, where: str, message: str):
+        super().__init__(message)
+        self.where = where
 
 
 class RollLog(list[Roll]):
@@ -162,7 +175,10 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
     sink.add(Event("setup", f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
                    {"scenario": scenario.id, "seed": seed, "variants": list(vs)}))
     # decks (R4.3): the cards module builds and shuffles the Command and Damage decks
-    cmd_deck = build_command_deck(ruleset.cards(), dice, scenario.events)
+    try:
+        cmd_deck = build_command_deck(ruleset.cards(), dice, scenario.events)
+    except CardError as exc:
+        raise SetupError("scenario.events", str(exc)) from None
     dmg_deck = build_damage_deck(ruleset.cards(), dice)
     state.command_deck = list(cmd_deck.cards)
     state.damage_deck = list(dmg_deck.cards)
@@ -185,7 +201,9 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
         ss = scenario.sides[side]
         if ss.hand:
             for c in ss.hand:
-                inst = next(i for i in state.reserves[side] if i.rsplit("#", 1)[0] == c)
+                inst = next((i for i in state.reserves[side] if i.rsplit("#", 1)[0] == c), None)
+                if inst is None:
+                    raise SetupError(f"sides.{side}.hand", f"{c!r} is not (or not often enough) in the Reserves deck")
                 state.reserves[side].remove(inst)
                 state.hand_units[side].append(inst)
             state.done.add(side)

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from ..errors import clip
 from ..rules.cards import EffectKind, Weapon
 from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset
@@ -81,7 +82,7 @@ def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
     """Why unit ``uid`` may not declare an attack now, or ``None`` (R6.1, R4.3)."""
     u = state.units.get(uid)
     if u is None:
-        return f"no unit {uid} in play"
+        return f"no unit {clip(uid, quote=False)} in play"
     name = f"{ruleset.card_name(u.card)} ({uid})"
     if u.side != side:
         return f"{name} is not yours"
@@ -138,7 +139,7 @@ def weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: boo
     u = state.units[uid]
     t = state.units.get(tid)
     if t is None:
-        return f"no unit {tid} in play", None, 0
+        return f"no unit {clip(tid, quote=False)} in play", None, 0
     ws = ruleset.weapons(u.card)
     if not 0 <= widx < len(ws):
         return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {widx}", None, 0
@@ -172,7 +173,7 @@ def target_problem(state: GameState, side: str, uid: str, tid: str, at_crew: boo
     u = state.units[uid]
     t = state.units.get(tid)
     if t is None:
-        return f"no unit {tid} in play"
+        return f"no unit {clip(tid, quote=False)} in play"
     if t.side == side:
         return f"{ruleset.card_name(t.card)} ({tid}) is on your side"
     if t.crewing is not None:
@@ -251,7 +252,7 @@ def close_assault_problem(state: GameState, cmd: DeclareCloseAssault) -> str | N
         return "an attacker is named twice"
     t = state.units.get(cmd.target)
     if t is None:
-        return f"no unit {cmd.target} in play"
+        return f"no unit {clip(cmd.target, quote=False)} in play"
     if t.side == cmd.side:
         return f"{cmd.target} is on your side"
     if not ruleset.is_vehicle(t.card) or t.hex is None:

@@ -114,6 +114,9 @@ class TurnSequence:
         finally:
             events = rec.take()
         state.commands.append(cmd)
+        capped = victory.command_cap(state)  # R12.4: every game ends
+        if capped is not None:
+            events.append(capped)
         if state.turn != turn_before or any(e.kind == "end_turn" for e in events):
             state.checkpoints.append((turn_before, len(state.commands), state.state_hash()))
         state.log.extend(events)

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ruleset
+from . import limits, ruleset
 from .commands import SIDES
 from .events import Event
+from .limits import HARD_TURN_CAP
 from .state import GameResult, Phase, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..hexgrid import Hex
     from .state import GameState
 
-__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning"]
+__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP",
+           "command_cap"]
 
 OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
 
@@ -126,4 +128,24 @@ def end_turn_victory(state: GameState) -> list[Event]:
         g, s_ = tot["german"], tot["soviet"]
         winner = "german" if g > s_ else "soviet" if s_ > g else None
         out.append(finish(state, winner, "turn limit", op))
+        return out
+    if state.turn >= HARD_TURN_CAP:
+        op = objective_points(state)
+        ev = finish(state, None, "turn cap", op)
+        out.append(Event(ev.kind, f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
+                                  f"ends as a draw. {ev.text}", ev.data))
     return out
+
+
+def command_cap(state: GameState) -> Event | None:
+    """R12.4: a game whose command log reaches :data:`hexwar.game.limits.MAX_GAME_COMMANDS`
+    ends as a draw (reason ``"command cap"``), so no save grows past what the loader accepts.
+
+    Returns:
+        the victory event, or ``None`` while the log is shorter (or the game is over).
+    """
+    cap = limits.MAX_GAME_COMMANDS
+    if state.result is not None or len(state.commands) < cap:
+        return None
+    ev = finish(state, None, "command cap", objective_points(state))
+    return Event(ev.kind, f"{cap:,} commands played: the game ends as a draw (R12.4). {ev.text}", ev.data)

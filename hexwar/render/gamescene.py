@@ -73,26 +73,26 @@ def counters_from_state(state: Any, selected: str | None = None) -> list[Counter
 
 
 def scenario_scene(path: str | os.PathLike[str]) -> Any:
-    """A scenario file at its start (seed 0) as a :class:`hexwar.cli_render.Scene`.
+    """A scenario file at its start (seed 0) as a :class:`hexwar.render.scene.Scene`.
 
     Raises:
         ValidationError: listing the scenario file's problems.
     """
-    from ..cli_render import Scene
     from ..game.scenario import load_scenario
+    from .scene import Scene
 
     state = load_scenario(path).new_game(seed=0)
     return Scene(state.battlemap, counters_from_state(state), state.battlemap.name)
 
 
 def save_scene(path: str | os.PathLike[str]) -> Any:
-    """A save file replayed to its last position as a :class:`hexwar.cli_render.Scene`.
+    """A save file replayed to its last position as a :class:`hexwar.render.scene.Scene`.
 
     Raises:
         HexwarError: when the save cannot be read or replayed.
     """
-    from ..cli_render import Scene
     from ..game.save import load_game
+    from .scene import Scene
 
     state = load_game(path)
     return Scene(state.battlemap, counters_from_state(state), state.battlemap.name)

@@ -16,6 +16,12 @@ combat log (every roll, R1.2), the Damage cards drawn (R6.6) and the last artill
 with its drift (R9.3), hides the hand between hot-seat players, and autosaves through
 :class:`hexwar.game.save.Autosaver`.
 
+The responsibilities live in their own modules and the controller composes them:
+input mapping (keys and mouse -> intents) in :mod:`hexwar.ui.input_map`, command dispatch
+here (:meth:`PlayController.issue`), computer pacing in :mod:`hexwar.ui.pacing`, the log view
+in :mod:`hexwar.ui.log_view`, autosave in :mod:`hexwar.ui.autosave`, derived-view caches in
+:mod:`hexwar.ui.view_cache`, counter animation in :mod:`hexwar.ui.animation`.
+
 No pyglet here: the window (:mod:`hexwar.ui.play_window`) only draws this object's state and
 forwards input, so the controller is tested without a window too.
 """
@@ -23,18 +29,16 @@ forwards input, so the controller is tested without a window too.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HexwarError
 from ..game import movement, ruleset, targeting
 from ..game.commands import (
     SIDES,
     ChooseHand,
     Command,
     Commit,
-    Declare,
     DeclareBuildingAttack,
     DeclareCloseAssault,
     Discard,
@@ -49,13 +53,16 @@ from ..game.commands import (
     Tow,
     UseCommandCard,
 )
-from ..game.events import GameEvent, RuleEvent
-from ..game.headless import format_event, readable
-from ..game.state import GameState, Phase, card_of, other_side
+from ..game.events import GameEvent
+from ..game.state import GameState, Phase
 from ..hexgrid import Hex
-from ..rules.artillery import ArtilleryStrike
-from ..rules.combat import AttackStarted
+from .animation import MoveAnim
+from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock
+from .log_view import LogLine, LogView, StrikeView
+from .pacing import ComputerPacer, describe_command
+from .play_views import PendingAttack, PlayViewsMixin
+from .view_cache import EpochCache
 
 __all__ = [
     "Action",
@@ -112,96 +119,7 @@ class Action:
     primary: bool = False
 
 
-@dataclass(frozen=True)
-class LogLine:
-    """One line of the combat log.
-
-    Attributes:
-        text: the readable line (:func:`hexwar.game.headless.format_event`, stripped).
-        kind: the event kind (``"roll"``, ``"to_hit"``, ``"damage"``, ``"phase"`` ...).
-        turn: the game turn it happened in.
-    """
-
-    text: str
-    kind: str
-    turn: int
-
-
-@dataclass
-class PendingAttack:
-    """An attack being prepared in the Declaration phase (R6.1), not yet declared.
-
-    Attributes:
-        attacker: the attacking unit's instance id.
-        target: the target unit's instance id.
-        at_crew: R7.5: fire at a frontline gun's crew.
-        options: the weapon indexes that may legally fire at it (from ``legal_targets``).
-        weapons: the weapons chosen (up to two, card order).
-    """
-
-    attacker: str
-    target: str
-    at_crew: bool
-    options: tuple[int, ...]
-    weapons: tuple[int, ...]
-
-    def command(self, side: str) -> Declare:
-        """The :class:`~hexwar.game.commands.Declare` this attack would issue."""
-        return Declare(side, self.attacker, self.target, tuple(self.weapons), self.at_crew)
-
-
-@dataclass
-class MoveAnim:
-    """A counter sliding along its path, one hex per ``step`` seconds (display only).
-
-    Attributes:
-        uid: the moving unit.
-        path: the hexes it enters, in order (the start first).
-        start: clock time the animation began.
-        step: seconds per hex.
-    """
-
-    uid: str
-    path: tuple[Hex, ...]
-    start: float
-    step: float
-
-    def hex_at(self, t: float) -> Hex | None:
-        """The hex shown at time ``t``; ``None`` once the animation is over."""
-        k = int((t - self.start) / self.step) if self.step > 0 else len(self.path)
-        if k >= len(self.path) - 1:
-            return None
-        return self.path[max(0, k)]
-
-
-@dataclass(frozen=True)
-class StrikeView:
-    """The last artillery strike (R9.3), for the map arrow and the panel.
-
-    Attributes:
-        side: the firing side.
-        target: the hex called.
-        landing: where it came down (may be off the map).
-        drift: hexes drifted (0 on target).
-        direction: drift direction 1..6 (R2.3), 0 on target.
-        hit: on target.
-        off_map: landed off the map.
-        text: the log line.
-        turn: the turn of the strike.
-    """
-
-    side: str
-    target: Hex
-    landing: Hex
-    drift: int
-    direction: int
-    hit: bool
-    off_map: bool
-    text: str
-    turn: int
-
-
-class PlayController:
+class PlayController(PlayViewsMixin):
     """Drives one game from a person's input and the computer players (see module doc).
 
     Args:
@@ -235,7 +153,6 @@ class PlayController:
         self.state = state
         self.ai: dict[str, Any] = dict(ai or {})
         self.humans = tuple(s for s in SIDES if s not in self.ai)
-        self.saver = saver
         self.clock: Clock = clock or RealClock()
         self.pace = pace or Pace()
         self.selected: str | None = None
@@ -245,21 +162,62 @@ class PlayController:
         self.hand_pick: list[str] = []
         self.message = ""
         self.error = False
-        self.log: list[LogLine] = []
-        self.damage_cards: list[LogLine] = []
-        self.strike: StrikeView | None = None
-        self.last_attack: tuple[Hex, Hex, str] | None = None
+        # the parts with their own responsibility (each its own module)
+        self.log_view = LogView()
+        self.autosave = PlayAutosave(saver)
+        self.pacer = ComputerPacer(self.ai, self.clock, self.pace)
+        self.views = EpochCache(state)
         self.anim: MoveAnim | None = None
-        self.next_ai_at = self.clock.now()
         self.version = 0
-        self.saved_final = False
         self.shown_side: str = self.humans[0] if self.humans else (state.to_act or "german")
         self.pass_to: str | None = None
         self.max_turns: int | None = None
-        self._cache: dict[Any, Any] = {}
         self._record(list(state.log))
         self._check_pass()
         self.say(PHASE_HINTS.get(state.phase, ""))
+
+    # -- the parts, under the names the screen reads --------------------------------------------
+    @property
+    def log(self) -> list[LogLine]:
+        """Every log line so far (rolls included): :attr:`LogView.log`."""
+        return self.log_view.log
+
+    @property
+    def damage_cards(self) -> list[LogLine]:
+        """Damage cards drawn, newest last (R6.6)."""
+        return self.log_view.damage_cards
+
+    @property
+    def strike(self) -> StrikeView | None:
+        """The last artillery strike (R9.3)."""
+        return self.log_view.strike
+
+    @property
+    def last_attack(self) -> tuple[Hex, Hex, str] | None:
+        """``(attacker hex, target hex, side)`` of the attack resolved last."""
+        return self.log_view.last_attack
+
+    @property
+    def next_ai_at(self) -> float:
+        """Clock time the computer's next command is due."""
+        return self.pacer.next_at
+
+    @property
+    def saver(self) -> Any:
+        """The :class:`~hexwar.game.save.Autosaver` told after every command (or ``None``)."""
+        return self.autosave.saver
+
+    @saver.setter
+    def saver(self, saver: Any) -> None:
+        self.autosave.saver = saver
+
+    @property
+    def saved_final(self) -> bool:
+        """The final save at the game's end was written."""
+        return self.autosave.saved_final
+
+    def _record(self, events: Any) -> None:
+        self.log_view.record(events, self.state)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -303,191 +261,10 @@ class PlayController:
 
     # -- derived views (cached per game epoch) ---------------------------------------------------
     def _epoch(self) -> tuple[int, int]:
-        return (self.state.cache.get("epoch", 0), self.state.battlemap.version)
+        return self.views.epoch()
 
     def _cached(self, key: Any, make: Callable[[], Any]) -> Any:
-        k = (key, self._epoch())
-        if k not in self._cache:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            self._cache[k] = make()
-        return self._cache[k]
-
-    def legal(self) -> list[Command]:
-        """Every legal command of the side to act (``state.legal_commands``), cached."""
-        return self._cached("legal", lambda: self.state.legal_commands()) if self.state.to_act else []
-
-    def reach_costs(self) -> dict[Hex, float]:
-        """Movement points spent to reach each hex the selected unit can reach (R5.3).
-
-        Empty unless it is the person's Movement phase and the selected unit may move.
-        """
-        st, uid = self.state, self.selected
-        if st.phase != Phase.MOVEMENT or uid is None or uid not in st.units or not self.my_turn():
-            return {}
-        if st.units[uid].side != st.to_act:
-            return {}
-        reach = self._cached(("reach", uid), lambda: movement.unit_reach(st, uid))
-        if reach is None:
-            return {}
-        return {h: c for h, c in reach.cost.items() if h != reach.start}
-
-    def targets(self) -> list[tuple[str, bool, tuple[int, ...]]]:
-        """Legal targets of the selected unit now (``targeting.legal_targets``, R7)."""
-        st, uid = self.state, self.selected
-        if st.phase != Phase.DECLARATION or uid is None or uid not in st.units or not self.my_turn():
-            return []
-        if st.units[uid].side != st.to_act:
-            return []
-        side = st.to_act
-        assert side is not None
-        return self._cached(("targets", uid), lambda: targeting.legal_targets(st, side, uid))  # type: ignore[no-any-return]
-
-    def target_hexes(self) -> list[Hex]:
-        """Hexes of the selected unit's legal targets (aircraft aloft have none)."""
-        out = []
-        for tid, _, _ in self.targets():
-            h = self.state.units[tid].hex
-            if h is not None and h not in out:
-                out.append(h)
-        return out
-
-    def card_commands(self, card: str | None = None) -> list[Command]:
-        """Legal commands that use hand card ``card`` (default the picked one), any instance
-        of the same card id counts (the engine lists one instance per card id)."""
-        card = card or self.card
-        if card is None or not self.my_turn():
-            return []
-        cid = card_of(card)
-        out: list[Command] = []
-        for c in self.legal():
-            if isinstance(c, Commit) and card_of(c.unit) == cid:
-                out.append(c)
-            elif isinstance(c, UseCommandCard | Discard) and card_of(c.card) == cid:
-                out.append(c)
-            elif isinstance(c, Recrew) and card_of(c.crew) == cid:
-                out.append(c)
-        return out
-
-    def _with_instance(self, cmd: Command, card: str) -> Command:
-        """``cmd`` rewritten to use hand-card instance ``card`` instead of its twin."""
-        import dataclasses
-
-        if isinstance(cmd, Commit) and cmd.unit != card:
-            return dataclasses.replace(cmd, unit=card)
-        if isinstance(cmd, UseCommandCard | Discard) and cmd.card != card:
-            return dataclasses.replace(cmd, card=card)
-        if isinstance(cmd, Recrew) and cmd.crew != card:
-            return dataclasses.replace(cmd, crew=card)
-        return cmd
-
-    def deploy_hexes(self) -> list[Hex]:
-        """Hexes the picked unit card may be committed into now (R5.2)."""
-        out: list[Hex] = []
-        for c in self.card_commands():
-            if isinstance(c, Commit) and c.hex is not None and c.hex not in out:
-                out.append(c.hex)
-        return out
-
-    def card_unit_targets(self) -> list[str]:
-        """Units the picked Command card may be played on (or crew card put on) now."""
-        out: list[str] = []
-        for c in self.card_commands():
-            if isinstance(c, UseCommandCard) and c.unit is not None and c.unit not in out:
-                out.append(c.unit)
-            elif isinstance(c, Recrew) and c.unit not in out:
-                out.append(c.unit)
-        return out
-
-    def artillery_ok(self, h: Hex | None) -> str | None:
-        """Why an artillery call on ``h`` would be refused now (``state.check``), or ``None``."""
-        if h is None:
-            return "no hex"
-        side = self.state.to_act or self.shown_side
-        return self._cached(("art", h), lambda: self.state.check(TargetArtillery(side, h)))  # type: ignore[no-any-return]
-
-    def los(self, a: Hex | None = None, b: Hex | None = None) -> Any:
-        """The :class:`~hexwar.los.LosResult` from the selected unit's hex (or ``a``) to the
-        hovered hex (or ``b``), or ``None`` when there is nothing to show (R3)."""
-        from ..los import line_of_sight
-
-        st = self.state
-        if a is None:
-            u = st.units.get(self.selected) if self.selected else None
-            a = u.hex if u is not None and not u.aloft else None
-        b = b if b is not None else self.hover
-        if a is None or b is None or a == b or not st.battlemap.in_bounds(a) or not st.battlemap.in_bounds(b):
-            return None
-        return self._cached(("los", a, b), lambda: line_of_sight(st.battlemap, a, b))
-
-    def los_hindering(self, res: Any) -> tuple[Hex, ...]:
-        """The intervening hexes that hinder ``res`` (R3.5), when they can be told apart.
-
-        The LOS engine reports the hindrance count, not which hexes; the hexes whose terrain
-        is a hindrance are marked when their number equals that count (otherwise none are,
-        so nothing wrong is ever shown).
-        """
-        if res is None or res.status != "hindered":
-            return ()
-        m = self.state.battlemap
-        cands = tuple(h for h in res.intervening if m.terrain_at(h).los == "hindrance")
-        return cands if len(cands) == res.hindrances else ()
-
-    def odds(self, pending: PendingAttack | None = None) -> Any:
-        """Exact pre-attack odds (:class:`~hexwar.rules.odds.AttackOdds`) of the attack being
-        prepared (R6), or ``None`` (no attack, or the odds engine refuses it)."""
-        p = pending or self.pending
-        if p is None or not p.weapons:
-            return None
-        key = ("odds", p.attacker, p.target, p.at_crew, tuple(p.weapons))
-        return self._cached(key, lambda: self._compute_odds(p))
-
-    def _compute_odds(self, p: PendingAttack) -> Any:
-        from ..game.resolution import defense_context
-        from ..rules.cards import Deck
-        from ..rules.combat import AttackOrders, CombatError
-        from ..rules.odds import attack_odds
-
-        st = self.state
-        if p.attacker not in st.units or p.target not in st.units:
-            return None
-        hind, indirect = 0, False
-        for w in p.weapons:
-            prob, mode, h = targeting.weapon_problem(st, p.attacker, p.target, w, p.at_crew)
-            if prob:
-                return None
-            hind = max(hind, h)
-            indirect = indirect or mode == targeting.FireMode.INDIRECT
-        t = st.units[p.target]
-        tgt = t.crew if p.at_crew and t.crew else p.target
-        side = st.units[p.attacker].side
-        ctx = defense_context(st, tgt, hind, side)
-        deck = Deck("damage", list(st.damage_deck), list(st.damage_discard), reshuffle=True)
-        try:
-            return attack_odds(ruleset.cards(), st.units[p.attacker], st.units[tgt], AttackOrders(tuple(p.weapons), indirect),
-                               ctx, units=st.units, events_in_play=st.events_in_play, variant=st.variants,
-                               damage_deck=deck)
-        except (CombatError, HexwarError):
-            return None
-
-    def units_at(self, h: Hex | None) -> list[str]:
-        """Unit ids standing in ``h`` (not crews riding them), the shown side's first."""
-        if h is None:
-            return []
-        us = [u for u in self.state.units_at(h) if u.crewing is None]
-        us.sort(key=lambda u: (u.side != self.shown_side, u.uid))
-        return [u.uid for u in us]
-
-    def display_hex(self, uid: str) -> Hex | None:
-        """Where unit ``uid`` is drawn now (its hex, or a hex on its animated path)."""
-        u = self.state.units.get(uid)
-        if u is None:
-            return None
-        if self.anim is not None and self.anim.uid == uid:
-            h = self.anim.hex_at(self.clock.now())
-            if h is not None:
-                return h
-        return u.hex
+        return self.views.get(key, make)
 
     # -- applying commands ------------------------------------------------------------------------
     def issue(self, cmd: Command) -> list[GameEvent] | None:
@@ -512,19 +289,8 @@ class PlayController:
         self._record(events)
         if isinstance(cmd, Move) and start is not None and cmd.path:
             self.anim = MoveAnim(cmd.unit, (start, *cmd.path), self.clock.now(), self.pace.hex_step)
-        if self.saver is not None:
-            try:
-                self.saver.after(st, events)
-            except HexwarError as exc:
-                self.say(f"autosave failed: {exc}", error=True)
-        if st.over and self.saver is not None and not self.saved_final:
-            from ..game.save import write_save
-
-            try:
-                write_save(st, self.saver.path, getattr(self.saver, "players", None))
-                self.saved_final = True
-            except HexwarError as exc:
-                self.say(f"save failed: {exc}", error=True)
+        for problem in self.autosave.after(st, events):
+            self.say(problem, error=True)
         # what the person had picked may be gone now
         if self.selected is not None and self.selected not in st.units:
             self.selected = None
@@ -535,26 +301,6 @@ class PlayController:
         self._check_pass()
         self._touch()
         return events
-
-    def _record(self, events: Iterable[GameEvent]) -> None:
-        evs = list(events)
-        turn = self.state.turn
-        for e in readable(evs):
-            if e.kind == "begin_turn":
-                turn = int(e.data.get("turn", turn))
-            self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
-            if e.kind == "damage_card":
-                self.damage_cards.append(LogLine(e.text, e.kind, turn))
-        for e in evs:  # typed events: hexes and unit ids straight from the rules' payload
-            p = e.payload if isinstance(e, RuleEvent) else None
-            if isinstance(p, ArtilleryStrike):
-                self.strike = StrikeView(p.side, p.target, p.landing, p.drift, p.direction, p.hit, p.off_map,
-                                         e.text, turn)
-            elif isinstance(p, AttackStarted):
-                au = self.state.units.get(p.attacker)
-                tu = self.state.units.get(p.target)
-                if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
-                    self.last_attack = (au.hex, tu.hex, au.side)
 
     def _check_pass(self) -> None:
         st = self.state
@@ -580,8 +326,7 @@ class PlayController:
     # -- the computer's turn ------------------------------------------------------------------------
     def computer_to_act(self) -> bool:
         """True when a computer player must act now."""
-        st = self.state
-        return not st.over and not self.stopped and st.to_act is not None and st.to_act in self.ai
+        return self.pacer.to_act(self.state, self.stopped)
 
     def busy(self) -> bool:
         """True while a counter animation is still running."""
@@ -602,48 +347,21 @@ class PlayController:
         v0 = self.version
         if self.busy():
             return True  # the animation itself changes the screen
-        if self.computer_to_act() and self.clock.now() >= self.next_ai_at:
+        if self.pacer.due(self.state, self.stopped):
             self.step_computer()
         return self.version != v0
 
     def step_computer(self) -> list[GameEvent] | None:
         """Apply one command of the computer side to act (its player chooses it)."""
-        st = self.state
-        side = st.to_act
-        if side is None or side not in self.ai or st.over:
+        side = self.state.to_act
+        cmd = self.pacer.choose(self.state)
+        if cmd is None or side is None:
             return None
-        cmd = self.ai[side].choose(st)
-        steps = len(cmd.path) if isinstance(cmd, Move) else 0
         events = self.issue(cmd)
-        self.next_ai_at = self.clock.now() + self.pace.delay_after(cmd.name, steps)
+        self.pacer.acted(cmd)
         if events is not None and not self.error:
-            self.say(f"{side.capitalize()} (computer): {self._describe(cmd)}")
+            self.say(f"{side.capitalize()} (computer): {describe_command(self.state, cmd)}")
         return events
-
-    def _describe(self, cmd: Command) -> str:
-        st = self.state
-        if isinstance(cmd, Move):
-            return f"moves {ruleset.card_name(cmd.unit)} to {st.hex_label(cmd.path[-1])}"
-        if isinstance(cmd, Commit):
-            where = st.hex_label(cmd.hex) if cmd.hex is not None else "aloft"
-            return f"commits {ruleset.card_name(cmd.unit)} into {where}"
-        if isinstance(cmd, Declare):
-            return f"{ruleset.card_name(cmd.attacker)} will fire at {ruleset.card_name(cmd.target)}"
-        if isinstance(cmd, Resolve):
-            return f"resolves attack {cmd.attack}"
-        if isinstance(cmd, EndPhase):
-            return f"ends the {st.phase if st.phase != Phase.OVER else ''} phase".replace("  ", " ")
-        if isinstance(cmd, TargetArtillery):
-            return f"calls artillery on {st.hex_label(cmd.hex)}"
-        if isinstance(cmd, ChooseHand):
-            return "chooses its starting hand"  # which cards stays hidden
-        if isinstance(cmd, Draw):
-            return "draws its cards"
-        if isinstance(cmd, UseCommandCard):
-            return f"plays {ruleset.card_name(cmd.card)}"
-        if isinstance(cmd, Discard):
-            return f"discards {ruleset.card_name(cmd.card)}"
-        return cmd.name.replace("_", " ")
 
     # -- a person's input ------------------------------------------------------------------------------
     def _refuse_not_mine(self) -> bool:
@@ -944,71 +662,3 @@ class PlayController:
         if EndPhase(side) in legal:
             out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out)))
         return out
-
-    # -- card and unit text (generated from the card data) ---------------------------------------------
-    def unit_lines(self, uid: str) -> list[str]:
-        """The unit's card (help text generated from the card data, R4.1) and its state now."""
-        st = self.state
-        u = st.units.get(uid)
-        if u is None:
-            return []
-        card = ruleset.unit_card(u.card)
-        lines = card.help_text(ruleset.cards()).split("\n") if hasattr(card, "help_text") else [card.name]
-        state_bits = [f"Endurance {u.endurance} / {card.endurance_full}"]
-        if u.crew:
-            cc = ruleset.unit_card(u.crew)
-            state_bits.append(f"crew {cc.name}")
-        elif ruleset.needs_crew(u.card):
-            state_bits.append("NO CREW")
-        if st.phase == Phase.MOVEMENT and u.mp_left:
-            state_bits.append(f"{u.mp_left:g} MP left")
-        if u.aloft:
-            state_bits.append(f"aloft, {u.flight_turns} turns of flight")
-        if u.side != u.owner:
-            state_bits.append(f"captured from {u.owner}")
-        lines.append("Now: " + ", ".join(state_bits))
-        if u.damage_card:
-            dc = ruleset.cards().damage.get(card_of(u.damage_card))
-            eff = ""
-            if dc is not None:
-                try:
-                    eff = dc.side_for(card.target_type).describe(ruleset.cards().rules)
-                except HexwarError:  # pragma: no cover - validation gives every card every edge
-                    eff = ""
-            turns = f" ({u.damage_turns} turns left)" if u.damage_turns else ""
-            lines.append(f"Damage card: {eff or card_of(u.damage_card)}{turns}")
-        for c in u.command_cards:
-            lines.append(f"Card under it: {ruleset.card_name(c)}")
-        return lines
-
-    def card_lines(self, card: str) -> list[str]:
-        """The text of any hand card (unit, crew, Command), from the card data."""
-        cid = card_of(card)
-        c = ruleset.cards()
-        if cid in c.units:
-            return c.units[cid].help_text(c).split("\n")
-        try:
-            return ruleset.command_card(cid).help_text().split("\n")
-        except Exception:
-            return [ruleset.card_name(cid)]
-
-    def hand(self, side: str | None = None) -> tuple[list[str], list[str]]:
-        """``(unit cards, Command cards)`` in the shown side's hand (Setup: its Reserves)."""
-        st = self.state
-        side = side or self.shown_side
-        if st.phase == Phase.SETUP and side not in st.done and self.is_human(side):
-            return list(st.reserves[side]), []
-        return list(st.hand_units[side]), list(st.hand_commands[side])
-
-    def score_line(self) -> dict[str, int]:
-        """Victory points per side (R10)."""
-        return dict(self.state.vp)
-
-    def objectives(self) -> list[tuple[Hex, str, int, str | None]]:
-        """``(hex, name, points, holder)`` of every objective (R10.2)."""
-        st = self.state
-        return [(o.hex, o.name, o.points, st.objective_holders.get(o.hex, o.holder)) for o in st.scenario.objectives]
-
-    def opponent(self) -> str:
-        """The side opposite the shown one."""
-        return other_side(self.shown_side)

@@ -26,16 +26,32 @@ dispatches clicks to their actions.
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import ruleset
 from ..game.state import Phase, card_of
 from ..render.looks import Looks
-from ..render.mesh import Mesh, MeshBuilder, TexMesh
 from .controller import PHASE_HINTS, PHASE_TRACK, LogLine, PlayController
+from .widgets import CardView, Painter, Rect, UiLayer, wrap
+from .widgets import HitBox as Widget
+from .widgets.theme import (
+    ACTIVE,
+    BG,
+    DARK,
+    DIM,
+    ERROR,
+    FAINT,
+    GOOD,
+    LINE,
+    PANEL,
+    ROLL,
+    SECTION,
+    SIDE_UI,
+    TEXT,
+    Colour,
+)
 
 __all__ = [
     "TOP_H",
@@ -54,25 +70,6 @@ __all__ = [
 TOP_H = 48.0
 HAND_H = 184.0
 SIDE_W = 380.0
-
-# theme (RGBA)
-BG = (30, 32, 36, 255)
-PANEL = (41, 44, 49, 250)
-SECTION = (51, 55, 61, 255)
-BUTTON = (63, 68, 76, 255)
-BUTTON_HOVER = (82, 88, 98, 255)
-ACTIVE = (219, 168, 64, 255)
-TEXT = (232, 230, 220, 255)
-DIM = (158, 158, 148, 255)
-FAINT = (112, 114, 108, 255)
-DARK = (28, 26, 22, 255)
-ERROR = (240, 104, 88, 255)
-GOOD = (128, 198, 112, 255)
-ROLL = (226, 196, 126, 255)
-LINE = (18, 19, 21, 255)
-PARCHMENT = (236, 226, 196, 255)
-PARCHMENT_EDGE = (150, 128, 86, 255)
-SIDE_UI = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
 
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1).
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
@@ -100,198 +97,6 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Ctrl+Q", "quit (the game is autosaved)"),
     )),
 )
-
-Colour = tuple[int, int, int, int]
-
-
-@dataclass
-class Widget:
-    """A clickable rectangle (points) with its action.
-
-    Attributes:
-        x, y, w, h: the rectangle, origin bottom-left.
-        action: what a left click does (``None``: inert, but it still eats the click).
-        tip: a description (tests find widgets by it).
-        z: the level it was drawn on (modal widgets win).
-    """
-
-    x: float
-    y: float
-    w: float
-    h: float
-    action: Callable[[], Any] | None
-    tip: str = ""
-    z: int = 0
-
-    def hit(self, px: float, py: float) -> bool:
-        """True when point ``(px, py)`` lies inside."""
-        return self.x <= px < self.x + self.w and self.y <= py < self.y + self.h
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        """The rectangle's centre point."""
-        return (self.x + self.w / 2, self.y + self.h / 2)
-
-
-def _style(style: str) -> str:
-    """Bold text is drawn condensed bold: the glyph atlas (256 cells) preloads every ASCII
-    character for the regular and condensed styles only, so bold lower case would run it out."""
-    return "condensed" if style == "bold" else style
-
-
-def wrap(atlas: Any, text: str, width: float, size: float, style: str = "regular") -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` points at font ``size`` (words kept
-    whole unless a single word is too wide)."""
-    style = _style(style)
-    out: list[str] = []
-    for para in text.split("\n"):
-        words = para.split(" ")
-        line = ""
-        for w in words:
-            cand = w if not line else f"{line} {w}"
-            if atlas.measure(cand, size, style) <= width or not line:
-                line = cand
-            else:
-                out.append(line)
-                line = w
-        out.append(line)
-    return out
-
-
-class Painter:
-    """Collects screen-space shapes and text per level (0 panels, 1 pop-ups, 2 modal).
-
-    Args:
-        atlas: the renderer's glyph atlas (:func:`hexwar.render.text.glyph_atlas`).
-        mouse: the mouse position in points (buttons under it draw highlighted).
-
-    Attributes:
-        widgets: every clickable rectangle drawn, in drawing order.
-    """
-
-    LEVELS = 3
-
-    def __init__(self, atlas: Any, mouse: tuple[float, float] = (-1.0, -1.0)) -> None:
-        self.atlas = atlas
-        self.mouse = mouse
-        self._b = [MeshBuilder() for _ in range(self.LEVELS)]
-        self._t: list[list[TexMesh]] = [[] for _ in range(self.LEVELS)]
-        self.widgets: list[Widget] = []
-        self.extra: dict[str, Any] = {}  # window facts the panels may use (selected unit's screen point)
-        self.texts: list[str] = []  # every string drawn (tests read the screen through it)
-
-    # -- primitives ---------------------------------------------------------------------------
-    def rect(self, x0: float, y0: float, x1: float, y1: float, colour: Sequence[int], z: int = 0) -> None:
-        """A filled rectangle."""
-        self._b[z].rect(x0, y0, x1, y1, tuple(colour))  # type: ignore[arg-type]
-
-    def frame(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Sequence[int], z: int = 0) -> None:
-        """A rectangle outline ``width`` points wide (inside the rectangle)."""
-        self._b[z].frame(x0, y0, x1, y1, width, tuple(colour))  # type: ignore[arg-type]
-
-    def line(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Sequence[int], z: int = 0) -> None:
-        """A straight line."""
-        self._b[z].line(x0, y0, x1, y1, width, tuple(colour))  # type: ignore[arg-type]
-
-    def circle(self, x: float, y: float, r: float, colour: Sequence[int], z: int = 0) -> None:
-        """A filled circle."""
-        self._b[z].circle(x, y, r, tuple(colour), segments=20)  # type: ignore[arg-type]
-
-    def polygon(self, pts: Sequence[tuple[float, float]], colour: Sequence[int], z: int = 0) -> None:
-        """A filled convex polygon."""
-        self._b[z].polygon(pts, tuple(colour))  # type: ignore[arg-type]
-
-    def text(self, s: str, x: float, y: float, size: float = 13.0, colour: Sequence[int] = TEXT, ax: str = "left",
-             ay: str = "center", style: str = "regular", max_width: float | None = None, z: int = 0) -> float:
-        """Draw ``s``; returns its width in points (after any shrinking to ``max_width``)."""
-        if not s:
-            return 0.0
-        style = _style(style)
-        self._t[z].append(self.atlas.text(s, round(x), round(y), size, tuple(colour), anchor_x=ax, anchor_y=ay,
-                                          style=style, max_width=max_width))
-        self.texts.append(s)
-        w = self.atlas.measure(s, size, style)
-        return min(w, max_width) if max_width else w
-
-    def measure(self, s: str, size: float = 13.0, style: str = "regular") -> float:
-        """Width of ``s`` in points."""
-        return float(self.atlas.measure(s, size, _style(style)))
-
-    def hovered(self, x: float, y: float, w: float, h: float) -> bool:
-        """True when the mouse is inside the rectangle."""
-        mx, my = self.mouse
-        return x <= mx < x + w and y <= my < y + h
-
-    def widget(self, x: float, y: float, w: float, h: float, action: Callable[[], Any] | None, tip: str = "",
-               z: int = 0) -> None:
-        """Record a clickable rectangle."""
-        self.widgets.append(Widget(x, y, w, h, action, tip, z))
-
-    def button(self, x: float, y: float, w: float, h: float, label: str, action: Callable[[], Any] | None,
-               z: int = 0, primary: bool = False, enabled: bool = True, active: bool = False, key: str = "",
-               tip: str = "", size: float = 13.0) -> None:
-        """A button: hover and primary/active highlighting, an optional key hint on the right."""
-        hov = enabled and self.hovered(x, y, w, h)
-        if active or primary:
-            col: Colour = ACTIVE if not hov else (236, 190, 92, 255)
-            fg: Colour = DARK
-        else:
-            col = BUTTON_HOVER if hov else BUTTON
-            fg = TEXT if enabled else FAINT
-        if not enabled:
-            col = (52, 55, 60, 255)
-        self.rect(x, y - 1.5, x + w, y + h - 1.5, (0, 0, 0, 90), z)
-        self.rect(x, y, x + w, y + h, col, z)
-        self.rect(x, y + h - 1, x + w, y + h, (255, 255, 255, 36), z)
-        kw = 0.0
-        if key:
-            kw = self.measure(key, 10.5, "bold") + 10
-            self.text(key, x + w - 7, y + h / 2, 10.5, (fg[0], fg[1], fg[2], 150), ax="right", style="bold", z=z)
-        self.text(label, x + 9, y + h / 2, size, fg, style="bold" if (primary or active) else "regular",
-                  max_width=w - 18 - kw, z=z)
-        self.widget(x, y, w, h, action if enabled else None, tip or label, z)
-
-    def build(self) -> list[tuple[Mesh, TexMesh]]:
-        """The meshes per level: ``[(shapes, text), ...]`` for levels 0, 1, 2."""
-        return [(self._b[z].build(), TexMesh.concat(self._t[z])) for z in range(self.LEVELS)]
-
-
-class UiLayer:
-    """Uploads a :class:`Painter`'s meshes into a batch above the map, in screen points.
-
-    Args:
-        window: the pyglet window (its ``view`` is set to identity while the UI draws).
-        batch: the batch to draw in (the map view's ``batch``, drawn after the map).
-        atlas: the glyph atlas (its texture draws the text).
-        order: draw order of the UI's parent group within the batch.
-    """
-
-    def __init__(self, window: Any, batch: Any, atlas: Any, order: int = 50) -> None:
-        from ..render import gpu
-
-        self._gpu = gpu
-        self.batch = batch
-        self.root = gpu.ViewGroup(window, None, order=order)
-        self.groups = []
-        for z in range(Painter.LEVELS):
-            self.groups.append((gpu.LayerGroup(2 * z, self.root), gpu.TextGroup(2 * z + 1, self.root, atlas.texture)))
-        self._vls: list[Any] = []
-
-    def show(self, painter: Painter) -> None:
-        """Replace what is shown by ``painter``'s meshes."""
-        self.clear()
-        for z, (shapes, text) in enumerate(painter.build()):
-            body, tex = self.groups[z]
-            self._vls.append(self._gpu.upload_mesh(shapes, self.batch, body))
-            self._vls.append(self._gpu.upload_texmesh(text, self.batch, tex))
-
-    def clear(self) -> None:
-        """Remove everything uploaded."""
-        for vl in self._vls:
-            if vl is not None:
-                vl.delete()
-        self._vls = []
-
 
 @dataclass(frozen=True)
 class Layout:
@@ -639,30 +444,6 @@ def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: floa
 
 
 # -- the hand (R4.3, R5.2, R5.5) -------------------------------------------------------------------------
-def _nato(p: Painter, cx: float, cy: float, w: float, h: float, unit_type: str, fill: Colour, ink: Colour,
-          z: int = 0) -> None:
-    """A small NATO-style unit symbol (infantry X, vehicle oval, gun dot, aircraft wings)."""
-    x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
-    p.rect(x0, y0, x1, y1, ink, z)
-    p.rect(x0 + 1.5, y0 + 1.5, x1 - 1.5, y1 - 1.5, fill, z)
-    t = unit_type
-    if t in ("infantry", "tank_crew", "artillery_crew", "pilot"):
-        p.line(x0 + 2, y0 + 2, x1 - 2, y1 - 2, 1.4, ink, z)
-        p.line(x0 + 2, y1 - 2, x1 - 2, y0 + 2, 1.4, ink, z)
-    if t in ("vehicle", "tank_crew"):
-        rx, ry = w * 0.3, h * 0.24
-        pts = [(cx + rx * math.cos(a / 12 * math.tau), cy + ry * math.sin(a / 12 * math.tau)) for a in range(12)]
-        p.polygon(pts, ink, z)
-        pts = [(cx + (rx - 1.6) * math.cos(a / 12 * math.tau), cy + (ry - 1.6) * math.sin(a / 12 * math.tau)) for a in range(12)]
-        p.polygon(pts, fill, z)
-    if t in ("gun", "artillery_crew"):
-        p.circle(cx, cy - h * 0.12, h * 0.14, ink, z)
-        p.line(cx, cy - h * 0.12, cx, y1 - 2, 1.6, ink, z)
-    if t in ("aircraft", "pilot"):
-        p.line(x0 + 3, cy + 2, cx, cy - 2, 1.6, ink, z)
-        p.line(cx, cy - 2, x1 - 3, cy + 2, 1.6, ink, z)
-
-
 def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> None:
     st = ctl.state
     x0, y0, x1, y1 = lay.hand
@@ -733,46 +514,11 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
 
 def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float, w: float, h: float, picked: bool,
           usable: bool, looks: Looks) -> None:
-    hov = p.hovered(x, y, w, h)
-    edge = ACTIVE if picked else ((190, 190, 180, 255) if hov else (20, 20, 20, 255))
-    p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80))
-    if kind == "unit":
-        cid = card_of(c)
-        card = ruleset.unit_card(cid)
-        sl = looks.sides[card.side]
-        p.rect(x, y, x + w, y + h, edge)
-        p.rect(x + 2, y + 2, x + w - 2, y + h - 2, sl.fill)
-        p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, sl.band)
-        p.text(card.name, x + 6, y + h - 12, 11, (250, 248, 240, 255) if card.side == "soviet" else sl.text,
-               style="condensed", max_width=w - 12)
-        _nato(p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol)
-        ttl = card.unit_type.replace("_", " ")
-        p.text(ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8)
-        p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text, ax="center",
-               max_width=w - 8)
-        p.text(f"{card.cost} VP", x + w / 2, y + 14, 11, sl.text, ax="center", style="bold")
-    else:
-        cc = ruleset.command_card(c)
-        p.rect(x, y, x + w, y + h, edge)
-        p.rect(x + 2, y + 2, x + w - 2, y + h - 2, PARCHMENT)
-        p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, PARCHMENT_EDGE)
-        p.text("COMMAND", x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold")
-        lines = wrap(p.atlas, cc.title, w - 12, 12, "bold")[:2]
-        yy = y + h - 36
-        for ln in lines:
-            p.text(ln, x + w / 2, yy, 12, DARK, ax="center", style="bold", max_width=w - 8)
-            yy -= 15
-        body = cc.help_text().split(": ", 1)[-1] if hasattr(cc, "help_text") else ""
-        for ln in wrap(p.atlas, body, w - 12, 9.5)[: max(0, int((yy - y - 26) // 12))]:
-            p.text(ln, x + 6, yy - 2, 9.5, (70, 56, 32, 255))
-            yy -= 12
-        phase = getattr(cc, "phase", "")
-        p.text(f"{str(phase).replace('_', ' ')} phase", x + w / 2, y + 14, 10.5, (90, 70, 40, 255), ax="center",
-               max_width=w - 8)
-    if not usable:
-        p.rect(x, y, x + w, y + h, (20, 20, 24, 110))
-    if picked:
-        p.frame(x - 1, y - 1, x + w + 1, y + h + 1, 2.5, ACTIVE)
+    """One hand card through the toolkit's :class:`CardView` (compact face)."""
+    card = ruleset.unit_card(card_of(c)) if kind == "unit" else ruleset.command_card(c)
+    view = CardView(card, looks=looks, picked=picked, usable=usable)
+    view.rect = Rect(x, y - (6.0 if picked else 0.0), w, h)  # the view lifts a picked card itself
+    view.paint_self(p, 0)
 
 
 # -- pop-ups ---------------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ import pyglet  # noqa: E402
 from pyglet.window import key, mouse  # noqa: E402
 
 from ..errors import HexwarError  # noqa: E402
-from ..game.commands import SIDES  # noqa: E402
+from ..game.commands import SIDES, Discard, UseCommandCard  # noqa: E402
 from ..game.state import GameState, Phase  # noqa: E402
 from ..hexgrid import Hex  # noqa: E402
 from ..render.gamescene import counters_from_state  # noqa: E402
@@ -44,6 +44,7 @@ from ..render.mapview import MapView  # noqa: E402
 from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay  # noqa: E402
 from .clock import Clock, Pace  # noqa: E402
 from .controller import PlayController  # noqa: E402
+from .input_map import play_intent  # noqa: E402
 from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
 
 __all__ = ["PlayWindow", "run", "DEFAULT_AI"]
@@ -290,7 +291,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                                            (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
 
     def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
-        from ..editor.overlays import ObjectiveOverlay
+        from ..render.regions import ObjectiveOverlay
 
         return ObjectiveOverlay(tuple((h, pts) for h, _, pts, _ in objs))
 
@@ -475,32 +476,41 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.refresh()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """Keyboard shortcuts (see :data:`hexwar.ui.panels.SHORTCUTS`)."""
+        """Keyboard shortcuts: the key becomes an intent (:func:`hexwar.ui.input_map.play_intent`,
+        listed in :data:`hexwar.ui.panels.SHORTCUTS`), which the screen's state routes."""
         ctl = self.controller
-        ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
-        if ctrl and symbol == key.Q:
+        intent = play_intent(symbol, modifiers)
+        if intent == "quit":
             self.request_quit()
             return True
-        if self.flags.show_help:
-            if symbol in (key.ESCAPE, key.H, key.F1):
+        if self.flags.show_help:  # the help overlay is modal
+            if intent in ("cancel", "help"):
                 self.toggle_help()
             return True
-        if ctl.pass_to is not None:
-            if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.SPACE):
+        if ctl.pass_to is not None:  # hot-seat handover
+            if intent == "confirm" or symbol == key.SPACE:
                 ctl.confirm_pass()
             self.refresh()
             return True
         if ctl.state.over and not self.flags.extra.get("result_closed"):
-            if symbol == key.ESCAPE:
+            if intent == "cancel":
                 self.close_result()
-            elif symbol == key.Q:
+            elif intent == "quit_if_over":
                 self.request_quit()
             return True
-        if symbol == key.ESCAPE:
-            ctl.cancel()
-        elif symbol in (key.SPACE, key.E):
-            ctl.end_phase()
-        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+        run = self._intents().get(intent or "")
+        if run is None:
+            return False
+        run()
+        self.refresh()
+        return True
+
+    def _intents(self) -> dict[str, Callable[[], Any]]:
+        """What each play-screen intent does (see :data:`hexwar.ui.input_map.PLAY_KEYS`)."""
+        ctl, cam = self.controller, self.mapview.camera
+        d = 80.0
+
+        def confirm() -> None:
             if ctl.pending is not None:
                 ctl.declare()
             elif ctl.state.phase == Phase.SETUP:
@@ -509,42 +519,36 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                 acts = [a for a in ctl.actions() if a.primary and a.enabled]
                 if acts:
                     acts[0].run()
-        elif symbol == key.R:
-            ctl.resolve()
-        elif symbol in (key._1, key._2, key.NUM_1, key.NUM_2):
-            ctl.toggle_weapon(0 if symbol in (key._1, key.NUM_1) else 1)
-        elif symbol == key.P and ctl.card is not None:
-            from ..game.commands import UseCommandCard
 
-            ctl.card_action(UseCommandCard)
-        elif symbol in (key.DELETE, key.BACKSPACE) and ctl.card is not None:
-            from ..game.commands import Discard
+        def card(kind: Any) -> Callable[[], None]:
+            def run() -> None:
+                if ctl.card is not None:
+                    ctl.card_action(kind)
 
-            ctl.card_action(Discard)
-        elif symbol == key.TAB:
-            self.select_next_unit()
-        elif symbol in (key.H, key.F1):
-            self.toggle_help()
-        elif symbol == key.L:
-            self.toggle_labels()
-        elif symbol in (key.F, key.HOME):
-            self.fit_map()
-        elif symbol in (key.PLUS, key.EQUAL, key.NUM_ADD):
-            self.mapview.camera.zoom_at(*self._map_centre(), 1.25)
-        elif symbol in (key.MINUS, key.NUM_SUBTRACT):
-            self.mapview.camera.zoom_at(*self._map_centre(), 0.8)
-        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
-            d = 80.0
-            self.mapview.camera.pan({key.LEFT: d, key.RIGHT: -d}.get(symbol, 0.0),
-                                    {key.DOWN: d, key.UP: -d}.get(symbol, 0.0))
-        elif symbol == key.PAGEUP:
-            self.scroll_log(8)
-        elif symbol == key.PAGEDOWN:
-            self.scroll_log(-8)
-        else:
-            return False
-        self.refresh()
-        return True
+            return run
+
+        return {
+            "cancel": ctl.cancel,
+            "end_phase": ctl.end_phase,
+            "confirm": confirm,
+            "resolve": ctl.resolve,
+            "weapon_1": lambda: ctl.toggle_weapon(0),
+            "weapon_2": lambda: ctl.toggle_weapon(1),
+            "play_card": card(UseCommandCard),
+            "discard_card": card(Discard),
+            "next_unit": self.select_next_unit,
+            "help": self.toggle_help,
+            "labels": self.toggle_labels,
+            "fit": self.fit_map,
+            "zoom_in": lambda: cam.zoom_at(*self._map_centre(), 1.25),
+            "zoom_out": lambda: cam.zoom_at(*self._map_centre(), 0.8),
+            "pan_left": lambda: cam.pan(d, 0.0),
+            "pan_right": lambda: cam.pan(-d, 0.0),
+            "pan_up": lambda: cam.pan(0.0, -d),
+            "pan_down": lambda: cam.pan(0.0, d),
+            "log_older": lambda: self.scroll_log(8),
+            "log_newer": lambda: self.scroll_log(-8),
+        }
 
     def _map_centre(self) -> tuple[float, float]:
         x0, y0, x1, y1 = self.map_area()
@@ -594,7 +598,7 @@ class _Arrows(ArrowOverlay):
 
 
 def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
-    from ..editor.overlays import ZoneOverlay
+    from ..render.regions import ZoneOverlay
 
     return ZoneOverlay(hexes, colour, alpha=0.30, border=0.07)
 
@@ -609,7 +613,9 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
         variants: rule variants (default the scenario's).
         ai: ``{side: "standard" | "random"}`` computer sides; ``{}`` = two people hot-seat;
             ``None`` = :data:`DEFAULT_AI` (the person plays the Germans).
-        save: autosave path (after every End Turn, at the end and on quit).
+        save: autosave path (after every End Turn, at the end and on quit); ``None``: none
+            (``hexwar play`` passes a new file of the per-user autosave folder,
+            :func:`hexwar.ui.autosave.new_game_autosave`).
         turns: stop after this many turns.
 
     Raises:

@@ -1,0 +1,37 @@
+"""The widget toolkit of every hexwar screen (play screen, editor, card table, campaign,
+network client). See docs/architecture.md "The widget toolkit" for a worked example.
+
+- :mod:`.geometry`: :class:`Rect`, :func:`rows` / :func:`columns` / :func:`grid` with
+  :data:`FLEX` shares, :func:`snap` to framebuffer pixels (HiDPI).
+- :mod:`.text`: :func:`wrap`, :func:`ellipsize`, :class:`MonoMeasure` (headless measure).
+- :mod:`.painter`: :class:`Painter` (immediate-mode meshes per level, :class:`HitBox` es) and
+  :class:`UiLayer` (uploads them into a pyglet batch: the only GL part).
+- :mod:`.core`: :class:`Element` (the widget tree) and :class:`Screen` (event routing, focus
+  and Tab order, modal dialogs, tooltips, focus ring).
+- :mod:`.controls`: :class:`Panel`, :class:`Box`, :class:`Label`, :class:`TextBlock`,
+  :class:`Button`, :class:`ScrollList`, :class:`TextField`, :class:`Dialog`.
+- :mod:`.cards`: :class:`CardView` and :func:`card_facts` (cards drawn from the card data).
+- :mod:`.tooltip`: :func:`place_tooltip`, :func:`paint_tooltip`.
+- :mod:`.keys`: key codes (equal to pyglet's) so the logic imports no pyglet.
+
+Nothing here but :class:`UiLayer` touches GL; layout, hit testing, focus and text editing run
+in plain tests.
+"""
+
+from __future__ import annotations
+
+from . import keys, theme
+from .cards import CardFacts, CardView, card_facts, paint_nato
+from .controls import Box, Button, Dialog, Label, Panel, ScrollList, TextBlock, TextField
+from .core import Element, Screen
+from .geometry import FLEX, Flex, Rect, columns, grid, rows, snap
+from .painter import HitBox, Painter, UiLayer, top_hit
+from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap
+from .tooltip import paint_tooltip, place_tooltip
+
+__all__ = [
+    "keys", "theme", "CardFacts", "CardView", "card_facts", "paint_nato", "Box", "Button", "Dialog", "Label",
+    "Panel", "ScrollList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
+    "rows", "snap", "HitBox", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
+    "wrap", "paint_tooltip", "place_tooltip",
+]  # fmt: skip
