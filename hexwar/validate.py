@@ -33,6 +33,9 @@ VALIDATORS: dict[str, Callable[[str], None] | str] = {
     "hexwar-scenario": "hexwar.game.scenario:validate_scenario_file",
     "hexwar-save": "hexwar.game.save:validate_save_file",
     "hexwar-cards": "hexwar.rules.cards:validate_card_file",
+    "hexwar-deck": "hexwar.lines.scenario:validate_deck_file",
+    "hexwar-campaign-cards": "hexwar.campaign.cards:validate_campaign_card_file",
+    "hexwar-campaign-save": "hexwar.campaign.save:validate_campaign_save_file",
 }
 
 
@@ -62,7 +65,7 @@ def detect_kind(path: str) -> str:
 
 
 # Kinds stored as TOML; every other kind is JSON.
-TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards"})
+TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards", "hexwar-campaign-cards", "hexwar-deck"})
 
 
 def validate_file(path: str, scenario_paths: tuple[str, ...] = ()) -> str:

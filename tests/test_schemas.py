@@ -46,6 +46,8 @@ def test_every_shipped_file_is_valid_under_its_schema_after_migration():
         doc, steps = upgrade(json.loads(p.read_text()), "map", str(p))
         assert steps == [1] and schema_problems(doc, "map", str(p)) == [], p
     for p in scns:
+        if tomllib.loads(p.read_text()).get("mode") == "lines":
+            continue  # R11.1: line scenarios are another mode, validated by hexwar.lines.scenario
         doc, _ = upgrade(tomllib.loads(p.read_text()), "scenario", str(p))
         assert schema_problems(doc, "scenario", str(p)) == [], p
     for p in saves:

@@ -47,6 +47,7 @@ from ..rules.combat import RULES_REVISION
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .limits import HARD_TURN_CAP, MAX_GAME_COMMANDS
+from .modes import known_modes, mode_hook
 from .onmap import scenario_on_map
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
@@ -131,7 +132,18 @@ class SaveFile:
     log_hash: str = ""
     final_phase: str = ""
     scenario_map: str = ""
+    mode: str = "hex"
+    setup: dict[str, Any] = field(default_factory=dict)
     rules_revision: int = 1
+
+
+def _mode_commands(mode: str) -> Any:
+    """R11.1: the command parser of a game mode (``"hex"``, ``"lines"``)."""
+    return command_from_json if mode == "hex" else mode_hook(mode, "command")
+
+
+def _mode_seats(mode: str) -> tuple[str, ...]:
+    return SIDES if mode == "hex" else tuple(mode_hook(mode, "seats"))
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -149,17 +161,23 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
+    name = getattr(state, "mode", "hex")
+    mode: dict[str, Any] = {"mode": name} if name != "hex" else {}  # R11.1: a game mode's saves say so
+    setup = state.scenario.setup_json() if hasattr(state.scenario, "setup_json") else {}
+    if setup:  # choices made when the game started that the scenario file does not hold (--deck)
+        mode["setup"] = setup
     ref = {
         "id": sc.id,
         "name": sc.reference,
         "path": str(sc.path.resolve()) if sc.path is not None else "",
         "hash": sc.content_hash,
     }
-    if sc.map_spec:  # issue 19: played on a generated map (schema 2)
+    if getattr(sc, "map_spec", ""):  # issue 19: played on a generated map (schema 2)
         ref["map"] = sc.map_spec
     return {
         "format": SAVE_FORMAT,
-        "schema_version": SAVE_SCHEMA_VERSION if sc.map_spec else 1,
+        "schema_version": SAVE_SCHEMA_VERSION if getattr(sc, "map_spec", "") else 1,
+        **mode,
         "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
@@ -208,13 +226,15 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     structural += schema_problems(data, "save", src)
     if data.get("format") != SAVE_FORMAT:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
-    if data.get("schema_version") != SAVE_SCHEMA_VERSION:
-        bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "scenario", "seed", "variants", "rules_revision", "players", "commands",
-             "checkpoints", "final"}
-    for k in data:
-        if k not in known:
-            bad(str(k), f"unknown field; expected one of {sorted(known)}")
+    mode = data.get("mode", "hex")
+    if mode not in known_modes():
+        bad("mode", f"expected one of {list(known_modes())}, got {clip(mode)}")
+        mode = "hex"
+    parse_command = _mode_commands(mode)
+    setup = data.get("setup", {})
+    if not isinstance(setup, dict):
+        bad("setup", "expected an object")
+        setup = {}
     sc = data.get("scenario")
     sid = sname = spath = shash = smap = ""
     if not isinstance(sc, dict):
@@ -236,8 +256,9 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("variants", f"expected a list of rule variants from {KNOWN_VARIANTS}")
         variants = []
     players = data.get("players", {})
-    if not isinstance(players, dict) or any(k not in SIDES or not isinstance(v, str) for k, v in players.items()):
-        bad("players", "expected {\"german\": name, \"soviet\": name}")
+    if not isinstance(players, dict) or any(k not in _mode_seats(mode) or not isinstance(v, str)
+                                            for k, v in players.items()):
+        bad("players", f"expected {{seat: name}} for seats of {_mode_seats(mode)}")
         players = {}
     cmds_raw = data.get("commands")
     commands: list[Command] = []
@@ -248,7 +269,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     else:
         for i, c in enumerate(cmds_raw):
             try:
-                commands.append(command_from_json(c, f"commands[{i}]"))
+                commands.append(parse_command(c, f"commands[{i}]"))
             except CommandFormatError as exc:
                 bad(f"commands[{i}]", str(exc).split(": ", 1)[-1])
     n_cmds = len(cmds_raw) if isinstance(cmds_raw, list) else 0
@@ -318,7 +339,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, fphase, smap, revision)
+                    dict(players), result, src, chash, lhash, fphase, smap, str(mode), dict(setup), revision)
 
 
 def _is_int(v: Any) -> bool:
@@ -442,6 +463,14 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
             or differs, or the final value that differs.
     """
     sc = scenario or _find_scenario_for(save, scenario_paths)
+    if getattr(sc, "mode", "hex") != save.mode:
+        raise ReplayError(f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
+                          f"{sc.id!r}")
+    if save.setup:
+        try:
+            sc = sc.with_setup(save.setup)  # type: ignore[attr-defined]
+        except (AttributeError, HexwarError) as exc:
+            raise ReplayError(f"{save.path}: setup: {exc}") from None
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)

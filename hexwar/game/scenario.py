@@ -65,6 +65,7 @@ from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
 from .limits import HARD_TURN_CAP
+from .modes import MODES, known_modes, mode_hook
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -419,6 +420,13 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
     def bad(where: str, msg: str) -> None:
         problems.append(Problem(src, where, msg))
 
+    # R11.1: a scenario of another game mode is built by that mode (mode = "lines", hexwar.game.modes)
+    mode = data.get("mode", "hex")
+    if mode != "hex":
+        if mode not in MODES:
+            raise ValidationError([Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")])
+        return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
+    data = {k: v for k, v in data.items() if k != "mode"}
     # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
     # (hexwar schema scenario) first; the checks below add what needs cards and the map.
     structural: list[Problem] = []
