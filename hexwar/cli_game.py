@@ -235,7 +235,7 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="The game's seed (default: the scenario's).")
 @click.option("--rules", "rules", multiple=True, metavar="VARIANT",
-              help="Rule variant: standard, classic, burnout (repeatable).")
+              help="Rule variant: standard, classic, burnout, crews-fight (repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
               help="Save the game here after every turn and at the end (windowed default: a new file in the "
                    "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).")

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 SIDES = ("german", "soviet")
-VARIANTS = ("classic", "burnout")  # R11.3 named switches ("standard" = none)
+VARIANTS = ("classic", "burnout", "crews-fight")  # R11.3 named switches ("standard" = none)
 MAX_SCENARIO_BYTES = 1024 * 1024
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 

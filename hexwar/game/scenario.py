@@ -16,7 +16,7 @@ target, the rule variants and a default seed. The full format, with an example, 
     seed = 1943                       # default seed (R1.2)
     turns = 8                         # turn limit, 0 = none (R10.2)
     victory_points = 51               # R10.1
-    rules = []                        # variants: "classic", "burnout", "fog" (R11.3, R12.2)
+    rules = []                        # variants: "classic", "burnout", "fog", "crews-fight" (R11.3, R12.2)
     fog = false                       # fog of war (R12.2), same as rules = ["fog"]
     events = []                       # Event card ids shuffled into the Command deck (R4.3)
 
@@ -95,7 +95,7 @@ __all__ = [
 
 SCENARIO_FORMAT = "hexwar-scenario"
 SCENARIO_SCHEMA_VERSION = 1
-KNOWN_VARIANTS = ("standard", "classic", "burnout", "fog")  # R11.3, R12.2; "standard" = none of the others
+KNOWN_VARIANTS = ("standard", "classic", "burnout", "fog", "crews-fight")  # R11.3, R12.2; "standard" = none of the others
 BUDGET_RANGE = (80, 100)  # 000 Standard Game Setup: Reserves decks of 80-100 points
 MAX_SCENARIO_BYTES = 1024 * 1024
 TARGET_TYPES = ("infantry", "vehicle", "gun", "aircraft")  # R4.2 attack value columns

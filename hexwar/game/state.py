@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..maps import BattleMap
+from ..rules.combat import RULES_REVISION
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
@@ -335,6 +336,10 @@ class GameState:
             :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
             standard game's). Set by :func:`~hexwar.game.setup.new_game`; not state.
         recorder: the game's event collector; the dice log reports every roll to it (R1.2).
+        rules_revision: the combat rules revision the game is played with
+            (:data:`hexwar.rules.combat.RULES_REVISION` for new games; a save without one
+            replays with revision 1, docs/rules.md "Rules revisions"). Fixed for the game
+            like the seed; not part of the state hash.
     """
 
     scenario: Scenario
@@ -342,6 +347,7 @@ class GameState:
     dice: Dice
     variants: tuple[str, ...] = ()
     seed: int = 0
+    rules_revision: int = RULES_REVISION
     turn: int = 1
     phase: str = Phase.SETUP
     to_act: str | None = None

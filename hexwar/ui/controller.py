@@ -578,8 +578,12 @@ class PlayController(PlayViewsMixin):
             self.selected = None
             self.say(PHASE_HINTS.get(self.state.phase, "") if self.my_turn() else f"{side.capitalize()} ends the phase.")
 
-    def resolve(self, number: int | None = None) -> None:
-        """Resolve one of the side's declared attacks (R6.2); default the lowest numbered."""
+    def resolve(self, number: int | None = None, bonus_rolls: tuple[str, ...] = ()) -> None:
+        """Resolve one of the side's declared attacks (R6.2); default the lowest numbered.
+
+        ``bonus_rolls``: R1.3, roll names of the attack (``"to_hit:1"``, ``"intensity:0"``,
+        ``"assault_dice"``; :func:`hexwar.game.actions.resolve.bonus_rolls`) that each get a
+        Command card from the hand (the first ones in hand order)."""
         if self._refuse_not_mine():
             return
         side = self.state.to_act
@@ -590,7 +594,9 @@ class PlayController(PlayViewsMixin):
                 self.say("You have no attack left to resolve.", error=True)
                 return
             number = mine[0]
-        self.issue(Resolve(side, number))
+        cards = tuple(self.state.hand_commands[side][:len(bonus_rolls)])
+        self.issue(Resolve(side, number, bonus_rolls=tuple(bonus_rolls), bonus_cards=cards) if bonus_rolls
+                   else Resolve(side, number))
 
     def cancel(self) -> None:
         """Esc: drop the prepared attack, then the picked card, then the selection."""

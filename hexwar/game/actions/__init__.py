@@ -11,7 +11,8 @@ phase                  actions, in listing order                     rules
 =====================  ===========================================  ===================
 ``setup``              choose_hand                                   000 setup
 ``artillery``          artillery, command_card, end_phase            R5.1d, R9.2
-``commitment``         commit, recrew, command_card, end_phase       R5.2
+``commitment``         commit, recrew, move_crew, command_card,      R5.2, 001
+                       end_phase
 ``movement``           drop tow, move, tow (merged by unit),         R5.3, R8.1
                        command_card, end_phase
 ``declaration``        declare, close_assault, building_attack,      R6.1, R6.6, R8.2
@@ -36,6 +37,7 @@ from . import (
     draw,
     end_phase,
     move,
+    move_crew,
     recrew,
     resolve,
     tow,
@@ -50,7 +52,7 @@ _END = end_phase.ACTION
 STANDARD = ActionRegistry({
     Phase.SETUP: [choose_hand.ACTION],
     Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
-    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, _CARD, _END],
+    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END],
     Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END],
     Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END],
     Phase.RESOLUTION: [resolve.ACTION, _CARD],
