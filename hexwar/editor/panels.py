@@ -352,8 +352,8 @@ class EditorPanelsMixin:
         budget = sc.rest_value("sides", side, "budget")
         res = list(sc.rest_value("sides", side, "reserves") or [])
         hand = list(sc.rest_value("sides", side, "hand") or [])
-        y = self._field_row(p, px, pw, y, "Budget", "" if budget is None else f"{budget} points",
-                            "budget", tip="edit budget")
+        shown_budget = f"{budget} points" if budget is not None else ("none: the fixed Reserves below" if res else "")
+        y = self._field_row(p, px, pw, y, "Budget", shown_budget, "budget", tip="edit budget")
         hs = sc.rest_value("sides", side, "hand_size")
         y = self._field_row(p, px, pw, y, "Hand size", str(hs) if hs is not None else "4 (rule default, R5.2)",
                             "hand_size")
@@ -413,6 +413,7 @@ class EditorPanelsMixin:
         m = self.doc.map
         y -= 18
         text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True)
+        y -= 6
         for o in list(sc.objectives)[:8]:
             y -= 22
             chosen = o.hex == s.objective
