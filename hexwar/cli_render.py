@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import click
 
