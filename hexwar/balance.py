@@ -127,6 +127,20 @@ GAME_KINDS: dict[str, GameKind] = {
         name="scenario", load="hexwar.balance:load_scenario_source", play="hexwar.balance:play_scenario_game",
         defaults=("standard", "kharkov", "prokhorovka", "ponyri", "dnieper"),
     ),
+    # the Spearpoint card game on lines (issue 15): line scenarios, seats played by the standard AI
+    "lines": GameKind(
+        name="lines", load="hexwar.lines.balance:load_lines_source", play="hexwar.lines.balance:play_lines_outcome",
+        doc="docs/lines.md", marker="lines-balance", json="docs/lines_balance.json",
+        defaults=("lines", "lines-4p", "lines_ponyri", "lines_prokhorovka", "lines_kharkov", "lines_bukrin"),
+        variants=("standard", "classic"),
+    ),
+    # the 1941-1945 campaign (issue 16): NAME is "basic" or rule switches joined by "+"
+    "campaign": GameKind(
+        name="campaign", load="hexwar.campaign.balance:load_campaign_source",
+        play="hexwar.campaign.balance:play_campaign_game", doc="docs/campaign.md", marker="campaign-balance",
+        json="docs/campaign_balance.json", defaults=("basic", "advanced"), variants=("standard",),
+        replay="hexwar campaign --headless --ai german,soviet --seed {seed}",
+    ),
 }
 
 

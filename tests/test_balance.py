@@ -269,3 +269,19 @@ def test_real_scenarios_give_the_same_table_with_one_and_two_local_workers(capsy
         assert rc == 0
         outs.append(path.read_bytes())
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("kind", ["lines", "campaign"])
+def test_the_lines_and_campaign_games_are_kinds_the_balance_runner_plays(kind, capsys, tmp_path):
+    from hexwar.balance import GAME_KINDS
+    from hexwar.cli import main
+
+    gk = GAME_KINDS[kind]
+    stem, source = gk.function("load")(gk.defaults[0])
+    out = gk.function("play")(source, 3, None, {"german": "standard", "soviet": "standard"}, 60)
+    assert out.winner in ("german", "soviet", None) and set(out.score) == {"german", "soviet"}
+    csv = tmp_path / f"{kind}.csv"
+    assert main(["balance", gk.defaults[0], "--kind", kind, "--games", "2", "--cluster", "none",
+                 "--csv", str(csv)]) == 0
+    rows = csv.read_text().splitlines()
+    assert len(rows) == 3 and stem in rows[1]
