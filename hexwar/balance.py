@@ -67,6 +67,9 @@ class Outcome:
         score: victory points per side.
         objective_points: objective points per side (may be empty).
         commands: commands applied.
+        points_by_type: side -> unit type of the enemy units it destroyed or captured -> the
+            victory points they gave (R10.1; how the points were won).
+        held: objective or area name -> the side holding it at the end (``None``: nobody).
     """
 
     winner: str | None
@@ -75,6 +78,8 @@ class Outcome:
     score: Mapping[str, int]
     objective_points: Mapping[str, int] = field(default_factory=dict)
     commands: int = 0
+    points_by_type: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    held: Mapping[str, str | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,8 @@ def game_kind(name: str) -> GameKind:
 
 
 def load_scenario_source(name: str) -> tuple[str, Any]:
-    """``(file stem, Scenario)`` of a scenario file or shipped scenario name (kind ``scenario``).
+    """``(scenario id, Scenario)`` of a scenario file or shipped scenario name (kind ``scenario``):
+    rows and seeds are named by the scenario's ``id`` (a shipped scenario's id is its file stem).
 
     Raises:
         HexwarError: when it is not found or does not validate (the message names the file).
@@ -160,7 +166,8 @@ def load_scenario_source(name: str) -> tuple[str, Any]:
     from .game.scenario import find_scenario, load_scenario
 
     path = find_scenario(name)
-    return Path(path).stem, load_scenario(path)
+    sc = load_scenario(path)
+    return (getattr(sc, "id", "") or Path(path).stem), sc
 
 
 def play_scenario_game(source: Any, seed: int, variants: tuple[str, ...] | None, ai: Mapping[str, str],
@@ -175,7 +182,48 @@ def play_scenario_game(source: Any, seed: int, variants: tuple[str, ...] | None,
     players = {s: make_player(ai[s], s, seed) for s in ("german", "soviet")}
     r = play(source, players, seed=seed, variants=variants, max_turns=max_turns)
     res = r.result
-    return Outcome(res.winner, res.reason, res.turn, dict(res.score), dict(res.objective_points), r.commands)
+    return Outcome(res.winner, res.reason, res.turn, dict(res.score), dict(res.objective_points), r.commands,
+                   points_by_type(r.state), held_at_end(r.state))
+
+
+def points_by_type(state: Any) -> dict[str, dict[str, int]]:
+    """Side -> unit type -> victory points its kills and captures gave (R10.1), from the game
+    state's scoring entries (``state.kills``; a captured unit counts double, as scored)."""
+    from .game import ruleset
+    from .game.state import card_of
+
+    out: dict[str, dict[str, int]] = {}
+    for k in state.kills:
+        try:
+            utype = ruleset.unit_card(card_of(k.uid)).unit_type
+        except HexwarError:
+            utype = "unit"
+        d = out.setdefault(k.scorer, {})
+        d[utype] = d.get(utype, 0) + int(k.points)
+    return {s: dict(sorted(d.items())) for s, d in sorted(out.items())}
+
+
+def held_at_end(state: Any) -> dict[str, str | None]:
+    """Objective and area name -> the side holding it when the game ended.
+
+    An objective is held as the game records it (R10.2). An area (the scenario's ``[areas]``)
+    is held by the one side with ground units in it (``None`` when both or neither have;
+    docs/rules.md).
+    """
+    from .game import ruleset
+
+    out: dict[str, str | None] = {}
+    sc = state.scenario
+    for o in sc.objectives:
+        out[o.name or state.battlemap.label(o.hex)] = state.objective_holders.get(o.hex)
+    for name, hexes in getattr(sc, "areas", {}).items():
+        if name in out:
+            continue
+        hs = set(hexes)
+        sides = {u.side for uid, u in state.units.items()
+                 if u.hex in hs and not u.aloft and uid not in state.removed and ruleset.is_ground(u.card)}
+        out[name] = next(iter(sides)) if len(sides) == 1 else None
+    return out
 
 
 # -- seeds and games ---------------------------------------------------------------------------
@@ -256,6 +304,8 @@ class GameRecord:
     commands: int = 0
     seconds: float = 0.0
     error: str = ""
+    points_by_type: dict[str, dict[str, int]] = field(default_factory=dict)
+    held: dict[str, str | None] = field(default_factory=dict)
 
 
 def _error_text(exc: BaseException) -> str:
@@ -292,7 +342,8 @@ def play_chunk(specs: list[GameSpec]) -> list[GameRecord]:
                 plays[s.kind] = game_kind(s.kind).function("play")
             o = plays[s.kind](_source(s), s.seed, s.variants, dict(s.ai), s.max_turns)
             out.append(GameRecord(s.scenario, s.variant, s.index, s.seed, o.winner, o.reason, o.turn, dict(o.score),
-                                  dict(o.objective_points), o.commands, time.perf_counter() - t0))
+                                  dict(o.objective_points), o.commands, time.perf_counter() - t0,
+                                  points_by_type={k: dict(v) for k, v in o.points_by_type.items()}, held=dict(o.held)))
         except Exception as exc:  # noqa: BLE001 - a broken game is data for the report, not a crash
             out.append(GameRecord(s.scenario, s.variant, s.index, s.seed, None, "error",
                                   seconds=time.perf_counter() - t0, error=_error_text(exc)))
@@ -423,6 +474,9 @@ class Tally:
         reasons: ``"german points"`` -> count, most common first.
         ended: reason -> count (``points``, ``overrun``, ``objectives``, ``turn limit``, ...).
         sides: the two sides.
+        points_by_type: side -> unit type -> victory points won from kills of that type, summed
+            over the finished games (R10.1; how the points were won).
+        held: objective or area name -> holder at the end (a side or ``nobody``) -> games.
     """
 
     scenario: str
@@ -438,6 +492,8 @@ class Tally:
     reasons: dict[str, int]
     ended: dict[str, int]
     sides: tuple[str, str] = ("german", "soviet")
+    points_by_type: dict[str, dict[str, int]] = field(default_factory=dict)
+    held: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -481,12 +537,22 @@ def tally(records: Sequence[GameRecord], sides: tuple[str, str] = ("german", "so
             reasons[key] = reasons.get(key, 0) + 1
             ended[r.reason] = ended.get(r.reason, 0) + 1
         turns = [r.turn for r in ok]
+        pbt: dict[str, dict[str, int]] = {}
+        held: dict[str, dict[str, int]] = {}
+        for r in ok:
+            for side, d in r.points_by_type.items():
+                for utype, pts in d.items():
+                    pbt.setdefault(side, {})[utype] = pbt.setdefault(side, {}).get(utype, 0) + pts
+            for place, side in r.held.items():
+                h = held.setdefault(place, {})
+                h[side or "nobody"] = h.get(side or "nobody", 0) + 1
         out.append(Tally(
             name, variant, len(ok), {s: sum(r.winner == s for r in ok) for s in sides},
             sum(r.winner is None for r in ok), len(rs) - len(ok), min(r.index for r in rs), max(r.index for r in rs),
             sum(turns) / len(turns) if turns else 0.0, float(statistics.median(turns)) if turns else 0.0,
             dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
             dict(sorted(ended.items(), key=lambda kv: (-kv[1], kv[0]))), sides,
+            {sd: dict(sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))) for sd, d in sorted(pbt.items())}, held,
         ))
     return out
 
@@ -516,8 +582,18 @@ def markdown_table(tallies: Sequence[Tally]) -> str:
 
 def reasons_text(tallies: Sequence[Tally]) -> str:
     """How the games ended, per row: ``"- kharkov: german points 116, soviet points 84"``."""
-    return "\n".join(f"- {t.name}: " + (", ".join(f"{k} {v}" for k, v in t.reasons.items()) or "no finished games")
-                     for t in tallies)
+    lines = []
+    for t in tallies:
+        lines.append(f"- {t.name}: " + (", ".join(f"{k} {v}" for k, v in t.reasons.items()) or "no finished games"))
+        if t.games and t.points_by_type:
+            won = "; ".join(f"{side} " + ", ".join(f"{u} {p / t.games:.1f}" for u, p in d.items())
+                            for side, d in t.points_by_type.items())
+            lines.append(f"  - points a game by unit type killed: {won}")
+        if t.games and t.held:
+            held = "; ".join(f"{place} " + ", ".join(f"{who} {n}" for who, n in sorted(d.items(), key=lambda kv: -kv[1]))
+                             for place, d in t.held.items())
+            lines.append(f"  - held at the end (games): {held}")
+    return "\n".join(lines)
 
 
 CSV_COLUMNS = ("scenario", "variant", "game", "seed", "winner", "reason", "turn", "score_{a}", "score_{b}",
