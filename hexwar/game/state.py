@@ -330,6 +330,8 @@ class GameState:
             :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
             standard game's). Set by :func:`~hexwar.game.setup.new_game`; not state.
         recorder: the game's event collector; the dice log reports every roll to it (R1.2).
+        undo_points: positions before the side's undoable commands of this phase (R12.3,
+            :mod:`hexwar.game.actions.undo`); rebuilt by replaying the commands, not saved.
     """
 
     scenario: Scenario
@@ -371,6 +373,7 @@ class GameState:
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)
+    undo_points: list[Any] = field(default_factory=list, repr=False)
 
     # -- driving the game -------------------------------------------------------------
     def apply(self, command: Command) -> list[GameEvent]:
