@@ -1,4 +1,5 @@
-"""The ``hexwar`` command line: ``hexwar play | edit | sim | los | odds | render | validate | info | replay | selftest``.
+"""The ``hexwar`` command line: ``hexwar play | campaign | edit | sim | los | odds | render | validate | info | replay | selftest``,
+``import | export | schema | migrate``.
 
 Subcommands live in their own modules and are imported only when used (so ``hexwar info``
 never loads pyglet). Every user error is printed as one clear message and exit status 2;
@@ -30,7 +31,13 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "lines": "hexwar.cli_lines:lines",
+    "campaign": "hexwar.cli_campaign:campaign",
     "selftest": "hexwar.cli_selftest:selftest",
+    "import": "hexwar.cli_formats:import_group",
+    "export": "hexwar.cli_formats:export_group",
+    "schema": "hexwar.cli_formats:schema",
+    "migrate": "hexwar.cli_formats:migrate",
 }
 
 

@@ -1,7 +1,9 @@
-"""``hexwar edit [MAP_OR_SCENARIO] [--new WxH]``: the map and scenario editor (issue 8).
+"""``hexwar edit [MAP_OR_SCENARIO] [--new WxH | --generate WxH]``: the map and scenario editor (issue 8).
 
 Opens a map (``.json``) or a scenario (``.toml``, with its map) in the editor window, or a new
-map (``--new 30x20``; a ``.toml`` name makes a new scenario). With no display it says so in one
+map (``--new 30x20``; a ``.toml`` name makes a new scenario), or a generated one
+(``--generate 30x24 --seed 7 --style river``, :mod:`hexwar.mapgen`; with ``--out MAP.json`` it
+is written without opening a window). With no display it says so in one
 sentence; ``--screenshot FILE`` draws the editor headless to a PNG instead of opening a window.
 An autosave from an editor that did not quit cleanly is offered at start.
 """
@@ -59,16 +61,53 @@ def _resolve(target: str) -> Path | None:
 @click.argument("target", required=False, metavar="[MAP_OR_SCENARIO]")
 @click.option("--new", "new_size", metavar="WxH", help="Start a new map of this size (hexes), e.g. 30x20.")
 @click.option("--fill", default="clear", show_default=True, help="Terrain of a new map.")
+@click.option("--generate", "gen_size", metavar="WxH", help="Start on a generated map of this size (hexes), e.g. 30x24.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the generated map (the same seed gives the same map).")
+@click.option("--style", type=click.Choice(["steppe", "village", "city", "river", "forest"]), default="village",
+              show_default=True, help="Kind of generated map.")
+@click.option("--out", "gen_out", type=click.Path(dir_okay=False), default=None,
+              help="With --generate: write the map here (.json) and exit, no window.")
+@click.option("--force", is_flag=True, help="With --generate --out: replace the file if it exists.")
 @click.option("--screenshot", "shot", type=click.Path(dir_okay=False), help="Draw the editor headless to this PNG and exit.")
 @click.option("--size", "win_size", default="1280x800", show_default=True, metavar="WxH", help="Window size in points.")
-def edit(target: str | None, new_size: str | None, fill: str, shot: str | None, win_size: str) -> None:
+def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | None, seed: int, style: str,
+         gen_out: str | None, force: bool, shot: str | None, win_size: str) -> None:
     """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
     from .editor.model import EditorDocument
     from .maps import MapError
 
     path: Path | None = None
+    if gen_out is not None and gen_size is None:
+        raise HexwarError("--out writes a generated map: give --generate WxH with it")
+    if gen_size is not None and new_size is not None:
+        raise HexwarError("give --new or --generate, not both")
     try:
-        if new_size is not None:
+        if gen_size is not None:
+            from .mapgen import MIN_SIDE, generate
+
+            w, h = parse_size(gen_size, "--generate", MIN_SIDE)
+            if target and target.lower().endswith(".toml"):
+                raise HexwarError("--generate makes a map: give a .json file name (or none)")
+            if gen_out is not None:
+                out = Path(gen_out)
+                if out.suffix.lower() != ".json":
+                    raise HexwarError(f"--out {gen_out}: expected a file name ending in .json")
+                if out.exists() and not force:
+                    raise HexwarError(f"{out} exists: give --force to replace it, or another --out")
+            m = generate(w, h, seed, style)
+            if gen_out is not None:
+                m.save(gen_out)
+                zones = ", ".join(f"{k} {len(v)} hexes" for k, v in m.deploy.items())
+                click.echo(f"wrote {gen_out}: {m.name}, {w} x {h} hexes, deploy zones {zones}")
+                return
+            doc = EditorDocument(m)
+            if target:
+                path = Path(target)
+                if path.exists():
+                    raise HexwarError(f"{path} already exists: open it without --generate, or give a new file name")
+                doc.path = path
+        elif new_size is not None:
             w, h = parse_size(new_size)
             is_scn = bool(target and target.lower().endswith(".toml"))
             name = Path(target).stem if target else "Untitled"

@@ -1,7 +1,7 @@
 """``hexwar play`` and ``hexwar replay``: play a scenario (window or headless) and check saves.
 
 ``hexwar play [SCENARIO] --headless [--ai german,soviet] [--seed N] [--rules VARIANT]
-[--save FILE] [--turns N] [--json]`` plays to the end with the chosen computer players and
+[--save FILE] [--turns N] [--json] [--map generated:SEED]`` plays to the end with the chosen computer players and
 prints the turn-by-turn log (rolls included) and the result; ``--json`` prints only the result
 and final scores as JSON. A side not named in ``--ai`` is played at the terminal (a numbered
 list of legal commands). Without ``--headless`` the game window opens, or one sentence offers
@@ -265,8 +265,13 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               metavar="FILE", help="When continuing a save: its scenario file, if that is neither in the "
                                    "save's folder nor shipped (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
+@click.option("--map", "map_spec", default=None, metavar="generated:SEED[:STYLE][:WxH]",
+              help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
+@click.option("--deck", "decks", multiple=True, metavar="SIDE=FILE",
+              help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool) -> int:
+         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool,
+         map_spec: str | None, decks: tuple[str, ...] = ()) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
@@ -278,6 +283,8 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         if seed is not None or rules:
             raise HexwarError(f"{scenario} is a saved game: it keeps its own seed and rules "
                               "(leave out --seed and --rules to continue it)")
+        if map_spec is not None:
+            raise HexwarError(f"{scenario} is a saved game: it keeps its own map (leave out --map to continue it)")
         resumed = _load_save(scenario, scenario_paths)
         sc = resumed.scenario
         if save is None:  # a continued game is never silently thrown away (issue 13 item 5)
@@ -286,9 +293,20 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             turns = resumed.turn - 1 + turns
     else:
         sc = _load(scenario)
+        if map_spec is not None:
+            from .game.onmap import scenario_on_map
+
+            sc = scenario_on_map(sc, map_spec)
     variants = parse_rules(rules)
     if save:
         check_save_target(save)
+    if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
+        from .cli_lines import play_lines
+
+        return play_lines(sc, headless=headless, ai=ai, seed=seed, variants=variants, save=save, turns=turns,
+                          as_json=as_json, decks=decks, resumed=resumed, scenario_arg=scenario)
+    if decks:
+        raise HexwarError("--deck is for line games (mode = \"lines\"); a hex scenario names its decks itself")
     if not headless:
         try:
             from .ui import play_window  # type: ignore[attr-defined]
@@ -349,6 +367,46 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     return 0
 
 
+def _save_format(path: str) -> str | None:
+    """The ``format`` field of a JSON save, or ``None`` (the hex save reader then reports why)."""
+    from .fileio import read_json
+
+    try:
+        data = read_json(path)
+    except HexwarError:
+        return None
+    return str(data.get("format")) if isinstance(data, dict) else None
+
+
+def _replay_campaign(save: str, verify: bool, show_log: bool, as_json: bool) -> int:
+    """``hexwar replay`` of a campaign save (R11.2): the same checks through the campaign engine."""
+    from .campaign.events import describe
+    from .campaign.save import ReplayError, read_campaign_save, replay_campaign
+
+    sf = read_campaign_save(save)
+    try:
+        st = replay_campaign(sf, verify=verify)
+    except ReplayError as exc:
+        if as_json:
+            echo_json({"ok": False, "save": save, "error": str(exc), "command": exc.index, "year": exc.turn})
+        else:
+            click.echo(f"FAIL {exc}")
+        return 1
+    if show_log and not as_json:
+        for e in st.log:
+            click.echo(describe(e, st.cards))
+    res = st.result_reason or f"in progress ({st.year}, battle {st.battle})"
+    games = [h.game for h in st.history if h.game]
+    if as_json:
+        echo_json({"ok": True, "save": save, "kind": "campaign", "verified": verify, "commands": len(sf.commands),
+                   "state_hash": st.state_hash(), "winner": st.winner, "result": res, "games": games})
+    else:
+        what = "replays exactly (state hashes match)" if verify else "replayed"
+        extra = f", {len(games)} battle games verified" if games and verify else ""
+        click.echo(f"ok   {save}: campaign of {len(sf.commands)} commands (seed {st.seed}) {what}{extra}; {res}")
+    return 0
+
+
 @click.command()
 @click.argument("save", metavar="SAVE")
 @click.option("--verify", is_flag=True, help="Check every checkpoint, the final state and the log hashes; exit 1 "
@@ -359,11 +417,13 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
                                    "(repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, ...], as_json: bool) -> int:
-    """Replay a saved game through the engine (and with --verify check it reproduces exactly).
+    """Replay a saved game (or campaign) through the engine (and with --verify check it reproduces exactly).
 
     A save's scenario is looked for only in the save's folder, among the shipped scenarios
     and in files given with --scenario; nothing else is opened.
     """
+    if _save_format(save) == "hexwar-campaign-save":
+        return _replay_campaign(save, verify, show_log, as_json)
     from .game.headless import format_event, readable, result_of
     from .game.save import ReplayError, read_save
     from .game.save import replay as do_replay

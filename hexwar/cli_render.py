@@ -99,6 +99,19 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _is_campaign_save(target: str) -> bool:
+    """Whether ``target`` is a campaign save (``"format": "hexwar-campaign-save"``)."""
+    if not target.lower().endswith(".json"):
+        return False
+    from .fileio import read_json
+
+    try:
+        data = read_json(target)
+    except HexwarError:
+        return False
+    return isinstance(data, dict) and data.get("format") == "hexwar-campaign-save"
+
+
 @click.command()
 @click.argument("target", metavar="MAP_OR_SCENARIO_OR_SAVE")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
@@ -109,8 +122,10 @@ def parse_size(text: str) -> tuple[int, int]:
 @click.option("--zoom", "zoom", default=None, type=click.FloatRange(0.02, 8.0), help="Zoom (1 = hexes 64 points wide); default fit.")
 @click.option("--no-labels", is_flag=True, help="Leave out hex labels.")
 @click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
-@click.option("--screen", "screen", type=click.Choice(["map", "play", "battle"]), default="map", show_default=True,
-              help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state).")
+@click.option("--screen", "screen", type=click.Choice(["map", "play", "battle", "campaign"]), default="map",
+              show_default=True,
+              help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
+                   "'campaign': the campaign screen (target 'campaign' or a campaign save).")
 @click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
            no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False) -> None:
@@ -121,6 +136,25 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
     check_outputs(force, out=out)
     w, h = parse_size(size)
+    if screen == "campaign" or _is_campaign_save(target):
+        try:
+            from .ui.campaign_screen import render_campaign
+        except ImportError:
+            raise HexwarError("the campaign screen needs the widget toolkit hexwar/ui/widgets, which this build "
+                              "does not have yet; play the campaign with hexwar campaign --headless") from None
+        pw, ph = render_campaign(target, out, (w, h), pixel_ratio)
+        record_output(out)
+        click.echo(f"wrote {out} ({pw} x {ph} pixels)")
+        return
+    from .lines.render import is_lines_target
+
+    if is_lines_target(target):  # R11.1: a line scenario or save is drawn as the card table
+        from .ui.lines_screen import render_table
+
+        pw, ph = render_table(target, out, (w, h), pixel_ratio, screen)
+        record_output(out)
+        click.echo(f"wrote {out} ({pw} x {ph} pixels)")
+        return
     if screen != "map":
         from .ui.render_state import render_screen
 

@@ -4,19 +4,26 @@ A :class:`BattleMap` keeps numpy arrays indexed ``[row, col]`` in odd-q offset c
 (R2.2), so whole-map rules (LOS, fire spread, rendering) can work on arrays while the rest of
 the program speaks in :class:`~hexwar.hexgrid.Hex` values.
 
-Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 1)::
+Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 2; the JSON Schema is
+``hexwar schema map``)::
 
     {
-      "format": "hexwar-map", "schema_version": 1,
+      "format": "hexwar-map", "schema_version": 2,
       "name": "Kharkov, March 1943", "description": "...",
       "width": 30, "height": 20,
       "terrain": ["..hhs=..", ...],      # one string per row, one terrain code per hex
       "levels":  ["00001111", ...],      # optional, one digit (ground level 0-9) per hex
       "features": {"D07": {"road": true, "wrecks": ["su-1"], "rubble": false,
-                           "fire": true, "fire_turns": 0}}
+                           "fire": true, "fire_turns": 0}},
+      "deploy": {"german": ["A01:C20"], "soviet": ["AB01:AD20"]},   # optional markers (v2)
+      "objectives": [{"hex": "P11", "name": "Church", "points": 10}]  # optional markers (v2)
     }
 
-Terrain codes come from the terrain table (``hexwar/data/terrain.toml``). Loading collects
+Version 1 files (no markers) are read through :mod:`hexwar.formats.migrate`; a map without
+markers is written as version 1, so files and scenario hashes from older hexwar stay the same.
+
+Terrain codes come from the terrain table (``hexwar/data/terrain.toml``). Loading checks the
+JSON Schema first, then the meaning (codes, labels on the board, buildings), and collects
 every problem (file, field or hex label, what was expected) and raises one
 :class:`~hexwar.errors.ValidationError`; nothing in the file is executed; saving is atomic.
 """
@@ -34,13 +41,17 @@ import numpy as np
 
 from .errors import Problem, ValidationError
 from .fileio import LIMITS, atomic_write_text, dump_json, read_json
+from .formats.migrate import upgrade
+from .formats.schema import merge_problems, schema_problems
 from .hexgrid import Hex, HexLabelError
 from .terrain import RulesTerrain, TerrainType, default_terrain
 
-__all__ = ["MAP_FORMAT", "MAP_SCHEMA_VERSION", "MAX_MAP_SIDE", "BattleMap", "MapError"]
+__all__ = ["MAP_FORMAT", "MAP_SCHEMA_VERSION", "MAX_MAP_SIDE", "BattleMap", "MapError", "MapObjective",
+           "zone_specs", "zone_hexes"]
 
 MAP_FORMAT = "hexwar-map"
-MAP_SCHEMA_VERSION = 1
+MAP_SCHEMA_VERSION = 2
+MARKER_SIDES = ("german", "soviet")
 MAX_MAP_SIDE = 500  # hexes; a larger side is rejected as absurd
 MAX_MAP_BYTES = LIMITS["hexwar-map"][0]  # the one set of limits (hexwar.fileio.LIMITS)
 _FEATURE_KEYS = {"road", "wrecks", "rubble", "fire", "fire_turns"}
@@ -58,6 +69,81 @@ def _label_or_axial(h: Hex, row_digits: int) -> str:
         return h.to_label(row_digits)
     except HexLabelError:
         return f"axial ({h.q}, {h.r})"
+
+
+@dataclass(frozen=True)
+class MapObjective:
+    """An objective marker on a map (R10.2): a scenario on the map may use it.
+
+    Attributes:
+        hex: the hex.
+        name: display name.
+        points: victory points it is worth to its holder.
+    """
+
+    hex: Hex
+    name: str = ""
+    points: int = 0
+
+
+def zone_hexes(spec: str) -> list[Hex]:
+    """Hexes of a zone spec: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
+
+    Raises:
+        HexLabelError: for a malformed label or a reversed rectangle.
+
+    >>> [h.label for h in zone_hexes("B02:C03")]
+    ['B02', 'B03', 'C02', 'C03']
+    """
+    a_s, sep, b_s = spec.partition(":")
+    a = Hex.from_label(a_s.strip())
+    if not sep:
+        return [a]
+    b = Hex.from_label(b_s.strip())
+    (c0, r0), (c1, r1) = a.offset, b.offset
+    if c1 < c0 or r1 < r0:
+        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+
+def zone_specs(hexes: Iterator[Hex] | list[Hex] | tuple[Hex, ...], row_digits: int = 2) -> list[str]:
+    """The fewest-effort spelling of a set of hexes as labels and rectangles, column-major.
+
+    Runs of rows in one column become ``"A01:A05"``; neighbouring columns with the same run
+    merge into one rectangle. :func:`zone_hexes` of the result gives the same set back.
+
+    >>> zone_specs([Hex.from_label(x) for x in ("A01", "A02", "B01", "B02", "D05")])
+    ['A01:B02', 'D05']
+    """
+    cols: dict[int, list[int]] = {}
+    for h in set(hexes):
+        c, r = h.offset
+        cols.setdefault(c, []).append(r)
+    runs: list[tuple[int, int, int]] = []  # (col, r0, r1)
+    for c in sorted(cols):
+        rows = sorted(cols[c])
+        start = prev = rows[0]
+        for r in rows[1:]:
+            if r == prev + 1:
+                prev = r
+                continue
+            runs.append((c, start, prev))
+            start = prev = r
+        runs.append((c, start, prev))
+    rects: list[list[int]] = []  # [c0, c1, r0, r1]
+    for c, r0, r1 in runs:
+        for rc in rects:
+            if rc[1] == c - 1 and rc[2] == r0 and rc[3] == r1:
+                rc[1] = c
+                break
+        else:
+            rects.append([c, c, r0, r1])
+    out = []
+    for c0, c1, r0, r1 in sorted(rects):
+        a = Hex.from_offset(c0, r0).to_label(row_digits)
+        b = Hex.from_offset(c1, r1).to_label(row_digits)
+        out.append(a if a == b else f"{a}:{b}")
+    return out
 
 
 def _impassable_to_all(t: TerrainType) -> bool:
@@ -83,6 +169,9 @@ class BattleMap:
         fire_turns: ``int16 [height, width]`` full turns a fire has burned (R8.6 ``burnout``).
         wrecks: wreck counter ids stacked per hex, bottom first (R8.1).
         artillery_marker: the hex of the artillery marker, if placed (R9.2).
+        deploy: deploy-zone markers by side (``"german"``, ``"soviet"``): hexes a scenario on
+            this map may use as the side's deploy zone (R5.2). Empty on most maps.
+        objectives: objective markers (R10.2).
         version: increases on every change, so caches (LOS heights) can tell they are stale.
 
     Change the map through its methods (``set_terrain``, ``add_wreck``, ``set_fire`` ...),
@@ -102,6 +191,8 @@ class BattleMap:
     fire_turns: np.ndarray = field(init=False, repr=False)
     wrecks: dict[Hex, list[str]] = field(default_factory=dict, repr=False)
     artillery_marker: Hex | None = None
+    deploy: dict[str, tuple[Hex, ...]] = field(default_factory=dict, repr=False)
+    objectives: tuple[MapObjective, ...] = field(default=(), repr=False)
     version: int = 0
 
     def __post_init__(self) -> None:
@@ -138,6 +229,8 @@ class BattleMap:
             getattr(m, a)[...] = getattr(self, a)
         m.wrecks = {h: list(s) for h, s in self.wrecks.items()}
         m.artillery_marker = self.artillery_marker
+        m.deploy = dict(self.deploy)
+        m.objectives = tuple(self.objectives)
         return m
 
     # -- coordinates -------------------------------------------------------------------
@@ -373,12 +466,18 @@ class BattleMap:
 
     # -- files -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The map as a JSON-ready dict in the ``hexwar-map`` format (schema 1)."""
+        """The map as a JSON-ready dict in the ``hexwar-map`` format.
+
+        Written as schema version 2 when the map carries markers (``deploy``,
+        ``objectives``), else as version 1, the oldest that holds it: a map saved again
+        keeps its text and hash, and so do the scenario hashes in older saves.
+        """
         codes = self.rules.codes
         terrain_rows = ["".join(codes[int(i)] for i in row) for row in self.terrain]
+        has_markers = any(self.deploy.values()) or bool(self.objectives)
         data: dict[str, Any] = {
             "format": MAP_FORMAT,
-            "schema_version": MAP_SCHEMA_VERSION,
+            "schema_version": MAP_SCHEMA_VERSION if has_markers else 1,
             "name": self.name,
             "description": self.description,
             "width": self.width,
@@ -404,6 +503,19 @@ class BattleMap:
             if f:
                 feats[self.label(h)] = f
         data["features"] = feats
+        deploy = {s: zone_specs(self.deploy[s], self.row_digits) for s in MARKER_SIDES if self.deploy.get(s)}
+        if deploy:
+            data["deploy"] = deploy
+        if self.objectives:
+            objs = []
+            for o in self.objectives:
+                d: dict[str, Any] = {"hex": self.label(o.hex)}
+                if o.name:
+                    d["name"] = o.name
+                if o.points:
+                    d["points"] = o.points
+                objs.append(d)
+            data["objectives"] = objs
         return data
 
     def to_text(self) -> str:
@@ -452,43 +564,30 @@ class BattleMap:
 
         if not isinstance(data, dict):
             raise ValidationError([Problem(src, "", "expected a JSON object with \"format\": \"hexwar-map\"")])
-        if data.get("format") != MAP_FORMAT:
-            bad("format", f"expected \"{MAP_FORMAT}\", got {data.get('format')!r}")
-        sv = data.get("schema_version")
-        if sv != MAP_SCHEMA_VERSION:
-            bad("schema_version", f"expected {MAP_SCHEMA_VERSION}, got {sv!r}")
+        version_problems: list[Problem] = []
+        if data.get("format") == MAP_FORMAT:
+            try:
+                data, _ = upgrade(data, "map", src)
+            except ValidationError as exc:  # reported with the rest; read as the current version
+                version_problems = exc.problems
+                data = dict(data, schema_version=MAP_SCHEMA_VERSION)
+        structural = version_problems + schema_problems(data, "map", src)
         w, h = data.get("width"), data.get("height")
-        size_ok = True
-        for key, v in (("width", w), ("height", h)):
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_MAP_SIDE:
-                bad(key, f"expected an integer 1..{MAX_MAP_SIDE} (hexes), got {v!r}")
-                size_ok = False
-        for key in ("name", "description"):
-            if key in data and not isinstance(data[key], str):
-                bad(key, "expected text")
-        known = {"format", "schema_version", "name", "description", "width", "height", "terrain", "levels", "features"}
-        for key in data:
-            if key not in known:
-                bad(str(key), f"unknown field; expected one of {sorted(known)}")
-        if not size_ok:
-            raise ValidationError(problems)
-        assert isinstance(w, int) and isinstance(h, int)
+        if any(p.where in ("width", "height") for p in structural) or not isinstance(w, int) or not isinstance(h, int):
+            raise ValidationError(structural)
         m = cls(w, h, name=str(data.get("name", "Untitled")), description=str(data.get("description", "")), rules=rules)
         digits = m.row_digits
         code_index = {t.code: i for i, t in enumerate(rules.types)}
 
         def grid(key: str, required: bool, cell: Any) -> None:
             rows = data.get(key)
-            if rows is None:
-                if required:
-                    bad(key, f"missing; expected {h} row strings of {w} characters")
-                return
-            if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
-                bad(key, f"expected a list of {h} row strings")
-                return
+            if not isinstance(rows, list):
+                return  # missing or of the wrong type: the schema said so
             if len(rows) != h:
                 bad(key, f"expected {h} rows (height), found {len(rows)}")
             for ri, row in enumerate(rows[:h]):
+                if not isinstance(row, str):
+                    continue
                 if len(row) != w:
                     bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
                 for ci, ch in enumerate(row[:w]):
@@ -511,30 +610,26 @@ class BattleMap:
         grid("terrain", True, terrain_cell)
         grid("levels", False, level_cell)
 
-        feats = data.get("features", {})
-        if not isinstance(feats, dict):
-            bad("features", "expected an object keyed by hex label")
-            feats = {}
-        for label, f in feats.items():
-            where = f"features.{label}"
+        def on_board(label: Any, where: str) -> Hex | None:
+            if not isinstance(label, str):
+                return None
             try:
                 hx = Hex.from_label(label)
             except HexLabelError as exc:
                 bad(where, str(exc))
-                continue
+                return None
             if not m.in_bounds(hx):
                 bad(where, f"hex {label!r} is off the {w}x{h} map")
-                continue
-            if not isinstance(f, dict):
-                bad(where, "expected an object of hex features")
+                return None
+            return hx
+
+        feats = data.get("features", {})
+        for label, f in (feats.items() if isinstance(feats, dict) else ()):
+            where = f"features.{label}"
+            hx = on_board(label, where)
+            if hx is None or not isinstance(f, dict):
                 continue
             idx = m.index(hx)
-            for k in f:
-                if k not in _FEATURE_KEYS:
-                    bad(f"{where}.{k}", f"unknown feature; expected one of {sorted(_FEATURE_KEYS)}")
-            for k in ("road", "rubble", "fire"):
-                if k in f and not isinstance(f[k], bool):
-                    bad(f"{where}.{k}", "expected true or false")
             ttype = rules.types[int(m.terrain[idx])]
             is_building = ttype.is_building
             if f.get("road") is True:
@@ -555,22 +650,54 @@ class BattleMap:
                     bad(f"{where}.fire", "a rubble hex cannot burn (R8.3)")
                 m.fire[idx] = True
                 ft = f.get("fire_turns", 0)
-                if not isinstance(ft, int) or isinstance(ft, bool) or not 0 <= ft <= 1000:
-                    bad(f"{where}.fire_turns", "expected an integer >= 0 (full turns burned)")
-                else:
+                if isinstance(ft, int) and not isinstance(ft, bool) and 0 <= ft <= 1000:
                     m.fire_turns[idx] = ft
-            elif "fire_turns" in f:
-                bad(f"{where}.fire_turns", "only allowed with \"fire\": true")
-            if "wrecks" in f:
-                ws = f["wrecks"]
-                if not isinstance(ws, list) or not all(isinstance(x, str) for x in ws):
-                    bad(f"{where}.wrecks", "expected a list of wreck ids")
-                else:
-                    for wid in ws:
-                        if wid not in rules.wrecks:
-                            bad(f"{where}.wrecks", f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}")
-                    if ws:
-                        m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
+            ws = f.get("wrecks")
+            if isinstance(ws, list) and all(isinstance(x, str) for x in ws):
+                for wid in ws:
+                    if wid not in rules.wrecks:
+                        bad(f"{where}.wrecks", f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}")
+                if ws:
+                    m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
+        deploy = data.get("deploy", {})
+        for side, specs in (deploy.items() if isinstance(deploy, dict) else ()):
+            if side not in MARKER_SIDES or not isinstance(specs, list):
+                continue
+            zone: list[Hex] = []
+            for i, spec in enumerate(specs):
+                zw = f"deploy.{side}[{i}]"
+                if not isinstance(spec, str):
+                    continue
+                try:
+                    hexes = zone_hexes(spec)
+                except HexLabelError as exc:
+                    bad(zw, str(exc))
+                    continue
+                off = [x for x in hexes if not m.in_bounds(x)]
+                if off:
+                    bad(zw, f"{spec!r} reaches off the {w}x{h} map (e.g. {off[0].label})")
+                    continue
+                zone.extend(x for x in hexes if x not in zone)
+            if zone:
+                m.deploy[side] = tuple(zone)
+        if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
+            both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
+            bad("deploy", f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}")
+        objs: list[MapObjective] = []
+        for i, o in enumerate(data.get("objectives", []) if isinstance(data.get("objectives"), list) else []):
+            if not isinstance(o, dict):
+                continue
+            ox = on_board(o.get("hex"), f"objectives[{i}].hex")
+            if ox is None:
+                continue
+            if any(x.hex == ox for x in objs):
+                bad(f"objectives[{i}].hex", f"{ox.label} is already an objective")
+                continue
+            pts = o.get("points", 0)
+            objs.append(MapObjective(ox, str(o.get("name", "")) if isinstance(o.get("name", ""), str) else "",
+                                     pts if isinstance(pts, int) and not isinstance(pts, bool) else 0))
+        m.objectives = tuple(objs)
+        problems = merge_problems(structural, problems)
         if problems:
             raise ValidationError(problems)
         return m

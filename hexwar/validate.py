@@ -1,7 +1,11 @@
 """Validate any hexwar file by its kind: maps now; scenarios, saves and card files register here.
 
 ``VALIDATORS`` maps a kind to a function ``(path) -> None`` that raises
-:class:`~hexwar.errors.ValidationError` with every problem. :func:`detect_kind` reads the
+:class:`~hexwar.errors.ValidationError` with every problem. Maps, scenarios and saves are
+upgraded from older ``schema_version`` s in memory (:mod:`hexwar.formats.migrate`), checked
+against their JSON Schema first (:mod:`hexwar.formats.schema`, ``hexwar schema KIND``), then by
+hexwar's semantic checks (labels on the map, units that exist, the game's setup, the replay),
+all problems reported at once with file and field path. :func:`detect_kind` reads the
 file's ``format`` field (JSON) or its top-level tables (TOML) to choose.
 """
 
@@ -29,6 +33,9 @@ VALIDATORS: dict[str, Callable[[str], None] | str] = {
     "hexwar-scenario": "hexwar.game.scenario:validate_scenario_file",
     "hexwar-save": "hexwar.game.save:validate_save_file",
     "hexwar-cards": "hexwar.rules.cards:validate_card_file",
+    "hexwar-deck": "hexwar.lines.scenario:validate_deck_file",
+    "hexwar-campaign-cards": "hexwar.campaign.cards:validate_campaign_card_file",
+    "hexwar-campaign-save": "hexwar.campaign.save:validate_campaign_save_file",
 }
 
 
@@ -58,7 +65,7 @@ def detect_kind(path: str) -> str:
 
 
 # Kinds stored as TOML; every other kind is JSON.
-TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards"})
+TOML_KINDS = frozenset({"hexwar-scenario", "hexwar-cards", "hexwar-campaign-cards", "hexwar-deck"})
 
 
 def validate_file(path: str, scenario_paths: tuple[str, ...] = ()) -> str:

@@ -123,7 +123,7 @@ def test_a_changed_scenario_is_detected(tmp_path):
 
 def test_malformed_save_lists_every_problem(tmp_path):
     path = tmp_path / "x.json"
-    path.write_text(json.dumps({"format": "hexwar-save", "schema_version": 2, "seed": -1, "commands": [{"cmd": "fly"}],
+    path.write_text(json.dumps({"format": "hexwar-save", "schema_version": 3, "seed": -1, "commands": [{"cmd": "fly"}],
                                 "final": {}}))
     with pytest.raises(ValidationError) as exc:
         read_save(path)

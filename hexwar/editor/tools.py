@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -261,6 +261,9 @@ def resized_map(m: BattleMap, left: int = 0, right: int = 0, top: int = 0, botto
             new.wrecks[nh] = list(stack)
     if m.artillery_marker is not None and new.in_bounds(m.artillery_marker + T):
         new.artillery_marker = m.artillery_marker + T
+    # the map's deploy-zone and objective markers (map schema 2) move with their hexes too
+    new.deploy = {s: tuple(z) for s, hs in m.deploy.items() if (z := translate_hexes(hs, T, new))}
+    new.objectives = tuple(replace(o, hex=o.hex + T) for o in m.objectives if new.in_bounds(o.hex + T))
     new.version = m.version + 1
     return new, T
 

@@ -158,15 +158,16 @@ def play(
     """
     import time
 
-    missing = [s for s in SIDES if s not in players]
+    seats = tuple(getattr(scenario, "seats", SIDES))  # R11.1: a lines game has 2 or 4 seats
+    missing = [s for s in seats if s not in players]
     if missing:
         raise HexwarError(f"no player for {', '.join(missing)}")
     st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
-    names = {s: players[s].name for s in SIDES}
+    names = {s: players[s].name for s in seats}
     saver = Autosaver(save_path, names) if save_path else None
     if on_events is not None and st.log and not st.commands:
         on_events(st, list(st.log))
-    decisions: dict[str, list[float]] = {s: [] for s in SIDES}
+    decisions: dict[str, list[float]] = {s: [] for s in seats}
     n = 0
     per_turn = 0
     turn = st.turn

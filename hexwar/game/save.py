@@ -1,6 +1,7 @@
 """Saves and replays (DESIGN: a replay is scenario + seed + command list through the same code).
 
-A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 1)::
+A save file is JSON (``"format": "hexwar-save"``, ``schema_version`` 2, ``hexwar schema save``; version 1 files
+are upgraded on load, and a save without ``scenario.map`` is still written as version 1)::
 
     {
       "format": "hexwar-save", "schema_version": 1,
@@ -39,10 +40,14 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import LIMITS, FileLock, atomic_write_text, dump_json, read_json
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from ..paths import content_dir
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .limits import HARD_TURN_CAP, MAX_GAME_COMMANDS
+from .modes import known_modes, mode_hook
+from .onmap import scenario_on_map
 from .scenario import KNOWN_VARIANTS, Scenario, load_scenario
 from .state import GameState
 
@@ -63,7 +68,7 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "hexwar-save"
-SAVE_SCHEMA_VERSION = 1
+SAVE_SCHEMA_VERSION = 2  # issue 19: 2 adds the optional scenario.map; saves without it are written as 1
 MAX_SAVE_BYTES = LIMITS["hexwar-save"][0]  # the one set of limits (hexwar.fileio.LIMITS)
 MAX_COMMANDS = MAX_GAME_COMMANDS  # the engine ends every game before its log grows past this (R12.4)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -102,6 +107,7 @@ class SaveFile:
         commands_hash: :func:`commands_hash` of the log when saved.
         log_hash: :func:`log_hash` of the game's event log when saved.
         final_phase: the phase after the last command.
+        scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -122,6 +128,18 @@ class SaveFile:
     commands_hash: str = ""
     log_hash: str = ""
     final_phase: str = ""
+    scenario_map: str = ""
+    mode: str = "hex"
+    setup: dict[str, Any] = field(default_factory=dict)
+
+
+def _mode_commands(mode: str) -> Any:
+    """R11.1: the command parser of a game mode (``"hex"``, ``"lines"``)."""
+    return command_from_json if mode == "hex" else mode_hook(mode, "command")
+
+
+def _mode_seats(mode: str) -> tuple[str, ...]:
+    return SIDES if mode == "hex" else tuple(mode_hook(mode, "seats"))
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -139,15 +157,24 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
     sc = state.scenario
+    name = getattr(state, "mode", "hex")
+    mode: dict[str, Any] = {"mode": name} if name != "hex" else {}  # R11.1: a game mode's saves say so
+    setup = state.scenario.setup_json() if hasattr(state.scenario, "setup_json") else {}
+    if setup:  # choices made when the game started that the scenario file does not hold (--deck)
+        mode["setup"] = setup
+    ref = {
+        "id": sc.id,
+        "name": sc.reference,
+        "path": str(sc.path.resolve()) if sc.path is not None else "",
+        "hash": sc.content_hash,
+    }
+    if getattr(sc, "map_spec", ""):  # issue 19: played on a generated map (schema 2)
+        ref["map"] = sc.map_spec
     return {
         "format": SAVE_FORMAT,
-        "schema_version": SAVE_SCHEMA_VERSION,
-        "scenario": {
-            "id": sc.id,
-            "name": sc.reference,
-            "path": str(sc.path.resolve()) if sc.path is not None else "",
-            "hash": sc.content_hash,
-        },
+        "schema_version": SAVE_SCHEMA_VERSION if getattr(sc, "map_spec", "") else 1,
+        **mode,
+        "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
         "players": dict(players or {}),
@@ -182,16 +209,29 @@ def _parse_save(data: Any, src: str) -> SaveFile:
 
     if not isinstance(data, dict):
         raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")])
+    # issue 19: upgrade older versions in memory, then the JSON Schema (hexwar schema save) checks
+    # the structure; the checks below add the bookkeeping the schema cannot say.
+    structural: list[Problem] = []
+    if data.get("format") == SAVE_FORMAT:
+        try:
+            data, _ = upgrade(data, "save", src)
+        except ValidationError as exc:
+            structural += exc.problems
+            data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
+    structural += schema_problems(data, "save", src)
     if data.get("format") != SAVE_FORMAT:
         bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
-    if data.get("schema_version") != SAVE_SCHEMA_VERSION:
-        bad("schema_version", f"expected {SAVE_SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "scenario", "seed", "variants", "players", "commands", "checkpoints", "final"}
-    for k in data:
-        if k not in known:
-            bad(str(k), f"unknown field; expected one of {sorted(known)}")
+    mode = data.get("mode", "hex")
+    if mode not in known_modes():
+        bad("mode", f"expected one of {list(known_modes())}, got {clip(mode)}")
+        mode = "hex"
+    parse_command = _mode_commands(mode)
+    setup = data.get("setup", {})
+    if not isinstance(setup, dict):
+        bad("setup", "expected an object")
+        setup = {}
     sc = data.get("scenario")
-    sid = sname = spath = shash = ""
+    sid = sname = spath = shash = smap = ""
     if not isinstance(sc, dict):
         bad("scenario", "expected {id, name, path, hash}")
     else:
@@ -199,6 +239,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
             if not isinstance(sc.get(k), str):
                 bad(f"scenario.{k}", "expected text")
         sid, sname, spath, shash = (str(sc.get(k, "")) for k in ("id", "name", "path", "hash"))
+        smap = sc["map"] if isinstance(sc.get("map"), str) else ""
         if not _HEX64.match(shash):
             bad("scenario.hash", f"expected a 64-digit SHA-256 hex digest, got {clip(shash)}")
     seed = data.get("seed")
@@ -210,8 +251,9 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("variants", f"expected a list of rule variants from {KNOWN_VARIANTS}")
         variants = []
     players = data.get("players", {})
-    if not isinstance(players, dict) or any(k not in SIDES or not isinstance(v, str) for k, v in players.items()):
-        bad("players", "expected {\"german\": name, \"soviet\": name}")
+    if not isinstance(players, dict) or any(k not in _mode_seats(mode) or not isinstance(v, str)
+                                            for k, v in players.items()):
+        bad("players", f"expected {{seat: name}} for seats of {_mode_seats(mode)}")
         players = {}
     cmds_raw = data.get("commands")
     commands: list[Command] = []
@@ -222,7 +264,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     else:
         for i, c in enumerate(cmds_raw):
             try:
-                commands.append(command_from_json(c, f"commands[{i}]"))
+                commands.append(parse_command(c, f"commands[{i}]"))
             except CommandFormatError as exc:
                 bad(f"commands[{i}]", str(exc).split(": ", 1)[-1])
     n_cmds = len(cmds_raw) if isinstance(cmds_raw, list) else 0
@@ -282,10 +324,11 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         fc = final.get("commands")
         if not _is_int(fc) or (isinstance(cmds_raw, list) and fc != n_cmds):
             bad("final.commands", f"says {clip(fc)} commands but the log holds {n_cmds}")
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, fphase)
+                    dict(players), result, src, chash, lhash, fphase, smap, str(mode), dict(setup))
 
 
 def _is_int(v: Any) -> bool:
@@ -366,6 +409,8 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
     for c in cands:
         try:
             sc = load_scenario(c)
+            if save.scenario_map:  # issue 19: the game was played on a generated map
+                sc = scenario_on_map(sc, save.scenario_map)
         except HexwarError as exc:
             errors.append(f"{c}: {str(exc).splitlines()[-1].strip()}")
             continue
@@ -407,6 +452,14 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
             or differs, or the final value that differs.
     """
     sc = scenario or _find_scenario_for(save, scenario_paths)
+    if getattr(sc, "mode", "hex") != save.mode:
+        raise ReplayError(f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
+                          f"{sc.id!r}")
+    if save.setup:
+        try:
+            sc = sc.with_setup(save.setup)  # type: ignore[attr-defined]
+        except (AttributeError, HexwarError) as exc:
+            raise ReplayError(f"{save.path}: setup: {exc}") from None
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)

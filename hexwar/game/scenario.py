@@ -57,12 +57,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import read_text, recover_group
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
 from .limits import HARD_TURN_CAP
+from .modes import MODES, known_modes, mode_hook
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -253,6 +256,8 @@ class Scenario:
         content_hash: SHA-256 over the scenario text and the map's content hash.
         reference: the name the scenario was given by (its file's stem).
         override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
+        map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
+            instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
     """
 
     id: str
@@ -275,6 +280,7 @@ class Scenario:
     content_hash: str = ""
     reference: str = field(default="", compare=False)
     override_reserves: bool = False
+    map_spec: str = field(default="", compare=False)
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
@@ -413,6 +419,23 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
 
     def bad(where: str, msg: str) -> None:
         problems.append(Problem(src, where, msg))
+
+    # R11.1: a scenario of another game mode is built by that mode (mode = "lines", hexwar.game.modes)
+    mode = data.get("mode", "hex")
+    if mode != "hex":
+        if mode not in MODES:
+            raise ValidationError([Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")])
+        return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
+    data = {k: v for k, v in data.items() if k != "mode"}
+    # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
+    # (hexwar schema scenario) first; the checks below add what needs cards and the map.
+    structural: list[Problem] = []
+    try:
+        data, _ = upgrade(data, "scenario", src)
+    except ValidationError as exc:
+        structural += exc.problems
+        data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
+    structural += schema_problems(data, "scenario", src)
 
     def unknown_keys(table: dict[str, Any], where: str, known: set[str]) -> None:
         for k in table:
@@ -722,6 +745,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                 bad("scenario.turns", f"0 (no turn limit) and scenario.victory_points = {vp_target} cannot be reached "
                                       f"(at most German {gain['german']}, Soviet {gain['soviet']} points, every enemy "
                                       "unit captured): give a turn limit or a reachable target (R12.4)")
+    problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     assert battlemap is not None

@@ -1,0 +1,220 @@
+"""Computer players for the campaign (R11.2): a random player and the standard one.
+
+Both see only what :meth:`CampaignState.view` allows: the public state, their own hidden
+cards, and the exact odds of :mod:`hexwar.campaign.odds` (never the opponent's face-down
+cards). Their randomness is their own generator, seeded from the war's seed and their side, so
+the war's generator (R1.2) is never touched by a player.
+
+The standard player (``"standard"``):
+
+- chooses the tactic cards with the most score swing first (``_TACTIC_PREFERENCE``);
+- places the battle card and tactic card that maximise P(win this battle) (exact odds) minus
+  the value of keeping a tactic card for a later battle, which shrinks as the year runs out and
+  vanishes once the year is decided (four wins or four losses of seven) and promotion is safe;
+- declares a campaign card when it raises P(win) the most it can this year, and always before
+  its chances to use it run out;
+- swaps an event card after a win when the pile's expected card favours it more than the
+  card in play.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Protocol
+
+import numpy as np
+
+from .commands import (
+    UMPIRE,
+    ChooseTactics,
+    Command,
+    DeclareCampaignCard,
+    KeepEvents,
+    PassCampaignCard,
+    PlaceBattleCard,
+    PlaceTacticCard,
+    SwapEvent,
+)
+from .odds import opponent_options, outcome_odds
+from .scoring import Play, other
+from .state import CampaignState
+
+__all__ = ["CampaignPlayer", "RandomPlayer", "StandardPlayer", "make_player", "PLAYER_NAMES"]
+
+PLAYER_NAMES = ("standard", "random")
+# tactic cards by how much they are worth to a player who times them (most first)
+_TACTIC_PREFERENCE = ("flank_attack", "artillery_barrage", "fighting_withdrawal", "counter_intelligence", "bluff")
+
+
+class CampaignPlayer(Protocol):
+    """Anything that picks a command for its side in a war."""
+
+    name: str
+    side: str
+
+    def choose(self, st: CampaignState) -> Command:
+        """One legal command for ``self.side`` (which :meth:`CampaignState.pending` lists)."""
+        ...  # pragma: no cover
+
+
+def _seed(seed: int, side: str) -> np.random.Generator:
+    return np.random.default_rng([seed, 0 if side == "german" else 1, 2002])
+
+
+class RandomPlayer:
+    """Picks uniformly among its legal commands (its own generator)."""
+
+    name = "random"
+
+    def __init__(self, side: str, seed: int = 0):
+        self.side = side
+        self.rng = _seed(seed, side)
+
+    def choose(self, st: CampaignState) -> Command:
+        """A uniformly random legal command of this side.
+
+        Raises:
+            ValueError: when the side has nothing to do.
+        """
+        cmds = st.legal_commands(self.side)
+        if not cmds:
+            raise ValueError(f"{self.side} has nothing to do in the {st.phase} phase")
+        return cmds[int(self.rng.integers(len(cmds)))]
+
+
+class StandardPlayer:
+    """The standard computer player (see the module text); deterministic given the state."""
+
+    name = "standard"
+
+    def __init__(self, side: str, seed: int = 0, keep_weight: float = 3.0):
+        self.side = side
+        self.keep_weight = keep_weight
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _year_open(self, st: CampaignState) -> bool:
+        n = st.cards.rules.battles_per_year
+        me, opp = self.side, other(self.side)
+        played = st.battle - 1
+        lost = played - st.wins[me] - sum(1 for h in st.history if h.year == st.year and h.winner is None)
+        majority = n // 2 + 1
+        return st.wins[me] < majority and lost < majority and st.wins[opp] < majority
+
+    def _keep_value(self, st: CampaignState) -> float:
+        """What keeping one tactic card for later is worth, in P(win) of this battle."""
+        if not self._year_open(st):
+            return 0.0
+        left = st.cards.rules.battles_per_year - st.battle  # battles after this one
+        held = len(st.tactics_hand[self.side])
+        if left <= 0 or held == 0:
+            return 0.0
+        return self.keep_weight * min(1.0, left / (held * 2.0)) * 0.35
+
+    def _best_play(self, st: CampaignState) -> tuple[str, str | None]:
+        me = self.side
+        opp_b, opp_t = opponent_options(st, me)
+        ev = tuple(st.events_in_play)
+        slot = st.slots[me]
+        mine: list[str] = [slot] if slot is not None else list(st.hands[me])
+        tacts: list[str | None] = [None] + [t for t in st.tactics_hand[me]]
+        keep = self._keep_value(st)
+        best: tuple[float, int, str, str | None] | None = None
+        weakest = {b: -st.cards.battle[b].value for b in mine}  # ties: spend the weaker card
+        for b in mine:
+            for t in tacts:
+                pw, ps = outcome_odds(st.cards, me, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)  # type: ignore[arg-type]
+                p = float(2 * pw + ps - 1)  # the margin: my wins minus theirs, a stalemate counts 0
+                cost = 0.0 if t is None or t == "bluff" else keep
+                v = p - cost + (0.001 if t == "bluff" else 0.0)
+                key = (v, weakest[b], b, t)  # type: ignore[assignment]
+                if best is None or key[:2] > best[:2]:
+                    best = key  # type: ignore[assignment]
+        assert best is not None
+        return best[2], best[3]
+
+    # -- the decision ---------------------------------------------------------------------------
+    def choose(self, st: CampaignState) -> Command:
+        """The standard player's command for the current phase.
+
+        Raises:
+            ValueError: when the side has nothing to do.
+        """
+        me = self.side
+        if st.phase == "choose_tactics":
+            n = st.tactic_allowance(me)
+            pick = tuple(t for t in _TACTIC_PREFERENCE if t in st.cards.tactics)[:n]
+            if len(pick) < n:
+                pick = pick + tuple(t for t in st.cards.tactics if t not in pick)[: n - len(pick)]
+            return ChooseTactics(me, pick)
+        if st.phase == "campaign":
+            return self._campaign(st)
+        if st.phase == "place":
+            b, t = self._best_play(st)
+            if st.slots[me] is None:
+                return PlaceBattleCard(me, b)
+            return PlaceTacticCard(me, t)
+        if st.phase == "swap":
+            return self._swap(st)
+        cmds = st.legal_commands(me)
+        if not cmds:
+            raise ValueError(f"{me} has nothing to do in the {st.phase} phase")
+        return cmds[0]
+
+    def _campaign(self, st: CampaignState) -> Command:
+        me = self.side
+        opp_b, opp_t = opponent_options(st, me)
+        ev = tuple(st.events_in_play)
+        base = max(float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative)[0])
+                   for b in st.hands[me])
+        best: tuple[float, str] | None = None
+        for c in st.campaign_unused[me]:
+            p = max(float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative, (me, c))[0])
+                    for b in st.hands[me])
+            if best is None or p - base > best[0]:
+                best = (p - base, c)
+        if best is None or not self._year_open(st):
+            return PassCampaignCard(me)
+        # battles left in the war in which this side is asked (at most): spread the cards out
+        years_left = len(st.years_aside)
+        left = years_left * st.cards.rules.battles_per_year + (st.cards.rules.battles_per_year - st.battle)
+        unused = len(st.campaign_unused[me])
+        threshold = 0.34 if left > 3 * unused else 0.0
+        return DeclareCampaignCard(me, best[1]) if best[0] >= threshold else PassCampaignCard(me)
+
+    def _swap(self, st: CampaignState) -> Command:
+        me = self.side
+        # how an event card shifts the score difference in this side's favour, averaged over
+        # both hands' battle cards (a year-long effect)
+        def edge(ev: str) -> Fraction:
+            total = Fraction(0)
+            for e in st.cards.events[ev].effects:
+                for sd in ("german", "soviet"):
+                    hand = st.cards.battle_cards(sd)
+                    hits = sum(1 for b in hand if e.applies(sd, st.cards.battle[b].arm))
+                    sign = 1 if sd == me else -1
+                    total += Fraction(sign * e.value * hits, len(hand))
+            return total
+        if not st.event_pile:
+            return KeepEvents(me)
+        new = st.event_pile[0]  # the top card is hidden, but its average is the pile's
+        pile_edge = sum((edge(e) for e in st.event_pile), Fraction(0)) / len(st.event_pile)
+        del new
+        worst = min(st.events_in_play, key=edge)
+        if edge(worst) < pile_edge - Fraction(1, 4):
+            return SwapEvent(me, worst)
+        return KeepEvents(me)
+
+
+def make_player(name: str, side: str, seed: int = 0) -> CampaignPlayer:
+    """A computer player by name (``"standard"`` or ``"random"``).
+
+    Raises:
+        ValueError: for an unknown name or side.
+    """
+    if side not in ("german", "soviet") or side == UMPIRE:
+        raise ValueError(f"unknown side {side!r}")
+    if name == "standard":
+        return StandardPlayer(side, seed)
+    if name == "random":
+        return RandomPlayer(side, seed)
+    raise ValueError(f"unknown campaign player {name!r}; expected one of {PLAYER_NAMES}")

@@ -1,0 +1,255 @@
+"""Campaign saves and replays: hexwar's approach (seed + commands + state hashes) for a war.
+
+A campaign save is JSON (``"format": "hexwar-campaign-save"``, ``schema_version`` 1)::
+
+    {
+      "format": "hexwar-campaign-save", "schema_version": 1,
+      "seed": 7, "options": {"advanced": false, "events": 1, ...},
+      "players": {"german": "standard", "soviet": "human"},          # informational
+      "commands": [{"cmd": "choose_tactics", "side": "german", "tactics": [...]}, ...],
+      "checkpoints": [{"year": 1941, "commands": 30, "hash": "<state hash>"}, ...],
+      "games": [{"year": 1943, "battle": 2, "game": "war.1943-2.json", "hash": "..."}, ...],
+      "final": {"year": 1943, "battle": 4, "phase": "place", "commands": 97, "hash": "...",
+                "commands_hash": "...", "log_hash": "...", "winner": null, "result": ""}
+    }
+
+``games`` lists the hex (or line) games that fought battles (``--battles hex|lines``), saved
+beside the campaign; their results are :class:`~hexwar.campaign.commands.BattleResult`
+commands in the log, so the war replays without them, and ``verify`` replays each game save
+too (:func:`hexwar.game.save.load_game`) and checks its winner and final hash.
+
+Writing is atomic (:func:`hexwar.fileio.atomic_write_text`). Loading replays every command
+through :meth:`CampaignState.apply` from :func:`new_campaign` with the same seed and options
+and checks every checkpoint, the final hash, the command log's and the event log's hashes; the
+first difference raises :class:`hexwar.game.save.ReplayError` (the same error as a hex save).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HexwarError, Problem, ValidationError
+from ..fileio import atomic_write_text, dump_json, read_json
+from ..game.save import ReplayError
+from .commands import BattleResult, Command, CommandFormatError, IllegalCommand, command_from_json
+from .events import log_lines
+from .options import CampaignOptions
+from .state import CampaignState, new_campaign
+
+__all__ = ["CAMPAIGN_SAVE_FORMAT", "CampaignSave", "save_data", "write_campaign_save", "read_campaign_save",
+           "replay_campaign", "load_campaign", "validate_campaign_save_file", "commands_hash", "log_hash",
+           "ReplayError"]
+
+CAMPAIGN_SAVE_FORMAT = "hexwar-campaign-save"
+SCHEMA_VERSION = 1
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_COMMANDS = 100_000
+
+
+@dataclass
+class CampaignSave:
+    """A parsed campaign save (see the module text for the fields)."""
+
+    seed: int
+    options: CampaignOptions
+    commands: list[Command]
+    checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    final_hash: str = ""
+    commands_hash: str = ""
+    log_hash: str = ""
+    players: dict[str, str] = field(default_factory=dict)
+    winner: str | None = None
+    path: str = "<memory>"
+
+
+def commands_hash(commands: list[Command]) -> str:
+    """SHA-256 of a command log as canonical JSON."""
+    text = json.dumps([c.to_json() for c in commands], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def log_hash(st: CampaignState) -> str:
+    """SHA-256 of the war's event log as JSON lines (every random draw included, R1.2)."""
+    return hashlib.sha256(log_lines(st.log).encode()).hexdigest()
+
+
+def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[str, Any]:
+    """The save document of ``st`` (JSON-ready)."""
+    games = [{"year": h.year, "battle": h.number, "game": h.game,
+              "hash": next((c.game_hash for c in st.commands if isinstance(c, BattleResult) and c.game == h.game), "")}
+             for h in st.history if h.game]
+    return {
+        "format": CAMPAIGN_SAVE_FORMAT, "schema_version": SCHEMA_VERSION, "seed": st.seed,
+        "options": st.options.to_json(), "players": dict(players or {}),
+        "commands": [c.to_json() for c in st.commands],
+        "checkpoints": [{"year": y, "commands": n, "hash": h} for y, n, h in st.checkpoints],
+        "games": games,
+        "final": {"year": st.year, "battle": st.battle, "phase": st.phase, "commands": len(st.commands),
+                  "hash": st.state_hash(), "commands_hash": commands_hash(st.commands), "log_hash": log_hash(st),
+                  "winner": st.winner, "result": st.result_reason},
+    }
+
+
+def write_campaign_save(st: CampaignState, path: str | os.PathLike[str], players: dict[str, str] | None = None) -> None:
+    """Write ``st``'s save to ``path`` atomically.
+
+    Raises:
+        HexwarError: naming the path when it cannot be written.
+    """
+    atomic_write_text(path, dump_json(save_data(st, players)))
+
+
+def _parse(data: Any, src: str) -> CampaignSave:
+    problems: list[Problem] = []
+
+    def bad(where: str, msg: str) -> None:
+        problems.append(Problem(src, where, msg))
+
+    if not isinstance(data, dict):
+        raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{CAMPAIGN_SAVE_FORMAT}\"")])
+    if data.get("format") != CAMPAIGN_SAVE_FORMAT:
+        bad("format", f"expected \"{CAMPAIGN_SAVE_FORMAT}\", got {data.get('format')!r}")
+    if data.get("schema_version") != SCHEMA_VERSION:
+        bad("schema_version", f"expected {SCHEMA_VERSION}, got {data.get('schema_version')!r}")
+    known = {"format", "schema_version", "seed", "options", "players", "commands", "checkpoints", "games", "final"}
+    for k in data:
+        if k not in known:
+            bad(str(k), f"unknown field; expected one of {sorted(known)}")
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        bad("seed", f"expected an integer >= 0, got {seed!r}")
+        seed = 0
+    try:
+        options = CampaignOptions.from_json(data.get("options", {}))
+    except HexwarError as exc:
+        bad("options", str(exc))
+        options = CampaignOptions()
+    cmds: list[Command] = []
+    raw = data.get("commands")
+    if not isinstance(raw, list) or len(raw) > MAX_COMMANDS:
+        bad("commands", f"expected a list of at most {MAX_COMMANDS} commands")
+        raw = []
+    for i, c in enumerate(raw):
+        try:
+            cmds.append(command_from_json(c, f"commands[{i}]"))
+        except CommandFormatError as exc:
+            bad(f"commands[{i}]", str(exc))
+    cps: list[tuple[int, int, str]] = []
+    for i, cp in enumerate(data.get("checkpoints") or []):
+        if not (isinstance(cp, dict) and isinstance(cp.get("year"), int) and isinstance(cp.get("commands"), int)
+                and isinstance(cp.get("hash"), str)):
+            bad(f"checkpoints[{i}]", "expected {year, commands, hash}")
+            continue
+        cps.append((cp["year"], cp["commands"], cp["hash"]))
+    games = data.get("games") or []
+    if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("game"), str) for g in games):
+        bad("games", "expected a list of {year, battle, game, hash}")
+        games = []
+    final = data.get("final")
+    if not isinstance(final, dict) or not isinstance(final.get("hash"), str):
+        bad("final", "expected {hash, commands_hash, log_hash, ...}")
+        final = {}
+    players = data.get("players") or {}
+    if not isinstance(players, dict):
+        bad("players", "expected an object side -> player name")
+        players = {}
+    if problems:
+        raise ValidationError(problems)
+    return CampaignSave(int(seed), options, cmds, cps, list(games), str(final.get("hash", "")),
+                        str(final.get("commands_hash", "")), str(final.get("log_hash", "")),
+                        {str(k): str(v) for k, v in players.items()}, final.get("winner"), src)
+
+
+def read_campaign_save(path: str | os.PathLike[str]) -> CampaignSave:
+    """Read and check the form of a campaign save (no replay).
+
+    Raises:
+        ValidationError: listing every problem of form.
+    """
+    return _parse(read_json(path, max_bytes=MAX_SAVE_BYTES), str(path))
+
+
+def _verify_game(save: CampaignSave, cmd: BattleResult, i: int) -> None:
+    from ..game.save import load_game
+
+    if not cmd.game:
+        return
+    base = Path(save.path).parent if save.path != "<memory>" else Path(".")
+    gpath = base / cmd.game
+    if not gpath.exists():
+        raise ReplayError(f"{save.path}: command {i}: the battle's game save {gpath} is missing", index=i)
+    game = load_game(gpath)  # replays and verifies the hex game itself
+    if cmd.game_hash and game.state_hash() != cmd.game_hash:
+        raise ReplayError(f"{save.path}: command {i}: the game save {gpath} is not the game that fought the battle "
+                          "(its final hash differs)", index=i)
+    won = game.result.winner if game.result else None
+    if won != cmd.winner:
+        raise ReplayError(f"{save.path}: command {i}: the game {gpath} was won by {won or 'nobody'}, "
+                          f"but the campaign records {cmd.winner or 'a draw'}", index=i)
+
+
+def replay_campaign(save: CampaignSave, verify: bool = True, verify_games: bool = True) -> CampaignState:
+    """Replay a campaign save from a fresh war and (by default) verify every hash.
+
+    Args:
+        save: the parsed save.
+        verify: check checkpoints, the final state hash and the log hashes.
+        verify_games: also replay and check each battle's game save (``--battles hex``).
+
+    Raises:
+        ReplayError: naming the first refused command, diverging year or differing hash.
+    """
+    st, _ = new_campaign(save.seed, save.options)
+    cps = {n: (y, h) for y, n, h in save.checkpoints}
+    for i, cmd in enumerate(save.commands):
+        try:
+            st.apply(cmd)
+        except IllegalCommand as exc:
+            raise ReplayError(f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
+                              "the command log is corrupt or belongs to another war", index=i) from None
+        if verify and isinstance(cmd, BattleResult) and verify_games:
+            _verify_game(save, cmd, i)
+        if verify and (i + 1) in cps:
+            y, h = cps[i + 1]
+            if st.state_hash() != h:
+                raise ReplayError(f"{save.path}: the replay diverges by the end of {y} (state hash after command {i} "
+                                  "differs from the saved checkpoint)", index=i, turn=y)
+    if verify:
+        if st.state_hash() != save.final_hash:
+            raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
+                              f"{st.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
+        if save.commands_hash and commands_hash(st.commands) != save.commands_hash:
+            raise ReplayError(f"{save.path}: the command log differs from the one saved (edited after saving)")
+        if save.log_hash and log_hash(st) != save.log_hash:
+            raise ReplayError(f"{save.path}: the replayed war's log differs from the saved one (log hash "
+                              f"{log_hash(st)[:12]}... vs {save.log_hash[:12]}...)")
+    return st
+
+
+def load_campaign(path: str | os.PathLike[str], verify: bool = True) -> CampaignState:
+    """Read a campaign save, replay it and verify it (to continue the war).
+
+    Raises:
+        ValidationError: when the file is malformed.
+        ReplayError: when it does not replay to the saved state.
+    """
+    return replay_campaign(read_campaign_save(path), verify=verify)
+
+
+def validate_campaign_save_file(path: str) -> None:
+    """``hexwar validate`` for a campaign save: its form, then a full verified replay.
+
+    Raises:
+        ValidationError: with every problem of form, or the replay's error as one problem.
+    """
+    save = read_campaign_save(path)
+    try:
+        replay_campaign(save)
+    except ReplayError as exc:
+        raise ValidationError([Problem(str(path), "", str(exc))]) from None

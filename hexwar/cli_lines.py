@@ -1,0 +1,175 @@
+"""``hexwar play`` for line scenarios (R11.1): seats, ``--ai``, ``--deck``, headless play.
+
+``hexwar play lines`` / ``lines-4p`` / a line scenario file / a line save go here from
+:func:`hexwar.cli_game.play`. ``--ai`` takes seat names (``german``, ``soviet`` in the
+2-player game; ``german-front``, ``german-support``, ``soviet-front``, ``soviet-support`` in
+the 4-player game); a side name means both of its seats; ``seat=random`` picks the random
+player. Seats not named are played at the terminal (``--headless``) or in the window.
+``--deck german=FILE`` gives a side (or, in the 4-player game, a seat) its Reserves deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .errors import HexwarError
+from .lines.ai import LINES_PLAYER_NAMES, make_lines_player
+from .lines.commands import SEATS_2P, SEATS_4P, side_of_seat
+
+__all__ = ["parse_seats_ai", "parse_decks", "play_lines"]
+
+
+def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "standard") -> dict[str, str]:
+    """``--ai`` text -> ``{seat: player name}`` (``None``: every seat; ``"none"``: no seat).
+
+    Raises:
+        HexwarError: naming an unknown seat or player.
+
+    >>> parse_seats_ai("soviet", ("german-front", "german-support", "soviet-front", "soviet-support"))
+    {'soviet-front': 'standard', 'soviet-support': 'standard'}
+    """
+    if spec is None:
+        return {s: default for s in seats}
+    spec = spec.strip()
+    if spec in ("", "none"):
+        return {}
+    out: dict[str, str] = {}
+    for part in spec.split(","):
+        who, _, name = part.strip().partition("=")
+        who = who.strip().lower()
+        name = name.strip().lower() or default
+        if name not in LINES_PLAYER_NAMES:
+            raise HexwarError(f"--ai: unknown computer player {name!r}; expected one of {LINES_PLAYER_NAMES}")
+        hit = [s for s in seats if s == who or side_of_seat(s) == who]
+        if not hit:
+            raise HexwarError(f"--ai: unknown seat {who!r} in {spec!r}; this game's seats are {', '.join(seats)} "
+                              "(a side name means all of its seats)")
+        for s in hit:
+            out[s] = name
+    return out
+
+
+def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]]) -> dict[str, tuple[str, ...]]:
+    """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed.
+
+    Raises:
+        HexwarError / ValidationError: for a bad spec, file, side or point total.
+    """
+    from .lines.scenario import deck_problems, load_deck
+
+    out: dict[str, tuple[str, ...]] = {}
+    for spec in specs:
+        who, sep, path = spec.partition("=")
+        if not sep or not path:
+            raise HexwarError(f"--deck {spec!r}: expected SEAT=FILE, e.g. german=decks/german_kursk_panzers.toml")
+        who = who.strip().lower()
+        hit = [s for s in seats if s == who or side_of_seat(s) == who]
+        if not hit:
+            raise HexwarError(f"--deck: unknown seat {who!r}; this game's seats are {', '.join(seats)}")
+        side, cards_, warnings = load_deck(path)
+        for s in hit:
+            if side_of_seat(s) != side:
+                raise HexwarError(f"--deck {spec}: {path} is a {side} deck, not for {s}")
+            role = None if len(seats) == 2 else s.split("-", 1)[1]
+            errors, _ = deck_problems(side, list(cards_), budget[side_of_seat(s)], role)
+            if errors:
+                raise HexwarError(f"--deck {spec}: " + "; ".join(errors))
+            out[s] = cards_
+        for w in warnings:
+            click.echo(f"warning: {path}: {w}", err=True)
+    return out
+
+
+def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, variants: tuple[str, ...] | None,
+               save: str | None, turns: int | None, as_json: bool, decks: tuple[str, ...] = (),
+               resumed: Any = None, scenario_arg: str | None = None) -> int:
+    """Play a line scenario (see the module docstring); returns the exit status."""
+    from .cli import echo_json
+    from .cli_game import TerminalPlayer, _no_display
+    from .game.headless import format_event, readable
+    from .game.headless import play as run_game
+
+    seats = SEATS_2P if sc.players == 2 else SEATS_4P
+    if decks:
+        if resumed is not None:
+            raise HexwarError("a saved game keeps its decks (leave out --deck to continue it)")
+        sc = sc.with_decks(parse_decks(decks, seats, {s: (sc.sides[s].minimum, sc.sides[s].budget)
+                                                       for s in ("german", "soviet")}))
+    if not headless:
+        try:
+            from .ui import lines_screen as lines_window
+        except ImportError:
+            click.echo(f"The card-table window is not part of this build yet: run `hexwar play "
+                       f"{scenario_arg or sc.reference} --headless` to play in the terminal.")
+            return 1
+        if _no_display():
+            click.echo(f"No display is available to open the game window: run `hexwar play "
+                       f"{scenario_arg or sc.reference} --headless` to play in the terminal with computer players.")
+            return 1
+        lines_window.run(scenario=sc, seed=seed, variants=variants,
+                         ai=parse_seats_ai(ai, seats) if ai else None, save=save, turns=turns, state=resumed)
+        return 0
+    seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
+    names = parse_seats_ai(ai, seats)
+    players: dict[str, Any] = {s: (make_lines_player(names[s], s, seed_) if s in names else TerminalPlayer(s))
+                               for s in seats}
+
+    def show(state: Any, events: list[Any]) -> None:
+        for e in readable(events):
+            click.echo(format_event(e))
+
+    run = run_game(sc, players, seed=seed_, variants=variants, max_turns=turns, save_path=save,
+                   on_events=None if as_json else show, state=resumed)
+    if as_json:
+        out = run.to_json()
+        out["mode"] = "lines"
+        out["players"] = {s: players[s].name for s in seats}
+        if save:
+            out["save"] = save
+        echo_json(out)
+    else:
+        click.echo(f"\nResult: {run.result}")
+        if save:
+            click.echo(f"saved to {save}")
+    return 0
+
+
+@click.group(name="lines")
+def lines() -> None:
+    """The Spearpoint card game on lines (R11.1): balance runs and the card-table tools."""
+
+
+@lines.command(name="balance")
+@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
+@click.option("--games", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="AI-vs-AI games per scenario.")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Seed of the first game.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Rewrite the balance section of this Markdown file (docs/lines.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | None, as_json: bool) -> int:
+    """Seeded AI-vs-AI games of line scenarios: each side's wins and how the games ended.
+
+    Default: every shipped line scenario. Game i has seed SEED+i; replay one with
+    ``hexwar play SCENARIO --headless --seed N``.
+    """
+    from .cli import echo_json
+    from .lines.balance import LINE_SCENARIOS, balance, balance_table, write_balance
+
+    rows = []
+    for name in scenarios or LINE_SCENARIOS:
+        rows.append(balance(name, games, seed))
+        if not as_json:
+            click.echo(f"{name}: {rows[-1].share('german'):.0%} German, {rows[-1].share('soviet'):.0%} Soviet "
+                       f"({rows[-1].seconds:.0f} s)", err=True)
+    if as_json:
+        echo_json([r.to_json() for r in rows])
+    else:
+        click.echo(balance_table(rows))
+    if write:
+        write_balance(write, rows, seed)
+        if not as_json:
+            click.echo(f"wrote the balance table into {write}")
+    return 0

@@ -1,0 +1,154 @@
+"""JSON Schemas (draft 2020-12) of hexwar's files, and a checker that names file and field.
+
+The schema documents live in ``hexwar/formats/schemas/KIND.schema.json`` (package data) for
+the kinds in :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
+JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
+messages). :func:`schema_problems` checks a parsed document with the ``jsonschema`` library and
+turns every error into a :class:`~hexwar.errors.Problem` whose ``where`` is a field path in
+hexwar's usual spelling (``features.D07.fire_turns``, ``commands[3].cmd``).
+
+The schemas describe structure (fields, types, ranges, patterns); what needs the terrain
+table, the cards or the map (codes, labels on the board, units that exist) stays in the
+semantic checks of each loader, which run after the schema (:func:`merge_problems`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..errors import HexwarError, Problem
+
+__all__ = ["SCHEMA_KINDS", "KIND_OF_FORMAT", "load_schema", "schema_text", "schema_problems", "merge_problems",
+           "field_path"]
+
+SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
+KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
+MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
+
+
+def _schema_file(kind: str) -> Any:
+    if kind not in SCHEMA_KINDS:
+        raise HexwarError(f"unknown schema {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
+    return resources.files("hexwar") / "formats" / "schemas" / f"{kind}.schema.json"
+
+
+def schema_text(kind: str) -> str:
+    """The schema document of ``kind`` (one of :data:`SCHEMA_KINDS`) as shipped, JSON text.
+
+    Raises:
+        HexwarError: for an unknown kind.
+    """
+    return _schema_file(kind).read_text(encoding="utf-8")
+
+
+@cache
+def load_schema(kind: str) -> dict[str, Any]:
+    """The parsed schema of ``kind``, checked against the draft 2020-12 metaschema once.
+
+    Raises:
+        HexwarError: for an unknown kind or a schema file that is not a valid schema.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    doc = json.loads(schema_text(kind))
+    try:
+        Draft202012Validator.check_schema(doc)
+    except SchemaError as exc:  # pragma: no cover - a shipped schema is tested
+        raise HexwarError(f"the shipped {kind} schema is broken: {exc.message}") from None
+    return doc  # type: ignore[no-any-return]
+
+
+def field_path(parts: Iterable[Any]) -> str:
+    """A jsonschema path (``deque(['features', 'D07', 'fire'])``) as ``features.D07.fire``.
+
+    >>> field_path(["commands", 3, "cmd"]), field_path([])
+    ('commands[3].cmd', '')
+    """
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += f".{p}" if out else str(p)
+    return out
+
+
+def _message(err: Any) -> list[tuple[str, str]]:
+    """``(where, message)`` pairs for one jsonschema error, in hexwar's wording."""
+    where = field_path(err.absolute_path)
+    sub = err.schema if isinstance(err.schema, dict) else {}
+    desc = sub.get("description")
+    v = err.validator
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        known = sorted(sub.get("properties", {}))
+        extra = [k for k in err.instance if k not in sub.get("properties", {})]
+        hint = f"; expected one of {known}" if known else ""
+        return [(f"{where}.{k}" if where else str(k), f"unknown field{hint}") for k in extra]
+    if v == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        out = []
+        for k in missing:
+            d = sub.get("properties", {}).get(k, {}).get("description")
+            out.append((f"{where}.{k}" if where else k, f"missing; expected {d}" if d else "missing"))
+        return out
+    if "propertyNames" in list(err.absolute_schema_path):  # a bad key: name it in the path
+        name = str(err.instance)
+        return [(f"{where}.{name}" if where else name, f"bad name; expected {desc or 'a valid name'}")]
+    if v in ("dependentSchemas", "dependentRequired"):
+        return [(where, desc or err.message)]
+    got = json.dumps(err.instance, ensure_ascii=False)
+    if len(got) > 60:
+        got = got[:57] + "..."
+    if desc:
+        return [(where, f"expected {desc}, got {got}")]
+    return [(where, err.message)]
+
+
+def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
+    """Every way ``data`` breaks the ``kind`` schema, as problems naming ``src`` and the field.
+
+    Args:
+        data: the parsed document (JSON, or TOML as a dict).
+        kind: one of :data:`SCHEMA_KINDS`.
+        src: the file name for the reports.
+
+    Returns:
+        problems in document order (empty when the document fits the schema).
+
+    Raises:
+        HexwarError: for an unknown kind.
+    """
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(load_schema(kind))
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    out: list[Problem] = []
+    for err in errors:
+        for where, msg in _message(err):
+            out.append(Problem(src, where, msg))
+    if len(out) > MAX_SCHEMA_PROBLEMS:
+        rest = len(out) - MAX_SCHEMA_PROBLEMS
+        out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
+    return out
+
+
+def merge_problems(schema: list[Problem], semantic: list[Problem]) -> list[Problem]:
+    """Schema problems first, then the semantic ones; a schema problem is dropped when a
+    semantic check names the same field (or a hex inside it) more precisely.
+
+    >>> a = [Problem("f", "levels[2]", "expected digits"), Problem("f", "width", "expected 1..500")]
+    >>> b = [Problem("f", "levels[2] A03", "ground level 'x'; expected a digit 0-9")]
+    >>> [p.where for p in merge_problems(a, b)]
+    ['width', 'levels[2] A03']
+    """
+    wheres = [p.where for p in semantic]
+
+    def covered(w: str) -> bool:
+        return any(s == w or s.startswith(w + " ") or s.startswith(w + ".") for s in wheres) if w else False
+
+    return [p for p in schema if not covered(p.where)] + list(semantic)

@@ -1,0 +1,80 @@
+"""The deck builder's model (000 setup; the card-table window's deck builder): a side's unit
+cards with their full card text, the deck being built with a running point total, the crew
+warning (000's tip), and saving to a deck file (``decks/*.toml``, written atomically).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..errors import HexwarError
+from ..fileio import atomic_write_text
+from ..rules.cards import default_cards
+from .scenario import DECK_FORMAT, deck_problems
+
+__all__ = ["DeckBuilder"]
+
+
+@dataclass
+class DeckBuilder:
+    """A Reserves deck in the making for ``side`` within ``budget`` (min, max) points.
+
+    Attributes:
+        side: ``german`` or ``soviet``.
+        budget: the point limits (80-100; 75 per deck in the 4-player game).
+        role: 4-player commander role (``front`` / ``support``) or ``None``.
+        cards: the card ids picked, in order.
+        name: the deck's name (for the file).
+    """
+
+    side: str
+    budget: tuple[int, int] = (80, 100)
+    role: str | None = None
+    cards: list[str] = field(default_factory=list)
+    name: str = "my deck"
+
+    def catalogue(self) -> list[tuple[str, str]]:
+        """``(card id, full card text)`` of every unit card of the side, crews included."""
+        cs = default_cards()
+        return [(u.id, u.help_text(cs)) for u in sorted(cs.side_units(self.side), key=lambda u: (u.unit_type, u.id))]
+
+    def add(self, card_id: str) -> None:
+        """Add a card.
+
+        Raises:
+            HexwarError: for a card that is not a unit card of the side.
+        """
+        u = default_cards().units.get(card_id)
+        if u is None or u.side != self.side:
+            raise HexwarError(f"{card_id!r} is not a {self.side} unit card")
+        self.cards.append(card_id)
+
+    def remove(self, card_id: str) -> None:
+        """Remove one copy of a card (nothing if absent)."""
+        if card_id in self.cards:
+            self.cards.remove(card_id)
+
+    @property
+    def points(self) -> int:
+        """The running point total."""
+        cs = default_cards()
+        return sum(cs.unit(c).cost for c in self.cards)
+
+    def problems(self) -> tuple[list[str], list[str]]:
+        """``(errors, warnings)``: points, side, role; the crew tip as a warning."""
+        return deck_problems(self.side, list(self.cards), self.budget, self.role)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the deck file (atomically).
+
+        Raises:
+            HexwarError: when the deck is not legal (points, side) or the file cannot be written.
+        """
+        errors, _ = self.problems()
+        if errors:
+            raise HexwarError("the deck cannot be saved: " + "; ".join(errors))
+        names = ", ".join(f'"{c}"' for c in self.cards)
+        text = (f'# hexwar deck file (Reserves deck, 000 setup)\nformat = "{DECK_FORMAT}"\nschema_version = 1\n\n'
+                f'[deck]\nname = {self.name!r}\nside = "{self.side}"\ncards = [{names}]\n').replace("'", '"')
+        atomic_write_text(path, text)

@@ -1,0 +1,617 @@
+"""Line scenarios (``mode = "lines"`` scenario files, 000's scenario-card form) and deck files.
+
+A line scenario is a hexwar scenario file with ``mode = "lines"`` and no map::
+
+    format = "hexwar-scenario"
+    schema_version = 1
+    mode = "lines"
+
+    [scenario]
+    id = "lines"
+    name = "Standard game on lines"
+    description = "..."                # the scenario card's situation text
+    seed = 1943
+    players = 2                        # 2, or 4 (000 4-player team variant)
+    victory_points = 51                # default 51 (2 players) / 76 (4 players)
+    overrun = true
+    turns = 0                          # turn limit (0: none); then the higher score wins
+    rules = []                         # "classic" (001)
+    events = []                        # Event card ids shuffled into the Command deck
+    events_in_play = []                # Event card ids in play from the start (special rules)
+    special_rules = ["..."]            # scenario-card text shown to players (never interpreted)
+
+    [sides.german]
+    budget = 100                       # Reserves deck points (4 players: per seat, 75)
+    minimum = 80
+    pool = ["de_pz_iv_g", ...]         # cards a random deck may use (default: all of the side)
+    reserves = ["de_tiger_i", ...]     # or a fixed deck (2 players)
+    hand = ["de_tiger_i", ...]         # a fixed starting hand (else chosen, 000 setup)
+    initiative = 1                     # initiative modifier
+    victory_points = 40                # a side's own target (special win condition)
+    no_aircraft_before = 3             # Reserves restriction: no aircraft committed before turn 3
+    max_card_cost = 16                 # Reserves restriction: no unit card above 16 points
+    exclude_types = ["vehicle"]        # Reserves restriction: unit types kept out of the deck
+
+    [[sides.german.units]]             # starting units in play: not in the Reserves budget
+    card = "de_pak40"
+    line = "front"                     # "front", "rear" or "air"
+    crew = "de_artillery_crew_regular"
+
+    [win]
+    hold = { side = "soviet", turn = 6 }  # soviet wins at the end of turn 6 if it still holds
+                                          # its Frontline with a ground unit
+
+Deck files (``decks/*.toml``, ``--deck german=FILE``)::
+
+    format = "hexwar-deck"
+    schema_version = 1
+    [deck]
+    name = "Kursk panzer group"
+    side = "german"
+    cards = ["de_tiger_i", "de_tank_crew_veteran", ...]
+
+validated for the side, known cards and points (80-100; 75 in the 4-player game); a unit that
+needs a crew without a crew card of its type in the deck is a warning (000's tip), not an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import HexwarError, Problem, ValidationError
+from ..fileio import read_text
+from ..game.events import Recorder
+from ..game.setup import RollLog
+from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
+from ..rules.dice import Dice
+from .commands import SEATS_2P, SEATS_4P, Commit, side_of_seat
+from .events import SetupDone
+from .rules import Sink, finish, role_of, seat_for_card
+from .state import SIDES, LinesState
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+__all__ = ["LinesSide", "StartingUnit", "LinesScenario", "parse_lines_scenario", "load_deck", "deck_problems",
+           "validate_deck_file", "DECK_FORMAT", "random_deck"]
+
+DECK_FORMAT = "hexwar-deck"
+LINE_KEYS = ("front", "rear", "air")
+
+
+@dataclass(frozen=True)
+class StartingUnit:
+    """A unit that begins in play (000 scenario cards): not counted in the Reserves deck."""
+
+    card: str
+    line: str
+    crew: str | None = None
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class LinesSide:
+    """One side's setup (000 scenario card: Reserves deck restrictions, starting units)."""
+
+    budget: int = 100
+    minimum: int = 80
+    pool: tuple[str, ...] = ()
+    reserves: tuple[str, ...] = ()
+    hand: tuple[str, ...] = ()
+    initiative: int = 0
+    victory_points: int | None = None
+    no_aircraft_before: int = 0
+    max_card_cost: int = 0
+    exclude_types: tuple[str, ...] = ()
+    units: tuple[StartingUnit, ...] = ()
+
+
+@dataclass
+class LinesScenario:
+    """A loaded line scenario (definitions only)."""
+
+    id: str
+    name: str
+    sides: dict[str, LinesSide]
+    description: str = ""
+    path: Path | None = None
+    seed: int = 0
+    players: int = 2
+    victory_points: int = 51
+    overrun: bool = True
+    turns: int = 0
+    variants: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+    special_rules: tuple[str, ...] = ()
+    events_in_play: tuple[str, ...] = ()
+    hold: tuple[str, int] | None = None
+    content_hash: str = ""
+    reference: str = field(default="", compare=False)
+    mode: str = "lines"
+    objectives: tuple[()] = ()  # no objective hexes on lines (the common result code asks)
+    decks: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seats: ``german``/``soviet`` or the four team seats."""
+        return SEATS_2P if self.players == 2 else SEATS_4P
+
+    def victory_points_for(self, state: LinesState) -> dict[str, int]:
+        """Each side's points target (R10.1; a side's own target from the scenario card)."""
+        return {s: self.sides[s].victory_points or self.victory_points for s in SIDES}
+
+    def initiative_bonus(self, side: str) -> int:
+        """The scenario's initiative modifier for ``side``."""
+        return self.sides[side].initiative
+
+    def commit_problem(self, state: LinesState, cmd: Commit) -> str | None:
+        """Scenario restrictions on a commitment (aircraft before turn N)."""
+        ss = self.sides[side_of_seat(cmd.seat)]
+        if ss.no_aircraft_before and state.turn < ss.no_aircraft_before and cmd.line is None:
+            return f"{self.name}: no aircraft before turn {ss.no_aircraft_before} (scenario special rule)"
+        return None
+
+    def end_turn_victory(self, state: LinesState, sink: Sink) -> None:
+        """Scenario win conditions at End Turn: holding the Frontline, the turn limit."""
+        if self.hold is not None and state.turn == self.hold[1]:
+            side = self.hold[0]
+            if state.lines[side]["front"]:
+                finish(state, sink, side, "objectives")
+                return
+        if self.turns and state.turn >= self.turns:
+            g, s_ = state.vp["german"], state.vp["soviet"]
+            finish(state, sink, "german" if g > s_ else "soviet" if s_ > g else None, "turn limit")
+
+    def with_decks(self, decks: dict[str, tuple[str, ...]]) -> LinesScenario:
+        """A copy whose named seats use the given Reserves decks (card ids; ``--deck``)."""
+        import copy
+
+        sc = copy.copy(self)
+        sc.decks = dict(decks)
+        return sc
+
+    def setup_json(self) -> dict[str, Any]:
+        """What a save must keep beyond the scenario file: the ``--deck`` Reserves decks."""
+        return {"decks": {k: list(v) for k, v in sorted(self.decks.items())}} if self.decks else {}
+
+    def with_setup(self, setup: dict[str, Any]) -> LinesScenario:
+        """The scenario with a save's :meth:`setup_json` applied.
+
+        Raises:
+            HexwarError: naming the bad seat or card.
+        """
+        decks = setup.get("decks", {})
+        if not isinstance(decks, dict):
+            raise HexwarError("decks: expected {seat: [card ids]}")
+        out: dict[str, tuple[str, ...]] = {}
+        for seat, ids in decks.items():
+            if seat not in self.seats and seat not in SIDES:
+                raise HexwarError(f"decks.{seat}: not a seat of {self.id}")
+            if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(ids) > 100:
+                raise HexwarError(f"decks.{seat}: expected a list of unit card ids")
+            errors, _ = deck_problems(side_of_seat(seat), ids, (0, 10_000))
+            if errors:
+                raise HexwarError(f"decks.{seat}: " + "; ".join(errors))
+            out[seat] = tuple(ids)
+        return self.with_decks(out)
+
+    def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> LinesState:
+        """A new game ready for its first command (000 Standard Game Setup / the scenario card)."""
+        return new_game(self, seed, variants)
+
+
+# -- decks ---------------------------------------------------------------------------------
+def seat_budget(sc: LinesScenario, side: str) -> tuple[int, int]:
+    """(minimum, maximum) points of one Reserves deck of ``side``."""
+    ss = sc.sides[side]
+    return ss.minimum, ss.budget
+
+
+def deck_problems(side: str, card_ids: list[str], budget: tuple[int, int] = (80, 100),
+                  role: str | None = None) -> tuple[list[str], list[str]]:
+    """``(errors, warnings)`` of a Reserves deck (000 setup): cards of ``side``, points within
+    ``budget``; ``role`` (4-player) keeps the deck to that commander's units. Warning: a unit
+    that needs a crew has no crew card of its type in the deck (000's tip)."""
+    cards = default_cards()
+    errors: list[str] = []
+    warnings: list[str] = []
+    total = 0
+    types = set()
+    for cid in card_ids:
+        u = cards.units.get(card_id_of(cid))
+        if u is None:
+            errors.append(f"unknown unit card {cid!r}")
+            continue
+        if u.side != side:
+            errors.append(f"{cid} is a {u.side} card, not {side}")
+        if role is not None and not u.is_crew and role_of(u.id) != role:
+            errors.append(f"{cid} is a {role_of(u.id)} unit, not for the {role} commander (000 4-player)")
+        total += u.cost
+        types.add(u.unit_type)
+    lo, hi = budget
+    if not lo <= total <= hi:
+        errors.append(f"the deck costs {total} points; expected {lo}..{hi} (000 setup)")
+    for cid in sorted(set(card_ids)):
+        u = cards.units.get(card_id_of(cid))
+        if u is not None and u.needs_crew and u.crew not in types:
+            warnings.append(f"{u.name} needs {u.crew.replace('_', ' ')} but the deck has none (000 tip)")
+    return errors, warnings
+
+
+def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[str]]:
+    """Read a deck file: ``(side, card ids, crew warnings)``; points are checked by the game
+    (its limits depend on the number of players).
+
+    Raises:
+        ValidationError: naming the file and field.
+    """
+    import tomllib
+
+    src = str(path)
+    try:
+        data = tomllib.loads(read_text(Path(path), 256 * 1024))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    probs: list[Problem] = []
+    if data.get("format") != DECK_FORMAT:
+        probs.append(Problem(src, "format", f"expected \"{DECK_FORMAT}\", got {data.get('format')!r}"))
+    if data.get("schema_version", 1) != 1:
+        probs.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
+    deck = data.get("deck")
+    if not isinstance(deck, dict):
+        raise ValidationError(probs + [Problem(src, "deck", "missing [deck] table")])
+    for k in deck:
+        if k not in ("name", "side", "cards"):
+            probs.append(Problem(src, f"deck.{k}", "unknown field; expected name, side, cards"))
+    side = deck.get("side")
+    if side not in SIDES:
+        probs.append(Problem(src, "deck.side", f"expected german or soviet, got {side!r}"))
+        side = "german"
+    cards_ = deck.get("cards")
+    if not isinstance(cards_, list) or not all(isinstance(c, str) for c in cards_) or len(cards_) > 100:
+        probs.append(Problem(src, "deck.cards", "expected a list of unit card ids (at most 100)"))
+        cards_ = []
+    errors, warnings = deck_problems(str(side), list(cards_), (1, 100))
+    probs += [Problem(src, "deck.cards", e) for e in errors]
+    if probs:
+        raise ValidationError(probs)
+    return str(side), tuple(cards_), warnings
+
+
+def validate_deck_file(path: str) -> None:
+    """Validator of ``hexwar-deck`` files (registered in VALIDATORS); 000's crew tip is printed
+    as a warning on stderr, not an error.
+
+    Raises:
+        ValidationError: listing every problem.
+    """
+    import click
+
+    _, _, warnings = load_deck(path)
+    for w in warnings:
+        click.echo(f"warning: {path}: {w}", err=True)
+
+
+def random_deck(side: str, budget: tuple[int, int], pool: tuple[str, ...], dice: Dice, role: str | None = None,
+                restrictions: LinesSide | None = None) -> list[str]:
+    """A random Reserves deck within the limits (000 setup), every unit that needs a crew with
+    one (regular quality when the pool has it), like the hex standard game's random decks."""
+    cards = default_cards()
+    lo, hi = budget
+    ids = list(pool) or [u.id for u in cards.side_units(side, crews=True)]
+    units = [c for c in ids if not cards.unit(c).is_crew and (role is None or role_of(c) == role)]
+    if restrictions is not None:
+        if restrictions.max_card_cost:
+            units = [c for c in units if cards.unit(c).cost <= restrictions.max_card_cost]
+        units = [c for c in units if cards.unit(c).unit_type not in restrictions.exclude_types]
+    crews = [c for c in ids if cards.unit(c).is_crew] or [u.id for u in cards.side_units(side) if u.is_crew]
+    for _attempt in range(20):
+        deck: list[str] = []
+        total = 0
+        for _ in range(60):
+            fitting = []
+            for u in sorted(units):
+                uc = cards.unit(u)
+                crew = None
+                if uc.needs_crew:
+                    cands = sorted((c for c in crews if cards.unit(c).unit_type == uc.crew),
+                                   key=lambda c: (cards.unit(c).quality != "regular", c))
+                    if not cands:
+                        continue
+                    crew = cands[0]
+                price = uc.cost + (cards.unit(crew).cost if crew else 0)
+                if total + price <= hi and deck.count(u) < 3:
+                    fitting.append((u, crew, price))
+            if not fitting:
+                break
+            u, crew, price = dice.choice(f"{side} Reserves deck card ({hi - total} points left)", fitting)
+            deck.append(u)
+            if crew:
+                deck.append(crew)
+            total += price
+        if total >= lo:
+            return deck
+    raise HexwarError(f"could not build a {side} Reserves deck of {lo}..{hi} points from the pool")
+
+
+# -- new game ------------------------------------------------------------------------------
+def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ...] | None = None) -> LinesState:
+    """Set up a game of ``sc`` (000 Standard Game Setup and the scenario card)."""
+    from collections import Counter
+
+    from .actions.commit import place
+    from .turn import begin_play
+
+    cards = default_cards()
+    seed = sc.seed if seed is None else int(seed)
+    vs = tuple(v for v in (sc.variants if variants is None else variants) if v != "standard")
+    dice = Dice(seed)
+    rec = Recorder()
+    dice.log = RollLog(rec)  # the recorder is given to the dice once (R1.2)
+    seats = sc.seats
+    state = LinesState(scenario=sc, dice=dice, seed=seed, variants=vs, seats=seats, recorder=rec)
+    for s in seats:
+        state.reserves[s] = []
+        state.hand_units[s] = []
+        state.hand_commands[s] = []
+        state.pending[s] = {}
+    rec.begin()
+    sink = rec
+    counts: Counter[str] = Counter()
+    all_cards: list[str] = []
+
+    def inst(cid: str) -> str:
+        counts[cid] += 1
+        x = f"{cid}#{counts[cid]}"
+        all_cards.append(x)
+        return x
+
+    sink.add(SetupDone(f"{sc.name}: seed {seed}, rules {', '.join(vs) or 'standard'}, seats {', '.join(seats)}",
+                       sc.id, seed, vs, seats))
+    state.command_deck = list(build_command_deck(cards, dice, sc.events).cards)
+    state.damage_deck = list(build_damage_deck(cards, dice).cards)
+    all_cards.extend(state.command_deck + state.damage_deck)
+    for ev in sc.events_in_play:  # scenario special rule: an Event in play from the start
+        x = f"{ev}#start"
+        state.events_in_play.append(x)
+        state.event_turns[x] = -1
+        all_cards.append(x)
+    for seat in seats:
+        side = side_of_seat(seat)
+        ss = sc.sides[side]
+        role = None if len(seats) == 2 else seat.split("-", 1)[1]
+        if seat in sc.decks:
+            deck = list(sc.decks[seat])
+        elif side in sc.decks and len(seats) == 2:
+            deck = list(sc.decks[side])
+        elif ss.reserves and len(seats) == 2:
+            deck = list(ss.reserves)
+        else:
+            deck = random_deck(side, seat_budget(sc, side), ss.pool, dice, role, ss)
+        state.reserves[seat] = [inst(c) for c in deck]
+    for side in SIDES:
+        for su in sc.sides[side].units:
+            seat = su.seat or seat_for_card(state, side, su.card)
+            uid = inst(su.card)
+            crew = inst(su.crew) if su.crew else None
+            u = place(state, seat, uid, None if su.line == "air" else su.line, crew, None)
+            u.entered = 0
+            if crew:
+                state.units[crew].entered = 0
+    for seat in seats:
+        ss = sc.sides[side_of_seat(seat)]
+        if ss.hand and len(seats) == 2:
+            for c in ss.hand:
+                x = next(i for i in state.reserves[seat] if card_id_of(i) == c)
+                state.reserves[seat].remove(x)
+                state.hand_units[seat].append(x)
+            dice.shuffle(f"shuffle {seat} Reserves deck", state.reserves[seat])
+            state.done.add(seat)
+        elif not state.reserves[seat]:
+            state.done.add(seat)
+    state.all_cards = tuple(all_cards)
+    state.overrun = {s: 0 for s in SIDES}
+    try:
+        begin_play(state, sink)
+    finally:
+        state.log.extend(rec.take())
+    return state
+
+
+# -- parsing -------------------------------------------------------------------------------
+def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> LinesScenario:
+    """Validate a ``mode = "lines"`` scenario's TOML data (every problem collected).
+
+    Raises:
+        ValidationError: listing every problem (file, field, expectation).
+    """
+    from ..game.scenario import _ID_RE, KNOWN_VARIANTS, SCENARIO_FORMAT, SCENARIO_SCHEMA_VERSION
+
+    cards = default_cards()
+    src = str(path) if path is not None else "<memory>"
+    problems: list[Problem] = []
+
+    def bad(where: str, msg: str) -> None:
+        problems.append(Problem(src, where, msg))
+
+    def known(table: dict[str, Any], where: str, keys: set[str]) -> None:
+        for k in table:
+            if k not in keys:
+                bad(f"{where}.{k}" if where else k, f"unknown field; expected one of {sorted(keys)}")
+
+    def get_int(t: dict[str, Any], k: str, where: str, lo: int, hi: int, default: int) -> int:
+        v = t.get(k, default)
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            bad(f"{where}.{k}", f"expected an integer {lo}..{hi}, got {v!r}")
+            return default
+        return v
+
+    def get_strs(t: dict[str, Any], k: str, where: str) -> tuple[str, ...]:
+        v = t.get(k, [])
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            bad(f"{where}.{k}", "expected a list of text")
+            return ()
+        return tuple(v)
+
+    known(data, "", {"format", "schema_version", "mode", "scenario", "sides", "win"})
+    if data.get("format", SCENARIO_FORMAT) != SCENARIO_FORMAT:
+        bad("format", f"expected \"{SCENARIO_FORMAT}\"")
+    if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
+        bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}")
+    sc = data.get("scenario")
+    if not isinstance(sc, dict):
+        bad("scenario", "missing [scenario] table")
+        sc = {}
+    known(sc, "scenario", {"id", "name", "description", "seed", "players", "victory_points", "overrun", "turns",
+                           "rules", "events", "special_rules", "events_in_play"})
+    sid = sc.get("id")
+    if not isinstance(sid, str) or not _ID_RE.match(sid):
+        bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {sid!r}")
+        sid = "lines"
+    name = sc.get("name")
+    if not isinstance(name, str):
+        bad("scenario.name", "missing: expected text")
+        name = sid
+    desc = sc.get("description", "")
+    if not isinstance(desc, str):
+        bad("scenario.description", "expected text")
+        desc = ""
+    players = get_int(sc, "players", "scenario", 2, 4, 2)
+    if players not in (2, 4):
+        bad("scenario.players", f"expected 2 or 4, got {players}")
+        players = 2
+    vp = get_int(sc, "victory_points", "scenario", 1, 10_000, 51 if players == 2 else 76)
+    overrun = sc.get("overrun", True)
+    if not isinstance(overrun, bool):
+        bad("scenario.overrun", "expected true or false")
+        overrun = True
+    variants = []
+    for i, v in enumerate(get_strs(sc, "rules", "scenario")):
+        if v not in KNOWN_VARIANTS or v == "burnout":
+            bad(f"scenario.rules[{i}]", f"expected \"standard\" or \"classic\" on lines, got {v!r}")
+        elif v != "standard":
+            variants.append(v)
+    events = get_strs(sc, "events", "scenario")
+    started = get_strs(sc, "events_in_play", "scenario")
+    for key, lst in (("events", events), ("events_in_play", started)):
+        for i, e in enumerate(lst):
+            if not cards.is_event(e):
+                bad(f"scenario.{key}[{i}]", f"unknown Event card {e!r}; expected one of {sorted(cards.events)}")
+    sides_raw = data.get("sides")
+    if not isinstance(sides_raw, dict):
+        bad("sides", "missing [sides.german] and [sides.soviet]")
+        sides_raw = {}
+    known(sides_raw, "sides", set(SIDES))
+    sides: dict[str, LinesSide] = {}
+    default_budget = 100 if players == 2 else 75
+    for side in SIDES:
+        t = sides_raw.get(side, {})
+        w = f"sides.{side}"
+        if not isinstance(t, dict):
+            bad(w, "expected a table")
+            t = {}
+        known(t, w, {"budget", "minimum", "pool", "reserves", "hand", "initiative", "victory_points",
+                     "no_aircraft_before", "max_card_cost", "exclude_types", "units"})
+        budget = get_int(t, "budget", w, 1, 200, default_budget)
+        minimum = get_int(t, "minimum", w, 0, 200, min(80 if players == 2 else 60, budget))
+        if minimum > budget:
+            bad(f"{w}.minimum", f"{minimum} is above the budget {budget}")
+        pool = get_strs(t, "pool", w)
+        reserves = get_strs(t, "reserves", w)
+        hand = get_strs(t, "hand", w)
+        for key, lst in (("pool", pool), ("reserves", reserves), ("hand", hand)):
+            for i, c in enumerate(lst):
+                u = cards.units.get(c)
+                if u is None or u.side != side:
+                    bad(f"{w}.{key}[{i}]", f"expected a {side} unit card id, got {c!r}")
+        if reserves:
+            errs, _ = deck_problems(side, list(reserves), (minimum, budget))
+            for e in errs:
+                bad(f"{w}.reserves", e)
+        if hand:
+            if not reserves:
+                bad(f"{w}.hand", "a fixed hand needs a fixed reserves list")
+            elif any(hand.count(c) > reserves.count(c) for c in hand):
+                bad(f"{w}.hand", "names cards the reserves list does not hold")
+        exclude = get_strs(t, "exclude_types", w)
+        units = []
+        for i, ut in enumerate(t.get("units", []) if isinstance(t.get("units", []), list) else []):
+            uw = f"{w}.units[{i}]"
+            if not isinstance(ut, dict):
+                bad(uw, "expected a table {card, line, crew}")
+                continue
+            known(ut, uw, {"card", "line", "crew", "seat"})
+            c = ut.get("card")
+            u = cards.units.get(c) if isinstance(c, str) else None
+            if u is None or u.side != side or u.is_crew:
+                bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {c!r}")
+                continue
+            line = ut.get("line", {"frontline": "front", "rear": "rear", "aircraft": "air",
+                                    "frontline_or_rear": "front"}[u.line])
+            allowed = {"frontline": ("front",), "rear": ("rear",), "aircraft": ("air",),
+                       "frontline_or_rear": ("front", "rear")}[u.line]
+            if line not in allowed:
+                bad(f"{uw}.line", f"{u.name} is committed to {' or '.join(allowed)}, not {line!r}")
+                continue
+            crew = ut.get("crew")
+            if u.needs_crew:
+                cu = cards.units.get(crew) if isinstance(crew, str) else None
+                if cu is None or cu.unit_type != u.crew or cu.side != side:
+                    bad(f"{uw}.crew", f"{u.name} needs a {side} {u.crew.replace('_', ' ')} card id, got {crew!r}")
+                    continue
+            elif crew is not None:
+                bad(f"{uw}.crew", f"{u.name} needs no crew")
+                continue
+            seat = ut.get("seat")
+            if seat is not None and (seat not in (SEATS_4P if players == 4 else SEATS_2P)
+                                     or side_of_seat(seat) != side):
+                bad(f"{uw}.seat", f"expected a {side} seat of this game, got {seat!r}")
+                seat = None
+            units.append(StartingUnit(c, line, crew, seat))
+        sv = t.get("victory_points")
+        if sv is not None and (not isinstance(sv, int) or isinstance(sv, bool) or not 1 <= sv <= 10_000):
+            bad(f"{w}.victory_points", f"expected an integer 1..10000, got {sv!r}")
+            sv = None
+        sides[side] = LinesSide(budget, minimum, pool, reserves, hand, get_int(t, "initiative", w, -5, 5, 0), sv,
+                                get_int(t, "no_aircraft_before", w, 0, 100, 0),
+                                get_int(t, "max_card_cost", w, 0, 100, 0), exclude, tuple(units))
+    hold = None
+    win = data.get("win", {})
+    if not isinstance(win, dict):
+        bad("win", "expected a table")
+        win = {}
+    known(win, "win", {"hold"})
+    if "hold" in win:
+        h = win["hold"]
+        if (not isinstance(h, dict) or h.get("side") not in SIDES or not isinstance(h.get("turn"), int)
+                or isinstance(h.get("turn"), bool) or not 1 <= h["turn"] <= 1000):
+            bad("win.hold", "expected { side = \"german\" or \"soviet\", turn = 1..1000 }")
+        else:
+            hold = (str(h["side"]), int(h["turn"]))
+    turns = get_int(sc, "turns", "scenario", 0, 1000, 0)
+    if problems:
+        raise ValidationError(problems)
+    return LinesScenario(
+        id=str(sid), name=str(name), sides=sides, description=desc, path=path,
+        seed=get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0), players=players, victory_points=vp,
+        overrun=bool(overrun), turns=turns, variants=tuple(variants), events=events,
+        special_rules=get_strs(sc, "special_rules", "scenario"), events_in_play=started, hold=hold,
+        content_hash=hashlib.sha256(text.encode()).hexdigest(), reference=path.stem if path is not None else str(sid))
+
+
+def load_lines_scenario(path: str | os.PathLike[str]) -> LinesScenario:
+    """Load a line scenario through the common scenario loader (which branches on ``mode``).
+
+    Raises:
+        ValidationError: listing every problem; HexwarError: when it is not a line scenario.
+    """
+    from ..game.scenario import load_scenario
+
+    sc = load_scenario(path)
+    if not isinstance(sc, LinesScenario):
+        raise HexwarError(f"{path}: not a line scenario (mode = \"lines\")")
+    return sc

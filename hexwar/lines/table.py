@@ -1,0 +1,311 @@
+"""The card-table controller: selection, declaring with exact odds, the Command-card bonus
+offer, hot-seat hiding and computer seats, for the lines screen (no GL here; the window paints
+what this decides). Every change to the game is a command through :meth:`LinesState.apply`.
+
+Keys follow the hex play screen (:mod:`hexwar.ui.input_map`): Space / E end the phase, Enter
+confirms, R resolves, 1 / 2 toggle weapons, B toggles the Command-card bonus, P plays the
+selected Command card, Delete discards, Tab cycles your units, H / F1 help, Esc cancels,
+PageUp / PageDown scroll the log, Ctrl+Q quits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import HexwarError
+from .commands import (
+    Commit,
+    Declare,
+    DeclareCloseAssault,
+    Discard,
+    Draw,
+    EndPhase,
+    LinesCommand,
+    Resolve,
+    UseCommandCard,
+    side_of_seat,
+)
+from .rules import card, cards
+from .state import Phase
+from .view import SeatView, odds_text, seat_view
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import LinesState
+
+__all__ = ["TableController", "SHORTCUTS", "TABLE_KEYS"]
+
+#: (keys, what) for the help overlay, in the hex screen's style.
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("Click", "select a card in hand, a unit, a target"),
+    ("Space / E", "end the phase"),
+    ("Enter", "commit the selected card / declare on the selected target"),
+    ("R", "resolve the selected (or first) attack"),
+    ("1 / 2", "toggle the attacker's 1st / 2nd weapon"),
+    ("B", "offer a Command card for +1 on the next roll (R1.3)"),
+    ("P", "play the selected Command card"),
+    ("Delete", "discard the selected card (Draw Phase limits)"),
+    ("Tab", "next unit of yours"),
+    ("PageUp / PageDown", "scroll the log"),
+    ("H / F1", "this help"),
+    ("Esc", "cancel the selection"),
+    ("Ctrl+Q", "quit"),
+)
+
+_A = {c: ord(c.lower()) for c in "BEHPQR"}
+#: key code (pyglet's) -> intent
+TABLE_KEYS: dict[int, str] = {
+    0xFF1B: "cancel", 0x20: "end_phase", _A["E"]: "end_phase", 0xFF0D: "confirm", 0xFF8D: "confirm",
+    _A["R"]: "resolve", ord("1"): "weapon_1", ord("2"): "weapon_2", _A["B"]: "bonus", _A["P"]: "play_card",
+    0xFFFF: "discard_card", 0xFF08: "discard_card", 0xFF09: "next_unit", _A["H"]: "help", 0xFFBE: "help",
+    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over",
+}
+
+
+@dataclass
+class TableController:
+    """Decisions of the card-table screen.
+
+    Args:
+        state: the game.
+        ai: computer players by seat (seats not in it are played here, hot-seat).
+
+    Attributes:
+        viewer: the seat whose hand is shown (the human seat to act; hot-seat hides the others).
+        selected: the selected card or unit id.
+        target: the selected target (a declaration in the making).
+        weapons: weapons chosen for it.
+        at_crew: fire at the target gun's crew.
+        bonus: a Command card offered for +1 on the next resolution.
+        message: the last refusal or hint.
+        help: the help overlay is shown.
+        log_offset: lines scrolled back in the log.
+    """
+
+    state: LinesState
+    ai: dict[str, Any] = field(default_factory=dict)
+    viewer: str | None = None
+    selected: str | None = None
+    target: str | None = None
+    weapons: tuple[int, ...] = ()
+    at_crew: bool = False
+    bonus: str | None = None
+    message: str = ""
+    help: bool = False
+    log_offset: int = 0
+
+    def __post_init__(self) -> None:
+        self._follow()
+
+    # -- whose table ------------------------------------------------------------------
+    def human_to_act(self) -> bool:
+        """A person (not a computer seat) must act now."""
+        return self.state.to_act is not None and self.state.to_act not in self.ai
+
+    def _follow(self) -> None:
+        """Hot-seat: show the hand of the human seat to act; keep the last one otherwise."""
+        if self.human_to_act():
+            self.viewer = self.state.to_act
+        elif self.viewer is None:
+            humans = [s for s in self.state.seats if s not in self.ai]
+            self.viewer = humans[0] if humans else None
+
+    def view(self) -> SeatView:
+        """What the viewer may see (other hands as counts)."""
+        return seat_view(self.state, self.viewer, log_lines=60 + self.log_offset)
+
+    # -- acting -----------------------------------------------------------------------
+    def issue(self, cmd: LinesCommand) -> bool:
+        """Apply ``cmd``; on a refusal keep the reason in :attr:`message`."""
+        p = self.state.check(cmd)
+        if p:
+            self.message = p
+            return False
+        self.state.apply(cmd)
+        self.message = ""
+        self.selected = self.target = None
+        self.weapons = ()
+        self.at_crew = False
+        self._follow()
+        return True
+
+    def step_ai(self) -> bool:
+        """Let the computer seat to act make one decision; False when a person must act."""
+        seat = self.state.to_act
+        if seat is None or seat not in self.ai:
+            return False
+        self.state.apply(self.ai[seat].choose(self.state))
+        self._follow()
+        return True
+
+    def run_ai(self, limit: int = 10_000) -> int:
+        """Computer seats act until a person must (or the game ends); returns the commands made."""
+        n = 0
+        while n < limit and self.step_ai():
+            n += 1
+        return n
+
+    # -- clicks -----------------------------------------------------------------------
+    def click(self, item: str) -> None:
+        """A click on a card in hand or a unit on the table."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or not self.human_to_act():
+            return
+        mine = item in st.hand_units.get(seat, []) or item in st.hand_commands.get(seat, []) or (
+            item in st.units and st.units[item].seat == seat)
+        if st.phase == Phase.DECLARATION and self.selected in st.units and not mine and item in st.units:
+            self.target = item
+            ws = self._default_weapons(self.selected, item)
+            self.weapons = ws
+            return
+        if mine:
+            self.selected = item
+            self.target = None
+            self.weapons = ()
+
+    def _default_weapons(self, unit: str, target: str) -> tuple[int, ...]:
+        cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == unit
+                and c.target == target and not c.at_crew]
+        if not cmds:
+            return ()
+        return max(cmds, key=lambda c: len(c.weapons)).weapons
+
+    def toggle_weapon(self, i: int) -> None:
+        """Key 1 / 2: add or drop a weapon of the selected attacker."""
+        ws = set(self.weapons)
+        ws ^= {i}
+        self.weapons = tuple(sorted(ws))
+
+    def odds(self) -> str:
+        """The exact odds of the declaration being made (the odds panel), or ``""``."""
+        if self.state.phase != Phase.DECLARATION or not self.selected or not self.target or not self.weapons:
+            return ""
+        return odds_text(self.state, self.selected, self.target, self.weapons, self.at_crew)
+
+    def confirm(self) -> bool:
+        """Enter: commit the selected hand card (with the first fitting crew / infantry) or
+        declare on the selected target."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or self.selected is None:
+            self.message = "select a card or a unit first"
+            return False
+        if st.phase == Phase.COMMITMENT and self.selected in st.hand_units[seat]:
+            opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
+            if not opts:
+                self.message = f"{card(self.selected).name} cannot be committed now"
+                return False
+            return self.issue(opts[0])
+        if st.phase == Phase.DECLARATION and self.target is not None:
+            return self.issue(Declare(seat, self.selected, self.target, self.weapons, self.at_crew))
+        if st.phase == Phase.DECLARATION:
+            cas = [c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault) and self.selected in c.units]
+            if cas and self.target is not None:
+                return self.issue(cas[0])
+        self.message = "nothing to confirm"
+        return False
+
+    def offer_bonus(self) -> str:
+        """B: cycle the Command card offered for +1 on the next roll (R1.3); shown before rolling."""
+        seat = self.state.to_act
+        hand = sorted(self.state.hand_commands.get(seat, [])) if seat else []
+        if not hand:
+            self.bonus = None
+            self.message = "no Command card to discard for +1"
+            return self.message
+        i = hand.index(self.bonus) + 1 if self.bonus in hand else 0
+        self.bonus = hand[i] if i < len(hand) else None
+        self.message = (f"+1 on the first to-hit roll: discard {cards().command_or_event(self.bonus).title}"
+                        if self.bonus else "no Command-card bonus")
+        return self.message
+
+    def resolve(self, number: int | None = None) -> bool:
+        """R: resolve attack ``number`` (default the first of yours), with the offered bonus."""
+        seat = self.state.to_act
+        if seat is None or self.state.phase != Phase.RESOLUTION:
+            self.message = "attacks are resolved in the Resolution phase"
+            return False
+        mine = [n for n, a in sorted(self.state.attacks.items()) if a.seat == seat and not a.resolved]
+        n = number if number is not None else (mine[0] if mine else None)
+        if n is None:
+            return False
+        ok = self.issue(Resolve(seat, n, self.bonus))
+        self.bonus = None
+        return ok
+
+    def end_phase(self) -> bool:
+        """Space / E: end the phase; in the Draw Phase draw first (one Command card + the two
+        sources chosen by the hand's needs), then end."""
+        st = self.state
+        seat = st.to_act
+        if seat is None:
+            return False
+        if st.phase == Phase.DRAW and seat not in st.drawn:
+            draws = [c for c in st.legal_commands() if isinstance(c, Draw)]
+            if draws:
+                units = len(st.hand_units[seat])
+                pick = draws[0] if units >= 5 else draws[-1] if units <= 2 else draws[len(draws) // 2]
+                return self.issue(pick)
+        if st.phase == Phase.RESOLUTION:
+            return self.resolve()
+        return self.issue(EndPhase(seat))
+
+    def play_card(self) -> bool:
+        """P: play the selected Command card (on the selected unit when it needs one)."""
+        seat = self.state.to_act
+        if seat is None or self.selected is None:
+            return False
+        opts = [c for c in self.state.legal_commands() if isinstance(c, UseCommandCard) and c.card == self.selected]
+        if not opts:
+            self.message = "that card cannot be played now"
+            return False
+        return self.issue(opts[0])
+
+    def discard(self) -> bool:
+        """Delete: discard the selected card (Draw Phase, over the limits)."""
+        seat = self.state.to_act
+        if seat is None or self.selected is None:
+            return False
+        return self.issue(Discard(seat, self.selected))
+
+    def next_unit(self) -> str | None:
+        """Tab: select the next of your units in play."""
+        seat = self.state.to_act
+        mine = sorted(u for u, x in self.state.units.items() if x.seat == seat and x.crewing is None)
+        if not mine:
+            return None
+        i = (mine.index(self.selected) + 1) % len(mine) if self.selected in mine else 0
+        self.selected, self.target, self.weapons = mine[i], None, ()
+        return self.selected
+
+    def key(self, intent: str) -> None:
+        """Run a key's intent (see :data:`TABLE_KEYS`)."""
+        act = {"cancel": self.cancel, "end_phase": self.end_phase, "confirm": self.confirm, "resolve": self.resolve,
+               "weapon_1": lambda: self.toggle_weapon(0), "weapon_2": lambda: self.toggle_weapon(1),
+               "bonus": self.offer_bonus, "play_card": self.play_card, "discard_card": self.discard,
+               "next_unit": self.next_unit, "help": self.toggle_help,
+               "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
+        if act is None:
+            raise HexwarError(f"unknown card-table intent {intent!r}")
+        act()
+
+    def cancel(self) -> None:
+        """Esc: drop the selection (or close the help)."""
+        if self.help:
+            self.help = False
+            return
+        self.selected = self.target = None
+        self.weapons = ()
+
+    def toggle_help(self) -> None:
+        """H / F1."""
+        self.help = not self.help
+
+    def scroll(self, n: int) -> None:
+        """PageUp / PageDown."""
+        self.log_offset = max(0, min(len(self.state.log), self.log_offset + n))
+
+    def side(self) -> str | None:
+        """The viewer's side."""
+        return side_of_seat(self.viewer) if self.viewer else None

@@ -1,0 +1,403 @@
+"""The card-table screen of the lines game (R11.1), built on the widget toolkit
+(:mod:`hexwar.ui.widgets`): both sides' Frontlines and Rear Lines as rows of unit cards, aircraft
+aloft with their Turns of Flight between them, the viewer's hand (the other seats' hands as
+counts: hot-seat hides them), deck and discard counts, Damage cards under their units with the
+effect for the unit's type, declaration arrows, the exact odds panel before declaring, the
+Command-card bonus offer, the combat log with every roll, and the hex screen's shortcuts and
+help overlay (:data:`hexwar.lines.table.SHORTCUTS`).
+
+Decisions are the :class:`~hexwar.lines.table.TableController`'s; this module only lays out and
+paints into a :class:`~hexwar.ui.widgets.Painter` (:func:`paint_table`, testable headless with
+any measuring atlas), and the window routes pyglet events to the controller.
+``hexwar render lines --screen play --out F.png`` draws it headless (:func:`table_image`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..lines.rules import card, cards
+from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
+from ..lines.view import SeatView, UnitView
+from .widgets import Painter, Rect, theme, top_hit, wrap
+from .widgets.cards import paint_nato
+
+__all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
+
+CARD_W, CARD_H = 124.0, 92.0
+LOG_W = 360.0
+TOP_H, HAND_H = 34.0, 112.0
+SIDE_COL = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
+TABLE_BG = (38, 52, 40, 255)
+LINE_BG = (46, 62, 48, 255)
+
+
+def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float, centres: dict[str, tuple]) -> None:
+    """One unit on the table: name, NATO symbol, Endurance bar, crew, Damage card strip."""
+    sel = ctl.selected == u.uid
+    tgt = ctl.target == u.uid
+    col = SIDE_COL[u.side]
+    p.rect(x + 2, y - 3, x + CARD_W + 2, y + CARD_H - 3, (0, 0, 0, 80))
+    p.rect(x, y, x + CARD_W, y + CARD_H, theme.PARCHMENT)
+    p.rect(x, y + CARD_H - 18, x + CARD_W, y + CARD_H, col)
+    p.text(u.name, x + 5, y + CARD_H - 9, 11.0, theme.TEXT, style="bold", max_width=CARD_W - 10)
+    paint_nato(p, x + 18, y + CARD_H - 36, 26, 18, u.unit_type, col, theme.DARK)
+    p.text(f"End {u.endurance}/{u.full}", x + 36, y + CARD_H - 31, 10.5, theme.DARK, max_width=CARD_W - 40)
+    frac = max(0.0, min(1.0, u.endurance / max(1, u.full)))
+    p.rect(x + 36, y + CARD_H - 46, x + CARD_W - 6, y + CARD_H - 42, (120, 110, 90, 255))
+    bar = theme.GOOD if u.endurance > u.half else theme.ERROR
+    p.rect(x + 36, y + CARD_H - 46, x + 36 + (CARD_W - 42) * frac, y + CARD_H - 42, bar)
+    info = u.crew or ""
+    if u.line == "air":
+        info = f"{u.flight_turns} Turns of Flight" + (f", {u.crew}" if u.crew else "")
+    if u.captured:
+        info = "captured, " + info
+    p.text(info, x + 5, y + 32, 9.5, theme.DARK, max_width=CARD_W - 10)
+    if u.command_cards:
+        p.text(", ".join(u.command_cards), x + 5, y + 20, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
+    if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
+        title, effect, turns = u.damage
+        p.rect(x + 3, y - 17, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
+        left = f" ({turns} turns)" if turns else ""
+        p.text(f"Damage: {title}{left}", x + 7, y + 6, 9.5, theme.TEXT, style="bold", max_width=CARD_W - 14)
+        lines = wrap(p.atlas, effect, CARD_W - 14, 8.5)
+        p.text(lines[0] if lines else "", x + 7, y - 5, 8.5, theme.TEXT, max_width=CARD_W - 14)
+        if len(lines) > 1:
+            p.text(lines[1], x + 7, y - 14 + 1, 8.5, theme.TEXT, max_width=CARD_W - 14)
+    if sel or tgt:
+        p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
+    p.widget(x, y, CARD_W, CARD_H, lambda uid=u.uid: ctl.click(uid), f"unit {u.uid}")
+    centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
+
+
+def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ...], r: Rect,
+         centres: dict[str, tuple]) -> None:
+    p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
+    p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
+    step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
+    for i, u in enumerate(units):
+        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 18, centres)
+
+
+def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]) -> None:
+    import math
+
+    p.line(a[0], a[1], b[0], b[1], 2.5, colour, 1)
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    for d in (2.6, -2.6):
+        p.line(b[0], b[1], b[0] - 12 * math.cos(ang + d / 6), b[1] - 12 * math.sin(ang + d / 6), 2.5, colour, 1)
+
+
+def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
+    if v.seat is None:
+        p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
+        return
+    p.text(f"{v.seat}'s hand", r.x + 10, r.y1 - 12, 11.0, theme.DIM, style="bold")
+    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden)" for s, (n, m) in v.hand_counts.items() if s != v.seat)
+    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w / 2)
+    x = r.x + 10
+    for c in list(v.hand_units) + list(v.hand_commands):
+        w = 112.0
+        if x + w > r.x1 - 10:
+            break
+        is_unit = c in v.hand_units
+        title = card(c).name if is_unit else cards().command_or_event(c).title
+        sub = (f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit
+               else cards().command_or_event(c).phase.replace("_", " "))
+        picked = ctl.selected == c
+        y = r.y + 8 + (6 if picked else 0)
+        p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
+        p.text(title, x + 5, y + 58, 10.5, theme.DARK, style="bold", max_width=w - 10)
+        p.text(sub, x + 5, y + 42, 9.5, theme.DARK, max_width=w - 10)
+        if picked:
+            p.frame(x - 1, y - 1, x + w + 1, y + 71, 2.5, theme.ACTIVE)
+        if ctl.bonus == c:
+            p.text("+1 bonus", x + 5, y + 12, 10.0, theme.ERROR, style="bold")
+        p.widget(x, y, w, 70, lambda cc=c: ctl.click(cc), f"card {c}")
+        x += w + 8
+
+
+def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
+    y = r.y1 - 14
+    p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    odds = ctl.odds() or "select your unit, then an enemy target"
+    for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
+        y -= 15
+        p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
+    y -= 22
+    p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    y -= 15
+    bonus = (f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}" if ctl.bonus
+             else "none offered; B picks a Command card to discard for +1")
+    p.text(bonus, r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+    if ctl.message:
+        y -= 15
+        p.text(ctl.message, r.x + 8, y, 10.0, theme.ERROR, max_width=r.w - 16)
+    y -= 22
+    p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    lines = list(v.log)
+    if ctl.log_offset:
+        lines = lines[:-ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
+    out: list[str] = []
+    for text in lines:
+        out.extend(wrap(p.atlas, text, r.w - 16, 9.5))
+    room = int((y - r.y - 8) // 12)
+    for ln in out[-room:] if room > 0 else []:
+        y -= 12
+        roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
+        p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
+
+
+def _help(p: Painter, r: Rect) -> None:
+    w, h = 520.0, 40.0 + 20.0 * len(SHORTCUTS)
+    x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
+    p.rect(x, y, x + w, y + h, theme.PANEL, 2)
+    p.frame(x, y, x + w, y + h, 1.5, theme.ACTIVE, 2)
+    p.text("Card table: keys (H / F1 closes)", x + 14, y + h - 18, 13.0, theme.TEXT, style="bold", z=2)
+    for i, (k, what) in enumerate(SHORTCUTS):
+        yy = y + h - 42 - 20 * i
+        p.text(k, x + 14, yy, 11.5, theme.ACTIVE, style="bold", z=2)
+        p.text(what, x + 170, yy, 11.5, theme.TEXT, max_width=w - 184, z=2)
+
+
+def paint_table(p: Painter, ctl: TableController, width: float, height: float) -> dict[str, tuple[float, float]]:
+    """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up).
+
+    Returns:
+        the centre point of every unit card drawn (for arrows and tests).
+    """
+    v = ctl.view()
+    full = Rect(0, 0, width, height)
+    p.rect(0, 0, width, height, TABLE_BG)
+    top, mid, hand = _split(full)
+    table, log = Rect(mid.x, mid.y, mid.w - LOG_W, mid.h), Rect(mid.x1 - LOG_W, mid.y, LOG_W, mid.h)
+    p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
+    score = "   ".join(f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
+                       for s in ("german", "soviet"))
+    head = f"Turn {v.turn} - {v.phase} phase - to act: {v.to_act or '-'}   {score}"
+    if v.result:
+        head = v.result
+    p.text(head, 10, top.y + top.h / 2, 12.5, theme.TEXT, style="bold", max_width=width - 420)
+    decks = (f"Command deck {v.command_deck} (discard {v.command_discard})  Damage deck {v.damage_deck}  "
+             + "  ".join(f"{s} Reserves {n}" for s, n in v.reserves.items()))
+    p.text(decks, width - 10, top.y + top.h / 2, 10.0, theme.DIM, ax="right", max_width=410)
+    me = ctl.side() or "german"
+    them = "soviet" if me == "german" else "german"
+    rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
+    hs = table.h / len(rows_)
+    centres: dict[str, tuple[float, float]] = {}
+    for i, (side, ln) in enumerate(rows_):
+        r = Rect(table.x + 6, table.y1 - (i + 1) * hs + 3, table.w - 12, hs - 6)
+        if side is None:
+            air = v.lines[them]["air"] + v.lines[me]["air"]
+            _row(p, ctl, "aircraft aloft (no line): " + ", ".join(f"{u.name} {u.flight_turns} ToF" for u in air)
+                 if air else "aircraft aloft: none", air, r, centres)
+        else:
+            label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
+            _row(p, ctl, label, v.lines[side][ln], r, centres)
+    for a in v.attacks:  # declaration arrows
+        src = [centres[x] for x in a.attackers if x in centres]
+        if not src or a.target not in centres:
+            continue
+        colour = (120, 120, 120, 200) if a.resolved else (SIDE_COL[a.seat.split("-")[0]][:3] + (235,))
+        for s in src:
+            _arrow(p, s, centres[a.target], colour)  # type: ignore[arg-type]
+    if ctl.selected in centres and ctl.target in centres:
+        _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
+    _log(p, ctl, v, log)
+    _hand(p, ctl, v, hand)
+    if v.events:
+        p.text("Events: " + ", ".join(v.events), table.x + 10, hand.y1 + 8, 10.0, theme.ROLL,
+               max_width=table.w - 20)
+    if ctl.help:
+        _help(p, full)
+    return centres
+
+
+def _split(full: Rect) -> tuple[Rect, Rect, Rect]:
+    top = Rect(full.x, full.y1 - TOP_H, full.w, TOP_H)
+    hand = Rect(full.x, full.y, full.w, HAND_H)
+    mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - HAND_H)
+    return top, mid, hand
+
+
+class _Camera:
+    def __init__(self, w: float, h: float, pr: float) -> None:
+        self.viewport = (float(w), float(h))
+        self.pixel_ratio = pr
+
+    @property
+    def framebuffer_size(self) -> tuple[int, int]:
+        return int(round(self.viewport[0] * self.pixel_ratio)), int(round(self.viewport[1] * self.pixel_ratio))
+
+
+class _TableView:
+    """What :func:`hexwar.render.offscreen.render_view` needs of a view: the table's batch."""
+
+    def __init__(self, window: Any, ctl: TableController, w: float, h: float, pr: float) -> None:
+        import pyglet
+
+        from ..render.looks import default_looks
+        from ..render.text import glyph_atlas
+        from .widgets import UiLayer
+
+        self.window = window
+        self.ctl = ctl
+        self.looks = default_looks()
+        self.camera = _Camera(w, h, pr)
+        self.batch = pyglet.graphics.Batch()
+        self.atlas = glyph_atlas()
+        self.ui = UiLayer(window, self.batch, self.atlas)
+        self.painter: Painter | None = None
+
+    def resize(self, w: float, h: float, pixel_ratio: float | None = None) -> None:
+        self.camera = _Camera(w, h, pixel_ratio or self.camera.pixel_ratio)
+
+    def refresh(self, mouse: tuple[float, float] = (-1.0, -1.0)) -> Painter:
+        p = Painter(self.atlas, mouse)
+        paint_table(p, self.ctl, *self.camera.viewport)
+        self.ui.show(p)
+        self.painter = p
+        return p
+
+    def draw(self, exact: bool = False) -> None:
+        self.refresh()
+        self.batch.draw()
+
+
+def table_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0,
+                viewer: str | None = None) -> Any:
+    """The card table of ``state`` as ``uint8 [H, W, 4]`` (headless; ``hexwar render``).
+
+    Raises:
+        HexwarError: when no GL context can be made.
+    """
+    from ..render import backend
+
+    backend.configure(None)
+    from ..render.offscreen import hidden_window, render_view
+
+    win = hidden_window()
+    try:
+        ctl = TableController(state, ai={}, viewer=viewer)
+        view = _TableView(win, ctl, size[0], size[1], pixel_ratio)
+        return render_view(view, size=(float(size[0]), float(size[1])), pixel_ratio=pixel_ratio)  # type: ignore[arg-type]
+    finally:
+        win.close()
+
+
+class LinesWindow:
+    """The card-table window: pyglet events -> :class:`TableController`, paint on every change.
+
+    Args:
+        state: the game; ai: computer players by seat (the rest are hot-seat humans).
+        save: autosave path (after every End Turn).
+    """
+
+    def __init__(self, state: Any, ai: dict[str, Any], save: str | None = None, width: int = 1400,
+                 height: int = 900, visible: bool = True) -> None:
+        import pyglet
+
+        from ..game.save import Autosaver
+
+        self.window = pyglet.window.Window(width, height, caption=f"hexwar lines: {state.scenario.name}",
+                                           resizable=True, visible=visible)
+        self.ctl = TableController(state, ai=ai)
+        self.view = _TableView(self.window, self.ctl, width, height, self.window.get_pixel_ratio())
+        self.saver = Autosaver(save, {s: getattr(ai.get(s), "name", "human") for s in state.seats}) if save else None
+        self.mouse = (-1.0, -1.0)
+        w = self.window
+
+        @w.event
+        def on_draw() -> None:
+            w.clear()
+            self.view.refresh(self.mouse)
+            self.view.batch.draw()
+
+        @w.event
+        def on_resize(width: int, height: int) -> None:
+            self.view.resize(width, height)
+
+        @w.event
+        def on_mouse_motion(x: float, y: float, dx: float, dy: float) -> None:
+            self.mouse = (x, y)
+
+        @w.event
+        def on_mouse_press(x: float, y: float, button: int, modifiers: int) -> None:
+            self.press(x, y)
+
+        @w.event
+        def on_key_press(symbol: int, modifiers: int) -> bool:
+            return self.key(symbol, modifiers)
+
+        pyglet.clock.schedule_interval(self.tick, 0.25)
+
+    def press(self, x: float, y: float) -> None:
+        """A click: the top hit box's action."""
+        p = self.view.painter or self.view.refresh(self.mouse)
+        hit = top_hit(p.widgets, x, y)
+        if hit is not None and hit.action is not None:
+            hit.action()
+        self._after()
+
+    def key(self, symbol: int, modifiers: int) -> bool:
+        """A key: its intent (Ctrl+Q quits)."""
+        if modifiers & 2 and symbol == ord("q"):
+            self.window.close()
+            return True
+        intent = TABLE_KEYS.get(symbol)
+        if intent is None:
+            return False
+        if intent == "quit_if_over":
+            if self.ctl.state.over:
+                self.window.close()
+            return True
+        self.ctl.key(intent)
+        self._after()
+        return True
+
+    def tick(self, dt: float) -> None:
+        """Computer seats act, one decision a tick."""
+        if self.ctl.step_ai():
+            self._after()
+
+    def _after(self) -> None:
+        if self.saver is not None:
+            self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
+
+
+def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
+        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None,
+        state: Any = None) -> None:
+    """Open the card table (``hexwar play lines``); ``ai`` seat -> player name (default: the
+    computer plays every seat of the side the person does not)."""
+    import pyglet
+
+    from ..lines.ai import make_lines_player
+
+    st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
+    names = ai if ai is not None else {s: "standard" for s in st.seats if not s.startswith("german")}
+    players = {s: make_lines_player(n, s, st.seed) for s, n in names.items()}
+    LinesWindow(st, players, save)
+    pyglet.app.run()
+
+
+
+
+def render_table(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,
+                 screen: str) -> tuple[int, int]:
+    """Draw the card table of a line scenario or save ``target`` to the PNG ``out``; returns its
+    size in pixels (``hexwar render lines --screen play``).
+
+    Raises:
+        HexwarError: when there is no GL context or ``out`` cannot be written.
+    """
+    from ..lines.render import lines_game_for
+    from ..render.offscreen import save_png
+
+    img = table_image(lines_game_for(target), size, pixel_ratio)
+    save_png(img, out)
+    return int(img.shape[1]), int(img.shape[0])

@@ -1,0 +1,125 @@
+"""The campaign window (issue 16) on the widget toolkit, headless over EGL: what it shows,
+keys and clicks reaching the engine as commands, the hot-seat cover, and ``hexwar render``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hexwar.render import backend
+
+pytestmark = pytest.mark.ui
+
+try:
+    backend.configure(True)
+    from pyglet.window import key
+
+    from hexwar.ui.campaign_screen import CampaignWindow
+except Exception as exc:  # pragma: no cover - no EGL on this machine
+    pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
+
+from hexwar.campaign.ai import make_player  # noqa: E402
+from hexwar.campaign.state import new_campaign  # noqa: E402
+from hexwar.cli import main  # noqa: E402
+from hexwar.ui.campaign_controller import CampaignController  # noqa: E402
+from hexwar.ui.clock import ManualClock  # noqa: E402
+
+
+def _window(ai_sides: tuple[str, ...] = ("soviet",), seed: int = 1) -> tuple[object, CampaignController]:
+    st, _ = new_campaign(seed)
+    ctl = CampaignController(st, ai={s: make_player("standard", s, seed) for s in ai_sides}, clock=ManualClock(),
+                             reveal_seconds=0.0)
+    win = CampaignWindow(ctl, width=1500, height=900, visible=False, schedule=False)
+    return win, ctl
+
+
+def _texts(win: object) -> str:
+    return "\n".join(win.painter.texts)  # type: ignore[attr-defined]
+
+
+def test_the_screen_shows_year_track_ranks_events_initiative_and_hands():
+    win, ctl = _window()
+    try:
+        t = _texts(win)
+        for y in ("1941", "1942", "1943", "1944", "1945"):
+            assert y in t
+        assert "Initiative" in t and "German: Corporal" in t and "1 tactic card a year" in t
+        assert ctl.state.cards.title(ctl.state.events_in_play[0]) in t
+        assert "Soviet hand (7 battle cards)" in t and "face down" in t
+        assert "Panzer-Division" in t  # the German hand, face up
+        assert "History of battles" in t and "Log" in t
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_keys_place_cards_and_the_reveal_and_odds_show_on_screen():
+    win, ctl = _window()
+    st = ctl.state
+    try:
+        win.on_key_press(key.W, 0)  # Flank Attack
+        win.on_key_press(key.ENTER, 0)
+        while ctl.update():
+            pass
+        win.refresh()  # type: ignore[attr-defined]
+        assert "P(win)" in _texts(win)  # exact odds beside each card
+        win.on_key_press(key._1, 0)
+        win.on_key_press(key.ENTER, 0)
+        ctl.skip_reveal()
+        win.refresh()  # type: ignore[attr-defined]
+        t = _texts(win)
+        assert len(st.history) == 1 and "score " in t and ("wins the battle" in t or "Stalemate" in t)
+        img = win.render_image()  # type: ignore[attr-defined]
+        assert img.shape[2] == 4 and np.unique(img.reshape(-1, 4), axis=0).shape[0] > 50
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_clicking_a_card_picks_it():
+    win, ctl = _window()
+    try:
+        win.on_key_press(key.Q, 0)
+        win.on_key_press(key.ENTER, 0)
+        while ctl.update():
+            pass
+        win.refresh()  # type: ignore[attr-defined]
+        third = ctl.state.hands["german"][2]
+        box = next(b for b in win.painter.widgets if ctl.state.cards.title(third) in b.tip)  # type: ignore[attr-defined]
+        x, y = box.centre
+        win.on_mouse_press(x, y, 1, 0)
+        assert ctl.picked_battle == third
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_hot_seat_cover_hides_the_hand():
+    win, ctl = _window(ai_sides=())
+    try:
+        t = _texts(win)
+        assert "Pass the screen to the German player" in t
+        assert "Panzer-Division" not in t  # nothing of the hand under the cover
+        win.on_key_press(key.SPACE, 0)
+        assert "Panzer-Division" in _texts(win)
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_help_overlay_lists_the_shortcuts():
+    win, _ = _window()
+    try:
+        win.on_key_press(key.H, 0)
+        t = _texts(win)
+        assert "Campaign shortcuts and cards" in t and "Enter" in t and "Flank Attack (tactic)" in t
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_hexwar_render_draws_the_campaign_screen(tmp_path, capsys):
+    out = tmp_path / "c.png"
+    assert main(["render", "campaign", "--screen", "campaign", "--out", str(out), "--size", "1400x860"]) == 0
+    assert out.stat().st_size > 10_000
+    save = tmp_path / "w.json"
+    assert main(["campaign", "--headless", "--ai", "german,soviet", "--seed", "2", "--stop-after", "1942",
+                 "--save", str(save), "--json"]) == 0
+    out2 = tmp_path / "s.png"
+    assert main(["render", str(save), "--out", str(out2)]) == 0  # a campaign save draws the campaign screen
+    assert out2.stat().st_size > 10_000

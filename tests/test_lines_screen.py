@@ -1,0 +1,110 @@
+"""The card-table screen (headless): built on the widget toolkit's Painter, hands hidden from
+the other seats, Damage cards with the effect for the unit's type, arrows, odds, bonus, log,
+help; ``hexwar render lines --screen play`` writes a PNG."""
+
+from __future__ import annotations
+
+import pytest
+from lines_helpers import end_until, game
+
+from hexwar.cli import main
+from hexwar.lines.rules import cards
+from hexwar.lines.scenario import StartingUnit as SU
+from hexwar.lines.state import Phase
+from hexwar.lines.table import TableController
+from hexwar.render.mesh import TexMesh
+from hexwar.ui.lines_screen import paint_table
+from hexwar.ui.widgets import MonoMeasure, Painter, top_hit
+
+
+class FakeAtlas(MonoMeasure):
+    """Measures like MonoMeasure and draws nothing (the painter's GL-free contract)."""
+
+    def text(self, *a, **k):
+        return TexMesh.empty()
+
+
+def _st():
+    return game(("de_grenadiers",), ("su_rifles", "su_sniper"),
+                g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"), SU("de_ju87g", "air", "de_pilot_regular")),
+                s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+
+
+def _paint(ctl):
+    p = Painter(FakeAtlas(0.5))
+    centres = paint_table(p, ctl, 1400, 900)
+    return p, centres
+
+
+def test_the_table_shows_both_lines_aircraft_with_turns_of_flight_and_only_the_viewers_hand():
+    st = _st()
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    p, centres = _paint(ctl)
+    text = "\n".join(p.texts)
+    assert "german Frontline" in text and "soviet Frontline" in text and "german Rear Line" in text
+    assert "2 Turns of Flight, Luftwaffe pilot (regular)" in text
+    assert "Grenadier squad" in text  # the German hand
+    from hexwar.lines.rules import card
+
+    assert card("su_sniper").name not in p.texts and card("su_rifles").name not in p.texts  # soviet hand hidden
+    assert "soviet: 2 unit, 3 Command (hidden)" in text
+    assert f"Command deck {len(st.command_deck)}" in text
+    assert {"de_pz_iv_g#1", "su_t34_76#1", "de_ju87g#1"} <= set(centres)
+
+
+def test_a_damage_card_shows_under_its_unit_with_the_effect_for_the_units_type():
+    st = _st()
+    dmg = st.damage_deck.pop(0)
+    st.units["de_pz_iv_g#1"].damage_card = dmg
+    edge = cards().damage_card(dmg).side_for("vehicle")
+    p, _ = _paint(TableController(st))
+    assert any(t.startswith(f"Damage: {edge.title}") for t in p.texts)
+
+
+def test_clicks_select_and_target_and_the_odds_and_the_arrow_show_before_declaring():
+    st = _st()
+    end_until(st, Phase.DECLARATION)
+    while st.to_act != "soviet":
+        st.apply(st.legal_commands()[-1])
+    ctl = TableController(st)
+    p, centres = _paint(ctl)
+    hit = top_hit(p.widgets, *centres["su_t34_76#1"])
+    hit.action()
+    p, centres = _paint(ctl)
+    top_hit(p.widgets, *centres["de_pz_iv_g#1"]).action()
+    assert ctl.selected == "su_t34_76#1" and ctl.target == "de_pz_iv_g#1"
+    p, _ = _paint(ctl)
+    assert any(t.startswith("hit 64%") for t in p.texts)
+    ctl.offer_bonus()
+    p, _ = _paint(ctl)
+    assert any(t.startswith("+1 on the next to-hit roll") for t in p.texts)
+    assert ctl.confirm()
+    assert st.attacks[1].attackers == ("su_t34_76#1",)
+    p, _ = _paint(ctl)
+    assert any("declares #1" in t for t in p.texts)  # the log
+    ctl.key("help")
+    p, _ = _paint(ctl)
+    assert "Card table: keys (H / F1 closes)" in p.texts
+
+
+def test_hot_seat_hides_the_hand_of_the_seat_not_to_act():
+    st = game(("de_tiger_i", "de_tank_crew_veteran"), ("su_kv_1s", "su_tank_crew_regular"))
+    ctl = TableController(st)
+    first = st.to_act
+    p, _ = _paint(ctl)
+    mine = "Tiger I" if first == "german" else "KV-1S"
+    theirs = "KV-1S" if first == "german" else "Tiger I"
+    assert mine in p.texts and theirs not in p.texts
+    ctl.end_phase()
+    p, _ = _paint(ctl)
+    assert theirs in p.texts and mine not in p.texts
+
+
+@pytest.mark.ui
+def test_hexwar_render_lines_writes_the_card_table_png(tmp_path, capsys):
+    out = tmp_path / "lines.png"
+    rc = main(["render", "lines", "--screen", "play", "--size", "900x600", "--out", str(out)])
+    assert rc == 0, capsys.readouterr()
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

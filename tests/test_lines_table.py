@@ -1,0 +1,59 @@
+"""The card-table controller (headless): hot-seat hands, declaring with odds, the bonus offer."""
+
+from __future__ import annotations
+
+from lines_helpers import end_until, game
+
+from hexwar.lines.ai import LinesAI
+from hexwar.lines.scenario import StartingUnit as SU
+from hexwar.lines.state import Phase
+from hexwar.lines.table import SHORTCUTS, TABLE_KEYS, TableController
+
+
+def test_hot_seat_shows_only_the_hand_of_the_seat_to_act():
+    st = game(("de_grenadiers",), ("su_rifles",))
+    t = TableController(st)
+    first = st.to_act
+    assert t.viewer == first
+    assert t.view().hand_units == tuple(st.hand_units[first])
+    t.end_phase()
+    assert t.viewer == st.to_act != first
+    assert not any(c in t.view().hand_units for c in st.hand_units[first])
+
+
+def test_commit_declare_with_odds_and_resolve_with_the_bonus_through_the_table():
+    st = game(("de_pz_iv_g", "de_tank_crew_regular"), (), s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    t = TableController(st, ai={"soviet": LinesAI("soviet", 1)})
+    t.run_ai()
+    assert st.to_act == "german"
+    t.click("de_pz_iv_g#1")
+    assert t.confirm()  # committed with its crew
+    assert st.lines["german"]["front"] == ["de_pz_iv_g#1"]
+    t.end_phase()
+    t.run_ai()
+    assert st.phase == Phase.DECLARATION and st.to_act == "german"
+    t.click("de_pz_iv_g#1")
+    t.click("su_t34_76#1")
+    assert t.weapons == (0,)
+    assert t.odds().startswith("hit ")
+    assert t.confirm()
+    end_until(st, Phase.RESOLUTION)
+    t.run_ai()
+    if st.to_act == "german":
+        msg = t.offer_bonus()
+        assert msg.startswith("+1 on the first to-hit roll")
+        card = t.bonus
+        assert t.resolve()
+        assert card in st.command_discard
+
+
+def test_table_keys_follow_the_hex_screens_shortcuts():
+    assert TABLE_KEYS[0x20] == "end_phase" and TABLE_KEYS[ord("r")] == "resolve"
+    assert TABLE_KEYS[ord("h")] == "help" and TABLE_KEYS[0xFF1B] == "cancel"
+    assert any(k.startswith("H / F1") for k, _ in SHORTCUTS)
+    st = game(("de_grenadiers",), ())
+    t = TableController(st)
+    t.key("help")
+    assert t.help
+    t.key("cancel")
+    assert not t.help

@@ -1,0 +1,52 @@
+"""What a seat sees of a lines game (R12.1): its own hand, the others' as counts; Damage cards
+with the effect for the unit's type; aircraft with their Turns of Flight; declaration arrows."""
+
+from __future__ import annotations
+
+from lines_helpers import act, end_until, game
+
+from hexwar.lines.commands import Declare
+from hexwar.lines.scenario import StartingUnit as SU
+from hexwar.lines.state import Phase
+from hexwar.lines.view import describe, odds_text, seat_view
+
+
+def _st():
+    return game(("de_grenadiers",), ("su_rifles", "su_sniper"),
+                g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"), SU("de_ju87g", "air", "de_pilot_regular")),
+                s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
+    st = _st()
+    v = seat_view(st, "german")
+    assert v.hand_units == ("de_grenadiers#1",)
+    assert v.hand_counts["soviet"][0] == 2 and not any(c.startswith("su_") for c in v.hand_units)
+    assert seat_view(st, None).hand_units == ()
+    assert v.command_deck == len(st.command_deck) and v.damage_deck == 25
+
+
+def test_the_view_shows_aircraft_aloft_with_turns_of_flight_and_damage_effects_for_the_unit_type():
+    st = _st()
+    dmg = st.damage_deck.pop(0)
+    st.units["de_pz_iv_g#1"].damage_card = dmg
+    from hexwar.rules.cards import default_cards
+
+    edge = default_cards().damage_card(dmg).side_for("vehicle")
+    v = seat_view(st, "soviet")
+    air = v.lines["german"]["air"]
+    assert [u.name for u in air] == ["Ju 87 G-1 Kanonenvogel"] and air[0].flight_turns == 2
+    tank = v.lines["german"]["front"][0]
+    assert tank.damage[0] == edge.title and tank.damage[1] == edge.describe(default_cards().rules)
+    assert "Ju 87 G-1 Kanonenvogel (2 ToF)" in "\n".join(describe(v))
+
+
+def test_declarations_show_as_arrows_and_odds_are_offered_before_declaring():
+    st = _st()
+    end_until(st, Phase.DECLARATION)
+    line = odds_text(st, "su_t34_76#1", "de_pz_iv_g#1", (0,))
+    assert line.startswith("hit 64%")
+    assert "not possible" in odds_text(st, "su_t34_76#1", "de_pz_iv_g#1", (1,))
+    act(st, Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
+    arrows = seat_view(st, "german").attacks
+    assert [(a.attackers, a.target, a.resolved) for a in arrows] == [(("su_t34_76#1",), "de_pz_iv_g#1", False)]
