@@ -193,6 +193,17 @@ class TerminalPlayer:
     def __init__(self, side: str):
         self.side = side
 
+    @staticmethod
+    def _inspect(state: Any, labels: list[str]) -> str:
+        """``inspect HEX [FROM]``: the hex in plain text, with LOS from FROM (R3)."""
+        from .game.inspect import inspect_hex
+
+        try:
+            hexes = [state.battlemap.hex_at(x.upper()) for x in labels]
+        except (HexwarError, ValueError) as exc:
+            return f"inspect: {exc}"
+        return inspect_hex(state, hexes[0], hexes[1] if len(hexes) > 1 else None)
+
     def choose(self, state: Any) -> Any:
         """Prompt until a number 0..len-1 of the listed commands (or ``q`` to stop) is entered.
 
@@ -210,11 +221,24 @@ class TerminalPlayer:
         if len(cmds) > 200:
             click.echo(f"  ... {len(cmds) - 200} more not shown")
         while True:  # no default: a stray Enter must not spend anything
-            raw = str(click.prompt("number (q to quit)", default=None, show_default=False)).strip()
+            raw = str(click.prompt("number, undo, inspect HEX [FROM] (q to quit)", default=None,
+                                   show_default=False)).strip()
             if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
             if raw.isdigit() and int(raw) < len(cmds):  # never a negative index from the end
                 return cmds[int(raw)]
+            words = raw.split()
+            if words and words[0].lower() == "undo":
+                from .game.commands import Undo
+
+                why = state.check(Undo(self.side))
+                if why is None:
+                    return Undo(self.side)
+                click.echo(f"cannot undo: {why}")
+                continue
+            if words and words[0].lower() == "inspect" and len(words) in (2, 3):
+                click.echo(self._inspect(state, words[1:]))
+                continue
             click.echo(f"enter a number 0..{len(cmds) - 1}, or q to quit")
 
 

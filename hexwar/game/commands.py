@@ -27,6 +27,8 @@ command                   when and what (rules)
 ``Discard``               R5.5: discard down to the hand limits
 ``UseCommandCard``        R4.3: play a Command card for its effect
 ``EndPhase``              done with the current phase (or step) for this side
+``Undo``                  R12.3: take back the side's last Commit, Move or Declare of this
+                          phase (before any die is rolled or hidden information revealed)
 ========================  =================================================================
 
 >>> c = Move("soviet", "su-t34-76#1", (Hex.from_label("D07"), Hex.from_label("D06")))
@@ -70,6 +72,7 @@ __all__ = [
     "Discard",
     "UseCommandCard",
     "EndPhase",
+    "Undo",
     "COMMAND_TYPES",
     "command_from_json",
     "field_problem",
@@ -373,10 +376,21 @@ class EndPhase(Command):
     name: ClassVar[str] = "end_phase"
 
 
+@dataclass(frozen=True)
+class Undo(Command):
+    """Take back the side's last Commit, Move or Declare of the current phase (R12.3).
+
+    Allowed until a die is rolled or hidden information is revealed after it; the undo is
+    itself a command in the log, so a replay applies the undone command and then the undo.
+    """
+
+    name: ClassVar[str] = "undo"
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
     for c in (ChooseHand, TargetArtillery, Commit, Recrew, MoveCrew, Move, Tow, DropTow, Declare,
-              DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase)
+              DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase, Undo)
 }
 
 

@@ -340,6 +340,8 @@ class GameState:
             (:data:`hexwar.rules.combat.RULES_REVISION` for new games; a save without one
             replays with revision 1, docs/rules.md "Rules revisions"). Fixed for the game
             like the seed; not part of the state hash.
+        undo_points: positions before the side's undoable commands of this phase (R12.3,
+            :mod:`hexwar.game.actions.undo`); rebuilt by replaying the commands, not saved.
     """
 
     scenario: Scenario
@@ -385,6 +387,7 @@ class GameState:
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)
+    undo_points: list[Any] = field(default_factory=list, repr=False)
 
     # -- driving the game -------------------------------------------------------------
     def apply(self, command: Command) -> list[GameEvent]:

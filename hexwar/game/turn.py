@@ -42,6 +42,7 @@ from . import resolution, ruleset, targeting, victory
 from .actions import STANDARD, Action, ActionRegistry
 from .actions import command_card as command_card_action
 from .actions import commit as commit_action
+from .actions import undo as undo_action
 from .actions.common import within_limits
 from .commands import SIDES, Command, Commit, IllegalCommand, UseCommandCard, field_problem
 from .events import GameEvent, Recorder
@@ -104,6 +105,8 @@ class TurnSequence:
         if problem:
             raise IllegalCommand(cmd, problem)
         bump_epoch(state)
+        point = undo_action.before(state, cmd)
+        rolls_before = len(state.dice.log)
         rec = state.recorder
         rec.begin()
         turn_before = state.turn
@@ -114,6 +117,7 @@ class TurnSequence:
         finally:
             events = rec.take()
         state.commands.append(cmd)
+        undo_action.after(state, cmd, point, events, rolls_before)
         capped = victory.command_cap(state)  # R12.4: every game ends
         if capped is not None:
             events.append(capped)

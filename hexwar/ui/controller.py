@@ -51,6 +51,7 @@ from ..game.commands import (
     Resolve,
     TargetArtillery,
     Tow,
+    Undo,
     UseCommandCard,
 )
 from ..game.events import GameEvent
@@ -598,6 +599,40 @@ class PlayController(PlayViewsMixin):
         self.issue(Resolve(side, number, bonus_rolls=tuple(bonus_rolls), bonus_cards=cards) if bonus_rolls
                    else Resolve(side, number))
 
+    def inspect_text(self, h: Hex | None = None) -> str:
+        """The hex ``h`` (default the hovered one) in plain text, with LOS from the selected
+        unit and its reason (:func:`hexwar.game.inspect.inspect_hex`); ``""`` off the map."""
+        from ..game.inspect import inspect_hex
+
+        h = self.hover if h is None else h
+        st = self.state
+        if h is None or not st.battlemap.in_bounds(h):
+            return ""
+        u = st.units.get(self.selected) if self.selected else None
+        viewer = u.hex if u is not None else None
+        name = f"{ruleset.card_name(u.card)} in {st.hex_label(u.hex)}" if u is not None and u.hex is not None else ""
+        return inspect_hex(st, h, viewer, name)
+
+    def can_undo(self) -> bool:
+        """True when the side to act may take back its last Commit, Move or Declare (R12.3)."""
+        st = self.state
+        return self.my_turn() and st.to_act is not None and st.check(Undo(st.to_act)) is None
+
+    def undo(self) -> None:
+        """Ctrl+Z: take back the side's last Commit, Move or Declare of this phase (R12.3);
+        refused with the rules' reason once a die was rolled or a card revealed."""
+        if self._refuse_not_mine():
+            return
+        side = self.state.to_act
+        assert side is not None
+        undone = self.state.undo_points[-1].command if self.state.undo_points else None
+        if self.issue(Undo(side)) is not None:
+            self.anim = None
+            self.selected = getattr(undone, "unit", None) or getattr(undone, "attacker", None)
+            if self.selected not in self.state.units:
+                self.selected = None
+            self.say(f"Taken back: {describe_command(self.state, undone) if undone is not None else 'last command'} (R12.3).")
+
     def cancel(self) -> None:
         """Esc: drop the prepared attack, then the picked card, then the selection."""
         if self.pending is not None:
@@ -665,6 +700,9 @@ class PlayController(PlayViewsMixin):
                 elif isinstance(c, DeclareBuildingAttack) and c.attacker == uid:
                     out.append(Action(f"Attack building {st.hex_label(c.hex)}", functools.partial(self.issue, c),
                                       tip="Close combat against the adjacent building (R8.2)"))
+        if self.can_undo():
+            out.append(Action("Undo", self.undo, "Ctrl+Z",
+                              tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)"))
         if EndPhase(side) in legal:
             out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out)))
         return out

@@ -57,10 +57,10 @@ _MOD_COMMAND = 1 << 6  # pyglet.window.key.MOD_COMMAND (macOS Cmd)
 def play_intent(symbol: int, modifiers: int = 0) -> str | None:
     """The intent of a key press on the play screen (``None``: not a shortcut).
 
-    Ctrl+Q (Cmd+Q) is ``quit``; any other Ctrl combination is not a shortcut.
+    Ctrl+Q (Cmd+Q) is ``quit``, Ctrl+Z ``undo`` (R12.3); any other Ctrl combination is not a shortcut.
     """
     if modifiers & (K.MOD_CTRL | _MOD_COMMAND):
-        return "quit" if symbol == _A["Q"] else None
+        return {_A["Q"]: "quit", ord("z"): "undo"}.get(symbol)
     return PLAY_KEYS.get(symbol)
 
 

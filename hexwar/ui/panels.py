@@ -84,6 +84,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Delete", "discard the picked card (hand limits)"),
         ("Tab", "select your next unit"),
         ("Esc", "cancel: attack, card, selection"),
+        ("Ctrl+Z", "undo your last commit, move or declare (before any die)"),
     )),
     ("View", (
         ("Wheel", "zoom at the cursor"),

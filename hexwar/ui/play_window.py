@@ -350,6 +350,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.widgets = p.widgets
         self._screen_texts = p.texts
         self.ui.show(p)
+        # the hex inspector in the window title, for screen readers (issue 17 item 3)
+        text = ctl.inspect_text()
+        caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
+        if caption != getattr(self, "_caption", None):
+            self._caption = caption
+            self.set_caption(caption)
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""
@@ -542,6 +548,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
         return {
             "cancel": ctl.cancel,
+            "undo": ctl.undo,
             "end_phase": ctl.end_phase,
             "confirm": confirm,
             "resolve": ctl.resolve,

@@ -11,12 +11,12 @@ phase                  actions, in listing order                     rules
 =====================  ===========================================  ===================
 ``setup``              choose_hand                                   000 setup
 ``artillery``          artillery, command_card, end_phase            R5.1d, R9.2
-``commitment``         commit, recrew, move_crew, command_card,      R5.2, 001
-                       end_phase
-``movement``           drop tow, move, tow (merged by unit),         R5.3, R8.1
-                       command_card, end_phase
-``declaration``        declare, close_assault, building_attack,      R6.1, R6.6, R8.2
-                       command_card, end_phase
+``commitment``         commit, recrew, move_crew, command_card,      R5.2, 001, R12.3
+                       end_phase, undo
+``movement``           drop tow, move, tow (merged by unit),         R5.3, R8.1, R12.3
+                       command_card, end_phase, undo
+``declaration``        declare, close_assault, building_attack,      R6.1, R6.6, R8.2,
+                       command_card, end_phase, undo                 R12.3
 ``resolution``         resolve, command_card (no end_phase)          R6.2
 ``draw``               command_card, draw, discard, end_phase        R5.5
 =====================  ===========================================  ===================
@@ -41,6 +41,7 @@ from . import (
     recrew,
     resolve,
     tow,
+    undo,
 )
 from .registry import Action, ActionRegistry
 
@@ -48,13 +49,14 @@ __all__ = ["Action", "ActionRegistry", "STANDARD"]
 
 _CARD = command_card.ACTION
 _END = end_phase.ACTION
+_UNDO = undo.ACTION
 
 STANDARD = ActionRegistry({
     Phase.SETUP: [choose_hand.ACTION],
     Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
-    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END],
-    Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END],
-    Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END],
+    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END, _UNDO],
+    Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END, _UNDO],
+    Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END, _UNDO],
     Phase.RESOLUTION: [resolve.ACTION, _CARD],
     Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
 })

@@ -1,0 +1,128 @@
+"""``Undo`` (R12.3): take back the side's own Commit, Move or Declare of the current phase.
+
+Wesnoth's rule: a player may take back what they did until a die is rolled or hidden
+information is revealed. The turn sequence calls :func:`before` and :func:`after` around every
+command; a Commit, Move or Declare whose application rolled nothing, revealed no card (no
+draw, deal or Event card) and stayed in the same turn and phase leaves an :class:`UndoPoint`
+(the state as it was before it) on :attr:`GameState.undo_points
+<hexwar.game.state.GameState.undo_points>`. Any other command, a roll or a phase change
+clears the points. ``Undo`` restores the newest point of its side and records an ``undo``
+event; it is a command in the log, so a replay applies the undone command and then the undo
+and reaches the same state (the points are rebuilt by the replay, never saved).
+
+Rule choices (docs/rules.md): with the ``fog`` variant (R12.2) a Move can bring enemy units
+into view, so moves under fog are not undoable; a Move or Commit that changed the map (a towed
+wreck, an objective taken) is undoable and the map is restored too.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..commands import Command, Commit, Declare, Move, Undo
+from ..events import GameEvent, Recorder, RollEvent
+from .registry import Action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["ACTION", "UNDOABLE", "REVEALING_EVENTS", "UndoPoint", "check", "apply", "before", "after"]
+
+#: The command kinds a player may take back (R12.3).
+UNDOABLE: tuple[type[Command], ...] = (Commit, Move, Declare)
+
+#: Event kinds that reveal hidden information (cards seen for the first time).
+REVEALING_EVENTS = frozenset({"draw", "deal", "reserves", "hand", "event_card"})
+
+# GameState fields that are not the position (definitions, logs, caches, the dice).
+_NOT_POSITION = frozenset({"scenario", "battlemap", "dice", "variants", "seed", "all_cards", "commands", "log",
+                           "checkpoints", "cache", "engine", "recorder", "undo_points"})
+
+
+@dataclass
+class UndoPoint:
+    """The position before one undoable command.
+
+    Attributes:
+        command: the command it takes back.
+        turn, phase: where it was issued (an undo is refused once either moved on).
+        fields: deep copies of the state's position fields (units, hands, decks, attacks...).
+        battlemap: a copy of the map (its overlays: wrecks, rubble, fire, marker).
+    """
+
+    command: Command
+    turn: int
+    phase: str
+    fields: dict[str, Any]
+    battlemap: Any
+
+
+def _position_names(state: GameState) -> list[str]:
+    return [f.name for f in dataclasses.fields(state) if f.name not in _NOT_POSITION]
+
+
+def before(state: GameState, cmd: Command) -> UndoPoint | None:
+    """The undo point of ``cmd`` if it is of an undoable kind (taken before it is applied)."""
+    if not isinstance(cmd, UNDOABLE):
+        return None
+    if isinstance(cmd, Move) and "fog" in state.variants:
+        return None
+    fields = {n: copy.deepcopy(getattr(state, n)) for n in _position_names(state)}
+    return UndoPoint(cmd, state.turn, state.phase, fields, state.battlemap.copy())
+
+
+def after(state: GameState, cmd: Command, point: UndoPoint | None, events: list[GameEvent], rolls_before: int) -> None:
+    """Keep ``point`` when ``cmd`` rolled nothing, revealed nothing and stayed in its phase;
+    otherwise (and after any command that is not undoable) clear every undo point (R12.3)."""
+    if isinstance(cmd, Undo):
+        return
+    clean = (point is not None and len(state.dice.log) == rolls_before
+             and state.turn == point.turn and state.phase == point.phase
+             and not any(isinstance(e, RollEvent) or e.kind in REVEALING_EVENTS for e in events))
+    if not clean:
+        state.undo_points.clear()
+        return
+    assert point is not None
+    if state.undo_points and state.undo_points[-1].command.side != cmd.side:
+        state.undo_points.clear()
+    state.undo_points.append(point)
+
+
+def check(state: GameState, cmd: Undo) -> str | None:
+    """Only the side's own last Commit, Move or Declare of this phase, before any die is
+    rolled or hidden information revealed (R12.3)."""
+    pts = state.undo_points
+    if not pts:
+        return "nothing to undo: only your Commit, Move and Declare commands of this phase can be taken back, " \
+               "until a die is rolled or a card revealed (R12.3)"
+    top = pts[-1]
+    if top.command.side != cmd.side:
+        return f"nothing to undo: the last command was the {top.command.side}'s (R12.3)"
+    if top.turn != state.turn or top.phase != state.phase:
+        return "nothing to undo: the phase has moved on (R12.3)"
+    return None
+
+
+def _restore_map(live: Any, saved: Any) -> None:
+    for a in ("terrain", "level", "road", "rubble", "fire", "fire_turns"):
+        getattr(live, a)[...] = getattr(saved, a)
+    live.wrecks = {h: list(s) for h, s in saved.wrecks.items()}
+    live.artillery_marker = saved.artillery_marker
+    live.version += 1
+
+
+def apply(state: GameState, cmd: Undo, rec: Recorder) -> None:
+    """Restore the position before the side's last undoable command and log ``undo``."""
+    point = state.undo_points.pop()
+    for name, value in point.fields.items():
+        setattr(state, name, copy.deepcopy(value))
+    if point.battlemap is not None:
+        _restore_map(state.battlemap, point.battlemap)
+    rec.emit("undo", f"{cmd.side} takes back: {point.command} (R12.3)", side=cmd.side,
+             undone=point.command.to_json())
+
+
+ACTION = Action(Undo, check, apply)

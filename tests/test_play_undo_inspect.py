@@ -1,0 +1,69 @@
+"""Issue 17 items 3 and 8 at the controller and terminal: Ctrl+Z takes back a commit (R12.3),
+the hex inspector reads a hex in plain text with LOS from the selected unit (R3), and the
+terminal game accepts ``undo`` and ``inspect HEX [FROM]``."""
+
+from __future__ import annotations
+
+from game_helpers import advance_to, scenario
+
+from hexwar.game.commands import Commit, Undo
+from hexwar.game.inspect import inspect_hex, los_phrase
+from hexwar.game.state import Phase
+from hexwar.hexgrid import Hex
+from hexwar.ui.clock import ManualClock
+from hexwar.ui.controller import PlayController
+from hexwar.ui.input_map import play_intent
+from hexwar.ui.widgets import keys as K
+
+
+def test_ctrl_z_is_the_undo_intent_and_plain_z_is_not():
+    assert play_intent(ord("z"), K.MOD_CTRL) == "undo"
+    assert play_intent(ord("z"), 0) is None
+
+
+def test_the_undo_button_takes_back_a_commit_and_disappears():
+    g = scenario("game_small").new_game(seed=3)
+    advance_to(g, Phase.COMMITMENT)
+    side = g.to_act
+    other = "soviet" if side == "german" else "german"
+    ctl = PlayController(g, ai={other: object()}, clock=ManualClock())
+    before = g.state_hash()
+    assert "Undo" not in [a.label for a in ctl.actions()]
+    c = next(c for c in g.legal_commands() if isinstance(c, Commit) and c.hex is not None)
+    ctl.issue(c)
+    assert ctl.can_undo()
+    undo = next(a for a in ctl.actions() if a.label == "Undo")
+    undo.run()
+    assert g.state_hash() == before and g.commands[-1] == Undo(side)
+    assert ctl.message.startswith("Taken back: commits")
+    assert "Undo" not in [a.label for a in ctl.actions()]
+    ctl.undo()
+    assert ctl.error and "nothing to undo" in ctl.message
+
+
+def test_the_inspector_names_terrain_level_units_and_los_with_its_reason():
+    g = scenario("game_small").new_game(seed=3)
+    bm = g.battlemap
+    h = Hex.from_label("B02")
+    text = inspect_hex(g, h)
+    assert text.startswith("B02: " + bm.terrain_at(h).name) and f"level {bm.level_at(h)}" in text
+    far = Hex.from_label("F05")
+    text = inspect_hex(g, far, h, "Rifles in B02")
+    assert text.endswith(f"LOS from Rifles in B02: {los_phrase(g, h, far)}")
+
+
+def test_the_terminal_game_reads_undo_and_inspect(monkeypatch, capsys):
+    import click
+
+    from hexwar.cli_game import TerminalPlayer
+
+    g = scenario("game_small").new_game(seed=3)
+    advance_to(g, Phase.COMMITMENT)
+    side = g.to_act
+    c = next(c for c in g.legal_commands() if isinstance(c, Commit) and c.hex is not None)
+    g.apply(c)
+    answers = iter(["inspect B02", "inspect Z99", "undo"])
+    monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
+    assert TerminalPlayer(side).choose(g) == Undo(side)
+    out = capsys.readouterr().out
+    assert "B02: " in out and "inspect: " in out
