@@ -420,7 +420,7 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
                 return bool(used)
 
             f.on_text = typed  # type: ignore[method-assign]
-            f.on_motion = motion  # type: ignore[method-assign]
+            f.on_motion = motion  # type: ignore[method-assign,assignment]
             self._typed = f
             label, hint = FIELDS[arg]
             who = f" ({self.session.side})" if arg in ("budget", "hand_size", "weapon") else ""
@@ -498,8 +498,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             msg = f"{FIELDS[field][1]}  ·  ok"
         except ValueError as exc:
             msg = f"{FIELDS[field][1]}  ·  {exc}"
-        d.message = msg
-        d.text_block.text = msg
+        d.message = msg  # type: ignore[attr-defined]
+        d.text_block.text = msg  # type: ignore[attr-defined]
 
     # -- actions ---------------------------------------------------------------------------
     def _tool(self, tid: str) -> None:

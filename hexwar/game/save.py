@@ -181,7 +181,7 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
         "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
-        "rules_revision": state.rules_revision,
+        "rules_revision": getattr(state, "rules_revision", 1),  # modes without combat revisions: 1
         "players": dict(players or {}),
         "commands": [c.to_json() for c in state.commands],
         "checkpoints": [{"turn": t, "commands": n, "hash": h} for t, n, h in state.checkpoints],
@@ -474,7 +474,8 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)
-    state.rules_revision = save.rules_revision  # before any command: setup rolls no combat
+    if hasattr(state, "rules_revision"):
+        state.rules_revision = save.rules_revision  # before any command: setup rolls no combat
     n = len(save.commands) if until is None else min(until, len(save.commands))
     for i, cmd in enumerate(save.commands[:n]):
         k = len(state.checkpoints)

@@ -175,7 +175,7 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
     return out
 
 
-def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: dict[str, Weapon]) -> tuple[
+def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]) -> tuple[
         set[tuple[str, str]], int, dict[str, tuple[Weapon, ...]]]:
     """``[fight_as_infantry]`` of crews.toml: the crews (type, quality) that may stay in play and
     fight as infantry when their frontline unit is destroyed (000's optional rule, variant
@@ -213,7 +213,7 @@ def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: dict[str, Weapon]) -
 
 
 def _parse_crews(data: dict[str, Any], r: _Reader,
-                 weapons: dict[str, Weapon] | None = None) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
+                 weapons: Mapping[str, Weapon] | None = None) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
     quals: dict[str, CrewQuality] = {}
     qt = r.table(data.get("quality"), "quality")
     for q in QUALITIES:

@@ -45,8 +45,8 @@ class _SearchField(TextField):
         """Up/Down choose a row; the other motions edit the text (and filter again)."""
         if motion in (keys.UP, keys.DOWN):
             lst = self.owner.list
-            cur = lst.selected if lst.selected is not None else -1
-            lst.select(cur + (1 if motion == keys.DOWN else -1))
+            cur = lst.selected if lst.selected is not None else -1  # type: ignore[attr-defined]
+            lst.select(cur + (1 if motion == keys.DOWN else -1))  # type: ignore[attr-defined]
             return True
         used = super().on_motion(motion)
         self.owner.query(self.text)
@@ -91,14 +91,14 @@ class SearchList(Element):
         """Show the rows matching every word of ``text`` (case-insensitive); select the first."""
         words = text.lower().split()
         self.matches = [e for e in self.entries if all(w in f"{e[0]} {e[1]} {e[2]}".lower() for w in words)]
-        self.list.set_items([e[1] for e in self.matches])
-        self.list.offset = 0
-        self.list.selected = 0 if self.matches else None
+        self.list.set_items([e[1] for e in self.matches])  # type: ignore[attr-defined]
+        self.list.offset = 0  # type: ignore[attr-defined]
+        self.list.selected = 0 if self.matches else None  # type: ignore[attr-defined]
 
     @property
     def chosen(self) -> tuple[str, str, str] | None:
         """The selected row, or ``None`` when nothing matches."""
-        i = self.list.selected
+        i = self.list.selected  # type: ignore[attr-defined]
         return self.matches[i] if i is not None and 0 <= i < len(self.matches) else None
 
     def pick(self) -> None:
@@ -122,5 +122,5 @@ class SearchList(Element):
     def paint(self, p: Painter, z: int = 0) -> None:
         """Refresh the details of the chosen row, then paint."""
         c = self.chosen
-        self.details.text = c[2] if c is not None else "(no match)"
+        self.details.text = c[2] if c is not None else "(no match)"  # type: ignore[attr-defined]
         super().paint(p, z)
