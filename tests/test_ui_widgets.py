@@ -408,7 +408,7 @@ def test_play_key_map_uses_pyglets_key_codes_and_ctrl_q_quits():
               key.PAGEUP: "log_older", key.HOME: "fit", key.TAB: "next_unit", key.Q: "quit_if_over"}
     assert {k: play_intent(k) for k in expect} == expect
     assert play_intent(key.Q, key.MOD_CTRL) == play_intent(key.Q, key.MOD_COMMAND) == "quit"
-    assert play_intent(key.Z, key.MOD_CTRL) is None and play_intent(key.Z) is None
+    assert play_intent(key.Z, key.MOD_CTRL) == "undo" and play_intent(key.Z) is None  # R12.3 (issue 17 item 8)
     assert (mouse_intent(mouse.LEFT), mouse_intent(mouse.RIGHT), mouse_intent(mouse.MIDDLE)) == ("act", "select", "pan")
 
 
