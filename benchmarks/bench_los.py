@@ -223,10 +223,120 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
                  f"{r_mean / f_mean:.1f}x", f"{r_wall / f_wall:.0f}x"])
 
 
+# -- issue 22: scale, spikes, memory -------------------------------------------------------------
+BASELINE = {  # measured by the outside audit on main e9c3826 (issue 22)
+    "oneall100": "4.6M/s",
+    "ratio": "16-25%",
+    "oneall200": "161k/s",
+    "spike": "548 ms",
+    "losall500": "6.3 s, 1.0 GB (random woods-and-hills map)",
+}
+
+
+def _fmt_rate(r: float) -> str:
+    return f"{r / 1e6:.2f}M/s" if r >= 1e6 else f"{r / 1e3:.0f}k/s"
+
+
+def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
+    """Issue 22's figures: ``(figure, measured, baseline, target, ratio)`` rows.
+
+    Rates are given by the clock and, in brackets, by this process's CPU time: on a shared
+    machine the clock also counts the time other processes hold the cores.
+    """
+    import gc
+    import resource
+    import subprocess
+    import tempfile
+    import tracemalloc
+
+    import hexwar.los as L
+
+    out = []
+    rng = np.random.default_rng(2022)
+    # one-to-all on 100x100 against a plain gather of the same entries, in the same run
+    m = make_map(100, 4, hindrance=0.10, hills=3)
+    viewers = [Hex.from_offset(int(c), int(r)) for c, r in rng.integers(0, 100, (10 if quick else 30, 2))]
+    visibility(m, viewers[0])
+    wall, cpu = one_to_all(lambda v: visibility(m, v), viewers, 3)
+    st = L._state(m)
+    ent = L._viewer_entries(st, viewers[0].q, viewers[0].offset[1])
+    idx = np.concatenate([g[1] for g in ent.groups]).astype(np.intp)
+    src = np.concatenate([np.full(ent.shift, -np.inf), st.btf])
+    buf = np.empty(idx.size)
+    g_t = best_of(lambda: np.take(src, idx, out=buf, mode="clip"), 7)
+    limit = 100 * 100 / g_t
+    rate = 100 * 100 / wall
+    out.append(("one-to-all 100x100 (+hind +hills), wall best (CPU mean)", f"{_fmt_rate(rate)} ({_fmt_rate(1e4 / cpu)})",
+                BASELINE["oneall100"], ">= 10M/s", f"{rate / 10e6:.2f}"))
+    out.append((f"  vs plain gather of its {idx.size:,} entries ({_fmt_rate(limit)})", f"{100 * rate / limit:.0f}%",
+                BASELINE["ratio"], ">= 33%", f"{rate / limit * 3:.2f}"))
+    # larger maps: one viewer or a few (past the plan limit the geometry is computed per viewer)
+    for size, target, key in ((200, None, "oneall200"), (300, 2e6, None), (500, 1e6, None)):
+        if quick and size == 500:
+            continue
+        mm = make_map(size, 5, hindrance=0.10, hills=3)
+        vs = [Hex.from_offset(size // 2, size // 3)] + ([] if quick else [Hex.from_offset(3, size - 4)])
+        visibility(mm, vs[0])
+        w, c = one_to_all(lambda v: visibility(mm, v), vs, 1)
+        r = size * size / w
+        out.append((f"one-to-all {size}x{size}, wall (CPU)", f"{_fmt_rate(r)} ({_fmt_rate(size * size / c)})",
+                    BASELINE.get(key or "", "-"),
+                    f">= {target / 1e6:.0f}M/s" if target else "-", f"{r / target:.2f}" if target else "-"))
+    # the slowest single query after the first, on a fresh 200x200 map (no plan yet)
+    L._PLANS.clear()
+    m2 = make_map(200, 6, hindrance=0.10, hills=3)
+    hexes = [Hex.from_offset(int(c), int(r)) for c, r in rng.integers(0, 200, (3000 if quick else 20000, 2))]
+    line_of_sight(m2, hexes[0], hexes[1])
+    worst = worst_cpu = 0.0
+    for a, b in zip(hexes[2::2], hexes[3::2], strict=False):
+        t, c = time.perf_counter(), time.process_time()
+        line_of_sight(m2, a, b)
+        worst_cpu = max(worst_cpu, time.process_time() - c)
+        worst = max(worst, time.perf_counter() - t)
+    out.append((f"slowest single query after the first (200x200, {len(hexes) // 2:,} random pairs), CPU (wall)",
+                f"{worst_cpu * 1e3:.1f} ms ({worst * 1e3:.0f} ms)", BASELINE["spike"], "<= 50 ms",
+                f"{50 / (worst_cpu * 1e3):.2f}"))
+    # LOS caches of a 500x500 map: what stays allocated after queries and a visibility call
+    if not quick:
+        L._PLANS.clear()
+        gc.collect()
+        m5 = make_map(500, 7, hindrance=0.10, hills=3)
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        visibility(m5, Hex.from_offset(250, 250))
+        for c, r in rng.integers(0, 500, (2000, 2)):
+            line_of_sight(m5, Hex.from_offset(250, 250), Hex.from_offset(int(c), int(r)))
+        gc.collect()
+        kept, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out.append(("LOS caches of a 500x500 map (kept / peak)", f"{(kept - base) / 2**20:.0f} / {(peak - base) / 2**20:.0f} MB",
+                    "-", "< 256 MB", f"{256 / max((kept - base) / 2**20, 1e-9):.2f}"))
+        # hexwar los --all on 500x500, in a fresh process
+        with tempfile.TemporaryDirectory() as d:
+            path = f"{d}/m500.json"
+            m5.save(path)
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "hexwar.cli", "los", path, "A01", "--all", "--json"],
+                           stdout=subprocess.DEVNULL, check=True)
+            w = time.perf_counter() - t
+            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        cpu_child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append(("hexwar los --all on 500x500 (wall, max RSS)",
+                    f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB", BASELINE["losall500"],
+                    "< 3 s, < 512 MB", f"{3 / w:.2f}, {512 / rss:.2f}"))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer pairs and viewers (about 30 s)")
+    ap.add_argument("--scale", action="store_true", help="only issue 22's scale figures")
     args = ap.parse_args(argv)
+    if args.scale:
+        print("issue 22 (scale): figure | measured | baseline (main e9c3826) | target | ratio to target")
+        for row in bench_scale(args.quick):
+            print(" | ".join(row))
+        return 0
     rows: list[list[str]] = []
     notes: list[str] = []
     maps = [
@@ -261,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"single query median: {f40[2]} us (40x40), {f100[2]} us (100x100)   target < 20 us")
     for n in notes:
         print("note: " + n)
+    print("\nissue 22 (scale): figure | measured | baseline (main e9c3826) | target | ratio to target")
+    for row in bench_scale(args.quick):
+        print(" | ".join(row))
     return 0
 
 

@@ -6,7 +6,7 @@
 
 Each script prints its own table with the ratio of each measurement to the target or
 baseline its issue names (LOS: issue 3; odds and AI: issues 4 and 6; renderer: issue 7;
-simulation: issue 9; lines: issue 15). This runner only runs them one after another in fresh processes, so
+simulation: issue 9; lines: issue 15; balance on Dask: issue 20; network play: issue 18). This runner only runs them one after another in fresh processes, so
 one benchmark's caches and GL context never flatter another's, and reports any that failed.
 """
 
@@ -27,7 +27,9 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
+    "net": ("bench_net.py", ["--quick"]),
     "lines": ("bench_lines.py", ["--quick"]),
+    "balance": ("bench_balance.py", ["--quick"]),
     "campaign": ("bench_campaign.py", ["--quick"]),
 }
 

@@ -1,4 +1,4 @@
-"""The ``hexwar`` command line: ``hexwar play | campaign | edit | sim | los | odds | render | validate | info | replay | selftest``,
+"""The ``hexwar`` command line: ``hexwar play | campaign | edit | sim | los | odds | render | validate | info | replay | selftest | balance``,
 ``import | export | schema | migrate``.
 
 Subcommands live in their own modules and are imported only when used (so ``hexwar info``
@@ -31,7 +31,10 @@ COMMANDS: dict[str, str] = {
     "los": "hexwar.cli_los:los",
     "odds": "hexwar.cli_odds:odds",
     "cards": "hexwar.cli_cards:cards",
+    "serve": "hexwar.cli_net:serve",
+    "join": "hexwar.cli_net:join",
     "lines": "hexwar.cli_lines:lines",
+    "balance": "hexwar.cli_balance:balance",
     "campaign": "hexwar.cli_campaign:campaign",
     "selftest": "hexwar.cli_selftest:selftest",
     "import": "hexwar.cli_formats:import_group",

@@ -210,6 +210,10 @@ class TerminalPlayer:
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
         """
+        from .game.view import state_from_view, view
+
+        if "fog" in state.variants:  # R12.2: the person sees and chooses from the side's view only
+            state = state_from_view(view(state, self.side).data, state.scenario)
         cmds = state.legal_commands(self.side)
         click.echo(f"\n{self.side}, turn {state.turn}, {state.phase} phase: choose a command")
         for i, c in enumerate(cmds[:200]):
@@ -255,7 +259,7 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="The game's seed (default: the scenario's).")
 @click.option("--rules", "rules", multiple=True, metavar="VARIANT",
-              help="Rule variant: standard, classic, burnout (repeatable).")
+              help="Rule variant: standard, classic, burnout, crews-fight (repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
               help="Save the game here after every turn and at the end (windowed default: a new file in the "
                    "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).")
@@ -264,13 +268,14 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
 @click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(dir_okay=False, exists=True),
               metavar="FILE", help="When continuing a save: its scenario file, if that is neither in the "
                                    "save's folder nor shipped (repeatable).")
+@click.option("--fog", is_flag=True, help="Fog of war (R12.2): each side sees only what its units see.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
 @click.option("--map", "map_spec", default=None, metavar="generated:SEED[:STYLE][:WxH]",
               help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
 @click.option("--deck", "decks", multiple=True, metavar="SIDE=FILE",
               help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], as_json: bool,
+         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], fog: bool, as_json: bool,
          map_spec: str | None, decks: tuple[str, ...] = ()) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
@@ -298,6 +303,11 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
 
             sc = scenario_on_map(sc, map_spec)
     variants = parse_rules(rules)
+    if fog and resumed is None:
+        base = sc.variants if variants is None else variants
+        variants = tuple(base) + (() if "fog" in base else ("fog",))
+    elif fog and "fog" not in resumed.variants:
+        raise HexwarError(f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)")
     if save:
         check_save_target(save)
     if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
@@ -344,8 +354,19 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_ai(ai)
     players: dict[str, Any] = {s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES}
+    fogged = "fog" in (resumed.variants if resumed is not None else (sc.variants if variants is None else variants))
+    humans = [s for s in SIDES if s not in names]
+    if fogged:  # R12.2: computer players decide from their own view only
+        from .game.view import ViewPlayer
+
+        players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
+        if fogged and len(humans) == 1:  # the person at the terminal sees its side's log lines only
+            from .game.view import event_sides
+
+            start = len(state.log) - len(events)
+            events = [e for i, e in enumerate(events) if humans[0] in event_sides(state, start + i)]
         for e in readable(events):
             click.echo(format_event(e))
 

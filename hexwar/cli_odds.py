@@ -152,6 +152,7 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
         if not bmap.in_bounds(h):
             raise HexwarError(f"--hex: {h.label} is off the {bmap.width}x{bmap.height} map")
     if artillery:
+        assert bmap is not None
         t = _unit(cards, names[0], target_crew, 2, units, endurance)
         tcard = cards.unit(t.card)
         if hex_label is not None:
@@ -162,7 +163,7 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
     attacker, weapon, target = names
     a = _unit(cards, attacker, crew, 1, units)
     t = _unit(cards, target, target_crew, 2, units, endurance)
-    if hex_label is not None:
+    if hex_label is not None and bmap is not None:
         defense_mod = terrain_defense_modifier(bmap, h, defense_class(cards.unit(t.card).unit_type))
     if damage_card is not None:
         dc = cards.damage_card(damage_card)

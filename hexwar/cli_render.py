@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -41,6 +42,15 @@ SCENE_LOADERS: dict[str, Callable[[str], Scene] | str | None] = {
 }
 
 _KIND_NAMES = {"hexwar-scenario": "scenario", "hexwar-save": "save", "hexwar-map": "map"}
+
+
+def _target_hex(scene: Scene, label: str) -> Any:
+    from .maps import MapError
+
+    try:
+        return scene.bmap.hex_at(label)
+    except MapError as exc:
+        raise HexwarError(f"--target: {exc}") from None
 
 
 def load_scene(target: str) -> Scene:
@@ -80,6 +90,23 @@ def load_scene(target: str) -> Scene:
     return loader(str(p))
 
 
+#: hex size (centre to corner, points) of ``--size auto``: hex labels (R2.2) stay readable
+AUTO_HEX_SIZE = 32.0
+
+
+def auto_size(width: int, height: int) -> tuple[int, int]:
+    """Image size in points that draws a ``width`` x ``height`` hex map at :data:`AUTO_HEX_SIZE`
+    (flat-top hexes: 1.5 sizes a column, sqrt(3) sizes a row), 640..4096 points each way.
+
+    >>> auto_size(30, 24)
+    (1488, 1401)
+    """
+    s = AUTO_HEX_SIZE
+    w = int((1.5 * width + 0.5) * s + 32)
+    h = int(3 ** 0.5 * (height + 0.5) * s + 44)
+    return (max(640, min(4096, w)), max(640, min(4096, h)))
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """Parse ``"WxH"`` (screen points) such as ``"1280x800"``.
 
@@ -115,7 +142,8 @@ def _is_campaign_save(target: str) -> bool:
 @click.command()
 @click.argument("target", metavar="MAP_OR_SCENARIO_OR_SAVE")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
-@click.option("--size", "size", default="1280x800", show_default=True, help="Image size WIDTHxHEIGHT in points.")
+@click.option("--size", "size", default="auto", show_default=True,
+              help="Image size WIDTHxHEIGHT in points; 'auto' gives every hex 64 points across, so hex labels are readable.")
 @click.option("--pixel-ratio", "pixel_ratio", default=1.0, show_default=True, type=click.FloatRange(0.25, 4.0),
               help="Pixels per point (2 = a HiDPI screen; the PNG is that much larger).")
 @click.option("--hex", "center", default=None, help="Centre the view on this hex (e.g. D07) instead of fitting the map.")
@@ -127,15 +155,20 @@ def _is_campaign_save(target: str) -> bool:
               help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
                    "'campaign': the campaign screen (target 'campaign' or a campaign save).")
 @click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
+@click.option("--target", "targets", multiple=True, metavar="HEX",
+              help="Mark an artillery target hex (R9.3); repeat for more.")
+@click.option("--plan", "plan", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="Mark the artillery targets of a `hexwar sim scenario` plan file (scenarios only).")
 def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False) -> None:
+           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False,
+           targets: tuple[str, ...] = (), plan: str | None = None) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
     from .outputs import check_outputs, record_output
 
     if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
     check_outputs(force, out=out)
-    w, h = parse_size(size)
+    w, h = (1280, 800) if size == "auto" else parse_size(size)  # auto: the screens' default
     if screen == "campaign" or _is_campaign_save(target):
         try:
             from .ui.campaign_screen import render_campaign
@@ -163,6 +196,25 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
     scene = load_scene(target)
+    if size == "auto":
+        w, h = auto_size(scene.bmap.width, scene.bmap.height)
+    marks = [_target_hex(scene, t) for t in targets]
+    if plan is not None:
+        from .game.scenario import load_scenario
+        from .sim.scenario import load_plan
+
+        p = Path(target)
+        if not p.is_file():
+            from .paths import find_content
+
+            p = find_content("scenarios", target) or p
+        if p.suffix.lower() != ".toml":
+            raise HexwarError(f"--plan {plan}: plans belong to a scenario, not {target}")
+        marks += [m.hex for m in load_plan(plan, load_scenario(p)).missions]
+    if marks:
+        from .render.regions import TargetOverlay
+
+        scene.overlays.append(("targets", TargetOverlay(tuple(dict.fromkeys(marks)))))
     from .render import backend
 
     backend.configure(None)
@@ -185,6 +237,8 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     view = MapView(scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid, use_cache=False)
     try:
         view.set_counters(scene.counters)
+        for name, ov in scene.overlays:
+            view.set_overlay(name, ov)
         img = render_view(view)
     finally:
         view.delete()

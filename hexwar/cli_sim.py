@@ -5,7 +5,8 @@
 * ``hexwar sim fire MAP_OR_SCENARIO --ignite HEX [--ignite HEX ...] --turns T [--trials N]
   [--seed S] [--variant burnout] [--json] [--csv FILE] [--png FILE]``
 * ``hexwar sim sweep artillery|fire MAP_OR_SCENARIO ... --vary NAME=VALUES [--vary ...]
-  [--seeds 0..4] [--trials N] [--csv FILE] [--json]``
+  [--seeds 0..4] [--trials N] [--csv FILE] [--json] [--workers K] [--cluster local|none|tcp://HOST:8786]``
+  (``--cluster``: the runs in chunks on Dask, same rows as on one core; issue 20, docs/sim.md)
 
 ``MAP_OR_SCENARIO`` is a map or scenario file, or a shipped map or scenario name. A scenario
 brings its units (their expected artillery attacks; viewpoints for the LOS cut by fire), its
@@ -28,6 +29,7 @@ import click
 import numpy as np
 
 from .cli import echo_json
+from .cli_balance import cluster_options
 from .errors import HexwarError
 from .fileio import atomic_write_text
 from .hexgrid import Hex, HexLabelError
@@ -515,6 +517,33 @@ def _vary(specs: tuple[str, ...]) -> dict[str, list[int]]:
     return out
 
 
+def _run_sweep(kind: str, battlemap: BattleMap, kw: dict[str, Any], spec: dict[str, list[int]], seed_list: list[int],
+               trials: int, where: str, workers: int, as_json: bool) -> list[dict[str, Any]]:
+    """A sweep on ``where`` (``none``: this process with a trial-level progress bar; else Dask).
+
+    The runs are cut into chunks of about a few seconds; rows come back in sweep order
+    whatever ran them, so the CSV is the same on one core and on a cluster (issue 20).
+    """
+    from .sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
+
+    runs = sweep_runs(spec, seed_list)
+    if where == "none":
+        fn = sweep_artillery if kind == "artillery" else sweep_fire
+        with progress_bar(len(runs) * trials, as_json, "sweep") as tick:
+            return fn(battlemap, **kw, vary=spec, seeds=seed_list, trials=trials, progress=tick)
+    from .cluster import chunked, run_chunks
+
+    # validate everything here first (a bad --vary is one message, not a failure on a worker)
+    (sweep_artillery if kind == "artillery" else sweep_fire)(battlemap, **kw, vary=spec, seeds=[], trials=trials)
+    items = [(kind, battlemap, {**kw, "trials": trials}, params, seed) for params, seed in runs]
+    per_chunk = max(1, min(max(1, 2_000_000 // max(trials, 1)), -(-len(items) // (4 * workers))))
+    run = run_chunks(sweep_chunk, chunked(items, per_chunk), cluster=where, workers=workers, quiet=as_json,
+                     desc="sweep", unit="runs")
+    if run.interrupted:
+        raise KeyboardInterrupt
+    return run.ordered()
+
+
 def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) -> None:
     from .sim.sweep import sweep_csv
 
@@ -540,12 +569,16 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
+@cluster_options
 def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | None, bonus: bool, vary: tuple[str, ...],
-                        seeds: str, trials: str, csv_path: str | None, as_json: bool, force: bool = False) -> None:
+                        seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
+                        cluster: str | None, force: bool = False) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
     check_output_paths(csv_path, force=force)
-    from .sim.sweep import parse_seeds, sweep_artillery
+    from .cluster import parse_cluster
+    from .sim.sweep import parse_seeds
 
+    where = parse_cluster(cluster, workers)
     side = parse_side(side)
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     seed_list = parse_seeds(seeds)
@@ -558,10 +591,8 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
 
         hit_on = default_effects().side_hit_on(side)
     spec = _vary(vary)
-    runs = len(seed_list) * int(np.prod([len(v) for v in spec.values()]))
-    with progress_bar(runs * n_trials, as_json, "sweep") as tick:
-        rows = sweep_artillery(src.battlemap, h, hit_on=hit_on, damage_index=di, missions=n_missions, bonus=int(bonus),
-                               vary=spec, seeds=seed_list, trials=n_trials, progress=tick)
+    kw = {"target": h, "hit_on": hit_on, "damage_index": di, "missions": n_missions, "bonus": int(bonus)}
+    rows = _run_sweep("artillery", src.battlemap, kw, spec, seed_list, n_trials, where, workers, as_json)
     _emit_rows(rows, csv_path, as_json)
 
 
@@ -578,12 +609,16 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
+@cluster_options
 def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
-                   seeds: str, trials: str, csv_path: str | None, as_json: bool, force: bool = False) -> None:
+                   seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
+                   cluster: str | None, force: bool = False) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
     check_output_paths(csv_path, force=force)
-    from .sim.sweep import parse_seeds, sweep_fire
+    from .cluster import parse_cluster
+    from .sim.sweep import parse_seeds
 
+    where = parse_cluster(cluster, workers)
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_list = parse_seeds(seeds)
@@ -592,8 +627,6 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
         src.scenario is not None and "burnout" in src.scenario.variants)
     hexes = [parse_hex(src.battlemap, t, "--ignite") for t in ignite]
     spec = _vary(vary)
-    runs = len(seed_list) * int(np.prod([len(v) for v in spec.values()]))
-    with progress_bar(runs * n_trials, as_json, "sweep") as tick:
-        rows = sweep_fire(src.battlemap, hexes, turns=n_turns, burnout=burnout, vary=spec, seeds=seed_list,
-                          trials=n_trials, progress=tick)
+    kw = {"ignite": hexes, "turns": n_turns, "burnout": burnout}
+    rows = _run_sweep("fire", src.battlemap, kw, spec, seed_list, n_trials, where, workers, as_json)
     _emit_rows(rows, csv_path, as_json)

@@ -136,7 +136,7 @@ _TOL = 1e-9  # float tolerance of the vectorized test; see the module docstring 
 _PLAN_MAX_ENTRIES = 8_000_000  # larger maps skip the all-offsets plan (16 bytes an entry)
 _PLAN_CACHE_SIZE = 4
 _GEO_CACHE_ENTRIES = 1_000_000  # per-map cache of single-query offsets, in crossed hexes
-_PLAN_AFTER_MISSES = 256  # single queries build the shape's plan after this many new offsets
+_BLOCK_ROWS = 8  # a single query's cache miss computes this many offsets (same dq) at once
 
 
 # --------------------------------------------------------------------------------------
@@ -343,7 +343,7 @@ class _MapState:
 
     __slots__ = (
         "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "no_plan", "misses", "geo_entries", "eye_min", "eye_max", "__weakref__",
+        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "geo_entries", "eye_min", "eye_max", "__weakref__",
     )
 
     def __init__(self, m: BattleMap) -> None:
@@ -357,9 +357,7 @@ class _MapState:
             for col in range(-_PAD, m.width + _PAD)
         ]
         self.geo: dict[tuple[int, int, int], Any] = {}
-        self.plans: list[_Plan | None] = [None, None]
-        self.no_plan = False
-        self.misses = 0
+        self.plans: list[Any] = [None, None]  # weak references to the shape's plans (the LRU owns them)
         self.geo_entries = 0
         self.version = -1
         self.refresh(m)
@@ -635,56 +633,83 @@ def _result(a: Hex, b: Hex, status: str, intervening: tuple[Hex, ...], pairs: tu
     return r
 
 
+def _plan_of(st: _MapState, parity: int) -> _Plan | None:
+    """The shape's plan for ``parity`` if one is built (weakly held: an evicted plan dies)."""
+    ref = st.plans[parity]
+    plan = ref() if ref is not None else None
+    if plan is None:
+        got = _peek_plan(st.H, st.W, parity)
+        if isinstance(got, _Plan):
+            plan = got
+            st.plans[parity] = weakref.ref(got)
+    return plan
+
+
+def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
+    """Put the crossing lists of a block of :data:`_BLOCK_ROWS` offsets around ``(dq, drow)`` into ``st.geo``.
+
+    One vectorized :func:`_bulk_geometry` call for offsets with the same column difference
+    ``dq`` and nearby row differences: a single query never builds more than this block
+    (a few milliseconds even on a 500x500 map), never the whole plan (issue 22).
+    """
+    lo = max(-(st.H - 1), drow - drow % _BLOCK_ROWS)
+    hi = min(st.H - 1, lo + _BLOCK_ROWS - 1)
+    drows = np.arange(lo, hi + 1, dtype=np.int64)
+    dqs = np.full(drows.size, dq, dtype=np.int64)
+    drs = drows - (dq + parity) // 2
+    b = _bulk_geometry(dqs, drs)
+    wp = st.Wp
+    # tuples of ints, not lists: the garbage collector stops tracking them, so a full
+    # collection does not walk the whole cache (a 50 ms pause on a 200x200 map)
+    rel_i = tuple(_rel(b.q_i, b.r_i, parity, wp).tolist())
+    rel_l = tuple(_rel(b.q_l, b.r_l, parity, wp).tolist())
+    rel_r = tuple(_rel(b.q_r, b.r_r, parity, wp).tolist())
+    d_i, d_s = tuple(b.d_i.tolist()), tuple(b.d_s.tolist())
+    pi, ps, ns = b.ptr_i.tolist(), b.ptr_s.tolist(), b.n.tolist()
+    for j, dr in enumerate(drs.tolist()):
+        a, e, a2, e2 = pi[j], pi[j + 1], ps[j], ps[j + 1]
+        _geo_put(st, (parity, dq, dr), (ns[j], 0, rel_i[a:e], d_i[a:e], rel_l[a2:e2], rel_r[a2:e2], d_s[a2:e2]))
+
+
+def _geo_put(st: _MapState, key: tuple[int, int, int], hit: tuple[Any, ...]) -> None:
+    """Cache one offset's lists, evicting the oldest offsets while over :data:`_GEO_CACHE_ENTRIES`.
+
+    Eviction is a few offsets at a time (insertion order), never the whole cache at once:
+    freeing a million cached ints in one go took 35 ms inside a single query.
+    """
+    st.geo[key] = hit
+    st.geo_entries += len(hit[2]) + 1
+    geo = st.geo
+    while st.geo_entries > _GEO_CACHE_ENTRIES and len(geo) > 1:
+        old = next(iter(geo))
+        st.geo_entries -= len(geo.pop(old)[2]) + 1
+
+
 def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # type: ignore[no-untyped-def]
     """``(n, shift, rel_i, d_i, rel_l, rel_r, d_s)`` of one offset from a viewer column parity.
 
     ``rel - shift`` are padded-flat displacements from the firer's hex. Answers are kept per
-    map in Python lists (geometry only, so never stale), taken from the shape's plan when it
-    exists, else from :func:`offset_geometry`; many new offsets build the plan.
+    map in Python lists (geometry only, so never stale), taken from the shape's plan when
+    :func:`visibility` has built one, else computed a block of offsets at a time
+    (:func:`_geo_block`): no query builds a whole plan.
     """
     key = (parity, dq, dr)
     hit = st.geo.get(key)
     if hit is not None:
         return hit
-    plan = st.plans[parity]
-    if plan is None and not st.no_plan:
-        got = _peek_plan(st.H, st.W, parity)
-        if got is _NOT_BUILT and st.misses >= _PLAN_AFTER_MISSES:
-            got = _get_plan(st.H, st.W, parity)
-        if got is None:
-            st.no_plan = True
-        elif got is not _NOT_BUILT:
-            plan = st.plans[parity] = got
+    plan = _plan_of(st, parity)
     if plan is not None:
         k = (dq + st.W - 1) * (2 * st.H - 1) + drow + st.H - 1
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
         s2, e2 = plan.ptr_s_l[k], plan.ptr_s_l[k + 1]
         hit = (
-            plan.n_l[k], plan.shift, plan.rel_i[s:e].tolist(), plan.d_i[s:e].tolist(),
-            plan.rel_l[s2:e2].tolist(), plan.rel_r[s2:e2].tolist(), plan.d_s[s2:e2].tolist(),
+            plan.n_l[k], plan.shift, tuple(plan.rel_i[s:e].tolist()), tuple(plan.d_i[s:e].tolist()),
+            tuple(plan.rel_l[s2:e2].tolist()), tuple(plan.rel_r[s2:e2].tolist()), tuple(plan.d_s[s2:e2].tolist()),
         )
-    else:
-        g = offset_geometry(dq, dr)
-        wp = st.Wp
-
-        def rel(q: int, r: int) -> int:
-            return (r + (q + parity) // 2) * wp + q
-
-        hit = (
-            g.n, 0,
-            [rel(q, r) for q, r in g.intervening],
-            list(g.intervening_d),
-            [rel(*p[0]) for p in g.spine_pairs],
-            [rel(*p[1]) for p in g.spine_pairs],
-            list(g.spine_d),
-        )
-        st.misses += 1
-    if st.geo_entries > _GEO_CACHE_ENTRIES:
-        st.geo.clear()
-        st.geo_entries = 0
-    st.geo[key] = hit
-    st.geo_entries += len(hit[2]) + 1
-    return hit
+        _geo_put(st, key, hit)
+        return hit
+    _geo_block(st, parity, dq, drow)
+    return st.geo[key]
 
 
 def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
@@ -801,9 +826,14 @@ def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int, need_inv: b
     With ``need_inv=False`` the ``N / D`` arrays are left out (``None``; flat-map shortcut).
     """
     H, W = st.H, st.W
-    plan = _get_plan(H, W, viewer_col & 1)
+    parity = viewer_col & 1
+    fresh = _peek_plan(H, W, parity) is _NOT_BUILT
+    plan = _get_plan(H, W, parity)
     if plan is None:
         return _direct_entries(st, viewer_col, viewer_row)
+    if fresh:  # build the other parity's plan now too: the first call pays, later ones never (issue 22)
+        _get_plan(H, W, 1 - parity)
+        _PLANS.move_to_end((H, W, parity))
     span = 2 * H - 1
     k0 = (np.arange(W, dtype=np.int64) - viewer_col + W - 1) * span + (H - 1 - viewer_row)
     kk = k0[:, None] + np.arange(H, dtype=np.int64)[None, :]
@@ -897,21 +927,21 @@ def _visibility_flat(st: _MapState, col: int, row: int, fa: int, blocks: np.ndar
     hindered = np.zeros(T, dtype=np.uint8)
     cnt = np.zeros(T, dtype=np.int64) if counts else None
     if ent.rel_l.size:  # R3.3
-        bl, br = np.take(vb, ent.rel_l), np.take(vb, ent.rel_r)
+        bl, br = np.take(vb, ent.rel_l, mode="clip"), np.take(vb, ent.rel_r, mode="clip")
         blocked = _segment_max(bl & br, ent.len_s, 0)
         if vh is not None:
-            pair_h = (np.take(vh, ent.rel_l) | bl) & (np.take(vh, ent.rel_r) | br)
+            pair_h = (np.take(vh, ent.rel_l, mode="clip") | bl) & (np.take(vh, ent.rel_r, mode="clip") | br)
             hindered = _segment_max(pair_h, ent.len_s, 0)
             if cnt is not None:
                 cnt += _segment_sum(pair_h, ent.len_s)
     for t0, rel, _, lens in ent.groups:
         t1 = t0 + lens.size
-        x = np.take(vb, rel)
+        x = np.take(vb, rel, mode="clip")  # clip: unbuffered (indices are in range by construction)
         gb = blocked[t0:t1] | _segment_max(x, lens, 0)
         blocked[t0:t1] = gb
         if vh is None or gb.all():
             continue
-        np.take(vh, rel, out=x)
+        np.take(vh, rel, out=x, mode="clip")  # unbuffered straight into x
         hindered[t0:t1] |= _segment_max(x, lens, 0)
         if cnt is not None:
             cnt[t0:t1] += _segment_sum(x, lens)
@@ -958,12 +988,12 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
     # Spine pairs first (R3.3): a pair blocks only if both sides block; it hinders if each
     # side blocks or hinders.
     if ent.rel_l.size:
-        bl = np.take(vb, ent.rel_l) * ent.inv_s
-        br = np.take(vb, ent.rel_r) * ent.inv_s
+        bl = np.take(vb, ent.rel_l, mode="clip") * ent.inv_s
+        br = np.take(vb, ent.rel_r, mode="clip") * ent.inv_s
         best_b = _segment_max(np.minimum(bl, br), ent.len_s)
         if vh is not None:
-            hl = np.maximum(np.take(vh, ent.rel_l) * ent.inv_s, bl)
-            hr = np.maximum(np.take(vh, ent.rel_r) * ent.inv_s, br)
+            hl = np.maximum(np.take(vh, ent.rel_l, mode="clip") * ent.inv_s, bl)
+            hr = np.maximum(np.take(vh, ent.rel_r, mode="clip") * ent.inv_s, br)
             pair_h = np.minimum(hl, hr)
             best_h = _segment_max(pair_h, ent.len_s)
             if cnt is not None:
@@ -972,13 +1002,13 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         best_b = np.full(kt.size, -np.inf)
     for t0, rel, inv, lens in ent.groups:
         t1 = t0 + lens.size
-        x = np.take(vb, rel)
+        x = np.take(vb, rel, mode="clip")  # clip: unbuffered (indices are in range by construction)
         np.multiply(x, inv, out=x)
         gb = np.maximum(best_b[t0:t1], _segment_max(x, lens))
         best_b[t0:t1] = gb
         if vh is None or (gb >= kt[t0:t1]).all():
             continue  # no hindrance on the map, or every target here is blocked anyway
-        np.take(vh, rel, out=x)
+        np.take(vh, rel, out=x, mode="clip")  # unbuffered straight into x
         np.multiply(x, inv, out=x)
         best_h[t0:t1] = np.maximum(best_h[t0:t1], _segment_max(x, lens))
         if cnt is not None:

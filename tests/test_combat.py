@@ -333,13 +333,25 @@ def test_two_weapons_fire_in_order_and_damage_draws_a_card():
     assert attack_problems(CARDS, u["su_rifles#1"], g2, AttackOrders((0,)), u) == []
 
 
-def test_extra_damage_card_can_destroy_crew_fate_from_its_die():
+def test_crew_fate_reads_the_intensity_die_of_the_hit_that_destroyed_the_unit():
+    """000 step g: a Damage card's extra d10 destroys the tank; its crew's fate reads the
+    destroying hit's Intensity die (6: captured), not the extra die (8) (rules revision 2)."""
     u = tank_duel()
     # 5+5 hit, Intensity 6: 6 + 7 - 6 = 7: 14 -> 7 <= 7: Ammunition Fire (1d10 extra): 8 -> -1
     eng = engine(u, 5, 5, 6, 8, deck=("dmg03#1",))
     ev = eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext())
     done(eng)
     assert kinds(ev) == ["attack", "to_hit", "damage", "damage_card", "extra_damage", "destroyed", "crew_fate"]
+    assert ev[5].cause == "extra_damage" and (ev[6].fate, ev[6].die) == ("captured", 6)
+
+
+def test_rules_revision_1_keeps_the_crew_fate_of_the_highest_extra_die():
+    """Games saved before rules revision 2 replay as they were played: the extra die (8)."""
+    u = tank_duel()
+    eng = engine(u, 5, 5, 6, 8, deck=("dmg03#1",))
+    eng.rules_revision = 1
+    ev = eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext())
+    done(eng)
     assert ev[5].cause == "extra_damage" and (ev[6].fate, ev[6].die) == ("destroyed", 8)
 
 

@@ -439,6 +439,18 @@ def _cards_or_skip():
     return cat
 
 
+def test_new_scenario_has_no_silent_budget_and_is_refused_until_each_side_has_one(tmp_path):
+    from hexwar.errors import ValidationError
+
+    doc = EditorDocument.new(12, 9, scenario=True, name="Bare")
+    assert doc.scenario.rest_value("sides", "german", "budget") is None
+    sc = doc.scenario.with_deploy("german", [H("A01")]).with_deploy("soviet", [H("L08")]).with_settings(turns=3)
+    doc.execute(C.ScenarioEdit("setup", sc))
+    with pytest.raises(ValidationError, match="budget"):
+        doc.save(tmp_path / "bare.toml")
+    assert not (tmp_path / "bare.toml").exists()
+
+
 def test_new_scenario_saves_map_beside_it_and_validates_and_reopens(tmp_path):
     from hexwar.validate import validate_file
 
@@ -449,7 +461,8 @@ def test_new_scenario_saves_map_beside_it_and_validates_and_reopens(tmp_path):
     sc = (doc.scenario.with_deploy("german", [H("A01"), H("A02"), H("B01")]).with_deploy("soviet", [H("L08")])
           .with_units([UnitPlacement("german", ger[0], H("A02"), ger[2])])
           .with_objectives([ObjectiveDraft(H("F05"), "Factory", 10)])
-          .with_settings(turns=8, variants=["burnout"]))
+          .with_settings(turns=8, variants=["burnout"])
+          .with_rest(("sides", "german", "budget"), 90).with_rest(("sides", "soviet", "budget"), 85))
     doc.execute(C.ScenarioEdit("setup", sc))
     target = tmp_path / "editor_test.toml"
     doc.save(target)

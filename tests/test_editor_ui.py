@@ -352,6 +352,14 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
     d.key(key.TAB)
     d.drag(["N03", "N06"])
     assert doc.map.to_text() == expect.to_text()
+    # no budget is defaulted (issue 23): each side's is typed on the Scenario tab
+    d.widget("Scenario")
+    d.widget("page sides")
+    for _side in ("soviet", "german"):
+        d.widget("edit budget")
+        win.dispatch_event("on_text", "90")
+        d.key(key.ENTER)
+        d.key(key.TAB)
     d.key(key.S, key.MOD_CTRL)  # no file yet: the Save As prompt opens
     assert win.modal == "saveas"
     target = tmp_path / "flow.toml"

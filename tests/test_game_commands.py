@@ -45,7 +45,7 @@ def test_every_command_round_trips_through_json(cmd):
 
 
 def test_every_command_type_is_registered_by_name():
-    assert set(COMMAND_TYPES) == {"choose_hand", "target_artillery", "commit", "recrew", "move", "tow", "drop_tow",
+    assert set(COMMAND_TYPES) == {"choose_hand", "target_artillery", "commit", "recrew", "move_crew", "move", "tow", "drop_tow",
                                   "declare", "declare_close_assault", "declare_building_attack", "resolve", "draw", "discard",
                                   "use_command_card", "end_phase", "undo"}
 

@@ -544,12 +544,13 @@ def fresh_plans():
     los_mod._PLANS.clear()
 
 
-def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans, monkeypatch):
-    """Single queries run from a per-offset cache until a shape's plan exists; both agree."""
+def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans):
+    """Single queries run from a per-offset cache, a block of offsets at a time, and never
+    build a shape's plan (issue 22: no whole-plan build inside one query); once visibility
+    has built the plan they read it. Both agree on every ordered pair."""
     L = fresh_plans
     base = random_map(9, 7, seed=5)
     hexes = list(base.hexes())
-    monkeypatch.setattr(L, "_PLAN_AFTER_MISSES", 10**9)
     m1 = base.copy()
     per_offset = [line_of_sight(m1, a, b) for a in hexes for b in hexes]
     assert L._state(m1).plans == [None, None] and not L._PLANS
@@ -557,21 +558,38 @@ def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans, monk
     L._get_plan(7, 9, 1)
     m2 = base.copy()
     planned = [line_of_sight(m2, a, b) for a in hexes for b in hexes]
-    assert all(p is not None for p in L._state(m2).plans)
+    assert all(p is not None and p() is not None for p in L._state(m2).plans)
     assert per_offset == planned
 
 
-def test_single_queries_build_the_plan_after_many_new_offsets(fresh_plans, monkeypatch):
+def test_single_queries_never_build_a_whole_plan(fresh_plans):
     L = fresh_plans
-    monkeypatch.setattr(L, "_PLAN_AFTER_MISSES", 20)
-    m = BattleMap.new(12, 12)
+    m = BattleMap.new(40, 40)
     hexes = list(m.hexes())
-    for b in hexes[:10]:
-        line_of_sight(m, hexes[-1], b)
-    assert not L._PLANS
     for b in hexes:
         line_of_sight(m, hexes[-1], b)
-    assert L._peek_plan(12, 12, hexes[-1].q & 1) is not L._NOT_BUILT
+        line_of_sight(m, hexes[0], b)
+    assert not L._PLANS
+    st = L._state(m)
+    # blocks of _BLOCK_ROWS offsets with the same column difference were computed together
+    assert len(st.geo) >= 2 * 40 * 40 - 14 and st.geo_entries > 0
+
+
+def test_an_evicted_plan_is_not_kept_alive_by_its_map(fresh_plans):
+    import gc
+
+    L = fresh_plans
+    m = random_map(9, 7, seed=3)
+    visibility(m, Hex.from_offset(2, 2))
+    line_of_sight(m, Hex.from_offset(2, 2), Hex.from_offset(8, 6))
+    ref = L._state(m).plans[0]
+    assert ref is not None and ref() is not None
+    for h, w in ((5, 6), (6, 5), (5, 5)):  # 6 newer plans push both of the 7x9 map's out
+        L._get_plan(h, w, 0)
+        L._get_plan(h, w, 1)
+    gc.collect()
+    assert (7, 9, 0) not in L._PLANS and ref() is None
+    assert line_of_sight(m, Hex.from_offset(2, 2), Hex.from_offset(8, 6)).status in ("clear", "hindered", "blocked")
 
 
 def test_maps_too_large_for_a_plan_use_the_direct_path(fresh_plans, monkeypatch):
@@ -622,3 +640,27 @@ def test_flat_maps_take_the_no_interpolation_shortcut_and_agree(monkeypatch):
                 col, row = b.offset
                 assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances)
         assert bool(calls) == shortcut
+
+
+@pytest.mark.slow
+def test_a_300x300_map_agrees_with_the_exact_reference_on_a_sample_of_viewers():
+    """Issue 22: on a map past the plan limit (the one-to-all path computes the geometry per
+    viewer, single queries a block of offsets at a time) every answer still equals the shapely
+    reference: visibility and hindrance counts of sampled viewers against line_of_sight_exact on
+    sampled targets, and against the single-query path on every target of one viewer."""
+    m = random_map(300, 300, seed=2203, density=0.35)
+    rng = np.random.default_rng(2203)
+    viewers = [Hex.from_offset(0, 0), Hex.from_offset(299, 299), Hex.from_offset(150, 151)]
+    viewers += [Hex.from_offset(int(c), int(r)) for c, r in rng.integers(0, 300, (2, 2))]
+    codes = {"clear": CLEAR, "hindered": HINDERED, "blocked": BLOCKED}
+    for i, v in enumerate(viewers):
+        status, counts = visibility_with_hindrances(m, v)
+        for c, r in rng.integers(0, 300, (120, 2)):
+            t = Hex.from_offset(int(c), int(r))
+            ex = line_of_sight_exact(m, v, t)
+            assert (status[r, c], counts[r, c]) == (codes[ex.status], ex.hindrances), f"viewer {v.label} target {t.label}"
+        if i == 2:
+            for t in m.hexes():
+                res = line_of_sight(m, v, t)
+                c, r = t.offset
+                assert (status[r, c], counts[r, c]) == (codes[res.status], res.hindrances), t.label

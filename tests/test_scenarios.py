@@ -7,7 +7,7 @@ turn-limit rule, R10.2). Under ``slow``: whole games at the scenario's real turn
 seeds each with standard and random players. Also: the content rules the scenarios promise
 (forces inside the map and their zones, objectives held by the defender, both sides'
 artillery, the standard game's 80-100 point decks), the generated Kharkov map state and
-scenario docs are up to date, the balance table's numbers, and ``tools/balance.py``.
+scenario docs are up to date and the balance table's numbers (``hexwar balance``: tests/test_balance.py).
 """
 
 from __future__ import annotations
@@ -201,55 +201,3 @@ def test_balance_table_is_documented_for_every_scenario():
         assert f"| {name} | {r['games']} (" in text
 
 
-# -- tools/balance.py ----------------------------------------------------------------------------
-def test_wilson_interval_worked_by_hand():
-    bal = _tool("balance")
-    # p = 0.5, n = 200: centre 0.5, half-width 1.96 sqrt(0.25/200 + 1.96^2/160000) / (1 + 1.96^2/200)
-    lo, hi = bal.wilson(100, 200)
-    assert lo == pytest.approx(0.431360, abs=1e-6) and hi == pytest.approx(0.568640, abs=1e-6)
-    lo, hi = bal.wilson(0, 10)
-    assert lo == 0.0 and hi == pytest.approx(3.8416 / 13.8416, abs=1e-12)  # k = 0: 2 z^2 / (2 (n + z^2))
-    assert bal.wilson(0, 0) == (0.0, 1.0)
-
-
-def test_tally_counts_draws_in_the_denominator_and_errors_apart():
-    bal = _tool("balance")
-    G = bal.GameRecord
-    recs = [G("x", 1, "german", "points", 3), G("x", 2, "soviet", "turn limit", 10), G("x", 3, None, "turn limit", 10),
-            G("x", 4, "german", "overrun", 6), G("x", 5, None, "error", error="boom")]
-    (t,) = bal.tally(recs)
-    assert (t.games, t.german, t.soviet, t.draws, t.errors) == (4, 2, 1, 1, 1)
-    assert t.rate("german")[0] == 0.5 and t.rate("soviet")[0] == 0.25 and t.rate("draw")[0] == 0.25
-    assert t.mean_turns == pytest.approx(29 / 4)
-    assert t.balanced() is False  # Soviet 25% is outside 35-65%
-    assert (t.first_seed, t.last_seed) == (1, 5)
-    table = bal.markdown_table([t])
-    assert "| x | 4 (1-5) | 2: 50.0% (" in table and "| NO | 1 |" in table
-
-
-def test_balance_game_matches_the_cli_and_reports_errors(tmp_path, capsys):
-    """A balance record is exactly the game `hexwar play ... --seed N --json` plays."""
-    from hexwar.cli import main
-
-    bal = _tool("balance")
-    path = str(ROOT / "scenarios" / "kharkov.toml")
-    rec = bal.play_one(path, 5, max_turns=1)
-    assert rec.reason in ("stopped", "points", "overrun") and rec.turn >= 1 and not rec.error
-    rc = main(["play", path, "--headless", "--ai", "german,soviet", "--seed", "5", "--turns", "1", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert rc in (0, None) and out["result"]["score"] == rec.score and out["result"]["reason"] == rec.reason
-    bad = tmp_path / "bad.toml"
-    bad.write_text("[scenario]\nid = 'bad'\n")
-    err = bal.play_one(str(bad), 1)
-    assert err.reason == "error" and "ValidationError" in err.error
-
-
-def test_update_doc_replaces_only_between_markers(tmp_path):
-    bal = _tool("balance")
-    doc = tmp_path / "d.md"
-    doc.write_text(f"head\n{bal.BEGIN}\nold\n{bal.END}\ntail\n")
-    bal.update_doc(doc, "| new |")
-    assert doc.read_text() == f"head\n{bal.BEGIN}\n| new |\n{bal.END}\ntail\n"
-    doc.write_text("no markers")
-    with pytest.raises(SystemExit):
-        bal.update_doc(doc, "x")

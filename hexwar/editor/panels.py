@@ -86,6 +86,15 @@ class EditorPanelsMixin:
     _recover_restore: Any
     _recover_discard: Any
     _saveas_confirm: Any
+    sub_tab: str
+    event_offset: int
+    _sub: Any
+    _scroll_events: Any
+    _profile: Any
+    _choose_objective: Any
+    _problems: Any
+    open_field: Any
+    open_cards: Any
 
     def _kit(self, p: Painter) -> tuple[Any, Any, Any]:
         """The editor's drawing vocabulary over the toolkit painter: ``rect(x, y, w, h)``,
@@ -243,72 +252,195 @@ class EditorPanelsMixin:
             button(cx + 90, cy, 34, 22, "+", functools.partial(self._resize, kw, 1), tip=f"add a {kw} row/column")
 
     def _paint_scenario_panel(self, p: Painter, px: float, pw: float, y: float) -> None:
+        """The Scenario tab: pages Setup (name, briefing, limits, variants, every Event card),
+        Sides (Reserves or budget, hand, artillery, starting units) and Places (objectives
+        with name, points and holder; areas), and the validator's verdict at the bottom."""
         rect, text, button = self._kit(p)
-        s, sc = self.session, self.doc.scenario
+        sc = self.doc.scenario
         assert sc is not None
-        y -= 18
-        text("SIDE", px, y, DIM, size=8, bold=True)
-        text("Tab", px + pw, y, DIM, size=8, ax="right")
-        y -= 28
-        for i, side in enumerate(SIDES):
-            button(px + i * (pw / 2), y, pw / 2 - 4, 24, side.capitalize(), functools.partial(self._side, side),
-                   active=s.side == side)
-        y -= 14
-        for side in SIDES:
-            y -= 16
-            z = len(sc.deploy_of(side))
-            n = sum(1 for u in sc.units if u.side == side)
-            rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
-            text(f"{side.capitalize()}: zone {z} hexes · {n} unit{'s' if n != 1 else ''}", px + 16, y, TEXT, size=9,
-                 width=pw - 16)
-        y -= 16
-        text(f"{len(sc.objectives)} objective hexes", px + 16, y, TEXT, size=9)
-        y -= 8
+        y -= 26
+        pages = (("setup", "Setup"), ("sides", "Sides"), ("places", "Places"))
+        for i, (pid, lab) in enumerate(pages):
+            button(px + i * (pw / 3), y, pw / 3 - 4, 22, lab, functools.partial(self._sub, pid),
+                   active=self.sub_tab == pid, tip=f"page {pid}")
+        y -= 6
+        probs = self._problems()
+        bottom = STATUS_H + 8 + 44
+        if self.sub_tab == "setup":
+            self._page_setup(p, px, pw, y, bottom)
+        elif self.sub_tab == "sides":
+            self._page_sides(p, px, pw, y, bottom)
+        else:
+            self._page_places(p, px, pw, y, bottom)
+        # the verdict of the game's own validator (hexwar.game.scenario_file), never a default
+        yb = STATUS_H + 8
+        rect(px, yb, pw, 40, SECTION)
+        if not probs:
+            text("✓ scenario valid: saves, validates and plays", px + 6, yb + 20, OK, size=9, width=pw - 12)
+        else:
+            first = probs[0]
+            text(f"{len(probs)} problem{'s' if len(probs) != 1 else ''} before it can be saved:", px + 6, yb + 29,
+                 ERROR, size=8, bold=True, width=pw - 12)
+            text(f"{first.where}: {first.message}", px + 6, yb + 12, TEXT, size=8, width=pw - 12)
 
-        def stepper(label: str, value: str, minus: Callable[[], None], plus: Callable[[], None]) -> None:
-            nonlocal y
-            y -= 28
-            text(label, px, y + 11, TEXT)
-            button(px + pw - 118, y, 30, 22, "−", minus)
-            text(value, px + pw - 59, y + 11, ACTIVE, ax="center", bold=True)
-            button(px + pw - 30, y, 30, 22, "+", plus)
+    def _field_row(self, p: Painter, px: float, pw: float, y: float, label: str, value: str, field: str,
+                   tip: str = "") -> float:
+        rect, text, button = self._kit(p)
+        y -= 24
+        text(label, px, y + 11, DIM, size=8)
+        button(px + 92, y, pw - 92, 22, "", functools.partial(self.open_field, field), tip=tip or f"edit {field}")  # type: ignore[attr-defined]
+        text(value or "(not set)", px + 98, y + 11, TEXT if value else ERROR, size=9, width=pw - 104)
+        return y
 
-        y -= 14
-        text("SETTINGS", px, y, DIM, size=8, bold=True)
+    def _stepper(self, p: Painter, px: float, pw: float, y: float, label: str, value: str,
+                 minus: Callable[[], None], plus: Callable[[], None], tip: str) -> float:
+        _, text, button = self._kit(p)
+        y -= 26
+        text(label, px, y + 11, TEXT)
+        button(px + pw - 118, y, 30, 22, "−", minus, tip=f"{tip} -")
+        text(value, px + pw - 59, y + 11, ACTIVE, ax="center", bold=True)
+        button(px + pw - 30, y, 30, 22, "+", plus, tip=f"{tip} +")
+        return y
+
+    def _page_setup(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
+        _, text, button = self._kit(p)
+        s, sc = self.session, self.doc.scenario
         adj = s.adjust_setting
-        stepper("Turn limit", str(sc.turns) if sc.turns else "none", lambda: adj("turns", -1), lambda: adj("turns", 1))
-        stepper("Victory points", str(sc.victory_points), lambda: adj("victory_points", -1),
-                lambda: adj("victory_points", 1))
-        art = sc.artillery_of(s.side)
-        stepper(f"Artillery ({s.side})", str(art.missions if art else 0), lambda: adj("missions", -1),
-                lambda: adj("missions", 1))
-        from ..rules.terrain_effects import default_effects
-
-        hit = art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(s.side)
-        stepper("  hits on d6", f"{hit}+", lambda: adj("hit_on", -1), lambda: adj("hit_on", 1))
-        y -= 30
+        y = self._field_row(p, px, pw, y, "Name", sc.name, "name")
+        y = self._field_row(p, px, pw, y, "Id", sc.id, "id")
+        y = self._field_row(p, px, pw, y, "Briefing", sc.description.replace("\n", " "), "description")
+        y = self._stepper(p, px, pw, y, "Turn limit", str(sc.turns) if sc.turns else "none",
+                          lambda: adj("turns", -1), lambda: adj("turns", 1), "turns")
+        y = self._stepper(p, px, pw, y, "Victory points", str(sc.victory_points), lambda: adj("victory_points", -1),
+                          lambda: adj("victory_points", 1), "victory points")
+        y -= 26
         text("Variants", px, y + 11, TEXT)
         for i, v in enumerate(VARIANTS):
             button(px + pw - 118 + i * 60, y, 56, 22, v, functools.partial(s.toggle_variant, v),
-                   active=v in sc.variants)
+                   active=v in sc.variants, tip=f"variant {v}")
         evs = _event_ids()
-        if evs:
+        y -= 20
+        text(f"EVENT CARDS  ({len(sc.events)} of {len(evs)} in the Command deck)", px, y, DIM, size=8, bold=True)
+        rows = max(1, int((y - bottom - 30) // 22))
+        off = max(0, min(self.event_offset, max(0, len(evs) - rows)))
+        button(px + pw - 52, y - 8, 24, 16, "▲", lambda: self._scroll_events(-rows), tip="events up", size=7)
+        button(px + pw - 24, y - 8, 24, 16, "▼", lambda: self._scroll_events(rows), tip="events down", size=7)
+        y -= 10
+        for eid in evs[off:off + rows]:
             y -= 22
-            text("EVENT CARDS IN THE COMMAND DECK", px, y, DIM, size=8, bold=True)
-            for i, eid in enumerate(evs[:12]):
-                cx = px + (i % 2) * (pw / 2)
-                if i % 2 == 0:
-                    y -= 24
-                nice = eid.removeprefix("ev_").replace("_", " ")
-                button(cx, y, pw / 2 - 4, 21, nice[:20], functools.partial(s.toggle_event, eid),
-                       active=eid in sc.events, size=8)
-        y -= 22
-        text("STARTING UNIT  (N to place, PgUp/PgDn)", px, y, DIM, size=8, bold=True)
-        y -= 28
-        u = s.current_unit()
-        button(px, y, 26, 24, "‹", lambda: s.cycle_unit(-1))
-        button(px + pw - 26, y, 26, 24, "›", lambda: s.cycle_unit(1))
-        text(u[1] if u else "(no unit cards)", px + pw / 2, y + 12, TEXT if u else DIM, ax="center", width=pw - 60)
+            title = _event_titles().get(eid, eid)
+            button(px, y, pw, 20, "", functools.partial(s.toggle_event, eid), active=eid in sc.events, tip=f"event {eid}")
+            text(("✓ " if eid in sc.events else "   ") + title, px + 6, y + 10,
+                 DARK_TEXT if eid in sc.events else TEXT, size=9, width=pw - 12)
+        if len(evs) > rows:
+            text(f"{off + 1}-{min(len(evs), off + rows)} of {len(evs)}", px + pw, y - 10, DIM, size=8, ax="right")
+
+    def _page_sides(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
+        rect, text, button = self._kit(p)
+        s, sc = self.session, self.doc.scenario
+        side = s.side
+        y -= 26
+        for i, sd in enumerate(SIDES):
+            button(px + i * (pw / 2), y, pw / 2 - 4, 22, sd.capitalize(), functools.partial(self._side, sd),
+                   active=side == sd, tip=f"side {sd}")
+        y -= 14
+        z = len(sc.deploy_of(side))
+        n = sum(1 for u in sc.units if u.side == side)
+        rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
+        text(f"zone {z} hexes (D) · {n} starting unit{'s' if n != 1 else ''} (N)", px + 16, y, TEXT if z else ERROR,
+             size=9, width=pw - 16)
+        budget = sc.rest_value("sides", side, "budget")
+        res = list(sc.rest_value("sides", side, "reserves") or [])
+        hand = list(sc.rest_value("sides", side, "hand") or [])
+        shown_budget = f"{budget} points" if budget is not None else ("none: the fixed Reserves below" if res else "")
+        y = self._field_row(p, px, pw, y, "Budget", shown_budget, "budget", tip="edit budget")
+        hs = sc.rest_value("sides", side, "hand_size")
+        y = self._field_row(p, px, pw, y, "Hand size", str(hs) if hs is not None else "4 (rule default, R5.2)",
+                            "hand_size")
+        for target, lst in (("reserves", res), ("hand", hand)):
+            y -= 20
+            cost = _card_costs()
+            pts = sum(cost.get(c, 0) for c in lst)
+            label = "RESERVES" if target == "reserves" else "STARTING HAND"
+            text(f"{label}  {len(lst)} cards · {pts} pts", px, y + 4, DIM, size=8, bold=True)
+            button(px + pw - 64, y - 4, 64, 18, "+ card…", functools.partial(self.open_cards, target),  # type: ignore[attr-defined]
+                   tip=f"add {target}", size=8)
+            shown = lst[-4:] if len(lst) > 4 else lst
+            if len(lst) > 4:
+                y -= 14
+                text(f"… {len(lst) - 4} more", px + 6, y, DIM, size=8)
+            for j, cid in enumerate(shown):
+                idx = len(lst) - len(shown) + j
+                y -= 18
+                text(_card_info().get(cid, (cid,))[0], px + 6, y, TEXT, size=8, width=pw - 40)
+                button(px + pw - 20, y - 8, 20, 16, "×", functools.partial(s.remove_card, target, idx),
+                       tip=f"remove {target} {idx}", size=8)
+        art = sc.artillery_of(side)
+        y -= 20
+        text("ARTILLERY (R9)", px, y + 4, DIM, size=8, bold=True)
+        profiles = [wj for sd, wj in _profiles()]
+        y -= 24
+        cur = art.weapon_json if art is not None else None
+        i = profiles.index(cur) if cur in profiles else -1
+        button(px, y, 22, 22, "‹", functools.partial(self._profile, profiles, i - 1 if i >= 0 else len(profiles) - 1),
+               tip="weapon previous")
+        button(px + pw - 22, y, 22, 22, "›", functools.partial(self._profile, profiles, i + 1), tip="weapon next")
+        name = art.weapon.get("name", "?") if art is not None else "no weapon (choose a profile or type one)"
+        button(px + 26, y, pw - 52, 22, "", functools.partial(self.open_field, "weapon"), tip="edit weapon")  # type: ignore[attr-defined]
+        text(name, px + 32, y + 11, TEXT if art else DIM, size=8, width=pw - 64)
+        from ..rules.terrain_effects import default_effects
+
+        adj = s.adjust_setting
+        y = self._stepper(p, px, pw, y, "  missions", str(art.missions if art else 0), lambda: adj("missions", -1),
+                          lambda: adj("missions", 1), "missions")
+        y = self._stepper(p, px, pw, y, "  per turn", str(art.per_turn if art else "-"), lambda: s.adjust_per_turn(-1),
+                          lambda: s.adjust_per_turn(1), "per turn")
+        hit = art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(side)
+        y = self._stepper(p, px, pw, y, "  hits on d6", f"{hit}+", lambda: adj("hit_on", -1), lambda: adj("hit_on", 1),
+                          "hit on")
+        if y - 50 > bottom:
+            y -= 20
+            text("STARTING UNIT  (N, PgUp/PgDn)", px, y + 4, DIM, size=8, bold=True)
+            y -= 26
+            u = s.current_unit()
+            button(px, y, 26, 22, "‹", lambda: s.cycle_unit(-1), tip="unit previous")
+            button(px + pw - 26, y, 26, 22, "›", lambda: s.cycle_unit(1), tip="unit next")
+            text(u[1] if u else "(no unit cards)", px + pw / 2, y + 11, TEXT if u else DIM, ax="center", width=pw - 60)
+
+    def _page_places(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
+        rect, text, button = self._kit(p)
+        s, sc = self.session, self.doc.scenario
+        m = self.doc.map
+        y -= 18
+        text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True)
+        y -= 6
+        for o in list(sc.objectives)[:8]:
+            y -= 22
+            chosen = o.hex == s.objective
+            button(px, y, pw, 20, "", functools.partial(self._choose_objective, o.hex), active=chosen,
+                   tip=f"objective {m.label(o.hex)}")
+            col = DARK_TEXT if chosen else TEXT
+            text(f"{m.label(o.hex)}  {o.name or '(no name)'}", px + 6, y + 10, col, size=9, width=pw - 120)
+            text(f"{o.points} VP · {o.holder or 'nobody'}", px + pw - 6, y + 10, col, size=8, ax="right")
+        o = sc.objective_at(s.objective) if s.objective is not None else None
+        if o is not None:
+            y = self._field_row(p, px, pw, y - 4, "Name", o.name, "objective_name")
+            y = self._field_row(p, px, pw, y, "Points", str(o.points), "objective_points")
+            y -= 24
+            text("Held at start", px, y + 11, DIM, size=8)
+            button(px + 92, y, pw - 92, 22, (o.holder or "nobody").capitalize(), s.cycle_holder, tip="objective holder")
+        areas = sc.areas()
+        y -= 24
+        text(f"AREAS  {len(areas)}", px, y, DIM, size=8, bold=True)
+        button(px + pw - 150, y - 9, 150, 18, "+ area from selection…", functools.partial(self.open_field, "area_name"),  # type: ignore[attr-defined]
+               tip="add area", size=8, enabled=bool(s.selection))
+        y -= 6
+        for name, specs in list(areas.items())[: max(0, int((y - bottom) // 20))]:
+            y -= 20
+            rect(px, y - 5, 10, 10, _area_colour(name))
+            text(f"{name}: {', '.join(specs)}", px + 16, y, TEXT, size=8, width=pw - 44)
+            button(px + pw - 20, y - 8, 20, 16, "×", functools.partial(s.remove_area, name), tip=f"remove area {name}",
+                   size=8)
 
     def _status_state(self) -> tuple[str, str, bool, str]:
         s, m = self.session, self.doc.map
@@ -354,6 +486,8 @@ class EditorPanelsMixin:
                           "be restored.",
                           [("Restore  (R)", self._recover_restore), ("Discard  (D)", self._recover_discard),
                            ("Later  (Esc)", self._close_modal)], shade=120)  # fmt: skip
+        if kind.startswith(("field:", "cards:")):
+            return self._typed_dialog(kind)  # type: ignore[attr-defined,no-any-return]
         hint = ".json saves a map, .toml a scenario" if self.doc.scenario is None else "scenario file (.toml)"
         return Dialog("Save as", hint, [("Save  (Enter)", self._saveas_confirm), ("Cancel  (Esc)", self._close_modal)],
                       body=[self._field], shade=120)  # fmt: skip
@@ -430,3 +564,39 @@ def _event_ids() -> list[str]:
         return sorted(default_cards().events)
     except (HexwarError, ImportError, OSError):
         return []
+
+
+@functools.cache
+def _event_titles() -> dict[str, str]:
+    """``event card id -> "Title: what it does"`` from the card data (all of them, R4.3)."""
+    try:
+        from ..rules.cards import default_cards
+
+        evs = default_cards().events
+    except (HexwarError, ImportError, OSError):
+        return {}
+    return {k: f"{getattr(e, 'name', getattr(e, 'title', k))}" for k, e in evs.items()}
+
+
+@functools.cache
+def _card_costs() -> dict[str, int]:
+    try:
+        from ..rules.cards import default_cards
+
+        return {u.id: u.cost for u in default_cards().units.values()}
+    except (HexwarError, ImportError, OSError):
+        return {}
+
+
+def _profiles() -> tuple[tuple[str, str], ...]:
+    from .scenario_fields import artillery_profiles
+
+    return artillery_profiles()
+
+
+def _area_colour(name: str) -> tuple[int, int, int, int]:
+    """A steady colour per area name (a hash, never a generator)."""
+    import hashlib
+
+    d = hashlib.blake2b(name.encode(), digest_size=3).digest()
+    return (90 + d[0] % 150, 90 + d[1] % 150, 90 + d[2] % 150, 255)

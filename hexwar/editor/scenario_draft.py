@@ -25,7 +25,7 @@ import copy
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 SIDES = ("german", "soviet")
-VARIANTS = ("classic", "burnout")  # R11.3 named switches ("standard" = none)
+VARIANTS = ("classic", "burnout", "crews-fight")  # R11.3 named switches ("standard" = none)
 MAX_SCENARIO_BYTES = 1024 * 1024
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -145,10 +145,10 @@ class ScenarioDraft:
     # -- construction ------------------------------------------------------------------
     @classmethod
     def empty(cls, name: str = "Untitled scenario") -> ScenarioDraft:
-        """A new scenario with both sides on a 90-point Reserves budget and no deploy zones."""
+        """A new scenario with no Reserves, budget or deploy zones: nothing is defaulted
+        silently (issue 23); the editor lists what the game's validator still needs."""
         sid = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip().lower()).strip("-")[:64] or "untitled"
-        rest = {"sides": {s: {"budget": 90} for s in SIDES}}
-        return cls(rest_json=json.dumps(rest, sort_keys=True), id=sid, name=name)
+        return cls(rest_json="{}", id=sid, name=name)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> ScenarioDraft:
@@ -363,6 +363,48 @@ class ScenarioDraft:
             if k in kw:
                 kw[k] = tuple(kw[k])
         return replace(self, **kw)
+
+    def rest_value(self, *path: str) -> Any:
+        """The value at ``path`` of the fields the draft keeps as read (``("sides", "german",
+        "budget")``, ``("areas",)``), or ``None`` when it is not there."""
+        v: Any = json.loads(self.rest_json)
+        for k in path:
+            if not isinstance(v, dict) or k not in v:
+                return None
+            v = v[k]
+        return v
+
+    def with_rest(self, path: Sequence[str], value: Any) -> ScenarioDraft:
+        """The draft with the kept field at ``path`` set to ``value`` (``None`` removes it,
+        and tables left empty go too): a side's ``budget``, ``reserves``, ``hand``,
+        ``hand_size``, the ``[areas]`` table (R5.2, R10.2; docs/scenarios-format.md).
+
+        Raises:
+            MapError: for an empty path.
+        """
+        if not path:
+            raise MapError("with_rest needs a field path")
+        data: dict[str, Any] = json.loads(self.rest_json)
+        tables = [data]
+        for k in path[:-1]:
+            nxt = tables[-1].get(k)
+            if not isinstance(nxt, dict):
+                nxt = {}
+                tables[-1][k] = nxt
+            tables.append(nxt)
+        if value is None:
+            tables[-1].pop(path[-1], None)
+        else:
+            tables[-1][path[-1]] = copy.deepcopy(value)
+        for i in range(len(path) - 1, 0, -1):  # drop tables the removal emptied
+            if not tables[i]:
+                tables[i - 1].pop(path[i - 1], None)
+        return replace(self, rest_json=json.dumps(data, sort_keys=True))
+
+    def areas(self) -> dict[str, list[str]]:
+        """The ``[areas]`` table: area name -> hex labels and ranges, as written."""
+        a = self.rest_value("areas")
+        return {str(k): [str(x) for x in v] for k, v in a.items() if isinstance(v, list)} if isinstance(a, dict) else {}
 
     def translated(self, t: Hex, m: BattleMap) -> ScenarioDraft:
         """Every hex moved by ``t`` (a map resize); hexes then off map ``m`` are dropped."""

@@ -33,8 +33,9 @@ N      unit             place the chosen starting unit (R10.2) / remove the top 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -162,6 +163,7 @@ class EditorSession:
         self.artillery: tuple[Hex, str, dict[Hex | None, Fraction]] | None = None
         self.spread: tuple[Hex, dict[Hex, Fraction]] | None = None
         self.preview: set[Hex] = set()
+        self.objective: Hex | None = None  # the objective the scenario panel edits
         self._drag_button = 0
         self._drag_start: Hex | None = None
         self._last: Hex | None = None
@@ -586,6 +588,7 @@ class EditorSession:
         objs = list(sc.objectives)  # type: ignore[attr-defined]
         cur = sc.objective_at(h)  # type: ignore[attr-defined]
         label = self.doc.map.label(h)
+        self.objective = h
         if button == LEFT:
             if cur is None:
                 objs.append(ObjectiveDraft(h, name=label, points=0))
@@ -684,6 +687,134 @@ class EditorSession:
         else:
             ev.append(event_id)
         self._scenario_edit(f"Event {event_id} {'in' if event_id in ev else 'out'}", sc.with_settings(events=ev))  # type: ignore[attr-defined]
+
+
+    # -- typed scenario fields (hexwar.editor.scenario_fields) ------------------------------
+    def set_field(self, field: str, text: str) -> str | None:
+        """Apply typed ``text`` to scenario field ``field`` (:data:`~hexwar.editor.scenario_fields.FIELDS`):
+        ``budget`` and ``hand_size`` of the current side, ``objective_name`` / ``objective_points``
+        of the chosen objective (:attr:`objective`), ``area_name`` (a new area of the selected
+        hexes), ``weapon`` (the side's artillery weapon, R9.1), ``name``, ``id``, ``description``.
+
+        Returns: ``None`` when applied, else the problem (also shown in the status bar).
+        """
+        from .scenario_fields import parse_field
+
+        sc = self.doc.scenario
+        if sc is None:
+            return self._refuse("Fields belong to a scenario")
+        try:
+            v = parse_field(field, text)
+        except ValueError as exc:
+            return self._refuse(str(exc))
+        side = self.side
+        if field in ("name", "id", "description"):
+            ok = self._scenario_edit(f"Scenario {field}", sc.with_settings(**{field: v}))  # type: ignore[attr-defined]
+        elif field in ("budget", "hand_size"):
+            after = sc.with_rest(("sides", side, field), v)  # type: ignore[attr-defined]
+            if field == "budget" and v is not None:
+                after = after.with_rest(("sides", side, "reserves"), None).with_rest(("sides", side, "hand"), None)
+            ok = self._scenario_edit(f"{side} {field} {v if v is not None else 'none'}", after)
+        elif field in ("objective_name", "objective_points"):
+            o = sc.objective_at(self.objective) if self.objective is not None else None  # type: ignore[attr-defined]
+            if o is None:
+                return self._refuse("Choose an objective first (G tool, click its hex)")
+            new = replace(o, name=v) if field == "objective_name" else replace(o, points=v)
+            ok = self._scenario_edit(f"Objective {self.doc.map.label(o.hex)} {field[10:]} {v}",
+                                     sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]))  # type: ignore[attr-defined]
+        elif field == "area_name":
+            if not self.selection:
+                return self._refuse("Select the area's hexes first (M or W tool)")
+            from .scenario_draft import zone_specs
+
+            specs = [z.replace(":", "..") for z in zone_specs(self.selection)]
+            ok = self._scenario_edit(f"Area {v} ({len(self.selection)} hexes)", sc.with_rest(("areas", v), specs))  # type: ignore[attr-defined]
+        else:  # weapon
+            art = sc.artillery_of(side)  # type: ignore[attr-defined]
+            new_art = ArtilleryDraft(art.missions if art else 0, json.dumps(v, sort_keys=True),
+                                     art.per_turn if art else 1, art.hit_on if art else None)
+            ok = self._scenario_edit(f"Artillery {side}: {v['name']}", sc.with_artillery(side, new_art))  # type: ignore[attr-defined]
+        return None if ok else (self.status if self.status_error else None)
+
+    def _refuse(self, text: str) -> str:
+        self.say(text, error=True)
+        return text
+
+    def set_weapon_profile(self, weapon_json: str) -> None:
+        """Give the current side's artillery the weapon ``weapon_json`` (a profile, R9.1)."""
+        from .scenario_fields import weapon_text
+
+        self.set_field("weapon", weapon_text(json.loads(weapon_json)))
+
+    def cycle_holder(self) -> None:
+        """The chosen objective's starting holder: none -> german -> soviet -> none (R10.2)."""
+        sc = self.doc.scenario
+        o = sc.objective_at(self.objective) if sc is not None and self.objective is not None else None  # type: ignore[attr-defined]
+        if sc is None or o is None:
+            self._refuse("Choose an objective first (G tool, click its hex)")
+            return
+        order = [None, *SIDES]
+        h = order[(order.index(o.holder) + 1) % len(order)]
+        new = replace(o, holder=h)
+        self._scenario_edit(f"Objective {self.doc.map.label(o.hex)} held by {h or 'nobody'}",
+                            sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]))  # type: ignore[attr-defined]
+
+    def remove_area(self, name: str) -> None:
+        """Take area ``name`` out of the scenario's ``[areas]`` table."""
+        sc = self.doc.scenario
+        if sc is not None and name in sc.areas():  # type: ignore[attr-defined]
+            self._scenario_edit(f"Remove area {name}", sc.with_rest(("areas", name), None))  # type: ignore[attr-defined]
+
+    def add_card(self, target: str, card_id: str) -> None:
+        """Put unit card ``card_id`` into the current side's ``reserves`` or starting ``hand``
+        (a hand card is also added to the Reserves when they hold no spare copy; R5.2). A
+        fixed deck replaces the side's budget."""
+        sc = self.doc.scenario
+        if sc is None:
+            return
+        side = self.side
+        res = list(sc.rest_value("sides", side, "reserves") or [])  # type: ignore[attr-defined]
+        hand = list(sc.rest_value("sides", side, "hand") or [])  # type: ignore[attr-defined]
+        if target == "hand":
+            if res.count(card_id) <= hand.count(card_id):
+                res.append(card_id)
+            hand.append(card_id)
+        else:
+            res.append(card_id)
+        after = sc.with_rest(("sides", side, "budget"), None).with_rest(("sides", side, "reserves"), res)  # type: ignore[attr-defined]
+        after = after.with_rest(("sides", side, "hand"), hand or None)
+        self._scenario_edit(f"{side} {target} + {card_id}", after)
+
+    def remove_card(self, target: str, index: int) -> None:
+        """Take entry ``index`` out of the current side's ``reserves`` or ``hand`` (a Reserves
+        card the hand still needs goes from the hand too)."""
+        sc = self.doc.scenario
+        if sc is None:
+            return
+        side = self.side
+        res = list(sc.rest_value("sides", side, "reserves") or [])  # type: ignore[attr-defined]
+        hand = list(sc.rest_value("sides", side, "hand") or [])  # type: ignore[attr-defined]
+        lst = hand if target == "hand" else res
+        if not 0 <= index < len(lst):
+            return
+        gone = lst.pop(index)
+        if target == "reserves" and hand.count(gone) > res.count(gone):
+            hand.remove(gone)
+        after = sc.with_rest(("sides", side, "reserves"), res or None).with_rest(("sides", side, "hand"), hand or None)  # type: ignore[attr-defined]
+        self._scenario_edit(f"{side} {target} - {gone}", after)
+
+    def adjust_per_turn(self, delta: int) -> None:
+        """Missions the current side's artillery may fire a turn, 1..10 (R9.3)."""
+        sc = self.doc.scenario
+        art = sc.artillery_of(self.side) if sc is not None else None  # type: ignore[attr-defined]
+        if sc is None or art is None:
+            self._refuse(f"{self.side} has no artillery: choose a weapon first")
+            return
+        n = art.per_turn + delta
+        if not 1 <= n <= 10:
+            self._refuse(f"missions per turn: expected 1..10, got {n}")
+            return
+        self._scenario_edit(f"Artillery {self.side} {n} a turn", sc.with_artillery(self.side, replace(art, per_turn=n)))  # type: ignore[attr-defined]
 
 
 def describe_los(m: Any, a: Hex, b: Hex, res: Any) -> str:

@@ -118,6 +118,9 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self.show_help = False
         self.quit_requested = False
         self.tab = "map"
+        self.sub_tab = "setup"  # the Scenario tab's page: setup, sides, places
+        self.event_offset = 0  # first Event card row shown (the list scrolls)
+        self._typed: Any = None  # the scenario field dialog's TextField or the card picker
         self.recoveries = list(recoveries)
         if self.recoveries:
             self.modal = "recover"
@@ -225,6 +228,15 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
                          functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08))
         objs = tuple((o.hex, o.points) for o in sc.objectives) if sc is not None else ()  # type: ignore[attr-defined]
         self._set_ov("objectives", (objs, id(m)) if objs else None, lambda: ObjectiveOverlay(objs))
+        # named areas of the scenario's [areas] table, one tinted zone each
+        from .panels import _area_colour
+
+        areas = dict(self._area_hexes())
+        for ov in [k for k in self._ov_keys if k.startswith("area:") and k[5:] not in areas]:
+            self._set_ov(ov, None, lambda: None)
+        for name, hexes in areas.items():
+            self._set_ov(f"area:{name}", (hexes, id(m)) if hexes else None,
+                         functools.partial(ZoneOverlay, hexes, _area_colour(name), alpha=0.22, border=0.10))
         units = tuple(sc.units) if sc is not None else ()  # type: ignore[attr-defined]
         if self._ov_keys.get("units", object()) != (units, id(m)):
             self._ov_keys["units"] = (units, id(m))
@@ -262,6 +274,19 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         spr = s.spread
         self._set_ov("spread", (spr[0], tuple(spr[1].items()), ver) if spr is not None else None,
                      lambda: self._spread_overlay(spr))
+
+    def _area_hexes(self) -> tuple[tuple[str, frozenset[Hex]], ...]:
+        """The scenario's ``[areas]`` as (name, hexes) pairs, parsed by the game's own reader."""
+        sc = self.doc.scenario
+        if sc is None:
+            return ()
+        from ..game.areas import parse_area_hexes
+
+        out = []
+        for name, specs in sc.areas().items():
+            hexes = parse_area_hexes(specs, self.doc.map, f"areas.{name}", lambda w, e: None)
+            out.append((name, frozenset(hexes)))
+        return tuple(out)
 
     def _counter_views(self, units: Iterable[Any]) -> list[Any]:
         from ..render.counters import UNIT_TYPES, CounterView
@@ -310,7 +335,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         return (self.get_size(), s.tool, s.brush, s.terrain, s.wreck, s.side, s.unit_index, s.show_labels,
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
                 self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
-                self.show_help, id(self.ui_screen.focus), self._hover_key())  # fmt: skip
+                self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab, self.event_offset,
+                self._typed_state())  # fmt: skip
 
     def _hover_key(self) -> int:
         # the hit box's place in drawing order: stable across repaints (a new painter makes new
@@ -354,6 +380,65 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self._field.text = text
         self._field.caret = len(text)
 
+    def _field_initial(self, field: str) -> str:
+        from .scenario_fields import weapon_text
+
+        sc, side = self.doc.scenario, self.session.side
+        if sc is None:
+            return ""
+        if field in ("name", "id", "description"):
+            return str(getattr(sc, field))
+        if field in ("budget", "hand_size"):
+            v = sc.rest_value("sides", side, field)
+            return "" if v is None else str(v)
+        o = sc.objective_at(self.session.objective) if self.session.objective is not None else None
+        if field == "objective_name":
+            return o.name if o is not None else ""
+        if field == "objective_points":
+            return str(o.points) if o is not None else ""
+        if field == "weapon":
+            art = sc.artillery_of(side)
+            return weapon_text(art.weapon) if art is not None else ""
+        return ""
+
+    def _typed_dialog(self, kind: str) -> Any:
+        from ..ui.widgets import Dialog, SearchList
+        from .scenario_fields import FIELDS, card_entries
+
+        what, _, arg = kind.partition(":")
+        if what == "field":
+            f = TextField(self._field_initial(arg), on_enter=lambda _t: self._field_confirm(arg), tip=f"field {arg}")
+
+            def typed(text: str, _orig: Any = f.on_text) -> bool:
+                _orig(text)
+                self._refresh_field_message(arg)
+                return True
+
+            def motion(m: int, _orig: Any = f.on_motion) -> bool:
+                used = _orig(m)
+                self._refresh_field_message(arg)
+                return bool(used)
+
+            f.on_text = typed  # type: ignore[method-assign]
+            f.on_motion = motion  # type: ignore[method-assign]
+            self._typed = f
+            label, hint = FIELDS[arg]
+            who = f" ({self.session.side})" if arg in ("budget", "hand_size", "weapon") else ""
+            return Dialog(f"{label}{who}", hint, [("Set  (Enter)", lambda: self._field_confirm(arg)),
+                                                   ("Cancel  (Esc)", self._close_modal)],
+                          body=[f], shade=120, width=620)
+        sl = SearchList(card_entries(self.session.side), on_pick=lambda cid: self._card_picked(arg, cid),
+                        rows=10, tip=f"cards {arg}")
+        self._typed = sl
+        d = Dialog(f"Add a card to the {self.session.side} {'starting hand' if arg == 'hand' else 'Reserves'}",
+                   "type to search (name, type, id); Up/Down choose, Enter or click adds; Esc closes",
+                   [("Done  (Esc)", self._close_modal)], body=[sl], shade=120, width=680, body_h=sl.height)
+        return d
+
+    def _card_picked(self, target: str, card_id: str) -> None:
+        self.session.add_card(target, card_id)
+        self._ui_key = None
+
     def _sync_modal(self) -> None:
         """Open the toolkit dialog for :attr:`modal` (or close it) when :attr:`modal` changed."""
         if self._dialog_kind == self.modal and (self.modal is None or self.ui_screen.dialogs):
@@ -377,6 +462,44 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     def _close_modal(self) -> None:
         self.modal = None
         self.modal_text = ""
+        self._typed = None
+
+    def _typed_state(self) -> Any:
+        t = self._typed
+        if t is None:
+            return None
+        f = getattr(t, "field", t)
+        lst = getattr(t, "list", None)
+        return (f.text, f.caret, lst.selected if lst is not None else None, lst.offset if lst is not None else None)
+
+    def open_field(self, field: str) -> None:
+        """Open the dialog that types scenario field ``field`` (checked as it is typed)."""
+        self.modal = f"field:{field}"
+
+    def open_cards(self, target: str) -> None:
+        """Open the searchable card picker adding to the side's ``reserves`` or ``hand``."""
+        self.modal = f"cards:{target}"
+
+    def _field_confirm(self, field: str) -> None:
+        problem = self.session.set_field(field, self._typed.text if self._typed is not None else "")
+        if problem is None:
+            self._close_modal()
+        else:
+            self._refresh_field_message(field)
+
+    def _refresh_field_message(self, field: str) -> None:
+        from .scenario_fields import FIELDS, parse_field
+
+        d = self.ui_screen.dialogs[-1] if self.ui_screen.dialogs else None
+        if d is None or self._typed is None:
+            return
+        try:
+            parse_field(field, self._typed.text)
+            msg = f"{FIELDS[field][1]}  ·  ok"
+        except ValueError as exc:
+            msg = f"{FIELDS[field][1]}  ·  {exc}"
+        d.message = msg
+        d.text_block.text = msg
 
     # -- actions ---------------------------------------------------------------------------
     def _tool(self, tid: str) -> None:
@@ -388,6 +511,33 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
 
     def _tab(self, tab: str) -> None:
         self.tab = tab
+
+    def _sub(self, page: str) -> None:
+        self.sub_tab = page
+
+    def _scroll_events(self, rows: int) -> None:
+        from .panels import _event_ids
+
+        self.event_offset = max(0, min(self.event_offset + rows, len(_event_ids()) - 1))
+
+    def _profile(self, profiles: list[str], i: int) -> None:
+        if profiles:
+            self.session.set_weapon_profile(profiles[i % len(profiles)])
+
+    def _choose_objective(self, h: Hex) -> None:
+        self.session.objective = h
+
+    def _problems(self) -> list[Any]:
+        """The validator's problems with the scenario now (cached per draft and map version)."""
+        from .scenario_fields import draft_problems
+
+        sc, m = self.doc.scenario, self.doc.map
+        k = (sc, m.version, id(m), self.doc.path)
+        if getattr(self, "_problems_key", None) != k:
+            self._problems_key = k
+            p = self.doc.path if self.doc.path is not None and self.doc.path.suffix == ".toml" else None
+            self._problems_cache = draft_problems(sc, m, p) if sc is not None else []
+        return list(self._problems_cache)
 
     def _terrain(self, k: str) -> None:
         self.session.set_terrain(k)
@@ -576,14 +726,14 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
 
     def on_text(self, text: str) -> None:
-        """Typing into the Save As prompt (its toolkit text field)."""
-        if self.modal == "saveas":
+        """Typing into a prompt's text field (Save As, a scenario field, the card search)."""
+        if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text(text)
 
     def on_text_motion(self, motion: int) -> None:
-        """Caret moves and erasing in the Save As prompt."""
-        if self.modal == "saveas":
+        """Caret moves and erasing in a prompt's text field."""
+        if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text_motion(motion)
 

@@ -48,7 +48,8 @@ from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
 from ..rules.terrain_effects import default_effects, defense_class, terrain_defense_array
 from . import movement as mv
 from . import ruleset, targeting
-from .ai_base import ai_seed
+from .actions import draw as draw_action
+from .ai_base import BONUS_MIN_GAIN, ai_seed, best_bonus_roll, fire_check_gain
 from .commands import (
     ChooseHand,
     Command,
@@ -70,7 +71,8 @@ from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, UnitState
 
-__all__ = ["StandardPlayer", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN"]
+__all__ = ["StandardPlayer", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN", "BONUS_MIN_GAIN", "best_bonus_roll",
+           "fire_check_gain"]
 
 ARTILLERY_MIN_VP = 1.0  # expected victory points a mission must promise
 MIN_ON_MAP = 3  # ground units it wants on the map at least
@@ -519,13 +521,35 @@ class StandardPlayer:
         if cards is not None:
             return cards
         a = max(mine, key=lambda x: (value(x), -x.number))
-        bonus = None
         hand = state.hand_commands[side]
-        if len(hand) >= 4 and value(a) >= 3.0:
-            bonus = min(hand, key=lambda c: (card_priority(c), c))
-        return Resolve(side, a.number, bonus)
+        if hand:
+            roll = best_bonus_roll(state, a, self._min_gain(state))
+            if roll is not None:
+                card = min(hand, key=lambda c: (card_priority(c), c))
+                return Resolve(side, a.number, bonus_rolls=(roll,), bonus_cards=(card,))
+        return Resolve(side, a.number)
+
+    def _min_gain(self, state: GameState) -> float:
+        """R1.3: what a card's +1 must be worth now (cheaper when the hand is full)."""
+        full = len(state.hand_commands[self.side]) >= HAND_LIMIT_COMMAND - 1
+        return BONUS_MIN_GAIN / 2 if full else BONUS_MIN_GAIN
 
     # -- draw (R5.5) -----------------------------------------------------------------------------
+    def _with_bonuses(self, state: GameState, cmd: Draw) -> Draw:
+        """R1.3 before the draw: a card on each fire damage check worth it (:func:`fire_check_gain`),
+        one on the next initiative roll when the hand would overflow its limit anyway (R5.5)."""
+        hand = sorted(state.hand_commands[self.side], key=lambda c: (card_priority(c), c))
+        units: list[str] = []
+        cards: list[str] = []
+        for uid in draw_action.fire_bonus_units(state, self.side):
+            if len(cards) < len(hand) and fire_check_gain(state, uid) >= self._min_gain(state):
+                units.append(uid)
+                cards.append(hand[len(cards)])
+        left = hand[len(cards):]
+        init = left[0] if len(left) >= HAND_LIMIT_COMMAND - 1 and not state.pending[self.side].get(
+            "initiative_bonus") else None
+        return Draw(cmd.side, cmd.extra, initiative_card=init, fire_units=tuple(units), fire_cards=tuple(cards))
+
     def _fieldable(self, state: GameState) -> int:
         hand = state.hand_units[self.side]
         crews = [c for c in hand if ruleset.is_crew(c)]
@@ -553,7 +577,7 @@ class StandardPlayer:
             if len(state.hand_commands[side]) >= HAND_LIMIT_COMMAND - 1:
                 k_units = max(k_units, n - 1) if state.reserves[side] else 0
             extra = tuple(["command"] * (n - k_units) + ["reserves"] * k_units)
-            cmd = Draw(side, extra)
+            cmd = self._with_bonuses(state, Draw(side, extra))
             if state.check(cmd) is None:
                 return cmd
             return legal[0]

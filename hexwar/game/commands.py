@@ -15,6 +15,7 @@ command                   when and what (rules)
 ``Commit``                R5.2: put a unit card from hand onto a deploy-zone hex (with crew,
                           with carried infantry for halftracks) or aloft (aircraft)
 ``Recrew``                R5.2: put a crew card from hand on a crewless unit on the map
+``MoveCrew``              R5.2 (001): move a crew from one ground unit to a crewless one nearby
 ``Move``                  R5.3: move a ground unit along a path of adjacent hexes
 ``Tow``                   R8.1: hook up a wreck in or next to a tracked vehicle (2 MP)
 ``DropTow``               R8.1: drop a towed wreck in the vehicle's hex (no cost)
@@ -42,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import HexwarError, clip
@@ -59,6 +60,7 @@ __all__ = [
     "TargetArtillery",
     "Commit",
     "Recrew",
+    "MoveCrew",
     "Move",
     "Tow",
     "DropTow",
@@ -97,6 +99,10 @@ class CommandFormatError(HexwarError):
     """A command read from JSON (a save file) is malformed; the message names the field."""
 
 
+#: field metadata of optional fields added after round 1 (left out of the JSON at their default)
+_OPTIONAL = {"optional": True}
+
+
 @dataclass(frozen=True)
 class Command:
     """Base of all commands.
@@ -109,10 +115,16 @@ class Command:
     name: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: ``{"cmd": name, "side": ..., field: value}``; hexes as labels."""
+        """A JSON-ready dict: ``{"cmd": name, "side": ..., field: value}``; hexes as labels.
+
+        Optional fields added after round 1 are left out at their default, so a command
+        that does not use them has the JSON (and a save's command hash) it always had."""
         out: dict[str, Any] = {"cmd": self.name}
         for f in dataclasses.fields(self):
-            out[f.name] = _to_json_value(getattr(self, f.name))
+            v = getattr(self, f.name)
+            if f.metadata.get("optional") and v == f.default:
+                continue
+            out[f.name] = _to_json_value(v)
         return out
 
     def __str__(self) -> str:
@@ -189,6 +201,22 @@ class Recrew(Command):
     crew: str = ""
     unit: str = ""
     name: ClassVar[str] = "recrew"
+
+
+@dataclass(frozen=True)
+class MoveCrew(Command):
+    """R5.2 (001): move a crew from one of the side's ground units to another during the
+    Commitment phase (rules revision 2; docs/rules.md).
+
+    Attributes:
+        crew: the crew's instance id on the map (riding a ground unit, or standing on its own
+            as infantry under variant ``crews-fight``).
+        unit: the crewless ground unit it moves to, in the crew's hex or next to it.
+    """
+
+    crew: str = ""
+    unit: str = ""
+    name: ClassVar[str] = "move_crew"
 
 
 @dataclass(frozen=True)
@@ -283,10 +311,19 @@ class Resolve(Command):
     Attributes:
         attack: the attack's number (``GameState.attacks`` key).
         bonus_card: a Command card instance discarded for +1 on the first to-hit roll (R1.3).
+        bonus_rolls: R1.3 on any roll of the attack, named ``"to_hit:N"`` (the N-th to-hit
+            roll of the attack from 0, counting the first weapon's rate of fire, then the
+            second weapon's), ``"intensity:N"`` (the Intensity roll of the hit scored by to-hit
+            roll N) or ``"assault_dice"`` (a Close Assault's damage dice); at most one bonus
+            per roll (:func:`hexwar.game.actions.resolve.bonus_rolls` lists them).
+        bonus_cards: the Command card instances spent on ``bonus_rolls``, pairwise; each is
+            discarded when its roll is made (a roll never made keeps its card in hand).
     """
 
     attack: int = 0
     bonus_card: str | None = None
+    bonus_rolls: tuple[str, ...] = field(default=(), metadata=_OPTIONAL)
+    bonus_cards: tuple[str, ...] = field(default=(), metadata=_OPTIONAL)
     name: ClassVar[str] = "resolve"
 
 
@@ -296,9 +333,17 @@ class Draw(Command):
 
     Attributes:
         extra: two sources, each ``"command"`` or ``"reserves"``, chosen before looking.
+        initiative_card: R1.3: a Command card in hand (before the draw) discarded for +1 on
+            the side's initiative roll of the next Begin Turn (R5.1c; every re-roll of a tie).
+        fire_units: R1.3 / R8.5: the side's units in burning hexes whose fire damage check of
+            the next Begin Turn (R5.1b) the owner lowers by 1 ...
+        fire_cards: ... with these Command cards from hand, pairwise.
     """
 
     extra: tuple[str, ...] = ("command", "reserves")
+    initiative_card: str | None = field(default=None, metadata=_OPTIONAL)
+    fire_units: tuple[str, ...] = field(default=(), metadata=_OPTIONAL)
+    fire_cards: tuple[str, ...] = field(default=(), metadata=_OPTIONAL)
     name: ClassVar[str] = "draw"
 
 
@@ -344,7 +389,7 @@ class Undo(Command):
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
-    for c in (ChooseHand, TargetArtillery, Commit, Recrew, Move, Tow, DropTow, Declare,
+    for c in (ChooseHand, TargetArtillery, Commit, Recrew, MoveCrew, Move, Tow, DropTow, Declare,
               DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase, Undo)
 }
 

@@ -178,6 +178,9 @@ def play(
         assert side is not None
         t0 = time.perf_counter()
         cmd = players[side].choose(st)
+        fallback = getattr(players[side], "fallback", None)
+        if fallback is not None and st.check(cmd) is not None:  # a view player hit something unseen (R12.2)
+            cmd = fallback()
         decisions[side].append(time.perf_counter() - t0)
         events = st.apply(cmd)
         n += 1

@@ -44,6 +44,7 @@ from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem
 from . import ruleset, victory
 from .events import Event
+from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
 
 __all__ = [
@@ -387,6 +388,8 @@ def passable_for(state: Any, uid: str) -> np.ndarray:
     u = state.units[uid]
     occ, cnt = occupancy(state)
     enemy = occ[other_side(u.side)]
+    if "fog" in state.variants:  # R12.2: a side plans only around the enemy units it sees
+        enemy = enemy & seen_mask(state, u.side)
     mine = cnt[u.side].copy()
     if u.hex is not None:
         col, row = u.hex.offset
@@ -493,8 +496,15 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
     entered: list[Hex] = []
     spent = 0.0
     stopped = ""
+    fog_block = None
+    if "fog" in state.variants:  # R12.2: an unseen enemy in the way stops the move (docs/rules.md)
+        enemy = occupancy(state)[0][other_side(u.side)]
+        fog_block = enemy | adjacent_mask(enemy) if ruleset.line(u.card) == "rear" else enemy
     for h in path:
         prev = u.hex
+        if fog_block is not None and fog_block[h.offset[1], h.offset[0]]:
+            stopped = f"; stops in {prev.label}: an unseen enemy unit bars the way (R12.2)"
+            break
         pc, pr = prev.offset
         col, row = h.offset
         step = float(road_cost[row, col]) if (state.battlemap.road[pr, pc] and state.battlemap.road[row, col]) else float(cost[row, col])

@@ -35,7 +35,7 @@ from ..rules.terrain_effects import default_effects, defense_class
 from ..rules.wrecks import drop_wreck, wreck_vehicle
 from . import ruleset
 from .events import Event, GameEvent, RuleEvent, UnitWreckEvent
-from .state import Kill, other_side
+from .state import Kill, card_of, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import Attack, GameState, UnitState
@@ -54,6 +54,9 @@ __all__ = [
     "has_ground_unit",
     "end_turn_events",
     "fire_damage",
+    "attack_rolls",
+    "fights_afoot",
+    "spend_bonus_policy",
 ]
 
 
@@ -99,10 +102,32 @@ def _clear_cards(state: GameState, u: UnitState) -> None:
     u.command_cards = []
 
 
+def fights_afoot(state: GameState, crew: Any) -> bool:
+    """Variant ``crews-fight`` (000's optional rule, R11.3): a surviving crew (fate 1-3) of a
+    frontline ground unit (frontline or SPG card, on the map) whose card has an infantry profile
+    (``fight_as_infantry`` in crews.toml: Regular and Veteran tank and gun crews) stays in the
+    unit's hex as an infantry unit of its own instead of going under the Reserves deck."""
+    if "crews-fight" not in state.variants or crew.hex is None or crew.aloft or crew.crewing is None:
+        return False
+    if not ruleset.weapons(card_of(crew.uid)):
+        return False
+    return ruleset.line(card_of(crew.crewing)) in ("frontline", "either")
+
+
 def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> list[Event]:
     c = state.units.pop(cid)
     _clear_cards(state, c)
     name = ruleset.card_name(cid)
+    if fate == "survives" and fights_afoot(state, c):
+        crewed = c.crewing
+        state.units[cid] = c  # back into play, on its own
+        c.crewing = None
+        c.endurance = ruleset.full_endurance(cid)
+        c.mp_left = 0.0
+        state.cache.clear()
+        return [Event("crew", f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
+                              f"{c.hex.label if c.hex else '?'} to fight as infantry (variant crews-fight, 000)",
+                      {"unit": cid, "fate": "fights", "hex": c.hex.label if c.hex else None})]
     if fate == "survives":
         state.reserves[c.owner].append(cid)
         return [Event("crew", f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",
@@ -131,8 +156,8 @@ def return_to_reserves(state: GameState, uid: str, sink: Any, why: str) -> None:
 def envelop_crewless(state: GameState, sink: Any) -> None:
     """End Turn: crewless units enveloped by the enemy are captured (000, map reading).
 
-    A unit that needs a crew and has none, with an enemy ground unit adjacent (or nowhere to be
-    supported from: no friendly crewed ground unit within 1 hex), passes to the enemy's
+    A unit that needs a crew and has none, with an enemy ground unit adjacent and no friendly
+    crewed ground unit within 1 hex to support it (both conditions), passes to the enemy's
     control; the captor scores twice its cost (it may later crew it instead, giving the points
     back, :func:`forfeit_capture`). See docs/rules.md.
     """
@@ -172,7 +197,7 @@ class _DamageDeck:
 def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
     dd = _DamageDeck(state)
     eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
-                       events_in_play=tuple(state.events_in_play))
+                       events_in_play=tuple(state.events_in_play), rules_revision=state.rules_revision)
     return eng, dd
 
 
@@ -267,11 +292,63 @@ def _record(state: GameState, scorer: str, uid: str, kind: str) -> Event:
     return score(state, scorer, uid, kind)
 
 
-def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
+def attack_rolls(state: GameState, a: Attack) -> list[str]:
+    """The rolls of declared attack ``a`` a Command card may add 1 to (R1.3), as named in
+    :class:`~hexwar.game.commands.Resolve` ``bonus_rolls``, in roll order: each to-hit roll
+    (``"to_hit:N"``: the first weapon's rate of fire, then the second's) followed by its
+    Intensity (``"intensity:N"``); a Close Assault's ``"to_hit:0"`` and ``"assault_dice"``.
+    A building attack has none (its AV roll takes no dice modifiers, R8.2). Rate of fire
+    counts the effects in force now (R6.3)."""
+    if a.building is not None or a.resolved:
+        return []
+    if a.close_assault:
+        return ["to_hit:0", "assault_dice"]
+    u = state.units.get(a.attackers[0])
+    if u is None:
+        return []
+    out: list[str] = []
+    n = 0
+    ws = ruleset.weapons(u.card)
+    for i in a.weapons:
+        for _ in range(combat.rate_of_fire(ruleset.cards(), u, ws[i], state.units, tuple(state.events_in_play),
+                                           tuple(a.command_cards))):
+            out += [f"to_hit:{n}", f"intensity:{n}"]
+            n += 1
+    return out
+
+
+def spend_bonus_policy(state: GameState, side: str, target: str, plan: dict[str, str],
+                       first_to_hit: bool = False) -> Any:
+    """The :data:`~hexwar.rules.combat.BonusPolicy` of a :class:`~hexwar.game.commands.Resolve`:
+    ``plan`` maps roll names (:func:`attack_rolls`) to Command cards in ``side``'s hand; a card
+    is discarded from the hand when its roll is made (R1.3), and only for a roll against the
+    attack's ``target`` (a classic friendly-fire victim's Intensity is never raised).
+    ``first_to_hit``: the round-1 ``bonus_card`` (already discarded) covers ``"to_hit:0"``."""
+    plan = dict(plan)
+
+    def policy(req: Any) -> bool:
+        key = "assault_dice" if req.roll == "assault_dice" else f"{req.roll}:{req.number}"
+        if first_to_hit and key == "to_hit:0":
+            return True
+        if req.target != target or key not in plan:
+            return False
+        card = plan.pop(key)
+        state.hand_commands[side].remove(card)
+        state.command_discard.append(card)
+        return True
+
+    return policy
+
+
+def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: dict[str, str] | None = None) -> None:
     """Resolve one declared attack through the combat engine (R6.2-R6.6) and apply the results.
 
     A flamethrower that fired at a unit in a building then attacks the building (R8.2, 003).
     The attack's Command cards are discarded afterwards.
+
+    Args:
+        bonus: a Command card was discarded for +1 on the first to-hit roll (R1.3).
+        plan: further R1.3 bonuses, roll name -> Command card (:func:`spend_bonus_policy`).
     """
     if a.building is not None:  # R8.2: infantry close combat against a building (no dice modifiers)
         u = state.units[a.attackers[0]]
@@ -284,9 +361,10 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any) -> None:
         a.command_cards = []
         return
     eng, dd = _engine(state)
-    pol = bonus_on(to_hit=[0]) if bonus else None
     t = state.units[a.target]
     target_uid = t.crew if a.at_crew and t.crew is not None else a.target
+    pol = spend_bonus_policy(state, a.side, target_uid, plan, bonus) if plan else (bonus_on(to_hit=[0]) if bonus
+                                                                                   else None)
     target = state.units[target_uid]
     ctx = defense_context(state, target_uid, a.hindrance, a.side)
     target_hex = t.hex
@@ -364,11 +442,18 @@ def fire_damage(state: GameState, sink: Any) -> None:
     hexes; each hit is resolved by the combat engine at once (:func:`fire_hit`)."""
     units = [(u.hex, TargetView(u.uid, state)) for _, u in sorted(state.units.items())
              if u.hex is not None and not u.aloft and u.crewing is None]
+    def lowered(view: Any) -> bool:  # R8.5: the owner's Command card set aside at the Draw (R1.3)
+        u = state.units.get(view.id)
+        return u is not None and state.pending[u.side].pop(f"fire_damage:{u.uid}", 0) > 0
+
     evs: list[Any] = []
-    for ev in fire_damage_steps(state.battlemap, units, state.dice):
+    for ev in fire_damage_steps(state.battlemap, units, state.dice, lowered):
         evs.append(ev)
         if isinstance(ev, FireDamageCheck) and ev.hit:
             evs.extend(fire_hit(state, ev.unit, default_effects().fire_damage_index, sink))
+    for side in state.pending:  # a lowering whose unit took no check (gone, changed sides) lapses
+        for k in [k for k in state.pending[side] if k.startswith("fire_damage:")]:
+            del state.pending[side][k]
     sink.rule_events(evs)
 
 

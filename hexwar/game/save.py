@@ -7,7 +7,7 @@ are upgraded on load, and a save without ``scenario.map`` is still written as ve
       "format": "hexwar-save", "schema_version": 1,
       "scenario": {"id": "skirmish", "name": "scenarios/skirmish.toml" (as given),
                    "path": "/abs/path/skirmish.toml", "hash": "<sha256 of scenario + map>"},
-      "seed": 1943, "variants": ["classic"],
+      "seed": 1943, "variants": ["classic"], "rules_revision": 2,
       "players": {"german": "standard", "soviet": "human"},     # informational
       "commands": [{"cmd": "choose_hand", "side": "german", ...}, ...],
       "checkpoints": [{"turn": 1, "commands": 41, "hash": "<state hash>"}, ...],
@@ -43,6 +43,7 @@ from ..fileio import LIMITS, FileLock, atomic_write_text, dump_json, read_json
 from ..formats.migrate import upgrade
 from ..formats.schema import merge_problems, schema_problems
 from ..paths import content_dir
+from ..rules.combat import RULES_REVISION
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
 from .limits import HARD_TURN_CAP, MAX_GAME_COMMANDS
@@ -106,6 +107,8 @@ class SaveFile:
         final_turn: turn after the last command.
         commands_hash: :func:`commands_hash` of the log when saved.
         log_hash: :func:`log_hash` of the game's event log when saved.
+        rules_revision: the combat rules revision the game was played with (1 for saves
+            that do not record one: the migration of round-1 saves, docs/rules.md).
         final_phase: the phase after the last command.
         scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
         result: the result as saved (JSON), or ``None``.
@@ -131,6 +134,7 @@ class SaveFile:
     scenario_map: str = ""
     mode: str = "hex"
     setup: dict[str, Any] = field(default_factory=dict)
+    rules_revision: int = 1
 
 
 def _mode_commands(mode: str) -> Any:
@@ -177,6 +181,7 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
         "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
+        "rules_revision": state.rules_revision,
         "players": dict(players or {}),
         "commands": [c.to_json() for c in state.commands],
         "checkpoints": [{"turn": t, "commands": n, "hash": h} for t, n, h in state.checkpoints],
@@ -324,11 +329,17 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         fc = final.get("commands")
         if not _is_int(fc) or (isinstance(cmds_raw, list) and fc != n_cmds):
             bad("final.commands", f"says {clip(fc)} commands but the log holds {n_cmds}")
+    # migration: saves written before rules revisions were recorded replay with revision 1
+    # (docs/rules.md "Rules revisions")
+    revision = data.get("rules_revision", 1)
+    if not _is_int(revision) or not 1 <= revision <= RULES_REVISION:
+        bad("rules_revision", f"expected a rules revision 1..{RULES_REVISION}, got {clip(revision)}")
+        revision = 1
     problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, fphase, smap, str(mode), dict(setup))
+                    dict(players), result, src, chash, lhash, fphase, smap, str(mode), dict(setup), revision)
 
 
 def _is_int(v: Any) -> bool:
@@ -463,6 +474,7 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
     state = sc.new_game(seed=save.seed, variants=save.variants)
+    state.rules_revision = save.rules_revision  # before any command: setup rolls no combat
     n = len(save.commands) if until is None else min(until, len(save.commands))
     for i, cmd in enumerate(save.commands[:n]):
         k = len(state.checkpoints)

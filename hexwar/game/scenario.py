@@ -16,7 +16,8 @@ target, the rule variants and a default seed. The full format, with an example, 
     seed = 1943                       # default seed (R1.2)
     turns = 8                         # turn limit, 0 = none (R10.2)
     victory_points = 51               # R10.1
-    rules = []                        # variants: "classic", "burnout" (R11.3)
+    rules = []                        # variants: "classic", "burnout", "fog", "crews-fight" (R11.3, R12.2)
+    fog = false                       # fog of war (R12.2), same as rules = ["fog"]
     events = []                       # Event card ids shuffled into the Command deck (R4.3)
 
     [sides.german]
@@ -94,7 +95,7 @@ __all__ = [
 
 SCENARIO_FORMAT = "hexwar-scenario"
 SCENARIO_SCHEMA_VERSION = 1
-KNOWN_VARIANTS = ("standard", "classic", "burnout")  # R11.3; "standard" = none of the others
+KNOWN_VARIANTS = ("standard", "classic", "burnout", "fog", "crews-fight")  # R11.3, R12.2; "standard" = none of the others
 BUDGET_RANGE = (80, 100)  # 000 Standard Game Setup: Reserves decks of 80-100 points
 MAX_SCENARIO_BYTES = 1024 * 1024
 TARGET_TYPES = ("infantry", "vehicle", "gun", "aircraft")  # R4.2 attack value columns
@@ -479,7 +480,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         bad("scenario", "missing [scenario] table")
         sc = {}
     unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
-                                  "guns_move", "rules", "events", "override_reserves"})
+                                  "guns_move", "rules", "events", "override_reserves", "fog"})
     override_reserves = sc.get("override_reserves", False)
     if not isinstance(override_reserves, bool):
         bad("scenario.override_reserves", "expected true or false")
@@ -501,11 +502,17 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         bad("scenario.guns_move", "expected true or false")
         guns_move = False
     variants: list[str] = []
+    fog = sc.get("fog", False)  # R12.2: `fog = true` is the same as rules = ["fog"]
+    if not isinstance(fog, bool):
+        bad("scenario.fog", "expected true or false")
+        fog = False
     for i, v in enumerate(get_list(sc, "rules", "scenario")):
         if v not in KNOWN_VARIANTS:
             bad(f"scenario.rules[{i}]", f"unknown rule variant {clip(v)}; expected one of {KNOWN_VARIANTS}")
         elif v != "standard" and v not in variants:
             variants.append(v)
+    if fog and "fog" not in variants:
+        variants.append("fog")
 
     # map
     if "map" not in sc:

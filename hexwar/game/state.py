@@ -28,10 +28,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import HexwarError
 from ..hexgrid import Hex
 from ..maps import BattleMap
+from ..rules.combat import RULES_REVISION
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
 from .events import GameEvent, Recorder
+from .sight import after_command
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -325,11 +327,19 @@ class GameState:
         commands: every command applied so far (the replay log).
         log: every event so far (the game log).
         checkpoints: ``(turn, commands applied, state hash)`` after each End Turn (saves).
+        last_seen: fog of war (R12.2): per side, last-known markers of enemy units that left
+            its sight, ``uid -> (hex label, turn seen, card id)`` (:mod:`hexwar.game.view`).
+        sight: fog of war: per side, the units it saw after the last command.
+        log_sides: fog of war: per event of :attr:`log`, the sides that may see it.
         cache: derived data (LOS, movement costs) keyed by map version; not state.
         engine: the turn sequence that applies commands (a
             :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
             standard game's). Set by :func:`~hexwar.game.setup.new_game`; not state.
         recorder: the game's event collector; the dice log reports every roll to it (R1.2).
+        rules_revision: the combat rules revision the game is played with
+            (:data:`hexwar.rules.combat.RULES_REVISION` for new games; a save without one
+            replays with revision 1, docs/rules.md "Rules revisions"). Fixed for the game
+            like the seed; not part of the state hash.
         undo_points: positions before the side's undoable commands of this phase (R12.3,
             :mod:`hexwar.game.actions.undo`); rebuilt by replaying the commands, not saved.
     """
@@ -339,6 +349,7 @@ class GameState:
     dice: Dice
     variants: tuple[str, ...] = ()
     seed: int = 0
+    rules_revision: int = RULES_REVISION
     turn: int = 1
     phase: str = Phase.SETUP
     to_act: str | None = None
@@ -370,6 +381,9 @@ class GameState:
     commands: list[Command] = field(default_factory=list)
     log: list[GameEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
+    last_seen: dict[str, dict[str, tuple[str, int, str]]] = field(default_factory=dict)
+    sight: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    log_sides: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)
@@ -389,7 +403,9 @@ class GameState:
             IllegalCommand: with the reason when the command is not allowed now; the state is
                 then unchanged (nothing is rolled either).
         """
-        return self._engine().apply_command(self, command)
+        events = self._engine().apply_command(self, command)
+        after_command(self, events)  # R12.2 sight and last-known markers (fog only)
+        return events
 
     def legal_commands(self, side: str | None = None) -> list[Command]:
         """Every command :attr:`to_act` (or ``side``) may issue now, in a fixed order.
@@ -431,9 +447,12 @@ class GameState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (ids and quantities only), for hashing and tests."""
         bm = self.battlemap
+        # only the few marked cells are visited (numpy), not every hex of the map: same text
+        rubble = [Hex.from_offset(int(c), int(r)) for r, c in zip(*bm.rubble.nonzero(), strict=True)]
+        fire = [(Hex.from_offset(int(c), int(r)), int(bm.fire_turns[r, c])) for r, c in zip(*bm.fire.nonzero(), strict=True)]
         overlays = {
-            "rubble": sorted(bm.label(h) for h in bm.hexes() if bm.rubble[bm.index(h)]),
-            "fire": sorted(f"{bm.label(h)}:{int(bm.fire_turns[bm.index(h)])}" for h in bm.hexes() if bm.fire[bm.index(h)]),
+            "rubble": sorted(bm.label(h) for h in rubble),
+            "fire": sorted(f"{bm.label(h)}:{t}" for h, t in fire),
             "wrecks": {bm.label(h): list(s) for h, s in sorted(bm.wrecks.items()) if s},
             "artillery_marker": bm.label(bm.artillery_marker) if bm.artillery_marker is not None else None,
         }
@@ -467,7 +486,8 @@ class GameState:
             "map": overlays,
             "result": self.result.to_json() if self.result else None,
             "rolls": len(self.dice.log),
-        }
+        } | ({"last_seen": {s: {u: list(m) for u, m in sorted(v.items())} for s, v in sorted(self.last_seen.items())}}
+             if "fog" in self.variants else {})
 
     def state_hash(self) -> str:
         """SHA-256 of :meth:`snapshot` as canonical JSON: equal states have equal hashes."""

@@ -38,6 +38,7 @@ from ..rules.cards import EffectKind, Weapon
 from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset
 from .commands import Command, Declare, DeclareBuildingAttack, DeclareCloseAssault
+from .sight import seen_units
 from .state import Attack, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -172,6 +173,8 @@ def target_problem(state: GameState, side: str, uid: str, tid: str, at_crew: boo
     """Why ``tid`` is not a legal target for ``uid`` at all (ignoring weapons), or ``None``."""
     u = state.units[uid]
     t = state.units.get(tid)
+    if "fog" in state.variants and (t is None or (t.side != side and tid not in seen_units(state, side))):
+        return f"{side} sees no unit {tid} (R12.2: a target must be seen)"  # the same words either way
     if t is None:
         return f"no unit {clip(tid, quote=False)} in play"
     if t.side == side:

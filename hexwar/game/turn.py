@@ -25,7 +25,7 @@ phase              commands (besides ``EndPhase``)
 =================  ====================================================================
 ``setup``          ``ChooseHand`` (both sides, German first)
 ``artillery``      ``TargetArtillery`` (R5.1d, R9.2)
-``commitment``     ``Commit``, ``Recrew``, ``UseCommandCard`` (R5.2)
+``commitment``     ``Commit``, ``Recrew``, ``MoveCrew``, ``UseCommandCard`` (R5.2, 001)
 ``movement``       ``Move``, ``Tow``, ``DropTow``, ``UseCommandCard`` (R5.3)
 ``declaration``    ``Declare``, ``DeclareCloseAssault``, ``DeclareBuildingAttack``,
                    ``UseCommandCard`` (R6.1, R8.2)
@@ -343,6 +343,8 @@ def _begin_turn(state: GameState, sink: Recorder) -> None:
             card_mod = state.pending[side].get("initiative", 0)
             if card_mod:
                 mods.append(("command card", card_mod))
+            if state.pending[side].get("initiative_bonus", 0):  # R1.3: a card set aside at the Draw
+                mods.append(("command card bonus", 1))
             rolls[side] = state.dice.roll(f"initiative {side}", "1d10", modifiers=mods).result
         if rolls["german"] != rolls["soviet"]:
             break
@@ -351,6 +353,7 @@ def _begin_turn(state: GameState, sink: Recorder) -> None:
     state.initiative = winner
     for side in SIDES:
         state.pending[side].pop("initiative", None)
+        state.pending[side].pop("initiative_bonus", None)
     sink.emit("initiative", f"{winner} wins initiative ({rolls['german']} german vs {rolls['soviet']} soviet)",
               winner=winner, rolls=rolls)
     _start_phase(state, Phase.ARTILLERY, sink)

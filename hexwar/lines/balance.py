@@ -18,7 +18,7 @@ __all__ = ["BalanceRow", "play_ai_game", "play_lines_game", "balance", "balance_
            "MARK_BEGIN", "MARK_END"]
 
 LINE_SCENARIOS = ("lines", "lines-4p", "lines_ponyri", "lines_prokhorovka", "lines_kharkov", "lines_bukrin")
-MARK_BEGIN = "<!-- lines-balance:begin (written by `hexwar lines balance --write`) -->"
+MARK_BEGIN = "<!-- lines-balance:begin -->"
 MARK_END = "<!-- lines-balance:end -->"
 
 

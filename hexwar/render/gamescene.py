@@ -81,8 +81,32 @@ def scenario_scene(path: str | os.PathLike[str]) -> Any:
     from ..game.scenario import load_scenario
     from .scene import Scene
 
-    state = load_scenario(path).new_game(seed=0)
-    return Scene(state.battlemap, counters_from_state(state), state.battlemap.name)
+    sc = load_scenario(path)
+    state = sc.new_game(seed=0)
+    return Scene(state.battlemap, counters_from_state(state), state.battlemap.name, scenario_overlays(sc))
+
+
+def scenario_overlays(sc: Any, targets: Any = ()) -> list[tuple[str, Any]]:
+    """The region overlays of a scenario (:class:`hexwar.game.scenario.Scenario`): each side's
+    deploy zone (R5.2), every named area, the objectives with their points (R10.2) and the
+    artillery target hexes ``targets`` (R9.3; e.g. a ``sim scenario`` plan's)."""
+    from .regions import SIDE_ZONE_COLOURS, ObjectiveOverlay, TargetOverlay, ZoneOverlay, area_colour
+
+    out: list[tuple[str, Any]] = []
+    for side, setup in sc.sides.items():
+        col = SIDE_ZONE_COLOURS.get(side, (200, 200, 200, 255))
+        if setup.deploy:
+            out.append((f"deploy-{side}", ZoneOverlay(tuple(setup.deploy), col, alpha=0.28, border=0.08)))
+    obj_hexes = {o.hex for o in sc.objectives}
+    for name, hexes in sc.areas.items():
+        if set(hexes) <= obj_hexes and len(hexes) == 1:
+            continue  # an objective's own area is drawn as the objective
+        out.append((f"area:{name}", ZoneOverlay(tuple(hexes), area_colour(name), alpha=0.12, border=0.10, on_top=True)))
+    if sc.objectives:
+        out.append(("objectives", ObjectiveOverlay(tuple((o.hex, o.points) for o in sc.objectives))))
+    if targets:
+        out.append(("targets", TargetOverlay(tuple(targets))))
+    return out
 
 
 def save_scene(path: str | os.PathLike[str]) -> Any:

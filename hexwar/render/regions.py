@@ -15,7 +15,7 @@ from .looks import RGBA, mix, with_alpha
 from .mesh import Mesh, MeshBuilder, TexMesh, hex_corner_offsets
 from .overlays import Overlay, OverlayContext
 
-__all__ = ["ObjectiveOverlay", "ZoneOverlay", "fill_hex", "ring_hex", "outline_region"]
+__all__ = ["ObjectiveOverlay", "TargetOverlay", "ZoneOverlay", "SIDE_ZONE_COLOURS", "area_colour", "fill_hex", "ring_hex", "outline_region"]
 
 _SQRT3 = math.sqrt(3.0)
 
@@ -118,3 +118,37 @@ class ObjectiveOverlay(Overlay):
             texts.append(ctx.atlas.text(label, cx, cy - 0.145 * s, 0.2 * s, mix(gold, (255, 255, 255, 255), 0.3),
                                         style="bold"))
         return {int(Layer.OVERLAY): b.build(), int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
+
+
+#: deploy-zone colours per side (the editor's and ``hexwar render``'s), RGBA
+SIDE_ZONE_COLOURS: dict[str, RGBA] = {"german": (64, 104, 176, 255), "soviet": (196, 64, 56, 255)}
+
+
+def area_colour(name: str) -> RGBA:
+    """A steady colour per named area (a BLAKE2b hash of the name, never a generator)."""
+    import hashlib
+
+    d = hashlib.blake2b(name.encode(), digest_size=3).digest()
+    return (90 + d[0] % 150, 90 + d[1] % 150, 90 + d[2] % 150, 255)
+
+
+@dataclass
+class TargetOverlay(Overlay):
+    """Artillery target hexes (R9.3): a red crosshair ring on each, above counters."""
+
+    hexes: Iterable[Hex]
+    colour: RGBA = (226, 52, 40, 255)
+
+    def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
+        """A ring and four ticks per target hex (world units)."""
+        s = ctx.layout.size
+        b = MeshBuilder()
+        for h in self.hexes:
+            if not ctx.bmap.in_bounds(h):
+                continue
+            cx, cy = ctx.layout.hex_to_pixel(h)
+            ring_hex(b, cx, cy, s, 0.09 * s, self.colour, inset=0.18)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                b.line(cx + dx * 0.15 * s, cy + dy * 0.15 * s, cx + dx * 0.55 * s, cy + dy * 0.55 * s, 0.07 * s,
+                       self.colour, cap=True)
+        return {int(Layer.OVERLAY): b.build()}

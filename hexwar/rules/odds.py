@@ -291,18 +291,30 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         alive = ~gone
         return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
 
-    def extra_then(v: np.ndarray, j: int) -> np.ndarray:
-        """Mass drawing card state ``j``: apply its extra damage dice (no Defense)."""
+    def extra_then(v: np.ndarray, j: int, fate: Any) -> np.ndarray:
+        """Mass drawing card state ``j``: apply its extra damage dice (no Defense). A crew whose
+        unit they destroy meets the fate of the destroying attack's Intensity die (000 step g,
+        rules revision 2): ``fate`` is that die's face, or ``(probabilities, faces)`` of a die
+        still to be rolled (a natural 19-20 draws the card before the hit's Intensity)."""
         x = states[j][2]
         if not x:
             return v
         p, s, m = dice_sum_distribution(x)
-        return shift(v, s, p, m)
+        if isinstance(fate, int):
+            return shift(v, s, p, np.full_like(m, fate))
+        fp, ff = fate
+        k = len(ff)
+        return shift(v, np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
 
-    def draw(v: np.ndarray, out: np.ndarray) -> None:
+    def draw(v: np.ndarray, out: np.ndarray, fate: Any) -> None:
         """Mass that must draw a Damage card now: split over the card states."""
         for j in range(1, C):
-            out[j] += extra_then(v * draw_p[j], j)
+            out[j] += extra_then(v * draw_p[j], j, fate)
+
+    def fresh(ndice: int) -> tuple[np.ndarray, np.ndarray]:
+        """The highest face of ``ndice`` d10 still to be rolled: (probabilities, faces 1..10)."""
+        p, _, m = dice_sum_distribution(ndice)
+        return np.bincount(m, weights=p, minlength=11)[1:11], np.arange(1, 11)
 
     for slot, av, di, b_hit, b_int, ndice in rolls:
         Q = np.zeros_like(P)
@@ -322,15 +334,17 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
             d = np.concatenate([np.maximum(0, raw + di - D), np.maximum(0, 2 * raw + di - D)])
             p = np.concatenate([ph * pd_, pdb * pd_])
             f = np.concatenate([md_, md_])
-            surv = shift(v, d, p, f)
             if kind == 0 and can_draw:
-                low = surv.copy()
-                low[half + 1:] = 0.0
-                surv[: half + 1] = 0.0
-                Q[c] += surv
-                draw(low, Q)
+                for die in np.unique(f):  # the hit's die decides a crew the extra damage kills
+                    sel = f == die
+                    surv = shift(v, d[sel], p[sel], f[sel])
+                    low = surv.copy()
+                    low[half + 1:] = 0.0
+                    surv[: half + 1] = 0.0
+                    Q[c] += surv
+                    draw(low, Q, int(die))
             else:
-                Q[c] += surv
+                Q[c] += shift(v, d, p, f)
             if ps:
                 if classic or kind != 0:
                     dead[fate_of_die[0]] += ps * mass
@@ -338,7 +352,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                     Q[c] += shift(v, np.maximum(0, raw + di - D), ps * pd_, md_)
                 else:
                     for j in range(1, C):
-                        u = extra_then(v * (ps * draw_p[j]), j)
+                        u = extra_then(v * (ps * draw_p[j]), j, fresh(ndice))
                         Dj = states[j][0]
                         Q[j] += shift(u, np.maximum(0, raw + di - Dj), pd_, md_)
         P = Q

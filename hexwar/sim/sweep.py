@@ -48,6 +48,8 @@ __all__ = [
     "sweep_artillery",
     "sweep_csv",
     "sweep_fire",
+    "sweep_runs",
+    "sweep_chunk",
 ]
 
 ARTILLERY_PARAMS = {"hit_on": (1, 7), "bonus": (0, 1), "missions": (1, 1000), "damage_index": (0, 30)}
@@ -271,6 +273,38 @@ def sweep_fire(
             "burning_exact": exact_mean,
         })
         rows.append(row)
+    return rows
+
+
+def sweep_runs(vary: Mapping[str, Sequence[int]], seeds: Sequence[int]) -> list[tuple[dict[str, int], int]]:
+    """Every ``(parameter values, seed)`` run of a sweep, in row order (the Cartesian product of
+    ``vary`` in the order given, each with every seed).
+
+    Raises:
+        SweepError: for more than :data:`MAX_RUNS` runs.
+
+    >>> sweep_runs({"hit_on": [3, 4]}, [0, 1])
+    [({'hit_on': 3}, 0), ({'hit_on': 3}, 1), ({'hit_on': 4}, 0), ({'hit_on': 4}, 1)]
+    """
+    return _combos(vary, seeds)
+
+
+def sweep_chunk(items: list[tuple[str, BattleMap, dict[str, Any], dict[str, int], int]]) -> list[dict[str, Any]]:
+    """Run a chunk of sweep runs (on a Dask worker or in this process), one row each, in order.
+
+    Args:
+        items: ``(kind, battlemap, keyword arguments, parameter values, seed)`` with kind
+            ``"artillery"`` (:func:`sweep_artillery`) or ``"fire"`` (:func:`sweep_fire`); a run
+            is the sweep of one combination and one seed, so its row is exactly the row the
+            whole sweep gives for them (every die is keyed by its seed, :mod:`hexwar.sim.seeding`).
+
+    Raises:
+        SweepError: as the sweep functions do.
+    """
+    rows: list[dict[str, Any]] = []
+    for kind, battlemap, kw, params, seed in items:
+        fn = sweep_artillery if kind == "artillery" else sweep_fire
+        rows += fn(battlemap, **kw, vary={k: [v] for k, v in params.items()}, seeds=[seed])
     return rows
 
 

@@ -56,6 +56,7 @@ from ..game.commands import (
 )
 from ..game.events import GameEvent
 from ..game.state import GameState, Phase
+from ..game.view import event_sides
 from ..hexgrid import Hex
 from .animation import MoveAnim
 from .autosave import PlayAutosave
@@ -218,7 +219,12 @@ class PlayController(PlayViewsMixin):
         return self.autosave.saved_final
 
     def _record(self, events: Any) -> None:
-        self.log_view.record(events, self.state)
+        evs = list(events)
+        st = self.state
+        if "fog" in st.variants and len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
+            start = len(st.log) - len(evs)  # R12.2: the log shows what the person's side saw
+            evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
+        self.log_view.record(evs, self.state)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -573,8 +579,12 @@ class PlayController(PlayViewsMixin):
             self.selected = None
             self.say(PHASE_HINTS.get(self.state.phase, "") if self.my_turn() else f"{side.capitalize()} ends the phase.")
 
-    def resolve(self, number: int | None = None) -> None:
-        """Resolve one of the side's declared attacks (R6.2); default the lowest numbered."""
+    def resolve(self, number: int | None = None, bonus_rolls: tuple[str, ...] = ()) -> None:
+        """Resolve one of the side's declared attacks (R6.2); default the lowest numbered.
+
+        ``bonus_rolls``: R1.3, roll names of the attack (``"to_hit:1"``, ``"intensity:0"``,
+        ``"assault_dice"``; :func:`hexwar.game.actions.resolve.bonus_rolls`) that each get a
+        Command card from the hand (the first ones in hand order)."""
         if self._refuse_not_mine():
             return
         side = self.state.to_act
@@ -585,7 +595,9 @@ class PlayController(PlayViewsMixin):
                 self.say("You have no attack left to resolve.", error=True)
                 return
             number = mine[0]
-        self.issue(Resolve(side, number))
+        cards = tuple(self.state.hand_commands[side][:len(bonus_rolls)])
+        self.issue(Resolve(side, number, bonus_rolls=tuple(bonus_rolls), bonus_cards=cards) if bonus_rolls
+                   else Resolve(side, number))
 
     def inspect_text(self, h: Hex | None = None) -> str:
         """The hex ``h`` (default the hovered one) in plain text, with LOS from the selected

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import HexwarError
 from ..game import movement, ruleset, targeting
 from ..game.commands import Command, Commit, Declare, Discard, Recrew, TargetArtillery, UseCommandCard
+from ..game.sight import seen_units
 from ..game.state import GameState, Phase, card_of, other_side
 from ..hexgrid import Hex
 
@@ -222,6 +223,9 @@ class PlayViewsMixin:
         if h is None:
             return []
         us = [u for u in self.state.units_at(h) if u.crewing is None]
+        if "fog" in self.state.variants:  # R12.2: tooltips and clicks know only the units the side sees
+            seen = seen_units(self.state, self.shown_side)
+            us = [u for u in us if u.uid in seen]
         us.sort(key=lambda u: (u.side != self.shown_side, u.uid))
         return [u.uid for u in us]
 

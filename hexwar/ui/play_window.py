@@ -180,6 +180,19 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         except HexwarError as exc:
             self.controller.say(str(exc), error=True)
 
+    def drawn_state(self) -> GameState:
+        """What the screen may draw: under fog the shown side's view (R12.2), else the game."""
+        st = self.state
+        if "fog" not in st.variants:
+            return st
+        from ..game.view import state_from_view, view
+
+        key = (id(st), self.controller._epoch(), self.controller.side)
+        if self._keys.get("fog_view_key") != key:
+            self._keys["fog_view_key"] = key
+            self._keys["fog_view"] = state_from_view(view(st, self.controller.side).data, st.scenario)
+        return self._keys["fog_view"]  # type: ignore[no-any-return]
+
     def refresh(self) -> None:
         """Bring counters, overlays and panels up to date with the controller."""
         if not self._ready:
@@ -229,7 +242,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         ck = (ep, ctl.selected, anim.uid if anim else None, anim_h)
         if self._keys.get("counters") != ck:
             self._keys["counters"] = ck
-            cs = counters_from_state(st, selected=ctl.selected)
+            cs = counters_from_state(self.drawn_state(), selected=ctl.selected)
             if anim is not None and anim_h is not None:
                 import dataclasses
 
@@ -633,7 +646,11 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
     backend.require_display()
     state = scenario.new_game(seed=seed, variants=variants)
     names = DEFAULT_AI if ai is None else ai
-    players = {s: make_player(n, s, state.seed) for s, n in names.items()}
+    players: dict[str, Any] = {s: make_player(n, s, state.seed) for s, n in names.items()}
+    if "fog" in state.variants:  # R12.2: the computer decides from its view only
+        from ..game.view import ViewPlayer
+
+        players = {s: ViewPlayer(p) for s, p in players.items()}
     win = PlayWindow(state, ai=players, save=save, max_turns=turns)
     win.set_visible(True)
     pyglet.app.run()

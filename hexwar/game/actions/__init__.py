@@ -11,8 +11,8 @@ phase                  actions, in listing order                     rules
 =====================  ===========================================  ===================
 ``setup``              choose_hand                                   000 setup
 ``artillery``          artillery, command_card, end_phase            R5.1d, R9.2
-``commitment``         commit, recrew, command_card, end_phase,      R5.2, R12.3
-                       undo
+``commitment``         commit, recrew, move_crew, command_card,      R5.2, 001, R12.3
+                       end_phase, undo
 ``movement``           drop tow, move, tow (merged by unit),         R5.3, R8.1, R12.3
                        command_card, end_phase, undo
 ``declaration``        declare, close_assault, building_attack,      R6.1, R6.6, R8.2,
@@ -37,6 +37,7 @@ from . import (
     draw,
     end_phase,
     move,
+    move_crew,
     recrew,
     resolve,
     tow,
@@ -53,7 +54,7 @@ _UNDO = undo.ACTION
 STANDARD = ActionRegistry({
     Phase.SETUP: [choose_hand.ACTION],
     Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
-    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, _CARD, _END, _UNDO],
+    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END, _UNDO],
     Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END, _UNDO],
     Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END, _UNDO],
     Phase.RESOLUTION: [resolve.ACTION, _CARD],

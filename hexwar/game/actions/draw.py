@@ -15,13 +15,55 @@ from .registry import Action
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["ACTION", "check", "apply", "options", "draw_command"]
+__all__ = ["ACTION", "check", "apply", "options", "draw_command", "bonus_problem", "fire_bonus_units"]
+
+
+def fire_bonus_units(state: GameState, side: str) -> list[str]:
+    """``side``'s ground units that take a fire damage check at the next Begin Turn (R5.1b,
+    R8.5): in a hex burning now, unless variant ``burnout`` puts that fire out first (R8.6)."""
+    bm = state.battlemap
+    out = []
+    for uid, u in sorted(state.units.items()):
+        if u.side != side or u.hex is None or u.aloft or u.crewing is not None or not bm.in_bounds(u.hex):
+            continue
+        i = bm.index(u.hex)
+        if bm.fire[i] and not ("burnout" in state.variants and bm.fire_turns[i] >= 3):
+            out.append(uid)
+    return out
+
+
+def bonus_problem(state: GameState, cmd: Draw) -> str | None:
+    """Why the R1.3 bonuses set aside with a draw are not allowed, or ``None``: the cards are
+    distinct Command cards in hand, one per roll; the fire units will take a check."""
+    side = cmd.side
+    cards = ([cmd.initiative_card] if cmd.initiative_card is not None else []) + list(cmd.fire_cards)
+    if len(cmd.fire_units) != len(cmd.fire_cards):
+        return "give one Command card for each unit whose fire damage check you lower (R1.3)"
+    if len(set(cards)) != len(cards):
+        return "each Command card buys one bonus (R1.3)"
+    for c in cards:
+        if c not in state.hand_commands[side]:
+            return f"Command card {c} is not in your hand (R1.3 bonus)"
+    if cmd.initiative_card is not None and state.pending[side].get("initiative_bonus"):
+        return "you already have a Command card on the next initiative roll (R1.3: one per roll)"
+    if len(set(cmd.fire_units)) != len(cmd.fire_units):
+        return "one Command card per fire damage check (R1.3)"
+    if cmd.fire_units:
+        ok = set(fire_bonus_units(state, side))
+        for uid in cmd.fire_units:
+            if uid not in ok:
+                return f"{uid} is not a unit of yours that takes a fire damage check next turn (R8.5)"
+    return None
 
 
 def check(state: GameState, cmd: Draw) -> str | None:
-    """Once per turn, with exactly as many sources as extra cards are due (R5.5)."""
+    """Once per turn, with exactly as many sources as extra cards are due (R5.5); the R1.3
+    bonuses for the next Begin Turn (:func:`bonus_problem`)."""
     if cmd.side in state.drawn:
         return "you have drawn already this turn"
+    bad = bonus_problem(state, cmd)
+    if bad is not None:
+        return bad
     extra = extra_draws(state, cmd.side)
     if len(cmd.extra) != extra:
         return f"choose {extra} sources for the extra cards, each 'command' or 'reserves' (R5.5)"
@@ -49,6 +91,15 @@ def draw_command(state: GameState, side: str, rec: Recorder) -> str | None:
 def apply(state: GameState, cmd: Draw, rec: Recorder) -> None:
     """Draw the Command card and the extra cards from their sources."""
     side = cmd.side
+    for card, what, key in ([(cmd.initiative_card, "its initiative roll next turn (+1)", "initiative_bonus")]
+                            if cmd.initiative_card is not None else []) + [
+            (c, f"the fire damage check of {ruleset.card_name(u)} ({u}) next turn (-1)", f"fire_damage:{u}")
+            for u, c in zip(cmd.fire_units, cmd.fire_cards, strict=True)]:
+        state.hand_commands[side].remove(card)
+        state.command_discard.append(card)
+        state.pending[side][key] = 1
+        rec.emit("roll_bonus", f"{side} discards {ruleset.card_name(card)} for {what} (R1.3)", side=side, card=card,
+                 roll=key)
     got: list[str] = []
     if draw_command(state, side, rec):
         got.append("Command")
@@ -67,7 +118,9 @@ def apply(state: GameState, cmd: Draw, rec: Recorder) -> None:
 
 
 def options(state: GameState, side: str) -> Iterator[Draw]:
-    """Each distinct split of the extra cards between the sources that still have cards."""
+    """Each distinct split of the extra cards between the sources that still have cards; then
+    the first split with the first Command card in hand set aside for the next initiative
+    roll, and for each fire damage check the side's units will take (R1.3)."""
     if side in state.drawn or not draw_possible(state, side):
         return
     n = extra_draws(state, side)
@@ -79,6 +132,14 @@ def options(state: GameState, side: str) -> Iterator[Draw]:
         if key not in seen:
             seen.add(key)
             yield Draw(side, combo)
+    hand = state.hand_commands[side]
+    if not hand or not seen:
+        return
+    first = tuple([srcs[-1]] * n)  # the first split listed above
+    if not state.pending[side].get("initiative_bonus"):
+        yield Draw(side, first, initiative_card=hand[0])
+    for uid in fire_bonus_units(state, side):
+        yield Draw(side, first, fire_units=(uid,), fire_cards=(hand[0],))
 
 
 ACTION = Action(Draw, check, apply, options)

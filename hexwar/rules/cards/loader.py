@@ -175,7 +175,45 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
     return out
 
 
-def _parse_crews(data: dict[str, Any], r: _Reader) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
+def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: dict[str, Weapon]) -> tuple[
+        set[tuple[str, str]], int, dict[str, tuple[Weapon, ...]]]:
+    """``[fight_as_infantry]`` of crews.toml: the crews (type, quality) that may stay in play and
+    fight as infantry when their frontline unit is destroyed (000's optional rule, variant
+    ``crews-fight``, R11.3), their movement points and their weapons per side."""
+    where = "fight_as_infantry"
+    if "fight_as_infantry" not in data:
+        return set(), 0, {}
+    t = r.table(data.get(where), where)
+    r.unknown(t, ("crew_types", "qualities", "movement", "weapons"), where)
+    types = t.get("crew_types", [])
+    quals = t.get("qualities", [])
+    if not isinstance(types, list) or any(x not in CREW_TYPES or x == "pilot" for x in types):
+        r.bad(f"{where}.crew_types", "expected a list of ground crew types (tank_crew, artillery_crew)")
+        types = []
+    if not isinstance(quals, list) or any(x not in QUALITIES for x in quals):
+        r.bad(f"{where}.qualities", f"expected a list of qualities from {QUALITIES}")
+        quals = []
+    movement = r.int_(t, "movement", where, 1, 8, default=3)
+    ws = r.table(t.get("weapons"), f"{where}.weapons")
+    per_side: dict[str, tuple[Weapon, ...]] = {}
+    for side in SIDES:
+        ids = ws.get(side)
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 2:
+            r.bad(f"{where}.weapons.{side}", "expected a list of 1 or 2 weapon ids")
+            continue
+        got = []
+        for i, wid in enumerate(ids):
+            w = weapons.get(wid) if isinstance(wid, str) else None
+            if w is None:
+                r.bad(f"{where}.weapons.{side}[{i}]", f"unknown weapon {wid!r} (not in weapons.toml)")
+                continue
+            got.append(w)
+        per_side[side] = tuple(got)
+    return {(ct, q) for ct in types for q in quals}, movement, per_side
+
+
+def _parse_crews(data: dict[str, Any], r: _Reader,
+                 weapons: dict[str, Weapon] | None = None) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
     quals: dict[str, CrewQuality] = {}
     qt = r.table(data.get("quality"), "quality")
     for q in QUALITIES:
@@ -191,6 +229,7 @@ def _parse_crews(data: dict[str, Any], r: _Reader) -> tuple[dict[str, CrewQualit
         quals[key] = CrewQuality(key, r.str_(qd, "name", where), r.int_(qd, "attack", where, -3, 3),
                                  r.bool_(qd, "ignores_marked_effects", where))
     units: dict[str, UnitCard] = {}
+    afoot, afoot_mp, afoot_ws = _parse_afoot(data, r, weapons or {})
     ct = r.table(data.get("crew_type"), "crew_type")
     for ctype, c in ct.items():
         where = f"crew_type.{ctype}"
@@ -216,12 +255,15 @@ def _parse_crews(data: dict[str, Any], r: _Reader) -> tuple[dict[str, CrewQualit
             for qk in QUALITIES:
                 cid = f"{SIDE_PREFIX[side]}_{ctype}_{qk}"
                 qname = quals[qk].name if qk in quals else qk
+                fights = (ctype, qk) in afoot  # its infantry profile (variant crews-fight)
+                mp = afoot_mp if fights else movement
                 units[cid] = UnitCard(
                     id=cid, name=f"{name} ({qname.lower()})", side=side, unit_type=ctype, crew="none",
                     defense=defense, endurance_full=full, endurance_half=half,
                     cost=r.int_(costs, qk, f"{where}.cost", 1, 10, default=1),
                     line="frontline",  # crews ride with the unit they crew
-                    movement=movement, mobility="foot" if movement else None, quality=qk,
+                    weapons=afoot_ws.get(side, ()) if fights else (),
+                    movement=mp, mobility="foot" if mp else None, quality=qk,
                 )
     for ctype in CREW_TYPES:
         if ctype not in ct:
@@ -395,7 +437,7 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     src, data = one("combat")
     rules = _parse_combat(data, _Reader(src, problems))
     src, data = one("crews")
-    qualities, units = _parse_crews(data, _Reader(src, problems))
+    qualities, units = _parse_crews(data, _Reader(src, problems), weapons)
     crew_ids = set(units)
     for src, data in by_kind["units"]:
         r = _Reader(src, problems)
@@ -457,7 +499,7 @@ def validate_card_file(path: str) -> None:
     elif kind == "units":
         _parse_units(data, r, default_cards().weapons)
     elif kind == "crews":
-        _parse_crews(data, r)
+        _parse_crews(data, r, default_cards().weapons)
     elif kind == "command":
         cmd = _parse_command(data, r)
         n = sum(c.copies for c in cmd.values())

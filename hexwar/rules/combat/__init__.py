@@ -43,6 +43,7 @@ The package: :mod:`.orders` (contexts, orders, policies), :mod:`.events` (the co
 from __future__ import annotations
 
 from .engine import (
+    RULES_REVISION,
     CombatEngine,
     end_turn,
     events_json,
@@ -100,6 +101,7 @@ from .orders import (
 )
 
 __all__ = [
+    'RULES_REVISION',
     'AircraftReturns',
     'AttackOrders',
     'AttackStarted',

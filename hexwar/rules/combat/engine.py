@@ -64,7 +64,12 @@ from .orders import (
     normalize_variant,
 )
 
-__all__ = ['CombatEngine', 'end_turn', 'events_json', 'leave_play', 'victory_points']
+__all__ = ['CombatEngine', 'RULES_REVISION', 'end_turn', 'events_json', 'leave_play', 'victory_points']
+
+#: The combat rules revision new games are played with (recorded in saves, docs/rules.md):
+#: 1 = round 1 (a crew whose unit a Damage card's extra d10 destroys reads the highest extra
+#: die), 2 = 000 step g as written (it reads the destroying attack's Intensity die, issue 13).
+RULES_REVISION = 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,6 +91,8 @@ class CombatEngine:
         units: every unit in play by uid (crews included), to find crews by id.
         variant: ``"standard"`` (000) or ``"classic"`` (001), or a collection of variant names.
         events_in_play: Event card instances in play (their effects apply, R4.3).
+        rules_revision: :data:`RULES_REVISION` (default) or 1 for games saved before it (the
+            crew fate after extra damage, R6.6; docs/rules.md "Rules revisions").
     """
 
     cards: CardSet
@@ -94,6 +101,7 @@ class CombatEngine:
     units: Mapping[str, UnitLike] = field(default_factory=dict)
     variant: str = "standard"
     events_in_play: Sequence[str] = ()
+    rules_revision: int = RULES_REVISION
 
     def __post_init__(self) -> None:
         self.variant = normalize_variant(self.variant)
@@ -233,11 +241,20 @@ class CombatEngine:
         if self.variant == "classic" or target.damage_card is not None:
             return self.destroy(target, scorer=side, by=by, cause="special_roll", fate_die=None,
                                 crew_destroyed=True, ctx=ctx)
-        events = self.draw_damage_card(target, reason="special_roll", scorer=side, by=by, ctx=ctx)
+        events = self.draw_damage_card(target, reason="special_roll", scorer=side, by=by, ctx=ctx,
+                                       fate_die=self._fresh_intensity(target))
         if target.endurance > 0:
             events += self.apply_hit(target, ctx, damage_index=di, scorer=side, by=by,
                                      bonus=self._intensity_bonus(bonus, number, by, target, weapon_index))
         return events
+
+    def _fresh_intensity(self, target: UnitLike) -> Any:
+        """Revision 2, a natural 19-20 whose Damage card's extra damage destroys the target
+        before the hit's Intensity is rolled: the hit's Intensity die is rolled then, for the
+        crew's fate (000 step g); revision 1 reads the highest extra die (``None``)."""
+        if self.rules_revision < 2:
+            return None
+        return lambda: self.dice.roll(f"intensity: hit on {self._n(target)} (crew fate)", "1d10").natural
 
     def _friendly_fire(self, attacker: UnitLike | None, weapon: Weapon, weapon_index: int | None, di: int,
                        policy: FriendlyFirePolicy | None, bonus: BonusPolicy | None,
@@ -314,19 +331,26 @@ class CombatEngine:
         if target.endurance <= 0:
             events += self.destroy(target, scorer=scorer, by=by, cause="damage", fate_die=fate_die, ctx=ctx)
         elif target.damage_card is None and target.endurance <= card.endurance_half:
-            events += self.draw_damage_card(target, reason="half_endurance", scorer=scorer, by=by, ctx=ctx)
+            events += self.draw_damage_card(target, reason="half_endurance", scorer=scorer, by=by, ctx=ctx,
+                                            fate_die=fate_die if self.rules_revision >= 2 else None)
         return events
 
     def draw_damage_card(self, target: UnitLike, *, reason: str, scorer: str | None = _AUTO,
-                         by: tuple[str, ...] = (), ctx: DefenseContext | None = None) -> list[CombatEvent]:
+                         by: tuple[str, ...] = (), ctx: DefenseContext | None = None,
+                         fate_die: Any = None) -> list[CombatEvent]:
         """Draw a Damage card for ``target`` and apply its edge for the target's type (R6.6).
 
         At most one card per unit (a unit that has one draws nothing). Immediate effects:
-        ``extra_damage`` (d10s, no Defense; may destroy: crew fate from the highest die) and
-        ``turns_of_flight``. A veteran ignores a marked edge (the card still counts).
+        ``extra_damage`` (d10s, no Defense) and ``turns_of_flight``. A veteran ignores a
+        marked edge (the card still counts). When the extra damage destroys the unit, its
+        crew's fate reads ``fate_die``: the destroying attack's natural Intensity die (000 step
+        g; a Close Assault's highest die), or a function rolling it (a natural 19-20 draws the
+        card before the hit's Intensity roll); ``None`` (rules revision 1, or no attack) reads
+        the highest extra die.
 
         Args:
             reason: ``"half_endurance"`` or ``"special_roll"``.
+            fate_die: a die face 1..10, a zero-argument function returning one, or ``None``.
         """
         if scorer == _AUTO:
             scorer = opponent(target.side)
@@ -355,8 +379,9 @@ class CombatEngine:
             events.append(ExtraDamage(f"{roll}: {self._n(target)} Endurance {before} -> {target.endurance}",
                                       target.uid, roll, roll.result, before, target.endurance))
             if target.endurance <= 0:
-                events += self.destroy(target, scorer=scorer, by=by, cause="extra_damage", fate_die=max(roll.faces),
-                                       ctx=ctx)
+                die = fate_die() if callable(fate_die) else fate_die
+                events += self.destroy(target, scorer=scorer, by=by, cause="extra_damage",
+                                       fate_die=max(roll.faces) if die is None else int(die), ctx=ctx)
                 return events
         tof = sum(e.value for e in edge.effects if e.kind == EffectKind.TURNS_OF_FLIGHT)
         if tof and card.unit_type == "aircraft":
@@ -454,7 +479,13 @@ class CombatEngine:
             if self.variant == "classic" or target.damage_card is not None:
                 return events + self.destroy(target, scorer=side, by=rid, cause="special_roll", crew_destroyed=True,
                                              ctx=ctx)
-            events += self.draw_damage_card(target, reason="special_roll", scorer=side, by=rid, ctx=ctx)
+            # the assault dice are the Intensity of a Close Assault: rolled for the crew's fate
+            # when the extra damage destroys the target first (revision 2, 000 step g)
+            fresh = None if self.rules_revision < 2 else (
+                lambda: max(self.dice.roll(f"close assault dice ({len(ready)} infantry) on {self._n(target)} "
+                                           "(crew fate)", f"{len(ready)}d10").faces))
+            events += self.draw_damage_card(target, reason="special_roll", scorer=side, by=rid, ctx=ctx,
+                                            fate_die=fresh)
             if target.endurance <= 0:
                 return events
         use = bool(bonus(BonusRequest("assault_dice", 0, rid[0], target.uid))) if bonus else False

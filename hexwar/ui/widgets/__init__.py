@@ -10,6 +10,7 @@ network client). See docs/architecture.md "The widget toolkit" for a worked exam
   and Tab order, modal dialogs, tooltips, focus ring).
 - :mod:`.controls`: :class:`Panel`, :class:`Box`, :class:`Label`, :class:`TextBlock`,
   :class:`Button`, :class:`ScrollList`, :class:`TextField`, :class:`Dialog`.
+- :mod:`.search_list`: :class:`SearchList` (a search field over a scrolling list).
 - :mod:`.cards`: :class:`CardView` and :func:`card_facts` (cards drawn from the card data).
 - :mod:`.tooltip`: :func:`place_tooltip`, :func:`paint_tooltip`.
 - :mod:`.keys`: key codes (equal to pyglet's) so the logic imports no pyglet.
@@ -26,12 +27,13 @@ from .controls import Box, Button, Dialog, Label, Panel, ScrollList, TextBlock, 
 from .core import Element, Screen
 from .geometry import FLEX, Flex, Rect, columns, grid, rows, snap
 from .painter import HitBox, Painter, UiLayer, top_hit
+from .search_list import SearchList
 from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap
 from .tooltip import paint_tooltip, place_tooltip
 
 __all__ = [
     "keys", "theme", "CardFacts", "CardView", "card_facts", "paint_nato", "Box", "Button", "Dialog", "Label",
-    "Panel", "ScrollList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
+    "Panel", "ScrollList", "SearchList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
     "rows", "snap", "HitBox", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
     "wrap", "paint_tooltip", "place_tooltip",
 ]  # fmt: skip

@@ -1,0 +1,124 @@
+"""Balance games per second on one core and on a local Dask cluster of 1 and 2 workers (issue 20).
+
+Plays the same seeded AI-vs-AI games (``hexwar balance``'s runner, :func:`hexwar.balance.run_balance`)
+three ways: ``--cluster none`` in this process, then a :class:`distributed.LocalCluster` with 1
+and with 2 worker processes (the cluster is started before the clock runs and reached by its
+address, as a remote scheduler would be; its start-up time is printed apart). Checks the three
+give the same records, then prints:
+
+* games per second of each (wall clock: the games run in other processes);
+* the speed-up of 2 workers over 1 (target: at least 1.7x on a 2-core machine);
+* the overhead per game of the 1-worker cluster against ``--cluster none`` (target: at most 5%),
+  by the clock and in CPU seconds (this process plus the workers' processes, which other
+  engineers' work on a shared machine does not inflate);
+* a projection of 10^5 and 10^6 games from the measured games per second per worker.
+
+The machine's load (``os.getloadavg``) is printed before and after: on a shared machine other
+processes take cores away from the workers and the speed-up falls with them.
+
+Run: ``python benchmarks/bench_balance.py`` (``--quick`` for a short run). Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import dask
+
+from hexwar import balance as bal
+from hexwar.cluster import QUIET_DASK
+
+
+def load_text() -> str:
+    a, b, c = os.getloadavg()
+    return f"load average {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} cores"
+
+
+def timed(specs, client=None, **kw) -> tuple[float, float, list]:
+    """``(wall s, CPU s, records)``: CPU of this process plus, on a cluster, of every worker process."""
+    def cpu() -> float:
+        own = time.process_time()
+        return own + (sum(client.run(time.process_time).values()) if client is not None else 0.0)
+
+    c, t = cpu(), time.perf_counter()
+    run = bal.run_balance(specs, quiet=True, **kw)
+    wall = time.perf_counter() - t
+    return wall, cpu() - c, run.records
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a short run (12 games a configuration)")
+    ap.add_argument("--games", type=int, default=None, help="games per scenario (default 24, quick 6)")
+    ap.add_argument("--scenarios", default="kharkov,standard", help="comma-separated scenario names")
+    args = ap.parse_args(argv)
+    from distributed import Client, LocalCluster
+
+    n = args.games or (6 if args.quick else 24)
+    kind = bal.game_kind("scenario")
+    sources = [bal.load_scenario_source(s) for s in args.scenarios.split(",")]
+    specs = bal.plan_games(kind, sources, [None], n, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS)
+    print(f"{len(specs)} games ({args.scenarios}, {n} each); before: {load_text()}")
+    bal.run_balance(specs[:2], quiet=True)  # warm this process's imports and caches
+    t_none, c_none, ref = timed(specs, cluster="none")
+    rows = [("none (this process)", 1, t_none, c_none, "-")]
+    for workers in (1, 2):
+        t0 = time.perf_counter()
+        with dask.config.set(QUIET_DASK):  # what hexwar balance --workers K starts
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                   silence_logs=50)
+        client = Client(cluster)
+        start = time.perf_counter() - t0
+        try:
+            # warm every worker's imports and caches as this process was warmed, before the clock runs
+            bal.run_balance(specs[:2] * workers, cluster=cluster.scheduler_address, chunk=1, quiet=True)
+            t, c, recs = timed(specs, client, cluster=cluster.scheduler_address, workers=workers)
+            same = bal.records_csv(recs) == bal.records_csv(ref)
+        finally:
+            client.close()
+            cluster.close()
+        rows.append((f"local, {workers} worker{'s' if workers > 1 else ''}", workers, t, c,
+                     f"{start:.1f} s start-up; same CSV: {'yes' if same else 'NO'}"))
+    print(f"after: {load_text()}\n")
+    heads = ("configuration", "workers", "wall s", "games/s", "games/s/worker", "CPU s", "cores got", "note")
+    print(" | ".join(heads))
+    print(" | ".join("---" for _ in heads))
+    for name, w, t, c, note in rows:
+        print(f"{name} | {w} | {t:.2f} | {len(specs) / t:.2f} | {len(specs) / t / w:.2f} | {c:.2f} | {c / t:.2f} "
+              f"| {note}")
+    t1, t2 = rows[1][2], rows[2][2]
+    c1, c2 = rows[1][3], rows[2][3]
+    speedup = t1 / t2
+    overhead = (t1 - t_none) / t_none
+    cpu_overhead = (c1 - c_none) / c_none
+    print()
+    print("figure | measured | baseline | target | ratio to target")
+    print("--- | --- | --- | --- | ---")
+    print(f"speed-up, 2 workers over 1 | {speedup:.2f}x | 1.00x (one process) | >= 1.7x | {speedup / 1.7:.2f}")
+    print(f"overhead per game, 1 worker vs none | {100 * overhead:+.1f}% ({1000 * (t1 - t_none) / len(specs):+.1f} ms/game) "
+          f"| 0% | <= 5% | {(overhead / 0.05) if overhead > 0 else 0.0:.2f} (lower is better)")
+    print(f"CPU overhead per game, 1 worker vs none | {100 * cpu_overhead:+.1f}% "
+          f"({1000 * (c1 - c_none) / len(specs):+.1f} ms CPU/game) | 0% | <= 5% | "
+          f"{(cpu_overhead / 0.05) if cpu_overhead > 0 else 0.0:.2f} (lower is better)")
+    print(f"CPU overhead per game, 2 workers vs none | {100 * (c2 - c_none) / c_none:+.1f}% | 0% | <= 5% | -")
+    print("(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
+          "and the wall-clock speed-up falls with it)")
+    per_worker = len(specs) / t1
+    print(f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:")
+    print("games | 1 worker | 2 workers | 16 workers | 64 workers")
+    print("--- | --- | --- | --- | ---")
+    for total in (10**5, 10**6):
+        cells = [_hms(total / (per_worker * w)) for w in (1, 2, 16, 64)]
+        print(f"{total:.0e} | " + " | ".join(cells))
+    return 0
+
+
+def _hms(seconds: float) -> str:
+    h, rest = divmod(int(seconds), 3600)
+    return f"{h} h {rest // 60:02d} min" if h else f"{rest // 60} min {rest % 60:02d} s"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,165 @@
+"""Sight under fog of war (R12.2): which units a side sees, last-known markers, who sees each event.
+
+A side sees an enemy ground unit while at least one of its own ground units on the map (not a
+crew riding a unit, not an aircraft aloft: docs/rules.md) has LOS, clear or hindered (R3), to
+the unit's hex; adjacent units are always seen (R3.1); aircraft aloft are seen by both sides.
+Sight is taken after every command (:func:`after_command`, called by
+:meth:`GameState.apply <hexwar.game.state.GameState.apply>`). Without fog every unit is seen.
+The view function that uses it is :func:`hexwar.game.view.view`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..los import BLOCKED
+from . import ruleset
+from .commands import SIDES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .events import GameEvent
+    from .state import GameState
+
+__all__ = ["FOG", "fog_on", "seen_mask", "seen_units", "after_command", "event_sides", "owner_of", "mentioned"]
+
+FOG = "fog"  # the rule variant / scenario option (R12.2)
+_UNIT_KEYS = ("unit", "target", "attacker", "crew")
+
+
+def fog_on(state: GameState) -> bool:
+    """Whether the fog-of-war option is in force in this game (R12.2)."""
+    return FOG in state.variants
+
+
+def seen_mask(state: GameState, side: str) -> np.ndarray:
+    """``bool [height, width]``: hexes ``side`` sees (R12.2), from :mod:`hexwar.los` visibility maps.
+
+    The union over the side's observing ground units (not crews, not aircraft) of the hexes
+    in LOS, clear or hindered, of each one's hex (R3; a hex sees itself and its neighbours).
+    Cached per command (epoch) and map version in ``state.cache``.
+    """
+    bm = state.battlemap
+    key = ("seen_mask", side, state.cache.get("epoch", 0), bm.version, len(state.commands))
+    hit = state.cache.get("seen_mask_" + side)
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[no-any-return]
+    mask = np.zeros((bm.height, bm.width), dtype=bool)
+    for h in {u.hex for u in state.units.values() if u.side == side and u.hex is not None and not u.aloft
+              and u.crewing is None and ruleset.is_ground(u.card)}:
+        status, _ = ruleset.los_arrays(state, h)
+        mask |= status != BLOCKED
+    state.cache["seen_mask_" + side] = (key, mask)
+    return mask
+
+
+def seen_units(state: GameState, side: str) -> frozenset[str]:
+    """Instance ids of the units ``side`` may see now: its own, aircraft aloft, and enemy units
+    on seen hexes (all of them without fog). Crews are seen with the unit they ride (R12.2)."""
+    if not fog_on(state):
+        return frozenset(state.units)
+    mask = seen_mask(state, side)
+    out = set()
+    for uid, u in state.units.items():
+        if u.side == side or u.aloft:
+            out.add(uid)
+        elif u.hex is not None:
+            col, row = u.hex.offset
+            if mask[row, col]:
+                out.add(uid)
+    return frozenset(out)
+
+
+def mentioned(data: dict[str, Any]) -> set[str]:
+    """Unit instance ids an event's data names (``unit``, ``target``, ``attacker``, ``crew``,
+    ``attackers``, ``by``, and those of a declared ``attack``)."""
+    out = {v for k in _UNIT_KEYS if isinstance(v := data.get(k), str)}
+    for k in ("attackers", "by"):
+        v = data.get(k)
+        if isinstance(v, list):
+            out.update(x for x in v if isinstance(x, str))
+    a = data.get("attack")
+    if isinstance(a, dict):
+        out |= mentioned(a)
+    return out
+
+
+def _event_sides(state: GameState, ev: GameEvent, before: dict[str, frozenset[str]],
+                 after: dict[str, frozenset[str]]) -> tuple[str, ...]:
+    """The sides that may see ``ev`` under fog (R12.2): every enemy unit it names was seen by
+    the side before or after the command, or it names one of the side's own units."""
+    units = mentioned(ev.data)
+    if not units:
+        return SIDES
+    out = []
+    for s in SIDES:
+        seen = before[s] | after[s]
+        own = {uid for uid in units if owner_of(state, uid) == s}
+        if own or all(uid in seen for uid in units):
+            out.append(s)
+    return tuple(out)
+
+
+def owner_of(state: GameState, uid: str) -> str | None:
+    """The side a unit belongs to (in play: its controller; gone: from the kills or its card)."""
+    u = state.units.get(uid)
+    if u is not None:
+        return u.side
+    for k in reversed(state.kills):  # gone: the side that lost it is the other one of the scorer
+        if k.uid == uid:
+            return "soviet" if k.scorer == "german" else "german"
+    try:
+        return ruleset.unit_card(uid.rsplit("#", 1)[0]).side
+    except Exception:  # not a unit card
+        return None
+
+
+def after_command(state: GameState, events: list[GameEvent]) -> None:
+    """Bring sight, last-known markers and the per-event visibility up to date (R12.2).
+
+    Called by :meth:`GameState.apply <hexwar.game.state.GameState.apply>` after every
+    command. Without fog it does nothing. With fog: ``state.sight`` becomes each side's
+    :func:`seen_units`; an enemy unit seen before and not now leaves a marker in
+    ``state.last_seen[side][uid] = (hex label, turn, card id)``; a marker goes when the unit
+    is seen again or leaves play; ``state.log_sides`` gets, for each new event, the sides
+    that may see it (a roll goes with the event that follows it, the event it is part of).
+    """
+    if not fog_on(state):
+        return
+    before = state.sight or {s: seen_units(state, s) for s in SIDES}
+    before_hex = {uid: u.hex for uid, u in state.units.items()}
+    after = {s: seen_units(state, s) for s in SIDES}
+    # log sides: the rolls of a command precede the event they belong to
+    sides_for: list[tuple[str, ...]] = [SIDES] * len(events)
+    nxt: tuple[str, ...] = SIDES
+    for i in range(len(events) - 1, -1, -1):
+        ev = events[i]
+        if ev.kind == "roll":
+            sides_for[i] = nxt
+        else:
+            nxt = sides_for[i] = _event_sides(state, ev, before, after)
+    pad = len(state.log) - len(events) - len(state.log_sides)
+    if pad > 0:
+        state.log_sides.extend([SIDES] * pad)
+    state.log_sides.extend(sides_for)
+    for s in SIDES:
+        marks = state.last_seen.setdefault(s, {})
+        for uid in before[s] - after[s]:
+            u = state.units.get(uid)
+            if u is None or u.side == s or u.crewing is not None:
+                continue
+            h = before_hex.get(uid) or u.hex
+            if h is not None:
+                marks[uid] = (h.label, state.turn, u.card)
+        for uid in list(marks):
+            if uid in after[s] or uid not in state.units:
+                del marks[uid]
+    state.sight = after
+
+
+def event_sides(state: GameState, i: int) -> tuple[str, ...]:
+    """The sides that may see event ``state.log[i]`` under fog (both without fog, R12.2)."""
+    if i < len(state.log_sides):
+        return state.log_sides[i]
+    return SIDES

@@ -1,0 +1,355 @@
+"""The network client: ``hexwar join ws://HOST:PORT/GAME`` (R12.5).
+
+:class:`SeatClient` holds one seat (or watches) of a game on a hexwar server. It keeps only
+what the server sends: its side's view (:mod:`hexwar.game.view`) and the log lines it may
+see. Each update carries a delta of the view and the new view hash; the client applies the
+delta, checks the hash, and asks for a fresh snapshot (``sync``) when they differ. It
+reconnects by itself with exponential backoff when the connection drops or the server
+restarts, and then gets a fresh snapshot at the current state (never a replay).
+
+Who decides for the seat is a *policy*: :class:`AiPolicy` (the computer, deciding from the
+view only, R12.2), :class:`TerminalPolicy` (a person at the terminal), or none (``--watch``).
+The play window uses the same client from a thread (:mod:`hexwar.net.window`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import ssl
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlparse
+
+from ..errors import HexwarError
+from ..game.view import ViewPlayer, apply_delta, state_from_view, view_hash
+from .protocol import PROTOCOL_VERSION
+
+__all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenario_for", "FatalClientError"]
+
+
+class FatalClientError(HexwarError):
+    """The server refused this client for good (wrong token, no such game, wrong scenario)."""
+
+
+def parse_url(url: str) -> tuple[str, str]:
+    """``ws://HOST:PORT/GAME`` -> ``(base url, game id)``.
+
+    Raises:
+        HexwarError: for another scheme or a missing game id.
+
+    >>> parse_url("ws://127.0.0.1:7420/skirmish-1")
+    ('ws://127.0.0.1:7420', 'skirmish-1')
+    """
+    u = urlparse(url)
+    if u.scheme not in ("ws", "wss") or not u.hostname:
+        raise HexwarError(f"{url}: expected ws://HOST:PORT/GAME or wss://HOST:PORT/GAME")
+    gid = u.path.strip("/")
+    if not gid or "/" in gid:
+        raise HexwarError(f"{url}: name the game after the port, e.g. ws://127.0.0.1:7420/skirmish-1")
+    return f"{u.scheme}://{u.netloc}", gid
+
+
+def load_scenario_for(info: dict[str, Any], extra: str | None = None) -> Any:
+    """The local scenario matching the server's ``{"id", "content_hash", "reference"}``.
+
+    Args:
+        info: the welcome's ``scenario``.
+        extra: a scenario file to try first (``hexwar join --scenario FILE`` for a scenario
+            that is not shipped).
+
+    Raises:
+        FatalClientError: when no installed scenario has that content hash.
+    """
+    from ..game.scenario import find_scenario, load_scenario
+
+    for name in dict.fromkeys([extra or "", str(info.get("reference") or ""), str(info.get("id") or "")]):
+        if not name:
+            continue
+        try:
+            sc = load_scenario(find_scenario(name))
+        except HexwarError:
+            continue
+        if sc.content_hash == info.get("content_hash"):
+            return sc
+    raise FatalClientError(f"the server plays scenario {info.get('id')!r} (content {str(info.get('content_hash'))[:12]}...), "
+                           "which is not installed here in the same version")
+
+
+class AiPolicy:
+    """The computer plays the seat, deciding from the seat's view only (R12.2).
+
+    Args:
+        seat: the side.
+        player: computer player name (``"standard"``, ``"random"``).
+        seed: the player's own seed (the game's seed stays on the server).
+    """
+
+    def __init__(self, seat: str, player: str = "standard", seed: int = 0):
+        from ..game.ai import make_player
+
+        self.player = ViewPlayer(make_player(player, seat, seed))
+
+    async def decide(self, client: SeatClient) -> Any:
+        """The command for the current view (computed in a worker thread)."""
+        assert client.view is not None
+        return await asyncio.to_thread(self.player.choose_from_view, client.view, client.scenario)
+
+    def fallback(self, client: SeatClient) -> Any:
+        """After a refusal (something unseen was in the way): end the phase."""
+        return self.player.fallback()
+
+
+class TerminalPolicy:
+    """A person at the terminal: the legal commands of the view, numbered (like ``hexwar play --headless``)."""
+
+    def __init__(self, seat: str, ask: Callable[[str], str] = input, out: Callable[[str], None] = print):
+        self.seat = seat
+        self.ask = ask
+        self.out = out
+
+    async def decide(self, client: SeatClient) -> Any:
+        """Show the legal commands and read a number (``q`` stops the client)."""
+        assert client.view is not None
+        st = state_from_view(client.view, client.scenario)
+        cmds = st.legal_commands(self.seat)
+        self.out(f"\n{self.seat}, turn {st.turn}, {st.phase} phase: choose a command")
+        for i, c in enumerate(cmds[:200]):
+            self.out(f"  {i:3d}  {c}")
+        while True:
+            raw = (await asyncio.to_thread(self.ask, "number (q to quit): ")).strip()
+            if raw.lower() in ("q", "quit"):
+                raise KeyboardInterrupt
+            if raw.isdigit() and int(raw) < len(cmds):
+                return cmds[int(raw)]
+            self.out(f"enter a number 0..{len(cmds) - 1}, or q to quit")
+
+    def fallback(self, client: SeatClient) -> Any:
+        """Ask again."""
+        return None
+
+
+class SeatClient:
+    """One seat (or a spectator) of a game on a hexwar server; see the module docstring.
+
+    Args:
+        url: ``ws://HOST:PORT/GAME``.
+        seat: ``"german"`` / ``"soviet"``; ``None`` with ``watch``.
+        token: the seat's token.
+        watch: join as a spectator.
+        policy: who decides (:class:`AiPolicy`, :class:`TerminalPolicy`); ``None``: nobody.
+        out: where lines for the person go (events, "waiting for ...").
+        give_up: stop reconnecting after this many seconds without a connection.
+        ssl_context: for ``wss://`` with a private certificate.
+        on_change: called after every view change (the window uses it).
+        scenario_file: a local scenario file to use when the server's is not shipped.
+
+    Attributes:
+        view: the seat's current view data; ``log``: the visible log lines (JSON dicts);
+        seq: commands applied; ``state_hash``: the server's last state hash;
+        connects: how many times it connected; ``syncs``: snapshots asked for.
+    """
+
+    def __init__(self, url: str, seat: str | None = None, token: str | None = None, watch: bool = False,
+                 policy: Any = None, out: Callable[[str], None] = print, give_up: float = 600.0,
+                 ssl_context: ssl.SSLContext | None = None, on_change: Callable[[SeatClient], None] | None = None,
+                 scenario_file: str | None = None):
+        self.base, self.game = parse_url(url)
+        self.url = f"{self.base}/{self.game}"
+        if not watch and (seat is None or not token):
+            raise HexwarError("join a seat with --seat and --token, or watch with --watch")
+        self.seat = None if watch else seat
+        self.token = token
+        self.watch = watch
+        self.policy = policy
+        self.out = out
+        self.give_up = give_up
+        self.ssl_context = ssl_context
+        self.on_change = on_change
+        self.scenario_file = scenario_file
+        self.view: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+        self.printed = 0
+        self.seq = -1
+        self.state_hash = ""
+        self.scenario: Any = None
+        self.connects = 0
+        self.syncs = 0
+        self.acted_seq = -1
+        self.refusals: dict[int, int] = {}
+        self.waiting_said: str | None = None
+        self.hands_seen: list[Any] = []
+        self.received: list[dict[str, Any]] = []
+        self.keep_messages = False
+        self.outbox: asyncio.Queue[Any] | None = None
+        self._ws: Any = None
+
+    @property
+    def over(self) -> bool:
+        """The game has a result."""
+        return bool(self.view and self.view.get("result"))
+
+    async def run(self) -> dict[str, Any]:
+        """Play (or watch) to the end of the game, reconnecting as needed.
+
+        Returns:
+            ``{"result", "state_hash", "seq", "connects", "syncs"}``.
+
+        Raises:
+            FatalClientError: refused for good; HexwarError: no server for ``give_up`` seconds.
+        """
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+        backoff = 0.1
+        lost_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                async with connect(self.url, max_size=64 * 1024 * 1024, ssl=self.ssl_context, open_timeout=5,
+                                   ping_interval=20, ping_timeout=30, compression=None) as ws:
+                    self.connects += 1
+                    backoff, lost_since = 0.1, None
+                    self._ws = ws
+                    await self._session(ws)
+                    if self.over:
+                        return self.summary()
+            except FatalClientError:
+                raise
+            except InvalidURI as exc:
+                raise FatalClientError(str(exc)) from None
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, EOFError):
+                pass
+            finally:
+                self._ws = None
+            if self.over:
+                return self.summary()
+            now = loop.time()
+            lost_since = now if lost_since is None else lost_since
+            if now - lost_since > self.give_up:
+                raise HexwarError(f"no connection to {self.url} for {self.give_up:g} s; giving up")
+            if self.connects:
+                self._say_once("reconnecting", f"connection to {self.url} lost; reconnecting...")
+            await asyncio.sleep(backoff * (1 + 0.25 * random.random()))  # jitter: not game randomness
+            backoff = min(backoff * 2, 5.0)
+
+    def summary(self) -> dict[str, Any]:
+        """What the client knows at the end."""
+        return {"result": (self.view or {}).get("result"), "state_hash": self.state_hash, "seq": self.seq,
+                "connects": self.connects, "syncs": self.syncs}
+
+    def _say_once(self, key: str, text: str) -> None:
+        if self.waiting_said != key:
+            self.waiting_said = key
+            self.out(text)
+
+    async def _session(self, ws: Any) -> None:
+        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "hexwar"}
+        if self.watch:
+            hello["watch"] = True
+        else:
+            hello |= {"seat": self.seat, "token": self.token}
+        await ws.send(json.dumps(hello))
+        async for raw in ws:
+            msg = json.loads(raw)
+            if self.keep_messages:
+                self.received.append(msg)
+            await self._handle(ws, msg)
+            if self.over and msg.get("type") in ("update", "welcome", "snapshot"):
+                self._print_new()
+                return
+
+    async def _handle(self, ws: Any, msg: dict[str, Any]) -> None:
+        t = msg.get("type")
+        if t in ("welcome", "snapshot"):
+            if self.scenario is None:
+                self.scenario = load_scenario_for(msg["scenario"], self.scenario_file)
+            self.view = msg["view"]
+            self.log = list(msg["log"])
+            self.printed = min(self.printed, len(self.log))
+            self.seq = int(msg["seq"])
+            self.state_hash = msg.get("state_hash", "")
+            self.waiting_said = None
+            if self.refusals.get(self.seq, 0) < 5:  # a command in flight when the connection dropped may be lost
+                self.acted_seq = -1  # decide again (but not forever at a point the server keeps refusing)
+            self._note_hand()
+        elif t == "update":
+            if self.view is None:
+                return
+            new = apply_delta(self.view, msg["delta"])
+            self.log.extend(msg["events"])
+            if view_hash(new) != msg["view_hash"]:
+                self.syncs += 1
+                await ws.send(json.dumps({"type": "sync"}))
+                return
+            self.view = new
+            self.seq = int(msg["seq"])
+            self.state_hash = msg["state_hash"]
+            self._note_hand()
+        elif t == "error":
+            code = msg.get("code")
+            if code in ("auth", "no_game"):
+                raise FatalClientError(f"{self.url}: {msg.get('message')}")
+            if code == "seat_taken":
+                raise FatalClientError(f"{self.url}: {msg.get('message')}")
+            self.out(f"server: {msg.get('message')}")
+            if code == "illegal" and msg.get("seq") == self.acted_seq and self.policy is not None:
+                n = self.refusals[self.acted_seq] = self.refusals.get(self.acted_seq, 0) + 1
+                if n == 1:  # the computer hit something its view does not show: its fallback
+                    cmd = self.policy.fallback(self)
+                    if cmd is not None:
+                        await ws.send(json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()}))
+                        return
+                if n <= 3:
+                    self.acted_seq = -1  # decide again
+                elif n == 4:  # never loop on refusals: a fresh snapshot, then one more try
+                    self.syncs += 1
+                    await ws.send(json.dumps({"type": "sync"}))
+                    return
+        elif t == "seats":
+            w = msg.get("waiting_for")
+            if w is not None and w != self.seat:
+                self._say_once(f"away:{w}", f"waiting for the {w.capitalize()} player (not connected)")
+            return
+        else:
+            return
+        self._print_new()
+        if self.on_change is not None:
+            self.on_change(self)
+        await self._maybe_act(ws)
+
+    def _note_hand(self) -> None:
+        if self.view is not None and self.view.get("hands"):
+            self.hands_seen.append(self.view["hands"])
+
+    def _print_new(self) -> None:
+        for e in self.log[self.printed:]:
+            if e.get("kind") == "roll":
+                self.out(f"      roll: {e.get('text')}")
+            else:
+                self.out(f"   {e.get('text')}")
+        self.printed = len(self.log)
+
+    async def _maybe_act(self, ws: Any) -> None:
+        v = self.view
+        if v is None or self.over:
+            return
+        to_act = v.get("to_act")
+        if to_act != self.seat or self.seat is None:
+            if to_act is not None:
+                self._say_once(f"wait:{to_act}", f"waiting for the {to_act.capitalize()} player")
+            return
+        self.waiting_said = None
+        if self.policy is None or self.acted_seq == self.seq:
+            return
+        self.acted_seq = self.seq
+        cmd = await self.policy.decide(self)
+        await ws.send(json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()}))
+
+    async def send_command(self, cmd: Any) -> None:
+        """Send one command for the current seq (the window's person issued it)."""
+        if self._ws is None:
+            raise HexwarError("not connected to the server")
+        self.acted_seq = self.seq
+        await self._ws.send(json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()}))

@@ -1,0 +1,544 @@
+"""The authoritative game server: ``hexwar serve`` (R12.5), the ``websockets`` library on asyncio.
+
+The server owns every game: it checks each command with the same checks as local play
+(:meth:`GameState.check <hexwar.game.state.GameState.check>`), rolls every die itself (the seed
+never leaves the server), applies it, writes the game atomically (:func:`hexwar.game.save.write_save`)
+*before* anyone hears of it, and sends each connection the events of its own view
+(:func:`hexwar.game.view.events_for`) with a delta of its view, the new view hash and the state
+hash. Nothing read from a socket is executed: frames are JSON checked against the protocol's
+JSON Schema (:mod:`hexwar.net.protocol`), commands are rebuilt field by field
+(:func:`hexwar.game.commands.command_from_json`).
+
+Folder layout (``--games DIR``), one game ``ID`` = two files:
+
+* ``ID.seats.json``: mode, created time, the scenario file the host gave (to resume a game of
+  a scenario that is not shipped), and per seat the SHA-256 of its token (the tokens
+  themselves are printed for the host, or written with ``--tokens FILE``, never stored here);
+* ``ID.save.json``: the ordinary hexwar save (scenario reference, seed, variants, command log,
+  hashes), replayed and verified when the server starts again on the folder.
+
+Because a save is written with a temporary file and a rename, a server killed at any moment
+(``kill -9``) leaves either the old or the new save, never a torn one; the command it was
+applying is then lost only if no client heard of it, and the client simply sends it again.
+
+Seats: a connection takes a seat with its token (compared with :func:`hmac.compare_digest`
+on the SHA-256 digests, so in constant time); a newer connection with the right token takes the
+seat over (a reconnect after a drop); spectators (``watch``) get the view of what both sides
+may see and cannot send commands. Limits: message size, messages per second per connection
+(a token bucket), connections in total and per game, games on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import ssl
+import sys
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HexwarError
+from ..fileio import atomic_write_text, read_json
+from ..game.view import json_delta
+from .modes import GameMode, mode_adapter
+from .protocol import PROTOCOL_VERSION, ProtocolError, encode, error, parse_client_message
+
+__all__ = ["Limits", "Room", "GameServer", "serve_forever", "GAME_ID_RE", "DEFAULT_PORT"]
+
+DEFAULT_PORT = 7420
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+SEATS_FORMAT = "hexwar-net-seats"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Server limits (R12.5: hostile clients never stop the server or another game).
+
+    Attributes:
+        max_connections: open connections in total.
+        max_per_game: connections (seats and spectators) per game.
+        max_games: games on the server (lobby ``create`` refused beyond).
+        rate: messages per second per connection (token bucket refill).
+        burst: token bucket size.
+        max_violations: errors a connection may earn before it is closed.
+        hello_timeout: seconds a game connection has to send its ``hello``.
+        max_queue: messages waiting to be sent to one connection before it is dropped.
+    """
+
+    max_connections: int = 256
+    max_per_game: int = 16
+    max_games: int = 500
+    rate: float = 50.0
+    burst: float = 100.0
+    max_violations: int = 100_000
+    hello_timeout: float = 10.0
+    max_queue: int = 2000
+
+
+def token_digest(token: str) -> str:
+    """SHA-256 hex digest of a seat token (what the seats file stores)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(eq=False)
+class Conn:
+    """One client connection: its socket, seat, the last view data sent, rate bucket, writer."""
+
+    ws: Any
+    room: Room | None = None
+    seat: str | None = None
+    watching: bool = False
+    view_data: dict[str, Any] | None = None
+    tokens: float = 0.0
+    stamp: float = 0.0
+    violations: int = 0
+    out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, text: str, limits: Limits) -> None:
+        """Queue ``text`` for the writer task; a connection that does not read is dropped."""
+        if self.out.qsize() > limits.max_queue:
+            self.out.put_nowait(None)
+            return
+        self.out.put_nowait(text)
+
+
+@dataclass(eq=False)
+class Room:
+    """One hosted game.
+
+    Attributes:
+        id: the game's id (the URL path).
+        mode: its :class:`~hexwar.net.modes.GameMode` adapter.
+        game: the mode's game object (a :class:`~hexwar.game.state.GameState`).
+        folder: the games folder.
+        digests: seat -> SHA-256 of its token.
+        holders: seat -> the connection holding it.
+        conns: every connection on this game.
+    """
+
+    id: str
+    mode: GameMode
+    game: Any
+    folder: Path
+    digests: dict[str, str]
+    holders: dict[str, Conn] = field(default_factory=dict)
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def save_path(self) -> Path:
+        """``ID.save.json``."""
+        return self.folder / f"{self.id}.save.json"
+
+    def waiting_for(self) -> str | None:
+        """The seat to act when nobody holds it (asynchronous play), else ``None``."""
+        s = self.mode.to_act(self.game)
+        return s if s is not None and s not in self.holders else None
+
+    def seats_info(self) -> dict[str, Any]:
+        """Per seat: connected or not."""
+        return {s: {"connected": s in self.holders} for s in self.mode.seats}
+
+
+class GameServer:
+    """All games of one folder, and the connection handler (see the module docstring).
+
+    Args:
+        folder: the games folder (created if missing).
+        limits: :class:`Limits`.
+        log: where to print server notes (stderr by default).
+        scenario_paths: scenario files (not shipped ones) the folder's games may need to resume.
+    """
+
+    def __init__(self, folder: str | Path, limits: Limits | None = None, log: Any = None,
+                 scenario_paths: tuple[str, ...] = ()):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.scenario_paths = tuple(scenario_paths)
+        self.limits = limits or Limits()
+        self.rooms: dict[str, Room] = {}
+        self.connections = 0
+        self.log = log or sys.stderr
+        self.errors = 0
+        self.saver = ThreadPoolExecutor(max_workers=16, thread_name_prefix="hexwar-save")
+
+    def note(self, text: str) -> None:
+        """Print one server note."""
+        print(text, file=self.log, flush=True)
+
+    # -- games on disk -------------------------------------------------------------------------
+    def load_all(self) -> list[str]:
+        """Resume every game of the folder (replayed and verified); returns problems as text.
+
+        Leftover temporary files of an interrupted write are removed; a game whose files are
+        missing or do not replay is reported and skipped (its files are left as they are).
+        """
+        problems = []
+        for tmp in self.folder.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        for seats in sorted(self.folder.glob("*.seats.json")):
+            gid = seats.name[: -len(".seats.json")]
+            try:
+                meta = read_json(seats)
+                if not isinstance(meta, dict) or meta.get("format") != SEATS_FORMAT:
+                    raise HexwarError(f"{seats}: not a hexwar seats file")
+                mode = mode_adapter(str(meta.get("mode", "hex")))
+                digests = meta["seats"]
+                if not isinstance(digests, dict) or set(digests) != set(mode.seats):
+                    raise HexwarError(f"{seats}: seats: expected {mode.seats}")
+                save = self.folder / f"{gid}.save.json"
+                given = meta.get("scenario_file")  # the host's own file, recorded at creation
+                paths = self.scenario_paths + ((str(given),) if isinstance(given, str) and given else ())
+                game = mode.load(save, paths)
+                self.rooms[gid] = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
+            except (HexwarError, KeyError, TypeError, OSError) as exc:
+                problems.append(f"game {gid} not resumed: {exc}")
+        return problems
+
+    def _new_id(self, base: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_-]", "-", base)[:60] or "game"
+        n = 1
+        while f"{base}-{n}" in self.rooms or (self.folder / f"{base}-{n}.seats.json").exists():
+            n += 1
+        return f"{base}-{n}"
+
+    def create_game(self, scenario: str, fog: bool = False, mode: str = "hex", seed: int | None = None,
+                    game: Any = None) -> tuple[str, dict[str, str]]:
+        """Create and save a new game; returns ``(game id, {seat: token})``.
+
+        Args:
+            scenario: shipped scenario name or a scenario path (ignored when ``game`` is given).
+            fog: fog of war (R12.2).
+            mode: the game mode.
+            seed: the game's seed; default a secret random one (``secrets``).
+            game: an existing game to host (``hexwar serve SAVE``).
+
+        Raises:
+            HexwarError: unknown scenario or mode, too many games, unwritable folder.
+        """
+        if len(self.rooms) >= self.limits.max_games:
+            raise HexwarError(f"this server already hosts {len(self.rooms)} games (limit {self.limits.max_games})")
+        adapter = mode_adapter(mode)
+        if game is None:
+            game = adapter.new_game(scenario, fog, secrets.randbelow(2**63) if seed is None else seed)
+        gid = self._new_id(adapter.scenario_info(game)["id"])
+        tokens = {s: secrets.token_urlsafe(24) for s in adapter.seats}
+        room = Room(gid, adapter, game, self.folder, {s: token_digest(t) for s, t in tokens.items()})
+        adapter.save(game, room.save_path)  # the save first: a seats file always has its game
+        atomic_write_text(self.folder / f"{gid}.seats.json", json.dumps(
+            {"format": SEATS_FORMAT, "version": 1, "game": gid, "mode": adapter.name, "created": int(time.time()),
+             "scenario_file": adapter.scenario_file(game), "seats": room.digests}, indent=2) + "\n")
+        self.rooms[gid] = room
+        return gid, tokens
+
+    # -- connections ---------------------------------------------------------------------------
+    async def handler(self, ws: Any) -> None:
+        """One connection: ``/`` is the lobby, ``/GAME`` a game (see docs/protocol.md)."""
+        lim = self.limits
+        if self.connections >= lim.max_connections:
+            await ws.send(error("limit", f"the server is full ({lim.max_connections} connections)"))
+            await ws.close(1013, "server full")
+            return
+        self.connections += 1
+        conn = Conn(ws, tokens=lim.burst, stamp=time.monotonic())
+        writer = asyncio.create_task(self._writer(conn))
+        try:
+            path = (getattr(getattr(ws, "request", None), "path", "/") or "/").split("?", 1)[0]
+            if path in ("", "/"):
+                await self._lobby(conn)
+            else:
+                await self._game(conn, path.lstrip("/"))
+        except Exception as exc:  # connection errors end this connection only
+            if not _is_closed(exc):
+                self.errors += 1
+                self.note(f"connection error: {type(exc).__name__}: {exc}")
+                traceback.print_exc(file=self.log)
+        finally:
+            self.connections -= 1
+            room = conn.room
+            if room is not None:
+                room.conns.discard(conn)
+                if conn.seat is not None and room.holders.get(conn.seat) is conn:
+                    del room.holders[conn.seat]
+                    self._broadcast_seats(room)
+            conn.out.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+
+    async def _writer(self, conn: Conn) -> None:
+        while True:
+            text = await conn.out.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(1000 if conn.out.qsize() == 0 else 1008, "closing")
+                return
+            try:
+                await conn.ws.send(text)
+            except Exception:
+                return
+
+    def _rate_ok(self, conn: Conn) -> bool:
+        lim = self.limits
+        now = time.monotonic()
+        conn.tokens = min(lim.burst, conn.tokens + (now - conn.stamp) * lim.rate)
+        conn.stamp = now
+        if conn.tokens < 1.0:
+            return False
+        conn.tokens -= 1.0
+        return True
+
+    def _reply_error(self, conn: Conn, code: str, message: str, **extra: Any) -> bool:
+        """Send an error; returns False when the connection has earned too many and is closed."""
+        conn.violations += 1
+        conn.send(error(code, message, **extra), self.limits)
+        if conn.violations > self.limits.max_violations:
+            conn.out.put_nowait(None)
+            return False
+        return True
+
+    async def _messages(self, conn: Conn):  # type: ignore[no-untyped-def]
+        """Valid messages from the connection; errors are answered here and never raised."""
+        async for raw in conn.ws:
+            if not self._rate_ok(conn):
+                if not self._reply_error(conn, "rate", f"more than {self.limits.rate:g} messages a second; slow down"):
+                    return
+                continue
+            try:
+                msg = parse_client_message(raw)
+            except ProtocolError as exc:
+                if not self._reply_error(conn, exc.code, exc.message):
+                    return
+                continue
+            yield msg
+
+    async def _lobby(self, conn: Conn) -> None:
+        from ..game.scenario import find_scenario
+
+        async for msg in self._messages(conn):
+            t = msg["type"]
+            if t == "ping":
+                conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), self.limits)
+            elif t == "list":
+                conn.send(encode({"type": "games", "games": self.lobby_list(), "scenarios": shipped_scenarios()}),
+                          self.limits)
+            elif t == "create":
+                try:
+                    find_scenario(msg["scenario"])  # shipped scenarios only: never a path from a socket
+                    gid, tokens = self.create_game(msg["scenario"], bool(msg.get("fog", False)), msg.get("mode", "hex"))
+                except HexwarError as exc:
+                    self._reply_error(conn, "bad_message" if "limit" not in str(exc) else "limit", str(exc))
+                    continue
+                self.note(f"lobby: created game {gid}")
+                conn.send(encode({"type": "created", "game": gid, "mode": msg.get("mode", "hex"), "tokens": tokens}),
+                          self.limits)
+            else:
+                self._reply_error(conn, "protocol", f"{t!r} is not a lobby message here (path /); "
+                                                    "join a game at /GAME with hello")
+
+    def lobby_list(self) -> list[dict[str, Any]]:
+        """Every game: id, mode, scenario, free seats, turn, phase, result."""
+        out = []
+        for gid, r in sorted(self.rooms.items()):
+            info = r.mode.scenario_info(r.game)
+            out.append({"game": gid, "mode": r.mode.name, "scenario": info["id"], "name": info["name"],
+                        "free_seats": [s for s in r.mode.seats if s not in r.holders], "seats": r.seats_info(),
+                        "spectators": sum(1 for c in r.conns if c.watching), **r.mode.describe(r.game)})
+        return out
+
+    async def _game(self, conn: Conn, gid: str) -> None:
+        lim = self.limits
+        room = self.rooms.get(gid) if GAME_ID_RE.match(gid) else None
+        if room is None:
+            conn.send(error("no_game", f"no game {gid[:80]!r} on this server; the lobby at / lists them"), lim)
+            return
+        if len(room.conns) >= lim.max_per_game:
+            conn.send(error("limit", f"game {gid} already has {lim.max_per_game} connections"), lim)
+            return
+        # the hello, within the time limit
+        try:
+            raw = await asyncio.wait_for(conn.ws.recv(), lim.hello_timeout)
+        except TimeoutError:
+            conn.send(error("protocol", f"no hello within {lim.hello_timeout:g} s"), lim)
+            return
+        try:
+            hello = parse_client_message(raw)
+        except ProtocolError as exc:
+            conn.send(error(exc.code, exc.message), lim)
+            return
+        if hello["type"] != "hello":
+            conn.send(error("protocol", f"the first message on a game must be a hello, not {hello['type']!r}"), lim)
+            return
+        if hello.get("watch"):
+            conn.watching = True
+        else:
+            seat, token = hello["seat"], hello["token"]
+            want = room.digests.get(seat, "")
+            if not hmac.compare_digest(token_digest(token), want):
+                conn.send(error("auth", f"wrong token for the {seat} seat of game {gid}"), lim)
+                return
+            old = room.holders.get(seat)
+            if old is not None:  # a reconnect: the newer connection takes the seat over
+                old.send(error("seat_taken", f"the {seat} seat was taken over by a newer connection"), lim)
+                old.out.put_nowait(None)
+                room.conns.discard(old)
+            conn.seat = seat
+            room.holders[seat] = conn
+        conn.room = room
+        room.conns.add(conn)
+        self._send_snapshot(conn, "welcome")
+        self._broadcast_seats(room)
+        async for msg in self._messages(conn):
+            t = msg["type"]
+            if t == "ping":
+                conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), lim)
+            elif t == "sync":
+                self._send_snapshot(conn, "snapshot")
+            elif t == "command":
+                await self._command(conn, msg)
+            else:
+                self._reply_error(conn, "protocol", f"{t!r} is a lobby message; send it on path /")
+            if conn.room is None or conn not in room.conns:
+                return
+
+    def _send_snapshot(self, conn: Conn, kind: str) -> None:
+        room = conn.room
+        assert room is not None
+        v = room.mode.view(room.game, conn.seat)
+        conn.view_data = v.data
+        conn.send(encode({"type": kind, "game": room.id, "mode": room.mode.name, "seat": conn.seat,
+                          "scenario": room.mode.scenario_info(room.game), "view": v.data, "log": v.log,
+                          "view_hash": v.hash, "state_hash": room.mode.state_hash(room.game),
+                          "seq": room.mode.seq(room.game), "seats": room.seats_info(),
+                          "waiting_for": room.waiting_for()}), self.limits)
+
+    def _broadcast_seats(self, room: Room) -> None:
+        text = encode({"type": "seats", "game": room.id, "seats": room.seats_info(), "waiting_for": room.waiting_for()})
+        for c in list(room.conns):
+            c.send(text, self.limits)
+
+    async def _command(self, conn: Conn, msg: dict[str, Any]) -> None:
+        room = conn.room
+        assert room is not None
+        async with room.lock:  # one command of a game at a time; other games go on meanwhile
+            await self._command_locked(conn, room, msg)
+
+    async def _command_locked(self, conn: Conn, room: Room, msg: dict[str, Any]) -> None:
+        from ..game.commands import CommandFormatError, IllegalCommand
+
+        if conn.seat is None:
+            self._reply_error(conn, "spectator", "spectators cannot send commands")
+            return
+        mode, game = room.mode, room.game
+        seq = mode.seq(game)
+        if mode.to_act(game) is None:
+            self._reply_error(conn, "over", "the game is over", seq=msg["seq"])
+            return
+        if msg["seq"] != seq:
+            self._reply_error(conn, "stale", f"command for seq {msg['seq']}, but the game is at seq {seq} "
+                                             "(replayed or out of date: a snapshot follows)", seq=msg["seq"])
+            self._send_snapshot(conn, "snapshot")
+            return
+        try:
+            start = mode.apply_json(game, conn.seat, msg["command"])
+        except CommandFormatError as exc:
+            self._reply_error(conn, "bad_command", str(exc), seq=seq)
+            return
+        except IllegalCommand as exc:
+            code = "not_your_seat" if "R12.5" in exc.reason else "illegal"
+            self._reply_error(conn, code, exc.reason, seq=seq)
+            return
+        except Exception as exc:  # a bug: the game in memory may be half changed; go back to its save
+            self.errors += 1
+            self.note(f"game {room.id}: internal error on {msg['command']}: {type(exc).__name__}: {exc}")
+            traceback.print_exc(file=self.log)
+            room.game = self._reload(room)
+            self._reply_error(conn, "server", "internal error; the game is unchanged", seq=seq)
+            return
+        try:
+            # atomically, before anyone hears of it; in a worker thread, so the saves (fsync) of
+            # different games overlap while this game waits under its lock
+            await asyncio.get_running_loop().run_in_executor(self.saver, mode.save, game, room.save_path)
+        except HexwarError as exc:
+            self.note(f"game {room.id}: save failed: {exc}; going back to the last save")
+            room.game = self._reload(room)
+            self._reply_error(conn, "server", "the server could not save the game; the command is undone", seq=seq)
+            return
+        self._broadcast_update(room, start)
+
+    def _reload(self, room: Room) -> Any:
+        """The room's game as last saved (after an internal error)."""
+        info = room.mode.scenario_file(room.game)
+        return room.mode.load(room.save_path, self.scenario_paths + ((info,) if info else ()))
+
+    def _broadcast_update(self, room: Room, start: int) -> None:
+        mode, game = room.mode, room.game
+        seq = mode.seq(game)
+        state_hash = mode.state_hash(game)
+        waiting = room.waiting_for()
+        by_seat: dict[Any, tuple[dict[str, Any], str, list[dict[str, Any]]]] = {}
+        for c in list(room.conns):
+            key = c.seat
+            if key not in by_seat:
+                v = mode.view(game, key, log_from=len(game.log))
+                by_seat[key] = (v.data, v.hash, mode.events(game, key, start))
+            data, vh, events = by_seat[key]
+            delta = json_delta(c.view_data if c.view_data is not None else {}, data)
+            c.view_data = data
+            c.send(encode({"type": "update", "game": room.id, "seq": seq, "events": events, "delta": delta,
+                           "view_hash": vh, "state_hash": state_hash, "to_act": mode.to_act(game),
+                           "waiting_for": waiting}), self.limits)
+
+
+def _is_closed(exc: BaseException) -> bool:
+    from websockets.exceptions import ConnectionClosed
+
+    return isinstance(exc, ConnectionClosed | ConnectionResetError | BrokenPipeError | asyncio.CancelledError)
+
+
+def shipped_scenarios() -> list[str]:
+    """Names of the shipped scenarios (the lobby may create games of these only)."""
+    from ..paths import content_dir
+
+    try:
+        return sorted(p.stem for p in (content_dir("scenarios")).glob("*.toml"))
+    except Exception:  # no content folder in this installation
+        return []
+
+
+async def serve_forever(server: GameServer, host: str, port: int, certfile: str | None = None,
+                        keyfile: str | None = None, ready: Any = None, stop: asyncio.Event | None = None) -> None:
+    """Listen on ``host:port`` (TLS with ``certfile``/``keyfile``) until ``stop`` is set.
+
+    Args:
+        server: the :class:`GameServer`.
+        host: ``127.0.0.1`` unless the host asked for another address.
+        port: TCP port (0: any free port; the one chosen is passed to ``ready``).
+        certfile, keyfile: PEM files for TLS (``wss://``).
+        ready: called with the bound port once listening.
+        stop: set it to stop (default: run until cancelled).
+    """
+    from websockets.asyncio.server import serve
+
+    ctx = None
+    if certfile:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(certfile, keyfile)
+    async with serve(server.handler, host, port, ssl=ctx, max_size=4 * 1024 * 1024, max_queue=64,
+                     ping_interval=20, ping_timeout=30, compression=None) as ws_server:
+        bound = next(iter(ws_server.sockets)).getsockname()[1]
+        if ready is not None:
+            ready(bound)
+        await (stop.wait() if stop is not None else asyncio.Future())
+
+
+__all__ += ["shipped_scenarios", "token_digest", "PROTOCOL_VERSION"]

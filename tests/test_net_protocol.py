@@ -1,0 +1,160 @@
+"""The protocol (R12.5): the shipped JSON Schema, frame checks, and the server's messages,
+in process (the real-process tests are tests/test_net.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+from net_helpers import SMALL
+
+from hexwar.game.view import apply_delta, view_hash
+from hexwar.net.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message, schema, schema_text
+from hexwar.net.server import Conn, GameServer, token_digest
+
+
+def test_the_schema_is_shipped_as_package_data_and_is_valid_draft_2020_12():
+    Draft202012Validator.check_schema(json.loads(schema_text()))
+    assert set(schema()["$defs"]) >= {"hello", "command", "sync", "ping", "list", "create", "server"}
+
+
+@pytest.mark.parametrize("frame, code, words", [
+    ("x" * (MAX_MESSAGE_BYTES + 1), "too_big", "limit"),
+    ("{nope", "bad_json", "not JSON"),
+    ("[1, 2]", "bad_message", "JSON object"),
+    ('{"type": "teleport"}', "bad_message", "type"),
+    ('{"type": "command", "seq": "3", "command": {"cmd": "end_phase", "side": "german"}}', "bad_message", "seq"),
+    ('{"type": "command", "seq": 3, "command": {"cmd": "end_phase", "side": "italian"}}', "bad_message", "command.side"),
+    ('{"type": "hello", "protocol": 1, "watch": true, "seat": "german"}', "bad_message", "hello"),
+    ('{"type": "hello", "protocol": 2, "watch": true}', "bad_message", "protocol"),
+    ('{"type": "create", "scenario": "../../etc/passwd"}', "bad_message", "scenario"),
+    (b"\x00\x01", "bad_message", "binary"),
+])
+def test_malformed_frames_are_refused_with_a_code_naming_the_problem(frame, code, words):
+    with pytest.raises(ProtocolError) as e:
+        parse_client_message(frame)
+    assert e.value.code == code and words in e.value.message
+
+
+class FakeWs:
+    """Stands in for a socket: the server's writer task is not started in these tests."""
+
+
+def _drain(conn):
+    out = []
+    while not conn.out.empty():
+        t = conn.out.get_nowait()
+        if t is not None:
+            out.append(json.loads(t))
+    return out
+
+
+def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_path):
+    server_schema = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/server"})
+    srv = GameServer(tmp_path / "g")
+    gid, toks = srv.create_game(SMALL, fog=True, seed=4)
+    room = srv.rooms[gid]
+    assert room.digests["german"] == token_digest(toks["german"]) and toks["german"] not in (tmp_path / "g" / f"{gid}.seats.json").read_text()
+    from hexwar.game.ai import make_player
+    from hexwar.game.view import ViewPlayer
+
+    async def run():
+        conns = {}
+        for s in ("german", "soviet", None):
+            c = Conn(FakeWs())
+            c.room, c.seat, c.watching = room, s, s is None
+            room.conns.add(c)
+            if s:
+                room.holders[s] = c
+            srv._send_snapshot(c, "welcome")
+            conns[s] = c
+        views = {}
+        for s, c in conns.items():
+            (w,) = _drain(c)
+            assert not list(server_schema.iter_errors(w))
+            views[s] = w["view"]
+        players = {s: ViewPlayer(make_player("standard", s, 2)) for s in ("german", "soviet")}
+        for _ in range(20):
+            st = room.game
+            side = st.to_act
+            if side is None:
+                break
+            cmd = players[side].choose(st)
+            if st.check(cmd):
+                cmd = players[side].fallback()
+            await srv._command(conns[side], {"type": "command", "seq": len(st.commands), "command": cmd.to_json()})
+            for s, c in conns.items():
+                for m in _drain(c):
+                    assert not list(server_schema.iter_errors(m)), m
+                    if m["type"] == "update":
+                        views[s] = apply_delta(views[s], m["delta"])
+                        assert view_hash(views[s]) == m["view_hash"]
+                        assert m["state_hash"] == room.game.state_hash()
+        # a replayed old command and the other seat's command are refused, the game unchanged
+        n = len(room.game.commands)
+        assert not room.game.over and room.game.to_act is not None
+        await srv._command(conns["german"], {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}})
+        await srv._command(conns["german"], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "soviet"}})
+        await srv._command(conns[None], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "german"}})
+        codes = [m.get("code") for m in _drain(conns["german"]) + _drain(conns[None]) if m["type"] == "error"]
+        assert codes[:1] == ["stale"] and "not_your_seat" in codes and "spectator" in codes
+        assert len(room.game.commands) == n
+
+    asyncio.run(run())
+
+
+def test_a_client_that_finds_a_different_view_hash_asks_for_a_fresh_snapshot():
+    from hexwar.net.client import SeatClient
+
+    class Ws:
+        def __init__(self):
+            self.sent = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    c = SeatClient("ws://127.0.0.1:1/g", "german", "t", out=lambda s: None)
+    c.view = {"turn": 1, "units": []}
+    ws = Ws()
+    good = {"turn": 2, "units": []}
+    asyncio.run(c._handle(ws, {"type": "update", "seq": 1, "events": [], "delta": {"$set": {"turn": {"$value": 2}}},
+                               "view_hash": view_hash(good), "state_hash": "h"}))
+    assert c.view == good and ws.sent == [] and c.seq == 1
+    asyncio.run(c._handle(ws, {"type": "update", "seq": 2, "events": [], "delta": {"$set": {"turn": {"$value": 3}}},
+                               "view_hash": view_hash(good), "state_hash": "h"}))  # the hash of another view
+    assert ws.sent == [{"type": "sync"}] and c.syncs == 1 and c.view == good and c.seq == 1
+
+
+def test_a_computer_client_that_the_server_keeps_refusing_stops_trying_instead_of_looping():
+    from hexwar.game.commands import EndPhase
+    from hexwar.net.client import SeatClient
+
+    class Ws:
+        def __init__(self):
+            self.sent = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    class Stubborn:
+        async def decide(self, client):
+            return EndPhase("german")
+
+        def fallback(self, client):
+            return EndPhase("german")
+
+    c = SeatClient("ws://127.0.0.1:1/g", "german", "t", policy=Stubborn(), out=lambda s: None)
+    c.view, c.seq = {"to_act": "german", "result": None}, 7
+    ws = Ws()
+
+    async def run():
+        await c._maybe_act(ws)
+        for _ in range(50):
+            await c._handle(ws, {"type": "error", "code": "illegal", "message": "no", "seq": 7})
+
+    asyncio.run(run())
+    commands = [m for m in ws.sent if m["type"] == "command"]
+    assert 3 <= len(commands) <= 6 and {m["seq"] for m in commands} == {7}
+    assert [m for m in ws.sent if m["type"] == "sync"] == [{"type": "sync"}]

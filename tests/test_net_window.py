@@ -1,0 +1,117 @@
+"""The play window on a network seat, and the local window under fog (headless over EGL)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hexwar.render import backend
+
+pytestmark = [pytest.mark.ui, pytest.mark.integration]
+
+try:
+    backend.configure(True)
+    from hexwar.ui.play_window import PlayWindow
+except Exception as exc:  # pragma: no cover - no EGL on this machine
+    pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
+
+from net_helpers import (  # noqa: E402
+    SMALL,
+    Procs,
+    free_port,
+    load_game,  # noqa: E402
+    tokens,
+    wait_all,
+)
+
+from hexwar.game.ai import make_player  # noqa: E402
+from hexwar.game.commands import EndPhase  # noqa: E402
+from hexwar.game.view import ViewPlayer, seen_units, view  # noqa: E402
+from hexwar.ui.clock import ManualClock  # noqa: E402
+
+
+def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp_path):
+    from hexwar.net.client import SeatClient
+    from hexwar.net.window import NetLink, RemoteSide, attach
+
+    procs = Procs(tmp_path)
+    win = None
+    try:
+        folder = tmp_path / "games"
+        port = free_port()
+        procs.server(folder, port, SMALL, "--seed", "4", "--fog")
+        (gid, toks), = tokens(folder).items()
+        url = f"ws://127.0.0.1:{port}/{gid}"
+        soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL,
+                              name="soviet")
+        client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30, scenario_file=SMALL)
+        link = NetLink(client)
+        link.start()
+        data, _ = link.views.get(timeout=30)
+        from hexwar.game.view import state_from_view
+
+        win = PlayWindow(state_from_view(data, client.scenario), ai={"soviet": RemoteSide("soviet")}, width=1000,
+                         height=700, visible=False, schedule=False, clock=ManualClock())
+        attach(win, link, "german")
+        ctl = win.controller
+        sent = 0
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not (ctl.state.over or sent >= 25):
+            win.tick()
+            st = ctl.state
+            assert "soviet" not in {s for s in st.hand_units if st.hand_units[s]} - {"german"}  # no Soviet hand
+            assert not st.hand_commands["soviet"]
+            if st.to_act == "german" and client.acted_seq != client.seq:
+                cmds = st.legal_commands("german")
+                cmd = next((c for c in cmds if not isinstance(c, EndPhase)), cmds[0]) if sent % 3 else EndPhase("german")
+                if st.check(cmd) is not None:
+                    cmd = cmds[0]
+                assert ctl.issue(cmd) == []  # sent, not applied here
+                sent += 1
+            win.on_draw()
+            time.sleep(0.02)
+        assert sent >= 5
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(load_game(folder / f"{gid}.save.json").commands) < 5:
+            time.sleep(0.1)
+        saved = load_game(folder / f"{gid}.save.json")
+        assert any(c.side == "german" for c in saved.commands)
+        soviet.kill()
+        wait_all([soviet], 10)
+        time.sleep(0.5)  # the game is quiet now: the window catches up with the last view
+        win.tick()
+        from hexwar.render.gamescene import counters_from_state
+
+        drawn = {c.key for c in counters_from_state(win.drawn_state())}
+        assert drawn and drawn <= {u["uid"] for u in client.view["units"]}  # it draws only what the view holds
+    finally:
+        if win is not None:
+            win.close()
+        procs.cleanup()
+
+
+def test_the_local_window_under_fog_draws_only_what_the_shown_side_sees():
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.render.gamescene import counters_from_state
+
+    sc = load_scenario(find_scenario("kharkov"))
+    g = sc.new_game(5, variants=("fog",))
+    players = {s: ViewPlayer(make_player("standard", s, 1)) for s in ("german", "soviet")}
+    for _ in range(120):
+        g.apply(players[g.to_act].choose(g))
+    win = PlayWindow(g, ai={"soviet": players["soviet"]}, width=900, height=600, visible=False, schedule=False,
+                     clock=ManualClock())
+    try:
+        win.refresh()
+        keys = {c.key for c in counters_from_state(win.drawn_state())}
+        hidden = {uid for uid, u in g.units.items() if u.side == "soviet" and uid not in seen_units(g, "german")}
+        assert hidden and not keys & hidden
+        assert keys == {u["uid"] for u in view(g, "german").data["units"]} & keys
+        for uid in hidden:  # the tooltip and clicks do not know them either
+            assert uid not in win.controller.units_at(g.units[uid].hex)
+        texts = {line.text for line in win.controller.log}
+        assert not any(e.text in texts for e in g.log if e.kind == "move" and e.data.get("unit") in hidden
+                       and e.data["unit"] not in {x.get("data", {}).get("unit") for x in view(g, "german").log})
+    finally:
+        win.close()
