@@ -28,6 +28,10 @@ from .protocol import PROTOCOL_VERSION
 
 __all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenario_for", "FatalClientError"]
 
+# Reconnect jitter is cosmetic randomness with its own generator (DESIGN.md): the game's dice are
+# the server's seeded Generator, never this.
+_JITTER = random.Random()
+
 
 class FatalClientError(HexwarError):
     """The server refused this client for good (wrong token, no such game, wrong scenario)."""
@@ -231,7 +235,7 @@ class SeatClient:
                 raise HexwarError(f"no connection to {self.url} for {self.give_up:g} s; giving up")
             if self.connects:
                 self._say_once("reconnecting", f"connection to {self.url} lost; reconnecting...")
-            await asyncio.sleep(backoff * (1 + 0.25 * random.random()))  # jitter: not game randomness
+            await asyncio.sleep(backoff * (1 + 0.25 * _JITTER.random()))  # cosmetic: never the game's dice
             backoff = min(backoff * 2, 5.0)
 
     def summary(self) -> dict[str, Any]:
