@@ -16,11 +16,11 @@ Run ``python benchmarks/bench_los.py`` (``--quick`` for a short run). It prints 
 
 Methods:
 
-* fast: :func:`hexwar.los.line_of_sight` / :func:`hexwar.los.visibility` (exact integer
+* fast: :func:`hexwar.model.los.line_of_sight` / :func:`hexwar.model.los.visibility` (exact integer
   geometry per offset, cached plans, numpy gathers).
-* exact: :func:`hexwar.los_exact.line_of_sight_exact` (shapely, the reference); its
+* exact: :func:`hexwar.model.los_exact.line_of_sight_exact` (shapely, the reference); its
   one-to-all rate is measured on a sample of targets.
-* redblob: the approach a user would write instead, in pure Python: ``hexwar.hexgrid.hex_line``
+* redblob: the approach a user would write instead, in pure Python: ``hexwar.model.hexgrid.hex_line``
   (lerp and cube-round, with the usual epsilon nudge), then each hex of the line but the ends
   tested against the R3.4 height at ``t = i / n``; one-to-all is a loop over every target.
 
@@ -41,10 +41,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hexwar.hexgrid import Hex, hex_line
-from hexwar.los import BLOCKED, CLEAR, HINDERED, _get_plan, height_arrays, line_of_sight, visibility
-from hexwar.los_exact import line_of_sight_exact
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex, hex_line
+from hexwar.model.los import BLOCKED, CLEAR, HINDERED, _get_plan, height_arrays, line_of_sight, visibility
+from hexwar.model.los_exact import line_of_sight_exact
+from hexwar.model.maps import BattleMap
 
 CODES = {"clear": CLEAR, "hindered": HINDERED, "blocked": BLOCKED}
 
@@ -216,7 +216,7 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
         r = hexes / t
         return f"{r / 1e6:.2f}M" if r >= 1e6 else f"{r / 1e3:.1f}k"
 
-    rows.append([label, "fast (hexwar.los)", f"{f_med:.1f}", f"{f_mean:.1f}", rate(f_wall), rate(f_cpu), "1", "1"])
+    rows.append([label, "fast (hexwar.model.los)", f"{f_med:.1f}", f"{f_mean:.1f}", rate(f_wall), rate(f_cpu), "1", "1"])
     rows.append([label, "exact (shapely)", f"{e_med:.0f}", f"{e_mean:.0f}", rate(e_wall), rate(e_cpu),
                  f"{e_mean / f_mean:.0f}x", f"{e_wall / f_wall:.0f}x"])
     rows.append([label, "Red Blob lerp+round", f"{r_med:.1f}", f"{r_mean:.1f}", rate(r_wall), rate(r_cpu),
@@ -249,7 +249,7 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
     import tempfile
     import tracemalloc
 
-    import hexwar.los as L
+    import hexwar.model.los as L
 
     out = []
     rng = np.random.default_rng(2022)

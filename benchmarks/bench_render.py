@@ -25,8 +25,8 @@ backend.configure(None)
 from pyglet import gl  # noqa: E402
 from pyglet.window import Window  # noqa: E402
 
-from hexwar.hexgrid import Hex  # noqa: E402
-from hexwar.maps import BattleMap  # noqa: E402
+from hexwar.model.hexgrid import Hex  # noqa: E402
+from hexwar.model.maps import BattleMap  # noqa: E402
 from hexwar.render.camera import Camera  # noqa: E402
 from hexwar.render.counters import UNIT_TYPES, CounterView  # noqa: E402
 from hexwar.render.mapview import MapView  # noqa: E402

@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from hexwar.cli_basic import resolve_map
-from hexwar.hexgrid import Hex
+from hexwar.cli.basic import resolve_map
+from hexwar.model.hexgrid import Hex
 from hexwar.rules.artillery import roll_strike
 from hexwar.rules.buildings import BuildingResult, attack_value, building_result
 from hexwar.rules.dice import Dice

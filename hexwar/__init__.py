@@ -4,3 +4,7 @@ See README.md and docs/architecture.md; the rules specification is ../shared/RUL
 """
 
 __version__ = "0.1.0"
+
+from . import compat as _compat
+
+_compat.install()

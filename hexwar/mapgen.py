@@ -16,7 +16,7 @@ generator (R1.2).
 Checks. Every generated map is checked before it is returned (:func:`map_problems`): it
 loads as a valid map file, both deploy zones reach each other by road, and its line of sight
 is a mix, neither all clear nor all blocked, measured over the visibility maps
-(:func:`hexwar.los.visibility`) of viewers spread over the map (:func:`los_mix`). A seed whose
+(:func:`hexwar.model.los.visibility`) of viewers spread over the map (:func:`los_mix`). A seed whose
 first draw fails is redrawn with a counter in the stream, so every seed still gives one map.
 
 The editor's New map dialog calls :func:`generate` (or :func:`generate_document`), with
@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from .errors import HexwarError
-from .hexgrid import Hex
 from .mapkit import MapBuilder, Point
-from .maps import MAX_MAP_SIDE, BattleMap
+from .model.hexgrid import Hex
+from .model.maps import MAX_MAP_SIDE, BattleMap
 
 __all__ = ["STYLES", "MIN_SIDE", "LosMix", "generate", "generate_document", "los_mix", "map_problems",
            "parse_generated", "road_connected"]
@@ -114,9 +114,9 @@ def los_mix(m: BattleMap, samples: int = 12) -> LosMix:
     """Shares of clear, hindered and blocked lines of sight from ``samples`` viewers.
 
     The viewers are spread evenly over the map (a lattice of hexes); each contributes its
-    whole visibility map (:func:`hexwar.los.visibility`, R3) to the counts, its own hex left out.
+    whole visibility map (:func:`hexwar.model.los.visibility`, R3) to the counts, its own hex left out.
     """
-    from .los import BLOCKED, CLEAR, visibility
+    from .model.los import BLOCKED, CLEAR, visibility
 
     k = max(1, int(math.isqrt(samples)))
     viewers = {Hex.from_offset(min(m.width - 1, int((i + 0.5) * m.width / k)),

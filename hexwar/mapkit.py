@@ -1,6 +1,6 @@
 """A drawing kit for hex battle maps: curves, bands, shapes, villages and a ground-level field.
 
-:class:`MapBuilder` draws a place on a fresh :class:`~hexwar.maps.BattleMap` through its
+:class:`MapBuilder` draws a place on a fresh :class:`~hexwar.model.maps.BattleMap` through its
 methods (``set_terrain``, ``set_level``, ``set_road``, ``set_rubble``): smooth curves through hex
 labels for rivers and roads, bands of a given width, rectangles, polygons, ellipses, street
 blocks, villages strung along a road, and a ground-level field with hills, ramps and carved
@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .hexgrid import Hex, Layout, hex_line
-from .maps import BattleMap
+from .model.hexgrid import Hex, Layout, hex_line
+from .model.maps import BattleMap
 
 __all__ = ["MapBuilder", "Point", "noise"]
 

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .hexgrid import Hex
-from .maps import BattleMap
+from .model.hexgrid import Hex
+from .model.maps import BattleMap
 from .rules.dice import Dice
 
 __all__ = ["CaseResult", "run_selftest", "load_cases", "SUITES"]
@@ -142,8 +142,8 @@ def _los_fields(r: Any, keys: list[str]) -> dict[str, Any]:
 
 
 def _los_case(case: dict[str, Any]) -> list[CaseResult]:
-    from .los import line_of_sight
-    from .los_exact import line_of_sight_exact
+    from .model.los import line_of_sight
+    from .model.los_exact import line_of_sight_exact
 
     exp = dict(case["expect"])
     name = case["name"]

@@ -22,7 +22,7 @@ __all__ = ["VALIDATORS", "detect_kind", "validate_file"]
 
 
 def _validate_map(path: str) -> None:
-    from .maps import BattleMap
+    from .model.maps import BattleMap
 
     BattleMap.load(path)
 

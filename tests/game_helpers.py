@@ -13,7 +13,7 @@ from hexwar.game import ruleset
 from hexwar.game.commands import ChooseHand, Discard, Draw, EndPhase, Resolve
 from hexwar.game.scenario import Scenario, load_scenario
 from hexwar.game.state import GameState, UnitState
-from hexwar.hexgrid import Hex
+from hexwar.model.hexgrid import Hex
 
 DATA = Path(__file__).resolve().parent / "data"
 SCENARIO_FILES = tuple(str(p) for p in sorted(DATA.glob("*.toml")))  # given as --scenario (issue 13 item 3)

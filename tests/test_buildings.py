@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scripted_dice import scripted_dice  # noqa: E402
 
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.rules.buildings import (
     FIRE,
     NO_EFFECT,

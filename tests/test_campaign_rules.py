@@ -294,6 +294,6 @@ def test_the_campaign_engine_never_imports_pyglet():
     import sys
 
     code = ("import sys; import hexwar.campaign.state, hexwar.campaign.ai, hexwar.campaign.odds, "
-            "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli_campaign; "
+            "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli.campaign; "
             "assert 'pyglet' not in sys.modules, 'pyglet imported'")
     subprocess.run([sys.executable, "-c", code], check=True)

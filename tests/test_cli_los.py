@@ -11,10 +11,10 @@ import pytest
 from PIL import Image
 
 from hexwar.cli import main
-from hexwar.cli_los import visibility_png
-from hexwar.hexgrid import Hex
-from hexwar.los import BLOCKED, visibility
-from hexwar.maps import BattleMap
+from hexwar.cli.los import visibility_png
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import BLOCKED, visibility
+from hexwar.model.maps import BattleMap
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def test_pillow_fallback_draws_status_colours(tmp_path):
     viewer = Hex.from_label("A02")
     status = visibility(m, viewer)
     p = tmp_path / "fallback.png"
-    from hexwar import cli_los
+    from hexwar.cli import los as cli_los
 
     cli_los._pillow_png(m, viewer, status, p, (300, 200))
     with Image.open(p) as im:

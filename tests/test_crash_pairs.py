@@ -23,7 +23,7 @@ import pytest
 from game_helpers import DATA
 
 import hexwar.fileio as fio
-from hexwar.maps import BattleMap
+from hexwar.model.maps import BattleMap
 
 
 def make_pair(folder: Path) -> Path:

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from hexwar.cli_edit import parse_size
+from hexwar.cli.edit import parse_size
 from hexwar.errors import HexwarError
-from hexwar.maps import BattleMap
+from hexwar.model.maps import BattleMap
 
 
 def run(args: list[str], env_extra: dict[str, str] | None = None, drop_display: bool = True) -> subprocess.CompletedProcess:

@@ -25,8 +25,8 @@ from hexwar.editor.tools import (
     resized_map,
 )
 from hexwar.game.scenario_file import ScenarioFile
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap, MapError
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap, MapError
 
 H = Hex.from_label
 
@@ -496,7 +496,7 @@ def test_editor_model_modules_never_import_pyglet():
 
     mods = ["hexwar.editor.model", "hexwar.editor.commands", "hexwar.editor.tools", "hexwar.editor.hexstate",
             "hexwar.editor.recovery", "hexwar.editor.session", "hexwar.editor.scenario_draft",
-            "hexwar.editor.palette", "hexwar.editor.help_overlay", "hexwar.cli_edit"]
+            "hexwar.editor.palette", "hexwar.editor.help_overlay", "hexwar.cli.edit"]
     code = ("import importlib, sys\n"
             f"for m in {mods!r}:\n    importlib.import_module(m)\n"
             "print(any(k == 'pyglet' or k.startswith('pyglet.') for k in sys.modules))\n")
@@ -510,8 +510,8 @@ def test_resize_keeps_an_aircraft_aloft_and_moves_ground_units():
     from dataclasses import replace
 
     from hexwar.editor.scenario_draft import ScenarioDraft, UnitPlacement
-    from hexwar.hexgrid import Hex
-    from hexwar.maps import BattleMap
+    from hexwar.model.hexgrid import Hex
+    from hexwar.model.maps import BattleMap
 
     m = BattleMap.new(8, 6)
     tank = UnitPlacement("german", "de_pz_iv_g", Hex.from_label("B02"))

@@ -22,8 +22,8 @@ import pytest
 from hexwar.editor import commands as C
 from hexwar.editor.model import EditorDocument
 from hexwar.editor.recovery import Autosaver, find_recoveries
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 H = Hex.from_label
 
@@ -76,7 +76,7 @@ CHILD = textwrap.dedent(
     from hexwar.editor import commands as C
     from hexwar.editor.model import EditorDocument
     from hexwar.editor.recovery import Autosaver
-    from hexwar.hexgrid import Hex
+    from hexwar.model.hexgrid import Hex
 
     path, rec = Path(sys.argv[1]), Path(sys.argv[2])
     doc = EditorDocument.open(path)
@@ -131,7 +131,7 @@ KILLED_SAVE = textwrap.dedent(
     import hexwar.fileio as fio
     from hexwar.editor import commands as C
     from hexwar.editor.model import EditorDocument
-    from hexwar.hexgrid import Hex
+    from hexwar.model.hexgrid import Hex
 
     path, where = Path(sys.argv[1]), sys.argv[2]
     doc = EditorDocument.open(path)

@@ -27,7 +27,7 @@ except Exception as exc:  # pragma: no cover - no EGL on this machine
 
 from hexwar.editor.model import EditorDocument  # noqa: E402
 from hexwar.editor.scenario_fields import card_entries, parse_field  # noqa: E402
-from hexwar.hexgrid import Hex  # noqa: E402
+from hexwar.model.hexgrid import Hex  # noqa: E402
 
 H = Hex.from_label
 

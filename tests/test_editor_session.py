@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hexwar.editor.model import EditorDocument
 from hexwar.editor.session import MOD_CTRL, MOD_SHIFT, RIGHT, EditorSession
-from hexwar.hexgrid import Hex, hex_line
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex, hex_line
+from hexwar.model.maps import BattleMap
 
 H = Hex.from_label
 UNITS = {"german": [("de_a", "A", None), ("de_b", "B", "de_crew")], "soviet": [("su_a", "A", None)]}

@@ -21,8 +21,8 @@ except Exception as exc:  # pragma: no cover - no EGL on this machine
 from hexwar.editor.hexstate import HexState  # noqa: E402
 from hexwar.editor.model import EditorDocument  # noqa: E402
 from hexwar.editor.tools import resize_translation  # noqa: E402
-from hexwar.hexgrid import Hex  # noqa: E402
-from hexwar.maps import BattleMap  # noqa: E402
+from hexwar.model.hexgrid import Hex  # noqa: E402
+from hexwar.model.maps import BattleMap  # noqa: E402
 from hexwar.validate import validate_file  # noqa: E402
 
 H = Hex.from_label
@@ -310,7 +310,7 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
     expect = BattleMap.new(12, 9, name="Flow")
     d.key(key._3)  # woods
     d.drag(["B02", "C02", "D03"])
-    from hexwar.hexgrid import hex_line
+    from hexwar.model.hexgrid import hex_line
 
     # a fast drag paints the straight hex line between successive mouse positions (no gaps)
     for h in set(hex_line(H("B02"), H("C02"))) | set(hex_line(H("C02"), H("D03"))):

@@ -1,7 +1,7 @@
 """Views and fog of war (R12.1, R12.2): what each side may see, and that it never sees more.
 
 Fog tests use the bare test scenario with the ``fog`` variant and units placed by hand
-(tests/game_helpers.py); LOS facts are taken from :mod:`hexwar.los` and asserted first, so a
+(tests/game_helpers.py); LOS facts are taken from :mod:`hexwar.model.los` and asserted first, so a
 map change cannot make a test pass vacuously.
 """
 
@@ -29,7 +29,7 @@ from hexwar.game.view import (
     view,
     view_hash,
 )
-from hexwar.los import line_of_sight
+from hexwar.model.los import line_of_sight
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import pytest
 from hexwar.cli import main
 from hexwar.errors import ValidationError
 from hexwar.formats.tiled import export_tiled, import_tiled, load_tile_table, strip_gid
-from hexwar.hexgrid import Hex, Layout
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex, Layout
+from hexwar.model.maps import BattleMap
 from hexwar.paths import content_dir
 
 DATA = Path(__file__).parent / "data" / "tiled"

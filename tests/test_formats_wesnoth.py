@@ -7,8 +7,8 @@ import pytest
 from hexwar.cli import main
 from hexwar.errors import ValidationError
 from hexwar.formats.wesnoth import import_wesnoth, load_code_table
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 DATA = Path(__file__).parent / "data" / "wesnoth"
 

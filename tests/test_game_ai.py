@@ -79,7 +79,7 @@ def test_standard_picks_the_target_with_the_best_exact_odds():
 
 
 def test_standard_calls_artillery_on_the_cluster():
-    from hexwar.los import line_of_sight
+    from hexwar.model.los import line_of_sight
 
     g = scenario("game_tiny").new_game(seed=4)
     clear_units(g)

@@ -8,7 +8,7 @@ import pytest
 from game_helpers import DATA
 
 from hexwar.cli import main
-from hexwar.cli_game import parse_ai, parse_rules
+from hexwar.cli.game import parse_ai, parse_rules
 from hexwar.errors import HexwarError
 
 TINY = str(DATA / "game_tiny.toml")
@@ -157,7 +157,7 @@ def test_terminal_player_refuses_negative_and_empty_choices(monkeypatch):
     # stray Enter fired an artillery mission at the first hex listed
     import click
 
-    from hexwar.cli_game import TerminalPlayer
+    from hexwar.cli.game import TerminalPlayer
     from hexwar.game.scenario import load_scenario
 
     st = load_scenario(TINY).new_game(seed=3)

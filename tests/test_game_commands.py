@@ -22,8 +22,8 @@ from hexwar.game.commands import (
     command_from_json,
 )
 from hexwar.game.state import Phase, check_invariants
-from hexwar.hexgrid import Hex
-from hexwar.los import line_of_sight
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import line_of_sight
 
 labels = st.builds(lambda c, r: Hex.from_offset(c, r), st.integers(0, 60), st.integers(0, 60))
 ids = st.text("abcdefghijklmnopqrstuvwxyz_#0123456789", min_size=1, max_size=20)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hexwar.game.commands import DropTow, IllegalCommand, Move, Tow
 from hexwar.game.movement import adjacent_mask, neighbor_table, path_cost, reachable, unit_reach
 from hexwar.game.state import Phase, check_invariants
-from hexwar.hexgrid import Hex
+from hexwar.model.hexgrid import Hex
 
 
 def test_reach_costs_and_paths_on_a_worked_grid():

@@ -13,7 +13,7 @@ from hexwar.game import ruleset
 from hexwar.game.scenario import load_scenario, parse_scenario, parse_zone, validate_scenario_file
 from hexwar.game.setup import build_budget_deck
 from hexwar.game.state import Phase, check_invariants
-from hexwar.hexgrid import HexLabelError
+from hexwar.model.hexgrid import HexLabelError
 from hexwar.paths import content_dir
 from hexwar.rules.dice import Dice
 from hexwar.validate import validate_file

@@ -10,7 +10,7 @@ from test_game_commands import refused
 from hexwar.game.commands import Declare, DeclareCloseAssault
 from hexwar.game.state import Phase
 from hexwar.game.targeting import legal_targets
-from hexwar.los import line_of_sight
+from hexwar.model.los import line_of_sight
 
 
 def find_pair(bm, want, avoid=("A07", "A08")):

@@ -165,7 +165,7 @@ def test_fire_damage_hits_units_in_hexes_burning_before_the_turn():
 def test_artillery_targets_only_what_an_observer_sees_and_scores_its_kills():
     g = scenario("game_tiny").new_game(seed=3)
     clear_units(g)
-    from hexwar.los import line_of_sight
+    from hexwar.model.los import line_of_sight
 
     obs = place(g, "de_grenadiers", "C05")
     seen = [h for h in g.battlemap.hexes() if 2 <= h.distance(H("C05")) <= 4

@@ -27,8 +27,8 @@ from hexwar.game.headless import play
 from hexwar.game.save import MAX_COMMANDS, ReplayError, load_game, read_save, write_save
 from hexwar.game.scenario import load_scenario, parse_scenario
 from hexwar.game.scenario_file import ScenarioFile
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGACY = DATA / "legacy_e9c3826"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hexwar.hexgrid import (
+from hexwar.model.hexgrid import (
     DIRECTIONS,
     Hex,
     HexLabelError,

@@ -8,7 +8,7 @@ import sys
 
 import hexwar
 
-CORE_PREFIXES = ("hexwar.hexgrid", "hexwar.maps", "hexwar.terrain", "hexwar.los", "hexwar.rules",
+CORE_PREFIXES = ("hexwar.model.hexgrid", "hexwar.model.maps", "hexwar.model.terrain", "hexwar.model.los", "hexwar.rules",
                  "hexwar.game", "hexwar.sim", "hexwar.errors", "hexwar.fileio")
 
 
@@ -22,7 +22,7 @@ def core_modules() -> list[str]:
 
 def test_core_layers_never_import_pyglet():
     mods = core_modules()
-    assert "hexwar.hexgrid" in mods and "hexwar.maps" in mods
+    assert "hexwar.model.hexgrid" in mods and "hexwar.model.maps" in mods
     code = (
         "import importlib, sys\n"
         f"for m in {mods!r}:\n"
@@ -155,15 +155,17 @@ def test_the_layer_check_catches_upward_and_sideways_imports_even_inside_functio
         (pkg / d).mkdir(parents=True)
         (pkg / d / "__init__.py").write_text("")
     (pkg / "__init__.py").write_text("")
-    (pkg / "cli_x.py").write_text("from .render import scene\n")  # downward: fine
-    (pkg / "render" / "scene.py").write_text("def f():\n    from ..cli_x import g\n")  # upward, in a function
+    (pkg / "cli").mkdir()
+    (pkg / "cli" / "__init__.py").write_text("")
+    (pkg / "cli" / "x.py").write_text("from ..render import scene\n")  # downward: fine
+    (pkg / "render" / "scene.py").write_text("def f():\n    from ..cli.x import g\n")  # upward, in a function
     (pkg / "ui" / "w.py").write_text("from hexwar.editor import overlays\n")  # sideways
     (pkg / "editor" / "overlays.py").write_text("from ..ui.widgets import Rect\nfrom ..game import state\n")
     (pkg / "game" / "state.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                             "    import hexwar.ui.w\n")  # upward, type-only
     table, side = layer_table(DOC.read_text(encoding="utf-8"))
     bad = violations(pkg, table, side)
-    assert any(b.startswith("hexwar.render.scene:2 imports hexwar.cli_x.g: upward") for b in bad), bad
+    assert any(b.startswith("hexwar.render.scene:2 imports hexwar.cli.x.g: upward") for b in bad), bad
     assert any(b.startswith("hexwar.ui.w:1 imports hexwar.editor.overlays: sideways") for b in bad), bad
     assert any(b.startswith("hexwar.game.state:3 imports hexwar.ui.w: upward") for b in bad), bad
     assert len(bad) == 3, bad  # editor -> ui.widgets is a documented sideways import; cli -> render is down

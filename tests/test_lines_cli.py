@@ -8,7 +8,7 @@ import pytest
 from lines_helpers import act
 
 from hexwar.cli import main
-from hexwar.cli_lines import parse_seats_ai
+from hexwar.cli.lines import parse_seats_ai
 from hexwar.errors import HexwarError, ValidationError
 from hexwar.game.scenario import load_scenario, parse_scenario
 from hexwar.lines.commands import Commit

@@ -41,8 +41,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hexwar.hexgrid import Hex
-from hexwar.los import (
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import (
     BLOCKED,
     CLEAR,
     HINDERED,
@@ -54,8 +54,8 @@ from hexwar.los import (
     visibility,
     visibility_with_hindrances,
 )
-from hexwar.los_exact import line_of_sight_exact
-from hexwar.maps import BattleMap, MapError
+from hexwar.model.los_exact import line_of_sight_exact
+from hexwar.model.maps import BattleMap, MapError
 
 H = Hex.from_label
 IMPLEMENTATIONS = {"fast": line_of_sight, "exact": line_of_sight_exact}
@@ -523,7 +523,7 @@ def test_offset_geometry_is_point_symmetric_and_rotation_invariant(dq, dr):
 
 
 def test_los_module_imports_neither_shapely_nor_pyglet():
-    code = ("import sys, hexwar.los; "
+    code = ("import sys, hexwar.model.los; "
             "print('shapely' in sys.modules, 'pyglet' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
@@ -537,7 +537,7 @@ def test_visibility_status_codes():
 @pytest.fixture
 def fresh_plans():
     """Empty the plan cache before and after (tests below change when plans are built)."""
-    import hexwar.los as los_mod
+    import hexwar.model.los as los_mod
 
     los_mod._PLANS.clear()
     yield los_mod
@@ -611,7 +611,7 @@ def test_maps_too_large_for_a_plan_use_the_direct_path(fresh_plans, monkeypatch)
 
 
 def test_visibility_in_small_groups_equals_one_group(monkeypatch):
-    import hexwar.los as L
+    import hexwar.model.los as L
 
     m = random_map(11, 8, seed=21)
     viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2))]
@@ -624,7 +624,7 @@ def test_visibility_in_small_groups_equals_one_group(monkeypatch):
 
 def test_flat_maps_take_the_no_interpolation_shortcut_and_agree(monkeypatch):
     """On a flat map every hex blocks all lines through it or none (R3.4 with equal eyes)."""
-    import hexwar.los as L
+    import hexwar.model.los as L
 
     calls = []
     real = L._visibility_flat

@@ -16,10 +16,10 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.hexgrid import Hex
-from hexwar.los import line_of_sight, offset_geometry, visibility
-from hexwar.los_exact import hex_polygon_scaled, line_of_sight_exact, visibility_exact
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import line_of_sight, offset_geometry, visibility
+from hexwar.model.los_exact import hex_polygon_scaled, line_of_sight_exact, visibility_exact
+from hexwar.model.maps import BattleMap
 
 try:  # tests/ is on sys.path under pytest's default import mode
     from test_los import random_map

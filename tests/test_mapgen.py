@@ -7,10 +7,10 @@ import pytest
 
 from hexwar.cli import main
 from hexwar.errors import HexwarError
-from hexwar.hexgrid import Hex
-from hexwar.los import BLOCKED, CLEAR, visibility
 from hexwar.mapgen import STYLES, generate, generate_document, parse_generated, road_connected
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import BLOCKED, CLEAR, visibility
+from hexwar.model.maps import BattleMap
 
 
 def test_the_same_seed_gives_the_same_map_and_another_seed_another():

@@ -10,9 +10,9 @@ import pytest
 
 from hexwar.cli import main
 from hexwar.errors import ValidationError
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap, MapError
-from hexwar.terrain import default_terrain
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap, MapError
+from hexwar.model.terrain import default_terrain
 
 
 def small_map() -> BattleMap:

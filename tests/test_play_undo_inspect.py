@@ -9,7 +9,7 @@ from game_helpers import advance_to, scenario
 from hexwar.game.commands import Commit, Undo
 from hexwar.game.inspect import inspect_hex, los_phrase
 from hexwar.game.state import Phase
-from hexwar.hexgrid import Hex
+from hexwar.model.hexgrid import Hex
 from hexwar.ui.clock import ManualClock
 from hexwar.ui.controller import PlayController
 from hexwar.ui.input_map import play_intent
@@ -55,7 +55,7 @@ def test_the_inspector_names_terrain_level_units_and_los_with_its_reason():
 def test_the_terminal_game_reads_undo_and_inspect(monkeypatch, capsys):
     import click
 
-    from hexwar.cli_game import TerminalPlayer
+    from hexwar.cli.game import TerminalPlayer
 
     g = scenario("game_small").new_game(seed=3)
     advance_to(g, Phase.COMMITMENT)

@@ -11,19 +11,19 @@ import gc
 import numpy as np
 import pytest
 
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.render import backend
 
 backend.configure(None)
 
+from hexwar.model.terrain import default_terrain  # noqa: E402
 from hexwar.render.camera import Camera  # noqa: E402
 from hexwar.render.counters import COUNTER_SIZE, CounterView  # noqa: E402
 from hexwar.render.looks import RGBA, default_looks, mix, with_alpha  # noqa: E402
 from hexwar.render.mapview import MapView  # noqa: E402
 from hexwar.render.offscreen import hidden_window, read_window, render_map, render_view  # noqa: E402
 from hexwar.render.overlays import HeatmapOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay  # noqa: E402
-from hexwar.terrain import default_terrain  # noqa: E402
 
 pytestmark = pytest.mark.ui
 

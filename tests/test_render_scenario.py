@@ -3,9 +3,9 @@ areas, objectives and artillery targets, at a default size where hex labels show
 
 from __future__ import annotations
 
-from hexwar.cli_render import AUTO_HEX_SIZE, auto_size
+from hexwar.cli.render import AUTO_HEX_SIZE, auto_size
 from hexwar.game.scenario import load_scenario
-from hexwar.hexgrid import Hex
+from hexwar.model.hexgrid import Hex
 from hexwar.paths import find_content
 from hexwar.render.gamescene import scenario_overlays
 from hexwar.render.regions import TargetOverlay, ZoneOverlay

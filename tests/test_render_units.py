@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexwar.errors import HexwarError, ValidationError
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
+from hexwar.model.terrain import default_terrain
 from hexwar.render import backend
 from hexwar.render.camera import WORLD_LAYOUT, Camera, map_bounds
 from hexwar.render.counters import CounterView, stack_offsets
@@ -31,7 +32,6 @@ from hexwar.render.mapgeom import (
 )
 from hexwar.render.mesh import Mesh, MeshBuilder
 from hexwar.render.overlays import HeatmapOverlay, LosView, heat_values, ramp_colours
-from hexwar.terrain import default_terrain
 
 pytestmark = pytest.mark.unit
 
@@ -406,7 +406,7 @@ def test_importing_the_render_package_loads_no_gl():
     r = _run("""
         import sys
         import hexwar.render, hexwar.render.looks, hexwar.render.camera, hexwar.render.counters
-        import hexwar.render.overlays, hexwar.render.mapgeom, hexwar.cli_render
+        import hexwar.render.overlays, hexwar.render.mapgeom, hexwar.cli.render
         print("pyglet.gl" in sys.modules, "pyglet.window" in sys.modules)
     """, {})
     assert r.returncode == 0, r.stderr

@@ -149,7 +149,7 @@ def test_mistyped_command_fields_are_refused_with_the_field_named(make):
     from hexwar.game import commands as C
     from hexwar.game.commands import IllegalCommand
     from hexwar.game.state import Phase
-    from hexwar.hexgrid import Hex
+    from hexwar.model.hexgrid import Hex
 
     st = _game_at(Phase.COMMITMENT)
     cmd = make(C, Hex.from_label)

@@ -161,7 +161,7 @@ def test_standard_game_builds_80_to_100_point_decks_with_crews():
 
 
 def test_hexwar_play_without_argument_opens_the_standard_game():
-    from hexwar.cli_game import DEFAULT_SCENARIOS, _load
+    from hexwar.cli.game import DEFAULT_SCENARIOS, _load
 
     assert DEFAULT_SCENARIOS[0] == "standard"
     assert find_scenario("standard").resolve() == (ROOT / "scenarios" / "standard.toml").resolve()

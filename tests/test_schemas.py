@@ -15,7 +15,7 @@ from hexwar.formats.migrate import CURRENT, migrate_file, upgrade
 from hexwar.formats.schema import SCHEMA_KINDS, load_schema, schema_problems, schema_text
 from hexwar.game.save import read_save
 from hexwar.game.scenario import parse_scenario
-from hexwar.maps import BattleMap
+from hexwar.model.maps import BattleMap
 from hexwar.paths import content_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,7 +174,7 @@ def test_map_migration_1_to_2_keeps_the_content_hash_so_old_saves_still_replay(t
 
 def test_a_map_with_markers_is_written_as_version_2_and_version_1_cannot_hold_them():
     m = BattleMap.load(content_dir("maps") / "steppe_village.json")
-    from hexwar.hexgrid import Hex
+    from hexwar.model.hexgrid import Hex
 
     m.deploy = {"german": (Hex.from_label("A01"),)}
     d = m.to_json()

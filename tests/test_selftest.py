@@ -81,8 +81,8 @@ def test_changed_terrain_data_is_caught(monkeypatch):
     """A user who makes woods transparent sees the LOS cases that depend on it fail."""
     import dataclasses
 
-    import hexwar.maps as maps
-    from hexwar import terrain
+    import hexwar.model.maps as maps
+    from hexwar.model import terrain
 
     base = terrain.default_terrain()
     changed = tuple(dataclasses.replace(t, los="clear") if t.key == "woods" else t for t in base.types)

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexwar.cli import main as hexwar_main
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS_DIR = ROOT / "maps"

@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.rules.buildings import attack_value, building_result
 from hexwar.sim.artillery import BURNING, INTACT, RUBBLED, ArtillerySimError, simulate_artillery
 from hexwar.sim.exact import building_states, landing_distribution, landing_fractions
@@ -201,7 +201,7 @@ def test_bad_seed_or_batch_size_is_refused():
 @pytest.mark.parametrize("seed", [201, 202])
 def test_ten_million_strikes_on_kharkov_match_the_exact_landing_map(seed):
     # many hexes at 1e7 strikes: each within 4 standard errors, and the whole histogram by chi-square
-    from hexwar.cli_basic import resolve_map
+    from hexwar.cli.basic import resolve_map
 
     m = resolve_map("kharkov")
     t = Hex.from_offset(1, 1)  # near the corner: every drift direction, many off the map

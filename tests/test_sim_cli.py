@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from hexwar.cli import main
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 H = Hex.from_label
 SCENARIO = "tests/data/game_small.toml"
@@ -153,7 +153,7 @@ def test_bad_input_gives_one_clear_sentence(capsys, town_file, args, message):
 
 def test_the_harness_never_loads_pyglet():
     code = ("import sys, hexwar.sim.seeding, hexwar.sim.artillery, hexwar.sim.fire, hexwar.sim.fire_los, "
-            "hexwar.sim.exact, hexwar.sim.sweep, hexwar.sim.report, hexwar.cli_sim; "
+            "hexwar.sim.exact, hexwar.sim.sweep, hexwar.sim.report, hexwar.cli.sim; "
             "assert 'pyglet' not in sys.modules, 'pyglet imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 

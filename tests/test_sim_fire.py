@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.rules.fire import spread_probability
 from hexwar.sim.exact import ExactTooLarge, chain_burning, exact_fire, exact_fire_on_map, two_building_burning
 from hexwar.sim.fire import FireSimError, reachable_buildings, simulate_fire, start_state
@@ -139,7 +139,7 @@ def test_same_seed_identical_output_for_batch_sizes_1_100_10000(batch, kharkov_f
 
 @pytest.fixture(scope="module")
 def kharkov_fire():
-    from hexwar.cli_basic import resolve_map
+    from hexwar.cli.basic import resolve_map
 
     m = resolve_map("kharkov")
     dr = m.dr_array()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hexwar.hexgrid import Hex
-from hexwar.los import BLOCKED, visibility
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.los import BLOCKED, visibility
+from hexwar.model.maps import BattleMap
 from hexwar.sim.fire import reachable_buildings, simulate_fire, start_state
 from hexwar.sim.fire_los import plan_los_cuts
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.rules.artillery import ArtilleryStrike, resolve_artillery
 from hexwar.rules.dice import COMMAND_CARD_BONUS, Dice, Roll
 from hexwar.rules.fire import fire_spread_phase
@@ -117,7 +117,7 @@ def test_the_games_artillery_rule_functions_give_the_harness_trials(seed):
 
 @pytest.mark.parametrize(("seed", "burnout"), [(5, False), (6, True), (99, True)])
 def test_the_games_fire_spread_phase_gives_the_harness_trials(seed, burnout):
-    from hexwar.cli_basic import resolve_map
+    from hexwar.cli.basic import resolve_map
 
     m0 = resolve_map("kharkov")
     dr = m0.dr_array()

@@ -17,8 +17,8 @@ import pytest
 from hexwar.cli import main
 from hexwar.game.commands import EndPhase, TargetArtillery
 from hexwar.game.scenario import load_scenario
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 from hexwar.rules.odds import p_two_d10_at_least
 from hexwar.sim.scenario import (
     Ignition,

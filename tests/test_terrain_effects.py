@@ -9,8 +9,8 @@ import pytest
 from scripted_dice import scripted_dice  # noqa: E402
 
 from hexwar.errors import ValidationError
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap, MapError
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap, MapError
 from hexwar.rules.dice import Dice
 from hexwar.rules.terrain_effects import (
     EffectRules,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from hexwar.errors import HexwarError
-from hexwar.hexgrid import Hex
-from hexwar.maps import BattleMap, MapError
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap, MapError
 from hexwar.rules.dice import Dice
 from hexwar.rules.terrain_effects import terrain_defense_modifier
 from hexwar.rules.wrecks import (

@@ -2,7 +2,7 @@
 """Build hexwar's shipped battle maps (``maps/*.json``) from hand-authored layouts.
 
 The shipped maps are generated, never edited by hand: each map is a function below that draws
-its place through the :class:`~hexwar.maps.BattleMap` API (``set_terrain``, ``set_level``,
+its place through the :class:`~hexwar.model.maps.BattleMap` API (``set_terrain``, ``set_level``,
 ``set_road``, ``set_rubble``) with a small drawing kit (:class:`MapBuilder`): smooth curves
 through hex labels for rivers and roads, bands of a given width, rectangles, polygons,
 ellipses, street blocks, villages strung along a road, and a ground-level field with hills,
@@ -35,9 +35,9 @@ from pathlib import Path
 import numpy as np
 
 from hexwar.errors import HexwarError
-from hexwar.hexgrid import Hex
 from hexwar.mapkit import MapBuilder, Point, noise  # the drawing kit lives in the package
-from hexwar.maps import BattleMap
+from hexwar.model.hexgrid import Hex
+from hexwar.model.maps import BattleMap
 
 __all__ = ["MAPS", "MapBuilder", "build", "check", "main", "noise", "write"]
 

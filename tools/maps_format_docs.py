@@ -2,7 +2,7 @@
 """The terrain-code table of ``docs/maps-format.md``, generated from the terrain data.
 
 Every code, movement cost, LOS effect, height, Defense modifier and DR in the table is read from
-``hexwar/data/terrain.toml`` through :func:`hexwar.terrain.default_terrain`, and the wreck
+``hexwar/data/terrain.toml`` through :func:`hexwar.model.terrain.default_terrain`, and the wreck
 counters from the same rules data, so the document cannot drift from the rules (DESIGN: numbers
 live in one data file). The text between ``<!-- terrain:begin -->`` and ``<!-- terrain:end -->``
 is replaced; the rest of the document is prose. ``tests/test_maps.py`` checks it is current.
@@ -32,7 +32,7 @@ def _cost(v: float) -> str:
 def section() -> str:
     """The generated Markdown between the markers."""
     sys.path.insert(0, str(ROOT))
-    from hexwar.terrain import default_terrain
+    from hexwar.model.terrain import default_terrain
 
     rules = default_terrain()
     lines = [BEGIN, "",

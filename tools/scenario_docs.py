@@ -49,7 +49,7 @@ def _zone(hexes: Sequence[Any]) -> str:
     """A deploy zone as the bounding rectangle of its hexes, with the hex count."""
     cols = [h.offset[0] for h in hexes]
     rows = [h.offset[1] for h in hexes]
-    from hexwar.hexgrid import Hex
+    from hexwar.model.hexgrid import Hex
 
     a = Hex.from_offset(min(cols), min(rows)).label
     b = Hex.from_offset(max(cols), max(rows)).label

@@ -2,11 +2,11 @@
 """Scenario map states: a shipped map with the battle's earlier damage (R8.1, R8.3, R8.4).
 
 A scenario starts on the map as its file stores it, overlays included (wrecks, rubble,
-fires: ``hexwar.maps`` keeps them per hex). Where a battle begins in an already damaged place
+fires: ``hexwar.model.maps`` keeps them per hex). Where a battle begins in an already damaged place
 - Kharkov in March 1943, fought over for the third time, with blocks burning - the scenario
 names a *derived* map in ``scenarios/maps/``: the shipped map (``maps/<base>.json``, built by
 ``tools/build_maps.py``) with the overlays listed here set through the
-:class:`~hexwar.maps.BattleMap` API (``set_fire``, ``set_rubble``, ``add_wreck``), which
+:class:`~hexwar.model.maps.BattleMap` API (``set_fire``, ``set_rubble``, ``add_wreck``), which
 refuses fire or rubble where no building stands. The derived files are generated, never
 edited by hand; ``tests/test_scenarios.py`` checks they are up to date.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hexwar.errors import HexwarError
-from hexwar.maps import BattleMap
+from hexwar.model.maps import BattleMap
 
 __all__ = ["Derived", "DERIVED", "build", "check", "write", "main"]
 

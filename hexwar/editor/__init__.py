@@ -5,7 +5,7 @@ The pure-Python half (no pyglet, importable and testable headless):
 * :mod:`hexwar.editor.hexstate` -- per-hex snapshots and the all-or-nothing transactions
   every edit runs in;
 * :mod:`hexwar.editor.model` -- :class:`~hexwar.editor.model.EditorDocument` (a
-  :class:`~hexwar.maps.BattleMap` plus optional scenario data, undo history, atomic save);
+  :class:`~hexwar.model.maps.BattleMap` plus optional scenario data, undo history, atomic save);
 * :mod:`hexwar.editor.commands` -- the undoable commands and the command stack;
 * :mod:`hexwar.editor.tools` -- brushes, lines, flood regions, selections, the clipboard with
   its rotations and flips, resize geometry;

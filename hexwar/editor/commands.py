@@ -5,8 +5,8 @@ Every edit is a :class:`Command` with :meth:`~Command.apply` and :meth:`~Command
 
 * :class:`MapEdit` -- a patch of hexes (paint, line, fill, levels, roads, wrecks, rubble, fire,
   paste, clear). It runs an *operation* that changes the map only through
-  :class:`~hexwar.maps.BattleMap` methods inside a :class:`~hexwar.editor.hexstate.MapTransaction`;
-  if the map refuses any step (:class:`~hexwar.maps.MapError`) every hex goes back as it was and
+  :class:`~hexwar.model.maps.BattleMap` methods inside a :class:`~hexwar.editor.hexstate.MapTransaction`;
+  if the map refuses any step (:class:`~hexwar.model.maps.MapError`) every hex goes back as it was and
   the error propagates, so an invalid edit changes nothing. What it recorded (each touched hex's
   state before and after) is then replayed for undo and redo.
 * :class:`ReplaceMap` -- new size (resize), with the scenario's hexes moved along.
@@ -20,7 +20,7 @@ The factory functions (:func:`paint_terrain`, :func:`change_level`, :func:`place
 commands; :meth:`hexwar.editor.model.EditorDocument.execute` applies and records them.
 
 >>> from hexwar.editor.model import EditorDocument
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.hexgrid import Hex
 >>> doc = EditorDocument.new(5, 4)
 >>> before = doc.map.to_text()
 >>> _ = doc.execute(paint_terrain([Hex.from_label("B02"), Hex.from_label("C02")], "woods"))
@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..hexgrid import Hex
-from ..maps import BattleMap, MapError
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap, MapError
 from .hexstate import HexState, MapTransaction, write_states
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from . import commands as C
 from .tools import brush_hexes, flood_region, rect_hexes, stroke_path
 

@@ -1,16 +1,16 @@
 """Per-hex snapshots and all-or-nothing map transactions: the ground the editor's undo stands on.
 
-A :class:`HexState` is everything a :class:`~hexwar.maps.BattleMap` stores for one hex (R2.4:
+A :class:`HexState` is everything a :class:`~hexwar.model.maps.BattleMap` stores for one hex (R2.4:
 terrain, ground level, road, rubble, fire and its turns, the wreck stack). Writing one back goes
 through the map's own methods (``set_terrain``, ``set_level``, ``set_rubble``, ``set_fire``,
 ``add_wreck`` ...), so the editor can never put a state on the map that the map would refuse.
 
 A :class:`MapTransaction` records the state of every hex before an edit first touches it; if
-the edit raises (a :class:`~hexwar.maps.MapError` from the map's validation), the transaction
+the edit raises (a :class:`~hexwar.model.maps.MapError` from the map's validation), the transaction
 writes those states back, so an invalid edit changes nothing.
 
->>> from hexwar.maps import BattleMap
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.maps import BattleMap
+>>> from hexwar.model.hexgrid import Hex
 >>> m = BattleMap.new(4, 3)
 >>> h = Hex.from_label("B02")
 >>> tx = MapTransaction(m)
@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..hexgrid import Hex
-from ..maps import BattleMap, MapError
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap, MapError
 
 __all__ = ["HexState", "MapTransaction", "read_states", "write_states"]
 

@@ -4,7 +4,7 @@ its file and whether it has unsaved changes.
 Everything here is pure Python (no pyglet): the window of :mod:`hexwar.editor.window` and the
 tests drive the same :class:`EditorDocument`.
 
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.hexgrid import Hex
 >>> from hexwar.editor.commands import paint_terrain
 >>> doc = EditorDocument.new(6, 5, name="Test")
 >>> doc.dirty
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import HexwarError
-from ..maps import BattleMap, MapError
+from ..model.maps import BattleMap, MapError
 from .commands import Change, Command, CommandStack, Stroke
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (scenario_draft imports the game layer)
@@ -43,7 +43,7 @@ class EditorDocument:
     """A map (or scenario) being edited.
 
     Attributes:
-        map: the :class:`~hexwar.maps.BattleMap` (replaced by resize; read it fresh each time).
+        map: the :class:`~hexwar.model.maps.BattleMap` (replaced by resize; read it fresh each time).
         scenario: the :class:`~hexwar.editor.scenario_draft.ScenarioDraft` in scenario mode,
             else ``None``.
         path: the file Save writes (a map ``.json`` or a scenario ``.toml``), ``None`` until

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..render.layers import Layer
 from ..render.looks import RGBA, with_alpha
 from ..render.mesh import Mesh, MeshBuilder, TexMesh

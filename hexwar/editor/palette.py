@@ -4,7 +4,7 @@ its look from ``assets/terrain_looks.toml``, and every wreck counter of the wrec
 Nothing here is hand-listed: a terrain type added to ``hexwar/data/terrain.toml`` (with its look)
 appears in the palette by itself. Pure data (no pyglet); :mod:`hexwar.editor.window` draws it.
 
->>> from hexwar.terrain import default_terrain
+>>> from hexwar.model.terrain import default_terrain
 >>> from hexwar.render.looks import default_looks
 >>> entries = terrain_entries(default_terrain(), default_looks())
 >>> [e.key for e in entries if e.group == "Buildings"]
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..terrain import RulesTerrain
+from ..model.terrain import RulesTerrain
 
 __all__ = ["PaletteEntry", "WreckEntry", "terrain_entries", "wreck_entries"]
 

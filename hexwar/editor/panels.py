@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..ui.widgets import Dialog, Painter, Rect, ellipsize, grid
 from .help_overlay import SHORTCUTS
 from .scenario_draft import SIDES, VARIANTS

@@ -13,7 +13,7 @@ Recovery file (JSON)::
      "saved_at": "2026-11-30T10:41:07+00:00", "document_path": "/abs/maps/x.json" | null,
      "kind": "map" | "scenario", "map": {...hexwar-map...}, "scenario": {...} | null}
 
-Loading a recovery file validates the map through :meth:`hexwar.maps.BattleMap.from_json`
+Loading a recovery file validates the map through :meth:`hexwar.model.maps.BattleMap.from_json`
 like any map file; nothing in it is executed.
 """
 
@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_text, dump_json, read_json
-from ..maps import BattleMap
+from ..model.maps import BattleMap
 from .model import EditorDocument
 
 __all__ = [

@@ -33,8 +33,8 @@ from typing import Any
 from ..errors import Problem, ValidationError
 from ..fileio import loads_json
 from ..game.scenario_file import ScenarioFile
-from ..hexgrid import Hex, HexLabelError
-from ..maps import BattleMap, MapError
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.maps import BattleMap, MapError
 
 __all__ = [
     "SIDES",

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem
-from ..maps import BattleMap
+from ..model.maps import BattleMap
 
 __all__ = ["FIELDS", "parse_field", "weapon_text", "artillery_profiles", "card_entries", "draft_problems"]
 

@@ -40,8 +40,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import MapError
+from ..model.hexgrid import Hex
+from ..model.maps import MapError
 from . import commands as C
 from .edit_tools import TOOL_OBJECTS, Tool
 from .model import EditorDocument
@@ -510,7 +510,7 @@ class EditorSession:
     _live_los: Any = None
 
     def _los_result(self, a: Hex, b: Hex) -> Any:
-        from ..los import line_of_sight
+        from ..model.los import line_of_sight
 
         return line_of_sight(self.doc.map, a, b)
 

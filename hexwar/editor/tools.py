@@ -31,8 +31,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..hexgrid import Hex, hex_line
-from ..maps import MAX_MAP_SIDE, BattleMap, MapError
+from ..model.hexgrid import Hex, hex_line
+from ..model.maps import MAX_MAP_SIDE, BattleMap, MapError
 from .hexstate import HexState
 
 __all__ = [

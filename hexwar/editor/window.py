@@ -36,7 +36,7 @@ import pyglet  # noqa: E402
 from pyglet.window import key, mouse  # noqa: E402
 
 from ..errors import HexwarError, ValidationError  # noqa: E402
-from ..hexgrid import Hex  # noqa: E402
+from ..model.hexgrid import Hex  # noqa: E402
 from ..render.looks import Looks, default_looks  # noqa: E402
 from ..render.mapview import MapView  # noqa: E402
 from ..render.overlays import HeatmapOverlay, LosOverlay, LosView  # noqa: E402

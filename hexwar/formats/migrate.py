@@ -191,7 +191,7 @@ def migrate_file(path: str | os.PathLike[str], out: str | os.PathLike[str] | Non
 def _check_upgraded(kind: str, doc: dict[str, Any], text: str, src: str) -> None:
     """Validate an upgraded document (structure and meaning) before it is written."""
     if kind == "map":
-        from ..maps import BattleMap
+        from ..model.maps import BattleMap
 
         BattleMap.from_json(doc, src)
     elif kind == "scenario":

@@ -56,9 +56,9 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, read_text
-from ..hexgrid import Hex, HexLabelError
-from ..maps import BattleMap, MapObjective, zone_hexes, zone_specs
-from ..terrain import RulesTerrain, default_terrain
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.maps import BattleMap, MapObjective, zone_hexes, zone_specs
+from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = [
     "FLAG_BITS",

@@ -19,7 +19,7 @@ Terrain codes map to hexwar terrain, ground levels and roads through the shipped
 ``--terrain`` TOML file of the same form overrides entry by entry. Every code that maps to
 nothing is reported at once, with the hexes it stands in; nothing is returned then.
 
-Starting positions become deploy-zone markers (:attr:`hexwar.maps.BattleMap.deploy`):
+Starting positions become deploy-zone markers (:attr:`hexwar.model.maps.BattleMap.deploy`):
 player 1 is the german side, player 2 the soviet side; the zone is the start hex and every
 castle or keep hex joined to it (where Wesnoth recruits). Other players and named special
 locations are listed in the notes and skipped.
@@ -36,9 +36,9 @@ from typing import Any
 
 from ..errors import Problem, ValidationError
 from ..fileio import read_text, read_toml
-from ..hexgrid import Hex
-from ..maps import BattleMap
-from ..terrain import RulesTerrain, default_terrain
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
+from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = ["WesnothImport", "CodeTable", "load_code_table", "import_wesnoth", "PLAYER_SIDES"]
 

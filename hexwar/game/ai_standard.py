@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..los import BLOCKED
+from ..model.hexgrid import Hex
+from ..model.los import BLOCKED
 from ..rules.artillery import exact_landing_distribution
 from ..rules.cards import Deck, EffectKind
 from ..rules.combat import AttackOrders

@@ -12,7 +12,7 @@ row lies between their rows (offset coordinates, R2.2), both ends included. Obje
 too: :func:`scenario_areas` adds one area per objective, named after the objective (its name, or
 its hex label) unless an area of that name exists.
 
->>> from hexwar.maps import BattleMap
+>>> from hexwar.model.maps import BattleMap
 >>> m = BattleMap.new(10, 10)
 >>> [h.label for h in parse_area_hexes(["B02..C03", "E05"], m, "areas.x", lambda w, e: None)]
 ['B02', 'B03', 'C02', 'C03', 'E05']
@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..hexgrid import Hex, HexLabelError
-from ..maps import BattleMap
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.maps import BattleMap
 
 __all__ = ["MAX_AREAS", "parse_area_hexes", "parse_areas", "scenario_areas"]
 

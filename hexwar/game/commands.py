@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import HexwarError, clip
-from ..hexgrid import Hex, HexLabelError
+from ..model.hexgrid import Hex, HexLabelError
 from ..rules.cards import SIDES
 
 __all__ = [

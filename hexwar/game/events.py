@@ -9,7 +9,7 @@ concatenation of these lists. Events stay typed objects from the rules to the UI
 * :class:`RollEvent`: one recorded :class:`~hexwar.rules.dice.Roll`;
 * :class:`RuleEvent`: an event a rules module returned, unchanged in :attr:`RuleEvent.payload`
   (a :class:`~hexwar.rules.combat.CombatEvent` or an
-  :class:`~hexwar.rules.terrain_effects.EffectEvent`: hexes as :class:`~hexwar.hexgrid.Hex`,
+  :class:`~hexwar.rules.terrain_effects.EffectEvent`: hexes as :class:`~hexwar.model.hexgrid.Hex`,
   rolls as :class:`~hexwar.rules.dice.Roll`).
 
 All three answer ``kind``, ``text`` and ``data``; conversion to JSON happens in ONE place,
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..maps import BattleMap
+from ..model.maps import BattleMap
 from ..rules.combat import CombatEvent
 from ..rules.dice import Roll
 from ..rules.terrain_effects import EffectEvent

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..hexgrid import Hex
-from ..los import line_of_sight
+from ..model.hexgrid import Hex
+from ..model.los import line_of_sight
 from . import ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,7 +43,7 @@ def inspect_hex(state: GameState, h: Hex, viewer: Hex | None = None, viewer_name
         viewer_name: how to name the viewer (default its hex label).
 
     Raises:
-        hexwar.maps.MapError: naming the hex when it is off the map.
+        hexwar.model.maps.MapError: naming the hex when it is off the map.
     """
     bm = state.battlemap
     parts = [f"{bm.label(h)}: " + ", ".join(bm.describe(h))]

@@ -17,7 +17,7 @@ the cheapest path to it. Ties between equally cheap paths are broken the same wa
 (scipy's Dijkstra is deterministic for the same graph), so replays stay identical.
 
 >>> import numpy as np
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.hexgrid import Hex
 >>> cost = np.ones((3, 3)); cost[1, 1] = 3.0          # B02 costs 3 to enter
 >>> r = reachable(cost, np.ones((3, 3), bool), Hex.from_label("A02"), 2)
 >>> sorted(h.label for h in r.hexes())
@@ -38,7 +38,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from ..errors import clip
-from ..hexgrid import DIRECTIONS, Hex, HexLabelError
+from ..model.hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..rules import combat
 from ..rules.artillery import ArtilleryUnitAttack, artillery_steps
 from ..rules.buildings import BuildingAttackKind, attack_building

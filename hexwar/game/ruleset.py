@@ -2,7 +2,7 @@
 
 The game state holds card ids only; every question about what a card *is* goes through here to
 :mod:`hexwar.rules.cards` (the frozen :class:`~hexwar.rules.cards.CardSet`), and LOS questions
-go to :mod:`hexwar.los` with a per-map-version cache kept in the game's ``cache`` (never in the
+go to :mod:`hexwar.model.los` with a per-map-version cache kept in the game's ``cache`` (never in the
 state's hash). Nothing here adds a rule of its own; it maps the game's vocabulary
 (instance ids, sides, hexes) onto the rules modules' functions.
 
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import clip
-from ..hexgrid import Hex
-from ..los import BLOCKED, visibility_with_hindrances
+from ..model.hexgrid import Hex
+from ..model.los import BLOCKED, visibility_with_hindrances
 from ..rules import cards as _cards
 from ..rules.cards import CardError, Effect, EffectKind, UnitCard, Weapon, card_id_of
 from ..rules.combat import is_immobilized as _combat_immobilized
@@ -28,7 +28,7 @@ from ..rules.combat import unit_effects as _unit_effects
 from ..rules.terrain_effects import enter_cost
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .state import GameState, UnitState
 
 __all__ = [
@@ -305,7 +305,7 @@ def side_effects(state: GameState, side: str, kind: EffectKind) -> int:
 def los_arrays(state: GameState, viewer: Hex) -> tuple[np.ndarray, np.ndarray]:
     """``(status, hindrances)`` arrays ``[H, W]`` of everything ``viewer`` sees (R3).
 
-    From :func:`hexwar.los.visibility_with_hindrances`; cached until the map changes.
+    From :func:`hexwar.model.los.visibility_with_hindrances`; cached until the map changes.
     """
     bm = state.battlemap
     key = ("los", bm.version, viewer)

@@ -60,8 +60,8 @@ from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import read_text, recover_group
 from ..formats.migrate import upgrade
 from ..formats.schema import merge_problems, schema_problems
-from ..hexgrid import Hex, HexLabelError
-from ..maps import BattleMap
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.maps import BattleMap
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES

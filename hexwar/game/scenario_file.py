@@ -32,7 +32,7 @@ from ..fileio import read_text, recover_group
 from .scenario import Scenario, build_scenario, loads_toml
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
 
 __all__ = ["ScenarioFile"]
 

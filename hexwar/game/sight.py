@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..los import BLOCKED
+from ..model.los import BLOCKED
 from . import ruleset
 from .commands import SIDES
 
@@ -34,7 +34,7 @@ def fog_on(state: GameState) -> bool:
 
 
 def seen_mask(state: GameState, side: str) -> np.ndarray:
-    """``bool [height, width]``: hexes ``side`` sees (R12.2), from :mod:`hexwar.los` visibility maps.
+    """``bool [height, width]``: hexes ``side`` sees (R12.2), from :mod:`hexwar.model.los` visibility maps.
 
     The union over the side's observing ground units (not crews, not aircraft) of the hexes
     in LOS, clear or hindered, of each one's hex (R3; a hex sees itself and its neighbours).

@@ -2,7 +2,7 @@
 
 :class:`GameState` holds where every card instance is (decks, hands, discard, the map), each
 unit's current endurance and markers, the turn, phase and who must act, the declared attacks,
-the score, and the live :class:`~hexwar.maps.BattleMap` whose overlays (wrecks, rubble, fire)
+the score, and the live :class:`~hexwar.model.maps.BattleMap` whose overlays (wrecks, rubble, fire)
 change during play. Card *definitions* (names, weapons, costs) stay in the frozen card data
 and are looked up through :mod:`hexwar.game.ruleset` by id.
 
@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 from ..rules.combat import RULES_REVISION
 from ..rules.dice import Dice
 from . import ruleset

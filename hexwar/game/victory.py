@@ -23,7 +23,7 @@ from .limits import HARD_TURN_CAP
 from .state import GameResult, Phase, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..hexgrid import Hex
+    from ..model.hexgrid import Hex
     from .state import GameState
 
 __all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP",

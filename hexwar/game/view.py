@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..rules.dice import Dice
 from .commands import SIDES, Command, EndPhase
 from .events import GameEvent, event_to_json

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..hexgrid import Hex, Layout
+from ..model.hexgrid import Hex, Layout
 
 __all__ = ["HEX_SIZE", "WORLD_LAYOUT", "Camera", "map_bounds"]
 

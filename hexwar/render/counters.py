@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex, Layout
+from ..model.hexgrid import Hex, Layout
 from ..rules.cards import SIDES
 from .looks import RGBA, Looks, SideLook, shade
 from .mesh import Mesh, MeshBuilder, TexMesh

@@ -2,7 +2,7 @@
 
 The bridge between :mod:`hexwar.game` (ids and quantities, R4) and the renderer's plain
 counter descriptions, used by ``hexwar render`` for scenario and save files (registered in
-:data:`hexwar.cli_render.SCENE_LOADERS`) and by the play screen. No GL here.
+:data:`hexwar.cli.render.SCENE_LOADERS`) and by the play screen. No GL here.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import Problem, ValidationError
 from ..fileio import read_toml
-from ..terrain import RulesTerrain, default_terrain
+from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = [
     "PATTERNS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 
 __all__ = ["MapAreaMixin"]
 

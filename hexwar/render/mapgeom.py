@@ -1,6 +1,6 @@
 """Map layer geometry as numpy meshes: ground, patterns, contours, roads, buildings, grid, labels.
 
-Pure numpy (no GL): each function turns a :class:`~hexwar.maps.BattleMap` and the
+Pure numpy (no GL): each function turns a :class:`~hexwar.model.maps.BattleMap` and the
 :class:`~hexwar.render.looks.Looks` into one :class:`~hexwar.render.mesh.Mesh` per layer,
 vectorized over hexes, so a 100x100 map builds in a fraction of a second. Text layers take a
 glyph atlas object (anything with ``texts``/``text`` like
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ..hexgrid import DIRECTIONS, Hex, Layout
-from ..maps import BattleMap
+from ..model.hexgrid import DIRECTIONS, Hex, Layout
+from ..model.maps import BattleMap
 from .looks import RGBA, Looks, mix, shade
 from .mesh import Mesh, MeshBuilder, TexMesh, hex_corner_offsets
 

@@ -1,6 +1,6 @@
 """The batched map view: one vertex list per layer, counters and overlays on top.
 
-:class:`MapView` draws a :class:`~hexwar.maps.BattleMap` through a :class:`~hexwar.render.camera.Camera`
+:class:`MapView` draws a :class:`~hexwar.model.maps.BattleMap` through a :class:`~hexwar.render.camera.Camera`
 into a pyglet window (or an offscreen framebuffer, :mod:`hexwar.render.offscreen`):
 
 * terrain in batches: all hex fills in one indexed triangle vertex list with per-vertex
@@ -41,8 +41,8 @@ backend.ensure_configured()
 from pyglet import gl  # noqa: E402
 from pyglet.graphics import Batch  # noqa: E402
 
-from ..hexgrid import Hex  # noqa: E402
-from ..maps import BattleMap  # noqa: E402
+from ..model.hexgrid import Hex  # noqa: E402
+from ..model.maps import BattleMap  # noqa: E402
 from . import gpu, mapgeom  # noqa: E402
 from .camera import WORLD_LAYOUT, Camera, map_bounds  # noqa: E402
 from .counters import COUNTER_SIZE, CounterView, build_counters, counters_at  # noqa: E402

@@ -33,7 +33,7 @@ Colour = Sequence[int]
 def hex_corner_offsets(size: float) -> np.ndarray:
     """``float64 [6, 2]``: corner offsets of a flat-topped hex of ``size`` (corner 0 east, CCW).
 
-    The same corners as :meth:`hexwar.hexgrid.Layout.corner_offset` with ``y_down=False``.
+    The same corners as :meth:`hexwar.model.hexgrid.Layout.corner_offset` with ``y_down=False``.
     """
     a = np.arange(6) * (math.pi / 3.0)
     return np.stack([np.cos(a) * size, np.sin(a) * size], axis=1)

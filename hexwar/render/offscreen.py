@@ -33,7 +33,7 @@ from pyglet import gl  # noqa: E402
 
 from ..errors import HexwarError  # noqa: E402
 from ..fileio import atomic_write_bytes  # noqa: E402
-from ..maps import BattleMap  # noqa: E402
+from ..model.maps import BattleMap  # noqa: E402
 from .camera import Camera  # noqa: E402
 from .counters import CounterView  # noqa: E402
 from .looks import Looks, default_looks  # noqa: E402

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex, Layout
-from ..maps import BattleMap
+from ..model.hexgrid import Hex, Layout
+from ..model.maps import BattleMap
 from .layers import Layer
 from .looks import RGBA, Looks, mix, parse_colour, with_alpha
 from .mapgeom import hex_centres

@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from .layers import Layer
 from .looks import RGBA, mix, with_alpha
 from .mesh import Mesh, MeshBuilder, TexMesh, hex_corner_offsets

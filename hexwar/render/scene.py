@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..maps import BattleMap
+from ..model.maps import BattleMap
 
 __all__ = ["Scene"]
 

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
-from ..los import line_of_sight
+from ..model.hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
+from ..model.los import line_of_sight
 from .buildings import BuildingAttackKind, attack_building
 from .terrain_effects import (
     AIRCRAFT,
@@ -49,7 +49,7 @@ from .terrain_effects import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .dice import Dice
 
 __all__ = [
@@ -318,7 +318,7 @@ def target_problem(
         target: the hex to be targeted.
         observers: hexes of the side's ground units (aircraft are not observers).
         sees: ``sees(a, b)``: LOS from ``a`` to ``b`` is not blocked; default
-            :func:`map_sees` (``hexwar.los.line_of_sight`` on ``battlemap``).
+            :func:`map_sees` (``hexwar.model.los.line_of_sight`` on ``battlemap``).
     """
     sees = sees or map_sees(battlemap)
     if not battlemap.in_bounds(target):

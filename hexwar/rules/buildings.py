@@ -38,11 +38,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from .terrain_effects import EffectEvent, EffectRules, default_effects, hex_text
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .dice import Dice
 
 __all__ = [
@@ -123,7 +123,7 @@ def outcome_codes(av: Any, dr: Any, kind: str | BuildingAttackKind, effects: Eff
 
     ``FIRE`` (2) where ``AV >= DR + 1``, ``RUBBLE`` (1) where ``AV == DR`` and ``kind`` is
     artillery, ``NO_EFFECT`` (0) elsewhere and wherever ``DR <= 0`` (no intact building, as
-    :meth:`~hexwar.maps.BattleMap.dr_array` gives for rubble and open ground).
+    :meth:`~hexwar.model.maps.BattleMap.dr_array` gives for rubble and open ground).
 
     Args:
         av: attack values, any shape.

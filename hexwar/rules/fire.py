@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..hexgrid import DIRECTIONS, Hex
+from ..model.hexgrid import DIRECTIONS, Hex
 from .terrain_effects import (
     AIRCRAFT,
     EffectEvent,
@@ -65,7 +65,7 @@ from .terrain_effects import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .dice import Dice
 
 __all__ = [
@@ -212,7 +212,7 @@ def spread_candidates(burning: np.ndarray, dr: np.ndarray, rubble: np.ndarray | 
     Args:
         burning: ``bool [..., H, W]`` (a leading batch of trials allowed).
         dr: ``int [..., H, W]`` DR of intact buildings, 0 elsewhere
-            (:meth:`~hexwar.maps.BattleMap.dr_array`), broadcastable to ``burning``.
+            (:meth:`~hexwar.model.maps.BattleMap.dr_array`), broadcastable to ``burning``.
         rubble: optional ``bool`` rubble mask (for batches where buildings fell during the run).
     """
     burning = np.asarray(burning, dtype=bool)

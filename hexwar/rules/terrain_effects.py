@@ -16,10 +16,10 @@ It also holds what the other battlefield-effect modules share: the effect number
 ``hexwar/data/effects.toml`` (:class:`EffectRules`), the defense classes of R6.8 and
 :class:`EffectEvent`, the base class of every event the wreck, artillery, building and fire rules
 return (each event knows how to :meth:`~EffectEvent.apply` itself to a
-:class:`~hexwar.maps.BattleMap` and prints as one readable log line).
+:class:`~hexwar.model.maps.BattleMap` and prints as one readable log line).
 
->>> from hexwar.maps import BattleMap
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.maps import BattleMap
+>>> from hexwar.model.hexgrid import Hex
 >>> m = BattleMap.new(6, 6)
 >>> h = Hex.from_label("C03")
 >>> m.set_terrain(h, "wood_building")
@@ -48,11 +48,11 @@ import numpy as np
 
 from ..errors import Problem, ValidationError
 from ..fileio import read_toml
-from ..hexgrid import Hex, HexLabelError
-from ..terrain import MOBILITY_CLASSES, RulesTerrain
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.terrain import MOBILITY_CLASSES, RulesTerrain
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .dice import Dice
 
 __all__ = [

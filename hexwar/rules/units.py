@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from .cards import CardSet, card_id_of
 
 __all__ = ["UnitLike", "UnitState", "new_unit", "roster"]

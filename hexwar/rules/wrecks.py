@@ -2,7 +2,7 @@
 
 Seed 003: "When a vehicle is destroyed, remove its counter from the map and replace it with a
 randomly drawn wreck counter of the same nationality." hexwar keeps the counters as data
-(``hexwar/data/wrecks.toml``, :class:`~hexwar.terrain.WreckCounter`): an id, a nationality, the
+(``hexwar/data/wrecks.toml``, :class:`~hexwar.model.terrain.WreckCounter`): an id, a nationality, the
 LOS symbol (LOS may start and end in the hex but not pass through it, height 1, R3.5) and a
 Defense modifier, black (+1 for every ground unit) or red (+2 or -1 for soft units only). Wrecks
 stack; they stay for the rest of the game unless towed.
@@ -18,7 +18,7 @@ stack; they stay for the rest of the game unless towed.
   vehicle), then moves at half its remaining movement points (:func:`towing_movement_points`),
   and drops it at no cost in its own hex (:func:`drop_wreck` -> :class:`WreckDropped`).
 
->>> from hexwar.maps import BattleMap
+>>> from hexwar.model.maps import BattleMap
 >>> from hexwar.rules.dice import Dice
 >>> m = BattleMap.new(5, 5)
 >>> h = Hex.from_label("B02")
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import MapError
-from ..terrain import RulesTerrain, WreckCounter
+from ..model.hexgrid import Hex
+from ..model.maps import MapError
+from ..model.terrain import RulesTerrain, WreckCounter
 from .terrain_effects import EffectEvent, EffectRules, default_effects, hex_text, wreck_defense_modifier
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from .dice import Dice
 
 __all__ = [

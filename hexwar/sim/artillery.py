@@ -21,7 +21,7 @@ and direction faces are the two faces of the word at ``artillery_counter(m, 0)``
 attack's 2d6 the two faces at ``artillery_counter(m, 1)``. Results are integer counts summed
 over trials, so they are identical for any batch size.
 
->>> from hexwar.maps import BattleMap
+>>> from hexwar.model.maps import BattleMap
 >>> m = BattleMap.new(12, 12)
 >>> r = simulate_artillery(m, Hex.from_label("F06"), hit_on=4, damage_index=9, trials=1000, seed=1)
 >>> r.strikes, int(r.landing_counts.sum()) + r.off_map
@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 from ..rules.artillery import drift_landing, exact_landing_distribution
 from ..rules.buildings import FIRE, RUBBLE, BuildingAttackKind, attack_value, outcome_codes
 from .seeding import artillery_counter, batches, check_seed, d6_pair, trial_keys, trial_words

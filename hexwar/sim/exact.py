@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..rules.artillery import exact_landing_distribution
 from ..rules.buildings import BuildingResult, building_outcome_probabilities
 from ..rules.fire import neighbor_shift, spread_probability

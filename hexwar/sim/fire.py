@@ -21,7 +21,7 @@ burning, burned by then (lit at some turn <= t), rubble from burnout; the distri
 number of burning buildings; and, when asked for, the lines of sight cut by fire
 (:mod:`hexwar.sim.fire_los`).
 
->>> from hexwar.maps import BattleMap
+>>> from hexwar.model.maps import BattleMap
 >>> m = BattleMap.new(8, 10)
 >>> for lab in ("D07", "D08"): m.set_terrain(Hex.from_label(lab), "stone_building")
 >>> r = simulate_fire(m, [Hex.from_label("D07")], turns=3, trials=2000, seed=3)
@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 from ..rules.fire import age_fires, neighbor_values, spread_pairs, spread_step
 from ..rules.terrain_effects import default_effects
 from .seeding import batches, check_seed, d6_pair, fire_counter, trial_keys, trial_words

@@ -17,10 +17,10 @@ Definition (docs/sim.md, docs/rules.md)
     * the number of cut lines per trial (sum and sum of squares: mean and interval).
 
 How it is computed exactly and fast
-    :func:`plan_los_cuts` asks the map's LOS engine (:func:`hexwar.los.visibility`) from every
+    :func:`plan_los_cuts` asks the map's LOS engine (:func:`hexwar.model.los.visibility`) from every
     viewpoint twice, on the map as loaded and with every building a fire can reach burning;
     only the lines blocked in the second and not in the first can ever be cut. For those it
-    lists, from :func:`hexwar.los.offset_geometry`, the intervening hexes that can burn and the
+    lists, from :func:`hexwar.model.los.offset_geometry`, the intervening hexes that can burn and the
     spine pairs with a side that can burn, with each side's R3.4 height test against the line
     (with its building, and as bare ground once a burnout left rubble). In a trial a line is
     then cut iff one of its listed intervening hexes burns, or both sides of one of its listed
@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 
 __all__ = ["LosCutPlan", "LosCutResult", "LosCutScorer", "plan_los_cuts"]
 
@@ -140,7 +140,7 @@ def plan_los_cuts(battlemap: BattleMap, burnable: np.ndarray, viewpoints: Sequen
     Raises:
         MapError: for a viewpoint off the map.
     """
-    from ..los import BLOCKED, height_arrays, offset_geometry, visibility
+    from ..model.los import BLOCKED, height_arrays, offset_geometry, visibility
 
     W, H = battlemap.width, battlemap.height
     burnable = np.asarray(burnable, dtype=bool) & ~battlemap.fire  # hexes burning already block

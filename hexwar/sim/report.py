@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 from .artillery import BURNING, ArtilleryResult
 from .exact import ExactFire, building_states, landing_fractions
 from .fire import FireResult

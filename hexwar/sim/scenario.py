@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex, HexLabelError
-from ..los import line_of_sight
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.los import line_of_sight
 
 __all__ = [
     "MAX_TRIALS",

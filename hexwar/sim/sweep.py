@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..hexgrid import Hex
-from ..maps import BattleMap
+from ..model.hexgrid import Hex
+from ..model.maps import BattleMap
 from .artillery import BURNING, simulate_artillery
 from .exact import ExactTooLarge, building_states, exact_fire, landing_fractions
 from .fire import simulate_fire, start_state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 
 __all__ = ["MoveAnim"]
 

@@ -286,7 +286,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
 def _backdrop_map(ctl: CampaignController) -> Any:
     """The map behind the screen: the year's first hex scenario's map, else the steppe village."""
     from ..game.scenario import find_scenario, load_scenario
-    from ..maps import BattleMap
+    from ..model.maps import BattleMap
     from ..paths import find_content
 
     names = ctl.state.cards.hex_battles.scenarios.get(ctl.state.year, ())

@@ -6,7 +6,7 @@ picked, the attack being prepared, the hex under the mouse) and turns it into th
 may be done comes only from :meth:`GameState.check <hexwar.game.state.GameState.check>`,
 :meth:`GameState.legal_commands <hexwar.game.state.GameState.legal_commands>`,
 :func:`hexwar.game.movement.unit_reach` and :func:`hexwar.game.targeting.legal_targets`; LOS
-from :func:`hexwar.los.line_of_sight` (R3); the pre-attack odds from
+from :func:`hexwar.model.los.line_of_sight` (R3); the pre-attack odds from
 :func:`hexwar.rules.odds.attack_odds` (R6). Every change goes through
 :meth:`GameState.apply <hexwar.game.state.GameState.apply>`.
 
@@ -57,7 +57,7 @@ from ..game.commands import (
 from ..game.events import GameEvent
 from ..game.state import GameState, Phase
 from ..game.view import event_sides
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from .animation import MoveAnim
 from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock

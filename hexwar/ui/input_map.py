@@ -8,7 +8,7 @@ overlay's, :data:`hexwar.ui.panels.SHORTCUTS`). Key codes equal pyglet's
 
 from __future__ import annotations
 
-from ..ui.widgets import keys as K
+from .widgets import keys as K
 
 __all__ = ["PLAY_KEYS", "play_intent", "mouse_intent"]
 

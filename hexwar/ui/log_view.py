@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..game.events import GameEvent, RuleEvent
 from ..game.headless import format_event, readable
 from ..game.state import GameState
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 from ..rules.artillery import ArtilleryStrike
 from ..rules.combat import AttackStarted
 

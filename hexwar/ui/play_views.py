@@ -15,7 +15,7 @@ from ..game import movement, ruleset, targeting
 from ..game.commands import Command, Commit, Declare, Discard, Recrew, TargetArtillery, UseCommandCard
 from ..game.sight import seen_units
 from ..game.state import GameState, Phase, card_of, other_side
-from ..hexgrid import Hex
+from ..model.hexgrid import Hex
 
 __all__ = ["PendingAttack", "PlayViewsMixin"]
 
@@ -155,9 +155,9 @@ class PlayViewsMixin:
         return self._cached(("art", h), lambda: self.state.check(TargetArtillery(side, h)))  # type: ignore[no-any-return]
 
     def los(self, a: Hex | None = None, b: Hex | None = None) -> Any:
-        """The :class:`~hexwar.los.LosResult` from the selected unit's hex (or ``a``) to the
+        """The :class:`~hexwar.model.los.LosResult` from the selected unit's hex (or ``a``) to the
         hovered hex (or ``b``), or ``None`` when there is nothing to show (R3)."""
-        from ..los import line_of_sight
+        from ..model.los import line_of_sight
 
         st = self.state
         if a is None:

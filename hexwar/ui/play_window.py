@@ -17,7 +17,7 @@ It can be driven headless by dispatching events (the tests do)::
     win.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
     win.clock.advance(2.0); win.tick()      # the computer's next step
 
-:func:`run` is what ``hexwar play`` calls (see :mod:`hexwar.cli_game` for the contract).
+:func:`run` is what ``hexwar play`` calls (see :mod:`hexwar.cli.game` for the contract).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pyglet.window import key, mouse  # noqa: E402
 from ..errors import HexwarError  # noqa: E402
 from ..game.commands import SIDES, Discard, UseCommandCard  # noqa: E402
 from ..game.state import GameState, Phase  # noqa: E402
-from ..hexgrid import Hex  # noqa: E402
+from ..model.hexgrid import Hex  # noqa: E402
 from ..render.gamescene import counters_from_state  # noqa: E402
 from ..render.looks import Looks, default_looks  # noqa: E402
 from ..render.mapview import MapView  # noqa: E402

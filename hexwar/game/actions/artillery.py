@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...hexgrid import Hex
-from ...los import BLOCKED
+from ...model.hexgrid import Hex
+from ...model.los import BLOCKED
 from ...rules.artillery import target_artillery
 from .. import ruleset
 from ..commands import TargetArtillery

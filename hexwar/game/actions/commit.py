@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ...hexgrid import Hex
+from ...model.hexgrid import Hex
 from ...rules.cards import EffectKind
 from .. import ruleset, victory
 from ..commands import Commit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...hexgrid import Hex
+from ...model.hexgrid import Hex
 from ...rules.cards import EffectKind
 from .. import movement as mv
 from .. import ruleset

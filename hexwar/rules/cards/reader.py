@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...errors import Problem
-from ...terrain import MOBILITY_CLASSES
+from ...model.terrain import MOBILITY_CLASSES
 from .definitions import (
     _EFFECT_SPECS,
     CARD_FILES,

@@ -17,8 +17,8 @@ from ..terrain_effects import terrain_defense_modifier
 from ..units import UnitLike
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...hexgrid import Hex
-    from ...maps import BattleMap
+    from ...model.hexgrid import Hex
+    from ...model.maps import BattleMap
 
 
 __all__ = ['AttackOrders', 'BonusPolicy', 'BonusRequest', 'CombatError', 'DefenseContext', 'FriendlyFirePolicy', 'bonus_on', 'normalize_variant']

@@ -1,6 +1,6 @@
 """Exact line of sight on shapely geometry: the reference the fast path is tested against (R3.6).
 
-This module shares nothing with the fast path in :mod:`hexwar.los` but the result type. It
+This module shares nothing with the fast path in :mod:`hexwar.model.los` but the result type. It
 decides every rule straight from the words of R3:
 
 * R3.2: a hex is intervening when the DE-9IM relation of its polygon and the centre-to-centre
@@ -12,7 +12,7 @@ decides every rule straight from the words of R3:
   point of the segment nearest the hex's centre (``shapely.line_locate_point`` in the true
   Euclidean layout, ``Layout(size=1)``); the hex blocks when its top is ``>=`` that height.
 * R3.5: tops are read from the map through its own query methods (``terrain_at``,
-  ``building_at``, ``has_fire``, ``wrecks_at``), not from :func:`hexwar.los.height_arrays`.
+  ``building_at``, ``has_fire``, ``wrecks_at``), not from :func:`hexwar.model.los.height_arrays`.
 
 The topology (which hexes, which spine pairs, their order) is computed in an affine image of
 the plane (``X = 2x``, ``Y = 2y / sqrt(3)``) where every hex corner has small integer
@@ -23,8 +23,8 @@ the smallest non-zero gap on maps of the shipped sizes.
 
 It is slow (a few hundred microseconds a query) and meant for tests and benchmarks.
 
->>> from hexwar.maps import BattleMap
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.maps import BattleMap
+>>> from hexwar.model.hexgrid import Hex
 >>> m = BattleMap.new(6, 6)
 >>> m.set_terrain(Hex.from_label("C03"), "woods")
 >>> line_of_sight_exact(m, Hex.from_label("A03"), Hex.from_label("E03")).status
@@ -148,7 +148,7 @@ def _segment_geometry(board: _Board, pa: tuple[int, int], pb: tuple[int, int], e
 def line_of_sight_exact(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     """R3 line of sight from ``a`` to ``b`` decided on shapely geometry (the reference).
 
-    Same contract as :func:`hexwar.los.line_of_sight`.
+    Same contract as :func:`hexwar.model.los.line_of_sight`.
 
     Raises:
         MapError: naming the hex when ``a`` or ``b`` is off the map.

@@ -12,8 +12,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .errors import Problem, ValidationError
-from .fileio import read_toml
+from ..errors import Problem, ValidationError
+from ..fileio import read_toml
 
 __all__ = [
     "LOS_EFFECTS",

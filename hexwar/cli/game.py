@@ -35,9 +35,9 @@ from typing import Any
 
 import click
 
-from .cli import echo_json
-from .errors import HexwarError
-from .rules.cards import SIDES
+from ..errors import HexwarError
+from ..rules.cards import SIDES
+from . import echo_json
 
 __all__ = ["play", "replay", "parse_ai", "parse_rules", "DEFAULT_SCENARIOS", "TerminalPlayer"]
 
@@ -56,7 +56,7 @@ def parse_ai(spec: str | None, default: str = "standard") -> dict[str, str]:
     >>> parse_ai("german,soviet=random")
     {'german': 'standard', 'soviet': 'random'}
     """
-    from .game.ai import PLAYER_NAMES
+    from ..game.ai import PLAYER_NAMES
 
     out: dict[str, str] = {}
     if spec is None:
@@ -84,7 +84,7 @@ def parse_rules(values: tuple[str, ...]) -> tuple[str, ...] | None:
     Raises:
         HexwarError: naming an unknown variant.
     """
-    from .game.scenario import KNOWN_VARIANTS
+    from ..game.scenario import KNOWN_VARIANTS
 
     if not values:
         return None
@@ -109,8 +109,8 @@ def _is_save(path: str) -> bool:
     (:func:`hexwar.fileio.sniff_kind`; reading it in full then applies the save size limit)."""
     from pathlib import Path
 
-    from .fileio import sniff_kind
-    from .game.save import SAVE_FORMAT
+    from ..fileio import sniff_kind
+    from ..game.save import SAVE_FORMAT
 
     return Path(path).is_file() and sniff_kind(path) == SAVE_FORMAT
 
@@ -139,7 +139,7 @@ def check_save_target(save: str) -> None:
 
 def _load_save(path: str, scenario_paths: tuple[str, ...] = ()) -> Any:
     """The game of a save file, replayed and verified (to continue it)."""
-    from .game.save import ReplayError, load_game
+    from ..game.save import ReplayError, load_game
 
     try:
         return load_game(path, scenario_paths=scenario_paths)
@@ -156,13 +156,13 @@ def resolve_save(name: str) -> str:
     """
     from pathlib import Path
 
-    from .paths import find_content
+    from ..paths import find_content
 
     if Path(name).is_file():
         return name
     if not name.lower().endswith(".json") and Path(f"{name}.json").is_file():
         return f"{name}.json"
-    from .errors import clip
+    from ..errors import clip
 
     if find_content("scenarios", name) is not None:
         raise HexwarError(f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "
@@ -173,7 +173,7 @@ def resolve_save(name: str) -> str:
 
 
 def _load(scenario: str | None) -> Any:
-    from .game.scenario import find_scenario, load_scenario
+    from ..game.scenario import find_scenario, load_scenario
 
     if scenario is None:
         for name in DEFAULT_SCENARIOS:
@@ -196,7 +196,7 @@ class TerminalPlayer:
     @staticmethod
     def _inspect(state: Any, labels: list[str]) -> str:
         """``inspect HEX [FROM]``: the hex in plain text, with LOS from FROM (R3)."""
-        from .game.inspect import inspect_hex
+        from ..game.inspect import inspect_hex
 
         try:
             hexes = [state.battlemap.hex_at(x.upper()) for x in labels]
@@ -210,7 +210,7 @@ class TerminalPlayer:
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
         """
-        from .game.view import state_from_view, view
+        from ..game.view import state_from_view, view
 
         if "fog" in state.variants:  # R12.2: the person sees and chooses from the side's view only
             state = state_from_view(view(state, self.side).data, state.scenario)
@@ -229,7 +229,7 @@ class TerminalPlayer:
                 return cmds[int(raw)]
             words = raw.split()
             if words and words[0].lower() == "undo":
-                from .game.commands import Undo
+                from ..game.commands import Undo
 
                 why = state.check(Undo(self.side))
                 if why is None:
@@ -299,7 +299,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     else:
         sc = _load(scenario)
         if map_spec is not None:
-            from .game.onmap import scenario_on_map
+            from ..game.onmap import scenario_on_map
 
             sc = scenario_on_map(sc, map_spec)
     variants = parse_rules(rules)
@@ -311,7 +311,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     if save:
         check_save_target(save)
     if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
-        from .cli_lines import play_lines
+        from .lines import play_lines
 
         return play_lines(sc, headless=headless, ai=ai, seed=seed, variants=variants, save=save, turns=turns,
                           as_json=as_json, decks=decks, resumed=resumed, scenario_arg=scenario)
@@ -319,7 +319,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         raise HexwarError("--deck is for line games (mode = \"lines\"); a hex scenario names its decks itself")
     if not headless:
         try:
-            from .ui import play_window  # type: ignore[attr-defined]
+            from ..ui import play_window  # type: ignore[attr-defined]
         except ImportError:
             click.echo(_NO_WINDOW.replace("No display is available to open the game window",
                                           "The game window is not part of this installation")
@@ -335,7 +335,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
                 import datetime
 
-                from .ui.autosave import new_game_autosave
+                from ..ui.autosave import new_game_autosave
 
                 save = str(new_game_autosave(sc.id, datetime.datetime.now()))
                 click.echo(f"autosaving to {save}")
@@ -347,9 +347,9 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
                 return 1
             raise
         return 0
-    from .game.ai import make_player
-    from .game.headless import format_event, readable
-    from .game.headless import play as run_game
+    from ..game.ai import make_player
+    from ..game.headless import format_event, readable
+    from ..game.headless import play as run_game
 
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_ai(ai)
@@ -357,13 +357,13 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     fogged = "fog" in (resumed.variants if resumed is not None else (sc.variants if variants is None else variants))
     humans = [s for s in SIDES if s not in names]
     if fogged:  # R12.2: computer players decide from their own view only
-        from .game.view import ViewPlayer
+        from ..game.view import ViewPlayer
 
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
         if fogged and len(humans) == 1:  # the person at the terminal sees its side's log lines only
-            from .game.view import event_sides
+            from ..game.view import event_sides
 
             start = len(state.log) - len(events)
             events = [e for i, e in enumerate(events) if humans[0] in event_sides(state, start + i)]
@@ -390,7 +390,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
 
 def _save_format(path: str) -> str | None:
     """The ``format`` field of a JSON save, or ``None`` (the hex save reader then reports why)."""
-    from .fileio import read_json
+    from ..fileio import read_json
 
     try:
         data = read_json(path)
@@ -401,8 +401,8 @@ def _save_format(path: str) -> str | None:
 
 def _replay_campaign(save: str, verify: bool, show_log: bool, as_json: bool) -> int:
     """``hexwar replay`` of a campaign save (R11.2): the same checks through the campaign engine."""
-    from .campaign.events import describe
-    from .campaign.save import ReplayError, read_campaign_save, replay_campaign
+    from ..campaign.events import describe
+    from ..campaign.save import ReplayError, read_campaign_save, replay_campaign
 
     sf = read_campaign_save(save)
     try:
@@ -445,9 +445,9 @@ def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, .
     """
     if _save_format(save) == "hexwar-campaign-save":
         return _replay_campaign(save, verify, show_log, as_json)
-    from .game.headless import format_event, readable, result_of
-    from .game.save import ReplayError, read_save
-    from .game.save import replay as do_replay
+    from ..game.headless import format_event, readable, result_of
+    from ..game.save import ReplayError, read_save
+    from ..game.save import replay as do_replay
 
     save = resolve_save(save)
     sf = read_save(save)

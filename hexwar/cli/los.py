@@ -16,12 +16,20 @@ import os
 import click
 import numpy as np
 
-from .cli import echo_json
-from .cli_basic import resolve_map
-from .errors import HexwarError
-from .hexgrid import Hex, Layout
-from .los import BLOCKED, CLEAR, HINDERED, STATUS_NAMES, LosResult, line_of_sight, visibility_with_hindrances
-from .maps import BattleMap, MapError
+from ..errors import HexwarError
+from ..model.hexgrid import Hex, Layout
+from ..model.los import (
+    BLOCKED,
+    CLEAR,
+    HINDERED,
+    STATUS_NAMES,
+    LosResult,
+    line_of_sight,
+    visibility_with_hindrances,
+)
+from ..model.maps import BattleMap, MapError
+from . import echo_json
+from .basic import resolve_map
 
 __all__ = ["los", "visibility_rows", "visibility_png"]
 
@@ -41,7 +49,7 @@ def visibility_rows(status: np.ndarray, counts: np.ndarray, viewer: Hex) -> list
     ``#`` blocked, ``@`` the viewer.
 
     Args:
-        status: ``int8 [height, width]`` from :func:`hexwar.los.visibility`.
+        status: ``int8 [height, width]`` from :func:`hexwar.model.los.visibility`.
         counts: ``[height, width]`` hindrance counts.
         viewer: the viewing hex.
 
@@ -91,7 +99,7 @@ def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os
     Args:
         m: the map.
         viewer: the viewing hex.
-        status: ``int8 [height, width]`` from :func:`hexwar.los.visibility`.
+        status: ``int8 [height, width]`` from :func:`hexwar.model.los.visibility`.
         path: the PNG file, written atomically.
         size: image size in pixels (renderer) or a bound on it (Pillow).
 
@@ -106,8 +114,8 @@ def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os
     rows, cols = np.nonzero(status == HINDERED)
     hindered = [Hex.from_offset(int(c), int(r)) for r, c in zip(rows, cols, strict=True)]
     try:
-        from .render.offscreen import render_map, save_png
-        from .render.overlays import HighlightOverlay
+        from ..render.offscreen import render_map, save_png
+        from ..render.overlays import HighlightOverlay
     except Exception:  # noqa: BLE001 - no pyglet / no GL: fall back to Pillow
         pass
     else:
@@ -134,7 +142,7 @@ def _pillow_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.Pa
 
     from PIL import Image, ImageDraw
 
-    from .fileio import atomic_write_bytes
+    from ..fileio import atomic_write_bytes
 
     hex_size = max(4.0, min(size[0] / (1.5 * m.width + 0.5), size[1] / (np.sqrt(3) * (m.height + 0.5))) / 1.0)
     layout = Layout(size=hex_size, origin=(hex_size, hex_size * np.sqrt(3) / 2), y_down=True)
@@ -173,7 +181,7 @@ def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json
         raise click.UsageError("give either TO or --all")
     if png and not all_hexes:
         raise click.UsageError("--png needs --all")
-    from .outputs import check_outputs, record_output
+    from ..outputs import check_outputs, record_output
 
     check_outputs(force, png=png)
     m = resolve_map(map_name)

@@ -1,7 +1,7 @@
 """``hexwar play`` for line scenarios (R11.1): seats, ``--ai``, ``--deck``, headless play.
 
 ``hexwar play lines`` / ``lines-4p`` / a line scenario file / a line save go here from
-:func:`hexwar.cli_game.play`. ``--ai`` takes seat names (``german``, ``soviet`` in the
+:func:`hexwar.cli.game.play`. ``--ai`` takes seat names (``german``, ``soviet`` in the
 2-player game; ``german-front``, ``german-support``, ``soviet-front``, ``soviet-support`` in
 the 4-player game); a side name means both of its seats; ``seat=random`` picks the random
 player. Seats not named are played at the terminal (``--headless``) or in the window.
@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from .errors import HexwarError
-from .lines.ai import LINES_PLAYER_NAMES, make_lines_player
-from .lines.commands import SEATS_2P, SEATS_4P, side_of_seat
+from ..errors import HexwarError
+from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
+from ..lines.commands import SEATS_2P, SEATS_4P, side_of_seat
 
 __all__ = ["parse_seats_ai", "parse_decks", "play_lines"]
 
@@ -57,7 +57,7 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
     Raises:
         HexwarError / ValidationError: for a bad spec, file, side or point total.
     """
-    from .lines.scenario import deck_problems, load_deck
+    from ..lines.scenario import deck_problems, load_deck
 
     out: dict[str, tuple[str, ...]] = {}
     for spec in specs:
@@ -86,10 +86,10 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
                save: str | None, turns: int | None, as_json: bool, decks: tuple[str, ...] = (),
                resumed: Any = None, scenario_arg: str | None = None) -> int:
     """Play a line scenario (see the module docstring); returns the exit status."""
-    from .cli import echo_json
-    from .cli_game import TerminalPlayer, _no_display
-    from .game.headless import format_event, readable
-    from .game.headless import play as run_game
+    from ..game.headless import format_event, readable
+    from ..game.headless import play as run_game
+    from . import echo_json
+    from .game import TerminalPlayer, _no_display
 
     seats = SEATS_2P if sc.players == 2 else SEATS_4P
     if decks:
@@ -99,7 +99,7 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
                                                        for s in ("german", "soviet")}))
     if not headless:
         try:
-            from .ui import lines_screen as lines_window
+            from ..ui import lines_screen as lines_window
         except ImportError:
             click.echo(f"The card-table window is not part of this build yet: run `hexwar play "
                        f"{scenario_arg or sc.reference} --headless` to play in the terminal.")
@@ -155,8 +155,8 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
     Default: every shipped line scenario. Game i has seed SEED+i; replay one with
     ``hexwar play SCENARIO --headless --seed N``.
     """
-    from .cli import echo_json
-    from .lines.balance import LINE_SCENARIOS, balance, balance_table, write_balance
+    from ..lines.balance import LINE_SCENARIOS, balance, balance_table, write_balance
+    from . import echo_json
 
     rows = []
     for name in scenarios or LINE_SCENARIOS:

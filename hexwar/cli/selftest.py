@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .cli import echo_json
+from . import echo_json
 
 __all__ = ["selftest"]
 
@@ -22,7 +22,7 @@ def selftest(los: bool, rules: bool, as_json: bool) -> int:
 
     Each case is printed with what was expected and what this build answered.
     """
-    from .selftest import SUITES, run_selftest
+    from ..selftest import SUITES, run_selftest
 
     suites = tuple(s for s, on in (("los", los), ("rules", rules)) if on) or SUITES
     results = run_selftest(suites)

@@ -2,7 +2,7 @@
 
 A :class:`BattleMap` keeps numpy arrays indexed ``[row, col]`` in odd-q offset coordinates
 (R2.2), so whole-map rules (LOS, fire spread, rendering) can work on arrays while the rest of
-the program speaks in :class:`~hexwar.hexgrid.Hex` values.
+the program speaks in :class:`~hexwar.model.hexgrid.Hex` values.
 
 Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 2; the JSON Schema is
 ``hexwar schema map``)::
@@ -39,10 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Problem, ValidationError
-from .fileio import LIMITS, atomic_write_text, dump_json, read_json
-from .formats.migrate import upgrade
-from .formats.schema import merge_problems, schema_problems
+from ..errors import Problem, ValidationError
+from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
+from ..formats.migrate import upgrade
+from ..formats.schema import merge_problems, schema_problems
 from .hexgrid import Hex, HexLabelError
 from .terrain import RulesTerrain, TerrainType, default_terrain
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from .errors import HexwarError
+from ..errors import HexwarError
 
 __all__ = ["edit", "parse_size"]
 
@@ -45,7 +45,7 @@ def parse_size(text: str, option: str = "--new", lo: int = 1, hi: int = 500, uni
 
 
 def _resolve(target: str) -> Path | None:
-    from .paths import find_content
+    from ..paths import find_content
 
     p = Path(target)
     if p.exists():
@@ -74,8 +74,8 @@ def _resolve(target: str) -> Path | None:
 def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | None, seed: int, style: str,
          gen_out: str | None, force: bool, shot: str | None, win_size: str) -> None:
     """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
-    from .editor.model import EditorDocument
-    from .maps import MapError
+    from ..editor.model import EditorDocument
+    from ..model.maps import MapError
 
     path: Path | None = None
     if gen_out is not None and gen_size is None:
@@ -84,7 +84,7 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
         raise HexwarError("give --new or --generate, not both")
     try:
         if gen_size is not None:
-            from .mapgen import MIN_SIDE, generate
+            from ..mapgen import MIN_SIDE, generate
 
             w, h = parse_size(gen_size, "--generate", MIN_SIDE)
             if target and target.lower().endswith(".toml"):
@@ -136,7 +136,7 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
         if not folder.is_dir():
             raise HexwarError(f"--screenshot {shot}: the folder {folder} does not exist")
 
-    from .render import backend
+    from ..render import backend
 
     if shot:
         backend.configure(True)
@@ -146,12 +146,12 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
         except backend.NoDisplayError:
             raise HexwarError(NO_DISPLAY) from None
 
-    from .editor.recovery import find_recoveries
+    from ..editor.recovery import find_recoveries
 
     recoveries = [] if shot else find_recoveries(path)
     import pyglet
 
-    from .editor.window import EditorWindow
+    from ..editor.window import EditorWindow
 
     try:
         win = EditorWindow(doc, width=ww, height=wh, visible=not shot, recoveries=recoveries, schedule=not shot)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .errors import clip
+from ..errors import clip
 
 __all__ = [
     "DIRECTIONS",

@@ -17,9 +17,9 @@ from typing import Any
 
 import click
 
-from .errors import HexwarError
-from .maps import BattleMap
-from .render.scene import Scene
+from ..errors import HexwarError
+from ..model.maps import BattleMap
+from ..render.scene import Scene
 
 __all__ = ["Scene", "SCENE_LOADERS", "load_scene", "parse_size", "render"]
 
@@ -45,7 +45,7 @@ _KIND_NAMES = {"hexwar-scenario": "scenario", "hexwar-save": "save", "hexwar-map
 
 
 def _target_hex(scene: Scene, label: str) -> Any:
-    from .maps import MapError
+    from ..model.maps import MapError
 
     try:
         return scene.bmap.hex_at(label)
@@ -60,12 +60,12 @@ def load_scene(target: str) -> Scene:
         HexwarError: when nothing by that name exists, the kind cannot be drawn yet, or
             the file is broken (``ValidationError`` listing every problem).
     """
-    from .cli_basic import resolve_map
-    from .validate import detect_kind
+    from ..validate import detect_kind
+    from .basic import resolve_map
 
     p = Path(target)
     if not p.is_file():
-        from .paths import find_content
+        from ..paths import find_content
 
         sc = find_content("scenarios", target)  # a shipped scenario name ("skirmish")
         if sc is not None and sc.is_file() and sc.suffix == ".toml":
@@ -130,7 +130,7 @@ def _is_campaign_save(target: str) -> bool:
     """Whether ``target`` is a campaign save (``"format": "hexwar-campaign-save"``)."""
     if not target.lower().endswith(".json"):
         return False
-    from .fileio import read_json
+    from ..fileio import read_json
 
     try:
         data = read_json(target)
@@ -163,7 +163,7 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
            no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False,
            targets: tuple[str, ...] = (), plan: str | None = None) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
-    from .outputs import check_outputs, record_output
+    from ..outputs import check_outputs, record_output
 
     if not out.lower().endswith(".png"):  # never replace a scenario, map or save with an image
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
@@ -171,7 +171,7 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     w, h = (1280, 800) if size == "auto" else parse_size(size)  # auto: the screens' default
     if screen == "campaign" or _is_campaign_save(target):
         try:
-            from .ui.campaign_screen import render_campaign
+            from ..ui.campaign_screen import render_campaign
         except ImportError:
             raise HexwarError("the campaign screen needs the widget toolkit hexwar/ui/widgets, which this build "
                               "does not have yet; play the campaign with hexwar campaign --headless") from None
@@ -179,17 +179,17 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
         record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
-    from .lines.render import is_lines_target
+    from ..lines.render import is_lines_target
 
     if is_lines_target(target):  # R11.1: a line scenario or save is drawn as the card table
-        from .ui.lines_screen import render_table
+        from ..ui.lines_screen import render_table
 
         pw, ph = render_table(target, out, (w, h), pixel_ratio, screen)
         record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
         return
     if screen != "map":
-        from .ui.render_state import render_screen
+        from ..ui.render_state import render_screen
 
         pw, ph = render_screen(target, out, (w, h), pixel_ratio, screen)
         record_output(out)
@@ -200,32 +200,32 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
         w, h = auto_size(scene.bmap.width, scene.bmap.height)
     marks = [_target_hex(scene, t) for t in targets]
     if plan is not None:
-        from .game.scenario import load_scenario
-        from .sim.scenario import load_plan
+        from ..game.scenario import load_scenario
+        from ..sim.scenario import load_plan
 
         p = Path(target)
         if not p.is_file():
-            from .paths import find_content
+            from ..paths import find_content
 
             p = find_content("scenarios", target) or p
         if p.suffix.lower() != ".toml":
             raise HexwarError(f"--plan {plan}: plans belong to a scenario, not {target}")
         marks += [m.hex for m in load_plan(plan, load_scenario(p)).missions]
     if marks:
-        from .render.regions import TargetOverlay
+        from ..render.regions import TargetOverlay
 
         scene.overlays.append(("targets", TargetOverlay(tuple(dict.fromkeys(marks)))))
-    from .render import backend
+    from ..render import backend
 
     backend.configure(None)
-    from .render.camera import Camera
-    from .render.mapview import MapView
-    from .render.offscreen import hidden_window, render_view, save_png
+    from ..render.camera import Camera
+    from ..render.mapview import MapView
+    from ..render.offscreen import hidden_window, render_view, save_png
 
     cam = Camera(viewport=(float(w), float(h)), pixel_ratio=pixel_ratio)
     cam.fit_map(scene.bmap.width, scene.bmap.height)
     if center is not None:
-        from .maps import MapError
+        from ..model.maps import MapError
 
         try:
             cam.center_on(scene.bmap.hex_at(center))

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from .cli import echo_json
-from .rules.cards import default_cards
+from ..rules.cards import default_cards
+from . import echo_json
 
 __all__ = ["cards"]
 

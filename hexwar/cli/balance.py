@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from .cli import echo_json
-from .errors import HexwarError
+from ..errors import HexwarError
+from . import echo_json
 
 __all__ = ["balance", "parse_balance_ai", "parse_variant_sets", "cluster_options"]
 
@@ -32,7 +32,7 @@ def parse_balance_ai(spec: str) -> dict[str, str]:
     >>> parse_balance_ai("random"), parse_balance_ai("soviet=random")
     ({'german': 'random', 'soviet': 'random'}, {'german': 'standard', 'soviet': 'random'})
     """
-    from .game.ai import PLAYER_NAMES
+    from ..game.ai import PLAYER_NAMES
 
     spec = spec.strip().lower()
     if spec in PLAYER_NAMES:
@@ -122,10 +122,10 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
             workers: int, cluster: str | None, chunk: int | None, max_turns: int | None, csv_path: str | None,
             as_json: bool, force: bool, update_docs: bool) -> int:
     """Seeded AI-vs-AI games per scenario and variant: wins with 95% intervals, how games ended (R10)."""
-    from . import balance as bal
-    from .cli_sim import check_output_paths
-    from .cluster import parse_cluster
-    from .fileio import atomic_write_text
+    from .. import balance as bal
+    from ..cluster import parse_cluster
+    from ..fileio import atomic_write_text
+    from .sim import check_output_paths
 
     check_output_paths(csv_path, force=force)
     gk = bal.game_kind(kind)
@@ -147,7 +147,7 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     summary = (f"{len(run.records)} of {run.planned} games in {run.seconds:.1f} s on {on} ({rate:.2f} games/s, "
                f"{run.chunk} games a chunk)")
     if csv_path:
-        from .outputs import record_output
+        from ..outputs import record_output
 
         atomic_write_text(csv_path, bal.records_csv(run.records, gk.sides))
         record_output(csv_path)  # a later run may replace it without --force (issue 13)
@@ -199,7 +199,7 @@ def _source_version() -> str:
     """The git commit of the code measured (``+dirty`` with uncommitted changes), or ``unknown``."""
     import subprocess
 
-    from .balance import ROOT
+    from ..balance import ROOT
 
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,

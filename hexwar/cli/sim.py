@@ -28,14 +28,14 @@ from typing import Any
 import click
 import numpy as np
 
-from .cli import echo_json
-from .cli_balance import cluster_options
-from .errors import HexwarError
-from .fileio import atomic_write_text
-from .hexgrid import Hex, HexLabelError
-from .maps import BattleMap
-from .outputs import record_output
-from .rules.cards import SIDES
+from ..errors import HexwarError
+from ..fileio import atomic_write_text
+from ..model.hexgrid import Hex, HexLabelError
+from ..model.maps import BattleMap
+from ..outputs import record_output
+from ..rules.cards import SIDES
+from . import echo_json
+from .balance import cluster_options
 
 __all__ = ["SimSource", "load_source", "sim"]
 
@@ -66,7 +66,7 @@ class SimSource:
 
 def _scenario_units(scen: Any) -> list[tuple[str, str, str, Hex, str]]:
     """Ground units on the map at the start of a scenario, with the game's own instance ids."""
-    from .game import ruleset
+    from ..game import ruleset
 
     out: list[tuple[str, str, str, Hex, str]] = []
     try:
@@ -97,7 +97,7 @@ def load_source(name: str) -> SimSource:
         HexwarError: when nothing by that name exists, or the file is broken (a
             ValidationError listing every problem).
     """
-    from .cli_basic import load_map_or_scenario
+    from .basic import load_map_or_scenario
 
     m, scen = load_map_or_scenario(name)
     if scen is None:
@@ -196,12 +196,12 @@ def _say(text: str, as_json: bool) -> None:
 def _heatmap_image(battlemap: BattleMap, values: np.ndarray, title: str, rings: list[Hex],
                    ramp: str = "heat", vmax: float | None = None, width: int = 1400) -> np.ndarray:
     """``uint8 [h, w, 4]``: ``values`` drawn on the whole map with a legend band (headless)."""
-    from .render import backend
+    from ..render import backend
 
     backend.configure(None)
-    from .render.camera import Camera, map_bounds
-    from .render.offscreen import render_map
-    from .render.overlays import HeatmapOverlay, HighlightOverlay
+    from ..render.camera import Camera, map_bounds
+    from ..render.offscreen import render_map
+    from ..render.overlays import HeatmapOverlay, HighlightOverlay
 
     # the whole map, with a free band above and below it so the legend covers no hex
     w, band, margin = width, 100, 0.02
@@ -225,7 +225,7 @@ def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: s
 
     Returns the image size in pixels. Raises HexwarError when it cannot render or write.
     """
-    from .render.offscreen import save_png
+    from ..render.offscreen import save_png
 
     img = _heatmap_image(battlemap, values, title, rings, ramp, vmax)
     save_png(img, path)
@@ -238,7 +238,7 @@ def render_heatmap_strip(battlemap: BattleMap, frames: list[tuple[np.ndarray, st
 
     Used for per-turn heatmaps: each panel's title says what it shows. Returns the image size.
     """
-    from .render.offscreen import save_png
+    from ..render.offscreen import save_png
 
     width = 700 if len(frames) > 1 else 1400
     imgs = [_heatmap_image(battlemap, v, t, rings, ramp, vmax, width=width) for v, t in frames]
@@ -257,7 +257,7 @@ def check_output_paths(csv: str | None = None, png: str | None = None, force: bo
     Raises:
         HexwarError: naming the option, the path and the problem.
     """
-    from .outputs import check_outputs
+    from ..outputs import check_outputs
 
     check_outputs(force, csv=csv, png=png)
 
@@ -280,7 +280,7 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
     art = src.scenario.sides[side].artillery if src.scenario is not None and side in src.scenario.sides else None
     if art is not None:
         return art.weapon.name, art.weapon.damage_index, art.hit_on, art.missions, dict(art.weapon.attack), notes
-    from .rules.cards import default_cards
+    from ..rules.cards import default_cards
 
     w = default_cards().weapons[DEFAULT_WEAPON[side]]
     where = "the scenario gives it no off-board artillery" if src.scenario is not None else "a bare map"
@@ -306,8 +306,8 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
               as_json: bool, csv_path: str | None, png_path: str | None, force: bool = False) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
     check_output_paths(csv_path, png_path, force)
-    from .sim.artillery import simulate_artillery
-    from .sim.report import UnitOnMap, artillery_csv, artillery_report, artillery_text
+    from ..sim.artillery import simulate_artillery
+    from ..sim.report import UnitOnMap, artillery_csv, artillery_report, artillery_text
 
     side = parse_side(side)
     n_trials = parse_int(trials, "--trials", 1, 100_000_000)
@@ -318,12 +318,12 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
     wname, di, hit_on, scen_missions, attack, notes = _weapon(src, side)
     n_missions = parse_int(missions, "--missions", 1, 1000, default=scen_missions or 1)
     if hit_on is None:
-        from .rules.terrain_effects import default_effects
+        from ..rules.terrain_effects import default_effects
 
         hit_on = default_effects().side_hit_on(side)
     observers = [u[3] for u in src.units if u[2] == side]
     if src.scenario is not None:
-        from .rules.artillery import target_problem
+        from ..rules.artillery import target_problem
 
         problem = target_problem(m, h, observers)
         if problem:
@@ -367,10 +367,10 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
          csv_path: str | None, png_path: str | None, force: bool = False) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
     check_output_paths(csv_path, png_path, force)
-    from .sim.exact import ExactTooLarge, exact_fire_on_map
-    from .sim.fire import reachable_buildings, simulate_fire, start_state
-    from .sim.fire_los import plan_los_cuts
-    from .sim.report import fire_csv, fire_report, fire_text
+    from ..sim.exact import ExactTooLarge, exact_fire_on_map
+    from ..sim.fire import reachable_buildings, simulate_fire, start_state
+    from ..sim.fire_los import plan_los_cuts
+    from ..sim.report import fire_csv, fire_report, fire_text
 
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     n_turns = parse_int(turns, "--turns", 1, 200)
@@ -438,9 +438,9 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
     through the combat engine. Reports P(attacked, hit, Damage card, destroyed) per unit,
     crew fate, P(rubble, burning) per building and each named area, by turn."""
     check_output_paths(csv_path, png_path, force)
-    from .game.areas import scenario_areas
-    from .game.scenario import load_scenario
-    from .sim.scenario import (
+    from ..game.areas import scenario_areas
+    from ..game.scenario import load_scenario
+    from ..sim.scenario import (
         ScenarioPlan,
         ScenarioSimError,
         load_plan,
@@ -448,7 +448,7 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
         parse_target,
         simulate_scenario,
     )
-    from .sim.scenario_report import landing_strip, scenario_csv, scenario_report, scenario_text
+    from ..sim.scenario_report import landing_strip, scenario_csv, scenario_report, scenario_text
 
     n_trials = parse_int(trials, "--trials", 1, 1_000_000)
     n_turns = parse_int(turns, "--turns", 1, 30)
@@ -469,7 +469,7 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
         raise ScenarioSimError(str(exc.args[0])) from None
     variants = None
     if rules is not None:
-        from .cli_game import parse_rules
+        from .game import parse_rules
 
         variants = parse_rules((rules,))
     with progress_bar(n_trials, as_json, "what-if") as tick:
@@ -506,7 +506,7 @@ def sweep() -> None:
 
 
 def _vary(specs: tuple[str, ...]) -> dict[str, list[int]]:
-    from .sim.sweep import parse_vary
+    from ..sim.sweep import parse_vary
 
     out: dict[str, list[int]] = {}
     for spec in specs:
@@ -524,14 +524,14 @@ def _run_sweep(kind: str, battlemap: BattleMap, kw: dict[str, Any], spec: dict[s
     The runs are cut into chunks of about a few seconds; rows come back in sweep order
     whatever ran them, so the CSV is the same on one core and on a cluster (issue 20).
     """
-    from .sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
+    from ..sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
 
     runs = sweep_runs(spec, seed_list)
     if where == "none":
         fn = sweep_artillery if kind == "artillery" else sweep_fire
         with progress_bar(len(runs) * trials, as_json, "sweep") as tick:
             return fn(battlemap, **kw, vary=spec, seeds=seed_list, trials=trials, progress=tick)
-    from .cluster import chunked, run_chunks
+    from ..cluster import chunked, run_chunks
 
     # validate everything here first (a bad --vary is one message, not a failure on a worker)
     (sweep_artillery if kind == "artillery" else sweep_fire)(battlemap, **kw, vary=spec, seeds=[], trials=trials)
@@ -545,7 +545,7 @@ def _run_sweep(kind: str, battlemap: BattleMap, kw: dict[str, Any], spec: dict[s
 
 
 def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) -> None:
-    from .sim.sweep import sweep_csv
+    from ..sim.sweep import sweep_csv
 
     text = sweep_csv(rows)
     if as_json:
@@ -575,8 +575,8 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
                         cluster: str | None, force: bool = False) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
     check_output_paths(csv_path, force=force)
-    from .cluster import parse_cluster
-    from .sim.sweep import parse_seeds
+    from ..cluster import parse_cluster
+    from ..sim.sweep import parse_seeds
 
     where = parse_cluster(cluster, workers)
     side = parse_side(side)
@@ -587,7 +587,7 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
     _, di, hit_on, scen_missions, _, _ = _weapon(src, side)
     n_missions = parse_int(missions, "--missions", 1, 1000, default=scen_missions or 1)
     if hit_on is None:
-        from .rules.terrain_effects import default_effects
+        from ..rules.terrain_effects import default_effects
 
         hit_on = default_effects().side_hit_on(side)
     spec = _vary(vary)
@@ -615,8 +615,8 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
                    cluster: str | None, force: bool = False) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
     check_output_paths(csv_path, force=force)
-    from .cluster import parse_cluster
-    from .sim.sweep import parse_seeds
+    from ..cluster import parse_cluster
+    from ..sim.sweep import parse_seeds
 
     where = parse_cluster(cluster, workers)
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from .errors import HexwarError
+from ..errors import HexwarError
 
 __all__ = ["import_group", "export_group", "schema", "migrate"]
 
@@ -33,7 +33,7 @@ def _check_out(out: str, force: bool, suffixes: tuple[str, ...]) -> Path:
 
 
 def _report(m: object, out: Path, notes: list[str]) -> None:
-    from .maps import BattleMap
+    from ..model.maps import BattleMap
 
     assert isinstance(m, BattleMap)
     for n in notes:
@@ -57,7 +57,7 @@ def import_group() -> None:
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 def import_tiled_cmd(source: str, out: str, table: str | None, force: bool) -> None:
     """Import a Tiled hexagonal map (.tmx or .tmj, flat-topped: Stagger Axis X)."""
-    from .formats.tiled import import_tiled, load_tile_table
+    from ..formats.tiled import import_tiled, load_tile_table
 
     target = _check_out(out, force, (".json",))
     res = import_tiled(source, load_tile_table(table) if table else None)
@@ -73,7 +73,7 @@ def import_tiled_cmd(source: str, out: str, table: str | None, force: bool) -> N
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 def import_wesnoth_cmd(source: str, out: str, table: str | None, force: bool) -> None:
     """Import a Wesnoth .map (border ring removed, starting positions 1 and 2 as deploy zones)."""
-    from .formats.wesnoth import import_wesnoth, load_code_table
+    from ..formats.wesnoth import import_wesnoth, load_code_table
 
     target = _check_out(out, force, (".json",))
     res = import_wesnoth(source, load_code_table(table) if table else None)
@@ -93,8 +93,8 @@ def export_group() -> None:
 @click.option("--force", is_flag=True, help="Replace --out (and its tileset image) if they exist.")
 def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
     """Export a map (file, shipped name or a scenario's map) as a Tiled hexagonal map."""
-    from .cli_basic import resolve_map
-    from .formats.tiled import export_tiled
+    from ..formats.tiled import export_tiled
+    from .basic import resolve_map
 
     _check_out(out, True, (".tmj", ".tmx"))
     written = export_tiled(resolve_map(map_name), out, force=force)
@@ -105,7 +105,7 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
 @click.argument("kind", type=click.Choice(["map", "scenario", "save", "protocol"]))
 def schema(kind: str) -> None:
     """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages."""
-    from .formats.schema import schema_text
+    from ..formats.schema import schema_text
 
     click.echo(schema_text(kind), nl=False)
 
@@ -119,7 +119,7 @@ def migrate(file: str, in_place: bool, out: str | None) -> None:
 
     Without --in-place or --out the upgraded file is printed.
     """
-    from .formats.migrate import CURRENT, migrate_file, upgraded_text
+    from ..formats.migrate import CURRENT, migrate_file, upgraded_text
 
     if in_place and out:
         raise HexwarError("give --in-place or --out, not both")

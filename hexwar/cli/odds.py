@@ -17,12 +17,12 @@ import re
 
 import click
 
-from .cli import echo_json
-from .errors import HexwarError
-from .rules.cards import QUALITIES, VARIANTS, CardSet, UnitCard, card_id_of, default_cards
-from .rules.combat import AttackOrders, DefenseContext, effective_defense, rate_of_fire, to_hit_modifiers
-from .rules.odds import attack_odds
-from .rules.units import UnitState, new_unit
+from ..errors import HexwarError
+from ..rules.cards import QUALITIES, VARIANTS, CardSet, UnitCard, card_id_of, default_cards
+from ..rules.combat import AttackOrders, DefenseContext, effective_defense, rate_of_fire, to_hit_modifiers
+from ..rules.odds import attack_odds
+from ..rules.units import UnitState, new_unit
+from . import echo_json
 
 __all__ = ["odds", "parse_weapons"]
 
@@ -78,8 +78,8 @@ def _pct(p: float) -> str:
 
 def _artillery(spec: str) -> tuple[object, str, object]:
     """``SCENARIO:SIDE`` -> (scenario, side, the mission weapon as the game fires it, R9.1)."""
-    from .game.resolution import _artillery_weapon
-    from .game.scenario import load_scenario
+    from ..game.resolution import _artillery_weapon
+    from ..game.scenario import load_scenario
 
     name, colon, side = spec.rpartition(":")
     side = side.strip().lower()
@@ -136,14 +136,14 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
         scen, art_side, art_weapon = _artillery(artillery)
         bmap = scen.battlemap  # type: ignore[attr-defined]
     if map_name:
-        from .cli_basic import load_map_or_scenario
+        from .basic import load_map_or_scenario
 
         bmap = load_map_or_scenario(map_name)[0]
     if hex_label is not None:
         if bmap is None:
             raise click.UsageError("--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO")
-        from .hexgrid import Hex, HexLabelError
-        from .rules.terrain_effects import defense_class, terrain_defense_modifier
+        from ..model.hexgrid import Hex, HexLabelError
+        from ..rules.terrain_effects import defense_class, terrain_defense_modifier
 
         try:
             h = Hex.from_label(hex_label)
@@ -215,7 +215,7 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
 def _artillery_odds(cards: CardSet, weapon: object, side: str, scen: object, t: UnitState, units: dict[str, UnitState],
                     defense_mod: int, variant: str, as_json: bool, hex_label: str | None) -> None:
     """Print the exact odds of one off-board artillery attack on ``t`` (R9.4 through R6)."""
-    from .rules.odds import weapon_odds
+    from ..rules.odds import weapon_odds
 
     tcard = cards.unit(t.card)
     av = weapon.attack_value(tcard.target_type)  # type: ignore[attr-defined]

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import echo_json
-from .errors import HexwarError, ValidationError
-from .maps import BattleMap
-from .paths import find_content
+from ..errors import HexwarError, ValidationError
+from ..model.maps import BattleMap
+from ..paths import find_content
+from . import echo_json
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game.scenario import Scenario
+    from ..game.scenario import Scenario
 
 __all__ = ["info", "validate", "load_map_or_scenario", "resolve_map"]
 
@@ -29,7 +29,7 @@ def load_map_or_scenario(name: str) -> tuple[BattleMap, Scenario | None]:
         HexwarError: when nothing by that name exists or the file is another kind (a save);
             ValidationError listing every problem of a broken file.
     """
-    from .validate import detect_kind
+    from ..validate import detect_kind
 
     p = Path(name)
     if not p.is_file():
@@ -41,7 +41,7 @@ def load_map_or_scenario(name: str) -> tuple[BattleMap, Scenario | None]:
     if kind == "hexwar-map":
         return BattleMap.load(p), None
     if kind == "hexwar-scenario":
-        from .game.scenario import load_scenario
+        from ..game.scenario import load_scenario
 
         scen = load_scenario(p)
         return scen.battlemap, scen
@@ -105,7 +105,7 @@ def validate(files: tuple[str, ...]) -> None:
     scenario name for its file. A save is replayed against a scenario from its own folder, the
     shipped scenarios or the scenario files given in the same command.
     """
-    from .validate import validate_file
+    from ..validate import validate_file
 
     failed = 0
     todo = _expand(files)

@@ -23,13 +23,13 @@ from typing import Any
 
 import click
 
-from .errors import HexwarError
+from ..errors import HexwarError
 
 __all__ = ["serve", "join"]
 
 
 def _is_save(path: str) -> bool:
-    from .cli_game import _is_save as is_save
+    from .game import _is_save as is_save
 
     return path.lower().endswith(".json") and is_save(path)
 
@@ -56,7 +56,7 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
           tokens_file: str | None, scenario_paths: tuple[str, ...], max_rate: float, certfile: str | None,
           keyfile: str | None) -> int:
     """Host network games: an authoritative server with a lobby (R12.5)."""
-    from .net.server import GameServer, Limits, serve_forever
+    from ..net.server import GameServer, Limits, serve_forever
 
     if keyfile and not certfile:
         raise HexwarError("--keyfile needs --certfile")
@@ -69,7 +69,7 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
     new: dict[str, dict[str, str]] = {}
     for i, g in enumerate(games):
         if _is_save(g):
-            from .game.save import ReplayError, load_game
+            from ..game.save import ReplayError, load_game
 
             try:
                 state = load_game(g, scenario_paths=scenario_paths)
@@ -141,7 +141,7 @@ def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool
     """Join a network game: a seat (window, --headless terminal, --ai computer) or --watch."""
     import ssl
 
-    from .net.client import AiPolicy, FatalClientError, SeatClient, TerminalPolicy
+    from ..net.client import AiPolicy, FatalClientError, SeatClient, TerminalPolicy
 
     if watch and (seat or token or ai):
         raise HexwarError("--watch joins as a spectator: leave out --seat, --token and --ai")
@@ -150,7 +150,7 @@ def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool
     ctx = ssl.create_default_context(cafile=cafile) if cafile else None
     out = (lambda s: None) if as_json else (lambda s: click.echo(s))
     if not (headless or ai or watch):
-        from .net.window import run_window
+        from ..net.window import run_window
 
         return run_window(url, seat, token, ssl_context=ctx, give_up=give_up, scenario_file=scenario_file)
     policy = AiPolicy(seat, player, ai_seed) if ai and seat else TerminalPolicy(seat) if seat else None

@@ -15,32 +15,32 @@ from typing import Any
 
 import click
 
-from .errors import HexwarError
+from ..errors import HexwarError
 
 __all__ = ["main", "cli"]
 
 # name -> "module:attribute" of a click command; imported lazily.
 COMMANDS: dict[str, str] = {
-    "info": "hexwar.cli_basic:info",
-    "validate": "hexwar.cli_basic:validate",
-    "play": "hexwar.cli_game:play",
-    "replay": "hexwar.cli_game:replay",
-    "edit": "hexwar.cli_edit:edit",
-    "render": "hexwar.cli_render:render",
-    "sim": "hexwar.cli_sim:sim",
-    "los": "hexwar.cli_los:los",
-    "odds": "hexwar.cli_odds:odds",
-    "cards": "hexwar.cli_cards:cards",
-    "serve": "hexwar.cli_net:serve",
-    "join": "hexwar.cli_net:join",
-    "lines": "hexwar.cli_lines:lines",
-    "balance": "hexwar.cli_balance:balance",
-    "campaign": "hexwar.cli_campaign:campaign",
-    "selftest": "hexwar.cli_selftest:selftest",
-    "import": "hexwar.cli_formats:import_group",
-    "export": "hexwar.cli_formats:export_group",
-    "schema": "hexwar.cli_formats:schema",
-    "migrate": "hexwar.cli_formats:migrate",
+    "info": "hexwar.cli.basic:info",
+    "validate": "hexwar.cli.basic:validate",
+    "play": "hexwar.cli.game:play",
+    "replay": "hexwar.cli.game:replay",
+    "edit": "hexwar.cli.edit:edit",
+    "render": "hexwar.cli.render:render",
+    "sim": "hexwar.cli.sim:sim",
+    "los": "hexwar.cli.los:los",
+    "odds": "hexwar.cli.odds:odds",
+    "cards": "hexwar.cli.cards:cards",
+    "serve": "hexwar.cli.net:serve",
+    "join": "hexwar.cli.net:join",
+    "lines": "hexwar.cli.lines:lines",
+    "balance": "hexwar.cli.balance:balance",
+    "campaign": "hexwar.cli.campaign:campaign",
+    "selftest": "hexwar.cli.selftest:selftest",
+    "import": "hexwar.cli.formats:import_group",
+    "export": "hexwar.cli.formats:export_group",
+    "schema": "hexwar.cli.formats:schema",
+    "migrate": "hexwar.cli.formats:migrate",
 }
 
 

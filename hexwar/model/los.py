@@ -13,7 +13,7 @@ Public API:
 * :func:`offset_geometry` ``(dq, dr) -> OffsetGeometry``: the intervening hexes and spine pairs of
   a centre-to-centre segment with axial offset ``(dq, dr)`` (R3.2, R3.3), relative to its start.
 
-The exact shapely reference lives in :mod:`hexwar.los_exact`; the tests compare the two on
+The exact shapely reference lives in :mod:`hexwar.model.los_exact`; the tests compare the two on
 every ordered pair of random maps.
 
 Exact geometry without square roots
@@ -78,8 +78,8 @@ B02|B03 (scaled coordinates: A03 (0, 4), C03 (6, 4), the side from (2, 4) to (4,
 Woods in B02 only, or in B03 only: clear. Woods in both: blocked (the tests draw these and
 more cases: vertex touches, heights, wrecks, fire, rubble).
 
->>> from hexwar.maps import BattleMap
->>> from hexwar.hexgrid import Hex
+>>> from hexwar.model.maps import BattleMap
+>>> from hexwar.model.hexgrid import Hex
 >>> m = BattleMap.new(6, 6)
 >>> m.set_terrain(Hex.from_label("C03"), "woods")
 >>> line_of_sight(m, Hex.from_label("A03"), Hex.from_label("E03")).status
@@ -426,7 +426,7 @@ def height_arrays(battlemap: BattleMap) -> HeightArrays:
     changed, so a wreck, fire or rubble placed through the map's methods is seen at once.
     The arrays are shared and read-only.
 
-    >>> from hexwar.maps import BattleMap
+    >>> from hexwar.model.maps import BattleMap
     >>> m = BattleMap.new(3, 2, fill="woods")
     >>> height_arrays(m).block_top.tolist()
     [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
@@ -1038,8 +1038,8 @@ def visibility(battlemap: BattleMap, viewer: Hex) -> np.ndarray:
     Raises:
         MapError: when ``viewer`` is off the map.
 
-    >>> from hexwar.maps import BattleMap
-    >>> from hexwar.hexgrid import Hex
+    >>> from hexwar.model.maps import BattleMap
+    >>> from hexwar.model.hexgrid import Hex
     >>> m = BattleMap.new(5, 1)
     >>> m.set_terrain(Hex.from_label("C01"), "woods")
     >>> visibility(m, Hex.from_label("A01")).tolist()   # C01 hides D01 and E01

@@ -27,8 +27,8 @@ from typing import Any
 
 import click
 
-from .cli import echo_json
-from .errors import HexwarError
+from ..errors import HexwarError
+from . import echo_json
 
 __all__ = ["campaign", "parse_campaign_ai"]
 
@@ -44,7 +44,7 @@ def parse_campaign_ai(spec: str | None) -> dict[str, str]:
     >>> parse_campaign_ai("german,soviet=random")
     {'german': 'standard', 'soviet': 'random'}
     """
-    from .campaign.ai import PLAYER_NAMES
+    from ..campaign.ai import PLAYER_NAMES
 
     spec = "soviet" if spec is None else spec.strip()
     if spec.lower() in ("", "none"):
@@ -62,8 +62,8 @@ def parse_campaign_ai(spec: str | None) -> dict[str, str]:
 
 
 def _is_campaign_save(path: str) -> bool:
-    from .campaign.save import CAMPAIGN_SAVE_FORMAT
-    from .fileio import read_json
+    from ..campaign.save import CAMPAIGN_SAVE_FORMAT
+    from ..fileio import read_json
 
     try:
         data = read_json(path)
@@ -109,17 +109,17 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
              field_marshals: bool, battles: str | None, battle_turns: int | None, stop_after: int | None,
              balance_n: int | None, as_json: bool) -> int:
     """The Eastern Front Battle Card Game: a 1941-1945 campaign (002, R11.2)."""
-    from .campaign.options import CampaignOptions
+    from ..campaign.options import CampaignOptions
 
     switches: dict[str, Any] = dict(random_initiative=random_initiative, campaign_cards=campaign_cards, advanced=advanced,
                     event_swap=event_swap, field_marshals=field_marshals)
     if balance_n is not None:
         return _balance(balance_n, seed or 0, CampaignOptions(events=events or 1, **switches), as_json)
-    from .campaign.ai import make_player
-    from .campaign.battles import make_fighter
-    from .campaign.headless import TerminalCampaignPlayer, play_war, show_events
-    from .campaign.save import ReplayError, load_campaign
-    from .campaign.state import new_campaign
+    from ..campaign.ai import make_player
+    from ..campaign.battles import make_fighter
+    from ..campaign.headless import TerminalCampaignPlayer, play_war, show_events
+    from ..campaign.save import ReplayError, load_campaign
+    from ..campaign.state import new_campaign
 
     if save_file is not None:
         if not _is_campaign_save(save_file):
@@ -184,7 +184,7 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
 def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int | None) -> int:
     """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open."""
     try:
-        from .ui import campaign_screen  # type: ignore[attr-defined]
+        from ..ui import campaign_screen  # type: ignore[attr-defined]
     except ImportError:
         click.echo("The campaign window needs the shared widget toolkit (hexwar.ui.widgets), which is not part of "
                    "this installation yet: run `hexwar campaign --headless` to play at the terminal.")
@@ -195,10 +195,10 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
         click.echo("No display is available to open the campaign window: run `hexwar campaign --headless` to play "
                    "at the terminal.")
         return 1
-    from .campaign.ai import make_player
-    from .campaign.battles import make_fighter
-    from .ui.campaign_controller import CampaignController
-    from .ui.clock import RealClock
+    from ..campaign.ai import make_player
+    from ..campaign.battles import make_fighter
+    from ..ui.campaign_controller import CampaignController
+    from ..ui.clock import RealClock
 
     ctl = CampaignController(st, ai={s: make_player(n, s, st.seed) for s, n in names.items()}, clock=RealClock(),
                              fighter=make_fighter(st.options.battles, save, battle_turns), save=save)
@@ -207,18 +207,18 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
 
 
 def _balance(n: int, seed: int, options: Any, as_json: bool) -> int:
-    from .campaign.balance import balance, write_balance_docs
+    from ..campaign.balance import balance, write_balance_docs
     res = balance(n, seed, options, n_random=max(1, n // 2),
                   progress=None if as_json else (lambda i, t: click.echo(f"  {i}/{t} wars", err=True)))
     cmd = "hexwar campaign --balance " + " ".join([str(n)] + (["--seed", str(seed)] if seed else [])
                                                    + [f"--{x.replace('_', '-')}" for x in options.names()])
-    doc: Path | None = Path(__file__).resolve().parent.parent / "docs" / "campaign.md"  # a source checkout's docs
+    doc: Path | None = Path(__file__).resolve().parents[2] / "docs" / "campaign.md"  # a source checkout's docs
     if doc is not None and doc.exists():
         write_balance_docs(doc, [res], cmd)
     if as_json:
         echo_json(res.to_json() | {"docs": str(doc) if doc else None})
     else:
-        from .campaign.balance import balance_markdown
+        from ..campaign.balance import balance_markdown
 
         click.echo(balance_markdown([res]))
         click.echo(f"written into {doc}" if doc is not None and doc.exists() else "docs/campaign.md not found: not written")
