@@ -6,7 +6,7 @@ with the standard computer player on both sides - with its turn limit cut to
 turn-limit rule, R10.2). Under ``slow``: whole games at the scenario's real turn limit, 40
 seeds each with standard and random players. Also: the content rules the scenarios promise
 (forces inside the map and their zones, objectives held by the defender, both sides'
-artillery, the standard game's 80-100 point decks), the generated Kharkov map state and
+artillery, the standard game's 80-100 point decks), Kharkov's placed battlefield state and the
 scenario docs are up to date and the balance table's numbers (``hexwar balance``: tests/test_balance.py).
 """
 
@@ -169,13 +169,13 @@ def test_hexwar_play_without_argument_opens_the_standard_game():
 
 
 # -- generated files are up to date --------------------------------------------------------------
-def test_kharkov_map_state_is_up_to_date_and_burning():
-    sm = _tool("scenario_maps")
-    assert sm.check(list(sm.DERIVED)) == [], "run python tools/scenario_maps.py"
-    bm = scenario("kharkov").battlemap
-    assert sorted(bm.label(h) for h in bm.hexes() if bm.has_fire(h)) == sorted(sm.DERIVED["kharkov_1943_03"].fires)
-    assert all(bm.has_rubble(bm.hex_at(lab)) for lab in sm.DERIVED["kharkov_1943_03"].rubble)
-    assert "burnout" in scenario("kharkov").variants
+def test_kharkov_starts_burning_from_its_battlefield_table_under_burnout():
+    sc = scenario("kharkov")
+    bm = sc.battlemap
+    assert sorted(bm.label(h) for h in sc.battlefield.fires) == ["J12", "Q07", "Z09"]
+    assert all(bm.has_fire(h) for h in sc.battlefield.fires)
+    assert all(bm.has_rubble(h) for h in sc.battlefield.rubble)
+    assert "burnout" in sc.variants
 
 
 def test_scenario_docs_are_up_to_date_and_link_each_map_picture():

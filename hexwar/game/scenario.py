@@ -82,6 +82,8 @@ __all__ = [
     "SideSetup",
     "Objective",
     "HoldVictory",
+    "Battlefield",
+    "apply_battlefield",
     "Scenario",
     "load_scenario",
     "find_scenario",
@@ -233,6 +235,64 @@ class HoldVictory:
 
 
 @dataclass(frozen=True)
+class Battlefield:
+    """Battlefield state a scenario places on its map at the start (R8.1, R8.3, R8.4, R10.3).
+
+    Attributes:
+        fires: building hexes burning at the start (R8.4; their fire has burned 0 turns).
+        rubble: building hexes already reduced to rubble (R8.3).
+        wrecks: ``(hex, wreck counter id)`` pairs, bottom of each stack first (R8.1;
+            ids from ``hexwar/data/wrecks.toml``).
+    """
+
+    fires: tuple[Hex, ...] = ()
+    rubble: tuple[Hex, ...] = ()
+    wrecks: tuple[tuple[Hex, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        """True when anything is placed."""
+        return bool(self.fires or self.rubble or self.wrecks)
+
+
+def apply_battlefield(battlemap: BattleMap, bf: Battlefield) -> list[tuple[str, str]]:
+    """Place ``bf`` on ``battlemap`` in place (R10.3): rubble first, then fires, then wrecks,
+    each through the :class:`~hexwar.model.maps.BattleMap` API, which refuses fire or rubble
+    where no building stands and unknown wreck ids. The one code path: the scenario loader
+    applies it to a copy of the map file's map, which every game, render and replay then copies.
+
+    Args:
+        battlemap: the map (changed in place).
+        bf: what to place.
+
+    Returns:
+        ``(field path, message)`` for every placement refused (empty when all fit), e.g.
+        ``("battlefield.fires[1]", "hex J12: fire needs an intact building, found Open")``.
+    """
+    from ..model.maps import MapError
+
+    problems: list[tuple[str, str]] = []
+    for i, h in enumerate(bf.rubble):
+        try:
+            battlemap.set_rubble(h, True)
+        except MapError as exc:
+            problems.append((f"battlefield.rubble[{i}]", str(exc)))
+    for i, h in enumerate(bf.fires):
+        try:
+            battlemap.set_fire(h, True)
+        except MapError as exc:
+            problems.append((f"battlefield.fires[{i}]", str(exc)))
+    seen: dict[Hex, int] = {}
+    for h, w in bf.wrecks:
+        k = seen.get(h, 0)
+        seen[h] = k + 1
+        try:
+            battlemap.add_wreck(h, w)
+        except MapError as exc:
+            problems.append((f"battlefield.wrecks.{h.label}[{k}]", str(exc)))
+    return problems
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A loaded, validated scenario: definitions only (DESIGN), shared by every game of it.
 
@@ -259,6 +319,8 @@ class Scenario:
         override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
         map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
             instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
+        battlefield: the fires, rubble and wrecks the scenario placed (already on
+            :attr:`battlemap`, R10.3).
     """
 
     id: str
@@ -282,6 +344,7 @@ class Scenario:
     reference: str = field(default="", compare=False)
     override_reserves: bool = False
     map_spec: str = field(default="", compare=False)
+    battlefield: Battlefield = field(default_factory=Battlefield)
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
@@ -470,7 +533,8 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             return []
         return v
 
-    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas"})
+    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas",
+                            "battlefield"})
     if "format" in data and data["format"] != SCENARIO_FORMAT:
         bad("format", f"expected \"{SCENARIO_FORMAT}\", got {clip(data['format'])}")
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
@@ -734,6 +798,11 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                 hold = HoldVictory(str(hs), ht_turn)
 
     areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
+    battlefield = _parse_battlefield(data.get("battlefield", {}), parse_hex, bad, unknown_keys)
+    if battlemap is not None and battlefield:  # R10.3: placed on a copy; the map file stays as it is
+        battlemap = battlemap.copy()
+        for where, msg in apply_battlefield(battlemap, battlefield):
+            bad(where, msg)
     if len(sides) == 2:
         standard = not any(ss.units for ss in sides.values())
         if standard and not override_reserves:  # 000 Standard Game Setup: 80-100 points (issue 13 item 12)
@@ -762,11 +831,53 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
         areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
+        battlefield=battlefield,
     )
     problems = check_setup(scenario)
     if problems:
         raise ValidationError(problems)
     return scenario
+
+
+def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> Battlefield:
+    """The ``[battlefield]`` table (R10.3): ``fires`` and ``rubble`` lists of hex labels,
+    ``wrecks`` a table of hex label -> wreck counter ids. Problems go to ``bad`` by field path."""
+    if not isinstance(t, dict):
+        bad("battlefield", "expected a table with fires, rubble and wrecks")
+        return Battlefield()
+    unknown_keys(t, "battlefield", {"fires", "rubble", "wrecks"})
+    lists: dict[str, list[Hex]] = {}
+    for key in ("fires", "rubble"):
+        v = t.get(key, [])
+        out: list[Hex] = []
+        if not isinstance(v, list):
+            bad(f"battlefield.{key}", f"expected a list of hex labels, got {clip(v)}")
+            v = []
+        for i, lab in enumerate(v):
+            h = parse_hex(lab, f"battlefield.{key}[{i}]")
+            if h is None:
+                continue
+            if h in out:
+                bad(f"battlefield.{key}[{i}]", f"{h.label} is already listed (battlefield.{key}[{out.index(h)}])")
+                continue
+            out.append(h)
+        lists[key] = out
+    wrecks: list[tuple[Hex, str]] = []
+    wt = t.get("wrecks", {})
+    if not isinstance(wt, dict):
+        bad("battlefield.wrecks", "expected a table of hex label = [wreck counter ids]")
+        wt = {}
+    for lab, ids in wt.items():
+        h = parse_hex(lab, f"battlefield.wrecks.{lab}")
+        if not isinstance(ids, list):
+            bad(f"battlefield.wrecks.{lab}", f"expected a list of wreck counter ids, got {clip(ids)}")
+            continue
+        for i, w in enumerate(ids):
+            if not isinstance(w, str):
+                bad(f"battlefield.wrecks.{lab}[{i}]", f"expected a wreck counter id, got {clip(w)}")
+            elif h is not None:
+                wrecks.append((h, w))
+    return Battlefield(tuple(lists["fires"]), tuple(h for h in lists["rubble"]), tuple(wrecks))
 
 
 def _max_points(enemy: SideSetup, ruleset: Any) -> int:
