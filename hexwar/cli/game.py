@@ -306,7 +306,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     if fog and resumed is None:
         base = sc.variants if variants is None else variants
         variants = tuple(base) + (() if "fog" in base else ("fog",))
-    elif fog and "fog" not in resumed.variants:
+    elif fog and resumed is not None and "fog" not in resumed.variants:
         raise HexwarError(f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)")
     if save:
         check_save_target(save)
