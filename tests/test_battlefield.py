@@ -89,3 +89,39 @@ def test_placed_state_is_part_of_the_scenario_hash():
                        ROOT / "scenarios" / "skirmish.toml")
     assert a.content_hash != b.content_hash
     assert b.battlefield.fires == (b.battlemap.hex_at("N12"),) and not a.battlefield
+
+
+# -- R10.4: copies of one card in a pool-built deck --------------------------------------------
+def test_a_pool_built_deck_holds_at_most_max_copies_of_one_card():
+    from hexwar.game.setup import build_budget_deck
+    from hexwar.rules.dice import Dice
+
+    # hand-worked: Grenadier squads cost 5; budget 100 holds 20 of them without a limit, 3 with it
+    assert build_budget_deck("german", 100, ("de_grenadiers",), Dice(1)) == ["de_grenadiers"] * 20
+    assert build_budget_deck("german", 100, ("de_grenadiers",), Dice(1), max_copies=3) == ["de_grenadiers"] * 3
+    # a crew is not limited: three Pz IV G (14) each bring a regular crew (2): 48 points
+    deck = build_budget_deck("german", 100, ("de_pz_iv_g", "de_tank_crew_regular"), Dice(1), max_copies=3)
+    assert deck == ["de_pz_iv_g", "de_tank_crew_regular"] * 3
+
+
+def test_the_shipped_standard_game_draws_no_more_than_three_copies_of_a_card():
+    from collections import Counter
+
+    from hexwar.game import ruleset
+
+    sc = load_scenario(ROOT / "scenarios" / "standard.toml")
+    assert {s.max_copies for s in sc.sides.values()} == {3}
+    for seed in range(30):
+        g = sc.new_game(seed=seed)
+        for side in ("german", "soviet"):
+            cards = [c.rsplit("#", 1)[0] for c in g.reserves[side] + g.hand_units[side]]
+            n = Counter(c for c in cards if not ruleset.is_crew(c))
+            assert max(n.values()) <= 3, (seed, side, n.most_common(2))
+
+
+def test_max_copies_needs_a_budget_deck(tmp_path):
+    p = tmp_path / "mc.toml"
+    p.write_text(SKIRMISH.replace("[sides.german]\n", "[sides.german]\nmax_copies = 3\n", 1), encoding="utf-8")
+    with pytest.raises(ValidationError) as ei:
+        load_scenario(p)
+    assert any(pr.where == "sides.german.max_copies" for pr in ei.value.problems)

@@ -201,8 +201,9 @@ def test_find_unit_by_name_or_id():
     assert CARDS.find_unit("SU_T34_76").id == "su_t34_76"
     with pytest.raises(CardError, match="several"):
         CARDS.find_unit("T-34")
+    assert CARDS.find_unit("Sherman").id == "su_m4a2"  # the Lend-Lease M4A2 (issue 21)
     with pytest.raises(CardError, match="no unit card"):
-        CARDS.find_unit("Sherman")
+        CARDS.find_unit("Matilda")
 
 
 # -- effects and help text (R4.3) -----------------------------------------------------------------

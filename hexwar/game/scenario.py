@@ -194,6 +194,8 @@ class SideSetup:
         units: fixed starting units.
         artillery: off-board artillery, if any.
         initiative: modifier added to this side's initiative rolls (R5.1c).
+        max_copies: a ``budget`` deck drawn from ``pool`` holds at most this many copies of
+            one unit card (R10.4; 0: no limit).
     """
 
     side: str
@@ -207,6 +209,7 @@ class SideSetup:
     units: tuple[StartingUnit, ...] = ()
     artillery: ArtillerySetup | None = None
     initiative: int = 0
+    max_copies: int = 0
 
 
 @dataclass(frozen=True)
@@ -640,7 +643,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             bad(where, "missing table")
             continue
         unknown_keys(t, where, {"deploy", "reserves", "budget", "pool", "hand", "hand_size", "command_cards",
-                                "units", "artillery", "initiative"})
+                                "units", "artillery", "initiative", "max_copies"})
         deploy: list[Hex] = []
         zone = get_list(t, "deploy", where)
         if not zone:
@@ -689,6 +692,9 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         hand_size = get_int(t, "hand_size", where, 0, 7, 4) or 0
         cmd_cards = get_int(t, "command_cards", where, 0, 5, 3)
         initiative = get_int(t, "initiative", where, -9, 9, 0) or 0
+        max_copies = get_int(t, "max_copies", where, 0, 20, 0) or 0
+        if "max_copies" in t and budget is None:
+            bad(f"{where}.max_copies", "limits a 'budget' deck drawn from the pool; this side has a fixed 'reserves' list")
         if hand:
             if len(hand) > 7:
                 bad(f"{where}.hand", f"{len(hand)} cards; the hand limit is 7 unit cards (R5.5)")
@@ -742,7 +748,8 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         if "artillery" in t:
             art = _parse_artillery(t["artillery"], f"{where}.artillery", bad, get_int, get_str, unknown_keys)
         sides[side] = SideSetup(side, tuple(deploy), tuple(reserves), budget, tuple(pool), tuple(hand), hand_size,
-                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative)
+                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative,
+                                max_copies)
     for h, ss in occupancy.items():
         if len(ss) > 3:
             bad(f"hex {h.label}", f"{len(ss)} starting ground units; the stacking limit is 3 (R5.2)")
