@@ -52,7 +52,7 @@ from ..rules.combat import AttackOrders
 from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
 from ..rules.terrain_effects import default_effects, defense_class, terrain_defense_array
 from . import movement as mv
-from . import ruleset, targeting
+from . import ruleset, special, targeting
 from .actions import draw as draw_action
 from .ai_base import BONUS_MIN_GAIN, ai_seed, best_bonus_roll, fire_check_gain
 from .commands import (
@@ -90,6 +90,8 @@ TAKE_PER_POINT = 0.5
 HOLD_BONUS = 2.0  # score for staying on an objective it holds, plus HOLD_PER_POINT per point
 HOLD_PER_POINT = 0.25
 FIRE_PENALTY = 100.0  # a burning hex (R8.4) that is not an objective to take
+MINE_PENALTY_FOOT = 1.5  # a minefield hex (R10.5) for infantry: it stops there
+MINE_PENALTY_VEHICLE = 5.0  # for a vehicle: it stops and is immobilized on 1-2
 FIRE_OBJECTIVE_PENALTY = 3.0  # a burning objective it does not hold: a fire damage check risked
 
 
@@ -312,6 +314,11 @@ class StandardPlayer:
         # no burning building (R8.4), except an objective to take: entering it takes it (R10.2)
         score[bm.fire & ~t["burning_objective"]] -= FIRE_PENALTY
         score[t["burning_objective"]] -= FIRE_OBJECTIVE_PENALTY
+        mines = state.scenario.battlefield.mines
+        if mines and cid not in special.ENGINEERS:  # R10.5: a minefield stops the unit, may immobilize it
+            cost = MINE_PENALTY_FOOT if ruleset.is_infantry(cid) else MINE_PENALTY_VEHICLE
+            for h in mines:
+                score[h.offset[1], h.offset[0]] -= cost
         line = ruleset.line(cid)
         ws = ruleset.weapons(cid)
         rng = max((w.range for w in ws if w.range), default=1)

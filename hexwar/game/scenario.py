@@ -49,6 +49,7 @@ elsewhere).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import tomllib
@@ -246,14 +247,18 @@ class Battlefield:
         rubble: building hexes already reduced to rubble (R8.3).
         wrecks: ``(hex, wreck counter id)`` pairs, bottom of each stack first (R8.1;
             ids from ``hexwar/data/wrecks.toml``).
+        mines: minefield hexes (R10.5, :mod:`hexwar.game.special`).
+        crossings: water hexes foot units may cross by boat or over the ice (R10.8).
     """
 
     fires: tuple[Hex, ...] = ()
     rubble: tuple[Hex, ...] = ()
     wrecks: tuple[tuple[Hex, str], ...] = ()
+    mines: frozenset[Hex] = frozenset()
+    crossings: tuple[Hex, ...] = ()
 
     def __bool__(self) -> bool:
-        """True when anything is placed."""
+        """True when anything is placed on the map (mines and crossings are rules, not overlays)."""
         return bool(self.fires or self.rubble or self.wrecks)
 
 
@@ -323,7 +328,9 @@ class Scenario:
         map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
             instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
         battlefield: the fires, rubble and wrecks the scenario placed (already on
-            :attr:`battlemap`, R10.3).
+            :attr:`battlemap`, R10.3), its minefields and river crossings (R10.5, R10.8).
+        night: night turns (R10.6).
+        ground: ``"dry"``, ``"snow"`` or ``"mud"`` (R10.7).
     """
 
     id: str
@@ -348,6 +355,8 @@ class Scenario:
     override_reserves: bool = False
     map_spec: str = field(default="", compare=False)
     battlefield: Battlefield = field(default_factory=Battlefield)
+    night: tuple[int, ...] = ()
+    ground: str = "dry"
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
@@ -547,7 +556,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         bad("scenario", "missing [scenario] table")
         sc = {}
     unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
-                                  "guns_move", "rules", "events", "override_reserves", "fog"})
+                                  "guns_move", "rules", "events", "override_reserves", "fog", "night", "ground"})
     override_reserves = sc.get("override_reserves", False)
     if not isinstance(override_reserves, bool):
         bad("scenario.override_reserves", "expected true or false")
@@ -580,6 +589,18 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             variants.append(v)
     if fog and "fog" not in variants:
         variants.append("fog")
+    from .special import GROUNDS  # R10.6, R10.7
+
+    night: list[int] = []
+    for i, n in enumerate(get_list(sc, "night", "scenario")):
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= (turns or HARD_TURN_CAP):
+            bad(f"scenario.night[{i}]", f"expected a turn number 1..{turns or HARD_TURN_CAP}, got {clip(n)}")
+        elif n not in night:
+            night.append(n)
+    ground = sc.get("ground", "dry")
+    if ground not in GROUNDS:
+        bad("scenario.ground", f"expected one of {list(GROUNDS)}, got {clip(ground)}")
+        ground = "dry"
 
     # map
     if "map" not in sc:
@@ -806,6 +827,17 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
 
     areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
     battlefield = _parse_battlefield(data.get("battlefield", {}), parse_hex, bad, unknown_keys)
+    if battlemap is not None:  # R10.5, R10.8: where mines and crossings may lie
+        zones = {h: s for s, ss in sides.items() for h in ss.deploy}
+        for h in sorted(battlefield.mines, key=lambda x: x.offset):
+            if h in zones:
+                bad("battlefield.mines", f"{h.label} lies in the {zones[h]} deploy zone: units are committed there (R5.2)")
+            elif all(math.isinf(battlemap.terrain_at(h).move_cost(m)) for m in ("foot", "tracked", "wheeled")):
+                bad("battlefield.mines", f"{h.label} is {battlemap.terrain_at(h).name}: no unit can enter it")
+        for i, h in enumerate(battlefield.crossings):
+            if not math.isinf(battlemap.terrain_at(h).move_cost("foot")):
+                bad(f"battlefield.crossings[{i}]", f"{h.label} is {battlemap.terrain_at(h).name}, not water foot "
+                                                   "units cannot enter: a crossing is a river hex (R10.8)")
     if battlemap is not None and battlefield:  # R10.3: placed on a copy; the map file stays as it is
         battlemap = battlemap.copy()
         for where, msg in apply_battlefield(battlemap, battlefield):
@@ -838,7 +870,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
         areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
-        battlefield=battlefield,
+        battlefield=battlefield, night=tuple(night), ground=str(ground),
     )
     problems = check_setup(scenario)
     if problems:
@@ -852,9 +884,9 @@ def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> B
     if not isinstance(t, dict):
         bad("battlefield", "expected a table with fires, rubble and wrecks")
         return Battlefield()
-    unknown_keys(t, "battlefield", {"fires", "rubble", "wrecks"})
+    unknown_keys(t, "battlefield", {"fires", "rubble", "wrecks", "mines", "crossings"})
     lists: dict[str, list[Hex]] = {}
-    for key in ("fires", "rubble"):
+    for key in ("fires", "rubble", "mines", "crossings"):
         v = t.get(key, [])
         out: list[Hex] = []
         if not isinstance(v, list):
@@ -884,7 +916,8 @@ def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> B
                 bad(f"battlefield.wrecks.{lab}[{i}]", f"expected a wreck counter id, got {clip(w)}")
             elif h is not None:
                 wrecks.append((h, w))
-    return Battlefield(tuple(lists["fires"]), tuple(h for h in lists["rubble"]), tuple(wrecks))
+    return Battlefield(tuple(lists["fires"]), tuple(lists["rubble"]), tuple(wrecks), frozenset(lists["mines"]),
+                       tuple(lists["crossings"]))
 
 
 def _max_points(enemy: SideSetup, ruleset: Any) -> int:
