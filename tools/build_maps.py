@@ -495,7 +495,7 @@ def sinyavino() -> BattleMap:
     b.carve(neva, 0.0, 1.5, 0.6)
     b.hill("Z17", 3.4, 7.5, 5.0, base=1.0)  # the Sinyavino heights
     b.hill("R03", 2.2, 4.0, 3.0, base=1.0)  # a rise by Settlement No. 1
-    b.paint(b.band(neva, 2.2), "~")
+    b.paint(b.band(neva, 1.4), "~")
     b.paint(b.band([(7, -1), "H06", "H12", (8, 22)], 2.0), ",", over=".", chance=0.4, salt="bank")
     for c, rx, ry, s in (("N09", 3.5, 2.5, "b1"), ("V08", 3.0, 2.0, "b2"), ("M16", 3.0, 2.5, "b3"), ("AD06", 2.5, 2.0, "b4")):
         b.paint(b.ellipse(c, rx, ry, rough=0.6, salt=s), "m", over=".,")
