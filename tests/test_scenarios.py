@@ -31,7 +31,8 @@ from hexwar.rules.dice import Dice
 from hexwar.validate import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = ("standard", "kharkov", "prokhorovka", "ponyri", "dnieper")
+NAMES = ("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan",
+         "bolkhov", "bogodukhov", "saur_mogila", "dnieper")  # the standard game and twelve of 1943
 HISTORICAL = NAMES[1:]
 FAST_TURNS = 2  # default-run games: the scenario's turn limit cut to this (R10.2 still ends them)
 SEEDS = range(20)
@@ -106,7 +107,7 @@ def test_scenario_plays_whole_games(name, seed):
 def test_briefing_turn_limit_and_map_size(name):
     sc = scenario(name)
     assert len(sc.description) > 300 and "1943" in sc.description
-    assert 1 <= sc.turns <= 20 and sc.victory_points == 51 and sc.overrun
+    assert 1 <= sc.turns <= 20 and 51 <= sc.victory_points <= 150 and sc.overrun
     assert sc.battlemap.width >= 30 and sc.battlemap.height >= 20
 
 
