@@ -697,7 +697,7 @@ def teploye() -> BattleMap:
     b.village([h for h in crest if 8 <= h.offset[0] <= 22], density=0.85, stone=0.05, salt="tep", garden_chance=0.7)
     b.village([h for h in b.rect(2, 4, 12, 8) if b.map.road[b.map.index(h)]], density=0.7, salt="sam")
     b.paint([b.hex("Q15")], "s", keep="=")  # the school
-    for line, salt in ((["A11", "I10", "Q11", "Y10", "AF11"], "l1"), (["E14", "M13", "U13", "AC14"], "l2")):
+    for line, _salt in ((["A11", "I10", "Q11", "Y10", "AF11"], "l1"), (["E14", "M13", "U13", "AC14"], "l2")):
         tr = b.path(line)
         b.paint(tr, ",", over=".w")
         for i, h in enumerate(tr):

@@ -62,12 +62,13 @@ from ..fileio import read_text, recover_group
 from ..formats.migrate import upgrade
 from ..formats.schema import merge_problems, schema_problems
 from ..model.hexgrid import Hex, HexLabelError
-from ..model.maps import BattleMap
+from ..model.maps import BattleMap, MapError
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
 from .limits import HARD_TURN_CAP
 from .modes import MODES, known_modes, mode_hook
+from .special import GROUNDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -276,8 +277,6 @@ def apply_battlefield(battlemap: BattleMap, bf: Battlefield) -> list[tuple[str, 
         ``(field path, message)`` for every placement refused (empty when all fit), e.g.
         ``("battlefield.fires[1]", "hex J12: fire needs an intact building, found Open")``.
     """
-    from ..model.maps import MapError
-
     problems: list[tuple[str, str]] = []
     for i, h in enumerate(bf.rubble):
         try:
@@ -589,9 +588,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             variants.append(v)
     if fog and "fog" not in variants:
         variants.append("fog")
-    from .special import GROUNDS  # R10.6, R10.7
-
-    night: list[int] = []
+    night: list[int] = []  # R10.6, R10.7
     for i, n in enumerate(get_list(sc, "night", "scenario")):
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= (turns or HARD_TURN_CAP):
             bad(f"scenario.night[{i}]", f"expected a turn number 1..{turns or HARD_TURN_CAP}, got {clip(n)}")
