@@ -282,14 +282,22 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     e_idx = np.arange(1, E + 1)
 
     def shift(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
-        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors."""
-        en = e_idx[:, None] - d[None, :]
-        w = v[1:, None] * p[None, :]
+        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors.
+
+        Only the endurance rows holding mass are spread: the others would add exact zeros
+        (every weight is >= 0), so leaving them out gives bit-for-bit the same sums, in the
+        same order, with smaller arrays (issue 22)."""
+        nz = v[1:].nonzero()[0]
+        if not nz.size:
+            return np.zeros(E + 1)
+        en = e_idx[nz, None] - d[None, :]
+        w = v[1:][nz, None] * p[None, :]
         gone = en <= 0
         if gone.any():
-            dead[:] += np.bincount(fate_of_die[np.broadcast_to(f, en.shape)[gone]], weights=w[gone], minlength=4)
-        alive = ~gone
-        return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
+            dead[:] += np.bincount(fate_of_die[f[gone.nonzero()[1]]], weights=w[gone], minlength=4)
+            alive = ~gone
+            return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
+        return np.bincount(en.ravel(), weights=w.ravel(), minlength=E + 1)
 
     def extra_then(v: np.ndarray, j: int, fate: Any) -> np.ndarray:
         """Mass drawing card state ``j``: apply its extra damage dice (no Defense). A crew whose
@@ -307,7 +315,10 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         return shift(v, np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
 
     def draw(v: np.ndarray, out: np.ndarray, fate: Any) -> None:
-        """Mass that must draw a Damage card now: split over the card states."""
+        """Mass that must draw a Damage card now: split over the card states (no mass: every
+        state would get exact zeros, so nothing is done)."""
+        if not v.any():
+            return
         for j in range(1, C):
             out[j] += extra_then(v * draw_p[j], j, fate)
 
