@@ -242,7 +242,7 @@ class _Job:
     """A static-level build in progress: the cache camera, its rectangle, the strips left."""
 
     def __init__(self, key: Any, camera: Camera, rect: tuple[float, float, float, float], size: tuple[int, int],
-                 samples: int, texture: Any) -> None:
+                 samples: int, texture: Any, grid_texture: Any = None) -> None:
         self.key = key
         self.camera = camera
         self.rect = rect
@@ -256,6 +256,8 @@ class _Job:
         self.next = 0
         self.texture = texture
         self.fb = _texture_framebuffer(texture)
+        self.grid_texture = grid_texture
+        self.grid_fb = _texture_framebuffer(grid_texture) if grid_texture is not None else None
 
     def covers(self, camera: Camera) -> bool:
         x0, y0, x1, y1 = camera.visible_world_rect()
@@ -268,7 +270,8 @@ class _Job:
 
     def delete(self) -> None:
         delete_framebuffer(self.fb)
-        self.fb = None
+        delete_framebuffer(self.grid_fb)
+        self.fb = self.grid_fb = None
 
 
 class ViewCache:
@@ -276,11 +279,13 @@ class ViewCache:
 
     Three levels (issue 22), each redone only when what it shows changes:
 
-    * the *base*: terrain up to the grid (multisampled, the expensive part), rendered in
-      horizontal strips of at most :data:`BUILD_BUDGET` pixel-samples a frame when the zoom,
-      the map or the grid toggle changes, or the view pans past its margin;
-    * the *static* image: a copy of the base plus hex labels and battlefield features
-      (single-sampled: a label toggle or a fire costs a copy and two thin layers);
+    * the *base*: terrain up to buildings (multisampled, the expensive part), rendered in
+      horizontal strips of at most :data:`BUILD_BUDGET` pixel-samples a frame when the zoom
+      or the map changes, or the view pans past its margin; multisampled, the grid is
+      rendered with it, alone, into :attr:`grid_texture` (premultiplied alpha);
+    * the *static* image: a copy of the base plus the grid (that texture, or drawn when
+      not multisampled), hex labels and battlefield features (single-sampled: a grid or
+      label toggle or a fire costs a copy and a few thin layers);
     * the *composite*: the static image plus underlays, counters and overlays; a moved
       counter redraws only the rectangles around its old and new stacks.
 
@@ -305,6 +310,8 @@ class ViewCache:
         self.base_texture: Any = None
         self.base_fb: int | None = None
         self.base_key: Any = None
+        self.grid_texture: Any = None  # the grid alone, multisampled, premultiplied alpha (or None)
+        self.grid_fb: int | None = None
         self.job: _Job | None = None
         self._spare: Any = None  # a base texture of the current size, recycled by the next job
         self._ms: tuple[int, int, int, int, int] | None = None  # (fb, renderbuffer, W, H, samples)
@@ -329,8 +336,10 @@ class ViewCache:
         return cx0 <= x0 and cy0 <= y0 and x1 <= cx1 and y1 <= cy1
 
     # -- the base, in strips -------------------------------------------------------------
-    def start(self, view: Any, key: Any, samples: int) -> None:
-        """Begin a base build for ``key`` around the camera's view (replacing one in progress)."""
+    def start(self, view: Any, key: Any, samples: int, grid: bool = False) -> None:
+        """Begin a base build for ``key`` around the camera's view (replacing one in progress);
+        with ``grid`` the grid is rendered too, alone, into its own texture (so toggling it
+        costs no multisampled rebuild)."""
         cam = view.camera
         fw, fh = cam.framebuffer_size
         mx, my = max(64, int(CACHE_MARGIN * fw)), max(64, int(CACHE_MARGIN * fh))
@@ -352,31 +361,40 @@ class ViewCache:
         if tex is None or tex.width != W or tex.height != H:
             tex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
                                               mag_filter=gl.GL_NEAREST, blank_data=False)
-        self.job = _Job(key, ccam, rect, (W, H), samples, tex)
+        gtex = None
+        if grid:
+            gtex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
+                                               mag_filter=gl.GL_NEAREST, blank_data=False)
+        self.job = _Job(key, ccam, rect, (W, H), samples, tex, gtex)
 
-    def step(self, view: Any, draw: Any, budget: int = BUILD_BUDGET) -> int:
-        """Render strips of the job with ``draw()`` until ``budget`` pixel-samples are spent
-        (at least one strip); finish the base when the last one is done. Returns the spend."""
+    def step(self, view: Any, draw: Any, budget: int = BUILD_BUDGET, draw_grid: Any = None) -> int:
+        """Render strips of the job with ``draw()`` (and ``draw_grid()`` into the grid texture)
+        until ``budget`` pixel-samples are spent (at least one strip); finish the base when
+        the last one is done. Returns the spend."""
         job = self.job
         spent = 0
         if job is None:
             return 0
         W, H = job.size
-        while not job.done and (spent == 0 or spent + W * job.strip * job.samples <= budget):
+        passes = 2 if job.grid_fb else 1
+        cost = W * job.strip * job.samples * passes
+        while not job.done and (spent == 0 or spent + cost <= budget):
             y0 = job.starts[job.next]
-            self._render_strip(view, job, y0, draw)
+            self._render_strip(view, job, y0, draw, job.fb, view.looks.map["background"])
+            if job.grid_fb:
+                self._render_strip(view, job, y0, draw_grid, job.grid_fb, None)
             job.next += 1
-            spent += W * job.strip * job.samples
+            spent += cost
         if job.done:
             self._finish(job)
         return spent
 
-    def build(self, view: Any, draw: Any, key: Any, samples: int) -> None:
+    def build(self, view: Any, draw: Any, key: Any, samples: int, draw_grid: Any = None) -> None:
         """Render the whole base with ``draw()`` now (screenshots, tests: ``exact``)."""
         if self.job is None or self.job.key != key or not self.job.covers(view.camera):
-            self.start(view, key, samples)
+            self.start(view, key, samples, grid=draw_grid is not None)
         while self.job is not None:
-            self.step(view, draw, budget=1 << 62)
+            self.step(view, draw, budget=1 << 62, draw_grid=draw_grid)
 
     def _ms_target(self, W: int, H: int, samples: int) -> int:
         """A reusable framebuffer with a ``W`` x ``H`` multisampled colour buffer (reallocating
@@ -406,7 +424,10 @@ class ViewCache:
             gl.glDeleteRenderbuffers(1, ctypes.byref(gl.GLuint(self._ms[1])))
             self._ms = None
 
-    def _render_strip(self, view: Any, job: _Job, y0: int, draw: Any) -> None:
+    def _render_strip(self, view: Any, job: _Job, y0: int, draw: Any, dst_fb: int,
+                      background: Any) -> None:
+        """Render rows ``y0 ..`` of the job with ``draw()`` into ``dst_fb`` over ``background``
+        (an RGBA colour; ``None``: transparent, for the grid alone)."""
         W, H = job.size
         sh = min(job.strip, H)
         cam = job.camera
@@ -428,12 +449,14 @@ class ViewCache:
             gl.glViewport(0, 0, W, sh)
             win.projection = Mat4.orthogonal_projection(0, scam.viewport[0], 0, scam.viewport[1], -8192, 8192)
             view.camera = scam
-            bg = view.looks.map["background"]
-            gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
+            if background is None:
+                gl.glClearColor(0.0, 0.0, 0.0, 0.0)
+            else:
+                gl.glClearColor(background[0] / 255, background[1] / 255, background[2] / 255, 1.0)
             gl.glClear(gl.GL_COLOR_BUFFER_BIT)
             draw()
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, ms)
-            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, job.fb)
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst_fb)
             gl.glBlitFramebuffer(0, 0, W, sh, 0, y0, W, y0 + sh, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
         finally:
             gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, saved_draw)
@@ -447,7 +470,9 @@ class ViewCache:
                 and self.base_texture.height == job.size[1]:
             self._spare = self.base_texture
         delete_framebuffer(self.base_fb)
+        delete_framebuffer(self.grid_fb)
         self.base_texture, self.base_fb = job.texture, job.fb
+        self.grid_texture, self.grid_fb = job.grid_texture, job.grid_fb
         self.base_key = job.key
         self.camera = job.camera
         self._base_rect = job.rect
@@ -558,6 +583,7 @@ class ViewCache:
         self._free_ms()
         delete_framebuffer(self.fb)
         delete_framebuffer(self.base_fb)
+        delete_framebuffer(self.grid_fb)
         delete_framebuffer(self.comp_fb)
-        self.fb = self.base_fb = self.comp_fb = None
-        self.texture = self.base_texture = self.comp_texture = self._spare = None
+        self.fb = self.base_fb = self.grid_fb = self.comp_fb = None
+        self.texture = self.base_texture = self.grid_texture = self.comp_texture = self._spare = None

@@ -47,6 +47,7 @@ from . import gpu, mapgeom  # noqa: E402
 from .camera import WORLD_LAYOUT, Camera, map_bounds  # noqa: E402
 from .counters import COUNTER_SIZE, CounterView, build_counters, counters_at  # noqa: E402
 from .impostor import MapImpostor, ViewCache, impostor_hex_px  # noqa: E402
+from .impostor import _quad as _cache_quad  # noqa: E402
 from .layers import MAX_STACK, TEXT_LAYERS, Layer, counter_layers  # noqa: E402
 from .looks import Looks, default_looks  # noqa: E402
 from .mesh import TILE, Mesh, TexMesh, TileIndex, tile_sort  # noqa: E402
@@ -175,6 +176,9 @@ class MapView:
         self._cache_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
         self._cache_vl: Any = None
         self._comp_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
+        self._grid_group = gpu.TextGroup(Layer.GRID, self.world_group, None, gpu.image_program())
+        self._grid_vl: Any = None
+        self._grid_rect: tuple[float, float, float, float] | None = None
         self._comp_vl: Any = None
         self._dyn_gen = 0  # counters and overlays: bumped whenever they change
         self._stacks: dict[Any, _Stack] = {}  # (hex, counters, simple) -> meshes, for incremental updates
@@ -693,6 +697,25 @@ class MapView:
         """True when no build of the viewport cache is in progress (the picture is exact)."""
         return self._cache.job is None and not self._stale
 
+    def _draw_grid_texture(self) -> None:
+        """The cached grid (premultiplied alpha) over the cache's rectangle, through the
+        current camera (the cache's own while the stage is built: texel for pixel)."""
+        c = self._cache
+        if self._grid_vl is None or self._grid_rect != c._base_rect or self._grid_group.texture is not c.grid_texture:
+            self._grid_group.texture = c.grid_texture
+            if self._grid_vl is not None:
+                self._grid_vl.delete()
+            self._grid_vl = gpu.upload_texmesh(_cache_quad(*c._base_rect), self._store, self._grid_group)
+            self._grid_rect = c._base_rect
+        g = self._grid_group
+        g.parent.set_state()
+        g.set_state()
+        gl.glBlendFuncSeparate(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gpu.draw_ranges(self._grid_vl, None)
+        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        g.unset_state()
+        g.parent.unset_state()
+
     def _draw_stale(self, top: int) -> None:
         """The old cached image scaled to the current zoom: the composite when counters and
         overlays have not changed since it was made (one textured quad), else the static
@@ -756,14 +779,31 @@ class MapView:
         else:
             top = self._cache_top()
             cam, c = self.camera, self._cache
-            base_key = (self._static_gen, cam.zoom, cam.pixel_ratio, cam.framebuffer_size, imp, self.show_grid,
-                        self._groups[int(Layer.DETAIL)].visible)
+            # multisampled, the grid gets its own texture (a grid toggle then redoes only the
+            # single-sampled stage); single-sampled it is simply drawn in the stage
+            split_grid = self.cache_samples > 1 and not imp
+            base_key = (self._static_gen, cam.zoom, cam.pixel_ratio, cam.framebuffer_size, imp,
+                        self._groups[int(Layer.DETAIL)].visible, split_grid)
             gens = (self._static_gen, self._feature_gen)
             volatile = not exact and (cam.zoom != self._last_zoom or self._static_gen != self._last_gens[0])
             grid = int(Layer.GRID)
 
             def base() -> None:
-                self._draw_layers(hi=grid, impostor=imp)
+                self._draw_layers(hi=int(Layer.BUILDING), impostor=imp)
+
+            def grid_alone() -> None:
+                g = self._groups[grid]
+                shown = g.visible
+                g.visible = True  # built even while hidden, so showing it costs no rebuild
+                try:
+                    self._draw_layers(lo=grid, hi=grid)
+                finally:
+                    g.visible = shown
+
+            def stage() -> None:
+                if split_grid and self.show_grid and c.grid_texture is not None:
+                    self._draw_grid_texture()
+                self._draw_layers(lo=grid + 1 if split_grid else grid, hi=top, impostor=imp)
 
             ok = c.valid(base_key, cam)
             # the old image may stand in while the base is rebuilt when only the zoom, the
@@ -773,18 +813,19 @@ class MapView:
                         (base_key[0], base_key[2], base_key[3], base_key[4]))
             if not ok:
                 if exact or (not volatile and not stale_ok):
-                    c.build(self, base, base_key, self.cache_samples)  # nothing to show meanwhile
+                    # nothing to show meanwhile: built at once
+                    c.build(self, base, base_key, self.cache_samples, grid_alone if split_grid else None)
                     ok = True
                 else:
                     if c.job is None or c.job.key != base_key or not c.job.covers(cam):
-                        c.start(self, base_key, self.cache_samples)
+                        c.start(self, base_key, self.cache_samples, grid=split_grid)
                     if not volatile:
-                        c.step(self, base)
+                        c.step(self, base, draw_grid=grid_alone)
                         ok = c.job is None
             if ok:
-                stage_key = (c.builds, self._feature_gen, self._groups[int(Layer.LABEL)].visible)
+                stage_key = (c.builds, self._feature_gen, self._groups[int(Layer.LABEL)].visible, self.show_grid)
                 if c.key != stage_key:
-                    c.build_stage(self, lambda: self._draw_layers(lo=grid + 1, hi=top), stage_key)
+                    c.build_stage(self, stage, stage_key)
                 self._draw_composite(top)
             elif stale_ok:
                 # the zoom or the grid toggle changed: the old image, scaled, until the new one is done
@@ -803,10 +844,10 @@ class MapView:
         """Delete every vertex list this view made (the view is unusable afterwards)."""
         for name in list(self._lists):
             self._clear(name)
-        for vl in (self._impostor_vl, self._cache_vl, self._comp_vl):
+        for vl in (self._impostor_vl, self._cache_vl, self._comp_vl, self._grid_vl):
             if vl is not None:
                 vl.delete()
-        self._impostor_vl = self._cache_vl = self._comp_vl = None
+        self._impostor_vl = self._cache_vl = self._comp_vl = self._grid_vl = None
         self._impostor.delete()
         self._cache.delete()
         self._overlays.clear()
