@@ -4,7 +4,8 @@
   rectangles around them; the picture is exactly the one a whole redraw gives.
 * A zoom step rebuilds the multisampled cache base in strips over several frames (the old
   image is shown scaled meanwhile); once done the picture is the one-go picture.
-* A label toggle redoes only the single-sampled stage above the base (no base rebuild).
+* A label or grid toggle redoes only the single-sampled stage above the base (no base
+  rebuild): the base is kept with and without the grid.
 Frame times are measured in benchmarks/bench_frame.py, never asserted here.
 """
 
@@ -99,14 +100,20 @@ def test_a_zoom_step_rebuilds_the_base_in_strips_showing_the_old_image_meanwhile
     cam.zoom_at(320, 200, 1.1)
     view.draw()  # the zoom is changing: the old image, scaled
     assert view.cache_builds == 1 and not view.cache_settled
+    job = view._cache.job
+    W, H = job.size
+    assert job.strip * W * 4 * 2 <= impostor.BUILD_BUDGET  # base and grid passes of a strip fit a frame
+    strips = len(job.starts)
+    assert strips >= 3 and job.starts[-1] + job.strip == H
     frames = 0
     while not view.cache_settled:
         view.draw()
         frames += 1
-        assert frames < 20
-    W, H = view._cache._size
-    strips = -(-H // max(16, impostor.BUILD_BUDGET // (W * 4)))
-    assert frames >= 2 and frames in (strips, strips + 1)
+        assert view.cache_builds == (1 if frames <= strips else 2)  # done once the grid is laid on
+        assert frames < 40
+    # one frame per strip, one to lay the grid on a copy of the base, one for the static
+    # image and the composite; the old image is shown scaled until then
+    assert frames == strips + 2
     assert view.cache_builds == 2
     stripped = render_view(view)
     one_go = MapView(m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), cache_samples=4)
@@ -119,7 +126,7 @@ def test_a_zoom_step_rebuilds_the_base_in_strips_showing_the_old_image_meanwhile
     view.delete()
 
 
-def test_a_label_toggle_redoes_only_the_single_sampled_stage(win):
+def test_label_and_grid_toggles_redo_only_the_single_sampled_stage(win):
     m = busy_map()
     cam = Camera(viewport=(420, 300), zoom=1.6)
     cam.center_on(Hex.from_offset(12, 8))
@@ -135,4 +142,30 @@ def test_a_label_toggle_redoes_only_the_single_sampled_stage(win):
     assert np.any(with_labels != without)
     view.show_labels = True
     assert np.array_equal(render_view(view), with_labels)
+    view.show_grid = False
+    view.draw()
+    assert view.cache_settled and view.cache_builds == builds
+    no_grid = render_view(view)
+    changed = np.any(no_grid != with_labels, axis=2)
+    assert changed.sum() > 500
+    view.show_grid = True
+    view.draw()
+    assert view.cache_settled and view.cache_builds == builds
+    assert np.array_equal(render_view(view), with_labels)
     view.delete()
+
+
+def test_the_grid_laid_on_the_base_looks_like_the_grid_drawn_with_it(win):
+    # multisampled, the grid is rendered alone and laid on the base (premultiplied alpha):
+    # up to edge rounding the picture of drawing everything directly, multisampled
+    m = busy_map()
+    cam = Camera(viewport=(420, 300), zoom=1.6)
+    cam.center_on(Hex.from_offset(12, 8))
+    cached = MapView(m, win, camera=cam, cache_samples=4)
+    direct = MapView(m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), use_cache=False)
+    a, b = render_view(cached, samples=4), render_view(direct, samples=4)
+    diff = np.abs(a.astype(int) - b.astype(int))[..., :3]
+    assert np.mean(np.all(diff <= 3, axis=2)) > 0.97
+    assert diff.mean() < 1.0
+    cached.delete()
+    direct.delete()

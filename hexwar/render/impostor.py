@@ -249,7 +249,8 @@ class _Job:
         self.size = size
         self.samples = samples
         W, H = size
-        self.strip = max(16, min(H, BUILD_BUDGET // max(1, W * samples)))
+        passes = 2 if grid_texture is not None else 1
+        self.strip = max(16, min(H, BUILD_BUDGET // max(1, W * samples * passes)))
         self.starts = list(range(0, max(1, H - self.strip) + 1, self.strip))
         if self.starts[-1] + self.strip < H:
             self.starts.append(H - self.strip)  # the last strip overlaps the one before (same pixels)
@@ -258,6 +259,8 @@ class _Job:
         self.fb = _texture_framebuffer(texture)
         self.grid_texture = grid_texture
         self.grid_fb = _texture_framebuffer(grid_texture) if grid_texture is not None else None
+        self.gridded_texture: Any = None  # the base with the grid laid on (after the strips)
+        self.gridded_fb: int | None = None
 
     def covers(self, camera: Camera) -> bool:
         x0, y0, x1, y1 = camera.visible_world_rect()
@@ -265,13 +268,23 @@ class _Job:
         return cx0 <= x0 and cy0 <= y0 and x1 <= cx1 and y1 <= cy1
 
     @property
-    def done(self) -> bool:
+    def strips_done(self) -> bool:
         return self.next >= len(self.starts)
+
+    @property
+    def done(self) -> bool:
+        return self.strips_done and (self.grid_texture is None or self.gridded_fb is not None)
+
+    def drop_grid(self) -> None:
+        """Free the grid-alone texture (once laid on the base it is not needed)."""
+        delete_framebuffer(self.grid_fb)
+        self.grid_fb = None
 
     def delete(self) -> None:
         delete_framebuffer(self.fb)
         delete_framebuffer(self.grid_fb)
-        self.fb = self.grid_fb = None
+        delete_framebuffer(self.gridded_fb)
+        self.fb = self.grid_fb = self.gridded_fb = None
 
 
 class ViewCache:
@@ -282,10 +295,11 @@ class ViewCache:
     * the *base*: terrain up to buildings (multisampled, the expensive part), rendered in
       horizontal strips of at most :data:`BUILD_BUDGET` pixel-samples a frame when the zoom
       or the map changes, or the view pans past its margin; multisampled, the grid is
-      rendered with it, alone, into :attr:`grid_texture` (premultiplied alpha);
-    * the *static* image: a copy of the base plus the grid (that texture, or drawn when
-      not multisampled), hex labels and battlefield features (single-sampled: a grid or
-      label toggle or a fire costs a copy and a few thin layers);
+      rendered with it, alone (premultiplied alpha), and laid on a copy of it, so the
+      base is kept both with and without the grid;
+    * the *static* image: a copy of the base (with or without the grid; single-sampled
+      caches draw the grid here), hex labels and battlefield features (single-sampled: a
+      grid or label toggle or a fire costs a copy and a few thin layers);
     * the *composite*: the static image plus underlays, counters and overlays; a moved
       counter redraws only the rectangles around its old and new stacks.
 
@@ -310,8 +324,8 @@ class ViewCache:
         self.base_texture: Any = None
         self.base_fb: int | None = None
         self.base_key: Any = None
-        self.grid_texture: Any = None  # the grid alone, multisampled, premultiplied alpha (or None)
-        self.grid_fb: int | None = None
+        self.gridded_texture: Any = None  # the base with the grid laid on (or None)
+        self.gridded_fb: int | None = None
         self.job: _Job | None = None
         self._spare: Any = None  # a base texture of the current size, recycled by the next job
         self._ms: tuple[int, int, int, int, int] | None = None  # (fb, renderbuffer, W, H, samples)
@@ -367,10 +381,12 @@ class ViewCache:
                                                mag_filter=gl.GL_NEAREST, blank_data=False)
         self.job = _Job(key, ccam, rect, (W, H), samples, tex, gtex)
 
-    def step(self, view: Any, draw: Any, budget: int = BUILD_BUDGET, draw_grid: Any = None) -> int:
+    def step(self, view: Any, draw: Any, budget: int = BUILD_BUDGET, draw_grid: Any = None,
+             lay_grid: Any = None) -> int:
         """Render strips of the job with ``draw()`` (and ``draw_grid()`` into the grid texture)
-        until ``budget`` pixel-samples are spent (at least one strip); finish the base when
-        the last one is done. Returns the spend."""
+        until ``budget`` pixel-samples are spent (at least one step), then lay the grid on a
+        copy of the base with ``lay_grid(texture, rect)``; finish the base when all is done.
+        Returns the spend."""
         job = self.job
         spent = 0
         if job is None:
@@ -378,23 +394,32 @@ class ViewCache:
         W, H = job.size
         passes = 2 if job.grid_fb else 1
         cost = W * job.strip * job.samples * passes
-        while not job.done and (spent == 0 or spent + cost <= budget):
+        while not job.strips_done and (spent == 0 or spent + cost <= budget):
             y0 = job.starts[job.next]
             self._render_strip(view, job, y0, draw, job.fb, view.looks.map["background"])
             if job.grid_fb:
                 self._render_strip(view, job, y0, draw_grid, job.grid_fb, None)
             job.next += 1
             spent += cost
+        if job.strips_done and not job.done and (spent == 0 or spent + 4 * W * H <= budget):
+            tex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
+                                              mag_filter=gl.GL_NEAREST, blank_data=False)
+            fb = _texture_framebuffer(tex)
+            copy_and_draw(view, job.camera, job.fb, fb, W, H, lambda: lay_grid(job.grid_texture, job.rect))
+            job.gridded_texture, job.gridded_fb = tex, fb
+            job.drop_grid()
+            spent += 4 * W * H  # a blended, textured pass over every pixel
         if job.done:
             self._finish(job)
         return spent
 
-    def build(self, view: Any, draw: Any, key: Any, samples: int, draw_grid: Any = None) -> None:
+    def build(self, view: Any, draw: Any, key: Any, samples: int, draw_grid: Any = None,
+              lay_grid: Any = None) -> None:
         """Render the whole base with ``draw()`` now (screenshots, tests: ``exact``)."""
         if self.job is None or self.job.key != key or not self.job.covers(view.camera):
             self.start(view, key, samples, grid=draw_grid is not None)
         while self.job is not None:
-            self.step(view, draw, budget=1 << 62, draw_grid=draw_grid)
+            self.step(view, draw, budget=1 << 62, draw_grid=draw_grid, lay_grid=lay_grid)
 
     def _ms_target(self, W: int, H: int, samples: int) -> int:
         """A reusable framebuffer with a ``W`` x ``H`` multisampled colour buffer (reallocating
@@ -470,9 +495,9 @@ class ViewCache:
                 and self.base_texture.height == job.size[1]:
             self._spare = self.base_texture
         delete_framebuffer(self.base_fb)
-        delete_framebuffer(self.grid_fb)
+        delete_framebuffer(self.gridded_fb)
         self.base_texture, self.base_fb = job.texture, job.fb
-        self.grid_texture, self.grid_fb = job.grid_texture, job.grid_fb
+        self.gridded_texture, self.gridded_fb = job.gridded_texture, job.gridded_fb
         self.base_key = job.key
         self.camera = job.camera
         self._base_rect = job.rect
@@ -481,9 +506,10 @@ class ViewCache:
         self.builds += 1
 
     # -- the static image and the composite ---------------------------------------------------
-    def build_stage(self, view: Any, draw: Any, key: Any) -> None:
-        """Copy the base into the static image and ``draw()`` the stage layers over it
-        (labels, features: single-sampled) through the base's camera."""
+    def build_stage(self, view: Any, draw: Any, key: Any, gridded: bool = False) -> None:
+        """Copy the base (``gridded``: the base with the grid laid on) into the static image
+        and ``draw()`` the stage layers over it (labels, features: single-sampled) through
+        the base's camera."""
         assert self.camera is not None and self.base_fb
         W, H = self._base_size
         if self.texture is None or self.texture.width != W or self.texture.height != H:
@@ -492,7 +518,8 @@ class ViewCache:
                                                        mag_filter=gl.GL_NEAREST, blank_data=False)
             self.fb = _texture_framebuffer(self.texture)
         assert self.fb
-        copy_and_draw(view, self.camera, self.base_fb, self.fb, W, H, draw)
+        src = self.gridded_fb if gridded and self.gridded_fb else self.base_fb
+        copy_and_draw(view, self.camera, src, self.fb, W, H, draw)
         self.rect = self._base_rect
         self._size = (W, H)
         self.key = key
@@ -583,7 +610,7 @@ class ViewCache:
         self._free_ms()
         delete_framebuffer(self.fb)
         delete_framebuffer(self.base_fb)
-        delete_framebuffer(self.grid_fb)
+        delete_framebuffer(self.gridded_fb)
         delete_framebuffer(self.comp_fb)
-        self.fb = self.base_fb = self.grid_fb = self.comp_fb = None
-        self.texture = self.base_texture = self.grid_texture = self.comp_texture = self._spare = None
+        self.fb = self.base_fb = self.gridded_fb = self.comp_fb = None
+        self.texture = self.base_texture = self.gridded_texture = self.comp_texture = self._spare = None

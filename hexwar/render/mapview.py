@@ -697,16 +697,15 @@ class MapView:
         """True when no build of the viewport cache is in progress (the picture is exact)."""
         return self._cache.job is None and not self._stale
 
-    def _draw_grid_texture(self) -> None:
-        """The cached grid (premultiplied alpha) over the cache's rectangle, through the
-        current camera (the cache's own while the stage is built: texel for pixel)."""
-        c = self._cache
-        if self._grid_vl is None or self._grid_rect != c._base_rect or self._grid_group.texture is not c.grid_texture:
-            self._grid_group.texture = c.grid_texture
+    def _lay_grid(self, texture: Any, rect: tuple[float, float, float, float]) -> None:
+        """The grid alone (``texture``, premultiplied alpha) over world rectangle ``rect``,
+        through the current camera (the cache's own: texel for pixel)."""
+        self._grid_group.texture = texture
+        if self._grid_vl is None or self._grid_rect != rect:
             if self._grid_vl is not None:
                 self._grid_vl.delete()
-            self._grid_vl = gpu.upload_texmesh(_cache_quad(*c._base_rect), self._store, self._grid_group)
-            self._grid_rect = c._base_rect
+            self._grid_vl = gpu.upload_texmesh(_cache_quad(*rect), self._store, self._grid_group)
+            self._grid_rect = rect
         g = self._grid_group
         g.parent.set_state()
         g.set_state()
@@ -801,8 +800,6 @@ class MapView:
                     g.visible = shown
 
             def stage() -> None:
-                if split_grid and self.show_grid and c.grid_texture is not None:
-                    self._draw_grid_texture()
                 self._draw_layers(lo=grid + 1 if split_grid else grid, hi=top, impostor=imp)
 
             ok = c.valid(base_key, cam)
@@ -814,18 +811,21 @@ class MapView:
             if not ok:
                 if exact or (not volatile and not stale_ok):
                     # nothing to show meanwhile: built at once
-                    c.build(self, base, base_key, self.cache_samples, grid_alone if split_grid else None)
+                    c.build(self, base, base_key, self.cache_samples, grid_alone if split_grid else None,
+                            self._lay_grid)
                     ok = True
                 else:
                     if c.job is None or c.job.key != base_key or not c.job.covers(cam):
                         c.start(self, base_key, self.cache_samples, grid=split_grid)
                     if not volatile:
-                        c.step(self, base, draw_grid=grid_alone)
-                        ok = c.job is None
+                        c.step(self, base, draw_grid=grid_alone, lay_grid=self._lay_grid)
+                        # a frame that rendered part of the base shows the old image once more:
+                        # the static image and the composite follow in the next frame
+                        ok = c.job is None and not stale_ok
             if ok:
                 stage_key = (c.builds, self._feature_gen, self._groups[int(Layer.LABEL)].visible, self.show_grid)
                 if c.key != stage_key:
-                    c.build_stage(self, stage, stage_key)
+                    c.build_stage(self, stage, stage_key, gridded=split_grid and self.show_grid)
                 self._draw_composite(top)
             elif stale_ok:
                 # the zoom or the grid toggle changed: the old image, scaled, until the new one is done
