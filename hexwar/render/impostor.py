@@ -256,9 +256,9 @@ class _Job:
             self.starts.append(H - self.strip)  # the last strip overlaps the one before (same pixels)
         self.next = 0
         self.texture = texture
-        self.fb = _texture_framebuffer(texture)
+        self.fb: int | None = _texture_framebuffer(texture)
         self.grid_texture = grid_texture
-        self.grid_fb = _texture_framebuffer(grid_texture) if grid_texture is not None else None
+        self.grid_fb: int | None = _texture_framebuffer(grid_texture) if grid_texture is not None else None
         self.gridded_texture: Any = None  # the base with the grid laid on (after the strips)
         self.gridded_fb: int | None = None
 
@@ -392,11 +392,13 @@ class ViewCache:
         if job is None:
             return 0
         W, H = job.size
+        base_fb = job.fb
+        assert base_fb is not None
         passes = 2 if job.grid_fb else 1
         cost = W * job.strip * job.samples * passes
         while not job.strips_done and (spent == 0 or spent + cost <= budget):
             y0 = job.starts[job.next]
-            self._render_strip(view, job, y0, draw, job.fb, view.looks.map["background"])
+            self._render_strip(view, job, y0, draw, base_fb, view.looks.map["background"])
             if job.grid_fb:
                 self._render_strip(view, job, y0, draw_grid, job.grid_fb, None)
             job.next += 1
@@ -405,7 +407,7 @@ class ViewCache:
             tex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
                                               mag_filter=gl.GL_NEAREST, blank_data=False)
             fb = _texture_framebuffer(tex)
-            copy_and_draw(view, job.camera, job.fb, fb, W, H, lambda: lay_grid(job.grid_texture, job.rect))
+            copy_and_draw(view, job.camera, base_fb, fb, W, H, lambda: lay_grid(job.grid_texture, job.rect))
             job.gridded_texture, job.gridded_fb = tex, fb
             job.drop_grid()
             spent += 4 * W * H  # a blended, textured pass over every pixel
@@ -547,8 +549,11 @@ class ViewCache:
         if boxes is None or self.comp_key is None:
             copy_and_draw(view, self.camera, self.fb, self.comp_fb, W, H, lambda: draw(None))
         else:
-            parts = [(self._pixel_rect(b, W, H), b) for b in boxes]
-            parts = [(r, b) for r, b in parts if r is not None]
+            parts: list[tuple[tuple[int, int, int, int], tuple[float, float, float, float]]] = []
+            for b in boxes:
+                r = self._pixel_rect(b, W, H)
+                if r is not None:
+                    parts.append((r, b))
             todo = iter([b for _, b in parts])
             copy_and_draw(view, self.camera, self.fb, self.comp_fb, W, H, lambda: draw(next(todo)),
                           rects=[r for r, _ in parts])

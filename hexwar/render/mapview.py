@@ -409,12 +409,12 @@ class MapView:
         ntr, ntc = -(-H // TILE), -(-W // TILE)
         tiled: list[tuple[int, int, _Stack, Any]] = []
         cullable = True
-        for i, (key, st) in enumerate(new.items()):
+        for i, (key, stack) in enumerate(new.items()):
             own = self._owner_of(key[0])
             if own is None:
                 cullable = False
                 own = 0
-            tiled.append(((own // W) // TILE * ntc + (own % W) // TILE, i, st, key))
+            tiled.append(((own // W) // TILE * ntc + (own % W) // TILE, i, stack, key))
         if cullable:
             tiled.sort(key=lambda x: (x[0], x[1]))
         depth = max((len(st.levels) for st in new.values()), default=0)
@@ -432,9 +432,10 @@ class MapView:
             else:
                 self._level_sigs.append(sig)
             b, t = counter_layers(k)
-            for layer, j, concat in ((b, 0, Mesh.concat), (t, 1, TexMesh.concat)):
+            for layer, j in ((b, 0), (t, 1)):
                 parts = [(tid, m[j]) for tid, m in lv if m[j].vertex_count]
-                mesh = concat([m for _, m in parts])
+                mesh: Mesh | TexMesh = (Mesh.concat([m for _, m in parts if isinstance(m, Mesh)]) if j == 0
+                                        else TexMesh.concat([m for _, m in parts if isinstance(m, TexMesh)]))
                 tiles = None
                 if cullable and parts and mesh.owner is not None:
                     tris = np.bincount(np.array([tid for tid, _ in parts], dtype=np.int64),
@@ -707,13 +708,14 @@ class MapView:
             self._grid_vl = gpu.upload_texmesh(_cache_quad(*rect), self._store, self._grid_group)
             self._grid_rect = rect
         g = self._grid_group
-        g.parent.set_state()
+        parent = self.world_group
+        parent.set_state()
         g.set_state()
         gl.glBlendFuncSeparate(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
         gpu.draw_ranges(self._grid_vl, None)
         gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
         g.unset_state()
-        g.parent.unset_state()
+        parent.unset_state()
 
     def _draw_stale(self, top: int) -> None:
         """The old cached image scaled to the current zoom: the composite when counters and

@@ -322,6 +322,48 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         for j in range(1, C):
             out[j] += extra_then(v * draw_p[j], j, fate)
 
+    def by_face(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray, faces: np.ndarray, k_of: np.ndarray,
+                fate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`shift` of ``v`` for every die face at once: survivors ``[faces, E + 1]``
+        and dead mass ``[faces, 4]`` (entry ``i`` of ``d, p`` belongs to face ``k_of[i]``,
+        fate ``fate[i]``)."""
+        nf = len(faces)
+        nz = v[1:].nonzero()[0]
+        if not nz.size:
+            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
+        en = e_idx[nz, None] - d[None, :]
+        w = v[1:][nz, None] * p[None, :]
+        gone = en <= 0
+        kk = np.broadcast_to(k_of, en.shape)
+        alive = ~gone
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
+        gone_mass = np.bincount((kk * 4 + np.broadcast_to(fate, en.shape))[gone], weights=w[gone],
+                                minlength=nf * 4).reshape(nf, 4)
+        return surv, gone_mass
+
+    def extra_by_face(low: np.ndarray, j: int, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """:func:`extra_then` of each face's mass ``low[k] * draw_p[j]`` with that face as the
+        crew's fate, for every face at once: survivors ``[faces, E + 1]`` and dead mass
+        ``[faces, 4]`` (``None``: the card has no extra dice, nothing dies)."""
+        V = low * draw_p[j]
+        x = states[j][2]
+        nf = len(faces)
+        if not x:
+            return V, None
+        p, s, _ = dice_sum_distribution(x)
+        ki, ri = V[:, 1:].nonzero()
+        if not ki.size:
+            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
+        en = e_idx[ri][:, None] - s[None, :]
+        w = V[ki, 1 + ri][:, None] * p[None, :]
+        gone = en <= 0
+        alive = ~gone
+        kk = np.broadcast_to(ki[:, None], en.shape)
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
+        fate = np.broadcast_to(fate_of_die[faces[ki]][:, None], en.shape)
+        gone_mass = np.bincount((kk * 4 + fate)[gone], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
+        return surv, gone_mass
+
     def fresh(ndice: int) -> tuple[np.ndarray, np.ndarray]:
         """The highest face of ``ndice`` d10 still to be rolled: (probabilities, faces 1..10)."""
         p, _, m = dice_sum_distribution(ndice)
@@ -346,14 +388,25 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
             p = np.concatenate([ph * pd_, pdb * pd_])
             f = np.concatenate([md_, md_])
             if kind == 0 and can_draw:
-                for die in np.unique(f):  # the hit's die decides a crew the extra damage kills
-                    sel = f == die
-                    surv = shift(v, d[sel], p[sel], f[sel])
-                    low = surv.copy()
-                    low[half + 1:] = 0.0
-                    surv[: half + 1] = 0.0
-                    Q[c] += surv
-                    draw(low, Q, int(die))
+                # the hit's die decides a crew the extra damage kills: per die face, the hit's
+                # damage, then the extra dice of the card drawn. Every face's numbers come
+                # from one bincount (keyed by face), then are added in the order of faces
+                # exactly as face-by-face calls would add them: the same sums, bit for bit.
+                faces = np.unique(f)
+                S, Dd = by_face(v, d, p, f, faces, np.searchsorted(faces, f), fate_of_die[f])
+                low_all = S.copy()
+                low_all[:, half + 1:] = 0.0
+                S[:, : half + 1] = 0.0
+                extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
+                for k in range(len(faces)):
+                    dead[:] += Dd[k]
+                    Q[c] += S[k]
+                    if not low_all[k].any():
+                        continue
+                    for j, (xs, xd) in enumerate(extras, start=1):
+                        if xd is not None:
+                            dead[:] += xd[k]
+                        Q[j] += xs[k]
             else:
                 Q[c] += shift(v, d, p, f)
             if ps:
