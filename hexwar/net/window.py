@@ -172,6 +172,9 @@ def run_window(url: str, seat: str | None, token: str | None, ssl_context: Any =
             continue
     if first is None:
         raise HexwarError(f"no answer from {url} within {timeout:g} s")
+    if client.mode != "hex":  # the card table and the campaign screens run on a local game only (yet)
+        raise HexwarError(f"{url} is a {client.mode} game: the network window plays the hex map; join it with "
+                          "--headless (the terminal) or --ai (the computer)")
     import pyglet
 
     from ..game.view import state_from_view
