@@ -115,3 +115,56 @@ def test_the_local_window_under_fog_draws_only_what_the_shown_side_sees():
                        and e.data["unit"] not in {x.get("data", {}).get("unit") for x in view(g, "german").log})
     finally:
         win.close()
+
+
+def test_the_window_draws_a_ghost_counter_with_the_turn_seen_where_an_enemy_left_sight():
+    """R12.2: an enemy unit that left the German side's sight is drawn as a last-known marker,
+    a ghost counter with ``T<turn>``, in its hex and nowhere else; the unit itself is not drawn."""
+    import numpy as np
+
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.render.gamescene import counters_from_state
+    from hexwar.render.ghosts import LastKnownOverlay
+
+    sc = load_scenario(find_scenario("kharkov"))
+    g = sc.new_game(5, variants=("fog",))
+    players = {s: ViewPlayer(make_player("standard", s, 1)) for s in ("german", "soviet")}
+    mark = None
+    for _ in range(300):  # seed 5, players seeded 1: a Soviet unit leaves German sight early
+        g.apply(players[g.to_act].choose(g))
+        occupied = {u.hex.label for u in g.units.values() if u.hex is not None}
+        marks = [m for m in view(g, "german").data["last_known"] if m["hex"] not in occupied]
+        if marks:
+            mark = marks[0]
+            break
+    assert mark is not None, "no Soviet unit left German sight in 300 commands"
+    win = PlayWindow(g, ai={"soviet": players["soviet"]}, width=900, height=600, visible=False, schedule=False,
+                     clock=ManualClock())
+    try:
+        assert win.controller.side == "german"  # the person plays the German side
+        win.fit_map()
+        win.refresh()
+        ov = win.mapview.overlays.get("last_known")
+        assert isinstance(ov, LastKnownOverlay)
+        ghost = next(x for x in ov.ghosts if x.hex.label == mark["hex"])
+        assert ghost.side == "soviet" and ghost.turn == mark["turn"] and ghost.turn_text == f"T{mark['turn']}"
+        assert mark["uid"] not in {c.key for c in counters_from_state(win.drawn_state())}
+        with_ghosts = win.render_image().astype(int)
+        win.mapview.set_overlay("last_known", None)
+        without = win.render_image().astype(int)
+        win.mapview.set_overlay("last_known", ov)
+        changed = np.abs(with_ghosts - without)[..., :3].max(axis=2) > 24
+        h = g.battlemap.hex_at(mark["hex"])
+        x, y = win.screen_point(h)
+        nx, ny = win.screen_point(h.neighbor(1))
+        size = float(np.hypot(nx - x, ny - y))  # one hex across, in points
+        ratio = with_ghosts.shape[0] / win.get_size()[1]
+        px, py = x * ratio, (win.get_size()[1] - y) * ratio
+        ys, xs = np.nonzero(changed)
+        near = (np.abs(xs - px) <= size * ratio) & (np.abs(ys - py) <= size * ratio)
+        other = [m for m in view(g, "german").data["last_known"] if m is not mark]
+        assert near.sum() > 40  # the ghost is drawn in its hex...
+        if not other:  # ...and, when it is the only marker, nowhere else
+            assert (~near).sum() == 0
+    finally:
+        win.close()
