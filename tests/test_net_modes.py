@@ -53,22 +53,35 @@ def served(tmp_path_factory):
     procs.cleanup()
 
 
-def _play_and_watch(served, mode: str):
+@pytest.fixture(scope="module")
+def played(served):
+    """Both games played at once (one server, many games): per mode the watcher, its summary and
+    the two clients' final JSON."""
     from hexwar.net.client import SeatClient
 
     procs, tmp, folder, port, toks = served
-    gid = next(g for g in toks if g.startswith(mode))
-    url = f"ws://127.0.0.1:{port}/{gid}"
-    watcher = SeatClient(url, watch=True, out=lambda s: None, give_up=30)
-    watcher.keep_messages = True
-    cl = [procs.client(url, "--seat", s, "--token", toks[gid][s], "--ai", "--json", "--give-up", "30",
-                       name=f"{mode}-{s}") for s in ("german", "soviet")]
-    summary = asyncio.run(asyncio.wait_for(watcher.run(), 240))
-    wait_all(cl, 60)
-    outs = {s: (tmp / f"{mode}-{s}.out").read_text() for s in ("german", "soviet")}
-    assert [c.returncode for c in cl] == [0, 0], {s: o[-2000:] for s, o in outs.items()}
-    ends = [last_json(tmp / f"{mode}-{s}.out") for s in ("german", "soviet")]
-    return folder, gid, watcher, summary, ends
+    runs = {}
+    for mode in ("lines", "campaign"):
+        gid = next(g for g in toks if g.startswith(mode))
+        url = f"ws://127.0.0.1:{port}/{gid}"
+        watcher = SeatClient(url, watch=True, out=lambda s: None, give_up=30)
+        watcher.keep_messages = True
+        cl = [procs.client(url, "--seat", s, "--token", toks[gid][s], "--ai", "--json", "--give-up", "30",
+                           name=f"{mode}-{s}") for s in ("german", "soviet")]
+        runs[mode] = (gid, watcher, cl)
+
+    async def watch_all():
+        return await asyncio.gather(*(asyncio.wait_for(w.run(), 240) for _, w, _ in runs.values()))
+
+    summaries = dict(zip(runs, asyncio.run(watch_all()), strict=True))
+    out = {}
+    for mode, (gid, watcher, cl) in runs.items():
+        wait_all(cl, 60)
+        outs = {s: (tmp / f"{mode}-{s}.out").read_text() for s in ("german", "soviet")}
+        assert [c.returncode for c in cl] == [0, 0], {s: o[-2000:] for s, o in outs.items()}
+        ends = [last_json(tmp / f"{mode}-{s}.out") for s in ("german", "soviet")]
+        out[mode] = (folder, gid, watcher, summaries[mode], ends)
+    return out
 
 
 def _spectator_saw_no_hand(watcher):
@@ -81,10 +94,10 @@ def _spectator_saw_no_hand(watcher):
         assert '"seed"' not in json.dumps(m)
 
 
-def test_two_computer_clients_play_a_line_game_over_the_network_to_the_local_hash(served):
+def test_two_computer_clients_play_a_line_game_over_the_network_to_the_local_hash(played):
     from hexwar.game.save import load_game
 
-    folder, gid, watcher, summary, ends = _play_and_watch(served, "lines")
+    folder, gid, watcher, summary, ends = played["lines"]
     want = local_lines(SEED)
     assert ends[0]["state_hash"] == ends[1]["state_hash"] == summary["state_hash"] == want.state_hash()
     assert ends[0]["result"]["winner"] == want.result.winner and ends[0]["connects"] == 1
@@ -99,10 +112,10 @@ def test_two_computer_clients_play_a_line_game_over_the_network_to_the_local_has
                 assert isinstance(e["data"].get("cards", e["data"].get("drawn")), int), e
 
 
-def test_two_computer_clients_play_a_war_over_the_network_to_the_local_hash(served):
+def test_two_computer_clients_play_a_war_over_the_network_to_the_local_hash(played):
     from hexwar.campaign.save import load_campaign
 
-    folder, gid, watcher, summary, ends = _play_and_watch(served, "campaign")
+    folder, gid, watcher, summary, ends = played["campaign"]
     want = local_war(SEED + 1)
     assert ends[0]["state_hash"] == ends[1]["state_hash"] == summary["state_hash"] == want.state_hash()
     assert ends[0]["result"]["winner"] == want.winner

@@ -4,10 +4,12 @@
 [--seed N] [--tokens FILE] [--certfile F --keyfile F]`` hosts the games of DIR (resumed from
 their saves) plus one new game per SCENARIO or SAVE given, prints each new game's seat tokens
 and join commands (``--tokens FILE`` also writes them as JSON, mode 0600), and serves until
-interrupted. It binds 127.0.0.1 unless ``--host`` names another address.
+interrupted. It binds 127.0.0.1 unless ``--host`` names another address. A SCENARIO is a hex
+scenario, a 2-player line scenario (the card game on lines, R11.1) or a campaign preset
+(``campaign``, ``campaign-advanced``, R11.2): the protocol carries the mode.
 
 ``hexwar join ws://HOST:PORT/GAME --seat german --token T`` opens the play window for the
-seat; ``--headless`` plays it at the terminal, ``--ai`` lets the computer play it,
+seat (hex games); ``--headless`` plays it at the terminal, ``--ai`` lets the computer play it (every mode),
 ``--watch`` joins as a spectator. The client reconnects by itself.
 """
 
