@@ -85,8 +85,14 @@ def played(served):
 
 
 def _spectator_saw_no_hand(watcher):
+    from jsonschema import Draft202012Validator
+
+    from hexwar.net.protocol import schema
+
+    server_schema = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/server"})
     assert watcher.hands_seen == [] and len(watcher.received) > 50
     for m in watcher.received:
+        assert not list(server_schema.iter_errors(m)), m["type"]  # every mode's messages fit the one schema
         if m["type"] in ("welcome", "snapshot"):
             assert m["view"]["hands"] == {} and m["view"].get("reserves", {}) == {}
         if m["type"] == "update":

@@ -168,3 +168,65 @@ def test_the_window_draws_a_ghost_counter_with_the_turn_seen_where_an_enemy_left
             assert (~near).sum() == 0
     finally:
         win.close()
+
+
+def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_path):
+    """R11.1 + R12.5: ``hexwar join`` on a line game opens the card table; the person's
+    commands are checked on the view and sent; the Soviet hand is never on the German table."""
+    from hexwar.lines.commands import EndPhase as LinesEndPhase
+    from hexwar.net.client import SeatClient
+    from hexwar.net.window import NetLink, RemoteSide, attach_table
+    from hexwar.ui.lines_screen import LinesWindow
+
+    procs = Procs(tmp_path)
+    win = None
+    try:
+        folder = tmp_path / "games"
+        port = free_port()
+        procs.server(folder, port, "lines", "--seed", "4")
+        (gid, toks), = tokens(folder).items()
+        url = f"ws://127.0.0.1:{port}/{gid}"
+        soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")
+        client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30)
+        link = NetLink(client)
+        link.start()
+        first = link.views.get(timeout=30)
+        assert client.mode == "lines"
+        win = LinesWindow(client.adapter.rebuild(first[0], client.scenario), {"soviet": RemoteSide("soviet")},
+                          width=1200, height=800, visible=False)
+        link.views.put(first)
+        attach_table(win, link, "german")
+        ctl = win.ctl
+        sent, waited = 0, False
+        deadline = time.monotonic() + 90
+        painted = 0
+        while time.monotonic() < deadline and not (ctl.state.over or sent >= 6):
+            changed = win.poll()
+            st = ctl.state
+            assert not st.hand_units["soviet"] and not st.hand_commands["soviet"]  # no Soviet hand on this table
+            assert ctl.view().seat == "german" and not ctl.step_ai()
+            waited |= ctl.message == "waiting for the Soviet player"
+            if st.to_act == "german" and client.acted_seq != client.seq:
+                cmds = st.legal_commands("german")
+                cmd = cmds[0] if sent % 2 == 0 or len(cmds) == 1 else cmds[-1]
+                assert ctl.issue(cmd) and ctl.message.startswith("sent")  # sent, not applied here
+                assert ctl.state.to_act == "german"  # the table waits for the server's view
+                sent += 1
+            if changed and painted < 3:
+                win.view.refresh()  # the table paints from the view
+                painted += 1
+            time.sleep(0.02)
+        assert sent >= 5 and waited and painted
+        assert not ctl.issue(LinesEndPhase("soviet"))  # nobody acts for another seat
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and sum(
+                c.seat == "german" for c in load_game(folder / f"{gid}.save.json").commands) < sent:
+            time.sleep(0.1)
+        saved = load_game(folder / f"{gid}.save.json")
+        assert saved.mode == "lines" and sum(c.seat == "german" for c in saved.commands) == sent
+        assert any(line.text for line in ctl.state.log)  # the table's log holds the seat's log lines
+        soviet.kill()
+    finally:
+        if win is not None:
+            win.window.close()
+        procs.cleanup()

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import HexwarError
 
-__all__ = ["RemoteSide", "NetLink", "run_window", "attach"]
+__all__ = ["RemoteSide", "NetLink", "run_window", "attach", "attach_table", "LoggedLine"]
 
 
 class RemoteSide:
@@ -172,18 +172,110 @@ def run_window(url: str, seat: str | None, token: str | None, ssl_context: Any =
             continue
     if first is None:
         raise HexwarError(f"no answer from {url} within {timeout:g} s")
-    if client.mode != "hex":  # the card table and the campaign screens run on a local game only (yet)
-        raise HexwarError(f"{url} is a {client.mode} game: the network window plays the hex map; join it with "
-                          "--headless (the terminal) or --ai (the computer)")
     import pyglet
+
+    other = "soviet" if seat == "german" else "german"
+    if client.mode == "lines":  # the card table (R11.1) on a network seat
+        from ..ui.lines_screen import LinesWindow
+
+        table = LinesWindow(client.adapter.rebuild(first[0], client.scenario), {other: RemoteSide(other)})
+        link.views.put(first)  # the table takes it (with its log lines) on its first poll
+        attach_table(table, link, seat, schedule=True)
+        pyglet.app.run()
+        return 0
+    if client.mode != "hex":  # the campaign screen runs on a local war only (yet)
+        raise HexwarError(f"{url} is a {client.mode} game: the network window plays the hex map and the card "
+                          "table; join it with --headless (the terminal) or --ai (the computer)")
 
     from ..game.view import state_from_view
     from ..ui.play_window import PlayWindow
 
-    other = "soviet" if seat == "german" else "german"
     state = state_from_view(first[0], client.scenario)
     win = PlayWindow(state, ai={other: RemoteSide(other)})
     attach(win, link, seat, schedule=True)
     win.set_visible(True)
     pyglet.app.run()
     return 0
+
+
+class LoggedLine:
+    """A log line of a view (``{"kind", "text", "data"}``) where a screen expects a game event."""
+
+    def __init__(self, j: dict[str, Any]):
+        self.kind = str(j.get("kind", ""))
+        self.text = str(j.get("text", ""))
+        self.data = j.get("data", {})
+
+
+def attach_table(window: Any, link: NetLink, seat: str, schedule: bool = False) -> None:
+    """Make ``window`` (a :class:`~hexwar.ui.lines_screen.LinesWindow` on a view state) play
+    ``seat`` of a line game through ``link`` (R11.1, R12.5).
+
+    The table's controller checks the person's command with the same rules on the state rebuilt
+    from the view and sends it to the server instead of applying it; it never plays the other
+    seat; each new view from the link replaces the table's state (with the log lines the seat
+    may see) on :meth:`poll`, which ``schedule`` puts on pyglet's clock.
+    """
+    from ..lines.table import TableController
+
+    client = link.client
+    log: list[LoggedLine] = []
+
+    class NetTable(TableController):
+        """The card table of one network seat."""
+
+        def issue(self, cmd: Any) -> bool:
+            """Check ``cmd`` on the view and send it to the server (which alone applies it)."""
+            why = self.state.check(cmd)
+            if why:
+                self.message = why
+                return False
+            if self.state.to_act != seat:
+                self.message = "not your turn"
+                return False
+            link.send(cmd)
+            self.message = "sent to the server..."
+            self.selected = self.target = None
+            self.weapons = ()
+            self.at_crew = False
+            return True
+
+        def step_ai(self) -> bool:
+            """The other seat is played elsewhere: never here."""
+            return False
+
+    old = window.ctl
+    ctl = NetTable(old.state, ai=dict(old.ai), viewer=seat)
+    window.ctl = window.view.ctl = ctl
+
+    def poll(dt: float = 0.0) -> bool:
+        changed = False
+        while True:
+            try:
+                data, events = link.views.get_nowait()
+            except queue.Empty:
+                break
+            log.extend(LoggedLine(e) for e in events)
+            st = client.adapter.rebuild(data, client.scenario)
+            st.log = list(log)
+            ctl.state = st
+            ctl.viewer = seat
+            to_act = data.get("to_act")
+            if data.get("result"):
+                ctl.message = "game over"
+            elif to_act not in (None, seat):
+                ctl.message = f"waiting for the {to_act.capitalize()} player"
+            elif ctl.message.startswith(("sent", "waiting")):
+                ctl.message = "your turn"
+            changed = True
+        if link.error is not None:
+            ctl.message = f"network: {link.error}"
+            link.error = None
+            changed = True
+        return changed
+
+    window.poll = poll
+    if schedule:
+        import pyglet
+
+        pyglet.clock.schedule_interval(poll, 0.1)
