@@ -163,7 +163,8 @@ class SeatClient:
         mode: the game mode the server named (``"hex"``, ``"lines"``, ``"campaign"``);
         adapter: its :mod:`hexwar.net.modes` adapter; scenario: its definitions;
         seq: commands applied; ``state_hash``: the server's last state hash;
-        connects: how many times it connected; ``syncs``: snapshots asked for.
+        connects: how many times it connected; ``syncs``: snapshots asked for;
+        ``max_outage``: the longest time (s) it went without a connection and reconnected.
     """
 
     def __init__(self, url: str, seat: str | None = None, token: str | None = None, watch: bool = False,
@@ -200,6 +201,7 @@ class SeatClient:
         self.outbox: asyncio.Queue[Any] | None = None
         self.mode = "hex"
         self.adapter: Any = None
+        self.max_outage = 0.0
         self._ws: Any = None
 
     @property
@@ -211,7 +213,8 @@ class SeatClient:
         """Play (or watch) to the end of the game, reconnecting as needed.
 
         Returns:
-            ``{"result", "state_hash", "seq", "connects", "syncs"}``.
+            ``{"result", "state_hash", "seq", "connects", "syncs", "max_outage"}`` (the longest
+            time in seconds it was without a connection).
 
         Raises:
             FatalClientError: refused for good; HexwarError: no server for ``give_up`` seconds.
@@ -227,6 +230,8 @@ class SeatClient:
                 async with connect(self.url, max_size=64 * 1024 * 1024, ssl=self.ssl_context, open_timeout=5,
                                    ping_interval=20, ping_timeout=30, compression=None) as ws:
                     self.connects += 1
+                    if lost_since is not None:  # how long it was without a server (the soak reports it)
+                        self.max_outage = max(self.max_outage, loop.time() - lost_since)
                     backoff, lost_since = 0.1, None
                     self._ws = ws
                     await self._session(ws)
@@ -254,7 +259,7 @@ class SeatClient:
     def summary(self) -> dict[str, Any]:
         """What the client knows at the end."""
         return {"result": (self.view or {}).get("result"), "state_hash": self.state_hash, "seq": self.seq,
-                "connects": self.connects, "syncs": self.syncs}
+                "connects": self.connects, "syncs": self.syncs, "max_outage": round(self.max_outage, 3)}
 
     def _say_once(self, key: str, text: str) -> None:
         if self.waiting_said != key:
