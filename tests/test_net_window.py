@@ -230,3 +230,66 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
         if win is not None:
             win.window.close()
         procs.cleanup()
+
+
+def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(tmp_path):
+    """R11.2 + R12.5: ``hexwar join`` on a war opens the campaign screen; the battle card and the
+    tactic card of one decision go to the server one after the other; the Soviet face-down card
+    is never on the German screen."""
+    from hexwar.campaign.save import load_campaign
+    from hexwar.net.client import SeatClient
+    from hexwar.net.window import NetLink, campaign_controller
+    from hexwar.ui.campaign_screen import CampaignWindow
+
+    procs = Procs(tmp_path)
+    win = None
+    try:
+        folder = tmp_path / "games"
+        port = free_port()
+        procs.server(folder, port, "campaign", "--seed", "4")
+        (gid, toks), = tokens(folder).items()
+        url = f"ws://127.0.0.1:{port}/{gid}"
+        soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")
+        client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30)
+        link = NetLink(client)
+        link.start()
+        ctl = campaign_controller(link, "german")
+        win = CampaignWindow(ctl, width=1300, height=800, visible=False, schedule=False)
+        placed = decisions = 0
+        waited = False
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and placed < 2 and not ctl.state.over:
+            win.tick()
+            st = ctl.state
+            assert st.slots["soviet"] is None and st.tactic_slots["soviet"] is None  # never the Soviet face-down cards
+            waited |= ctl.message.startswith("waiting for the Soviet")
+            if ctl.acting == "german" and ctl.sent_at != ctl.commands and not ctl.queued:
+                if st.phase == "place" and st.slots["german"] is None:
+                    ctl.pick_battle(0)
+                    ctl.pick_tactic(0 if st.tactics_hand["german"] else None)
+                    assert ctl.confirm()  # the battle card is sent, the tactic card waits for the next view
+                    assert ctl.queued and ctl.message.startswith("sent")
+                    placed += 1
+                else:
+                    assert ctl._issue(st.legal_commands("german")[0])
+                decisions += 1
+            time.sleep(0.02)
+        assert placed >= 2 and decisions >= 3
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and ctl.queued:
+            win.tick()
+            time.sleep(0.05)
+        assert not ctl.queued
+        win.refresh()  # the screen paints from the view
+        soviet.kill()
+        wait_all([soviet], 10)
+        time.sleep(0.3)
+        saved = load_campaign(folder / f"{gid}.save.json")
+        german = [c for c in saved.commands if c.side == "german"]
+        kinds = [c.kind for c in german]
+        assert kinds.count("place_battle_card") >= 2 and kinds.count("place_tactic_card") >= 2
+        assert any(line for line in ctl.log)
+    finally:
+        if win is not None:
+            win.close()
+        procs.cleanup()
