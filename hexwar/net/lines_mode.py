@@ -255,7 +255,7 @@ class LinesMode:
         from ..game.scenario import find_scenario, load_scenario
 
         p = Path(scenario)
-        sc = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
+        sc: Any = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
         if getattr(sc, "mode", "hex") != "lines":
             raise HexwarError(f"{scenario}: a hex scenario, not a line scenario (mode \"hex\")")
         if sc.players != 2:

@@ -112,8 +112,9 @@ class HexMode:
 
         p = Path(scenario)
         sc = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
-        if getattr(sc, "mode", "hex") != "hex":
-            raise HexwarError(f"{scenario}: a {sc.mode} scenario, not a hex one (create it with mode {sc.mode!r})")
+        other = str(getattr(sc, "mode", "hex"))
+        if other != "hex":
+            raise HexwarError(f"{scenario}: a {other} scenario, not a hex one (create it with mode {other!r})")
         variants = sc.variants + (("fog",) if fog and "fog" not in sc.variants else ())
         return sc.new_game(seed=seed, variants=variants)
 
