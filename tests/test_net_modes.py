@@ -221,3 +221,27 @@ def test_the_line_mode_refuses_another_seats_command():
     with pytest.raises(IllegalCommand, match="R12.5"):
         m.apply_json(g, "soviet", EndPhase("german").to_json())
     assert m.seq(g) == 0
+
+
+@pytest.mark.parametrize("mode", ["lines", "campaign"])
+def test_a_person_at_the_terminal_gets_the_legal_commands_of_the_seat_view_in_every_mode(mode):
+    """``hexwar join --headless`` on a line game or a war: the numbered commands are those of
+    the state rebuilt from the seat's view, and the number typed is the command sent."""
+    from types import SimpleNamespace
+
+    from hexwar.net.client import TerminalPolicy
+    from hexwar.net.modes import mode_adapter
+
+    adapter = mode_adapter(mode)
+    game = adapter.new_game("lines" if mode == "lines" else "campaign", False, 9)
+    seat = adapter.to_act(game)
+    data = adapter.view(game, seat).data
+    defs = game.scenario if mode == "lines" else game.cards
+    lines: list[str] = []
+    pol = TerminalPolicy(seat, ask=lambda prompt: "1", out=lines.append)
+    client = SimpleNamespace(view=data, scenario=defs, adapter=adapter)
+    cmd = asyncio.run(pol.decide(client))
+    legal = game.legal_commands(seat)
+    assert cmd == legal[1] and game.check(cmd) is None
+    assert lines[0].startswith(f"\n{seat}, ") and lines[0].endswith("choose a command")
+    assert lines[1] == f"    0  {legal[0]}"

@@ -36,6 +36,13 @@ def _is_save(path: str) -> bool:
     return path.lower().endswith(".json") and is_save(path)
 
 
+def _is_campaign_save(path: str) -> bool:
+    from ..campaign.save import CAMPAIGN_SAVE_FORMAT
+    from ..fileio import sniff_kind
+
+    return path.lower().endswith(".json") and Path(path).is_file() and sniff_kind(path) == CAMPAIGN_SAVE_FORMAT
+
+
 @click.command()
 @click.argument("games", nargs=-1, metavar="[SCENARIO | SAVE.json ...]")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -70,7 +77,11 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
         click.echo(p, err=True)
     new: dict[str, dict[str, str]] = {}
     for i, g in enumerate(games):
-        if _is_save(g):
+        if _is_campaign_save(g):  # a war to go on with over the network (R11.2)
+            from ..net.campaign_mode import CampaignMode
+
+            gid, toks = srv.create_game("", mode="campaign", game=CampaignMode().load(g))
+        elif _is_save(g):
             from ..game.save import ReplayError, load_game
 
             try:

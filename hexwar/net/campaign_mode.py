@@ -106,7 +106,6 @@ def campaign_view(st: CampaignState, side: str | None, log_from: int = 0) -> Vie
     if side is not None and side not in _SIDES:
         raise HexwarError(f"unknown side {side!r}; expected one of {_SIDES} or None for a spectator")
     base = st.view(side)
-    both_chosen = all(st.tactics_chosen.values())
     battle_hands = {}
     tactics_hand: dict[str, Any] = {}
     for s in _SIDES:
@@ -134,7 +133,6 @@ def campaign_view(st: CampaignState, side: str | None, log_from: int = 0) -> Vie
         "result": ({"winner": st.winner, "reason": st.result_reason, "turn": st.year} if st.over else None),
         "commands": len(st.commands),
     })
-    del both_chosen
     log = [campaign_event_for(st.log[i], side, st.cards) for i in range(log_from, len(st.log))]
     return View(side, data, log)
 
