@@ -57,7 +57,7 @@ def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp
         ctl = win.controller
         sent = 0
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not (ctl.state.over or sent >= 25):
+        while time.monotonic() < deadline and not (ctl.state.over or sent >= 10):
             win.tick()
             st = ctl.state
             assert "soviet" not in {s for s in st.hand_units if st.hand_units[s]} - {"german"}  # no Soviet hand
@@ -234,8 +234,8 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
 
 def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(tmp_path):
     """R11.2 + R12.5: ``hexwar join`` on a war opens the campaign screen; the battle card and the
-    tactic card of one decision go to the server one after the other; the Soviet face-down card
-    is never on the German screen."""
+    tactic card of one placement go to the server one after the other; the Soviet face-down
+    card is never on the German screen."""
     from hexwar.campaign.save import load_campaign
     from hexwar.net.client import SeatClient
     from hexwar.net.window import NetLink, campaign_controller
@@ -258,7 +258,7 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
         placed = decisions = 0
         waited = False
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and placed < 2 and not ctl.state.over:
+        while time.monotonic() < deadline and placed < 1 and not ctl.state.over:
             win.tick()
             st = ctl.state
             assert st.slots["soviet"] is None and st.tactic_slots["soviet"] is None  # never the Soviet face-down cards
@@ -274,7 +274,7 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
                     assert ctl._issue(st.legal_commands("german")[0])
                 decisions += 1
             time.sleep(0.02)
-        assert placed >= 2 and decisions >= 3
+        assert placed >= 1 and decisions >= 2
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and ctl.queued:
             win.tick()
@@ -287,7 +287,7 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
         saved = load_campaign(folder / f"{gid}.save.json")
         german = [c for c in saved.commands if c.side == "german"]
         kinds = [c.kind for c in german]
-        assert kinds.count("place_battle_card") >= 2 and kinds.count("place_tactic_card") >= 2
+        assert kinds.count("place_battle_card") >= 1 and kinds.count("place_tactic_card") >= 1
         assert any(line for line in ctl.log)
     finally:
         if win is not None:
