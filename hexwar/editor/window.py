@@ -53,14 +53,14 @@ from .model import EditorDocument  # noqa: E402
 from .overlays import BrushCursorOverlay, ObjectiveOverlay, PasteOverlay, ZoneOverlay  # noqa: E402
 from .palette import terrain_entries, wreck_entries  # noqa: E402
 from .panels import (  # noqa: E402
-    PANEL_W,
     SIDE_COLOURS,
     STATUS_H,
-    TOOLBAR_W,
     TOP_H,
     EditorPanelsMixin,
     _card_info,
+    side_widths,
 )
+from .panes import EditorPanesMixin  # noqa: E402
 from .recovery import Autosaver, Recovery  # noqa: E402
 from .scenario_draft import SIDES  # noqa: E402
 from .session import LEFT, MIDDLE, RIGHT, TOOL_BY_ID, EditorSession  # noqa: E402
@@ -72,7 +72,7 @@ def _fmt_pct(v: float) -> str:
     return f"{100 * v:.0f}%" if v >= 0.0995 else f"{100 * v:.1f}%"
 
 
-class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
+class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The map and scenario editor window (see module doc).
 
     Args:
@@ -119,7 +119,6 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self.quit_requested = False
         self.tab = "map"
         self.sub_tab = "setup"  # the Scenario tab's page: setup, sides, places
-        self.event_offset = 0  # first Event card row shown (the list scrolls)
         self._typed: Any = None  # the scenario field dialog's TextField or the card picker
         self.recoveries = list(recoveries)
         if self.recoveries:
@@ -157,7 +156,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     def map_area(self) -> tuple[float, float, float, float]:
         """The screen rectangle ``(x0, y0, x1, y1)`` the map is seen through (between panels)."""
         w, h = self.get_size()
-        return (TOOLBAR_W, STATUS_H, max(TOOLBAR_W + 1, w - PANEL_W), max(STATUS_H + 1, h - TOP_H))
+        tw, pw = side_widths(w)
+        return (tw, STATUS_H, max(tw + 1, w - pw), max(STATUS_H + 1, h - TOP_H))
 
     def _after(self) -> None:
         """Bring the view up to date with the document after any action."""
@@ -335,8 +335,9 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         return (self.get_size(), s.tool, s.brush, s.terrain, s.wreck, s.side, s.unit_index, s.show_labels,
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
                 self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
-                self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab, self.event_offset,
-                self._typed_state())  # fmt: skip
+                self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab,
+                self._typed_state(), self.palette_state(), self.camera_state(), id(doc.map), doc.map.version,
+                getattr(self, "_form", None) and tuple(sorted(self._form.items())))  # fmt: skip
 
     def _hover_key(self) -> int:
         # the hit box's place in drawing order: stable across repaints (a new painter makes new
@@ -353,6 +354,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         if k == self._ui_key and self._painter is not None:
             return
         self._ui_key = k
+        for lst in getattr(self, "_lists", {}).values():
+            lst.rect = None  # only the lists painted now take the wheel
         p = Painter(self.mapview.atlas, self._mouse)
         self._paint_panels(p)
         self._paint_status(p)
@@ -460,6 +463,7 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self.session.say("Hex labels " + ("on" if self.session.show_labels else "off"))
 
     def _close_modal(self) -> None:
+        self._form_dialog = None
         self.modal = None
         self.modal_text = ""
         self._typed = None
@@ -504,7 +508,12 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     # -- actions ---------------------------------------------------------------------------
     def _tool(self, tid: str) -> None:
         self.session.set_tool(tid)
-        if TOOL_BY_ID[tid].scenario_only and self.doc.scenario is not None:
+        if self.session.tool != tid:
+            return  # refused (a scenario tool on a map): the status bar says why
+        self._palette_for_tool(tid)
+        if tid == "unit" and self.doc.scenario is not None:
+            self.tab = "map"  # the unit palette
+        elif TOOL_BY_ID[tid].scenario_only and self.doc.scenario is not None:
             self.tab = "scenario" if tid != "deploy" else self.tab
         elif tid in ("brush", "line", "fill", "wreck"):
             self.tab = "map"
@@ -514,11 +523,6 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
 
     def _sub(self, page: str) -> None:
         self.sub_tab = page
-
-    def _scroll_events(self, rows: int) -> None:
-        from .panels import _event_ids
-
-        self.event_offset = max(0, min(self.event_offset + rows, len(_event_ids()) - 1))
 
     def _profile(self, profiles: list[str], i: int) -> None:
         if profiles:
@@ -645,17 +649,25 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self.session.say(f"Recovery file is broken: {exc}", error=True)
             self._close_modal()
             return
+        r.discard()
+        self._replace_document(doc)
+        self.autosaver.write_now()
+        self.session.say(f"Restored the autosave from {r.saved_at}: save to keep it")
+        self._close_modal()
+
+    def _replace_document(self, doc: EditorDocument) -> None:
+        """Edit ``doc`` from now on (a restored autosave, a new map): new session and autosaver,
+        the old document's recovery file removed."""
         old = self.session
         self.autosaver.discard()
         self.session = EditorSession(doc, units=old.units)
         self.autosaver = Autosaver(doc, clock=self.autosaver.clock, interval=self.autosaver.interval,
                                    folder=self.autosaver.folder)
-        r.discard()
-        self.autosaver.write_now()
+        self.palette = terrain_entries(doc.map.rules, self.looks)
+        self.wrecks = wreck_entries(doc.map.rules)
+        self.tab, self.palette_kind = "map", "terrain"
         self._after()
         self.fit_map()
-        self.session.say(f"Restored the autosave from {r.saved_at}: save to keep it")
-        self._close_modal()
         self._ui_key = None
 
     def _recover_discard(self) -> None:
@@ -688,6 +700,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self.show_help = False
             return
         hit = top_hit(self._widgets_now(), x, y)
+        for lst in getattr(self, "_lists", {}).values():
+            lst.focused = False  # a click elsewhere leaves a search field (a click on it focuses again)
         if hit is not None:
             if hit.action is not None and button == mouse.LEFT:
                 hit.action()
@@ -721,21 +735,37 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self._after()
 
     def on_mouse_scroll(self, x: float, y: float, scroll_x: float, scroll_y: float) -> None:
-        """Zoom at the cursor."""
+        """Over a list (palette, Event cards, a dialog's list): scroll it, three rows a notch;
+        over the map: zoom at the cursor."""
+        if self.modal is not None:
+            self._sync_modal()
+            self.ui_screen.mouse_scroll(x, y, scroll_y)
+            return
+        for lst in getattr(self, "_lists", {}).values():
+            if lst.contains(x, y):
+                lst.scroll(-round(3 * scroll_y))
+                return
+        if self.hex_at(x, y) is None:
+            return  # over a panel: nothing to zoom
         if scroll_y:
             self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
 
     def on_text(self, text: str) -> None:
-        """Typing into a prompt's text field (Save As, a scenario field, the card search)."""
+        """Typing into a prompt's text field (Save As, a scenario field, the card search, the
+        Resize and New map dialogs) or a palette's search field."""
         if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text(text)
+        elif self.modal is None and (lst := self.focused_list()) is not None:
+            lst.type(text)
 
     def on_text_motion(self, motion: int) -> None:
-        """Caret moves and erasing in a prompt's text field."""
+        """Caret moves and erasing in a prompt's text field (or a palette's search field)."""
         if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text_motion(motion)
+        elif self.modal is None and (lst := self.focused_list()) is not None and motion == key.MOTION_BACKSPACE:
+            lst.erase()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         """Keyboard shortcuts (see :data:`hexwar.editor.help_overlay.SHORTCUTS`)."""
@@ -747,6 +777,20 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         if self.show_help:
             if symbol in (key.ESCAPE, key.H, key.F1):
                 self.show_help = False
+            return True
+        lst = self.focused_list()
+        if lst is not None and not ctrl:  # typing goes to the search field, not to tool letters
+            pick = self._palette_now()[3] if lst is self._palette_now()[0] else None
+            lst.key(symbol, pick)
+            return True
+        if ctrl and symbol == key.F:
+            if self.tab != "map":
+                self.tab = "map"
+            self._palette_now()[0].focus()
+            self.session.say("Type to search the palette; Up/Down choose, Enter picks, Esc leaves the field")
+            return True
+        if ctrl and symbol in (key.R, key.N):
+            self.open_resize() if symbol == key.R else self.open_new_map()
             return True
         if ctrl:
             if symbol == key.Z:
@@ -840,6 +884,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self._recover_discard()
         elif m == "saveas" and symbol == key.NUM_ENTER:
             self._saveas_confirm()
+        elif m in ("resize", "newmap") and symbol == key.NUM_ENTER:
+            self._resize_confirm() if m == "resize" else self._new_map_confirm()
         else:  # Enter (the focused button or the field), Tab (focus order)
             self._sync_modal()
             self.ui_screen.key_press(symbol, key.MOD_SHIFT if shift else 0)
