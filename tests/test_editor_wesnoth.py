@@ -403,3 +403,16 @@ def test_editor_panels_lay_out_without_overlaps_from_800x600_up(make_window, siz
         # the map keeps at least half the window's width
         x0, _, x1, _ = win.map_area()
         assert x1 - x0 >= W / 2
+
+
+def test_los_status_names_the_block_once():
+    """The LOS tool's status line: "blocked at C03 (terrain)", never "blocked, blocked at" (R3.6)."""
+    from hexwar.editor.session import describe_los
+    from hexwar.model.los import line_of_sight
+    from hexwar.model.maps import BattleMap
+
+    m = BattleMap.new(10, 10)
+    m.set_terrain(H("C03"), "woods")
+    a, b = H("A03"), H("E03")
+    text = describe_los(m, a, b, line_of_sight(m, a, b))
+    assert text.startswith("LOS A03 -> E03: blocked at C03 (terrain);"), text

@@ -18,7 +18,7 @@ Everything changes the document through :class:`~hexwar.editor.session.EditorSes
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import HexwarError
@@ -60,12 +60,13 @@ class _AnchorGrid(Element):
 
     def __init__(self, current: str, choose: Callable[[str], Any]) -> None:
         super().__init__(tip="anchor")
-        self.buttons = []
+        self.buttons: list[Button] = []
         glyphs = ("↖", "↑", "↗", "←", "•", "→", "↙", "↓", "↘")
         for a, g in zip(ANCHORS, glyphs, strict=True):
             b = Button(g, functools.partial(choose, a), active=a == current, tip=f"anchor {a}", align="center")
             b.focusable = False  # a click keeps the keyboard in the size field: Enter resizes
-            self.buttons.append(self.add(b))
+            self.add(b)
+            self.buttons.append(b)
 
     def layout(self, rect: Rect) -> None:
         """Three rows of three square-ish buttons filling ``rect``."""
@@ -81,10 +82,10 @@ class _Form(Element):
 
     ROW = 34.0
 
-    def __init__(self, rows: list[tuple[str, Element]], side: Element | None = None, side_w: float = 0.0,
-                 side_label: str = "") -> None:
+    def __init__(self, rows: Sequence[tuple[str, Element]], side: Element | None = None, side_w: float = 0.0,
+                 side_label: str = "", note: str = "") -> None:
         super().__init__(tip="form")
-        self.rows = rows
+        self.rows, self.note = rows, note
         for _, e in rows:
             self.add(e)
         self.side, self.side_w, self.side_label = side, side_w, side_label
@@ -94,7 +95,7 @@ class _Form(Element):
     @property
     def height(self) -> float:
         """Points the form needs."""
-        return max(len(self.rows) * self.ROW, 3 * 30.0 + 18 if self.side is not None else 0.0)
+        return max(len(self.rows) * self.ROW + (20 if self.note else 0), 3 * 30.0 + 18 if self.side is not None else 0.0)
 
     def layout(self, rect: Rect) -> None:
         """Rows from the top; the side element at the right."""
@@ -112,6 +113,10 @@ class _Form(Element):
             p.text(label, self.rect.x, self.rect.y1 - i * self.ROW - 15, 13.0, T.DIM, z=z)
         if self.side is not None and self.side_label:
             p.text(self.side_label, self.rect.x1 - self.side_w, self.rect.y1 - 8, 12.0, T.DIM, z=z)
+        if self.note:
+            from ..ui.widgets import ellipsize
+
+            p.text(ellipsize(p.atlas, self.note, self.rect.w, 11.0), self.rect.x, self.rect.y + 8, 11.0, T.DIM, z=z)
 
 
 def _digits(ch: str) -> bool:
@@ -174,6 +179,8 @@ class EditorPanesMixin:
     _minimap: Minimap | None = None
     _minimap_key: Any = None
     _form: dict[str, Any]
+    _form_dialog: Dialog | None = None
+    _dialog_kind: str | None = None
 
     # -- palettes ------------------------------------------------------------------------
     def palette_list(self, kind: str) -> PanelList:
@@ -335,7 +342,7 @@ class EditorPanesMixin:
                         "resize height", allowed=_digits, max_length=3)
         grid = _AnchorGrid(f["anchor"], choose)
         form = _Form([("Width (hexes)", wf), ("Height (hexes)", hf)], side=grid, side_w=150,
-                     side_label="Anchor: where the map stays")
+                     side_label="Anchor (content stays)")
         ok, msg = self.resize_message()
         d = Dialog(f"Resize map  ({self.doc.map.width} × {self.doc.map.height})", msg,
                    [("Resize  (Enter)", self._resize_confirm), ("Cancel  (Esc)", self._close_modal)],
@@ -405,11 +412,11 @@ class EditorPanesMixin:
             ("Base terrain", _FormField(f["terrain"], functools.partial(changed, "terrain"), go, "new terrain",
                                         max_length=40)),
         ]
-        form = _Form(fields)
-        _, msg = self.new_map_message()
         keys = ", ".join(t.key for t in self.doc.map.rules.types)
+        form = _Form(fields, note=f"terrain: {keys}")
+        _, msg = self.new_map_message()
         d = Dialog("New map", msg, [("Create  (Enter)", self._new_map_confirm), ("Cancel  (Esc)", self._close_modal)],
-                   body=[form, _Hint(f"terrain: {keys}")], shade=120, width=640, body_h=form.height)
+                   body=[form], shade=120, width=700, body_h=form.height)
         self._form_dialog = d
         return d
 
@@ -426,20 +433,6 @@ class EditorPanesMixin:
         self._close_modal()
         self._replace_document(EditorDocument.new(w, h, fill=t, name=name))
         self.session.say(f"New map {name}: {w} × {h} hexes of {self.doc.map.rules.by_key(t).name} (Ctrl+S saves)")
-
-
-class _Hint(Element):
-    """One dim line of text in a dialog's body."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(tip="hint")
-        self.text = text
-
-    def paint_self(self, p: Any, z: int) -> None:
-        """The line, shortened to the width."""
-        from ..ui.widgets import ellipsize
-
-        p.text(ellipsize(p.atlas, self.text, self.rect.w, 11.0), self.rect.x, self.rect.y1 - 8, 11.0, T.DIM, z=z)
 
 
 def minimap_cells(m: Any, looks: Any, layout: Any) -> tuple[Any, Any, Any]:

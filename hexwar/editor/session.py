@@ -860,8 +860,9 @@ def describe_los(m: Any, a: Hex, b: Hex, res: Any) -> str:
     if hind:
         text += f", {hind} hindrance{'s' if hind != 1 else ''} (+{hind} to the attack value needed)"
     blk = getattr(res, "blocking", None)
-    if blk is not None:
-        text += f", blocked at {m.label(blk)}"
+    if blk is not None:  # "blocked at J11", not "blocked, blocked at J11" (issue 17)
+        text = (text.removesuffix(": blocked") + ": blocked" if status == "blocked" else text + ",") \
+            + f" at {m.label(blk)}"
         reason = getattr(res, "reason", "")
         if reason:
             text += f" ({reason})"

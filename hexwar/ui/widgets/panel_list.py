@@ -20,6 +20,7 @@ words (case-insensitive):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -227,8 +228,8 @@ class PanelList:
                 right -= dw + 8
             label = ("✓ " if r.checked else "") + r.label
             p.text(ellipsize(p.atlas, label, right - lx, size), lx, ry + rh / 2, size, fg)
-            p.widget(x, ry, w - bar, rh, (lambda k_=r.key: on_pick(k_)) if on_pick is not None else None,
-                     f"{self.name} {r.key}")
+            act: Callable[[], Any] | None = functools.partial(on_pick, r.key) if on_pick is not None else None
+            p.widget(x, ry, w - bar, rh, act, f"{self.name} {r.key}")
             if hov and r.tip:
                 tip_row = r
         if more:
