@@ -350,6 +350,7 @@ class EditorPanelsMixin:
         rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
         text(f"zone {z} hexes (D) · {n} starting unit{'s' if n != 1 else ''} (N)", px + 16, y, TEXT if z else ERROR,
              size=9, width=pw - 16)
+        y -= 6
         budget = sc.rest_value("sides", side, "budget")
         res = list(sc.rest_value("sides", side, "reserves") or [])
         hand = list(sc.rest_value("sides", side, "hand") or [])
@@ -409,21 +410,29 @@ class EditorPanelsMixin:
                       "hit on")
 
     def _page_places(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
+        """Objectives (a scrolling list; click one to edit its name, points and holder) and
+        areas (a scrolling list; a click removes one, Ctrl+Z brings it back)."""
+        from ..ui.widgets.panel_list import PanelRow
+
         rect, text, button = self._kit(p)
         s, sc = self.session, self.doc.scenario
         m = self.doc.map
-        y -= 18
-        text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True)
-        y -= 6
-        for o in list(sc.objectives)[:8]:
-            y -= 22
-            chosen = o.hex == s.objective
-            button(px, y, pw, 20, "", functools.partial(self._choose_objective, o.hex), active=chosen,
-                   tip=f"objective {m.label(o.hex)}")
-            col = DARK_TEXT if chosen else TEXT
-            text(f"{m.label(o.hex)}  {o.name or '(no name)'}", px + 6, y + 10, col, size=9, width=pw - 120)
-            text(f"{o.points} VP · {o.holder or 'nobody'}", px + pw - 6, y + 10, col, size=8, ax="right")
         o = sc.objective_at(s.objective) if s.objective is not None else None
+        lists_h = max(60.0, (y - bottom) - 24 - 30 - (80 if o is not None else 0))
+        y -= 18
+        text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True, width=pw)
+        y -= 8
+        rows = [PanelRow(m.label(ob.hex), f"{m.label(ob.hex)}  {ob.name or '(no name)'}",
+                         f"{ob.points} VP · {ob.holder or 'nobody'}",
+                         tip=f"objective {m.label(ob.hex)}: {ob.points} victory points, held by {ob.holder or 'nobody'}"
+                             " at start (R10.2); click to edit")
+                for ob in sc.objectives]
+        lst = self.palette_list("objectives")  # type: ignore[attr-defined]
+        lst.name = "objective"
+        oh = lists_h * 0.5
+        lst.paint(p, px, y - oh, pw, oh, rows, m.label(s.objective) if s.objective is not None else None,
+                  lambda lab: self._choose_objective(Hex.from_label(lab)), size=9 * PT)
+        y -= oh + 4
         if o is not None:
             y = self._field_row(p, px, pw, y - 4, "Name", o.name, "objective_name")
             y = self._field_row(p, px, pw, y, "Points", str(o.points), "objective_points")
@@ -435,13 +444,14 @@ class EditorPanelsMixin:
         text(f"AREAS  {len(areas)}", px, y, DIM, size=8, bold=True)
         button(px + pw - 150, y - 9, 150, 18, "+ area from selection…", functools.partial(self.open_field, "area_name"),  # type: ignore[attr-defined]
                tip="add area", size=8, enabled=bool(s.selection))
-        y -= 6
-        for name, specs in list(areas.items())[: max(0, int((y - bottom) // 20))]:
-            y -= 20
-            rect(px, y - 5, 10, 10, _area_colour(name))
-            text(f"{name}: {', '.join(specs)}", px + 16, y, TEXT, size=8, width=pw - 44)
-            button(px + pw - 20, y - 8, 20, 16, "×", functools.partial(s.remove_area, name), tip=f"remove area {name}",
-                   size=8)
+        y -= 14
+        arows = [PanelRow(name, f"{name}: {', '.join(specs)}", hotkey="×",
+                          tip=f"area {name}: {', '.join(specs)}; click to remove it (Ctrl+Z brings it back)",
+                          swatch=functools.partial(_area_swatch, _area_colour(name)))
+                 for name, specs in areas.items()]
+        al = self.palette_list("areas")  # type: ignore[attr-defined]
+        al.name, al.row_h = "remove area", 18.0
+        al.paint(p, px, bottom, pw, max(18.0, y - bottom), arows, None, s.remove_area, size=8 * PT)
 
     def _status_state(self) -> tuple[str, str, bool, str]:
         s, m = self.session, self.doc.map
@@ -557,6 +567,10 @@ class EditorPanelsMixin:
                             y -= 12
                         text(ln, x0 + 16 + ci * colw + keyw, y, DIM, size=sz, width=room, z=2)
                 y -= step
+
+
+def _area_swatch(colour: Sequence[int], p: Painter, cx: float, cy: float, r: float) -> None:
+    p.rect(cx - 5, cy - 5, cx + 5, cy + 5, colour)
 
 
 def _rgba(col: Sequence[int]) -> tuple[int, ...]:
