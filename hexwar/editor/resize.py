@@ -22,6 +22,8 @@ never done silently.
 ((4, 0, 0, 0), (2, 1, 0, 0))
 >>> anchor_margins(m, 10, 12, "centre"), anchor_margins(m, 6, 6, "bottom-left")
 ((0, 0, 2, 2), (0, -4, -2, 0))
+>>> anchor_margins(m, 13, 8, "centre"), anchor_margins(m, 7, 8, "right")
+((2, 1, 0, 0), (-2, -1, 0, 0))
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ def anchor_margins(m: BattleMap, width: int, height: int, anchor: str) -> tuple[
     fx, fy = _fractions(anchor)
     dw, dh = width - m.width, height - m.height
     left = 2 * _half_away(dw * fx / 2)
+    even = abs(dw) - abs(dw) % 2  # the most columns the left side may take: never more than dw,
+    left = max(-even, min(even, left))  # so growing never trims the right, shrinking never adds
     top = _half_away(dh * fy)
     return (left, dw - left, top, dh - top)
 

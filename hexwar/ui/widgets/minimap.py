@@ -12,8 +12,8 @@ transform is plain arithmetic:
 >>> xs, ys = np.array([[0.0, 1.5]]), np.array([[0.0, -0.87]])
 >>> mm.set_cells(xs, ys, np.zeros((1, 2, 4), np.uint8), (-1.0, -1.8, 2.5, 0.9), 1.0)
 >>> mm.place(Rect(0, 0, 70, 50))
->>> [round(v, 1) for v in mm.to_world(35, 25)]
-[0.8, -0.4]
+>>> [round(v, 2) for v in mm.to_world(35, 25)]
+[0.75, -0.45]
 """
 
 from __future__ import annotations
