@@ -148,6 +148,15 @@ def test_minimap_is_drawn_from_the_terrain_colours_follows_edits_and_a_click_jum
     mid = win.hex_at((x0 + x1) / 2, (y0 + y1) / 2)
     assert mid is not None and mid.distance(far) <= 1
     assert "Minimap" in win.session.status
+    # dragging on the minimap keeps jumping: released over C04, the view is centred there
+    tx, ty = mm.to_screen(*win.mapview.layout.hex_to_pixel(H("C04")))
+    win.dispatch_event("on_mouse_press", sx, sy, mouse.LEFT, 0)
+    win.dispatch_event("on_mouse_drag", (sx + tx) / 2, (sy + ty) / 2, 1, 1, mouse.LEFT, 0)
+    win.dispatch_event("on_mouse_drag", tx, ty, 1, 1, mouse.LEFT, 0)
+    win.dispatch_event("on_mouse_release", tx, ty, mouse.LEFT, 0)
+    mid = win.hex_at((x0 + x1) / 2, (y0 + y1) / 2)
+    assert mid is not None and mid.distance(H("C04")) <= 1
+    assert doc.map.terrain_at(H("C04")).key == "clear"  # the drag painted nothing
 
 
 # -- Resize dialog --------------------------------------------------------------------------

@@ -125,6 +125,7 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             self.modal = "recover"
         self._mouse = (0.0, 0.0)
         self._pan_drag = False
+        self._minimap_drag = False
         self._ui_key: Any = None
         self._ov_keys: dict[str, Any] = {}
         # the panels, status bar and prompts: one toolkit painter, uploaded above the map
@@ -704,6 +705,7 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             lst.focused = False  # a click elsewhere leaves a search field (a click on it focuses again)
         if hit is not None:
             if hit.action is not None and button == mouse.LEFT:
+                self._minimap_drag = hit.tip == "minimap"  # dragging on the minimap keeps jumping
                 hit.action()
                 self._after()
             return
@@ -720,6 +722,9 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         if self._pan_drag or buttons & mouse.MIDDLE:
             self.mapview.camera.pan(dx, dy)
             return
+        if self._minimap_drag:
+            self._minimap_click()
+            return
         if self.modal is not None or self.show_help:
             return
         self.session.drag(self.hex_at(x, y), modifiers)
@@ -728,8 +733,8 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
         """Ends a stroke, line, rectangle or deploy-zone drag (one undo step each)."""
         self._mouse = (x, y)
-        if self._pan_drag:
-            self._pan_drag = False
+        if self._pan_drag or self._minimap_drag:
+            self._pan_drag = self._minimap_drag = False
             return
         self.session.release(self.hex_at(x, y), modifiers)
         self._after()
