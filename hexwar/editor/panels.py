@@ -246,11 +246,10 @@ class EditorPanelsMixin:
 
         mm = self.minimap_now()  # type: ignore[attr-defined]
         mm.place(Rect(x, y, w, h))
-        ax0, ay0, ax1, ay1 = self.map_area()  # type: ignore[attr-defined]
-        cam = self.mapview.camera
-        v0 = cam.screen_to_world(ax0, ay0)
-        v1 = cam.screen_to_world(ax1, ay1)
-        mm.paint(p, (v0[0], v0[1], v1[0], v1[1]), self._minimap_click, tip="minimap")  # type: ignore[attr-defined]
+        # the frame of what is on screen goes on its own layer (window._paint_minimap_frame),
+        # so panning repaints a frame, not every panel
+        mm.paint(p, None, self._minimap_click, tip="minimap")  # type: ignore[attr-defined]
+        p.extra["minimap"] = True
 
     def _paint_scenario_panel(self, p: Painter, px: float, pw: float, y: float) -> None:
         """The Scenario tab: pages Setup (name, briefing, limits, variants, every Event card),

@@ -130,6 +130,8 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         self._ov_keys: dict[str, Any] = {}
         # the panels, status bar and prompts: one toolkit painter, uploaded above the map
         self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
+        self.ui_frame = UiLayer(self, self.mapview.batch, self.mapview.atlas, order=51)  # the minimap's frame
+        self._frame_key: Any = None
         self.ui_screen = Screen(Element(), self.mapview.atlas)
         self._painter: Painter | None = None
         self._dialog_kind: str | None = None
@@ -337,7 +339,7 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
                 self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
                 self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab,
-                self._typed_state(), self.palette_state(), self.camera_state(), id(doc.map), doc.map.version,
+                self._typed_state(), self.palette_state(), id(doc.map), doc.map.version,
                 getattr(self, "_form", None) and tuple(sorted(self._form.items())))  # fmt: skip
 
     def _hover_key(self) -> int:
@@ -349,12 +351,34 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         return -1 if hit is None else self._painter.widgets.index(hit)
 
     def _paint_if_changed(self) -> None:
-        """Repaint the panels, the status bar and any prompt when what they show changed."""
+        """Repaint the panels, the status bar and any prompt when what they show changed (and
+        the minimap's frame, on its own layer, when the camera moved)."""
         self._sync_modal()
         k = self._ui_state()
         if k == self._ui_key and self._painter is not None:
+            self._paint_minimap_frame()
             return
+        self._paint_if_changed_now(k)
+        self._paint_minimap_frame()
+
+    def _paint_minimap_frame(self) -> None:
+        shown = self._painter is not None and self._painter.extra.get("minimap") and self.modal is None \
+            and not self.show_help
+        fk = (self.camera_state(), self.get_size(), bool(shown), self._ui_key is not None and id(self._painter))
+        if fk == self._frame_key:
+            return
+        self._frame_key = fk
+        p = Painter(self.mapview.atlas)
+        if shown:
+            ax0, ay0, ax1, ay1 = self.map_area()
+            cam = self.mapview.camera
+            v0, v1 = cam.screen_to_world(ax0, ay0), cam.screen_to_world(ax1, ay1)
+            self.minimap_now().paint_view(p, (v0[0], v0[1], v1[0], v1[1]))
+        self.ui_frame.show(p)
+
+    def _paint_if_changed_now(self, k: Any) -> None:
         self._ui_key = k
+        self._frame_key = None
         for lst in getattr(self, "_lists", {}).values():
             lst.rect = None  # only the lists painted now take the wheel
         p = Painter(self.mapview.atlas, self._mouse)

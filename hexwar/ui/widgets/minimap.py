@@ -95,10 +95,16 @@ class Minimap:
             p.rects(np.clip(sx - hx, b.x, b.x1), np.clip(sy - hy, b.y, b.y1), np.clip(sx + hx, b.x, b.x1),
                     np.clip(sy + hy, b.y, b.y1), self._cols.reshape(n, 4))
         if view is not None:
-            vx0, vy0 = self.to_screen(min(view[0], view[2]), min(view[1], view[3]))
-            vx1, vy1 = self.to_screen(max(view[0], view[2]), max(view[1], view[3]))
-            vx0, vx1 = max(b.x, vx0), min(b.x1, vx1)
-            vy0, vy1 = max(b.y, vy0), min(b.y1, vy1)
-            if vx1 > vx0 and vy1 > vy0:
-                p.frame(vx0, vy0, vx1, vy1, 1.5, (255, 255, 255, 230))
+            self.paint_view(p, view)
         p.widget(b.x, b.y, b.w, b.h, action, tip)
+
+    def paint_view(self, p: Painter, view: tuple[float, float, float, float]) -> None:
+        """The frame of world rectangle ``view`` (what is on screen), clipped to the picture
+        (a window may paint it on its own layer, so a pan repaints only the frame)."""
+        b = self.box
+        vx0, vy0 = self.to_screen(min(view[0], view[2]), min(view[1], view[3]))
+        vx1, vy1 = self.to_screen(max(view[0], view[2]), max(view[1], view[3]))
+        vx0, vx1 = max(b.x, vx0), min(b.x1, vx1)
+        vy0, vy1 = max(b.y, vy0), min(b.y1, vy1)
+        if vx1 > vx0 and vy1 > vy0:
+            p.frame(vx0, vy0, vx1, vy1, 1.5, (255, 255, 255, 230))
