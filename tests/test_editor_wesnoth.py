@@ -425,3 +425,18 @@ def test_los_status_names_the_block_once():
     a, b = H("A03"), H("E03")
     text = describe_los(m, a, b, line_of_sight(m, a, b))
     assert text.startswith("LOS A03 -> E03: blocked at C03 (terrain);"), text
+
+
+def test_labels_button_is_not_lit_while_the_zoom_hides_the_labels(make_window):
+    win = make_window(EditorDocument.open("maps/prokhorovka.json"), 800, 600)
+    u = User(win)
+    assert win.labels_too_small()  # the whole 44 x 32 map fitted into 800 x 600: labels too small
+    texts = win.screen_texts()
+    assert "Labels: zoom in" in texts and "Labels" not in texts
+    box = next(w for w in win._widgets_now() if w.tip == "Labels")
+    u.point(*box.centre)  # off, then on again: the status says why nothing shows
+    u.point(*win.widget_at("Labels"))
+    assert win.session.status == "Hex labels on (too small to read at this zoom: zoom in to see them)"
+    for _ in range(8):
+        u.key(key.PLUS)
+    assert not win.labels_too_small() and "Labels" in win.screen_texts()

@@ -144,22 +144,24 @@ class EditorPanelsMixin:
         # top bar: title and buttons
         s, doc = self.session, self.doc
         text("hexwar", 12, H - TOP_H / 2, ACTIVE, size=13, bold=True)
+        small = self.labels_too_small()  # type: ignore[attr-defined]  # labels on but hidden by the zoom
         name = doc.path.name if doc.path is not None else f"{doc.map.name} (unsaved)"
         kind = "scenario" if doc.scenario is not None else "map"
         text(f"{'● ' if doc.dirty else ''}{name}  ·  {kind} {doc.map.width} × {doc.map.height}", 92,
-             H - TOP_H / 2, TEXT, size=11, width=W - 560)
+             H - TOP_H / 2, TEXT, size=11, width=W - 560 - (50 if small else 0))
         bx = W - 8
         for label, action, enabled, active in reversed((
             ("Save", self.save, True, False),
             ("Undo", s.undo, doc.stack.can_undo(), False),
             ("Redo", s.redo, doc.stack.can_redo(), False),
-            ("Labels", self.toggle_labels, True, s.show_labels),
+            ("Labels" if not small else "Labels: zoom in", self.toggle_labels, True, s.show_labels and not small),
             ("Fit", self.fit_map, True, False),
             ("Help", self.toggle_help, True, self.show_help),
         )):  # fmt: skip
-            w = 62
+            w = 62 if not label.startswith("Labels:") else 112
             bx -= w + 6
-            button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled)
+            tip = "Labels" if label.startswith("Labels") else label
+            button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled, tip=tip)
 
         # tool bar: one button per tool object (hexwar.editor.session.TOOLS); the rows shrink
         # to fit the window's height (down to 18 points at 800 x 600)

@@ -295,6 +295,15 @@ class EditorPanesMixin:
         cam.look_at(wx - dx / cam.zoom, wy - dy / cam.zoom)
         self.session.say("Minimap: jumped there (Home fits the whole map)")
 
+    def labels_too_small(self) -> bool:
+        """True when hex labels are on but the renderer hides them at this zoom (too small
+        to read, :data:`hexwar.render.mapview.MIN_LABEL_PX`): the Labels button says so."""
+        from ..render.mapview import MIN_LABEL_PX
+
+        v = self.mapview
+        px = v.layout.size * v.camera.zoom * v.camera.pixel_ratio
+        return bool(self.session.show_labels and v.atlas.cap_height * v.looks.label_height * px < MIN_LABEL_PX)
+
     def camera_state(self) -> tuple[float, float, float]:
         """Camera centre and zoom (the minimap's frame follows them)."""
         cam = self.mapview.camera

@@ -339,7 +339,7 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
                 self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
                 self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab,
-                self._typed_state(), self.palette_state(), id(doc.map), doc.map.version,
+                self._typed_state(), self.palette_state(), id(doc.map), doc.map.version, self.labels_too_small(),
                 getattr(self, "_form", None) and tuple(sorted(self._form.items())))  # fmt: skip
 
     def _hover_key(self) -> int:
@@ -485,7 +485,8 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
     def toggle_labels(self) -> None:
         """Hex labels on or off (T)."""
         self.session.show_labels = not self.session.show_labels
-        self.session.say("Hex labels " + ("on" if self.session.show_labels else "off"))
+        self.session.say("Hex labels " + ("on" if self.session.show_labels else "off")
+                         + (" (too small to read at this zoom: zoom in to see them)" if self.labels_too_small() else ""))
 
     def _close_modal(self) -> None:
         self._form_dialog = None
