@@ -103,6 +103,13 @@ def main(argv: list[str] | None = None) -> int:
           f"({1000 * (c1 - c_none) / len(specs):+.1f} ms CPU/game) | 0% | <= 5% | "
           f"{(cpu_overhead / 0.05) if cpu_overhead > 0 else 0.0:.2f} (lower is better)")
     print(f"CPU overhead per game, 2 workers vs none | {100 * (c2 - c_none) / c_none:+.1f}% | 0% | <= 5% | -")
+    # per worker by CPU time: what the speed-up would be with two free cores (each worker's games
+    # per CPU second of its own work); the wall-clock speed-up above is what this machine gave now
+    eff = (len(specs) / c2) / (len(specs) / c1)
+    print(f"games per CPU s, 1 worker | {len(specs) / c1:.2f} | {len(specs) / c_none:.2f} (none) | - | -")
+    print(f"games per CPU s, 2 workers | {len(specs) / c2:.2f} | {len(specs) / c1:.2f} (1 worker) | - | {eff:.2f}")
+    print(f"speed-up by CPU time, 2 workers over 1 (2 x games per CPU s ratio) | {2 * eff:.2f}x | 1.00x | >= 1.7x | "
+          f"{2 * eff / 1.7:.2f}")
     print("(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
           "and the wall-clock speed-up falls with it)")
     per_worker = len(specs) / t1

@@ -20,7 +20,7 @@ legend; only this module (never :mod:`hexwar.sim`) loads it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -262,6 +262,45 @@ def check_output_paths(csv: str | None = None, png: str | None = None, force: bo
     check_outputs(force, csv=csv, png=png)
 
 
+def resolve_areas(src: SimSource, specs: Sequence[str], default_all: bool = True) -> dict[str, tuple[Hex, ...]]:
+    """The named areas of ``--area`` options: a scenario's area (or objective) by name, or
+    ``NAME=HEXES`` with hex labels and ranges ``A..B`` (:mod:`hexwar.game.areas`).
+
+    Args:
+        src: what ``MAP_OR_SCENARIO`` loaded.
+        specs: the ``--area`` values, in order.
+        default_all: with no ``--area``, every area and objective of a scenario (a bare map: none).
+
+    Raises:
+        HexwarError: naming the option, the area and what was expected.
+    """
+    from ..game.areas import parse_area_hexes, scenario_areas
+
+    known = scenario_areas(src.scenario) if src.scenario is not None else {}
+    if not specs:
+        return dict(known) if default_all else {}
+    out: dict[str, tuple[Hex, ...]] = {}
+    for spec in specs:
+        name, eq, body = spec.partition("=")
+        name = name.strip()
+        if not name:
+            raise HexwarError(f"--area {spec[:40]!r}: expected NAME or NAME=HEXES such as village=E04..G06,H05")
+        if eq:
+            problems: list[str] = []
+            hexes = parse_area_hexes([x for x in body.split(",") if x.strip()] or None, src.battlemap,
+                                     f"--area {name[:40]}", lambda w, e, ps=problems: ps.append(f"{w}: {e}"))
+            if problems:
+                raise HexwarError(problems[0])
+            out[name] = hexes
+        elif name in known:
+            out[name] = known[name]
+        else:
+            has = ", ".join(sorted(known)) or "none (give NAME=HEXES)"
+            raise HexwarError(f"--area {name[:40]!r}: no such area; {'the scenario' if src.scenario else 'a bare map'} "
+                              f"has: {has}")
+    return out
+
+
 def _write_csv(path: str, text: str, as_json: bool) -> None:
     atomic_write_text(path, text)
     record_output(path)
@@ -362,9 +401,12 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
               help="Draw P(burned by the last turn) on the map to this PNG (headless).")
+@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
+              help="Score a named area: one of the scenario's (default: all of them and its objectives) or "
+                   "NAME=HEXES, e.g. village=E04..G06,H05 (repeat for more).")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
-         csv_path: str | None, png_path: str | None, force: bool = False) -> None:
+         csv_path: str | None, png_path: str | None, area_specs: tuple[str, ...] = (), force: bool = False) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
     check_output_paths(csv_path, png_path, force)
     from ..sim.exact import ExactTooLarge, exact_fire_on_map
@@ -389,13 +431,15 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if src.scenario is not None:
         viewpoints = list(dict.fromkeys([u[3] for u in src.units] + src.objectives))
     plan = plan_los_cuts(m, reach, viewpoints)
+    areas = resolve_areas(src, area_specs)
     try:
-        exact = exact_fire_on_map(m, hexes, n_turns, burnout)
+        exact = exact_fire_on_map(m, hexes, n_turns, burnout, areas=areas)
     except ExactTooLarge as exc:
         exact = None
         notes.append(f"Monte Carlo only: {exc}")
     with progress_bar(n_trials, as_json, "fire") as tick:
-        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, progress=tick)
+        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, areas=areas,
+                            progress=tick)
     rep = fire_report(res, m, exact=exact, title=src.title, notes=notes)
     if as_json:
         echo_json(rep)
