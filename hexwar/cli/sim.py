@@ -286,11 +286,11 @@ def resolve_areas(src: SimSource, specs: Sequence[str], default_all: bool = True
         if not name:
             raise HexwarError(f"--area {spec[:40]!r}: expected NAME or NAME=HEXES such as village=E04..G06,H05")
         if eq:
-            problems: list[str] = []
+            def refuse(where: str, expected: str) -> None:
+                raise HexwarError(f"{where}: {expected}")
+
             hexes = parse_area_hexes([x for x in body.split(",") if x.strip()] or None, src.battlemap,
-                                     f"--area {name[:40]}", lambda w, e, ps=problems: ps.append(f"{w}: {e}"))
-            if problems:
-                raise HexwarError(problems[0])
+                                     f"--area {name[:40]}", refuse)
             out[name] = hexes
         elif name in known:
             out[name] = known[name]
