@@ -48,6 +48,32 @@ def timed(specs, client=None, **kw) -> tuple[float, float, list]:
     return wall, cpu() - c, run.records
 
 
+def _empty_chunk(items: list) -> list:
+    return []
+
+
+def dask_own_costs(client, idle_s: float = 10.0, tasks: int = 200) -> tuple[float, float]:
+    """Dask's own CPU, apart from any game: ``(idle share of a core, CPU ms per chunk)``.
+
+    The idle share is what the scheduler, this process and the worker burn while nothing runs
+    (heartbeats, monitors); the per-chunk cost is the CPU of sending ``tasks`` empty chunks
+    through the cluster and gathering them, less the idle share over that time. Neither
+    depends on other processes' load as wall-clock figures do.
+    """
+    def cpu() -> float:
+        return time.process_time() + sum(client.run(time.process_time).values())
+
+    c0, t0 = cpu(), time.perf_counter()
+    time.sleep(idle_s)
+    idle = (cpu() - c0) / (time.perf_counter() - t0)
+    c0, t0 = cpu(), time.perf_counter()
+    futures = client.map(_empty_chunk, [[i] for i in range(tasks)], pure=False)
+    client.gather(futures)
+    wall = time.perf_counter() - t0
+    per_chunk = (cpu() - c0 - idle * wall) / tasks
+    return idle, per_chunk
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a short run (12 games a configuration)")
@@ -64,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     bal.run_balance(specs[:2], quiet=True)  # warm this process's imports and caches
     t_none, c_none, ref = timed(specs, cluster="none")
     rows = [("none (this process)", 1, t_none, c_none, "-")]
+    dask_costs = (0.0, 0.0)
     for workers in (1, 2):
         t0 = time.perf_counter()
         with dask.config.set(QUIET_DASK):  # what hexwar balance --workers K starts
@@ -76,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             bal.run_balance(specs[:2] * workers, cluster=cluster.scheduler_address, chunk=1, quiet=True)
             t, c, recs = timed(specs, client, cluster=cluster.scheduler_address, workers=workers)
             same = bal.records_csv(recs) == bal.records_csv(ref)
+            if workers == 1:
+                dask_costs = dask_own_costs(client)
         finally:
             client.close()
             cluster.close()
@@ -112,6 +141,14 @@ def main(argv: list[str] | None = None) -> int:
           f"{2 * eff / 1.7:.2f}")
     print("(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
           "and the wall-clock speed-up falls with it)")
+    idle, per_chunk = dask_costs
+    game_cpu = c_none / len(specs)
+    per_chunk_games = max(1, round(bal.SECONDS_PER_CHUNK / bal.DEFAULT_GAME_SECONDS))  # a long run's chunk
+    est = (per_chunk / per_chunk_games + idle * game_cpu) / game_cpu
+    print(f"Dask's own CPU, 1 worker | idle {100 * idle:.2f}% of a core; {1000 * per_chunk:.1f} ms CPU per chunk | "
+          f"- | - | -")
+    print(f"overhead per game on free cores (idle share + chunk cost / {per_chunk_games} games, over "
+          f"{1000 * game_cpu:.0f} ms CPU a game) | {100 * est:+.2f}% | 0% | <= 5% | {est / 0.05:.2f} (lower is better)")
     per_worker = len(specs) / t1
     print(f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:")
     print("games | 1 worker | 2 workers | 16 workers | 64 workers")

@@ -87,3 +87,105 @@ def test_sim_fire_reports_areas_of_the_cli_and_of_a_scenario(capsys, chain_file,
     assert "no such area; the scenario has:" in capsys.readouterr().err
     assert main(["sim", "fire", str(chain_file), "--ignite", "C03", "--turns", "2", "--area", "x=Z99"]) == 2
     assert "--area x[0]" in capsys.readouterr().err
+
+
+# -- sweeps over places, with per-hex and per-area outputs -----------------------------------------
+def _rows(capsys, *args):
+    rc = main(["sim", "sweep", *args])
+    out = capsys.readouterr().out
+    assert rc in (0, None), out
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def test_sweep_fire_varies_the_ignition_hex_with_per_hex_and_per_area_columns(capsys, chain_file):
+    rows = _rows(capsys, "fire", str(chain_file), "--turns", "2", "--vary", "ignite=C03..F04", "--seeds", "0",
+                 "--trials", "3000", "--hex", "D04", "--area", "row=C03..D04")
+    # the range C03..F04 (columns C-F, rows 3-4) keeps its building hexes, column by column
+    assert [r["ignite"] for r in rows] == ["C03", "D03", "D04", "F03"]
+    by = {r["ignite"]: r for r in rows}
+    p = float(P)
+    # from C03, D04 burns by turn 2 only after D03 at turn 1: p^2; so does the whole row
+    assert float(by["C03"]["D04:p_burned_by_exact"]) == pytest.approx(p * p, abs=1e-6)
+    assert float(by["C03"]["row:p_all_burned_exact"]) == pytest.approx(p * p, abs=1e-6)
+    # from D03 (the middle), C03 and D04 each get two tries: (1 - (1-p)^2)^2 for the row
+    q = 1 - (1 - p) ** 2
+    assert float(by["D03"]["row:p_all_burned_exact"]) == pytest.approx(q * q, abs=1e-6)
+    assert float(by["D03"]["row:expected_burned_exact"]) == pytest.approx(1 + 2 * q, abs=1e-6)
+    # the lone house F03 reaches no house of the row
+    assert float(by["F03"]["row:expected_burned"]) == 0.0 and float(by["F03"]["D04:p_burned_by"]) == 0.0
+    for r in rows:  # Monte Carlo within 3 standard errors of the exact values
+        for mc, ex in (("row:p_all_burned", "row:p_all_burned_exact"), ("D04:p_burned_by", "D04:p_burned_by_exact")):
+            e = float(r[ex])
+            assert abs(float(r[mc]) - e) <= 3 * math.sqrt(e * (1 - e) / 3000) + 1e-9, (r["ignite"], mc)
+
+
+def test_sweep_artillery_varies_the_target_with_per_hex_and_per_area_columns(capsys, chain_file):
+    from hexwar.rules.cards import default_cards
+
+    di = default_cards().weapons["m30"].damage_index  # the Soviet default profile on a bare map
+    rc = main(["sim", "sweep", "artillery", str(chain_file), "--side", "soviet", "--vary", "target=C03,A01",
+               "--seeds", "0", "--trials", "4000", "--hex", "C03", "--area", "row=C03..D04", "--json"])
+    js = json.loads(capsys.readouterr().out)
+    assert rc in (0, None) and [r["target"] for r in js] == ["C03", "A01"]
+    c03 = js[0]["hexes"]["C03"]
+    # R9.3: Soviets hit on 4+: the strike stays on C03 with P = 1/2; a drifted strike lands at
+    # least one hex away. R8.2-R8.4 on the house (DR 13): fire on 2d6 + DI >= 14, rubble on = 13.
+    two_d6 = [a + b for a in range(1, 7) for b in range(1, 7)]
+    fire = Fraction(sum(1 for s in two_d6 if s + di >= 14), 36)
+    rubble = Fraction(sum(1 for s in two_d6 if s + di == 13), 36)
+    assert c03["strikes_exact"] == 0.5
+    assert c03["p_burning_exact"] == pytest.approx(float(fire / 2), abs=1e-6)
+    assert c03["p_rubble_exact"] == pytest.approx(float(rubble / 2), abs=1e-6)
+    assert abs(c03["p_burning"] - float(fire / 2)) <= 3 * math.sqrt(float(fire / 2) * (1 - float(fire / 2)) / 4000)
+    row = js[0]["areas"]["row"]
+    assert row["buildings"] == 3 and row["p_all_gone"] == 0.0  # one strike reaches one house
+    assert js[0]["p_target_exact"] == 0.5 and js[1]["hexes"]["C03"]["strikes_exact"] < 0.05
+
+
+def test_sweep_scenario_varies_a_field_and_the_target(capsys, tmp_path):
+    from tests.test_sim_scenario import SCENARIO, VILLAGE
+
+    m = BattleMap.new(12, 10, name="Village")
+    m.set_terrain(H("F05"), "stone_building")
+    for lab in VILLAGE:
+        m.set_terrain(H(lab), "wood_building")
+    m.save(tmp_path / "village_map.json")
+    (tmp_path / "village.toml").write_text(SCENARIO)
+    rc = main(["sim", "sweep", "scenario", str(tmp_path / "village.toml"), "--target", "soviet:F05@1", "--turns", "1",
+               "--vary", "sides.soviet.artillery.hit_on=3..4", "--vary", "target=F05,F02", "--trials", "150",
+               "--seeds", "0", "--hex", "F05", "--area", "village"])
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rc in (0, None)
+    assert [(r["sides.soviet.artillery.hit_on"], r["target"]) for r in rows] == [
+        ("3", "F05"), ("3", "F02"), ("4", "F05"), ("4", "F02")]
+    # R9.3: hit on 3+ keeps the strike on the church with P = 4/6, on 4+ with 3/6; R8.3: rubble
+    # on AV = DR: 2d6 + 9 = 14, 2d6 = 5 (4/36)
+    for r, land in ((rows[0], Fraction(4, 6)), (rows[2], Fraction(3, 6))):
+        ex = float(land * Fraction(4, 36))
+        assert float(r["F05:p_rubble_exact"]) == pytest.approx(ex, abs=1e-6)
+        assert abs(float(r["F05:p_rubble"]) - ex) <= 3 * math.sqrt(ex * (1 - ex) / 150) + 1e-9
+        assert r["fired"] == "1.0" and int(r["village:buildings"]) == 7
+    # F02 is out of the Soviet squad's sight (R9.2): never fired, so no exact value and no harm
+    assert rows[1]["fired"] == "0.0" and rows[1]["F05:p_rubble"] == "0.0" and rows[1]["F05:p_rubble_exact"] == ""
+    # a field the scenario has not got is named with the ones it has
+    rc = main(["sim", "sweep", "scenario", str(tmp_path / "village.toml"), "--target", "F05@1", "--turns", "1",
+               "--vary", "sides.german.artillery.missions=1..2"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "'german' has no off-board artillery" in err and "objectives.Church.points" in err
+
+
+def test_scenario_with_sets_exactly_the_field_it_names():
+    from hexwar.game.scenario import load_scenario
+    from hexwar.sim.scenario import ScenarioSimError, scenario_with
+
+    sc = load_scenario("skirmish")
+    name = sc.objectives[0].name
+    a = scenario_with(sc, f"objectives.{name}.points", 17)
+    assert a.objectives[0].points == 17 and a.objectives[1:] == sc.objectives[1:]
+    b = scenario_with(sc, "sides.soviet.artillery.damage_index", 12)
+    assert b.sides["soviet"].artillery.weapon.damage_index == 12 and b.sides["german"] == sc.sides["german"]
+    assert scenario_with(sc, "scenario.victory_points", 40).victory_points == 40
+    with pytest.raises(ScenarioSimError, match=r"expected a whole number 1\.\.7"):
+        scenario_with(sc, "sides.soviet.artillery.hit_on", 9)
+    with pytest.raises(ScenarioSimError, match="no objective 'Nowhere'"):
+        scenario_with(sc, "objectives.Nowhere.points", 3)
