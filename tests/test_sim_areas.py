@@ -189,3 +189,31 @@ def test_scenario_with_sets_exactly_the_field_it_names():
         scenario_with(sc, "sides.soviet.artillery.hit_on", 9)
     with pytest.raises(ScenarioSimError, match="no objective 'Nowhere'"):
         scenario_with(sc, "objectives.Nowhere.points", 3)
+
+
+# -- who holds an area at the end (docs/rules.md, R10.2 and hexwar's own) --------------------------
+def test_an_area_is_held_by_the_only_side_with_ground_units_in_it(tmp_path):
+    from hexwar.balance import held_at_end
+    from hexwar.game.scenario import load_scenario
+    from tests.test_sim_scenario import SCENARIO, VILLAGE
+
+    m = BattleMap.new(12, 10, name="Village")
+    m.set_terrain(H("F05"), "stone_building")
+    for lab in VILLAGE:
+        m.set_terrain(H(lab), "wood_building")
+    m.save(tmp_path / "village_map.json")
+    text = SCENARIO.replace('village = ["E04..G06"]', 'village = ["E04..G06"]\nfarm = ["J02"]')
+    text = text.replace('name = "Church"\npoints = 5', 'name = "Church"\npoints = 5\nholder = "soviet"')
+    (tmp_path / "v.toml").write_text(text)
+    st = load_scenario(tmp_path / "v.toml").new_game(seed=1)
+    german = next(u for u in st.units.values() if u.hex == H("F05"))
+    soviet = next(u for u in st.units.values() if u.hex == H("F09"))
+    # the German squad stands in the village (E04..G06), nobody in the farm; the Church
+    # objective keeps its starting holder until a ground unit enters it (R10.2)
+    assert held_at_end(st) == {"Church": "soviet", "village": "german", "farm": None}
+    soviet.hex = H("G06")  # both sides in the village: nobody holds it
+    assert held_at_end(st)["village"] is None
+    st.removed.append(german.uid)  # the German squad destroyed: the Soviet one alone holds it
+    assert held_at_end(st)["village"] == "soviet"
+    soviet.hex = H("J02")
+    assert held_at_end(st)["farm"] == "soviet" and held_at_end(st)["village"] is None
