@@ -383,10 +383,21 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
             values, what = res.landing_probability(), "P(the strike lands here), 1 mission"
         else:  # all missions of a trial, not one strike (R9.4: one attack per strike landing)
             values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
-        size = render_heatmap(m, values, f"{what} - {side} at {h.label}, {n_trials:,} trials", png_path, [h],
+        size = render_heatmap(m, values, artillery_heatmap_title(what, side, h, n_trials), png_path, [h],
                               ramp="heat")
         record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+def artillery_heatmap_title(what: str, side: str, target: Hex, trials: int) -> str:
+    """The title of ``sim artillery --png``: what is drawn (one strike, or all missions of a
+    trial), side, target, that every mission is fired in one turn, trials and rules (issue 23).
+
+    >>> artillery_heatmap_title("expected strikes landing here over 3 missions", "soviet", Hex.from_label("F05"), 2000)
+    'expected strikes landing here over 3 missions - soviet at F05, all in one turn (R5.1d); 2,000 trials; rules standard (R9.3)'
+    """
+    return (f"{what} - {side} at {target.label}, all in one turn (R5.1d); {trials:,} trials; "
+            f"rules standard (R9.3)")
 
 
 @sim.command("fire")
@@ -448,10 +459,41 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if csv_path:
         _write_csv(csv_path, fire_csv(rep), as_json)
     if png_path:
-        size = render_heatmap(m, res.p_burned_by()[n_turns], f"P(burned by turn {n_turns}) - {n_trials:,} trials",
-                              png_path, hexes, ramp="fire", vmax=1.0)
+        frames = fire_heatmap_frames(res, "burnout" if burnout else "standard")
+        size = render_heatmap_strip(m, frames, png_path, hexes, ramp="fire", vmax=1.0)
         record_output(png_path)
-        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels, turns {', '.join(str(t) for t, _ in _panels(res))})",
+             as_json)
+
+
+FIRE_PANELS = 6  #: at most this many turns drawn side by side by ``sim fire --png``
+
+
+def _panels(res: Any) -> list[tuple[int, np.ndarray]]:
+    """The turns a fire heatmap strip shows (every turn up to :data:`FIRE_PANELS`, else evenly
+    spaced ones ending with the last) and their P(burned by turn t) maps."""
+    T = int(res.turns)
+    if T <= FIRE_PANELS:
+        turns = list(range(1, T + 1))
+    else:
+        turns = sorted({round(1 + k * (T - 1) / (FIRE_PANELS - 1)) for k in range(FIRE_PANELS)})
+    pb = res.p_burned_by()
+    return [(t, pb[t]) for t in turns]
+
+
+def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
+    """``(P(burned by turn t) [height, width], title)`` per panel of ``sim fire --png``; each title
+    states the turn, the fire, the trials and the rule variant (issue 23).
+
+    >>> class R:
+    ...     turns, trials, ignite = 2, 500, (Hex.from_label("F05"),)
+    ...     def p_burned_by(self): return np.zeros((3, 1, 1))
+    >>> [t for _, t in fire_heatmap_frames(R(), "burnout")][1]
+    'turn 2 of 2: P(burned by turn 2), fire lit at F05 in turn 0; 500 trials; rules burnout'
+    """
+    where = ", ".join(h.label for h in res.ignite) or "the map's fires"
+    return [(v, f"turn {t} of {res.turns}: P(burned by turn {t}), fire lit at {where} in turn 0; "
+                f"{res.trials:,} trials; rules {variant}") for t, v in _panels(res)]
 
 
 @sim.command("scenario")
@@ -536,7 +578,7 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
         frames = []
         for t in range(n_turns):
             k = sum(1 for m in plan.missions if m.turn == t + 1)
-            frames.append((strip[t], f"turn {t + 1}: strikes landing per game, {k} mission(s) planned "
+            frames.append((strip[t], f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
                                      f"this turn; {n_trials:,} trials; rules {vs}"))
         size = render_heatmap_strip(scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}),
                                     ramp="heat")
