@@ -563,8 +563,13 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
                                 areas=areas, progress=tick)
     notes = []
     if not res.exact:
-        notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
-                     "within 7 hexes of the target")
+        single = len(plan.missions) == 1 and plan.missions[0].turn == 1 and not plan.ignitions
+        if single and res.fired[0] != n_trials:
+            notes.append("Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
+                         "exact values assume it is fired")
+        else:
+            notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
+                         "within 7 hexes of the target")
     rep = scenario_report(res, title=f"{scen.name} ({scen.id})", notes=notes)
     if as_json:
         echo_json(rep)
