@@ -273,6 +273,15 @@ def test_sweep_rows_are_the_same_on_one_core_and_on_a_cluster(capsys, tmp_path, 
     fire = ["sim", "sweep", "fire", "kharkov", "--ignite", "P11", "--turns", "3", "--vary", "spread_bonus=4..6",
             "--seeds", "0..1", "--trials", "300"]
     assert run_cli(capsys, *fire)[1] == run_cli(capsys, *fire, "--cluster", cluster.scheduler_address)[1]
+    # places and scenario fields, with per-hex and per-area columns (issue 23)
+    places = ["sim", "sweep", "artillery", "kharkov", "--side", "soviet", "--vary", "target=P11,Q11", "--seeds", "0",
+              "--trials", "300", "--hex", "P11", "--area", "block=O10..Q12"]
+    one = run_cli(capsys, *places)[1]
+    assert one == run_cli(capsys, *places, "--cluster", cluster.scheduler_address)[1] and "block:p_all_gone" in one
+    scen = ["sim", "sweep", "scenario", "skirmish", "--turns", "1", "--vary", "ignite=N06,M06", "--vary",
+            "sides.soviet.artillery.missions=1..2", "--trials", "4", "--area", "village"]
+    one = run_cli(capsys, *scen)[1]
+    assert one == run_cli(capsys, *scen, "--cluster", cluster.scheduler_address)[1] and one.count("\n") == 5
 
 
 @pytest.mark.timeout(180)
