@@ -52,6 +52,26 @@ def _empty_chunk(items: list) -> list:
     return []
 
 
+def _thread_timed_chunk(specs: list) -> float:
+    t0 = time.thread_time()
+    bal.play_chunk(specs)
+    return time.thread_time() - t0
+
+
+def paired_game_cpu(client, specs: list, rounds: int = 3) -> tuple[float, float]:
+    """``(CPU s here, CPU s on the worker)`` of the same chunk of games, played alternately in
+    this process and on the worker, ``rounds`` times each (thread CPU time of the playing thread).
+
+    On a shared machine the CPU a game costs drifts with the load (caches, SMT); alternating
+    cancels that drift, so the ratio is the worker's own per-game cost against this process.
+    """
+    here = there = 0.0
+    for _ in range(rounds):
+        here += _thread_timed_chunk(specs)
+        there += client.submit(_thread_timed_chunk, specs, pure=False).result()
+    return here, there
+
+
 def dask_own_costs(client, idle_s: float = 10.0, tasks: int = 200) -> tuple[float, float]:
     """Dask's own CPU, apart from any game: ``(idle share of a core, CPU ms per chunk)``.
 
@@ -91,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     t_none, c_none, ref = timed(specs, cluster="none")
     rows = [("none (this process)", 1, t_none, c_none, "-")]
     dask_costs = (0.0, 0.0)
+    paired = (1.0, 1.0)
     for workers in (1, 2):
         t0 = time.perf_counter()
         with dask.config.set(QUIET_DASK):  # what hexwar balance --workers K starts
@@ -105,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             same = bal.records_csv(recs) == bal.records_csv(ref)
             if workers == 1:
                 dask_costs = dask_own_costs(client)
+                paired = paired_game_cpu(client, specs[:6])
         finally:
             client.close()
             cluster.close()
@@ -149,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
           f"- | - | -")
     print(f"overhead per game on free cores (idle share + chunk cost / {per_chunk_games} games, over "
           f"{1000 * game_cpu:.0f} ms CPU a game) | {100 * est:+.2f}% | 0% | <= 5% | {est / 0.05:.2f} (lower is better)")
+    print(f"game CPU on a worker vs this process, same 6 games alternately x3 | {100 * (paired[1] / paired[0] - 1):+.1f}% "
+          f"({paired[1]:.2f} s vs {paired[0]:.2f} s) | 0% | <= 5% | -")
     per_worker = len(specs) / t1
     print(f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:")
     print("games | 1 worker | 2 workers | 16 workers | 64 workers")
