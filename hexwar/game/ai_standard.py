@@ -264,10 +264,11 @@ class StandardPlayer:
         exposure = np.zeros(shape)
         for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
             exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
+        posture = self.posture(state)
         out = {"enemies": enemies, "vis": vis, "dist": dist, "exposure": exposure,
-               "objectives": self._objective_grid(state), "posture": self.posture(state),
+               "objectives": self._objective_grid(state), "posture": posture,
                "to_take": any(state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives)}
-        out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, out["posture"])
+        out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
         return out
 
