@@ -76,33 +76,45 @@ TOP_H = 48.0
 HAND_H = 196.0
 SIDE_W = 380.0
 MSG_H = 44.0  # the status line and the End phase line above the hand
+PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through the panels (item 9)
 MIN_CARD_W = 60.0  # narrower hand cards scroll instead of shrinking (item 6)
 
-#: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1).
+#: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same
+#: list is in docs/play.md). Every order can be given without the mouse (issue 17 item 3).
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Orders", (
-        ("Left click", "select a unit / move / target / commit"),
-        ("Right click", "select only (cycles through a stack)"),
+        ("Left click", "select, move, target"),
+        ("Right click", "select (cycles a stack)"),
         ("Space or E", "end the phase"),
-        ("Enter", "declare the prepared attack / confirm"),
-        ("R", "resolve your next declared attack"),
-        ("1, 2", "toggle the prepared attack's weapons"),
-        ("P", "play the picked Command card"),
-        ("Delete", "discard the picked card (hand limits)"),
-        ("Tab", "select your next unit"),
-        ("Esc", "cancel: attack, card, selection"),
-        ("Ctrl+Z", "undo your last commit, move or declare (before any die)"),
+        ("Enter", "the highlighted button"),
+        ("R", "resolve the next attack"),
+        ("B", "resolve with +1 (R1.3)"),
+        ("1, 2", "toggle weapons"),
+        ("P", "play the picked card"),
+        ("Delete", "discard the picked card"),
+        ("Esc", "cancel"),
+        ("Ctrl+Z", "undo (before any die)"),
+    )),
+    ("Keyboard play", (
+        ("Arrow keys", "move the hex cursor"),
+        ("G", "act at the cursor"),
+        ("S", "select at the cursor"),
+        ("Tab", "next unit that can act"),
+        ("T", "next legal target"),
+        ("[ and ]", "card cursor in the hand"),
+        ("C", "pick that card"),
+        ("Window title", "the hex, in plain text"),
     )),
     ("View", (
-        ("Wheel", "zoom at the cursor"),
+        ("Wheel", "zoom at the mouse"),
         ("+ / -", "zoom in / out"),
-        ("Drag (right/middle)", "pan the map"),
-        ("Arrow keys", "pan the map"),
-        ("F or Home", "fit the map to the window"),
+        ("Right drag", "pan the map"),
+        ("Shift+arrows", "pan the map"),
+        ("F or Home", "fit the map"),
         ("L", "hex labels on / off"),
-        ("Page Up / Down", "scroll the combat log"),
+        ("PgUp / PgDn", "scroll the log"),
         ("H or F1", "this help"),
-        ("Ctrl+Q", "quit (the game is autosaved)"),
+        ("Ctrl+Q", "quit (asks; autosaved)"),
     )),
 )
 
@@ -299,7 +311,7 @@ def _unit_title(ctl: PlayController, uid: str) -> str:
 def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags, looks: Looks) -> None:
     st = ctl.state
     x0, y0, x1, y1 = lay.side
-    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y0, x1, y1, PANEL_SOLID)
     p.rect(x0, y0, x0 + 1, y1, LINE)
     px0, px1 = x0 + 10, x1 - 10
     y = y1 - 8
@@ -523,7 +535,7 @@ def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: floa
 def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flags: ScreenFlags) -> None:
     st = ctl.state
     x0, y0, x1, y1 = lay.hand
-    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y0, x1, y1, PANEL_SOLID)
     p.rect(x0, y1 - 1, x1, y1, LINE)
     # the status line (stale messages give way to what to do now) and what End phase does
     p.rect(x0, y1 - MSG_H, x1, y1 - 1, (36, 38, 43, 255))
@@ -657,6 +669,13 @@ def _terrain_line(ctl: PlayController, h: Any) -> str:
     return f"{m.label(h)}  " + ", ".join(bits)
 
 
+def block_reason(st: Any, res: Any) -> str:
+    """What blocks a LOS (R3.3), naming the terrain: ``"woods"`` rather than ``"terrain"``."""
+    if res.reason == "terrain" and res.blocking is not None:
+        return str(st.battlemap.terrain_at(res.blocking).name).lower()
+    return str(res.reason)
+
+
 def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     st = ctl.state
     h = ctl.hover
@@ -678,7 +697,8 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     res = ctl.los()
     if res is not None:
         if res.status == "blocked":
-            lines.append((f"LOS blocked by {res.reason} in {st.hex_label(res.blocking)}", TARGET_TEXT, "bold"))
+            lines.append((f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}", TARGET_TEXT,
+                          "bold"))
         elif res.status == "hindered":
             lines.append((f"LOS hindered: +{res.hindrances} to the number needed", HINDERED_TEXT, "bold"))
         else:
@@ -795,18 +815,22 @@ def _paint_question(p: Painter, W: float, H: float, title: str, lines: list[str]
 
 
 def _paint_help(p: Painter, W: float, H: float, buttons: dict[str, Callable[[], Any]]) -> None:
-    bw, bh = min(W - 40, 860.0), min(H - 40, 420.0)
+    rows = max(len(items) for _, items in SHORTCUTS)
+    step = 21.0 if H >= 600 else 17.0
+    bw, bh = min(W - 30, 1080.0), min(H - 30, 100 + rows * step)
     x0, y0 = _modal_box(p, W, H, bw, bh, shade=140)
     p.widget(x0, y0, bw, bh, buttons.get("close_help"), "close help", 2)
     p.text("Keyboard and mouse", x0 + 24, y0 + bh - 30, 18, ACTIVE, style="bold", z=2)
     p.text("H, F1 or Esc closes", x0 + bw - 24, y0 + bh - 30, 12, DIM, ax="right", z=2)
     colw = (bw - 48) / len(SHORTCUTS)
+    size = 12.0 if bw >= 1000 else 10.5
+    kw = min(120.0, colw * 0.36)
     for ci, (sec, items) in enumerate(SHORTCUTS):
-        y = y0 + bh - 70
+        y = y0 + bh - 66
         cx = x0 + 24 + ci * colw
         p.text(sec.upper(), cx, y, 12, ACTIVE, style="bold", z=2)
-        y -= 24
+        y -= step + 2
         for k, what in items:
-            p.text(k, cx, y, 12.5, TEXT, style="bold", z=2)
-            p.text(what, cx + 150, y, 12.5, DIM, max_width=colw - 160, z=2)
-            y -= 22
+            p.text(k, cx, y, size, TEXT, style="bold", z=2, max_width=kw - 6)
+            p.text(what, cx + kw, y, size, DIM, max_width=colw - kw - 12, z=2)
+            y -= step

@@ -46,7 +46,7 @@ from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosVie
 from .clock import Clock, Pace  # noqa: E402
 from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
-from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
+from .panels import Painter, ScreenFlags, UiLayer, Widget, block_reason, layout, paint_screen  # noqa: E402
 
 __all__ = ["PlayWindow", "run", "DEFAULT_AI"]
 
@@ -347,12 +347,14 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     def _los_overlay(self, res: Any) -> Any:
         st = self.state
         if res.status == "blocked":
-            reason = f"blocked: {res.reason} in {st.hex_label(res.blocking)}"
+            reason = f"blocked: {block_reason(st, res)} in {st.hex_label(res.blocking)}"
         elif res.status == "hindered":
             reason = f"hindered: +{res.hindrances} needed"
         else:
             n = res.a.distance(res.b)
             reason = f"clear, {n} hex{'es' if n != 1 else ''}"
+        if self.controller.reach_costs():  # the tooltip says it; the plate would cover move-cost badges (item 9)
+            reason = ""
         return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), self.controller.los_hindering(res),
                                   (res.blocking,) if res.blocking is not None else (), reason))
 
