@@ -346,9 +346,7 @@ class ArrowOverlay(Overlay):
         if self.label:  # beside the shaft, off the counters at either end
             dx, dy = x1 - x0, y1 - y0
             ln = max(1e-9, (dx * dx + dy * dy) ** 0.5)
-            px, py = (-dy / ln, dx / ln) if ln > 1e-6 else (0.0, 1.0)
-            if py < 0:
-                px, py = -px, -py
+            px, py = (-dy / ln, dx / ln) if ln > 1e-6 else (0.0, 1.0)  # left of the arrow: A>B and B>A apart
             _plate_text(ctx, b, texts, self.label, (x0 + x1) / 2 + px * 0.45 * s, (y0 + y1) / 2 + py * 0.45 * s,
                         0.3 * s, ctx.looks.overlay["legend_text"], ctx.looks.overlay["legend_back"], style="condensed")
         return {int(Layer.OVERLAY): b.build(), int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}

@@ -238,9 +238,15 @@ class PlayController(PlayViewsMixin):
             evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
         self.log_view.record(evs, self.state)
         # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
-        self.last_auto = [a for a in self.auto_ends.feed(evs)]
+        # (the person's sides only: the computer's passes would drown the log)
+        self.last_auto = [a for a in self.auto_ends.feed(evs) if self.is_human(a.side)]
+        runs: dict[tuple[int, str], list[str]] = {}
         for a in self.last_auto:
-            self.log_view.log.append(LogLine(a.text, "auto_end", a.turn))
+            runs.setdefault((a.turn, a.side), []).append(a.phase)
+        for (turn, side), phases in runs.items():
+            names = ", ".join(dict.fromkeys(phases))
+            self.log_view.log.append(LogLine(f"{side.capitalize()}: {names} phase{'s' if len(set(phases)) > 1 else ''} "
+                                             "ended automatically (nothing to do)", "auto_end", turn))
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -280,6 +286,17 @@ class PlayController(PlayViewsMixin):
         self.error = error
         self._msg_epoch = len(self.state.commands)
         self.version += 1
+
+    def _auto_text(self) -> str:
+        """The status line for the phases just ended automatically for the person's sides."""
+        if not self.last_auto:
+            return ""
+        sides = dict.fromkeys(a.side for a in self.last_auto)
+        parts = []
+        for side in sides:
+            phases = ", ".join(dict.fromkeys(a.phase for a in self.last_auto if a.side == side))
+            parts.append(f"{side.capitalize()}: {phases} ended automatically (nothing to do)")
+        return "; ".join(parts) + ". " + self.prompt()
 
     def status(self) -> tuple[str, bool]:
         """``(text, error)`` of the status line: the last message while no command was applied
@@ -332,9 +349,8 @@ class PlayController(PlayViewsMixin):
         self.bonus = None
         self.hand_pick = [c for c in self.hand_pick if c in st.reserves.get(self.shown_side, [])]
         self._check_pass()
-        mine = [a for a in self.last_auto if self.is_human(a.side)]
-        if mine:  # said as such, not as if the player had ended the phase (item 5)
-            self.say("; ".join(a.text for a in mine) + ".")
+        if self.last_auto:  # said as such, not as if the player had ended the phase (item 5)
+            self.say(self._auto_text())
         self._touch()
         return events
 
@@ -400,8 +416,7 @@ class PlayController(PlayViewsMixin):
             text = f"{side.capitalize()} (computer): {describe_command(self.state, cmd)}"
             if self.my_turn() and (self.state.turn, self.state.phase) != where:
                 # the person's new phase starts: its prompt, not the computer's last words (item 5)
-                mine = [a.text for a in self.last_auto if self.is_human(a.side)]
-                self.say("; ".join(mine) + "." if mine else "")
+                self.say(self._auto_text())
             elif not (self.message and self._msg_epoch == len(self.state.commands)):
                 self.say(text)
         return events
@@ -910,8 +925,8 @@ class PlayController(PlayViewsMixin):
         mine = [uid for uid, u in sorted(st.units.items())
                 if u.side == self.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
         if st.phase == Phase.MOVEMENT:
-            ids = {c.unit for c in self.legal() if isinstance(c, Move)}
-            return [u for u in mine if u in ids]
+            movers = {c.unit for c in self.legal() if isinstance(c, Move)}
+            return [u for u in mine if u in movers]
         if st.phase == Phase.DECLARATION:
             ids: set[str] = set()
             for c in self.legal():

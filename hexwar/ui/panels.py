@@ -484,7 +484,7 @@ def _log_colour(line: LogLine) -> tuple[Colour, str, float]:
         return ERROR, "regular", 12.0
     if k in ("to_hit", "damage", "extra_damage", "artillery_strike", "artillery_unit_attack"):
         return (236, 214, 170, 255), "regular", 12.0
-    if k in ("end_phase", "deal", "hand", "draw", "discard"):
+    if k in ("end_phase", "deal", "hand", "draw", "discard", "auto_end"):
         return DIM, "regular", 11.5
     return TEXT, "regular", 12.0
 

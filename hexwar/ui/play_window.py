@@ -331,7 +331,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
         # the keyboard's hex cursor (item 3): a double ring, not a colour alone
         cur = ctl.cursor
-        self._set("cursor", cur, lambda: _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255))))
+        self._set("cursor", cur, lambda: _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255)))
+                  if cur is not None else None)
         # artillery targeting under the cursor (R9.2)
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
         ok = ctl.artillery_ok(ah) is None if ah is not None else False
@@ -782,7 +783,9 @@ class _TargetOverlay(HighlightOverlay):
                 dx, dy = ctx.layout.corner_offset(k)
                 b.line(cx + dx * 0.9, cy + dy * 0.9, cx + dx * 0.55, cy + dy * 0.55, 0.07 * s, col)
         key = next(iter(out))
-        out[key] = Mesh.concat([out[key], b.build()])
+        ring = out[key]
+        assert isinstance(ring, Mesh)
+        out[key] = Mesh.concat([ring, b.build()])
         return out
 
 
@@ -798,7 +801,7 @@ class _CursorOverlay(HighlightOverlay):
 
         a = HighlightOverlay([self.h], self.colour, width=0.07).build(ctx)
         b = HighlightOverlay([self.h], (20, 20, 24, 255), width=0.03).build(ctx)
-        return {k: Mesh.concat([a[k], b[k]]) for k in a}
+        return {k: Mesh.concat([m for m in (a[k], b[k]) if isinstance(m, Mesh)]) for k in a}
 
 
 def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> dict[str, Any]:
