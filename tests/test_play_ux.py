@@ -588,3 +588,84 @@ def test_the_terminal_groups_long_hex_lists_and_answers_odds(monkeypatch, capsys
         TerminalPlayer(g.to_act).choose(g)
     out = capsys.readouterr().out
     assert "destroyed:" in out and "miss:" in out and "expected" in out
+
+
+# -- item 9: the smaller ones ----------------------------------------------------------------------------------
+def test_weapon_lines_carry_no_markup_and_bullets_are_said_in_words():
+    from hexwar.game import ruleset
+
+    w = ruleset.unit_card("de_grenadiers").weapons[0]
+    text = w.describe()
+    assert "_" not in text and "inf 12" in text and "bullets (no effect on Defense 2+)" in text
+
+
+def test_labels_button_is_lit_only_while_labels_show_and_the_tooltip_follows_a_keyboard_pan():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.MOVEMENT)
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        lit = lambda: win.widget("Labels") is not None and not win.flags.extra.get("labels_small")  # noqa: E731
+        assert lit()
+        for _ in range(12):
+            press(win, key.MINUS)
+        win.refresh()
+        assert win.flags.extra.get("labels_small")
+        assert win.widget("Labels (too small at this zoom)") is not None
+        press(win, key.F)
+        win.refresh()
+        assert lit()
+        x, y = win.screen_point(H("F05"))
+        win.dispatch_event("on_mouse_motion", x, y, 0, 0)
+        assert ctl.hover == H("F05")
+        press(win, key.RIGHT, key.MOD_SHIFT)  # the map moves under the still mouse
+        assert ctl.hover == win.hex_at(x, y) and ctl.hover != H("F05")
+    finally:
+        win.close()
+
+
+def test_the_los_label_gives_way_to_move_costs_and_the_panels_are_opaque():
+    from hexwar.ui.panels import PANEL_SOLID
+
+    assert PANEL_SOLID[3] == 255
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.MOVEMENT)
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        ctl.next_unit()
+        assert ctl.reach_costs()
+        far = max(ctl.reach_costs(), key=lambda h: g.units[ctl.selected].hex.distance(h))
+        res = ctl.los(b=far)
+        assert win._los_overlay(res).los.reason == ""  # the tooltip says it; the badges stay readable
+        ctl.select(None)
+        ctl.selected = next(u for u in sorted(g.units) if g.units[u].side != ctl.shown_side
+                            and g.units[u].hex is not None)
+        res = ctl.los(b=far)
+        assert res is not None and not ctl.reach_costs()  # an enemy selected: no move costs shown
+        assert win._los_overlay(res).los.reason != ""
+    finally:
+        win.close()
+
+
+def test_at_800x600_the_hand_scrolls_instead_of_shrinking_cards_below_reading_size():
+    g = scenario("game_small").new_game(seed=SEED)
+    win = window_for(g, size=(800, 600))
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        assert g.phase == Phase.SETUP and len(ctl.hand_cards()) > 8
+        win.refresh()
+        cards = [w for w in win.widgets if w.tip.startswith("card ")]
+        assert cards and min(w.w for w in cards) >= 59 and len(cards) < len(ctl.hand_cards())
+        last = ctl.hand_cards()[-1]
+        for _ in range(len(ctl.hand_cards())):
+            press(win, key.BRACKETRIGHT)
+            if ctl.hover_card == last:
+                break
+        win.refresh()
+        assert f"card {last}" in {w.tip for w in win.widgets}  # the row followed the card cursor
+    finally:
+        win.close()
