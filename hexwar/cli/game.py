@@ -481,7 +481,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
             if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
                 kw["resumed"] = resumed
-                kw["players"] = _save_players(scenario)
+                kw["players"] = _save_players(scenario or "")
             if offer is not None:
                 kw["offer"] = offer
             play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
