@@ -669,3 +669,35 @@ def test_at_800x600_the_hand_scrolls_instead_of_shrinking_cards_below_reading_si
         assert f"card {last}" in {w.tip for w in win.widgets}  # the row followed the card cursor
     finally:
         win.close()
+
+
+def test_the_soviet_deploy_zone_no_longer_looks_like_woods_to_a_deuteranope():
+    from hexwar.render.looks import default_looks, mix
+
+    looks = default_looks()
+    clear, woods = looks.terrain["clear"].fill, looks.terrain["woods"].fill
+    for side in ("german", "soviet"):
+        zone = mix(clear, looks.overlay[f"deploy_{side}"], 0.30)  # the zone's fill over clear ground
+        for kind in ("deuteranopia", "protanopia", "tritanopia"):
+            assert np.linalg.norm(simulate(zone, kind) - simulate(woods, kind)) >= 20, (side, kind)
+
+
+def test_the_computers_last_words_do_not_stay_into_the_persons_next_phase():
+    g = scenario("game_small").new_game(seed=SEED)
+    clock = ManualClock()
+    ctl = PlayController(g, ai={"soviet": make_player("standard", "soviet", SEED)}, clock=clock)
+    checked = 0
+    for _ in range(400):
+        if g.turn > 2 or checked >= 3:
+            break
+        if ctl.my_turn():
+            ctl.issue(next(c for c in g.legal_commands() if isinstance(c, EndPhase | Draw | Discard | Resolve
+                                                                         | ChooseHand)))
+            continue
+        where = (g.turn, g.phase)
+        clock.advance(10.0)
+        ctl.update()
+        if ctl.my_turn() and (g.turn, g.phase) != where:
+            assert "(computer)" not in ctl.status()[0], ctl.status()
+            checked += 1
+    assert checked >= 1

@@ -222,7 +222,7 @@ class CardView(Element):
         band = T.PARCHMENT_EDGE if f.kind != "damage" else (150, 52, 40, 255)
         p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, band, z)
         head = {"command": "COMMAND", "event": "EVENT", "damage": "DAMAGE"}[f.kind]
-        p.text(head, x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold", z=z)
+        p.text(head, x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold", max_width=w - 12, z=z)
         yy = y + h - 36
         for ln in wrap(p.atlas, f.title, w - 12, 12, "bold")[:2]:
             p.text(ln, x + w / 2, yy, 12, T.DARK, ax="center", style="bold", max_width=w - 8, z=z)
