@@ -59,6 +59,7 @@ from ..game.events import GameEvent
 from ..game.state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, GameState, Phase, card_of
 from ..game.view import event_sides
 from ..model.hexgrid import Hex
+from ..render.gamescene import short_name
 from .animation import MoveAnim
 from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock
@@ -776,11 +777,13 @@ class PlayController(PlayViewsMixin):
         if st.phase == Phase.RESOLUTION:
             for n, a in sorted(st.attacks.items()):
                 if a.side == side and not a.resolved and Resolve(side, n) in legal:
-                    tgt = ruleset.card_name(a.target) if a.target else f"building {st.hex_label(a.building)}"
-                    att = ruleset.card_name(a.attackers[0])
+                    tgt = short_name(ruleset.card_name(a.target)) if a.target else f"building {st.hex_label(a.building)}"
+                    att = short_name(ruleset.card_name(a.attackers[0]))
                     first = not out
+                    full = (f"{ruleset.card_name(a.attackers[0])} > "
+                            f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}")
                     out.append(Action(f"Resolve {n}: {att} > {tgt}", functools.partial(self.resolve, n),
-                                      "R" if first else "", primary=first))
+                                      "R" if first else "", primary=first, tip=f"Resolve attack {n}: {full} (R6.2)"))
                     if st.hand_commands[side] and self.bonus_rolls(n):
                         out.append(Action(f"Resolve {n} with +1...", functools.partial(self.start_bonus, n),
                                           "B" if first else "",
@@ -1098,7 +1101,7 @@ class PlayController(PlayViewsMixin):
             self.say("A bonus costs a Command card and your hand has none (R1.3).", error=True)
             return
         self.bonus = (number, [])
-        self.say(self.prompt())
+        self.say("")  # the prompt counts the picks as they change
 
     def toggle_bonus(self, roll: str) -> None:
         """Add or remove ``roll`` from the rolls getting +1 (one Command card each, R1.3)."""

@@ -557,7 +557,7 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     aw = min(232.0 if cols == 1 else 190.0, max(150.0, (x1 - x0) * (0.34 if cols == 1 else 0.22)))
     ax0 = x1 - cols * (aw + 8) - 2
     if len(acts) > rows_fit * cols:  # keep the primary ones and End phase, drop the rest
-        keep = [a for a in acts if a.primary or a.key == "Space"]
+        keep = [a for a in acts if a.primary or a.key in ("Space", "Esc")]
         acts = (keep + [a for a in acts if a not in keep])[: rows_fit * cols]
     if acts:
         for i, a in enumerate(acts):
