@@ -311,9 +311,14 @@ def test_panels_lay_out_without_overlapping_texts_or_buttons(size):
         lay = layout(*size)
         top = [b for b in p.text_boxes if b[1] >= lay.top[1] - 1 and b[5] == 0]
         assert _overlaps(top) == [], size
-        panel_texts = [b for b in p.text_boxes if b[5] == 0 and b[0] < lay.hand[2] and b[3] <= lay.hand[3] + 1]
-        msg = [b for b in panel_texts if b[1] >= lay.hand[3] - 46]
-        assert _overlaps(msg) == []
+        cards = [(w.x, w.y, w.x + w.w, w.y + w.h) for w in p.widgets if w.tip.startswith("card ")]
+
+        def on_card(b) -> bool:
+            return any(c[0] - 1 <= b[0] and b[2] <= c[2] + 1 and c[1] - 8 <= b[1] and b[3] <= c[3] + 8 for c in cards)
+
+        texts = [b for b in p.text_boxes if b[5] == 0 and not on_card(b)]  # every panel text but card faces
+        assert _overlaps(texts) == [], size
+        msg = [b for b in texts if lay.hand[3] - 46 <= b[1] < lay.hand[3]]
         buttons = [(w.x, w.y, w.x + w.w, w.y + w.h, w.tip) for w in p.widgets if w.z == 0 and w.action is not None
                    and not w.tip.startswith("card ")]
         assert _overlaps(buttons) == [], size
