@@ -173,3 +173,37 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
         if not as_json:
             click.echo(f"wrote the balance table into {write}")
     return 0
+
+
+@lines.command(name="deck")
+@click.option("--side", type=click.Choice(["german", "soviet"]), required=True, help="The deck's side.")
+@click.option("--role", type=click.Choice(["front", "support"]), default=None,
+              help="4-player game: the Frontline or Support Commander's deck (75 points).")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="The deck file to save to (default decks/my_SIDE.toml).")
+@click.option("--from", "from_", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Start from this deck file's cards.")
+def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) -> int:
+    """Open the deck builder (000 setup): the side's cards with their full text, a running point
+    total against the limits (80-100; 75 per deck with --role), the crew warning, save to a deck
+    file for ``hexwar play lines --deck SIDE=FILE``.
+    """
+    from ..lines.scenario import load_deck
+    from .game import _no_display
+
+    start: tuple[str, ...] = ()
+    if from_:
+        deck_side, start, _ = load_deck(from_)
+        if deck_side != side:
+            raise HexwarError(f"--from {from_}: a {deck_side} deck, not {side}")
+    if _no_display():
+        click.echo("No display is available to open the deck builder window; write the deck file by hand "
+                   "(format in docs/lines.md) and check it with `hexwar validate FILE`.")
+        return 1
+    from ..game.scenario import load_scenario
+    from ..lines.scenario import seat_budget
+    from ..ui.deck_builder import run_deck_builder
+
+    budget = seat_budget(load_scenario("lines-4p" if role else "lines"), side)  # the standard games' limits
+    run_deck_builder(side, budget, role, out or from_, start)
+    return 0

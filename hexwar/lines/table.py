@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from .commands import (
+    ChooseHand,
     Commit,
     Declare,
     DeclareCloseAssault,
@@ -80,6 +81,9 @@ class TableController:
         message: the last refusal or hint.
         help: the help overlay is shown.
         log_offset: lines scrolled back in the log.
+        picks: setup (000): the Reserves cards picked for the starting hand so far.
+        passing: hot-seat: the seat the screen is being handed to (hands hidden until it
+            confirms with :meth:`take_seat`), or ``None``.
     """
 
     state: LinesState
@@ -93,26 +97,83 @@ class TableController:
     message: str = ""
     help: bool = False
     log_offset: int = 0
+    picks: list[str] = field(default_factory=list)
+    passing: str | None = None
 
     def __post_init__(self) -> None:
         self._follow()
+        self.passing = None  # the first seat to act needs no hand-over
 
     # -- whose table ------------------------------------------------------------------
     def human_to_act(self) -> bool:
         """A person (not a computer seat) must act now."""
         return self.state.to_act is not None and self.state.to_act not in self.ai
 
+    def humans(self) -> list[str]:
+        """The seats played at this screen (not by the computer)."""
+        return [s for s in self.state.seats if s not in self.ai]
+
     def _follow(self) -> None:
-        """Hot-seat: show the hand of the human seat to act; keep the last one otherwise."""
+        """Hot-seat: show the hand of the human seat to act; keep the last one otherwise. When
+        the screen goes from one person's seat to another's, hands stay hidden behind the
+        hand-over screen (:attr:`passing`) until the next person takes the seat."""
         if self.human_to_act():
-            self.viewer = self.state.to_act
+            nxt = self.state.to_act
+            if self.viewer is not None and nxt != self.viewer and len(self.humans()) > 1:
+                self.passing = nxt
+            self.viewer = nxt
         elif self.viewer is None:
-            humans = [s for s in self.state.seats if s not in self.ai]
+            humans = self.humans()
             self.viewer = humans[0] if humans else None
+        if self.state.over:
+            self.passing = None
+
+    def take_seat(self) -> None:
+        """Hot-seat: the next person is at the screen; show their hand."""
+        self.passing = None
+
+    def shown_seat(self) -> str | None:
+        """The seat whose hand may be shown now (``None`` behind the hand-over screen)."""
+        return None if self.passing else self.viewer
+
+    def prompt(self) -> str:
+        """What the person at the screen can do now, for the phase (shown on the table)."""
+        st = self.state
+        if st.over:
+            return f"Game over: {st.result}. Q or Ctrl+Q quits."
+        seat = st.to_act
+        if seat is None:
+            return ""
+        if self.passing:
+            return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
+        if seat in self.ai:
+            return f"The computer plays {seat} ({st.phase} phase)..."
+        ph = st.phase
+        if ph == Phase.SETUP:
+            from .actions.choose_hand import hand_size
+
+            n = hand_size(st, seat)
+            return (f"Setup: click {n} cards of your Reserves deck for your starting hand "
+                    f"({len(self.picks)} of {n} picked), then Enter.")
+        if ph == Phase.COMMITMENT:
+            return ("Commitment: click a unit card in your hand, Enter commits it (with its crew); "
+                    "P plays a selected Command card; Space ends the phase.")
+        if ph == Phase.DECLARATION:
+            if self.selected in st.units and self.target:
+                return "Declaration: 1 / 2 toggle weapons; Enter declares on the target; Esc cancels."
+            return "Declaration: click one of your units, then an enemy target; Space ends the phase."
+        if ph == Phase.RESOLUTION:
+            return "Resolution: R (or Space) resolves your next attack; B first offers a Command card for +1."
+        if ph == Phase.DRAW:
+            if seat not in st.drawn:
+                return "Draw: Space draws a Command card and two more cards from the chosen sources."
+            return ("Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
+                    "Space ends the phase.")
+        return f"{ph} phase: Space ends it."
 
     def view(self) -> SeatView:
         """What the viewer may see (other hands as counts)."""
-        return seat_view(self.state, self.viewer, log_lines=60 + self.log_offset)
+        return seat_view(self.state, self.shown_seat(), log_lines=60 + self.log_offset)
 
     # -- acting -----------------------------------------------------------------------
     def issue(self, cmd: LinesCommand) -> bool:
@@ -152,6 +213,17 @@ class TableController:
         seat = st.to_act
         if seat is None or not self.human_to_act():
             return
+        if self.passing:
+            self.take_seat()
+            return
+        if st.phase == Phase.SETUP and item in st.reserves.get(seat, []):
+            from .actions.choose_hand import hand_size
+
+            if item in self.picks:
+                self.picks.remove(item)
+            elif len(self.picks) < hand_size(st, seat):
+                self.picks.append(item)
+            return
         mine = item in st.hand_units.get(seat, []) or item in st.hand_commands.get(seat, []) or (
             item in st.units and st.units[item].seat == seat)
         if st.phase == Phase.DECLARATION and self.selected in st.units and not mine and item in st.units:
@@ -188,6 +260,14 @@ class TableController:
         declare on the selected target."""
         st = self.state
         seat = st.to_act
+        if self.passing:
+            self.take_seat()
+            return True
+        if seat is not None and st.phase == Phase.SETUP:
+            ok = self.issue(ChooseHand(seat, tuple(self.picks)))
+            if ok:
+                self.picks = []
+            return ok
         if seat is None or self.selected is None:
             self.message = "select a card or a unit first"
             return False
@@ -288,6 +368,8 @@ class TableController:
                "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
+        if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
+            return  # behind the hand-over screen nothing acts for the next seat
         act()
 
     def cancel(self) -> None:
