@@ -156,17 +156,20 @@ class TableController:
             return (f"Setup: click {n} cards of your Reserves deck for your starting hand "
                     f"({len(self.picks)} of {n} picked), then Enter.")
         if ph == Phase.COMMITMENT:
-            return ("Commitment: click a unit card in your hand, Enter commits it (with its crew); "
-                    "P plays a selected Command card; Space ends the phase.")
+            return ("Commitment: click a unit card in your hand, then Enter (or click your Frontline / Rear Line "
+                    "row for an SPG) commits it with its crew; P plays a selected Command card; Space ends the phase.")
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
                 return "Declaration: 1 / 2 toggle weapons; Enter declares on the target; Esc cancels."
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
         if ph == Phase.RESOLUTION:
-            return "Resolution: R (or Space) resolves your next attack; B first offers a Command card for +1."
+            mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+            nxt = f"attack #{mine[0]}" if mine else "your next attack"
+            return f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
         if ph == Phase.DRAW:
             if seat not in st.drawn:
-                return "Draw: Space draws a Command card and two more cards from the chosen sources."
+                return ("Draw: Space draws 1 Command card and 2 more (from the Reserves or the Command deck, "
+                        "by what your hand lacks).")
             return ("Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
                     "Space ends the phase.")
         return f"{ph} phase: Space ends it."
@@ -274,7 +277,12 @@ class TableController:
         if st.phase == Phase.COMMITMENT and self.selected in st.hand_units[seat]:
             opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
             if not opts:
-                self.message = f"{card(self.selected).name} cannot be committed now"
+                c = card(self.selected)
+                line = {"frontline": "front", "rear": "rear", "frontline_or_rear": "front"}.get(c.line)
+                why = st.check(Commit(seat, self.selected, line, None, None)) if not c.is_crew else None
+                self.message = f"{c.name} cannot be committed now" + (f": {why}" if why else
+                                                                      (": a crew commits with a unit it can crew"
+                                                                       if c.is_crew else ""))
                 return False
             return self.issue(opts[0])
         if st.phase == Phase.DECLARATION and self.target is not None:
@@ -285,6 +293,24 @@ class TableController:
                 return self.issue(cas[0])
         self.message = "nothing to confirm"
         return False
+
+    def commit_to(self, line: str) -> bool:
+        """A click on one of your lines (``front`` / ``rear``) with a unit card selected in the
+        Commitment Phase: commit it to that line (an SPG's choice, 000), with the first fitting
+        crew / infantry."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or not self.human_to_act() or self.passing or st.phase != Phase.COMMITMENT:
+            return False
+        if self.selected not in st.hand_units.get(seat, []):
+            return False
+        opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected
+                and c.line == line]
+        if not opts:
+            where = "the Frontline" if line == "front" else "the Rear Line"
+            self.message = f"{card(self.selected).name} cannot be committed to {where} now"
+            return False
+        return self.issue(opts[0])
 
     def offer_bonus(self) -> str:
         """B: cycle the Command card offered for +1 on the next roll (R1.3); shown before rolling."""

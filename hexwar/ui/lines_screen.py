@@ -53,6 +53,8 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
         info = f"{u.flight_turns} Turns of Flight" + (f", {u.crew}" if u.crew else "")
     if u.captured:
         info = "captured, " + info
+    if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
+        p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
     p.text(info, x + 5, y + 32, 9.5, theme.DARK, max_width=CARD_W - 10)
     if u.command_cards:
         p.text(", ".join(u.command_cards), x + 5, y + 20, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
@@ -72,8 +74,10 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
 
 
 def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ...], r: Rect,
-         centres: dict[str, tuple]) -> None:
+         centres: dict[str, tuple], line: str | None = None) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
+    if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
+        p.widget(r.x, r.y, r.w, r.h, lambda ln=line: ctl.commit_to(ln), f"line {line}")
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
     step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
     for i, u in enumerate(units):
@@ -83,6 +87,13 @@ def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ..
 def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]) -> None:
     import math
 
+    def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
+        """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
+        dx, dy = d[0] - c[0], d[1] - c[1]
+        t = min((CARD_W / 2) / abs(dx) if dx else math.inf, (CARD_H / 2) / abs(dy) if dy else math.inf, 1.0)
+        return c[0] + dx * t, c[1] + dy * t
+
+    a, b = edge(a, b), edge(b, a)
     p.line(a[0], a[1], b[0], b[1], 2.5, colour, 1)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     for d in (2.6, -2.6):
@@ -94,9 +105,11 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     if v.seat is None:
         p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
         return
-    p.text(f"{v.seat}'s hand", r.x + 10, r.y1 - 12, 11.0, theme.DIM, style="bold")
-    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden)" for s, (n, m) in v.hand_counts.items() if s != v.seat)
-    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w / 2)
+    p.text(f"{v.seat}'s hand (Reserves deck {v.reserves.get(v.seat, 0)})", r.x + 10, r.y1 - 12, 11.0, theme.DIM,
+           style="bold")
+    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden), Reserves {v.reserves.get(s, 0)}"
+                       for s, (n, m) in v.hand_counts.items() if s != v.seat)
+    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
     x = r.x + 10
     for c in list(v.hand_units) + list(v.hand_commands):
         w = 112.0
@@ -123,10 +136,26 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
     y = r.y1 - 14
     p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    odds = ctl.odds() or "select your unit, then an enemy target"
+    odds = ctl.odds() or ("select your unit, then an enemy target" if v.phase == "declaration"
+                          else "shown in the Declaration phase, for the attack being declared")
     for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
         y -= 15
         p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
+    if ctl.target and ctl.selected in ctl.state.units:
+        ws = card(ctl.selected).weapons
+        chosen = ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
+        y -= 15
+        p.text(f"weapons: {chosen}", r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+    sel = ctl.selected
+    hand = v.hand_units + v.hand_commands
+    if sel is not None and sel in hand:
+        y -= 22
+        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
+        text = (card(sel).help_text(cards()) if sel in v.hand_units
+                else _command_text(sel))
+        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 9.5)][:7]:
+            y -= 12
+            p.text(ln, r.x + 8, y, 9.5, theme.TEXT, max_width=r.w - 16)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15
@@ -149,6 +178,18 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         y -= 12
         roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
         p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
+
+
+def _command_text(cid: str) -> str:
+    """A Command card's title, phase and rules text (as ``hexwar cards`` prints it)."""
+    c = cards().command_or_event(cid)
+    help_text = getattr(c, "help_text", None)
+    if callable(help_text):
+        try:
+            return str(help_text())
+        except TypeError:
+            pass
+    return f"{c.title} ({c.phase.replace('_', ' ')})"
 
 
 def _help(p: Painter, r: Rect) -> None:
@@ -181,9 +222,8 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     if v.result:
         head = v.result
     p.text(head, 10, top.y + top.h / 2, 12.5, theme.TEXT, style="bold", max_width=width - 420)
-    decks = (f"Command deck {v.command_deck} (discard {v.command_discard})  Damage deck {v.damage_deck}  "
-             + "  ".join(f"{s} Reserves {n}" for s, n in v.reserves.items()))
-    p.text(decks, width - 10, top.y + top.h / 2, 10.0, theme.DIM, ax="right", max_width=410)
+    decks = f"Command deck {v.command_deck} (discard {v.command_discard})   Damage deck {v.damage_deck}"
+    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right", max_width=410)
     p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
     p.text(ctl.prompt(), 10, prompt.y + prompt.h / 2, 12.0, theme.ACTIVE, style="bold", max_width=width - 20)
     me = ctl.side() or "german"
@@ -199,7 +239,7 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
                  if air else "aircraft aloft: none", air, r, centres)
         else:
             label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
-            _row(p, ctl, label, v.lines[side][ln], r, centres)
+            _row(p, ctl, label, v.lines[side][ln], r, centres, ln if side == me else None)
     for a in v.attacks:  # declaration arrows
         src = [centres[x] for x in a.attackers if x in centres]
         if not src or a.target not in centres:
@@ -214,8 +254,8 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     if v.events:
         p.text("Events: " + ", ".join(v.events), table.x + 10, hand.y1 + 8, 10.0, theme.ROLL,
                max_width=table.w - 20)
-    if v.phase == "setup":
-        _setup_pick(p, ctl, table)
+    if v.phase == "setup":  # over the (empty) hand and the own Rear Line: the starting units stay in view
+        _setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
     if ctl.passing:
         _pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
     if ctl.help:
@@ -237,14 +277,14 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
     seat = st.to_act
     if seat is None or not ctl.human_to_act() or ctl.passing:
         return
-    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL, 1)
-    p.text(f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)", r.x + 12, r.y1 - 16, 13.0,
+    p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
+    p.text(f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)", r.x + 12, r.y1 - 14, 12.0,
            theme.ACTIVE, style="bold", z=1)
-    w, h, gap = 150.0, 78.0, 10.0
+    w, h, gap = 132.0, 56.0, 6.0
     per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
     for i, c in enumerate(sorted(st.reserves.get(seat, []))):
         x = r.x + 12 + (i % per_row) * (w + gap)
-        y = r.y1 - 40 - h - (i // per_row) * (h + gap)
+        y = r.y1 - 28 - h - (i // per_row) * (h + gap)
         if y < r.y + 4:
             break
         u = card(c)
@@ -252,13 +292,13 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
         p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
         p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
         p.text(u.name, x + 5, y + h - 9, 10.5, theme.TEXT, style="bold", max_width=w - 10, z=1)
-        p.text(f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", x + 5, y + h - 32, 9.5, theme.DARK,
+        p.text(f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", x + 5, y + h - 29, 9.5, theme.DARK,
                max_width=w - 10, z=1)
         crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
-        p.text(crew, x + 5, y + h - 48, 9.0, theme.DARK, max_width=w - 10, z=1)
+        p.text(crew, x + 5, y + h - 44, 9.0, theme.DARK, max_width=w - 10, z=1)
         if picked:
             p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
-            p.text("in hand", x + 5, y + 10, 10.0, (150, 90, 0, 255), style="bold", z=1)
+            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
         p.widget(x, y, w, h, lambda cc=c: ctl.click(cc), f"reserve {c}", 1)
 
 

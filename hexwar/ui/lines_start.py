@@ -19,7 +19,7 @@ from ..lines.deckbuilder import DeckBuilder
 from ..lines.scenario import seat_budget
 from ..rules.cards import default_cards
 from .deck_builder import DeckPage
-from .widgets import FLEX, Button, Element, Label, Rect, Screen, TextBlock, columns, keys
+from .widgets import FLEX, Button, Element, Label, Rect, Screen, TextBlock, columns, keys, wrap
 from .widgets import theme as T
 
 __all__ = ["StartPage", "LinesStart"]
@@ -93,7 +93,12 @@ class StartPage(Element):
         self.title.layout(Rect(x, y - 28, w, 28))
         y -= 36
         n_seats = len(self.rows)
-        card_h = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50)
+        room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50)
+        scr = self.screen
+        if scr is not None:  # as high as the scenario card's text needs
+            n = sum(max(1, len(wrap(scr.measure, para, w, self.card.size))) for para in self.card.text.split("\n"))
+            room = min(room, n * self.card.line_height + 8)
+        card_h = room
         self.card.layout(Rect(x, y - card_h, w, card_h))
         y -= card_h + 10
         self.seats_title.layout(Rect(x, y - 26, w, 26))
