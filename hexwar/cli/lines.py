@@ -204,6 +204,7 @@ def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) ->
     from ..lines.scenario import seat_budget
     from ..ui.deck_builder import run_deck_builder
 
-    budget = seat_budget(load_scenario("lines-4p" if role else "lines"), side)  # the standard games' limits
+    std: Any = load_scenario("lines-4p" if role else "lines")
+    budget = seat_budget(std, side)  # the standard games' limits
     run_deck_builder(side, budget, role, out or from_, start)
     return 0

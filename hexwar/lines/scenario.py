@@ -545,10 +545,10 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
                 bad(uw, "expected a table {card, line, crew}")
                 continue
             known(ut, uw, {"card", "line", "crew", "seat"})
-            c = ut.get("card")
-            u = cards.units.get(c) if isinstance(c, str) else None
+            uc = ut.get("card")
+            u = cards.units.get(uc) if isinstance(uc, str) else None
             if u is None or u.side != side or u.is_crew:
-                bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {c!r}")
+                bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {uc!r}")
                 continue
             line = ut.get("line", {"frontline": "front", "rear": "rear", "aircraft": "air",
                                     "frontline_or_rear": "front"}[u.line])
@@ -571,7 +571,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
                                      or side_of_seat(seat) != side):
                 bad(f"{uw}.seat", f"expected a {side} seat of this game, got {seat!r}")
                 seat = None
-            units.append(StartingUnit(c, line, crew, seat))
+            units.append(StartingUnit(u.id, line, crew, seat))
         sv = t.get("victory_points")
         if sv is not None and (not isinstance(sv, int) or isinstance(sv, bool) or not 1 <= sv <= 10_000):
             bad(f"{w}.victory_points", f"expected an integer 1..10000, got {sv!r}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import HexwarError
 from ..lines.deckbuilder import DeckBuilder
@@ -27,6 +27,8 @@ from ..rules.cards import default_cards
 from . import widgets as W
 from .widgets import Button, Element, Label, Rect, ScrollList, SearchList, TextBlock, TextField, keys
 from .widgets import theme as T
+
+_E = TypeVar("_E", bound=Element)
 
 __all__ = ["DeckPage", "DeckBuilderWindow", "card_rows", "default_deck_path", "run_deck_builder"]
 
@@ -66,6 +68,11 @@ class DeckPage(Element):
         saved_to: the file last written, or ``None``.
     """
 
+    def _put(self, e: _E) -> _E:
+        """Add child ``e`` and return it with its own type."""
+        self.add(e)
+        return e
+
     def __init__(self, builder: DeckBuilder, path: str | None = None,
                  on_done: Callable[[DeckBuilder], Any] | None = None,
                  on_back: Callable[[], Any] | None = None) -> None:
@@ -77,35 +84,35 @@ class DeckPage(Element):
         self.saved_to: str | None = None
         lo, hi = builder.budget
         who = builder.side + (f" {builder.role} commander" if builder.role else "")
-        self.title = self.add(Label(f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points", 17.0,
+        self.title = self._put(Label(f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points", 17.0,
                                     T.ACTIVE, style="bold"))
-        self.hint = self.add(TextBlock(
+        self.hint = self._put(TextBlock(
             "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (its full text is "
             "under the list). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
             size=11.5, colour=T.DIM, line_gap=3.0))
-        self.search = self.add(SearchList(card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0,
+        self.search = self._put(SearchList(card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0,
                                           detail_lines=11, tip="cards"))
-        self.deck_title = self.add(Label("", 13.0, T.TEXT, style="bold"))
-        self.deck_list = self.add(ScrollList(row_h=20.0, on_pick=self._remove_row, size=12.0, tip="deck"))
-        self.total = self.add(Label("", 15.0, T.GOOD, style="bold"))
-        self.errors = self.add(TextBlock("", size=11.5, colour=T.ERROR, line_gap=3.0))
-        self.warnings = self.add(TextBlock("", size=11.5, colour=T.ROLL, line_gap=3.0))
-        self.name_label = self.add(Label("Deck name", 11.5, T.DIM))
-        self.name_field = self.add(TextField(builder.name, on_enter=lambda _t: None, max_length=80, tip="deck name"))
-        self.path_label = self.add(Label("Deck file", 11.5, T.DIM))
-        self.path_field = self.add(TextField(path or default_deck_path(builder.side, builder.role),
+        self.deck_title = self._put(Label("", 13.0, T.TEXT, style="bold"))
+        self.deck_list = self._put(ScrollList(row_h=20.0, on_pick=self._remove_row, size=12.0, tip="deck"))
+        self.total = self._put(Label("", 15.0, T.GOOD, style="bold"))
+        self.errors = self._put(TextBlock("", size=11.5, colour=T.ERROR, line_gap=3.0))
+        self.warnings = self._put(TextBlock("", size=11.5, colour=T.ROLL, line_gap=3.0))
+        self.name_label = self._put(Label("Deck name", 11.5, T.DIM))
+        self.name_field = self._put(TextField(builder.name, on_enter=lambda _t: None, max_length=80, tip="deck name"))
+        self.path_label = self._put(Label("Deck file", 11.5, T.DIM))
+        self.path_field = self._put(TextField(path or default_deck_path(builder.side, builder.role),
                                              on_enter=lambda _t: self.save(), max_length=400, tip="deck file"))
-        self.status_block = self.add(TextBlock("", size=11.5, colour=T.GOOD, line_gap=3.0, max_lines=3))
+        self.status_block = self._put(TextBlock("", size=11.5, colour=T.GOOD, line_gap=3.0, max_lines=3))
         self.buttons: list[Button] = [
-            self.add(Button("Add card  (Enter)", self.search.pick, tip="add card", align="center")),  # type: ignore[list-item]
-            self.add(Button("Take out last  (Ctrl+Z)", self.remove_last, tip="take out last", align="center")),  # type: ignore[list-item]
-            self.add(Button("Save  (Ctrl+S)", self.save, tip="save", align="center")),  # type: ignore[list-item]
+            self._put(Button("Add card  (Enter)", self.search.pick, tip="add card", align="center")),
+            self._put(Button("Take out last  (Ctrl+Z)", self.remove_last, tip="take out last", align="center")),
+            self._put(Button("Save  (Ctrl+S)", self.save, tip="save", align="center")),
         ]
         if on_done is not None:
-            self.buttons.append(self.add(Button("Use this deck", self.done, primary=True, tip="use deck",  # type: ignore[arg-type]
+            self.buttons.append(self._put(Button("Use this deck", self.done, primary=True, tip="use deck",
                                                 align="center")))
         if on_back is not None:
-            self.buttons.append(self.add(Button("Back  (Esc)", on_back, tip="back", align="center")))  # type: ignore[arg-type]
+            self.buttons.append(self._put(Button("Back  (Esc)", on_back, tip="back", align="center")))
         self.refresh()
 
     # -- the deck ------------------------------------------------------------------------------
@@ -163,8 +170,8 @@ class DeckPage(Element):
     def save(self) -> bool:
         """Save the deck to the file named in the file field (atomically); the reason of a
         refusal (points, an existing file that is not a deck file) goes into :attr:`status`."""
-        self.builder.name = self.name_field.text.strip() or self.builder.name  # type: ignore[attr-defined]
-        path = os.path.expanduser(self.path_field.text.strip())  # type: ignore[attr-defined]
+        self.builder.name = self.name_field.text.strip() or self.builder.name
+        path = os.path.expanduser(self.path_field.text.strip())
         try:
             self.builder.save(path)
         except HexwarError as exc:
@@ -180,7 +187,7 @@ class DeckPage(Element):
         if errors:
             self._say("not yet: " + "; ".join(errors), ok=False)
             return
-        self.builder.name = self.name_field.text.strip() or self.builder.name  # type: ignore[attr-defined]
+        self.builder.name = self.name_field.text.strip() or self.builder.name
         if self.on_done is not None:
             self.on_done(self.builder)
 
@@ -214,7 +221,7 @@ class DeckPage(Element):
         right_w = max(200.0, rect.x1 - pad - right_x)
         # the search list: fit its rows to the height
         room = top - bottom - 8
-        self.search.n_rows = max(4, min(14, int((room - 30 - 12 - 11 * 14) // self.search.row_h)))  # type: ignore[attr-defined]
+        self.search.n_rows = max(4, min(14, int((room - 30 - 12 - 11 * 14) // self.search.row_h)))
         self.search.layout(Rect(rect.x + pad, bottom + 8, left_w, room))
         y = top
         self.deck_title.layout(Rect(right_x, y - 22, right_w, 22))
@@ -241,8 +248,8 @@ class DeckPage(Element):
 
     def paint_self(self, p: Any, z: int) -> None:
         """The page background and the right column's panel; the texts are refreshed first."""
-        self.status_block.text = self.status  # type: ignore[attr-defined]
-        self.status_block.colour = T.GOOD if self.status_ok else T.ERROR  # type: ignore[attr-defined]
+        self.status_block.text = self.status
+        self.status_block.colour = T.GOOD if self.status_ok else T.ERROR
         p.rect(*self.rect.corners, T.BG, z)
         p.rect(self.rect.x, self.rect.y1 - 80, self.rect.x1, self.rect.y1, T.SECTION, z)
 

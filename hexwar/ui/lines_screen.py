@@ -15,6 +15,7 @@ any measuring atlas), and the window routes pyglet events to the controller.
 from __future__ import annotations
 
 import os
+from functools import partial
 from typing import Any
 
 from ..lines.rules import card, cards
@@ -69,7 +70,7 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
             p.text(lines[1], x + 7, y - 14 + 1, 8.5, theme.TEXT, max_width=CARD_W - 14)
     if sel or tgt:
         p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
-    p.widget(x, y, CARD_W, CARD_H, lambda uid=u.uid: ctl.click(uid), f"unit {u.uid}")
+    p.widget(x, y, CARD_W, CARD_H, partial(ctl.click, u.uid), f"unit {u.uid}")
     centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
 
 
@@ -77,7 +78,7 @@ def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ..
          centres: dict[str, tuple], line: str | None = None) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
-        p.widget(r.x, r.y, r.w, r.h, lambda ln=line: ctl.commit_to(ln), f"line {line}")
+        p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
     step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
     for i, u in enumerate(units):
@@ -118,7 +119,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         is_unit = c in v.hand_units
         title = card(c).name if is_unit else cards().command_or_event(c).title
         sub = (f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit
-               else cards().command_or_event(c).phase.replace("_", " "))
+               else _phase_of(c))
         picked = ctl.selected == c
         y = r.y + 8 + (6 if picked else 0)
         p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
@@ -128,7 +129,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
             p.frame(x - 1, y - 1, x + w + 1, y + 71, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
             p.text("+1 bonus", x + 5, y + 12, 10.0, theme.ERROR, style="bold")
-        p.widget(x, y, w, 70, lambda cc=c: ctl.click(cc), f"card {c}")
+        p.widget(x, y, w, 70, partial(ctl.click, c), f"card {c}")
         x += w + 8
 
 
@@ -180,6 +181,11 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
 
 
+def _phase_of(cid: str) -> str:
+    """The phase a Command card is played in, for people (an Event card: ``event``)."""
+    return str(getattr(cards().command_or_event(cid), "phase", "event")).replace("_", " ")
+
+
 def _command_text(cid: str) -> str:
     """A Command card's title, phase and rules text (as ``hexwar cards`` prints it)."""
     c = cards().command_or_event(cid)
@@ -189,7 +195,7 @@ def _command_text(cid: str) -> str:
             return str(help_text())
         except TypeError:
             pass
-    return f"{c.title} ({c.phase.replace('_', ' ')})"
+    return f"{c.title} ({_phase_of(cid)})"
 
 
 def _help(p: Painter, r: Rect) -> None:
@@ -299,7 +305,7 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
         if picked:
             p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
             p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
-        p.widget(x, y, w, h, lambda cc=c: ctl.click(cc), f"reserve {c}", 1)
+        p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
 
 
 def _pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:

@@ -12,7 +12,8 @@ the game is played with, and kept in the save (``setup.decks``) as a ``--deck`` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from ..lines.commands import side_of_seat
 from ..lines.deckbuilder import DeckBuilder
@@ -21,6 +22,8 @@ from ..rules.cards import default_cards
 from .deck_builder import DeckPage
 from .widgets import FLEX, Button, Element, Label, Rect, Screen, TextBlock, columns, keys, wrap
 from .widgets import theme as T
+
+_E = TypeVar("_E", bound=Element)
 
 __all__ = ["StartPage", "LinesStart"]
 
@@ -32,11 +35,16 @@ class StartPage(Element):
         start: the :class:`LinesStart` whose scenario, players and decks are shown.
     """
 
+    def _put(self, e: _E) -> _E:
+        """Add child ``e`` and return it with its own type."""
+        self.add(e)
+        return e
+
     def __init__(self, start: LinesStart) -> None:
         super().__init__(tip="lines start")
         self.start = start
         sc = start.scenario
-        self.title = self.add(Label(f"hexwar on lines: {sc.name}", 18.0, T.ACTIVE, style="bold"))
+        self.title = self._put(Label(f"hexwar on lines: {sc.name}", 18.0, T.ACTIVE, style="bold"))
         text = sc.description.strip()
         if sc.special_rules:
             text += "\n\nSpecial rules: " + " ".join(sc.special_rules)
@@ -44,18 +52,18 @@ class StartPage(Element):
         text += (f"\n\nWin: first to {vp} victory points"
                  + (", or an Overrun (three turns holding the Frontline with no enemy ground unit)" if sc.overrun else "")
                  + (f"; at the end of turn {sc.turns} the side with more points wins." if sc.turns else "."))
-        self.card = self.add(TextBlock(text, size=12.5, colour=T.TEXT, line_gap=4.0))
-        self.seats_title = self.add(Label("Seats and Reserves decks", 14.0, T.TEXT, style="bold"))
+        self.card = self._put(TextBlock(text, size=12.5, colour=T.TEXT, line_gap=4.0))
+        self.seats_title = self._put(Label("Seats and Reserves decks", 14.0, T.TEXT, style="bold"))
         self.rows: list[tuple[Label, Button]] = []
         for i, seat in enumerate(sc.seats, 1):
-            lab = self.add(Label("", 12.5, T.TEXT))
-            btn = self.add(Button(f"Build {seat} deck  ({i})", lambda s=seat: start.build(s), tip=f"build {seat}",
+            lab = self._put(Label("", 12.5, T.TEXT))
+            btn = self._put(Button(f"Build {seat} deck  ({i})", partial(start.build, seat), tip=f"build {seat}",
                                   align="center"))
-            self.rows.append((lab, btn))  # type: ignore[arg-type]
-        self.hint = self.add(TextBlock("", size=12.0, colour=T.ROLL, line_gap=3.0))
-        self.start_btn = self.add(Button("Start the game  (Enter)", start.begin, primary=True, tip="start",
+            self.rows.append((lab, btn))
+        self.hint = self._put(TextBlock("", size=12.0, colour=T.ROLL, line_gap=3.0))
+        self.start_btn = self._put(Button("Start the game  (Enter)", start.begin, primary=True, tip="start",
                                          align="center"))
-        self.quit_btn = self.add(Button("Quit  (Ctrl+Q)", start.quit, tip="quit", align="center"))
+        self.quit_btn = self._put(Button("Quit  (Ctrl+Q)", start.quit, tip="quit", align="center"))
 
     def refresh(self) -> None:
         """Each seat's line: who plays it and which deck it gets."""
@@ -169,7 +177,7 @@ class LinesStart:
         role = None if len(self.scenario.seats) == 2 else seat.split("-", 1)[1]
         b = DeckBuilder(side, budget=seat_budget(self.scenario, side), role=role,
                         cards=list(self.decks.get(seat, ())), name=self.deck_names.get(seat, f"my {seat} deck"))
-        page = DeckPage(b, on_done=lambda bb, s=seat: self._built(s, bb), on_back=self.back)
+        page = DeckPage(b, on_done=partial(self._built, seat), on_back=self.back)
         self.page = "deck"
         self._show(page)
         self.screen.set_focus(page.search.field)
