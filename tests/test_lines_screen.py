@@ -43,7 +43,7 @@ def test_the_table_shows_both_lines_aircraft_with_turns_of_flight_and_only_the_v
     p, centres = _paint(ctl)
     text = "\n".join(p.texts)
     assert "german Frontline" in text and "soviet Frontline" in text and "german Rear Line" in text
-    assert "2 Turns of Flight, Luftwaffe pilot (regular)" in text
+    assert "2 Turns of Flight" in p.texts and "Luftwaffe pilot (regular)" in p.texts  # the pilot under it
     assert "Grenadier squad" in text  # the German hand
     from hexwar.lines.rules import card
 

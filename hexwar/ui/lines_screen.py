@@ -49,25 +49,26 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
     p.rect(x + 36, y + CARD_H - 46, x + CARD_W - 6, y + CARD_H - 42, (120, 110, 90, 255))
     bar = theme.GOOD if u.endurance > u.half else theme.ERROR
     p.rect(x + 36, y + CARD_H - 46, x + 36 + (CARD_W - 42) * frac, y + CARD_H - 42, bar)
-    info = u.crew or ""
-    if u.line == "air":
-        info = f"{u.flight_turns} Turns of Flight" + (f", {u.crew}" if u.crew else "")
+    info_lines = [u.crew or ""]
+    if u.line == "air":  # Turns of Flight on their own line, the pilot under it
+        info_lines = [f"{u.flight_turns} Turns of Flight"] + ([u.crew] if u.crew else [])
     if u.captured:
-        info = "captured, " + info
+        info_lines[0] = "captured, " + info_lines[0]
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
         p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
-    p.text(info, x + 5, y + 32, 9.5, theme.DARK, max_width=CARD_W - 10)
+    for k, ln in enumerate(info_lines):
+        p.text(ln, x + 5, y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0), 9.5, theme.DARK, max_width=CARD_W - 10)
     if u.command_cards:
-        p.text(", ".join(u.command_cards), x + 5, y + 20, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
+        p.text(", ".join(u.command_cards), x + 5, y + 17, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
     if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
         title, effect, turns = u.damage
-        p.rect(x + 3, y - 17, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
+        p.rect(x + 3, y - 22, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
         left = f" ({turns} turns)" if turns else ""
         p.text(f"Damage: {title}{left}", x + 7, y + 6, 9.5, theme.TEXT, style="bold", max_width=CARD_W - 14)
         lines = wrap(p.atlas, effect, CARD_W - 14, 8.5)
         p.text(lines[0] if lines else "", x + 7, y - 5, 8.5, theme.TEXT, max_width=CARD_W - 14)
         if len(lines) > 1:
-            p.text(lines[1], x + 7, y - 14 + 1, 8.5, theme.TEXT, max_width=CARD_W - 14)
+            p.text(lines[1], x + 7, y - 15, 8.5, theme.TEXT, max_width=CARD_W - 14)
     if sel or tgt:
         p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
     p.widget(x, y, CARD_W, CARD_H, partial(ctl.click, u.uid), f"unit {u.uid}")
@@ -82,7 +83,7 @@ def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ..
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
     step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
     for i, u in enumerate(units):
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 18, centres)
+        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 24, centres)
 
 
 def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]) -> None:
