@@ -57,3 +57,31 @@ def test_table_keys_follow_the_hex_screens_shortcuts():
     assert t.help
     t.key("cancel")
     assert not t.help
+
+
+def test_the_table_recrews_by_clicks_moves_an_spg_with_l_and_fires_at_a_guns_crew_with_c():
+    st = game(("de_tank_crew_regular",), ("su_smg",),
+              g_units=(SU("de_pz_iv_g", "front", None), SU("de_wespe", "front", "de_tank_crew_regular"),
+                       SU("de_pak40", "front", "de_artillery_crew_regular")),
+              s_units=(SU("su_rifles", "front", None),))
+    assert st.units["de_pz_iv_g#1"].crew is None
+    end_until(st, Phase.COMMITMENT)
+    while st.to_act != "german":
+        st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
+    t = TableController(st, ai={})
+    crew = next(c for c in st.hand_units["german"] if c.startswith("de_tank_crew_regular"))
+    t.click(crew)
+    t.click("de_pz_iv_g#1")  # the crew card onto the crewless tank (000: replacing a lost crew)
+    assert st.units["de_pz_iv_g#1"].crew == crew, t.message
+    t.click("de_wespe#1")
+    t.key("move_line")  # L: the SPG to the Rear Line
+    assert "de_wespe#1" in st.lines["german"]["rear"], t.message
+    end_until(st, Phase.DECLARATION)
+    while st.to_act != "soviet":
+        st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
+    t.click("su_rifles#1")
+    t.click("de_pak40#1")
+    t.key("at_crew")  # C: infantry at a Frontline gun's crew
+    assert t.at_crew and t.weapons
+    assert t.confirm(), t.message
+    assert st.attacks[max(st.attacks)].at_crew

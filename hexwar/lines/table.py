@@ -23,6 +23,8 @@ from .commands import (
     Draw,
     EndPhase,
     LinesCommand,
+    MoveLine,
+    Recrew,
     Resolve,
     UseCommandCard,
     side_of_seat,
@@ -43,6 +45,9 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Enter", "commit the selected card / declare on the selected target"),
     ("R", "resolve the selected (or first) attack"),
     ("1 / 2", "toggle the attacker's 1st / 2nd weapon"),
+    ("C", "fire at the target gun's crew (infantry at a Frontline gun)"),
+    ("L", "move the selected SPG to the other line (Commitment)"),
+    ("Crew card + unit", "Commitment: a crew card in hand, then your crewless unit: recrew it"),
     ("B", "offer a Command card for +1 on the next roll (R1.3)"),
     ("P", "play the selected Command card"),
     ("Delete", "discard the selected card (Draw Phase limits)"),
@@ -53,13 +58,14 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Q", "quit"),
 )
 
-_A = {c: ord(c.lower()) for c in "BEHPQR"}
+_A = {c: ord(c.lower()) for c in "BCEHLPQR"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel", 0x20: "end_phase", _A["E"]: "end_phase", 0xFF0D: "confirm", 0xFF8D: "confirm",
     _A["R"]: "resolve", ord("1"): "weapon_1", ord("2"): "weapon_2", _A["B"]: "bonus", _A["P"]: "play_card",
     0xFFFF: "discard_card", 0xFF08: "discard_card", 0xFF09: "next_unit", _A["H"]: "help", 0xFFBE: "help",
-    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over",
+    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over", _A["C"]: "at_crew",
+    _A["L"]: "move_line",
 }
 
 
@@ -157,10 +163,12 @@ class TableController:
                     f"({len(self.picks)} of {n} picked), then Enter.")
         if ph == Phase.COMMITMENT:
             return ("Commitment: click a unit card in your hand, then Enter (or click your Frontline / Rear Line "
-                    "row for an SPG) commits it with its crew; P plays a selected Command card; Space ends the phase.")
+                    "row for an SPG) commits it with its crew; a crew card then your crewless unit recrews it; "
+                    "L moves your SPG; P plays a Command card; Space ends the phase.")
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
-                return "Declaration: 1 / 2 toggle weapons; Enter declares on the target; Esc cancels."
+                return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; Enter declares on the target; "
+                        "Esc cancels.")
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
         if ph == Phase.RESOLUTION:
             mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
@@ -229,6 +237,10 @@ class TableController:
             return
         mine = item in st.hand_units.get(seat, []) or item in st.hand_commands.get(seat, []) or (
             item in st.units and st.units[item].seat == seat)
+        if (st.phase == Phase.COMMITMENT and self.selected in st.hand_units.get(seat, []) and item in st.units
+                and st.units[item].seat == seat):  # a crew card onto a crewless unit of yours (000)
+            if self.issue(Recrew(seat, item, self.selected)):
+                return
         if st.phase == Phase.DECLARATION and self.selected in st.units and not mine and item in st.units:
             self.target = item
             ws = self._default_weapons(self.selected, item)
@@ -312,6 +324,30 @@ class TableController:
             return False
         return self.issue(opts[0])
 
+    def toggle_at_crew(self) -> None:
+        """C: the declaration fires at the target gun's crew instead of the gun (infantry at a
+        Frontline gun, 000), with the weapons that may."""
+        if self.target is None or self.selected not in self.state.units:
+            self.message = "select your unit and an enemy gun first"
+            return
+        want = not self.at_crew
+        cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == self.selected
+                and c.target == self.target and c.at_crew == want]
+        if not cmds:
+            self.message = ("that target has no crew this unit may fire at" if want else "")
+            return
+        self.at_crew = want
+        self.weapons = max(cmds, key=lambda c: len(c.weapons)).weapons
+        self.message = "firing at the gun's crew" if want else ""
+
+    def move_line(self) -> bool:
+        """L: move the selected SPG of yours to the other line (Commitment, 000)."""
+        seat = self.state.to_act
+        if seat is None or self.selected not in self.state.units:
+            self.message = "select your SPG in play first"
+            return False
+        return self.issue(MoveLine(seat, self.selected))
+
     def offer_bonus(self) -> str:
         """B: cycle the Command card offered for +1 on the next roll (R1.3); shown before rolling."""
         seat = self.state.to_act
@@ -390,7 +426,8 @@ class TableController:
         act = {"cancel": self.cancel, "end_phase": self.end_phase, "confirm": self.confirm, "resolve": self.resolve,
                "weapon_1": lambda: self.toggle_weapon(0), "weapon_2": lambda: self.toggle_weapon(1),
                "bonus": self.offer_bonus, "play_card": self.play_card, "discard_card": self.discard,
-               "next_unit": self.next_unit, "help": self.toggle_help,
+               "next_unit": self.next_unit, "help": self.toggle_help, "at_crew": self.toggle_at_crew,
+               "move_line": self.move_line,
                "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
