@@ -85,3 +85,50 @@ def test_the_table_recrews_by_clicks_moves_an_spg_with_l_and_fires_at_a_guns_cre
     assert t.at_crew and t.weapons
     assert t.confirm(), t.message
     assert st.attacks[max(st.attacks)].at_crew
+
+
+def test_v_chooses_the_crew_of_a_commitment_and_the_sources_of_a_draw_and_a_closes_assault():
+    st = game(("de_tiger_i", "de_tank_crew_veteran", "de_tank_crew_regular"),
+              ("su_rifles", "su_guards", "su_smg"),
+              s_units=(SU("su_rifles", "front", None), SU("su_guards", "front", None), SU("su_smg", "front", None)))
+    end_until(st, Phase.COMMITMENT)
+    while st.to_act != "german":
+        st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
+    t = TableController(st, ai={})
+    t.click("de_tiger_i#1")
+    first = t.choice_text()
+    assert first.startswith("Enter commits Tiger I with Panzer crew") and "(V: next of 2 ways)" in first
+    t.key("next_choice")
+    second = t.choice_text()
+    assert second != first and second.startswith("Enter commits Tiger I with Panzer crew")
+    chosen = "de_tank_crew_veteran#1" if "veteran" in second else "de_tank_crew_regular#1"
+    assert t.prompt() == f"Commitment: {second}; or click your Frontline / Rear Line row."
+    assert t.confirm()
+    assert st.units["de_tiger_i#1"].crew == chosen  # the crew V chose, not the first
+    end_until(st, Phase.DECLARATION)
+    while st.to_act != "soviet":
+        st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
+    front = list(st.lines["soviet"]["front"])  # the three starting infantry units
+    t.click(front[0])
+    t.click("de_tiger_i#1")
+    t.key("close_assault")  # A: three Frontline infantry on a Frontline vehicle (000)
+    ca = st.attacks[max(st.attacks)]
+    assert ca.close_assault and set(ca.attackers) == set(front) and len(front) == 3, t.message
+    end_until(st, Phase.DRAW)
+    while st.to_act is not None and st.phase == Phase.DRAW and st.to_act in st.drawn:
+        st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
+    assert st.phase == Phase.DRAW and st.to_act not in st.drawn
+    seat = st.to_act
+    t = TableController(st, ai={})
+    ways = [t.choice_text()]
+    for _ in range(len(t.draw_options()) - 1):
+        t.key("next_choice")
+        ways.append(t.choice_text())
+    assert len(set(ways)) == len(t.draw_options()) >= 2
+    while "Reserves + Reserves" not in t.choice_text():
+        t.key("next_choice")
+    assert t.end_phase()
+    from hexwar.lines.events import Drew
+
+    drew = [e for e in st.log if isinstance(e, Drew) and e.seat == seat][-1]
+    assert drew.sources == ("reserves", "reserves")  # the sources V chose

@@ -46,6 +46,9 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("R", "resolve the selected (or first) attack"),
     ("1 / 2", "toggle the attacker's 1st / 2nd weapon"),
     ("C", "fire at the target gun's crew (infantry at a Frontline gun)"),
+    ("A", "Close Assault the target vehicle with 3+ Frontline infantry"),
+    ("V", "next way: the crew / line of a commitment, the sources of a draw"),
+    ("Command card + unit", "play the selected Command card on that unit"),
     ("L", "move the selected SPG to the other line (Commitment)"),
     ("Crew card + unit", "Commitment: a crew card in hand, then your crewless unit: recrew it"),
     ("B", "offer a Command card for +1 on the next roll (R1.3)"),
@@ -58,14 +61,14 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Q", "quit"),
 )
 
-_A = {c: ord(c.lower()) for c in "BCEHLPQR"}
+_A = {c: ord(c.lower()) for c in "ABCEHLPQRV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel", 0x20: "end_phase", _A["E"]: "end_phase", 0xFF0D: "confirm", 0xFF8D: "confirm",
     _A["R"]: "resolve", ord("1"): "weapon_1", ord("2"): "weapon_2", _A["B"]: "bonus", _A["P"]: "play_card",
     0xFFFF: "discard_card", 0xFF08: "discard_card", 0xFF09: "next_unit", _A["H"]: "help", 0xFFBE: "help",
     0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over", _A["C"]: "at_crew",
-    _A["L"]: "move_line",
+    _A["L"]: "move_line", _A["A"]: "close_assault", _A["V"]: "next_choice",
 }
 
 
@@ -88,6 +91,8 @@ class TableController:
         help: the help overlay is shown.
         log_offset: lines scrolled back in the log.
         picks: setup (000): the Reserves cards picked for the starting hand so far.
+        choice: which of the legal ways is taken by Enter / Space when there are several (the
+            crew and line of a commitment, the sources of the draw); V cycles it.
         passing: hot-seat: the seat the screen is being handed to (hands hidden until it
             confirms with :meth:`take_seat`), or ``None``.
     """
@@ -105,6 +110,7 @@ class TableController:
     log_offset: int = 0
     picks: list[str] = field(default_factory=list)
     passing: str | None = None
+    choice: int = 0
 
     def __post_init__(self) -> None:
         self._follow()
@@ -162,13 +168,15 @@ class TableController:
             return (f"Setup: click {n} cards of your Reserves deck for your starting hand "
                     f"({len(self.picks)} of {n} picked), then Enter.")
         if ph == Phase.COMMITMENT:
+            if self.commit_options():
+                return f"Commitment: {self.choice_text()}; or click your Frontline / Rear Line row."
             return ("Commitment: click a unit card in your hand, then Enter (or click your Frontline / Rear Line "
                     "row for an SPG) commits it with its crew; a crew card then your crewless unit recrews it; "
                     "L moves your SPG; P plays a Command card; Space ends the phase.")
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
-                return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; Enter declares on the target; "
-                        "Esc cancels.")
+                return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
+                        "infantry; Enter declares on the target; Esc cancels.")
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
         if ph == Phase.RESOLUTION:
             mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
@@ -176,8 +184,7 @@ class TableController:
             return f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
         if ph == Phase.DRAW:
             if seat not in st.drawn:
-                return ("Draw: Space draws 1 Command card and 2 more (from the Reserves or the Command deck, "
-                        "by what your hand lacks).")
+                return f"Draw: {self.choice_text()}."
             return ("Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
                     "Space ends the phase.")
         return f"{ph} phase: Space ends it."
@@ -198,6 +205,7 @@ class TableController:
         self.selected = self.target = None
         self.weapons = ()
         self.at_crew = False
+        self.choice = 0
         self._follow()
         return True
 
@@ -241,6 +249,12 @@ class TableController:
                 and st.units[item].seat == seat):  # a crew card onto a crewless unit of yours (000)
             if self.issue(Recrew(seat, item, self.selected)):
                 return
+        if self.selected in st.hand_commands.get(seat, []) and item in st.units:  # a Command card on a unit
+            plays = [c for c in st.legal_commands() if isinstance(c, UseCommandCard) and c.card == self.selected
+                     and c.unit == item]
+            if plays:
+                self.issue(plays[0])
+                return
         if st.phase == Phase.DECLARATION and self.selected in st.units and not mine and item in st.units:
             self.target = item
             ws = self._default_weapons(self.selected, item)
@@ -250,6 +264,7 @@ class TableController:
             self.selected = item
             self.target = None
             self.weapons = ()
+            self.choice = 0
 
     def _default_weapons(self, unit: str, target: str) -> tuple[int, ...]:
         cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == unit
@@ -296,7 +311,7 @@ class TableController:
                                                                       (": a crew commits with a unit it can crew"
                                                                        if c.is_crew else ""))
                 return False
-            return self.issue(opts[0])
+            return self.issue(opts[self.choice % len(opts)])
         if st.phase == Phase.DECLARATION and self.target is not None:
             return self.issue(Declare(seat, self.selected, self.target, self.weapons, self.at_crew))
         if st.phase == Phase.DECLARATION:
@@ -323,6 +338,71 @@ class TableController:
             self.message = f"{card(self.selected).name} cannot be committed to {where} now"
             return False
         return self.issue(opts[0])
+
+    def commit_options(self) -> list[Commit]:
+        """The legal commitments of the selected hand card (crew, halftrack infantry, line)."""
+        st = self.state
+        if st.phase != Phase.COMMITMENT or st.to_act is None or self.selected not in st.hand_units.get(st.to_act, []):
+            return []
+        return [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
+
+    def draw_options(self) -> list[Draw]:
+        """The legal draws (the two sources after the Command card, R5.5)."""
+        st = self.state
+        if st.phase != Phase.DRAW or st.to_act is None or st.to_act in st.drawn:
+            return []
+        return [c for c in st.legal_commands() if isinstance(c, Draw)]
+
+    def _default_draw(self, draws: list[Draw]) -> int:
+        """The draw suggested by the hand: Reserves when short of unit cards, Command cards when full."""
+        st = self.state
+        units = len(st.hand_units[st.to_act]) if st.to_act else 0
+        return 0 if units >= 5 else len(draws) - 1 if units <= 2 else len(draws) // 2
+
+    def choice_text(self) -> str:
+        """What Enter (commit) / Space (draw) will do with the current :attr:`choice`, or ``""``."""
+        def crew(c: Commit) -> str:
+            parts = []
+            if c.crew:
+                parts.append(f"with {card(c.crew).name}")
+            if c.infantry:
+                parts.append(f"carrying {card(c.infantry).name}")
+            where = {"front": "to the Frontline", "rear": "to the Rear Line", None: "aloft"}[c.line]
+            return " ".join(parts + [where])
+
+        opts = self.commit_options()
+        if opts:
+            c = opts[self.choice % len(opts)]
+            more = f" (V: next of {len(opts)} ways)" if len(opts) > 1 else ""
+            return f"Enter commits {card(c.unit).name} {crew(c)}{more}"
+        draws = self.draw_options()
+        if draws:
+            d = draws[(self._default_draw(draws) + self.choice) % len(draws)]
+            more = f" (V: next of {len(draws)} ways)" if len(draws) > 1 else ""
+            return ("Space draws 1 Command card + " + " + ".join("Reserves" if x == "reserves" else "Command"
+                                                                  for x in d.extra) + more)
+        return ""
+
+    def next_choice(self) -> str:
+        """V: the next way of committing the selected card / of drawing."""
+        self.choice += 1
+        self.message = self.choice_text()
+        return self.message
+
+    def close_assault(self) -> bool:
+        """A: Close Assault the target vehicle with the selected infantry and the other Frontline
+        infantry that may join (000: 3 or more)."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or st.phase != Phase.DECLARATION or self.target is None:
+            self.message = "select your infantry and an enemy Frontline vehicle first"
+            return False
+        cas = [c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault) and c.target == self.target
+               and (self.selected in c.units)]
+        if not cas:
+            self.message = "a Close Assault needs 3 or more of your Frontline infantry on a Frontline vehicle"
+            return False
+        return self.issue(max(cas, key=lambda c: (len(c.units), c.units)))
 
     def toggle_at_crew(self) -> None:
         """C: the declaration fires at the target gun's crew instead of the gun (infantry at a
@@ -384,10 +464,10 @@ class TableController:
         if seat is None:
             return False
         if st.phase == Phase.DRAW and seat not in st.drawn:
-            draws = [c for c in st.legal_commands() if isinstance(c, Draw)]
+            draws = self.draw_options()
             if draws:
-                units = len(st.hand_units[seat])
-                pick = draws[0] if units >= 5 else draws[-1] if units <= 2 else draws[len(draws) // 2]
+                pick = draws[(self._default_draw(draws) + self.choice) % len(draws)]
+                self.choice = 0
                 return self.issue(pick)
         if st.phase == Phase.RESOLUTION:
             return self.resolve()
@@ -427,7 +507,7 @@ class TableController:
                "weapon_1": lambda: self.toggle_weapon(0), "weapon_2": lambda: self.toggle_weapon(1),
                "bonus": self.offer_bonus, "play_card": self.play_card, "discard_card": self.discard,
                "next_unit": self.next_unit, "help": self.toggle_help, "at_crew": self.toggle_at_crew,
-               "move_line": self.move_line,
+               "move_line": self.move_line, "close_assault": self.close_assault, "next_choice": self.next_choice,
                "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
