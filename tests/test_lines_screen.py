@@ -152,3 +152,25 @@ def test_the_setup_picks_the_starting_hand_by_clicks_and_the_log_hides_the_other
 def _centre(p, tip):
     h = next(h for h in p.widgets if h.tip == tip)
     return h.x + h.w / 2, h.y + h.h / 2
+
+
+def test_the_4_player_table_tags_each_unit_with_its_commander_and_hands_go_through_the_hand_over():
+    from hexwar.game.scenario import load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario("lines-4p").new_game(seed=5)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while st.phase != Phase.DECLARATION:
+        st.apply(ai[st.to_act].choose(st))
+    ctl = TableController(st)
+    ctl.take_seat()
+    p, centres = _paint(ctl)
+    seats = {st.units[u].seat for u in centres}
+    assert {"german-front", "german-support"} & seats and {"soviet-front", "soviet-support"} & seats
+    for role in {s.split("-")[1] for s in seats}:
+        assert role in p.texts  # the commander's tag on his units' cards
+    first = st.to_act
+    ctl.end_phase()
+    p, _ = _paint(ctl)
+    assert ctl.passing == st.to_act != first
+    assert all(card(c).name not in p.texts for c in st.hand_units[st.to_act])

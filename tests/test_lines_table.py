@@ -132,3 +132,23 @@ def test_v_chooses_the_crew_of_a_commitment_and_the_sources_of_a_draw_and_a_clos
 
     drew = [e for e in st.log if isinstance(e, Drew) and e.seat == seat][-1]
     assert drew.sources == ("reserves", "reserves")  # the sources V chose
+
+
+def test_every_phase_tells_the_person_at_the_screen_what_they_can_do_now():
+    from hexwar.game.scenario import load_scenario
+
+    st = load_scenario("lines-4p").new_game(seed=5)
+    t = TableController(st, ai={})
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    seen = set()
+    for _ in range(400):
+        if st.over or len(seen) == 5:
+            break
+        t.take_seat()
+        words = {"setup": "Setup:", "commitment": "Commitment:", "declaration": "Declaration:",
+                 "resolution": "Resolution:", "draw": "Draw:"}
+        assert t.prompt().startswith(words[st.phase]), (st.phase, t.prompt())
+        seen.add(st.phase)
+        st.apply(ai[st.to_act].choose(st))
+        t._follow()
+    assert seen == {"setup", "commitment", "declaration", "resolution", "draw"}

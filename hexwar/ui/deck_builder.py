@@ -62,6 +62,7 @@ class DeckPage(Element):
         on_done: "Use this deck": called with the builder when the deck is legal (``None``: no
             such button, e.g. ``hexwar lines deck``).
         on_back: "Back" / Esc: called with no argument (``None``: no such button).
+        back_label: that button's label (``"Close"`` in its own window).
 
     Attributes:
         status: the last message (saved, refused with the reason).
@@ -75,7 +76,7 @@ class DeckPage(Element):
 
     def __init__(self, builder: DeckBuilder, path: str | None = None,
                  on_done: Callable[[DeckBuilder], Any] | None = None,
-                 on_back: Callable[[], Any] | None = None) -> None:
+                 on_back: Callable[[], Any] | None = None, back_label: str = "Back") -> None:
         super().__init__(tip="deck builder")
         self.builder = builder
         self.on_done, self.on_back = on_done, on_back
@@ -112,7 +113,7 @@ class DeckPage(Element):
             self.buttons.append(self._put(Button("Use this deck", self.done, primary=True, tip="use deck",
                                                 align="center")))
         if on_back is not None:
-            self.buttons.append(self._put(Button("Back  (Esc)", on_back, tip="back", align="center")))
+            self.buttons.append(self._put(Button(f"{back_label}  (Esc)", on_back, tip="back", align="center")))
         self.refresh()
 
     # -- the deck ------------------------------------------------------------------------------
@@ -342,7 +343,7 @@ def run_deck_builder(side: str, budget: tuple[int, int] = (80, 100), role: str |
 
     b = DeckBuilder(side, budget=budget, role=role, cards=list(start))
     holder: dict[str, DeckBuilderWindow] = {}
-    page = DeckPage(b, path, on_back=lambda: holder["w"].window.close())
+    page = DeckPage(b, path, on_back=lambda: holder["w"].window.close(), back_label="Close")
     holder["w"] = DeckBuilderWindow(page, f"hexwar deck builder: {side}")
     holder["w"].screen.set_focus(page.search.field)
     pyglet.app.run()
