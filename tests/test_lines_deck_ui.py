@@ -171,3 +171,21 @@ def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_d
                            "de_stug_iii_g", "de_tank_crew_regular", "de_panzergrenadiers", "de_grenadiers",
                            "de_pioniere", "de_mg42_team"])
     assert st.scenario.setup_json()["decks"]["german"][0] == "de_tiger_i"  # kept in the save (setup.decks)
+
+
+def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for_a_deck_file(tmp_path, capsys):
+    sc = load_scenario("lines_prokhorovka")  # 000-style card: no towed guns in either Reserves deck
+    start = LinesStart(sc, {"soviet": "standard"}, M, seed=3)
+    page = start.build("german")
+    ids = [k for k, _, _ in page.search.entries]
+    assert "de_tiger_i" in ids and "de_pak40" not in ids and "de_lefh18" not in ids
+    b = DeckBuilder("german", budget=(75, 90), cards=["de_pak40", "de_artillery_crew_regular"] + ["de_tiger_i",
+                    "de_tank_crew_regular"] * 2 + ["de_grenadiers"] * 3)
+    assert b.points == 9 + 2 + 2 * (24 + 2) + 3 * 5 == 78
+    with_rules = DeckBuilder(b.side, b.budget, cards=list(b.cards), restrictions=sc.sides["german"])
+    assert with_rules.problems()[0] == ["7.5 cm PaK 40: no gun units in this scenario's Reserves"]
+    path = tmp_path / "guns.toml"
+    b.save(path)  # a legal standard-game deck
+    capsys.readouterr()
+    assert main(["play", "lines_prokhorovka", "--headless", "--deck", f"german={path}", "--ai", "german,soviet"]) != 0
+    assert "no gun units in this scenario's Reserves" in capsys.readouterr().err

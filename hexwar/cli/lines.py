@@ -51,13 +51,15 @@ def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "sta
     return out
 
 
-def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]]) -> dict[str, tuple[str, ...]]:
-    """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed.
+def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]],
+                restrictions: dict[str, Any] | None = None) -> dict[str, tuple[str, ...]]:
+    """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed. ``restrictions``:
+    side -> the scenario's :class:`~hexwar.lines.scenario.LinesSide` (its Reserves restrictions).
 
     Raises:
         HexwarError / ValidationError: for a bad spec, file, side or point total.
     """
-    from ..lines.scenario import deck_problems, load_deck
+    from ..lines.scenario import deck_problems, load_deck, restriction_problems
 
     out: dict[str, tuple[str, ...]] = {}
     for spec in specs:
@@ -74,6 +76,7 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
                 raise HexwarError(f"--deck {spec}: {path} is a {side} deck, not for {s}")
             role = None if len(seats) == 2 else s.split("-", 1)[1]
             errors, _ = deck_problems(side, list(cards_), budget[side_of_seat(s)], role)
+            errors += restriction_problems(restrictions.get(side), cards_) if restrictions else []
             if errors:
                 raise HexwarError(f"--deck {spec}: " + "; ".join(errors))
             out[s] = cards_
@@ -96,7 +99,7 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
         if resumed is not None:
             raise HexwarError("a saved game keeps its decks (leave out --deck to continue it)")
         sc = sc.with_decks(parse_decks(decks, seats, {s: (sc.sides[s].minimum, sc.sides[s].budget)
-                                                       for s in ("german", "soviet")}))
+                                                       for s in ("german", "soviet")}, dict(sc.sides)))
     if not headless:
         try:
             from ..ui import lines_screen as lines_window

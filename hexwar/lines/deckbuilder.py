@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..errors import HexwarError
 from ..fileio import atomic_write_text
 from ..rules.cards import default_cards
-from .scenario import DECK_FORMAT, deck_problems
+from .scenario import DECK_FORMAT, LinesSide, deck_problems, restriction_problems
 
 __all__ = ["DeckBuilder"]
 
@@ -26,6 +26,8 @@ class DeckBuilder:
         role: 4-player commander role (``front`` / ``support``) or ``None``.
         cards: the card ids picked, in order.
         name: the deck's name (for the file).
+        restrictions: a scenario side's Reserves restrictions (``max_card_cost``,
+            ``exclude_types``), or ``None`` for the standard game.
     """
 
     side: str
@@ -33,6 +35,7 @@ class DeckBuilder:
     role: str | None = None
     cards: list[str] = field(default_factory=list)
     name: str = "my deck"
+    restrictions: LinesSide | None = None
 
     def catalogue(self) -> list[tuple[str, str]]:
         """``(card id, full card text)`` of every unit card of the side, crews included; with a
@@ -42,7 +45,8 @@ class DeckBuilder:
         cs = default_cards()
         units = sorted(cs.side_units(self.side), key=lambda u: (u.unit_type, u.id))
         return [(u.id, u.help_text(cs)) for u in units
-                if self.role is None or u.is_crew or role_of(u.id) == self.role]
+                if (self.role is None or u.is_crew or role_of(u.id) == self.role)
+                and not restriction_problems(self.restrictions, [u.id])]
 
     def add(self, card_id: str) -> None:
         """Add a card.
@@ -67,8 +71,10 @@ class DeckBuilder:
         return sum(cs.unit(c).cost for c in self.cards)
 
     def problems(self) -> tuple[list[str], list[str]]:
-        """``(errors, warnings)``: points, side, role; the crew tip as a warning."""
-        return deck_problems(self.side, list(self.cards), self.budget, self.role)
+        """``(errors, warnings)``: points, side, role, the scenario's restrictions; the crew tip
+        as a warning."""
+        errors, warnings = deck_problems(self.side, list(self.cards), self.budget, self.role)
+        return errors + restriction_problems(self.restrictions, self.cards), warnings
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the deck file (atomically, :func:`hexwar.fileio.atomic_write_text`); an existing

@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
     pass
 
 __all__ = ["LinesSide", "StartingUnit", "LinesScenario", "parse_lines_scenario", "load_deck", "deck_problems",
-           "validate_deck_file", "DECK_FORMAT", "random_deck"]
+           "validate_deck_file", "DECK_FORMAT", "random_deck", "restriction_problems"]
 
 DECK_FORMAT = "hexwar-deck"
 LINE_KEYS = ("front", "rear", "air")
@@ -240,6 +240,25 @@ def deck_problems(side: str, card_ids: list[str], budget: tuple[int, int] = (80,
         if u is not None and u.needs_crew and u.crew not in types:
             warnings.append(f"{u.name} needs {u.crew.replace('_', ' ')} but the deck has none (000 tip)")
     return errors, warnings
+
+
+def restriction_problems(side_cfg: LinesSide | None, card_ids: list[str] | tuple[str, ...]) -> list[str]:
+    """The scenario card's Reserves restrictions a deck breaks (000 scenario cards): a unit over
+    ``max_card_cost`` points, a unit of an excluded type (``exclude_types``); crews are never
+    restricted. ``[]`` when ``side_cfg`` is ``None`` or the deck keeps them."""
+    if side_cfg is None:
+        return []
+    cards = default_cards()
+    out: list[str] = []
+    for cid in dict.fromkeys(card_id_of(c) for c in card_ids):
+        u = cards.units.get(cid)
+        if u is None or u.is_crew:
+            continue
+        if side_cfg.max_card_cost and u.cost > side_cfg.max_card_cost:
+            out.append(f"{u.name} costs {u.cost} points; this scenario allows at most {side_cfg.max_card_cost} a card")
+        if u.unit_type in side_cfg.exclude_types:
+            out.append(f"{u.name}: no {u.unit_type.replace('_', ' ')} units in this scenario's Reserves")
+    return out
 
 
 def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[str]]:

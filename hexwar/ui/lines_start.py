@@ -176,7 +176,8 @@ class LinesStart:
         side = side_of_seat(seat)
         role = None if len(self.scenario.seats) == 2 else seat.split("-", 1)[1]
         b = DeckBuilder(side, budget=seat_budget(self.scenario, side), role=role,
-                        cards=list(self.decks.get(seat, ())), name=self.deck_names.get(seat, f"my {seat} deck"))
+                        cards=list(self.decks.get(seat, ())), name=self.deck_names.get(seat, f"my {seat} deck"),
+                        restrictions=self.scenario.sides[side])
         page = DeckPage(b, on_done=partial(self._built, seat), on_back=self.back)
         self.page = "deck"
         self._show(page)
