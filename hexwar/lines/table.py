@@ -170,9 +170,8 @@ class TableController:
         if ph == Phase.COMMITMENT:
             if self.commit_options():
                 return f"Commitment: {self.choice_text()}; or click your Frontline / Rear Line row."
-            return ("Commitment: click a unit card in your hand, then Enter (or click your Frontline / Rear Line "
-                    "row for an SPG) commits it with its crew; a crew card then your crewless unit recrews it; "
-                    "L moves your SPG; P plays a Command card; Space ends the phase.")
+            return ("Commitment: click a unit card in hand, Enter commits it with its crew (an SPG: click a line); "
+                    "crew card + crewless unit recrews; L moves an SPG; P plays a Command card; Space ends.")
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
                 return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
