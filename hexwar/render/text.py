@@ -100,11 +100,6 @@ class GlyphAtlas:
             if w > 0 and h > 0:
                 img = glyph.get_image_data()
                 a = np.frombuffer(img.get_data("RGBA", w * 4), dtype=np.uint8).reshape(h, w, 4)[::-1, :, 3]
-                if ch == "_" and h < 5:  # underscored attack values (R6.3) must stay visible at UI sizes
-                    extra = 5 - h
-                    a = np.vstack([a[:1]] * extra + [a])
-                    h += extra
-                    y0 -= extra
                 w_c, h_c = min(w, CELL - 2), min(h, CELL - 2)
                 ox, oy = cx + (CELL - w_c) // 2, cy + (CELL - h_c) // 2
                 self._pixels[oy:oy + h_c, ox:ox + w_c] = a[:h_c, :w_c]
