@@ -159,7 +159,7 @@ class TableController:
         if self.passing:
             return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
         if seat in self.ai:
-            return f"The computer plays {seat} ({st.phase} phase)..."
+            return f"Waiting for {seat} to act ({st.phase} phase)..."  # the computer, or a player elsewhere
         ph = st.phase
         if ph == Phase.SETUP:
             from .actions.choose_hand import hand_size
