@@ -327,11 +327,19 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         with tempfile.TemporaryDirectory() as d:
             path = f"{d}/m500.json"
             m5.save(path)
+            # The child reports its own peak RSS (VmHWM): RUSAGE_CHILDREN's ru_maxrss also
+            # counts the pages of this (large) process the child held between fork and exec.
+            code = ("import atexit, runpy, sys\n"
+                    "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
+                    ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
+                    f"sys.argv = ['hexwar', 'los', {path!r}, 'A01', '--all', '--json']\n"
+                    "runpy.run_module('hexwar.cli', run_name='__main__')\n")
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "hexwar.cli", "los", path, "A01", "--all", "--json"],
-                           stdout=subprocess.DEVNULL, check=True)
+            proc = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, check=True)
             w = time.perf_counter() - t
-            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VmHWM")]
+            rss = int(hwm[-1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         cpu_child = resource.getrusage(resource.RUSAGE_CHILDREN)
         out.append(("hexwar los --all on 500x500 (wall, max RSS)",
                     f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB", BASELINE["losall500"],

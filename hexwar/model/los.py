@@ -93,6 +93,7 @@ more cases: vertex touches, heights, wrecks, fire, rubble).
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -530,6 +531,7 @@ def _window_offsets(H: int, W: int, parity: int) -> tuple[np.ndarray, np.ndarray
     return DC, DROW - (DC + parity) // 2
 
 
+@lru_cache(maxsize=64)
 def _plan_size_estimate(H: int, W: int) -> int:
     dq, dr = _window_offsets(H, W, 0)
     return int(np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr))).sum())
@@ -547,7 +549,12 @@ def _peek_plan(H: int, W: int, parity: int) -> Any:
 
 
 def _plan_fits(H: int, W: int) -> bool:
-    """Whether a shape's plan stays under :data:`_PLAN_MAX_BYTES`."""
+    """Whether a shape's plan stays under :data:`_PLAN_MAX_BYTES` (16 bytes an entry)."""
+    # Every offset but the 7 nearest crosses at least one hex per hex of distance but one, and
+    # at least a quarter of the window's offsets lie min(W, H) / 2 hexes away or further: a
+    # cheap lower bound first (the exact count of a 500x500 window takes a second).
+    if 16 * ((2 * W - 1) * (2 * H - 1) // 4) * (min(W, H) // 2 - 1) > _PLAN_MAX_BYTES:
+        return False
     return 16 * _plan_size_estimate(H, W) <= _PLAN_MAX_BYTES
 
 
@@ -711,6 +718,13 @@ def _plan_of(st: _MapState, parity: int) -> _Plan | None:
     return plan
 
 
+def _ints(a: np.ndarray) -> array:
+    """An ``array('q')`` copy of an int array (not tracked by the garbage collector)."""
+    out = array("q")
+    out.frombytes(np.ascontiguousarray(a, dtype=np.int64).tobytes())
+    return out
+
+
 def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     """Put the crossing lists of a block of :data:`_BLOCK_ROWS` offsets around ``(dq, drow)`` into ``st.geo``.
 
@@ -725,12 +739,14 @@ def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     drs = drows - (dq + parity) // 2
     b = _bulk_geometry(dqs, drs)
     wp = st.Wp
-    # tuples of ints, not lists: the garbage collector stops tracking them, so a full
-    # collection does not walk the whole cache (a 50 ms pause on a 200x200 map)
-    rel_i = tuple(_rel(b.q_i, b.r_i, parity, wp).tolist())
-    rel_l = tuple(_rel(b.q_l, b.r_l, parity, wp).tolist())
-    rel_r = tuple(_rel(b.q_r, b.r_r, parity, wp).tolist())
-    d_i, d_s = tuple(b.d_i.tolist()), tuple(b.d_s.tolist())
+    # int arrays (array.array), not tuples or lists: the garbage collector never tracks them.
+    # Cached tuples of ints stayed in the young generation until a collection walked them
+    # all, and evictions let that generation grow to thousands of them: 40-50 ms pauses
+    # inside single queries on a 200x200 map (issue 22).
+    rel_i = _ints(_rel(b.q_i, b.r_i, parity, wp))
+    rel_l = _ints(_rel(b.q_l, b.r_l, parity, wp))
+    rel_r = _ints(_rel(b.q_r, b.r_r, parity, wp))
+    d_i, d_s = _ints(b.d_i), _ints(b.d_s)
     pi, ps, ns = b.ptr_i.tolist(), b.ptr_s.tolist(), b.n.tolist()
     for j, dr in enumerate(drs.tolist()):
         a, e, a2, e2 = pi[j], pi[j + 1], ps[j], ps[j + 1]
@@ -769,8 +785,8 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
         s2, e2 = plan.ptr_s_l[k], plan.ptr_s_l[k + 1]
         hit = (
-            plan.n_l[k], plan.shift, tuple(plan.rel_i[s:e].tolist()), tuple(plan.d_i[s:e].tolist()),
-            tuple(plan.rel_l[s2:e2].tolist()), tuple(plan.rel_r[s2:e2].tolist()), tuple(plan.d_s[s2:e2].tolist()),
+            plan.n_l[k], plan.shift, _ints(plan.rel_i[s:e]), _ints(plan.d_i[s:e]),
+            _ints(plan.rel_l[s2:e2]), _ints(plan.rel_r[s2:e2]), _ints(plan.d_s[s2:e2]),
         )
         _geo_put(st, key, hit)
         return hit
