@@ -905,6 +905,7 @@ _TAB_EAGER_OFFSETS = 300_000  # smaller shapes build the table at their first vi
 _TAB_CACHE_BYTES = 160 << 20  # all near tables together (a 500x500 shape's is about 90 MB)
 _FLY_CANDIDATES = 1 << 20  # candidate hexes per on-the-fly geometry chunk (bounds memory)
 _FAR_END = True  # round 1 also reads each list from the target's end
+_FLY_TWO_SIDED = False  # also read each window from the target's end (slower on the benchmark maps)
 _FLY_GROWTH = 3  # each on-the-fly window is this many times longer than the last
 _PATCH_Q = np.repeat(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
 _PATCH_R = np.tile(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
@@ -1220,27 +1221,33 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
 def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.ndarray, dr: np.ndarray,
                dlo: np.ndarray, ahead: int) -> None:
     """The rest of the lists of targets ``tg`` (axial offsets ``dq``, ``dr``) past ``D = dlo``,
-    in windows of growing length computed on the fly (maps without a plan)."""
+    in windows computed on the fly (maps without a plan): each round reads ``ahead`` hexes of
+    line from the viewer's end and as many from the target's, then ``ahead`` grows. Every
+    entry is read once, with its hindrance (the near table's hindrances come separately)."""
     wp = st.Wp
     shift = (st.H + 2 * _PAD) * wp + st.W + 2 * _PAD  # matches the shifted views of _visibility
     n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
     nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
+    hi = n.copy()  # unread: dlo < D < hi
     prev = 0
     while tg.size:
-        dhi = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
-        chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
+        reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
+        f_hi = np.minimum(reach, hi - 1)
+        b_lo = np.maximum(n - reach, f_hi + 1) if _FLY_TWO_SIDED else hi  # see _FLY_TWO_SIDED
+        chunk = max(1, _FLY_CANDIDATES // (6 * (ahead - prev) + 24))
         for s in range(0, tg.size, chunk):
             e = s + chunk
-            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], dhi[s:e], ordered=False)
             nf = n[s:e].astype(np.float64)
-            li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
-            if b.d_s.size:
-                sel = ls > 0
-                acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift, _rel(b.q_r, b.r_r, parity, wp) + shift,
-                          np.repeat(nf, ls) / b.d_s, ls[sel])
-        keep = (dhi < n) & (acc.best_b[tg] < acc.kt[tg])
-        tg, dq, dr, n, nhex, dlo = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], dhi[keep]
+            for lo_, hi_ in ((dlo[s:e], f_hi[s:e]), (b_lo[s:e] - 1, hi[s:e] - 1)):
+                b = _bulk_geometry(dq[s:e], dr[s:e], lo_, hi_, ordered=False)
+                li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
+                acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+                if b.d_s.size:
+                    sel = ls > 0
+                    acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift,
+                              _rel(b.q_r, b.r_r, parity, wp) + shift, np.repeat(nf, ls) / b.d_s, ls[sel])
+        keep = (f_hi + 1 < b_lo) & (acc.best_b[tg] < acc.kt[tg])
+        tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], b_lo[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
 
 
