@@ -543,9 +543,9 @@ def tally(records: Sequence[GameRecord], sides: tuple[str, str] = ("german", "so
             for side, d in r.points_by_type.items():
                 for utype, pts in d.items():
                     pbt.setdefault(side, {})[utype] = pbt.setdefault(side, {}).get(utype, 0) + pts
-            for place, side in r.held.items():
+            for place, holder in r.held.items():
                 h = held.setdefault(place, {})
-                h[side or "nobody"] = h.get(side or "nobody", 0) + 1
+                h[holder or "nobody"] = h.get(holder or "nobody", 0) + 1
         out.append(Tally(
             name, variant, len(ok), {s: sum(r.winner == s for r in ok) for s in sides},
             sum(r.winner is None for r in ok), len(rs) - len(ok), min(r.index for r in rs), max(r.index for r in rs),

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .errors import Problem, ValidationError
 from .fileio import read_json, read_toml, sniff_kind
+from .formats.migrate import CURRENT
 
 __all__ = ["VALIDATORS", "detect_kind", "validate_file"]
 
@@ -61,7 +62,15 @@ def detect_kind(path: str) -> str:
     data = read_json(p, kind=sniffed)
     if isinstance(data, dict) and isinstance(data.get("format"), str):
         return str(data["format"])
-    raise ValidationError([Problem(str(p), "format", f"missing; expected one of {sorted(VALIDATORS)}")])
+    problems = [Problem(str(p), "format", f"missing; expected one of {sorted(VALIDATORS)}")]
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool):
+        newest = max(CURRENT.values())
+        if version > newest:
+            problems.append(Problem(str(p), "schema_version", f"{version} is newer than this hexwar reads (at most "
+                                    f"{', '.join(f'{k} {v}' for k, v in sorted(CURRENT.items()))}): "
+                                    "a newer hexwar wrote it"))
+    raise ValidationError(problems)
 
 
 # Kinds stored as TOML; every other kind is JSON.

@@ -16,10 +16,14 @@ from game_helpers import H, advance_to, played, scenario
 from hexwar.game import turn
 from hexwar.game.actions import STANDARD, Action, ActionRegistry
 from hexwar.game.commands import COMMAND_TYPES, Command, Commit, EndPhase, IllegalCommand, Move
+from hexwar.game.event_kinds import CommitEvent, HandEvent, MoveEvent
 from hexwar.game.events import (
+    EVENT_CLASSES,
     Event,
+    Recorder,
     RollEvent,
     RuleEvent,
+    TypedEvent,
     UnitWreckEvent,
     event_from_json,
     event_to_json,
@@ -129,7 +133,7 @@ def test_merged_options_list_every_option_of_one_unit_before_the_next_units():
 def test_rule_events_reach_the_log_typed_and_serialize_to_the_round1_form():
     state, _ = played(2)
     kinds = {type(e) for e in state.log}
-    assert {Event, RollEvent, RuleEvent} <= kinds
+    assert {RollEvent, RuleEvent} <= kinds and any(issubclass(k, TypedEvent) for k in kinds)
     rules = [e for e in state.log if isinstance(e, RuleEvent)]
     assert any(isinstance(e.payload, CombatEvent) for e in rules)
     for e in rules:
@@ -146,6 +150,38 @@ def test_rule_events_reach_the_log_typed_and_serialize_to_the_round1_form():
         assert (back.kind, back.text, back.data) == (e.kind, e.text, e.data)
     assert log_lines(state.log) == "".join(
         json.dumps(event_to_json(e), sort_keys=True, ensure_ascii=False) + "\n" for e in state.log)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_every_event_the_game_reports_itself_is_an_instance_of_its_kinds_class(seed):
+    # issue 14: one frozen class per kind (hexwar.game.event_kinds), kept through the JSON round trip
+    state, _ = played(seed)
+    own = [e for e in state.log if not isinstance(e, (RollEvent, RuleEvent))]
+    assert own, f"seed {seed}: no game events"
+    for e in own:
+        assert isinstance(e, TypedEvent) and type(e) is EVENT_CLASSES[e.kind], f"seed {seed}: {e!r}"
+        back = event_from_json(json.loads(json.dumps(event_to_json(e))))
+        assert type(back) is type(e) and back == e
+    moves = [e for e in own if isinstance(e, MoveEvent)]
+    assert all(m.src == m.data["from"] and m.unit in state.units or m.unit in state.removed for m in moves)
+
+
+def test_an_event_whose_data_does_not_fit_its_kind_is_refused_by_name():
+    rec = Recorder()
+    rec.begin()
+    with pytest.raises(TypeError, match=r"MoveEvent \('move'\): missing data mp, path; unknown data hex"):
+        rec.emit("move", "x moves", unit="a#1", hex="A01", **{"from": "A02"})
+    assert isinstance(rec.emit("commit", "c", unit="a#1", hex="A01", crew=None, carry=None), CommitEvent)
+    assert type(rec.emit("halt", "a new mode's own kind", unit="a#1")) is Event
+
+
+def test_a_redacted_view_event_reads_back_as_a_plain_event():
+    # R12.1: the other side's hand reaches a view as a count; it no longer fits HandEvent
+    back = event_from_json({"kind": "hand", "text": "soviet takes 7 unit cards into hand",
+                            "data": {"side": "soviet", "cards": 7}})
+    assert type(back) is HandEvent  # same keys, so the class is rebuilt (cards is then a count)
+    back = event_from_json({"kind": "setup", "text": "x: seed hidden", "data": {"scenario": "x", "variants": []}})
+    assert type(back) is Event and back.kind == "setup"
 
 
 def test_a_malformed_event_document_is_refused_with_the_fields_named():

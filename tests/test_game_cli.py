@@ -173,3 +173,19 @@ def test_terminal_player_refuses_negative_and_empty_choices(monkeypatch):
     monkeypatch.setattr(click, "prompt", prompt)
     assert TerminalPlayer(side).choose(st) == cmds[1]
     assert asked == [None] * 4
+
+
+def test_play_names_a_broken_or_foreign_json_file_as_json_not_toml(tmp_path, capsys):
+    # a fresh-user find: `play broken.json` used to say "bad TOML"
+    from hexwar.cli import main
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"a": \n')
+    assert main(["play", str(broken), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert "bad JSON" in err and "line 2 column 1" in err and "TOML" not in err
+    other = tmp_path / "list.json"
+    other.write_text("[1, 2]\n")
+    assert main(["play", str(other), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert 'without a "format": "hexwar-save"' in err and "not a saved game" in err

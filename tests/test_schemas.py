@@ -224,3 +224,28 @@ def test_legacy_round1_files_load_validate_migrate_and_replay_with_verify(tmp_pa
         assert main(["replay", str(save), "--verify"]) == 0, save
     out = capsys.readouterr().out
     assert out.count("replays exactly") == 6
+
+
+def test_validate_says_a_file_is_from_a_newer_hexwar_when_its_schema_version_is_ahead(tmp_path, capsys):
+    # a fresh-user find: {"schema_version": 999} said only "format: missing"
+    from hexwar.cli import main
+
+    f = tmp_path / "v999.json"
+    f.write_text('{"schema_version": 999}\n')
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "format: missing" in out and "schema_version: 999 is newer than this hexwar reads" in out
+
+
+def test_migrate_refuses_an_out_path_that_is_the_input_itself(tmp_path, capsys):
+    import shutil
+
+    from hexwar.cli import main
+
+    src = next(Path("tests/data/legacy_e9c3826").rglob("*.json"))
+    f = tmp_path / "old.json"
+    shutil.copy(src, f)
+    before = f.read_bytes()
+    assert main(["migrate", str(f), "--out", str(tmp_path / "." / "old.json")]) == 2
+    assert "give --in-place" in capsys.readouterr().err
+    assert f.read_bytes() == before

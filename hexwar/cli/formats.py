@@ -123,6 +123,8 @@ def migrate(file: str, in_place: bool, out: str | None) -> None:
 
     if in_place and out:
         raise HexwarError("give --in-place or --out, not both")
+    if out is not None and Path(out).resolve() == Path(file).resolve():
+        raise HexwarError(f"--out {out} is {file} itself: give --in-place to replace it (so that it is asked for)")
     if in_place or out:
         kind, steps, _ = migrate_file(file, None if in_place else out)
         where = file if in_place else out

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -113,6 +114,27 @@ def _is_save(path: str) -> bool:
     from ..game.save import SAVE_FORMAT
 
     return Path(path).is_file() and sniff_kind(path) == SAVE_FORMAT
+
+
+def _refuse_json_that_is_not_a_save(path: str) -> None:
+    """A ``.json`` file given to ``play`` that is not a save: say what it is instead.
+
+    Raises:
+        HexwarError: always: naming the file and what it holds (broken JSON with its line and
+            column, another hexwar file kind, or a JSON document without ``"format"``), and
+            what ``play`` takes (a scenario ``.toml`` or a save ``.json``).
+    """
+    from ..errors import ValidationError
+    from ..fileio import read_json
+
+    try:
+        doc = read_json(path, kind="save")
+    except ValidationError as exc:
+        raise HexwarError(f"{exc}\n  (play takes a scenario .toml or a save .json)") from None
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    what = f"a {fmt} file" if isinstance(fmt, str) else 'a JSON document without a "format": "hexwar-save" field'
+    raise HexwarError(f"{path}: {what}, not a saved game; play takes a scenario .toml or a save .json"
+                      + (" (to play on this map, name it in a scenario's [map] table)" if fmt == "hexwar-map" else ""))
 
 
 def check_save_target(save: str) -> None:
@@ -297,6 +319,8 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         if turns is not None:  # N more turns (turn - 1 are complete)
             turns = resumed.turn - 1 + turns
     else:
+        if scenario is not None and scenario.lower().endswith(".json") and Path(scenario).is_file():
+            _refuse_json_that_is_not_a_save(scenario)
         sc = _load(scenario)
         if map_spec is not None:
             from ..game.onmap import scenario_on_map
@@ -306,7 +330,7 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     if fog and resumed is None:
         base = sc.variants if variants is None else variants
         variants = tuple(base) + (() if "fog" in base else ("fog",))
-    elif fog and "fog" not in resumed.variants:
+    elif fog and resumed is not None and "fog" not in resumed.variants:
         raise HexwarError(f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)")
     if save:
         check_save_target(save)

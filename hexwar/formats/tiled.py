@@ -861,8 +861,8 @@ def _export_objects(m: BattleMap) -> list[dict[str, Any]]:
             add("deploy", zone[0], side, {"side": side, "hexes": " ".join(zone_specs(zone, m.row_digits))})
     for o in m.objectives:
         add("objective", o.hex, o.name, {"points": o.points})
-    for i, o in enumerate(objs):
-        o["id"] = i + 1
+    for i, obj in enumerate(objs):
+        obj["id"] = i + 1
     return objs
 
 

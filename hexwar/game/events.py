@@ -31,7 +31,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from ..model.maps import BattleMap
 from ..rules.combat import CombatEvent
@@ -41,6 +41,11 @@ from ..rules.wrecks import WreckDropped, WreckPlaced
 
 __all__ = [
     "Event",
+    "TypedEvent",
+    "DataField",
+    "EVENT_CLASSES",
+    "event_class",
+    "fits",
     "RollEvent",
     "RuleEvent",
     "UnitWreckEvent",
@@ -157,6 +162,105 @@ class UnitWreckEvent(RuleEvent):
     payload: WreckPlaced | WreckDropped
 
 
+T = TypeVar("T")
+
+#: kind -> its class (filled by :class:`TypedEvent` subclasses as they are defined)
+EVENT_CLASSES: dict[str, type[Event]] = {}
+
+
+class DataField(Generic[T]):
+    """A typed read-only attribute of an event class, read from the event's ``data[key]``.
+
+    Args:
+        key: the JSON key when it differs from the attribute's name (``"from"``).
+        optional: the key may be absent (the attribute is then ``None``).
+    """
+
+    def __init__(self, key: str | None = None, *, optional: bool = False):
+        self.key = key
+        self.optional = optional
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if self.key is None:
+            self.key = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> DataField[T]: ...
+
+    @overload
+    def __get__(self, obj: Event, owner: type) -> T: ...
+
+    def __get__(self, obj: Event | None, owner: type) -> T | DataField[T]:
+        if obj is None:
+            return self
+        assert self.key is not None
+        return obj.data.get(self.key) if self.optional else obj.data[self.key]  # type: ignore[no-any-return,return-value]
+
+
+class TypedEvent(Event):
+    """Base of the registered kinds (:mod:`hexwar.game.event_kinds`): declares ``KIND`` and the data keys (its :class:`DataField` attributes)."""
+
+    __slots__ = ()
+    KIND: ClassVar[str] = ""
+    #: required and optional data keys, from the class's :class:`DataField` attributes
+    REQUIRED: ClassVar[frozenset[str]] = frozenset()
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    #: a kind whose data is a whole other object's JSON (the result) takes any further keys
+    OPEN: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        req: set[str] = set()
+        opt: set[str] = set()
+        for klass in reversed(cls.__mro__):
+            for v in vars(klass).values():
+                if isinstance(v, DataField):
+                    (opt if v.optional else req).add(str(v.key))
+        cls.REQUIRED, cls.OPTIONAL = frozenset(req), frozenset(opt)
+        if cls.KIND:
+            assert cls.KIND not in EVENT_CLASSES, f"event kind {cls.KIND!r} defined twice"
+            EVENT_CLASSES[cls.KIND] = cls
+
+    def __init__(self, text: str, data: dict[str, Any] | None = None):
+        """An event of this kind with its log ``text`` and JSON-ready ``data``.
+
+        Raises:
+            TypeError: when ``data`` lacks a required key or has one the kind does not know.
+        """
+        data = {} if data is None else data
+        problem = _misfit(type(self), data)
+        if problem:
+            raise TypeError(f"{type(self).__name__} ({self.KIND!r}): {problem}")
+        super().__init__(self.KIND, text, data)
+
+
+def _misfit(cls: type[TypedEvent], data: dict[str, Any]) -> str | None:
+    missing = sorted(cls.REQUIRED - data.keys())
+    extra = [] if cls.OPEN else sorted(data.keys() - cls.REQUIRED - cls.OPTIONAL)
+    if missing or extra:
+        return "; ".join(([f"missing data {', '.join(missing)}"] if missing else [])
+                         + ([f"unknown data {', '.join(extra)}"] if extra else []))
+    return None
+
+
+def event_class(kind: str) -> type[TypedEvent]:
+    """The class of a registered event ``kind``.
+
+    Raises:
+        KeyError: for a kind the hex game does not report.
+    """
+    cls = EVENT_CLASSES[kind]
+    assert issubclass(cls, TypedEvent)
+    return cls
+
+
+def fits(kind: str, data: dict[str, Any]) -> bool:
+    """Whether ``data`` has exactly the keys of the registered ``kind`` (False for other kinds)."""
+    cls = EVENT_CLASSES.get(kind)
+    return cls is not None and issubclass(cls, TypedEvent) and _misfit(cls, data) is None
+
+
+
 GameEvent = Event | RollEvent | RuleEvent
 """Anything in a game log."""
 
@@ -201,9 +305,11 @@ def event_to_json(ev: GameEvent) -> dict[str, Any]:
 
 
 def event_from_json(d: dict[str, Any]) -> Event:
-    """The inverse of :func:`event_to_json` for a reader of a log or network stream: an
-    :class:`Event` with the same ``kind``, ``text`` and ``data`` (the rules' typed payload is
-    not rebuilt; nothing read is executed).
+    """The inverse of :func:`event_to_json` for a reader of a log or network stream: the
+    kind's class (:mod:`hexwar.game.event_kinds`) when the data fits it, else a plain
+    :class:`Event` (a side's redacted view of an event, R12.1, a roll, a rules event, another
+    mode's), with the same ``kind``, ``text`` and ``data`` (the rules' typed payload is not
+    rebuilt; nothing read is executed).
 
     Raises:
         ValueError: when ``d`` lacks a string ``kind`` or ``text`` or a dict ``data``.
@@ -211,6 +317,8 @@ def event_from_json(d: dict[str, Any]) -> Event:
     kind, text, data = d.get("kind"), d.get("text"), d.get("data", {})
     if not isinstance(kind, str) or not isinstance(text, str) or not isinstance(data, dict):
         raise ValueError(f"an event needs a string 'kind' and 'text' and a 'data' object, got {sorted(d)}")
+    if fits(kind, data):
+        return event_class(kind)(text, data)
     return Event(kind, text, data)
 
 
@@ -254,8 +362,15 @@ class Recorder:
         return ev
 
     def emit(self, kind: str, text: str, **data: Any) -> Event:
-        """Append a new :class:`Event` ``kind`` with ``text`` and ``data`` (JSON-ready values)."""
-        ev = Event(kind, text, data)
+        """Append a new event ``kind`` with ``text`` and ``data`` (JSON-ready values): an
+        instance of the kind's class (:mod:`hexwar.game.event_kinds`), or a plain :class:`Event`
+        for a kind no class registers (a new mode's action may report its own kinds).
+
+        Raises:
+            TypeError: for data that does not fit the kind's class.
+        """
+        cls = EVENT_CLASSES.get(kind)
+        ev = cls(text, data) if cls is not None and issubclass(cls, TypedEvent) else Event(kind, text, data)
         self.events.append(ev)
         return ev
 
@@ -281,3 +396,7 @@ class Recorder:
                 self.events.append(ev)
             else:
                 raise TypeError(f"not a game or rules event: {ev!r}")
+
+
+# the kinds register themselves on import (they subclass TypedEvent above)
+from . import event_kinds as _event_kinds  # noqa: E402,F401

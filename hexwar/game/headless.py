@@ -16,7 +16,7 @@ The window (``hexwar.ui``) runs the same loop, taking a person's commands from t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -129,7 +129,7 @@ def format_event(e: GameEvent) -> str:
 
 def play(
     scenario: Scenario,
-    players: dict[str, Player],
+    players: Mapping[str, Player],
     seed: int | None = None,
     variants: tuple[str, ...] | None = None,
     max_turns: int | None = None,

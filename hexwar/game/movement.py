@@ -43,7 +43,7 @@ from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem
 from . import ruleset, victory
-from .events import Event
+from .event_kinds import MoveEvent
 from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
 
@@ -529,7 +529,7 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
         u.mp_left = 0.0
     labels = [state.hex_label(h) for h in entered]
     tow = f" towing wreck {u.towing}" if u.towing else ""
-    sink.add(Event("move", f"{side} moves {ruleset.card_name(u.card)} ({uid}){tow} {start.label} -> "
+    sink.add(MoveEvent(f"{side} moves {ruleset.card_name(u.card)} ({uid}){tow} {start.label} -> "
                            f"{' -> '.join(labels)} ({spent:g} MP, {u.mp_left:g} left){stopped}",
                    {"unit": uid, "from": start.label, "path": labels, "mp": spent}))
 

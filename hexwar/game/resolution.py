@@ -34,6 +34,7 @@ from ..rules.fire import FireDamageCheck, fire_damage_steps
 from ..rules.terrain_effects import default_effects, defense_class
 from ..rules.wrecks import drop_wreck, wreck_vehicle
 from . import ruleset
+from .event_kinds import CrewEvent, ScoreEvent
 from .events import Event, GameEvent, RuleEvent, UnitWreckEvent
 from .state import Kill, card_of, other_side
 
@@ -77,7 +78,7 @@ def score(state: GameState, scorer: str, uid: str, kind: str) -> Event:
     pts = c * mult
     state.kills.append(Kill(scorer, uid, kind, pts, state.turn))
     state.vp[scorer] += pts
-    return Event("score", f"{scorer} scores {pts} VP for {kind} {ruleset.card_name(uid)} ({uid}): "
+    return ScoreEvent(f"{scorer} scores {pts} VP for {kind} {ruleset.card_name(uid)} ({uid}): "
                           f"{state.vp[scorer]} VP", {"side": scorer, "unit": uid, "kind": kind, "points": pts})
 
 
@@ -125,15 +126,15 @@ def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> l
         c.endurance = ruleset.full_endurance(cid)
         c.mp_left = 0.0
         state.cache.clear()
-        return [Event("crew", f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
+        return [CrewEvent(f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
                               f"{c.hex.label if c.hex else '?'} to fight as infantry (variant crews-fight, 000)",
                       {"unit": cid, "fate": "fights", "hex": c.hex.label if c.hex else None})]
     if fate == "survives":
         state.reserves[c.owner].append(cid)
-        return [Event("crew", f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",
+        return [CrewEvent(f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",
                       {"unit": cid, "fate": fate})]
     state.removed.append(cid)
-    out = [Event("crew", f"{name} ({cid}) is {fate} (R6.6)", {"unit": cid, "fate": fate})]
+    out: list[Event] = [CrewEvent(f"{name} ({cid}) is {fate} (R6.6)", {"unit": cid, "fate": fate})]
     if scorer is not None and scorer != c.owner:
         out.append(score(state, scorer, cid, "captured" if fate == "captured" else "destroyed"))
     return out

@@ -27,6 +27,7 @@ from ..rules.cards import CardError, auto_reserves, build_command_deck, build_da
 from ..rules.dice import Dice, Roll
 from . import ruleset
 from .commands import SIDES
+from .event_kinds import PlaceEvent, SetupEvent
 from .events import Event, Recorder
 from .state import GameState, Phase, UnitState
 from .turn import STANDARD_TURNS, TurnSequence
@@ -141,7 +142,7 @@ def _place(state: GameState, ids: _Ids, side: str, card: str, hex_, crew: str | 
                                      endurance=ruleset.full_endurance(crew), entered=0)
         u.crew = cid
     where = state.hex_label(hex_)
-    return [Event("place", f"{side} starts with {ruleset.card_name(card)} ({uid}) in {where}",
+    return [PlaceEvent(f"{side} starts with {ruleset.card_name(card)} ({uid}) in {where}",
                   {"unit": uid, "hex": where, "crew": u.crew})]
 
 
@@ -172,7 +173,7 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
                       engine=engine or STANDARD_TURNS, recorder=sink)
     sink.begin()
     ids = _Ids()
-    sink.add(Event("setup", f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
+    sink.add(SetupEvent(f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
                    {"scenario": scenario.id, "seed": seed, "variants": list(vs)}))
     # decks (R4.3): the cards module builds and shuffles the Command and Damage decks
     try:

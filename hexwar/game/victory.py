@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from . import limits, ruleset
 from .commands import SIDES
+from .event_kinds import ObjectiveEvent, ObjectivesEvent, OverrunEvent, VictoryEvent
 from .events import Event
 from .limits import HARD_TURN_CAP
 from .state import GameResult, Phase, other_side
@@ -37,7 +38,7 @@ def finish(state: GameState, winner: str | None, reason: str, objective_points: 
     state.result = GameResult(winner, reason, state.turn, dict(state.vp), dict(objective_points or {}))
     state.phase = Phase.OVER
     state.to_act = None
-    return Event("victory", f"Game over: {state.result}", state.result.to_json())
+    return VictoryEvent(f"Game over: {state.result}", state.result.to_json())
 
 
 def check_points(state: GameState) -> Event | None:
@@ -65,7 +66,7 @@ def enter_hex(state: GameState, side: str, h: Hex) -> Event | None:
         state.objective_holders[h] = side
         obj = next(o for o in state.scenario.objectives if o.hex == h)
         name = f" ({obj.name})" if obj.name else ""
-        return Event("objective", f"{side} takes objective {state.hex_label(h)}{name}",
+        return ObjectiveEvent(f"{side} takes objective {state.hex_label(h)}{name}",
                      {"hex": state.hex_label(h), "side": side})
     return None
 
@@ -107,7 +108,7 @@ def end_turn_victory(state: GameState) -> list[Event]:
         for s in SIDES:
             if overrunning(state, s):
                 state.overrun[s] += 1
-                out.append(Event("overrun", f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
+                out.append(OverrunEvent(f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
                                  {"side": s, "count": state.overrun[s]}))
             else:
                 state.overrun[s] = 0
@@ -120,7 +121,7 @@ def end_turn_victory(state: GameState) -> list[Event]:
         if all(state.objective_holders.get(o.hex) == hold.side for o in state.scenario.objectives):
             out.append(finish(state, hold.side, "objectives", objective_points(state)))
             return out
-        out.append(Event("objectives", f"{hold.side} does not hold every objective at the end of turn {hold.turn}",
+        out.append(ObjectivesEvent(f"{hold.side} does not hold every objective at the end of turn {hold.turn}",
                          {"side": hold.side}))
     if state.scenario.turns and state.turn >= state.scenario.turns:
         op = objective_points(state)
@@ -132,7 +133,7 @@ def end_turn_victory(state: GameState) -> list[Event]:
     if state.turn >= HARD_TURN_CAP:
         op = objective_points(state)
         ev = finish(state, None, "turn cap", op)
-        out.append(Event(ev.kind, f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
+        out.append(VictoryEvent(f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
                                   f"ends as a draw. {ev.text}", ev.data))
     return out
 
@@ -148,4 +149,4 @@ def command_cap(state: GameState) -> Event | None:
     if state.result is not None or len(state.commands) < cap:
         return None
     ev = finish(state, None, "command cap", objective_points(state))
-    return Event(ev.kind, f"{cap:,} commands played: the game ends as a draw (R12.4). {ev.text}", ev.data)
+    return VictoryEvent(f"{cap:,} commands played: the game ends as a draw (R12.4). {ev.text}", ev.data)
