@@ -236,7 +236,7 @@ def _bulk_geometry(dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray | None = None
     kbx, kby, km = bx[kk], by[kk], m[kk]
     f = kbx * s - kby * 3 * q
     d = 3 * q * kbx + 3 * s * kby
-    if dhi is not None:
+    if dhi is not None and dlo is not None:
         between = (d > dlo[kk]) & (d <= np.minimum(dhi, n - 1)[kk])
     else:
         between = (d > 0) & (d < n[kk])
