@@ -905,7 +905,6 @@ _TAB_EAGER_OFFSETS = 300_000  # smaller shapes build the table at their first vi
 _TAB_CACHE_BYTES = 160 << 20  # all near tables together (a 500x500 shape's is about 90 MB)
 _FLY_CANDIDATES = 1 << 20  # candidate hexes per on-the-fly geometry chunk (bounds memory)
 _FAR_END = True  # round 1 also reads each list from the target's end
-_FLY_TWO_SIDED = False  # also read each window from the target's end (slower on the benchmark maps)
 _FLY_GROWTH = 3  # each on-the-fly window is this many times longer than the last
 _PATCH_Q = np.repeat(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
 _PATCH_R = np.tile(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
@@ -952,7 +951,7 @@ def _build_table(H: int, W: int) -> _Table:
     n = bx * bx + 3 * by * by
     spine = ((by == 0) | (bx == by) | (bx == -by)) & (n > 0)
     dhi = np.where(nhex > _TAB_AHEAD, n * _TAB_AHEAD // np.maximum(nhex, 1), n)
-    chunk = max(1, _FLY_CANDIDATES // (4 * _TAB_AHEAD))
+    chunk = max(1, _FLY_CANDIDATES // (16 * _TAB_AHEAD))  # about 25 candidates an offset: ~60 MB of temporaries
     for s in range(0, K, chunk):
         e = min(K, s + chunk)
         b = _bulk_geometry(dq[s:e], dr[s:e], np.zeros(e - s, dtype=np.int64), dhi[s:e])
@@ -1221,9 +1220,10 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
 def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.ndarray, dr: np.ndarray,
                dlo: np.ndarray, ahead: int) -> None:
     """The rest of the lists of targets ``tg`` (axial offsets ``dq``, ``dr``) past ``D = dlo``,
-    in windows computed on the fly (maps without a plan): each round reads ``ahead`` hexes of
-    line from the viewer's end and as many from the target's, then ``ahead`` grows. Every
-    entry is read once, with its hindrance (the near table's hindrances come separately)."""
+    in windows computed on the fly (maps without a plan): each round reads the line up to
+    ``ahead`` hexes from the viewer, then ``ahead`` grows (reading windows from the target's
+    end too measured slower on the benchmark maps). Every entry is read once, with its
+    hindrance (the near table's hindrances come separately)."""
     wp = st.Wp
     shift = (st.H + 2 * _PAD) * wp + st.W + 2 * _PAD  # matches the shifted views of _visibility
     n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
@@ -1233,21 +1233,19 @@ def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.nda
     while tg.size:
         reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
         f_hi = np.minimum(reach, hi - 1)
-        b_lo = np.maximum(n - reach, f_hi + 1) if _FLY_TWO_SIDED else hi  # see _FLY_TWO_SIDED
-        chunk = max(1, _FLY_CANDIDATES // (6 * (ahead - prev) + 24))
+        chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
         for s in range(0, tg.size, chunk):
             e = s + chunk
             nf = n[s:e].astype(np.float64)
-            for lo_, hi_ in ((dlo[s:e], f_hi[s:e]), (b_lo[s:e] - 1, hi[s:e] - 1)):
-                b = _bulk_geometry(dq[s:e], dr[s:e], lo_, hi_, ordered=False)
-                li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-                acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
-                if b.d_s.size:
-                    sel = ls > 0
-                    acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift,
-                              _rel(b.q_r, b.r_r, parity, wp) + shift, np.repeat(nf, ls) / b.d_s, ls[sel])
-        keep = (f_hi + 1 < b_lo) & (acc.best_b[tg] < acc.kt[tg])
-        tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], b_lo[keep]
+            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], f_hi[s:e], ordered=False)
+            li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
+            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+            if b.d_s.size:
+                sel = ls > 0
+                acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift,
+                          _rel(b.q_r, b.r_r, parity, wp) + shift, np.repeat(nf, ls) / b.d_s, ls[sel])
+        keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
+        tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
 
 
