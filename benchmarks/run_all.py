@@ -6,7 +6,8 @@
 
 Each script prints its own table with the ratio of each measurement to the target or
 baseline its issue names (LOS: issue 3; odds and AI: issues 4 and 6; renderer: issue 7;
-simulation: issue 9; lines: issue 15; balance on Dask: issue 20; network play: issue 18). This runner only runs them one after another in fresh processes, so
+simulation: issue 9; lines: issue 15; balance on Dask: issue 20; network play: issue 18; whole games and window frames against
+main before the change: issue 22). This runner only runs them one after another in fresh processes, so
 one benchmark's caches and GL context never flatter another's, and reports any that failed.
 """
 
@@ -31,6 +32,8 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "lines": ("bench_lines.py", ["--quick"]),
     "balance": ("bench_balance.py", ["--quick"]),
     "campaign": ("bench_campaign.py", ["--quick"]),
+    "games": ("bench_games.py", ["--quick"]),
+    "frame": ("bench_frame.py", ["--quick"]),
 }
 
 

@@ -21,11 +21,11 @@ HEXWAR = [sys.executable, "-m", "hexwar.cli"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "HEXWAR_HEADLESS": "1"}
 
 
-def load_game(path: Path):
-    """:func:`hexwar.game.save.load_game` of a server's save, the test scenario allowed."""
+def load_game(path: Path, *scenarios: str):
+    """:func:`hexwar.game.save.load_game` of a server's save, the test scenario (and ``scenarios``) allowed."""
     from hexwar.game.save import load_game as load
 
-    return load(path, scenario_paths=(SMALL,))
+    return load(path, scenario_paths=(SMALL, *scenarios))
 
 
 def free_port() -> int:

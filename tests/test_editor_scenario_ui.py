@@ -121,7 +121,10 @@ def test_a_whole_scenario_built_through_the_editor_ui_validates_and_plays(tmp_pa
 
         evs = _event_ids()
         u.widget(f"event {evs[0]}")
-        u.widget("events down")
+        x, y = win.widget_at(f"event {evs[0]}")
+        for _ in range(3):  # the wheel over the list scrolls it (issue 17)
+            win.dispatch_event("on_mouse_scroll", x, y, 0, -1)
+        win.on_draw()
         shown_last = [t for t in (w.tip for w in win._widgets_now()) if t == f"event {evs[-1]}"]
         assert shown_last, "scrolling shows the last Event card"
         u.widget(f"event {evs[-1]}")

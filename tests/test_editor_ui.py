@@ -68,6 +68,20 @@ class Driver:
         self.win.dispatch_event("on_mouse_release", x, y, button, mods)
         self.win.on_draw()
 
+    def resize(self, width: int, height: int, anchor: str) -> None:
+        """Resize through the Resize dialog (Ctrl+R): type the size, click the anchor, Enter."""
+        self.key(key.R, key.MOD_CTRL)
+        for field, v in (("resize width", width), ("resize height", height)):
+            e = self.win.ui_screen.top.find(field)
+            self.win.dispatch_event("on_mouse_press", e.rect.x + 5, e.rect.y + 5, mouse.LEFT, 0)
+            for _ in range(4):
+                self.win.dispatch_event("on_text_motion", key.MOTION_BACKSPACE)
+            self.win.dispatch_event("on_text", str(v))
+        a = self.win.ui_screen.top.find(f"anchor {anchor}")
+        self.win.dispatch_event("on_mouse_press", a.rect.x + 5, a.rect.y + 5, mouse.LEFT, 0)
+        self.key(key.ENTER)
+        assert self.win.modal is None, self.win.session.status
+
     def drag(self, labels: list[str], button: int = mouse.LEFT, mods: int = 0) -> None:
         x, y = self.at(labels[0])
         self.win.dispatch_event("on_mouse_press", x, y, button, mods)
@@ -106,7 +120,7 @@ def test_brush_stroke_undo_redo_resize_paste_rotated_wreck_and_save(make_window,
     expect = BattleMap.load(path)
 
     # 1. a brush stroke of radius 1 painting woods along C03 -> E04 -> F04: one undo step
-    d.widget("Woods")
+    d.widget("palette terrain woods")
     d.key(key.BRACKETRIGHT)
     assert win.session.brush == 1
     d.drag(["C03", "D04", "E04", "F04"])
@@ -125,11 +139,12 @@ def test_brush_stroke_undo_redo_resize_paste_rotated_wreck_and_save(make_window,
     d.key(key.Y, key.MOD_CTRL)
     assert doc.map.to_text() == expect.to_text()
 
-    # 3. resize: add a column on the left (odd: the content keeps its shape, a row is added)
-    d.widget("add a left row/column")
-    assert (doc.map.width, doc.map.height) == (15, 11)
-    t = resize_translation(1, 0)
-    moved = BattleMap.new(15, 11, name="UI test")
+    # 3. resize in the Resize dialog: 16 wide anchored right (two columns added on the left,
+    # an even shift: every hex keeps its row)
+    d.resize(16, 10, "right")
+    assert (doc.map.width, doc.map.height) == (16, 10)
+    t = resize_translation(2, 0)
+    moved = BattleMap.new(16, 10, name="UI test")
     for h in expect.hexes():
         HexState.read(expect, h).write(moved, h + t)
     expect = moved
@@ -153,7 +168,8 @@ def test_brush_stroke_undo_redo_resize_paste_rotated_wreck_and_save(make_window,
     d.key(key.ESCAPE)
 
     # 5. a wreck: choose counter su-3 in the palette, place it in H08; right-click removes the top one
-    d.widget("su-3: soviet")
+    d.widget("palette features")  # the Wrecks palette
+    d.widget("palette features su-3")
     assert win.session.tool == "wreck"
     d.click("H08")
     d.click("H08")
@@ -317,21 +333,19 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
         expect.set_terrain(h, "woods")
     d.key(key.Z, key.MOD_CTRL)
     d.key(key.Y, key.MOD_CTRL)
-    d.widget("add a top row/column")
-    d.widget("add a left row/column")
-    d.widget("add a left row/column")  # each single column on the left is odd: each adds a row
-    t = resize_translation(0, 1) + resize_translation(1, 0) + resize_translation(1, 0)
-    assert (doc.map.width, doc.map.height) == (14, 12)
-    moved = BattleMap.new(14, 12, name="Flow")
+    d.resize(14, 10, "bottom-right")  # 2 columns on the left, 1 row on top
+    t = resize_translation(2, 1)
+    assert (doc.map.width, doc.map.height) == (14, 10)
+    moved = BattleMap.new(14, 10, name="Flow")
     for h in expect.hexes():
         HexState.read(expect, h).write(moved, h + t)
     expect = moved
     assert doc.map.to_text() == expect.to_text()
-    d.widget("add 2 left columns")  # two at once: even, no extra row
+    d.resize(16, 10, "right")
     d.key(key.Z, key.MOD_CTRL)
-    assert (doc.map.width, doc.map.height) == (14, 12)
+    assert (doc.map.width, doc.map.height) == (14, 10)
     d.key(key.Y, key.MOD_CTRL)
-    assert (doc.map.width, doc.map.height) == (16, 12)
+    assert (doc.map.width, doc.map.height) == (16, 10)
     d.key(key.Z, key.MOD_CTRL)
     d.key(key.W)
     d.click((H("B02") + t).label)  # the wand takes the connected woods
@@ -344,7 +358,8 @@ def test_scenario_flow_stroke_resize_paste_wreck_deploy_then_save_as_validates(m
     for rel, st in clip.cells:
         st.write(expect, H("J07") + rel.rotate_left())
     d.key(key.ESCAPE)
-    d.widget("de-1: german")
+    d.key(key.X)
+    d.widget("palette features de-1")
     d.click("G05")
     expect.add_wreck(H("G05"), "de-1")
     d.key(key.D)
@@ -439,13 +454,13 @@ def test_save_as_prompt_is_a_toolkit_dialog_whose_field_edits_by_text_motions(ma
 
 def test_panels_are_repainted_only_when_what_they_show_changes(make_window):
     win = make_window(EditorDocument.new(6, 6))
-    x, y = win.widget_at("Woods")
+    x, y = win.widget_at("palette terrain woods")
     win.dispatch_event("on_mouse_motion", x, y, 0, 0)
     win.on_draw()
     first = win._painter
     win.on_draw()
     win.on_draw()
     assert win._painter is first  # hovering the same swatch: no repaint
-    win.dispatch_event("on_mouse_motion", *win.widget_at("Clear"), 0, 0)
+    win.dispatch_event("on_mouse_motion", *win.widget_at("palette terrain clear"), 0, 0)
     win.on_draw()
     assert win._painter is not first  # the hover highlight moved

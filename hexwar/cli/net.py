@@ -4,10 +4,12 @@
 [--seed N] [--tokens FILE] [--certfile F --keyfile F]`` hosts the games of DIR (resumed from
 their saves) plus one new game per SCENARIO or SAVE given, prints each new game's seat tokens
 and join commands (``--tokens FILE`` also writes them as JSON, mode 0600), and serves until
-interrupted. It binds 127.0.0.1 unless ``--host`` names another address.
+interrupted. It binds 127.0.0.1 unless ``--host`` names another address. A SCENARIO is a hex
+scenario, a 2-player line scenario (the card game on lines, R11.1) or a campaign preset
+(``campaign``, ``campaign-advanced``, R11.2): the protocol carries the mode.
 
 ``hexwar join ws://HOST:PORT/GAME --seat german --token T`` opens the play window for the
-seat; ``--headless`` plays it at the terminal, ``--ai`` lets the computer play it,
+seat (hex games); ``--headless`` plays it at the terminal, ``--ai`` lets the computer play it (every mode),
 ``--watch`` joins as a spectator. The client reconnects by itself.
 """
 
@@ -32,6 +34,13 @@ def _is_save(path: str) -> bool:
     from .game import _is_save as is_save
 
     return path.lower().endswith(".json") and is_save(path)
+
+
+def _is_campaign_save(path: str) -> bool:
+    from ..campaign.save import CAMPAIGN_SAVE_FORMAT
+    from ..fileio import sniff_kind
+
+    return path.lower().endswith(".json") and Path(path).is_file() and sniff_kind(path) == CAMPAIGN_SAVE_FORMAT
 
 
 @click.command()
@@ -68,7 +77,11 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
         click.echo(p, err=True)
     new: dict[str, dict[str, str]] = {}
     for i, g in enumerate(games):
-        if _is_save(g):
+        if _is_campaign_save(g):  # a war to go on with over the network (R11.2)
+            from ..net.campaign_mode import CampaignMode
+
+            gid, toks = srv.create_game("", mode="campaign", game=CampaignMode().load(g))
+        elif _is_save(g):
             from ..game.save import ReplayError, load_game
 
             try:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..model.terrain import RulesTerrain
 
-__all__ = ["PaletteEntry", "WreckEntry", "terrain_entries", "wreck_entries"]
+__all__ = ["PaletteEntry", "WreckEntry", "terrain_entries", "terrain_tip", "wreck_entries", "wreck_tip"]
 
 RGBA = tuple[int, int, int, int]
 
@@ -107,3 +107,32 @@ def wreck_entries(rules: RulesTerrain) -> list[WreckEntry]:
     ws = list(rules.wrecks.values())
     ws.sort(key=lambda w: (w.nationality != "german", list(rules.wrecks).index(w.id)))
     return [WreckEntry(w.id, w.nationality, w.los, w.modifier, w.applies) for w in ws]
+
+
+def terrain_tip(rules: RulesTerrain, key: str) -> str:
+    """The palette tooltip of terrain ``key``: LOS (R3.5), obstacle height (R3.4), movement
+    points per mobility class, Defense modifiers (R6.7) and a building's DR (R8.2).
+
+    >>> from hexwar.model.terrain import default_terrain
+    >>> terrain_tip(default_terrain(), "stone_building").startswith("Stone building (")
+    True
+    """
+    t = rules.by_key(key)
+    los = {"clear": "LOS clear", "hindrance": "hinders LOS (+1 to the attack value per hex, R3.5)", "blocking": "blocks LOS"}.get(t.los, t.los)
+    bits = [los + (f", {t.height} level{'s' if t.height != 1 else ''} high" if t.height else "")]
+    moves = [f"{m} {'impassable' if v == float('inf') else f'{v:g}'}" for m, v in sorted(t.move.items())]
+    if moves:
+        bits.append("move " + ", ".join(moves))
+    if t.defense_soft or t.defense_armored:
+        bits.append(f"Defense soft {t.defense_soft:+d}, armored {t.defense_armored:+d}")
+    if t.dr is not None:
+        bits.append(f"building DR {t.dr}")
+    return f"{t.name} ('{t.code}'): " + "; ".join(bits)
+
+
+def wreck_tip(w: WreckEntry) -> str:
+    """The palette tooltip of wreck counter ``w`` (R8.1): nationality, LOS symbol, modifier."""
+    who = "all ground units" if w.applies == "all" else "soft units only"
+    mod = f"Defense {w.modifier:+d} for {who}" if w.modifier else "no Defense modifier"
+    los = "LOS symbol: LOS may start or end in its hex, not pass through (R3.5)" if w.los else "no LOS symbol"
+    return f"Wreck counter {w.id} ({w.nationality}): {mod}; {los}"

@@ -18,18 +18,28 @@ from typing import Any
 
 from ..errors import HexwarError
 from ..model.hexgrid import Hex
-from ..ui.widgets import Dialog, Painter, Rect, ellipsize, grid
+from ..ui.widgets import Dialog, Painter, Rect, ellipsize
 from .help_overlay import SHORTCUTS
 from .scenario_draft import SIDES, VARIANTS
 from .session import TOOL_BY_ID
 from .tools import brush_hexes
 
-__all__ = ["EditorPanelsMixin", "TOP_H", "STATUS_H", "TOOLBAR_W", "PANEL_W", "PT"]
+__all__ = ["EditorPanelsMixin", "TOP_H", "STATUS_H", "TOOLBAR_W", "PANEL_W", "PT", "side_widths"]
 
 TOP_H = 38
-STATUS_H = 28
+STATUS_H = 46  # two rows: the message (one or two lines), then the hex under the cursor and the tool
 TOOLBAR_W = 100
 PANEL_W = 284
+
+
+def side_widths(window_w: float) -> tuple[float, float]:
+    """``(tool bar, palette panel)`` widths in points for a window ``window_w`` points wide:
+    the full 100 / 284 from 1100 points up, narrower below so the map keeps half the window
+    at 800 x 600 (issue 17: every layout legible from 800 x 600 up)."""
+    if window_w >= 1100:
+        return (TOOLBAR_W, PANEL_W)
+    f = max(0.0, (window_w - 800) / 300)
+    return (round(96 + 4 * f), round(232 + 52 * f))
 
 # UI theme (RGB / RGBA)
 BG = (34, 36, 40)
@@ -87,9 +97,7 @@ class EditorPanelsMixin:
     _recover_discard: Any
     _saveas_confirm: Any
     sub_tab: str
-    event_offset: int
     _sub: Any
-    _scroll_events: Any
     _profile: Any
     _choose_objective: Any
     _problems: Any
@@ -121,57 +129,65 @@ class EditorPanelsMixin:
     def _paint_panels(self, p: Painter) -> None:
         rect, text, button = self._kit(p)
         W, H = self.get_size()
+        TW, PW = side_widths(W)
+        p.extra["screen_w"], p.extra["screen_h"] = W, H
         # backgrounds
         rect(0, H - TOP_H, W, TOP_H, BG)
         rect(0, 0, W, STATUS_H, BG)
-        rect(0, STATUS_H, TOOLBAR_W, H - TOP_H - STATUS_H, PANEL)
-        rect(W - PANEL_W, STATUS_H, PANEL_W, H - TOP_H - STATUS_H, PANEL)
+        rect(0, STATUS_H, TW, H - TOP_H - STATUS_H, PANEL)
+        rect(W - PW, STATUS_H, PW, H - TOP_H - STATUS_H, PANEL)
         rect(0, H - TOP_H, W, 1, (20, 20, 22))
         rect(0, STATUS_H - 1, W, 1, (20, 20, 22))
-        rect(TOOLBAR_W - 1, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
-        rect(W - PANEL_W, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
+        rect(TW - 1, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
+        rect(W - PW, STATUS_H, 1, H - TOP_H - STATUS_H, (20, 20, 22))
 
         # top bar: title and buttons
         s, doc = self.session, self.doc
         text("hexwar", 12, H - TOP_H / 2, ACTIVE, size=13, bold=True)
+        small = self.labels_too_small()  # type: ignore[attr-defined]  # labels on but hidden by the zoom
         name = doc.path.name if doc.path is not None else f"{doc.map.name} (unsaved)"
         kind = "scenario" if doc.scenario is not None else "map"
         text(f"{'● ' if doc.dirty else ''}{name}  ·  {kind} {doc.map.width} × {doc.map.height}", 92,
-             H - TOP_H / 2, TEXT, size=11, width=W - 560)
+             H - TOP_H / 2, TEXT, size=11, width=W - 560 - (50 if small else 0))
         bx = W - 8
         for label, action, enabled, active in reversed((
             ("Save", self.save, True, False),
             ("Undo", s.undo, doc.stack.can_undo(), False),
             ("Redo", s.redo, doc.stack.can_redo(), False),
-            ("Labels", self.toggle_labels, True, s.show_labels),
+            ("Labels" if not small else "Labels: zoom in", self.toggle_labels, True, s.show_labels and not small),
             ("Fit", self.fit_map, True, False),
             ("Help", self.toggle_help, True, self.show_help),
         )):  # fmt: skip
-            w = 62
+            w = 62 if not label.startswith("Labels:") else 112
             bx -= w + 6
-            button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled)
+            tip = "Labels" if label.startswith("Labels") else label
+            button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled, tip=tip)
 
-        # tool bar: one button per tool object (hexwar.editor.session.TOOLS)
+        # tool bar: one button per tool object (hexwar.editor.session.TOOLS); the rows shrink
+        # to fit the window's height (down to 18 points at 800 x 600)
+        groups = [(g, ids) for g, ids in GROUPS if g != "Scenario" or doc.scenario is not None]
+        n_tools = sum(len(ids) for _, ids in groups)
+        room = H - TOP_H - STATUS_H - 12 - len(groups) * 24
+        step = max(18.0, min(27.0, room / max(1, n_tools)))
+        bh = step - 3
         y = H - TOP_H - 8
-        for gname, ids in GROUPS:
-            if gname == "Scenario" and doc.scenario is None:
-                continue
+        for gname, ids in groups:
             y -= 14
             text(gname.upper(), 10, y, DIM, size=8, bold=True)
             y -= 6
             for tid in ids:
                 t = TOOL_BY_ID[tid]
-                y -= 27
-                button(6, y, TOOLBAR_W - 12, 24, "", functools.partial(self._tool, tid), active=s.tool == tid,
+                y -= step
+                button(6, y, TW - 12, bh, "", functools.partial(self._tool, tid), active=s.tool == tid,
                        tip=t.help)
                 col = DARK_TEXT if s.tool == tid else TEXT
-                text(t.key, 16, y + 12, col, size=9, bold=True, ax="center")
-                text(t.label, 28, y + 12, col, size=FONT)
+                text(t.key, 16, y + bh / 2, col, size=9, bold=True, ax="center")
+                text(t.label, 28, y + bh / 2, col, size=FONT, width=TW - 40)
             y -= 4
 
         # right panel: tabs
-        px = W - PANEL_W + 10
-        pw = PANEL_W - 20
+        px = W - PW + 10
+        pw = PW - 20
         y = H - TOP_H - 8
         if doc.scenario is not None:
             y -= 26
@@ -185,71 +201,57 @@ class EditorPanelsMixin:
             self._paint_map_panel(p, px, pw, y)
 
     def _paint_map_panel(self, p: Painter, px: float, pw: float, y: float) -> None:
+        """The Map tab: the minimap (click to jump), the palette of the current tool (terrain,
+        wreck counters or starting units; searchable, scrolling, with tooltips), the brush and
+        the Resize / New map buttons."""
         rect, text, button = self._kit(p)
-        s, doc = self.session, self.doc
-
-        # terrain palette (generated from the terrain table, R2.5)
-        y -= 18
-        text("TERRAIN", px, y, DIM, size=8, bold=True)
-        text("click or 1-0", px + pw, y, DIM, size=8, ax="right")
-        y -= 4
-        for e in self.palette:
-            y -= 24
-            active = s.terrain == e.key and s.tool in ("brush", "line", "fill")
-            hov = p.hovered(px, y, pw, 22)
-            rect(px, y, pw, 22, ACTIVE if active else (BUTTON_HOVER if hov else SECTION))
-            p.widget(px, y, pw, 22, functools.partial(self._terrain, e.key), e.name)
-            cx, cy = px + 15, y + 11
-            p.polygon(_hex_points(cx, cy, 10.5), (*e.edge[:3], 255))
-            p.polygon(_hex_points(cx, cy, 8.5), (*e.colour[:3], 255))
-            col = DARK_TEXT if active else TEXT
-            text(e.name, px + 32, y + 11, col, width=pw - 110)
-            text(e.detail, px + pw - 22, y + 11, DARK_TEXT if active else DIM, size=8, ax="right")
-            text(e.hotkey, px + pw - 6, y + 11, DARK_TEXT if active else DIM, size=8, ax="right", bold=True)
-
-        # brush
-        y -= 30
-        text("BRUSH", px, y + 8, DIM, size=8, bold=True)
-        text("[ ]", px + pw, y + 8, DIM, size=8, ax="right")
+        s = self.session
+        bottom = STATUS_H + 8
+        # Resize / New map at the bottom, the brush above them
+        bw = (pw - 6) / 2
+        button(px, bottom, bw, 24, "Resize…", self.open_resize, tip="resize map")  # type: ignore[attr-defined]
+        button(px + bw + 6, bottom, bw, 24, "New map…", self.open_new_map, tip="new map")  # type: ignore[attr-defined]
+        bottom += 30
+        if s.tool in ("brush", "line", "elevation", "rubble", "fire", "deploy"):
+            for i, (r, n) in enumerate(((0, "1 hex"), (1, "7 hexes"), (2, "19 hexes"))):
+                button(px + i * (pw / 3), bottom, pw / 3 - 4, 22, n, functools.partial(self._brush, r),
+                       active=s.brush == r, tip=f"brush {r}")
+            text("BRUSH  [ ]", px, bottom + 32, DIM, size=8, bold=True)
+            bottom += 44
+        # the minimap: a third of the panel's height at most
+        W, H = self.get_size()
+        mm_h = max(60.0, min(pw * 0.62, (y - bottom) * 0.3))
+        y -= 6
+        self._paint_minimap(p, px, y - mm_h, pw, mm_h)
+        y -= mm_h + 10
+        # palette kind tabs
+        kinds = [("terrain", "Terrain"), ("features", "Wrecks")]
+        if self.doc.scenario is not None:
+            kinds.append(("units", "Units"))
+        kind = self.palette_kind  # type: ignore[attr-defined]
         y -= 22
-        for i, (r, n) in enumerate(((0, "1 hex"), (1, "7 hexes"), (2, "19 hexes"))):
-            button(px + i * (pw / 3), y, pw / 3 - 4, 22, n, functools.partial(self._brush, r), active=s.brush == r)
-
-        # wreck counters (R8.1)
-        y -= 26
-        text("WRECK COUNTERS", px, y + 8, DIM, size=8, bold=True)
-        text("X to place", px + pw, y + 8, DIM, size=8, ax="right")
-        cells = grid(Rect(px, y - 34 - 36 * 10, pw, 36 * 10 + 34), len(self.wrecks), 6, 32, gap=4)
-        for w, c in zip(self.wrecks, cells, strict=True):
-            active = s.wreck == w.id and s.tool == "wreck"
-            rect(c.x, c.y, c.w, c.h, ACTIVE if active else (58, 56, 50))
-            rect(c.x + 2, c.y + 2, c.w - 4, c.h - 4, (77, 75, 69) if not active else (120, 96, 40))
-            if w.los:
-                p.circle(c.x1 - 7, c.y + 25, 3.5, (240, 236, 224, 255))
-            text(w.id, c.x + c.w / 2, c.y + 20, TEXT, size=8, ax="center", bold=True)
-            mcol = (232, 90, 74, 255) if w.applies == "soft" else TEXT
-            text(w.caption, c.x + c.w / 2, c.y + 8, mcol, size=8, ax="center")
-            p.widget(c.x, c.y, c.w, c.h, functools.partial(self._wreck, w.id), f"{w.id}: {w.nationality}")
-        y -= 34 + 36 * ((len(self.wrecks) + 5) // 6 - 1) + 8
-
-        # map size and resize (add / trim rows and columns on each side)
-        y -= 18
-        text(f"MAP SIZE  {doc.map.width} × {doc.map.height}", px, y, DIM, size=8, bold=True)
+        for i, (k, lab) in enumerate(kinds):
+            kw = pw / len(kinds)
+            button(px + i * kw, y, kw - 4, 20, lab, functools.partial(self._palette_kind, k),  # type: ignore[attr-defined]
+                   active=kind == k, tip=f"palette {k}", size=9)
         y -= 4
-        for i, (side, kw) in enumerate((("Left", "left"), ("Right", "right"), ("Top", "top"), ("Bottom", "bottom"))):
-            cx = px + (i % 2) * (pw / 2)
-            cy = y - 24 - (i // 2) * 26
-            text(side, cx, cy + 11, TEXT)
-            if kw == "left":  # two at a time keep the odd-q stagger without an extra row
-                for j, (lab, k) in enumerate((("−2", -2), ("−", -1), ("+", 1), ("+2", 2))):
-                    tip = f"{'add' if k > 0 else 'trim'} {abs(k)} left column{'s' if abs(k) > 1 else ''}"
-                    if abs(k) == 1:
-                        tip = f"{'add' if k > 0 else 'trim'} a left row/column"
-                    button(cx + 34 + j * 24, cy, 22, 22, lab, functools.partial(self._resize, "left", k), tip=tip,
-                           size=8)
-                continue
-            button(cx + 52, cy, 34, 22, "−", functools.partial(self._resize, kw, -1), tip=f"trim a {kw} row/column")
-            button(cx + 90, cy, 34, 22, "+", functools.partial(self._resize, kw, 1), tip=f"add a {kw} row/column")
+        hint = {"terrain": "click or 1-0 · Ctrl+F search", "features": "X places · Ctrl+F search",
+                "units": f"{s.side} · Tab side · Ctrl+F search"}[kind]
+        y -= 10
+        text(hint, px + pw, y, DIM, size=8, ax="right", width=pw)
+        y -= 8
+        lst, rows, chosen, pick = self._palette_now()  # type: ignore[attr-defined]
+        lst.paint(p, px, bottom, pw, max(40.0, y - bottom), rows, chosen, pick, size=FONT * PT)
+
+    def _paint_minimap(self, p: Painter, x: float, y: float, w: float, h: float) -> None:
+        from ..ui.widgets import Rect
+
+        mm = self.minimap_now()  # type: ignore[attr-defined]
+        mm.place(Rect(x, y, w, h))
+        # the frame of what is on screen goes on its own layer (window._paint_minimap_frame),
+        # so panning repaints a frame, not every panel
+        mm.paint(p, None, self._minimap_click, tip="minimap")  # type: ignore[attr-defined]
+        p.extra["minimap"] = True
 
     def _paint_scenario_panel(self, p: Painter, px: float, pw: float, y: float) -> None:
         """The Scenario tab: pages Setup (name, briefing, limits, variants, every Event card),
@@ -315,25 +317,25 @@ class EditorPanelsMixin:
                           lambda: adj("victory_points", 1), "victory points")
         y -= 26
         text("Variants", px, y + 11, TEXT)
+        vw = (pw - 80) / max(1, len(VARIANTS))  # every variant button inside the panel
         for i, v in enumerate(VARIANTS):
-            button(px + pw - 118 + i * 60, y, 56, 22, v, functools.partial(s.toggle_variant, v),
-                   active=v in sc.variants, tip=f"variant {v}")
+            button(px + 80 + i * vw, y, vw - 4, 22, v, functools.partial(s.toggle_variant, v),
+                   active=v in sc.variants, tip=f"variant {v}", size=9)
+        # every Event card of the card data plus any the scenario names that the data lacks
+        # (issue 17: the list showed 12 of 14 and hid the skirmish's own event); it scrolls
         evs = _event_ids()
-        y -= 20
-        text(f"EVENT CARDS  ({len(sc.events)} of {len(evs)} in the Command deck)", px, y, DIM, size=8, bold=True)
-        rows = max(1, int((y - bottom - 30) // 22))
-        off = max(0, min(self.event_offset, max(0, len(evs) - rows)))
-        button(px + pw - 52, y - 8, 24, 16, "▲", lambda: self._scroll_events(-rows), tip="events up", size=7)
-        button(px + pw - 24, y - 8, 24, 16, "▼", lambda: self._scroll_events(rows), tip="events down", size=7)
-        y -= 10
-        for eid in evs[off:off + rows]:
-            y -= 22
-            title = _event_titles().get(eid, eid)
-            button(px, y, pw, 20, "", functools.partial(s.toggle_event, eid), active=eid in sc.events, tip=f"event {eid}")
-            text(("✓ " if eid in sc.events else "   ") + title, px + 6, y + 10,
-                 DARK_TEXT if eid in sc.events else TEXT, size=9, width=pw - 12)
-        if len(evs) > rows:
-            text(f"{off + 1}-{min(len(evs), off + rows)} of {len(evs)}", px + pw, y - 10, DIM, size=8, ax="right")
+        evs = evs + [e for e in sc.events if e not in evs]
+        y -= 22
+        text(f"EVENT CARDS  {len(sc.events)} of {len(evs)} in the deck", px, y + 6, DIM, size=8, bold=True,
+             width=pw)
+        y -= 6
+        from ..ui.widgets.panel_list import PanelRow
+
+        titles = _event_titles()
+        rows = [PanelRow(eid, titles.get(eid, eid), tip=_event_tips().get(eid, ""), checked=eid in sc.events)
+                for eid in evs]
+        lst = self.palette_list("events")  # type: ignore[attr-defined]
+        lst.paint(p, px, bottom, pw, max(22.0, y - bottom), rows, None, s.toggle_event, size=9 * PT)
 
     def _page_sides(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
         rect, text, button = self._kit(p)
@@ -349,6 +351,7 @@ class EditorPanelsMixin:
         rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
         text(f"zone {z} hexes (D) · {n} starting unit{'s' if n != 1 else ''} (N)", px + 16, y, TEXT if z else ERROR,
              size=9, width=pw - 16)
+        y -= 6
         budget = sc.rest_value("sides", side, "budget")
         res = list(sc.rest_value("sides", side, "reserves") or [])
         hand = list(sc.rest_value("sides", side, "hand") or [])
@@ -357,27 +360,35 @@ class EditorPanelsMixin:
         hs = sc.rest_value("sides", side, "hand_size")
         y = self._field_row(p, px, pw, y, "Hand size", str(hs) if hs is not None else "4 (rule default, R5.2)",
                             "hand_size")
-        for target, lst in (("reserves", res), ("hand", hand)):
+        # the artillery block at the bottom; the Reserves and the starting hand share what is
+        # left between, each a scrolling list (a click on a card takes it out)
+        art_top = bottom + 4 + 24 + 3 * 26 + 20
+        room = max(80.0, y - art_top)
+        cost = _card_costs()
+        from ..ui.widgets.panel_list import PanelRow
+
+        for target, lst, share in (("reserves", res, 0.5), ("hand", hand, 1.0)):
+            h = room * share if target == "reserves" else (y - art_top)
             y -= 20
-            cost = _card_costs()
             pts = sum(cost.get(c, 0) for c in lst)
             label = "RESERVES" if target == "reserves" else "STARTING HAND"
-            text(f"{label}  {len(lst)} cards · {pts} pts", px, y + 4, DIM, size=8, bold=True)
+            text(f"{label}  {len(lst)} cards · {pts} pts", px, y + 4, DIM, size=8, bold=True, width=pw - 70)
             button(px + pw - 64, y - 4, 64, 18, "+ card…", functools.partial(self.open_cards, target),  # type: ignore[attr-defined]
                    tip=f"add {target}", size=8)
-            shown = lst[-4:] if len(lst) > 4 else lst
-            if len(lst) > 4:
-                y -= 14
-                text(f"… {len(lst) - 4} more", px + 6, y, DIM, size=8)
-            for j, cid in enumerate(shown):
-                idx = len(lst) - len(shown) + j
-                y -= 18
-                text(_card_info().get(cid, (cid,))[0], px + 6, y, TEXT, size=8, width=pw - 40)
-                button(px + pw - 20, y - 8, 20, 16, "×", functools.partial(s.remove_card, target, idx),
-                       tip=f"remove {target} {idx}", size=8)
+            y -= 8
+            where = "the Reserves" if target == "reserves" else "the starting hand"
+            rows = [PanelRow(str(i), _card_info().get(cid, (cid,))[0], hotkey="×",
+                             tip=f"{_card_info().get(cid, (cid,))[0]} ({cid}): click to take it out of {where}")
+                    for i, cid in enumerate(lst)]
+            pl = self.palette_list(target)  # type: ignore[attr-defined]
+            pl.row_h = 18.0
+            lh = max(18.0, h - 28)
+            pl.paint(p, px, y - lh, pw, lh, rows, None, functools.partial(self._remove_card, target), size=8 * PT)  # type: ignore[attr-defined]
+            y -= lh + 4
         art = sc.artillery_of(side)
-        y -= 20
-        text("ARTILLERY (R9)", px, y + 4, DIM, size=8, bold=True)
+        y = art_top
+        text("ARTILLERY (R9)", px, y - 8, DIM, size=8, bold=True)
+        y -= 16
         profiles = [wj for sd, wj in _profiles()]
         y -= 24
         cur = art.weapon_json if art is not None else None
@@ -396,33 +407,33 @@ class EditorPanelsMixin:
         y = self._stepper(p, px, pw, y, "  per turn", str(art.per_turn if art else "-"), lambda: s.adjust_per_turn(-1),
                           lambda: s.adjust_per_turn(1), "per turn")
         hit = art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(side)
-        y = self._stepper(p, px, pw, y, "  hits on d6", f"{hit}+", lambda: adj("hit_on", -1), lambda: adj("hit_on", 1),
-                          "hit on")
-        if y - 50 > bottom:
-            y -= 20
-            text("STARTING UNIT  (N, PgUp/PgDn)", px, y + 4, DIM, size=8, bold=True)
-            y -= 26
-            u = s.current_unit()
-            button(px, y, 26, 22, "‹", lambda: s.cycle_unit(-1), tip="unit previous")
-            button(px + pw - 26, y, 26, 22, "›", lambda: s.cycle_unit(1), tip="unit next")
-            text(u[1] if u else "(no unit cards)", px + pw / 2, y + 11, TEXT if u else DIM, ax="center", width=pw - 60)
+        self._stepper(p, px, pw, y, "  hits on d6", f"{hit}+", lambda: adj("hit_on", -1), lambda: adj("hit_on", 1),
+                      "hit on")
 
     def _page_places(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
+        """Objectives (a scrolling list; click one to edit its name, points and holder) and
+        areas (a scrolling list; a click removes one, Ctrl+Z brings it back)."""
+        from ..ui.widgets.panel_list import PanelRow
+
         rect, text, button = self._kit(p)
         s, sc = self.session, self.doc.scenario
         m = self.doc.map
-        y -= 18
-        text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True)
-        y -= 6
-        for o in list(sc.objectives)[:8]:
-            y -= 22
-            chosen = o.hex == s.objective
-            button(px, y, pw, 20, "", functools.partial(self._choose_objective, o.hex), active=chosen,
-                   tip=f"objective {m.label(o.hex)}")
-            col = DARK_TEXT if chosen else TEXT
-            text(f"{m.label(o.hex)}  {o.name or '(no name)'}", px + 6, y + 10, col, size=9, width=pw - 120)
-            text(f"{o.points} VP · {o.holder or 'nobody'}", px + pw - 6, y + 10, col, size=8, ax="right")
         o = sc.objective_at(s.objective) if s.objective is not None else None
+        lists_h = max(60.0, (y - bottom) - 24 - 30 - (80 if o is not None else 0))
+        y -= 18
+        text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True, width=pw)
+        y -= 8
+        rows = [PanelRow(m.label(ob.hex), f"{m.label(ob.hex)}  {ob.name or '(no name)'}",
+                         f"{ob.points} VP · {ob.holder or 'nobody'}",
+                         tip=f"objective {m.label(ob.hex)}: {ob.points} victory points, held by {ob.holder or 'nobody'}"
+                             " at start (R10.2); click to edit")
+                for ob in sc.objectives]
+        lst = self.palette_list("objectives")  # type: ignore[attr-defined]
+        lst.name = "objective"
+        oh = lists_h * 0.5
+        lst.paint(p, px, y - oh, pw, oh, rows, m.label(s.objective) if s.objective is not None else None,
+                  lambda lab: self._choose_objective(Hex.from_label(lab)), size=9 * PT)
+        y -= oh + 4
         if o is not None:
             y = self._field_row(p, px, pw, y - 4, "Name", o.name, "objective_name")
             y = self._field_row(p, px, pw, y, "Points", str(o.points), "objective_points")
@@ -434,13 +445,14 @@ class EditorPanelsMixin:
         text(f"AREAS  {len(areas)}", px, y, DIM, size=8, bold=True)
         button(px + pw - 150, y - 9, 150, 18, "+ area from selection…", functools.partial(self.open_field, "area_name"),  # type: ignore[attr-defined]
                tip="add area", size=8, enabled=bool(s.selection))
-        y -= 6
-        for name, specs in list(areas.items())[: max(0, int((y - bottom) // 20))]:
-            y -= 20
-            rect(px, y - 5, 10, 10, _area_colour(name))
-            text(f"{name}: {', '.join(specs)}", px + 16, y, TEXT, size=8, width=pw - 44)
-            button(px + pw - 20, y - 8, 20, 16, "×", functools.partial(s.remove_area, name), tip=f"remove area {name}",
-                   size=8)
+        y -= 14
+        arows = [PanelRow(name, f"{name}: {', '.join(specs)}", hotkey="×",
+                          tip=f"area {name}: {', '.join(specs)}; click to remove it (Ctrl+Z brings it back)",
+                          swatch=functools.partial(_area_swatch, _area_colour(name)))
+                 for name, specs in areas.items()]
+        al = self.palette_list("areas")  # type: ignore[attr-defined]
+        al.name, al.row_h = "remove area", 18.0
+        al.paint(p, px, bottom, pw, max(18.0, y - bottom), arows, None, s.remove_area, size=8 * PT)
 
     def _status_state(self) -> tuple[str, str, bool, str]:
         s, m = self.session, self.doc.map
@@ -465,12 +477,35 @@ class EditorPanelsMixin:
         return (info, s.status, s.status_error, right)
 
     def _paint_status(self, p: Painter) -> None:
+        """The status bar, two rows that never run together (issue 17): the last message on
+        top (the full width; two smaller lines when long, the rest in a tooltip), the hex under
+        the cursor and the tool below (the tool measured first, the hex info gets the rest)."""
+        from ..ui.widgets import paint_tooltip, wrap
+
         _, text, _ = self._kit(p)
         info, status, error, right = self._status_state()
         W, _ = self.get_size()
-        text(info or "—", 10, STATUS_H / 2, TEXT, bold=True, width=310)
-        text(status, 330, STATUS_H / 2, ERROR if error else TEXT, width=max(40.0, W - 330 - 200))
-        text(right, W - 10, STATUS_H / 2, DIM, ax="right")
+        atlas = self.mapview.atlas
+        col = ERROR if error else TEXT
+        width = W - 20
+        top_y = STATUS_H - 14
+        if atlas.measure(status, FONT * PT) <= width:
+            text(status, 10, top_y, col)
+            cut = False
+        else:
+            lines = wrap(atlas, status, width, 8.5 * PT)
+            cut = len(lines) > 2
+            text(lines[0], 10, STATUS_H - 9, col, size=8.5)
+            if len(lines) > 1:
+                rest = " ".join(lines[1:])
+                text(rest, 10, STATUS_H - 21, col, size=8.5, width=width)
+        rw = atlas.measure(right, FONT * PT)
+        text(right, W - 10, 11, DIM, ax="right")
+        text(info or "—", 10, 11, TEXT, bold=True, width=max(40.0, W - 40 - rw))
+        if cut:
+            p.widget(0, STATUS_H - 28, W, 28, None, "status message")
+            if p.hovered(0, STATUS_H - 28, W, 28):
+                paint_tooltip(p, atlas, status, p.mouse, Rect(0, 0, W, self.get_size()[1]), width=min(600.0, W - 20))
 
     def _make_dialog(self, kind: str) -> Dialog:
         if kind == "quit":
@@ -486,6 +521,10 @@ class EditorPanelsMixin:
                           "be restored.",
                           [("Restore  (R)", self._recover_restore), ("Discard  (D)", self._recover_discard),
                            ("Later  (Esc)", self._close_modal)], shade=120)  # fmt: skip
+        if kind == "resize":
+            return self._resize_dialog()  # type: ignore[attr-defined,no-any-return]
+        if kind == "newmap":
+            return self._new_map_dialog()  # type: ignore[attr-defined,no-any-return]
         if kind.startswith(("field:", "cards:")):
             return self._typed_dialog(kind)  # type: ignore[attr-defined,no-any-return]
         hint = ".json saves a map, .toml a scenario" if self.doc.scenario is None else "scenario file (.toml)"
@@ -495,9 +534,12 @@ class EditorPanelsMixin:
     def _paint_help(self, p: Painter) -> None:
         _, text, _ = self._kit(p)
         W, H = self.get_size()
+        from ..ui.widgets import wrap
+
         cols = _help_columns()
         pw = min(W - 40, 1000)
-        ph = min(H - 40, 90 + 17 * max(len(c) for c in cols) + 6 * 5)
+        step = 17 if H >= 700 else 15
+        ph = min(H - 20, 90 + step * max(len(c) for c in cols) + 6 * 5 + (12 * 8 if W < 1000 else 0))
         x0, y0 = (W - pw) / 2, (H - ph) / 2
         p.rect(0, 0, W, H, (0, 0, 0, 120), 2)
         p.widget(0, 0, W, H, None, "modal", 2)
@@ -506,16 +548,30 @@ class EditorPanelsMixin:
         text("Keyboard shortcuts", x0 + 16, y0 + ph - 20, ACTIVE, size=14, bold=True, z=2)
         text("H, F1 or Esc closes", x0 + pw - 16, y0 + ph - 20, DIM, size=10, ax="right", z=2)
         colw = (pw - 32) / len(cols)
+        atlas = self.mapview.atlas
         for ci, col in enumerate(cols):
             y = y0 + ph - 62
+            # the key column is as wide as its longest key; a description that does not fit
+            # the rest is drawn a size smaller before anything is cut (legible at 800 x 600)
+            keyw = max(atlas.measure(a, 9 * PT, "bold") for kind, a, _ in col if kind != "section") + 14
             for kind, a, bb in col:
                 if kind == "section":
                     y -= 6
                     text(a.upper(), x0 + 16 + ci * colw, y, ACTIVE, size=9, bold=True, z=2)
                 else:
                     text(a, x0 + 16 + ci * colw, y, TEXT, size=9, bold=True, z=2)
-                    text(bb, x0 + 16 + ci * colw + 150, y, DIM, size=9, width=colw - 160, z=2)
-                y -= 17
+                    room = colw - keyw - 12
+                    sz = 9 if atlas.measure(bb, 9 * PT) <= room else 8
+                    lines = wrap(atlas, bb, room, sz * PT) or [""]
+                    for li, ln in enumerate(lines[:3]):
+                        if li:
+                            y -= 12
+                        text(ln, x0 + 16 + ci * colw + keyw, y, DIM, size=sz, width=room, z=2)
+                y -= step
+
+
+def _area_swatch(colour: Sequence[int], p: Painter, cx: float, cy: float, r: float) -> None:
+    p.rect(cx - 5, cy - 5, cx + 5, cy + 5, colour)
 
 
 def _rgba(col: Sequence[int]) -> tuple[int, ...]:
@@ -576,6 +632,18 @@ def _event_titles() -> dict[str, str]:
     except (HexwarError, ImportError, OSError):
         return {}
     return {k: f"{getattr(e, 'name', getattr(e, 'title', k))}" for k, e in evs.items()}
+
+
+@functools.cache
+def _event_tips() -> dict[str, str]:
+    """``event card id -> its card text`` (the Event list's tooltips, R4.3)."""
+    try:
+        from ..rules.cards import default_cards
+
+        cs = default_cards()
+    except (HexwarError, ImportError, OSError):
+        return {}
+    return {k: f"{e.help_text()} ({k})" for k, e in cs.events.items()}
 
 
 @functools.cache

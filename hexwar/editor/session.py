@@ -170,6 +170,7 @@ class EditorSession:
         self._stroke_done: set[Hex] = set()
         self._drag_mods = 0
         self.on_change: Callable[[], None] | None = None
+        self._tool_before_paste = "brush"
 
     # -- messages --------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
@@ -403,9 +404,11 @@ class EditorSession:
             self.say("The clipboard is empty: select hexes and press Ctrl+C", error=True)
             return
         self._end_drag()
+        if self.tool != "paste":
+            self._tool_before_paste = self.tool
         self.tool = "paste"
         self.floating = self.clipboard
-        self.say("Paste: click to place; , and . rotate 60 degrees, / and \\ flip; Esc ends")
+        self.say("Paste: click to place; , and . rotate 60 degrees, / and \\ flip; Esc cancels")
 
     def rotate(self, steps: int) -> None:
         """Rotate the floating paste (or, outside paste mode, the clipboard) by ``steps`` x 60
@@ -459,10 +462,11 @@ class EditorSession:
             self._drag_start = None
             self.say("Stroke cancelled")
             return
-        if self.tool == "paste":
-            self.tool = "brush"
+        if self.tool == "paste":  # back to the tool in use before Ctrl+V, never silently to Brush
+            back = self._tool_before_paste if self._tool_before_paste in TOOL_BY_ID else "brush"
+            self.tool = back
             self.floating = None
-            self.say("Paste ended")
+            self.say(f"Paste cancelled: back to the {TOOL_BY_ID[back].label} tool")
             return
         if self.preview or self._drag_start is not None:
             self.preview = set()
@@ -502,9 +506,39 @@ class EditorSession:
         self.selection = set()
         ok = self._run(lambda: C.resize(self.doc, left, right, top, bottom))
         if ok and left % 2:
-            self.say(f"{self.doc.undo_name}: an odd number of columns on the left also adds a row, "
-                     "so the map keeps its shape (trim it at the top or bottom if unwanted)")
+            self.say(f"{self.doc.undo_name}: an odd column shift adds a row to keep the hex stagger")
         return ok
+
+    def resize_to(self, width: int, height: int, anchor: str = "top-left") -> str | None:
+        """Resize to ``width`` x ``height`` hexes with the content at ``anchor`` (one of
+        :data:`hexwar.editor.resize.ANCHORS`), one undo step. Deploy zones, objectives, units
+        and areas move with their hexes (R5.2, R10.2).
+
+        Returns: ``None`` when done, else why it was refused (also in the status bar): a size
+        outside 1..500, or scenario hexes that would fall off the map (named).
+        """
+        from .resize import moved_scenario, resize_plan
+        from .tools import resized_map
+
+        try:
+            plan = resize_plan(self.doc.map, self.doc.scenario, width, height, anchor)
+        except MapError as exc:
+            return self._refuse(str(exc))
+        if not plan.ok:
+            return self._refuse("Not resized: " + "; ".join(plan.lost) + " would fall off the map "
+                                "(pick another anchor or move them first)")
+        if (width, height) == (self.doc.map.width, self.doc.map.height) and not any(plan.margins):
+            self.say(f"The map is {width} × {height} already")
+            return None
+        self._end_drag()
+        self.selection = set()
+        old = self.doc.map
+        new, t = resized_map(old, *plan.margins)
+        sc = moved_scenario(self.doc.scenario, old, new, t) if self.doc.scenario is not None else None
+        if not self._run(lambda: C.ReplaceMap(f"Resize to {width}x{height} ({anchor})", new, sc)):
+            return self.status
+        self.say(f"Resized: {plan.summary}")
+        return None
 
     # -- LOS, previews -------------------------------------------------------------------
     _live_los: Any = None
@@ -826,8 +860,9 @@ def describe_los(m: Any, a: Hex, b: Hex, res: Any) -> str:
     if hind:
         text += f", {hind} hindrance{'s' if hind != 1 else ''} (+{hind} to the attack value needed)"
     blk = getattr(res, "blocking", None)
-    if blk is not None:
-        text += f", blocked at {m.label(blk)}"
+    if blk is not None:  # "blocked at J11", not "blocked, blocked at J11" (issue 17)
+        text = (text.removesuffix(": blocked") + ": blocked" if status == "blocked" else text + ",") \
+            + f" at {m.label(blk)}"
         reason = getattr(res, "reason", "")
         if reason:
             text += f" ({reason})"

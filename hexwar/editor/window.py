@@ -53,14 +53,14 @@ from .model import EditorDocument  # noqa: E402
 from .overlays import BrushCursorOverlay, ObjectiveOverlay, PasteOverlay, ZoneOverlay  # noqa: E402
 from .palette import terrain_entries, wreck_entries  # noqa: E402
 from .panels import (  # noqa: E402
-    PANEL_W,
     SIDE_COLOURS,
     STATUS_H,
-    TOOLBAR_W,
     TOP_H,
     EditorPanelsMixin,
     _card_info,
+    side_widths,
 )
+from .panes import EditorPanesMixin  # noqa: E402
 from .recovery import Autosaver, Recovery  # noqa: E402
 from .scenario_draft import SIDES  # noqa: E402
 from .session import LEFT, MIDDLE, RIGHT, TOOL_BY_ID, EditorSession  # noqa: E402
@@ -72,7 +72,7 @@ def _fmt_pct(v: float) -> str:
     return f"{100 * v:.0f}%" if v >= 0.0995 else f"{100 * v:.1f}%"
 
 
-class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
+class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The map and scenario editor window (see module doc).
 
     Args:
@@ -119,17 +119,19 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         self.quit_requested = False
         self.tab = "map"
         self.sub_tab = "setup"  # the Scenario tab's page: setup, sides, places
-        self.event_offset = 0  # first Event card row shown (the list scrolls)
         self._typed: Any = None  # the scenario field dialog's TextField or the card picker
         self.recoveries = list(recoveries)
         if self.recoveries:
             self.modal = "recover"
         self._mouse = (0.0, 0.0)
         self._pan_drag = False
+        self._minimap_drag = False
         self._ui_key: Any = None
         self._ov_keys: dict[str, Any] = {}
         # the panels, status bar and prompts: one toolkit painter, uploaded above the map
         self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
+        self.ui_frame = UiLayer(self, self.mapview.batch, self.mapview.atlas, order=51)  # the minimap's frame
+        self._frame_key: Any = None
         self.ui_screen = Screen(Element(), self.mapview.atlas)
         self._painter: Painter | None = None
         self._dialog_kind: str | None = None
@@ -157,7 +159,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     def map_area(self) -> tuple[float, float, float, float]:
         """The screen rectangle ``(x0, y0, x1, y1)`` the map is seen through (between panels)."""
         w, h = self.get_size()
-        return (TOOLBAR_W, STATUS_H, max(TOOLBAR_W + 1, w - PANEL_W), max(STATUS_H + 1, h - TOP_H))
+        tw, pw = side_widths(w)
+        return (tw, STATUS_H, max(tw + 1, w - pw), max(STATUS_H + 1, h - TOP_H))
 
     def _after(self) -> None:
         """Bring the view up to date with the document after any action."""
@@ -335,8 +338,9 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         return (self.get_size(), s.tool, s.brush, s.terrain, s.wreck, s.side, s.unit_index, s.show_labels,
                 doc.dirty, doc.stack.can_undo(), doc.stack.can_redo(), doc.map.width, doc.map.height,
                 self.tab, sc, self._status_state(), self.modal, self.modal_text, self._field.caret,
-                self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab, self.event_offset,
-                self._typed_state())  # fmt: skip
+                self.show_help, id(self.ui_screen.focus), self._hover_key(), self.sub_tab,
+                self._typed_state(), self.palette_state(), id(doc.map), doc.map.version, self.labels_too_small(),
+                getattr(self, "_form", None) and tuple(sorted(self._form.items())))  # fmt: skip
 
     def _hover_key(self) -> int:
         # the hit box's place in drawing order: stable across repaints (a new painter makes new
@@ -347,12 +351,36 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         return -1 if hit is None else self._painter.widgets.index(hit)
 
     def _paint_if_changed(self) -> None:
-        """Repaint the panels, the status bar and any prompt when what they show changed."""
+        """Repaint the panels, the status bar and any prompt when what they show changed (and
+        the minimap's frame, on its own layer, when the camera moved)."""
         self._sync_modal()
         k = self._ui_state()
         if k == self._ui_key and self._painter is not None:
+            self._paint_minimap_frame()
             return
+        self._paint_if_changed_now(k)
+        self._paint_minimap_frame()
+
+    def _paint_minimap_frame(self) -> None:
+        shown = self._painter is not None and self._painter.extra.get("minimap") and self.modal is None \
+            and not self.show_help
+        fk = (self.camera_state(), self.get_size(), bool(shown), self._ui_key is not None and id(self._painter))
+        if fk == self._frame_key:
+            return
+        self._frame_key = fk
+        p = Painter(self.mapview.atlas)
+        if shown:
+            ax0, ay0, ax1, ay1 = self.map_area()
+            cam = self.mapview.camera
+            v0, v1 = cam.screen_to_world(ax0, ay0), cam.screen_to_world(ax1, ay1)
+            self.minimap_now().paint_view(p, (v0[0], v0[1], v1[0], v1[1]))
+        self.ui_frame.show(p)
+
+    def _paint_if_changed_now(self, k: Any) -> None:
         self._ui_key = k
+        self._frame_key = None
+        for lst in getattr(self, "_lists", {}).values():
+            lst.rect = None  # only the lists painted now take the wheel
         p = Painter(self.mapview.atlas, self._mouse)
         self._paint_panels(p)
         self._paint_status(p)
@@ -457,9 +485,11 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     def toggle_labels(self) -> None:
         """Hex labels on or off (T)."""
         self.session.show_labels = not self.session.show_labels
-        self.session.say("Hex labels " + ("on" if self.session.show_labels else "off"))
+        self.session.say("Hex labels " + ("on" if self.session.show_labels else "off")
+                         + (" (too small to read at this zoom: zoom in to see them)" if self.labels_too_small() else ""))
 
     def _close_modal(self) -> None:
+        self._form_dialog = None
         self.modal = None
         self.modal_text = ""
         self._typed = None
@@ -504,7 +534,12 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     # -- actions ---------------------------------------------------------------------------
     def _tool(self, tid: str) -> None:
         self.session.set_tool(tid)
-        if TOOL_BY_ID[tid].scenario_only and self.doc.scenario is not None:
+        if self.session.tool != tid:
+            return  # refused (a scenario tool on a map): the status bar says why
+        self._palette_for_tool(tid)
+        if tid == "unit" and self.doc.scenario is not None:
+            self.tab = "map"  # the unit palette
+        elif TOOL_BY_ID[tid].scenario_only and self.doc.scenario is not None:
             self.tab = "scenario" if tid != "deploy" else self.tab
         elif tid in ("brush", "line", "fill", "wreck"):
             self.tab = "map"
@@ -514,11 +549,6 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
 
     def _sub(self, page: str) -> None:
         self.sub_tab = page
-
-    def _scroll_events(self, rows: int) -> None:
-        from .panels import _event_ids
-
-        self.event_offset = max(0, min(self.event_offset + rows, len(_event_ids()) - 1))
 
     def _profile(self, profiles: list[str], i: int) -> None:
         if profiles:
@@ -645,17 +675,25 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self.session.say(f"Recovery file is broken: {exc}", error=True)
             self._close_modal()
             return
+        r.discard()
+        self._replace_document(doc)
+        self.autosaver.write_now()
+        self.session.say(f"Restored the autosave from {r.saved_at}: save to keep it")
+        self._close_modal()
+
+    def _replace_document(self, doc: EditorDocument) -> None:
+        """Edit ``doc`` from now on (a restored autosave, a new map): new session and autosaver,
+        the old document's recovery file removed."""
         old = self.session
         self.autosaver.discard()
         self.session = EditorSession(doc, units=old.units)
         self.autosaver = Autosaver(doc, clock=self.autosaver.clock, interval=self.autosaver.interval,
                                    folder=self.autosaver.folder)
-        r.discard()
-        self.autosaver.write_now()
+        self.palette = terrain_entries(doc.map.rules, self.looks)
+        self.wrecks = wreck_entries(doc.map.rules)
+        self.tab, self.palette_kind = "map", "terrain"
         self._after()
         self.fit_map()
-        self.session.say(f"Restored the autosave from {r.saved_at}: save to keep it")
-        self._close_modal()
         self._ui_key = None
 
     def _recover_discard(self) -> None:
@@ -688,8 +726,11 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self.show_help = False
             return
         hit = top_hit(self._widgets_now(), x, y)
+        for lst in getattr(self, "_lists", {}).values():
+            lst.focused = False  # a click elsewhere leaves a search field (a click on it focuses again)
         if hit is not None:
             if hit.action is not None and button == mouse.LEFT:
+                self._minimap_drag = hit.tip == "minimap"  # dragging on the minimap keeps jumping
                 hit.action()
                 self._after()
             return
@@ -706,6 +747,9 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         if self._pan_drag or buttons & mouse.MIDDLE:
             self.mapview.camera.pan(dx, dy)
             return
+        if self._minimap_drag:
+            self._minimap_click()
+            return
         if self.modal is not None or self.show_help:
             return
         self.session.drag(self.hex_at(x, y), modifiers)
@@ -714,28 +758,44 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
         """Ends a stroke, line, rectangle or deploy-zone drag (one undo step each)."""
         self._mouse = (x, y)
-        if self._pan_drag:
-            self._pan_drag = False
+        if self._pan_drag or self._minimap_drag:
+            self._pan_drag = self._minimap_drag = False
             return
         self.session.release(self.hex_at(x, y), modifiers)
         self._after()
 
     def on_mouse_scroll(self, x: float, y: float, scroll_x: float, scroll_y: float) -> None:
-        """Zoom at the cursor."""
+        """Over a list (palette, Event cards, a dialog's list): scroll it, three rows a notch;
+        over the map: zoom at the cursor."""
+        if self.modal is not None:
+            self._sync_modal()
+            self.ui_screen.mouse_scroll(x, y, scroll_y)
+            return
+        for lst in getattr(self, "_lists", {}).values():
+            if lst.contains(x, y):
+                lst.scroll(-round(3 * scroll_y))
+                return
+        if self.hex_at(x, y) is None:
+            return  # over a panel: nothing to zoom
         if scroll_y:
             self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
 
     def on_text(self, text: str) -> None:
-        """Typing into a prompt's text field (Save As, a scenario field, the card search)."""
+        """Typing into a prompt's text field (Save As, a scenario field, the card search, the
+        Resize and New map dialogs) or a palette's search field."""
         if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text(text)
+        elif self.modal is None and (lst := self.focused_list()) is not None:
+            lst.type(text)
 
     def on_text_motion(self, motion: int) -> None:
-        """Caret moves and erasing in a prompt's text field."""
+        """Caret moves and erasing in a prompt's text field (or a palette's search field)."""
         if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text_motion(motion)
+        elif self.modal is None and (lst := self.focused_list()) is not None and motion == key.MOTION_BACKSPACE:
+            lst.erase()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         """Keyboard shortcuts (see :data:`hexwar.editor.help_overlay.SHORTCUTS`)."""
@@ -747,6 +807,20 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
         if self.show_help:
             if symbol in (key.ESCAPE, key.H, key.F1):
                 self.show_help = False
+            return True
+        lst = self.focused_list()
+        if lst is not None and not ctrl:  # typing goes to the search field, not to tool letters
+            pick = self._palette_now()[3] if lst is self._palette_now()[0] else None
+            lst.key(symbol, pick)
+            return True
+        if ctrl and symbol == key.F:
+            if self.tab != "map":
+                self.tab = "map"
+            self._palette_now()[0].focus()
+            self.session.say("Type to search the palette; Up/Down choose, Enter picks, Esc leaves the field")
+            return True
+        if ctrl and symbol in (key.R, key.N):
+            self.open_resize() if symbol == key.R else self.open_new_map()
             return True
         if ctrl:
             if symbol == key.Z:
@@ -840,6 +914,8 @@ class EditorWindow(EditorPanelsMixin, MapAreaMixin, pyglet.window.Window):  # ty
             self._recover_discard()
         elif m == "saveas" and symbol == key.NUM_ENTER:
             self._saveas_confirm()
+        elif m in ("resize", "newmap") and symbol == key.NUM_ENTER:
+            self._resize_confirm() if m == "resize" else self._new_map_confirm()
         else:  # Enter (the focused button or the field), Tab (focus order)
             self._sync_modal()
             self.ui_screen.key_press(symbol, key.MOD_SHIFT if shift else 0)

@@ -331,6 +331,8 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
             drawn=set(data["drawn"]), overrun=dict(data["overrun"]),
             objective_holders={bm.hex_at(k): v for k, v in data["objectives"].items()}, result=result,
             engine=STANDARD_TURNS)
+        if side is not None:  # the side's last-known markers (R12.2), so its screen draws them
+            st.last_seen = {side: {m["uid"]: (m["hex"], int(m["turn"]), m["card"]) for m in data.get("last_known", [])}}
         st.cache["view_side"] = side
         st.cache["view_commands"] = int(data["commands"])
         return st

@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..errors import HexwarError
-from ..game.view import ViewPlayer, apply_delta, state_from_view, view_hash
+from ..game.view import apply_delta, view_hash
 from .protocol import PROTOCOL_VERSION
 
 __all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenario_for", "FatalClientError"]
@@ -84,6 +84,9 @@ def load_scenario_for(info: dict[str, Any], extra: str | None = None) -> Any:
 class AiPolicy:
     """The computer plays the seat, deciding from the seat's view only (R12.2).
 
+    The player is made for the game's mode (hex, lines, campaign: :mod:`hexwar.net.modes`)
+    once the server's welcome names it.
+
     Args:
         seat: the side.
         player: computer player name (``"standard"``, ``"random"``).
@@ -91,18 +94,24 @@ class AiPolicy:
     """
 
     def __init__(self, seat: str, player: str = "standard", seed: int = 0):
-        from ..game.ai import make_player
+        self.seat = seat
+        self.name = player
+        self.seed = seed
+        self.player: Any = None
 
-        self.player = ViewPlayer(make_player(player, seat, seed))
+    def _player(self, client: SeatClient) -> Any:
+        if self.player is None:
+            self.player = client.adapter.make_player(self.seat, self.name, self.seed)
+        return self.player
 
     async def decide(self, client: SeatClient) -> Any:
         """The command for the current view (computed in a worker thread)."""
         assert client.view is not None
-        return await asyncio.to_thread(self.player.choose_from_view, client.view, client.scenario)
+        return await asyncio.to_thread(self._player(client).choose_from_view, client.view, client.scenario)
 
     def fallback(self, client: SeatClient) -> Any:
-        """After a refusal (something unseen was in the way): end the phase."""
-        return self.player.fallback()
+        """After a refusal (something unseen was in the way): the mode's fallback (end the phase)."""
+        return client.adapter.fallback(self.seat)
 
 
 class TerminalPolicy:
@@ -116,18 +125,18 @@ class TerminalPolicy:
     async def decide(self, client: SeatClient) -> Any:
         """Show the legal commands and read a number (``q`` stops the client)."""
         assert client.view is not None
-        st = state_from_view(client.view, client.scenario)
+        st = client.adapter.rebuild(client.view, client.scenario)
         cmds = st.legal_commands(self.seat)
-        self.out(f"\n{self.seat}, turn {st.turn}, {st.phase} phase: choose a command")
+        self.out(f"\n{self.seat}, {client.adapter.where(client.view)}: choose a command")
         for i, c in enumerate(cmds[:200]):
             self.out(f"  {i:3d}  {c}")
         while True:
             raw = (await asyncio.to_thread(self.ask, "number (q to quit): ")).strip()
             if raw.lower() in ("q", "quit"):
                 raise KeyboardInterrupt
-            if raw.isdigit() and int(raw) < len(cmds):
+            if raw.isdigit() and int(raw) < min(len(cmds), 200):
                 return cmds[int(raw)]
-            self.out(f"enter a number 0..{len(cmds) - 1}, or q to quit")
+            self.out(f"enter a number 0..{min(len(cmds), 200) - 1}, or q to quit")
 
     def fallback(self, client: SeatClient) -> Any:
         """Ask again."""
@@ -139,7 +148,7 @@ class SeatClient:
 
     Args:
         url: ``ws://HOST:PORT/GAME``.
-        seat: ``"german"`` / ``"soviet"``; ``None`` with ``watch``.
+        seat: ``"german"`` / ``"soviet"`` (a seat of any mode); ``None`` with ``watch``.
         token: the seat's token.
         watch: join as a spectator.
         policy: who decides (:class:`AiPolicy`, :class:`TerminalPolicy`); ``None``: nobody.
@@ -151,8 +160,11 @@ class SeatClient:
 
     Attributes:
         view: the seat's current view data; ``log``: the visible log lines (JSON dicts);
+        mode: the game mode the server named (``"hex"``, ``"lines"``, ``"campaign"``);
+        adapter: its :mod:`hexwar.net.modes` adapter; scenario: its definitions;
         seq: commands applied; ``state_hash``: the server's last state hash;
-        connects: how many times it connected; ``syncs``: snapshots asked for.
+        connects: how many times it connected; ``syncs``: snapshots asked for;
+        ``max_outage``: the longest time (s) it went without a connection and reconnected.
     """
 
     def __init__(self, url: str, seat: str | None = None, token: str | None = None, watch: bool = False,
@@ -187,6 +199,9 @@ class SeatClient:
         self.received: list[dict[str, Any]] = []
         self.keep_messages = False
         self.outbox: asyncio.Queue[Any] | None = None
+        self.mode = "hex"
+        self.adapter: Any = None
+        self.max_outage = 0.0
         self._ws: Any = None
 
     @property
@@ -198,7 +213,8 @@ class SeatClient:
         """Play (or watch) to the end of the game, reconnecting as needed.
 
         Returns:
-            ``{"result", "state_hash", "seq", "connects", "syncs"}``.
+            ``{"result", "state_hash", "seq", "connects", "syncs", "max_outage"}`` (the longest
+            time in seconds it was without a connection).
 
         Raises:
             FatalClientError: refused for good; HexwarError: no server for ``give_up`` seconds.
@@ -214,6 +230,8 @@ class SeatClient:
                 async with connect(self.url, max_size=64 * 1024 * 1024, ssl=self.ssl_context, open_timeout=5,
                                    ping_interval=20, ping_timeout=30, compression=None) as ws:
                     self.connects += 1
+                    if lost_since is not None:  # how long it was without a server (the soak reports it)
+                        self.max_outage = max(self.max_outage, loop.time() - lost_since)
                     backoff, lost_since = 0.1, None
                     self._ws = ws
                     await self._session(ws)
@@ -241,7 +259,7 @@ class SeatClient:
     def summary(self) -> dict[str, Any]:
         """What the client knows at the end."""
         return {"result": (self.view or {}).get("result"), "state_hash": self.state_hash, "seq": self.seq,
-                "connects": self.connects, "syncs": self.syncs}
+                "connects": self.connects, "syncs": self.syncs, "max_outage": round(self.max_outage, 3)}
 
     def _say_once(self, key: str, text: str) -> None:
         if self.waiting_said != key:
@@ -268,7 +286,14 @@ class SeatClient:
         t = msg.get("type")
         if t in ("welcome", "snapshot"):
             if self.scenario is None:
-                self.scenario = load_scenario_for(msg["scenario"], self.scenario_file)
+                from .modes import mode_adapter
+
+                try:
+                    self.mode = str(msg.get("mode", "hex"))
+                    self.adapter = mode_adapter(self.mode)
+                except HexwarError as exc:
+                    raise FatalClientError(f"{self.url}: {exc}") from None
+                self.scenario = self.adapter.client_definitions(msg["scenario"], self.scenario_file)
             self.view = msg["view"]
             self.log = list(msg["log"])
             self.printed = min(self.printed, len(self.log))

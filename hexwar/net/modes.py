@@ -5,7 +5,12 @@ through a :class:`GameMode` adapter chosen by the game's ``mode`` (``"hex"`` tod
 Spearpoint card game on lines, ``"lines"``, and the Eastern Front campaign, ``"campaign"``,
 register their own adapters with :func:`register_mode` when they exist). An adapter says how
 to start, save and load a game, who must act, how to check and apply one command sent as
-JSON, and what each seat (or a spectator) may see. docs/protocol.md, "Other game modes".
+JSON, and what each seat (or a spectator) may see; and, for the client, how to load the
+definitions, rebuild a playable state from a view and make a computer player that decides
+from the view only. docs/protocol.md, "Other game modes".
+
+Modes: ``"hex"`` (:class:`HexMode`), ``"lines"`` (:class:`hexwar.net.lines_mode.LinesMode`,
+the 2-player card game on lines), ``"campaign"`` (:class:`hexwar.net.campaign_mode.CampaignMode`).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any, Protocol
 
 from ..errors import HexwarError
 
-__all__ = ["GameMode", "HexMode", "MODE_ADAPTERS", "register_mode", "mode_adapter"]
+__all__ = ["GameMode", "HexMode", "MODE_ADAPTERS", "register_mode", "mode_adapter", "detect_mode"]
 
 
 class GameMode(Protocol):
@@ -62,6 +67,23 @@ class GameMode(Protocol):
     def scenario_file(self, game: Any) -> str | None:
         """The game's scenario file (to resume it when it is not a shipped one), or ``None``."""
 
+    # the client side
+    def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
+        """The local definitions matching the welcome's ``scenario`` (a scenario, the cards).
+        Raises FatalClientError when they are not installed in the same version."""
+
+    def rebuild(self, data: dict[str, Any], defs: Any) -> Any:
+        """A state holding exactly what view ``data`` says, for the rules code to read."""
+
+    def make_player(self, seat: str, name: str, seed: int) -> Any:
+        """A computer player with ``choose_from_view(data, defs)`` (decides from the view only)."""
+
+    def fallback(self, seat: str) -> Any:
+        """The command to send after the server refused the computer's one (or ``None``)."""
+
+    def where(self, data: dict[str, Any]) -> str:
+        """Where the game is, for the terminal (``"turn 2, movement phase"``)."""
+
 
 class HexMode:
     """The hex game (R5-R10) through :mod:`hexwar.game` and the view function (R12.1)."""
@@ -90,6 +112,9 @@ class HexMode:
 
         p = Path(scenario)
         sc = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
+        other = str(getattr(sc, "mode", "hex"))
+        if other != "hex":
+            raise HexwarError(f"{scenario}: a {other} scenario, not a hex one (create it with mode {other!r})")
         variants = sc.variants + (("fog",) if fog and "fog" not in sc.variants else ())
         return sc.new_game(seed=seed, variants=variants)
 
@@ -160,8 +185,45 @@ class HexMode:
         return {"turn": game.turn, "phase": game.phase, "fog": "fog" in game.variants,
                 "result": str(game.result) if game.result else None}
 
+    # -- the client side ---------------------------------------------------------------------
+    def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
+        """See :class:`GameMode` (:func:`hexwar.net.client.load_scenario_for`)."""
+        from .client import load_scenario_for
 
-MODE_ADAPTERS: dict[str, GameMode] = {"hex": HexMode()}
+        return load_scenario_for(info, scenario_file)
+
+    def rebuild(self, data: dict[str, Any], defs: Any) -> Any:
+        """:func:`hexwar.game.view.state_from_view`."""
+        from ..game.view import state_from_view
+
+        return state_from_view(data, defs)
+
+    def make_player(self, seat: str, name: str, seed: int) -> Any:
+        """:class:`hexwar.game.view.ViewPlayer` around the hex computer player."""
+        from ..game.ai import make_player
+        from ..game.view import ViewPlayer
+
+        return ViewPlayer(make_player(name, seat, seed))
+
+    def fallback(self, seat: str) -> Any:
+        """End the phase (the computer hit something its view does not show)."""
+        from ..game.commands import EndPhase
+
+        return EndPhase(seat)
+
+    def where(self, data: dict[str, Any]) -> str:
+        """``"turn 2, movement phase"``."""
+        return f"turn {data.get('turn')}, {data.get('phase')} phase"
+
+
+def _builtin() -> dict[str, GameMode]:
+    from .campaign_mode import CampaignMode
+    from .lines_mode import LinesMode
+
+    return {"hex": HexMode(), "lines": LinesMode(), "campaign": CampaignMode()}
+
+
+MODE_ADAPTERS: dict[str, GameMode] = _builtin()
 
 
 def register_mode(adapter: GameMode) -> None:
@@ -179,3 +241,22 @@ def mode_adapter(name: str) -> GameMode:
     if a is None:
         raise HexwarError(f"game mode {name!r} is not available on this server (have: {sorted(MODE_ADAPTERS)})")
     return a
+
+
+def detect_mode(name: str) -> str:
+    """The game mode of a scenario name or file given to ``hexwar serve`` / the lobby's ``create``.
+
+    A campaign preset (``campaign``, ``campaign-advanced``) is ``"campaign"``; a scenario whose
+    file says ``mode = "lines"`` is ``"lines"``; any other scenario ``"hex"``.
+
+    Raises:
+        HexwarError: for a name that is neither a campaign nor a scenario.
+    """
+    from ..game.scenario import find_scenario, load_scenario
+    from .campaign_mode import PRESETS
+
+    if name in PRESETS:
+        return "campaign"
+    p = Path(name)
+    sc = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(name))
+    return str(getattr(sc, "mode", "hex"))

@@ -49,7 +49,8 @@ from typing import Any
 from ..errors import HexwarError
 from ..fileio import atomic_write_text, read_json
 from ..game.view import json_delta
-from .modes import GameMode, mode_adapter
+from .campaign_mode import PRESETS as CAMPAIGN_PRESETS
+from .modes import GameMode, detect_mode, mode_adapter
 from .protocol import PROTOCOL_VERSION, ProtocolError, encode, error, parse_client_message
 
 __all__ = ["Limits", "Room", "GameServer", "serve_forever", "GAME_ID_RE", "DEFAULT_PORT"]
@@ -212,14 +213,15 @@ class GameServer:
             n += 1
         return f"{base}-{n}"
 
-    def create_game(self, scenario: str, fog: bool = False, mode: str = "hex", seed: int | None = None,
+    def create_game(self, scenario: str, fog: bool = False, mode: str | None = None, seed: int | None = None,
                     game: Any = None) -> tuple[str, dict[str, str]]:
         """Create and save a new game; returns ``(game id, {seat: token})``.
 
         Args:
             scenario: shipped scenario name or a scenario path (ignored when ``game`` is given).
             fog: fog of war (R12.2).
-            mode: the game mode.
+            mode: the game mode (``None``: the scenario's own, :func:`hexwar.net.modes.detect_mode`;
+                a hosted ``game``'s ``mode``).
             seed: the game's seed; default a secret random one (``secrets``).
             game: an existing game to host (``hexwar serve SAVE``).
 
@@ -228,6 +230,8 @@ class GameServer:
         """
         if len(self.rooms) >= self.limits.max_games:
             raise HexwarError(f"this server already hosts {len(self.rooms)} games (limit {self.limits.max_games})")
+        if mode is None:
+            mode = str(getattr(game, "mode", "hex")) if game is not None else detect_mode(scenario)
         adapter = mode_adapter(mode)
         if game is None:
             game = adapter.new_game(scenario, fog, secrets.randbelow(2**63) if seed is None else seed)
@@ -333,14 +337,15 @@ class GameServer:
                           self.limits)
             elif t == "create":
                 try:
-                    find_scenario(msg["scenario"])  # shipped scenarios only: never a path from a socket
-                    gid, tokens = self.create_game(msg["scenario"], bool(msg.get("fog", False)), msg.get("mode", "hex"))
+                    if msg["scenario"] not in CAMPAIGN_PRESETS:
+                        find_scenario(msg["scenario"])  # shipped scenarios only: never a path from a socket
+                    mode = msg.get("mode") or detect_mode(msg["scenario"])
+                    gid, tokens = self.create_game(msg["scenario"], bool(msg.get("fog", False)), mode)
                 except HexwarError as exc:
                     self._reply_error(conn, "bad_message" if "limit" not in str(exc) else "limit", str(exc))
                     continue
                 self.note(f"lobby: created game {gid}")
-                conn.send(encode({"type": "created", "game": gid, "mode": msg.get("mode", "hex"), "tokens": tokens}),
-                          self.limits)
+                conn.send(encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), self.limits)
             else:
                 self._reply_error(conn, "protocol", f"{t!r} is not a lobby message here (path /); "
                                                     "join a game at /GAME with hello")
@@ -506,13 +511,14 @@ def _is_closed(exc: BaseException) -> bool:
 
 
 def shipped_scenarios() -> list[str]:
-    """Names of the shipped scenarios (the lobby may create games of these only)."""
+    """Names of the shipped scenarios and campaign presets (the lobby may create games of these only)."""
     from ..paths import content_dir
 
     try:
-        return sorted(p.stem for p in (content_dir("scenarios")).glob("*.toml"))
+        names = sorted(p.stem for p in (content_dir("scenarios")).glob("*.toml"))
     except Exception:  # no content folder in this installation
-        return []
+        names = []
+    return names + sorted(CAMPAIGN_PRESETS)  # the wars the lobby can start (mode "campaign")
 
 
 async def serve_forever(server: GameServer, host: str, port: int, certfile: str | None = None,

@@ -47,6 +47,7 @@ from . import gpu, mapgeom  # noqa: E402
 from .camera import WORLD_LAYOUT, Camera, map_bounds  # noqa: E402
 from .counters import COUNTER_SIZE, CounterView, build_counters, counters_at  # noqa: E402
 from .impostor import MapImpostor, ViewCache, impostor_hex_px  # noqa: E402
+from .impostor import _quad as _cache_quad  # noqa: E402
 from .layers import MAX_STACK, TEXT_LAYERS, Layer, counter_layers  # noqa: E402
 from .looks import Looks, default_looks  # noqa: E402
 from .mesh import TILE, Mesh, TexMesh, TileIndex, tile_sort  # noqa: E402
@@ -66,6 +67,9 @@ MIN_COUNTER_DETAIL_PX = 18.0
 IMPOSTOR_LAYERS = (Layer.GROUND, Layer.DETAIL, Layer.CONTOUR, Layer.ROAD_EDGE, Layer.ROAD, Layer.BUILDING, Layer.GRID)
 _IMPOSTOR_SET = frozenset(int(x) for x in IMPOSTOR_LAYERS)
 
+#: Changed rectangles above which the composite is redrawn whole instead.
+MAX_DIRTY_BOXES = 8
+
 _STATIC_LAYERS = ("ground", "detail", "contour", "road", "building", "grid", "label", "feature")
 _SQRT3 = math.sqrt(3.0)
 
@@ -77,6 +81,16 @@ class _Entry:
     vl: Any
     layer: int
     tiles: TileIndex | None = None
+    box: tuple[float, float, float, float] | None = None
+
+
+@dataclass
+class _Stack:
+    """The counter meshes of one hex stack (``levels`` as :func:`build_counters` returns them)
+    and their world bounding box ``(x0, y0, x1, y1)`` (``None``: nothing drawn)."""
+
+    levels: list[tuple[Mesh, TexMesh]]
+    box: tuple[float, float, float, float] | None
 
 
 class MapView:
@@ -162,12 +176,21 @@ class MapView:
         self._cache_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
         self._cache_vl: Any = None
         self._comp_group = gpu.TextGroup(Layer.GROUND, self.world_group, None, gpu.image_program())
+        self._grid_group = gpu.TextGroup(Layer.GRID, self.world_group, None, gpu.image_program())
+        self._grid_vl: Any = None
+        self._grid_rect: tuple[float, float, float, float] | None = None
         self._comp_vl: Any = None
         self._dyn_gen = 0  # counters and overlays: bumped whenever they change
+        self._stacks: dict[Any, _Stack] = {}  # (hex, counters, simple) -> meshes, for incremental updates
+        self._level_sigs: list[tuple[Any, ...]] = []  # per stack position: the stack meshes its lists show
+        self._comp_dirty: list[tuple[float, float, float, float]] | None = []  # None: redraw it all
         self._feature_gen = 0
         self._static_gen = 0
         self._last_zoom: float | None = None
-        self._last_gens: tuple[int, int] | None = None
+        self._last_gens: tuple[int, int] = (-1, -1)
+        self._stale = False
+        self._comp_rect: tuple[float, float, float, float] | None = None
+        self._cache_rect: tuple[float, float, float, float] | None = None
         self._counter_simple = False
         self.map = bmap
         self._build_all()
@@ -208,6 +231,10 @@ class MapView:
         self._build_features()
         self._snap = self._snapshot()
         self._static_gen += 1
+        self._stacks = {}  # culling tiles follow the map's size
+        for k in range(len(self._level_sigs)):
+            self._clear(f"counters:{k}", dirty=False)
+        self._level_sigs = []
         if self.counters:
             self._build_counters()  # counters off the new map stop being culled by tile
 
@@ -270,28 +297,47 @@ class MapView:
         drawables in :attr:`batch` that should follow the camera at that layer's depth."""
         return self._groups[int(layer)]
 
-    def _put(self, name: str, layer: int, mesh: Mesh | TexMesh) -> None:
+    def _put(self, name: str, layer: int, mesh: Mesh | TexMesh, dirty: bool = True,
+             tiles: TileIndex | None = None) -> None:
         group = self._groups[int(layer)]
-        tiles = None
-        if mesh.vertex_count and mesh.owner is not None and (name in _STATIC_LAYERS or name == "counters"):
+        if tiles is None and mesh.vertex_count and mesh.owner is not None \
+                and (name in _STATIC_LAYERS or name.startswith("counters")):
             mesh.indices, tiles = tile_sort(mesh.indices, mesh.owner, self.map.width, self.map.height, TILE)
         if isinstance(mesh, TexMesh):
             vl = gpu.upload_texmesh(mesh, self._store, group)
         else:
             vl = gpu.upload_mesh(mesh, self._store, group, self._colour_prog)
         entries = self._lists.setdefault(name, [])
+        box = None
+        if mesh.vertex_count and dirty and name not in _STATIC_LAYERS:  # what the composite must redraw
+            (x0, y0), (x1, y1) = mesh.positions.min(axis=0), mesh.positions.max(axis=0)
+            box = (float(x0), float(y0), float(x1), float(y1))
         if vl is not None:
-            entries.append(_Entry(vl, int(layer), tiles))
+            entries.append(_Entry(vl, int(layer), tiles, box))
+        self._draw_order = None
+        if name not in _STATIC_LAYERS:
+            self._dyn_gen += 1
+            if dirty and box is not None:
+                self._mark_dirty(box if layer < Layer.HUD else False)
+
+    def _clear(self, name: str, dirty: bool = True) -> None:
+        for e in self._lists.pop(name, []):
+            e.vl.delete()
+            if dirty and name not in _STATIC_LAYERS and e.box is not None:
+                self._mark_dirty(e.box if e.layer < Layer.HUD else False)
         self._draw_order = None
         if name not in _STATIC_LAYERS:
             self._dyn_gen += 1
 
-    def _clear(self, name: str) -> None:
-        for e in self._lists.pop(name, []):
-            e.vl.delete()
-        self._draw_order = None
-        if name not in _STATIC_LAYERS:
-            self._dyn_gen += 1
+    def _mark_dirty(self, box: tuple[float, float, float, float] | None | bool) -> None:
+        """Note that the composite must be redrawn inside world rectangle ``box`` (``None``:
+        everywhere; ``False``: nowhere, a screen-space layer drawn live every frame)."""
+        if box is False:
+            return
+        if box is None or self._comp_dirty is None:
+            self._comp_dirty = None
+        else:
+            self._comp_dirty.append(box)  # type: ignore[arg-type]
 
     def _replace(self, name: str, layer: int, mesh: Mesh | TexMesh) -> None:
         self._clear(name)
@@ -313,11 +359,15 @@ class MapView:
     def set_counters(self, counters: Iterable[CounterView]) -> None:
         """Replace all unit counters (those sharing a hex stack bottom first, in order).
 
+        Incremental (issue 22): the meshes of every hex stack are kept, so only stacks that
+        changed are built again, and the cached composite is redrawn only around them (the
+        stacks' old and new outlines), not over the whole view.
+
         Raises:
             HexwarError: for a counter with unknown side or type (see :class:`CounterView`).
         """
         self.counters = list(counters)
-        self._build_counters()
+        self._build_counters(incremental=True)
 
     def _owner_of(self, h: Hex) -> int | None:
         col, row = h.offset
@@ -325,14 +375,79 @@ class MapView:
             return row * self.map.width + col
         return None
 
-    def _build_counters(self) -> None:
-        self._clear("counters")
-        levels = build_counters(self.counters, self.looks, self.layout, self.atlas, MAX_STACK,
-                                simple=self._counter_simple, owner_of=self._owner_of)
-        for k, (body, text) in enumerate(levels):
+    def _stack_meshes(self, h: Hex, stack: tuple[CounterView, ...]) -> _Stack:
+        key = (h, stack, self._counter_simple)
+        got = self._stacks.get(key)
+        if got is None:
+            levels = build_counters(stack, self.looks, self.layout, self.atlas, MAX_STACK,
+                                    simple=self._counter_simple, owner_of=self._owner_of)
+            pts = [m.positions for lv in levels for m in lv if m.vertex_count]
+            if pts:
+                allp = np.concatenate(pts)
+                (x0, y0), (x1, y1) = allp.min(axis=0), allp.max(axis=0)
+                box = (float(x0), float(y0), float(x1), float(y1))
+            else:
+                box = None
+            got = _Stack(levels, box)
+        return got
+
+    def _build_counters(self, incremental: bool = False) -> None:
+        stacks: dict[Hex, list[CounterView]] = {}
+        for c in self.counters:
+            stacks.setdefault(c.hex, []).append(c)
+        old = self._stacks
+        new: dict[Any, _Stack] = {}
+        for h, st in stacks.items():
+            key = (h, tuple(st), self._counter_simple)
+            new[key] = old[key] if key in old else self._stack_meshes(h, key[1])
+        dirty = [st.box for k, st in old.items() if k not in new and st.box is not None]
+        dirty += [st.box for k, st in new.items() if k not in old and st.box is not None]
+        self._stacks = new
+        # stacks in map-tile order (each stack lies in one tile): the concatenated meshes come
+        # out tile-sorted, as tile_sort would make them, without sorting every triangle again
+        W, H = self.map.width, self.map.height
+        ntr, ntc = -(-H // TILE), -(-W // TILE)
+        tiled: list[tuple[int, int, _Stack, Any]] = []
+        cullable = True
+        for i, (key, stack) in enumerate(new.items()):
+            own = self._owner_of(key[0])
+            if own is None:
+                cullable = False
+                own = 0
+            tiled.append(((own // W) // TILE * ntc + (own % W) // TILE, i, stack, key))
+        if cullable:
+            tiled.sort(key=lambda x: (x[0], x[1]))
+        depth = max((len(st.levels) for st in new.values()), default=0)
+        for k in range(depth, len(self._level_sigs)):
+            self._clear(f"counters:{k}", dirty=False)
+        del self._level_sigs[depth:]
+        for k in range(depth):
+            lv = [(tid, st.levels[k]) for tid, _, st, _ in tiled if len(st.levels) > k]
+            sig = tuple(key for _, _, st, key in tiled if len(st.levels) > k)
+            if k < len(self._level_sigs) and self._level_sigs[k] == sig:
+                continue  # this stack position shows the same meshes: its vertex lists stay
+            self._clear(f"counters:{k}", dirty=False)
+            if k < len(self._level_sigs):
+                self._level_sigs[k] = sig
+            else:
+                self._level_sigs.append(sig)
             b, t = counter_layers(k)
-            self._put("counters", b, body)
-            self._put("counters", t, text)
+            for layer, j in ((b, 0), (t, 1)):
+                parts = [(tid, m[j]) for tid, m in lv if m[j].vertex_count]
+                mesh: Mesh | TexMesh = (Mesh.concat([m for _, m in parts if isinstance(m, Mesh)]) if j == 0
+                                        else TexMesh.concat([m for _, m in parts if isinstance(m, TexMesh)]))
+                tiles = None
+                if cullable and parts and mesh.owner is not None:
+                    tris = np.bincount(np.array([tid for tid, _ in parts], dtype=np.int64),
+                                       weights=np.array([len(m.indices) // 3 for _, m in parts], dtype=np.int64),
+                                       minlength=ntr * ntc)
+                    tiles = TileIndex(np.concatenate([[0], np.cumsum(tris)]).astype(np.int64), ntr, ntc, TILE)
+                self._put(f"counters:{k}", layer, mesh, dirty=False, tiles=tiles)
+        if incremental:
+            for box in dirty:
+                self._mark_dirty(box)
+        else:
+            self._mark_dirty(None)
 
     def counters_at(self, h: Hex) -> list[CounterView]:
         """Counters standing in hex ``h``, bottom first."""
@@ -454,10 +569,12 @@ class MapView:
         return map_bounds(self.map.width, self.map.height, self.layout)
 
     # -- drawing --------------------------------------------------------------------------
-    def visible_hex_range(self, margin: int = 1) -> tuple[int, int, int, int]:
-        """Rows ``r0..r1`` and columns ``c0..c1`` (inclusive, maybe off the map) on screen,
-        widened by ``margin`` hexes for drawings that spill over their hex."""
-        x0, y0, x1, y1 = self.camera.visible_world_rect()
+    def visible_hex_range(self, margin: int = 1,
+                          within: tuple[float, float, float, float] | None = None) -> tuple[int, int, int, int]:
+        """Rows ``r0..r1`` and columns ``c0..c1`` (inclusive, maybe off the map) on screen (or
+        in world rectangle ``within``), widened by ``margin`` hexes for drawings that spill
+        over their hex."""
+        x0, y0, x1, y1 = within if within is not None else self.camera.visible_world_rect()
         s = self.layout.size
         ox, oy = self.layout.origin
         c0 = math.floor((x0 - ox - s) / (1.5 * s)) - margin
@@ -487,12 +604,14 @@ class MapView:
         group.parent.unset_state()
 
     def _draw_layers(self, lo: int | None = None, hi: int | None = None, cull: bool = True,
-                     force_detail: bool = False, impostor: bool = False) -> None:
+                     force_detail: bool = False, impostor: bool = False,
+                     within: tuple[float, float, float, float] | None = None) -> None:
         """Draw the layers ``lo <= layer <= hi`` (all by default) in order.
 
-        With ``impostor`` the far-out image stands in for :data:`IMPOSTOR_LAYERS`.
+        With ``impostor`` the far-out image stands in for :data:`IMPOSTOR_LAYERS`; with
+        ``within`` (a world rectangle) tiles are culled to it instead of to the camera's view.
         """
-        r0, r1, c0, c1 = self.visible_hex_range()
+        r0, r1, c0, c1 = self.visible_hex_range(margin=1 if within is None else 2, within=within)
         if impostor:
             self._draw_quad(self._impostor_vl, self._impostor_group)
         parent = None
@@ -543,26 +662,87 @@ class MapView:
 
     def _draw_composite(self, top: int) -> None:
         """Show the cached static map with underlays, counters and overlays (re-compositing
-        them first if they changed), then the screen-space layers live."""
-        key = (self._cache.builds, self._dyn_gen)
-        if self._cache.comp_key != key:
-            self._cache.build_composite(self, lambda: self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1), key)
-            self._comp_group.texture = self._cache.comp_texture
-            if self._comp_vl is not None:
-                self._comp_vl.delete()
-            self._comp_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._comp_group)
-        self._cache.draw(self.camera, lambda: self._draw_quad(self._comp_vl, self._comp_group), composite=True)
+        them first if they changed: only around what changed when that is known), then the
+        screen-space layers live."""
+        c = self._cache
+        key = c.stage_builds
+        dirty = self._comp_dirty
+        if c.comp_key != key or dirty is None or dirty:
+            boxes = None if (c.comp_key != key or dirty is None or len(dirty) > MAX_DIRTY_BOXES) else dirty
+            c.build_composite(self, lambda box: self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1, within=box), key,
+                              boxes)
+            self._comp_dirty = []
+            if self._comp_vl is None or self._comp_group.texture is not c.comp_texture \
+                    or self._comp_rect != c.rect:
+                self._comp_group.texture = c.comp_texture
+                if self._comp_vl is not None:
+                    self._comp_vl.delete()
+                self._comp_vl = gpu.upload_texmesh(c.quad(), self._store, self._comp_group)
+                self._comp_rect = c.rect
+        c.draw(self.camera, lambda: self._draw_quad(self._comp_vl, self._comp_group), composite=True)
         self._draw_layers(lo=int(Layer.HUD))
 
     @property
     def cache_builds(self) -> int:
-        """How many times the static level of the viewport cache was rendered (tests, benchmarks)."""
+        """How many times the multisampled base of the viewport cache was rendered (tests, benchmarks)."""
         return self._cache.builds
 
     @property
     def composite_builds(self) -> int:
-        """How many times counters and overlays were composited over the cached map."""
+        """How many times counters and overlays were composited over the cached map (wholly or
+        around what changed)."""
         return self._cache.comp_builds
+
+    @property
+    def cache_settled(self) -> bool:
+        """True when no build of the viewport cache is in progress (the picture is exact)."""
+        return self._cache.job is None and not self._stale
+
+    def _lay_grid(self, texture: Any, rect: tuple[float, float, float, float]) -> None:
+        """The grid alone (``texture``, premultiplied alpha) over world rectangle ``rect``,
+        through the current camera (the cache's own: texel for pixel)."""
+        self._grid_group.texture = texture
+        if self._grid_vl is None or self._grid_rect != rect:
+            if self._grid_vl is not None:
+                self._grid_vl.delete()
+            self._grid_vl = gpu.upload_texmesh(_cache_quad(*rect), self._store, self._grid_group)
+            self._grid_rect = rect
+        g = self._grid_group
+        parent = self.world_group
+        parent.set_state()
+        g.set_state()
+        gl.glBlendFuncSeparate(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gpu.draw_ranges(self._grid_vl, None)
+        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        g.unset_state()
+        parent.unset_state()
+
+    def _draw_stale(self, top: int) -> None:
+        """The old cached image scaled to the current zoom: the composite when counters and
+        overlays have not changed since it was made (one textured quad), else the static
+        image with the layers above drawn live."""
+        c = self._cache
+        whole = (not self._comp_dirty and self._comp_dirty is not None and c.comp_texture is not None
+                 and c.comp_key == c.stage_builds and self._comp_vl is not None and self._comp_rect == c.rect)
+        if whole:
+            tex, vl, group = c.comp_texture, self._comp_vl, self._comp_group
+        else:
+            tex = c.texture
+            if self._cache_vl is None or self._cache_rect != c.rect or self._cache_group.texture is not tex:
+                self._cache_group.texture = tex
+                if self._cache_vl is not None:
+                    self._cache_vl.delete()
+                self._cache_vl = gpu.upload_texmesh(c.quad(), self._store, self._cache_group)
+                self._cache_rect = c.rect
+            vl, group = self._cache_vl, self._cache_group
+        gl.glBindTexture(tex.target, tex.id)
+        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR)
+        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR)
+        self._draw_quad(vl, group)
+        gl.glBindTexture(tex.target, tex.id)
+        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
+        gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+        self._draw_layers(lo=int(Layer.HUD) if whole else top + 1)
 
     def draw(self, exact: bool = False) -> None:
         """Bring changed layers up to date and draw everything (current GL context).
@@ -576,9 +756,14 @@ class MapView:
         Args:
             exact: never show a stale cache. While the zoom changes from frame to frame
                 (wheel zooming) the old cache is shown scaled, and while the map changes
-                from frame to frame (a paint stroke) the map is drawn directly; the cache
-                is rebuilt once things settle, so zooming and painting stay smooth.
-                ``exact=True`` (screenshots, tests) always rebuilds first.
+                from frame to frame (a paint stroke) the map is drawn directly. Once things
+                settle the multisampled base is rebuilt in strips of at most
+                :data:`~hexwar.render.impostor.BUILD_BUDGET` pixel-samples a frame (the old
+                image, scaled, shows until it is done), so zooming, toggling the grid and
+                painting never stall a frame. Label toggles and feature changes redo only
+                the single-sampled static image; counter and overlay changes redraw the
+                composite only around them. ``exact=True`` (screenshots, tests) builds
+                everything first.
         """
         self.refresh()
         if self._built_viewport != self.camera.viewport:
@@ -589,41 +774,70 @@ class MapView:
         imp = self.impostor_active()
         if imp:
             self._ensure_impostor()
+        self._stale = False
         if not self.use_cache:
             self._draw_layers(impostor=imp)
         else:
             top = self._cache_top()
-            cam = self.camera
-            key = (self._static_gen, self._feature_gen if top >= Layer.FEATURE else None, top, cam.zoom,
-                   cam.pixel_ratio, cam.framebuffer_size, imp, self.show_grid,
-                   self._groups[int(Layer.LABEL)].visible, self._groups[int(Layer.DETAIL)].visible)
+            cam, c = self.camera, self._cache
+            # multisampled, the grid gets its own texture (a grid toggle then redoes only the
+            # single-sampled stage); single-sampled it is simply drawn in the stage
+            split_grid = self.cache_samples > 1 and not imp
+            base_key = (self._static_gen, cam.zoom, cam.pixel_ratio, cam.framebuffer_size, imp,
+                        self._groups[int(Layer.DETAIL)].visible, split_grid)
             gens = (self._static_gen, self._feature_gen)
-            volatile = not exact and (cam.zoom != self._last_zoom or gens != self._last_gens)
-            if self._cache.valid(key, cam):
+            volatile = not exact and (cam.zoom != self._last_zoom or self._static_gen != self._last_gens[0])
+            grid = int(Layer.GRID)
+
+            def base() -> None:
+                self._draw_layers(hi=int(Layer.BUILDING), impostor=imp)
+
+            def grid_alone() -> None:
+                g = self._groups[grid]
+                shown = g.visible
+                g.visible = True  # built even while hidden, so showing it costs no rebuild
+                try:
+                    self._draw_layers(lo=grid, hi=grid)
+                finally:
+                    g.visible = shown
+
+            def stage() -> None:
+                self._draw_layers(lo=grid + 1 if split_grid else grid, hi=top, impostor=imp)
+
+            ok = c.valid(base_key, cam)
+            # the old image may stand in while the base is rebuilt when only the zoom, the
+            # grid toggle or the detail level differ (the map and the framebuffer are the same)
+            stale_ok = (c.texture is not None and c.base_key is not None and c.covers(cam)
+                        and (c.base_key[0], c.base_key[2], c.base_key[3], c.base_key[4]) ==
+                        (base_key[0], base_key[2], base_key[3], base_key[4]))
+            if not ok:
+                if exact or (not volatile and not stale_ok):
+                    # nothing to show meanwhile: built at once
+                    c.build(self, base, base_key, self.cache_samples, grid_alone if split_grid else None,
+                            self._lay_grid)
+                    ok = True
+                else:
+                    if c.job is None or c.job.key != base_key or not c.job.covers(cam):
+                        c.start(self, base_key, self.cache_samples, grid=split_grid)
+                    if not volatile:
+                        c.step(self, base, draw_grid=grid_alone, lay_grid=self._lay_grid)
+                        # a frame that rendered part of the base shows the old image once more:
+                        # the static image and the composite follow in the next frame
+                        ok = c.job is None and not stale_ok
+            if ok:
+                stage_key = (c.builds, self._feature_gen, self._groups[int(Layer.LABEL)].visible, self.show_grid)
+                if c.key != stage_key:
+                    c.build_stage(self, stage, stage_key, gridded=split_grid and self.show_grid)
                 self._draw_composite(top)
-            elif (volatile and cam.zoom != self._last_zoom and self._cache.key is not None
-                  and self._cache.key[:3] + self._cache.key[4:] == key[:3] + key[4:] and self._cache.covers(cam)):
-                # zoom still changing: show the old image scaled, rebuild when it settles
-                tex = self._cache.texture
-                gl.glBindTexture(tex.target, tex.id)
-                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR)
-                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR)
-                self._draw_quad(self._cache_vl, self._cache_group)
-                gl.glBindTexture(tex.target, tex.id)
-                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
-                gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
-                self._draw_layers(lo=top + 1)
-            elif volatile:
-                # the map or the zoom is changing frame after frame (a paint stroke, the
-                # wheel): draw directly, cache once it settles
-                self._draw_layers(impostor=imp)
+            elif stale_ok:
+                # the zoom or the grid toggle changed: the old image, scaled, until the new one is done
+                self._stale = True
+                self._draw_stale(top)
             else:
-                self._cache.build(self, lambda: self._draw_layers(hi=top, impostor=imp), key, self.cache_samples)
-                self._cache_group.texture = self._cache.texture
-                if self._cache_vl is not None:
-                    self._cache_vl.delete()
-                self._cache_vl = gpu.upload_texmesh(self._cache.quad(), self._store, self._cache_group)
-                self._draw_composite(top)
+                # the map is changing frame after frame (a paint stroke), or nothing cached
+                # covers the view: draw directly, cache once it settles
+                self._stale = True
+                self._draw_layers(impostor=imp)
             self._last_gens = gens
         self._last_zoom = self.camera.zoom
         self.batch.draw()
@@ -632,10 +846,10 @@ class MapView:
         """Delete every vertex list this view made (the view is unusable afterwards)."""
         for name in list(self._lists):
             self._clear(name)
-        for vl in (self._impostor_vl, self._cache_vl, self._comp_vl):
+        for vl in (self._impostor_vl, self._cache_vl, self._comp_vl, self._grid_vl):
             if vl is not None:
                 vl.delete()
-        self._impostor_vl = self._cache_vl = self._comp_vl = None
+        self._impostor_vl = self._cache_vl = self._comp_vl = self._grid_vl = None
         self._impostor.delete()
         self._cache.delete()
         self._overlays.clear()

@@ -32,7 +32,10 @@ __all__ = ["FONT_NAME", "RASTER_PX", "GlyphAtlas", "glyph_atlas"]
 FONT_NAME = "DejaVu Sans"
 RASTER_PX = 40            # glyph raster size in pixels (font em)
 CELL = 64                 # atlas cell size in pixels; padding keeps mip levels from bleeding
-GRID = 16                 # cells per atlas side -> 1024 x 1024 texture, 256 glyphs
+GRID = 32                 # cells per atlas side -> 2048 x 2048 texture, 1024 glyphs (the UI's
+                          # symbols and bold lowercase filled 256 within one editor session)
+PAD = 5                   # transparent texels kept around each glyph's quad: a thin glyph (a
+                          # minus, a comma's tail) drawn small must still cover pixel centres
 STYLES = ("regular", "bold", "condensed")  # condensed = condensed bold (counter names)
 _PRELOAD = "".join(chr(c) for c in range(32, 127))
 
@@ -76,7 +79,7 @@ class GlyphAtlas:
             self._add_chars(ch, "bold")
         self._upload()
         h = self._glyphs[("H", "regular")]
-        self.cap_height = h.y1
+        self.cap_height = h.y1 - PAD / RASTER_PX  # the ink top of "H" (its quad is padded)
 
     # -- building -------------------------------------------------------------------------
     def _add_chars(self, chars: str, style: str) -> bool:
@@ -86,8 +89,8 @@ class GlyphAtlas:
             if (ch, style) in self._glyphs:
                 continue
             if self._next >= GRID * GRID:
-                # atlas full: fall back to '?' (never expected for map text)
-                self._glyphs[(ch, style)] = self._glyphs.get(("?", style)) or next(iter(self._glyphs.values()))
+                # atlas full: fall back to a visible '?' (never expected for map text)
+                self._glyphs[(ch, style)] = self._glyphs.get(("?", style)) or self._glyphs[("?", "regular")]
                 continue
             glyph = font.get_glyphs(ch)[0][0]
             cx, cy = (self._next % GRID) * CELL, (self._next // GRID) * CELL
@@ -104,9 +107,16 @@ class GlyphAtlas:
                 ox, oy, w_c, h_c = cx + CELL // 2, cy + CELL // 2, 0, 0
             size = float(GRID * CELL)
             em = float(RASTER_PX)
-            self._glyphs[(ch, style)] = _Glyph(ox / size, oy / size, (ox + w_c) / size, (oy + h_c) / size,
-                                              x0 / em, y0 / em, (x0 + w_c) / em, (y0 + h_c) / em,
-                                              glyph.advance / em)
+            # the quad and its texels reach PAD texels past the ink (inside the cell), so text
+            # drawn at a few pixels keeps glyphs thinner than a pixel (issue 17: "1-0" lost its
+            # minus, commas showed as dots)
+            pl = min(PAD, ox - cx) if w_c else 0
+            pb = min(PAD, oy - cy) if h_c else 0
+            pr = min(PAD, cx + CELL - ox - w_c) if w_c else 0
+            pt = min(PAD, cy + CELL - oy - h_c) if h_c else 0
+            self._glyphs[(ch, style)] = _Glyph((ox - pl) / size, (oy - pb) / size, (ox + w_c + pr) / size,
+                                              (oy + h_c + pt) / size, (x0 - pl) / em, (y0 - pb) / em,
+                                              (x0 + w_c + pr) / em, (y0 + h_c + pt) / em, glyph.advance / em)
             added = True
         return added
 

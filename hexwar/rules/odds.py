@@ -282,14 +282,22 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     e_idx = np.arange(1, E + 1)
 
     def shift(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
-        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors."""
-        en = e_idx[:, None] - d[None, :]
-        w = v[1:, None] * p[None, :]
+        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors.
+
+        Only the endurance rows holding mass are spread: the others would add exact zeros
+        (every weight is >= 0), so leaving them out gives bit-for-bit the same sums, in the
+        same order, with smaller arrays (issue 22)."""
+        nz = v[1:].nonzero()[0]
+        if not nz.size:
+            return np.zeros(E + 1)
+        en = e_idx[nz, None] - d[None, :]
+        w = v[1:][nz, None] * p[None, :]
         gone = en <= 0
         if gone.any():
-            dead[:] += np.bincount(fate_of_die[np.broadcast_to(f, en.shape)[gone]], weights=w[gone], minlength=4)
-        alive = ~gone
-        return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
+            dead[:] += np.bincount(fate_of_die[f[gone.nonzero()[1]]], weights=w[gone], minlength=4)
+            alive = ~gone
+            return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
+        return np.bincount(en.ravel(), weights=w.ravel(), minlength=E + 1)
 
     def extra_then(v: np.ndarray, j: int, fate: Any) -> np.ndarray:
         """Mass drawing card state ``j``: apply its extra damage dice (no Defense). A crew whose
@@ -307,9 +315,54 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         return shift(v, np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
 
     def draw(v: np.ndarray, out: np.ndarray, fate: Any) -> None:
-        """Mass that must draw a Damage card now: split over the card states."""
+        """Mass that must draw a Damage card now: split over the card states (no mass: every
+        state would get exact zeros, so nothing is done)."""
+        if not v.any():
+            return
         for j in range(1, C):
             out[j] += extra_then(v * draw_p[j], j, fate)
+
+    def by_face(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray, faces: np.ndarray, k_of: np.ndarray,
+                fate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`shift` of ``v`` for every die face at once: survivors ``[faces, E + 1]``
+        and dead mass ``[faces, 4]`` (entry ``i`` of ``d, p`` belongs to face ``k_of[i]``,
+        fate ``fate[i]``)."""
+        nf = len(faces)
+        nz = v[1:].nonzero()[0]
+        if not nz.size:
+            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
+        en = e_idx[nz, None] - d[None, :]
+        w = v[1:][nz, None] * p[None, :]
+        gone = en <= 0
+        kk = np.broadcast_to(k_of, en.shape)
+        alive = ~gone
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
+        gone_mass = np.bincount((kk * 4 + np.broadcast_to(fate, en.shape))[gone], weights=w[gone],
+                                minlength=nf * 4).reshape(nf, 4)
+        return surv, gone_mass
+
+    def extra_by_face(low: np.ndarray, j: int, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """:func:`extra_then` of each face's mass ``low[k] * draw_p[j]`` with that face as the
+        crew's fate, for every face at once: survivors ``[faces, E + 1]`` and dead mass
+        ``[faces, 4]`` (``None``: the card has no extra dice, nothing dies)."""
+        V = low * draw_p[j]
+        x = states[j][2]
+        nf = len(faces)
+        if not x:
+            return V, None
+        p, s, _ = dice_sum_distribution(x)
+        ki, ri = V[:, 1:].nonzero()
+        if not ki.size:
+            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
+        en = e_idx[ri][:, None] - s[None, :]
+        w = V[ki, 1 + ri][:, None] * p[None, :]
+        gone = en <= 0
+        alive = ~gone
+        kk = np.broadcast_to(ki[:, None], en.shape)
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
+        fate = np.broadcast_to(fate_of_die[faces[ki]][:, None], en.shape)
+        gone_mass = np.bincount((kk * 4 + fate)[gone], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
+        return surv, gone_mass
 
     def fresh(ndice: int) -> tuple[np.ndarray, np.ndarray]:
         """The highest face of ``ndice`` d10 still to be rolled: (probabilities, faces 1..10)."""
@@ -335,14 +388,25 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
             p = np.concatenate([ph * pd_, pdb * pd_])
             f = np.concatenate([md_, md_])
             if kind == 0 and can_draw:
-                for die in np.unique(f):  # the hit's die decides a crew the extra damage kills
-                    sel = f == die
-                    surv = shift(v, d[sel], p[sel], f[sel])
-                    low = surv.copy()
-                    low[half + 1:] = 0.0
-                    surv[: half + 1] = 0.0
-                    Q[c] += surv
-                    draw(low, Q, int(die))
+                # the hit's die decides a crew the extra damage kills: per die face, the hit's
+                # damage, then the extra dice of the card drawn. Every face's numbers come
+                # from one bincount (keyed by face), then are added in the order of faces
+                # exactly as face-by-face calls would add them: the same sums, bit for bit.
+                faces = np.unique(f)
+                S, Dd = by_face(v, d, p, f, faces, np.searchsorted(faces, f), fate_of_die[f])
+                low_all = S.copy()
+                low_all[:, half + 1:] = 0.0
+                S[:, : half + 1] = 0.0
+                extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
+                for k in range(len(faces)):
+                    dead[:] += Dd[k]
+                    Q[c] += S[k]
+                    if not low_all[k].any():
+                        continue
+                    for j, (xs, xd) in enumerate(extras, start=1):
+                        if xd is not None:
+                            dead[:] += xd[k]
+                        Q[j] += xs[k]
             else:
                 Q[c] += shift(v, d, p, f)
             if ps:

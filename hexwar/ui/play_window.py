@@ -190,8 +190,19 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         key = (id(st), self.controller._epoch(), self.controller.side)
         if self._keys.get("fog_view_key") != key:
             self._keys["fog_view_key"] = key
-            self._keys["fog_view"] = state_from_view(view(st, self.controller.side).data, st.scenario)
+            data = view(st, self.controller.side).data
+            self._keys["fog_view"] = state_from_view(data, st.scenario)
+            self._keys["fog_marks"] = tuple(data["last_known"])
         return self._keys["fog_view"]  # type: ignore[no-any-return]
+
+    def last_known(self) -> tuple[Any, ...]:
+        """The shown side's last-known markers (R12.2) as :class:`~hexwar.render.ghosts.Ghost` s."""
+        if "fog" not in self.state.variants:
+            return ()
+        from ..render.ghosts import ghosts_from_view
+
+        self.drawn_state()
+        return ghosts_from_view(self._keys.get("fog_marks", ()), self.state.battlemap)
 
     def refresh(self) -> None:
         """Bring counters, overlays and panels up to date with the controller."""
@@ -250,6 +261,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             # the selected unit is drawn on top of its stack, so its counter shows
             cs = [c for c in cs if c.key != ctl.selected] + [c for c in cs if c.key == ctl.selected]
             v.set_counters(cs)
+        # last-known markers of enemy units that left sight (R12.2): ghost counters with the turn seen
+        ghosts = self.last_known()
+        self._set("last_known", (ghosts, ep) if ghosts else None, lambda: _ghosts(ghosts))
         if v.show_labels != self.flags.show_labels:
             v.show_labels = self.flags.show_labels
         # objectives (R10.2), ringed in the holder's colour
@@ -615,6 +629,12 @@ class _Arrows(ArrowOverlay):
         for layer, ms in out.items():
             res[layer] = TexMesh.concat(ms) if isinstance(ms[0], TexMesh) else Mesh.concat(ms)
         return res
+
+
+def _ghosts(ghosts: tuple[Any, ...]) -> Any:
+    from ..render.ghosts import LastKnownOverlay
+
+    return LastKnownOverlay(ghosts)
 
 
 def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:

@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...model.hexgrid import Hex
 from ..commands import Command, Commit, Declare, Move, Undo
 from ..events import GameEvent, Recorder, RollEvent
 from .registry import Action
@@ -29,7 +30,7 @@ from .registry import Action
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["ACTION", "UNDOABLE", "REVEALING_EVENTS", "UndoPoint", "check", "apply", "before", "after"]
+__all__ = ["ACTION", "UNDOABLE", "REVEALING_EVENTS", "UndoPoint", "check", "apply", "before", "after", "position_copy"]
 
 #: The command kinds a player may take back (R12.3).
 UNDOABLE: tuple[type[Command], ...] = (Commit, Move, Declare)
@@ -64,13 +65,72 @@ def _position_names(state: GameState) -> list[str]:
     return [f.name for f in dataclasses.fields(state) if f.name not in _NOT_POSITION]
 
 
+# -- copying the position (the hot path: an undo point is taken before every Commit, Move and
+# Declare, so copying is most of an AI-vs-AI game's cost if done with copy.deepcopy) ---------
+
+_IMMUTABLE: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes, complex, Hex})
+_DATACLASS_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _copy_dataclass(v: Any) -> Any:
+    cls = type(v)
+    names = _DATACLASS_FIELDS.get(cls)
+    if names is None:
+        names = _DATACLASS_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(v))
+    if hasattr(v, "__dict__"):  # the same class without calling __init__ or __post_init__
+        out = object.__new__(cls)
+        out.__dict__.update(v.__dict__)
+    else:
+        out = copy.copy(v)
+    for n in names:
+        x = getattr(v, n)
+        if type(x) not in _IMMUTABLE:
+            object.__setattr__(out, n, position_copy(x))  # frozen dataclasses too
+    return out
+
+
+def position_copy(value: Any) -> Any:
+    """A copy of ``value`` equal to ``copy.deepcopy(value)`` for the values a game position holds.
+
+    Strings, numbers, ``None`` and :class:`~hexwar.model.hexgrid.Hex` are kept (immutable);
+    lists, dicts, sets and tuples are rebuilt with copied items; dataclasses (``UnitState``,
+    ``Attack``, ``Kill``, ``GameResult``) are copied field by field; anything else goes to
+    :func:`copy.deepcopy`. About 5x faster than ``copy.deepcopy`` on a game's position (issue
+    22); like a separate ``deepcopy`` per value, it does not keep objects shared between values.
+
+    Args:
+        value: a position field of a :class:`~hexwar.game.state.GameState` (any object).
+
+    Returns:
+        the copy (the same object for immutable values).
+    """
+    t = type(value)
+    if t in _IMMUTABLE:
+        return value
+    if t is dict:
+        return {k: (x if type(x) in _IMMUTABLE else position_copy(x)) for k, x in value.items()}
+    if t is list:
+        return [x if type(x) in _IMMUTABLE else position_copy(x) for x in value]
+    if t is tuple:
+        if all(type(x) in _IMMUTABLE for x in value):
+            return value
+        return tuple(position_copy(x) for x in value)
+    if t is set:
+        return {position_copy(x) for x in value}
+    if t is frozenset and all(type(x) in _IMMUTABLE for x in value):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _copy_dataclass(value)
+    return copy.deepcopy(value)
+
+
 def before(state: GameState, cmd: Command) -> UndoPoint | None:
     """The undo point of ``cmd`` if it is of an undoable kind (taken before it is applied)."""
     if not isinstance(cmd, UNDOABLE):
         return None
     if isinstance(cmd, Move) and "fog" in state.variants:
         return None
-    fields = {n: copy.deepcopy(getattr(state, n)) for n in _position_names(state)}
+    fields = {n: position_copy(getattr(state, n)) for n in _position_names(state)}
     return UndoPoint(cmd, state.turn, state.phase, fields, state.battlemap.copy())
 
 
@@ -118,7 +178,7 @@ def apply(state: GameState, cmd: Undo, rec: Recorder) -> None:
     """Restore the position before the side's last undoable command and log ``undo``."""
     point = state.undo_points.pop()
     for name, value in point.fields.items():
-        setattr(state, name, copy.deepcopy(value))
+        setattr(state, name, position_copy(value))
     if point.battlemap is not None:
         _restore_map(state.battlemap, point.battlemap)
     rec.emit("undo", f"{cmd.side} takes back: {point.command} (R12.3)", side=cmd.side,
