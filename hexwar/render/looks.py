@@ -27,6 +27,8 @@ from ..fileio import read_toml
 from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = [
+    "PALETTES",
+    "palette_looks",
     "PATTERNS",
     "BUILDING_STYLES",
     "RGBA",
@@ -366,6 +368,10 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     overlay = {k: colour(ot, "overlay", k) for k in (
         "reach", "reach_text", "target", "highlight", "los_clear", "los_hindered", "los_blocked",
         "los_intervening", "arrow", "legend_back", "legend_text")}
+    # states added for issue 17 (older looks files without them get these defaults)
+    for k, default in (("cursor", "#00c8ff"), ("pending", "#7a1fa0"), ("deploy_german", "#0072b2"),
+                       ("deploy_soviet", "#cc79a7"), ("art_ok", "#009e73"), ("art_bad", "#c8102e")):
+        overlay[k] = colour(ot, "overlay", k, default)
     overlay_numbers = {k: number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
 
     ramps: dict[str, tuple[RGBA, ...]] = {}
@@ -387,6 +393,38 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
                  contour, contour_width, road, road_edge, road_width, road_edge_width, bridge_parapet,
                  bridge_width, bridge_parapet_width, features, sides, counter,
                  overlay, overlay_numbers, ramps, src)
+
+
+#: The palettes of ``hexwar play --palette``: ``standard`` is the shipped looks file (its
+#: state colours stay apart under simulated deuteranopia, protanopia and tritanopia);
+#: ``high-contrast`` overrides parts of it from ``assets/palettes/high-contrast.toml``.
+PALETTES = ("standard", "high-contrast")
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@cache
+def palette_looks(name: str = "standard") -> Looks:
+    """The shipped looks in palette ``name`` (:data:`PALETTES`), loaded once.
+
+    Raises:
+        HexwarError: for an unknown palette name.
+        ValidationError: when a palette file is malformed (file and field named).
+    """
+    if name == "standard":
+        return default_looks()
+    if name not in PALETTES:
+        from ..errors import HexwarError
+
+        raise HexwarError(f"--palette {name!r}: expected one of {', '.join(PALETTES)}")
+    base = read_toml(looks_path())
+    p = looks_path().parent / "palettes" / f"{name}.toml"
+    return looks_from_dict(_merge(base, read_toml(p)), str(p), default_terrain())
 
 
 @cache
