@@ -130,6 +130,9 @@ class Looks:
             :meth:`ground_colour`).
         contour, contour_width: contour lines between levels (colour, hex sizes).
         road, road_edge, road_width, road_edge_width: road drawing (colours, hex sizes).
+        bridge_parapet, bridge_width, bridge_parapet_width: bridges (a road hex across
+            water, R2.4 bridge convention): parapet colour, deck width and the width of
+            each parapet line (hex sizes).
         features: colours of rubble, fire, wreck and artillery marker drawings.
         sides: counter colours by side.
         counter: endurance bar, damage, pip and selection colours.
@@ -152,6 +155,9 @@ class Looks:
     road_edge: RGBA
     road_width: float
     road_edge_width: float
+    bridge_parapet: RGBA
+    bridge_width: float
+    bridge_parapet_width: float
     features: dict[str, RGBA]
     sides: dict[str, SideLook]
     counter: dict[str, RGBA]
@@ -302,6 +308,9 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     road_edge = colour(rd, "road", "edge")
     road_width = number(rd, "road", "width", 0.01, 1.0)
     road_edge_width = number(rd, "road", "edge_width", 0.0, 0.5)
+    bridge_parapet = colour(rd, "road", "bridge_parapet")
+    bridge_width = number(rd, "road", "bridge_width", 0.01, 1.0)
+    bridge_parapet_width = number(rd, "road", "bridge_parapet_width", 0.0, 0.5)
 
     terrain: dict[str, TerrainLook] = {}
     tt = table("terrain")
@@ -381,7 +390,8 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     if problems:
         raise ValidationError(problems)
     return Looks(terrain, map_colours, grid_width, label_height, corner_shade, level_tint, level_step, level_max,
-                 contour, contour_width, road, road_edge, road_width, road_edge_width, features, sides, counter,
+                 contour, contour_width, road, road_edge, road_width, road_edge_width, bridge_parapet,
+                 bridge_width, bridge_parapet_width, features, sides, counter,
                  overlay, overlay_numbers, ramps, src)
 
 
