@@ -58,7 +58,7 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     screen = Screen(page, M)
     screen.layout(1280, 860)
     # the full card text of the chosen card is on the page, with the running total at 0
-    _type(screen, "cards search", "tiger")
+    _type(screen, "cards search", "de_tiger_i")
     texts = "\n".join(_paint(screen).texts)
     assert "Tiger I (german vehicle, frontline), cost 24" in texts
     assert "1. 8.8 cm KwK 36 L/56: inf 10, veh 8, gun 9; DI 10; range 14" in texts  # its weapon line, from the card data
@@ -71,7 +71,7 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     _click(screen, "save")
     assert not (tmp_path / "x.toml").exists()
     assert "costs 24 points; expected 80..100" in page.status
-    for q in ("panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "stug", "panzer crew regular",
+    for q in ("panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "de_stug_iii_g", "panzer crew regular",
               "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
         _add(screen, q)
     costs = {"de_tiger_i": 24, "de_tank_crew_veteran": 3, "de_pz_iv_h": 15, "de_tank_crew_regular": 2,
@@ -91,7 +91,7 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     screen.key_press(ord("z"), keys.MOD_CTRL)
     assert page.builder.cards[-1] == "de_pioniere" and page.builder.points == 82 - 24 - 5
     assert "Points: 53  (limits 80-100: 27 more needed)" in "\n".join(_paint(screen).texts)
-    _add(screen, "tiger")
+    _add(screen, "de_tiger_i")
     _add(screen, "hmg team")
     assert page.builder.points == 82
     _type(screen, "deck name", "Kursk 'Zitadelle' group")
@@ -155,7 +155,7 @@ def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_d
     screen.key_press(ord("1"))  # the german seat's deck builder
     assert start.page == "deck"
     screen = start.screen
-    for q in ("tiger", "panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "stug", "panzer crew regular",
+    for q in ("de_tiger_i", "panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "de_stug_iii_g", "panzer crew regular",
               "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
         _add(screen, q)
     _click(screen, "use deck")
