@@ -245,11 +245,12 @@ def _fresh_can_act(st, side):
                                                 ("kharkov", "standard", None), ("skirmish", "random", ("fog",))])
 def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name, kind, variants):
     """Turn sequence (R5): the listing shared by ``_advance``'s check and the player is, at every
-    decision of whole games, exactly the listing computed from scratch, for both sides."""
-    from hexwar.game import turn
+    decision of whole games, exactly the listing computed from scratch, for both sides; so are
+    the remembered legal targets and weapon checks of the declaration phase."""
+    from hexwar.game import targeting, turn
 
     sc = load_scenario(find_scenario(name))
-    decisions = 0
+    decisions = checks = 0
     for seed in range(2 if kind == "random" else 1):
         st = sc.new_game(seed=seed, variants=variants)
         players = {s: make_player(kind, s, seed) for s in ("german", "soviet")}
@@ -261,9 +262,19 @@ def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name
             other = "soviet" if side == "german" else "german"
             assert turn.can_act(st, other) == _fresh_can_act(st, other), f"seed {seed} turn {st.turn} {st.phase}"
             assert st.legal_commands(other) == []
+            if st.phase == "declaration":  # the position memo of targeting (R6.1, R7)
+                for uid in sorted(st.units):
+                    memo = targeting.legal_targets(st, side, uid)
+                    assert memo == targeting._legal_targets(st, side, uid), f"seed {seed} {uid}"
+                    for tid, at_crew, _ in memo:
+                        for w in range(2):
+                            assert (targeting.weapon_problem(st, uid, tid, w, at_crew)
+                                    == targeting._weapon_problem(st, uid, tid, w, at_crew))
+                            checks += 1
             st.apply(players[side].choose(st))
             decisions += 1
     assert decisions > 40
+    assert checks > 0 or kind == "random"  # the standard players fight within three turns
 
 
 def test_shared_listing_follows_a_command_and_is_not_used_under_fog():
