@@ -337,3 +337,21 @@ def test_odds_solver_resumed_from_a_solved_prefix_gives_the_same_bits():
         resumed += 1
     odds.clear_cache()
     assert resumed == len(multi)
+
+
+def test_remembered_landing_distribution_equals_a_fresh_one_and_is_a_new_dict():
+    """R9.3: the remembered exact landing distribution is the one computed afresh (same hexes,
+    same Fractions, same order); a caller changing its dict does not change the next answer."""
+    from fractions import Fraction
+
+    from hexwar.model.hexgrid import Hex
+    from hexwar.rules import artillery
+
+    for target, hit_on, bonus in [(Hex(0, 0), 4, 0), (Hex.from_offset(3, 5), 6, 1), (Hex.from_offset(0, 0), 5, 0)]:
+        fresh = dict(artillery._landing_items.__wrapped__(target, hit_on, bonus, 12, 10))
+        first = artillery.exact_landing_distribution(target, hit_on, bonus, 12, 10)
+        assert list(first.items()) == list(fresh.items())
+        assert sum(first.values()) == 1
+        first[target] = Fraction(0)
+        again = artillery.exact_landing_distribution(target, hit_on, bonus, 12, 10)
+        assert again is not first and list(again.items()) == list(fresh.items())
