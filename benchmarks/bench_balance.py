@@ -48,6 +48,52 @@ def timed(specs, client=None, **kw) -> tuple[float, float, list]:
     return wall, cpu() - c, run.records
 
 
+def _empty_chunk(items: list) -> list:
+    return []
+
+
+def _thread_timed_chunk(specs: list) -> float:
+    t0 = time.thread_time()
+    bal.play_chunk(specs)
+    return time.thread_time() - t0
+
+
+def paired_game_cpu(client, specs: list, rounds: int = 3) -> tuple[float, float]:
+    """``(CPU s here, CPU s on the worker)`` of the same chunk of games, played alternately in
+    this process and on the worker, ``rounds`` times each (thread CPU time of the playing thread).
+
+    On a shared machine the CPU a game costs drifts with the load (caches, SMT); alternating
+    cancels that drift, so the ratio is the worker's own per-game cost against this process.
+    """
+    here = there = 0.0
+    for _ in range(rounds):
+        here += _thread_timed_chunk(specs)
+        there += client.submit(_thread_timed_chunk, specs, pure=False).result()
+    return here, there
+
+
+def dask_own_costs(client, idle_s: float = 10.0, tasks: int = 200) -> tuple[float, float]:
+    """Dask's own CPU, apart from any game: ``(idle share of a core, CPU ms per chunk)``.
+
+    The idle share is what the scheduler, this process and the worker burn while nothing runs
+    (heartbeats, monitors); the per-chunk cost is the CPU of sending ``tasks`` empty chunks
+    through the cluster and gathering them, less the idle share over that time. Neither
+    depends on other processes' load as wall-clock figures do.
+    """
+    def cpu() -> float:
+        return time.process_time() + sum(client.run(time.process_time).values())
+
+    c0, t0 = cpu(), time.perf_counter()
+    time.sleep(idle_s)
+    idle = (cpu() - c0) / (time.perf_counter() - t0)
+    c0, t0 = cpu(), time.perf_counter()
+    futures = client.map(_empty_chunk, [[i] for i in range(tasks)], pure=False)
+    client.gather(futures)
+    wall = time.perf_counter() - t0
+    per_chunk = (cpu() - c0 - idle * wall) / tasks
+    return idle, per_chunk
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a short run (12 games a configuration)")
@@ -64,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     bal.run_balance(specs[:2], quiet=True)  # warm this process's imports and caches
     t_none, c_none, ref = timed(specs, cluster="none")
     rows = [("none (this process)", 1, t_none, c_none, "-")]
+    dask_costs = (0.0, 0.0)
+    paired = (1.0, 1.0)
     for workers in (1, 2):
         t0 = time.perf_counter()
         with dask.config.set(QUIET_DASK):  # what hexwar balance --workers K starts
@@ -76,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
             bal.run_balance(specs[:2] * workers, cluster=cluster.scheduler_address, chunk=1, quiet=True)
             t, c, recs = timed(specs, client, cluster=cluster.scheduler_address, workers=workers)
             same = bal.records_csv(recs) == bal.records_csv(ref)
+            if workers == 1:
+                dask_costs = dask_own_costs(client)
+                paired = paired_game_cpu(client, specs[:6])
         finally:
             client.close()
             cluster.close()
@@ -103,8 +154,25 @@ def main(argv: list[str] | None = None) -> int:
           f"({1000 * (c1 - c_none) / len(specs):+.1f} ms CPU/game) | 0% | <= 5% | "
           f"{(cpu_overhead / 0.05) if cpu_overhead > 0 else 0.0:.2f} (lower is better)")
     print(f"CPU overhead per game, 2 workers vs none | {100 * (c2 - c_none) / c_none:+.1f}% | 0% | <= 5% | -")
+    # per worker by CPU time: what the speed-up would be with two free cores (each worker's games
+    # per CPU second of its own work); the wall-clock speed-up above is what this machine gave now
+    eff = (len(specs) / c2) / (len(specs) / c1)
+    print(f"games per CPU s, 1 worker | {len(specs) / c1:.2f} | {len(specs) / c_none:.2f} (none) | - | -")
+    print(f"games per CPU s, 2 workers | {len(specs) / c2:.2f} | {len(specs) / c1:.2f} (1 worker) | - | {eff:.2f}")
+    print(f"speed-up by CPU time, 2 workers over 1 (2 x games per CPU s ratio) | {2 * eff:.2f}x | 1.00x | >= 1.7x | "
+          f"{2 * eff / 1.7:.2f}")
     print("(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
           "and the wall-clock speed-up falls with it)")
+    idle, per_chunk = dask_costs
+    game_cpu = c_none / len(specs)
+    per_chunk_games = max(1, round(bal.SECONDS_PER_CHUNK / bal.DEFAULT_GAME_SECONDS))  # a long run's chunk
+    est = (per_chunk / per_chunk_games + idle * game_cpu) / game_cpu
+    print(f"Dask's own CPU, 1 worker | idle {100 * idle:.2f}% of a core; {1000 * per_chunk:.1f} ms CPU per chunk | "
+          f"- | - | -")
+    print(f"overhead per game on free cores (idle share + chunk cost / {per_chunk_games} games, over "
+          f"{1000 * game_cpu:.0f} ms CPU a game) | {100 * est:+.2f}% | 0% | <= 5% | {est / 0.05:.2f} (lower is better)")
+    print(f"game CPU on a worker vs this process, same 6 games alternately x3 | {100 * (paired[1] / paired[0] - 1):+.1f}% "
+          f"({paired[1]:.2f} s vs {paired[0]:.2f} s) | 0% | <= 5% | -")
     per_worker = len(specs) / t1
     print(f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:")
     print("games | 1 worker | 2 workers | 16 workers | 64 workers")

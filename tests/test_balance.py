@@ -163,19 +163,63 @@ def test_update_docs_rewrites_only_the_kind_table_and_its_json(capsys, monkeypat
     assert doc.read_text() == "no markers here"
 
 
-@pytest.mark.slow  # sends Ctrl+C after a fixed 6 s: on a loaded 2-core machine that can land before the run starts
+def _default_sigint() -> None:
+    """In the child: Ctrl+C as in a terminal, even when pytest itself runs under ``nohup ... &``
+    (which leaves SIGINT ignored, and a Python started with SIGINT ignored never raises
+    KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
+    # The child's stderr is a pseudo-terminal, so it draws its real progress bar; Ctrl+C is sent
+    # only once the bar says a game has finished, however long a loaded machine takes to start.
+    import pty
+    import re
+    import select
+    import termios
+    import threading
+
     out_csv = tmp_path / "part.csv"
+    master, slave = pty.openpty()
+    termios.tcsetwinsize(slave, (24, 120))  # a new pseudo-terminal is 0 columns wide: tqdm would draw nothing
     proc = subprocess.Popen([sys.executable, "-m", "hexwar.cli", "balance", "skirmish", "--games", "400", "--chunk", "1",
-                             "--cluster", "none", "--csv", str(out_csv)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                             "--cluster", "none", "--csv", str(out_csv)], stdout=subprocess.PIPE, stderr=slave,
+                            stdin=subprocess.DEVNULL, text=True, start_new_session=True, preexec_fn=_default_sigint)
+    os.close(slave)
+    err_bytes = bytearray()
+    first_game = threading.Event()
+
+    def read_terminal() -> None:  # drain the terminal until the child closes it
+        while True:
+            try:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if ready:
+                    chunk = os.read(master, 4096)
+                    if not chunk:
+                        return
+                    err_bytes.extend(chunk)
+                    if re.search(rb"\b[1-9]\d*/400\b", err_bytes):
+                        first_game.set()
+            except OSError:  # EIO: the child closed its end
+                return
+            if proc.poll() is not None and not ready:
+                return
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
     try:
-        time.sleep(6.0)
+        deadline = time.monotonic() + 300
+        while not first_game.wait(timeout=0.5):
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                f"no game finished (exit status {proc.poll()}): {bytes(err_bytes)[-600:]!r}"
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=240)  # generous: a loaded 2-core machine finishes its game first
+        out, _ = proc.communicate(timeout=240)  # generous: a loaded 2-core machine finishes its game first
+        reader.join(timeout=10)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+        os.close(master)
+    err = err_bytes.decode("utf-8", "replace")
+    assert proc.returncode == 130, err[-2000:]
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
     n = len(rows)
     assert 0 < n < 400 and f"{n} of 400 games" in out and f"interrupted: {n} of 400 games finished" in err
@@ -229,6 +273,15 @@ def test_sweep_rows_are_the_same_on_one_core_and_on_a_cluster(capsys, tmp_path, 
     fire = ["sim", "sweep", "fire", "kharkov", "--ignite", "P11", "--turns", "3", "--vary", "spread_bonus=4..6",
             "--seeds", "0..1", "--trials", "300"]
     assert run_cli(capsys, *fire)[1] == run_cli(capsys, *fire, "--cluster", cluster.scheduler_address)[1]
+    # places and scenario fields, with per-hex and per-area columns (issue 23)
+    places = ["sim", "sweep", "artillery", "kharkov", "--side", "soviet", "--vary", "target=P11,Q11", "--seeds", "0",
+              "--trials", "300", "--hex", "P11", "--area", "block=O10..Q12"]
+    one = run_cli(capsys, *places)[1]
+    assert one == run_cli(capsys, *places, "--cluster", cluster.scheduler_address)[1] and "block:p_all_gone" in one
+    scen = ["sim", "sweep", "scenario", "skirmish", "--turns", "1", "--vary", "ignite=N06,M06", "--vary",
+            "sides.soviet.artillery.missions=1..2", "--trials", "4", "--area", "village"]
+    one = run_cli(capsys, *scen)[1]
+    assert one == run_cli(capsys, *scen, "--cluster", cluster.scheduler_address)[1] and one.count("\n") == 5
 
 
 @pytest.mark.timeout(180)

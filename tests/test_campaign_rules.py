@@ -297,3 +297,29 @@ def test_the_campaign_engine_never_imports_pyglet():
             "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli.campaign; "
             "assert 'pyglet' not in sys.modules, 'pyglet imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_face_down_battle_card_cannot_be_told_from_the_opponents_view_of_its_hand():
+    # R12.1: the opponent's hand is public, so it is shown WITH the face-down card (a net2 finding:
+    # the hand without it told which card lay there)
+    import copy
+
+    from campaign_helpers import war
+
+    from hexwar.campaign.commands import PlaceBattleCard
+
+    base = war(seed=4)
+    first = base.pending()[0] if isinstance(base.pending(), list) else base.to_act
+    other = "soviet" if first == "german" else "german"
+    hand = list(base.hands[first])
+    assert len(set(hand)) >= 2, hand
+    views = []
+    for card in sorted(set(hand))[:2]:
+        st = copy.deepcopy(base)
+        st.apply(PlaceBattleCard(first, card))
+        v = st.view(other)
+        assert v["slots"][first] == "face down"
+        assert v["hands"][first] == sorted(hand)
+        assert st.view(first)["hands"][first] == st.hands[first] and card not in st.hands[first] or hand.count(card) > 1
+        views.append({k: v[k] for k in ("hands", "slots", "tactics_hand")})
+    assert views[0] == views[1]

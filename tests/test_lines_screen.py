@@ -8,7 +8,7 @@ import pytest
 from lines_helpers import end_until, game
 
 from hexwar.cli import main
-from hexwar.lines.rules import cards
+from hexwar.lines.rules import card, cards
 from hexwar.lines.scenario import StartingUnit as SU
 from hexwar.lines.state import Phase
 from hexwar.lines.table import TableController
@@ -43,7 +43,7 @@ def test_the_table_shows_both_lines_aircraft_with_turns_of_flight_and_only_the_v
     p, centres = _paint(ctl)
     text = "\n".join(p.texts)
     assert "german Frontline" in text and "soviet Frontline" in text and "german Rear Line" in text
-    assert "2 Turns of Flight, Luftwaffe pilot (regular)" in text
+    assert "2 Turns of Flight" in p.texts and "Luftwaffe pilot (regular)" in p.texts  # the pilot under it
     assert "Grenadier squad" in text  # the German hand
     from hexwar.lines.rules import card
 
@@ -97,7 +97,15 @@ def test_hot_seat_hides_the_hand_of_the_seat_not_to_act():
     theirs = "KV-1S" if first == "german" else "Tiger I"
     assert mine in p.texts and theirs not in p.texts
     ctl.end_phase()
+    p, _ = _paint(ctl)  # the hand-over screen: neither hand is shown, nothing acts for the next seat
+    nxt = ctl.state.to_act
+    assert ctl.passing == nxt and theirs not in p.texts and mine not in p.texts
+    assert f"Hand the screen to {nxt}" in p.texts
+    ctl.key("end_phase")
+    assert ctl.state.to_act == nxt and ctl.passing == nxt
+    ctl.key("confirm")  # Enter: the next person is looking
     p, _ = _paint(ctl)
+    assert ctl.passing is None
     assert theirs in p.texts and mine not in p.texts
 
 
@@ -108,3 +116,61 @@ def test_hexwar_render_lines_writes_the_card_table_png(tmp_path, capsys):
     assert rc == 0, capsys.readouterr()
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_the_setup_picks_the_starting_hand_by_clicks_and_the_log_hides_the_other_seats_hand():
+    from hexwar.lines.scenario import LinesScenario, LinesSide
+
+    g = ("de_tiger_i", "de_tank_crew_veteran", "de_grenadiers", "de_mg42_team", "de_pioniere")
+    s = ("su_kv_1s", "su_tank_crew_regular", "su_rifles", "su_guards", "su_smg")
+    sc = LinesScenario("t", "t", {"german": LinesSide(reserves=g), "soviet": LinesSide(reserves=s)}, seed=2)
+    st = sc.with_decks({"german": g, "soviet": s}).new_game()
+    assert st.phase == Phase.SETUP
+    ctl = TableController(st)
+    first = st.to_act
+    p, _ = _paint(ctl)
+    assert "Setup: click 4 cards of your Reserves deck for your starting hand (0 of 4 picked), then Enter." in p.texts
+    picks = sorted(st.reserves[first])[:5]
+    for c in picks:  # a fifth click is refused: 4 cards (000 setup)
+        top_hit(p.widgets, *_centre(p, f"reserve {c}")).action()
+    assert ctl.picks == picks[:4]
+    top_hit(p.widgets, *_centre(p, f"reserve {picks[0]}")).action()  # a second click takes it back
+    assert ctl.picks == picks[1:4]
+    top_hit(p.widgets, *_centre(p, f"reserve {picks[4]}")).action()
+    assert ctl.confirm()
+    assert sorted(st.hand_units[first]) == sorted(picks[1:])
+    other = st.to_act
+    assert other != first and ctl.passing == other  # hot-seat: the hand-over screen first
+    ctl.take_seat()
+    p, _ = _paint(ctl)
+    mine_names = {card(c).name for c in st.hand_units[first]}
+    text = "\n".join(p.texts)
+    assert f"{first} takes 4 unit cards into hand (hidden)" in text
+    assert not any(n in text for n in mine_names - {card(c).name for c in st.reserves[other]})
+
+
+def _centre(p, tip):
+    h = next(h for h in p.widgets if h.tip == tip)
+    return h.x + h.w / 2, h.y + h.h / 2
+
+
+def test_the_4_player_table_tags_each_unit_with_its_commander_and_hands_go_through_the_hand_over():
+    from hexwar.game.scenario import load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario("lines-4p").new_game(seed=5)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while st.phase != Phase.DECLARATION:
+        st.apply(ai[st.to_act].choose(st))
+    ctl = TableController(st)
+    ctl.take_seat()
+    p, centres = _paint(ctl)
+    seats = {st.units[u].seat for u in centres}
+    assert {"german-front", "german-support"} & seats and {"soviet-front", "soviet-support"} & seats
+    for role in {s.split("-")[1] for s in seats}:
+        assert role in p.texts  # the commander's tag on his units' cards
+    first = st.to_act
+    ctl.end_phase()
+    p, _ = _paint(ctl)
+    assert ctl.passing == st.to_act != first
+    assert all(card(c).name not in p.texts for c in st.hand_units[st.to_act])

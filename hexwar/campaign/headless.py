@@ -129,8 +129,8 @@ class TerminalCampaignPlayer:
           f"initiative: {st.initiative.capitalize()}")
         e("  events in play: " + "; ".join(card_help(c, ev) for ev in st.events_in_play))
         opp = "soviet" if me == "german" else "german"
-        e(f"  {opp.capitalize()} still holds: " + ", ".join(f"{c.title(b)} {c.battle[b].value}" for b in st.hands[opp])
-          + (" (+1 placed face down)" if st.slots[opp] else ""))
+        e(f"  {opp.capitalize()} still holds: " + ", ".join(f"{c.title(b)} {c.battle[b].value}" for b in v["hands"][opp])
+          + (" (one of them lies face down)" if st.slots[opp] else ""))
         th = v["tactics_hand"][opp]
         e(f"  {opp.capitalize()} tactic cards: " + (", ".join(c.title(t) for t in th) if isinstance(th, list)
                                                      else f"{th} face down"))

@@ -279,20 +279,26 @@ class CampaignState:
 
         The opponent's battle hand is public (every battle card played was revealed), its
         chosen tactic cards are public once both have chosen (hexwar's choice, docs/rules.md);
-        the cards in the face-down slots are shown only to their owner.
+        the cards in the face-down slots are shown only to their owner. While a card of the
+        opponent's lies face down, its hand (and its tactic cards) are shown *with* that card, as
+        the cards it has not yet revealed: the hand without it would tell which card lies there.
         """
         def slot(s: str, v: str | None) -> str | None:
             if v is None:
                 return None
             return v if s == side else "face down"
 
+        def unrevealed(s: str, cards: list[str], face_down: str | None) -> list[str]:
+            return sorted([*cards, face_down]) if s != side and face_down is not None else list(cards)
+
         return {
             "year": self.year, "battle": self.battle, "phase": self.phase, "initiative": self.initiative,
             "to_act": self.pending(), "ranks": dict(self.ranks), "wins": dict(self.wins),
-            "hands": {s: list(self.hands[s]) for s in SIDES},
+            "hands": {s: unrevealed(s, self.hands[s], self.slots[s]) for s in SIDES},
             "slots": {s: slot(s, self.slots[s]) for s in SIDES},
             "tactic_slots": {s: slot(s, self.tactic_slots[s]) for s in SIDES},
-            "tactics_hand": {s: (list(self.tactics_hand[s]) if s == side or all(self.tactics_chosen.values())
+            "tactics_hand": {s: (unrevealed(s, self.tactics_hand[s], self.tactic_slots[s])
+                                 if s == side or all(self.tactics_chosen.values())
                                  else len(self.tactics_hand[s])) for s in SIDES},
             "tactics_discard": {s: list(self.tactics_discard[s]) for s in SIDES},
             "campaign_unused": {s: (list(self.campaign_unused[s]) if s == side else len(self.campaign_unused[s]))

@@ -51,13 +51,15 @@ def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "sta
     return out
 
 
-def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]]) -> dict[str, tuple[str, ...]]:
-    """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed.
+def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]],
+                restrictions: dict[str, Any] | None = None) -> dict[str, tuple[str, ...]]:
+    """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed. ``restrictions``:
+    side -> the scenario's :class:`~hexwar.lines.scenario.LinesSide` (its Reserves restrictions).
 
     Raises:
         HexwarError / ValidationError: for a bad spec, file, side or point total.
     """
-    from ..lines.scenario import deck_problems, load_deck
+    from ..lines.scenario import deck_problems, load_deck, restriction_problems
 
     out: dict[str, tuple[str, ...]] = {}
     for spec in specs:
@@ -74,6 +76,7 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
                 raise HexwarError(f"--deck {spec}: {path} is a {side} deck, not for {s}")
             role = None if len(seats) == 2 else s.split("-", 1)[1]
             errors, _ = deck_problems(side, list(cards_), budget[side_of_seat(s)], role)
+            errors += restriction_problems(restrictions.get(side), cards_) if restrictions else []
             if errors:
                 raise HexwarError(f"--deck {spec}: " + "; ".join(errors))
             out[s] = cards_
@@ -96,7 +99,7 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
         if resumed is not None:
             raise HexwarError("a saved game keeps its decks (leave out --deck to continue it)")
         sc = sc.with_decks(parse_decks(decks, seats, {s: (sc.sides[s].minimum, sc.sides[s].budget)
-                                                       for s in ("german", "soviet")}))
+                                                       for s in ("german", "soviet")}, dict(sc.sides)))
     if not headless:
         try:
             from ..ui import lines_screen as lines_window
@@ -172,4 +175,39 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
         write_balance(write, rows, seed)
         if not as_json:
             click.echo(f"wrote the balance table into {write}")
+    return 0
+
+
+@lines.command(name="deck")
+@click.option("--side", type=click.Choice(["german", "soviet"]), required=True, help="The deck's side.")
+@click.option("--role", type=click.Choice(["front", "support"]), default=None,
+              help="4-player game: the Frontline or Support Commander's deck (75 points).")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="The deck file to save to (default decks/my_SIDE.toml).")
+@click.option("--from", "from_", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Start from this deck file's cards.")
+def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) -> int:
+    """Open the deck builder (000 setup): the side's cards with their full text, a running point
+    total against the limits (80-100; 75 per deck with --role), the crew warning, save to a deck
+    file for ``hexwar play lines --deck SIDE=FILE``.
+    """
+    from ..lines.scenario import load_deck
+    from .game import _no_display
+
+    start: tuple[str, ...] = ()
+    if from_:
+        deck_side, start, _ = load_deck(from_)
+        if deck_side != side:
+            raise HexwarError(f"--from {from_}: a {deck_side} deck, not {side}")
+    if _no_display():
+        click.echo("No display is available to open the deck builder window; write the deck file by hand "
+                   "(format in docs/lines.md) and check it with `hexwar validate FILE`.")
+        return 1
+    from ..game.scenario import load_scenario
+    from ..lines.scenario import seat_budget
+    from ..ui.deck_builder import run_deck_builder
+
+    std: Any = load_scenario("lines-4p" if role else "lines")
+    budget = seat_budget(std, side)  # the standard games' limits
+    run_deck_builder(side, budget, role, out or from_, start)
     return 0

@@ -20,7 +20,7 @@ legend; only this module (never :mod:`hexwar.sim`) loads it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -262,6 +262,45 @@ def check_output_paths(csv: str | None = None, png: str | None = None, force: bo
     check_outputs(force, csv=csv, png=png)
 
 
+def resolve_areas(src: SimSource, specs: Sequence[str], default_all: bool = True) -> dict[str, tuple[Hex, ...]]:
+    """The named areas of ``--area`` options: a scenario's area (or objective) by name, or
+    ``NAME=HEXES`` with hex labels and ranges ``A..B`` (:mod:`hexwar.game.areas`).
+
+    Args:
+        src: what ``MAP_OR_SCENARIO`` loaded.
+        specs: the ``--area`` values, in order.
+        default_all: with no ``--area``, every area and objective of a scenario (a bare map: none).
+
+    Raises:
+        HexwarError: naming the option, the area and what was expected.
+    """
+    from ..game.areas import parse_area_hexes, scenario_areas
+
+    known = scenario_areas(src.scenario) if src.scenario is not None else {}
+    if not specs:
+        return dict(known) if default_all else {}
+    out: dict[str, tuple[Hex, ...]] = {}
+    for spec in specs:
+        name, eq, body = spec.partition("=")
+        name = name.strip()
+        if not name:
+            raise HexwarError(f"--area {spec[:40]!r}: expected NAME or NAME=HEXES such as village=E04..G06,H05")
+        if eq:
+            def refuse(where: str, expected: str) -> None:
+                raise HexwarError(f"{where}: {expected}")
+
+            hexes = parse_area_hexes([x for x in body.split(",") if x.strip()] or None, src.battlemap,
+                                     f"--area {name[:40]}", refuse)
+            out[name] = hexes
+        elif name in known:
+            out[name] = known[name]
+        else:
+            has = ", ".join(sorted(known)) or "none (give NAME=HEXES)"
+            raise HexwarError(f"--area {name[:40]!r}: no such area; {'the scenario' if src.scenario else 'a bare map'} "
+                              f"has: {has}")
+    return out
+
+
 def _write_csv(path: str, text: str, as_json: bool) -> None:
     atomic_write_text(path, text)
     record_output(path)
@@ -344,10 +383,21 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
             values, what = res.landing_probability(), "P(the strike lands here), 1 mission"
         else:  # all missions of a trial, not one strike (R9.4: one attack per strike landing)
             values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
-        size = render_heatmap(m, values, f"{what} - {side} at {h.label}, {n_trials:,} trials", png_path, [h],
+        size = render_heatmap(m, values, artillery_heatmap_title(what, side, h, n_trials), png_path, [h],
                               ramp="heat")
         record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+def artillery_heatmap_title(what: str, side: str, target: Hex, trials: int) -> str:
+    """The title of ``sim artillery --png``: what is drawn (one strike, or all missions of a
+    trial), side, target, that every mission is fired in one turn, trials and rules (issue 23).
+
+    >>> artillery_heatmap_title("expected strikes landing here over 3 missions", "soviet", Hex.from_label("F05"), 2000)
+    'expected strikes landing here over 3 missions - soviet at F05, all in one turn (R5.1d); 2,000 trials; rules standard (R9.3)'
+    """
+    return (f"{what} - {side} at {target.label}, all in one turn (R5.1d); {trials:,} trials; "
+            f"rules standard (R9.3)")
 
 
 @sim.command("fire")
@@ -362,9 +412,12 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
 @click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
               help="Draw P(burned by the last turn) on the map to this PNG (headless).")
+@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
+              help="Score a named area: one of the scenario's (default: all of them and its objectives) or "
+                   "NAME=HEXES, e.g. village=E04..G06,H05 (repeat for more).")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
-         csv_path: str | None, png_path: str | None, force: bool = False) -> None:
+         csv_path: str | None, png_path: str | None, area_specs: tuple[str, ...] = (), force: bool = False) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
     check_output_paths(csv_path, png_path, force)
     from ..sim.exact import ExactTooLarge, exact_fire_on_map
@@ -389,13 +442,15 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if src.scenario is not None:
         viewpoints = list(dict.fromkeys([u[3] for u in src.units] + src.objectives))
     plan = plan_los_cuts(m, reach, viewpoints)
+    areas = resolve_areas(src, area_specs)
     try:
-        exact = exact_fire_on_map(m, hexes, n_turns, burnout)
+        exact = exact_fire_on_map(m, hexes, n_turns, burnout, areas=areas)
     except ExactTooLarge as exc:
         exact = None
         notes.append(f"Monte Carlo only: {exc}")
     with progress_bar(n_trials, as_json, "fire") as tick:
-        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, progress=tick)
+        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, areas=areas,
+                            progress=tick)
     rep = fire_report(res, m, exact=exact, title=src.title, notes=notes)
     if as_json:
         echo_json(rep)
@@ -404,10 +459,41 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     if csv_path:
         _write_csv(csv_path, fire_csv(rep), as_json)
     if png_path:
-        size = render_heatmap(m, res.p_burned_by()[n_turns], f"P(burned by turn {n_turns}) - {n_trials:,} trials",
-                              png_path, hexes, ramp="fire", vmax=1.0)
+        frames = fire_heatmap_frames(res, "burnout" if burnout else "standard")
+        size = render_heatmap_strip(m, frames, png_path, hexes, ramp="fire", vmax=1.0)
         record_output(png_path)
-        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels, turns {', '.join(str(t) for t, _ in _panels(res))})",
+             as_json)
+
+
+FIRE_PANELS = 6  #: at most this many turns drawn side by side by ``sim fire --png``
+
+
+def _panels(res: Any) -> list[tuple[int, np.ndarray]]:
+    """The turns a fire heatmap strip shows (every turn up to :data:`FIRE_PANELS`, else evenly
+    spaced ones ending with the last) and their P(burned by turn t) maps."""
+    T = int(res.turns)
+    if T <= FIRE_PANELS:
+        turns = list(range(1, T + 1))
+    else:
+        turns = sorted({round(1 + k * (T - 1) / (FIRE_PANELS - 1)) for k in range(FIRE_PANELS)})
+    pb = res.p_burned_by()
+    return [(t, pb[t]) for t in turns]
+
+
+def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
+    """``(P(burned by turn t) [height, width], title)`` per panel of ``sim fire --png``; each title
+    states the turn, the fire, the trials and the rule variant (issue 23).
+
+    >>> class R:
+    ...     turns, trials, ignite = 2, 500, (Hex.from_label("F05"),)
+    ...     def p_burned_by(self): return np.zeros((3, 1, 1))
+    >>> [t for _, t in fire_heatmap_frames(R(), "burnout")][1]
+    'turn 2 of 2: P(burned by turn 2), fire lit at F05 in turn 0; 500 trials; rules burnout'
+    """
+    where = ", ".join(h.label for h in res.ignite) or "the map's fires"
+    return [(v, f"turn {t} of {res.turns}: P(burned by turn {t}), fire lit at {where} in turn 0; "
+                f"{res.trials:,} trials; rules {variant}") for t, v in _panels(res)]
 
 
 @sim.command("scenario")
@@ -477,8 +563,13 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
                                 areas=areas, progress=tick)
     notes = []
     if not res.exact:
-        notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
-                     "within 7 hexes of the target")
+        single = len(plan.missions) == 1 and plan.missions[0].turn == 1 and not plan.ignitions
+        if single and res.fired[0] != n_trials:
+            notes.append("Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
+                         "exact values assume it is fired")
+        else:
+            notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
+                         "within 7 hexes of the target")
     rep = scenario_report(res, title=f"{scen.name} ({scen.id})", notes=notes)
     if as_json:
         echo_json(rep)
@@ -492,7 +583,7 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
         frames = []
         for t in range(n_turns):
             k = sum(1 for m in plan.missions if m.turn == t + 1)
-            frames.append((strip[t], f"turn {t + 1}: strikes landing per game, {k} mission(s) planned "
+            frames.append((strip[t], f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
                                      f"this turn; {n_trials:,} trials; rules {vs}"))
         size = render_heatmap_strip(scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}),
                                     ramp="heat")
@@ -505,38 +596,68 @@ def sweep() -> None:
     """Parameter sweeps over seeds, one CSV row per (values, seed)."""
 
 
-def _vary(specs: tuple[str, ...]) -> dict[str, list[int]]:
-    from ..sim.sweep import parse_vary
+def _vary(specs: tuple[str, ...], battlemap: BattleMap | None = None, areas: dict[str, tuple[Hex, ...]] | None = None,
+          hex_params: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> dict[str, list[Any]]:
+    """``--vary NAME=VALUES`` options: numbers, or hexes for ``hex_params`` (labels, ranges
+    ``A..B``, ``area:NAME``; ``ignite`` keeps the buildings of a range or area)."""
+    from ..sim.sweep import parse_hex_values, parse_vary
 
-    out: dict[str, list[int]] = {}
+    out: dict[str, list[Any]] = {}
     for spec in specs:
-        name, vals = parse_vary(spec)
+        name = spec.partition("=")[0].strip()
+        if name in hex_params and "=" in spec and battlemap is not None:
+            vals: list[Any] = parse_hex_values(spec.partition("=")[2], battlemap, areas,
+                                               buildings_only=name == "ignite")
+        else:
+            name, vals = parse_vary(spec)
         if name in out:
             raise HexwarError(f"--vary {name} given twice")
         out[name] = vals
     return out
 
 
-def _run_sweep(kind: str, battlemap: BattleMap, kw: dict[str, Any], spec: dict[str, list[int]], seed_list: list[int],
+def _places(src: SimSource, hex_specs: tuple[str, ...], area_specs: tuple[str, ...], default_areas: bool
+            ) -> tuple[list[Hex], dict[str, tuple[Hex, ...]]]:
+    """``--hex`` (labels, ranges, ``area:NAME``) and ``--area`` options of a sweep: the hexes and
+    named areas that get their own output columns."""
+    from ..game.areas import scenario_areas
+    from ..sim.sweep import parse_hex_values
+
+    known = scenario_areas(src.scenario) if src.scenario is not None else {}
+    hexes: list[Hex] = []
+    for spec in hex_specs:
+        for lab in parse_hex_values(spec, src.battlemap, known):
+            h = Hex.from_label(lab)
+            if h not in hexes:
+                hexes.append(h)
+    return hexes, resolve_areas(src, area_specs, default_all=default_areas)
+
+
+def _run_sweep(kind: str, source: Any, kw: dict[str, Any], spec: dict[str, list[Any]], seed_list: list[int],
                trials: int, where: str, workers: int, as_json: bool) -> list[dict[str, Any]]:
     """A sweep on ``where`` (``none``: this process with a trial-level progress bar; else Dask).
 
-    The runs are cut into chunks of about a few seconds; rows come back in sweep order
-    whatever ran them, so the CSV is the same on one core and on a cluster (issue 20).
+    ``source`` is the map (``artillery``, ``fire``) or the scenario (``scenario``). The runs are
+    cut into chunks of about a few seconds; rows come back in sweep order whatever ran them,
+    so the CSV is the same on one core and on a cluster (issue 20).
     """
+    from ..sim.scenario import sweep_scenario
     from ..sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
 
+    fns: dict[str, Callable[..., list[dict[str, Any]]]] = {
+        "artillery": sweep_artillery, "fire": sweep_fire, "scenario": sweep_scenario}
+    fn = fns[kind]
     runs = sweep_runs(spec, seed_list)
     if where == "none":
-        fn = sweep_artillery if kind == "artillery" else sweep_fire
         with progress_bar(len(runs) * trials, as_json, "sweep") as tick:
-            return fn(battlemap, **kw, vary=spec, seeds=seed_list, trials=trials, progress=tick)
+            return fn(source, **kw, vary=spec, seeds=seed_list, trials=trials, progress=tick)
     from ..cluster import chunked, run_chunks
 
     # validate everything here first (a bad --vary is one message, not a failure on a worker)
-    (sweep_artillery if kind == "artillery" else sweep_fire)(battlemap, **kw, vary=spec, seeds=[], trials=trials)
-    items = [(kind, battlemap, {**kw, "trials": trials}, params, seed) for params, seed in runs]
-    per_chunk = max(1, min(max(1, 2_000_000 // max(trials, 1)), -(-len(items) // (4 * workers))))
+    fn(source, **kw, vary=spec, seeds=[], trials=trials)
+    items = [(kind, source, {**kw, "trials": trials}, params, seed) for params, seed in runs]
+    budget = 2_000_000 if kind != "scenario" else 2_000  # trials of about a few seconds
+    per_chunk = max(1, min(max(1, budget // max(trials, 1)), -(-len(items) // (4 * workers))))
     run = run_chunks(sweep_chunk, chunked(items, per_chunk), cluster=where, workers=workers, quiet=as_json,
                      desc="sweep", unit="runs")
     if run.interrupted:
@@ -558,21 +679,27 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 
 @sweep.command("artillery")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
-@click.option("--target", "target", required=True, help="Target hex.")
+@click.option("--target", "target", default=None, help="Target hex (unless --vary target=...).")
 @click.option("--side", "side", required=True, help="german or soviet.")
 @click.option("--missions", "missions", default=None, help="Missions per trial [default: the scenario's, else 1].")
 @click.option("--bonus", is_flag=True, help="Command-card bonus on every accuracy roll.")
 @click.option("--vary", "vary", multiple=True, required=True,
-              help="NAME=VALUES: hit_on, bonus, missions, damage_index or dr:<building>; values 2..6 or 2,4,6.")
+              help="NAME=VALUES: hit_on, bonus, missions, damage_index or dr:<building> (values 2..6 or 2,4,6), "
+                   "or target (hexes: F05,G06, E04..G06 or area:NAME).")
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="20000", show_default=True, help="Trials per run.")
+@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
+              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
+@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
+              help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 @cluster_options
-def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | None, bonus: bool, vary: tuple[str, ...],
-                        seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
-                        cluster: str | None, force: bool = False) -> None:
+def sweep_artillery_cmd(source: str, target: str | None, side: str, missions: str | None, bonus: bool,
+                        vary: tuple[str, ...], seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
+                        cluster: str | None, hex_specs: tuple[str, ...] = (), area_specs: tuple[str, ...] = (),
+                        force: bool = False) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
     check_output_paths(csv_path, force=force)
     from ..cluster import parse_cluster
@@ -583,36 +710,49 @@ def sweep_artillery_cmd(source: str, target: str, side: str, missions: str | Non
     n_trials = parse_int(trials, "--trials", 1, 10_000_000)
     seed_list = parse_seeds(seeds)
     src = load_source(source)
-    h = parse_hex(src.battlemap, target, "--target")
+    hexes, areas = _places(src, hex_specs, area_specs, default_areas=False)
+    from ..game.areas import scenario_areas
+
+    spec = _vary(vary, src.battlemap, scenario_areas(src.scenario) if src.scenario else {}, ("target",))
+    if target is None and "target" not in spec:
+        raise HexwarError("--target HEX is required (or --vary target=HEXES)")
+    h = parse_hex(src.battlemap, target or spec["target"][0], "--target")
     _, di, hit_on, scen_missions, _, _ = _weapon(src, side)
     n_missions = parse_int(missions, "--missions", 1, 1000, default=scen_missions or 1)
     if hit_on is None:
         from ..rules.terrain_effects import default_effects
 
         hit_on = default_effects().side_hit_on(side)
-    spec = _vary(vary)
-    kw = {"target": h, "hit_on": hit_on, "damage_index": di, "missions": n_missions, "bonus": int(bonus)}
+    kw = {"target": h, "hit_on": hit_on, "damage_index": di, "missions": n_missions, "bonus": int(bonus),
+          "hexes": hexes, "areas": areas}
     rows = _run_sweep("artillery", src.battlemap, kw, spec, seed_list, n_trials, where, workers, as_json)
     _emit_rows(rows, csv_path, as_json)
 
 
 @sweep.command("fire")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
-@click.option("--ignite", "ignite", multiple=True, required=True, help="Building hex set alight at turn 0 (repeat).")
+@click.option("--ignite", "ignite", multiple=True,
+              help="Building hex set alight at turn 0 (repeat; unless --vary ignite=...).")
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play.")
 @click.option("--variant", "variant", default=None, type=VARIANT,
               help="burnout (R8.6) [default: the scenario's].")
 @click.option("--vary", "vary", multiple=True, required=True,
-              help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building>; values 12..14 or 12,14.")
+              help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building> (values 12..14 or 12,14), "
+                   "or ignite (building hexes: F05,G06, E04..G06 or area:NAME).")
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="5000", show_default=True, help="Trials per run.")
+@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
+              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
+@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
+              help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).")
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 @cluster_options
 def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
                    seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
-                   cluster: str | None, force: bool = False) -> None:
+                   cluster: str | None, hex_specs: tuple[str, ...] = (), area_specs: tuple[str, ...] = (),
+                   force: bool = False) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
     check_output_paths(csv_path, force=force)
     from ..cluster import parse_cluster
@@ -626,7 +766,77 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
     burnout = variant.strip().lower() == "burnout" if variant is not None else (
         src.scenario is not None and "burnout" in src.scenario.variants)
     hexes = [parse_hex(src.battlemap, t, "--ignite") for t in ignite]
-    spec = _vary(vary)
-    kw = {"ignite": hexes, "turns": n_turns, "burnout": burnout}
+    from ..game.areas import scenario_areas
+
+    spec = _vary(vary, src.battlemap, scenario_areas(src.scenario) if src.scenario else {}, ("ignite",))
+    if not hexes and "ignite" not in spec:
+        raise HexwarError("--ignite HEX is required (or --vary ignite=HEXES)")
+    out_hexes, areas = _places(src, hex_specs, area_specs, default_areas=False)
+    kw = {"ignite": hexes, "turns": n_turns, "burnout": burnout, "hexes": out_hexes, "areas": areas}
     rows = _run_sweep("fire", src.battlemap, kw, spec, seed_list, n_trials, where, workers, as_json)
+    _emit_rows(rows, csv_path, as_json)
+
+
+@sweep.command("scenario")
+@click.argument("source", metavar="SCENARIO")
+@click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
+@click.option("--plan", "plan_path", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).")
+@click.option("--target", "targets", multiple=True, metavar="[SIDE:]HEX@TURNS",
+              help="Missions on HEX in TURNS (repeat); --vary target=... moves them.")
+@click.option("--ignite", "ignites", multiple=True, metavar="HEX@TURN",
+              help="Set a building alight (repeat); --vary ignite=... moves it.")
+@click.option("--vary", "vary", multiple=True, required=True,
+              help="NAME=VALUES: target or ignite (hexes: F05,G06, E04..G06, area:NAME), "
+                   "sides.SIDE.artillery.missions|per_turn|hit_on|damage_index, objectives.NAME.points, "
+                   "scenario.victory_points (numbers: 2..6 or 2,4).")
+@click.option("--seeds", "seeds", default="0", show_default=True, help="Seeds: 0..4 or 1,7,9.")
+@click.option("--trials", "trials", default="200", show_default=True, help="What-if games per run.")
+@click.option("--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's).")
+@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
+              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
+@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
+              help="Per-area columns AREA:measure (default: every area and objective of the scenario).")
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+@click.option("--force", is_flag=True, help="Replace an existing --csv file that hexwar did not write.")
+@cluster_options
+def sweep_scenario_cmd(source: str, turns: str, plan_path: str | None, targets: tuple[str, ...],
+                       ignites: tuple[str, ...], vary: tuple[str, ...], seeds: str, trials: str, rules: str | None,
+                       hex_specs: tuple[str, ...], area_specs: tuple[str, ...], csv_path: str | None, as_json: bool,
+                       workers: int, cluster: str | None, force: bool = False) -> None:
+    """Sweep a scenario's what-if games (hexwar sim scenario) over targets, ignition hexes and
+    scenario fields (its artillery's missions and hit number, objective points, ...)."""
+    check_output_paths(csv_path, force=force)
+    from ..cluster import parse_cluster
+    from ..game.areas import scenario_areas
+    from ..sim.scenario import ScenarioPlan, load_plan, parse_ignite, parse_target
+    from ..sim.sweep import parse_seeds
+
+    where = parse_cluster(cluster, workers)
+    n_trials = parse_int(trials, "--trials", 1, 1_000_000)
+    n_turns = parse_int(turns, "--turns", 1, 30)
+    seed_list = parse_seeds(seeds)
+    src = load_source(source)
+    scen = src.scenario
+    if scen is None:
+        raise HexwarError(f"{source}: a scenario sweep needs a scenario, not a bare map")
+    plan = load_plan(plan_path, scen) if plan_path else ScenarioPlan()
+    missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
+    ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
+    plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
+    late = [m.turn for m in plan.missions if m.turn > n_turns] + [g.turn for g in plan.ignitions if g.turn > n_turns]
+    if late:
+        raise HexwarError(f"the plan acts in turn {late[0]}, after the last simulated turn {n_turns} (--turns)")
+    spec = _vary(vary, src.battlemap, scenario_areas(scen), ("target", "ignite"))
+    if not plan.missions and not plan.ignitions and "ignite" not in spec:
+        raise HexwarError("nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE")
+    hexes, areas = _places(src, hex_specs, area_specs, default_areas=True)
+    variants = None
+    if rules is not None:
+        from .game import parse_rules
+
+        variants = parse_rules((rules,))
+    kw = {"plan": plan, "turns": n_turns, "variants": variants, "hexes": hexes, "areas": areas}
+    rows = _run_sweep("scenario", scen, kw, spec, seed_list, n_trials, where, workers, as_json)
     _emit_rows(rows, csv_path, as_json)

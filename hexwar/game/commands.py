@@ -43,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -477,12 +478,19 @@ def _from_json_value(tp: Any, v: Any, where: str) -> Any:
     raise CommandFormatError(f"{where}: unsupported field type {tp!r}")  # pragma: no cover
 
 
-def command_from_json(data: Any, where: str = "command") -> Command:
-    """Build a command from its JSON form (:meth:`Command.to_json`).
+def dataclass_command_from_json(data: Any, types_: Mapping[str, type[Any]], where: str, owner: str,
+                                owners: Sequence[str], kind: str = "command") -> Any:
+    """Build a command dataclass from its JSON form: ``data["cmd"]`` names its class in
+    ``types_``, every field is checked against the class's annotations, and the ``owner`` field
+    (``side`` in the hex game, ``seat`` on lines) must be one of ``owners``. Shared by the hex
+    game's and the lines game's :func:`command_from_json` (nothing read is ever executed).
 
     Args:
-        data: a dict with ``"cmd"``, ``"side"`` and the command's fields.
+        data: the decoded JSON object.
+        types_: command name -> command dataclass.
         where: prefix for error messages (e.g. ``"commands[12]"``).
+        owner, owners: the field naming who acts and its allowed values.
+        kind: what the message calls an unknown ``cmd`` (``"command"``, ``"lines command"``).
 
     Raises:
         CommandFormatError: naming the field when anything is missing, unknown or mistyped.
@@ -490,9 +498,9 @@ def command_from_json(data: Any, where: str = "command") -> Command:
     if not isinstance(data, dict):
         raise CommandFormatError(f"{where}: expected an object with a \"cmd\" field")
     name = data.get("cmd")
-    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
+    cls = types_.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise CommandFormatError(f"{where}.cmd: unknown command {clip(name)}; expected one of {sorted(COMMAND_TYPES)}")
+        raise CommandFormatError(f"{where}.cmd: unknown {kind} {clip(name)}; expected one of {sorted(types_)}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for k in data:
@@ -505,6 +513,20 @@ def command_from_json(data: Any, where: str = "command") -> Command:
                 raise CommandFormatError(f"{where}.{fname}: missing")
             continue
         kwargs[fname] = _from_json_value(hints[fname], data[fname], f"{where}.{fname}")
-    if kwargs.get("side") not in SIDES:
-        raise CommandFormatError(f"{where}.side: expected one of {SIDES}, got {clip(data.get('side'))}")
+    if kwargs.get(owner) not in owners:
+        raise CommandFormatError(f"{where}.{owner}: expected one of {tuple(owners)}, got {clip(data.get(owner))}")
     return cls(**kwargs)
+
+
+def command_from_json(data: Any, where: str = "command") -> Command:
+    """Build a command from its JSON form (:meth:`Command.to_json`).
+
+    Args:
+        data: a dict with ``"cmd"``, ``"side"`` and the command's fields.
+        where: prefix for error messages (e.g. ``"commands[12]"``).
+
+    Raises:
+        CommandFormatError: naming the field when anything is missing, unknown or mistyped.
+    """
+    cmd: Command = dataclass_command_from_json(data, COMMAND_TYPES, where, "side", SIDES)
+    return cmd

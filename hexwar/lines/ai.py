@@ -227,9 +227,10 @@ class LinesAI:
         decls = [c for c in legal if isinstance(c, Declare)]
         cas = [c for c in legal if isinstance(c, DeclareCloseAssault)]
         by_unit: dict[str, list[Declare]] = {}
-        for c in decls:
-            by_unit.setdefault(c.unit, []).append(c)
-        best_ca, best_ca_v = None, 0.0
+        for d0 in decls:
+            by_unit.setdefault(d0.unit, []).append(d0)
+        best_ca: DeclareCloseAssault | None = None
+        best_ca_v = 0.0
         for c in cas:
             try:
                 o = close_assault_line_odds(state, c.units, c.target)
@@ -258,7 +259,7 @@ class LinesAI:
 
     def _attack_card(self, state: LinesState, legal: list[LinesCommand]) -> LinesCommand | None:
         plays = [c for c in legal if isinstance(c, UseCommandCard) and c.unit is not None
-                 and cards().command_or_event(c.card).duration == "attack"]
+                 and getattr(cards().command_or_event(c.card), "duration", None) == "attack"]
         if not plays:
             return None
         def val(c: UseCommandCard) -> float:
@@ -284,7 +285,8 @@ class LinesAI:
         bonus = None
         hand = state.hand_commands[self.seat]
         if len(hand) >= 3 and a.target in state.units and card(a.target).cost >= 8 and not a.close_assault:
-            spare = [c for c in hand if cards().command_or_event(c).phase in ("begin_turn", "draw")] or sorted(hand)
+            spare = [c for c in hand if getattr(cards().command_or_event(c), "phase", None) in ("begin_turn", "draw")] \
+                or sorted(hand)
             bonus = spare[0]
         return Resolve(self.seat, a.number, bonus)
 

@@ -13,11 +13,10 @@ True
 from __future__ import annotations
 
 import dataclasses
-import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..game.commands import CommandFormatError, IllegalCommand, _from_json_value, _to_json_value
+from ..game.commands import IllegalCommand, _to_json_value, dataclass_command_from_json
 
 __all__ = [
     "SEATS_2P", "SEATS_4P", "ALL_SEATS", "LINES", "IllegalLinesCommand", "LinesCommand", "ChooseHand", "Commit", "Recrew",
@@ -198,29 +197,12 @@ COMMAND_TYPES: dict[str, type[LinesCommand]] = {c.name: c for c in (
 
 
 def command_from_json(data: Any, where: str = "command") -> LinesCommand:
-    """A command from :meth:`LinesCommand.to_json` output.
+    """A command from :meth:`LinesCommand.to_json` output (the hex game's parser,
+    :func:`hexwar.game.commands.dataclass_command_from_json`, with seats for sides).
 
     Raises:
         CommandFormatError: naming the field when anything is missing, unknown or mistyped.
     """
-    if not isinstance(data, dict):
-        raise CommandFormatError(f"{where}: expected an object with a \"cmd\" field")
-    name = data.get("cmd")
-    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise CommandFormatError(f"{where}.cmd: unknown lines command {name!r}; expected one of {sorted(COMMAND_TYPES)}")
-    hints = typing.get_type_hints(cls)
-    flds = {f.name: f for f in dataclasses.fields(cls)}
-    for k in data:
-        if k != "cmd" and k not in flds:
-            raise CommandFormatError(f"{where}.{k}: unknown field for {name}; expected {sorted(flds)}")
-    kwargs: dict[str, Any] = {}
-    for fname, f in flds.items():
-        if fname not in data:
-            if f.default is dataclasses.MISSING:
-                raise CommandFormatError(f"{where}.{fname}: missing")
-            continue
-        kwargs[fname] = _from_json_value(hints[fname], data[fname], f"{where}.{fname}")
-    if kwargs.get("seat") not in SEATS_2P + SEATS_4P:
-        raise CommandFormatError(f"{where}.seat: expected one of {SEATS_2P + SEATS_4P}, got {data.get('seat')!r}")
-    return cls(**kwargs)
+    cmd: LinesCommand = dataclass_command_from_json(data, COMMAND_TYPES, where, "seat", SEATS_2P + SEATS_4P,
+                                                    "lines command")
+    return cmd

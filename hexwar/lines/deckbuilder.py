@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..errors import HexwarError
 from ..fileio import atomic_write_text
 from ..rules.cards import default_cards
-from .scenario import DECK_FORMAT, deck_problems
+from .scenario import DECK_FORMAT, LinesSide, deck_problems, restriction_problems
 
 __all__ = ["DeckBuilder"]
 
@@ -26,6 +26,8 @@ class DeckBuilder:
         role: 4-player commander role (``front`` / ``support``) or ``None``.
         cards: the card ids picked, in order.
         name: the deck's name (for the file).
+        restrictions: a scenario side's Reserves restrictions (``max_card_cost``,
+            ``exclude_types``), or ``None`` for the standard game.
     """
 
     side: str
@@ -33,11 +35,18 @@ class DeckBuilder:
     role: str | None = None
     cards: list[str] = field(default_factory=list)
     name: str = "my deck"
+    restrictions: LinesSide | None = None
 
     def catalogue(self) -> list[tuple[str, str]]:
-        """``(card id, full card text)`` of every unit card of the side, crews included."""
+        """``(card id, full card text)`` of every unit card of the side, crews included; with a
+        4-player ``role`` only that commander's units and the crews (000 4-player, R11.1)."""
+        from .rules import role_of
+
         cs = default_cards()
-        return [(u.id, u.help_text(cs)) for u in sorted(cs.side_units(self.side), key=lambda u: (u.unit_type, u.id))]
+        units = sorted(cs.side_units(self.side), key=lambda u: (u.unit_type, u.id))
+        return [(u.id, u.help_text(cs)) for u in units
+                if (self.role is None or u.is_crew or role_of(u.id) == self.role)
+                and not restriction_problems(self.restrictions, [u.id])]
 
     def add(self, card_id: str) -> None:
         """Add a card.
@@ -62,19 +71,47 @@ class DeckBuilder:
         return sum(cs.unit(c).cost for c in self.cards)
 
     def problems(self) -> tuple[list[str], list[str]]:
-        """``(errors, warnings)``: points, side, role; the crew tip as a warning."""
-        return deck_problems(self.side, list(self.cards), self.budget, self.role)
+        """``(errors, warnings)``: points, side, role, the scenario's restrictions; the crew tip
+        as a warning."""
+        errors, warnings = deck_problems(self.side, list(self.cards), self.budget, self.role)
+        return errors + restriction_problems(self.restrictions, self.cards), warnings
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the deck file (atomically).
+        """Write the deck file (atomically, :func:`hexwar.fileio.atomic_write_text`); an existing
+        file is replaced only when it is a hexwar deck file (never lost data).
 
         Raises:
-            HexwarError: when the deck is not legal (points, side) or the file cannot be written.
+            HexwarError: when the deck is not legal (points, side), the path is an existing file
+                that is not a deck file, or the file cannot be written.
         """
+        import tomlkit
+
         errors, _ = self.problems()
         if errors:
             raise HexwarError("the deck cannot be saved: " + "; ".join(errors))
-        names = ", ".join(f'"{c}"' for c in self.cards)
-        text = (f'# hexwar deck file (Reserves deck, 000 setup)\nformat = "{DECK_FORMAT}"\nschema_version = 1\n\n'
-                f'[deck]\nname = {self.name!r}\nside = "{self.side}"\ncards = [{names}]\n').replace("'", '"')
-        atomic_write_text(path, text)
+        if not str(path).strip():
+            raise HexwarError("the deck cannot be saved: no file name given")
+        if os.path.isdir(path):
+            raise HexwarError(f"{path}: is a folder; expected a deck file name such as decks/my_deck.toml")
+        if os.path.exists(path):
+            try:
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    head = fh.read(4096)
+            except OSError as exc:
+                raise HexwarError(f"{path}: cannot be read ({exc.strerror})") from None
+            if DECK_FORMAT not in head:
+                raise HexwarError(f"{path}: exists and is not a hexwar deck file; not overwritten "
+                                  "(choose another file name)")
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(f"hexwar deck file (Reserves deck, 000 setup): {self.points} points"))
+        doc["format"] = DECK_FORMAT
+        doc["schema_version"] = 1
+        deck = tomlkit.table()
+        deck["name"] = self.name
+        deck["side"] = self.side
+        deck["cards"] = list(self.cards)
+        doc["deck"] = deck
+        try:
+            atomic_write_text(path, tomlkit.dumps(doc))
+        except OSError as exc:
+            raise HexwarError(f"{path}: cannot be written ({exc.strerror})") from None

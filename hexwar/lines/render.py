@@ -59,8 +59,8 @@ def lines_game_for(target: str, turn: int = 2) -> Any:
         raise HexwarError(f"{target}: no such line scenario or save")
     if p.suffix.lower() == ".json":
         return load_game(p)
-    sc = load_scenario(p)
-    st = sc.new_game()
+    sc: Any = load_scenario(p)
+    st: Any = sc.new_game()
     players = {s: LinesAI(s, st.seed) for s in st.seats}
     while not st.over and not (st.turn >= turn and st.phase == "declaration" and st.attacks):
         st.apply(players[st.to_act].choose(st))

@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
     pass
 
 __all__ = ["LinesSide", "StartingUnit", "LinesScenario", "parse_lines_scenario", "load_deck", "deck_problems",
-           "validate_deck_file", "DECK_FORMAT", "random_deck"]
+           "validate_deck_file", "DECK_FORMAT", "random_deck", "restriction_problems"]
 
 DECK_FORMAT = "hexwar-deck"
 LINE_KEYS = ("front", "rear", "air")
@@ -240,6 +240,25 @@ def deck_problems(side: str, card_ids: list[str], budget: tuple[int, int] = (80,
         if u is not None and u.needs_crew and u.crew not in types:
             warnings.append(f"{u.name} needs {u.crew.replace('_', ' ')} but the deck has none (000 tip)")
     return errors, warnings
+
+
+def restriction_problems(side_cfg: LinesSide | None, card_ids: list[str] | tuple[str, ...]) -> list[str]:
+    """The scenario card's Reserves restrictions a deck breaks (000 scenario cards): a unit over
+    ``max_card_cost`` points, a unit of an excluded type (``exclude_types``); crews are never
+    restricted. ``[]`` when ``side_cfg`` is ``None`` or the deck keeps them."""
+    if side_cfg is None:
+        return []
+    cards = default_cards()
+    out: list[str] = []
+    for cid in dict.fromkeys(card_id_of(c) for c in card_ids):
+        u = cards.units.get(cid)
+        if u is None or u.is_crew:
+            continue
+        if side_cfg.max_card_cost and u.cost > side_cfg.max_card_cost:
+            out.append(f"{u.name} costs {u.cost} points; this scenario allows at most {side_cfg.max_card_cost} a card")
+        if u.unit_type in side_cfg.exclude_types:
+            out.append(f"{u.name}: no {u.unit_type.replace('_', ' ')} units in this scenario's Reserves")
+    return out
 
 
 def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[str]]:
@@ -545,10 +564,10 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
                 bad(uw, "expected a table {card, line, crew}")
                 continue
             known(ut, uw, {"card", "line", "crew", "seat"})
-            c = ut.get("card")
-            u = cards.units.get(c) if isinstance(c, str) else None
+            uc = ut.get("card")
+            u = cards.units.get(uc) if isinstance(uc, str) else None
             if u is None or u.side != side or u.is_crew:
-                bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {c!r}")
+                bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {uc!r}")
                 continue
             line = ut.get("line", {"frontline": "front", "rear": "rear", "aircraft": "air",
                                     "frontline_or_rear": "front"}[u.line])
@@ -571,7 +590,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
                                      or side_of_seat(seat) != side):
                 bad(f"{uw}.seat", f"expected a {side} seat of this game, got {seat!r}")
                 seat = None
-            units.append(StartingUnit(c, line, crew, seat))
+            units.append(StartingUnit(u.id, line, crew, seat))
         sv = t.get("victory_points")
         if sv is not None and (not isinstance(sv, int) or isinstance(sv, bool) or not 1 <= sv <= 10_000):
             bad(f"{w}.victory_points", f"expected an integer 1..10000, got {sv!r}")

@@ -367,13 +367,13 @@ def check_invariants(state: LinesState) -> list[str]:
                 if is_air != (line == "air"):
                     out.append(f"{uid} ({cards.unit(uid).unit_type}) is on the {line} line")
     for uid, u in state.units.items():
-        c = cards.unit(uid)
+        uc = cards.unit(uid)
         if u.crewing is None and uid not in where:
             out.append(f"{uid} is in play on no line")
         if u.crewing is not None and uid in where:
             out.append(f"crew {uid} is on a line itself")
-        if not 1 <= u.endurance <= c.endurance_full:
-            out.append(f"{uid}: endurance {u.endurance} outside 1..{c.endurance_full}")
+        if not 1 <= u.endurance <= uc.endurance_full:
+            out.append(f"{uid}: endurance {u.endurance} outside 1..{uc.endurance_full}")
         if u.crew is not None and (u.crew not in state.units or state.units[u.crew].crewing != uid):
             out.append(f"{uid}: crew {u.crew} is not riding with it")
         if u.crewing is not None and (u.crewing not in state.units or state.units[u.crewing].crew != uid):

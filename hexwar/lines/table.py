@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from .commands import (
+    ChooseHand,
     Commit,
     Declare,
     DeclareCloseAssault,
@@ -22,6 +23,8 @@ from .commands import (
     Draw,
     EndPhase,
     LinesCommand,
+    MoveLine,
+    Recrew,
     Resolve,
     UseCommandCard,
     side_of_seat,
@@ -42,6 +45,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Enter", "commit the selected card / declare on the selected target"),
     ("R", "resolve the selected (or first) attack"),
     ("1 / 2", "toggle the attacker's 1st / 2nd weapon"),
+    ("C", "fire at the target gun's crew (infantry at a Frontline gun)"),
+    ("A", "Close Assault the target vehicle with 3+ Frontline infantry"),
+    ("V", "next way: the crew / line of a commitment, the sources of a draw"),
+    ("Command card + unit", "play the selected Command card on that unit"),
+    ("L", "move the selected SPG to the other line (Commitment)"),
+    ("Crew card + unit", "Commitment: a crew card in hand, then your crewless unit: recrew it"),
     ("B", "offer a Command card for +1 on the next roll (R1.3)"),
     ("P", "play the selected Command card"),
     ("Delete", "discard the selected card (Draw Phase limits)"),
@@ -52,13 +61,14 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Q", "quit"),
 )
 
-_A = {c: ord(c.lower()) for c in "BEHPQR"}
+_A = {c: ord(c.lower()) for c in "ABCEHLPQRV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel", 0x20: "end_phase", _A["E"]: "end_phase", 0xFF0D: "confirm", 0xFF8D: "confirm",
     _A["R"]: "resolve", ord("1"): "weapon_1", ord("2"): "weapon_2", _A["B"]: "bonus", _A["P"]: "play_card",
     0xFFFF: "discard_card", 0xFF08: "discard_card", 0xFF09: "next_unit", _A["H"]: "help", 0xFFBE: "help",
-    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over",
+    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over", _A["C"]: "at_crew",
+    _A["L"]: "move_line", _A["A"]: "close_assault", _A["V"]: "next_choice",
 }
 
 
@@ -80,6 +90,11 @@ class TableController:
         message: the last refusal or hint.
         help: the help overlay is shown.
         log_offset: lines scrolled back in the log.
+        picks: setup (000): the Reserves cards picked for the starting hand so far.
+        choice: which of the legal ways is taken by Enter / Space when there are several (the
+            crew and line of a commitment, the sources of the draw); V cycles it.
+        passing: hot-seat: the seat the screen is being handed to (hands hidden until it
+            confirms with :meth:`take_seat`), or ``None``.
     """
 
     state: LinesState
@@ -93,26 +108,89 @@ class TableController:
     message: str = ""
     help: bool = False
     log_offset: int = 0
+    picks: list[str] = field(default_factory=list)
+    passing: str | None = None
+    choice: int = 0
 
     def __post_init__(self) -> None:
         self._follow()
+        self.passing = None  # the first seat to act needs no hand-over
 
     # -- whose table ------------------------------------------------------------------
     def human_to_act(self) -> bool:
         """A person (not a computer seat) must act now."""
         return self.state.to_act is not None and self.state.to_act not in self.ai
 
+    def humans(self) -> list[str]:
+        """The seats played at this screen (not by the computer)."""
+        return [s for s in self.state.seats if s not in self.ai]
+
     def _follow(self) -> None:
-        """Hot-seat: show the hand of the human seat to act; keep the last one otherwise."""
+        """Hot-seat: show the hand of the human seat to act; keep the last one otherwise. When
+        the screen goes from one person's seat to another's, hands stay hidden behind the
+        hand-over screen (:attr:`passing`) until the next person takes the seat."""
         if self.human_to_act():
-            self.viewer = self.state.to_act
+            nxt = self.state.to_act
+            if self.viewer is not None and nxt != self.viewer and len(self.humans()) > 1:
+                self.passing = nxt
+            self.viewer = nxt
         elif self.viewer is None:
-            humans = [s for s in self.state.seats if s not in self.ai]
+            humans = self.humans()
             self.viewer = humans[0] if humans else None
+        if self.state.over:
+            self.passing = None
+
+    def take_seat(self) -> None:
+        """Hot-seat: the next person is at the screen; show their hand."""
+        self.passing = None
+
+    def shown_seat(self) -> str | None:
+        """The seat whose hand may be shown now (``None`` behind the hand-over screen)."""
+        return None if self.passing else self.viewer
+
+    def prompt(self) -> str:
+        """What the person at the screen can do now, for the phase (shown on the table)."""
+        st = self.state
+        if st.over:
+            return f"Game over: {st.result}. Q or Ctrl+Q quits."
+        seat = st.to_act
+        if seat is None:
+            return ""
+        if self.passing:
+            return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
+        if seat in self.ai:
+            return f"Waiting for {seat} to act ({st.phase} phase)..."  # the computer, or a player elsewhere
+        ph = st.phase
+        if ph == Phase.SETUP:
+            from .actions.choose_hand import hand_size
+
+            n = hand_size(st, seat)
+            return (f"Setup: click {n} cards of your Reserves deck for your starting hand "
+                    f"({len(self.picks)} of {n} picked), then Enter.")
+        if ph == Phase.COMMITMENT:
+            if self.commit_options():
+                return f"Commitment: {self.choice_text()}; or click your Frontline / Rear Line row."
+            return ("Commitment: click a unit card in hand, Enter commits it with its crew (an SPG: click a line); "
+                    "crew card + crewless unit recrews; L moves an SPG; P plays a Command card; Space ends.")
+        if ph == Phase.DECLARATION:
+            if self.selected in st.units and self.target:
+                return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
+                        "infantry; Enter declares on the target; Esc cancels.")
+            return "Declaration: click one of your units, then an enemy target; Space ends the phase."
+        if ph == Phase.RESOLUTION:
+            mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+            nxt = f"attack #{mine[0]}" if mine else "your next attack"
+            return f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
+        if ph == Phase.DRAW:
+            if seat not in st.drawn:
+                return f"Draw: {self.choice_text()}."
+            return ("Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
+                    "Space ends the phase.")
+        return f"{ph} phase: Space ends it."
 
     def view(self) -> SeatView:
         """What the viewer may see (other hands as counts)."""
-        return seat_view(self.state, self.viewer, log_lines=60 + self.log_offset)
+        return seat_view(self.state, self.shown_seat(), log_lines=60 + self.log_offset)
 
     # -- acting -----------------------------------------------------------------------
     def issue(self, cmd: LinesCommand) -> bool:
@@ -126,6 +204,7 @@ class TableController:
         self.selected = self.target = None
         self.weapons = ()
         self.at_crew = False
+        self.choice = 0
         self._follow()
         return True
 
@@ -152,8 +231,29 @@ class TableController:
         seat = st.to_act
         if seat is None or not self.human_to_act():
             return
+        if self.passing:
+            self.take_seat()
+            return
+        if st.phase == Phase.SETUP and item in st.reserves.get(seat, []):
+            from .actions.choose_hand import hand_size
+
+            if item in self.picks:
+                self.picks.remove(item)
+            elif len(self.picks) < hand_size(st, seat):
+                self.picks.append(item)
+            return
         mine = item in st.hand_units.get(seat, []) or item in st.hand_commands.get(seat, []) or (
             item in st.units and st.units[item].seat == seat)
+        if (st.phase == Phase.COMMITMENT and self.selected in st.hand_units.get(seat, []) and item in st.units
+                and st.units[item].seat == seat):  # a crew card onto a crewless unit of yours (000)
+            if self.issue(Recrew(seat, item, self.selected)):
+                return
+        if self.selected in st.hand_commands.get(seat, []) and item in st.units:  # a Command card on a unit
+            plays = [c for c in st.legal_commands() if isinstance(c, UseCommandCard) and c.card == self.selected
+                     and c.unit == item]
+            if plays:
+                self.issue(plays[0])
+                return
         if st.phase == Phase.DECLARATION and self.selected in st.units and not mine and item in st.units:
             self.target = item
             ws = self._default_weapons(self.selected, item)
@@ -163,6 +263,7 @@ class TableController:
             self.selected = item
             self.target = None
             self.weapons = ()
+            self.choice = 0
 
     def _default_weapons(self, unit: str, target: str) -> tuple[int, ...]:
         cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == unit
@@ -188,15 +289,28 @@ class TableController:
         declare on the selected target."""
         st = self.state
         seat = st.to_act
+        if self.passing:
+            self.take_seat()
+            return True
+        if seat is not None and st.phase == Phase.SETUP:
+            ok = self.issue(ChooseHand(seat, tuple(self.picks)))
+            if ok:
+                self.picks = []
+            return ok
         if seat is None or self.selected is None:
             self.message = "select a card or a unit first"
             return False
         if st.phase == Phase.COMMITMENT and self.selected in st.hand_units[seat]:
             opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
             if not opts:
-                self.message = f"{card(self.selected).name} cannot be committed now"
+                c = card(self.selected)
+                line = {"frontline": "front", "rear": "rear", "frontline_or_rear": "front"}.get(c.line)
+                why = st.check(Commit(seat, self.selected, line, None, None)) if not c.is_crew else None
+                self.message = f"{c.name} cannot be committed now" + (f": {why}" if why else
+                                                                      (": a crew commits with a unit it can crew"
+                                                                       if c.is_crew else ""))
                 return False
-            return self.issue(opts[0])
+            return self.issue(opts[self.choice % len(opts)])
         if st.phase == Phase.DECLARATION and self.target is not None:
             return self.issue(Declare(seat, self.selected, self.target, self.weapons, self.at_crew))
         if st.phase == Phase.DECLARATION:
@@ -205,6 +319,113 @@ class TableController:
                 return self.issue(cas[0])
         self.message = "nothing to confirm"
         return False
+
+    def commit_to(self, line: str) -> bool:
+        """A click on one of your lines (``front`` / ``rear``) with a unit card selected in the
+        Commitment Phase: commit it to that line (an SPG's choice, 000), with the first fitting
+        crew / infantry."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or not self.human_to_act() or self.passing or st.phase != Phase.COMMITMENT:
+            return False
+        if self.selected not in st.hand_units.get(seat, []):
+            return False
+        opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected
+                and c.line == line]
+        if not opts:
+            where = "the Frontline" if line == "front" else "the Rear Line"
+            self.message = f"{card(self.selected).name} cannot be committed to {where} now"
+            return False
+        return self.issue(opts[0])
+
+    def commit_options(self) -> list[Commit]:
+        """The legal commitments of the selected hand card (crew, halftrack infantry, line)."""
+        st = self.state
+        if st.phase != Phase.COMMITMENT or st.to_act is None or self.selected not in st.hand_units.get(st.to_act, []):
+            return []
+        return [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
+
+    def draw_options(self) -> list[Draw]:
+        """The legal draws (the two sources after the Command card, R5.5)."""
+        st = self.state
+        if st.phase != Phase.DRAW or st.to_act is None or st.to_act in st.drawn:
+            return []
+        return [c for c in st.legal_commands() if isinstance(c, Draw)]
+
+    def _default_draw(self, draws: list[Draw]) -> int:
+        """The draw suggested by the hand: Reserves when short of unit cards, Command cards when full."""
+        st = self.state
+        units = len(st.hand_units[st.to_act]) if st.to_act else 0
+        return 0 if units >= 5 else len(draws) - 1 if units <= 2 else len(draws) // 2
+
+    def choice_text(self) -> str:
+        """What Enter (commit) / Space (draw) will do with the current :attr:`choice`, or ``""``."""
+        def crew(c: Commit) -> str:
+            parts = []
+            if c.crew:
+                parts.append(f"with {card(c.crew).name}")
+            if c.infantry:
+                parts.append(f"carrying {card(c.infantry).name}")
+            where = {"front": "to the Frontline", "rear": "to the Rear Line", None: "aloft"}[c.line]
+            return " ".join(parts + [where])
+
+        opts = self.commit_options()
+        if opts:
+            c = opts[self.choice % len(opts)]
+            more = f" (V: next of {len(opts)} ways)" if len(opts) > 1 else ""
+            return f"Enter commits {card(c.unit).name} {crew(c)}{more}"
+        draws = self.draw_options()
+        if draws:
+            d = draws[(self._default_draw(draws) + self.choice) % len(draws)]
+            more = f" (V: next of {len(draws)} ways)" if len(draws) > 1 else ""
+            return ("Space draws 1 Command card + " + " + ".join("Reserves" if x == "reserves" else "Command"
+                                                                  for x in d.extra) + more)
+        return ""
+
+    def next_choice(self) -> str:
+        """V: the next way of committing the selected card / of drawing."""
+        self.choice += 1
+        self.message = self.choice_text()
+        return self.message
+
+    def close_assault(self) -> bool:
+        """A: Close Assault the target vehicle with the selected infantry and the other Frontline
+        infantry that may join (000: 3 or more)."""
+        st = self.state
+        seat = st.to_act
+        if seat is None or st.phase != Phase.DECLARATION or self.target is None:
+            self.message = "select your infantry and an enemy Frontline vehicle first"
+            return False
+        cas = [c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault) and c.target == self.target
+               and (self.selected in c.units)]
+        if not cas:
+            self.message = "a Close Assault needs 3 or more of your Frontline infantry on a Frontline vehicle"
+            return False
+        return self.issue(max(cas, key=lambda c: (len(c.units), c.units)))
+
+    def toggle_at_crew(self) -> None:
+        """C: the declaration fires at the target gun's crew instead of the gun (infantry at a
+        Frontline gun, 000), with the weapons that may."""
+        if self.target is None or self.selected not in self.state.units:
+            self.message = "select your unit and an enemy gun first"
+            return
+        want = not self.at_crew
+        cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == self.selected
+                and c.target == self.target and c.at_crew == want]
+        if not cmds:
+            self.message = ("that target has no crew this unit may fire at" if want else "")
+            return
+        self.at_crew = want
+        self.weapons = max(cmds, key=lambda c: len(c.weapons)).weapons
+        self.message = "firing at the gun's crew" if want else ""
+
+    def move_line(self) -> bool:
+        """L: move the selected SPG of yours to the other line (Commitment, 000)."""
+        seat = self.state.to_act
+        if seat is None or self.selected not in self.state.units:
+            self.message = "select your SPG in play first"
+            return False
+        return self.issue(MoveLine(seat, self.selected))
 
     def offer_bonus(self) -> str:
         """B: cycle the Command card offered for +1 on the next roll (R1.3); shown before rolling."""
@@ -242,10 +463,10 @@ class TableController:
         if seat is None:
             return False
         if st.phase == Phase.DRAW and seat not in st.drawn:
-            draws = [c for c in st.legal_commands() if isinstance(c, Draw)]
+            draws = self.draw_options()
             if draws:
-                units = len(st.hand_units[seat])
-                pick = draws[0] if units >= 5 else draws[-1] if units <= 2 else draws[len(draws) // 2]
+                pick = draws[(self._default_draw(draws) + self.choice) % len(draws)]
+                self.choice = 0
                 return self.issue(pick)
         if st.phase == Phase.RESOLUTION:
             return self.resolve()
@@ -284,10 +505,13 @@ class TableController:
         act = {"cancel": self.cancel, "end_phase": self.end_phase, "confirm": self.confirm, "resolve": self.resolve,
                "weapon_1": lambda: self.toggle_weapon(0), "weapon_2": lambda: self.toggle_weapon(1),
                "bonus": self.offer_bonus, "play_card": self.play_card, "discard_card": self.discard,
-               "next_unit": self.next_unit, "help": self.toggle_help,
+               "next_unit": self.next_unit, "help": self.toggle_help, "at_crew": self.toggle_at_crew,
+               "move_line": self.move_line, "close_assault": self.close_assault, "next_choice": self.next_choice,
                "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
+        if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
+            return  # behind the hand-over screen nothing acts for the next seat
         act()
 
     def cancel(self) -> None:

@@ -8,7 +8,7 @@ declaration arrows); the score; the log with every roll.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .commands import side_of_seat
 from .rules import card, cards
@@ -108,6 +108,18 @@ def _unit(state: LinesState, uid: str) -> UnitView:
                     c.endurance_half, crew, dmg, cc, u.flight_turns, u.captured)
 
 
+def _log_text(e: Any, seat: str | None) -> str:
+    """A log line as ``seat`` may read it: the cards another seat takes into its hand are hidden
+    (R12.1: hands are private; the starting hand, a unit card taken from the Reserves deck)."""
+    from .events import HandChosen, TakenFromReserves
+
+    if isinstance(e, HandChosen) and e.seat != seat:
+        return f"{e.seat} takes {len(e.cards)} unit cards into hand (hidden)"
+    if isinstance(e, TakenFromReserves) and e.seat != seat and "to commit" not in e.text:
+        return f"{e.seat} takes a unit card from the Reserves deck into hand (hidden)"
+    return str(e.text)
+
+
 def seat_view(state: LinesState, seat: str | None, log_lines: int = 40) -> SeatView:
     """The view of ``seat`` (R12.1: its own hand only; decks as sizes, never their order)."""
     lines = {side: {ln: tuple(_unit(state, x) for x in state.lines[side][ln]) for ln in ("front", "rear", "air")}
@@ -117,7 +129,7 @@ def seat_view(state: LinesState, seat: str | None, log_lines: int = 40) -> SeatV
         acard = card(a.attackers[0]) if a.attackers and a.attackers[0] in state.units else None
         ws = tuple(acard.weapons[i].name for i in a.weapons) if acard else ()
         attacks.append(AttackView(n, a.seat, a.attackers, a.target, ws, a.at_crew, a.close_assault, a.resolved))
-    log = tuple(e.text for e in state.log[-log_lines:])
+    log = tuple(_log_text(e, seat) for e in state.log[-log_lines:])
     res = str(state.result) if state.result else None
     return SeatView(
         seat, state.turn, state.phase, state.to_act, tuple(state.order), lines,

@@ -108,16 +108,9 @@ def campaign_view(st: CampaignState, side: str | None, log_from: int = 0) -> Vie
     base = st.view(side)
     battle_hands = {}
     tactics_hand: dict[str, Any] = {}
-    for s in _SIDES:
-        hand = list(st.hands[s])
-        tac = base["tactics_hand"][s]
-        if s != side:
-            if st.slots[s] is not None:
-                hand = sorted(hand + [st.slots[s]])  # type: ignore[list-item]
-            if isinstance(tac, list) and st.tactic_slots[s] is not None:
-                tac = sorted(tac + [st.tactic_slots[s]])
-        battle_hands[s] = hand
-        tactics_hand[s] = tac
+    for s in _SIDES:  # the other side's unrevealed cards include its face-down ones (CampaignState.view)
+        battle_hands[s] = base["hands"][s]
+        tactics_hand[s] = base["tactics_hand"][s]
     data = {k: v for k, v in base.items() if k not in ("hands", "to_act", "result", "tactics_hand")}
     data.update({
         "version": CAMPAIGN_VIEW_VERSION, "mode": "campaign", "side": side, "options": st.options.to_json(),

@@ -31,8 +31,8 @@ Fire (R8.4, R8.6)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -191,6 +191,10 @@ class ExactFire:
         rubble: ``float64 [T+1, K]`` P(building k burned out into rubble by turn t).
         count_dist: ``float64 [T+1, K+1]`` distribution of the number of burning buildings.
         states: the largest number of joint states of one cluster held at one turn.
+        area_names: the areas asked for (``areas`` of :func:`exact_fire`).
+        area_all: ``float64 [T+1, A]`` P(every building of the area has burned by turn t).
+        area_burned: ``float64 [T+1, A]`` expected buildings of the area burned by turn t.
+        area_burning: ``float64 [T+1, A]`` expected buildings of the area burning at turn t.
     """
 
     hexes: tuple[Hex, ...]
@@ -199,6 +203,10 @@ class ExactFire:
     rubble: np.ndarray
     count_dist: np.ndarray
     states: int
+    area_names: tuple[str, ...] = ()
+    area_all: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    area_burned: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    area_burning: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def expected_burning(self) -> np.ndarray:
         """``float64 [T+1]``: expected number of burning buildings at each turn."""
@@ -218,6 +226,7 @@ def exact_fire(
     burnout_turns: int | None = None,
     max_buildings: int = 14,
     max_states: int = 200_000,
+    areas: Mapping[str, Sequence[Hex]] | None = None,
 ) -> ExactFire:
     """Exact per-building fire probabilities over ``turns`` Begin Turn steps (R8.4, R8.6).
 
@@ -237,6 +246,9 @@ def exact_fire(
         max_buildings: refuse a cluster of more buildings (separate clusters are computed apart
             and combined: they burn independently).
         max_states: refuse when one turn would hold more joint states.
+        areas: named areas (name -> hexes): also P(all of an area's buildings burned by turn
+            t), the product over the independent clusters holding them (0 when one of them no
+            fire can reach), and the expected buildings burned and burning.
 
     Raises:
         ExactTooLarge: when the cluster or the state space is too large.
@@ -288,24 +300,44 @@ def exact_fire(
     count = np.zeros((T + 1, 1))
     count[:, 0] = 1.0
     biggest = 1
+    area_names = tuple(areas or {})
+    area_k: list[list[int]] = []  # each area's buildings as cluster cells
+    area_all = np.ones((T + 1, len(area_names)))
+    for a, name in enumerate(area_names):
+        rcs = {(r, c) for h in (areas or {})[name] for r, c in [(h.offset[1], h.offset[0])]}
+        rcs = {rc for rc in rcs if 0 <= rc[0] < dr.shape[0] and 0 <= rc[1] < dr.shape[1]
+               and (dr[rc] > 0 or burning[rc])}
+        area_k.append([index[rc] for rc in rcs if rc in index])
+        if len(area_k[-1]) < len(rcs) or not rcs:  # a building no fire reaches never burns
+            area_all[:, a] = 0.0
     for members in comps:
         local = {k: i for i, k in enumerate(members)}
         sub_nbrs = [[local[j] for j in nbrs[k]] for k in members]
         p1 = [float(spread_probability(int(dr[cells[k]]), 1, bonus)) if dr[cells[k]] > 0 else 0.0 for k in members]
         start = tuple(int(fire_turns[cells[k]]) if burning[cells[k]] else _INTACT for k in members)
-        b, e, rr, n, states = _cluster_dp(start, sub_nbrs, p1, T, limit, max_states)
+        groups = [[local[k] for k in ks if k in local] for ks in area_k]
+        b, e, rr, n, states, g_all = _cluster_dp(start, sub_nbrs, p1, T, limit, max_states, groups)
+        for a, g in enumerate(groups):
+            if g:
+                area_all[:, a] *= g_all[:, a]
         out_b[:, members] = b
         out_e[:, members] = e
         out_r[:, members] = rr
         count = np.stack([np.convolve(count[t], n[t]) for t in range(T + 1)])
         biggest = max(biggest, states)
-    return ExactFire(tuple(Hex.from_offset(c, r) for r, c in cells), out_b, out_e, out_r, count, biggest)
+    area_burned = np.stack([out_e[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
+    area_burning = np.stack([out_b[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
+    return ExactFire(tuple(Hex.from_offset(c, r) for r, c in cells), out_b, out_e, out_r, count, biggest,
+                     area_names, area_all, area_burned, area_burning)
 
 
 def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], T: int, limit: int | None,
-                max_states: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The dynamic program of :func:`exact_fire` over one cluster's joint states."""
+                max_states: int, groups: Sequence[Sequence[int]] = ()
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """The dynamic program of :func:`exact_fire` over one cluster's joint states (``groups``:
+    cell sets whose P(all burned) is also returned, ``[T+1, len(groups)]``)."""
     K = len(start)
+    out_g = np.zeros((T + 1, len(groups)))
     if limit is None:  # the counter does not matter: keep one burning state
         start = tuple(0 if s >= 0 else s for s in start)
     dist: dict[tuple[int, ...], float] = {start: 1.0}
@@ -327,6 +359,9 @@ def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], 
                 if s == _RUBBLE:
                     out_r[t, k] += pr
             out_n[t, nb] += pr
+            for g, ks in enumerate(groups):
+                if all(st[k] != _INTACT for k in ks):
+                    out_g[t, g] += pr
 
     record(0)
     for t in range(1, T + 1):
@@ -357,7 +392,7 @@ def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], 
         dist = new
         biggest = max(biggest, len(dist))
         record(t)
-    return out_b, out_e, out_r, out_n, biggest
+    return out_b, out_e, out_r, out_n, biggest, out_g
 
 
 def exact_fire_on_map(battlemap: Any, ignite: Iterable[Hex], turns: int, burnout: bool = False,

@@ -31,7 +31,7 @@ number of burning buildings; and, when asked for, the lines of sight cut by fire
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +84,15 @@ class FireResult:
         los: the LOS-cut statistics (:class:`~hexwar.sim.fire_los.LosCutResult`) or ``None``.
         trial_burning: ``bool [trials, T+1, height, width]``, kept only when asked for.
         trial_rubble: ``bool [trials, T+1, height, width]`` rubble left by burnouts, likewise.
+        area_names: the named areas scored (``areas`` of :func:`simulate_fire`), in order.
+        area_buildings: ``int64 [A]`` buildings of each area (intact or burning at turn 0).
+        area_burning: ``int64 [T+1, A]`` burning buildings of the area at turn t, summed over
+            trials (divide by ``trials`` for the expectation).
+        area_burned: ``int64 [T+1, A]`` buildings of the area that have burned by turn t (burning
+            now, burned out into rubble, or burned earlier), summed over trials;
+            ``area_burned_sq`` the sum of its squares (for the interval of the mean).
+        area_all: ``int64 [T+1, A]`` trials in which every building of the area has burned by
+            turn t ("the village burned down"; 0 for an area without buildings).
     """
 
     ignite: tuple[Hex, ...]
@@ -102,6 +111,12 @@ class FireResult:
     los: Any = None
     trial_burning: np.ndarray | None = field(default=None, repr=False)
     trial_rubble: np.ndarray | None = field(default=None, repr=False)
+    area_names: tuple[str, ...] = ()
+    area_buildings: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    area_burning: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    area_burned: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    area_burned_sq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    area_all: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
     def p_burning(self) -> np.ndarray:
         """``float64 [T+1, height, width]``: probability the hex burns at turn t."""
@@ -245,6 +260,7 @@ def simulate_fire(
     los: Any = None,
     keep_trials: bool = False,
     crop: bool = True,
+    areas: Mapping[str, Sequence[Hex]] | None = None,
     progress: Callable[[int], Any] | None = None,
 ) -> FireResult:
     """Simulate fires lit in ``ignite`` over ``turns`` Begin Turn steps in ``trials`` trials (R8.4-R8.6).
@@ -268,6 +284,9 @@ def simulate_fire(
             hexes bytes).
         crop: run each cluster of buildings a fire can reach (:func:`reachable_buildings`) on
             its own smallest window; the result is the same, only faster.
+        areas: named areas (name -> hexes on the map, :mod:`hexwar.game.areas`) to score per
+            trial: buildings burning, buildings burned by each turn and whether all of them
+            have (``FireResult.area_*``).
         progress: called with the number of trials finished after each batch.
 
     Returns:
@@ -316,6 +335,26 @@ def simulate_fire(
     if not crop:
         u0, u1, v0, v1 = 0, H, 0, W
     union = (slice(u0, u1), slice(v0, v1))
+    area_names = tuple(areas or {})
+    A = len(area_names)
+    # per area and window: the area's building cells inside the window (local row, col arrays)
+    is_building = (dr_map > 0) | burning0
+    area_cells: list[list[tuple[np.ndarray, np.ndarray]]] = []
+    area_n = np.zeros(A, dtype=np.int64)
+    for name in area_names:
+        cells = {battlemap.index(h) for h in (areas or {})[name] if battlemap.in_bounds(h)}
+        cells = {rc for rc in cells if is_building[rc]}
+        area_n[len(area_cells)] = len(cells)
+        per_w = []
+        for w in windows:
+            inside = [(r - w.r0, c - w.c0) for r, c in cells if w.r0 <= r < w.r0 + w.h and w.c0 <= c < w.c0 + w.w
+                      and (w.dr[r - w.r0, c - w.c0] > 0 or w.b0[r - w.r0, c - w.c0])]
+            per_w.append((np.array([x[0] for x in inside], dtype=np.intp), np.array([x[1] for x in inside], dtype=np.intp)))
+        area_cells.append(per_w)
+    area_burning = np.zeros((T + 1, A), dtype=np.int64)
+    area_burned = np.zeros((T + 1, A), dtype=np.int64)
+    area_burned_sq = np.zeros((T + 1, A), dtype=np.int64)
+    area_all = np.zeros((T + 1, A), dtype=np.int64)
     scorer = los.scorer(trials, T, (u0, v0, u1 - u0, v1 - v0)) if los is not None else None
     for start, stop in batches(trials, batch_size):
         n = stop - start
@@ -332,6 +371,17 @@ def simulate_fire(
                 if limit is not None:
                     rubble_counts[t][sl] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
                 per_trial[t] += burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
+            for a in range(A):
+                now = np.zeros(n, dtype=np.int64)
+                gone = np.zeros(n, dtype=np.int64)
+                for (burning, _, _, ever), (rr, cc) in zip(states, area_cells[a], strict=True):
+                    if rr.size:
+                        now += burning[:, rr, cc].sum(axis=1, dtype=np.int64)
+                        gone += ever[:, rr, cc].sum(axis=1, dtype=np.int64)
+                area_burning[t, a] += int(now.sum())
+                area_burned[t, a] += int(gone.sum())
+                area_burned_sq[t, a] += int((gone * gone).sum())
+                area_all[t, a] += int((gone == area_n[a]).sum()) if area_n[a] else 0
             if keep is not None or scorer is not None:
                 ub = np.zeros((n, u1 - u0, v1 - v0), dtype=bool)
                 ur = np.zeros_like(ub)
@@ -385,5 +435,6 @@ def simulate_fire(
         ignite=ign, turns=T, trials=int(trials), seed=seed, burnout_turns=limit, width=W, height=H, dr=dr_map,
         burning_counts=burning_counts, ever_counts=ever_counts, rubble_counts=rubble_counts,
         burning_hist=hist, spread_checks=checks, los=scorer.result() if scorer is not None else None,
-        trial_burning=keep, trial_rubble=keep_rub,
+        trial_burning=keep, trial_rubble=keep_rub, area_names=area_names, area_buildings=area_n,
+        area_burning=area_burning, area_burned=area_burned, area_burned_sq=area_burned_sq, area_all=area_all,
     )

@@ -348,7 +348,37 @@ def fire_report(
     }
     if r.los is not None:
         rep["los"] = _los_report(r, top)
+    if r.area_names:
+        rep["areas"] = _fire_areas(r, exact)
     return rep
+
+
+def _fire_areas(r: FireResult, exact: ExactFire | None) -> list[dict[str, Any]]:
+    """Per named area and turn: expected buildings burning and burned by then (mean with its
+    95% interval), P(all of them burned by then) with its Wilson interval, and the exact values
+    when the dynamic program ran (areas as :func:`~hexwar.sim.fire.simulate_fire` scored them)."""
+    n = max(r.trials, 1)
+    out = []
+    ex_names = list(exact.area_names) if exact is not None else []
+    for a, name in enumerate(r.area_names):
+        k = ex_names.index(name) if name in ex_names else None
+        by_turn = []
+        for t in range(r.turns + 1):
+            mean = r.area_burned[t, a] / n
+            var = max(r.area_burned_sq[t, a] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+            half = Z95 * math.sqrt(var / n)
+            lo, hi = wilson(r.area_all[t, a], n)
+            row: dict[str, Any] = {
+                "turn": t, "expected_burning": _r(r.area_burning[t, a] / n, 4),
+                "expected_burned": _r(mean, 4), "expected_burned_ci95": [_r(max(mean - half, 0.0), 4), _r(mean + half, 4)],
+                "p_all_burned": _r(r.area_all[t, a] / n), "p_all_burned_ci95": [_r(lo), _r(hi)],
+            }
+            if exact is not None and k is not None:
+                row["exact_expected_burned"] = _r(exact.area_burned[t, k])
+                row["exact_p_all_burned"] = _r(exact.area_all[t, k])
+            by_turn.append(row)
+        out.append({"area": name, "buildings": int(r.area_buildings[a]), "by_turn": by_turn})
+    return out
 
 
 def _los_report(r: FireResult, top: int) -> dict[str, Any]:
@@ -437,6 +467,25 @@ def fire_text(rep: dict[str, Any], top: int = 25) -> str:
     out.append(format_table(heads, rows, "llr" + "r" * (len(heads) - 3)))
     if rep["variant"] == "burnout":
         out.append("(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)")
+    if rep.get("areas"):
+        exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
+        out += ["", "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
+                + ("; exact beside" if exact else "")]
+        heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
+            ["exact burned", "exact P(all)"] if exact else [])
+        rows = []
+        for a in rep["areas"]:
+            for row in a["by_turn"]:
+                if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
+                    continue
+                cells = [a["area"] if row["turn"] == cols[0] else "", a["buildings"] if row["turn"] == cols[0] else "",
+                         row["turn"], f"{row['expected_burning']:.2f}", f"{row['expected_burned']:.2f}",
+                         f"{row['p_all_burned']:.3f}", _ci(row["p_all_burned_ci95"])]
+                if exact:
+                    cells += [f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
+                              f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else ""]
+                rows.append(cells)
+        out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
     los = rep.get("los")
     if los is not None:
         vp = los["viewpoints"]
@@ -480,4 +529,13 @@ def fire_csv(rep: dict[str, Any]) -> str:
             continue
         for t in range(T + 1):
             rows.append([h, t, "", "", 0.0, 0.0, "", "", "", ps[t], 0.0])
+    if rep.get("areas"):  # one row per (named area, turn), in the area columns
+        heads += ["area", "area_buildings", "expected_burning", "expected_burned", "p_all_burned",
+                  "exact_expected_burned", "exact_p_all_burned"]
+        rows = [row + [""] * 7 for row in rows]
+        for a in rep["areas"]:
+            for e in a["by_turn"]:
+                rows.append(["", e["turn"]] + [""] * 9 + [a["area"], a["buildings"], e["expected_burning"],
+                            e["expected_burned"], e["p_all_burned"], e.get("exact_expected_burned", ""),
+                            e.get("exact_p_all_burned", "")])
     return rows_csv(heads, rows)

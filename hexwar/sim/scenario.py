@@ -22,7 +22,7 @@ of ``TURN + 1``); turn 0 means burning before the game starts (it spreads in tur
 
 Exact values: when the plan is one mission in turn 1 and nothing else (no ignition, no fire
 burning within 7 hexes of the target at the start, which could spread into a landing hex
-first), the first-turn probabilities are also computed exactly: the landing
+first) and the game fires it in every trial, the first-turn probabilities are also computed exactly: the landing
 distribution of :func:`~hexwar.rules.artillery.exact_landing_distribution` times the
 combat engine's exact odds (:func:`~hexwar.rules.odds.weapon_odds`) for each unit in its hex,
 and :func:`~hexwar.rules.buildings.building_outcome_probabilities` for each building. A unit
@@ -60,6 +60,10 @@ __all__ = [
     "parse_target",
     "load_plan",
     "simulate_scenario",
+    "scenario_with",
+    "plan_with",
+    "scenario_field_names",
+    "sweep_scenario",
 ]
 
 MAX_TURNS = 30  #: the longest what-if run, in turns
@@ -620,6 +624,8 @@ def simulate_scenario(scenario: Any, plan: ScenarioPlan, turns: int = 3, trials:
         tally.end_trial(st)
         if progress is not None:
             progress(1)
+    if single and tally.fired[0] != trials:  # the exact values assume the strike is fired
+        tally.exact = {}
     c = tally.counts
     return ScenarioSimResult(
         scenario=scenario.id, plan=plan, turns=turns, trials=trials, seed=seed,
@@ -696,3 +702,177 @@ def _exact_first_turn(st: Any, m: PlannedMission, units: list[UnitRow], building
         probs = building_outcome_probabilities(art.weapon.damage_index, b.dr, BuildingAttackKind.ARTILLERY)
         out[h.label] = {"rubble": p * probs[BuildingResult.RUBBLE], "burning": p * probs[BuildingResult.FIRE]}
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# sweeps over a scenario's fields and places (hexwar sim sweep scenario)
+# --------------------------------------------------------------------------------------------
+def scenario_field_names(scenario: Any) -> list[str]:
+    """The scenario fields a sweep may vary (see :func:`scenario_with`), for messages."""
+    names = ["target", "ignite", "scenario.victory_points"]
+    for side, ss in sorted(scenario.sides.items()):
+        if ss.artillery is not None:
+            names += [f"sides.{side}.artillery.{f}" for f in ("missions", "per_turn", "hit_on", "damage_index")]
+    names += [f"objectives.{o.name or o.hex.label}.points" for o in scenario.objectives]
+    return names
+
+
+def scenario_with(scenario: Any, name: str, value: int) -> Any:
+    """``scenario`` with one field set, as if its file said so.
+
+    Args:
+        name: ``scenario.victory_points``, ``sides.SIDE.artillery.missions`` / ``.per_turn`` /
+            ``.hit_on`` (R9.1, R9.3) / ``.damage_index`` (its weapon's DI, R9.1), or
+            ``objectives.NAME.points`` (NAME: the objective's name or hex label, R10.2).
+        value: the new value.
+
+    Raises:
+        ScenarioSimError: for a field the scenario does not have or a value out of range,
+            naming the field and what was expected.
+    """
+    import dataclasses
+
+    from .sweep import POINTS_RANGE, SCENARIO_FIELDS
+
+    def check(lo: int, hi: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ScenarioSimError(f"--vary {name}={value}: expected a whole number {lo}..{hi}")
+
+    parts = name.split(".")
+    if name == "scenario.victory_points":
+        check(1, 1000)
+        return dataclasses.replace(scenario, victory_points=value)
+    if len(parts) == 4 and parts[0] == "sides" and parts[2] == "artillery" and parts[3] in SCENARIO_FIELDS:
+        side, fld = parts[1], parts[3]
+        ss = scenario.sides.get(side)
+        if ss is None or ss.artillery is None:
+            raise ScenarioSimError(f"--vary {name}: {side[:20]!r} has no off-board artillery in this scenario; "
+                                   f"fields: {', '.join(scenario_field_names(scenario))}")
+        check(*SCENARIO_FIELDS[fld])
+        art = ss.artillery
+        if fld == "damage_index":
+            art = dataclasses.replace(art, weapon=dataclasses.replace(art.weapon, damage_index=value))
+        else:
+            art = dataclasses.replace(art, **{fld: value})
+        sides = dict(scenario.sides)
+        sides[side] = dataclasses.replace(ss, artillery=art)
+        return dataclasses.replace(scenario, sides=sides)
+    if len(parts) >= 3 and parts[0] == "objectives" and parts[-1] == "points":
+        key = ".".join(parts[1:-1])
+        objs = list(scenario.objectives)
+        hits = [i for i, o in enumerate(objs) if key in (o.name, o.hex.label)]
+        if not hits:
+            raise ScenarioSimError(f"--vary {name}: no objective {key[:40]!r}; fields: "
+                                   f"{', '.join(scenario_field_names(scenario))}")
+        check(*POINTS_RANGE)
+        for i in hits:
+            objs[i] = dataclasses.replace(objs[i], points=value)
+        return dataclasses.replace(scenario, objectives=tuple(objs))
+    raise ScenarioSimError(f"--vary {name}: not a field a scenario sweep can vary; expected one of "
+                           f"{', '.join(scenario_field_names(scenario))}")
+
+
+def plan_with(plan: ScenarioPlan, scenario: Any, params: dict[str, Any]) -> ScenarioPlan:
+    """``plan`` with every mission moved to ``params["target"]`` and every ignition to
+    ``params["ignite"]`` (hex labels; with no planned ignition, one before play, turn 0).
+
+    Raises:
+        ScenarioSimError: for a ``target`` without planned missions or an ``ignite`` hex
+            without a building.
+    """
+    missions, ignitions = plan.missions, plan.ignitions
+    if "target" in params:
+        if not missions:
+            raise ScenarioSimError("--vary target needs a planned mission (--target [SIDE:]HEX@TURNS) to move: "
+                                   "it gives the side and the turns")
+        h = _hex_on(scenario, str(params["target"]), "--vary target")
+        missions = tuple(PlannedMission(m.side, h, m.turn) for m in missions)
+    if "ignite" in params:
+        turns = [g.turn for g in ignitions] or [0]
+        ignitions = tuple(parse_ignite(f"{params['ignite']}@{t}", scenario) for t in turns)
+    return ScenarioPlan(missions, ignitions)
+
+
+def sweep_scenario(
+    scenario: Any,
+    *,
+    plan: ScenarioPlan,
+    turns: int,
+    vary: dict[str, Sequence[Any]],
+    seeds: Sequence[int],
+    trials: int = 200,
+    variants: tuple[str, ...] | None = None,
+    hexes: Sequence[Hex] = (),
+    areas: dict[str, tuple[Hex, ...]] | None = None,
+    progress: Callable[[int], Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Run :func:`simulate_scenario` for every combination of ``vary`` and seed, one row each.
+
+    ``vary`` maps ``target``, ``ignite`` (hex labels, :func:`plan_with`) and scenario fields
+    (:func:`scenario_with`) to their values. A row has the parameters, the seed, ``trials``,
+    ``turns``, ``fired`` (missions fired per game) and, at the end of the last turn:
+
+    * per hex of ``hexes``: ``p_rubble``, ``p_burning`` (its building) and
+      ``expected_destroyed`` (units that started there and were destroyed, per game);
+    * per area of ``areas``: ``buildings``, ``expected_burned`` (burning or rubble),
+      ``p_all_burned`` and ``expected_lanes_closed`` (the area's LOS lanes closed).
+
+    With ``turns = 1`` and one planned mission the exact one-strike values stand beside as
+    ``*_exact`` (:func:`simulate_scenario`).
+
+    Raises:
+        ScenarioSimError: for a field or value the scenario cannot take.
+    """
+    from .sweep import SweepError, sweep_runs
+
+    for name, vals in vary.items():  # every value checked before the first game is played
+        for v in vals:
+            if name in ("target", "ignite"):
+                plan_with(plan, scenario, {name: v})
+            else:
+                scenario_with(scenario, name, v)
+    try:
+        runs = sweep_runs(vary, seeds)
+    except SweepError as exc:
+        raise ScenarioSimError(str(exc)) from None
+    rows = []
+    for params, seed in runs:
+        sc = scenario
+        for name, v in params.items():
+            if name not in ("target", "ignite"):
+                sc = scenario_with(sc, name, v)
+        pl = plan_with(plan, sc, params)
+        r = simulate_scenario(sc, pl, turns=turns, trials=trials, seed=seed, variants=variants, areas=areas,
+                              progress=progress)
+        n, T = r.trials, r.turns
+        row: dict[str, Any] = {"kind": "scenario", "seed": seed, "trials": n, "turns": T, **params,
+                               "fired": round(sum(r.fired) / n, 6)}
+        if hexes:
+            bidx = {h: k for k, h in enumerate(r.buildings)}
+            per_hex: dict[str, dict[str, Any]] = {}
+            for h in hexes:
+                k = bidx.get(h)
+                ex = r.exact.get(h.label, {}) if T == 1 else {}
+                d: dict[str, Any] = {
+                    "p_rubble": round(float(r.rubble[T - 1, k]) / n, 6) if k is not None else 0.0,
+                    "p_burning": round(float(r.burning[T - 1, k]) / n, 6) if k is not None else 0.0,
+                }
+                if r.exact and T == 1 and k is not None:
+                    d["p_rubble_exact"] = round(float(ex.get("rubble", 0)), 6)
+                    d["p_burning_exact"] = round(float(ex.get("burning", 0)), 6)
+                js = [j for j, u in enumerate(r.units) if u.hex == h]
+                d["expected_destroyed"] = round(float(sum(int(r.destroyed[T - 1, j]) for j in js)) / n, 6)
+                if r.exact and T == 1 and js:
+                    d["expected_destroyed_exact"] = round(sum(float(r.exact.get(r.units[j].uid, {}).get("destroyed", 0))
+                                                              for j in js), 6)
+                per_hex[h.label] = d
+            row["hexes"] = per_hex
+        if r.areas:
+            row["areas"] = {name: {
+                "buildings": len(idx),
+                "expected_burned": round(float(r.area_burned[T - 1, a]) / n, 6),
+                "p_all_burned": round(float(r.area_all[T - 1, a]) / n, 6),
+                "expected_lanes_closed": round(float(r.lanes_closed[T - 1, a]) / n, 6),
+            } for a, (name, idx) in enumerate(r.areas.items())}
+        rows.append(row)
+    return rows

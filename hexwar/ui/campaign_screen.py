@@ -131,8 +131,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     for i, _b in enumerate(st.hands[opp]):
         _card(p, 12 + i * (CARD_W * 0.55), oy, "", [], opp, face_up=False, w=CARD_W * 0.5, h=CARD_H * 0.8,
               tip=f"{SIDE_NAME[opp]} battle card in hand")
-    ot = st.tactics_hand[opp]
-    p.text(f"tactic cards: {', '.join(c.title(t) for t in ot) if all(st.tactics_chosen.values()) else len(ot)}"
+    ot = st.view(me)["tactics_hand"][opp]  # with a face-down tactic card among them (R12.1)
+    p.text(f"tactic cards: {', '.join(c.title(t) for t in ot) if isinstance(ot, list) else ot}"
            f"; used: {', '.join(c.title(t) for t in st.tactics_discard[opp]) or 'none'}",
            12 + 7 * CARD_W * 0.55 + 10, oy + 30, 10.5, T.TEXT, max_width=tw - 7 * CARD_W * 0.55 - 20)
     used = st.campaign_used[opp]

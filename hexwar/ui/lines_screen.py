@@ -15,6 +15,7 @@ any measuring atlas), and the window routes pyglet events to the controller.
 from __future__ import annotations
 
 import os
+from functools import partial
 from typing import Any
 
 from ..lines.rules import card, cards
@@ -27,7 +28,7 @@ __all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "
 
 CARD_W, CARD_H = 124.0, 92.0
 LOG_W = 360.0
-TOP_H, HAND_H = 34.0, 112.0
+TOP_H, PROMPT_H, HAND_H = 34.0, 28.0, 112.0
 SIDE_COL = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
 TABLE_BG = (38, 52, 40, 255)
 LINE_BG = (46, 62, 48, 255)
@@ -48,41 +49,53 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
     p.rect(x + 36, y + CARD_H - 46, x + CARD_W - 6, y + CARD_H - 42, (120, 110, 90, 255))
     bar = theme.GOOD if u.endurance > u.half else theme.ERROR
     p.rect(x + 36, y + CARD_H - 46, x + 36 + (CARD_W - 42) * frac, y + CARD_H - 42, bar)
-    info = u.crew or ""
-    if u.line == "air":
-        info = f"{u.flight_turns} Turns of Flight" + (f", {u.crew}" if u.crew else "")
+    info_lines = [u.crew or ""]
+    if u.line == "air":  # Turns of Flight on their own line, the pilot under it
+        info_lines = [f"{u.flight_turns} Turns of Flight"] + ([u.crew] if u.crew else [])
     if u.captured:
-        info = "captured, " + info
-    p.text(info, x + 5, y + 32, 9.5, theme.DARK, max_width=CARD_W - 10)
+        info_lines[0] = "captured, " + info_lines[0]
+    if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
+        p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
+    for k, ln in enumerate(info_lines):
+        p.text(ln, x + 5, y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0), 9.5, theme.DARK, max_width=CARD_W - 10)
     if u.command_cards:
-        p.text(", ".join(u.command_cards), x + 5, y + 20, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
+        p.text(", ".join(u.command_cards), x + 5, y + 17, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
     if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
         title, effect, turns = u.damage
-        p.rect(x + 3, y - 17, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
+        p.rect(x + 3, y - 22, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
         left = f" ({turns} turns)" if turns else ""
         p.text(f"Damage: {title}{left}", x + 7, y + 6, 9.5, theme.TEXT, style="bold", max_width=CARD_W - 14)
         lines = wrap(p.atlas, effect, CARD_W - 14, 8.5)
         p.text(lines[0] if lines else "", x + 7, y - 5, 8.5, theme.TEXT, max_width=CARD_W - 14)
         if len(lines) > 1:
-            p.text(lines[1], x + 7, y - 14 + 1, 8.5, theme.TEXT, max_width=CARD_W - 14)
+            p.text(lines[1], x + 7, y - 15, 8.5, theme.TEXT, max_width=CARD_W - 14)
     if sel or tgt:
         p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
-    p.widget(x, y, CARD_W, CARD_H, lambda uid=u.uid: ctl.click(uid), f"unit {u.uid}")
+    p.widget(x, y, CARD_W, CARD_H, partial(ctl.click, u.uid), f"unit {u.uid}")
     centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
 
 
 def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ...], r: Rect,
-         centres: dict[str, tuple]) -> None:
+         centres: dict[str, tuple], line: str | None = None) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
+    if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
+        p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
     step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
     for i, u in enumerate(units):
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 18, centres)
+        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 24, centres)
 
 
 def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]) -> None:
     import math
 
+    def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
+        """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
+        dx, dy = d[0] - c[0], d[1] - c[1]
+        t = min((CARD_W / 2) / abs(dx) if dx else math.inf, (CARD_H / 2) / abs(dy) if dy else math.inf, 1.0)
+        return c[0] + dx * t, c[1] + dy * t
+
+    a, b = edge(a, b), edge(b, a)
     p.line(a[0], a[1], b[0], b[1], 2.5, colour, 1)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     for d in (2.6, -2.6):
@@ -94,9 +107,11 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     if v.seat is None:
         p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
         return
-    p.text(f"{v.seat}'s hand", r.x + 10, r.y1 - 12, 11.0, theme.DIM, style="bold")
-    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden)" for s, (n, m) in v.hand_counts.items() if s != v.seat)
-    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w / 2)
+    p.text(f"{v.seat}'s hand (Reserves deck {v.reserves.get(v.seat, 0)})", r.x + 10, r.y1 - 12, 11.0, theme.DIM,
+           style="bold")
+    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden), Reserves {v.reserves.get(s, 0)}"
+                       for s, (n, m) in v.hand_counts.items() if s != v.seat)
+    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
     x = r.x + 10
     for c in list(v.hand_units) + list(v.hand_commands):
         w = 112.0
@@ -105,7 +120,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         is_unit = c in v.hand_units
         title = card(c).name if is_unit else cards().command_or_event(c).title
         sub = (f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit
-               else cards().command_or_event(c).phase.replace("_", " "))
+               else _phase_of(c))
         picked = ctl.selected == c
         y = r.y + 8 + (6 if picked else 0)
         p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
@@ -115,7 +130,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
             p.frame(x - 1, y - 1, x + w + 1, y + 71, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
             p.text("+1 bonus", x + 5, y + 12, 10.0, theme.ERROR, style="bold")
-        p.widget(x, y, w, 70, lambda cc=c: ctl.click(cc), f"card {c}")
+        p.widget(x, y, w, 70, partial(ctl.click, c), f"card {c}")
         x += w + 8
 
 
@@ -123,10 +138,26 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
     y = r.y1 - 14
     p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    odds = ctl.odds() or "select your unit, then an enemy target"
+    odds = ctl.odds() or ("select your unit, then an enemy target" if v.phase == "declaration"
+                          else "shown in the Declaration phase, for the attack being declared")
     for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
         y -= 15
         p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
+    if ctl.target and ctl.selected in ctl.state.units:
+        ws = card(ctl.selected).weapons
+        chosen = ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
+        y -= 15
+        p.text(f"weapons: {chosen}", r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+    sel = ctl.selected
+    hand = v.hand_units + v.hand_commands
+    if sel is not None and sel in hand:
+        y -= 22
+        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
+        text = (card(sel).help_text(cards()) if sel in v.hand_units
+                else _command_text(sel))
+        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 9.5)][:7]:
+            y -= 12
+            p.text(ln, r.x + 8, y, 9.5, theme.TEXT, max_width=r.w - 16)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15
@@ -151,6 +182,23 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
 
 
+def _phase_of(cid: str) -> str:
+    """The phase a Command card is played in, for people (an Event card: ``event``)."""
+    return str(getattr(cards().command_or_event(cid), "phase", "event")).replace("_", " ")
+
+
+def _command_text(cid: str) -> str:
+    """A Command card's title, phase and rules text (as ``hexwar cards`` prints it)."""
+    c = cards().command_or_event(cid)
+    help_text = getattr(c, "help_text", None)
+    if callable(help_text):
+        try:
+            return str(help_text())
+        except TypeError:
+            pass
+    return f"{c.title} ({_phase_of(cid)})"
+
+
 def _help(p: Painter, r: Rect) -> None:
     w, h = 520.0, 40.0 + 20.0 * len(SHORTCUTS)
     x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
@@ -172,7 +220,7 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     v = ctl.view()
     full = Rect(0, 0, width, height)
     p.rect(0, 0, width, height, TABLE_BG)
-    top, mid, hand = _split(full)
+    top, prompt, mid, hand = _split(full)
     table, log = Rect(mid.x, mid.y, mid.w - LOG_W, mid.h), Rect(mid.x1 - LOG_W, mid.y, LOG_W, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
     score = "   ".join(f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
@@ -181,9 +229,10 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     if v.result:
         head = v.result
     p.text(head, 10, top.y + top.h / 2, 12.5, theme.TEXT, style="bold", max_width=width - 420)
-    decks = (f"Command deck {v.command_deck} (discard {v.command_discard})  Damage deck {v.damage_deck}  "
-             + "  ".join(f"{s} Reserves {n}" for s, n in v.reserves.items()))
-    p.text(decks, width - 10, top.y + top.h / 2, 10.0, theme.DIM, ax="right", max_width=410)
+    decks = f"Command deck {v.command_deck} (discard {v.command_discard})   Damage deck {v.damage_deck}"
+    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right", max_width=410)
+    p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
+    p.text(ctl.prompt(), 10, prompt.y + prompt.h / 2, 12.0, theme.ACTIVE, style="bold", max_width=width - 20)
     me = ctl.side() or "german"
     them = "soviet" if me == "german" else "german"
     rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
@@ -197,7 +246,7 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
                  if air else "aircraft aloft: none", air, r, centres)
         else:
             label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
-            _row(p, ctl, label, v.lines[side][ln], r, centres)
+            _row(p, ctl, label, v.lines[side][ln], r, centres, ln if side == me else None)
     for a in v.attacks:  # declaration arrows
         src = [centres[x] for x in a.attackers if x in centres]
         if not src or a.target not in centres:
@@ -212,16 +261,64 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     if v.events:
         p.text("Events: " + ", ".join(v.events), table.x + 10, hand.y1 + 8, 10.0, theme.ROLL,
                max_width=table.w - 20)
+    if v.phase == "setup":  # over the (empty) hand and the own Rear Line: the starting units stay in view
+        _setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
+    if ctl.passing:
+        _pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
     if ctl.help:
         _help(p, full)
     return centres
 
 
-def _split(full: Rect) -> tuple[Rect, Rect, Rect]:
+def _split(full: Rect) -> tuple[Rect, Rect, Rect, Rect]:
     top = Rect(full.x, full.y1 - TOP_H, full.w, TOP_H)
+    prompt = Rect(full.x, top.y - PROMPT_H, full.w, PROMPT_H)
     hand = Rect(full.x, full.y, full.w, HAND_H)
-    mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - HAND_H)
-    return top, mid, hand
+    mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - PROMPT_H - HAND_H)
+    return top, prompt, mid, hand
+
+
+def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
+    """000 setup: the seat's Reserves deck as cards to click for the starting hand."""
+    st = ctl.state
+    seat = st.to_act
+    if seat is None or not ctl.human_to_act() or ctl.passing:
+        return
+    p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
+    p.text(f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)", r.x + 12, r.y1 - 14, 12.0,
+           theme.ACTIVE, style="bold", z=1)
+    w, h, gap = 132.0, 56.0, 6.0
+    per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
+    for i, c in enumerate(sorted(st.reserves.get(seat, []))):
+        x = r.x + 12 + (i % per_row) * (w + gap)
+        y = r.y1 - 28 - h - (i // per_row) * (h + gap)
+        if y < r.y + 4:
+            break
+        u = card(c)
+        picked = c in ctl.picks
+        p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
+        p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
+        p.text(u.name, x + 5, y + h - 9, 10.5, theme.TEXT, style="bold", max_width=w - 10, z=1)
+        p.text(f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", x + 5, y + h - 29, 9.5, theme.DARK,
+               max_width=w - 10, z=1)
+        crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
+        p.text(crew, x + 5, y + h - 44, 9.0, theme.DARK, max_width=w - 10, z=1)
+        if picked:
+            p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
+            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
+        p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
+
+
+def _pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:
+    """Hot-seat hand-over: hands hidden until the next person takes the seat."""
+    seat = ctl.passing or ""
+    p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
+    p.text(f"Hand the screen to {seat}", r.x + r.w / 2, r.y + r.h / 2 + 40, 24.0, theme.ACTIVE, ax="center",
+           style="bold", z=2)
+    p.text("Hands are hidden until the next player is looking.", r.x + r.w / 2, r.y + r.h / 2 + 6, 13.0,
+           theme.DIM, ax="center", z=2)
+    p.button(r.x + r.w / 2 - 140, r.y + r.h / 2 - 56, 280, 36, f"I am {seat}: show my hand  (Enter)",
+             ctl.take_seat, z=2, primary=True, align="center")
 
 
 class _Camera:
@@ -237,7 +334,7 @@ class _Camera:
 class _TableView:
     """What :func:`hexwar.render.offscreen.render_view` needs of a view: the table's batch."""
 
-    def __init__(self, window: Any, ctl: TableController, w: float, h: float, pr: float) -> None:
+    def __init__(self, window: Any, ctl: TableController | None, w: float, h: float, pr: float) -> None:
         import pyglet
 
         from ..render.looks import default_looks
@@ -258,7 +355,8 @@ class _TableView:
 
     def refresh(self, mouse: tuple[float, float] = (-1.0, -1.0)) -> Painter:
         p = Painter(self.atlas, mouse)
-        paint_table(p, self.ctl, *self.camera.viewport)
+        if self.ctl is not None:
+            paint_table(p, self.ctl, *self.camera.viewport)
         self.ui.show(p)
         self.painter = p
         return p
@@ -290,53 +388,134 @@ def table_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: fl
 
 
 class LinesWindow:
-    """The card-table window: pyglet events -> :class:`TableController`, paint on every change.
+    """The card-table window: the start page (scenario card, decks, the deck builder) for a new
+    game, then the table; pyglet events go to the page's :class:`~hexwar.ui.widgets.Screen` or to
+    the :class:`TableController`, painted on every frame.
 
     Args:
-        state: the game; ai: computer players by seat (the rest are hot-seat humans).
+        state: the game to continue, or ``None`` for the start page of ``scenario``.
+        ai: computer players by seat (the rest are hot-seat humans) for ``state``.
         save: autosave path (after every End Turn).
+        scenario, seed, variants, ai_names: the new game's (with ``state=None``); ``ai_names``:
+            seat -> computer player name.
     """
 
-    def __init__(self, state: Any, ai: dict[str, Any], save: str | None = None, width: int = 1400,
-                 height: int = 900, visible: bool = True) -> None:
+    def __init__(self, state: Any, ai: dict[str, Any] | None = None, save: str | None = None, width: int = 1400,
+                 height: int = 900, visible: bool = True, scenario: Any = None, seed: int | None = None,
+                 variants: tuple[str, ...] | None = None, ai_names: dict[str, str] | None = None) -> None:
         import pyglet
 
-        from ..game.save import Autosaver
+        from .lines_start import LinesStart
 
-        self.window = pyglet.window.Window(width, height, caption=f"hexwar lines: {state.scenario.name}",
+        sc = state.scenario if state is not None else scenario
+        self.window = pyglet.window.Window(width, height, caption=f"hexwar lines: {sc.name}",
                                            resizable=True, visible=visible)
-        self.ctl = TableController(state, ai=ai)
-        self.view = _TableView(self.window, self.ctl, width, height, self.window.get_pixel_ratio())
-        self.saver = Autosaver(save, {s: getattr(ai.get(s), "name", "human") for s in state.seats}) if save else None
+        self.save = save
+        self.ai_names = dict(ai_names or {})
+        self.ctl: TableController | None = None
+        self.saver: Any = None
+        self.view = _TableView(self.window, None, width, height, self.window.get_pixel_ratio())
+        self.start: LinesStart | None = None
         self.mouse = (-1.0, -1.0)
+        self._eat_text = False
+        if state is None:
+            self.start = LinesStart(sc, self.ai_names, self.view.atlas, seed, variants, on_start=self._begin,
+                                    on_quit=self.window.close)
+            self.start.layout(width, height)
+        else:
+            self._begin(state, ai or {})
         w = self.window
 
         @w.event
         def on_draw() -> None:
             w.clear()
-            self.view.refresh(self.mouse)
-            self.view.batch.draw()
+            self.draw()
 
         @w.event
         def on_resize(width: int, height: int) -> None:
             self.view.resize(width, height)
+            if self.start is not None:
+                self.start.layout(width, height)
 
         @w.event
         def on_mouse_motion(x: float, y: float, dx: float, dy: float) -> None:
             self.mouse = (x, y)
+            if self._page() is not None:
+                self._page().mouse_motion(x, y)  # type: ignore[union-attr]
 
         @w.event
         def on_mouse_press(x: float, y: float, button: int, modifiers: int) -> None:
-            self.press(x, y)
+            page = self._page()
+            if page is not None:
+                page.mouse_press(x, y, button, modifiers)
+            else:
+                self.press(x, y)
+
+        @w.event
+        def on_mouse_release(x: float, y: float, button: int, modifiers: int) -> None:
+            page = self._page()
+            if page is not None:
+                page.mouse_release(x, y, button, modifiers)
+
+        @w.event
+        def on_mouse_scroll(x: float, y: float, sx: float, sy: float) -> None:
+            page = self._page()
+            if page is not None:
+                page.mouse_scroll(x, y, sy)
+            elif self.ctl is not None:
+                self.ctl.scroll(round(3 * sy))
 
         @w.event
         def on_key_press(symbol: int, modifiers: int) -> bool:
             return self.key(symbol, modifiers)
 
+        @w.event
+        def on_text(text: str) -> None:
+            page = self._page()
+            if page is not None and not self._eat_text:
+                page.text(text)
+
+        @w.event
+        def on_text_motion(motion: int) -> None:
+            page = self._page()
+            if page is not None:
+                page.text_motion(motion)
+
         pyglet.clock.schedule_interval(self.tick, 0.25)
 
+    def _stop_eating(self, dt: float = 0.0) -> None:
+        self._eat_text = False
+
+    def _page(self) -> Any:
+        """The toolkit screen of the start / deck builder page, or ``None`` at the table."""
+        return self.start.screen if self.start is not None and self.ctl is None else None
+
+    def _begin(self, state: Any, ai: dict[str, Any] | None = None) -> None:
+        """Sit down at the table of ``state`` (players made from :attr:`ai_names` if not given)."""
+        from ..game.save import Autosaver
+        from ..lines.ai import make_lines_player
+
+        if ai is None:
+            ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
+        self.ctl = TableController(state, ai=ai)
+        self.view.ctl = self.ctl
+        self.saver = (Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
+                      if self.save else None)
+
+    def draw(self) -> None:
+        """Paint the page or the table into the window's batch and draw it."""
+        page = self._page()
+        if page is not None:
+            p = Painter(self.view.atlas, self.mouse)
+            page.paint(p)
+            self.view.ui.show(p)
+            self.view.painter = p
+        else:
+            self.view.refresh(self.mouse)
+        self.view.batch.draw()
+
     def press(self, x: float, y: float) -> None:
-        """A click: the top hit box's action."""
+        """A click on the table: the top hit box's action."""
         p = self.view.painter or self.view.refresh(self.mouse)
         hit = top_hit(p.widgets, x, y)
         if hit is not None and hit.action is not None:
@@ -344,13 +523,22 @@ class LinesWindow:
         self._after()
 
     def key(self, symbol: int, modifiers: int) -> bool:
-        """A key: its intent (Ctrl+Q quits)."""
+        """A key: Ctrl+Q quits; on a page the page's, at the table its intent."""
         if modifiers & 2 and symbol == ord("q"):
             self.window.close()
             return True
+        page = self._page()
+        if page is not None:
+            page.key_press(symbol, modifiers)
+            if self._page() is not page:  # the key opened another page: its character is not typed there
+                import pyglet
+
+                self._eat_text = True
+                pyglet.clock.schedule_once(self._stop_eating, 0)
+            return True  # Escape must not close the window under a page
         intent = TABLE_KEYS.get(symbol)
-        if intent is None:
-            return False
+        if intent is None or self.ctl is None:
+            return symbol == 0xFF1B  # pyglet closes on Escape by default: the table uses it to cancel
         if intent == "quit_if_over":
             if self.ctl.state.over:
                 self.window.close()
@@ -361,30 +549,31 @@ class LinesWindow:
 
     def tick(self, dt: float) -> None:
         """Computer seats act, one decision a tick."""
-        if self.ctl.step_ai():
+        if self.ctl is not None and self.ctl.step_ai():
             self._after()
 
     def _after(self) -> None:
-        if self.saver is not None:
+        if self.saver is not None and self.ctl is not None:
             self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
 
 
 def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
         ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None,
         state: Any = None) -> None:
-    """Open the card table (``hexwar play lines``); ``ai`` seat -> player name (default: the
+    """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
+    the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
     computer plays every seat of the side the person does not)."""
     import pyglet
 
     from ..lines.ai import make_lines_player
 
-    st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
-    names = ai if ai is not None else {s: "standard" for s in st.seats if not s.startswith("german")}
-    players = {s: make_lines_player(n, s, st.seed) for s, n in names.items()}
-    LinesWindow(st, players, save)
+    seats = state.seats if state is not None else scenario.seats
+    names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
+    if state is not None:
+        LinesWindow(state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save)
+    else:
+        LinesWindow(None, save=save, scenario=scenario, seed=seed, variants=variants, ai_names=names)
     pyglet.app.run()
-
-
 
 
 def render_table(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,

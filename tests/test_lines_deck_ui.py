@@ -1,0 +1,191 @@
+"""The deck builder's window page and the lines start page, driven headless through the widget
+toolkit's Screen events alone (typing, Enter, clicks), as a person would (000 setup, R11.1)."""
+
+from __future__ import annotations
+
+import json
+
+from hexwar.cli import main
+from hexwar.game.scenario import load_scenario
+from hexwar.lines.deckbuilder import DeckBuilder
+from hexwar.lines.scenario import load_deck
+from hexwar.render.mesh import TexMesh
+from hexwar.ui.deck_builder import DeckPage
+from hexwar.ui.lines_start import LinesStart
+from hexwar.ui.widgets import MonoMeasure, Painter, Screen, keys
+
+
+class FakeAtlas(MonoMeasure):
+    """Measures like MonoMeasure and draws nothing (the painter's GL-free contract)."""
+
+    def text(self, *a, **k):
+        return TexMesh.empty()
+
+
+M = FakeAtlas(0.5)
+
+
+def _paint(screen):
+    p = Painter(M)
+    screen.paint(p)
+    return p
+
+
+def _click(screen, tip):
+    e = screen.top.find(tip)
+    assert e is not None, f"no element {tip!r}"
+    x, y = e.rect.x + e.rect.w / 2, e.rect.y + e.rect.h / 2
+    screen.mouse_press(x, y)
+    screen.mouse_release(x, y)
+
+
+def _type(screen, field_tip, text):
+    _click(screen, field_tip)
+    f = screen.focus
+    assert f is not None and f.tip == field_tip
+    for _ in range(len(f.text)):
+        screen.text_motion(keys.BACKSPACE)
+    screen.text(text)
+
+
+def _add(screen, query):
+    _type(screen, "cards search", query)
+    screen.key_press(keys.ENTER)
+
+
+def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tmp_path, capsys):
+    page = DeckPage(DeckBuilder("german"), path=str(tmp_path / "x.toml"))
+    screen = Screen(page, M)
+    screen.layout(1280, 860)
+    # the full card text of the chosen card is on the page, with the running total at 0
+    _type(screen, "cards search", "tiger")
+    texts = "\n".join(_paint(screen).texts)
+    assert "Tiger I (german vehicle, frontline), cost 24" in texts
+    assert "1. 8.8 cm KwK 36 L/56: inf 10, veh 8, gun 9; DI 10; range 14" in texts  # its weapon line, from the card data
+    assert "Points: 0  (limits 80-100: 80 more needed)" in texts
+    screen.key_press(keys.ENTER)  # Tiger I, 20 pts
+    texts = "\n".join(_paint(screen).texts)
+    assert "Points: 24  (limits 80-100: 56 more needed)" in texts
+    assert "Crew warning: Tiger I needs tank crew but the deck has none (000 tip)" in texts
+    # Save is refused below the limits, with the reason on the page
+    _click(screen, "save")
+    assert not (tmp_path / "x.toml").exists()
+    assert "costs 24 points; expected 80..100" in page.status
+    for q in ("panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "stug", "panzer crew regular",
+              "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
+        _add(screen, q)
+    costs = {"de_tiger_i": 24, "de_tank_crew_veteran": 3, "de_pz_iv_h": 15, "de_tank_crew_regular": 2,
+             "de_stug_iii_g": 13, "de_panzergrenadiers": 6, "de_grenadiers": 5, "de_pioniere": 7,
+             "de_mg42_team": 5}  # the cards' costs (hexwar cards)
+    assert page.builder.cards == ["de_tiger_i", "de_tank_crew_veteran", "de_pz_iv_h", "de_tank_crew_regular",
+                                  "de_stug_iii_g", "de_tank_crew_regular", "de_panzergrenadiers", "de_grenadiers",
+                                  "de_pioniere", "de_mg42_team"]
+    assert sum(costs[c] for c in page.builder.cards) == 24 + 3 + 15 + 2 + 13 + 2 + 6 + 5 + 7 + 5 == 82
+    texts = "\n".join(_paint(screen).texts)
+    assert "Points: 82  (limits 80-100: within the limits)" in texts
+    assert "Crew warning" not in texts
+    # a click on a deck row takes that card out; Ctrl+Z takes out the last one; add them back
+    deck = screen.root.find("deck")
+    screen.mouse_press(deck.rect.x + 20, deck.rect.y1 - deck.row_h / 2)  # the first row: Tiger I
+    assert page.builder.cards[0] == "de_tank_crew_veteran" and page.builder.points == 82 - 24
+    screen.key_press(ord("z"), keys.MOD_CTRL)
+    assert page.builder.cards[-1] == "de_pioniere" and page.builder.points == 82 - 24 - 5
+    assert "Points: 53  (limits 80-100: 27 more needed)" in "\n".join(_paint(screen).texts)
+    _add(screen, "tiger")
+    _add(screen, "hmg team")
+    assert page.builder.points == 82
+    _type(screen, "deck name", "Kursk 'Zitadelle' group")
+    path = tmp_path / "decks" / "mine.toml"
+    path.parent.mkdir()
+    _type(screen, "deck file", str(path))
+    screen.key_press(ord("s"), keys.MOD_CTRL)
+    assert page.saved_to == str(path), page.status
+    assert page.status == f"saved 10 cards (82 pts) to {path}"
+    assert any(t.startswith("saved 10 cards (82 pts) to") for t in _paint(screen).texts)
+    side, cards, warnings = load_deck(path)
+    assert side == "german" and list(cards) == page.builder.cards and warnings == []
+    assert "Kursk 'Zitadelle' group" in path.read_text()
+    capsys.readouterr()
+    assert main(["validate", str(path)]) == 0
+    assert f"ok   {path} (hexwar-deck)" in capsys.readouterr().out
+    assert main(["play", "lines", "--deck", f"german={path}", "--headless", "--ai", "german,soviet",
+                 "--seed", "4", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["mode"] == "lines" and res["result"]["winner"] in ("german", "soviet")
+
+
+def test_saving_never_overwrites_a_file_that_is_not_a_deck(tmp_path):
+    other = tmp_path / "notes.toml"
+    other.write_text("my notes\n")
+    b = DeckBuilder("soviet", cards=["su_kv_1s", "su_tank_crew_regular", "su_t34_76", "su_tank_crew_regular",
+                                     "su_guards", "su_guards", "su_rifles", "su_rifles", "su_smg", "su_maxim_team",
+                                     "su_zis3", "su_artillery_crew_regular", "su_sniper", "su_sniper"])
+    assert b.points >= 80
+    page = DeckPage(b, path=str(other))
+    screen = Screen(page, M)
+    screen.layout(1280, 860)
+    _click(screen, "save")
+    assert "is not a hexwar deck file; not overwritten" in page.status
+    assert other.read_text() == "my notes\n"
+
+
+def test_the_4_player_deck_builder_offers_only_the_commanders_cards_within_75_points():
+    sc = load_scenario("lines-4p")
+    start = LinesStart(sc, {"soviet-front": "standard", "soviet-support": "standard"}, M, seed=3)
+    texts = "\n".join(_paint(start.screen).texts)
+    assert "german-front (you): drawn at random within 60-75 points" in texts
+    assert "soviet-support (computer): drawn at random within 60-75 points" in texts
+    page = start.build("german-support")
+    ids = [k for k, _, _ in page.search.entries]
+    assert "de_ju87g" in ids and "de_lefh18" in ids and "de_tiger_i" not in ids and "de_grenadiers" not in ids
+    lo, hi = page.builder.budget
+    assert hi == 75
+    assert f"limits {lo}-75" in "\n".join(_paint(start.screen).texts)
+
+
+def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_deck():
+    sc = load_scenario("lines")
+    started = []
+    start = LinesStart(sc, {"soviet": "standard"}, M, seed=11, on_start=started.append)
+    screen = start.screen
+    texts = "\n".join(_paint(screen).texts)
+    assert "german (you): drawn at random within 80-100 points" in texts
+    assert "soviet (computer): drawn at random within 80-100 points" in texts
+    assert "Now: Enter starts the game" in texts
+    screen.key_press(ord("1"))  # the german seat's deck builder
+    assert start.page == "deck"
+    screen = start.screen
+    for q in ("tiger", "panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "stug", "panzer crew regular",
+              "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
+        _add(screen, q)
+    _click(screen, "use deck")
+    assert start.page == "start"
+    screen = start.screen
+    texts = "\n".join(_paint(screen).texts)
+    assert "german (you): my german deck: 10 cards, 82 points" in texts
+    screen.key_press(keys.ENTER)
+    assert len(started) == 1
+    st = started[0]
+    mine = sorted(c.split("#")[0] for c in st.reserves["german"] + st.hand_units["german"])
+    assert mine == sorted(["de_tiger_i", "de_tank_crew_veteran", "de_pz_iv_h", "de_tank_crew_regular",
+                           "de_stug_iii_g", "de_tank_crew_regular", "de_panzergrenadiers", "de_grenadiers",
+                           "de_pioniere", "de_mg42_team"])
+    assert st.scenario.setup_json()["decks"]["german"][0] == "de_tiger_i"  # kept in the save (setup.decks)
+
+
+def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for_a_deck_file(tmp_path, capsys):
+    sc = load_scenario("lines_prokhorovka")  # 000-style card: no towed guns in either Reserves deck
+    start = LinesStart(sc, {"soviet": "standard"}, M, seed=3)
+    page = start.build("german")
+    ids = [k for k, _, _ in page.search.entries]
+    assert "de_tiger_i" in ids and "de_pak40" not in ids and "de_lefh18" not in ids
+    b = DeckBuilder("german", budget=(75, 90), cards=["de_pak40", "de_artillery_crew_regular"] + ["de_tiger_i",
+                    "de_tank_crew_regular"] * 2 + ["de_grenadiers"] * 3)
+    assert b.points == 9 + 2 + 2 * (24 + 2) + 3 * 5 == 78
+    with_rules = DeckBuilder(b.side, b.budget, cards=list(b.cards), restrictions=sc.sides["german"])
+    assert with_rules.problems()[0] == ["7.5 cm PaK 40: no gun units in this scenario's Reserves"]
+    path = tmp_path / "guns.toml"
+    b.save(path)  # a legal standard-game deck
+    capsys.readouterr()
+    assert main(["play", "lines_prokhorovka", "--headless", "--deck", f"german={path}", "--ai", "german,soviet"]) != 0
+    assert "no gun units in this scenario's Reserves" in capsys.readouterr().err
