@@ -125,7 +125,8 @@ class GameKind:
 GAME_KINDS: dict[str, GameKind] = {
     "scenario": GameKind(
         name="scenario", load="hexwar.balance:load_scenario_source", play="hexwar.balance:play_scenario_game",
-        defaults=("standard", "kharkov", "prokhorovka", "ponyri", "dnieper"),
+        defaults=("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan",
+                  "bolkhov", "bogodukhov", "saur_mogila", "dnieper"),
     ),
     # the Spearpoint card game on lines (issue 15): line scenarios, seats played by the standard AI
     "lines": GameKind(

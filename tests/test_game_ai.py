@@ -110,3 +110,91 @@ def test_standard_beats_random_on_the_small_scenario():
             run = play(scenario("game_small"), players, seed=seed)
             wins += run.result.winner == std
     assert wins >= 6, wins
+
+
+# -- objectives (R10.2): the standard player plays for the scenario's win conditions -------------
+def _objective_game(objectives, turns):
+    """``game_empty`` with ``objectives`` ((label, points, holder), ...) and a turn limit."""
+    import dataclasses
+
+    from hexwar.game.scenario import Objective
+
+    sc = dataclasses.replace(scenario("game_empty"), turns=turns,
+                             objectives=tuple(Objective(H(lab), lab, pts, holder) for lab, pts, holder in objectives))
+    g = sc.new_game(seed=3)
+    return g
+
+
+def _german_moves(g, limit=12):
+    p = StandardPlayer("german", 1)
+    moves = []
+    for _ in range(limit):
+        if g.to_act != "german" or g.phase != Phase.MOVEMENT:
+            break
+        cmd = p.choose(g)
+        if isinstance(cmd, EndPhase):
+            break
+        if isinstance(cmd, Move):
+            moves.append(cmd)
+        g.apply(cmd)
+    return moves
+
+
+def test_standard_takes_an_undefended_objective_it_can_reach():
+    g = _objective_game([("E05", 10, "soviet")], turns=8)
+    inf = place(g, "de_grenadiers", "C05")
+    place(g, "su_rifles", "J01")
+    advance_to(g, Phase.MOVEMENT, "german")
+    _german_moves(g)
+    assert inf.hex == H("E05")
+    assert g.objective_holders[H("E05")] == "german"
+
+
+def test_standard_enters_a_burning_objective_to_take_it():
+    g = _objective_game([("G03", 10, "soviet")], turns=8)
+    inf = place(g, "de_grenadiers", "E03")
+    place(g, "su_rifles", "J08")
+    advance_to(g, Phase.MOVEMENT, "german")
+    g.battlemap.set_fire(H("G03"))  # the objective is a burning wooden building (R8.4)
+    g.battlemap.set_fire(H("G02"))  # a burning building that is no objective stays out of bounds
+    moves = _german_moves(g)
+    # into or through the burning hex: the last ground unit to enter holds it (R10.2)
+    assert any(H("G03") in m.path for m in moves if m.unit == inf.uid)
+    assert g.objective_holders[H("G03")] == "german"
+    assert all(H("G02") not in m.path for m in moves)
+
+
+def test_standard_holds_an_objective_it_owns_when_the_turn_limit_is_near():
+    g = _objective_game([("E05", 15, "german")], turns=1)  # turn 1 is the last turn
+    inf = place(g, "de_grenadiers", "E05")
+    place(g, "su_rifles", "I05")  # in the open, a tempting target two hexes beyond its range
+    advance_to(g, Phase.MOVEMENT, "german")
+    assert StandardPlayer("german", 1).posture(g).urgency == 3.0
+    _german_moves(g)
+    assert inf.hex == H("E05") and g.objective_holders[H("E05")] == "german"
+
+
+def test_standard_does_not_trade_units_for_points_when_the_objective_decides():
+    from hexwar.game.ai_standard import StandardPlayer as SP
+
+    def play_out(turns):
+        g = _objective_game([("E05", 15, "german")], turns=turns)
+        place(g, "de_grenadiers", "E05")
+        tank = place(g, "de_pz_iii_m", "C05", crew="de_tank_crew_green")
+        place(g, "su_zis2", "I05", crew="su_artillery_crew_regular")  # an AT gun covering the east
+        place(g, "su_rifles", "J05")
+        advance_to(g, Phase.MOVEMENT, "german")
+        p = SP("german", 1)
+        posture = p.posture(g)
+        exposure = p._threat_arrays(g)["exposure"]
+        before = float(exposure[g.battlemap.index(tank.hex)])
+        _german_moves(g)
+        return posture, before, float(exposure[g.battlemap.index(tank.hex)])
+
+    # last turn, leading by the objective's 15 points: the tank keeps out of the gun's fire
+    posture, before, after = play_out(turns=1)
+    assert posture.cautious and posture.lead == 15
+    assert after <= before
+    # the same position far from the turn limit: it closes in to fight (the difference is the objective)
+    posture, before, after = play_out(turns=20)
+    assert not posture.cautious and after > before

@@ -539,9 +539,11 @@ def fresh_plans():
     """Empty the plan cache before and after (tests below change when plans are built)."""
     import hexwar.model.los as los_mod
 
-    los_mod._PLANS.clear()
+    for cache in (los_mod._PLANS, los_mod._TABLES, los_mod._SEEN_SHAPES):
+        cache.clear()
     yield los_mod
-    los_mod._PLANS.clear()
+    for cache in (los_mod._PLANS, los_mod._TABLES, los_mod._SEEN_SHAPES):
+        cache.clear()
 
 
 def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans):
@@ -592,54 +594,84 @@ def test_an_evicted_plan_is_not_kept_alive_by_its_map(fresh_plans):
     assert line_of_sight(m, Hex.from_offset(2, 2), Hex.from_offset(8, 6)).status in ("clear", "hindered", "blocked")
 
 
-def test_maps_too_large_for_a_plan_use_the_direct_path(fresh_plans, monkeypatch):
+def _all_answers(m, viewers):
+    return [visibility_with_hindrances(m, v) for v in viewers]
+
+
+def _assert_same(a, b):
+    for (s1, c1), (s2, c2) in zip(a, b, strict=True):
+        assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
+
+
+def test_maps_too_large_for_a_plan_read_the_rest_of_each_line_on_the_fly(fresh_plans, monkeypatch):
+    """Issue 22: past the plan's byte cap, the targets round 1 leaves unblocked read the rest
+    of their lines in windows computed on the fly (here in chunks of a few candidates)."""
     L = fresh_plans
     m = random_map(10, 9, seed=9)
-    viewers = [Hex.from_offset(0, 0), Hex.from_offset(5, 4), Hex.from_offset(9, 8)]
-    with_plan = [visibility_with_hindrances(m, v) for v in viewers]
+    viewers = [Hex.from_offset(0, 0), Hex.from_offset(5, 4), Hex.from_offset(9, 8), Hex.from_offset(4, 0)]
+    with_plan = _all_answers(m, viewers)
     L._PLANS.clear()
-    monkeypatch.setattr(L, "_PLAN_MAX_ENTRIES", 0)
-    monkeypatch.setattr(L, "_GROUP_ENTRIES", 64)  # many small chunks
+    monkeypatch.setattr(L, "_PLAN_MAX_BYTES", 0)
+    monkeypatch.setattr(L, "_FLY_CANDIDATES", 64)  # many small chunks
     m2 = m.copy()
-    direct = [visibility_with_hindrances(m2, v) for v in viewers]
+    _assert_same(with_plan, _all_answers(m2, viewers))
     assert L._peek_plan(9, 10, 0) is None and L._state(m2).plans == [None, None]
-    for (s1, c1), (s2, c2) in zip(with_plan, direct, strict=True):
-        assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
     for v in viewers:  # and single queries through the per-offset cache
         for b in m2.hexes():
             assert line_of_sight(m2, v, b) == line_of_sight(m, v, b)
 
 
-def test_visibility_in_small_groups_equals_one_group(monkeypatch):
+def test_large_shapes_build_the_near_table_at_their_second_visibility_call(fresh_plans, monkeypatch):
+    """A single visibility call on a large shape (``hexwar los --all``) costs less without the
+    near table, so the first call computes round 1 on the fly; both agree with single queries."""
+    L = fresh_plans
+    monkeypatch.setattr(L, "_TAB_EAGER_OFFSETS", 0)
+    monkeypatch.setattr(L, "_PLAN_MAX_BYTES", 0)
+    m = random_map(12, 8, seed=14, levels=3)
+    v = Hex.from_offset(6, 3)
+    first = visibility_with_hindrances(m, v)
+    assert (8, 12) not in L._TABLES
+    second = visibility_with_hindrances(m, v)
+    assert (8, 12) in L._TABLES
+    _assert_same([first], [second])
+    status, counts = first
+    for b in m.hexes():
+        r = line_of_sight(m, v, b)
+        col, row = b.offset
+        assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances), b.label
+
+
+def test_reading_lists_from_the_target_end_too_changes_no_answer(monkeypatch):
     import hexwar.model.los as L
 
-    m = random_map(11, 8, seed=21)
-    viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2))]
-    whole = [visibility_with_hindrances(m, v) for v in viewers]
-    monkeypatch.setattr(L, "_GROUP_ENTRIES", 40)
-    for v, (s1, c1) in zip(viewers, whole, strict=True):
-        s2, c2 = visibility_with_hindrances(m, v)
-        assert np.array_equal(s1, s2) and np.array_equal(c1, c2)
+    m = random_map(11, 8, seed=21, levels=3)
+    viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2), (5, 5))]
+    both = _all_answers(m, viewers)
+    monkeypatch.setattr(L, "_FAR_END", False)
+    _assert_same(both, _all_answers(m, viewers))
 
 
-def test_flat_maps_take_the_no_interpolation_shortcut_and_agree(monkeypatch):
-    """On a flat map every hex blocks all lines through it or none (R3.4 with equal eyes)."""
-    import hexwar.model.los as L
-
-    calls = []
-    real = L._visibility_flat
-    monkeypatch.setattr(L, "_visibility_flat", lambda *a, **k: calls.append(1) or real(*a, **k))
-    flat = random_map(10, 8, seed=31, levels=0)
-    hilly = random_map(10, 8, seed=31, levels=2)
-    for m, shortcut in ((flat, True), (hilly, False)):
-        calls.clear()
-        for a in m.hexes():
-            status, counts = visibility_with_hindrances(m, a)
-            for b in m.hexes():
-                r = line_of_sight(m, a, b)
-                col, row = b.offset
-                assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances)
-        assert bool(calls) == shortcut
+def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatch):
+    """Early exit (issue 22): on a flat map of woods every line longer than one hex is blocked
+    by its first intervening hex (R3.4: equal eyes, woods on the way), so after round 1 only
+    lines along hexsides (R3.3, which round 1 leaves whole to the later rounds) read more
+    intervening hexes; the answers still equal the single queries."""
+    L = fresh_plans
+    real = L._Acc.interior
+    got: list[np.ndarray] = []
+    monkeypatch.setattr(L._Acc, "interior", lambda self, tg, rel, *args, **k: got.append(tg.copy()) or real(self, tg, rel, *args, **k))
+    m = BattleMap.new(14, 12, fill="woods")
+    for a in (Hex.from_offset(0, 0), Hex.from_offset(7, 6), Hex.from_offset(13, 11)):
+        got.clear()
+        status, counts = visibility_with_hindrances(m, a)
+        for tg in got:
+            for t in tg.tolist():
+                b = Hex.from_offset(*divmod(t, 12))
+                assert offset_geometry(b.q - a.q, b.r - a.r).spine_pairs, (a.label, b.label)
+        for b in m.hexes():
+            r = line_of_sight(m, a, b)
+            col, row = b.offset
+            assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances)
 
 
 @pytest.mark.slow

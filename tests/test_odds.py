@@ -374,7 +374,7 @@ def test_cli_odds_text_and_json(capsys):
 @pytest.mark.parametrize(("args", "message"), [
     (["de_tiger_i", "2", "su_t34_76"], "bullets"),
     (["de_tiger_i", "7", "su_t34_76"], "no weapon 7"),
-    (["Sherman", "1", "su_t34_76"], "no unit card"),
+    (["Matilda", "1", "su_t34_76"], "no unit card"),
     (["T-34", "1", "de_tiger_i"], "several"),
     (["de_tiger_i", "1", "su_t34_76", "--endurance", "40"], "Endurance 1..14"),
     # found by trying hexwar as a new user: an OverflowError traceback, a message naming an

@@ -576,3 +576,40 @@ def test_render_refuses_out_of_range_values_in_one_sentence(capsys, tmp_path, op
     err = capsys.readouterr().err
     assert err.startswith(f"hexwar: Invalid value for '{opt}'") and shown in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def _colour_count(img: np.ndarray, cam: Camera, h: Hex, colour: RGBA, radius: float, tol: int = TOL) -> int:
+    """Pixels within ``radius`` hex sizes of ``h``'s centre that show ``colour`` (within ``tol``)."""
+    x, y = cam.hex_center_screen(h)
+    s = 32 * cam.zoom
+    n = 0
+    for sx in np.arange(x - radius * s, x + radius * s, 1.0):
+        for sy in np.arange(y - radius * s, y + radius * s, 1.0):
+            if (sx - x) ** 2 + (sy - y) ** 2 <= (radius * s) ** 2 and close(pixel(img, cam, sx, sy), colour, tol):
+                n += 1
+    return n
+
+
+def test_a_road_across_a_river_is_drawn_as_a_bridge_with_parapets_over_water(win, looks):
+    # R2.4 bridge convention: D03 is road terrain in a one-hex river (column D), the road
+    # runs C03-D03-E03 across it; A03 is a plain road hex far from the water
+    m = BattleMap.new(7, 5, name="river")
+    for row in range(5):
+        m.set_terrain(Hex.from_offset(3, row), "water")
+    m.set_terrain(Hex.from_offset(3, 2), "road")
+    for col in (0, 1, 2, 4, 5, 6):
+        m.set_road(Hex.from_offset(col, 2))
+    cam = fitted_camera(m, size=(640, 480))
+    view = MapView(m, win, camera=cam)
+    img = render_view(view)
+    view.delete()
+    bridge, plain = Hex.from_offset(3, 2), Hex.from_offset(0, 2)
+    parapet = looks.bridge_parapet
+    water = looks.ground_colour("water", 0)
+    assert _colour_count(img, cam, bridge, parapet, 0.6) > 40
+    assert _colour_count(img, cam, plain, parapet, 0.6) == 0
+    # water under the deck, not road ground (tol: the water is shaded toward the hex corners)
+    assert _colour_count(img, cam, bridge, water, 0.8, tol=14) > 200
+    assert _colour_count(img, cam, plain, water, 0.8, tol=14) == 0
+    # the deck is road coloured, so the bridge hex centre still reads as road
+    assert close(pixel(img, cam, *cam.hex_center_screen(bridge)), looks.centre_colour("road"))

@@ -23,6 +23,7 @@ from hexwar.render.counters import CounterView, stack_offsets
 from hexwar.render.looks import default_looks, load_looks, looks_from_dict, parse_colour
 from hexwar.render.mapgeom import (
     axial_arrays,
+    bridge_mask,
     build_contours,
     build_grid,
     build_ground,
@@ -441,3 +442,47 @@ def test_camera_fit_into_an_area_between_panels_centres_and_fits_the_rect():
     assert cam.world_to_screen(30.0, 10.0) == (400.0, 300.0)  # rect centre at the area's centre
     (sx0, sy0), (sx1, sy1) = cam.world_to_screen(-30.0, -20.0), cam.world_to_screen(90.0, 40.0)
     assert area[0] <= sx0 < sx1 <= area[2] and area[1] <= sy0 < sy1 <= area[3]
+
+
+def river_map() -> BattleMap:
+    """A one-hex river down column D crossed by a road along row 3 (D03 is road terrain, the
+    R2.4 bridge convention), and a road along the river's east bank at E05-E06."""
+    m = BattleMap.new(7, 6, name="river")
+    for row in range(6):
+        m.set_terrain(Hex.from_offset(3, row), "water")
+    m.set_terrain(Hex.from_offset(3, 2), "road")  # D03: the bridge hex
+    for col in (0, 1, 2, 4, 5, 6):
+        m.set_road(Hex.from_offset(col, 2))
+    m.set_road(Hex.from_offset(4, 4))  # E05 and E06: along the bank, water on their west only
+    m.set_road(Hex.from_offset(4, 5))
+    return m
+
+
+def bridge_labels(m: BattleMap) -> set[str]:
+    rr, cc = np.nonzero(bridge_mask(m, default_looks()))
+    return {Hex.from_offset(int(c), int(r)).label for r, c in zip(rr, cc, strict=True)}
+
+
+def test_a_road_across_a_one_hex_river_is_a_bridge_and_a_road_along_the_bank_is_not():
+    # R2.4: D03 has water north (D02) and south (D04) of a road running C03-D03-E03; C03 and
+    # E03 touch one water hex each, E05/E06 have two water neighbours but both west of the road
+    m = river_map()
+    assert bridge_labels(m) == {"D03"}
+
+
+def test_a_road_hex_with_no_water_is_not_a_bridge():
+    m = river_map()
+    for row in range(6):
+        m.set_terrain(Hex.from_offset(3, row), "clear")
+    m.set_terrain(Hex.from_offset(3, 2), "road")
+    assert bridge_labels(m) == set()
+
+
+def test_a_two_hex_wide_river_gives_a_two_hex_bridge():
+    m = river_map()
+    for row in (4, 5):  # the bank road goes: column E becomes river too
+        m.set_road(Hex.from_offset(4, row), False)
+    for row in range(6):
+        m.set_terrain(Hex.from_offset(4, row), "water")
+    m.set_terrain(Hex.from_offset(4, 2), "road")  # E03 crosses too
+    assert bridge_labels(m) == {"D03", "E03"}

@@ -41,7 +41,7 @@ def _shipped():
 
 def test_every_shipped_file_is_valid_under_its_schema_after_migration():
     maps, scns, saves = _shipped()
-    assert len(maps) >= 11 and len(scns) >= 12 and len(saves) == 6
+    assert len(maps) >= 10 and len(scns) >= 12 and len(saves) == 6
     for p in maps:
         doc, steps = upgrade(json.loads(p.read_text()), "map", str(p))
         assert steps == [1] and schema_problems(doc, "map", str(p)) == [], p

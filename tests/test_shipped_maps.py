@@ -46,6 +46,8 @@ SIZES = {
     "ponyri": (30, 20, 40, 30),
     "dnieper": (30, 20, 40, 30),
     "steppe_village": (28, 22, 32, 26),
+    **{n: (30, 20, 36, 26) for n in ("sinyavino", "stalingrad", "kuban", "oboyan", "teploye", "bolkhov",
+                                     "bogodukhov", "saur_mogila")},
 }
 # name -> minimum count of intact buildings with DR 13, 14, 15
 MIN_DR = {
@@ -54,6 +56,14 @@ MIN_DR = {
     "ponyri": (40, 5, 6),
     "dnieper": (15, 3, 3),
     "steppe_village": (25, 3, 1),
+    "sinyavino": (20, 3, 3),
+    "stalingrad": (60, 40, 8),
+    "kuban": (20, 2, 2),
+    "oboyan": (20, 2, 2),
+    "teploye": (20, 1, 3),
+    "bolkhov": (30, 5, 2),
+    "bogodukhov": (25, 3, 1),
+    "saur_mogila": (10, 1, 3),
 }
 
 

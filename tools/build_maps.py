@@ -468,12 +468,398 @@ def steppe_village() -> BattleMap:
     return b.finish()
 
 
+# ---- issue 21: the battles of 1943 across the year --------------------------------------------
+
+def sinyavino() -> BattleMap:
+    """The Neva and the Sinyavino peat bogs, January 1943 (Operation Iskra).
+
+    North is up. The frozen Neva runs down the west side (two hexes of ice-covered water; the
+    scenario lets foot units cross it, R10.8); the Nevsky bank west of it. East of the river the
+    Workers' Settlements No. 1 (north) and No. 5 (centre) - wooden barracks and a few stone
+    buildings - stand among peat bogs (marsh), birch woods and peat-cutting embankments; the
+    Sinyavino heights (levels 2-3) with the village and the power station rise in the
+    south-east. One road runs north-south along the east bank, another east to Sinyavino.
+    """
+    b = MapBuilder(
+        32, 22, "Sinyavino and the Neva, January 1943",
+        "Operation Iskra, 12-18 January 1943: the 67th Army of the Leningrad Front crosses the frozen "
+        "Neva against the fortified east bank while the 2nd Shock Army of the Volkhov Front attacks "
+        "from the east; they meet at the Workers' Settlements. The Neva is ice-covered water (only "
+        "infantry cross where the scenario says so); peat bogs (marsh) stop vehicles; birch woods "
+        "and the wooden barracks (DR13) of the settlements block LOS; the stone buildings (DR14) "
+        "and the power station and bunkers (DR15) are the strongpoints. The Sinyavino heights "
+        "(levels 2-3) in the south-east overlook the bogs.",
+        base_level=1.0,
+    )
+    neva: list[Point] = [(4, -1), "E05", "D11", "E16", (4, 22)]
+    b.carve(neva, 0.0, 1.5, 0.6)
+    b.hill("Z17", 3.4, 7.5, 5.0, base=1.0)  # the Sinyavino heights
+    b.hill("R03", 2.2, 4.0, 3.0, base=1.0)  # a rise by Settlement No. 1
+    b.paint(b.band(neva, 1.4), "~")
+    b.paint(b.band([(7, -1), "H06", "H12", (8, 22)], 2.0), ",", over=".", chance=0.4, salt="bank")
+    for c, rx, ry, s in (("N09", 3.5, 2.5, "b1"), ("V08", 3.0, 2.0, "b2"), ("M16", 3.0, 2.5, "b3"), ("AD06", 2.5, 2.0, "b4")):
+        b.paint(b.ellipse(c, rx, ry, rough=0.6, salt=s), "m", over=".,")
+    for c, rx, ry, s in (("S12", 2.5, 2.0, "w1"), ("J19", 2.5, 2.0, "w2"), ("AC11", 2.5, 3.0, "w3"), ("L03", 2.0, 1.5, "w4")):
+        b.paint(b.ellipse(c, rx, ry, rough=0.6, salt=s), "T", over=".,m")
+    b.paint(b.band(["J14", "Q13", "X14"], 1.2), ",", over=".")  # a peat-cutting embankment
+    east = b.road([(9, -1), "J04", "J10", "K16", (10, 22)])  # the east-bank road
+    b.road(["J10", "P10", "W12", "AA16", (32, 16)])  # to Sinyavino and on east
+    b.road(["J04", "Q04", (24, -1)])  # Settlement No. 1 street
+    b.village([h for h in east if 2 <= h.offset[1] <= 6], density=0.85, stone=0.2, salt="s1", garden=None)
+    s5 = [h for h in b.rect(12, 9, 18, 11) if b.map.road[b.map.index(h)]]
+    b.village(s5, density=0.85, stone=0.15, salt="s5", garden=None)
+    sin = [h for h in b.rect(22, 12, 31, 17) if b.map.road[b.map.index(h)]]
+    b.village(sin, density=0.8, stone=0.1, salt="sin", garden_chance=0.5)
+    b.paint([b.hex("Y15")], "R", keep="=")  # the power station
+    b.paint([b.hex("N11")], "s", keep="=")  # Settlement No. 5's school
+    for lab in ("H03", "H09", "I15", "H19"):  # bunkers on the east bank
+        b.paint([b.hex(lab)], "R", keep="=")
+    b.paint(b.ellipse("B16", 1.5, 2.0, rough=0.5, salt="nw"), "T", over=".")
+    return b.finish()
+
+
+def stalingrad() -> BattleMap:
+    """The Stalingrad factory district, January 1943 (Operation Koltso).
+
+    North is up; the Volga runs along the east edge. Between the Volga bank and the workers'
+    settlements in the west stand the halls of the Krasny Oktyabr and Barrikady factories
+    (reinforced), the stone blocks around them and the wooden houses of the settlements, nearly
+    all of it fought over since September (the scenario places the rubble). Ravines (balkas)
+    run down to the Volga; the Mamayev Kurgan (levels 2-3) rises in the south-west.
+    """
+    b = MapBuilder(
+        32, 22, "Stalingrad factory district, January 1943",
+        "Stalingrad, late January 1943: the Don Front's armies close on the last German pockets in the "
+        "factory district while Chuikov's 62nd Army holds the strip along the Volga. The halls of the "
+        "Krasny Oktyabr and Barrikady works (DR15) are fortresses; stone blocks (DR14) and the wooden "
+        "workers' settlements (DR13) are mostly rubble by now. Streets are the only open lanes, the "
+        "balkas are covered ways down to the Volga, which is frozen but under fire (water here). The "
+        "Mamayev Kurgan (levels 2-3) overlooks the south of the district.",
+        base_level=1.0,
+    )
+    volga: list[Point] = [(29, -1), "AD06", "AC12", "AD17", (29, 22)]
+    b.carve(volga, 0.0, 2.0, 0.8)
+    b.hill("F18", 3.4, 5.5, 4.0, base=1.0)  # the Mamayev Kurgan
+    b.hill("E03", 2.2, 4.0, 3.0, base=1.0)
+    b.paint(b.band(volga, 3.2), "~")
+    balkas = [["J01", "O05", "V07", "AA07"], ["H13", "P14", "W15", "AB15"]]
+    for bk in balkas:
+        b.carve(bk, 0.0, 0.5, 1.0)
+    b.street_grid(cols=(6, 11, 16, 21), rows=(3, 9, 12, 19), within=b.rect(0, 0, 25, 21))
+    for bk in balkas:
+        b.paint(b.band(bk, 2.2), ",", over=".")
+    b.road([(24, -1), "Y05", "X11", "Y17", (24, 22)], smooth=False)  # the riverside road
+    b.road(["Y05", "AB05"], smooth=False)  # down to the landing
+    b.road(["V19", "Y19"], smooth=False)
+    for r0, c0 in ((4, 12), (13, 12)):  # the factory halls
+        b.paint(b.rect(c0, r0, c0 + 3, r0 + 1), "R", keep="=")
+    for c0, r0, c1, r1 in ((17, 4, 20, 7), (17, 13, 20, 17), (12, 7, 15, 8)):  # works' stone buildings
+        b.paint(b.rect(c0, r0, c1, r1), "s", keep="=,R")
+    west = [h for h in b.rect(0, 0, 10, 21) if not b.map.road[b.map.index(h)]]
+    b.block(west, stone=0.2, density=0.7, salt="west")
+    mid = [h for h in b.rect(22, 0, 25, 21) if not b.map.road[b.map.index(h)]]
+    b.block(mid, stone=0.5, density=0.6, salt="bank")
+    b.paint(b.ellipse("F18", 1.5, 1.2, rough=0.5, salt="kurgan"), ".", keep="=")
+    b.paint(b.ellipse("B20", 2.0, 1.5, rough=0.5, salt="park"), "T", keep="=")
+    b.paint(b.ellipse("I01", 2.0, 1.2, rough=0.5, salt="park2"), "T", keep="=")
+    b.paint(b.ellipse("W10", 1.5, 1.5, rough=0.5, salt="wood3"), "T", keep="=sR")
+    return b.finish()
+
+
+def kuban() -> BattleMap:
+    """The Blue Line at Krymskaya, the Kuban bridgehead, spring 1943.
+
+    North is up. The Adagum winds west-east through the reed marshes (plavni) along the north;
+    Krymskaya (wooden houses, a stone station and church) stands on the railway in the centre;
+    the German Blue Line - trenches (brush) with bunkers - runs north-south west of the town;
+    south of it the wooded foothills of the Caucasus rise to Hill 121.4 (levels 3-4). The Soviet
+    attack comes from the east.
+    """
+    b = MapBuilder(
+        32, 22, "Krymskaya on the Blue Line, spring 1943",
+        "The Kuban bridgehead, April-May 1943: the North Caucasus Front's 56th Army attacks the Blue "
+        "Line (Gotenkopfstellung) at Krymskaya, with the greatest air battle of the war overhead. The "
+        "Adagum's reed marshes (plavni) in the north stop vehicles; the Blue Line's trenches (brush) "
+        "and bunkers (DR15) run north to south west of the town; Krymskaya's wooden houses (DR13) and "
+        "stone station and church (DR14) stand on the railway; the wooded foothills in the south "
+        "(levels 3-4) overlook the whole valley. The spring rasputitsa turns every track to mud.",
+        base_level=1.0,
+    )
+    adagum: list[Point] = [(-1, 4), "G05", "N03", "U05", "AB03", (32, 4)]
+    b.carve(adagum, 0.0, 2.0, 0.5)
+    b.hill("J18", 4.4, 8.0, 4.5, base=1.0)  # Hill 121.4 and the foothills
+    b.hill("Z19", 3.2, 6.0, 3.0, base=1.0)
+    b.paint(b.band(adagum, 4.5), "m", chance=0.7, salt="plavni")
+    b.paint(b.path(adagum), "~")
+    b.paint(b.ellipse("J19", 6.5, 3.0, rough=0.7, salt="foot"), "T")
+    b.paint(b.ellipse("Z20", 4.0, 2.0, rough=0.7, salt="foot2"), "T")
+    for f in (["V08", "AB08", "AB12", "V12"], ["C09", "G09", "G13", "C13"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.road([(-1, 10), "H10", "P11", "X10", (32, 10)])  # the Krymskaya - Abinskaya road
+    b.road(["P11", "P06", (15, -1)], bridges=1)  # north over the Adagum
+    b.road(["P11", "Q16", "N21", (13, 22)])  # south into the hills
+    b.road(["P06", "T07"], smooth=False)
+    town = [h for h in b.rect(11, 5, 20, 14) if b.map.road[b.map.index(h)]]
+    b.village(town, density=0.85, stone=0.15, salt="krym", garden_chance=0.6)
+    b.paint([b.hex("P09")], "s", keep="=")  # the station
+    b.paint([b.hex("R12")], "s", keep="=")  # the church
+    line = b.path(["I05", "J09", "I14", "J18"])  # the Blue Line
+    b.paint(line, ",", over=".wo")
+    for i, h in enumerate(line):
+        if i % 4 == 1 and b.code(h) == ",":
+            b.paint([h], "R")
+    b.set_z(b.path([(7, 22), "H16"]), 2.0, mode="max")
+    return b.finish()
+
+
+def oboyan() -> BattleMap:
+    """The Oboyan road at the Pena, July 1943.
+
+    North is up; the Germans come from the south. The Pena river crosses the map from west to
+    east in its marshy valley with one bridge at Verkhopenye (a village on the north bank);
+    the Belgorod - Oboyan road runs north over the bridge and past Hill 244.8 (levels 3) to the
+    north edge. Wheat fields and orchards, a wood west of the road, the Soviet trench line on
+    the ridge north of the river.
+    """
+    b = MapBuilder(
+        32, 22, "The Oboyan road at the Pena, July 1943",
+        "The southern face of Kursk, 7-10 July 1943: Grossdeutschland and the 3rd Panzer Division of the "
+        "4th Panzer Army try to force the Pena at Verkhopenye and break through to Oboyan; Katukov's 1st "
+        "Tank Army holds the ridge north of the river with dug-in T-34s. The Pena and its marshy banks "
+        "stop vehicles except at the one bridge; Verkhopenye's wooden houses (DR13) and stone church "
+        "(DR14) line the north bank; the trench line (brush) and bunkers (DR15) on the ridge and "
+        "Hill 244.8 (level 3) overlook the crossing and the wheat fields south of it.",
+        base_level=1.0,
+    )
+    pena: list[Point] = [(-1, 12), "F13", "M11", "T12", "Z10", (32, 11)]
+    b.carve(pena, 0.0, 1.0, 0.6)
+    b.hill("P04", 3.4, 6.0, 3.0, base=1.0)  # Hill 244.8
+    b.hill("Y05", 2.4, 5.0, 3.0, base=1.0)
+    b.hill("G19", 2.2, 4.0, 2.5, base=1.0)
+    b.paint(b.band(pena, 3.2), "m", chance=0.6, salt="pm")
+    b.paint(b.path(pena), "~")
+    for f in (["B15", "J15", "J21", "B21"], ["S15", "AC14", "AC20", "S20"], ["V02", "AD02", "AD06", "V06"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.paint(b.ellipse("G05", 3.5, 2.5, rough=0.6, salt="wood"), "T")
+    b.paint(b.ellipse("AA17", 1.8, 1.5, rough=0.5, salt="copse"), "T", over=".w")
+    b.paint(b.ellipse("M18", 2.0, 1.5, rough=0.5, salt="copse2"), "T", over=".w")
+    road = b.road([(15, 22), "P16", "O11", "P06", (15, -1)], bridges=1)  # the Oboyan road
+    b.road(["O09", "G08", (-1, 8)])  # Verkhopenye street west
+    b.road(["O09", "W08", (32, 7)])  # and east
+    b.road(["P16", "X17", (32, 18)])  # south bank track
+    verk = [h for h in b.rect(6, 7, 24, 10) if b.map.road[b.map.index(h)]]
+    b.village(verk, density=0.8, stone=0.05, salt="verk", garden_chance=0.6)
+    b.paint([b.hex("Q08")], "s", keep="=")  # the church
+    b.paint([b.hex("O14")], "s", keep="=~")  # the bridge-end house
+    ridge = b.path(["B05", "J04", "R05", "AA04", "AF05"])
+    b.paint(ridge, ",", over=".w")
+    for i, h in enumerate(ridge):
+        if i % 6 == 3 and b.code(h) == ",":
+            b.paint([h], "R")
+    south = [h for h in b.rect(10, 15, 22, 18) if b.map.road[b.map.index(h)]]
+    b.village(south, density=0.5, salt="sv", garden_chance=0.5)
+    _ = road
+    return b.finish()
+
+
+def teploye() -> BattleMap:
+    """The Olkhovatka heights at Teploye, July 1943.
+
+    North is up; the Germans attack up the open slope from the north. The heights rise to the
+    south (levels 2-4) with Teploye village on the crest road and Hill 272 in the south-east;
+    Samodurovka lies in the valley of a brook (a balka) in the north-west; Soviet trench lines
+    with bunkers run across the slope; woods on the crest.
+    """
+    b = MapBuilder(
+        32, 22, "Teploye and the Olkhovatka heights, July 1943",
+        "The northern face of Kursk, 8-11 July 1943: the 2nd and 4th Panzer Divisions with Tigers of the "
+        "505th Heavy Tank Battalion attack up the Olkhovatka heights at Teploye, the key to the Kursk "
+        "salient's north; the 70th Army, the 1st Guards Artillery Brigade and the 2nd Tank Army hold "
+        "the crest. The open slope (levels 0-2) has no cover but wheat; trench lines (brush) and "
+        "bunkers (DR15) cross it; Teploye's wooden houses (DR13) and stone school (DR14) stand on the "
+        "crest road; Hill 272 (level 4) overlooks everything.",
+        base_level=0.0,
+    )
+    b.ramp("P01", "P21", 0.2, 2.4)
+    b.hill("AB17", 4.4, 6.0, 5.0, base=2.0)  # Hill 272
+    b.hill("H18", 3.3, 6.0, 4.0, base=2.0)
+    brook = ["A06", "F07", "K05", "P02", (16, -1)]
+    b.carve(brook, 0.0, 0.4, 0.8)
+    b.paint(b.band(brook, 1.4), ",", over=".")
+    for f in (["D01", "N01", "N04", "D04"], ["R03", "AD03", "AD08", "R08"], ["C10", "L10", "L13", "C13"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.paint(b.ellipse("N19", 4.0, 2.0, rough=0.6, salt="crest"), "T")
+    b.paint(b.ellipse("AE12", 2.0, 2.5, rough=0.5, salt="east"), "T")
+    b.paint(b.ellipse("B19", 2.0, 2.0, rough=0.5, salt="sw"), "T")
+    crest = b.road([(-1, 16), "H15", "P16", "X15", "AD17", (32, 17)])  # the crest road through Teploye
+    b.road(["P16", "Q09", "P02", (15, -1)])  # the track down to the north
+    b.road(["F07", "K05", "P02"])  # Samodurovka street
+    b.village([h for h in crest if 8 <= h.offset[0] <= 22], density=0.85, stone=0.05, salt="tep", garden_chance=0.7)
+    b.village([h for h in b.rect(2, 4, 12, 8) if b.map.road[b.map.index(h)]], density=0.7, salt="sam")
+    b.paint([b.hex("Q15")], "s", keep="=")  # the school
+    for line, _salt in ((["A11", "I10", "Q11", "Y10", "AF11"], "l1"), (["E14", "M13", "U13", "AC14"], "l2")):
+        tr = b.path(line)
+        b.paint(tr, ",", over=".w")
+        for i, h in enumerate(tr):
+            if i % 5 == 2 and b.code(h) == ",":
+                b.paint([h], "R")
+    b.paint([b.hex("AB17")], "R", over=".,")  # the observation post on Hill 272
+    return b.finish()
+
+
+def bolkhov() -> BattleMap:
+    """Bolkhov on the Nugr, the Orel salient, July 1943 (Operation Kutuzov).
+
+    North is up; the Soviet attack comes from the north-east. The Nugr flows north-south west
+    of the centre; Bolkhov (wood and stone, its monasteries reinforced) stands on the high west
+    bank (levels 2-3); the east bank is low meadow and forest; a bridge joins them.
+    """
+    b = MapBuilder(
+        32, 22, "Bolkhov on the Nugr, July 1943",
+        "Operation Kutuzov, 12-29 July 1943: the 11th Guards Army and the 4th Tank Army attack into the "
+        "Orel salient towards Bolkhov, held by German infantry and the 18th Panzer Division's rearguards. "
+        "The Nugr can be crossed only at the bridge (or by infantry where the scenario allows); the old "
+        "town stands on the high west bank (levels 2-3) - wooden houses (DR13), stone merchants' houses "
+        "and churches (DR14) and the reinforced monasteries (DR15); the east bank is low meadow "
+        "with the forests of the Bryansk partisans behind it.",
+        base_level=1.0,
+    )
+    nugr: list[Point] = [(12, -1), "M05", "L11", "N16", (13, 22)]
+    b.carve(nugr, 0.0, 1.0, 0.6)
+    b.hill("F09", 3.4, 7.0, 7.0, base=1.0)  # the town's hill
+    b.hill("X03", 2.2, 5.0, 3.0, base=1.0)
+    b.paint(b.band(nugr, 2.8), "m", over=".", chance=0.4, salt="meadow")
+    b.paint(b.path(nugr), "~")
+    b.paint(b.ellipse("AA13", 5.0, 3.5, rough=0.6, salt="forest"), "T")
+    b.paint(b.ellipse("W20", 3.0, 1.5, rough=0.6, salt="forest2"), "T")
+    b.paint(b.ellipse("C19", 2.5, 2.0, rough=0.5, salt="sw"), "T")
+    for f in (["P02", "U02", "U07", "P07"], ["Q16", "U16", "U21", "Q21"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.road([(32, 3), "X04", "Q08", "L09", "F09", (-1, 9)], bridges=1)  # the Belyov road over the bridge
+    b.road(["F09", "F02", (5, -1)])
+    b.road(["F09", "G16", (6, 22)])
+    b.road(["Q08", "R15", (18, 22)])
+    b.road(["C05", "I05"], smooth=False)
+    b.road(["C13", "I13"], smooth=False)
+    town = [h for h in b.rect(1, 2, 10, 17) if b.map.road[b.map.index(h)]]
+    b.village(town, density=0.9, stone=0.3, salt="bol", garden_chance=0.5)
+    for lab in ("D07", "H11"):
+        b.paint([b.hex(lab)], "R")  # the monasteries
+    b.paint([b.hex("F08")], "s", keep="=")  # the cathedral
+    vill = [h for h in b.rect(22, 1, 31, 6) if b.map.road[b.map.index(h)]]
+    b.village(vill, density=0.7, salt="east", garden_chance=0.6)
+    return b.finish()
+
+
+def bogodukhov() -> BattleMap:
+    """Bogodukhov on the Merla, August 1943 (Operation Rumyantsev).
+
+    North is up. The Merla flows west-east across the middle in a marshy valley with two
+    bridges; Bogodukhov (wood and stone) lies on the north bank; open wheat country rolls
+    south of the river (levels 1-2) to the railway embankment; woods on the flanks.
+    """
+    b = MapBuilder(
+        32, 22, "Bogodukhov on the Merla, August 1943",
+        "Operation Rumyantsev, 11-17 August 1943: Katukov's 1st Tank Army has broken through to "
+        "Bogodukhov; SS Totenkopf and Das Reich counterattack from the south to cut the spearhead off. "
+        "The Merla's marshy valley is crossed at two bridges; Bogodukhov's wooden houses (DR13), stone "
+        "centre (DR14) and the reinforced sugar factory (DR15) stand on the north bank; south of the "
+        "river the open wheat country (levels 1-2) gives long fire lanes to the railway embankment "
+        "(level 2), with woods on both flanks.",
+        base_level=1.0,
+    )
+    merla: list[Point] = [(-1, 9), "G10", "O08", "V10", "AC09", (32, 9)]
+    b.carve(merla, 0.0, 1.2, 0.5)
+    b.hill("P17", 2.4, 8.0, 3.0, base=1.0)
+    b.hill("AA02", 2.2, 4.0, 2.0, base=1.0)
+    b.paint(b.band(merla, 3.0), "m", chance=0.6, salt="mm")
+    b.paint(b.path(merla), "~")
+    rail = b.path([(-1, 19), "P20", (32, 19)], smooth=False)
+    b.set_z(rail, 2.0, mode="max")
+    for f in (["C12", "M12", "M18", "C18"], ["R12", "AB12", "AB17", "R17"], ["F01", "K01", "K05", "F05"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.paint(b.ellipse("B14", 2.5, 3.5, rough=0.6, salt="wl"), "T", over=".w")
+    b.paint(b.ellipse("AE15", 2.5, 3.5, rough=0.6, salt="wr"), "T", over=".w")
+    b.paint(b.ellipse("AC04", 2.0, 1.5, rough=0.5, salt="wn"), "T")
+    b.road([(10, 22), (10, -1)], smooth=False, bridges=1)  # the Kharkov road
+    b.road([(22, 22), (22, -1)], smooth=False, bridges=1)  # the Valki road
+    b.road([(-1, 5), "N05", "P05", "Y04", (32, 4)])  # the town's main street
+    town = [h for h in b.rect(8, 2, 26, 7) if b.map.road[b.map.index(h)]]
+    b.village(town, density=0.85, stone=0.25, salt="bog", garden_chance=0.5)
+    b.paint([b.hex("S03"), b.hex("S04")], "R")  # the sugar factory
+    b.paint([b.hex("O04")], "s", keep="=")
+    b.paint(rail, ".", keep="=~")
+    return b.finish()
+
+
+def saur_mogila() -> BattleMap:
+    """Saur-Mogila and the Mius front, August 1943.
+
+    North is up; the Soviet attack comes from the east over the Mius. The Mius flows north-south
+    near the east edge; the ground rises west to the Saur-Mogila mound (Hill 277.9, level 4)
+    with the German fortified line - trenches and bunkers - on its slopes; ravines (balkas) cut
+    the slopes; villages on the river and behind the mound.
+    """
+    b = MapBuilder(
+        32, 22, "Saur-Mogila on the Mius, August 1943",
+        "The Mius front, 18-31 August 1943: the Southern Front's 5th Shock Army storms the 'Mius-Front' "
+        "and the mound of Saur-Mogila (Hill 277.9), the highest point of the Donbass, fortified by the "
+        "6th Army since 1942. The Mius is crossed at one bridge (and by infantry where the scenario "
+        "allows); the ground climbs from the river (level 0) to the mound (level 4); trenches (brush) "
+        "and bunkers (DR15) ring its slopes; balkas are the covered ways up; the villages' wooden houses "
+        "(DR13) and stone collective-farm buildings (DR14) stand on the river and behind the mound.",
+        base_level=1.0,
+    )
+    mius: list[Point] = [(27, -1), "AB06", "AA12", "AC17", (27, 22)]
+    b.carve(mius, 0.0, 2.5, 0.6)
+    b.hill("J11", 4.6, 8.0, 7.0, base=1.0)  # Saur-Mogila
+    b.paint(b.path(mius), "~")
+    b.paint(b.band(mius, 2.6), ",", over=".", chance=0.5, salt="bank")
+    balkas = [["V03", "P05", "K06"], ["W17", "Q16", "M15"]]
+    for bk in balkas:
+        b.carve(bk, 0.0, 0.4, 1.0)
+        b.paint(b.band(bk, 1.3), ",", over=".")
+        b.paint(b.band(bk, 0.9), "T", over=".,", chance=0.5, salt="bkw")
+    for f in (["Q08", "W08", "W13", "Q13"], ["B16", "G16", "G21", "B21"]):
+        b.paint(b.polygon(f), "w", over=".")
+    b.paint(b.ellipse("C04", 2.5, 2.0, rough=0.6, salt="nw"), "T")
+    b.paint(b.ellipse("AE20", 1.5, 1.5, rough=0.5, salt="se"), "T", over=".,")
+    b.paint(b.ellipse("R19", 3.0, 2.0, rough=0.6, salt="s2"), "T", over=".,")
+    b.paint(b.ellipse("S02", 2.5, 1.5, rough=0.6, salt="n2"), "T", over=".,")
+    b.road([(32, 10), "AD10", "V10", "J11", "C10", (-1, 9)], bridges=1)  # the Snezhnoye road
+    b.road(["J11", "I19", (8, 22)])
+    b.road(["AD10", "AD03", (29, -1)])  # the east-bank road
+    b.road(["C10", "D03", (3, -1)])
+    b.village([h for h in b.rect(28, 1, 31, 12) if b.map.road[b.map.index(h)]], density=0.7, salt="mar")
+    b.village([h for h in b.rect(0, 3, 5, 12) if b.map.road[b.map.index(h)]], density=0.8, stone=0.2, salt="ste")
+    b.paint([b.hex("C07")], "s", keep="=")
+    rings = [b.ring_of(b.blob("J11", 2, rough=0.0)), b.ring_of(b.blob("J11", 4, rough=0.0))]
+    for ring, salt in zip(rings, ("r1", "r2"), strict=True):
+        for h in ring:
+            if b.code(h) in ".w" and noise(*h.offset, salt) < 0.7:
+                b.paint([h], ",")
+            if b.code(h) == "," and noise(*h.offset, salt + "b") < 0.18:
+                b.paint([h], "R")
+    b.paint([b.hex("J11")], "R", keep="=")  # the mound's command post
+    for lab in ("H09", "M10", "K14", "F12", "N13"):  # bunkers on the slopes
+        b.paint([b.hex(lab)], "R", keep="=")
+    return b.finish()
+
+
 MAPS: dict[str, Callable[[], BattleMap]] = {
     "kharkov": kharkov,
     "prokhorovka": prokhorovka,
     "ponyri": ponyri,
     "dnieper": dnieper,
     "steppe_village": steppe_village,
+    "sinyavino": sinyavino,
+    "stalingrad": stalingrad,
+    "kuban": kuban,
+    "oboyan": oboyan,
+    "teploye": teploye,
+    "bolkhov": bolkhov,
+    "bogodukhov": bogodukhov,
+    "saur_mogila": saur_mogila,
 }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "scenarios.md"
-SCENARIOS = ("standard", "kharkov", "prokhorovka", "ponyri", "dnieper")  # the documented ones, in order
+SCENARIOS = ("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan", "bolkhov", "bogodukhov", "saur_mogila", "dnieper")  # the documented ones, in order of 1943
 BEGIN, END = "<!-- scenarios:begin -->", "<!-- scenarios:end -->"
 
 __all__ = ["SCENARIOS", "section", "sections", "render_doc", "main"]
@@ -82,6 +82,27 @@ def section(name: str) -> str:
         objs = "; ".join(f"{o.hex.label} {o.name} ({o.points} pts{', ' + o.holder if o.holder else ''})"
                          for o in sc.objectives)
         lines.append(f"| objectives (points, holder at start) | {objs} |")
+    special = []
+    if sc.ground != "dry":
+        special.append(f"{sc.ground} (R10.7)")
+    if sc.night:
+        special.append(f"night in turn{'s' if len(sc.night) > 1 else ''} {', '.join(map(str, sc.night))} (R10.6)")
+    bf = sc.battlefield
+    if bf.mines:
+        special.append("minefields " + ", ".join(sorted((h.label for h in bf.mines), key=lambda x: (len(x), x))) + " (R10.5)")
+    if bf.crossings:
+        special.append("river crossings " + ", ".join(h.label for h in bf.crossings) + " (R10.8)")
+    placed = []
+    if bf.fires:
+        placed.append(f"{len(bf.fires)} fires")
+    if bf.rubble:
+        placed.append(f"{len(bf.rubble)} rubble hexes")
+    if bf.wrecks:
+        placed.append(f"{len(bf.wrecks)} wrecks")
+    if placed:
+        special.append("placed at the start: " + ", ".join(placed) + " (R10.3)")
+    if special:
+        lines.append(f"| special rules | {'; '.join(special)} |")
     if sc.hold is not None:
         lines.append(f"| hold victory | {sc.hold.side} wins at the end of turn {sc.hold.turn} holding every objective |")
     for side in ("german", "soviet"):

@@ -9,9 +9,13 @@ list of legal commands). Without ``--headless`` the game window opens, or one se
 ``hexwar.ui.play_window.run`` is, called as::
 
     run(scenario=Scenario, seed=int | None, variants=tuple[str, ...] | None,
-        ai={side: "standard" | "random"} | None, save=str | None, turns=int | None)
+        ai={side: "standard" | "random"} | None, save=str | None, turns=int | None,
+        [palette=str, resumed=GameState, players={side: name}, offer=ResumeOffer])
 
-(``ai=None``: the window's own default sides; ``variants=None``: the scenario's).
+(``ai=None``: the window's own default sides, or for ``resumed`` the save's ``players``;
+``variants=None``: the scenario's). ``hexwar play SAVE.json`` opens the save in the window and
+autosaves to it; a plain ``hexwar play`` offers the last unfinished autosaved game first;
+``--palette high-contrast`` picks the high-contrast colours.
 
 ``hexwar play SAVE.json --headless`` continues a saved game (autosaves are written after every
 End Turn, so a game stopped with ``--turns`` or by quitting goes on from its last save); the
@@ -226,8 +230,95 @@ class TerminalPlayer:
             return f"inspect: {exc}"
         return inspect_hex(state, hexes[0], hexes[1] if len(hexes) > 1 else None)
 
+    #: A run of more options than this with one hex each (artillery targets, one unit's
+    #: moves, one card's deploy hexes) is shown as one line chosen by letter and hex.
+    GROUP_MIN = 7
+
+    @staticmethod
+    def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, dict[str, Any]]]:
+        """The options as the terminal shows them (issue 17 item 3).
+
+        Returns:
+            ``(lines, numbered, groups)``: the printed lines; the commands chosen by number;
+            the collapsed groups by letter, each ``{hex label: command}`` (R9.2 artillery
+            targets, R5.3 moves of one unit, R5.2 deploy hexes of one card).
+        """
+        from ..game import ruleset
+        from ..game.commands import Commit, Move, TargetArtillery
+
+        def hex_of(c: Any) -> Any:
+            if isinstance(c, TargetArtillery):
+                return c.hex
+            if isinstance(c, Move) and c.path:
+                return c.path[-1]
+            if isinstance(c, Commit):
+                return c.hex
+            return None
+
+        def key(c: Any) -> Any:
+            if isinstance(c, TargetArtillery):
+                return ("artillery",)
+            if isinstance(c, Move):
+                return ("move", c.unit)
+            if isinstance(c, Commit) and c.hex is not None:
+                return ("commit", c.unit, c.crew, c.carry)
+            return None
+
+        runs: dict[Any, list[Any]] = {}
+        for c in cmds:
+            k = key(c)
+            if k is not None and hex_of(c) is not None:
+                runs.setdefault(k, []).append(c)
+        big = {k: v for k, v in runs.items()
+               if len(v) >= TerminalPlayer.GROUP_MIN and len({hex_of(c) for c in v}) == len(v)}
+        lines: list[str] = []
+        numbered: list[Any] = []
+        groups: dict[str, dict[str, Any]] = {}
+        letters = iter("abcdefghijklmnopqrstuvwxyz")
+        shown: set[Any] = set()
+        for c in cmds:
+            k = key(c)
+            if k in big:
+                if k in shown:
+                    continue
+                shown.add(k)
+                letter = next(letters, None)
+                if letter is None:  # pragma: no cover - more than 26 groups
+                    big.pop(k)
+                else:
+                    members = {state.hex_label(hex_of(x)): x for x in big[k]}
+                    groups[letter] = members
+                    if k[0] == "artillery":
+                        what = "call an artillery mission on a hex (R9)"
+                    elif k[0] == "move":
+                        u = state.units[c.unit]
+                        what = f"move {ruleset.card_name(u.card)} ({c.unit}) from {state.hex_label(u.hex)} (R5.3)"
+                    else:
+                        what = f"commit {ruleset.card_name(c.unit)} ({c.unit}) into a deploy hex (R5.2)"
+                    labels = sorted(members)
+                    sample = " ".join(labels[:14]) + (" ..." if len(labels) > 14 else "")
+                    lines.append(f"    {letter}  {what}: {len(labels)} hexes, type `{letter} HEX`  [{sample}]")
+                    continue
+            lines.append(f"  {len(numbered):3d}  {c}")
+            numbered.append(c)
+        return lines, numbered, groups
+
+    @staticmethod
+    def _odds(state: Any, c: Any) -> str:
+        """``odds N``: the exact odds of listed declaration N (R6)."""
+        from ..game.commands import Declare
+        from ..game.odds import declare_odds, odds_lines
+
+        if not isinstance(c, Declare):
+            return "odds: give the number of a listed declare command"
+        o = declare_odds(state, c.attacker, c.target, tuple(c.weapons), c.at_crew)
+        if o is None:
+            return "odds: this attack has no odds (not legal as listed)"
+        return "\n".join([f"odds of {c}:"] + ["  " + ln for ln in odds_lines(o)])
+
     def choose(self, state: Any) -> Any:
-        """Prompt until a number 0..len-1 of the listed commands (or ``q`` to stop) is entered.
+        """Prompt until a listed number, a group letter with a hex (``a D07``), ``undo``, or
+        ``q`` to stop is entered; ``inspect HEX [FROM]`` and ``odds N`` answer and ask again.
 
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
@@ -237,19 +328,26 @@ class TerminalPlayer:
         if "fog" in state.variants:  # R12.2: the person sees and chooses from the side's view only
             state = state_from_view(view(state, self.side).data, state.scenario)
         cmds = state.legal_commands(self.side)
+        lines, numbered, groups = self.menu(state, cmds)
         click.echo(f"\n{self.side}, turn {state.turn}, {state.phase} phase: choose a command")
-        for i, c in enumerate(cmds[:200]):
-            click.echo(f"  {i:3d}  {c}")
-        if len(cmds) > 200:
-            click.echo(f"  ... {len(cmds) - 200} more not shown")
+        for ln in lines[:200]:
+            click.echo(ln)
+        if len(lines) > 200:
+            click.echo(f"  ... {len(lines) - 200} more not shown")
         while True:  # no default: a stray Enter must not spend anything
-            raw = str(click.prompt("number, undo, inspect HEX [FROM] (q to quit)", default=None,
+            raw = str(click.prompt("number, LETTER HEX, undo, odds N, inspect HEX [FROM] (q to quit)", default=None,
                                    show_default=False)).strip()
             if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
-            if raw.isdigit() and int(raw) < len(cmds):  # never a negative index from the end
-                return cmds[int(raw)]
+            if raw.isdigit() and int(raw) < len(numbered):  # never a negative index from the end
+                return numbered[int(raw)]
             words = raw.split()
+            if words and words[0].lower() in groups:
+                members = groups[words[0].lower()]
+                if len(words) == 2 and words[1].upper() in members:
+                    return members[words[1].upper()]
+                click.echo(f"{words[0].lower()}: give one of these hexes: {' '.join(sorted(members))}")
+                continue
             if words and words[0].lower() == "undo":
                 from ..game.commands import Undo
 
@@ -261,7 +359,22 @@ class TerminalPlayer:
             if words and words[0].lower() == "inspect" and len(words) in (2, 3):
                 click.echo(self._inspect(state, words[1:]))
                 continue
-            click.echo(f"enter a number 0..{len(cmds) - 1}, or q to quit")
+            if words and words[0].lower() == "odds" and len(words) == 2 and words[1].isdigit() \
+                    and int(words[1]) < len(numbered):
+                click.echo(self._odds(state, numbered[int(words[1])]))
+                continue
+            click.echo(f"enter a number 0..{len(numbered) - 1}" + (f", a letter {'/'.join(groups)} with a hex"
+                                                                   if groups else "") + ", or q to quit")
+
+
+def _save_players(path: str) -> dict[str, str]:
+    """Who played each side of a save (``{"german": "human", "soviet": "standard"}``)."""
+    from ..game.save import read_save
+
+    try:
+        return dict(read_save(path).players)
+    except HexwarError:
+        return {}
 
 
 def _no_display() -> bool:
@@ -296,9 +409,11 @@ _NO_WINDOW = ("No display is available to open the game window: run `hexwar play
               help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
 @click.option("--deck", "decks", multiple=True, metavar="SIDE=FILE",
               help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).")
+@click.option("--palette", type=click.Choice(["standard", "high-contrast"]), default="standard", show_default=True,
+              help="Window colours: standard (colour-blind safe) or high-contrast.")
 def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
          save: str | None, turns: int | None, scenario_paths: tuple[str, ...], fog: bool, as_json: bool,
-         map_spec: str | None, decks: tuple[str, ...] = ()) -> int:
+         map_spec: str | None, decks: tuple[str, ...] = (), palette: str = "standard") -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
@@ -353,18 +468,24 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
             return 1
         try:
-            if resumed is not None:
-                click.echo(f"Continuing a saved game needs --headless for now: run `hexwar play {scenario} --headless`.")
-                return 1
+            offer = None
             if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
                 import datetime
 
-                from ..ui.autosave import new_game_autosave
+                from ..ui.autosave import latest_autosave, new_game_autosave
 
+                if scenario is None:  # plain `hexwar play`: offer the last unfinished game (item 7)
+                    offer = latest_autosave()
                 save = str(new_game_autosave(sc.id, datetime.datetime.now()))
                 click.echo(f"autosaving to {save}")
+            kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
+            if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
+                kw["resumed"] = resumed
+                kw["players"] = _save_players(scenario or "")
+            if offer is not None:
+                kw["offer"] = offer
             play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
-                            save=save, turns=turns)
+                            save=save, turns=turns, **kw)
         except Exception as exc:  # a display that cannot be opened
             if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
                 click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))

@@ -17,8 +17,13 @@ It decides one command at a time, phase by phase, from what the rules modules sa
   Foxholes, repairs) where they help.
 * **movement** (R5.3): for each unit, every reachable hex is scored with whole-map arrays:
   closeness to objectives it does not hold, enemies it could then fire at (LOS and weapon
-  range), exposure to enemy fire, terrain cover for its defense class (R6.7), never a burning
-  hex (R8.4); rear-line units keep out of enemy sight.
+  range), exposure to enemy fire, terrain cover for its defense class (R6.7), no burning hex
+  (R8.4) except an objective it does not hold; rear-line units keep out of enemy sight.
+* **objectives** (R10.2, :meth:`StandardPlayer.posture`): standing on an objective it does not
+  hold is worth its points (it takes it, burning or not); a unit on an objective it holds
+  stays there; both weigh more as the turn limit nears (the *urgency*). When the side leads on
+  victory points plus objective points, exposure weighs more and engagement less: it does not
+  give the enemy victory points that could turn the comparison it is winning.
 * **declaration** (R6.1, R7): every legal attacker-target pair with its best weapon choice is
   rated by the exact odds (:func:`hexwar.rules.odds.attack_odds`: expected victory points);
   attacks are assigned greedily, discounting targets already likely destroyed; close assaults
@@ -47,7 +52,7 @@ from ..rules.combat import AttackOrders
 from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
 from ..rules.terrain_effects import default_effects, defense_class, terrain_defense_array
 from . import movement as mv
-from . import ruleset, targeting
+from . import ruleset, special, targeting
 from .actions import draw as draw_action
 from .ai_base import BONUS_MIN_GAIN, ai_seed, best_bonus_roll, fire_check_gain
 from .commands import (
@@ -67,16 +72,46 @@ from .commands import (
 )
 from .resolution import _artillery_weapon, defense_context
 from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
+from .victory import objective_points
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, UnitState
 
-__all__ = ["StandardPlayer", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN", "BONUS_MIN_GAIN", "best_bonus_roll",
+__all__ = ["StandardPlayer", "Posture", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN", "BONUS_MIN_GAIN", "best_bonus_roll",
            "fire_check_gain"]
 
 ARTILLERY_MIN_VP = 1.0  # expected victory points a mission must promise
 MIN_ON_MAP = 3  # ground units it wants on the map at least
 COMMIT_MARGIN = 12  # card-cost points of strength it wants over the enemy on the map
+
+
+TAKE_BONUS = 8.0  # score for standing on an objective it does not hold, plus TAKE_PER_POINT per point
+TAKE_PER_POINT = 0.5
+HOLD_BONUS = 2.0  # score for staying on an objective it holds, plus HOLD_PER_POINT per point
+HOLD_PER_POINT = 0.25
+FIRE_PENALTY = 100.0  # a burning hex (R8.4) that is not an objective to take
+MINE_PENALTY_FOOT = 1.5  # a minefield hex (R10.5) for infantry: it stops there
+MINE_PENALTY_VEHICLE = 5.0  # for a vehicle: it stops and is immobilized on 1-2
+FIRE_OBJECTIVE_PENALTY = 3.0  # a burning objective it does not hold: a fire damage check risked
+
+
+class Posture:
+    """How the standard player weighs objectives against fire at one moment (R10.2).
+
+    Attributes:
+        turns_left: turns still to play including this one (``None``: no turn limit).
+        lead: own victory points plus objective points minus the enemy's (points).
+        urgency: 1.0 without a turn limit or far from it, rising to 3.0 in the last turn
+            (``1 + 2 / turns_left``, only counted from 5 turns out).
+        cautious: the side leads and the turn limit is at most 3 turns off: exposure weighs
+            double and engagement half, so it does not hand the enemy points.
+    """
+
+    def __init__(self, turns_left: int | None, lead: int):
+        self.turns_left = turns_left
+        self.lead = lead
+        self.urgency = 1.0 if turns_left is None or turns_left > 5 else 1.0 + 2.0 / max(turns_left, 1)
+        self.cautious = lead > 0 and turns_left is not None and turns_left <= 3
 
 
 def _axial_grids(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -229,10 +264,37 @@ class StandardPlayer:
         exposure = np.zeros(shape)
         for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
             exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
+        posture = self.posture(state)
         out = {"enemies": enemies, "vis": vis, "dist": dist, "exposure": exposure,
-               "objectives": self._objective_grid(state)}
+               "objectives": self._objective_grid(state), "posture": posture,
+               "to_take": any(state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives)}
+        out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
         return out
+
+    def posture(self, state: GameState) -> Posture:
+        """The side's :class:`Posture` now: turns left to the scenario's limit and its lead on
+        victory points plus objective points (the turn-limit comparison, R10.2)."""
+        me, en = self.side, other_side(self.side)
+        op = objective_points(state)
+        lead = state.vp[me] + op[me] - state.vp[en] - op[en]
+        turns = state.scenario.turns
+        return Posture(turns - state.turn + 1 if turns else None, lead)
+
+    def _objective_bonus(self, state: GameState, posture: Posture) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``float [H, W]`` take and hold bonuses and ``bool [H, W]`` burning objectives to take."""
+        bm = state.battlemap
+        take = np.zeros((bm.height, bm.width))
+        hold = np.zeros((bm.height, bm.width))
+        burning = np.zeros((bm.height, bm.width), dtype=bool)
+        for o in state.scenario.objectives:
+            col, row = o.hex.offset
+            if state.objective_holders.get(o.hex) == self.side:
+                hold[row, col] = (HOLD_BONUS + HOLD_PER_POINT * o.points) * posture.urgency
+            else:
+                take[row, col] = (TAKE_BONUS + TAKE_PER_POINT * o.points) * posture.urgency
+                burning[row, col] = bool(bm.fire[row, col])
+        return take, hold, burning
 
     def _objective_grid(self, state: GameState) -> np.ndarray | None:
         bm = state.battlemap
@@ -249,24 +311,40 @@ class StandardPlayer:
         t = self._threat_arrays(state)
         cls = defense_class(ruleset.unit_type(cid))
         score = terrain_defense_array(bm, cls).astype(float) * 1.5
-        score[bm.fire] -= 100.0  # never stand in a burning building (R8.4)
+        posture: Posture = t["posture"]
+        # no burning building (R8.4), except an objective to take: entering it takes it (R10.2)
+        score[bm.fire & ~t["burning_objective"]] -= FIRE_PENALTY
+        score[t["burning_objective"]] -= FIRE_OBJECTIVE_PENALTY
+        mines = state.scenario.battlefield.mines
+        if mines and cid not in special.ENGINEERS:  # R10.5: a minefield stops the unit, may immobilize it
+            cost = MINE_PENALTY_FOOT if ruleset.is_infantry(cid) else MINE_PENALTY_VEHICLE
+            for h in mines:
+                score[h.offset[1], h.offset[0]] -= cost
         line = ruleset.line(cid)
         ws = ruleset.weapons(cid)
         rng = max((w.range for w in ws if w.range), default=1)
+        caution = 2.0 if posture.cautious else 1.0
         if line == "rear":
             score -= t["exposure"] * 3.0
         else:
-            score -= t["exposure"] * 0.6
+            score -= t["exposure"] * 0.6 * caution
             if t["enemies"]:
                 engage = np.zeros_like(score)
                 for v, d in zip(t["vis"], t["dist"], strict=True):
                     engage += v & (d <= rng)
-                score += np.minimum(engage, 3) * 2.0
+                score += np.minimum(engage, 3) * 2.0 / caution
                 nearest = np.min(np.stack(t["dist"]), axis=0)
-                score -= np.maximum(nearest - rng, 0) * 0.8
+                score -= np.maximum(nearest - rng, 0) * 0.8 / caution
         if t["objectives"] is not None:
             w_obj = 0.4 if line == "rear" else 1.2
+            if t["to_take"]:  # the pull towards objectives to take grows as the turn limit nears
+                w_obj *= 1.0 + 0.5 * (posture.urgency - 1.0)
             score -= t["objectives"] * w_obj
+            if line != "rear":
+                score += t["take"]
+                if here is not None and ruleset.is_ground(cid):
+                    col, row = here.offset
+                    score[row, col] += t["hold"][row, col]  # stay on an objective it holds
         if here is not None:
             col, row = here.offset
             score[row, col] += 0.5  # a little inertia
@@ -393,10 +471,16 @@ class StandardPlayer:
             if reach is None or not reach.destinations():
                 continue
             scores = self._hex_scores(state, u.card, u.hex)
+            take = self._threat_arrays(state)["take"]
+            # R10.2: moving through an objective takes it too, so a path over one earns its bonus
+            takes = set() if ruleset.line(u.card) == "rear" else {
+                h for h in reach.destinations() if take[h.offset[1], h.offset[0]] > 0}
             best, best_s = u.hex, None
             for h in reach.hexes():
                 col, row = h.offset
                 s = float(scores[row, col])
+                if takes and h != u.hex:
+                    s += sum(float(take[x.offset[1], x.offset[0]]) for x in reach.path(h)[:-1] if x in takes)
                 if best_s is None or s > best_s + 1e-9:
                     best, best_s = h, s
             if best != u.hex:

@@ -42,7 +42,7 @@ from ..model.hexgrid import DIRECTIONS, Hex, HexLabelError
 from ..rules.cards import EffectKind
 from ..rules.terrain_effects import enter_cost_array, rubble_entry_check
 from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem
-from . import ruleset, victory
+from . import ruleset, special, victory
 from .event_kinds import MoveEvent
 from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
@@ -317,6 +317,9 @@ def movement_allowance(state: Any, uid: str) -> float:
         return 0.0
 
     mp = float(ruleset.movement_points(u.card))
+    ground = getattr(state.scenario, "ground", "dry")
+    if ground != "dry":  # R10.7: snow and mud
+        mp = max(1.0, mp + special.ground_mp_change(ground, unit_mobility(state, uid) or ""))
     mp = max(0.0, mp + ruleset.effect_total(ruleset.active_effects(state, u), EffectKind.MOVEMENT))  # R4.3 effects
     return mp / 2.0 if u.towing else mp
 
@@ -349,7 +352,8 @@ def cost_arrays(state: Any, mobility: str) -> tuple[np.ndarray, np.ndarray]:
     if hit is None:
         for k in [k for k in state.cache if isinstance(k, tuple) and k and k[0] == "cost" and k[1] != bm.version]:
             del state.cache[k]
-        hit = (enter_cost_array(bm, mobility), enter_cost_array(bm, mobility, along_road=True))
+        hit = (special.crossing_costs(state, mobility, enter_cost_array(bm, mobility)),  # R10.8
+               special.crossing_costs(state, mobility, enter_cost_array(bm, mobility, along_road=True)))
         state.cache[key] = hit
     return hit
 
@@ -525,6 +529,14 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
                 u.mp_left = 0.0
                 stopped = f"; immobilized in the rubble of {h.label}"
                 break
+        mine = special.mine_entry_check(state, uid, h, mob)  # R10.5
+        if mine is not None:
+            sink.effect(mine)
+            u.mp_left = 0.0
+            if mine.immobilized:
+                u.immobilized = True
+            stopped = f"; {'immobilized in' if mine.immobilized else 'stops in'} the minefield of {h.label}"
+            break
     if u.mp_left < 1e-9:
         u.mp_left = 0.0
     labels = [state.hex_label(h) for h in entered]

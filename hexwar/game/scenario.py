@@ -49,6 +49,7 @@ elsewhere).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import tomllib
@@ -61,12 +62,13 @@ from ..fileio import read_text, recover_group
 from ..formats.migrate import upgrade
 from ..formats.schema import merge_problems, schema_problems
 from ..model.hexgrid import Hex, HexLabelError
-from ..model.maps import BattleMap
+from ..model.maps import BattleMap, MapError
 from ..paths import content_dir, find_content
 from .areas import parse_areas
 from .commands import SIDES
 from .limits import HARD_TURN_CAP
 from .modes import MODES, known_modes, mode_hook
+from .special import GROUNDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -82,6 +84,8 @@ __all__ = [
     "SideSetup",
     "Objective",
     "HoldVictory",
+    "Battlefield",
+    "apply_battlefield",
     "Scenario",
     "load_scenario",
     "find_scenario",
@@ -192,6 +196,8 @@ class SideSetup:
         units: fixed starting units.
         artillery: off-board artillery, if any.
         initiative: modifier added to this side's initiative rolls (R5.1c).
+        max_copies: a ``budget`` deck drawn from ``pool`` holds at most this many copies of
+            one unit card (R10.4; 0: no limit).
     """
 
     side: str
@@ -205,6 +211,7 @@ class SideSetup:
     units: tuple[StartingUnit, ...] = ()
     artillery: ArtillerySetup | None = None
     initiative: int = 0
+    max_copies: int = 0
 
 
 @dataclass(frozen=True)
@@ -230,6 +237,66 @@ class HoldVictory:
 
     side: str
     turn: int
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """Battlefield state a scenario places on its map at the start (R8.1, R8.3, R8.4, R10.3).
+
+    Attributes:
+        fires: building hexes burning at the start (R8.4; their fire has burned 0 turns).
+        rubble: building hexes already reduced to rubble (R8.3).
+        wrecks: ``(hex, wreck counter id)`` pairs, bottom of each stack first (R8.1;
+            ids from ``hexwar/data/wrecks.toml``).
+        mines: minefield hexes (R10.5, :mod:`hexwar.game.special`).
+        crossings: water hexes foot units may cross by boat or over the ice (R10.8).
+    """
+
+    fires: tuple[Hex, ...] = ()
+    rubble: tuple[Hex, ...] = ()
+    wrecks: tuple[tuple[Hex, str], ...] = ()
+    mines: frozenset[Hex] = frozenset()
+    crossings: tuple[Hex, ...] = ()
+
+    def __bool__(self) -> bool:
+        """True when anything is placed on the map (mines and crossings are rules, not overlays)."""
+        return bool(self.fires or self.rubble or self.wrecks)
+
+
+def apply_battlefield(battlemap: BattleMap, bf: Battlefield) -> list[tuple[str, str]]:
+    """Place ``bf`` on ``battlemap`` in place (R10.3): rubble first, then fires, then wrecks,
+    each through the :class:`~hexwar.model.maps.BattleMap` API, which refuses fire or rubble
+    where no building stands and unknown wreck ids. The one code path: the scenario loader
+    applies it to a copy of the map file's map, which every game, render and replay then copies.
+
+    Args:
+        battlemap: the map (changed in place).
+        bf: what to place.
+
+    Returns:
+        ``(field path, message)`` for every placement refused (empty when all fit), e.g.
+        ``("battlefield.fires[1]", "hex J12: fire needs an intact building, found Open")``.
+    """
+    problems: list[tuple[str, str]] = []
+    for i, h in enumerate(bf.rubble):
+        try:
+            battlemap.set_rubble(h, True)
+        except MapError as exc:
+            problems.append((f"battlefield.rubble[{i}]", str(exc)))
+    for i, h in enumerate(bf.fires):
+        try:
+            battlemap.set_fire(h, True)
+        except MapError as exc:
+            problems.append((f"battlefield.fires[{i}]", str(exc)))
+    seen: dict[Hex, int] = {}
+    for h, w in bf.wrecks:
+        k = seen.get(h, 0)
+        seen[h] = k + 1
+        try:
+            battlemap.add_wreck(h, w)
+        except MapError as exc:
+            problems.append((f"battlefield.wrecks.{h.label}[{k}]", str(exc)))
+    return problems
 
 
 @dataclass(frozen=True)
@@ -259,6 +326,10 @@ class Scenario:
         override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
         map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
             instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
+        battlefield: the fires, rubble and wrecks the scenario placed (already on
+            :attr:`battlemap`, R10.3), its minefields and river crossings (R10.5, R10.8).
+        night: night turns (R10.6).
+        ground: ``"dry"``, ``"snow"`` or ``"mud"`` (R10.7).
     """
 
     id: str
@@ -282,6 +353,9 @@ class Scenario:
     reference: str = field(default="", compare=False)
     override_reserves: bool = False
     map_spec: str = field(default="", compare=False)
+    battlefield: Battlefield = field(default_factory=Battlefield)
+    night: tuple[int, ...] = ()
+    ground: str = "dry"
 
     def new_game(self, seed: int | None = None, variants: tuple[str, ...] | None = None) -> GameState:
         """Start a game of this scenario (see :func:`hexwar.game.setup.new_game`)."""
@@ -470,7 +544,8 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             return []
         return v
 
-    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas"})
+    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas",
+                            "battlefield"})
     if "format" in data and data["format"] != SCENARIO_FORMAT:
         bad("format", f"expected \"{SCENARIO_FORMAT}\", got {clip(data['format'])}")
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
@@ -480,7 +555,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         bad("scenario", "missing [scenario] table")
         sc = {}
     unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
-                                  "guns_move", "rules", "events", "override_reserves", "fog"})
+                                  "guns_move", "rules", "events", "override_reserves", "fog", "night", "ground"})
     override_reserves = sc.get("override_reserves", False)
     if not isinstance(override_reserves, bool):
         bad("scenario.override_reserves", "expected true or false")
@@ -513,6 +588,16 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             variants.append(v)
     if fog and "fog" not in variants:
         variants.append("fog")
+    night: list[int] = []  # R10.6, R10.7
+    for i, n in enumerate(get_list(sc, "night", "scenario")):
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= (turns or HARD_TURN_CAP):
+            bad(f"scenario.night[{i}]", f"expected a turn number 1..{turns or HARD_TURN_CAP}, got {clip(n)}")
+        elif n not in night:
+            night.append(n)
+    ground = sc.get("ground", "dry")
+    if ground not in GROUNDS:
+        bad("scenario.ground", f"expected one of {list(GROUNDS)}, got {clip(ground)}")
+        ground = "dry"
 
     # map
     if "map" not in sc:
@@ -576,7 +661,7 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             bad(where, "missing table")
             continue
         unknown_keys(t, where, {"deploy", "reserves", "budget", "pool", "hand", "hand_size", "command_cards",
-                                "units", "artillery", "initiative"})
+                                "units", "artillery", "initiative", "max_copies"})
         deploy: list[Hex] = []
         zone = get_list(t, "deploy", where)
         if not zone:
@@ -625,6 +710,9 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         hand_size = get_int(t, "hand_size", where, 0, 7, 4) or 0
         cmd_cards = get_int(t, "command_cards", where, 0, 5, 3)
         initiative = get_int(t, "initiative", where, -9, 9, 0) or 0
+        max_copies = get_int(t, "max_copies", where, 0, 20, 0) or 0
+        if "max_copies" in t and budget is None:
+            bad(f"{where}.max_copies", "limits a 'budget' deck drawn from the pool; this side has a fixed 'reserves' list")
         if hand:
             if len(hand) > 7:
                 bad(f"{where}.hand", f"{len(hand)} cards; the hand limit is 7 unit cards (R5.5)")
@@ -678,7 +766,8 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         if "artillery" in t:
             art = _parse_artillery(t["artillery"], f"{where}.artillery", bad, get_int, get_str, unknown_keys)
         sides[side] = SideSetup(side, tuple(deploy), tuple(reserves), budget, tuple(pool), tuple(hand), hand_size,
-                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative)
+                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative,
+                                max_copies)
     for h, ss in occupancy.items():
         if len(ss) > 3:
             bad(f"hex {h.label}", f"{len(ss)} starting ground units; the stacking limit is 3 (R5.2)")
@@ -734,6 +823,22 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                 hold = HoldVictory(str(hs), ht_turn)
 
     areas = parse_areas(data.get("areas"), battlemap, bad) if battlemap is not None else {}
+    battlefield = _parse_battlefield(data.get("battlefield", {}), parse_hex, bad, unknown_keys)
+    if battlemap is not None:  # R10.5, R10.8: where mines and crossings may lie
+        zones = {h: s for s, ss in sides.items() for h in ss.deploy}
+        for h in sorted(battlefield.mines, key=lambda x: x.offset):
+            if h in zones:
+                bad("battlefield.mines", f"{h.label} lies in the {zones[h]} deploy zone: units are committed there (R5.2)")
+            elif all(math.isinf(battlemap.terrain_at(h).move_cost(m)) for m in ("foot", "tracked", "wheeled")):
+                bad("battlefield.mines", f"{h.label} is {battlemap.terrain_at(h).name}: no unit can enter it")
+        for i, h in enumerate(battlefield.crossings):
+            if not math.isinf(battlemap.terrain_at(h).move_cost("foot")):
+                bad(f"battlefield.crossings[{i}]", f"{h.label} is {battlemap.terrain_at(h).name}, not water foot "
+                                                   "units cannot enter: a crossing is a river hex (R10.8)")
+    if battlemap is not None and battlefield:  # R10.3: placed on a copy; the map file stays as it is
+        battlemap = battlemap.copy()
+        for where, msg in apply_battlefield(battlemap, battlefield):
+            bad(where, msg)
     if len(sides) == 2:
         standard = not any(ss.units for ss in sides.values())
         if standard and not override_reserves:  # 000 Standard Game Setup: 80-100 points (issue 13 item 12)
@@ -762,11 +867,54 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
         variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
         areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
+        battlefield=battlefield, night=tuple(night), ground=str(ground),
     )
     problems = check_setup(scenario)
     if problems:
         raise ValidationError(problems)
     return scenario
+
+
+def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> Battlefield:
+    """The ``[battlefield]`` table (R10.3): ``fires`` and ``rubble`` lists of hex labels,
+    ``wrecks`` a table of hex label -> wreck counter ids. Problems go to ``bad`` by field path."""
+    if not isinstance(t, dict):
+        bad("battlefield", "expected a table with fires, rubble and wrecks")
+        return Battlefield()
+    unknown_keys(t, "battlefield", {"fires", "rubble", "wrecks", "mines", "crossings"})
+    lists: dict[str, list[Hex]] = {}
+    for key in ("fires", "rubble", "mines", "crossings"):
+        v = t.get(key, [])
+        out: list[Hex] = []
+        if not isinstance(v, list):
+            bad(f"battlefield.{key}", f"expected a list of hex labels, got {clip(v)}")
+            v = []
+        for i, lab in enumerate(v):
+            h = parse_hex(lab, f"battlefield.{key}[{i}]")
+            if h is None:
+                continue
+            if h in out:
+                bad(f"battlefield.{key}[{i}]", f"{h.label} is already listed (battlefield.{key}[{out.index(h)}])")
+                continue
+            out.append(h)
+        lists[key] = out
+    wrecks: list[tuple[Hex, str]] = []
+    wt = t.get("wrecks", {})
+    if not isinstance(wt, dict):
+        bad("battlefield.wrecks", "expected a table of hex label = [wreck counter ids]")
+        wt = {}
+    for lab, ids in wt.items():
+        h = parse_hex(lab, f"battlefield.wrecks.{lab}")
+        if not isinstance(ids, list):
+            bad(f"battlefield.wrecks.{lab}", f"expected a list of wreck counter ids, got {clip(ids)}")
+            continue
+        for i, w in enumerate(ids):
+            if not isinstance(w, str):
+                bad(f"battlefield.wrecks.{lab}[{i}]", f"expected a wreck counter id, got {clip(w)}")
+            elif h is not None:
+                wrecks.append((h, w))
+    return Battlefield(tuple(lists["fires"]), tuple(lists["rubble"]), tuple(wrecks), frozenset(lists["mines"]),
+                       tuple(lists["crossings"]))
 
 
 def _max_points(enemy: SideSetup, ruleset: Any) -> int:

@@ -35,7 +35,9 @@ from .turn import STANDARD_TURNS, TurnSequence
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario, SideSetup
 
-__all__ = ["new_game", "build_budget_deck", "RollLog", "SetupError"]
+__all__ = ["new_game", "build_budget_deck", "RollLog", "SetupError", "POOL_MAX_COPIES"]
+
+POOL_MAX_COPIES = 3  # R10.4: the copy limit of every shipped scenario's pool-built decks (max_copies)
 
 
 class SetupError(HexwarError):
@@ -84,19 +86,24 @@ class _Ids:
         return uid
 
 
-def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice) -> list[str]:
+def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice, max_copies: int = 0) -> list[str]:
     """A Reserves deck of at most ``budget`` points drawn at random (000 Standard Game Setup).
 
     Without a ``pool`` this is :func:`hexwar.rules.cards.auto_reserves` (every unit that needs
     a crew comes with one). With a ``pool`` (a scenario's list of allowed cards) the same kind
     of draw is made from the pool only: repeatedly one pool card that still fits with a crew
     from the pool it needs (the cheapest), picked with ``dice`` (logged), until nothing fits.
+    A pool draw holds at most ``max_copies`` copies of one unit card (R10.4; the shipped
+    scenarios set :data:`POOL_MAX_COPIES`, 3; 0 = no limit, what a scenario file without the
+    field gets, so round-1 saves replay); crew cards are not limited (one comes with each unit
+    that needs it). The draw without a pool always holds at most 3 copies (000, auto_reserves).
 
     Args:
         side: ``"german"`` or ``"soviet"``.
         budget: points (80..100).
         pool: card ids to choose from (empty: every card of the side).
         dice: the game's dice.
+        max_copies: at most this many copies of one unit card in a pool draw (0: no limit).
 
     Returns:
         card ids, in the order drawn (the deck is shuffled later).
@@ -111,6 +118,8 @@ def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice)
     while True:
         fitting = []
         for u in units:
+            if max_copies and deck.count(u) >= max_copies:  # R10.4
+                continue
             need = ruleset.crew_required(u)
             crew = None
             if need is not None and need != "infantry":
@@ -186,7 +195,7 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
     ids.all.extend(state.command_deck + state.damage_deck)
     for side in SIDES:
         ss: SideSetup = scenario.sides[side]
-        deck = list(ss.reserves) if ss.reserves else build_budget_deck(side, ss.budget or 100, ss.pool, dice)
+        deck = list(ss.reserves) if ss.reserves else build_budget_deck(side, ss.budget or 100, ss.pool, dice, ss.max_copies)
         state.reserves[side] = [ids(c) for c in deck]
         if ss.artillery is not None:
             state.artillery_left[side] = ss.artillery.missions

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import clip
 from ..rules.cards import EffectKind, Weapon
 from ..rules.combat import AttackOrders, attack_problems
-from . import ruleset
+from . import ruleset, special
 from .commands import Command, Declare, DeclareBuildingAttack, DeclareCloseAssault
 from .sight import seen_units
 from .state import Attack, other_side
@@ -110,10 +110,11 @@ def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) ->
     dist = u.hex.distance(t.hex)
     if not w.in_range(dist):
         return None, 0, f"{t.hex.label} is {dist} hexes away, beyond the {w.name}'s range of {w.range}"
+    night = special.is_night(state)  # R10.6: at night fire and observation reach NIGHT_RANGE hexes
     ln = ruleset.line(u.card)
     indirect_ok = ln == "rear" or (ln == "either" and widx == 0) or w.indirect
     direct_ok = ln != "rear"
-    if direct_ok:
+    if direct_ok and not (night and dist > special.NIGHT_RANGE):
         vis, hind = ruleset.sees(state, u.hex, t.hex)
         if vis:
             return FireMode.DIRECT, hind, None
@@ -121,12 +122,16 @@ def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) ->
         best: int | None = None
         for o in observers(state, u.side):
             assert o.hex is not None
+            if night and o.hex.distance(t.hex) > special.NIGHT_RANGE:
+                continue
             vis, hind = ruleset.sees(state, o.hex, t.hex)
             if vis and (best is None or hind < best):
                 best = hind
         if best is not None:
             return FireMode.INDIRECT, best, None
         return None, 0, f"no friendly ground unit has LOS to {t.hex.label} to observe for indirect fire (R7.3)"
+    if night and dist > special.NIGHT_RANGE:
+        return None, 0, f"{t.hex.label} is {dist} hexes away: at night fire reaches {special.NIGHT_RANGE} hexes (R10.6)"
     return None, 0, f"no LOS from {u.hex.label} to {t.hex.label} (R7.1)"
 
 

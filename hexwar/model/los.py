@@ -93,6 +93,7 @@ more cases: vertex touches, heights, wrecks, fire, rubble).
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -133,7 +134,8 @@ _R_GROUND, _R_TERRAIN, _R_BUILDING, _R_WRECK, _R_FIRE = range(5)
 _BIG2 = 10**9  # "infinite" top in doubled levels: fire (R3.5, R8.4); -_BIG2: nothing there
 _PAD = 2  # hexes of never-blocking border around the map (spine partners may lie off the map)
 _TOL = 1e-9  # float tolerance of the vectorized test; see the module docstring for the proof
-_PLAN_MAX_ENTRIES = 8_000_000  # larger maps skip the all-offsets plan (16 bytes an entry)
+_PLAN_MAX_BYTES = 96 << 20  # larger shapes have no all-offsets plan (about 16 bytes an entry)
+_PLAN_CACHE_BYTES = 224 << 20  # all plans together
 _PLAN_CACHE_SIZE = 4
 _GEO_CACHE_ENTRIES = 1_000_000  # per-map cache of single-query offsets, in crossed hexes
 _BLOCK_ROWS = 8  # a single query's cache miss computes this many offsets (same dq) at once
@@ -165,11 +167,18 @@ def _csr_ptr(k: np.ndarray, K: int) -> np.ndarray:
     return ptr
 
 
-def _bulk_geometry(dq: np.ndarray, dr: np.ndarray) -> _Bulk:
+def _bulk_geometry(dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray | None = None,
+                   dhi: np.ndarray | None = None, ordered: bool = True) -> _Bulk:
     """Intervening hexes and spine pairs of K centre-to-centre segments (R3.2, R3.3).
 
     Args:
         dq, dr: int arrays [K], axial offsets of the far end from the start (hexes).
+        dlo, dhi: optional int arrays [K]: keep only the entries with ``dlo < D <= dhi``
+            (a window along each segment, ``t = D / N``; issue 22's one-to-all rounds). Only
+            the columns and rows such a window can reach are examined: a crossed hex's centre
+            lies within one hex radius of the point of the segment nearest to it.
+        ordered: with ``False`` the intervening hexes of each offset come in no particular
+            order (still grouped by offset): what one-to-all needs, without a sort.
 
     Returns:
         a :class:`_Bulk` whose entries are relative to the start hex, ordered by offset
@@ -184,10 +193,27 @@ def _bulk_geometry(dq: np.ndarray, dr: np.ndarray) -> _Bulk:
     m = np.maximum(np.abs(2 * by), np.maximum(np.abs(bx - by), np.abs(bx + by)))
     spine = ((by == 0) | (bx == by) | (bx == -by)) & (n > 0)
     # Candidate columns: a crossed hex lies in a column between the two ends.
+    col0 = np.minimum(dq, 0)
     ncol = np.abs(dq) + 1
+    if dhi is not None:
+        assert dlo is not None
+        dlo = np.asarray(dlo, dtype=np.int64).ravel()
+        dhi = np.asarray(dhi, dtype=np.int64).ravel()
+        nn = np.maximum(n, 1)
+        # True x of a centre is 1.5 q, of the nearest point 1.5 dq D / N, and they are less
+        # than 1 apart: |q - dq D / N| < 2/3.
+        a_, b_ = dq * dlo, dq * dhi
+        c_lo = np.maximum(np.minimum(a_, b_) // nn - 1, col0)
+        c_hi = np.minimum(-((-np.maximum(a_, b_)) // nn) + 1, np.maximum(dq, 0))
+        col0 = c_lo
+        ncol = np.maximum(c_hi - c_lo + 1, 0)
+        # the same for y: |s - By D / N| < 2 / sqrt(3) (s = 2r + q, scaled Y)
+        a_, b_ = by * dlo, by * dhi
+        s_min = np.minimum(a_, b_) // nn - 2
+        s_max = -((-np.maximum(a_, b_)) // nn) + 2
     kc = np.repeat(np.arange(K, dtype=np.int64), ncol)
     first = np.cumsum(ncol) - ncol
-    iq = np.repeat(np.minimum(dq, 0), ncol) + (np.arange(kc.size, dtype=np.int64) - np.repeat(first, ncol))
+    iq = np.repeat(col0, ncol) + (np.arange(kc.size, dtype=np.int64) - np.repeat(first, ncol))
     cbx, cby, cm = bx[kc], by[kc], m[kc]
     vert = cbx == 0
     sg = np.where(cbx < 0, -1, 1)
@@ -198,24 +224,31 @@ def _bulk_geometry(dq: np.ndarray, dr: np.ndarray) -> _Bulk:
     hi = (c + cm) // den
     lo = np.where(vert, np.minimum(0, cby), lo)  # dq = 0: the column itself, between the ends
     hi = np.where(vert, np.maximum(0, cby), hi)
+    if dhi is not None:
+        lo = np.maximum(lo, s_min[kc])
+        hi = np.minimum(hi, s_max[kc])
     lo = lo + ((lo - iq) & 1)  # s has the parity of q
     cnt = np.where(hi >= lo, (hi - lo) // 2 + 1, 0)
     kk = np.repeat(kc, cnt)
     first2 = np.cumsum(cnt) - cnt
-    s = np.repeat(lo, cnt) + 2 * (np.arange(kk.size, dtype=np.int64) - np.repeat(first2, cnt))
+    s = np.repeat(lo - 2 * first2, cnt) + 2 * np.arange(kk.size, dtype=np.int64)
     q = np.repeat(iq, cnt)
-    r = (s - q) // 2
     kbx, kby, km = bx[kk], by[kk], m[kk]
     f = kbx * s - kby * 3 * q
     d = 3 * q * kbx + 3 * s * kby
-    between = (d > 0) & (d < n[kk])
+    if dhi is not None and dlo is not None:
+        between = (d > dlo[kk]) & (d <= np.minimum(dhi, n - 1)[kk])
+    else:
+        between = (d > 0) & (d < n[kk])
     af = np.abs(f)
     inter = between & (af < km)
     side = between & (af == km) & spine[kk]
+    r = (s - q) // 2
 
     # Sort by (offset, D) through one int64 key: D < N < 2**24 on every map up to 500x500.
     ii = np.flatnonzero(inter)
-    ii = ii[np.argsort(kk[ii] * (1 << 26) + d[ii], kind="stable")]
+    if ordered:
+        ii = ii[np.argsort(kk[ii] * (1 << 26) + d[ii], kind="stable")]
     ss = np.flatnonzero(side)
     ss = ss[np.argsort(kk[ss] * (1 << 26) + 2 * d[ss] + (f[ss] < 0), kind="stable")]
     left, right = ss[0::2], ss[1::2]
@@ -338,12 +371,29 @@ def _padded(a: np.ndarray, fill: int) -> np.ndarray:
     return np.pad(a, _PAD, mode="constant", constant_values=fill)
 
 
+_HEX_LIST_CELLS = 40_000  # padded cells up to which a map's state keeps a list of Hex objects
+
+
+class _LazyHexes:
+    """``hexes[flat]``: the Hex of a padded-flat index, made on demand (large maps)."""
+
+    __slots__ = ("wp",)
+
+    def __init__(self, wp: int) -> None:
+        self.wp = wp
+
+    def __getitem__(self, flat: int) -> Hex:
+        row, col = divmod(flat, self.wp)
+        return Hex.from_offset(col - _PAD, row - _PAD)
+
+
 class _MapState:
     """Padded flat arrays of one map for the engine; refreshed on version change."""
 
     __slots__ = (
         "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "geo_entries", "eye_min", "eye_max", "__weakref__",
+        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "geo_entries", "eye_min", "eye_max", "patch_rel",
+        "__weakref__",
     )
 
     def __init__(self, m: BattleMap) -> None:
@@ -351,14 +401,18 @@ class _MapState:
         self.shape = (m.height, m.width)
         self.Wp = m.width + 2 * _PAD
         self.row_digits = m.row_digits
-        self.hexes = [
+        # Hex objects of the padded cells, for query results: a list on small maps, made on
+        # demand on large ones (254k objects on 500x500 made the garbage collector pause
+        # inside queries; issue 22).
+        self.hexes: Any = ([
             Hex.from_offset(col, row)
             for row in range(-_PAD, m.height + _PAD)
             for col in range(-_PAD, m.width + _PAD)
-        ]
+        ] if (m.height + 2 * _PAD) * self.Wp <= _HEX_LIST_CELLS else _LazyHexes(self.Wp))
         self.geo: dict[tuple[int, int, int], Any] = {}
         self.plans: list[Any] = [None, None]  # weak references to the shape's plans (the LRU owns them)
         self.geo_entries = 0
+        self.patch_rel = _patch_rel(self.Wp)
         self.version = -1
         self.refresh(m)
 
@@ -477,6 +531,7 @@ def _window_offsets(H: int, W: int, parity: int) -> tuple[np.ndarray, np.ndarray
     return DC, DROW - (DC + parity) // 2
 
 
+@lru_cache(maxsize=64)
 def _plan_size_estimate(H: int, W: int) -> int:
     dq, dr = _window_offsets(H, W, 0)
     return int(np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr))).sum())
@@ -493,15 +548,33 @@ def _peek_plan(H: int, W: int, parity: int) -> Any:
     return _PLANS.get((H, W, parity), _NOT_BUILT)
 
 
+def _plan_fits(H: int, W: int) -> bool:
+    """Whether a shape's plan stays under :data:`_PLAN_MAX_BYTES` (16 bytes an entry)."""
+    # Every offset but the 7 nearest crosses at least one hex per hex of distance but one, and
+    # at least a quarter of the window's offsets lie min(W, H) / 2 hexes away or further: a
+    # cheap lower bound first (the exact count of a 500x500 window takes a second).
+    if 16 * ((2 * W - 1) * (2 * H - 1) // 4) * (min(W, H) // 2 - 1) > _PLAN_MAX_BYTES:
+        return False
+    return 16 * _plan_size_estimate(H, W) <= _PLAN_MAX_BYTES
+
+
+def _plan_bytes(p: _Plan | None) -> int:
+    if p is None:
+        return 0
+    return sum(a.nbytes for a in (p.n, p.ptr_i, p.rel_i, p.d_i, p.inv_i, p.ptr_s, p.rel_l, p.rel_r, p.d_s, p.inv_s))
+
+
 def _get_plan(H: int, W: int, parity: int) -> _Plan | None:
-    """The plan of a map shape and viewer column parity, built on first use (LRU cache)."""
+    """The plan of a map shape and viewer column parity, built on first use (LRU cache, at
+    most :data:`_PLAN_CACHE_SIZE` plans and :data:`_PLAN_CACHE_BYTES`)."""
     key = (H, W, parity)
     if key in _PLANS:
         _PLANS.move_to_end(key)
         return _PLANS[key]
-    plan = _build_plan(H, W, parity) if _plan_size_estimate(H, W) <= _PLAN_MAX_ENTRIES else None
+    plan = _build_plan(H, W, parity) if _plan_fits(H, W) else None
     _PLANS[key] = plan
-    while len(_PLANS) > _PLAN_CACHE_SIZE:
+    while len(_PLANS) > 1 and (len(_PLANS) > _PLAN_CACHE_SIZE
+                               or sum(_plan_bytes(p) for p in _PLANS.values()) > _PLAN_CACHE_BYTES):
         _PLANS.popitem(last=False)
     return plan
 
@@ -645,6 +718,13 @@ def _plan_of(st: _MapState, parity: int) -> _Plan | None:
     return plan
 
 
+def _ints(a: np.ndarray) -> array:
+    """An ``array('q')`` copy of an int array (not tracked by the garbage collector)."""
+    out = array("q")
+    out.frombytes(np.ascontiguousarray(a, dtype=np.int64).tobytes())
+    return out
+
+
 def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     """Put the crossing lists of a block of :data:`_BLOCK_ROWS` offsets around ``(dq, drow)`` into ``st.geo``.
 
@@ -659,12 +739,14 @@ def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     drs = drows - (dq + parity) // 2
     b = _bulk_geometry(dqs, drs)
     wp = st.Wp
-    # tuples of ints, not lists: the garbage collector stops tracking them, so a full
-    # collection does not walk the whole cache (a 50 ms pause on a 200x200 map)
-    rel_i = tuple(_rel(b.q_i, b.r_i, parity, wp).tolist())
-    rel_l = tuple(_rel(b.q_l, b.r_l, parity, wp).tolist())
-    rel_r = tuple(_rel(b.q_r, b.r_r, parity, wp).tolist())
-    d_i, d_s = tuple(b.d_i.tolist()), tuple(b.d_s.tolist())
+    # int arrays (array.array), not tuples or lists: the garbage collector never tracks them.
+    # Cached tuples of ints stayed in the young generation until a collection walked them
+    # all, and evictions let that generation grow to thousands of them: 40-50 ms pauses
+    # inside single queries on a 200x200 map (issue 22).
+    rel_i = _ints(_rel(b.q_i, b.r_i, parity, wp))
+    rel_l = _ints(_rel(b.q_l, b.r_l, parity, wp))
+    rel_r = _ints(_rel(b.q_r, b.r_r, parity, wp))
+    d_i, d_s = _ints(b.d_i), _ints(b.d_s)
     pi, ps, ns = b.ptr_i.tolist(), b.ptr_s.tolist(), b.n.tolist()
     for j, dr in enumerate(drs.tolist()):
         a, e, a2, e2 = pi[j], pi[j + 1], ps[j], ps[j + 1]
@@ -703,8 +785,8 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
         s2, e2 = plan.ptr_s_l[k], plan.ptr_s_l[k + 1]
         hit = (
-            plan.n_l[k], plan.shift, tuple(plan.rel_i[s:e].tolist()), tuple(plan.d_i[s:e].tolist()),
-            tuple(plan.rel_l[s2:e2].tolist()), tuple(plan.rel_r[s2:e2].tolist()), tuple(plan.d_s[s2:e2].tolist()),
+            plan.n_l[k], plan.shift, _ints(plan.rel_i[s:e]), _ints(plan.d_i[s:e]),
+            _ints(plan.rel_l[s2:e2]), _ints(plan.rel_r[s2:e2]), _ints(plan.d_s[s2:e2]),
         )
         _geo_put(st, key, hit)
         return hit
@@ -798,102 +880,167 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
 
 
 # --------------------------------------------------------------------------------------
-# One viewer against every hex (vectorized)
+# One viewer against every hex (vectorized, with early exit)
 # --------------------------------------------------------------------------------------
-@dataclass(slots=True)
-class _Entries:
-    """Every on-map target of one viewer, targets in (col, row) order.
+# Issue 22. Most lines on a real map are blocked a few hexes from the viewer, so a target's
+# crossing list is read in rounds, nearest hexes first, and a target leaves as soon as it is
+# blocked:
+#
+# * round 1 reads the first _TAB_J crossed hexes of every target from the shape's near
+#   table (:class:`_Table`): dense [W, H, J] arrays sliced per viewer (no per-target index
+#   arrays), whose entries are hex codes into a small patch of heights around the viewer;
+# * the targets that survive read the rest of their lists from the shape's plan when the
+#   map is small enough for one, else in windows of growing length computed on the fly by
+#   :func:`_bulk_geometry` (``dlo < D <= dhi``), chunked so memory stays bounded.
+#
+# Blocked targets need nothing more (their hindrance count is 0), and a target that is not
+# blocked has read every entry, so its hindrance maximum and count are complete: the answer
+# is exactly the one of reading every list in full.
+_TAB_J = 8  # entries per offset in the near table
+_TAB_AHEAD = _TAB_J + 2  # hex lengths along each line the table's geometry window covers
+_TAB_R = _TAB_J + 1  # table entries lie within this many hexes of the viewer
+_TAB_SIDE = 2 * _TAB_R + 1
+_TAB_SENTINEL = _TAB_SIDE * _TAB_SIDE  # patch cell that never blocks nor hinders
+_TAB_EAGER_OFFSETS = 300_000  # smaller shapes build the table at their first visibility call
+_TAB_CACHE_BYTES = 160 << 20  # all near tables together (a 500x500 shape's is about 90 MB)
+_FLY_CANDIDATES = 1 << 20  # candidate hexes per on-the-fly geometry chunk (bounds memory)
+_FAR_END = True  # round 1 also reads each list from the target's end
+_FLY_GROWTH = 3  # each on-the-fly window is this many times longer than the last
+_PATCH_Q = np.repeat(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
+_PATCH_R = np.tile(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
 
-    Interior entries come in groups of consecutive targets (``groups``: ``(t0, rel, inv,
-    lens)``) so the gathers stay in cache; spine-pair entries, far fewer, come in one batch.
-    ``rel`` arrays are padded-flat displacements plus ``shift`` (never negative).
+
+@dataclass(eq=False)
+class _Table:
+    """The first :data:`_TAB_J` crossed hexes of every offset of a map shape's window.
+
+    Indexed ``[dcol + W - 1, drow + H]`` for ``dcol`` in ``-(W-1)..W-1`` and ``drow`` in
+    ``-H..H-1``, as seen from a viewer in an even column; a viewer in an odd column reads odd
+    ``dcol`` one row up (:func:`_tab_views`). Spine offsets (lines along hexsides, R3.3) have
+    no entries here: the later rounds read them whole.
     """
 
-    shift: int
-    groups: list[tuple[int, np.ndarray, Any, np.ndarray]]
-    rel_l: np.ndarray
-    rel_r: np.ndarray
-    inv_s: Any
-    len_s: np.ndarray
+    H: int
+    W: int
+    code: np.ndarray  # int16 [J, 2W-1, 2H]: (q + R) * SIDE + (r + R) of the axial offset, or SENTINEL
+    dd: np.ndarray  # int32 [J, 2W-1, 2H]: D (1 for the sentinel)
+    cnt: np.ndarray  # int16 [2W-1, 2H]: entries held here
+    more: np.ndarray  # bool [2W-1, 2H]: the list goes on past them
+    dlo: np.ndarray  # int64 [2W-1, 2H]: the rest of the list is the entries with D > dlo
+    nbytes: int = 0
 
 
-_GROUP_ENTRIES = 1 << 16  # interior entries per group
+_TABLES: OrderedDict[tuple[int, int], _Table] = OrderedDict()
+_SEEN_SHAPES: OrderedDict[tuple[int, int], None] = OrderedDict()
 
 
-def _viewer_entries(st: _MapState, viewer_col: int, viewer_row: int, need_inv: bool = True) -> _Entries:
-    """The entries of every on-map target of a viewer, sliced from the shape's plan.
+def _build_table(H: int, W: int) -> _Table:
+    """Compute the near table of an ``H`` x ``W`` shape (exact geometry, a window per offset)."""
+    J, R, C = _TAB_J, _TAB_R, 2 * W - 1
+    dq = np.repeat(np.arange(-(W - 1), W, dtype=np.int64), 2 * H)
+    drow = np.tile(np.arange(-H, H, dtype=np.int64), C)
+    dr = drow - dq // 2  # axial offset from a viewer in an even column
+    K = dq.size
+    code = np.full((J, K), _TAB_SENTINEL, dtype=np.int16)
+    dd = np.ones((J, K), dtype=np.int32)
+    cnt = np.zeros(K, dtype=np.int16)
+    more = np.zeros(K, dtype=bool)
+    dlo = np.zeros(K, dtype=np.int64)
+    nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
+    bx, by = 3 * dq, 2 * dr + dq
+    n = bx * bx + 3 * by * by
+    spine = ((by == 0) | (bx == by) | (bx == -by)) & (n > 0)
+    dhi = np.where(nhex > _TAB_AHEAD, n * _TAB_AHEAD // np.maximum(nhex, 1), n)
+    chunk = max(1, _FLY_CANDIDATES // (16 * _TAB_AHEAD))  # about 25 candidates an offset: ~60 MB of temporaries
+    for s in range(0, K, chunk):
+        e = min(K, s + chunk)
+        b = _bulk_geometry(dq[s:e], dr[s:e], np.zeros(e - s, dtype=np.int64), dhi[s:e])
+        lens = np.diff(b.ptr_i)
+        kk = np.repeat(np.arange(e - s), lens)
+        rank = np.arange(kk.size) - b.ptr_i[kk]
+        keep = (rank < J) & ~spine[s:e][kk]  # spine lines step two hexes at a time: read whole later
+        q, r = b.q_i[keep], b.r_i[keep]
+        if q.size and max(int(np.abs(q).max()), int(np.abs(r).max())) > R:
+            raise AssertionError("near-table entry beyond its patch")  # pragma: no cover - geometry invariant
+        kg = kk[keep] + s
+        code[rank[keep], kg] = (q + R) * _TAB_SIDE + (r + R)
+        dd[rank[keep], kg] = b.d_i[keep]  # D < N < 2**24
+        cnt[s:e] = np.minimum(lens, J)
+        over = lens > J
+        dl = dhi[s:e].copy()
+        dl[over] = b.d_i[b.ptr_i[:-1][over] + J - 1]
+        dlo[s:e] = dl
+        more[s:e] = over | (dhi[s:e] < n[s:e])
+    code[:, spine] = _TAB_SENTINEL
+    dd[:, spine] = 1
+    cnt[spine] = 0
+    more[spine] = True
+    dlo[spine] = 0
+    shp = (C, 2 * H)
+    t = _Table(H, W, code.reshape(J, *shp), dd.reshape(J, *shp), cnt.reshape(shp), more.reshape(shp),
+               dlo.reshape(shp))
+    t.nbytes = code.nbytes + dd.nbytes + cnt.nbytes + more.nbytes + dlo.nbytes
+    return t
 
-    With ``need_inv=False`` the ``N / D`` arrays are left out (``None``; flat-map shortcut).
+
+def _get_table(H: int, W: int) -> _Table | None:
+    """The near table of a shape: built at the first visibility call of a small shape, at the
+    second of a large one (a single call is cheaper without it), then kept (LRU, byte cap)."""
+    key = (H, W)
+    t = _TABLES.get(key)
+    if t is not None:
+        _TABLES.move_to_end(key)
+        return t
+    if (2 * W - 1) * 2 * H > _TAB_EAGER_OFFSETS and key not in _SEEN_SHAPES:
+        _SEEN_SHAPES[key] = None
+        while len(_SEEN_SHAPES) > 16:
+            _SEEN_SHAPES.popitem(last=False)
+        return None
+    t = _build_table(H, W)
+    _TABLES[key] = t
+    while sum(x.nbytes for x in _TABLES.values()) > _TAB_CACHE_BYTES and len(_TABLES) > 1:
+        _TABLES.popitem(last=False)
+    return t
+
+
+def _tab_views(a: np.ndarray, H: int, W: int, col: int, row: int) -> list[tuple[slice, np.ndarray]]:
+    """``(target column slice, view)`` pairs covering the viewer's targets in table ``a``.
+
+    Each view is indexed ``[..., target col within the slice, target row]`` (the last two
+    axes of ``a`` are the table's offset axes).
     """
-    H, W = st.H, st.W
-    parity = viewer_col & 1
-    fresh = _peek_plan(H, W, parity) is _NOT_BUILT
-    plan = _get_plan(H, W, parity)
-    if plan is None:
-        return _direct_entries(st, viewer_col, viewer_row)
-    if fresh:  # build the other parity's plan now too: the first call pays, later ones never (issue 22)
-        _get_plan(H, W, 1 - parity)
-        _PLANS.move_to_end((H, W, parity))
-    span = 2 * H - 1
-    k0 = (np.arange(W, dtype=np.int64) - viewer_col + W - 1) * span + (H - 1 - viewer_row)
-    kk = k0[:, None] + np.arange(H, dtype=np.int64)[None, :]
-    len_i = plan.ptr_i[kk + 1] - plan.ptr_i[kk]  # [W, H]
-    len_s = (plan.ptr_s[kk + 1] - plan.ptr_s[kk]).ravel()
-    pi, ps = plan.ptr_i_l, plan.ptr_s_l
-    k0l = k0.tolist()
-    col_a = [pi[k] for k in k0l]
-    col_b = [pi[k + H] for k in k0l]
-    groups: list[tuple[int, np.ndarray, Any, np.ndarray]] = []
-    c = 0
-    while c < W:
-        c1, size = c + 1, col_b[c] - col_a[c]
-        while c1 < W and size + col_b[c1] - col_a[c1] <= _GROUP_ENTRIES:
-            size += col_b[c1] - col_a[c1]
-            c1 += 1
-        if c1 == c + 1:
-            rel = plan.rel_i[col_a[c]:col_b[c]].astype(np.intp)
-            inv = plan.inv_i[col_a[c]:col_b[c]] if need_inv else None
-        else:
-            rel = np.concatenate([plan.rel_i[col_a[j]:col_b[j]] for j in range(c, c1)], dtype=np.intp)
-            inv = np.concatenate([plan.inv_i[col_a[j]:col_b[j]] for j in range(c, c1)]) if need_inv else None
-        groups.append((c * H, rel, inv, len_i[c:c1].ravel()))
-        c = c1
-    sr = [(ps[k], ps[k + H]) for k in k0l]
-    sr = [(a, b) for a, b in sr if b > a]
-    if sr:
-        rel_l = np.concatenate([plan.rel_l[a:b] for a, b in sr], dtype=np.intp)
-        rel_r = np.concatenate([plan.rel_r[a:b] for a, b in sr], dtype=np.intp)
-        inv_s = np.concatenate([plan.inv_s[a:b] for a, b in sr])
-    else:
-        rel_l = rel_r = np.zeros(0, dtype=np.intp)
-        inv_s = np.zeros(0)
-    return _Entries(plan.shift, groups, rel_l, rel_r, inv_s, len_s)
+    c0 = W - 1 - col
+    even = a[..., c0:c0 + W, H - row:2 * H - row]
+    if not col & 1:
+        return [(slice(None), even)]
+    odd = a[..., c0:c0 + W, H - row - 1:2 * H - row - 1]  # dcol odd: one row up (see _Table)
+    return [(slice(0, None, 2), odd[..., 0::2, :]), (slice(1, None, 2), even[..., 1::2, :])]
 
 
-def _direct_entries(st: _MapState, viewer_col: int, viewer_row: int) -> _Entries:
-    """Like :func:`_viewer_entries` for maps too large for a plan: geometry computed here."""
-    H, W = st.H, st.W
-    parity = viewer_col & 1
-    dq = np.repeat(np.arange(W, dtype=np.int64), H) - viewer_col
-    dr = (np.tile(np.arange(H, dtype=np.int64), W) - viewer_row) - (dq + parity) // 2
-    wp = st.Wp
-    shift = (H + 2 * _PAD) * wp + W + 2 * _PAD  # beyond any displacement on the padded map
-    groups: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-    spine: list[tuple[np.ndarray, ...]] = []
-    chunk = max(1, _GROUP_ENTRIES // max(1, W + H))
-    for s in range(0, dq.size, chunk):
-        b = _bulk_geometry(dq[s:s + chunk], dr[s:s + chunk])
-        kn = b.n.astype(np.float64)
-        li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-        ki = np.repeat(np.arange(b.n.size), li)
-        ks = np.repeat(np.arange(b.n.size), ls)
-        groups.append((s, (_rel(b.q_i, b.r_i, parity, wp) + shift).astype(np.intp), kn[ki] / b.d_i, li))
-        spine.append((
-            (_rel(b.q_l, b.r_l, parity, wp) + shift).astype(np.intp),
-            (_rel(b.q_r, b.r_r, parity, wp) + shift).astype(np.intp), kn[ks] / b.d_s, ls,
-        ))
-    rel_l, rel_r, inv_s, len_s = (np.concatenate([x[i] for x in spine]) for i in range(4))
-    return _Entries(shift, groups, rel_l, rel_r, inv_s, len_s)
+def _tab_field(a: np.ndarray, H: int, W: int, col: int, row: int) -> np.ndarray:
+    """``[W, H]`` copy of a per-offset table field for the viewer's targets."""
+    out = np.empty((W, H), dtype=a.dtype)
+    for sl, v in _tab_views(a, H, W, col, row):
+        out[sl] = v
+    return out
+
+
+def _patch(st: _MapState, col: int, row: int, vals: np.ndarray) -> np.ndarray:
+    """``vals`` (padded flat) of the hexes within :data:`_TAB_R` of the viewer, by patch code;
+    ``-inf`` off the map and in the sentinel cell."""
+    c = col + _PATCH_Q
+    r = row + _PATCH_R + (c - (c & 1)) // 2 - (col - (col & 1)) // 2
+    ok = (c >= 0) & (c < st.W) & (r >= 0) & (r < st.H)
+    out = np.full(_TAB_SENTINEL + 1, -np.inf)
+    out[:-1][ok] = vals[((r + _PAD) * st.Wp + c + _PAD)[ok]]
+    return out
+
+
+def _ragged(start: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(start[i], start[i] + lens[i])``."""
+    total = int(lens.sum())
+    first = np.cumsum(lens) - lens
+    return np.repeat(start - first, lens) + np.arange(total, dtype=np.int64)  # type: ignore[no-any-return]
 
 
 def _segment_max(vals: np.ndarray, lens: np.ndarray, empty: Any = -np.inf) -> np.ndarray:
@@ -915,43 +1062,191 @@ def _segment_sum(flags: np.ndarray, lens: np.ndarray) -> np.ndarray:
     return c[ends] - c[ends - lens]  # type: ignore[no-any-return]
 
 
-def _visibility_flat(st: _MapState, col: int, row: int, fa: int, blocks: np.ndarray, hinders: np.ndarray | None,
-                     counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """:func:`_visibility` when every hex blocks (hinders) all lines through it or none."""
-    ent = _viewer_entries(st, col, row, need_inv=False)
-    pre = np.zeros(ent.shift, dtype=np.uint8)
-    vb = np.concatenate([pre, blocks.view(np.uint8)])[fa:]
-    vh = np.concatenate([pre, hinders.view(np.uint8)])[fa:] if hinders is not None else None
-    T = st.W * st.H
-    blocked = np.zeros(T, dtype=np.uint8)
-    hindered = np.zeros(T, dtype=np.uint8)
-    cnt = np.zeros(T, dtype=np.int64) if counts else None
-    if ent.rel_l.size:  # R3.3
-        bl, br = np.take(vb, ent.rel_l, mode="clip"), np.take(vb, ent.rel_r, mode="clip")
-        blocked = _segment_max(bl & br, ent.len_s, 0)
-        if vh is not None:
-            pair_h = (np.take(vh, ent.rel_l, mode="clip") | bl) & (np.take(vh, ent.rel_r, mode="clip") | br)
-            hindered = _segment_max(pair_h, ent.len_s, 0)
-            if cnt is not None:
-                cnt += _segment_sum(pair_h, ent.len_s)
-    for t0, rel, _, lens in ent.groups:
-        t1 = t0 + lens.size
-        x = np.take(vb, rel, mode="clip")  # clip: unbuffered (indices are in range by construction)
-        gb = blocked[t0:t1] | _segment_max(x, lens, 0)
-        blocked[t0:t1] = gb
-        if vh is None or gb.all():
-            continue
-        np.take(vh, rel, out=x, mode="clip")  # unbuffered straight into x
-        hindered[t0:t1] |= _segment_max(x, lens, 0)
-        if cnt is not None:
-            cnt[t0:t1] += _segment_sum(x, lens)
-    b = blocked.astype(bool)
-    status = np.where(b, BLOCKED, np.where(hindered.astype(bool), HINDERED, CLEAR)).astype(np.int8)
-    status = status.reshape(st.W, st.H).T.copy()
-    if cnt is None:
-        return status, None
-    cnt[b] = 0
-    return status, cnt.reshape(st.W, st.H).T.copy()
+class _Acc:
+    """Per-target running maxima of one viewer's lines (targets in (col, row) order)."""
+
+    __slots__ = ("vb", "vh", "kt", "best_b", "best_h", "cnt")
+
+    def __init__(self, vb: np.ndarray, vh: np.ndarray | None, kt: np.ndarray, counts: bool) -> None:
+        self.vb, self.vh, self.kt = vb, vh, kt
+        self.best_b = np.full(kt.size, -np.inf)
+        self.best_h = np.full(kt.size, -np.inf)
+        self.cnt = np.zeros(kt.size, dtype=np.int64) if counts else None
+
+    def interior(self, tg: np.ndarray, rel: np.ndarray, inv: np.ndarray, lens: np.ndarray, block: bool = True,
+                 hind: bool = True) -> None:
+        """Intervening hexes (R3.2, R3.4, R3.5): ``rel`` into the shifted views, per target
+        ``tg``; ``block`` / ``hind`` choose which of the two maxima to update."""
+        if not rel.size:
+            return
+        x = np.empty(rel.size)
+        if block:
+            np.take(self.vb, rel, out=x, mode="clip")  # clip: unbuffered (indices are in range by construction)
+            x *= inv
+            self.best_b[tg] = np.maximum(self.best_b[tg], _segment_max(x, lens))
+        if self.vh is None or not hind:
+            return
+        np.take(self.vh, rel, out=x, mode="clip")
+        x *= inv
+        self.best_h[tg] = np.maximum(self.best_h[tg], _segment_max(x, lens))
+        if self.cnt is not None:
+            self.cnt[tg] += _segment_sum(x >= np.repeat(self.kt[tg], lens), lens)
+
+    def pairs(self, tg: np.ndarray, rel_l: np.ndarray, rel_r: np.ndarray, inv: np.ndarray, lens: np.ndarray) -> None:
+        """Spine pairs (R3.3): a pair blocks only if both sides block; it hinders if each side
+        blocks or hinders."""
+        if not rel_l.size:
+            return
+        bl = np.take(self.vb, rel_l, mode="clip") * inv
+        br = np.take(self.vb, rel_r, mode="clip") * inv
+        self.best_b[tg] = np.maximum(self.best_b[tg], _segment_max(np.minimum(bl, br), lens))
+        if self.vh is None:
+            return
+        hl = np.maximum(np.take(self.vh, rel_l, mode="clip") * inv, bl)
+        hr = np.maximum(np.take(self.vh, rel_r, mode="clip") * inv, br)
+        pair_h = np.minimum(hl, hr)
+        self.best_h[tg] = np.maximum(self.best_h[tg], _segment_max(pair_h, lens))
+        if self.cnt is not None:
+            self.cnt[tg] += _segment_sum(pair_h >= np.repeat(self.kt[tg], lens), lens)
+
+
+def _far_views(a: np.ndarray, H: int, W: int, col: int, row: int) -> list[tuple[slice, np.ndarray, int]]:
+    """``(target column slice, view, target column parity)``: table ``a`` at the offset from
+    each target back to the viewer (its list read from the far end, R3.1 symmetry)."""
+    rev = a[..., col:col + W, :][..., ::-1, :]  # index col + W - 1 - c for target column c
+    out = []
+    for p in (0, 1):
+        s = 1 if p and not col & 1 else 0  # odd target column, even viewer column: one row up
+        rows = rev[..., row + 1 - s:row + H + 1 - s][..., ::-1]
+        out.append((slice(p, None, 2), rows[..., p::2, :], p))
+    return out
+
+
+def _patch_rel(wp: int) -> tuple[np.ndarray, np.ndarray]:
+    """Padded-flat displacement of every patch code from a hex in an even / odd column
+    (the sentinel: far past the end, so a clipped take reads the final ``-inf``)."""
+    out = []
+    for p in (0, 1):
+        rel = np.full(_TAB_SENTINEL + 1, 1 << 40, dtype=np.int64)
+        rel[:-1] = _rel(_PATCH_Q, _PATCH_R, p, wp)
+        out.append(rel)
+    return out[0], out[1]
+
+
+def _round_table(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: np.ndarray, nt: np.ndarray) -> None:
+    """Round 1: R3.4 on the first :data:`_TAB_J` crossed hexes of every target from both ends
+    (the viewer's and the target's, by symmetry), from the near table. Hindrances come later,
+    for the targets left unblocked (:func:`_table_hindrances`).
+
+    ``nt``: ``float64 [W, H]`` N of every target (at least 12, the viewer's own hex included).
+    """
+    H, W = st.H, st.W
+    pb = _patch(st, col, row, gb)
+    bb = acc.best_b.reshape(W, H)
+    for (sl, code), (_, dd) in zip(_tab_views(tab.code, H, W, col, row), _tab_views(tab.dd, H, W, col, row),
+                                   strict=True):
+        x = np.take(pb, code)  # [J, w, H]
+        x *= nt[sl][None] / dd
+        bb[sl] = np.maximum.reduce(x, axis=0)
+    if not _FAR_END:
+        return
+    # the far end: hexes next to the target, where a line down from high ground is lowest
+    gbx = np.append(gb, -np.inf)
+    flat = ((np.arange(H, dtype=np.int64) + _PAD)[None, :] * st.Wp
+            + (np.arange(W, dtype=np.int64) + _PAD)[:, None])  # [W, H] padded-flat index of each target
+    rels = st.patch_rel
+    for (sl, code, p), (_, dd, _) in zip(_far_views(tab.code, H, W, col, row), _far_views(tab.dd, H, W, col, row),
+                                         strict=True):
+        idx = np.take(rels[p], code)
+        idx += flat[sl][None]
+        x = np.take(gbx, idx, mode="clip")
+        n = nt[sl][None]
+        x *= n / (n - dd)  # D from the viewer = N - D from the target
+        np.maximum(bb[sl], np.maximum.reduce(x, axis=0), out=bb[sl])
+
+
+def _table_hindrances(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gh: np.ndarray,
+                      tg: np.ndarray, nt: np.ndarray) -> None:
+    """The hindrances (R3.5) of the near-table entries of targets ``tg`` (those not blocked:
+    every other target's hindrances never matter, so round 1 leaves them out)."""
+    H = st.H
+    ph = _patch(st, col, row, gh)
+    c, r = np.divmod(tg, H)
+    dcol = c - col
+    tc = dcol + st.W - 1
+    tr = (r - row) + H - ((dcol & 1) if col & 1 else 0)
+    x = np.take(ph, tab.code[:, tc, tr])  # [J, len(tg)]
+    x *= nt.ravel()[tg][None] / tab.dd[:, tc, tr]
+    acc.best_h[tg] = np.maximum(acc.best_h[tg], np.maximum.reduce(x, axis=0))
+    if acc.cnt is not None:
+        acc.cnt[tg] += np.count_nonzero(x >= acc.kt[tg][None], axis=0)
+
+
+def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np.ndarray) -> None:
+    """The rest of the lists of targets ``tg`` (plan offsets ``kp``) past their first ``skip``,
+    in rounds of growing length (a target leaves once blocked)."""
+    a = plan.ptr_i[kp] + skip
+    end = plan.ptr_i[kp + 1]
+    far = skip  # the far end's table entries: as many (point symmetry of the geometry)
+    step = _TAB_J
+    # spine pairs first, whole (few targets): a blocked spine target then reads no more
+    sa = plan.ptr_s[kp]
+    lens = plan.ptr_s[kp + 1] - sa
+    if lens.any():
+        sel = lens > 0
+        idx = _ragged(sa[sel], lens[sel])
+        acc.pairs(tg[sel], plan.rel_l[idx], plan.rel_r[idx], plan.inv_s[idx], lens[sel])
+        keep = acc.best_b[tg] < acc.kt[tg]
+        tg, a, end, kp, far = tg[keep], a[keep], end[keep], kp[keep], far[keep]
+    a0, tg0, end0 = a, tg, end
+    # the unread middle [a, e): round 1 read the first and (with _FAR_END) the last `skip`
+    e = np.maximum(end - far, a) if _FAR_END else end
+    while tg.size:  # each round reads `step` more from each end of the middle
+        a2 = np.minimum(a + step, e)
+        e2 = np.maximum(e - step, a2)
+        acc.interior(tg, plan.rel_i[idx := _ragged(a, a2 - a)], plan.inv_i[idx], a2 - a, hind=False)
+        acc.interior(tg, plan.rel_i[idx := _ragged(e2, e - e2)], plan.inv_i[idx], e - e2, hind=False)
+        keep = (a2 < e2) & (acc.best_b[tg] < acc.kt[tg])
+        tg, a, e = tg[keep], a2[keep], e2[keep]
+        step *= _FLY_GROWTH
+    if acc.vh is not None:  # hindrances of the targets left unblocked, over their whole lists
+        keep = acc.best_b[tg0] < acc.kt[tg0]
+        a, tg = a0[keep], tg0[keep]
+        lens = end0[keep] - a
+        idx = _ragged(a, lens)
+        acc.interior(tg, plan.rel_i[idx], plan.inv_i[idx], lens, block=False)
+
+
+def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.ndarray, dr: np.ndarray,
+               dlo: np.ndarray, ahead: int) -> None:
+    """The rest of the lists of targets ``tg`` (axial offsets ``dq``, ``dr``) past ``D = dlo``,
+    in windows computed on the fly (maps without a plan): each round reads the line up to
+    ``ahead`` hexes from the viewer, then ``ahead`` grows (reading windows from the target's
+    end too measured slower on the benchmark maps). Every entry is read once, with its
+    hindrance (the near table's hindrances come separately)."""
+    wp = st.Wp
+    shift = (st.H + 2 * _PAD) * wp + st.W + 2 * _PAD  # matches the shifted views of _visibility
+    n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
+    nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
+    hi = n.copy()  # unread: dlo < D < hi
+    prev = 0
+    while tg.size:
+        reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
+        f_hi = np.minimum(reach, hi - 1)
+        chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
+        for s in range(0, tg.size, chunk):
+            e = s + chunk
+            nf = n[s:e].astype(np.float64)
+            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], f_hi[s:e], ordered=False)
+            li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
+            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+            if b.d_s.size:
+                sel = ls > 0
+                acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift,
+                          _rel(b.q_r, b.r_r, parity, wp) + shift, np.repeat(nf, ls) / b.d_s, ls[sel])
+        keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
+        tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
+        prev, ahead = ahead, ahead * _FLY_GROWTH
 
 
 def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
@@ -961,66 +1256,59 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         row = viewer.r + (col - (col & 1)) // 2
     except AttributeError:
         raise MapError(f"visibility needs a Hex viewer, got {viewer!r}") from None
-    if not (0 <= col < st.W and 0 <= row < st.H):
+    H, W = st.H, st.W
+    if not (0 <= col < W and 0 <= row < H):
         battlemap.index(viewer)  # raises MapError naming the hex
+    parity = col & 1
     fa = (row + _PAD) * st.Wp + col + _PAD
     ea = st.lv2[fa] + 1
-    gb_all = st.btf - ea  # T - Ea for every padded hex
-    gh_all = st.htf - ea if st.any_hind else None
-    # Shortcut: with k = Eb - Ea in [kmin, kmax] (kmin <= 0 <= kmax) and N / D > 1, a hex with
-    # g >= kmax blocks every line through it and one with g < kmin none. When no hex lies in
-    # between (a flat map: kmin = kmax = 0), R3.4 needs no interpolation at all.
-    kmin, kmax = st.eye_min - ea, st.eye_max - ea
-    if not (((gb_all >= kmin) & (gb_all < kmax)).any()
-            or (gh_all is not None and ((gh_all >= kmin) & (gh_all < kmax)).any())):
-        return _visibility_flat(st, col, row, fa, gb_all >= kmax, None if gh_all is None else gh_all >= kmax,
-                                counts)
-    ent = _viewer_entries(st, col, row)
+    gb = st.btf - ea  # T - Ea for every padded hex
+    gh = st.htf - ea if st.any_hind else None
     # g = T - Ea per padded hex, behind `shift` never-blocking cells, so view[rel + shift]
-    # reads hex fa + rel.
-    pre = np.full(ent.shift, -np.inf)
-    vb = np.concatenate([pre, gb_all])[fa:]
-    vh = np.concatenate([pre, gh_all])[fa:] if gh_all is not None else None
+    # reads hex fa + rel (the plan's and _round_fly's displacements carry the same shift).
+    shift = (H + 2 * _PAD) * st.Wp + W + 2 * _PAD
+    pre = np.full(shift, -np.inf)
+    vb = np.concatenate([pre, gb])[fa:]
+    vh = np.concatenate([pre, gh])[fa:] if gh is not None else None
     # R3.4 as a bound on the target's eye: blocked iff Eb - Ea <= (T - Ea) * N / D.
     kt = (st.eye2.T.ravel() - ea).astype(np.float64) - _TOL  # targets in (col, row) order
-    best_h = np.full(kt.size, -np.inf)
-    cnt = np.zeros(kt.size, dtype=np.int64) if counts else None
-    # Spine pairs first (R3.3): a pair blocks only if both sides block; it hinders if each
-    # side blocks or hinders.
-    if ent.rel_l.size:
-        bl = np.take(vb, ent.rel_l, mode="clip") * ent.inv_s
-        br = np.take(vb, ent.rel_r, mode="clip") * ent.inv_s
-        best_b = _segment_max(np.minimum(bl, br), ent.len_s)
-        if vh is not None:
-            hl = np.maximum(np.take(vh, ent.rel_l, mode="clip") * ent.inv_s, bl)
-            hr = np.maximum(np.take(vh, ent.rel_r, mode="clip") * ent.inv_s, br)
-            pair_h = np.minimum(hl, hr)
-            best_h = _segment_max(pair_h, ent.len_s)
-            if cnt is not None:
-                cnt += _segment_sum(pair_h >= np.repeat(kt, ent.len_s), ent.len_s)
+    acc = _Acc(vb, vh, kt, counts)
+    tc = np.repeat(np.arange(W, dtype=np.int64), H)
+    trow = np.tile(np.arange(H, dtype=np.int64), W)
+    dq = tc - col
+    dr = (trow - row) - (dq + parity) // 2
+    tab = _get_table(H, W)
+    if tab is not None:
+        nt = (9 * dq * dq + 3 * (2 * dr + dq) ** 2).astype(np.float64)
+        nt[col * H + row] = 12.0  # the viewer's own hex: no entries (sentinels), any N > 1 will do
+        nt = nt.reshape(W, H)
+        _round_table(acc, st, tab, col, row, gb, nt)
+        alive = _tab_field(tab.more, H, W, col, row).ravel() & (acc.best_b < kt)
+        skip = _tab_field(tab.cnt, H, W, col, row).ravel()
+        dlo = _tab_field(tab.dlo, H, W, col, row).ravel()
     else:
-        best_b = np.full(kt.size, -np.inf)
-    for t0, rel, inv, lens in ent.groups:
-        t1 = t0 + lens.size
-        x = np.take(vb, rel, mode="clip")  # clip: unbuffered (indices are in range by construction)
-        np.multiply(x, inv, out=x)
-        gb = np.maximum(best_b[t0:t1], _segment_max(x, lens))
-        best_b[t0:t1] = gb
-        if vh is None or (gb >= kt[t0:t1]).all():
-            continue  # no hindrance on the map, or every target here is blocked anyway
-        np.take(vh, rel, out=x, mode="clip")  # unbuffered straight into x
-        np.multiply(x, inv, out=x)
-        best_h[t0:t1] = np.maximum(best_h[t0:t1], _segment_max(x, lens))
-        if cnt is not None:
-            cnt[t0:t1] += _segment_sum(x >= np.repeat(kt[t0:t1], lens), lens)
-    blocked = best_b >= kt
-    hindered = ~blocked & (best_h >= kt)
+        alive = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr))) > 1
+        skip = dlo = np.zeros(kt.size, dtype=np.int64)
+    tg = np.flatnonzero(alive)
+    if _peek_plan(H, W, parity) is _NOT_BUILT and _plan_fits(H, W):
+        _get_plan(H, W, 1 - parity)  # both parities now: the first call pays, later ones never (issue 22)
+    plan = _get_plan(H, W, parity)
+    if plan is not None:
+        kp = (dq[tg] + W - 1) * (2 * H - 1) + (trow[tg] - row) + H - 1
+        _round_plan(acc, plan, tg, kp, skip[tg].astype(np.int64))
+    else:
+        _round_fly(acc, st, parity, tg, dq[tg], dr[tg], dlo[tg], _TAB_AHEAD * _FLY_GROWTH if tab is not None
+                   else _TAB_AHEAD)
+    if tab is not None and gh is not None:
+        _table_hindrances(acc, st, tab, col, row, gh, np.flatnonzero(acc.best_b < kt), nt)
+    blocked = acc.best_b >= kt
+    hindered = ~blocked & (acc.best_h >= kt)
     status = np.where(blocked, BLOCKED, np.where(hindered, HINDERED, CLEAR)).astype(np.int8)
-    status = status.reshape(st.W, st.H).T.copy()
-    if cnt is None:
+    status = status.reshape(W, H).T.copy()
+    if acc.cnt is None:
         return status, None
-    cnt[blocked] = 0
-    return status, cnt.reshape(st.W, st.H).T.copy()
+    acc.cnt[blocked] = 0
+    return status, acc.cnt.reshape(W, H).T.copy()
 
 
 def visibility(battlemap: BattleMap, viewer: Hex) -> np.ndarray:

@@ -579,7 +579,7 @@ class BattleMap:
         digits = m.row_digits
         code_index = {t.code: i for i, t in enumerate(rules.types)}
 
-        def grid(key: str, required: bool, cell: Any) -> None:
+        def grid(key: str, required: bool, cell: Any, fast: tuple[np.ndarray, np.ndarray] | None = None) -> None:
             rows = data.get(key)
             if not isinstance(rows, list):
                 return  # missing or of the wrong type: the schema said so
@@ -590,7 +590,12 @@ class BattleMap:
                     continue
                 if len(row) != w:
                     bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
-                for ci, ch in enumerate(row[:w]):
+                elif fast is not None and row.isascii():
+                    vals = fast[1][np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
+                    if (vals >= 0).all():  # every cell valid: one vectorized store (500x500 maps)
+                        fast[0][ri, :] = vals
+                        continue
+                for ci, ch in enumerate(row[:w]):  # the per-cell path names each bad hex
                     err = cell(ri, ci, ch)
                     if err:
                         bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
@@ -607,8 +612,15 @@ class BattleMap:
             m.level[ri, ci] = int(ch)
             return None
 
-        grid("terrain", True, terrain_cell)
-        grid("levels", False, level_cell)
+        # byte -> value tables of the vectorized row path (-1: not valid, take the per-cell path)
+        t_lut = np.full(256, -1, dtype=np.int64)
+        for code, i in code_index.items():
+            if len(code) == 1 and code.isascii():
+                t_lut[ord(code)] = i
+        l_lut = np.full(256, -1, dtype=np.int64)
+        l_lut[ord("0"):ord("9") + 1] = np.arange(10)
+        grid("terrain", True, terrain_cell, (m.terrain, t_lut))
+        grid("levels", False, level_cell, (m.level, l_lut))
 
         def on_board(label: Any, where: str) -> Hex | None:
             if not isinstance(label, str):

@@ -27,6 +27,8 @@ from ..fileio import read_toml
 from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = [
+    "PALETTES",
+    "palette_looks",
     "PATTERNS",
     "BUILDING_STYLES",
     "RGBA",
@@ -128,6 +130,9 @@ class Looks:
             :meth:`ground_colour`).
         contour, contour_width: contour lines between levels (colour, hex sizes).
         road, road_edge, road_width, road_edge_width: road drawing (colours, hex sizes).
+        bridge_parapet, bridge_width, bridge_parapet_width: bridges (a road hex across
+            water, R2.4 bridge convention): parapet colour, deck width and the width of
+            each parapet line (hex sizes).
         features: colours of rubble, fire, wreck and artillery marker drawings.
         sides: counter colours by side.
         counter: endurance bar, damage, pip and selection colours.
@@ -150,6 +155,9 @@ class Looks:
     road_edge: RGBA
     road_width: float
     road_edge_width: float
+    bridge_parapet: RGBA
+    bridge_width: float
+    bridge_parapet_width: float
     features: dict[str, RGBA]
     sides: dict[str, SideLook]
     counter: dict[str, RGBA]
@@ -300,6 +308,9 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     road_edge = colour(rd, "road", "edge")
     road_width = number(rd, "road", "width", 0.01, 1.0)
     road_edge_width = number(rd, "road", "edge_width", 0.0, 0.5)
+    bridge_parapet = colour(rd, "road", "bridge_parapet")
+    bridge_width = number(rd, "road", "bridge_width", 0.01, 1.0)
+    bridge_parapet_width = number(rd, "road", "bridge_parapet_width", 0.0, 0.5)
 
     terrain: dict[str, TerrainLook] = {}
     tt = table("terrain")
@@ -357,6 +368,10 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     overlay = {k: colour(ot, "overlay", k) for k in (
         "reach", "reach_text", "target", "highlight", "los_clear", "los_hindered", "los_blocked",
         "los_intervening", "arrow", "legend_back", "legend_text")}
+    # states added for issue 17 (older looks files without them get these defaults)
+    for k, default in (("cursor", "#00c8ff"), ("pending", "#7a1fa0"), ("deploy_german", "#0072b2"),
+                       ("deploy_soviet", "#cc79a7"), ("art_ok", "#009e73"), ("art_bad", "#c8102e")):
+        overlay[k] = colour(ot, "overlay", k, default)
     overlay_numbers = {k: number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
 
     ramps: dict[str, tuple[RGBA, ...]] = {}
@@ -375,8 +390,41 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
     if problems:
         raise ValidationError(problems)
     return Looks(terrain, map_colours, grid_width, label_height, corner_shade, level_tint, level_step, level_max,
-                 contour, contour_width, road, road_edge, road_width, road_edge_width, features, sides, counter,
+                 contour, contour_width, road, road_edge, road_width, road_edge_width, bridge_parapet,
+                 bridge_width, bridge_parapet_width, features, sides, counter,
                  overlay, overlay_numbers, ramps, src)
+
+
+#: The palettes of ``hexwar play --palette``: ``standard`` is the shipped looks file (its
+#: state colours stay apart under simulated deuteranopia, protanopia and tritanopia);
+#: ``high-contrast`` overrides parts of it from ``assets/palettes/high-contrast.toml``.
+PALETTES = ("standard", "high-contrast")
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@cache
+def palette_looks(name: str = "standard") -> Looks:
+    """The shipped looks in palette ``name`` (:data:`PALETTES`), loaded once.
+
+    Raises:
+        HexwarError: for an unknown palette name.
+        ValidationError: when a palette file is malformed (file and field named).
+    """
+    if name == "standard":
+        return default_looks()
+    if name not in PALETTES:
+        from ..errors import HexwarError
+
+        raise HexwarError(f"--palette {name!r}: expected one of {', '.join(PALETTES)}")
+    base = read_toml(looks_path())
+    p = looks_path().parent / "palettes" / f"{name}.toml"
+    return looks_from_dict(_merge(base, read_toml(p)), str(p), default_terrain())
 
 
 @cache

@@ -30,6 +30,7 @@ __all__ = [
     "EDGE_CORNERS",
     "DIRECTION_ANGLES",
     "axial_arrays",
+    "bridge_mask",
     "build_buildings",
     "build_contours",
     "build_details",
@@ -44,6 +45,7 @@ __all__ = [
     "linear_index",
     "road_links",
     "road_mask",
+    "water_mask",
 ]
 
 _SQRT3 = math.sqrt(3.0)
@@ -109,6 +111,54 @@ def road_mask(bmap: BattleMap, looks: Looks) -> np.ndarray:
     """``bool [H, W]``: hexes drawn with a road (the road flag or a road terrain type, R2.4)."""
     is_road_t = np.array([looks.terrain_look(t.key).road for t in bmap.rules.types], dtype=bool)
     return bmap.road | is_road_t[bmap.terrain]
+
+
+def water_mask(bmap: BattleMap, looks: Looks) -> np.ndarray:
+    """``bool [H, W]``: hexes of a terrain type drawn as water (looks pattern ``water``)."""
+    is_water_t = np.array([looks.terrain_look(t.key).pattern == "water" for t in bmap.rules.types], dtype=bool)
+    return is_water_t[bmap.terrain]
+
+
+def bridge_mask(bmap: BattleMap, looks: Looks, links: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """``bool [H, W]``: road hexes drawn as bridges (the R2.4 bridge convention).
+
+    A bridge is a road hex (:func:`road_mask`) with water on both sides of its road: two
+    water neighbours that the hex's road links (:func:`road_links`) separate, i.e. each way
+    round the hex from one to the other crosses a hexside the road uses. A road running
+    along a river bank has its water on one side only and stays a road. A road hex with
+    one link is treated as running straight on through the hex; one with none as running
+    north-south (as :func:`build_roads` draws them). Hexes off the map are not water.
+
+    Args:
+        bmap: the map.
+        looks: which terrain types are water (pattern ``water``) or roads.
+        links: ``{direction: bool [H, W]}`` from :func:`road_links`, if already computed.
+    """
+    roads = road_mask(bmap, looks)
+    if not roads.any():
+        return np.zeros(roads.shape, dtype=bool)
+    link = road_links(roads) if links is None else links
+    water = water_mask(bmap, looks)
+    count = sum(link[d].astype(np.int64) for d in range(1, 7))
+    used = {}
+    for d in range(1, 7):
+        opp = (d + 2) % 6 + 1
+        used[d] = link[d] | ((count == 1) & link[opp]) | ((count == 0) & (d in (1, 4)))
+    wet = {}
+    for d in range(1, 7):
+        nrow, ncol, inb = _neighbour(bmap.width, bmap.height, d)
+        wet[d] = inb & water[nrow, ncol] & ~used[d]
+    out = np.zeros(roads.shape, dtype=bool)
+    for a in range(1, 7):
+        for b in range(a + 1, 7):
+            one_way = np.zeros(roads.shape, dtype=bool)
+            for d in range(a + 1, b):
+                one_way |= used[d]
+            other_way = np.zeros(roads.shape, dtype=bool)
+            for d in [*range(b + 1, 7), *range(1, a)]:
+                other_way |= used[d]
+            out |= wet[a] & wet[b] & one_way & other_way
+    return out & roads
 
 
 def _check_layout(layout: Layout) -> None:
@@ -356,7 +406,10 @@ def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> tuple[Mesh, Me
     """Roads as lines from each road hex's centre to the hexsides it shares with linked roads.
 
     Links come from :func:`road_links`. A road hex on the map edge with one link continues
-    off the board opposite it; an isolated road hex shows a short stub.
+    off the board opposite it; an isolated road hex shows a short stub. Bridges
+    (:func:`bridge_mask`, R2.4) are drawn over water: the hex filled with the water colour
+    and ripples, a deck ``bridge_width`` wide in the road colour and a ``bridge_parapet``
+    line along each edge of the deck.
 
     Returns:
         ``(edges, surface)``: the darker road edges, drawn first (one layer), then the
@@ -369,7 +422,7 @@ def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> tuple[Mesh, Me
     lin = linear_index(bmap.width, bmap.height)
     s = layout.size
     half = s * _SQRT3 / 2
-    segs: list[tuple[np.ndarray, np.ndarray, int, float, np.ndarray]] = []  # (cx, cy, direction, length, owners)
+    segs: list[tuple[np.ndarray, int, float]] = []  # (hex mask, direction, length)
     link = road_links(roads)
     count = sum(link.values())
     offmap = {d: ~_neighbour(bmap.width, bmap.height, d)[2] for d in range(1, 7)}
@@ -379,27 +432,72 @@ def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> tuple[Mesh, Me
         # dead end on the board edge: run off the map, away from its one neighbour
         m |= roads & (count == 1) & link[opp] & offmap[d]
         if m.any():
-            segs.append((x[m], y[m], d, half * 1.02, lin[m]))
+            segs.append((m, d, half * 1.02))
     lonely = roads & (count == 0)
     if lonely.any():
-        segs.append((x[lonely], y[lonely], 1, half * 0.55, lin[lonely]))
-        segs.append((x[lonely], y[lonely], 4, half * 0.55, lin[lonely]))
+        segs.append((lonely, 1, half * 0.55))
+        segs.append((lonely, 4, half * 0.55))
+    bridge = bridge_mask(bmap, looks, link)
+    if bridge.any():
+        # a bridge whose road stops in it still reaches the far bank (never out over water)
+        water = water_mask(bmap, looks)
+        for d in range(1, 7):
+            opp = (d + 2) % 6 + 1
+            nrow, ncol, inb = _neighbour(bmap.width, bmap.height, d)
+            m = bridge & (count == 1) & link[opp] & inb & ~water[nrow, ncol]
+            if m.any():
+                segs.append((m, d, half * 1.02))
     rw = looks.road_width * s
     ew = rw + 2 * looks.road_edge_width * s
+    bw = max(looks.bridge_width * s, ew)
+    pw = bw + 2 * looks.bridge_parapet_width * s
 
-    def pass_(width: float, colour: RGBA) -> Mesh:
+    def pass_(width: float, colour: RGBA, mask: np.ndarray, plain: bool) -> Mesh:
         parts = []
-        for cx, cy, d, ln, own in segs:
+        for sm, d, ln in segs:
+            m = sm & mask
+            if not m.any():
+                continue
             ang = DIRECTION_ANGLES[d]
             b = MeshBuilder()
             b.line(0.0, 0.0, ln * math.cos(ang), ln * math.sin(ang), width, colour)
-            parts.append(b.build().instanced(np.stack([cx, cy], axis=1), owners=own))
-        disc = MeshBuilder()
-        disc.circle(0.0, 0.0, width / 2, colour, segments=14)
-        parts.append(disc.build().instanced(np.stack([x[roads], y[roads]], axis=1), owners=lin[roads]))
+            parts.append(b.build().instanced(np.stack([x[m], y[m]], axis=1), owners=lin[m]))
+        m = roads & mask
+        if m.any():
+            disc = MeshBuilder()
+            disc.circle(0.0, 0.0, width / 2, colour, segments=14 if plain else 24)
+            parts.append(disc.build().instanced(np.stack([x[m], y[m]], axis=1), owners=lin[m]))
         return Mesh.concat(parts)
 
-    return pass_(ew, looks.road_edge), pass_(rw, looks.road)
+    edges = [pass_(ew, looks.road_edge, ~bridge, True)]
+    surface = [pass_(rw, looks.road, ~bridge, True)]
+    if bridge.any():
+        # R2.4 bridge: water under the hex, parapets over the neighbours' road edges, then
+        # the deck (road colour, so the hex centre still reads as road) over everything
+        edges.insert(0, _bridge_water(bmap, looks, layout, bridge, x, y, lin))
+        edges.append(pass_(pw, looks.bridge_parapet, bridge, False))
+        surface.append(pass_(bw, looks.road, bridge, False))
+    return Mesh.concat(edges), Mesh.concat(surface)
+
+
+def _bridge_water(bmap: BattleMap, looks: Looks, layout: Layout, bridge: np.ndarray, x: np.ndarray,
+                  y: np.ndarray, lin: np.ndarray) -> Mesh:
+    """The water a bridge spans: each bridge hex filled like its water neighbours, with ripples."""
+    keys = [t.key for t in bmap.rules.types if looks.terrain_look(t.key).pattern == "water"]
+    look = looks.terrain_look(keys[0])
+    fill = looks.ground_colour(look.key, 0)
+    corners = hex_corner_offsets(layout.size * 1.0015)
+    pos = np.concatenate([np.zeros((1, 2)), corners], axis=0)
+    cols = np.array([fill] + [shade(fill, looks.corner_shade)] * 6, dtype=np.uint8)
+    tri = np.array([[0, 1 + i, 1 + (i + 1) % 6] for i in range(6)], dtype=np.uint32).reshape(-1)
+    hexm = Mesh(pos.astype(np.float32), cols, tri)
+    offs = np.stack([x[bridge], y[bridge]], axis=1)
+    parts = [hexm.instanced(offs, owners=lin[bridge])]
+    tpl = _pattern_template("water", look.fill, look.detail)
+    q, r = axial_arrays(bmap.width, bmap.height)
+    rot = _unit(hex_hash(q[bridge], r[bridge], salt=3)) * 2 * math.pi
+    parts.append(tpl.instanced(offs, rotations=rot, scales=np.full(len(offs), layout.size), owners=lin[bridge]))
+    return Mesh.concat(parts)
 
 
 # -- buildings and rubble ---------------------------------------------------------------------

@@ -343,9 +343,12 @@ class ArrowOverlay(Overlay):
             b.arrow(x0, y0, x1, y1, 0.16 * s, (25, 25, 22, 170), head=0.55 * s)
             b.arrow(x0, y0, x1, y1, 0.1 * s, col, head=0.48 * s)
         b.circle(x0, y0, 0.12 * s, col, segments=16)
-        if self.label:
-            _plate_text(ctx, b, texts, self.label, (x0 + x1) / 2, (y0 + y1) / 2 + 0.35 * s, 0.3 * s,
-                        ctx.looks.overlay["legend_text"], ctx.looks.overlay["legend_back"], style="condensed")
+        if self.label:  # beside the shaft, off the counters at either end
+            dx, dy = x1 - x0, y1 - y0
+            ln = max(1e-9, (dx * dx + dy * dy) ** 0.5)
+            px, py = (-dy / ln, dx / ln) if ln > 1e-6 else (0.0, 1.0)  # left of the arrow: A>B and B>A apart
+            _plate_text(ctx, b, texts, self.label, (x0 + x1) / 2 + px * 0.45 * s, (y0 + y1) / 2 + py * 0.45 * s,
+                        0.3 * s, ctx.looks.overlay["legend_text"], ctx.looks.overlay["legend_back"], style="condensed")
         return {int(Layer.OVERLAY): b.build(), int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
 
 

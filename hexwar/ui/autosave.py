@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from ..errors import HexwarError
 from ..game.events import GameEvent
 from ..game.state import GameState
 
-__all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "new_game_autosave", "PlayAutosave"]
+__all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "new_game_autosave", "latest_autosave",
+           "ResumeOffer", "PlayAutosave"]
 
 #: Environment variable overriding the autosave folder.
 AUTOSAVE_ENV = "HEXWAR_AUTOSAVE_DIR"
@@ -52,6 +54,46 @@ def new_game_autosave(scenario_id: str, when: datetime.datetime, environ: Mappin
     except OSError as exc:
         raise HexwarError(f"autosave folder {path.parent}: {exc.strerror or exc}") from None
     return path
+
+
+@dataclass(frozen=True)
+class ResumeOffer:
+    """The last unfinished windowed game, offered at start (issue 17 item 7).
+
+    Attributes:
+        path: its autosave file.
+        text: one line for the offer: scenario, turn, phase, when.
+        players: who played each side, as saved (``{"german": "human", "soviet": "standard"}``).
+    """
+
+    path: Path
+    text: str
+    players: dict[str, str]
+
+
+def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer | None:
+    """The newest hex-game autosave in ``folder`` (default :func:`autosave_dir`) whose game is
+    not over, or ``None``. Only the ``look_at`` newest files are read; unreadable or foreign
+    files are skipped (never deleted), so a broken file never stops ``hexwar play``."""
+    from ..game.save import read_save
+
+    folder = autosave_dir() if folder is None else folder
+    try:
+        files = sorted((p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime,
+                       reverse=True)[:look_at]
+    except OSError:
+        return None
+    for p in files:
+        try:
+            sf = read_save(p)
+        except (HexwarError, OSError, ValueError):
+            continue
+        if sf.result is not None or sf.mode != "hex" or not sf.commands:
+            continue
+        when = datetime.datetime.fromtimestamp(p.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        text = f"{sf.scenario_name or sf.scenario_id}, turn {sf.final_turn}, {sf.final_phase} phase (saved {when})"
+        return ResumeOffer(p, text, dict(sf.players))
+    return None
 
 
 class PlayAutosave:

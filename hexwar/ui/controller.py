@@ -39,6 +39,7 @@ from ..game.commands import (
     ChooseHand,
     Command,
     Commit,
+    Declare,
     DeclareBuildingAttack,
     DeclareCloseAssault,
     Discard,
@@ -55,12 +56,14 @@ from ..game.commands import (
     UseCommandCard,
 )
 from ..game.events import GameEvent
-from ..game.state import GameState, Phase
+from ..game.state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, GameState, Phase, card_of
 from ..game.view import event_sides
 from ..model.hexgrid import Hex
+from ..render.gamescene import short_name
 from .animation import MoveAnim
 from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock
+from .guidance import END_PHASE_EFFECT, AutoEnds, crew_need, crewless, plain_reason, roll_label
 from .log_view import LogLine, LogView, StrikeView
 from .pacing import ComputerPacer, describe_command
 from .play_views import PendingAttack, PlayViewsMixin
@@ -164,6 +167,16 @@ class PlayController(PlayViewsMixin):
         self.hand_pick: list[str] = []
         self.message = ""
         self.error = False
+        self._msg_epoch = -1
+        # keyboard play (issue 17 item 3): the hex cursor, the card cursor in the hand
+        self.cursor: Hex | None = None
+        self.card_cursor: int | None = None
+        self.hover_card: str | None = None
+        self.look_at: Hex | None = None
+        # R1.3 bonus rolls being picked: (attack number, roll names picked)
+        self.bonus: tuple[int, list[str]] | None = None
+        self.crew_warned = False
+        self.auto_ends = AutoEnds()
         # the parts with their own responsibility (each its own module)
         self.log_view = LogView()
         self.autosave = PlayAutosave(saver)
@@ -176,7 +189,7 @@ class PlayController(PlayViewsMixin):
         self.max_turns: int | None = None
         self._record(list(state.log))
         self._check_pass()
-        self.say(PHASE_HINTS.get(state.phase, ""))
+        self.say("")
 
     # -- the parts, under the names the screen reads --------------------------------------------
     @property
@@ -225,6 +238,16 @@ class PlayController(PlayViewsMixin):
             start = len(st.log) - len(evs)  # R12.2: the log shows what the person's side saw
             evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
         self.log_view.record(evs, self.state)
+        # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
+        # (the person's sides only: the computer's passes would drown the log)
+        self.last_auto = [a for a in self.auto_ends.feed(evs) if self.is_human(a.side)]
+        runs: dict[tuple[int, str], list[str]] = {}
+        for a in self.last_auto:
+            runs.setdefault((a.turn, a.side), []).append(a.phase)
+        for (turn, side), phases in runs.items():
+            names = ", ".join(dict.fromkeys(phases))
+            self.log_view.log.append(LogLine(f"{side.capitalize()}: {names} phase{'s' if len(set(phases)) > 1 else ''} "
+                                             "ended automatically (nothing to do)", "auto_end", turn))
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -258,10 +281,30 @@ class PlayController(PlayViewsMixin):
 
     # -- messages ------------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
-        """Show ``text`` on the status line (``error``: a refusal, drawn in red)."""
+        """Show ``text`` on the status line (``error``: a refusal, drawn in red) until the game
+        moves on: the next command makes it stale (:meth:`status`)."""
         self.message = text
         self.error = error
+        self._msg_epoch = len(self.state.commands)
         self.version += 1
+
+    def _auto_text(self) -> str:
+        """The status line for the phases just ended automatically for the person's sides."""
+        if not self.last_auto:
+            return ""
+        sides = dict.fromkeys(a.side for a in self.last_auto)
+        parts = []
+        for side in sides:
+            phases = ", ".join(dict.fromkeys(a.phase for a in self.last_auto if a.side == side))
+            parts.append(f"{side.capitalize()}: {phases} ended automatically (nothing to do)")
+        return "; ".join(parts) + ". " + self.prompt()
+
+    def status(self) -> tuple[str, bool]:
+        """``(text, error)`` of the status line: the last message while no command was applied
+        since it was said, else what to do now (:meth:`prompt`); stale lines never stay (item 5)."""
+        if self.message and self._msg_epoch == len(self.state.commands):
+            return self.message, self.error
+        return self.prompt(), False
 
     def _touch(self) -> None:
         self.version += 1
@@ -304,8 +347,11 @@ class PlayController(PlayViewsMixin):
         if self.card is not None and self.card not in st.hand_units[self.shown_side] + st.hand_commands[self.shown_side]:
             self.card = None
         self.pending = None
+        self.bonus = None
         self.hand_pick = [c for c in self.hand_pick if c in st.reserves.get(self.shown_side, [])]
         self._check_pass()
+        if self.last_auto:  # said as such, not as if the player had ended the phase (item 5)
+            self.say(self._auto_text())
         self._touch()
         return events
 
@@ -328,7 +374,7 @@ class PlayController(PlayViewsMixin):
         if self.pass_to is not None:
             self.shown_side = self.pass_to
             self.pass_to = None
-            self.say(f"{self.shown_side.capitalize()} to act. " + PHASE_HINTS.get(self.state.phase, ""))
+            self.say("")  # the prompt says what this player can do now
 
     # -- the computer's turn ------------------------------------------------------------------------
     def computer_to_act(self) -> bool:
@@ -364,10 +410,16 @@ class PlayController(PlayViewsMixin):
         cmd = self.pacer.choose(self.state)
         if cmd is None or side is None:
             return None
+        where = (self.state.turn, self.state.phase)
         events = self.issue(cmd)
         self.pacer.acted(cmd)
         if events is not None and not self.error:
-            self.say(f"{side.capitalize()} (computer): {describe_command(self.state, cmd)}")
+            text = f"{side.capitalize()} (computer): {describe_command(self.state, cmd)}"
+            if self.my_turn() and (self.state.turn, self.state.phase) != where:
+                # the person's new phase starts: its prompt, not the computer's last words (item 5)
+                self.say(self._auto_text())
+            elif not (self.message and self._msg_epoch == len(self.state.commands)):
+                self.say(text)
         return events
 
     # -- a person's input ------------------------------------------------------------------------------
@@ -520,6 +572,7 @@ class PlayController(PlayViewsMixin):
         if not self.hand_visible():
             return
         if st.phase == Phase.SETUP:
+            self.crew_warned = False
             if card in self.hand_pick:
                 self.hand_pick.remove(card)
             elif self.my_turn():
@@ -528,7 +581,8 @@ class PlayController(PlayViewsMixin):
                     self.hand_pick.append(card)
                 else:
                     self.say(f"You keep {want} cards; remove one first.", error=True)
-            self._touch()
+                    return
+            self.say("")  # the prompt shows the count and what is still missing
             return
         self.card = None if self.card == card else card
         self.pending = None
@@ -548,12 +602,40 @@ class PlayController(PlayViewsMixin):
         if any(isinstance(c, UseCommandCard) for c in cmds):
             return f"{name}: press Play to use it now."
         if any(isinstance(c, Discard) for c in cmds):
-            return f"{name}: press Discard to bring your hand down to the limit (R5.5)."
-        return f"{name} cannot be used now ({self.state.phase} phase)."
+            return f"{name}: press Discard (Delete) to bring your hand down to the limit (R5.5)."
+        return f"{name} cannot be used now: {self.card_refusal(card)}"
+
+    def card_refusal(self, card: str) -> str:
+        """Why hand card ``card`` has no legal command now, in the rules code's own words
+        (``"StuG III G needs a tank crew card from your hand (R5.2)"``), not just the phase."""
+        st = self.state
+        side = st.to_act or self.shown_side
+        cid = card_of(card)
+        name = ruleset.card_name(cid)
+        if cid in ruleset.cards().units:
+            if st.phase != Phase.COMMITMENT:
+                return f"unit cards are committed in the Commitment phase (R5.2); this is the {st.phase} phase."
+            deploy = st.scenario.sides[side].deploy
+            h = None if ruleset.is_aircraft(cid) else next(iter(sorted(deploy, key=lambda x: (x.q, x.r))), None)
+            why = st.check(Commit(side, card, h))
+            if why is None:  # the card itself may go in: every deploy hex is taken or unfit
+                return f"no hex of your deploy zone can take {name} now (R5.2)."
+            return plain_reason(why) + ("" if why.endswith(".") else ".")
+        why = st.check(UseCommandCard(side, card))
+        if why is None:
+            return "it needs a unit to be played on, and none fits now."
+        return plain_reason(why) + ("" if why.endswith(".") else ".")
 
     def confirm_hand(self) -> None:
         """Setup: keep the picked cards as the starting hand (000 setup)."""
         if self._refuse_not_mine():
+            return
+        lacking = crewless(self.hand_pick)
+        if lacking and not self.crew_warned:  # warn once before keeping a hand that cannot fight (item 2)
+            self.crew_warned = True
+            names = ", ".join(f"{ruleset.card_name(c)} needs {crew_need(c)}" for c in lacking)
+            self.say(f"Careful: {names}, and your hand has none for it. Pick one, or press Keep anyway.",
+                     error=True)
             return
         self.issue(ChooseHand(self.shown_side, tuple(self.hand_pick)))
 
@@ -577,7 +659,8 @@ class PlayController(PlayViewsMixin):
         assert side is not None
         if self.issue(EndPhase(side)) is not None:
             self.selected = None
-            self.say(PHASE_HINTS.get(self.state.phase, "") if self.my_turn() else f"{side.capitalize()} ends the phase.")
+            if not (self.message and self._msg_epoch == len(self.state.commands)):  # auto ends said already
+                self.say("" if self.my_turn() else f"{side.capitalize()} ends the phase.")
 
     def resolve(self, number: int | None = None, bonus_rolls: tuple[str, ...] = ()) -> None:
         """Resolve one of the side's declared attacks (R6.2); default the lowest numbered.
@@ -634,8 +717,11 @@ class PlayController(PlayViewsMixin):
             self.say(f"Taken back: {describe_command(self.state, undone) if undone is not None else 'last command'} (R12.3).")
 
     def cancel(self) -> None:
-        """Esc: drop the prepared attack, then the picked card, then the selection."""
-        if self.pending is not None:
+        """Esc: drop the bonus-roll choice, the prepared attack, then the picked card, then the
+        selection."""
+        if self.bonus is not None:
+            self.bonus = None
+        elif self.pending is not None:
             self.pending = None
         elif self.card is not None:
             self.card = None
@@ -645,7 +731,8 @@ class PlayController(PlayViewsMixin):
 
     # -- the buttons for now -------------------------------------------------------------------
     def actions(self) -> list[Action]:
-        """The buttons that make sense now, from the legal commands (never invented)."""
+        """The buttons that make sense now, from the legal commands (never invented): every
+        phase offers a button for each thing the player can do next (item 1)."""
         st = self.state
         out: list[Action] = []
         if st.over or not self.my_turn():
@@ -655,9 +742,16 @@ class PlayController(PlayViewsMixin):
         assert side is not None
         if st.phase == Phase.SETUP:
             want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
-            out.append(Action(f"Keep hand ({len(self.hand_pick)}/{want})", self.confirm_hand, "Enter",
-                              enabled=len(self.hand_pick) == want, primary=len(self.hand_pick) == want))
+            ready = len(self.hand_pick) == want
+            label = "Keep anyway" if self.crew_warned else f"Keep hand ({len(self.hand_pick)}/{want})"
+            out.append(Action(label, self.confirm_hand, "Enter", enabled=ready, primary=ready,
+                              tip="Keep the picked cards as your starting hand (000 setup)"))
+            if not ready:
+                out.append(Action("Pick next card", self.pick_next_reserve, "C",
+                                  tip="Add the card under the card cursor ([ ]) to your hand"))
             return out
+        if self.bonus is not None:
+            return self._bonus_actions(side)
         if self.pending is not None:
             out.append(Action("Declare attack", self.declare, "Enter", primary=True,
                               tip="Declare this attack with the chosen weapons (R6.1)"))
@@ -669,14 +763,31 @@ class PlayController(PlayViewsMixin):
             if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
                 out.append(Action("Play card", lambda: self.card_action(UseCommandCard), "P", primary=True))
             if any(isinstance(c, Discard) for c in cmds):
-                out.append(Action("Discard", lambda: self.card_action(Discard), "Del"))
+                out.append(Action("Discard", lambda: self.card_action(Discard), "Del", primary=True,
+                                  tip="Discard the picked card (hand limits, R5.5)"))
+        elif st.phase == Phase.DRAW and any(isinstance(c, Discard) for c in legal):
+            out.append(Action("Pick a card to discard", self.pick_next_discard, "C", primary=True,
+                              tip="Your hand is over the limit (R5.5): pick a card, then Discard"))
+        elif st.phase == Phase.COMMITMENT and self.committable():
+            out.append(Action("Pick a unit to commit", self.pick_next_commit, "C",
+                              tip="Pick the next unit card you can commit; its deploy hexes light up (R5.2)"))
+        elif st.phase == Phase.ARTILLERY and any(isinstance(c, TargetArtillery) for c in legal):
+            out.append(Action("Aim artillery", self.aim_artillery, "G",
+                              tip="Put the hex cursor on an enemy you see; G or a click calls the mission (R9)"))
         if st.phase == Phase.RESOLUTION:
             for n, a in sorted(st.attacks.items()):
                 if a.side == side and not a.resolved and Resolve(side, n) in legal:
-                    tgt = ruleset.card_name(a.target) if a.target else f"building {st.hex_label(a.building)}"
-                    att = ruleset.card_name(a.attackers[0])
-                    out.append(Action(f"Resolve {n}: {att} > {tgt}", functools.partial(self.resolve, n), "R" if not out else "",
-                                      primary=not out))
+                    tgt = short_name(ruleset.card_name(a.target)) if a.target else f"building {st.hex_label(a.building)}"
+                    att = short_name(ruleset.card_name(a.attackers[0]))
+                    first = not out
+                    full = (f"{ruleset.card_name(a.attackers[0])} > "
+                            f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}")
+                    out.append(Action(f"Resolve {n}: {att} > {tgt}", functools.partial(self.resolve, n),
+                                      "R" if first else "", primary=first, tip=f"Resolve attack {n}: {full} (R6.2)"))
+                    if st.hand_commands[side] and self.bonus_rolls(n):
+                        out.append(Action(f"Resolve {n} with +1...", functools.partial(self.start_bonus, n),
+                                          "B" if first else "",
+                                          tip=f"Resolve {n} with +1 on rolls (R1.3): one Command card each"))
         if st.phase == Phase.DRAW:
             for c in legal:
                 if isinstance(c, Draw):
@@ -686,6 +797,13 @@ class PlayController(PlayViewsMixin):
                                                              f"{nr} Reserves" if nr else "") if x)
                     out.append(Action(label, functools.partial(self.issue, c), primary=True,
                                       tip="One Command card, then these extra cards, chosen before looking (R5.5)"))
+        if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
+            if self.useful_units():
+                out.append(Action("Next unit", self.next_unit, "Tab",
+                                  tip="Select your next unit that can act (Tab)"))
+            if st.phase == Phase.DECLARATION and self.targets():
+                out.append(Action("Next target", self.next_target, "T",
+                                  tip="Prepare an attack on the next legal target (T)"))
         if self.selected is not None and self.selected in st.units:
             uid = self.selected
             for c in legal:
@@ -704,5 +822,320 @@ class PlayController(PlayViewsMixin):
             out.append(Action("Undo", self.undo, "Ctrl+Z",
                               tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)"))
         if EndPhase(side) in legal:
-            out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out)))
+            out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out),
+                              tip=END_PHASE_EFFECT.get(st.phase, "")))
+        return out
+
+    # -- what to do now (item 1) -------------------------------------------------------------
+    def prompt(self) -> str:
+        """One sentence: what the person can do now, in this phase, with what is picked."""
+        st = self.state
+        if st.over:
+            return f"The game is over: {st.result}."
+        if self.stopped:
+            return f"Stopped after turn {self.max_turns} (--turns)."
+        if self.pass_to is not None:
+            return f"Pass the screen to the {self.pass_to.capitalize()} player."
+        if not self.my_turn():
+            who = st.to_act or ""
+            return f"{who.capitalize()} (computer) is acting..." if who in self.ai else f"Waiting for {who.capitalize()}."
+        side = st.to_act
+        assert side is not None
+        if st.phase == Phase.SETUP:
+            want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
+            lacking = crewless(self.hand_pick)
+            tail = (" " + "; ".join(f"{ruleset.card_name(c)} still needs {crew_need(c)}" for c in lacking[:2]) + "."
+                    if lacking else "")
+            return (f"Pick {want} cards for your starting hand ({len(self.hand_pick)} so far): click a card, or "
+                    f"[ ] and C. Hover a card for all of it.{tail}")
+        if self.bonus is not None:
+            n, picked = self.bonus
+            return (f"Attack {n}: pick the rolls to add 1 to (one Command card each, R1.3), then Resolve; "
+                    f"{len(picked)} picked.")
+        if self.pending is not None:
+            return "Check the odds; Enter declares, 1/2 toggle weapons, T the next target, Esc cancels (R6.1)."
+        if self.card is not None:
+            return self._card_hint(self.card)
+        legal = self.legal()
+        if st.phase == Phase.ARTILLERY:
+            if any(isinstance(c, TargetArtillery) for c in legal):
+                return ("Artillery (R9): click a hex your units can see, or move the cursor (arrows) and press G, "
+                        "to call a mission.")
+            return "Artillery (R9): no mission to call now."
+        if st.phase == Phase.COMMITMENT:
+            if self.committable():
+                return "Commitment (R5.2): pick a unit card (click, or [ ] and C), then a highlighted deploy hex."
+            return "Commitment (R5.2): no card of your hand can be committed now."
+        if st.phase == Phase.MOVEMENT:
+            u = st.units.get(self.selected) if self.selected else None
+            if u is not None and self.reach_costs():
+                return (f"{ruleset.card_name(u.card)}: click a blue hex (or cursor + G) to move; numbers are the MP "
+                        "spent (R5.3).")
+            if self.useful_units():
+                return "Movement (R5.3): select a unit (click it, or Tab), then a blue hex."
+            return "Movement (R5.3): none of your units can move now."
+        if st.phase == Phase.DECLARATION:
+            u = st.units.get(self.selected) if self.selected else None
+            if u is not None and u.side == side:
+                n = len(self.targets())
+                if n:
+                    return (f"{ruleset.card_name(u.card)}: {n} legal target{'s' if n != 1 else ''} ringed in red; "
+                            "click one or press T, then Declare (R6.1).")
+                return f"{ruleset.card_name(u.card)} has no legal target now (range, LOS, R7); Tab for the next unit."
+            if self.useful_units():
+                return "Declaration (R6.1): select a unit (click it, or Tab), then a target ringed in red (or T)."
+            return "Declaration (R6.1): none of your units has a target now."
+        if st.phase == Phase.RESOLUTION:
+            return "Resolution (R6.2): resolve your declared attacks (R or the buttons); +1 with a Command card (R1.3)."
+        if st.phase == Phase.DRAW:
+            if any(isinstance(c, Draw) for c in legal):
+                return "Draw (R5.5): choose where your extra cards come from (the Draw buttons)."
+            nu, nc = len(st.hand_units[side]), len(st.hand_commands[side])
+            if nu > HAND_LIMIT_UNITS or nc > HAND_LIMIT_COMMAND:
+                over = ", ".join(x for x in (f"units {nu}/{HAND_LIMIT_UNITS}" if nu > HAND_LIMIT_UNITS else "",
+                                             f"Command {nc}/{HAND_LIMIT_COMMAND}" if nc > HAND_LIMIT_COMMAND else "")
+                                 if x)
+                return f"Your hand is over the limit ({over}): pick a card and Discard it (R5.5)."
+            return "Draw (R5.5): your hand is within the limits; End phase to finish the turn."
+        return PHASE_HINTS.get(st.phase, "")
+
+    def end_phase_line(self) -> str:
+        """What End phase does now, or why it cannot be pressed yet (the rules' reason)."""
+        st = self.state
+        if st.over or not self.my_turn() or st.to_act is None or self.pass_to is not None:
+            return ""
+        if st.phase in (Phase.SETUP, Phase.RESOLUTION):
+            return END_PHASE_EFFECT.get(st.phase, "")
+        why = st.check(EndPhase(st.to_act))
+        if why is not None:
+            return f"End phase: not yet, {why}."
+        return END_PHASE_EFFECT.get(st.phase, "")
+
+    def committable(self) -> list[str]:
+        """Hand cards some legal Commit uses now (R5.2), in hand order, one per card id."""
+        ids = {card_of(c.unit) for c in self.legal() if isinstance(c, Commit)}
+        out, seen = [], set()
+        for c in self.state.hand_units[self.shown_side]:
+            if card_of(c) in ids and card_of(c) not in seen:
+                seen.add(card_of(c))
+                out.append(c)
+        return out
+
+    def useful_units(self) -> list[str]:
+        """The shown side's units on the map that can act now: with somewhere to move
+        (Movement, R5.3) or a legal target (Declaration, R7); else every unit on the map."""
+        st = self.state
+        mine = [uid for uid, u in sorted(st.units.items())
+                if u.side == self.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
+        if st.phase == Phase.MOVEMENT:
+            movers = {c.unit for c in self.legal() if isinstance(c, Move)}
+            return [u for u in mine if u in movers]
+        if st.phase == Phase.DECLARATION:
+            ids: set[str] = set()
+            for c in self.legal():
+                if isinstance(c, Declare | DeclareBuildingAttack):
+                    ids.add(c.attacker)
+                elif isinstance(c, DeclareCloseAssault):
+                    ids.update(c.attackers)
+            return [u for u in mine if u in ids]
+        return mine
+
+    # -- keyboard play (item 3) ---------------------------------------------------------------
+    def set_cursor(self, h: Hex | None) -> None:
+        """Put the hex cursor on ``h``: it is the hovered hex too (tooltip, LOS, inspector)."""
+        if h is not None and not self.state.battlemap.in_bounds(h):
+            return
+        self.cursor = h
+        self.look_at = h
+        self.set_hover(h)
+        self._touch()
+
+    def act_at_cursor(self) -> None:
+        """G: what a left click on the cursor hex does (select / move / target / commit / call
+        artillery); on the prepared target it declares."""
+        h = self.cursor or self.hover
+        if h is None:
+            self.say("Move the hex cursor with the arrow keys first.", error=True)
+            return
+        p = self.pending
+        if p is not None and p.target in self.state.units and self.state.units[p.target].hex == h:
+            self.declare()
+            return
+        self.click_hex(h)
+
+    def select_at_cursor(self) -> None:
+        """S: select only at the cursor hex (cycles a stack), like a right click."""
+        h = self.cursor or self.hover
+        if h is not None:
+            self.click_hex(h, alternate=True)
+
+    def hand_cards(self) -> list[str]:
+        """The cards of the hand row in screen order: units, then Command cards."""
+        units, commands = self.hand()
+        return units + commands
+
+    def move_card_cursor(self, step: int) -> None:
+        """[ and ]: move the card cursor through the hand; the card is shown in full."""
+        cards = self.hand_cards()
+        if not cards or not self.hand_visible():
+            return
+        i = -1 if self.card_cursor is None else self.card_cursor
+        i = (i + step) % len(cards) if self.card_cursor is not None or step > 0 else len(cards) - 1
+        self.card_cursor = i
+        self.hover_card = cards[i]
+        self.say(f"Card {i + 1}/{len(cards)}: {ruleset.card_name(cards[i])}"
+                 + (f" (needs {crew_need(cards[i])})" if crew_need(cards[i]) else "") + ". C picks it.")
+
+    def pick_at_card_cursor(self) -> None:
+        """C: pick the card under the card cursor, as a click on it would."""
+        cards = self.hand_cards()
+        if self.card_cursor is None or not cards:
+            self.move_card_cursor(1)
+            cards = self.hand_cards()
+            if self.card_cursor is None:
+                return
+        self.pick_card(cards[min(self.card_cursor, len(cards) - 1)])
+
+    def _cursor_to(self, card: str) -> None:
+        cards = self.hand_cards()
+        if card in cards:
+            self.card_cursor = cards.index(card)
+            self.hover_card = card
+
+    def pick_next_reserve(self) -> None:
+        """Setup: add the card under the card cursor (or the first one not picked) to the hand."""
+        cards = self.hand_cards()
+        if self.card_cursor is not None and self.card_cursor < len(cards) and cards[self.card_cursor] not in self.hand_pick:
+            self.pick_card(cards[self.card_cursor])
+            return
+        for c in cards:
+            if c not in self.hand_pick:
+                self._cursor_to(c)
+                self.pick_card(c)
+                return
+
+    def pick_next_commit(self) -> None:
+        """Pick the next hand card that can be committed now (its deploy hexes light up)."""
+        cards = self.committable()
+        if not cards:
+            return
+        nxt = cards[(cards.index(self.card) + 1) % len(cards)] if self.card in cards else cards[0]
+        self._cursor_to(nxt)
+        self.card = None
+        self.pick_card(nxt)
+        dep = self.deploy_hexes()
+        if dep and (self.cursor is None or self.cursor not in dep):
+            self.set_cursor(dep[0])
+
+    def pick_next_discard(self) -> None:
+        """Draw phase over the hand limit: pick the next card that may be discarded (R5.5)."""
+        ids = [card_of(c.card) for c in self.legal() if isinstance(c, Discard)]
+        cards = [c for c in self.hand_cards() if card_of(c) in ids]
+        if not cards:
+            return
+        nxt = cards[(cards.index(self.card) + 1) % len(cards)] if self.card in cards else cards[0]
+        self._cursor_to(nxt)
+        self.card = None
+        self.pick_card(nxt)
+
+    def aim_artillery(self) -> None:
+        """Put the hex cursor on the first enemy hex an artillery call may target (R9.2)."""
+        st = self.state
+        hexes = [c.hex for c in self.legal() if isinstance(c, TargetArtillery)]
+        enemy = {u.hex for u in st.units.values() if u.side != self.shown_side and u.hex is not None}
+        pick = next((h for h in hexes if h in enemy), hexes[0] if hexes else None)
+        if pick is not None:
+            self.set_cursor(pick)
+            self.say(f"Artillery on {st.hex_label(pick)}: G or a click calls it; arrows move the cursor (R9).")
+
+    def next_unit(self) -> None:
+        """Tab: select the shown side's next unit that can act (or any unit on the map)."""
+        st = self.state
+        mine = self.useful_units() or [uid for uid, u in sorted(st.units.items()) if u.side == self.shown_side
+                                       and u.hex is not None and u.crewing is None and not u.aloft]
+        if not mine:
+            return
+        i = mine.index(self.selected) + 1 if self.selected in mine else 0
+        uid = mine[i % len(mine)]
+        self.select(uid)
+        self.cursor = st.units[uid].hex
+        self.look_at = self.cursor
+
+    def next_target(self) -> None:
+        """T: prepare an attack on the selected unit's next legal target (crews too, R7.5)."""
+        tg = self.targets()
+        if not tg:
+            self.say("Select a unit with a legal target first (Tab).", error=True)
+            return
+        keys = [(t[0], t[1]) for t in tg]
+        cur = (self.pending.target, self.pending.at_crew) if self.pending is not None else None
+        i = keys.index(cur) + 1 if cur in keys else 0
+        t = tg[i % len(tg)]
+        self._prepare(t)
+        h = self.state.units[t[0]].hex
+        if h is not None:
+            self.cursor = h
+            self.look_at = h
+            self.set_hover(h)
+
+    # -- R1.3 bonus rolls (issue 13 item 10) ----------------------------------------------------
+    def bonus_rolls(self, number: int) -> list[str]:
+        """The roll names of attack ``number`` a Command card may add 1 to
+        (:func:`hexwar.game.actions.resolve.bonus_rolls`, R1.3)."""
+        from ..game.actions.resolve import bonus_rolls
+
+        return self._cached(("bonus", number), lambda: bonus_rolls(self.state, number))  # type: ignore[no-any-return]
+
+    def start_bonus(self, number: int | None = None) -> None:
+        """B: choose rolls of attack ``number`` (default the first unresolved one) to add 1 to."""
+        if self._refuse_not_mine():
+            return
+        st, side = self.state, self.state.to_act
+        if number is None:
+            mine = [n for n, a in sorted(st.attacks.items()) if a.side == side and not a.resolved]
+            number = mine[0] if mine else None
+        if number is None or st.phase != Phase.RESOLUTION or not self.bonus_rolls(number):
+            self.say("No declared attack of yours takes a bonus now (R1.3).", error=True)
+            return
+        if not st.hand_commands[side or ""]:
+            self.say("A bonus costs a Command card and your hand has none (R1.3).", error=True)
+            return
+        self.bonus = (number, [])
+        self.say("")  # the prompt counts the picks as they change
+
+    def toggle_bonus(self, roll: str) -> None:
+        """Add or remove ``roll`` from the rolls getting +1 (one Command card each, R1.3)."""
+        if self.bonus is None:
+            return
+        n, picked = self.bonus
+        side = self.state.to_act or self.shown_side
+        if roll in picked:
+            picked.remove(roll)
+        elif len(picked) < len(self.state.hand_commands[side]):
+            picked.append(roll)
+        else:
+            self.say("One Command card per roll: your hand has no card left for another (R1.3).", error=True)
+        self._touch()
+
+    def resolve_bonus(self) -> None:
+        """Resolve the attack with the rolls picked (:meth:`resolve`, R1.3)."""
+        if self.bonus is None:
+            return
+        n, picked = self.bonus
+        order = [r for r in self.bonus_rolls(n) if r in picked]
+        self.bonus = None
+        self.resolve(n, tuple(order))
+
+    def _bonus_actions(self, side: str) -> list[Action]:
+        assert self.bonus is not None
+        n, picked = self.bonus
+        cards = len(self.state.hand_commands[side])
+        out = []
+        for r in self.bonus_rolls(n):
+            on = r in picked
+            out.append(Action(("[x] " if on else "[ ] ") + f"+1 to {roll_label(r)}", functools.partial(self.toggle_bonus, r),
+                              enabled=on or len(picked) < cards, tip=f"bonus {r}"))
+        out.append(Action(f"Resolve {n} with {len(picked)} bonus", self.resolve_bonus, "Enter", primary=True,
+                          enabled=bool(picked), tip="Resolve, each picked roll +1 for a Command card (R1.3)"))
+        out.append(Action("Cancel", self.cancel, "Esc"))
         return out

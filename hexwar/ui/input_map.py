@@ -12,9 +12,10 @@ from .widgets import keys as K
 
 __all__ = ["PLAY_KEYS", "play_intent", "mouse_intent"]
 
-_A = {c: ord(c.lower()) for c in "EFHLPQR"}
+_A = {c: ord(c.lower()) for c in "BCEFGHLPQRST"}
 _NUM_ENTER, _NUM_1, _NUM_2 = 0xFF8D, 0xFFB1, 0xFFB2
 _PLUS, _EQUAL, _MINUS, _NUM_ADD, _NUM_SUBTRACT, _F1 = 0x2B, 0x3D, 0x2D, 0xFFAB, 0xFFAD, 0xFFBE
+_BRACKETLEFT, _BRACKETRIGHT = 0x5B, 0x5D
 
 #: key code -> intent (modifiers other than Ctrl are ignored).
 PLAY_KEYS: dict[int, str] = {
@@ -42,10 +43,17 @@ PLAY_KEYS: dict[int, str] = {
     _NUM_ADD: "zoom_in",
     _MINUS: "zoom_out",
     _NUM_SUBTRACT: "zoom_out",
-    K.LEFT: "pan_left",
-    K.RIGHT: "pan_right",
-    K.UP: "pan_up",
-    K.DOWN: "pan_down",
+    K.LEFT: "cursor_left",
+    K.RIGHT: "cursor_right",
+    K.UP: "cursor_up",
+    K.DOWN: "cursor_down",
+    _A["G"]: "act_here",
+    _A["S"]: "select_here",
+    _A["T"]: "next_target",
+    _A["C"]: "pick_card",
+    _A["B"]: "bonus",
+    _BRACKETLEFT: "card_prev",
+    _BRACKETRIGHT: "card_next",
     K.PAGEUP: "log_older",
     K.PAGEDOWN: "log_newer",
     _A["Q"]: "quit_if_over",
@@ -57,11 +65,17 @@ _MOD_COMMAND = 1 << 6  # pyglet.window.key.MOD_COMMAND (macOS Cmd)
 def play_intent(symbol: int, modifiers: int = 0) -> str | None:
     """The intent of a key press on the play screen (``None``: not a shortcut).
 
-    Ctrl+Q (Cmd+Q) is ``quit``, Ctrl+Z ``undo`` (R12.3); any other Ctrl combination is not a shortcut.
+    Ctrl+Q (Cmd+Q) is ``quit``, Ctrl+Z ``undo`` (R12.3); any other Ctrl combination is not a
+    shortcut. The arrow keys move the hex cursor; with Shift they pan the map.
     """
     if modifiers & (K.MOD_CTRL | _MOD_COMMAND):
         return {_A["Q"]: "quit", ord("z"): "undo"}.get(symbol)
+    if modifiers & K.MOD_SHIFT and symbol in _PAN:
+        return _PAN[symbol]
     return PLAY_KEYS.get(symbol)
+
+
+_PAN = {K.LEFT: "pan_left", K.RIGHT: "pan_right", K.UP: "pan_up", K.DOWN: "pan_down"}
 
 
 def mouse_intent(button: int) -> str:

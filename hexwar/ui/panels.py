@@ -33,22 +33,27 @@ from typing import Any
 from ..game import ruleset
 from ..game.state import Phase, card_of
 from ..render.looks import Looks
-from .controller import PHASE_HINTS, PHASE_TRACK, LogLine, PlayController
-from .widgets import CardView, Painter, Rect, UiLayer, wrap
+from .controller import PHASE_TRACK, LogLine, PlayController
+from .guidance import crew_need, crewless
+from .widgets import CardView, Painter, Rect, UiLayer, ellipsize, wrap
 from .widgets import HitBox as Widget
 from .widgets.theme import (
     ACTIVE,
     BG,
+    CLEAR_TEXT,
     DARK,
     DIM,
     ERROR,
     FAINT,
+    FOCUS,
     GOOD,
+    HINDERED_TEXT,
     LINE,
     PANEL,
     ROLL,
     SECTION,
     SIDE_UI,
+    TARGET_TEXT,
     TEXT,
     Colour,
 )
@@ -68,34 +73,48 @@ __all__ = [
 ]
 
 TOP_H = 48.0
-HAND_H = 184.0
+HAND_H = 196.0
 SIDE_W = 380.0
+MSG_H = 44.0  # the status line and the End phase line above the hand
+PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through the panels (item 9)
+MIN_CARD_W = 60.0  # narrower hand cards scroll instead of shrinking (item 6)
 
-#: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1).
+#: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same
+#: list is in docs/play.md). Every order can be given without the mouse (issue 17 item 3).
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Orders", (
-        ("Left click", "select a unit / move / target / commit"),
-        ("Right click", "select only (cycles through a stack)"),
+        ("Left click", "select, move, target"),
+        ("Right click", "select (cycles a stack)"),
         ("Space or E", "end the phase"),
-        ("Enter", "declare the prepared attack / confirm"),
-        ("R", "resolve your next declared attack"),
-        ("1, 2", "toggle the prepared attack's weapons"),
-        ("P", "play the picked Command card"),
-        ("Delete", "discard the picked card (hand limits)"),
-        ("Tab", "select your next unit"),
-        ("Esc", "cancel: attack, card, selection"),
-        ("Ctrl+Z", "undo your last commit, move or declare (before any die)"),
+        ("Enter", "the highlighted button"),
+        ("R", "resolve the next attack"),
+        ("B", "resolve with +1 (R1.3)"),
+        ("1, 2", "toggle weapons"),
+        ("P", "play the picked card"),
+        ("Delete", "discard the picked card"),
+        ("Esc", "cancel"),
+        ("Ctrl+Z", "undo (before any die)"),
+    )),
+    ("Keyboard play", (
+        ("Arrow keys", "move the hex cursor"),
+        ("G", "act at the cursor"),
+        ("S", "select at the cursor"),
+        ("Tab", "next unit that can act"),
+        ("T", "next legal target"),
+        ("[ and ]", "card cursor in the hand"),
+        ("C", "pick that card"),
+        ("Window title", "the hex, in plain text"),
     )),
     ("View", (
-        ("Wheel", "zoom at the cursor"),
+        ("Wheel", "zoom at the mouse"),
         ("+ / -", "zoom in / out"),
-        ("Drag (right/middle)", "pan the map"),
-        ("Arrow keys", "pan the map"),
-        ("F or Home", "fit the map to the window"),
+        ("Right drag", "pan the map"),
+        ("Shift+arrows", "pan the map"),
+        ("F or Home", "fit the map"),
         ("L", "hex labels on / off"),
-        ("Page Up / Down", "scroll the combat log"),
+        ("PgUp / PgDn", "scroll the log"),
         ("H or F1", "this help"),
-        ("Ctrl+Q", "quit (the game is autosaved)"),
+        ("Ctrl+Q", "quit (asks; autosaved)"),
     )),
 )
 
@@ -120,7 +139,7 @@ def layout(width: float, height: float) -> Layout:
     """The screen layout for a window of ``width`` x ``height`` points (narrow windows shrink
     the side panel and the hand panel, never below a usable size)."""
     side_w = min(SIDE_W, max(260.0, width * 0.3))
-    hand_h = min(HAND_H, max(130.0, height * 0.24))
+    hand_h = min(HAND_H, max(172.0, height * 0.24))
     top_h = TOP_H
     W, H = float(width), float(height)
     return Layout(map=(0.0, hand_h, max(1.0, W - side_w), max(hand_h + 1.0, H - top_h)),
@@ -163,8 +182,8 @@ def paint_screen(p: Painter, ctl: PlayController, width: float, height: float, l
     """
     lay = layout(width, height)
     _paint_top(p, ctl, lay, buttons, flags)
-    _paint_side(p, ctl, lay, flags)
-    _paint_hand(p, ctl, lay, looks)
+    _paint_side(p, ctl, lay, flags, looks)
+    _paint_hand(p, ctl, lay, looks, flags)
     if flags.tooltip and not flags.show_help and ctl.pass_to is None and not ctl.state.over:
         _paint_tooltip(p, ctl, lay)
     if ctl.pass_to is not None:
@@ -173,6 +192,16 @@ def paint_screen(p: Painter, ctl: PlayController, width: float, height: float, l
         _paint_game_over(p, ctl, width, height, buttons)
     if flags.show_help:
         _paint_help(p, width, height, buttons)
+    if flags.extra.get("offer") is not None:
+        _paint_question(p, width, height, "Continue your last game?", [flags.extra["offer"].text,
+                        "It was autosaved; continuing replays it to where you left off."],
+                        ("Continue", "continue", "Enter"), ("New game", "new_game", "Esc"), buttons)
+    if flags.extra.get("quit_confirm"):
+        saver = ctl.saver
+        where = (f"The game is saved in {saver.path}; `hexwar play {saver.path}` continues it." if saver is not None
+                 else "This game has no save file: it will be lost.")
+        _paint_question(p, width, height, "Quit this game?", [where], ("Quit", "quit_now", "Enter"),
+                        ("Keep playing", "stay", "Esc"), buttons)
 
 
 def _side_chip(p: Painter, x: float, y: float, side: str, r: float = 6.0, z: int = 0) -> None:
@@ -182,23 +211,29 @@ def _side_chip(p: Painter, x: float, y: float, side: str, r: float = 6.0, z: int
 
 def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, Callable[[], Any]],
                flags: ScreenFlags) -> None:
+    """The top bar, laid out left to right from measured widths (item 6): full from about
+    1250 points, then the phase track shrinks to the current phase, then the texts shorten
+    (800 points still fit everything without overlap)."""
     st = ctl.state
     x0, y0, x1, y1 = lay.top
+    W = x1 - x0
     cy = (y0 + y1) / 2
     hi, lo = cy + 8, cy - 10
     p.rect(x0, y0, x1, y1, BG)
     p.rect(x0, y0, x1, y0 + 1, LINE)
-    p.text("HEXWAR", 14, hi, 15, ACTIVE, style="bold")
-    p.text(st.scenario.name, 14, lo, 11, DIM, max_width=220)
+    narrow = W < 1000
     # right: buttons, then victory points (R10)
     bx = x1 - 10
-    for label, name, active in (("Help", "help", flags.show_help), ("Labels", "labels", flags.show_labels),
+    labels_on = flags.show_labels and not flags.extra.get("labels_small")  # lit only when labels show (item 9)
+    bw = 50.0 if narrow else 58.0
+    for label, name, active in (("Help", "help", flags.show_help), ("Labels", "labels", labels_on),
                                 ("Fit", "fit", False)):
-        w = 58.0
-        bx -= w
-        p.button(bx, cy - 14, w, 28, label, buttons.get(name), active=active, size=12)
+        bx -= bw
+        tip = label if name != "labels" or not flags.extra.get("labels_small") else "Labels (too small at this zoom)"
+        p.button(bx, cy - 14, bw, 28, label, buttons.get(name), active=active, size=11 if narrow else 12,
+                 align="center", tip=tip)
         bx -= 6
-    bx -= 12
+    bx -= 10
     right = bx
     for side in ("soviet", "german"):
         txt = f"{side.capitalize()} {st.vp[side]}"
@@ -207,34 +242,57 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
         p.text(txt, bx, hi, 14, TEXT, style="bold")
         _side_chip(p, bx - 11, hi, side)
         bx -= 28
-    p.text(f"victory points (win at {st.scenario.victory_points})", right, lo, 11, DIM, ax="right")
-    vp_left = min(bx, right - p.measure(f"victory points (win at {st.scenario.victory_points})", 11)) - 16
-    # left-middle: turn and initiative, the phase track (R5), who acts
-    x = 250.0
+    sub = f"win at {st.scenario.victory_points} VP" if narrow else f"victory points (win at {st.scenario.victory_points})"
+    p.text(sub, right, lo, 11, DIM, ax="right")
+    vp_left = min(bx + 10, right - p.measure(sub, 11)) - 14
+    # left: the title, the scenario's name under it
+    name_w = min(p.measure(st.scenario.name, 11), 90.0 if narrow else 200.0)
+    p.text("HEXWAR", 14, hi, 15, ACTIVE, style="bold")
+    p.text(ellipsize(p.atlas, st.scenario.name, name_w, 11, "regular"), 14, lo, 11, DIM, max_width=name_w)
+    x = 14 + max(p.measure("HEXWAR", 15, "bold"), name_w) + 16
+    # turn and initiative
     limit = f" / {st.scenario.turns}" if st.scenario.turns else ""
-    p.text(f"Turn {st.turn}{limit}", x, hi, 15, TEXT, style="bold")
-    p.text(f"initiative {st.initiative.capitalize()}" if st.initiative else "initiative: not rolled", x, lo, 11, DIM)
-    x += 118
-    avail = vp_left - x - 150
+    turn = f"Turn {st.turn}{limit}"
+    ini = (f"initiative {st.initiative.capitalize()}" if st.initiative else "initiative: not rolled")
+    if narrow:
+        ini = f"init. {st.initiative.capitalize()}" if st.initiative else "init. not rolled"
+    p.text(turn, x, hi, 15, TEXT, style="bold")
+    p.text(ini, x, lo, 11, DIM)
+    x += max(p.measure(turn, 15, "bold"), p.measure(ini, 11)) + 16
+    # who acts (measured first: it goes after the track)
+    who_big, who_small = "", ""
+    if st.to_act and not st.over:
+        who = "computer" if st.to_act in ctl.ai else ("you" if not ctl.hot_seat else "hot-seat")
+        who_big = f"{st.to_act.capitalize()}" + ("" if narrow else " to act")
+        who_small = f"to act, {who}" if narrow else who
+    elif st.over:
+        who_big = "Game over"
+    who_w = (17 + max(p.measure(who_big, 13, "bold"), p.measure(who_small, 11))) if who_big else 0.0
+    # the phase track (R5): every phase, else the current one only
+    avail = vp_left - x - who_w - 14
     natural = sum(p.measure(t, 12, "bold") + 18 for _, t in PHASE_TRACK) + 4 * len(PHASE_TRACK)
-    k = min(1.0, max(0.55, avail / natural))
-    for ph, title in PHASE_TRACK:
+    track = PHASE_TRACK if avail >= natural * 0.7 else tuple((ph, t) for ph, t in PHASE_TRACK if ph == st.phase)
+    if not track and st.phase == Phase.SETUP:
+        track = ((Phase.SETUP, "Setup"),)
+    nat = sum(p.measure(t, 12, "bold") + 18 for _, t in track) + 4 * len(track)
+    k = min(1.0, max(0.1, avail / max(1.0, nat)))
+    for ph, title in track:
         w = (p.measure(title, 12, "bold") + 18) * k
         cur = st.phase == ph
-        done = Phase.ORDER.index(st.phase) > Phase.ORDER.index(ph) if st.phase in Phase.ORDER else False
+        done = Phase.ORDER.index(st.phase) > Phase.ORDER.index(ph) if st.phase in Phase.ORDER and ph in Phase.ORDER \
+            else False
         col = ACTIVE if cur else (SECTION if not done else (44, 47, 52, 255))
         p.rect(x, cy - 12, x + w, cy + 12, col)
         p.text(title, x + w / 2, cy, 12, DARK if cur else (DIM if not done else FAINT), ax="center", style="bold",
                max_width=w - 6)
         x += w + 4
-    x += 14
+    x += 10
     if st.to_act and not st.over:
         _side_chip(p, x + 6, hi, st.to_act)
-        who = "computer" if st.to_act in ctl.ai else ("you" if not ctl.hot_seat else "hot-seat")
-        p.text(f"{st.to_act.capitalize()} to act", x + 17, hi, 13, TEXT, style="bold", max_width=vp_left - x - 17)
-        p.text(who, x + 17, lo, 11, DIM)
+        p.text(who_big, x + 17, hi, 13, TEXT, style="bold", max_width=max(10.0, vp_left - x - 17))
+        p.text(who_small, x + 17, lo, 11, DIM, max_width=max(10.0, vp_left - x - 17))
     elif st.over:
-        p.text("Game over", x, cy, 14, ACTIVE, style="bold")
+        p.text("Game over", x, cy, 14, ACTIVE, style="bold", max_width=max(10.0, vp_left - x))
 
 
 def _section(p: Painter, x0: float, x1: float, y: float, title: str, right: str = "") -> float:
@@ -250,26 +308,34 @@ def _unit_title(ctl: PlayController, uid: str) -> str:
     return ruleset.card_name(ctl.state.units[uid].card)
 
 
-def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags) -> None:
+def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags, looks: Looks) -> None:
     st = ctl.state
     x0, y0, x1, y1 = lay.side
-    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y0, x1, y1, PANEL_SOLID)
     p.rect(x0, y0, x0 + 1, y1, LINE)
     px0, px1 = x0 + 10, x1 - 10
     y = y1 - 8
-    # the unit card (R4.1): selected, else the one under the cursor
+    # a hand card under the mouse or the card cursor, or the picked one: in full (item 2)
+    hand = ctl.hand_cards() if ctl.hand_visible() else []
+    card = ctl.hover_card if ctl.hover_card in hand else None
+    if card is None and ctl.card in hand and ctl.selected is None:
+        card = ctl.card
     uid = ctl.selected if ctl.selected in st.units else None
+    if card is not None:
+        y = _card_block(p, ctl, card, x0, x1, y, min(300.0, (y1 - y0) * 0.5), looks)
+    # the unit card (R4.1): selected, else the one under the cursor
     title = "Selected unit"
-    if uid is None:
+    if uid is None and card is None:
         us = ctl.units_at(ctl.hover)
         if us:
             uid, title = us[0], "Unit under the cursor"
-    y = _section(p, x0 + 6, x1 - 6, y, title, st.hex_label(st.units[uid].hex) if uid else "")
-    if uid is None:
-        p.text("Click a unit to select it; hover for its card.", px0, y - 6, 12, DIM)
+    if uid is not None or card is None:
+        y = _section(p, x0 + 6, x1 - 6, y, title, st.hex_label(st.units[uid].hex) if uid else "")
+    if uid is None and card is None:
+        p.text("Click a unit to select it; hover for its card.", px0, y - 6, 12, DIM, max_width=px1 - px0)
         y -= 22
-    else:
-        y = _unit_block(p, ctl, uid, px0, px1, y, max_lines=9)
+    elif uid is not None:
+        y = _unit_block(p, ctl, uid, px0, px1, y, max_lines=9 if card is None else 4)
     y -= 6
     # pre-attack odds (R6), artillery (R9), damage cards (R6.6)
     if ctl.pending is not None:
@@ -297,6 +363,27 @@ def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags
         y -= 4
     # the combat log fills the rest (every roll, R1.2)
     _log_block(p, ctl, x0, x1, y0 + 8, y, flags)
+
+
+def _card_block(p: Painter, ctl: PlayController, card: str, x0: float, x1: float, y: float, h: float,
+                looks: Looks) -> float:
+    """A hand card drawn in full (every fact, R4.1/R4.3) with what it needs beside it (R5.2)."""
+    kind = "unit" if card_of(card) in ruleset.cards().units else "command"
+    need = crew_need(card) if kind == "unit" else None
+    y = _section(p, x0 + 6, x1 - 6, y, "Card", "needs " + need if need else "")
+    c = ruleset.unit_card(card_of(card)) if kind == "unit" else ruleset.command_card(card)
+    view = CardView(c, looks=looks, full=True, rules=ruleset.cards().rules)
+    w = min(x1 - x0 - 24, 260.0)
+    view.rect = Rect(x0 + 12, y - h, w, h)
+    view.paint_self(p, 0)
+    y -= h + 6
+    if need:
+        lacking = card in crewless(ctl.hand_pick if ctl.state.phase == Phase.SETUP else ctl.hand()[0])
+        text = f"Needs {need} from your hand to be committed (R5.2)" + (": none kept yet." if lacking else ".")
+        for ln in wrap(p.atlas, text, x1 - x0 - 24, 12)[:2]:
+            p.text(ln, x0 + 12, y - 6, 12, ERROR if lacking else DIM)
+            y -= 16
+    return y - 6
 
 
 def _unit_block(p: Painter, ctl: PlayController, uid: str, px0: float, px1: float, y: float, max_lines: int,
@@ -397,7 +484,7 @@ def _log_colour(line: LogLine) -> tuple[Colour, str, float]:
         return ERROR, "regular", 12.0
     if k in ("to_hit", "damage", "extra_damage", "artillery_strike", "artillery_unit_attack"):
         return (236, 214, 170, 255), "regular", 12.0
-    if k in ("end_phase", "deal", "hand", "draw", "discard"):
+    if k in ("end_phase", "deal", "hand", "draw", "discard", "auto_end"):
         return DIM, "regular", 11.5
     return TEXT, "regular", 12.0
 
@@ -445,29 +532,38 @@ def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: floa
 
 
 # -- the hand (R4.3, R5.2, R5.5) -------------------------------------------------------------------------
-def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> None:
+def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flags: ScreenFlags) -> None:
     st = ctl.state
     x0, y0, x1, y1 = lay.hand
-    p.rect(x0, y0, x1, y1, PANEL)
+    p.rect(x0, y0, x1, y1, PANEL_SOLID)
     p.rect(x0, y1 - 1, x1, y1, LINE)
-    # the message line
-    p.rect(x0, y1 - 30, x1, y1 - 1, (36, 38, 43, 255))
-    msg = ctl.message or PHASE_HINTS.get(st.phase, "")
-    p.text(msg, x0 + 12, y1 - 15, 13, ERROR if ctl.error else TEXT, max_width=x1 - x0 - 24)
+    # the status line (stale messages give way to what to do now) and what End phase does
+    p.rect(x0, y1 - MSG_H, x1, y1 - 1, (36, 38, 43, 255))
+    msg, err = ctl.status()
+    lines = wrap(p.atlas, msg, x1 - x0 - 24, 13)
+    if len(lines) > 1:  # two lines of 12 pt rather than one squeezed into nothing
+        lines = wrap(p.atlas, msg, x1 - x0 - 24, 12)[:2]
+        for k, ln in enumerate(lines):
+            p.text(ln, x0 + 12, y1 - 11 - 14 * k, 12, ERROR if err else TEXT, max_width=x1 - x0 - 24)
+    else:
+        p.text(msg, x0 + 12, y1 - 13, 13, ERROR if err else TEXT, max_width=x1 - x0 - 24)
+    end = ctl.end_phase_line()
+    if end and len(lines) <= 1:
+        p.text(end, x0 + 12, y1 - 33, 11, DIM, max_width=x1 - x0 - 24)
     # actions column (from the legal commands)
     acts = ctl.actions()
-    rows_fit = max(1, int((y1 - 40 - (y0 + 6)) // 32))
+    rows_fit = max(1, int((y1 - MSG_H - 10 - (y0 + 6)) // 32))
     cols = 1 if len(acts) <= rows_fit else 2
-    aw = 232.0 if cols == 1 else 190.0
+    aw = min(232.0 if cols == 1 else 190.0, max(150.0, (x1 - x0) * (0.34 if cols == 1 else 0.22)))
     ax0 = x1 - cols * (aw + 8) - 2
     if len(acts) > rows_fit * cols:  # keep the primary ones and End phase, drop the rest
-        keep = [a for a in acts if a.primary or a.key == "Space"]
+        keep = [a for a in acts if a.primary or a.key in ("Space", "Esc")]
         acts = (keep + [a for a in acts if a not in keep])[: rows_fit * cols]
     if acts:
         for i, a in enumerate(acts):
             c, r = divmod(i, rows_fit)
             bx = ax0 + c * (aw + 8)
-            by = y1 - 40 - r * 32 - 28
+            by = y1 - MSG_H - 10 - r * 32 - 28
             p.button(bx, by, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip)
     elif not ctl.my_turn() and not st.over:
         who = st.to_act or ""
@@ -476,7 +572,7 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     # the hand itself
     side = ctl.shown_side
     hx0, hx1 = x0 + 12, ax0 - 16
-    top = y1 - 38
+    top = y1 - MSG_H - 8
     if not ctl.hand_visible():
         p.rect(hx0, y0 + 10, hx1, top, (33, 35, 39, 255))
         p.text("Hand hidden", (hx0 + hx1) / 2, (y0 + 10 + top) / 2 + 8, 15, DIM, ax="center", style="bold")
@@ -487,7 +583,9 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     setup = st.phase == Phase.SETUP and side not in st.done
     title = f"{side.capitalize()} reserves: pick your starting hand" if setup else f"{side.capitalize()} hand"
     _side_chip(p, hx0 + 5, top - 7, side)
-    p.text(title, hx0 + 16, top - 7, 12, ACTIVE, style="bold")
+    if setup and hx1 - hx0 < 520:
+        title = f"{side.capitalize()}: pick your starting hand"
+    p.text(title, hx0 + 16, top - 7, 12, ACTIVE, style="bold", max_width=max(20.0, hx1 - hx0 - 130))
     if not setup:
         p.text(f"units {len(units)}/7 · Command {len(commands)}/5 · Reserves {len(st.reserves[side])}", hx1, top - 7,
                11, DIM, ax="right")
@@ -499,25 +597,67 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks) -> N
     ch = top - 18 - (y0 + 8)
     cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
+    index = {c: i for i, (c, _) in enumerate(cards)}
+    if cw < MIN_CARD_W:  # too many to read: a scrolling row with < > (item 6)
+        count = max(1, int((hx1 - hx0 - 2 * 26 + gap) // (MIN_CARD_W + gap)))
+        focus = ctl.card_cursor if ctl.card_cursor is not None else index.get(ctl.card or "", None)
+        start = int(flags.extra.get("hand_offset", 0))
+        if focus is not None and focus != flags.extra.get("hand_focus"):
+            flags.extra["hand_focus"] = focus
+            if focus < start:
+                start = focus
+            elif focus >= start + count:
+                start = focus - count + 1
+        start = max(0, min(start, len(cards) - count))
+        flags.extra["hand_offset"] = start
+
+        def scroll(d: int) -> Callable[[], None]:
+            return lambda: flags.extra.__setitem__("hand_offset", max(0, min(len(cards) - count, start + d)))
+
+        p.button(hx0, cy0 + ch / 2 - 20, 22, 40, "<", scroll(-count), enabled=start > 0, align="center",
+                 tip="hand left")
+        p.button(hx1 - 22, cy0 + ch / 2 - 20, 22, 40, ">", scroll(count), enabled=start + count < len(cards),
+                 align="center", tip="hand right")
+        if setup:
+            p.text(f"cards {start + 1}-{start + count} of {len(cards)}", hx1, top - 7, 11, DIM, ax="right")
+        cards = cards[start:start + count]
+        hx0 += 26
+        cw = min(112.0, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
     usable: set[str] = set()
     if ctl.my_turn():  # cards some legal command uses now (the others are dimmed)
         for cmd in ctl.legal():
             inst = getattr(cmd, "unit", None) if cmd.name == "commit" else getattr(cmd, "card", None)
             if isinstance(inst, str) and cmd.name in ("commit", "use_command_card", "discard"):
                 usable.add(card_of(inst))
-    for i, (inst_id, kind) in enumerate(cards):
-        cx = hx0 + i * (cw + gap)
+    kept = ctl.hand_pick if setup else units
+    lacking = set(crewless(kept))
+    for j, (inst_id, kind) in enumerate(cards):
+        i = index[inst_id]
+        cx = hx0 + j * (cw + gap)
         picked = inst_id == ctl.card or inst_id in ctl.hand_pick
         lift = 6.0 if picked else 0.0
-        _card(p, ctl, inst_id, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(inst_id) in usable or setup, looks)
+        need = crew_need(inst_id) if kind == "unit" else None
+        badge = None
+        if need is not None:  # what the unit needs beside it (R5.2), red while the hand has none
+            short = "infantry" if need.startswith("an infantry") else need.split(" ", 1)[1].replace(" card", "")
+            if setup and inst_id not in ctl.hand_pick:
+                badge = (f"+ {short}", ACTIVE)
+            elif inst_id in lacking:
+                badge = (f"needs {short}", ERROR)
+            else:
+                badge = (f"+ {short}", GOOD)
+        _card(p, ctl, inst_id, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(inst_id) in usable or setup, looks,
+              badge)
+        if ctl.card_cursor == i and ctl.hand_visible():
+            p.frame(cx - 3, cy0 - 3, cx + cw + 3, cy0 + ch + lift + 1, 2.0, FOCUS)
         p.widget(cx, cy0, cw, ch, functools.partial(ctl.pick_card, inst_id), f"card {inst_id}")
 
 
 def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float, w: float, h: float, picked: bool,
-          usable: bool, looks: Looks) -> None:
+          usable: bool, looks: Looks, badge: tuple[str, Colour] | None = None) -> None:
     """One hand card through the toolkit's :class:`CardView` (compact face)."""
     card = ruleset.unit_card(card_of(c)) if kind == "unit" else ruleset.command_card(c)
-    view = CardView(card, looks=looks, picked=picked, usable=usable)
+    view = CardView(card, looks=looks, picked=picked, usable=usable, badge=badge)
     view.rect = Rect(x, y - (6.0 if picked else 0.0), w, h)  # the view lifts a picked card itself
     view.paint_self(p, 0)
 
@@ -529,31 +669,40 @@ def _terrain_line(ctl: PlayController, h: Any) -> str:
     return f"{m.label(h)}  " + ", ".join(bits)
 
 
+def block_reason(st: Any, res: Any) -> str:
+    """What blocks a LOS (R3.3), naming the terrain: ``"woods"`` rather than ``"terrain"``."""
+    if res.reason == "terrain" and res.blocking is not None:
+        return str(st.battlemap.terrain_at(res.blocking).name).lower()
+    return str(res.reason)
+
+
 def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     st = ctl.state
     h = ctl.hover
-    mx, my = p.mouse
+    mx, my = p.extra.get("cursor_xy", p.mouse)  # the keyboard's cursor hex, else the mouse
     mx0, my0, mx1, my1 = lay.map
     if h is None or not (mx0 <= mx < mx1 and my0 <= my < my1):
         return
     lines: list[tuple[str, Colour, str]] = [(_terrain_line(ctl, h), DIM, "regular")]
     reach = ctl.reach_costs()
     if h in reach:
-        lines.append((f"Move here: {reach[h]:g} MP (click)", GOOD, "bold"))
+        lines.append((f"Move here: {reach[h]:g} MP (click or G)", CLEAR_TEXT, "bold"))
     tg = [t for t in ctl.targets() if st.units[t[0]].hex == h]
     if tg:
-        lines.append(("Legal target: click to prepare the attack", ERROR, "bold"))
+        lines.append(("Legal target: click (or T) to prepare the attack", TARGET_TEXT, "bold"))
     if st.phase == Phase.ARTILLERY and ctl.my_turn():
         why = ctl.artillery_ok(h)
-        lines.append(("Call artillery here (click)", GOOD, "bold") if why is None else (why, ERROR, "regular"))
+        lines.append(("Call artillery here (click or G)", CLEAR_TEXT, "bold") if why is None
+                     else (why, TARGET_TEXT, "regular"))
     res = ctl.los()
     if res is not None:
         if res.status == "blocked":
-            lines.append((f"LOS blocked by {res.reason} in {st.hex_label(res.blocking)}", ERROR, "bold"))
+            lines.append((f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}", TARGET_TEXT,
+                          "bold"))
         elif res.status == "hindered":
-            lines.append((f"LOS hindered: +{res.hindrances} to the number needed", (224, 160, 32, 255), "bold"))
+            lines.append((f"LOS hindered: +{res.hindrances} to the number needed", HINDERED_TEXT, "bold"))
         else:
-            lines.append(("LOS clear", GOOD, "bold"))
+            lines.append(("LOS clear", CLEAR_TEXT, "bold"))
     units = ctl.units_at(h)
     width = 340.0
     body: list[tuple[str, Colour, str, float]] = []
@@ -648,19 +797,40 @@ def _paint_game_over(p: Painter, ctl: PlayController, W: float, H: float, button
     p.button(x0 + 290, y0 + 24, 240, 38, "Quit", buttons.get("quit"), z=2, primary=True, key="Q", tip="quit")
 
 
+def _paint_question(p: Painter, W: float, H: float, title: str, lines: list[str], yes: tuple[str, str, str],
+                    no: tuple[str, str, str], buttons: dict[str, Callable[[], Any]]) -> None:
+    """A modal question with two buttons (``(label, button name, key)`` each)."""
+    bw = min(W - 40, 600.0)
+    body = [ln for s in lines for ln in wrap(p.atlas, s, bw - 60, 13)][:5]
+    bh = 130.0 + 19 * len(body)
+    x0, y0 = _modal_box(p, W, H, bw, bh, shade=170)
+    p.text(title, x0 + 30, y0 + bh - 34, 19, TEXT, style="bold", z=2, max_width=bw - 60)
+    y = y0 + bh - 66
+    for ln in body:
+        p.text(ln, x0 + 30, y, 13, DIM, z=2, max_width=bw - 60)
+        y -= 19
+    half = (bw - 80) / 2
+    p.button(x0 + 30, y0 + 22, half, 38, yes[0], buttons.get(yes[1]), z=2, primary=True, key=yes[2], tip=yes[1])
+    p.button(x0 + 50 + half, y0 + 22, half, 38, no[0], buttons.get(no[1]), z=2, key=no[2], tip=no[1])
+
+
 def _paint_help(p: Painter, W: float, H: float, buttons: dict[str, Callable[[], Any]]) -> None:
-    bw, bh = min(W - 40, 860.0), min(H - 40, 420.0)
+    rows = max(len(items) for _, items in SHORTCUTS)
+    step = 21.0 if H >= 600 else 17.0
+    bw, bh = min(W - 30, 1080.0), min(H - 30, 100 + rows * step)
     x0, y0 = _modal_box(p, W, H, bw, bh, shade=140)
     p.widget(x0, y0, bw, bh, buttons.get("close_help"), "close help", 2)
     p.text("Keyboard and mouse", x0 + 24, y0 + bh - 30, 18, ACTIVE, style="bold", z=2)
     p.text("H, F1 or Esc closes", x0 + bw - 24, y0 + bh - 30, 12, DIM, ax="right", z=2)
     colw = (bw - 48) / len(SHORTCUTS)
+    size = 12.0 if bw >= 1000 else 10.5
+    kw = min(120.0, colw * 0.36)
     for ci, (sec, items) in enumerate(SHORTCUTS):
-        y = y0 + bh - 70
+        y = y0 + bh - 66
         cx = x0 + 24 + ci * colw
         p.text(sec.upper(), cx, y, 12, ACTIVE, style="bold", z=2)
-        y -= 24
+        y -= step + 2
         for k, what in items:
-            p.text(k, cx, y, 12.5, TEXT, style="bold", z=2)
-            p.text(what, cx + 150, y, 12.5, DIM, max_width=colw - 160, z=2)
-            y -= 22
+            p.text(k, cx, y, size, TEXT, style="bold", z=2, max_width=kw - 6)
+            p.text(what, cx + kw, y, size, DIM, max_width=colw - kw - 12, z=2)
+            y -= step

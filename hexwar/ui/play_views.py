@@ -191,32 +191,9 @@ class PlayViewsMixin:
         return self._cached(key, lambda: self._compute_odds(p))
 
     def _compute_odds(self, p: PendingAttack) -> Any:
-        from ..game.resolution import defense_context
-        from ..rules.cards import Deck
-        from ..rules.combat import AttackOrders, CombatError
-        from ..rules.odds import attack_odds
+        from ..game.odds import declare_odds
 
-        st = self.state
-        if p.attacker not in st.units or p.target not in st.units:
-            return None
-        hind, indirect = 0, False
-        for w in p.weapons:
-            prob, mode, h = targeting.weapon_problem(st, p.attacker, p.target, w, p.at_crew)
-            if prob:
-                return None
-            hind = max(hind, h)
-            indirect = indirect or mode == targeting.FireMode.INDIRECT
-        t = st.units[p.target]
-        tgt = t.crew if p.at_crew and t.crew else p.target
-        side = st.units[p.attacker].side
-        ctx = defense_context(st, tgt, hind, side)
-        deck = Deck("damage", list(st.damage_deck), list(st.damage_discard), reshuffle=True)
-        try:
-            return attack_odds(ruleset.cards(), st.units[p.attacker], st.units[tgt], AttackOrders(tuple(p.weapons), indirect),
-                               ctx, units=st.units, events_in_play=st.events_in_play, variant=st.variants,
-                               damage_deck=deck)
-        except (CombatError, HexwarError):
-            return None
+        return declare_odds(self.state, p.attacker, p.target, tuple(p.weapons), p.at_crew)
 
     def units_at(self, h: Hex | None) -> list[str]:
         """Unit ids standing in ``h`` (not crews riding them), the shown side's first."""

@@ -22,6 +22,7 @@ It can be driven headless by dispatching events (the tests do)::
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -39,13 +40,13 @@ from ..game.commands import SIDES, Discard, UseCommandCard  # noqa: E402
 from ..game.state import GameState, Phase  # noqa: E402
 from ..model.hexgrid import Hex  # noqa: E402
 from ..render.gamescene import counters_from_state  # noqa: E402
-from ..render.looks import Looks, default_looks  # noqa: E402
+from ..render.looks import Looks, palette_looks  # noqa: E402
 from ..render.mapview import MapView  # noqa: E402
 from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay  # noqa: E402
 from .clock import Clock, Pace  # noqa: E402
 from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
-from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
+from .panels import Painter, ScreenFlags, UiLayer, Widget, block_reason, layout, paint_screen  # noqa: E402
 
 __all__ = ["PlayWindow", "run", "DEFAULT_AI"]
 
@@ -72,7 +73,11 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         pixel_ratio: force a framebuffer pixels-per-point ratio (HiDPI tests and screenshots);
             default what the platform reports.
         max_turns: stop after this many turns (``hexwar play --turns``).
-        looks: colours (default the shipped looks).
+        looks: colours (default the shipped looks in ``palette``).
+        offer: a :class:`~hexwar.ui.autosave.ResumeOffer`: the last unfinished game, offered
+            in a dialog at start (Continue / New game).
+        palette: ``"standard"`` (colour-blind safe) or ``"high-contrast"``
+            (:data:`hexwar.render.looks.PALETTES`).
 
     Attributes:
         controller: the :class:`PlayController` (every action goes through it).
@@ -86,7 +91,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     def __init__(self, state: GameState, ai: dict[str, Any] | None = None, save: str | os.PathLike[str] | None = None,
                  width: int = 1400, height: int = 900, visible: bool = True, clock: Clock | None = None,
                  pace: Pace | None = None, schedule: bool = True, pixel_ratio: float | None = None,
-                 max_turns: int | None = None, looks: Looks | None = None, **kw: Any) -> None:
+                 max_turns: int | None = None, looks: Looks | None = None, offer: Any = None,
+                 palette: str = "standard", **kw: Any) -> None:
         self._forced_ratio = pixel_ratio
         self._ready = False
         caption = f"hexwar: {state.scenario.name}"
@@ -100,7 +106,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             saver = Autosaver(save, names)
         self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace)
         self.controller.max_turns = max_turns
-        self.looks = looks or default_looks()
+        self.looks = looks or palette_looks(palette)
+        self._saver_names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
         self.mapview = MapView(state.battlemap, self, looks=self.looks, show_labels=True)
         self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
         self.flags = ScreenFlags()
@@ -112,18 +119,30 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._ui_key: Any = None
         self._screen_texts: list[str] = []
         self._ready = True
+        self._fitted = True
+        self._size = (width, height)
+        if offer is not None:
+            self.flags.extra["offer"] = offer
         self.fit_map()
         self.refresh()
         if schedule:
             pyglet.clock.schedule_interval(self.tick, 1 / 30)
 
     def set_game(self, state: GameState, ai: dict[str, Any] | None = None, clock: Clock | None = None,
-                 pace: Pace | None = None, max_turns: int | None = None) -> None:
-        """Show another game in this window (a new game, a loaded save); no autosave.
+                 pace: Pace | None = None, max_turns: int | None = None,
+                 save: str | os.PathLike[str] | None = None) -> None:
+        """Show another game in this window (a new game, a loaded save), autosaved to ``save``
+        when given.
 
         The map view is rebuilt for the new game's map; the camera is fitted again.
         """
-        self.controller = PlayController(state, ai=ai, clock=clock or self.controller.clock,
+        saver = None
+        if save is not None:
+            from ..game.save import Autosaver
+
+            saver = Autosaver(save, {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human")
+                                     for s in SIDES})
+        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock or self.controller.clock,
                                          pace=pace or self.controller.pace)
         self.controller.max_turns = max_turns
         self.mapview.set_map(state.battlemap)
@@ -167,8 +186,10 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return layout(w, h).map
 
     def fit_map(self) -> None:
-        """Zoom and centre so the whole map fits the map area (F, Home)."""
+        """Zoom and centre so the whole map fits the map area (F, Home); after a resize the
+        map fits again until the player zooms or pans."""
         super().fit_map()
+        self._fitted = True
         self._ui_key = None
 
     # -- the loop --------------------------------------------------------------------------
@@ -226,7 +247,18 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         """Keep the map anchored and relayout the panels (HiDPI aware)."""
         super().on_resize(width, height)
         if getattr(self, "_ready", False):
+            old = getattr(self, "_size", (width, height))
+            cam = self.mapview.camera
+            ox0, oy0, ox1, oy1 = layout(*old).map
+            anchor = cam.screen_to_world((ox0 + ox1) / 2, (oy0 + oy1) / 2)
+            self._size = (width, height)
             self.mapview.resize(width, height, self.get_pixel_ratio())
+            if self._fitted:  # a fitted map fits its new area (item 6)
+                self.fit_map()
+            else:  # else the point at the middle of the map area stays there
+                x0, y0, x1, y1 = self.map_area()
+                now = cam.screen_to_world((x0 + x1) / 2, (y0 + y1) / 2)
+                cam.center = (cam.center[0] + anchor[0] - now[0], cam.center[1] + anchor[1] - now[1])
             self._ui_key = None
 
     def render_image(self, size: tuple[float, float] | None = None) -> Any:
@@ -271,7 +303,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("objectives", (objs, ep) if objs else None, lambda: self._objective_overlay(objs))
         # deploy zone of the picked unit card (R5.2) / units a Command card may go on
         dep = tuple(ctl.deploy_hexes()) if ctl.card is not None else ()
-        col = SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255))
+        col = self.looks.overlay.get(f"deploy_{ctl.shown_side}", SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255)))
         self._set("deploy", (dep, col) if dep else None, lambda: _zone(dep, col))
         cu: tuple[Hex, ...] = tuple(h for h in (st.units[u].hex for u in ctl.card_unit_targets()) if h is not None) \
             if ctl.card else ()
@@ -281,7 +313,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("reach", (tuple(sorted(reach.items())), ep) if reach else None, lambda: ReachOverlay(reach))
         # legal targets (R7) and the prepared attack
         th = tuple(ctl.target_hexes())
-        self._set("targets", (th, ep) if th else None, lambda: HighlightOverlay(th, "target", width=0.11))
+        self._set("targets", (th, ep) if th else None, lambda: _TargetOverlay(th, "target", width=0.11))
         sel_hex = st.units[ctl.selected].hex if ctl.selected in st.units else None
         if anim is not None and anim.uid == ctl.selected:
             sel_hex = anim_h or sel_hex
@@ -305,17 +337,22 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             a_h, t_h = st.units[pend.attacker].hex, st.units[pend.target].hex
             if a_h is not None and t_h is not None:
                 atk.append((0, a_h, t_h, "pending"))
-        self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk))
+        pcol = self.looks.overlay.get("pending", (122, 31, 160, 255))
+        self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk, pcol))
         # the artillery strike and its drift (R9.3), shown for the turn it fell in
         s = ctl.strike
         show = s is not None and s.turn == st.turn and st.battlemap.in_bounds(s.target)
         self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
+        # the keyboard's hex cursor (item 3): a double ring, not a colour alone
+        cur = ctl.cursor
+        self._set("cursor", cur, lambda: _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255)))
+                  if cur is not None else None)
         # artillery targeting under the cursor (R9.2)
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
         ok = ctl.artillery_ok(ah) is None if ah is not None else False
         self._set("art_hover", (ah, ok) if ah is not None else None,
-                  lambda: HighlightOverlay([h for h in (ah,) if h is not None],
-                                           (60, 190, 80, 255) if ok else (210, 60, 40, 255), width=0.12))
+                  lambda: (HighlightOverlay if ok else _TargetOverlay)(
+                      [h for h in (ah,) if h is not None], self.looks.overlay["art_ok" if ok else "art_bad"], width=0.12))
 
     def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
         from ..render.regions import ObjectiveOverlay
@@ -325,12 +362,14 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     def _los_overlay(self, res: Any) -> Any:
         st = self.state
         if res.status == "blocked":
-            reason = f"blocked: {res.reason} in {st.hex_label(res.blocking)}"
+            reason = f"blocked: {block_reason(st, res)} in {st.hex_label(res.blocking)}"
         elif res.status == "hindered":
             reason = f"hindered: +{res.hindrances} needed"
         else:
             n = res.a.distance(res.b)
             reason = f"clear, {n} hex{'es' if n != 1 else ''}"
+        if self.controller.reach_costs():  # the tooltip says it; the plate would cover move-cost badges (item 9)
+            reason = ""
         return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), self.controller.los_hindering(res),
                                   (res.blocking,) if res.blocking is not None else (), reason))
 
@@ -346,17 +385,31 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     # -- panels ----------------------------------------------------------------------------------------
     def _buttons(self) -> dict[str, Callable[[], Any]]:
         return {"fit": self.fit_map, "labels": self.toggle_labels, "help": self.toggle_help, "quit": self.request_quit,
-                "close_help": self.toggle_help, "close_result": self.close_result}
+                "close_help": self.toggle_help, "close_result": self.close_result,
+                "quit_now": functools.partial(self.request_quit, True), "stay": self.cancel_quit,
+                "continue": self.accept_offer, "new_game": self.decline_offer}
 
     def _sync_ui(self) -> None:
         ctl = self.controller
         w, h = self.get_size()
-        k = (ctl.version, w, h, self._mouse, self.mapview.camera.center, self.mapview.camera.zoom, self.flags.show_help, self.flags.show_labels, self.flags.log_scroll,
-             self.flags.extra.get("result_closed"), ctl.anim is not None)
+        k = (ctl.version, w, h, self._mouse, self.mapview.camera.center, self.mapview.camera.zoom, self.flags.show_help,
+             self.flags.show_labels, self.flags.log_scroll, tuple(sorted(map(str, self.flags.extra.items()))),
+             ctl.anim is not None, ctl.look_at)
         if k == self._ui_key:
             return
         self._ui_key = k
+        if ctl.look_at is not None:  # the keyboard moved on: keep its hex in view
+            self._ensure_visible(ctl.look_at)
+            ctl.look_at = None
+        from ..render.mapview import MIN_LABEL_PX
+
+        px = self.mapview.layout.size * self.mapview.camera.zoom * self.get_pixel_ratio()
+        small = self.mapview.atlas.cap_height * self.looks.label_height * px < MIN_LABEL_PX
+        if small != bool(self.flags.extra.get("labels_small")):
+            self.flags.extra["labels_small"] = small
         p = Painter(self.mapview.atlas, self._mouse)
+        if ctl.cursor is not None and ctl.hover == ctl.cursor:
+            p.extra["cursor_xy"] = self.screen_point(ctl.cursor)
         sel = self.state.units.get(ctl.selected) if ctl.selected else None
         if sel is not None and sel.hex is not None:
             p.extra["selected_xy"] = self.screen_point(ctl.display_hex(sel.uid) or sel.hex)
@@ -416,8 +469,18 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.flags.extra["result_closed"] = True
         self.refresh()
 
-    def request_quit(self) -> None:
-        """Quit: save a given save path one last time, close the window, stop the app loop."""
+    def game_in_progress(self) -> bool:
+        """A game that is not over is on screen (quitting asks first)."""
+        return not self.state.over
+
+    def request_quit(self, confirmed: bool = False) -> None:
+        """Quit: a game in progress asks first (item 7); then save a given save path one last
+        time, close the window, stop the app loop."""
+        if not confirmed and self.game_in_progress() and not self.flags.extra.get("quit_confirm"):
+            self.flags.extra["quit_confirm"] = True
+            self.refresh()
+            return
+        self.flags.extra.pop("quit_confirm", None)
         ctl = self.controller
         if ctl.saver is not None:
             from ..game.save import write_save
@@ -432,8 +495,37 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if pyglet.app.event_loop.is_running:
             pyglet.app.exit()
 
+    def cancel_quit(self) -> None:
+        """Keep playing: close the quit question."""
+        self.flags.extra.pop("quit_confirm", None)
+        self.refresh()
+
+    def accept_offer(self) -> None:
+        """Continue the last unfinished game (the start offer, item 7): replayed from its
+        autosave, with the same computer sides, autosaving to the same file."""
+        offer = self.flags.extra.pop("offer", None)
+        if offer is None:
+            return
+        from ..game.save import load_game
+
+        try:
+            state = load_game(offer.path)
+        except HexwarError as exc:
+            self.controller.say(f"cannot continue {offer.path}: {exc}", error=True)
+            self.refresh()
+            return
+        self.set_game(state, ai=players_from_names(offer.players, state.seed, state.variants),
+                      save=offer.path)
+        self.controller.say(f"Continuing {offer.text}.")
+        self.refresh()
+
+    def decline_offer(self) -> None:
+        """Start the new game instead of the offered one."""
+        self.flags.extra.pop("offer", None)
+        self.refresh()
+
     def on_close(self) -> bool:
-        """The close button quits (the game is saved when a save path was given)."""
+        """The close button quits (asking first while a game is in progress)."""
         self.request_quit()
         return True
 
@@ -441,7 +533,19 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         """Hover: the tooltip, LOS to the hex and button highlights follow the mouse."""
         self._mouse = (float(x), float(y))
-        self.controller.set_hover(self.hex_at(x, y))
+        ctl = self.controller
+        h = self.hex_at(x, y)
+        if h is not None:
+            ctl.cursor = None  # the mouse takes over from the keyboard's cursor
+        ctl.set_hover(h if h is not None or ctl.cursor is None else ctl.cursor)
+        wd = self._widget_at(x, y)
+        card = wd.tip[5:] if wd is not None and wd.tip.startswith("card ") else None
+        cards = ctl.hand_cards()
+        if card is None and ctl.card_cursor is not None and ctl.card_cursor < len(cards):
+            card = cards[ctl.card_cursor]
+        if card != ctl.hover_card:
+            ctl.hover_card = card
+            ctl._touch()
         self.refresh()
 
     def on_mouse_leave(self, x: float, y: float) -> None:
@@ -513,6 +617,18 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         listed in :data:`hexwar.ui.panels.SHORTCUTS`), which the screen's state routes."""
         ctl = self.controller
         intent = play_intent(symbol, modifiers)
+        if self.flags.extra.get("quit_confirm"):  # the quit question is modal
+            if intent in ("quit", "confirm"):
+                self.request_quit(True)
+            elif intent == "cancel":
+                self.cancel_quit()
+            return True
+        if self.flags.extra.get("offer") is not None:  # so is the start offer
+            if intent == "confirm":
+                self.accept_offer()
+            elif intent == "cancel":
+                self.decline_offer()
+            return True
         if intent == "quit":
             self.request_quit()
             return True
@@ -560,7 +676,34 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
             return run
 
+        def pan(dx: float, dy: float) -> Callable[[], None]:
+            def run() -> None:
+                cam.pan(dx, dy)
+                self._fitted = False
+                if ctl.cursor is None:  # the tooltip follows the hex now under the mouse (item 9)
+                    ctl.set_hover(self.hex_at(*self._mouse))
+
+            return run
+
+        def zoom(f: float) -> Callable[[], None]:
+            def run() -> None:
+                cam.zoom_at(*self._map_centre(), f)
+                self._fitted = False
+
+            return run
+
         return {
+            "cursor_left": lambda: self.move_cursor(-1, 0),
+            "cursor_right": lambda: self.move_cursor(1, 0),
+            "cursor_up": lambda: self.move_cursor(0, 1),
+            "cursor_down": lambda: self.move_cursor(0, -1),
+            "act_here": ctl.act_at_cursor,
+            "select_here": ctl.select_at_cursor,
+            "next_target": ctl.next_target,
+            "pick_card": ctl.pick_at_card_cursor,
+            "card_prev": lambda: ctl.move_card_cursor(-1),
+            "card_next": lambda: ctl.move_card_cursor(1),
+            "bonus": ctl.start_bonus,
             "cancel": ctl.cancel,
             "undo": ctl.undo,
             "end_phase": ctl.end_phase,
@@ -574,12 +717,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             "help": self.toggle_help,
             "labels": self.toggle_labels,
             "fit": self.fit_map,
-            "zoom_in": lambda: cam.zoom_at(*self._map_centre(), 1.25),
-            "zoom_out": lambda: cam.zoom_at(*self._map_centre(), 0.8),
-            "pan_left": lambda: cam.pan(d, 0.0),
-            "pan_right": lambda: cam.pan(-d, 0.0),
-            "pan_up": lambda: cam.pan(0.0, -d),
-            "pan_down": lambda: cam.pan(0.0, d),
+            "zoom_in": zoom(1.25),
+            "zoom_out": zoom(0.8),
+            "pan_left": pan(d, 0.0),
+            "pan_right": pan(-d, 0.0),
+            "pan_up": pan(0.0, -d),
+            "pan_down": pan(0.0, d),
             "log_older": lambda: self.scroll_log(8),
             "log_newer": lambda: self.scroll_log(-8),
         }
@@ -589,39 +732,120 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
     def select_next_unit(self) -> None:
-        """Select the shown side's next unit on the map (Tab) and centre on it if off screen."""
+        """Select the shown side's next unit that can act (Tab) and keep it in view."""
+        self.controller.next_unit()
+        if self.controller.look_at is not None:
+            self._ensure_visible(self.controller.look_at)
+            self.controller.look_at = None
+
+    def move_cursor(self, dx: int, dy: int) -> None:
+        """Arrow keys: move the hex cursor one hex left/right (the next column, same row) or
+        up/down on the screen; the first press puts it on the selected unit (or the hovered
+        hex, or the hex in the middle of the map area)."""
         ctl, st = self.controller, self.state
-        mine = [uid for uid, u in sorted(st.units.items())
-                if u.side == ctl.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
-        if not mine:
+        h = ctl.cursor
+        if h is None:
+            sel = st.units.get(ctl.selected) if ctl.selected else None
+            start = (sel.hex if sel is not None and sel.hex is not None else None) or ctl.hover
+            if start is None:
+                start = self.mapview.hex_at(*self._map_centre())
+            if start is None or not st.battlemap.in_bounds(start):
+                start = Hex.from_offset(0, 0)
+            ctl.set_cursor(start)
             return
-        i = mine.index(ctl.selected) + 1 if ctl.selected in mine else 0
-        uid = mine[i % len(mine)]
-        ctl.select(uid)
-        h = st.units[uid].hex
-        assert h is not None
+        col, row = h.offset
+        if dx:
+            cand = [Hex.from_offset(col + dx, row)]
+        else:
+            ys = [(Hex.from_offset(col, row + k), k) for k in (-1, 1)]
+            y0 = self.screen_point(h)[1]
+            cand = [c for c, _ in ys if (self.screen_point(c)[1] - y0) * dy > 0]
+        nxt = next((c for c in cand if st.battlemap.in_bounds(c)), None)
+        if nxt is not None:
+            ctl.set_cursor(nxt)
+
+    def _ensure_visible(self, h: Hex) -> None:
+        """Centre the map area on ``h`` when it is not comfortably inside it."""
         x, y = self.screen_point(h)
         ax0, ay0, ax1, ay1 = self.map_area()
-        if not (ax0 + 30 <= x < ax1 - 30 and ay0 + 30 <= y < ay1 - 30):
-            cam = self.mapview.camera
-            w, hh = self.get_size()
-            wx, wy = self.mapview.layout.hex_to_pixel(h)
-            cam.center = (wx - ((ax0 + ax1) / 2 - w / 2) / cam.zoom, wy - ((ay0 + ay1) / 2 - hh / 2) / cam.zoom)
+        if ax0 + 30 <= x < ax1 - 30 and ay0 + 30 <= y < ay1 - 30:
+            return
+        cam = self.mapview.camera
+        w, hh = self.get_size()
+        wx, wy = self.mapview.layout.hex_to_pixel(h)
+        cam.center = (wx - ((ax0 + ax1) / 2 - w / 2) / cam.zoom, wy - ((ay0 + ay1) / 2 - hh / 2) / cam.zoom)
+        self._fitted = False
+
+
+class _TargetOverlay(HighlightOverlay):
+    """Legal targets (R7): a ring with a tick pointing in from every corner (a crosshair), so
+    a target differs from the plain selection ring by shape as well as colour."""
+
+    def build(self, ctx: Any) -> Any:
+        from ..render.mesh import Mesh, MeshBuilder
+        from ..render.overlays import _colour
+
+        out = HighlightOverlay(self.hexes, self.colour, width=self.width).build(ctx)
+        col = _colour(ctx, self.colour, "target")
+        s = ctx.layout.size
+        b = MeshBuilder()
+        for h in self.hexes:
+            if not ctx.bmap.in_bounds(h):
+                continue
+            cx, cy = ctx.layout.hex_to_pixel(h)
+            for k in range(6):
+                dx, dy = ctx.layout.corner_offset(k)
+                b.line(cx + dx * 0.9, cy + dy * 0.9, cx + dx * 0.55, cy + dy * 0.55, 0.07 * s, col)
+        key = next(iter(out))
+        ring = out[key]
+        assert isinstance(ring, Mesh)
+        out[key] = Mesh.concat([ring, b.build()])
+        return out
+
+
+class _CursorOverlay(HighlightOverlay):
+    """The keyboard's hex cursor: a thick outer ring and a thin inner one (a shape cue)."""
+
+    def __init__(self, h: Hex, colour: Any) -> None:
+        super().__init__([h], colour, width=0.07)
+        self.h = h
+
+    def build(self, ctx: Any) -> Any:
+        from ..render.mesh import Mesh
+
+        a = HighlightOverlay([self.h], self.colour, width=0.07).build(ctx)
+        b = HighlightOverlay([self.h], (20, 20, 24, 255), width=0.03).build(ctx)
+        return {k: Mesh.concat([m for m in (a[k], b[k]) if isinstance(m, Mesh)]) for k in a}
+
+
+def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> dict[str, Any]:
+    """Computer players for the sides a save names with a computer player's name
+    (``"standard"``, ``"random"``); ``"human"`` sides are played at the screen."""
+    from ..game.ai import PLAYER_NAMES, make_player
+
+    players: dict[str, Any] = {s: make_player(n, s, seed) for s, n in names.items() if n in PLAYER_NAMES and s in SIDES}
+    if "fog" in tuple(variants or ()):
+        from ..game.view import ViewPlayer
+
+        players = {s: ViewPlayer(p) for s, p in players.items()}
+    return players
 
 
 class _Arrows(ArrowOverlay):
-    """Several attack arrows (R6.1) in one overlay, coloured by side; the prepared one gold."""
+    """Several attack arrows (R6.1) in one overlay, coloured by side and numbered; the prepared
+    one in the looks' ``pending`` colour, labelled "prepared" (a second cue beside colour)."""
 
-    def __init__(self, arrows: list[tuple[int, Hex, Hex, str]]) -> None:
+    def __init__(self, arrows: list[tuple[int, Hex, Hex, str]], pending: Any = (122, 31, 160, 255)) -> None:
         self.arrows = arrows
+        self.pending = pending
 
     def build(self, ctx: Any) -> Any:
         from ..render.mesh import Mesh, TexMesh
 
         out: dict[int, list[Any]] = {}
         for n, a, b, side in self.arrows:
-            col = (236, 180, 60, 255) if side == "pending" else SIDE_RGBA.get(side, (200, 200, 200, 255))
-            label = "" if side == "pending" else f"#{n}"
+            col = self.pending if side == "pending" else SIDE_RGBA.get(side, (200, 200, 200, 255))
+            label = "prepared" if side == "pending" else f"#{n}"
             part = ArrowOverlay(a, b, label, col).build(ctx)
             for layer, m in part.items():
                 out.setdefault(layer, []).append(m)
@@ -644,7 +868,9 @@ def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
 
 
 def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
-        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None) -> None:
+        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None,
+        palette: str = "standard", resumed: GameState | None = None, players: dict[str, str] | None = None,
+        offer: Any = None) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
     Args:
@@ -657,20 +883,22 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
             (``hexwar play`` passes a new file of the per-user autosave folder,
             :func:`hexwar.ui.autosave.new_game_autosave`).
         turns: stop after this many turns.
+        palette: ``"standard"`` or ``"high-contrast"`` (``--palette``).
+        resumed: a loaded save's game to continue instead of a new game (``hexwar play
+            SAVE.json``); ``players`` are the save's ``{side: name}`` ("human" or a computer
+            player's name), used when ``ai`` is ``None``.
+        offer: a :class:`~hexwar.ui.autosave.ResumeOffer` shown at start.
 
     Raises:
         NoDisplayError: when no display is available (its message offers ``--headless``).
     """
-    from ..game.ai import make_player
-
     backend.require_display()
-    state = scenario.new_game(seed=seed, variants=variants)
-    names = DEFAULT_AI if ai is None else ai
-    players: dict[str, Any] = {s: make_player(n, s, state.seed) for s, n in names.items()}
-    if "fog" in state.variants:  # R12.2: the computer decides from its view only
-        from ..game.view import ViewPlayer
-
-        players = {s: ViewPlayer(p) for s, p in players.items()}
-    win = PlayWindow(state, ai=players, save=save, max_turns=turns)
+    state = resumed if resumed is not None else scenario.new_game(seed=seed, variants=variants)
+    if ai is None and resumed is not None and players:
+        names = {s: n for s, n in players.items() if n != "human"}
+    else:
+        names = DEFAULT_AI if ai is None else ai
+    win = PlayWindow(state, ai=players_from_names(names, state.seed, state.variants), save=save, max_turns=turns,
+                     palette=palette, offer=offer)
     win.set_visible(True)
     pyglet.app.run()

@@ -249,7 +249,7 @@ class Weapon:
     def describe(self) -> str:
         """One line of help text: attack values, rate of fire, Damage Index, range, flags."""
         short = {"infantry": "inf", "vehicle": "veh", "gun": "gun", "aircraft": "air"}
-        vals = ", ".join(f"{short[t]} {'_' + str(v) + '_' if self.underscored else v}" for t, v in self.attack)
+        vals = ", ".join(f"{short[t]} {v}" for t, v in self.attack)
         parts = [f"{self.name}: {vals}"]
         if self.rate_of_fire > 1:
             parts.append(f"{self.rate_of_fire}x rate of fire")

@@ -135,6 +135,8 @@ class CardView(Element):
         full: draw every fact (card tables) instead of the compact hand face.
         tip: test handle / tooltip (default ``card <id>``).
         rules: ``CombatRules`` for effect texts.
+        badge: ``(text, colour)`` drawn in place of the compact face's type line (the play
+            screen marks what a unit needs beside it: ``"+ tank crew"``), or ``None``.
     """
 
     def __init__(
@@ -147,8 +149,10 @@ class CardView(Element):
         full: bool = False,
         tip: str = "",
         rules: Any = None,
+        badge: tuple[str, Any] | None = None,
     ) -> None:
         super().__init__(tip=tip or f"card {getattr(card, 'id', '')}", focusable=True)
+        self.badge = badge
         self.card, self.looks, self.action = card, looks, action
         self.picked, self.usable, self.full = picked, usable, full
         self.facts = card_facts(card, rules)
@@ -195,10 +199,16 @@ class CardView(Element):
         p.text(card.name, x + 6, y + h - 12, 11, name_col, style="condensed", max_width=w - 12, z=z)
         paint_nato(p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol, z)
         if not self.full:
-            ttl = card.unit_type.replace("_", " ")
-            p.text(ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8, z=z)
-            p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text, ax="center",
-                   max_width=w - 8, z=z)  # fmt: skip
+            if self.badge is not None:
+                text, colour = self.badge
+                p.rect(x + 3, y + h - 76, x + w - 3, y + h - 59, (24, 25, 28, 235), z)
+                p.text(text, x + w / 2, y + h - 67, 10, colour, ax="center", style="bold", max_width=w - 10, z=z)
+            else:
+                ttl = card.unit_type.replace("_", " ")
+                p.text(ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8, z=z)
+            if h >= 118:  # a short card keeps the type (or badge) line and the cost only
+                p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text,
+                       ax="center", max_width=w - 8, z=z)  # fmt: skip
             p.text(f"{card.cost} VP", x + w / 2, y + 14, 11, sl.text, ax="center", style="bold", z=z)
             return
         yy = y + h - 67
@@ -212,7 +222,7 @@ class CardView(Element):
         band = T.PARCHMENT_EDGE if f.kind != "damage" else (150, 52, 40, 255)
         p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, band, z)
         head = {"command": "COMMAND", "event": "EVENT", "damage": "DAMAGE"}[f.kind]
-        p.text(head, x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold", z=z)
+        p.text(head, x + 6, y + h - 12, 10, (250, 244, 226, 255), style="bold", max_width=w - 12, z=z)
         yy = y + h - 36
         for ln in wrap(p.atlas, f.title, w - 12, 12, "bold")[:2]:
             p.text(ln, x + w / 2, yy, 12, T.DARK, ax="center", style="bold", max_width=w - 8, z=z)

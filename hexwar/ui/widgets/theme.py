@@ -25,6 +25,9 @@ __all__ = [
     "FIELD",
     "FOCUS",
     "SIDE_UI",
+    "TARGET_TEXT",
+    "HINDERED_TEXT",
+    "CLEAR_TEXT",
 ]
 
 Colour = tuple[int, int, int, int]
@@ -51,3 +54,8 @@ FIELD: Colour = (24, 25, 28, 255)
 FOCUS: Colour = (120, 180, 255, 255)
 #: Side colours of UI chips (not the counters: those come from the looks file).
 SIDE_UI: dict[str, Colour] = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
+#: Tooltip state lines (legal target, LOS hindered, LOS clear / move here): apart from each
+#: other under simulated deuteranopia, protanopia and tritanopia (tests/test_play_ux.py).
+TARGET_TEXT: Colour = (255, 110, 130, 255)
+HINDERED_TEXT: Colour = (255, 200, 60, 255)
+CLEAR_TEXT: Colour = (110, 190, 255, 255)
