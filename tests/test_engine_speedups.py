@@ -222,3 +222,136 @@ def test_balance_csv_for_fixed_seeds_is_unchanged_by_the_speedups(monkeypatch):
         odds._odds_from.cache_clear()
     assert fast.count("\n") == 3
     assert fast == slow
+
+
+# -- issue 22, round 2: the shared listing of a position and the resumed odds solver -------------
+def _fresh_listing(st, side):
+    """The registry's listing computed from scratch (what turn.py did before the shared listing)."""
+    from hexwar.game import turn
+
+    eng = turn._engine(st)
+    if st.result is not None or side != st.to_act:
+        return []
+    return list(eng.registry.options(st, side))
+
+
+def _fresh_can_act(st, side):
+    from hexwar.game import turn
+
+    return next(turn._engine(st).registry.options(st, side, include_end=False), None) is not None
+
+
+@pytest.mark.parametrize("name,kind,variants", [("skirmish", "random", None), ("standard", "random", None),
+                                                ("kharkov", "standard", None), ("skirmish", "random", ("fog",))])
+def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name, kind, variants):
+    """Turn sequence (R5): the listing shared by ``_advance``'s check and the player is, at every
+    decision of whole games, exactly the listing computed from scratch, for both sides; so are
+    the remembered legal targets and weapon checks of the declaration phase."""
+    from hexwar.game import targeting, turn
+
+    sc = load_scenario(find_scenario(name))
+    decisions = checks = 0
+    for seed in range(2 if kind == "random" else 1):
+        st = sc.new_game(seed=seed, variants=variants)
+        players = {s: make_player(kind, s, seed) for s in ("german", "soviet")}
+        while not st.over and st.turn <= 3:
+            side = st.to_act
+            # the order matters: can_act first pulls one command, the listing then the rest
+            assert turn.can_act(st, side) == _fresh_can_act(st, side), f"seed {seed} turn {st.turn} {st.phase}"
+            assert st.legal_commands(side) == _fresh_listing(st, side), f"seed {seed} turn {st.turn} {st.phase}"
+            other = "soviet" if side == "german" else "german"
+            assert turn.can_act(st, other) == _fresh_can_act(st, other), f"seed {seed} turn {st.turn} {st.phase}"
+            assert st.legal_commands(other) == []
+            if st.phase == "declaration":  # the position memo of targeting (R6.1, R7)
+                for uid in sorted(st.units):
+                    memo = targeting.legal_targets(st, side, uid)
+                    assert memo == targeting._legal_targets(st, side, uid), f"seed {seed} {uid}"
+                    for tid, at_crew, _ in memo:
+                        for w in range(2):
+                            assert (targeting.weapon_problem(st, uid, tid, w, at_crew)
+                                    == targeting._weapon_problem(st, uid, tid, w, at_crew))
+                            checks += 1
+            st.apply(players[side].choose(st))
+            decisions += 1
+    assert decisions > 40
+    assert checks > 0 or kind == "random"  # the standard players fight within three turns
+
+
+def test_shared_listing_follows_a_command_and_is_not_used_under_fog():
+    """A Move changes the position, so the next listing is computed anew (R5.3); under fog of
+    war (R12.2) nothing is shared."""
+    from hexwar.game import turn
+
+    sc = load_scenario(find_scenario("skirmish"))
+    st = sc.new_game(seed=3)
+    players = {s: make_player("standard", s, 3) for s in ("german", "soviet")}
+    while st.phase != "movement":
+        st.apply(players[st.to_act].choose(st))
+    before = st.legal_commands()
+    assert turn._engine(st)._listing(st, st.to_act) is st.cache["listing"][1]
+    move = next(c for c in before if type(c).__name__ == "Move")
+    st.apply(move)
+    after = st.legal_commands()
+    assert after == _fresh_listing(st, st.to_act)
+    assert after != before
+    fog = sc.new_game(seed=3, variants=("fog",))
+    assert turn._engine(fog)._listing(fog, fog.to_act) is None
+
+
+def test_odds_solver_resumed_from_a_solved_prefix_gives_the_same_bits():
+    """R6 odds: a plan solved after a plan sharing its first rolls (a Command-card bonus on a later
+    roll, R1.3) equals the same plan solved from scratch and the reference solver, bit for bit."""
+    plans: list[tuple[Any, ...]] = []
+    real = odds._solve.__wrapped__
+
+    def recording(plan):
+        plans.append(plan)
+        return real(plan)
+
+    odds.clear_cache()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(odds, "_solve", recording)
+    try:
+        for name in ("standard", "kharkov"):
+            for _ in _games(name, range(1), every=10**9):
+                pass
+    finally:
+        mp.undo()
+    multi = [p for p in plans if len(p[7]) >= 2]
+    assert len(multi) >= 5
+    resumed = 0
+    for plan in multi:
+        head, rolls = plan[:7], plan[7]
+        odds._PREFIXES.clear()
+        cold = real(plan)
+        # a sibling plan: the same first roll, a bonus to hit on the last one
+        last = rolls[-1]
+        sibling = (*head, (*rolls[:-1], (*last[:3], 1 - last[3], *last[4:])))
+        odds._PREFIXES.clear()
+        real(sibling)
+        assert (head, rolls[:1]) in odds._PREFIXES
+        warm = real(plan)
+        ref = reference_solve(plan)
+        for a, b, c in zip(cold, warm, ref, strict=True):
+            assert np.asarray(a).tobytes() == np.asarray(b).tobytes() == np.asarray(c).tobytes(), plan
+        resumed += 1
+    odds.clear_cache()
+    assert resumed == len(multi)
+
+
+def test_remembered_landing_distribution_equals_a_fresh_one_and_is_a_new_dict():
+    """R9.3: the remembered exact landing distribution is the one computed afresh (same hexes,
+    same Fractions, same order); a caller changing its dict does not change the next answer."""
+    from fractions import Fraction
+
+    from hexwar.model.hexgrid import Hex
+    from hexwar.rules import artillery
+
+    for target, hit_on, bonus in [(Hex(0, 0), 4, 0), (Hex.from_offset(3, 5), 6, 1), (Hex.from_offset(0, 0), 5, 0)]:
+        fresh = dict(artillery._landing_items.__wrapped__(target, hit_on, bonus, 12, 10))
+        first = artillery.exact_landing_distribution(target, hit_on, bonus, 12, 10)
+        assert list(first.items()) == list(fresh.items())
+        assert sum(first.values()) == 1
+        first[target] = Fraction(0)
+        again = artillery.exact_landing_distribution(target, hit_on, bonus, 12, 10)
+        assert again is not first and list(again.items()) == list(fresh.items())

@@ -135,13 +135,42 @@ def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) ->
     return None, 0, f"no LOS from {u.hex.label} to {t.hex.label} (R7.1)"
 
 
+def _position_memo(state: GameState, name: str) -> dict[Any, Any]:
+    """A memo of ``name`` answers for the current position (issue 22): kept in ``state.cache``
+    and dropped when the epoch (every command, every phase start:
+    :func:`hexwar.game.turn.bump_epoch`), the map version or the turn moves on."""
+    key = (state.cache.get("epoch", 0), state.battlemap.version, state.turn)
+    hit = state.cache.get(name)
+    if hit is None or hit[0] != key:
+        hit = (key, {})
+        state.cache[name] = hit
+    memo: dict[Any, Any] = hit[1]
+    return memo
+
+
 def weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: bool = False) -> tuple[str | None, str | None, int]:
     """Whether weapon ``widx`` of ``uid`` may fire at ``tid`` (R7, R4.2).
+
+    Answers are remembered for the position (:func:`_position_memo`): the listing, the
+    check of a declaration and the players ask the same questions many times (issue 22).
 
     Returns:
         ``(problem, mode, hindrances)``: ``problem`` is ``None`` when legal; ``mode`` is a
         :class:`FireMode` value.
+
+    Raises:
+        KeyError: when ``uid`` is not in play.
     """
+    memo = _position_memo(state, "weapon_problem")
+    key = (uid, tid, widx, at_crew)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _weapon_problem(state, uid, tid, widx, at_crew)
+    return hit
+
+
+def _weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: bool) -> tuple[str | None, str | None, int]:
+    """:func:`weapon_problem` computed afresh."""
     u = state.units[uid]
     t = state.units.get(tid)
     if t is None:
@@ -331,7 +360,21 @@ def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
 
 
 def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
-    """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs)."""
+    """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs).
+
+    Remembered for the position (:func:`_position_memo`, not under fog of war, R12.2); each
+    call returns a new list."""
+    if "fog" in state.variants:
+        return _legal_targets(state, side, uid)
+    memo = _position_memo(state, "legal_targets")
+    hit = memo.get((side, uid))
+    if hit is None:
+        hit = memo[(side, uid)] = _legal_targets(state, side, uid)
+    return list(hit)
+
+
+def _legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
+    """:func:`legal_targets` computed afresh."""
     out: list[tuple[str, bool, tuple[int, ...]]] = []
     if attacker_problem(state, side, uid):
         return out

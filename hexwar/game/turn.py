@@ -35,6 +35,8 @@ phase              commands (besides ``EndPhase``)
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..rules.cards import EffectKind
 from ..rules.fire import fire_spread_phase
 from . import movement as mv
@@ -44,8 +46,9 @@ from .actions import command_card as command_card_action
 from .actions import commit as commit_action
 from .actions import undo as undo_action
 from .actions.common import within_limits
-from .commands import SIDES, Command, Commit, IllegalCommand, UseCommandCard, field_problem
+from .commands import SIDES, Command, Commit, EndPhase, IllegalCommand, UseCommandCard, field_problem
 from .events import GameEvent, Recorder
+from .sight import fog_on
 from .state import GameState, Phase, other_side
 
 __all__ = ["Sink", "TurnSequence", "STANDARD_TURNS", "apply_command", "check_command", "legal_commands",
@@ -138,17 +141,52 @@ class TurnSequence:
         return act.check(state, cmd) or None
 
     def legal_commands(self, state: GameState, side: str | None = None) -> list[Command]:
-        """Every legal command for ``side`` (default: the side to act) now, in a fixed order."""
+        """Every legal command for ``side`` (default: the side to act) now, in a fixed order.
+
+        The listing (all but ``EndPhase``) is shared with :meth:`can_act` for the same
+        position (:class:`_Listing`); ``EndPhase`` is checked afresh."""
         if state.result is not None:
             return []
         side = side or state.to_act
         if side is None or side != state.to_act:
             return []
-        return list(self.registry.options(state, side))
+        listing = self._listing(state, side)
+        if listing is None:
+            return list(self.registry.options(state, side))
+        out = listing.all()
+        end = self.registry.action(state.phase, EndPhase)
+        if end is not None and end.check(state, EndPhase(side)) is None:
+            out.append(EndPhase(side))
+        return out
 
     def can_act(self, state: GameState, side: str) -> bool:
         """True when ``side`` has a legal command other than ``EndPhase`` now."""
-        return next(self.registry.options(state, side, include_end=False), None) is not None
+        listing = self._listing(state, side)
+        if listing is None:
+            return next(self.registry.options(state, side, include_end=False), None) is not None
+        return listing.any()
+
+    def _listing(self, state: GameState, side: str) -> _Listing | None:
+        """The shared lazy listing of ``side``'s commands (``EndPhase`` left out) in this
+        position, or ``None`` when it may not be shared (issue 22).
+
+        Kept in ``state.cache`` under the position's key: the epoch (:func:`bump_epoch`:
+        every command bumps it before and after it is carried out, every phase start too;
+        :meth:`dict.clear` of the cache drops the listing with it), the map version, the
+        phase, the side to act, the sides done and the game's result. Under fog (R12.2) the
+        sight a listing may depend on is updated after the command, so nothing is shared.
+        While a listing is being extended, a nested request lists afresh."""
+        if fog_on(state):
+            return None
+        key = (id(self), side, state.cache.get("epoch", 0), state.battlemap.version, state.phase, state.to_act,
+               tuple(sorted(state.done)), state.result is None, state.turn)
+        hit = state.cache.get("listing")
+        if hit is not None and hit[0] == key:
+            listing: _Listing = hit[1]
+            return None if listing.busy else listing
+        listing = _Listing(self.registry.options(state, side, include_end=False))
+        state.cache["listing"] = (key, listing)
+        return listing
 
     def begin_play(self, state: GameState) -> None:
         """Run the automatic steps of a new game to the first decision (the setup's events so
@@ -160,6 +198,44 @@ class TurnSequence:
         finally:
             events = rec.take()
         state.log.extend(events)
+
+
+class _Listing:
+    """A registry listing computed lazily and at most once: :meth:`any` pulls the first
+    command only (what :func:`_advance` needs), :meth:`all` the rest, so the turn sequence's
+    check and the player's listing of one position share one computation (issue 22)."""
+
+    __slots__ = ("items", "_rest", "busy")
+
+    def __init__(self, commands: Iterator[Command]):
+        self.items: list[Command] = []
+        self._rest: Iterator[Command] | None = commands
+        self.busy = False
+
+    def _pull(self, upto: int | None) -> None:
+        """Extend :attr:`items` to ``upto`` commands (``None``: all)."""
+        if self._rest is None:
+            return
+        self.busy = True
+        try:
+            while upto is None or len(self.items) < upto:
+                nxt = next(self._rest, None)
+                if nxt is None:
+                    self._rest = None
+                    break
+                self.items.append(nxt)
+        finally:
+            self.busy = False
+
+    def any(self) -> bool:
+        """True when the listing holds at least one command."""
+        self._pull(1)
+        return bool(self.items)
+
+    def all(self) -> list[Command]:
+        """Every command of the listing, in order (a new list)."""
+        self._pull(None)
+        return list(self.items)
 
 
 STANDARD_TURNS = TurnSequence(STANDARD)

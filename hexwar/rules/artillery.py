@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -281,7 +282,17 @@ def exact_landing_distribution(
     >>> d = exact_landing_distribution(Hex(0, 0), hit_on=4)
     >>> d[Hex(0, 0)], d[Hex(0, -2)], len(d)
     (Fraction(1, 2), Fraction(1, 36), 19)
+
+    Answers are remembered (the AI rates every candidate hex each turn, issue 22); each call
+    returns a new dict.
     """
+    return dict(_landing_items(target, hit_on, bonus, width, height))
+
+
+@lru_cache(maxsize=4096)
+def _landing_items(target: Hex, hit_on: int, bonus: int, width: int | None,
+                   height: int | None) -> tuple[tuple[Hex | None, Fraction], ...]:
+    """:func:`exact_landing_distribution`'s items, in its order (computed once per arguments)."""
     acc, dirf = np.meshgrid(np.arange(1, 7), np.arange(1, 7), indexing="ij")
     col, row = target.offset
     big = 1 << 20
@@ -292,7 +303,7 @@ def exact_landing_distribution(
     for q, r, ok in zip(land.q, land.r, land.on_map, strict=True):
         key: Hex | None = Hex(int(q), int(r)) if (ok or width is None) else None
         out[key] = out.get(key, Fraction(0)) + step
-    return out
+    return tuple(out.items())
 
 
 # -- targeting (R9.2) ------------------------------------------------------------------------

@@ -265,6 +265,11 @@ def _crew_fates(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike],
     return tuple(out)
 
 
+#: (plan head, first k rolls) -> (P, dead, no_miss, ff) after those k rolls (issue 22).
+_PREFIXES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_PREFIX_LIMIT = 20_000
+
+
 @lru_cache(maxsize=8192)
 def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     """Run the dynamic programme of a plan; returns raw numbers (see :func:`_odds_from`)."""
@@ -369,7 +374,23 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         p, _, m = dice_sum_distribution(ndice)
         return np.bincount(m, weights=p, minlength=11)[1:11], np.arange(1, 11)
 
-    for slot, av, di, b_hit, b_int, ndice in rolls:
+    # issue 22: resume from the longest prefix of these rolls already solved with this head
+    # (a Command-card bonus on roll k leaves rolls 0..k-1 as they were): the loop below is a
+    # function of (P, dead, no_miss, ff) and the roll, so resuming gives the same bits.
+    head = plan[:7]
+    done = 0
+    for k in range(len(rolls) - 1, 0, -1):
+        hit = _PREFIXES.get((head, rolls[:k]))
+        if hit is not None:
+            P, dead[:], no_miss, ff = hit[0].copy(), hit[1], hit[2], hit[3]
+            done = k
+            break
+    if len(_PREFIXES) > _PREFIX_LIMIT:
+        _PREFIXES.clear()
+    for idx in range(done, len(rolls)):
+        if idx > done:
+            _PREFIXES[(head, rolls[:idx])] = (P.copy(), dead.copy(), no_miss, ff)
+        slot, av, di, b_hit, b_int, ndice = rolls[idx]
         Q = np.zeros_like(P)
         pd_, sd_, md_ = dice_sum_distribution(ndice)
         for c in range(C):
@@ -592,6 +613,7 @@ def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: U
 def clear_cache() -> None:
     """Forget cached plans (for benchmarks)."""
     _solve.cache_clear()
+    _PREFIXES.clear()
     _odds_from.cache_clear()
     _card_groups.cache_clear()
     _outcome_probs.cache_clear()

@@ -65,7 +65,7 @@ def check(state: GameState, cmd: Commit) -> str | None:
         return f"{name} needs a hex of your deploy zone"
     if not state.battlemap.in_bounds(h):
         return f"{state.hex_label(h)} is off the map"
-    if h not in state.scenario.sides[side].deploy:
+    if h not in deploy_set(state.scenario.sides[side].deploy):
         return f"{h.label} is not in your deploy zone (R5.2)"
     if not ruleset.can_stand(state.battlemap, h, cid):
         return f"{name} may not stand in {h.label} ({state.battlemap.terrain_at(h).name})"
@@ -77,6 +77,20 @@ def check(state: GameState, cmd: Commit) -> str | None:
     if ground_count(state, side, h) + need > STACKING_LIMIT:
         return f"{h.label} already holds {ground_count(state, side, h)} ground units (stacking limit {STACKING_LIMIT}, R5.2)"
     return None
+
+
+_DEPLOY_SETS: dict[int, tuple[tuple[Hex, ...], frozenset[Hex]]] = {}
+
+
+def deploy_set(deploy: tuple[Hex, ...]) -> frozenset[Hex]:
+    """The hexes of a deploy zone (R5.2) as a set, built once per zone: membership in the
+    zone's tuple compares hex by hex, the set hashes once (issue 22)."""
+    hit = _DEPLOY_SETS.get(id(deploy))
+    if hit is None or hit[0] is not deploy:
+        if len(_DEPLOY_SETS) > 256:
+            _DEPLOY_SETS.clear()
+        hit = _DEPLOY_SETS[id(deploy)] = (deploy, frozenset(deploy))
+    return hit[1]
 
 
 def new_unit(state: GameState, uid: str, side: str, h: Hex | None, aloft: bool) -> UnitState:
