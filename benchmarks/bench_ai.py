@@ -31,7 +31,10 @@ def bench(path: str, turns: int, seeds: int) -> tuple[str, dict[str, list[float]
     for seed in range(seeds):
         for pair in (("standard", "standard"), ("standard", "random")):
             g = sc.new_game(seed=seed)
-            players = {"german": make_player(pair[0], "german", seed), "soviet": make_player(pair[1], "soviet", seed)}
+            players = {
+                "german": make_player(pair[0], "german", seed),
+                "soviet": make_player(pair[1], "soviet", seed),
+            }
             while not g.over and g.turn <= turns:
                 side = g.to_act
                 p = players[side]
@@ -52,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=2)
     args = ap.parse_args(argv)
     files = args.scenarios or [str(p) for p in sorted(content_dir("scenarios").glob("*.toml"))]
-    print(f"standard AI decision time, {args.seeds} seed(s) x 2 games, up to {args.turns} turns; target < {TARGET_S:.0f} s")
+    print(
+        f"standard AI decision time, {args.seeds} seed(s) x 2 games, up to {args.turns} turns; target < {TARGET_S:.0f} s"
+    )
     head = f"{'scenario':<22} {'phase':<12} {'decisions':>9} {'mean ms':>9} {'p95 ms':>9} {'max ms':>9} {'max/target':>10}"
     print(head)
     print("-" * len(head))
@@ -62,11 +67,15 @@ def main(argv: list[str] | None = None) -> int:
         alls = [x for v in by_phase.values() for x in v]
         for phase in sorted(by_phase, key=lambda p: -max(by_phase[p])):
             v = np.array(by_phase[phase]) * 1000
-            print(f"{sid:<22} {phase:<12} {len(v):>9} {v.mean():>9.1f} {np.percentile(v, 95):>9.1f} {v.max():>9.1f} "
-                  f"{v.max() / 1000 / TARGET_S:>10.3f}")
+            print(
+                f"{sid:<22} {phase:<12} {len(v):>9} {v.mean():>9.1f} {np.percentile(v, 95):>9.1f} {v.max():>9.1f} "
+                f"{v.max() / 1000 / TARGET_S:>10.3f}"
+            )
         a = np.array(alls) * 1000
-        print(f"{sid:<22} {'(all)':<12} {len(a):>9} {a.mean():>9.1f} {np.percentile(a, 95):>9.1f} {a.max():>9.1f} "
-              f"{a.max() / 1000 / TARGET_S:>10.3f}")
+        print(
+            f"{sid:<22} {'(all)':<12} {len(a):>9} {a.mean():>9.1f} {np.percentile(a, 95):>9.1f} {a.max():>9.1f} "
+            f"{a.max() / 1000 / TARGET_S:>10.3f}"
+        )
         worst = max(worst, a.max() / 1000)
     print(f"\nworst decision: {worst * 1000:.0f} ms = {worst / TARGET_S:.3f} of the target")
     return 0

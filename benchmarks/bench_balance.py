@@ -38,6 +38,7 @@ def load_text() -> str:
 
 def timed(specs, client=None, **kw) -> tuple[float, float, list]:
     """``(wall s, CPU s, records)``: CPU of this process plus, on a cluster, of every worker process."""
+
     def cpu() -> float:
         own = time.process_time()
         return own + (sum(client.run(time.process_time).values()) if client is not None else 0.0)
@@ -80,6 +81,7 @@ def dask_own_costs(client, idle_s: float = 10.0, tasks: int = 200) -> tuple[floa
     through the cluster and gathering them, less the idle share over that time. Neither
     depends on other processes' load as wall-clock figures do.
     """
+
     def cpu() -> float:
         return time.process_time() + sum(client.run(time.process_time).values())
 
@@ -105,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     n = args.games or (6 if args.quick else 24)
     kind = bal.game_kind("scenario")
     sources = [bal.load_scenario_source(s) for s in args.scenarios.split(",")]
-    specs = bal.plan_games(kind, sources, [None], n, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS)
+    specs = bal.plan_games(
+        kind, sources, [None], n, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS
+    )
     print(f"{len(specs)} games ({args.scenarios}, {n} each); before: {load_text()}")
     bal.run_balance(specs[:2], quiet=True)  # warm this process's imports and caches
     t_none, c_none, ref = timed(specs, cluster="none")
@@ -115,8 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     for workers in (1, 2):
         t0 = time.perf_counter()
         with dask.config.set(QUIET_DASK):  # what hexwar balance --workers K starts
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                   silence_logs=50)
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=50,
+            )
         client = Client(cluster)
         start = time.perf_counter() - t0
         try:
@@ -130,15 +139,24 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             client.close()
             cluster.close()
-        rows.append((f"local, {workers} worker{'s' if workers > 1 else ''}", workers, t, c,
-                     f"{start:.1f} s start-up; same CSV: {'yes' if same else 'NO'}"))
+        rows.append(
+            (
+                f"local, {workers} worker{'s' if workers > 1 else ''}",
+                workers,
+                t,
+                c,
+                f"{start:.1f} s start-up; same CSV: {'yes' if same else 'NO'}",
+            )
+        )
     print(f"after: {load_text()}\n")
     heads = ("configuration", "workers", "wall s", "games/s", "games/s/worker", "CPU s", "cores got", "note")
     print(" | ".join(heads))
     print(" | ".join("---" for _ in heads))
     for name, w, t, c, note in rows:
-        print(f"{name} | {w} | {t:.2f} | {len(specs) / t:.2f} | {len(specs) / t / w:.2f} | {c:.2f} | {c / t:.2f} "
-              f"| {note}")
+        print(
+            f"{name} | {w} | {t:.2f} | {len(specs) / t:.2f} | {len(specs) / t / w:.2f} | {c:.2f} | {c / t:.2f} "
+            f"| {note}"
+        )
     t1, t2 = rows[1][2], rows[2][2]
     c1, c2 = rows[1][3], rows[2][3]
     speedup = t1 / t2
@@ -147,34 +165,54 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("figure | measured | baseline | target | ratio to target")
     print("--- | --- | --- | --- | ---")
-    print(f"speed-up, 2 workers over 1 | {speedup:.2f}x | 1.00x (one process) | >= 1.7x | {speedup / 1.7:.2f}")
-    print(f"overhead per game, 1 worker vs none | {100 * overhead:+.1f}% ({1000 * (t1 - t_none) / len(specs):+.1f} ms/game) "
-          f"| 0% | <= 5% | {(overhead / 0.05) if overhead > 0 else 0.0:.2f} (lower is better)")
-    print(f"CPU overhead per game, 1 worker vs none | {100 * cpu_overhead:+.1f}% "
-          f"({1000 * (c1 - c_none) / len(specs):+.1f} ms CPU/game) | 0% | <= 5% | "
-          f"{(cpu_overhead / 0.05) if cpu_overhead > 0 else 0.0:.2f} (lower is better)")
+    print(
+        f"speed-up, 2 workers over 1 | {speedup:.2f}x | 1.00x (one process) | >= 1.7x | {speedup / 1.7:.2f}"
+    )
+    print(
+        f"overhead per game, 1 worker vs none | {100 * overhead:+.1f}% ({1000 * (t1 - t_none) / len(specs):+.1f} ms/game) "
+        f"| 0% | <= 5% | {(overhead / 0.05) if overhead > 0 else 0.0:.2f} (lower is better)"
+    )
+    print(
+        f"CPU overhead per game, 1 worker vs none | {100 * cpu_overhead:+.1f}% "
+        f"({1000 * (c1 - c_none) / len(specs):+.1f} ms CPU/game) | 0% | <= 5% | "
+        f"{(cpu_overhead / 0.05) if cpu_overhead > 0 else 0.0:.2f} (lower is better)"
+    )
     print(f"CPU overhead per game, 2 workers vs none | {100 * (c2 - c_none) / c_none:+.1f}% | 0% | <= 5% | -")
     # per worker by CPU time: what the speed-up would be with two free cores (each worker's games
     # per CPU second of its own work); the wall-clock speed-up above is what this machine gave now
     eff = (len(specs) / c2) / (len(specs) / c1)
     print(f"games per CPU s, 1 worker | {len(specs) / c1:.2f} | {len(specs) / c_none:.2f} (none) | - | -")
-    print(f"games per CPU s, 2 workers | {len(specs) / c2:.2f} | {len(specs) / c1:.2f} (1 worker) | - | {eff:.2f}")
-    print(f"speed-up by CPU time, 2 workers over 1 (2 x games per CPU s ratio) | {2 * eff:.2f}x | 1.00x | >= 1.7x | "
-          f"{2 * eff / 1.7:.2f}")
-    print("(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
-          "and the wall-clock speed-up falls with it)")
+    print(
+        f"games per CPU s, 2 workers | {len(specs) / c2:.2f} | {len(specs) / c1:.2f} (1 worker) | - | {eff:.2f}"
+    )
+    print(
+        f"speed-up by CPU time, 2 workers over 1 (2 x games per CPU s ratio) | {2 * eff:.2f}x | 1.00x | >= 1.7x | "
+        f"{2 * eff / 1.7:.2f}"
+    )
+    print(
+        "(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
+        "and the wall-clock speed-up falls with it)"
+    )
     idle, per_chunk = dask_costs
     game_cpu = c_none / len(specs)
     per_chunk_games = max(1, round(bal.SECONDS_PER_CHUNK / bal.DEFAULT_GAME_SECONDS))  # a long run's chunk
     est = (per_chunk / per_chunk_games + idle * game_cpu) / game_cpu
-    print(f"Dask's own CPU, 1 worker | idle {100 * idle:.2f}% of a core; {1000 * per_chunk:.1f} ms CPU per chunk | "
-          f"- | - | -")
-    print(f"overhead per game on free cores (idle share + chunk cost / {per_chunk_games} games, over "
-          f"{1000 * game_cpu:.0f} ms CPU a game) | {100 * est:+.2f}% | 0% | <= 5% | {est / 0.05:.2f} (lower is better)")
-    print(f"game CPU on a worker vs this process, same 6 games alternately x3 | {100 * (paired[1] / paired[0] - 1):+.1f}% "
-          f"({paired[1]:.2f} s vs {paired[0]:.2f} s) | 0% | <= 5% | -")
+    print(
+        f"Dask's own CPU, 1 worker | idle {100 * idle:.2f}% of a core; {1000 * per_chunk:.1f} ms CPU per chunk | "
+        f"- | - | -"
+    )
+    print(
+        f"overhead per game on free cores (idle share + chunk cost / {per_chunk_games} games, over "
+        f"{1000 * game_cpu:.0f} ms CPU a game) | {100 * est:+.2f}% | 0% | <= 5% | {est / 0.05:.2f} (lower is better)"
+    )
+    print(
+        f"game CPU on a worker vs this process, same 6 games alternately x3 | {100 * (paired[1] / paired[0] - 1):+.1f}% "
+        f"({paired[1]:.2f} s vs {paired[0]:.2f} s) | 0% | <= 5% | -"
+    )
     per_worker = len(specs) / t1
-    print(f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:")
+    print(
+        f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:"
+    )
     print("games | 1 worker | 2 workers | 16 workers | 64 workers")
     print("--- | --- | --- | --- | ---")
     for total in (10**5, 10**6):

@@ -39,10 +39,14 @@ def main() -> None:
                 st.apply(cmd)
     print(f"standard player, {n} wars each of the basic game and the advanced rules")
     print("(CPU milliseconds per decision)")
-    print(f"{'decision':16s} {'count':>7s} {'mean ms':>9s} {'max ms':>8s} {'target ms':>10s} {'max/target':>11s}")
+    print(
+        f"{'decision':16s} {'count':>7s} {'mean ms':>9s} {'max ms':>8s} {'target ms':>10s} {'max/target':>11s}"
+    )
     for k, v in sorted(times.items()):
-        print(f"{k:16s} {len(v):7d} {sum(v) / len(v) * 1000:9.2f} {max(v) * 1000:8.2f} {TARGET * 1000:10.0f} "
-              f"{max(v) / TARGET:11.2f}")
+        print(
+            f"{k:16s} {len(v):7d} {sum(v) / len(v) * 1000:9.2f} {max(v) * 1000:8.2f} {TARGET * 1000:10.0f} "
+            f"{max(v) / TARGET:11.2f}"
+        )
     st, _ = new_campaign(1)
     for s in ("german", "soviet"):
         st.apply(ps[s].choose(st)) if st.phase == "choose_tactics" else None
@@ -53,8 +57,10 @@ def main() -> None:
     t0 = time.perf_counter()
     odds.odds_table(st, "german")
     warm = time.perf_counter() - t0
-    print(f"exact odds table of a placement (7 battle cards x tactic options): cold {cold * 1000:.2f} ms, "
-          f"cached {warm * 1000:.2f} ms")
+    print(
+        f"exact odds table of a placement (7 battle cards x tactic options): cold {cold * 1000:.2f} ms, "
+        f"cached {warm * 1000:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -93,20 +93,33 @@ def worker(repeats: int) -> None:
     cam.center_on(Hex(50, 25))
     for _ in range(3):
         until_settled()
-    out: dict[str, object] = {"module": str(Path(hexwar.__file__).parent), "renderer": gl.gl_info.get_renderer()}
+    out: dict[str, object] = {
+        "module": str(Path(hexwar.__file__).parent),
+        "renderer": gl.gl_info.get_renderer(),
+    }
     # a unit moves: set_counters with one counter moved, then one frame
     both, alone, cpu = [], [], []
     for i in range(max(5, 2 * repeats)):
         moved = list(us)
-        moved[0] = CounterView(Hex(50 + i % 3, 25), us[0].side, us[0].unit_type, us[0].label, us[0].endurance,
-                               us[0].endurance_max)
+        moved[0] = CounterView(
+            Hex(50 + i % 3, 25),
+            us[0].side,
+            us[0].unit_type,
+            us[0].label,
+            us[0].endurance,
+            us[0].endurance_max,
+        )
         c0, s = time.process_time(), time.perf_counter()
         view.set_counters(moved)
         t, _ = frame()
         both.append((time.perf_counter() - s) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
         alone.append(t)
-    out["move"], out["move_frame"], out["move_cpu"] = statistics.median(both), statistics.median(alone), statistics.median(cpu)
+    out["move"], out["move_frame"], out["move_cpu"] = (
+        statistics.median(both),
+        statistics.median(alone),
+        statistics.median(cpu),
+    )
     # zoom steps (in and out by 1.1, as a wheel notch), each left to settle
     worst, worst_cpu, frames = [], [], []
     for i in range(repeats):
@@ -115,8 +128,11 @@ def worker(repeats: int) -> None:
         worst.append(a)
         worst_cpu.append(b)
         frames.append(n)
-    out["zoom"], out["zoom_cpu"], out["zoom_frames"] = (statistics.median(worst), statistics.median(worst_cpu),
-                                                        statistics.median(frames))
+    out["zoom"], out["zoom_cpu"], out["zoom_frames"] = (
+        statistics.median(worst),
+        statistics.median(worst_cpu),
+        statistics.median(frames),
+    )
     # a wheel: a zoom step every second frame, 12 steps
     s = time.perf_counter()
     n = 0
@@ -136,8 +152,11 @@ def worker(repeats: int) -> None:
             worst.append(a)
             worst_cpu.append(b)
             frames.append(n)
-        out[name], out[name + "_cpu"], out[name + "_frames"] = (statistics.median(worst), statistics.median(worst_cpu),
-                                                                statistics.median(frames))
+        out[name], out[name + "_cpu"], out[name + "_frames"] = (
+            statistics.median(worst),
+            statistics.median(worst_cpu),
+            statistics.median(frames),
+        )
     view.delete()
     win.close()
     print(json.dumps(out), flush=True)
@@ -146,8 +165,14 @@ def worker(repeats: int) -> None:
 def run(tree: Path, repeats: int) -> dict:
     """Run :func:`worker` with ``tree`` first on the import path."""
     env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    res = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
-                         env=env, check=True, capture_output=True, text=True, cwd=tree)
+    res = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tree,
+    )
     row = json.loads([line for line in res.stdout.splitlines() if line.startswith("{")][-1])
     if Path(row["module"]).resolve() != (tree / "hexwar").resolve():
         raise SystemExit(f"the worker imported hexwar from {row['module']}, not from {tree}")
@@ -156,7 +181,9 @@ def run(tree: Path, repeats: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=None, help="zoom steps and toggles measured (default 5, quick 2)")
+    ap.add_argument(
+        "--repeats", type=int, default=None, help="zoom steps and toggles measured (default 5, quick 2)"
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--baseline", default=BASELINE_REF, help=f"baseline commit (default {BASELINE_REF})")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -173,8 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         base_tree = baseline_tree(args.baseline, Path(tmp))
         now = run(ROOT, repeats)
         old = run(base_tree, repeats) if base_tree is not None else None
-    print(f"renderer: {now['renderer']}; 1280x800 window, 1x MSAA; 100x100 map, 300 counters; {repeats} repeats; "
-          f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f}; baseline {args.baseline if old else 'not available'}")
+    print(
+        f"renderer: {now['renderer']}; 1280x800 window, 1x MSAA; 100x100 map, 300 counters; {repeats} repeats; "
+        f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f}; baseline {args.baseline if old else 'not available'}"
+    )
     head = f"{'figure':<44} {'baseline':>10} {'now':>10} {'target':>9} {'ratio':>7}  note"
     print(head)
     print("-" * len(head))
@@ -188,20 +217,34 @@ def main(argv: list[str] | None = None) -> int:
     row("frame after a unit moves (set_counters+draw)", "move", target=TARGETS["move"])
     row("  the frame alone", "move_frame")
     row("  CPU time, all threads", "move_cpu")
-    row("zoom step: worst frame until settled", "zoom", target=TARGETS["zoom"],
-        note=f"{now['zoom_frames']:.0f} frames to settle (baseline {old['zoom_frames']:.0f})" if old else "")
+    row(
+        "zoom step: worst frame until settled",
+        "zoom",
+        target=TARGETS["zoom"],
+        note=f"{now['zoom_frames']:.0f} frames to settle (baseline {old['zoom_frames']:.0f})" if old else "",
+    )
     row("  CPU time of that frame, all threads", "zoom_cpu")
     row("wheel zoom, a step every 2nd frame", "wheel_fps", unit="fps")
-    row("label toggle: worst frame until settled", "labels", target=TARGETS["labels"],
-        note=f"{now['labels_frames']:.0f} frames to settle" if old else "")
+    row(
+        "label toggle: worst frame until settled",
+        "labels",
+        target=TARGETS["labels"],
+        note=f"{now['labels_frames']:.0f} frames to settle" if old else "",
+    )
     row("  CPU time of that frame, all threads", "labels_cpu")
-    row("grid toggle: worst frame until settled", "grid", target=TARGETS["grid"],
-        note=f"{now['grid_frames']:.0f} frames to settle" if old else "")
+    row(
+        "grid toggle: worst frame until settled",
+        "grid",
+        target=TARGETS["grid"],
+        note=f"{now['grid_frames']:.0f} frames to settle" if old else "",
+    )
     row("  CPU time of that frame, all threads", "grid_cpu")
     if old:
-        print("\nspeed-up against the baseline: " + ", ".join(
-            f"{k} {old[k] / now[k]:.1f}x" for k in ("move", "zoom", "labels", "grid")) +
-            f", wheel {now['wheel_fps'] / old['wheel_fps']:.1f}x")
+        print(
+            "\nspeed-up against the baseline: "
+            + ", ".join(f"{k} {old[k] / now[k]:.1f}x" for k in ("move", "zoom", "labels", "grid"))
+            + f", wheel {now['wheel_fps'] / old['wheel_fps']:.1f}x"
+        )
     return 0
 
 

@@ -49,19 +49,38 @@ def worker(names: list[str], games: int, first_seed: int) -> None:
         c0 = time.process_time()
         for seed in range(first_seed, first_seed + games):
             o = bal.play_scenario_game(sc, seed, None, ai, bal.MAX_TURNS)
-            results.append([o.winner, o.reason, o.turn, sorted(o.score.items()), sorted(o.objective_points.items()),
-                            o.commands])
+            results.append(
+                [
+                    o.winner,
+                    o.reason,
+                    o.turn,
+                    sorted(o.score.items()),
+                    sorted(o.objective_points.items()),
+                    o.commands,
+                ]
+            )
         cpu = time.process_time() - c0
         digest = hashlib.sha256(json.dumps(results).encode()).hexdigest()[:12]
-        print(json.dumps({"scenario": name, "games": games, "cpu": cpu, "digest": digest,
-                          "module": str(Path(hexwar.__file__).parent)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "scenario": name,
+                    "games": games,
+                    "cpu": cpu,
+                    "digest": digest,
+                    "module": str(Path(hexwar.__file__).parent),
+                }
+            ),
+            flush=True,
+        )
 
 
 def baseline_tree(ref: str, into: Path) -> Path | None:
     """Unpack ``git archive ref`` into ``into``; ``None`` when git or the commit is missing."""
     try:
-        data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref], check=True,
-                              capture_output=True).stdout
+        data = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", ref], check=True, capture_output=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     path = into / "baseline.tar"
@@ -74,8 +93,16 @@ def baseline_tree(ref: str, into: Path) -> Path | None:
 def run(tree: Path, names: list[str], games: int, first_seed: int) -> dict[str, dict]:
     """Run :func:`worker` with ``tree`` first on the import path; results by scenario."""
     env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--games", str(games), "--seed", str(first_seed),
-           *names]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        "--games",
+        str(games),
+        "--seed",
+        str(first_seed),
+        *names,
+    ]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
     rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     for r in rows:
@@ -87,7 +114,9 @@ def run(tree: Path, names: list[str], games: int, first_seed: int) -> dict[str, 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scenarios", nargs="*", help=f"scenario names (default: {', '.join(SCENARIOS)})")
-    ap.add_argument("--games", type=int, default=None, help="games per scenario and tree (default 4, quick 2)")
+    ap.add_argument(
+        "--games", type=int, default=None, help="games per scenario and tree (default 4, quick 2)"
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--baseline", default=BASELINE_REF, help=f"baseline commit (default {BASELINE_REF})")
@@ -98,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         worker(names, games, args.seed)
         return 0
-    print(f"AI-vs-AI games (standard vs standard), {games} per scenario and tree, seeds {args.seed}.."
-          f"{args.seed + games - 1}; CPU seconds of the game process; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"AI-vs-AI games (standard vs standard), {games} per scenario and tree, seeds {args.seed}.."
+        f"{args.seed + games - 1}; CPU seconds of the game process; load average {os.getloadavg()[0]:.1f}"
+    )
     with tempfile.TemporaryDirectory(prefix="hexwar-bench-games-") as tmp:
         base = baseline_tree(args.baseline, Path(tmp))
         if base is None:
@@ -119,10 +150,15 @@ def main(argv: list[str] | None = None) -> int:
             ratio = g_now / g_old
             worst = ratio if worst is None else min(worst, ratio)
             same = "yes" if old["digest"] == now["digest"] else "NO"
-            print(f"{name:<13} {g_old:>12.2f} {g_now:>9.2f} {ratio:>6.2f}x {TARGET_RATIO:>6.1f}x {same:>13}", flush=True)
+            print(
+                f"{name:<13} {g_old:>12.2f} {g_now:>9.2f} {ratio:>6.2f}x {TARGET_RATIO:>6.1f}x {same:>13}",
+                flush=True,
+            )
         if worst is not None:
-            print(f"\nworst ratio {worst:.2f}x against the {TARGET_RATIO:.1f}x target (ratio to target "
-                  f"{worst / TARGET_RATIO:.2f}; at least 1.00 meets it); baseline {args.baseline}")
+            print(
+                f"\nworst ratio {worst:.2f}x against the {TARGET_RATIO:.1f}x target (ratio to target "
+                f"{worst / TARGET_RATIO:.2f}; at least 1.00 meets it); baseline {args.baseline}"
+            )
     return 0
 
 

@@ -55,10 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(head))
     for name in ("lines", "lines-4p"):
         gps, worst, cmds = bench(name, n)
-        print(f"{name + ' games / s':<34} {gps:>10.2f} {BASELINE_GAMES_S[name]:>10.2f} {TARGET_GAMES_S[name]:>10.2f} "
-              f"{gps / TARGET_GAMES_S[name]:>8.2f}")
-        print(f"{name + ' worst decision s':<34} {worst:>10.3f} {'':>10} {TARGET_DECISION_S:>10.2f} "
-              f"{worst / TARGET_DECISION_S:>8.3f}")
+        print(
+            f"{name + ' games / s':<34} {gps:>10.2f} {BASELINE_GAMES_S[name]:>10.2f} {TARGET_GAMES_S[name]:>10.2f} "
+            f"{gps / TARGET_GAMES_S[name]:>8.2f}"
+        )
+        print(
+            f"{name + ' worst decision s':<34} {worst:>10.3f} {'':>10} {TARGET_DECISION_S:>10.2f} "
+            f"{worst / TARGET_DECISION_S:>8.3f}"
+        )
         print(f"{name + ' commands / game':<34} {cmds / n:>10.0f}")
     return 0
 

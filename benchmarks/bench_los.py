@@ -133,7 +133,9 @@ def one_to_all(fn: Callable[[Hex], object], viewers: list[Hex], repeats: int) ->
     return statistics.mean(walls), cpu
 
 
-def per_call_us(fn: Callable[[Hex, Hex], object], pairs: list[tuple[Hex, Hex]], repeats: int) -> tuple[float, float]:
+def per_call_us(
+    fn: Callable[[Hex, Hex], object], pairs: list[tuple[Hex, Hex]], repeats: int
+) -> tuple[float, float]:
     """(median, mean) microseconds of ``fn(a, b)`` over ``pairs``; per-pair best of ``repeats``."""
     times = []
     for a, b in pairs:
@@ -149,8 +151,10 @@ def per_call_us(fn: Callable[[Hex, Hex], object], pairs: list[tuple[Hex, Hex]], 
 def random_pairs(m: BattleMap, n: int, rng: np.random.Generator) -> list[tuple[Hex, Hex]]:
     cols = rng.integers(0, m.width, size=(n, 2))
     rows = rng.integers(0, m.height, size=(n, 2))
-    return [(Hex.from_offset(int(c0), int(r0)), Hex.from_offset(int(c1), int(r1)))
-            for (c0, c1), (r0, r1) in zip(cols, rows, strict=True)]
+    return [
+        (Hex.from_offset(int(c0), int(r0)), Hex.from_offset(int(c1), int(r1)))
+        for (c0, c1), (r0, r1) in zip(cols, rows, strict=True)
+    ]
 
 
 # -- the benchmark ---------------------------------------------------------------------------------
@@ -164,8 +168,10 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
     t = time.perf_counter()
     _get_plan(m.height, m.width, 0)
     _get_plan(m.height, m.width, 1)
-    notes.append(f"{label}: first-use plan build for both column parities {time.perf_counter() - t:.2f} s "
-                 "(once per map shape; every later query and overlay change reuses it)")
+    notes.append(
+        f"{label}: first-use plan build for both column parities {time.perf_counter() - t:.2f} s "
+        "(once per map shape; every later query and overlay change reuses it)"
+    )
 
     # fast single queries (warm)
     for a, b in pairs:
@@ -182,7 +188,10 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
     e_med, e_mean = per_call_us(lambda a, b: line_of_sight_exact(m, a, b), ex_pairs, 1)
     viewer = viewers[0]
     k = 300 if quick else 1500
-    sample = [Hex.from_offset(int(c), int(r)) for c, r in zip(rng.integers(0, m.width, k), rng.integers(0, m.height, k), strict=True)]
+    sample = [
+        Hex.from_offset(int(c), int(r))
+        for c, r in zip(rng.integers(0, m.width, k), rng.integers(0, m.height, k), strict=True)
+    ]
     e_wall, e_cpu = one_to_all(lambda v: [line_of_sight_exact(m, v, b) for b in sample], [viewer], 1)
     e_wall, e_cpu = e_wall * hexes / k, e_cpu * hexes / k  # per whole map
 
@@ -196,9 +205,11 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
     differ = sum(rb.status(a, b) != CODES[line_of_sight(m, a, b).status] for a, b in check)
     asym = sum((rb.status(a, b) == BLOCKED) != (rb.status(b, a) == BLOCKED) for a, b in check)
     fast_asym = sum(line_of_sight(m, a, b).status != line_of_sight(m, b, a).status for a, b in check)
-    notes.append(f"{label}: Red Blob differs from the exact status on {100 * differ / len(check):.1f}% of "
-                 f"{len(check)} random pairs and is asymmetric on {100 * asym / len(check):.1f}% "
-                 f"(fast path: {fast_asym} asymmetric)")
+    notes.append(
+        f"{label}: Red Blob differs from the exact status on {100 * differ / len(check):.1f}% of "
+        f"{len(check)} random pairs and is asymmetric on {100 * asym / len(check):.1f}% "
+        f"(fast path: {fast_asym} asymmetric)"
+    )
     # lines along hexsides (offsets k*(2,-1), k*(1,1), k*(-1,2)): where drawers go wrong
     spine = []
     for a, _ in pairs[:3000]:
@@ -209,18 +220,51 @@ def bench_map(label: str, m: BattleMap, quick: bool, rows: list[list[str]], note
                 spine.append((a, b))
     differ = sum(rb.status(a, b) != CODES[line_of_sight(m, a, b).status] for a, b in spine)
     asym = sum((rb.status(a, b) == BLOCKED) != (rb.status(b, a) == BLOCKED) for a, b in spine)
-    notes.append(f"{label}: on {len(spine)} pairs along hexsides Red Blob differs on {100 * differ / len(spine):.1f}% "
-                 f"and is asymmetric on {100 * asym / len(spine):.1f}%")
+    notes.append(
+        f"{label}: on {len(spine)} pairs along hexsides Red Blob differs on {100 * differ / len(spine):.1f}% "
+        f"and is asymmetric on {100 * asym / len(spine):.1f}%"
+    )
 
     def rate(t: float) -> str:
         r = hexes / t
         return f"{r / 1e6:.2f}M" if r >= 1e6 else f"{r / 1e3:.1f}k"
 
-    rows.append([label, "fast (hexwar.model.los)", f"{f_med:.1f}", f"{f_mean:.1f}", rate(f_wall), rate(f_cpu), "1", "1"])
-    rows.append([label, "exact (shapely)", f"{e_med:.0f}", f"{e_mean:.0f}", rate(e_wall), rate(e_cpu),
-                 f"{e_mean / f_mean:.0f}x", f"{e_wall / f_wall:.0f}x"])
-    rows.append([label, "Red Blob lerp+round", f"{r_med:.1f}", f"{r_mean:.1f}", rate(r_wall), rate(r_cpu),
-                 f"{r_mean / f_mean:.1f}x", f"{r_wall / f_wall:.0f}x"])
+    rows.append(
+        [
+            label,
+            "fast (hexwar.model.los)",
+            f"{f_med:.1f}",
+            f"{f_mean:.1f}",
+            rate(f_wall),
+            rate(f_cpu),
+            "1",
+            "1",
+        ]
+    )
+    rows.append(
+        [
+            label,
+            "exact (shapely)",
+            f"{e_med:.0f}",
+            f"{e_mean:.0f}",
+            rate(e_wall),
+            rate(e_cpu),
+            f"{e_mean / f_mean:.0f}x",
+            f"{e_wall / f_wall:.0f}x",
+        ]
+    )
+    rows.append(
+        [
+            label,
+            "Red Blob lerp+round",
+            f"{r_med:.1f}",
+            f"{r_mean:.1f}",
+            rate(r_wall),
+            rate(r_cpu),
+            f"{r_mean / f_mean:.1f}x",
+            f"{r_wall / f_wall:.0f}x",
+        ]
+    )
 
 
 # -- issue 22: scale, spikes, memory -------------------------------------------------------------
@@ -271,10 +315,24 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
     g_t = best_of(lambda: np.take(src, idx, out=buf, mode="clip"), 7)
     limit = 100 * 100 / g_t
     rate = 100 * 100 / wall
-    out.append(("one-to-all 100x100 (+hind +hills), wall best (CPU mean)", f"{_fmt_rate(rate)} ({_fmt_rate(1e4 / cpu)})",
-                BASELINE["oneall100"], ">= 10M/s", f"{rate / 10e6:.2f}"))
-    out.append((f"  vs plain gather of its {idx.size:,} entries ({_fmt_rate(limit)})", f"{100 * rate / limit:.0f}%",
-                BASELINE["ratio"], ">= 33%", f"{rate / limit * 3:.2f}"))
+    out.append(
+        (
+            "one-to-all 100x100 (+hind +hills), wall best (CPU mean)",
+            f"{_fmt_rate(rate)} ({_fmt_rate(1e4 / cpu)})",
+            BASELINE["oneall100"],
+            ">= 10M/s",
+            f"{rate / 10e6:.2f}",
+        )
+    )
+    out.append(
+        (
+            f"  vs plain gather of its {idx.size:,} entries ({_fmt_rate(limit)})",
+            f"{100 * rate / limit:.0f}%",
+            BASELINE["ratio"],
+            ">= 33%",
+            f"{rate / limit * 3:.2f}",
+        )
+    )
     # larger maps: one viewer or a few (past the plan limit the geometry is computed per viewer)
     for size, target, key in ((200, None, "oneall200"), (300, 2e6, None), (500, 1e6, None)):
         if quick and size == 500:
@@ -288,10 +346,16 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         t2 = time.perf_counter()
         w, c = one_to_all(lambda v: visibility(mm, v), vs, 1)
         r = size * size / w
-        out.append((f"one-to-all {size}x{size}, {len(vs)} random viewers, wall (CPU); first call {t1 - t:.2f} s, "
-                    f"second (builds the near table) {t2 - t1:.2f} s", f"{_fmt_rate(r)} ({_fmt_rate(size * size / c)})",
-                    BASELINE.get(key or "", "-"),
-                    f">= {target / 1e6:.0f}M/s" if target else "-", f"{r / target:.2f}" if target else "-"))
+        out.append(
+            (
+                f"one-to-all {size}x{size}, {len(vs)} random viewers, wall (CPU); first call {t1 - t:.2f} s, "
+                f"second (builds the near table) {t2 - t1:.2f} s",
+                f"{_fmt_rate(r)} ({_fmt_rate(size * size / c)})",
+                BASELINE.get(key or "", "-"),
+                f">= {target / 1e6:.0f}M/s" if target else "-",
+                f"{r / target:.2f}" if target else "-",
+            )
+        )
     # the slowest single query after the first, on a fresh 200x200 map (no plan yet)
     L._PLANS.clear()
     m2 = make_map(200, 6, hindrance=0.10, hills=3)
@@ -303,9 +367,15 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         line_of_sight(m2, a, b)
         worst_cpu = max(worst_cpu, time.process_time() - c)
         worst = max(worst, time.perf_counter() - t)
-    out.append((f"slowest single query after the first (200x200, {len(hexes) // 2:,} random pairs), CPU (wall)",
-                f"{worst_cpu * 1e3:.1f} ms ({worst * 1e3:.0f} ms)", BASELINE["spike"], "<= 50 ms",
-                f"{50 / (worst_cpu * 1e3):.2f}"))
+    out.append(
+        (
+            f"slowest single query after the first (200x200, {len(hexes) // 2:,} random pairs), CPU (wall)",
+            f"{worst_cpu * 1e3:.1f} ms ({worst * 1e3:.0f} ms)",
+            BASELINE["spike"],
+            "<= 50 ms",
+            f"{50 / (worst_cpu * 1e3):.2f}",
+        )
+    )
     # LOS caches of a 500x500 map: what stays allocated after queries and a visibility call
     if not quick:
         L._PLANS.clear()
@@ -321,29 +391,51 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         gc.collect()
         kept, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        out.append(("LOS caches of a 500x500 map (kept / peak)", f"{(kept - base) / 2**20:.0f} / {(peak - base) / 2**20:.0f} MB",
-                    "-", "< 256 MB", f"{256 / max((kept - base) / 2**20, 1e-9):.2f}"))
+        out.append(
+            (
+                "LOS caches of a 500x500 map (kept / peak)",
+                f"{(kept - base) / 2**20:.0f} / {(peak - base) / 2**20:.0f} MB",
+                "-",
+                "< 256 MB",
+                f"{256 / max((kept - base) / 2**20, 1e-9):.2f}",
+            )
+        )
         # hexwar los --all on 500x500, in a fresh process
         with tempfile.TemporaryDirectory() as d:
             path = f"{d}/m500.json"
             m5.save(path)
             # The child reports its own peak RSS (VmHWM): RUSAGE_CHILDREN's ru_maxrss also
             # counts the pages of this (large) process the child held between fork and exec.
-            code = ("import atexit, runpy, sys\n"
-                    "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
-                    ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
-                    f"sys.argv = ['hexwar', 'los', {path!r}, 'A01', '--all', '--json']\n"
-                    "runpy.run_module('hexwar.cli', run_name='__main__')\n")
+            code = (
+                "import atexit, runpy, sys\n"
+                "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
+                ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
+                f"sys.argv = ['hexwar', 'los', {path!r}, 'A01', '--all', '--json']\n"
+                "runpy.run_module('hexwar.cli', run_name='__main__')\n"
+            )
             t = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  text=True, check=True)
+            proc = subprocess.run(
+                [sys.executable, "-c", code],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=True,
+            )
             w = time.perf_counter() - t
             hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VmHWM")]
-            rss = int(hwm[-1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            rss = (
+                int(hwm[-1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            )
         cpu_child = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out.append(("hexwar los --all on 500x500 (wall, max RSS)",
-                    f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB", BASELINE["losall500"],
-                    "< 3 s, < 512 MB", f"{3 / w:.2f}, {512 / rss:.2f}"))
+        out.append(
+            (
+                "hexwar los --all on 500x500 (wall, max RSS)",
+                f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB",
+                BASELINE["losall500"],
+                "< 3 s, < 512 MB",
+                f"{3 / w:.2f}, {512 / rss:.2f}",
+            )
+        )
     return out
 
 
@@ -373,18 +465,30 @@ def main(argv: list[str] | None = None) -> int:
     t_all = best_of(lambda: [visibility(m40, v) for v in hexes40], 1 if args.quick else 3)
     c_all = (time.process_time() - c0) / (1 if args.quick else 3)
 
-    head = ["map", "method", "single med us", "single mean us", "one-to-all /s wall best", "one-to-all /s CPU mean",
-            "fast speed-up single", "fast speed-up one-to-all"]
+    head = [
+        "map",
+        "method",
+        "single med us",
+        "single mean us",
+        "one-to-all /s wall best",
+        "one-to-all /s CPU mean",
+        "fast speed-up single",
+        "fast speed-up one-to-all",
+    ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    print(f"hexwar LOS benchmark  python {platform.python_version()}  numpy {np.__version__}  "
-          f"{platform.machine()} x{os.cpu_count()}  load {os.getloadavg()[0]:.2f}")
+    print(
+        f"hexwar LOS benchmark  python {platform.python_version()}  numpy {np.__version__}  "
+        f"{platform.machine()} x{os.cpu_count()}  load {os.getloadavg()[0]:.2f}"
+    )
     print("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
     print()
-    print(f"all ordered pairs of 40x40 (fast visibility from each of {len(hexes40)} hexes): {t_all:.2f} s "
-          f"({len(hexes40) ** 2 / t_all / 1e6:.2f}M pairs/s; CPU {c_all:.2f} s)   target < 2 s")
+    print(
+        f"all ordered pairs of 40x40 (fast visibility from each of {len(hexes40)} hexes): {t_all:.2f} s "
+        f"({len(hexes40) ** 2 / t_all / 1e6:.2f}M pairs/s; CPU {c_all:.2f} s)   target < 2 s"
+    )
     f100 = [r for r in rows if r[0] == "100x100" and r[1].startswith("fast")][0]
     print(f"one-to-all on 100x100: {f100[4]} target hexes/s wall ({f100[5]} by CPU time)   target >= 2M")
     f40 = [r for r in rows if r[0] == "40x40" and r[1].startswith("fast")][0]

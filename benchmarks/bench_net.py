@@ -67,7 +67,9 @@ def command_log(seed: int) -> list[dict]:
     return [c.to_json() for c in run.state.commands]
 
 
-async def seat(url: str, seat_: str, token: str, log: list[dict], lat: list[float], stop_at: float, done: list[int]) -> None:
+async def seat(
+    url: str, seat_: str, token: str, log: list[dict], lat: list[float], stop_at: float, done: list[int]
+) -> None:
     from websockets.asyncio.client import connect
 
     async with connect(url, max_size=2**26, compression=None) as ws:
@@ -90,13 +92,20 @@ async def seat(url: str, seat_: str, token: str, log: list[dict], lat: list[floa
                 await ws.send(json.dumps({"type": "command", "seq": seq, "command": log[seq]}))
 
 
-async def run_games(port: int, games: dict[str, dict[str, str]], log: list[dict], seconds: float) -> tuple[list[float], int, float]:
+async def run_games(
+    port: int, games: dict[str, dict[str, str]], log: list[dict], seconds: float
+) -> tuple[list[float], int, float]:
     lat: list[float] = []
     done = [0]
     t0 = time.perf_counter()
     stop_at = t0 + seconds
-    await asyncio.gather(*(seat(f"ws://127.0.0.1:{port}/{gid}", s, tok, log, lat, stop_at, done)
-                           for gid, toks in games.items() for s, tok in toks.items()))
+    await asyncio.gather(
+        *(
+            seat(f"ws://127.0.0.1:{port}/{gid}", s, tok, log, lat, stop_at, done)
+            for gid, toks in games.items()
+            for s, tok in toks.items()
+        )
+    )
     return lat, done[0], time.perf_counter() - t0
 
 
@@ -126,15 +135,31 @@ def main() -> int:
                 gid, toks = srv.create_game("skirmish", seed=1)
                 games[gid] = toks
             port = free_port()
-            proc = subprocess.Popen([sys.executable, "-m", "hexwar.cli", "serve", "--games", str(folder), "--port", str(port),
-                                     "--max-rate", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "hexwar.cli",
+                    "serve",
+                    "--games",
+                    str(folder),
+                    "--port",
+                    str(port),
+                    "--max-rate",
+                    "1000",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
             try:
                 for _ in range(300):
                     with socket.socket() as s:
                         if s.connect_ex(("127.0.0.1", port)) == 0:
                             break
                     time.sleep(0.05)
-                lat, cmds, wall = asyncio.run(run_games(port, games, log, secs if count > 1 else min(secs, 8.0)))
+                lat, cmds, wall = asyncio.run(
+                    run_games(port, games, log, secs if count > 1 else min(secs, 8.0))
+                )
             finally:
                 proc.terminate()
                 proc.wait(10)
@@ -148,7 +173,9 @@ def main() -> int:
         ("latency_p99_ms_n", pct(latn, 0.99) * 1000, f"{n} games at once: 99th percentile (ms)"),
         ("commands_per_s_n", cn / wn, f"{n} games at once: commands applied per second"),
     ]
-    print(f"network benchmark: skirmish, {len(log)} commands per game; 1 game {c1} commands, {n} games {cn} commands in {wn:.1f} s")
+    print(
+        f"network benchmark: skirmish, {len(log)} commands per game; 1 game {c1} commands, {n} games {cn} commands in {wn:.1f} s"
+    )
     print(f"{'figure':<46} {'value':>10} {'baseline':>10} {'target':>10} {'ratio':>7}")
     for key, value, name in rows:
         target = TARGETS[key]

@@ -22,12 +22,25 @@ from hexwar.rules.units import roster
 
 CARDS = default_cards()
 PAIRS = [
-    ("T-34/76 F-34 -> Pz IV G", ("su_t34_76#1", "su_tank_crew_regular#1"), ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
-     (0,)),
-    ("Tiger 88 -> T-34/76", ("de_tiger_i#1", "de_tank_crew_veteran#1"), ("su_t34_76#1", "su_tank_crew_regular#1"), (0,)),
+    (
+        "T-34/76 F-34 -> Pz IV G",
+        ("su_t34_76#1", "su_tank_crew_regular#1"),
+        ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
+        (0,),
+    ),
+    (
+        "Tiger 88 -> T-34/76",
+        ("de_tiger_i#1", "de_tank_crew_veteran#1"),
+        ("su_t34_76#1", "su_tank_crew_regular#1"),
+        (0,),
+    ),
     ("MG 42 HMG (3x) -> rifles", ("de_mg42_team#1", None), ("su_rifles#1", None), (0,)),
-    ("Il-2 bomb + cannon (3 rolls) -> Pz III M", ("su_il2#1", "su_pilot_regular#1"),
-     ("de_pz_iii_m#1", "de_tank_crew_regular#1"), (0, 1)),
+    (
+        "Il-2 bomb + cannon (3 rolls) -> Pz III M",
+        ("su_il2#1", "su_pilot_regular#1"),
+        ("de_pz_iii_m#1", "de_tank_crew_regular#1"),
+        (0, 1),
+    ),
     ("SMG squad (4 rolls) -> Grenadiers", ("su_smg#1", None), ("de_grenadiers#1", None), (0, 1)),
 ]
 
@@ -75,14 +88,20 @@ def main(quick: bool = False) -> None:
         t_hit = timeit(exact, min_time)
         t_mc = timeit(monte_carlo, min_time) * (1000 / mc_trials)
         rows.append((name, t_unc, t_hit, t_mc))
-    print(f"{'attack':44s} {'exact, uncached':>16s} {'exact, cached':>14s} {'MC 1000 trials':>15s} "
-          f"{'cached/uncached':>16s} {'MC/uncached':>12s}")
+    print(
+        f"{'attack':44s} {'exact, uncached':>16s} {'exact, cached':>14s} {'MC 1000 trials':>15s} "
+        f"{'cached/uncached':>16s} {'MC/uncached':>12s}"
+    )
     for name, t_unc, t_hit, t_mc in rows:
-        print(f"{name:44s} {t_unc * 1e3:13.2f} ms {t_hit * 1e6:11.1f} us {t_mc * 1e3:12.1f} ms "
-              f"{t_unc / t_hit:15.0f}x {t_mc / t_unc:11.0f}x")
+        print(
+            f"{name:44s} {t_unc * 1e3:13.2f} ms {t_hit * 1e6:11.1f} us {t_mc * 1e3:12.1f} ms "
+            f"{t_unc / t_hit:15.0f}x {t_mc / t_unc:11.0f}x"
+        )
     per_s = 1 / (sum(r[1] for r in rows) / len(rows))
-    print(f"\nuncached exact odds: {per_s:,.0f} attacks per second; cached: "
-          f"{1 / (sum(r[2] for r in rows) / len(rows)):,.0f} per second")
+    print(
+        f"\nuncached exact odds: {per_s:,.0f} attacks per second; cached: "
+        f"{1 / (sum(r[2] for r in rows) / len(rows)):,.0f} per second"
+    )
 
 
 if __name__ == "__main__":

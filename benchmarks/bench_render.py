@@ -45,14 +45,26 @@ def big_map(width: int = 100, height: int = 100, seed: int = 7) -> BattleMap:
     # patches of terrain from smoothed noise
     noise = rng.random((height, width))
     for _ in range(4):
-        noise = (noise + np.roll(noise, 1, 0) + np.roll(noise, -1, 0) + np.roll(noise, 1, 1) + np.roll(noise, -1, 1)) / 5
+        noise = (
+            noise
+            + np.roll(noise, 1, 0)
+            + np.roll(noise, -1, 0)
+            + np.roll(noise, 1, 1)
+            + np.roll(noise, -1, 1)
+        ) / 5
     order = ["water", "marsh", "clear", "clear", "wheat", "clear", "brush", "orchard", "woods", "woods"]
     q = np.quantile(noise, np.linspace(0, 1, len(order) + 1)[1:-1])
     band = np.searchsorted(q, noise)
     m.terrain[:] = np.array([idx[k] for k in order], dtype=np.uint8)[band]
     hills = rng.random((height, width))
     for _ in range(6):
-        hills = (hills + np.roll(hills, 1, 0) + np.roll(hills, -1, 0) + np.roll(hills, 1, 1) + np.roll(hills, -1, 1)) / 5
+        hills = (
+            hills
+            + np.roll(hills, 1, 0)
+            + np.roll(hills, -1, 0)
+            + np.roll(hills, 1, 1)
+            + np.roll(hills, -1, 1)
+        ) / 5
     m.level[:] = np.clip(((hills - hills.min()) / (np.ptp(hills) + 1e-9) * 5).astype(np.int16), 0, 4)
     for c in range(5, width, 17):
         m.road[:, c] = True
@@ -88,16 +100,30 @@ def units(m: BattleMap, n: int = 300, seed: int = 11) -> list[CounterView]:
             if len(out) >= n:
                 break
             mx = int(rng.integers(2, 7))
-            out.append(CounterView(h, side, UNIT_TYPES[int(rng.integers(0, 4))], f"Unit {len(out)}",
-                                   int(rng.integers(0, mx + 1)), mx, bool(rng.random() < 0.2),
-                                   int(rng.integers(-1, 2))))
+            out.append(
+                CounterView(
+                    h,
+                    side,
+                    UNIT_TYPES[int(rng.integers(0, 4))],
+                    f"Unit {len(out)}",
+                    int(rng.integers(0, mx + 1)),
+                    mx,
+                    bool(rng.random() < 0.2),
+                    int(rng.integers(-1, 2)),
+                )
+            )
     return out
 
 
-def measure(samples: int, w: int, h: int, n_frames: int, m: BattleMap, us: list[CounterView]) -> dict[str, float]:
+def measure(
+    samples: int, w: int, h: int, n_frames: int, m: BattleMap, us: list[CounterView]
+) -> dict[str, float]:
     """Frame times (ms) of one window configuration; picking time (us)."""
-    cfg = (gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8) if samples > 1
-           else gl.Config(double_buffer=True, alpha_size=8))
+    cfg = (
+        gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8)
+        if samples > 1
+        else gl.Config(double_buffer=True, alpha_size=8)
+    )
     win = Window(w, h, visible=False, config=cfg)
     out: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -141,8 +167,10 @@ def measure(samples: int, w: int, h: int, n_frames: int, m: BattleMap, us: list[
     moves = []
     for i in range(10):
         moved = list(us)
-        moved[0] = CounterView(Hex(50 + i % 3, 25), *[getattr(us[0], f) for f in
-                                                      ("side", "unit_type", "label", "endurance", "endurance_max")])
+        moved[0] = CounterView(
+            Hex(50 + i % 3, 25),
+            *[getattr(us[0], f) for f in ("side", "unit_type", "label", "endurance", "endurance_max")],
+        )
         view.set_counters(moved)
         moves.append(frame())
     out["move"] = statistics.median(moves)
@@ -202,8 +230,10 @@ def main() -> None:
         load = f"load average {__import__('os').getloadavg()[0]:.1f}"
     except OSError:
         load = "load average unknown"
-    print(f"renderer: {renderer}; window {w}x{h}; {m.width}x{m.height} map, {len(us)} units; "
-          f"{args.frames} frames; map generated in {gen:.0f} ms; {load}")
+    print(
+        f"renderer: {renderer}; window {w}x{h}; {m.width}x{m.height} map, {len(us)} units; "
+        f"{args.frames} frames; map generated in {gen:.0f} ms; {load}"
+    )
     print(f"{'measurement':<46} {'value':>10} {'target':>9} {'ratio':>7}")
     for name, val, unit, target in rows:
         tgt = f"{target:g} {unit}" if target else "-"

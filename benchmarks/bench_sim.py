@@ -111,52 +111,115 @@ def main() -> None:
     # -- artillery ---------------------------------------------------------------------------
     for missions in (1, 3):
         trials = (500_000 if q else 4_000_000) // missions
-        t_vec = best_of(3, lambda missions=missions, trials=trials: simulate_artillery(
-            m, target, hit_on=4, damage_index=10, missions=missions, trials=trials, seed=1))
+        t_vec = best_of(
+            3,
+            lambda missions=missions, trials=trials: simulate_artillery(
+                m, target, hit_on=4, damage_index=10, missions=missions, trials=trials, seed=1
+            ),
+        )
         wall = WALL[-1]
         sample = 2_000 if q else 10_000
-        t_loop = best_of(1, lambda missions=missions, sample=sample: artillery_loop(
-            m, target, 10, missions, sample, 1)) * trials / sample
+        t_loop = (
+            best_of(
+                1, lambda missions=missions, sample=sample: artillery_loop(m, target, 10, missions, sample, 1)
+            )
+            * trials
+            / sample
+        )
         strikes = trials * missions
-        results.append((f"artillery at {target.label}, {missions} mission(s)/trial", f"{strikes:,} strikes",
-                        t_vec, wall, t_loop, f"{strikes / t_vec / 1e6:.1f} M strikes/s", ">= 5 M strikes/s",
-                        strikes / t_vec >= 5e6))
+        results.append(
+            (
+                f"artillery at {target.label}, {missions} mission(s)/trial",
+                f"{strikes:,} strikes",
+                t_vec,
+                wall,
+                t_loop,
+                f"{strikes / t_vec / 1e6:.1f} M strikes/s",
+                ">= 5 M strikes/s",
+                strikes / t_vec >= 5e6,
+            )
+        )
 
     # -- fire ----------------------------------------------------------------------------------
     trials, turns = 10_000, 10
     sample = 40 if q else 200
     everywhere = cluster_seeds(m)
-    for label, ignite, kw in (("fire, 1 ignition (largest cluster)", everywhere[:1], {}),
-                              (f"fire, {len(everywhere)} ignitions (every cluster >= 10)", everywhere, {}),
-                              (f"fire, {len(everywhere)} ignitions, whole-map arrays", everywhere, {"crop": False})):
+    for label, ignite, kw in (
+        ("fire, 1 ignition (largest cluster)", everywhere[:1], {}),
+        (f"fire, {len(everywhere)} ignitions (every cluster >= 10)", everywhere, {}),
+        (f"fire, {len(everywhere)} ignitions, whole-map arrays", everywhere, {"crop": False}),
+    ):
         t_loop = best_of(1, lambda ignite=ignite: fire_loop(m, ignite, turns, sample, 2)) * trials / sample
-        t_vec = best_of(3, lambda ignite=ignite, kw=kw: simulate_fire(m, ignite, turns, trials=trials, seed=2, **kw))
-        results.append((label, f"{trials:,} x {turns} turns", t_vec, WALL[-1], t_loop, f"{t_vec:.2f} s", "< 2 s",
-                        t_vec < 2.0))
-    for label, ignite in (("fire + LOS cut, 1 ignition", everywhere[:1]), (f"fire + LOS cut, {len(everywhere)} ignitions", everywhere)):
+        t_vec = best_of(
+            3, lambda ignite=ignite, kw=kw: simulate_fire(m, ignite, turns, trials=trials, seed=2, **kw)
+        )
+        results.append(
+            (
+                label,
+                f"{trials:,} x {turns} turns",
+                t_vec,
+                WALL[-1],
+                t_loop,
+                f"{t_vec:.2f} s",
+                "< 2 s",
+                t_vec < 2.0,
+            )
+        )
+    for label, ignite in (
+        ("fire + LOS cut, 1 ignition", everywhere[:1]),
+        (f"fire + LOS cut, {len(everywhere)} ignitions", everywhere),
+    ):
         b0, _ = start_state(m, ignite)
         t0 = time.perf_counter()
         plan = plan_los_cuts(m, reachable_buildings(b0, dr), None)
         t_plan = time.perf_counter() - t0
-        t_vec = best_of(1, lambda ignite=ignite, plan=plan: simulate_fire(m, ignite, turns, trials=trials, seed=2, los=plan))
-        results.append((f"{label} ({plan.lines.shape[0]:,} lines; plan {t_plan:.1f} s)", f"{trials:,} x {turns} turns",
-                        t_vec, WALL[-1], float("nan"), f"{t_vec:.2f} s", "-", None))
+        t_vec = best_of(
+            1,
+            lambda ignite=ignite, plan=plan: simulate_fire(m, ignite, turns, trials=trials, seed=2, los=plan),
+        )
+        results.append(
+            (
+                f"{label} ({plan.lines.shape[0]:,} lines; plan {t_plan:.1f} s)",
+                f"{trials:,} x {turns} turns",
+                t_vec,
+                WALL[-1],
+                float("nan"),
+                f"{t_vec:.2f} s",
+                "-",
+                None,
+            )
+        )
 
     heads = ("case", "size", "harness cpu s", "wall s", "plain loop cpu s", "ratio", "rate", "target", "met")
     table = [heads]
     for name, size, tv, tw, tl, rate, target_txt, ok in results:
         ratio = f"{tl / tv:,.0f}x" if tl == tl else "-"
         loop = f"{tl:,.1f}" if tl == tl else "-"
-        table.append((name, size, f"{tv:.3f}", f"{tw:.3f}", loop, ratio, rate, target_txt,
-                      "-" if ok is None else ("yes" if ok else "NO")))
+        table.append(
+            (
+                name,
+                size,
+                f"{tv:.3f}",
+                f"{tw:.3f}",
+                loop,
+                ratio,
+                rate,
+                target_txt,
+                "-" if ok is None else ("yes" if ok else "NO"),
+            )
+        )
     widths = [max(len(str(r[i])) for r in table) for i in range(len(heads))]
     for k, r in enumerate(table):
-        print("  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(r)))
+        print(
+            "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(r))
+        )
         if k == 0:
             print("  ".join("-" * w for w in widths))
     print("\nplain loop: the game's per-roll path for a sample of trials, scaled to the full run")
-    print("cpu s: CPU seconds of this process (best of 3); wall s: the same runs by the clock "
-          f"(load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        "cpu s: CPU seconds of this process (best of 3); wall s: the same runs by the clock "
+        f"(load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

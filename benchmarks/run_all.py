@@ -40,7 +40,9 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmarks; return 1 if any script failed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("names", nargs="*", metavar="NAME", help=f"benchmarks to run: {', '.join(BENCHMARKS)} (default: all)")
+    ap.add_argument(
+        "names", nargs="*", metavar="NAME", help=f"benchmarks to run: {', '.join(BENCHMARKS)} (default: all)"
+    )
     ap.add_argument("--quick", action="store_true", help="short runs")
     args = ap.parse_args(argv)
     unknown = [n for n in args.names if n not in BENCHMARKS]
@@ -53,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n=== {name}: {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
         rc = subprocess.call(cmd)
-        print(f"=== {name}: {'ok' if rc == 0 else f'FAILED (exit {rc})'} in {time.perf_counter() - t0:.1f} s", flush=True)
+        print(
+            f"=== {name}: {'ok' if rc == 0 else f'FAILED (exit {rc})'} in {time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
         if rc:
             failed.append(name)
     if failed:

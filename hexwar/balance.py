@@ -44,9 +44,27 @@ import numpy as np
 from .errors import HexwarError
 
 __all__ = [
-    "GameKind", "GAME_KINDS", "game_kind", "Outcome", "GameSpec", "GameRecord", "Tally", "BalanceRun",
-    "game_seed", "wilson", "play_chunk", "plan_games", "run_balance", "tally", "markdown_table", "reasons_text",
-    "records_csv", "update_doc", "render_block", "MAX_TURNS", "CSV_COLUMNS",
+    "GameKind",
+    "GAME_KINDS",
+    "game_kind",
+    "Outcome",
+    "GameSpec",
+    "GameRecord",
+    "Tally",
+    "BalanceRun",
+    "game_seed",
+    "wilson",
+    "play_chunk",
+    "plan_games",
+    "run_balance",
+    "tally",
+    "markdown_table",
+    "reasons_text",
+    "records_csv",
+    "update_doc",
+    "render_block",
+    "MAX_TURNS",
+    "CSV_COLUMNS",
 ]
 
 MAX_TURNS = 60  # safety cap (every shipped turn limit is lower); a game stopped by it is a draw
@@ -124,22 +142,46 @@ class GameKind:
 #: kind name -> GameKind. Colleagues building other game modes add an entry (see the module doc).
 GAME_KINDS: dict[str, GameKind] = {
     "scenario": GameKind(
-        name="scenario", load="hexwar.balance:load_scenario_source", play="hexwar.balance:play_scenario_game",
-        defaults=("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan",
-                  "bolkhov", "bogodukhov", "saur_mogila", "dnieper"),
+        name="scenario",
+        load="hexwar.balance:load_scenario_source",
+        play="hexwar.balance:play_scenario_game",
+        defaults=(
+            "standard",
+            "sinyavino",
+            "stalingrad",
+            "kharkov",
+            "kuban",
+            "ponyri",
+            "teploye",
+            "prokhorovka",
+            "oboyan",
+            "bolkhov",
+            "bogodukhov",
+            "saur_mogila",
+            "dnieper",
+        ),
     ),
     # the Spearpoint card game on lines (issue 15): line scenarios, seats played by the standard AI
     "lines": GameKind(
-        name="lines", load="hexwar.lines.balance:load_lines_source", play="hexwar.lines.balance:play_lines_outcome",
-        doc="docs/lines.md", marker="lines-balance", json="docs/lines_balance.json",
+        name="lines",
+        load="hexwar.lines.balance:load_lines_source",
+        play="hexwar.lines.balance:play_lines_outcome",
+        doc="docs/lines.md",
+        marker="lines-balance",
+        json="docs/lines_balance.json",
         defaults=("lines", "lines-4p", "lines_ponyri", "lines_prokhorovka", "lines_kharkov", "lines_bukrin"),
         variants=("standard", "classic"),
     ),
     # the 1941-1945 campaign (issue 16): NAME is "basic" or rule switches joined by "+"
     "campaign": GameKind(
-        name="campaign", load="hexwar.campaign.balance:load_campaign_source",
-        play="hexwar.campaign.balance:play_campaign_game", doc="docs/campaign.md", marker="campaign-balance",
-        json="docs/campaign_balance.json", defaults=("basic", "advanced"), variants=("standard",),
+        name="campaign",
+        load="hexwar.campaign.balance:load_campaign_source",
+        play="hexwar.campaign.balance:play_campaign_game",
+        doc="docs/campaign.md",
+        marker="campaign-balance",
+        json="docs/campaign_balance.json",
+        defaults=("basic", "advanced"),
+        variants=("standard",),
         replay="hexwar campaign --headless --ai german,soviet --seed {seed}",
     ),
 }
@@ -154,7 +196,9 @@ def game_kind(name: str) -> GameKind:
     try:
         return GAME_KINDS[name]
     except KeyError:
-        raise HexwarError(f"--kind {name!r}: unknown game kind; expected one of {', '.join(GAME_KINDS)}") from None
+        raise HexwarError(
+            f"--kind {name!r}: unknown game kind; expected one of {', '.join(GAME_KINDS)}"
+        ) from None
 
 
 def load_scenario_source(name: str) -> tuple[str, Any]:
@@ -171,8 +215,9 @@ def load_scenario_source(name: str) -> tuple[str, Any]:
     return (getattr(sc, "id", "") or Path(path).stem), sc
 
 
-def play_scenario_game(source: Any, seed: int, variants: tuple[str, ...] | None, ai: Mapping[str, str],
-                       max_turns: int) -> Outcome:
+def play_scenario_game(
+    source: Any, seed: int, variants: tuple[str, ...] | None, ai: Mapping[str, str], max_turns: int
+) -> Outcome:
     """One headless game of a :class:`~hexwar.game.scenario.Scenario`: exactly ``hexwar play --headless --seed``.
 
     Raises whatever the engine raises (the runner turns it into an error row).
@@ -183,8 +228,16 @@ def play_scenario_game(source: Any, seed: int, variants: tuple[str, ...] | None,
     players = {s: make_player(ai[s], s, seed) for s in ("german", "soviet")}
     r = play(source, players, seed=seed, variants=variants, max_turns=max_turns)
     res = r.result
-    return Outcome(res.winner, res.reason, res.turn, dict(res.score), dict(res.objective_points), r.commands,
-                   points_by_type(r.state), held_at_end(r.state))
+    return Outcome(
+        res.winner,
+        res.reason,
+        res.turn,
+        dict(res.score),
+        dict(res.objective_points),
+        r.commands,
+        points_by_type(r.state),
+        held_at_end(r.state),
+    )
 
 
 def points_by_type(state: Any) -> dict[str, dict[str, int]]:
@@ -221,8 +274,11 @@ def held_at_end(state: Any) -> dict[str, str | None]:
         if name in out:
             continue
         hs = set(hexes)
-        sides = {u.side for uid, u in state.units.items()
-                 if u.hex in hs and not u.aloft and uid not in state.removed and ruleset.is_ground(u.card)}
+        sides = {
+            u.side
+            for uid, u in state.units.items()
+            if u.hex in hs and not u.aloft and uid not in state.removed and ruleset.is_ground(u.card)
+        }
         out[name] = next(iter(sides)) if len(sides) == 1 else None
     return out
 
@@ -342,19 +398,45 @@ def play_chunk(specs: list[GameSpec]) -> list[GameRecord]:
             if s.kind not in plays:
                 plays[s.kind] = game_kind(s.kind).function("play")
             o = plays[s.kind](_source(s), s.seed, s.variants, dict(s.ai), s.max_turns)
-            out.append(GameRecord(s.scenario, s.variant, s.index, s.seed, o.winner, o.reason, o.turn, dict(o.score),
-                                  dict(o.objective_points), o.commands, time.perf_counter() - t0,
-                                  points_by_type={k: dict(v) for k, v in o.points_by_type.items()}, held=dict(o.held)))
+            out.append(
+                GameRecord(
+                    s.scenario,
+                    s.variant,
+                    s.index,
+                    s.seed,
+                    o.winner,
+                    o.reason,
+                    o.turn,
+                    dict(o.score),
+                    dict(o.objective_points),
+                    o.commands,
+                    time.perf_counter() - t0,
+                    points_by_type={k: dict(v) for k, v in o.points_by_type.items()},
+                    held=dict(o.held),
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - a broken game is data for the report, not a crash
-            out.append(GameRecord(s.scenario, s.variant, s.index, s.seed, None, "error",
-                                  seconds=time.perf_counter() - t0, error=_error_text(exc)))
+            out.append(
+                GameRecord(
+                    s.scenario,
+                    s.variant,
+                    s.index,
+                    s.seed,
+                    None,
+                    "error",
+                    seconds=time.perf_counter() - t0,
+                    error=_error_text(exc),
+                )
+            )
     return out
 
 
 def failed_chunk(specs: list[GameSpec], text: str) -> list[GameRecord]:
     """Error records for every game of a chunk that failed as a whole (its worker kept dying)."""
-    return [GameRecord(s.scenario, s.variant, s.index, s.seed, None, "error", error=f"chunk failed: {text}")
-            for s in specs]
+    return [
+        GameRecord(s.scenario, s.variant, s.index, s.seed, None, "error", error=f"chunk failed: {text}")
+        for s in specs
+    ]
 
 
 def variant_label(variants: tuple[str, ...] | None) -> str:
@@ -364,8 +446,15 @@ def variant_label(variants: tuple[str, ...] | None) -> str:
     return "+".join(variants) or "standard"
 
 
-def plan_games(kind: GameKind, sources: Sequence[tuple[str, Any]], variants: Sequence[tuple[str, ...] | None],
-               games: int, seed_start: int, ai: Mapping[str, str], max_turns: int) -> list[GameSpec]:
+def plan_games(
+    kind: GameKind,
+    sources: Sequence[tuple[str, Any]],
+    variants: Sequence[tuple[str, ...] | None],
+    games: int,
+    seed_start: int,
+    ai: Mapping[str, str],
+    max_turns: int,
+) -> list[GameSpec]:
     """Every game of a run, ordered by scenario, variant, index (the CSV's order).
 
     Args:
@@ -381,10 +470,23 @@ def plan_games(kind: GameKind, sources: Sequence[tuple[str, Any]], variants: Seq
 
     ai_t = tuple(sorted(ai.items()))
     keys = [hashlib.sha256(pickle.dumps(src, protocol=5)).hexdigest() for _, src in sources]
-    return [GameSpec(kind.name, stem, variant_label(v), i, game_seed(stem, variant_label(v), i), src, v, ai_t, max_turns,
-                     key)
-            for (stem, src), key in zip(sources, keys, strict=True) for v in variants
-            for i in range(seed_start, seed_start + games)]
+    return [
+        GameSpec(
+            kind.name,
+            stem,
+            variant_label(v),
+            i,
+            game_seed(stem, variant_label(v), i),
+            src,
+            v,
+            ai_t,
+            max_turns,
+            key,
+        )
+        for (stem, src), key in zip(sources, keys, strict=True)
+        for v in variants
+        for i in range(seed_start, seed_start + games)
+    ]
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -411,8 +513,15 @@ class BalanceRun:
     chunk: int
 
 
-def run_balance(specs: Sequence[GameSpec], *, cluster: str = "none", workers: int = 1, chunk: int | None = None,
-                quiet: bool = False, on_chunk: Callable[[int, list[Any], Any], None] | None = None) -> BalanceRun:
+def run_balance(
+    specs: Sequence[GameSpec],
+    *,
+    cluster: str = "none",
+    workers: int = 1,
+    chunk: int | None = None,
+    quiet: bool = False,
+    on_chunk: Callable[[int, list[Any], Any], None] | None = None,
+) -> BalanceRun:
     """Play ``specs`` in chunks on ``cluster`` (see :func:`hexwar.cluster.run_chunks`).
 
     Args:
@@ -433,8 +542,17 @@ def run_balance(specs: Sequence[GameSpec], *, cluster: str = "none", workers: in
         per_time = max(1, round(SECONDS_PER_CHUNK / DEFAULT_GAME_SECONDS))
         chunk = max(1, min(per_time, math.ceil(len(specs) / (4 * max(workers, 1)))))
     chunks = chunked(list(specs), chunk)
-    run = run_chunks(play_chunk, chunks, cluster=cluster, workers=workers, quiet=quiet, desc="balance",
-                     unit="games", on_failure=failed_chunk, on_chunk=on_chunk)
+    run = run_chunks(
+        play_chunk,
+        chunks,
+        cluster=cluster,
+        workers=workers,
+        quiet=quiet,
+        desc="balance",
+        unit="games",
+        on_failure=failed_chunk,
+        on_chunk=on_chunk,
+    )
     return BalanceRun(run.ordered(), len(specs), run.interrupted, run.seconds, run.where, run.workers, chunk)
 
 
@@ -547,14 +665,28 @@ def tally(records: Sequence[GameRecord], sides: tuple[str, str] = ("german", "so
             for place, holder in r.held.items():
                 h = held.setdefault(place, {})
                 h[holder or "nobody"] = h.get(holder or "nobody", 0) + 1
-        out.append(Tally(
-            name, variant, len(ok), {s: sum(r.winner == s for r in ok) for s in sides},
-            sum(r.winner is None for r in ok), len(rs) - len(ok), min(r.index for r in rs), max(r.index for r in rs),
-            sum(turns) / len(turns) if turns else 0.0, float(statistics.median(turns)) if turns else 0.0,
-            dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
-            dict(sorted(ended.items(), key=lambda kv: (-kv[1], kv[0]))), sides,
-            {sd: dict(sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))) for sd, d in sorted(pbt.items())}, held,
-        ))
+        out.append(
+            Tally(
+                name,
+                variant,
+                len(ok),
+                {s: sum(r.winner == s for r in ok) for s in sides},
+                sum(r.winner is None for r in ok),
+                len(rs) - len(ok),
+                min(r.index for r in rs),
+                max(r.index for r in rs),
+                sum(turns) / len(turns) if turns else 0.0,
+                float(statistics.median(turns)) if turns else 0.0,
+                dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+                dict(sorted(ended.items(), key=lambda kv: (-kv[1], kv[0]))),
+                sides,
+                {
+                    sd: dict(sorted(d.items(), key=lambda kv: (-kv[1], kv[0])))
+                    for sd, d in sorted(pbt.items())
+                },
+                held,
+            )
+        )
     return out
 
 
@@ -585,20 +717,39 @@ def reasons_text(tallies: Sequence[Tally]) -> str:
     """How the games ended, per row: ``"- kharkov: german points 116, soviet points 84"``."""
     lines = []
     for t in tallies:
-        lines.append(f"- {t.name}: " + (", ".join(f"{k} {v}" for k, v in t.reasons.items()) or "no finished games"))
+        lines.append(
+            f"- {t.name}: " + (", ".join(f"{k} {v}" for k, v in t.reasons.items()) or "no finished games")
+        )
         if t.games and t.points_by_type:
-            won = "; ".join(f"{side} " + ", ".join(f"{u} {p / t.games:.1f}" for u, p in d.items())
-                            for side, d in t.points_by_type.items())
+            won = "; ".join(
+                f"{side} " + ", ".join(f"{u} {p / t.games:.1f}" for u, p in d.items())
+                for side, d in t.points_by_type.items()
+            )
             lines.append(f"  - points a game by unit type killed: {won}")
         if t.games and t.held:
-            held = "; ".join(f"{place} " + ", ".join(f"{who} {n}" for who, n in sorted(d.items(), key=lambda kv: -kv[1]))
-                             for place, d in t.held.items())
+            held = "; ".join(
+                f"{place} " + ", ".join(f"{who} {n}" for who, n in sorted(d.items(), key=lambda kv: -kv[1]))
+                for place, d in t.held.items()
+            )
             lines.append(f"  - held at the end (games): {held}")
     return "\n".join(lines)
 
 
-CSV_COLUMNS = ("scenario", "variant", "game", "seed", "winner", "reason", "turn", "score_{a}", "score_{b}",
-               "objectives_{a}", "objectives_{b}", "commands", "error")
+CSV_COLUMNS = (
+    "scenario",
+    "variant",
+    "game",
+    "seed",
+    "winner",
+    "reason",
+    "turn",
+    "score_{a}",
+    "score_{b}",
+    "objectives_{a}",
+    "objectives_{b}",
+    "commands",
+    "error",
+)
 
 
 def records_csv(records: Sequence[GameRecord], sides: tuple[str, str] = ("german", "soviet")) -> str:
@@ -612,9 +763,23 @@ def records_csv(records: Sequence[GameRecord], sides: tuple[str, str] = ("german
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([c.format(a=a, b=b) for c in CSV_COLUMNS])
     for r in records:
-        w.writerow([r.scenario, r.variant, r.index, r.seed, r.winner or "", r.reason, r.turn, r.score.get(a, ""),
-                    r.score.get(b, ""), r.objective_points.get(a, ""), r.objective_points.get(b, ""), r.commands,
-                    r.error])
+        w.writerow(
+            [
+                r.scenario,
+                r.variant,
+                r.index,
+                r.seed,
+                r.winner or "",
+                r.reason,
+                r.turn,
+                r.score.get(a, ""),
+                r.score.get(b, ""),
+                r.objective_points.get(a, ""),
+                r.objective_points.get(b, ""),
+                r.commands,
+                r.error,
+            ]
+        )
     return buf.getvalue()
 
 

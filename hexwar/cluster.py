@@ -70,7 +70,9 @@ def parse_cluster(cluster: str | None, workers: int) -> str:
         return c.lower()
     if c.startswith(("tcp://", "tls://")) and ":" in c.split("://", 1)[1]:
         return c
-    raise HexwarError(f"--cluster {cluster!r}: expected none, local or a scheduler address like tcp://HOST:8786")
+    raise HexwarError(
+        f"--cluster {cluster!r}: expected none, local or a scheduler address like tcp://HOST:8786"
+    )
 
 
 def chunked(items: Sequence[Any], size: int) -> list[list[Any]]:
@@ -80,7 +82,7 @@ def chunked(items: Sequence[Any], size: int) -> list[list[Any]]:
     [[1, 2], [3, 4], [5]]
     """
     size = max(1, int(size))
-    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
 @dataclass
@@ -142,8 +144,13 @@ def connect(where: str, workers: int) -> Iterator[Any]:
     try:
         if where == "local":
             with _workers_ignore_ctrl_c(), dask.config.set(QUIET_DASK):
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                       silence_logs=logging.ERROR)
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
             client = Client(cluster, timeout=CONNECT_TIMEOUT)
         else:
             client = Client(where, timeout=CONNECT_TIMEOUT)
@@ -164,8 +171,16 @@ def connect(where: str, workers: int) -> Iterator[Any]:
 def _bar(total: int, quiet: bool, desc: str, unit: str) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=f" {unit}", desc=desc, disable=quiet or not sys.stderr.isatty(),
-                delay=PROGRESS_DELAY, leave=False, file=sys.stderr, smoothing=0.1)
+    return tqdm(
+        total=total,
+        unit=f" {unit}",
+        desc=desc,
+        disable=quiet or not sys.stderr.isatty(),
+        delay=PROGRESS_DELAY,
+        leave=False,
+        file=sys.stderr,
+        smoothing=0.1,
+    )
 
 
 def run_chunks(
@@ -243,9 +258,17 @@ def run_chunks(
     return run
 
 
-def _run_dask(fn: Callable[[list[Any]], list[Any]], chunks: Sequence[list[Any]], where: str, workers: int, retries: int,
-              run: ChunkRun, done: Callable[[int, list[Any], Any], None], failed: Callable[[int, str], None],
-              bar: Any) -> None:
+def _run_dask(
+    fn: Callable[[list[Any]], list[Any]],
+    chunks: Sequence[list[Any]],
+    where: str,
+    workers: int,
+    retries: int,
+    run: ChunkRun,
+    done: Callable[[int, list[Any], Any], None],
+    failed: Callable[[int, str], None],
+    bar: Any,
+) -> None:
     from distributed import as_completed
 
     with connect(where, workers) as client:

@@ -23,7 +23,9 @@ from types import ModuleType
 __all__ = ["ALIASES", "install"]
 
 #: old module name -> the module it now is
-ALIASES: dict[str, str] = {f"hexwar.{m}": f"hexwar.model.{m}" for m in ("hexgrid", "terrain", "maps", "los", "los_exact")}
+ALIASES: dict[str, str] = {
+    f"hexwar.{m}": f"hexwar.model.{m}" for m in ("hexgrid", "terrain", "maps", "los", "los_exact")
+}
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -41,8 +43,9 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname: str, path: object = None, target: object = None
-                  ) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         new = ALIASES.get(fullname)
         if new is None:
             return None

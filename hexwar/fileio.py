@@ -310,8 +310,12 @@ def atomic_write_group(files: Iterable[tuple[str | os.PathLike[str], str]]) -> N
             for t, _ in temps:
                 _unlink(t)
             raise
-        journal = dump_json({"format": "hexwar-write-journal",
-                             "files": [[os.path.abspath(t), os.path.abspath(p)] for t, p in temps]}).encode()
+        journal = dump_json(
+            {
+                "format": "hexwar-write-journal",
+                "files": [[os.path.abspath(t), os.path.abspath(p)] for t, p in temps],
+            }
+        ).encode()
         journals = []
         for _, p in temps:
             jp = _journal_path(p)
@@ -459,8 +463,13 @@ def loads_json(text: str, src: str = "<memory>") -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as exc:
-        raise ValidationError([Problem(src, "", f"duplicate key {clip(exc.args[0])} in one JSON object: "
-                                                "each key may appear once")]) from None
+        raise ValidationError(
+            [
+                Problem(
+                    src, "", f"duplicate key {clip(exc.args[0])} in one JSON object: each key may appear once"
+                )
+            ]
+        ) from None
     except json.JSONDecodeError as exc:
         raise ValidationError(
             [Problem(src, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}")]
@@ -485,7 +494,9 @@ def read_json(path: str | os.PathLike[str], max_bytes: int | None = None, kind: 
     return loads_json(read_text(path, max_bytes, kind), str(path))
 
 
-def read_toml(path: str | os.PathLike[str], max_bytes: int | None = None, kind: str | None = "data") -> dict[str, Any]:
+def read_toml(
+    path: str | os.PathLike[str], max_bytes: int | None = None, kind: str | None = "data"
+) -> dict[str, Any]:
     """Read and parse a TOML file (never executed; TOML itself refuses duplicate keys).
 
     Raises:

@@ -39,8 +39,17 @@ from .mapkit import MapBuilder, Point
 from .model.hexgrid import Hex
 from .model.maps import MAX_MAP_SIDE, BattleMap
 
-__all__ = ["STYLES", "MIN_SIDE", "LosMix", "generate", "generate_document", "los_mix", "map_problems",
-           "parse_generated", "road_connected"]
+__all__ = [
+    "STYLES",
+    "MIN_SIDE",
+    "LosMix",
+    "generate",
+    "generate_document",
+    "los_mix",
+    "map_problems",
+    "parse_generated",
+    "road_connected",
+]
 
 STYLES = ("steppe", "village", "city", "river", "forest")
 MIN_SIDE = 12  # hexes: room for two deploy zones, a settlement and a river between them
@@ -119,9 +128,13 @@ def los_mix(m: BattleMap, samples: int = 12) -> LosMix:
     from .model.los import BLOCKED, CLEAR, visibility
 
     k = max(1, int(math.isqrt(samples)))
-    viewers = {Hex.from_offset(min(m.width - 1, int((i + 0.5) * m.width / k)),
-                               min(m.height - 1, int((j + 0.5) * m.height / k)))
-               for i in range(k) for j in range(k)}
+    viewers = {
+        Hex.from_offset(
+            min(m.width - 1, int((i + 0.5) * m.width / k)), min(m.height - 1, int((j + 0.5) * m.height / k))
+        )
+        for i in range(k)
+        for j in range(k)
+    }
     counts = np.zeros(3, dtype=np.int64)
     for v in sorted(viewers):
         vis = visibility(m, v)
@@ -172,7 +185,9 @@ def map_problems(m: BattleMap) -> list[str]:
         out.append(f"buildings of DR {sorted(drs)}; expected all of 13, 14 and 15")
     mix = los_mix(m)
     if not mix.mixed:
-        out.append(f"line of sight is not a mix: {mix.clear:.0%} clear, {mix.hindered:.0%} hindered, {mix.blocked:.0%} blocked")
+        out.append(
+            f"line of sight is not a mix: {mix.clear:.0%} clear, {mix.hindered:.0%} hindered, {mix.blocked:.0%} blocked"
+        )
     return out
 
 
@@ -193,15 +208,18 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
     st = _STYLES[style]
     r = _Stream("hexwar-mapgen-1", seed, style, width, height, attempt)
     salt = f"{seed}:{style}:{attempt}:"
-    desc = (f"A generated {style} map ({width} x {height} hexes, seed {seed}): the Germans deploy on the west "
-            "edge, the Soviets on the east edge; roads join the settlements and both edges.")
+    desc = (
+        f"A generated {style} map ({width} x {height} hexes, seed {seed}): the Germans deploy on the west "
+        "edge, the Soviets on the east edge; roads join the settlements and both edges."
+    )
     b = MapBuilder(width, height, name, desc, base_level=1.0)
     dz = max(2, width // 10)
     # ground: hills away from the deploy edges
     for i in range(r.randint(*st.hills, "hills")):
         c = (r.randint(dz + 1, width - dz - 2, f"hc{i}"), r.randint(1, height - 2, f"hr{i}"))
-        b.hill(c, r.uniform(2.2, 3.6, "hp"), r.uniform(0.15, 0.3, "hrad") * min(width, height) + 2.5,
-               base=1.0)
+        b.hill(
+            c, r.uniform(2.2, 3.6, "hp"), r.uniform(0.15, 0.3, "hrad") * min(width, height) + 2.5, base=1.0
+        )
     river = _river(b, r) if r.chance(st.river, "river?") else None
     if river is not None:
         b.carve(river, 0.0, 0.6, 0.7)
@@ -216,7 +234,9 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
     while int((b.map.terrain == woods).sum()) < target and i < 40:
         c = (r.randint(0, width - 1, f"wc{i}"), r.randint(0, height - 1, f"wr{i}"))
         rad = r.uniform(1.2, 1.2 + 0.12 * min(width, height), "wrad")
-        b.paint(b.ellipse(c, rad, rad * r.uniform(0.6, 1.2, "wry"), rough=0.6, salt=f"{salt}w{i}"), "T", keep="~m")
+        b.paint(
+            b.ellipse(c, rad, rad * r.uniform(0.6, 1.2, "wry"), rough=0.6, salt=f"{salt}w{i}"), "T", keep="~m"
+        )
         i += 1
     for j in range(st.fields + r.randint(0, 2, "fields")):
         c0, r0 = r.randint(0, width - 4, f"fx{j}"), r.randint(0, height - 4, f"fy{j}")
@@ -255,30 +275,48 @@ def _draw(width: int, height: int, seed: int, style: str, attempt: int, name: st
             c0, r0 = cen.offset
             span_c, span_r = max(4, width // 5), max(4, height // 4)
             within = b.rect(c0 - span_c, r0 - span_r, c0 + span_c, r0 + span_r)
-            b.street_grid(range(c0 - span_c + 1, c0 + span_c, 3), range(r0 - span_r + 1, r0 + span_r, 4),
-                          within, over=".w,o")
-            b.city_blocks(within, stone_share=(st.stone * 0.5, st.stone, min(0.95, st.stone * 1.6)),
-                          salt=f"{salt}city{k}", over=".w,o")
+            b.street_grid(
+                range(c0 - span_c + 1, c0 + span_c, 3),
+                range(r0 - span_r + 1, r0 + span_r, 4),
+                within,
+                over=".w,o",
+            )
+            b.city_blocks(
+                within,
+                stone_share=(st.stone * 0.5, st.stone, min(0.95, st.stone * 1.6)),
+                salt=f"{salt}city{k}",
+                over=".w,o",
+            )
         else:
-            street = [h for h in b.rect(cen.offset[0] - 5, cen.offset[1] - 5, cen.offset[0] + 5, cen.offset[1] + 5)
-                      if b.map.road[b.map.index(h)] and h.distance(cen) <= 5]
+            street = [
+                h
+                for h in b.rect(cen.offset[0] - 5, cen.offset[1] - 5, cen.offset[0] + 5, cen.offset[1] + 5)
+                if b.map.road[b.map.index(h)] and h.distance(cen) <= 5
+            ]
             b.village(street, density=0.8, stone=st.stone, salt=f"{salt}vil{k}", garden_chance=0.6)
     # the three DRs in the main settlement: a stone church and a bunker beside the street
     main = centres[0]
-    spots = [h for h in b.ring_of([main]) + b.ring_of(b.ring_of([main]))
-             if b.code(h) not in "~m" and not b.map.road[b.map.index(h)]]
+    spots = [
+        h
+        for h in b.ring_of([main]) + b.ring_of(b.ring_of([main]))
+        if b.code(h) not in "~m" and not b.map.road[b.map.index(h)]
+    ]
     if spots:
         b.paint([spots[0]], "s")
     if len(spots) > 1:
         b.paint([spots[-1]], "R")
     m = b.finish()
-    m.deploy = {"german": tuple(Hex.from_offset(c, rr) for c in range(dz) for rr in range(height)),
-                "soviet": tuple(Hex.from_offset(c, rr) for c in range(width - dz, width) for rr in range(height))}
+    m.deploy = {
+        "german": tuple(Hex.from_offset(c, rr) for c in range(dz) for rr in range(height)),
+        "soviet": tuple(Hex.from_offset(c, rr) for c in range(width - dz, width) for rr in range(height)),
+    }
     m.version = 0
     return m
 
 
-def generate(width: int, height: int, seed: int = 0, style: str = "village", name: str | None = None) -> BattleMap:
+def generate(
+    width: int, height: int, seed: int = 0, style: str = "village", name: str | None = None
+) -> BattleMap:
     """A playable map of ``width`` x ``height`` hexes drawn from ``seed`` in ``style``.
 
     Args:
@@ -299,7 +337,9 @@ def generate(width: int, height: int, seed: int = 0, style: str = "village", nam
     if style not in STYLES:
         raise HexwarError(f"unknown map style {style!r}; expected one of {', '.join(STYLES)}")
     if not (MIN_SIDE <= width <= MAX_MAP_SIDE and MIN_SIDE <= height <= MAX_MAP_SIDE):
-        raise HexwarError(f"a generated map needs {MIN_SIDE}..{MAX_MAP_SIDE} hexes on each side, got {width}x{height}")
+        raise HexwarError(
+            f"a generated map needs {MIN_SIDE}..{MAX_MAP_SIDE} hexes on each side, got {width}x{height}"
+        )
     if not isinstance(seed, int) or seed < 0:
         raise HexwarError(f"seed {seed!r}: expected an integer >= 0")
     name = name or f"Generated {style} map, seed {seed}"
@@ -342,7 +382,9 @@ def parse_generated(spec: str, default_size: tuple[int, int] = (30, 24)) -> tupl
     """
     parts = spec.split(":")
     if parts[0] != "generated" or len(parts) < 2 or not parts[1].isdigit() or len(parts) > 4:
-        raise HexwarError(f"--map {spec!r}: expected generated:SEED[:STYLE][:WxH], e.g. generated:7:river:30x24")
+        raise HexwarError(
+            f"--map {spec!r}: expected generated:SEED[:STYLE][:WxH], e.g. generated:7:river:30x24"
+        )
     seed = int(parts[1])
     style, size = "village", default_size
     for p in parts[2:]:
@@ -351,7 +393,9 @@ def parse_generated(spec: str, default_size: tuple[int, int] = (30, 24)) -> tupl
         else:
             m = re.fullmatch(r"(\d{1,4})x(\d{1,4})", p)
             if not m or not all(MIN_SIDE <= int(v) <= MAX_MAP_SIDE for v in m.groups()):
-                raise HexwarError(f"--map {spec!r}: {p!r} is neither a style ({', '.join(STYLES)}) nor a size "
-                                  f"WIDTHxHEIGHT with sides {MIN_SIDE}..{MAX_MAP_SIDE}")
+                raise HexwarError(
+                    f"--map {spec!r}: {p!r} is neither a style ({', '.join(STYLES)}) nor a size "
+                    f"WIDTHxHEIGHT with sides {MIN_SIDE}..{MAX_MAP_SIDE}"
+                )
             size = (int(m.group(1)), int(m.group(2)))
     return size[0], size[1], seed, style

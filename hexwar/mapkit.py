@@ -68,8 +68,9 @@ class MapBuilder:
         MapError: (from BattleMap) for an impossible size or an unknown code.
     """
 
-    def __init__(self, width: int, height: int, name: str, description: str,
-                 fill: str = ".", base_level: float = 0.0) -> None:
+    def __init__(
+        self, width: int, height: int, name: str, description: str, fill: str = ".", base_level: float = 0.0
+    ) -> None:
         self.map = BattleMap.new(width, height, "clear", name=name)
         self.map.description = description
         self._key = {t.code: t.key for t in self.map.rules.types}
@@ -133,9 +134,12 @@ class MapBuilder:
             t = np.arange(n) / n
             if smooth:
                 t2, t3 = t * t, t * t * t
-                seg = 0.5 * (np.outer(np.full_like(t, 2.0), p1) + np.outer(t, p2 - p0)
-                             + np.outer(t2, 2 * p0 - 5 * p1 + 4 * p2 - p3)
-                             + np.outer(t3, -p0 + 3 * p1 - 3 * p2 + p3))
+                seg = 0.5 * (
+                    np.outer(np.full_like(t, 2.0), p1)
+                    + np.outer(t, p2 - p0)
+                    + np.outer(t2, 2 * p0 - 5 * p1 + 4 * p2 - p3)
+                    + np.outer(t3, -p0 + 3 * p1 - 3 * p2 + p3)
+                )
             else:
                 seg = np.outer(1 - t, p1) + np.outer(t, p2)
             out.append(np.column_stack([seg, i + t]))
@@ -207,8 +211,11 @@ class MapBuilder:
 
     def rect(self, c0: int, r0: int, c1: int, r1: int) -> list[Hex]:
         """Hexes with offset column ``c0..c1`` and row ``r0..r1`` (inclusive, clipped)."""
-        return [Hex.from_offset(c, r) for r in range(max(0, r0), min(self.height - 1, r1) + 1)
-                for c in range(max(0, c0), min(self.width - 1, c1) + 1)]
+        return [
+            Hex.from_offset(c, r)
+            for r in range(max(0, r0), min(self.height - 1, r1) + 1)
+            for c in range(max(0, c0), min(self.width - 1, c1) + 1)
+        ]
 
     def polygon(self, points: Sequence[Point]) -> list[Hex]:
         """Hexes whose centres lie inside the polygon through ``points`` (even-odd rule)."""
@@ -224,8 +231,9 @@ class MapBuilder:
             inside ^= cond & (self.cx < xint)
         return self._mask_hexes(inside)
 
-    def ellipse(self, center: Point, rx: float, ry: float | None = None, rough: float = 0.0,
-                salt: str = "") -> list[Hex]:
+    def ellipse(
+        self, center: Point, rx: float, ry: float | None = None, rough: float = 0.0, salt: str = ""
+    ) -> list[Hex]:
         """Hexes inside an ellipse of radii ``rx``, ``ry`` hex units around ``center``.
 
         ``rough`` (0..1) frays the edge: each hex's threshold moves by up to ``rough / 2``
@@ -264,8 +272,15 @@ class MapBuilder:
         return out
 
     # -- terrain ------------------------------------------------------------------------
-    def paint(self, hexes: Iterable[Hex], code: str, over: str | None = None, keep: str = "",
-              chance: float = 1.0, salt: str = "") -> list[Hex]:
+    def paint(
+        self,
+        hexes: Iterable[Hex],
+        code: str,
+        over: str | None = None,
+        keep: str = "",
+        chance: float = 1.0,
+        salt: str = "",
+    ) -> list[Hex]:
         """Set terrain ``code`` on ``hexes``; returns the hexes changed.
 
         Args:
@@ -303,8 +318,13 @@ class MapBuilder:
         self.reserved.update(sq)
         return sq
 
-    def road(self, points: Sequence[Point], smooth: bool = True, hexes: Sequence[Hex] | None = None,
-             bridges: int = 0) -> list[Hex]:
+    def road(
+        self,
+        points: Sequence[Point],
+        smooth: bool = True,
+        hexes: Sequence[Hex] | None = None,
+        bridges: int = 0,
+    ) -> list[Hex]:
         """Lay a road along a curve through ``points`` (or along ``hexes``): road terrain + flag.
 
         A road drawn across water is a bridge (the hex becomes road terrain, R2.4 map
@@ -318,16 +338,19 @@ class MapBuilder:
         chain = list(hexes) if hexes is not None else self.path(points, smooth)
         wet = [h for h in chain if self.code(h) == "~"]
         if len(wet) != bridges:
-            raise ValueError(f"{self.map.name}: road through {list(points)[:2]}... spans water at "
-                             f"{[self.map.label(h) for h in wet]}, expected {bridges} bridge hex(es)")
+            raise ValueError(
+                f"{self.map.name}: road through {list(points)[:2]}... spans water at "
+                f"{[self.map.label(h) for h in wet]}, expected {bridges} bridge hex(es)"
+            )
         for h in chain:
             if self.code(h) != "=":
                 self.map.set_terrain(h, "road")
             self.map.set_road(h, True)
         return chain
 
-    def street_grid(self, cols: Iterable[int], rows: Iterable[int], within: Iterable[Hex],
-                    over: str = ".") -> list[Hex]:
+    def street_grid(
+        self, cols: Iterable[int], rows: Iterable[int], within: Iterable[Hex], over: str = "."
+    ) -> list[Hex]:
         """Streets on offset columns ``cols`` and rows ``rows``, only on the hexes ``within``.
 
         Streets only replace terrain in ``over`` (so rivers, parks and squares survive).
@@ -335,12 +358,22 @@ class MapBuilder:
         """
         area = set(within)
         cols, rows = set(cols), set(rows)
-        out = [h for h in sorted(area) if (h.offset[0] in cols or h.offset[1] in rows)
-               and self.on(h) and self.code(h) in over]
+        out = [
+            h
+            for h in sorted(area)
+            if (h.offset[0] in cols or h.offset[1] in rows) and self.on(h) and self.code(h) in over
+        ]
         return self.road((), hexes=out)
 
-    def block(self, hexes: Iterable[Hex], stone: float = 0.3, density: float = 0.9, salt: str = "",
-              over: str = ".", yard: str | None = None) -> list[Hex]:
+    def block(
+        self,
+        hexes: Iterable[Hex],
+        stone: float = 0.3,
+        density: float = 0.9,
+        salt: str = "",
+        over: str = ".",
+        yard: str | None = None,
+    ) -> list[Hex]:
         """Fill a city block with buildings: stone (DR14) with chance ``stone``, else wood (DR13).
 
         Hexes with :func:`noise` at or above ``density`` stay as they are (courtyards) or get
@@ -359,8 +392,14 @@ class MapBuilder:
             built.append(h)
         return built
 
-    def city_blocks(self, hexes: Iterable[Hex], stone_share: Sequence[float] = (0.15, 0.5, 0.85),
-                    courtyard: float = 0.35, salt: str = "", over: str = ".") -> list[list[Hex]]:
+    def city_blocks(
+        self,
+        hexes: Iterable[Hex],
+        stone_share: Sequence[float] = (0.15, 0.5, 0.85),
+        courtyard: float = 0.35,
+        salt: str = "",
+        over: str = ".",
+    ) -> list[list[Hex]]:
         """Build up city blocks: the connected groups of buildable hexes among ``hexes``.
 
         Each block draws one material profile from ``stone_share`` (chance a house is stone,
@@ -368,7 +407,9 @@ class MapBuilder:
         next to them) stay open courtyards with chance ``courtyard``. Streets must be laid
         first: they separate the blocks. Returns the blocks, each a list of hexes.
         """
-        todo = {h for h in hexes if self.on(h) and self.code(h) in over and not self.map.road[self.map.index(h)]}
+        todo = {
+            h for h in hexes if self.on(h) and self.code(h) in over and not self.map.road[self.map.index(h)]
+        }
         blocks = []
         for start in sorted(todo, key=lambda h: (h.offset[1], h.offset[0])):
             if start not in todo:
@@ -394,9 +435,16 @@ class MapBuilder:
             blocks.append(comp)
         return blocks
 
-    def village(self, street: Sequence[Hex], density: float = 0.75, stone: float = 0.0,
-                garden: str | None = "o", garden_chance: float = 0.6, salt: str = "",
-                over: str = ".w,") -> list[Hex]:
+    def village(
+        self,
+        street: Sequence[Hex],
+        density: float = 0.75,
+        stone: float = 0.0,
+        garden: str | None = "o",
+        garden_chance: float = 0.6,
+        salt: str = "",
+        over: str = ".w,",
+    ) -> list[Hex]:
         """Houses along both sides of a street, gardens behind them: a Russian village.
 
         Args:
@@ -430,8 +478,9 @@ class MapBuilder:
                 self.map.set_rubble(h, True)
 
     # -- ground levels -------------------------------------------------------------------
-    def hill(self, center: Point, peak: float, radius: float, ry: float | None = None,
-             base: float | None = None) -> None:
+    def hill(
+        self, center: Point, peak: float, radius: float, ry: float | None = None, base: float | None = None
+    ) -> None:
         """Raise a rounded hill: ``peak`` levels at ``center`` falling to ``base`` at ``radius``.
 
         The profile is a smooth dome (cosine); the field keeps the higher of old and new, so
@@ -451,8 +500,14 @@ class MapBuilder:
         t = np.clip(((self.cx - x0) * vx + (self.cy - y0) * vy) / (vx * vx + vy * vy), 0.0, 1.0)
         self.z = z0 + (z1 - z0) * t
 
-    def carve(self, points: Sequence[Point], floor: float | Sequence[float], half_width: float, slope: float,
-              smooth: bool = True) -> None:
+    def carve(
+        self,
+        points: Sequence[Point],
+        floor: float | Sequence[float],
+        half_width: float,
+        slope: float,
+        smooth: bool = True,
+    ) -> None:
         """Cut a valley along a curve: ``floor`` within ``half_width``, rising ``slope`` per hex.
 
         ``floor`` may be one level or one per control point (interpolated along the curve),
@@ -473,8 +528,9 @@ class MapBuilder:
                 continue
             c, r = h.offset
             old = self.z[r, c]
-            self.z[r, c] = {"set": value, "max": max(old, value), "min": min(old, value),
-                            "add": old + value}[mode]
+            self.z[r, c] = {"set": value, "max": max(old, value), "min": min(old, value), "add": old + value}[
+                mode
+            ]
 
     def level(self, h: Hex) -> int:
         """The ground level :meth:`finish` will give ``h`` (the rounded field)."""

@@ -78,8 +78,10 @@ def check_outputs(force: bool, **paths: str | None) -> None:
         if recs is None:
             recs = _records()
         if recs.get(os.path.abspath(path)) != _digest(path):
-            raise HexwarError(f"--{opt} {clip(p, quote=False)}: the file exists and was not written by hexwar (or was "
-                              "changed since); refusing to overwrite it. Choose another name or add --force.")
+            raise HexwarError(
+                f"--{opt} {clip(p, quote=False)}: the file exists and was not written by hexwar (or was "
+                "changed since); refusing to overwrite it. Choose another name or add --force."
+            )
 
 
 def record_output(path: str | os.PathLike[str]) -> None:

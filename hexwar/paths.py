@@ -42,8 +42,11 @@ def content_dir(kind: str) -> Path:
     for c in _candidates(kind):
         if c.is_dir() and any(c.iterdir()):
             return c
-    raise FileNotFoundError(f"hexwar's shipped {kind}/ folder was not found (looked in "
-                            + ", ".join(str(c) for c in _candidates(kind)) + ")")
+    raise FileNotFoundError(
+        f"hexwar's shipped {kind}/ folder was not found (looked in "
+        + ", ".join(str(c) for c in _candidates(kind))
+        + ")"
+    )
 
 
 def find_content(kind: str, name: str) -> Path | None:

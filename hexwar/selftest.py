@@ -56,7 +56,13 @@ class CaseResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"suite": self.suite, "name": self.name, "ok": self.ok, "expected": self.expected, "actual": self.actual}
+        return {
+            "suite": self.suite,
+            "name": self.name,
+            "ok": self.ok,
+            "expected": self.expected,
+            "actual": self.actual,
+        }
 
 
 def load_cases(suite: str) -> list[dict[str, Any]]:
@@ -81,7 +87,9 @@ class _ScriptedRng:
     def integers(self, low: int, high: int, size: Any = None, dtype: Any = None) -> Any:
         n = 1 if size is None else int(np.prod(size))
         if len(self.faces) < n:
-            raise AssertionError(f"the rule rolled more dice than the case lists ({n} wanted, {len(self.faces)} left)")
+            raise AssertionError(
+                f"the rule rolled more dice than the case lists ({n} wanted, {len(self.faces)} left)"
+            )
         out = [self.faces.pop(0) for _ in range(n)]
         if not all(low <= f < high for f in out):
             raise AssertionError(f"faces {out} outside {low}..{high - 1}")
@@ -167,7 +175,9 @@ def _los_case(case: dict[str, Any]) -> list[CaseResult]:
             got = _los_fields(fn(m, a, b), list(want))
         except Exception as exc:  # a broken build must be reported, not crash the suite
             got = {"error": f"{type(exc).__name__}: {exc}"}
-        out.append(CaseResult("los", f"{name}{' [' + variant + ']' if variant else ''}", got == want, want, got))
+        out.append(
+            CaseResult("los", f"{name}{' [' + variant + ']' if variant else ''}", got == want, want, got)
+        )
 
     check("", line_of_sight, (0, 0), False)
     check("reverse", line_of_sight, (0, 0), True)
@@ -183,11 +193,22 @@ def _artillery(case: dict[str, Any]) -> dict[str, Any]:
 
     w, h = case.get("size", [10, 10])
     d = _dice(case["faces"])
-    s = roll_strike(BattleMap.new(w, h), case["side"], Hex.from_label(case["target"]), d,
-                    command_card=bool(case.get("command_card", False)))
+    s = roll_strike(
+        BattleMap.new(w, h),
+        case["side"],
+        Hex.from_label(case["target"]),
+        d,
+        command_card=bool(case.get("command_card", False)),
+    )
     _all_used(d)
-    return {"accuracy_roll": s.accuracy_roll, "hit_on": s.hit_on, "hit": s.hit, "drift": s.drift,
-            "direction": s.direction, "landing": s.landing.label if s.landing is not None else None}
+    return {
+        "accuracy_roll": s.accuracy_roll,
+        "hit_on": s.hit_on,
+        "hit": s.hit,
+        "drift": s.drift,
+        "direction": s.direction,
+        "landing": s.landing.label if s.landing is not None else None,
+    }
 
 
 def _building(case: dict[str, Any]) -> dict[str, Any]:
@@ -198,8 +219,15 @@ def _building(case: dict[str, Any]) -> dict[str, Any]:
     m.set_terrain(target, case["terrain"])
     d = _dice(case["faces"])
     kind = case["attack"]
-    ev = attack_building(m, target, kind, int(case["damage_index"]), d, "selftest",
-                         attacker_hex=Hex.from_label("C04") if kind == "close combat" else None)
+    ev = attack_building(
+        m,
+        target,
+        kind,
+        int(case["damage_index"]),
+        d,
+        "selftest",
+        attacker_hex=Hex.from_label("C04") if kind == "close combat" else None,
+    )
     _all_used(d)
     if ev is None:
         return {"result": "not attacked"}
@@ -245,7 +273,9 @@ def _combat(case: dict[str, Any]) -> dict[str, Any]:
 
     cards = default_cards()
     att, tgt = tuple(case["attacker"]), tuple(case["target"])
-    units = roster(cards, (att[0], att[1] if len(att) > 1 else None), (tgt[0], tgt[1] if len(tgt) > 1 else None))
+    units = roster(
+        cards, (att[0], att[1] if len(att) > 1 else None), (tgt[0], tgt[1] if len(tgt) > 1 else None)
+    )
     d = _dice(case["faces"])
     eng = CombatEngine(cards, d, Deck("damage", ["dmg05#1"], reshuffle=True), units)
     ev = eng.resolve_attack(units[att[0]], units[tgt[0]], AttackOrders((0,)), DefenseContext())
@@ -254,15 +284,20 @@ def _combat(case: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"outcome": getattr(to_hit, "outcome", None)}
     dmg = next((e for e in ev if e.kind == "damage"), None)
     if dmg is not None:
-        out.update(damage=getattr(dmg, "damage", None), endurance_before=getattr(dmg, "endurance_before", None))
+        out.update(
+            damage=getattr(dmg, "damage", None), endurance_before=getattr(dmg, "endurance_before", None)
+        )
     out["endurance_after"] = units[tgt[0]].endurance
     out["damage_card"] = units[tgt[0]].damage_card is not None
     return out
 
 
 _RULES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "artillery": _artillery, "building": _building, "fire_spread": _fire_spread,
-    "fire_damage": _fire_damage, "combat": _combat,
+    "artillery": _artillery,
+    "building": _building,
+    "fire_spread": _fire_spread,
+    "fire_damage": _fire_damage,
+    "combat": _combat,
 }
 
 

@@ -58,7 +58,9 @@ def detect_kind(path: str) -> str:
             return fmt
         if "scenario" in data:
             return "hexwar-scenario"
-        raise ValidationError([Problem(str(p), "", "unknown TOML file: expected a [scenario] table or a format key")])
+        raise ValidationError(
+            [Problem(str(p), "", "unknown TOML file: expected a [scenario] table or a format key")]
+        )
     data = read_json(p, kind=sniffed)
     if isinstance(data, dict) and isinstance(data.get("format"), str):
         return str(data["format"])
@@ -67,9 +69,15 @@ def detect_kind(path: str) -> str:
     if isinstance(version, int) and not isinstance(version, bool):
         newest = max(CURRENT.values())
         if version > newest:
-            problems.append(Problem(str(p), "schema_version", f"{version} is newer than this hexwar reads (at most "
-                                    f"{', '.join(f'{k} {v}' for k, v in sorted(CURRENT.items()))}): "
-                                    "a newer hexwar wrote it"))
+            problems.append(
+                Problem(
+                    str(p),
+                    "schema_version",
+                    f"{version} is newer than this hexwar reads (at most "
+                    f"{', '.join(f'{k} {v}' for k, v in sorted(CURRENT.items()))}): "
+                    "a newer hexwar wrote it",
+                )
+            )
     raise ValidationError(problems)
 
 
@@ -93,7 +101,9 @@ def validate_file(path: str, scenario_paths: tuple[str, ...] = ()) -> str:
     kind = detect_kind(path)
     v = VALIDATORS.get(kind)
     if v is None:
-        raise ValidationError([Problem(path, "format", f"unknown kind {kind!r}; expected one of {sorted(VALIDATORS)}")])
+        raise ValidationError(
+            [Problem(path, "format", f"unknown kind {kind!r}; expected one of {sorted(VALIDATORS)}")]
+        )
     is_toml = Path(path).suffix.lower() == ".toml"
     if (kind in TOML_KINDS) != is_toml:
         want, have = ("TOML (.toml)", "JSON") if kind in TOML_KINDS else ("JSON (.json)", "TOML")
@@ -103,7 +113,9 @@ def validate_file(path: str, scenario_paths: tuple[str, ...] = ()) -> str:
         try:
             v = getattr(importlib.import_module(mod), attr)
         except (ImportError, AttributeError):
-            raise ValidationError([Problem(path, "format", f"{kind} files are not supported by this hexwar yet")]) from None
+            raise ValidationError(
+                [Problem(path, "format", f"{kind} files are not supported by this hexwar yet")]
+            ) from None
     assert callable(v)
     if kind == "hexwar-save":
         v(path, scenario_paths)  # type: ignore[call-arg]

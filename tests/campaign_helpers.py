@@ -20,8 +20,13 @@ def force_events(st: CampaignState, ids: list[str]) -> None:
         st.events_in_play.append(ev)
 
 
-def war(seed: int = 1, german: tuple[str, ...] = ("flank_attack",), soviet: tuple[str, ...] = ("bluff",),
-        events: list[str] | None = None, **options: object) -> CampaignState:
+def war(
+    seed: int = 1,
+    german: tuple[str, ...] = ("flank_attack",),
+    soviet: tuple[str, ...] = ("bluff",),
+    events: list[str] | None = None,
+    **options: object,
+) -> CampaignState:
     """A war at its first battle's placing, tactic cards chosen, with ``events`` in play."""
     st, _ = new_campaign(seed, CampaignOptions(**options))  # type: ignore[arg-type]
     if st.phase == "choose_tactics":

@@ -30,8 +30,14 @@ def H(label: str) -> Hex:
     return Hex.from_label(label)
 
 
-def place(state: GameState, card: str, label: str | None, side: str | None = None, crew: str | None = None,
-          endurance: int | None = None) -> UnitState:
+def place(
+    state: GameState,
+    card: str,
+    label: str | None,
+    side: str | None = None,
+    crew: str | None = None,
+    endurance: int | None = None,
+) -> UnitState:
     """Put a new instance of ``card`` into play in hex ``label`` (``None``: aloft), with ``crew``."""
     n = 1
     while f"{card}#{n}" in state.all_cards:
@@ -76,8 +82,13 @@ def advance_to(state: GameState, phase: str, side: str | None = None, limit: int
 
 
 # -- AI-vs-AI games shared by the fuzz and replay tests ---------------------------------------
-MATCHUPS = (("random", "random"), ("random", "random"), ("standard", "random"), ("random", "standard"),
-            ("standard", "standard"))
+MATCHUPS = (
+    ("random", "random"),
+    ("random", "random"),
+    ("standard", "random"),
+    ("random", "standard"),
+    ("standard", "standard"),
+)
 
 
 def game_spec(i: int) -> tuple[int, tuple[str, ...], tuple[str, str]]:

@@ -9,15 +9,33 @@ from hexwar.lines.scenario import LinesScenario, LinesSide, StartingUnit
 from hexwar.lines.state import LinesState
 
 
-def game(german: tuple[str, ...] = (), soviet: tuple[str, ...] = (), *, g_units: tuple[StartingUnit, ...] = (),
-         s_units: tuple[StartingUnit, ...] = (), players: int = 2, seed: int = 3, variants: tuple[str, ...] = (),
-         vp: int | None = None, decks: dict[str, tuple[str, ...]] | None = None) -> LinesState:
+def game(
+    german: tuple[str, ...] = (),
+    soviet: tuple[str, ...] = (),
+    *,
+    g_units: tuple[StartingUnit, ...] = (),
+    s_units: tuple[StartingUnit, ...] = (),
+    players: int = 2,
+    seed: int = 3,
+    variants: tuple[str, ...] = (),
+    vp: int | None = None,
+    decks: dict[str, tuple[str, ...]] | None = None,
+) -> LinesState:
     """A game whose Reserves decks are ``german`` / ``soviet`` (all in hand at the start) with
     the given starting units; turn 1, Commitment, initiative rolled."""
-    sides = {"german": LinesSide(reserves=german, hand=german, units=g_units),
-             "soviet": LinesSide(reserves=soviet, hand=soviet, units=s_units)}
-    sc = LinesScenario("test", "test game", sides, seed=seed, players=players,
-                       victory_points=vp or (51 if players == 2 else 76), variants=variants)
+    sides = {
+        "german": LinesSide(reserves=german, hand=german, units=g_units),
+        "soviet": LinesSide(reserves=soviet, hand=soviet, units=s_units),
+    }
+    sc = LinesScenario(
+        "test",
+        "test game",
+        sides,
+        seed=seed,
+        players=players,
+        victory_points=vp or (51 if players == 2 else 76),
+        variants=variants,
+    )
     sc = sc.with_decks(decks if decks is not None else {"german": german, "soviet": soviet})
     return sc.new_game()
 

@@ -46,13 +46,29 @@ class Procs:
         """Start ``hexwar serve`` and wait (at most 30 s) until it listens."""
         out = open(self.tmp / f"{name}.out", "ab")
         err = open(self.tmp / f"{name}.err", "ab")
-        p = subprocess.Popen([*HEXWAR, "serve", *args, "--games", str(folder), "--port", str(port),
-                              "--tokens", str(folder / "tokens.json")], stdout=out, stderr=err, env=ENV)
+        p = subprocess.Popen(
+            [
+                *HEXWAR,
+                "serve",
+                *args,
+                "--games",
+                str(folder),
+                "--port",
+                str(port),
+                "--tokens",
+                str(folder / "tokens.json"),
+            ],
+            stdout=out,
+            stderr=err,
+            env=ENV,
+        )
         self.all.append(p)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if p.poll() is not None:
-                raise AssertionError(f"server exited {p.returncode}: {(self.tmp / f'{name}.err').read_text()[-2000:]}")
+                raise AssertionError(
+                    f"server exited {p.returncode}: {(self.tmp / f'{name}.err').read_text()[-2000:]}"
+                )
             with socket.socket() as s:
                 s.settimeout(0.2)
                 if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -114,7 +130,7 @@ def last_json(path: Path) -> dict:
     """The JSON object a ``--json`` client printed last."""
     text = path.read_text()
     start = text.rfind("\n{")
-    return json.loads(text[start + 1 if start >= 0 else text.find("{"):])
+    return json.loads(text[start + 1 if start >= 0 else text.find("{") :])
 
 
 def local_hash(scenario_path: str, seed: int, fog: bool, ai_seed: int = 0) -> str:

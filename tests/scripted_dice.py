@@ -21,7 +21,9 @@ class ScriptedRng:
     def integers(self, low, high, size=None, dtype=None):
         n = 1 if size is None else int(np.prod(size))
         if len(self.faces) < n:
-            raise AssertionError(f"the rules rolled more dice than scripted ({n} wanted, {len(self.faces)} left)")
+            raise AssertionError(
+                f"the rules rolled more dice than scripted ({n} wanted, {len(self.faces)} left)"
+            )
         out = [self.faces.pop(0) for _ in range(n)]
         assert all(low <= f < high for f in out), f"scripted faces {out} outside {low}..{high - 1}"
         return out[0] if size is None else np.array(out).reshape(size)

@@ -37,7 +37,9 @@ from hexwar.rules.wrecks import WreckPlaced
 H = Hex.from_label
 
 
-def land_one(target: str, acc: int, direction: int, hit_on: int = 7, bonus: int = 0, w: int = 12, h: int = 12):
+def land_one(
+    target: str, acc: int, direction: int, hit_on: int = 7, bonus: int = 0, w: int = 12, h: int = 12
+):
     t = H(target)
     land = drift_landing(t.offset, [acc], [direction], hit_on, bonus, width=w, height=h)
     hx = Hex(int(land.q[0]), int(land.r[0]))
@@ -56,7 +58,9 @@ def test_soviet_die_of_2_misses_and_drifts_2_hexes_north_on_a_direction_1():
     assert str(s) == "Soviet artillery at D07: accuracy 1d6 = 2 (hits on 4+): misses, drifts 2 hexes N to D05"
 
 
-@pytest.mark.parametrize("side,face,hit", [("soviet", 3, False), ("soviet", 4, True), ("german", 2, False), ("german", 3, True)])
+@pytest.mark.parametrize(
+    "side,face,hit", [("soviet", 3, False), ("soviet", 4, True), ("german", 2, False), ("german", 3, True)]
+)
 def test_hit_numbers_per_side(side, face, hit):
     m = BattleMap.new(10, 10)
     d = scripted_dice(face, 4)
@@ -86,10 +90,18 @@ def test_scenario_can_change_the_hit_number():
 # Worked by hand on the printed map: G is an even column, F an odd one (odd-q, odd columns sit
 # half a hex lower).
 STRAIGHT = {
-    ("G06", 1): ["G05", "G04", "G03"], ("G06", 2): ["H05", "I05", "J04"], ("G06", 3): ["H06", "I07", "J07"],
-    ("G06", 4): ["G07", "G08", "G09"], ("G06", 5): ["F06", "E07", "D07"], ("G06", 6): ["F05", "E05", "D04"],
-    ("F06", 1): ["F05", "F04", "F03"], ("F06", 2): ["G06", "H05", "I05"], ("F06", 3): ["G07", "H07", "I08"],
-    ("F06", 4): ["F07", "F08", "F09"], ("F06", 5): ["E07", "D07", "C08"], ("F06", 6): ["E06", "D05", "C05"],
+    ("G06", 1): ["G05", "G04", "G03"],
+    ("G06", 2): ["H05", "I05", "J04"],
+    ("G06", 3): ["H06", "I07", "J07"],
+    ("G06", 4): ["G07", "G08", "G09"],
+    ("G06", 5): ["F06", "E07", "D07"],
+    ("G06", 6): ["F05", "E05", "D04"],
+    ("F06", 1): ["F05", "F04", "F03"],
+    ("F06", 2): ["G06", "H05", "I05"],
+    ("F06", 3): ["G07", "H07", "I08"],
+    ("F06", 4): ["F07", "F08", "F09"],
+    ("F06", 5): ["E07", "D07", "C08"],
+    ("F06", 6): ["E06", "D05", "C05"],
 }
 
 
@@ -130,13 +142,35 @@ def test_every_landing_of_every_face_pair_on_a_small_map_agrees_with_hex_geometr
 
 
 EDGE_CASES = [  # (target, drift, direction, lands on) on a 10 x 8 map (A..J, rows 1..8); None = off the map
-    ("A05", 1, 5, None), ("A05", 1, 6, None), ("A05", 1, 2, "B04"), ("B05", 2, 5, None),
-    ("J05", 1, 2, None), ("J05", 1, 3, None), ("J05", 1, 6, "I05"), ("I05", 2, 3, None),
-    ("E01", 1, 1, None), ("E01", 1, 2, None), ("E01", 1, 6, None), ("E01", 1, 3, "F01"), ("E01", 1, 5, "D01"),
-    ("F01", 1, 1, None), ("F01", 1, 2, "G01"), ("F01", 1, 6, "E01"), ("C02", 3, 1, None), ("C02", 1, 1, "C01"),
-    ("E08", 1, 4, None), ("E08", 1, 3, "F08"), ("E08", 1, 5, "D08"),
-    ("F08", 1, 4, None), ("F08", 1, 3, None), ("F08", 1, 5, None), ("F08", 1, 2, "G08"), ("D06", 3, 4, None),
-    ("A01", 1, 1, None), ("J08", 1, 4, None), ("J08", 3, 6, "G07"),
+    ("A05", 1, 5, None),
+    ("A05", 1, 6, None),
+    ("A05", 1, 2, "B04"),
+    ("B05", 2, 5, None),
+    ("J05", 1, 2, None),
+    ("J05", 1, 3, None),
+    ("J05", 1, 6, "I05"),
+    ("I05", 2, 3, None),
+    ("E01", 1, 1, None),
+    ("E01", 1, 2, None),
+    ("E01", 1, 6, None),
+    ("E01", 1, 3, "F01"),
+    ("E01", 1, 5, "D01"),
+    ("F01", 1, 1, None),
+    ("F01", 1, 2, "G01"),
+    ("F01", 1, 6, "E01"),
+    ("C02", 3, 1, None),
+    ("C02", 1, 1, "C01"),
+    ("E08", 1, 4, None),
+    ("E08", 1, 3, "F08"),
+    ("E08", 1, 5, "D08"),
+    ("F08", 1, 4, None),
+    ("F08", 1, 3, None),
+    ("F08", 1, 5, None),
+    ("F08", 1, 2, "G08"),
+    ("D06", 3, 4, None),
+    ("A01", 1, 1, None),
+    ("J08", 1, 4, None),
+    ("J08", 3, 6, "G07"),
 ]
 
 
@@ -153,8 +187,15 @@ def test_off_map_strike_is_logged_as_no_effect_and_attacks_nothing():
     m = BattleMap.new(10, 8)
     m.set_terrain(H("A05"), "wood_building")
     called = []
-    events = resolve_artillery(m, "german", H("A05"), scripted_dice(2, 5), damage_index=5,
-                               units_at=lambda h: called.append(h) or [], attack_unit=lambda *a: [])
+    events = resolve_artillery(
+        m,
+        "german",
+        H("A05"),
+        scripted_dice(2, 5),
+        damage_index=5,
+        units_at=lambda h: called.append(h) or [],
+        attack_unit=lambda *a: [],
+    )
     strike = events[0]
     assert isinstance(strike, ArtilleryStrike) and strike.off_map
     assert str(strike).endswith("drifts 2 hexes SW, off the map: no effect")
@@ -173,7 +214,9 @@ def test_bad_faces_are_refused():
 
 
 # -- exact distributions ---------------------------------------------------------------------
-@pytest.mark.parametrize("side,hit_on,p_hit,misses", [("soviet", 4, Fraction(1, 2), 3), ("german", 3, Fraction(2, 3), 2)])
+@pytest.mark.parametrize(
+    "side,hit_on,p_hit,misses", [("soviet", 4, Fraction(1, 2), 3), ("german", 3, Fraction(2, 3), 2)]
+)
 def test_exact_landing_distribution_per_side(side, hit_on, p_hit, misses):
     t = H("M12")
     d = exact_landing_distribution(t, hit_on)
@@ -194,7 +237,9 @@ def test_exact_distribution_collapses_off_map_landings():
     assert sum(d.values()) == 1
 
 
-@pytest.mark.parametrize("side,hit_on,seed", [("soviet", 4, 5501), ("german", 3, 5502), ("soviet+card", 3, 5503)])
+@pytest.mark.parametrize(
+    "side,hit_on,seed", [("soviet", 4, 5501), ("german", 3, 5502), ("soviet+card", 3, 5503)]
+)
 def test_one_million_seeded_strikes_match_the_exact_distribution(side, hit_on, seed):
     w, h = 20, 20
     target = H("J10")
@@ -240,7 +285,9 @@ def test_batched_hit_numbers_and_bonus_broadcast():
     targets = np.stack([rng.integers(0, 9, n), rng.integers(0, 9, n)], axis=1)
     batch = drift_landing(targets, acc, dirf, hit_on, bonus, width=9, height=9)
     for i in range(n):  # a sweep over hit numbers gives what each strike alone gives
-        one = drift_landing(targets[i], acc[i:i + 1], dirf[i:i + 1], int(hit_on[i]), int(bonus[i]), width=9, height=9)
+        one = drift_landing(
+            targets[i], acc[i : i + 1], dirf[i : i + 1], int(hit_on[i]), int(bonus[i]), width=9, height=9
+        )
         for f in ("hit", "drift", "direction", "col", "row", "on_map", "q", "r"):
             assert getattr(batch, f)[i] == getattr(one, f)[0], (i, f)
 
@@ -255,8 +302,12 @@ def test_game_path_uses_the_same_core_as_the_batch(seed):
     acc = faces[0]
     dirf = faces[1] if len(faces) > 1 else 0
     land = drift_landing(target.offset, [acc], [dirf], 4, seed % 2, width=9, height=9)
-    assert (s.hit, s.drift, s.direction, s.off_map) == (bool(land.hit[0]), int(land.drift[0]),
-                                                         int(land.direction[0]), not bool(land.on_map[0]))
+    assert (s.hit, s.drift, s.direction, s.off_map) == (
+        bool(land.hit[0]),
+        int(land.drift[0]),
+        int(land.direction[0]),
+        not bool(land.on_map[0]),
+    )
     assert s.landing == Hex(int(land.q[0]), int(land.r[0]))
 
 
@@ -309,14 +360,24 @@ def test_strike_attacks_every_unit_then_the_building_and_units_keep_its_modifier
 
     # accuracy 5 hits (Soviet 4+); building 2d6 = 5 + 5 + DI 4 = 14 = DR: rubble
     d = scripted_dice(5, 5, 5)
-    events = resolve_artillery(m, "soviet", H("E05"), d, damage_index=4, units_at=lambda h: units, attack_unit=attack_unit)
+    events = resolve_artillery(
+        m, "soviet", H("E05"), d, damage_index=4, units_at=lambda h: units, attack_unit=attack_unit
+    )
     assert seen == [("rifles", "E05", 3), ("stug", "E05", 2)]  # the stone building's +3 / +2; no aircraft
     assert [type(e).__name__ if not isinstance(e, str) else e for e in events] == [
-        "ArtilleryStrike", "ArtilleryUnitAttack", "combat: rifles", "ArtilleryUnitAttack", "combat: stug",
-        "BuildingAttack", "ArtilleryMarkerRemoved"]
+        "ArtilleryStrike",
+        "ArtilleryUnitAttack",
+        "combat: rifles",
+        "ArtilleryUnitAttack",
+        "combat: stug",
+        "BuildingAttack",
+        "ArtilleryMarkerRemoved",
+    ]
     b = events[-2]
     assert isinstance(b, BuildingAttack) and b.result is BuildingResult.RUBBLE and b.av == 14
-    assert isinstance(events[1], ArtilleryUnitAttack) and "rifles in E05 (terrain Defense +3)" in str(events[1])
+    assert isinstance(events[1], ArtilleryUnitAttack) and "rifles in E05 (terrain Defense +3)" in str(
+        events[1]
+    )
     apply_events(m, events)
     assert m.has_rubble(H("E05")) and m.artillery_marker is None
     assert [r.dice for r in d.log] == ["1d6", "2d6"]
@@ -344,11 +405,20 @@ def test_strike_with_drift_attacks_the_landing_hex_not_the_target():
     m = BattleMap.new(10, 10)
     m.set_terrain(H("D05"), "wood_building")
     asked = []
-    events = resolve_artillery(m, "soviet", H("D07"), scripted_dice(2, 1, 6, 6), damage_index=2,
-                               units_at=lambda h: asked.append(h) or [], attack_unit=lambda *a: [])
+    events = resolve_artillery(
+        m,
+        "soviet",
+        H("D07"),
+        scripted_dice(2, 1, 6, 6),
+        damage_index=2,
+        units_at=lambda h: asked.append(h) or [],
+        attack_unit=lambda *a: [],
+    )
     assert asked == [H("D05")]
     b = events[1]
-    assert isinstance(b, BuildingAttack) and b.hex == H("D05") and b.av == 14 and b.result is BuildingResult.FIRE
+    assert (
+        isinstance(b, BuildingAttack) and b.hex == H("D05") and b.av == 14 and b.result is BuildingResult.FIRE
+    )
     assert b.attacker == "Soviet artillery"
 
 
@@ -363,7 +433,9 @@ def test_a_strike_through_the_combat_engine(seed):
     cards = default_cards()
     units = roster(cards, ("de_grenadiers#1", None), ("de_pz_iv_g#1", "de_tank_crew_regular#1"))
     dice = Dice(seed)
-    engine = CombatEngine(cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units)
+    engine = CombatEngine(
+        cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units
+    )
     m30 = cards.weapons["m30"]
     m = BattleMap.new(10, 10)
     m.set_terrain(H("E05"), "stone_building")
@@ -374,8 +446,16 @@ def test_a_strike_through_the_combat_engine(seed):
         contexts.append((unit.id, mod))
         return engine.fire_weapon(m30, units[unit.id], DefenseContext(terrain=mod), side="soviet")
 
-    events = resolve_artillery(m, "soviet", H("E05"), dice, m30.damage_index, lambda h: targets if h == H("E05") else [],
-                               attack_unit, hit_on=1)  # hit_on 1: always on target
+    events = resolve_artillery(
+        m,
+        "soviet",
+        H("E05"),
+        dice,
+        m30.damage_index,
+        lambda h: targets if h == H("E05") else [],
+        attack_unit,
+        hit_on=1,
+    )  # hit_on 1: always on target
     assert events[0].hit and contexts == [("de_grenadiers#1", 3), ("de_pz_iv_g#1", 2)]
     stone = {"de_grenadiers#1": 3, "de_pz_iv_g#1": 2}  # the stone building's soft / armored modifier
     for e in events:

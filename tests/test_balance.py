@@ -51,9 +51,14 @@ def test_wilson_interval_worked_by_hand():
 
 def test_tally_counts_draws_in_the_denominator_and_errors_apart():
     G = bal.GameRecord
-    recs = [G("x", "default", 0, 11, "german", "points", 3), G("x", "default", 1, 12, "soviet", "turn limit", 10),
-            G("x", "default", 2, 13, None, "turn limit", 10), G("x", "default", 3, 14, "german", "overrun", 6),
-            G("x", "default", 4, 15, None, "error", error="boom"), G("x", "burnout", 0, 99, "soviet", "points", 4)]
+    recs = [
+        G("x", "default", 0, 11, "german", "points", 3),
+        G("x", "default", 1, 12, "soviet", "turn limit", 10),
+        G("x", "default", 2, 13, None, "turn limit", 10),
+        G("x", "default", 3, 14, "german", "overrun", 6),
+        G("x", "default", 4, 15, None, "error", error="boom"),
+        G("x", "burnout", 0, 99, "soviet", "points", 4),
+    ]
     t, tb = bal.tally(recs)
     assert (t.games, t.wins, t.draws, t.errors) == (4, {"german": 2, "soviet": 1}, 1, 1)
     assert t.rate("german")[0] == 0.5 and t.rate("soviet")[0] == 0.25 and t.rate("draw")[0] == 0.25
@@ -63,40 +68,74 @@ def test_tally_counts_draws_in_the_denominator_and_errors_apart():
     assert (t.first_index, t.last_index) == (0, 4)
     assert (tb.name, tb.games, tb.wins["soviet"]) == ("x (burnout)", 1, 1)
     table = bal.markdown_table([t, tb])
-    assert "| x | 4 (#0-4) | 2: 50.0% (" in table and "| turn limit 2, overrun 1, points 1 | 7.2 / 8 | NO | 1 |" in table
+    assert (
+        "| x | 4 (#0-4) | 2: 50.0% (" in table
+        and "| turn limit 2, overrun 1, points 1 | 7.2 / 8 | NO | 1 |" in table
+    )
     assert "| x (burnout) | 1 (#0-0) |" in table
 
 
 def test_game_seeds_depend_only_on_scenario_variant_and_game_number():
-    seeds = {bal.game_seed(s, v, i) for s in ("kharkov", "ponyri") for v in ("default", "burnout") for i in range(500)}
+    seeds = {
+        bal.game_seed(s, v, i)
+        for s in ("kharkov", "ponyri")
+        for v in ("default", "burnout")
+        for i in range(500)
+    }
     assert len(seeds) == 2000 and all(0 <= s < 2**63 for s in seeds)
-    ss = np.random.SeedSequence(int.from_bytes(__import__("hashlib").sha256(b"kharkov\x00default").digest(), "little"),
-                                spawn_key=(7,))
+    ss = np.random.SeedSequence(
+        int.from_bytes(__import__("hashlib").sha256(b"kharkov\x00default").digest(), "little"), spawn_key=(7,)
+    )
     assert bal.game_seed("kharkov", "default", 7) == int(ss.generate_state(1, np.uint64)[0]) >> 1
     stem, sc = skirmish()
     a = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 10, 0, AI, 5)
-    b = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 4, 6, AI, 5)  # --seed-start 6 continues
+    b = bal.plan_games(
+        bal.game_kind("scenario"), [(stem, sc)], [None], 4, 6, AI, 5
+    )  # --seed-start 6 continues
     assert [g.seed for g in a[6:]] == [g.seed for g in b] and [g.index for g in b] == [6, 7, 8, 9]
 
 
 def test_a_balance_row_is_the_game_hexwar_play_plays_with_its_seed(capsys, tmp_path):
     out_csv = tmp_path / "b.csv"
-    rc, out, _ = run_cli(capsys, "balance", "skirmish", "--games", "2", "--max-turns", "1", "--csv", str(out_csv))
-    assert rc == 0 and "| skirmish | 2 (#0-1) |" in out and "reproduce: hexwar balance skirmish --games 2 --max-turns 1" in out
+    rc, out, _ = run_cli(
+        capsys, "balance", "skirmish", "--games", "2", "--max-turns", "1", "--csv", str(out_csv)
+    )
+    assert (
+        rc == 0
+        and "| skirmish | 2 (#0-1) |" in out
+        and "reproduce: hexwar balance skirmish --games 2 --max-turns 1" in out
+    )
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
     assert [int(r["seed"]) for r in rows] == [bal.game_seed("skirmish", "default", i) for i in range(2)]
     for r in rows:
-        rc, out, _ = run_cli(capsys, "play", "skirmish", "--headless", "--ai", "german,soviet", "--seed", r["seed"],
-                             "--turns", "1", "--json")
+        rc, out, _ = run_cli(
+            capsys,
+            "play",
+            "skirmish",
+            "--headless",
+            "--ai",
+            "german,soviet",
+            "--seed",
+            r["seed"],
+            "--turns",
+            "1",
+            "--json",
+        )
         game = json.loads(out)["result"]
-        assert (game["reason"], game["turn"], game["score"]["german"], game["score"]["soviet"]) == \
-            (r["reason"], int(r["turn"]), int(r["score_german"]), int(r["score_soviet"]))
+        assert (game["reason"], game["turn"], game["score"]["german"], game["score"]["soviet"]) == (
+            r["reason"],
+            int(r["turn"]),
+            int(r["score_german"]),
+            int(r["score_soviet"]),
+        )
 
 
 def test_a_game_that_raises_is_an_error_row_with_its_seed_and_message():
     stem, sc = skirmish()
     specs = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 3, 0, AI, 1)
-    broken = dataclasses.replace(specs[1], source=dataclasses.replace(sc, sides={}), source_key="broken skirmish")
+    broken = dataclasses.replace(
+        specs[1], source=dataclasses.replace(sc, sides={}), source_key="broken skirmish"
+    )
     run = bal.run_balance([specs[0], broken, specs[2]], cluster="none", quiet=True)
     assert [r.reason == "error" for r in run.records] == [False, True, False]
     err = run.records[1]
@@ -111,8 +150,9 @@ def test_a_chunk_that_fails_as_a_whole_becomes_error_rows_for_each_game():
     stem, sc = skirmish()
     specs = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 2, 0, AI, 1)
     recs = bal.failed_chunk(specs, "KilledWorker: worker died 3 times")
-    assert [(r.seed, r.reason, r.error) for r in recs] == [(s.seed, "error", "chunk failed: KilledWorker: worker died 3 times")
-                                                           for s in specs]
+    assert [(r.seed, r.reason, r.error) for r in recs] == [
+        (s.seed, "error", "chunk failed: KilledWorker: worker died 3 times") for s in specs
+    ]
 
 
 def test_bad_options_are_one_clear_message(capsys, monkeypatch):
@@ -152,8 +192,9 @@ def test_update_docs_rewrites_only_the_kind_table_and_its_json(capsys, monkeypat
     # another game kind (the hook for lines and campaign games) writes its own table, between its own markers
     lines = dataclasses.replace(kind, name="lines", marker="lines-balance", json=str(tmp_path / "lines.json"))
     monkeypatch.setitem(bal.GAME_KINDS, "lines", lines)
-    rc, _, _ = run_cli(capsys, "balance", "skirmish", "--kind", "lines", "--games", "2", "--max-turns", "1",
-                       "--update-docs")
+    rc, _, _ = run_cli(
+        capsys, "balance", "skirmish", "--kind", "lines", "--games", "2", "--max-turns", "1", "--update-docs"
+    )
     new = doc.read_text()
     assert rc == 0 and new.startswith(text.split("<!-- lines-balance:begin -->")[0])
     assert "old lines" not in new and "--kind lines --games 2" in new
@@ -182,9 +223,29 @@ def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
     out_csv = tmp_path / "part.csv"
     master, slave = pty.openpty()
     termios.tcsetwinsize(slave, (24, 120))  # a new pseudo-terminal is 0 columns wide: tqdm would draw nothing
-    proc = subprocess.Popen([sys.executable, "-m", "hexwar.cli", "balance", "skirmish", "--games", "400", "--chunk", "1",
-                             "--cluster", "none", "--csv", str(out_csv)], stdout=subprocess.PIPE, stderr=slave,
-                            stdin=subprocess.DEVNULL, text=True, start_new_session=True, preexec_fn=_default_sigint)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hexwar.cli",
+            "balance",
+            "skirmish",
+            "--games",
+            "400",
+            "--chunk",
+            "1",
+            "--cluster",
+            "none",
+            "--csv",
+            str(out_csv),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+    )
     os.close(slave)
     err_bytes = bytearray()
     first_game = threading.Event()
@@ -210,8 +271,9 @@ def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
     try:
         deadline = time.monotonic() + 300
         while not first_game.wait(timeout=0.5):
-            assert proc.poll() is None and time.monotonic() < deadline, \
+            assert proc.poll() is None and time.monotonic() < deadline, (
                 f"no game finished (exit status {proc.poll()}): {bytes(err_bytes)[-600:]!r}"
+            )
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=240)  # generous: a loaded 2-core machine finishes its game first
         reader.join(timeout=10)
@@ -232,8 +294,9 @@ def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
 def dask_cluster():
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=50)
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+    )
     client = Client(cluster, timeout=30)
     try:
         yield cluster, client
@@ -244,14 +307,32 @@ def dask_cluster():
 
 def _csv(capsys, tmp_path, name, *extra):
     path = tmp_path / name
-    rc, out, err = run_cli(capsys, "balance", "skirmish", "--games", "4", "--rules", "standard", "--rules", "burnout",
-                           "--max-turns", "2", "--chunk", "1", "--csv", str(path), *extra)
+    rc, out, err = run_cli(
+        capsys,
+        "balance",
+        "skirmish",
+        "--games",
+        "4",
+        "--rules",
+        "standard",
+        "--rules",
+        "burnout",
+        "--max-turns",
+        "2",
+        "--chunk",
+        "1",
+        "--csv",
+        str(path),
+        *extra,
+    )
     assert rc == 0, err
     return path.read_bytes(), out
 
 
 @pytest.mark.timeout(120)
-def test_csv_is_byte_identical_on_one_core_a_local_cluster_and_a_remote_scheduler(capsys, tmp_path, dask_cluster):
+def test_csv_is_byte_identical_on_one_core_a_local_cluster_and_a_remote_scheduler(
+    capsys, tmp_path, dask_cluster
+):
     cluster, client = dask_cluster
     client.wait_for_workers(2, timeout=30)
     none, out = _csv(capsys, tmp_path, "none.csv", "--cluster", "none")
@@ -265,21 +346,82 @@ def test_csv_is_byte_identical_on_one_core_a_local_cluster_and_a_remote_schedule
 @pytest.mark.timeout(120)
 def test_sweep_rows_are_the_same_on_one_core_and_on_a_cluster(capsys, tmp_path, dask_cluster):
     cluster, _ = dask_cluster
-    args = ["sim", "sweep", "artillery", "kharkov", "--target", "P11", "--side", "german", "--vary", "hit_on=3..5",
-            "--seeds", "0..1", "--trials", "500"]
+    args = [
+        "sim",
+        "sweep",
+        "artillery",
+        "kharkov",
+        "--target",
+        "P11",
+        "--side",
+        "german",
+        "--vary",
+        "hit_on=3..5",
+        "--seeds",
+        "0..1",
+        "--trials",
+        "500",
+    ]
     rc, one, _ = run_cli(capsys, *args)
     rc2, many, _ = run_cli(capsys, *args, "--cluster", cluster.scheduler_address)
     assert rc in (0, None) and rc2 in (0, None) and one == many and one.count("\n") == 7
-    fire = ["sim", "sweep", "fire", "kharkov", "--ignite", "P11", "--turns", "3", "--vary", "spread_bonus=4..6",
-            "--seeds", "0..1", "--trials", "300"]
+    fire = [
+        "sim",
+        "sweep",
+        "fire",
+        "kharkov",
+        "--ignite",
+        "P11",
+        "--turns",
+        "3",
+        "--vary",
+        "spread_bonus=4..6",
+        "--seeds",
+        "0..1",
+        "--trials",
+        "300",
+    ]
     assert run_cli(capsys, *fire)[1] == run_cli(capsys, *fire, "--cluster", cluster.scheduler_address)[1]
     # places and scenario fields, with per-hex and per-area columns (issue 23)
-    places = ["sim", "sweep", "artillery", "kharkov", "--side", "soviet", "--vary", "target=P11,Q11", "--seeds", "0",
-              "--trials", "300", "--hex", "P11", "--area", "block=O10..Q12"]
+    places = [
+        "sim",
+        "sweep",
+        "artillery",
+        "kharkov",
+        "--side",
+        "soviet",
+        "--vary",
+        "target=P11,Q11",
+        "--seeds",
+        "0",
+        "--trials",
+        "300",
+        "--hex",
+        "P11",
+        "--area",
+        "block=O10..Q12",
+    ]
     one = run_cli(capsys, *places)[1]
-    assert one == run_cli(capsys, *places, "--cluster", cluster.scheduler_address)[1] and "block:p_all_gone" in one
-    scen = ["sim", "sweep", "scenario", "skirmish", "--turns", "1", "--vary", "ignite=N06,M06", "--vary",
-            "sides.soviet.artillery.missions=1..2", "--trials", "4", "--area", "village"]
+    assert (
+        one == run_cli(capsys, *places, "--cluster", cluster.scheduler_address)[1]
+        and "block:p_all_gone" in one
+    )
+    scen = [
+        "sim",
+        "sweep",
+        "scenario",
+        "skirmish",
+        "--turns",
+        "1",
+        "--vary",
+        "ignite=N06,M06",
+        "--vary",
+        "sides.soviet.artillery.missions=1..2",
+        "--trials",
+        "4",
+        "--area",
+        "village",
+    ]
     one = run_cli(capsys, *scen)[1]
     assert one == run_cli(capsys, *scen, "--cluster", cluster.scheduler_address)[1] and one.count("\n") == 5
 
@@ -302,9 +444,13 @@ def test_a_worker_killed_by_pid_mid_run_loses_nothing(dask_cluster):
         os.kill(pid, signal.SIGKILL)
         killed.append(pid)
 
-    run = bal.run_balance(specs, cluster=cluster.scheduler_address, chunk=1, quiet=True, on_chunk=kill_a_busy_worker)
+    run = bal.run_balance(
+        specs, cluster=cluster.scheduler_address, chunk=1, quiet=True, on_chunk=kill_a_busy_worker
+    )
     assert killed and not run.interrupted
-    assert [dataclasses.replace(r, seconds=0) for r in run.records] == [dataclasses.replace(r, seconds=0) for r in expected]
+    assert [dataclasses.replace(r, seconds=0) for r in run.records] == [
+        dataclasses.replace(r, seconds=0) for r in expected
+    ]
     assert bal.records_csv(run.records) == bal.records_csv(expected)
     client.wait_for_workers(2, timeout=60)  # the nanny restarted it
     assert killed[0] not in client.run(os.getpid).values()
@@ -319,7 +465,9 @@ def test_real_scenarios_give_the_same_table_with_one_and_two_local_workers(capsy
     outs = []
     for extra in (["--cluster", "none"], ["--workers", "2"]):
         path = tmp_path / "k.csv"
-        rc, out, _ = run_cli(capsys, "balance", "kharkov", "ponyri", "--games", "12", "--csv", str(path), *extra)
+        rc, out, _ = run_cli(
+            capsys, "balance", "kharkov", "ponyri", "--games", "12", "--csv", str(path), *extra
+        )
         assert rc == 0
         outs.append(path.read_bytes())
     assert outs[0] == outs[1]
@@ -335,7 +483,22 @@ def test_the_lines_and_campaign_games_are_kinds_the_balance_runner_plays(kind, c
     out = gk.function("play")(source, 3, None, {"german": "standard", "soviet": "standard"}, 60)
     assert out.winner in ("german", "soviet", None) and set(out.score) == {"german", "soviet"}
     csv = tmp_path / f"{kind}.csv"
-    assert main(["balance", gk.defaults[0], "--kind", kind, "--games", "2", "--cluster", "none",
-                 "--csv", str(csv)]) == 0
+    assert (
+        main(
+            [
+                "balance",
+                gk.defaults[0],
+                "--kind",
+                kind,
+                "--games",
+                "2",
+                "--cluster",
+                "none",
+                "--csv",
+                str(csv),
+            ]
+        )
+        == 0
+    )
     rows = csv.read_text().splitlines()
     assert len(rows) == 3 and stem in rows[1]

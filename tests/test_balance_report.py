@@ -17,10 +17,22 @@ def test_points_by_unit_type_add_up_to_each_sides_score_and_every_objective_and_
             assert sum(o.points_by_type.get(side, {}).values()) == o.score[side], f"seed {seed}"
         names = {ob.name or sc.battlemap.label(ob.hex) for ob in sc.objectives} | set(sc.areas)
         assert set(o.held) == names and set(o.held.values()) <= {"german", "soviet", None}
-        recs.append(GameRecord("skirmish", "default", seed, seed, o.winner, o.reason, o.turn, dict(o.score),
-                               dict(o.objective_points), o.commands, points_by_type={k: dict(v) for k, v in
-                                                                                     o.points_by_type.items()},
-                               held=dict(o.held)))
+        recs.append(
+            GameRecord(
+                "skirmish",
+                "default",
+                seed,
+                seed,
+                o.winner,
+                o.reason,
+                o.turn,
+                dict(o.score),
+                dict(o.objective_points),
+                o.commands,
+                points_by_type={k: dict(v) for k, v in o.points_by_type.items()},
+                held=dict(o.held),
+            )
+        )
     (t,) = tally(recs)
     for side in ("german", "soviet"):
         assert sum(t.points_by_type.get(side, {}).values()) == sum(r.score[side] for r in recs)

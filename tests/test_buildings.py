@@ -52,9 +52,16 @@ def test_rifle_fp_2_in_close_combat_needs_an_8_to_set_a_wood_building_alight():
     assert attack_value(0, 2, "close combat") == 6
     assert needed_roll(dr=13, damage_index=2, kind="close combat") == 8
     m = town("wood_building")
-    miss = attack_building(m, H("C03"), "close combat", 2, scripted_dice(3, 4), "Rifles", attacker_hex=H("C04"))
-    hit = attack_building(m, H("C03"), "close combat", 2, scripted_dice(4, 4), "Rifles", attacker_hex=H("B03"))
-    assert miss is not None and (miss.av, miss.result) == (13, BuildingResult.NO_EFFECT)  # AV = DR: no rubble in CC
+    miss = attack_building(
+        m, H("C03"), "close combat", 2, scripted_dice(3, 4), "Rifles", attacker_hex=H("C04")
+    )
+    hit = attack_building(
+        m, H("C03"), "close combat", 2, scripted_dice(4, 4), "Rifles", attacker_hex=H("B03")
+    )
+    assert miss is not None and (miss.av, miss.result) == (
+        13,
+        BuildingResult.NO_EFFECT,
+    )  # AV = DR: no rubble in CC
     assert hit is not None and (hit.av, hit.bonus, hit.result) == (14, 4, BuildingResult.FIRE)
 
 
@@ -133,8 +140,10 @@ def test_the_roll_is_logged_with_di_and_cc_bonus_and_no_command_card():
     (roll,) = d.log
     assert roll.dice == "2d6" and roll.faces == (2, 3)
     assert roll.modifiers == (("Damage Index", 2), ("close combat", 4)) and roll.result == ev.av == 11
-    assert str(ev) == ("Pioneers attacks the Wood building in C03 (close combat): AV 2d6 [2, 3] + DI 2 +4 close combat"
-                       " = 11 vs DR 13: no effect")
+    assert str(ev) == (
+        "Pioneers attacks the Wood building in C03 (close combat): AV 2d6 [2, 3] + DI 2 +4 close combat"
+        " = 11 vs DR 13: no effect"
+    )
     assert ev.to_json()["kind"] == "close combat" and ev.to_json()["result"] == "no effect"
 
 
@@ -151,7 +160,10 @@ def test_two_d6_distribution_is_exact():
     assert dist == {s: Fraction(faces.count(s), 36) for s in range(2, 13)}
 
 
-@pytest.mark.parametrize("di,dr,kind", [(4, 13, "artillery"), (5, 15, "artillery"), (3, 14, "flamethrower"), (2, 13, "close combat")])
+@pytest.mark.parametrize(
+    "di,dr,kind",
+    [(4, 13, "artillery"), (5, 15, "artillery"), (3, 14, "flamethrower"), (2, 13, "close combat")],
+)
 def test_outcome_probabilities_match_enumeration_and_monte_carlo(di, dr, kind):
     p = building_outcome_probabilities(di, dr, kind)
     assert sum(p.values()) == 1
@@ -162,7 +174,11 @@ def test_outcome_probabilities_match_enumeration_and_monte_carlo(di, dr, kind):
     n = 200_000
     totals = rng.integers(1, 7, size=(n, 2)).sum(axis=1)
     codes = outcome_codes(attack_value(totals, di, kind), dr, kind)
-    for code, res in ((NO_EFFECT, BuildingResult.NO_EFFECT), (RUBBLE, BuildingResult.RUBBLE), (FIRE, BuildingResult.FIRE)):
+    for code, res in (
+        (NO_EFFECT, BuildingResult.NO_EFFECT),
+        (RUBBLE, BuildingResult.RUBBLE),
+        (FIRE, BuildingResult.FIRE),
+    ):
         q = float(p[res])
         se = math.sqrt(max(q * (1 - q), 1e-12) / n)
         est = float((codes == code).mean())

@@ -18,7 +18,11 @@ from hexwar.campaign.state import new_campaign
 def _vs_random(n: int, seed0: int, opts: CampaignOptions) -> float:
     won = 0
     for i in range(n):
-        names = {"german": "standard", "soviet": "random"} if i % 2 == 0 else {"german": "random", "soviet": "standard"}
+        names = (
+            {"german": "standard", "soviet": "random"}
+            if i % 2 == 0
+            else {"german": "random", "soviet": "standard"}
+        )
         w, _, _ = play_one(seed0 + i, names, opts)
         won += w is not None and names[w] == "standard"
     return won / n
@@ -48,8 +52,12 @@ def test_neither_side_dominates_100_wars_between_standard_players():
 
 
 def test_standard_player_only_issues_legal_commands_under_every_option():
-    for k, opts in enumerate([CampaignOptions(advanced=True, events=2, event_swap=True),
-                              CampaignOptions(campaign_cards=True, random_initiative=True)]):
+    for k, opts in enumerate(
+        [
+            CampaignOptions(advanced=True, events=2, event_swap=True),
+            CampaignOptions(campaign_cards=True, random_initiative=True),
+        ]
+    ):
         st, _ = new_campaign(k)
         st, _ = new_campaign(k, opts)
         ps = {s: StandardPlayer(s, k) for s in ("german", "soviet")}
@@ -92,7 +100,9 @@ def test_the_hexwar_balance_hook_loads_campaign_option_sets():
     from hexwar.errors import HexwarError
 
     stem, opts = load_campaign_source("advanced+events=2+event_swap")
-    assert stem == "advanced+events=2+event_swap" and opts == CampaignOptions(advanced=True, events=2, event_swap=True)
+    assert stem == "advanced+events=2+event_swap" and opts == CampaignOptions(
+        advanced=True, events=2, event_swap=True
+    )
     assert load_campaign_source("basic")[1] == CampaignOptions()
     with pytest.raises(HexwarError, match="unknown switch"):
         load_campaign_source("blitz")

@@ -87,8 +87,12 @@ def test_help_lists_every_shortcut_and_the_cards_from_data():
 
 def test_the_controller_plays_a_whole_war_between_computers():
     st, _ = new_campaign(4)
-    c = CampaignController(st, ai={s: make_player("standard", s, 4) for s in ("german", "soviet")},
-                           clock=ManualClock(), reveal_seconds=0.0)
+    c = CampaignController(
+        st,
+        ai={s: make_player("standard", s, 4) for s in ("german", "soviet")},
+        clock=ManualClock(),
+        reveal_seconds=0.0,
+    )
     n = 0
     while not st.over and n < 5000:
         c.update()

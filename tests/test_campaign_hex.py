@@ -84,7 +84,9 @@ def test_the_weaker_battle_card_side_keeps_fewer_starting_units(tmp_path):
 
     base = load_scenario(find_scenario("prokhorovka"))
     n_ger = len(base.sides["german"].units)
-    text = scaled_scenario_text(base.path, {"german": 2, "soviet": len(base.sides["soviet"].units)}, "prokhorovka")  # type: ignore[arg-type]
+    text = scaled_scenario_text(
+        base.path, {"german": 2, "soviet": len(base.sides["soviet"].units)}, "prokhorovka"
+    )  # type: ignore[arg-type]
     p = tmp_path / "p.toml"
     p.write_text(text)
     sc = load_scenario(p)

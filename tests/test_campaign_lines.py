@@ -17,8 +17,28 @@ pytest.importorskip("hexwar.lines.ai")
 
 def test_a_lines_battle_campaign_year_played_headless(tmp_path, capsys):
     save = tmp_path / "w.json"
-    assert main(["campaign", "--headless", "--ai", "german,soviet", "--seed", "3", "--battles", "lines",
-                 "--battle-turns", "1", "--save", str(save), "--stop-after", "1943", "--json"]) == 0
+    assert (
+        main(
+            [
+                "campaign",
+                "--headless",
+                "--ai",
+                "german,soviet",
+                "--seed",
+                "3",
+                "--battles",
+                "lines",
+                "--battle-turns",
+                "1",
+                "--save",
+                str(save),
+                "--stop-after",
+                "1943",
+                "--json",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     data = json.loads(save.read_text())
     games = [g["game"] for g in data["games"]]

@@ -65,17 +65,27 @@ def test_score_is_card_then_event_then_tactic_then_campaign():
     # Rifle Division 3, Blitzkrieg is German so it adds to the German: 7 + 3 = 10
     plays = {"german": Play("de_panzer_division", "flank_attack"), "soviet": Play("su_rifle_division")}
     oc = resolve_battle(CARDS, plays, ("ev_rasputitsa",), "german", ("german", "de_blitzkrieg"))
-    assert oc.steps["german"] == (("Panzer-Division", 6), ("Rasputitsa", -2), ("Flank Attack", 3), ("Blitzkrieg", 3))
+    assert oc.steps["german"] == (
+        ("Panzer-Division", 6),
+        ("Rasputitsa", -2),
+        ("Flank Attack", 3),
+        ("Blitzkrieg", 3),
+    )
     assert oc.scores == {"german": 10, "soviet": 3}
 
 
 def test_counter_intelligence_cancels_the_tactic_but_not_the_campaign_card():
-    plays = {"german": Play("de_panzer_division", "flank_attack"), "soviet": Play("su_tank_corps", "counter_intelligence")}
+    plays = {
+        "german": Play("de_panzer_division", "flank_attack"),
+        "soviet": Play("su_tank_corps", "counter_intelligence"),
+    }
     oc = resolve_battle(CARDS, plays, (), "soviet", ("german", "de_blitzkrieg"))
     assert oc.cancelled == frozenset({"german"})
     assert oc.scores == {"german": 9, "soviet": 6}  # 6 + Blitzkrieg 3 (cannot be countered), no Flank Attack
-    both = {"german": Play("de_panzer_division", "counter_intelligence"),
-            "soviet": Play("su_tank_corps", "counter_intelligence")}
+    both = {
+        "german": Play("de_panzer_division", "counter_intelligence"),
+        "soviet": Play("su_tank_corps", "counter_intelligence"),
+    }
     assert resolve_battle(CARDS, both, (), "german").cancelled == frozenset({"german", "soviet"})
 
 
@@ -83,13 +93,15 @@ def test_two_wins_in_a_year_promote_one_rank_and_only_one():
     # Fuehrer's Halt Order: German armour -1. German wins battles 1, 2, 3 (draw, initiative) and 4.
     st = war(german=("flank_attack",), soviet=("bluff",), events=["ev_halt_order"])
     promos: list[Promoted] = []
-    for g, s, gt in [("de_tiger_abteilung", "su_militia", None),            # 6 vs 3
-                     ("de_panzer_division", "su_rifle_division", None),     # 5 vs 3 -> promoted
-                     ("de_stuka_geschwader", "su_guards_rifle_division", None),  # 5 vs 5, initiative
-                     ("de_stug_brigade", "su_heavy_tank_regiment", "flank_attack"),  # 4 + 3 = 7 vs 5
-                     ("de_artillerie_regiment", "su_shturmovik_regiment", None),  # 4 vs 5
-                     ("de_grenadier_regiment", "su_tank_corps", None),     # 4 vs 6
-                     ("de_gebirgsjaeger", "su_breakthrough_artillery", None)]:  # 3 vs 8
+    for g, s, gt in [
+        ("de_tiger_abteilung", "su_militia", None),  # 6 vs 3
+        ("de_panzer_division", "su_rifle_division", None),  # 5 vs 3 -> promoted
+        ("de_stuka_geschwader", "su_guards_rifle_division", None),  # 5 vs 5, initiative
+        ("de_stug_brigade", "su_heavy_tank_regiment", "flank_attack"),  # 4 + 3 = 7 vs 5
+        ("de_artillerie_regiment", "su_shturmovik_regiment", None),  # 4 vs 5
+        ("de_grenadier_regiment", "su_tank_corps", None),  # 4 vs 6
+        ("de_gebirgsjaeger", "su_breakthrough_artillery", None),
+    ]:  # 3 vs 8
         promos += [e for e in battle(st, g, s, gt) if isinstance(e, Promoted)]
     assert st.year == 1942
     assert [e for e in st.log if isinstance(e, YearWon)] == [YearWon(1941, "german", 4, 3)]
@@ -127,7 +139,10 @@ def test_a_campaign_card_cannot_be_used_twice_in_a_war():
     battle(st, "de_gebirgsjaeger", "su_guards_rifle_division")  # 3 + 3 = 6 vs 5 + 1
     assert st.campaign_used["german"] == ["de_blitzkrieg"]
     assert st.phase == "campaign"
-    assert st.check(DeclareCampaignCard("german", "de_blitzkrieg")) == "de_blitzkrieg was already used in this war (once per war)"
+    assert (
+        st.check(DeclareCampaignCard("german", "de_blitzkrieg"))
+        == "de_blitzkrieg was already used in this war (once per war)"
+    )
     st.apply(PassCampaignCard("german"))
     assert st.pending() == ["soviet"]  # German passed: the Soviet may declare
     st.apply(DeclareCampaignCard("soviet", "su_uranus"))
@@ -137,13 +152,15 @@ def test_a_campaign_card_cannot_be_used_twice_in_a_war():
 def test_a_tied_year_gives_no_year_card():
     # German 3 wins, Soviet 3 wins, battle 7 a stalemate by Fighting Withdrawal
     st = war(german=("fighting_withdrawal",), soviet=("bluff",), events=["ev_halt_order"])
-    for g, s, gt in [("de_tiger_abteilung", "su_militia", None),
-                     ("de_panzer_division", "su_rifle_division", None),
-                     ("de_stug_brigade", "su_guards_rifle_division", None),  # 4 vs 5
-                     ("de_stuka_geschwader", "su_heavy_tank_regiment", None),  # 5 vs 5: initiative
-                     ("de_artillerie_regiment", "su_shturmovik_regiment", None),
-                     ("de_grenadier_regiment", "su_tank_corps", None),
-                     ("de_gebirgsjaeger", "su_breakthrough_artillery", "fighting_withdrawal")]:
+    for g, s, gt in [
+        ("de_tiger_abteilung", "su_militia", None),
+        ("de_panzer_division", "su_rifle_division", None),
+        ("de_stug_brigade", "su_guards_rifle_division", None),  # 4 vs 5
+        ("de_stuka_geschwader", "su_heavy_tank_regiment", None),  # 5 vs 5: initiative
+        ("de_artillerie_regiment", "su_shturmovik_regiment", None),
+        ("de_grenadier_regiment", "su_tank_corps", None),
+        ("de_gebirgsjaeger", "su_breakthrough_artillery", "fighting_withdrawal"),
+    ]:
         battle(st, g, s, gt)
     assert [e for e in st.log if isinstance(e, YearWon)] == [YearWon(1941, None, 3, 3)]
     assert st.year_cards == {"german": [], "soviet": []} and st.years_unclaimed == [1941]
@@ -184,7 +201,10 @@ def test_the_event_swap_puts_the_old_card_at_the_bottom():
     top = st.event_pile[0]
     battle(st, "de_tiger_abteilung", "su_militia")
     assert st.phase == "swap" and st.pending() == ["german"]  # the battle's winner decides
-    assert st.check(SwapEvent("soviet", "ev_order_227")) == "only the winner of the battle may swap an event card"
+    assert (
+        st.check(SwapEvent("soviet", "ev_order_227"))
+        == "only the winner of the battle may swap an event card"
+    )
     st.apply(SwapEvent("german", "ev_order_227"))
     assert st.event_pile[-1] == "ev_order_227" and st.events_in_play == [top]
     assert st.phase == "place" and st.battle == 2
@@ -251,8 +271,13 @@ def _random_war(seed: int, opts: CampaignOptions, every_command: bool = True) ->
     return st, problems
 
 
-OPTION_SETS = [CampaignOptions(), CampaignOptions(campaign_cards=True), CampaignOptions(advanced=True, events=2, event_swap=True),
-               CampaignOptions(random_initiative=True, event_swap=True), CampaignOptions(events=2, field_marshals=True)]
+OPTION_SETS = [
+    CampaignOptions(),
+    CampaignOptions(campaign_cards=True),
+    CampaignOptions(advanced=True, events=2, event_swap=True),
+    CampaignOptions(random_initiative=True, event_swap=True),
+    CampaignOptions(events=2, field_marshals=True),
+]
 
 
 def test_invariants_hold_over_1000_random_wars():
@@ -286,16 +311,20 @@ def test_same_seed_and_commands_give_the_same_log_byte_for_byte():
 def test_random_draws_come_only_from_the_wars_generator():
     st, out = new_campaign(11)
     rng = np.random.default_rng(11)
-    assert [x for x in out if isinstance(x, RandomDraw)][0].result == tuple(int(i) for i in rng.permutation(10))
+    assert [x for x in out if isinstance(x, RandomDraw)][0].result == tuple(
+        int(i) for i in rng.permutation(10)
+    )
 
 
 def test_the_campaign_engine_never_imports_pyglet():
     import subprocess
     import sys
 
-    code = ("import sys; import hexwar.campaign.state, hexwar.campaign.ai, hexwar.campaign.odds, "
-            "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli.campaign; "
-            "assert 'pyglet' not in sys.modules, 'pyglet imported'")
+    code = (
+        "import sys; import hexwar.campaign.state, hexwar.campaign.ai, hexwar.campaign.odds, "
+        "hexwar.campaign.save, hexwar.campaign.headless, hexwar.campaign.battles, hexwar.cli.campaign; "
+        "assert 'pyglet' not in sys.modules, 'pyglet imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -320,6 +349,10 @@ def test_a_face_down_battle_card_cannot_be_told_from_the_opponents_view_of_its_h
         v = st.view(other)
         assert v["slots"][first] == "face down"
         assert v["hands"][first] == sorted(hand)
-        assert st.view(first)["hands"][first] == st.hands[first] and card not in st.hands[first] or hand.count(card) > 1
+        assert (
+            st.view(first)["hands"][first] == st.hands[first]
+            and card not in st.hands[first]
+            or hand.count(card) > 1
+        )
         views.append({k: v[k] for k in ("hands", "slots", "tactics_hand")})
     assert views[0] == views[1]

@@ -27,8 +27,12 @@ from hexwar.ui.clock import ManualClock  # noqa: E402
 
 def _window(ai_sides: tuple[str, ...] = ("soviet",), seed: int = 1) -> tuple[object, CampaignController]:
     st, _ = new_campaign(seed)
-    ctl = CampaignController(st, ai={s: make_player("standard", s, seed) for s in ai_sides}, clock=ManualClock(),
-                             reveal_seconds=0.0)
+    ctl = CampaignController(
+        st,
+        ai={s: make_player("standard", s, seed) for s in ai_sides},
+        clock=ManualClock(),
+        reveal_seconds=0.0,
+    )
     win = CampaignWindow(ctl, width=1500, height=900, visible=False, schedule=False)
     return win, ctl
 
@@ -118,8 +122,24 @@ def test_hexwar_render_draws_the_campaign_screen(tmp_path, capsys):
     assert main(["render", "campaign", "--screen", "campaign", "--out", str(out), "--size", "1400x860"]) == 0
     assert out.stat().st_size > 10_000
     save = tmp_path / "w.json"
-    assert main(["campaign", "--headless", "--ai", "german,soviet", "--seed", "2", "--stop-after", "1942",
-                 "--save", str(save), "--json"]) == 0
+    assert (
+        main(
+            [
+                "campaign",
+                "--headless",
+                "--ai",
+                "german,soviet",
+                "--seed",
+                "2",
+                "--stop-after",
+                "1942",
+                "--save",
+                str(save),
+                "--json",
+            ]
+        )
+        == 0
+    )
     out2 = tmp_path / "s.png"
     assert main(["render", str(save), "--out", str(out2)]) == 0  # a campaign save draws the campaign screen
     assert out2.stat().st_size > 10_000

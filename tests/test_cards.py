@@ -87,7 +87,9 @@ def test_a_unit_naming_a_missing_weapon_or_crew_fails_to_load(tmp_path):
     with pytest.raises(ValidationError) as exc:
         load_cards(folder)
     msgs = [str(p) for p in exc.value.problems]
-    assert any("units_soviet.toml" in m and "su_t34_76.weapons[1]" in m and "dt_tonk" in m for m in msgs), msgs
+    assert any("units_soviet.toml" in m and "su_t34_76.weapons[1]" in m and "dt_tonk" in m for m in msgs), (
+        msgs
+    )
     assert any("su_kv_1s.crew" in m and "horse_crew" in m for m in msgs), msgs
 
 
@@ -98,11 +100,19 @@ def test_broken_card_files_report_every_problem_at_once(tmp_path):
     text = dmg.read_text()
     # drop dmg25's aircraft edge, and give dmg01 an unknown effect kind
     i = text.rindex("[damage.aircraft]")
-    dmg.write_text(text[:i].replace('effects = [{ kind = "no_second_weapon" }]',
-                                    'effects = [{ kind = "teleport" }]', 1))
+    dmg.write_text(
+        text[:i].replace('effects = [{ kind = "no_second_weapon" }]', 'effects = [{ kind = "teleport" }]', 1)
+    )
     cmd = folder / "command.toml"
-    cmd.write_text(cmd.read_text().replace("copies = 4", "copies = 5", 1)
-                   .replace('effects = [{ kind = "defense", value = 1 }]', 'effects = [{ kind = "extra_damage", value = 1 }]', 1))
+    cmd.write_text(
+        cmd.read_text()
+        .replace("copies = 4", "copies = 5", 1)
+        .replace(
+            'effects = [{ kind = "defense", value = 1 }]',
+            'effects = [{ kind = "extra_damage", value = 1 }]',
+            1,
+        )
+    )
     w = folder / "weapons.toml"
     w.write_text(w.read_text().replace("rof = 3", "rof = 7", 1))
     with pytest.raises(ValidationError) as exc:
@@ -118,7 +128,9 @@ def test_broken_card_files_report_every_problem_at_once(tmp_path):
 
 def test_bad_toml_and_wrong_header_are_clear_errors(tmp_path):
     p = tmp_path / "x.toml"
-    p.write_text('format = "hexwar-cards"\nschema_version = 2\nkind = "units"\nside = "italian"\n[unit.it_x]\n')
+    p.write_text(
+        'format = "hexwar-cards"\nschema_version = 2\nkind = "units"\nside = "italian"\n[unit.it_x]\n'
+    )
     with pytest.raises(ValidationError) as exc:
         validate_card_file(str(p))
     msgs = "\n".join(map(str, exc.value.problems))
@@ -132,11 +144,35 @@ def test_bad_toml_and_wrong_header_are_clear_errors(tmp_path):
 
 
 REQUIRED = {
-    "soviet": ["T-34/76 (1942)", "T-34/76 (1943)", "KV-1S", "T-70", "SU-76M", "SU-122", "SU-152", "45 mm",
-               "ZiS-3", "122 mm M-30", "Il-2", "Yak-9"],
-    "german": ["Pz.Kpfw. III Ausf. M", "Pz.Kpfw. IV Ausf. G", "Pz.Kpfw. IV Ausf. H", "Tiger I", "Panther Ausf. D",
-               "StuG III Ausf. G", "Marder III", "Sd.Kfz. 251", "PaK 40", "8.8 cm Flak", "leFH 18", "Ju 87 G",
-               "Fw 190 F"],
+    "soviet": [
+        "T-34/76 (1942)",
+        "T-34/76 (1943)",
+        "KV-1S",
+        "T-70",
+        "SU-76M",
+        "SU-122",
+        "SU-152",
+        "45 mm",
+        "ZiS-3",
+        "122 mm M-30",
+        "Il-2",
+        "Yak-9",
+    ],
+    "german": [
+        "Pz.Kpfw. III Ausf. M",
+        "Pz.Kpfw. IV Ausf. G",
+        "Pz.Kpfw. IV Ausf. H",
+        "Tiger I",
+        "Panther Ausf. D",
+        "StuG III Ausf. G",
+        "Marder III",
+        "Sd.Kfz. 251",
+        "PaK 40",
+        "8.8 cm Flak",
+        "leFH 18",
+        "Ju 87 G",
+        "Fw 190 F",
+    ],
 }
 
 
@@ -180,7 +216,8 @@ def test_values_are_historically_sensible():
             assert all(2 <= v <= 20 for _, v in w.attack)
             # rifle-calibre weapons fire bullets (underscored); cannon and heavy MGs do not
             bullets = any(k in w.name for k in ("MG", "rifles", "scope", "PPSh", "MP 40")) and not any(
-                k in w.name for k in ("2 cm", "12.7", "DShK"))
+                k in w.name for k in ("2 cm", "12.7", "DShK")
+            )
             assert w.underscored == bullets, w.name
         if c.unit_type == "aircraft":
             assert c.turns_of_flight and c.mobility is None and all(w.range == 0 for w in c.weapons)
@@ -223,8 +260,10 @@ def test_help_text_is_generated_from_the_data():
     assert CARDS.command["hull_down"].help_text().startswith("Hull Down (commitment phase, vehicle")
     assert "Soviet infantry units: +1 Defense" in CARDS.events["ev_order_227"].help_text()
     assert Effect(EffectKind.DEFENSE, 3).describe() == "+3 Defense"
-    assert Effect(EffectKind.MOVE_COST, 1, mobility="wheeled").describe() == \
-        "+1 movement point(s) per hex entered by wheeled units"
+    assert (
+        Effect(EffectKind.MOVE_COST, 1, mobility="wheeled").describe()
+        == "+1 movement point(s) per hex entered by wheeled units"
+    )
 
 
 def test_effects_are_typed_never_free_text():
@@ -276,9 +315,20 @@ def test_damage_deck_draws_then_reshuffles_its_discards():
 
 
 def test_reserves_deck_budget_and_instances():
-    ids = ["su_t34_76", "su_t34_76", "su_tank_crew_regular", "su_tank_crew_veteran"] + ["su_rifles"] * 4 \
-        + ["su_zis3", "su_artillery_crew_green", "su_smg", "su_smg", "su_maxim_team", "su_ptrd_team", "su_t70",
-           "su_tank_crew_green"]
+    ids = (
+        ["su_t34_76", "su_t34_76", "su_tank_crew_regular", "su_tank_crew_veteran"]
+        + ["su_rifles"] * 4
+        + [
+            "su_zis3",
+            "su_artillery_crew_green",
+            "su_smg",
+            "su_smg",
+            "su_maxim_team",
+            "su_ptrd_team",
+            "su_t70",
+            "su_tank_crew_green",
+        ]
+    )
     total = sum(CARDS.unit(i).cost for i in ids)
     assert 80 <= total <= 100
     deck = build_reserves_deck(CARDS, "soviet", ids, Dice(2))
@@ -318,10 +368,30 @@ def test_at_least_100_unit_cards_and_every_one_is_used_by_a_shipped_scenario_or_
         if p.stem.startswith("lines"):
             continue
         for ss in load_scenario(p).sides.values():
-            used |= set(ss.reserves) | set(ss.pool) | {u.card for u in ss.units} | {u.crew for u in ss.units if u.crew}
+            used |= (
+                set(ss.reserves)
+                | set(ss.pool)
+                | {u.card for u in ss.units}
+                | {u.crew for u in ss.units if u.crew}
+            )
     assert sorted(set(CARDS.units) - used) == []
     # the Heavy Weapons kind and the late-1943 cards the issue names are all there
-    for cid in ("de_ferdinand", "de_nashorn", "de_marder_iii", "de_wespe", "de_hummel", "de_nebelwerfer",
-                "de_hs129b", "de_fw190f", "su_su76m", "su_su122", "su_valentine", "su_churchill", "su_katyusha",
-                "su_zis3", "su_la5fn", "su_yak9t"):
+    for cid in (
+        "de_ferdinand",
+        "de_nashorn",
+        "de_marder_iii",
+        "de_wespe",
+        "de_hummel",
+        "de_nebelwerfer",
+        "de_hs129b",
+        "de_fw190f",
+        "su_su76m",
+        "su_su122",
+        "su_valentine",
+        "su_churchill",
+        "su_katyusha",
+        "su_zis3",
+        "su_la5fn",
+        "su_yak9t",
+    ):
         assert cid in CARDS.units, cid

@@ -15,7 +15,11 @@ def test_lists_every_non_crew_card_of_a_side_with_its_numbers(capsys):
     assert [r["id"] for r in rows] == [u.id for u in cs.side_units("soviet", crews=False)]
     t34 = next(r for r in rows if r["name"] == "T-34/76 (1943)")
     card = cs.unit(t34["id"])
-    assert (t34["defense"], t34["endurance"], t34["cost"]) == (card.defense, [card.endurance_full, card.endurance_half], card.cost)
+    assert (t34["defense"], t34["endurance"], t34["cost"]) == (
+        card.defense,
+        [card.endurance_full, card.endurance_half],
+        card.cost,
+    )
 
 
 def test_one_card_by_name_prints_its_generated_help(capsys):

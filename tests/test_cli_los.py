@@ -32,9 +32,14 @@ def test_json_output(map_file, capsys):
     assert main(["los", str(map_file), "A03", "G03", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d == {
-        "from": "A03", "to": "G03", "status": "blocked", "intervening": ["C03", "E03"],
+        "from": "A03",
+        "to": "G03",
+        "status": "blocked",
+        "intervening": ["C03", "E03"],
         "spine_pairs": [["B03", "B02"], ["D03", "D02"], ["F03", "F02"]],
-        "blocking": "C03", "reason": "terrain", "hindrances": 0,
+        "blocking": "C03",
+        "reason": "terrain",
+        "hindrances": 0,
     }
 
 
@@ -46,7 +51,8 @@ def test_text_output(map_file, capsys):
     assert out[2] == "hexside pairs: B03|B02 D03|D02 F03|F02"
     assert main(["los", str(map_file), "A04", "E04"]) == 0  # crosses the brush in C04
     assert capsys.readouterr().out.splitlines()[0] == (
-        "A04 -> E04: hindered (1 hindrance: +1 to the attack value needed)")
+        "A04 -> E04: hindered (1 hindrance: +1 to the attack value needed)"
+    )
 
 
 def test_all_prints_the_visibility_map(map_file, capsys):
@@ -108,7 +114,10 @@ def test_usage_errors(map_file, capsys):
 
 
 def test_shipped_map_by_name():
-    out = subprocess.run([sys.executable, "-m", "hexwar.cli", "los", "kharkov", "D07", "H12", "--json"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "hexwar.cli", "los", "kharkov", "D07", "H12", "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["from"] == "D07"

@@ -38,8 +38,9 @@ scripted = scripted_dice
 
 def engine(units, *faces, deck=("dmg05#1",), variant="standard", events=()):
     dice = scripted(*faces)
-    return CombatEngine(CARDS, dice, Deck("damage", list(deck), reshuffle=True), units, variant=variant,
-                        events_in_play=events)
+    return CombatEngine(
+        CARDS, dice, Deck("damage", list(deck), reshuffle=True), units, variant=variant, events_in_play=events
+    )
 
 
 def done(eng: CombatEngine) -> None:
@@ -52,7 +53,9 @@ def kinds(events):
 
 def tank_duel(att_crew="regular", tgt_crew="regular"):
     """T-34/76 (1942) vs Pz IV G: F-34 needs 10 vs vehicles, DI 7; Pz IV G Defense 6, Endurance 14/7."""
-    return roster(CARDS, ("su_t34_76#1", f"su_tank_crew_{att_crew}#1"), ("de_pz_iv_g#1", f"de_tank_crew_{tgt_crew}#1"))
+    return roster(
+        CARDS, ("su_t34_76#1", f"su_tank_crew_{att_crew}#1"), ("de_pz_iv_g#1", f"de_tank_crew_{tgt_crew}#1")
+    )
 
 
 T34, PZ4 = "su_t34_76#1", "de_pz_iv_g#1"
@@ -82,13 +85,16 @@ def test_one_below_the_attack_value_misses():
     assert ev[1].outcome == "miss" and u[PZ4].endurance == 14
 
 
-@pytest.mark.parametrize(("crew", "hindrances", "immobilized", "faces", "outcome"), [
-    ("green", 0, False, (4, 6), "miss"),      # 10 - 1 green = 9
-    ("veteran", 0, False, (4, 5), "hit"),     # 9 + 1 veteran = 10
-    ("regular", 1, False, (4, 6), "miss"),    # 10 - 1 hindrance
-    ("regular", 2, False, (6, 6), "hit"),     # 12 - 2 = 10
-    ("regular", 0, True, (3, 5), "hit"),      # 8 + 2 immobilized target (R6.3)
-])
+@pytest.mark.parametrize(
+    ("crew", "hindrances", "immobilized", "faces", "outcome"),
+    [
+        ("green", 0, False, (4, 6), "miss"),  # 10 - 1 green = 9
+        ("veteran", 0, False, (4, 5), "hit"),  # 9 + 1 veteran = 10
+        ("regular", 1, False, (4, 6), "miss"),  # 10 - 1 hindrance
+        ("regular", 2, False, (6, 6), "hit"),  # 12 - 2 = 10
+        ("regular", 0, True, (3, 5), "hit"),  # 8 + 2 immobilized target (R6.3)
+    ],
+)
 def test_to_hit_modifiers(crew, hindrances, immobilized, faces, outcome):
     u = tank_duel(att_crew=crew)
     u[PZ4].immobilized = immobilized
@@ -104,7 +110,9 @@ def test_to_hit_modifiers(crew, hindrances, immobilized, faces, outcome):
 def test_command_card_bonus_is_one_logged_modifier():
     u = tank_duel()
     eng = engine(u, 4, 5, 3)  # 9 + 1 Command card = 10: hit; Intensity 3 + 1 = 4
-    ev = eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext(), bonus=bonus_on(to_hit="all", intensity="all"))
+    ev = eng.resolve_attack(
+        u[T34], u[PZ4], F34, DefenseContext(), bonus=bonus_on(to_hit="all", intensity="all")
+    )
     done(eng)
     to_hit = eng.dice.log[0]
     assert to_hit.modifiers == (("command card", 1),) and to_hit.result == 10
@@ -132,7 +140,9 @@ def test_natural_18_doubles_intensity():
 def test_natural_18_that_misses_does_not_double():
     u = roster(CARDS, ("de_grenadiers#1", None), ("su_yak9#1", "su_pilot_regular#1"))
     eng = engine(u, 9, 9)  # Kar 98k needs 18 vs aircraft; 18 - 1 hindrance = 17: miss
-    ev = eng.resolve_attack(u["de_grenadiers#1"], u["su_yak9#1"], AttackOrders((0,)), DefenseContext(hindrances=1))
+    ev = eng.resolve_attack(
+        u["de_grenadiers#1"], u["su_yak9#1"], AttackOrders((0,)), DefenseContext(hindrances=1)
+    )
     done(eng)
     assert ev[1].outcome == "miss"
 
@@ -154,7 +164,12 @@ def test_natural_20_destroys_a_unit_that_already_has_a_damage_card():
     ev = eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext())
     done(eng)
     assert kinds(ev) == ["attack", "to_hit", "destroyed", "crew_fate"]
-    assert (ev[2].cause, ev[2].scorer, ev[2].victory_points, ev[2].wreck) == ("special_roll", "soviet", 14, True)
+    assert (ev[2].cause, ev[2].scorer, ev[2].victory_points, ev[2].wreck) == (
+        "special_roll",
+        "soviet",
+        14,
+        True,
+    )
     assert (ev[3].fate, ev[3].die, ev[3].victory_points) == ("destroyed", None, 2)
     assert u[PZ4].endurance == 0
 
@@ -246,9 +261,16 @@ def test_temporary_no_attack_effect_then_attack_again():
 # -- crew fate (R6.6) ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("die", "fate", "crew_vp"), [
-    (3, "survives", 0), (4, "captured", 4), (6, "captured", 4), (7, "destroyed", 2), (10, "destroyed", 2),
-])
+@pytest.mark.parametrize(
+    ("die", "fate", "crew_vp"),
+    [
+        (3, "survives", 0),
+        (4, "captured", 4),
+        (6, "captured", 4),
+        (7, "destroyed", 2),
+        (10, "destroyed", 2),
+    ],
+)
 def test_crew_fate_from_the_destroying_intensity_die(die, fate, crew_vp):
     u = roster(CARDS, ("de_tiger_i#1", "de_tank_crew_regular#1"), ("su_t70#1", "su_tank_crew_regular#1"))
     t70 = u["su_t70#1"]
@@ -258,7 +280,12 @@ def test_crew_fate_from_the_destroying_intensity_die(die, fate, crew_vp):
     done(eng)
     assert kinds(ev)[-2:] == ["destroyed", "crew_fate"]
     assert ev[-2].victory_points == 7 and ev[-2].scorer == "german"
-    assert (ev[-1].crew, ev[-1].fate, ev[-1].die, ev[-1].victory_points) == ("su_tank_crew_regular#1", fate, die, crew_vp)
+    assert (ev[-1].crew, ev[-1].fate, ev[-1].die, ev[-1].victory_points) == (
+        "su_tank_crew_regular#1",
+        fate,
+        die,
+        crew_vp,
+    )
 
 
 def test_classic_capture_needs_a_captor_ground_unit():
@@ -266,12 +293,16 @@ def test_classic_capture_needs_a_captor_ground_unit():
     t70 = u["su_t70#1"]
     t70.endurance, t70.damage_card = 1, "dmg05#1"
     eng = engine(u, 5, 5, 5, variant="classic")  # BK 3,7 needs 10; die 5 would capture
-    ev = eng.resolve_attack(u["de_ju87g#1"], t70, AttackOrders((0,)), DefenseContext(captor_has_ground_unit=False))
+    ev = eng.resolve_attack(
+        u["de_ju87g#1"], t70, AttackOrders((0,)), DefenseContext(captor_has_ground_unit=False)
+    )
     assert ev[-1].fate == "survives" and ev[-1].victory_points == 0
     u = roster(CARDS, ("de_ju87g#1", "de_pilot_regular#1"), ("su_t70#1", "su_tank_crew_regular#1"))
     u["su_t70#1"].endurance, u["su_t70#1"].damage_card = 1, "dmg05#1"
     eng = engine(u, 5, 5, 5, variant="standard")  # 000: no such condition
-    ev = eng.resolve_attack(u["de_ju87g#1"], u["su_t70#1"], AttackOrders((0,)), DefenseContext(captor_has_ground_unit=False))
+    ev = eng.resolve_attack(
+        u["de_ju87g#1"], u["su_t70#1"], AttackOrders((0,)), DefenseContext(captor_has_ground_unit=False)
+    )
     assert ev[-1].fate == "captured" and ev[-1].victory_points == 4
 
 
@@ -279,9 +310,15 @@ def test_classic_capture_needs_a_captor_ground_unit():
 
 
 def test_underscored_weapons_cannot_affect_defense_2_or_more():
-    u = roster(CARDS, ("de_pz_iv_g#1", "de_tank_crew_regular#1"), ("su_t34_76#1", "su_tank_crew_regular#1"),
-               ("su_ba64#1", "su_tank_crew_regular#1"), ("su_rifles#1", None),
-               ("su_zis3#1", "su_artillery_crew_regular#1"), ("de_flak38#1", "de_artillery_crew_regular#1"))
+    u = roster(
+        CARDS,
+        ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
+        ("su_t34_76#1", "su_tank_crew_regular#1"),
+        ("su_ba64#1", "su_tank_crew_regular#1"),
+        ("su_rifles#1", None),
+        ("su_zis3#1", "su_artillery_crew_regular#1"),
+        ("de_flak38#1", "de_artillery_crew_regular#1"),
+    )
     mg = AttackOrders((1,))  # MG 34s, underscored
     pz = u["de_pz_iv_g#1"]
     for target in ("su_t34_76#1", "su_ba64#1"):  # Defense 5 and Defense 2
@@ -341,7 +378,15 @@ def test_crew_fate_reads_the_intensity_die_of_the_hit_that_destroyed_the_unit():
     eng = engine(u, 5, 5, 6, 8, deck=("dmg03#1",))
     ev = eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext())
     done(eng)
-    assert kinds(ev) == ["attack", "to_hit", "damage", "damage_card", "extra_damage", "destroyed", "crew_fate"]
+    assert kinds(ev) == [
+        "attack",
+        "to_hit",
+        "damage",
+        "damage_card",
+        "extra_damage",
+        "destroyed",
+        "crew_fate",
+    ]
     assert ev[5].cause == "extra_damage" and (ev[6].fate, ev[6].die) == ("captured", 6)
 
 
@@ -364,7 +409,9 @@ def test_veteran_crew_ignores_a_marked_damage_effect():
     u2 = tank_duel(tgt_crew="regular")
     eng = engine(u2, 5, 5, 7, deck=("dmg02#1",))
     eng.resolve_attack(u2[T34], u2[PZ4], F34, DefenseContext())
-    assert any("may not attack" in p for p in attack_problems(CARDS, u2[PZ4], u2[T34], AttackOrders((0,)), u2))
+    assert any(
+        "may not attack" in p for p in attack_problems(CARDS, u2[PZ4], u2[T34], AttackOrders((0,)), u2)
+    )
 
 
 def test_aircraft_fuel_leak_cuts_turns_of_flight():
@@ -381,8 +428,13 @@ def test_aircraft_fuel_leak_cuts_turns_of_flight():
 
 
 def assault_roster():
-    return roster(CARDS, ("su_rifles#1", None), ("su_rifles#2", None), ("su_ptrd_team#1", None),
-                  ("de_pz_iii_m#1", "de_tank_crew_regular#1"))
+    return roster(
+        CARDS,
+        ("su_rifles#1", None),
+        ("su_rifles#2", None),
+        ("su_ptrd_team#1", None),
+        ("de_pz_iii_m#1", "de_tank_crew_regular#1"),
+    )
 
 
 INF = ("su_rifles#1", "su_rifles#2", "su_ptrd_team#1")
@@ -453,9 +505,15 @@ def test_bomb_once_per_flight():
 
 
 def test_spg_fires_indirectly_with_its_first_weapon_only():
-    u = roster(CARDS, ("su_su76m#1", "su_tank_crew_regular#1"), ("su_t34_76#1", "su_tank_crew_regular#1"),
-               ("de_grenadiers#1", None), ("de_wespe#1", "de_tank_crew_regular#1"), ("su_yak9#1", "su_pilot_regular#1"),
-               ("de_lefh18#1", "de_artillery_crew_regular#1"))
+    u = roster(
+        CARDS,
+        ("su_su76m#1", "su_tank_crew_regular#1"),
+        ("su_t34_76#1", "su_tank_crew_regular#1"),
+        ("de_grenadiers#1", None),
+        ("de_wespe#1", "de_tank_crew_regular#1"),
+        ("su_yak9#1", "su_pilot_regular#1"),
+        ("de_lefh18#1", "de_artillery_crew_regular#1"),
+    )
     su76, gren = u["su_su76m#1"], u["de_grenadiers#1"]
     assert attack_problems(CARDS, su76, gren, AttackOrders((0,), indirect=True), u) == []
     probs = attack_problems(CARDS, su76, gren, AttackOrders((1,), indirect=True), u)
@@ -463,46 +521,71 @@ def test_spg_fires_indirectly_with_its_first_weapon_only():
     assert attack_problems(CARDS, su76, gren, AttackOrders((1,)), u) == []  # on the frontline: both
     # the 2nd weapon may still shoot at aircraft (000)
     assert attack_problems(CARDS, u["de_wespe#1"], u["su_yak9#1"], AttackOrders((1,), indirect=True), u) == []
-    assert any("frontline" in p for p in attack_problems(CARDS, u["su_t34_76#1"], gren, AttackOrders((0,), indirect=True), u))
-    assert attack_problems(CARDS, u["de_lefh18#1"], u["su_t34_76#1"], AttackOrders((0,), indirect=True), u) == []
+    assert any(
+        "frontline" in p
+        for p in attack_problems(CARDS, u["su_t34_76#1"], gren, AttackOrders((0,), indirect=True), u)
+    )
+    assert (
+        attack_problems(CARDS, u["de_lefh18#1"], u["su_t34_76#1"], AttackOrders((0,), indirect=True), u) == []
+    )
 
 
 def test_unit_without_its_crew_cannot_attack_and_crews_are_targeted_by_infantry_only():
-    u = roster(CARDS, ("su_zis3#1", "su_artillery_crew_regular#1"), ("de_grenadiers#1", None),
-               ("de_tiger_i#1", "de_tank_crew_regular#1"))
+    u = roster(
+        CARDS,
+        ("su_zis3#1", "su_artillery_crew_regular#1"),
+        ("de_grenadiers#1", None),
+        ("de_tiger_i#1", "de_tank_crew_regular#1"),
+    )
     crew = u["su_artillery_crew_regular#1"]
     assert attack_problems(CARDS, u["de_grenadiers#1"], crew, AttackOrders((0,)), u) == []  # R7.5
-    assert any("only infantry" in p for p in attack_problems(CARDS, u["de_tiger_i#1"], crew, AttackOrders((0,)), u))
+    assert any(
+        "only infantry" in p for p in attack_problems(CARDS, u["de_tiger_i#1"], crew, AttackOrders((0,)), u)
+    )
     eng = engine(u, 6, 6, 6)  # Kar 98k needs 12 vs infantry (crews); 6 + 2 - 0 = 8 >= 4
     ev = eng.resolve_attack(u["de_grenadiers#1"], crew, AttackOrders((0,)), DefenseContext())
     assert ev[-1].kind == "destroyed" and ev[-1].victory_points == 2 and ev[-1].unit == crew.uid
-    assert any("has no artillery crew" in p
-               for p in attack_problems(CARDS, u["su_zis3#1"], u["de_grenadiers#1"], AttackOrders((0,)), u))
+    assert any(
+        "has no artillery crew" in p
+        for p in attack_problems(CARDS, u["su_zis3#1"], u["de_grenadiers#1"], AttackOrders((0,)), u)
+    )
 
 
 def test_command_cards_on_an_attack_and_under_units():
     u = tank_duel()
     eng = engine(u, 4, 4, 1)  # 8 + 2 Aimed Fire = 10
-    ev = eng.resolve_attack(u[T34], u[PZ4], AttackOrders((0,), command_cards=("aimed_fire#1",)), DefenseContext())
+    ev = eng.resolve_attack(
+        u[T34], u[PZ4], AttackOrders((0,), command_cards=("aimed_fire#1",)), DefenseContext()
+    )
     done(eng)
     assert ev[1].outcome == "hit" and ("Aimed Fire", 2) in ev[1].roll.modifiers
 
     u = tank_duel()
     u[PZ4].command_cards.append("hull_down#1")  # +1 Defense
     eng = engine(u, 5, 5, 5)
-    ev = eng.resolve_attack(u[T34], u[PZ4], AttackOrders((0,), command_cards=("flank_shot#2",)), DefenseContext())
+    ev = eng.resolve_attack(
+        u[T34], u[PZ4], AttackOrders((0,), command_cards=("flank_shot#2",)), DefenseContext()
+    )
     assert ev[2].damage_index == 9 and ev[2].defense == 7 and ev[2].damage == 5 + 9 - 7
 
     u = tank_duel()
     eng = engine(u, 1, 1, 1, 1)  # Rapid Fire: two rolls with a 1x weapon
-    ev = eng.resolve_attack(u[T34], u[PZ4], AttackOrders((0,), command_cards=("rapid_fire#1",)), DefenseContext())
+    ev = eng.resolve_attack(
+        u[T34], u[PZ4], AttackOrders((0,), command_cards=("rapid_fire#1",)), DefenseContext()
+    )
     done(eng)
     assert sum(e.kind == "to_hit" for e in ev) == 2
     with pytest.raises(CombatError, match="do not add up"):
-        engine(u).resolve_attack(u[T34], u[PZ4], AttackOrders((0,), command_cards=("aimed_fire#1", "aimed_fire#2")),
-                                 DefenseContext())
+        engine(u).resolve_attack(
+            u[T34],
+            u[PZ4],
+            AttackOrders((0,), command_cards=("aimed_fire#1", "aimed_fire#2")),
+            DefenseContext(),
+        )
     with pytest.raises(CombatError, match="not played on an attack"):
-        engine(u).resolve_attack(u[T34], u[PZ4], AttackOrders((0,), command_cards=("hull_down#1",)), DefenseContext())
+        engine(u).resolve_attack(
+            u[T34], u[PZ4], AttackOrders((0,), command_cards=("hull_down#1",)), DefenseContext()
+        )
     # identical Command cards under one unit count once (001)
     u[PZ4].command_cards[:] = ["hull_down#1", "hull_down#2"]
     assert effective_defense(CARDS, u[PZ4], DefenseContext(), u)[0] == 7
@@ -518,13 +601,19 @@ def test_turn_command_card_expires_at_end_turn():
 
 
 def test_events_in_play_change_defense_and_attack():
-    u = roster(CARDS, ("de_grenadiers#1", None), ("su_rifles#1", None), ("de_pz_iv_g#1", "de_tank_crew_regular#1"))
+    u = roster(
+        CARDS, ("de_grenadiers#1", None), ("su_rifles#1", None), ("de_pz_iv_g#1", "de_tank_crew_regular#1")
+    )
     ctx = DefenseContext()
-    assert effective_defense(CARDS, u["su_rifles#1"], ctx, u, ("ev_order_227#1",))[0] == 1  # Soviet infantry +1
+    assert (
+        effective_defense(CARDS, u["su_rifles#1"], ctx, u, ("ev_order_227#1",))[0] == 1
+    )  # Soviet infantry +1
     assert effective_defense(CARDS, u["de_grenadiers#1"], ctx, u, ("ev_order_227#1",))[0] == 0
     mods = to_hit_modifiers(CARDS, u["de_pz_iv_g#1"], u["su_rifles#1"], ctx, u, ("ev_panzer_aces#1",))
     assert ("Panzer Aces", 1) in mods
-    assert to_hit_modifiers(CARDS, u["de_grenadiers#1"], u["su_rifles#1"], ctx, u, ("ev_panzer_aces#1",)) == []
+    assert (
+        to_hit_modifiers(CARDS, u["de_grenadiers#1"], u["su_rifles#1"], ctx, u, ("ev_panzer_aces#1",)) == []
+    )
 
 
 # -- effects-helper entry points, deck handling, determinism ----------------------------------------
@@ -540,7 +629,12 @@ def test_fire_hit_and_off_board_artillery():
     eng = engine(u, 5, 4, 1)  # 122 mm M-30 needs 9 vs infantry; 1 + 10 - 0 = 11
     ev = eng.fire_weapon(CARDS.weapons["m30"], u["de_grenadiers#1"], DefenseContext(), side="soviet")
     done(eng)
-    assert ev[0].attacker is None and ev[-1].kind == "destroyed" and ev[-1].by == () and ev[-1].scorer == "soviet"
+    assert (
+        ev[0].attacker is None
+        and ev[-1].kind == "destroyed"
+        and ev[-1].by == ()
+        and ev[-1].scorer == "soviet"
+    )
 
 
 def test_attack_on_a_destroyed_unit_is_void():
@@ -568,7 +662,9 @@ def test_same_seed_same_events_and_json_ready():
     logs = []
     for _ in range(2):
         u = tank_duel()
-        eng = CombatEngine(CARDS, Dice(42), Deck("damage", [f"{d}#1" for d in sorted(CARDS.damage)], reshuffle=True), u)
+        eng = CombatEngine(
+            CARDS, Dice(42), Deck("damage", [f"{d}#1" for d in sorted(CARDS.damage)], reshuffle=True), u
+        )
         ev = []
         for _ in range(6):
             ev += eng.resolve_attack(u[T34], u[PZ4], F34, DefenseContext())

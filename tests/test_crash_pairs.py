@@ -60,6 +60,7 @@ def _child(scn: Path, start: int, kill_at_op: int | None) -> None:  # pragma: no
             if kill_at_op is not None and count[0] == kill_at_op:
                 os.kill(os.getpid(), signal.SIGKILL)
             return fn(*a, **k)
+
         return wrapper
 
     for name in ("replace", "fsync", "unlink", "chmod", "open"):
@@ -101,7 +102,9 @@ def run_kills(tmp_path: Path, kills: int, seed: int) -> dict[str, int]:
     for i in range(kills):
         by_op = i % 2 == 0
         before, s, m = kill_once(scn, rng, by_op)
-        assert s == m, f"seed {seed}, kill {i} ({'op' if by_op else 'timer'}): scenario gen{s} with map gen{m}"
+        assert s == m, (
+            f"seed {seed}, kill {i} ({'op' if by_op else 'timer'}): scenario gen{s} with map gen{m}"
+        )
         assert s >= before
         if by_op:
             seen["new" if s > before else "old"] += 1

@@ -42,7 +42,9 @@ def test_2d10_sums_match_the_exact_distribution():
         f = float(np.mean(sums == s))
         se = math.sqrt(p * (1 - p) / N)
         chi2 += (f - p) ** 2 * N / p
-        assert abs(f - p) <= 4 * se, f"seed {SEED}: P(2d10 = {s}) = {f:.4f}, exact {p:.4f} (4 SE {4 * se:.4f})"
+        assert abs(f - p) <= 4 * se, (
+            f"seed {SEED}: P(2d10 = {s}) = {f:.4f}, exact {p:.4f} (4 SE {4 * se:.4f})"
+        )
     assert chi2 < 42.31, f"seed {SEED}: chi-square {chi2:.1f} over 19 sums"
 
 
@@ -86,13 +88,23 @@ def test_every_roll_is_logged_with_purpose_dice_faces_modifiers_result():
     d.shuffle("shuffle deck", items)
     d.choice("pick", ["x", "y"])
     assert len(d.log) == 4 and d.log[0] is r
-    assert (r.purpose, r.dice, len(r.faces), r.modifiers) == ("to hit: T-34 -> Tiger", "2d10", 2,
-                                                               (("veteran crew", 1), ("1 hindrance", -1)))
+    assert (r.purpose, r.dice, len(r.faces), r.modifiers) == (
+        "to hit: T-34 -> Tiger",
+        "2d10",
+        2,
+        (("veteran crew", 1), ("1 hindrance", -1)),
+    )
     assert r.natural == sum(r.faces) and r.result == r.natural
     assert [x.dice for x in d.log] == ["2d10", "1d6", "shuffle", "choice of 2"]
     j = json.loads(json.dumps(r.to_json()))
-    assert j == {"purpose": r.purpose, "dice": "2d10", "faces": list(r.faces),
-                 "modifiers": [["veteran crew", 1], ["1 hindrance", -1]], "natural": r.natural, "result": r.result}
+    assert j == {
+        "purpose": r.purpose,
+        "dice": "2d10",
+        "faces": list(r.faces),
+        "modifiers": [["veteran crew", 1], ["1 hindrance", -1]],
+        "natural": r.natural,
+        "result": r.result,
+    }
     assert str(r).startswith("to hit: T-34 -> Tiger: 2d10 [")
 
 
@@ -128,8 +140,9 @@ def test_command_card_bonus_reaches_the_combat_log():
     u = roster(cards, ("su_t34_76#1", "su_tank_crew_regular#1"), ("de_pz_iv_g#1", "de_tank_crew_regular#1"))
     d = Dice(11)
     eng = CombatEngine(cards, d, Deck("damage", ["dmg05#1"], reshuffle=True), u)
-    ev = eng.resolve_attack(u["su_t34_76#1"], u["de_pz_iv_g#1"], AttackOrders((0,)), DefenseContext(),
-                            bonus=bonus_on(to_hit=[0]))
+    ev = eng.resolve_attack(
+        u["su_t34_76#1"], u["de_pz_iv_g#1"], AttackOrders((0,)), DefenseContext(), bonus=bonus_on(to_hit=[0])
+    )
     to_hit = [e for e in ev if e.kind == "to_hit"][0]
     assert to_hit.roll.modifiers == (("command card", 1),) and to_hit.roll is d.log[0]
 

@@ -13,15 +13,18 @@ from hexwar.errors import HexwarError
 from hexwar.model.maps import BattleMap
 
 
-def run(args: list[str], env_extra: dict[str, str] | None = None, drop_display: bool = True) -> subprocess.CompletedProcess:
+def run(
+    args: list[str], env_extra: dict[str, str] | None = None, drop_display: bool = True
+) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     if drop_display:
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
     env.pop("HEXWAR_HEADLESS", None)
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "hexwar.cli", *args], capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "hexwar.cli", *args], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def test_no_display_gives_one_sentence_and_status_2(tmp_path):
@@ -34,13 +37,16 @@ def test_no_display_gives_one_sentence_and_status_2(tmp_path):
     assert len(lines) == 1 and "needs a display" in lines[0]
 
 
-@pytest.mark.parametrize("args, words", [
-    (["edit", "no-such-map.json"], "not found"),
-    (["edit", "--new", "0x9"], "1..500"),
-    (["edit", "--new", "banana"], "WIDTHxHEIGHT"),
-    # found by trying hexwar as a new user: a FileNotFoundError traceback from pyglet's save
-    (["edit", "--new", "8x6", "--screenshot", "/no-such-dir-hexwar/x.png"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["edit", "no-such-map.json"], "not found"),
+        (["edit", "--new", "0x9"], "1..500"),
+        (["edit", "--new", "banana"], "WIDTHxHEIGHT"),
+        # found by trying hexwar as a new user: a FileNotFoundError traceback from pyglet's save
+        (["edit", "--new", "8x6", "--screenshot", "/no-such-dir-hexwar/x.png"], "does not exist"),
+    ],
+)
 def test_bad_arguments_are_clear_errors(args, words):
     out = run(args)
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
@@ -58,8 +64,10 @@ def test_screenshot_headless_writes_png(tmp_path):
     p = tmp_path / "m.json"
     BattleMap.new(8, 6).save(p)
     png = tmp_path / "shot.png"
-    out = run(["edit", str(p), "--screenshot", str(png), "--size", "800x600"],
-              env_extra={"HEXWAR_RECOVERY_DIR": str(tmp_path / "rec")})
+    out = run(
+        ["edit", str(p), "--screenshot", str(png), "--size", "800x600"],
+        env_extra={"HEXWAR_RECOVERY_DIR": str(tmp_path / "rec")},
+    )
     assert out.returncode == 0, out.stderr
     from PIL import Image
 

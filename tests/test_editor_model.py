@@ -234,7 +234,9 @@ def test_add_one_column_left_keeps_look_and_adds_a_row():
 
 def test_resize_moves_scenario_hexes_and_undo_brings_dropped_ones_back():
     doc = EditorDocument.new(6, 5, scenario=True)
-    sc = doc.scenario.with_deploy("german", [H("A01"), H("B03")]).with_objectives([ObjectiveDraft(H("F05"), points=5)])
+    sc = doc.scenario.with_deploy("german", [H("A01"), H("B03")]).with_objectives(
+        [ObjectiveDraft(H("F05"), points=5)]
+    )
     doc.execute(C.ScenarioEdit("setup", sc))
     doc.execute(C.resize(doc, left=-1, right=0, top=0, bottom=0))
     t = resize_translation(-1, 0)
@@ -319,13 +321,30 @@ def test_zone_specs_round_trip_through_the_game_parser():
 
 def test_scenario_draft_toml_round_trip_keeps_unmodelled_fields():
     data = {
-        "format": "hexwar-scenario", "schema_version": 1,
-        "scenario": {"id": "t", "name": "T", "map": "kharkov", "seed": 5, "turns": 8, "victory_points": 40,
-                     "rules": ["burnout"], "events": [], "overrun": False},
+        "format": "hexwar-scenario",
+        "schema_version": 1,
+        "scenario": {
+            "id": "t",
+            "name": "T",
+            "map": "kharkov",
+            "seed": 5,
+            "turns": 8,
+            "victory_points": 40,
+            "rules": ["burnout"],
+            "events": [],
+            "overrun": False,
+        },
         "sides": {
-            "german": {"deploy": ["A01:B03"], "reserves": ["a", "b"], "units": [{"card": "c", "hex": "B02", "crew": "d"}],
-                       "artillery": {"missions": 2, "hit_on": 3, "weapon": {"name": "w", "damage_index": 5,
-                                                                            "attack": {"infantry": 10}}}},
+            "german": {
+                "deploy": ["A01:B03"],
+                "reserves": ["a", "b"],
+                "units": [{"card": "c", "hex": "B02", "crew": "d"}],
+                "artillery": {
+                    "missions": 2,
+                    "hit_on": 3,
+                    "weapon": {"name": "w", "damage_index": 5, "attack": {"infantry": 10}},
+                },
+            },
             "soviet": {"deploy": ["H01"], "budget": 90},
         },
         "objectives": [{"hex": "E05", "name": "Church", "points": 10, "holder": "soviet"}],
@@ -342,7 +361,7 @@ def test_scenario_draft_toml_round_trip_keeps_unmodelled_fields():
 
 
 def test_scenario_writer_quotes_odd_keys_and_escapes_text():
-    d = {"a b": "x \"q\" \\ \n é", "n": {"m": [1, 2], "t": [{"k": {"z": 1}}]}}
+    d = {"a b": 'x "q" \\ \n é', "n": {"m": [1, 2], "t": [{"k": {"z": 1}}]}}
     assert tomllib.loads(ScenarioFile.from_dict(d).to_text()) == d
 
 
@@ -359,9 +378,16 @@ edit_st = st.one_of(
     st.tuples(st.just("rubble"), hex_st, st.sampled_from((0, 1)), st.booleans()),
     st.tuples(st.just("fire"), hex_st, st.sampled_from((0, 1)), st.booleans()),
     st.tuples(st.just("fill"), hex_st, st.sampled_from(TERRAIN), st.just(0)),
-    st.tuples(st.just("paste"), st.tuples(hex_st, hex_st, hex_st), st.integers(0, 5), st.sampled_from(("", "lr", "tb"))),
+    st.tuples(
+        st.just("paste"),
+        st.tuples(hex_st, hex_st, hex_st),
+        st.integers(0, 5),
+        st.sampled_from(("", "lr", "tb")),
+    ),
     st.tuples(st.just("resize"), st.tuples(*[st.integers(-2, 2)] * 4), st.just(0), st.just(0)),
-    st.tuples(st.just("deploy"), st.lists(hex_st, max_size=6), st.sampled_from(("german", "soviet")), st.just(0)),
+    st.tuples(
+        st.just("deploy"), st.lists(hex_st, max_size=6), st.sampled_from(("german", "soviet")), st.just(0)
+    ),
     st.tuples(st.just("objective"), hex_st, st.integers(0, 20), st.just(0)),
 )
 
@@ -444,7 +470,11 @@ def test_new_scenario_has_no_silent_budget_and_is_refused_until_each_side_has_on
 
     doc = EditorDocument.new(12, 9, scenario=True, name="Bare")
     assert doc.scenario.rest_value("sides", "german", "budget") is None
-    sc = doc.scenario.with_deploy("german", [H("A01")]).with_deploy("soviet", [H("L08")]).with_settings(turns=3)
+    sc = (
+        doc.scenario.with_deploy("german", [H("A01")])
+        .with_deploy("soviet", [H("L08")])
+        .with_settings(turns=3)
+    )
     doc.execute(C.ScenarioEdit("setup", sc))
     with pytest.raises(ValidationError, match="budget"):
         doc.save(tmp_path / "bare.toml")
@@ -458,11 +488,15 @@ def test_new_scenario_saves_map_beside_it_and_validates_and_reopens(tmp_path):
     doc = EditorDocument.new(12, 9, scenario=True, name="Editor test")
     doc.execute(C.paint_terrain([H("F05")], "stone_building"))
     ger = next(c for c in cat["german"] if c[2] is None or "crew" in (c[2] or ""))
-    sc = (doc.scenario.with_deploy("german", [H("A01"), H("A02"), H("B01")]).with_deploy("soviet", [H("L08")])
-          .with_units([UnitPlacement("german", ger[0], H("A02"), ger[2])])
-          .with_objectives([ObjectiveDraft(H("F05"), "Factory", 10)])
-          .with_settings(turns=8, variants=["burnout"])
-          .with_rest(("sides", "german", "budget"), 90).with_rest(("sides", "soviet", "budget"), 85))
+    sc = (
+        doc.scenario.with_deploy("german", [H("A01"), H("A02"), H("B01")])
+        .with_deploy("soviet", [H("L08")])
+        .with_units([UnitPlacement("german", ger[0], H("A02"), ger[2])])
+        .with_objectives([ObjectiveDraft(H("F05"), "Factory", 10)])
+        .with_settings(turns=8, variants=["burnout"])
+        .with_rest(("sides", "german", "budget"), 90)
+        .with_rest(("sides", "soviet", "budget"), 85)
+    )
     doc.execute(C.ScenarioEdit("setup", sc))
     target = tmp_path / "editor_test.toml"
     doc.save(target)
@@ -494,12 +528,23 @@ def test_editor_model_modules_never_import_pyglet():
     import subprocess
     import sys
 
-    mods = ["hexwar.editor.model", "hexwar.editor.commands", "hexwar.editor.tools", "hexwar.editor.hexstate",
-            "hexwar.editor.recovery", "hexwar.editor.session", "hexwar.editor.scenario_draft",
-            "hexwar.editor.palette", "hexwar.editor.help_overlay", "hexwar.cli.edit"]
-    code = ("import importlib, sys\n"
-            f"for m in {mods!r}:\n    importlib.import_module(m)\n"
-            "print(any(k == 'pyglet' or k.startswith('pyglet.') for k in sys.modules))\n")
+    mods = [
+        "hexwar.editor.model",
+        "hexwar.editor.commands",
+        "hexwar.editor.tools",
+        "hexwar.editor.hexstate",
+        "hexwar.editor.recovery",
+        "hexwar.editor.session",
+        "hexwar.editor.scenario_draft",
+        "hexwar.editor.palette",
+        "hexwar.editor.help_overlay",
+        "hexwar.cli.edit",
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for m in {mods!r}:\n    importlib.import_module(m)\n"
+        "print(any(k == 'pyglet' or k.startswith('pyglet.') for k in sys.modules))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -520,7 +565,10 @@ def test_resize_keeps_an_aircraft_aloft_and_moves_ground_units():
     draft = replace(ScenarioDraft.empty(), units=(tank, plane, gone))
     moved = draft.translated(Hex(0, -1), m)  # one row up: H06 -> H05 stays, B02 -> B01
     assert [(u.card, u.hex) for u in moved.units] == [
-        ("de_pz_iv_g", Hex.from_label("B01")), ("de_ju87g", None), ("su_t34_76", Hex.from_label("H05"))]
+        ("de_pz_iv_g", Hex.from_label("B01")),
+        ("de_ju87g", None),
+        ("su_t34_76", Hex.from_label("H05")),
+    ]
     dropped = draft.translated(Hex(0, -2), m)  # B02 -> off the top
     assert [u.card for u in dropped.units] == ["de_ju87g", "su_t34_76"]
 

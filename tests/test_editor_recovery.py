@@ -100,7 +100,9 @@ def test_crash_leaves_recovery_with_every_edit_up_to_last_autosave(tmp_path):
     BattleMap.new(6, 5).save(src)
     original = src.read_text()
     rec = tmp_path / "rec"
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(src), str(rec)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(src), str(rec)], stdout=subprocess.PIPE, text=True
+    )
     try:
         line = proc.stdout.readline()
         assert line.strip() == "READY"
@@ -158,7 +160,9 @@ def test_killed_save_never_corrupts_previous_file(tmp_path, where):
     old.set_terrain(H("D07"), "stone_building")
     old.save(src)
     before = src.read_bytes()
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_SAVE, str(src), where], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_SAVE, str(src), where], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout.readline().strip() == "IN-SAVE"
     finally:
@@ -168,7 +172,9 @@ def test_killed_save_never_corrupts_previous_file(tmp_path, where):
     assert BattleMap.load(src).to_text() == old.to_text()
     leftovers = [p for p in tmp_path.iterdir() if p.name != "m.json"]
     assert all(p.name.startswith(".m.json.") and p.name.endswith((".tmp", ".lock")) for p in leftovers)
-    old.save(src)  # the next write of m.json removes the killed writer's temp and lock files (issue 13 item 8)
+    old.save(
+        src
+    )  # the next write of m.json removes the killed writer's temp and lock files (issue 13 item 8)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
 
 
@@ -226,8 +232,14 @@ def test_recovery_of_scenario_documents_round_trips(tmp_path):
     from hexwar.editor.scenario_draft import ObjectiveDraft
 
     doc = EditorDocument.new(5, 5, scenario=True)
-    doc.execute(C.ScenarioEdit("obj", doc.scenario.with_objectives([ObjectiveDraft(H("C03"), "Hill", 5)])
-                               .with_deploy("soviet", [H("E05"), H("E04")])))
+    doc.execute(
+        C.ScenarioEdit(
+            "obj",
+            doc.scenario.with_objectives([ObjectiveDraft(H("C03"), "Hill", 5)]).with_deploy(
+                "soviet", [H("E05"), H("E04")]
+            ),
+        )
+    )
     auto = Autosaver(doc, clock=FakeClock(), folder=tmp_path)
     p = auto.write_now()
     data = json.loads(p.read_text())

@@ -76,9 +76,13 @@ class User:
 def test_typed_scenario_fields_name_what_was_expected():
     assert parse_field("budget", "") is None  # a fixed Reserves deck instead
     assert parse_field("objective_points", "15") == 15
-    for field, text, said in (("budget", "79", "80..100"), ("hand_size", "8", "0..7"),
-                              ("weapon", "Battery; 9/30/10; DI 8", "vehicle attack expected 2..25"),
-                              ("area_name", "", "area name"), ("id", "a b", "letters, digits")):
+    for field, text, said in (
+        ("budget", "79", "80..100"),
+        ("hand_size", "8", "0..7"),
+        ("weapon", "Battery; 9/30/10; DI 8", "vehicle attack expected 2..25"),
+        ("area_name", "", "area name"),
+        ("id", "a b", "letters, digits"),
+    ):
         with pytest.raises(ValueError, match=said):
             parse_field(field, text)
 
@@ -88,15 +92,18 @@ def test_card_picker_lists_a_sides_cards_in_hexwar_cards_order_with_their_full_t
 
     cs = default_cards()
     rows = card_entries("german")
-    assert [r[0] for r in rows] == [u.id for u in cs.side_units("german", crews=True) if u.unit_type != "aircraft"]
+    assert [r[0] for r in rows] == [
+        u.id for u in cs.side_units("german", crews=True) if u.unit_type != "aircraft"
+    ]
     tiger = next(r for r in rows if r[0] == "de_tiger_i")
     assert cs.units["de_tiger_i"].help_text(cs) in tiger[2]
 
 
 def test_a_whole_scenario_built_through_the_editor_ui_validates_and_plays(tmp_path):
     doc = EditorDocument.new(16, 12, name="Lipki", scenario=True)
-    win = EditorWindow(doc, width=1280, height=860, visible=False, schedule=False,
-                       recovery_folder=tmp_path / "recovery")
+    win = EditorWindow(
+        doc, width=1280, height=860, visible=False, schedule=False, recovery_folder=tmp_path / "recovery"
+    )
     try:
         win.on_draw()
         u = User(win)
@@ -205,8 +212,12 @@ def test_a_whole_scenario_built_through_the_editor_ui_validates_and_plays(tmp_pa
 
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     sc, de, su = data["scenario"], data["sides"]["german"], data["sides"]["soviet"]
-    assert (sc["name"], sc["id"], sc["description"], sc["turns"]) == ("Lipki, October 1943", "lipki",
-                                                                     "Hold the church of Lipki.", 5)
+    assert (sc["name"], sc["id"], sc["description"], sc["turns"]) == (
+        "Lipki, October 1943",
+        "lipki",
+        "Hold the church of Lipki.",
+        5,
+    )
     assert sc["events"] == [evs[0], evs[-1]] and sc["rules"] == ["burnout"]
     assert de["reserves"].count("de_panzergrenadiers") == 8 and de["reserves"].count("de_pioniere") == 4
     assert de["hand"] == ["de_pioniere"] and "budget" not in de
@@ -220,6 +231,10 @@ def test_a_whole_scenario_built_through_the_editor_ui_validates_and_plays(tmp_pa
     cmd = [sys.executable, "-m", "hexwar.cli"]
     v = subprocess.run([*cmd, "validate", str(path)], capture_output=True, text=True, timeout=120)
     assert v.returncode == 0, v.stdout + v.stderr
-    p = subprocess.run([*cmd, "play", str(path), "--headless", "--ai", "german,soviet", "--turns", "1"],
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [*cmd, "play", str(path), "--headless", "--ai", "german,soviet", "--turns", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stdout + p.stderr

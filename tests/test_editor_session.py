@@ -182,5 +182,10 @@ def test_every_editor_tool_is_an_object_of_its_own_class():
     assert len({type(o) for o in TOOL_OBJECTS.values()}) == len(TOOL_OBJECTS)
     assert all(o.id == tid for tid, o in TOOL_OBJECTS.items())
     assert {t for t, o in TOOL_OBJECTS.items() if isinstance(o, StrokeTool)} == {
-        "brush", "elevation", "road", "rubble", "fire"}
+        "brush",
+        "elevation",
+        "road",
+        "rubble",
+        "fire",
+    }
     assert {t for t, o in TOOL_OBJECTS.items() if o.paints_terrain} == {"brush", "line", "fill"}

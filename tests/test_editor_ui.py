@@ -34,8 +34,16 @@ def make_window(tmp_path):
     made = []
 
     def make(doc: EditorDocument, **kw) -> EditorWindow:
-        win = EditorWindow(doc, width=1100, height=760, visible=False, schedule=False,
-                           recovery_folder=tmp_path / "recovery", units=UNITS, **kw)
+        win = EditorWindow(
+            doc,
+            width=1100,
+            height=760,
+            visible=False,
+            schedule=False,
+            recovery_folder=tmp_path / "recovery",
+            units=UNITS,
+            **kw,
+        )
         made.append(win)
         win.on_draw()
         return win
@@ -266,7 +274,7 @@ def test_artillery_and_fire_spread_previews_use_the_rule_probabilities(make_wind
 
     m = BattleMap.new(10, 10)
     m.set_terrain(H("E06"), "stone_building")  # E05's S neighbour
-    m.set_terrain(H("F05"), "wood_building")   # E05's SE neighbour
+    m.set_terrain(H("F05"), "wood_building")  # E05's SE neighbour
     win = make_window(EditorDocument(m))
     d = Driver(win)
     d.key(key.A)

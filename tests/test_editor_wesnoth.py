@@ -28,8 +28,14 @@ from hexwar.model.hexgrid import Hex  # noqa: E402
 from hexwar.ui.widgets import Painter  # noqa: E402
 
 H = Hex.from_label
-UNITS = {"german": [("de_a", "Alpha grenadiers", None), ("de_b", "Bravo panzer", None), ("de_c", "Charlie gun", None)],
-         "soviet": [("su_a", "Red rifles", None)]}
+UNITS = {
+    "german": [
+        ("de_a", "Alpha grenadiers", None),
+        ("de_b", "Bravo panzer", None),
+        ("de_c", "Charlie gun", None),
+    ],
+    "soviet": [("su_a", "Red rifles", None)],
+}
 SKIRMISH = "scenarios/skirmish.toml"
 
 
@@ -38,8 +44,16 @@ def make_window(tmp_path):
     made = []
 
     def make(doc: EditorDocument, width: int = 1100, height: int = 760, **kw) -> EditorWindow:
-        win = EditorWindow(doc, width=width, height=height, visible=False, schedule=False,
-                           recovery_folder=tmp_path / "recovery", units=kw.pop("units", UNITS), **kw)
+        win = EditorWindow(
+            doc,
+            width=width,
+            height=height,
+            visible=False,
+            schedule=False,
+            recovery_folder=tmp_path / "recovery",
+            units=kw.pop("units", UNITS),
+            **kw,
+        )
         made.append(win)
         win.on_draw()
         return win
@@ -101,8 +115,19 @@ def _recorded_texts(win: EditorWindow, monkeypatch) -> list[tuple[str, float, fl
     out: list[tuple[str, float, float, float, float]] = []
     orig = Painter.text
 
-    def text(self, s, x, y, size=13.0, colour=(0, 0, 0, 255), ax="left", ay="center", style="regular",
-             max_width=None, z=0):
+    def text(
+        self,
+        s,
+        x,
+        y,
+        size=13.0,
+        colour=(0, 0, 0, 255),
+        ax="left",
+        ay="center",
+        style="regular",
+        max_width=None,
+        z=0,
+    ):
         w = orig(self, s, x, y, size, colour, ax, ay, style, max_width, z)
         x0 = {"left": x, "center": x - w / 2, "right": x - w}[ax]
         out.append((s, x0, x0 + w, y, size))
@@ -257,8 +282,11 @@ def test_terrain_palette_search_filters_and_enter_picks_and_rows_have_tooltips(m
     u.type("dr")  # typing goes to the search field, not to the D(eploy)/R(oad) tool letters
     assert win.session.tool == "brush"
     rows = [t for t in u.tips() if t.startswith("palette terrain ") and t != "palette terrain search"]
-    assert rows == ["palette terrain wood_building", "palette terrain stone_building",
-                    "palette terrain reinforced_building"]
+    assert rows == [
+        "palette terrain wood_building",
+        "palette terrain stone_building",
+        "palette terrain reinforced_building",
+    ]
     u.key(key.DOWN)
     u.key(key.ENTER)
     assert win.session.terrain == "stone_building"
@@ -277,7 +305,7 @@ def test_wreck_and_unit_palettes_follow_the_tool_search_and_pick(make_window):
     assert win.palette_kind == "features"
     u.widget("palette features search")
     u.type("su los")
-    rows = [t[len("palette features "):] for t in u.tips() if t.startswith("palette features s")]
+    rows = [t[len("palette features ") :] for t in u.tips() if t.startswith("palette features s")]
     los_soviet = [w.id for w in win.wrecks if w.nationality == "soviet" and w.los]
     assert rows == ["search"] + los_soviet
     u.widget(f"palette features {los_soviet[-1]}")
@@ -293,7 +321,9 @@ def test_wreck_and_unit_palettes_follow_the_tool_search_and_pick(make_window):
 
 
 # -- scrolling lists, the Event list ----------------------------------------------------------
-def test_event_list_shows_every_event_under_its_header_and_scrolls_to_the_skirmishs_own(make_window, monkeypatch):
+def test_event_list_shows_every_event_under_its_header_and_scrolls_to_the_skirmishs_own(
+    make_window, monkeypatch
+):
     win = make_window(EditorDocument.open(SKIRMISH), width=1024, height=640)
     u = User(win)
     win.tab = "scenario"
@@ -345,8 +375,10 @@ def test_status_bar_texts_never_run_together_and_a_long_message_is_not_cut(make_
     win = make_window(EditorDocument.open(SKIRMISH), *size)
     u = User(win)
     win.dispatch_event("on_mouse_motion", *win.screen_point(H("O12")), 0, 0)
-    msg = ("Resize to 31x25: an odd column shift adds a row to keep the hex stagger, and this message goes on "
-           "long enough to need a second line of the status bar at this window width")
+    msg = (
+        "Resize to 31x25: an odd column shift adds a row to keep the hex stagger, and this message goes on "
+        "long enough to need a second line of the status bar at this window width"
+    )
     win.session.say(msg)
     texts = [t for t in _recorded_texts(win, monkeypatch) if t[3] < STATUS_H]
     W = size[0]
@@ -405,7 +437,7 @@ def test_editor_panels_lay_out_without_overlaps_from_800x600_up(make_window, siz
             if b.y + b.h > STATUS_H + 0.5 and b.y < Hh - TOP_H:
                 assert b.y >= STATUS_H - 0.5, (tab, b)  # panel controls stay above the status bar
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 ox = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
                 oy = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
                 assert ox <= 0.5 or oy <= 0.5, (tab, a, b)

@@ -50,7 +50,9 @@ def reference_solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         w = v[1:, None] * p[None, :]
         gone = en <= 0
         if gone.any():
-            dead[:] += np.bincount(fate_of_die[np.broadcast_to(f, en.shape)[gone]], weights=w[gone], minlength=4)
+            dead[:] += np.bincount(
+                fate_of_die[np.broadcast_to(f, en.shape)[gone]], weights=w[gone], minlength=4
+            )
         alive = ~gone
         return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
 
@@ -102,7 +104,7 @@ def reference_solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                     sel = f == die
                     surv = shift(v, d[sel], p[sel], f[sel])
                     low = surv.copy()
-                    low[half + 1:] = 0.0
+                    low[half + 1 :] = 0.0
                     surv[: half + 1] = 0.0
                     Q[c] += surv
                     draw(low, Q, int(die))
@@ -211,7 +213,9 @@ def test_fast_odds_solver_is_bit_identical_to_the_reference_on_a_whole_games_pla
 def test_balance_csv_for_fixed_seeds_is_unchanged_by_the_speedups(monkeypatch):
     kind = bal.game_kind("scenario")
     sources = [bal.load_scenario_source(s) for s in ("standard", "kharkov")]
-    specs = bal.plan_games(kind, sources, [None], 1, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS)
+    specs = bal.plan_games(
+        kind, sources, [None], 1, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS
+    )
     fast = bal.records_csv(bal.run_balance(specs, quiet=True).records)
     odds._odds_from.cache_clear()
     monkeypatch.setattr(undo, "position_copy", copy.deepcopy)
@@ -241,8 +245,15 @@ def _fresh_can_act(st, side):
     return next(turn._engine(st).registry.options(st, side, include_end=False), None) is not None
 
 
-@pytest.mark.parametrize("name,kind,variants", [("skirmish", "random", None), ("standard", "random", None),
-                                                ("kharkov", "standard", None), ("skirmish", "random", ("fog",))])
+@pytest.mark.parametrize(
+    "name,kind,variants",
+    [
+        ("skirmish", "random", None),
+        ("standard", "random", None),
+        ("kharkov", "standard", None),
+        ("skirmish", "random", ("fog",)),
+    ],
+)
 def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name, kind, variants):
     """Turn sequence (R5): the listing shared by ``_advance``'s check and the player is, at every
     decision of whole games, exactly the listing computed from scratch, for both sides; so are
@@ -257,10 +268,16 @@ def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name
         while not st.over and st.turn <= 3:
             side = st.to_act
             # the order matters: can_act first pulls one command, the listing then the rest
-            assert turn.can_act(st, side) == _fresh_can_act(st, side), f"seed {seed} turn {st.turn} {st.phase}"
-            assert st.legal_commands(side) == _fresh_listing(st, side), f"seed {seed} turn {st.turn} {st.phase}"
+            assert turn.can_act(st, side) == _fresh_can_act(st, side), (
+                f"seed {seed} turn {st.turn} {st.phase}"
+            )
+            assert st.legal_commands(side) == _fresh_listing(st, side), (
+                f"seed {seed} turn {st.turn} {st.phase}"
+            )
             other = "soviet" if side == "german" else "german"
-            assert turn.can_act(st, other) == _fresh_can_act(st, other), f"seed {seed} turn {st.turn} {st.phase}"
+            assert turn.can_act(st, other) == _fresh_can_act(st, other), (
+                f"seed {seed} turn {st.turn} {st.phase}"
+            )
             assert st.legal_commands(other) == []
             if st.phase == "declaration":  # the position memo of targeting (R6.1, R7)
                 for uid in sorted(st.units):
@@ -268,8 +285,9 @@ def test_shared_listing_and_can_act_equal_a_fresh_listing_at_every_decision(name
                     assert memo == targeting._legal_targets(st, side, uid), f"seed {seed} {uid}"
                     for tid, at_crew, _ in memo:
                         for w in range(2):
-                            assert (targeting.weapon_problem(st, uid, tid, w, at_crew)
-                                    == targeting._weapon_problem(st, uid, tid, w, at_crew))
+                            assert targeting.weapon_problem(
+                                st, uid, tid, w, at_crew
+                            ) == targeting._weapon_problem(st, uid, tid, w, at_crew)
                             checks += 1
             st.apply(players[side].choose(st))
             decisions += 1
@@ -347,7 +365,11 @@ def test_remembered_landing_distribution_equals_a_fresh_one_and_is_a_new_dict():
     from hexwar.model.hexgrid import Hex
     from hexwar.rules import artillery
 
-    for target, hit_on, bonus in [(Hex(0, 0), 4, 0), (Hex.from_offset(3, 5), 6, 1), (Hex.from_offset(0, 0), 5, 0)]:
+    for target, hit_on, bonus in [
+        (Hex(0, 0), 4, 0),
+        (Hex.from_offset(3, 5), 6, 1),
+        (Hex.from_offset(0, 0), 5, 0),
+    ]:
         fresh = dict(artillery._landing_items.__wrapped__(target, hit_on, bonus, 12, 10))
         first = artillery.exact_landing_distribution(target, hit_on, bonus, 12, 10)
         assert list(first.items()) == list(fresh.items())

@@ -63,14 +63,25 @@ def test_fire_in_d07_spreads_into_stone_d08_on_9_and_its_rifles_skip_the_damage_
     spreads = [e for e in events if isinstance(e, FireSpreadCheck)]
     assert len(spreads) == 1
     s = spreads[0]
-    assert (s.from_hex, s.to_hex, s.faces, s.total, s.dr, s.spread) == (H("D07"), H("D08"), (4, 5), 15, 14, True)
+    assert (s.from_hex, s.to_hex, s.faces, s.total, s.dr, s.spread) == (
+        H("D07"),
+        H("D08"),
+        (4, 5),
+        15,
+        14,
+        True,
+    )
     assert str(s) == "Fire spread D07 -> D08: 2d6 [4, 5] + 6 = 15 vs DR 14: the fire spreads"
     assert m.has_fire(H("D08"))
     assert fire_damage_hexes(m) == [H("D07")]
     calls, resolve_hit = hits_recorder()
     d = scripted_dice(6, 2)
-    checks = fire_damage_checks(m, [(H("D08"), TargetUnit("rifles", "infantry")), (H("D07"), TargetUnit("smg", "infantry"))],
-                                d, resolve_hit)
+    checks = fire_damage_checks(
+        m,
+        [(H("D08"), TargetUnit("rifles", "infantry")), (H("D07"), TargetUnit("smg", "infantry"))],
+        d,
+        resolve_hit,
+    )
     assert [c.unit for c in checks if isinstance(c, FireDamageCheck)] == ["smg"]
     assert len(d.log) == 1 and calls == [("smg", "D07", 4, -2)]
 
@@ -81,10 +92,14 @@ def test_a_unit_in_a_burning_hex_fails_its_check_on_9():
     m.set_fire(H("C03"))
     begin_turn(m, Dice(1))  # the fire burns into this turn
     calls, resolve_hit = hits_recorder()
-    events = fire_damage_checks(m, [(H("C03"), TargetUnit("rifles", "infantry"))], scripted_dice(4, 5), resolve_hit)
+    events = fire_damage_checks(
+        m, [(H("C03"), TargetUnit("rifles", "infantry"))], scripted_dice(4, 5), resolve_hit
+    )
     check = events[0]
     assert isinstance(check, FireDamageCheck) and check.total == 9 and check.hit
-    assert events[1] == "hit rifles" and calls == [("rifles", "C03", 4, -2)]  # Damage Index 4, fire Defense -2
+    assert events[1] == "hit rifles" and calls == [
+        ("rifles", "C03", 4, -2)
+    ]  # Damage Index 4, fire Defense -2
     assert str(check) == "Fire damage check for rifles in C03: 2d6 [4, 5] = 9: hit (Damage Index 4)"
 
 
@@ -169,7 +184,9 @@ def test_two_burning_neighbours_give_two_independent_checks(dr):
     drs = np.array([[0, dr, 0]], np.int16)
     cand = spread_candidates(burning[None], drs)
     assert cand.sum() == 2 and cand[0, 1, 0, 1] and cand[0, 5, 0, 1]  # directions NE (2) and NW (6)
-    totals = np.array([[a + b, c + d] for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) for d in range(1, 7)])
+    totals = np.array(
+        [[a + b, c + d] for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) for d in range(1, 7)]
+    )
     after = spread_step(np.broadcast_to(burning, (1296, 1, 3)), drs, totals.ravel())
     p1 = spread_probability(dr)
     assert Fraction(int(after[:, 0, 1].sum()), 1296) == 1 - (1 - p1) ** 2 == spread_probability(dr, sources=2)
@@ -194,10 +211,14 @@ def test_a_new_fire_does_not_spread_in_the_step_that_lit_it():
         m.set_terrain(H(label), "wood_building")
     m.set_fire(H("A01"))
     events = begin_turn(m, scripted_dice(6, 6))
-    assert [(e.from_hex.label, e.to_hex.label) for e in events if isinstance(e, FireSpreadCheck)] == [("A01", "B01")]
+    assert [(e.from_hex.label, e.to_hex.label) for e in events if isinstance(e, FireSpreadCheck)] == [
+        ("A01", "B01")
+    ]
     assert m.has_fire(H("B01")) and not m.has_fire(H("C01"))
     events = begin_turn(m, scripted_dice(6, 6))  # next turn B01 spreads on
-    assert [(e.from_hex.label, e.to_hex.label) for e in events if isinstance(e, FireSpreadCheck)] == [("B01", "C01")]
+    assert [(e.from_hex.label, e.to_hex.label) for e in events if isinstance(e, FireSpreadCheck)] == [
+        ("B01", "C01")
+    ]
     assert m.has_fire(H("C01"))
 
 
@@ -206,10 +227,10 @@ def test_spread_needs_an_intact_unburning_building():
     m.set_terrain(H("B02"), "wood_building")
     m.set_fire(H("B02"))
     m.set_terrain(H("B01"), "stone_building")
-    m.set_rubble(H("B01"))               # rubble: no building to catch fire
+    m.set_rubble(H("B01"))  # rubble: no building to catch fire
     m.set_terrain(H("B03"), "wood_building")
-    m.set_fire(H("B03"))                 # already burning
-    m.set_terrain(H("C02"), "woods")     # not a building
+    m.set_fire(H("B03"))  # already burning
+    m.set_terrain(H("C02"), "woods")  # not a building
     d = Dice(4)
     events = fire_spread_phase(m, d)
     assert [e for e in events if isinstance(e, FireSpreadCheck)] == [] and d.log == []
@@ -240,7 +261,7 @@ def test_dense_and_compact_rolls_and_batches_agree(seed):
     b = spread_step(burning, drs, dense[cand])
     assert (a == b).all()
     for t in range(B):  # each trial alone gives the same as in the batch
-        assert (spread_step(burning[t:t + 1], drs, dense[t:t + 1])[0] == a[t]).all()
+        assert (spread_step(burning[t : t + 1], drs, dense[t : t + 1])[0] == a[t]).all()
     with pytest.raises(ValueError, match="candidate pair"):
         spread_step(burning, drs, dense[cand][:-1] if cand.any() else np.ones(1))
 
@@ -250,12 +271,19 @@ def test_spread_pairs_are_the_candidates_in_compact_order(seed):
     rng = np.random.default_rng(100 + seed)
     B, h, w = 4, 5, 8
     burning = rng.random((B, h, w)) < 0.3
-    drs = np.where(rng.random((B, h, w)) < 0.7, rng.integers(13, 16, (B, h, w)), 0).astype(np.int16)  # per trial
+    drs = np.where(rng.random((B, h, w)) < 0.7, rng.integers(13, 16, (B, h, w)), 0).astype(
+        np.int16
+    )  # per trial
     rubble = rng.random((B, h, w)) < 0.1
     cand = spread_candidates(burning, drs, rubble)
     pairs = spread_pairs(burning, drs, rubble)
     b, k, r, c = np.nonzero(cand)
-    assert (pairs.lead == b).all() and (pairs.direction == k + 1).all() and (pairs.row == r).all() and (pairs.col == c).all()
+    assert (
+        (pairs.lead == b).all()
+        and (pairs.direction == k + 1).all()
+        and (pairs.row == r).all()
+        and (pairs.col == c).all()
+    )
     assert pairs.per_trial(B).tolist() == [int(cand[i].sum()) for i in range(B)]
     totals = rng.integers(2, 13, size=len(b))
     via_pairs = spread_step(burning, drs, totals, rubble, candidates=pairs)
@@ -299,7 +327,9 @@ def test_game_path_is_the_array_core_at_batch_size_one(seed):
     assert (m.fire == want[0]).all(), f"seed {seed}"
     assert (m.rubble == rubble[0]).all()
     newly = want[0] & ~aged.burning[0]
-    assert (m.fire_turns[newly] == 0).all() and (m.fire_turns[aged.burning[0]] == aged.fire_turns[0][aged.burning[0]]).all()
+    assert (m.fire_turns[newly] == 0).all() and (
+        m.fire_turns[aged.burning[0]] == aged.fire_turns[0][aged.burning[0]]
+    ).all()
     assert sum(isinstance(e, FireSpreadCheck) for e in events) == len(d.log)
 
 
@@ -380,7 +410,9 @@ def test_fire_damage_through_the_combat_engine(seed):
     cards = default_cards()
     units = roster(cards, ("su_rifles#1", None))
     dice = Dice(seed)
-    engine = CombatEngine(cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units)
+    engine = CombatEngine(
+        cards, dice, Deck("damage", [f"dmg{i:02d}#1" for i in range(1, 26)], reshuffle=True), units
+    )
     m = BattleMap.new(6, 6)
     m.set_terrain(H("C03"), "stone_building")
     m.set_fire(H("C03"))

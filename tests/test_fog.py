@@ -47,8 +47,13 @@ def hidden_pair(g, dist=3):
     ga, sa = bm.hex_at("A07"), bm.hex_at("A08")
 
     def ok(a, b, los):
-        return (a.distance(b) >= dist if dist > 2 else a.distance(b) == dist) and los.status == "blocked" \
-            and not line_of_sight(bm, ga, b).visible and not line_of_sight(bm, sa, a).visible
+        return (
+            (a.distance(b) >= dist if dist > 2 else a.distance(b) == dist)
+            and los.status == "blocked"
+            and not line_of_sight(bm, ga, b).visible
+            and not line_of_sight(bm, sa, a).visible
+        )
+
     return find_pair(bm, ok, avoid=("A07", "A08"))
 
 
@@ -62,10 +67,15 @@ def test_an_enemy_ground_unit_is_seen_only_while_a_friendly_ground_unit_has_los(
     s = place(fog, "su_rifles", b)
     assert s.uid not in uids(view(fog, "german")) and g.uid not in uids(view(fog, "soviet"))  # R3.1 symmetry
     # a German ground unit with LOS (clear or hindered) to b spots it
-    c = next(h.label for h in fog.battlemap.hexes()
-             if h.label not in (a, b) and h.distance(fog.battlemap.hex_at(b)) >= 2
-             and not line_of_sight(fog.battlemap, fog.battlemap.hex_at("A08"), h).visible
-             and line_of_sight(fog.battlemap, h, fog.battlemap.hex_at(b)).visible and not fog.units_at(h))
+    c = next(
+        h.label
+        for h in fog.battlemap.hexes()
+        if h.label not in (a, b)
+        and h.distance(fog.battlemap.hex_at(b)) >= 2
+        and not line_of_sight(fog.battlemap, fog.battlemap.hex_at("A08"), h).visible
+        and line_of_sight(fog.battlemap, h, fog.battlemap.hex_at(b)).visible
+        and not fog.units_at(h)
+    )
     place(fog, "de_sniper", c)
     assert s.uid in uids(view(fog, "german"))
     assert bool(seen_mask(fog, "german")[fog.battlemap.hex_at(b).offset[::-1]])
@@ -95,8 +105,12 @@ def test_direct_fire_needs_the_target_seen_with_the_same_words_as_for_no_unit(fo
     advance_to(fog, Phase.DECLARATION, "german")
     refused(fog, Declare("german", plane.uid, s.uid, (0,)), "sees no unit", "R12.2")  # ...that is seen
     refused(fog, Declare("german", plane.uid, "su_rifles#99", (0,)), "sees no unit")  # nothing told apart
-    assert all(t != s.uid for t, _, _ in __import__("hexwar.game.targeting", fromlist=["x"]).legal_targets(
-        fog, "german", plane.uid))
+    assert all(
+        t != s.uid
+        for t, _, _ in __import__("hexwar.game.targeting", fromlist=["x"]).legal_targets(
+            fog, "german", plane.uid
+        )
+    )
 
 
 def test_without_fog_aircraft_attack_unseen_ground_units(fog):
@@ -124,8 +138,11 @@ def test_artillery_may_target_any_hex_in_los_whether_or_not_units_are_seen():
     g = scenario("game_small").new_game(seed=7, variants=("fog",))
     advance_to(g, Phase.ARTILLERY, "german")
     obs = [u.hex for u in g.units_of("german") if u.hex is not None and u.crewing is None]
-    empty = next(h for h in g.battlemap.hexes() if not g.units_at(h) and h.distance(obs[0]) >= 3
-                 and line_of_sight(g.battlemap, obs[0], h).visible)  # R9.2: an empty hex in LOS
+    empty = next(
+        h
+        for h in g.battlemap.hexes()
+        if not g.units_at(h) and h.distance(obs[0]) >= 3 and line_of_sight(g.battlemap, obs[0], h).visible
+    )  # R9.2: an empty hex in LOS
     evs = g.apply(TargetArtillery("german", empty, None))
     assert [e.data["target"] for e in evs if e.kind == "artillery_marker_placed"] == [empty.label]
 
@@ -152,7 +169,9 @@ def test_a_unit_that_leaves_sight_leaves_a_last_known_marker_with_the_turn_seen(
     assert lab == h.label and turn == g.turn and card == uid.rsplit("#", 1)[0]
     v = view(g, s)
     assert uid not in uids(v)
-    assert {"uid": uid, "card": card, "side": g.units[uid].side, "hex": lab, "turn": turn} in v.data["last_known"]
+    assert {"uid": uid, "card": card, "side": g.units[uid].side, "hex": lab, "turn": turn} in v.data[
+        "last_known"
+    ]
 
 
 def test_a_move_into_an_unseen_enemy_stops_in_the_hex_before(fog):
@@ -164,7 +183,9 @@ def test_a_move_into_an_unseen_enemy_stops_in_the_hex_before(fog):
     ha, hb = fog.battlemap.hex_at(a), fog.battlemap.hex_at(b)
     mid = next(h for h in fog.battlemap.neighbors(ha) if h.distance(hb) == 1 and not fog.units_at(h))
     plan = state_from_view(view(fog, "german").data, fog.scenario)
-    assert plan.check(Move("german", m.uid, (mid, hb))) is None or "movement points" in plan.check(Move("german", m.uid, (mid, hb)))
+    assert plan.check(Move("german", m.uid, (mid, hb))) is None or "movement points" in plan.check(
+        Move("german", m.uid, (mid, hb))
+    )
     if plan.check(Move("german", m.uid, (mid, hb))) is not None:
         pytest.skip("the path costs more than the unit's movement points on this map")
     assert fog.check(Move("german", m.uid, (mid, hb))) is None  # checked against what it sees
@@ -180,14 +201,21 @@ def test_a_view_never_holds_the_other_hand_the_seed_or_any_deck_order():
     v = view(g, "german")
     text = json.dumps(v.data) + json.dumps(v.log)
     for c in g.hand_units["soviet"] + g.hand_commands["soviet"]:
-        assert f'"{c}"' not in text or any(c in json.dumps(e) for e in v.log if e["kind"] in ("discard", "commit"))
+        assert f'"{c}"' not in text or any(
+            c in json.dumps(e) for e in v.log if e["kind"] in ("discard", "commit")
+        )
     assert v.data["reserves"] == {"german": sorted(g.reserves["german"])}  # contents, never the order
     assert v.data["decks"]["command"] == len(g.command_deck) and "command_deck" not in v.data
     setup = next(e for e in v.log if e["kind"] == "setup")
     assert "seed" not in setup["data"] and f"seed {g.seed}" not in setup["text"]  # it decides every die
-    assert "seed" not in v.data and all("faces" not in e["data"] for e in v.log if e["data"].get("dice") == "shuffle")
+    assert "seed" not in v.data and all(
+        "faces" not in e["data"] for e in v.log if e["data"].get("dice") == "shuffle"
+    )
     assert v.data["hands"]["german"]["units"] == g.hand_units["german"]
-    assert v.data["hand_sizes"]["soviet"] == {"units": len(g.hand_units["soviet"]), "commands": len(g.hand_commands["soviet"])}
+    assert v.data["hand_sizes"]["soviet"] == {
+        "units": len(g.hand_units["soviet"]),
+        "commands": len(g.hand_commands["soviet"]),
+    }
     hand_events = [e for e in v.log if e["kind"] == "hand" and e["data"]["side"] == "soviet"]
     assert hand_events and all(isinstance(e["data"]["cards"], int) for e in hand_events)
 
@@ -218,8 +246,14 @@ def test_the_log_a_side_sees_omits_what_it_could_not_see_and_the_save_keeps_all(
             break
         g.apply(players[g.to_act].choose(g))
     vg = view(g, "german")
-    hidden = [e for e in g.log if e.kind == "move" and g.units.get(e.data["unit"]) and
-              g.units[e.data["unit"]].side == "soviet" and e.text not in {x["text"] for x in vg.log}]
+    hidden = [
+        e
+        for e in g.log
+        if e.kind == "move"
+        and g.units.get(e.data["unit"])
+        and g.units[e.data["unit"]].side == "soviet"
+        and e.text not in {x["text"] for x in vg.log}
+    ]
     assert hidden, "the German log shows every Soviet move: fog hides nothing"
     write_save(g, tmp_path / "s.json")
     again = load_game(tmp_path / "s.json")
@@ -239,12 +273,17 @@ def test_the_computer_player_decides_the_same_when_every_hidden_enemy_unit_is_re
             break
         side = g.to_act
         enemy = "soviet" if side == "german" else "german"
-        hidden = [uid for uid, u in g.units.items() if u.side == enemy and uid not in seen_units(g, side)
-                  and u.crewing is None and u.hex is not None]
+        hidden = [
+            uid
+            for uid, u in g.units.items()
+            if u.side == enemy and uid not in seen_units(g, side) and u.crewing is None and u.hex is not None
+        ]
         if hidden and n % 5 == 0:
             twin = copy.deepcopy(g, {id(g.scenario): g.scenario})
             mask = seen_mask(g, side)
-            free = [h for h in g.battlemap.hexes() if not mask[h.offset[1], h.offset[0]] and not g.units_at(h)]
+            free = [
+                h for h in g.battlemap.hexes() if not mask[h.offset[1], h.offset[0]] and not g.units_at(h)
+            ]
             other = "de_tiger_i" if enemy == "german" else "su_kv_1s"
             for k, uid in enumerate(sorted(hidden)):
                 u = twin.units.pop(uid)
@@ -287,7 +326,10 @@ def test_view_deltas_rebuild_the_next_view_exactly():
 
 
 def test_scenario_option_fog_true_is_the_fog_variant():
-    text = (load_scenario(find_scenario("skirmish")).path.read_text()
-            .replace("[scenario]\n", "[scenario]\nfog = true\n", 1))
+    text = (
+        load_scenario(find_scenario("skirmish"))
+        .path.read_text()
+        .replace("[scenario]\n", "[scenario]\nfog = true\n", 1)
+    )
     sc = parse_scenario(text, find_scenario("skirmish"))
     assert "fog" in sc.variants and "fog" in sc.new_game(1).variants

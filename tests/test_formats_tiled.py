@@ -110,8 +110,11 @@ def test_every_unmapped_tile_is_reported_at_once_with_its_position_and_nothing_i
     with pytest.raises(ValidationError) as exc:
         import_tiled(DATA / "unmapped.tmj")
     wheres = [p.where for p in exc.value.problems]
-    assert wheres == ["layer 'terrain' tile (1, 0) hex B01", "layer 'terrain' tile (0, 1) hex A02",
-                      "layer 'terrain' tile (2, 1) hex C02"]
+    assert wheres == [
+        "layer 'terrain' tile (1, 0) hex B01",
+        "layer 'terrain' tile (0, 1) hex A02",
+        "layer 'terrain' tile (2, 1) hex C02",
+    ]
     assert "tile 2 of tileset 'painted'" in exc.value.problems[1].message
 
 
@@ -140,7 +143,9 @@ def test_import_refuses_to_overwrite_without_force(tmp_path):
 
 
 def _shipped_maps():
-    return sorted(content_dir("maps").glob("*.json")) + sorted((content_dir("scenarios") / "maps").glob("*.json"))
+    return sorted(content_dir("maps").glob("*.json")) + sorted(
+        (content_dir("scenarios") / "maps").glob("*.json")
+    )
 
 
 @pytest.mark.parametrize("suffix", [".tmj", ".tmx"])
@@ -174,7 +179,9 @@ def test_export_writes_an_odd_stagger_tiled_map_with_the_tileset_properties(tmp_
     fill = default_looks().terrain_look("woods").fill
     ox, oy = (woods_id % 8) * 64, (woods_id // 8) * 56
     assert img.getpixel((ox + 32, oy + 4))[:3] == fill[:3]
-    assert main(["export", "tiled", "steppe_village", "--out", str(tmp_path / "sv.tmj")]) == 2  # exists: --force
+    assert (
+        main(["export", "tiled", "steppe_village", "--out", str(tmp_path / "sv.tmj")]) == 2
+    )  # exists: --force
 
 
 def test_a_compressed_layer_larger_than_the_map_is_refused_without_inflating_it(tmp_path):
@@ -210,14 +217,43 @@ def test_a_damaged_tmx_gives_a_clear_error_never_a_traceback(tmp_path, cut, junk
         assert exc.problems and all(str(q.file).endswith(("x.tmx", "town.tsx")) for q in exc.problems)
 
 
-_values = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**33), st.text(max_size=6),
-                    st.lists(st.integers(-1, 20), max_size=14))
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 2**33),
+    st.text(max_size=6),
+    st.lists(st.integers(-1, 20), max_size=14),
+)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(path=st.lists(st.sampled_from(["layers", 0, 1, 2, "data", "width", "height", "tilesets", "objects",
-                                      "firstgid", "x", "y", "properties", "value", "encoding", "staggerindex"]),
-                     min_size=1, max_size=4), value=_values)
+@given(
+    path=st.lists(
+        st.sampled_from(
+            [
+                "layers",
+                0,
+                1,
+                2,
+                "data",
+                "width",
+                "height",
+                "tilesets",
+                "objects",
+                "firstgid",
+                "x",
+                "y",
+                "properties",
+                "value",
+                "encoding",
+                "staggerindex",
+            ]
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    value=_values,
+)
 def test_a_mutated_tmj_gives_a_clear_error_never_a_traceback(tmp_path, path, value):
     import copy
 

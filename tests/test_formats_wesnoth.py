@@ -79,15 +79,36 @@ def test_a_terrain_table_adds_codes_and_overrides_the_shipped_ones(tmp_path):
     assert d["levels"] == ["001", "000"]
     assert any("player 3" in n for n in r.notes)  # only players 1 and 2 become sides
     out = tmp_path / "u.json"
-    assert main(["import", "wesnoth", str(DATA / "unknown_codes.map"), "--out", str(out),
-                 "--terrain", str(DATA / "mine.toml")]) == 0
+    assert (
+        main(
+            [
+                "import",
+                "wesnoth",
+                str(DATA / "unknown_codes.map"),
+                "--out",
+                str(out),
+                "--terrain",
+                str(DATA / "mine.toml"),
+            ]
+        )
+        == 0
+    )
     assert BattleMap.load(out).to_json()["terrain"] == ["R,o", "w,w"]
 
 
 def test_shipped_code_table_loads_and_maps_the_common_terrains():
     t = load_code_table()
-    expect = {"Gg": "clear", "Ww": "water", "Ss": "marsh", "Ch": "stone_building", "Kh": "reinforced_building",
-              "Re": "road", "^Fp": "woods", "^Vh": "wood_building", "^Vhh": "stone_building"}
+    expect = {
+        "Gg": "clear",
+        "Ww": "water",
+        "Ss": "marsh",
+        "Ch": "stone_building",
+        "Kh": "reinforced_building",
+        "Re": "road",
+        "^Fp": "woods",
+        "^Vh": "wood_building",
+        "^Vhh": "stone_building",
+    }
     for code, key in expect.items():
         assert t.lookup(code)["terrain"] == key, code
     assert t.lookup("Hh")["level"] == 1 and t.lookup("Mm")["level"] == 2

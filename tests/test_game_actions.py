@@ -118,15 +118,24 @@ def test_merged_options_list_every_option_of_one_unit_before_the_next_units():
         return lambda state, side: iter([(u, tag) for u in ("a#1", "b#1", "c#1")])
 
     key = lambda c: c[0]  # noqa: E731
-    acts = [Action(type(f"C{i}", (Command,), {"name": f"c{i}"}), lambda s, c: None, lambda s, c, r: None,
-                   opts(f"t{i}"), merge_key=key) for i in range(3)]
+    acts = [
+        Action(
+            type(f"C{i}", (Command,), {"name": f"c{i}"}),
+            lambda s, c: None,
+            lambda s, c, r: None,
+            opts(f"t{i}"),
+            merge_key=key,
+        )
+        for i in range(3)
+    ]
     reg = ActionRegistry({"p": acts})
 
     class S:
         phase = "p"
 
     assert list(reg.options(S(), "german", include_end=False)) == [
-        (u, t) for u in ("a#1", "b#1", "c#1") for t in ("t0", "t1", "t2")]
+        (u, t) for u in ("a#1", "b#1", "c#1") for t in ("t0", "t1", "t2")
+    ]
 
 
 # -- typed events and the one serializer --------------------------------------------------------
@@ -149,7 +158,8 @@ def test_rule_events_reach_the_log_typed_and_serialize_to_the_round1_form():
         back = event_from_json(json.loads(json.dumps(event_to_json(e))))
         assert (back.kind, back.text, back.data) == (e.kind, e.text, e.data)
     assert log_lines(state.log) == "".join(
-        json.dumps(event_to_json(e), sort_keys=True, ensure_ascii=False) + "\n" for e in state.log)
+        json.dumps(event_to_json(e), sort_keys=True, ensure_ascii=False) + "\n" for e in state.log
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 5])
@@ -177,10 +187,17 @@ def test_an_event_whose_data_does_not_fit_its_kind_is_refused_by_name():
 
 def test_a_redacted_view_event_reads_back_as_a_plain_event():
     # R12.1: the other side's hand reaches a view as a count; it no longer fits HandEvent
-    back = event_from_json({"kind": "hand", "text": "soviet takes 7 unit cards into hand",
-                            "data": {"side": "soviet", "cards": 7}})
+    back = event_from_json(
+        {
+            "kind": "hand",
+            "text": "soviet takes 7 unit cards into hand",
+            "data": {"side": "soviet", "cards": 7},
+        }
+    )
     assert type(back) is HandEvent  # same keys, so the class is rebuilt (cards is then a count)
-    back = event_from_json({"kind": "setup", "text": "x: seed hidden", "data": {"scenario": "x", "variants": []}})
+    back = event_from_json(
+        {"kind": "setup", "text": "x: seed hidden", "data": {"scenario": "x", "variants": []}}
+    )
     assert type(back) is Event and back.kind == "setup"
 
 
@@ -199,7 +216,12 @@ def test_the_play_controller_reads_the_strike_from_the_typed_event():
     strike = ArtilleryStrike("soviet", H("C03"), 2, False, 4, False, 2, 3, H("C05"), False)
     ctl._record([RuleEvent(strike)])
     assert ctl.strike is not None
-    assert (ctl.strike.target, ctl.strike.landing, ctl.strike.drift, ctl.strike.direction) == (H("C03"), H("C05"), 2, 3)
+    assert (ctl.strike.target, ctl.strike.landing, ctl.strike.drift, ctl.strike.direction) == (
+        H("C03"),
+        H("C05"),
+        2,
+        3,
+    )
 
 
 # -- the recorder ----------------------------------------------------------------------------------
@@ -214,7 +236,7 @@ def test_rolls_are_recorded_by_the_recorder_given_once_not_by_swapping_a_sink():
         evs = g.apply(g.legal_commands()[-1])
         assert g.recorder.events == [] and not g.recorder.active
         rolls = [e.roll for e in evs if isinstance(e, RollEvent)]
-        assert rolls == g.dice.log[len(g.dice.log) - len(rolls):] if rolls else True
+        assert rolls == g.dice.log[len(g.dice.log) - len(rolls) :] if rolls else True
 
 
 # -- rules return events; the game applies them -------------------------------------------------
@@ -251,7 +273,7 @@ def _late_imports(path: Path) -> list[str]:
         for sub in ast.walk(node):
             if isinstance(sub, ast.ImportFrom) and sub.level > 0:
                 rel = path.relative_to(ROOT).with_suffix("").parts[:-1]
-                base = ".".join(rel[:len(rel) - sub.level + 1])
+                base = ".".join(rel[: len(rel) - sub.level + 1])
                 mod = f"{base}.{sub.module}" if sub.module else base
                 names = [f"{mod}.{a.name}" if sub.module is None else mod for a in sub.names]
                 out.extend(names)
@@ -295,10 +317,17 @@ def test_every_change_to_the_map_in_a_game_moves_its_version_so_los_is_never_sta
 
 def test_no_game_or_rules_module_is_over_600_lines_without_a_reason_in_the_architecture_doc():
     doc = (ROOT / "docs" / "architecture.md").read_text()
-    reasons = doc[doc.index("**Modules over 600 lines**"):]
-    reasons = reasons[:reasons.index("\n\n")]
-    long = [p for d in ("game", "rules") for p in sorted((ROOT / "hexwar" / d).rglob("*.py"))
-            if len(p.read_text().splitlines()) > 600]
-    missing = [str(p.relative_to(ROOT / "hexwar")) for p in long
-               if f"`{p.relative_to(ROOT / 'hexwar').as_posix()}`" not in reasons]
+    reasons = doc[doc.index("**Modules over 600 lines**") :]
+    reasons = reasons[: reasons.index("\n\n")]
+    long = [
+        p
+        for d in ("game", "rules")
+        for p in sorted((ROOT / "hexwar" / d).rglob("*.py"))
+        if len(p.read_text().splitlines()) > 600
+    ]
+    missing = [
+        str(p.relative_to(ROOT / "hexwar"))
+        for p in long
+        if f"`{p.relative_to(ROOT / 'hexwar').as_posix()}`" not in reasons
+    ]
     assert missing == []

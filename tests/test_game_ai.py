@@ -75,7 +75,8 @@ def test_standard_picks_the_target_with_the_best_exact_odds():
         ev[tid] = p._odds(g, tank, tid, False, tuple(ok[:2]), 0, False).expected_vp
     assert set(ev) == {easy.uid, hard.uid}
     assert cmd.target == max(ev, key=ev.get) and cmd.weapons == tuple(
-        next(ok for t, _, ok in legal_targets(g, "german", tank.uid) if t == cmd.target)[:2])
+        next(ok for t, _, ok in legal_targets(g, "german", tank.uid) if t == cmd.target)[:2]
+    )
 
 
 def test_standard_calls_artillery_on_the_cluster():
@@ -85,8 +86,14 @@ def test_standard_calls_artillery_on_the_cluster():
     clear_units(g)
     place(g, "de_grenadiers", "B02")  # observer
     bm = g.battlemap
-    seen = sorted(h for h in bm.hexes() if 3 <= h.distance(H("B02")) <= 5 and line_of_sight(bm, H("B02"), h).visible
-                  and bm.terrain_at(h).key != "water" and h.offset[1] >= 1)
+    seen = sorted(
+        h
+        for h in bm.hexes()
+        if 3 <= h.distance(H("B02")) <= 5
+        and line_of_sight(bm, H("B02"), h).visible
+        and bm.terrain_at(h).key != "water"
+        and h.offset[1] >= 1
+    )
     cluster, lone = seen[0], seen[-1]
     assert cluster.distance(lone) >= 3
     for card in ("su_rifles", "su_smg", "su_guards"):
@@ -106,7 +113,9 @@ def test_standard_beats_random_on_the_small_scenario():
     wins = 0
     for seed in range(4):
         for std in ("german", "soviet"):
-            players = {s: make_player("standard" if s == std else "random", s, seed) for s in ("german", "soviet")}
+            players = {
+                s: make_player("standard" if s == std else "random", s, seed) for s in ("german", "soviet")
+            }
             run = play(scenario("game_small"), players, seed=seed)
             wins += run.result.winner == std
     assert wins >= 6, wins
@@ -119,8 +128,11 @@ def _objective_game(objectives, turns):
 
     from hexwar.game.scenario import Objective
 
-    sc = dataclasses.replace(scenario("game_empty"), turns=turns,
-                             objectives=tuple(Objective(H(lab), lab, pts, holder) for lab, pts, holder in objectives))
+    sc = dataclasses.replace(
+        scenario("game_empty"),
+        turns=turns,
+        objectives=tuple(Objective(H(lab), lab, pts, holder) for lab, pts, holder in objectives),
+    )
     g = sc.new_game(seed=3)
     return g
 

@@ -121,12 +121,18 @@ def test_save_into_a_missing_folder_fails_before_the_game_starts(capsys, tmp_pat
 def test_save_never_overwrites_a_file_that_is_not_a_save(capsys, tmp_path):
     precious = tmp_path / "my_scenario.toml"
     precious.write_text(open(TINY).read())
-    rc, _, err = run(capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(precious))
+    rc, _, err = run(
+        capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(precious)
+    )
     assert rc == 2 and "not a hexwar save" in err and str(precious) in err
     assert precious.read_text() == open(TINY).read()
     old_save = tmp_path / "old.json"
-    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(old_save), "--json")
-    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "4", "--turns", "1", "--save", str(old_save), "--json")
+    rc, _, _ = run(
+        capsys, "play", TINY, "--headless", "--seed", "3", "--turns", "1", "--save", str(old_save), "--json"
+    )
+    rc, _, _ = run(
+        capsys, "play", TINY, "--headless", "--seed", "4", "--turns", "1", "--save", str(old_save), "--json"
+    )
     assert rc == 0 and json.loads(old_save.read_text())["seed"] == 4  # an old save may be replaced
 
 
@@ -138,9 +144,13 @@ def test_a_stopped_game_says_how_many_turns_were_played_and_is_no_draw(capsys):
 
 def test_play_a_save_continues_the_game(capsys, tmp_path):
     save = tmp_path / "g.json"
-    rc, _, _ = run(capsys, "play", TINY, "--headless", "--seed", "7", "--turns", "1", "--save", str(save), "--json")
+    rc, _, _ = run(
+        capsys, "play", TINY, "--headless", "--seed", "7", "--turns", "1", "--save", str(save), "--json"
+    )
     assert rc == 0
-    rc, out, _ = run(capsys, "play", str(save), "--scenario", TINY, "--headless", "--json", "--save", str(save))
+    rc, out, _ = run(
+        capsys, "play", str(save), "--scenario", TINY, "--headless", "--json", "--save", str(save)
+    )
     assert rc == 0
     d = json.loads(out)
     full = tmp_path / "full.json"

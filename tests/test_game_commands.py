@@ -31,7 +31,9 @@ sides = st.sampled_from(["german", "soviet"])
 commands = st.one_of(
     st.builds(EndPhase, sides),
     st.builds(Move, sides, ids, st.lists(labels, max_size=6).map(tuple)),
-    st.builds(Commit, sides, ids, st.one_of(st.none(), labels), st.one_of(st.none(), ids), st.one_of(st.none(), ids)),
+    st.builds(
+        Commit, sides, ids, st.one_of(st.none(), labels), st.one_of(st.none(), ids), st.one_of(st.none(), ids)
+    ),
     st.builds(Declare, sides, ids, ids, st.lists(st.integers(0, 2), max_size=2).map(tuple), st.booleans()),
     st.builds(Resolve, sides, st.integers(1, 99), st.one_of(st.none(), ids)),
     st.builds(Draw, sides, st.lists(st.sampled_from(["command", "reserves"]), max_size=3).map(tuple)),
@@ -45,19 +47,41 @@ def test_every_command_round_trips_through_json(cmd):
 
 
 def test_every_command_type_is_registered_by_name():
-    assert set(COMMAND_TYPES) == {"choose_hand", "target_artillery", "commit", "recrew", "move_crew", "move", "tow", "drop_tow",
-                                  "declare", "declare_close_assault", "declare_building_attack", "resolve", "draw", "discard",
-                                  "use_command_card", "end_phase", "undo"}
+    assert set(COMMAND_TYPES) == {
+        "choose_hand",
+        "target_artillery",
+        "commit",
+        "recrew",
+        "move_crew",
+        "move",
+        "tow",
+        "drop_tow",
+        "declare",
+        "declare_close_assault",
+        "declare_building_attack",
+        "resolve",
+        "draw",
+        "discard",
+        "use_command_card",
+        "end_phase",
+        "undo",
+    }
 
 
-@pytest.mark.parametrize("bad, field", [
-    ({"cmd": "fly", "side": "german"}, "cmd"),
-    ({"cmd": "move", "side": "romanian", "unit": "x", "path": []}, "side"),
-    ({"cmd": "move", "side": "german", "unit": "x", "path": ["D7x"]}, "path[0]"),
-    ({"cmd": "move", "side": "german", "unit": 3, "path": []}, "unit"),
-    ({"cmd": "end_phase", "side": "german", "extra": 1}, "extra"),
-    ({"cmd": "declare", "side": "german", "attacker": "a", "target": "b", "weapons": [True]}, "weapons[0]"),
-])
+@pytest.mark.parametrize(
+    "bad, field",
+    [
+        ({"cmd": "fly", "side": "german"}, "cmd"),
+        ({"cmd": "move", "side": "romanian", "unit": "x", "path": []}, "side"),
+        ({"cmd": "move", "side": "german", "unit": "x", "path": ["D7x"]}, "path[0]"),
+        ({"cmd": "move", "side": "german", "unit": 3, "path": []}, "unit"),
+        ({"cmd": "end_phase", "side": "german", "extra": 1}, "extra"),
+        (
+            {"cmd": "declare", "side": "german", "attacker": "a", "target": "b", "weapons": [True]},
+            "weapons[0]",
+        ),
+    ],
+)
 def test_malformed_command_json_names_the_field(bad, field):
     with pytest.raises(CommandFormatError) as exc:
         command_from_json(bad, "commands[7]")
@@ -76,7 +100,12 @@ def refused(game, cmd, *words):
         game.apply(cmd)
     for w in words:
         assert w in exc.value.reason, exc.value.reason
-    assert (game.state_hash(), len(game.dice.log), len(game.commands), len(game.log)) == (before, rolls, ncmd, nlog)
+    assert (game.state_hash(), len(game.dice.log), len(game.commands), len(game.log)) == (
+        before,
+        rolls,
+        ncmd,
+        nlog,
+    )
     assert game.check(cmd) == exc.value.reason
     return exc.value.reason
 

@@ -48,7 +48,9 @@ def test_road_steps_use_the_road_cost():
     road = np.array([[True, True, True, False]])
     r = reachable(cost, np.ones((1, 4), bool), H("A01"), 4, road_cost, road)
     assert r.cost[H("B01")] == 1.0 and r.cost[H("C01")] == 2.0 and r.cost[H("D01")] == 4.0  # D01 off-road: 2
-    assert path_cost(cost, np.ones((1, 4), bool), H("A01"), (H("B01"), H("C01"), H("D01")), road_cost, road) == (4.0, None)
+    assert path_cost(
+        cost, np.ones((1, 4), bool), H("A01"), (H("B01"), H("C01"), H("D01")), road_cost, road
+    ) == (4.0, None)
 
 
 def test_path_cost_names_the_first_bad_step():
@@ -63,14 +65,19 @@ def test_adjacent_mask_marks_the_six_neighbours():
     occ = np.zeros((5, 5), bool)
     occ[2, 2] = True  # C03
     adj = adjacent_mask(occ)
-    assert {Hex.from_offset(c, r).label for r, c in zip(*np.nonzero(adj), strict=True)} == \
-        {h.label for h in H("C03").neighbors()}
+    assert {Hex.from_offset(c, r).label for r, c in zip(*np.nonzero(adj), strict=True)} == {
+        h.label for h in H("C03").neighbors()
+    }
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 7), st.integers(2, 7), st.lists(st.sampled_from([1.0, 2.0, 3.0, math.inf]), min_size=49,
-                                                      max_size=49),
-       st.integers(0, 48), st.integers(0, 8))
+@given(
+    st.integers(2, 7),
+    st.integers(2, 7),
+    st.lists(st.sampled_from([1.0, 2.0, 3.0, math.inf]), min_size=49, max_size=49),
+    st.integers(0, 48),
+    st.integers(0, 8),
+)
 def test_reach_equals_networkx_dijkstra(h, w, costs, start, mp):
     """The scipy path agrees with networkx's Dijkstra on random grids (cost, reach, path cost)."""
     cost = np.array(costs[: h * w]).reshape(h, w)
@@ -238,9 +245,13 @@ def test_refusals_name_hexes_as_a_player_reads_them(game):
     at_movement(game)
     with pytest.raises(IllegalCommand) as exc:
         game.apply(Move("german", inf.uid, (H("C05"), H("C04"))))
-    assert "C05" in exc.value.reason and "already" in exc.value.reason and "not adjacent" not in exc.value.reason
+    assert (
+        "C05" in exc.value.reason and "already" in exc.value.reason and "not adjacent" not in exc.value.reason
+    )
     with pytest.raises(IllegalCommand) as exc:
         game.apply(Move("german", inf.uid, (Hex(200, 3),)))
     assert exc.value.reason == "GS104 is off the map"
-    assert path_cost(np.ones((2, 2)), np.ones((2, 2), bool), Hex(0, 0), (Hex(-1, 0),))[1] == \
-        "axial (-1, 0) is off the map"
+    assert (
+        path_cost(np.ones((2, 2)), np.ones((2, 2), bool), Hex(0, 0), (Hex(-1, 0),))[1]
+        == "axial (-1, 0) is off the map"
+    )

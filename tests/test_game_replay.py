@@ -69,7 +69,9 @@ def swap_first_moves(d):
 def change_a_draw(d):
     for c in d["commands"]:
         if c["cmd"] == "draw":
-            c["extra"] = ["command", "command"] if c["extra"] != ["command", "command"] else ["reserves", "reserves"]
+            c["extra"] = (
+                ["command", "command"] if c["extra"] != ["command", "command"] else ["reserves", "reserves"]
+            )
             return
     raise AssertionError("no draw in the game")
 
@@ -123,12 +125,29 @@ def test_a_changed_scenario_is_detected(tmp_path):
 
 def test_malformed_save_lists_every_problem(tmp_path):
     path = tmp_path / "x.json"
-    path.write_text(json.dumps({"format": "hexwar-save", "schema_version": 3, "seed": -1, "commands": [{"cmd": "fly"}],
-                                "final": {}}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "hexwar-save",
+                "schema_version": 3,
+                "seed": -1,
+                "commands": [{"cmd": "fly"}],
+                "final": {},
+            }
+        )
+    )
     with pytest.raises(ValidationError) as exc:
         read_save(path)
     wheres = {p.where for p in exc.value.problems}
-    assert {"schema_version", "seed", "commands[0]", "scenario", "final.hash", "final.log_hash", "checkpoints"} <= wheres
+    assert {
+        "schema_version",
+        "seed",
+        "commands[0]",
+        "scenario",
+        "final.hash",
+        "final.log_hash",
+        "checkpoints",
+    } <= wheres
 
 
 def test_replay_until_stops_early_and_unfinished_games_replay_too(tmp_path):
@@ -157,6 +176,9 @@ def test_autosaver_writes_after_every_end_turn(tmp_path):
 
     players = {s: make_player("random", s, 2) for s in ("german", "soviet")}
     run = play(scenario("game_tiny"), players, seed=2, save_path=path, on_events=spy)
-    assert path.exists() and load_game(path, scenario_paths=SCENARIO_FILES).state_hash() == run.state.state_hash()
+    assert (
+        path.exists()
+        and load_game(path, scenario_paths=SCENARIO_FILES).state_hash() == run.state.state_hash()
+    )
     saver = Autosaver(tmp_path / "other.json")
     assert not saver.after(run.state, [])

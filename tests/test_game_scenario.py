@@ -56,7 +56,9 @@ def test_test_scenarios_load_with_their_fields():
     assert H("A01") in sc.sides["german"].deploy and H("B10") in sc.sides["german"].deploy
     assert len(sc.sides["german"].deploy) == 20
     assert sc.sides["german"].units[0].card == "de_pak40" and sc.sides["german"].units[0].hex == H("C05")
-    assert sc.sides["soviet"].artillery.missions == 1 and sc.sides["soviet"].artillery.weapon.damage_index == 9
+    assert (
+        sc.sides["soviet"].artillery.missions == 1 and sc.sides["soviet"].artillery.weapon.damage_index == 9
+    )
     assert [o.hex.label for o in sc.objectives] == ["G05"] and sc.objectives[0].points == 10
     assert sc.events == ("ev_panzer_aces",)
     assert len(sc.content_hash) == 64
@@ -108,18 +110,21 @@ hex = "Q99"
         validate_scenario_file(str(write(tmp_path, text)))
     msgs = [f"{p.where}: {p.message}" for p in exc.value.problems]
     text_all = "\n".join(msgs)
-    assert "scenario.map" in text_all and "not found" in text_all                 # missing map
-    assert "scenario.rules[1]" in text_all and "quantum" in text_all               # unknown variant
-    assert "scenario.events[0]" in text_all and "ev_not_an_event" in text_all      # unknown Event
+    assert "scenario.map" in text_all and "not found" in text_all  # missing map
+    assert "scenario.rules[1]" in text_all and "quantum" in text_all  # unknown variant
+    assert "scenario.events[0]" in text_all and "ev_not_an_event" in text_all  # unknown Event
     assert "sides.german.reserves[1]" in text_all and "de_king_tiger" in text_all  # unknown card
-    assert "sides.soviet.reserves[1]" in text_all and "german card" in text_all    # wrong side
+    assert "sides.soviet.reserves[1]" in text_all and "german card" in text_all  # wrong side
     assert len(exc.value.problems) >= 5
     for p in exc.value.problems:
         assert p.file.endswith("s.toml")
 
 
 def test_deploy_zone_and_objective_off_the_map_are_reported(tmp_path):
-    text = MINIMAL.replace('deploy = ["A01:B02"]', 'deploy = ["A01:B12", "Z01"]') + '[[objectives]]\nhex = "K09"\n'
+    text = (
+        MINIMAL.replace('deploy = ["A01:B02"]', 'deploy = ["A01:B12", "Z01"]')
+        + '[[objectives]]\nhex = "K09"\n'
+    )
     with pytest.raises(ValidationError) as exc:
         load_scenario(write(tmp_path, text))
     wheres = [p.where for p in exc.value.problems]
@@ -147,7 +152,9 @@ def test_map_path_may_not_escape_the_scenario_folder_or_maps(tmp_path):
 
 
 def test_map_by_shipped_name_and_by_subfolder_path(tmp_path):
-    sc = parse_scenario(MINIMAL.replace('map = "game_tiny_map.json"', 'map = "steppe_village"'), tmp_path / "x.toml")
+    sc = parse_scenario(
+        MINIMAL.replace('map = "game_tiny_map.json"', 'map = "steppe_village"'), tmp_path / "x.toml"
+    )
     assert sc.battlemap.width == 30
     (tmp_path / "maps").mkdir()
     shutil.copy(DATA / "game_tiny_map.json", tmp_path / "maps" / "t.json")
@@ -157,7 +164,9 @@ def test_map_by_shipped_name_and_by_subfolder_path(tmp_path):
 
 
 def test_starting_units_need_their_crews_and_the_stacking_limit(tmp_path):
-    text = MINIMAL + """
+    text = (
+        MINIMAL
+        + """
 [[sides.german.units]]
 card = "de_pz_iv_g"
 hex = "C03"
@@ -172,6 +181,7 @@ hex = "C03"
 card = "de_grenadiers"
 hex = "C03"
 """
+    )
     with pytest.raises(ValidationError) as exc:
         load_scenario(write(tmp_path, text))
     msgs = "\n".join(str(p) for p in exc.value.problems)
@@ -200,7 +210,8 @@ def test_new_game_deals_hands_places_units_and_builds_every_deck():
     g = scenario("game_small").new_game(seed=4)
     assert g.phase == Phase.SETUP and g.to_act == "soviet"  # the German hand is fixed
     assert sorted(c.split("#")[0] for c in g.hand_units["german"]) == sorted(
-        ["de_grenadiers", "de_pz_iv_g", "de_tank_crew_regular", "de_sdkfz_251"])
+        ["de_grenadiers", "de_pz_iv_g", "de_tank_crew_regular", "de_sdkfz_251"]
+    )
     pak = g.units["de_pak40#1"]
     assert pak.hex == H("C05") and g.units[pak.crew].crewing == "de_pak40#1"
     assert len(g.command_deck) == 51 and len(g.damage_deck) == 25  # 50 + one Event (R4.3)
@@ -221,13 +232,16 @@ def test_the_documented_example_is_a_valid_scenario(tmp_path):
 
 def test_a_bad_artillery_value_is_one_problem_not_also_missing(tmp_path):
     # found by trying hexwar as a new user: `missions = -2` also reported "missing"
-    art = ('[sides.german.artillery]\nmissions = -2\n'
-           'weapon = { name = "b", attack = { infantry = 9 }, damage_index = "big" }\n')
+    art = (
+        "[sides.german.artillery]\nmissions = -2\n"
+        'weapon = { name = "b", attack = { infantry = 9 }, damage_index = "big" }\n'
+    )
     with pytest.raises(ValidationError) as exc:
         load_scenario(write(tmp_path, MINIMAL.replace("[sides.soviet]", art + "[sides.soviet]")))
     msgs = [f"{p.where}: {p.message}" for p in exc.value.problems]
     assert [m for m in msgs if m.startswith("sides.german.artillery.missions")] == [
-        "sides.german.artillery.missions: expected an integer 0..100, got -2"]
+        "sides.german.artillery.missions: expected an integer 0..100, got -2"
+    ]
     assert len([m for m in msgs if "damage_index" in m]) == 1 and not any("missing" in m for m in msgs)
 
 
@@ -236,4 +250,7 @@ def test_problem_texts_read_as_english(tmp_path):
     with pytest.raises(ValidationError) as exc:
         load_scenario(write(tmp_path, text))
     assert any("(1 hex, e.g. Z01)" in p.message for p in exc.value.problems)
-    assert ruleset.crew_problem("de_pak40", "de_tank_crew_regular#1") == "Panzer crew (regular) is not an artillery crew"
+    assert (
+        ruleset.crew_problem("de_pak40", "de_tank_crew_regular#1")
+        == "Panzer crew (regular) is not an artillery crew"
+    )

@@ -37,7 +37,11 @@ def expected_dice():
     """The first draws of the game's generator, in the engine's documented order (R1.2)."""
     rng = np.random.default_rng(SEED)
     cards = default_cards()
-    cmd = [f"{c.id}#{n}" for c in sorted(cards.command.values(), key=lambda c: c.id) for n in range(1, c.copies + 1)]
+    cmd = [
+        f"{c.id}#{n}"
+        for c in sorted(cards.command.values(), key=lambda c: c.id)
+        for n in range(1, c.copies + 1)
+    ]
     cmd = [cmd[i] for i in rng.permutation(len(cmd))]
     rng.permutation(25)  # Damage deck
     rng.permutation(2)  # German Reserves deck (6 cards - 4 in hand)
@@ -120,7 +124,12 @@ def test_the_scripted_game_is_what_this_seed_gives():
     g, win, _, _ = play_first_turn()
     assert win == "german"
     dmg = next(e for e in g.log if e.kind == "damage")
-    assert (dmg.data["raw"], dmg.data["damage_index"], dmg.data["defense"], dmg.data["damage"]) == (1, 8, 0, 9)
+    assert (dmg.data["raw"], dmg.data["damage_index"], dmg.data["defense"], dmg.data["damage"]) == (
+        1,
+        8,
+        0,
+        9,
+    )
     assert (dmg.data["endurance_before"], dmg.data["endurance_after"]) == (8, -1)
     assert g.vp["german"] == 4 and [k.uid for k in g.kills] == ["su_rifles#3"]
     assert not g.battlemap.wrecks

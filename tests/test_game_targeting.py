@@ -15,8 +15,10 @@ from hexwar.model.los import line_of_sight
 
 def find_pair(bm, want, avoid=("A07", "A08")):
     """The first (a, b) hex pair of the map, in label order, for which ``want(a, b, los)`` holds."""
-    hexes = sorted((h for h in bm.hexes() if h.label not in avoid and bm.terrain_at(h).key != "water"),
-                   key=lambda h: h.label)
+    hexes = sorted(
+        (h for h in bm.hexes() if h.label not in avoid and bm.terrain_at(h).key != "water"),
+        key=lambda h: h.label,
+    )
     for a in hexes:
         for b in hexes:
             if a != b and want(a, b, line_of_sight(bm, a, b)):
@@ -147,8 +149,11 @@ def test_close_assault_needs_three_adjacent_infantry(game):
     assert cands and cands[0].target == tank.uid
     refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid), tank.uid), "at least 3")
     refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, far.uid), tank.uid), "not adjacent")
-    refused(game, DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, sniper.uid), tank.uid),
-            "no attack value against vehicles")
+    refused(
+        game,
+        DeclareCloseAssault("soviet", (inf[0].uid, inf[1].uid, sniper.uid), tank.uid),
+        "no attack value against vehicles",
+    )
     game.apply(DeclareCloseAssault("soviet", tuple(u.uid for u in inf), tank.uid))
     assert max(game.attacks.values(), key=lambda x: x.number).close_assault
 

@@ -55,8 +55,12 @@ def test_a_side_with_nothing_to_do_passes_by_itself():
     while g.phase == Phase.COMMITMENT:
         g.apply(EndPhase(g.to_act))
     assert g.phase == Phase.DRAW
-    assert [e.data["phase"] for e in g.log if e.kind == "phase"][-4:] == ["movement", "declaration", "resolution",
-                                                                         "draw"]
+    assert [e.data["phase"] for e in g.log if e.kind == "phase"][-4:] == [
+        "movement",
+        "declaration",
+        "resolution",
+        "draw",
+    ]
     assert not any(e.kind == "end_phase" and e.data["phase"] in ("movement", "declaration") for e in g.log)
 
 
@@ -168,8 +172,13 @@ def test_artillery_targets_only_what_an_observer_sees_and_scores_its_kills():
     from hexwar.model.los import line_of_sight
 
     obs = place(g, "de_grenadiers", "C05")
-    seen = [h for h in g.battlemap.hexes() if 2 <= h.distance(H("C05")) <= 4
-            and line_of_sight(g.battlemap, H("C05"), h).visible and g.battlemap.terrain_at(h).key != "water"]
+    seen = [
+        h
+        for h in g.battlemap.hexes()
+        if 2 <= h.distance(H("C05")) <= 4
+        and line_of_sight(g.battlemap, H("C05"), h).visible
+        and g.battlemap.terrain_at(h).key != "water"
+    ]
     hidden = [h for h in g.battlemap.hexes() if not line_of_sight(g.battlemap, H("C05"), h).visible]
     t = place(g, "su_rifles", sorted(seen)[0].label)
     place(g, "su_rifles", "J08")

@@ -95,7 +95,9 @@ def test_two_moves_are_undone_newest_first_and_a_replay_of_the_save_matches(tmp_
         assert len(g.dice.log) == rolled  # an undo rolls nothing
         path = tmp_path / "undo.json"
         write_save(g, path)
-        again = load_game(path, scenario_paths=SCENARIO_FILES)  # replays and verifies every checkpoint and the final hash
+        again = load_game(
+            path, scenario_paths=SCENARIO_FILES
+        )  # replays and verifies every checkpoint and the final hash
         assert again.state_hash() == g.state_hash()
         assert [c.name for c in again.commands[-2:]] == ["undo", "undo"]
         return

@@ -137,8 +137,11 @@ def test_command_cap_ends_the_game_and_the_loader_accepts_every_capped_save(monk
     assert load_game(tmp_path / "capped.json").state_hash() == st.state_hash()
     assert MAX_COMMANDS == limits.MAX_GAME_COMMANDS == 60_000 or MAX_COMMANDS >= 60_000
     # the largest command JSON seen times the cap stays under the save size limit
-    biggest = max(len(json.dumps(c, indent=2)) for f in LEGACY.glob("save_*.json")
-                  for c in json.loads(f.read_text())["commands"])
+    biggest = max(
+        len(json.dumps(c, indent=2))
+        for f in LEGACY.glob("save_*.json")
+        for c in json.loads(f.read_text())["commands"]
+    )
     assert biggest * 4 * MAX_COMMANDS < fio.LIMITS["hexwar-save"][0]
 
 
@@ -151,7 +154,9 @@ def test_save_naming_etc_shadow_is_refused_before_any_file_is_opened(saved_game,
 
     real = fio.read_text
     for mod in (scm, sfm):
-        monkeypatch.setattr(mod, "read_text", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
+        monkeypatch.setattr(
+            mod, "read_text", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k)
+        )
     with pytest.raises(ReplayError) as exc:
         load_game(p)
     assert "/etc/shadow" in str(exc.value) and "not opened" in str(exc.value)
@@ -167,7 +172,10 @@ def test_a_valid_scenario_outside_the_allowed_places_is_used_only_when_given(sav
     (saves / "g.json").write_text(json.dumps(d))
     with pytest.raises(ReplayError, match="not found in the save's folder"):
         load_game(saves / "g.json")
-    assert load_game(saves / "g.json", scenario_paths=(str(elsewhere),)).state_hash() == saved_game["state"].state_hash()
+    assert (
+        load_game(saves / "g.json", scenario_paths=(str(elsewhere),)).state_hash()
+        == saved_game["state"].state_hash()
+    )
 
 
 def test_legacy_saves_find_their_scenarios_in_their_own_folder(capsys, tmp_path):
@@ -187,13 +195,17 @@ TAMPERINGS = {
     "checkpoint_index_minus_one": lambda d: d["checkpoints"][0].__setitem__("commands", -1),
     "checkpoint_index_huge": lambda d: d["checkpoints"][-1].__setitem__("commands", 10**9),
     "checkpoint_turn_minus_99": lambda d: d["checkpoints"][0].__setitem__("turn", -99),
-    "checkpoint_moved": lambda d: d["checkpoints"][0].__setitem__("commands", d["checkpoints"][0]["commands"] - 1),
+    "checkpoint_moved": lambda d: d["checkpoints"][0].__setitem__(
+        "commands", d["checkpoints"][0]["commands"] - 1
+    ),
     "commands_hash_blank": lambda d: d["final"].__setitem__("commands_hash", ""),
     "log_hash_blank": lambda d: d["final"].__setitem__("log_hash", ""),
     "log_hash_missing": lambda d: d["final"].pop("log_hash"),
     "final_turn_minus_99": lambda d: d["final"].__setitem__("turn", -99),
     "final_turn_wrong": lambda d: d["final"].__setitem__("turn", d["final"]["turn"] + 1),
-    "final_phase_wrong": lambda d: d["final"].__setitem__("phase", "draw" if d["final"]["phase"] != "draw" else "movement"),
+    "final_phase_wrong": lambda d: d["final"].__setitem__(
+        "phase", "draw" if d["final"]["phase"] != "draw" else "movement"
+    ),
     "final_result_invented": lambda d: d["final"].__setitem__("result", {"winner": "german"}),
     "scenario_hash_blank": lambda d: d["scenario"].__setitem__("hash", ""),
 }
@@ -235,16 +247,22 @@ def test_the_untampered_save_still_replays_exactly(saved_game, capsys):
 def test_continuing_plays_n_more_turns_and_writes_back_to_the_save(tmp_path, capsys):
     scen = tiny_copy(tmp_path)
     save = tmp_path / "g.json"
-    rc, _, _ = run(capsys, "play", str(scen), "--headless", "--seed", "8", "--turns", "1", "--save", str(save), "--json")
+    rc, _, _ = run(
+        capsys, "play", str(scen), "--headless", "--seed", "8", "--turns", "1", "--save", str(save), "--json"
+    )
     assert rc == 0
     before = read_save(save)
     assert before.final_turn == 2 and before.result is None  # stopped after turn 1
-    rc, out, _ = run(capsys, "play", str(save), "--headless", "--turns", "1", "--json")  # no --save: write back
+    rc, out, _ = run(
+        capsys, "play", str(save), "--headless", "--turns", "1", "--json"
+    )  # no --save: write back
     assert rc == 0
     after = read_save(save)
     assert len(after.commands) > len(before.commands)
     assert after.final_turn == 3 or after.result is not None  # one more turn (or the game ended in it)
-    assert [c.to_json() for c in after.commands[:len(before.commands)]] == [c.to_json() for c in before.commands]
+    assert [c.to_json() for c in after.commands[: len(before.commands)]] == [
+        c.to_json() for c in before.commands
+    ]
 
 
 def test_continuing_with_save_other_forks_and_leaves_the_original(tmp_path, capsys):
@@ -311,7 +329,11 @@ def test_maps_and_scenarios_report_their_own_limits(tmp_path, capsys):
 def test_next_write_removes_this_programs_stale_temp_files_only(tmp_path):
     target = tmp_path / "g.json"
     stale = [tmp_path / ".g.json.abcd1234.tmp", tmp_path / ".g.json.zz_9y8x7.tmp"]
-    keep = [tmp_path / ".other.json.abcd1234.tmp", tmp_path / ".g.json.backup", tmp_path / "g.json.abcd1234.tmp"]
+    keep = [
+        tmp_path / ".other.json.abcd1234.tmp",
+        tmp_path / ".g.json.backup",
+        tmp_path / "g.json.abcd1234.tmp",
+    ]
     for p in stale + keep:
         p.write_text("x")
     fio.atomic_write_text(target, "{}\n")
@@ -361,7 +383,11 @@ def test_a_finished_headless_game_releases_its_save_lock(tmp_path):
 def test_a_100000_character_card_id_is_echoed_cut_short(tmp_path, capsys):
     tiny_copy(tmp_path)
     long_id = "x" * 100_000
-    text = (DATA / "game_tiny.toml").read_text().replace('"de_grenadiers", "de_pz_iii_m"', f'"{long_id}", "de_pz_iii_m"', 1)
+    text = (
+        (DATA / "game_tiny.toml")
+        .read_text()
+        .replace('"de_grenadiers", "de_pz_iii_m"', f'"{long_id}", "de_pz_iii_m"', 1)
+    )
     (tmp_path / "long.toml").write_text(text)
     rc, out, _ = run(capsys, "validate", str(tmp_path / "long.toml"))
     assert rc == 1 and "(100000 characters)" in out
@@ -383,7 +409,19 @@ def test_csv_refuses_to_overwrite_a_file_hexwar_did_not_write(tmp_path, capsys):
     m.save(town)
     precious = tmp_path / "notes.csv"
     precious.write_text("my own notes\n")
-    args = ["sim", "fire", str(town), "--ignite", "F05", "--turns", "2", "--trials", "50", "--csv", str(precious)]
+    args = [
+        "sim",
+        "fire",
+        str(town),
+        "--ignite",
+        "F05",
+        "--turns",
+        "2",
+        "--trials",
+        "50",
+        "--csv",
+        str(precious),
+    ]
     rc, _, err = run(capsys, *args)
     assert rc == 2 and "--force" in err and precious.read_text() == "my own notes\n"
     rc, _, _ = run(capsys, *args, "--force")
@@ -406,8 +444,11 @@ def test_render_out_refuses_to_overwrite_a_foreign_png(tmp_path, capsys):
 def test_an_event_drawn_during_setup_is_reshuffled_and_redrawn(tmp_path):
     tiny_copy(tmp_path)
     events = '["ev_morning_mist", "ev_order_227", "ev_low_cloud", "ev_panzer_aces"]'
-    text = (DATA / "game_tiny.toml").read_text().replace('events = ["ev_morning_mist", "ev_order_227"]',
-                                                          f"events = {events}")
+    text = (
+        (DATA / "game_tiny.toml")
+        .read_text()
+        .replace('events = ["ev_morning_mist", "ev_order_227"]', f"events = {events}")
+    )
     text = text.replace('hand = ["de_grenadiers", "de_pz_iii_m", "de_tank_crew_green", "de_sdkfz_251"]\n', "")
     sc = parse_scenario(text, tmp_path / "ev.toml")
     from hexwar.game.commands import ChooseHand
@@ -454,7 +495,9 @@ def test_fixed_reserves_of_a_standard_game_must_be_80_to_100_points(tmp_path):
     wheres = {p.where: p.message for p in exc.value.problems}
     assert set(wheres) == {"sides.german.reserves", "sides.soviet.reserves"}
     assert wheres["sides.german.reserves"].startswith(f"{2 * ruleset.cost('de_grenadiers')} points;")
-    assert "80-100" in wheres["sides.soviet.reserves"] and "override_reserves" in wheres["sides.soviet.reserves"]
+    assert (
+        "80-100" in wheres["sides.soviet.reserves"] and "override_reserves" in wheres["sides.soviet.reserves"]
+    )
     assert parse_scenario(STANDARD_FIXED.format(extra="override_reserves = true"), tmp_path / "f.toml")
 
 

@@ -69,13 +69,27 @@ def test_labels_d07_and_odd_column_offset():
     assert Hex.from_offset(3, 4).to_label(3) == "D005"
 
 
-@pytest.mark.parametrize("bad", ["", "07", "D", "D00", "7D", "D-1", "Ä07", "D 0 7", None, 12,
-                                 # found by trying hexwar as a new user: non-ASCII digits parsed as
-                                 # D07; a 5000-digit row was a ValueError traceback; 100000 letters
-                                 # took seconds
-                                 pytest.param("D\u0660\u0667", id="arabic-indic-digits"),
-                                 pytest.param("A" + "9" * 5000, id="5000-digit-row"),
-                                 pytest.param("Z" * 100_000 + "01", id="100000-letters")])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "07",
+        "D",
+        "D00",
+        "7D",
+        "D-1",
+        "Ä07",
+        "D 0 7",
+        None,
+        12,
+        # found by trying hexwar as a new user: non-ASCII digits parsed as
+        # D07; a 5000-digit row was a ValueError traceback; 100000 letters
+        # took seconds
+        pytest.param("D\u0660\u0667", id="arabic-indic-digits"),
+        pytest.param("A" + "9" * 5000, id="5000-digit-row"),
+        pytest.param("Z" * 100_000 + "01", id="100000-letters"),
+    ],
+)
 def test_bad_labels_raise_clear_error(bad):
     with pytest.raises(HexLabelError) as exc:
         Hex.from_label(bad)
@@ -170,7 +184,9 @@ def test_distance_triangle_inequality(a, b, c):
     assert a.distance(c) <= a.distance(b) + b.distance(c)
 
 
-@given(hexes, st.floats(min_value=1.0, max_value=80.0), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.booleans())
+@given(
+    hexes, st.floats(min_value=1.0, max_value=80.0), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.booleans()
+)
 def test_pixel_round_trip_property(h, size, ox, oy, y_down):
     lay = Layout(size, (ox, oy), y_down)
     assert lay.pixel_to_hex(*lay.hex_to_pixel(h)) == h

@@ -8,8 +8,17 @@ import sys
 
 import hexwar
 
-CORE_PREFIXES = ("hexwar.model.hexgrid", "hexwar.model.maps", "hexwar.model.terrain", "hexwar.model.los", "hexwar.rules",
-                 "hexwar.game", "hexwar.sim", "hexwar.errors", "hexwar.fileio")
+CORE_PREFIXES = (
+    "hexwar.model.hexgrid",
+    "hexwar.model.maps",
+    "hexwar.model.terrain",
+    "hexwar.model.los",
+    "hexwar.rules",
+    "hexwar.game",
+    "hexwar.sim",
+    "hexwar.errors",
+    "hexwar.fileio",
+)
 
 
 def core_modules() -> list[str]:
@@ -36,10 +45,7 @@ def test_core_layers_never_import_pyglet():
 
 
 def test_cli_info_does_not_load_pyglet():
-    code = (
-        "import sys\nfrom hexwar.cli import main\n"
-        "main(['--help'])\nprint('pyglet' in sys.modules)\n"
-    )
+    code = "import sys\nfrom hexwar.cli import main\nmain(['--help'])\nprint('pyglet' in sys.modules)\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip().endswith("False"), out.stdout + out.stderr
 
@@ -144,7 +150,9 @@ def violations(root: Path, table: dict[str, tuple[str, int]], sideways: list[tup
 
 def test_every_import_in_hexwar_follows_the_layer_table_in_architecture_md():
     table, side = layer_table(DOC.read_text(encoding="utf-8"))
-    assert {"cli", "ui", "editor", "render", "sim", "game", "rules", "model"} <= {v[0] for v in table.values()}
+    assert {"cli", "ui", "editor", "render", "sim", "game", "rules", "model"} <= {
+        v[0] for v in table.values()
+    }
     bad = violations(Path(hexwar.__file__).parent, table, side)
     assert not bad, "imports against the layer table (docs/architecture.md):\n" + "\n".join(bad)
 
@@ -161,8 +169,9 @@ def test_the_layer_check_catches_upward_and_sideways_imports_even_inside_functio
     (pkg / "render" / "scene.py").write_text("def f():\n    from ..cli.x import g\n")  # upward, in a function
     (pkg / "ui" / "w.py").write_text("from hexwar.editor import overlays\n")  # sideways
     (pkg / "editor" / "overlays.py").write_text("from ..ui.widgets import Rect\nfrom ..game import state\n")
-    (pkg / "game" / "state.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                                            "    import hexwar.ui.w\n")  # upward, type-only
+    (pkg / "game" / "state.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hexwar.ui.w\n"
+    )  # upward, type-only
     table, side = layer_table(DOC.read_text(encoding="utf-8"))
     bad = violations(pkg, table, side)
     assert any(b.startswith("hexwar.render.scene:2 imports hexwar.cli.x.g: upward") for b in bad), bad
@@ -175,12 +184,15 @@ def test_no_module_of_hexwar_is_over_600_lines_without_a_reason_in_the_architect
     # issue 14: a long module is a decision, written down (either list of docs/architecture.md)
     doc = DOC.read_text(encoding="utf-8")
     start = doc.index("## Modules over 600 lines, and why")
-    reasons = doc[start:doc.index("\n## ", start + 1)]
-    game_rules = doc[doc.index("**Modules over 600 lines**"):]
-    reasons += game_rules[:game_rules.index("\n\n")]
+    reasons = doc[start : doc.index("\n## ", start + 1)]
+    game_rules = doc[doc.index("**Modules over 600 lines**") :]
+    reasons += game_rules[: game_rules.index("\n\n")]
     pkg = Path(hexwar.__file__).parent
     long = sorted(p for p in pkg.rglob("*.py") if len(p.read_text(encoding="utf-8").splitlines()) > 600)
-    missing = [p.relative_to(pkg.parent).as_posix() for p in long
-               if f"`{p.relative_to(pkg.parent).as_posix()}`" not in reasons
-               and f"`{p.relative_to(pkg).as_posix()}`" not in reasons]
+    missing = [
+        p.relative_to(pkg.parent).as_posix()
+        for p in long
+        if f"`{p.relative_to(pkg.parent).as_posix()}`" not in reasons
+        and f"`{p.relative_to(pkg).as_posix()}`" not in reasons
+    ]
     assert missing == [], f"modules over 600 lines with no reason in docs/architecture.md: {missing}"

@@ -35,7 +35,9 @@ def test_legacy_save_replays_to_the_saved_hashes_through_the_api(path):
     state = load_game(path)  # verify=True: checkpoints, final, commands and log hashes
     assert state.state_hash() == saved["final"]["hash"]
     assert log_hash(state) == saved["final"]["log_hash"]
-    assert [list(c) for c in state.checkpoints] == [[c["turn"], c["commands"], c["hash"]] for c in saved["checkpoints"]]
+    assert [list(c) for c in state.checkpoints] == [
+        [c["turn"], c["commands"], c["hash"]] for c in saved["checkpoints"]
+    ]
     assert len(state.commands) == len(sf.commands) == saved["final"]["commands"]
     again = save_data(state, saved["players"])
     for key in ("format", "schema_version", "seed", "variants", "players", "commands", "checkpoints"):

@@ -34,8 +34,10 @@ def test_shipped_line_scenarios_validate_and_start(name, capsys):
     assert check_invariants(st) == []
     for side in ("german", "soviet"):  # starting units are not paid from the Reserves budget
         for seat in st.seats_of(side):
-            cost = sum(__import__("hexwar.lines.rules", fromlist=["card"]).card(c).cost
-                       for c in st.reserves[seat] + st.hand_units[seat])
+            cost = sum(
+                __import__("hexwar.lines.rules", fromlist=["card"]).card(c).cost
+                for c in st.reserves[seat] + st.hand_units[seat]
+            )
             assert sc.sides[side].minimum <= cost <= sc.sides[side].budget, (name, seat, cost)
 
 
@@ -56,11 +58,20 @@ def test_a_scenario_restriction_keeps_aircraft_out_before_its_turn():
     while st.phase == "setup":
         st.apply(st.legal_commands()[0])
     assert any(c.startswith("ev_order_227") for c in st.events_in_play)
-    air = [c for c in st.hand_units["german"] if __import__("hexwar.lines.rules", fromlist=["card"]).card(c).unit_type
-           == "aircraft"]
+    air = [
+        c
+        for c in st.hand_units["german"]
+        if __import__("hexwar.lines.rules", fromlist=["card"]).card(c).unit_type == "aircraft"
+    ]
     if air:
-        p = st.check(Commit("german", air[0], None, crew=next(
-            (c for c in st.hand_units["german"] if c.startswith("de_pilot")), None)))
+        p = st.check(
+            Commit(
+                "german",
+                air[0],
+                None,
+                crew=next((c for c in st.hand_units["german"] if c.startswith("de_pilot")), None),
+            )
+        )
         assert p is not None and ("turn 2" in p or "not your turn" in p or "turn to act" in p)
 
 
@@ -84,8 +95,14 @@ minimum = 50
     with pytest.raises(ValidationError) as e:
         parse_scenario(text)
     where = {p.where for p in e.value.problems}
-    assert {"scenario.id", "scenario.players", "sides.german.pool[0]", "sides.german.units[0].line",
-            "sides.soviet.minimum", "scenario.name"} <= where
+    assert {
+        "scenario.id",
+        "scenario.players",
+        "sides.german.pool[0]",
+        "sides.german.units[0].line",
+        "sides.soviet.minimum",
+        "scenario.name",
+    } <= where
 
 
 def test_a_scenario_of_an_unknown_mode_is_refused():
@@ -109,8 +126,10 @@ def test_deck_files_are_checked_for_side_points_and_warn_about_missing_crews(tmp
 
 def test_ai_seat_names_and_side_names():
     seats4 = ("german-front", "german-support", "soviet-front", "soviet-support")
-    assert parse_seats_ai("soviet-front,soviet-support", seats4) == {"soviet-front": "standard",
-                                                                     "soviet-support": "standard"}
+    assert parse_seats_ai("soviet-front,soviet-support", seats4) == {
+        "soviet-front": "standard",
+        "soviet-support": "standard",
+    }
     assert parse_seats_ai("german=random", seats4) == {"german-front": "random", "german-support": "random"}
     assert parse_seats_ai("none", seats4) == {}
     assert parse_seats_ai(None, ("german", "soviet")) == {"german": "standard", "soviet": "standard"}
@@ -120,14 +139,27 @@ def test_ai_seat_names_and_side_names():
 
 def test_play_lines_headless_with_decks_saves_the_mode_and_replays(tmp_path, capsys):
     save = tmp_path / "g.json"
-    rc, out, err = run(capsys, "play", "lines", "--headless", "--seed", "5", "--json", "--save", str(save),
-                       "--deck", "german=" + str(content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml"))
+    rc, out, err = run(
+        capsys,
+        "play",
+        "lines",
+        "--headless",
+        "--seed",
+        "5",
+        "--json",
+        "--save",
+        str(save),
+        "--deck",
+        "german=" + str(content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml"),
+    )
     assert rc == 0, out + err
     res = json.loads(out)
     assert res["mode"] == "lines" and res["result"]["winner"] in ("german", "soviet")
     data = json.loads(save.read_text())
     assert data["mode"] == "lines"
-    hand_and_deck = [c for c in data["commands"] if c["cmd"] == "choose_hand" and c["seat"] == "german"][0]["cards"]
+    hand_and_deck = [c for c in data["commands"] if c["cmd"] == "choose_hand" and c["seat"] == "german"][0][
+        "cards"
+    ]
     assert all(c.startswith("de_") for c in hand_and_deck)
     rc, out, _ = run(capsys, "replay", str(save), "--verify")
     assert rc == 0 and "replays exactly" in out
@@ -136,8 +168,9 @@ def test_play_lines_headless_with_decks_saves_the_mode_and_replays(tmp_path, cap
 def test_play_lines_4p_takes_seat_names_for_ai(capsys, monkeypatch):
     answers = iter(["0"] * 2000)
     monkeypatch.setattr("click.prompt", lambda *a, **k: next(answers))
-    rc, out, _ = run(capsys, "play", "lines-4p", "--headless", "--seed", "2", "--turns", "1",
-                     "--ai", "german,soviet-front")
+    rc, out, _ = run(
+        capsys, "play", "lines-4p", "--headless", "--seed", "2", "--turns", "1", "--ai", "german,soviet-front"
+    )
     assert rc == 0
     assert "soviet-support, turn 1" in out  # the one seat left to the terminal
     assert "german-front, turn 1" not in out
@@ -149,8 +182,15 @@ def test_play_lines_classic_rules_flag(capsys):
 
 
 def test_deck_of_the_wrong_side_is_refused(capsys):
-    rc = main(["play", "lines", "--headless", "--deck",
-               "soviet=" + str(content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml")])
+    rc = main(
+        [
+            "play",
+            "lines",
+            "--headless",
+            "--deck",
+            "soviet=" + str(content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml"),
+        ]
+    )
     assert rc != 0
     assert "german deck, not for soviet" in capsys.readouterr().err
 
@@ -158,7 +198,9 @@ def test_deck_of_the_wrong_side_is_refused(capsys):
 def test_a_starting_unit_commitment_by_hand_in_a_line_scenario():
     sc = load_scenario("lines_prokhorovka")
     st = sc.new_game(seed=3)
-    assert st.lines["german"]["front"] == ["de_tiger_i#1"] or st.lines["german"]["front"][0].startswith("de_tiger_i")
+    assert st.lines["german"]["front"] == ["de_tiger_i#1"] or st.lines["german"]["front"][0].startswith(
+        "de_tiger_i"
+    )
     assert len(st.lines["soviet"]["front"]) == 2
     while st.phase == "setup":
         st.apply(st.legal_commands()[0])
@@ -169,9 +211,11 @@ def test_a_starting_unit_commitment_by_hand_in_a_line_scenario():
 
 def test_validate_warns_about_a_deck_without_crews_but_passes_it(tmp_path, capsys):
     d = tmp_path / "d.toml"
-    d.write_text('format = "hexwar-deck"\nschema_version = 1\n[deck]\nname = "x"\nside = "german"\n'
-                 'cards = ["de_tiger_i", "de_pz_iv_h", "de_grenadiers", "de_grenadiers", "de_pioniere", "de_pioniere", '
-                 '"de_grenadiers", "de_mg42_team"]\n')
+    d.write_text(
+        'format = "hexwar-deck"\nschema_version = 1\n[deck]\nname = "x"\nside = "german"\n'
+        'cards = ["de_tiger_i", "de_pz_iv_h", "de_grenadiers", "de_grenadiers", "de_pioniere", "de_pioniere", '
+        '"de_grenadiers", "de_mg42_team"]\n'
+    )
     rc, out, err = run(capsys, "validate", str(d))
     assert rc == 0, out
     assert "Tiger I needs tank crew but the deck has none (000 tip)" in err

@@ -61,7 +61,9 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     _type(screen, "cards search", "de_tiger_i")
     texts = "\n".join(_paint(screen).texts)
     assert "Tiger I (german vehicle, frontline), cost 24" in texts
-    assert "1. 8.8 cm KwK 36 L/56: inf 10, veh 8, gun 9; DI 10; range 14" in texts  # its weapon line, from the card data
+    assert (
+        "1. 8.8 cm KwK 36 L/56: inf 10, veh 8, gun 9; DI 10; range 14" in texts
+    )  # its weapon line, from the card data
     assert "Points: 0  (limits 80-100: 80 more needed)" in texts
     screen.key_press(keys.ENTER)  # Tiger I, 20 pts
     texts = "\n".join(_paint(screen).texts)
@@ -71,15 +73,41 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     _click(screen, "save")
     assert not (tmp_path / "x.toml").exists()
     assert "costs 24 points; expected 80..100" in page.status
-    for q in ("panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "de_stug_iii_g", "panzer crew regular",
-              "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
+    for q in (
+        "panzer crew veteran",
+        "de_pz_iv_h",
+        "panzer crew regular",
+        "de_stug_iii_g",
+        "panzer crew regular",
+        "panzergrenadier",
+        "grenadier squad",
+        "pioneer",
+        "hmg team",
+    ):
         _add(screen, q)
-    costs = {"de_tiger_i": 24, "de_tank_crew_veteran": 3, "de_pz_iv_h": 15, "de_tank_crew_regular": 2,
-             "de_stug_iii_g": 13, "de_panzergrenadiers": 6, "de_grenadiers": 5, "de_pioniere": 7,
-             "de_mg42_team": 5}  # the cards' costs (hexwar cards)
-    assert page.builder.cards == ["de_tiger_i", "de_tank_crew_veteran", "de_pz_iv_h", "de_tank_crew_regular",
-                                  "de_stug_iii_g", "de_tank_crew_regular", "de_panzergrenadiers", "de_grenadiers",
-                                  "de_pioniere", "de_mg42_team"]
+    costs = {
+        "de_tiger_i": 24,
+        "de_tank_crew_veteran": 3,
+        "de_pz_iv_h": 15,
+        "de_tank_crew_regular": 2,
+        "de_stug_iii_g": 13,
+        "de_panzergrenadiers": 6,
+        "de_grenadiers": 5,
+        "de_pioniere": 7,
+        "de_mg42_team": 5,
+    }  # the cards' costs (hexwar cards)
+    assert page.builder.cards == [
+        "de_tiger_i",
+        "de_tank_crew_veteran",
+        "de_pz_iv_h",
+        "de_tank_crew_regular",
+        "de_stug_iii_g",
+        "de_tank_crew_regular",
+        "de_panzergrenadiers",
+        "de_grenadiers",
+        "de_pioniere",
+        "de_mg42_team",
+    ]
     assert sum(costs[c] for c in page.builder.cards) == 24 + 3 + 15 + 2 + 13 + 2 + 6 + 5 + 7 + 5 == 82
     texts = "\n".join(_paint(screen).texts)
     assert "Points: 82  (limits 80-100: within the limits)" in texts
@@ -108,8 +136,23 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     capsys.readouterr()
     assert main(["validate", str(path)]) == 0
     assert f"ok   {path} (hexwar-deck)" in capsys.readouterr().out
-    assert main(["play", "lines", "--deck", f"german={path}", "--headless", "--ai", "german,soviet",
-                 "--seed", "4", "--json"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "lines",
+                "--deck",
+                f"german={path}",
+                "--headless",
+                "--ai",
+                "german,soviet",
+                "--seed",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert res["mode"] == "lines" and res["result"]["winner"] in ("german", "soviet")
 
@@ -117,9 +160,25 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
 def test_saving_never_overwrites_a_file_that_is_not_a_deck(tmp_path):
     other = tmp_path / "notes.toml"
     other.write_text("my notes\n")
-    b = DeckBuilder("soviet", cards=["su_kv_1s", "su_tank_crew_regular", "su_t34_76", "su_tank_crew_regular",
-                                     "su_guards", "su_guards", "su_rifles", "su_rifles", "su_smg", "su_maxim_team",
-                                     "su_zis3", "su_artillery_crew_regular", "su_sniper", "su_sniper"])
+    b = DeckBuilder(
+        "soviet",
+        cards=[
+            "su_kv_1s",
+            "su_tank_crew_regular",
+            "su_t34_76",
+            "su_tank_crew_regular",
+            "su_guards",
+            "su_guards",
+            "su_rifles",
+            "su_rifles",
+            "su_smg",
+            "su_maxim_team",
+            "su_zis3",
+            "su_artillery_crew_regular",
+            "su_sniper",
+            "su_sniper",
+        ],
+    )
     assert b.points >= 80
     page = DeckPage(b, path=str(other))
     screen = Screen(page, M)
@@ -155,8 +214,18 @@ def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_d
     screen.key_press(ord("1"))  # the german seat's deck builder
     assert start.page == "deck"
     screen = start.screen
-    for q in ("de_tiger_i", "panzer crew veteran", "de_pz_iv_h", "panzer crew regular", "de_stug_iii_g", "panzer crew regular",
-              "panzergrenadier", "grenadier squad", "pioneer", "hmg team"):
+    for q in (
+        "de_tiger_i",
+        "panzer crew veteran",
+        "de_pz_iv_h",
+        "panzer crew regular",
+        "de_stug_iii_g",
+        "panzer crew regular",
+        "panzergrenadier",
+        "grenadier squad",
+        "pioneer",
+        "hmg team",
+    ):
         _add(screen, q)
     _click(screen, "use deck")
     assert start.page == "start"
@@ -167,25 +236,46 @@ def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_d
     assert len(started) == 1
     st = started[0]
     mine = sorted(c.split("#")[0] for c in st.reserves["german"] + st.hand_units["german"])
-    assert mine == sorted(["de_tiger_i", "de_tank_crew_veteran", "de_pz_iv_h", "de_tank_crew_regular",
-                           "de_stug_iii_g", "de_tank_crew_regular", "de_panzergrenadiers", "de_grenadiers",
-                           "de_pioniere", "de_mg42_team"])
+    assert mine == sorted(
+        [
+            "de_tiger_i",
+            "de_tank_crew_veteran",
+            "de_pz_iv_h",
+            "de_tank_crew_regular",
+            "de_stug_iii_g",
+            "de_tank_crew_regular",
+            "de_panzergrenadiers",
+            "de_grenadiers",
+            "de_pioniere",
+            "de_mg42_team",
+        ]
+    )
     assert st.scenario.setup_json()["decks"]["german"][0] == "de_tiger_i"  # kept in the save (setup.decks)
 
 
-def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for_a_deck_file(tmp_path, capsys):
+def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for_a_deck_file(
+    tmp_path, capsys
+):
     sc = load_scenario("lines_prokhorovka")  # 000-style card: no towed guns in either Reserves deck
     start = LinesStart(sc, {"soviet": "standard"}, M, seed=3)
     page = start.build("german")
     ids = [k for k, _, _ in page.search.entries]
     assert "de_tiger_i" in ids and "de_pak40" not in ids and "de_lefh18" not in ids
-    b = DeckBuilder("german", budget=(75, 90), cards=["de_pak40", "de_artillery_crew_regular"] + ["de_tiger_i",
-                    "de_tank_crew_regular"] * 2 + ["de_grenadiers"] * 3)
+    b = DeckBuilder(
+        "german",
+        budget=(75, 90),
+        cards=["de_pak40", "de_artillery_crew_regular"]
+        + ["de_tiger_i", "de_tank_crew_regular"] * 2
+        + ["de_grenadiers"] * 3,
+    )
     assert b.points == 9 + 2 + 2 * (24 + 2) + 3 * 5 == 78
     with_rules = DeckBuilder(b.side, b.budget, cards=list(b.cards), restrictions=sc.sides["german"])
     assert with_rules.problems()[0] == ["7.5 cm PaK 40: no gun units in this scenario's Reserves"]
     path = tmp_path / "guns.toml"
     b.save(path)  # a legal standard-game deck
     capsys.readouterr()
-    assert main(["play", "lines_prokhorovka", "--headless", "--deck", f"german={path}", "--ai", "german,soviet"]) != 0
+    assert (
+        main(["play", "lines_prokhorovka", "--headless", "--deck", f"german={path}", "--ai", "german,soviet"])
+        != 0
+    )
     assert "no gun units in this scenario's Reserves" in capsys.readouterr().err

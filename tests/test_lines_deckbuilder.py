@@ -15,8 +15,18 @@ def test_the_deck_builder_keeps_a_running_total_warns_about_crews_and_saves_a_va
     assert "su_t34_76" in ids and not any(c.startswith("de_") for c in ids)
     text = dict(b.catalogue())["su_t34_76"]
     assert "76 mm F-34" in text and "cost 13" in text
-    for c in ("su_t34_76", "su_t34_76", "su_kv_1s", "su_guards", "su_guards", "su_rifles", "su_rifles", "su_smg",
-              "su_maxim_team", "su_zis3"):
+    for c in (
+        "su_t34_76",
+        "su_t34_76",
+        "su_kv_1s",
+        "su_guards",
+        "su_guards",
+        "su_rifles",
+        "su_rifles",
+        "su_smg",
+        "su_maxim_team",
+        "su_zis3",
+    ):
         b.add(c)
     assert b.points == 13 + 13 + 16 + 6 + 6 + 4 + 4 + 5 + 5 + 9
     errors, warnings = b.problems()

@@ -43,8 +43,12 @@ def test_invariants_hold_after_every_command_in_random_line_games(i):
 @pytest.mark.slow
 def test_invariants_hold_after_every_command_in_500_random_line_games():
     for i in range(500):
-        name, variants = [("lines", None), ("lines-4p", None), ("lines", ("classic",)),
-                          ("lines-4p", ("classic",))][i % 4]
+        name, variants = [
+            ("lines", None),
+            ("lines-4p", None),
+            ("lines", ("classic",)),
+            ("lines-4p", ("classic",)),
+        ][i % 4]
         _random_game(name, i, variants)
 
 
@@ -82,9 +86,11 @@ def test_a_tampered_line_save_is_reported(tmp_path, capsys):
     write_save(st, p)
     data = json.loads(p.read_text())
     i = next(k for k, c in enumerate(data["commands"]) if c["cmd"] == "draw")
-    data["commands"][i]["extra"] = list(reversed(data["commands"][i]["extra"])) if len(set(
-        data["commands"][i]["extra"])) > 1 else ["reserves" if x == "command" else "command"
-                                                 for x in data["commands"][i]["extra"]]
+    data["commands"][i]["extra"] = (
+        list(reversed(data["commands"][i]["extra"]))
+        if len(set(data["commands"][i]["extra"])) > 1
+        else ["reserves" if x == "command" else "command" for x in data["commands"][i]["extra"]]
+    )
     p.write_text(json.dumps(data))
     rc, out = run(capsys, "replay", str(p), "--verify")
     assert rc == 1 and "FAIL" in out, out
@@ -94,7 +100,9 @@ def _ai_vs_random(seed: int, scenario: str = "lines") -> bool:
     sc = load_scenario(scenario)
     st = sc.new_game(seed=seed)
     ai_side = "german" if seed % 2 == 0 else "soviet"
-    players = {s: (LinesAI(s, seed) if s.startswith(ai_side) else RandomLinesPlayer(s, seed)) for s in st.seats}
+    players = {
+        s: (LinesAI(s, seed) if s.startswith(ai_side) else RandomLinesPlayer(s, seed)) for s in st.seats
+    }
     while not st.over:
         st.apply(players[st.to_act].choose(st))
     return st.result.winner == ai_side

@@ -111,17 +111,30 @@ def test_no_limit_on_commitments_per_turn():
 
 # -- legal targets (000 "Legal Targets") ---------------------------------------------------------
 def _combat_game():
-    return game((), (), g_units=(SU("de_grenadiers", "front"), SU("de_pak40", "front", "de_artillery_crew_regular"),
-                                 SU("de_lefh18", "rear", "de_artillery_crew_regular"),
-                                 SU("de_wespe", "rear", "de_tank_crew_regular"),
-                                 SU("de_ju87g", "air", "de_pilot_regular")),
-                s_units=(SU("su_rifles", "front"), SU("su_t34_76", "front", "su_tank_crew_regular"),
-                         SU("su_m30", "rear", "su_artillery_crew_regular"),
-                         SU("su_il2", "air", "su_pilot_regular"), SU("su_pe2", "air", "su_pilot_regular")))
+    return game(
+        (),
+        (),
+        g_units=(
+            SU("de_grenadiers", "front"),
+            SU("de_pak40", "front", "de_artillery_crew_regular"),
+            SU("de_lefh18", "rear", "de_artillery_crew_regular"),
+            SU("de_wespe", "rear", "de_tank_crew_regular"),
+            SU("de_ju87g", "air", "de_pilot_regular"),
+        ),
+        s_units=(
+            SU("su_rifles", "front"),
+            SU("su_t34_76", "front", "su_tank_crew_regular"),
+            SU("su_m30", "rear", "su_artillery_crew_regular"),
+            SU("su_il2", "air", "su_pilot_regular"),
+            SU("su_pe2", "air", "su_pilot_regular"),
+        ),
+    )
 
 
 def _targets(st, seat, unit):
-    return {(c.target, c.at_crew) for c in st.legal_commands(seat) if isinstance(c, Declare) and c.unit == unit}
+    return {
+        (c.target, c.at_crew) for c in st.legal_commands(seat) if isinstance(c, Declare) and c.unit == unit
+    }
 
 
 def test_frontline_units_target_the_enemy_frontline_and_aircraft_only():
@@ -130,7 +143,11 @@ def test_frontline_units_target_the_enemy_frontline_and_aircraft_only():
     while st.to_act != "soviet":
         st.apply(EndPhase(st.to_act))
     t = {x for x, _ in _targets(st, "soviet", "su_t34_76#1")}
-    assert t == {"de_grenadiers#1", "de_pak40#1", "de_ju87g#1"}  # no Rear Line target; its DT MGs reach aircraft
+    assert t == {
+        "de_grenadiers#1",
+        "de_pak40#1",
+        "de_ju87g#1",
+    }  # no Rear Line target; its DT MGs reach aircraft
     rifles = {x for x, _ in _targets(st, "soviet", "su_rifles#1")}
     assert "de_ju87g#1" in rifles and "de_lefh18#1" not in rifles and "de_wespe#1" not in rifles
 
@@ -171,24 +188,38 @@ def test_an_spg_on_the_rear_line_may_fire_only_its_first_weapon_at_the_frontline
 
 
 def test_infantry_may_target_a_frontline_guns_crew_but_not_a_rear_line_guns():
-    st = game((), (), g_units=(SU("de_pak40", "front", "de_artillery_crew_regular"),
-                               SU("de_lefh18", "rear", "de_artillery_crew_regular")),
-              s_units=(SU("su_rifles", "front"), SU("su_t34_76", "front", "su_tank_crew_regular"),
-                       SU("su_il2", "air", "su_pilot_regular")))
+    st = game(
+        (),
+        (),
+        g_units=(
+            SU("de_pak40", "front", "de_artillery_crew_regular"),
+            SU("de_lefh18", "rear", "de_artillery_crew_regular"),
+        ),
+        s_units=(
+            SU("su_rifles", "front"),
+            SU("su_t34_76", "front", "su_tank_crew_regular"),
+            SU("su_il2", "air", "su_pilot_regular"),
+        ),
+    )
     end_until(st, Phase.DECLARATION)
     while st.to_act != "soviet":
         st.apply(EndPhase(st.to_act))
     assert ("de_pak40#1", True) in _targets(st, "soviet", "su_rifles#1")
     assert st.check(Declare("soviet", "su_rifles#1", "de_pak40#1", (0,), at_crew=True)) is None
-    assert "Rear Line gun" in st.check(Declare("soviet", "su_il2#1", "de_lefh18#1", (2,), at_crew=True)) \
-        or "only infantry" in st.check(Declare("soviet", "su_il2#1", "de_lefh18#1", (2,), at_crew=True))
+    assert "Rear Line gun" in st.check(
+        Declare("soviet", "su_il2#1", "de_lefh18#1", (2,), at_crew=True)
+    ) or "only infantry" in st.check(Declare("soviet", "su_il2#1", "de_lefh18#1", (2,), at_crew=True))
     assert "only infantry" in st.check(Declare("soviet", "su_t34_76#1", "de_pak40#1", (0,), at_crew=True))
     assert not any(t == "de_lefh18#1" for t, _ in _targets(st, "soviet", "su_rifles#1"))
 
 
 def test_rear_line_guns_crew_may_not_be_targeted_even_by_rear_line_fire():
-    st = game((), (), g_units=(SU("de_lefh18", "rear", "de_artillery_crew_regular"),),
-              s_units=(SU("su_rifles", "front"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_lefh18", "rear", "de_artillery_crew_regular"),),
+        s_units=(SU("su_rifles", "front"),),
+    )
     from hexwar.lines.rules import declaration_problem
 
     end_until(st, Phase.DECLARATION)
@@ -214,15 +245,23 @@ def _declare_and_resolve(st, seat, decl, faces=()):
         mine = [c for c in st.legal_commands() if isinstance(c, Resolve) and c.bonus is None]
         st.apply(mine[0])
     script(st, *faces)
-    return st.apply(Resolve(seat, next(a.number for a in st.attacks.values() if a.seat == seat and not a.resolved)))
+    return st.apply(
+        Resolve(seat, next(a.number for a in st.attacks.values() if a.seat == seat and not a.resolved))
+    )
 
 
 def test_a_hit_does_intensity_plus_damage_index_minus_defense_and_destruction_scores_the_cost():
     # SU-152 (152 mm: 9 vs infantry, DI 13) on Grenadiers (Defense 0, Endurance 8): 5+5 = 10 hits,
     # Intensity 5: 5 + 13 - 0 = 18 damage, destroyed, 5 VP
-    st = game((), (), g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
-    evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)), (5, 5, 5))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
+    evs = _declare_and_resolve(
+        st, "soviet", Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)), (5, 5, 5)
+    )
     dmg = next(e for e in evs if e.kind == "damage")
     assert dmg.payload.damage == 18 and dmg.payload.endurance_after == -10
     assert "de_grenadiers#1" not in st.units and "de_grenadiers#1" in st.removed
@@ -233,23 +272,41 @@ def test_a_hit_does_intensity_plus_damage_index_minus_defense_and_destruction_sc
 def test_natural_18_doubles_intensity_and_19_20_draws_a_damage_card():
     # T-34 76 mm vs Pz IV G (Defense 6, Endurance 14, Half 7): 9+9 = 18, Intensity 3 doubled:
     # 6 + 7 - 6 = 7 -> Endurance 7 = Half: Damage card
-    st = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
-    evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)), (9, 9, 3))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
+    evs = _declare_and_resolve(
+        st, "soviet", Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)), (9, 9, 3)
+    )
     dmg = next(e for e in evs if e.kind == "damage")
     assert dmg.payload.doubled and dmg.payload.damage == 7
     assert st.units["de_pz_iv_g#1"].damage_card is not None
-    st2 = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-               s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
-    evs = _declare_and_resolve(st2, "soviet", Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)), (10, 10))
+    st2 = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
+    evs = _declare_and_resolve(
+        st2, "soviet", Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)), (10, 10)
+    )
     assert any(e.kind == "damage_card" for e in evs)
 
 
 def test_damage_is_cumulative_in_the_combat_phase_and_recovers_at_end_turn():
     # two T-34s on one Pz IV G: 5+5 hits (needs 10), Intensity 2: 2+7-6 = 3 each -> 14-3-3 = 8
-    st = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),
-                       SU("su_t34_76", "front", "su_tank_crew_regular")))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        s_units=(
+            SU("su_t34_76", "front", "su_tank_crew_regular"),
+            SU("su_t34_76", "front", "su_tank_crew_regular"),
+        ),
+    )
     end_until(st, Phase.DECLARATION)
     act(st, Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
     st.apply(Declare("soviet", "su_t34_76#2", "de_pz_iv_g#1", (0,)))
@@ -266,18 +323,32 @@ def test_damage_is_cumulative_in_the_combat_phase_and_recovers_at_end_turn():
 def test_crew_fate_follows_the_destroying_intensity_die():
     # SU-152 on a Pz III M (Defense 5, Endurance 14): 5+5 hits; Intensity 9: 9+13-5 = 17, destroyed;
     # crew die 9 (7-10): crew destroyed: 12 + 2 VP
-    st = game((), (), g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
-    evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_pz_iii_m#1", (0,)), (5, 5, 9))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
+    evs = _declare_and_resolve(
+        st, "soviet", Declare("soviet", "su_su152#1", "de_pz_iii_m#1", (0,)), (5, 5, 9)
+    )
     fate = next(e for e in evs if e.kind == "crew_fate")
     assert fate.payload.fate == "destroyed"
     assert st.vp["soviet"] == 12 + 2
     # die 2 (1-3): the crew survives, under its Reserves deck, no points for it
-    st = game((), (), g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
     _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_pz_iii_m#1", (0,)), (5, 5, 10))
-    st3 = game((), (), g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
-               s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
+    st3 = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iii_m", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
     # Intensity 2: 2 + 13 - 5 = 10 -> Endurance 4 (Half 7: a Damage card, no destruction)
     _declare_and_resolve(st3, "soviet", Declare("soviet", "su_su152#1", "de_pz_iii_m#1", (0,)), (5, 5, 2))
     assert st3.units["de_pz_iii_m#1"].endurance == 4
@@ -287,10 +358,15 @@ def test_an_enveloped_crewless_gun_is_captured_for_double_points():
     # Rifles (Mosin 12 vs infantry, DI 2) fire at the PaK 40's crew (Defense 0, Endurance 4):
     # 6+6 hits, Intensity 4: 4 + 2 = 6 -> the crew is destroyed (2 VP); the crewless gun is alone
     # on the German Frontline: enveloped, captured: 2 x 9 = 18 VP
-    st = game((), (), g_units=(SU("de_pak40", "front", "de_artillery_crew_regular"),),
-              s_units=(SU("su_rifles", "front"),))
-    evs = _declare_and_resolve(st, "soviet", Declare("soviet", "su_rifles#1", "de_pak40#1", (0,), at_crew=True),
-                               (6, 6, 4))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pak40", "front", "de_artillery_crew_regular"),),
+        s_units=(SU("su_rifles", "front"),),
+    )
+    evs = _declare_and_resolve(
+        st, "soviet", Declare("soviet", "su_rifles#1", "de_pak40#1", (0,), at_crew=True), (6, 6, 4)
+    )
     assert any(e.kind == "captured" for e in evs)
     assert st.vp["soviet"] == 2 + 18
     assert st.units["de_pak40#1"].side == "soviet" and st.units["de_pak40#1"].captured
@@ -299,10 +375,15 @@ def test_an_enveloped_crewless_gun_is_captured_for_double_points():
 
 
 def test_a_captured_crewless_unit_taken_over_with_a_crew_gives_up_its_capture_points():
-    st = game((), ("su_artillery_crew_regular",), g_units=(SU("de_pak40", "front", "de_artillery_crew_regular"),),
-              s_units=(SU("su_rifles", "front"),))
-    _declare_and_resolve(st, "soviet", Declare("soviet", "su_rifles#1", "de_pak40#1", (0,), at_crew=True),
-                         (6, 6, 4))
+    st = game(
+        (),
+        ("su_artillery_crew_regular",),
+        g_units=(SU("de_pak40", "front", "de_artillery_crew_regular"),),
+        s_units=(SU("su_rifles", "front"),),
+    )
+    _declare_and_resolve(
+        st, "soviet", Declare("soviet", "su_rifles#1", "de_pak40#1", (0,), at_crew=True), (6, 6, 4)
+    )
     end_until(st, Phase.COMMITMENT, turn=2)
     act(st, Recrew("soviet", "de_pak40#1", "su_artillery_crew_regular#1"))
     assert st.vp["soviet"] == 2  # the 18 capture points are given back (000)
@@ -311,9 +392,12 @@ def test_a_captured_crewless_unit_taken_over_with_a_crew_gives_up_its_capture_po
 
 
 def test_rear_line_becomes_frontline_at_start_of_next_turn():
-    st = game(("de_lefh18", "de_artillery_crew_regular"), (),
-              g_units=(SU("de_grenadiers", "front"), SU("de_lefh18", "rear", "de_artillery_crew_regular")),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
+    st = game(
+        ("de_lefh18", "de_artillery_crew_regular"),
+        (),
+        g_units=(SU("de_grenadiers", "front"), SU("de_lefh18", "rear", "de_artillery_crew_regular")),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
     _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)), (5, 5, 5))
     assert st.lines["german"]["front"] == [] and st.lines["german"]["rear"] == ["de_lefh18#2"]
     end_until(st, Phase.DRAW)
@@ -329,9 +413,12 @@ def test_rear_line_becomes_frontline_at_start_of_next_turn():
 
 
 def test_close_assault_needs_three_frontline_infantry_against_a_frontline_vehicle():
-    st = game((), (), g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front"),
-                               SU("de_pioniere", "front")),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_rifles", "front")))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front"), SU("de_pioniere", "front")),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_rifles", "front")),
+    )
     end_until(st, Phase.DECLARATION)
     while st.to_act != "german":
         st.apply(EndPhase(st.to_act))
@@ -350,8 +437,12 @@ def test_close_assault_needs_three_frontline_infantry_against_a_frontline_vehicl
 
 
 def test_bombs_are_used_once_per_flight():
-    st = game((), (), g_units=(SU("de_fw190f", "air", "de_pilot_regular"),),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_fw190f", "air", "de_pilot_regular"),),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
     _declare_and_resolve(st, "german", Declare("german", "de_fw190f#1", "su_t34_76#1", (0,)), (1, 1))
     assert st.units["de_fw190f#1"].bombs_used == (0,)
     end_until(st, Phase.DECLARATION, turn=2)
@@ -361,8 +452,12 @@ def test_bombs_are_used_once_per_flight():
 
 
 def test_units_leaving_play_clear_their_command_and_damage_cards():
-    st = game((), (), g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
     foxholes = next(c for c in st.command_deck if c.startswith("foxholes"))
     st.command_deck.remove(foxholes)
     st.hand_commands["german"].append(foxholes)
@@ -376,8 +471,12 @@ def test_units_leaving_play_clear_their_command_and_damage_cards():
 
 def test_a_command_card_may_be_discarded_for_plus_one_on_the_to_hit_roll():
     # T-34 needs 10 vs the Pz IV: 4+5 = 9 misses, with the card's +1 it hits
-    st = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
     end_until(st, Phase.DECLARATION)
     act(st, Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
     end_until(st, Phase.RESOLUTION)
@@ -390,8 +489,12 @@ def test_a_command_card_may_be_discarded_for_plus_one_on_the_to_hit_roll():
 
 
 def test_an_attack_whose_target_is_gone_is_void():
-    st = game((), (), g_units=(SU("de_grenadiers", "front"),),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"), SU("su_rifles", "front")))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_grenadiers", "front"),),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"), SU("su_rifles", "front")),
+    )
     end_until(st, Phase.DECLARATION)
     act(st, Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)))
     st.apply(Declare("soviet", "su_rifles#1", "de_grenadiers#1", (0,)))
@@ -420,8 +523,12 @@ def test_draw_phase_is_one_command_card_and_two_chosen_cards_then_hand_limits():
 
 
 def test_51_points_end_the_2_player_game_after_the_resolution():
-    st = game((), (), g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
-              s_units=(SU("su_su152", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_grenadiers", "front"), SU("de_grenadiers", "front")),
+        s_units=(SU("su_su152", "front", "su_tank_crew_regular"),),
+    )
     st.vp["soviet"] = 46
     _declare_and_resolve(st, "soviet", Declare("soviet", "su_su152#1", "de_grenadiers#1", (0,)), (5, 5, 5))
     assert st.over and st.result.winner == "soviet" and st.result.reason == "points"
@@ -451,8 +558,12 @@ def test_the_overrun_count_resets_on_a_commitment():
 
 # -- the same engine as `hexwar odds` --------------------------------------------------------
 def test_a_line_attack_and_hexwar_odds_give_the_same_exact_distribution():
-    st = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-              s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    st = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
     end_until(st, Phase.DECLARATION)
     o = declare_odds(st, "su_t34_76#1", "de_pz_iv_g#1", (0,))
     r = CliRunner().invoke(cli_main, ["odds", "su_t34_76", "1", "de_pz_iv_g", "--json"])

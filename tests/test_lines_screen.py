@@ -25,9 +25,15 @@ class FakeAtlas(MonoMeasure):
 
 
 def _st():
-    return game(("de_grenadiers",), ("su_rifles", "su_sniper"),
-                g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"), SU("de_ju87g", "air", "de_pilot_regular")),
-                s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    return game(
+        ("de_grenadiers",),
+        ("su_rifles", "su_sniper"),
+        g_units=(
+            SU("de_pz_iv_g", "front", "de_tank_crew_regular"),
+            SU("de_ju87g", "air", "de_pilot_regular"),
+        ),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
 
 
 def _paint(ctl):
@@ -47,7 +53,9 @@ def test_the_table_shows_both_lines_aircraft_with_turns_of_flight_and_only_the_v
     assert "Grenadier squad" in text  # the German hand
     from hexwar.lines.rules import card
 
-    assert card("su_sniper").name not in p.texts and card("su_rifles").name not in p.texts  # soviet hand hidden
+    assert (
+        card("su_sniper").name not in p.texts and card("su_rifles").name not in p.texts
+    )  # soviet hand hidden
     assert "soviet: 2 unit, 3 Command (hidden)" in text
     assert f"Command deck {len(st.command_deck)}" in text
     assert {"de_pz_iv_g#1", "su_t34_76#1", "de_ju87g#1"} <= set(centres)
@@ -129,7 +137,10 @@ def test_the_setup_picks_the_starting_hand_by_clicks_and_the_log_hides_the_other
     ctl = TableController(st)
     first = st.to_act
     p, _ = _paint(ctl)
-    assert "Setup: click 4 cards of your Reserves deck for your starting hand (0 of 4 picked), then Enter." in p.texts
+    assert (
+        "Setup: click 4 cards of your Reserves deck for your starting hand (0 of 4 picked), then Enter."
+        in p.texts
+    )
     picks = sorted(st.reserves[first])[:5]
     for c in picks:  # a fifth click is refused: 4 cards (000 setup)
         top_hit(p.widgets, *_centre(p, f"reserve {c}")).action()

@@ -22,7 +22,11 @@ def test_hot_seat_shows_only_the_hand_of_the_seat_to_act():
 
 
 def test_commit_declare_with_odds_and_resolve_with_the_bonus_through_the_table():
-    st = game(("de_pz_iv_g", "de_tank_crew_regular"), (), s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    st = game(
+        ("de_pz_iv_g", "de_tank_crew_regular"),
+        (),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
     t = TableController(st, ai={"soviet": LinesAI("soviet", 1)})
     t.run_ai()
     assert st.to_act == "german"
@@ -60,10 +64,16 @@ def test_table_keys_follow_the_hex_screens_shortcuts():
 
 
 def test_the_table_recrews_by_clicks_moves_an_spg_with_l_and_fires_at_a_guns_crew_with_c():
-    st = game(("de_tank_crew_regular",), ("su_smg",),
-              g_units=(SU("de_pz_iv_g", "front", None), SU("de_wespe", "front", "de_tank_crew_regular"),
-                       SU("de_pak40", "front", "de_artillery_crew_regular")),
-              s_units=(SU("su_rifles", "front", None),))
+    st = game(
+        ("de_tank_crew_regular",),
+        ("su_smg",),
+        g_units=(
+            SU("de_pz_iv_g", "front", None),
+            SU("de_wespe", "front", "de_tank_crew_regular"),
+            SU("de_pak40", "front", "de_artillery_crew_regular"),
+        ),
+        s_units=(SU("su_rifles", "front", None),),
+    )
     assert st.units["de_pz_iv_g#1"].crew is None
     end_until(st, Phase.COMMITMENT)
     while st.to_act != "german":
@@ -88,9 +98,11 @@ def test_the_table_recrews_by_clicks_moves_an_spg_with_l_and_fires_at_a_guns_cre
 
 
 def test_v_chooses_the_crew_of_a_commitment_and_the_sources_of_a_draw_and_a_closes_assault():
-    st = game(("de_tiger_i", "de_tank_crew_veteran", "de_tank_crew_regular"),
-              ("su_rifles", "su_guards", "su_smg"),
-              s_units=(SU("su_rifles", "front", None), SU("su_guards", "front", None), SU("su_smg", "front", None)))
+    st = game(
+        ("de_tiger_i", "de_tank_crew_veteran", "de_tank_crew_regular"),
+        ("su_rifles", "su_guards", "su_smg"),
+        s_units=(SU("su_rifles", "front", None), SU("su_guards", "front", None), SU("su_smg", "front", None)),
+    )
     end_until(st, Phase.COMMITMENT)
     while st.to_act != "german":
         st.apply(next(c for c in st.legal_commands() if c.name == "end_phase"))
@@ -145,8 +157,13 @@ def test_every_phase_tells_the_person_at_the_screen_what_they_can_do_now():
         if st.over or len(seen) == 5:
             break
         t.take_seat()
-        words = {"setup": "Setup:", "commitment": "Commitment:", "declaration": "Declaration:",
-                 "resolution": "Resolution:", "draw": "Draw:"}
+        words = {
+            "setup": "Setup:",
+            "commitment": "Commitment:",
+            "declaration": "Declaration:",
+            "resolution": "Resolution:",
+            "draw": "Draw:",
+        }
         assert t.prompt().startswith(words[st.phase]), (st.phase, t.prompt())
         seen.add(st.phase)
         st.apply(ai[st.to_act].choose(st))

@@ -43,10 +43,16 @@ def test_a_4_player_turn_ends_only_when_all_four_have_done_every_phase():
 
 def test_76_points_ends_the_4_player_game():
     def setup():
-        return game(players=4, seed=5, decks={s: () for s in SEATS4},
-                    g_units=(SU("de_su152" if False else "de_tiger_i", "front", "de_tank_crew_regular"),
-                             SU("de_grenadiers", "front")),
-                    s_units=(SU("su_rifles", "front"), SU("su_rifles", "front")))
+        return game(
+            players=4,
+            seed=5,
+            decks={s: () for s in SEATS4},
+            g_units=(
+                SU("de_su152" if False else "de_tiger_i", "front", "de_tank_crew_regular"),
+                SU("de_grenadiers", "front"),
+            ),
+            s_units=(SU("su_rifles", "front"), SU("su_rifles", "front")),
+        )
 
     def kill(st):
         # Tiger 8.8 cm: 10 vs infantry, DI 10; 5+5 hits, Intensity 5: 5 + 10 - 0 = 15 >= 8: 4 VP
@@ -82,9 +88,13 @@ def test_4_player_decks_are_75_points_each_split_by_commander():
 
 
 def test_a_seat_controls_only_its_own_units():
-    st = game(players=4, seed=5, decks={s: () for s in SEATS4},
-              g_units=(SU("de_grenadiers", "front"), SU("de_ju87g", "air", "de_pilot_regular")),
-              s_units=(SU("su_rifles", "front"),))
+    st = game(
+        players=4,
+        seed=5,
+        decks={s: () for s in SEATS4},
+        g_units=(SU("de_grenadiers", "front"), SU("de_ju87g", "air", "de_pilot_regular")),
+        s_units=(SU("su_rifles", "front"),),
+    )
     end_until(st, Phase.DECLARATION)
     while st.to_act != "german-support":
         st.apply(EndPhase(st.to_act))
@@ -108,10 +118,16 @@ def test_classic_commitment_is_hidden_until_every_seat_is_done():
 
 
 def test_classic_crews_may_move_between_units_in_commitment():
-    st = game((), (), variants=("classic",),
-              g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_veteran"), SU("de_stug_iii_g", "front",
-                                                                              "de_tank_crew_regular")),
-              s_units=(SU("su_rifles", "front"),))
+    st = game(
+        (),
+        (),
+        variants=("classic",),
+        g_units=(
+            SU("de_pz_iv_g", "front", "de_tank_crew_veteran"),
+            SU("de_stug_iii_g", "front", "de_tank_crew_regular"),
+        ),
+        s_units=(SU("su_rifles", "front"),),
+    )
     st.units["de_stug_iii_g#1"].crew = None  # the StuG's crew was shot away
     st.units.pop("de_tank_crew_regular#1")
     st.all_cards = tuple(c for c in st.all_cards if c != "de_tank_crew_regular#1")
@@ -119,7 +135,12 @@ def test_classic_crews_may_move_between_units_in_commitment():
     assert st.units["de_stug_iii_g#1"].crew == "de_tank_crew_veteran#1"
     assert st.units["de_pz_iv_g#1"].crew is None
     assert check_invariants(st) == []
-    st2 = game((), (), g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_veteran"),), s_units=(SU("su_rifles", "front"),))
+    st2 = game(
+        (),
+        (),
+        g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_veteran"),),
+        s_units=(SU("su_rifles", "front"),),
+    )
     with pytest.raises(IllegalLinesCommand, match="classic"):
         act(st2, MoveCrew("german", "de_tank_crew_veteran#1", "de_pz_iv_g#1"))
 
@@ -138,26 +159,35 @@ def _one_attack(variants, faces, g_units, s_units, decl, seat="soviet"):
 def test_classic_natural_2_3_is_friendly_fire_on_the_attackers_most_valuable_unit():
     # T-34 rolls 1+1 = 2: friendly fire; the opponent picks the KV-1S (16 points); Intensity 9:
     # 9 + 7 - 7 = 9 damage on it, no points to anybody
-    st, evs = _one_attack(("classic",), (1, 1, 9),
-                          (SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-                          (SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_kv_1s", "front",
-                                                                                "su_tank_crew_regular")),
-                          Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
+    st, evs = _one_attack(
+        ("classic",),
+        (1, 1, 9),
+        (SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        (SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_kv_1s", "front", "su_tank_crew_regular")),
+        Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)),
+    )
     ff = next(e for e in evs if e.kind == "friendly_fire")
     assert ff.payload.new_target == "su_kv_1s#1"
     assert st.units["su_kv_1s#1"].endurance == 16 - 9
     assert st.vp == {"german": 0, "soviet": 0}
-    st, evs = _one_attack((), (1, 1), (SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
-                          (SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_kv_1s", "front",
-                                                                                "su_tank_crew_regular")),
-                          Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
+    st, evs = _one_attack(
+        (),
+        (1, 1),
+        (SU("de_pz_iv_g", "front", "de_tank_crew_regular"),),
+        (SU("su_t34_76", "front", "su_tank_crew_regular"), SU("su_kv_1s", "front", "su_tank_crew_regular")),
+        Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)),
+    )
     assert not any(e.kind == "friendly_fire" for e in evs)  # 000: just a miss
 
 
 def test_classic_natural_19_20_destroys_the_target_outright():
-    st, evs = _one_attack(("classic",), (10, 9), (SU("de_tiger_i", "front", "de_tank_crew_regular"),),
-                          (SU("su_t34_76", "front", "su_tank_crew_regular"),),
-                          Declare("soviet", "su_t34_76#1", "de_tiger_i#1", (0,)))
+    st, evs = _one_attack(
+        ("classic",),
+        (10, 9),
+        (SU("de_tiger_i", "front", "de_tank_crew_regular"),),
+        (SU("su_t34_76", "front", "su_tank_crew_regular"),),
+        Declare("soviet", "su_t34_76#1", "de_tiger_i#1", (0,)),
+    )
     assert "de_tiger_i#1" not in st.units
     assert st.vp["soviet"] == 24 + 2  # Tiger and its crew (destroyed with it)
 
@@ -167,15 +197,29 @@ def test_classic_capture_needs_an_enemy_ground_unit_in_play():
     # Intensity 10: 10 + 9 - 5 = 14 = Endurance: destroyed; crew die 10?  use die 5 with a bigger gun
     g = (SU("de_sdkfz_222", "front", "de_tank_crew_regular"),)
     # SdKfz 222: Defense 2, Endurance 8; PTAB: 5 + 9 - 2 = 12 >= 8: destroyed; crew die 5 = captured (000)
-    st, evs = _one_attack(("classic",), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),),
-                          Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
+    st, evs = _one_attack(
+        ("classic",),
+        (5, 5, 5),
+        g,
+        (SU("su_il2", "air", "su_pilot_regular"),),
+        Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)),
+    )
     fate = next(e for e in evs if e.kind == "crew_fate")
     assert fate.payload.fate == "survives"  # 001: no Soviet ground unit in play to take prisoners
-    st, evs = _one_attack((), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),),
-                          Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
+    st, evs = _one_attack(
+        (),
+        (5, 5, 5),
+        g,
+        (SU("su_il2", "air", "su_pilot_regular"),),
+        Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)),
+    )
     assert next(e for e in evs if e.kind == "crew_fate").payload.fate == "captured"
-    st, evs = _one_attack(("classic",), (5, 5, 5), g, (SU("su_il2", "air", "su_pilot_regular"),
-                                                       SU("su_rifles", "front")),
-                          Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)))
+    st, evs = _one_attack(
+        ("classic",),
+        (5, 5, 5),
+        g,
+        (SU("su_il2", "air", "su_pilot_regular"), SU("su_rifles", "front")),
+        Declare("soviet", "su_il2#1", "de_sdkfz_222#1", (0,)),
+    )
     assert next(e for e in evs if e.kind == "crew_fate").payload.fate == "captured"
     assert st.vp["soviet"] == 6 + 2 * 2

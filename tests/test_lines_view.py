@@ -12,9 +12,15 @@ from hexwar.lines.view import describe, odds_text, seat_view
 
 
 def _st():
-    return game(("de_grenadiers",), ("su_rifles", "su_sniper"),
-                g_units=(SU("de_pz_iv_g", "front", "de_tank_crew_regular"), SU("de_ju87g", "air", "de_pilot_regular")),
-                s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),))
+    return game(
+        ("de_grenadiers",),
+        ("su_rifles", "su_sniper"),
+        g_units=(
+            SU("de_pz_iv_g", "front", "de_tank_crew_regular"),
+            SU("de_ju87g", "air", "de_pilot_regular"),
+        ),
+        s_units=(SU("su_t34_76", "front", "su_tank_crew_regular"),),
+    )
 
 
 def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
@@ -49,4 +55,6 @@ def test_declarations_show_as_arrows_and_odds_are_offered_before_declaring():
     assert "not possible" in odds_text(st, "su_t34_76#1", "de_pz_iv_g#1", (1,))
     act(st, Declare("soviet", "su_t34_76#1", "de_pz_iv_g#1", (0,)))
     arrows = seat_view(st, "german").attacks
-    assert [(a.attackers, a.target, a.resolved) for a in arrows] == [(("su_t34_76#1",), "de_pz_iv_g#1", False)]
+    assert [(a.attackers, a.target, a.resolved) for a in arrows] == [
+        (("su_t34_76#1",), "de_pz_iv_g#1", False)
+    ]

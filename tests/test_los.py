@@ -82,8 +82,20 @@ def labels(hexes) -> list[str]:
 # ------------------------------------------------------------------------------------------
 # Random maps (seeded numpy Generator, R1.2) with every LOS feature
 # ------------------------------------------------------------------------------------------
-TERRAIN_CHOICES = ["clear", "clear", "clear", "road", "woods", "brush", "orchard", "wheat",
-                   "wood_building", "stone_building", "reinforced_building", "marsh"]
+TERRAIN_CHOICES = [
+    "clear",
+    "clear",
+    "clear",
+    "road",
+    "woods",
+    "brush",
+    "orchard",
+    "wheat",
+    "wood_building",
+    "stone_building",
+    "reinforced_building",
+    "marsh",
+]
 LOS_WRECKS = ["de-1", "su-2"]
 PLAIN_WRECKS = ["de-3", "su-5"]
 
@@ -144,9 +156,14 @@ def test_hexside_los_blocks_only_when_both_sides_block(woods, expected, impl):
 
 @pytest.mark.parametrize(
     ("woods", "expected"),
-    [((), "clear"), (("B02", "D02", "F02"), "clear"), (("B03", "D03", "F03"), "clear"),
-     (("B02", "D02", "F02", "B03", "D03", "F03"), "blocked"), (("D02", "D03"), "blocked"),
-     (("B02", "D03", "F02"), "clear")],
+    [
+        ((), "clear"),
+        (("B02", "D02", "F02"), "clear"),
+        (("B03", "D03", "F03"), "clear"),
+        (("B02", "D02", "F02", "B03", "D03", "F03"), "blocked"),
+        (("D02", "D03"), "blocked"),
+        (("B02", "D03", "F02"), "clear"),
+    ],
     ids=["none", "one side", "other side", "both sides", "one pair", "alternating sides"],
 )
 def test_full_spine_a03_g03(woods, expected, impl):
@@ -377,11 +394,25 @@ def test_json_has_exactly_the_issue_keys(impl):
     m = BattleMap.new(8, 5)
     m.set_terrain(H("C03"), "woods")
     d = los(m, "A03", "G03").to_json()
-    assert list(d) == ["from", "to", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances"]
+    assert list(d) == [
+        "from",
+        "to",
+        "status",
+        "intervening",
+        "spine_pairs",
+        "blocking",
+        "reason",
+        "hindrances",
+    ]
     assert d == {
-        "from": "A03", "to": "G03", "status": "blocked", "intervening": ["C03", "E03"],
+        "from": "A03",
+        "to": "G03",
+        "status": "blocked",
+        "intervening": ["C03", "E03"],
         "spine_pairs": [["B03", "B02"], ["D03", "D02"], ["F03", "F02"]],
-        "blocking": "C03", "reason": "terrain", "hindrances": 0,
+        "blocking": "C03",
+        "reason": "terrain",
+        "hindrances": 0,
     }
 
 
@@ -430,8 +461,14 @@ def test_height_arrays_reasons_and_tops():
     ha = height_arrays(m)
     assert ha.block_top.tolist() == [[1.0, 1.0, 1.0, math.inf, 2.0, 0.0]]
     assert ha.hinder_top.tolist() == [[-math.inf, -math.inf, -math.inf, -math.inf, 3.0, -math.inf]]
-    assert [REASON_NAMES[i] for i in ha.reason[0]] == ["terrain", "building", "wreck", "fire",
-                                                      "higher ground", "higher ground"]
+    assert [REASON_NAMES[i] for i in ha.reason[0]] == [
+        "terrain",
+        "building",
+        "wreck",
+        "fire",
+        "higher ground",
+        "higher ground",
+    ]
 
 
 # ------------------------------------------------------------------------------------------
@@ -485,7 +522,7 @@ def test_translation_even_columns_or_any_rows_gives_the_same_result(seed, shift_
     m1, m2 = BattleMap.new(*big), BattleMap.new(*big)
     for m, (dc, dr) in ((m1, (0, 0)), (m2, (shift_cols, shift_rows))):
         for arr in ("terrain", "level", "rubble", "fire"):
-            getattr(m, arr)[dr:dr + 5, dc:dc + 6] = getattr(pattern, arr)
+            getattr(m, arr)[dr : dr + 5, dc : dc + 6] = getattr(pattern, arr)
         for h, stack in pattern.wrecks.items():
             col, row = h.offset
             for w in stack:
@@ -510,7 +547,10 @@ def test_offset_geometry_is_point_symmetric_and_rotation_invariant(dq, dr):
     back = offset_geometry(-dq, -dr)
     # from the far end: the same hexes in reverse order, translated by -(dq, dr)
     assert tuple((q - dq, r - dr) for q, r in reversed(g.intervening)) == back.intervening
-    assert tuple(((q2 - dq, r2 - dr), (q1 - dq, r1 - dr)) for (q1, r1), (q2, r2) in reversed(g.spine_pairs)) == back.spine_pairs
+    assert (
+        tuple(((q2 - dq, r2 - dr), (q1 - dq, r1 - dr)) for (q1, r1), (q2, r2) in reversed(g.spine_pairs))
+        == back.spine_pairs
+    )
     assert tuple(g.n - d for d in reversed(g.intervening_d)) == back.intervening_d
     # rotating the offset by 60 degrees rotates every crossed hex (the grid's symmetry)
     rot = Hex(dq, dr).rotate_right()
@@ -523,8 +563,7 @@ def test_offset_geometry_is_point_symmetric_and_rotation_invariant(dq, dr):
 
 
 def test_los_module_imports_neither_shapely_nor_pyglet():
-    code = ("import sys, hexwar.model.los; "
-            "print('shapely' in sys.modules, 'pyglet' in sys.modules)")
+    code = "import sys, hexwar.model.los; print('shapely' in sys.modules, 'pyglet' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
@@ -591,7 +630,11 @@ def test_an_evicted_plan_is_not_kept_alive_by_its_map(fresh_plans):
         L._get_plan(h, w, 1)
     gc.collect()
     assert (7, 9, 0) not in L._PLANS and ref() is None
-    assert line_of_sight(m, Hex.from_offset(2, 2), Hex.from_offset(8, 6)).status in ("clear", "hindered", "blocked")
+    assert line_of_sight(m, Hex.from_offset(2, 2), Hex.from_offset(8, 6)).status in (
+        "clear",
+        "hindered",
+        "blocked",
+    )
 
 
 def _all_answers(m, viewers):
@@ -659,7 +702,11 @@ def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatc
     L = fresh_plans
     real = L._Acc.interior
     got: list[np.ndarray] = []
-    monkeypatch.setattr(L._Acc, "interior", lambda self, tg, rel, *args, **k: got.append(tg.copy()) or real(self, tg, rel, *args, **k))
+    monkeypatch.setattr(
+        L._Acc,
+        "interior",
+        lambda self, tg, rel, *args, **k: got.append(tg.copy()) or real(self, tg, rel, *args, **k),
+    )
     m = BattleMap.new(14, 12, fill="woods")
     for a in (Hex.from_offset(0, 0), Hex.from_offset(7, 6), Hex.from_offset(13, 11)):
         got.clear()
@@ -690,7 +737,9 @@ def test_a_300x300_map_agrees_with_the_exact_reference_on_a_sample_of_viewers():
         for c, r in rng.integers(0, 300, (120, 2)):
             t = Hex.from_offset(int(c), int(r))
             ex = line_of_sight_exact(m, v, t)
-            assert (status[r, c], counts[r, c]) == (codes[ex.status], ex.hindrances), f"viewer {v.label} target {t.label}"
+            assert (status[r, c], counts[r, c]) == (codes[ex.status], ex.hindrances), (
+                f"viewer {v.label} target {t.label}"
+            )
         if i == 2:
             for t in m.hexes():
                 res = line_of_sight(m, v, t)

@@ -51,7 +51,12 @@ def test_fast_path_equals_exact_reference_on_every_ordered_pair(w, h, seed, leve
 
 def test_visibility_equals_exact_reference():
     m = random_map(9, 7, seed=77)
-    for viewer in (Hex.from_offset(0, 0), Hex.from_offset(4, 3), Hex.from_offset(8, 6), Hex.from_offset(3, 6)):
+    for viewer in (
+        Hex.from_offset(0, 0),
+        Hex.from_offset(4, 3),
+        Hex.from_offset(8, 6),
+        Hex.from_offset(3, 6),
+    ):
         assert np.array_equal(visibility(m, viewer), visibility_exact(m, viewer)), viewer.label
 
 
@@ -63,8 +68,12 @@ def test_offset_geometry_equals_shapely_relate(dq, dr):
     g = offset_geometry(dq, dr)
     seg = shapely.LineString([(0, 0), (3 * dq, 2 * dr + dq)])
     # a crossed hex's centre lies within one hex of the segment: a box 2 hexes wider suffices
-    cands = [(q, r) for q in range(min(0, dq) - 2, max(0, dq) + 3) for r in range(min(0, dr) - 2, max(0, dr) + 3)
-             if (q, r) not in ((0, 0), (dq, dr))]
+    cands = [
+        (q, r)
+        for q in range(min(0, dq) - 2, max(0, dq) + 3)
+        for r in range(min(0, dr) - 2, max(0, dr) + 3)
+        if (q, r) not in ((0, 0), (dq, dr))
+    ]
     rel = shapely.relate(np.array([hex_polygon_scaled(Hex(q, r)) for q, r in cands]), seg)
     inter = {c for c, de9im in zip(cands, rel, strict=True) if de9im[0] == "1"}
     sides = {c for c, de9im in zip(cands, rel, strict=True) if de9im[0] == "F" and de9im[3] == "1"}

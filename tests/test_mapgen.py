@@ -50,8 +50,13 @@ def test_a_river_map_is_crossed_by_bridges_between_the_two_sides():
     assert water.any()
     # the river runs from the north edge to the south edge: every road joining the sides is a bridge over it
     assert road_connected(m, m.deploy["german"], m.deploy["soviet"])
-    bridges = [h for h in m.hexes() if m.road[m.index(h)] and any(
-        water[n.offset[1], n.offset[0]] for n in m.neighbors(h)) and m.terrain_at(h).key == "road"]
+    bridges = [
+        h
+        for h in m.hexes()
+        if m.road[m.index(h)]
+        and any(water[n.offset[1], n.offset[0]] for n in m.neighbors(h))
+        and m.terrain_at(h).key == "road"
+    ]
     assert bridges
 
 
@@ -83,8 +88,25 @@ def test_edit_generate_out_writes_the_map_headless_and_refuses_to_overwrite(tmp_
 
 def test_the_standard_game_plays_on_a_generated_map_and_its_save_replays(tmp_path, capsys):
     save = tmp_path / "g.json"
-    assert main(["play", "standard", "--map", "generated:5", "--headless", "--seed", "3", "--turns", "1",
-                 "--save", str(save), "--json"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "standard",
+                "--map",
+                "generated:5",
+                "--headless",
+                "--seed",
+                "3",
+                "--turns",
+                "1",
+                "--save",
+                str(save),
+                "--json",
+            ]
+        )
+        == 0
+    )
     d = json.loads(save.read_text())
     assert d["schema_version"] == 2 and d["scenario"]["map"] == "generated:5:village:30x24"
     capsys.readouterr()
@@ -130,9 +152,28 @@ def test_edit_generate_opens_the_editor_on_the_generated_map(tmp_path):
     png = tmp_path / "gen.png"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["HEXWAR_RECOVERY_DIR"] = str(tmp_path / "rec")
-    out = subprocess.run([sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12", "--seed", "2",
-                          "--style", "river", "--screenshot", str(png), "--size", "800x600"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hexwar.cli",
+            "edit",
+            "--generate",
+            "16x12",
+            "--seed",
+            "2",
+            "--style",
+            "river",
+            "--screenshot",
+            str(png),
+            "--size",
+            "800x600",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     from PIL import Image
 
@@ -141,6 +182,11 @@ def test_edit_generate_opens_the_editor_on_the_generated_map(tmp_path):
         # a map is drawn, not an empty window: many colours below the title bar
         assert len(im.crop((0, 40, 800, 600)).getcolors(maxcolors=1 << 20) or []) > 20
     # and without a display the window cannot open: one sentence, status 2
-    out = subprocess.run([sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "hexwar.cli", "edit", "--generate", "16x12"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 2 and "needs a display" in out.stderr

@@ -125,7 +125,9 @@ def test_wrong_row_length_names_the_row(tmp_path):
     d = good_json()
     d["terrain"][2] = d["terrain"][2][:-1]
     probs, _ = _problems(tmp_path, d)
-    assert [(x.where, x.message) for x in probs] == [("terrain[2]", "row 3 has 5 characters, expected 6 (width)")]
+    assert [(x.where, x.message) for x in probs] == [
+        ("terrain[2]", "row 3 has 5 characters, expected 6 (width)")
+    ]
 
 
 def test_unknown_terrain_code_names_the_hex(tmp_path):

@@ -85,15 +85,45 @@ def shared(tmp_path_factory):
 
 def _ai_clients(procs, port, gid, toks, *extra, tag="", as_json=True, give_up=60):
     url = f"ws://127.0.0.1:{port}/{gid}"
-    return [procs.client(url, "--seat", s, "--token", toks[s], "--ai", *(["--json"] if as_json else []),
-                         "--scenario", SMALL, "--give-up", str(give_up), *extra, name=f"{s}{tag}")
-            for s in ("german", "soviet")]
+    return [
+        procs.client(
+            url,
+            "--seat",
+            s,
+            "--token",
+            toks[s],
+            "--ai",
+            *(["--json"] if as_json else []),
+            "--scenario",
+            SMALL,
+            "--give-up",
+            str(give_up),
+            *extra,
+            name=f"{s}{tag}",
+        )
+        for s in ("german", "soviet")
+    ]
 
 
 def _ai_clients_on(sh: Shared, gid: str, *extra, tag="", scenario=SMALL, as_json=True):
-    return [sh.procs.client(sh.url(gid), "--seat", s, "--token", sh.toks[gid][s], "--ai", *(["--json"] if as_json else []),
-                            "--scenario", scenario, "--give-up", "60", *extra, name=f"{gid}-{s}{tag}")
-            for s in ("german", "soviet")]
+    return [
+        sh.procs.client(
+            sh.url(gid),
+            "--seat",
+            s,
+            "--token",
+            sh.toks[gid][s],
+            "--ai",
+            *(["--json"] if as_json else []),
+            "--scenario",
+            scenario,
+            "--give-up",
+            "60",
+            *extra,
+            name=f"{gid}-{s}{tag}",
+        )
+        for s in ("german", "soviet")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +135,12 @@ def open_game(shared):
     wait_all(cl, 180)
     outs = {s: (shared.tmp / f"{PLAYED}-{s}.out").read_text() for s in ("german", "soviet")}
     assert [c.returncode for c in cl] == [0, 0], {s: o[-2000:] for s, o in outs.items()}
-    return {"ends": [last_json(shared.tmp / f"{PLAYED}-{s}.out") for s in ("german", "soviet")], "replies": replies,
-            "local": local_hash(SMALL, SEEDS[PLAYED], False), "gid": PLAYED}
+    return {
+        "ends": [last_json(shared.tmp / f"{PLAYED}-{s}.out") for s in ("german", "soviet")],
+        "replies": replies,
+        "local": local_hash(SMALL, SEEDS[PLAYED], False),
+        "gid": PLAYED,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -114,14 +148,21 @@ def fog_game(shared):
     """Game FOGGY (scenario option fog = true) played by two computer clients, watched by a spectator."""
     from hexwar.net.client import SeatClient
 
-    watcher = SeatClient(shared.url(FOGGY), watch=True, out=lambda s: None, give_up=30, scenario_file=shared.fog_file)
+    watcher = SeatClient(
+        shared.url(FOGGY), watch=True, out=lambda s: None, give_up=30, scenario_file=shared.fog_file
+    )
     watcher.keep_messages = True
     cl = _ai_clients_on(shared, FOGGY, scenario=shared.fog_file)
     summary = asyncio.run(asyncio.wait_for(watcher.run(), 120))
     wait_all(cl, 30)
     assert [c.returncode for c in cl] == [0, 0], (shared.tmp / f"{FOGGY}-german.out").read_text()[-2000:]
-    return {"ends": [last_json(shared.tmp / f"{FOGGY}-{s}.out") for s in ("german", "soviet")], "watcher": watcher,
-            "summary": summary, "local": local_hash(shared.fog_file, SEEDS[FOGGY], False), "gid": FOGGY}
+    return {
+        "ends": [last_json(shared.tmp / f"{FOGGY}-{s}.out") for s in ("german", "soviet")],
+        "watcher": watcher,
+        "summary": summary,
+        "local": local_hash(shared.fog_file, SEEDS[FOGGY], False),
+        "gid": FOGGY,
+    }
 
 
 @pytest.mark.parametrize("fog", [False, True], ids=["open", "fog"])
@@ -182,7 +223,9 @@ def kill_restart_run(procs, tmp_path, kills: int, seed: int, games: int = 2):
 
 
 def test_the_server_killed_with_sigkill_and_restarted_loses_no_game_and_corrupts_no_file(procs, tmp_path):
-    folder, toks = kill_restart_run(procs, tmp_path, kills=2, seed=20261201, games=1)  # two games: the -m slow soak
+    folder, toks = kill_restart_run(
+        procs, tmp_path, kills=2, seed=20261201, games=1
+    )  # two games: the -m slow soak
     assert not _corrupt_or_lost(folder, toks)
     for i, gid in enumerate(sorted(toks)):
         st = load_game(folder / f"{gid}.save.json")
@@ -195,7 +238,9 @@ def test_the_server_killed_with_sigkill_and_restarted_loses_no_game_and_corrupts
 @pytest.mark.slow
 def test_twenty_sigkills_of_the_server_lose_no_game_and_corrupt_no_file(procs, tmp_path):
     """The kill schedule's seed is printed; ``HEXWAR_SOAK_SEED=N`` runs another schedule."""
-    folder, toks = kill_restart_run(procs, tmp_path, kills=20, seed=int(os.environ.get("HEXWAR_SOAK_SEED", "18")))
+    folder, toks = kill_restart_run(
+        procs, tmp_path, kills=20, seed=int(os.environ.get("HEXWAR_SOAK_SEED", "18"))
+    )
     assert not _corrupt_or_lost(folder, toks)
     assert all(load_game(folder / f"{gid}.save.json").over for gid in toks)
 
@@ -213,8 +258,17 @@ def test_a_client_killed_mid_turn_rejoins_its_seat_and_the_game_goes_on(shared):
     while "waiting for the German player" not in (sh.tmp / f"{gid}-soviet.out").read_text():
         assert time.monotonic() < deadline, "the Soviet client never said it waits for the German player"
         time.sleep(0.1)
-    again = sh.procs.client(sh.url(gid), "--seat", "german", "--token", sh.toks[gid]["german"], "--ai",
-                            "--scenario", SMALL, name=f"{gid}-german-again")
+    again = sh.procs.client(
+        sh.url(gid),
+        "--seat",
+        "german",
+        "--token",
+        sh.toks[gid]["german"],
+        "--ai",
+        "--scenario",
+        SMALL,
+        name=f"{gid}-german-again",
+    )
     wait_all([again, soviet], 120)
     assert again.returncode == 0 and soviet.returncode == 0
     assert load_game(save).over
@@ -241,19 +295,42 @@ async def _session(port, gid, hello, *msgs, wait=0.4):
 def test_a_wrong_token_is_refused_and_a_spectator_cannot_command(shared):
     sh, gid = shared, REFUSALS
     toks, port = sh.toks[gid], sh.port
-    bad = asyncio.run(_session(port, gid, {"type": "hello", "protocol": 1, "seat": "german", "token": toks["soviet"]}))
+    bad = asyncio.run(
+        _session(port, gid, {"type": "hello", "protocol": 1, "seat": "german", "token": toks["soviet"]})
+    )
     assert [m["code"] for m in bad if m["type"] == "error"] == ["auth"]
     assert not any(m["type"] in ("welcome", "update") for m in bad)
-    p = sh.procs.client(sh.url(gid), "--seat", "german", "--token", "x" + toks["german"], "--ai",
-                        "--scenario", SMALL, name="wrong")
+    p = sh.procs.client(
+        sh.url(gid),
+        "--seat",
+        "german",
+        "--token",
+        "x" + toks["german"],
+        "--ai",
+        "--scenario",
+        SMALL,
+        name="wrong",
+    )
     p.wait(60)
     assert p.returncode != 0 and "wrong token" in (sh.tmp / "wrong.out").read_text()
-    watch = asyncio.run(_session(port, gid, {"type": "hello", "protocol": 1, "watch": True},
-                                 {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}}))
+    watch = asyncio.run(
+        _session(
+            port,
+            gid,
+            {"type": "hello", "protocol": 1, "watch": True},
+            {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}},
+        )
+    )
     assert watch[0]["type"] == "welcome" and watch[0]["seat"] is None
     assert "spectator" in [m.get("code") for m in watch if m["type"] == "error"]
-    other = asyncio.run(_session(port, gid, {"type": "hello", "protocol": 1, "seat": "soviet", "token": toks["soviet"]},
-                                 {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}}))
+    other = asyncio.run(
+        _session(
+            port,
+            gid,
+            {"type": "hello", "protocol": 1, "seat": "soviet", "token": toks["soviet"]},
+            {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}},
+        )
+    )
     assert "not_your_seat" in [m.get("code") for m in other if m["type"] == "error"]
     assert len(load_game(sh.folder / f"{gid}.save.json").commands) == 0
 
@@ -282,8 +359,16 @@ def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_sc
     games = {g["game"]: g for g in listing[0]["games"]}
     assert games[REFUSALS]["free_seats"] == ["german", "soviet"] and games[REFUSALS]["mode"] == "hex"
     assert games[FOGGY]["fog"] and not games[REFUSALS]["fog"] and "skirmish" in listing[0]["scenarios"]
-    made = asyncio.run(_session(sh.port, "", None, {"type": "create", "scenario": "skirmish", "fog": True},
-                                {"type": "create", "scenario": "../../etc/passwd"}, {"type": "list"}))
+    made = asyncio.run(
+        _session(
+            sh.port,
+            "",
+            None,
+            {"type": "create", "scenario": "skirmish", "fog": True},
+            {"type": "create", "scenario": "../../etc/passwd"},
+            {"type": "list"},
+        )
+    )
     created = next(m for m in made if m["type"] == "created")
     assert set(created["tokens"]) == {"german", "soviet"} and created["game"].startswith("skirmish-")
     assert [m["code"] for m in made if m["type"] == "error"] == ["bad_message"]
@@ -298,10 +383,13 @@ def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_sc
 def _fuzz_messages(rng: random.Random, n: int, tok_other: str, seq_hint: int):
     """Hostile and malformed frames: bad JSON, wrong types, huge sizes, other seats' commands,
     replayed old commands, unknown fields, deep nesting, binary frames."""
-    base_cmds = [{"cmd": "end_phase", "side": "german"}, {"cmd": "end_phase", "side": "soviet"},
-                 {"cmd": "move", "side": "german", "unit": "de_pz_iv_g#1", "path": ["C05", "C04"]},
-                 {"cmd": "declare", "side": "german", "attacker": "x", "target": "y", "weapons": [0]},
-                 {"cmd": "choose_hand", "side": "soviet", "cards": ["su_rifles#1"]}]
+    base_cmds = [
+        {"cmd": "end_phase", "side": "german"},
+        {"cmd": "end_phase", "side": "soviet"},
+        {"cmd": "move", "side": "german", "unit": "de_pz_iv_g#1", "path": ["C05", "C04"]},
+        {"cmd": "declare", "side": "german", "attacker": "x", "target": "y", "weapons": [0]},
+        {"cmd": "choose_hand", "side": "soviet", "cards": ["su_rifles#1"]},
+    ]
     out = []
     for _ in range(n):
         k = rng.randrange(14)
@@ -310,32 +398,66 @@ def _fuzz_messages(rng: random.Random, n: int, tok_other: str, seq_hint: int):
         elif k == 1:
             out.append(json.dumps(rng.choice([1, "x", None, [], [1, 2], True, 3.5])))
         elif k == 2:
-            out.append(json.dumps({"type": rng.choice([1, None, "command", "hello", "bogus", ["x"]]), "seq": "no"}))
+            out.append(
+                json.dumps({"type": rng.choice([1, None, "command", "hello", "bogus", ["x"]]), "seq": "no"})
+            )
         elif k == 3:
             out.append("x" * rng.choice([70_000, 200_000, 1_000_000]))
         elif k == 4:  # another seat's command
             out.append(json.dumps({"type": "command", "seq": seq_hint, "command": base_cmds[1]}))
         elif k == 5:  # replayed old commands
-            out.append(json.dumps({"type": "command", "seq": rng.randrange(0, max(1, seq_hint)),
-                                   "command": rng.choice(base_cmds)}))
+            out.append(
+                json.dumps(
+                    {
+                        "type": "command",
+                        "seq": rng.randrange(0, max(1, seq_hint)),
+                        "command": rng.choice(base_cmds),
+                    }
+                )
+            )
         elif k == 6:
             c = dict(rng.choice(base_cmds))
-            c[rng.choice(["unit", "path", "weapons", "extra", "side", "cmd"])] = rng.choice([[], {}, 7, "?", None, ["Z99"]])
+            c[rng.choice(["unit", "path", "weapons", "extra", "side", "cmd"])] = rng.choice(
+                [[], {}, 7, "?", None, ["Z99"]]
+            )
             out.append(json.dumps({"type": "command", "seq": rng.randrange(-3, 100), "command": c}))
         elif k == 7:
-            out.append(json.dumps({"type": "hello", "protocol": rng.choice([0, 1, 2]), "seat": "soviet", "token": tok_other}))
+            out.append(
+                json.dumps(
+                    {"type": "hello", "protocol": rng.choice([0, 1, 2]), "seat": "soviet", "token": tok_other}
+                )
+            )
         elif k == 8:
             out.append("[" * 40_000 + "]" * 40_000)
         elif k == 9:
-            out.append(json.dumps({"type": "create", "scenario": rng.choice(["skirmish", "../x", "", "a" * 90]),
-                                   "mode": rng.choice(["hex", "lines", "chess"])}))
+            out.append(
+                json.dumps(
+                    {
+                        "type": "create",
+                        "scenario": rng.choice(["skirmish", "../x", "", "a" * 90]),
+                        "mode": rng.choice(["hex", "lines", "chess"]),
+                    }
+                )
+            )
         elif k == 10:
             out.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64))))
         elif k == 11:
             out.append(json.dumps({"type": "sync"}))
         elif k == 12:
-            out.append(json.dumps({"type": "command", "seq": seq_hint,
-                                   "command": {"cmd": "move", "side": "german", "unit": "\u0000" * 10, "path": ["A" * 5000]}}))
+            out.append(
+                json.dumps(
+                    {
+                        "type": "command",
+                        "seq": seq_hint,
+                        "command": {
+                            "cmd": "move",
+                            "side": "german",
+                            "unit": "\u0000" * 10,
+                            "path": ["A" * 5000],
+                        },
+                    }
+                )
+            )
         else:
             out.append(json.dumps({"type": "ping", "id": rng.randrange(10**6)}) + " " * rng.randrange(3))
     return out
@@ -376,10 +498,16 @@ async def _fuzz(port, gid_target, toks_target, gid_other, n, seed):
     jobs = []
     frames = _fuzz_messages(rng, n, toks_target["soviet"], 3)
     for j in range(0, n, per):
-        chunk = frames[j:j + per]
+        chunk = frames[j : j + per]
         kind = (j // per) % 4
         if kind == 0:
-            jobs.append(one(gid_target, {"type": "hello", "protocol": 1, "seat": "german", "token": toks_target["german"]}, chunk))
+            jobs.append(
+                one(
+                    gid_target,
+                    {"type": "hello", "protocol": 1, "seat": "german", "token": toks_target["german"]},
+                    chunk,
+                )
+            )
         elif kind == 1:
             jobs.append(one(gid_other, {"type": "hello", "protocol": 1, "watch": True}, chunk))
         elif kind == 2:
@@ -387,7 +515,7 @@ async def _fuzz(port, gid_target, toks_target, gid_other, n, seed):
         else:
             jobs.append(one(gid_other, None, chunk))  # no hello: the first frame is the fuzz
     for k in range(0, len(jobs), 8):
-        await asyncio.gather(*jobs[k:k + 8])
+        await asyncio.gather(*jobs[k : k + 8])
     return replies
 
 
@@ -418,7 +546,9 @@ def test_fuzzed_messages_never_stop_the_server_or_change_another_game(shared, op
     """2,000 fuzzed frames in the default suite (while game PLAYED is played to the local hash,
     see the hash test); the full 10,000 run under -m slow."""
     assert open_game["replies"] > 1000  # errors are replied to, not swallowed
-    assert open_game["ends"][0]["state_hash"] == open_game["local"]  # the fuzz changed nothing in another game
+    assert (
+        open_game["ends"][0]["state_hash"] == open_game["local"]
+    )  # the fuzz changed nothing in another game
     err = (shared.tmp / "server.err").read_text()
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
     st = load_game(shared.folder / f"{FUZZED}.save.json")
@@ -436,7 +566,7 @@ def test_rate_and_size_limits_answer_with_errors(procs, tmp_path):
     folder = tmp_path / "games"
     port = free_port()
     procs.server(folder, port, SMALL, "--seed", "3", "--max-rate", "5")
-    (gid, _), = tokens(folder).items()
+    ((gid, _),) = tokens(folder).items()
     got = asyncio.run(_session(port, "", None, *([{"type": "ping"}] * 40), "y" * 70_000, wait=1.0))
     codes = [m.get("code") for m in got if m["type"] == "error"]
     assert "rate" in codes and sum(m["type"] == "pong" for m in got) <= 12
@@ -448,20 +578,48 @@ def test_the_server_binds_loopback_unless_asked_and_serves_tls_when_given(procs,
     from hexwar.net.client import SeatClient
 
     cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     folder = tmp_path / "games"
     port = free_port()
     procs.server(folder, port, SMALL, "--seed", "5", "--certfile", str(cert), "--keyfile", str(key))
     deadline = time.monotonic() + 20  # the banner is printed just after the socket listens
-    while f"wss://127.0.0.1:{port}" not in (out := (tmp_path / "server.out").read_text()) and time.monotonic() < deadline:
+    while (
+        f"wss://127.0.0.1:{port}" not in (out := (tmp_path / "server.out").read_text())
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.05)
     assert f"wss://127.0.0.1:{port}" in out
-    (gid, toks), = tokens(folder).items()
+    ((gid, toks),) = tokens(folder).items()
     ctx = ssl.create_default_context(cafile=str(cert))
-    c = SeatClient(f"wss://127.0.0.1:{port}/{gid}", watch=True, out=lambda s: None, give_up=5, ssl_context=ctx,
-                   scenario_file=SMALL)
+    c = SeatClient(
+        f"wss://127.0.0.1:{port}/{gid}",
+        watch=True,
+        out=lambda s: None,
+        give_up=5,
+        ssl_context=ctx,
+        scenario_file=SMALL,
+    )
 
     async def first_view():
         task = asyncio.create_task(c.run())
@@ -480,10 +638,28 @@ def test_a_person_at_the_terminal_plays_a_network_seat_from_its_view(shared):
     is applied by the server; ``q`` stops the client, which can join again later."""
     sh, gid = shared, TERMINAL
     folder, toks, url, procs, tmp_path = sh.folder, sh.toks[gid], sh.url(gid), sh.procs, sh.tmp
-    soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL, name="soviet")
+    soviet = procs.client(
+        url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL, name="soviet"
+    )
     out = open(tmp_path / "person.out", "wb")
-    person = subprocess.Popen([*HEXWAR, "join", url, "--seat", "german", "--token", toks["german"], "--headless",
-                               "--scenario", SMALL], stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, env=ENV)
+    person = subprocess.Popen(
+        [
+            *HEXWAR,
+            "join",
+            url,
+            "--seat",
+            "german",
+            "--token",
+            toks["german"],
+            "--headless",
+            "--scenario",
+            SMALL,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env=ENV,
+    )
     procs.all.append(person)
     deadline = time.monotonic() + 60
     text = ""
@@ -500,5 +676,7 @@ def test_a_person_at_the_terminal_plays_a_network_seat_from_its_view(shared):
     person.stdin.write(b"q\n")
     person.stdin.close()
     person.wait(30)
-    assert person.returncode == 0 and "join again with the same token" in (tmp_path / "person.out").read_text()
+    assert (
+        person.returncode == 0 and "join again with the same token" in (tmp_path / "person.out").read_text()
+    )
     soviet.kill()

@@ -66,8 +66,21 @@ def played(served):
         url = f"ws://127.0.0.1:{port}/{gid}"
         watcher = SeatClient(url, watch=True, out=lambda s: None, give_up=30)
         watcher.keep_messages = True
-        cl = [procs.client(url, "--seat", s, "--token", toks[gid][s], "--ai", "--json", "--give-up", "30",
-                           name=f"{mode}-{s}") for s in ("german", "soviet")]
+        cl = [
+            procs.client(
+                url,
+                "--seat",
+                s,
+                "--token",
+                toks[gid][s],
+                "--ai",
+                "--json",
+                "--give-up",
+                "30",
+                name=f"{mode}-{s}",
+            )
+            for s in ("german", "soviet")
+        ]
         runs[mode] = (gid, watcher, cl)
 
     async def watch_all():
@@ -142,10 +155,14 @@ def test_the_lobby_creates_a_line_game_and_a_war_and_refuses_a_mode_that_does_no
     async def talk():
         out = []
         async with connect(f"ws://127.0.0.1:{port}/") as ws:
-            for m in ({"type": "create", "scenario": "lines_kharkov"}, {"type": "create", "scenario": "campaign-advanced"},
-                      {"type": "create", "scenario": "skirmish", "mode": "lines"},
-                      {"type": "create", "scenario": "lines-4p"}, {"type": "create", "scenario": "lines", "fog": True},
-                      {"type": "list"}):
+            for m in (
+                {"type": "create", "scenario": "lines_kharkov"},
+                {"type": "create", "scenario": "campaign-advanced"},
+                {"type": "create", "scenario": "skirmish", "mode": "lines"},
+                {"type": "create", "scenario": "lines-4p"},
+                {"type": "create", "scenario": "lines", "fog": True},
+                {"type": "list"},
+            ):
                 await ws.send(json.dumps(m))
                 out.append(json.loads(await ws.recv()))
         return out
@@ -175,7 +192,9 @@ def test_a_line_seat_view_never_names_a_card_in_the_other_hand_or_deck_and_rebui
         shown |= set(g.units) | set(g.command_discard) | set(g.damage_discard) | set(g.removed)
         for s, o in (("german", "soviet"), ("soviet", "german")):
             v = lines_view(g, s)
-            secret = (set(g.hand_units[o]) | set(g.hand_commands[o]) | set(g.reserves[o]) | set(g.command_deck)) - shown
+            secret = (
+                set(g.hand_units[o]) | set(g.hand_commands[o]) | set(g.reserves[o]) | set(g.command_deck)
+            ) - shown
             seen = secret & _ids([v.data, v.log])
             assert not seen, f"step {steps}: {s} sees {sorted(seen)[:3]}"
         s = g.to_act

@@ -20,18 +20,29 @@ def test_the_schema_is_shipped_as_package_data_and_is_valid_draft_2020_12():
     assert set(schema()["$defs"]) >= {"hello", "command", "sync", "ping", "list", "create", "server"}
 
 
-@pytest.mark.parametrize("frame, code, words", [
-    ("x" * (MAX_MESSAGE_BYTES + 1), "too_big", "limit"),
-    ("{nope", "bad_json", "not JSON"),
-    ("[1, 2]", "bad_message", "JSON object"),
-    ('{"type": "teleport"}', "bad_message", "type"),
-    ('{"type": "command", "seq": "3", "command": {"cmd": "end_phase", "side": "german"}}', "bad_message", "seq"),
-    ('{"type": "command", "seq": 3, "command": {"cmd": "end_phase", "side": "italian"}}', "bad_message", "command.side"),
-    ('{"type": "hello", "protocol": 1, "watch": true, "seat": "german"}', "bad_message", "hello"),
-    ('{"type": "hello", "protocol": 2, "watch": true}', "bad_message", "protocol"),
-    ('{"type": "create", "scenario": "../../etc/passwd"}', "bad_message", "scenario"),
-    (b"\x00\x01", "bad_message", "binary"),
-])
+@pytest.mark.parametrize(
+    "frame, code, words",
+    [
+        ("x" * (MAX_MESSAGE_BYTES + 1), "too_big", "limit"),
+        ("{nope", "bad_json", "not JSON"),
+        ("[1, 2]", "bad_message", "JSON object"),
+        ('{"type": "teleport"}', "bad_message", "type"),
+        (
+            '{"type": "command", "seq": "3", "command": {"cmd": "end_phase", "side": "german"}}',
+            "bad_message",
+            "seq",
+        ),
+        (
+            '{"type": "command", "seq": 3, "command": {"cmd": "end_phase", "side": "italian"}}',
+            "bad_message",
+            "command.side",
+        ),
+        ('{"type": "hello", "protocol": 1, "watch": true, "seat": "german"}', "bad_message", "hello"),
+        ('{"type": "hello", "protocol": 2, "watch": true}', "bad_message", "protocol"),
+        ('{"type": "create", "scenario": "../../etc/passwd"}', "bad_message", "scenario"),
+        (b"\x00\x01", "bad_message", "binary"),
+    ],
+)
 def test_malformed_frames_are_refused_with_a_code_naming_the_problem(frame, code, words):
     with pytest.raises(ProtocolError) as e:
         parse_client_message(frame)
@@ -56,7 +67,10 @@ def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_p
     srv = GameServer(tmp_path / "g")
     gid, toks = srv.create_game(SMALL, fog=True, seed=4)
     room = srv.rooms[gid]
-    assert room.digests["german"] == token_digest(toks["german"]) and toks["german"] not in (tmp_path / "g" / f"{gid}.seats.json").read_text()
+    assert (
+        room.digests["german"] == token_digest(toks["german"])
+        and toks["german"] not in (tmp_path / "g" / f"{gid}.seats.json").read_text()
+    )
     from hexwar.game.ai import make_player
     from hexwar.game.view import ViewPlayer
 
@@ -84,7 +98,9 @@ def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_p
             cmd = players[side].choose(st)
             if st.check(cmd):
                 cmd = players[side].fallback()
-            await srv._command(conns[side], {"type": "command", "seq": len(st.commands), "command": cmd.to_json()})
+            await srv._command(
+                conns[side], {"type": "command", "seq": len(st.commands), "command": cmd.to_json()}
+            )
             for s, c in conns.items():
                 for m in _drain(c):
                     assert not list(server_schema.iter_errors(m)), m
@@ -95,9 +111,15 @@ def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_p
         # a replayed old command and the other seat's command are refused, the game unchanged
         n = len(room.game.commands)
         assert not room.game.over and room.game.to_act is not None
-        await srv._command(conns["german"], {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}})
-        await srv._command(conns["german"], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "soviet"}})
-        await srv._command(conns[None], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "german"}})
+        await srv._command(
+            conns["german"], {"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "german"}}
+        )
+        await srv._command(
+            conns["german"], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "soviet"}}
+        )
+        await srv._command(
+            conns[None], {"type": "command", "seq": n, "command": {"cmd": "end_phase", "side": "german"}}
+        )
         codes = [m.get("code") for m in _drain(conns["german"]) + _drain(conns[None]) if m["type"] == "error"]
         assert codes[:1] == ["stale"] and "not_your_seat" in codes and "spectator" in codes
         assert len(room.game.commands) == n
@@ -119,11 +141,33 @@ def test_a_client_that_finds_a_different_view_hash_asks_for_a_fresh_snapshot():
     c.view = {"turn": 1, "units": []}
     ws = Ws()
     good = {"turn": 2, "units": []}
-    asyncio.run(c._handle(ws, {"type": "update", "seq": 1, "events": [], "delta": {"$set": {"turn": {"$value": 2}}},
-                               "view_hash": view_hash(good), "state_hash": "h"}))
+    asyncio.run(
+        c._handle(
+            ws,
+            {
+                "type": "update",
+                "seq": 1,
+                "events": [],
+                "delta": {"$set": {"turn": {"$value": 2}}},
+                "view_hash": view_hash(good),
+                "state_hash": "h",
+            },
+        )
+    )
     assert c.view == good and ws.sent == [] and c.seq == 1
-    asyncio.run(c._handle(ws, {"type": "update", "seq": 2, "events": [], "delta": {"$set": {"turn": {"$value": 3}}},
-                               "view_hash": view_hash(good), "state_hash": "h"}))  # the hash of another view
+    asyncio.run(
+        c._handle(
+            ws,
+            {
+                "type": "update",
+                "seq": 2,
+                "events": [],
+                "delta": {"$set": {"turn": {"$value": 3}}},
+                "view_hash": view_hash(good),
+                "state_hash": "h",
+            },
+        )
+    )  # the hash of another view
     assert ws.sent == [{"type": "sync"}] and c.syncs == 1 and c.view == good and c.seq == 1
 
 

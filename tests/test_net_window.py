@@ -41,18 +41,28 @@ def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp
         folder = tmp_path / "games"
         port = free_port()
         procs.server(folder, port, SMALL, "--seed", "4", "--fog")
-        (gid, toks), = tokens(folder).items()
+        ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
-        soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL,
-                              name="soviet")
-        client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30, scenario_file=SMALL)
+        soviet = procs.client(
+            url, "--seat", "soviet", "--token", toks["soviet"], "--ai", "--scenario", SMALL, name="soviet"
+        )
+        client = SeatClient(
+            url, "german", toks["german"], out=lambda s: None, give_up=30, scenario_file=SMALL
+        )
         link = NetLink(client)
         link.start()
         data, _ = link.views.get(timeout=30)
         from hexwar.game.view import state_from_view
 
-        win = PlayWindow(state_from_view(data, client.scenario), ai={"soviet": RemoteSide("soviet")}, width=1000,
-                         height=700, visible=False, schedule=False, clock=ManualClock())
+        win = PlayWindow(
+            state_from_view(data, client.scenario),
+            ai={"soviet": RemoteSide("soviet")},
+            width=1000,
+            height=700,
+            visible=False,
+            schedule=False,
+            clock=ManualClock(),
+        )
         attach(win, link, "german")
         ctl = win.controller
         sent = 0
@@ -60,11 +70,17 @@ def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp
         while time.monotonic() < deadline and not (ctl.state.over or sent >= 10):
             win.tick()
             st = ctl.state
-            assert "soviet" not in {s for s in st.hand_units if st.hand_units[s]} - {"german"}  # no Soviet hand
+            assert "soviet" not in {s for s in st.hand_units if st.hand_units[s]} - {
+                "german"
+            }  # no Soviet hand
             assert not st.hand_commands["soviet"]
             if st.to_act == "german" and client.acted_seq != client.seq:
                 cmds = st.legal_commands("german")
-                cmd = next((c for c in cmds if not isinstance(c, EndPhase)), cmds[0]) if sent % 3 else EndPhase("german")
+                cmd = (
+                    next((c for c in cmds if not isinstance(c, EndPhase)), cmds[0])
+                    if sent % 3
+                    else EndPhase("german")
+                )
                 if st.check(cmd) is not None:
                     cmd = cmds[0]
                 assert ctl.issue(cmd) == []  # sent, not applied here
@@ -84,7 +100,9 @@ def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp
         from hexwar.render.gamescene import counters_from_state
 
         drawn = {c.key for c in counters_from_state(win.drawn_state())}
-        assert drawn and drawn <= {u["uid"] for u in client.view["units"]}  # it draws only what the view holds
+        assert drawn and drawn <= {
+            u["uid"] for u in client.view["units"]
+        }  # it draws only what the view holds
     finally:
         if win is not None:
             win.close()
@@ -100,19 +118,33 @@ def test_the_local_window_under_fog_draws_only_what_the_shown_side_sees():
     players = {s: ViewPlayer(make_player("standard", s, 1)) for s in ("german", "soviet")}
     for _ in range(120):
         g.apply(players[g.to_act].choose(g))
-    win = PlayWindow(g, ai={"soviet": players["soviet"]}, width=900, height=600, visible=False, schedule=False,
-                     clock=ManualClock())
+    win = PlayWindow(
+        g,
+        ai={"soviet": players["soviet"]},
+        width=900,
+        height=600,
+        visible=False,
+        schedule=False,
+        clock=ManualClock(),
+    )
     try:
         win.refresh()
         keys = {c.key for c in counters_from_state(win.drawn_state())}
-        hidden = {uid for uid, u in g.units.items() if u.side == "soviet" and uid not in seen_units(g, "german")}
+        hidden = {
+            uid for uid, u in g.units.items() if u.side == "soviet" and uid not in seen_units(g, "german")
+        }
         assert hidden and not keys & hidden
         assert keys == {u["uid"] for u in view(g, "german").data["units"]} & keys
         for uid in hidden:  # the tooltip and clicks do not know them either
             assert uid not in win.controller.units_at(g.units[uid].hex)
         texts = {line.text for line in win.controller.log}
-        assert not any(e.text in texts for e in g.log if e.kind == "move" and e.data.get("unit") in hidden
-                       and e.data["unit"] not in {x.get("data", {}).get("unit") for x in view(g, "german").log})
+        assert not any(
+            e.text in texts
+            for e in g.log
+            if e.kind == "move"
+            and e.data.get("unit") in hidden
+            and e.data["unit"] not in {x.get("data", {}).get("unit") for x in view(g, "german").log}
+        )
     finally:
         win.close()
 
@@ -138,8 +170,15 @@ def test_the_window_draws_a_ghost_counter_with_the_turn_seen_where_an_enemy_left
             mark = marks[0]
             break
     assert mark is not None, "no Soviet unit left German sight in 300 commands"
-    win = PlayWindow(g, ai={"soviet": players["soviet"]}, width=900, height=600, visible=False, schedule=False,
-                     clock=ManualClock())
+    win = PlayWindow(
+        g,
+        ai={"soviet": players["soviet"]},
+        width=900,
+        height=600,
+        visible=False,
+        schedule=False,
+        clock=ManualClock(),
+    )
     try:
         assert win.controller.side == "german"  # the person plays the German side
         win.fit_map()
@@ -184,7 +223,7 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
         folder = tmp_path / "games"
         port = free_port()
         procs.server(folder, port, "lines", "--seed", "4")
-        (gid, toks), = tokens(folder).items()
+        ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
         soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")
         client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30)
@@ -192,8 +231,13 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
         link.start()
         first = link.views.get(timeout=30)
         assert client.mode == "lines"
-        win = LinesWindow(client.adapter.rebuild(first[0], client.scenario), {"soviet": RemoteSide("soviet")},
-                          width=1200, height=800, visible=False)
+        win = LinesWindow(
+            client.adapter.rebuild(first[0], client.scenario),
+            {"soviet": RemoteSide("soviet")},
+            width=1200,
+            height=800,
+            visible=False,
+        )
         link.views.put(first)
         attach_table(win, link, "german")
         ctl = win.ctl
@@ -203,7 +247,9 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
         while time.monotonic() < deadline and not (ctl.state.over or sent >= 6):
             changed = win.poll()
             st = ctl.state
-            assert not st.hand_units["soviet"] and not st.hand_commands["soviet"]  # no Soviet hand on this table
+            assert (
+                not st.hand_units["soviet"] and not st.hand_commands["soviet"]
+            )  # no Soviet hand on this table
             assert ctl.view().seat == "german" and not ctl.step_ai()
             waited |= ctl.message == "waiting for the Soviet player"
             if st.to_act == "german" and client.acted_seq != client.seq:
@@ -219,8 +265,10 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
         assert sent >= 5 and waited and painted
         assert not ctl.issue(LinesEndPhase("soviet"))  # nobody acts for another seat
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and sum(
-                c.seat == "german" for c in load_game(folder / f"{gid}.save.json").commands) < sent:
+        while (
+            time.monotonic() < deadline
+            and sum(c.seat == "german" for c in load_game(folder / f"{gid}.save.json").commands) < sent
+        ):
             time.sleep(0.1)
         saved = load_game(folder / f"{gid}.save.json")
         assert saved.mode == "lines" and sum(c.seat == "german" for c in saved.commands) == sent
@@ -247,7 +295,7 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
         folder = tmp_path / "games"
         port = free_port()
         procs.server(folder, port, "campaign", "--seed", "4")
-        (gid, toks), = tokens(folder).items()
+        ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
         soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")
         client = SeatClient(url, "german", toks["german"], out=lambda s: None, give_up=30)
@@ -261,7 +309,9 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
         while time.monotonic() < deadline and placed < 1 and not ctl.state.over:
             win.tick()
             st = ctl.state
-            assert st.slots["soviet"] is None and st.tactic_slots["soviet"] is None  # never the Soviet face-down cards
+            assert (
+                st.slots["soviet"] is None and st.tactic_slots["soviet"] is None
+            )  # never the Soviet face-down cards
             waited |= ctl.message.startswith("waiting for the Soviet")
             if ctl.acting == "german" and ctl.sent_at != ctl.commands and not ctl.queued:
                 if st.phase == "place" and st.slots["german"] is None:

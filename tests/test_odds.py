@@ -97,7 +97,9 @@ def test_one_card_deck_worked_by_hand():
     19-20: card, then i+1 damage (never below 3).
     """
     u = duel()
-    o = attack_odds(CARDS, u[T34], u[PZ4], AttackOrders((0,)), DefenseContext(), units=u, damage_deck={"dmg05": 1})
+    o = attack_odds(
+        CARDS, u[T34], u[PZ4], AttackOrders((0,)), DefenseContext(), units=u, damage_deck={"dmg05": 1}
+    )
     assert o.outcomes == approx(miss=0.36, no_effect=0.0, damaged=0.296, damage_card=0.332, destroyed=0.012)
     assert o.crew_destroyed == pytest.approx(0.012)
 
@@ -110,18 +112,29 @@ def test_extra_damage_card_worked_by_hand():
     19-20: extra x then Intensity i: destroyed when x + i >= 13 (36 of 100).
     """
     u = duel()
-    o = attack_odds(CARDS, u[T34], u[PZ4], AttackOrders((0,)), DefenseContext(), units=u, damage_deck={"dmg03": 1})
+    o = attack_odds(
+        CARDS, u[T34], u[PZ4], AttackOrders((0,)), DefenseContext(), units=u, damage_deck={"dmg03": 1}
+    )
     destroyed = 0.058 * 3.0 + 0.003 * 2.8 + 0.012 + 0.03 * 0.36
     card = 0.058 * 2.0 + 0.003 * 1.2 + 0.03 * 0.64
-    assert o.outcomes == approx(miss=0.36, no_effect=0.0, damaged=0.296, damage_card=card, destroyed=destroyed)
+    assert o.outcomes == approx(
+        miss=0.36, no_effect=0.0, damaged=0.296, damage_card=card, destroyed=destroyed
+    )
 
 
 def test_no_effect_when_damage_cannot_exceed_defense():
     # Kar 98k (DI 2) at a gun crew (Defense 0) is deadly; at a Ferdinand it cannot fire at all
     u = roster(CARDS, ("de_pzb39_team#1", None), ("su_kv_1s#1", "su_tank_crew_regular#1"))
     # PzB 39: 14 vs vehicles, DI 4; KV-1S Defense 7 +2 terrain: damage = max(0, i + 4 - 9) > 0 only for i >= 6
-    o = attack_odds(CARDS, u["de_pzb39_team#1"], u["su_kv_1s#1"], AttackOrders((0,)), DefenseContext(terrain=2),
-                    units=u, damage_deck={"dmg05": 1})
+    o = attack_odds(
+        CARDS,
+        u["de_pzb39_team#1"],
+        u["su_kv_1s#1"],
+        AttackOrders((0,)),
+        DefenseContext(terrain=2),
+        units=u,
+        damage_deck={"dmg05": 1},
+    )
     p = hit_probabilities(CARDS, 14)
     no_dmg = p["hit"] * 0.5 + p["double"] * 0.2  # i <= 5 (hit), 2i <= 5 (18)
     assert o.no_effect == pytest.approx(no_dmg)
@@ -138,16 +151,32 @@ def test_odds_leave_the_units_unchanged_and_are_cached():
         attack_odds(CARDS, u[PZ4], u[T34], AttackOrders((1,)), DefenseContext(), units=u)
 
 
-@pytest.mark.parametrize("setup", ["vehicle", "veteran vehicle", "vehicle on rubble", "hull down", "aircraft",
-                                   "infantry", "crew", "gun"])
+@pytest.mark.parametrize(
+    "setup",
+    ["vehicle", "veteran vehicle", "vehicle on rubble", "hull down", "aircraft", "infantry", "crew", "gun"],
+)
 def test_damage_card_deltas_equal_what_if_copies(setup):
     """The odds' cached per-card deltas equal the engine's numbers for a copy holding the card."""
-    u = roster(CARDS, ("su_t34_76#1", "su_tank_crew_regular#1"), ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
-               ("de_tiger_i#1", "de_tank_crew_veteran#1"), ("de_ju87g#1", "de_pilot_regular#1"),
-               ("de_grenadiers#1", None), ("de_pak40#1", "de_artillery_crew_veteran#1"), ("de_mg42_team#1", None))
-    target = {"vehicle": "de_pz_iv_g#1", "veteran vehicle": "de_tiger_i#1", "vehicle on rubble": "de_pz_iv_g#1",
-              "hull down": "de_pz_iv_g#1", "aircraft": "de_ju87g#1", "infantry": "de_grenadiers#1",
-              "crew": "de_artillery_crew_veteran#1", "gun": "de_pak40#1"}[setup]
+    u = roster(
+        CARDS,
+        ("su_t34_76#1", "su_tank_crew_regular#1"),
+        ("de_pz_iv_g#1", "de_tank_crew_regular#1"),
+        ("de_tiger_i#1", "de_tank_crew_veteran#1"),
+        ("de_ju87g#1", "de_pilot_regular#1"),
+        ("de_grenadiers#1", None),
+        ("de_pak40#1", "de_artillery_crew_veteran#1"),
+        ("de_mg42_team#1", None),
+    )
+    target = {
+        "vehicle": "de_pz_iv_g#1",
+        "veteran vehicle": "de_tiger_i#1",
+        "vehicle on rubble": "de_pz_iv_g#1",
+        "hull down": "de_pz_iv_g#1",
+        "aircraft": "de_ju87g#1",
+        "infantry": "de_grenadiers#1",
+        "crew": "de_artillery_crew_veteran#1",
+        "gun": "de_pak40#1",
+    }[setup]
     t = u[target]
     t.immobilized = setup == "vehicle on rubble"
     if setup == "hull down":
@@ -158,9 +187,11 @@ def test_damage_card_deltas_equal_what_if_copies(setup):
     m0 = sum(v for _, v in to_hit_modifiers(CARDS, attacker, t, ctx, u))
     for cid in sorted(CARDS.damage):
         hyp = with_damage_card(CARDS, t, f"{cid}#1")
-        want = (effective_defense(CARDS, hyp, ctx, u)[0] - d0,
-                sum(v for _, v in to_hit_modifiers(CARDS, attacker, hyp, ctx, u)) - m0,
-                damage_card_extra_dice(CARDS, t, cid, u))
+        want = (
+            effective_defense(CARDS, hyp, ctx, u)[0] - d0,
+            sum(v for _, v in to_hit_modifiers(CARDS, attacker, hyp, ctx, u)) - m0,
+            damage_card_extra_dice(CARDS, t, cid, u),
+        )
         assert damage_card_deltas(CARDS, t, cid, u) == want, (setup, cid)
 
 
@@ -183,25 +214,67 @@ class Pair:
 
 
 PAIRS = [
-    Pair("Tiger (veteran) 88 at T-34 in brush", (("de_tiger_i#1", "de_tank_crew_veteran#1"),),
-         (T34, "su_tank_crew_regular#1"), AttackOrders((0,)), DefenseContext(terrain=1), seed=101),
-    Pair("T-34 (green) at Pz IV G, hindered, classic with friendly fire", ((T34, "su_tank_crew_green#1"),),
-         (PZ4, "de_tank_crew_regular#1"), AttackOrders((0,)), DefenseContext(hindrances=1), variant="classic",
-         friendly=True, seed=102),
-    Pair("MG 42 HMG team (3x) at rifles in woods", (("de_mg42_team#1", None),), ("su_rifles#1", None),
-         AttackOrders((0,)), DefenseContext(terrain=2), seed=103),
-    Pair("Il-2 (veteran) bomb + cannon at Pz III M (green), classic, no German ground unit",
-         (("su_il2#1", "su_pilot_veteran#1"),), ("de_pz_iii_m#1", "de_tank_crew_green#1"), AttackOrders((0, 1)),
-         DefenseContext(captor_has_ground_unit=False), variant="classic", seed=104),
-    Pair("SMG squad + Veteran NCO, Command-card bonus on every roll, at Grenadiers on a road",
-         (("su_smg#1", None),), ("de_grenadiers#1", None), AttackOrders((0, 1), command_cards=("veteran_nco#1",)),
-         DefenseContext(terrain=-1), bonus=True, trials=6_000, seed=105),
-    Pair("2 cm Flak (3x) at Sd.Kfz. 222, five-card deck of Defense-lowering and extra-damage cards",
-         (("de_flak38#1", "de_artillery_crew_regular#1"),), ("su_ba64#1", "su_tank_crew_regular#1"),
-         AttackOrders((0,)), deck=("dmg01", "dmg03", "dmg05", "dmg23", "dmg08"), seed=106),
-    Pair("Close assault: 2 rifle squads + PTRD team at Pz III M", (("su_rifles#1", None), ("su_rifles#2", None),
-                                                                  ("su_ptrd_team#1", None)),
-         ("de_pz_iii_m#1", "de_tank_crew_regular#1"), None, trials=8_000, seed=107),
+    Pair(
+        "Tiger (veteran) 88 at T-34 in brush",
+        (("de_tiger_i#1", "de_tank_crew_veteran#1"),),
+        (T34, "su_tank_crew_regular#1"),
+        AttackOrders((0,)),
+        DefenseContext(terrain=1),
+        seed=101,
+    ),
+    Pair(
+        "T-34 (green) at Pz IV G, hindered, classic with friendly fire",
+        ((T34, "su_tank_crew_green#1"),),
+        (PZ4, "de_tank_crew_regular#1"),
+        AttackOrders((0,)),
+        DefenseContext(hindrances=1),
+        variant="classic",
+        friendly=True,
+        seed=102,
+    ),
+    Pair(
+        "MG 42 HMG team (3x) at rifles in woods",
+        (("de_mg42_team#1", None),),
+        ("su_rifles#1", None),
+        AttackOrders((0,)),
+        DefenseContext(terrain=2),
+        seed=103,
+    ),
+    Pair(
+        "Il-2 (veteran) bomb + cannon at Pz III M (green), classic, no German ground unit",
+        (("su_il2#1", "su_pilot_veteran#1"),),
+        ("de_pz_iii_m#1", "de_tank_crew_green#1"),
+        AttackOrders((0, 1)),
+        DefenseContext(captor_has_ground_unit=False),
+        variant="classic",
+        seed=104,
+    ),
+    Pair(
+        "SMG squad + Veteran NCO, Command-card bonus on every roll, at Grenadiers on a road",
+        (("su_smg#1", None),),
+        ("de_grenadiers#1", None),
+        AttackOrders((0, 1), command_cards=("veteran_nco#1",)),
+        DefenseContext(terrain=-1),
+        bonus=True,
+        trials=6_000,
+        seed=105,
+    ),
+    Pair(
+        "2 cm Flak (3x) at Sd.Kfz. 222, five-card deck of Defense-lowering and extra-damage cards",
+        (("de_flak38#1", "de_artillery_crew_regular#1"),),
+        ("su_ba64#1", "su_tank_crew_regular#1"),
+        AttackOrders((0,)),
+        deck=("dmg01", "dmg03", "dmg05", "dmg23", "dmg08"),
+        seed=106,
+    ),
+    Pair(
+        "Close assault: 2 rifle squads + PTRD team at Pz III M",
+        (("su_rifles#1", None), ("su_rifles#2", None), ("su_ptrd_team#1", None)),
+        ("de_pz_iii_m#1", "de_tank_crew_regular#1"),
+        None,
+        trials=8_000,
+        seed=107,
+    ),
 ]
 
 
@@ -210,9 +283,20 @@ def _exact(pair: Pair, units):
     tgt = units[pair.target[0]]
     deck = {c: 1 for c in pair.deck}
     if pair.orders is None:
-        return close_assault_odds(CARDS, att, tgt, pair.ctx, units=units, variant=pair.variant, damage_deck=deck)
-    return attack_odds(CARDS, att[0], tgt, pair.orders, pair.ctx, units=units, variant=pair.variant,
-                       damage_deck=deck, bonus_to_hit="all" if pair.bonus else ())
+        return close_assault_odds(
+            CARDS, att, tgt, pair.ctx, units=units, variant=pair.variant, damage_deck=deck
+        )
+    return attack_odds(
+        CARDS,
+        att[0],
+        tgt,
+        pair.orders,
+        pair.ctx,
+        units=units,
+        variant=pair.variant,
+        damage_deck=deck,
+        bonus_to_hit="all" if pair.bonus else (),
+    )
 
 
 def _units(pair: Pair):
@@ -245,8 +329,14 @@ def run_monte_carlo(pair: Pair, trials: int):
             def opponent_picks(attacker, weapon, index, victim=victim):
                 return victim, DefenseContext()
 
-            ev = eng.resolve_attack(units[pair.attackers[0][0]], tgt, pair.orders, pair.ctx, bonus=bonus,
-                                    friendly_fire=opponent_picks if pair.friendly else None)
+            ev = eng.resolve_attack(
+                units[pair.attackers[0][0]],
+                tgt,
+                pair.orders,
+                pair.ctx,
+                bonus=bonus,
+                friendly_fire=opponent_picks if pair.friendly else None,
+            )
         mine = [e for e in ev if getattr(e, "target", None) == tgt.uid or getattr(e, "unit", None) == tgt.uid]
         if tgt.endurance <= 0:
             outcome["destroyed"] += 1
@@ -277,13 +367,17 @@ def _check_against_exact(pair: Pair, trials: int) -> None:
     checks += [(f"crew {k}", crew[k] / trials, getattr(exact, f"crew_{k}")) for k in crew]
     for name, f, p in checks:
         se = math.sqrt(p * (1 - p) / trials)
-        assert abs(f - p) <= 3 * se + 1e-12, \
+        assert abs(f - p) <= 3 * se + 1e-12, (
             f"{pair.name} (seed {pair.seed}, {trials} trials): {name} {f:.4f} vs exact {p:.4f}, 3 SE = {3 * se:.4f}"
-    for name, sample, mean in (("victory points", vp, exact.expected_vp), ("friendly-fire rolls", ff,
-                                                                           exact.friendly_fire)):
+        )
+    for name, sample, mean in (
+        ("victory points", vp, exact.expected_vp),
+        ("friendly-fire rolls", ff, exact.friendly_fire),
+    ):
         se = sample.std(ddof=1) / math.sqrt(trials)
-        assert abs(sample.mean() - mean) <= 3 * se + 1e-12, \
+        assert abs(sample.mean() - mean) <= 3 * se + 1e-12, (
             f"{pair.name} (seed {pair.seed}): mean {name} {sample.mean():.4f} vs exact {mean:.4f}, 3 SE = {3 * se:.4f}"
+        )
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name.split(",")[0])
@@ -308,7 +402,9 @@ def test_off_board_artillery_odds_match_the_engine():
         v = roster(CARDS, ("de_grenadiers#1", None))
         deck = Deck("damage", [f"{c}#1" for c in sorted(CARDS.damage)], reshuffle=True)
         dice.shuffle("deck", deck.cards)
-        CombatEngine(CARDS, dice, deck, v).fire_weapon(w, v["de_grenadiers#1"], DefenseContext(terrain=3), side="soviet")
+        CombatEngine(CARDS, dice, deck, v).fire_weapon(
+            w, v["de_grenadiers#1"], DefenseContext(terrain=3), side="soviet"
+        )
         dead += v["de_grenadiers#1"].endurance <= 0
     se = math.sqrt(exact.destroyed * (1 - exact.destroyed) / n)
     assert abs(dead / n - exact.destroyed) <= 3 * se, "seed 7"
@@ -320,15 +416,25 @@ GROUND = sorted(u.id for u in CARDS.units.values() if not u.is_crew)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(st.sampled_from(GROUND), st.sampled_from(GROUND), st.integers(-2, 4), st.integers(0, 2),
-       st.sampled_from(["standard", "classic"]), st.data())
+@given(
+    st.sampled_from(GROUND),
+    st.sampled_from(GROUND),
+    st.integers(-2, 4),
+    st.integers(0, 2),
+    st.sampled_from(["standard", "classic"]),
+    st.data(),
+)
 def test_odds_are_a_distribution_and_move_the_right_way(a_id, t_id, terrain, hind, variant, data):
     a, t = CARDS.unit(a_id), CARDS.unit(t_id)
     if a.side == t.side:
-        t_id = next(u for u in GROUND if CARDS.unit(u).side != a.side and CARDS.unit(u).unit_type == t.unit_type)
+        t_id = next(
+            u for u in GROUND if CARDS.unit(u).side != a.side and CARDS.unit(u).unit_type == t.unit_type
+        )
         t = CARDS.unit(t_id)
-    specs = [(f"{a.id}#1", f"{CARDS.crew_card(a.side, a.crew).id}#1" if a.needs_crew else None),
-             (f"{t.id}#1", f"{CARDS.crew_card(t.side, t.crew).id}#2" if t.needs_crew else None)]
+    specs = [
+        (f"{a.id}#1", f"{CARDS.crew_card(a.side, a.crew).id}#1" if a.needs_crew else None),
+        (f"{t.id}#1", f"{CARDS.crew_card(t.side, t.crew).id}#2" if t.needs_crew else None),
+    ]
     u = roster(CARDS, *specs)
     att, tgt = u[specs[0][0]], u[specs[1][0]]
     ws = legal_weapons(CARDS, att, tgt, u)
@@ -344,10 +450,19 @@ def test_odds_are_a_distribution_and_move_the_right_way(a_id, t_id, terrain, hin
     if t.needs_crew:
         assert o.crew_survives + o.crew_captured + o.crew_destroyed == pytest.approx(o.destroyed, abs=1e-9)
     # the Command-card bonus never helps the target; better cover never hurts it
-    plus = attack_odds(CARDS, att, tgt, AttackOrders(weapons), ctx, units=u, variant=variant, bonus_to_hit="all")
+    plus = attack_odds(
+        CARDS, att, tgt, AttackOrders(weapons), ctx, units=u, variant=variant, bonus_to_hit="all"
+    )
     assert plus.miss <= o.miss + 1e-12
-    cover = attack_odds(CARDS, att, tgt, AttackOrders(weapons), DefenseContext(terrain=terrain + 2, hindrances=hind),
-                        units=u, variant=variant)
+    cover = attack_odds(
+        CARDS,
+        att,
+        tgt,
+        AttackOrders(weapons),
+        DefenseContext(terrain=terrain + 2, hindrances=hind),
+        units=u,
+        variant=variant,
+    )
     assert cover.destroyed <= o.destroyed + 1e-12 and cover.expected_damage <= o.expected_damage + 1e-9
 
 
@@ -361,8 +476,25 @@ def test_cli_odds_text_and_json(capsys):
     exact = attack_odds(CARDS, u[T34], u[PZ4], AttackOrders((0,)), DefenseContext(), units=u)
     assert d["outcomes"] == pytest.approx(exact.outcomes)
     assert d["weapons"] == [{"weapon": "76 mm F-34", "rolls": 1, "attack_value": 10, "damage_index": 7}]
-    assert main(["odds", "Tiger I", "8.8", "T-70", "--defense-mod", "2", "--hindrances", "1", "--crew", "veteran",
-                 "--variant", "classic"]) == 0
+    assert (
+        main(
+            [
+                "odds",
+                "Tiger I",
+                "8.8",
+                "T-70",
+                "--defense-mod",
+                "2",
+                "--hindrances",
+                "1",
+                "--crew",
+                "veteran",
+                "--variant",
+                "classic",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "needs 8" in out and "Defense 5" in out and "veteran crew +1" in out and "destroyed" in out
     assert main(["odds", "de_grenadiers", "1+2", "su_rifles", "--endurance", "7", "--json"]) == 0
@@ -371,18 +503,21 @@ def test_cli_odds_text_and_json(capsys):
     assert d["defense"] == 0 and d["outcomes"]["damage_card"] > 0
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["de_tiger_i", "2", "su_t34_76"], "bullets"),
-    (["de_tiger_i", "7", "su_t34_76"], "no weapon 7"),
-    (["Matilda", "1", "su_t34_76"], "no unit card"),
-    (["T-34", "1", "de_tiger_i"], "several"),
-    (["de_tiger_i", "1", "su_t34_76", "--endurance", "40"], "Endurance 1..14"),
-    # found by trying hexwar as a new user: an OverflowError traceback, a message naming an
-    # instance id "nope#1", and an empty name listing all 70 cards
-    (["de_tiger_i", "1", "su_t34_76", "--defense-mod", "99999999999999999999999"], "--defense-mod"),
-    (["de_tiger_i", "1", "su_t34_76", "--card", "nope"], "unknown Command card 'nope'"),
-    (["", "1", "su_t34_76"], "empty unit name"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["de_tiger_i", "2", "su_t34_76"], "bullets"),
+        (["de_tiger_i", "7", "su_t34_76"], "no weapon 7"),
+        (["Matilda", "1", "su_t34_76"], "no unit card"),
+        (["T-34", "1", "de_tiger_i"], "several"),
+        (["de_tiger_i", "1", "su_t34_76", "--endurance", "40"], "Endurance 1..14"),
+        # found by trying hexwar as a new user: an OverflowError traceback, a message naming an
+        # instance id "nope#1", and an empty name listing all 70 cards
+        (["de_tiger_i", "1", "su_t34_76", "--defense-mod", "99999999999999999999999"], "--defense-mod"),
+        (["de_tiger_i", "1", "su_t34_76", "--card", "nope"], "unknown Command card 'nope'"),
+        (["", "1", "su_t34_76"], "empty unit name"),
+    ],
+)
 def test_cli_odds_errors_are_one_clear_line(capsys, args, message):
     assert main(["odds", *args]) == 2
     err = capsys.readouterr().err

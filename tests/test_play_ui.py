@@ -119,8 +119,18 @@ def test_clicks_and_keys_change_the_game_exactly_as_the_same_commands(window):
     assert ctl.card == pz
     deploy = H("B05")
     d.click(deploy)
-    same(Commit("german", pz, deploy, crew=next(c.crew for c in b.legal_commands()
-                                                  if isinstance(c, Commit) and c.unit == pz and c.hex == deploy)))
+    same(
+        Commit(
+            "german",
+            pz,
+            deploy,
+            crew=next(
+                c.crew
+                for c in b.legal_commands()
+                if isinstance(c, Commit) and c.unit == pz and c.hex == deploy
+            ),
+        )
+    )
     assert a.units[pz].hex == deploy
     end_phase_for_both(Phase.COMMITMENT)
     assert a.phase == Phase.MOVEMENT and a.to_act == "german"
@@ -131,9 +141,17 @@ def test_clicks_and_keys_change_the_game_exactly_as_the_same_commands(window):
     reach = movement.unit_reach(b, pz)
     assert reach is not None and set(ctl.reach_costs()) == set(reach.destinations())
     rng = max(w.range for w in ruleset.weapons(pz) if w.range)
-    enemies = [u for u, s in sorted(b.units.items()) if s.side == "soviet" and s.crewing is None and s.hex is not None]
-    best = sorted((h.distance(b.units[e].hex), h.offset, h, e) for h in reach.destinations() for e in enemies
-                  if ruleset.sees(b, h, b.units[e].hex)[0] and h.distance(b.units[e].hex) <= rng)
+    enemies = [
+        u
+        for u, s in sorted(b.units.items())
+        if s.side == "soviet" and s.crewing is None and s.hex is not None
+    ]
+    best = sorted(
+        (h.distance(b.units[e].hex), h.offset, h, e)
+        for h in reach.destinations()
+        for e in enemies
+        if ruleset.sees(b, h, b.units[e].hex)[0] and h.distance(b.units[e].hex) <= rng
+    )
     assert best, "no hex to fire from"
     rifles = best[0][3]
     rh = b.units[rifles].hex
@@ -156,7 +174,9 @@ def test_clicks_and_keys_change_the_game_exactly_as_the_same_commands(window):
     assert "ATTACK ODDS (EXACT)" in texts
     odds = ctl.odds()
     assert odds is not None and abs(sum(odds.outcomes.values()) - 1.0) < 1e-9
-    ws = next(ok for t, at_crew, ok in targeting.legal_targets(b, "german", pz) if t == rifles and not at_crew)
+    ws = next(
+        ok for t, at_crew, ok in targeting.legal_targets(b, "german", pz) if t == rifles and not at_crew
+    )
     d.key(key.ENTER)
     same(Declare("german", pz, rifles, tuple(ws[:2]), False))
     end_phase_for_both(Phase.DECLARATION)
@@ -267,8 +287,9 @@ def test_click_at_a_hex_centre_picks_that_hex_at_pixel_ratios(window, ratio):
                 continue
             x, y = window.screen_point(h)
             px, py = int(x * ratio), int((Hh - y) * ratio)
-            want = looks.centre_colour(bm.terrain_at(h).key, int(bm.level_at(h)), bool(bm.road[bm.index(h)]),
-                                       bool(bm.has_rubble(h)))
+            want = looks.centre_colour(
+                bm.terrain_at(h).key, int(bm.level_at(h)), bool(bm.road[bm.index(h)]), bool(bm.has_rubble(h))
+            )
             got = img[py, px, :3].astype(int)
             assert max(abs(got[i] - want[i]) for i in range(3)) <= 12, (h.label, ratio, got, want)
             checked += 1
@@ -290,8 +311,12 @@ def test_help_overlay_and_game_over_screen(window):
     assert not window.flags.show_help
     # play the game out with two computer players and check the result screen
     clock = ManualClock()
-    window.set_game(a, ai={s: make_player("random", s, 3) for s in ("german", "soviet")}, clock=clock,
-                    pace=Pace(0.0, 0.0, 0.0, 0.0))
+    window.set_game(
+        a,
+        ai={s: make_player("random", s, 3) for s in ("german", "soviet")},
+        clock=clock,
+        pace=Pace(0.0, 0.0, 0.0, 0.0),
+    )
     for _ in range(4000):
         if a.over:
             break

@@ -39,8 +39,16 @@ SEED = 7
 
 
 def window_for(state, ai=None, size=(1200, 800), **kw) -> PlayWindow:
-    return PlayWindow(state, ai=ai if ai is not None else {}, width=size[0], height=size[1], visible=False,
-                      schedule=False, clock=ManualClock(), **kw)
+    return PlayWindow(
+        state,
+        ai=ai if ai is not None else {},
+        width=size[0],
+        height=size[1],
+        visible=False,
+        schedule=False,
+        clock=ManualClock(),
+        **kw,
+    )
 
 
 def press(win: PlayWindow, sym: int, mods: int = 0) -> None:
@@ -83,7 +91,10 @@ def test_over_the_hand_limit_the_draw_phase_prompts_and_has_a_discard_button():
     draw = next(a for a in ctl.actions() if a.label.startswith("Draw"))
     draw.run()
     assert isinstance(g.commands[-1], Draw) and g.to_act == side
-    assert "over the limit" in ctl.prompt() and f"units {len(g.hand_units[side])}/{HAND_LIMIT_UNITS}" in ctl.prompt()
+    assert (
+        "over the limit" in ctl.prompt()
+        and f"units {len(g.hand_units[side])}/{HAND_LIMIT_UNITS}" in ctl.prompt()
+    )
     assert "End phase: not yet" in ctl.end_phase_line() and "discard" in ctl.end_phase_line()
     pick = next(a for a in ctl.actions() if a.label == "Pick a card to discard")
     assert pick.primary
@@ -92,7 +103,9 @@ def test_over_the_hand_limit_the_draw_phase_prompts_and_has_a_discard_button():
     discard = next(a for a in ctl.actions() if a.label == "Discard")
     n = len(g.hand_units[side]) + len(g.hand_commands[side])
     discard.run()
-    assert isinstance(g.commands[-1], Discard) and len(g.hand_units[side]) + len(g.hand_commands[side]) == n - 1
+    assert (
+        isinstance(g.commands[-1], Discard) and len(g.hand_units[side]) + len(g.hand_commands[side]) == n - 1
+    )
 
 
 # -- item 2: the starting hand -------------------------------------------------------------------------
@@ -124,8 +137,11 @@ def test_starting_hand_shows_cards_in_full_marks_crew_needs_and_warns_before_kee
         assert "needs tank crew" in win.screen_texts()  # picked without a crew: marked in red
         assert "T-34" in ctl.prompt() and "still needs a tank crew card" in ctl.prompt()
         for c in cards:
-            if len(ctl.hand_pick) < g.scenario.sides["soviet"].hand_size and not c.startswith("su_tank_crew") \
-                    and c != t34:
+            if (
+                len(ctl.hand_pick) < g.scenario.sides["soviet"].hand_size
+                and not c.startswith("su_tank_crew")
+                and c != t34
+            ):
                 ctl.pick_card(c)
         press(win, key.ENTER)  # Keep hand: a warning first, nothing is kept
         assert g.phase == Phase.SETUP and ctl.error and "needs a tank crew card" in ctl.message
@@ -141,11 +157,13 @@ def test_a_card_that_cannot_be_used_is_refused_with_the_rules_reason():
     # the Soviet keeps a T-34 without its tank crew
     t34 = next(c for c in g.reserves["soviet"] if c.startswith("su_t34_76"))
     rest = [c for c in g.reserves["soviet"] if c != t34 and not c.startswith("su_tank_crew")]
-    g.apply(ChooseHand("soviet", (t34, *rest[:g.scenario.sides["soviet"].hand_size - 1])))
+    g.apply(ChooseHand("soviet", (t34, *rest[: g.scenario.sides["soviet"].hand_size - 1])))
     advance_to(g, Phase.COMMITMENT, "soviet")
     ctl = PlayController(g, ai={"german": make_player("standard", "german", 1)}, clock=ManualClock())
     ctl.pick_card(t34)
-    assert "cannot be used now" in ctl.message and "needs a tank crew card from your hand (R5.2)" in ctl.message
+    assert (
+        "cannot be used now" in ctl.message and "needs a tank crew card from your hand (R5.2)" in ctl.message
+    )
     assert "commitment phase)" not in ctl.message and "crew=" not in ctl.message
 
 
@@ -219,12 +237,19 @@ def test_a_whole_turn_is_played_with_the_keyboard_alone():
             elif ph == Phase.RESOLUTION:
                 press(win, key.R)
             elif ph == Phase.DRAW:
-                press(win, key.ENTER if (any(isinstance(c, Draw | Discard) for c in g.legal_commands())
-                                         or ctl.card is not None) else key.SPACE)
+                press(
+                    win,
+                    key.ENTER
+                    if (
+                        any(isinstance(c, Draw | Discard) for c in g.legal_commands()) or ctl.card is not None
+                    )
+                    else key.SPACE,
+                )
             else:
                 press(win, key.SPACE)
-            assert len(g.commands) > n or ctl.card is not None or ctl.pass_to is not None, \
+            assert len(g.commands) > n or ctl.card is not None or ctl.pass_to is not None, (
                 f"{ph} {side}: a key did nothing ({ctl.status()})"
+            )
         assert g.turn == 2, (g.turn, g.phase)
         kinds = {type(c) for c in g.commands}
         assert {Commit, Move, EndPhase, Draw} <= kinds
@@ -270,8 +295,11 @@ def test_status_lines_go_stale_after_the_next_command_and_automatic_ends_are_sai
     auto = AutoEnds()
     from hexwar.game.events import Event
 
-    ev = [Event("phase", "x", {"phase": "movement", "turn": 2}), Event("end_phase", "x", {"side": "german"}),
-          Event("phase", "x", {"phase": "declaration", "turn": 2})]
+    ev = [
+        Event("phase", "x", {"phase": "movement", "turn": 2}),
+        Event("end_phase", "x", {"side": "german"}),
+        Event("phase", "x", {"phase": "declaration", "turn": 2}),
+    ]
     (a,) = auto.feed(ev)
     assert (a.side, a.phase) == ("soviet", "movement") and "ended automatically" in a.text
     # and in a real game the log says so
@@ -280,8 +308,13 @@ def test_status_lines_go_stale_after_the_next_command_and_automatic_ends_are_sai
     for _ in range(200):
         if any(ln.kind == "auto_end" for ln in ctl2.log) or g2.turn > 2:
             break
-        ctl2.issue(next(c for c in g2.legal_commands() if isinstance(c, EndPhase | Draw | Discard | Resolve
-                                                                      | ChooseHand)))
+        ctl2.issue(
+            next(
+                c
+                for c in g2.legal_commands()
+                if isinstance(c, EndPhase | Draw | Discard | Resolve | ChooseHand)
+            )
+        )
     assert any(ln.kind == "auto_end" and "ended automatically (nothing to do)" in ln.text for ln in ctl2.log)
 
 
@@ -314,13 +347,18 @@ def test_panels_lay_out_without_overlapping_texts_or_buttons(size):
         cards = [(w.x, w.y, w.x + w.w, w.y + w.h) for w in p.widgets if w.tip.startswith("card ")]
 
         def on_card(b) -> bool:
-            return any(c[0] - 1 <= b[0] and b[2] <= c[2] + 1 and c[1] - 8 <= b[1] and b[3] <= c[3] + 8 for c in cards)
+            return any(
+                c[0] - 1 <= b[0] and b[2] <= c[2] + 1 and c[1] - 8 <= b[1] and b[3] <= c[3] + 8 for c in cards
+            )
 
         texts = [b for b in p.text_boxes if b[5] == 0 and not on_card(b)]  # every panel text but card faces
         assert _overlaps(texts) == [], size
         msg = [b for b in texts if lay.hand[3] - 46 <= b[1] < lay.hand[3]]
-        buttons = [(w.x, w.y, w.x + w.w, w.y + w.h, w.tip) for w in p.widgets if w.z == 0 and w.action is not None
-                   and not w.tip.startswith("card ")]
+        buttons = [
+            (w.x, w.y, w.x + w.w, w.y + w.h, w.tip)
+            for w in p.widgets
+            if w.z == 0 and w.action is not None and not w.tip.startswith("card ")
+        ]
         assert _overlaps(buttons) == [], size
         for b in top + msg:  # nothing drawn past the window's edge
             assert -1 <= b[0] and b[2] <= size[0] + 1, b
@@ -347,12 +385,15 @@ def test_after_a_resize_the_map_fits_its_new_area():
 # -- item 4: colour-blind safe states -------------------------------------------------------------------------
 #: Machado, Oliveira and Fernandes (2009), severity 1.0, on linear RGB.
 CVD = {
-    "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
-                            [-0.003882, -0.048116, 1.051998]]),
-    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
-                              [-0.011820, 0.042940, 0.968881]]),
-    "tritanopia": np.array([[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
-                            [0.004733, 0.691367, 0.303900]]),
+    "protanopia": np.array(
+        [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]
+    ),
+    "deuteranopia": np.array(
+        [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+    ),
+    "tritanopia": np.array(
+        [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]]
+    ),
     "normal": np.eye(3),
 }
 
@@ -378,8 +419,10 @@ def test_the_machado_matrices_keep_grey_and_confuse_red_with_green_for_deuterano
     grey = simulate([128, 128, 128], "deuteranopia")
     assert abs(grey[1]) < 1.5 and abs(grey[2]) < 1.5
     red, green = simulate([200, 60, 40], "deuteranopia"), simulate([60, 150, 60], "deuteranopia")
-    assert np.linalg.norm(red - green) < np.linalg.norm(simulate([200, 60, 40], "normal")
-                                                        - simulate([60, 150, 60], "normal")) / 2
+    assert (
+        np.linalg.norm(red - green)
+        < np.linalg.norm(simulate([200, 60, 40], "normal") - simulate([60, 150, 60], "normal")) / 2
+    )
 
 
 def _ring_pixel(win, img, h, frac):
@@ -406,8 +449,13 @@ def test_state_colours_stay_apart_under_simulated_colour_vision_deficiencies(pal
         ctl = win.controller
         ctl.confirm_pass()
         ring = {}
-        hexes = {"selection": H("E05"), "target": H("G05"), "hindered": H("E07"), "cursor": H("G07"),
-                 "los_clear": H("D06")}
+        hexes = {
+            "selection": H("E05"),
+            "target": H("G05"),
+            "hindered": H("E07"),
+            "cursor": H("G07"),
+            "los_clear": H("D06"),
+        }
         win.mapview.camera.center = win.mapview.layout.hex_to_pixel(H("F06"))
         win._ui_key = None
         win.refresh()
@@ -426,13 +474,25 @@ def test_state_colours_stay_apart_under_simulated_colour_vision_deficiencies(pal
             from hexwar.render.offscreen import save_png
 
             save_png(img, __import__("os").environ["HEXWAR_TEST_PNG"] + f"-{palette}.png")
-        fracs = {"selection": 0.89, "target": 0.9, "hindered": 0.92, "cursor": 0.9, "los_clear": 0.9, "pending": 0.88}
+        fracs = {
+            "selection": 0.89,
+            "target": 0.9,
+            "hindered": 0.92,
+            "cursor": 0.9,
+            "los_clear": 0.9,
+            "pending": 0.88,
+        }
         for name, h in hexes.items():
             ring[name] = _ring_pixel(win, img, h, fracs[name])
         for name, px in ring.items():  # the sampled pixel is the state's own colour
-            want = {"selection": looks.overlay["highlight"], "target": looks.overlay["target"],
-                    "hindered": looks.overlay["los_hindered"], "cursor": looks.overlay["cursor"],
-                    "los_clear": looks.overlay["los_clear"], "pending": looks.overlay["pending"]}[name]
+            want = {
+                "selection": looks.overlay["highlight"],
+                "target": looks.overlay["target"],
+                "hindered": looks.overlay["los_hindered"],
+                "cursor": looks.overlay["cursor"],
+                "los_clear": looks.overlay["los_clear"],
+                "pending": looks.overlay["pending"],
+            }[name]
             assert np.abs(px[:3].astype(int) - np.array(want[:3])).max() <= 40, (name, px, want)
         worst = []
         for kind in CVD:
@@ -476,7 +536,9 @@ def test_quitting_a_game_in_progress_asks_first_and_the_last_game_is_offered_at_
     write_save(old, tmp_path / "game_small-1.json", {"german": "human", "soviet": "standard"})
     (tmp_path / "junk.json").write_text("{not json")
     offer = latest_autosave()
-    assert offer is not None and offer.path == tmp_path / "game_small-1.json" and "movement phase" in offer.text
+    assert (
+        offer is not None and offer.path == tmp_path / "game_small-1.json" and "movement phase" in offer.text
+    )
     fresh = scenario("game_small").new_game(seed=SEED + 1)
     win = window_for(fresh, offer=offer)
     try:
@@ -526,8 +588,12 @@ def test_the_bonus_roll_buttons_pass_the_picked_rolls_to_resolve():
     g = scenario("game_small").new_game(seed=SEED)
     players = {s: make_player("standard", s, SEED) for s in ("german", "soviet")}
     for _ in range(3000):
-        if g.phase == Phase.RESOLUTION and g.to_act == "german" and g.hand_commands["german"] and any(
-                a.side == "german" and not a.resolved and bonus_rolls(g, n) for n, a in g.attacks.items()):
+        if (
+            g.phase == Phase.RESOLUTION
+            and g.to_act == "german"
+            and g.hand_commands["german"]
+            and any(a.side == "german" and not a.resolved and bonus_rolls(g, n) for n, a in g.attacks.items())
+        ):
             break
         assert not g.over
         g.apply(players[g.to_act].choose(g))
@@ -565,7 +631,10 @@ def test_the_terminal_groups_long_hex_lists_and_answers_odds(monkeypatch, capsys
     g = scenario("game_small").new_game(seed=SEED)
     players = {s: make_player("standard", s, SEED) for s in ("german", "soviet")}
     for _ in range(3000):
-        if g.phase == Phase.ARTILLERY and sum(isinstance(c, TargetArtillery) for c in g.legal_commands()) > 20:
+        if (
+            g.phase == Phase.ARTILLERY
+            and sum(isinstance(c, TargetArtillery) for c in g.legal_commands()) > 20
+        ):
             break
         g.apply(players[g.to_act].choose(g))
     cmds = g.legal_commands()
@@ -573,8 +642,9 @@ def test_the_terminal_groups_long_hex_lists_and_answers_odds(monkeypatch, capsys
     lines, numbered, groups = TerminalPlayer.menu(g, cmds)
     assert len(lines) < len(cmds) - 15 and len(numbered) + sum(len(m) for m in groups.values()) == len(cmds)
     art = next(k for k, m in groups.items() if all(isinstance(c, TargetArtillery) for c in m.values()))
-    assert len(groups[art]) == len(arts) and any("artillery mission" in ln and f"{len(arts)} hexes" in ln
-                                                 for ln in lines)
+    assert len(groups[art]) == len(arts) and any(
+        "artillery mission" in ln and f"{len(arts)} hexes" in ln for ln in lines
+    )
     target = arts[3]
     answers = iter([f"{art} Z99", f"{art} {g.hex_label(target.hex).lower()}"])
     monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
@@ -646,8 +716,9 @@ def test_the_los_label_gives_way_to_move_costs_and_the_panels_are_opaque():
         res = ctl.los(b=far)
         assert win._los_overlay(res).los.reason == ""  # the tooltip says it; the badges stay readable
         ctl.select(None)
-        ctl.selected = next(u for u in sorted(g.units) if g.units[u].side != ctl.shown_side
-                            and g.units[u].hex is not None)
+        ctl.selected = next(
+            u for u in sorted(g.units) if g.units[u].side != ctl.shown_side and g.units[u].hex is not None
+        )
         res = ctl.los(b=far)
         assert res is not None and not ctl.reach_costs()  # an enemy selected: no move costs shown
         assert win._los_overlay(res).los.reason != ""
@@ -696,8 +767,13 @@ def test_the_computers_last_words_do_not_stay_into_the_persons_next_phase():
         if g.turn > 2 or checked >= 3:
             break
         if ctl.my_turn():
-            ctl.issue(next(c for c in g.legal_commands() if isinstance(c, EndPhase | Draw | Discard | Resolve
-                                                                         | ChooseHand)))
+            ctl.issue(
+                next(
+                    c
+                    for c in g.legal_commands()
+                    if isinstance(c, EndPhase | Draw | Discard | Resolve | ChooseHand)
+                )
+            )
             continue
         where = (g.turn, g.phase)
         clock.advance(10.0)

@@ -69,8 +69,12 @@ def close(a: tuple[int, ...], b: RGBA | tuple[int, ...], tol: int = TOL) -> bool
 
 def expected_centre(m: BattleMap, h: Hex, looks) -> RGBA:
     row, col = m.index(h)
-    return looks.centre_colour(m.terrain_at(h).key, int(m.level[row, col]), road=bool(m.road[row, col]),
-                               rubble=bool(m.rubble[row, col]))
+    return looks.centre_colour(
+        m.terrain_at(h).key,
+        int(m.level[row, col]),
+        road=bool(m.road[row, col]),
+        rubble=bool(m.rubble[row, col]),
+    )
 
 
 def fitted_camera(m: BattleMap, size=(820, 360), ratio=1.0) -> Camera:
@@ -118,7 +122,7 @@ def test_unit_counter_is_drawn_above_terrain_regardless_of_creation_order(win, l
     m.add_wreck(h, "de-1")
     cx, cy = cam.hex_center_screen(h)
     side = COUNTER_SIZE * view.layout.size * cam.zoom
-    symbol_centre = (cx, cy + 0.09 * side)          # the paper of the vehicle symbol box
+    symbol_centre = (cx, cy + 0.09 * side)  # the paper of the vehicle symbol box
     bar_left = (cx - 0.3 * side, cy - 0.405 * side)  # the endurance bar, over the wreck counter
     img = render_view(view)
     sov = looks.side("soviet")
@@ -134,10 +138,16 @@ def test_unit_counter_is_drawn_above_terrain_regardless_of_creation_order(win, l
 
 def _build_view(win, m: BattleMap, cam: Camera) -> MapView:
     view = MapView(m, win, camera=cam)
-    view.set_counters([CounterView(Hex.from_offset(1, 1), "german", "infantry", "Gren", 3, 6, True, "veteran"),
-                       CounterView(Hex.from_offset(1, 1), "german", "vehicle", "Pz IV", 6, 6)])
+    view.set_counters(
+        [
+            CounterView(Hex.from_offset(1, 1), "german", "infantry", "Gren", 3, 6, True, "veteran"),
+            CounterView(Hex.from_offset(1, 1), "german", "vehicle", "Pz IV", 6, 6),
+        ]
+    )
     view.set_overlay("reach", ReachOverlay({Hex.from_offset(2, 1): 1, Hex.from_offset(3, 1): 2}))
-    view.set_overlay("heat", HeatmapOverlay({Hex.from_offset(0, 0): 1.0, Hex.from_offset(0, 1): 0.0}, title="test"))
+    view.set_overlay(
+        "heat", HeatmapOverlay({Hex.from_offset(0, 0): 1.0, Hex.from_offset(0, 1): 0.0}, title="test")
+    )
     return view
 
 
@@ -159,7 +169,9 @@ def test_nothing_vanishes_after_garbage_collection(win):
     # and the image really holds counters, labels and the legend
     g = default_looks().side("german").fill
     assert (np.abs(after[..., :3].astype(int) - g[:3]).sum(axis=2) <= 3).sum() > 50
-    assert (np.abs(after[..., :3].astype(int) - default_looks().overlay["legend_back"][:3]).sum(axis=2) <= 6).sum() > 500
+    assert (
+        np.abs(after[..., :3].astype(int) - default_looks().overlay["legend_back"][:3]).sum(axis=2) <= 6
+    ).sum() > 500
 
 
 def test_resize_keeps_the_map_anchored(win, looks):
@@ -201,12 +213,17 @@ def test_click_at_a_hex_centre_picks_that_hex(win, looks, ratio):
     view.delete()
 
 
-def _window_and_offscreen(m: BattleMap, samples: int, looks, use_cache: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _window_and_offscreen(
+    m: BattleMap, samples: int, looks, use_cache: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     from pyglet import gl
     from pyglet.window import Window
 
-    cfg = (gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8) if samples > 1
-           else gl.Config(double_buffer=True, alpha_size=8))
+    cfg = (
+        gl.Config(double_buffer=True, sample_buffers=1, samples=samples, alpha_size=8)
+        if samples > 1
+        else gl.Config(double_buffer=True, alpha_size=8)
+    )
     try:
         w = Window(300, 200, visible=False, config=cfg)
     except Exception:
@@ -278,9 +295,16 @@ def test_heatmap_colours_hexes_and_draws_a_legend(win, looks):
     for stop in (stops[0], stops[-1]):
         assert (np.abs(legend - stop[:3]).sum(axis=1) <= 9).any()
     # the same values given as a dict draw the same image
-    as_dict = {Hex.from_offset(c, r): vals[r, c] for r in range(5) for c in range(6) if np.isfinite(vals[r, c])}
-    img2 = render_map(m, size=(600, 400), camera=cam, overlays={"heat": HeatmapOverlay(as_dict, title="P(fire)")},
-                      show_labels=False)
+    as_dict = {
+        Hex.from_offset(c, r): vals[r, c] for r in range(5) for c in range(6) if np.isfinite(vals[r, c])
+    }
+    img2 = render_map(
+        m,
+        size=(600, 400),
+        camera=cam,
+        overlays={"heat": HeatmapOverlay(as_dict, title="P(fire)")},
+        show_labels=False,
+    )
     assert np.array_equal(img, img2)
 
 
@@ -288,8 +312,15 @@ def test_los_overlay_marks_blocking_and_hindering_hexes(win, looks):
     m = BattleMap.new(8, 5)
     a, b = Hex.from_offset(1, 2), Hex.from_offset(6, 2)
     hind, block = Hex.from_offset(3, 2), Hex.from_offset(4, 2)
-    lv = LosView(a, b, "blocked", intervening=(Hex.from_offset(2, 2), hind, block, Hex.from_offset(5, 2)),
-                 hindering=(hind,), blocking=(block,), reason="blocked by woods in E03")
+    lv = LosView(
+        a,
+        b,
+        "blocked",
+        intervening=(Hex.from_offset(2, 2), hind, block, Hex.from_offset(5, 2)),
+        hindering=(hind,),
+        blocking=(block,),
+        reason="blocked by woods in E03",
+    )
     cam = fitted_camera(m, (560, 330))
     base = render_map(m, size=(560, 330), camera=cam, show_labels=False)
     img = render_map(m, size=(560, 330), camera=cam, overlays={"los": LosOverlay(lv)}, show_labels=False)
@@ -327,7 +358,9 @@ def test_painting_a_hex_recolours_the_single_ground_list_in_place(win, looks):
     img = render_view(view)
     assert view.vertex_lists("ground")[0] is ground_list  # recoloured, not rebuilt
     assert close(pixel(img, cam, *cam.hex_center_screen(h)), looks.ground_colour("water", 2))
-    assert close(pixel(img, cam, *cam.hex_center_screen(Hex.from_offset(1, 1))), looks.ground_colour("clear", 0))
+    assert close(
+        pixel(img, cam, *cam.hex_center_screen(Hex.from_offset(1, 1))), looks.ground_colour("clear", 0)
+    )
     # a contour now rings the raised hex: pixels just inside its hexsides show the contour colour
     assert view.layer_vertex_counts()["contour"] == 6 * 4
     view.delete()
@@ -352,7 +385,7 @@ def test_labels_and_grid_toggle(win):
     # labels sit in the top part of each hex, never at its centre
     cx, cy = cam.hex_center_screen(Hex.from_offset(1, 1))
     row = with_labels.shape[0] - 1 - int(cy)
-    assert not changed[row - 5:row + 5, int(cx) - 5:int(cx) + 5].any()
+    assert not changed[row - 5 : row + 5, int(cx) - 5 : int(cx) + 5].any()
     assert np.any(with_labels != no_grid)
 
 
@@ -477,7 +510,9 @@ def test_viewport_cache_draws_what_direct_drawing_does_and_follows_pans(win):
     assert same_picture(img, render_view(direct, samples=1))
     side = COUNTER_SIZE * 32 * cam.zoom
     x, y = cam.hex_center_screen(target)
-    assert close(pixel(img, cam, x + 0.15 * side, y + 0.09 * side), default_looks().side("german").symbol_fill)
+    assert close(
+        pixel(img, cam, x + 0.15 * side, y + 0.09 * side), default_looks().side("german").symbol_fill
+    )
     cam.pan(-300, 0)  # past the margin: rebuilt
     direct_cam.pan(-300, 0)
     assert same_picture(render_view(cached, samples=1), render_view(direct, samples=1))
@@ -487,7 +522,9 @@ def test_viewport_cache_draws_what_direct_drawing_does_and_follows_pans(win):
     m.set_terrain(h, "water")
     img = render_view(cached, samples=1)
     assert cached.cache_builds == 3
-    assert close(pixel(img, cam, *cam.hex_center_screen(h)), default_looks().ground_colour("water", m.level_at(h)))
+    assert close(
+        pixel(img, cam, *cam.hex_center_screen(h)), default_looks().ground_colour("water", m.level_at(h))
+    )
     cached.delete()
     direct.delete()
 
@@ -531,8 +568,13 @@ def test_far_out_the_terrain_comes_from_the_cached_map_image(win, looks):
     cam.zoom = 16.0 / 32.0  # hexes of 16 pixels: the far-out image, 1:1
     cam.center = (cam.center[0] + 0.3, cam.center[1] - 0.2)  # off the texel grid on purpose
     imp = MapView(m, win, camera=cam, use_cache=False, use_impostor=True)
-    geo = MapView(m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), use_cache=False,
-                  use_impostor=False)
+    geo = MapView(
+        m,
+        win,
+        camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center),
+        use_cache=False,
+        use_impostor=False,
+    )
     assert imp.impostor_active() and not geo.impostor_active()
     a = render_view(imp)
     b = render_view(geo)
@@ -565,9 +607,14 @@ def test_a_new_map_size_keeps_counters_and_drops_overlays_that_no_longer_fit(win
     assert close(pixel(img, cam, x, y + 0.09 * side), looks.side("soviet").symbol_fill)
 
 
-@pytest.mark.parametrize(("opt", "value", "shown"), [("--pixel-ratio", "9", "0.25<=x<=4.0"),
-                                                     ("--zoom", "100", "0.02<=x<=8.0"),
-                                                     ("--pixel-ratio", "lots", "'lots' is not a valid float")])
+@pytest.mark.parametrize(
+    ("opt", "value", "shown"),
+    [
+        ("--pixel-ratio", "9", "0.25<=x<=4.0"),
+        ("--zoom", "100", "0.02<=x<=8.0"),
+        ("--pixel-ratio", "lots", "'lots' is not a valid float"),
+    ],
+)
 def test_render_refuses_out_of_range_values_in_one_sentence(capsys, tmp_path, opt, value, shown):
     from hexwar.cli import main
 
@@ -585,7 +632,9 @@ def _colour_count(img: np.ndarray, cam: Camera, h: Hex, colour: RGBA, radius: fl
     n = 0
     for sx in np.arange(x - radius * s, x + radius * s, 1.0):
         for sy in np.arange(y - radius * s, y + radius * s, 1.0):
-            if (sx - x) ** 2 + (sy - y) ** 2 <= (radius * s) ** 2 and close(pixel(img, cam, sx, sy), colour, tol):
+            if (sx - x) ** 2 + (sy - y) ** 2 <= (radius * s) ** 2 and close(
+                pixel(img, cam, sx, sy), colour, tol
+            ):
                 n += 1
     return n
 

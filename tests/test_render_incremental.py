@@ -54,8 +54,16 @@ def counters(n: int = 30) -> list[CounterView]:
     out = []
     for i in range(n):
         h = Hex.from_offset(int(rng.integers(0, 24)), int(rng.integers(0, 16)))
-        out.append(CounterView(h, "german" if i % 2 else "soviet", ("infantry", "vehicle", "gun")[i % 3], f"U{i}",
-                               1 + i % 3, 3))
+        out.append(
+            CounterView(
+                h,
+                "german" if i % 2 else "soviet",
+                ("infantry", "vehicle", "gun")[i % 3],
+                f"U{i}",
+                1 + i % 3,
+                3,
+            )
+        )
     return out
 
 
@@ -70,11 +78,15 @@ def test_a_moved_counter_rebuilds_two_stacks_and_redraws_only_around_them(win, m
     render_view(view, samples=1)
     built = []
     real = mapview.build_counters
-    monkeypatch.setattr(mapview, "build_counters", lambda stack, *a, **k: built.append(stack) or real(stack, *a, **k))
+    monkeypatch.setattr(
+        mapview, "build_counters", lambda stack, *a, **k: built.append(stack) or real(stack, *a, **k)
+    )
     comp = view.composite_builds
     moved = list(us)
-    moved[0] = CounterView(Hex.from_offset(12, 9), *[getattr(us[0], f) for f in ("side", "unit_type", "label",
-                                                                                   "endurance", "endurance_max")])
+    moved[0] = CounterView(
+        Hex.from_offset(12, 9),
+        *[getattr(us[0], f) for f in ("side", "unit_type", "label", "endurance", "endurance_max")],
+    )
     view.set_counters(moved)
     old_hex, new_hex = us[0].hex, Hex.from_offset(12, 9)
     assert {s[0].hex for s in built} <= {old_hex, new_hex}  # only the two stacks touched
@@ -116,7 +128,9 @@ def test_a_zoom_step_rebuilds_the_base_in_strips_showing_the_old_image_meanwhile
     assert frames == strips + 2
     assert view.cache_builds == 2
     stripped = render_view(view)
-    one_go = MapView(m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), cache_samples=4)
+    one_go = MapView(
+        m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), cache_samples=4
+    )
     one_go.set_counters(view.counters)
     whole = render_view(one_go)
     diff = np.abs(stripped.astype(int) - whole.astype(int))
@@ -162,7 +176,9 @@ def test_the_grid_laid_on_the_base_looks_like_the_grid_drawn_with_it(win):
     cam = Camera(viewport=(420, 300), zoom=1.6)
     cam.center_on(Hex.from_offset(12, 8))
     cached = MapView(m, win, camera=cam, cache_samples=4)
-    direct = MapView(m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), use_cache=False)
+    direct = MapView(
+        m, win, camera=Camera(viewport=cam.viewport, zoom=cam.zoom, center=cam.center), use_cache=False
+    )
     a, b = render_view(cached, samples=4), render_view(direct, samples=4)
     diff = np.abs(a.astype(int) - b.astype(int))[..., :3]
     assert np.mean(np.all(diff <= 3, axis=2)) > 0.97

@@ -140,8 +140,10 @@ def test_every_terrain_type_has_a_look_and_level_shading_lightens():
     c0 = looks.ground_colour("clear", 0)
     c3 = looks.ground_colour("clear", 3)
     # level 3 is 3 steps toward the tint
-    assert c3 == tuple(round(a * (1 - 3 * looks.level_step) + b * 3 * looks.level_step)
-                       for a, b in zip(c0, looks.level_tint, strict=True))
+    assert c3 == tuple(
+        round(a * (1 - 3 * looks.level_step) + b * 3 * looks.level_step)
+        for a, b in zip(c0, looks.level_tint, strict=True)
+    )
 
 
 def test_building_styles_are_distinct_by_dr():
@@ -154,8 +156,10 @@ def test_building_styles_are_distinct_by_dr():
 
 def test_looks_file_problems_are_all_reported(tmp_path):
     bad = tmp_path / "looks.toml"
-    bad.write_text('schema_version = 1\n[map]\nbackground = "#12345"\n[terrain.woods]\nfill = "#6f8c55"\n'
-                   'detail = "#4e6a3b"\npattern = "forest"\n')
+    bad.write_text(
+        'schema_version = 1\n[map]\nbackground = "#12345"\n[terrain.woods]\nfill = "#6f8c55"\n'
+        'detail = "#4e6a3b"\npattern = "forest"\n'
+    )
     with pytest.raises(ValidationError) as exc:
         load_looks(bad)
     text = str(exc.value)
@@ -192,14 +196,16 @@ def test_mesh_builder_and_concat_offsets_indices():
     assert m.indices.size == 6 + 3 * 6
     both = Mesh.concat([m, m])
     assert both.vertex_count == 24
-    assert both.indices[len(m.indices):].min() == 12
+    assert both.indices[len(m.indices) :].min() == 12
     assert int(both.indices.max()) == 23
 
 
 def test_instanced_rotates_scales_and_offsets():
     b = MeshBuilder()
     b.polygon([(1, 0), (0, 1), (-1, 0)], (0, 0, 0, 255))
-    m = b.build().instanced(np.array([[10.0, 0.0]]), rotations=np.array([math.pi / 2]), scales=np.array([2.0]))
+    m = b.build().instanced(
+        np.array([[10.0, 0.0]]), rotations=np.array([math.pi / 2]), scales=np.array([2.0])
+    )
     assert m.positions[0] == pytest.approx((10.0, 2.0), abs=1e-5)
     assert m.positions[1] == pytest.approx((8.0, 0.0), abs=1e-5)
 
@@ -218,7 +224,9 @@ def test_ground_mesh_has_seven_vertices_per_hex_with_exact_centre_colours():
     pos = g.positions.reshape(4, 5, 7, 2)
     for col, row in ((0, 0), (3, 2), (4, 3)):
         assert tuple(pos[row, col, 0]) == pytest.approx(WORLD_LAYOUT.hex_to_pixel(Hex.from_offset(col, row)))
-        assert (x[row, col], y[row, col]) == pytest.approx(WORLD_LAYOUT.hex_to_pixel(Hex.from_offset(col, row)))
+        assert (x[row, col], y[row, col]) == pytest.approx(
+            WORLD_LAYOUT.hex_to_pixel(Hex.from_offset(col, row))
+        )
 
 
 def test_axial_arrays_follow_odd_q_offsets():
@@ -248,7 +256,8 @@ def test_contours_only_between_different_levels_and_grid_counts_each_side_once()
 
 
 road_masks = st.integers(0, 2**30 - 1).map(
-    lambda v: np.array([(v >> i) & 1 for i in range(30)], dtype=bool).reshape(5, 6))
+    lambda v: np.array([(v >> i) & 1 for i in range(30)], dtype=bool).reshape(5, 6)
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -311,8 +320,16 @@ def test_road_links_leave_no_triangles_and_keep_every_road_connected(mask):
 def test_ramp_colours_interpolate_between_evenly_spaced_stops():
     stops = ((0, 0, 0, 255), (100, 0, 0, 255), (100, 200, 0, 255))
     out = ramp_colours(np.array([-1.0, 0.0, 0.25, 0.5, 0.75, 1.0, 2.0, np.nan]), stops, 0.0, 1.0)
-    assert out[:, :3].tolist() == [[0, 0, 0], [0, 0, 0], [50, 0, 0], [100, 0, 0], [100, 100, 0], [100, 200, 0],
-                                   [100, 200, 0], [0, 0, 0]]
+    assert out[:, :3].tolist() == [
+        [0, 0, 0],
+        [0, 0, 0],
+        [50, 0, 0],
+        [100, 0, 0],
+        [100, 100, 0],
+        [100, 200, 0],
+        [100, 200, 0],
+        [0, 0, 0],
+    ]
     assert ramp_colours(np.array([3.0, 3.0]), stops, 3.0, 3.0)[:, 0].tolist() == [0, 0]
 
 
@@ -376,12 +393,14 @@ def test_display_detection_reads_the_environment():
 def _run(code: str, env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "HEXWAR_HEADLESS")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 def test_no_display_gives_one_clear_sentence_and_headless_works():
-    r = _run("""
+    r = _run(
+        """
         import sys
         from hexwar.render import backend
         try:
@@ -394,7 +413,9 @@ def test_no_display_gives_one_clear_sentence_and_headless_works():
             print("ERR", e)
         print("headless", backend.configure(None))
         print("gl loaded", "pyglet.gl" in sys.modules)
-    """, {})
+    """,
+        {},
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "ERR no display available; use --headless"
@@ -404,18 +425,22 @@ def test_no_display_gives_one_clear_sentence_and_headless_works():
 
 
 def test_importing_the_render_package_loads_no_gl():
-    r = _run("""
+    r = _run(
+        """
         import sys
         import hexwar.render, hexwar.render.looks, hexwar.render.camera, hexwar.render.counters
         import hexwar.render.overlays, hexwar.render.mapgeom, hexwar.cli.render
         print("pyglet.gl" in sys.modules, "pyglet.window" in sys.modules)
-    """, {})
+    """,
+        {},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False False"
 
 
 def test_auto_configure_keeps_the_mode_chosen_before_gl_loaded():
-    r = _run("""
+    r = _run(
+        """
         from hexwar.render import backend
         print(backend.configure(True))
         import pyglet.gl  # GL loads headless
@@ -424,7 +449,9 @@ def test_auto_configure_keeps_the_mode_chosen_before_gl_loaded():
             backend.configure(False)
         except backend.NoDisplayError as e:
             print("ERR", e)
-    """, {"DISPLAY": ":99"})
+    """,
+        {"DISPLAY": ":99"},
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[:2] == ["True", "True"]

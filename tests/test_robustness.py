@@ -134,17 +134,20 @@ def _game_at(phase: str):
     return st
 
 
-@pytest.mark.parametrize("make", [
-    lambda C, H: C.Commit("german", "de_grenadiers#1", "A01"),               # a label, not a Hex
-    lambda C, H: C.Move("german", "de_grenadiers#3", ("F09",)),              # labels in the path
-    lambda C, H: C.Move("german", "de_grenadiers#3", H("F09")),              # a Hex, not a path
-    lambda C, H: C.Move("german", 3, (H("F09"),)),                           # a number as unit id
-    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (True,)),  # bool weapon index
-    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", 0),   # int, not a tuple
-    lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (0,), at_crew="yes"),
-    lambda C, H: C.Resolve("german", "1"),
-    lambda C, H: C.EndPhase(["german"]),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda C, H: C.Commit("german", "de_grenadiers#1", "A01"),  # a label, not a Hex
+        lambda C, H: C.Move("german", "de_grenadiers#3", ("F09",)),  # labels in the path
+        lambda C, H: C.Move("german", "de_grenadiers#3", H("F09")),  # a Hex, not a path
+        lambda C, H: C.Move("german", 3, (H("F09"),)),  # a number as unit id
+        lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (True,)),  # bool weapon index
+        lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", 0),  # int, not a tuple
+        lambda C, H: C.Declare("german", "de_grenadiers#3", "su_rifles#3", (0,), at_crew="yes"),
+        lambda C, H: C.Resolve("german", "1"),
+        lambda C, H: C.EndPhase(["german"]),
+    ],
+)
 def test_mistyped_command_fields_are_refused_with_the_field_named(make):
     from hexwar.game import commands as C
     from hexwar.game.commands import IllegalCommand
@@ -169,23 +172,31 @@ def test_the_wreck_roll_is_shown_with_the_wreck_not_before_the_attack_that_makes
     from hexwar.game.events import Event
     from hexwar.game.headless import readable
 
-    roll = Event("roll", "wreck counter for T-34/76 (soviet): choice of 6, took #2",
-                 {"purpose": "wreck counter for T-34/76 (soviet)", "dice": "choice of 6"})
-    batch = [roll,
-             Event("attack", "PaK 40 attacks T-34/76", {}),
-             Event("destroyed", "T-34/76 is destroyed", {}),
-             Event("wreck_placed", "T-34/76 burns out in M12: wreck su-2", {}),
-             Event("crew_fate", "Tank crew captured", {})]
+    roll = Event(
+        "roll",
+        "wreck counter for T-34/76 (soviet): choice of 6, took #2",
+        {"purpose": "wreck counter for T-34/76 (soviet)", "dice": "choice of 6"},
+    )
+    batch = [
+        roll,
+        Event("attack", "PaK 40 attacks T-34/76", {}),
+        Event("destroyed", "T-34/76 is destroyed", {}),
+        Event("wreck_placed", "T-34/76 burns out in M12: wreck su-2", {}),
+        Event("crew_fate", "Tank crew captured", {}),
+    ]
     assert [e.kind for e in readable(batch)] == ["attack", "destroyed", "roll", "wreck_placed", "crew_fate"]
     assert [e.kind for e in readable([roll])] == ["roll"]  # no wreck event in the batch: kept
 
 
 # -- image outputs never land on other files ---------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ["render", "steppe_village", "--out"],
-    ["render", "skirmish", "--screen", "play", "--out"],
-    ["edit", "steppe_village", "--screenshot"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "steppe_village", "--out"],
+        ["render", "skirmish", "--screen", "play", "--out"],
+        ["edit", "steppe_village", "--screenshot"],
+    ],
+)
 def test_a_png_is_never_written_over_a_file_of_another_kind(tmp_path, capsys, args):
     # `hexwar render skirmish --out scenarios/skirmish.toml` used to replace the scenario with a PNG
     precious = tmp_path / "skirmish.toml"
@@ -195,5 +206,7 @@ def test_a_png_is_never_written_over_a_file_of_another_kind(tmp_path, capsys, ar
 
 
 def test_a_size_with_thousands_of_digits_is_a_clear_error(capsys, tmp_path):
-    rc, _, err = run(capsys, "render", "steppe_village", "--size", "1x" + "9" * 5000, "--out", str(tmp_path / "x.png"))
+    rc, _, err = run(
+        capsys, "render", "steppe_village", "--size", "1x" + "9" * 5000, "--out", str(tmp_path / "x.png")
+    )
     assert rc == 2 and "--size" in err and len(err) < 300  # was a ValueError traceback

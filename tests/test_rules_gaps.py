@@ -92,12 +92,15 @@ def test_a_bonus_on_a_roll_that_is_never_made_keeps_its_card():
     assert card in g.hand_commands["german"] and card not in g.command_discard
 
 
-@pytest.mark.parametrize("bad, why", [
-    ((("to_hit:2",), 1), "makes no roll"),  # rate of fire 2: rolls 0 and 1 only
-    ((("to_hit:0", "to_hit:0"), 2), "one Command card per roll"),
-    ((("to_hit:0",), 0), "one Command card for each roll"),
-    ((("assault_dice",), 1), "makes no roll"),
-])
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ((("to_hit:2",), 1), "makes no roll"),  # rate of fire 2: rolls 0 and 1 only
+        ((("to_hit:0", "to_hit:0"), 2), "one Command card per roll"),
+        ((("to_hit:0",), 0), "one Command card for each roll"),
+        ((("assault_dice",), 1), "makes no roll"),
+    ],
+)
 def test_bonus_rolls_are_refused_unless_the_attack_makes_them_one_card_each(bad, why):
     g, n = mg_attack()
     names, k = bad
@@ -111,8 +114,12 @@ def test_bonus_rolls_are_refused_unless_the_attack_makes_them_one_card_each(bad,
 def test_the_legal_commands_offer_a_bonus_on_every_roll_of_the_attack():
     g, n = mg_attack(weapons=(0, 1))
     card = g.hand_commands["german"][0]
-    offered = [c.bonus_rolls for c in g.legal_commands() if isinstance(c, Resolve) and c.bonus_cards == (card,)]
-    assert offered == [(r,) for r in ("to_hit:0", "intensity:0", "to_hit:1", "intensity:1", "to_hit:2", "intensity:2")]
+    offered = [
+        c.bonus_rolls for c in g.legal_commands() if isinstance(c, Resolve) and c.bonus_cards == (card,)
+    ]
+    assert offered == [
+        (r,) for r in ("to_hit:0", "intensity:0", "to_hit:1", "intensity:1", "to_hit:2", "intensity:2")
+    ]
 
 
 def test_a_command_card_adds_one_to_the_close_assault_dice():
@@ -125,7 +132,10 @@ def test_a_command_card_adds_one_to_the_close_assault_dice():
     card = give_card(g, "soviet")
     n = next(k for k, a in g.attacks.items() if a.side == "soviet")
     assert set(c.bonus_rolls for c in g.legal_commands() if isinstance(c, Resolve) and c.attack == n) >= {
-        (), ("to_hit:0",), ("assault_dice",)}
+        (),
+        ("to_hit:0",),
+        ("assault_dice",),
+    }
     script_dice(g, 6, 7, 3, 3, 3)  # 13 >= 12 hits; assault dice 3 + 3 + 3 + 1 = 10 - Defense 6 = 4
     ev = g.apply(Resolve("soviet", n, bonus_rolls=("assault_dice",), bonus_cards=(card,)))
     dice = [r for r in rolls(ev, "roll") if r["dice"] == "3d10"][0]
@@ -140,7 +150,8 @@ def test_a_command_card_set_aside_at_the_draw_adds_one_to_the_next_initiative_ro
     advance_to(g, Phase.DRAW, "german")
     card = g.hand_commands["german"][0]
     assert Draw("german", ("reserves", "reserves"), initiative_card=card) in g.legal_commands() or any(
-        isinstance(c, Draw) and c.initiative_card == card for c in g.legal_commands())
+        isinstance(c, Draw) and c.initiative_card == card for c in g.legal_commands()
+    )
     extra = next(c.extra for c in g.legal_commands() if isinstance(c, Draw))
     ev = g.apply(Draw("german", extra, initiative_card=card))
     assert card in g.command_discard and any(e.kind == "roll_bonus" for e in ev)
@@ -186,8 +197,14 @@ def test_fire_spread_roll_is_never_offered_a_bonus():
     assert offers and all(not c.fire_units for c in offers)  # nobody stands in the fire
     grenadiers = next(uid for uid in g.units if uid.startswith("de_grenadiers"))
     with pytest.raises(IllegalCommand, match="fire damage check"):
-        g.apply(Draw("german", ("command", "command"), fire_units=(grenadiers,),
-                     fire_cards=(g.hand_commands["german"][0],)))
+        g.apply(
+            Draw(
+                "german",
+                ("command", "command"),
+                fire_units=(grenadiers,),
+                fire_cards=(g.hand_commands["german"][0],),
+            )
+        )
 
 
 # -- item 11: crew fate and the rules revision -------------------------------------------------
@@ -206,7 +223,12 @@ def test_new_saves_record_the_rules_revision_and_old_saves_replay_with_revision_
 
 
 def test_commands_without_the_new_choices_keep_their_round_1_json():
-    assert Resolve("german", 3).to_json() == {"cmd": "resolve", "side": "german", "attack": 3, "bonus_card": None}
+    assert Resolve("german", 3).to_json() == {
+        "cmd": "resolve",
+        "side": "german",
+        "attack": 3,
+        "bonus_card": None,
+    }
     assert Draw("german").to_json() == {"cmd": "draw", "side": "german", "extra": ["command", "reserves"]}
 
 
@@ -264,7 +286,9 @@ def test_crews_fight_a_regular_crew_of_a_destroyed_tank_stays_and_fights_as_infa
     assert next(e for e in g.log if e.kind == "crew").data["fate"] == "fights"
 
 
-@pytest.mark.parametrize("variants, crew", [((), "de_tank_crew_regular"), (("crews-fight",), "de_tank_crew_green")])
+@pytest.mark.parametrize(
+    "variants, crew", [((), "de_tank_crew_regular"), (("crews-fight",), "de_tank_crew_green")]
+)
 def test_without_the_variant_or_as_green_crew_a_surviving_crew_goes_under_the_reserves(variants, crew):
     g, cid = _destroy_crewed_tank(variants, crew)
     assert cid not in g.units and cid in g.reserves["german"]
@@ -277,7 +301,10 @@ def test_random_games_with_bonuses_crew_moves_and_crews_fight_keep_the_invariant
     variants = ("crews-fight",) + (("classic",) if i % 2 else ())
     g = scenario("game_tiny").new_game(seed=seed, variants=variants)
     kinds = ("random", "standard")
-    players = {"german": make_player(kinds[i % 2], "german", seed), "soviet": make_player("random", "soviet", seed)}
+    players = {
+        "german": make_player(kinds[i % 2], "german", seed),
+        "soviet": make_player("random", "soviet", seed),
+    }
     n = 0
     while not g.over:
         cmd = players[g.to_act].choose(g)
@@ -297,5 +324,7 @@ def test_the_random_games_use_the_new_choices():
         while not g.over:
             g.apply(players[g.to_act].choose(g))
         used["bonus"] += sum(1 for c in g.commands if isinstance(c, Resolve) and c.bonus_rolls)
-        used["draw"] += sum(1 for c in g.commands if isinstance(c, Draw) and (c.initiative_card or c.fire_units))
+        used["draw"] += sum(
+            1 for c in g.commands if isinstance(c, Draw) and (c.initiative_card or c.fire_units)
+        )
     assert used["bonus"] > 0 and used["draw"] > 0, used

@@ -31,8 +31,21 @@ from hexwar.rules.dice import Dice
 from hexwar.validate import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = ("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan",
-         "bolkhov", "bogodukhov", "saur_mogila", "dnieper")  # the standard game and twelve of 1943
+NAMES = (
+    "standard",
+    "sinyavino",
+    "stalingrad",
+    "kharkov",
+    "kuban",
+    "ponyri",
+    "teploye",
+    "prokhorovka",
+    "oboyan",
+    "bolkhov",
+    "bogodukhov",
+    "saur_mogila",
+    "dnieper",
+)  # the standard game and twelve of 1943
 HISTORICAL = NAMES[1:]
 FAST_TURNS = 2  # default-run games: the scenario's turn limit cut to this (R10.2 still ends them)
 SEEDS = range(20)
@@ -95,7 +108,11 @@ def test_scenario_plays_to_the_end(name, seed):
 def test_scenario_plays_whole_games(name, seed):
     """The real turn limit; standard vs standard, and standard vs random on alternate seeds."""
     sc = scenario(name)
-    ai = ("standard", "standard") if seed % 2 == 0 else (("standard", "random") if seed % 4 == 1 else ("random", "standard"))
+    ai = (
+        ("standard", "standard")
+        if seed % 2 == 0
+        else (("standard", "random") if seed % 4 == 1 else ("random", "standard"))
+    )
     run = play_to_end(sc, seed, ai)
     assert run.state.over and run.result.reason != "stopped", (name, seed, run.result)
     assert run.result.turn <= sc.turns
@@ -200,5 +217,3 @@ def test_balance_table_is_documented_for_every_scenario():
         assert r["games"] + r["errors"] == data["games_per_scenario"]
         assert r["german"] + r["soviet"] + r["draws"] == r["games"]
         assert f"| {name} | {r['games']} (" in text
-
-

@@ -32,7 +32,9 @@ def test_every_shipped_schema_is_a_valid_draft_2020_12_schema_and_printed_as_shi
 
 
 def _shipped():
-    maps = sorted(content_dir("maps").glob("*.json")) + sorted((content_dir("scenarios") / "maps").glob("*.json"))
+    maps = sorted(content_dir("maps").glob("*.json")) + sorted(
+        (content_dir("scenarios") / "maps").glob("*.json")
+    )
     maps += sorted((LEGACY / "maps").glob("*.json"))
     scns = sorted(content_dir("scenarios").glob("*.toml")) + sorted(LEGACY.glob("*.toml"))
     saves = sorted(LEGACY.glob("save_*.json"))
@@ -116,8 +118,12 @@ def test_mutated_saves_the_reader_refuses_are_refused_by_the_schema_at_the_same_
         read_save(p)
     assert where in [x.where for x in exc.value.problems]
     if where != "schema_version":  # a future version is refused before any schema
-        assert where in [x.where for x in schema_problems(upgrade(d, "save")[0] if d.get("schema_version") == 1
-                                                            else d, "save", str(p))]
+        assert where in [
+            x.where
+            for x in schema_problems(
+                upgrade(d, "save")[0] if d.get("schema_version") == 1 else d, "save", str(p)
+            )
+        ]
 
 
 SCENARIO_MUTATIONS = [

@@ -22,7 +22,17 @@ def test_the_cases_are_package_data_and_cover_what_the_issue_lists():
     for suite in st.SUITES:
         assert resources.files("hexwar").joinpath("data", "selftest", f"{suite}.toml").is_file()
     los = " ".join(c["name"] for c in st.load_cases("los"))
-    for word in ("hexside", "vertex", "hill", "wreck", "fire", "rubble", "level", "equal height", "both sides"):
+    for word in (
+        "hexside",
+        "vertex",
+        "hill",
+        "wreck",
+        "fire",
+        "rubble",
+        "level",
+        "equal height",
+        "both sides",
+    ):
         assert word in los, word
     rules = [c for c in st.load_cases("rules")]
     kinds = {c["kind"] for c in rules}
@@ -32,7 +42,7 @@ def test_the_cases_are_package_data_and_cover_what_the_issue_lists():
 
 
 def test_pyproject_ships_the_case_files():
-    text = (st.__file__.rsplit("/hexwar/", 1)[0] + "/pyproject.toml")
+    text = st.__file__.rsplit("/hexwar/", 1)[0] + "/pyproject.toml"
     assert '"data/**/*.toml"' in open(text).read()
 
 
@@ -45,10 +55,21 @@ def test_selftest_passes_and_prints_expected_and_actual_for_each_case(capsys):
     oks = [ln for ln in lines if ln.startswith("ok   ")]
     # each LOS case four ways (forward, reverse, shifted twin unless marked, shapely reference)
     assert len([ln for ln in oks if ln.startswith("ok   los:")]) >= 3 * n_los
-    assert any("[reverse]" in ln for ln in oks) and any("[shifted]" in ln for ln in oks) and any("[exact]" in ln for ln in oks)
+    assert (
+        any("[reverse]" in ln for ln in oks)
+        and any("[shifted]" in ln for ln in oks)
+        and any("[exact]" in ln for ln in oks)
+    )
     i = next(i for i, ln in enumerate(lines) if "003: a Soviet die of 2" in ln)
-    assert lines[i + 1].split() == ["expected", "accuracy_roll=2,", "hit_on=4,", "hit=False,", "drift=2,", "direction=1,",
-                                    "landing=D05"]
+    assert lines[i + 1].split() == [
+        "expected",
+        "accuracy_roll=2,",
+        "hit_on=4,",
+        "hit=False,",
+        "drift=2,",
+        "direction=1,",
+        "landing=D05",
+    ]
     assert lines[i + 2].split()[0] == "actual" and lines[i + 2].split()[1:] == lines[i + 1].split()[1:]
 
 
@@ -95,6 +116,10 @@ def test_changed_terrain_data_is_caught(monkeypatch):
 
 
 def test_the_installed_command_runs_as_a_process():
-    r = subprocess.run([sys.executable, "-m", "hexwar.cli", "selftest", "--rules"], capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "hexwar.cli", "selftest", "--rules"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0 and "checks passed" in r.stdout

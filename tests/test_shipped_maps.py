@@ -46,8 +46,19 @@ SIZES = {
     "ponyri": (30, 20, 40, 30),
     "dnieper": (30, 20, 40, 30),
     "steppe_village": (28, 22, 32, 26),
-    **{n: (30, 20, 36, 26) for n in ("sinyavino", "stalingrad", "kuban", "oboyan", "teploye", "bolkhov",
-                                     "bogodukhov", "saur_mogila")},
+    **{
+        n: (30, 20, 36, 26)
+        for n in (
+            "sinyavino",
+            "stalingrad",
+            "kuban",
+            "oboyan",
+            "teploye",
+            "bolkhov",
+            "bogodukhov",
+            "saur_mogila",
+        )
+    },
 }
 # name -> minimum count of intact buildings with DR 13, 14, 15
 MIN_DR = {
@@ -106,7 +117,11 @@ def edges(m: BattleMap, hexes: list[Hex]) -> set[str]:
     out = set()
     for h in hexes:
         c, r = h.offset
-        out |= {e for e, on in (("W", c == 0), ("E", c == m.width - 1), ("N", r == 0), ("S", r == m.height - 1)) if on}
+        out |= {
+            e
+            for e, on in (("W", c == 0), ("E", c == m.width - 1), ("N", r == 0), ("S", r == m.height - 1))
+            if on
+        }
     return out
 
 
@@ -185,9 +200,14 @@ def test_check_passes_on_the_committed_maps(capsys: pytest.CaptureFixture[str]) 
     assert f"ok: {len(NAMES)} map(s) up to date" in capsys.readouterr().out
 
 
-def test_check_fails_and_names_a_stale_or_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_fails_and_names_a_stale_or_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert bm.main(["--out", str(tmp_path), "ponyri", "steppe_village"]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ponyri.json", "steppe_village.json"]  # no temp files left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "ponyri.json",
+        "steppe_village.json",
+    ]  # no temp files left
     assert bm.main(["--check", "--out", str(tmp_path), "ponyri", "steppe_village"]) == 0
     m = BattleMap.load(tmp_path / "ponyri.json")
     m.set_terrain(Hex.from_label("A01"), "woods")  # a hand edit
@@ -259,7 +279,9 @@ def test_rivers_are_continuous_across_the_map(name: str, maps: dict[str, BattleM
     m = maps[name]
     water = codes(m) == "~"
     for comp in components(m, water | bridges(m)):
-        assert len(edges(m, comp)) >= 2, f"a river piece at {sorted(h.label for h in comp)[:4]} does not cross the map"
+        assert len(edges(m, comp)) >= 2, (
+            f"a river piece at {sorted(h.label for h in comp)[:4]} does not cross the map"
+        )
 
 
 # -- the places ---------------------------------------------------------------------------
@@ -288,8 +310,11 @@ def test_prokhorovka_psel_railway_hill_balkas_village(maps: dict[str, BattleMap]
     psel = components(m, water | bridges(m))
     assert len(psel) == 1 and {"W", "E"} <= edges(m, psel[0])
     assert max(h.offset[1] for h in psel[0]) <= 8  # along the north edge
-    marsh_on_banks = sum(1 for h in m.hexes() if t[h.offset[::-1]] == "m"
-                         and any(water[n.offset[::-1]] for n in m.neighbors(h)))
+    marsh_on_banks = sum(
+        1
+        for h in m.hexes()
+        if t[h.offset[::-1]] == "m" and any(water[n.offset[::-1]] for n in m.neighbors(h))
+    )
     assert marsh_on_banks >= 15
     assert 2 in set(m.level.flat) and 3 in set(m.level.flat)  # Hill 252.2
     assert m.level_at(Hex.from_label("X18")) == 3
@@ -315,8 +340,11 @@ def test_ponyri_station_defence_in_depth(maps: dict[str, BattleMap]) -> None:
     north = t[:4]
     assert np.isin(north, list(".w=")).mean() >= 0.85  # open ground the attacker must cross
     # trench lines: brush strips with bunkers in them
-    bunkers_in_trenches = sum(1 for h in m.hexes() if t[h.offset[::-1]] == "R"
-                              and sum(t[n.offset[::-1]] == "," for n in m.neighbors(h)) >= 1)
+    bunkers_in_trenches = sum(
+        1
+        for h in m.hexes()
+        if t[h.offset[::-1]] == "R" and sum(t[n.offset[::-1]] == "," for n in m.neighbors(h)) >= 1
+    )
     assert bunkers_in_trenches >= 6
 
 
@@ -331,7 +359,7 @@ def test_dnieper_wide_river_high_west_bank_low_east_bank(maps: dict[str, BattleM
     east = np.zeros_like(water)
     for r, cols in enumerate(river_cols):
         west[r, : cols.min()] = True
-        east[r, cols.max() + 1:] = True
+        east[r, cols.max() + 1 :] = True
     assert m.level[west].max() == 4 and (m.level[west] >= 2).mean() >= 0.6  # high right bank
     assert m.level[east].max() <= 1  # low left bank
     assert (t[east] == "m").sum() >= 10 and (t[east] == "T").sum() >= 40

@@ -40,8 +40,11 @@ def chain_file(tmp_path_factory):
     return p
 
 
-AREAS = {"row": tuple(H(x) for x in ("C03", "D03", "D04")), "all": tuple(H(x) for x in ("C03", "D03", "D04", "F03")),
-         "field": (H("A01"),)}
+AREAS = {
+    "row": tuple(H(x) for x in ("C03", "D03", "D04")),
+    "all": tuple(H(x) for x in ("C03", "D03", "D04", "F03")),
+    "field": (H("A01"),),
+}
 
 
 def test_p_all_of_an_area_burned_is_the_hand_worked_chain():
@@ -67,12 +70,34 @@ def test_p_all_of_an_area_burned_is_the_hand_worked_chain():
 
 def test_sim_fire_reports_areas_of_the_cli_and_of_a_scenario(capsys, chain_file, tmp_path):
     out_csv = tmp_path / "fire.csv"
-    rc = main(["sim", "fire", str(chain_file), "--ignite", "C03", "--turns", "2", "--trials", "4000", "--seed", "1",
-               "--area", "row=C03..D04", "--area", "lone=F03", "--json", "--csv", str(out_csv)])
+    rc = main(
+        [
+            "sim",
+            "fire",
+            str(chain_file),
+            "--ignite",
+            "C03",
+            "--turns",
+            "2",
+            "--trials",
+            "4000",
+            "--seed",
+            "1",
+            "--area",
+            "row=C03..D04",
+            "--area",
+            "lone=F03",
+            "--json",
+            "--csv",
+            str(out_csv),
+        ]
+    )
     rep = json.loads(capsys.readouterr().out)
     assert rc in (0, None)
     row = next(a for a in rep["areas"] if a["area"] == "row")
-    assert row["buildings"] == 3 and row["by_turn"][2]["exact_p_all_burned"] == pytest.approx(49 / 144, abs=1e-6)
+    assert row["buildings"] == 3 and row["by_turn"][2]["exact_p_all_burned"] == pytest.approx(
+        49 / 144, abs=1e-6
+    )
     lo, hi = row["by_turn"][2]["p_all_burned_ci95"]
     assert lo <= row["by_turn"][2]["p_all_burned"] <= hi
     lone = next(a for a in rep["areas"] if a["area"] == "lone")
@@ -98,8 +123,23 @@ def _rows(capsys, *args):
 
 
 def test_sweep_fire_varies_the_ignition_hex_with_per_hex_and_per_area_columns(capsys, chain_file):
-    rows = _rows(capsys, "fire", str(chain_file), "--turns", "2", "--vary", "ignite=C03..F04", "--seeds", "0",
-                 "--trials", "3000", "--hex", "D04", "--area", "row=C03..D04")
+    rows = _rows(
+        capsys,
+        "fire",
+        str(chain_file),
+        "--turns",
+        "2",
+        "--vary",
+        "ignite=C03..F04",
+        "--seeds",
+        "0",
+        "--trials",
+        "3000",
+        "--hex",
+        "D04",
+        "--area",
+        "row=C03..D04",
+    )
     # the range C03..F04 (columns C-F, rows 3-4) keeps its building hexes, column by column
     assert [r["ignite"] for r in rows] == ["C03", "D03", "D04", "F03"]
     by = {r["ignite"]: r for r in rows}
@@ -114,7 +154,10 @@ def test_sweep_fire_varies_the_ignition_hex_with_per_hex_and_per_area_columns(ca
     # the lone house F03 reaches no house of the row
     assert float(by["F03"]["row:expected_burned"]) == 0.0 and float(by["F03"]["D04:p_burned_by"]) == 0.0
     for r in rows:  # Monte Carlo within 3 standard errors of the exact values
-        for mc, ex in (("row:p_all_burned", "row:p_all_burned_exact"), ("D04:p_burned_by", "D04:p_burned_by_exact")):
+        for mc, ex in (
+            ("row:p_all_burned", "row:p_all_burned_exact"),
+            ("D04:p_burned_by", "D04:p_burned_by_exact"),
+        ):
             e = float(r[ex])
             assert abs(float(r[mc]) - e) <= 3 * math.sqrt(e * (1 - e) / 3000) + 1e-9, (r["ignite"], mc)
 
@@ -123,8 +166,27 @@ def test_sweep_artillery_varies_the_target_with_per_hex_and_per_area_columns(cap
     from hexwar.rules.cards import default_cards
 
     di = default_cards().weapons["m30"].damage_index  # the Soviet default profile on a bare map
-    rc = main(["sim", "sweep", "artillery", str(chain_file), "--side", "soviet", "--vary", "target=C03,A01",
-               "--seeds", "0", "--trials", "4000", "--hex", "C03", "--area", "row=C03..D04", "--json"])
+    rc = main(
+        [
+            "sim",
+            "sweep",
+            "artillery",
+            str(chain_file),
+            "--side",
+            "soviet",
+            "--vary",
+            "target=C03,A01",
+            "--seeds",
+            "0",
+            "--trials",
+            "4000",
+            "--hex",
+            "C03",
+            "--area",
+            "row=C03..D04",
+            "--json",
+        ]
+    )
     js = json.loads(capsys.readouterr().out)
     assert rc in (0, None) and [r["target"] for r in js] == ["C03", "A01"]
     c03 = js[0]["hexes"]["C03"]
@@ -136,7 +198,9 @@ def test_sweep_artillery_varies_the_target_with_per_hex_and_per_area_columns(cap
     assert c03["strikes_exact"] == 0.5
     assert c03["p_burning_exact"] == pytest.approx(float(fire / 2), abs=1e-6)
     assert c03["p_rubble_exact"] == pytest.approx(float(rubble / 2), abs=1e-6)
-    assert abs(c03["p_burning"] - float(fire / 2)) <= 3 * math.sqrt(float(fire / 2) * (1 - float(fire / 2)) / 4000)
+    assert abs(c03["p_burning"] - float(fire / 2)) <= 3 * math.sqrt(
+        float(fire / 2) * (1 - float(fire / 2)) / 4000
+    )
     row = js[0]["areas"]["row"]
     assert row["buildings"] == 3 and row["p_all_gone"] == 0.0  # one strike reaches one house
     assert js[0]["p_target_exact"] == 0.5 and js[1]["hexes"]["C03"]["strikes_exact"] < 0.05
@@ -151,13 +215,38 @@ def test_sweep_scenario_varies_a_field_and_the_target(capsys, tmp_path):
         m.set_terrain(H(lab), "wood_building")
     m.save(tmp_path / "village_map.json")
     (tmp_path / "village.toml").write_text(SCENARIO)
-    rc = main(["sim", "sweep", "scenario", str(tmp_path / "village.toml"), "--target", "soviet:F05@1", "--turns", "1",
-               "--vary", "sides.soviet.artillery.hit_on=3..4", "--vary", "target=F05,F02", "--trials", "150",
-               "--seeds", "0", "--hex", "F05", "--area", "village"])
+    rc = main(
+        [
+            "sim",
+            "sweep",
+            "scenario",
+            str(tmp_path / "village.toml"),
+            "--target",
+            "soviet:F05@1",
+            "--turns",
+            "1",
+            "--vary",
+            "sides.soviet.artillery.hit_on=3..4",
+            "--vary",
+            "target=F05,F02",
+            "--trials",
+            "150",
+            "--seeds",
+            "0",
+            "--hex",
+            "F05",
+            "--area",
+            "village",
+        ]
+    )
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert rc in (0, None)
     assert [(r["sides.soviet.artillery.hit_on"], r["target"]) for r in rows] == [
-        ("3", "F05"), ("3", "F02"), ("4", "F05"), ("4", "F02")]
+        ("3", "F05"),
+        ("3", "F02"),
+        ("4", "F05"),
+        ("4", "F02"),
+    ]
     # R9.3: hit on 3+ keeps the strike on the church with P = 4/6, on 4+ with 3/6; R8.3: rubble
     # on AV = DR: 2d6 + 9 = 14, 2d6 = 5 (4/36)
     for r, land in ((rows[0], Fraction(4, 6)), (rows[2], Fraction(3, 6))):
@@ -166,10 +255,24 @@ def test_sweep_scenario_varies_a_field_and_the_target(capsys, tmp_path):
         assert abs(float(r["F05:p_rubble"]) - ex) <= 3 * math.sqrt(ex * (1 - ex) / 150) + 1e-9
         assert r["fired"] == "1.0" and int(r["village:buildings"]) == 7
     # F02 is out of the Soviet squad's sight (R9.2): never fired, so no exact value and no harm
-    assert rows[1]["fired"] == "0.0" and rows[1]["F05:p_rubble"] == "0.0" and rows[1]["F05:p_rubble_exact"] == ""
+    assert (
+        rows[1]["fired"] == "0.0" and rows[1]["F05:p_rubble"] == "0.0" and rows[1]["F05:p_rubble_exact"] == ""
+    )
     # a field the scenario has not got is named with the ones it has
-    rc = main(["sim", "sweep", "scenario", str(tmp_path / "village.toml"), "--target", "F05@1", "--turns", "1",
-               "--vary", "sides.german.artillery.missions=1..2"])
+    rc = main(
+        [
+            "sim",
+            "sweep",
+            "scenario",
+            str(tmp_path / "village.toml"),
+            "--target",
+            "F05@1",
+            "--turns",
+            "1",
+            "--vary",
+            "sides.german.artillery.missions=1..2",
+        ]
+    )
     err = capsys.readouterr().err
     assert rc == 2 and "'german' has no off-board artillery" in err and "objectives.Church.points" in err
 

@@ -24,19 +24,29 @@ H = Hex.from_label
 def town(width: int = 12, height: int = 12) -> BattleMap:
     """A small map with a block of wood, stone and reinforced buildings around F06."""
     m = BattleMap.new(width, height)
-    for lab, kind in [("F06", "wood_building"), ("F05", "stone_building"), ("G06", "reinforced_building"),
-                      ("E06", "wood_building"), ("F07", "stone_building"), ("F04", "wood_building"),
-                      ("H07", "wood_building"), ("D05", "stone_building")]:
+    for lab, kind in [
+        ("F06", "wood_building"),
+        ("F05", "stone_building"),
+        ("G06", "reinforced_building"),
+        ("E06", "wood_building"),
+        ("F07", "stone_building"),
+        ("F04", "wood_building"),
+        ("H07", "wood_building"),
+        ("D05", "stone_building"),
+    ]:
         m.set_terrain(H(lab), kind)
     return m
 
 
-@pytest.mark.parametrize(("target", "hit_on", "bonus", "seed"), [
-    ("F06", 4, 0, 105),   # Soviet, in the middle: drift up to 3
-    ("F06", 3, 0, 102),   # German: drift up to 2
-    ("B02", 4, 1, 103),   # Soviet with the Command-card bonus, near a corner: some strikes leave the map
-    ("A01", 7, 0, 104),   # a hit number of 7 never hits: every strike drifts 1..6, many off the map
-])
+@pytest.mark.parametrize(
+    ("target", "hit_on", "bonus", "seed"),
+    [
+        ("F06", 4, 0, 105),  # Soviet, in the middle: drift up to 3
+        ("F06", 3, 0, 102),  # German: drift up to 2
+        ("B02", 4, 1, 103),  # Soviet with the Command-card bonus, near a corner: some strikes leave the map
+        ("A01", 7, 0, 104),  # a hit number of 7 never hits: every strike drifts 1..6, many off the map
+    ],
+)
 def test_landing_distribution_matches_the_exact_one_within_3_standard_errors(target, hit_on, bonus, seed):
     m = town()
     t = H(target)
@@ -50,7 +60,9 @@ def test_landing_distribution_matches_the_exact_one_within_3_standard_errors(tar
         p = exact[row, col]
         se = math.sqrt(p * (1 - p) / n)
         z = (est[row, col] - p) / se
-        assert abs(z) < 3, f"seed {seed}: hex {Hex.from_offset(int(col), int(row)).label} p={p:.5f} est={est[row, col]:.5f} z={z:.2f}"
+        assert abs(z) < 3, (
+            f"seed {seed}: hex {Hex.from_offset(int(col), int(row)).label} p={p:.5f} est={est[row, col]:.5f} z={z:.2f}"
+        )
     if off > 0:
         se = math.sqrt(off * (1 - off) / n)
         assert abs(r.off_map_share() - off) < 3 * se, f"seed {seed}: off-map {r.off_map_share()} vs {off}"
@@ -73,8 +85,9 @@ def test_a_trial_rolling_2_then_1_lands_two_hexes_north_as_in_seed_003():
     acc, d = d6_pair(trial_words(keys, artillery_counter(0, 0)))
     picks = np.flatnonzero((acc == 2) & (d == 1))[:3]
     assert picks.size
-    r = simulate_artillery(BattleMap.new(10, 10), H("D07"), hit_on=4, damage_index=8, trials=5000, seed=7,
-                           keep_trials=True)
+    r = simulate_artillery(
+        BattleMap.new(10, 10), H("D07"), hit_on=4, damage_index=8, trials=5000, seed=7, keep_trials=True
+    )
     d05 = H("D05")
     for i in picks:
         assert r.trial_landings[i, 0] == d05.offset[1] * 10 + d05.offset[0]
@@ -90,11 +103,17 @@ def test_building_outcomes_match_the_exact_markov_chain(missions):
     assert set(r.building_hexes) == {h for h in exact if h is not None and m.building_at(h) is not None}
     for k, h in enumerate(r.building_hexes):
         ex = building_states(exact[h], 9, int(r.building_dr[k]), missions)
-        for key, counts in (("rubble", r.rubble_counts), ("burning", r.fire_counts), ("fire_started", r.fire_started_counts)):
+        for key, counts in (
+            ("rubble", r.rubble_counts),
+            ("burning", r.fire_counts),
+            ("fire_started", r.fire_started_counts),
+        ):
             p = float(ex[key])
             est = counts[k] / n
             se = math.sqrt(max(p * (1 - p), 1e-12) / n)
-            assert abs(est - p) < 3 * se + 1e-12, f"{h.label} {key}: exact {p:.5f} est {est:.5f} (missions {missions})"
+            assert abs(est - p) < 3 * se + 1e-12, (
+                f"{h.label} {key}: exact {p:.5f} est {est:.5f} (missions {missions})"
+            )
 
 
 def test_building_states_agree_with_brute_force_enumeration():
@@ -120,7 +139,11 @@ def test_building_states_agree_with_brute_force_enumeration():
             started += prob if lit else 0
         ex = building_states(p, di, dr, 2)
         assert (ex["intact"], ex["burning"], ex["rubble"], ex["fire_started"]) == (
-            dist["intact"], dist["burning"], dist["rubble"], started), (di, dr)
+            dist["intact"],
+            dist["burning"],
+            dist["rubble"],
+            started,
+        ), (di, dr)
 
 
 def test_expected_attacks_count_every_strike_in_the_hex():
@@ -136,10 +159,28 @@ def test_expected_attacks_count_every_strike_in_the_hex():
 @pytest.mark.parametrize("batch", [1, 100, 10_000])
 def test_same_seed_identical_output_for_batch_sizes_1_100_10000(batch):
     m = town()
-    ref = simulate_artillery(m, H("F06"), hit_on=4, damage_index=9, missions=3, trials=2500, seed=77,
-                             batch_size=2500, keep_trials=True)
-    r = simulate_artillery(m, H("F06"), hit_on=4, damage_index=9, missions=3, trials=2500, seed=77,
-                           batch_size=batch, keep_trials=True)
+    ref = simulate_artillery(
+        m,
+        H("F06"),
+        hit_on=4,
+        damage_index=9,
+        missions=3,
+        trials=2500,
+        seed=77,
+        batch_size=2500,
+        keep_trials=True,
+    )
+    r = simulate_artillery(
+        m,
+        H("F06"),
+        hit_on=4,
+        damage_index=9,
+        missions=3,
+        trials=2500,
+        seed=77,
+        batch_size=batch,
+        keep_trials=True,
+    )
     assert (r.trial_landings == ref.trial_landings).all()
     assert (r.trial_states == ref.trial_states).all()
     for a in ("landing_counts", "rubble_counts", "fire_counts", "fire_started_counts"):
@@ -158,7 +199,9 @@ def test_a_different_seed_gives_different_trials():
 def test_rubble_stays_rubble_and_burning_buildings_only_turn_to_rubble():
     m = town()
     m.set_fire(H("F06"))
-    r = simulate_artillery(m, H("F06"), hit_on=4, damage_index=10, missions=6, trials=20_000, seed=3, keep_trials=True)
+    r = simulate_artillery(
+        m, H("F06"), hit_on=4, damage_index=10, missions=6, trials=20_000, seed=3, keep_trials=True
+    )
     k = r.building_hexes.index(H("F06"))
     assert r.building_start[k] == BURNING
     s = r.trial_states[:, k]
@@ -174,14 +217,17 @@ def test_rubble_at_the_start_is_not_a_building_any_more():
     assert H("F06") not in r.building_hexes
 
 
-@pytest.mark.parametrize(("kw", "msg"), [
-    ({"target": Hex.from_offset(12, 3)}, "off the 12 x 12 map"),
-    ({"hit_on": 0}, "hit_on must be"),
-    ({"missions": 0}, "missions must be"),
-    ({"bonus": 2}, "bonus must be"),
-    ({"damage_index": -1}, "damage_index must be"),
-    ({"dr": np.zeros((3, 3))}, "dr array has shape"),
-])
+@pytest.mark.parametrize(
+    ("kw", "msg"),
+    [
+        ({"target": Hex.from_offset(12, 3)}, "off the 12 x 12 map"),
+        ({"hit_on": 0}, "hit_on must be"),
+        ({"missions": 0}, "missions must be"),
+        ({"bonus": 2}, "bonus must be"),
+        ({"damage_index": -1}, "damage_index must be"),
+        ({"dr": np.zeros((3, 3))}, "dr array has shape"),
+    ],
+)
 def test_bad_arguments_raise_one_clear_error(kw, msg):
     args = {"target": H("F06"), "hit_on": 4, "damage_index": 8, "trials": 10}
     args.update(kw)
@@ -218,4 +264,6 @@ def test_ten_million_strikes_on_kharkov_match_the_exact_landing_map(seed):
     from scipy.stats import chi2 as chi2_dist
 
     limit = chi2_dist.ppf(0.999, observed.size - 1)
-    assert chi2 < limit, f"seed {seed}: chi-square {chi2:.1f} over {observed.size - 1} df (p < 0.001 above {limit:.1f})"
+    assert chi2 < limit, (
+        f"seed {seed}: chi-square {chi2:.1f} over {observed.size - 1} df (p < 0.001 above {limit:.1f})"
+    )

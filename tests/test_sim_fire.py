@@ -51,7 +51,11 @@ def test_two_building_map_with_burnout_matches_the_closed_form():
     closed = np.array([float(x) for x in two_building_burning(14, 9, burnout=True)])
     # hand check: the source spreads in turns 1-3 only; a building lit at turn s burns through s + 3
     p = 5 / 12
-    assert math.isclose(closed[4], 1 - (1 - p) ** 3) and closed[7] == 0 and math.isclose(closed[5], (1 - p) * p + (1 - p) ** 2 * p)
+    assert (
+        math.isclose(closed[4], 1 - (1 - p) ** 3)
+        and closed[7] == 0
+        and math.isclose(closed[5], (1 - p) * p + (1 - p) ** 2 * p)
+    )
     r = simulate_fire(two_buildings(14), [H("D07")], 9, trials=n, seed=4, burnout=True)
     within_3_se(r.p_burning()[:, 7, 3], closed, n, "D08 with burnout")
     src = r.p_burning()[:, 6, 3]
@@ -120,7 +124,9 @@ def test_separate_clusters_are_combined_and_large_clusters_refused():
         m.set_terrain(H(lab), "wood_building")
     ex = exact_fire_on_map(m, [H("B02"), H("H02")], 3)
     one = exact_fire_on_map(m, [H("B02")], 3)
-    assert np.allclose(ex.expected_burning(), one.expected_burning() + exact_fire_on_map(m, [H("H02")], 3).expected_burning())
+    assert np.allclose(
+        ex.expected_burning(), one.expected_burning() + exact_fire_on_map(m, [H("H02")], 3).expected_burning()
+    )
     big = BattleMap.new(8, 8, fill="wood_building")
     with pytest.raises(ExactTooLarge):
         exact_fire_on_map(big, [H("A01")], 2)
@@ -183,13 +189,19 @@ def test_reachable_buildings_stop_at_streets_and_rubble():
     m.set_rubble(H("E01"))
     b0, _ = start_state(m, [H("A01")])
     reach = reachable_buildings(b0, m.dr_array())
-    assert {Hex.from_offset(int(c), int(r)).label for r, c in zip(*np.nonzero(reach), strict=True)} == {"A01", "B01"}
+    assert {Hex.from_offset(int(c), int(r)).label for r, c in zip(*np.nonzero(reach), strict=True)} == {
+        "A01",
+        "B01",
+    }
 
 
-@pytest.mark.parametrize(("ignite", "msg"), [
-    (Hex.from_offset(8, 0), "off the 8 x 10 map"),
-    (Hex.from_label("A01"), "holds clear terrain, not an intact building"),
-])
+@pytest.mark.parametrize(
+    ("ignite", "msg"),
+    [
+        (Hex.from_offset(8, 0), "off the 8 x 10 map"),
+        (Hex.from_label("A01"), "holds clear terrain, not an intact building"),
+    ],
+)
 def test_bad_ignition_hexes_are_refused_with_a_sentence(ignite, msg):
     with pytest.raises(FireSimError, match=msg):
         simulate_fire(two_buildings(14), [ignite], 3, trials=10)
@@ -239,4 +251,6 @@ def test_kharkov_clusters_exact_dp_vs_a_million_trials(kharkov_fire, burnout):
         est, p = res.p_burning()[:, row, col], np.clip(ex.burning[:, k], 0, 1)
         se = np.sqrt(p * (1 - p) / n)
         assert (np.abs(est - p) <= 4 * se + 1e-12).all(), f"{h.label}: {est} vs {p}"
-    assert np.allclose(res.burning_buildings_mean(), ex.expected_burning(), atol=4 * res.burning_buildings_sd().max() / 1000)
+    assert np.allclose(
+        res.burning_buildings_mean(), ex.expected_burning(), atol=4 * res.burning_buildings_sd().max() / 1000
+    )

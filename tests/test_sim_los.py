@@ -73,7 +73,9 @@ def test_cut_lines_are_exactly_the_lines_the_los_engine_finds_blocked(seed):
             sc.add(0, r.trial_burning[trial, t][None], r.trial_rubble[trial, t][None])
             res = sc.result()
             got = {tuple(sorted(int(x) for x in plan.lines[i])) for i in np.flatnonzero(res.line_counts[0])}
-            assert got == pairs, f"seed {seed} trial {trial} turn {t}: {len(got)} scored vs {len(pairs)} blocked"
+            assert got == pairs, (
+                f"seed {seed} trial {trial} turn {t}: {len(got)} scored vs {len(pairs)} blocked"
+            )
             lost = np.zeros(m.height * m.width, dtype=bool)
             for a, b in pairs:
                 lost[a] = lost[b] = True
@@ -116,7 +118,9 @@ def test_fire_blocks_a_line_that_passes_over_a_building_from_a_hill():
         m.set_level(H(lab), 3)
     m.set_terrain(H("E01"), "wood_building")
     m.set_terrain(H("D01"), "wood_building")
-    plan = plan_los_cuts(m, reachable_buildings(start_state(m, [H("D01")])[0], m.dr_array()), [H("A01"), H("G01")])
+    plan = plan_los_cuts(
+        m, reachable_buildings(start_state(m, [H("D01")])[0], m.dr_array()), [H("A01"), H("G01")]
+    )
     assert plan.lines.tolist() == [[0, 6]]
     assert plan.ent_pos.tolist() == [4] and plan.sp_pos.tolist() == [[3, -1]]
     r = simulate_fire(m, [H("E01")], 1, trials=10, seed=0, los=plan)

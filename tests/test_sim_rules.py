@@ -63,7 +63,9 @@ class TrialDice(Dice):
             src, dst = H(m.group(1)), H(m.group(2))
             direction = next(d for d in range(1, 7) if dst.neighbor(d) == src)
             col, row = dst.offset
-            return self._pair(fire_counter(self.turn, direction, row * self.width + col, self.width * self.height))
+            return self._pair(
+                fire_counter(self.turn, direction, row * self.width + col, self.width * self.height)
+            )
         return None
 
     def roll(self, purpose, dice, modifiers=(), command_card=False):  # type: ignore[override]
@@ -96,15 +98,17 @@ def state_of(m: BattleMap, h: Hex) -> int:
 def test_the_games_artillery_rule_functions_give_the_harness_trials(seed):
     m0 = town()
     target, missions, trials, di = H("G03"), 3, 40, 10
-    r = simulate_artillery(m0, target, hit_on=4, damage_index=di, missions=missions, trials=trials, seed=seed,
-                           keep_trials=True)
+    r = simulate_artillery(
+        m0, target, hit_on=4, damage_index=di, missions=missions, trials=trials, seed=seed, keep_trials=True
+    )
     for trial in range(trials):
         m = m0.copy()
         dice = TrialDice(seed, trial, m.width, m.height)
         for k in range(missions):
             dice.mission = k
-            evs = resolve_artillery(m, "soviet", target, dice, di, units_at=lambda h: [],
-                                    attack_unit=lambda *a: [])
+            evs = resolve_artillery(
+                m, "soviet", target, dice, di, units_at=lambda h: [], attack_unit=lambda *a: []
+            )
             apply_events(m, evs)
             strike = next(e for e in evs if isinstance(e, ArtilleryStrike))
             col, row = strike.landing.offset
@@ -206,7 +210,9 @@ def test_the_game_engines_begin_turn_gives_the_harness_trials(tmp_path, seed, bu
         for t in range(1, T + 1):
             dice.turn = t
             begin(state, turn.Sink(state))  # R5.1: fire spread, fire damage, initiative
-            assert (state.battlemap.fire == r.trial_burning[trial, t]).all(), f"seed {seed} trial {trial} turn {t}"
+            assert (state.battlemap.fire == r.trial_burning[trial, t]).all(), (
+                f"seed {seed} trial {trial} turn {t}"
+            )
             assert ((state.battlemap.rubble & ~m0.rubble) == r.trial_rubble[trial, t]).all()
 
 
@@ -220,8 +226,16 @@ def test_the_game_engines_artillery_mission_gives_the_harness_trials(tmp_path, s
         state = scenario_game(tmp_path, False, seed=200 + trial)
         art = state.scenario.sides["soviet"].artillery
         if trial == 0:
-            r = simulate_artillery(state.battlemap.copy(), target, hit_on=4, damage_index=art.weapon.damage_index,
-                                   missions=art.missions, trials=trials, seed=seed, keep_trials=True)
+            r = simulate_artillery(
+                state.battlemap.copy(),
+                target,
+                hit_on=4,
+                damage_index=art.weapon.damage_index,
+                missions=art.missions,
+                trials=trials,
+                seed=seed,
+                keep_trials=True,
+            )
         dice = TrialDice(seed, trial, state.battlemap.width, state.battlemap.height, other=state.dice)
         state.dice = dice
         sink = Sink(state)

@@ -104,7 +104,17 @@ def test_areas_and_objectives_are_areas_of_the_scenario(scen):
     from hexwar.game.areas import scenario_areas
 
     areas = scenario_areas(scen)
-    assert [h.label for h in areas["village"]] == ["E04", "E05", "E06", "F04", "F05", "F06", "G04", "G05", "G06"]
+    assert [h.label for h in areas["village"]] == [
+        "E04",
+        "E05",
+        "E06",
+        "F04",
+        "F05",
+        "F06",
+        "G04",
+        "G05",
+        "G06",
+    ]
     assert [h.label for h in areas["Church"]] == ["F05"]
 
 
@@ -122,9 +132,13 @@ def test_one_strike_on_the_church_exact_matches_the_hand_worked_case(scen):
     # and the Monte Carlo of the same game is within 3 standard errors of every exact value
     j = r.units.index(squad)
     b = r.buildings.index(Hex.from_label("F05"))
-    for est, p in [(r.attacked[0, j], 0.5), (r.hit[0, j], 0.36),
-                   (r.destroyed[0, j], float(r.exact[squad.uid]["destroyed"])),
-                   (r.rubble[0, b], 1 / 36), (r.burning[0, b], 13 / 36)]:
+    for est, p in [
+        (r.attacked[0, j], 0.5),
+        (r.hit[0, j], 0.36),
+        (r.destroyed[0, j], float(r.exact[squad.uid]["destroyed"])),
+        (r.rubble[0, b], 1 / 36),
+        (r.burning[0, b], 13 / 36),
+    ]:
         assert abs(est / r.trials - p) <= 3 * _se(p, r.trials) + 1e-9, (est, p)
 
 
@@ -218,8 +232,24 @@ def test_plan_file_and_option_errors_name_what_was_expected(scen, tmp_path):
 
 def test_cli_answers_the_designers_question_in_one_command(village, capsys, tmp_path):
     csv = tmp_path / "out.csv"
-    rc = main(["sim", "scenario", str(village), "--target", "soviet:F05@1", "--turns", "1", "--trials", "60",
-               "--seed", "2", "--json", "--csv", str(csv)])
+    rc = main(
+        [
+            "sim",
+            "scenario",
+            str(village),
+            "--target",
+            "soviet:F05@1",
+            "--turns",
+            "1",
+            "--trials",
+            "60",
+            "--seed",
+            "2",
+            "--json",
+            "--csv",
+            str(csv),
+        ]
+    )
     rep = json.loads(capsys.readouterr().out)
     assert rc == 0 and rep["exact_computed"] and rep["missions"][0]["fired"]["estimate"] == 1.0
     church = next(b for b in rep["buildings"] if b["hex"] == "F05")

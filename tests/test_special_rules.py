@@ -70,12 +70,16 @@ def test_infantry_stops_in_a_minefield_without_a_roll_and_engineers_walk_through
 
 def test_mines_may_not_lie_in_a_deploy_zone(tmp_path):
     p = tmp_path / "m.toml"
-    p.write_text(SKIRMISH.replace("[sides.german]", '[battlefield]\nmines = ["B05"]\n\n[sides.german]', 1),
-                 encoding="utf-8")
+    p.write_text(
+        SKIRMISH.replace("[sides.german]", '[battlefield]\nmines = ["B05"]\n\n[sides.german]', 1),
+        encoding="utf-8",
+    )
     with pytest.raises(ValidationError) as ei:
         load_scenario(p)
-    assert any(pr.where == "battlefield.mines" and "B05" in pr.message and "deploy" in pr.message
-               for pr in ei.value.problems)
+    assert any(
+        pr.where == "battlefield.mines" and "B05" in pr.message and "deploy" in pr.message
+        for pr in ei.value.problems
+    )
 
 
 # -- R10.6 night ------------------------------------------------------------------------------------
@@ -100,13 +104,16 @@ def test_by_day_the_same_shot_at_3_hexes_is_legal():
 
 
 # -- R10.7 snow and mud -----------------------------------------------------------------------------
-@pytest.mark.parametrize(("ground", "card", "crew", "mp"), [
-    ("dry", "de_grenadiers", None, 4.0),
-    ("snow", "de_grenadiers", None, 3.0),          # 4 - 1
-    ("snow", "de_ferdinand", "de_tank_crew_regular", 2.0),  # 3 - 1
-    ("mud", "de_sdkfz_222", "de_tank_crew_regular", 6.0),   # wheeled: 8 - 2
-    ("mud", "de_pz_iv_g", "de_tank_crew_regular", 4.0),     # tracked: 5 - 1
-])
+@pytest.mark.parametrize(
+    ("ground", "card", "crew", "mp"),
+    [
+        ("dry", "de_grenadiers", None, 4.0),
+        ("snow", "de_grenadiers", None, 3.0),  # 4 - 1
+        ("snow", "de_ferdinand", "de_tank_crew_regular", 2.0),  # 3 - 1
+        ("mud", "de_sdkfz_222", "de_tank_crew_regular", 6.0),  # wheeled: 8 - 2
+        ("mud", "de_pz_iv_g", "de_tank_crew_regular", 4.0),  # tracked: 5 - 1
+    ],
+)
 def test_snow_and_mud_cut_movement_points(ground, card, crew, mp):
     g = _game(ground=ground)
     u = place(g, card, "C05", crew=crew)
@@ -154,8 +161,11 @@ def test_a_squad_next_to_the_crossing_reaches_it_and_one_hex_further_away_does_n
     advance_to(g, Phase.MOVEMENT)
     side = g.to_act
     card = "de_grenadiers" if side == "german" else "su_rifles"
-    open_next = [h for h in H("H15").neighbors() if g.battlemap.in_bounds(h)
-                 and mv.cost_arrays(g, "foot")[0][h.offset[1], h.offset[0]] == 1.0]
+    open_next = [
+        h
+        for h in H("H15").neighbors()
+        if g.battlemap.in_bounds(h) and mv.cost_arrays(g, "foot")[0][h.offset[1], h.offset[0]] == 1.0
+    ]
     assert open_next, "an open hex next to the crossing"
     a = place(g, card, open_next[0].label, side=side)
     a.mp_left = mv.movement_allowance(g, a.uid)  # 4 MP
@@ -163,8 +173,14 @@ def test_a_squad_next_to_the_crossing_reaches_it_and_one_hex_further_away_does_n
     assert r is not None and H("H15") in r.hexes() and r.cost[H("H15")] == 4.0
     # one hex further back: 1 MP to the bank, then 4 for the crossing is 5 > 4
     foot = mv.cost_arrays(g, "foot")[0]
-    back = next(h for h in open_next[0].neighbors() if g.battlemap.in_bounds(h) and h.distance(H("H15")) == 2
-                and foot[h.offset[1], h.offset[0]] == 1.0 and not g.battlemap.road[h.offset[1], h.offset[0]])
+    back = next(
+        h
+        for h in open_next[0].neighbors()
+        if g.battlemap.in_bounds(h)
+        and h.distance(H("H15")) == 2
+        and foot[h.offset[1], h.offset[0]] == 1.0
+        and not g.battlemap.road[h.offset[1], h.offset[0]]
+    )
     b = place(g, card, back.label, side=side)
     b.mp_left = mv.movement_allowance(g, b.uid)
     rb = mv.unit_reach(g, b.uid)
@@ -173,8 +189,10 @@ def test_a_squad_next_to_the_crossing_reaches_it_and_one_hex_further_away_does_n
 
 def test_a_crossing_must_be_a_water_hex(tmp_path):
     p = tmp_path / "c.toml"
-    p.write_text(SKIRMISH.replace("[sides.german]", '[battlefield]\ncrossings = ["N12"]\n\n[sides.german]', 1),
-                 encoding="utf-8")
+    p.write_text(
+        SKIRMISH.replace("[sides.german]", '[battlefield]\ncrossings = ["N12"]\n\n[sides.german]', 1),
+        encoding="utf-8",
+    )
     with pytest.raises(ValidationError) as ei:
         load_scenario(p)
     assert any(pr.where == "battlefield.crossings[0]" and "N12" in pr.message for pr in ei.value.problems)
@@ -182,7 +200,9 @@ def test_a_crossing_must_be_a_water_hex(tmp_path):
 
 def test_bad_night_turns_and_ground_are_named(tmp_path):
     p = tmp_path / "n.toml"
-    p.write_text(SKIRMISH.replace("turns = 8\n", 'turns = 8\nnight = [1, 9]\nground = "ice"\n', 1), encoding="utf-8")
+    p.write_text(
+        SKIRMISH.replace("turns = 8\n", 'turns = 8\nnight = [1, 9]\nground = "ice"\n', 1), encoding="utf-8"
+    )
     with pytest.raises(ValidationError) as ei:
         load_scenario(p)
     where = {pr.where for pr in ei.value.problems}

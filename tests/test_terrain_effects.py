@@ -43,7 +43,12 @@ def test_effect_numbers_are_the_rulebooks():
     assert (eff.rubble_defense, eff.rubble_move, eff.fire_defense, eff.fire_move) == (2, 2, -2, 1)
     assert eff.rubble_banned == {"wheeled"} and eff.rubble_immobilize_check == {"tracked"}
     assert eff.rubble_immobilized_on == 1
-    assert (eff.fire_spread_bonus, eff.fire_damage_hit_on, eff.fire_damage_index, eff.burnout_turns) == (6, 8, 4, 3)
+    assert (eff.fire_spread_bonus, eff.fire_damage_hit_on, eff.fire_damage_index, eff.burnout_turns) == (
+        6,
+        8,
+        4,
+        3,
+    )
     assert (eff.close_combat_bonus, eff.fire_margin, eff.hook_up_cost) == (4, 1, 2)
     assert eff.side_hit_on("german") == 3 and eff.side_hit_on("soviet") == 4
     with pytest.raises(ValueError, match="italian"):
@@ -60,12 +65,20 @@ def test_bad_effects_file_lists_every_problem(tmp_path):
     with pytest.raises(ValidationError) as exc:
         load_effects(str(p))
     where = {pr.where for pr in exc.value.problems}
-    assert {"rubble.defense", "rubble.banned", "fire.burnout_turns", "artillery.hit_on.german", "towing"} <= where
+    assert {
+        "rubble.defense",
+        "rubble.banned",
+        "fire.burnout_turns",
+        "artillery.hit_on.german",
+        "towing",
+    } <= where
     assert all(pr.file == str(p) for pr in exc.value.problems)
 
 
 def test_defense_classes_of_unit_types():
-    assert [defense_class(t) for t in ("infantry", "tank crew", "artillery crew", "pilot", "gun")] == ["soft"] * 5
+    assert [defense_class(t) for t in ("infantry", "tank crew", "artillery crew", "pilot", "gun")] == [
+        "soft"
+    ] * 5
     assert defense_class("vehicle") == "armored" and defense_class("Aircraft") == "aircraft"
     with pytest.raises(ValueError, match="submarine"):
         defense_class("submarine")
@@ -77,8 +90,14 @@ def test_terrain_table_modifiers_soft_and_armored():
     m.set_terrain(H("B02"), "woods")
     m.set_terrain(H("C03"), "stone_building")
     assert terrain_defense_modifier(m, H("A01"), "soft") == 0
-    assert (terrain_defense_modifier(m, H("B02"), "soft"), terrain_defense_modifier(m, H("B02"), "armored")) == (2, 1)
-    assert (terrain_defense_modifier(m, H("C03"), "infantry"), terrain_defense_modifier(m, H("C03"), "vehicle")) == (3, 2)
+    assert (
+        terrain_defense_modifier(m, H("B02"), "soft"),
+        terrain_defense_modifier(m, H("B02"), "armored"),
+    ) == (2, 1)
+    assert (
+        terrain_defense_modifier(m, H("C03"), "infantry"),
+        terrain_defense_modifier(m, H("C03"), "vehicle"),
+    ) == (3, 2)
 
 
 def test_rubble_gives_plus_two_instead_of_the_building():
@@ -111,12 +130,14 @@ def test_aircraft_take_no_terrain_modifier():
     assert terrain_defense_modifier(m, H("C02"), "aircraft") == 0
 
 
-@pytest.mark.parametrize("modifier,applies,soft,armored", [(1, "all", 1, 1), (2, "soft", 2, 0), (-1, "soft", -1, 0)])
+@pytest.mark.parametrize(
+    "modifier,applies,soft,armored", [(1, "all", 1, 1), (2, "soft", 2, 0), (-1, "soft", -1, 0)]
+)
 def test_wreck_modifiers_apply_as_their_colour_says(modifier, applies, soft, armored):
     m = BattleMap.new(4, 4)
     m.set_terrain(H("B02"), "woods")
     m.add_wreck(H("B02"), wreck_id(m, modifier, applies))
-    assert terrain_defense_modifier(m, H("B02"), "soft") == 2 + soft       # woods +2 soft
+    assert terrain_defense_modifier(m, H("B02"), "soft") == 2 + soft  # woods +2 soft
     assert terrain_defense_modifier(m, H("B02"), "armored") == 1 + armored  # woods +1 armored
     assert wreck_defense_modifier(m.wrecks_at(H("B02")), m.rules, "aircraft") == 0
 
@@ -177,7 +198,7 @@ def test_terrain_costs_per_mobility_class():
 def test_rubble_costs_two_more_and_bans_wheeled():
     m = BattleMap.new(5, 5)
     m.set_terrain(H("C03"), "reinforced_building")
-    assert enter_cost(m, H("C03"), "tracked") == math.inf   # a bunker: tracked may not enter
+    assert enter_cost(m, H("C03"), "tracked") == math.inf  # a bunker: tracked may not enter
     m.set_rubble(H("C03"))
     # the building is gone: clear (1/1) + 2; wheeled may not enter rubble (R8.3)
     assert [enter_cost(m, H("C03"), c) for c in ("foot", "tracked", "wheeled")] == [3, 3, math.inf]
@@ -196,9 +217,9 @@ def test_moving_along_a_road_uses_the_road_cost():
     m.set_road(H("B02"))
     m.set_road(H("B03"))
     assert enter_cost(m, H("B02"), "wheeled") == math.inf
-    assert enter_cost(m, H("B02"), "wheeled", from_hex=H("B03")) == 1       # along the road
+    assert enter_cost(m, H("B02"), "wheeled", from_hex=H("B03")) == 1  # along the road
     assert enter_cost(m, H("B02"), "wheeled", from_hex=H("C03")) == math.inf  # C03 has no road
-    assert enter_cost(m, H("B02"), "foot", from_hex=H("B04")) == 2          # not adjacent
+    assert enter_cost(m, H("B02"), "foot", from_hex=H("B04")) == 2  # not adjacent
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -211,7 +232,12 @@ def test_cost_array_equals_scalar_everywhere(seed):
             assert plain[m.index(hx)] == enter_cost(m, hx, mob), (seed, mob, hx.label)
             for n in m.neighbors(hx):
                 expect = along if (m.road[m.index(hx)] and m.road[m.index(n)]) else plain
-                assert expect[m.index(hx)] == enter_cost(m, hx, mob, from_hex=n), (seed, mob, hx.label, n.label)
+                assert expect[m.index(hx)] == enter_cost(m, hx, mob, from_hex=n), (
+                    seed,
+                    mob,
+                    hx.label,
+                    n.label,
+                )
 
 
 def test_cost_errors_name_the_problem():

@@ -268,7 +268,9 @@ def test_a_modal_dialog_eats_clicks_outside_it_and_its_buttons_close_it():
     hits = []
     under = Button("under", lambda: hits.append("under"))
     s = screen(Box([under]), 800, 600)
-    d = Dialog("Unsaved changes", "Save before quitting?", [("Save", lambda: hits.append("save")), ("Cancel", None)])
+    d = Dialog(
+        "Unsaved changes", "Save before quitting?", [("Save", lambda: hits.append("save")), ("Cancel", None)]
+    )
     s.open(d)
     assert s.mouse_press(5, 5)  # used, but does nothing: the button below never sees it
     assert hits == [] and s.dialogs == [d]
@@ -333,8 +335,11 @@ def test_card_facts_are_generated_from_the_unit_card_data():
     u = next(c for c in cards.units.values() if c.weapons and c.mobility and not c.is_crew)
     f = card_facts(u, cards.rules)
     assert f.kind == "unit" and f.title == u.name and f.side == u.side
-    assert f.stats == (f"Defense {u.defense}", f"Endurance {u.endurance_full} / Half {u.endurance_half}",
-                       f"cost {u.cost}")
+    assert f.stats == (
+        f"Defense {u.defense}",
+        f"Endurance {u.endurance_full} / Half {u.endurance_half}",
+        f"cost {u.cost}",
+    )
     assert f"1. {u.weapons[0].describe()}" in f.body
     assert f.subtitle.startswith(u.unit_type.replace("_", " "))
 
@@ -371,10 +376,7 @@ def test_card_view_draws_the_full_face_and_runs_its_action_on_click():
 
 
 def test_key_codes_equal_pyglets_and_the_toolkit_loads_no_pyglet():
-    code = (
-        "import sys\nimport hexwar.ui.widgets as w\n"
-        "print('pyglet' in sys.modules)\n"
-    )
+    code = "import sys\nimport hexwar.ui.widgets as w\nprint('pyglet' in sys.modules)\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
     from hexwar.render import backend
@@ -385,8 +387,24 @@ def test_key_codes_equal_pyglets_and_the_toolkit_loads_no_pyglet():
     except Exception as exc:  # pragma: no cover - no EGL on this machine
         pytest.skip(f"headless pyglet unavailable: {exc}")
 
-    for name in ("TAB", "ENTER", "ESCAPE", "BACKSPACE", "DELETE", "SPACE", "LEFT", "RIGHT", "UP", "DOWN",
-                 "HOME", "END", "PAGEUP", "PAGEDOWN", "MOD_SHIFT", "MOD_CTRL"):
+    for name in (
+        "TAB",
+        "ENTER",
+        "ESCAPE",
+        "BACKSPACE",
+        "DELETE",
+        "SPACE",
+        "LEFT",
+        "RIGHT",
+        "UP",
+        "DOWN",
+        "HOME",
+        "END",
+        "PAGEUP",
+        "PAGEDOWN",
+        "MOD_SHIFT",
+        "MOD_CTRL",
+    ):
         assert getattr(keys, name) == getattr(key, name), name
     from pyglet.window import mouse
 
@@ -402,14 +420,32 @@ def test_play_key_map_uses_pyglets_key_codes_and_ctrl_q_quits():
         from pyglet.window import key, mouse
     except Exception as exc:  # pragma: no cover - no EGL on this machine
         pytest.skip(f"headless pyglet unavailable: {exc}")
-    expect = {key.SPACE: "end_phase", key.E: "end_phase", key.NUM_ENTER: "confirm", key.RETURN: "confirm",
-              key._1: "weapon_1", key.NUM_2: "weapon_2", key.P: "play_card", key.BACKSPACE: "discard_card",
-              key.F1: "help", key.EQUAL: "zoom_in", key.PLUS: "zoom_in", key.NUM_SUBTRACT: "zoom_out",
-              key.PAGEUP: "log_older", key.HOME: "fit", key.TAB: "next_unit", key.Q: "quit_if_over"}
+    expect = {
+        key.SPACE: "end_phase",
+        key.E: "end_phase",
+        key.NUM_ENTER: "confirm",
+        key.RETURN: "confirm",
+        key._1: "weapon_1",
+        key.NUM_2: "weapon_2",
+        key.P: "play_card",
+        key.BACKSPACE: "discard_card",
+        key.F1: "help",
+        key.EQUAL: "zoom_in",
+        key.PLUS: "zoom_in",
+        key.NUM_SUBTRACT: "zoom_out",
+        key.PAGEUP: "log_older",
+        key.HOME: "fit",
+        key.TAB: "next_unit",
+        key.Q: "quit_if_over",
+    }
     assert {k: play_intent(k) for k in expect} == expect
     assert play_intent(key.Q, key.MOD_CTRL) == play_intent(key.Q, key.MOD_COMMAND) == "quit"
     assert play_intent(key.Z, key.MOD_CTRL) == "undo" and play_intent(key.Z) is None  # R12.3 undo before dice
-    assert (mouse_intent(mouse.LEFT), mouse_intent(mouse.RIGHT), mouse_intent(mouse.MIDDLE)) == ("act", "select", "pan")
+    assert (mouse_intent(mouse.LEFT), mouse_intent(mouse.RIGHT), mouse_intent(mouse.MIDDLE)) == (
+        "act",
+        "select",
+        "pan",
+    )
 
 
 def test_the_screen_example_in_architecture_md_runs_headless():

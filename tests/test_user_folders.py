@@ -26,7 +26,9 @@ def test_environment_overrides_win(tmp_path):
 
 def test_autosave_file_names_keep_only_safe_characters(tmp_path):
     env = {"HEXWAR_AUTOSAVE_DIR": str(tmp_path)}
-    assert default_autosave_path("Prokhorovka 12 July 1943", env) == tmp_path / "prokhorovka_12_july_1943.json"
+    assert (
+        default_autosave_path("Prokhorovka 12 July 1943", env) == tmp_path / "prokhorovka_12_july_1943.json"
+    )
     assert default_autosave_path("../../etc/passwd", env) == tmp_path / "etc_passwd.json"
     assert default_autosave_path("", env) == tmp_path / "game.json"
 
@@ -44,4 +46,6 @@ def test_a_windowed_game_autosaves_to_a_new_file_named_by_scenario_and_start_tim
     assert p == tmp_path / "auto" / "saves" / "kharkov-19430803-050009.json" and p.parent.is_dir()
     (tmp_path / "file").write_text("x")
     with pytest.raises(HexwarError, match="autosave folder"):
-        new_game_autosave("k", datetime.datetime(1943, 1, 1), {"HEXWAR_AUTOSAVE_DIR": str(tmp_path / "file" / "d")})
+        new_game_autosave(
+            "k", datetime.datetime(1943, 1, 1), {"HEXWAR_AUTOSAVE_DIR": str(tmp_path / "file" / "d")}
+        )

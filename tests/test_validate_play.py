@@ -83,7 +83,11 @@ def mutate(data: dict, rng: random.Random, ids: list[str]) -> tuple[dict, list[s
             done.append(f"{side} budget {t['budget']}")
         elif k == 8:
             res = [c for c in t.get("reserves", []) if isinstance(c, str)]
-            t["hand"] = rng.sample(res, min(len(res), rng.randint(0, 5))) if res and rng.random() < 0.7 else [rng.choice(ids)]
+            t["hand"] = (
+                rng.sample(res, min(len(res), rng.randint(0, 5)))
+                if res and rng.random() < 0.7
+                else [rng.choice(ids)]
+            )
             done.append(f"{side} hand {len(t['hand'])}")
         elif k == 9:
             t["hand_size"] = rng.randint(-1, 8)
@@ -110,12 +114,22 @@ def mutate(data: dict, rng: random.Random, ids: list[str]) -> tuple[dict, list[s
             d["objectives"] = list(d.get("objectives", [])) + [o]
             done.append(f"objective {o}")
         elif k == 15:
-            d["victory"] = {"hold": {"side": rng.choice(["german", "soviet", "x"]), "turn": rng.choice([0, 1, 3, 300])}}
+            d["victory"] = {
+                "hold": {"side": rng.choice(["german", "soviet", "x"]), "turn": rng.choice([0, 1, 3, 300])}
+            }
             done.append(f"hold {d['victory']}")
         elif k == 16:
-            art = {"missions": rng.choice([-1, 0, 1, 3, 101]), "per_turn": rng.choice([0, 1, 2, 11]),
-                   "weapon": {"name": "x", "damage_index": rng.choice([-1, 0, 5, 31]),
-                              "attack": {rng.choice(["infantry", "vehicle", "gun", "aircraft"]): rng.choice([1, 2, 12, 26])}}}
+            art = {
+                "missions": rng.choice([-1, 0, 1, 3, 101]),
+                "per_turn": rng.choice([0, 1, 2, 11]),
+                "weapon": {
+                    "name": "x",
+                    "damage_index": rng.choice([-1, 0, 5, 31]),
+                    "attack": {
+                        rng.choice(["infantry", "vehicle", "gun", "aircraft"]): rng.choice([1, 2, 12, 26])
+                    },
+                },
+            }
             if rng.random() < 0.5:
                 art["hit_on"] = rng.choice([0, 1, 4, 7, 8])
             t["artillery"] = art
@@ -178,7 +192,9 @@ def run_mutations(n: int, real_play: int, real_render: int, tmp_path: Path, seed
         try:
             cheap_play(sc, seed)
         except Exception as exc:  # pragma: no cover - a failure prints the seed
-            raise AssertionError(f"{why}: validated, but playing it fails: {type(exc).__name__}: {exc}") from exc
+            raise AssertionError(
+                f"{why}: validated, but playing it fails: {type(exc).__name__}: {exc}"
+            ) from exc
         if stats["played"] < real_play or stats["rendered"] < real_render:
             path.write_text(sf.to_text())
             if stats["played"] < real_play:
@@ -187,9 +203,25 @@ def run_mutations(n: int, real_play: int, real_render: int, tmp_path: Path, seed
                 stats["played"] += 1
             elif stats["rendered"] < real_render:
                 out = tmp_path / f"m{i}.png"
-                r = subprocess.run([sys.executable, "-m", "hexwar.cli", "render", str(path), "--out", str(out),
-                                    "--size", "240x160"], capture_output=True, text=True, timeout=120)
-                assert r.returncode == 0 and out.is_file(), f"{why}: validated, but render fails: {r.stderr[-400:]}"
+                r = subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "hexwar.cli",
+                        "render",
+                        str(path),
+                        "--out",
+                        str(out),
+                        "--size",
+                        "240x160",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                assert r.returncode == 0 and out.is_file(), (
+                    f"{why}: validated, but render fails: {r.stderr[-400:]}"
+                )
                 stats["rendered"] += 1
     return stats
 
@@ -212,8 +244,11 @@ def test_many_more_mutated_scenarios_validate_only_when_they_play(tmp_path, caps
 def test_the_audit_case_duplicate_low_cloud_is_refused_naming_file_and_field(tmp_path, capsys):
     for m in MAPS:
         shutil.copy(m, tmp_path / m.name)
-    text = (DATA / "game_tiny.toml").read_text().replace('events = ["ev_morning_mist", "ev_order_227"]',
-                                                         'events = ["ev_low_cloud", "ev_low_cloud"]')
+    text = (
+        (DATA / "game_tiny.toml")
+        .read_text()
+        .replace('events = ["ev_morning_mist", "ev_order_227"]', 'events = ["ev_low_cloud", "ev_low_cloud"]')
+    )
     p = tmp_path / "twice.toml"
     p.write_text(text)
     rc = main(["validate", str(p)])

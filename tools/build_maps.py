@@ -49,6 +49,7 @@ MAPS_DIR = ROOT / "maps"
 # The maps. Each function draws one place; MAPS lists them by file name.
 # =====================================================================================
 
+
 def kharkov() -> BattleMap:
     """Kharkov, March 1943: the city centre between the Lopan and the Kharkov rivers.
 
@@ -61,7 +62,9 @@ def kharkov() -> BattleMap:
     (level 2-3).
     """
     b = MapBuilder(
-        32, 22, "Kharkov, March 1943",
+        32,
+        22,
+        "Kharkov, March 1943",
         "Central Kharkov, 11-14 March 1943: the SS Panzer Corps fights down Sumskaya street to "
         "Dzerzhinsky Square while the Soviet garrison holds the stone blocks of the centre. "
         "Streets are the only fast lanes; every block of wood (DR13) and stone (DR14) buildings "
@@ -94,7 +97,9 @@ def kharkov() -> BattleMap:
     water = b.map.terrain == b.map.rules.index_of_code("~")
     west_bank = {r: max(c for c in range(16) if water[r, c]) for r in range(19)}
     east_bank = {r: min(c for c in range(14, 32) if water[r, c]) for r in range(19)}
-    between = [h for h in b.rect(0, 4, 31, 18) if west_bank[h.offset[1]] < h.offset[0] < east_bank[h.offset[1]]]
+    between = [
+        h for h in b.rect(0, 4, 31, 18) if west_bank[h.offset[1]] < h.offset[0] < east_bank[h.offset[1]]
+    ]
     b.street_grid(cols=(7, 11, 19, 23), rows=(5, 9, 13, 17), within=between)
     b.road(["P01", "P16"], smooth=False)  # Sumskaya street
     b.road(["P16", "T18", "Y19", "AF20"], bridges=1)  # Moskovsky prospekt over the Kharkov river bridge
@@ -153,7 +158,9 @@ def prokhorovka() -> BattleMap:
     Storozhevoe woods south of the railway.
     """
     b = MapBuilder(
-        44, 32, "Prokhorovka, 12 July 1943",
+        44,
+        32,
+        "Prokhorovka, 12 July 1943",
         "The tank field west of Prokhorovka, 12 July 1943: the Leibstandarte holds Hill 252.2 and the "
         "Oktyabrsky state farm; the 18th and 29th Tank Corps attack out of Prokhorovka down the "
         "corridor between the Psel and the railway. Open steppe and wheat give long fire lanes "
@@ -197,9 +204,14 @@ def prokhorovka() -> BattleMap:
     b.paint(b.ellipse("R29", 7.5, 3.5, rough=0.7, salt="storozh"), "T")  # Storozhevoe woods
     b.paint(b.ellipse("AJ23", 2.0, 1.5, rough=0.5, salt="copse"), "T")
     fields = [
-        ["C11", "H11", "H16", "C16"], ["K16", "P14", "Q19", "L21"], ["B24", "G23", "H29", "B30"],
-        ["U22", "Z20", "AB25", "W27"], ["AE23", "AI21", "AJ26", "AF27"], ["L09", "O09", "O12", "L13"],
-        ["Y08", "AB08", "AB12", "Y13"], ["AF10", "AI09", "AJ12", "AF14"],
+        ["C11", "H11", "H16", "C16"],
+        ["K16", "P14", "Q19", "L21"],
+        ["B24", "G23", "H29", "B30"],
+        ["U22", "Z20", "AB25", "W27"],
+        ["AE23", "AI21", "AJ26", "AF27"],
+        ["L09", "O09", "O12", "L13"],
+        ["Y08", "AB08", "AB12", "Y13"],
+        ["AF10", "AI09", "AJ12", "AF14"],
     ]
     for f in fields:
         b.paint(b.polygon(f), "w", over=".")
@@ -251,7 +263,9 @@ def ponyri() -> BattleMap:
     balka runs down the west side.
     """
     b = MapBuilder(
-        36, 24, "Ponyri station, July 1943",
+        36,
+        24,
+        "Ponyri station, July 1943",
         "Ponyri, 9-12 July 1943: the 'Kursk Stalingrad'. German infantry and Ferdinands attack from "
         "the north across open, mined ground (no cover: every approach is in view of the village) "
         "against the 307th Rifle Division's defence in depth. The raised railway embankment splits "
@@ -271,9 +285,13 @@ def ponyri() -> BattleMap:
     for h in rail_hexes:  # the embankment: one level above the ground it crosses
         b.set_z([h], float(b.level(h) + 1))
     # fields and scrub first; buildings and roads come after
-    for f in ([["Y01", "AJ01", "AJ04", "Y04"],
-                           ["H16", "M15", "N21", "I22"], ["U20", "Z21", "Z24", "U24"],
-                           ["AF09", "AJ09", "AJ14", "AF13"], ["B12", "E12", "E15", "B15"]]):
+    for f in [
+        ["Y01", "AJ01", "AJ04", "Y04"],
+        ["H16", "M15", "N21", "I22"],
+        ["U20", "Z21", "Z24", "U24"],
+        ["AF09", "AJ09", "AJ14", "AF13"],
+        ["B12", "E12", "E15", "B15"],
+    ]:
         b.paint(b.polygon(f), "w")
     b.paint(b.band(balka, 1.2), ",")
     b.paint(b.band(balka, 2.8), ",", over=".w", chance=0.35, salt="bk")
@@ -298,8 +316,12 @@ def ponyri() -> BattleMap:
     b.paint(rail_hexes, ".", keep="=")
     # the village: wooden houses on both streets, orchards behind them
     # the village begins behind the first trench line; north of it lies open, mined ground
-    b.village([h for h in east_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="east", garden_chance=0.75)
-    b.village([h for h in west_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="west", garden_chance=0.75)
+    b.village(
+        [h for h in east_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="east", garden_chance=0.75
+    )
+    b.village(
+        [h for h in west_st if h.offset[1] >= 7], density=0.9, stone=0.05, salt="west", garden_chance=0.75
+    )
     b.village([h for h in b.path([(-1, 11), "H11", "M12"])], density=0.5, salt="xw")
     b.paint(rail_hexes, ".", keep="=")
     # Soviet defence in depth: trench lines (brush) with bunkers (reinforced)
@@ -326,7 +348,9 @@ def dnieper() -> BattleMap:
     sand, joined to the bridgehead by one pontoon bridge.
     """
     b = MapBuilder(
-        36, 24, "Dnieper crossing: the Bukrin bridgehead, autumn 1943",
+        36,
+        24,
+        "Dnieper crossing: the Bukrin bridgehead, autumn 1943",
         "The Bukrin bend of the Dnieper, late September - October 1943: Soviet riflemen have crossed "
         "on boats and rafts and cling to the narrow shore below the high right bank, fed over a single "
         "pontoon bridge, while German reserves counterattack from the plateau. The river is "
@@ -364,14 +388,28 @@ def dnieper() -> BattleMap:
     b.paint(island, ",")
     b.paint(island[:1], "m")
     # -- east bank: marsh along the water, floodplain woods, sand
-    b.paint(b.ring_of([h for h in b.all() if b.code(h) == "~"]), "m", over=".", keep="",
-            chance=0.7, salt="eastmarsh")
+    b.paint(
+        b.ring_of([h for h in b.all() if b.code(h) == "~"]),
+        "m",
+        over=".",
+        keep="",
+        chance=0.7,
+        salt="eastmarsh",
+    )
     for h in list(b.all()):  # only the east bank keeps its marsh ring
         if b.code(h) == "m" and h not in east and h not in island:
             b.paint([h], ".")
-    b.paint([h for h in b.band([(26, -1), "AD05", "AJ08"], 4.0) if h in east], "T", over=".m", chance=0.9, salt="fw1")
+    b.paint(
+        [h for h in b.band([(26, -1), "AD05", "AJ08"], 4.0) if h in east],
+        "T",
+        over=".m",
+        chance=0.9,
+        salt="fw1",
+    )
     b.paint([h for h in b.ellipse("AG20", 4.5, 3.0, rough=0.6, salt="fw2") if h in east], "T", over=".m")
-    b.paint([h for h in b.band(["AF11", "AH14", "AJ16"], 2.5) if h in east], "m", over=".", chance=0.6, salt="ms")
+    b.paint(
+        [h for h in b.band(["AF11", "AH14", "AJ16"], 2.5) if h in east], "m", over=".", chance=0.6, salt="ms"
+    )
     b.paint([h for h in b.ellipse("T09", 2.0, 1.5, rough=0.5, salt="bendw") if h in low], "T", over=".")
     b.paint([h for h in b.all() if h in east and b.level(h) >= 1], ",", over=".", chance=0.3, salt="sand")
     # -- the escarpment: brush and scrub woods on the steep slopes, woods in the ravines
@@ -395,7 +433,9 @@ def dnieper() -> BattleMap:
     bridge = b.road(["S12", "AE12"], smooth=False, bridges=6)  # the pontoon bridge
     b.road(["AE12", "AH11", (36, 10)])  # east-bank track to the rear
     # -- Grigorovka on the shore, Bukrin on the plateau
-    shore = [h for h in b.all() if h in low and h not in east and b.map.road[b.map.index(h)] and h not in bridge]
+    shore = [
+        h for h in b.all() if h in low and h not in east and b.map.road[b.map.index(h)] and h not in bridge
+    ]
     b.village(shore, density=0.55, salt="grig", garden_chance=0.5, over=".,")
     b.paint([b.hex("T07")], "s")  # Grigorovka church
     b.paint([b.hex("R16")], "s", over=".,ho")  # collective farm office
@@ -425,7 +465,9 @@ def steppe_village() -> BattleMap:
     south-west, orchards round the houses.
     """
     b = MapBuilder(
-        30, 24, "Steppe village, 1943",
+        30,
+        24,
+        "Steppe village, 1943",
         "A village on the steppe at the crossroads, summer 1943, for the standard game: both sides "
         "enter from opposite edges (west and east) and fight for the village, the hill and the "
         "bridges. The wooden houses (DR13), the stone church, school and farm office (DR14) and "
@@ -445,8 +487,12 @@ def steppe_village() -> BattleMap:
     b.paint(b.ellipse("Z20", 3.6, 3.0, rough=0.6, salt="se"), "T", keep="~")
     b.paint(b.ellipse("AB04", 1.6, 1.3, rough=0.5, salt="ne"), "T")
     b.paint(b.ellipse("C21", 1.6, 1.3, rough=0.5, salt="sw"), "T")
-    for f in (["S01", "Z01", "Z06", "T07"], ["B10", "G09", "H13", "C13"],
-              ["W09", "AB09", "AC13", "X13"], ["E19", "J19", "J24", "E24"]):
+    for f in (
+        ["S01", "Z01", "Z06", "T07"],
+        ["B10", "G09", "H13", "C13"],
+        ["W09", "AB09", "AC13", "X13"],
+        ["E19", "J19", "J24", "E24"],
+    ):
         b.paint(b.polygon(f), "w", over=".,")
     # roads: the east-west road through the crossroads, the north-south road over the stream
     b.road([(-1, 10), "F10", "K11", "O11", "T11", "Y10", (30, 10)])
@@ -470,6 +516,7 @@ def steppe_village() -> BattleMap:
 
 # ---- issue 21: the battles of 1943 across the year --------------------------------------------
 
+
 def sinyavino() -> BattleMap:
     """The Neva and the Sinyavino peat bogs, January 1943 (Operation Iskra).
 
@@ -481,7 +528,9 @@ def sinyavino() -> BattleMap:
     south-east. One road runs north-south along the east bank, another east to Sinyavino.
     """
     b = MapBuilder(
-        32, 22, "Sinyavino and the Neva, January 1943",
+        32,
+        22,
+        "Sinyavino and the Neva, January 1943",
         "Operation Iskra, 12-18 January 1943: the 67th Army of the Leningrad Front crosses the frozen "
         "Neva against the fortified east bank while the 2nd Shock Army of the Volkhov Front attacks "
         "from the east; they meet at the Workers' Settlements. The Neva is ice-covered water (only "
@@ -497,9 +546,19 @@ def sinyavino() -> BattleMap:
     b.hill("R03", 2.2, 4.0, 3.0, base=1.0)  # a rise by Settlement No. 1
     b.paint(b.band(neva, 1.4), "~")
     b.paint(b.band([(7, -1), "H06", "H12", (8, 22)], 2.0), ",", over=".", chance=0.4, salt="bank")
-    for c, rx, ry, s in (("N09", 3.5, 2.5, "b1"), ("V08", 3.0, 2.0, "b2"), ("M16", 3.0, 2.5, "b3"), ("AD06", 2.5, 2.0, "b4")):
+    for c, rx, ry, s in (
+        ("N09", 3.5, 2.5, "b1"),
+        ("V08", 3.0, 2.0, "b2"),
+        ("M16", 3.0, 2.5, "b3"),
+        ("AD06", 2.5, 2.0, "b4"),
+    ):
         b.paint(b.ellipse(c, rx, ry, rough=0.6, salt=s), "m", over=".,")
-    for c, rx, ry, s in (("S12", 2.5, 2.0, "w1"), ("J19", 2.5, 2.0, "w2"), ("AC11", 2.5, 3.0, "w3"), ("L03", 2.0, 1.5, "w4")):
+    for c, rx, ry, s in (
+        ("S12", 2.5, 2.0, "w1"),
+        ("J19", 2.5, 2.0, "w2"),
+        ("AC11", 2.5, 3.0, "w3"),
+        ("L03", 2.0, 1.5, "w4"),
+    ):
         b.paint(b.ellipse(c, rx, ry, rough=0.6, salt=s), "T", over=".,m")
     b.paint(b.band(["J14", "Q13", "X14"], 1.2), ",", over=".")  # a peat-cutting embankment
     east = b.road([(9, -1), "J04", "J10", "K16", (10, 22)])  # the east-bank road
@@ -528,7 +587,9 @@ def stalingrad() -> BattleMap:
     run down to the Volga; the Mamayev Kurgan (levels 2-3) rises in the south-west.
     """
     b = MapBuilder(
-        32, 22, "Stalingrad factory district, January 1943",
+        32,
+        22,
+        "Stalingrad factory district, January 1943",
         "Stalingrad, late January 1943: the Don Front's armies close on the last German pockets in the "
         "factory district while Chuikov's 62nd Army holds the strip along the Volga. The halls of the "
         "Krasny Oktyabr and Barrikady works (DR15) are fortresses; stone blocks (DR14) and the wooden "
@@ -576,7 +637,9 @@ def kuban() -> BattleMap:
     attack comes from the east.
     """
     b = MapBuilder(
-        32, 22, "Krymskaya on the Blue Line, spring 1943",
+        32,
+        22,
+        "Krymskaya on the Blue Line, spring 1943",
         "The Kuban bridgehead, April-May 1943: the North Caucasus Front's 56th Army attacks the Blue "
         "Line (Gotenkopfstellung) at Krymskaya, with the greatest air battle of the war overhead. The "
         "Adagum's reed marshes (plavni) in the north stop vehicles; the Blue Line's trenches (brush) "
@@ -622,7 +685,9 @@ def oboyan() -> BattleMap:
     the ridge north of the river.
     """
     b = MapBuilder(
-        32, 22, "The Oboyan road at the Pena, July 1943",
+        32,
+        22,
+        "The Oboyan road at the Pena, July 1943",
         "The southern face of Kursk, 7-10 July 1943: Grossdeutschland and the 3rd Panzer Division of the "
         "4th Panzer Army try to force the Pena at Verkhopenye and break through to Oboyan; Katukov's 1st "
         "Tank Army holds the ridge north of the river with dug-in T-34s. The Pena and its marshy banks "
@@ -671,7 +736,9 @@ def teploye() -> BattleMap:
     with bunkers run across the slope; woods on the crest.
     """
     b = MapBuilder(
-        32, 22, "Teploye and the Olkhovatka heights, July 1943",
+        32,
+        22,
+        "Teploye and the Olkhovatka heights, July 1943",
         "The northern face of Kursk, 8-11 July 1943: the 2nd and 4th Panzer Divisions with Tigers of the "
         "505th Heavy Tank Battalion attack up the Olkhovatka heights at Teploye, the key to the Kursk "
         "salient's north; the 70th Army, the 1st Guards Artillery Brigade and the 2nd Tank Army hold "
@@ -694,7 +761,9 @@ def teploye() -> BattleMap:
     crest = b.road([(-1, 16), "H15", "P16", "X15", "AD17", (32, 17)])  # the crest road through Teploye
     b.road(["P16", "Q09", "P02", (15, -1)])  # the track down to the north
     b.road(["F07", "K05", "P02"])  # Samodurovka street
-    b.village([h for h in crest if 8 <= h.offset[0] <= 22], density=0.85, stone=0.05, salt="tep", garden_chance=0.7)
+    b.village(
+        [h for h in crest if 8 <= h.offset[0] <= 22], density=0.85, stone=0.05, salt="tep", garden_chance=0.7
+    )
     b.village([h for h in b.rect(2, 4, 12, 8) if b.map.road[b.map.index(h)]], density=0.7, salt="sam")
     b.paint([b.hex("Q15")], "s", keep="=")  # the school
     for line, _salt in ((["A11", "I10", "Q11", "Y10", "AF11"], "l1"), (["E14", "M13", "U13", "AC14"], "l2")):
@@ -715,7 +784,9 @@ def bolkhov() -> BattleMap:
     bank (levels 2-3); the east bank is low meadow and forest; a bridge joins them.
     """
     b = MapBuilder(
-        32, 22, "Bolkhov on the Nugr, July 1943",
+        32,
+        22,
+        "Bolkhov on the Nugr, July 1943",
         "Operation Kutuzov, 12-29 July 1943: the 11th Guards Army and the 4th Tank Army attack into the "
         "Orel salient towards Bolkhov, held by German infantry and the 18th Panzer Division's rearguards. "
         "The Nugr can be crossed only at the bridge (or by infantry where the scenario allows); the old "
@@ -759,7 +830,9 @@ def bogodukhov() -> BattleMap:
     south of the river (levels 1-2) to the railway embankment; woods on the flanks.
     """
     b = MapBuilder(
-        32, 22, "Bogodukhov on the Merla, August 1943",
+        32,
+        22,
+        "Bogodukhov on the Merla, August 1943",
         "Operation Rumyantsev, 11-17 August 1943: Katukov's 1st Tank Army has broken through to "
         "Bogodukhov; SS Totenkopf and Das Reich counterattack from the south to cut the spearhead off. "
         "The Merla's marshy valley is crossed at two bridges; Bogodukhov's wooden houses (DR13), stone "
@@ -801,7 +874,9 @@ def saur_mogila() -> BattleMap:
     the slopes; villages on the river and behind the mound.
     """
     b = MapBuilder(
-        32, 22, "Saur-Mogila on the Mius, August 1943",
+        32,
+        22,
+        "Saur-Mogila on the Mius, August 1943",
         "The Mius front, 18-31 August 1943: the Southern Front's 5th Shock Army storms the 'Mius-Front' "
         "and the mound of Saur-Mogila (Hill 277.9), the highest point of the Donbass, fortified by the "
         "6th Army since 1942. The Mius is crossed at one bridge (and by infantry where the scenario "
@@ -831,7 +906,9 @@ def saur_mogila() -> BattleMap:
     b.road(["AD10", "AD03", (29, -1)])  # the east-bank road
     b.road(["C10", "D03", (3, -1)])
     b.village([h for h in b.rect(28, 1, 31, 12) if b.map.road[b.map.index(h)]], density=0.7, salt="mar")
-    b.village([h for h in b.rect(0, 3, 5, 12) if b.map.road[b.map.index(h)]], density=0.8, stone=0.2, salt="ste")
+    b.village(
+        [h for h in b.rect(0, 3, 5, 12) if b.map.road[b.map.index(h)]], density=0.8, stone=0.2, salt="ste"
+    )
     b.paint([b.hex("C07")], "s", keep="=")
     rings = [b.ring_of(b.blob("J11", 2, rough=0.0)), b.ring_of(b.blob("J11", 4, rough=0.0))]
     for ring, salt in zip(rings, ("r1", "r2"), strict=True):
@@ -866,6 +943,7 @@ MAPS: dict[str, Callable[[], BattleMap]] = {
 # =====================================================================================
 # Command line
 # =====================================================================================
+
 
 def build(name: str) -> BattleMap:
     """Build the shipped map ``name`` (a key of :data:`MAPS`).

@@ -35,19 +35,33 @@ def section() -> str:
     from hexwar.model.terrain import default_terrain
 
     rules = default_terrain()
-    lines = [BEGIN, "",
-             "| code | key | name | LOS (R3.5) | height | move foot / tracked / wheeled (R5.3) | "
-             "Defense soft / armored (R6.7) | DR (R8.2) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        BEGIN,
+        "",
+        "| code | key | name | LOS (R3.5) | height | move foot / tracked / wheeled (R5.3) | "
+        "Defense soft / armored (R6.7) | DR (R8.2) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for t in rules.types:
         mv = " / ".join(_cost(t.move.get(k, math.inf)) for k in ("foot", "tracked", "wheeled"))
         code = "`" + t.code + "`"
-        lines.append(f"| {code} | `{t.key}` | {t.name} | {t.los} | {t.height} | {mv} | "
-                     f"{t.defense_soft:+d} / {t.defense_armored:+d} | {t.dr if t.dr is not None else ''} |")
-    lines += ["", "`-`: the class may not enter. Wreck counters (`features.HEX.wrecks`, R8.1):", "",
-              "| id | nationality | LOS symbol | Defense modifier |", "|---|---|---|---|"]
+        lines.append(
+            f"| {code} | `{t.key}` | {t.name} | {t.los} | {t.height} | {mv} | "
+            f"{t.defense_soft:+d} / {t.defense_armored:+d} | {t.dr if t.dr is not None else ''} |"
+        )
+    lines += [
+        "",
+        "`-`: the class may not enter. Wreck counters (`features.HEX.wrecks`, R8.1):",
+        "",
+        "| id | nationality | LOS symbol | Defense modifier |",
+        "|---|---|---|---|",
+    ]
     for w in sorted(rules.wrecks.values(), key=lambda w: w.id):
-        mod = f"{w.modifier:+d} ({'all ground units' if w.applies == 'all' else 'soft units only'})" if w.modifier else ""
+        mod = (
+            f"{w.modifier:+d} ({'all ground units' if w.applies == 'all' else 'soft units only'})"
+            if w.modifier
+            else ""
+        )
         lines.append(f"| `{w.id}` | {w.nationality} | {'yes' if w.los else 'no'} | {mod} |")
     lines += ["", END]
     return "\n".join(lines)

@@ -26,7 +26,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "scenarios.md"
-SCENARIOS = ("standard", "sinyavino", "stalingrad", "kharkov", "kuban", "ponyri", "teploye", "prokhorovka", "oboyan", "bolkhov", "bogodukhov", "saur_mogila", "dnieper")  # the documented ones, in order of 1943
+SCENARIOS = (
+    "standard",
+    "sinyavino",
+    "stalingrad",
+    "kharkov",
+    "kuban",
+    "ponyri",
+    "teploye",
+    "prokhorovka",
+    "oboyan",
+    "bolkhov",
+    "bogodukhov",
+    "saur_mogila",
+    "dnieper",
+)  # the documented ones, in order of 1943
 BEGIN, END = "<!-- scenarios:begin -->", "<!-- scenarios:end -->"
 
 __all__ = ["SCENARIOS", "section", "sections", "render_doc", "main"]
@@ -40,8 +54,11 @@ def _cards(ids: Sequence[str]) -> str:
     out = []
     for cid in dict.fromkeys(ids):
         n = counts[cid]
-        out.append(f"{n}x {ruleset.card_name(cid)} ({ruleset.cost(cid)})" if n > 1
-                   else f"{ruleset.card_name(cid)} ({ruleset.cost(cid)})")
+        out.append(
+            f"{n}x {ruleset.card_name(cid)} ({ruleset.cost(cid)})"
+            if n > 1
+            else f"{ruleset.card_name(cid)} ({ruleset.cost(cid)})"
+        )
     return ", ".join(out)
 
 
@@ -64,32 +81,47 @@ def section(name: str) -> str:
 
     sc = load_scenario(ROOT / "scenarios" / f"{name}.toml")
     bm = sc.battlemap
-    lines = [f"## {sc.name}", "", f"![{sc.name}]({name}.png)", "",
-             f"`hexwar play {name}` - map `{sc.map_path.relative_to(ROOT) if sc.map_path else '?'}` "
-             f"({bm.width} x {bm.height} hexes), default seed {sc.seed}.", ""]
+    lines = [
+        f"## {sc.name}",
+        "",
+        f"![{sc.name}]({name}.png)",
+        "",
+        f"`hexwar play {name}` - map `{sc.map_path.relative_to(ROOT) if sc.map_path else '?'}` "
+        f"({bm.width} x {bm.height} hexes), default seed {sc.seed}.",
+        "",
+    ]
     lines += [ln for ln in sc.description.strip().splitlines()] + [""]
     scored = "victory points plus objective points" if sc.objectives else "victory points"
     limit = f"{sc.turns} turns, then {scored} (equal: a draw)" if sc.turns else "no turn limit"
     rules = ", ".join(sc.variants) or "standard"
     events = ", ".join(ruleset.command_card(e).title for e in sc.events) or "none"
     lines += [
-        "| | |", "|---|---|",
+        "| | |",
+        "|---|---|",
         f"| victory | {sc.victory_points} victory points at once{', or Overrun' if sc.overrun else ''}; {limit} |",
         f"| rules | {rules}{'; guns may move' if sc.guns_move else ''} |",
         f"| Events in the Command deck | {events} |",
     ]
     if sc.objectives:
-        objs = "; ".join(f"{o.hex.label} {o.name} ({o.points} pts{', ' + o.holder if o.holder else ''})"
-                         for o in sc.objectives)
+        objs = "; ".join(
+            f"{o.hex.label} {o.name} ({o.points} pts{', ' + o.holder if o.holder else ''})"
+            for o in sc.objectives
+        )
         lines.append(f"| objectives (points, holder at start) | {objs} |")
     special = []
     if sc.ground != "dry":
         special.append(f"{sc.ground} (R10.7)")
     if sc.night:
-        special.append(f"night in turn{'s' if len(sc.night) > 1 else ''} {', '.join(map(str, sc.night))} (R10.6)")
+        special.append(
+            f"night in turn{'s' if len(sc.night) > 1 else ''} {', '.join(map(str, sc.night))} (R10.6)"
+        )
     bf = sc.battlefield
     if bf.mines:
-        special.append("minefields " + ", ".join(sorted((h.label for h in bf.mines), key=lambda x: (len(x), x))) + " (R10.5)")
+        special.append(
+            "minefields "
+            + ", ".join(sorted((h.label for h in bf.mines), key=lambda x: (len(x), x)))
+            + " (R10.5)"
+        )
     if bf.crossings:
         special.append("river crossings " + ", ".join(h.label for h in bf.crossings) + " (R10.8)")
     placed = []
@@ -104,14 +136,19 @@ def section(name: str) -> str:
     if special:
         lines.append(f"| special rules | {'; '.join(special)} |")
     if sc.hold is not None:
-        lines.append(f"| hold victory | {sc.hold.side} wins at the end of turn {sc.hold.turn} holding every objective |")
+        lines.append(
+            f"| hold victory | {sc.hold.side} wins at the end of turn {sc.hold.turn} holding every objective |"
+        )
     for side in ("german", "soviet"):
         ss = sc.sides[side]
         title = side.capitalize()
         lines.append(f"| {title} deploy zone | {_zone(ss.deploy)} |")
         if ss.units:
-            fixed = "; ".join(f"{su.hex.label if su.hex else 'aloft'} {ruleset.card_name(su.card)}"
-                              + (f" + {ruleset.card_name(su.crew)}" if su.crew else "") for su in ss.units)
+            fixed = "; ".join(
+                f"{su.hex.label if su.hex else 'aloft'} {ruleset.card_name(su.card)}"
+                + (f" + {ruleset.card_name(su.crew)}" if su.crew else "")
+                for su in ss.units
+            )
             lines.append(f"| {title} starting units | {fixed} |")
         if ss.reserves:
             pts = sum(ruleset.cost(c) for c in ss.reserves)
@@ -130,8 +167,10 @@ def section(name: str) -> str:
             a = ss.artillery
             hit = a.hit_on if a.hit_on is not None else default_effects().side_hit_on(side)
             att = ", ".join(f"{k} {v}" for k, v in a.weapon.attack.items())
-            lines.append(f"| {title} artillery | {a.missions} missions, {a.per_turn} a turn, hit on {hit}+: "
-                         f"{a.weapon.name} ({att}; DI {a.weapon.damage_index}) |")
+            lines.append(
+                f"| {title} artillery | {a.missions} missions, {a.per_turn} a turn, hit on {hit}+: "
+                f"{a.weapon.name} ({att}; DI {a.weapon.damage_index}) |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -155,7 +194,9 @@ def render_doc(text: str, names: Sequence[str] = SCENARIOS) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry; returns the exit status."""
-    ap = argparse.ArgumentParser(description="Write the scenario sections of docs/scenarios.md from the scenario files.")
+    ap = argparse.ArgumentParser(
+        description="Write the scenario sections of docs/scenarios.md from the scenario files."
+    )
     ap.add_argument("--check", action="store_true", help="exit 1 when the sections are stale; write nothing")
     args = ap.parse_args(argv)
     text = DOC.read_text(encoding="utf-8")

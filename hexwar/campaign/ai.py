@@ -43,7 +43,13 @@ __all__ = ["CampaignPlayer", "RandomPlayer", "StandardPlayer", "make_player", "P
 
 PLAYER_NAMES = ("standard", "random")
 # tactic cards by how much they are worth to a player who times them (most first)
-_TACTIC_PREFERENCE = ("flank_attack", "artillery_barrage", "fighting_withdrawal", "counter_intelligence", "bluff")
+_TACTIC_PREFERENCE = (
+    "flank_attack",
+    "artillery_barrage",
+    "fighting_withdrawal",
+    "counter_intelligence",
+    "bluff",
+)
 
 
 class CampaignPlayer(Protocol):
@@ -122,7 +128,9 @@ class StandardPlayer:
         weakest = {b: -st.cards.battle[b].value for b in mine}  # ties: spend the weaker card
         for b in mine:
             for t in tacts:
-                pw, ps = outcome_odds(st.cards, me, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)  # type: ignore[arg-type]
+                pw, ps = outcome_odds(
+                    st.cards, me, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared
+                )  # type: ignore[arg-type]
                 p = float(2 * pw + ps - 1)  # the margin: my wins minus theirs, a stalemate counts 0
                 cost = 0.0 if t is None or t == "bluff" else keep
                 v = p - cost + (0.001 if t == "bluff" else 0.0)
@@ -164,12 +172,16 @@ class StandardPlayer:
         me = self.side
         opp_b, opp_t = opponent_options(st, me)
         ev = tuple(st.events_in_play)
-        base = max(float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative)[0])
-                   for b in st.hands[me])
+        base = max(
+            float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative)[0])
+            for b in st.hands[me]
+        )
         best: tuple[float, str] | None = None
         for c in st.campaign_unused[me]:
-            p = max(float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative, (me, c))[0])
-                    for b in st.hands[me])
+            p = max(
+                float(outcome_odds(st.cards, me, Play(b, None), opp_b, opp_t, ev, st.initiative, (me, c))[0])
+                for b in st.hands[me]
+            )
             if best is None or p - base > best[0]:
                 best = (p - base, c)
         if best is None or not self._year_open(st):
@@ -183,6 +195,7 @@ class StandardPlayer:
 
     def _swap(self, st: CampaignState) -> Command:
         me = self.side
+
         # how an event card shifts the score difference in this side's favour, averaged over
         # both hands' battle cards (a year-long effect)
         def edge(ev: str) -> Fraction:
@@ -194,6 +207,7 @@ class StandardPlayer:
                     sign = 1 if sd == me else -1
                     total += Fraction(sign * e.value * hits, len(hand))
             return total
+
         if not st.event_pile:
             return KeepEvents(me)
         new = st.event_pile[0]  # the top card is hidden, but its average is the pile's

@@ -22,7 +22,15 @@ from .cards import SIDES
 from .options import CampaignOptions
 from .state import new_campaign
 
-__all__ = ["BalanceResult", "play_one", "balance", "balance_markdown", "write_balance_docs", "MARK_BEGIN", "MARK_END"]
+__all__ = [
+    "BalanceResult",
+    "play_one",
+    "balance",
+    "balance_markdown",
+    "write_balance_docs",
+    "MARK_BEGIN",
+    "MARK_END",
+]
 
 MARK_BEGIN = "<!-- campaign-balance:begin -->"
 MARK_END = "<!-- campaign-balance:end -->"
@@ -51,9 +59,17 @@ class BalanceResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"options": self.options.names(), "seed": self.seed, "wars": self.wars, "wins": self.wins,
-                "vs_random": self.vs_random, "vs_random_wins": self.vs_random_wins, "years": self.years,
-                "max_decision_ms": round(self.max_decision * 1000, 2), "seconds": round(self.seconds, 1)}
+        return {
+            "options": self.options.names(),
+            "seed": self.seed,
+            "wars": self.wars,
+            "wins": self.wins,
+            "vs_random": self.vs_random,
+            "vs_random_wins": self.vs_random_wins,
+            "years": self.years,
+            "max_decision_ms": round(self.max_decision * 1000, 2),
+            "seconds": round(self.seconds, 1),
+        }
 
 
 def play_one(seed: int, players: dict[str, str], options: CampaignOptions) -> tuple[str | None, int, float]:
@@ -70,8 +86,13 @@ def play_one(seed: int, players: dict[str, str], options: CampaignOptions) -> tu
     return st.winner, len(st.checkpoints), slow
 
 
-def balance(n: int, seed: int = 0, options: CampaignOptions | None = None, n_random: int | None = None,
-            progress: Any = None) -> BalanceResult:
+def balance(
+    n: int,
+    seed: int = 0,
+    options: CampaignOptions | None = None,
+    n_random: int | None = None,
+    progress: Any = None,
+) -> BalanceResult:
     """Play the balance wars (see the module text).
 
     Args:
@@ -92,7 +113,9 @@ def balance(n: int, seed: int = 0, options: CampaignOptions | None = None, n_ran
         raise HexwarError("--balance plays the card battles of 002; leave out --battles")
     nr = n // 2 if n_random is None else n_random
     t0 = time.perf_counter()
-    res = BalanceResult(opts, seed, n, {"german": 0, "soviet": 0, "draw": 0}, nr, {"standard": 0, "random": 0, "draw": 0})
+    res = BalanceResult(
+        opts, seed, n, {"german": 0, "soviet": 0, "draw": 0}, nr, {"standard": 0, "random": 0, "draw": 0}
+    )
     years = 0
     for i in range(n):
         w, y, slow = play_one(seed + i, {"german": "standard", "soviet": "standard"}, opts)
@@ -102,7 +125,11 @@ def balance(n: int, seed: int = 0, options: CampaignOptions | None = None, n_ran
         if progress is not None and i % 50 == 0:
             progress(i, n + nr)
     for i in range(nr):
-        names = {"german": "standard", "soviet": "random"} if i % 2 == 0 else {"german": "random", "soviet": "standard"}
+        names = (
+            {"german": "standard", "soviet": "random"}
+            if i % 2 == 0
+            else {"german": "random", "soviet": "standard"}
+        )
         w, _, slow = play_one(seed + n + i, names, opts)
         res.vs_random_wins[names[w] if w else "draw"] += 1
         res.max_decision = max(res.max_decision, slow)
@@ -125,9 +152,11 @@ def balance_markdown(results: list[BalanceResult]) -> str:
         lines.append(
             f"| {', '.join(r.options.names()) or 'basic (002)'} | {n} (seeds {r.seed}..{r.seed + n - 1}) "
             f"| {r.wins['german'] / n:.1%} | {r.wins['soviet'] / n:.1%} | {r.wins['draw'] / n:.1%} | {r.years:.2f} "
-            f"| {std}/{vr} = {std / vr:.1%} | {r.max_decision * 1000:.1f} ms |" if vr else
-            f"| {', '.join(r.options.names()) or 'basic (002)'} | {n} | {r.wins['german'] / n:.1%} "
-            f"| {r.wins['soviet'] / n:.1%} | {r.wins['draw'] / n:.1%} | {r.years:.2f} | - | {r.max_decision * 1000:.1f} ms |")
+            f"| {std}/{vr} = {std / vr:.1%} | {r.max_decision * 1000:.1f} ms |"
+            if vr
+            else f"| {', '.join(r.options.names()) or 'basic (002)'} | {n} | {r.wins['german'] / n:.1%} "
+            f"| {r.wins['soviet'] / n:.1%} | {r.wins['draw'] / n:.1%} | {r.years:.2f} | - | {r.max_decision * 1000:.1f} ms |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -167,12 +196,16 @@ def load_campaign_source(name: str) -> tuple[str, CampaignOptions]:
             elif key == "events" and value in ("1", "2"):
                 kw["events"] = int(value)
             else:
-                raise HexwarError(f"campaign options {name!r}: unknown switch {part!r}; expected 'basic' or "
-                                  f"{', '.join(SWITCHES)}, events=1|2 joined by '+'")
+                raise HexwarError(
+                    f"campaign options {name!r}: unknown switch {part!r}; expected 'basic' or "
+                    f"{', '.join(SWITCHES)}, events=1|2 joined by '+'"
+                )
     return (name or "basic"), CampaignOptions(**kw)
 
 
-def play_campaign_game(source: CampaignOptions, seed: int, variants: Any, ai: dict[str, str], max_turns: int) -> Any:
+def play_campaign_game(
+    source: CampaignOptions, seed: int, variants: Any, ai: dict[str, str], max_turns: int
+) -> Any:
     """``hexwar balance``'s ``play`` for the campaign: one seeded war by computer players
     (``ai``: side -> ``standard`` / ``random``); returns a :class:`hexwar.balance.Outcome`
     (``turn`` is the number of years played, ``score`` the year cards won)."""
@@ -184,5 +217,11 @@ def play_campaign_game(source: CampaignOptions, seed: int, variants: Any, ai: di
     while not st.over:
         st.apply(ps[st.to_act].choose(st))  # type: ignore[index]
         n += 1
-    return Outcome(st.winner, st.result_reason.split(" (")[0], len(st.checkpoints),
-                   {s: len(st.year_cards[s]) for s in SIDES}, {}, n)
+    return Outcome(
+        st.winner,
+        st.result_reason.split(" (")[0],
+        len(st.checkpoints),
+        {s: len(st.year_cards[s]) for s in SIDES},
+        {},
+        n,
+    )

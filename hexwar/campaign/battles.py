@@ -30,8 +30,15 @@ from ..errors import HexwarError
 from .commands import UMPIRE, BattleResult
 from .state import CampaignState
 
-__all__ = ["BattleFighter", "HexBattles", "LinesBattles", "lines_available", "make_fighter", "scaled_scenario_text",
-           "hex_years"]
+__all__ = [
+    "BattleFighter",
+    "HexBattles",
+    "LinesBattles",
+    "lines_available",
+    "make_fighter",
+    "scaled_scenario_text",
+    "hex_years",
+]
 
 
 class BattleFighter(Protocol):
@@ -146,17 +153,23 @@ class HexBattles:
         run = play(sc, players, seed=seed, max_turns=self.turns, save_path=game_path)
         winner = run.result.winner
         if self.on_game is not None:
-            self.on_game(f"   {st.year} battle {st.battle}: {base.name} (German {keep.get('german')} / Soviet "
-                         f"{keep.get('soviet')} starting units): {winner or 'nobody'} wins the game "
-                         f"({run.result.reason}), saved to {game_path}")
-        return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=run.state.state_hash(), scenario=name)
+            self.on_game(
+                f"   {st.year} battle {st.battle}: {base.name} (German {keep.get('german')} / Soviet "
+                f"{keep.get('soviet')} starting units): {winner or 'nobody'} wins the game "
+                f"({run.result.reason}), saved to {game_path}"
+            )
+        return BattleResult(
+            UMPIRE, winner, game=game_path.name, game_hash=run.state.state_hash(), scenario=name
+        )
 
 
 def lines_available() -> bool:
     """Whether the Spearpoint card game on lines (``hexwar.lines``, issue 15) is installed."""
     try:
-        return importlib.util.find_spec("hexwar.lines") is not None and \
-            importlib.util.find_spec("hexwar.lines.ai") is not None
+        return (
+            importlib.util.find_spec("hexwar.lines") is not None
+            and importlib.util.find_spec("hexwar.lines.ai") is not None
+        )
     except (ImportError, ValueError):
         return False
 
@@ -181,8 +194,10 @@ class LinesBattles:
 
     def __init__(self, folder: str | Path, stem: str, turns: int | None = None, on_game: Any = None):
         if not lines_available():
-            raise HexwarError("--battles lines needs the Spearpoint card game on lines (hexwar.lines, issue 15), "
-                              "which is not part of this installation yet; use --battles cards or --battles hex")
+            raise HexwarError(
+                "--battles lines needs the Spearpoint card game on lines (hexwar.lines, issue 15), "
+                "which is not part of this installation yet; use --battles cards or --battles hex"
+            )
         self.folder = Path(folder)
         self.stem = stem
         self.turns = turns
@@ -211,11 +226,15 @@ class LinesBattles:
         write_save(gs, game_path)
         winner = gs.result.winner if gs.result is not None else None
         if self.on_game is not None:
-            self.on_game(f"   {st.year} battle {st.battle}: line game {name}: {winner or 'nobody'} wins, saved to {game_path}")
+            self.on_game(
+                f"   {st.year} battle {st.battle}: line game {name}: {winner or 'nobody'} wins, saved to {game_path}"
+            )
         return BattleResult(UMPIRE, winner, game=game_path.name, game_hash=gs.state_hash(), scenario=name)
 
 
-def make_fighter(mode: str, save: str | None, turns: int | None = None, on_game: Any = None) -> BattleFighter | None:
+def make_fighter(
+    mode: str, save: str | None, turns: int | None = None, on_game: Any = None
+) -> BattleFighter | None:
     """The fighter of ``--battles MODE`` (``None`` for ``cards``).
 
     Raises:

@@ -74,17 +74,42 @@ class CampaignEffectKind(enum.StrEnum):
 
 # kind -> (takes a value, card kinds it may appear on, may select side/arm, help template)
 _SPECS: dict[CampaignEffectKind, tuple[bool, frozenset[str], bool, str]] = {
-    CampaignEffectKind.SCORE: (True, frozenset({"tactics", "campaign", "events"}), True, "{value:+d} to {whose}"),
-    CampaignEffectKind.OPPONENT_SCORE: (True, frozenset({"tactics", "campaign"}), False,
-                                        "{value:+d} to the opponent's battle score"),
-    CampaignEffectKind.CANCEL_OPPONENT_TACTIC: (False, frozenset({"tactics"}), False,
-                                                "the opponent's tactic card has no effect"),
-    CampaignEffectKind.RETURNS_TO_HAND: (False, frozenset({"tactics"}), False,
-                                         "returns to your hand after use (not discarded)"),
-    CampaignEffectKind.WINS_DRAWS: (False, frozenset({"tactics", "campaign"}), False,
-                                    "you win a drawn battle even without the initiative"),
-    CampaignEffectKind.LOSS_IS_STALEMATE: (False, frozenset({"tactics"}), False,
-                                           "if you would lose, nobody wins the battle"),
+    CampaignEffectKind.SCORE: (
+        True,
+        frozenset({"tactics", "campaign", "events"}),
+        True,
+        "{value:+d} to {whose}",
+    ),
+    CampaignEffectKind.OPPONENT_SCORE: (
+        True,
+        frozenset({"tactics", "campaign"}),
+        False,
+        "{value:+d} to the opponent's battle score",
+    ),
+    CampaignEffectKind.CANCEL_OPPONENT_TACTIC: (
+        False,
+        frozenset({"tactics"}),
+        False,
+        "the opponent's tactic card has no effect",
+    ),
+    CampaignEffectKind.RETURNS_TO_HAND: (
+        False,
+        frozenset({"tactics"}),
+        False,
+        "returns to your hand after use (not discarded)",
+    ),
+    CampaignEffectKind.WINS_DRAWS: (
+        False,
+        frozenset({"tactics", "campaign"}),
+        False,
+        "you win a drawn battle even without the initiative",
+    ),
+    CampaignEffectKind.LOSS_IS_STALEMATE: (
+        False,
+        frozenset({"tactics"}),
+        False,
+        "if you would lose, nobody wins the battle",
+    ),
 }
 
 
@@ -307,8 +332,10 @@ def card_help(cards: CampaignCards, card_id: str) -> str:
         return f"{t.title} (tactic): " + "; ".join(effect_text(e, "tactics") for e in t.effects)
     if card_id in cards.campaign:
         c = cards.campaign[card_id]
-        return (f"{c.title} ({c.side.capitalize()} campaign card, once per war, cannot be countered): "
-                + "; ".join(effect_text(e, "campaign") for e in c.effects))
+        return (
+            f"{c.title} ({c.side.capitalize()} campaign card, once per war, cannot be countered): "
+            + "; ".join(effect_text(e, "campaign") for e in c.effects)
+        )
     if card_id in cards.events:
         ev = cards.events[card_id]
         return f"{ev.title} (event): " + "; ".join(effect_text(e, "events") for e in ev.effects)
@@ -348,14 +375,14 @@ class _Reader:
     def side(self, t: dict[str, Any], where: str) -> str:
         v = t.get("side")
         if v not in SIDES:
-            self.bad(f"{where}.side", f"expected \"german\" or \"soviet\", got {v!r}")
+            self.bad(f"{where}.side", f'expected "german" or "soviet", got {v!r}')
             return "german"
         return str(v)
 
 
 def _header(data: dict[str, Any], r: _Reader) -> str:
     if data.get("format") != FILE_FORMAT:
-        r.bad("format", f"expected \"{FILE_FORMAT}\", got {data.get('format')!r}")
+        r.bad("format", f'expected "{FILE_FORMAT}", got {data.get("format")!r}')
     if data.get("schema_version") != SCHEMA_VERSION:
         r.bad("schema_version", f"expected {SCHEMA_VERSION}, got {data.get('schema_version')!r}")
     kind = data.get("kind")
@@ -379,14 +406,21 @@ def _effects(t: dict[str, Any], where: str, on: str, r: _Reader) -> tuple[Effect
         try:
             kind = CampaignEffectKind(str(e.get("kind")))
         except ValueError:
-            r.bad(f"{w}.kind", f"expected one of {[k.value for k in CampaignEffectKind]}, got {e.get('kind')!r}")
+            r.bad(
+                f"{w}.kind", f"expected one of {[k.value for k in CampaignEffectKind]}, got {e.get('kind')!r}"
+            )
             continue
         takes_value, allowed_on, selects, _ = _SPECS[kind]
         if on not in allowed_on:
-            r.bad(f"{w}.kind", f"{kind.value!r} is not allowed on {on} cards (allowed on {sorted(allowed_on)})")
+            r.bad(
+                f"{w}.kind", f"{kind.value!r} is not allowed on {on} cards (allowed on {sorted(allowed_on)})"
+            )
             continue
-        known = {"kind"} | ({"value"} if takes_value else set()) | ({"arm"} | ({"side"} if on == "events" else set())
-                                                                     if selects else set())
+        known = (
+            {"kind"}
+            | ({"value"} if takes_value else set())
+            | ({"arm"} | ({"side"} if on == "events" else set()) if selects else set())
+        )
         r.keys(e, w, known)
         value = 0
         if takes_value:
@@ -395,7 +429,7 @@ def _effects(t: dict[str, Any], where: str, on: str, r: _Reader) -> tuple[Effect
                 r.bad(f"{w}.value", "expected a non-zero score change")
         side = e.get("side")
         if side is not None and side not in SIDES:
-            r.bad(f"{w}.side", f"expected \"german\" or \"soviet\", got {side!r}")
+            r.bad(f"{w}.side", f'expected "german" or "soviet", got {side!r}')
             side = None
         arm = e.get("arm")
         if arm is not None and arm not in ARMS:
@@ -423,8 +457,18 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
     kind = _header(data, r)
     header = {"format", "schema_version", "kind"}
     if kind == "rules":
-        r.keys(data, "", header | {"battles_per_year", "wins_to_promote", "promotions_per_year", "years_to_win",
-                                   "events_per_year"})
+        r.keys(
+            data,
+            "",
+            header
+            | {
+                "battles_per_year",
+                "wins_to_promote",
+                "promotions_per_year",
+                "years_to_win",
+                "events_per_year",
+            },
+        )
         acc["rules"] = CampaignRules(
             battles_per_year=r.integer(data, "battles_per_year", "", 1, 20),
             wins_to_promote=r.integer(data, "wins_to_promote", "", 1, 20),
@@ -440,7 +484,7 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
             r.keys(t, w, {"year", "title", "initiative"})
             ini = t.get("initiative")
             if ini not in ("german", "soviet", "draw"):
-                r.bad(f"{w}.initiative", f"expected \"german\", \"soviet\" or \"draw\", got {ini!r}")
+                r.bad(f"{w}.initiative", f'expected "german", "soviet" or "draw", got {ini!r}')
                 ini = "draw"
             ys.append(YearCard(cid, r.integer(t, "year", w, 1939, 1950), r.text(t, "title", w), str(ini)))
         ys.sort(key=lambda y: y.year)
@@ -454,7 +498,14 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
         for cid, t in _table(data, "rank", r).items():
             w = f"rank.{cid}"
             r.keys(t, w, {"order", "title", "tactic_cards"})
-            rs.append(Rank(cid, r.integer(t, "order", w, 1, 10), r.text(t, "title", w), r.integer(t, "tactic_cards", w, 0, 5)))
+            rs.append(
+                Rank(
+                    cid,
+                    r.integer(t, "order", w, 1, 10),
+                    r.text(t, "title", w),
+                    r.integer(t, "tactic_cards", w, 0, 5),
+                )
+            )
         rs.sort(key=lambda x: x.order)
         if [x.order for x in rs] != list(range(1, len(rs) + 1)):
             r.bad("rank", f"expected orders 1..{len(rs)} without gaps, got {[x.order for x in rs]}")
@@ -469,8 +520,14 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
             if arm not in ARMS:
                 r.bad(f"{w}.arm", f"expected one of {list(ARMS)}, got {arm!r}")
                 arm = ARMS[0]
-            out[cid] = BattleCard(cid, r.side(t, w), r.text(t, "title", w), str(arm), r.integer(t, "value", w, 0, 20),
-                                  r.text(t, "note", w, required=False))
+            out[cid] = BattleCard(
+                cid,
+                r.side(t, w),
+                r.text(t, "title", w),
+                str(arm),
+                r.integer(t, "value", w, 0, 20),
+                r.text(t, "note", w, required=False),
+            )
         acc["battle"] = out
     elif kind == "tactics":
         r.keys(data, "", header | {"tactic"})
@@ -478,16 +535,22 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
         for cid, t in _table(data, "tactic", r).items():
             w = f"tactic.{cid}"
             r.keys(t, w, {"title", "effects", "note"})
-            acc["tactics"][cid] = TacticCard(cid, r.text(t, "title", w), _effects(t, w, "tactics", r),
-                                             r.text(t, "note", w, required=False))
+            acc["tactics"][cid] = TacticCard(
+                cid, r.text(t, "title", w), _effects(t, w, "tactics", r), r.text(t, "note", w, required=False)
+            )
     elif kind == "campaign":
         r.keys(data, "", header | {"campaign"})
         acc["campaign"] = {}
         for cid, t in _table(data, "campaign", r).items():
             w = f"campaign.{cid}"
             r.keys(t, w, {"side", "title", "effects", "note"})
-            acc["campaign"][cid] = CampaignCard(cid, r.side(t, w), r.text(t, "title", w), _effects(t, w, "campaign", r),
-                                                r.text(t, "note", w, required=False))
+            acc["campaign"][cid] = CampaignCard(
+                cid,
+                r.side(t, w),
+                r.text(t, "title", w),
+                _effects(t, w, "campaign", r),
+                r.text(t, "note", w, required=False),
+            )
     elif kind == "hex_battles":
         r.keys(data, "", header | {"year", "min_units"})
         per: dict[int, tuple[str, ...]] = {}
@@ -510,8 +573,9 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
         for cid, t in _table(data, "event", r).items():
             w = f"event.{cid}"
             r.keys(t, w, {"title", "effects", "note"})
-            acc["events"][cid] = EventCard(cid, r.text(t, "title", w), _effects(t, w, "events", r),
-                                           r.text(t, "note", w, required=False))
+            acc["events"][cid] = EventCard(
+                cid, r.text(t, "title", w), _effects(t, w, "events", r), r.text(t, "note", w, required=False)
+            )
 
 
 def validate_campaign_card_file(path: str) -> None:
@@ -545,7 +609,9 @@ def load_campaign_cards(folder: str | Path = DATA_DIR) -> CampaignCards:
         data = read_toml(f)
         kind = data.get("kind")
         if isinstance(kind, str) and kind in seen_kinds:
-            problems.append(Problem(str(f), "kind", f"a second {kind!r} file (the first is {seen_kinds[kind]})"))
+            problems.append(
+                Problem(str(f), "kind", f"a second {kind!r} file (the first is {seen_kinds[kind]})")
+            )
             continue
         if isinstance(kind, str):
             seen_kinds[kind] = str(f)
@@ -561,14 +627,24 @@ def load_campaign_cards(folder: str | Path = DATA_DIR) -> CampaignCards:
     for s in SIDES:
         n = sum(1 for c in battle.values() if c.side == s)
         if battle and n != rules.battles_per_year:
-            problems.append(Problem(src, f"battle ({s})", f"{n} battle cards; expected {rules.battles_per_year} (002)"))
+            problems.append(
+                Problem(src, f"battle ({s})", f"{n} battle cards; expected {rules.battles_per_year} (002)")
+            )
     ranks: tuple[Rank, ...] = acc.get("ranks", ())
     tactics: dict[str, TacticCard] = acc.get("tactics", {})
     if ranks and tactics and ranks[-1].tactic_cards != len(tactics):
-        problems.append(Problem(src, "ranks", f"the highest rank chooses {ranks[-1].tactic_cards} tactic cards; "
-                                f"expected all {len(tactics)} (002 Rules .3)"))
+        problems.append(
+            Problem(
+                src,
+                "ranks",
+                f"the highest rank chooses {ranks[-1].tactic_cards} tactic cards; "
+                f"expected all {len(tactics)} (002 Rules .3)",
+            )
+        )
     if ranks and ranks[0].tactic_cards != 1:
-        problems.append(Problem(src, "ranks", "the first rank (Corporal) chooses 1 tactic card (002 Rules .1)"))
+        problems.append(
+            Problem(src, "ranks", "the first rank (Corporal) chooses 1 tactic card (002 Rules .1)")
+        )
     ids: dict[str, str] = {}
     for kind in ("battle", "tactics", "campaign", "events"):
         for cid in acc.get(kind, {}):
@@ -580,8 +656,16 @@ def load_campaign_cards(folder: str | Path = DATA_DIR) -> CampaignCards:
         problems.append(Problem(src, "events", "expected at least 2 event cards (--events 2)"))
     if problems:
         raise ValidationError(problems)
-    return CampaignCards(rules, acc["years"], ranks, battle, tactics, acc["campaign"], events,
-                         acc.get("hex_battles", HexBattleRules({})))
+    return CampaignCards(
+        rules,
+        acc["years"],
+        ranks,
+        battle,
+        tactics,
+        acc["campaign"],
+        events,
+        acc.get("hex_battles", HexBattleRules({})),
+    )
 
 
 @functools.lru_cache(maxsize=1)

@@ -137,7 +137,9 @@ class PlaceTacticCard(Command):
     kind: ClassVar[str] = "place_tactic_card"
 
     def __str__(self) -> str:
-        return f"{self.side}: place tactic card {self.tactic}" if self.tactic else f"{self.side}: no tactic card"
+        return (
+            f"{self.side}: place tactic card {self.tactic}" if self.tactic else f"{self.side}: no tactic card"
+        )
 
 
 @dataclass(frozen=True)
@@ -183,9 +185,19 @@ class BattleResult(Command):
         return f"battle result: {self.winner or 'drawn'} ({self.scenario})"
 
 
-COMMAND_TYPES: dict[str, type[Command]] = {c.kind: c for c in (
-    ChooseTactics, DeclareCampaignCard, PassCampaignCard, PlaceBattleCard, PlaceTacticCard, SwapEvent,
-    KeepEvents, BattleResult)}
+COMMAND_TYPES: dict[str, type[Command]] = {
+    c.kind: c
+    for c in (
+        ChooseTactics,
+        DeclareCampaignCard,
+        PassCampaignCard,
+        PlaceBattleCard,
+        PlaceTacticCard,
+        SwapEvent,
+        KeepEvents,
+        BattleResult,
+    )
+}
 
 
 def command_from_json(data: Any, where: str = "command") -> Command:
@@ -195,10 +207,12 @@ def command_from_json(data: Any, where: str = "command") -> Command:
         CommandFormatError: naming ``where`` and the bad field.
     """
     if not isinstance(data, dict):
-        raise CommandFormatError(f"{where}: expected an object with \"cmd\"")
+        raise CommandFormatError(f'{where}: expected an object with "cmd"')
     cls = COMMAND_TYPES.get(data.get("cmd"))  # type: ignore[arg-type]
     if cls is None:
-        raise CommandFormatError(f"{where}.cmd: expected one of {sorted(COMMAND_TYPES)}, got {data.get('cmd')!r}")
+        raise CommandFormatError(
+            f"{where}.cmd: expected one of {sorted(COMMAND_TYPES)}, got {data.get('cmd')!r}"
+        )
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for k in data:
         if k != "cmd" and k not in fields:

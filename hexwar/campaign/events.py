@@ -23,10 +23,31 @@ from typing import Any, ClassVar
 from .cards import CampaignCards
 
 __all__ = [
-    "CampaignEvent", "RandomDraw", "YearBegins", "InitiativeDrawn", "EventRevealed", "EventDiscarded",
-    "EventsReshuffled", "TacticsChosen", "BattleBegins", "CampaignCardDeclared", "CampaignCardPassed",
-    "CardPlaced", "TacticRevealed", "BattleCardsRevealed", "BattleScored", "BattleWon", "BattleStalemate",
-    "Promoted", "EventSwapped", "BattleFought", "YearWon", "WarOver", "event_to_json", "log_lines", "describe",
+    "CampaignEvent",
+    "RandomDraw",
+    "YearBegins",
+    "InitiativeDrawn",
+    "EventRevealed",
+    "EventDiscarded",
+    "EventsReshuffled",
+    "TacticsChosen",
+    "BattleBegins",
+    "CampaignCardDeclared",
+    "CampaignCardPassed",
+    "CardPlaced",
+    "TacticRevealed",
+    "BattleCardsRevealed",
+    "BattleScored",
+    "BattleWon",
+    "BattleStalemate",
+    "Promoted",
+    "EventSwapped",
+    "BattleFought",
+    "YearWon",
+    "WarOver",
+    "event_to_json",
+    "log_lines",
+    "describe",
 ]
 
 
@@ -298,8 +319,11 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
         return f"{_side(e.side)} declares no campaign card"
     if isinstance(e, CardPlaced):
         if e.what == "none":
-            return f"{_side(e.side)} places no tactic card" if viewer in (None, e.side) else \
-                f"{_side(e.side)} is done placing"
+            return (
+                f"{_side(e.side)} places no tactic card"
+                if viewer in (None, e.side)
+                else f"{_side(e.side)} is done placing"
+            )
         if viewer is not None and viewer != e.side:
             return f"{_side(e.side)} places a {e.what} card face down"
         return f"{_side(e.side)} places {t(e.card or '')} face down"
@@ -310,8 +334,10 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
     if isinstance(e, BattleCardsRevealed):
         return f"battle cards: {t(e.german)} vs {t(e.soviet)}"
     if isinstance(e, BattleScored):
+
         def steps(s: tuple[tuple[str, int], ...]) -> str:
             return " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(s))
+
         return f"score: German {e.german} ({steps(e.german_steps)}) - Soviet {e.soviet} ({steps(e.soviet_steps)})"
     if isinstance(e, BattleFought):
         return f"battle fought as {e.scenario}: {_side(e.winner)} wins the game (saved to {e.game})"

@@ -45,10 +45,15 @@ class WarRun:
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_war(st: CampaignState, players: dict[str, CampaignPlayer], fighter: BattleFighter | None = None,
-             save_path: str | os.PathLike[str] | None = None,
-             on_events: Callable[[CampaignState, list[CampaignEvent]], None] | None = None,
-             player_names: dict[str, str] | None = None, stop_after_year: int | None = None) -> WarRun:
+def play_war(
+    st: CampaignState,
+    players: dict[str, CampaignPlayer],
+    fighter: BattleFighter | None = None,
+    save_path: str | os.PathLike[str] | None = None,
+    on_events: Callable[[CampaignState, list[CampaignEvent]], None] | None = None,
+    player_names: dict[str, str] | None = None,
+    stop_after_year: int | None = None,
+) -> WarRun:
     """Play ``st`` to the end of the war (or of ``stop_after_year``).
 
     Args:
@@ -74,7 +79,9 @@ def play_war(st: CampaignState, players: dict[str, CampaignPlayer], fighter: Bat
         assert side is not None
         if side == UMPIRE:
             if fighter is None:
-                raise HexwarError(f"battle {st.battle} of {st.year} waits for a game's result, but no --battles fighter runs")
+                raise HexwarError(
+                    f"battle {st.battle} of {st.year} waits for a game's result, but no --battles fighter runs"
+                )
             cmd: Command = fighter.fight(st)
         else:
             t0 = time.perf_counter()
@@ -84,7 +91,9 @@ def play_war(st: CampaignState, players: dict[str, CampaignPlayer], fighter: Bat
         n += 1
         if on_events is not None:
             on_events(st, events)
-        if save_path is not None and any(isinstance(e, (BattleWon, BattleStalemate, WarOver)) for e in events):
+        if save_path is not None and any(
+            isinstance(e, (BattleWon, BattleStalemate, WarOver)) for e in events
+        ):
             write_campaign_save(st, save_path, names)
         if n > MAX_COMMANDS:
             raise HexwarError(f"over {MAX_COMMANDS} commands without the war ending")
@@ -109,8 +118,13 @@ class TerminalCampaignPlayer:
 
     name = "human"
 
-    def __init__(self, side: str, hot_seat: bool = False, prompt: Callable[[str], str] | None = None,
-                 echo: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        side: str,
+        hot_seat: bool = False,
+        prompt: Callable[[str], str] | None = None,
+        echo: Callable[[str], None] | None = None,
+    ):
         self.side = side
         self.hot_seat = hot_seat
         self._prompt = prompt or input
@@ -122,20 +136,31 @@ class TerminalCampaignPlayer:
         v = st.view(me)
         e = self._echo
         e("")
-        e(f"{st.year}, battle {st.battle} of {c.rules.battles_per_year} - {me.capitalize()} "
-          f"({c.ranks[st.ranks[me] - 1].title}, {st.tactic_allowance(me)} tactic cards a year)")
-        e(f"  year cards: German {v['year_cards']['german']}  Soviet {v['year_cards']['soviet']}; "
-          f"battles this year: German {st.wins['german']}  Soviet {st.wins['soviet']}; "
-          f"initiative: {st.initiative.capitalize()}")
+        e(
+            f"{st.year}, battle {st.battle} of {c.rules.battles_per_year} - {me.capitalize()} "
+            f"({c.ranks[st.ranks[me] - 1].title}, {st.tactic_allowance(me)} tactic cards a year)"
+        )
+        e(
+            f"  year cards: German {v['year_cards']['german']}  Soviet {v['year_cards']['soviet']}; "
+            f"battles this year: German {st.wins['german']}  Soviet {st.wins['soviet']}; "
+            f"initiative: {st.initiative.capitalize()}"
+        )
         e("  events in play: " + "; ".join(card_help(c, ev) for ev in st.events_in_play))
         opp = "soviet" if me == "german" else "german"
-        e(f"  {opp.capitalize()} still holds: " + ", ".join(f"{c.title(b)} {c.battle[b].value}" for b in v["hands"][opp])
-          + (" (one of them lies face down)" if st.slots[opp] else ""))
+        e(
+            f"  {opp.capitalize()} still holds: "
+            + ", ".join(f"{c.title(b)} {c.battle[b].value}" for b in v["hands"][opp])
+            + (" (one of them lies face down)" if st.slots[opp] else "")
+        )
         th = v["tactics_hand"][opp]
-        e(f"  {opp.capitalize()} tactic cards: " + (", ".join(c.title(t) for t in th) if isinstance(th, list)
-                                                     else f"{th} face down"))
+        e(
+            f"  {opp.capitalize()} tactic cards: "
+            + (", ".join(c.title(t) for t in th) if isinstance(th, list) else f"{th} face down")
+        )
         if st.campaign_declared:
-            e(f"  campaign card declared: {st.campaign_declared[0].capitalize()} {c.title(st.campaign_declared[1])}")
+            e(
+                f"  campaign card declared: {st.campaign_declared[0].capitalize()} {c.title(st.campaign_declared[1])}"
+            )
 
     def choose(self, st: CampaignState) -> Command:
         """Show the state and the numbered legal commands (odds beside the cards); read a number.
@@ -174,7 +199,9 @@ class TerminalCampaignPlayer:
             row = odds.get(c.card, {})
             best = max(row.values()) if row else None
             none = row.get(None) if None in row else (next(iter(row.values())) if row else None)
-            extra = f"   P(win) {_pct(none)}" + (f", best with a tactic {_pct(best)}" if best is not None and best != none else "")
+            extra = f"   P(win) {_pct(none)}" + (
+                f", best with a tactic {_pct(best)}" if best is not None and best != none else ""
+            )
             return f"place {card_help(cards, c.card)}{extra}"
         if isinstance(c, PlaceTacticCard):
             if st.slots[self.side] is not None:
@@ -194,8 +221,9 @@ class TerminalCampaignPlayer:
         return text
 
 
-def show_events(st: CampaignState, events: list[CampaignEvent], viewer: str | None,
-                echo: Callable[[str], None]) -> None:
+def show_events(
+    st: CampaignState, events: list[CampaignEvent], viewer: str | None, echo: Callable[[str], None]
+) -> None:
     """Print the readable lines of ``events`` for ``viewer`` (random draws indented)."""
     for e in events:
         line = describe(e, st.cards, viewer)

@@ -32,11 +32,28 @@ _CACHE: dict[tuple[object, ...], str | None] = {}
 _CACHE_MAX = 500_000
 
 
-def battle_winner(cards: CampaignCards, side: str, play: Play, opp_play: Play, events: tuple[str, ...],
-                  initiative: str, campaign: tuple[str, str] | None = None) -> str | None:
+def battle_winner(
+    cards: CampaignCards,
+    side: str,
+    play: Play,
+    opp_play: Play,
+    events: tuple[str, ...],
+    initiative: str,
+    campaign: tuple[str, str] | None = None,
+) -> str | None:
     """The winner of one battle (``None``: stalemate), memoised over
     :func:`~hexwar.campaign.scoring.resolve_battle` (the odds ask the same questions often)."""
-    key = (id(cards), side, play.battle, play.tactic, opp_play.battle, opp_play.tactic, events, initiative, campaign)
+    key = (
+        id(cards),
+        side,
+        play.battle,
+        play.tactic,
+        opp_play.battle,
+        opp_play.tactic,
+        events,
+        initiative,
+        campaign,
+    )
     w = _CACHE.get(key, "?")
     if w == "?":
         if len(_CACHE) >= _CACHE_MAX:
@@ -46,9 +63,16 @@ def battle_winner(cards: CampaignCards, side: str, play: Play, opp_play: Play, e
     return w
 
 
-def outcome_odds(cards: CampaignCards, side: str, play: Play, opp_battles: list[str], opp_tactics: list[str | None],
-                 events: tuple[str, ...], initiative: str,
-                 campaign: tuple[str, str] | None = None) -> tuple[Fraction, Fraction]:
+def outcome_odds(
+    cards: CampaignCards,
+    side: str,
+    play: Play,
+    opp_battles: list[str],
+    opp_tactics: list[str | None],
+    events: tuple[str, ...],
+    initiative: str,
+    campaign: tuple[str, str] | None = None,
+) -> tuple[Fraction, Fraction]:
     """``(P(win), P(stalemate))`` of ``play``, as :func:`win_odds` counts them.
 
     Raises:
@@ -66,8 +90,16 @@ def outcome_odds(cards: CampaignCards, side: str, play: Play, opp_battles: list[
     return Fraction(wins, n), Fraction(stale, n)
 
 
-def win_odds(cards: CampaignCards, side: str, play: Play, opp_battles: list[str], opp_tactics: list[str | None],
-             events: tuple[str, ...], initiative: str, campaign: tuple[str, str] | None = None) -> Fraction:
+def win_odds(
+    cards: CampaignCards,
+    side: str,
+    play: Play,
+    opp_battles: list[str],
+    opp_tactics: list[str | None],
+    events: tuple[str, ...],
+    initiative: str,
+    campaign: tuple[str, str] | None = None,
+) -> Fraction:
     """P(``side`` wins with ``play``) over every (battle card, tactic option) of the opponent,
     each equally likely.
 
@@ -90,7 +122,10 @@ def win_odds(cards: CampaignCards, side: str, play: Play, opp_battles: list[str]
     wins = 0
     for b in opp_battles:
         for t in opp_tactics:
-            wins += resolve_battle(cards, {side: play, opp: Play(b, t)}, events, initiative, campaign).winner == side
+            wins += (
+                resolve_battle(cards, {side: play, opp: Play(b, t)}, events, initiative, campaign).winner
+                == side
+            )
     return Fraction(wins, len(opp_battles) * len(opp_tactics))
 
 
@@ -122,8 +157,10 @@ def odds_table(st: CampaignState, side: str) -> dict[str, dict[str | None, Fract
     ev = tuple(st.events_in_play)
     out: dict[str, dict[str | None, Fraction]] = {}
     for b in mine:
-        out[b] = {t: win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
-                  for t in tacts}
+        out[b] = {
+            t: win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
+            for t in tacts
+        }
     return out
 
 

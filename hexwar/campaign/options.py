@@ -83,9 +83,15 @@ class CampaignOptions:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of every option."""
-        return {"random_initiative": self.random_initiative, "campaign_cards": self.campaign_cards,
-                "advanced": self.advanced, "events": self.events, "event_swap": self.event_swap,
-                "field_marshals": self.field_marshals, "battles": self.battles}
+        return {
+            "random_initiative": self.random_initiative,
+            "campaign_cards": self.campaign_cards,
+            "advanced": self.advanced,
+            "events": self.events,
+            "event_swap": self.event_swap,
+            "field_marshals": self.field_marshals,
+            "battles": self.battles,
+        }
 
     @classmethod
     def from_json(cls, data: Any, where: str = "options") -> CampaignOptions:

@@ -41,9 +41,19 @@ from .events import log_lines
 from .options import CampaignOptions
 from .state import CampaignState, new_campaign
 
-__all__ = ["CAMPAIGN_SAVE_FORMAT", "CampaignSave", "save_data", "write_campaign_save", "read_campaign_save",
-           "replay_campaign", "load_campaign", "validate_campaign_save_file", "commands_hash", "log_hash",
-           "ReplayError"]
+__all__ = [
+    "CAMPAIGN_SAVE_FORMAT",
+    "CampaignSave",
+    "save_data",
+    "write_campaign_save",
+    "read_campaign_save",
+    "replay_campaign",
+    "load_campaign",
+    "validate_campaign_save_file",
+    "commands_hash",
+    "log_hash",
+    "ReplayError",
+]
 
 CAMPAIGN_SAVE_FORMAT = "hexwar-campaign-save"
 SCHEMA_VERSION = 1
@@ -81,22 +91,44 @@ def log_hash(st: CampaignState) -> str:
 
 def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[str, Any]:
     """The save document of ``st`` (JSON-ready)."""
-    games = [{"year": h.year, "battle": h.number, "game": h.game,
-              "hash": next((c.game_hash for c in st.commands if isinstance(c, BattleResult) and c.game == h.game), "")}
-             for h in st.history if h.game]
+    games = [
+        {
+            "year": h.year,
+            "battle": h.number,
+            "game": h.game,
+            "hash": next(
+                (c.game_hash for c in st.commands if isinstance(c, BattleResult) and c.game == h.game), ""
+            ),
+        }
+        for h in st.history
+        if h.game
+    ]
     return {
-        "format": CAMPAIGN_SAVE_FORMAT, "schema_version": SCHEMA_VERSION, "seed": st.seed,
-        "options": st.options.to_json(), "players": dict(players or {}),
+        "format": CAMPAIGN_SAVE_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "seed": st.seed,
+        "options": st.options.to_json(),
+        "players": dict(players or {}),
         "commands": [c.to_json() for c in st.commands],
         "checkpoints": [{"year": y, "commands": n, "hash": h} for y, n, h in st.checkpoints],
         "games": games,
-        "final": {"year": st.year, "battle": st.battle, "phase": st.phase, "commands": len(st.commands),
-                  "hash": st.state_hash(), "commands_hash": commands_hash(st.commands), "log_hash": log_hash(st),
-                  "winner": st.winner, "result": st.result_reason},
+        "final": {
+            "year": st.year,
+            "battle": st.battle,
+            "phase": st.phase,
+            "commands": len(st.commands),
+            "hash": st.state_hash(),
+            "commands_hash": commands_hash(st.commands),
+            "log_hash": log_hash(st),
+            "winner": st.winner,
+            "result": st.result_reason,
+        },
     }
 
 
-def write_campaign_save(st: CampaignState, path: str | os.PathLike[str], players: dict[str, str] | None = None) -> None:
+def write_campaign_save(
+    st: CampaignState, path: str | os.PathLike[str], players: dict[str, str] | None = None
+) -> None:
     """Write ``st``'s save to ``path`` atomically.
 
     Raises:
@@ -112,12 +144,24 @@ def _parse(data: Any, src: str) -> CampaignSave:
         problems.append(Problem(src, where, msg))
 
     if not isinstance(data, dict):
-        raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{CAMPAIGN_SAVE_FORMAT}\"")])
+        raise ValidationError(
+            [Problem(src, "", f'expected a JSON object with "format": "{CAMPAIGN_SAVE_FORMAT}"')]
+        )
     if data.get("format") != CAMPAIGN_SAVE_FORMAT:
-        bad("format", f"expected \"{CAMPAIGN_SAVE_FORMAT}\", got {data.get('format')!r}")
+        bad("format", f'expected "{CAMPAIGN_SAVE_FORMAT}", got {data.get("format")!r}')
     if data.get("schema_version") != SCHEMA_VERSION:
         bad("schema_version", f"expected {SCHEMA_VERSION}, got {data.get('schema_version')!r}")
-    known = {"format", "schema_version", "seed", "options", "players", "commands", "checkpoints", "games", "final"}
+    known = {
+        "format",
+        "schema_version",
+        "seed",
+        "options",
+        "players",
+        "commands",
+        "checkpoints",
+        "games",
+        "final",
+    }
     for k in data:
         if k not in known:
             bad(str(k), f"unknown field; expected one of {sorted(known)}")
@@ -142,13 +186,19 @@ def _parse(data: Any, src: str) -> CampaignSave:
             bad(f"commands[{i}]", str(exc))
     cps: list[tuple[int, int, str]] = []
     for i, cp in enumerate(data.get("checkpoints") or []):
-        if not (isinstance(cp, dict) and isinstance(cp.get("year"), int) and isinstance(cp.get("commands"), int)
-                and isinstance(cp.get("hash"), str)):
+        if not (
+            isinstance(cp, dict)
+            and isinstance(cp.get("year"), int)
+            and isinstance(cp.get("commands"), int)
+            and isinstance(cp.get("hash"), str)
+        ):
             bad(f"checkpoints[{i}]", "expected {year, commands, hash}")
             continue
         cps.append((cp["year"], cp["commands"], cp["hash"]))
     games = data.get("games") or []
-    if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("game"), str) for g in games):
+    if not isinstance(games, list) or not all(
+        isinstance(g, dict) and isinstance(g.get("game"), str) for g in games
+    ):
         bad("games", "expected a list of {year, battle, game, hash}")
         games = []
     final = data.get("final")
@@ -161,9 +211,19 @@ def _parse(data: Any, src: str) -> CampaignSave:
         players = {}
     if problems:
         raise ValidationError(problems)
-    return CampaignSave(int(seed), options, cmds, cps, list(games), str(final.get("hash", "")),
-                        str(final.get("commands_hash", "")), str(final.get("log_hash", "")),
-                        {str(k): str(v) for k, v in players.items()}, final.get("winner"), src)
+    return CampaignSave(
+        int(seed),
+        options,
+        cmds,
+        cps,
+        list(games),
+        str(final.get("hash", "")),
+        str(final.get("commands_hash", "")),
+        str(final.get("log_hash", "")),
+        {str(k): str(v) for k, v in players.items()},
+        final.get("winner"),
+        src,
+    )
 
 
 def read_campaign_save(path: str | os.PathLike[str]) -> CampaignSave:
@@ -186,12 +246,18 @@ def _verify_game(save: CampaignSave, cmd: BattleResult, i: int) -> None:
         raise ReplayError(f"{save.path}: command {i}: the battle's game save {gpath} is missing", index=i)
     game = load_game(gpath)  # replays and verifies the hex game itself
     if cmd.game_hash and game.state_hash() != cmd.game_hash:
-        raise ReplayError(f"{save.path}: command {i}: the game save {gpath} is not the game that fought the battle "
-                          "(its final hash differs)", index=i)
+        raise ReplayError(
+            f"{save.path}: command {i}: the game save {gpath} is not the game that fought the battle "
+            "(its final hash differs)",
+            index=i,
+        )
     won = game.result.winner if game.result else None
     if won != cmd.winner:
-        raise ReplayError(f"{save.path}: command {i}: the game {gpath} was won by {won or 'nobody'}, "
-                          f"but the campaign records {cmd.winner or 'a draw'}", index=i)
+        raise ReplayError(
+            f"{save.path}: command {i}: the game {gpath} was won by {won or 'nobody'}, "
+            f"but the campaign records {cmd.winner or 'a draw'}",
+            index=i,
+        )
 
 
 def replay_campaign(save: CampaignSave, verify: bool = True, verify_games: bool = True) -> CampaignState:
@@ -211,24 +277,37 @@ def replay_campaign(save: CampaignSave, verify: bool = True, verify_games: bool 
         try:
             st.apply(cmd)
         except IllegalCommand as exc:
-            raise ReplayError(f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
-                              "the command log is corrupt or belongs to another war", index=i) from None
+            raise ReplayError(
+                f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
+                "the command log is corrupt or belongs to another war",
+                index=i,
+            ) from None
         if verify and isinstance(cmd, BattleResult) and verify_games:
             _verify_game(save, cmd, i)
         if verify and (i + 1) in cps:
             y, h = cps[i + 1]
             if st.state_hash() != h:
-                raise ReplayError(f"{save.path}: the replay diverges by the end of {y} (state hash after command {i} "
-                                  "differs from the saved checkpoint)", index=i, turn=y)
+                raise ReplayError(
+                    f"{save.path}: the replay diverges by the end of {y} (state hash after command {i} "
+                    "differs from the saved checkpoint)",
+                    index=i,
+                    turn=y,
+                )
     if verify:
         if st.state_hash() != save.final_hash:
-            raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
-                              f"{st.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
+            raise ReplayError(
+                f"{save.path}: the replayed final state differs from the saved one (hash "
+                f"{st.state_hash()[:12]}... vs {save.final_hash[:12]}...)"
+            )
         if save.commands_hash and commands_hash(st.commands) != save.commands_hash:
-            raise ReplayError(f"{save.path}: the command log differs from the one saved (edited after saving)")
+            raise ReplayError(
+                f"{save.path}: the command log differs from the one saved (edited after saving)"
+            )
         if save.log_hash and log_hash(st) != save.log_hash:
-            raise ReplayError(f"{save.path}: the replayed war's log differs from the saved one (log hash "
-                              f"{log_hash(st)[:12]}... vs {save.log_hash[:12]}...)")
+            raise ReplayError(
+                f"{save.path}: the replayed war's log differs from the saved one (log hash "
+                f"{log_hash(st)[:12]}... vs {save.log_hash[:12]}...)"
+            )
     return st
 
 

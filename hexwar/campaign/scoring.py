@@ -65,10 +65,15 @@ def _tactic_effects(cards: CampaignCards, tid: str | None) -> tuple[Effect, ...]
 
 # (id(cards), events) -> {(side, battle card): (arm, steps)}: the battle card and event steps of
 # a year are the same in every battle, so they are worked out once (the odds ask thousands of times)
-_BASE: dict[tuple[int, tuple[str, ...]], tuple[CampaignCards, dict[tuple[str, str], tuple[str, tuple[tuple[str, int], ...]]]]] = {}
+_BASE: dict[
+    tuple[int, tuple[str, ...]],
+    tuple[CampaignCards, dict[tuple[str, str], tuple[str, tuple[tuple[str, int], ...]]]],
+] = {}
 
 
-def _base_steps(cards: CampaignCards, side: str, battle: str, events: tuple[str, ...]) -> tuple[str, tuple[tuple[str, int], ...]]:
+def _base_steps(
+    cards: CampaignCards, side: str, battle: str, events: tuple[str, ...]
+) -> tuple[str, tuple[tuple[str, int], ...]]:
     key = (id(cards), events)
     entry = _BASE.get(key)
     if entry is None or entry[0] is not cards:
@@ -90,8 +95,13 @@ def _base_steps(cards: CampaignCards, side: str, battle: str, events: tuple[str,
     return got
 
 
-def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[str, ...], initiative: str,
-                   campaign: tuple[str, str] | None = None) -> Outcome:
+def resolve_battle(
+    cards: CampaignCards,
+    plays: dict[str, Play],
+    events: tuple[str, ...],
+    initiative: str,
+    campaign: tuple[str, str] | None = None,
+) -> Outcome:
     """Resolve one battle (002 Rules .2, .4; see the module text for the order).
 
     Args:
@@ -109,7 +119,10 @@ def resolve_battle(cards: CampaignCards, plays: dict[str, Play], events: tuple[s
     """
     sides = ("german", "soviet")
     # 1. tactic cards revealed first; Counter-Intelligence acts on the cards as played
-    cancels = {s: any(e.kind == K.CANCEL_OPPONENT_TACTIC for e in _tactic_effects(cards, plays[s].tactic)) for s in sides}
+    cancels = {
+        s: any(e.kind == K.CANCEL_OPPONENT_TACTIC for e in _tactic_effects(cards, plays[s].tactic))
+        for s in sides
+    }
     cancelled = frozenset(s for s in sides if plays[s].tactic and cancels[other(s)])
     active = {s: (plays[s].tactic if s not in cancelled else None) for s in sides}
     steps: dict[str, list[tuple[str, int]]] = {}

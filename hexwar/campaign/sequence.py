@@ -75,7 +75,9 @@ def start_year(st: CampaignState, year: int, out: list[CampaignEvent]) -> None:
     card = c.year(year)
     if st.options.random_initiative or card.initiative == "draw":
         years = [y.year for y in c.years]
-        gi, si = st.draw_integers(f"{year} initiative: year cards drawn face down (German, Soviet)", len(years), 2, out)
+        gi, si = st.draw_integers(
+            f"{year} initiative: year cards drawn face down (German, Soviet)", len(years), 2, out
+        )
         holder = "german" if years[gi] > years[si] else "soviet"
         st.initiative = holder
         out.append(InitiativeDrawn(year, years[gi], years[si], holder))
@@ -116,7 +118,9 @@ def start_year(st: CampaignState, year: int, out: list[CampaignEvent]) -> None:
             st.hands[c.battle[x].side].append(x)
     for s in SIDES:
         st.piles[s] = []
-        st.hands[s] = [x for x in c.battle_cards(s) if x in st.hands[s]] if not first else list(c.battle_cards(s))
+        st.hands[s] = (
+            [x for x in c.battle_cards(s) if x in st.hands[s]] if not first else list(c.battle_cards(s))
+        )
         st.tactics_aside[s] = list(c.tactics)
         st.tactics_hand[s] = []
         st.tactics_discard[s] = []
@@ -168,8 +172,15 @@ def reveal_and_score(st: CampaignState, out: list[CampaignEvent]) -> Outcome:
     return oc
 
 
-def finish_battle(st: CampaignState, winner: str | None, reason: str, oc: Outcome, out: list[CampaignEvent],
-                  withdrew: str | None = None, game: str = "") -> None:
+def finish_battle(
+    st: CampaignState,
+    winner: str | None,
+    reason: str,
+    oc: Outcome,
+    out: list[CampaignEvent],
+    withdrew: str | None = None,
+    game: str = "",
+) -> None:
     """Give the battle to ``winner`` (or nobody), discard the tactic cards, promote, and move
     on: the event swap, the next battle or the end of the year (002 Rules .2, .4)."""
     c = st.cards
@@ -195,15 +206,31 @@ def finish_battle(st: CampaignState, winner: str | None, reason: str, oc: Outcom
         cs, cid = st.campaign_declared
         st.campaign_unused[cs].remove(cid)
         st.campaign_used[cs].append(cid)
-    st.history.append(BattleRecord(st.year, st.battle, cards[0] or "", cards[1] or "",
-                                   _played_tactic(out, "german"), _played_tactic(out, "soviet"), st.campaign_declared,
-                                   oc.scores["german"], oc.scores["soviet"], winner, reason, game))
+    st.history.append(
+        BattleRecord(
+            st.year,
+            st.battle,
+            cards[0] or "",
+            cards[1] or "",
+            _played_tactic(out, "german"),
+            _played_tactic(out, "soviet"),
+            st.campaign_declared,
+            oc.scores["german"],
+            oc.scores["soviet"],
+            winner,
+            reason,
+            game,
+        )
+    )
     st.campaign_declared = None
     st.pending_outcome = None
     if winner is not None:
         st.wins[winner] += 1
-        if (st.wins[winner] >= c.rules.wins_to_promote and not st.promoted[winner]
-                and st.ranks[winner] < len(c.ranks)):
+        if (
+            st.wins[winner] >= c.rules.wins_to_promote
+            and not st.promoted[winner]
+            and st.ranks[winner] < len(c.ranks)
+        ):
             st.ranks[winner] += 1  # one rank a year at most (002 Rules .2)
             st.promoted[winner] = True
             out.append(Promoted(winner, st.ranks[winner]))
@@ -251,16 +278,28 @@ def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
         ng, ns = len(st.year_cards["german"]), len(st.year_cards["soviet"])
         if ng != ns:
             w = "german" if ng > ns else "soviet"
-            _war_over(st, w, f"more year cards when the war ends after {st.year} ({max(ng, ns)} to {min(ng, ns)})", out)
+            _war_over(
+                st,
+                w,
+                f"more year cards when the war ends after {st.year} ({max(ng, ns)} to {min(ng, ns)})",
+                out,
+            )
             return
         bg = sum(1 for h in st.history if h.winner == "german")
         bs = sum(1 for h in st.history if h.winner == "soviet")
         if bg == bs:
-            _war_over(st, None, f"the war ends after {st.year} with {ng} year cards and {bg} battles won each", out)
+            _war_over(
+                st, None, f"the war ends after {st.year} with {ng} year cards and {bg} battles won each", out
+            )
         else:
             w = "german" if bg > bs else "soviet"
-            _war_over(st, w, f"{ng} year cards each when the war ends after {st.year}: more battles won over the war "
-                      f"({max(bg, bs)} to {min(bg, bs)})", out)
+            _war_over(
+                st,
+                w,
+                f"{ng} year cards each when the war ends after {st.year}: more battles won over the war "
+                f"({max(bg, bs)} to {min(bg, bs)})",
+                out,
+            )
         return
     start_year(st, st.years_aside.pop(0), out)
 

@@ -108,7 +108,9 @@ class CampaignState:
     draws: int = 0
 
     # -- randomness (R1.2) ------------------------------------------------------------------
-    def draw_integers(self, purpose: str, options: int, count: int, out: list[CampaignEvent]) -> tuple[int, ...]:
+    def draw_integers(
+        self, purpose: str, options: int, count: int, out: list[CampaignEvent]
+    ) -> tuple[int, ...]:
         """``count`` distinct indices of ``options`` from the war's generator, recorded."""
         res = tuple(int(i) for i in self.rng.choice(options, size=count, replace=False))
         self._record(RandomDraw(purpose, options, res), out)
@@ -207,19 +209,40 @@ class CampaignState:
     def snapshot(self) -> dict[str, Any]:
         """Everything that changes, as JSON-ready data (for :meth:`state_hash`)."""
         return {
-            "seed": self.seed, "options": self.options.to_json(), "year": self.year, "battle": self.battle,
-            "phase": self.phase, "initiative": self.initiative, "ranks": self.ranks, "wins": self.wins,
-            "promoted": self.promoted, "hands": self.hands, "slots": self.slots, "tactic_slots": self.tactic_slots,
-            "tactic_decided": self.tactic_decided, "piles": self.piles, "stalemates": self.stalemates,
-            "tactics_aside": self.tactics_aside, "tactics_hand": self.tactics_hand,
-            "tactics_discard": self.tactics_discard, "tactics_chosen": self.tactics_chosen,
-            "campaign_unused": self.campaign_unused, "campaign_used": self.campaign_used,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "year": self.year,
+            "battle": self.battle,
+            "phase": self.phase,
+            "initiative": self.initiative,
+            "ranks": self.ranks,
+            "wins": self.wins,
+            "promoted": self.promoted,
+            "hands": self.hands,
+            "slots": self.slots,
+            "tactic_slots": self.tactic_slots,
+            "tactic_decided": self.tactic_decided,
+            "piles": self.piles,
+            "stalemates": self.stalemates,
+            "tactics_aside": self.tactics_aside,
+            "tactics_hand": self.tactics_hand,
+            "tactics_discard": self.tactics_discard,
+            "tactics_chosen": self.tactics_chosen,
+            "campaign_unused": self.campaign_unused,
+            "campaign_used": self.campaign_used,
             "campaign_declared": list(self.campaign_declared) if self.campaign_declared else None,
-            "campaign_order": self.campaign_order, "event_pile": self.event_pile,
-            "events_in_play": self.events_in_play, "events_discard": self.events_discard,
-            "year_cards": self.year_cards, "years_unclaimed": self.years_unclaimed, "years_aside": self.years_aside,
-            "swapper": self.swapper, "winner": self.winner, "result": self.result_reason,
-            "history": [h.to_json() for h in self.history], "draws": self.draws,
+            "campaign_order": self.campaign_order,
+            "event_pile": self.event_pile,
+            "events_in_play": self.events_in_play,
+            "events_discard": self.events_discard,
+            "year_cards": self.year_cards,
+            "years_unclaimed": self.years_unclaimed,
+            "years_aside": self.years_aside,
+            "swapper": self.swapper,
+            "winner": self.winner,
+            "result": self.result_reason,
+            "history": [h.to_json() for h in self.history],
+            "draws": self.draws,
             "rng": _rng_state(self.rng),
         }
 
@@ -257,7 +280,9 @@ class CampaignState:
         eplaces = self.event_pile + self.events_in_play + self.events_discard
         if len(eplaces) != len(c.events) or set(eplaces) != set(c.events):
             bad.append(f"event cards not each in exactly one place: {sorted(eplaces)}")
-        years = self.year_cards["german"] + self.year_cards["soviet"] + self.years_unclaimed + self.years_aside
+        years = (
+            self.year_cards["german"] + self.year_cards["soviet"] + self.years_unclaimed + self.years_aside
+        )
         if not self.over:
             years = years + [self.year]
         if sorted(years) != [y.year for y in c.years]:
@@ -283,6 +308,7 @@ class CampaignState:
         opponent's lies face down, its hand (and its tactic cards) are shown *with* that card, as
         the cards it has not yet revealed: the hand without it would tell which card lies there.
         """
+
         def slot(s: str, v: str | None) -> str | None:
             if v is None:
                 return None
@@ -292,24 +318,39 @@ class CampaignState:
             return sorted([*cards, face_down]) if s != side and face_down is not None else list(cards)
 
         return {
-            "year": self.year, "battle": self.battle, "phase": self.phase, "initiative": self.initiative,
-            "to_act": self.pending(), "ranks": dict(self.ranks), "wins": dict(self.wins),
+            "year": self.year,
+            "battle": self.battle,
+            "phase": self.phase,
+            "initiative": self.initiative,
+            "to_act": self.pending(),
+            "ranks": dict(self.ranks),
+            "wins": dict(self.wins),
             "hands": {s: unrevealed(s, self.hands[s], self.slots[s]) for s in SIDES},
             "slots": {s: slot(s, self.slots[s]) for s in SIDES},
             "tactic_slots": {s: slot(s, self.tactic_slots[s]) for s in SIDES},
-            "tactics_hand": {s: (unrevealed(s, self.tactics_hand[s], self.tactic_slots[s])
-                                 if s == side or all(self.tactics_chosen.values())
-                                 else len(self.tactics_hand[s])) for s in SIDES},
+            "tactics_hand": {
+                s: (
+                    unrevealed(s, self.tactics_hand[s], self.tactic_slots[s])
+                    if s == side or all(self.tactics_chosen.values())
+                    else len(self.tactics_hand[s])
+                )
+                for s in SIDES
+            },
             "tactics_discard": {s: list(self.tactics_discard[s]) for s in SIDES},
-            "campaign_unused": {s: (list(self.campaign_unused[s]) if s == side else len(self.campaign_unused[s]))
-                                for s in SIDES},
+            "campaign_unused": {
+                s: (list(self.campaign_unused[s]) if s == side else len(self.campaign_unused[s]))
+                for s in SIDES
+            },
             "campaign_used": {s: list(self.campaign_used[s]) for s in SIDES},
             "campaign_declared": list(self.campaign_declared) if self.campaign_declared else None,
-            "events_in_play": list(self.events_in_play), "event_pile": len(self.event_pile),
-            "year_cards": {s: list(self.year_cards[s]) for s in SIDES}, "years_unclaimed": list(self.years_unclaimed),
+            "events_in_play": list(self.events_in_play),
+            "event_pile": len(self.event_pile),
+            "year_cards": {s: list(self.year_cards[s]) for s in SIDES},
+            "years_unclaimed": list(self.years_unclaimed),
             "piles": {s: [list(p) for p in self.piles[s]] for s in SIDES},
             "history": [h.to_json() for h in self.history],
-            "winner": self.winner, "result": self.result_reason,
+            "winner": self.winner,
+            "result": self.result_reason,
         }
 
 
@@ -318,8 +359,11 @@ def _rng_state(rng: np.random.Generator) -> str:
     return hashlib.sha256(json.dumps(st, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def new_campaign(seed: int = 0, options: CampaignOptions | None = None, cards: CampaignCards | None = None,
-                 ) -> tuple[CampaignState, list[CampaignEvent]]:
+def new_campaign(
+    seed: int = 0,
+    options: CampaignOptions | None = None,
+    cards: CampaignCards | None = None,
+) -> tuple[CampaignState, list[CampaignEvent]]:
     """Set up a war (002 Rules .1) and run it to the first decision.
 
     Args:
@@ -333,7 +377,9 @@ def new_campaign(seed: int = 0, options: CampaignOptions | None = None, cards: C
     from .sequence import setup
 
     cards = cards or default_campaign_cards()
-    st = CampaignState(seed=seed, options=options or CampaignOptions(), cards=cards, rng=np.random.default_rng(seed))
+    st = CampaignState(
+        seed=seed, options=options or CampaignOptions(), cards=cards, rng=np.random.default_rng(seed)
+    )
     out: list[CampaignEvent] = []
     setup(st, out)
     st.log.extend(out)

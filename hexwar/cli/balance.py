@@ -41,8 +41,10 @@ def parse_balance_ai(spec: str) -> dict[str, str]:
     for part in spec.split(","):
         side, eq, name = (x.strip() for x in part.partition("="))
         if not eq or side not in SIDES or name not in PLAYER_NAMES:
-            raise HexwarError(f"--ai {spec!r}: expected a computer player ({', '.join(PLAYER_NAMES)}) for both sides, "
-                              "or SIDE=PLAYER pairs like german=standard,soviet=random")
+            raise HexwarError(
+                f"--ai {spec!r}: expected a computer player ({', '.join(PLAYER_NAMES)}) for both sides, "
+                "or SIDE=PLAYER pairs like german=standard,soviet=random"
+            )
         out[side] = name
     return out
 
@@ -78,17 +80,38 @@ def parse_variant_sets(values: tuple[str, ...], known: tuple[str, ...]) -> list[
 
 def cluster_options(f: Any) -> Any:
     """The ``--workers`` and ``--cluster`` options, shared by ``hexwar balance`` and ``hexwar sim sweep``."""
-    f = click.option("--cluster", "cluster", default=None, metavar="local|none|tcp://HOST:8786",
-                     help="Where to run: in this process (none), a local Dask cluster (local, the default "
-                          "with --workers > 1) or an existing Dask scheduler's address.")(f)
-    f = click.option("--workers", "workers", type=click.IntRange(1, 512), default=1, show_default=True,
-                     help="Worker processes of a local cluster.")(f)
+    f = click.option(
+        "--cluster",
+        "cluster",
+        default=None,
+        metavar="local|none|tcp://HOST:8786",
+        help="Where to run: in this process (none), a local Dask cluster (local, the default "
+        "with --workers > 1) or an existing Dask scheduler's address.",
+    )(f)
+    f = click.option(
+        "--workers",
+        "workers",
+        type=click.IntRange(1, 512),
+        default=1,
+        show_default=True,
+        help="Worker processes of a local cluster.",
+    )(f)
     return f
 
 
-def _command_line(names: tuple[str, ...], kind: str, games: int, seed_start: int, rules: tuple[str, ...], ai: str,
-                  max_turns: int, default_max: int) -> str:
-    parts = ["hexwar balance", *names] + ([f"--kind {kind}"] if kind != "scenario" else []) + [f"--games {games}"]
+def _command_line(
+    names: tuple[str, ...],
+    kind: str,
+    games: int,
+    seed_start: int,
+    rules: tuple[str, ...],
+    ai: str,
+    max_turns: int,
+    default_max: int,
+) -> str:
+    parts = (
+        ["hexwar balance", *names] + ([f"--kind {kind}"] if kind != "scenario" else []) + [f"--games {games}"]
+    )
     parts += [f"--seed-start {seed_start}"] if seed_start else []
     parts += [f"--rules {r}" for r in rules]
     parts += [f"--ai {ai}"] if ai != "standard" else []
@@ -98,29 +121,83 @@ def _command_line(names: tuple[str, ...], kind: str, games: int, seed_start: int
 
 @click.command("balance")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO...]")
-@click.option("--kind", "kind", default="scenario", show_default=True, help="Game kind (hexwar.balance.GAME_KINDS).")
-@click.option("--games", "games", type=click.IntRange(1, 10_000_000), default=200, show_default=True,
-              help="Games per scenario and variant.")
-@click.option("--seed-start", "seed_start", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
-              help="Number of the first game (seeds come from scenario, variant and game number).")
-@click.option("--rules", "rules", multiple=True, metavar="VARIANT",
-              help="A rule variant to run (repeat for several; classic,burnout for both at once) "
-                   "[default: each scenario's own].")
-@click.option("--ai", "ai", default="standard", show_default=True, metavar="SPEC",
-              help="Computer players: standard, random, or german=standard,soviet=random.")
+@click.option(
+    "--kind", "kind", default="scenario", show_default=True, help="Game kind (hexwar.balance.GAME_KINDS)."
+)
+@click.option(
+    "--games",
+    "games",
+    type=click.IntRange(1, 10_000_000),
+    default=200,
+    show_default=True,
+    help="Games per scenario and variant.",
+)
+@click.option(
+    "--seed-start",
+    "seed_start",
+    type=click.IntRange(0, 2**32 - 1),
+    default=0,
+    show_default=True,
+    help="Number of the first game (seeds come from scenario, variant and game number).",
+)
+@click.option(
+    "--rules",
+    "rules",
+    multiple=True,
+    metavar="VARIANT",
+    help="A rule variant to run (repeat for several; classic,burnout for both at once) "
+    "[default: each scenario's own].",
+)
+@click.option(
+    "--ai",
+    "ai",
+    default="standard",
+    show_default=True,
+    metavar="SPEC",
+    help="Computer players: standard, random, or german=standard,soviet=random.",
+)
 @cluster_options
-@click.option("--chunk", "chunk", type=click.IntRange(1, 100_000), default=None,
-              help="Games per chunk [default: about 3 s of games].")
-@click.option("--max-turns", "max_turns", type=click.IntRange(1, 1000), default=None,
-              help="Safety cap in turns for scenarios without a turn limit [default: 60].")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Write one row per game here.")
+@click.option(
+    "--chunk",
+    "chunk",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    help="Games per chunk [default: about 3 s of games].",
+)
+@click.option(
+    "--max-turns",
+    "max_turns",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="Safety cap in turns for scenarios without a turn limit [default: 60].",
+)
+@click.option(
+    "--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Write one row per game here."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the table and every game as JSON.")
 @click.option("--force", is_flag=True, help="Replace an existing --csv file that hexwar did not write.")
-@click.option("--update-docs", "update_docs", is_flag=True,
-              help="Rewrite the balance table of the kind's document (docs/scenarios.md) and its JSON file.")
-def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, rules: tuple[str, ...], ai: str,
-            workers: int, cluster: str | None, chunk: int | None, max_turns: int | None, csv_path: str | None,
-            as_json: bool, force: bool, update_docs: bool) -> int:
+@click.option(
+    "--update-docs",
+    "update_docs",
+    is_flag=True,
+    help="Rewrite the balance table of the kind's document (docs/scenarios.md) and its JSON file.",
+)
+def balance(
+    scenarios: tuple[str, ...],
+    kind: str,
+    games: int,
+    seed_start: int,
+    rules: tuple[str, ...],
+    ai: str,
+    workers: int,
+    cluster: str | None,
+    chunk: int | None,
+    max_turns: int | None,
+    csv_path: str | None,
+    as_json: bool,
+    force: bool,
+    update_docs: bool,
+) -> int:
     """Seeded AI-vs-AI games per scenario and variant: wins with 95% intervals, how games ended (R10)."""
     from .. import balance as bal
     from ..cluster import parse_cluster
@@ -142,23 +219,45 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     tallies = bal.tally(run.records, gk.sides)
     cmd = _command_line(scenarios, kind, games, seed_start, rules, ai, mt, bal.MAX_TURNS)
     rate = len(run.records) / run.seconds if run.seconds > 0 else 0.0
-    on = "this process" if where == "none" else f"{run.workers} {where} workers" if where == "local" else \
-        f"{run.workers} workers of {where}"
-    summary = (f"{len(run.records)} of {run.planned} games in {run.seconds:.1f} s on {on} ({rate:.2f} games/s, "
-               f"{run.chunk} games a chunk)")
+    on = (
+        "this process"
+        if where == "none"
+        else f"{run.workers} {where} workers"
+        if where == "local"
+        else f"{run.workers} workers of {where}"
+    )
+    summary = (
+        f"{len(run.records)} of {run.planned} games in {run.seconds:.1f} s on {on} ({rate:.2f} games/s, "
+        f"{run.chunk} games a chunk)"
+    )
     if csv_path:
         from ..outputs import record_output
 
         atomic_write_text(csv_path, bal.records_csv(run.records, gk.sides))
         record_output(csv_path)  # a later run may replace it without --force (issue 13)
     errors = [r for r in run.records if r.reason == "error"]
-    games_json = [{k: (round(v, 3) if k == "seconds" else v) for k, v in vars(r).items() if k != "error" or v}
-                  for r in run.records]
+    games_json = [
+        {k: (round(v, 3) if k == "seconds" else v) for k, v in vars(r).items() if k != "error" or v}
+        for r in run.records
+    ]
     if as_json:
-        echo_json({"command": cmd, "kind": kind, "ai": players, "games_per_scenario": games, "seed_start": seed_start,
-                   "planned": run.planned, "finished": len(run.records), "interrupted": run.interrupted,
-                   "wall_seconds": round(run.seconds, 2), "cluster": where, "workers": run.workers,
-                   "table": [t.to_json() for t in tallies], "games": games_json})
+        echo_json(
+            {
+                "command": cmd,
+                "kind": kind,
+                "ai": players,
+                "games_per_scenario": games,
+                "seed_start": seed_start,
+                "planned": run.planned,
+                "finished": len(run.records),
+                "interrupted": run.interrupted,
+                "wall_seconds": round(run.seconds, 2),
+                "cluster": where,
+                "workers": run.workers,
+                "table": [t.to_json() for t in tallies],
+                "games": games_json,
+            }
+        )
     else:
         click.echo(bal.markdown_table(tallies))
         click.echo(bal.reasons_text(tallies))
@@ -167,22 +266,39 @@ def balance(scenarios: tuple[str, ...], kind: str, games: int, seed_start: int, 
     for r in errors[:5]:
         src = next((n for n, (stem, _) in zip(names, sources, strict=True) if stem == r.scenario), r.scenario)
         rules_arg = "" if r.variant == "default" else f" --rules {r.variant.replace('+', ',')}"
-        click.echo(f"ERROR {r.scenario} ({r.variant}) game {r.index} seed {r.seed}: "
-                   f"{r.error}\n  replay: {gk.replay.format(source=src, seed=r.seed, rules=rules_arg)}", err=True)
+        click.echo(
+            f"ERROR {r.scenario} ({r.variant}) game {r.index} seed {r.seed}: "
+            f"{r.error}\n  replay: {gk.replay.format(source=src, seed=r.seed, rules=rules_arg)}",
+            err=True,
+        )
     if run.interrupted:
-        click.echo(f"interrupted: {len(run.records)} of {run.planned} games finished (the table counts those)",
-                   err=True)
+        click.echo(
+            f"interrupted: {len(run.records)} of {run.planned} games finished (the table counts those)",
+            err=True,
+        )
         return 130
     if update_docs:
         doc = bal.ROOT / gk.doc
-        footer = (f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
-                  f"{version}; every game's seed and result in `{gk.json}`).")
-        bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), bal.reasons_text(tallies), footer), gk.marker)
-        payload = {"command": cmd, "kind": kind, "ai": players, "games_per_scenario": games, "seed_start": seed_start,
-                   "wall_seconds": round(run.seconds, 1), "cluster": where, "workers": run.workers,
-                   "commit": version,
-                   "draws": "games with no winner count in the denominator of both win rates",
-                   "table": [t.to_json() for t in tallies]}
+        footer = (
+            f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
+            f"{version}; every game's seed and result in `{gk.json}`)."
+        )
+        bal.update_doc(
+            doc, bal.render_block(bal.markdown_table(tallies), bal.reasons_text(tallies), footer), gk.marker
+        )
+        payload = {
+            "command": cmd,
+            "kind": kind,
+            "ai": players,
+            "games_per_scenario": games,
+            "seed_start": seed_start,
+            "wall_seconds": round(run.seconds, 1),
+            "cluster": where,
+            "workers": run.workers,
+            "commit": version,
+            "draws": "games with no winner count in the denominator of both win rates",
+            "table": [t.to_json() for t in tallies],
+        }
         atomic_write_text(bal.ROOT / gk.json, _json_text(payload, games_json))
         click.echo(f"wrote {gk.doc} and {gk.json}", err=as_json)
     return 1 if errors else 0
@@ -202,12 +318,22 @@ def _source_version() -> str:
     from ..balance import ROOT
 
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hexwar", "scenarios", "maps"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "hexwar", "scenarios", "maps"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return head + ("+dirty" if dirty else "")
-
-

@@ -35,7 +35,9 @@ def load_map_or_scenario(name: str) -> tuple[BattleMap, Scenario | None]:
     if not p.is_file():
         found = find_content("maps", name) or find_content("scenarios", name)
         if found is None:
-            raise HexwarError(f"{name!r} is neither a map or scenario file nor a shipped map or scenario name")
+            raise HexwarError(
+                f"{name!r} is neither a map or scenario file nor a shipped map or scenario name"
+            )
         p = Path(found)
     kind = detect_kind(str(p))
     if kind == "hexwar-map":
@@ -59,7 +61,9 @@ def resolve_map(name: str) -> BattleMap:
 
 @click.command()
 @click.argument("map_name", metavar="MAP")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON with width, height, terrain counts, buildings.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON with width, height, terrain counts, buildings."
+)
 def info(map_name: str, as_json: bool) -> None:
     """Print a map's size, terrain counts and buildings (R2.4)."""
     m = resolve_map(map_name)
@@ -109,7 +113,9 @@ def validate(files: tuple[str, ...]) -> None:
 
     failed = 0
     todo = _expand(files)
-    scenario_paths = tuple(f for f, prob in todo if prob is None and f.lower().endswith(".toml") and Path(f).is_file())
+    scenario_paths = tuple(
+        f for f, prob in todo if prob is None and f.lower().endswith(".toml") and Path(f).is_file()
+    )
     for f, problem in todo:
         if problem is not None:
             failed += 1

@@ -54,7 +54,9 @@ def parse_campaign_ai(spec: str | None) -> dict[str, str]:
         side, _, name = part.strip().partition("=")
         side, name = side.strip().lower(), (name.strip().lower() or "standard")
         if side not in SIDES:
-            raise HexwarError(f"--ai: unknown side {side!r} in {spec!r}; expected german and/or soviet, or none")
+            raise HexwarError(
+                f"--ai: unknown side {side!r} in {spec!r}; expected german and/or soviet, or none"
+            )
         if name not in PLAYER_NAMES:
             raise HexwarError(f"--ai: unknown computer player {name!r}; expected one of {PLAYER_NAMES}")
         out[side] = name
@@ -85,34 +87,79 @@ def _check_save_target(save: str) -> None:
 
 @click.command()
 @click.argument("save_file", required=False, metavar="[SAVE.json]")
-@click.option("--ai", "ai", default=None, metavar="SIDES|none",
-              help="Computer-played sides: soviet (default), german,soviet, none (hot-seat), soviet=random.")
+@click.option(
+    "--ai",
+    "ai",
+    default=None,
+    metavar="SIDES|none",
+    help="Computer-played sides: soviet (default), german,soviet, none (hot-seat), soviet=random.",
+)
 @click.option("--headless", is_flag=True, help="Play at the terminal, no window.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="The war's seed (default 1941).")
-@click.option("--save", "save", type=click.Path(dir_okay=False), default=None, help="Save after every battle.")
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="The war's seed (default 1941)."
+)
+@click.option(
+    "--save", "save", type=click.Path(dir_okay=False), default=None, help="Save after every battle."
+)
 @click.option("--random-initiative", is_flag=True, help="002: draw year cards for the initiative every year.")
 @click.option("--campaign-cards", is_flag=True, help="002: play with the campaign cards (once per war each).")
-@click.option("--advanced", is_flag=True, help="002 advanced rules: all 5 tactic cards and the campaign cards.")
-@click.option("--events", type=click.IntRange(1, 2), default=None, help="Event cards in play each year: 1 or 2.")
+@click.option(
+    "--advanced", is_flag=True, help="002 advanced rules: all 5 tactic cards and the campaign cards."
+)
+@click.option(
+    "--events", type=click.IntRange(1, 2), default=None, help="Event cards in play each year: 1 or 2."
+)
 @click.option("--event-swap", is_flag=True, help="The winner of a battle may swap an event card.")
 @click.option("--field-marshals", is_flag=True, help="Both reached Field Marshal before: all 5 tactic cards.")
-@click.option("--battles", type=click.Choice(["cards", "lines", "hex"]), default=None,
-              help="How a battle is decided: cards (002), lines (the line card game) or hex (a hex scenario).")
-@click.option("--battle-turns", type=click.IntRange(min=1), default=None,
-              help="--battles hex: stop each game after N turns (a stopped game goes to the initiative).")
+@click.option(
+    "--battles",
+    type=click.Choice(["cards", "lines", "hex"]),
+    default=None,
+    help="How a battle is decided: cards (002), lines (the line card game) or hex (a hex scenario).",
+)
+@click.option(
+    "--battle-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="--battles hex: stop each game after N turns (a stopped game goes to the initiative).",
+)
 @click.option("--stop-after", type=click.IntRange(1941, 1945), default=None, help="Stop after this year.")
-@click.option("--balance", "balance_n", type=click.IntRange(min=1), default=None,
-              help="Play N seeded computer wars and write the balance table into docs/campaign.md.")
+@click.option(
+    "--balance",
+    "balance_n",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Play N seeded computer wars and write the balance table into docs/campaign.md.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
-def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | None, save: str | None,
-             random_initiative: bool, campaign_cards: bool, advanced: bool, events: int | None, event_swap: bool,
-             field_marshals: bool, battles: str | None, battle_turns: int | None, stop_after: int | None,
-             balance_n: int | None, as_json: bool) -> int:
+def campaign(
+    save_file: str | None,
+    ai: str | None,
+    headless: bool,
+    seed: int | None,
+    save: str | None,
+    random_initiative: bool,
+    campaign_cards: bool,
+    advanced: bool,
+    events: int | None,
+    event_swap: bool,
+    field_marshals: bool,
+    battles: str | None,
+    battle_turns: int | None,
+    stop_after: int | None,
+    balance_n: int | None,
+    as_json: bool,
+) -> int:
     """The Eastern Front Battle Card Game: a 1941-1945 campaign (002, R11.2)."""
     from ..campaign.options import CampaignOptions
 
-    switches: dict[str, Any] = dict(random_initiative=random_initiative, campaign_cards=campaign_cards, advanced=advanced,
-                    event_swap=event_swap, field_marshals=field_marshals)
+    switches: dict[str, Any] = dict(
+        random_initiative=random_initiative,
+        campaign_cards=campaign_cards,
+        advanced=advanced,
+        event_swap=event_swap,
+        field_marshals=field_marshals,
+    )
     if balance_n is not None:
         return _balance(balance_n, seed or 0, CampaignOptions(events=events or 1, **switches), as_json)
     from ..campaign.ai import make_player
@@ -123,10 +170,12 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
 
     if save_file is not None:
         if not _is_campaign_save(save_file):
-            raise HexwarError(f"{save_file}: not a hexwar campaign save (\"format\": \"hexwar-campaign-save\")")
+            raise HexwarError(f'{save_file}: not a hexwar campaign save ("format": "hexwar-campaign-save")')
         if seed is not None or any(switches.values()) or events is not None or battles is not None:
-            raise HexwarError(f"{save_file} is a saved war: it keeps its own seed and options "
-                              "(leave out --seed and the rule options to continue it)")
+            raise HexwarError(
+                f"{save_file} is a saved war: it keeps its own seed and options "
+                "(leave out --seed and the rule options to continue it)"
+            )
         try:
             st = load_campaign(save_file)
         except ReplayError as exc:
@@ -149,16 +198,25 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
         return str(click.prompt(text, default="", show_default=False))
 
     players: dict[str, Any] = {
-        s: (make_player(names[s], s, st.seed) if s in names
-            else TerminalCampaignPlayer(s, hot_seat=len(humans) == 2, prompt=prompt, echo=echo)) for s in SIDES}
+        s: (
+            make_player(names[s], s, st.seed)
+            if s in names
+            else TerminalCampaignPlayer(s, hot_seat=len(humans) == 2, prompt=prompt, echo=echo)
+        )
+        for s in SIDES
+    }
     fighter = make_fighter(st.options.battles, save, battle_turns, None if as_json else echo)
     if st.options.battles == "hex" and not as_json:
         have = st.cards.hex_battles.scenarios
         for y in (yc.year for yc in st.cards.years):
             if y not in have:
-                echo(f"--battles hex: no hex scenario of {y} exists; the battles of {y} are decided by the cards (002).")
+                echo(
+                    f"--battles hex: no hex scenario of {y} exists; the battles of {y} are decided by the cards (002)."
+                )
             else:
-                echo(f"--battles hex: the battles of {y} are fought as {', '.join(have[y])} (computer against computer).")
+                echo(
+                    f"--battles hex: the battles of {y} are fought as {', '.join(have[y])} (computer against computer)."
+                )
 
     def show(state: Any, evs: list[Any]) -> None:
         show_events(state, evs, viewer, echo)
@@ -168,14 +226,27 @@ def campaign(save_file: str | None, ai: str | None, headless: bool, seed: int | 
             show(st, opening)
         elif save_file:
             echo(f"Continuing {save_file}: {st.year}, battle {st.battle}, {len(st.commands)} commands so far")
-    run = play_war(st, players, fighter, save, None if as_json else show,
-                   {s: players[s].name for s in SIDES}, stop_after)
+    run = play_war(
+        st, players, fighter, save, None if as_json else show, {s: players[s].name for s in SIDES}, stop_after
+    )
     st = run.state
     if as_json:
-        echo_json({"seed": st.seed, "options": st.options.names(), "winner": st.winner, "result": st.result_reason,
-                   "year_cards": st.year_cards, "years_unclaimed": st.years_unclaimed, "year": st.year,
-                   "over": st.over, "commands": len(st.commands), "state_hash": st.state_hash(),
-                   "save": save, "games": [h.game for h in st.history if h.game]})
+        echo_json(
+            {
+                "seed": st.seed,
+                "options": st.options.names(),
+                "winner": st.winner,
+                "result": st.result_reason,
+                "year_cards": st.year_cards,
+                "years_unclaimed": st.years_unclaimed,
+                "year": st.year,
+                "over": st.over,
+                "commands": len(st.commands),
+                "state_hash": st.state_hash(),
+                "save": save,
+                "games": [h.game for h in st.history if h.game],
+            }
+        )
     else:
         echo(f"\nResult: {st.result_reason or 'stopped'}" + (f"; saved to {save}" if save else ""))
     return 0
@@ -186,33 +257,55 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
     try:
         from ..ui import campaign_screen  # type: ignore[attr-defined]
     except ImportError:
-        click.echo("The campaign window needs the shared widget toolkit (hexwar.ui.widgets), which is not part of "
-                   "this installation yet: run `hexwar campaign --headless` to play at the terminal.")
+        click.echo(
+            "The campaign window needs the shared widget toolkit (hexwar.ui.widgets), which is not part of "
+            "this installation yet: run `hexwar campaign --headless` to play at the terminal."
+        )
         return 1
     import os
 
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith("linux"):
-        click.echo("No display is available to open the campaign window: run `hexwar campaign --headless` to play "
-                   "at the terminal.")
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith(
+        "linux"
+    ):
+        click.echo(
+            "No display is available to open the campaign window: run `hexwar campaign --headless` to play "
+            "at the terminal."
+        )
         return 1
     from ..campaign.ai import make_player
     from ..campaign.battles import make_fighter
     from ..ui.campaign_controller import CampaignController
     from ..ui.clock import RealClock
 
-    ctl = CampaignController(st, ai={s: make_player(n, s, st.seed) for s, n in names.items()}, clock=RealClock(),
-                             fighter=make_fighter(st.options.battles, save, battle_turns), save=save)
+    ctl = CampaignController(
+        st,
+        ai={s: make_player(n, s, st.seed) for s, n in names.items()},
+        clock=RealClock(),
+        fighter=make_fighter(st.options.battles, save, battle_turns),
+        save=save,
+    )
     campaign_screen.run(ctl)
     return 0
 
 
 def _balance(n: int, seed: int, options: Any, as_json: bool) -> int:
     from ..campaign.balance import balance, write_balance_docs
-    res = balance(n, seed, options, n_random=max(1, n // 2),
-                  progress=None if as_json else (lambda i, t: click.echo(f"  {i}/{t} wars", err=True)))
-    cmd = "hexwar campaign --balance " + " ".join([str(n)] + (["--seed", str(seed)] if seed else [])
-                                                   + [f"--{x.replace('_', '-')}" for x in options.names()])
-    doc: Path | None = Path(__file__).resolve().parents[2] / "docs" / "campaign.md"  # a source checkout's docs
+
+    res = balance(
+        n,
+        seed,
+        options,
+        n_random=max(1, n // 2),
+        progress=None if as_json else (lambda i, t: click.echo(f"  {i}/{t} wars", err=True)),
+    )
+    cmd = "hexwar campaign --balance " + " ".join(
+        [str(n)]
+        + (["--seed", str(seed)] if seed else [])
+        + [f"--{x.replace('_', '-')}" for x in options.names()]
+    )
+    doc: Path | None = (
+        Path(__file__).resolve().parents[2] / "docs" / "campaign.md"
+    )  # a source checkout's docs
     if doc is not None and doc.exists():
         write_balance_docs(doc, [res], cmd)
     if as_json:
@@ -221,7 +314,11 @@ def _balance(n: int, seed: int, options: Any, as_json: bool) -> int:
         from ..campaign.balance import balance_markdown
 
         click.echo(balance_markdown([res]))
-        click.echo(f"written into {doc}" if doc is not None and doc.exists() else "docs/campaign.md not found: not written")
+        click.echo(
+            f"written into {doc}"
+            if doc is not None and doc.exists()
+            else "docs/campaign.md not found: not written"
+        )
     return 0
 
 

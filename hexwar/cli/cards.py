@@ -21,9 +21,15 @@ __all__ = ["cards"]
 @click.argument("name", required=False)
 @click.option("--side", type=click.Choice(["german", "soviet"]), default=None, help="Only this side's cards.")
 @click.option("--crews/--no-crews", default=False, show_default=True, help="Include crew cards.")
-@click.option("--events", "kind", flag_value="events", help="List the Event cards (ids for a scenario's events).")
-@click.option("--command", "kind", flag_value="command", help="List the Command cards with their copies in the deck.")
-@click.option("--damage", "kind", flag_value="damage", help="List the Damage cards, one effect per unit type.")
+@click.option(
+    "--events", "kind", flag_value="events", help="List the Event cards (ids for a scenario's events)."
+)
+@click.option(
+    "--command", "kind", flag_value="command", help="List the Command cards with their copies in the deck."
+)
+@click.option(
+    "--damage", "kind", flag_value="damage", help="List the Damage cards, one effect per unit type."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def cards(name: str | None, side: str | None, crews: bool, kind: str | None, as_json: bool) -> None:
     """List the unit cards (id, name, type, Defense, Endurance, cost, weapons), or show card NAME."""
@@ -42,30 +48,54 @@ def cards(name: str | None, side: str | None, crews: bool, kind: str | None, as_
             click.echo(card.help_text(cs))
         return
     rows: list[dict[str, Any]] = []
-    for s in ([side] if side else ["german", "soviet"]):
+    for s in [side] if side else ["german", "soviet"]:
         for u in cs.side_units(s, crews=crews):
-            rows.append({"id": u.id, "name": u.name, "side": u.side, "type": u.unit_type, "defense": u.defense,
-                         "endurance": [u.endurance_full, u.endurance_half], "cost": u.cost,
-                         "weapons": [w.name for w in u.weapons]})
+            rows.append(
+                {
+                    "id": u.id,
+                    "name": u.name,
+                    "side": u.side,
+                    "type": u.unit_type,
+                    "defense": u.defense,
+                    "endurance": [u.endurance_full, u.endurance_half],
+                    "cost": u.cost,
+                    "weapons": [w.name for w in u.weapons],
+                }
+            )
     if as_json:
         echo_json(rows)
         return
     for r in rows:
         weapons = "; ".join(f"{i}. {w}" for i, w in enumerate(r["weapons"], 1))
-        click.echo(f"{r['id']:<26} {r['name']:<28} {r['type']:<15} D{r['defense']:<2} "
-                   f"E{r['endurance'][0]}/{r['endurance'][1]:<3} {r['cost']:>2} VP  {weapons}")
+        click.echo(
+            f"{r['id']:<26} {r['name']:<28} {r['type']:<15} D{r['defense']:<2} "
+            f"E{r['endurance'][0]}/{r['endurance'][1]:<3} {r['cost']:>2} VP  {weapons}"
+        )
 
 
 def _list_other(cs: Any, kind: str, as_json: bool) -> None:
     """Print the Event, Command or Damage cards (R4.3) with the help text generated from their data."""
     if kind == "events":
-        rows = [{"id": e.id, "title": e.title, "turns": e.turns, "help": e.help_text(cs.rules)}
-                for e in sorted(cs.events.values(), key=lambda e: e.id)]
+        rows = [
+            {"id": e.id, "title": e.title, "turns": e.turns, "help": e.help_text(cs.rules)}
+            for e in sorted(cs.events.values(), key=lambda e: e.id)
+        ]
     elif kind == "command":
-        rows = [{"id": c.id, "title": c.title, "copies": c.copies, "phase": c.phase, "help": c.help_text(cs.rules)}
-                for c in sorted(cs.command.values(), key=lambda c: c.id)]
+        rows = [
+            {
+                "id": c.id,
+                "title": c.title,
+                "copies": c.copies,
+                "phase": c.phase,
+                "help": c.help_text(cs.rules),
+            }
+            for c in sorted(cs.command.values(), key=lambda c: c.id)
+        ]
     else:
-        rows = [{"id": d.id, "help": d.help_text(cs.rules)} for d in sorted(cs.damage.values(), key=lambda d: d.id)]
+        rows = [
+            {"id": d.id, "help": d.help_text(cs.rules)}
+            for d in sorted(cs.damage.values(), key=lambda d: d.id)
+        ]
     if as_json:
         echo_json(rows)
         return

@@ -19,11 +19,15 @@ from ..errors import HexwarError
 
 __all__ = ["edit", "parse_size"]
 
-NO_DISPLAY = ("hexwar edit needs a display and none is available "
-              "(use `hexwar edit FILE --screenshot OUT.png` or `hexwar render` to draw headless)")
+NO_DISPLAY = (
+    "hexwar edit needs a display and none is available "
+    "(use `hexwar edit FILE --screenshot OUT.png` or `hexwar render` to draw headless)"
+)
 
 
-def parse_size(text: str, option: str = "--new", lo: int = 1, hi: int = 500, unit: str = "hexes") -> tuple[int, int]:
+def parse_size(
+    text: str, option: str = "--new", lo: int = 1, hi: int = 500, unit: str = "hexes"
+) -> tuple[int, int]:
     """``"30x20"`` -> ``(30, 20)``.
 
     Args:
@@ -61,18 +65,52 @@ def _resolve(target: str) -> Path | None:
 @click.argument("target", required=False, metavar="[MAP_OR_SCENARIO]")
 @click.option("--new", "new_size", metavar="WxH", help="Start a new map of this size (hexes), e.g. 30x20.")
 @click.option("--fill", default="clear", show_default=True, help="Terrain of a new map.")
-@click.option("--generate", "gen_size", metavar="WxH", help="Start on a generated map of this size (hexes), e.g. 30x24.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="Seed of the generated map (the same seed gives the same map).")
-@click.option("--style", type=click.Choice(["steppe", "village", "city", "river", "forest"]), default="village",
-              show_default=True, help="Kind of generated map.")
-@click.option("--out", "gen_out", type=click.Path(dir_okay=False), default=None,
-              help="With --generate: write the map here (.json) and exit, no window.")
+@click.option(
+    "--generate", "gen_size", metavar="WxH", help="Start on a generated map of this size (hexes), e.g. 30x24."
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the generated map (the same seed gives the same map).",
+)
+@click.option(
+    "--style",
+    type=click.Choice(["steppe", "village", "city", "river", "forest"]),
+    default="village",
+    show_default=True,
+    help="Kind of generated map.",
+)
+@click.option(
+    "--out",
+    "gen_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="With --generate: write the map here (.json) and exit, no window.",
+)
 @click.option("--force", is_flag=True, help="With --generate --out: replace the file if it exists.")
-@click.option("--screenshot", "shot", type=click.Path(dir_okay=False), help="Draw the editor headless to this PNG and exit.")
-@click.option("--size", "win_size", default="1280x800", show_default=True, metavar="WxH", help="Window size in points.")
-def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | None, seed: int, style: str,
-         gen_out: str | None, force: bool, shot: str | None, win_size: str) -> None:
+@click.option(
+    "--screenshot",
+    "shot",
+    type=click.Path(dir_okay=False),
+    help="Draw the editor headless to this PNG and exit.",
+)
+@click.option(
+    "--size", "win_size", default="1280x800", show_default=True, metavar="WxH", help="Window size in points."
+)
+def edit(
+    target: str | None,
+    new_size: str | None,
+    fill: str,
+    gen_size: str | None,
+    seed: int,
+    style: str,
+    gen_out: str | None,
+    force: bool,
+    shot: str | None,
+    win_size: str,
+) -> None:
     """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
     from ..editor.model import EditorDocument
     from ..model.maps import MapError
@@ -105,7 +143,9 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
             if target:
                 path = Path(target)
                 if path.exists():
-                    raise HexwarError(f"{path} already exists: open it without --generate, or give a new file name")
+                    raise HexwarError(
+                        f"{path} already exists: open it without --generate, or give a new file name"
+                    )
                 doc.path = path
         elif new_size is not None:
             w, h = parse_size(new_size)
@@ -115,13 +155,17 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
             if target:
                 path = Path(target)
                 if path.exists():
-                    raise HexwarError(f"{path} already exists: open it without --new, or give a new file name")
+                    raise HexwarError(
+                        f"{path} already exists: open it without --new, or give a new file name"
+                    )
                 doc.path = path
         elif target:
             found = _resolve(target)
             if found is None:
-                raise HexwarError(f"{target!r} not found: give a map (.json) or scenario (.toml) path, "
-                                  "a shipped map name, or --new WxH to start one")
+                raise HexwarError(
+                    f"{target!r} not found: give a map (.json) or scenario (.toml) path, "
+                    "a shipped map name, or --new WxH to start one"
+                )
             path = found
             doc = EditorDocument.open(found)
         else:
@@ -154,7 +198,9 @@ def edit(target: str | None, new_size: str | None, fill: str, gen_size: str | No
     from ..editor.window import EditorWindow
 
     try:
-        win = EditorWindow(doc, width=ww, height=wh, visible=not shot, recoveries=recoveries, schedule=not shot)
+        win = EditorWindow(
+            doc, width=ww, height=wh, visible=not shot, recoveries=recoveries, schedule=not shot
+        )
     except HexwarError:
         raise
     except Exception as exc:  # pyglet raises several types when no GL context can be made

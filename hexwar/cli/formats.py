@@ -40,8 +40,11 @@ def _report(m: object, out: Path, notes: list[str]) -> None:
         click.echo(f"note: {n}", err=True)
     s = m.summary()
     zones = ", ".join(f"{k} {len(v)} hexes" for k, v in m.deploy.items()) or "none"
-    click.echo(f"wrote {out}: {s['width']} x {s['height']} hexes; terrain "
-               + ", ".join(f"{k} {v}" for k, v in s["terrain"].items()) + f"; deploy zones: {zones}")
+    click.echo(
+        f"wrote {out}: {s['width']} x {s['height']} hexes; terrain "
+        + ", ".join(f"{k} {v}" for k, v in s["terrain"].items())
+        + f"; deploy zones: {zones}"
+    )
 
 
 @click.group("import")
@@ -51,9 +54,16 @@ def import_group() -> None:
 
 @import_group.command("tiled")
 @click.argument("source", type=click.Path(dir_okay=False))
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The hexwar map to write (.json).")
-@click.option("--terrain", "table", type=click.Path(dir_okay=False), default=None,
-              help="TOML table: tileset name + tile id -> hexwar terrain (wins over tile properties).")
+@click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False), help="The hexwar map to write (.json)."
+)
+@click.option(
+    "--terrain",
+    "table",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="TOML table: tileset name + tile id -> hexwar terrain (wins over tile properties).",
+)
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 def import_tiled_cmd(source: str, out: str, table: str | None, force: bool) -> None:
     """Import a Tiled hexagonal map (.tmx or .tmj, flat-topped: Stagger Axis X)."""
@@ -67,9 +77,16 @@ def import_tiled_cmd(source: str, out: str, table: str | None, force: bool) -> N
 
 @import_group.command("wesnoth")
 @click.argument("source", type=click.Path(dir_okay=False))
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The hexwar map to write (.json).")
-@click.option("--terrain", "table", type=click.Path(dir_okay=False), default=None,
-              help="TOML [codes] table: Wesnoth terrain code -> hexwar terrain (wins over the shipped table).")
+@click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False), help="The hexwar map to write (.json)."
+)
+@click.option(
+    "--terrain",
+    "table",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="TOML [codes] table: Wesnoth terrain code -> hexwar terrain (wins over the shipped table).",
+)
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 def import_wesnoth_cmd(source: str, out: str, table: str | None, force: bool) -> None:
     """Import a Wesnoth .map (border ring removed, starting positions 1 and 2 as deploy zones)."""
@@ -88,8 +105,13 @@ def export_group() -> None:
 
 @export_group.command("tiled")
 @click.argument("map_name", metavar="MAP")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
-              help="The Tiled map to write: .tmj (JSON) or .tmx (XML); the tileset PNG goes beside it.")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The Tiled map to write: .tmj (JSON) or .tmx (XML); the tileset PNG goes beside it.",
+)
 @click.option("--force", is_flag=True, help="Replace --out (and its tileset image) if they exist.")
 def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
     """Export a map (file, shipped name or a scenario's map) as a Tiled hexagonal map."""
@@ -113,7 +135,9 @@ def schema(kind: str) -> None:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--in-place", "in_place", is_flag=True, help="Replace FILE with the upgraded file.")
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, help="Write the upgraded file here.")
+@click.option(
+    "--out", "out", type=click.Path(dir_okay=False), default=None, help="Write the upgraded file here."
+)
 def migrate(file: str, in_place: bool, out: str | None) -> None:
     """Upgrade a map, scenario or save to this hexwar's schema version (atomically).
 
@@ -124,11 +148,17 @@ def migrate(file: str, in_place: bool, out: str | None) -> None:
     if in_place and out:
         raise HexwarError("give --in-place or --out, not both")
     if out is not None and Path(out).resolve() == Path(file).resolve():
-        raise HexwarError(f"--out {out} is {file} itself: give --in-place to replace it (so that it is asked for)")
+        raise HexwarError(
+            f"--out {out} is {file} itself: give --in-place to replace it (so that it is asked for)"
+        )
     if in_place or out:
         kind, steps, _ = migrate_file(file, None if in_place else out)
         where = file if in_place else out
-        done = " -> ".join(str(v) for v in steps + [CURRENT[kind]]) if steps else f"already version {CURRENT[kind]}"
+        done = (
+            " -> ".join(str(v) for v in steps + [CURRENT[kind]])
+            if steps
+            else f"already version {CURRENT[kind]}"
+        )
         click.echo(f"ok   {file} ({kind}): {done}; wrote {where}")
         return
     click.echo(upgraded_text(file)[2], nl=False)

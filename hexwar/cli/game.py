@@ -73,10 +73,12 @@ def parse_ai(spec: str | None, default: str = "standard") -> dict[str, str]:
         part = part.strip()
         side, _, name = part.partition("=")
         side = side.strip().lower()
-        name = (name.strip().lower() or default)
+        name = name.strip().lower() or default
         if side not in SIDES:
-            raise HexwarError(f"--ai: unknown side {side!r} in {spec!r}; expected german and/or soviet, e.g. "
-                              "'german,soviet' or 'soviet=random'")
+            raise HexwarError(
+                f"--ai: unknown side {side!r} in {spec!r}; expected german and/or soviet, e.g. "
+                "'german,soviet' or 'soviet=random'"
+            )
         if name not in PLAYER_NAMES:
             raise HexwarError(f"--ai: unknown computer player {name!r}; expected one of {PLAYER_NAMES}")
         out[side] = name
@@ -136,9 +138,13 @@ def _refuse_json_that_is_not_a_save(path: str) -> None:
     except ValidationError as exc:
         raise HexwarError(f"{exc}\n  (play takes a scenario .toml or a save .json)") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
-    what = f"a {fmt} file" if isinstance(fmt, str) else 'a JSON document without a "format": "hexwar-save" field'
-    raise HexwarError(f"{path}: {what}, not a saved game; play takes a scenario .toml or a save .json"
-                      + (" (to play on this map, name it in a scenario's [map] table)" if fmt == "hexwar-map" else ""))
+    what = (
+        f"a {fmt} file" if isinstance(fmt, str) else 'a JSON document without a "format": "hexwar-save" field'
+    )
+    raise HexwarError(
+        f"{path}: {what}, not a saved game; play takes a scenario .toml or a save .json"
+        + (" (to play on this map, name it in a scenario's [map] table)" if fmt == "hexwar-map" else "")
+    )
 
 
 def check_save_target(save: str) -> None:
@@ -159,8 +165,9 @@ def check_save_target(save: str) -> None:
     if p.is_dir():
         raise HexwarError(f"--save {save}: is a folder, expected a file name")
     if p.exists() and not _is_save(save):
-        raise HexwarError(f"--save {save}: refusing to overwrite {save}: it is not a hexwar save "
-                          "(choose a new file name)")
+        raise HexwarError(
+            f"--save {save}: refusing to overwrite {save}: it is not a hexwar save (choose a new file name)"
+        )
 
 
 def _load_save(path: str, scenario_paths: tuple[str, ...] = ()) -> Any:
@@ -191,8 +198,10 @@ def resolve_save(name: str) -> str:
     from ..errors import clip
 
     if find_content("scenarios", name) is not None:
-        raise HexwarError(f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "
-                          f"--save {name}.json` plays it and writes a save to replay")
+        raise HexwarError(
+            f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "
+            f"--save {name}.json` plays it and writes a save to replay"
+        )
     if find_content("maps", name) is not None:
         raise HexwarError(f"{clip(name)} is a shipped map, not a saved game")
     raise HexwarError(f"{clip(name)}: no such save file (give the path of a .json save)")
@@ -269,8 +278,11 @@ class TerminalPlayer:
             k = key(c)
             if k is not None and hex_of(c) is not None:
                 runs.setdefault(k, []).append(c)
-        big = {k: v for k, v in runs.items()
-               if len(v) >= TerminalPlayer.GROUP_MIN and len({hex_of(c) for c in v}) == len(v)}
+        big = {
+            k: v
+            for k, v in runs.items()
+            if len(v) >= TerminalPlayer.GROUP_MIN and len({hex_of(c) for c in v}) == len(v)
+        }
         lines: list[str] = []
         numbered: list[Any] = []
         groups: dict[str, dict[str, Any]] = {}
@@ -297,7 +309,9 @@ class TerminalPlayer:
                         what = f"commit {ruleset.card_name(c.unit)} ({c.unit}) into a deploy hex (R5.2)"
                     labels = sorted(members)
                     sample = " ".join(labels[:14]) + (" ..." if len(labels) > 14 else "")
-                    lines.append(f"    {letter}  {what}: {len(labels)} hexes, type `{letter} HEX`  [{sample}]")
+                    lines.append(
+                        f"    {letter}  {what}: {len(labels)} hexes, type `{letter} HEX`  [{sample}]"
+                    )
                     continue
             lines.append(f"  {len(numbered):3d}  {c}")
             numbered.append(c)
@@ -335,8 +349,13 @@ class TerminalPlayer:
         if len(lines) > 200:
             click.echo(f"  ... {len(lines) - 200} more not shown")
         while True:  # no default: a stray Enter must not spend anything
-            raw = str(click.prompt("number, LETTER HEX, undo, odds N, inspect HEX [FROM] (q to quit)", default=None,
-                                   show_default=False)).strip()
+            raw = str(
+                click.prompt(
+                    "number, LETTER HEX, undo, odds N, inspect HEX [FROM] (q to quit)",
+                    default=None,
+                    show_default=False,
+                )
+            ).strip()
             if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
             if raw.isdigit() and int(raw) < len(numbered):  # never a negative index from the end
@@ -359,12 +378,20 @@ class TerminalPlayer:
             if words and words[0].lower() == "inspect" and len(words) in (2, 3):
                 click.echo(self._inspect(state, words[1:]))
                 continue
-            if words and words[0].lower() == "odds" and len(words) == 2 and words[1].isdigit() \
-                    and int(words[1]) < len(numbered):
+            if (
+                words
+                and words[0].lower() == "odds"
+                and len(words) == 2
+                and words[1].isdigit()
+                and int(words[1]) < len(numbered)
+            ):
                 click.echo(self._odds(state, numbered[int(words[1])]))
                 continue
-            click.echo(f"enter a number 0..{len(numbered) - 1}" + (f", a letter {'/'.join(groups)} with a hex"
-                                                                   if groups else "") + ", or q to quit")
+            click.echo(
+                f"enter a number 0..{len(numbered) - 1}"
+                + (f", a letter {'/'.join(groups)} with a hex" if groups else "")
+                + ", or q to quit"
+            )
 
 
 def _save_players(path: str) -> dict[str, str]:
@@ -383,37 +410,96 @@ def _no_display() -> bool:
     return False
 
 
-_NO_WINDOW = ("No display is available to open the game window: run `hexwar play {scenario} --headless` "
-              "to play in the terminal with computer players.")
+_NO_WINDOW = (
+    "No display is available to open the game window: run `hexwar play {scenario} --headless` "
+    "to play in the terminal with computer players."
+)
 
 
 @click.command()
 @click.argument("scenario", required=False, metavar="[SCENARIO | SAVE.json]")
 @click.option("--headless", is_flag=True, help="Play in the terminal, no window.")
-@click.option("--ai", "ai", default=None, metavar="SIDES",
-              help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="The game's seed (default: the scenario's).")
-@click.option("--rules", "rules", multiple=True, metavar="VARIANT",
-              help="Rule variant: standard, classic, burnout, crews-fight (repeatable).")
-@click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
-              help="Save the game here after every turn and at the end (windowed default: a new file in the "
-                   "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).")
-@click.option("--turns", type=click.IntRange(min=1), default=None,
-              help="Stop after this many turns; when continuing a save, this many MORE turns.")
-@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(dir_okay=False, exists=True),
-              metavar="FILE", help="When continuing a save: its scenario file, if that is neither in the "
-                                   "save's folder nor shipped (repeatable).")
+@click.option(
+    "--ai",
+    "ai",
+    default=None,
+    metavar="SIDES",
+    help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="The game's seed (default: the scenario's).",
+)
+@click.option(
+    "--rules",
+    "rules",
+    multiple=True,
+    metavar="VARIANT",
+    help="Rule variant: standard, classic, burnout, crews-fight (repeatable).",
+)
+@click.option(
+    "--save",
+    "save",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Save the game here after every turn and at the end (windowed default: a new file in the "
+    "per-user autosave folder, $HEXWAR_AUTOSAVE_DIR).",
+)
+@click.option(
+    "--turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many turns; when continuing a save, this many MORE turns.",
+)
+@click.option(
+    "--scenario",
+    "scenario_paths",
+    multiple=True,
+    type=click.Path(dir_okay=False, exists=True),
+    metavar="FILE",
+    help="When continuing a save: its scenario file, if that is neither in the "
+    "save's folder nor shipped (repeatable).",
+)
 @click.option("--fog", is_flag=True, help="Fog of war (R12.2): each side sees only what its units see.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result and final scores as JSON.")
-@click.option("--map", "map_spec", default=None, metavar="generated:SEED[:STYLE][:WxH]",
-              help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.")
-@click.option("--deck", "decks", multiple=True, metavar="SIDE=FILE",
-              help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).")
-@click.option("--palette", type=click.Choice(["standard", "high-contrast"]), default="standard", show_default=True,
-              help="Window colours: standard (colour-blind safe) or high-contrast.")
-def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None, rules: tuple[str, ...],
-         save: str | None, turns: int | None, scenario_paths: tuple[str, ...], fog: bool, as_json: bool,
-         map_spec: str | None, decks: tuple[str, ...] = (), palette: str = "standard") -> int:
+@click.option(
+    "--map",
+    "map_spec",
+    default=None,
+    metavar="generated:SEED[:STYLE][:WxH]",
+    help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.",
+)
+@click.option(
+    "--deck",
+    "decks",
+    multiple=True,
+    metavar="SIDE=FILE",
+    help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).",
+)
+@click.option(
+    "--palette",
+    type=click.Choice(["standard", "high-contrast"]),
+    default="standard",
+    show_default=True,
+    help="Window colours: standard (colour-blind safe) or high-contrast.",
+)
+def play(
+    scenario: str | None,
+    headless: bool,
+    ai: str | None,
+    seed: int | None,
+    rules: tuple[str, ...],
+    save: str | None,
+    turns: int | None,
+    scenario_paths: tuple[str, ...],
+    fog: bool,
+    as_json: bool,
+    map_spec: str | None,
+    decks: tuple[str, ...] = (),
+    palette: str = "standard",
+) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
@@ -423,10 +509,14 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
     resumed = None
     if scenario is not None and scenario.lower().endswith(".json") and _is_save(scenario):
         if seed is not None or rules:
-            raise HexwarError(f"{scenario} is a saved game: it keeps its own seed and rules "
-                              "(leave out --seed and --rules to continue it)")
+            raise HexwarError(
+                f"{scenario} is a saved game: it keeps its own seed and rules "
+                "(leave out --seed and --rules to continue it)"
+            )
         if map_spec is not None:
-            raise HexwarError(f"{scenario} is a saved game: it keeps its own map (leave out --map to continue it)")
+            raise HexwarError(
+                f"{scenario} is a saved game: it keeps its own map (leave out --map to continue it)"
+            )
         resumed = _load_save(scenario, scenario_paths)
         sc = resumed.scenario
         if save is None:  # a continued game is never silently thrown away (issue 13 item 5)
@@ -446,23 +536,39 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
         base = sc.variants if variants is None else variants
         variants = tuple(base) + (() if "fog" in base else ("fog",))
     elif fog and resumed is not None and "fog" not in resumed.variants:
-        raise HexwarError(f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)")
+        raise HexwarError(
+            f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)"
+        )
     if save:
         check_save_target(save)
     if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
         from .lines import play_lines
 
-        return play_lines(sc, headless=headless, ai=ai, seed=seed, variants=variants, save=save, turns=turns,
-                          as_json=as_json, decks=decks, resumed=resumed, scenario_arg=scenario)
+        return play_lines(
+            sc,
+            headless=headless,
+            ai=ai,
+            seed=seed,
+            variants=variants,
+            save=save,
+            turns=turns,
+            as_json=as_json,
+            decks=decks,
+            resumed=resumed,
+            scenario_arg=scenario,
+        )
     if decks:
-        raise HexwarError("--deck is for line games (mode = \"lines\"); a hex scenario names its decks itself")
+        raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
     if not headless:
         try:
             from ..ui import play_window  # type: ignore[attr-defined]
         except ImportError:
-            click.echo(_NO_WINDOW.replace("No display is available to open the game window",
-                                          "The game window is not part of this installation")
-                       .format(scenario=scenario or sc.reference))
+            click.echo(
+                _NO_WINDOW.replace(
+                    "No display is available to open the game window",
+                    "The game window is not part of this installation",
+                ).format(scenario=scenario or sc.reference)
+            )
             return 1
         if _no_display():
             click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
@@ -484,8 +590,15 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
                 kw["players"] = _save_players(scenario or "")
             if offer is not None:
                 kw["offer"] = offer
-            play_window.run(scenario=sc, seed=seed, variants=variants, ai=parse_ai(ai, "standard") if ai else None,
-                            save=save, turns=turns, **kw)
+            play_window.run(
+                scenario=sc,
+                seed=seed,
+                variants=variants,
+                ai=parse_ai(ai, "standard") if ai else None,
+                save=save,
+                turns=turns,
+                **kw,
+            )
         except Exception as exc:  # a display that cannot be opened
             if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
                 click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
@@ -498,8 +611,12 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
 
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_ai(ai)
-    players: dict[str, Any] = {s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES}
-    fogged = "fog" in (resumed.variants if resumed is not None else (sc.variants if variants is None else variants))
+    players: dict[str, Any] = {
+        s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES
+    }
+    fogged = "fog" in (
+        resumed.variants if resumed is not None else (sc.variants if variants is None else variants)
+    )
     humans = [s for s in SIDES if s not in names]
     if fogged:  # R12.2: computer players decide from their own view only
         from ..game.view import ViewPlayer
@@ -516,10 +633,20 @@ def play(scenario: str | None, headless: bool, ai: str | None, seed: int | None,
             click.echo(format_event(e))
 
     if resumed is not None and not as_json:
-        click.echo(f"Continuing {scenario}: {sc.reference}, seed {resumed.seed}, turn {resumed.turn}, "
-                   f"{resumed.phase} phase, {len(resumed.commands)} commands so far")
-    run = run_game(sc, players, seed=seed_, variants=variants, max_turns=turns, save_path=save,
-                   on_events=None if as_json else show, state=resumed)
+        click.echo(
+            f"Continuing {scenario}: {sc.reference}, seed {resumed.seed}, turn {resumed.turn}, "
+            f"{resumed.phase} phase, {len(resumed.commands)} commands so far"
+        )
+    run = run_game(
+        sc,
+        players,
+        seed=seed_,
+        variants=variants,
+        max_turns=turns,
+        save_path=save,
+        on_events=None if as_json else show,
+        state=resumed,
+    )
     if as_json:
         out = run.to_json()
         out["players"] = {s: players[s].name for s in SIDES}
@@ -564,23 +691,45 @@ def _replay_campaign(save: str, verify: bool, show_log: bool, as_json: bool) -> 
     res = st.result_reason or f"in progress ({st.year}, battle {st.battle})"
     games = [h.game for h in st.history if h.game]
     if as_json:
-        echo_json({"ok": True, "save": save, "kind": "campaign", "verified": verify, "commands": len(sf.commands),
-                   "state_hash": st.state_hash(), "winner": st.winner, "result": res, "games": games})
+        echo_json(
+            {
+                "ok": True,
+                "save": save,
+                "kind": "campaign",
+                "verified": verify,
+                "commands": len(sf.commands),
+                "state_hash": st.state_hash(),
+                "winner": st.winner,
+                "result": res,
+                "games": games,
+            }
+        )
     else:
         what = "replays exactly (state hashes match)" if verify else "replayed"
         extra = f", {len(games)} battle games verified" if games and verify else ""
-        click.echo(f"ok   {save}: campaign of {len(sf.commands)} commands (seed {st.seed}) {what}{extra}; {res}")
+        click.echo(
+            f"ok   {save}: campaign of {len(sf.commands)} commands (seed {st.seed}) {what}{extra}; {res}"
+        )
     return 0
 
 
 @click.command()
 @click.argument("save", metavar="SAVE")
-@click.option("--verify", is_flag=True, help="Check every checkpoint, the final state and the log hashes; exit 1 "
-                                             "if anything differs or is missing.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check every checkpoint, the final state and the log hashes; exit 1 "
+    "if anything differs or is missing.",
+)
 @click.option("--log", "show_log", is_flag=True, help="Print the replayed game's turn-by-turn log.")
-@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(dir_okay=False, exists=True),
-              metavar="FILE", help="The save's scenario file, if it is neither in the save's folder nor shipped "
-                                   "(repeatable).")
+@click.option(
+    "--scenario",
+    "scenario_paths",
+    multiple=True,
+    type=click.Path(dir_okay=False, exists=True),
+    metavar="FILE",
+    help="The save's scenario file, if it is neither in the save's folder nor shipped (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, ...], as_json: bool) -> int:
     """Replay a saved game (or campaign) through the engine (and with --verify check it reproduces exactly).
@@ -609,9 +758,19 @@ def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, .
         for e in readable(state.log):
             click.echo(format_event(e))
     if as_json:
-        echo_json({"ok": True, "save": save, "verified": verify, "commands": len(sf.commands),
-                   "state_hash": state.state_hash(), "result": res.to_json()})
+        echo_json(
+            {
+                "ok": True,
+                "save": save,
+                "verified": verify,
+                "commands": len(sf.commands),
+                "state_hash": state.state_hash(),
+                "result": res.to_json(),
+            }
+        )
     else:
         what = "replays exactly (state hashes match)" if verify else "replayed"
-        click.echo(f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}")
+        click.echo(
+            f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
+        )
     return 0

@@ -44,15 +44,21 @@ def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "sta
             raise HexwarError(f"--ai: unknown computer player {name!r}; expected one of {LINES_PLAYER_NAMES}")
         hit = [s for s in seats if s == who or side_of_seat(s) == who]
         if not hit:
-            raise HexwarError(f"--ai: unknown seat {who!r} in {spec!r}; this game's seats are {', '.join(seats)} "
-                              "(a side name means all of its seats)")
+            raise HexwarError(
+                f"--ai: unknown seat {who!r} in {spec!r}; this game's seats are {', '.join(seats)} "
+                "(a side name means all of its seats)"
+            )
         for s in hit:
             out[s] = name
     return out
 
 
-def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str, tuple[int, int]],
-                restrictions: dict[str, Any] | None = None) -> dict[str, tuple[str, ...]]:
+def parse_decks(
+    specs: tuple[str, ...],
+    seats: tuple[str, ...],
+    budget: dict[str, tuple[int, int]],
+    restrictions: dict[str, Any] | None = None,
+) -> dict[str, tuple[str, ...]]:
     """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed. ``restrictions``:
     side -> the scenario's :class:`~hexwar.lines.scenario.LinesSide` (its Reserves restrictions).
 
@@ -65,7 +71,9 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
     for spec in specs:
         who, sep, path = spec.partition("=")
         if not sep or not path:
-            raise HexwarError(f"--deck {spec!r}: expected SEAT=FILE, e.g. german=decks/german_kursk_panzers.toml")
+            raise HexwarError(
+                f"--deck {spec!r}: expected SEAT=FILE, e.g. german=decks/german_kursk_panzers.toml"
+            )
         who = who.strip().lower()
         hit = [s for s in seats if s == who or side_of_seat(s) == who]
         if not hit:
@@ -85,9 +93,20 @@ def parse_decks(specs: tuple[str, ...], seats: tuple[str, ...], budget: dict[str
     return out
 
 
-def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, variants: tuple[str, ...] | None,
-               save: str | None, turns: int | None, as_json: bool, decks: tuple[str, ...] = (),
-               resumed: Any = None, scenario_arg: str | None = None) -> int:
+def play_lines(
+    sc: Any,
+    *,
+    headless: bool,
+    ai: str | None,
+    seed: int | None,
+    variants: tuple[str, ...] | None,
+    save: str | None,
+    turns: int | None,
+    as_json: bool,
+    decks: tuple[str, ...] = (),
+    resumed: Any = None,
+    scenario_arg: str | None = None,
+) -> int:
     """Play a line scenario (see the module docstring); returns the exit status."""
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
@@ -98,33 +117,59 @@ def play_lines(sc: Any, *, headless: bool, ai: str | None, seed: int | None, var
     if decks:
         if resumed is not None:
             raise HexwarError("a saved game keeps its decks (leave out --deck to continue it)")
-        sc = sc.with_decks(parse_decks(decks, seats, {s: (sc.sides[s].minimum, sc.sides[s].budget)
-                                                       for s in ("german", "soviet")}, dict(sc.sides)))
+        sc = sc.with_decks(
+            parse_decks(
+                decks,
+                seats,
+                {s: (sc.sides[s].minimum, sc.sides[s].budget) for s in ("german", "soviet")},
+                dict(sc.sides),
+            )
+        )
     if not headless:
         try:
             from ..ui import lines_screen as lines_window
         except ImportError:
-            click.echo(f"The card-table window is not part of this build yet: run `hexwar play "
-                       f"{scenario_arg or sc.reference} --headless` to play in the terminal.")
+            click.echo(
+                f"The card-table window is not part of this build yet: run `hexwar play "
+                f"{scenario_arg or sc.reference} --headless` to play in the terminal."
+            )
             return 1
         if _no_display():
-            click.echo(f"No display is available to open the game window: run `hexwar play "
-                       f"{scenario_arg or sc.reference} --headless` to play in the terminal with computer players.")
+            click.echo(
+                f"No display is available to open the game window: run `hexwar play "
+                f"{scenario_arg or sc.reference} --headless` to play in the terminal with computer players."
+            )
             return 1
-        lines_window.run(scenario=sc, seed=seed, variants=variants,
-                         ai=parse_seats_ai(ai, seats) if ai else None, save=save, turns=turns, state=resumed)
+        lines_window.run(
+            scenario=sc,
+            seed=seed,
+            variants=variants,
+            ai=parse_seats_ai(ai, seats) if ai else None,
+            save=save,
+            turns=turns,
+            state=resumed,
+        )
         return 0
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_seats_ai(ai, seats)
-    players: dict[str, Any] = {s: (make_lines_player(names[s], s, seed_) if s in names else TerminalPlayer(s))
-                               for s in seats}
+    players: dict[str, Any] = {
+        s: (make_lines_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in seats
+    }
 
     def show(state: Any, events: list[Any]) -> None:
         for e in readable(events):
             click.echo(format_event(e))
 
-    run = run_game(sc, players, seed=seed_, variants=variants, max_turns=turns, save_path=save,
-                   on_events=None if as_json else show, state=resumed)
+    run = run_game(
+        sc,
+        players,
+        seed=seed_,
+        variants=variants,
+        max_turns=turns,
+        save_path=save,
+        on_events=None if as_json else show,
+        state=resumed,
+    )
     if as_json:
         out = run.to_json()
         out["mode"] = "lines"
@@ -146,11 +191,23 @@ def lines() -> None:
 
 @lines.command(name="balance")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--games", type=click.IntRange(1, 100_000), default=200, show_default=True,
-              help="AI-vs-AI games per scenario.")
-@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Seed of the first game.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Rewrite the balance section of this Markdown file (docs/lines.md).")
+@click.option(
+    "--games",
+    type=click.IntRange(1, 100_000),
+    default=200,
+    show_default=True,
+    help="AI-vs-AI games per scenario.",
+)
+@click.option(
+    "--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Seed of the first game."
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Rewrite the balance section of this Markdown file (docs/lines.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | None, as_json: bool) -> int:
     """Seeded AI-vs-AI games of line scenarios: each side's wins and how the games ended.
@@ -165,8 +222,11 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
     for name in scenarios or LINE_SCENARIOS:
         rows.append(balance(name, games, seed))
         if not as_json:
-            click.echo(f"{name}: {rows[-1].share('german'):.0%} German, {rows[-1].share('soviet'):.0%} Soviet "
-                       f"({rows[-1].seconds:.0f} s)", err=True)
+            click.echo(
+                f"{name}: {rows[-1].share('german'):.0%} German, {rows[-1].share('soviet'):.0%} Soviet "
+                f"({rows[-1].seconds:.0f} s)",
+                err=True,
+            )
     if as_json:
         echo_json([r.to_json() for r in rows])
     else:
@@ -180,12 +240,26 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
 
 @lines.command(name="deck")
 @click.option("--side", type=click.Choice(["german", "soviet"]), required=True, help="The deck's side.")
-@click.option("--role", type=click.Choice(["front", "support"]), default=None,
-              help="4-player game: the Frontline or Support Commander's deck (75 points).")
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
-              help="The deck file to save to (default decks/my_SIDE.toml).")
-@click.option("--from", "from_", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Start from this deck file's cards.")
+@click.option(
+    "--role",
+    type=click.Choice(["front", "support"]),
+    default=None,
+    help="4-player game: the Frontline or Support Commander's deck (75 points).",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The deck file to save to (default decks/my_SIDE.toml).",
+)
+@click.option(
+    "--from",
+    "from_",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Start from this deck file's cards.",
+)
 def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) -> int:
     """Open the deck builder (000 setup): the side's cards with their full text, a running point
     total against the limits (80-100; 75 per deck with --role), the crew warning, save to a deck
@@ -200,8 +274,10 @@ def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) ->
         if deck_side != side:
             raise HexwarError(f"--from {from_}: a {deck_side} deck, not {side}")
     if _no_display():
-        click.echo("No display is available to open the deck builder window; write the deck file by hand "
-                   "(format in docs/lines.md) and check it with `hexwar validate FILE`.")
+        click.echo(
+            "No display is available to open the deck builder window; write the deck file by hand "
+            "(format in docs/lines.md) and check it with `hexwar validate FILE`."
+        )
         return 1
     from ..game.scenario import load_scenario
     from ..lines.scenario import seat_budget

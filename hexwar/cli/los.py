@@ -86,8 +86,13 @@ def _describe(r: LosResult) -> list[str]:
     return lines
 
 
-def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.PathLike[str],
-                   size: tuple[int, int] = (1280, 800)) -> str:
+def visibility_png(
+    m: BattleMap,
+    viewer: Hex,
+    status: np.ndarray,
+    path: str | os.PathLike[str],
+    size: tuple[int, int] = (1280, 800),
+) -> str:
     """Write a PNG of the visibility map from ``viewer`` and return how it was drawn.
 
     Draws with the pyglet renderer (``hexwar.render.offscreen.render_map``: the map with the
@@ -119,11 +124,17 @@ def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os
         pass
     else:
         try:
-            img = render_map(m, size=(float(size[0]), float(size[1])), overlays={
-                "los_blocked": HighlightOverlay(blocked, colour="los_blocked", style="fill", alpha=0.55),
-                "los_hindered": HighlightOverlay(hindered, colour="los_hindered", style="fill", alpha=0.5),
-                "los_viewer": HighlightOverlay([viewer], colour="target", style="ring", width=0.14),
-            })
+            img = render_map(
+                m,
+                size=(float(size[0]), float(size[1])),
+                overlays={
+                    "los_blocked": HighlightOverlay(blocked, colour="los_blocked", style="fill", alpha=0.55),
+                    "los_hindered": HighlightOverlay(
+                        hindered, colour="los_hindered", style="fill", alpha=0.5
+                    ),
+                    "los_viewer": HighlightOverlay([viewer], colour="target", style="ring", width=0.14),
+                },
+            )
         except HexwarError:
             raise
         except Exception:  # noqa: BLE001 - GL context unavailable: fall back to Pillow
@@ -135,8 +146,9 @@ def visibility_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os
     return "pillow"
 
 
-def _pillow_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.PathLike[str],
-                size: tuple[int, int]) -> None:
+def _pillow_png(
+    m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.PathLike[str], size: tuple[int, int]
+) -> None:
     import io
 
     from PIL import Image, ImageDraw
@@ -165,11 +177,23 @@ def _pillow_png(m: BattleMap, viewer: Hex, status: np.ndarray, path: str | os.Pa
 @click.argument("target", metavar="TO", required=False)
 @click.option("--all", "all_hexes", is_flag=True, help="Visibility from FROM to every hex of the map.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--png", "png", type=click.Path(dir_okay=False), default=None,
-              help="With --all: also write the visibility map as a PNG image.")
+@click.option(
+    "--png",
+    "png",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="With --all: also write the visibility map as a PNG image.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --png file that hexwar did not write.")
-def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json: bool, png: str | None,
-        force: bool = False) -> None:
+def los(
+    map_name: str,
+    source: str,
+    target: str | None,
+    all_hexes: bool,
+    as_json: bool,
+    png: str | None,
+    force: bool = False,
+) -> None:
     """Line of sight from FROM to TO, or from FROM to every hex with --all (R3).
 
     MAP is a map file or a shipped map name; FROM and TO are hex labels such as D07.
@@ -200,15 +224,23 @@ def los(map_name: str, source: str, target: str | None, all_hexes: bool, as_json
     if png:
         record_output(png)
     if as_json:
-        out = {"from": m.label(a), "map": m.name, "width": m.width, "height": m.height,
-               "counts": tally, "rows": rows,
-               "legend": {".": "clear", "1-9": "hindered (count, + above 9)", "#": "blocked", "@": "viewer"}}
+        out = {
+            "from": m.label(a),
+            "map": m.name,
+            "width": m.width,
+            "height": m.height,
+            "counts": tally,
+            "rows": rows,
+            "legend": {".": "clear", "1-9": "hindered (count, + above 9)", "#": "blocked", "@": "viewer"},
+        }
         if png:
             out["png"] = str(png)
         echo_json(out)
         return
-    click.echo(f"LOS from {m.label(a)} on {m.name} ({m.width} x {m.height}): "
-               f"{tally['clear']} clear, {tally['hindered']} hindered, {tally['blocked']} blocked")
+    click.echo(
+        f"LOS from {m.label(a)} on {m.name} ({m.width} x {m.height}): "
+        f"{tally['clear']} clear, {tally['hindered']} hindered, {tally['blocked']} blocked"
+    )
     click.echo("legend: . clear   1-9 hindered (count)   # blocked   @ viewer; columns A.. left to right")
     digits = m.row_digits
     for i, row in enumerate(rows):

@@ -40,38 +40,93 @@ def _is_campaign_save(path: str) -> bool:
     from ..campaign.save import CAMPAIGN_SAVE_FORMAT
     from ..fileio import sniff_kind
 
-    return path.lower().endswith(".json") and Path(path).is_file() and sniff_kind(path) == CAMPAIGN_SAVE_FORMAT
+    return (
+        path.lower().endswith(".json") and Path(path).is_file() and sniff_kind(path) == CAMPAIGN_SAVE_FORMAT
+    )
 
 
 @click.command()
 @click.argument("games", nargs=-1, metavar="[SCENARIO | SAVE.json ...]")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; 0.0.0.0 (every interface) only when asked for.")
-@click.option("--port", type=click.IntRange(0, 65535), default=7420, show_default=True, help="TCP port (0: any free one).")
-@click.option("--games", "folder", type=click.Path(file_okay=False), default="hexwar-games", show_default=True,
-              help="Folder of the hosted games (saved after every command).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; 0.0.0.0 (every interface) only when asked for.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=7420,
+    show_default=True,
+    help="TCP port (0: any free one).",
+)
+@click.option(
+    "--games",
+    "folder",
+    type=click.Path(file_okay=False),
+    default="hexwar-games",
+    show_default=True,
+    help="Folder of the hosted games (saved after every command).",
+)
 @click.option("--fog", is_flag=True, help="New games use fog of war (R12.2).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Seed of the first new game (default: secret random seeds).")
-@click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False), default=None,
-              help="Also write the new games' seat tokens to this JSON file (mode 0600).")
-@click.option("--scenario", "scenario_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              metavar="FILE", help="A scenario file (not shipped) that games of the folder need to resume (repeatable).")
-@click.option("--max-rate", type=click.FloatRange(min=1), default=50.0, show_default=True,
-              help="Messages a second each connection may send (a burst of twice that).")
-@click.option("--certfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS certificate (PEM).")
-@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS private key (PEM).")
-def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, seed: int | None,
-          tokens_file: str | None, scenario_paths: tuple[str, ...], max_rate: float, certfile: str | None,
-          keyfile: str | None) -> int:
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Seed of the first new game (default: secret random seeds).",
+)
+@click.option(
+    "--tokens",
+    "tokens_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the new games' seat tokens to this JSON file (mode 0600).",
+)
+@click.option(
+    "--scenario",
+    "scenario_paths",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="A scenario file (not shipped) that games of the folder need to resume (repeatable).",
+)
+@click.option(
+    "--max-rate",
+    type=click.FloatRange(min=1),
+    default=50.0,
+    show_default=True,
+    help="Messages a second each connection may send (a burst of twice that).",
+)
+@click.option(
+    "--certfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS certificate (PEM)."
+)
+@click.option(
+    "--keyfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS private key (PEM)."
+)
+def serve(
+    games: tuple[str, ...],
+    host: str,
+    port: int,
+    folder: str,
+    fog: bool,
+    seed: int | None,
+    tokens_file: str | None,
+    scenario_paths: tuple[str, ...],
+    max_rate: float,
+    certfile: str | None,
+    keyfile: str | None,
+) -> int:
     """Host network games: an authoritative server with a lobby (R12.5)."""
     from ..net.server import GameServer, Limits, serve_forever
 
     if keyfile and not certfile:
         raise HexwarError("--keyfile needs --certfile")
     if host not in ("127.0.0.1", "localhost", "::1") and not certfile:
-        click.echo(f"note: serving on {host} without TLS: seat tokens cross the network in the clear; "
-                   "give --certfile and --keyfile for wss://", err=True)
+        click.echo(
+            f"note: serving on {host} without TLS: seat tokens cross the network in the clear; "
+            "give --certfile and --keyfile for wss://",
+            err=True,
+        )
     srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate), scenario_paths=scenario_paths)
     for p in srv.load_all():
         click.echo(p, err=True)
@@ -108,10 +163,15 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
         os.replace(tokens_file + ".tmp", tokens_file)
 
     def ready(bound: int) -> None:
-        click.echo(f"hexwar server on {scheme}://{host}:{bound} (games in {folder}): {len(srv.rooms)} games", err=False)
+        click.echo(
+            f"hexwar server on {scheme}://{host}:{bound} (games in {folder}): {len(srv.rooms)} games",
+            err=False,
+        )
         for gid, toks in new.items():
             for seat, tok in toks.items():
-                click.echo(f"  {gid} {seat}: hexwar join {scheme}://{shown}:{bound}/{gid} --seat {seat} --token {tok}")
+                click.echo(
+                    f"  {gid} {seat}: hexwar join {scheme}://{shown}:{bound}/{gid} --seat {seat} --token {tok}"
+                )
         sys.stdout.flush()
 
     async def main() -> None:
@@ -137,20 +197,56 @@ def serve(games: tuple[str, ...], host: str, port: int, folder: str, fog: bool, 
 @click.option("--token", default=None, help="The seat's token (from the host).")
 @click.option("--headless", is_flag=True, help="Play the seat at the terminal, no window.")
 @click.option("--ai", "ai", is_flag=True, help="The computer plays the seat (from the seat's view only).")
-@click.option("--player", type=click.Choice(["standard", "random"]), default="standard", show_default=True,
-              help="Which computer player --ai uses.")
-@click.option("--ai-seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="The computer player's own seed.")
+@click.option(
+    "--player",
+    type=click.Choice(["standard", "random"]),
+    default="standard",
+    show_default=True,
+    help="Which computer player --ai uses.",
+)
+@click.option(
+    "--ai-seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="The computer player's own seed.",
+)
 @click.option("--watch", is_flag=True, help="Join as a spectator: only what both sides may see.")
-@click.option("--give-up", type=click.FloatRange(min=1), default=600.0, show_default=True,
-              help="Stop reconnecting after this many seconds without a server.")
-@click.option("--cafile", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Trust this certificate for wss:// (a server with its own certificate).")
-@click.option("--scenario", "scenario_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="The server's scenario file, when it is not a shipped one.")
+@click.option(
+    "--give-up",
+    type=click.FloatRange(min=1),
+    default=600.0,
+    show_default=True,
+    help="Stop reconnecting after this many seconds without a server.",
+)
+@click.option(
+    "--cafile",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Trust this certificate for wss:// (a server with its own certificate).",
+)
+@click.option(
+    "--scenario",
+    "scenario_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="The server's scenario file, when it is not a shipped one.",
+)
 @click.option("--json", "as_json", is_flag=True, help="At the end print the result and state hash as JSON.")
-def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool, player: str, ai_seed: int,
-         watch: bool, give_up: float, cafile: str | None, scenario_file: str | None, as_json: bool) -> int:
+def join(
+    url: str,
+    seat: str | None,
+    token: str | None,
+    headless: bool,
+    ai: bool,
+    player: str,
+    ai_seed: int,
+    watch: bool,
+    give_up: float,
+    cafile: str | None,
+    scenario_file: str | None,
+    as_json: bool,
+) -> int:
     """Join a network game: a seat (window, --headless terminal, --ai computer) or --watch."""
     import ssl
 
@@ -167,8 +263,17 @@ def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool
 
         return run_window(url, seat, token, ssl_context=ctx, give_up=give_up, scenario_file=scenario_file)
     policy = AiPolicy(seat, player, ai_seed) if ai and seat else TerminalPolicy(seat) if seat else None
-    client = SeatClient(url, seat, token, watch=watch, policy=policy, out=out, give_up=give_up, ssl_context=ctx,
-                        scenario_file=scenario_file)
+    client = SeatClient(
+        url,
+        seat,
+        token,
+        watch=watch,
+        policy=policy,
+        out=out,
+        give_up=give_up,
+        ssl_context=ctx,
+        scenario_file=scenario_file,
+    )
     try:
         summary = asyncio.run(client.run())
     except FatalClientError as exc:
@@ -180,6 +285,8 @@ def join(url: str, seat: str | None, token: str | None, headless: bool, ai: bool
         click.echo(json.dumps(summary, indent=2))
     else:
         res = summary.get("result") or {}
-        click.echo(f"\nResult: {res.get('winner') or 'draw'} ({res.get('reason')}) in turn {res.get('turn')}; "
-                   f"state hash {summary['state_hash']}")
+        click.echo(
+            f"\nResult: {res.get('winner') or 'draw'} ({res.get('reason')}) in turn {res.get('turn')}; "
+            f"state hash {summary['state_hash']}"
+        )
     return 0

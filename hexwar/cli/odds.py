@@ -57,8 +57,14 @@ def parse_weapons(card: UnitCard, text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _unit(cards: CardSet, name: str, quality: str, uid_n: int, units: dict[str, UnitState],
-          endurance: int | None = None) -> UnitState:
+def _unit(
+    cards: CardSet,
+    name: str,
+    quality: str,
+    uid_n: int,
+    units: dict[str, UnitState],
+    endurance: int | None = None,
+) -> UnitState:
     card = cards.find_unit(name)
     crew_uid = None
     if card.needs_crew:
@@ -96,31 +102,88 @@ def _artillery(spec: str) -> tuple[object, str, object]:
 
 @click.command()
 @click.argument("names", nargs=-1, metavar="ATTACKER WEAPON TARGET")
-@click.option("--artillery", "artillery", default=None, metavar="SCENARIO:SIDE",
-              help="Fire the scenario's off-board artillery weapon (R9.1) at TARGET instead of a unit.")
-@click.option("--hex", "hex_label", default=None, metavar="HEX",
-              help="The target's hex on the map of --artillery's scenario or of --map: its terrain Defense (R6.7).")
+@click.option(
+    "--artillery",
+    "artillery",
+    default=None,
+    metavar="SCENARIO:SIDE",
+    help="Fire the scenario's off-board artillery weapon (R9.1) at TARGET instead of a unit.",
+)
+@click.option(
+    "--hex",
+    "hex_label",
+    default=None,
+    metavar="HEX",
+    help="The target's hex on the map of --artillery's scenario or of --map: its terrain Defense (R6.7).",
+)
 @click.option("--map", "map_name", default=None, metavar="MAP_OR_SCENARIO", help="The map for --hex.")
-@click.option("--defense-mod", "defense_mod", type=click.IntRange(-20, 20), default=0, show_default=True,
-              help="Terrain Defense modifier of the target's hex (R6.7; e.g. +2 woods, -2 burning).")
-@click.option("--hindrances", type=click.IntRange(0, 10), default=0, show_default=True,
-              help="Hindrance hexes on the line of sight (-1 each to hit, R6.3).")
-@click.option("--crew", type=click.Choice(QUALITIES), default="regular", show_default=True,
-              help="Quality of the attacker's crew (green -1, veteran +1 to hit).")
-@click.option("--target-crew", "target_crew", type=click.Choice(QUALITIES), default="regular", show_default=True,
-              help="Quality of the target's crew (veterans ignore some Damage effects).")
+@click.option(
+    "--defense-mod",
+    "defense_mod",
+    type=click.IntRange(-20, 20),
+    default=0,
+    show_default=True,
+    help="Terrain Defense modifier of the target's hex (R6.7; e.g. +2 woods, -2 burning).",
+)
+@click.option(
+    "--hindrances",
+    type=click.IntRange(0, 10),
+    default=0,
+    show_default=True,
+    help="Hindrance hexes on the line of sight (-1 each to hit, R6.3).",
+)
+@click.option(
+    "--crew",
+    type=click.Choice(QUALITIES),
+    default="regular",
+    show_default=True,
+    help="Quality of the attacker's crew (green -1, veteran +1 to hit).",
+)
+@click.option(
+    "--target-crew",
+    "target_crew",
+    type=click.Choice(QUALITIES),
+    default="regular",
+    show_default=True,
+    help="Quality of the target's crew (veterans ignore some Damage effects).",
+)
 @click.option("--endurance", type=int, default=None, help="The target's Current Endurance (default Full).")
-@click.option("--damage-card", "damage_card", default=None,
-              help="A Damage card the target already holds (e.g. dmg05): no further card, 19-20 destroys.")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
-              help="standard (000) or classic (001: 2-3 friendly fire, 19-20 destroys).")
+@click.option(
+    "--damage-card",
+    "damage_card",
+    default=None,
+    help="A Damage card the target already holds (e.g. dmg05): no further card, 19-20 destroys.",
+)
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANTS),
+    default="standard",
+    show_default=True,
+    help="standard (000) or classic (001: 2-3 friendly fire, 19-20 destroys).",
+)
 @click.option("--bonus", is_flag=True, help="Discard a Command card for +1 on every to-hit roll (R1.3).")
-@click.option("--card", "command_cards", multiple=True, help="A Command card played on the attack (e.g. aimed_fire).")
+@click.option(
+    "--card", "command_cards", multiple=True, help="A Command card played on the attack (e.g. aimed_fire)."
+)
 @click.option("--indirect", is_flag=True, help="Indirect fire (rear-line units, an SPG's 1st weapon).")
 @click.option("--json", "as_json", is_flag=True, help="Print the distribution as JSON.")
-def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, map_name: str | None, defense_mod: int,
-         hindrances: int, crew: str, target_crew: str, endurance: int | None, damage_card: str | None, variant: str,
-         bonus: bool, command_cards: tuple[str, ...], indirect: bool, as_json: bool) -> None:
+def odds(
+    names: tuple[str, ...],
+    artillery: str | None,
+    hex_label: str | None,
+    map_name: str | None,
+    defense_mod: int,
+    hindrances: int,
+    crew: str,
+    target_crew: str,
+    endurance: int | None,
+    damage_card: str | None,
+    variant: str,
+    bonus: bool,
+    command_cards: tuple[str, ...],
+    indirect: bool,
+    as_json: bool,
+) -> None:
     """Exact odds of ATTACKER firing WEAPON at TARGET: miss, no effect, damaged, Damage card, destroyed.
 
     With --artillery SCENARIO:SIDE only TARGET is given: the odds of one artillery attack on it (R9.4).
@@ -129,8 +192,11 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
     units: dict[str, UnitState] = {}
     want = 1 if artillery else 3
     if len(names) != want:
-        raise click.UsageError("with --artillery give only TARGET" if artillery
-                               else "expected ATTACKER WEAPON TARGET (or TARGET --artillery SCENARIO:SIDE)")
+        raise click.UsageError(
+            "with --artillery give only TARGET"
+            if artillery
+            else "expected ATTACKER WEAPON TARGET (or TARGET --artillery SCENARIO:SIDE)"
+        )
     bmap = None
     if artillery:
         scen, art_side, art_weapon = _artillery(artillery)
@@ -141,7 +207,9 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
         bmap = load_map_or_scenario(map_name)[0]
     if hex_label is not None:
         if bmap is None:
-            raise click.UsageError("--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO")
+            raise click.UsageError(
+                "--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO"
+            )
         from ..model.hexgrid import Hex, HexLabelError
         from ..rules.terrain_effects import defense_class, terrain_defense_modifier
 
@@ -157,8 +225,18 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
         tcard = cards.unit(t.card)
         if hex_label is not None:
             defense_mod = terrain_defense_modifier(bmap, h, defense_class(tcard.unit_type))
-        _artillery_odds(cards, art_weapon, art_side, scen, t, units, defense_mod, variant, as_json,
-                        h.label if hex_label is not None else None)
+        _artillery_odds(
+            cards,
+            art_weapon,
+            art_side,
+            scen,
+            t,
+            units,
+            defense_mod,
+            variant,
+            as_json,
+            h.label if hex_label is not None else None,
+        )
         return
     attacker, weapon, target = names
     a = _unit(cards, attacker, crew, 1, units)
@@ -176,27 +254,50 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
     played = tuple(c if "#" in c else f"{c}#1" for c in command_cards)
     orders = AttackOrders(parse_weapons(acard, weapon), indirect=indirect, command_cards=played)
     ctx = DefenseContext(terrain=defense_mod, hindrances=hindrances)
-    o = attack_odds(cards, a, t, orders, ctx, units=units, variant=variant, bonus_to_hit="all" if bonus else ())
+    o = attack_odds(
+        cards, a, t, orders, ctx, units=units, variant=variant, bonus_to_hit="all" if bonus else ()
+    )
     weapons = [acard.weapons[i] for i in orders.weapons]
     mods = to_hit_modifiers(cards, a, t, ctx, units, (), played) + ([("command card", 1)] if bonus else [])
     defense, parts = effective_defense(cards, t, ctx, units)
-    fires = [{"weapon": w.name, "rolls": rate_of_fire(cards, a, w, units, (), played),
-              "attack_value": w.attack_value(tcard.target_type), "damage_index": w.damage_index} for w in weapons]
+    fires = [
+        {
+            "weapon": w.name,
+            "rolls": rate_of_fire(cards, a, w, units, (), played),
+            "attack_value": w.attack_value(tcard.target_type),
+            "damage_index": w.damage_index,
+        }
+        for w in weapons
+    ]
     if as_json:
-        echo_json({"attacker": acard.id, "target": tcard.id, "variant": variant, "weapons": fires,
-                   "to_hit_modifiers": [[n, v] for n, v in mods], "defense": defense,
-                   "target_endurance": t.endurance, **o.to_json()})
+        echo_json(
+            {
+                "attacker": acard.id,
+                "target": tcard.id,
+                "variant": variant,
+                "weapons": fires,
+                "to_hit_modifiers": [[n, v] for n, v in mods],
+                "defense": defense,
+                "target_endurance": t.endurance,
+                **o.to_json(),
+            }
+        )
         return
+
     def crew_txt(c: UnitCard, q: str) -> str:
         return f" [{q} crew]" if c.needs_crew else ""
 
-    shots = "; ".join(f"{w.name} ({n} roll{'s' if n > 1 else ''}, needs {w.attack_value(tcard.target_type)}, "
-                      f"DI {w.damage_index})"
-                      for w, n in ((w, rate_of_fire(cards, a, w, units, (), played)) for w in weapons))
+    shots = "; ".join(
+        f"{w.name} ({n} roll{'s' if n > 1 else ''}, needs {w.attack_value(tcard.target_type)}, "
+        f"DI {w.damage_index})"
+        for w, n in ((w, rate_of_fire(cards, a, w, units, (), played)) for w in weapons)
+    )
     click.echo(f"{acard.name}{crew_txt(acard, crew)} fires {shots}")
-    click.echo(f"  at {tcard.name}{crew_txt(tcard, target_crew)}: Defense {defense} "
-               f"({', '.join(f'{n} {v:+d}' for n, v in parts)}), Endurance {t.endurance} / Half {tcard.endurance_half}"
-               + (f", holding {t.damage_card}" if t.damage_card else ""))
+    click.echo(
+        f"  at {tcard.name}{crew_txt(tcard, target_crew)}: Defense {defense} "
+        f"({', '.join(f'{n} {v:+d}' for n, v in parts)}), Endurance {t.endurance} / Half {tcard.endurance_half}"
+        + (f", holding {t.damage_card}" if t.damage_card else "")
+    )
     if mods:
         click.echo("  to-hit modifiers: " + ", ".join(f"{n} {v:+d}" for n, v in mods))
     click.echo(f"  {variant} rules, full Damage deck")
@@ -204,16 +305,34 @@ def odds(names: tuple[str, ...], artillery: str | None, hex_label: str | None, m
     click.echo(f"no effect     {_pct(o.no_effect)}")
     click.echo(f"damaged       {_pct(o.damaged)}")
     click.echo(f"Damage card   {_pct(o.damage_card)}")
-    crew_line = (f"   (crew survives {_pct(o.crew_survives).strip()}, captured {_pct(o.crew_captured).strip()}, "
-                 f"destroyed {_pct(o.crew_destroyed).strip()})") if tcard.needs_crew else ""
+    crew_line = (
+        (
+            f"   (crew survives {_pct(o.crew_survives).strip()}, captured {_pct(o.crew_captured).strip()}, "
+            f"destroyed {_pct(o.crew_destroyed).strip()})"
+        )
+        if tcard.needs_crew
+        else ""
+    )
     click.echo(f"destroyed     {_pct(o.destroyed)}{crew_line}")
     if variant == "classic":
         click.echo(f"friendly-fire rolls expected: {o.friendly_fire:.3f}")
-    click.echo(f"expected victory points {o.expected_vp:.2f}; expected Endurance lost {o.expected_damage:.2f}")
+    click.echo(
+        f"expected victory points {o.expected_vp:.2f}; expected Endurance lost {o.expected_damage:.2f}"
+    )
 
 
-def _artillery_odds(cards: CardSet, weapon: object, side: str, scen: object, t: UnitState, units: dict[str, UnitState],
-                    defense_mod: int, variant: str, as_json: bool, hex_label: str | None) -> None:
+def _artillery_odds(
+    cards: CardSet,
+    weapon: object,
+    side: str,
+    scen: object,
+    t: UnitState,
+    units: dict[str, UnitState],
+    defense_mod: int,
+    variant: str,
+    as_json: bool,
+    hex_label: str | None,
+) -> None:
     """Print the exact odds of one off-board artillery attack on ``t`` (R9.4 through R6)."""
     from ..rules.odds import weapon_odds
 
@@ -226,21 +345,47 @@ def _artillery_odds(cards: CardSet, weapon: object, side: str, scen: object, t: 
     defense, parts = effective_defense(cards, t, ctx, units)
     where = f" in {hex_label}" if hex_label else ""
     if as_json:
-        echo_json({"artillery": {"scenario": scen.id, "side": side, "weapon": weapon.name,  # type: ignore[attr-defined]
-                                 "attack_value": av, "damage_index": weapon.damage_index,  # type: ignore[attr-defined]
-                                 "rate_of_fire": weapon.rate_of_fire},  # type: ignore[attr-defined]
-                   "target": tcard.id, "hex": hex_label, "variant": variant, "defense": defense,
-                   "target_endurance": t.endurance, **o.to_json()})
+        echo_json(
+            {
+                "artillery": {
+                    "scenario": scen.id,  # type: ignore[attr-defined]
+                    "side": side,
+                    "weapon": weapon.name,  # type: ignore[attr-defined]
+                    "attack_value": av,
+                    "damage_index": weapon.damage_index,  # type: ignore[attr-defined]
+                    "rate_of_fire": weapon.rate_of_fire,  # type: ignore[attr-defined]
+                },
+                "target": tcard.id,  # type: ignore[attr-defined]
+                "hex": hex_label,
+                "variant": variant,
+                "defense": defense,
+                "target_endurance": t.endurance,
+                **o.to_json(),
+            }
+        )
         return
-    click.echo(f"{side.capitalize()} off-board artillery of {scen.id}: {weapon.name} "  # type: ignore[attr-defined]
-               f"(needs {av}, DI {weapon.damage_index}, {weapon.rate_of_fire} roll(s)), one strike landing on the "  # type: ignore[attr-defined]
-               f"target's hex (R9.4)")
-    click.echo(f"  at {tcard.name}{where}: Defense {defense} ({', '.join(f'{n} {v:+d}' for n, v in parts)}), "
-               f"Endurance {t.endurance} / Half {tcard.endurance_half}")
-    click.echo(f"  {variant} rules, full Damage deck; where a strike lands: hexwar sim artillery / sim scenario")
-    for label, p in (("miss", o.miss), ("no effect", o.no_effect), ("damaged", o.damaged),
-                     ("Damage card", o.damage_card), ("destroyed", o.destroyed)):
+    click.echo(
+        f"{side.capitalize()} off-board artillery of {scen.id}: {weapon.name} "  # type: ignore[attr-defined]
+        f"(needs {av}, DI {weapon.damage_index}, {weapon.rate_of_fire} roll(s)), one strike landing on the "  # type: ignore[attr-defined]
+        f"target's hex (R9.4)"
+    )
+    click.echo(
+        f"  at {tcard.name}{where}: Defense {defense} ({', '.join(f'{n} {v:+d}' for n, v in parts)}), "
+        f"Endurance {t.endurance} / Half {tcard.endurance_half}"
+    )
+    click.echo(
+        f"  {variant} rules, full Damage deck; where a strike lands: hexwar sim artillery / sim scenario"
+    )
+    for label, p in (
+        ("miss", o.miss),
+        ("no effect", o.no_effect),
+        ("damaged", o.damaged),
+        ("Damage card", o.damage_card),
+        ("destroyed", o.destroyed),
+    ):
         click.echo(f"{label:<14}{_pct(p)}")
     if tcard.needs_crew:
-        click.echo(f"  crew: survives {_pct(o.crew_survives).strip()}, captured {_pct(o.crew_captured).strip()}, "
-                   f"destroyed {_pct(o.crew_destroyed).strip()}")
+        click.echo(
+            f"  crew: survives {_pct(o.crew_survives).strip()}, captured {_pct(o.crew_captured).strip()}, "
+            f"destroyed {_pct(o.crew_destroyed).strip()}"
+        )

@@ -85,7 +85,9 @@ def load_scene(target: str) -> Scene:
             loader = None
     if loader is None:
         what = _KIND_NAMES.get(kind, kind)
-        raise HexwarError(f"{target}: drawing {what} files is not supported yet; give a map file or a shipped map name")
+        raise HexwarError(
+            f"{target}: drawing {what} files is not supported yet; give a map file or a shipped map name"
+        )
     assert callable(loader)
     return loader(str(p))
 
@@ -103,7 +105,7 @@ def auto_size(width: int, height: int) -> tuple[int, int]:
     """
     s = AUTO_HEX_SIZE
     w = int((1.5 * width + 0.5) * s + 32)
-    h = int(3 ** 0.5 * (height + 0.5) * s + 44)
+    h = int(3**0.5 * (height + 0.5) * s + 44)
     return (max(640, min(4096, w)), max(640, min(4096, h)))
 
 
@@ -142,26 +144,71 @@ def _is_campaign_save(target: str) -> bool:
 @click.command()
 @click.argument("target", metavar="MAP_OR_SCENARIO_OR_SAVE")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
-@click.option("--size", "size", default="auto", show_default=True,
-              help="Image size WIDTHxHEIGHT in points; 'auto' gives every hex 64 points across, so hex labels are readable.")
-@click.option("--pixel-ratio", "pixel_ratio", default=1.0, show_default=True, type=click.FloatRange(0.25, 4.0),
-              help="Pixels per point (2 = a HiDPI screen; the PNG is that much larger).")
-@click.option("--hex", "center", default=None, help="Centre the view on this hex (e.g. D07) instead of fitting the map.")
-@click.option("--zoom", "zoom", default=None, type=click.FloatRange(0.02, 8.0), help="Zoom (1 = hexes 64 points wide); default fit.")
+@click.option(
+    "--size",
+    "size",
+    default="auto",
+    show_default=True,
+    help="Image size WIDTHxHEIGHT in points; 'auto' gives every hex 64 points across, so hex labels are readable.",
+)
+@click.option(
+    "--pixel-ratio",
+    "pixel_ratio",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.25, 4.0),
+    help="Pixels per point (2 = a HiDPI screen; the PNG is that much larger).",
+)
+@click.option(
+    "--hex", "center", default=None, help="Centre the view on this hex (e.g. D07) instead of fitting the map."
+)
+@click.option(
+    "--zoom",
+    "zoom",
+    default=None,
+    type=click.FloatRange(0.02, 8.0),
+    help="Zoom (1 = hexes 64 points wide); default fit.",
+)
 @click.option("--no-labels", is_flag=True, help="Leave out hex labels.")
 @click.option("--no-grid", is_flag=True, help="Leave out the hex grid.")
-@click.option("--screen", "screen", type=click.Choice(["map", "play", "battle", "campaign"]), default="map",
-              show_default=True,
-              help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
-                   "'campaign': the campaign screen (target 'campaign' or a campaign save).")
+@click.option(
+    "--screen",
+    "screen",
+    type=click.Choice(["map", "play", "battle", "campaign"]),
+    default="map",
+    show_default=True,
+    help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
+    "'campaign': the campaign screen (target 'campaign' or a campaign save).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
-@click.option("--target", "targets", multiple=True, metavar="HEX",
-              help="Mark an artillery target hex (R9.3); repeat for more.")
-@click.option("--plan", "plan", default=None, type=click.Path(dir_okay=False, exists=True),
-              help="Mark the artillery targets of a `hexwar sim scenario` plan file (scenarios only).")
-def render(target: str, out: str, size: str, pixel_ratio: float, center: str | None, zoom: float | None,
-           no_labels: bool, no_grid: bool, screen: str = "map", force: bool = False,
-           targets: tuple[str, ...] = (), plan: str | None = None) -> None:
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="HEX",
+    help="Mark an artillery target hex (R9.3); repeat for more.",
+)
+@click.option(
+    "--plan",
+    "plan",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="Mark the artillery targets of a `hexwar sim scenario` plan file (scenarios only).",
+)
+def render(
+    target: str,
+    out: str,
+    size: str,
+    pixel_ratio: float,
+    center: str | None,
+    zoom: float | None,
+    no_labels: bool,
+    no_grid: bool,
+    screen: str = "map",
+    force: bool = False,
+    targets: tuple[str, ...] = (),
+    plan: str | None = None,
+) -> None:
     """Draw a map (or a scenario or save, with its units) to a PNG, headless."""
     from ..outputs import check_outputs, record_output
 
@@ -173,8 +220,10 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
         try:
             from ..ui.campaign_screen import render_campaign
         except ImportError:
-            raise HexwarError("the campaign screen needs the widget toolkit hexwar/ui/widgets, which this build "
-                              "does not have yet; play the campaign with hexwar campaign --headless") from None
+            raise HexwarError(
+                "the campaign screen needs the widget toolkit hexwar/ui/widgets, which this build "
+                "does not have yet; play the campaign with hexwar campaign --headless"
+            ) from None
         pw, ph = render_campaign(target, out, (w, h), pixel_ratio)
         record_output(out)
         click.echo(f"wrote {out} ({pw} x {ph} pixels)")
@@ -234,7 +283,9 @@ def render(target: str, out: str, size: str, pixel_ratio: float, center: str | N
     if zoom is not None:
         cam.zoom = max(cam.min_zoom, min(cam.max_zoom, zoom))
     win = hidden_window()
-    view = MapView(scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid, use_cache=False)
+    view = MapView(
+        scene.bmap, win, camera=cam, show_labels=not no_labels, show_grid=not no_grid, use_cache=False
+    )
     try:
         view.set_counters(scene.counters)
         for name, ov in scene.overlays:

@@ -28,13 +28,21 @@ def selftest(los: bool, rules: bool, as_json: bool) -> int:
     results = run_selftest(suites)
     failed = [r for r in results if not r.ok]
     if as_json:
-        echo_json({"ok": not failed, "passed": len(results) - len(failed), "failed": len(failed),
-                   "cases": [r.to_json() for r in results]})
+        echo_json(
+            {
+                "ok": not failed,
+                "passed": len(results) - len(failed),
+                "failed": len(failed),
+                "cases": [r.to_json() for r in results],
+            }
+        )
     else:
         for r in results:
             click.echo(f"{'ok  ' if r.ok else 'FAIL'} {r.suite}: {r.name}")
             click.echo(f"       expected {_short(r.expected)}")
             click.echo(f"       actual   {_short(r.actual)}")
-        click.echo(f"{len(results) - len(failed)} of {len(results)} checks passed"
-                   + (f"; {len(failed)} FAILED" if failed else ""))
+        click.echo(
+            f"{len(results) - len(failed)} of {len(results)} checks passed"
+            + (f"; {len(failed)} FAILED" if failed else "")
+        )
     return 1 if failed else 0

@@ -85,8 +85,15 @@ def _scenario_units(scen: Any) -> list[tuple[str, str, str, Hex, str]]:
                 if su.hex is None or ruleset.is_aircraft(su.card):
                     continue
                 counts[su.card] = counts.get(su.card, 0) + 1
-                out.append((f"{su.card}#{counts[su.card]}", ruleset.card_name(su.card), side, su.hex,
-                            ruleset.target_type(su.card)))
+                out.append(
+                    (
+                        f"{su.card}#{counts[su.card]}",
+                        ruleset.card_name(su.card),
+                        side,
+                        su.hex,
+                        ruleset.target_type(su.card),
+                    )
+                )
         return out
 
 
@@ -102,7 +109,9 @@ def load_source(name: str) -> SimSource:
     m, scen = load_map_or_scenario(name)
     if scen is None:
         return SimSource(m, m.name)
-    return SimSource(m, f"{scen.name} ({m.name})", scen, _scenario_units(scen), [o.hex for o in scen.objectives])
+    return SimSource(
+        m, f"{scen.name} ({m.name})", scen, _scenario_units(scen), [o.hex for o in scen.objectives]
+    )
 
 
 def parse_hex(battlemap: BattleMap, text: str, option: str) -> Hex:
@@ -114,12 +123,15 @@ def parse_hex(battlemap: BattleMap, text: str, option: str) -> Hex:
     try:
         h = Hex.from_label(text)
     except HexLabelError:
-        raise HexwarError(f"{option} {text!r} is not a hex label: expected column letters then a row number, "
-                          f"like D07") from None
+        raise HexwarError(
+            f"{option} {text!r} is not a hex label: expected column letters then a row number, like D07"
+        ) from None
     if not battlemap.in_bounds(h):
         last = Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label
-        raise HexwarError(f"{option} {h.label} is off the map: {battlemap.name} is {battlemap.width} x "
-                          f"{battlemap.height} hexes, A01 to {last}")
+        raise HexwarError(
+            f"{option} {h.label} is off the map: {battlemap.name} is {battlemap.width} x "
+            f"{battlemap.height} hexes, A01 to {last}"
+        )
     return h
 
 
@@ -150,7 +162,9 @@ class VariantChoice(click.Choice):  # type: ignore[type-arg]
         try:
             return super().convert(str(value).strip(), param, ctx)
         except click.BadParameter:
-            raise click.BadParameter(f"unknown variant {value!r}: expected burnout (or standard)", ctx, param) from None
+            raise click.BadParameter(
+                f"unknown variant {value!r}: expected burnout (or standard)", ctx, param
+            ) from None
 
 
 VARIANT = VariantChoice()
@@ -181,8 +195,16 @@ def progress_bar(total: int, quiet: bool, what: str) -> Iterator[Callable[[int],
     from tqdm import tqdm
 
     disable = quiet or not sys.stderr.isatty()
-    bar = tqdm(total=total, unit=" trials", desc=what, disable=disable, delay=PROGRESS_DELAY, leave=False,
-               file=sys.stderr, unit_scale=True)
+    bar = tqdm(
+        total=total,
+        unit=" trials",
+        desc=what,
+        disable=disable,
+        delay=PROGRESS_DELAY,
+        leave=False,
+        file=sys.stderr,
+        unit_scale=True,
+    )
     try:
         yield bar.update
     finally:
@@ -193,8 +215,15 @@ def _say(text: str, as_json: bool) -> None:
     click.echo(text, err=as_json)
 
 
-def _heatmap_image(battlemap: BattleMap, values: np.ndarray, title: str, rings: list[Hex],
-                   ramp: str = "heat", vmax: float | None = None, width: int = 1400) -> np.ndarray:
+def _heatmap_image(
+    battlemap: BattleMap,
+    values: np.ndarray,
+    title: str,
+    rings: list[Hex],
+    ramp: str = "heat",
+    vmax: float | None = None,
+    width: int = 1400,
+) -> np.ndarray:
     """``uint8 [h, w, 4]``: ``values`` drawn on the whole map with a legend band (headless)."""
     from ..render import backend
 
@@ -212,15 +241,30 @@ def _heatmap_image(battlemap: BattleMap, values: np.ndarray, title: str, rings: 
     cam = Camera(viewport=(float(w), float(h)))
     cam.fit((x0, y0 - band / zoom, x1, y1 + band / zoom), margin)
     overlays = {
-        "heat": HeatmapOverlay(values, ramp=ramp, vmin=0.0, vmax=vmax, title=title, hide_below=1e-9,
-                               show_values=int((np.asarray(values) > 1e-9).sum()) <= 120, fmt=lambda v: f"{v:.2g}"),
+        "heat": HeatmapOverlay(
+            values,
+            ramp=ramp,
+            vmin=0.0,
+            vmax=vmax,
+            title=title,
+            hide_below=1e-9,
+            show_values=int((np.asarray(values) > 1e-9).sum()) <= 120,
+            fmt=lambda v: f"{v:.2g}",
+        ),
         "marks": HighlightOverlay(rings, colour="target"),
     }
     return np.asarray(render_map(battlemap, size=(w, h), overlays=overlays, camera=cam))
 
 
-def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: str, rings: list[Hex],
-                   ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
+def render_heatmap(
+    battlemap: BattleMap,
+    values: np.ndarray,
+    title: str,
+    path: str,
+    rings: list[Hex],
+    ramp: str = "heat",
+    vmax: float | None = None,
+) -> tuple[int, int]:
     """Draw ``values`` (``[height, width]``, NaN/0 = none) on the map with a legend, headless, to ``path``.
 
     Returns the image size in pixels. Raises HexwarError when it cannot render or write.
@@ -232,8 +276,14 @@ def render_heatmap(battlemap: BattleMap, values: np.ndarray, title: str, path: s
     return int(img.shape[1]), int(img.shape[0])
 
 
-def render_heatmap_strip(battlemap: BattleMap, frames: list[tuple[np.ndarray, str]], path: str, rings: list[Hex],
-                         ramp: str = "heat", vmax: float | None = None) -> tuple[int, int]:
+def render_heatmap_strip(
+    battlemap: BattleMap,
+    frames: list[tuple[np.ndarray, str]],
+    path: str,
+    rings: list[Hex],
+    ramp: str = "heat",
+    vmax: float | None = None,
+) -> tuple[int, int]:
     """Draw one small map per frame (``(values [height, width], title)``), side by side, to ``path``.
 
     Used for per-turn heatmaps: each panel's title says what it shows. Returns the image size.
@@ -262,7 +312,9 @@ def check_output_paths(csv: str | None = None, png: str | None = None, force: bo
     check_outputs(force, csv=csv, png=png)
 
 
-def resolve_areas(src: SimSource, specs: Sequence[str], default_all: bool = True) -> dict[str, tuple[Hex, ...]]:
+def resolve_areas(
+    src: SimSource, specs: Sequence[str], default_all: bool = True
+) -> dict[str, tuple[Hex, ...]]:
     """The named areas of ``--area`` options: a scenario's area (or objective) by name, or
     ``NAME=HEXES`` with hex labels and ranges ``A..B`` (:mod:`hexwar.game.areas`).
 
@@ -284,20 +336,29 @@ def resolve_areas(src: SimSource, specs: Sequence[str], default_all: bool = True
         name, eq, body = spec.partition("=")
         name = name.strip()
         if not name:
-            raise HexwarError(f"--area {spec[:40]!r}: expected NAME or NAME=HEXES such as village=E04..G06,H05")
+            raise HexwarError(
+                f"--area {spec[:40]!r}: expected NAME or NAME=HEXES such as village=E04..G06,H05"
+            )
         if eq:
+
             def refuse(where: str, expected: str) -> None:
                 raise HexwarError(f"{where}: {expected}")
 
-            hexes = parse_area_hexes([x for x in body.split(",") if x.strip()] or None, src.battlemap,
-                                     f"--area {name[:40]}", refuse)
+            hexes = parse_area_hexes(
+                [x for x in body.split(",") if x.strip()] or None,
+                src.battlemap,
+                f"--area {name[:40]}",
+                refuse,
+            )
             out[name] = hexes
         elif name in known:
             out[name] = known[name]
         else:
             has = ", ".join(sorted(known)) or "none (give NAME=HEXES)"
-            raise HexwarError(f"--area {name[:40]!r}: no such area; {'the scenario' if src.scenario else 'a bare map'} "
-                              f"has: {has}")
+            raise HexwarError(
+                f"--area {name[:40]!r}: no such area; {'the scenario' if src.scenario else 'a bare map'} "
+                f"has: {has}"
+            )
     return out
 
 
@@ -316,9 +377,20 @@ def sim() -> None:
 def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None, dict[str, int], list[str]]:
     """``(name, damage_index, hit_on or None, missions or None, attack values, notes)`` for ``side``."""
     notes: list[str] = []
-    art = src.scenario.sides[side].artillery if src.scenario is not None and side in src.scenario.sides else None
+    art = (
+        src.scenario.sides[side].artillery
+        if src.scenario is not None and side in src.scenario.sides
+        else None
+    )
     if art is not None:
-        return art.weapon.name, art.weapon.damage_index, art.hit_on, art.missions, dict(art.weapon.attack), notes
+        return (
+            art.weapon.name,
+            art.weapon.damage_index,
+            art.hit_on,
+            art.missions,
+            dict(art.weapon.attack),
+            notes,
+        )
     from ..rules.cards import default_cards
 
     w = default_cards().weapons[DEFAULT_WEAPON[side]]
@@ -331,18 +403,40 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--target", "target", required=True, help="Target hex, e.g. P11 (R9.2).")
 @click.option("--side", "side", required=True, help="Firing side: german (hits on 3+) or soviet (4+), R9.3.")
-@click.option("--missions", "missions", default=None,
-              help="Missions per trial, fired one after another at the target [default: the scenario's, else 1].")
+@click.option(
+    "--missions",
+    "missions",
+    default=None,
+    help="Missions per trial, fired one after another at the target [default: the scenario's, else 1].",
+)
 @click.option("--bonus", is_flag=True, help="Discard a Command card on every accuracy roll (+1, R1.3).")
 @click.option("--trials", "trials", default="100000", show_default=True, help="Number of trials.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex.")
-@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
-              help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).")
+@click.option(
+    "--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex."
+)
+@click.option(
+    "--png",
+    "png_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).",
+)
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
-def artillery(source: str, target: str, side: str, missions: str | None, bonus: bool, trials: str, seed: str,
-              as_json: bool, csv_path: str | None, png_path: str | None, force: bool = False) -> None:
+def artillery(
+    source: str,
+    target: str,
+    side: str,
+    missions: str | None,
+    bonus: bool,
+    trials: str,
+    seed: str,
+    as_json: bool,
+    csv_path: str | None,
+    png_path: str | None,
+    force: bool = False,
+) -> None:
     """Where a barrage lands, and what it does to units and buildings (R9.3, R9.4, R8.2-R8.4)."""
     check_output_paths(csv_path, png_path, force)
     from ..sim.artillery import simulate_artillery
@@ -368,8 +462,17 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
         if problem:
             notes.append(f"in the game this target needs an observer (R9.2): {problem}")
     with progress_bar(n_trials, as_json, "artillery") as tick:
-        res = simulate_artillery(m, h, hit_on=hit_on, damage_index=di, missions=n_missions, bonus=int(bonus),
-                                 trials=n_trials, seed=seed_v, progress=tick)
+        res = simulate_artillery(
+            m,
+            h,
+            hit_on=hit_on,
+            damage_index=di,
+            missions=n_missions,
+            bonus=int(bonus),
+            trials=n_trials,
+            seed=seed_v,
+            progress=tick,
+        )
     units = [UnitOnMap(uid, name, s, hx, tt, tt in attack) for uid, name, s, hx, tt in src.units]
     rep = artillery_report(res, m, side=side, weapon_name=wname, units=units, title=src.title, notes=notes)
     if as_json:
@@ -383,8 +486,9 @@ def artillery(source: str, target: str, side: str, missions: str | None, bonus: 
             values, what = res.landing_probability(), "P(the strike lands here), 1 mission"
         else:  # all missions of a trial, not one strike (R9.4: one attack per strike landing)
             values, what = res.expected_attacks(), f"expected strikes landing here over {n_missions} missions"
-        size = render_heatmap(m, values, artillery_heatmap_title(what, side, h, n_trials), png_path, [h],
-                              ramp="heat")
+        size = render_heatmap(
+            m, values, artillery_heatmap_title(what, side, h, n_trials), png_path, [h], ramp="heat"
+        )
         record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
@@ -396,28 +500,68 @@ def artillery_heatmap_title(what: str, side: str, target: Hex, trials: int) -> s
     >>> artillery_heatmap_title("expected strikes landing here over 3 missions", "soviet", Hex.from_label("F05"), 2000)
     'expected strikes landing here over 3 missions - soviet at F05, all in one turn (R5.1d); 2,000 trials; rules standard (R9.3)'
     """
-    return (f"{what} - {side} at {target.label}, all in one turn (R5.1d); {trials:,} trials; "
-            f"rules standard (R9.3)")
+    return (
+        f"{what} - {side} at {target.label}, all in one turn (R5.1d); {trials:,} trials; "
+        f"rules standard (R9.3)"
+    )
 
 
 @sim.command("fire")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
-@click.option("--ignite", "ignite", multiple=True, required=True, help="A building hex set alight at turn 0 (repeat for more).")
+@click.option(
+    "--ignite",
+    "ignite",
+    multiple=True,
+    required=True,
+    help="A building hex set alight at turn 0 (repeat for more).",
+)
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play (R5.1a).")
 @click.option("--trials", "trials", default="10000", show_default=True, help="Number of trials.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option("--variant", "variant", default=None, type=VARIANT,
-              help="Rule variant: burnout (R8.6) [default: the scenario's].")
+@click.option(
+    "--variant",
+    "variant",
+    default=None,
+    type=VARIANT,
+    help="Rule variant: burnout (R8.6) [default: the scenario's].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex and turn.")
-@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
-              help="Draw P(burned by the last turn) on the map to this PNG (headless).")
-@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
-              help="Score a named area: one of the scenario's (default: all of them and its objectives) or "
-                   "NAME=HEXES, e.g. village=E04..G06,H05 (repeat for more).")
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write one CSV row per hex and turn.",
+)
+@click.option(
+    "--png",
+    "png_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Draw P(burned by the last turn) on the map to this PNG (headless).",
+)
+@click.option(
+    "--area",
+    "area_specs",
+    multiple=True,
+    metavar="NAME[=HEXES]",
+    help="Score a named area: one of the scenario's (default: all of them and its objectives) or "
+    "NAME=HEXES, e.g. village=E04..G06,H05 (repeat for more).",
+)
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
-def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: str, variant: str | None, as_json: bool,
-         csv_path: str | None, png_path: str | None, area_specs: tuple[str, ...] = (), force: bool = False) -> None:
+def fire(
+    source: str,
+    ignite: tuple[str, ...],
+    turns: str,
+    trials: str,
+    seed: str,
+    variant: str | None,
+    as_json: bool,
+    csv_path: str | None,
+    png_path: str | None,
+    area_specs: tuple[str, ...] = (),
+    force: bool = False,
+) -> None:
     """Which buildings a fire takes turn by turn, and the lines of sight it cuts (R8.4-R8.6, R3.5)."""
     check_output_paths(csv_path, png_path, force)
     from ..sim.exact import ExactTooLarge, exact_fire_on_map
@@ -431,8 +575,11 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
     notes: list[str] = []
     src = load_source(source)
     m = src.battlemap
-    burnout = variant.strip().lower() == "burnout" if variant is not None else (
-        src.scenario is not None and "burnout" in src.scenario.variants)
+    burnout = (
+        variant.strip().lower() == "burnout"
+        if variant is not None
+        else (src.scenario is not None and "burnout" in src.scenario.variants)
+    )
     if variant is None and burnout:
         notes.append("variant burnout, as the scenario says")
     hexes = [parse_hex(m, t, "--ignite") for t in ignite]
@@ -449,8 +596,17 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
         exact = None
         notes.append(f"Monte Carlo only: {exc}")
     with progress_bar(n_trials, as_json, "fire") as tick:
-        res = simulate_fire(m, hexes, n_turns, trials=n_trials, seed=seed_v, burnout=burnout, los=plan, areas=areas,
-                            progress=tick)
+        res = simulate_fire(
+            m,
+            hexes,
+            n_turns,
+            trials=n_trials,
+            seed=seed_v,
+            burnout=burnout,
+            los=plan,
+            areas=areas,
+            progress=tick,
+        )
     rep = fire_report(res, m, exact=exact, title=src.title, notes=notes)
     if as_json:
         echo_json(rep)
@@ -462,8 +618,10 @@ def fire(source: str, ignite: tuple[str, ...], turns: str, trials: str, seed: st
         frames = fire_heatmap_frames(res, "burnout" if burnout else "standard")
         size = render_heatmap_strip(m, frames, png_path, hexes, ramp="fire", vmax=1.0)
         record_output(png_path)
-        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels, turns {', '.join(str(t) for t, _ in _panels(res))})",
-             as_json)
+        _say(
+            f"wrote {png_path} ({size[0]} x {size[1]} pixels, turns {', '.join(str(t) for t, _ in _panels(res))})",
+            as_json,
+        )
 
 
 FIRE_PANELS = 6  #: at most this many turns drawn side by side by ``sim fire --png``
@@ -492,8 +650,14 @@ def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
     'turn 2 of 2: P(burned by turn 2), fire lit at F05 in turn 0; 500 trials; rules burnout'
     """
     where = ", ".join(h.label for h in res.ignite) or "the map's fires"
-    return [(v, f"turn {t} of {res.turns}: P(burned by turn {t}), fire lit at {where} in turn 0; "
-                f"{res.trials:,} trials; rules {variant}") for t, v in _panels(res)]
+    return [
+        (
+            v,
+            f"turn {t} of {res.turns}: P(burned by turn {t}), fire lit at {where} in turn 0; "
+            f"{res.trials:,} trials; rules {variant}",
+        )
+        for t, v in _panels(res)
+    ]
 
 
 @sim.command("scenario")
@@ -501,24 +665,68 @@ def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
 @click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
 @click.option("--trials", "trials", default="1000", show_default=True, help="Number of what-if games.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option("--plan", "plan_path", default=None, type=click.Path(dir_okay=False, exists=True),
-              help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).")
-@click.option("--target", "targets", multiple=True, metavar="[SIDE:]HEX@TURNS",
-              help="Missions on HEX in TURNS, e.g. soviet:G06@1-3 (repeat for more).")
-@click.option("--ignite", "ignites", multiple=True, metavar="HEX@TURN",
-              help="Set the building in HEX alight in TURN (0: before play; repeat for more).")
-@click.option("--area", "area_names", multiple=True, metavar="NAME",
-              help="Report only these named areas (default: the scenario's areas and objectives).")
-@click.option("--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's).")
+@click.option(
+    "--plan",
+    "plan_path",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).",
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="[SIDE:]HEX@TURNS",
+    help="Missions on HEX in TURNS, e.g. soviet:G06@1-3 (repeat for more).",
+)
+@click.option(
+    "--ignite",
+    "ignites",
+    multiple=True,
+    metavar="HEX@TURN",
+    help="Set the building in HEX alight in TURN (0: before play; repeat for more).",
+)
+@click.option(
+    "--area",
+    "area_names",
+    multiple=True,
+    metavar="NAME",
+    help="Report only these named areas (default: the scenario's areas and objectives).",
+)
+@click.option(
+    "--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False),
-              help="Write one CSV row per unit, building and area measure and turn.")
-@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False),
-              help="Draw where the strikes of each turn land, one small map per turn (headless).")
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write one CSV row per unit, building and area measure and turn.",
+)
+@click.option(
+    "--png",
+    "png_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Draw where the strikes of each turn land, one small map per turn (headless).",
+)
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
-def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str | None, targets: tuple[str, ...],
-                 ignites: tuple[str, ...], area_names: tuple[str, ...], rules: str | None, as_json: bool,
-                 csv_path: str | None, png_path: str | None, force: bool = False) -> None:
+def scenario_cmd(
+    source: str,
+    turns: str,
+    trials: str,
+    seed: str,
+    plan_path: str | None,
+    targets: tuple[str, ...],
+    ignites: tuple[str, ...],
+    area_names: tuple[str, ...],
+    rules: str | None,
+    as_json: bool,
+    csv_path: str | None,
+    png_path: str | None,
+    force: bool = False,
+) -> None:
     """What-if games of a scenario's battlefield over turns (R5.1, R8, R9): the planned
     artillery and fires, turn after turn, with the scenario's units taking every attack
     through the combat engine. Reports P(attacked, hit, Damage card, destroyed) per unit,
@@ -545,10 +753,14 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
     ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
     plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
     if not plan.missions and not plan.ignitions:
-        raise ScenarioSimError("nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE")
+        raise ScenarioSimError(
+            "nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE"
+        )
     late = [m for m in plan.missions if m.turn > n_turns] + [g for g in plan.ignitions if g.turn > n_turns]
     if late:
-        raise ScenarioSimError(f"the plan acts in turn {late[0].turn}, after the last simulated turn {n_turns} (--turns)")
+        raise ScenarioSimError(
+            f"the plan acts in turn {late[0].turn}, after the last simulated turn {n_turns} (--turns)"
+        )
     try:
         areas = scenario_areas(scen, list(area_names) if area_names else None)
     except KeyError as exc:
@@ -559,17 +771,29 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
 
         variants = parse_rules((rules,))
     with progress_bar(n_trials, as_json, "what-if") as tick:
-        res = simulate_scenario(scen, plan, turns=n_turns, trials=n_trials, seed=seed_v, variants=variants,
-                                areas=areas, progress=tick)
+        res = simulate_scenario(
+            scen,
+            plan,
+            turns=n_turns,
+            trials=n_trials,
+            seed=seed_v,
+            variants=variants,
+            areas=areas,
+            progress=tick,
+        )
     notes = []
     if not res.exact:
         single = len(plan.missions) == 1 and plan.missions[0].turn == 1 and not plan.ignitions
         if single and res.fired[0] != n_trials:
-            notes.append("Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
-                         "exact values assume it is fired")
+            notes.append(
+                "Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
+                "exact values assume it is fired"
+            )
         else:
-            notes.append("Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
-                         "within 7 hexes of the target")
+            notes.append(
+                "Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
+                "within 7 hexes of the target"
+            )
     rep = scenario_report(res, title=f"{scen.name} ({scen.id})", notes=notes)
     if as_json:
         echo_json(rep)
@@ -583,10 +807,16 @@ def scenario_cmd(source: str, turns: str, trials: str, seed: str, plan_path: str
         frames = []
         for t in range(n_turns):
             k = sum(1 for m in plan.missions if m.turn == t + 1)
-            frames.append((strip[t], f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
-                                     f"this turn; {n_trials:,} trials; rules {vs}"))
-        size = render_heatmap_strip(scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}),
-                                    ramp="heat")
+            frames.append(
+                (
+                    strip[t],
+                    f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
+                    f"this turn; {n_trials:,} trials; rules {vs}",
+                )
+            )
+        size = render_heatmap_strip(
+            scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}), ramp="heat"
+        )
         record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
 
@@ -596,8 +826,13 @@ def sweep() -> None:
     """Parameter sweeps over seeds, one CSV row per (values, seed)."""
 
 
-def _vary(specs: tuple[str, ...], battlemap: BattleMap | None = None, areas: dict[str, tuple[Hex, ...]] | None = None,
-          hex_params: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> dict[str, list[Any]]:
+def _vary(
+    specs: tuple[str, ...],
+    battlemap: BattleMap | None = None,
+    areas: dict[str, tuple[Hex, ...]] | None = None,
+    hex_params: tuple[str, ...] = (),
+    words: tuple[str, ...] = (),
+) -> dict[str, list[Any]]:
     """``--vary NAME=VALUES`` options: numbers, or hexes for ``hex_params`` (labels, ranges
     ``A..B``, ``area:NAME``; ``ignite`` keeps the buildings of a range or area)."""
     from ..sim.sweep import parse_hex_values, parse_vary
@@ -606,8 +841,9 @@ def _vary(specs: tuple[str, ...], battlemap: BattleMap | None = None, areas: dic
     for spec in specs:
         name = spec.partition("=")[0].strip()
         if name in hex_params and "=" in spec and battlemap is not None:
-            vals: list[Any] = parse_hex_values(spec.partition("=")[2], battlemap, areas,
-                                               buildings_only=name == "ignite")
+            vals: list[Any] = parse_hex_values(
+                spec.partition("=")[2], battlemap, areas, buildings_only=name == "ignite"
+            )
         else:
             name, vals = parse_vary(spec)
         if name in out:
@@ -616,8 +852,9 @@ def _vary(specs: tuple[str, ...], battlemap: BattleMap | None = None, areas: dic
     return out
 
 
-def _places(src: SimSource, hex_specs: tuple[str, ...], area_specs: tuple[str, ...], default_areas: bool
-            ) -> tuple[list[Hex], dict[str, tuple[Hex, ...]]]:
+def _places(
+    src: SimSource, hex_specs: tuple[str, ...], area_specs: tuple[str, ...], default_areas: bool
+) -> tuple[list[Hex], dict[str, tuple[Hex, ...]]]:
     """``--hex`` (labels, ranges, ``area:NAME``) and ``--area`` options of a sweep: the hexes and
     named areas that get their own output columns."""
     from ..game.areas import scenario_areas
@@ -633,8 +870,17 @@ def _places(src: SimSource, hex_specs: tuple[str, ...], area_specs: tuple[str, .
     return hexes, resolve_areas(src, area_specs, default_all=default_areas)
 
 
-def _run_sweep(kind: str, source: Any, kw: dict[str, Any], spec: dict[str, list[Any]], seed_list: list[int],
-               trials: int, where: str, workers: int, as_json: bool) -> list[dict[str, Any]]:
+def _run_sweep(
+    kind: str,
+    source: Any,
+    kw: dict[str, Any],
+    spec: dict[str, list[Any]],
+    seed_list: list[int],
+    trials: int,
+    where: str,
+    workers: int,
+    as_json: bool,
+) -> list[dict[str, Any]]:
     """A sweep on ``where`` (``none``: this process with a trial-level progress bar; else Dask).
 
     ``source`` is the map (``artillery``, ``fire``) or the scenario (``scenario``). The runs are
@@ -645,7 +891,10 @@ def _run_sweep(kind: str, source: Any, kw: dict[str, Any], spec: dict[str, list[
     from ..sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
 
     fns: dict[str, Callable[..., list[dict[str, Any]]]] = {
-        "artillery": sweep_artillery, "fire": sweep_fire, "scenario": sweep_scenario}
+        "artillery": sweep_artillery,
+        "fire": sweep_fire,
+        "scenario": sweep_scenario,
+    }
     fn = fns[kind]
     runs = sweep_runs(spec, seed_list)
     if where == "none":
@@ -658,8 +907,15 @@ def _run_sweep(kind: str, source: Any, kw: dict[str, Any], spec: dict[str, list[
     items = [(kind, source, {**kw, "trials": trials}, params, seed) for params, seed in runs]
     budget = 2_000_000 if kind != "scenario" else 2_000  # trials of about a few seconds
     per_chunk = max(1, min(max(1, budget // max(trials, 1)), -(-len(items) // (4 * workers))))
-    run = run_chunks(sweep_chunk, chunked(items, per_chunk), cluster=where, workers=workers, quiet=as_json,
-                     desc="sweep", unit="runs")
+    run = run_chunks(
+        sweep_chunk,
+        chunked(items, per_chunk),
+        cluster=where,
+        workers=workers,
+        quiet=as_json,
+        desc="sweep",
+        unit="runs",
+    )
     if run.interrupted:
         raise KeyboardInterrupt
     return run.ordered()
@@ -681,25 +937,61 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--target", "target", default=None, help="Target hex (unless --vary target=...).")
 @click.option("--side", "side", required=True, help="german or soviet.")
-@click.option("--missions", "missions", default=None, help="Missions per trial [default: the scenario's, else 1].")
+@click.option(
+    "--missions", "missions", default=None, help="Missions per trial [default: the scenario's, else 1]."
+)
 @click.option("--bonus", is_flag=True, help="Command-card bonus on every accuracy roll.")
-@click.option("--vary", "vary", multiple=True, required=True,
-              help="NAME=VALUES: hit_on, bonus, missions, damage_index or dr:<building> (values 2..6 or 2,4,6), "
-                   "or target (hexes: F05,G06, E04..G06 or area:NAME).")
+@click.option(
+    "--vary",
+    "vary",
+    multiple=True,
+    required=True,
+    help="NAME=VALUES: hit_on, bonus, missions, damage_index or dr:<building> (values 2..6 or 2,4,6), "
+    "or target (hexes: F05,G06, E04..G06 or area:NAME).",
+)
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="20000", show_default=True, help="Trials per run.")
-@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
-              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
-@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
-              help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option(
+    "--hex",
+    "hex_specs",
+    multiple=True,
+    metavar="HEXES",
+    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
+)
+@click.option(
+    "--area",
+    "area_specs",
+    multiple=True,
+    metavar="NAME[=HEXES]",
+    help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the rows here (else stdout).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 @cluster_options
-def sweep_artillery_cmd(source: str, target: str | None, side: str, missions: str | None, bonus: bool,
-                        vary: tuple[str, ...], seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
-                        cluster: str | None, hex_specs: tuple[str, ...] = (), area_specs: tuple[str, ...] = (),
-                        force: bool = False) -> None:
+def sweep_artillery_cmd(
+    source: str,
+    target: str | None,
+    side: str,
+    missions: str | None,
+    bonus: bool,
+    vary: tuple[str, ...],
+    seeds: str,
+    trials: str,
+    csv_path: str | None,
+    as_json: bool,
+    workers: int,
+    cluster: str | None,
+    hex_specs: tuple[str, ...] = (),
+    area_specs: tuple[str, ...] = (),
+    force: bool = False,
+) -> None:
     """Sweep artillery parameters (hit numbers, DR of a building class, ...) over seeds."""
     check_output_paths(csv_path, force=force)
     from ..cluster import parse_cluster
@@ -723,36 +1015,81 @@ def sweep_artillery_cmd(source: str, target: str | None, side: str, missions: st
         from ..rules.terrain_effects import default_effects
 
         hit_on = default_effects().side_hit_on(side)
-    kw = {"target": h, "hit_on": hit_on, "damage_index": di, "missions": n_missions, "bonus": int(bonus),
-          "hexes": hexes, "areas": areas}
+    kw = {
+        "target": h,
+        "hit_on": hit_on,
+        "damage_index": di,
+        "missions": n_missions,
+        "bonus": int(bonus),
+        "hexes": hexes,
+        "areas": areas,
+    }
     rows = _run_sweep("artillery", src.battlemap, kw, spec, seed_list, n_trials, where, workers, as_json)
     _emit_rows(rows, csv_path, as_json)
 
 
 @sweep.command("fire")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
-@click.option("--ignite", "ignite", multiple=True,
-              help="Building hex set alight at turn 0 (repeat; unless --vary ignite=...).")
+@click.option(
+    "--ignite",
+    "ignite",
+    multiple=True,
+    help="Building hex set alight at turn 0 (repeat; unless --vary ignite=...).",
+)
 @click.option("--turns", "turns", required=True, help="Begin Turn steps to play.")
-@click.option("--variant", "variant", default=None, type=VARIANT,
-              help="burnout (R8.6) [default: the scenario's].")
-@click.option("--vary", "vary", multiple=True, required=True,
-              help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building> (values 12..14 or 12,14), "
-                   "or ignite (building hexes: F05,G06, E04..G06 or area:NAME).")
+@click.option(
+    "--variant", "variant", default=None, type=VARIANT, help="burnout (R8.6) [default: the scenario's]."
+)
+@click.option(
+    "--vary",
+    "vary",
+    multiple=True,
+    required=True,
+    help="NAME=VALUES: turns, spread_bonus, burnout_turns or dr:<building> (values 12..14 or 12,14), "
+    "or ignite (building hexes: F05,G06, E04..G06 or area:NAME).",
+)
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="5000", show_default=True, help="Trials per run.")
-@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
-              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
-@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
-              help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option(
+    "--hex",
+    "hex_specs",
+    multiple=True,
+    metavar="HEXES",
+    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
+)
+@click.option(
+    "--area",
+    "area_specs",
+    multiple=True,
+    metavar="NAME[=HEXES]",
+    help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the rows here (else stdout).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 @cluster_options
-def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: str | None, vary: tuple[str, ...],
-                   seeds: str, trials: str, csv_path: str | None, as_json: bool, workers: int,
-                   cluster: str | None, hex_specs: tuple[str, ...] = (), area_specs: tuple[str, ...] = (),
-                   force: bool = False) -> None:
+def sweep_fire_cmd(
+    source: str,
+    ignite: tuple[str, ...],
+    turns: str,
+    variant: str | None,
+    vary: tuple[str, ...],
+    seeds: str,
+    trials: str,
+    csv_path: str | None,
+    as_json: bool,
+    workers: int,
+    cluster: str | None,
+    hex_specs: tuple[str, ...] = (),
+    area_specs: tuple[str, ...] = (),
+    force: bool = False,
+) -> None:
     """Sweep fire parameters (DR of a building class, spread bonus, ...) over seeds."""
     check_output_paths(csv_path, force=force)
     from ..cluster import parse_cluster
@@ -763,8 +1100,11 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
     n_turns = parse_int(turns, "--turns", 1, 200)
     seed_list = parse_seeds(seeds)
     src = load_source(source)
-    burnout = variant.strip().lower() == "burnout" if variant is not None else (
-        src.scenario is not None and "burnout" in src.scenario.variants)
+    burnout = (
+        variant.strip().lower() == "burnout"
+        if variant is not None
+        else (src.scenario is not None and "burnout" in src.scenario.variants)
+    )
     hexes = [parse_hex(src.battlemap, t, "--ignite") for t in ignite]
     from ..game.areas import scenario_areas
 
@@ -780,31 +1120,83 @@ def sweep_fire_cmd(source: str, ignite: tuple[str, ...], turns: str, variant: st
 @sweep.command("scenario")
 @click.argument("source", metavar="SCENARIO")
 @click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
-@click.option("--plan", "plan_path", default=None, type=click.Path(dir_okay=False, exists=True),
-              help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).")
-@click.option("--target", "targets", multiple=True, metavar="[SIDE:]HEX@TURNS",
-              help="Missions on HEX in TURNS (repeat); --vary target=... moves them.")
-@click.option("--ignite", "ignites", multiple=True, metavar="HEX@TURN",
-              help="Set a building alight (repeat); --vary ignite=... moves it.")
-@click.option("--vary", "vary", multiple=True, required=True,
-              help="NAME=VALUES: target or ignite (hexes: F05,G06, E04..G06, area:NAME), "
-                   "sides.SIDE.artillery.missions|per_turn|hit_on|damage_index, objectives.NAME.points, "
-                   "scenario.victory_points (numbers: 2..6 or 2,4).")
+@click.option(
+    "--plan",
+    "plan_path",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).",
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="[SIDE:]HEX@TURNS",
+    help="Missions on HEX in TURNS (repeat); --vary target=... moves them.",
+)
+@click.option(
+    "--ignite",
+    "ignites",
+    multiple=True,
+    metavar="HEX@TURN",
+    help="Set a building alight (repeat); --vary ignite=... moves it.",
+)
+@click.option(
+    "--vary",
+    "vary",
+    multiple=True,
+    required=True,
+    help="NAME=VALUES: target or ignite (hexes: F05,G06, E04..G06, area:NAME), "
+    "sides.SIDE.artillery.missions|per_turn|hit_on|damage_index, objectives.NAME.points, "
+    "scenario.victory_points (numbers: 2..6 or 2,4).",
+)
 @click.option("--seeds", "seeds", default="0", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="200", show_default=True, help="What-if games per run.")
-@click.option("--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's).")
-@click.option("--hex", "hex_specs", multiple=True, metavar="HEXES",
-              help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).")
-@click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]",
-              help="Per-area columns AREA:measure (default: every area and objective of the scenario).")
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write the rows here (else stdout).")
+@click.option(
+    "--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's)."
+)
+@click.option(
+    "--hex",
+    "hex_specs",
+    multiple=True,
+    metavar="HEXES",
+    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
+)
+@click.option(
+    "--area",
+    "area_specs",
+    multiple=True,
+    metavar="NAME[=HEXES]",
+    help="Per-area columns AREA:measure (default: every area and objective of the scenario).",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the rows here (else stdout).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 @click.option("--force", is_flag=True, help="Replace an existing --csv file that hexwar did not write.")
 @cluster_options
-def sweep_scenario_cmd(source: str, turns: str, plan_path: str | None, targets: tuple[str, ...],
-                       ignites: tuple[str, ...], vary: tuple[str, ...], seeds: str, trials: str, rules: str | None,
-                       hex_specs: tuple[str, ...], area_specs: tuple[str, ...], csv_path: str | None, as_json: bool,
-                       workers: int, cluster: str | None, force: bool = False) -> None:
+def sweep_scenario_cmd(
+    source: str,
+    turns: str,
+    plan_path: str | None,
+    targets: tuple[str, ...],
+    ignites: tuple[str, ...],
+    vary: tuple[str, ...],
+    seeds: str,
+    trials: str,
+    rules: str | None,
+    hex_specs: tuple[str, ...],
+    area_specs: tuple[str, ...],
+    csv_path: str | None,
+    as_json: bool,
+    workers: int,
+    cluster: str | None,
+    force: bool = False,
+) -> None:
     """Sweep a scenario's what-if games (hexwar sim scenario) over targets, ignition hexes and
     scenario fields (its artillery's missions and hit number, objective points, ...)."""
     check_output_paths(csv_path, force=force)
@@ -825,12 +1217,18 @@ def sweep_scenario_cmd(source: str, turns: str, plan_path: str | None, targets: 
     missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
     ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
     plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
-    late = [m.turn for m in plan.missions if m.turn > n_turns] + [g.turn for g in plan.ignitions if g.turn > n_turns]
+    late = [m.turn for m in plan.missions if m.turn > n_turns] + [
+        g.turn for g in plan.ignitions if g.turn > n_turns
+    ]
     if late:
-        raise HexwarError(f"the plan acts in turn {late[0]}, after the last simulated turn {n_turns} (--turns)")
+        raise HexwarError(
+            f"the plan acts in turn {late[0]}, after the last simulated turn {n_turns} (--turns)"
+        )
     spec = _vary(vary, src.battlemap, scenario_areas(scen), ("target", "ignite"))
     if not plan.missions and not plan.ignitions and "ignite" not in spec:
-        raise HexwarError("nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE")
+        raise HexwarError(
+            "nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE"
+        )
     hexes, areas = _places(src, hex_specs, area_specs, default_areas=True)
     variants = None
     if rules is not None:

@@ -115,13 +115,19 @@ class MapEdit(Command):
         changes: ``hex -> (before, after)`` states of an edit already applied (a stroke).
     """
 
-    def __init__(self, name: str, op: MapOp | None = None,
-                 changes: Mapping[Hex, tuple[HexState, HexState]] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        op: MapOp | None = None,
+        changes: Mapping[Hex, tuple[HexState, HexState]] | None = None,
+    ) -> None:
         if (op is None) == (changes is None):
             raise ValueError("MapEdit needs exactly one of op and changes")
         self.name = name
         self._op = op
-        self.changes: dict[Hex, tuple[HexState, HexState]] | None = dict(changes) if changes is not None else None
+        self.changes: dict[Hex, tuple[HexState, HexState]] | None = (
+            dict(changes) if changes is not None else None
+        )
 
     def apply(self, doc: EditorDocument) -> Change:
         """Run the operation atomically (first time) or write the recorded after-states.
@@ -376,6 +382,7 @@ class Stroke:
 # changes. Tools (hexwar.editor.tools) choose the eligible hexes of a brush beforehand.
 # ---------------------------------------------------------------------------------------------
 
+
 def _uniq(hexes: Iterable[Hex]) -> list[Hex]:
     return list(dict.fromkeys(hexes))
 
@@ -549,8 +556,9 @@ def clear_hexes(hexes: Sequence[Hex] | Iterable[Hex], fill: str = "clear") -> Ma
     return MapEdit("Delete", op)
 
 
-def resize(doc: EditorDocument, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0,
-           fill: str = "clear") -> ReplaceMap:
+def resize(
+    doc: EditorDocument, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0, fill: str = "clear"
+) -> ReplaceMap:
     """A command that adds (positive) or trims (negative) columns and rows on each side.
 
     The content moves by an exact grid translation, so an odd number of columns on the left

@@ -347,7 +347,23 @@ class PasteTool(Tool):
 #: Tool id -> its object (every tool of :data:`hexwar.editor.session.TOOLS`, plus paste).
 TOOL_OBJECTS: dict[str, Tool] = {
     t.id: t
-    for t in (BrushTool(), LineTool(), FillTool(), ElevationTool(), RoadTool(), WreckTool(), RubbleTool(), FireTool(),
-              SelectTool(), WandTool(), LosTool(), ArtilleryTool(), SpreadTool(), DeployTool(), ObjectiveTool(),
-              UnitTool(), PasteTool())  # fmt: skip
+    for t in (
+        BrushTool(),
+        LineTool(),
+        FillTool(),
+        ElevationTool(),
+        RoadTool(),
+        WreckTool(),
+        RubbleTool(),
+        FireTool(),
+        SelectTool(),
+        WandTool(),
+        LosTool(),
+        ArtilleryTool(),
+        SpreadTool(),
+        DeployTool(),
+        ObjectiveTool(),
+        UnitTool(),
+        PasteTool(),
+    )  # fmt: skip
 }

@@ -52,8 +52,13 @@ class EditorDocument:
         revision: increases on every change, undo and redo (autosave compares it).
     """
 
-    def __init__(self, battlemap: BattleMap, path: str | os.PathLike[str] | None = None,
-                 scenario: ScenarioDraft | None = None, history_limit: int = 500) -> None:
+    def __init__(
+        self,
+        battlemap: BattleMap,
+        path: str | os.PathLike[str] | None = None,
+        scenario: ScenarioDraft | None = None,
+        history_limit: int = 500,
+    ) -> None:
         """Wrap ``battlemap`` (and optional scenario draft) loaded from ``path``; clean state."""
         self.map = battlemap
         self.scenario = scenario
@@ -66,8 +71,9 @@ class EditorDocument:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def new(cls, width: int, height: int, fill: str = "clear", name: str = "Untitled",
-            scenario: bool = False) -> EditorDocument:
+    def new(
+        cls, width: int, height: int, fill: str = "clear", name: str = "Untitled", scenario: bool = False
+    ) -> EditorDocument:
         """A new, unsaved map of ``width`` x ``height`` hexes filled with terrain ``fill``.
 
         Args:

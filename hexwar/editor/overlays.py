@@ -58,10 +58,10 @@ class PasteOverlay(Overlay):
             col = ctx.looks.centre_colour(types[st.terrain].key, st.level, st.road, st.rubble)
             fill_hex(b, cx, cy, s, with_alpha(col, 0.82), inset=0.05)
             if st.wrecks:
-                b.rect(cx - 0.25 * s, cy - 0.18 * s, cx + 0.25 * s, cy + 0.18 * s, ctx.looks.features["wreck"])
+                b.rect(
+                    cx - 0.25 * s, cy - 0.18 * s, cx + 0.25 * s, cy + 0.18 * s, ctx.looks.features["wreck"]
+                )
             if st.fire:
                 b.circle(cx, cy, 0.2 * s, ctx.looks.features["fire"], segments=12)
             ring_hex(b, cx, cy, s, 0.05 * s, (255, 226, 74, 235), inset=0.04)
         return {int(Layer.OVERLAY): b.build()}
-
-

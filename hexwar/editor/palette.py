@@ -98,8 +98,12 @@ def terrain_entries(rules: RulesTerrain, looks: Any) -> list[PaletteEntry]:
         out.append(PaletteEntry(t.key, t.name, t.code, tuple(colour), tuple(edge), detail, group))  # type: ignore[arg-type]
     out.sort(key=lambda e: (e.group == "Buildings", rules.by_key(e.key).dr or 0))
     keys = "1234567890"
-    return [PaletteEntry(e.key, e.name, e.code, e.colour, e.edge, e.detail, e.group, keys[i] if i < len(keys) else "")
-            for i, e in enumerate(out)]
+    return [
+        PaletteEntry(
+            e.key, e.name, e.code, e.colour, e.edge, e.detail, e.group, keys[i] if i < len(keys) else ""
+        )
+        for i, e in enumerate(out)
+    ]
 
 
 def wreck_entries(rules: RulesTerrain) -> list[WreckEntry]:
@@ -118,7 +122,11 @@ def terrain_tip(rules: RulesTerrain, key: str) -> str:
     True
     """
     t = rules.by_key(key)
-    los = {"clear": "LOS clear", "hindrance": "hinders LOS (+1 to the attack value per hex, R3.5)", "blocking": "blocks LOS"}.get(t.los, t.los)
+    los = {
+        "clear": "LOS clear",
+        "hindrance": "hinders LOS (+1 to the attack value per hex, R3.5)",
+        "blocking": "blocks LOS",
+    }.get(t.los, t.los)
     bits = [los + (f", {t.height} level{'s' if t.height != 1 else ''} high" if t.height else "")]
     moves = [f"{m} {'impassable' if v == float('inf') else f'{v:g}'}" for m, v in sorted(t.move.items())]
     if moves:

@@ -41,6 +41,7 @@ def side_widths(window_w: float) -> tuple[float, float]:
     f = max(0.0, (window_w - 800) / 300)
     return (round(96 + 4 * f), round(232 + 52 * f))
 
+
 # UI theme (RGB / RGBA)
 BG = (34, 36, 40)
 PANEL = (43, 46, 51)
@@ -58,12 +59,13 @@ FONT = 10
 PT = 96 / 72
 
 SIDE_COLOURS = {"german": (64, 104, 176, 255), "soviet": (196, 64, 56, 255)}
-GROUPS = (("Terrain", ("brush", "line", "fill", "elevation", "road")),
-          ("Features", ("wreck", "rubble", "fire")),
-          ("Select", ("select", "wand")),
-          ("Check", ("los", "artillery", "spread")),
-          ("Scenario", ("deploy", "objective", "unit")))
-
+GROUPS = (
+    ("Terrain", ("brush", "line", "fill", "elevation", "road")),
+    ("Features", ("wreck", "rubble", "fire")),
+    ("Select", ("select", "wand")),
+    ("Check", ("los", "artillery", "spread")),
+    ("Scenario", ("deploy", "objective", "unit")),
+)
 
 
 class EditorPanelsMixin:
@@ -112,17 +114,48 @@ class EditorPanelsMixin:
         def rect(x: float, y: float, w: float, h: float, col: Sequence[int], z: int = 0) -> None:
             p.rect(x, y, x + w, y + h, _rgba(col), z)
 
-        def text(t: str, x: float, y: float, col: Any = TEXT, size: float = FONT, bold: bool = False,
-                 ax: str = "left", ay: str = "center", width: float | None = None, z: int = 0) -> None:
+        def text(
+            t: str,
+            x: float,
+            y: float,
+            col: Any = TEXT,
+            size: float = FONT,
+            bold: bool = False,
+            ax: str = "left",
+            ay: str = "center",
+            width: float | None = None,
+            z: int = 0,
+        ) -> None:
             style = "bold" if bold else "regular"
             if width is not None:
                 t = ellipsize(atlas, t, width, size * PT, style)
             p.text(t, x, y, size * PT, _rgba(col), ax=ax, ay=ay, style=style, z=z)
 
-        def button(x: float, y: float, w: float, h: float, label: str, action: Callable[[], None] | None,
-                   active: bool = False, enabled: bool = True, tip: str = "", size: float = FONT) -> None:
-            p.button(x, y, w, h, label, action, active=active, enabled=enabled, tip=tip, size=size * PT,
-                     align="center")
+        def button(
+            x: float,
+            y: float,
+            w: float,
+            h: float,
+            label: str,
+            action: Callable[[], None] | None,
+            active: bool = False,
+            enabled: bool = True,
+            tip: str = "",
+            size: float = FONT,
+        ) -> None:
+            p.button(
+                x,
+                y,
+                w,
+                h,
+                label,
+                action,
+                active=active,
+                enabled=enabled,
+                tip=tip,
+                size=size * PT,
+                align="center",
+            )
 
         return rect, text, button
 
@@ -147,8 +180,14 @@ class EditorPanelsMixin:
         small = self.labels_too_small()  # type: ignore[attr-defined]  # labels on but hidden by the zoom
         name = doc.path.name if doc.path is not None else f"{doc.map.name} (unsaved)"
         kind = "scenario" if doc.scenario is not None else "map"
-        text(f"{'● ' if doc.dirty else ''}{name}  ·  {kind} {doc.map.width} × {doc.map.height}", 92,
-             H - TOP_H / 2, TEXT, size=11, width=W - 560 - (50 if small else 0))
+        text(
+            f"{'● ' if doc.dirty else ''}{name}  ·  {kind} {doc.map.width} × {doc.map.height}",
+            92,
+            H - TOP_H / 2,
+            TEXT,
+            size=11,
+            width=W - 560 - (50 if small else 0),
+        )
         bx = W - 8
         for label, action, enabled, active in reversed((
             ("Save", self.save, True, False),
@@ -178,8 +217,16 @@ class EditorPanelsMixin:
             for tid in ids:
                 t = TOOL_BY_ID[tid]
                 y -= step
-                button(6, y, TW - 12, bh, "", functools.partial(self._tool, tid), active=s.tool == tid,
-                       tip=t.help)
+                button(
+                    6,
+                    y,
+                    TW - 12,
+                    bh,
+                    "",
+                    functools.partial(self._tool, tid),
+                    active=s.tool == tid,
+                    tip=t.help,
+                )
                 col = DARK_TEXT if s.tool == tid else TEXT
                 text(t.key, 16, y + bh / 2, col, size=9, bold=True, ax="center")
                 text(t.label, 28, y + bh / 2, col, size=FONT, width=TW - 40)
@@ -192,8 +239,15 @@ class EditorPanelsMixin:
         if doc.scenario is not None:
             y -= 26
             button(px, y, pw / 2 - 2, 24, "Map", lambda: self._tab("map"), active=self.tab == "map")
-            button(px + pw / 2 + 2, y, pw / 2 - 2, 24, "Scenario", lambda: self._tab("scenario"),
-                   active=self.tab == "scenario")
+            button(
+                px + pw / 2 + 2,
+                y,
+                pw / 2 - 2,
+                24,
+                "Scenario",
+                lambda: self._tab("scenario"),
+                active=self.tab == "scenario",
+            )
             y -= 6
         if self.tab == "scenario" and doc.scenario is not None:
             self._paint_scenario_panel(p, px, pw, y)
@@ -214,8 +268,16 @@ class EditorPanelsMixin:
         bottom += 30
         if s.tool in ("brush", "line", "elevation", "rubble", "fire", "deploy"):
             for i, (r, n) in enumerate(((0, "1 hex"), (1, "7 hexes"), (2, "19 hexes"))):
-                button(px + i * (pw / 3), bottom, pw / 3 - 4, 22, n, functools.partial(self._brush, r),
-                       active=s.brush == r, tip=f"brush {r}")
+                button(
+                    px + i * (pw / 3),
+                    bottom,
+                    pw / 3 - 4,
+                    22,
+                    n,
+                    functools.partial(self._brush, r),
+                    active=s.brush == r,
+                    tip=f"brush {r}",
+                )
             text("BRUSH  [ ]", px, bottom + 32, DIM, size=8, bold=True)
             bottom += 44
         # the minimap: a third of the panel's height at most
@@ -232,11 +294,23 @@ class EditorPanelsMixin:
         y -= 22
         for i, (k, lab) in enumerate(kinds):
             kw = pw / len(kinds)
-            button(px + i * kw, y, kw - 4, 20, lab, functools.partial(self._palette_kind, k),  # type: ignore[attr-defined]
-                   active=kind == k, tip=f"palette {k}", size=9)
+            button(
+                px + i * kw,
+                y,
+                kw - 4,
+                20,
+                lab,
+                functools.partial(self._palette_kind, k),  # type: ignore[attr-defined]
+                active=kind == k,
+                tip=f"palette {k}",
+                size=9,
+            )
         y -= 4
-        hint = {"terrain": "click or 1-0 · Ctrl+F search", "features": "X places · Ctrl+F search",
-                "units": f"{s.side} · Tab side · Ctrl+F search"}[kind]
+        hint = {
+            "terrain": "click or 1-0 · Ctrl+F search",
+            "features": "X places · Ctrl+F search",
+            "units": f"{s.side} · Tab side · Ctrl+F search",
+        }[kind]
         y -= 10
         text(hint, px + pw, y, DIM, size=8, ax="right", width=pw)
         y -= 8
@@ -263,8 +337,16 @@ class EditorPanelsMixin:
         y -= 26
         pages = (("setup", "Setup"), ("sides", "Sides"), ("places", "Places"))
         for i, (pid, lab) in enumerate(pages):
-            button(px + i * (pw / 3), y, pw / 3 - 4, 22, lab, functools.partial(self._sub, pid),
-                   active=self.sub_tab == pid, tip=f"page {pid}")
+            button(
+                px + i * (pw / 3),
+                y,
+                pw / 3 - 4,
+                22,
+                lab,
+                functools.partial(self._sub, pid),
+                active=self.sub_tab == pid,
+                tip=f"page {pid}",
+            )
         y -= 6
         probs = self._problems()
         bottom = STATUS_H + 8 + 44
@@ -281,21 +363,41 @@ class EditorPanelsMixin:
             text("✓ scenario valid: saves, validates and plays", px + 6, yb + 20, OK, size=9, width=pw - 12)
         else:
             first = probs[0]
-            text(f"{len(probs)} problem{'s' if len(probs) != 1 else ''} before it can be saved:", px + 6, yb + 29,
-                 ERROR, size=8, bold=True, width=pw - 12)
+            text(
+                f"{len(probs)} problem{'s' if len(probs) != 1 else ''} before it can be saved:",
+                px + 6,
+                yb + 29,
+                ERROR,
+                size=8,
+                bold=True,
+                width=pw - 12,
+            )
             text(f"{first.where}: {first.message}", px + 6, yb + 12, TEXT, size=8, width=pw - 12)
 
-    def _field_row(self, p: Painter, px: float, pw: float, y: float, label: str, value: str, field: str,
-                   tip: str = "") -> float:
+    def _field_row(
+        self, p: Painter, px: float, pw: float, y: float, label: str, value: str, field: str, tip: str = ""
+    ) -> float:
         rect, text, button = self._kit(p)
         y -= 24
         text(label, px, y + 11, DIM, size=8)
-        button(px + 92, y, pw - 92, 22, "", functools.partial(self.open_field, field), tip=tip or f"edit {field}")  # type: ignore[attr-defined]
+        button(
+            px + 92, y, pw - 92, 22, "", functools.partial(self.open_field, field), tip=tip or f"edit {field}"
+        )  # type: ignore[attr-defined]
         text(value or "(not set)", px + 98, y + 11, TEXT if value else ERROR, size=9, width=pw - 104)
         return y
 
-    def _stepper(self, p: Painter, px: float, pw: float, y: float, label: str, value: str,
-                 minus: Callable[[], None], plus: Callable[[], None], tip: str) -> float:
+    def _stepper(
+        self,
+        p: Painter,
+        px: float,
+        pw: float,
+        y: float,
+        label: str,
+        value: str,
+        minus: Callable[[], None],
+        plus: Callable[[], None],
+        tip: str,
+    ) -> float:
         _, text, button = self._kit(p)
         y -= 26
         text(label, px, y + 11, TEXT)
@@ -311,29 +413,65 @@ class EditorPanelsMixin:
         y = self._field_row(p, px, pw, y, "Name", sc.name, "name")
         y = self._field_row(p, px, pw, y, "Id", sc.id, "id")
         y = self._field_row(p, px, pw, y, "Briefing", sc.description.replace("\n", " "), "description")
-        y = self._stepper(p, px, pw, y, "Turn limit", str(sc.turns) if sc.turns else "none",
-                          lambda: adj("turns", -1), lambda: adj("turns", 1), "turns")
-        y = self._stepper(p, px, pw, y, "Victory points", str(sc.victory_points), lambda: adj("victory_points", -1),
-                          lambda: adj("victory_points", 1), "victory points")
+        y = self._stepper(
+            p,
+            px,
+            pw,
+            y,
+            "Turn limit",
+            str(sc.turns) if sc.turns else "none",
+            lambda: adj("turns", -1),
+            lambda: adj("turns", 1),
+            "turns",
+        )
+        y = self._stepper(
+            p,
+            px,
+            pw,
+            y,
+            "Victory points",
+            str(sc.victory_points),
+            lambda: adj("victory_points", -1),
+            lambda: adj("victory_points", 1),
+            "victory points",
+        )
         y -= 26
         text("Variants", px, y + 11, TEXT)
         vw = (pw - 80) / max(1, len(VARIANTS))  # every variant button inside the panel
         for i, v in enumerate(VARIANTS):
-            button(px + 80 + i * vw, y, vw - 4, 22, v, functools.partial(s.toggle_variant, v),
-                   active=v in sc.variants, tip=f"variant {v}", size=9)
+            button(
+                px + 80 + i * vw,
+                y,
+                vw - 4,
+                22,
+                v,
+                functools.partial(s.toggle_variant, v),
+                active=v in sc.variants,
+                tip=f"variant {v}",
+                size=9,
+            )
         # every Event card of the card data plus any the scenario names that the data lacks
         # (issue 17: the list showed 12 of 14 and hid the skirmish's own event); it scrolls
         evs = _event_ids()
         evs = evs + [e for e in sc.events if e not in evs]
         y -= 22
-        text(f"EVENT CARDS  {len(sc.events)} of {len(evs)} in the deck", px, y + 6, DIM, size=8, bold=True,
-             width=pw)
+        text(
+            f"EVENT CARDS  {len(sc.events)} of {len(evs)} in the deck",
+            px,
+            y + 6,
+            DIM,
+            size=8,
+            bold=True,
+            width=pw,
+        )
         y -= 6
         from ..ui.widgets.panel_list import PanelRow
 
         titles = _event_titles()
-        rows = [PanelRow(eid, titles.get(eid, eid), tip=_event_tips().get(eid, ""), checked=eid in sc.events)
-                for eid in evs]
+        rows = [
+            PanelRow(eid, titles.get(eid, eid), tip=_event_tips().get(eid, ""), checked=eid in sc.events)
+            for eid in evs
+        ]
         lst = self.palette_list("events")  # type: ignore[attr-defined]
         lst.paint(p, px, bottom, pw, max(22.0, y - bottom), rows, None, s.toggle_event, size=9 * PT)
 
@@ -343,23 +481,40 @@ class EditorPanelsMixin:
         side = s.side
         y -= 26
         for i, sd in enumerate(SIDES):
-            button(px + i * (pw / 2), y, pw / 2 - 4, 22, sd.capitalize(), functools.partial(self._side, sd),
-                   active=side == sd, tip=f"side {sd}")
+            button(
+                px + i * (pw / 2),
+                y,
+                pw / 2 - 4,
+                22,
+                sd.capitalize(),
+                functools.partial(self._side, sd),
+                active=side == sd,
+                tip=f"side {sd}",
+            )
         y -= 14
         z = len(sc.deploy_of(side))
         n = sum(1 for u in sc.units if u.side == side)
         rect(px, y - 5, 10, 10, SIDE_COLOURS[side])
-        text(f"zone {z} hexes (D) · {n} starting unit{'s' if n != 1 else ''} (N)", px + 16, y, TEXT if z else ERROR,
-             size=9, width=pw - 16)
+        text(
+            f"zone {z} hexes (D) · {n} starting unit{'s' if n != 1 else ''} (N)",
+            px + 16,
+            y,
+            TEXT if z else ERROR,
+            size=9,
+            width=pw - 16,
+        )
         y -= 6
         budget = sc.rest_value("sides", side, "budget")
         res = list(sc.rest_value("sides", side, "reserves") or [])
         hand = list(sc.rest_value("sides", side, "hand") or [])
-        shown_budget = f"{budget} points" if budget is not None else ("none: the fixed Reserves below" if res else "")
+        shown_budget = (
+            f"{budget} points" if budget is not None else ("none: the fixed Reserves below" if res else "")
+        )
         y = self._field_row(p, px, pw, y, "Budget", shown_budget, "budget", tip="edit budget")
         hs = sc.rest_value("sides", side, "hand_size")
-        y = self._field_row(p, px, pw, y, "Hand size", str(hs) if hs is not None else "4 (rule default, R5.2)",
-                            "hand_size")
+        y = self._field_row(
+            p, px, pw, y, "Hand size", str(hs) if hs is not None else "4 (rule default, R5.2)", "hand_size"
+        )
         # the artillery block at the bottom; the Reserves and the starting hand share what is
         # left between, each a scrolling list (a click on a card takes it out)
         art_top = bottom + 4 + 24 + 3 * 26 + 20
@@ -373,17 +528,32 @@ class EditorPanelsMixin:
             pts = sum(cost.get(c, 0) for c in lst)
             label = "RESERVES" if target == "reserves" else "STARTING HAND"
             text(f"{label}  {len(lst)} cards · {pts} pts", px, y + 4, DIM, size=8, bold=True, width=pw - 70)
-            button(px + pw - 64, y - 4, 64, 18, "+ card…", functools.partial(self.open_cards, target),  # type: ignore[attr-defined]
-                   tip=f"add {target}", size=8)
+            button(
+                px + pw - 64,
+                y - 4,
+                64,
+                18,
+                "+ card…",
+                functools.partial(self.open_cards, target),  # type: ignore[attr-defined]
+                tip=f"add {target}",
+                size=8,
+            )
             y -= 8
             where = "the Reserves" if target == "reserves" else "the starting hand"
-            rows = [PanelRow(str(i), _card_info().get(cid, (cid,))[0], hotkey="×",
-                             tip=f"{_card_info().get(cid, (cid,))[0]} ({cid}): click to take it out of {where}")
-                    for i, cid in enumerate(lst)]
+            rows = [
+                PanelRow(
+                    str(i),
+                    _card_info().get(cid, (cid,))[0],
+                    hotkey="×",
+                    tip=f"{_card_info().get(cid, (cid,))[0]} ({cid}): click to take it out of {where}",
+                )
+                for i, cid in enumerate(lst)
+            ]
             pl = self.palette_list(target)  # type: ignore[attr-defined]
             pl.row_h = 18.0
             lh = max(18.0, h - 28)
-            pl.paint(p, px, y - lh, pw, lh, rows, None, functools.partial(self._remove_card, target), size=8 * PT)  # type: ignore[attr-defined]
+            remove = functools.partial(self._remove_card, target)  # type: ignore[attr-defined]
+            pl.paint(p, px, y - lh, pw, lh, rows, None, remove, size=8 * PT)
             y -= lh + 4
         art = sc.artillery_of(side)
         y = art_top
@@ -393,22 +563,60 @@ class EditorPanelsMixin:
         y -= 24
         cur = art.weapon_json if art is not None else None
         i = profiles.index(cur) if cur in profiles else -1
-        button(px, y, 22, 22, "‹", functools.partial(self._profile, profiles, i - 1 if i >= 0 else len(profiles) - 1),
-               tip="weapon previous")
-        button(px + pw - 22, y, 22, 22, "›", functools.partial(self._profile, profiles, i + 1), tip="weapon next")
+        button(
+            px,
+            y,
+            22,
+            22,
+            "‹",
+            functools.partial(self._profile, profiles, i - 1 if i >= 0 else len(profiles) - 1),
+            tip="weapon previous",
+        )
+        button(
+            px + pw - 22, y, 22, 22, "›", functools.partial(self._profile, profiles, i + 1), tip="weapon next"
+        )
         name = art.weapon.get("name", "?") if art is not None else "no weapon (choose a profile or type one)"
         button(px + 26, y, pw - 52, 22, "", functools.partial(self.open_field, "weapon"), tip="edit weapon")  # type: ignore[attr-defined]
         text(name, px + 32, y + 11, TEXT if art else DIM, size=8, width=pw - 64)
         from ..rules.terrain_effects import default_effects
 
         adj = s.adjust_setting
-        y = self._stepper(p, px, pw, y, "  missions", str(art.missions if art else 0), lambda: adj("missions", -1),
-                          lambda: adj("missions", 1), "missions")
-        y = self._stepper(p, px, pw, y, "  per turn", str(art.per_turn if art else "-"), lambda: s.adjust_per_turn(-1),
-                          lambda: s.adjust_per_turn(1), "per turn")
-        hit = art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(side)
-        self._stepper(p, px, pw, y, "  hits on d6", f"{hit}+", lambda: adj("hit_on", -1), lambda: adj("hit_on", 1),
-                      "hit on")
+        y = self._stepper(
+            p,
+            px,
+            pw,
+            y,
+            "  missions",
+            str(art.missions if art else 0),
+            lambda: adj("missions", -1),
+            lambda: adj("missions", 1),
+            "missions",
+        )
+        y = self._stepper(
+            p,
+            px,
+            pw,
+            y,
+            "  per turn",
+            str(art.per_turn if art else "-"),
+            lambda: s.adjust_per_turn(-1),
+            lambda: s.adjust_per_turn(1),
+            "per turn",
+        )
+        hit = (
+            art.hit_on if art is not None and art.hit_on is not None else default_effects().side_hit_on(side)
+        )
+        self._stepper(
+            p,
+            px,
+            pw,
+            y,
+            "  hits on d6",
+            f"{hit}+",
+            lambda: adj("hit_on", -1),
+            lambda: adj("hit_on", 1),
+            "hit on",
+        )
 
     def _page_places(self, p: Painter, px: float, pw: float, y: float, bottom: float) -> None:
         """Objectives (a scrolling list; click one to edit its name, points and holder) and
@@ -423,33 +631,70 @@ class EditorPanelsMixin:
         y -= 18
         text(f"OBJECTIVES  {len(sc.objectives)}  (G: click a hex)", px, y, DIM, size=8, bold=True, width=pw)
         y -= 8
-        rows = [PanelRow(m.label(ob.hex), f"{m.label(ob.hex)}  {ob.name or '(no name)'}",
-                         f"{ob.points} VP · {ob.holder or 'nobody'}",
-                         tip=f"objective {m.label(ob.hex)}: {ob.points} victory points, held by {ob.holder or 'nobody'}"
-                             " at start (R10.2); click to edit")
-                for ob in sc.objectives]
+        rows = [
+            PanelRow(
+                m.label(ob.hex),
+                f"{m.label(ob.hex)}  {ob.name or '(no name)'}",
+                f"{ob.points} VP · {ob.holder or 'nobody'}",
+                tip=f"objective {m.label(ob.hex)}: {ob.points} victory points, held by {ob.holder or 'nobody'}"
+                " at start (R10.2); click to edit",
+            )
+            for ob in sc.objectives
+        ]
         lst = self.palette_list("objectives")  # type: ignore[attr-defined]
         lst.name = "objective"
         oh = lists_h * 0.5
-        lst.paint(p, px, y - oh, pw, oh, rows, m.label(s.objective) if s.objective is not None else None,
-                  lambda lab: self._choose_objective(Hex.from_label(lab)), size=9 * PT)
+        lst.paint(
+            p,
+            px,
+            y - oh,
+            pw,
+            oh,
+            rows,
+            m.label(s.objective) if s.objective is not None else None,
+            lambda lab: self._choose_objective(Hex.from_label(lab)),
+            size=9 * PT,
+        )
         y -= oh + 4
         if o is not None:
             y = self._field_row(p, px, pw, y - 4, "Name", o.name, "objective_name")
             y = self._field_row(p, px, pw, y, "Points", str(o.points), "objective_points")
             y -= 24
             text("Held at start", px, y + 11, DIM, size=8)
-            button(px + 92, y, pw - 92, 22, (o.holder or "nobody").capitalize(), s.cycle_holder, tip="objective holder")
+            button(
+                px + 92,
+                y,
+                pw - 92,
+                22,
+                (o.holder or "nobody").capitalize(),
+                s.cycle_holder,
+                tip="objective holder",
+            )
         areas = sc.areas()
         y -= 24
         text(f"AREAS  {len(areas)}", px, y, DIM, size=8, bold=True)
-        button(px + pw - 150, y - 9, 150, 18, "+ area from selection…", functools.partial(self.open_field, "area_name"),  # type: ignore[attr-defined]
-               tip="add area", size=8, enabled=bool(s.selection))
+        button(
+            px + pw - 150,
+            y - 9,
+            150,
+            18,
+            "+ area from selection…",
+            functools.partial(self.open_field, "area_name"),  # type: ignore[attr-defined]
+            tip="add area",
+            size=8,
+            enabled=bool(s.selection),
+        )
         y -= 14
-        arows = [PanelRow(name, f"{name}: {', '.join(specs)}", hotkey="×",
-                          tip=f"area {name}: {', '.join(specs)}; click to remove it (Ctrl+Z brings it back)",
-                          swatch=functools.partial(_area_swatch, _area_colour(name)))
-                 for name, specs in areas.items()]
+        arows = [
+            PanelRow(
+                name,
+                f"{name}: {', '.join(specs)}",
+                hotkey="×",
+                tip=f"area {name}: {', '.join(specs)}; click to remove it (Ctrl+Z brings it back)",
+                swatch=functools.partial(_area_swatch, _area_colour(name)),
+            )
+            for name, specs in areas.items()
+        ]
         al = self.palette_list("areas")  # type: ignore[attr-defined]
         al.name, al.row_h = "remove area", 18.0
         al.paint(p, px, bottom, pw, max(18.0, y - bottom), arows, None, s.remove_area, size=8 * PT)
@@ -505,7 +750,9 @@ class EditorPanelsMixin:
         if cut:
             p.widget(0, STATUS_H - 28, W, 28, None, "status message")
             if p.hovered(0, STATUS_H - 28, W, 28):
-                paint_tooltip(p, atlas, status, p.mouse, Rect(0, 0, W, self.get_size()[1]), width=min(600.0, W - 20))
+                paint_tooltip(
+                    p, atlas, status, p.mouse, Rect(0, 0, W, self.get_size()[1]), width=min(600.0, W - 20)
+                )
 
     def _make_dialog(self, kind: str) -> Dialog:
         if kind == "quit":

@@ -37,8 +37,15 @@ PALETTE_KINDS = ("terrain", "features", "units")
 class _FormField(TextField):
     """A text field that reports every change (the dialog re-checks what was typed)."""
 
-    def __init__(self, text: str, on_change: Callable[[str], Any], on_enter: Callable[[str], Any], tip: str,
-                 allowed: Callable[[str], bool] | None = None, max_length: int | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        on_change: Callable[[str], Any],
+        on_enter: Callable[[str], Any],
+        tip: str,
+        allowed: Callable[[str], bool] | None = None,
+        max_length: int | None = None,
+    ) -> None:
         super().__init__(text, on_enter=on_enter, tip=tip, allowed=allowed, max_length=max_length)
         self.on_change = on_change
 
@@ -63,7 +70,9 @@ class _AnchorGrid(Element):
         self.buttons: list[Button] = []
         glyphs = ("↖", "↑", "↗", "←", "•", "→", "↙", "↓", "↘")
         for a, g in zip(ANCHORS, glyphs, strict=True):
-            b = Button(g, functools.partial(choose, a), active=a == current, tip=f"anchor {a}", align="center")
+            b = Button(
+                g, functools.partial(choose, a), active=a == current, tip=f"anchor {a}", align="center"
+            )
             b.focusable = False  # a click keeps the keyboard in the size field: Enter resizes
             self.add(b)
             self.buttons.append(b)
@@ -82,8 +91,14 @@ class _Form(Element):
 
     ROW = 34.0
 
-    def __init__(self, rows: Sequence[tuple[str, Element]], side: Element | None = None, side_w: float = 0.0,
-                 side_label: str = "", note: str = "") -> None:
+    def __init__(
+        self,
+        rows: Sequence[tuple[str, Element]],
+        side: Element | None = None,
+        side_w: float = 0.0,
+        side_label: str = "",
+        note: str = "",
+    ) -> None:
         super().__init__(tip="form")
         self.rows, self.note = rows, note
         for _, e in rows:
@@ -95,7 +110,10 @@ class _Form(Element):
     @property
     def height(self) -> float:
         """Points the form needs."""
-        return max(len(self.rows) * self.ROW + (20 if self.note else 0), 3 * 30.0 + 18 if self.side is not None else 0.0)
+        return max(
+            len(self.rows) * self.ROW + (20 if self.note else 0),
+            3 * 30.0 + 18 if self.side is not None else 0.0,
+        )
 
     def layout(self, rect: Rect) -> None:
         """Rows from the top; the side element at the right."""
@@ -116,7 +134,14 @@ class _Form(Element):
         if self.note:
             from ..ui.widgets import ellipsize
 
-            p.text(ellipsize(p.atlas, self.note, self.rect.w, 11.0), self.rect.x, self.rect.y + 8, 11.0, T.DIM, z=z)
+            p.text(
+                ellipsize(p.atlas, self.note, self.rect.w, 11.0),
+                self.rect.x,
+                self.rect.y + 8,
+                11.0,
+                T.DIM,
+                z=z,
+            )
 
 
 def _digits(ch: str) -> bool:
@@ -152,7 +177,9 @@ def parse_new_map(rules: Any, name: str, width: str, height: str, terrain: str) 
     for tt in rules.types:
         if t in (tt.key.lower(), tt.name.lower(), tt.code.lower()):
             return (name.strip(), size[0], size[1], tt.key)
-    raise ValueError(f"base terrain: expected one of {', '.join(tt.key for tt in rules.types)}, got {terrain!r}")
+    raise ValueError(
+        f"base terrain: expected one of {', '.join(tt.key for tt in rules.types)}, got {terrain!r}"
+    )
 
 
 class EditorPanesMixin:
@@ -189,10 +216,15 @@ class EditorPanesMixin:
         if not hasattr(self, "_lists"):
             self._lists = {}
         if kind not in self._lists:
-            hint = {"terrain": "search terrain (Ctrl+F)", "features": "search wrecks (Ctrl+F)",
-                    "units": "search unit cards (Ctrl+F)"}
+            hint = {
+                "terrain": "search terrain (Ctrl+F)",
+                "features": "search wrecks (Ctrl+F)",
+                "units": "search unit cards (Ctrl+F)",
+            }
             name = f"palette {kind}" if kind in PALETTE_KINDS else {"events": "event"}.get(kind, kind)
-            self._lists[kind] = PanelList(name, searchable=kind in PALETTE_KINDS, placeholder=hint.get(kind, ""))
+            self._lists[kind] = PanelList(
+                name, searchable=kind in PALETTE_KINDS, placeholder=hint.get(kind, "")
+            )
         return self._lists[kind]
 
     def focused_list(self) -> PanelList | None:
@@ -216,21 +248,47 @@ class EditorPanesMixin:
         lst = self.palette_list(kind)
         if kind == "terrain":
             rules = self.doc.map.rules
-            rows = [PanelRow(e.key, e.name, e.detail, terrain_tip(rules, e.key), f"{e.group} {e.code}",
-                             functools.partial(_hex_swatch, e.colour, e.edge), e.hotkey) for e in self.palette]
+            rows = [
+                PanelRow(
+                    e.key,
+                    e.name,
+                    e.detail,
+                    terrain_tip(rules, e.key),
+                    f"{e.group} {e.code}",
+                    functools.partial(_hex_swatch, e.colour, e.edge),
+                    e.hotkey,
+                )
+                for e in self.palette
+            ]
             return lst, rows, s.terrain if s.tool in ("brush", "line", "fill") else None, self._pick_terrain
         if kind == "features":
-            rows = [PanelRow(w.id, f"{w.id}  {w.nationality}", (w.caption + (" · LOS" if w.los else "")),
-                             wreck_tip(w), "wreck", functools.partial(_wreck_swatch, w.los, w.applies))
-                    for w in self.wrecks]
+            rows = [
+                PanelRow(
+                    w.id,
+                    f"{w.id}  {w.nationality}",
+                    (w.caption + (" · LOS" if w.los else "")),
+                    wreck_tip(w),
+                    "wreck",
+                    functools.partial(_wreck_swatch, w.los, w.applies),
+                )
+                for w in self.wrecks
+            ]
             return lst, rows, s.wreck if s.tool == "wreck" else None, self._pick_wreck
         from .panels import SIDE_COLOURS
 
         details = _unit_details(s.side)
         cur = s.current_unit()
-        rows = [PanelRow(cid, name, details.get(cid, ("", ""))[0], details.get(cid, ("", name))[1], s.side,
-                         functools.partial(_unit_swatch, SIDE_COLOURS[s.side]))
-                for cid, name, _crew in s.units.get(s.side, [])]
+        rows = [
+            PanelRow(
+                cid,
+                name,
+                details.get(cid, ("", ""))[0],
+                details.get(cid, ("", name))[1],
+                s.side,
+                functools.partial(_unit_swatch, SIDE_COLOURS[s.side]),
+            )
+            for cid, name, _crew in s.units.get(s.side, [])
+        ]
         return lst, rows, cur[0] if cur is not None and s.tool == "unit" else None, self._pick_unit
 
     def _remove_card(self, target: str, index: str) -> None:
@@ -264,8 +322,10 @@ class EditorPanesMixin:
 
     def palette_state(self) -> Any:
         """What the palettes show (the panels repaint when it changes)."""
-        return (self.palette_kind,) + tuple((k, v.query, v.offset, v.cursor, v.focused)
-                                            for k, v in sorted(getattr(self, "_lists", {}).items()))
+        return (self.palette_kind,) + tuple(
+            (k, v.query, v.offset, v.cursor, v.focused)
+            for k, v in sorted(getattr(self, "_lists", {}).items())
+        )
 
     # -- minimap ----------------------------------------------------------------------------
     def minimap_now(self) -> Minimap:
@@ -276,8 +336,11 @@ class EditorPanesMixin:
             self._minimap = Minimap()
         if self._minimap_key != k:
             self._minimap_key = k
-            self._minimap.set_cells(*minimap_cells(m, self.looks, self.mapview.layout),
-                                    self.mapview.world_bounds(), self.mapview.layout.size)
+            self._minimap.set_cells(
+                *minimap_cells(m, self.looks, self.mapview.layout),
+                self.mapview.world_bounds(),
+                self.mapview.layout.size,
+            )
         return self._minimap
 
     def _minimap_click(self) -> None:
@@ -302,7 +365,9 @@ class EditorPanesMixin:
 
         v = self.mapview
         px = v.layout.size * v.camera.zoom * v.camera.pixel_ratio
-        return bool(self.session.show_labels and v.atlas.cap_height * v.looks.label_height * px < MIN_LABEL_PX)
+        return bool(
+            self.session.show_labels and v.atlas.cap_height * v.looks.label_height * px < MIN_LABEL_PX
+        )
 
     def camera_state(self) -> tuple[float, float, float]:
         """Camera centre and zoom (the minimap's frame follows them)."""
@@ -345,17 +410,39 @@ class EditorPanesMixin:
             self._refresh_form_message()
             self._ui_key = None
 
-        wf = _FormField(f["width"], functools.partial(changed, "width"), lambda _t: self._resize_confirm(),
-                        "resize width", allowed=_digits, max_length=3)
-        hf = _FormField(f["height"], functools.partial(changed, "height"), lambda _t: self._resize_confirm(),
-                        "resize height", allowed=_digits, max_length=3)
+        wf = _FormField(
+            f["width"],
+            functools.partial(changed, "width"),
+            lambda _t: self._resize_confirm(),
+            "resize width",
+            allowed=_digits,
+            max_length=3,
+        )
+        hf = _FormField(
+            f["height"],
+            functools.partial(changed, "height"),
+            lambda _t: self._resize_confirm(),
+            "resize height",
+            allowed=_digits,
+            max_length=3,
+        )
         grid = _AnchorGrid(f["anchor"], choose)
-        form = _Form([("Width (hexes)", wf), ("Height (hexes)", hf)], side=grid, side_w=150,
-                     side_label="Anchor (content stays)")
+        form = _Form(
+            [("Width (hexes)", wf), ("Height (hexes)", hf)],
+            side=grid,
+            side_w=150,
+            side_label="Anchor (content stays)",
+        )
         ok, msg = self.resize_message()
-        d = Dialog(f"Resize map  ({self.doc.map.width} × {self.doc.map.height})", msg,
-                   [("Resize  (Enter)", self._resize_confirm), ("Cancel  (Esc)", self._close_modal)],
-                   body=[form], shade=120, width=600, body_h=form.height)
+        d = Dialog(
+            f"Resize map  ({self.doc.map.width} × {self.doc.map.height})",
+            msg,
+            [("Resize  (Enter)", self._resize_confirm), ("Cancel  (Esc)", self._close_modal)],
+            body=[form],
+            shade=120,
+            width=600,
+            body_h=form.height,
+        )
         self._form_dialog = d
         return d
 
@@ -397,7 +484,9 @@ class EditorPanesMixin:
         """``(ok, text)``: the map the typed values make, or what is wrong with them."""
         f = self._form
         try:
-            name, w, h, t = parse_new_map(self.doc.map.rules, f["name"], f["width"], f["height"], f["terrain"])
+            name, w, h, t = parse_new_map(
+                self.doc.map.rules, f["name"], f["width"], f["height"], f["terrain"]
+            )
         except ValueError as exc:
             return (False, f"✗ {exc}")
         tname = self.doc.map.rules.by_key(t).name
@@ -413,19 +502,51 @@ class EditorPanesMixin:
 
         go = lambda _t: self._new_map_confirm()  # noqa: E731
         fields = [
-            ("Name", _FormField(f["name"], functools.partial(changed, "name"), go, "new name", max_length=80)),
-            ("Width (hexes)", _FormField(f["width"], functools.partial(changed, "width"), go, "new width",
-                                         allowed=_digits, max_length=3)),
-            ("Height (hexes)", _FormField(f["height"], functools.partial(changed, "height"), go, "new height",
-                                          allowed=_digits, max_length=3)),
-            ("Base terrain", _FormField(f["terrain"], functools.partial(changed, "terrain"), go, "new terrain",
-                                        max_length=40)),
+            (
+                "Name",
+                _FormField(f["name"], functools.partial(changed, "name"), go, "new name", max_length=80),
+            ),
+            (
+                "Width (hexes)",
+                _FormField(
+                    f["width"],
+                    functools.partial(changed, "width"),
+                    go,
+                    "new width",
+                    allowed=_digits,
+                    max_length=3,
+                ),
+            ),
+            (
+                "Height (hexes)",
+                _FormField(
+                    f["height"],
+                    functools.partial(changed, "height"),
+                    go,
+                    "new height",
+                    allowed=_digits,
+                    max_length=3,
+                ),
+            ),
+            (
+                "Base terrain",
+                _FormField(
+                    f["terrain"], functools.partial(changed, "terrain"), go, "new terrain", max_length=40
+                ),
+            ),
         ]
         keys = ", ".join(t.key for t in self.doc.map.rules.types)
         form = _Form(fields, note=f"terrain: {keys}")
         _, msg = self.new_map_message()
-        d = Dialog("New map", msg, [("Create  (Enter)", self._new_map_confirm), ("Cancel  (Esc)", self._close_modal)],
-                   body=[form], shade=120, width=700, body_h=form.height)
+        d = Dialog(
+            "New map",
+            msg,
+            [("Create  (Enter)", self._new_map_confirm), ("Cancel  (Esc)", self._close_modal)],
+            body=[form],
+            shade=120,
+            width=700,
+            body_h=form.height,
+        )
         self._form_dialog = d
         return d
 
@@ -441,7 +562,9 @@ class EditorPanesMixin:
         name, w, h, t = parse_new_map(self.doc.map.rules, f["name"], f["width"], f["height"], f["terrain"])
         self._close_modal()
         self._replace_document(EditorDocument.new(w, h, fill=t, name=name))
-        self.session.say(f"New map {name}: {w} × {h} hexes of {self.doc.map.rules.by_key(t).name} (Ctrl+S saves)")
+        self.session.say(
+            f"New map {name}: {w} × {h} hexes of {self.doc.map.rules.by_key(t).name} (Ctrl+S saves)"
+        )
 
 
 def minimap_cells(m: Any, looks: Any, layout: Any) -> tuple[Any, Any, Any]:
@@ -454,8 +577,9 @@ def minimap_cells(m: Any, looks: Any, layout: Any) -> tuple[Any, Any, Any]:
     xs, ys = hex_centres(m.width, m.height, layout)
     keys = [t.key for t in m.rules.types]
     level = np.clip(m.level.astype(np.int64), -32, 31)
-    code = ((m.terrain.astype(np.int64) * 64 + level + 32) * 2 + m.road.astype(np.int64)) * 2 \
-        + m.rubble.astype(np.int64)
+    code = (
+        (m.terrain.astype(np.int64) * 64 + level + 32) * 2 + m.road.astype(np.int64)
+    ) * 2 + m.rubble.astype(np.int64)
     cols = np.zeros((m.height, m.width, 4), np.uint8)
     for c in np.unique(code):
         v = int(c)
@@ -475,7 +599,14 @@ def _hex_swatch(colour: Any, edge: Any, p: Any, cx: float, cy: float, r: float) 
 
 def _wreck_swatch(los: bool, applies: str, p: Any, cx: float, cy: float, r: float) -> None:
     p.rect(cx - r, cy - r * 0.8, cx + r, cy + r * 0.8, (77, 75, 69, 255))
-    p.frame(cx - r, cy - r * 0.8, cx + r, cy + r * 0.8, 1.0, (232, 90, 74, 255) if applies == "soft" else (20, 20, 20, 255))
+    p.frame(
+        cx - r,
+        cy - r * 0.8,
+        cx + r,
+        cy + r * 0.8,
+        1.0,
+        (232, 90, 74, 255) if applies == "soft" else (20, 20, 20, 255),
+    )
     if los:
         p.circle(cx + r * 0.5, cy + r * 0.3, 2.5, (240, 236, 224, 255))
 
@@ -496,5 +627,8 @@ def _unit_details(side: str) -> dict[str, tuple[str, str]]:
         return {}
     out = {}
     for u in cs.side_units(side, crews=True):
-        out[u.id] = (f"{u.unit_type.replace('_', ' ')} · {u.cost} VP", f"{u.name} ({u.id}): {u.help_text(cs)}")
+        out[u.id] = (
+            f"{u.unit_type.replace('_', ' ')} · {u.cost} VP",
+            f"{u.name} ({u.id}): {u.help_text(cs)}",
+        )
     return out

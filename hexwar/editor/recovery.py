@@ -90,9 +90,14 @@ class Autosaver:
         wall_clock: seconds since the epoch, for the "saved at" shown to the user.
     """
 
-    def __init__(self, doc: EditorDocument, clock: Callable[[], float] = time.monotonic,
-                 interval: float = AUTOSAVE_SECONDS, folder: str | os.PathLike[str] | None = None,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        doc: EditorDocument,
+        clock: Callable[[], float] = time.monotonic,
+        interval: float = AUTOSAVE_SECONDS,
+        folder: str | os.PathLike[str] | None = None,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
         self.doc = doc
         self.clock = clock
         self.wall_clock = wall_clock
@@ -210,7 +215,9 @@ class Recovery:
             try:
                 sc = ScenarioDraft.from_json(data["scenario"])
             except (KeyError, TypeError, AttributeError) as exc:
-                raise ValidationError([Problem(str(self.path), "scenario", f"broken scenario data: {exc}")]) from None
+                raise ValidationError(
+                    [Problem(str(self.path), "scenario", f"broken scenario data: {exc}")]
+                ) from None
         doc = EditorDocument(m, path=self.document_path, scenario=sc)
         doc.stack._clean = None  # unsaved changes
         return doc
@@ -220,8 +227,9 @@ class Recovery:
         _unlink(self.path)
 
 
-def find_recoveries(document_path: str | os.PathLike[str] | None,
-                    folder: str | os.PathLike[str] | None = None) -> list[Recovery]:
+def find_recoveries(
+    document_path: str | os.PathLike[str] | None, folder: str | os.PathLike[str] | None = None
+) -> list[Recovery]:
     """Recovery files for ``document_path`` (or, with ``None``, for untitled documents) whose
     editor is no longer running, newest first. Broken files are skipped."""
     d = Path(folder) if folder is not None else recovery_dir()
@@ -242,7 +250,13 @@ def find_recoveries(document_path: str | os.PathLike[str] | None,
         if isinstance(pid, int) and _pid_alive(pid):
             continue
         dp = data.get("document_path")
-        out.append((p.stat().st_mtime, Recovery(p, Path(dp) if dp else None, str(data.get("saved_at", "")),
-                                                str(data.get("kind", "map")))))
+        out.append(
+            (
+                p.stat().st_mtime,
+                Recovery(
+                    p, Path(dp) if dp else None, str(data.get("saved_at", "")), str(data.get("kind", "map"))
+                ),
+            )
+        )
     out.sort(key=lambda x: -x[0])
     return [r for _, r in out]

@@ -116,9 +116,12 @@ def resize_plan(m: BattleMap, scenario: Any, width: int, height: int, anchor: st
     left, right, top, bottom = anchor_margins(m, width, height, anchor)
     t = resize_translation(left, top)
     parts = []
-    for n, words in ((left, ("column on the left", "columns on the left")),
-                     (right, ("column on the right", "columns on the right")),
-                     (top, ("row at the top", "rows at the top")), (bottom, ("row at the bottom", "rows at the bottom"))):
+    for n, words in (
+        (left, ("column on the left", "columns on the left")),
+        (right, ("column on the right", "columns on the right")),
+        (top, ("row at the top", "rows at the top")),
+        (bottom, ("row at the bottom", "rows at the bottom")),
+    ):
         if n:
             parts.append(("adds " if n > 0 else "trims ") + _side_words(n, *words))
     if not parts:
@@ -165,8 +168,10 @@ def scenario_areas(scenario: Any, m: BattleMap) -> dict[str, tuple[Hex, ...]]:
     """The scenario's ``[areas]`` as hexes (read by the game's own parser; broken ones empty)."""
     from ..game.areas import parse_area_hexes
 
-    return {name: parse_area_hexes(specs, m, f"areas.{name}", lambda w, e: None)
-            for name, specs in scenario.areas().items()}
+    return {
+        name: parse_area_hexes(specs, m, f"areas.{name}", lambda w, e: None)
+        for name, specs in scenario.areas().items()
+    }
 
 
 def moved_scenario(scenario: Any, old: BattleMap, new: BattleMap, t: Hex) -> Any:

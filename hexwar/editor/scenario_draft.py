@@ -178,7 +178,9 @@ class ScenarioDraft:
             "seed": pop(sc, "seed", 0, int),
             "turns": pop(sc, "turns", 0, int),
             "victory_points": pop(sc, "victory_points", 51, int),
-            "variants": tuple(v for v in pop(sc, "rules", [], list) if isinstance(v, str) and v != "standard"),
+            "variants": tuple(
+                v for v in pop(sc, "rules", [], list) if isinstance(v, str) and v != "standard"
+            ),
             "events": tuple(e for e in pop(sc, "events", [], list) if isinstance(e, str)),
         }
         sides = rest.get("sides", {}) if isinstance(rest.get("sides"), dict) else {}
@@ -209,12 +211,14 @@ class ScenarioDraft:
                 units.append(UnitPlacement(side, u["card"], hx, crew))
             a = t.pop("artillery", None)
             if isinstance(a, dict) and isinstance(a.get("weapon"), dict):
-                arts.append(ArtilleryDraft(
-                    missions=int(a.get("missions", 0)) if isinstance(a.get("missions"), int) else 0,
-                    weapon_json=json.dumps(a["weapon"], sort_keys=True),
-                    per_turn=int(a.get("per_turn", 1)) if isinstance(a.get("per_turn", 1), int) else 1,
-                    hit_on=a.get("hit_on") if isinstance(a.get("hit_on"), int) else None,
-                ))
+                arts.append(
+                    ArtilleryDraft(
+                        missions=int(a.get("missions", 0)) if isinstance(a.get("missions"), int) else 0,
+                        weapon_json=json.dumps(a["weapon"], sort_keys=True),
+                        per_turn=int(a.get("per_turn", 1)) if isinstance(a.get("per_turn", 1), int) else 1,
+                        hit_on=a.get("hit_on") if isinstance(a.get("hit_on"), int) else None,
+                    )
+                )
             else:
                 if a is not None:
                     warnings.append(f"sides.{side}.artillery: dropped {a!r} (no weapon table)")
@@ -225,8 +229,14 @@ class ScenarioDraft:
         objs = rest.pop("objectives", [])
         for o in objs if isinstance(objs, list) else []:
             try:
-                objectives.append(ObjectiveDraft(Hex.from_label(o["hex"]), str(o.get("name", "")),
-                                                 int(o.get("points", 0)), o.get("holder")))
+                objectives.append(
+                    ObjectiveDraft(
+                        Hex.from_label(o["hex"]),
+                        str(o.get("name", "")),
+                        int(o.get("points", 0)),
+                        o.get("holder"),
+                    )
+                )
             except (HexLabelError, KeyError, TypeError, ValueError) as exc:
                 warnings.append(f"objectives: dropped {o!r} ({exc})")
         # normalise what to_data() writes back anyway, so from_data(to_data(d)) == d
@@ -238,8 +248,15 @@ class ScenarioDraft:
             rest["sides"] = {k: v for k, v in rest["sides"].items() if v != {}}
             if not rest["sides"]:
                 del rest["sides"]
-        return cls(rest_json=json.dumps(rest, sort_keys=True), deploy=tuple(deploy), units=tuple(units),
-                   artillery=tuple(arts), objectives=tuple(objectives), warnings=tuple(warnings), **kw)
+        return cls(
+            rest_json=json.dumps(rest, sort_keys=True),
+            deploy=tuple(deploy),
+            units=tuple(units),
+            artillery=tuple(arts),
+            objectives=tuple(objectives),
+            warnings=tuple(warnings),
+            **kw,
+        )
 
     # -- queries -----------------------------------------------------------------------
     @staticmethod
@@ -355,7 +372,17 @@ class ScenarioDraft:
         Raises:
             MapError: for another field name.
         """
-        allowed = {"turns", "victory_points", "variants", "events", "name", "id", "description", "seed", "map_ref"}
+        allowed = {
+            "turns",
+            "victory_points",
+            "variants",
+            "events",
+            "name",
+            "id",
+            "description",
+            "seed",
+            "map_ref",
+        }
         for k in kw:
             if k not in allowed:
                 raise MapError(f"unknown scenario setting {k!r}; expected one of {sorted(allowed)}")
@@ -404,16 +431,24 @@ class ScenarioDraft:
     def areas(self) -> dict[str, list[str]]:
         """The ``[areas]`` table: area name -> hex labels and ranges, as written."""
         a = self.rest_value("areas")
-        return {str(k): [str(x) for x in v] for k, v in a.items() if isinstance(v, list)} if isinstance(a, dict) else {}
+        return (
+            {str(k): [str(x) for x in v] for k, v in a.items() if isinstance(v, list)}
+            if isinstance(a, dict)
+            else {}
+        )
 
     def translated(self, t: Hex, m: BattleMap) -> ScenarioDraft:
         """Every hex moved by ``t`` (a map resize); hexes then off map ``m`` are dropped."""
+
         def mv(h: Hex) -> Hex:
             return h + t
 
         deploy = tuple(frozenset(mv(h) for h in z if m.in_bounds(mv(h))) for z in self.deploy)
-        units = tuple(replace(u, hex=None if u.hex is None else mv(u.hex))
-                      for u in self.units if u.hex is None or m.in_bounds(mv(u.hex)))
+        units = tuple(
+            replace(u, hex=None if u.hex is None else mv(u.hex))
+            for u in self.units
+            if u.hex is None or m.in_bounds(mv(u.hex))
+        )
         objs = tuple(replace(o, hex=mv(o.hex)) for o in self.objectives if m.in_bounds(mv(o.hex)))
         return replace(self, deploy=deploy, units=units, objectives=objs)
 
@@ -555,6 +590,7 @@ def zone_specs(hexes: Iterable[Hex]) -> list[str]:
 # Loading and saving with the map
 # ---------------------------------------------------------------------------------------------
 
+
 def _game_scenario() -> Any:
     try:
         from ..game import scenario as gs
@@ -578,7 +614,9 @@ def resolve_map_ref(value: str, scenario_path: Path) -> Path:
 
     p = gs._resolve_map(value, scenario_path, bad) if gs is not None else None
     if p is None:
-        raise ValidationError(problems or [Problem(str(scenario_path), "scenario.map", "cannot resolve the map")])
+        raise ValidationError(
+            problems or [Problem(str(scenario_path), "scenario.map", "cannot resolve the map")]
+        )
     return Path(p)
 
 
@@ -595,7 +633,9 @@ def load_scenario_draft(path: str | os.PathLike[str]) -> tuple[ScenarioDraft, Ba
     sf = ScenarioFile.load(p)
     draft = replace(ScenarioDraft.from_data(sf.data), source_text=sf.to_text())
     if not draft.map_ref:
-        raise ValidationError([Problem(str(p), "scenario.map", "missing: the editor needs the scenario's map")])
+        raise ValidationError(
+            [Problem(str(p), "scenario.map", "missing: the editor needs the scenario's map")]
+        )
     m = BattleMap.load(resolve_map_ref(draft.map_ref, p))
     return draft, m
 
@@ -630,7 +670,9 @@ def scenario_files(draft: ScenarioDraft, m: BattleMap, scenario_path: Path) -> l
         map_path = cand  # a new map file beside the scenario
     map_text = m.to_text()
     sf = draft.to_file(scenario_path)
-    sf.validate(battlemap=BattleMap.from_json(loads_json(map_text, str(map_path)), str(map_path)), map_path=map_path)
+    sf.validate(
+        battlemap=BattleMap.from_json(loads_json(map_text, str(map_path)), str(map_path)), map_path=map_path
+    )
     out: list[tuple[Path, str]] = []
     try:
         if map_path.read_text(encoding="utf-8") != map_text:

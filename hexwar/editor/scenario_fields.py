@@ -38,11 +38,17 @@ FIELDS: dict[str, tuple[str, str]] = {
     "objective_name": ("Objective name", "1..40 characters"),
     "objective_points": ("Objective points", "0..100 victory points to its holder (R10.2)"),
     "area_name": ("New area from the selection", "a name, 1..40 characters (letters, digits, space, - _)"),
-    "weapon": ("Artillery weapon", "name; infantry/vehicle/gun attack; DI n (R9.1), e.g. 'Battery; 9/13/10; DI 8'"),
+    "weapon": (
+        "Artillery weapon",
+        "name; infantry/vehicle/gun attack; DI n (R9.1), e.g. 'Battery; 9/13/10; DI 8'",
+    ),
 }
 
-_WEAPON = re.compile(r"^\s*(?P<name>[^;]{1,60}?)\s*;\s*(?P<i>\d{1,2})\s*/\s*(?P<v>\d{1,2})\s*/\s*(?P<g>\d{1,2})"
-                     r"\s*;\s*(?:DI\s*)?(?P<di>\d{1,2})\s*(?:;\s*(?:RoF\s*)?(?P<rof>\d)\s*)?$", re.IGNORECASE)
+_WEAPON = re.compile(
+    r"^\s*(?P<name>[^;]{1,60}?)\s*;\s*(?P<i>\d{1,2})\s*/\s*(?P<v>\d{1,2})\s*/\s*(?P<g>\d{1,2})"
+    r"\s*;\s*(?:DI\s*)?(?P<di>\d{1,2})\s*(?:;\s*(?:RoF\s*)?(?P<rof>\d)\s*)?$",
+    re.IGNORECASE,
+)
 _AREA_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
 
 
@@ -168,8 +174,13 @@ def card_entries(side: str) -> tuple[tuple[str, str, str], ...]:
     for u in cs.side_units(side, crews=True):
         if u.unit_type == "aircraft":
             continue
-        out.append((u.id, f"{u.name}  ·  {u.unit_type.replace('_', ' ')}  ·  {u.cost} VP  ·  {u.id}",
-                    f"{u.name} ({u.id}): {u.help_text(cs)}"))
+        out.append(
+            (
+                u.id,
+                f"{u.name}  ·  {u.unit_type.replace('_', ' ')}  ·  {u.cost} VP  ·  {u.id}",
+                f"{u.name} ({u.id}): {u.help_text(cs)}",
+            )
+        )
     return tuple(out)
 
 

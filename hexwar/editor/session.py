@@ -141,8 +141,9 @@ class EditorSession:
         preview: hexes the current drag would change (line, rectangle, deploy paint).
     """
 
-    def __init__(self, doc: EditorDocument,
-                 units: dict[str, list[tuple[str, str, str | None]]] | None = None) -> None:
+    def __init__(
+        self, doc: EditorDocument, units: dict[str, list[tuple[str, str, str | None]]] | None = None
+    ) -> None:
         self.doc = doc
         self.tool = "brush"
         self.brush = 0
@@ -269,8 +270,10 @@ class EditorSession:
         if self.tool != "wreck":
             self.set_tool("wreck")
         w = self.doc.map.rules.wrecks[wreck_id]
-        self.say(f"Wreck {w.id}: {w.nationality}, {'LOS symbol, ' if w.los else ''}"
-                 f"modifier {w.modifier:+d} ({'all units' if w.applies == 'all' else 'soft units'})")
+        self.say(
+            f"Wreck {w.id}: {w.nationality}, {'LOS symbol, ' if w.los else ''}"
+            f"modifier {w.modifier:+d} ({'all units' if w.applies == 'all' else 'soft units'})"
+        )
 
     def cycle_side(self) -> None:
         """Switch the side scenario tools and previews act for (german <-> soviet)."""
@@ -525,8 +528,10 @@ class EditorSession:
         except MapError as exc:
             return self._refuse(str(exc))
         if not plan.ok:
-            return self._refuse("Not resized: " + "; ".join(plan.lost) + " would fall off the map "
-                                "(pick another anchor or move them first)")
+            return self._refuse(
+                "Not resized: " + "; ".join(plan.lost) + " would fall off the map "
+                "(pick another anchor or move them first)"
+            )
         if (width, height) == (self.doc.map.width, self.doc.map.height) and not any(plan.margins):
             self.say(f"The map is {width} × {height} already")
             return None
@@ -575,8 +580,10 @@ class EditorSession:
         dist = exact_landing_distribution(target, hit_on, 0, m.width, m.height)
         self.artillery = (target, side, dist)
         off = dist.get(None, Fraction(0))
-        self.say(f"Artillery ({side}, hits on {hit_on}+) at {m.label(target)}: "
-                 f"lands there {float(dist.get(target, 0)):.0%}, drifts off the map {float(off):.0%}")
+        self.say(
+            f"Artillery ({side}, hits on {hit_on}+) at {m.label(target)}: "
+            f"lands there {float(dist.get(target, 0)):.0%}, drifts off the map {float(off):.0%}"
+        )
 
     def preview_spread(self, h: Hex) -> None:
         """One-turn spread chance from a fire in ``h`` into each adjacent intact, unburning
@@ -591,7 +598,9 @@ class EditorSession:
                 chances[n] = spread_probability(b.dr)
         self.spread = (h, chances)
         if chances:
-            parts = ", ".join(f"{m.label(n)} {float(p):.0%}" for n, p in sorted(chances.items(), key=lambda x: x[0].offset))
+            parts = ", ".join(
+                f"{m.label(n)} {float(p):.0%}" for n, p in sorted(chances.items(), key=lambda x: x[0].offset)
+            )
             self.say(f"Fire in {m.label(h)} spreads next turn into: {parts}")
         else:
             self.say(f"A fire in {m.label(h)} has no adjacent intact building to spread into")
@@ -628,7 +637,9 @@ class EditorSession:
                 objs.append(ObjectiveDraft(h, name=label, points=0))
                 name = f"Objective {label}"
             else:
-                objs = [ObjectiveDraft(o.hex, o.name, o.points + 5, o.holder) if o.hex == h else o for o in objs]
+                objs = [
+                    ObjectiveDraft(o.hex, o.name, o.points + 5, o.holder) if o.hex == h else o for o in objs
+                ]
                 name = f"Objective {label} {cur.points + 5} pts"
         else:
             if cur is None:
@@ -638,7 +649,10 @@ class EditorSession:
                 objs = [o for o in objs if o.hex != h]
                 name = f"Remove objective {label}"
             else:
-                objs = [ObjectiveDraft(o.hex, o.name, max(0, o.points - 5), o.holder) if o.hex == h else o for o in objs]
+                objs = [
+                    ObjectiveDraft(o.hex, o.name, max(0, o.points - 5), o.holder) if o.hex == h else o
+                    for o in objs
+                ]
                 name = f"Objective {label} {max(0, cur.points - 5)} pts"
         self._scenario_edit(name, sc.with_objectives(objs))  # type: ignore[attr-defined]
 
@@ -680,12 +694,17 @@ class EditorSession:
             if art is None:
                 other = sc.artillery_of(SIDES[1 - SIDES.index(self.side)])  # type: ignore[attr-defined]
                 if other is None:
-                    self.say("Give one side's artillery weapon in the scenario file first "
-                             "(name, attack values, Damage Index: R9.1)", error=True)
+                    self.say(
+                        "Give one side's artillery weapon in the scenario file first "
+                        "(name, attack values, Damage Index: R9.1)",
+                        error=True,
+                    )
                     return
                 art = ArtilleryDraft(0, other.weapon_json)
             new = ArtilleryDraft(art.missions + delta, art.weapon_json, art.per_turn, art.hit_on)
-            self._scenario_edit(f"Artillery {self.side} {new.missions} missions", sc.with_artillery(self.side, new))  # type: ignore[attr-defined]
+            self._scenario_edit(
+                f"Artillery {self.side} {new.missions} missions", sc.with_artillery(self.side, new)
+            )  # type: ignore[attr-defined]
         elif field == "hit_on":
             if art is None:
                 self.say(f"{self.side} has no artillery", error=True)
@@ -694,7 +713,9 @@ class EditorSession:
 
             base = art.hit_on if art.hit_on is not None else default_effects().side_hit_on(self.side)
             new = ArtilleryDraft(art.missions, art.weapon_json, art.per_turn, base + delta)
-            self._scenario_edit(f"Artillery {self.side} hits on {base + delta}+", sc.with_artillery(self.side, new))  # type: ignore[attr-defined]
+            self._scenario_edit(
+                f"Artillery {self.side} hits on {base + delta}+", sc.with_artillery(self.side, new)
+            )  # type: ignore[attr-defined]
         else:
             raise HexwarError(f"unknown setting {field!r}")
 
@@ -708,7 +729,9 @@ class EditorSession:
             vs.remove(variant)
         else:
             vs.append(variant)
-        self._scenario_edit(f"Variant {variant} {'on' if variant in vs else 'off'}", sc.with_settings(variants=vs))  # type: ignore[attr-defined]
+        self._scenario_edit(
+            f"Variant {variant} {'on' if variant in vs else 'off'}", sc.with_settings(variants=vs)
+        )  # type: ignore[attr-defined]
 
     def toggle_event(self, event_id: str) -> None:
         """Shuffle Event card ``event_id`` into the Command deck, or take it out (R4.3)."""
@@ -720,8 +743,9 @@ class EditorSession:
             ev.remove(event_id)
         else:
             ev.append(event_id)
-        self._scenario_edit(f"Event {event_id} {'in' if event_id in ev else 'out'}", sc.with_settings(events=ev))  # type: ignore[attr-defined]
-
+        self._scenario_edit(
+            f"Event {event_id} {'in' if event_id in ev else 'out'}", sc.with_settings(events=ev)
+        )  # type: ignore[attr-defined]
 
     # -- typed scenario fields (hexwar.editor.scenario_fields) ------------------------------
     def set_field(self, field: str, text: str) -> str | None:
@@ -747,26 +771,36 @@ class EditorSession:
         elif field in ("budget", "hand_size"):
             after = sc.with_rest(("sides", side, field), v)  # type: ignore[attr-defined]
             if field == "budget" and v is not None:
-                after = after.with_rest(("sides", side, "reserves"), None).with_rest(("sides", side, "hand"), None)
+                after = after.with_rest(("sides", side, "reserves"), None).with_rest(
+                    ("sides", side, "hand"), None
+                )
             ok = self._scenario_edit(f"{side} {field} {v if v is not None else 'none'}", after)
         elif field in ("objective_name", "objective_points"):
             o = sc.objective_at(self.objective) if self.objective is not None else None  # type: ignore[attr-defined]
             if o is None:
                 return self._refuse("Choose an objective first (G tool, click its hex)")
             new = replace(o, name=v) if field == "objective_name" else replace(o, points=v)
-            ok = self._scenario_edit(f"Objective {self.doc.map.label(o.hex)} {field[10:]} {v}",
-                                     sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]))  # type: ignore[attr-defined]
+            ok = self._scenario_edit(
+                f"Objective {self.doc.map.label(o.hex)} {field[10:]} {v}",
+                sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]),
+            )  # type: ignore[attr-defined]
         elif field == "area_name":
             if not self.selection:
                 return self._refuse("Select the area's hexes first (M or W tool)")
             from .scenario_draft import zone_specs
 
             specs = [z.replace(":", "..") for z in zone_specs(self.selection)]
-            ok = self._scenario_edit(f"Area {v} ({len(self.selection)} hexes)", sc.with_rest(("areas", v), specs))  # type: ignore[attr-defined]
+            ok = self._scenario_edit(
+                f"Area {v} ({len(self.selection)} hexes)", sc.with_rest(("areas", v), specs)
+            )  # type: ignore[attr-defined]
         else:  # weapon
             art = sc.artillery_of(side)  # type: ignore[attr-defined]
-            new_art = ArtilleryDraft(art.missions if art else 0, json.dumps(v, sort_keys=True),
-                                     art.per_turn if art else 1, art.hit_on if art else None)
+            new_art = ArtilleryDraft(
+                art.missions if art else 0,
+                json.dumps(v, sort_keys=True),
+                art.per_turn if art else 1,
+                art.hit_on if art else None,
+            )
             ok = self._scenario_edit(f"Artillery {side}: {v['name']}", sc.with_artillery(side, new_art))  # type: ignore[attr-defined]
         return None if ok else (self.status if self.status_error else None)
 
@@ -790,8 +824,10 @@ class EditorSession:
         order = [None, *SIDES]
         h = order[(order.index(o.holder) + 1) % len(order)]
         new = replace(o, holder=h)
-        self._scenario_edit(f"Objective {self.doc.map.label(o.hex)} held by {h or 'nobody'}",
-                            sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]))  # type: ignore[attr-defined]
+        self._scenario_edit(
+            f"Objective {self.doc.map.label(o.hex)} held by {h or 'nobody'}",
+            sc.with_objectives([new if x.hex == o.hex else x for x in sc.objectives]),
+        )  # type: ignore[attr-defined]
 
     def remove_area(self, name: str) -> None:
         """Take area ``name`` out of the scenario's ``[areas]`` table."""
@@ -834,7 +870,9 @@ class EditorSession:
         gone = lst.pop(index)
         if target == "reserves" and hand.count(gone) > res.count(gone):
             hand.remove(gone)
-        after = sc.with_rest(("sides", side, "reserves"), res or None).with_rest(("sides", side, "hand"), hand or None)  # type: ignore[attr-defined]
+        after = sc.with_rest(("sides", side, "reserves"), res or None).with_rest(
+            ("sides", side, "hand"), hand or None
+        )  # type: ignore[attr-defined]
         self._scenario_edit(f"{side} {target} - {gone}", after)
 
     def adjust_per_turn(self, delta: int) -> None:
@@ -848,7 +886,9 @@ class EditorSession:
         if not 1 <= n <= 10:
             self._refuse(f"missions per turn: expected 1..10, got {n}")
             return
-        self._scenario_edit(f"Artillery {self.side} {n} a turn", sc.with_artillery(self.side, replace(art, per_turn=n)))  # type: ignore[attr-defined]
+        self._scenario_edit(
+            f"Artillery {self.side} {n} a turn", sc.with_artillery(self.side, replace(art, per_turn=n))
+        )  # type: ignore[attr-defined]
 
 
 def describe_los(m: Any, a: Hex, b: Hex, res: Any) -> str:
@@ -861,8 +901,9 @@ def describe_los(m: Any, a: Hex, b: Hex, res: Any) -> str:
         text += f", {hind} hindrance{'s' if hind != 1 else ''} (+{hind} to the attack value needed)"
     blk = getattr(res, "blocking", None)
     if blk is not None:  # "blocked at J11", not "blocked, blocked at J11" (issue 17)
-        text = (text.removesuffix(": blocked") + ": blocked" if status == "blocked" else text + ",") \
-            + f" at {m.label(blk)}"
+        text = (
+            text.removesuffix(": blocked") + ": blocked" if status == "blocked" else text + ","
+        ) + f" at {m.label(blk)}"
         reason = getattr(res, "reason", "")
         if reason:
             text += f" ({reason})"

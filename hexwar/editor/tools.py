@@ -123,6 +123,7 @@ def rect_hexes(a: Hex, b: Hex, m: BattleMap | None = None) -> list[Hex]:
 # Clipboard
 # ---------------------------------------------------------------------------------------------
 
+
 def _flip_lr(h: Hex) -> Hex:
     # mirror x -> -x of a flat-topped layout: (q, r, s) -> (-q, -s, -r)
     return Hex(-h.q, -h.s)
@@ -202,6 +203,7 @@ class Clipboard:
 # Resize
 # ---------------------------------------------------------------------------------------------
 
+
 def resize_translation(left: int, top: int = 0) -> Hex:
     """The axial translation that moves old content when ``left`` columns and ``top`` rows are
     added (negative: trimmed) on the left and top: ``Hex(left, top - left // 2)``.
@@ -224,8 +226,9 @@ def resized_size(m: BattleMap, left: int, right: int, top: int, bottom: int) -> 
     return w, h
 
 
-def resized_map(m: BattleMap, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0,
-                fill: str = "clear") -> tuple[BattleMap, Hex]:
+def resized_map(
+    m: BattleMap, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0, fill: str = "clear"
+) -> tuple[BattleMap, Hex]:
     """A new map with columns/rows added (positive) or trimmed (negative) on each side.
 
     Old content moves by :func:`resize_translation` (exact grid translation); new hexes get
@@ -254,7 +257,7 @@ def resized_map(m: BattleMap, left: int = 0, right: int = 0, top: int = 0, botto
         if r0 >= r1:
             continue
         for a in arrays:
-            getattr(new, a)[r0 + d:r1 + d, nc] = getattr(m, a)[r0:r1, c]
+            getattr(new, a)[r0 + d : r1 + d, nc] = getattr(m, a)[r0:r1, c]
     for hx, stack in m.wrecks.items():
         nh = hx + T
         if new.in_bounds(nh):

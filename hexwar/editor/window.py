@@ -68,6 +68,7 @@ from .tools import brush_hexes  # noqa: E402
 
 __all__ = ["EditorWindow"]
 
+
 def _fmt_pct(v: float) -> str:
     return f"{100 * v:.0f}%" if v >= 0.0995 else f"{100 * v:.1f}%"
 
@@ -97,11 +98,21 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         quit_requested: the window was closed cleanly (after saving or discarding).
     """
 
-    def __init__(self, doc: EditorDocument, width: int = 1280, height: int = 800, visible: bool = True,
-                 clock: Callable[[], float] = time.monotonic, autosave_interval: float = 60.0,
-                 recovery_folder: str | os.PathLike[str] | None = None, recoveries: Sequence[Recovery] = (),
-                 units: dict[str, list[tuple[str, str, str | None]]] | None = None, looks: Looks | None = None,
-                 schedule: bool = True, **kw: Any) -> None:
+    def __init__(
+        self,
+        doc: EditorDocument,
+        width: int = 1280,
+        height: int = 800,
+        visible: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        autosave_interval: float = 60.0,
+        recovery_folder: str | os.PathLike[str] | None = None,
+        recoveries: Sequence[Recovery] = (),
+        units: dict[str, list[tuple[str, str, str | None]]] | None = None,
+        looks: Looks | None = None,
+        schedule: bool = True,
+        **kw: Any,
+    ) -> None:
         super().__init__(width, height, caption=doc.title, resizable=True, visible=visible, **kw)
         # Handle dispatched events at once (pyglet's event loop does the same when it runs);
         # otherwise a window with no loop running only queues them.
@@ -227,8 +238,11 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         for side in SIDES:
             z = sc.deploy_of(side) if sc is not None else frozenset()  # type: ignore[attr-defined]
             col = SIDE_COLOURS[side]
-            self._set_ov(f"deploy-{side}", (z, id(m)) if z else None,
-                         functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08))
+            self._set_ov(
+                f"deploy-{side}",
+                (z, id(m)) if z else None,
+                functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08),
+            )
         objs = tuple((o.hex, o.points) for o in sc.objectives) if sc is not None else ()  # type: ignore[attr-defined]
         self._set_ov("objectives", (objs, id(m)) if objs else None, lambda: ObjectiveOverlay(objs))
         # named areas of the scenario's [areas] table, one tinted zone each
@@ -238,28 +252,53 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         for ov in [k for k in self._ov_keys if k.startswith("area:") and k[5:] not in areas]:
             self._set_ov(ov, None, lambda: None)
         for name, hexes in areas.items():
-            self._set_ov(f"area:{name}", (hexes, id(m)) if hexes else None,
-                         functools.partial(ZoneOverlay, hexes, _area_colour(name), alpha=0.22, border=0.10))
+            self._set_ov(
+                f"area:{name}",
+                (hexes, id(m)) if hexes else None,
+                functools.partial(ZoneOverlay, hexes, _area_colour(name), alpha=0.22, border=0.10),
+            )
         units = tuple(sc.units) if sc is not None else ()  # type: ignore[attr-defined]
         if self._ov_keys.get("units", object()) != (units, id(m)):
             self._ov_keys["units"] = (units, id(m))
             self.mapview.set_counters(self._counter_views(units))
         sel = frozenset(s.selection)
-        self._set_ov("selection", (sel, id(m)) if sel else None,
-                     lambda: ZoneOverlay(sel, (255, 226, 74, 255), alpha=0.18, border=0.06, on_top=True))
+        self._set_ov(
+            "selection",
+            (sel, id(m)) if sel else None,
+            lambda: ZoneOverlay(sel, (255, 226, 74, 255), alpha=0.18, border=0.06, on_top=True),
+        )
         prev = frozenset(s.preview)
         pcol = SIDE_COLOURS[s.side] if s.tool == "deploy" else (255, 255, 255, 255)
-        self._set_ov("preview", (prev, pcol, id(m)) if prev else None,
-                     lambda: ZoneOverlay(prev, pcol, alpha=0.28, border=0.05, on_top=True))
+        self._set_ov(
+            "preview",
+            (prev, pcol, id(m)) if prev else None,
+            lambda: ZoneOverlay(prev, pcol, alpha=0.28, border=0.05, on_top=True),
+        )
         paste = s.paste_preview() if s.tool == "paste" else {}
-        self._set_ov("paste", (tuple(sorted(paste.items(), key=lambda kv: kv[0])), ver) if paste else None,
-                     lambda: PasteOverlay(paste))
+        self._set_ov(
+            "paste",
+            (tuple(sorted(paste.items(), key=lambda kv: kv[0])), ver) if paste else None,
+            lambda: PasteOverlay(paste),
+        )
         cursor: tuple[Hex, ...] = ()
-        if s.hover is not None and s.tool in ("brush", "line", "elevation", "rubble", "fire", "deploy") \
-                and self.doc.stroke is None:
+        if (
+            s.hover is not None
+            and s.tool in ("brush", "line", "elevation", "rubble", "fire", "deploy")
+            and self.doc.stroke is None
+        ):
             cursor = tuple(brush_hexes(s.hover, s.brush, m))
-        elif s.hover is not None and s.tool in ("road", "fill", "wreck", "wand", "select", "los", "artillery",
-                                                 "spread", "objective", "unit"):
+        elif s.hover is not None and s.tool in (
+            "road",
+            "fill",
+            "wreck",
+            "wand",
+            "select",
+            "los",
+            "artillery",
+            "spread",
+            "objective",
+            "unit",
+        ):
             cursor = (s.hover,) if m.in_bounds(s.hover) else ()
         self._set_ov("cursor", (cursor, id(m)) if cursor else None, lambda: BrushCursorOverlay(cursor))
         # LOS (R3): the renderer's LOS overlay, fixed or live while choosing the second hex
@@ -271,12 +310,23 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
                 b = res.b
             if res is not None and b is not None:
                 los = res
-        self._set_ov("los", (los.a, los.b, los.status, ver) if los is not None else None, lambda: self._los_overlay(los))
+        self._set_ov(
+            "los",
+            (los.a, los.b, los.status, ver) if los is not None else None,
+            lambda: self._los_overlay(los),
+        )
         art = s.artillery
-        self._set_ov("artillery", (art[0], art[1], ver) if art is not None else None, lambda: self._artillery_overlay(art))
+        self._set_ov(
+            "artillery",
+            (art[0], art[1], ver) if art is not None else None,
+            lambda: self._artillery_overlay(art),
+        )
         spr = s.spread
-        self._set_ov("spread", (spr[0], tuple(spr[1].items()), ver) if spr is not None else None,
-                     lambda: self._spread_overlay(spr))
+        self._set_ov(
+            "spread",
+            (spr[0], tuple(spr[1].items()), ver) if spr is not None else None,
+            lambda: self._spread_overlay(spr),
+        )
 
     def _area_hexes(self) -> tuple[tuple[str, frozenset[Hex]], ...]:
         """The scenario's ``[areas]`` as (name, hexes) pairs, parsed by the game's own reader."""
@@ -302,8 +352,11 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             name, utype, full = info.get(u.card, (u.card, "infantry", 1))
             if utype not in UNIT_TYPES:
                 utype = "infantry"
-            out.append(CounterView(u.hex, u.side, utype, name, full, full,
-                                   quality="regular" if u.crew else None, key=u.card))
+            out.append(
+                CounterView(
+                    u.hex, u.side, utype, name, full, full, quality="regular" if u.crew else None, key=u.card
+                )
+            )
         return out
 
     def _los_overlay(self, res: Any) -> Any:
@@ -313,23 +366,49 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             reason = f"blocked by {res.reason or 'terrain'} in {m.label(res.blocking)}"
         elif res.hindrances:
             reason = f"hindered: +{res.hindrances}"
-        return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), (),
-                                  (res.blocking,) if res.blocking is not None else (), reason))
+        return LosOverlay(
+            LosView(
+                res.a,
+                res.b,
+                res.status,
+                tuple(res.intervening),
+                (),
+                (res.blocking,) if res.blocking is not None else (),
+                reason,
+            )
+        )
 
     def _artillery_overlay(self, art: Any) -> Any:
         target, side, dist = art
         vals = {h: float(p) for h, p in dist.items() if h is not None}
         off = float(dist.get(None, 0))
-        return HeatmapOverlay(vals, ramp="heat", vmin=0.0, vmax=max(vals.values()) if vals else 1.0,
-                              title=f"P(landing) {side}, off map {_fmt_pct(off)}", show_values=True, legend=False,
-                              fmt=_fmt_pct, hide_below=1e-12)
+        return HeatmapOverlay(
+            vals,
+            ramp="heat",
+            vmin=0.0,
+            vmax=max(vals.values()) if vals else 1.0,
+            title=f"P(landing) {side}, off map {_fmt_pct(off)}",
+            show_values=True,
+            legend=False,
+            fmt=_fmt_pct,
+            hide_below=1e-12,
+        )
 
     def _spread_overlay(self, spr: Any) -> Any:
         h, chances = spr
         vals = {n: float(p) for n, p in chances.items()}
         vals[h] = 1.0
-        return HeatmapOverlay(vals, ramp="fire", vmin=0.0, vmax=1.0, title="P(fire spreads next turn)",
-                              show_values=True, legend=False, fmt=_fmt_pct, hide_below=1e-12)
+        return HeatmapOverlay(
+            vals,
+            ramp="fire",
+            vmin=0.0,
+            vmax=1.0,
+            title="P(fire spreads next turn)",
+            show_values=True,
+            legend=False,
+            fmt=_fmt_pct,
+            hide_below=1e-12,
+        )
 
     # -- panels (drawn through the widget toolkit, hexwar.ui.widgets) ----------------------
     def _ui_state(self) -> Any:
@@ -362,9 +441,18 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         self._paint_minimap_frame()
 
     def _paint_minimap_frame(self) -> None:
-        shown = self._painter is not None and self._painter.extra.get("minimap") and self.modal is None \
+        shown = (
+            self._painter is not None
+            and self._painter.extra.get("minimap")
+            and self.modal is None
             and not self.show_help
-        fk = (self.camera_state(), self.get_size(), bool(shown), self._ui_key is not None and id(self._painter))
+        )
+        fk = (
+            self.camera_state(),
+            self.get_size(),
+            bool(shown),
+            self._ui_key is not None and id(self._painter),
+        )
         if fk == self._frame_key:
             return
         self._frame_key = fk
@@ -435,7 +523,9 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
 
         what, _, arg = kind.partition(":")
         if what == "field":
-            f = TextField(self._field_initial(arg), on_enter=lambda _t: self._field_confirm(arg), tip=f"field {arg}")
+            f = TextField(
+                self._field_initial(arg), on_enter=lambda _t: self._field_confirm(arg), tip=f"field {arg}"
+            )
 
             def typed(text: str, _orig: Any = f.on_text) -> bool:
                 _orig(text)
@@ -452,15 +542,30 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             self._typed = f
             label, hint = FIELDS[arg]
             who = f" ({self.session.side})" if arg in ("budget", "hand_size", "weapon") else ""
-            return Dialog(f"{label}{who}", hint, [("Set  (Enter)", lambda: self._field_confirm(arg)),
-                                                   ("Cancel  (Esc)", self._close_modal)],
-                          body=[f], shade=120, width=620)
-        sl = SearchList(card_entries(self.session.side), on_pick=lambda cid: self._card_picked(arg, cid),
-                        rows=10, tip=f"cards {arg}")
+            return Dialog(
+                f"{label}{who}",
+                hint,
+                [("Set  (Enter)", lambda: self._field_confirm(arg)), ("Cancel  (Esc)", self._close_modal)],
+                body=[f],
+                shade=120,
+                width=620,
+            )
+        sl = SearchList(
+            card_entries(self.session.side),
+            on_pick=lambda cid: self._card_picked(arg, cid),
+            rows=10,
+            tip=f"cards {arg}",
+        )
         self._typed = sl
-        d = Dialog(f"Add a card to the {self.session.side} {'starting hand' if arg == 'hand' else 'Reserves'}",
-                   "type to search (name, type, id); Up/Down choose, Enter or click adds; Esc closes",
-                   [("Done  (Esc)", self._close_modal)], body=[sl], shade=120, width=680, body_h=sl.height)
+        d = Dialog(
+            f"Add a card to the {self.session.side} {'starting hand' if arg == 'hand' else 'Reserves'}",
+            "type to search (name, type, id); Up/Down choose, Enter or click adds; Esc closes",
+            [("Done  (Esc)", self._close_modal)],
+            body=[sl],
+            shade=120,
+            width=680,
+            body_h=sl.height,
+        )
         return d
 
     def _card_picked(self, target: str, card_id: str) -> None:
@@ -485,8 +590,11 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
     def toggle_labels(self) -> None:
         """Hex labels on or off (T)."""
         self.session.show_labels = not self.session.show_labels
-        self.session.say("Hex labels " + ("on" if self.session.show_labels else "off")
-                         + (" (too small to read at this zoom: zoom in to see them)" if self.labels_too_small() else ""))
+        self.session.say(
+            "Hex labels "
+            + ("on" if self.session.show_labels else "off")
+            + (" (too small to read at this zoom: zoom in to see them)" if self.labels_too_small() else "")
+        )
 
     def _close_modal(self) -> None:
         self._form_dialog = None
@@ -500,7 +608,12 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             return None
         f = getattr(t, "field", t)
         lst = getattr(t, "list", None)
-        return (f.text, f.caret, lst.selected if lst is not None else None, lst.offset if lst is not None else None)
+        return (
+            f.text,
+            f.caret,
+            lst.selected if lst is not None else None,
+            lst.offset if lst is not None else None,
+        )
 
     def open_field(self, field: str) -> None:
         """Open the dialog that types scenario field ``field`` (checked as it is typed)."""
@@ -601,8 +714,11 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         except ValidationError as exc:
             first = exc.problems[0] if exc.problems else None
             more = f" (+{len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
-            self.session.say(f"Not saved: {first.where + ': ' if first and first.where else ''}"
-                             f"{first.message if first else exc}{more}", error=True)
+            self.session.say(
+                f"Not saved: {first.where + ': ' if first and first.where else ''}"
+                f"{first.message if first else exc}{more}",
+                error=True,
+            )
             return False
         except HexwarError as exc:
             self.session.say(f"Not saved: {exc}", error=True)
@@ -618,7 +734,10 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             self.modal_text = str(self.doc.path)
         else:
             suffix = ".toml" if self.doc.scenario is not None else ".json"
-            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.doc.map.name.lower()) or "untitled"
+            stem = (
+                "".join(c if c.isalnum() or c in "-_" else "_" for c in self.doc.map.name.lower())
+                or "untitled"
+            )
             self.modal_text = str(Path.cwd() / f"{stem}{suffix}")
 
     def _saveas_confirm(self) -> None:
@@ -687,8 +806,9 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         old = self.session
         self.autosaver.discard()
         self.session = EditorSession(doc, units=old.units)
-        self.autosaver = Autosaver(doc, clock=self.autosaver.clock, interval=self.autosaver.interval,
-                                   folder=self.autosaver.folder)
+        self.autosaver = Autosaver(
+            doc, clock=self.autosaver.clock, interval=self.autosaver.interval, folder=self.autosaver.folder
+        )
         self.palette = terrain_entries(doc.map.rules, self.looks)
         self.wrecks = wreck_entries(doc.map.rules)
         self.tab, self.palette_kind = "map", "terrain"
@@ -778,7 +898,7 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         if self.hex_at(x, y) is None:
             return  # over a panel: nothing to zoom
         if scroll_y:
-            self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
+            self.mapview.camera.zoom_at(x, y, 1.15**scroll_y)
 
     def on_text(self, text: str) -> None:
         """Typing into a prompt's text field (Save As, a scenario field, the card search, the
@@ -794,7 +914,9 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         if self.modal is not None and self.modal != "quit" and self.modal != "recover":
             self._sync_modal()
             self.ui_screen.text_motion(motion)
-        elif self.modal is None and (lst := self.focused_list()) is not None and motion == key.MOTION_BACKSPACE:
+        elif (
+            self.modal is None and (lst := self.focused_list()) is not None and motion == key.MOTION_BACKSPACE
+        ):
             lst.erase()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
@@ -874,7 +996,9 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
             self.mapview.camera.zoom_at(*self._map_centre(), 0.8)
         elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
             d = 60.0
-            self.mapview.camera.pan({key.LEFT: d, key.RIGHT: -d}.get(symbol, 0.0), {key.DOWN: d, key.UP: -d}.get(symbol, 0.0))
+            self.mapview.camera.pan(
+                {key.LEFT: d, key.RIGHT: -d}.get(symbol, 0.0), {key.DOWN: d, key.UP: -d}.get(symbol, 0.0)
+            )
         elif symbol in (key.PAGEUP, key.PAGEDOWN):
             step = 1 if symbol == key.PAGEDOWN else -1
             if s.tool == "unit":

@@ -68,7 +68,11 @@ def kind_of(doc: Any, path: str | None = None) -> str | None:
     fmt = doc.get("format")
     if isinstance(fmt, str) and fmt in _FORMATS:
         return _FORMATS[fmt]
-    if "scenario" in doc and isinstance(doc.get("scenario"), dict) and (path is None or path.endswith(".toml")):
+    if (
+        "scenario" in doc
+        and isinstance(doc.get("scenario"), dict)
+        and (path is None or path.endswith(".toml"))
+    ):
         return "scenario"
     return None
 
@@ -95,14 +99,24 @@ def upgrade(doc: dict[str, Any], kind: str, src: str = "<memory>") -> tuple[dict
     if not isinstance(v, int) or isinstance(v, bool):
         raise ValidationError([Problem(src, "schema_version", f"expected an integer 1..{cur}, got {v!r}")])
     if v > cur:
-        raise ValidationError([Problem(src, "schema_version", f"version {v} is newer than this hexwar reads "
-                                       f"(up to {cur}): update hexwar to open this file")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "schema_version",
+                    f"version {v} is newer than this hexwar reads "
+                    f"(up to {cur}): update hexwar to open this file",
+                )
+            ]
+        )
     out = copy.deepcopy(doc)
     stepped: list[int] = []
     while v < cur:
         step = MIGRATIONS[kind].get(v)
         if step is None:
-            raise ValidationError([Problem(src, "schema_version", f"expected 1..{cur}; no migration from version {v}")])
+            raise ValidationError(
+                [Problem(src, "schema_version", f"expected 1..{cur}; no migration from version {v}")]
+            )
         out = step(out)
         stepped.append(v)
         v += 1
@@ -117,7 +131,13 @@ def migrate_document(doc: Any, path: str) -> tuple[str, dict[str, Any], list[int
     """
     kind = kind_of(doc, path)
     if kind is None:
-        raise ValidationError([Problem(path, "format", f"not a hexwar map, save or scenario; expected one of {sorted(_FORMATS)}")])
+        raise ValidationError(
+            [
+                Problem(
+                    path, "format", f"not a hexwar map, save or scenario; expected one of {sorted(_FORMATS)}"
+                )
+            ]
+        )
     new, steps = upgrade(doc, kind, path)
     return kind, new, steps
 
@@ -164,7 +184,9 @@ def upgraded_text(path: str | os.PathLike[str]) -> tuple[str, list[int], str]:
     return kind, steps, new_text
 
 
-def migrate_file(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> tuple[str, list[int], str]:
+def migrate_file(
+    path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None
+) -> tuple[str, list[int], str]:
     """Upgrade the file at ``path`` and write it to ``out`` (default: back over ``path``), atomically.
 
     The upgraded file is validated before it is written (:func:`upgraded_text`): nothing is

@@ -22,8 +22,15 @@ from typing import Any
 
 from ..errors import HexwarError, Problem
 
-__all__ = ["SCHEMA_KINDS", "KIND_OF_FORMAT", "load_schema", "schema_text", "schema_problems", "merge_problems",
-           "field_path"]
+__all__ = [
+    "SCHEMA_KINDS",
+    "KIND_OF_FORMAT",
+    "load_schema",
+    "schema_text",
+    "schema_problems",
+    "merge_problems",
+    "field_path",
+]
 
 SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}

@@ -78,8 +78,12 @@ ROTATED_HEXAGONAL_120 = 0x10000000
 FLAG_BITS = FLIPPED_HORIZONTALLY | FLIPPED_VERTICALLY | FLIPPED_DIAGONALLY | ROTATED_HEXAGONAL_120
 GID_MASK = ~FLAG_BITS & 0xFFFFFFFF
 TILE_PROPERTIES = ("hexwar_terrain", "hexwar_level", "hexwar_building", "hexwar_road")
-LAYER_NEEDS = {"terrain": "hexwar_terrain", "levels": "hexwar_level", "buildings": "hexwar_building",
-               "roads": "hexwar_road"}
+LAYER_NEEDS = {
+    "terrain": "hexwar_terrain",
+    "levels": "hexwar_level",
+    "buildings": "hexwar_building",
+    "roads": "hexwar_road",
+}
 OBJECT_KINDS = ("wreck", "rubble", "fire", "deploy", "objective")
 MAX_TILED_BYTES = 32 * 1024 * 1024
 TILE_W, TILE_H, TILE_SIDE = 64, 56, 32  # exported tiles: a flat-topped hex, pixels
@@ -167,7 +171,9 @@ def load_tile_table(path: str | os.PathLike[str]) -> dict[str, dict[int, dict[st
     out: dict[str, dict[int, dict[str, Any]]] = {}
     tiles = data.get("tiles")
     if not isinstance(tiles, dict):
-        raise ValidationError([Problem(src, "tiles", "expected [tiles.TILESET] tables mapping tile ids to terrain")])
+        raise ValidationError(
+            [Problem(src, "tiles", "expected [tiles.TILESET] tables mapping tile ids to terrain")]
+        )
     for ts, entries in tiles.items():
         if not isinstance(entries, dict):
             problems.append(Problem(src, f"tiles.{ts}", "expected a table of tile id = terrain"))
@@ -175,14 +181,18 @@ def load_tile_table(path: str | os.PathLike[str]) -> dict[str, dict[int, dict[st
         for k, v in entries.items():
             where = f"tiles.{ts}.{k}"
             if not k.isdigit():
-                problems.append(Problem(src, where, "expected a tile id (a number, 0 = the first tile of the tileset)"))
+                problems.append(
+                    Problem(src, where, "expected a tile id (a number, 0 = the first tile of the tileset)")
+                )
                 continue
             if isinstance(v, str):
                 props = {"hexwar_terrain": v}
             elif isinstance(v, dict) and v and set(v) <= {"terrain", "level", "building", "road"}:
                 props = {f"hexwar_{kk}": vv for kk, vv in v.items()}
             else:
-                problems.append(Problem(src, where, "expected a terrain key or { terrain, level, building, road }"))
+                problems.append(
+                    Problem(src, where, "expected a terrain key or { terrain, level, building, road }")
+                )
                 continue
             out.setdefault(ts, {})[int(k)] = props
     if problems:
@@ -199,8 +209,16 @@ def _xml(text: str, src: str) -> Any:
     try:
         return SafeET.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
-        raise ValidationError([Problem(src, "", f"refused: the XML declares a DTD or entities ({type(exc).__name__}); "
-                                               "Tiled never writes them")]) from None
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "",
+                    f"refused: the XML declares a DTD or entities ({type(exc).__name__}); "
+                    "Tiled never writes them",
+                )
+            ]
+        ) from None
     except SafeET.ParseError as exc:
         raise ValidationError([Problem(src, "", f"bad XML: {exc}")]) from None
 
@@ -249,8 +267,9 @@ def _json_props(obj: Any) -> dict[str, Any]:
     return out
 
 
-def _decode_data(encoding: str | None, compression: str | None, payload: Any, count: int, src: str,
-                 where: str) -> list[int]:
+def _decode_data(
+    encoding: str | None, compression: str | None, payload: Any, count: int, src: str, where: str
+) -> list[int]:
     """Layer data to ``count`` raw gids (flags still set)."""
     if encoding in (None, "") and isinstance(payload, list):
         gids = payload
@@ -259,7 +278,9 @@ def _decode_data(encoding: str | None, compression: str | None, payload: Any, co
         try:
             gids = [int(x) for x in text.replace("\n", ",").split(",") if x.strip()]
         except ValueError:
-            raise ValidationError([Problem(src, where, "CSV layer data holds something that is not a tile id")]) from None
+            raise ValidationError(
+                [Problem(src, where, "CSV layer data holds something that is not a tile id")]
+            ) from None
     elif encoding == "base64":
         try:
             raw = base64.b64decode("".join(str(payload).split()), validate=True)
@@ -271,30 +292,68 @@ def _decode_data(encoding: str | None, compression: str | None, payload: Any, co
                 dec = zlib.decompressobj(wbits=15 if compression == "zlib" else 31)
                 raw = dec.decompress(raw, 4 * count + 1)
                 if len(raw) > 4 * count or dec.unconsumed_tail:
-                    raise ValidationError([Problem(src, where, f"{compression} layer data holds more than the "
-                                                   f"{count} tiles (width x height) of the layer")])
+                    raise ValidationError(
+                        [
+                            Problem(
+                                src,
+                                where,
+                                f"{compression} layer data holds more than the "
+                                f"{count} tiles (width x height) of the layer",
+                            )
+                        ]
+                    )
             elif compression == "zstd":
-                raise ValidationError([Problem(src, where, "zstd-compressed layer data is not supported: in Tiled set "
-                                               "Map > Map Properties > Tile Layer Format to CSV, Base64 (zlib) or Base64 (gzip)")])
+                raise ValidationError(
+                    [
+                        Problem(
+                            src,
+                            where,
+                            "zstd-compressed layer data is not supported: in Tiled set "
+                            "Map > Map Properties > Tile Layer Format to CSV, Base64 (zlib) or Base64 (gzip)",
+                        )
+                    ]
+                )
             elif compression not in (None, ""):
-                raise ValidationError([Problem(src, where, f"unknown compression {compression!r}; expected zlib or gzip")])
+                raise ValidationError(
+                    [Problem(src, where, f"unknown compression {compression!r}; expected zlib or gzip")]
+                )
         except zlib.error:
-            raise ValidationError([Problem(src, where, f"{compression} layer data does not decompress")]) from None
+            raise ValidationError(
+                [Problem(src, where, f"{compression} layer data does not decompress")]
+            ) from None
         if len(raw) != 4 * count:
-            raise ValidationError([Problem(src, where, f"layer data holds {len(raw) // 4} tiles, expected {count} "
-                                           "(width x height)")])
-        gids = [int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4)]
+            raise ValidationError(
+                [
+                    Problem(
+                        src,
+                        where,
+                        f"layer data holds {len(raw) // 4} tiles, expected {count} (width x height)",
+                    )
+                ]
+            )
+        gids = [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
     else:
-        raise ValidationError([Problem(src, where, f"unknown layer encoding {encoding!r}; expected csv or base64")])
-    if len(gids) != count or not all(isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 0xFFFFFFFF
-                                     for g in gids):
-        raise ValidationError([Problem(src, where, f"layer data holds {len(gids)} tile ids, expected {count} "
-                                       "(width x height) unsigned integers")])
+        raise ValidationError(
+            [Problem(src, where, f"unknown layer encoding {encoding!r}; expected csv or base64")]
+        )
+    if len(gids) != count or not all(
+        isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 0xFFFFFFFF for g in gids
+    ):
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    where,
+                    f"layer data holds {len(gids)} tile ids, expected {count} "
+                    "(width x height) unsigned integers",
+                )
+            ]
+        )
     return gids
 
 
 def _load_external_tileset(base: Path, source: str, firstgid: int, src: str) -> _Tileset:
-    p = (base / source)
+    p = base / source
     if not p.is_file():
         raise ValidationError([Problem(src, f"tileset {source}", f"external tileset not found at {p}")])
     text = read_text(p, MAX_TILED_BYTES)
@@ -331,21 +390,47 @@ def _json_tileset(d: Any, firstgid: int, src: str) -> _Tileset:
 def _check_header(orientation: Any, staggeraxis: Any, staggerindex: Any, infinite: Any, src: str) -> bool:
     """Refuse what hexwar cannot hold; return True for an even stagger."""
     if orientation != "hexagonal":
-        raise ValidationError([Problem(src, "orientation", f"a {orientation!r} map; hexwar imports hexagonal Tiled maps "
-                                       "(in Tiled: New Map, Orientation Hexagonal, Stagger Axis X)")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "orientation",
+                    f"a {orientation!r} map; hexwar imports hexagonal Tiled maps "
+                    "(in Tiled: New Map, Orientation Hexagonal, Stagger Axis X)",
+                )
+            ]
+        )
     if staggeraxis == "y":
-        raise ValidationError([Problem(src, "staggeraxis", "this map is pointy-topped (staggeraxis=\"y\": staggered rows); "
-                                       "hexwar's hexes are flat-topped columns (staggeraxis=\"x\") and its hexsides, labels "
-                                       "and LOS are built on them, so turning the grid would move every hex relative to "
-                                       "its neighbours. Draw the map on a flat-topped grid: in Tiled, Map > Map Properties, "
-                                       "Stagger Axis X, then repaint the tiles (or start a New Map with Stagger Axis X)")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "staggeraxis",
+                    'this map is pointy-topped (staggeraxis="y": staggered rows); '
+                    'hexwar\'s hexes are flat-topped columns (staggeraxis="x") and its hexsides, labels '
+                    "and LOS are built on them, so turning the grid would move every hex relative to "
+                    "its neighbours. Draw the map on a flat-topped grid: in Tiled, Map > Map Properties, "
+                    "Stagger Axis X, then repaint the tiles (or start a New Map with Stagger Axis X)",
+                )
+            ]
+        )
     if staggeraxis not in ("x", None):
-        raise ValidationError([Problem(src, "staggeraxis", f"expected \"x\", got {staggeraxis!r}")])
+        raise ValidationError([Problem(src, "staggeraxis", f'expected "x", got {staggeraxis!r}')])
     if staggerindex not in ("odd", "even", None):
-        raise ValidationError([Problem(src, "staggerindex", f"expected \"odd\" or \"even\", got {staggerindex!r}")])
+        raise ValidationError(
+            [Problem(src, "staggerindex", f'expected "odd" or "even", got {staggerindex!r}')]
+        )
     if infinite in (True, 1, "1", "true"):
-        raise ValidationError([Problem(src, "infinite", "an infinite map; hexwar maps have a fixed size: in Tiled, "
-                                       "Map > Map Properties, untick Infinite")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "infinite",
+                    "an infinite map; hexwar maps have a fixed size: in Tiled, "
+                    "Map > Map Properties, untick Infinite",
+                )
+            ]
+        )
     return staggerindex == "even"
 
 
@@ -364,8 +449,9 @@ def _read_tmx(text: str, path: Path) -> _Doc:
     root = _xml(text, src)
     if root.tag != "map":
         raise ValidationError([Problem(src, "", f"expected a Tiled <map>, found <{root.tag}>")])
-    even = _check_header(root.get("orientation"), root.get("staggeraxis"), root.get("staggerindex"),
-                         root.get("infinite"), src)
+    even = _check_header(
+        root.get("orientation"), root.get("staggeraxis"), root.get("staggerindex"), root.get("infinite"), src
+    )
     w = _int_attr(root.get("width"), "width", src)
     h = _int_attr(root.get("height"), "height", src)
     tw = _int_attr(root.get("tilewidth"), "tilewidth", src, 1, 100000)
@@ -390,13 +476,17 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                 if data is None:
                     raise ValidationError([Problem(src, where, "has no <data>")])
                 if data.find("chunk") is not None:
-                    raise ValidationError([Problem(src, where, "holds chunks (an infinite map); untick Infinite in Tiled")])
+                    raise ValidationError(
+                        [Problem(src, where, "holds chunks (an infinite map); untick Infinite in Tiled")]
+                    )
                 enc = data.get("encoding")
                 if enc is None:
                     try:
                         payload: Any = [int(t.get("gid", "0")) for t in data.findall("tile")]
                     except ValueError:
-                        raise ValidationError([Problem(src, where, "a <tile gid> is not a tile id")]) from None
+                        raise ValidationError(
+                            [Problem(src, where, "a <tile gid> is not a tile id")]
+                        ) from None
                 else:
                     payload = data.text or ""
                 layers.append((name, _decode_data(enc, data.get("compression"), payload, w * h, src, where)))
@@ -411,9 +501,22 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                         ew = 0.0 if point else float(o.get("width", 0))
                         eh = 0.0 if point else float(o.get("height", 0))
                     except ValueError:
-                        raise ValidationError([Problem(src, ow, "x, y, width and height must be numbers")]) from None
-                    objects.append(_Object(kind, o.get("name", ""), ox, oy, ew, eh, o.get("gid") is not None,
-                                           _xml_props(o), ow))
+                        raise ValidationError(
+                            [Problem(src, ow, "x, y, width and height must be numbers")]
+                        ) from None
+                    objects.append(
+                        _Object(
+                            kind,
+                            o.get("name", ""),
+                            ox,
+                            oy,
+                            ew,
+                            eh,
+                            o.get("gid") is not None,
+                            _xml_props(o),
+                            ow,
+                        )
+                    )
             elif el.tag == "group":
                 walk(el, prefix + el.get("name", "") + "/")
 
@@ -428,8 +531,10 @@ def _read_tmj(text: str, path: Path) -> _Doc:
     except json.JSONDecodeError as exc:
         raise ValidationError([Problem(src, f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
     if not isinstance(d, dict) or d.get("type", "map") != "map":
-        raise ValidationError([Problem(src, "", "expected a Tiled map object (\"type\": \"map\")")])
-    even = _check_header(d.get("orientation"), d.get("staggeraxis"), d.get("staggerindex"), d.get("infinite"), src)
+        raise ValidationError([Problem(src, "", 'expected a Tiled map object ("type": "map")')])
+    even = _check_header(
+        d.get("orientation"), d.get("staggeraxis"), d.get("staggerindex"), d.get("infinite"), src
+    )
     w = _int_attr(d.get("width"), "width", src)
     h = _int_attr(d.get("height"), "height", src)
     tw = _int_attr(d.get("tilewidth"), "tilewidth", src, 1, 100000)
@@ -455,10 +560,14 @@ def _read_tmj(text: str, path: Path) -> _Doc:
             where = f"layer {name!r}"
             if lay.get("type") == "tilelayer":
                 if "chunks" in lay:
-                    raise ValidationError([Problem(src, where, "holds chunks (an infinite map); untick Infinite in Tiled")])
+                    raise ValidationError(
+                        [Problem(src, where, "holds chunks (an infinite map); untick Infinite in Tiled")]
+                    )
                 enc = lay.get("encoding", "csv" if isinstance(lay.get("data"), list) else None)
                 enc = None if enc == "csv" and isinstance(lay.get("data"), list) else enc
-                layers.append((name, _decode_data(enc, lay.get("compression"), lay.get("data"), w * h, src, where)))
+                layers.append(
+                    (name, _decode_data(enc, lay.get("compression"), lay.get("data"), w * h, src, where))
+                )
             elif lay.get("type") == "objectgroup":
                 for j, o in enumerate(lay.get("objects", []) if isinstance(lay.get("objects"), list) else []):
                     if not isinstance(o, dict):
@@ -470,10 +579,28 @@ def _read_tmj(text: str, path: Path) -> _Doc:
                         ow = 0.0 if point else float(o.get("width", 0))
                         oh = 0.0 if point else float(o.get("height", 0))
                     except (TypeError, ValueError):
-                        raise ValidationError([Problem(src, f"object layer {name!r} object {o.get('id', j)}",
-                                                       "x, y, width and height must be numbers")]) from None
-                    objects.append(_Object(kind, str(o.get("name", "")), ox, oy, ow, oh, "gid" in o, _json_props(o),
-                                           f"object layer {name!r} object {o.get('id', j)}"))
+                        raise ValidationError(
+                            [
+                                Problem(
+                                    src,
+                                    f"object layer {name!r} object {o.get('id', j)}",
+                                    "x, y, width and height must be numbers",
+                                )
+                            ]
+                        ) from None
+                    objects.append(
+                        _Object(
+                            kind,
+                            str(o.get("name", "")),
+                            ox,
+                            oy,
+                            ow,
+                            oh,
+                            "gid" in o,
+                            _json_props(o),
+                            f"object layer {name!r} object {o.get('id', j)}",
+                        )
+                    )
             elif lay.get("type") == "group":
                 walk(lay.get("layers"), where)
 
@@ -486,7 +613,9 @@ def _tile_centre(doc: _Doc, x: int, y: int) -> tuple[float, float]:
     """Pixel centre of tile ``(x, y)`` as Tiled's hexagonal renderer places it (staggeraxis x)."""
     colw = (doc.tilewidth - doc.hexside) / 2 + doc.hexside
     pushed = bool((x & 1) ^ int(doc.stagger_even))
-    return x * colw + doc.tilewidth / 2, y * doc.tileheight + doc.tileheight / 2 + (doc.tileheight / 2 if pushed else 0)
+    return x * colw + doc.tilewidth / 2, y * doc.tileheight + doc.tileheight / 2 + (
+        doc.tileheight / 2 if pushed else 0
+    )
 
 
 def _tile_at(doc: _Doc, px: float, py: float) -> tuple[int, int] | None:
@@ -509,8 +638,9 @@ def _tile_at(doc: _Doc, px: float, py: float) -> tuple[int, int] | None:
 
 
 # -- conversion ----------------------------------------------------------------------------
-def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], rules: RulesTerrain,
-             name: str) -> TiledImport:
+def _convert(
+    doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], rules: RulesTerrain, name: str
+) -> TiledImport:
     problems: list[Problem] = []
     notes: list[str] = []
 
@@ -520,9 +650,18 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
     shift = 1 if doc.stagger_even else 0
     width = doc.width + shift
     if width > 500:
-        raise ValidationError([Problem(src, "width", f"{doc.width} columns (+1 for the even stagger): hexwar maps "
-                                       "have at most 500")])
-    m = BattleMap.new(width, doc.height, "clear", name=str(doc.properties.get("hexwar_name", name)), rules=rules)
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "width",
+                    f"{doc.width} columns (+1 for the even stagger): hexwar maps have at most 500",
+                )
+            ]
+        )
+    m = BattleMap.new(
+        width, doc.height, "clear", name=str(doc.properties.get("hexwar_name", name)), rules=rules
+    )
     desc = doc.properties.get("hexwar_description", "")
     m.description = desc if isinstance(desc, str) else ""
     tilesets = sorted(doc.tilesets, key=lambda t: t.firstgid)
@@ -550,8 +689,11 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
         tile_layers = [("terrain", tile_layers[0][1])]
         notes.append(f"the only tile layer ({doc.layers[0][0]!r}) is read as the terrain layer")
     elif "terrain" not in seen_layers:
-        bad("layers", f"no tile layer named 'terrain'; found {[n for n, _ in doc.layers]} (expected terrain, "
-                      "and optionally levels, buildings, roads)")
+        bad(
+            "layers",
+            f"no tile layer named 'terrain'; found {[n for n, _ in doc.layers]} (expected terrain, "
+            "and optionally levels, buildings, roads)",
+        )
     for lname, n in seen_layers.items():
         if lname in LAYER_NEEDS and n > 1:
             bad(f"layer {lname!r}", f"{n} tile layers have this name; expected one")
@@ -561,7 +703,9 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
         kind = lname.strip().lower()
         need = LAYER_NEEDS.get(kind)
         if need is None:
-            notes.append(f"tile layer {lname!r} skipped (hexwar reads layers named terrain, levels, buildings, roads)")
+            notes.append(
+                f"tile layer {lname!r} skipped (hexwar reads layers named terrain, levels, buildings, roads)"
+            )
             continue
         for i, raw in enumerate(gids):
             gid = strip_gid(raw)
@@ -572,13 +716,19 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
             at = f"layer {lname!r} tile ({x}, {y}) hex {m.label(hx)}"
             ts, local, props = tile_props(gid)
             if ts is None:
-                bad(at, f"tile id {gid} belongs to no tileset (the first tileset starts at firstgid "
-                        f"{tilesets[0].firstgid if tilesets else 'none'})")
+                bad(
+                    at,
+                    f"tile id {gid} belongs to no tileset (the first tileset starts at firstgid "
+                    f"{tilesets[0].firstgid if tilesets else 'none'})",
+                )
                 continue
             if need not in props:
-                bad(at, f"tile {local} of tileset {ts.name!r} has no {need} property and no entry in the --terrain "
-                        f"table (add {need} to the tile in Tiled, or [tiles.{json.dumps(ts.name)}] {local} = ... to "
-                        "a --terrain TOML file)")
+                bad(
+                    at,
+                    f"tile {local} of tileset {ts.name!r} has no {need} property and no entry in the --terrain "
+                    f"table (add {need} to the tile in Tiled, or [tiles.{json.dumps(ts.name)}] {local} = ... to "
+                    "a --terrain TOML file)",
+                )
                 continue
             r, c = y, x + shift
             for key, value in props.items():
@@ -586,11 +736,18 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
                     try:
                         m.terrain[r, c] = rules.index_of_key(str(value))
                     except KeyError:
-                        bad(at, f"hexwar_terrain {value!r} is not a terrain of hexwar's table; expected one of "
-                                f"{[t.key for t in rules.types]}")
+                        bad(
+                            at,
+                            f"hexwar_terrain {value!r} is not a terrain of hexwar's table; expected one of "
+                            f"{[t.key for t in rules.types]}",
+                        )
                 elif key == "hexwar_level" and kind in ("terrain", "levels"):
-                    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit() \
-                            or not 0 <= int(value) <= 9:
+                    if (
+                        isinstance(value, bool)
+                        or not isinstance(value, (int, str))
+                        or not str(value).isdigit()
+                        or not 0 <= int(value) <= 9
+                    ):
                         bad(at, f"hexwar_level {value!r}; expected a ground level 0-9")
                     else:
                         m.level[r, c] = int(value)
@@ -600,8 +757,11 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
                     except KeyError:
                         bt = None
                     if bt is None or not bt.is_building:
-                        bad(at, f"hexwar_building {value!r}; expected a building terrain: "
-                                f"{[t.key for t in rules.types if t.is_building]}")
+                        bad(
+                            at,
+                            f"hexwar_building {value!r}; expected a building terrain: "
+                            f"{[t.key for t in rules.types if t.is_building]}",
+                        )
                     else:
                         buildings[(r, c)] = bt.key
                 elif key == "hexwar_road" and kind in ("terrain", "roads"):
@@ -622,11 +782,17 @@ def _convert(doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], r
     if shift:
         for r in range(m.height):
             t = rules.types[int(m.terrain[r, 1])] if m.width > 1 else rules.types[0]
-            m.terrain[r, 0] = clear_i if (t.is_building or t.key == "road") and clear_i is not None else int(m.terrain[r, 1])
+            m.terrain[r, 0] = (
+                clear_i
+                if (t.is_building or t.key == "road") and clear_i is not None
+                else int(m.terrain[r, 1])
+            )
             m.level[r, 0] = m.level[r, 1] if m.width > 1 else 0
-        notes.append("staggerindex=\"even\": Tiled pushes even columns down, hexwar odd ones (odd-q), so every tile "
-                     "moved one column right and a new column A was added on the west edge (its ground copied from "
-                     "column B); every hex keeps its neighbours")
+        notes.append(
+            'staggerindex="even": Tiled pushes even columns down, hexwar odd ones (odd-q), so every tile '
+            "moved one column right and a new column A was added on the west edge (its ground copied from "
+            "column B); every hex keeps its neighbours"
+        )
     _objects(doc, m, shift, rules, bad)
     m.version = 0
     if problems:
@@ -644,7 +810,10 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
             if o.kind:
                 bad(o.where, f"unknown object type {o.kind!r}; expected one of {OBJECT_KINDS}")
             else:
-                bad(o.where, f"an object without a type; give it one of {OBJECT_KINDS} in Tiled's Type (Class) field")
+                bad(
+                    o.where,
+                    f"an object without a type; give it one of {OBJECT_KINDS} in Tiled's Type (Class) field",
+                )
             continue
         hexes: list[Hex] = []
         spec = o.props.get("hexes") if o.kind == "deploy" else o.props.get("hex")
@@ -702,7 +871,9 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
             elif o.kind == "deploy":
                 side = str(o.props.get("side", o.name)).strip().lower()
                 if side not in ("german", "soviet"):
-                    bad(o.where, f"deploy object side {side!r}; expected german or soviet (a 'side' property)")
+                    bad(
+                        o.where, f"deploy object side {side!r}; expected german or soviet (a 'side' property)"
+                    )
                     break
                 zone = deploy.setdefault(side, [])
                 if hx not in zone:
@@ -720,8 +891,11 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
     m.objectives = tuple(objectives)
 
 
-def import_tiled(path: str | os.PathLike[str], table: dict[str, dict[int, dict[str, Any]]] | None = None,
-                 rules: RulesTerrain | None = None) -> TiledImport:
+def import_tiled(
+    path: str | os.PathLike[str],
+    table: dict[str, dict[int, dict[str, Any]]] | None = None,
+    rules: RulesTerrain | None = None,
+) -> TiledImport:
     """Read a Tiled hexagonal map (``.tmx`` or ``.tmj``/``.json``) as a hexwar map.
 
     Args:
@@ -738,7 +912,11 @@ def import_tiled(path: str | os.PathLike[str], table: dict[str, dict[int, dict[s
     """
     p = Path(path)
     text = read_text(p, MAX_TILED_BYTES)
-    doc = _read_tmx(text, p) if p.suffix.lower() == ".tmx" or text.lstrip().startswith("<") else _read_tmj(text, p)
+    doc = (
+        _read_tmx(text, p)
+        if p.suffix.lower() == ".tmx" or text.lstrip().startswith("<")
+        else _read_tmj(text, p)
+    )
     return _convert(doc, str(p), table or {}, rules or default_terrain(), p.stem)
 
 
@@ -751,8 +929,9 @@ def _tile_catalogue(rules: RulesTerrain) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def _hex_polygon(ox: float, oy: float, w: float = TILE_W, h: float = TILE_H, s: float = TILE_SIDE,
-                 inset: float = 0.0) -> list[tuple[float, float]]:
+def _hex_polygon(
+    ox: float, oy: float, w: float = TILE_W, h: float = TILE_H, s: float = TILE_SIDE, inset: float = 0.0
+) -> list[tuple[float, float]]:
     a = (w - s) / 2
     pts = [(0, h / 2), (a, 0), (a + s, 0), (w, h / 2), (a + s, h), (a, h)]
     cx, cy = w / 2, h / 2
@@ -815,21 +994,37 @@ def tileset_image(rules: RulesTerrain | None = None) -> Any:
                     draw.arc([cx, cy + dy - 4, cx + 16, cy + dy + 4], 0, 180, fill=det, width=2)
             elif pat == "building" and look.roof is not None:
                 w_ = {"wood": 2, "stone": 3, "reinforced": 5}.get(look.style or "", 2)
-                draw.rectangle([cx - 16, cy - 13, cx + 16, cy + 13], fill=rgba(look.roof),
-                               outline=rgba(look.outline) if look.outline else None, width=w_)
+                draw.rectangle(
+                    [cx - 16, cy - 13, cx + 16, cy + 13],
+                    fill=rgba(look.roof),
+                    outline=rgba(look.outline) if look.outline else None,
+                    width=w_,
+                )
                 if look.style == "reinforced" and look.outline is not None:
                     draw.rectangle([cx - 10, cy - 7, cx + 10, cy + 7], outline=rgba(look.outline), width=2)
             if look.road:
-                draw.ellipse([cx - 9, cy - 9, cx + 9, cy + 9], fill=rgba(looks.road), outline=rgba(looks.road_edge),
-                             width=2)
+                draw.ellipse(
+                    [cx - 9, cy - 9, cx + 9, cy + 9],
+                    fill=rgba(looks.road),
+                    outline=rgba(looks.road_edge),
+                    width=2,
+                )
             draw.polygon(poly, outline=rgba(looks.map["grid"]))
         elif kind == "level":
             lv = props["hexwar_level"]
-            draw.polygon(_hex_polygon(ox, oy, inset=0.0), fill=rgba(looks.level_tint, looks.level_blend(lv)),
-                         outline=rgba(looks.contour))
+            draw.polygon(
+                _hex_polygon(ox, oy, inset=0.0),
+                fill=rgba(looks.level_tint, looks.level_blend(lv)),
+                outline=rgba(looks.contour),
+            )
             draw.text((cx - 3, oy + TILE_H - 14), str(lv), fill=rgba(looks.map["label"]))
         else:
-            draw.ellipse([cx - 8, cy - 8, cx + 8, cy + 8], fill=rgba(looks.road), outline=rgba(looks.road_edge), width=2)
+            draw.ellipse(
+                [cx - 8, cy - 8, cx + 8, cy + 8],
+                fill=rgba(looks.road),
+                outline=rgba(looks.road_edge),
+                width=2,
+            )
     return img
 
 
@@ -867,7 +1062,15 @@ def _export_objects(m: BattleMap) -> list[dict[str, Any]]:
 
 
 def _prop_type(v: Any) -> str:
-    return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "float" if isinstance(v, float) else "string"
+    return (
+        "bool"
+        if isinstance(v, bool)
+        else "int"
+        if isinstance(v, int)
+        else "float"
+        if isinstance(v, float)
+        else "string"
+    )
 
 
 def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False) -> list[Path]:
@@ -906,34 +1109,125 @@ def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False)
     levels = [level_gid[int(v)] if int(v) else 0 for v in m.level.flat]
     roads = [road_gid if bool(v) else 0 for v in m.road.flat]
     objs = _export_objects(m)
-    tiles_meta = {"name": "hexwar", "tilewidth": TILE_W, "tileheight": TILE_H, "tilecount": len(cat), "columns": 8,
-                  "image": image_path.name, "imagewidth": img.width, "imageheight": img.height, "margin": 0,
-                  "spacing": 0}
+    tiles_meta = {
+        "name": "hexwar",
+        "tilewidth": TILE_W,
+        "tileheight": TILE_H,
+        "tilecount": len(cat),
+        "columns": 8,
+        "image": image_path.name,
+        "imagewidth": img.width,
+        "imageheight": img.height,
+        "margin": 0,
+        "spacing": 0,
+    }
     map_props = {"hexwar_name": m.name, "hexwar_description": m.description}
     if suffix in (".tmj", ".json"):
         doc = {
-            "type": "map", "version": "1.10", "tiledversion": "1.10.2", "orientation": "hexagonal",
-            "renderorder": "right-down", "width": m.width, "height": m.height, "tilewidth": TILE_W,
-            "tileheight": TILE_H, "hexsidelength": TILE_SIDE, "staggeraxis": "x", "staggerindex": "odd",
-            "infinite": False, "compressionlevel": -1, "nextlayerid": 5, "nextobjectid": len(objs) + 1,
+            "type": "map",
+            "version": "1.10",
+            "tiledversion": "1.10.2",
+            "orientation": "hexagonal",
+            "renderorder": "right-down",
+            "width": m.width,
+            "height": m.height,
+            "tilewidth": TILE_W,
+            "tileheight": TILE_H,
+            "hexsidelength": TILE_SIDE,
+            "staggeraxis": "x",
+            "staggerindex": "odd",
+            "infinite": False,
+            "compressionlevel": -1,
+            "nextlayerid": 5,
+            "nextobjectid": len(objs) + 1,
             "properties": [{"name": k, "type": "string", "value": v} for k, v in map_props.items()],
-            "tilesets": [dict(firstgid=1, **tiles_meta, tiles=[
-                {"id": i, "properties": [{"name": k, "type": _prop_type(v), "value": v} for k, v in props.items()]}
-                for i, (_, props) in enumerate(cat)])],
+            "tilesets": [
+                dict(
+                    firstgid=1,
+                    **tiles_meta,
+                    tiles=[
+                        {
+                            "id": i,
+                            "properties": [
+                                {"name": k, "type": _prop_type(v), "value": v} for k, v in props.items()
+                            ],
+                        }
+                        for i, (_, props) in enumerate(cat)
+                    ],
+                )
+            ],
             "layers": [
-                {"id": 1, "name": "terrain", "type": "tilelayer", "width": m.width, "height": m.height, "x": 0, "y": 0,
-                 "opacity": 1, "visible": True, "data": terrain},
-                {"id": 2, "name": "levels", "type": "tilelayer", "width": m.width, "height": m.height, "x": 0, "y": 0,
-                 "opacity": 1, "visible": True, "data": levels},
-                {"id": 3, "name": "roads", "type": "tilelayer", "width": m.width, "height": m.height, "x": 0, "y": 0,
-                 "opacity": 1, "visible": True, "data": roads},
-                {"id": 4, "name": "features", "type": "objectgroup", "draworder": "topdown", "x": 0, "y": 0,
-                 "opacity": 1, "visible": True, "objects": [
-                     {"id": o["id"], "name": o["name"], "type": o["kind"], "x": o["x"], "y": o["y"], "width": 0,
-                      "height": 0, "rotation": 0, "visible": True, "point": True,
-                      **({"properties": [{"name": k, "type": _prop_type(v), "value": v} for k, v in o["props"].items()]}
-                         if o["props"] else {})}
-                     for o in objs]},
+                {
+                    "id": 1,
+                    "name": "terrain",
+                    "type": "tilelayer",
+                    "width": m.width,
+                    "height": m.height,
+                    "x": 0,
+                    "y": 0,
+                    "opacity": 1,
+                    "visible": True,
+                    "data": terrain,
+                },
+                {
+                    "id": 2,
+                    "name": "levels",
+                    "type": "tilelayer",
+                    "width": m.width,
+                    "height": m.height,
+                    "x": 0,
+                    "y": 0,
+                    "opacity": 1,
+                    "visible": True,
+                    "data": levels,
+                },
+                {
+                    "id": 3,
+                    "name": "roads",
+                    "type": "tilelayer",
+                    "width": m.width,
+                    "height": m.height,
+                    "x": 0,
+                    "y": 0,
+                    "opacity": 1,
+                    "visible": True,
+                    "data": roads,
+                },
+                {
+                    "id": 4,
+                    "name": "features",
+                    "type": "objectgroup",
+                    "draworder": "topdown",
+                    "x": 0,
+                    "y": 0,
+                    "opacity": 1,
+                    "visible": True,
+                    "objects": [
+                        {
+                            "id": o["id"],
+                            "name": o["name"],
+                            "type": o["kind"],
+                            "x": o["x"],
+                            "y": o["y"],
+                            "width": 0,
+                            "height": 0,
+                            "rotation": 0,
+                            "visible": True,
+                            "point": True,
+                            **(
+                                {
+                                    "properties": [
+                                        {"name": k, "type": _prop_type(v), "value": v}
+                                        for k, v in o["props"].items()
+                                    ]
+                                }
+                                if o["props"]
+                                else {}
+                            ),
+                        }
+                        for o in objs
+                    ],
+                },
             ],
         }
         text = dump_json(doc)
@@ -944,8 +1238,16 @@ def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False)
     return [target, image_path]
 
 
-def _tmx_text(m: BattleMap, cat: list[tuple[str, dict[str, Any]]], meta: dict[str, Any], map_props: dict[str, Any],
-              terrain: list[int], levels: list[int], roads: list[int], objs: list[dict[str, Any]]) -> str:
+def _tmx_text(
+    m: BattleMap,
+    cat: list[tuple[str, dict[str, Any]]],
+    meta: dict[str, Any],
+    map_props: dict[str, Any],
+    terrain: list[int],
+    levels: list[int],
+    roads: list[int],
+    objs: list[dict[str, Any]],
+) -> str:
     import xml.etree.ElementTree as ET  # writing only; reading goes through defusedxml
 
     def props_el(parent: Any, props: dict[str, Any]) -> None:
@@ -958,28 +1260,59 @@ def _tmx_text(m: BattleMap, cat: list[tuple[str, dict[str, Any]]], meta: dict[st
                 attrs["type"] = _prop_type(v)
             ET.SubElement(pe, "property", attrs)
 
-    root = ET.Element("map", {
-        "version": "1.10", "tiledversion": "1.10.2", "orientation": "hexagonal", "renderorder": "right-down",
-        "width": str(m.width), "height": str(m.height), "tilewidth": str(TILE_W), "tileheight": str(TILE_H),
-        "infinite": "0", "hexsidelength": str(TILE_SIDE), "staggeraxis": "x", "staggerindex": "odd",
-        "nextlayerid": "5", "nextobjectid": str(len(objs) + 1)})
+    root = ET.Element(
+        "map",
+        {
+            "version": "1.10",
+            "tiledversion": "1.10.2",
+            "orientation": "hexagonal",
+            "renderorder": "right-down",
+            "width": str(m.width),
+            "height": str(m.height),
+            "tilewidth": str(TILE_W),
+            "tileheight": str(TILE_H),
+            "infinite": "0",
+            "hexsidelength": str(TILE_SIDE),
+            "staggeraxis": "x",
+            "staggerindex": "odd",
+            "nextlayerid": "5",
+            "nextobjectid": str(len(objs) + 1),
+        },
+    )
     props_el(root, map_props)
-    ts = ET.SubElement(root, "tileset", {"firstgid": "1", "name": meta["name"], "tilewidth": str(TILE_W),
-                                         "tileheight": str(TILE_H), "tilecount": str(meta["tilecount"]),
-                                         "columns": str(meta["columns"])})
-    ET.SubElement(ts, "image", {"source": meta["image"], "width": str(meta["imagewidth"]),
-                                "height": str(meta["imageheight"])})
+    ts = ET.SubElement(
+        root,
+        "tileset",
+        {
+            "firstgid": "1",
+            "name": meta["name"],
+            "tilewidth": str(TILE_W),
+            "tileheight": str(TILE_H),
+            "tilecount": str(meta["tilecount"]),
+            "columns": str(meta["columns"]),
+        },
+    )
+    ET.SubElement(
+        ts,
+        "image",
+        {"source": meta["image"], "width": str(meta["imagewidth"]), "height": str(meta["imageheight"])},
+    )
     for i, (_, props) in enumerate(cat):
         props_el(ET.SubElement(ts, "tile", {"id": str(i)}), props)
     for lid, (name, data) in enumerate((("terrain", terrain), ("levels", levels), ("roads", roads)), start=1):
-        lay = ET.SubElement(root, "layer", {"id": str(lid), "name": name, "width": str(m.width), "height": str(m.height)})
+        lay = ET.SubElement(
+            root, "layer", {"id": str(lid), "name": name, "width": str(m.width), "height": str(m.height)}
+        )
         d = ET.SubElement(lay, "data", {"encoding": "csv"})
-        rows = [",".join(str(g) for g in data[r * m.width:(r + 1) * m.width]) for r in range(m.height)]
+        rows = [",".join(str(g) for g in data[r * m.width : (r + 1) * m.width]) for r in range(m.height)]
         d.text = "\n" + ",\n".join(rows) + "\n"
     og = ET.SubElement(root, "objectgroup", {"id": "4", "name": "features"})
     for o in objs:
-        oe = ET.SubElement(og, "object", {"id": str(o["id"]), "name": o["name"], "type": o["kind"],
-                                          "x": repr(o["x"]), "y": repr(o["y"])})
+        oe = ET.SubElement(
+            og,
+            "object",
+            {"id": str(o["id"]), "name": o["name"], "type": o["kind"], "x": repr(o["x"]), "y": repr(o["y"])},
+        )
         props_el(oe, o["props"])
         ET.SubElement(oe, "point")
     ET.indent(root, space=" ")

@@ -91,7 +91,9 @@ class CodeTable:
         return CodeTable(exact, sorted(pref.items(), key=lambda kv: -len(kv[0])))
 
 
-def load_code_table(path: str | os.PathLike[str] | None = None, rules: RulesTerrain | None = None) -> CodeTable:
+def load_code_table(
+    path: str | os.PathLike[str] | None = None, rules: RulesTerrain | None = None
+) -> CodeTable:
     """Read a Wesnoth code table (default the shipped ``data/wesnoth_terrain.toml``).
 
     Raises:
@@ -103,7 +105,9 @@ def load_code_table(path: str | os.PathLike[str] | None = None, rules: RulesTerr
     data = read_toml(src)
     codes = data.get("codes")
     if not isinstance(codes, dict):
-        raise ValidationError([Problem(src, "codes", "expected a [codes] table of Wesnoth code = hexwar terrain")])
+        raise ValidationError(
+            [Problem(src, "codes", "expected a [codes] table of Wesnoth code = hexwar terrain")]
+        )
     keys = {t.key for t in rules.types}
     problems: list[Problem] = []
     exact: dict[str, dict[str, Any]] = {}
@@ -117,14 +121,21 @@ def load_code_table(path: str | os.PathLike[str] | None = None, rules: RulesTerr
             entry = dict(v)
             for k in entry:
                 if k not in ("terrain", "level", "road"):
-                    problems.append(Problem(src, f"{where}.{k}", "unknown field; expected terrain, level, road"))
+                    problems.append(
+                        Problem(src, f"{where}.{k}", "unknown field; expected terrain, level, road")
+                    )
         else:
             problems.append(Problem(src, where, "expected a terrain key or { terrain, level, road }"))
             continue
         t = entry.get("terrain")
         if t is not None and t != "" and t not in keys:
-            problems.append(Problem(src, f"{where}.terrain" if isinstance(v, dict) else where,
-                                    f"unknown terrain {t!r}; expected one of {sorted(keys)} (or \"\" for no effect)"))
+            problems.append(
+                Problem(
+                    src,
+                    f"{where}.terrain" if isinstance(v, dict) else where,
+                    f'unknown terrain {t!r}; expected one of {sorted(keys)} (or "" for no effect)',
+                )
+            )
         lv = entry.get("level")
         if lv is not None and (not isinstance(lv, int) or isinstance(lv, bool) or not 0 <= lv <= 9):
             problems.append(Problem(src, f"{where}.level", "expected a ground level 0-9"))
@@ -156,18 +167,28 @@ def _parse_rows(text: str, src: str) -> tuple[list[list[str]], int, int]:
         while start < len(lines) and not lines[start].strip():
             start += 1
         if header.get("usage", "map") != "map":
-            raise ValidationError([Problem(src, "usage", f"usage={header['usage']}: a Wesnoth mask or overlay, not a "
-                                                        "map; expected usage=map")])
+            raise ValidationError(
+                [
+                    Problem(
+                        src,
+                        "usage",
+                        f"usage={header['usage']}: a Wesnoth mask or overlay, not a map; expected usage=map",
+                    )
+                ]
+            )
         if "border_size" in header:
             if header["border_size"] not in ("0", "1"):
-                raise ValidationError([Problem(src, "border_size", f"expected 0 or 1, got {header['border_size']!r}")])
+                raise ValidationError(
+                    [Problem(src, "border_size", f"expected 0 or 1, got {header['border_size']!r}")]
+                )
             border = int(header["border_size"])
     rows = [[c.strip() for c in ln.split(",")] for ln in lines[start:] if ln.strip()]
     return rows, border, start
 
 
-def import_wesnoth(path: str | os.PathLike[str], table: CodeTable | None = None,
-                   rules: RulesTerrain | None = None) -> WesnothImport:
+def import_wesnoth(
+    path: str | os.PathLike[str], table: CodeTable | None = None, rules: RulesTerrain | None = None
+) -> WesnothImport:
     """Read a Wesnoth ``.map`` file as a hexwar map (border removed, odd-q kept).
 
     Args:
@@ -191,17 +212,34 @@ def import_wesnoth(path: str | os.PathLike[str], table: CodeTable | None = None,
     if table is not None:
         codes = codes.merged(table)
     if not rows:
-        raise ValidationError([Problem(src, "", "no map rows found; expected lines of comma-separated terrain codes")])
+        raise ValidationError(
+            [Problem(src, "", "no map rows found; expected lines of comma-separated terrain codes")]
+        )
     widths = {len(r) for r in rows}
     if len(widths) != 1:
         bad = [f"line {line0 + i + 1} ({len(r)} codes)" for i, r in enumerate(rows) if len(r) != len(rows[0])]
-        raise ValidationError([Problem(src, "rows", f"every row needs {len(rows[0])} codes like the first; "
-                                                    f"found {', '.join(bad[:5])}")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "rows",
+                    f"every row needs {len(rows[0])} codes like the first; found {', '.join(bad[:5])}",
+                )
+            ]
+        )
     fw, fh = len(rows[0]), len(rows)
     w, h = fw - 2 * border, fh - 2 * border
     if not (1 <= w <= 500 and 1 <= h <= 500):
-        raise ValidationError([Problem(src, "", f"{fw} x {fh} codes less the border ring of {border} leaves {w} x {h} "
-                                                "hexes; expected 1..500 on each side")])
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "",
+                    f"{fw} x {fh} codes less the border ring of {border} leaves {w} x {h} "
+                    "hexes; expected 1..500 on each side",
+                )
+            ]
+        )
     m = BattleMap.new(w, h, "clear", name=Path(src).stem.replace("_", " "), rules=rules)
     problems: list[Problem] = []
     unmapped: dict[str, list[str]] = {}
@@ -230,7 +268,9 @@ def import_wesnoth(path: str | os.PathLike[str], table: CodeTable | None = None,
             if entry_full is None and (e_base is None or (overlay and e_over is None)):
                 unmapped.setdefault(code, []).append(label)
                 continue
-            chosen = [entry_full] if entry_full is not None else [e for e in (e_base, e_over) if e is not None]
+            chosen = (
+                [entry_full] if entry_full is not None else [e for e in (e_base, e_over) if e is not None]
+            )
             r, c = hx.offset[1], hx.offset[0]
             for e in chosen:  # base first, then the overlay wins
                 if e.get("terrain"):
@@ -243,17 +283,25 @@ def import_wesnoth(path: str | os.PathLike[str], table: CodeTable | None = None,
                 castle.add(hx)
     for code, labels in unmapped.items():
         shown = ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
-        problems.append(Problem(src, f"code {code}", f"Wesnoth terrain {code!r} maps to no hexwar terrain "
-                                                     f"(in {len(labels)} hex{'es' if len(labels) != 1 else ''}: {shown}); "
-                                                     f"add \"{code}\" = \"TERRAIN\" to a --terrain table"))
+        problems.append(
+            Problem(
+                src,
+                f"code {code}",
+                f"Wesnoth terrain {code!r} maps to no hexwar terrain "
+                f"(in {len(labels)} hex{'es' if len(labels) != 1 else ''}: {shown}); "
+                f'add "{code}" = "TERRAIN" to a --terrain table',
+            )
+        )
     if problems:
         raise ValidationError(problems)
     deploy: dict[str, tuple[Hex, ...]] = {}
     for n in sorted(starts):
         side = PLAYER_SIDES.get(n)
         if side is None:
-            notes.append(f"starting position of player {n} at {m.label(starts[n])} skipped (players 1 and 2 become "
-                         "the german and soviet deploy zones)")
+            notes.append(
+                f"starting position of player {n} at {m.label(starts[n])} skipped (players 1 and 2 become "
+                "the german and soviet deploy zones)"
+            )
             continue
         zone = [starts[n]]
         todo = [starts[n]]

@@ -79,21 +79,39 @@ def best_bonus_roll(state: GameState, a: Any, min_gain: float = BONUS_MIN_GAIN) 
             group = [state.units[x] for x in a.attackers if x in state.units]
 
             def ev(roll: str | None) -> float:
-                return close_assault_odds(cards, group, state.units[tgt], ctx, units=state.units,
-                                          events_in_play=state.events_in_play, variant=state.variants,
-                                          damage_deck=deck, command_cards=tuple(a.command_cards),
-                                          bonus_to_hit=roll == "to_hit:0",
-                                          bonus_dice=roll == "assault_dice").expected_vp
+                return close_assault_odds(
+                    cards,
+                    group,
+                    state.units[tgt],
+                    ctx,
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                    damage_deck=deck,
+                    command_cards=tuple(a.command_cards),
+                    bonus_to_hit=roll == "to_hit:0",
+                    bonus_dice=roll == "assault_dice",
+                ).expected_vp
         else:
             attacker = state.units[a.attackers[0]]
             orders = AttackOrders(tuple(a.weapons), a.indirect, tuple(a.command_cards))
 
             def ev(roll: str | None) -> float:
                 kind, _, num = (roll or ":").partition(":")
-                return attack_odds(cards, attacker, state.units[tgt], orders, ctx, units=state.units,
-                                   events_in_play=state.events_in_play, variant=state.variants, damage_deck=deck,
-                                   bonus_to_hit=[int(num)] if kind == "to_hit" else [],
-                                   bonus_intensity=[int(num)] if kind == "intensity" else []).expected_vp
+                return attack_odds(
+                    cards,
+                    attacker,
+                    state.units[tgt],
+                    orders,
+                    ctx,
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                    damage_deck=deck,
+                    bonus_to_hit=[int(num)] if kind == "to_hit" else [],
+                    bonus_intensity=[int(num)] if kind == "intensity" else [],
+                ).expected_vp
+
         base = ev(None)
         gains = [(ev(r) - base, -i, r) for i, r in enumerate(rolls)]
     except Exception:  # pragma: no cover - the odds refuse only what combat refuses
@@ -109,11 +127,24 @@ def fire_check_gain(state: GameState, uid: str) -> float:
     u = state.units[uid]
     need = default_effects().fire_damage_hit_on
     p = [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= k) / 36 for k in (need, need + 1)]
-    fire = Weapon(id="fire", name="fire", attack=(("infantry", 2), ("vehicle", 2), ("gun", 2)),
-                  rate_of_fire=1, damage_index=default_effects().fire_damage_index, range=0)
+    fire = Weapon(
+        id="fire",
+        name="fire",
+        attack=(("infantry", 2), ("vehicle", 2), ("gun", 2)),
+        rate_of_fire=1,
+        damage_index=default_effects().fire_damage_index,
+        range=0,
+    )
     try:
-        o = weapon_odds(ruleset.cards(), fire, u, defense_context(state, uid), units=state.units,
-                        events_in_play=state.events_in_play, variant=state.variants)
+        o = weapon_odds(
+            ruleset.cards(),
+            fire,
+            u,
+            defense_context(state, uid),
+            units=state.units,
+            events_in_play=state.events_in_play,
+            variant=state.variants,
+        )
     except Exception:  # pragma: no cover
         return 0.0
     worth = ruleset.cost(u.card) + (ruleset.cost(u.crew) if u.crew else 0)

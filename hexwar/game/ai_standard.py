@@ -77,8 +77,16 @@ from .victory import objective_points
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, UnitState
 
-__all__ = ["StandardPlayer", "Posture", "ARTILLERY_MIN_VP", "MIN_ON_MAP", "COMMIT_MARGIN", "BONUS_MIN_GAIN", "best_bonus_roll",
-           "fire_check_gain"]
+__all__ = [
+    "StandardPlayer",
+    "Posture",
+    "ARTILLERY_MIN_VP",
+    "MIN_ON_MAP",
+    "COMMIT_MARGIN",
+    "BONUS_MIN_GAIN",
+    "best_bonus_roll",
+    "fire_check_gain",
+]
 
 ARTILLERY_MIN_VP = 1.0  # expected victory points a mission must promise
 MIN_ON_MAP = 3  # ground units it wants on the map at least
@@ -133,10 +141,19 @@ def distance_grid(h: Hex, height: int, width: int) -> np.ndarray:
 def card_priority(cid: str) -> float:
     """How much the standard player wants to keep a Command card (higher = keep)."""
     c = ruleset.command_card(cid)
-    w = {EffectKind.ATTACK: 2.0, EffectKind.DAMAGE_INDEX: 1.2, EffectKind.RATE_OF_FIRE: 2.5, EffectKind.DEFENSE: 2.5,
-         EffectKind.REMOVE_DAMAGE_CARD: 2.0, EffectKind.COMMIT_FROM_RESERVES: 1.5, EffectKind.DRAW: 1.5,
-         EffectKind.INITIATIVE: 0.5, EffectKind.ARTILLERY_ACCURACY: 0.8, EffectKind.TURNS_OF_FLIGHT: 0.5,
-         EffectKind.CLOSE_ASSAULT: 0.5}
+    w = {
+        EffectKind.ATTACK: 2.0,
+        EffectKind.DAMAGE_INDEX: 1.2,
+        EffectKind.RATE_OF_FIRE: 2.5,
+        EffectKind.DEFENSE: 2.5,
+        EffectKind.REMOVE_DAMAGE_CARD: 2.0,
+        EffectKind.COMMIT_FROM_RESERVES: 1.5,
+        EffectKind.DRAW: 1.5,
+        EffectKind.INITIATIVE: 0.5,
+        EffectKind.ARTILLERY_ACCURACY: 0.8,
+        EffectKind.TURNS_OF_FLIGHT: 0.5,
+        EffectKind.CLOSE_ASSAULT: 0.5,
+    }
     base = sum(w.get(e.kind, 0.5) * max(1, abs(e.value)) for e in c.effects)
     return base + (1.0 if c.duration == "permanent" else 0.0)
 
@@ -219,8 +236,14 @@ class StandardPlayer:
                 if inf is not None and room >= 2:
                     hand += [u, inf]
             else:
-                crew = next((c for c in sorted(crews, key=lambda c: (-ruleset.cost(c), c))
-                             if c not in hand and ruleset.crew_fits(u, c)), None)
+                crew = next(
+                    (
+                        c
+                        for c in sorted(crews, key=lambda c: (-ruleset.cost(c), c))
+                        if c not in hand and ruleset.crew_fits(u, c)
+                    ),
+                    None,
+                )
                 if crew is not None and room >= 2 and not ruleset.is_aircraft(u):
                     hand += [u, crew]
         for u in units:
@@ -237,8 +260,15 @@ class StandardPlayer:
 
     # -- shared map knowledge ------------------------------------------------------------------
     def _ground(self, state: GameState, side: str) -> list[UnitState]:
-        return [u for _, u in sorted(state.units.items()) if u.side == side and u.hex is not None and not u.aloft
-                and u.crewing is None and ruleset.is_ground(u.card)]
+        return [
+            u
+            for _, u in sorted(state.units.items())
+            if u.side == side
+            and u.hex is not None
+            and not u.aloft
+            and u.crewing is None
+            and ruleset.is_ground(u.card)
+        ]
 
     def _threat_arrays(self, state: GameState) -> dict[str, Any]:
         """Whole-map arrays about the enemy: visibility, distance, exposure (cached per epoch)."""
@@ -257,7 +287,9 @@ class StandardPlayer:
             status, _ = ruleset.los_arrays(state, e.hex)
             vis.append(status != BLOCKED)
             dist.append(distance_grid(e.hex, bm.height, bm.width))
-            ws = [w for w in ruleset.weapons(e.card) if w.attack_value("vehicle") or w.attack_value("infantry")]
+            ws = [
+                w for w in ruleset.weapons(e.card) if w.attack_value("vehicle") or w.attack_value("infantry")
+            ]
             reach_rng.append(max((w.range or 99 for w in ws), default=0))
             values.append(ruleset.cost(e.card))
         shape = (bm.height, bm.width)
@@ -265,9 +297,17 @@ class StandardPlayer:
         for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
             exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
         posture = self.posture(state)
-        out = {"enemies": enemies, "vis": vis, "dist": dist, "exposure": exposure,
-               "objectives": self._objective_grid(state), "posture": posture,
-               "to_take": any(state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives)}
+        out = {
+            "enemies": enemies,
+            "vis": vis,
+            "dist": dist,
+            "exposure": exposure,
+            "objectives": self._objective_grid(state),
+            "posture": posture,
+            "to_take": any(
+                state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives
+            ),
+        }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
         return out
@@ -281,7 +321,9 @@ class StandardPlayer:
         turns = state.scenario.turns
         return Posture(turns - state.turn + 1 if turns else None, lead)
 
-    def _objective_bonus(self, state: GameState, posture: Posture) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _objective_bonus(
+        self, state: GameState, posture: Posture
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``float [H, W]`` take and hold bonuses and ``bool [H, W]`` burning objectives to take."""
         bm = state.battlemap
         take = np.zeros((bm.height, bm.width))
@@ -369,12 +411,21 @@ class StandardPlayer:
                 continue
             ctx = defense_context(state, u.uid, 0, side)
             try:
-                o = weapon_odds(ruleset.cards(), weapon, u, ctx, units=state.units, events_in_play=state.events_in_play,
-                                variant=state.variants)
+                o = weapon_odds(
+                    ruleset.cards(),
+                    weapon,
+                    u,
+                    ctx,
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                )
             except Exception:  # pragma: no cover - defensive: odds refuse what combat refuses
                 continue
             sign = 1.0 if u.side != side else -1.2
-            value_at[u.hex] = value_at.get(u.hex, 0.0) + sign * (o.expected_vp if sign > 0 else ruleset.cost(u.uid) * o.destroyed)
+            value_at[u.hex] = value_at.get(u.hex, 0.0) + sign * (
+                o.expected_vp if sign > 0 else ruleset.cost(u.uid) * o.destroyed
+            )
         cands: set[Hex] = set()
         for h, v in value_at.items():
             if v > 0:
@@ -388,8 +439,14 @@ class StandardPlayer:
         if best is None:
             return self._play_cards(state, "begin_turn")
         plan: list[Command] = []
-        fo = next((c for c in state.hand_commands[side] if any(e.kind == EffectKind.ARTILLERY_ACCURACY
-                                                             for e in ruleset.command_card(c).effects)), None)
+        fo = next(
+            (
+                c
+                for c in state.hand_commands[side]
+                if any(e.kind == EffectKind.ARTILLERY_ACCURACY for e in ruleset.command_card(c).effects)
+            ),
+            None,
+        )
         if fo is not None:
             plan.append(UseCommandCard(side, fo))
         plan.append(TargetArtillery(side, best))
@@ -408,8 +465,10 @@ class StandardPlayer:
         commits = [c for c in legal if isinstance(c, Commit)]
         mine = self._ground(state, side)
         enemy_ground = self._ground(state, other_side(side))
-        need = (self._strength(state, other_side(side)) + COMMIT_MARGIN - self._strength(state, side) > 0
-                or len(mine) < MIN_ON_MAP)
+        need = (
+            self._strength(state, other_side(side)) + COMMIT_MARGIN - self._strength(state, side) > 0
+            or len(mine) < MIN_ON_MAP
+        )
         if commits:
             air = [c for c in commits if c.hex is None]
             if air and enemy_ground:
@@ -453,7 +512,10 @@ class StandardPlayer:
                 return c
             if EffectKind.DEFENSE in kinds and card.duration == "turn" and phase == "combat" and c.unit:
                 u = state.units[c.unit]
-                if u.hex is not None and self._threat_arrays(state)["exposure"][state.battlemap.index(u.hex)] > 0:
+                if (
+                    u.hex is not None
+                    and self._threat_arrays(state)["exposure"][state.battlemap.index(u.hex)] > 0
+                ):
                     return c
         return None
 
@@ -473,8 +535,11 @@ class StandardPlayer:
             scores = self._hex_scores(state, u.card, u.hex)
             take = self._threat_arrays(state)["take"]
             # R10.2: moving through an objective takes it too, so a path over one earns its bonus
-            takes = set() if ruleset.line(u.card) == "rear" else {
-                h for h in reach.destinations() if take[h.offset[1], h.offset[0]] > 0}
+            takes = (
+                set()
+                if ruleset.line(u.card) == "rear"
+                else {h for h in reach.destinations() if take[h.offset[1], h.offset[0]] > 0}
+            )
             best, best_s = u.hex, None
             for h in reach.hexes():
                 col, row = h.offset
@@ -488,16 +553,32 @@ class StandardPlayer:
         return None
 
     # -- declaration (R6.1, R7) ----------------------------------------------------------------
-    def _odds(self, state: GameState, attacker: UnitState, tid: str, at_crew: bool, ws: tuple[int, ...],
-              hindrance: int, indirect: bool) -> Any:
+    def _odds(
+        self,
+        state: GameState,
+        attacker: UnitState,
+        tid: str,
+        at_crew: bool,
+        ws: tuple[int, ...],
+        hindrance: int,
+        indirect: bool,
+    ) -> Any:
 
         t = state.units[tid]
         tgt_uid = t.crew if at_crew and t.crew else tid
         ctx = defense_context(state, tgt_uid, hindrance, self.side)
         deck = Deck("damage", list(state.damage_deck), list(state.damage_discard), reshuffle=True)
-        return attack_odds(ruleset.cards(), attacker, state.units[tgt_uid], AttackOrders(ws, indirect), ctx,
-                           units=state.units, events_in_play=state.events_in_play, variant=state.variants,
-                           damage_deck=deck)
+        return attack_odds(
+            ruleset.cards(),
+            attacker,
+            state.units[tgt_uid],
+            AttackOrders(ws, indirect),
+            ctx,
+            units=state.units,
+            events_in_play=state.events_in_play,
+            variant=state.variants,
+            damage_deck=deck,
+        )
 
     def _declaration(self, state: GameState) -> Command | None:
         side = self.side
@@ -534,9 +615,15 @@ class StandardPlayer:
         for c in targeting.declaration_options(state, side):
             if isinstance(c, DeclareCloseAssault):
                 try:
-                    o = close_assault_odds(ruleset.cards(), [state.units[x] for x in c.attackers], state.units[c.target],
-                                           defense_context(state, c.target, 0, side), units=state.units,
-                                           events_in_play=state.events_in_play, variant=state.variants)
+                    o = close_assault_odds(
+                        ruleset.cards(),
+                        [state.units[x] for x in c.attackers],
+                        state.units[c.target],
+                        defense_context(state, c.target, 0, side),
+                        units=state.units,
+                        events_in_play=state.events_in_play,
+                        variant=state.variants,
+                    )
                 except Exception:  # pragma: no cover
                     continue
                 cands.append((o.expected_vp * 0.9, c, c.target, o.destroyed))
@@ -574,8 +661,11 @@ class StandardPlayer:
 
     def _attack_cards(self, state: GameState) -> Command | None:
         """Attack Command cards on the side's most valuable open attacks."""
-        uses = [c for c in state.legal_commands(self.side) if isinstance(c, UseCommandCard)
-                and ruleset.command_card(c.card).duration == "attack"]
+        uses = [
+            c
+            for c in state.legal_commands(self.side)
+            if isinstance(c, UseCommandCard) and ruleset.command_card(c.card).duration == "attack"
+        ]
         if not uses:
             return None
 
@@ -594,6 +684,7 @@ class StandardPlayer:
         mine = [a for _, a in sorted(state.attacks.items()) if a.side == side and not a.resolved]
         if not mine:
             return None
+
         def value(a: Any) -> float:
             v = self._value.get((state.turn, a.attackers[0]))
             if v is None:
@@ -629,10 +720,15 @@ class StandardPlayer:
             if len(cards) < len(hand) and fire_check_gain(state, uid) >= self._min_gain(state):
                 units.append(uid)
                 cards.append(hand[len(cards)])
-        left = hand[len(cards):]
-        init = left[0] if len(left) >= HAND_LIMIT_COMMAND - 1 and not state.pending[self.side].get(
-            "initiative_bonus") else None
-        return Draw(cmd.side, cmd.extra, initiative_card=init, fire_units=tuple(units), fire_cards=tuple(cards))
+        left = hand[len(cards) :]
+        init = (
+            left[0]
+            if len(left) >= HAND_LIMIT_COMMAND - 1 and not state.pending[self.side].get("initiative_bonus")
+            else None
+        )
+        return Draw(
+            cmd.side, cmd.extra, initiative_card=init, fire_units=tuple(units), fire_cards=tuple(cards)
+        )
 
     def _fieldable(self, state: GameState) -> int:
         hand = state.hand_units[self.side]
@@ -657,7 +753,9 @@ class StandardPlayer:
                 return None
             n = len(legal[0].extra)
             want_units = self._fieldable(state) < 2 and state.reserves[side]
-            k_units = n if want_units and len(state.hand_commands[side]) >= 2 else (n // 2 if want_units else 0)
+            k_units = (
+                n if want_units and len(state.hand_commands[side]) >= 2 else (n // 2 if want_units else 0)
+            )
             if len(state.hand_commands[side]) >= HAND_LIMIT_COMMAND - 1:
                 k_units = max(k_units, n - 1) if state.reserves[side] else 0
             extra = tuple(["command"] * (n - k_units) + ["reserves"] * k_units)

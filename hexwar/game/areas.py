@@ -32,8 +32,9 @@ MAX_AREAS = 64  #: at most this many named areas in one scenario
 _NAME_MAX = 40
 
 
-def parse_area_hexes(items: Any, battlemap: BattleMap, where: str,
-                     bad: Callable[[str, str], None]) -> tuple[Hex, ...]:
+def parse_area_hexes(
+    items: Any, battlemap: BattleMap, where: str, bad: Callable[[str, str], None]
+) -> tuple[Hex, ...]:
     """Parse one area's hex list: labels (``"D07"``) and ranges (``"B02..C05"``).
 
     Args:
@@ -46,17 +47,17 @@ def parse_area_hexes(items: Any, battlemap: BattleMap, where: str,
         the area's hexes, sorted by column then row, without repeats (empty when broken).
     """
     if not isinstance(items, list) or not items:
-        bad(where, "expected a non-empty list of hex labels or ranges such as \"B02..C05\"")
+        bad(where, 'expected a non-empty list of hex labels or ranges such as "B02..C05"')
         return ()
     out: set[Hex] = set()
     for i, it in enumerate(items):
         w = f"{where}[{i}]"
         if not isinstance(it, str):
-            bad(w, f"expected a hex label or a range \"A..B\", got {str(it)[:40]!r}")
+            bad(w, f'expected a hex label or a range "A..B", got {str(it)[:40]!r}')
             continue
         ends = it.split("..")
         if len(ends) > 2:
-            bad(w, f"expected one hex label or one range \"A..B\", got {it[:40]!r}")
+            bad(w, f'expected one hex label or one range "A..B", got {it[:40]!r}')
             continue
         try:
             hs = [Hex.from_label(e.strip()) for e in ends]
@@ -82,7 +83,9 @@ def parse_area_hexes(items: Any, battlemap: BattleMap, where: str,
     return tuple(sorted(out, key=lambda h: h.offset))
 
 
-def parse_areas(table: Any, battlemap: BattleMap, bad: Callable[[str, str], None]) -> dict[str, tuple[Hex, ...]]:
+def parse_areas(
+    table: Any, battlemap: BattleMap, bad: Callable[[str, str], None]
+) -> dict[str, tuple[Hex, ...]]:
     """Parse a scenario's ``[areas]`` table (name -> hex list), collecting every problem.
 
     Raises nothing: problems go to ``bad(field_path, expected)``.
@@ -125,5 +128,7 @@ def scenario_areas(scenario: Any, names: Sequence[str] | None = None) -> dict[st
         return areas
     missing = [n for n in names if n not in areas]
     if missing:
-        raise KeyError(f"no area {missing[0]!r} in this scenario; it has: {', '.join(sorted(areas)) or 'none'}")
+        raise KeyError(
+            f"no area {missing[0]!r} in this scenario; it has: {', '.join(sorted(areas)) or 'none'}"
+        )
     return {n: areas[n] for n in names}

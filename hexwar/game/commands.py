@@ -129,7 +129,11 @@ class Command:
         return out
 
     def __str__(self) -> str:
-        parts = [f"{k}={v}" for k, v in self.to_json().items() if k not in ("cmd", "side") and v not in (None, False, [], ())]
+        parts = [
+            f"{k}={v}"
+            for k, v in self.to_json().items()
+            if k not in ("cmd", "side") and v not in (None, False, [], ())
+        ]
         return f"{self.side} {self.name} " + " ".join(parts)
 
 
@@ -390,8 +394,25 @@ class Undo(Command):
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
-    for c in (ChooseHand, TargetArtillery, Commit, Recrew, MoveCrew, Move, Tow, DropTow, Declare,
-              DeclareCloseAssault, DeclareBuildingAttack, Resolve, Draw, Discard, UseCommandCard, EndPhase, Undo)
+    for c in (
+        ChooseHand,
+        TargetArtillery,
+        Commit,
+        Recrew,
+        MoveCrew,
+        Move,
+        Tow,
+        DropTow,
+        Declare,
+        DeclareCloseAssault,
+        DeclareBuildingAttack,
+        Resolve,
+        Draw,
+        Discard,
+        UseCommandCard,
+        EndPhase,
+        Undo,
+    )
 }
 
 
@@ -420,7 +441,9 @@ def _type_name(tp: Any) -> str:
         return " or ".join(_type_name(a) for a in args)
     if origin is tuple:
         return f"a tuple of {_type_name(args[0])}"
-    return {str: "text", int: "an integer", bool: "True or False", Hex: "a Hex", type(None): "None"}.get(tp, str(tp))
+    return {str: "text", int: "an integer", bool: "True or False", Hex: "a Hex", type(None): "None"}.get(
+        tp, str(tp)
+    )
 
 
 def field_problem(cmd: Command) -> str | None:
@@ -478,8 +501,14 @@ def _from_json_value(tp: Any, v: Any, where: str) -> Any:
     raise CommandFormatError(f"{where}: unsupported field type {tp!r}")  # pragma: no cover
 
 
-def dataclass_command_from_json(data: Any, types_: Mapping[str, type[Any]], where: str, owner: str,
-                                owners: Sequence[str], kind: str = "command") -> Any:
+def dataclass_command_from_json(
+    data: Any,
+    types_: Mapping[str, type[Any]],
+    where: str,
+    owner: str,
+    owners: Sequence[str],
+    kind: str = "command",
+) -> Any:
     """Build a command dataclass from its JSON form: ``data["cmd"]`` names its class in
     ``types_``, every field is checked against the class's annotations, and the ``owner`` field
     (``side`` in the hex game, ``seat`` on lines) must be one of ``owners``. Shared by the hex
@@ -496,11 +525,13 @@ def dataclass_command_from_json(data: Any, types_: Mapping[str, type[Any]], wher
         CommandFormatError: naming the field when anything is missing, unknown or mistyped.
     """
     if not isinstance(data, dict):
-        raise CommandFormatError(f"{where}: expected an object with a \"cmd\" field")
+        raise CommandFormatError(f'{where}: expected an object with a "cmd" field')
     name = data.get("cmd")
     cls = types_.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise CommandFormatError(f"{where}.cmd: unknown {kind} {clip(name)}; expected one of {sorted(types_)}")
+        raise CommandFormatError(
+            f"{where}.cmd: unknown {kind} {clip(name)}; expected one of {sorted(types_)}"
+        )
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for k in data:
@@ -514,7 +545,9 @@ def dataclass_command_from_json(data: Any, types_: Mapping[str, type[Any]], wher
             continue
         kwargs[fname] = _from_json_value(hints[fname], data[fname], f"{where}.{fname}")
     if kwargs.get(owner) not in owners:
-        raise CommandFormatError(f"{where}.{owner}: expected one of {tuple(owners)}, got {clip(data.get(owner))}")
+        raise CommandFormatError(
+            f"{where}.{owner}: expected one of {tuple(owners)}, got {clip(data.get(owner))}"
+        )
     return cls(**kwargs)
 
 

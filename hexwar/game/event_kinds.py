@@ -68,6 +68,7 @@ __all__ = [
     "VictoryEvent",
 ]
 
+
 # -- the turn (R5) ---------------------------------------------------------------------------------
 class SetupEvent(TypedEvent):
     """The game is set up (R1.2: the seed decides every die; R12.5: it never leaves the game)."""

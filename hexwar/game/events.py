@@ -238,8 +238,10 @@ def _misfit(cls: type[TypedEvent], data: dict[str, Any]) -> str | None:
     missing = sorted(cls.REQUIRED - data.keys())
     extra = [] if cls.OPEN else sorted(data.keys() - cls.REQUIRED - cls.OPTIONAL)
     if missing or extra:
-        return "; ".join(([f"missing data {', '.join(missing)}"] if missing else [])
-                         + ([f"unknown data {', '.join(extra)}"] if extra else []))
+        return "; ".join(
+            ([f"missing data {', '.join(missing)}"] if missing else [])
+            + ([f"unknown data {', '.join(extra)}"] if extra else [])
+        )
     return None
 
 
@@ -258,7 +260,6 @@ def fits(kind: str, data: dict[str, Any]) -> bool:
     """Whether ``data`` has exactly the keys of the registered ``kind`` (False for other kinds)."""
     cls = EVENT_CLASSES.get(kind)
     return cls is not None and issubclass(cls, TypedEvent) and _misfit(cls, data) is None
-
 
 
 GameEvent = Event | RollEvent | RuleEvent
@@ -289,7 +290,11 @@ def event_to_json(ev: GameEvent) -> dict[str, Any]:
     if isinstance(ev, RollEvent):
         return {"kind": "roll", "text": ev.text, "data": ev.roll.to_json()}
     if isinstance(ev, UnitWreckEvent):
-        return {"kind": _snake(type(ev.payload).__name__), "text": str(ev.payload), "data": ev.payload.to_json()}
+        return {
+            "kind": _snake(type(ev.payload).__name__),
+            "text": str(ev.payload),
+            "data": ev.payload.to_json(),
+        }
     if isinstance(ev, RuleEvent):
         p = ev.payload
         d = p.to_json()

@@ -70,8 +70,10 @@ class HeadlessRun:
             "result": self.result.to_json(),
             "commands": self.commands,
             "state_hash": st.state_hash(),
-            "decision_seconds": {s: {"count": len(v), "mean": (sum(v) / len(v)) if v else 0.0, "max": max(v, default=0.0)}
-                                 for s, v in self.decisions.items()},
+            "decision_seconds": {
+                s: {"count": len(v), "mean": (sum(v) / len(v)) if v else 0.0, "max": max(v, default=0.0)}
+                for s, v in self.decisions.items()
+            },
         }
 
 
@@ -102,7 +104,7 @@ def readable(events: list[GameEvent]) -> list[GameEvent]:
             out.append(r)
         if e.kind == "roll":
             purpose = str(e.data.get("purpose", ""))
-            later = events[i + 1:]
+            later = events[i + 1 :]
             if any(purpose and purpose in x.text for x in later if x.kind != "roll"):
                 continue
             if any(x.data.get("roll") == e.data for x in later if x.kind != "roll"):
@@ -192,8 +194,10 @@ def play(
             turn, per_turn = st.turn, 0
         per_turn += 1
         if per_turn > MAX_COMMANDS_PER_TURN:
-            raise HexwarError(f"turn {st.turn}: over {MAX_COMMANDS_PER_TURN} commands without reaching End Turn; "
-                              f"the players never end the {st.phase} phase")
+            raise HexwarError(
+                f"turn {st.turn}: over {MAX_COMMANDS_PER_TURN} commands without reaching End Turn; "
+                f"the players never end the {st.phase} phase"
+            )
     if saver is not None:
         try:
             write_save(st, saver.path, names)

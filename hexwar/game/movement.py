@@ -48,9 +48,25 @@ from .sight import seen_mask
 from .state import SIDES, STACKING_LIMIT, other_side
 
 __all__ = [
-    "Reach", "neighbor_table", "edge_weights", "reachable", "path_cost", "adjacent_mask", "TOW_FACTOR",
-    "unit_mobility", "movement_allowance", "cost_arrays", "unit_cost_arrays", "occupancy", "passable_for", "unit_reach",
-    "move_problem", "do_move", "tow_problem", "do_tow", "do_drop_tow",
+    "Reach",
+    "neighbor_table",
+    "edge_weights",
+    "reachable",
+    "path_cost",
+    "adjacent_mask",
+    "TOW_FACTOR",
+    "unit_mobility",
+    "movement_allowance",
+    "cost_arrays",
+    "unit_cost_arrays",
+    "occupancy",
+    "passable_for",
+    "unit_reach",
+    "move_problem",
+    "do_move",
+    "tow_problem",
+    "do_tow",
+    "do_drop_tow",
 ]
 
 TOW_FACTOR = 2.0  # R8.1: a towing vehicle moves at half its remaining MP = every hex costs double
@@ -162,8 +178,9 @@ class Reach:
         return tuple(out)
 
 
-def edge_weights(cost: np.ndarray, road_cost: np.ndarray | None = None, road: np.ndarray | None = None,
-                 factor: float = 1.0) -> np.ndarray:
+def edge_weights(
+    cost: np.ndarray, road_cost: np.ndarray | None = None, road: np.ndarray | None = None, factor: float = 1.0
+) -> np.ndarray:
     """Movement points of every directed neighbour edge of :func:`neighbor_table` (R5.3).
 
     Args:
@@ -187,9 +204,15 @@ def edge_weights(cost: np.ndarray, road_cost: np.ndarray | None = None, road: np
     return w * factor if factor != 1.0 else w
 
 
-def reachable(cost: np.ndarray, passable: np.ndarray, start: Hex, mp: float,
-              road_cost: np.ndarray | None = None, road: np.ndarray | None = None,
-              factor: float = 1.0) -> Reach:
+def reachable(
+    cost: np.ndarray,
+    passable: np.ndarray,
+    start: Hex,
+    mp: float,
+    road_cost: np.ndarray | None = None,
+    road: np.ndarray | None = None,
+    factor: float = 1.0,
+) -> Reach:
     """Every hex ``start`` can reach spending at most ``mp`` movement points (R5.3).
 
     Args:
@@ -236,9 +259,15 @@ def _off_map_name(h: Hex) -> str:
         return f"axial ({h.q}, {h.r})"
 
 
-def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[Hex, ...],
-              road_cost: np.ndarray | None = None, road: np.ndarray | None = None,
-              factor: float = 1.0) -> tuple[float, str | None]:
+def path_cost(
+    cost: np.ndarray,
+    passable: np.ndarray,
+    start: Hex,
+    path: tuple[Hex, ...],
+    road_cost: np.ndarray | None = None,
+    road: np.ndarray | None = None,
+    factor: float = 1.0,
+) -> tuple[float, str | None]:
     """Movement points of an explicit ``path`` from ``start`` and the first problem, if any.
 
     Args:
@@ -262,7 +291,10 @@ def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[He
         if not (0 <= col < width and 0 <= row < height):
             return math.inf, f"{_off_map_name(h)} is off the map"
         if h == prev:
-            return math.inf, f"the path steps from {h.label} into {h.label} itself: list only the hexes entered"
+            return (
+                math.inf,
+                f"the path steps from {h.label} into {h.label} itself: list only the hexes entered",
+            )
         if prev.distance(h) != 1:
             return math.inf, f"{h.label} is not adjacent to {prev.label}"
         c = float(cost[row, col])
@@ -283,6 +315,7 @@ def path_cost(cost: np.ndarray, passable: np.ndarray, start: Hex, path: tuple[He
 # -- the game's movement rules on a GameState (R5.3, R8.1, R8.3) ---------------------------
 # These build the arrays above from a game and carry out Move / Tow / DropTow commands.
 # They import the game layer lazily so the array functions stay usable on their own.
+
 
 def unit_mobility(state: Any, uid: str) -> str | None:
     """The mobility class a unit moves with, or ``None`` when it cannot move at all (R5.3).
@@ -320,7 +353,9 @@ def movement_allowance(state: Any, uid: str) -> float:
     ground = getattr(state.scenario, "ground", "dry")
     if ground != "dry":  # R10.7: snow and mud
         mp = max(1.0, mp + special.ground_mp_change(ground, unit_mobility(state, uid) or ""))
-    mp = max(0.0, mp + ruleset.effect_total(ruleset.active_effects(state, u), EffectKind.MOVEMENT))  # R4.3 effects
+    mp = max(
+        0.0, mp + ruleset.effect_total(ruleset.active_effects(state, u), EffectKind.MOVEMENT)
+    )  # R4.3 effects
     return mp / 2.0 if u.towing else mp
 
 
@@ -332,8 +367,11 @@ def unit_cost_arrays(state: Any, uid: str) -> tuple[np.ndarray, np.ndarray]:
     mob = unit_mobility(state, uid)
     assert mob is not None
     cost, road_cost = cost_arrays(state, mob)
-    extra = sum(e.value for e in ruleset.active_effects(state, u)
-                if e.kind == EffectKind.MOVE_COST and e.mobility in (None, mob))
+    extra = sum(
+        e.value
+        for e in ruleset.active_effects(state, u)
+        if e.kind == EffectKind.MOVE_COST and e.mobility in (None, mob)
+    )
     if extra:
         cost = np.where(np.isfinite(cost), np.maximum(cost + extra, 1.0), cost)
         road_cost = np.where(np.isfinite(road_cost), np.maximum(road_cost + extra, 1.0), road_cost)
@@ -350,10 +388,14 @@ def cost_arrays(state: Any, mobility: str) -> tuple[np.ndarray, np.ndarray]:
     key = ("cost", bm.version, mobility)
     hit = state.cache.get(key)
     if hit is None:
-        for k in [k for k in state.cache if isinstance(k, tuple) and k and k[0] == "cost" and k[1] != bm.version]:
+        for k in [
+            k for k in state.cache if isinstance(k, tuple) and k and k[0] == "cost" and k[1] != bm.version
+        ]:
             del state.cache[k]
-        hit = (special.crossing_costs(state, mobility, enter_cost_array(bm, mobility)),  # R10.8
-               special.crossing_costs(state, mobility, enter_cost_array(bm, mobility, along_road=True)))
+        hit = (
+            special.crossing_costs(state, mobility, enter_cost_array(bm, mobility)),  # R10.8
+            special.crossing_costs(state, mobility, enter_cost_array(bm, mobility, along_road=True)),
+        )
         state.cache[key] = hit
     return hit
 
@@ -511,7 +553,11 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
             break
         pc, pr = prev.offset
         col, row = h.offset
-        step = float(road_cost[row, col]) if (state.battlemap.road[pr, pc] and state.battlemap.road[row, col]) else float(cost[row, col])
+        step = (
+            float(road_cost[row, col])
+            if (state.battlemap.road[pr, pc] and state.battlemap.road[row, col])
+            else float(cost[row, col])
+        )
         u.mp_left -= step
         spent += step
         u.hex = h
@@ -541,9 +587,13 @@ def do_move(state: Any, side: str, uid: str, path: tuple[Hex, ...], sink: Any) -
         u.mp_left = 0.0
     labels = [state.hex_label(h) for h in entered]
     tow = f" towing wreck {u.towing}" if u.towing else ""
-    sink.add(MoveEvent(f"{side} moves {ruleset.card_name(u.card)} ({uid}){tow} {start.label} -> "
-                           f"{' -> '.join(labels)} ({spent:g} MP, {u.mp_left:g} left){stopped}",
-                   {"unit": uid, "from": start.label, "path": labels, "mp": spent}))
+    sink.add(
+        MoveEvent(
+            f"{side} moves {ruleset.card_name(u.card)} ({uid}){tow} {start.label} -> "
+            f"{' -> '.join(labels)} ({spent:g} MP, {u.mp_left:g} left){stopped}",
+            {"unit": uid, "from": start.label, "path": labels, "mp": spent},
+        )
+    )
 
 
 def tow_problem(state: Any, side: str, uid: str, wreck_hex: Hex | None) -> str | None:

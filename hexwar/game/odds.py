@@ -25,8 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["declare_odds", "odds_lines"]
 
 
-def declare_odds(state: GameState, attacker: str, target: str, weapons: tuple[int, ...],
-                 at_crew: bool = False) -> AttackOdds | None:
+def declare_odds(
+    state: GameState, attacker: str, target: str, weapons: tuple[int, ...], at_crew: bool = False
+) -> AttackOdds | None:
     """The exact outcome distribution of ``attacker`` firing ``weapons`` at ``target`` now.
 
     Args:
@@ -54,9 +55,17 @@ def declare_odds(state: GameState, attacker: str, target: str, weapons: tuple[in
     ctx = defense_context(state, tgt, hind, side)
     deck = Deck("damage", list(state.damage_deck), list(state.damage_discard), reshuffle=True)
     try:
-        return attack_odds(ruleset.cards(), state.units[attacker], state.units[tgt],
-                           AttackOrders(tuple(weapons), indirect), ctx, units=state.units,
-                           events_in_play=state.events_in_play, variant=state.variants, damage_deck=deck)
+        return attack_odds(
+            ruleset.cards(),
+            state.units[attacker],
+            state.units[tgt],
+            AttackOrders(tuple(weapons), indirect),
+            ctx,
+            units=state.units,
+            events_in_play=state.events_in_play,
+            variant=state.variants,
+            damage_deck=deck,
+        )
     except (CombatError, HexwarError):
         return None
 
@@ -64,10 +73,16 @@ def declare_odds(state: GameState, attacker: str, target: str, weapons: tuple[in
 def odds_lines(odds: AttackOdds) -> list[str]:
     """The odds as plain text lines (percent, one decimal): destroyed, Damage card, damaged,
     no effect, miss, then the expected victory points and Endurance lost (R6, R10)."""
-    rows = (("destroyed", odds.destroyed), ("Damage card", odds.damage_card), ("damaged", odds.damaged),
-            ("no effect", odds.no_effect), ("miss", odds.miss))
+    rows = (
+        ("destroyed", odds.destroyed),
+        ("Damage card", odds.damage_card),
+        ("damaged", odds.damaged),
+        ("no effect", odds.no_effect),
+        ("miss", odds.miss),
+    )
     out = [f"{name:>12}: {100 * v:5.1f}%" for name, v in rows]
-    out.append(f"expected {odds.expected_vp:.2f} VP, {odds.expected_damage:.2f} Endurance lost; "
-               f"hit {100 * odds.hit:.0f}%")
+    out.append(
+        f"expected {odds.expected_vp:.2f} VP, {odds.expected_damage:.2f} Endurance lost; "
+        f"hit {100 * odds.hit:.0f}%"
+    )
     return out
-

@@ -37,7 +37,9 @@ def scenario_on_map(sc: Scenario, spec: str) -> Scenario:
             problems.append(f"the map has no {side} deploy zone")
         for u in setup.units:
             if u.hex is not None and (not m.in_bounds(u.hex) or not ruleset.can_stand(m, u.hex, u.card)):
-                problems.append(f"{side} starting unit {u.card} cannot stand in {m.label(u.hex)} on the generated map")
+                problems.append(
+                    f"{side} starting unit {u.card} cannot stand in {m.label(u.hex)} on the generated map"
+                )
     for o in sc.objectives:
         if not m.in_bounds(o.hex):
             problems.append(f"objective {o.hex.label} is off the generated {w}x{h} map")
@@ -45,5 +47,6 @@ def scenario_on_map(sc: Scenario, spec: str) -> Scenario:
         raise HexwarError(f"scenario {sc.id} cannot be played on {canonical}: " + "; ".join(problems))
     sides = {s: dataclasses.replace(setup, deploy=tuple(m.deploy[s])) for s, setup in sc.sides.items()}
     digest = hashlib.sha256((sc.content_hash + m.content_hash()).encode()).hexdigest()
-    return dataclasses.replace(sc, battlemap=m, sides=sides, content_hash=digest, map_spec=canonical,
-                               name=f"{sc.name} ({m.name})")
+    return dataclasses.replace(
+        sc, battlemap=m, sides=sides, content_hash=digest, map_spec=canonical, name=f"{sc.name} ({m.name})"
+    )

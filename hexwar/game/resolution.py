@@ -78,8 +78,10 @@ def score(state: GameState, scorer: str, uid: str, kind: str) -> Event:
     pts = c * mult
     state.kills.append(Kill(scorer, uid, kind, pts, state.turn))
     state.vp[scorer] += pts
-    return ScoreEvent(f"{scorer} scores {pts} VP for {kind} {ruleset.card_name(uid)} ({uid}): "
-                          f"{state.vp[scorer]} VP", {"side": scorer, "unit": uid, "kind": kind, "points": pts})
+    return ScoreEvent(
+        f"{scorer} scores {pts} VP for {kind} {ruleset.card_name(uid)} ({uid}): {state.vp[scorer]} VP",
+        {"side": scorer, "unit": uid, "kind": kind, "points": pts},
+    )
 
 
 def forfeit_capture(state: GameState, uid: str, sink: Any) -> None:
@@ -88,8 +90,14 @@ def forfeit_capture(state: GameState, uid: str, sink: Any) -> None:
         if k.uid == uid and k.kind == "captured":
             state.kills.remove(k)
             state.vp[k.scorer] -= k.points
-            sink.emit("forfeit", f"{k.scorer} crews captured {ruleset.card_name(uid)} ({uid}) and gives up its "
-                                 f"{k.points} VP: {state.vp[k.scorer]} VP", side=k.scorer, unit=uid, points=k.points)
+            sink.emit(
+                "forfeit",
+                f"{k.scorer} crews captured {ruleset.card_name(uid)} ({uid}) and gives up its "
+                f"{k.points} VP: {state.vp[k.scorer]} VP",
+                side=k.scorer,
+                unit=uid,
+                points=k.points,
+            )
 
 
 def _clear_cards(state: GameState, u: UnitState) -> None:
@@ -126,13 +134,21 @@ def _crew_leaves(state: GameState, cid: str, fate: str, scorer: str | None) -> l
         c.endurance = ruleset.full_endurance(cid)
         c.mp_left = 0.0
         state.cache.clear()
-        return [CrewEvent(f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
-                              f"{c.hex.label if c.hex else '?'} to fight as infantry (variant crews-fight, 000)",
-                      {"unit": cid, "fate": "fights", "hex": c.hex.label if c.hex else None})]
+        return [
+            CrewEvent(
+                f"{name} ({cid}) survives the loss of {ruleset.card_name(crewed or '')} and stays in "
+                f"{c.hex.label if c.hex else '?'} to fight as infantry (variant crews-fight, 000)",
+                {"unit": cid, "fate": "fights", "hex": c.hex.label if c.hex else None},
+            )
+        ]
     if fate == "survives":
         state.reserves[c.owner].append(cid)
-        return [CrewEvent(f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",
-                      {"unit": cid, "fate": fate})]
+        return [
+            CrewEvent(
+                f"{name} ({cid}) survives and goes under the {c.owner} Reserves deck (R6.6)",
+                {"unit": cid, "fate": fate},
+            )
+        ]
     state.removed.append(cid)
     out: list[Event] = [CrewEvent(f"{name} ({cid}) is {fate} (R6.6)", {"unit": cid, "fate": fate})]
     if scorer is not None and scorer != c.owner:
@@ -166,15 +182,28 @@ def envelop_crewless(state: GameState, sink: Any) -> None:
         if u.hex is None or u.aloft or u.crew is not None or not ruleset.needs_crew(u.card):
             continue
         enemy = other_side(u.side)
-        near = [v for v in state.units.values() if v.hex is not None and not v.aloft and v.crewing is None
-                and v.hex.distance(u.hex) <= 1 and v.uid != uid and ruleset.is_ground(v.card)]
+        near = [
+            v
+            for v in state.units.values()
+            if v.hex is not None
+            and not v.aloft
+            and v.crewing is None
+            and v.hex.distance(u.hex) <= 1
+            and v.uid != uid
+            and ruleset.is_ground(v.card)
+        ]
         enemy_adj = any(v.side == enemy and not (ruleset.needs_crew(v.card) and v.crew is None) for v in near)
         friend = any(v.side == u.side and not (ruleset.needs_crew(v.card) and v.crew is None) for v in near)
         if enemy_adj and not friend:
             _clear_cards(state, u)
             u.side = enemy
-            sink.emit("captured", f"crewless {ruleset.card_name(uid)} ({uid}) in {u.hex.label} is enveloped and "
-                                  f"captured by {enemy} (000)", unit=uid, side=enemy)
+            sink.emit(
+                "captured",
+                f"crewless {ruleset.card_name(uid)} ({uid}) in {u.hex.label} is enveloped and "
+                f"captured by {enemy} (000)",
+                unit=uid,
+                side=enemy,
+            )
             if u.owner != enemy:
                 sink.add(score(state, enemy, uid, "captured"))
             else:  # retaken by its owner: the captor's points for it go
@@ -197,15 +226,28 @@ class _DamageDeck:
 
 def _engine(state: GameState) -> tuple[Any, _DamageDeck]:
     dd = _DamageDeck(state)
-    eng = CombatEngine(ruleset.cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
-                       events_in_play=tuple(state.events_in_play), rules_revision=state.rules_revision)
+    eng = CombatEngine(
+        ruleset.cards(),
+        state.dice,
+        dd.deck,
+        state.units,
+        variant=normalize_variant(state.variants),
+        events_in_play=tuple(state.events_in_play),
+        rules_revision=state.rules_revision,
+    )
     return eng, dd
 
 
 def has_ground_unit(state: GameState, side: str) -> bool:
     """The side has a ground unit on the map (000 capture in ``classic``, R6.6)."""
-    return any(u.side == side and u.hex is not None and not u.aloft and u.crewing is None and ruleset.is_ground(u.card)
-               for u in state.units.values())
+    return any(
+        u.side == side
+        and u.hex is not None
+        and not u.aloft
+        and u.crewing is None
+        and ruleset.is_ground(u.card)
+        for u in state.units.values()
+    )
 
 
 def defense_context(state: GameState, uid: str, hindrances: int = 0, attacker_side: str | None = None) -> Any:
@@ -214,8 +256,9 @@ def defense_context(state: GameState, uid: str, hindrances: int = 0, attacker_si
     captor = has_ground_unit(state, attacker_side or other_side(u.side))
     if u.hex is None or u.aloft:
         return DefenseContext(0, hindrances, captor)
-    return DefenseContext.at(state.battlemap, u.hex, ruleset.unit_card(uid), hindrances=hindrances,
-                             captor_has_ground_unit=captor)
+    return DefenseContext.at(
+        state.battlemap, u.hex, ruleset.unit_card(uid), hindrances=hindrances, captor_has_ground_unit=captor
+    )
 
 
 def _friendly_fire_policy(state: GameState) -> Any:
@@ -280,8 +323,13 @@ def _unit_destroyed(state: GameState, ev: Any) -> list[GameEvent]:
             out.append(UnitWreckEvent(w))
             u.towing = None
         if ev.wreck:
-            wp = wreck_vehicle(state.battlemap, u.hex, ruleset.unit_card(uid).side, state.dice,
-                               vehicle=ruleset.card_name(uid))
+            wp = wreck_vehicle(
+                state.battlemap,
+                u.hex,
+                ruleset.unit_card(uid).side,
+                state.dice,
+                vehicle=ruleset.card_name(uid),
+            )
             wp.apply(state.battlemap)
             out.append(UnitWreckEvent(wp))
     if u.crewing is not None and u.crewing in state.units:
@@ -311,15 +359,19 @@ def attack_rolls(state: GameState, a: Attack) -> list[str]:
     n = 0
     ws = ruleset.weapons(u.card)
     for i in a.weapons:
-        for _ in range(combat.rate_of_fire(ruleset.cards(), u, ws[i], state.units, tuple(state.events_in_play),
-                                           tuple(a.command_cards))):
+        for _ in range(
+            combat.rate_of_fire(
+                ruleset.cards(), u, ws[i], state.units, tuple(state.events_in_play), tuple(a.command_cards)
+            )
+        ):
             out += [f"to_hit:{n}", f"intensity:{n}"]
             n += 1
     return out
 
 
-def spend_bonus_policy(state: GameState, side: str, target: str, plan: dict[str, str],
-                       first_to_hit: bool = False) -> Any:
+def spend_bonus_policy(
+    state: GameState, side: str, target: str, plan: dict[str, str], first_to_hit: bool = False
+) -> Any:
     """The :data:`~hexwar.rules.combat.BonusPolicy` of a :class:`~hexwar.game.commands.Resolve`:
     ``plan`` maps roll names (:func:`attack_rolls`) to Command cards in ``side``'s hand; a card
     is discarded from the hand when its roll is made (R1.3), and only for a roll against the
@@ -341,7 +393,9 @@ def spend_bonus_policy(state: GameState, side: str, target: str, plan: dict[str,
     return policy
 
 
-def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: dict[str, str] | None = None) -> None:
+def resolve_attack(
+    state: GameState, a: Attack, bonus: bool, sink: Any, plan: dict[str, str] | None = None
+) -> None:
     """Resolve one declared attack through the combat engine (R6.2-R6.6) and apply the results.
 
     A flamethrower that fired at a unit in a building then attacks the building (R8.2, 003).
@@ -354,8 +408,15 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: di
     if a.building is not None:  # R8.2: infantry close combat against a building (no dice modifiers)
         u = state.units[a.attackers[0]]
         w = ruleset.weapons(u.card)[a.weapons[0]]
-        ev = attack_building(state.battlemap, a.building, BuildingAttackKind.CLOSE_COMBAT, w.damage_index, state.dice,
-                             attacker=f"{ruleset.card_name(u.card)} ({u.uid})", attacker_hex=u.hex)
+        ev = attack_building(
+            state.battlemap,
+            a.building,
+            BuildingAttackKind.CLOSE_COMBAT,
+            w.damage_index,
+            state.dice,
+            attacker=f"{ruleset.card_name(u.card)} ({u.uid})",
+            attacker_hex=u.hex,
+        )
         if ev is not None:
             sink.effect(ev)
         state.command_discard.extend(a.command_cards)
@@ -364,18 +425,28 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: di
     eng, dd = _engine(state)
     t = state.units[a.target]
     target_uid = t.crew if a.at_crew and t.crew is not None else a.target
-    pol = spend_bonus_policy(state, a.side, target_uid, plan, bonus) if plan else (bonus_on(to_hit=[0]) if bonus
-                                                                                   else None)
+    pol = (
+        spend_bonus_policy(state, a.side, target_uid, plan, bonus)
+        if plan
+        else (bonus_on(to_hit=[0]) if bonus else None)
+    )
     target = state.units[target_uid]
     ctx = defense_context(state, target_uid, a.hindrance, a.side)
     target_hex = t.hex
     if a.close_assault:
-        evs = eng.close_assault([state.units[x] for x in a.attackers if x in state.units], target, ctx,
-                                command_cards=tuple(a.command_cards), bonus=pol)
+        evs = eng.close_assault(
+            [state.units[x] for x in a.attackers if x in state.units],
+            target,
+            ctx,
+            command_cards=tuple(a.command_cards),
+            bonus=pol,
+        )
     else:
         attacker = state.units[a.attackers[0]]
         orders = AttackOrders(tuple(a.weapons), a.indirect, tuple(a.command_cards))
-        evs = eng.resolve_attack(attacker, target, orders, ctx, bonus=pol, friendly_fire=_friendly_fire_policy(state))
+        evs = eng.resolve_attack(
+            attacker, target, orders, ctx, bonus=pol, friendly_fire=_friendly_fire_policy(state)
+        )
     dd.write_back()
     sink.rule_events(_apply_combat_events(state, evs, sink))
     if not a.close_assault and target_hex is not None and a.attackers[0] in state.units:
@@ -383,8 +454,14 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: di
         flames = [i for i in a.weapons if ruleset.weapons(attacker.card)[i].flamethrower]
         for i in flames:
             w = ruleset.weapons(attacker.card)[i]
-            ev = attack_building(state.battlemap, target_hex, BuildingAttackKind.FLAMETHROWER, w.damage_index, state.dice,
-                                 attacker=f"{ruleset.card_name(attacker.card)} ({attacker.uid})")
+            ev = attack_building(
+                state.battlemap,
+                target_hex,
+                BuildingAttackKind.FLAMETHROWER,
+                w.damage_index,
+                state.dice,
+                attacker=f"{ruleset.card_name(attacker.card)} ({attacker.uid})",
+            )
             if ev is not None:
                 sink.effect(ev)
     for c in a.command_cards:
@@ -394,8 +471,15 @@ def resolve_attack(state: GameState, a: Attack, bonus: bool, sink: Any, plan: di
 
 def _artillery_weapon(side: str, w: Any) -> Any:
     pairs = tuple((k, w.attack[k]) for k in ("infantry", "vehicle", "gun") if k in w.attack)
-    return Weapon(id=f"{side}_offboard_artillery", name=w.name, attack=pairs, rate_of_fire=w.rate_of_fire,
-                  damage_index=w.damage_index, range=0, indirect=True)
+    return Weapon(
+        id=f"{side}_offboard_artillery",
+        name=w.name,
+        attack=pairs,
+        rate_of_fire=w.rate_of_fire,
+        damage_index=w.damage_index,
+        range=0,
+        indirect=True,
+    )
 
 
 def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: Any) -> None:
@@ -414,8 +498,11 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
     weapon = _artillery_weapon(side, art.weapon)
 
     def units_at(x: Hex) -> list[TargetView]:
-        return [TargetView(u.uid, state) for _, u in sorted(state.units.items())
-                if u.hex == x and not u.aloft and u.crewing is None]
+        return [
+            TargetView(u.uid, state)
+            for _, u in sorted(state.units.items())
+            if u.hex == x and not u.aloft and u.crewing is None
+        ]
 
     def attack_unit(ev: ArtilleryUnitAttack) -> list[GameEvent]:
         u = state.units.get(ev.unit)
@@ -423,15 +510,25 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
             return []
         eng, dd = _engine(state)
         ctx = DefenseContext(ev.terrain_modifier, 0, has_ground_unit(state, side))
-        evs = eng.fire_weapon(weapon, u, ctx, side=side, attacker=None, friendly_fire=_friendly_fire_policy(state))
+        evs = eng.fire_weapon(
+            weapon, u, ctx, side=side, attacker=None, friendly_fire=_friendly_fire_policy(state)
+        )
         dd.write_back()
         return _apply_combat_events(state, evs, sink)
 
     # the rules yield the mission step by step; the game attacks each unit announced (its
     # losses, a wreck, applied at once: a new wreck protects the next unit attacked, R8.1)
     evs: list[Any] = []
-    for ev in artillery_steps(state.battlemap, side, h, state.dice, art.weapon.damage_index, units_at,
-                              hit_on=hit_on, command_card=bonus):
+    for ev in artillery_steps(
+        state.battlemap,
+        side,
+        h,
+        state.dice,
+        art.weapon.damage_index,
+        units_at,
+        hit_on=hit_on,
+        command_card=bonus,
+    ):
         evs.append(ev)
         if isinstance(ev, ArtilleryUnitAttack):
             evs.extend(attack_unit(ev))
@@ -441,8 +538,12 @@ def artillery_mission(state: GameState, side: str, h: Hex, bonus: bool, sink: An
 def fire_damage(state: GameState, sink: Any) -> None:
     """Begin Turn step b (R5.1b, R8.5): the fire damage checks of ground units in burning
     hexes; each hit is resolved by the combat engine at once (:func:`fire_hit`)."""
-    units = [(u.hex, TargetView(u.uid, state)) for _, u in sorted(state.units.items())
-             if u.hex is not None and not u.aloft and u.crewing is None]
+    units = [
+        (u.hex, TargetView(u.uid, state))
+        for _, u in sorted(state.units.items())
+        if u.hex is not None and not u.aloft and u.crewing is None
+    ]
+
     def lowered(view: Any) -> bool:  # R8.5: the owner's Command card set aside at the Draw (R1.3)
         u = state.units.get(view.id)
         return u is not None and state.pending[u.side].pop(f"fire_damage:{u.uid}", 0) > 0
@@ -465,8 +566,9 @@ def fire_hit(state: GameState, uid: str, damage_index: int, sink: Any) -> list[G
         return []
     u = state.units[uid]
     eng, dd = _engine(state)
-    evs = eng.apply_hit(u, defense_context(state, uid), damage_index=damage_index, scorer=other_side(u.side),
-                        source="fire")
+    evs = eng.apply_hit(
+        u, defense_context(state, uid), damage_index=damage_index, scorer=other_side(u.side), source="fire"
+    )
     dd.write_back()
     return _apply_combat_events(state, evs, sink)
 

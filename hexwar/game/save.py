@@ -213,7 +213,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         problems.append(Problem(src, where, msg))
 
     if not isinstance(data, dict):
-        raise ValidationError([Problem(src, "", f"expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")])
+        raise ValidationError([Problem(src, "", f'expected a JSON object with "format": "{SAVE_FORMAT}"')])
     # issue 19: upgrade older versions in memory, then the JSON Schema (hexwar schema save) checks
     # the structure; the checks below add the bookkeeping the schema cannot say.
     structural: list[Problem] = []
@@ -225,7 +225,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
             data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
     structural += schema_problems(data, "save", src)
     if data.get("format") != SAVE_FORMAT:
-        bad("format", f"expected \"{SAVE_FORMAT}\", got {data.get('format')!r}")
+        bad("format", f'expected "{SAVE_FORMAT}", got {data.get("format")!r}')
     mode = data.get("mode", "hex")
     if mode not in known_modes():
         bad("mode", f"expected one of {list(known_modes())}, got {clip(mode)}")
@@ -256,8 +256,9 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         bad("variants", f"expected a list of rule variants from {KNOWN_VARIANTS}")
         variants = []
     players = data.get("players", {})
-    if not isinstance(players, dict) or any(k not in _mode_seats(mode) or not isinstance(v, str)
-                                            for k, v in players.items()):
+    if not isinstance(players, dict) or any(
+        k not in _mode_seats(mode) or not isinstance(v, str) for k, v in players.items()
+    ):
         bad("players", f"expected {{seat: name}} for seats of {_mode_seats(mode)}")
         players = {}
     cmds_raw = data.get("commands")
@@ -291,8 +292,11 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         elif not isinstance(h, str) or not _HEX64.match(h):
             bad(f"{cw}.hash", f"expected a 64-digit SHA-256 hex digest, got {clip(h)}")
         elif checkpoints and (t <= checkpoints[-1][0] or n <= checkpoints[-1][1]):
-            bad(cw, f"turn {t} at command {n} does not follow the previous checkpoint (turn {checkpoints[-1][0]} "
-                    f"at command {checkpoints[-1][1]}): checkpoints must be in order")
+            bad(
+                cw,
+                f"turn {t} at command {n} does not follow the previous checkpoint (turn {checkpoints[-1][0]} "
+                f"at command {checkpoints[-1][1]}): checkpoints must be in order",
+            )
         else:
             checkpoints.append((t, n, h))
     final = data.get("final")
@@ -307,8 +311,11 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         for k in ("hash", "commands_hash", "log_hash"):
             v = final.get(k)
             if not isinstance(v, str) or not _HEX64.match(v):
-                bad(f"final.{k}", f"{'missing' if v in (None, '') else 'got ' + clip(v)}: expected a 64-digit "
-                                  "SHA-256 hex digest (a save without it cannot be verified)")
+                bad(
+                    f"final.{k}",
+                    f"{'missing' if v in (None, '') else 'got ' + clip(v)}: expected a 64-digit "
+                    "SHA-256 hex digest (a save without it cannot be verified)",
+                )
         fhash = str(final.get("hash", ""))
         chash = str(final.get("commands_hash", ""))
         lhash = str(final.get("log_hash", ""))
@@ -338,8 +345,28 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
-    return SaveFile(sid, sname, spath, shash, int(seed), tuple(variants), commands, checkpoints, fhash, fturn,
-                    dict(players), result, src, chash, lhash, fphase, smap, str(mode), dict(setup), revision)
+    return SaveFile(
+        sid,
+        sname,
+        spath,
+        shash,
+        int(seed),
+        tuple(variants),
+        commands,
+        checkpoints,
+        fhash,
+        fturn,
+        dict(players),
+        result,
+        src,
+        chash,
+        lhash,
+        fphase,
+        smap,
+        str(mode),
+        dict(setup),
+        revision,
+    )
 
 
 def _is_int(v: Any) -> bool:
@@ -402,8 +429,10 @@ def scenario_candidates(save: SaveFile, given: tuple[str, ...] = ()) -> tuple[li
         if rp.is_absolute() and any(_inside(rp.resolve(), r) for r in roots) and rp.suffix.lower() == ".toml":
             add(rp)
         elif not any(rp.resolve() == c for c in out):
-            refused.append(f"the recorded scenario path {clip(rec)} lies outside the save's folder and the shipped "
-                           "scenarios, so it is not opened")
+            refused.append(
+                f"the recorded scenario path {clip(rec)} lies outside the save's folder and the shipped "
+                "scenarios, so it is not opened"
+            )
     for n in (save.scenario_name, save.scenario_id):
         if n and _BARE_NAME.match(n):
             names.append(f"{n}.toml")
@@ -430,16 +459,25 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
         first = first or sc
     ref = clip(save.scenario_name or save.scenario_id)
     if first is not None:
-        raise ReplayError(f"{save.path}: the scenario {ref} has changed since the game was saved "
-                          f"(hash {first.content_hash[:12]}... of {first.path} differs from the saved "
-                          f"{save.scenario_hash[:12]}...)")
+        raise ReplayError(
+            f"{save.path}: the scenario {ref} has changed since the game was saved "
+            f"(hash {first.content_hash[:12]}... of {first.path} differs from the saved "
+            f"{save.scenario_hash[:12]}...)"
+        )
     why = "; ".join(refused + errors)
-    raise ReplayError(f"{save.path}: the scenario {ref} was not found in the save's folder or among the shipped "
-                      f"scenarios{' (' + why + ')' if why else ''}; give it with --scenario FILE")
+    raise ReplayError(
+        f"{save.path}: the scenario {ref} was not found in the save's folder or among the shipped "
+        f"scenarios{' (' + why + ')' if why else ''}; give it with --scenario FILE"
+    )
 
 
-def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True,
-           until: int | None = None, scenario_paths: tuple[str, ...] = ()) -> GameState:
+def replay(
+    save: SaveFile,
+    scenario: Scenario | None = None,
+    verify: bool = True,
+    until: int | None = None,
+    scenario_paths: tuple[str, ...] = (),
+) -> GameState:
     """Replay a save's commands from a fresh game and (by default) verify everything.
 
     Verification (issue 13 item 4) checks the scenario's hash, every checkpoint (each End Turn
@@ -464,8 +502,10 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
     """
     sc = scenario or _find_scenario_for(save, scenario_paths)
     if getattr(sc, "mode", "hex") != save.mode:
-        raise ReplayError(f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
-                          f"{sc.id!r}")
+        raise ReplayError(
+            f"{save.path}: a {save.mode} game cannot replay on the {getattr(sc, 'mode', 'hex')} scenario "
+            f"{sc.id!r}"
+        )
     if save.setup:
         try:
             sc = sc.with_setup(save.setup)  # type: ignore[attr-defined]
@@ -482,47 +522,77 @@ def replay(save: SaveFile, scenario: Scenario | None = None, verify: bool = True
         try:
             state.apply(cmd)
         except IllegalCommand as exc:
-            raise ReplayError(f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
-                              f"the command log is corrupt or belongs to another game", index=i) from None
+            raise ReplayError(
+                f"{save.path}: command {i} ({cmd}) is refused on replay: {exc.reason}; "
+                f"the command log is corrupt or belongs to another game",
+                index=i,
+            ) from None
         if verify and len(state.checkpoints) > k:
             t, m, h = state.checkpoints[k]
             if k >= len(save.checkpoints):
-                raise ReplayError(f"{save.path}: the save has no checkpoint for the End Turn of turn {t} (after command "
-                                  f"{i}): checkpoints were removed, so the save cannot be verified", index=i, turn=t)
+                raise ReplayError(
+                    f"{save.path}: the save has no checkpoint for the End Turn of turn {t} (after command "
+                    f"{i}): checkpoints were removed, so the save cannot be verified",
+                    index=i,
+                    turn=t,
+                )
             st, sm, sh = save.checkpoints[k]
             if (st, sm) != (t, m):
-                raise ReplayError(f"{save.path}: checkpoints[{k}] differs from the replay: it says turn {st} after command {sm - 1}, but the replay "
-                                  f"ends turn {t} after command {i}", index=i, turn=t)
+                raise ReplayError(
+                    f"{save.path}: checkpoints[{k}] differs from the replay: it says turn {st} after command {sm - 1}, but the replay "
+                    f"ends turn {t} after command {i}",
+                    index=i,
+                    turn=t,
+                )
             if sh != h:
-                raise ReplayError(f"{save.path}: the replay diverges by the end of turn {t} (state hash after command "
-                                  f"{i} differs from the saved checkpoint)", index=i, turn=t)
+                raise ReplayError(
+                    f"{save.path}: the replay diverges by the end of turn {t} (state hash after command "
+                    f"{i} differs from the saved checkpoint)",
+                    index=i,
+                    turn=t,
+                )
     if not verify:
         return state
-    extra = [cp for cp in save.checkpoints[len(state.checkpoints):] if cp[1] <= n]
+    extra = [cp for cp in save.checkpoints[len(state.checkpoints) :] if cp[1] <= n]
     if extra:
         t, m, _ = extra[0]
-        raise ReplayError(f"{save.path}: the save has a checkpoint for turn {t} after command {m - 1} that the "
-                          "replay never reached", turn=t)
+        raise ReplayError(
+            f"{save.path}: the save has a checkpoint for turn {t} after command {m - 1} that the "
+            "replay never reached",
+            turn=t,
+        )
     if until is None:
         if state.state_hash() != save.final_hash:
-            raise ReplayError(f"{save.path}: the replayed final state differs from the saved one (hash "
-                              f"{state.state_hash()[:12]}... vs {save.final_hash[:12]}...)")
+            raise ReplayError(
+                f"{save.path}: the replayed final state differs from the saved one (hash "
+                f"{state.state_hash()[:12]}... vs {save.final_hash[:12]}...)"
+            )
         if (state.turn, str(state.phase)) != (save.final_turn, save.final_phase):
-            raise ReplayError(f"{save.path}: final says turn {save.final_turn}, {clip(save.final_phase)} phase, but the "
-                              f"replay ends in turn {state.turn}, {state.phase} phase")
+            raise ReplayError(
+                f"{save.path}: final says turn {save.final_turn}, {clip(save.final_phase)} phase, but the "
+                f"replay ends in turn {state.turn}, {state.phase} phase"
+            )
         res = state.result.to_json() if state.result else None
         if res != save.result:
-            raise ReplayError(f"{save.path}: final.result {clip(save.result)} differs from the replayed {clip(res)}")
+            raise ReplayError(
+                f"{save.path}: final.result {clip(save.result)} differs from the replayed {clip(res)}"
+            )
         if commands_hash(save.commands) != save.commands_hash:
-            raise ReplayError(f"{save.path}: the command log differs from the one saved (its hash does not match): "
-                              "it was edited after the game was saved")
+            raise ReplayError(
+                f"{save.path}: the command log differs from the one saved (its hash does not match): "
+                "it was edited after the game was saved"
+            )
         if log_hash(state) != save.log_hash:
-            raise ReplayError(f"{save.path}: the replayed game log differs from the saved game's (log hash "
-                              f"{log_hash(state)[:12]}... vs {save.log_hash[:12]}...): the commands were altered")
+            raise ReplayError(
+                f"{save.path}: the replayed game log differs from the saved game's (log hash "
+                f"{log_hash(state)[:12]}... vs {save.log_hash[:12]}...): the commands were altered"
+            )
     return state
 
 
-def load_game(path: str | os.PathLike[str], verify: bool = True, scenario_paths: tuple[str, ...] = ()) -> GameState:
+def load_game(
+    path: str | os.PathLike[str], verify: bool = True, scenario_paths: tuple[str, ...] = ()
+) -> GameState:
     """Load a save: read it, replay it through the same code and verify its hashes.
 
     Args:
@@ -551,8 +621,15 @@ def validate_save_file(path: str, scenario_paths: tuple[str, ...] = ()) -> None:
     try:
         replay(save, scenario_paths=scenario_paths)
     except ReplayError as exc:
-        raise ValidationError([Problem(path, f"commands[{exc.index}]" if exc.index is not None else "final",
-                                       str(exc).split(": ", 1)[-1])]) from None
+        raise ValidationError(
+            [
+                Problem(
+                    path,
+                    f"commands[{exc.index}]" if exc.index is not None else "final",
+                    str(exc).split(": ", 1)[-1],
+                )
+            ]
+        ) from None
 
 
 class Autosaver:

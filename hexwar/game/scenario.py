@@ -99,7 +99,13 @@ __all__ = [
 
 SCENARIO_FORMAT = "hexwar-scenario"
 SCENARIO_SCHEMA_VERSION = 1
-KNOWN_VARIANTS = ("standard", "classic", "burnout", "fog", "crews-fight")  # R11.3, R12.2; "standard" = none of the others
+KNOWN_VARIANTS = (
+    "standard",
+    "classic",
+    "burnout",
+    "fog",
+    "crews-fight",
+)  # R11.3, R12.2; "standard" = none of the others
 BUDGET_RANGE = (80, 100)  # 000 Standard Game Setup: Reserves decks of 80-100 points
 MAX_SCENARIO_BYTES = 1024 * 1024
 TARGET_TYPES = ("infantry", "vehicle", "gun", "aircraft")  # R4.2 attack value columns
@@ -373,7 +379,9 @@ def find_scenario(name: str) -> Path:
     """
     p = find_content("scenarios", name)
     if p is None:
-        raise HexwarError(f"scenario {clip(name)} not found: give a path to a .toml file or a shipped scenario name")
+        raise HexwarError(
+            f"scenario {clip(name)} not found: give a path to a .toml file or a shipped scenario name"
+        )
     return p
 
 
@@ -401,7 +409,10 @@ def _resolve_map(value: str, scenario_path: Path | None, bad: Any) -> Path | Non
         r = c.resolve()
         inside = any(r == a or a in r.parents for a in allowed)
         if not inside:
-            bad("scenario.map", f"{clip(value)} resolves to {r}, outside the project's maps/ folder and the scenario's folder")
+            bad(
+                "scenario.map",
+                f"{clip(value)} resolves to {r}, outside the project's maps/ folder and the scenario's folder",
+            )
             return None
         if r.is_file():
             return r
@@ -470,8 +481,13 @@ def loads_toml(text: str, src: str) -> dict[str, Any]:
         raise ValidationError([Problem(src, "", f"a number is too long: {str(exc).split(';')[0]}")]) from None
 
 
-def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
-                   battlemap: BattleMap | None = None, map_path: Path | None = None) -> Scenario:
+def build_scenario(
+    data: dict[str, Any],
+    text: str,
+    path: Path | None = None,
+    battlemap: BattleMap | None = None,
+    map_path: Path | None = None,
+) -> Scenario:
     """Validate parsed scenario ``data`` (the TOML ``text`` it came from) and build the
     :class:`Scenario`; then set a game of it up (:func:`check_setup`), so whatever passes here
     also starts (issue 13 item 1). The one validator: :func:`load_scenario`,
@@ -499,7 +515,9 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
     mode = data.get("mode", "hex")
     if mode != "hex":
         if mode not in MODES:
-            raise ValidationError([Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")])
+            raise ValidationError(
+                [Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")]
+            )
         return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
     data = {k: v for k, v in data.items() if k != "mode"}
     # issue 19: upgrade an older schema_version in memory, then check the JSON Schema
@@ -517,7 +535,9 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             if k not in known:
                 bad(f"{where}.{k}" if where else k, f"unknown field; expected one of {sorted(known)}")
 
-    def get_int(table: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int | None) -> int | None:
+    def get_int(
+        table: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int | None
+    ) -> int | None:
         if key not in table:
             return default
         v = table[key]
@@ -526,7 +546,9 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             return default
         return v
 
-    def get_str(table: dict[str, Any], key: str, where: str, default: str | None = None, required: bool = False) -> str | None:
+    def get_str(
+        table: dict[str, Any], key: str, where: str, default: str | None = None, required: bool = False
+    ) -> str | None:
         if key not in table:
             if required:
                 bad(f"{where}.{key}", "missing")
@@ -544,18 +566,40 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             return []
         return v
 
-    unknown_keys(data, "", {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas",
-                            "battlefield"})
+    unknown_keys(
+        data,
+        "",
+        {"format", "schema_version", "scenario", "sides", "objectives", "victory", "areas", "battlefield"},
+    )
     if "format" in data and data["format"] != SCENARIO_FORMAT:
-        bad("format", f"expected \"{SCENARIO_FORMAT}\", got {clip(data['format'])}")
+        bad("format", f'expected "{SCENARIO_FORMAT}", got {clip(data["format"])}')
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
         bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}, got {clip(data.get('schema_version'))}")
     sc = data.get("scenario")
     if not isinstance(sc, dict):
         bad("scenario", "missing [scenario] table")
         sc = {}
-    unknown_keys(sc, "scenario", {"id", "name", "description", "map", "seed", "turns", "victory_points", "overrun",
-                                  "guns_move", "rules", "events", "override_reserves", "fog", "night", "ground"})
+    unknown_keys(
+        sc,
+        "scenario",
+        {
+            "id",
+            "name",
+            "description",
+            "map",
+            "seed",
+            "turns",
+            "victory_points",
+            "overrun",
+            "guns_move",
+            "rules",
+            "events",
+            "override_reserves",
+            "fog",
+            "night",
+            "ground",
+        },
+    )
     override_reserves = sc.get("override_reserves", False)
     if not isinstance(override_reserves, bool):
         bad("scenario.override_reserves", "expected true or false")
@@ -639,8 +683,11 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         elif not ruleset.is_event(e):
             bad(where, f"unknown Event card {clip(e)}; expected one of {ruleset.event_ids()}")
         elif e in events:
-            bad(where, f"Event {clip(e)} is already chosen (scenario.events[{events.index(e)}]): the Command deck "
-                       "holds each Event card once (R4.3)")
+            bad(
+                where,
+                f"Event {clip(e)} is already chosen (scenario.events[{events.index(e)}]): the Command deck "
+                "holds each Event card once (R4.3)",
+            )
         else:
             events.append(e)
 
@@ -660,8 +707,23 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         if not isinstance(t, dict):
             bad(where, "missing table")
             continue
-        unknown_keys(t, where, {"deploy", "reserves", "budget", "pool", "hand", "hand_size", "command_cards",
-                                "units", "artillery", "initiative", "max_copies"})
+        unknown_keys(
+            t,
+            where,
+            {
+                "deploy",
+                "reserves",
+                "budget",
+                "pool",
+                "hand",
+                "hand_size",
+                "command_cards",
+                "units",
+                "artillery",
+                "initiative",
+                "max_copies",
+            },
+        )
         deploy: list[Hex] = []
         zone = get_list(t, "deploy", where)
         if not zone:
@@ -678,8 +740,13 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                 continue
             off = [h for h in hexes if battlemap is not None and not battlemap.in_bounds(h)]
             if off:
-                bad(zw, f"{clip(z)} reaches off the map ({len(off)} hex{'es' if len(off) != 1 else ''}, e.g. {off[0].label}); "
-                        f"the map is {battlemap.width} x {battlemap.height} hexes" if battlemap else "off the map")
+                bad(
+                    zw,
+                    f"{clip(z)} reaches off the map ({len(off)} hex{'es' if len(off) != 1 else ''}, e.g. {off[0].label}); "
+                    f"the map is {battlemap.width} x {battlemap.height} hexes"
+                    if battlemap
+                    else "off the map",
+                )
                 continue
             for h in hexes:
                 if h not in deploy:
@@ -705,14 +772,20 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         if reserves and budget is not None:
             bad(where, "give either a fixed 'reserves' list or a 'budget', not both")
         if not reserves and budget is None and "reserves" not in t:
-            bad(where, f"missing 'reserves' (a list of unit card ids) or 'budget' ({BUDGET_RANGE[0]}..{BUDGET_RANGE[1]} points)")
+            bad(
+                where,
+                f"missing 'reserves' (a list of unit card ids) or 'budget' ({BUDGET_RANGE[0]}..{BUDGET_RANGE[1]} points)",
+            )
         hand = card_list("hand")
         hand_size = get_int(t, "hand_size", where, 0, 7, 4) or 0
         cmd_cards = get_int(t, "command_cards", where, 0, 5, 3)
         initiative = get_int(t, "initiative", where, -9, 9, 0) or 0
         max_copies = get_int(t, "max_copies", where, 0, 20, 0) or 0
         if "max_copies" in t and budget is None:
-            bad(f"{where}.max_copies", "limits a 'budget' deck drawn from the pool; this side has a fixed 'reserves' list")
+            bad(
+                f"{where}.max_copies",
+                "limits a 'budget' deck drawn from the pool; this side has a fixed 'reserves' list",
+            )
         if hand:
             if len(hand) > 7:
                 bad(f"{where}.hand", f"{len(hand)} cards; the hand limit is 7 unit cards (R5.5)")
@@ -759,15 +832,29 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
                 if hx is None:
                     continue
                 if battlemap is not None and not ruleset.can_stand(battlemap, hx, cid):
-                    bad(f"{uw}.hex", f"{ruleset.card_name(cid)} may not stand in {hx.label} ({battlemap.terrain_at(hx).name})")
+                    bad(
+                        f"{uw}.hex",
+                        f"{ruleset.card_name(cid)} may not stand in {hx.label} ({battlemap.terrain_at(hx).name})",
+                    )
                 occupancy.setdefault(hx, []).append(side)
             units.append(StartingUnit(cid, hx, crew))
         art: ArtillerySetup | None = None
         if "artillery" in t:
             art = _parse_artillery(t["artillery"], f"{where}.artillery", bad, get_int, get_str, unknown_keys)
-        sides[side] = SideSetup(side, tuple(deploy), tuple(reserves), budget, tuple(pool), tuple(hand), hand_size,
-                                cmd_cards if cmd_cards is not None else 3, tuple(units), art, initiative,
-                                max_copies)
+        sides[side] = SideSetup(
+            side,
+            tuple(deploy),
+            tuple(reserves),
+            budget,
+            tuple(pool),
+            tuple(hand),
+            hand_size,
+            cmd_cards if cmd_cards is not None else 3,
+            tuple(units),
+            art,
+            initiative,
+            max_copies,
+        )
     for h, ss in occupancy.items():
         if len(ss) > 3:
             bad(f"hex {h.label}", f"{len(ss)} starting ground units; the stacking limit is 3 (R5.2)")
@@ -828,13 +915,21 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
         zones = {h: s for s, ss in sides.items() for h in ss.deploy}
         for h in sorted(battlefield.mines, key=lambda x: x.offset):
             if h in zones:
-                bad("battlefield.mines", f"{h.label} lies in the {zones[h]} deploy zone: units are committed there (R5.2)")
-            elif all(math.isinf(battlemap.terrain_at(h).move_cost(m)) for m in ("foot", "tracked", "wheeled")):
+                bad(
+                    "battlefield.mines",
+                    f"{h.label} lies in the {zones[h]} deploy zone: units are committed there (R5.2)",
+                )
+            elif all(
+                math.isinf(battlemap.terrain_at(h).move_cost(m)) for m in ("foot", "tracked", "wheeled")
+            ):
                 bad("battlefield.mines", f"{h.label} is {battlemap.terrain_at(h).name}: no unit can enter it")
         for i, h in enumerate(battlefield.crossings):
             if not math.isinf(battlemap.terrain_at(h).move_cost("foot")):
-                bad(f"battlefield.crossings[{i}]", f"{h.label} is {battlemap.terrain_at(h).name}, not water foot "
-                                                   "units cannot enter: a crossing is a river hex (R10.8)")
+                bad(
+                    f"battlefield.crossings[{i}]",
+                    f"{h.label} is {battlemap.terrain_at(h).name}, not water foot "
+                    "units cannot enter: a crossing is a river hex (R10.8)",
+                )
     if battlemap is not None and battlefield:  # R10.3: placed on a copy; the map file stays as it is
         battlemap = battlemap.copy()
         for where, msg in apply_battlefield(battlemap, battlefield):
@@ -845,29 +940,59 @@ def build_scenario(data: dict[str, Any], text: str, path: Path | None = None,
             for sname, sset in sides.items():
                 pts = sum(ruleset.cost(c) for c in sset.reserves)
                 if sset.reserves and not BUDGET_RANGE[0] <= pts <= BUDGET_RANGE[1]:
-                    bad(f"sides.{sname}.reserves", f"{pts} points; a standard game's Reserves deck holds "
+                    bad(
+                        f"sides.{sname}.reserves",
+                        f"{pts} points; a standard game's Reserves deck holds "
                         f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]} points (000 Standard Game Setup). A scenario that "
-                        "changes this says so with scenario.override_reserves = true")
+                        "changes this says so with scenario.override_reserves = true",
+                    )
         if turns == 0:  # R12.4: every game ends
-            gain = {s: _max_points(sides[other], ruleset) for s, other in (("german", "soviet"), ("soviet", "german"))}
+            gain = {
+                s: _max_points(sides[other], ruleset)
+                for s, other in (("german", "soviet"), ("soviet", "german"))
+            }
             if not overrun:
-                bad("scenario.turns", "0 (no turn limit) with scenario.overrun = false: the game could never end; "
-                                      "give a turn limit or allow the Overrun (R12.4)")
+                bad(
+                    "scenario.turns",
+                    "0 (no turn limit) with scenario.overrun = false: the game could never end; "
+                    "give a turn limit or allow the Overrun (R12.4)",
+                )
             elif max(gain.values()) < vp_target:
-                bad("scenario.turns", f"0 (no turn limit) and scenario.victory_points = {vp_target} cannot be reached "
-                                      f"(at most German {gain['german']}, Soviet {gain['soviet']} points, every enemy "
-                                      "unit captured): give a turn limit or a reachable target (R12.4)")
+                bad(
+                    "scenario.turns",
+                    f"0 (no turn limit) and scenario.victory_points = {vp_target} cannot be reached "
+                    f"(at most German {gain['german']}, Soviet {gain['soviet']} points, every enemy "
+                    "unit captured): give a turn limit or a reachable target (R12.4)",
+                )
     problems = merge_problems(structural, problems)
     if problems:
         raise ValidationError(problems)
     assert battlemap is not None
     ref = path.stem if path is not None else sid
     scenario = Scenario(
-        id=sid, name=name, description=description, path=path, map_path=map_path, battlemap=battlemap,
-        seed=seed, turns=turns, victory_points=vp_target, overrun=overrun, guns_move=guns_move,
-        variants=tuple(variants), events=tuple(events), sides=sides, objectives=tuple(objectives), hold=hold,
-        areas=areas, content_hash=_scenario_hash(text, battlemap), reference=ref, override_reserves=override_reserves,
-        battlefield=battlefield, night=tuple(night), ground=str(ground),
+        id=sid,
+        name=name,
+        description=description,
+        path=path,
+        map_path=map_path,
+        battlemap=battlemap,
+        seed=seed,
+        turns=turns,
+        victory_points=vp_target,
+        overrun=overrun,
+        guns_move=guns_move,
+        variants=tuple(variants),
+        events=tuple(events),
+        sides=sides,
+        objectives=tuple(objectives),
+        hold=hold,
+        areas=areas,
+        content_hash=_scenario_hash(text, battlemap),
+        reference=ref,
+        override_reserves=override_reserves,
+        battlefield=battlefield,
+        night=tuple(night),
+        ground=str(ground),
     )
     problems = check_setup(scenario)
     if problems:
@@ -894,7 +1019,10 @@ def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> B
             if h is None:
                 continue
             if h in out:
-                bad(f"battlefield.{key}[{i}]", f"{h.label} is already listed (battlefield.{key}[{out.index(h)}])")
+                bad(
+                    f"battlefield.{key}[{i}]",
+                    f"{h.label} is already listed (battlefield.{key}[{out.index(h)}])",
+                )
                 continue
             out.append(h)
         lists[key] = out
@@ -913,8 +1041,13 @@ def _parse_battlefield(t: Any, parse_hex: Any, bad: Any, unknown_keys: Any) -> B
                 bad(f"battlefield.wrecks.{lab}[{i}]", f"expected a wreck counter id, got {clip(w)}")
             elif h is not None:
                 wrecks.append((h, w))
-    return Battlefield(tuple(lists["fires"]), tuple(lists["rubble"]), tuple(wrecks), frozenset(lists["mines"]),
-                       tuple(lists["crossings"]))
+    return Battlefield(
+        tuple(lists["fires"]),
+        tuple(lists["rubble"]),
+        tuple(wrecks),
+        frozenset(lists["mines"]),
+        tuple(lists["crossings"]),
+    )
 
 
 def _max_points(enemy: SideSetup, ruleset: Any) -> int:
@@ -945,11 +1078,17 @@ def check_setup(scenario: Scenario) -> list[Problem]:
     except HexwarError as exc:
         return [Problem(src, "", f"setting up a game fails: {clip(str(exc), 300, quote=False)}")]
     except Exception as exc:  # an engine defect must still not let a broken scenario pass
-        return [Problem(src, "", f"setting up a game fails ({type(exc).__name__}: {clip(str(exc), 200, quote=False)})")]
+        return [
+            Problem(
+                src, "", f"setting up a game fails ({type(exc).__name__}: {clip(str(exc), 200, quote=False)})"
+            )
+        ]
     return []
 
 
-def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, unknown_keys: Any) -> ArtillerySetup | None:
+def _parse_artillery(
+    t: Any, where: str, bad: Any, get_int: Any, get_str: Any, unknown_keys: Any
+) -> ArtillerySetup | None:
     if not isinstance(t, dict):
         bad(where, "expected a table with missions and weapon")
         return None
@@ -978,7 +1117,10 @@ def _parse_artillery(t: Any, where: str, bad: Any, get_int: Any, get_str: Any, u
         else:
             for k, v in att.items():
                 if k not in TARGET_TYPES or k == "aircraft":
-                    bad(f"{ww}.attack.{k}", "expected one of infantry, vehicle, gun (artillery never hits aircraft, R9.4)")
+                    bad(
+                        f"{ww}.attack.{k}",
+                        "expected one of infantry, vehicle, gun (artillery never hits aircraft, R9.4)",
+                    )
                 elif not isinstance(v, int) or isinstance(v, bool) or not 2 <= v <= 25:
                     bad(f"{ww}.attack.{k}", f"expected an attack value 2..25 (2d10 target), got {clip(v)}")
                 else:

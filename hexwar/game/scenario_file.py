@@ -65,8 +65,9 @@ class ScenarioFile:
         return cls(text, path)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], path: str | os.PathLike[str] | None = None,
-                  base_text: str = "") -> ScenarioFile:
+    def from_dict(
+        cls, data: Mapping[str, Any], path: str | os.PathLike[str] | None = None, base_text: str = ""
+    ) -> ScenarioFile:
         """A document holding ``data``; written over ``base_text`` (the file as it was read)
         so that its comments and layout survive wherever the values did not change.
 
@@ -121,7 +122,9 @@ class ScenarioFile:
         self._data = _loads(text, self.src)
 
     # -- validation --------------------------------------------------------------------------
-    def validate(self, battlemap: BattleMap | None = None, map_path: str | os.PathLike[str] | None = None) -> Scenario:
+    def validate(
+        self, battlemap: BattleMap | None = None, map_path: str | os.PathLike[str] | None = None
+    ) -> Scenario:
         """Validate fully, in memory, and return the game's :class:`~hexwar.game.scenario.Scenario`.
 
         Args:
@@ -132,10 +135,17 @@ class ScenarioFile:
         Raises:
             ValidationError: every problem, each with this file and a field path.
         """
-        return build_scenario(self._data, self._text, self.path, battlemap=battlemap,
-                              map_path=Path(map_path) if map_path is not None else None)
+        return build_scenario(
+            self._data,
+            self._text,
+            self.path,
+            battlemap=battlemap,
+            map_path=Path(map_path) if map_path is not None else None,
+        )
 
-    def problems(self, battlemap: BattleMap | None = None, map_path: str | os.PathLike[str] | None = None) -> list[Problem]:
+    def problems(
+        self, battlemap: BattleMap | None = None, map_path: str | os.PathLike[str] | None = None
+    ) -> list[Problem]:
         """Every problem :meth:`validate` would raise (an empty list when the scenario is good)."""
         try:
             self.validate(battlemap, map_path)
@@ -162,7 +172,12 @@ def _merge_table(table: Any, data: Mapping[str, Any], where: str) -> None:
         del table[k]
     for k, v in data.items():
         w = f"{where}.{k}" if where else str(k)
-        if k in table and isinstance(v, Mapping) and isinstance(table[k], Mapping) and not _is_inline(table[k]):
+        if (
+            k in table
+            and isinstance(v, Mapping)
+            and isinstance(table[k], Mapping)
+            and not _is_inline(table[k])
+        ):
             _merge_table(table[k], v, w)
             continue
         if k in table and _plain(table[k]) == _to_plain(v):

@@ -86,7 +86,9 @@ class _Ids:
         return uid
 
 
-def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice, max_copies: int = 0) -> list[str]:
+def build_budget_deck(
+    side: str, budget: int, pool: tuple[str, ...], dice: Dice, max_copies: int = 0
+) -> list[str]:
     """A Reserves deck of at most ``budget`` points drawn at random (000 Standard Game Setup).
 
     Without a ``pool`` this is :func:`hexwar.rules.cards.auto_reserves` (every unit that needs
@@ -131,7 +133,9 @@ def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice,
                 fitting.append((u, crew, price))
         if not fitting:
             break
-        u, crew, price = dice.choice(f"{side} Reserves deck card from the pool ({budget - total} points left)", fitting)
+        u, crew, price = dice.choice(
+            f"{side} Reserves deck card from the pool ({budget - total} points left)", fitting
+        )
         deck.append(u)
         if crew:
             deck.append(crew)
@@ -141,22 +145,40 @@ def build_budget_deck(side: str, budget: int, pool: tuple[str, ...], dice: Dice,
 
 def _place(state: GameState, ids: _Ids, side: str, card: str, hex_, crew: str | None) -> list[Event]:
     uid = ids(card)
-    u = UnitState(uid, side, side, hex_, aloft=hex_ is None, endurance=ruleset.full_endurance(card), entered=0)
+    u = UnitState(
+        uid, side, side, hex_, aloft=hex_ is None, endurance=ruleset.full_endurance(card), entered=0
+    )
     if u.aloft:
         u.flight_turns = ruleset.turns_of_flight(card)
     state.units[uid] = u
     if crew:
         cid = ids(crew)
-        state.units[cid] = UnitState(cid, side, side, hex_, aloft=u.aloft, crewing=uid,
-                                     endurance=ruleset.full_endurance(crew), entered=0)
+        state.units[cid] = UnitState(
+            cid,
+            side,
+            side,
+            hex_,
+            aloft=u.aloft,
+            crewing=uid,
+            endurance=ruleset.full_endurance(crew),
+            entered=0,
+        )
         u.crew = cid
     where = state.hex_label(hex_)
-    return [PlaceEvent(f"{side} starts with {ruleset.card_name(card)} ({uid}) in {where}",
-                  {"unit": uid, "hex": where, "crew": u.crew})]
+    return [
+        PlaceEvent(
+            f"{side} starts with {ruleset.card_name(card)} ({uid}) in {where}",
+            {"unit": uid, "hex": where, "crew": u.crew},
+        )
+    ]
 
 
-def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, ...] | None = None,
-             engine: TurnSequence | None = None) -> GameState:
+def new_game(
+    scenario: Scenario,
+    seed: int | None = None,
+    variants: tuple[str, ...] | None = None,
+    engine: TurnSequence | None = None,
+) -> GameState:
     """A new game of ``scenario`` ready for its first command (see the module docstring).
 
     Args:
@@ -178,12 +200,23 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
     sink = Recorder(battlemap)
     dice = Dice(seed)
     dice.log = RollLog(sink)
-    state = GameState(scenario=scenario, battlemap=battlemap, dice=dice, variants=vs, seed=seed,
-                      engine=engine or STANDARD_TURNS, recorder=sink)
+    state = GameState(
+        scenario=scenario,
+        battlemap=battlemap,
+        dice=dice,
+        variants=vs,
+        seed=seed,
+        engine=engine or STANDARD_TURNS,
+        recorder=sink,
+    )
     sink.begin()
     ids = _Ids()
-    sink.add(SetupEvent(f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
-                   {"scenario": scenario.id, "seed": seed, "variants": list(vs)}))
+    sink.add(
+        SetupEvent(
+            f"{scenario.name}: seed {seed}, rules {', '.join(vs) or 'standard'}",
+            {"scenario": scenario.id, "seed": seed, "variants": list(vs)},
+        )
+    )
     # decks (R4.3): the cards module builds and shuffles the Command and Damage decks
     try:
         cmd_deck = build_command_deck(ruleset.cards(), dice, scenario.events)
@@ -195,7 +228,11 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
     ids.all.extend(state.command_deck + state.damage_deck)
     for side in SIDES:
         ss: SideSetup = scenario.sides[side]
-        deck = list(ss.reserves) if ss.reserves else build_budget_deck(side, ss.budget or 100, ss.pool, dice, ss.max_copies)
+        deck = (
+            list(ss.reserves)
+            if ss.reserves
+            else build_budget_deck(side, ss.budget or 100, ss.pool, dice, ss.max_copies)
+        )
         state.reserves[side] = [ids(c) for c in deck]
         if ss.artillery is not None:
             state.artillery_left[side] = ss.artillery.missions
@@ -213,7 +250,9 @@ def new_game(scenario: Scenario, seed: int | None = None, variants: tuple[str, .
             for c in ss.hand:
                 inst = next((i for i in state.reserves[side] if i.rsplit("#", 1)[0] == c), None)
                 if inst is None:
-                    raise SetupError(f"sides.{side}.hand", f"{c!r} is not (or not often enough) in the Reserves deck")
+                    raise SetupError(
+                        f"sides.{side}.hand", f"{c!r} is not (or not often enough) in the Reserves deck"
+                    )
                 state.reserves[side].remove(inst)
                 state.hand_units[side].append(inst)
             state.done.add(side)

@@ -22,7 +22,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from .events import GameEvent
     from .state import GameState
 
-__all__ = ["FOG", "fog_on", "seen_mask", "seen_units", "after_command", "event_sides", "owner_of", "mentioned"]
+__all__ = [
+    "FOG",
+    "fog_on",
+    "seen_mask",
+    "seen_units",
+    "after_command",
+    "event_sides",
+    "owner_of",
+    "mentioned",
+]
 
 FOG = "fog"  # the rule variant / scenario option (R12.2)
 _UNIT_KEYS = ("unit", "target", "attacker", "crew")
@@ -46,8 +55,15 @@ def seen_mask(state: GameState, side: str) -> np.ndarray:
     if hit is not None and hit[0] == key:
         return hit[1]  # type: ignore[no-any-return]
     mask = np.zeros((bm.height, bm.width), dtype=bool)
-    for h in {u.hex for u in state.units.values() if u.side == side and u.hex is not None and not u.aloft
-              and u.crewing is None and ruleset.is_ground(u.card)}:
+    for h in {
+        u.hex
+        for u in state.units.values()
+        if u.side == side
+        and u.hex is not None
+        and not u.aloft
+        and u.crewing is None
+        and ruleset.is_ground(u.card)
+    }:
         status, _ = ruleset.los_arrays(state, h)
         mask |= status != BLOCKED
     state.cache["seen_mask_" + side] = (key, mask)
@@ -85,8 +101,9 @@ def mentioned(data: dict[str, Any]) -> set[str]:
     return out
 
 
-def _event_sides(state: GameState, ev: GameEvent, before: dict[str, frozenset[str]],
-                 after: dict[str, frozenset[str]]) -> tuple[str, ...]:
+def _event_sides(
+    state: GameState, ev: GameEvent, before: dict[str, frozenset[str]], after: dict[str, frozenset[str]]
+) -> tuple[str, ...]:
     """The sides that may see ``ev`` under fog (R12.2): every enemy unit it names was seen by
     the side before or after the command, or it names one of the side's own units."""
     units = mentioned(ev.data)

@@ -34,15 +34,29 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model.hexgrid import Hex
     from .state import GameState
 
-__all__ = ["GROUNDS", "NIGHT_RANGE", "CROSSING_COST", "MINE_IMMOBILIZED_ON", "ENGINEERS", "MineCheck",
-           "ground_mp_change", "is_night", "mined", "mine_entry_check", "crossing_costs"]
+__all__ = [
+    "GROUNDS",
+    "NIGHT_RANGE",
+    "CROSSING_COST",
+    "MINE_IMMOBILIZED_ON",
+    "ENGINEERS",
+    "MineCheck",
+    "ground_mp_change",
+    "is_night",
+    "mined",
+    "mine_entry_check",
+    "crossing_costs",
+]
 
 GROUNDS = ("dry", "snow", "mud")  # R10.7
 NIGHT_RANGE = 2  # R10.6: hexes
 CROSSING_COST = 4.0  # R10.8: movement points for a foot unit to enter a crossing hex
 MINE_IMMOBILIZED_ON = 2  # R10.5: a vehicle entering a minefield is Immobilized on 1d6 <= this
 ENGINEERS = frozenset({"de_pioniere", "su_engineers"})  # R10.5: they lift mines
-_GROUND_MP = {"snow": {"foot": -1, "tracked": -1, "wheeled": -1}, "mud": {"foot": -1, "tracked": -1, "wheeled": -2}}
+_GROUND_MP = {
+    "snow": {"foot": -1, "tracked": -1, "wheeled": -1},
+    "mud": {"foot": -1, "tracked": -1, "wheeled": -2},
+}
 
 
 def ground_mp_change(ground: str, mobility: str) -> int:
@@ -82,7 +96,9 @@ class MineCheck(EffectEvent):
         if not self.roll:
             return f"{self.unit} enters the minefield in {hex_text(self.hex)} and stops (R10.5)"
         verdict = "immobilized by a mine" if self.immobilized else "gets through and stops"
-        return f"{self.unit} enters the minefield in {hex_text(self.hex)}: 1d6 = {self.roll}, {verdict} (R10.5)"
+        return (
+            f"{self.unit} enters the minefield in {hex_text(self.hex)}: 1d6 = {self.roll}, {verdict} (R10.5)"
+        )
 
 
 def mine_entry_check(state: GameState, uid: str, h: Hex, mobility: str) -> MineCheck | None:

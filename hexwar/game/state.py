@@ -148,9 +148,13 @@ class UnitState:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready snapshot (hexes as labels, only non-default markers)."""
-        d: dict[str, Any] = {"uid": self.uid, "owner": self.owner, "side": self.side,
-                             "hex": self.hex.label if self.hex is not None else None,
-                             "endurance": self.endurance}
+        d: dict[str, Any] = {
+            "uid": self.uid,
+            "owner": self.owner,
+            "side": self.side,
+            "hex": self.hex.label if self.hex is not None else None,
+            "endurance": self.endurance,
+        }
         for k in ("aloft", "crew", "crewing", "damage_card", "damage_turns", "immobilized", "towing"):
             v = getattr(self, k)
             if v not in (None, False):
@@ -203,11 +207,20 @@ class Attack:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of the attack."""
-        return {"number": self.number, "side": self.side, "attackers": list(self.attackers), "target": self.target,
-                "weapons": list(self.weapons), "at_crew": self.at_crew, "close_assault": self.close_assault,
-                "indirect": self.indirect, "hindrance": self.hindrance, "resolved": self.resolved,
-                "command_cards": list(self.command_cards),
-                "building": self.building.label if self.building is not None else None}
+        return {
+            "number": self.number,
+            "side": self.side,
+            "attackers": list(self.attackers),
+            "target": self.target,
+            "weapons": list(self.weapons),
+            "at_crew": self.at_crew,
+            "close_assault": self.close_assault,
+            "indirect": self.indirect,
+            "hindrance": self.hindrance,
+            "resolved": self.resolved,
+            "command_cards": list(self.command_cards),
+            "building": self.building.label if self.building is not None else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -230,7 +243,13 @@ class Kill:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"scorer": self.scorer, "uid": self.uid, "kind": self.kind, "points": self.points, "turn": self.turn}
+        return {
+            "scorer": self.scorer,
+            "uid": self.uid,
+            "kind": self.kind,
+            "points": self.points,
+            "turn": self.turn,
+        }
 
 
 @dataclass(frozen=True)
@@ -253,8 +272,13 @@ class GameResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"winner": self.winner, "reason": self.reason, "turn": self.turn, "score": dict(self.score),
-                "objective_points": dict(self.objective_points)}
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "turn": self.turn,
+            "score": dict(self.score),
+            "objective_points": dict(self.objective_points),
+        }
 
     def __str__(self) -> str:
         sc = ", ".join(f"{s} {v}" for s, v in self.score.items())
@@ -422,7 +446,9 @@ class GameState:
 
     def _engine(self) -> TurnEngine:
         if self.engine is None:
-            raise HexwarError("this GameState has no turn sequence: build games with hexwar.game.setup.new_game")
+            raise HexwarError(
+                "this GameState has no turn sequence: build games with hexwar.game.setup.new_game"
+            )
         return self.engine
 
     @property
@@ -449,7 +475,10 @@ class GameState:
         bm = self.battlemap
         # only the few marked cells are visited (numpy), not every hex of the map: same text
         rubble = [Hex.from_offset(int(c), int(r)) for r, c in zip(*bm.rubble.nonzero(), strict=True)]
-        fire = [(Hex.from_offset(int(c), int(r)), int(bm.fire_turns[r, c])) for r, c in zip(*bm.fire.nonzero(), strict=True)]
+        fire = [
+            (Hex.from_offset(int(c), int(r)), int(bm.fire_turns[r, c]))
+            for r, c in zip(*bm.fire.nonzero(), strict=True)
+        ]
         overlays = {
             "rubble": sorted(bm.label(h) for h in rubble),
             "fire": sorted(f"{bm.label(h)}:{t}" for h, t in fire),
@@ -486,8 +515,15 @@ class GameState:
             "map": overlays,
             "result": self.result.to_json() if self.result else None,
             "rolls": len(self.dice.log),
-        } | ({"last_seen": {s: {u: list(m) for u, m in sorted(v.items())} for s, v in sorted(self.last_seen.items())}}
-             if "fog" in self.variants else {})
+        } | (
+            {
+                "last_seen": {
+                    s: {u: list(m) for u, m in sorted(v.items())} for s, v in sorted(self.last_seen.items())
+                }
+            }
+            if "fog" in self.variants
+            else {}
+        )
 
     def state_hash(self) -> str:
         """SHA-256 of :meth:`snapshot` as canonical JSON: equal states have equal hashes."""
@@ -504,7 +540,14 @@ class GameState:
                 yield f"hand_units.{s}", c
             for c in self.hand_commands[s]:
                 yield f"hand_commands.{s}", c
-        for name in ("command_deck", "command_discard", "events_in_play", "damage_deck", "damage_discard", "removed"):
+        for name in (
+            "command_deck",
+            "command_discard",
+            "events_in_play",
+            "damage_deck",
+            "damage_discard",
+            "removed",
+        ):
             for c in getattr(self, name):
                 yield name, c
         for n, a in self.attacks.items():
@@ -566,7 +609,9 @@ def check_invariants(state: GameState) -> list[str]:
             cost = ruleset.unit_card(card_of(k.uid)).cost
             want += cost * (2 if k.kind == "captured" else 1)
             if k.points != cost * (2 if k.kind == "captured" else 1):
-                out.append(f"kill of {k.uid} scored {k.points}, expected {cost} x {2 if k.kind == 'captured' else 1}")
+                out.append(
+                    f"kill of {k.uid} scored {k.points}, expected {cost} x {2 if k.kind == 'captured' else 1}"
+                )
         if state.vp[s] != want:
             out.append(f"{s} has {state.vp[s]} VP but its kills are worth {want}")
     return out

@@ -75,8 +75,15 @@ class FireMode:
 
 def observers(state: GameState, side: str) -> list[UnitState]:
     """The side's ground units on the map that can observe (R7.3, R9.2): not crews, not aloft."""
-    return [u for _, u in sorted(state.units.items()) if u.side == side and u.hex is not None and not u.aloft
-            and u.crewing is None and ruleset.is_ground(u.card)]
+    return [
+        u
+        for _, u in sorted(state.units.items())
+        if u.side == side
+        and u.hex is not None
+        and not u.aloft
+        and u.crewing is None
+        and ruleset.is_ground(u.card)
+    ]
 
 
 def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
@@ -100,7 +107,9 @@ def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
     return None
 
 
-def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) -> tuple[str | None, int, str | None]:
+def _mode(
+    state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon
+) -> tuple[str | None, int, str | None]:
     """``(mode, hindrances, problem)`` for weapon ``widx`` of ``u`` against ``t`` (geometry only)."""
     if t.aloft:
         return FireMode.AIR, 0, None  # R7.4: regardless of LOS (and range)
@@ -129,9 +138,17 @@ def _mode(state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon) ->
                 best = hind
         if best is not None:
             return FireMode.INDIRECT, best, None
-        return None, 0, f"no friendly ground unit has LOS to {t.hex.label} to observe for indirect fire (R7.3)"
+        return (
+            None,
+            0,
+            f"no friendly ground unit has LOS to {t.hex.label} to observe for indirect fire (R7.3)",
+        )
     if night and dist > special.NIGHT_RANGE:
-        return None, 0, f"{t.hex.label} is {dist} hexes away: at night fire reaches {special.NIGHT_RANGE} hexes (R10.6)"
+        return (
+            None,
+            0,
+            f"{t.hex.label} is {dist} hexes away: at night fire reaches {special.NIGHT_RANGE} hexes (R10.6)",
+        )
     return None, 0, f"no LOS from {u.hex.label} to {t.hex.label} (R7.1)"
 
 
@@ -148,7 +165,9 @@ def _position_memo(state: GameState, name: str) -> dict[Any, Any]:
     return memo
 
 
-def weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: bool = False) -> tuple[str | None, str | None, int]:
+def weapon_problem(
+    state: GameState, uid: str, tid: str, widx: int, at_crew: bool = False
+) -> tuple[str | None, str | None, int]:
     """Whether weapon ``widx`` of ``uid`` may fire at ``tid`` (R7, R4.2).
 
     Answers are remembered for the position (:func:`_position_memo`): the listing, the
@@ -169,7 +188,9 @@ def weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: boo
     return hit
 
 
-def _weapon_problem(state: GameState, uid: str, tid: str, widx: int, at_crew: bool) -> tuple[str | None, str | None, int]:
+def _weapon_problem(
+    state: GameState, uid: str, tid: str, widx: int, at_crew: bool
+) -> tuple[str | None, str | None, int]:
     """:func:`weapon_problem` computed afresh."""
     u = state.units[uid]
     t = state.units.get(tid)
@@ -214,13 +235,17 @@ def target_problem(state: GameState, side: str, uid: str, tid: str, at_crew: boo
     if t.side == side:
         return f"{ruleset.card_name(t.card)} ({tid}) is on your side"
     if t.crewing is not None:
-        return (f"{ruleset.card_name(t.card)} ({tid}) rides {t.crewing}; target the unit "
-                "(infantry may fire at a frontline gun's crew with at_crew, R7.5)")
+        return (
+            f"{ruleset.card_name(t.card)} ({tid}) rides {t.crewing}; target the unit "
+            "(infantry may fire at a frontline gun's crew with at_crew, R7.5)"
+        )
     if at_crew:
         if not ruleset.is_infantry(u.card):
             return "only infantry may target a gun's crew (R7.5)"
         if not ruleset.is_gun(t.card) or ruleset.line(t.card) != "frontline":
-            return f"{ruleset.card_name(t.card)} is not a frontline gun; only their crews may be targeted (R7.5)"
+            return (
+                f"{ruleset.card_name(t.card)} is not a frontline gun; only their crews may be targeted (R7.5)"
+            )
         if t.crew is None:
             return f"{ruleset.card_name(t.card)} has no crew"
         if u.aloft:  # pragma: no cover - aircraft are not infantry
@@ -251,9 +276,14 @@ def declare_problem(state: GameState, cmd: Declare) -> str | None:
     # the combat engine's own card checks must agree (R6.1, R4.2, R7.2)
     t = state.units[cmd.target]
     tgt = state.units[t.crew] if cmd.at_crew and t.crew in state.units else t
-    probs = attack_problems(ruleset.cards(), state.units[cmd.attacker], tgt,
-                            AttackOrders(tuple(cmd.weapons), FireMode.INDIRECT in modes), state.units,
-                            state.events_in_play)
+    probs = attack_problems(
+        ruleset.cards(),
+        state.units[cmd.attacker],
+        tgt,
+        AttackOrders(tuple(cmd.weapons), FireMode.INDIRECT in modes),
+        state.units,
+        state.events_in_play,
+    )
     return probs[0] if probs else None
 
 
@@ -266,17 +296,29 @@ def do_declare(state: GameState, cmd: Declare, sink: Any) -> Attack:
         modes.append(mode)
         hind = max(hind, h)
     n = max(state.attacks, default=0) + 1
-    a = Attack(n, cmd.side, (cmd.attacker,), cmd.target, tuple(cmd.weapons), cmd.at_crew, False,
-               any(m == FireMode.INDIRECT for m in modes), hind)
+    a = Attack(
+        n,
+        cmd.side,
+        (cmd.attacker,),
+        cmd.target,
+        tuple(cmd.weapons),
+        cmd.at_crew,
+        False,
+        any(m == FireMode.INDIRECT for m in modes),
+        hind,
+    )
     state.attacks[n] = a
     u, t = state.units[cmd.attacker], state.units[cmd.target]
     ws = ruleset.weapons(u.card)
     wtxt = " and ".join(ws[i].name for i in cmd.weapons)
     crew = " (at its crew, R7.5)" if cmd.at_crew else ""
     how = f", {', '.join(sorted({m for m in modes if m}))} fire" + (f", {hind} hindrance" if hind else "")
-    sink.emit("declare", f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) at "
-                         f"{ruleset.card_name(t.card)} ({t.uid}){crew} in {state.hex_label(t.hex)} with {wtxt}{how}",
-              attack=a.to_json())
+    sink.emit(
+        "declare",
+        f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) at "
+        f"{ruleset.card_name(t.card)} ({t.uid}){crew} in {state.hex_label(t.hex)} with {wtxt}{how}",
+        attack=a.to_json(),
+    )
     return a
 
 
@@ -302,7 +344,9 @@ def close_assault_problem(state: GameState, cmd: DeclareCloseAssault) -> str | N
         if not ruleset.is_infantry(u.card):
             return f"{ruleset.card_name(u.card)} ({uid}) is not infantry"
         if u.hex is None or u.hex.distance(t.hex) != 1:
-            return f"{ruleset.card_name(u.card)} ({uid}) is not adjacent to {t.hex.label} (close assault, R6.6)"
+            return (
+                f"{ruleset.card_name(u.card)} ({uid}) is not adjacent to {t.hex.label} (close assault, R6.6)"
+            )
         if all(w.attack_value("vehicle") is None for w in ruleset.weapons(u.card)):
             return f"{ruleset.card_name(u.card)} ({uid}) has no attack value against vehicles"
     return None
@@ -314,8 +358,12 @@ def do_declare_close_assault(state: GameState, cmd: DeclareCloseAssault, sink: A
     a = Attack(n, cmd.side, tuple(cmd.attackers), cmd.target, (), False, True, False, 0)
     state.attacks[n] = a
     t = state.units[cmd.target]
-    sink.emit("declare", f"{cmd.side} declares attack {n}: close assault by {', '.join(cmd.attackers)} on "
-                         f"{ruleset.card_name(t.card)} ({t.uid}) in {state.hex_label(t.hex)}", attack=a.to_json())
+    sink.emit(
+        "declare",
+        f"{cmd.side} declares attack {n}: close assault by {', '.join(cmd.attackers)} on "
+        f"{ruleset.card_name(t.card)} ({t.uid}) in {state.hex_label(t.hex)}",
+        attack=a.to_json(),
+    )
     return a
 
 
@@ -353,9 +401,12 @@ def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
     state.attacks[n] = a
     u = state.units[cmd.attacker]
     b = state.battlemap.building_at(cmd.hex)
-    sink.emit("declare", f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) attacks the "
-                         f"{b.name if b else 'building'} in {cmd.hex.label} in close combat (R8.2)",
-              attack=a.to_json())
+    sink.emit(
+        "declare",
+        f"{cmd.side} declares attack {n}: {ruleset.card_name(u.card)} ({u.uid}) attacks the "
+        f"{b.name if b else 'building'} in {cmd.hex.label} in close combat (R8.2)",
+        attack=a.to_json(),
+    )
     return a
 
 
@@ -416,10 +467,16 @@ def close_assault_options(state: GameState, side: str) -> Iterator[DeclareCloseA
     for tid, t in sorted(state.units.items()):
         if t.side != enemy or t.hex is None or t.aloft or not ruleset.is_vehicle(t.card):
             continue
-        cands = [uid for uid, u in sorted(state.units.items())
-                 if u.side == side and u.hex is not None and u.hex.distance(t.hex) == 1 and ruleset.is_infantry(u.card)
-                 and attacker_problem(state, side, uid) is None
-                 and any(w.attack_value("vehicle") is not None for w in ruleset.weapons(u.card))]
+        cands = [
+            uid
+            for uid, u in sorted(state.units.items())
+            if u.side == side
+            and u.hex is not None
+            and u.hex.distance(t.hex) == 1
+            and ruleset.is_infantry(u.card)
+            and attacker_problem(state, side, uid) is None
+            and any(w.attack_value("vehicle") is not None for w in ruleset.weapons(u.card))
+        ]
         if len(cands) >= need:
             yield DeclareCloseAssault(side, tuple(cands[:need]), tid)
 
@@ -448,16 +505,27 @@ def _still_legal(state: GameState, a: Attack, sink: Any) -> str | None:
     att = state.units[a.attackers[0]]
 
     def probs(ws: tuple[int, ...]) -> list[str]:
-        return attack_problems(ruleset.cards(), att, tgt, AttackOrders(ws, a.indirect, tuple(a.command_cards)),
-                               state.units, state.events_in_play)
+        return attack_problems(
+            ruleset.cards(),
+            att,
+            tgt,
+            AttackOrders(ws, a.indirect, tuple(a.command_cards)),
+            state.units,
+            state.events_in_play,
+        )
 
     first = probs(tuple(a.weapons))
     if not first:
         return None
     keep = tuple(w for w in a.weapons if not probs((w,)))
     if keep and not probs(keep):
-        sink.emit("weapons_lost", f"attack {a.number}: only {', '.join(ruleset.weapons(att.card)[w].name for w in keep)} "
-                                  f"may still fire ({first[0]})", attack=a.number, weapons=list(keep))
+        sink.emit(
+            "weapons_lost",
+            f"attack {a.number}: only {', '.join(ruleset.weapons(att.card)[w].name for w in keep)} "
+            f"may still fire ({first[0]})",
+            attack=a.number,
+            weapons=list(keep),
+        )
         a.weapons = keep
         return None
     return first[0]

@@ -33,6 +33,7 @@ phase              commands (besides ``EndPhase``)
 ``draw``           ``Draw`` then ``Discard`` to the hand limits (R5.5)
 =================  ====================================================================
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -51,8 +52,19 @@ from .events import GameEvent, Recorder
 from .sight import fog_on
 from .state import GameState, Phase, other_side
 
-__all__ = ["Sink", "TurnSequence", "STANDARD_TURNS", "apply_command", "check_command", "legal_commands",
-           "begin_play", "can_act", "bump_epoch", "commit_problem", "command_card_problem"]
+__all__ = [
+    "Sink",
+    "TurnSequence",
+    "STANDARD_TURNS",
+    "apply_command",
+    "check_command",
+    "legal_commands",
+    "begin_play",
+    "can_act",
+    "bump_epoch",
+    "commit_problem",
+    "command_card_problem",
+]
 
 
 class Sink(Recorder):
@@ -87,11 +99,15 @@ class TurnSequence:
         if cmd.side not in SIDES:
             raise IllegalCommand(cmd, f"unknown side {cmd.side!r}; expected one of {SIDES}")
         if cmd.side != state.to_act:
-            raise IllegalCommand(cmd, f"it is {state.to_act}'s turn to act in the {state.phase} phase, not {cmd.side}'s")
+            raise IllegalCommand(
+                cmd, f"it is {state.to_act}'s turn to act in the {state.phase} phase, not {cmd.side}'s"
+            )
         act = self.registry.action(state.phase, type(cmd))
         if act is None:
             allowed = self.registry.allowed(state.phase)
-            raise IllegalCommand(cmd, f"{cmd.name} is not allowed in the {state.phase} phase (allowed: {', '.join(allowed)})")
+            raise IllegalCommand(
+                cmd, f"{cmd.name} is not allowed in the {state.phase} phase (allowed: {', '.join(allowed)})"
+            )
         return act
 
     def apply_command(self, state: GameState, cmd: Command) -> list[GameEvent]:
@@ -178,8 +194,17 @@ class TurnSequence:
         While a listing is being extended, a nested request lists afresh."""
         if fog_on(state):
             return None
-        key = (id(self), side, state.cache.get("epoch", 0), state.battlemap.version, state.phase, state.to_act,
-               tuple(sorted(state.done)), state.result is None, state.turn)
+        key = (
+            id(self),
+            side,
+            state.cache.get("epoch", 0),
+            state.battlemap.version,
+            state.phase,
+            state.to_act,
+            tuple(sorted(state.done)),
+            state.result is None,
+            state.turn,
+        )
         hit = state.cache.get("listing")
         if hit is not None and hit[0] == key:
             listing: _Listing = hit[1]
@@ -303,7 +328,9 @@ def _advance(state: GameState, sink: Recorder) -> None:
             return
         if state.phase == Phase.RESOLUTION:
             targeting.void_attacks(state, sink)
-            pending = {s: [a for a in state.attacks.values() if not a.resolved and a.side == s] for s in SIDES}
+            pending = {
+                s: [a for a in state.attacks.values() if not a.resolved and a.side == s] for s in SIDES
+            }
             if not pending["german"] and not pending["soviet"]:
                 _start_phase(state, Phase.DRAW, sink)
                 continue
@@ -345,7 +372,9 @@ def _start_phase(state: GameState, phase: str, sink: Recorder) -> None:
         state.resolve_turn = state.initiative
     elif phase == Phase.DRAW:
         state.drawn = set()
-    sink.emit("phase", f"Turn {state.turn}: {phase} phase ({state.to_act} first)", turn=state.turn, phase=phase)
+    sink.emit(
+        "phase", f"Turn {state.turn}: {phase} phase ({state.to_act} first)", turn=state.turn, phase=phase
+    )
 
 
 def _complete_phase(state: GameState, sink: Recorder) -> None:
@@ -385,12 +414,18 @@ def _finish_setup(state: GameState, sink: Recorder) -> None:
                 c = state.command_deck.pop(0)
                 if ruleset.is_event(c):
                     state.command_deck.append(c)
-                    state.dice.shuffle(f"{side} drew Event {ruleset.card_name(c)} at setup: reshuffle", state.command_deck)
+                    state.dice.shuffle(
+                        f"{side} drew Event {ruleset.card_name(c)} at setup: reshuffle", state.command_deck
+                    )
                     continue
                 state.hand_commands[side].append(c)
                 break
-        sink.emit("deal", f"{side} is dealt {len(state.hand_commands[side])} Command cards", side=side,
-                  cards=len(state.hand_commands[side]))
+        sink.emit(
+            "deal",
+            f"{side} is dealt {len(state.hand_commands[side])} Command cards",
+            side=side,
+            cards=len(state.hand_commands[side]),
+        )
 
 
 def _begin_turn(state: GameState, sink: Recorder) -> None:
@@ -430,8 +465,12 @@ def _begin_turn(state: GameState, sink: Recorder) -> None:
     for side in SIDES:
         state.pending[side].pop("initiative", None)
         state.pending[side].pop("initiative_bonus", None)
-    sink.emit("initiative", f"{winner} wins initiative ({rolls['german']} german vs {rolls['soviet']} soviet)",
-              winner=winner, rolls=rolls)
+    sink.emit(
+        "initiative",
+        f"{winner} wins initiative ({rolls['german']} german vs {rolls['soviet']} soviet)",
+        winner=winner,
+        rolls=rolls,
+    )
     _start_phase(state, Phase.ARTILLERY, sink)
 
 
@@ -456,9 +495,11 @@ def _end_turn(state: GameState, sink: Recorder) -> None:
     resolution.end_turn_events(state, sink)
     state.attacks = {}
     state.artillery_calls = []
-    sink.emit("end_turn", f"End of turn {state.turn}: German {state.vp['german']} VP, Soviet {state.vp['soviet']} VP",
-              turn=state.turn, vp=dict(state.vp))
+    sink.emit(
+        "end_turn",
+        f"End of turn {state.turn}: German {state.vp['german']} VP, Soviet {state.vp['soviet']} VP",
+        turn=state.turn,
+        vp=dict(state.vp),
+    )
     for ev in victory.end_turn_victory(state):
         sink.add(ev)
-
-

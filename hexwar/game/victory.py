@@ -27,13 +27,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model.hexgrid import Hex
     from .state import GameState
 
-__all__ = ["OVERRUN_TURNS", "check_points", "end_turn_victory", "enter_hex", "objective_points", "finish", "overrunning", "HARD_TURN_CAP",
-           "command_cap"]
+__all__ = [
+    "OVERRUN_TURNS",
+    "check_points",
+    "end_turn_victory",
+    "enter_hex",
+    "objective_points",
+    "finish",
+    "overrunning",
+    "HARD_TURN_CAP",
+    "command_cap",
+]
 
 OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
 
 
-def finish(state: GameState, winner: str | None, reason: str, objective_points: dict[str, int] | None = None) -> Event:
+def finish(
+    state: GameState, winner: str | None, reason: str, objective_points: dict[str, int] | None = None
+) -> Event:
     """End the game (R10): set :attr:`GameState.result`, phase ``OVER``; return the event."""
     state.result = GameResult(winner, reason, state.turn, dict(state.vp), dict(objective_points or {}))
     state.phase = Phase.OVER
@@ -66,8 +77,9 @@ def enter_hex(state: GameState, side: str, h: Hex) -> Event | None:
         state.objective_holders[h] = side
         obj = next(o for o in state.scenario.objectives if o.hex == h)
         name = f" ({obj.name})" if obj.name else ""
-        return ObjectiveEvent(f"{side} takes objective {state.hex_label(h)}{name}",
-                     {"hex": state.hex_label(h), "side": side})
+        return ObjectiveEvent(
+            f"{side} takes objective {state.hex_label(h)}{name}", {"hex": state.hex_label(h), "side": side}
+        )
     return None
 
 
@@ -108,8 +120,12 @@ def end_turn_victory(state: GameState) -> list[Event]:
         for s in SIDES:
             if overrunning(state, s):
                 state.overrun[s] += 1
-                out.append(OverrunEvent(f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
-                                 {"side": s, "count": state.overrun[s]}))
+                out.append(
+                    OverrunEvent(
+                        f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
+                        {"side": s, "count": state.overrun[s]},
+                    )
+                )
             else:
                 state.overrun[s] = 0
         winners = [s for s in SIDES if state.overrun[s] >= OVERRUN_TURNS]
@@ -121,8 +137,12 @@ def end_turn_victory(state: GameState) -> list[Event]:
         if all(state.objective_holders.get(o.hex) == hold.side for o in state.scenario.objectives):
             out.append(finish(state, hold.side, "objectives", objective_points(state)))
             return out
-        out.append(ObjectivesEvent(f"{hold.side} does not hold every objective at the end of turn {hold.turn}",
-                         {"side": hold.side}))
+        out.append(
+            ObjectivesEvent(
+                f"{hold.side} does not hold every objective at the end of turn {hold.turn}",
+                {"side": hold.side},
+            )
+        )
     if state.scenario.turns and state.turn >= state.scenario.turns:
         op = objective_points(state)
         tot = {s: state.vp[s] + op[s] for s in SIDES}
@@ -133,8 +153,13 @@ def end_turn_victory(state: GameState) -> list[Event]:
     if state.turn >= HARD_TURN_CAP:
         op = objective_points(state)
         ev = finish(state, None, "turn cap", op)
-        out.append(VictoryEvent(f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
-                                  f"ends as a draw. {ev.text}", ev.data))
+        out.append(
+            VictoryEvent(
+                f"Turn {state.turn} is the hard turn cap ({HARD_TURN_CAP} turns, R12.4): the game "
+                f"ends as a draw. {ev.text}",
+                ev.data,
+            )
+        )
     return out
 
 

@@ -89,17 +89,28 @@ def event_for(ev: GameEvent, side: str | None, sides: Iterable[str] = SIDES) -> 
         return None
     j = event_to_json(ev)  # the one serializer of game events
     if ev.kind == "hand" and ev.data.get("side") != side:
-        j = {"kind": "hand", "text": f"{ev.data.get('side')} takes {len(ev.data.get('cards', []))} unit cards into hand",
-             "data": {"side": ev.data.get("side"), "cards": len(ev.data.get("cards", []))}}
+        j = {
+            "kind": "hand",
+            "text": f"{ev.data.get('side')} takes {len(ev.data.get('cards', []))} unit cards into hand",
+            "data": {"side": ev.data.get("side"), "cards": len(ev.data.get("cards", []))},
+        }
     elif ev.kind == "roll" and ev.data.get("dice") == "shuffle":
         d = {k: v for k, v in ev.data.items() if k != "faces"}
         j = {"kind": "roll", "text": ev.text, "data": d}
-    elif ev.kind == "setup" and "seed" in ev.data:  # the seed decides every die: it never leaves the game (R12.5)
-        j = {"kind": "setup", "text": re.sub(r"seed \d+", "seed hidden", ev.text),
-             "data": {k: v for k, v in ev.data.items() if k != "seed"}}
+    elif (
+        ev.kind == "setup" and "seed" in ev.data
+    ):  # the seed decides every die: it never leaves the game (R12.5)
+        j = {
+            "kind": "setup",
+            "text": re.sub(r"seed \d+", "seed hidden", ev.text),
+            "data": {k: v for k, v in ev.data.items() if k != "seed"},
+        }
     elif ev.kind == "reserves" and ev.data.get("side") != side:
-        j = {"kind": "reserves", "text": f"{ev.data.get('side')} takes a unit card from the Reserves deck to commit",
-             "data": {"side": ev.data.get("side")}}
+        j = {
+            "kind": "reserves",
+            "text": f"{ev.data.get('side')} takes a unit card from the Reserves deck to commit",
+            "data": {"side": ev.data.get("side")},
+        }
     return j
 
 
@@ -136,7 +147,9 @@ def _visible_to(state: GameState, side: str | None) -> frozenset[str]:
     return seen_units(state, SIDES[0]) & seen_units(state, SIDES[1])
 
 
-def view(state: GameState, side: str | None, log_from: int = 0, snapshot: dict[str, Any] | None = None) -> View:
+def view(
+    state: GameState, side: str | None, log_from: int = 0, snapshot: dict[str, Any] | None = None
+) -> View:
     """The view of ``state`` for ``side`` (``None``: a spectator) (R12.1, R12.2).
 
     Args:
@@ -174,8 +187,11 @@ def view(state: GameState, side: str | None, log_from: int = 0, snapshot: dict[s
                     marks[uid] = m
     else:
         marks = dict(state.last_seen.get(side, {}))
-    last_known = [{"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
-                  for uid, m in sorted(marks.items()) if uid not in vis]
+    last_known = [
+        {"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
+        for uid, m in sorted(marks.items())
+        if uid not in vis
+    ]
 
     def attack_visible(a: dict[str, Any]) -> bool:
         if side is not None and a["side"] == side:
@@ -213,12 +229,20 @@ def view(state: GameState, side: str | None, log_from: int = 0, snapshot: dict[s
         "pending": {side: snap["pending"].get(side, {})} if side is not None else {},
         "units": units,
         "last_known": last_known,
-        "hands": ({side: {"units": list(state.hand_units[side]), "commands": list(state.hand_commands[side])}}
-                  if side is not None else {}),
-        "hand_sizes": {s: {"units": len(state.hand_units[s]), "commands": len(state.hand_commands[s])} for s in SIDES},
+        "hands": (
+            {side: {"units": list(state.hand_units[side]), "commands": list(state.hand_commands[side])}}
+            if side is not None
+            else {}
+        ),
+        "hand_sizes": {
+            s: {"units": len(state.hand_units[s]), "commands": len(state.hand_commands[s])} for s in SIDES
+        },
         "reserves": {side: sorted(state.reserves[side])} if side is not None else {},
-        "decks": {"reserves": {s: len(state.reserves[s]) for s in SIDES}, "command": len(state.command_deck),
-                  "damage": len(state.damage_deck)},
+        "decks": {
+            "reserves": {s: len(state.reserves[s]) for s in SIDES},
+            "command": len(state.command_deck),
+            "damage": len(state.damage_deck),
+        },
         "damage_deck": sorted(state.damage_deck),
         "command_discard": snap["command_discard"],
         "damage_discard": snap["damage_discard"],
@@ -265,8 +289,10 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
         HexwarError: when the scenario does not match or the data is malformed.
     """
     if data.get("scenario_hash") != scenario.content_hash:
-        raise HexwarError(f"the view is of scenario {data.get('scenario')!r} with content hash "
-                          f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r} ({scenario.content_hash[:12]}...)")
+        raise HexwarError(
+            f"the view is of scenario {data.get('scenario')!r} with content hash "
+            f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r} ({scenario.content_hash[:12]}...)"
+        )
     try:
         bm = scenario.battlemap.copy()
         ov = data["map"]
@@ -289,50 +315,101 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
         units = {}
         for j in data["units"]:
             units[j["uid"]] = UnitState(
-                uid=j["uid"], owner=j["owner"], side=j["side"], hex=hx(j["hex"]), aloft=bool(j.get("aloft", False)),
-                crew=j.get("crew"), crewing=j.get("crewing"), endurance=int(j["endurance"]),
-                damage_card=j.get("damage_card"), damage_turns=j.get("damage_turns"),
-                immobilized=bool(j.get("immobilized", False)), mp_left=float(j.get("mp_left", 0.0)),
-                towing=j.get("towing"), flight_turns=int(j.get("flight_turns", 0)),
-                bombs_used=tuple(j.get("bombs_used", ())), command_cards=list(j.get("command_cards", ())),
-                entered=int(j.get("entered", 0)))
+                uid=j["uid"],
+                owner=j["owner"],
+                side=j["side"],
+                hex=hx(j["hex"]),
+                aloft=bool(j.get("aloft", False)),
+                crew=j.get("crew"),
+                crewing=j.get("crewing"),
+                endurance=int(j["endurance"]),
+                damage_card=j.get("damage_card"),
+                damage_turns=j.get("damage_turns"),
+                immobilized=bool(j.get("immobilized", False)),
+                mp_left=float(j.get("mp_left", 0.0)),
+                towing=j.get("towing"),
+                flight_turns=int(j.get("flight_turns", 0)),
+                bombs_used=tuple(j.get("bombs_used", ())),
+                command_cards=list(j.get("command_cards", ())),
+                entered=int(j.get("entered", 0)),
+            )
         hands = data["hands"]
 
         def placeholders(n: int, tag: str) -> list[str]:
             return [f"{HIDDEN_CARD}_{tag}#{i + 1}" for i in range(n)]
 
-        reserves = {s: (list(data["reserves"][s]) if s in data["reserves"] else placeholders(data["decks"]["reserves"][s], s))
-                    for s in SIDES}
+        reserves = {
+            s: (
+                list(data["reserves"][s])
+                if s in data["reserves"]
+                else placeholders(data["decks"]["reserves"][s], s)
+            )
+            for s in SIDES
+        }
         attacks = {}
         for a in data["attacks"]:
             attacks[int(a["number"])] = Attack(
-                number=int(a["number"]), side=a["side"], attackers=tuple(a["attackers"]), target=a["target"],
-                weapons=tuple(a["weapons"]), at_crew=a["at_crew"], close_assault=a["close_assault"],
-                indirect=a["indirect"], hindrance=a["hindrance"], resolved=a["resolved"],
-                command_cards=list(a["command_cards"]), building=hx(a["building"]))
+                number=int(a["number"]),
+                side=a["side"],
+                attackers=tuple(a["attackers"]),
+                target=a["target"],
+                weapons=tuple(a["weapons"]),
+                at_crew=a["at_crew"],
+                close_assault=a["close_assault"],
+                indirect=a["indirect"],
+                hindrance=a["hindrance"],
+                resolved=a["resolved"],
+                command_cards=list(a["command_cards"]),
+                building=hx(a["building"]),
+            )
         res = data["result"]
-        result = (GameResult(res["winner"], res["reason"], res["turn"], dict(res["score"]), dict(res["objective_points"]))
-                  if res else None)
+        result = (
+            GameResult(
+                res["winner"], res["reason"], res["turn"], dict(res["score"]), dict(res["objective_points"])
+            )
+            if res
+            else None
+        )
         pending = {s: dict(data["pending"].get(s, {})) for s in SIDES}
         st = GameState(
-            scenario=scenario, battlemap=bm, dice=Dice(0), variants=tuple(data["variants"]), seed=0,
-            turn=int(data["turn"]), phase=data["phase"], to_act=data["to_act"], initiative=data["initiative"],
-            done=set(data["done"]), units=units, reserves=reserves,
+            scenario=scenario,
+            battlemap=bm,
+            dice=Dice(0),
+            variants=tuple(data["variants"]),
+            seed=0,
+            turn=int(data["turn"]),
+            phase=data["phase"],
+            to_act=data["to_act"],
+            initiative=data["initiative"],
+            done=set(data["done"]),
+            units=units,
+            reserves=reserves,
             hand_units={s: list(hands[s]["units"]) if s in hands else [] for s in SIDES},
             hand_commands={s: list(hands[s]["commands"]) if s in hands else [] for s in SIDES},
             command_deck=placeholders(data["decks"]["command"], "command"),
-            command_discard=list(data["command_discard"]), events_in_play=list(data["events_in_play"]),
-            event_turns=dict(data["event_turns"]), pending=pending, damage_deck=list(data["damage_deck"]),
-            damage_discard=list(data["damage_discard"]), removed=list(data["removed"]),
+            command_discard=list(data["command_discard"]),
+            events_in_play=list(data["events_in_play"]),
+            event_turns=dict(data["event_turns"]),
+            pending=pending,
+            damage_deck=list(data["damage_deck"]),
+            damage_discard=list(data["damage_discard"]),
+            removed=list(data["removed"]),
             kills=[Kill(k["scorer"], k["uid"], k["kind"], k["points"], k["turn"]) for k in data["kills"]],
-            vp=dict(data["vp"]), attacks=attacks, resolve_turn=data["resolve_turn"],
+            vp=dict(data["vp"]),
+            attacks=attacks,
+            resolve_turn=data["resolve_turn"],
             artillery_left=dict(data["artillery_left"]),
             artillery_calls=[(c[0], bm.hex_at(c[1]), c[2]) for c in data["artillery_calls"]],
-            drawn=set(data["drawn"]), overrun=dict(data["overrun"]),
-            objective_holders={bm.hex_at(k): v for k, v in data["objectives"].items()}, result=result,
-            engine=STANDARD_TURNS)
+            drawn=set(data["drawn"]),
+            overrun=dict(data["overrun"]),
+            objective_holders={bm.hex_at(k): v for k, v in data["objectives"].items()},
+            result=result,
+            engine=STANDARD_TURNS,
+        )
         if side is not None:  # the side's last-known markers (R12.2), so its screen draws them
-            st.last_seen = {side: {m["uid"]: (m["hex"], int(m["turn"]), m["card"]) for m in data.get("last_known", [])}}
+            st.last_seen = {
+                side: {m["uid"]: (m["hex"], int(m["turn"]), m["card"]) for m in data.get("last_known", [])}
+            }
         st.cache["view_side"] = side
         st.cache["view_commands"] = int(data["commands"])
         return st
@@ -381,8 +458,11 @@ def json_delta(old: Any, new: Any) -> Any:
     any other value is ``{"$value": new}``. ``apply_delta(old, json_delta(old, new)) == new``.
     """
     if isinstance(old, dict) and isinstance(new, dict):
-        sets = {k: (json_delta(old[k], v) if k in old else {"$value": v}) for k, v in new.items()
-                if k not in old or old[k] != v}
+        sets = {
+            k: (json_delta(old[k], v) if k in old else {"$value": v})
+            for k, v in new.items()
+            if k not in old or old[k] != v
+        }
         dels = sorted(k for k in old if k not in new)
         out: dict[str, Any] = {}
         if sets:

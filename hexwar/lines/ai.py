@@ -52,8 +52,11 @@ LINES_PLAYER_NAMES = ("random", "standard")
 
 def _rng(seed: int, seat: str, name: str) -> np.random.Generator:
     seats = SEATS_2P + SEATS_4P
-    return np.random.default_rng(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat),
-                                                         LINES_PLAYER_NAMES.index(name), 11]))
+    return np.random.default_rng(
+        np.random.SeedSequence(
+            [int(seed) & 0xFFFFFFFF, seats.index(seat), LINES_PLAYER_NAMES.index(name), 11]
+        )
+    )
 
 
 class RandomLinesPlayer:
@@ -112,8 +115,13 @@ class LinesAI:
         """
         if state.to_act != self.seat:
             raise HexwarError(f"{self.seat}: not its turn (to act: {state.to_act})")
-        step = {Phase.SETUP: self._setup, Phase.COMMITMENT: self._commitment, Phase.DECLARATION: self._declaration,
-                Phase.RESOLUTION: self._resolution, Phase.DRAW: self._draw}[state.phase]
+        step = {
+            Phase.SETUP: self._setup,
+            Phase.COMMITMENT: self._commitment,
+            Phase.DECLARATION: self._declaration,
+            Phase.RESOLUTION: self._resolution,
+            Phase.DRAW: self._draw,
+        }[state.phase]
         cmd = step(state)
         if cmd is not None and state.check(cmd) is None:
             return cmd
@@ -160,11 +168,13 @@ class LinesAI:
             return max(recrews, key=lambda c: card(c.unit).cost)
         commits = [c for c in legal if isinstance(c, Commit)]
         if commits:
+
             def key(c: Commit) -> tuple[float, int]:
                 spg_rear = card(c.unit).is_spg and c.line == "rear"
                 crew_q = card(c.crew).quality if c.crew else None
                 q = {"veteran": 2, "regular": 1, "green": 0}.get(crew_q or "", 1)
                 return (card(c.unit).cost + (3 if spg_rear else 0), q)
+
             return max(commits, key=key)
         for c in legal:
             if isinstance(c, MoveLine) and state.units[c.unit].line == "front":
@@ -211,8 +221,11 @@ class LinesAI:
             return -1.0
         alive = 1.0 - min(0.95, doomed.get(cmd.target, 0.0))
         tval = card(cmd.target).cost
-        return alive * (o.expected_vp + 0.5 * o.expected_damage / max(1, card(cmd.target).endurance_full) * tval
-                        + 0.3 * o.damage_card * tval)
+        return alive * (
+            o.expected_vp
+            + 0.5 * o.expected_damage / max(1, card(cmd.target).endurance_full) * tval
+            + 0.3 * o.damage_card * tval
+        )
 
     def _declaration(self, state: LinesState) -> LinesCommand | None:
         legal = state.legal_commands(self.seat)
@@ -258,13 +271,20 @@ class LinesAI:
         return EndPhase(self.seat)
 
     def _attack_card(self, state: LinesState, legal: list[LinesCommand]) -> LinesCommand | None:
-        plays = [c for c in legal if isinstance(c, UseCommandCard) and c.unit is not None
-                 and getattr(cards().command_or_event(c.card), "duration", None) == "attack"]
+        plays = [
+            c
+            for c in legal
+            if isinstance(c, UseCommandCard)
+            and c.unit is not None
+            and getattr(cards().command_or_event(c.card), "duration", None) == "attack"
+        ]
         if not plays:
             return None
+
         def val(c: UseCommandCard) -> float:
             a = next(a for a in state.attacks.values() if c.unit in a.attackers and not a.resolved)
             return card(a.target).cost if a.target in state.units else 0.0
+
         return max(plays, key=val)
 
     # -- resolution ----------------------------------------------------------------------
@@ -272,8 +292,11 @@ class LinesAI:
         mine = [a for a in state.attacks.values() if a.seat == self.seat and not a.resolved]
         if not mine:
             return None
-        threatened = {a.target for a in state.attacks.values()
-                      if not a.resolved and side_of_seat(a.seat) != side_of_seat(self.seat)}
+        threatened = {
+            a.target
+            for a in state.attacks.values()
+            if not a.resolved and side_of_seat(a.seat) != side_of_seat(self.seat)
+        }
 
         def key(a: object) -> tuple[int, float]:
             att = a.attackers  # type: ignore[attr-defined]
@@ -285,8 +308,11 @@ class LinesAI:
         bonus = None
         hand = state.hand_commands[self.seat]
         if len(hand) >= 3 and a.target in state.units and card(a.target).cost >= 8 and not a.close_assault:
-            spare = [c for c in hand if getattr(cards().command_or_event(c), "phase", None) in ("begin_turn", "draw")] \
-                or sorted(hand)
+            spare = [
+                c
+                for c in hand
+                if getattr(cards().command_or_event(c), "phase", None) in ("begin_turn", "draw")
+            ] or sorted(hand)
             bonus = spare[0]
         return Resolve(self.seat, a.number, bonus)
 
@@ -300,11 +326,13 @@ class LinesAI:
             return min(draws, key=lambda d: abs(d.extra.count("reserves") - want))
         discards = [c for c in legal if isinstance(c, Discard)]
         if discards:
+
             def dval(c: Discard) -> float:
                 if c.card in state.hand_units[self.seat]:
                     return float(card(c.card).cost)
                 cc = cards().command_or_event(c.card)
                 return 1.0 if isinstance(cc, CommandCard) and cc.phase == "begin_turn" else 2.0
+
             return min(discards, key=dval)
         play = self._play_card(state, legal)
         return play or EndPhase(self.seat)
@@ -321,5 +349,3 @@ def make_lines_player(name: str, seat: str, seed: int = 0) -> RandomLinesPlayer 
     if name == "standard":
         return LinesAI(seat, seed)
     raise HexwarError(f"unknown computer player {name!r}; expected one of {LINES_PLAYER_NAMES}")
-
-

@@ -14,8 +14,17 @@ from typing import Any
 
 from .ai import make_lines_player
 
-__all__ = ["BalanceRow", "play_ai_game", "play_lines_game", "balance", "balance_table", "write_balance", "LINE_SCENARIOS",
-           "MARK_BEGIN", "MARK_END"]
+__all__ = [
+    "BalanceRow",
+    "play_ai_game",
+    "play_lines_game",
+    "balance",
+    "balance_table",
+    "write_balance",
+    "LINE_SCENARIOS",
+    "MARK_BEGIN",
+    "MARK_END",
+]
 
 LINE_SCENARIOS = ("lines", "lines-4p", "lines_ponyri", "lines_prokhorovka", "lines_kharkov", "lines_bukrin")
 MARK_BEGIN = "<!-- lines-balance:begin -->"
@@ -44,14 +53,21 @@ class BalanceRow:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"scenario": self.scenario, "games": self.games, "german": self.share("german"),
-                "soviet": self.share("soviet"), "draws": self.wins[None] / max(1, self.games),
-                "endings": {f"{w or 'draw'} {r}": n for (w, r), n in sorted(self.endings.items(), key=str)},
-                "mean_turns": self.turns, "seconds": self.seconds}
+        return {
+            "scenario": self.scenario,
+            "games": self.games,
+            "german": self.share("german"),
+            "soviet": self.share("soviet"),
+            "draws": self.wins[None] / max(1, self.games),
+            "endings": {f"{w or 'draw'} {r}": n for (w, r), n in sorted(self.endings.items(), key=str)},
+            "mean_turns": self.turns,
+            "seconds": self.seconds,
+        }
 
 
-def play_ai_game(scenario: Any, seed: int, names: dict[str, str] | None = None,
-                 variants: tuple[str, ...] | None = None) -> Any:
+def play_ai_game(
+    scenario: Any, seed: int, names: dict[str, str] | None = None, variants: tuple[str, ...] | None = None
+) -> Any:
     """Play one game of ``scenario`` with computer players (default ``standard`` on every seat)."""
     st = scenario.new_game(seed=seed, variants=variants)
     players = {s: make_lines_player((names or {}).get(s, "standard"), s, seed) for s in st.seats}
@@ -60,8 +76,9 @@ def play_ai_game(scenario: Any, seed: int, names: dict[str, str] | None = None,
     return st
 
 
-def play_lines_game(source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str],
-                    max_turns: int) -> Any:
+def play_lines_game(
+    source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str], max_turns: int
+) -> Any:
     """One seeded game for a balance runner's game-kind registry (``ai``: side -> player name,
     given to every seat of the side); returns ``(winner, reason, turn, score, commands)`` as a
     :class:`hexwar.game.state.GameResult` plus the command count."""
@@ -72,7 +89,9 @@ def play_lines_game(source: Any, seed: int, variants: tuple[str, ...] | None, ai
     return st
 
 
-def balance(name: str, games: int = 200, seed: int = 0, variants: tuple[str, ...] | None = None) -> BalanceRow:
+def balance(
+    name: str, games: int = 200, seed: int = 0, variants: tuple[str, ...] | None = None
+) -> BalanceRow:
     """Play ``games`` AI-vs-AI games of scenario ``name`` (seeds ``seed``..)."""
     from ..game.scenario import load_scenario
 
@@ -92,13 +111,19 @@ def balance(name: str, games: int = 200, seed: int = 0, variants: tuple[str, ...
 
 def balance_table(rows: list[BalanceRow]) -> str:
     """The Markdown table: scenario, games, German / Soviet / draw shares, endings, mean turns."""
-    out = ["| scenario | games | German wins | Soviet wins | draws | how games ended | mean turns |",
-           "|---|---:|---:|---:|---:|---|---:|"]
+    out = [
+        "| scenario | games | German wins | Soviet wins | draws | how games ended | mean turns |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
     for r in rows:
-        ends = ", ".join(f"{w or 'draw'} by {reason} {n}" for (w, reason), n in
-                         sorted(r.endings.items(), key=lambda kv: (-kv[1], str(kv[0]))))
-        out.append(f"| {r.scenario} | {r.games} | {r.share('german'):.0%} | {r.share('soviet'):.0%} | "
-                   f"{r.wins[None] / max(1, r.games):.0%} | {ends} | {r.turns:.1f} |")
+        ends = ", ".join(
+            f"{w or 'draw'} by {reason} {n}"
+            for (w, reason), n in sorted(r.endings.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        )
+        out.append(
+            f"| {r.scenario} | {r.games} | {r.share('german'):.0%} | {r.share('soviet'):.0%} | "
+            f"{r.wins[None] / max(1, r.games):.0%} | {ends} | {r.turns:.1f} |"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -117,8 +142,10 @@ def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
         raise HexwarError(f"{p}: no balance section (expected the markers {MARK_BEGIN!r} ... {MARK_END!r})")
     head, rest = text.split(MARK_BEGIN, 1)
     _, tail = rest.split(MARK_END, 1)
-    body = (f"\n{rows[0].games if rows else 0} seeded AI-vs-AI games per scenario (seeds {seed}..), "
-            f"the standard computer player on every seat.\n\n" + balance_table(rows))
+    body = (
+        f"\n{rows[0].games if rows else 0} seeded AI-vs-AI games per scenario (seeds {seed}..), "
+        f"the standard computer player on every seat.\n\n" + balance_table(rows)
+    )
     atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)
 
 
@@ -135,12 +162,13 @@ def load_lines_source(name: str) -> tuple[str, Any]:
     path = find_scenario(name)
     sc = load_scenario(path)
     if getattr(sc, "mode", "hex") != "lines":
-        raise HexwarError(f"{name}: not a line scenario (mode = \"lines\")")
+        raise HexwarError(f'{name}: not a line scenario (mode = "lines")')
     return Path(path).stem, sc
 
 
-def play_lines_outcome(source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str],
-                       max_turns: int) -> Any:
+def play_lines_outcome(
+    source: Any, seed: int, variants: tuple[str, ...] | None, ai: dict[str, str], max_turns: int
+) -> Any:
     """One seeded line game as the balance runner's ``Outcome`` (``hexwar.balance``)."""
     from ..balance import Outcome  # type: ignore[import-not-found,unused-ignore]
 

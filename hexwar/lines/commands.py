@@ -19,9 +19,27 @@ from typing import Any, ClassVar
 from ..game.commands import IllegalCommand, _to_json_value, dataclass_command_from_json
 
 __all__ = [
-    "SEATS_2P", "SEATS_4P", "ALL_SEATS", "LINES", "IllegalLinesCommand", "LinesCommand", "ChooseHand", "Commit", "Recrew",
-    "MoveLine", "MoveCrew", "Declare", "DeclareCloseAssault", "Resolve", "UseCommandCard", "Draw", "Discard",
-    "EndPhase", "COMMAND_TYPES", "command_from_json", "side_of_seat",
+    "SEATS_2P",
+    "SEATS_4P",
+    "ALL_SEATS",
+    "LINES",
+    "IllegalLinesCommand",
+    "LinesCommand",
+    "ChooseHand",
+    "Commit",
+    "Recrew",
+    "MoveLine",
+    "MoveCrew",
+    "Declare",
+    "DeclareCloseAssault",
+    "Resolve",
+    "UseCommandCard",
+    "Draw",
+    "Discard",
+    "EndPhase",
+    "COMMAND_TYPES",
+    "command_from_json",
+    "side_of_seat",
 ]
 
 SEATS_2P = ("german", "soviet")
@@ -72,8 +90,11 @@ class LinesCommand:
         return out
 
     def __str__(self) -> str:
-        parts = [f"{k}={v}" for k, v in self.to_json().items()
-                 if k not in ("cmd", "seat") and v not in (None, False, [], ())]
+        parts = [
+            f"{k}={v}"
+            for k, v in self.to_json().items()
+            if k not in ("cmd", "seat") and v not in (None, False, [], ())
+        ]
         return f"{self.seat} {self.name} " + " ".join(parts)
 
     @property
@@ -191,9 +212,23 @@ class EndPhase(LinesCommand):
     name: ClassVar[str] = "end_phase"
 
 
-COMMAND_TYPES: dict[str, type[LinesCommand]] = {c.name: c for c in (
-    ChooseHand, Commit, Recrew, MoveLine, MoveCrew, Declare, DeclareCloseAssault, Resolve, UseCommandCard, Draw,
-    Discard, EndPhase)}
+COMMAND_TYPES: dict[str, type[LinesCommand]] = {
+    c.name: c
+    for c in (
+        ChooseHand,
+        Commit,
+        Recrew,
+        MoveLine,
+        MoveCrew,
+        Declare,
+        DeclareCloseAssault,
+        Resolve,
+        UseCommandCard,
+        Draw,
+        Discard,
+        EndPhase,
+    )
+}
 
 
 def command_from_json(data: Any, where: str = "command") -> LinesCommand:
@@ -203,6 +238,7 @@ def command_from_json(data: Any, where: str = "command") -> LinesCommand:
     Raises:
         CommandFormatError: naming the field when anything is missing, unknown or mistyped.
     """
-    cmd: LinesCommand = dataclass_command_from_json(data, COMMAND_TYPES, where, "seat", SEATS_2P + SEATS_4P,
-                                                    "lines command")
+    cmd: LinesCommand = dataclass_command_from_json(
+        data, COMMAND_TYPES, where, "seat", SEATS_2P + SEATS_4P, "lines command"
+    )
     return cmd

@@ -44,9 +44,12 @@ class DeckBuilder:
 
         cs = default_cards()
         units = sorted(cs.side_units(self.side), key=lambda u: (u.unit_type, u.id))
-        return [(u.id, u.help_text(cs)) for u in units
-                if (self.role is None or u.is_crew or role_of(u.id) == self.role)
-                and not restriction_problems(self.restrictions, [u.id])]
+        return [
+            (u.id, u.help_text(cs))
+            for u in units
+            if (self.role is None or u.is_crew or role_of(u.id) == self.role)
+            and not restriction_problems(self.restrictions, [u.id])
+        ]
 
     def add(self, card_id: str) -> None:
         """Add a card.
@@ -100,8 +103,10 @@ class DeckBuilder:
             except OSError as exc:
                 raise HexwarError(f"{path}: cannot be read ({exc.strerror})") from None
             if DECK_FORMAT not in head:
-                raise HexwarError(f"{path}: exists and is not a hexwar deck file; not overwritten "
-                                  "(choose another file name)")
+                raise HexwarError(
+                    f"{path}: exists and is not a hexwar deck file; not overwritten "
+                    "(choose another file name)"
+                )
         doc = tomlkit.document()
         doc.add(tomlkit.comment(f"hexwar deck file (Reserves deck, 000 setup): {self.points} points"))
         doc["format"] = DECK_FORMAT

@@ -16,8 +16,15 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["declare_odds", "close_assault_line_odds"]
 
 
-def declare_odds(state: LinesState, unit: str, target: str, weapons: tuple[int, ...], at_crew: bool = False,
-                 command_cards: tuple[str, ...] = (), bonus: bool = False) -> AttackOdds:
+def declare_odds(
+    state: LinesState,
+    unit: str,
+    target: str,
+    weapons: tuple[int, ...],
+    at_crew: bool = False,
+    command_cards: tuple[str, ...] = (),
+    bonus: bool = False,
+) -> AttackOdds:
     """The exact outcome distribution of ``unit`` firing ``weapons`` at ``target`` now.
 
     Raises:
@@ -32,10 +39,18 @@ def declare_odds(state: LinesState, unit: str, target: str, weapons: tuple[int, 
     from ..rules.cards import card_id_of
 
     comp = Counter(card_id_of(c) for c in deck)
-    return attack_odds(cards(), a, victim, AttackOrders(tuple(weapons), False, tuple(command_cards)),
-                       defense_context(state, side_of_seat(a.seat)), units=state.units,
-                       events_in_play=state.events_in_play, variant=state.variants, damage_deck=comp,
-                       bonus_to_hit=[0] if bonus else ())
+    return attack_odds(
+        cards(),
+        a,
+        victim,
+        AttackOrders(tuple(weapons), False, tuple(command_cards)),
+        defense_context(state, side_of_seat(a.seat)),
+        units=state.units,
+        events_in_play=state.events_in_play,
+        variant=state.variants,
+        damage_deck=comp,
+        bonus_to_hit=[0] if bonus else (),
+    )
 
 
 def close_assault_line_odds(state: LinesState, units: tuple[str, ...], target: str) -> AttackOdds:
@@ -47,6 +62,13 @@ def close_assault_line_odds(state: LinesState, units: tuple[str, ...], target: s
     group = [state.units[x] for x in units]
     t = state.units[target]
     deck = state.damage_deck if state.damage_deck else state.damage_discard
-    return close_assault_odds(cards(), group, t, defense_context(state, group[0].side), units=state.units,
-                              events_in_play=state.events_in_play, variant=state.variants,
-                              damage_deck=Counter(card_id_of(c) for c in deck))
+    return close_assault_odds(
+        cards(),
+        group,
+        t,
+        defense_context(state, group[0].side),
+        units=state.units,
+        events_in_play=state.events_in_play,
+        variant=state.variants,
+        damage_deck=Counter(card_id_of(c) for c in deck),
+    )

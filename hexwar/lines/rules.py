@@ -27,10 +27,30 @@ from .state import SIDES, LineUnit, Phase, other_side
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["Sink", "cards", "card", "role_of", "seat_for_card", "classic", "engine",
-           "defense_context", "target_lines", "legal_targets", "attack_orders_ok", "apply_combat_events",
-           "score", "leave_play", "envelop", "check_points", "finish", "has_ground_unit", "fighting",
-           "OVERRUN_TURNS", "active_effect_total", "name"]
+__all__ = [
+    "Sink",
+    "cards",
+    "card",
+    "role_of",
+    "seat_for_card",
+    "classic",
+    "engine",
+    "defense_context",
+    "target_lines",
+    "legal_targets",
+    "attack_orders_ok",
+    "apply_combat_events",
+    "score",
+    "leave_play",
+    "envelop",
+    "check_points",
+    "finish",
+    "has_ground_unit",
+    "fighting",
+    "OVERRUN_TURNS",
+    "active_effect_total",
+    "name",
+]
 
 OVERRUN_TURNS = 3  # R10.1
 
@@ -93,8 +113,14 @@ def engine(state: LinesState) -> tuple[CombatEngine, Any]:
     """The hex game's :class:`~hexwar.rules.combat.CombatEngine` over this game's units, dice and
     Damage deck; call ``write_back()`` on the second value afterwards."""
     dd = _Damage(state)
-    eng = CombatEngine(cards(), state.dice, dd.deck, state.units, variant=normalize_variant(state.variants),
-                       events_in_play=tuple(state.events_in_play))
+    eng = CombatEngine(
+        cards(),
+        state.dice,
+        dd.deck,
+        state.units,
+        variant=normalize_variant(state.variants),
+        events_in_play=tuple(state.events_in_play),
+    )
     return eng, dd
 
 
@@ -131,15 +157,19 @@ def target_lines(state: LinesState, attacker: LineUnit) -> tuple[str, ...]:
     return ("front", "rear", "air")
 
 
-def weapon_line_ok(state: LinesState, attacker: LineUnit, target_line: str, weapons: tuple[int, ...]) -> str | None:
+def weapon_line_ok(
+    state: LinesState, attacker: LineUnit, target_line: str, weapons: tuple[int, ...]
+) -> str | None:
     """Line restrictions on the weapons (000): a Rear Line SPG fires only its 1st weapon at the
     Frontline, secondary weapons at aircraft only; ``"air"`` targets need an aircraft value
     (the engine checks the value itself)."""
     c = card(attacker.uid)
     if attacker.line == "rear" and c.is_spg and target_line != "air":
         if any(i != 0 for i in weapons):
-            return (f"{c.name} is an SPG on the Rear Line: only its 1st weapon ({c.weapons[0].name}) fires at the "
-                    "Frontline (000); the others at aircraft only")
+            return (
+                f"{c.name} is an SPG on the Rear Line: only its 1st weapon ({c.weapons[0].name}) fires at the "
+                "Frontline (000); the others at aircraft only"
+            )
     return None
 
 
@@ -162,8 +192,15 @@ def legal_targets(state: LinesState, attacker: LineUnit) -> Iterator[tuple[str, 
                 yield uid, True, line
 
 
-def declaration_problem(state: LinesState, seat: str, uid: str, target: str, weapons: tuple[int, ...],
-                        at_crew: bool, command_cards: tuple[str, ...] = ()) -> str | None:
+def declaration_problem(
+    state: LinesState,
+    seat: str,
+    uid: str,
+    target: str,
+    weapons: tuple[int, ...],
+    at_crew: bool,
+    command_cards: tuple[str, ...] = (),
+) -> str | None:
     """Why ``uid`` may not declare this attack (lines, then the engine's :func:`attack_problems`)."""
     u = state.units.get(uid)
     if u is None or u.crewing is not None or u.seat != seat:
@@ -175,8 +212,10 @@ def declaration_problem(state: LinesState, seat: str, uid: str, target: str, wea
         return f"{target} is not an enemy unit in play"
     tline = t.line or ""
     if tline not in target_lines(state, u):
-        return (f"{name(uid)} on the {u.line} line may not target the enemy {tline} line "
-                f"(000 Legal Targets: it may target {', '.join(target_lines(state, u))})")
+        return (
+            f"{name(uid)} on the {u.line} line may not target the enemy {tline} line "
+            f"(000 Legal Targets: it may target {', '.join(target_lines(state, u))})"
+        )
     if at_crew:
         if card(uid).unit_type != "infantry":
             return "only infantry may target a gun's crew (000)"
@@ -188,13 +227,20 @@ def declaration_problem(state: LinesState, seat: str, uid: str, target: str, wea
     if p:
         return p
     victim = state.units[t.crew] if at_crew and t.crew else t
-    probs = combat.attack_problems(cards(), u, victim, combat.AttackOrders(tuple(weapons), False, command_cards),
-                                   state.units, state.events_in_play)
+    probs = combat.attack_problems(
+        cards(),
+        u,
+        victim,
+        combat.AttackOrders(tuple(weapons), False, command_cards),
+        state.units,
+        state.events_in_play,
+    )
     return probs[0] if probs else None
 
 
-def attack_orders_ok(state: LinesState, seat: str, uid: str, target: str, weapons: tuple[int, ...],
-                     at_crew: bool) -> bool:
+def attack_orders_ok(
+    state: LinesState, seat: str, uid: str, target: str, weapons: tuple[int, ...], at_crew: bool
+) -> bool:
     """True when the declaration is legal."""
     return declaration_problem(state, seat, uid, target, weapons, at_crew) is None
 
@@ -235,8 +281,16 @@ def score(state: LinesState, sink: Sink, scorer: str, uid: str, how: str) -> Non
     pts = c * (cards().rules.capture_multiplier if how == "captured" else 1)
     state.kills.append(Kill(scorer, uid, how, pts, state.turn))
     state.vp[scorer] += pts
-    sink.add(Scored(f"{scorer} scores {pts} VP for {how} {name(uid)}: {state.vp[scorer]} VP", scorer, uid, how, pts,
-                    state.vp[scorer]))
+    sink.add(
+        Scored(
+            f"{scorer} scores {pts} VP for {how} {name(uid)}: {state.vp[scorer]} VP",
+            scorer,
+            uid,
+            how,
+            pts,
+            state.vp[scorer],
+        )
+    )
 
 
 def _clear(state: LinesState, u: LineUnit) -> tuple[str, ...]:
@@ -284,11 +338,15 @@ def apply_combat_events(state: LinesState, evs: list[combat.CombatEvent], sink: 
                 score(state, sink, ev.scorer, ev.unit, "destroyed")
         elif isinstance(ev, combat.CrewFate) and ev.crew in state.units:
             if ev.fate == "survives":
-                leave_play(state, sink, ev.crew, "reserves", "its unit was destroyed; the crew survives (R6.6)")
+                leave_play(
+                    state, sink, ev.crew, "reserves", "its unit was destroyed; the crew survives (R6.6)"
+                )
             else:
                 leave_play(state, sink, ev.crew, "removed", f"crew {ev.fate} (R6.6)")
                 if ev.scorer is not None:
-                    score(state, sink, ev.scorer, ev.crew, "captured" if ev.fate == "captured" else "destroyed")
+                    score(
+                        state, sink, ev.scorer, ev.crew, "captured" if ev.fate == "captured" else "destroyed"
+                    )
         elif isinstance(ev, combat.AircraftReturns) and ev.unit in state.units:
             u = state.units[ev.unit]
             crew = u.crew
@@ -305,8 +363,14 @@ def forfeit(state: LinesState, sink: Sink, uid: str) -> None:
         if k.uid == uid and k.kind == "captured":
             state.kills.remove(k)
             state.vp[k.scorer] -= k.points
-            sink.add(CaptureForfeited(f"{k.scorer} crews captured {name(uid)} and gives up its {k.points} VP",
-                                      k.scorer, uid, k.points))
+            sink.add(
+                CaptureForfeited(
+                    f"{k.scorer} crews captured {name(uid)} and gives up its {k.points} VP",
+                    k.scorer,
+                    uid,
+                    k.points,
+                )
+            )
 
 
 def envelop(state: LinesState, sink: Sink) -> None:
@@ -329,8 +393,14 @@ def envelop(state: LinesState, sink: Sink) -> None:
             u.seat = seat_for_card(state, enemy, u.uid)
             u.captured = side_of_seat(u.owner) != enemy
             state.lines[enemy]["front"].append(u.uid)
-            sink.add(Enveloped(f"crewless {name(u.uid)} is enveloped on the {side} Frontline and captured by {enemy} "
-                               "(000)", u.uid, enemy))
+            sink.add(
+                Enveloped(
+                    f"crewless {name(u.uid)} is enveloped on the {side} Frontline and captured by {enemy} "
+                    "(000)",
+                    u.uid,
+                    enemy,
+                )
+            )
             if side_of_seat(u.owner) != enemy:
                 score(state, sink, enemy, u.uid, "captured")
             else:
@@ -344,7 +414,9 @@ def finish(state: LinesState, sink: Sink, winner: str | None, reason: str) -> No
     state.result = GameResult(winner, reason, state.turn, dict(state.vp))
     state.phase = Phase.OVER
     state.to_act = None
-    sink.add(GameOver(f"Game over: {state.result}", winner, reason, state.turn, tuple(sorted(state.vp.items()))))
+    sink.add(
+        GameOver(f"Game over: {state.result}", winner, reason, state.turn, tuple(sorted(state.vp.items())))
+    )
 
 
 def check_points(state: LinesState, sink: Sink) -> bool:

@@ -76,8 +76,18 @@ from .state import SIDES, LinesState
 if TYPE_CHECKING:  # pragma: no cover
     pass
 
-__all__ = ["LinesSide", "StartingUnit", "LinesScenario", "parse_lines_scenario", "load_deck", "deck_problems",
-           "validate_deck_file", "DECK_FORMAT", "random_deck", "restriction_problems"]
+__all__ = [
+    "LinesSide",
+    "StartingUnit",
+    "LinesScenario",
+    "parse_lines_scenario",
+    "load_deck",
+    "deck_problems",
+    "validate_deck_file",
+    "DECK_FORMAT",
+    "random_deck",
+    "restriction_problems",
+]
 
 DECK_FORMAT = "hexwar-deck"
 LINE_KEYS = ("front", "rear", "air")
@@ -211,8 +221,9 @@ def seat_budget(sc: LinesScenario, side: str) -> tuple[int, int]:
     return ss.minimum, ss.budget
 
 
-def deck_problems(side: str, card_ids: list[str], budget: tuple[int, int] = (80, 100),
-                  role: str | None = None) -> tuple[list[str], list[str]]:
+def deck_problems(
+    side: str, card_ids: list[str], budget: tuple[int, int] = (80, 100), role: str | None = None
+) -> tuple[list[str], list[str]]:
     """``(errors, warnings)`` of a Reserves deck (000 setup): cards of ``side``, points within
     ``budget``; ``role`` (4-player) keeps the deck to that commander's units. Warning: a unit
     that needs a crew has no crew card of its type in the deck (000's tip)."""
@@ -255,7 +266,9 @@ def restriction_problems(side_cfg: LinesSide | None, card_ids: list[str] | tuple
         if u is None or u.is_crew:
             continue
         if side_cfg.max_card_cost and u.cost > side_cfg.max_card_cost:
-            out.append(f"{u.name} costs {u.cost} points; this scenario allows at most {side_cfg.max_card_cost} a card")
+            out.append(
+                f"{u.name} costs {u.cost} points; this scenario allows at most {side_cfg.max_card_cost} a card"
+            )
         if u.unit_type in side_cfg.exclude_types:
             out.append(f"{u.name}: no {u.unit_type.replace('_', ' ')} units in this scenario's Reserves")
     return out
@@ -277,7 +290,7 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     probs: list[Problem] = []
     if data.get("format") != DECK_FORMAT:
-        probs.append(Problem(src, "format", f"expected \"{DECK_FORMAT}\", got {data.get('format')!r}"))
+        probs.append(Problem(src, "format", f'expected "{DECK_FORMAT}", got {data.get("format")!r}'))
     if data.get("schema_version", 1) != 1:
         probs.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
     deck = data.get("deck")
@@ -315,8 +328,14 @@ def validate_deck_file(path: str) -> None:
         click.echo(f"warning: {path}: {w}", err=True)
 
 
-def random_deck(side: str, budget: tuple[int, int], pool: tuple[str, ...], dice: Dice, role: str | None = None,
-                restrictions: LinesSide | None = None) -> list[str]:
+def random_deck(
+    side: str,
+    budget: tuple[int, int],
+    pool: tuple[str, ...],
+    dice: Dice,
+    role: str | None = None,
+    restrictions: LinesSide | None = None,
+) -> list[str]:
     """A random Reserves deck within the limits (000 setup), every unit that needs a crew with
     one (regular quality when the pool has it), like the hex standard game's random decks."""
     cards = default_cards()
@@ -337,8 +356,10 @@ def random_deck(side: str, budget: tuple[int, int], pool: tuple[str, ...], dice:
                 uc = cards.unit(u)
                 crew = None
                 if uc.needs_crew:
-                    cands = sorted((c for c in crews if cards.unit(c).unit_type == uc.crew),
-                                   key=lambda c: (cards.unit(c).quality != "regular", c))
+                    cands = sorted(
+                        (c for c in crews if cards.unit(c).unit_type == uc.crew),
+                        key=lambda c: (cards.unit(c).quality != "regular", c),
+                    )
                     if not cands:
                         continue
                     crew = cands[0]
@@ -358,7 +379,9 @@ def random_deck(side: str, budget: tuple[int, int], pool: tuple[str, ...], dice:
 
 
 # -- new game ------------------------------------------------------------------------------
-def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ...] | None = None) -> LinesState:
+def new_game(
+    sc: LinesScenario, seed: int | None = None, variants: tuple[str, ...] | None = None
+) -> LinesState:
     """Set up a game of ``sc`` (000 Standard Game Setup and the scenario card)."""
     from collections import Counter
 
@@ -389,8 +412,15 @@ def new_game(sc: LinesScenario, seed: int | None = None, variants: tuple[str, ..
         all_cards.append(x)
         return x
 
-    sink.add(SetupDone(f"{sc.name}: seed {seed}, rules {', '.join(vs) or 'standard'}, seats {', '.join(seats)}",
-                       sc.id, seed, vs, seats))
+    sink.add(
+        SetupDone(
+            f"{sc.name}: seed {seed}, rules {', '.join(vs) or 'standard'}, seats {', '.join(seats)}",
+            sc.id,
+            seed,
+            vs,
+            seats,
+        )
+    )
     state.command_deck = list(build_command_deck(cards, dice, sc.events).cards)
     state.damage_deck = list(build_damage_deck(cards, dice).cards)
     all_cards.extend(state.command_deck + state.damage_deck)
@@ -478,15 +508,31 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
 
     known(data, "", {"format", "schema_version", "mode", "scenario", "sides", "win"})
     if data.get("format", SCENARIO_FORMAT) != SCENARIO_FORMAT:
-        bad("format", f"expected \"{SCENARIO_FORMAT}\"")
+        bad("format", f'expected "{SCENARIO_FORMAT}"')
     if data.get("schema_version", SCENARIO_SCHEMA_VERSION) != SCENARIO_SCHEMA_VERSION:
         bad("schema_version", f"expected {SCENARIO_SCHEMA_VERSION}")
     sc = data.get("scenario")
     if not isinstance(sc, dict):
         bad("scenario", "missing [scenario] table")
         sc = {}
-    known(sc, "scenario", {"id", "name", "description", "seed", "players", "victory_points", "overrun", "turns",
-                           "rules", "events", "special_rules", "events_in_play"})
+    known(
+        sc,
+        "scenario",
+        {
+            "id",
+            "name",
+            "description",
+            "seed",
+            "players",
+            "victory_points",
+            "overrun",
+            "turns",
+            "rules",
+            "events",
+            "special_rules",
+            "events_in_play",
+        },
+    )
     sid = sc.get("id")
     if not isinstance(sid, str) or not _ID_RE.match(sid):
         bad("scenario.id", f"expected 1-64 letters, digits, '-' or '_', got {sid!r}")
@@ -511,7 +557,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     variants = []
     for i, v in enumerate(get_strs(sc, "rules", "scenario")):
         if v not in KNOWN_VARIANTS or v == "burnout":
-            bad(f"scenario.rules[{i}]", f"expected \"standard\" or \"classic\" on lines, got {v!r}")
+            bad(f"scenario.rules[{i}]", f'expected "standard" or "classic" on lines, got {v!r}')
         elif v != "standard":
             variants.append(v)
     events = get_strs(sc, "events", "scenario")
@@ -519,7 +565,10 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     for key, lst in (("events", events), ("events_in_play", started)):
         for i, e in enumerate(lst):
             if not cards.is_event(e):
-                bad(f"scenario.{key}[{i}]", f"unknown Event card {e!r}; expected one of {sorted(cards.events)}")
+                bad(
+                    f"scenario.{key}[{i}]",
+                    f"unknown Event card {e!r}; expected one of {sorted(cards.events)}",
+                )
     sides_raw = data.get("sides")
     if not isinstance(sides_raw, dict):
         bad("sides", "missing [sides.german] and [sides.soviet]")
@@ -533,8 +582,23 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
         if not isinstance(t, dict):
             bad(w, "expected a table")
             t = {}
-        known(t, w, {"budget", "minimum", "pool", "reserves", "hand", "initiative", "victory_points",
-                     "no_aircraft_before", "max_card_cost", "exclude_types", "units"})
+        known(
+            t,
+            w,
+            {
+                "budget",
+                "minimum",
+                "pool",
+                "reserves",
+                "hand",
+                "initiative",
+                "victory_points",
+                "no_aircraft_before",
+                "max_card_cost",
+                "exclude_types",
+                "units",
+            },
+        )
         budget = get_int(t, "budget", w, 1, 200, default_budget)
         minimum = get_int(t, "minimum", w, 0, 200, min(80 if players == 2 else 60, budget))
         if minimum > budget:
@@ -569,10 +633,18 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
             if u is None or u.side != side or u.is_crew:
                 bad(f"{uw}.card", f"expected a {side} unit card id (not a crew), got {uc!r}")
                 continue
-            line = ut.get("line", {"frontline": "front", "rear": "rear", "aircraft": "air",
-                                    "frontline_or_rear": "front"}[u.line])
-            allowed = {"frontline": ("front",), "rear": ("rear",), "aircraft": ("air",),
-                       "frontline_or_rear": ("front", "rear")}[u.line]
+            line = ut.get(
+                "line",
+                {"frontline": "front", "rear": "rear", "aircraft": "air", "frontline_or_rear": "front"}[
+                    u.line
+                ],
+            )
+            allowed = {
+                "frontline": ("front",),
+                "rear": ("rear",),
+                "aircraft": ("air",),
+                "frontline_or_rear": ("front", "rear"),
+            }[u.line]
             if line not in allowed:
                 bad(f"{uw}.line", f"{u.name} is committed to {' or '.join(allowed)}, not {line!r}")
                 continue
@@ -580,14 +652,18 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
             if u.needs_crew:
                 cu = cards.units.get(crew) if isinstance(crew, str) else None
                 if cu is None or cu.unit_type != u.crew or cu.side != side:
-                    bad(f"{uw}.crew", f"{u.name} needs a {side} {u.crew.replace('_', ' ')} card id, got {crew!r}")
+                    bad(
+                        f"{uw}.crew",
+                        f"{u.name} needs a {side} {u.crew.replace('_', ' ')} card id, got {crew!r}",
+                    )
                     continue
             elif crew is not None:
                 bad(f"{uw}.crew", f"{u.name} needs no crew")
                 continue
             seat = ut.get("seat")
-            if seat is not None and (seat not in (SEATS_4P if players == 4 else SEATS_2P)
-                                     or side_of_seat(seat) != side):
+            if seat is not None and (
+                seat not in (SEATS_4P if players == 4 else SEATS_2P) or side_of_seat(seat) != side
+            ):
                 bad(f"{uw}.seat", f"expected a {side} seat of this game, got {seat!r}")
                 seat = None
             units.append(StartingUnit(u.id, line, crew, seat))
@@ -595,9 +671,19 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
         if sv is not None and (not isinstance(sv, int) or isinstance(sv, bool) or not 1 <= sv <= 10_000):
             bad(f"{w}.victory_points", f"expected an integer 1..10000, got {sv!r}")
             sv = None
-        sides[side] = LinesSide(budget, minimum, pool, reserves, hand, get_int(t, "initiative", w, -5, 5, 0), sv,
-                                get_int(t, "no_aircraft_before", w, 0, 100, 0),
-                                get_int(t, "max_card_cost", w, 0, 100, 0), exclude, tuple(units))
+        sides[side] = LinesSide(
+            budget,
+            minimum,
+            pool,
+            reserves,
+            hand,
+            get_int(t, "initiative", w, -5, 5, 0),
+            sv,
+            get_int(t, "no_aircraft_before", w, 0, 100, 0),
+            get_int(t, "max_card_cost", w, 0, 100, 0),
+            exclude,
+            tuple(units),
+        )
     hold = None
     win = data.get("win", {})
     if not isinstance(win, dict):
@@ -606,20 +692,38 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     known(win, "win", {"hold"})
     if "hold" in win:
         h = win["hold"]
-        if (not isinstance(h, dict) or h.get("side") not in SIDES or not isinstance(h.get("turn"), int)
-                or isinstance(h.get("turn"), bool) or not 1 <= h["turn"] <= 1000):
-            bad("win.hold", "expected { side = \"german\" or \"soviet\", turn = 1..1000 }")
+        if (
+            not isinstance(h, dict)
+            or h.get("side") not in SIDES
+            or not isinstance(h.get("turn"), int)
+            or isinstance(h.get("turn"), bool)
+            or not 1 <= h["turn"] <= 1000
+        ):
+            bad("win.hold", 'expected { side = "german" or "soviet", turn = 1..1000 }')
         else:
             hold = (str(h["side"]), int(h["turn"]))
     turns = get_int(sc, "turns", "scenario", 0, 1000, 0)
     if problems:
         raise ValidationError(problems)
     return LinesScenario(
-        id=str(sid), name=str(name), sides=sides, description=desc, path=path,
-        seed=get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0), players=players, victory_points=vp,
-        overrun=bool(overrun), turns=turns, variants=tuple(variants), events=events,
-        special_rules=get_strs(sc, "special_rules", "scenario"), events_in_play=started, hold=hold,
-        content_hash=hashlib.sha256(text.encode()).hexdigest(), reference=path.stem if path is not None else str(sid))
+        id=str(sid),
+        name=str(name),
+        sides=sides,
+        description=desc,
+        path=path,
+        seed=get_int(sc, "seed", "scenario", 0, 2**63 - 1, 0),
+        players=players,
+        victory_points=vp,
+        overrun=bool(overrun),
+        turns=turns,
+        variants=tuple(variants),
+        events=events,
+        special_rules=get_strs(sc, "special_rules", "scenario"),
+        events_in_play=started,
+        hold=hold,
+        content_hash=hashlib.sha256(text.encode()).hexdigest(),
+        reference=path.stem if path is not None else str(sid),
+    )
 
 
 def load_lines_scenario(path: str | os.PathLike[str]) -> LinesScenario:
@@ -632,5 +736,5 @@ def load_lines_scenario(path: str | os.PathLike[str]) -> LinesScenario:
 
     sc = load_scenario(path)
     if not isinstance(sc, LinesScenario):
-        raise HexwarError(f"{path}: not a line scenario (mode = \"lines\")")
+        raise HexwarError(f'{path}: not a line scenario (mode = "lines")')
     return sc

@@ -31,8 +31,18 @@ from .events import LinesEvent
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import LinesScenario
 
-__all__ = ["SIDES", "LINE_NAMES", "Phase", "LineUnit", "LineAttack", "LinesState", "HAND_LIMIT_COMMAND",
-           "HAND_LIMIT_UNITS", "check_invariants", "other_side"]
+__all__ = [
+    "SIDES",
+    "LINE_NAMES",
+    "Phase",
+    "LineUnit",
+    "LineAttack",
+    "LinesState",
+    "HAND_LIMIT_COMMAND",
+    "HAND_LIMIT_UNITS",
+    "check_invariants",
+    "other_side",
+]
 
 SIDES = ("german", "soviet")
 LINE_NAMES = ("front", "rear", "air")
@@ -101,11 +111,23 @@ class LineUnit:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready snapshot."""
-        return {"uid": self.uid, "owner": self.owner, "side": self.side, "seat": self.seat, "line": self.line,
-                "endurance": self.endurance, "crew": self.crew, "crewing": self.crewing,
-                "damage_card": self.damage_card, "damage_turns": self.damage_turns,
-                "command_cards": list(self.command_cards), "bombs_used": list(self.bombs_used),
-                "flight_turns": self.flight_turns, "entered": self.entered, "captured": self.captured}
+        return {
+            "uid": self.uid,
+            "owner": self.owner,
+            "side": self.side,
+            "seat": self.seat,
+            "line": self.line,
+            "endurance": self.endurance,
+            "crew": self.crew,
+            "crewing": self.crewing,
+            "damage_card": self.damage_card,
+            "damage_turns": self.damage_turns,
+            "command_cards": list(self.command_cards),
+            "bombs_used": list(self.bombs_used),
+            "flight_turns": self.flight_turns,
+            "entered": self.entered,
+            "captured": self.captured,
+        }
 
 
 @dataclass
@@ -136,9 +158,17 @@ class LineAttack:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"number": self.number, "seat": self.seat, "attackers": list(self.attackers), "target": self.target,
-                "weapons": list(self.weapons), "at_crew": self.at_crew, "close_assault": self.close_assault,
-                "resolved": self.resolved, "command_cards": list(self.command_cards)}
+        return {
+            "number": self.number,
+            "seat": self.seat,
+            "attackers": list(self.attackers),
+            "target": self.target,
+            "weapons": list(self.weapons),
+            "at_crew": self.at_crew,
+            "close_assault": self.close_assault,
+            "resolved": self.resolved,
+            "command_cards": list(self.command_cards),
+        }
 
 
 @dataclass(eq=False)
@@ -190,7 +220,8 @@ class LinesState:
     done: set[str] = field(default_factory=set)
     units: dict[str, LineUnit] = field(default_factory=dict)
     lines: dict[str, dict[str, list[str]]] = field(
-        default_factory=lambda: {s: {n: [] for n in LINE_NAMES} for s in SIDES})
+        default_factory=lambda: {s: {n: [] for n in LINE_NAMES} for s in SIDES}
+    )
     reserves: dict[str, list[str]] = field(default_factory=dict)
     hand_units: dict[str, list[str]] = field(default_factory=dict)
     hand_commands: dict[str, list[str]] = field(default_factory=dict)
@@ -276,22 +307,35 @@ class LinesState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (ids and numbers)."""
         return {
-            "turn": self.turn, "phase": self.phase, "to_act": self.to_act, "order": list(self.order),
-            "done": sorted(self.done), "units": [u.to_json() for _, u in sorted(self.units.items())],
+            "turn": self.turn,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "order": list(self.order),
+            "done": sorted(self.done),
+            "units": [u.to_json() for _, u in sorted(self.units.items())],
             "lines": {s: {n: list(v) for n, v in d.items()} for s, d in self.lines.items()},
             "reserves": {k: list(v) for k, v in sorted(self.reserves.items())},
             "hand_units": {k: list(v) for k, v in sorted(self.hand_units.items())},
             "hand_commands": {k: list(v) for k, v in sorted(self.hand_commands.items())},
-            "command_deck": list(self.command_deck), "command_discard": list(self.command_discard),
-            "events_in_play": list(self.events_in_play), "event_turns": dict(sorted(self.event_turns.items())),
-            "damage_deck": list(self.damage_deck), "damage_discard": list(self.damage_discard),
+            "command_deck": list(self.command_deck),
+            "command_discard": list(self.command_discard),
+            "events_in_play": list(self.events_in_play),
+            "event_turns": dict(sorted(self.event_turns.items())),
+            "damage_deck": list(self.damage_deck),
+            "damage_discard": list(self.damage_discard),
             "removed": list(self.removed),
             "pending": {k: dict(sorted(v.items())) for k, v in sorted(self.pending.items())},
             "hidden": [c.to_json() for c in self.hidden],
-            "attacks": [a.to_json() for _, a in sorted(self.attacks.items())], "resolve_turn": self.resolve_turn,
-            "drawn": sorted(self.drawn), "kills": [k.to_json() for k in self.kills], "vp": dict(self.vp),
-            "overrun": dict(self.overrun), "collapse": sorted(self.collapse), "moved": sorted(self.moved),
-            "result": self.result.to_json() if self.result else None, "rolls": len(self.dice.log),
+            "attacks": [a.to_json() for _, a in sorted(self.attacks.items())],
+            "resolve_turn": self.resolve_turn,
+            "drawn": sorted(self.drawn),
+            "kills": [k.to_json() for k in self.kills],
+            "vp": dict(self.vp),
+            "overrun": dict(self.overrun),
+            "collapse": sorted(self.collapse),
+            "moved": sorted(self.moved),
+            "result": self.result.to_json() if self.result else None,
+            "rolls": len(self.dice.log),
         }
 
     def state_hash(self) -> str:
@@ -305,7 +349,14 @@ class LinesState:
             for name in ("reserves", "hand_units", "hand_commands"):
                 for c in getattr(self, name)[seat]:
                     yield f"{name}.{seat}", c
-        for name in ("command_deck", "command_discard", "events_in_play", "damage_deck", "damage_discard", "removed"):
+        for name in (
+            "command_deck",
+            "command_discard",
+            "events_in_play",
+            "damage_deck",
+            "damage_discard",
+            "removed",
+        ):
             for c in getattr(self, name):
                 yield name, c
         for n, a in self.attacks.items():
@@ -323,7 +374,11 @@ class LinesState:
 
 
 def _hidden_cards(cmd: LinesCommand) -> list[str]:
-    return [c for c in (getattr(cmd, "unit", None), getattr(cmd, "crew", None), getattr(cmd, "infantry", None)) if c]
+    return [
+        c
+        for c in (getattr(cmd, "unit", None), getattr(cmd, "crew", None), getattr(cmd, "infantry", None))
+        if c
+    ]
 
 
 def check_invariants(state: LinesState) -> list[str]:
@@ -380,14 +435,25 @@ def check_invariants(state: LinesState) -> list[str]:
             out.append(f"{uid}: crews {u.crewing}, which does not list it")
     from .events import PhaseBegan
 
-    if state.phase == Phase.COMMITMENT and not state.done and state.log and isinstance(state.log[-1], PhaseBegan):
+    if (
+        state.phase == Phase.COMMITMENT
+        and not state.done
+        and state.log
+        and isinstance(state.log[-1], PhaseBegan)
+    ):
         for seat in state.seats:  # R5.5: the limits hold at the end of every turn
             if len(state.hand_commands[seat]) > HAND_LIMIT_COMMAND:
-                out.append(f"{seat} holds {len(state.hand_commands[seat])} Command cards (limit {HAND_LIMIT_COMMAND})")
+                out.append(
+                    f"{seat} holds {len(state.hand_commands[seat])} Command cards (limit {HAND_LIMIT_COMMAND})"
+                )
             if len(state.hand_units[seat]) > HAND_LIMIT_UNITS:
-                out.append(f"{seat} holds {len(state.hand_units[seat])} unit cards (limit {HAND_LIMIT_UNITS})")
+                out.append(
+                    f"{seat} holds {len(state.hand_units[seat])} unit cards (limit {HAND_LIMIT_UNITS})"
+                )
     for s in SIDES:
-        want = sum(cards.unit(k.uid).cost * (2 if k.kind == "captured" else 1) for k in state.kills if k.scorer == s)
+        want = sum(
+            cards.unit(k.uid).cost * (2 if k.kind == "captured" else 1) for k in state.kills if k.scorer == s
+        )
         if state.vp[s] != want:
             out.append(f"{s} has {state.vp[s]} VP but its kills are worth {want}")
     return out

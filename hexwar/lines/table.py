@@ -64,11 +64,28 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 _A = {c: ord(c.lower()) for c in "ABCEHLPQRV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
-    0xFF1B: "cancel", 0x20: "end_phase", _A["E"]: "end_phase", 0xFF0D: "confirm", 0xFF8D: "confirm",
-    _A["R"]: "resolve", ord("1"): "weapon_1", ord("2"): "weapon_2", _A["B"]: "bonus", _A["P"]: "play_card",
-    0xFFFF: "discard_card", 0xFF08: "discard_card", 0xFF09: "next_unit", _A["H"]: "help", 0xFFBE: "help",
-    0xFF55: "log_older", 0xFF56: "log_newer", _A["Q"]: "quit_if_over", _A["C"]: "at_crew",
-    _A["L"]: "move_line", _A["A"]: "close_assault", _A["V"]: "next_choice",
+    0xFF1B: "cancel",
+    0x20: "end_phase",
+    _A["E"]: "end_phase",
+    0xFF0D: "confirm",
+    0xFF8D: "confirm",
+    _A["R"]: "resolve",
+    ord("1"): "weapon_1",
+    ord("2"): "weapon_2",
+    _A["B"]: "bonus",
+    _A["P"]: "play_card",
+    0xFFFF: "discard_card",
+    0xFF08: "discard_card",
+    0xFF09: "next_unit",
+    _A["H"]: "help",
+    0xFFBE: "help",
+    0xFF55: "log_older",
+    0xFF56: "log_newer",
+    _A["Q"]: "quit_if_over",
+    _A["C"]: "at_crew",
+    _A["L"]: "move_line",
+    _A["A"]: "close_assault",
+    _A["V"]: "next_choice",
 }
 
 
@@ -165,27 +182,37 @@ class TableController:
             from .actions.choose_hand import hand_size
 
             n = hand_size(st, seat)
-            return (f"Setup: click {n} cards of your Reserves deck for your starting hand "
-                    f"({len(self.picks)} of {n} picked), then Enter.")
+            return (
+                f"Setup: click {n} cards of your Reserves deck for your starting hand "
+                f"({len(self.picks)} of {n} picked), then Enter."
+            )
         if ph == Phase.COMMITMENT:
             if self.commit_options():
                 return f"Commitment: {self.choice_text()}; or click your Frontline / Rear Line row."
-            return ("Commitment: click a unit card in hand, Enter commits it with its crew (an SPG: click a line); "
-                    "crew card + crewless unit recrews; L moves an SPG; P plays a Command card; Space ends.")
+            return (
+                "Commitment: click a unit card in hand, Enter commits it with its crew (an SPG: click a line); "
+                "crew card + crewless unit recrews; L moves an SPG; P plays a Command card; Space ends."
+            )
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
-                return ("Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
-                        "infantry; Enter declares on the target; Esc cancels.")
+                return (
+                    "Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
+                    "infantry; Enter declares on the target; Esc cancels."
+                )
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
         if ph == Phase.RESOLUTION:
             mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
             nxt = f"attack #{mine[0]}" if mine else "your next attack"
-            return f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
+            return (
+                f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
+            )
         if ph == Phase.DRAW:
             if seat not in st.drawn:
                 return f"Draw: {self.choice_text()}."
-            return ("Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
-                    "Space ends the phase.")
+            return (
+                "Draw: over the hand limits (5 Command / 7 unit)? select a card, Delete discards it; "
+                "Space ends the phase."
+            )
         return f"{ph} phase: Space ends it."
 
     def view(self) -> SeatView:
@@ -242,15 +269,25 @@ class TableController:
             elif len(self.picks) < hand_size(st, seat):
                 self.picks.append(item)
             return
-        mine = item in st.hand_units.get(seat, []) or item in st.hand_commands.get(seat, []) or (
-            item in st.units and st.units[item].seat == seat)
-        if (st.phase == Phase.COMMITMENT and self.selected in st.hand_units.get(seat, []) and item in st.units
-                and st.units[item].seat == seat):  # a crew card onto a crewless unit of yours (000)
+        mine = (
+            item in st.hand_units.get(seat, [])
+            or item in st.hand_commands.get(seat, [])
+            or (item in st.units and st.units[item].seat == seat)
+        )
+        if (
+            st.phase == Phase.COMMITMENT
+            and self.selected in st.hand_units.get(seat, [])
+            and item in st.units
+            and st.units[item].seat == seat
+        ):  # a crew card onto a crewless unit of yours (000)
             if self.issue(Recrew(seat, item, self.selected)):
                 return
         if self.selected in st.hand_commands.get(seat, []) and item in st.units:  # a Command card on a unit
-            plays = [c for c in st.legal_commands() if isinstance(c, UseCommandCard) and c.card == self.selected
-                     and c.unit == item]
+            plays = [
+                c
+                for c in st.legal_commands()
+                if isinstance(c, UseCommandCard) and c.card == self.selected and c.unit == item
+            ]
             if plays:
                 self.issue(plays[0])
                 return
@@ -266,8 +303,11 @@ class TableController:
             self.choice = 0
 
     def _default_weapons(self, unit: str, target: str) -> tuple[int, ...]:
-        cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == unit
-                and c.target == target and not c.at_crew]
+        cmds = [
+            c
+            for c in self.state.legal_commands()
+            if isinstance(c, Declare) and c.unit == unit and c.target == target and not c.at_crew
+        ]
         if not cmds:
             return ()
         return max(cmds, key=lambda c: len(c.weapons)).weapons
@@ -306,15 +346,19 @@ class TableController:
                 c = card(self.selected)
                 line = {"frontline": "front", "rear": "rear", "frontline_or_rear": "front"}.get(c.line)
                 why = st.check(Commit(seat, self.selected, line, None, None)) if not c.is_crew else None
-                self.message = f"{c.name} cannot be committed now" + (f": {why}" if why else
-                                                                      (": a crew commits with a unit it can crew"
-                                                                       if c.is_crew else ""))
+                self.message = f"{c.name} cannot be committed now" + (
+                    f": {why}" if why else (": a crew commits with a unit it can crew" if c.is_crew else "")
+                )
                 return False
             return self.issue(opts[self.choice % len(opts)])
         if st.phase == Phase.DECLARATION and self.target is not None:
             return self.issue(Declare(seat, self.selected, self.target, self.weapons, self.at_crew))
         if st.phase == Phase.DECLARATION:
-            cas = [c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault) and self.selected in c.units]
+            cas = [
+                c
+                for c in st.legal_commands()
+                if isinstance(c, DeclareCloseAssault) and self.selected in c.units
+            ]
             if cas and self.target is not None:
                 return self.issue(cas[0])
         self.message = "nothing to confirm"
@@ -330,8 +374,11 @@ class TableController:
             return False
         if self.selected not in st.hand_units.get(seat, []):
             return False
-        opts = [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected
-                and c.line == line]
+        opts = [
+            c
+            for c in st.legal_commands()
+            if isinstance(c, Commit) and c.unit == self.selected and c.line == line
+        ]
         if not opts:
             where = "the Frontline" if line == "front" else "the Rear Line"
             self.message = f"{card(self.selected).name} cannot be committed to {where} now"
@@ -341,7 +388,11 @@ class TableController:
     def commit_options(self) -> list[Commit]:
         """The legal commitments of the selected hand card (crew, halftrack infantry, line)."""
         st = self.state
-        if st.phase != Phase.COMMITMENT or st.to_act is None or self.selected not in st.hand_units.get(st.to_act, []):
+        if (
+            st.phase != Phase.COMMITMENT
+            or st.to_act is None
+            or self.selected not in st.hand_units.get(st.to_act, [])
+        ):
             return []
         return [c for c in st.legal_commands() if isinstance(c, Commit) and c.unit == self.selected]
 
@@ -360,6 +411,7 @@ class TableController:
 
     def choice_text(self) -> str:
         """What Enter (commit) / Space (draw) will do with the current :attr:`choice`, or ``""``."""
+
         def crew(c: Commit) -> str:
             parts = []
             if c.crew:
@@ -378,8 +430,11 @@ class TableController:
         if draws:
             d = draws[(self._default_draw(draws) + self.choice) % len(draws)]
             more = f" (V: next of {len(draws)} ways)" if len(draws) > 1 else ""
-            return ("Space draws 1 Command card + " + " + ".join("Reserves" if x == "reserves" else "Command"
-                                                                  for x in d.extra) + more)
+            return (
+                "Space draws 1 Command card + "
+                + " + ".join("Reserves" if x == "reserves" else "Command" for x in d.extra)
+                + more
+            )
         return ""
 
     def next_choice(self) -> str:
@@ -396,8 +451,11 @@ class TableController:
         if seat is None or st.phase != Phase.DECLARATION or self.target is None:
             self.message = "select your infantry and an enemy Frontline vehicle first"
             return False
-        cas = [c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault) and c.target == self.target
-               and (self.selected in c.units)]
+        cas = [
+            c
+            for c in st.legal_commands()
+            if isinstance(c, DeclareCloseAssault) and c.target == self.target and (self.selected in c.units)
+        ]
         if not cas:
             self.message = "a Close Assault needs 3 or more of your Frontline infantry on a Frontline vehicle"
             return False
@@ -410,10 +468,16 @@ class TableController:
             self.message = "select your unit and an enemy gun first"
             return
         want = not self.at_crew
-        cmds = [c for c in self.state.legal_commands() if isinstance(c, Declare) and c.unit == self.selected
-                and c.target == self.target and c.at_crew == want]
+        cmds = [
+            c
+            for c in self.state.legal_commands()
+            if isinstance(c, Declare)
+            and c.unit == self.selected
+            and c.target == self.target
+            and c.at_crew == want
+        ]
         if not cmds:
-            self.message = ("that target has no crew this unit may fire at" if want else "")
+            self.message = "that target has no crew this unit may fire at" if want else ""
             return
         self.at_crew = want
         self.weapons = max(cmds, key=lambda c: len(c.weapons)).weapons
@@ -437,8 +501,11 @@ class TableController:
             return self.message
         i = hand.index(self.bonus) + 1 if self.bonus in hand else 0
         self.bonus = hand[i] if i < len(hand) else None
-        self.message = (f"+1 on the first to-hit roll: discard {cards().command_or_event(self.bonus).title}"
-                        if self.bonus else "no Command-card bonus")
+        self.message = (
+            f"+1 on the first to-hit roll: discard {cards().command_or_event(self.bonus).title}"
+            if self.bonus
+            else "no Command-card bonus"
+        )
         return self.message
 
     def resolve(self, number: int | None = None) -> bool:
@@ -477,7 +544,11 @@ class TableController:
         seat = self.state.to_act
         if seat is None or self.selected is None:
             return False
-        opts = [c for c in self.state.legal_commands() if isinstance(c, UseCommandCard) and c.card == self.selected]
+        opts = [
+            c
+            for c in self.state.legal_commands()
+            if isinstance(c, UseCommandCard) and c.card == self.selected
+        ]
         if not opts:
             self.message = "that card cannot be played now"
             return False
@@ -502,12 +573,25 @@ class TableController:
 
     def key(self, intent: str) -> None:
         """Run a key's intent (see :data:`TABLE_KEYS`)."""
-        act = {"cancel": self.cancel, "end_phase": self.end_phase, "confirm": self.confirm, "resolve": self.resolve,
-               "weapon_1": lambda: self.toggle_weapon(0), "weapon_2": lambda: self.toggle_weapon(1),
-               "bonus": self.offer_bonus, "play_card": self.play_card, "discard_card": self.discard,
-               "next_unit": self.next_unit, "help": self.toggle_help, "at_crew": self.toggle_at_crew,
-               "move_line": self.move_line, "close_assault": self.close_assault, "next_choice": self.next_choice,
-               "log_older": lambda: self.scroll(10), "log_newer": lambda: self.scroll(-10)}.get(intent)
+        act = {
+            "cancel": self.cancel,
+            "end_phase": self.end_phase,
+            "confirm": self.confirm,
+            "resolve": self.resolve,
+            "weapon_1": lambda: self.toggle_weapon(0),
+            "weapon_2": lambda: self.toggle_weapon(1),
+            "bonus": self.offer_bonus,
+            "play_card": self.play_card,
+            "discard_card": self.discard,
+            "next_unit": self.next_unit,
+            "help": self.toggle_help,
+            "at_crew": self.toggle_at_crew,
+            "move_line": self.move_line,
+            "close_assault": self.close_assault,
+            "next_choice": self.next_choice,
+            "log_older": lambda: self.scroll(10),
+            "log_newer": lambda: self.scroll(-10),
+        }.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):

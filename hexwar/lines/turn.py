@@ -58,8 +58,10 @@ def _problem(state: LinesState, cmd: LinesCommand) -> str | None:
         return f"it is {state.to_act}'s turn to act, not {cmd.seat}'s"
     act = LINES.action(state.phase, type(cmd))
     if act is None:
-        return (f"{cmd.name} is not allowed in the {state.phase} phase "
-                f"(allowed: {', '.join(LINES.allowed(state.phase))})")
+        return (
+            f"{cmd.name} is not allowed in the {state.phase} phase "
+            f"(allowed: {', '.join(LINES.allowed(state.phase))})"
+        )
     return act.check(state, cmd) or None
 
 
@@ -89,7 +91,9 @@ def apply_command(state: LinesState, cmd: LinesCommand) -> list:
         events = rec.take()
         state.log.extend(events)
     if ended:
-        state.checkpoints.append((state.turn - (0 if state.result else 1), len(state.commands), state.state_hash()))
+        state.checkpoints.append(
+            (state.turn - (0 if state.result else 1), len(state.commands), state.state_hash())
+        )
     return events
 
 
@@ -214,8 +218,14 @@ def _roll_initiative(state: LinesState, seats: list[str], group: str, sink: Sink
     for seat in seats:
         state.pending.get(seat, {}).pop("initiative", None)
     ordered = sorted(seats, key=lambda s: -rolls[s])
-    sink.add(InitiativeWon(f"{ordered[0]} wins initiative ({' vs '.join(f'{s} {rolls[s]}' for s in seats)})",
-                           group, ordered[0], tuple((s, rolls[s]) for s in seats)))
+    sink.add(
+        InitiativeWon(
+            f"{ordered[0]} wins initiative ({' vs '.join(f'{s} {rolls[s]}' for s in seats)})",
+            group,
+            ordered[0],
+            tuple((s, rolls[s]) for s in seats),
+        )
+    )
     return ordered
 
 
@@ -232,8 +242,13 @@ def _begin_turn(state: LinesState, sink: Sink) -> None:
                 state.lines[side]["rear"] = []
                 for uid in moved:
                     state.units[uid].line = "front"
-                sink.add(LineCollapsed(f"the {side} Frontline is lost: its Rear Line becomes the Frontline (000)", side,
-                                       tuple(moved)))
+                sink.add(
+                    LineCollapsed(
+                        f"the {side} Frontline is lost: its Rear Line becomes the Frontline (000)",
+                        side,
+                        tuple(moved),
+                    )
+                )
     if state.two_player:
         state.order = _roll_initiative(state, list(state.seats), "players", sink)
     else:
@@ -279,8 +294,13 @@ def _end_turn(state: LinesState, sink: Sink) -> None:
             enemy = other_side(s)
             if not state.ground_units(enemy) and any(fighting(u) for u in state.on_line(s, "front")):
                 state.overrun[s] += 1
-                sink.add(OverrunCount(f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns", s,
-                                      state.overrun[s]))
+                sink.add(
+                    OverrunCount(
+                        f"{s} overruns the enemy: {state.overrun[s]} of {OVERRUN_TURNS} turns",
+                        s,
+                        state.overrun[s],
+                    )
+                )
             else:
                 state.overrun[s] = 0
         winners = [s for s in SIDES if state.overrun[s] >= OVERRUN_TURNS]

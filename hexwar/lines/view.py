@@ -104,8 +104,22 @@ def _unit(state: LinesState, uid: str) -> UnitView:
         edge = cards().damage_card(u.damage_card).side_for(c.unit_type)
         dmg = (edge.title, edge.describe(cards().rules), u.damage_turns)
     cc = tuple(cards().command_or_event(x).title for x in u.command_cards)
-    return UnitView(uid, c.name, c.unit_type, u.side, u.seat, u.line or "", u.endurance, c.endurance_full,
-                    c.endurance_half, crew, dmg, cc, u.flight_turns, u.captured)
+    return UnitView(
+        uid,
+        c.name,
+        c.unit_type,
+        u.side,
+        u.seat,
+        u.line or "",
+        u.endurance,
+        c.endurance_full,
+        c.endurance_half,
+        crew,
+        dmg,
+        cc,
+        u.flight_turns,
+        u.captured,
+    )
 
 
 def _log_text(e: Any, seat: str | None) -> str:
@@ -122,27 +136,52 @@ def _log_text(e: Any, seat: str | None) -> str:
 
 def seat_view(state: LinesState, seat: str | None, log_lines: int = 40) -> SeatView:
     """The view of ``seat`` (R12.1: its own hand only; decks as sizes, never their order)."""
-    lines = {side: {ln: tuple(_unit(state, x) for x in state.lines[side][ln]) for ln in ("front", "rear", "air")}
-             for side in ("german", "soviet")}
+    lines = {
+        side: {ln: tuple(_unit(state, x) for x in state.lines[side][ln]) for ln in ("front", "rear", "air")}
+        for side in ("german", "soviet")
+    }
     attacks = []
     for n, a in sorted(state.attacks.items()):
         acard = card(a.attackers[0]) if a.attackers and a.attackers[0] in state.units else None
         ws = tuple(acard.weapons[i].name for i in a.weapons) if acard else ()
-        attacks.append(AttackView(n, a.seat, a.attackers, a.target, ws, a.at_crew, a.close_assault, a.resolved))
+        attacks.append(
+            AttackView(n, a.seat, a.attackers, a.target, ws, a.at_crew, a.close_assault, a.resolved)
+        )
     log = tuple(_log_text(e, seat) for e in state.log[-log_lines:])
     res = str(state.result) if state.result else None
     return SeatView(
-        seat, state.turn, state.phase, state.to_act, tuple(state.order), lines,
-        tuple(state.hand_units[seat]) if seat else (), tuple(state.hand_commands[seat]) if seat else (),
+        seat,
+        state.turn,
+        state.phase,
+        state.to_act,
+        tuple(state.order),
+        lines,
+        tuple(state.hand_units[seat]) if seat else (),
+        tuple(state.hand_commands[seat]) if seat else (),
         {s: (len(state.hand_units[s]), len(state.hand_commands[s])) for s in state.seats},
-        {s: len(state.reserves[s]) for s in state.seats}, len(state.command_deck), len(state.command_discard),
-        len(state.damage_deck), len(state.damage_discard),
-        tuple(cards().command_or_event(e).title for e in state.events_in_play), tuple(attacks), dict(state.vp),
-        state.scenario.victory_points_for(state), dict(state.overrun), res, log)
+        {s: len(state.reserves[s]) for s in state.seats},
+        len(state.command_deck),
+        len(state.command_discard),
+        len(state.damage_deck),
+        len(state.damage_discard),
+        tuple(cards().command_or_event(e).title for e in state.events_in_play),
+        tuple(attacks),
+        dict(state.vp),
+        state.scenario.victory_points_for(state),
+        dict(state.overrun),
+        res,
+        log,
+    )
 
 
-def odds_text(state: LinesState, unit: str, target: str, weapons: tuple[int, ...], at_crew: bool = False,
-              bonus: bool = False) -> str:
+def odds_text(
+    state: LinesState,
+    unit: str,
+    target: str,
+    weapons: tuple[int, ...],
+    at_crew: bool = False,
+    bonus: bool = False,
+) -> str:
     """One line of exact odds for a declaration (the screen's odds panel, before declaring)."""
     from ..rules.combat import CombatError
     from .odds import declare_odds
@@ -151,8 +190,10 @@ def odds_text(state: LinesState, unit: str, target: str, weapons: tuple[int, ...
         o = declare_odds(state, unit, target, weapons, at_crew, bonus=bonus)
     except CombatError as exc:
         return f"not possible: {exc}"
-    return (f"hit {o.hit:.0%}  damaged {o.damaged:.0%}  Damage card {o.damage_card:.0%}  destroyed {o.destroyed:.0%}"
-            f"  expected VP {o.expected_vp:.1f}")
+    return (
+        f"hit {o.hit:.0%}  damaged {o.damaged:.0%}  Damage card {o.damage_card:.0%}  destroyed {o.destroyed:.0%}"
+        f"  expected VP {o.expected_vp:.1f}"
+    )
 
 
 def side_of(seat: str) -> str:
@@ -162,17 +203,21 @@ def side_of(seat: str) -> str:
 
 def describe(v: SeatView) -> list[str]:
     """The view as text lines (the terminal's table; the screen's fallback)."""
-    out = [f"Turn {v.turn}, {v.phase} phase, to act: {v.to_act}; score german {v.vp['german']} / "
-           f"{v.targets['german']}, soviet {v.vp['soviet']} / {v.targets['soviet']}"]
+    out = [
+        f"Turn {v.turn}, {v.phase} phase, to act: {v.to_act}; score german {v.vp['german']} / "
+        f"{v.targets['german']}, soviet {v.vp['soviet']} / {v.targets['soviet']}"
+    ]
     for side in ("soviet", "german"):
-        for ln in (("rear", "front") if side == "soviet" else ("front", "rear")):
-            units = ", ".join(f"{u.name} {u.endurance}/{u.full}" + (f" [{u.damage[0]}]" if u.damage else "")
-                              for u in v.lines[side][ln])
+        for ln in ("rear", "front") if side == "soviet" else ("front", "rear"):
+            units = ", ".join(
+                f"{u.name} {u.endurance}/{u.full}" + (f" [{u.damage[0]}]" if u.damage else "")
+                for u in v.lines[side][ln]
+            )
             out.append(f"  {side} {ln:>5}: {units or '-'}")
         air = ", ".join(f"{u.name} ({u.flight_turns} ToF)" for u in v.lines[side]["air"])
         out.append(f"  {side}   air: {air or '-'}")
-    out.append(f"  decks: Command {v.command_deck} (discard {v.command_discard}), Damage {v.damage_deck}; "
-               + ", ".join(f"{s} reserves {n}" for s, n in v.reserves.items()))
+    out.append(
+        f"  decks: Command {v.command_deck} (discard {v.command_discard}), Damage {v.damage_deck}; "
+        + ", ".join(f"{s} reserves {n}" for s, n in v.reserves.items())
+    )
     return out
-
-

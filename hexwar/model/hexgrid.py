@@ -292,9 +292,7 @@ def hex_line(a: Hex, b: Hex) -> list[Hex]:
     out = []
     for i in range(n + 1):
         t = i / n
-        out.append(
-            _cube_round(a.q + (b.q - a.q) * t + eps, a.r + (b.r - a.r) * t + eps)
-        )
+        out.append(_cube_round(a.q + (b.q - a.q) * t + eps, a.r + (b.r - a.r) * t + eps))
     return out
 
 

@@ -167,8 +167,13 @@ def _csr_ptr(k: np.ndarray, K: int) -> np.ndarray:
     return ptr
 
 
-def _bulk_geometry(dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray | None = None,
-                   dhi: np.ndarray | None = None, ordered: bool = True) -> _Bulk:
+def _bulk_geometry(
+    dq: np.ndarray,
+    dr: np.ndarray,
+    dlo: np.ndarray | None = None,
+    dhi: np.ndarray | None = None,
+    ordered: bool = True,
+) -> _Bulk:
     """Intervening hexes and spine pairs of K centre-to-centre segments (R3.2, R3.3).
 
     Args:
@@ -257,9 +262,15 @@ def _bulk_geometry(dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray | None = None
     return _Bulk(
         n=n,
         ptr_i=_csr_ptr(kk[ii], K),
-        q_i=q[ii], r_i=r[ii], d_i=d[ii],
+        q_i=q[ii],
+        r_i=r[ii],
+        d_i=d[ii],
         ptr_s=_csr_ptr(kk[left], K),
-        q_l=q[left], r_l=r[left], q_r=q[right], r_r=r[right], d_s=d[left],
+        q_l=q[left],
+        r_l=r[left],
+        q_r=q[right],
+        r_r=r[right],
+        d_s=d[left],
     )
 
 
@@ -307,10 +318,18 @@ def offset_geometry(dq: int, dr: int) -> OffsetGeometry:
     """
     b = _bulk_geometry(np.array([dq]), np.array([dr]))
     return OffsetGeometry(
-        int(dq), int(dr), int(b.n[0]),
+        int(dq),
+        int(dr),
+        int(b.n[0]),
         tuple(zip(b.q_i.tolist(), b.r_i.tolist(), strict=True)),
         tuple(b.d_i.tolist()),
-        tuple(zip(zip(b.q_l.tolist(), b.r_l.tolist(), strict=True), zip(b.q_r.tolist(), b.r_r.tolist(), strict=True), strict=True)),
+        tuple(
+            zip(
+                zip(b.q_l.tolist(), b.r_l.tolist(), strict=True),
+                zip(b.q_r.tolist(), b.r_r.tolist(), strict=True),
+                strict=True,
+            )
+        ),
         tuple(b.d_s.tolist()),
     )
 
@@ -352,7 +371,9 @@ def _compute_tops(m: BattleMap) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     intact = ~(isb[tt] & m.rubble)  # R8.3: rubble removes the building's LOS effect
     level = m.level.astype(np.int64)
     feat = np.where(los_b[tt] & intact, th[tt], -1)  # obstacle height, -1 = no feature
-    reason = np.where(los_b[tt] & intact, np.where(isb[tt], _R_BUILDING, _R_TERRAIN), _R_GROUND).astype(np.int8)
+    reason = np.where(los_b[tt] & intact, np.where(isb[tt], _R_BUILDING, _R_TERRAIN), _R_GROUND).astype(
+        np.int8
+    )
     for h, stack in m.wrecks.items():
         if any(m.rules.wrecks[w].los for w in stack if w in m.rules.wrecks):
             col, row = h.offset
@@ -391,8 +412,28 @@ class _MapState:
     """Padded flat arrays of one map for the engine; refreshed on version change."""
 
     __slots__ = (
-        "shape", "H", "W", "Wp", "row_digits", "hexes", "version", "bt2", "ht2", "lv2", "reason",
-        "btf", "htf", "any_hind", "eye2", "geo", "arrays", "plans", "geo_entries", "eye_min", "eye_max", "patch_rel",
+        "shape",
+        "H",
+        "W",
+        "Wp",
+        "row_digits",
+        "hexes",
+        "version",
+        "bt2",
+        "ht2",
+        "lv2",
+        "reason",
+        "btf",
+        "htf",
+        "any_hind",
+        "eye2",
+        "geo",
+        "arrays",
+        "plans",
+        "geo_entries",
+        "eye_min",
+        "eye_max",
+        "patch_rel",
         "__weakref__",
     )
 
@@ -404,11 +445,15 @@ class _MapState:
         # Hex objects of the padded cells, for query results: a list on small maps, made on
         # demand on large ones (254k objects on 500x500 made the garbage collector pause
         # inside queries; issue 22).
-        self.hexes: Any = ([
-            Hex.from_offset(col, row)
-            for row in range(-_PAD, m.height + _PAD)
-            for col in range(-_PAD, m.width + _PAD)
-        ] if (m.height + 2 * _PAD) * self.Wp <= _HEX_LIST_CELLS else _LazyHexes(self.Wp))
+        self.hexes: Any = (
+            [
+                Hex.from_offset(col, row)
+                for row in range(-_PAD, m.height + _PAD)
+                for col in range(-_PAD, m.width + _PAD)
+            ]
+            if (m.height + 2 * _PAD) * self.Wp <= _HEX_LIST_CELLS
+            else _LazyHexes(self.Wp)
+        )
         self.geo: dict[tuple[int, int, int], Any] = {}
         self.plans: list[Any] = [None, None]  # weak references to the shape's plans (the LRU owns them)
         self.geo_entries = 0
@@ -430,8 +475,11 @@ class _MapState:
         self.any_hind = bool((hind2 > -_BIG2).any())
         self.eye2 = 2 * m.level.astype(np.int64) + 1  # [H, W] doubled eye heights
         self.eye_min, self.eye_max = int(self.eye2.min()), int(self.eye2.max())
-        arrays = (np.where(top2 >= _BIG2, np.inf, top2 / 2.0), np.where(hind2 <= -_BIG2, -np.inf, hind2 / 2.0),
-                  reason)
+        arrays = (
+            np.where(top2 >= _BIG2, np.inf, top2 / 2.0),
+            np.where(hind2 <= -_BIG2, -np.inf, hind2 / 2.0),
+            reason,
+        )
         for a in arrays:
             a.flags.writeable = False  # shared with every caller
         self.arrays = HeightArrays(m.version, *arrays)
@@ -561,7 +609,9 @@ def _plan_fits(H: int, W: int) -> bool:
 def _plan_bytes(p: _Plan | None) -> int:
     if p is None:
         return 0
-    return sum(a.nbytes for a in (p.n, p.ptr_i, p.rel_i, p.d_i, p.inv_i, p.ptr_s, p.rel_l, p.rel_r, p.d_s, p.inv_s))
+    return sum(
+        a.nbytes for a in (p.n, p.ptr_i, p.rel_i, p.d_i, p.inv_i, p.ptr_s, p.rel_l, p.rel_r, p.d_s, p.inv_s)
+    )
 
 
 def _get_plan(H: int, W: int, parity: int) -> _Plan | None:
@@ -573,8 +623,9 @@ def _get_plan(H: int, W: int, parity: int) -> _Plan | None:
         return _PLANS[key]
     plan = _build_plan(H, W, parity) if _plan_fits(H, W) else None
     _PLANS[key] = plan
-    while len(_PLANS) > 1 and (len(_PLANS) > _PLAN_CACHE_SIZE
-                               or sum(_plan_bytes(p) for p in _PLANS.values()) > _PLAN_CACHE_BYTES):
+    while len(_PLANS) > 1 and (
+        len(_PLANS) > _PLAN_CACHE_SIZE or sum(_plan_bytes(p) for p in _PLANS.values()) > _PLAN_CACHE_BYTES
+    ):
         _PLANS.popitem(last=False)
     return plan
 
@@ -589,7 +640,7 @@ def _build_plan(H: int, W: int, parity: int) -> _Plan:
     ns, pis, pss, ris, dis, invis, rls, rrs, dss, inss = ([] for _ in range(10))
     chunk = max(1, 400_000 // max(1, W + H))
     for s in range(0, K, chunk):
-        b = _bulk_geometry(dq[s:s + chunk], dr[s:s + chunk])
+        b = _bulk_geometry(dq[s : s + chunk], dr[s : s + chunk])
         nf = b.n.astype(np.float64)
         li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
         ns.append(b.n)
@@ -611,9 +662,20 @@ def _build_plan(H: int, W: int, parity: int) -> _Plan:
     n = np.concatenate(ns)
     ptr_i, ptr_s = ptr(pis), ptr(pss)
     plan = _Plan(
-        H, W, parity, shift, n,
-        ptr_i, np.concatenate(ris), np.concatenate(dis), np.concatenate(invis),
-        ptr_s, np.concatenate(rls), np.concatenate(rrs), np.concatenate(dss), np.concatenate(inss),
+        H,
+        W,
+        parity,
+        shift,
+        n,
+        ptr_i,
+        np.concatenate(ris),
+        np.concatenate(dis),
+        np.concatenate(invis),
+        ptr_s,
+        np.concatenate(rls),
+        np.concatenate(rrs),
+        np.concatenate(dss),
+        np.concatenate(inss),
     )
     plan.n_l = n.tolist()
     plan.ptr_i_l = ptr_i.tolist()
@@ -685,13 +747,33 @@ class LosResult:
 
 
 _new = object.__new__
-(_set_a, _set_b, _set_status, _set_inter, _set_pairs, _set_blocking, _set_reason, _set_hind,
- _set_digits) = (LosResult.__dict__[f].__set__ for f in (
-    "a", "b", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances", "row_digits"))
+(_set_a, _set_b, _set_status, _set_inter, _set_pairs, _set_blocking, _set_reason, _set_hind, _set_digits) = (
+    LosResult.__dict__[f].__set__
+    for f in (
+        "a",
+        "b",
+        "status",
+        "intervening",
+        "spine_pairs",
+        "blocking",
+        "reason",
+        "hindrances",
+        "row_digits",
+    )
+)
 
 
-def _result(a: Hex, b: Hex, status: str, intervening: tuple[Hex, ...], pairs: tuple[tuple[Hex, Hex], ...],
-            blocking: Hex | None, reason: str | None, hind: int, digits: int) -> LosResult:
+def _result(
+    a: Hex,
+    b: Hex,
+    status: str,
+    intervening: tuple[Hex, ...],
+    pairs: tuple[tuple[Hex, Hex], ...],
+    blocking: Hex | None,
+    reason: str | None,
+    hind: int,
+    digits: int,
+) -> LosResult:
     """``LosResult(...)`` without the frozen dataclass's slow ``__init__`` (same fields)."""
     r = _new(LosResult)
     _set_a(r, a)
@@ -750,7 +832,9 @@ def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     pi, ps, ns = b.ptr_i.tolist(), b.ptr_s.tolist(), b.n.tolist()
     for j, dr in enumerate(drs.tolist()):
         a, e, a2, e2 = pi[j], pi[j + 1], ps[j], ps[j + 1]
-        _geo_put(st, (parity, dq, dr), (ns[j], 0, rel_i[a:e], d_i[a:e], rel_l[a2:e2], rel_r[a2:e2], d_s[a2:e2]))
+        _geo_put(
+            st, (parity, dq, dr), (ns[j], 0, rel_i[a:e], d_i[a:e], rel_l[a2:e2], rel_r[a2:e2], d_s[a2:e2])
+        )
 
 
 def _geo_put(st: _MapState, key: tuple[int, int, int], hit: tuple[Any, ...]) -> None:
@@ -785,8 +869,13 @@ def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # ty
         s, e = plan.ptr_i_l[k], plan.ptr_i_l[k + 1]
         s2, e2 = plan.ptr_s_l[k], plan.ptr_s_l[k + 1]
         hit = (
-            plan.n_l[k], plan.shift, _ints(plan.rel_i[s:e]), _ints(plan.d_i[s:e]),
-            _ints(plan.rel_l[s2:e2]), _ints(plan.rel_r[s2:e2]), _ints(plan.d_s[s2:e2]),
+            plan.n_l[k],
+            plan.shift,
+            _ints(plan.rel_i[s:e]),
+            _ints(plan.d_i[s:e]),
+            _ints(plan.rel_l[s2:e2]),
+            _ints(plan.rel_r[s2:e2]),
+            _ints(plan.d_s[s2:e2]),
         )
         _geo_put(st, key, hit)
         return hit
@@ -848,8 +937,10 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
             if n * (ht[x] - ea) >= dk:  # R3.5: a hindrance that reaches the LOS
                 hind += 1
     else:
-        steps = sorted([(d, base + x, -1) for x, d in zip(rel_i, d_i, strict=True)]
-                       + [(d, base + x, base + y) for x, y, d in zip(rel_l, rel_r, d_s, strict=True)])
+        steps = sorted(
+            [(d, base + x, -1) for x, d in zip(rel_i, d_i, strict=True)]
+            + [(d, base + x, base + y) for x, y, d in zip(rel_l, rel_r, d_s, strict=True)]
+        )
         for d, x, y in steps:
             dk = d * k
             if y < 0:
@@ -868,10 +959,13 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
                     hind += 1
     hexes = st.hexes
     intervening = tuple([hexes[base + x] for x in rel_i])
-    pairs = tuple([(hexes[base + x], hexes[base + y]) for x, y in zip(rel_l, rel_r, strict=True)]) if d_s else ()
+    pairs = (
+        tuple([(hexes[base + x], hexes[base + y]) for x, y in zip(rel_l, rel_r, strict=True)]) if d_s else ()
+    )
     if blk < 0:
-        return _result(a, b, "hindered" if hind else "clear", intervening, pairs, None, None, hind,
-                         st.row_digits)
+        return _result(
+            a, b, "hindered" if hind else "clear", intervening, pairs, None, None, hind, st.row_digits
+        )
     if n * (lv2[blk] - ea) >= blk_d * k:
         reason = "higher ground"  # the ground alone reaches the LOS height (R3.4)
     else:
@@ -951,7 +1045,9 @@ def _build_table(H: int, W: int) -> _Table:
     n = bx * bx + 3 * by * by
     spine = ((by == 0) | (bx == by) | (bx == -by)) & (n > 0)
     dhi = np.where(nhex > _TAB_AHEAD, n * _TAB_AHEAD // np.maximum(nhex, 1), n)
-    chunk = max(1, _FLY_CANDIDATES // (16 * _TAB_AHEAD))  # about 25 candidates an offset: ~60 MB of temporaries
+    chunk = max(
+        1, _FLY_CANDIDATES // (16 * _TAB_AHEAD)
+    )  # about 25 candidates an offset: ~60 MB of temporaries
     for s in range(0, K, chunk):
         e = min(K, s + chunk)
         b = _bulk_geometry(dq[s:e], dr[s:e], np.zeros(e - s, dtype=np.int64), dhi[s:e])
@@ -977,8 +1073,15 @@ def _build_table(H: int, W: int) -> _Table:
     more[spine] = True
     dlo[spine] = 0
     shp = (C, 2 * H)
-    t = _Table(H, W, code.reshape(J, *shp), dd.reshape(J, *shp), cnt.reshape(shp), more.reshape(shp),
-               dlo.reshape(shp))
+    t = _Table(
+        H,
+        W,
+        code.reshape(J, *shp),
+        dd.reshape(J, *shp),
+        cnt.reshape(shp),
+        more.reshape(shp),
+        dlo.reshape(shp),
+    )
     t.nbytes = code.nbytes + dd.nbytes + cnt.nbytes + more.nbytes + dlo.nbytes
     return t
 
@@ -1010,10 +1113,10 @@ def _tab_views(a: np.ndarray, H: int, W: int, col: int, row: int) -> list[tuple[
     axes of ``a`` are the table's offset axes).
     """
     c0 = W - 1 - col
-    even = a[..., c0:c0 + W, H - row:2 * H - row]
+    even = a[..., c0 : c0 + W, H - row : 2 * H - row]
     if not col & 1:
         return [(slice(None), even)]
-    odd = a[..., c0:c0 + W, H - row - 1:2 * H - row - 1]  # dcol odd: one row up (see _Table)
+    odd = a[..., c0 : c0 + W, H - row - 1 : 2 * H - row - 1]  # dcol odd: one row up (see _Table)
     return [(slice(0, None, 2), odd[..., 0::2, :]), (slice(1, None, 2), even[..., 1::2, :])]
 
 
@@ -1073,15 +1176,24 @@ class _Acc:
         self.best_h = np.full(kt.size, -np.inf)
         self.cnt = np.zeros(kt.size, dtype=np.int64) if counts else None
 
-    def interior(self, tg: np.ndarray, rel: np.ndarray, inv: np.ndarray, lens: np.ndarray, block: bool = True,
-                 hind: bool = True) -> None:
+    def interior(
+        self,
+        tg: np.ndarray,
+        rel: np.ndarray,
+        inv: np.ndarray,
+        lens: np.ndarray,
+        block: bool = True,
+        hind: bool = True,
+    ) -> None:
         """Intervening hexes (R3.2, R3.4, R3.5): ``rel`` into the shifted views, per target
         ``tg``; ``block`` / ``hind`` choose which of the two maxima to update."""
         if not rel.size:
             return
         x = np.empty(rel.size)
         if block:
-            np.take(self.vb, rel, out=x, mode="clip")  # clip: unbuffered (indices are in range by construction)
+            np.take(
+                self.vb, rel, out=x, mode="clip"
+            )  # clip: unbuffered (indices are in range by construction)
             x *= inv
             self.best_b[tg] = np.maximum(self.best_b[tg], _segment_max(x, lens))
         if self.vh is None or not hind:
@@ -1092,7 +1204,9 @@ class _Acc:
         if self.cnt is not None:
             self.cnt[tg] += _segment_sum(x >= np.repeat(self.kt[tg], lens), lens)
 
-    def pairs(self, tg: np.ndarray, rel_l: np.ndarray, rel_r: np.ndarray, inv: np.ndarray, lens: np.ndarray) -> None:
+    def pairs(
+        self, tg: np.ndarray, rel_l: np.ndarray, rel_r: np.ndarray, inv: np.ndarray, lens: np.ndarray
+    ) -> None:
         """Spine pairs (R3.3): a pair blocks only if both sides block; it hinders if each side
         blocks or hinders."""
         if not rel_l.size:
@@ -1113,11 +1227,11 @@ class _Acc:
 def _far_views(a: np.ndarray, H: int, W: int, col: int, row: int) -> list[tuple[slice, np.ndarray, int]]:
     """``(target column slice, view, target column parity)``: table ``a`` at the offset from
     each target back to the viewer (its list read from the far end, R3.1 symmetry)."""
-    rev = a[..., col:col + W, :][..., ::-1, :]  # index col + W - 1 - c for target column c
+    rev = a[..., col : col + W, :][..., ::-1, :]  # index col + W - 1 - c for target column c
     out = []
     for p in (0, 1):
         s = 1 if p and not col & 1 else 0  # odd target column, even viewer column: one row up
-        rows = rev[..., row + 1 - s:row + H + 1 - s][..., ::-1]
+        rows = rev[..., row + 1 - s : row + H + 1 - s][..., ::-1]
         out.append((slice(p, None, 2), rows[..., p::2, :], p))
     return out
 
@@ -1133,7 +1247,9 @@ def _patch_rel(wp: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-def _round_table(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: np.ndarray, nt: np.ndarray) -> None:
+def _round_table(
+    acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: np.ndarray, nt: np.ndarray
+) -> None:
     """Round 1: R3.4 on the first :data:`_TAB_J` crossed hexes of every target from both ends
     (the viewer's and the target's, by symmetry), from the near table. Hindrances come later,
     for the targets left unblocked (:func:`_table_hindrances`).
@@ -1143,8 +1259,9 @@ def _round_table(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: 
     H, W = st.H, st.W
     pb = _patch(st, col, row, gb)
     bb = acc.best_b.reshape(W, H)
-    for (sl, code), (_, dd) in zip(_tab_views(tab.code, H, W, col, row), _tab_views(tab.dd, H, W, col, row),
-                                   strict=True):
+    for (sl, code), (_, dd) in zip(
+        _tab_views(tab.code, H, W, col, row), _tab_views(tab.dd, H, W, col, row), strict=True
+    ):
         x = np.take(pb, code)  # [J, w, H]
         x *= nt[sl][None] / dd
         bb[sl] = np.maximum.reduce(x, axis=0)
@@ -1152,11 +1269,13 @@ def _round_table(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: 
         return
     # the far end: hexes next to the target, where a line down from high ground is lowest
     gbx = np.append(gb, -np.inf)
-    flat = ((np.arange(H, dtype=np.int64) + _PAD)[None, :] * st.Wp
-            + (np.arange(W, dtype=np.int64) + _PAD)[:, None])  # [W, H] padded-flat index of each target
+    flat = (np.arange(H, dtype=np.int64) + _PAD)[None, :] * st.Wp + (np.arange(W, dtype=np.int64) + _PAD)[
+        :, None
+    ]  # [W, H] padded-flat index of each target
     rels = st.patch_rel
-    for (sl, code, p), (_, dd, _) in zip(_far_views(tab.code, H, W, col, row), _far_views(tab.dd, H, W, col, row),
-                                         strict=True):
+    for (sl, code, p), (_, dd, _) in zip(
+        _far_views(tab.code, H, W, col, row), _far_views(tab.dd, H, W, col, row), strict=True
+    ):
         idx = np.take(rels[p], code)
         idx += flat[sl][None]
         x = np.take(gbx, idx, mode="clip")
@@ -1165,8 +1284,9 @@ def _round_table(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: 
         np.maximum(bb[sl], np.maximum.reduce(x, axis=0), out=bb[sl])
 
 
-def _table_hindrances(acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gh: np.ndarray,
-                      tg: np.ndarray, nt: np.ndarray) -> None:
+def _table_hindrances(
+    acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gh: np.ndarray, tg: np.ndarray, nt: np.ndarray
+) -> None:
     """The hindrances (R3.5) of the near-table entries of targets ``tg`` (those not blocked:
     every other target's hindrances never matter, so round 1 leaves them out)."""
     H = st.H
@@ -1217,8 +1337,16 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
         acc.interior(tg, plan.rel_i[idx], plan.inv_i[idx], lens, block=False)
 
 
-def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.ndarray, dr: np.ndarray,
-               dlo: np.ndarray, ahead: int) -> None:
+def _round_fly(
+    acc: _Acc,
+    st: _MapState,
+    parity: int,
+    tg: np.ndarray,
+    dq: np.ndarray,
+    dr: np.ndarray,
+    dlo: np.ndarray,
+    ahead: int,
+) -> None:
     """The rest of the lists of targets ``tg`` (axial offsets ``dq``, ``dr``) past ``D = dlo``,
     in windows computed on the fly (maps without a plan): each round reads the line up to
     ``ahead`` hexes from the viewer, then ``ahead`` grows (reading windows from the target's
@@ -1242,8 +1370,13 @@ def _round_fly(acc: _Acc, st: _MapState, parity: int, tg: np.ndarray, dq: np.nda
             acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
             if b.d_s.size:
                 sel = ls > 0
-                acc.pairs(tg[s:e][sel], _rel(b.q_l, b.r_l, parity, wp) + shift,
-                          _rel(b.q_r, b.r_r, parity, wp) + shift, np.repeat(nf, ls) / b.d_s, ls[sel])
+                acc.pairs(
+                    tg[s:e][sel],
+                    _rel(b.q_l, b.r_l, parity, wp) + shift,
+                    _rel(b.q_r, b.r_r, parity, wp) + shift,
+                    np.repeat(nf, ls) / b.d_s,
+                    ls[sel],
+                )
         keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
         tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
@@ -1297,8 +1430,16 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         kp = (dq[tg] + W - 1) * (2 * H - 1) + (trow[tg] - row) + H - 1
         _round_plan(acc, plan, tg, kp, skip[tg].astype(np.int64))
     else:
-        _round_fly(acc, st, parity, tg, dq[tg], dr[tg], dlo[tg], _TAB_AHEAD * _FLY_GROWTH if tab is not None
-                   else _TAB_AHEAD)
+        _round_fly(
+            acc,
+            st,
+            parity,
+            tg,
+            dq[tg],
+            dr[tg],
+            dlo[tg],
+            _TAB_AHEAD * _FLY_GROWTH if tab is not None else _TAB_AHEAD,
+        )
     if tab is not None and gh is not None:
         _table_hindrances(acc, st, tab, col, row, gh, np.flatnonzero(acc.best_b < kt), nt)
     blocked = acc.best_b >= kt

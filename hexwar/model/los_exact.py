@@ -61,7 +61,9 @@ def hex_polygon_scaled(h: Hex) -> Polygon:
     [(2.0, 0.0), (1.0, 1.0), (-1.0, 1.0)]
     """
     cx, cy = 3 * h.q, 2 * h.r + h.q
-    return Polygon([(cx + 2, cy), (cx + 1, cy + 1), (cx - 1, cy + 1), (cx - 2, cy), (cx - 1, cy - 1), (cx + 1, cy - 1)])
+    return Polygon(
+        [(cx + 2, cy), (cx + 1, cy + 1), (cx - 1, cy + 1), (cx - 2, cy), (cx - 1, cy - 1), (cx + 1, cy - 1)]
+    )
 
 
 class _Board:
@@ -112,7 +114,9 @@ def _obstacles(m: BattleMap, h: Hex) -> tuple[float, str, float, int] | None:
     return top, reason, hinder, ground
 
 
-def _segment_geometry(board: _Board, pa: tuple[int, int], pb: tuple[int, int], ends: set[tuple[int, int]]) -> Any:
+def _segment_geometry(
+    board: _Board, pa: tuple[int, int], pb: tuple[int, int], ends: set[tuple[int, int]]
+) -> Any:
     """Crossed hexes and spine sides of the segment ``pa``-``pb`` (scaled coordinates), with
     their normalized positions along it from ``pa`` (R3.2, R3.3)."""
     seg = LineString([pa, pb])
@@ -223,11 +227,20 @@ def line_of_sight_exact(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     return _result(a, b, "hindered" if hind else "clear", inter, pairs, None, None, hind, rd)
 
 
-def _result(a: Hex, b: Hex, status: str, inter: list[tuple[float, Hex]],
-            pairs: list[tuple[float, tuple[Hex, Hex]]], blocking: Hex | None, reason: str | None,
-            hind: int, rd: int) -> LosResult:
-    return LosResult(a, b, status, tuple(h for _, h in inter), tuple(p for _, p in pairs), blocking,
-                     reason, hind, rd)
+def _result(
+    a: Hex,
+    b: Hex,
+    status: str,
+    inter: list[tuple[float, Hex]],
+    pairs: list[tuple[float, tuple[Hex, Hex]]],
+    blocking: Hex | None,
+    reason: str | None,
+    hind: int,
+    rd: int,
+) -> LosResult:
+    return LosResult(
+        a, b, status, tuple(h for _, h in inter), tuple(p for _, p in pairs), blocking, reason, hind, rd
+    )
 
 
 def visibility_exact(battlemap: BattleMap, viewer: Hex) -> np.ndarray:

@@ -46,8 +46,16 @@ from ..formats.schema import merge_problems, schema_problems
 from .hexgrid import Hex, HexLabelError
 from .terrain import RulesTerrain, TerrainType, default_terrain
 
-__all__ = ["MAP_FORMAT", "MAP_SCHEMA_VERSION", "MAX_MAP_SIDE", "BattleMap", "MapError", "MapObjective",
-           "zone_specs", "zone_hexes"]
+__all__ = [
+    "MAP_FORMAT",
+    "MAP_SCHEMA_VERSION",
+    "MAX_MAP_SIDE",
+    "BattleMap",
+    "MapError",
+    "MapObjective",
+    "zone_specs",
+    "zone_hexes",
+]
 
 MAP_FORMAT = "hexwar-map"
 MAP_SCHEMA_VERSION = 2
@@ -208,8 +216,14 @@ class BattleMap:
 
     # -- construction ------------------------------------------------------------------
     @classmethod
-    def new(cls, width: int, height: int, fill: str = "clear", name: str = "Untitled",
-            rules: RulesTerrain | None = None) -> BattleMap:
+    def new(
+        cls,
+        width: int,
+        height: int,
+        fill: str = "clear",
+        name: str = "Untitled",
+        rules: RulesTerrain | None = None,
+    ) -> BattleMap:
         """A map of ``width`` x ``height`` hexes filled with terrain ``fill`` at level 0.
 
         Raises:
@@ -219,7 +233,9 @@ class BattleMap:
         try:
             m.terrain[:, :] = m.rules.index_of_key(fill)
         except KeyError:
-            raise MapError(f"unknown terrain {fill!r}; expected one of {[t.key for t in m.rules.types]}") from None
+            raise MapError(
+                f"unknown terrain {fill!r}; expected one of {[t.key for t in m.rules.types]}"
+            ) from None
         return m
 
     def copy(self) -> BattleMap:
@@ -271,7 +287,7 @@ class BattleMap:
             raise MapError(str(exc)) from None
         if not self.in_bounds(h):
             raise MapError(
-                f"hex {label!r} is off the map: columns A..{self.label(Hex.from_offset(self.width - 1, 0))[:-self.row_digits]},"
+                f"hex {label!r} is off the map: columns A..{self.label(Hex.from_offset(self.width - 1, 0))[: -self.row_digits]},"
                 f" rows 1..{self.height}"
             )
         return h
@@ -363,7 +379,9 @@ class BattleMap:
         try:
             self.terrain[idx] = self.rules.index_of_key(key)
         except KeyError:
-            raise MapError(f"unknown terrain {key!r}; expected one of {[t.key for t in self.rules.types]}") from None
+            raise MapError(
+                f"unknown terrain {key!r}; expected one of {[t.key for t in self.rules.types]}"
+            ) from None
         if _impassable_to_all(self.rules.by_key(key)):
             self.road[idx] = False
         if not self.rules.by_key(key).is_building:
@@ -395,8 +413,10 @@ class BattleMap:
         """
         idx = self.index(h)
         if on and _impassable_to_all(self.terrain_at(h)):
-            raise MapError(f"hex {self.label(h)}: a road flag on {self.terrain_at(h).name.lower()} is ambiguous; "
-                           f"a bridge is road terrain: set the hex's terrain to road")
+            raise MapError(
+                f"hex {self.label(h)}: a road flag on {self.terrain_at(h).name.lower()} is ambiguous; "
+                f"a bridge is road terrain: set the hex's terrain to road"
+            )
         self.road[idx] = bool(on)
         self._touch()
 
@@ -408,7 +428,9 @@ class BattleMap:
         """
         self.index(h)
         if wreck_id not in self.rules.wrecks:
-            raise MapError(f"hex {self.label(h)}: unknown wreck {wreck_id!r}; expected one of {sorted(self.rules.wrecks)}")
+            raise MapError(
+                f"hex {self.label(h)}: unknown wreck {wreck_id!r}; expected one of {sorted(self.rules.wrecks)}"
+            )
         self.wrecks.setdefault(h, []).append(wreck_id)
         self._touch()
 
@@ -442,7 +464,9 @@ class BattleMap:
         """
         idx = self.index(h)
         if on and not self.terrain_at(h).is_building:
-            raise MapError(f"hex {self.label(h)}: rubble needs a building hex, found {self.terrain_at(h).name}")
+            raise MapError(
+                f"hex {self.label(h)}: rubble needs a building hex, found {self.terrain_at(h).name}"
+            )
         self.rubble[idx] = bool(on)
         if on:
             self.fire[idx] = False
@@ -457,8 +481,10 @@ class BattleMap:
         """
         idx = self.index(h)
         if on and self.building_at(h) is None:
-            raise MapError(f"hex {self.label(h)}: fire needs an intact building, found "
-                           f"{'rubble' if self.rubble[idx] else self.terrain_at(h).name}")
+            raise MapError(
+                f"hex {self.label(h)}: fire needs an intact building, found "
+                f"{'rubble' if self.rubble[idx] else self.terrain_at(h).name}"
+            )
         self.fire[idx] = bool(on)
         if not on:
             self.fire_turns[idx] = 0
@@ -563,7 +589,7 @@ class BattleMap:
             problems.append(Problem(src, where, msg))
 
         if not isinstance(data, dict):
-            raise ValidationError([Problem(src, "", "expected a JSON object with \"format\": \"hexwar-map\"")])
+            raise ValidationError([Problem(src, "", 'expected a JSON object with "format": "hexwar-map"')])
         version_problems: list[Problem] = []
         if data.get("format") == MAP_FORMAT:
             try:
@@ -573,13 +599,25 @@ class BattleMap:
                 data = dict(data, schema_version=MAP_SCHEMA_VERSION)
         structural = version_problems + schema_problems(data, "map", src)
         w, h = data.get("width"), data.get("height")
-        if any(p.where in ("width", "height") for p in structural) or not isinstance(w, int) or not isinstance(h, int):
+        if (
+            any(p.where in ("width", "height") for p in structural)
+            or not isinstance(w, int)
+            or not isinstance(h, int)
+        ):
             raise ValidationError(structural)
-        m = cls(w, h, name=str(data.get("name", "Untitled")), description=str(data.get("description", "")), rules=rules)
+        m = cls(
+            w,
+            h,
+            name=str(data.get("name", "Untitled")),
+            description=str(data.get("description", "")),
+            rules=rules,
+        )
         digits = m.row_digits
         code_index = {t.code: i for i, t in enumerate(rules.types)}
 
-        def grid(key: str, required: bool, cell: Any, fast: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        def grid(
+            key: str, required: bool, cell: Any, fast: tuple[np.ndarray, np.ndarray] | None = None
+        ) -> None:
             rows = data.get(key)
             if not isinstance(rows, list):
                 return  # missing or of the wrong type: the schema said so
@@ -618,7 +656,7 @@ class BattleMap:
             if len(code) == 1 and code.isascii():
                 t_lut[ord(code)] = i
         l_lut = np.full(256, -1, dtype=np.int64)
-        l_lut[ord("0"):ord("9") + 1] = np.arange(10)
+        l_lut[ord("0") : ord("9") + 1] = np.arange(10)
         grid("terrain", True, terrain_cell, (m.terrain, t_lut))
         grid("levels", False, level_cell, (m.level, l_lut))
 
@@ -636,7 +674,7 @@ class BattleMap:
             return hx
 
         feats = data.get("features", {})
-        for label, f in (feats.items() if isinstance(feats, dict) else ()):
+        for label, f in feats.items() if isinstance(feats, dict) else ():
             where = f"features.{label}"
             hx = on_board(label, where)
             if hx is None or not isinstance(f, dict):
@@ -647,9 +685,12 @@ class BattleMap:
             if f.get("road") is True:
                 if _impassable_to_all(ttype):
                     road_code = next((t.code for t in rules.types if t.key == "road"), "=")
-                    bad(f"{where}.road", f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
-                                         f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
-                                         f"in its terrain row instead")
+                    bad(
+                        f"{where}.road",
+                        f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
+                        f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
+                        f"in its terrain row instead",
+                    )
                 m.road[idx] = True
             if f.get("rubble") is True:
                 if not is_building:
@@ -668,11 +709,14 @@ class BattleMap:
             if isinstance(ws, list) and all(isinstance(x, str) for x in ws):
                 for wid in ws:
                     if wid not in rules.wrecks:
-                        bad(f"{where}.wrecks", f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}")
+                        bad(
+                            f"{where}.wrecks",
+                            f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}",
+                        )
                 if ws:
                     m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
         deploy = data.get("deploy", {})
-        for side, specs in (deploy.items() if isinstance(deploy, dict) else ()):
+        for side, specs in deploy.items() if isinstance(deploy, dict) else ():
             if side not in MARKER_SIDES or not isinstance(specs, list):
                 continue
             zone: list[Hex] = []
@@ -694,7 +738,10 @@ class BattleMap:
                 m.deploy[side] = tuple(zone)
         if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
             both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
-            bad("deploy", f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}")
+            bad(
+                "deploy",
+                f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}",
+            )
         objs: list[MapObjective] = []
         for i, o in enumerate(data.get("objectives", []) if isinstance(data.get("objectives"), list) else []):
             if not isinstance(o, dict):
@@ -706,8 +753,13 @@ class BattleMap:
                 bad(f"objectives[{i}].hex", f"{ox.label} is already an objective")
                 continue
             pts = o.get("points", 0)
-            objs.append(MapObjective(ox, str(o.get("name", "")) if isinstance(o.get("name", ""), str) else "",
-                                     pts if isinstance(pts, int) and not isinstance(pts, bool) else 0))
+            objs.append(
+                MapObjective(
+                    ox,
+                    str(o.get("name", "")) if isinstance(o.get("name", ""), str) else "",
+                    pts if isinstance(pts, int) and not isinstance(pts, bool) else 0,
+                )
+            )
         m.objectives = tuple(objs)
         problems = merge_problems(structural, problems)
         if problems:
@@ -725,7 +777,9 @@ class BattleMap:
             "hexes": self.width * self.height,
             "terrain": {k: v for k, v in counts.items() if v},
             "buildings": {str(d): int((dr == d).sum()) for d in sorted(set(int(x) for x in dr.flat) - {0})},
-            "levels": {str(lv): int((self.level == lv).sum()) for lv in sorted(set(int(x) for x in self.level.flat))},
+            "levels": {
+                str(lv): int((self.level == lv).sum()) for lv in sorted(set(int(x) for x in self.level.flat))
+            },
             "roads": int(self.road.sum()),
             "wrecks": sum(len(s) for s in self.wrecks.values()),
             "rubble": int(self.rubble.sum()),

@@ -172,9 +172,17 @@ def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
         if dr is not None and (not isinstance(dr, int) or not 2 <= dr <= 30):
             problems.append(Problem(src, f"{where}.dr", "expected an integer DR such as 13, 14 or 15"))
         types.append(
-            TerrainType(key, code, str(t.get("name", key)), str(los), int(height) if isinstance(height, int) else 0,
-                        move, int(soft) if isinstance(soft, int) else 0,
-                        int(armored) if isinstance(armored, int) else 0, dr)
+            TerrainType(
+                key,
+                code,
+                str(t.get("name", key)),
+                str(los),
+                int(height) if isinstance(height, int) else 0,
+                move,
+                int(soft) if isinstance(soft, int) else 0,
+                int(armored) if isinstance(armored, int) else 0,
+                dr,
+            )
         )
     if problems:
         raise ValidationError(problems)
@@ -187,7 +195,9 @@ def _parse_wrecks(data: dict[str, Any], src: str) -> dict[str, WreckCounter]:
     for i, w in enumerate(data.get("wreck", [])):
         where = f"wreck[{i}]"
         try:
-            wc = WreckCounter(str(w["id"]), str(w["nationality"]), bool(w["los"]), int(w["modifier"]), str(w["applies"]))
+            wc = WreckCounter(
+                str(w["id"]), str(w["nationality"]), bool(w["los"]), int(w["modifier"]), str(w["applies"])
+            )
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(Problem(src, where, f"missing or bad field {exc}"))
             continue

@@ -37,8 +37,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..campaign.cards import CampaignCards
     from ..campaign.state import CampaignState
 
-__all__ = ["CAMPAIGN_VIEW_VERSION", "PRESETS", "campaign_view", "campaign_event_for", "campaign_state_from_view",
-           "CampaignViewPlayer", "CampaignMode", "cards_hash"]
+__all__ = [
+    "CAMPAIGN_VIEW_VERSION",
+    "PRESETS",
+    "campaign_view",
+    "campaign_event_for",
+    "campaign_state_from_view",
+    "CampaignViewPlayer",
+    "CampaignMode",
+    "cards_hash",
+]
 
 CAMPAIGN_VIEW_VERSION = 1
 _SIDES = ("german", "soviet")
@@ -112,20 +120,44 @@ def campaign_view(st: CampaignState, side: str | None, log_from: int = 0) -> Vie
         battle_hands[s] = base["hands"][s]
         tactics_hand[s] = base["tactics_hand"][s]
     data = {k: v for k, v in base.items() if k not in ("hands", "to_act", "result", "tactics_hand")}
-    data.update({
-        "version": CAMPAIGN_VIEW_VERSION, "mode": "campaign", "side": side, "options": st.options.to_json(),
-        "cards_hash": cards_hash(), "to_act": st.to_act, "pending": st.pending(),
-        "battle_hands": battle_hands, "tactics_hand": tactics_hand,
-        "tactics_chosen": dict(st.tactics_chosen), "tactic_decided": dict(st.tactic_decided),
-        "campaign_order": list(st.campaign_order), "events_discard": list(st.events_discard),
-        "years_aside": list(st.years_aside), "swapper": st.swapper,
-        "stalemates": [list(p) for p in st.stalemates], "promoted": dict(st.promoted),
-        "hands": ({side: {"battle_slot": st.slots[side], "tactic_slot": st.tactic_slots[side],
-                          "tactics": list(st.tactics_hand[side]), "tactics_aside": list(st.tactics_aside[side]),
-                          "campaign": list(st.campaign_unused[side])}} if side is not None else {}),
-        "result": ({"winner": st.winner, "reason": st.result_reason, "turn": st.year} if st.over else None),
-        "commands": len(st.commands),
-    })
+    data.update(
+        {
+            "version": CAMPAIGN_VIEW_VERSION,
+            "mode": "campaign",
+            "side": side,
+            "options": st.options.to_json(),
+            "cards_hash": cards_hash(),
+            "to_act": st.to_act,
+            "pending": st.pending(),
+            "battle_hands": battle_hands,
+            "tactics_hand": tactics_hand,
+            "tactics_chosen": dict(st.tactics_chosen),
+            "tactic_decided": dict(st.tactic_decided),
+            "campaign_order": list(st.campaign_order),
+            "events_discard": list(st.events_discard),
+            "years_aside": list(st.years_aside),
+            "swapper": st.swapper,
+            "stalemates": [list(p) for p in st.stalemates],
+            "promoted": dict(st.promoted),
+            "hands": (
+                {
+                    side: {
+                        "battle_slot": st.slots[side],
+                        "tactic_slot": st.tactic_slots[side],
+                        "tactics": list(st.tactics_hand[side]),
+                        "tactics_aside": list(st.tactics_aside[side]),
+                        "campaign": list(st.campaign_unused[side]),
+                    }
+                }
+                if side is not None
+                else {}
+            ),
+            "result": (
+                {"winner": st.winner, "reason": st.result_reason, "turn": st.year} if st.over else None
+            ),
+            "commands": len(st.commands),
+        }
+    )
     log = [campaign_event_for(st.log[i], side, st.cards) for i in range(log_from, len(st.log))]
     return View(side, data, log)
 
@@ -147,8 +179,10 @@ def campaign_state_from_view(data: dict[str, Any], cards: CampaignCards) -> Camp
     from ..campaign.state import BattleRecord, CampaignState
 
     if data.get("cards_hash") != cards_hash():
-        raise HexwarError("the server's campaign cards differ from the ones installed here (cards hash "
-                          f"{str(data.get('cards_hash'))[:12]}... vs {cards_hash()[:12]}...)")
+        raise HexwarError(
+            "the server's campaign cards differ from the ones installed here (cards hash "
+            f"{str(data.get('cards_hash'))[:12]}... vs {cards_hash()[:12]}...)"
+        )
     try:
         side = data["side"]
         own = data["hands"].get(side, {}) if side is not None else {}
@@ -156,13 +190,26 @@ def campaign_state_from_view(data: dict[str, Any], cards: CampaignCards) -> Camp
         def mine_or(s: str, key: str, other: Any) -> Any:
             return own[key] if s == side else other
 
-        tactics_hand = {s: (list(own["tactics"]) if s == side else
-                            list(data["tactics_hand"][s]) if isinstance(data["tactics_hand"][s], list) else [])
-                        for s in _SIDES}
-        campaign_unused = {s: (list(own["campaign"]) if s == side else
-                               [f"{HIDDEN_CARD}_campaign_{s}#{i + 1}" for i in range(int(data["campaign_unused"][s]))]
-                               if isinstance(data["campaign_unused"][s], int) else list(data["campaign_unused"][s]))
-                           for s in _SIDES}
+        tactics_hand = {
+            s: (
+                list(own["tactics"])
+                if s == side
+                else list(data["tactics_hand"][s])
+                if isinstance(data["tactics_hand"][s], list)
+                else []
+            )
+            for s in _SIDES
+        }
+        campaign_unused = {
+            s: (
+                list(own["campaign"])
+                if s == side
+                else [f"{HIDDEN_CARD}_campaign_{s}#{i + 1}" for i in range(int(data["campaign_unused"][s]))]
+                if isinstance(data["campaign_unused"][s], int)
+                else list(data["campaign_unused"][s])
+            )
+            for s in _SIDES
+        }
         out_of_pile = set(data["events_in_play"]) | set(data["events_discard"])
         hist = []
         for h in data["history"]:
@@ -171,9 +218,17 @@ def campaign_state_from_view(data: dict[str, Any], cards: CampaignCards) -> Camp
             hist.append(BattleRecord(**h))
         res = data["result"]
         st = CampaignState(
-            seed=0, options=CampaignOptions.from_json(data["options"]), cards=cards, rng=np.random.default_rng(0),
-            year=int(data["year"]), battle=int(data["battle"]), phase=data["phase"], initiative=data["initiative"],
-            ranks=dict(data["ranks"]), wins=dict(data["wins"]), promoted=dict(data["promoted"]),
+            seed=0,
+            options=CampaignOptions.from_json(data["options"]),
+            cards=cards,
+            rng=np.random.default_rng(0),
+            year=int(data["year"]),
+            battle=int(data["battle"]),
+            phase=data["phase"],
+            initiative=data["initiative"],
+            ranks=dict(data["ranks"]),
+            wins=dict(data["wins"]),
+            promoted=dict(data["promoted"]),
             hands={s: list(data["battle_hands"][s]) for s in _SIDES},
             slots={s: mine_or(s, "battle_slot", None) for s in _SIDES},
             tactic_slots={s: mine_or(s, "tactic_slot", None) for s in _SIDES},
@@ -189,11 +244,16 @@ def campaign_state_from_view(data: dict[str, Any], cards: CampaignCards) -> Camp
             campaign_declared=tuple(data["campaign_declared"]) if data["campaign_declared"] else None,  # type: ignore[arg-type]
             campaign_order=list(data["campaign_order"]),
             event_pile=sorted(e for e in cards.events if e not in out_of_pile),
-            events_in_play=list(data["events_in_play"]), events_discard=list(data["events_discard"]),
+            events_in_play=list(data["events_in_play"]),
+            events_discard=list(data["events_discard"]),
             year_cards={s: list(data["year_cards"][s]) for s in _SIDES},
-            years_unclaimed=list(data["years_unclaimed"]), years_aside=list(data["years_aside"]),
-            swapper=data["swapper"], history=hist,
-            winner=res["winner"] if res else None, result_reason=res["reason"] if res else "")
+            years_unclaimed=list(data["years_unclaimed"]),
+            years_aside=list(data["years_aside"]),
+            swapper=data["swapper"],
+            history=hist,
+            winner=res["winner"] if res else None,
+            result_reason=res["reason"] if res else "",
+        )
         if st.phase == "over" and res is None:
             raise ValueError("phase over without a result")
         return st
@@ -241,7 +301,9 @@ class CampaignMode:
         if scenario not in PRESETS:
             raise HexwarError(f"{scenario!r}: not a campaign; expected one of {sorted(PRESETS)}")
         if fog:
-            raise HexwarError("--fog is for the hex game; the campaign's hidden cards are hidden anyway (R12.1)")
+            raise HexwarError(
+                "--fog is for the hex game; the campaign's hidden cards are hidden anyway (R12.1)"
+            )
         st, _ = new_campaign(seed, CampaignOptions(**PRESETS[scenario]))
         st.net_preset = scenario  # type: ignore[attr-defined]  # the lobby's name for it
         return st
@@ -251,7 +313,9 @@ class CampaignMode:
         from ..campaign.save import load_campaign
 
         st = load_campaign(path)
-        st.net_preset = next((k for k, v in PRESETS.items() if st.options.to_json() == _options(v)), "campaign")  # type: ignore[attr-defined]
+        st.net_preset = next(  # type: ignore[attr-defined]
+            (k for k, v in PRESETS.items() if st.options.to_json() == _options(v)), "campaign"
+        )
         return st
 
     def save(self, game: Any, path: Any) -> None:
@@ -309,8 +373,12 @@ class CampaignMode:
     def scenario_info(self, game: Any) -> dict[str, Any]:
         """``{"id": preset, "name", "content_hash": cards hash, "reference"}``."""
         preset = getattr(game, "net_preset", "campaign")
-        return {"id": preset, "name": f"Eastern Front campaign ({', '.join(game.options.names()) or 'basic game'})",
-                "content_hash": cards_hash(), "reference": preset}
+        return {
+            "id": preset,
+            "name": f"Eastern Front campaign ({', '.join(game.options.names()) or 'basic game'})",
+            "content_hash": cards_hash(),
+            "reference": preset,
+        }
 
     def scenario_file(self, game: Any) -> str | None:
         """No scenario file: the cards are the package's."""
@@ -318,8 +386,12 @@ class CampaignMode:
 
     def describe(self, game: Any) -> dict[str, Any]:
         """Lobby line: the year as ``turn``."""
-        return {"turn": game.year, "phase": game.phase, "fog": False,
-                "result": (f"{game.winner or 'nobody'} wins ({game.result_reason})" if game.over else None)}
+        return {
+            "turn": game.year,
+            "phase": game.phase,
+            "fog": False,
+            "result": (f"{game.winner or 'nobody'} wins ({game.result_reason})" if game.over else None),
+        }
 
     # -- the client side ---------------------------------------------------------------------
     def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:

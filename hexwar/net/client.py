@@ -77,8 +77,10 @@ def load_scenario_for(info: dict[str, Any], extra: str | None = None) -> Any:
             continue
         if sc.content_hash == info.get("content_hash"):
             return sc
-    raise FatalClientError(f"the server plays scenario {info.get('id')!r} (content {str(info.get('content_hash'))[:12]}...), "
-                           "which is not installed here in the same version")
+    raise FatalClientError(
+        f"the server plays scenario {info.get('id')!r} (content {str(info.get('content_hash'))[:12]}...), "
+        "which is not installed here in the same version"
+    )
 
 
 class AiPolicy:
@@ -167,10 +169,19 @@ class SeatClient:
         ``max_outage``: the longest time (s) it went without a connection and reconnected.
     """
 
-    def __init__(self, url: str, seat: str | None = None, token: str | None = None, watch: bool = False,
-                 policy: Any = None, out: Callable[[str], None] = print, give_up: float = 600.0,
-                 ssl_context: ssl.SSLContext | None = None, on_change: Callable[[SeatClient], None] | None = None,
-                 scenario_file: str | None = None):
+    def __init__(
+        self,
+        url: str,
+        seat: str | None = None,
+        token: str | None = None,
+        watch: bool = False,
+        policy: Any = None,
+        out: Callable[[str], None] = print,
+        give_up: float = 600.0,
+        ssl_context: ssl.SSLContext | None = None,
+        on_change: Callable[[SeatClient], None] | None = None,
+        scenario_file: str | None = None,
+    ):
         self.base, self.game = parse_url(url)
         self.url = f"{self.base}/{self.game}"
         if not watch and (seat is None or not token):
@@ -227,8 +238,15 @@ class SeatClient:
         loop = asyncio.get_running_loop()
         while True:
             try:
-                async with connect(self.url, max_size=64 * 1024 * 1024, ssl=self.ssl_context, open_timeout=5,
-                                   ping_interval=20, ping_timeout=30, compression=None) as ws:
+                async with connect(
+                    self.url,
+                    max_size=64 * 1024 * 1024,
+                    ssl=self.ssl_context,
+                    open_timeout=5,
+                    ping_interval=20,
+                    ping_timeout=30,
+                    compression=None,
+                ) as ws:
                     self.connects += 1
                     if lost_since is not None:  # how long it was without a server (the soak reports it)
                         self.max_outage = max(self.max_outage, loop.time() - lost_since)
@@ -258,8 +276,14 @@ class SeatClient:
 
     def summary(self) -> dict[str, Any]:
         """What the client knows at the end."""
-        return {"result": (self.view or {}).get("result"), "state_hash": self.state_hash, "seq": self.seq,
-                "connects": self.connects, "syncs": self.syncs, "max_outage": round(self.max_outage, 3)}
+        return {
+            "result": (self.view or {}).get("result"),
+            "state_hash": self.state_hash,
+            "seq": self.seq,
+            "connects": self.connects,
+            "syncs": self.syncs,
+            "max_outage": round(self.max_outage, 3),
+        }
 
     def _say_once(self, key: str, text: str) -> None:
         if self.waiting_said != key:
@@ -300,7 +324,9 @@ class SeatClient:
             self.seq = int(msg["seq"])
             self.state_hash = msg.get("state_hash", "")
             self.waiting_said = None
-            if self.refusals.get(self.seq, 0) < 5:  # a command in flight when the connection dropped may be lost
+            if (
+                self.refusals.get(self.seq, 0) < 5
+            ):  # a command in flight when the connection dropped may be lost
                 self.acted_seq = -1  # decide again (but not forever at a point the server keeps refusing)
             self._note_hand()
         elif t == "update":
@@ -328,7 +354,9 @@ class SeatClient:
                 if n == 1:  # the computer hit something its view does not show: its fallback
                     cmd = self.policy.fallback(self)
                     if cmd is not None:
-                        await ws.send(json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()}))
+                        await ws.send(
+                            json.dumps({"type": "command", "seq": self.seq, "command": cmd.to_json()})
+                        )
                         return
                 if n <= 3:
                     self.acted_seq = -1  # decide again
@@ -353,7 +381,7 @@ class SeatClient:
             self.hands_seen.append(self.view["hands"])
 
     def _print_new(self) -> None:
-        for e in self.log[self.printed:]:
+        for e in self.log[self.printed :]:
             if e.get("kind") == "roll":
                 self.out(f"      roll: {e.get('text')}")
             else:

@@ -37,8 +37,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..lines.scenario import LinesScenario
     from ..lines.state import LinesState
 
-__all__ = ["LINES_VIEW_VERSION", "lines_view", "lines_event_for", "lines_state_from_view", "LinesViewPlayer",
-           "LinesMode"]
+__all__ = [
+    "LINES_VIEW_VERSION",
+    "lines_view",
+    "lines_event_for",
+    "lines_state_from_view",
+    "LinesViewPlayer",
+    "LinesMode",
+]
 
 LINES_VIEW_VERSION = 1
 _SEATS = ("german", "soviet")  # the 2-player game; the team game needs more seats (a protocol step)
@@ -72,30 +78,51 @@ def lines_event_for(ev: Any, seat: str | None) -> dict[str, Any]:
     who = data.get("seat")
     other = who is not None and who != seat
     if kind == "setup" and "seed" in data:  # the seed decides every die: it never leaves the server (R12.5)
-        return {"kind": kind, "text": re.sub(r"seed \d+", "seed hidden", j["text"]),
-                "data": {k: v for k, v in data.items() if k != "seed"}}
+        return {
+            "kind": kind,
+            "text": re.sub(r"seed \d+", "seed hidden", j["text"]),
+            "data": {k: v for k, v in data.items() if k != "seed"},
+        }
     if kind == "roll":
         if data.get("dice") == "shuffle":
             return {"kind": kind, "text": j["text"], "data": {k: v for k, v in data.items() if k != "faces"}}
         purpose = str(data.get("purpose", ""))
         m = re.match(r"^(german|soviet)\S* Reserves deck card", purpose)
         if m and m.group(1) != seat:
-            return {"kind": kind, "text": f"{m.group(1)} draws a card for its Reserves deck",
-                    "data": {"purpose": f"{m.group(1)} Reserves deck card", "dice": "hidden"}}
+            return {
+                "kind": kind,
+                "text": f"{m.group(1)} draws a card for its Reserves deck",
+                "data": {"purpose": f"{m.group(1)} Reserves deck card", "dice": "hidden"},
+            }
         return j
     if not other:
         return j
     if kind == "choose_hand":
         n = len(data.get("cards", ()))
-        return {"kind": kind, "text": f"{who} takes {n} unit cards into hand", "data": {"seat": who, "cards": n}}
+        return {
+            "kind": kind,
+            "text": f"{who} takes {n} unit cards into hand",
+            "data": {"seat": who, "cards": n},
+        }
     if kind == "draw":
         n = len(data.get("drawn", ()))
-        return {"kind": kind, "text": f"{who} draws {n} cards", "data": {"seat": who, "sources": data.get("sources", []),
-                                                                          "drawn": n}}
+        return {
+            "kind": kind,
+            "text": f"{who} draws {n} cards",
+            "data": {"seat": who, "sources": data.get("sources", []), "drawn": n},
+        }
     if kind == "reserves":
-        return {"kind": kind, "text": f"{who} takes a unit card from the Reserves deck", "data": {"seat": who}}
+        return {
+            "kind": kind,
+            "text": f"{who} takes a unit card from the Reserves deck",
+            "data": {"seat": who},
+        }
     if kind == "discard" and _is_unit_card(str(data.get("card", ""))):
-        return {"kind": kind, "text": f"{who} puts a unit card back under its Reserves deck", "data": {"seat": who}}
+        return {
+            "kind": kind,
+            "text": f"{who} puts a unit card back under its Reserves deck",
+            "data": {"seat": who},
+        }
     return j
 
 
@@ -126,26 +153,55 @@ def lines_view(state: LinesState, seat: str | None, log_from: int = 0) -> View:
     snap = state.snapshot()
     sc = state.scenario
     data: dict[str, Any] = {
-        "version": LINES_VIEW_VERSION, "mode": "lines", "scenario": sc.id, "scenario_hash": sc.content_hash,
-        "variants": list(state.variants), "side": seat, "seats": list(state.seats),
-        "turn": snap["turn"], "phase": snap["phase"], "to_act": snap["to_act"], "order": snap["order"],
-        "done": snap["done"], "units": snap["units"], "lines": snap["lines"],
-        "hands": ({seat: {"units": list(state.hand_units[seat]), "commands": list(state.hand_commands[seat])}}
-                  if seat is not None else {}),
-        "hand_sizes": {s: {"units": len(state.hand_units[s]), "commands": len(state.hand_commands[s])}
-                       for s in state.seats},
+        "version": LINES_VIEW_VERSION,
+        "mode": "lines",
+        "scenario": sc.id,
+        "scenario_hash": sc.content_hash,
+        "variants": list(state.variants),
+        "side": seat,
+        "seats": list(state.seats),
+        "turn": snap["turn"],
+        "phase": snap["phase"],
+        "to_act": snap["to_act"],
+        "order": snap["order"],
+        "done": snap["done"],
+        "units": snap["units"],
+        "lines": snap["lines"],
+        "hands": (
+            {seat: {"units": list(state.hand_units[seat]), "commands": list(state.hand_commands[seat])}}
+            if seat is not None
+            else {}
+        ),
+        "hand_sizes": {
+            s: {"units": len(state.hand_units[s]), "commands": len(state.hand_commands[s])}
+            for s in state.seats
+        },
         "reserves": {seat: sorted(state.reserves[seat])} if seat is not None else {},
-        "decks": {"reserves": {s: len(state.reserves[s]) for s in state.seats}, "command": len(state.command_deck),
-                  "damage": len(state.damage_deck)},
+        "decks": {
+            "reserves": {s: len(state.reserves[s]) for s in state.seats},
+            "command": len(state.command_deck),
+            "damage": len(state.damage_deck),
+        },
         "damage_deck": sorted(state.damage_deck),
-        "command_discard": snap["command_discard"], "events_in_play": snap["events_in_play"],
-        "event_turns": snap["event_turns"], "damage_discard": snap["damage_discard"], "removed": snap["removed"],
+        "command_discard": snap["command_discard"],
+        "events_in_play": snap["events_in_play"],
+        "event_turns": snap["event_turns"],
+        "damage_discard": snap["damage_discard"],
+        "removed": snap["removed"],
         "pending": {seat: snap["pending"].get(seat, {})} if seat is not None else {},
-        "hidden": [c.to_json() for c in state.hidden if c.seat == seat], "hidden_count": len(state.hidden),
-        "attacks": snap["attacks"], "resolve_turn": snap["resolve_turn"], "drawn": snap["drawn"],
-        "kills": snap["kills"], "vp": snap["vp"], "targets": sc.victory_points_for(state),
-        "overrun": snap["overrun"], "collapse": snap["collapse"], "moved": snap["moved"],
-        "result": snap["result"], "commands": len(state.commands),
+        "hidden": [c.to_json() for c in state.hidden if c.seat == seat],
+        "hidden_count": len(state.hidden),
+        "attacks": snap["attacks"],
+        "resolve_turn": snap["resolve_turn"],
+        "drawn": snap["drawn"],
+        "kills": snap["kills"],
+        "vp": snap["vp"],
+        "targets": sc.victory_points_for(state),
+        "overrun": snap["overrun"],
+        "collapse": snap["collapse"],
+        "moved": snap["moved"],
+        "result": snap["result"],
+        "commands": len(state.commands),
     }
     log = [lines_event_for(state.log[i], seat) for i in range(log_from, len(state.log))]
     return View(seat, data, log)
@@ -171,8 +227,10 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
     from ..rules.dice import Dice
 
     if data.get("scenario_hash") != scenario.content_hash:
-        raise HexwarError(f"the view is of line scenario {data.get('scenario')!r} with content hash "
-                          f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r}")
+        raise HexwarError(
+            f"the view is of line scenario {data.get('scenario')!r} with content hash "
+            f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r}"
+        )
     try:
         seats = tuple(data["seats"])
         hands = data["hands"]
@@ -180,38 +238,90 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
         def placeholders(n: int, tag: str) -> list[str]:
             return [f"{HIDDEN_CARD}_{tag}#{i + 1}" for i in range(n)]
 
-        units = {j["uid"]: LineUnit(
-            uid=j["uid"], owner=j["owner"], side=j["side"], seat=j["seat"], line=j["line"], endurance=int(j["endurance"]),
-            crew=j["crew"], crewing=j["crewing"], damage_card=j["damage_card"], damage_turns=j["damage_turns"],
-            command_cards=list(j["command_cards"]), bombs_used=tuple(j["bombs_used"]),
-            flight_turns=int(j["flight_turns"]), entered=int(j["entered"]), captured=bool(j["captured"]))
-            for j in data["units"]}
-        attacks = {int(a["number"]): LineAttack(
-            number=int(a["number"]), seat=a["seat"], attackers=tuple(a["attackers"]), target=a["target"],
-            weapons=tuple(a["weapons"]), at_crew=a["at_crew"], close_assault=a["close_assault"], resolved=a["resolved"],
-            command_cards=list(a["command_cards"])) for a in data["attacks"]}
+        units = {
+            j["uid"]: LineUnit(
+                uid=j["uid"],
+                owner=j["owner"],
+                side=j["side"],
+                seat=j["seat"],
+                line=j["line"],
+                endurance=int(j["endurance"]),
+                crew=j["crew"],
+                crewing=j["crewing"],
+                damage_card=j["damage_card"],
+                damage_turns=j["damage_turns"],
+                command_cards=list(j["command_cards"]),
+                bombs_used=tuple(j["bombs_used"]),
+                flight_turns=int(j["flight_turns"]),
+                entered=int(j["entered"]),
+                captured=bool(j["captured"]),
+            )
+            for j in data["units"]
+        }
+        attacks = {
+            int(a["number"]): LineAttack(
+                number=int(a["number"]),
+                seat=a["seat"],
+                attackers=tuple(a["attackers"]),
+                target=a["target"],
+                weapons=tuple(a["weapons"]),
+                at_crew=a["at_crew"],
+                close_assault=a["close_assault"],
+                resolved=a["resolved"],
+                command_cards=list(a["command_cards"]),
+            )
+            for a in data["attacks"]
+        }
         res = data["result"]
-        result = (GameResult(res["winner"], res["reason"], res["turn"], dict(res["score"]), dict(res["objective_points"]))
-                  if res else None)
+        result = (
+            GameResult(
+                res["winner"], res["reason"], res["turn"], dict(res["score"]), dict(res["objective_points"])
+            )
+            if res
+            else None
+        )
         st = LinesState(
-            scenario=scenario, dice=Dice(0), seed=0, variants=tuple(data["variants"]), seats=seats,
-            turn=int(data["turn"]), phase=data["phase"], to_act=data["to_act"], order=list(data["order"]),
-            done=set(data["done"]), units=units,
+            scenario=scenario,
+            dice=Dice(0),
+            seed=0,
+            variants=tuple(data["variants"]),
+            seats=seats,
+            turn=int(data["turn"]),
+            phase=data["phase"],
+            to_act=data["to_act"],
+            order=list(data["order"]),
+            done=set(data["done"]),
+            units=units,
             lines={s: {n: list(v) for n, v in d.items()} for s, d in data["lines"].items()},
-            reserves={s: (list(data["reserves"][s]) if s in data["reserves"]
-                          else placeholders(int(data["decks"]["reserves"][s]), f"reserves_{s}")) for s in seats},
+            reserves={
+                s: (
+                    list(data["reserves"][s])
+                    if s in data["reserves"]
+                    else placeholders(int(data["decks"]["reserves"][s]), f"reserves_{s}")
+                )
+                for s in seats
+            },
             hand_units={s: list(hands[s]["units"]) if s in hands else [] for s in seats},
             hand_commands={s: list(hands[s]["commands"]) if s in hands else [] for s in seats},
             command_deck=placeholders(int(data["decks"]["command"]), "command"),
-            command_discard=list(data["command_discard"]), events_in_play=list(data["events_in_play"]),
-            event_turns=dict(data["event_turns"]), damage_deck=list(data["damage_deck"]),
-            damage_discard=list(data["damage_discard"]), removed=list(data["removed"]),
+            command_discard=list(data["command_discard"]),
+            events_in_play=list(data["events_in_play"]),
+            event_turns=dict(data["event_turns"]),
+            damage_deck=list(data["damage_deck"]),
+            damage_discard=list(data["damage_discard"]),
+            removed=list(data["removed"]),
             pending={s: dict(data["pending"].get(s, {})) for s in seats},
-            hidden=[command_from_json(c, "view.hidden") for c in data["hidden"]], attacks=attacks,
-            resolve_turn=data["resolve_turn"], drawn=set(data["drawn"]),
+            hidden=[command_from_json(c, "view.hidden") for c in data["hidden"]],
+            attacks=attacks,
+            resolve_turn=data["resolve_turn"],
+            drawn=set(data["drawn"]),
             kills=[Kill(k["scorer"], k["uid"], k["kind"], k["points"], k["turn"]) for k in data["kills"]],
-            vp=dict(data["vp"]), overrun=dict(data["overrun"]), collapse=set(data["collapse"]),
-            moved=set(data["moved"]), result=result)
+            vp=dict(data["vp"]),
+            overrun=dict(data["overrun"]),
+            collapse=set(data["collapse"]),
+            moved=set(data["moved"]),
+            result=result,
+        )
         return st
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise HexwarError(f"malformed lines view data: {type(exc).__name__}: {exc}") from None
@@ -257,9 +367,11 @@ class LinesMode:
         p = Path(scenario)
         sc: Any = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
         if getattr(sc, "mode", "hex") != "lines":
-            raise HexwarError(f"{scenario}: a hex scenario, not a line scenario (mode \"hex\")")
+            raise HexwarError(f'{scenario}: a hex scenario, not a line scenario (mode "hex")')
         if sc.players != 2:
-            raise HexwarError(f"{scenario}: the {sc.players}-player team game needs more seats than protocol 1 has")
+            raise HexwarError(
+                f"{scenario}: the {sc.players}-player team game needs more seats than protocol 1 has"
+            )
         if fog:
             raise HexwarError("--fog is for the hex game: on lines every unit in play is in sight (R11.1)")
         return sc.new_game(seed=seed)
@@ -330,8 +442,12 @@ class LinesMode:
 
     def describe(self, game: Any) -> dict[str, Any]:
         """Lobby line."""
-        return {"turn": game.turn, "phase": game.phase, "fog": False,
-                "result": str(game.result) if game.result else None}
+        return {
+            "turn": game.turn,
+            "phase": game.phase,
+            "fog": False,
+            "result": str(game.result) if game.result else None,
+        }
 
     # -- the client side ---------------------------------------------------------------------
     def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:

@@ -114,7 +114,9 @@ class HexMode:
         sc = load_scenario(p if p.suffix == ".toml" and p.exists() else find_scenario(scenario))
         other = str(getattr(sc, "mode", "hex"))
         if other != "hex":
-            raise HexwarError(f"{scenario}: a {other} scenario, not a hex one (create it with mode {other!r})")
+            raise HexwarError(
+                f"{scenario}: a {other} scenario, not a hex one (create it with mode {other!r})"
+            )
         variants = sc.variants + (("fog",) if fog and "fog" not in sc.variants else ())
         return sc.new_game(seed=seed, variants=variants)
 
@@ -182,8 +184,12 @@ class HexMode:
 
     def describe(self, game: Any) -> dict[str, Any]:
         """See :class:`GameMode`."""
-        return {"turn": game.turn, "phase": game.phase, "fog": "fog" in game.variants,
-                "result": str(game.result) if game.result else None}
+        return {
+            "turn": game.turn,
+            "phase": game.phase,
+            "fog": "fog" in game.variants,
+            "result": str(game.result) if game.result else None,
+        }
 
     # -- the client side ---------------------------------------------------------------------
     def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
@@ -239,7 +245,9 @@ def mode_adapter(name: str) -> GameMode:
     """
     a = MODE_ADAPTERS.get(name)
     if a is None:
-        raise HexwarError(f"game mode {name!r} is not available on this server (have: {sorted(MODE_ADAPTERS)})")
+        raise HexwarError(
+            f"game mode {name!r} is not available on this server (have: {sorted(MODE_ADAPTERS)})"
+        )
     return a
 
 

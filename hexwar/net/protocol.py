@@ -57,7 +57,9 @@ class ProtocolError(HexwarError):
 
 def schema_text() -> str:
     """The protocol's JSON Schema, as shipped (package data)."""
-    return resources.files("hexwar").joinpath("formats/schemas/protocol.schema.json").read_text(encoding="utf-8")
+    return (
+        resources.files("hexwar").joinpath("formats/schemas/protocol.schema.json").read_text(encoding="utf-8")
+    )
 
 
 @cache
@@ -99,10 +101,12 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     except (ValueError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {str(exc)[:120]}") from None
     if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", f"expected a JSON object with a \"type\", got {type(msg).__name__}")
+        raise ProtocolError("bad_message", f'expected a JSON object with a "type", got {type(msg).__name__}')
     kind = msg.get("type")
     if kind not in CLIENT_TYPES:
-        raise ProtocolError("bad_message", f"type: expected one of {list(CLIENT_TYPES)}, got {str(kind)[:40]!r}")
+        raise ProtocolError(
+            "bad_message", f"type: expected one of {list(CLIENT_TYPES)}, got {str(kind)[:40]!r}"
+        )
     try:
         errors = sorted(_validator(kind).iter_errors(msg), key=lambda e: list(e.path))
     except RecursionError:

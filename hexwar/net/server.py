@@ -160,8 +160,13 @@ class GameServer:
         scenario_paths: scenario files (not shipped ones) the folder's games may need to resume.
     """
 
-    def __init__(self, folder: str | Path, limits: Limits | None = None, log: Any = None,
-                 scenario_paths: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        folder: str | Path,
+        limits: Limits | None = None,
+        log: Any = None,
+        scenario_paths: tuple[str, ...] = (),
+    ):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.scenario_paths = tuple(scenario_paths)
@@ -213,8 +218,14 @@ class GameServer:
             n += 1
         return f"{base}-{n}"
 
-    def create_game(self, scenario: str, fog: bool = False, mode: str | None = None, seed: int | None = None,
-                    game: Any = None) -> tuple[str, dict[str, str]]:
+    def create_game(
+        self,
+        scenario: str,
+        fog: bool = False,
+        mode: str | None = None,
+        seed: int | None = None,
+        game: Any = None,
+    ) -> tuple[str, dict[str, str]]:
         """Create and save a new game; returns ``(game id, {seat: token})``.
 
         Args:
@@ -229,7 +240,9 @@ class GameServer:
             HexwarError: unknown scenario or mode, too many games, unwritable folder.
         """
         if len(self.rooms) >= self.limits.max_games:
-            raise HexwarError(f"this server already hosts {len(self.rooms)} games (limit {self.limits.max_games})")
+            raise HexwarError(
+                f"this server already hosts {len(self.rooms)} games (limit {self.limits.max_games})"
+            )
         if mode is None:
             mode = str(getattr(game, "mode", "hex")) if game is not None else detect_mode(scenario)
         adapter = mode_adapter(mode)
@@ -239,9 +252,22 @@ class GameServer:
         tokens = {s: secrets.token_urlsafe(24) for s in adapter.seats}
         room = Room(gid, adapter, game, self.folder, {s: token_digest(t) for s, t in tokens.items()})
         adapter.save(game, room.save_path)  # the save first: a seats file always has its game
-        atomic_write_text(self.folder / f"{gid}.seats.json", json.dumps(
-            {"format": SEATS_FORMAT, "version": 1, "game": gid, "mode": adapter.name, "created": int(time.time()),
-             "scenario_file": adapter.scenario_file(game), "seats": room.digests}, indent=2) + "\n")
+        atomic_write_text(
+            self.folder / f"{gid}.seats.json",
+            json.dumps(
+                {
+                    "format": SEATS_FORMAT,
+                    "version": 1,
+                    "game": gid,
+                    "mode": adapter.name,
+                    "created": int(time.time()),
+                    "scenario_file": adapter.scenario_file(game),
+                    "seats": room.digests,
+                },
+                indent=2,
+            )
+            + "\n",
+        )
         self.rooms[gid] = room
         return gid, tokens
 
@@ -314,7 +340,9 @@ class GameServer:
         """Valid messages from the connection; errors are answered here and never raised."""
         async for raw in conn.ws:
             if not self._rate_ok(conn):
-                if not self._reply_error(conn, "rate", f"more than {self.limits.rate:g} messages a second; slow down"):
+                if not self._reply_error(
+                    conn, "rate", f"more than {self.limits.rate:g} messages a second; slow down"
+                ):
                     return
                 continue
             try:
@@ -333,8 +361,10 @@ class GameServer:
             if t == "ping":
                 conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), self.limits)
             elif t == "list":
-                conn.send(encode({"type": "games", "games": self.lobby_list(), "scenarios": shipped_scenarios()}),
-                          self.limits)
+                conn.send(
+                    encode({"type": "games", "games": self.lobby_list(), "scenarios": shipped_scenarios()}),
+                    self.limits,
+                )
             elif t == "create":
                 try:
                     if msg["scenario"] not in CAMPAIGN_PRESETS:
@@ -345,26 +375,42 @@ class GameServer:
                     self._reply_error(conn, "bad_message" if "limit" not in str(exc) else "limit", str(exc))
                     continue
                 self.note(f"lobby: created game {gid}")
-                conn.send(encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), self.limits)
+                conn.send(
+                    encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), self.limits
+                )
             else:
-                self._reply_error(conn, "protocol", f"{t!r} is not a lobby message here (path /); "
-                                                    "join a game at /GAME with hello")
+                self._reply_error(
+                    conn,
+                    "protocol",
+                    f"{t!r} is not a lobby message here (path /); join a game at /GAME with hello",
+                )
 
     def lobby_list(self) -> list[dict[str, Any]]:
         """Every game: id, mode, scenario, free seats, turn, phase, result."""
         out = []
         for gid, r in sorted(self.rooms.items()):
             info = r.mode.scenario_info(r.game)
-            out.append({"game": gid, "mode": r.mode.name, "scenario": info["id"], "name": info["name"],
-                        "free_seats": [s for s in r.mode.seats if s not in r.holders], "seats": r.seats_info(),
-                        "spectators": sum(1 for c in r.conns if c.watching), **r.mode.describe(r.game)})
+            out.append(
+                {
+                    "game": gid,
+                    "mode": r.mode.name,
+                    "scenario": info["id"],
+                    "name": info["name"],
+                    "free_seats": [s for s in r.mode.seats if s not in r.holders],
+                    "seats": r.seats_info(),
+                    "spectators": sum(1 for c in r.conns if c.watching),
+                    **r.mode.describe(r.game),
+                }
+            )
         return out
 
     async def _game(self, conn: Conn, gid: str) -> None:
         lim = self.limits
         room = self.rooms.get(gid) if GAME_ID_RE.match(gid) else None
         if room is None:
-            conn.send(error("no_game", f"no game {gid[:80]!r} on this server; the lobby at / lists them"), lim)
+            conn.send(
+                error("no_game", f"no game {gid[:80]!r} on this server; the lobby at / lists them"), lim
+            )
             return
         if len(room.conns) >= lim.max_per_game:
             conn.send(error("limit", f"game {gid} already has {lim.max_per_game} connections"), lim)
@@ -381,7 +427,9 @@ class GameServer:
             conn.send(error(exc.code, exc.message), lim)
             return
         if hello["type"] != "hello":
-            conn.send(error("protocol", f"the first message on a game must be a hello, not {hello['type']!r}"), lim)
+            conn.send(
+                error("protocol", f"the first message on a game must be a hello, not {hello['type']!r}"), lim
+            )
             return
         if hello.get("watch"):
             conn.watching = True
@@ -420,14 +468,30 @@ class GameServer:
         assert room is not None
         v = room.mode.view(room.game, conn.seat)
         conn.view_data = v.data
-        conn.send(encode({"type": kind, "game": room.id, "mode": room.mode.name, "seat": conn.seat,
-                          "scenario": room.mode.scenario_info(room.game), "view": v.data, "log": v.log,
-                          "view_hash": v.hash, "state_hash": room.mode.state_hash(room.game),
-                          "seq": room.mode.seq(room.game), "seats": room.seats_info(),
-                          "waiting_for": room.waiting_for()}), self.limits)
+        conn.send(
+            encode(
+                {
+                    "type": kind,
+                    "game": room.id,
+                    "mode": room.mode.name,
+                    "seat": conn.seat,
+                    "scenario": room.mode.scenario_info(room.game),
+                    "view": v.data,
+                    "log": v.log,
+                    "view_hash": v.hash,
+                    "state_hash": room.mode.state_hash(room.game),
+                    "seq": room.mode.seq(room.game),
+                    "seats": room.seats_info(),
+                    "waiting_for": room.waiting_for(),
+                }
+            ),
+            self.limits,
+        )
 
     def _broadcast_seats(self, room: Room) -> None:
-        text = encode({"type": "seats", "game": room.id, "seats": room.seats_info(), "waiting_for": room.waiting_for()})
+        text = encode(
+            {"type": "seats", "game": room.id, "seats": room.seats_info(), "waiting_for": room.waiting_for()}
+        )
         for c in list(room.conns):
             c.send(text, self.limits)
 
@@ -449,8 +513,13 @@ class GameServer:
             self._reply_error(conn, "over", "the game is over", seq=msg["seq"])
             return
         if msg["seq"] != seq:
-            self._reply_error(conn, "stale", f"command for seq {msg['seq']}, but the game is at seq {seq} "
-                                             "(replayed or out of date: a snapshot follows)", seq=msg["seq"])
+            self._reply_error(
+                conn,
+                "stale",
+                f"command for seq {msg['seq']}, but the game is at seq {seq} "
+                "(replayed or out of date: a snapshot follows)",
+                seq=msg["seq"],
+            )
             self._send_snapshot(conn, "snapshot")
             return
         try:
@@ -476,7 +545,9 @@ class GameServer:
         except HexwarError as exc:
             self.note(f"game {room.id}: save failed: {exc}; going back to the last save")
             room.game = self._reload(room)
-            self._reply_error(conn, "server", "the server could not save the game; the command is undone", seq=seq)
+            self._reply_error(
+                conn, "server", "the server could not save the game; the command is undone", seq=seq
+            )
             return
         self._broadcast_update(room, start)
 
@@ -499,9 +570,22 @@ class GameServer:
             data, vh, events = by_seat[key]
             delta = json_delta(c.view_data if c.view_data is not None else {}, data)
             c.view_data = data
-            c.send(encode({"type": "update", "game": room.id, "seq": seq, "events": events, "delta": delta,
-                           "view_hash": vh, "state_hash": state_hash, "to_act": mode.to_act(game),
-                           "waiting_for": waiting}), self.limits)
+            c.send(
+                encode(
+                    {
+                        "type": "update",
+                        "game": room.id,
+                        "seq": seq,
+                        "events": events,
+                        "delta": delta,
+                        "view_hash": vh,
+                        "state_hash": state_hash,
+                        "to_act": mode.to_act(game),
+                        "waiting_for": waiting,
+                    }
+                ),
+                self.limits,
+            )
 
 
 def _is_closed(exc: BaseException) -> bool:
@@ -521,8 +605,15 @@ def shipped_scenarios() -> list[str]:
     return names + sorted(CAMPAIGN_PRESETS)  # the wars the lobby can start (mode "campaign")
 
 
-async def serve_forever(server: GameServer, host: str, port: int, certfile: str | None = None,
-                        keyfile: str | None = None, ready: Any = None, stop: asyncio.Event | None = None) -> None:
+async def serve_forever(
+    server: GameServer,
+    host: str,
+    port: int,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    ready: Any = None,
+    stop: asyncio.Event | None = None,
+) -> None:
     """Listen on ``host:port`` (TLS with ``certfile``/``keyfile``) until ``stop`` is set.
 
     Args:
@@ -539,8 +630,17 @@ async def serve_forever(server: GameServer, host: str, port: int, certfile: str 
     if certfile:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(certfile, keyfile)
-    async with serve(server.handler, host, port, ssl=ctx, max_size=4 * 1024 * 1024, max_queue=64,
-                     ping_interval=20, ping_timeout=30, compression=None) as ws_server:
+    async with serve(
+        server.handler,
+        host,
+        port,
+        ssl=ctx,
+        max_size=4 * 1024 * 1024,
+        max_queue=64,
+        ping_interval=20,
+        ping_timeout=30,
+        compression=None,
+    ) as ws_server:
         bound = next(iter(ws_server.sockets)).getsockname()[1]
         if ready is not None:
             ready(bound)

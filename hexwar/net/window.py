@@ -18,7 +18,15 @@ from typing import Any
 
 from ..errors import HexwarError
 
-__all__ = ["RemoteSide", "NetLink", "run_window", "attach", "attach_table", "LoggedLine", "campaign_controller"]
+__all__ = [
+    "RemoteSide",
+    "NetLink",
+    "run_window",
+    "attach",
+    "attach_table",
+    "LoggedLine",
+    "campaign_controller",
+]
 
 
 class RemoteSide:
@@ -55,7 +63,7 @@ class NetLink:
         self.thread = threading.Thread(target=self._run, name="hexwar-net", daemon=True)
 
     def _changed(self, client: Any) -> None:
-        new = client.log[self._sent:] if self._sent <= len(client.log) else list(client.log)
+        new = client.log[self._sent :] if self._sent <= len(client.log) else list(client.log)
         self._sent = len(client.log)
         self.views.put((client.view, list(new)))
 
@@ -113,7 +121,9 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
             except queue.Empty:
                 break
             st = state_from_view(data, scenario)
-            st.cache["epoch"] = 1_000_000 + int(data.get("commands", 0))  # a new view: the screen's caches move on
+            st.cache["epoch"] = 1_000_000 + int(
+                data.get("commands", 0)
+            )  # a new view: the screen's caches move on
             ctl.state = st
             ctl.views = EpochCache(st)  # the screen's caches follow the new view
             ctl._record([event_from_json(e) for e in events])
@@ -141,8 +151,15 @@ def attach(window: Any, link: NetLink, seat: str, schedule: bool = False) -> Non
         pyglet.clock.schedule_interval(tick, 1 / 30)
 
 
-def run_window(url: str, seat: str | None, token: str | None, ssl_context: Any = None, give_up: float = 600.0,
-               scenario_file: str | None = None, timeout: float = 30.0) -> int:
+def run_window(
+    url: str,
+    seat: str | None,
+    token: str | None,
+    ssl_context: Any = None,
+    give_up: float = 600.0,
+    scenario_file: str | None = None,
+    timeout: float = 30.0,
+) -> int:
     """Open the play window for ``seat`` of the network game at ``url`` (``hexwar join``).
 
     Raises:
@@ -157,8 +174,16 @@ def run_window(url: str, seat: str | None, token: str | None, ssl_context: Any =
     from .client import SeatClient
 
     assert seat is not None
-    client = SeatClient(url, seat, token, policy=None, out=lambda s: None, give_up=give_up, ssl_context=ssl_context,
-                        scenario_file=scenario_file)
+    client = SeatClient(
+        url,
+        seat,
+        token,
+        policy=None,
+        out=lambda s: None,
+        give_up=give_up,
+        ssl_context=ssl_context,
+        scenario_file=scenario_file,
+    )
     link = NetLink(client)
     link.start()
     deadline = time.monotonic() + timeout
@@ -192,8 +217,10 @@ def run_window(url: str, seat: str | None, token: str | None, ssl_context: Any =
         pyglet.app.run()
         return 0
     if client.mode != "hex":
-        raise HexwarError(f"{url} is a {client.mode} game, which this client cannot show in a window; "
-                          "join it with --headless (the terminal) or --ai (the computer)")
+        raise HexwarError(
+            f"{url} is a {client.mode} game, which this client cannot show in a window; "
+            "join it with --headless (the terminal) or --ai (the computer)"
+        )
 
     from ..game.view import state_from_view
     from ..ui.play_window import PlayWindow

@@ -105,8 +105,12 @@ def configure(headless: bool | None = None) -> bool:
         current = bool(pyglet.options["headless"])
         if current != want:
             if want:
-                raise NoDisplayError("pyglet already opened a display in this process; headless rendering is no longer possible")
-            raise NoDisplayError(NO_DISPLAY_MESSAGE + " (pyglet was already started headless in this process)")
+                raise NoDisplayError(
+                    "pyglet already opened a display in this process; headless rendering is no longer possible"
+                )
+            raise NoDisplayError(
+                NO_DISPLAY_MESSAGE + " (pyglet was already started headless in this process)"
+            )
         return current
     pyglet.options["headless"] = want
     if want:

@@ -102,14 +102,18 @@ class Camera:
     def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
         """Screen point of world point ``(x, y)``."""
         z = self.zoom
-        return ((x - self.center[0]) * z + self.viewport[0] * 0.5,
-                (y - self.center[1]) * z + self.viewport[1] * 0.5)
+        return (
+            (x - self.center[0]) * z + self.viewport[0] * 0.5,
+            (y - self.center[1]) * z + self.viewport[1] * 0.5,
+        )
 
     def screen_to_world(self, x: float, y: float) -> tuple[float, float]:
         """World point under screen point ``(x, y)`` (the inverse of :meth:`world_to_screen`)."""
         z = self.zoom
-        return ((x - self.viewport[0] * 0.5) / z + self.center[0],
-                (y - self.viewport[1] * 0.5) / z + self.center[1])
+        return (
+            (x - self.viewport[0] * 0.5) / z + self.center[0],
+            (y - self.viewport[1] * 0.5) / z + self.center[1],
+        )
 
     def screen_to_pixel(self, x: float, y: float) -> tuple[float, float]:
         """Framebuffer pixel (origin bottom-left) of screen point ``(x, y)``."""
@@ -122,7 +126,10 @@ class Camera:
     @property
     def framebuffer_size(self) -> tuple[int, int]:
         """Framebuffer size in pixels: ``round(viewport * pixel_ratio)``."""
-        return (max(1, round(self.viewport[0] * self.pixel_ratio)), max(1, round(self.viewport[1] * self.pixel_ratio)))
+        return (
+            max(1, round(self.viewport[0] * self.pixel_ratio)),
+            max(1, round(self.viewport[1] * self.pixel_ratio)),
+        )
 
     def hex_center_screen(self, h: Hex) -> tuple[float, float]:
         """Screen point of the centre of hex ``h``."""
@@ -135,8 +142,10 @@ class Camera:
         operations and one cube rounding (well under the 50 microsecond target).
         """
         z = self.zoom
-        return self.layout.pixel_to_hex((x - self.viewport[0] * 0.5) / z + self.center[0],
-                                        (y - self.viewport[1] * 0.5) / z + self.center[1])
+        return self.layout.pixel_to_hex(
+            (x - self.viewport[0] * 0.5) / z + self.center[0],
+            (y - self.viewport[1] * 0.5) / z + self.center[1],
+        )
 
     def visible_world_rect(self) -> tuple[float, float, float, float]:
         """World rectangle ``(x0, y0, x1, y1)`` currently on screen."""
@@ -153,10 +162,7 @@ class Camera:
         z = self.zoom
         tx = self.viewport[0] * 0.5 - self.center[0] * z
         ty = self.viewport[1] * 0.5 - self.center[1] * z
-        return (z, 0.0, 0.0, 0.0,
-                0.0, z, 0.0, 0.0,
-                0.0, 0.0, 1.0, 0.0,
-                tx, ty, 0.0, 1.0)
+        return (z, 0.0, 0.0, 0.0, 0.0, z, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, tx, ty, 0.0, 1.0)
 
     # -- changes -------------------------------------------------------------------------
     def resize(self, width: float, height: float, pixel_ratio: float | None = None) -> None:
@@ -190,8 +196,10 @@ class Camera:
             raise ValueError(f"zoom factor must be > 0, got {factor!r}")
         wx, wy = self.screen_to_world(x, y)
         self.zoom = self._clamp_zoom(self.zoom * factor)
-        self.center = (wx - (x - self.viewport[0] * 0.5) / self.zoom,
-                       wy - (y - self.viewport[1] * 0.5) / self.zoom)
+        self.center = (
+            wx - (x - self.viewport[0] * 0.5) / self.zoom,
+            wy - (y - self.viewport[1] * 0.5) / self.zoom,
+        )
 
     def look_at(self, x: float, y: float) -> None:
         """Put world point ``(x, y)`` at the middle of the viewport."""
@@ -201,8 +209,12 @@ class Camera:
         """Put hex ``h`` at the middle of the viewport."""
         self.look_at(*self.layout.hex_to_pixel(h))
 
-    def fit(self, rect: tuple[float, float, float, float], margin: float = 0.02,
-            area: tuple[float, float, float, float] | None = None) -> None:
+    def fit(
+        self,
+        rect: tuple[float, float, float, float],
+        margin: float = 0.02,
+        area: tuple[float, float, float, float] | None = None,
+    ) -> None:
         """Zoom and centre so world rectangle ``rect`` fills the viewport, or a part of it.
 
         Args:

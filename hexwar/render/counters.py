@@ -87,16 +87,24 @@ class CounterView:
         if self.side not in SIDES:
             raise HexwarError(f"counter {self.label!r}: side must be one of {SIDES}, got {self.side!r}")
         if self.unit_type not in UNIT_TYPES:
-            raise HexwarError(f"counter {self.label!r}: unit type must be one of {UNIT_TYPES}, got {self.unit_type!r}")
+            raise HexwarError(
+                f"counter {self.label!r}: unit type must be one of {UNIT_TYPES}, got {self.unit_type!r}"
+            )
         if self.endurance_max <= 0 or not 0 <= self.endurance <= max(self.endurance_max, self.endurance):
-            raise HexwarError(f"counter {self.label!r}: endurance {self.endurance}/{self.endurance_max}: "
-                              "expected 0 <= endurance and endurance_max > 0")
+            raise HexwarError(
+                f"counter {self.label!r}: endurance {self.endurance}/{self.endurance_max}: "
+                "expected 0 <= endurance and endurance_max > 0"
+            )
         if self.endurance < 0:
             raise HexwarError(f"counter {self.label!r}: endurance must be >= 0, got {self.endurance}")
         q = self.quality
-        if q is not None and not (q in _QUALITY or (isinstance(q, int) and not isinstance(q, bool) and q in (-1, 0, 1))):
-            raise HexwarError(f"counter {self.label!r}: quality must be -1, 0, 1, 'green', 'regular', 'veteran' "
-                              f"or None, got {q!r}")
+        if q is not None and not (
+            q in _QUALITY or (isinstance(q, int) and not isinstance(q, bool) and q in (-1, 0, 1))
+        ):
+            raise HexwarError(
+                f"counter {self.label!r}: quality must be -1, 0, 1, 'green', 'regular', 'veteran' "
+                f"or None, got {q!r}"
+            )
 
     @property
     def quality_pips(self) -> int:
@@ -119,10 +127,16 @@ def stack_offsets(n: int, size: float) -> list[tuple[float, float]]:
     return [((i - mid) * dx * size, (i - mid) * dy * size) for i in range(n)]
 
 
-def _rounded_rect(b: MeshBuilder, hw: float, hh: float, rad: float, colour: RGBA, cx: float = 0.0,
-                  cy: float = 0.0) -> None:
+def _rounded_rect(
+    b: MeshBuilder, hw: float, hh: float, rad: float, colour: RGBA, cx: float = 0.0, cy: float = 0.0
+) -> None:
     pts = []
-    for (sx, sy), a0 in (((1, 1), 0.0), ((-1, 1), math.pi / 2), ((-1, -1), math.pi), ((1, -1), 1.5 * math.pi)):
+    for (sx, sy), a0 in (
+        ((1, 1), 0.0),
+        ((-1, 1), math.pi / 2),
+        ((-1, -1), math.pi),
+        ((1, -1), 1.5 * math.pi),
+    ):
         ox, oy = cx + sx * (hw - rad), cy + sy * (hh - rad)
         for i in range(5):
             a = a0 + i * (math.pi / 2) / 4
@@ -131,7 +145,7 @@ def _rounded_rect(b: MeshBuilder, hw: float, hh: float, rad: float, colour: RGBA
 
 
 # counter-local layout (unit counter: [-0.5, 0.5]^2)
-_BAND = (0.33, 0.455)         # y range of the top band
+_BAND = (0.33, 0.455)  # y range of the top band
 _SYM = (0.0, 0.09, 0.33, 0.2)  # symbol box centre x, y, half width, half height
 _LABEL_Y = -0.215
 _BAR = (-0.40, -0.445, 0.40, -0.365)  # x0, y0, x1, y1
@@ -171,8 +185,14 @@ def _symbol(b: MeshBuilder, unit_type: str, ink: RGBA, paper: RGBA) -> None:
 
 
 @lru_cache(maxsize=256)
-def _counter_template(side: SideLook, unit_type: str, pips: int, damaged: bool, selected: bool,
-                      counter_colours: tuple[tuple[str, RGBA], ...]) -> Mesh:
+def _counter_template(
+    side: SideLook,
+    unit_type: str,
+    pips: int,
+    damaged: bool,
+    selected: bool,
+    counter_colours: tuple[tuple[str, RGBA], ...],
+) -> Mesh:
     cc = dict(counter_colours)
     b = MeshBuilder()
     if selected:
@@ -199,8 +219,9 @@ def _counter_template(side: SideLook, unit_type: str, pips: int, damaged: bool, 
 
 
 @lru_cache(maxsize=64)
-def _simple_template(side: SideLook, damaged: bool, selected: bool,
-                     counter_colours: tuple[tuple[str, RGBA], ...]) -> Mesh:
+def _simple_template(
+    side: SideLook, damaged: bool, selected: bool, counter_colours: tuple[tuple[str, RGBA], ...]
+) -> Mesh:
     """A few-triangle counter for far-out views (symbols and names would be sub-pixel)."""
     cc = dict(counter_colours)
     b = MeshBuilder()
@@ -224,9 +245,15 @@ def _bar_colour(frac: float, cc: dict[str, RGBA]) -> RGBA:
     return cc["endurance_low"]
 
 
-def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout, atlas: Any,
-                   max_levels: int = 12, simple: bool = False,
-                   owner_of: Callable[[Hex], int | None] | None = None) -> list[tuple[Mesh, TexMesh]]:
+def build_counters(
+    counters: Iterable[CounterView],
+    looks: Looks,
+    layout: Layout,
+    atlas: Any,
+    max_levels: int = 12,
+    simple: bool = False,
+    owner_of: Callable[[Hex], int | None] | None = None,
+) -> list[tuple[Mesh, TexMesh]]:
     """Meshes of all unit counters, one ``(body, text)`` pair per stack position.
 
     Args:
@@ -271,7 +298,9 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
             if simple:
                 tpl = _simple_template(side, bool(c.damaged), bool(c.selected), cc_items)
             else:
-                tpl = _counter_template(side, c.unit_type, c.quality_pips, bool(c.damaged), bool(c.selected), cc_items)
+                tpl = _counter_template(
+                    side, c.unit_type, c.quality_pips, bool(c.damaged), bool(c.selected), cc_items
+                )
             cx, cy = hx + ox, hy + oy
             pos = tpl.positions.astype(np.float64) * side_px + (cx, cy)
             parts = [Mesh(pos.astype(np.float32), tpl.colors, tpl.indices)]
@@ -280,23 +309,40 @@ def build_counters(counters: Iterable[CounterView], looks: Looks, layout: Layout
                 x0, y0, x1, y1 = _BAR
                 bx0, by0 = cx + x0 * side_px, cy + y0 * side_px
                 bx1, by1 = cx + (x0 + (x1 - x0) * frac) * side_px, cy + y1 * side_px
-                parts.append(Mesh(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], dtype=np.float32),
-                                  np.tile(np.asarray(_bar_colour(frac, cc), dtype=np.uint8), (4, 1)), _QUAD_IDX))
+                parts.append(
+                    Mesh(
+                        np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], dtype=np.float32),
+                        np.tile(np.asarray(_bar_colour(frac, cc), dtype=np.uint8), (4, 1)),
+                        _QUAD_IDX,
+                    )
+                )
             if own is not None:
                 for p_ in parts:
                     p_.owner = np.full(p_.vertex_count, own, dtype=np.int64)
             bodies[lvl].extend(parts)
             if c.label and not simple:
-                texts[lvl].append((c.label, cx, cy + _LABEL_Y * side_px, side.text, -1 if own is None else own))
+                texts[lvl].append(
+                    (c.label, cx, cy + _LABEL_Y * side_px, side.text, -1 if own is None else own)
+                )
     out = []
     for k in range(max_levels):
         if bodies[k] or texts[k]:
             body = Mesh.concat(bodies[k])
             tl = texts[k]
-            text = atlas.texts([t[0] for t in tl], np.array([t[1] for t in tl]), np.array([t[2] for t in tl]),
-                               0.2 * side_px, np.array([t[3] for t in tl], dtype=np.uint8).reshape(-1, 4),
-                               style="condensed", owners=np.array([t[4] for t in tl], dtype=np.int64),
-                               max_width=0.88 * side_px) if tl else TexMesh.empty()
+            text = (
+                atlas.texts(
+                    [t[0] for t in tl],
+                    np.array([t[1] for t in tl]),
+                    np.array([t[2] for t in tl]),
+                    0.2 * side_px,
+                    np.array([t[3] for t in tl], dtype=np.uint8).reshape(-1, 4),
+                    style="condensed",
+                    owners=np.array([t[4] for t in tl], dtype=np.int64),
+                    max_width=0.88 * side_px,
+                )
+                if tl
+                else TexMesh.empty()
+            )
             if not cullable:
                 body.owner = None
                 text.owner = None

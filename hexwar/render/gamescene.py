@@ -66,9 +66,20 @@ def counters_from_state(state: Any, selected: str | None = None) -> list[Counter
         card = ruleset.unit_card(u.card)
         quality = _quality(ruleset.unit_card(card_of(u.crew))) if u.crew else _quality(card)
         full = max(1, int(card.endurance_full))
-        out.append(CounterView(u.hex, u.side, card.unit_type, short_name(card.name), max(0, int(u.endurance)), full,
-                               damaged=u.damage_card is not None, quality=quality, selected=uid == selected,
-                               key=uid))
+        out.append(
+            CounterView(
+                u.hex,
+                u.side,
+                card.unit_type,
+                short_name(card.name),
+                max(0, int(u.endurance)),
+                full,
+                damaged=u.damage_card is not None,
+                quality=quality,
+                selected=uid == selected,
+                key=uid,
+            )
+        )
     return out
 
 
@@ -101,7 +112,12 @@ def scenario_overlays(sc: Any, targets: Any = ()) -> list[tuple[str, Any]]:
     for name, hexes in sc.areas.items():
         if set(hexes) <= obj_hexes and len(hexes) == 1:
             continue  # an objective's own area is drawn as the objective
-        out.append((f"area:{name}", ZoneOverlay(tuple(hexes), area_colour(name), alpha=0.12, border=0.10, on_top=True)))
+        out.append(
+            (
+                f"area:{name}",
+                ZoneOverlay(tuple(hexes), area_colour(name), alpha=0.12, border=0.10, on_top=True),
+            )
+        )
     if sc.objectives:
         out.append(("objectives", ObjectiveOverlay(tuple((o.hex, o.points) for o in sc.objectives))))
     if targets:

@@ -54,9 +54,13 @@ class Ghost:
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
-            raise HexwarError(f"last-known marker at {self.hex}: side must be one of {SIDES}, got {self.side!r}")
+            raise HexwarError(
+                f"last-known marker at {self.hex}: side must be one of {SIDES}, got {self.side!r}"
+            )
         if not isinstance(self.turn, int) or self.turn < 1:
-            raise HexwarError(f"last-known marker at {self.hex}: turn must be an integer >= 1, got {self.turn!r}")
+            raise HexwarError(
+                f"last-known marker at {self.hex}: turn must be an integer >= 1, got {self.turn!r}"
+            )
 
     @property
     def turn_text(self) -> str:
@@ -97,17 +101,36 @@ class LastKnownOverlay(Overlay):
             b.rect(cx - half, cy - half, cx + half, cy + half, with_alpha(look.fill, GHOST_FILL_ALPHA))
             edge = with_alpha(look.edge, GHOST_EDGE_ALPHA)
             w, dash = 0.05 * s, 0.16 * s
-            corners = [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)]
+            corners = [
+                (cx - half, cy - half),
+                (cx + half, cy - half),
+                (cx + half, cy + half),
+                (cx - half, cy + half),
+            ]
             for i in range(4):
                 (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
                 b.dashed(x0, y0, x1, y1, w, edge, dash, dash * 0.7)
             if g.label:
-                texts.append(ctx.atlas.text(g.label, cx, cy + 0.18 * s, 0.22 * s, with_alpha(look.text, 0.8),
-                                            style="condensed"))
-            _plate_text(ctx, plates, texts, g.turn_text, cx, cy - 0.3 * s, 0.26 * s, (250, 248, 240, 255),
-                        with_alpha(look.edge, 0.9))
-        return {int(Layer.UNDERLAY): Mesh.concat([b.build(), plates.build()]),
-                int(Layer.UNDERLAY_TEXT): TexMesh.concat(texts)}
+                texts.append(
+                    ctx.atlas.text(
+                        g.label, cx, cy + 0.18 * s, 0.22 * s, with_alpha(look.text, 0.8), style="condensed"
+                    )
+                )
+            _plate_text(
+                ctx,
+                plates,
+                texts,
+                g.turn_text,
+                cx,
+                cy - 0.3 * s,
+                0.26 * s,
+                (250, 248, 240, 255),
+                with_alpha(look.edge, 0.9),
+            )
+        return {
+            int(Layer.UNDERLAY): Mesh.concat([b.build(), plates.build()]),
+            int(Layer.UNDERLAY_TEXT): TexMesh.concat(texts),
+        }
 
 
 def ghosts_from_view(markers: Iterable[dict[str, Any]], bmap: Any) -> tuple[Ghost, ...]:

@@ -159,7 +159,9 @@ class ViewGroup(_IdentityGroup):
             self.target.view = new
         gl.glEnable(gl.GL_BLEND)
         # colour: ordinary alpha blending; alpha: accumulate coverage so images stay opaque
-        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glBlendFuncSeparate(
+            gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA
+        )
 
     def unset_state(self) -> None:
         """Restore the previous view matrix and plain alpha blending."""
@@ -175,7 +177,9 @@ class LayerGroup(_IdentityGroup):
     do noticeably faster.
     """
 
-    def __init__(self, layer: int, parent: Group, program: ShaderProgram | None = None, opaque: bool = False) -> None:
+    def __init__(
+        self, layer: int, parent: Group, program: ShaderProgram | None = None, opaque: bool = False
+    ) -> None:
         super().__init__(order=int(layer), parent=parent)
         self.program = program or colour_program()
         self.opaque = opaque
@@ -221,8 +225,9 @@ def _write_attr(vl: Any, name: str, data: np.ndarray, ctype_dtype: Any) -> None:
     ctypes.memmove(ctypes.addressof(region), arr.ctypes.data, nbytes)
 
 
-def _create_indexed(program: ShaderProgram, batch: Batch, group: Group, n: int, indices: np.ndarray,
-                    **formats: str) -> Any:
+def _create_indexed(
+    program: ShaderProgram, batch: Batch, group: Group, n: int, indices: np.ndarray, **formats: str
+) -> Any:
     # A one-vertex probe finds (or makes) the batch's domain for this group and format; the
     # real list is then allocated there at full size and filled with memmove (fast for 100k+).
     probe = program.vertex_list_indexed(1, gl.GL_TRIANGLES, [0, 0, 0], batch, group, **formats)
@@ -258,7 +263,9 @@ def upload_texmesh(mesh: TexMesh, batch: Batch, group: TextGroup) -> Any:
     n = mesh.vertex_count
     if n == 0 or mesh.indices.size == 0:
         return None
-    vl = _create_indexed(group.program, batch, group, n, mesh.indices, position="f", tex_coords="f", colors="Bn")
+    vl = _create_indexed(
+        group.program, batch, group, n, mesh.indices, position="f", tex_coords="f", colors="Bn"
+    )
     _write_attr(vl, "position", mesh.positions, np.float32)
     _write_attr(vl, "tex_coords", mesh.uvs, np.float32)
     _write_attr(vl, "colors", mesh.colors, np.uint8)

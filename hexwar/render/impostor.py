@@ -35,7 +35,15 @@ from pyglet import gl  # noqa: E402
 from .camera import Camera, map_bounds  # noqa: E402
 from .mesh import TexMesh  # noqa: E402
 
-__all__ = ["BUILD_BUDGET", "CACHE_MARGIN", "IMPOSTOR_HEX_PX", "MAX_IMPOSTOR_SIDE", "MapImpostor", "ViewCache", "impostor_hex_px"]
+__all__ = [
+    "BUILD_BUDGET",
+    "CACHE_MARGIN",
+    "IMPOSTOR_HEX_PX",
+    "MAX_IMPOSTOR_SIDE",
+    "MapImpostor",
+    "ViewCache",
+    "impostor_hex_px",
+]
 
 #: Hex size (centre to corner) in texels in the far-out image.
 IMPOSTOR_HEX_PX = 16.0
@@ -65,8 +73,9 @@ def _quad(x0: float, y0: float, x1: float, y1: float) -> TexMesh:
     return TexMesh(pos, uv, col, np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32))
 
 
-def render_layers_to_texture(view: Any, camera: Camera, W: int, H: int, samples: int, draw: Any,
-                             min_filter: int, texture: Any = None) -> tuple[Any, int]:
+def render_layers_to_texture(
+    view: Any, camera: Camera, W: int, H: int, samples: int, draw: Any, min_filter: int, texture: Any = None
+) -> tuple[Any, int]:
     """Render with ``draw()`` into a ``W`` x ``H`` texture through ``camera`` (points = texels
     / ``camera.pixel_ratio``); returns ``(texture, framebuffer id holding it)``.
 
@@ -80,9 +89,14 @@ def render_layers_to_texture(view: Any, camera: Camera, W: int, H: int, samples:
     gl.glGetIntegerv(gl.GL_VIEWPORT, vp)
     saved_proj, saved_view, saved_cam = win.projection, win.view, view.camera
     if texture is None or texture.width != W or texture.height != H:
-        texture = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=min_filter,
-                                              mag_filter=gl.GL_LINEAR if min_filter != gl.GL_NEAREST else gl.GL_NEAREST,
-                                              blank_data=False)
+        texture = pyglet.image.Texture.create(
+            W,
+            H,
+            internalformat=gl.GL_RGBA8,
+            min_filter=min_filter,
+            mag_filter=gl.GL_LINEAR if min_filter != gl.GL_NEAREST else gl.GL_NEAREST,
+            blank_data=False,
+        )
     fbs = (gl.GLuint * 2)()
     rb = (gl.GLuint * 1)()
     gl.glGenFramebuffers(2, fbs)
@@ -137,8 +151,16 @@ def _texture_framebuffer(texture: Any) -> int:
     return int(fbs[0])
 
 
-def copy_and_draw(view: Any, camera: Camera, src_fb: int, dst_fb: int, W: int, H: int, draw: Any,
-                  rects: list[tuple[int, int, int, int]] | None = None) -> None:
+def copy_and_draw(
+    view: Any,
+    camera: Camera,
+    src_fb: int,
+    dst_fb: int,
+    W: int,
+    H: int,
+    draw: Any,
+    rects: list[tuple[int, int, int, int]] | None = None,
+) -> None:
     """Copy framebuffer ``src_fb`` into ``dst_fb`` (both ``W`` x ``H``), then ``draw()`` over
     it through ``camera``, single-sampled. Restores the caller's GL state and camera.
 
@@ -161,7 +183,9 @@ def copy_and_draw(view: Any, camera: Camera, src_fb: int, dst_fb: int, W: int, H
             # copy wipes the first drawing, so nothing is blended twice
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src_fb)
             gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst_fb)
-            gl.glBlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+            gl.glBlitFramebuffer(
+                x, y, x + w, y + h, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST
+            )
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst_fb)
             if rects is None:
                 draw()
@@ -214,11 +238,17 @@ class MapImpostor:
         H = max(1, int(np.ceil((y1 - y0) * scale)))
         x1, y1 = x0 + W / scale, y0 + H / scale
         self.bounds = (x0, y0, x1, y1)
-        cam = Camera(viewport=(float(W), float(H)), zoom=scale, center=((x0 + x1) / 2, (y0 + y1) / 2),
-                     min_zoom=1e-6, max_zoom=1e6)
+        cam = Camera(
+            viewport=(float(W), float(H)),
+            zoom=scale,
+            center=((x0 + x1) / 2, (y0 + y1) / 2),
+            min_zoom=1e-6,
+            max_zoom=1e6,
+        )
         delete_framebuffer(self._fb)
-        self.texture, self._fb = render_layers_to_texture(view, cam, W, H, samples, draw, gl.GL_LINEAR_MIPMAP_LINEAR,
-                                                          self.texture)
+        self.texture, self._fb = render_layers_to_texture(
+            view, cam, W, H, samples, draw, gl.GL_LINEAR_MIPMAP_LINEAR, self.texture
+        )
         self.key = key
 
     def quad(self) -> TexMesh:
@@ -241,8 +271,16 @@ BUILD_BUDGET = 1_000_000
 class _Job:
     """A static-level build in progress: the cache camera, its rectangle, the strips left."""
 
-    def __init__(self, key: Any, camera: Camera, rect: tuple[float, float, float, float], size: tuple[int, int],
-                 samples: int, texture: Any, grid_texture: Any = None) -> None:
+    def __init__(
+        self,
+        key: Any,
+        camera: Camera,
+        rect: tuple[float, float, float, float],
+        size: tuple[int, int],
+        samples: int,
+        texture: Any,
+        grid_texture: Any = None,
+    ) -> None:
         self.key = key
         self.camera = camera
         self.rect = rect
@@ -373,16 +411,29 @@ class ViewCache:
             tex = self._spare
         self._spare = None
         if tex is None or tex.width != W or tex.height != H:
-            tex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
-                                              mag_filter=gl.GL_NEAREST, blank_data=False)
+            tex = pyglet.image.Texture.create(
+                W,
+                H,
+                internalformat=gl.GL_RGBA8,
+                min_filter=gl.GL_NEAREST,
+                mag_filter=gl.GL_NEAREST,
+                blank_data=False,
+            )
         gtex = None
         if grid:
-            gtex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
-                                               mag_filter=gl.GL_NEAREST, blank_data=False)
+            gtex = pyglet.image.Texture.create(
+                W,
+                H,
+                internalformat=gl.GL_RGBA8,
+                min_filter=gl.GL_NEAREST,
+                mag_filter=gl.GL_NEAREST,
+                blank_data=False,
+            )
         self.job = _Job(key, ccam, rect, (W, H), samples, tex, gtex)
 
-    def step(self, view: Any, draw: Any, budget: int = BUILD_BUDGET, draw_grid: Any = None,
-             lay_grid: Any = None) -> int:
+    def step(
+        self, view: Any, draw: Any, budget: int = BUILD_BUDGET, draw_grid: Any = None, lay_grid: Any = None
+    ) -> int:
         """Render strips of the job with ``draw()`` (and ``draw_grid()`` into the grid texture)
         until ``budget`` pixel-samples are spent (at least one step), then lay the grid on a
         copy of the base with ``lay_grid(texture, rect)``; finish the base when all is done.
@@ -404,8 +455,14 @@ class ViewCache:
             job.next += 1
             spent += cost
         if job.strips_done and not job.done and (spent == 0 or spent + 4 * W * H <= budget):
-            tex = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
-                                              mag_filter=gl.GL_NEAREST, blank_data=False)
+            tex = pyglet.image.Texture.create(
+                W,
+                H,
+                internalformat=gl.GL_RGBA8,
+                min_filter=gl.GL_NEAREST,
+                mag_filter=gl.GL_NEAREST,
+                blank_data=False,
+            )
             fb = _texture_framebuffer(tex)
             copy_and_draw(view, job.camera, base_fb, fb, W, H, lambda: lay_grid(job.grid_texture, job.rect))
             job.gridded_texture, job.gridded_fb = tex, fb
@@ -415,8 +472,9 @@ class ViewCache:
             self._finish(job)
         return spent
 
-    def build(self, view: Any, draw: Any, key: Any, samples: int, draw_grid: Any = None,
-              lay_grid: Any = None) -> None:
+    def build(
+        self, view: Any, draw: Any, key: Any, samples: int, draw_grid: Any = None, lay_grid: Any = None
+    ) -> None:
         """Render the whole base with ``draw()`` now (screenshots, tests: ``exact``)."""
         if self.job is None or self.job.key != key or not self.job.covers(view.camera):
             self.start(view, key, samples, grid=draw_grid is not None)
@@ -440,7 +498,9 @@ class ViewCache:
         else:
             gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbs[0])
-        gl.glFramebufferRenderbuffer(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rb[0])
+        gl.glFramebufferRenderbuffer(
+            gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rb[0]
+        )
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, saved)
         self._ms = (int(fbs[0]), int(rb[0]), W, H, samples)
         return int(fbs[0])
@@ -451,8 +511,7 @@ class ViewCache:
             gl.glDeleteRenderbuffers(1, ctypes.byref(gl.GLuint(self._ms[1])))
             self._ms = None
 
-    def _render_strip(self, view: Any, job: _Job, y0: int, draw: Any, dst_fb: int,
-                      background: Any) -> None:
+    def _render_strip(self, view: Any, job: _Job, y0: int, draw: Any, dst_fb: int, background: Any) -> None:
         """Render rows ``y0 ..`` of the job with ``draw()`` into ``dst_fb`` over ``background``
         (an RGBA colour; ``None``: transparent, for the grid alone)."""
         W, H = job.size
@@ -493,8 +552,11 @@ class ViewCache:
             view.camera = saved_cam
 
     def _finish(self, job: _Job) -> None:
-        if self.base_texture is not None and self.base_texture.width == job.size[0] \
-                and self.base_texture.height == job.size[1]:
+        if (
+            self.base_texture is not None
+            and self.base_texture.width == job.size[0]
+            and self.base_texture.height == job.size[1]
+        ):
             self._spare = self.base_texture
         delete_framebuffer(self.base_fb)
         delete_framebuffer(self.gridded_fb)
@@ -516,8 +578,14 @@ class ViewCache:
         W, H = self._base_size
         if self.texture is None or self.texture.width != W or self.texture.height != H:
             delete_framebuffer(self.fb)
-            self.texture = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
-                                                       mag_filter=gl.GL_NEAREST, blank_data=False)
+            self.texture = pyglet.image.Texture.create(
+                W,
+                H,
+                internalformat=gl.GL_RGBA8,
+                min_filter=gl.GL_NEAREST,
+                mag_filter=gl.GL_NEAREST,
+                blank_data=False,
+            )
             self.fb = _texture_framebuffer(self.texture)
         assert self.fb
         src = self.gridded_fb if gridded and self.gridded_fb else self.base_fb
@@ -528,8 +596,9 @@ class ViewCache:
         self.comp_key = None
         self.stage_builds += 1
 
-    def build_composite(self, view: Any, draw: Any, key: Any,
-                        boxes: list[tuple[float, float, float, float]] | None = None) -> None:
+    def build_composite(
+        self, view: Any, draw: Any, key: Any, boxes: list[tuple[float, float, float, float]] | None = None
+    ) -> None:
         """Copy the static image into the composite texture and ``draw(box)`` the layers above
         it through the static level's camera (single-sampled: a copy and a few layers).
 
@@ -541,8 +610,14 @@ class ViewCache:
         W, H = self._size
         if self.comp_texture is None or self.comp_texture.width != W or self.comp_texture.height != H:
             delete_framebuffer(self.comp_fb)
-            self.comp_texture = pyglet.image.Texture.create(W, H, internalformat=gl.GL_RGBA8, min_filter=gl.GL_NEAREST,
-                                                            mag_filter=gl.GL_NEAREST, blank_data=False)
+            self.comp_texture = pyglet.image.Texture.create(
+                W,
+                H,
+                internalformat=gl.GL_RGBA8,
+                min_filter=gl.GL_NEAREST,
+                mag_filter=gl.GL_NEAREST,
+                blank_data=False,
+            )
             self.comp_fb = _texture_framebuffer(self.comp_texture)
             boxes = None
         assert self.comp_fb
@@ -555,12 +630,22 @@ class ViewCache:
                 if r is not None:
                     parts.append((r, b))
             todo = iter([b for _, b in parts])
-            copy_and_draw(view, self.camera, self.fb, self.comp_fb, W, H, lambda: draw(next(todo)),
-                          rects=[r for r, _ in parts])
+            copy_and_draw(
+                view,
+                self.camera,
+                self.fb,
+                self.comp_fb,
+                W,
+                H,
+                lambda: draw(next(todo)),
+                rects=[r for r, _ in parts],
+            )
         self.comp_key = key
         self.comp_builds += 1
 
-    def _pixel_rect(self, box: tuple[float, float, float, float], W: int, H: int) -> tuple[int, int, int, int] | None:
+    def _pixel_rect(
+        self, box: tuple[float, float, float, float], W: int, H: int
+    ) -> tuple[int, int, int, int] | None:
         """Composite pixels ``(x, y, w, h)`` holding world rectangle ``box`` (2 pixels wider for
         edge smoothing), clipped to the texture; ``None`` when off it."""
         assert self.camera is not None
@@ -597,8 +682,18 @@ class ViewCache:
             saved_read = _get_int(gl.GL_READ_FRAMEBUFFER_BINDING)
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fb)
             gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target)
-            gl.glBlitFramebuffer(dx0 - ox, dy0 - oy, dx1 - ox, dy1 - oy, dx0, dy0, dx1, dy1, gl.GL_COLOR_BUFFER_BIT,
-                                 gl.GL_NEAREST)
+            gl.glBlitFramebuffer(
+                dx0 - ox,
+                dy0 - oy,
+                dx1 - ox,
+                dy1 - oy,
+                dx0,
+                dy0,
+                dx1,
+                dy1,
+                gl.GL_COLOR_BUFFER_BIT,
+                gl.GL_NEAREST,
+            )
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, saved_read)
         else:
             draw_quad()

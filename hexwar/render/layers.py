@@ -26,27 +26,29 @@ class Layer(IntEnum):
     stacked on it, exactly as cardboard counters would be.
     """
 
-    GROUND = 0          # hex fills, ground levels shaded
-    DETAIL = 1          # trees, furrows, reeds, ripples
-    CONTOUR = 2         # contour lines between ground levels
-    ROAD_EDGE = 3       # road edges, under the road surface
+    GROUND = 0  # hex fills, ground levels shaded
+    DETAIL = 1  # trees, furrows, reeds, ripples
+    CONTOUR = 2  # contour lines between ground levels
+    ROAD_EDGE = 3  # road edges, under the road surface
     ROAD = 4
-    BUILDING = 5        # buildings by DR, rubble
+    BUILDING = 5  # buildings by DR, rubble
     GRID = 6
-    LABEL = 7           # hex labels
-    FEATURE = 8         # wreck, fire and artillery marker counters
+    LABEL = 7  # hex labels
+    FEATURE = 8  # wreck, fire and artillery marker counters
     FEATURE_TEXT = 9
-    UNDERLAY = 10       # heatmap, reachable hexes, hindrance/blocking fills (under counters)
+    UNDERLAY = 10  # heatmap, reachable hexes, hindrance/blocking fills (under counters)
     UNDERLAY_TEXT = 11  # heatmap values
-    COUNTER = 12        # unit counters: 12 + 2k body, 13 + 2k text for stack position k (k < 12)
-    OVERLAY = 40        # LOS lines, arrows, target rings, selection
-    OVERLAY_TEXT = 41   # movement numbers, LOS reasons
-    HUD = 50            # screen-space (view = identity): legends
+    COUNTER = 12  # unit counters: 12 + 2k body, 13 + 2k text for stack position k (k < 12)
+    OVERLAY = 40  # LOS lines, arrows, target rings, selection
+    OVERLAY_TEXT = 41  # movement numbers, LOS reasons
+    HUD = 50  # screen-space (view = identity): legends
     HUD_TEXT = 51
 
 
 #: Layers whose meshes are text (drawn with the glyph atlas).
-TEXT_LAYERS = frozenset({Layer.UNDERLAY_TEXT, Layer.LABEL, Layer.FEATURE_TEXT, Layer.OVERLAY_TEXT, Layer.HUD_TEXT})
+TEXT_LAYERS = frozenset(
+    {Layer.UNDERLAY_TEXT, Layer.LABEL, Layer.FEATURE_TEXT, Layer.OVERLAY_TEXT, Layer.HUD_TEXT}
+)
 
 
 def counter_layers(k: int) -> tuple[int, int]:

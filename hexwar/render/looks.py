@@ -214,7 +214,9 @@ class Looks:
         try:
             return self.sides[side]
         except KeyError:
-            raise KeyError(f"{self.source}: no [side.{side}] look; expected one of {sorted(self.sides)}") from None
+            raise KeyError(
+                f"{self.source}: no [side.{side}] look; expected one of {sorted(self.sides)}"
+            ) from None
 
     def ramp(self, name: str) -> tuple[RGBA, ...]:
         """Heatmap ramp stops named ``name``.
@@ -331,23 +333,52 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
         roof = outline = style = None
         if pattern == "building" or t.is_building:
             if pattern != "building":
-                problems.append(Problem(src, f"{where}.pattern", f"{t.key} is a building (DR {t.dr}); expected pattern = \"building\""))
+                problems.append(
+                    Problem(
+                        src,
+                        f"{where}.pattern",
+                        f'{t.key} is a building (DR {t.dr}); expected pattern = "building"',
+                    )
+                )
             roof = colour(e, where, "roof")
             outline = colour(e, where, "outline")
             style = e.get("style")
             if style not in BUILDING_STYLES:
-                problems.append(Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}"))
+                problems.append(
+                    Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}")
+                )
                 style = "wood"
-        terrain[t.key] = TerrainLook(t.key, colour(e, where, "fill"), colour(e, where, "detail"), pattern,
-                                     road_flag, roof, outline, style)
+        terrain[t.key] = TerrainLook(
+            t.key,
+            colour(e, where, "fill"),
+            colour(e, where, "detail"),
+            pattern,
+            road_flag,
+            roof,
+            outline,
+            style,
+        )
     for key in tt:
         if key not in {t.key for t in rules.types}:
             problems.append(Problem(src, f"terrain.{key}", "no such terrain type in the rules table"))
 
     ft = table("features")
-    features = {k: colour(ft, "features", k) for k in (
-        "rubble", "rubble_dark", "fire", "fire_core", "smoke", "wreck", "wreck_edge", "wreck_text", "wreck_red",
-        "artillery", "artillery_fill")}
+    features = {
+        k: colour(ft, "features", k)
+        for k in (
+            "rubble",
+            "rubble_dark",
+            "fire",
+            "fire_core",
+            "smoke",
+            "wreck",
+            "wreck_edge",
+            "wreck_text",
+            "wreck_red",
+            "artillery",
+            "artillery_fill",
+        )
+    }
 
     sides: dict[str, SideLook] = {}
     st = table("side")
@@ -357,20 +388,52 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
             problems.append(Problem(src, f"side.{name}", "missing side look"))
             continue
         w = f"side.{name}"
-        sides[name] = SideLook(*(colour(e, w, k) for k in ("fill", "edge", "band", "symbol", "symbol_fill", "text")))
+        sides[name] = SideLook(
+            *(colour(e, w, k) for k in ("fill", "edge", "band", "symbol", "symbol_fill", "text"))
+        )
 
     ct = table("counter")
-    counter = {k: colour(ct, "counter", k) for k in (
-        "endurance_full", "endurance_mid", "endurance_low", "endurance_back", "damage", "pip", "pip_edge",
-        "selected", "shadow")}
+    counter = {
+        k: colour(ct, "counter", k)
+        for k in (
+            "endurance_full",
+            "endurance_mid",
+            "endurance_low",
+            "endurance_back",
+            "damage",
+            "pip",
+            "pip_edge",
+            "selected",
+            "shadow",
+        )
+    }
 
     ot = table("overlay")
-    overlay = {k: colour(ot, "overlay", k) for k in (
-        "reach", "reach_text", "target", "highlight", "los_clear", "los_hindered", "los_blocked",
-        "los_intervening", "arrow", "legend_back", "legend_text")}
+    overlay = {
+        k: colour(ot, "overlay", k)
+        for k in (
+            "reach",
+            "reach_text",
+            "target",
+            "highlight",
+            "los_clear",
+            "los_hindered",
+            "los_blocked",
+            "los_intervening",
+            "arrow",
+            "legend_back",
+            "legend_text",
+        )
+    }
     # states added for issue 17 (older looks files without them get these defaults)
-    for k, default in (("cursor", "#00c8ff"), ("pending", "#7a1fa0"), ("deploy_german", "#0072b2"),
-                       ("deploy_soviet", "#cc79a7"), ("art_ok", "#009e73"), ("art_bad", "#c8102e")):
+    for k, default in (
+        ("cursor", "#00c8ff"),
+        ("pending", "#7a1fa0"),
+        ("deploy_german", "#0072b2"),
+        ("deploy_soviet", "#cc79a7"),
+        ("art_ok", "#009e73"),
+        ("art_bad", "#c8102e"),
+    ):
         overlay[k] = colour(ot, "overlay", k, default)
     overlay_numbers = {k: number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
 
@@ -389,10 +452,32 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
 
     if problems:
         raise ValidationError(problems)
-    return Looks(terrain, map_colours, grid_width, label_height, corner_shade, level_tint, level_step, level_max,
-                 contour, contour_width, road, road_edge, road_width, road_edge_width, bridge_parapet,
-                 bridge_width, bridge_parapet_width, features, sides, counter,
-                 overlay, overlay_numbers, ramps, src)
+    return Looks(
+        terrain,
+        map_colours,
+        grid_width,
+        label_height,
+        corner_shade,
+        level_tint,
+        level_step,
+        level_max,
+        contour,
+        contour_width,
+        road,
+        road_edge,
+        road_width,
+        road_edge_width,
+        bridge_parapet,
+        bridge_width,
+        bridge_parapet_width,
+        features,
+        sides,
+        counter,
+        overlay,
+        overlay_numbers,
+        ramps,
+        src,
+    )
 
 
 #: The palettes of ``hexwar play --palette``: ``standard`` is the shipped looks file (its

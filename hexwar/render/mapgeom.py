@@ -53,8 +53,14 @@ _SQRT3 = math.sqrt(3.0)
 #: hexside facing that neighbour.
 EDGE_CORNERS: dict[int, tuple[int, int]] = {1: (1, 2), 2: (0, 1), 3: (5, 0), 4: (4, 5), 5: (3, 4), 6: (2, 3)}
 #: d6 direction -> screen angle (radians, y up) from a hex centre to that neighbour's centre.
-DIRECTION_ANGLES: dict[int, float] = {1: math.pi / 2, 2: math.pi / 6, 3: -math.pi / 6, 4: -math.pi / 2,
-                                      5: -5 * math.pi / 6, 6: 5 * math.pi / 6}
+DIRECTION_ANGLES: dict[int, float] = {
+    1: math.pi / 2,
+    2: math.pi / 6,
+    3: -math.pi / 6,
+    4: -math.pi / 2,
+    5: -5 * math.pi / 6,
+    6: 5 * math.pi / 6,
+}
 
 
 # -- coordinates ------------------------------------------------------------------------------
@@ -115,7 +121,9 @@ def road_mask(bmap: BattleMap, looks: Looks) -> np.ndarray:
 
 def water_mask(bmap: BattleMap, looks: Looks) -> np.ndarray:
     """``bool [H, W]``: hexes of a terrain type drawn as water (looks pattern ``water``)."""
-    is_water_t = np.array([looks.terrain_look(t.key).pattern == "water" for t in bmap.rules.types], dtype=bool)
+    is_water_t = np.array(
+        [looks.terrain_look(t.key).pattern == "water" for t in bmap.rules.types], dtype=bool
+    )
     return is_water_t[bmap.terrain]
 
 
@@ -163,7 +171,9 @@ def bridge_mask(bmap: BattleMap, looks: Looks, links: dict[int, np.ndarray] | No
 
 def _check_layout(layout: Layout) -> None:
     if layout.y_down:
-        raise ValueError("the map renderer draws in a y-up world (Layout(y_down=False)), e.g. camera.WORLD_LAYOUT")
+        raise ValueError(
+            "the map renderer draws in a y-up world (Layout(y_down=False)), e.g. camera.WORLD_LAYOUT"
+        )
 
 
 # -- ground -----------------------------------------------------------------------------------
@@ -210,8 +220,12 @@ def build_ground(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
     pos[:, 1:] = c[:, None, :] + corners[None, :, :]
     tri = np.array([[0, 1 + i, 1 + (i + 1) % 6] for i in range(6)], dtype=np.int64).reshape(-1)
     idx = (tri[None, :] + (np.arange(n, dtype=np.int64) * 7)[:, None]).reshape(-1)
-    return Mesh(pos.reshape(-1, 2).astype(np.float32), ground_colours(bmap, looks), idx.astype(np.uint32),
-                np.repeat(np.arange(n, dtype=np.int64), 7))
+    return Mesh(
+        pos.reshape(-1, 2).astype(np.float32),
+        ground_colours(bmap, looks),
+        idx.astype(np.uint32),
+        np.repeat(np.arange(n, dtype=np.int64), 7),
+    )
 
 
 # -- pattern templates (unit hex size, y up) ---------------------------------------------------
@@ -227,8 +241,14 @@ def _pattern_template(pattern: str, fill: RGBA, detail: RGBA) -> Mesh:
     light = mix(fill, (255, 255, 255, 255), 0.18)
     if pattern == "trees":
         # ring of crowns, then one central crown whose body is the fill colour
-        crowns = [(0.50, 0.52, 0.23), (0.53, 1.55, 0.21), (0.50, 2.62, 0.24), (0.52, 3.66, 0.21),
-                  (0.50, 4.70, 0.23), (0.53, 5.72, 0.2)]
+        crowns = [
+            (0.50, 0.52, 0.23),
+            (0.53, 1.55, 0.21),
+            (0.50, 2.62, 0.24),
+            (0.52, 3.66, 0.21),
+            (0.50, 4.70, 0.23),
+            (0.53, 5.72, 0.2),
+        ]
         for rad, ang, cr in crowns:
             cx, cy = rad * math.cos(ang), rad * math.sin(ang)
             b.circle(cx + 0.035, cy - 0.045, cr, (*dark[:3], 120), segments=9)
@@ -238,7 +258,15 @@ def _pattern_template(pattern: str, fill: RGBA, detail: RGBA) -> Mesh:
         b.circle(0.0, 0.0, 0.27, detail, segments=14)
         b.circle(0.0, 0.0, 0.21, fill, segments=14)
     elif pattern == "scrub":
-        for ang, rad in ((0.3, 0.55), (1.3, 0.42), (2.2, 0.6), (3.1, 0.45), (4.0, 0.58), (5.0, 0.42), (5.8, 0.6)):
+        for ang, rad in (
+            (0.3, 0.55),
+            (1.3, 0.42),
+            (2.2, 0.6),
+            (3.1, 0.45),
+            (4.0, 0.58),
+            (5.0, 0.42),
+            (5.8, 0.6),
+        ):
             cx, cy = rad * math.cos(ang), rad * math.sin(ang)
             for dx, dy, rr in ((-0.05, 0.0, 0.055), (0.05, 0.01, 0.05), (0.0, 0.05, 0.05)):
                 b.circle(cx + dx, cy + dy, rr, detail, segments=8)
@@ -260,8 +288,14 @@ def _pattern_template(pattern: str, fill: RGBA, detail: RGBA) -> Mesh:
         for cx, cy in ((-0.45, 0.35), (0.15, 0.5), (0.5, 0.2), (-0.55, -0.2), (0.35, -0.4), (-0.1, -0.55)):
             b.line(cx - 0.14, cy, cx + 0.14, cy, 0.035, (*light[:3], 200))
             for dx, ang in ((-0.05, 1.9), (0.0, 1.57), (0.05, 1.25)):
-                b.line(cx + dx, cy + 0.01, cx + dx + 0.14 * math.cos(ang), cy + 0.01 + 0.14 * math.sin(ang),
-                       0.025, detail)
+                b.line(
+                    cx + dx,
+                    cy + 0.01,
+                    cx + dx + 0.14 * math.cos(ang),
+                    cy + 0.01 + 0.14 * math.sin(ang),
+                    0.025,
+                    detail,
+                )
     elif pattern == "water":
         for cx, cy in ((-0.4, 0.4), (0.3, 0.48), (0.5, -0.1), (-0.5, -0.25), (0.05, -0.55), (-0.1, 0.22)):
             pts = [(cx - 0.14 + 0.07 * i, cy + 0.025 * math.sin(i * math.pi / 2)) for i in range(5)]
@@ -297,15 +331,29 @@ def build_details(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         cols = tpl.colors.astype(np.float64)[None, :, :]
         shaded = np.repeat(cols, len(blend), axis=0)
         shaded[..., :3] = cols[..., :3] * (1 - blend[:, None, None]) + tint[:3] * blend[:, None, None]
-        m = tpl.instanced(offs, rotations=rot, scales=np.full(len(offs), layout.size),
-                          colors=np.round(shaded).astype(np.uint8), owners=lin[mask])
+        m = tpl.instanced(
+            offs,
+            rotations=rot,
+            scales=np.full(len(offs), layout.size),
+            colors=np.round(shaded).astype(np.uint8),
+            owners=lin[mask],
+        )
         parts.append(m)
     return Mesh.concat(parts)
 
 
 # -- contours, roads, grid --------------------------------------------------------------------
-def _edge_quads(cx: np.ndarray, cy: np.ndarray, d: int, size: float, width: float, inset: float,
-                colour: RGBA, extend: float = 0.0, owners: np.ndarray | None = None) -> Mesh:
+def _edge_quads(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    d: int,
+    size: float,
+    width: float,
+    inset: float,
+    colour: RGBA,
+    extend: float = 0.0,
+    owners: np.ndarray | None = None,
+) -> Mesh:
     """Quads along the hexside in direction ``d`` of hexes centred at ``(cx, cy)``."""
     n = cx.size
     if n == 0:
@@ -338,8 +386,11 @@ def build_contours(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         nrow, ncol, inb = _neighbour(bmap.width, bmap.height, d)
         higher = inb & (bmap.level > bmap.level[nrow, ncol])
         if higher.any():
-            parts.append(_edge_quads(x[higher], y[higher], d, s, w, w / 2, looks.contour, extend=w * 0.3,
-                                     owners=lin[higher]))
+            parts.append(
+                _edge_quads(
+                    x[higher], y[higher], d, s, w, w / 2, looks.contour, extend=w * 0.3, owners=lin[higher]
+                )
+            )
     return Mesh.concat(parts)
 
 
@@ -354,11 +405,14 @@ def build_grid(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
         _, _, inb = _neighbour(bmap.width, bmap.height, d)
         if d in (1, 2, 3):
             m = inb
-            inner.append(_edge_quads(x[m], y[m], d, s, w, 0.0, looks.map["grid"], extend=w / 2, owners=lin[m]))
+            inner.append(
+                _edge_quads(x[m], y[m], d, s, w, 0.0, looks.map["grid"], extend=w / 2, owners=lin[m])
+            )
         off = ~inb
         bw = max(w * 2.2, 0.06 * s)
-        border.append(_edge_quads(x[off], y[off], d, s, bw, bw / 2, looks.map["edge"], extend=bw / 2,
-                                  owners=lin[off]))
+        border.append(
+            _edge_quads(x[off], y[off], d, s, bw, bw / 2, looks.map["edge"], extend=bw / 2, owners=lin[off])
+        )
     return Mesh.concat(inner + border)
 
 
@@ -480,8 +534,15 @@ def build_roads(bmap: BattleMap, looks: Looks, layout: Layout) -> tuple[Mesh, Me
     return Mesh.concat(edges), Mesh.concat(surface)
 
 
-def _bridge_water(bmap: BattleMap, looks: Looks, layout: Layout, bridge: np.ndarray, x: np.ndarray,
-                  y: np.ndarray, lin: np.ndarray) -> Mesh:
+def _bridge_water(
+    bmap: BattleMap,
+    looks: Looks,
+    layout: Layout,
+    bridge: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    lin: np.ndarray,
+) -> Mesh:
     """The water a bridge spans: each bridge hex filled like its water neighbours, with ripples."""
     keys = [t.key for t in bmap.rules.types if looks.terrain_look(t.key).pattern == "water"]
     look = looks.terrain_look(keys[0])
@@ -496,7 +557,9 @@ def _bridge_water(bmap: BattleMap, looks: Looks, layout: Layout, bridge: np.ndar
     tpl = _pattern_template("water", look.fill, look.detail)
     q, r = axial_arrays(bmap.width, bmap.height)
     rot = _unit(hex_hash(q[bridge], r[bridge], salt=3)) * 2 * math.pi
-    parts.append(tpl.instanced(offs, rotations=rot, scales=np.full(len(offs), layout.size), owners=lin[bridge]))
+    parts.append(
+        tpl.instanced(offs, rotations=rot, scales=np.full(len(offs), layout.size), owners=lin[bridge])
+    )
     return Mesh.concat(parts)
 
 
@@ -534,8 +597,12 @@ def _building_template(style: str, roof: RGBA, outline: RGBA) -> Mesh:
         b.rect(-hw + ow, -hw + ow, hw - ow, hw - ow, roof)
         b.frame(-0.2, -0.2, 0.2, 0.2, 0.035, shade(outline, 1.6))
         slit = (20, 20, 18, 255)
-        for px, py, vert in ((0.0, hw - ow / 2, False), (0.0, -hw + ow / 2, False), (hw - ow / 2, 0.0, True),
-                             (-hw + ow / 2, 0.0, True)):
+        for px, py, vert in (
+            (0.0, hw - ow / 2, False),
+            (0.0, -hw + ow / 2, False),
+            (hw - ow / 2, 0.0, True),
+            (-hw + ow / 2, 0.0, True),
+        ):
             if vert:
                 b.rect(px - 0.025, py - 0.12, px + 0.025, py + 0.12, slit)
             else:
@@ -547,16 +614,29 @@ def _building_template(style: str, roof: RGBA, outline: RGBA) -> Mesh:
 def _rubble_template(light: RGBA, dark: RGBA) -> Mesh:
     b = MeshBuilder()
     radii = [0.44, 0.36, 0.46, 0.38, 0.43, 0.34, 0.45, 0.37, 0.42, 0.35]
-    pts = [(rr * math.cos(i * 2 * math.pi / len(radii)), rr * 0.8 * math.sin(i * 2 * math.pi / len(radii)))
-           for i, rr in enumerate(radii)]
+    pts = [
+        (rr * math.cos(i * 2 * math.pi / len(radii)), rr * 0.8 * math.sin(i * 2 * math.pi / len(radii)))
+        for i, rr in enumerate(radii)
+    ]
     b.polygon([(px + 0.05, py - 0.06) for px, py in pts], (0, 0, 0, 60))
     b.polygon(pts, light)
     # broken wall stubs of the old building
-    for x0, y0, x1, y1 in ((-0.42, 0.26, -0.12, 0.3), (0.08, 0.3, 0.3, 0.27), (0.4, 0.1, 0.43, -0.12),
-                           (-0.44, -0.05, -0.41, -0.22), (-0.2, -0.31, 0.1, -0.3)):
+    for x0, y0, x1, y1 in (
+        (-0.42, 0.26, -0.12, 0.3),
+        (0.08, 0.3, 0.3, 0.27),
+        (0.4, 0.1, 0.43, -0.12),
+        (-0.44, -0.05, -0.41, -0.22),
+        (-0.2, -0.31, 0.1, -0.3),
+    ):
         b.line(x0, y0, x1, y1, 0.06, dark)
-    for cx, cy, sz, ang in ((0.22, 0.12, 0.07, 0.3), (-0.25, 0.05, 0.06, 1.0), (0.05, -0.2, 0.065, 0.6),
-                            (-0.1, 0.2, 0.05, 1.4), (0.28, -0.16, 0.05, 0.2), (-0.3, -0.15, 0.055, 0.9)):
+    for cx, cy, sz, ang in (
+        (0.22, 0.12, 0.07, 0.3),
+        (-0.25, 0.05, 0.06, 1.0),
+        (0.05, -0.2, 0.065, 0.6),
+        (-0.1, 0.2, 0.05, 1.4),
+        (0.28, -0.16, 0.05, 0.2),
+        (-0.3, -0.15, 0.055, 0.9),
+    ):
         c, s = math.cos(ang) * sz, math.sin(ang) * sz
         b.polygon([(cx + c, cy + s), (cx - s, cy + c), (cx - c, cy - s), (cx + s, cy - c)], dark)
     return b.build()
@@ -578,14 +658,26 @@ def build_buildings(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
             assert look.roof is not None and look.outline is not None and look.style is not None
             tpl = _building_template(look.style, look.roof, look.outline)
             rot = angles[hex_hash(q[mask], r[mask], 7) % len(angles)]
-            parts.append(tpl.instanced(np.stack([x[mask], y[mask]], 1), rotations=rot,
-                                       scales=np.full(int(mask.sum()), layout.size), owners=lin[mask]))
+            parts.append(
+                tpl.instanced(
+                    np.stack([x[mask], y[mask]], 1),
+                    rotations=rot,
+                    scales=np.full(int(mask.sum()), layout.size),
+                    owners=lin[mask],
+                )
+            )
     rub = bmap.rubble & bmap.building_mask()
     if rub.any():
         tpl = _rubble_template(looks.features["rubble"], looks.features["rubble_dark"])
         rot = _unit(hex_hash(q[rub], r[rub], 11)) * 2 * math.pi
-        parts.append(tpl.instanced(np.stack([x[rub], y[rub]], 1), rotations=rot,
-                                   scales=np.full(int(rub.sum()), layout.size), owners=lin[rub]))
+        parts.append(
+            tpl.instanced(
+                np.stack([x[rub], y[rub]], 1),
+                rotations=rot,
+                scales=np.full(int(rub.sum()), layout.size),
+                owners=lin[rub],
+            )
+        )
     return Mesh.concat(parts)
 
 
@@ -594,23 +686,37 @@ def build_labels(bmap: BattleMap, looks: Looks, layout: Layout, atlas: Any) -> T
     """Hex labels (``D07``, R2.2) at the top of every hex, one text mesh for the whole map."""
     x, y = hex_centres(bmap.width, bmap.height, layout)
     s = layout.size
-    texts = [Hex.from_offset(c, rr).to_label(bmap.row_digits) for rr in range(bmap.height) for c in range(bmap.width)]
+    texts = [
+        Hex.from_offset(c, rr).to_label(bmap.row_digits)
+        for rr in range(bmap.height)
+        for c in range(bmap.width)
+    ]
     ys = y.reshape(-1) + s * _SQRT3 / 2 - 0.07 * s
-    return atlas.texts(texts, x.reshape(-1), ys, looks.label_height * s, looks.map["label"], anchor_y="top",
-                       owners=np.arange(len(texts), dtype=np.int64))
+    return atlas.texts(
+        texts,
+        x.reshape(-1),
+        ys,
+        looks.label_height * s,
+        looks.map["label"],
+        anchor_y="top",
+        owners=np.arange(len(texts), dtype=np.int64),
+    )
 
 
 # -- battlefield features: wrecks, fire, artillery marker (R8.1, R8.4, R9.2) ------------------
 def _flame(b: MeshBuilder, cx: float, cy: float, h: float, outer: RGBA, inner: RGBA) -> None:
     w = h * 0.42
-    pts = [(cx, cy + h), (cx + w * 0.55, cy + h * 0.35)] + [
-        (cx + w * math.cos(a), cy + w * math.sin(a)) for a in np.linspace(0.2, -math.pi - 0.2, 10)] + [
-        (cx - w * 0.55, cy + h * 0.35)]
+    pts = (
+        [(cx, cy + h), (cx + w * 0.55, cy + h * 0.35)]
+        + [(cx + w * math.cos(a), cy + w * math.sin(a)) for a in np.linspace(0.2, -math.pi - 0.2, 10)]
+        + [(cx - w * 0.55, cy + h * 0.35)]
+    )
     b.polygon(pts, outer)
     ih = h * 0.55
     iw = w * 0.55
-    ipts = [(cx, cy + ih)] + [(cx + iw * math.cos(a), cy - w * 0.25 + iw * math.sin(a))
-                              for a in np.linspace(0.3, -math.pi - 0.3, 8)]
+    ipts = [(cx, cy + ih)] + [
+        (cx + iw * math.cos(a), cy - w * 0.25 + iw * math.sin(a)) for a in np.linspace(0.3, -math.pi - 0.3, 8)
+    ]
     b.polygon(ipts, inner)
 
 
@@ -636,9 +742,21 @@ def build_features(bmap: BattleMap, looks: Looks, layout: Layout, atlas: Any) ->
         half = 0.3 * s
         for k, wid in enumerate(stack):
             ox, oy = bx + k * 0.06 * s, by + sign * k * 0.06 * s
-            b.rect(ox - half + 0.04 * s, oy - half - 0.05 * s, ox + half + 0.04 * s, oy + half - 0.05 * s, (0, 0, 0, 80))
+            b.rect(
+                ox - half + 0.04 * s,
+                oy - half - 0.05 * s,
+                ox + half + 0.04 * s,
+                oy + half - 0.05 * s,
+                (0, 0, 0, 80),
+            )
             b.rect(ox - half, oy - half, ox + half, oy + half, f["wreck_edge"])
-            b.rect(ox - half + 0.03 * s, oy - half + 0.03 * s, ox + half - 0.03 * s, oy + half - 0.03 * s, f["wreck"])
+            b.rect(
+                ox - half + 0.03 * s,
+                oy - half + 0.03 * s,
+                ox + half - 0.03 * s,
+                oy + half - 0.03 * s,
+                f["wreck"],
+            )
             # burnt-out hull: body, turret, skewed barrel
             hull = shade(f["wreck"], 1.6)
             b.rect(ox - 0.19 * s, oy - 0.04 * s, ox + 0.19 * s, oy + 0.07 * s, hull)
@@ -649,11 +767,31 @@ def build_features(bmap: BattleMap, looks: Looks, layout: Layout, atlas: Any) ->
                 if wc is not None:
                     if wc.modifier:
                         col = f["wreck_red"] if wc.applies == "soft" else f["wreck_text"]
-                        texts.append(atlas.text(f"{wc.modifier:+d}", ox + 0.14 * s, oy - 0.17 * s, 0.19 * s, col,
-                                                anchor_x="center", anchor_y="center", style="bold"))
+                        texts.append(
+                            atlas.text(
+                                f"{wc.modifier:+d}",
+                                ox + 0.14 * s,
+                                oy - 0.17 * s,
+                                0.19 * s,
+                                col,
+                                anchor_x="center",
+                                anchor_y="center",
+                                style="bold",
+                            )
+                        )
                     if wc.los:
-                        texts.append(atlas.text("LOS", ox - 0.12 * s, oy - 0.17 * s, 0.15 * s, f["wreck_text"],
-                                                anchor_x="center", anchor_y="center", style="condensed"))
+                        texts.append(
+                            atlas.text(
+                                "LOS",
+                                ox - 0.12 * s,
+                                oy - 0.17 * s,
+                                0.15 * s,
+                                f["wreck_text"],
+                                anchor_x="center",
+                                anchor_y="center",
+                                style="condensed",
+                            )
+                        )
     fr, fc = np.nonzero(bmap.fire)
     for rr, cc in zip(fr.tolist(), fc.tolist(), strict=True):
         cx, cy = layout.hex_to_pixel(Hex.from_offset(cc, rr))
@@ -669,7 +807,14 @@ def build_features(bmap: BattleMap, looks: Looks, layout: Layout, atlas: Any) ->
         b.ring(cx, cy, 0.62 * s, 0.68 * s, f["artillery"], segments=36)
         for ang in (0.0, math.pi / 2, math.pi, 3 * math.pi / 2):
             c, sn = math.cos(ang), math.sin(ang)
-            b.line(cx + c * 0.5 * s, cy + sn * 0.5 * s, cx + c * 0.8 * s, cy + sn * 0.8 * s, 0.06 * s, f["artillery"])
+            b.line(
+                cx + c * 0.5 * s,
+                cy + sn * 0.5 * s,
+                cx + c * 0.8 * s,
+                cy + sn * 0.8 * s,
+                0.06 * s,
+                f["artillery"],
+            )
         # facing north (R9.2): a small arrow head on the north tick
         ny = cy + sign * 0.82 * s
         b.polygon([(cx, ny + sign * 0.14 * s), (cx - 0.09 * s, ny), (cx + 0.09 * s, ny)], f["artillery"])

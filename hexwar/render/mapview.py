@@ -64,7 +64,15 @@ MIN_DETAIL_PX = 9.0
 #: On-screen counter side (framebuffer pixels) under which counters are drawn as plain squares.
 MIN_COUNTER_DETAIL_PX = 18.0
 #: Layers baked into the far-out map image (see :mod:`hexwar.render.impostor`).
-IMPOSTOR_LAYERS = (Layer.GROUND, Layer.DETAIL, Layer.CONTOUR, Layer.ROAD_EDGE, Layer.ROAD, Layer.BUILDING, Layer.GRID)
+IMPOSTOR_LAYERS = (
+    Layer.GROUND,
+    Layer.DETAIL,
+    Layer.CONTOUR,
+    Layer.ROAD_EDGE,
+    Layer.ROAD,
+    Layer.BUILDING,
+    Layer.GRID,
+)
 _IMPOSTOR_SET = frozenset(int(x) for x in IMPOSTOR_LAYERS)
 
 #: Changed rectangles above which the composite is redrawn whole instead.
@@ -125,9 +133,19 @@ class MapView:
     ``glMultiDrawElements`` per layer).
     """
 
-    def __init__(self, bmap: BattleMap, window: Any, looks: Looks | None = None, camera: Camera | None = None,
-                 batch: Batch | None = None, show_labels: bool = True, show_grid: bool = True,
-                 use_impostor: bool = True, use_cache: bool = True, cache_samples: int = 4) -> None:
+    def __init__(
+        self,
+        bmap: BattleMap,
+        window: Any,
+        looks: Looks | None = None,
+        camera: Camera | None = None,
+        batch: Batch | None = None,
+        show_labels: bool = True,
+        show_grid: bool = True,
+        use_impostor: bool = True,
+        use_cache: bool = True,
+        cache_samples: int = 4,
+    ) -> None:
         self.window = window
         self.looks = looks or default_looks()
         self.layout = WORLD_LAYOUT
@@ -151,8 +169,9 @@ class MapView:
             if layer in TEXT_LAYERS:
                 self._groups[int(layer)] = gpu.TextGroup(layer, parent, self.atlas.texture, self._text_prog)
             else:
-                self._groups[int(layer)] = gpu.LayerGroup(layer, parent, self._colour_prog,
-                                                          opaque=layer == Layer.GROUND)
+                self._groups[int(layer)] = gpu.LayerGroup(
+                    layer, parent, self._colour_prog, opaque=layer == Layer.GROUND
+                )
         for k in range(MAX_STACK):
             body, text = counter_layers(k)
             self._groups[body] = gpu.LayerGroup(body, self.world_group, self._colour_prog)
@@ -210,9 +229,13 @@ class MapView:
         m = self.map
         return {
             "shape": (m.height, m.width),
-            "terrain": m.terrain.copy(), "level": m.level.copy(), "road": m.road.copy(),
-            "rubble": m.rubble.copy(), "fire": m.fire.copy(),
-            "wrecks": {h: tuple(s) for h, s in m.wrecks.items()}, "marker": m.artillery_marker,
+            "terrain": m.terrain.copy(),
+            "level": m.level.copy(),
+            "road": m.road.copy(),
+            "rubble": m.rubble.copy(),
+            "fire": m.fire.copy(),
+            "wrecks": {h: tuple(s) for h, s in m.wrecks.items()},
+            "marker": m.artillery_marker,
             "version": m.version,
         }
 
@@ -270,8 +293,11 @@ class MapView:
         l_ch = not np.array_equal(snap["level"], m.level)
         r_ch = not np.array_equal(snap["road"], m.road)
         rb_ch = not np.array_equal(snap["rubble"], m.rubble)
-        f_ch = (not np.array_equal(snap["fire"], m.fire) or snap["marker"] != m.artillery_marker
-                or snap["wrecks"] != {h: tuple(s) for h, s in m.wrecks.items()})
+        f_ch = (
+            not np.array_equal(snap["fire"], m.fire)
+            or snap["marker"] != m.artillery_marker
+            or snap["wrecks"] != {h: tuple(s) for h, s in m.wrecks.items()}
+        )
         if t_ch or l_ch:
             colours = mapgeom.ground_colours(m, lk)
             for e in self._lists.get("ground", []):
@@ -297,11 +323,16 @@ class MapView:
         drawables in :attr:`batch` that should follow the camera at that layer's depth."""
         return self._groups[int(layer)]
 
-    def _put(self, name: str, layer: int, mesh: Mesh | TexMesh, dirty: bool = True,
-             tiles: TileIndex | None = None) -> None:
+    def _put(
+        self, name: str, layer: int, mesh: Mesh | TexMesh, dirty: bool = True, tiles: TileIndex | None = None
+    ) -> None:
         group = self._groups[int(layer)]
-        if tiles is None and mesh.vertex_count and mesh.owner is not None \
-                and (name in _STATIC_LAYERS or name.startswith("counters")):
+        if (
+            tiles is None
+            and mesh.vertex_count
+            and mesh.owner is not None
+            and (name in _STATIC_LAYERS or name.startswith("counters"))
+        ):
             mesh.indices, tiles = tile_sort(mesh.indices, mesh.owner, self.map.width, self.map.height, TILE)
         if isinstance(mesh, TexMesh):
             vl = gpu.upload_texmesh(mesh, self._store, group)
@@ -379,8 +410,15 @@ class MapView:
         key = (h, stack, self._counter_simple)
         got = self._stacks.get(key)
         if got is None:
-            levels = build_counters(stack, self.looks, self.layout, self.atlas, MAX_STACK,
-                                    simple=self._counter_simple, owner_of=self._owner_of)
+            levels = build_counters(
+                stack,
+                self.looks,
+                self.layout,
+                self.atlas,
+                MAX_STACK,
+                simple=self._counter_simple,
+                owner_of=self._owner_of,
+            )
             pts = [m.positions for lv in levels for m in lv if m.vertex_count]
             if pts:
                 allp = np.concatenate(pts)
@@ -434,13 +472,18 @@ class MapView:
             b, t = counter_layers(k)
             for layer, j in ((b, 0), (t, 1)):
                 parts = [(tid, m[j]) for tid, m in lv if m[j].vertex_count]
-                mesh: Mesh | TexMesh = (Mesh.concat([m for _, m in parts if isinstance(m, Mesh)]) if j == 0
-                                        else TexMesh.concat([m for _, m in parts if isinstance(m, TexMesh)]))
+                mesh: Mesh | TexMesh = (
+                    Mesh.concat([m for _, m in parts if isinstance(m, Mesh)])
+                    if j == 0
+                    else TexMesh.concat([m for _, m in parts if isinstance(m, TexMesh)])
+                )
                 tiles = None
                 if cullable and parts and mesh.owner is not None:
-                    tris = np.bincount(np.array([tid for tid, _ in parts], dtype=np.int64),
-                                       weights=np.array([len(m.indices) // 3 for _, m in parts], dtype=np.int64),
-                                       minlength=ntr * ntc)
+                    tris = np.bincount(
+                        np.array([tid for tid, _ in parts], dtype=np.int64),
+                        weights=np.array([len(m.indices) // 3 for _, m in parts], dtype=np.int64),
+                        minlength=ntr * ntc,
+                    )
                     tiles = TileIndex(np.concatenate([[0], np.cumsum(tris)]).astype(np.int64), ntr, ntc, TILE)
                 self._put(f"counters:{k}", layer, mesh, dirty=False, tiles=tiles)
         if incremental:
@@ -456,8 +499,9 @@ class MapView:
     # -- overlays -----------------------------------------------------------------------
     def overlay_context(self) -> OverlayContext:
         """The context overlays are built with (map, looks, layout, atlas, viewport)."""
-        return OverlayContext(self.map, self.looks, self.layout, self.atlas, self.camera.viewport,
-                              self.camera.pixel_ratio)
+        return OverlayContext(
+            self.map, self.looks, self.layout, self.atlas, self.camera.viewport, self.camera.pixel_ratio
+        )
 
     def set_overlay(self, name: str, overlay: Overlay | None) -> None:
         """Show ``overlay`` under ``name`` (replacing any overlay of that name); ``None`` removes it.
@@ -569,8 +613,9 @@ class MapView:
         return map_bounds(self.map.width, self.map.height, self.layout)
 
     # -- drawing --------------------------------------------------------------------------
-    def visible_hex_range(self, margin: int = 1,
-                          within: tuple[float, float, float, float] | None = None) -> tuple[int, int, int, int]:
+    def visible_hex_range(
+        self, margin: int = 1, within: tuple[float, float, float, float] | None = None
+    ) -> tuple[int, int, int, int]:
         """Rows ``r0..r1`` and columns ``c0..c1`` (inclusive, maybe off the map) on screen (or
         in world rectangle ``within``), widened by ``margin`` hexes for drawings that spill
         over their hex."""
@@ -603,9 +648,15 @@ class MapView:
         group.unset_state()
         group.parent.unset_state()
 
-    def _draw_layers(self, lo: int | None = None, hi: int | None = None, cull: bool = True,
-                     force_detail: bool = False, impostor: bool = False,
-                     within: tuple[float, float, float, float] | None = None) -> None:
+    def _draw_layers(
+        self,
+        lo: int | None = None,
+        hi: int | None = None,
+        cull: bool = True,
+        force_detail: bool = False,
+        impostor: bool = False,
+        within: tuple[float, float, float, float] | None = None,
+    ) -> None:
         """Draw the layers ``lo <= layer <= hi`` (all by default) in order.
 
         With ``impostor`` the far-out image stands in for :data:`IMPOSTOR_LAYERS`; with
@@ -651,8 +702,9 @@ class MapView:
             self._impostor_vl.delete()
             self._impostor_vl = None
         top = int(max(IMPOSTOR_LAYERS))
-        self._impostor.build(self, lambda: self._draw_layers(hi=top, cull=False, force_detail=True), key,
-                             self.cache_samples)
+        self._impostor.build(
+            self, lambda: self._draw_layers(hi=top, cull=False, force_detail=True), key, self.cache_samples
+        )
         self._impostor_group.texture = self._impostor.texture
         self._impostor_vl = gpu.upload_texmesh(self._impostor.quad(), self._store, self._impostor_group)
 
@@ -669,11 +721,15 @@ class MapView:
         dirty = self._comp_dirty
         if c.comp_key != key or dirty is None or dirty:
             boxes = None if (c.comp_key != key or dirty is None or len(dirty) > MAX_DIRTY_BOXES) else dirty
-            c.build_composite(self, lambda box: self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1, within=box), key,
-                              boxes)
+            c.build_composite(
+                self, lambda box: self._draw_layers(lo=top + 1, hi=int(Layer.HUD) - 1, within=box), key, boxes
+            )
             self._comp_dirty = []
-            if self._comp_vl is None or self._comp_group.texture is not c.comp_texture \
-                    or self._comp_rect != c.rect:
+            if (
+                self._comp_vl is None
+                or self._comp_group.texture is not c.comp_texture
+                or self._comp_rect != c.rect
+            ):
                 self._comp_group.texture = c.comp_texture
                 if self._comp_vl is not None:
                     self._comp_vl.delete()
@@ -713,7 +769,9 @@ class MapView:
         g.set_state()
         gl.glBlendFuncSeparate(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
         gpu.draw_ranges(self._grid_vl, None)
-        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glBlendFuncSeparate(
+            gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA
+        )
         g.unset_state()
         parent.unset_state()
 
@@ -722,8 +780,14 @@ class MapView:
         overlays have not changed since it was made (one textured quad), else the static
         image with the layers above drawn live."""
         c = self._cache
-        whole = (not self._comp_dirty and self._comp_dirty is not None and c.comp_texture is not None
-                 and c.comp_key == c.stage_builds and self._comp_vl is not None and self._comp_rect == c.rect)
+        whole = (
+            not self._comp_dirty
+            and self._comp_dirty is not None
+            and c.comp_texture is not None
+            and c.comp_key == c.stage_builds
+            and self._comp_vl is not None
+            and self._comp_rect == c.rect
+        )
         if whole:
             tex, vl, group = c.comp_texture, self._comp_vl, self._comp_group
         else:
@@ -783,8 +847,15 @@ class MapView:
             # multisampled, the grid gets its own texture (a grid toggle then redoes only the
             # single-sampled stage); single-sampled it is simply drawn in the stage
             split_grid = self.cache_samples > 1 and not imp
-            base_key = (self._static_gen, cam.zoom, cam.pixel_ratio, cam.framebuffer_size, imp,
-                        self._groups[int(Layer.DETAIL)].visible, split_grid)
+            base_key = (
+                self._static_gen,
+                cam.zoom,
+                cam.pixel_ratio,
+                cam.framebuffer_size,
+                imp,
+                self._groups[int(Layer.DETAIL)].visible,
+                split_grid,
+            )
             gens = (self._static_gen, self._feature_gen)
             volatile = not exact and (cam.zoom != self._last_zoom or self._static_gen != self._last_gens[0])
             grid = int(Layer.GRID)
@@ -807,14 +878,24 @@ class MapView:
             ok = c.valid(base_key, cam)
             # the old image may stand in while the base is rebuilt when only the zoom, the
             # grid toggle or the detail level differ (the map and the framebuffer are the same)
-            stale_ok = (c.texture is not None and c.base_key is not None and c.covers(cam)
-                        and (c.base_key[0], c.base_key[2], c.base_key[3], c.base_key[4]) ==
-                        (base_key[0], base_key[2], base_key[3], base_key[4]))
+            stale_ok = (
+                c.texture is not None
+                and c.base_key is not None
+                and c.covers(cam)
+                and (c.base_key[0], c.base_key[2], c.base_key[3], c.base_key[4])
+                == (base_key[0], base_key[2], base_key[3], base_key[4])
+            )
             if not ok:
                 if exact or (not volatile and not stale_ok):
                     # nothing to show meanwhile: built at once
-                    c.build(self, base, base_key, self.cache_samples, grid_alone if split_grid else None,
-                            self._lay_grid)
+                    c.build(
+                        self,
+                        base,
+                        base_key,
+                        self.cache_samples,
+                        grid_alone if split_grid else None,
+                        self._lay_grid,
+                    )
                     ok = True
                 else:
                     if c.job is None or c.job.key != base_key or not c.job.covers(cam):
@@ -825,7 +906,12 @@ class MapView:
                         # the static image and the composite follow in the next frame
                         ok = c.job is None and not stale_ok
             if ok:
-                stage_key = (c.builds, self._feature_gen, self._groups[int(Layer.LABEL)].visible, self.show_grid)
+                stage_key = (
+                    c.builds,
+                    self._feature_gen,
+                    self._groups[int(Layer.LABEL)].visible,
+                    self.show_grid,
+                )
                 if c.key != stage_key:
                     c.build_stage(self, stage, stage_key, gridded=split_grid and self.show_grid)
                 self._draw_composite(top)

@@ -59,8 +59,12 @@ class Mesh:
     @staticmethod
     def empty() -> Mesh:
         """A mesh with no vertices."""
-        return Mesh(np.zeros((0, 2), np.float32), np.zeros((0, 4), np.uint8), np.zeros(0, np.uint32),
-                    np.zeros(0, np.int64))
+        return Mesh(
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 4), np.uint8),
+            np.zeros(0, np.uint32),
+            np.zeros(0, np.int64),
+        )
 
     @property
     def vertex_count(self) -> int:
@@ -83,12 +87,22 @@ class Mesh:
         return Mesh(
             np.concatenate([m.positions for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.colors for m in meshes]).astype(np.uint8, copy=False),
-            np.concatenate([m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]).astype(np.uint32),
-            np.concatenate([o for o in owners if o is not None]).astype(np.int64) if all(o is not None for o in owners) else None,
+            np.concatenate(
+                [m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]
+            ).astype(np.uint32),
+            np.concatenate([o for o in owners if o is not None]).astype(np.int64)
+            if all(o is not None for o in owners)
+            else None,
         )
 
-    def instanced(self, offsets: np.ndarray, rotations: np.ndarray | None = None, scales: np.ndarray | None = None,
-                  colors: np.ndarray | None = None, owners: np.ndarray | None = None) -> Mesh:
+    def instanced(
+        self,
+        offsets: np.ndarray,
+        rotations: np.ndarray | None = None,
+        scales: np.ndarray | None = None,
+        colors: np.ndarray | None = None,
+        owners: np.ndarray | None = None,
+    ) -> Mesh:
         """Stamp this mesh once per row of ``offsets``, vectorized.
 
         Args:
@@ -123,8 +137,12 @@ class Mesh:
             col = np.broadcast_to(col[:, None, :] if col.ndim == 2 else col, (k, n, 4))
         idx = self.indices.astype(np.int64)[None, :] + (np.arange(k, dtype=np.int64) * n)[:, None]
         own = None if owners is None else np.repeat(np.asarray(owners, dtype=np.int64).reshape(k), n)
-        return Mesh(p.reshape(-1, 2).astype(np.float32), np.ascontiguousarray(col).reshape(-1, 4),
-                    idx.reshape(-1).astype(np.uint32), own)
+        return Mesh(
+            p.reshape(-1, 2).astype(np.float32),
+            np.ascontiguousarray(col).reshape(-1, 4),
+            idx.reshape(-1).astype(np.uint32),
+            own,
+        )
 
     def recolored(self, colour: Colour) -> Mesh:
         """The same shape in one colour."""
@@ -154,8 +172,13 @@ class TexMesh:
     @staticmethod
     def empty() -> TexMesh:
         """A mesh with no vertices."""
-        return TexMesh(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 4), np.uint8),
-                       np.zeros(0, np.uint32), np.zeros(0, np.int64))
+        return TexMesh(
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 4), np.uint8),
+            np.zeros(0, np.uint32),
+            np.zeros(0, np.int64),
+        )
 
     @property
     def vertex_count(self) -> int:
@@ -176,8 +199,12 @@ class TexMesh:
             np.concatenate([m.positions for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.uvs for m in meshes]).astype(np.float32, copy=False),
             np.concatenate([m.colors for m in meshes]).astype(np.uint8, copy=False),
-            np.concatenate([m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]).astype(np.uint32),
-            np.concatenate([o for o in owners if o is not None]).astype(np.int64) if all(o is not None for o in owners) else None,
+            np.concatenate(
+                [m.indices.astype(np.int64) + o for m, o in zip(meshes, offs, strict=True)]
+            ).astype(np.uint32),
+            np.concatenate([o for o in owners if o is not None]).astype(np.int64)
+            if all(o is not None for o in owners)
+            else None,
         )
 
 
@@ -200,8 +227,12 @@ class MeshBuilder:
         self._idx.append(idx + self._n)
         self._n += pts.shape[0]
 
-    def polygon(self, points: Sequence[Sequence[float]] | np.ndarray, colour: Colour,
-                colours: Sequence[Colour] | None = None) -> None:
+    def polygon(
+        self,
+        points: Sequence[Sequence[float]] | np.ndarray,
+        colour: Colour,
+        colours: Sequence[Colour] | None = None,
+    ) -> None:
         """A filled convex polygon (triangle fan from the first point).
 
         Args:
@@ -212,8 +243,11 @@ class MeshBuilder:
         k = pts.shape[0]
         if k < 3:
             return
-        cols = (np.asarray(colours, dtype=np.uint8).reshape(k, 4) if colours is not None
-                else np.tile(np.asarray(colour, dtype=np.uint8), (k, 1)))
+        cols = (
+            np.asarray(colours, dtype=np.uint8).reshape(k, 4)
+            if colours is not None
+            else np.tile(np.asarray(colour, dtype=np.uint8), (k, 1))
+        )
         j = np.arange(1, k - 1)
         idx = np.stack([np.zeros_like(j), j, j + 1], axis=1).reshape(-1)
         self._add(pts, cols, idx)
@@ -230,15 +264,24 @@ class MeshBuilder:
         self.rect(x0, y0 + w, x0 + w, y1 - w, colour)
         self.rect(x1 - w, y0 + w, x1, y1 - w, colour)
 
-    def circle(self, cx: float, cy: float, r: float, colour: Colour, segments: int = 16,
-               rx: float | None = None) -> None:
+    def circle(
+        self, cx: float, cy: float, r: float, colour: Colour, segments: int = 16, rx: float | None = None
+    ) -> None:
         """A filled circle (or an ellipse with horizontal radius ``rx``)."""
         a = np.arange(segments) * (2 * math.pi / segments)
         rxx = r if rx is None else rx
         self.polygon(np.stack([cx + np.cos(a) * rxx, cy + np.sin(a) * r], axis=1), colour)
 
-    def ring(self, cx: float, cy: float, r_in: float, r_out: float, colour: Colour, segments: int = 24,
-             rx_scale: float = 1.0) -> None:
+    def ring(
+        self,
+        cx: float,
+        cy: float,
+        r_in: float,
+        r_out: float,
+        colour: Colour,
+        segments: int = 24,
+        rx_scale: float = 1.0,
+    ) -> None:
         """An annulus between radii ``r_in`` and ``r_out`` (x radii scaled by ``rx_scale``)."""
         a = np.arange(segments) * (2 * math.pi / segments)
         c, s = np.cos(a), np.sin(a)
@@ -250,8 +293,9 @@ class MeshBuilder:
         idx = np.stack([i, j, segments + j, i, segments + j, segments + i], axis=1).reshape(-1)
         self._add(pts, np.tile(np.asarray(colour, dtype=np.uint8), (2 * segments, 1)), idx)
 
-    def line(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Colour,
-             cap: bool = False) -> None:
+    def line(
+        self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Colour, cap: bool = False
+    ) -> None:
         """A straight segment ``width`` thick (a quad); ``cap`` extends both ends by width/2."""
         dx, dy = x1 - x0, y1 - y0
         ln = math.hypot(dx, dy)
@@ -264,8 +308,14 @@ class MeshBuilder:
         nx, ny = -uy * width * 0.5, ux * width * 0.5
         self.polygon([(x0 + nx, y0 + ny), (x0 - nx, y0 - ny), (x1 - nx, y1 - ny), (x1 + nx, y1 + ny)], colour)
 
-    def polyline(self, points: Sequence[Sequence[float]], width: float, colour: Colour, closed: bool = False,
-                 round_joins: bool = True) -> None:
+    def polyline(
+        self,
+        points: Sequence[Sequence[float]],
+        width: float,
+        colour: Colour,
+        closed: bool = False,
+        round_joins: bool = True,
+    ) -> None:
         """Connected segments ``width`` thick, with round joins so corners have no gaps."""
         pts = [tuple(p) for p in points]
         if closed and len(pts) > 2:
@@ -276,8 +326,17 @@ class MeshBuilder:
             for p in pts[1:-1] if not closed else pts[:-1]:
                 self.circle(p[0], p[1], width * 0.5, colour, segments=10)
 
-    def dashed(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Colour,
-               dash: float, gap: float) -> None:
+    def dashed(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        width: float,
+        colour: Colour,
+        dash: float,
+        gap: float,
+    ) -> None:
         """A dashed segment: dashes of ``dash`` length separated by ``gap`` (world units)."""
         ln = math.hypot(x1 - x0, y1 - y0)
         if ln == 0:
@@ -289,8 +348,16 @@ class MeshBuilder:
             self.line(x0 + ux * t, y0 + uy * t, x0 + ux * e, y0 + uy * e, width, colour)
             t = e + gap
 
-    def arrow(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: Colour,
-              head: float | None = None) -> None:
+    def arrow(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        width: float,
+        colour: Colour,
+        head: float | None = None,
+    ) -> None:
         """A shaft from ``(x0, y0)`` with a triangular head ending at ``(x1, y1)``."""
         ln = math.hypot(x1 - x0, y1 - y0)
         if ln == 0:
@@ -312,8 +379,11 @@ class MeshBuilder:
         """The accumulated shapes as one :class:`Mesh`."""
         if not self._pos:
             return Mesh.empty()
-        return Mesh(np.concatenate(self._pos).astype(np.float32), np.concatenate(self._col).astype(np.uint8),
-                    np.concatenate(self._idx).astype(np.uint32))
+        return Mesh(
+            np.concatenate(self._pos).astype(np.float32),
+            np.concatenate(self._col).astype(np.uint8),
+            np.concatenate(self._idx).astype(np.uint32),
+        )
 
 
 @dataclass(frozen=True)
@@ -355,8 +425,9 @@ class TileIndex:
         return out
 
 
-def tile_sort(indices: np.ndarray, owner: np.ndarray, width: int, height: int,
-              tile: int = TILE) -> tuple[np.ndarray, TileIndex]:
+def tile_sort(
+    indices: np.ndarray, owner: np.ndarray, width: int, height: int, tile: int = TILE
+) -> tuple[np.ndarray, TileIndex]:
     """Reorder triangles by map tile (stable: each hex keeps its own drawing order).
 
     Args:

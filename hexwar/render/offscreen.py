@@ -89,7 +89,11 @@ def hidden_window(samples: int = DEFAULT_SAMPLES, width: int = 64, height: int =
     last: Exception | None = None
     for cfg in configs:
         try:
-            win = Window(width, height, visible=False, config=cfg) if cfg is not None else Window(width, height, visible=False)
+            win = (
+                Window(width, height, visible=False, config=cfg)
+                if cfg is not None
+                else Window(width, height, visible=False)
+            )
             break
         except Exception as exc:  # pyglet raises several types for unsupported configs
             last = exc
@@ -109,7 +113,9 @@ def read_framebuffer(width: int, height: int, target: int | None = None) -> np.n
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target)
     buf = np.empty((height, width, 4), dtype=np.uint8)
     gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
-    gl.glReadPixels(0, 0, width, height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data_as(ctypes.POINTER(gl.GLubyte)))
+    gl.glReadPixels(
+        0, 0, width, height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data_as(ctypes.POINTER(gl.GLubyte))
+    )
     gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 4)
     img = np.ascontiguousarray(buf[::-1])
     img[..., 3] = 255
@@ -132,7 +138,9 @@ def read_window(window: Any) -> np.ndarray:
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[0])
         gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, ids[0])
-        gl.glFramebufferRenderbuffer(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[0])
+        gl.glFramebufferRenderbuffer(
+            gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[0]
+        )
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, 0)
         gl.glReadBuffer(gl.GL_BACK)
         gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
@@ -149,8 +157,12 @@ def _clear(colour: tuple[int, int, int, int]) -> None:
     gl.glClear(gl.GL_COLOR_BUFFER_BIT)
 
 
-def render_view(view: MapView, size: tuple[float, float] | None = None, pixel_ratio: float | None = None,
-                samples: int = DEFAULT_SAMPLES) -> np.ndarray:
+def render_view(
+    view: MapView,
+    size: tuple[float, float] | None = None,
+    pixel_ratio: float | None = None,
+    samples: int = DEFAULT_SAMPLES,
+) -> np.ndarray:
     """Render ``view`` offscreen and return ``uint8 [H, W, 4]`` RGBA (top row first).
 
     Args:
@@ -203,7 +215,9 @@ def render_view(view: MapView, size: tuple[float, float] | None = None, pixel_ra
             gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[1])
             gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, ids[1])
-            gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[1])
+            gl.glFramebufferRenderbuffer(
+                gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[1]
+            )
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, ids[0])
             gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, ids[1])
             gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
@@ -220,9 +234,17 @@ def render_view(view: MapView, size: tuple[float, float] | None = None, pixel_ra
         gl.glViewport(0, 0, fw, fh)
 
 
-def render_map(bmap: BattleMap, size: tuple[float, float] = (1280, 800), counters: Iterable[CounterView] = (),
-               overlays: Mapping[str, Overlay] | None = None, pixel_ratio: float = 1.0, camera: Camera | None = None,
-               show_labels: bool = True, looks: Looks | None = None, samples: int = DEFAULT_SAMPLES) -> np.ndarray:
+def render_map(
+    bmap: BattleMap,
+    size: tuple[float, float] = (1280, 800),
+    counters: Iterable[CounterView] = (),
+    overlays: Mapping[str, Overlay] | None = None,
+    pixel_ratio: float = 1.0,
+    camera: Camera | None = None,
+    show_labels: bool = True,
+    looks: Looks | None = None,
+    samples: int = DEFAULT_SAMPLES,
+) -> np.ndarray:
     """Render a map with counters and overlays to ``uint8 [H, W, 4]`` (see :func:`render_view`).
 
     Args:
@@ -246,7 +268,9 @@ def render_map(bmap: BattleMap, size: tuple[float, float] = (1280, 800), counter
     cam = camera or Camera(viewport=(float(w), float(h)), pixel_ratio=pixel_ratio)
     if camera is None:
         cam.fit_map(bmap.width, bmap.height)
-    view = MapView(bmap, win, looks=looks or default_looks(), camera=cam, show_labels=show_labels, use_cache=False)
+    view = MapView(
+        bmap, win, looks=looks or default_looks(), camera=cam, show_labels=show_labels, use_cache=False
+    )
     try:
         view.set_counters(counters)
         for name, ov in (overlays or {}).items():

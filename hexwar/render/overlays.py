@@ -100,7 +100,9 @@ def _hex_fill(b: MeshBuilder, cx: float, cy: float, size: float, colour: RGBA, i
     b.polygon(hex_corner_offsets(size * (1.0 - inset)) + (cx, cy), colour)
 
 
-def _hex_ring(b: MeshBuilder, cx: float, cy: float, size: float, width: float, colour: RGBA, inset: float = 0.0) -> None:
+def _hex_ring(
+    b: MeshBuilder, cx: float, cy: float, size: float, width: float, colour: RGBA, inset: float = 0.0
+) -> None:
     outer = hex_corner_offsets(size * (1.0 - inset)) + (cx, cy)
     inner = hex_corner_offsets(size * (1.0 - inset) - width / (_SQRT3 / 2)) + (cx, cy)
     for i in range(6):
@@ -118,8 +120,18 @@ def _check_hexes(ctx: OverlayContext, hexes: Iterable[Hex], what: str) -> list[H
     return out
 
 
-def _plate_text(ctx: OverlayContext, b: MeshBuilder, texts: list[TexMesh], text: str, x: float, y: float,
-                size: float, fg: RGBA, bg: RGBA, style: str = "bold") -> None:
+def _plate_text(
+    ctx: OverlayContext,
+    b: MeshBuilder,
+    texts: list[TexMesh],
+    text: str,
+    x: float,
+    y: float,
+    size: float,
+    fg: RGBA,
+    bg: RGBA,
+    style: str = "bold",
+) -> None:
     w = ctx.atlas.measure(text, size, style)
     cap = ctx.atlas.cap_height * size
     pad = size * 0.28
@@ -193,10 +205,22 @@ class ReachOverlay(Overlay):
             if self.show_numbers:
                 v = float(self.costs[h])
                 txt = str(int(v)) if v == int(v) else f"{v:.1f}"
-                _plate_text(ctx, plates, texts, txt, cx, cy - 0.68 * s, 0.24 * s, ctx.looks.overlay["reach_text"],
-                            (246, 244, 236, 220))
-        return {int(Layer.UNDERLAY): under.build(), int(Layer.OVERLAY): plates.build(),
-                int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
+                _plate_text(
+                    ctx,
+                    plates,
+                    texts,
+                    txt,
+                    cx,
+                    cy - 0.68 * s,
+                    0.24 * s,
+                    ctx.looks.overlay["reach_text"],
+                    (246, 244, 236, 220),
+                )
+        return {
+            int(Layer.UNDERLAY): under.build(),
+            int(Layer.OVERLAY): plates.build(),
+            int(Layer.OVERLAY_TEXT): TexMesh.concat(texts),
+        }
 
 
 # -- line of sight (R3) -----------------------------------------------------------------------
@@ -245,7 +269,9 @@ class LosOverlay(Overlay):
         lv = self.los
         s = ctx.layout.size
         ov = ctx.looks.overlay
-        colour = {"clear": ov["los_clear"], "hindered": ov["los_hindered"], "blocked": ov["los_blocked"]}[lv.result]
+        colour = {"clear": ov["los_clear"], "hindered": ov["los_hindered"], "blocked": ov["los_blocked"]}[
+            lv.result
+        ]
         under = MeshBuilder()
         over = MeshBuilder()
         texts: list[TexMesh] = []
@@ -288,10 +314,23 @@ class LosOverlay(Overlay):
         over.ring(x1, y1, 0.13 * s, 0.2 * s, casing, segments=24)
         over.ring(x1, y1, 0.145 * s, 0.185 * s, colour, segments=24)
         if lv.reason:
-            _plate_text(ctx, over, texts, lv.reason, x1, y1 + 0.95 * s, 0.3 * s, ov["legend_text"], ov["legend_back"],
-                        style="condensed")
-        return {int(Layer.UNDERLAY): under.build(), int(Layer.OVERLAY): over.build(),
-                int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
+            _plate_text(
+                ctx,
+                over,
+                texts,
+                lv.reason,
+                x1,
+                y1 + 0.95 * s,
+                0.3 * s,
+                ov["legend_text"],
+                ov["legend_back"],
+                style="condensed",
+            )
+        return {
+            int(Layer.UNDERLAY): under.build(),
+            int(Layer.OVERLAY): over.build(),
+            int(Layer.OVERLAY_TEXT): TexMesh.concat(texts),
+        }
 
 
 # -- paths and arrows -------------------------------------------------------------------------
@@ -347,8 +386,18 @@ class ArrowOverlay(Overlay):
             dx, dy = x1 - x0, y1 - y0
             ln = max(1e-9, (dx * dx + dy * dy) ** 0.5)
             px, py = (-dy / ln, dx / ln) if ln > 1e-6 else (0.0, 1.0)  # left of the arrow: A>B and B>A apart
-            _plate_text(ctx, b, texts, self.label, (x0 + x1) / 2 + px * 0.45 * s, (y0 + y1) / 2 + py * 0.45 * s,
-                        0.3 * s, ctx.looks.overlay["legend_text"], ctx.looks.overlay["legend_back"], style="condensed")
+            _plate_text(
+                ctx,
+                b,
+                texts,
+                self.label,
+                (x0 + x1) / 2 + px * 0.45 * s,
+                (y0 + y1) / 2 + py * 0.45 * s,
+                0.3 * s,
+                ctx.looks.overlay["legend_text"],
+                ctx.looks.overlay["legend_back"],
+                style="condensed",
+            )
         return {int(Layer.OVERLAY): b.build(), int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
 
 
@@ -385,14 +434,18 @@ def heat_values(values: Mapping[Hex, float] | np.ndarray, bmap: BattleMap) -> np
         out = np.full((bmap.height, bmap.width), np.nan)
         for h, v in values.items():
             if not isinstance(h, Hex) or not bmap.in_bounds(h):
-                raise HexwarError(f"heatmap value for {h!r}: the hex is not on the {bmap.width}x{bmap.height} map")
+                raise HexwarError(
+                    f"heatmap value for {h!r}: the hex is not on the {bmap.width}x{bmap.height} map"
+                )
             row, col = bmap.index(h)
             out[row, col] = float(v)
         return out
     arr = np.asarray(values, dtype=np.float64)
     if arr.shape != (bmap.height, bmap.width):
-        raise HexwarError(f"heatmap array has shape {arr.shape}; expected (height, width) = "
-                          f"({bmap.height}, {bmap.width}) in [row, col] order")
+        raise HexwarError(
+            f"heatmap array has shape {arr.shape}; expected (height, width) = "
+            f"({bmap.height}, {bmap.width}) in [row, col] order"
+        )
     return arr
 
 
@@ -474,16 +527,26 @@ class HeatmapOverlay(Overlay):
                 vals = arr[mask]
                 texts = [self.fmt(float(v)) for v in vals]
                 dark = ramp_colours(vals, stops, lo, hi).astype(np.int64)[:, :3].sum(axis=1) > 3 * 150
-                tc = np.where(dark[:, None], np.array([30, 28, 22, 255]), np.array([250, 248, 240, 255])).astype(np.uint8)
-                out[int(Layer.UNDERLAY_TEXT)] = ctx.atlas.texts(texts, x[mask], y[mask] - 0.52 * ctx.layout.size,
-                                                                0.28 * ctx.layout.size, tc, style="condensed")
+                tc = np.where(
+                    dark[:, None], np.array([30, 28, 22, 255]), np.array([250, 248, 240, 255])
+                ).astype(np.uint8)
+                out[int(Layer.UNDERLAY_TEXT)] = ctx.atlas.texts(
+                    texts,
+                    x[mask],
+                    y[mask] - 0.52 * ctx.layout.size,
+                    0.28 * ctx.layout.size,
+                    tc,
+                    style="condensed",
+                )
         if self.legend:
             body, text = self._legend(ctx, stops, lo, hi)
             out[int(Layer.HUD)] = body
             out[int(Layer.HUD_TEXT)] = text
         return out
 
-    def _legend(self, ctx: OverlayContext, stops: Sequence[RGBA], lo: float, hi: float) -> tuple[Mesh, TexMesh]:
+    def _legend(
+        self, ctx: OverlayContext, stops: Sequence[RGBA], lo: float, hi: float
+    ) -> tuple[Mesh, TexMesh]:
         vw, vh = ctx.viewport
         ov = ctx.looks.overlay
         scale = max(0.6, min(1.4, min(vw, vh) / 600.0))
@@ -501,8 +564,11 @@ class HeatmapOverlay(Overlay):
         for i in range(n - 1):
             xa = bx0 + (bx1 - bx0) * i / (n - 1)
             xb = bx0 + (bx1 - bx0) * (i + 1) / (n - 1)
-            b.polygon([(xa, by0), (xb, by0), (xb, by1), (xa, by1)], stops[i],
-                      colours=[stops[i], stops[i + 1], stops[i + 1], stops[i]])
+            b.polygon(
+                [(xa, by0), (xb, by0), (xb, by1), (xa, by1)],
+                stops[i],
+                colours=[stops[i], stops[i + 1], stops[i + 1], stops[i]],
+            )
         b.frame(bx0 - 1, by0 - 1, bx1 + 1, by1 + 1, 1.0 * scale, ov["legend_text"])
         for frac in (0.0, 0.5, 1.0):
             tx = bx0 + (bx1 - bx0) * frac
@@ -510,8 +576,17 @@ class HeatmapOverlay(Overlay):
         a = ctx.atlas
         fs = 12.0 * scale
         texts = [
-            a.text(self.title or "value", x0 + pad, y0 + h - 10.0 * scale, 14.0 * scale, ov["legend_text"],
-                   anchor_x="left", anchor_y="top", style="bold", max_width=w - 2 * pad),
+            a.text(
+                self.title or "value",
+                x0 + pad,
+                y0 + h - 10.0 * scale,
+                14.0 * scale,
+                ov["legend_text"],
+                anchor_x="left",
+                anchor_y="top",
+                style="bold",
+                max_width=w - 2 * pad,
+            ),
             a.text(self.fmt(lo), bx0, y0 + 11.0 * scale, fs, ov["legend_text"], anchor_x="left"),
             a.text(self.fmt((lo + hi) / 2), (bx0 + bx1) / 2, y0 + 11.0 * scale, fs, ov["legend_text"]),
             a.text(self.fmt(hi), bx1, y0 + 11.0 * scale, fs, ov["legend_text"], anchor_x="right"),

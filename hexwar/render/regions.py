@@ -15,7 +15,16 @@ from .looks import RGBA, mix, with_alpha
 from .mesh import Mesh, MeshBuilder, TexMesh, hex_corner_offsets
 from .overlays import Overlay, OverlayContext
 
-__all__ = ["ObjectiveOverlay", "TargetOverlay", "ZoneOverlay", "SIDE_ZONE_COLOURS", "area_colour", "fill_hex", "ring_hex", "outline_region"]
+__all__ = [
+    "ObjectiveOverlay",
+    "TargetOverlay",
+    "ZoneOverlay",
+    "SIDE_ZONE_COLOURS",
+    "area_colour",
+    "fill_hex",
+    "ring_hex",
+    "outline_region",
+]
 
 _SQRT3 = math.sqrt(3.0)
 
@@ -26,7 +35,9 @@ def fill_hex(b: MeshBuilder, cx: float, cy: float, size: float, colour: RGBA, in
     b.polygon(hex_corner_offsets(size * (1.0 - inset)) + (cx, cy), colour)
 
 
-def ring_hex(b: MeshBuilder, cx: float, cy: float, size: float, width: float, colour: RGBA, inset: float = 0.0) -> None:
+def ring_hex(
+    b: MeshBuilder, cx: float, cy: float, size: float, width: float, colour: RGBA, inset: float = 0.0
+) -> None:
     """A hex outline ``width`` world units wide inside a hex of circumradius ``size``."""
     outer = hex_corner_offsets(size * (1.0 - inset)) + (cx, cy)
     inner = hex_corner_offsets(size * (1.0 - inset) - width / (_SQRT3 / 2)) + (cx, cy)
@@ -115,8 +126,11 @@ class ObjectiveOverlay(Overlay):
             label = f"{pts} VP" if pts else "OBJ"
             w = ctx.atlas.measure(label, 0.2 * s, "bold")
             b.rect(cx - w / 2 - 0.06 * s, cy - 0.27 * s, cx + w / 2 + 0.06 * s, cy - 0.02 * s, dark)
-            texts.append(ctx.atlas.text(label, cx, cy - 0.145 * s, 0.2 * s, mix(gold, (255, 255, 255, 255), 0.3),
-                                        style="bold"))
+            texts.append(
+                ctx.atlas.text(
+                    label, cx, cy - 0.145 * s, 0.2 * s, mix(gold, (255, 255, 255, 255), 0.3), style="bold"
+                )
+            )
         return {int(Layer.OVERLAY): b.build(), int(Layer.OVERLAY_TEXT): TexMesh.concat(texts)}
 
 
@@ -149,6 +163,13 @@ class TargetOverlay(Overlay):
             cx, cy = ctx.layout.hex_to_pixel(h)
             ring_hex(b, cx, cy, s, 0.09 * s, self.colour, inset=0.18)
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                b.line(cx + dx * 0.15 * s, cy + dy * 0.15 * s, cx + dx * 0.55 * s, cy + dy * 0.55 * s, 0.07 * s,
-                       self.colour, cap=True)
+                b.line(
+                    cx + dx * 0.15 * s,
+                    cy + dy * 0.15 * s,
+                    cx + dx * 0.55 * s,
+                    cy + dy * 0.55 * s,
+                    0.07 * s,
+                    self.colour,
+                    cap=True,
+                )
         return {int(Layer.OVERLAY): b.build()}

@@ -30,12 +30,12 @@ from .mesh import TexMesh  # noqa: E402
 __all__ = ["FONT_NAME", "RASTER_PX", "GlyphAtlas", "glyph_atlas"]
 
 FONT_NAME = "DejaVu Sans"
-RASTER_PX = 40            # glyph raster size in pixels (font em)
-CELL = 64                 # atlas cell size in pixels; padding keeps mip levels from bleeding
-GRID = 32                 # cells per atlas side -> 2048 x 2048 texture, 1024 glyphs (the UI's
-                          # symbols and bold lowercase filled 256 within one editor session)
-PAD = 5                   # transparent texels kept around each glyph's quad: a thin glyph (a
-                          # minus, a comma's tail) drawn small must still cover pixel centres
+RASTER_PX = 40  # glyph raster size in pixels (font em)
+CELL = 64  # atlas cell size in pixels; padding keeps mip levels from bleeding
+GRID = 32  # cells per atlas side -> 2048 x 2048 texture, 1024 glyphs (the UI's
+# symbols and bold lowercase filled 256 within one editor session)
+PAD = 5  # transparent texels kept around each glyph's quad: a thin glyph (a
+# minus, a comma's tail) drawn small must still cover pixel centres
 STYLES = ("regular", "bold", "condensed")  # condensed = condensed bold (counter names)
 _PRELOAD = "".join(chr(c) for c in range(32, 127))
 
@@ -46,7 +46,7 @@ class _Glyph:
     v0: float
     u1: float
     v1: float
-    x0: float   # quad corners relative to the pen at the baseline, in em units
+    x0: float  # quad corners relative to the pen at the baseline, in em units
     y0: float
     x1: float
     y1: float
@@ -70,9 +70,15 @@ class GlyphAtlas:
         self._pixels = np.zeros((GRID * CELL, GRID * CELL), dtype=np.uint8)
         self._glyphs: dict[tuple[str, str], _Glyph] = {}
         self._next = 0
-        self.texture = pyglet.image.Texture.create(GRID * CELL, GRID * CELL, internalformat=gl.GL_R8,
-                                                   min_filter=gl.GL_LINEAR_MIPMAP_NEAREST, mag_filter=gl.GL_LINEAR,
-                                                   fmt=gl.GL_RED, blank_data=True)
+        self.texture = pyglet.image.Texture.create(
+            GRID * CELL,
+            GRID * CELL,
+            internalformat=gl.GL_R8,
+            min_filter=gl.GL_LINEAR_MIPMAP_NEAREST,
+            mag_filter=gl.GL_LINEAR,
+            fmt=gl.GL_RED,
+            blank_data=True,
+        )
         for style in ("regular", "condensed"):
             self._add_chars(_PRELOAD, style)
         for ch in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ+-":
@@ -102,7 +108,7 @@ class GlyphAtlas:
                 a = np.frombuffer(img.get_data("RGBA", w * 4), dtype=np.uint8).reshape(h, w, 4)[::-1, :, 3]
                 w_c, h_c = min(w, CELL - 2), min(h, CELL - 2)
                 ox, oy = cx + (CELL - w_c) // 2, cy + (CELL - h_c) // 2
-                self._pixels[oy:oy + h_c, ox:ox + w_c] = a[:h_c, :w_c]
+                self._pixels[oy : oy + h_c, ox : ox + w_c] = a[:h_c, :w_c]
             else:
                 ox, oy, w_c, h_c = cx + CELL // 2, cy + CELL // 2, 0, 0
             size = float(GRID * CELL)
@@ -114,9 +120,17 @@ class GlyphAtlas:
             pb = min(PAD, oy - cy) if h_c else 0
             pr = min(PAD, cx + CELL - ox - w_c) if w_c else 0
             pt = min(PAD, cy + CELL - oy - h_c) if h_c else 0
-            self._glyphs[(ch, style)] = _Glyph((ox - pl) / size, (oy - pb) / size, (ox + w_c + pr) / size,
-                                              (oy + h_c + pt) / size, (x0 - pl) / em, (y0 - pb) / em,
-                                              (x0 + w_c + pr) / em, (y0 + h_c + pt) / em, glyph.advance / em)
+            self._glyphs[(ch, style)] = _Glyph(
+                (ox - pl) / size,
+                (oy - pb) / size,
+                (ox + w_c + pr) / size,
+                (oy + h_c + pt) / size,
+                (x0 - pl) / em,
+                (y0 - pb) / em,
+                (x0 + w_c + pr) / em,
+                (y0 + h_c + pt) / em,
+                glyph.advance / em,
+            )
             added = True
         return added
 
@@ -126,8 +140,17 @@ class GlyphAtlas:
         gl.glBindTexture(tex.target, tex.id)
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
         data = np.ascontiguousarray(self._pixels)
-        gl.glTexSubImage2D(tex.target, 0, 0, 0, data.shape[1], data.shape[0], gl.GL_RED, gl.GL_UNSIGNED_BYTE,
-                           data.ctypes.data_as(ctypes.POINTER(gl.GLubyte)))
+        gl.glTexSubImage2D(
+            tex.target,
+            0,
+            0,
+            0,
+            data.shape[1],
+            data.shape[0],
+            gl.GL_RED,
+            gl.GL_UNSIGNED_BYTE,
+            data.ctypes.data_as(ctypes.POINTER(gl.GLubyte)),
+        )
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 4)
         gl.glGenerateMipmap(tex.target)
         gl.glTexParameteri(tex.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_NEAREST)
@@ -146,8 +169,18 @@ class GlyphAtlas:
         self.ensure(text, style)
         return sum(self._glyphs[(ch, style)].advance for ch in text) * size
 
-    def text(self, text: str, x: float, y: float, size: float, colour: Any, anchor_x: str = "center",
-             anchor_y: str = "center", style: str = "regular", max_width: float | None = None) -> TexMesh:
+    def text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        colour: Any,
+        anchor_x: str = "center",
+        anchor_y: str = "center",
+        style: str = "regular",
+        max_width: float | None = None,
+    ) -> TexMesh:
         """Quads drawing ``text`` at ``(x, y)`` with font em ``size`` (world or screen units).
 
         Args:
@@ -180,12 +213,25 @@ class GlyphAtlas:
                 quads.append((pen + g.x0 * size, base + g.y0 * size, pen + g.x1 * size, base + g.y1 * size))
                 uvs.append((g.u0, g.v0, g.u1, g.v1))
             pen += g.advance * size
-        return _quads(np.asarray(quads, dtype=np.float64).reshape(-1, 4), np.asarray(uvs, dtype=np.float64).reshape(-1, 4),
-                      colour)
+        return _quads(
+            np.asarray(quads, dtype=np.float64).reshape(-1, 4),
+            np.asarray(uvs, dtype=np.float64).reshape(-1, 4),
+            colour,
+        )
 
-    def texts(self, texts: list[str], xs: np.ndarray, ys: np.ndarray, size: float, colour: Any,
-              anchor_x: str = "center", anchor_y: str = "center", style: str = "regular",
-              owners: np.ndarray | None = None, max_width: float | None = None) -> TexMesh:
+    def texts(
+        self,
+        texts: list[str],
+        xs: np.ndarray,
+        ys: np.ndarray,
+        size: float,
+        colour: Any,
+        anchor_x: str = "center",
+        anchor_y: str = "center",
+        style: str = "regular",
+        owners: np.ndarray | None = None,
+        max_width: float | None = None,
+    ) -> TexMesh:
         """Many texts at once, vectorized over characters (hex labels of a whole map).
 
         Args:
@@ -214,10 +260,22 @@ class GlyphAtlas:
         if not chars:
             return TexMesh.empty()
         keys = sorted(set(chars))
-        table = np.array([[self._glyphs[(c, style)].x0, self._glyphs[(c, style)].y0, self._glyphs[(c, style)].x1,
-                           self._glyphs[(c, style)].y1, self._glyphs[(c, style)].advance, self._glyphs[(c, style)].u0,
-                           self._glyphs[(c, style)].v0, self._glyphs[(c, style)].u1, self._glyphs[(c, style)].v1]
-                          for c in keys])
+        table = np.array(
+            [
+                [
+                    self._glyphs[(c, style)].x0,
+                    self._glyphs[(c, style)].y0,
+                    self._glyphs[(c, style)].x1,
+                    self._glyphs[(c, style)].y1,
+                    self._glyphs[(c, style)].advance,
+                    self._glyphs[(c, style)].u0,
+                    self._glyphs[(c, style)].v0,
+                    self._glyphs[(c, style)].u1,
+                    self._glyphs[(c, style)].v1,
+                ]
+                for c in keys
+            ]
+        )
         code = {c: i for i, c in enumerate(keys)}
         ci = np.fromiter((code[c] for c in chars), dtype=np.int64, count=len(chars))
         g = table[ci]
@@ -240,8 +298,10 @@ class GlyphAtlas:
         base = ys + {"center": -cap / 2, "top": -cap}.get(anchor_y, np.zeros(k))
         pen = xs[owner] + shift[owner] + pen_rel * f[owner]
         so = sz[owner]
-        quads = np.stack([pen + g[:, 0] * so, base[owner] + g[:, 1] * so, pen + g[:, 2] * so,
-                          base[owner] + g[:, 3] * so], axis=1)
+        quads = np.stack(
+            [pen + g[:, 0] * so, base[owner] + g[:, 1] * so, pen + g[:, 2] * so, base[owner] + g[:, 3] * so],
+            axis=1,
+        )
         keep = g[:, 2] > g[:, 0]
         col = np.asarray(colour, dtype=np.uint8)
         if col.ndim == 2:
@@ -268,8 +328,12 @@ def _quads(quads: np.ndarray, uvs: np.ndarray, colour: Any) -> TexMesh:
         cols = np.broadcast_to(col[:, None, :], (n, 4, 4))
     base = (np.arange(n, dtype=np.int64) * 4)[:, None]
     idx = (np.array([0, 1, 2, 0, 2, 3], dtype=np.int64)[None, :] + base).reshape(-1)
-    return TexMesh(pos.reshape(-1, 2).astype(np.float32), uv.reshape(-1, 2).astype(np.float32),
-                   np.ascontiguousarray(cols).reshape(-1, 4), idx.astype(np.uint32))
+    return TexMesh(
+        pos.reshape(-1, 2).astype(np.float32),
+        uv.reshape(-1, 2).astype(np.float32),
+        np.ascontiguousarray(cols).reshape(-1, 4),
+        idx.astype(np.uint32),
+    )
 
 
 _ATLASES: weakref.WeakKeyDictionary[Any, GlyphAtlas] = weakref.WeakKeyDictionary()

@@ -76,7 +76,6 @@ __all__ = [
 ]
 
 
-
 def _build_drift_table() -> np.ndarray:
     """``int16 [2 parity, 2 miss, 7 accuracy, 8 direction, 4]``: (dcol, drow, drift, direction).
 
@@ -159,8 +158,10 @@ class Landing:
 
     def hexes(self) -> list[Hex | None]:
         """The landing hexes as :class:`Hex` (``None`` where off the map), flattened."""
-        return [Hex.from_offset(int(c), int(r)) if ok else None
-                for c, r, ok in zip(self.col.ravel(), self.row.ravel(), self.on_map.ravel(), strict=True)]
+        return [
+            Hex.from_offset(int(c), int(r)) if ok else None
+            for c, r, ok in zip(self.col.ravel(), self.row.ravel(), self.on_map.ravel(), strict=True)
+        ]
 
     def flat_index(self, width: int) -> np.ndarray:
         """``int64``: ``row * width + col`` of each landing, ``-1`` where off the map."""
@@ -211,7 +212,9 @@ def drift_landing(
     if dirf.size and (dirf.min() < 1 or dirf.max() > 6):
         dm = np.broadcast_to(dirf, hit.shape)[~hit]
         if dm.size and (dm.min() < 1 or dm.max() > 6):
-            raise ValueError(f"direction d6 faces must be 1..6 where a strike misses, got {dm.min()}..{dm.max()}")
+            raise ValueError(
+                f"direction d6 faces must be 1..6 where a strike misses, got {dm.min()}..{dm.max()}"
+            )
         dirf = np.where(hit, 0, dirf)  # a hit needs no direction die (the game passes 0)
     tcol = tgt[..., 0].astype(np.int32)
     trow = tgt[..., 1].astype(np.int32)
@@ -222,7 +225,7 @@ def drift_landing(
         # one target, one hit number: a table for this call with the hitting faces zeroed
         need = int(hit_on) - int(bonus)
         table = _DRIFT_TABLE[int(tcol) & 1, 1].copy()
-        table[max(need, 0):] = 0
+        table[max(need, 0) :] = 0
         flat = [np.ascontiguousarray(table[..., i].ravel()) for i in range(4)]
     else:
         np.add(code, 56, out=code, where=~hit)
@@ -241,7 +244,9 @@ def drift_landing(
     return Landing(np.asarray(hit), drift, direction, col, row, on_map)
 
 
-def sample_strike_faces(rng: np.random.Generator, size: int | tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+def sample_strike_faces(
+    rng: np.random.Generator, size: int | tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
     """Draw accuracy and direction d6 faces for ``size`` strikes from ``rng`` (R1.2).
 
     Returns ``(accuracy, direction)``, two ``int8`` arrays of shape ``size`` (the direction face
@@ -290,14 +295,22 @@ def exact_landing_distribution(
 
 
 @lru_cache(maxsize=4096)
-def _landing_items(target: Hex, hit_on: int, bonus: int, width: int | None,
-                   height: int | None) -> tuple[tuple[Hex | None, Fraction], ...]:
+def _landing_items(
+    target: Hex, hit_on: int, bonus: int, width: int | None, height: int | None
+) -> tuple[tuple[Hex | None, Fraction], ...]:
     """:func:`exact_landing_distribution`'s items, in its order (computed once per arguments)."""
     acc, dirf = np.meshgrid(np.arange(1, 7), np.arange(1, 7), indexing="ij")
     col, row = target.offset
     big = 1 << 20
-    land = drift_landing((col, row), acc.ravel(), dirf.ravel(), hit_on, bonus,
-                         width=width if width is not None else big, height=height if height is not None else big)
+    land = drift_landing(
+        (col, row),
+        acc.ravel(),
+        dirf.ravel(),
+        hit_on,
+        bonus,
+        width=width if width is not None else big,
+        height=height if height is not None else big,
+    )
     out: dict[Hex | None, Fraction] = {}
     step = Fraction(1, 36)
     for q, r, ok in zip(land.q, land.r, land.on_map, strict=True):
@@ -362,8 +375,10 @@ class ArtilleryMarkerPlaced(EffectEvent):
         battlemap.version += 1
 
     def __str__(self) -> str:
-        return (f"{self.side.capitalize()} artillery targets {hex_text(self.target)} (observer in "
-                f"{hex_text(self.observer)}); marker placed facing north")
+        return (
+            f"{self.side.capitalize()} artillery targets {hex_text(self.target)} (observer in "
+            f"{hex_text(self.observer)}); marker placed facing north"
+        )
 
 
 def target_artillery(
@@ -420,11 +435,15 @@ class ArtilleryStrike(EffectEvent):
 
     def __str__(self) -> str:
         mod = " +1 command card" if self.command_card else ""
-        head = (f"{self.side.capitalize()} artillery at {hex_text(self.target)}: accuracy 1d6 = "
-                f"{self.accuracy_roll}{mod} (hits on {self.hit_on}+)")
+        head = (
+            f"{self.side.capitalize()} artillery at {hex_text(self.target)}: accuracy 1d6 = "
+            f"{self.accuracy_roll}{mod} (hits on {self.hit_on}+)"
+        )
         if self.hit:
             return f"{head}: on target"
-        where = f"drifts {self.drift} {'hex' if self.drift == 1 else 'hexes'} {DIRECTION_NAMES[self.direction]}"
+        where = (
+            f"drifts {self.drift} {'hex' if self.drift == 1 else 'hexes'} {DIRECTION_NAMES[self.direction]}"
+        )
         if self.off_map:
             return f"{head}: misses, {where}, off the map: no effect"
         return f"{head}: misses, {where} to {hex_text(self.landing)}"
@@ -447,8 +466,10 @@ class ArtilleryUnitAttack(EffectEvent):
     terrain_modifier: int
 
     def __str__(self) -> str:
-        return (f"{self.side.capitalize()} artillery attacks {self.unit} in {hex_text(self.hex)} "
-                f"(terrain Defense {self.terrain_modifier:+d})")
+        return (
+            f"{self.side.capitalize()} artillery attacks {self.unit} in {hex_text(self.hex)} "
+            f"(terrain Defense {self.terrain_modifier:+d})"
+        )
 
 
 @dataclass(frozen=True)
@@ -520,17 +541,31 @@ def roll_strike(
     battlemap.index(target)
     eff = effects or default_effects()
     need = int(hit_on) if hit_on is not None else eff.side_hit_on(side)
-    acc = dice.roll(f"{side} artillery accuracy at {hex_text(target)} (hits on {need}+)", "1d6",
-                    command_card=command_card).natural
+    acc = dice.roll(
+        f"{side} artillery accuracy at {hex_text(target)} (hits on {need}+)", "1d6", command_card=command_card
+    ).natural
     bonus = 1 if command_card else 0
     direction = 0
     if not bool(strike_hits(acc, need, bonus)):
-        direction = dice.roll(f"{side} artillery drift direction (1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW)", "1d6").natural
-    land = drift_landing(target.offset, [acc], [direction], need, bonus,
-                         width=battlemap.width, height=battlemap.height)
+        direction = dice.roll(
+            f"{side} artillery drift direction (1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW)", "1d6"
+        ).natural
+    land = drift_landing(
+        target.offset, [acc], [direction], need, bonus, width=battlemap.width, height=battlemap.height
+    )
     landing = Hex(int(land.q[0]), int(land.r[0]))
-    return ArtilleryStrike(side, target, acc, command_card, need, bool(land.hit[0]), int(land.drift[0]),
-                           int(land.direction[0]), landing, not bool(land.on_map[0]))
+    return ArtilleryStrike(
+        side,
+        target,
+        acc,
+        command_card,
+        need,
+        bool(land.hit[0]),
+        int(land.drift[0]),
+        int(land.direction[0]),
+        landing,
+        not bool(land.on_map[0]),
+    )
 
 
 def resolve_artillery(
@@ -585,7 +620,9 @@ def resolve_artillery(
         return listed[x]
 
     events: list[Any] = []
-    for ev in artillery_steps(battlemap, side, target, dice, damage_index, units_once, hit_on, command_card, effects):
+    for ev in artillery_steps(
+        battlemap, side, target, dice, damage_index, units_once, hit_on, command_card, effects
+    ):
         events.append(ev)
         if isinstance(ev, ArtilleryUnitAttack):
             unit = next(u for u in listed[ev.hex] if str(u.id) == ev.unit)
@@ -627,8 +664,15 @@ def artillery_steps(
                 continue
             mod = terrain_defense_modifier(battlemap, h, cls, effects)
             yield ArtilleryUnitAttack(side, h, str(unit.id), mod)
-        b = attack_building(battlemap, h, BuildingAttackKind.ARTILLERY, damage_index, dice,
-                            attacker=f"{side.capitalize()} artillery", effects=effects)
+        b = attack_building(
+            battlemap,
+            h,
+            BuildingAttackKind.ARTILLERY,
+            damage_index,
+            dice,
+            attacker=f"{side.capitalize()} artillery",
+            effects=effects,
+        )
         if b is not None:
             yield b
     yield ArtilleryMarkerRemoved(side)

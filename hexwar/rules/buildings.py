@@ -97,8 +97,9 @@ def _kind(kind: str | BuildingAttackKind) -> BuildingAttackKind:
         ) from None
 
 
-def attack_value(dice_total: Any, damage_index: Any, kind: str | BuildingAttackKind,
-                 effects: EffectRules | None = None) -> Any:
+def attack_value(
+    dice_total: Any, damage_index: Any, kind: str | BuildingAttackKind, effects: EffectRules | None = None
+) -> Any:
     """``AV = 2d6 + Damage Index`` (+4 for close combat) (R8.2); ints or arrays of any shape.
 
     Args:
@@ -118,7 +119,9 @@ def attack_value(dice_total: Any, damage_index: Any, kind: str | BuildingAttackK
     return dice_total + damage_index + bonus
 
 
-def outcome_codes(av: Any, dr: Any, kind: str | BuildingAttackKind, effects: EffectRules | None = None) -> np.ndarray:
+def outcome_codes(
+    av: Any, dr: Any, kind: str | BuildingAttackKind, effects: EffectRules | None = None
+) -> np.ndarray:
     """Vectorized result of attack values against DRs (R8.3, R8.4): ``int8`` codes, broadcast shape.
 
     ``FIRE`` (2) where ``AV >= DR + 1``, ``RUBBLE`` (1) where ``AV == DR`` and ``kind`` is
@@ -148,13 +151,20 @@ def outcome_codes(av: Any, dr: Any, kind: str | BuildingAttackKind, effects: Eff
     return out
 
 
-def building_result(av: int, dr: int, kind: str | BuildingAttackKind, effects: EffectRules | None = None) -> BuildingResult:
+def building_result(
+    av: int, dr: int, kind: str | BuildingAttackKind, effects: EffectRules | None = None
+) -> BuildingResult:
     """The result of one attack value against one DR (R8.3, R8.4); see :func:`outcome_codes`."""
     return _CODE_RESULT[int(outcome_codes(av, dr, kind, effects))]
 
 
-def needed_roll(dr: int, damage_index: int, kind: str | BuildingAttackKind,
-                result: BuildingResult | str = BuildingResult.FIRE, effects: EffectRules | None = None) -> int:
+def needed_roll(
+    dr: int,
+    damage_index: int,
+    kind: str | BuildingAttackKind,
+    result: BuildingResult | str = BuildingResult.FIRE,
+    effects: EffectRules | None = None,
+) -> int:
     """The lowest 2d6 total that gives ``result`` (fire by default) against a building of ``dr``.
 
     May lie outside 2..12 (then the result is certain or impossible). For rubble this is the
@@ -180,8 +190,9 @@ def two_d6_distribution() -> dict[int, Fraction]:
     return {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
 
 
-def building_outcome_probabilities(damage_index: int, dr: int, kind: str | BuildingAttackKind,
-                                   effects: EffectRules | None = None) -> dict[BuildingResult, Fraction]:
+def building_outcome_probabilities(
+    damage_index: int, dr: int, kind: str | BuildingAttackKind, effects: EffectRules | None = None
+) -> dict[BuildingResult, Fraction]:
     """Exact probabilities of no effect / rubble / fire for one attack on a building (R8.2-R8.4).
 
     >>> p = building_outcome_probabilities(damage_index=4, dr=13, kind="artillery")
@@ -235,13 +246,17 @@ class BuildingAttack(EffectEvent):
     def __str__(self) -> str:
         bonus = f" +{self.bonus} close combat" if self.bonus else ""
         if self.result is BuildingResult.RUBBLE:
-            verdict = "the building is destroyed: rubble" + (" (the fire goes out)" if self.was_burning else "")
+            verdict = "the building is destroyed: rubble" + (
+                " (the fire goes out)" if self.was_burning else ""
+            )
         elif self.result is BuildingResult.FIRE:
             verdict = "it already burns" if self.was_burning else "the building catches fire"
         else:
             verdict = "no effect"
-        return (f"{self.attacker} attacks the {self.building} in {hex_text(self.hex)} ({self.kind.value}): "
-                f"AV 2d6 {list(self.faces)} + DI {self.damage_index}{bonus} = {self.av} vs DR {self.dr}: {verdict}")
+        return (
+            f"{self.attacker} attacks the {self.building} in {hex_text(self.hex)} ({self.kind.value}): "
+            f"AV 2d6 {list(self.faces)} + DI {self.damage_index}{bonus} = {self.av} vs DR {self.dr}: {verdict}"
+        )
 
 
 def attack_building(
@@ -287,8 +302,21 @@ def attack_building(
         return None
     bonus = eff.close_combat_bonus if k is BuildingAttackKind.CLOSE_COMBAT else 0
     mods = [("Damage Index", int(damage_index))] + ([("close combat", bonus)] if bonus else [])
-    roll = dice.roll(f"{attacker} vs {building.name} in {hex_text(h)} (AV vs DR {building.dr})", "2d6", modifiers=mods)
+    roll = dice.roll(
+        f"{attacker} vs {building.name} in {hex_text(h)} (AV vs DR {building.dr})", "2d6", modifiers=mods
+    )
     av = int(attack_value(roll.natural, int(damage_index), k, eff))
     result = building_result(av, building.dr, k, eff)
-    return BuildingAttack(h, k, attacker, building.name, roll.faces, int(damage_index), bonus, av, building.dr,
-                          result, bool(battlemap.fire[idx]))
+    return BuildingAttack(
+        h,
+        k,
+        attacker,
+        building.name,
+        roll.faces,
+        int(damage_index),
+        bonus,
+        av,
+        building.dr,
+        result,
+        bool(battlemap.fire[idx]),
+    )

@@ -132,7 +132,7 @@ def _shift_padded(pad: np.ndarray, direction: int, out: np.ndarray | None = None
     if out is None:
         out = np.empty(pad.shape[:-2] + (H, W), dtype=pad.dtype)
     for parity, (drow, dcol) in enumerate(neighbor_shift(direction)):
-        out[..., :, parity::2] = pad[..., 1 + drow:1 + drow + H, 1 + dcol + parity:1 + dcol + W:2]
+        out[..., :, parity::2] = pad[..., 1 + drow : 1 + drow + H, 1 + dcol + parity : 1 + dcol + W : 2]
     return out
 
 
@@ -342,13 +342,19 @@ def spread_step(
             pairs = candidates
         elif candidates is not None:
             idx = np.nonzero(candidates)
-            lead = np.ravel_multi_index(idx[:-3], candidates.shape[:-3]) if candidates.ndim > 3 else np.zeros_like(idx[-1])
+            lead = (
+                np.ravel_multi_index(idx[:-3], candidates.shape[:-3])
+                if candidates.ndim > 3
+                else np.zeros_like(idx[-1])
+            )
             pairs = SpreadPairs(lead, (idx[-3] + 1).astype(np.int8), idx[-2], idx[-1])
         else:
             pairs = spread_pairs(burning, dr, rubble)
         n = pairs.lead.shape[0]
         if rolls.shape[0] != n:
-            raise ValueError(f"compact rolls: expected one 2d6 total per candidate pair ({n}), got {rolls.shape[0]}")
+            raise ValueError(
+                f"compact rolls: expected one 2d6 total per candidate pair ({n}), got {rolls.shape[0]}"
+            )
         pos = pairs.row * W + pairs.col
         if dr.ndim <= 2:
             target_dr = np.broadcast_to(dr, (H, W)).ravel()[pos]
@@ -459,7 +465,8 @@ class FiresAged(EffectEvent):
 
     def __str__(self) -> str:
         return "Fires burning into this turn: " + ", ".join(
-            f"{hex_text(h)} ({t})" for h, t in zip(self.hexes, self.turns, strict=True))
+            f"{hex_text(h)} ({t})" for h, t in zip(self.hexes, self.turns, strict=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -490,8 +497,10 @@ class FireSpreadCheck(EffectEvent):
 
     def __str__(self) -> str:
         verdict = "the fire spreads" if self.spread else "no spread"
-        return (f"Fire spread {hex_text(self.from_hex)} -> {hex_text(self.to_hex)}: 2d6 {list(self.faces)} + "
-                f"{self.total - sum(self.faces)} = {self.total} vs DR {self.dr}: {verdict}")
+        return (
+            f"Fire spread {hex_text(self.from_hex)} -> {hex_text(self.to_hex)}: 2d6 {list(self.faces)} + "
+            f"{self.total - sum(self.faces)} = {self.total} vs DR {self.dr}: {verdict}"
+        )
 
 
 @dataclass(frozen=True)
@@ -557,8 +566,12 @@ def fire_spread_phase(
         events.append(FireBurnedOut(h, int(battlemap.fire_turns[row, col])))
     burning_rc = np.argwhere(aged.burning[0])
     if len(burning_rc):
-        events.append(FiresAged(tuple(_hex_of(r, c) for r, c in burning_rc),
-                                tuple(int(aged.fire_turns[0, r, c]) for r, c in burning_rc)))
+        events.append(
+            FiresAged(
+                tuple(_hex_of(r, c) for r, c in burning_rc),
+                tuple(int(aged.fire_turns[0, r, c]) for r, c in burning_rc),
+            )
+        )
     dr = battlemap.dr_array()
     rubble = battlemap.rubble[None] | aged.burned_out
     pairs = spread_pairs(aged.burning, dr, rubble)
@@ -567,8 +580,11 @@ def fire_spread_phase(
     for i, (k, row, col) in enumerate(zip(pairs.direction, pairs.row, pairs.col, strict=True)):
         to_hex = _hex_of(row, col)
         from_hex = to_hex.neighbor(int(k))
-        roll = dice.roll(f"fire spread {hex_text(from_hex)} -> {hex_text(to_hex)} (DR {int(dr[row, col])})", "2d6",
-                         modifiers=[("fire spread", eff.fire_spread_bonus)])
+        roll = dice.roll(
+            f"fire spread {hex_text(from_hex)} -> {hex_text(to_hex)} (DR {int(dr[row, col])})",
+            "2d6",
+            modifiers=[("fire spread", eff.fire_spread_bonus)],
+        )
         totals[i] = roll.natural
         checks.append((from_hex, to_hex, roll, int(dr[row, col])))
     after = spread_step(aged.burning, dr, totals, rubble, eff.fire_spread_bonus, candidates=pairs)
@@ -659,8 +675,10 @@ def fire_damage_steps(
         if cls == AIRCRAFT:
             continue
         card = bool(uses_command_card(unit)) if uses_command_card else False
-        roll = dice.roll(f"fire damage check: {unit.id} in {hex_text(h)} (hit on {eff.fire_damage_hit_on}+)", "2d6",
-                         modifiers=[("command card", -1)] if card else [])
+        roll = dice.roll(
+            f"fire damage check: {unit.id} in {hex_text(h)} (hit on {eff.fire_damage_hit_on}+)",
+            "2d6",
+            modifiers=[("command card", -1)] if card else [],
+        )
         hit = bool(fire_damage_hits(roll.natural, card, eff.fire_damage_hit_on))
         yield FireDamageCheck(h, str(unit.id), roll.faces, card, roll.result, hit)
-

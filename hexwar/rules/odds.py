@@ -78,11 +78,13 @@ def p_two_d10_at_least(n: int) -> float:
     >>> p_two_d10_at_least(10), p_two_d10_at_least(2), p_two_d10_at_least(21)
     (0.64, 1.0, 0.0)
     """
-    return float(TWO_D10[max(0, min(n, 21)):].sum())
+    return float(TWO_D10[max(0, min(n, 21)) :].sum())
 
 
 @lru_cache(maxsize=4096)
-def _outcome_probs(av: int, modifier: int, classic: bool, specials: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
+def _outcome_probs(
+    av: int, modifier: int, classic: bool, specials: tuple[tuple[int, ...], ...]
+) -> tuple[float, ...]:
     ff_set, special_set, double_set = specials
     pm = ph = pd = ps = pf = 0.0
     for s in range(2, 21):
@@ -101,8 +103,9 @@ def _outcome_probs(av: int, modifier: int, classic: bool, specials: tuple[tuple[
     return pm, ph, pd, ps, pf
 
 
-def hit_probabilities(cards: CardSet, attack_value: int, modifier: int = 0,
-                      variant: str = "standard") -> dict[str, float]:
+def hit_probabilities(
+    cards: CardSet, attack_value: int, modifier: int = 0, variant: str = "standard"
+) -> dict[str, float]:
     """One to-hit roll's outcome probabilities (R6.3-R6.4): keys ``miss``, ``hit``, ``double``
     (natural 18), ``special`` (natural 19-20), ``friendly_fire`` (classic natural 2-3).
 
@@ -112,8 +115,12 @@ def hit_probabilities(cards: CardSet, attack_value: int, modifier: int = 0,
     (0.58, 0.03, 0.03)
     """
     r = cards.rules
-    v = _outcome_probs(attack_value, modifier, normalize_variant(variant) == "classic",
-                       (r.friendly_fire, r.special, r.double_intensity))
+    v = _outcome_probs(
+        attack_value,
+        modifier,
+        normalize_variant(variant) == "classic",
+        (r.friendly_fire, r.special, r.double_intensity),
+    )
     return dict(zip(("miss", "hit", "double", "special", "friendly_fire"), v, strict=True))
 
 
@@ -193,15 +200,29 @@ class AttackOdds:
     @property
     def outcomes(self) -> dict[str, float]:
         """The five outcome probabilities by name."""
-        return {"miss": self.miss, "no_effect": self.no_effect, "damaged": self.damaged,
-                "damage_card": self.damage_card, "destroyed": self.destroyed}
+        return {
+            "miss": self.miss,
+            "no_effect": self.no_effect,
+            "damaged": self.damaged,
+            "damage_card": self.damage_card,
+            "destroyed": self.destroyed,
+        }
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of every field."""
-        return {"outcomes": self.outcomes, "crew": {"survives": self.crew_survives, "captured": self.crew_captured,
-                                                    "destroyed": self.crew_destroyed},
-                "friendly_fire": self.friendly_fire, "expected_vp": self.expected_vp,
-                "expected_damage": self.expected_damage, "endurance": list(self.endurance), "rolls": self.rolls}
+        return {
+            "outcomes": self.outcomes,
+            "crew": {
+                "survives": self.crew_survives,
+                "captured": self.crew_captured,
+                "destroyed": self.crew_destroyed,
+            },
+            "friendly_fire": self.friendly_fire,
+            "expected_vp": self.expected_vp,
+            "expected_damage": self.expected_damage,
+            "endurance": list(self.endurance),
+            "rolls": self.rolls,
+        }
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,22 +245,35 @@ def _as_set(x: Iterable[int] | str, n: int) -> frozenset[int]:
     return frozenset(range(n)) if x == "all" else frozenset(int(i) for i in x)
 
 
-def _states(cards: CardSet, target: UnitLike, comp: Counter[str], units: Mapping[str, UnitLike],
-            weapon_mods: Any, defense_of: Any, events_in_play: Sequence[str]) -> tuple[tuple[Any, ...], ...]:
+def _states(
+    cards: CardSet,
+    target: UnitLike,
+    comp: Counter[str],
+    units: Mapping[str, UnitLike],
+    weapon_mods: Any,
+    defense_of: Any,
+    events_in_play: Sequence[str],
+) -> tuple[tuple[Any, ...], ...]:
     """Card states of the target: the initial one, then one per distinct signature of the cards
     it may draw (Defense, to-hit modifiers, extra dice: :func:`damage_card_deltas`)."""
     d0, m0 = defense_of(target), tuple(weapon_mods(target))
     states = [(d0, m0, 0, 1.0, 0 if target.damage_card is None else 1)]
     if target.damage_card is None and comp:
-        groups = _card_groups(cards, cards.unit(target.card).unit_type, _is_veteran(cards, target, units),
-                              is_immobilized(cards, target, units, events_in_play), tuple(sorted(comp.items())))
+        groups = _card_groups(
+            cards,
+            cards.unit(target.card).unit_type,
+            _is_veteran(cards, target, units),
+            is_immobilized(cards, target, units, events_in_play),
+            tuple(sorted(comp.items())),
+        )
         states.extend((d0 + dd, tuple(m + dt for m in m0), x, p, 2) for dd, dt, x, p in groups)
     return tuple(states)
 
 
 @lru_cache(maxsize=4096)
-def _card_groups(cards: CardSet, unit_type: str, veteran: bool, immobilized: bool,
-                 comp: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int, int, float], ...]:
+def _card_groups(
+    cards: CardSet, unit_type: str, veteran: bool, immobilized: bool, comp: tuple[tuple[str, int], ...]
+) -> tuple[tuple[int, int, int, float], ...]:
     """Damage cards grouped by what they do to the target: ``(dDefense, dTo-hit, extra dice, P)``
     (the per-card numbers are :func:`~hexwar.rules.combat.damage_card_deltas`)."""
     total = sum(n for _, n in comp)
@@ -250,8 +284,9 @@ def _card_groups(cards: CardSet, unit_type: str, veteran: bool, immobilized: boo
     return tuple((*sig, p) for sig, p in sorted(groups.items()))
 
 
-def _crew_fates(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], classic: bool,
-                ctx: DefenseContext) -> tuple[int, ...]:
+def _crew_fates(
+    cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], classic: bool, ctx: DefenseContext
+) -> tuple[int, ...]:
     """Fate index (into :data:`_FATES`) per natural die 0..10; index 0 = destroyed outright."""
     crew = _crew_of(units, target)
     if crew is None or crew.endurance <= 0:
@@ -327,8 +362,15 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         for j in range(1, C):
             out[j] += extra_then(v * draw_p[j], j, fate)
 
-    def by_face(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray, faces: np.ndarray, k_of: np.ndarray,
-                fate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def by_face(
+        v: np.ndarray,
+        d: np.ndarray,
+        p: np.ndarray,
+        f: np.ndarray,
+        faces: np.ndarray,
+        k_of: np.ndarray,
+        fate: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """:func:`shift` of ``v`` for every die face at once: survivors ``[faces, E + 1]``
         and dead mass ``[faces, 4]`` (entry ``i`` of ``d, p`` belongs to face ``k_of[i]``,
         fate ``fate[i]``)."""
@@ -341,9 +383,12 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         gone = en <= 0
         kk = np.broadcast_to(k_of, en.shape)
         alive = ~gone
-        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
-        gone_mass = np.bincount((kk * 4 + np.broadcast_to(fate, en.shape))[gone], weights=w[gone],
-                                minlength=nf * 4).reshape(nf, 4)
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
+            nf, E + 1
+        )
+        gone_mass = np.bincount(
+            (kk * 4 + np.broadcast_to(fate, en.shape))[gone], weights=w[gone], minlength=nf * 4
+        ).reshape(nf, 4)
         return surv, gone_mass
 
     def extra_by_face(low: np.ndarray, j: int, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -364,7 +409,9 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         gone = en <= 0
         alive = ~gone
         kk = np.broadcast_to(ki[:, None], en.shape)
-        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(nf, E + 1)
+        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
+            nf, E + 1
+        )
         fate = np.broadcast_to(fate_of_die[faces[ki]][:, None], en.shape)
         gone_mass = np.bincount((kk * 4 + fate)[gone], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
         return surv, gone_mass
@@ -416,7 +463,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                 faces = np.unique(f)
                 S, Dd = by_face(v, d, p, f, faces, np.searchsorted(faces, f), fate_of_die[f])
                 low_all = S.copy()
-                low_all[:, half + 1:] = 0.0
+                low_all[:, half + 1 :] = 0.0
                 S[:, : half + 1] = 0.0
                 extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
                 for k in range(len(faces)):
@@ -457,24 +504,47 @@ def _odds_from(plan: tuple[Any, ...], unit_cost: int, crew_cost: int, capture_mu
     miss = min(no_miss, unchanged)
     surv = P.sum(axis=0)
     exp_damage = float(((start - np.arange(full + 1)) * surv).sum()) + destroyed * start
-    exp_vp = destroyed * unit_cost + float(dead[3]) * crew_cost + float(dead[2]) * crew_cost * capture_multiplier
+    exp_vp = (
+        destroyed * unit_cost + float(dead[3]) * crew_cost + float(dead[2]) * crew_cost * capture_multiplier
+    )
     return AttackOdds(
-        miss=miss, no_effect=max(0.0, unchanged - miss), damaged=damaged, damage_card=drawn, destroyed=destroyed,
-        crew_survives=float(dead[1]), crew_captured=float(dead[2]), crew_destroyed=float(dead[3]),
-        friendly_fire=ff, expected_vp=exp_vp, expected_damage=exp_damage,
-        endurance=tuple(float(x) for x in surv), rolls=len(plan[7]),
+        miss=miss,
+        no_effect=max(0.0, unchanged - miss),
+        damaged=damaged,
+        damage_card=drawn,
+        destroyed=destroyed,
+        crew_survives=float(dead[1]),
+        crew_captured=float(dead[2]),
+        crew_destroyed=float(dead[3]),
+        friendly_fire=ff,
+        expected_vp=exp_vp,
+        expected_damage=exp_damage,
+        endurance=tuple(float(x) for x in surv),
+        rolls=len(plan[7]),
     )
 
 
-def _target_numbers(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike], ctx: DefenseContext,
-                    events_in_play: Sequence[str], variant: str) -> tuple[int, int, int, tuple[int, ...], bool, Any]:
+def _target_numbers(
+    cards: CardSet,
+    target: UnitLike,
+    units: Mapping[str, UnitLike],
+    ctx: DefenseContext,
+    events_in_play: Sequence[str],
+    variant: str,
+) -> tuple[int, int, int, tuple[int, ...], bool, Any]:
     card = cards.unit(target.card)
     if target.endurance <= 0:
         raise CombatError(f"{card.name} is destroyed")
     classic = variant == "classic"
     r = cards.rules
-    return (card.endurance_full, card.endurance_half, min(target.endurance, card.endurance_full),
-            _crew_fates(cards, target, units, classic, ctx), classic, (r.friendly_fire, r.special, r.double_intensity))
+    return (
+        card.endurance_full,
+        card.endurance_half,
+        min(target.endurance, card.endurance_full),
+        _crew_fates(cards, target, units, classic, ctx),
+        classic,
+        (r.friendly_fire, r.special, r.double_intensity),
+    )
 
 
 def _costs(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike]) -> tuple[int, int]:
@@ -488,10 +558,20 @@ def _costs(cards: CardSet, target: UnitLike, units: Mapping[str, UnitLike]) -> t
 # --------------------------------------------------------------------------------------------
 
 
-def attack_odds(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: AttackOrders, ctx: DefenseContext,
-                *, units: Mapping[str, UnitLike] | None = None, events_in_play: Sequence[str] = (),
-                variant: str | Iterable[str] = "standard", damage_deck: Deck | Mapping[str, int] | None = None,
-                bonus_to_hit: Iterable[int] | str = (), bonus_intensity: Iterable[int] | str = ()) -> AttackOdds:
+def attack_odds(
+    cards: CardSet,
+    attacker: UnitLike,
+    target: UnitLike,
+    orders: AttackOrders,
+    ctx: DefenseContext,
+    *,
+    units: Mapping[str, UnitLike] | None = None,
+    events_in_play: Sequence[str] = (),
+    variant: str | Iterable[str] = "standard",
+    damage_deck: Deck | Mapping[str, int] | None = None,
+    bonus_to_hit: Iterable[int] | str = (),
+    bonus_intensity: Iterable[int] | str = (),
+) -> AttackOdds:
     """Exact odds of a declared attack, before it is rolled (R6).
 
     Args:
@@ -531,7 +611,10 @@ def attack_odds(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: At
             k += 1
 
     def mods(t: UnitLike) -> list[int]:
-        m = sum(v for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, orders.command_cards))
+        m = sum(
+            v
+            for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, orders.command_cards)
+        )
         return [m] * len(weapons)
 
     def defense(t: UnitLike) -> int:
@@ -543,18 +626,31 @@ def attack_odds(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: At
     return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
 
 
-def weapon_odds(cards: CardSet, weapon: Weapon, target: UnitLike, ctx: DefenseContext, *,
-                attacker: UnitLike | None = None, rolls: int | None = None,
-                modifiers: Sequence[tuple[str, int]] = (), units: Mapping[str, UnitLike] | None = None,
-                events_in_play: Sequence[str] = (), variant: str | Iterable[str] = "standard",
-                damage_deck: Deck | Mapping[str, int] | None = None) -> AttackOdds:
+def weapon_odds(
+    cards: CardSet,
+    weapon: Weapon,
+    target: UnitLike,
+    ctx: DefenseContext,
+    *,
+    attacker: UnitLike | None = None,
+    rolls: int | None = None,
+    modifiers: Sequence[tuple[str, int]] = (),
+    units: Mapping[str, UnitLike] | None = None,
+    events_in_play: Sequence[str] = (),
+    variant: str | Iterable[str] = "standard",
+    damage_deck: Deck | Mapping[str, int] | None = None,
+) -> AttackOdds:
     """Exact odds of one weapon fired at ``target`` as :meth:`CombatEngine.fire_weapon
     <hexwar.rules.combat.CombatEngine.fire_weapon>` fires it (off-board artillery: ``attacker=None``).
 
     Raises:
         CombatError: when the weapon has no attack value against the target's type.
     """
-    units = dict(units) if units is not None else ({target.uid: target} | ({attacker.uid: attacker} if attacker else {}))
+    units = (
+        dict(units)
+        if units is not None
+        else ({target.uid: target} | ({attacker.uid: attacker} if attacker else {}))
+    )
     variant = normalize_variant(variant)
     tcard = cards.unit(target.card)
     av = weapon.attack_value(tcard.target_type)
@@ -564,7 +660,9 @@ def weapon_odds(cards: CardSet, weapon: Weapon, target: UnitLike, ctx: DefenseCo
     di = weapon_damage_index(cards, attacker, weapon, units, events_in_play)
 
     def mods(t: UnitLike) -> list[int]:
-        return [sum(v for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, (), modifiers))]
+        return [
+            sum(v for _, v in to_hit_modifiers(cards, attacker, t, ctx, units, events_in_play, (), modifiers))
+        ]
 
     def defense(t: UnitLike) -> int:
         return effective_defense(cards, t, ctx, units, events_in_play)[0]
@@ -575,11 +673,20 @@ def weapon_odds(cards: CardSet, weapon: Weapon, target: UnitLike, ctx: DefenseCo
     return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
 
 
-def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: UnitLike, ctx: DefenseContext, *,
-                       units: Mapping[str, UnitLike] | None = None, events_in_play: Sequence[str] = (),
-                       variant: str | Iterable[str] = "standard", damage_deck: Deck | Mapping[str, int] | None = None,
-                       command_cards: Sequence[str] = (), bonus_to_hit: bool = False,
-                       bonus_dice: bool = False) -> AttackOdds:
+def close_assault_odds(
+    cards: CardSet,
+    assaulters: Sequence[UnitLike],
+    target: UnitLike,
+    ctx: DefenseContext,
+    *,
+    units: Mapping[str, UnitLike] | None = None,
+    events_in_play: Sequence[str] = (),
+    variant: str | Iterable[str] = "standard",
+    damage_deck: Deck | Mapping[str, int] | None = None,
+    command_cards: Sequence[str] = (),
+    bonus_to_hit: bool = False,
+    bonus_dice: bool = False,
+) -> AttackOdds:
     """Exact odds of a Close Assault as :meth:`CombatEngine.close_assault
     <hexwar.rules.combat.CombatEngine.close_assault>` resolves it (000): one to-hit roll, then
     one d10 per assaulting infantry (sum, doubled on 18) - effective Defense.
@@ -596,16 +703,32 @@ def close_assault_odds(cards: CardSet, assaulters: Sequence[UnitLike], target: U
     assert av is not None
 
     def mods(t: UnitLike) -> list[int]:
-        return [sum(v for _, v in _close_assault_modifiers(cards, ready, t, ctx, units, events_in_play,
-                                                           command_cards))]
+        return [
+            sum(
+                v
+                for _, v in _close_assault_modifiers(
+                    cards, ready, t, ctx, units, events_in_play, command_cards
+                )
+            )
+        ]
 
     def defense(t: UnitLike) -> int:
         return effective_defense(cards, t, ctx, units, events_in_play)[0]
 
-    full, half, start, fates, classic, specials = _target_numbers(cards, target, units, ctx, events_in_play, variant)
+    full, half, start, fates, classic, specials = _target_numbers(
+        cards, target, units, ctx, events_in_play, variant
+    )
     states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
-    plan = (full, half, start, fates, classic, specials, states,
-            ((0, av, 0, int(bonus_to_hit), int(bonus_dice), len(ready)),))
+    plan = (
+        full,
+        half,
+        start,
+        fates,
+        classic,
+        specials,
+        states,
+        ((0, av, 0, int(bonus_to_hit), int(bonus_dice), len(ready)),),
+    )
     odds = _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
     return replace(odds, friendly_fire=0.0)  # classic 2-3 is a plain miss in a Close Assault
 

@@ -179,7 +179,9 @@ class EffectRules:
         try:
             return int(self.hit_on[side])
         except KeyError:
-            raise ValueError(f"no artillery hit number for side {side!r}; expected one of {sorted(self.hit_on)}") from None
+            raise ValueError(
+                f"no artillery hit number for side {side!r}; expected one of {sorted(self.hit_on)}"
+            ) from None
 
     def replace(self, **changes: Any) -> EffectRules:
         """A copy with some numbers changed (scenario overrides, parameter sweeps)."""
@@ -206,7 +208,9 @@ def _parse_effects(data: dict[str, Any], src: str) -> EffectRules:
     def classes(t: dict[str, Any], tname: str, key: str) -> frozenset[str]:
         v = t.get(key, [])
         if not isinstance(v, list) or any(x not in MOBILITY_CLASSES for x in v):
-            problems.append(Problem(src, f"{tname}.{key}", f"expected a list of mobility classes from {MOBILITY_CLASSES}"))
+            problems.append(
+                Problem(src, f"{tname}.{key}", f"expected a list of mobility classes from {MOBILITY_CLASSES}")
+            )
             return frozenset()
         return frozenset(v)
 
@@ -215,12 +219,16 @@ def _parse_effects(data: dict[str, Any], src: str) -> EffectRules:
     rub, fire, bld, art, tow = (table(n) for n in ("rubble", "fire", "buildings", "artillery", "towing"))
     base = rub.get("base_terrain", "clear")
     if not isinstance(base, str):
-        problems.append(Problem(src, "rubble.base_terrain", "expected a terrain key such as \"clear\""))
+        problems.append(Problem(src, "rubble.base_terrain", 'expected a terrain key such as "clear"'))
         base = "clear"
     hit_on_t = art.get("hit_on")
     hit_on: dict[str, int] = {}
     if not isinstance(hit_on_t, dict) or not hit_on_t:
-        problems.append(Problem(src, "artillery.hit_on", "expected a table side = d6 face, e.g. { german = 3, soviet = 4 }"))
+        problems.append(
+            Problem(
+                src, "artillery.hit_on", "expected a table side = d6 face, e.g. { german = 3, soviet = 4 }"
+            )
+        )
     else:
         for side in hit_on_t:
             hit_on[str(side)] = integer(hit_on_t, "artillery.hit_on", side, 1, 7)
@@ -363,7 +371,9 @@ def wreck_defense_modifier(wreck_ids: Iterable[str], rules: RulesTerrain, cls: s
     return total
 
 
-def terrain_defense_modifier(battlemap: BattleMap, h: Hex, cls: str, effects: EffectRules | None = None) -> int:
+def terrain_defense_modifier(
+    battlemap: BattleMap, h: Hex, cls: str, effects: EffectRules | None = None
+) -> int:
     """The terrain part of a unit's effective Defense in hex ``h`` (R6.7), in Defense points.
 
     * aircraft: 0 (R6.8);
@@ -417,7 +427,9 @@ def terrain_defense_array(battlemap: BattleMap, cls: str, effects: EffectRules |
     if cls == AIRCRAFT:
         return np.zeros(shape, dtype=np.int16)
     eff = effects or default_effects()
-    per_type = np.array([t.defense_soft if cls == SOFT else t.defense_armored for t in battlemap.rules.types], dtype=np.int16)
+    per_type = np.array(
+        [t.defense_soft if cls == SOFT else t.defense_armored for t in battlemap.rules.types], dtype=np.int16
+    )
     out = per_type[battlemap.terrain]
     base = battlemap.rules.by_key(eff.rubble_base_terrain)
     rubble_mod = (base.defense_soft if cls == SOFT else base.defense_armored) + eff.rubble_defense

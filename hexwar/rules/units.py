@@ -108,11 +108,19 @@ class UnitState:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict; the hex as ``[q, r]``."""
-        return {"uid": self.uid, "side": self.side, "endurance": self.endurance, "crew": self.crew,
-                "damage_card": self.damage_card, "damage_turns": self.damage_turns,
-                "immobilized": self.immobilized, "command_cards": list(self.command_cards),
-                "bombs_used": list(self.bombs_used), "flight_turns": self.flight_turns,
-                "hex": None if self.hex is None else [self.hex.q, self.hex.r]}
+        return {
+            "uid": self.uid,
+            "side": self.side,
+            "endurance": self.endurance,
+            "crew": self.crew,
+            "damage_card": self.damage_card,
+            "damage_turns": self.damage_turns,
+            "immobilized": self.immobilized,
+            "command_cards": list(self.command_cards),
+            "bombs_used": list(self.bombs_used),
+            "flight_turns": self.flight_turns,
+            "hex": None if self.hex is None else [self.hex.q, self.hex.r],
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> UnitState:
@@ -123,19 +131,26 @@ class UnitState:
         """
         try:
             h = d.get("hex")
-            return cls(uid=str(d["uid"]), side=str(d["side"]), endurance=int(d["endurance"]),
-                       crew=d.get("crew"), damage_card=d.get("damage_card"), damage_turns=d.get("damage_turns"),
-                       immobilized=bool(d.get("immobilized", False)),
-                       command_cards=[str(c) for c in d.get("command_cards", [])],
-                       bombs_used=tuple(int(i) for i in d.get("bombs_used", [])),
-                       flight_turns=int(d.get("flight_turns", 0)),
-                       hex=None if h is None else Hex(int(h[0]), int(h[1])))
+            return cls(
+                uid=str(d["uid"]),
+                side=str(d["side"]),
+                endurance=int(d["endurance"]),
+                crew=d.get("crew"),
+                damage_card=d.get("damage_card"),
+                damage_turns=d.get("damage_turns"),
+                immobilized=bool(d.get("immobilized", False)),
+                command_cards=[str(c) for c in d.get("command_cards", [])],
+                bombs_used=tuple(int(i) for i in d.get("bombs_used", [])),
+                flight_turns=int(d.get("flight_turns", 0)),
+                hex=None if h is None else Hex(int(h[0]), int(h[1])),
+            )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise HexwarError(f"bad unit state {d!r}: {exc}") from None
 
 
-def new_unit(cards: CardSet, uid: str, *, crew: str | None = None, endurance: int | None = None,
-             hex: Hex | None = None) -> UnitState:
+def new_unit(
+    cards: CardSet, uid: str, *, crew: str | None = None, endurance: int | None = None, hex: Hex | None = None
+) -> UnitState:
     """A fresh unit of card instance ``uid`` at Full Endurance (aircraft with full Turns of Flight).
 
     Args:
@@ -155,8 +170,9 @@ def new_unit(cards: CardSet, uid: str, *, crew: str | None = None, endurance: in
     e = card.endurance_full if endurance is None else endurance
     if not 1 <= e <= card.endurance_full:
         raise HexwarError(f"{uid}: endurance {e} outside 1..{card.endurance_full}")
-    return UnitState(uid=uid, side=card.side, endurance=e, crew=crew,
-                     flight_turns=card.turns_of_flight or 0, hex=hex)
+    return UnitState(
+        uid=uid, side=card.side, endurance=e, crew=crew, flight_turns=card.turns_of_flight or 0, hex=hex
+    )
 
 
 def roster(cards: CardSet, *specs: tuple[str, str | None]) -> dict[str, UnitState]:

@@ -126,13 +126,17 @@ class WreckPlaced(EffectEvent):
         if self.los:
             bits.append("blocks LOS")
         if self.modifier:
-            bits.append(f"{'black' if self.applies == 'all' else 'red'} {self.modifier:+d} Defense"
-                        f" ({'all ground units' if self.applies == 'all' else 'soft units'})")
+            bits.append(
+                f"{'black' if self.applies == 'all' else 'red'} {self.modifier:+d} Defense"
+                f" ({'all ground units' if self.applies == 'all' else 'soft units'})"
+            )
         what = ", ".join(bits) or "no effect"
         return f"{self.vehicle} burns out in {hex_text(self.hex)}: wreck {self.wreck_id} ({what})"
 
 
-def wreck_vehicle(battlemap: BattleMap, h: Hex, nationality: str, dice: Dice, vehicle: str = "vehicle") -> WreckPlaced:
+def wreck_vehicle(
+    battlemap: BattleMap, h: Hex, nationality: str, dice: Dice, vehicle: str = "vehicle"
+) -> WreckPlaced:
     """The wreck a vehicle destroyed in ``h`` leaves (R6.6, R8.1): one counter drawn from its pool.
 
     Does not change the map; apply the returned event.
@@ -187,7 +191,9 @@ def towing_movement_points(mp_left: float, effects: EffectRules | None = None) -
     """
     eff = effects or default_effects()
     if mp_left < eff.hook_up_cost:
-        raise TowingError(f"hooking up a wreck costs {eff.hook_up_cost} movement points, only {mp_left:g} left")
+        raise TowingError(
+            f"hooking up a wreck costs {eff.hook_up_cost} movement points, only {mp_left:g} left"
+        )
     rest = mp_left - eff.hook_up_cost
     return float(rest) / 2.0
 
@@ -217,8 +223,10 @@ class WreckHookedUp(EffectEvent):
         battlemap.remove_wreck(self.wreck_hex, self.wreck_id)
 
     def __str__(self) -> str:
-        return (f"{self.vehicle} in {hex_text(self.vehicle_hex)} hooks up wreck {self.wreck_id} from "
-                f"{hex_text(self.wreck_hex)}: movement {self.mp_before:g} -> {self.mp_after:g}")
+        return (
+            f"{self.vehicle} in {hex_text(self.vehicle_hex)} hooks up wreck {self.wreck_id} from "
+            f"{hex_text(self.wreck_hex)}: movement {self.mp_before:g} -> {self.mp_after:g}"
+        )
 
 
 def hook_up_problem(
@@ -243,7 +251,9 @@ def hook_up_problem(
     if mobility != TOWING_MOBILITY:
         return f"only tracked vehicles tow wrecks, this one is {mobility}"
     if vehicle_hex.distance(wreck_hex) > 1:
-        return f"wreck hex {hex_text(wreck_hex)} is not the vehicle's hex {hex_text(vehicle_hex)} nor next to it"
+        return (
+            f"wreck hex {hex_text(wreck_hex)} is not the vehicle's hex {hex_text(vehicle_hex)} nor next to it"
+        )
     stack = battlemap.wrecks.get(wreck_hex, [])
     if not stack:
         return f"no wreck in {hex_text(wreck_hex)}"
@@ -285,7 +295,9 @@ def hook_up(
     if problem:
         raise TowingError(f"{vehicle} cannot hook up a wreck: {problem}")
     wid = wreck_id if wreck_id is not None else battlemap.wrecks[wreck_hex][-1]
-    return WreckHookedUp(vehicle, vehicle_hex, wreck_hex, wid, float(mp_left), towing_movement_points(mp_left, effects))
+    return WreckHookedUp(
+        vehicle, vehicle_hex, wreck_hex, wid, float(mp_left), towing_movement_points(mp_left, effects)
+    )
 
 
 @dataclass(frozen=True)

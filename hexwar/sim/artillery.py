@@ -127,23 +127,40 @@ class ArtilleryResult:
         return self.landing_counts / max(self.trials, 1)
 
 
-def _validate(battlemap: BattleMap, target: Hex, hit_on: int, bonus: int, damage_index: int, missions: int,
-              trials: int, dr: np.ndarray | None) -> np.ndarray:
+def _validate(
+    battlemap: BattleMap,
+    target: Hex,
+    hit_on: int,
+    bonus: int,
+    damage_index: int,
+    missions: int,
+    trials: int,
+    dr: np.ndarray | None,
+) -> np.ndarray:
     if not isinstance(target, Hex):
         raise ArtillerySimError(f"target must be a Hex, got {target!r}")
     if not battlemap.in_bounds(target):
-        raise ArtillerySimError(f"target {target.label} is off the {battlemap.width} x {battlemap.height} map "
-                                f"(A01..{Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label})")
-    for name, v, lo, hi in (("hit_on", hit_on, 1, 7), ("bonus", bonus, 0, 1), ("damage_index", damage_index, 0, 30),
-                            ("missions", missions, 1, 1000), ("trials", trials, 0, 2**32 - 1)):
+        raise ArtillerySimError(
+            f"target {target.label} is off the {battlemap.width} x {battlemap.height} map "
+            f"(A01..{Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label})"
+        )
+    for name, v, lo, hi in (
+        ("hit_on", hit_on, 1, 7),
+        ("bonus", bonus, 0, 1),
+        ("damage_index", damage_index, 0, 30),
+        ("missions", missions, 1, 1000),
+        ("trials", trials, 0, 2**32 - 1),
+    ):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or not lo <= v <= hi:
             raise ArtillerySimError(f"{name} must be a whole number {lo}..{hi}, got {v!r}")
     if dr is None:
         return battlemap.dr_array()
     dr = np.asarray(dr)
     if dr.shape != (battlemap.height, battlemap.width):
-        raise ArtillerySimError(f"dr array has shape {dr.shape}; expected (height, width) = "
-                                f"({battlemap.height}, {battlemap.width})")
+        raise ArtillerySimError(
+            f"dr array has shape {dr.shape}; expected (height, width) = "
+            f"({battlemap.height}, {battlemap.width})"
+        )
     return dr.astype(np.int16)
 
 
@@ -250,10 +267,23 @@ def simulate_artillery(
         if progress is not None:
             progress(n)
     return ArtilleryResult(
-        target=target, hit_on=int(hit_on), bonus=int(bonus), damage_index=int(damage_index), missions=int(missions),
-        trials=int(trials), seed=seed, width=W, height=H,
-        landing_counts=landing[:hw].reshape(H, W), off_map=int(landing[hw]),
-        building_hexes=bhexes, building_dr=bdr, building_start=bstart,
-        rubble_counts=rubble_counts, fire_counts=fire_counts, fire_started_counts=started_counts,
-        trial_landings=keep_land, trial_states=keep_state,
+        target=target,
+        hit_on=int(hit_on),
+        bonus=int(bonus),
+        damage_index=int(damage_index),
+        missions=int(missions),
+        trials=int(trials),
+        seed=seed,
+        width=W,
+        height=H,
+        landing_counts=landing[:hw].reshape(H, W),
+        off_map=int(landing[hw]),
+        building_hexes=bhexes,
+        building_dr=bdr,
+        building_start=bstart,
+        rubble_counts=rubble_counts,
+        fire_counts=fire_counts,
+        fire_started_counts=started_counts,
+        trial_landings=keep_land,
+        trial_states=keep_state,
     )

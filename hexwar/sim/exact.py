@@ -63,7 +63,9 @@ class ExactTooLarge(HexwarError):
 
 
 # -- artillery -------------------------------------------------------------------------------
-def landing_distribution(target: Hex, hit_on: int, bonus: int, width: int, height: int) -> tuple[np.ndarray, float]:
+def landing_distribution(
+    target: Hex, hit_on: int, bonus: int, width: int, height: int
+) -> tuple[np.ndarray, float]:
     """Exact single-strike landing probabilities (R9.3): ``(float64 [height, width], off-map share)``.
 
     >>> p, off = landing_distribution(Hex.from_label("A01"), hit_on=4, bonus=0, width=5, height=5)
@@ -81,13 +83,16 @@ def landing_distribution(target: Hex, hit_on: int, bonus: int, width: int, heigh
     return out, off
 
 
-def landing_fractions(target: Hex, hit_on: int, bonus: int, width: int, height: int) -> dict[Hex | None, Fraction]:
+def landing_fractions(
+    target: Hex, hit_on: int, bonus: int, width: int, height: int
+) -> dict[Hex | None, Fraction]:
     """:func:`hexwar.rules.artillery.exact_landing_distribution` on the map (off-map under ``None``)."""
     return exact_landing_distribution(target, hit_on, bonus, width, height)
 
 
-def building_states(p_land: Fraction | float, damage_index: int, dr: int, missions: int,
-                    burning_at_start: bool = False) -> dict[str, Any]:
+def building_states(
+    p_land: Fraction | float, damage_index: int, dr: int, missions: int, burning_at_start: bool = False
+) -> dict[str, Any]:
     """Exact end state of one building after ``missions`` strikes at the same target (R8.2-R8.4).
 
     Args:
@@ -112,7 +117,9 @@ def building_states(p_land: Fraction | float, damage_index: int, dr: int, missio
     pr = p_land * probs[BuildingResult.RUBBLE]
     pf = p_land * probs[BuildingResult.FIRE]
     # four states: intact, burning, rubble after burning, rubble straight from intact
-    intact, burning, rub_lit, rub_unlit = (zero, one, zero, zero) if burning_at_start else (one, zero, zero, zero)
+    intact, burning, rub_lit, rub_unlit = (
+        (zero, one, zero, zero) if burning_at_start else (one, zero, zero, zero)
+    )
     for _ in range(missions):
         intact, burning, rub_lit, rub_unlit = (
             intact * (one - pr - pf),
@@ -125,8 +132,13 @@ def building_states(p_land: Fraction | float, damage_index: int, dr: int, missio
 
 
 # -- fire: closed forms ----------------------------------------------------------------------
-def two_building_burning(dr: int, turns: int, burnout: bool = False, spread_bonus: int | None = None,
-                         burnout_turns: int | None = None) -> list[Fraction]:
+def two_building_burning(
+    dr: int,
+    turns: int,
+    burnout: bool = False,
+    spread_bonus: int | None = None,
+    burnout_turns: int | None = None,
+) -> list[Fraction]:
     """P(the second building burns at turn t), t = 0..turns: a fire lit at turn 0 next to one
     building of DR ``dr`` and nothing else that burns (R8.4, R8.6).
 
@@ -143,7 +155,9 @@ def two_building_burning(dr: int, turns: int, burnout: bool = False, spread_bonu
         if not burnout:
             out.append(1 - (1 - p) ** t)
         else:
-            out.append(sum(((1 - p) ** (s - 1) * p for s in range(1, min(t, L) + 1) if t <= s + L), Fraction(0)))
+            out.append(
+                sum(((1 - p) ** (s - 1) * p for s in range(1, min(t, L) + 1) if t <= s + L), Fraction(0))
+            )
     return out
 
 
@@ -290,8 +304,10 @@ def exact_fire(
         comps.append(sorted(members))
     big = max((len(c) for c in comps), default=0)
     if big > max_buildings:
-        raise ExactTooLarge(f"a cluster of {big} buildings can burn; the exact computation handles at most "
-                            f"{max_buildings} per cluster")
+        raise ExactTooLarge(
+            f"a cluster of {big} buildings can burn; the exact computation handles at most "
+            f"{max_buildings} per cluster"
+        )
     T = int(turns)
     K = len(cells)
     out_b = np.zeros((T + 1, K))
@@ -305,15 +321,21 @@ def exact_fire(
     area_all = np.ones((T + 1, len(area_names)))
     for a, name in enumerate(area_names):
         rcs = {(r, c) for h in (areas or {})[name] for r, c in [(h.offset[1], h.offset[0])]}
-        rcs = {rc for rc in rcs if 0 <= rc[0] < dr.shape[0] and 0 <= rc[1] < dr.shape[1]
-               and (dr[rc] > 0 or burning[rc])}
+        rcs = {
+            rc
+            for rc in rcs
+            if 0 <= rc[0] < dr.shape[0] and 0 <= rc[1] < dr.shape[1] and (dr[rc] > 0 or burning[rc])
+        }
         area_k.append([index[rc] for rc in rcs if rc in index])
         if len(area_k[-1]) < len(rcs) or not rcs:  # a building no fire reaches never burns
             area_all[:, a] = 0.0
     for members in comps:
         local = {k: i for i, k in enumerate(members)}
         sub_nbrs = [[local[j] for j in nbrs[k]] for k in members]
-        p1 = [float(spread_probability(int(dr[cells[k]]), 1, bonus)) if dr[cells[k]] > 0 else 0.0 for k in members]
+        p1 = [
+            float(spread_probability(int(dr[cells[k]]), 1, bonus)) if dr[cells[k]] > 0 else 0.0
+            for k in members
+        ]
         start = tuple(int(fire_turns[cells[k]]) if burning[cells[k]] else _INTACT for k in members)
         groups = [[local[k] for k in ks if k in local] for ks in area_k]
         b, e, rr, n, states, g_all = _cluster_dp(start, sub_nbrs, p1, T, limit, max_states, groups)
@@ -325,15 +347,35 @@ def exact_fire(
         out_r[:, members] = rr
         count = np.stack([np.convolve(count[t], n[t]) for t in range(T + 1)])
         biggest = max(biggest, states)
-    area_burned = np.stack([out_e[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
-    area_burning = np.stack([out_b[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
-    return ExactFire(tuple(Hex.from_offset(c, r) for r, c in cells), out_b, out_e, out_r, count, biggest,
-                     area_names, area_all, area_burned, area_burning)
+    area_burned = (
+        np.stack([out_e[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
+    )
+    area_burning = (
+        np.stack([out_b[:, ks].sum(axis=1) for ks in area_k], axis=1) if area_k else np.zeros((T + 1, 0))
+    )
+    return ExactFire(
+        tuple(Hex.from_offset(c, r) for r, c in cells),
+        out_b,
+        out_e,
+        out_r,
+        count,
+        biggest,
+        area_names,
+        area_all,
+        area_burned,
+        area_burning,
+    )
 
 
-def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], T: int, limit: int | None,
-                max_states: int, groups: Sequence[Sequence[int]] = ()
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+def _cluster_dp(
+    start: tuple[int, ...],
+    nbrs: list[list[int]],
+    p1: list[float],
+    T: int,
+    limit: int | None,
+    max_states: int,
+    groups: Sequence[Sequence[int]] = (),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
     """The dynamic program of :func:`exact_fire` over one cluster's joint states (``groups``:
     cell sets whose P(all burned) is also returned, ``[T+1, len(groups)]``)."""
     K = len(start)
@@ -395,8 +437,14 @@ def _cluster_dp(start: tuple[int, ...], nbrs: list[list[int]], p1: list[float], 
     return out_b, out_e, out_r, out_n, biggest, out_g
 
 
-def exact_fire_on_map(battlemap: Any, ignite: Iterable[Hex], turns: int, burnout: bool = False,
-                      dr: np.ndarray | None = None, **kw: Any) -> ExactFire:
+def exact_fire_on_map(
+    battlemap: Any,
+    ignite: Iterable[Hex],
+    turns: int,
+    burnout: bool = False,
+    dr: np.ndarray | None = None,
+    **kw: Any,
+) -> ExactFire:
     """:func:`exact_fire` for fires lit in ``ignite`` at turn 0 on ``battlemap`` (counter 0),
     plus the fires the map already holds.
 

@@ -187,8 +187,17 @@ class _Window:
     """One cluster's window ``[r0:r0+h, c0:c0+w]`` of the map, with its arrays (the DRs of the
     cluster's buildings only, its fires and their counters at turn 0)."""
 
-    def __init__(self, r0: int, c0: int, h: int, w: int, dr: np.ndarray, burning0: np.ndarray,
-                 turns0: np.ndarray, mask: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        r0: int,
+        c0: int,
+        h: int,
+        w: int,
+        dr: np.ndarray,
+        burning0: np.ndarray,
+        turns0: np.ndarray,
+        mask: np.ndarray | None = None,
+    ) -> None:
         self.r0, self.c0, self.h, self.w = r0, c0, h, w
         self.slices = (slice(r0, r0 + h), slice(c0, c0 + w))
         keep = mask[self.slices] if mask is not None else True
@@ -200,8 +209,12 @@ class _Window:
     def start(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(burning, fire_turns, rubble, ever)`` of ``n`` trials at turn 0."""
         burning = np.broadcast_to(self.b0, (n, self.h, self.w)).copy()
-        return (burning, np.broadcast_to(self.t0, (n, self.h, self.w)).copy(),
-                np.zeros((n, self.h, self.w), dtype=bool), burning.copy())
+        return (
+            burning,
+            np.broadcast_to(self.t0, (n, self.h, self.w)).copy(),
+            np.zeros((n, self.h, self.w), dtype=bool),
+            burning.copy(),
+        )
 
 
 def _windows(reach: np.ndarray, dr: np.ndarray, burning0: np.ndarray, turns0: np.ndarray) -> list[_Window]:
@@ -234,12 +247,20 @@ def check_ignition(battlemap: BattleMap, hexes: Iterable[Hex]) -> tuple[Hex, ...
             raise FireSimError(f"ignition hexes must be Hex values, got {h!r}")
         if not battlemap.in_bounds(h):
             last = Hex.from_offset(battlemap.width - 1, battlemap.height - 1).label
-            raise FireSimError(f"--ignite {h.label}: the hex is off the {battlemap.width} x {battlemap.height} map "
-                               f"(A01..{last})")
+            raise FireSimError(
+                f"--ignite {h.label}: the hex is off the {battlemap.width} x {battlemap.height} map "
+                f"(A01..{last})"
+            )
         if battlemap.building_at(h) is None:
-            what = "rubble" if battlemap.rubble[battlemap.index(h)] else f"{battlemap.terrain_at(h).name.lower()} terrain"
-            raise FireSimError(f"--ignite {h.label}: the hex holds {what}, not an intact building; "
-                               f"fires burn only in buildings (R8.4)")
+            what = (
+                "rubble"
+                if battlemap.rubble[battlemap.index(h)]
+                else f"{battlemap.terrain_at(h).name.lower()} terrain"
+            )
+            raise FireSimError(
+                f"--ignite {h.label}: the hex holds {what}, not an intact building; "
+                f"fires burn only in buildings (R8.4)"
+            )
         if h not in out:
             out.append(h)
     return tuple(out)
@@ -325,8 +346,11 @@ def simulate_fire(
     # Fire never leaves the buildings connected to a fire, and touching clusters burn
     # independently (each check's dice are keyed by turn, direction and hex), so each cluster runs
     # on the smallest window holding it (first column even: odd-q neighbours depend on parity).
-    windows = _windows(reach, dr_map, burning0, turns0) if crop and nb else [
-        _Window(0, 0, H, W, dr_map, burning0, turns0)]
+    windows = (
+        _windows(reach, dr_map, burning0, turns0)
+        if crop and nb
+        else [_Window(0, 0, H, W, dr_map, burning0, turns0)]
+    )
     if nb:
         rows, cols = np.nonzero(reach)
         u0, u1, v0, v1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()) & ~1, int(cols.max()) + 1
@@ -347,9 +371,19 @@ def simulate_fire(
         area_n[len(area_cells)] = len(cells)
         per_w = []
         for w in windows:
-            inside = [(r - w.r0, c - w.c0) for r, c in cells if w.r0 <= r < w.r0 + w.h and w.c0 <= c < w.c0 + w.w
-                      and (w.dr[r - w.r0, c - w.c0] > 0 or w.b0[r - w.r0, c - w.c0])]
-            per_w.append((np.array([x[0] for x in inside], dtype=np.intp), np.array([x[1] for x in inside], dtype=np.intp)))
+            inside = [
+                (r - w.r0, c - w.c0)
+                for r, c in cells
+                if w.r0 <= r < w.r0 + w.h
+                and w.c0 <= c < w.c0 + w.w
+                and (w.dr[r - w.r0, c - w.c0] > 0 or w.b0[r - w.r0, c - w.c0])
+            ]
+            per_w.append(
+                (
+                    np.array([x[0] for x in inside], dtype=np.intp),
+                    np.array([x[1] for x in inside], dtype=np.intp),
+                )
+            )
         area_cells.append(per_w)
     area_burning = np.zeros((T + 1, A), dtype=np.int64)
     area_burned = np.zeros((T + 1, A), dtype=np.int64)
@@ -362,8 +396,14 @@ def simulate_fire(
         states = [w.start(n) for w in windows]
         per_trial = np.zeros((T + 1, n), dtype=np.int64)
 
-        def record(t: int, n: int = n, start: int = start, stop: int = stop,
-                   states: list[Any] = states, per_trial: np.ndarray = per_trial) -> None:
+        def record(
+            t: int,
+            n: int = n,
+            start: int = start,
+            stop: int = stop,
+            states: list[Any] = states,
+            per_trial: np.ndarray = per_trial,
+        ) -> None:
             for w, (burning, _, rubble, ever) in zip(windows, states, strict=True):
                 sl = w.slices
                 burning_counts[t][sl] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
@@ -386,7 +426,11 @@ def simulate_fire(
                 ub = np.zeros((n, u1 - u0, v1 - v0), dtype=bool)
                 ur = np.zeros_like(ub)
                 for w, (burning, _, rubble, _) in zip(windows, states, strict=True):
-                    inner = (slice(None), slice(w.r0 - u0, w.r0 - u0 + w.h), slice(w.c0 - v0, w.c0 - v0 + w.w))
+                    inner = (
+                        slice(None),
+                        slice(w.r0 - u0, w.r0 - u0 + w.h),
+                        slice(w.c0 - v0, w.c0 - v0 + w.w),
+                    )
                     ub[inner] |= burning
                     ur[inner] |= rubble
                 if keep is not None and keep_rub is not None:
@@ -432,9 +476,26 @@ def simulate_fire(
         if progress is not None:
             progress(n)
     return FireResult(
-        ignite=ign, turns=T, trials=int(trials), seed=seed, burnout_turns=limit, width=W, height=H, dr=dr_map,
-        burning_counts=burning_counts, ever_counts=ever_counts, rubble_counts=rubble_counts,
-        burning_hist=hist, spread_checks=checks, los=scorer.result() if scorer is not None else None,
-        trial_burning=keep, trial_rubble=keep_rub, area_names=area_names, area_buildings=area_n,
-        area_burning=area_burning, area_burned=area_burned, area_burned_sq=area_burned_sq, area_all=area_all,
+        ignite=ign,
+        turns=T,
+        trials=int(trials),
+        seed=seed,
+        burnout_turns=limit,
+        width=W,
+        height=H,
+        dr=dr_map,
+        burning_counts=burning_counts,
+        ever_counts=ever_counts,
+        rubble_counts=rubble_counts,
+        burning_hist=hist,
+        spread_checks=checks,
+        los=scorer.result() if scorer is not None else None,
+        trial_burning=keep,
+        trial_rubble=keep_rub,
+        area_names=area_names,
+        area_buildings=area_n,
+        area_burning=area_burning,
+        area_burned=area_burned,
+        area_burned_sq=area_burned_sq,
+        area_all=area_all,
     )

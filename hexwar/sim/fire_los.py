@@ -114,7 +114,9 @@ class LosCutPlan:
     sp_ground: np.ndarray
     stats: dict[str, Any] = field(default_factory=dict)
 
-    def scorer(self, trials: int, turns: int, window: tuple[int, int, int, int] | None = None) -> LosCutScorer:
+    def scorer(
+        self, trials: int, turns: int, window: tuple[int, int, int, int] | None = None
+    ) -> LosCutScorer:
         """A :class:`LosCutScorer` for a run of ``trials`` x ``turns`` on the window
         ``(row0, col0, rows, cols)`` of the map the simulation's arrays cover."""
         return LosCutScorer(self, trials, turns, window or (0, 0, self.height, self.width))
@@ -127,7 +129,9 @@ def _height_test(n: int, d: int, top2: float, ea: int, eb: int) -> bool:
     return n * (top2 - ea) >= d * (eb - ea)
 
 
-def plan_los_cuts(battlemap: BattleMap, burnable: np.ndarray, viewpoints: Sequence[Hex] | None = None) -> LosCutPlan:
+def plan_los_cuts(
+    battlemap: BattleMap, burnable: np.ndarray, viewpoints: Sequence[Hex] | None = None
+) -> LosCutPlan:
     """Find the lines of sight fire can cut and what cuts them (see the module docstring).
 
     Args:
@@ -213,11 +217,16 @@ def plan_los_cuts(battlemap: BattleMap, burnable: np.ndarray, viewpoints: Sequen
             sp_block.append((blk[0], blk[1]))
             sp_ground.append((gnd[0], gnd[1]))
     return LosCutPlan(
-        width=W, height=H, viewpoints=vp_tuple,
+        width=W,
+        height=H,
+        viewpoints=vp_tuple,
         lines=np.array(lines, dtype=np.int64).reshape(-1, 2),
-        ent_line=np.array(ent_line, dtype=np.int64), ent_pos=np.array(ent_pos, dtype=np.int64),
-        sp_line=np.array(sp_line, dtype=np.int64), sp_pos=np.array(sp_pos, dtype=np.int64).reshape(-1, 2),
-        sp_block=np.array(sp_block, dtype=bool).reshape(-1, 2), sp_ground=np.array(sp_ground, dtype=bool).reshape(-1, 2),
+        ent_line=np.array(ent_line, dtype=np.int64),
+        ent_pos=np.array(ent_pos, dtype=np.int64),
+        sp_line=np.array(sp_line, dtype=np.int64),
+        sp_pos=np.array(sp_pos, dtype=np.int64).reshape(-1, 2),
+        sp_block=np.array(sp_block, dtype=bool).reshape(-1, 2),
+        sp_ground=np.array(sp_ground, dtype=bool).reshape(-1, 2),
         stats={"viewpoints": len(vps), "lines": len(lines)},
     )
 
@@ -264,7 +273,9 @@ class LosCutScorer:
         self.ent_cols, inv = np.unique(ent_w, return_inverse=True)
         ent_full = np.unique(plan.ent_pos)  # same order: the window map keeps the order
         self.ent_to_cut = np.array([col_of[int(p)] for p in ent_full], dtype=np.int64)
-        self.a_ent = sparse.csr_matrix((np.ones(inv.size, f32), (inv, plan.ent_line)), shape=(self.ent_cols.size, L))
+        self.a_ent = sparse.csr_matrix(
+            (np.ones(inv.size, f32), (inv, plan.ent_line)), shape=(self.ent_cols.size, L)
+        )
         # spine pairs: [entries, lines], and each side's cutter column
         self.sp_w = to_window(plan.sp_pos) if S else plan.sp_pos
         self.a_sp = sparse.csr_matrix((np.ones(S, f32), (np.arange(S), plan.sp_line)), shape=(S, L))
@@ -272,12 +283,16 @@ class LosCutScorer:
         for j in (0, 1):
             ok = plan.sp_pos[:, j] >= 0 if S else np.zeros(0, bool)
             cols = [col_of[int(p)] for p in plan.sp_pos[ok, j]] if S else []
-            self.c_side.append(sparse.csr_matrix((np.ones(len(cols), f32), (np.flatnonzero(ok), cols)),
-                                                 shape=(S, self.cut_cols.size)))
+            self.c_side.append(
+                sparse.csr_matrix(
+                    (np.ones(len(cols), f32), (np.flatnonzero(ok), cols)), shape=(S, self.cut_cols.size)
+                )
+            )
         # line ends: [lines, end hexes]
         self.end_cols, end_inv = np.unique(plan.lines.reshape(-1), return_inverse=True)
-        self.inc = sparse.csr_matrix((np.ones(end_inv.size, f32), (np.repeat(np.arange(L), 2), end_inv)),
-                                     shape=(L, self.end_cols.size))
+        self.inc = sparse.csr_matrix(
+            (np.ones(end_inv.size, f32), (np.repeat(np.arange(L), 2), end_inv)), shape=(L, self.end_cols.size)
+        )
 
     def _side(self, burning: np.ndarray, rubble: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray]:
         """``(blocks [n, S], burns [n, S])`` of side ``j`` of every spine entry."""
@@ -325,7 +340,14 @@ class LosCutScorer:
         H, W = self.plan.height, self.plan.width
         T1 = self.line_counts.shape[0]
         return LosCutResult(
-            viewpoints=self.plan.viewpoints, lines=self.plan.lines, line_counts=self.line_counts,
-            lost_counts=self.lost_counts.reshape(T1, H, W), cutter_counts=self.cutter_counts.reshape(T1, H, W),
-            cut_sum=self.cut_sum, cut_sumsq=self.cut_sumsq, trials=self.trials, width=W, height=H,
+            viewpoints=self.plan.viewpoints,
+            lines=self.plan.lines,
+            line_counts=self.line_counts,
+            lost_counts=self.lost_counts.reshape(T1, H, W),
+            cutter_counts=self.cutter_counts.reshape(T1, H, W),
+            cut_sum=self.cut_sum,
+            cut_sumsq=self.cut_sumsq,
+            trials=self.trials,
+            width=W,
+            height=H,
         )

@@ -129,14 +129,26 @@ def artillery_report(
         se = math.sqrt(float(pe) * (1 - float(pe)) / max(n_s, 1))
         if se > 0:
             z_max = max(z_max, abs(k / max(n_s, 1) - float(pe)) / se)
-        landing.append({
-            "hex": h.label, "distance": h.distance(r.target), "exact": _r(pe), "exact_fraction": _frac(pe),
-            "estimate": _r(p_hat[row, col]), "ci95": [_r(lo), _r(hi)], "count": k,
-        })
+        landing.append(
+            {
+                "hex": h.label,
+                "distance": h.distance(r.target),
+                "exact": _r(pe),
+                "exact_fraction": _frac(pe),
+                "estimate": _r(p_hat[row, col]),
+                "ci95": [_r(lo), _r(hi)],
+                "count": k,
+            }
+        )
     off_e = exact.get(None, Fraction(0))
     lo, hi = wilson(r.off_map, n_s)
-    off = {"exact": _r(off_e), "exact_fraction": _frac(off_e), "estimate": _r(r.off_map_share()),
-           "ci95": [_r(lo), _r(hi)], "count": r.off_map}
+    off = {
+        "exact": _r(off_e),
+        "exact_fraction": _frac(off_e),
+        "estimate": _r(r.off_map_share()),
+        "ci95": [_r(lo), _r(hi)],
+        "count": r.off_map,
+    }
 
     def attacks(h: Hex) -> dict[str, Any]:
         row, col = battlemap.index(h)
@@ -149,32 +161,71 @@ def artillery_report(
 
     unit_rows = []
     for u in units:
-        unit_rows.append({"unit": u.id, "name": u.name, "side": u.side, "hex": u.hex.label, "type": u.target_type,
-                          "affected": u.affected, "expected_attacks": attacks(u.hex)})
+        unit_rows.append(
+            {
+                "unit": u.id,
+                "name": u.name,
+                "side": u.side,
+                "hex": u.hex.label,
+                "type": u.target_type,
+                "affected": u.affected,
+                "expected_attacks": attacks(u.hex),
+            }
+        )
     buildings = []
     for k, h in enumerate(r.building_hexes):
         row, col = battlemap.index(h)
         bt = battlemap.terrain_at(h)
-        ex = building_states(exact.get(h, Fraction(0)), r.damage_index, int(r.building_dr[k]), m,
-                             burning_at_start=bool(r.building_start[k] == BURNING))
-        entry: dict[str, Any] = {"hex": h.label, "building": bt.name, "dr": int(r.building_dr[k]),
-                                 "start": "burning" if r.building_start[k] == BURNING else "intact",
-                                 "expected_attacks": attacks(h)}
-        for key, counts, ex_key in (("p_rubble", r.rubble_counts, "rubble"), ("p_fire", r.fire_counts, "burning"),
-                                    ("p_fire_started", r.fire_started_counts, "fire_started")):
+        ex = building_states(
+            exact.get(h, Fraction(0)),
+            r.damage_index,
+            int(r.building_dr[k]),
+            m,
+            burning_at_start=bool(r.building_start[k] == BURNING),
+        )
+        entry: dict[str, Any] = {
+            "hex": h.label,
+            "building": bt.name,
+            "dr": int(r.building_dr[k]),
+            "start": "burning" if r.building_start[k] == BURNING else "intact",
+            "expected_attacks": attacks(h),
+        }
+        for key, counts, ex_key in (
+            ("p_rubble", r.rubble_counts, "rubble"),
+            ("p_fire", r.fire_counts, "burning"),
+            ("p_fire_started", r.fire_started_counts, "fire_started"),
+        ):
             c = int(counts[k])
             lo, hi = wilson(c, n_t)
-            entry[key] = {"exact": _r(ex[ex_key]), "exact_fraction": _frac(ex[ex_key]), "estimate": _r(c / max(n_t, 1)),
-                          "ci95": [_r(lo), _r(hi)], "count": c}
+            entry[key] = {
+                "exact": _r(ex[ex_key]),
+                "exact_fraction": _frac(ex[ex_key]),
+                "estimate": _r(c / max(n_t, 1)),
+                "ci95": [_r(lo), _r(hi)],
+                "count": c,
+            }
         buildings.append(entry)
     return {
-        "command": "artillery", "title": title or battlemap.name, "map": battlemap.name,
-        "width": r.width, "height": r.height, "target": r.target.label, "side": side,
-        "hit_on": r.hit_on, "bonus": r.bonus, "missions": m,
+        "command": "artillery",
+        "title": title or battlemap.name,
+        "map": battlemap.name,
+        "width": r.width,
+        "height": r.height,
+        "target": r.target.label,
+        "side": side,
+        "hit_on": r.hit_on,
+        "bonus": r.bonus,
+        "missions": m,
         "weapon": {"name": weapon_name, "damage_index": r.damage_index},
-        "trials": n_t, "seed": r.seed, "strikes": n_s,
-        "landing": landing, "off_map": off, "units": unit_rows, "buildings": buildings,
-        "max_abs_z": _r(z_max, 3), "notes": list(notes),
+        "trials": n_t,
+        "seed": r.seed,
+        "strikes": n_s,
+        "landing": landing,
+        "off_map": off,
+        "units": unit_rows,
+        "buildings": buildings,
+        "max_abs_z": _r(z_max, 3),
+        "notes": list(notes),
     }
 
 
@@ -220,27 +271,84 @@ def artillery_text(rep: dict[str, Any]) -> str:
     ]
     out += [f"note: {n}" for n in rep.get("notes", [])]
     out += ["", "Landing hex of one strike (R9.3): exact beside Monte Carlo"]
-    rows = [[e["hex"] + (" (target)" if e["distance"] == 0 else ""), e["distance"], e["exact_fraction"], _p(e["exact"]),
-             _p(e["estimate"]), _ci(e["ci95"])] for e in rep["landing"]]
+    rows = [
+        [
+            e["hex"] + (" (target)" if e["distance"] == 0 else ""),
+            e["distance"],
+            e["exact_fraction"],
+            _p(e["exact"]),
+            _p(e["estimate"]),
+            _ci(e["ci95"]),
+        ]
+        for e in rep["landing"]
+    ]
     o = rep["off_map"]
     rows.append(["off map", "", o["exact_fraction"], _p(o["exact"]), _p(o["estimate"]), _ci(o["ci95"])])
     out.append(format_table(["hex", "drift", "exact", "= p", "estimate", "95% interval"], rows))
     out.append(f"largest |estimate - exact| / standard error over the landing hexes: {rep['max_abs_z']}")
     if rep["units"]:
-        out += ["", f"Expected attacks per unit over {rep['missions']} mission(s) (R9.4: one attack per strike landing in its hex)"]
-        rows = [[u["unit"], u["name"], u["side"], u["hex"], u["type"] + ("" if u["affected"] else " (not affected)"),
-                 _p(u["expected_attacks"]["exact"]), _p(u["expected_attacks"]["estimate"]), _ci(u["expected_attacks"]["ci95"])]
-                for u in rep["units"]]
-        out.append(format_table(["unit", "name", "side", "hex", "type", "exact", "estimate", "95% interval"], rows,
-                                "lllllrrr"))
+        out += [
+            "",
+            f"Expected attacks per unit over {rep['missions']} mission(s) (R9.4: one attack per strike landing in its hex)",
+        ]
+        rows = [
+            [
+                u["unit"],
+                u["name"],
+                u["side"],
+                u["hex"],
+                u["type"] + ("" if u["affected"] else " (not affected)"),
+                _p(u["expected_attacks"]["exact"]),
+                _p(u["expected_attacks"]["estimate"]),
+                _ci(u["expected_attacks"]["ci95"]),
+            ]
+            for u in rep["units"]
+        ]
+        out.append(
+            format_table(
+                ["unit", "name", "side", "hex", "type", "exact", "estimate", "95% interval"], rows, "lllllrrr"
+            )
+        )
     if rep["buildings"]:
-        out += ["", "Buildings a strike can reach: expected attacks, P(rubble) and P(fire) after the last mission (R8.2-R8.4)"]
-        rows = [[b["hex"], b["building"], b["dr"], _p(b["expected_attacks"]["exact"]), _p(b["expected_attacks"]["estimate"]),
-                 _p(b["p_rubble"]["exact"]), _p(b["p_rubble"]["estimate"]), _ci(b["p_rubble"]["ci95"]),
-                 _p(b["p_fire"]["exact"]), _p(b["p_fire"]["estimate"]), _ci(b["p_fire"]["ci95"])]
-                for b in rep["buildings"]]
-        out.append(format_table(["hex", "building", "DR", "attacks", "est.", "P(rubble)", "est.", "95% interval",
-                                 "P(fire)", "est.", "95% interval"], rows, "llrrrrrrrrr"))
+        out += [
+            "",
+            "Buildings a strike can reach: expected attacks, P(rubble) and P(fire) after the last mission (R8.2-R8.4)",
+        ]
+        rows = [
+            [
+                b["hex"],
+                b["building"],
+                b["dr"],
+                _p(b["expected_attacks"]["exact"]),
+                _p(b["expected_attacks"]["estimate"]),
+                _p(b["p_rubble"]["exact"]),
+                _p(b["p_rubble"]["estimate"]),
+                _ci(b["p_rubble"]["ci95"]),
+                _p(b["p_fire"]["exact"]),
+                _p(b["p_fire"]["estimate"]),
+                _ci(b["p_fire"]["ci95"]),
+            ]
+            for b in rep["buildings"]
+        ]
+        out.append(
+            format_table(
+                [
+                    "hex",
+                    "building",
+                    "DR",
+                    "attacks",
+                    "est.",
+                    "P(rubble)",
+                    "est.",
+                    "95% interval",
+                    "P(fire)",
+                    "est.",
+                    "95% interval",
+                ],
+                rows,
+                "llrrrrrrrrr",
+            )
+        )
     else:
         out += ["", "No building stands where a strike can land."]
     return "\n".join(out)
@@ -263,18 +371,52 @@ def artillery_csv(rep: dict[str, Any]) -> str:
     units: dict[str, list[str]] = {}
     for u in rep["units"]:
         units.setdefault(u["hex"], []).append(u["unit"])
-    heads = ["hex", "distance", "p_landing_exact", "p_landing", "p_landing_lo", "p_landing_hi", "expected_attacks_exact",
-             "expected_attacks", "units", "building", "dr", "p_rubble_exact", "p_rubble", "p_rubble_lo", "p_rubble_hi",
-             "p_fire_exact", "p_fire", "p_fire_lo", "p_fire_hi"]
+    heads = [
+        "hex",
+        "distance",
+        "p_landing_exact",
+        "p_landing",
+        "p_landing_lo",
+        "p_landing_hi",
+        "expected_attacks_exact",
+        "expected_attacks",
+        "units",
+        "building",
+        "dr",
+        "p_rubble_exact",
+        "p_rubble",
+        "p_rubble_lo",
+        "p_rubble_hi",
+        "p_fire_exact",
+        "p_fire",
+        "p_fire_lo",
+        "p_fire_hi",
+    ]
     rows = []
     m = rep["missions"]
     for e in rep["landing"]:
         b = bld.get(e["hex"])
-        row = [e["hex"], e["distance"], e["exact"], e["estimate"], *e["ci95"], _r(m * e["exact"]),
-               _r(e["count"] / max(rep["trials"], 1)), " ".join(units.get(e["hex"], []))]
+        row = [
+            e["hex"],
+            e["distance"],
+            e["exact"],
+            e["estimate"],
+            *e["ci95"],
+            _r(m * e["exact"]),
+            _r(e["count"] / max(rep["trials"], 1)),
+            " ".join(units.get(e["hex"], [])),
+        ]
         if b:
-            row += [b["building"], b["dr"], b["p_rubble"]["exact"], b["p_rubble"]["estimate"], *b["p_rubble"]["ci95"],
-                    b["p_fire"]["exact"], b["p_fire"]["estimate"], *b["p_fire"]["ci95"]]
+            row += [
+                b["building"],
+                b["dr"],
+                b["p_rubble"]["exact"],
+                b["p_rubble"]["estimate"],
+                *b["p_rubble"]["ci95"],
+                b["p_fire"]["exact"],
+                b["p_fire"]["estimate"],
+                *b["p_fire"]["ci95"],
+            ]
         else:
             row += [""] * 10
         rows.append(row)
@@ -312,22 +454,32 @@ def fire_report(
     ex_mean = exact.expected_burning() if exact is not None else None
     per_turn = []
     for t in range(T + 1):
-        per_turn.append({
-            "turn": t, "mean": _r(mean[t], 4), "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)], "sd": _r(sd[t], 4),
-            "q05": int(q05[t]), "q95": int(q95[t]),
-            "spread_checks_per_trial": _r(r.spread_checks[t] / max(n, 1), 4),
-            "exact_mean": None if ex_mean is None else _r(ex_mean[t], 6),
-        })
+        per_turn.append(
+            {
+                "turn": t,
+                "mean": _r(mean[t], 4),
+                "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)],
+                "sd": _r(sd[t], 4),
+                "q05": int(q05[t]),
+                "q95": int(q95[t]),
+                "spread_checks_per_trial": _r(r.spread_checks[t] / max(n, 1), 4),
+                "exact_mean": None if ex_mean is None else _r(ex_mean[t], 6),
+            }
+        )
     ex_idx = {h: k for k, h in enumerate(exact.hexes)} if exact is not None else {}
     pb, pe, pr = r.p_burning(), r.p_burned_by(), r.rubble_counts / max(n, 1)
     hexes = []
     rows_, cols_ = np.nonzero(r.ever_counts[T])
-    order = sorted(zip(rows_.tolist(), cols_.tolist(), strict=True), key=lambda rc: (-r.ever_counts[T][rc], rc[1], rc[0]))
+    order = sorted(
+        zip(rows_.tolist(), cols_.tolist(), strict=True), key=lambda rc: (-r.ever_counts[T][rc], rc[1], rc[0])
+    )
     for row, col in order:
         h = Hex.from_offset(col, row)
         lo_t, hi_t = wilson(r.ever_counts[T][row, col], n)
         entry: dict[str, Any] = {
-            "hex": h.label, "building": battlemap.terrain_at(h).name, "dr": int(r.dr[row, col]),
+            "hex": h.label,
+            "building": battlemap.terrain_at(h).name,
+            "dr": int(r.dr[row, col]),
             "ignited": h in r.ignite,
             "p_burning": [_r(pb[t, row, col]) for t in range(T + 1)],
             "p_burned_by": [_r(pe[t, row, col]) for t in range(T + 1)],
@@ -341,10 +493,21 @@ def fire_report(
             entry["exact_burned_by"] = [_r(exact.burned_by[t, k]) for t in range(T + 1)]
         hexes.append(entry)
     rep: dict[str, Any] = {
-        "command": "fire", "title": title or battlemap.name, "map": battlemap.name, "width": r.width, "height": r.height,
-        "ignite": [h.label for h in r.ignite], "turns": T, "trials": n, "seed": r.seed,
-        "variant": "burnout" if r.burnout_turns is not None else "standard", "burnout_turns": r.burnout_turns,
-        "exact": exact is not None, "burning_buildings": per_turn, "hexes": hexes, "notes": list(notes),
+        "command": "fire",
+        "title": title or battlemap.name,
+        "map": battlemap.name,
+        "width": r.width,
+        "height": r.height,
+        "ignite": [h.label for h in r.ignite],
+        "turns": T,
+        "trials": n,
+        "seed": r.seed,
+        "variant": "burnout" if r.burnout_turns is not None else "standard",
+        "burnout_turns": r.burnout_turns,
+        "exact": exact is not None,
+        "burning_buildings": per_turn,
+        "hexes": hexes,
+        "notes": list(notes),
     }
     if r.los is not None:
         rep["los"] = _los_report(r, top)
@@ -369,9 +532,12 @@ def _fire_areas(r: FireResult, exact: ExactFire | None) -> list[dict[str, Any]]:
             half = Z95 * math.sqrt(var / n)
             lo, hi = wilson(r.area_all[t, a], n)
             row: dict[str, Any] = {
-                "turn": t, "expected_burning": _r(r.area_burning[t, a] / n, 4),
-                "expected_burned": _r(mean, 4), "expected_burned_ci95": [_r(max(mean - half, 0.0), 4), _r(mean + half, 4)],
-                "p_all_burned": _r(r.area_all[t, a] / n), "p_all_burned_ci95": [_r(lo), _r(hi)],
+                "turn": t,
+                "expected_burning": _r(r.area_burning[t, a] / n, 4),
+                "expected_burned": _r(mean, 4),
+                "expected_burned_ci95": [_r(max(mean - half, 0.0), 4), _r(mean + half, 4)],
+                "p_all_burned": _r(r.area_all[t, a] / n),
+                "p_all_burned_ci95": [_r(lo), _r(hi)],
             }
             if exact is not None and k is not None:
                 row["exact_expected_burned"] = _r(exact.area_burned[t, k])
@@ -387,15 +553,24 @@ def _los_report(r: FireResult, top: int) -> dict[str, Any]:
     mean = los.mean_cut_lines()
     sd = los.sd_cut_lines()
     lo, hi = mean_interval(mean, sd, n)
-    per_turn = [{"turn": t, "mean": _r(mean[t], 4), "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)]}
-                for t in range(T + 1)]
+    per_turn = [
+        {"turn": t, "mean": _r(mean[t], 4), "ci95": [_r(max(lo[t], 0.0), 4), _r(hi[t], 4)]}
+        for t in range(T + 1)
+    ]
 
     def per_hex(counts: np.ndarray) -> list[dict[str, Any]]:
         rows_, cols_ = np.nonzero(counts.max(axis=0))
         items: list[tuple[tuple[int, int], dict[str, Any]]] = []
         for row, col in zip(rows_.tolist(), cols_.tolist(), strict=True):
-            items.append(((col, row), {"hex": Hex.from_offset(col, row).label,
-                                       "p": [_r(counts[t, row, col] / max(n, 1)) for t in range(T + 1)]}))
+            items.append(
+                (
+                    (col, row),
+                    {
+                        "hex": Hex.from_offset(col, row).label,
+                        "p": [_r(counts[t, row, col] / max(n, 1)) for t in range(T + 1)],
+                    },
+                )
+            )
         items.sort(key=lambda e: (-e[1]["p"][-1], -max(e[1]["p"]), e[0]))
         return [e for _, e in items]
 
@@ -409,7 +584,7 @@ def _los_report(r: FireResult, top: int) -> dict[str, Any]:
     return {
         "viewpoints": "every hex" if los.viewpoints is None else [h.label for h in los.viewpoints],
         "definition": "a line is a pair of viewpoints whose LOS is not blocked on the map as loaded; it is cut "
-                      "when fire blocks it (a burning intervening hex, or a hexside pair whose two sides block)",
+        "when fire blocks it (a burning intervening hex, or a hexside pair whose two sides block)",
         "lines_at_risk": int(los.lines.shape[0]),
         "cut_lines": per_turn,
         "hexes_cut": per_hex(los.lost_counts),
@@ -437,28 +612,41 @@ def fire_text(rep: dict[str, Any], top: int = 25) -> str:
         f"at turn 0, {T} turn{'s' if T != 1 else ''}, {rep['trials']:,} trials, seed {rep['seed']}, {var}",
     ]
     out += [f"note: {x}" for x in rep.get("notes", [])]
-    out += ["", "Burning buildings per turn: mean with its 95% interval; 5%..95% of trials"
-            + ("; exact mean (dynamic programming)" if rep["exact"] else "")]
+    out += [
+        "",
+        "Burning buildings per turn: mean with its 95% interval; 5%..95% of trials"
+        + ("; exact mean (dynamic programming)" if rep["exact"] else ""),
+    ]
     heads = ["turn", "mean", "95% interval", "5%..95%", "spread checks"] + (["exact"] if rep["exact"] else [])
     rows = []
     for e in rep["burning_buildings"]:
-        row = [e["turn"], f"{e['mean']:.3f}", f"{e['ci95'][0]:.3f}-{e['ci95'][1]:.3f}", f"{e['q05']}..{e['q95']}",
-               f"{e['spread_checks_per_trial']:.3f}"]
+        row = [
+            e["turn"],
+            f"{e['mean']:.3f}",
+            f"{e['ci95'][0]:.3f}-{e['ci95'][1]:.3f}",
+            f"{e['q05']}..{e['q95']}",
+            f"{e['spread_checks_per_trial']:.3f}",
+        ]
         if rep["exact"]:
             row.append(f"{e['exact_mean']:.3f}")
         rows.append(row)
     out.append(format_table(heads, rows))
     cols = _turn_columns(T)
     shown = rep["hexes"][: max(top, 1) * 2]
-    out += ["", f"P(burned by turn t) per building hex ({len(rep['hexes'])} can burn; "
-            f"{'showing ' + str(len(shown)) if len(shown) < len(rep['hexes']) else 'all shown'}; * = ignited)"]
+    out += [
+        "",
+        f"P(burned by turn t) per building hex ({len(rep['hexes'])} can burn; "
+        f"{'showing ' + str(len(shown)) if len(shown) < len(rep['hexes']) else 'all shown'}; * = ignited)",
+    ]
     heads = ["hex", "building", "DR"] + [f"t{t}" for t in cols]
     if rep["exact"]:
         heads.append(f"exact t{T}")
     heads.append(f"95% interval t{T}")
     rows = []
     for e in shown:
-        row = [e["hex"] + ("*" if e["ignited"] else ""), e["building"], e["dr"]] + [f"{e['p_burned_by'][t]:.3f}" for t in cols]
+        row = [e["hex"] + ("*" if e["ignited"] else ""), e["building"], e["dr"]] + [
+            f"{e['p_burned_by'][t]:.3f}" for t in cols
+        ]
         if rep["exact"]:
             ex = e.get("exact_burned_by")
             row.append(f"{ex[T]:.3f}" if ex else "")
@@ -466,41 +654,75 @@ def fire_text(rep: dict[str, Any], top: int = 25) -> str:
         rows.append(row)
     out.append(format_table(heads, rows, "llr" + "r" * (len(heads) - 3)))
     if rep["variant"] == "burnout":
-        out.append("(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)")
+        out.append(
+            "(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)"
+        )
     if rep.get("areas"):
         exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
-        out += ["", "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
-                + ("; exact beside" if exact else "")]
+        out += [
+            "",
+            "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
+            + ("; exact beside" if exact else ""),
+        ]
         heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
-            ["exact burned", "exact P(all)"] if exact else [])
+            ["exact burned", "exact P(all)"] if exact else []
+        )
         rows = []
         for a in rep["areas"]:
             for row in a["by_turn"]:
                 if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
                     continue
-                cells = [a["area"] if row["turn"] == cols[0] else "", a["buildings"] if row["turn"] == cols[0] else "",
-                         row["turn"], f"{row['expected_burning']:.2f}", f"{row['expected_burned']:.2f}",
-                         f"{row['p_all_burned']:.3f}", _ci(row["p_all_burned_ci95"])]
+                cells = [
+                    a["area"] if row["turn"] == cols[0] else "",
+                    a["buildings"] if row["turn"] == cols[0] else "",
+                    row["turn"],
+                    f"{row['expected_burning']:.2f}",
+                    f"{row['expected_burned']:.2f}",
+                    f"{row['p_all_burned']:.3f}",
+                    _ci(row["p_all_burned_ci95"]),
+                ]
                 if exact:
-                    cells += [f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
-                              f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else ""]
+                    cells += [
+                        f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
+                        f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else "",
+                    ]
                 rows.append(cells)
         out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
     los = rep.get("los")
     if los is not None:
         vp = los["viewpoints"]
         vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
-        out += ["", f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
-                "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it."]
-        rows = [[e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"] for e in los["cut_lines"]]
+        out += [
+            "",
+            f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
+            "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it.",
+        ]
+        rows = [
+            [e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"]
+            for e in los["cut_lines"]
+        ]
         out.append(format_table(["turn", "cut lines", "95% interval"], rows))
         if los["hexes_cut"]:
-            out += ["", f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})"]
-            out.append(format_table(["hex", f"P t{T}", "max over turns"],
-                                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]]))
+            out += [
+                "",
+                f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})",
+            ]
+            out.append(
+                format_table(
+                    ["hex", f"P t{T}", "max over turns"],
+                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]],
+                )
+            )
             out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
-            out.append(format_table(["hex", f"P t{T}", "max over turns"],
-                                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["cutting_fires"][:top]]))
+            out.append(
+                format_table(
+                    ["hex", f"P t{T}", "max over turns"],
+                    [
+                        [e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"]
+                        for e in los["cutting_fires"][:top]
+                    ],
+                )
+            )
         else:
             out.append("No line of sight between viewpoints can be cut by these fires.")
     return "\n".join(out)
@@ -512,30 +734,68 @@ def fire_csv(rep: dict[str, Any]) -> str:
     los = rep.get("los") or {}
     lost = {e["hex"]: e["p"] for e in los.get("hexes_cut", [])}
     cut = {e["hex"]: e["p"] for e in los.get("cutting_fires", [])}
-    heads = ["hex", "turn", "building", "dr", "p_burning", "p_burned_by", "p_rubble", "exact_burning", "exact_burned_by",
-             "p_los_cut", "p_cuts_los"]
+    heads = [
+        "hex",
+        "turn",
+        "building",
+        "dr",
+        "p_burning",
+        "p_burned_by",
+        "p_rubble",
+        "exact_burning",
+        "exact_burned_by",
+        "p_los_cut",
+        "p_cuts_los",
+    ]
     rows = []
     seen = set()
     for e in rep["hexes"]:
         seen.add(e["hex"])
         for t in range(T + 1):
-            rows.append([e["hex"], t, e["building"], e["dr"], e["p_burning"][t], e["p_burned_by"][t],
-                         e["p_rubble"][t] if "p_rubble" in e else "",
-                         e["exact_burning"][t] if "exact_burning" in e else "",
-                         e["exact_burned_by"][t] if "exact_burned_by" in e else "",
-                         lost[e["hex"]][t] if e["hex"] in lost else 0.0, cut[e["hex"]][t] if e["hex"] in cut else 0.0])
+            rows.append(
+                [
+                    e["hex"],
+                    t,
+                    e["building"],
+                    e["dr"],
+                    e["p_burning"][t],
+                    e["p_burned_by"][t],
+                    e["p_rubble"][t] if "p_rubble" in e else "",
+                    e["exact_burning"][t] if "exact_burning" in e else "",
+                    e["exact_burned_by"][t] if "exact_burned_by" in e else "",
+                    lost[e["hex"]][t] if e["hex"] in lost else 0.0,
+                    cut[e["hex"]][t] if e["hex"] in cut else 0.0,
+                ]
+            )
     for h, ps in lost.items():
         if h in seen:
             continue
         for t in range(T + 1):
             rows.append([h, t, "", "", 0.0, 0.0, "", "", "", ps[t], 0.0])
     if rep.get("areas"):  # one row per (named area, turn), in the area columns
-        heads += ["area", "area_buildings", "expected_burning", "expected_burned", "p_all_burned",
-                  "exact_expected_burned", "exact_p_all_burned"]
+        heads += [
+            "area",
+            "area_buildings",
+            "expected_burning",
+            "expected_burned",
+            "p_all_burned",
+            "exact_expected_burned",
+            "exact_p_all_burned",
+        ]
         rows = [row + [""] * 7 for row in rows]
         for a in rep["areas"]:
             for e in a["by_turn"]:
-                rows.append(["", e["turn"]] + [""] * 9 + [a["area"], a["buildings"], e["expected_burning"],
-                            e["expected_burned"], e["p_all_burned"], e.get("exact_expected_burned", ""),
-                            e.get("exact_p_all_burned", "")])
+                rows.append(
+                    ["", e["turn"]]
+                    + [""] * 9
+                    + [
+                        a["area"],
+                        a["buildings"],
+                        e["expected_burning"],
+                        e["expected_burned"],
+                        e["p_all_burned"],
+                        e.get("exact_expected_burned", ""),
+                        e.get("exact_p_all_burned", ""),
+                    ]
+                )
     return rows_csv(heads, rows)

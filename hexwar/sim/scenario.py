@@ -107,8 +107,10 @@ class ScenarioPlan:
             by.setdefault((m.side, m.hex), []).append(m.turn)
         for (side, h), turns in by.items():
             n = len(turns)
-            parts.append(f"{n} {side} mission{'s' if n != 1 else ''} on {h.label} (turn{'s' if n != 1 else ''} "
-                         f"{_turns_text(turns)})")
+            parts.append(
+                f"{n} {side} mission{'s' if n != 1 else ''} on {h.label} (turn{'s' if n != 1 else ''} "
+                f"{_turns_text(turns)})"
+            )
         for ig in self.ignitions:
             parts.append(f"fire at {ig.hex.label} in turn {ig.turn}")
         return "; ".join(parts) or "no missions"
@@ -135,7 +137,9 @@ def _parse_turns(text: str, where: str, lo: int) -> list[int]:
             else:
                 out.append(int(part))
         except ValueError:
-            raise ScenarioSimError(f"{where}: expected turns such as 2, 1,3 or 1-3, got {part[:20]!r}") from None
+            raise ScenarioSimError(
+                f"{where}: expected turns such as 2, 1,3 or 1-3, got {part[:20]!r}"
+            ) from None
     for t in out:
         if not lo <= t <= MAX_TURNS:
             raise ScenarioSimError(f"{where}: turn {t} is outside {lo}..{MAX_TURNS}")
@@ -176,12 +180,16 @@ def parse_target(text: str, scenario: Any) -> list[PlannedMission]:
     if colon:
         side = side.strip().lower()
         if side not in scenario.sides:
-            raise ScenarioSimError(f"{where}: unknown side {side[:20]!r}; expected one of {sorted(scenario.sides)}")
+            raise ScenarioSimError(
+                f"{where}: unknown side {side[:20]!r}; expected one of {sorted(scenario.sides)}"
+            )
         if side not in sides:
             raise ScenarioSimError(f"{where}: {side} has no off-board artillery in this scenario")
     else:
         if len(sides) > 1:
-            raise ScenarioSimError(f"{where}: both sides have artillery; say which, e.g. {sides[0]}:{label.strip()}@{turns}")
+            raise ScenarioSimError(
+                f"{where}: both sides have artillery; say which, e.g. {sides[0]}:{label.strip()}@{turns}"
+            )
         side = sides[0]
     h = _hex_on(scenario, label, where)
     return [PlannedMission(side, h, t) for t in _parse_turns(turns, where, 1)]
@@ -239,11 +247,14 @@ def load_plan(path: str | Path, scenario: Any) -> ScenarioPlan:
         if bad:
             raise ScenarioSimError(f"{where}.{bad[0]}: unknown field; expected side, hex, turn or turns")
         turns = m.get("turns", [m["turn"]] if "turn" in m else None)
-        if not isinstance(turns, list) or not turns or not all(isinstance(t, int) and not isinstance(t, bool)
-                                                               for t in turns):
+        if (
+            not isinstance(turns, list)
+            or not turns
+            or not all(isinstance(t, int) and not isinstance(t, bool) for t in turns)
+        ):
             raise ScenarioSimError(f"{where}.turns: expected a list of turn numbers (or turn = N)")
         if not isinstance(m.get("hex"), str):
-            raise ScenarioSimError(f"{where}.hex: expected a hex label such as \"G06\"")
+            raise ScenarioSimError(f'{where}.hex: expected a hex label such as "G06"')
         side = m.get("side")
         spec = (f"{side}:" if isinstance(side, str) else "") + f"{m['hex']}@{','.join(str(t) for t in turns)}"
         try:
@@ -253,7 +264,7 @@ def load_plan(path: str | Path, scenario: Any) -> ScenarioPlan:
     for i, g in enumerate(_tables(data.get("ignite", []), p, "ignite")):
         where = f"{p}: ignite[{i}]"
         if not isinstance(g.get("hex"), str) or not isinstance(g.get("turn", 0), int):
-            raise ScenarioSimError(f"{where}: expected hex = \"J10\" and turn = N")
+            raise ScenarioSimError(f'{where}: expected hex = "J10" and turn = N')
         try:
             ignitions.append(parse_ignite(f"{g['hex']}@{g.get('turn', 0)}", scenario))
         except ScenarioSimError as exc:
@@ -388,16 +399,25 @@ class _IdlePlayers:
         self.Discard, self.Draw, self.EndPhase = Discard, Draw, EndPhase
         self.IllegalCommand, self.TargetArtillery = IllegalCommand, TargetArtillery
 
-    def run(self, st: Any, turns: int, on_events: Callable[[list[Any], int], None],
-            on_turn_end: Callable[[int], None], fired: list[int], refused: list[Counter[str]],
-            before_artillery: Callable[[Any], None] | None = None) -> None:
+    def run(
+        self,
+        st: Any,
+        turns: int,
+        on_events: Callable[[list[Any], int], None],
+        on_turn_end: Callable[[int], None],
+        fired: list[int],
+        refused: list[Counter[str]],
+        before_artillery: Callable[[Any], None] | None = None,
+    ) -> None:
         ignited: set[int] = set()
         called: set[tuple[int, str]] = set()
         guard = 0
         while not st.over and st.turn <= turns:
             guard += 1
             if guard > 20000:
-                raise ScenarioSimError(f"turn {st.turn}: the what-if game does not move on (phase {st.phase})")
+                raise ScenarioSimError(
+                    f"turn {st.turn}: the what-if game does not move on (phase {st.phase})"
+                )
             side = st.to_act
             phase = _phase(st)
             if st.turn not in ignited and phase != "setup":
@@ -415,8 +435,10 @@ class _IdlePlayers:
                     if m.turn != st.turn or m.side != side:
                         continue
                     if st.to_act != side or _phase(st) != phase:
-                        refused[i][f"{side} has no artillery mission left to call this turn (R9.1: missions, "
-                                   f"per_turn)"] += 1
+                        refused[i][
+                            f"{side} has no artillery mission left to call this turn (R9.1: missions, "
+                            f"per_turn)"
+                        ] += 1
                         continue
                     try:
                         on_events(st.apply(self.TargetArtillery(side=side, hex=m.hex)), st.turn)
@@ -429,7 +451,8 @@ class _IdlePlayers:
                 opts = st.legal_commands()
                 draws = [c for c in opts if isinstance(c, self.Draw)]
                 cmd = next((c for c in draws if tuple(c.extra) == ("command", "command")), None) or (
-                    draws[0] if draws else opts[0])
+                    draws[0] if draws else opts[0]
+                )
             else:
                 cmd = self.EndPhase(side=side)
             t0 = st.turn
@@ -505,7 +528,9 @@ class _Tally:
             self.counts = {k: np.zeros((self.T, len(self.units)), np.int64) for k in _UNIT_KEYS}
             self.crew_fate = {u.uid: Counter() for u in self.units if u.crew}
         self.crew_of = {u.crew: u.uid for u in self.units if u.crew}
-        self.firsts = {k: np.zeros(len(self.units), np.int64) for k in _UNIT_KEYS}  # first turn seen, 0 = never
+        self.firsts = {
+            k: np.zeros(len(self.units), np.int64) for k in _UNIT_KEYS
+        }  # first turn seen, 0 = never
         self.snap = {}
 
     def on_events(self, evs: list[Any], turn: int) -> None:
@@ -541,10 +566,14 @@ class _Tally:
 
     def picture(self, bm: Any) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """Rubble and fire of every tracked building, and blocked lanes per area, on ``bm`` now."""
-        return (np.array([bm.has_rubble(h) for h in self.buildings], bool),
-                np.array([bm.has_fire(h) for h in self.buildings], bool),
-                [sum(1 for x, y in self.lanes[nm] if line_of_sight(bm, x, y).status == "blocked")
-                 for nm in self.area_names])
+        return (
+            np.array([bm.has_rubble(h) for h in self.buildings], bool),
+            np.array([bm.has_fire(h) for h in self.buildings], bool),
+            [
+                sum(1 for x, y in self.lanes[nm] if line_of_sight(bm, x, y).status == "blocked")
+                for nm in self.area_names
+            ],
+        )
 
     def end_trial(self, st: Any) -> None:
         """Add the finished trial: each turn's picture (the final one for turns after a victory)."""
@@ -568,9 +597,16 @@ class _Tally:
                 arr[t - 1] += (f > 0) & (f <= t)
 
 
-def simulate_scenario(scenario: Any, plan: ScenarioPlan, turns: int = 3, trials: int = 1000, seed: int = 0,
-                      variants: tuple[str, ...] | None = None, areas: dict[str, tuple[Hex, ...]] | None = None,
-                      progress: Callable[[int], Any] | None = None) -> ScenarioSimResult:
+def simulate_scenario(
+    scenario: Any,
+    plan: ScenarioPlan,
+    turns: int = 3,
+    trials: int = 1000,
+    seed: int = 0,
+    variants: tuple[str, ...] | None = None,
+    areas: dict[str, tuple[Hex, ...]] | None = None,
+    progress: Callable[[int], Any] | None = None,
+) -> ScenarioSimResult:
     """Run ``trials`` what-if games of ``scenario`` for ``turns`` turns (see the module text).
 
     Args:
@@ -628,16 +664,35 @@ def simulate_scenario(scenario: Any, plan: ScenarioPlan, turns: int = 3, trials:
         tally.exact = {}
     c = tally.counts
     return ScenarioSimResult(
-        scenario=scenario.id, plan=plan, turns=turns, trials=trials, seed=seed,
-        variants=tuple(variants if variants is not None else scenario.variants), units=tally.units,
-        attacked=c["attacked"], hit=c["hit"], damage_card=c["damage_card"], destroyed=c["destroyed"],
-        crew_fate=tally.crew_fate, buildings=tally.buildings, rubble=tally.rubble, burning=tally.burning,
-        areas=tally.area_b, area_burned=tally.area_burned, area_all=tally.area_all, lanes=tally.lanes,
-        lanes_closed=tally.lanes_closed, landings=tally.landings, fired=tally.fired, refused=tally.refused,
-        ended=tally.ended, exact=tally.exact,
+        scenario=scenario.id,
+        plan=plan,
+        turns=turns,
+        trials=trials,
+        seed=seed,
+        variants=tuple(variants if variants is not None else scenario.variants),
+        units=tally.units,
+        attacked=c["attacked"],
+        hit=c["hit"],
+        damage_card=c["damage_card"],
+        destroyed=c["destroyed"],
+        crew_fate=tally.crew_fate,
+        buildings=tally.buildings,
+        rubble=tally.rubble,
+        burning=tally.burning,
+        areas=tally.area_b,
+        area_burned=tally.area_burned,
+        area_all=tally.area_all,
+        lanes=tally.lanes,
+        lanes_closed=tally.lanes_closed,
+        landings=tally.landings,
+        fired=tally.fired,
+        refused=tally.refused,
+        ended=tally.ended,
+        exact=tally.exact,
         start_burning=np.array([start.battlemap.has_fire(h) for h in tally.buildings], bool),
         start_rubble=np.array([start.battlemap.has_rubble(h) for h in tally.buildings], bool),
-        targets=tuple(dict.fromkeys([m.hex for m in plan.missions] + [g.hex for g in plan.ignitions])))
+        targets=tuple(dict.fromkeys([m.hex for m in plan.missions] + [g.hex for g in plan.ignitions])),
+    )
 
 
 def _units_of(st: Any) -> list[UnitRow]:
@@ -652,8 +707,9 @@ def _units_of(st: Any) -> list[UnitRow]:
     return out
 
 
-def _exact_first_turn(st: Any, m: PlannedMission, units: list[UnitRow], buildings: list[Hex]
-                      ) -> dict[str, dict[str, Fraction | float]]:
+def _exact_first_turn(
+    st: Any, m: PlannedMission, units: list[UnitRow], buildings: list[Hex]
+) -> dict[str, dict[str, Fraction | float]]:
     """Exact turn-1 values of one mission (see the module text), from the rules' own functions."""
     from ..game import ruleset
     from ..game.resolution import _artillery_weapon, has_ground_unit
@@ -681,15 +737,33 @@ def _exact_first_turn(st: Any, m: PlannedMission, units: list[UnitRow], building
             row: dict[str, Fraction | float] = {"attacked": p}
             if u.side == m.side:
                 row = {"attacked": Fraction(0), "hit": 0.0, "damage_card": 0.0, "destroyed": 0.0}
-            elif not vehicle_before and weapon.attack_value(ruleset.target_type(u.uid.rsplit("#", 1)[0])) is not None:
+            elif (
+                not vehicle_before
+                and weapon.attack_value(ruleset.target_type(u.uid.rsplit("#", 1)[0])) is not None
+            ):
                 cls = defense_class(ruleset.unit_type(u.uid.rsplit("#", 1)[0]))
                 ctx = DefenseContext(terrain_defense_modifier(bm, h, cls), 0, has_ground_unit(st, m.side))
-                o = weapon_odds(cards, weapon, st.units[u.uid], ctx, units=st.units,
-                                events_in_play=tuple(st.events_in_play), variant=st.variants, damage_deck=deck)
+                o = weapon_odds(
+                    cards,
+                    weapon,
+                    st.units[u.uid],
+                    ctx,
+                    units=st.units,
+                    events_in_play=tuple(st.events_in_play),
+                    variant=st.variants,
+                    damage_deck=deck,
+                )
                 fp = float(p)
-                row.update({"hit": fp * o.hit, "damage_card": fp * o.damage_card, "destroyed": fp * o.destroyed,
-                            "crew_survives": fp * o.crew_survives, "crew_captured": fp * o.crew_captured,
-                            "crew_destroyed": fp * o.crew_destroyed})
+                row.update(
+                    {
+                        "hit": fp * o.hit,
+                        "damage_card": fp * o.damage_card,
+                        "destroyed": fp * o.destroyed,
+                        "crew_survives": fp * o.crew_survives,
+                        "crew_captured": fp * o.crew_captured,
+                        "crew_destroyed": fp * o.crew_destroyed,
+                    }
+                )
             if u.unit_type == "vehicle":
                 vehicle_before = True
             out[u.uid] = row
@@ -712,7 +786,9 @@ def scenario_field_names(scenario: Any) -> list[str]:
     names = ["target", "ignite", "scenario.victory_points"]
     for side, ss in sorted(scenario.sides.items()):
         if ss.artillery is not None:
-            names += [f"sides.{side}.artillery.{f}" for f in ("missions", "per_turn", "hit_on", "damage_index")]
+            names += [
+                f"sides.{side}.artillery.{f}" for f in ("missions", "per_turn", "hit_on", "damage_index")
+            ]
     names += [f"objectives.{o.name or o.hex.label}.points" for o in scenario.objectives]
     return names
 
@@ -746,8 +822,10 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
         side, fld = parts[1], parts[3]
         ss = scenario.sides.get(side)
         if ss is None or ss.artillery is None:
-            raise ScenarioSimError(f"--vary {name}: {side[:20]!r} has no off-board artillery in this scenario; "
-                                   f"fields: {', '.join(scenario_field_names(scenario))}")
+            raise ScenarioSimError(
+                f"--vary {name}: {side[:20]!r} has no off-board artillery in this scenario; "
+                f"fields: {', '.join(scenario_field_names(scenario))}"
+            )
         check(*SCENARIO_FIELDS[fld])
         art = ss.artillery
         if fld == "damage_index":
@@ -762,14 +840,18 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
         objs = list(scenario.objectives)
         hits = [i for i, o in enumerate(objs) if key in (o.name, o.hex.label)]
         if not hits:
-            raise ScenarioSimError(f"--vary {name}: no objective {key[:40]!r}; fields: "
-                                   f"{', '.join(scenario_field_names(scenario))}")
+            raise ScenarioSimError(
+                f"--vary {name}: no objective {key[:40]!r}; fields: "
+                f"{', '.join(scenario_field_names(scenario))}"
+            )
         check(*POINTS_RANGE)
         for i in hits:
             objs[i] = dataclasses.replace(objs[i], points=value)
         return dataclasses.replace(scenario, objectives=tuple(objs))
-    raise ScenarioSimError(f"--vary {name}: not a field a scenario sweep can vary; expected one of "
-                           f"{', '.join(scenario_field_names(scenario))}")
+    raise ScenarioSimError(
+        f"--vary {name}: not a field a scenario sweep can vary; expected one of "
+        f"{', '.join(scenario_field_names(scenario))}"
+    )
 
 
 def plan_with(plan: ScenarioPlan, scenario: Any, params: dict[str, Any]) -> ScenarioPlan:
@@ -783,8 +865,10 @@ def plan_with(plan: ScenarioPlan, scenario: Any, params: dict[str, Any]) -> Scen
     missions, ignitions = plan.missions, plan.ignitions
     if "target" in params:
         if not missions:
-            raise ScenarioSimError("--vary target needs a planned mission (--target [SIDE:]HEX@TURNS) to move: "
-                                   "it gives the side and the turns")
+            raise ScenarioSimError(
+                "--vary target needs a planned mission (--target [SIDE:]HEX@TURNS) to move: "
+                "it gives the side and the turns"
+            )
         h = _hex_on(scenario, str(params["target"]), "--vary target")
         missions = tuple(PlannedMission(m.side, h, m.turn) for m in missions)
     if "ignite" in params:
@@ -842,11 +926,18 @@ def sweep_scenario(
             if name not in ("target", "ignite"):
                 sc = scenario_with(sc, name, v)
         pl = plan_with(plan, sc, params)
-        r = simulate_scenario(sc, pl, turns=turns, trials=trials, seed=seed, variants=variants, areas=areas,
-                              progress=progress)
+        r = simulate_scenario(
+            sc, pl, turns=turns, trials=trials, seed=seed, variants=variants, areas=areas, progress=progress
+        )
         n, T = r.trials, r.turns
-        row: dict[str, Any] = {"kind": "scenario", "seed": seed, "trials": n, "turns": T, **params,
-                               "fired": round(sum(r.fired) / n, 6)}
+        row: dict[str, Any] = {
+            "kind": "scenario",
+            "seed": seed,
+            "trials": n,
+            "turns": T,
+            **params,
+            "fired": round(sum(r.fired) / n, 6),
+        }
         if hexes:
             bidx = {h: k for k, h in enumerate(r.buildings)}
             per_hex: dict[str, dict[str, Any]] = {}
@@ -863,16 +954,20 @@ def sweep_scenario(
                 js = [j for j, u in enumerate(r.units) if u.hex == h]
                 d["expected_destroyed"] = round(float(sum(int(r.destroyed[T - 1, j]) for j in js)) / n, 6)
                 if r.exact and T == 1 and js:
-                    d["expected_destroyed_exact"] = round(sum(float(r.exact.get(r.units[j].uid, {}).get("destroyed", 0))
-                                                              for j in js), 6)
+                    d["expected_destroyed_exact"] = round(
+                        sum(float(r.exact.get(r.units[j].uid, {}).get("destroyed", 0)) for j in js), 6
+                    )
                 per_hex[h.label] = d
             row["hexes"] = per_hex
         if r.areas:
-            row["areas"] = {name: {
-                "buildings": len(idx),
-                "expected_burned": round(float(r.area_burned[T - 1, a]) / n, 6),
-                "p_all_burned": round(float(r.area_all[T - 1, a]) / n, 6),
-                "expected_lanes_closed": round(float(r.lanes_closed[T - 1, a]) / n, 6),
-            } for a, (name, idx) in enumerate(r.areas.items())}
+            row["areas"] = {
+                name: {
+                    "buildings": len(idx),
+                    "expected_burned": round(float(r.area_burned[T - 1, a]) / n, 6),
+                    "p_all_burned": round(float(r.area_all[T - 1, a]) / n, 6),
+                    "expected_lanes_closed": round(float(r.lanes_closed[T - 1, a]) / n, 6),
+                }
+                for a, (name, idx) in enumerate(r.areas.items())
+            }
         rows.append(row)
     return rows

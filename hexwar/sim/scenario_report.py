@@ -23,8 +23,11 @@ TOP = 12  #: units and buildings shown in the text report (all of them in JSON a
 
 def _est(k: int, n: int, exact: Any = None) -> dict[str, Any]:
     lo, hi = wilson(k, n)
-    d: dict[str, Any] = {"estimate": round(k / n, 6) if n else 0.0, "count": int(k),
-                         "ci95": [round(float(lo), 6), round(float(hi), 6)]}
+    d: dict[str, Any] = {
+        "estimate": round(k / n, 6) if n else 0.0,
+        "count": int(k),
+        "ci95": [round(float(lo), 6), round(float(hi), 6)],
+    }
     if exact is not None:
         p = float(exact)
         se = math.sqrt(max(p * (1 - p), 1e-12) / n) if n else 0.0
@@ -42,8 +45,15 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
     n, T = r.trials, r.turns
     missions = []
     for i, m in enumerate(r.plan.missions):
-        missions.append({"side": m.side, "hex": m.hex.label, "turn": m.turn, "fired": _est(r.fired[i], n),
-                         "refused": dict(r.refused[i].most_common())})
+        missions.append(
+            {
+                "side": m.side,
+                "hex": m.hex.label,
+                "turn": m.turn,
+                "fired": _est(r.fired[i], n),
+                "refused": dict(r.refused[i].most_common()),
+            }
+        )
     units = []
     untouched = 0
     for j, u in enumerate(r.units):
@@ -57,13 +67,21 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
             for k in _UNIT_KEYS:
                 row[k] = _est(int(getattr(r, k)[t, j]), n, ex.get(k) if t == 0 and ex else None)
             by_turn.append(row)
-        entry: dict[str, Any] = {"unit": u.uid, "name": u.name, "side": u.side, "hex": u.hex.label,
-                                 "type": u.unit_type, "by_turn": by_turn}
+        entry: dict[str, Any] = {
+            "unit": u.uid,
+            "name": u.name,
+            "side": u.side,
+            "hex": u.hex.label,
+            "type": u.unit_type,
+            "by_turn": by_turn,
+        }
         if u.crew:
             cf: Counter[str] = r.crew_fate.get(u.uid, Counter())
             entry["crew"] = u.crew
-            entry["crew_fate"] = {f: _est(int(cf.get(f, 0)), n, ex.get(f"crew_{f}") if ex else None)
-                                  for f in ("survives", "captured", "destroyed")}
+            entry["crew_fate"] = {
+                f: _est(int(cf.get(f, 0)), n, ex.get(f"crew_{f}") if ex else None)
+                for f in ("survives", "captured", "destroyed")
+            }
         units.append(entry)
     buildings = []
     sb = r.start_burning if len(r.start_burning) == len(r.buildings) else np.zeros(len(r.buildings), bool)
@@ -73,25 +91,60 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
         if not changed and h.label not in r.exact and h not in r.targets:
             continue
         ex = r.exact.get(h.label, {})
-        buildings.append({"hex": h.label, "target": h in r.targets, "by_turn": [
-            {"turn": t + 1, "rubble": _est(int(r.rubble[t, j]), n, ex.get("rubble") if t == 0 and ex else None),
-             "burning": _est(int(r.burning[t, j]), n, ex.get("burning") if t == 0 and ex else None)}
-            for t in range(T)]})
+        buildings.append(
+            {
+                "hex": h.label,
+                "target": h in r.targets,
+                "by_turn": [
+                    {
+                        "turn": t + 1,
+                        "rubble": _est(int(r.rubble[t, j]), n, ex.get("rubble") if t == 0 and ex else None),
+                        "burning": _est(
+                            int(r.burning[t, j]), n, ex.get("burning") if t == 0 and ex else None
+                        ),
+                    }
+                    for t in range(T)
+                ],
+            }
+        )
     areas = []
     for a, (name, idx) in enumerate(r.areas.items()):
         lanes = len(r.lanes.get(name, []))
-        areas.append({"area": name, "buildings": len(idx), "lanes_open_at_start": lanes, "by_turn": [
-            {"turn": t + 1, "expected_burning_or_rubble": round(float(r.area_burned[t, a]) / n, 6),
-             "all_burned": _est(int(r.area_all[t, a]), n) if idx else None,
-             "expected_lanes_closed": round(float(r.lanes_closed[t, a]) / n, 6)} for t in range(T)]})
+        areas.append(
+            {
+                "area": name,
+                "buildings": len(idx),
+                "lanes_open_at_start": lanes,
+                "by_turn": [
+                    {
+                        "turn": t + 1,
+                        "expected_burning_or_rubble": round(float(r.area_burned[t, a]) / n, 6),
+                        "all_burned": _est(int(r.area_all[t, a]), n) if idx else None,
+                        "expected_lanes_closed": round(float(r.lanes_closed[t, a]) / n, 6),
+                    }
+                    for t in range(T)
+                ],
+            }
+        )
     rows_all: list[dict[str, Any]] = [row for x in units + buildings for row in x["by_turn"]]
     zs = [abs(v["z"]) for row in rows_all for v in row.values() if isinstance(v, dict) and "z" in v]
     return {
-        "scenario": r.scenario, "title": title or r.scenario, "plan": r.plan.describe(), "turns": T, "trials": n,
-        "seed": r.seed, "variants": list(r.variants), "notes": list(notes or []), "missions": missions,
-        "exact_computed": bool(r.exact), "max_abs_z": round(max(zs), 2) if zs else None,
+        "scenario": r.scenario,
+        "title": title or r.scenario,
+        "plan": r.plan.describe(),
+        "turns": T,
+        "trials": n,
+        "seed": r.seed,
+        "variants": list(r.variants),
+        "notes": list(notes or []),
+        "missions": missions,
+        "exact_computed": bool(r.exact),
+        "max_abs_z": round(max(zs), 2) if zs else None,
         "games_over_by_turn": [int(x) for x in r.ended],
-        "units": units, "untouched_units": untouched, "buildings": buildings, "areas": areas,
+        "units": units,
+        "untouched_units": untouched,
+        "buildings": buildings,
+        "areas": areas,
     }
 
 
@@ -107,61 +160,123 @@ def _p(d: dict[str, Any] | None) -> str:
 def scenario_text(rep: dict[str, Any]) -> str:
     """The report as text: missions, units, crews, buildings, areas (one row per turn)."""
     vs = ", ".join(rep["variants"]) or "standard"
-    out = [f"What-if: {rep['title']}: {rep['plan']}",
-           f"{rep['turns']} turn(s), {rep['trials']:,} trials, seed {rep['seed']}, rules {vs}"]
+    out = [
+        f"What-if: {rep['title']}: {rep['plan']}",
+        f"{rep['turns']} turn(s), {rep['trials']:,} trials, seed {rep['seed']}, rules {vs}",
+    ]
     out += [f"note: {x}" for x in rep["notes"]]
     if rep["missions"]:
         out += ["", "Missions (the game refuses a mission it would refuse in play, R9.1-R9.2):"]
         for m in rep["missions"]:
             why = "; ".join(f"{k} ({v})" for k, v in m["refused"].items())
-            out.append(f"  {m['side']} on {m['hex']} in turn {m['turn']}: fired in {m['fired']['estimate']:.1%}"
-                       + (f"; refused: {why}" if why else ""))
+            out.append(
+                f"  {m['side']} on {m['hex']} in turn {m['turn']}: fired in {m['fired']['estimate']:.1%}"
+                + (f"; refused: {why}" if why else "")
+            )
     if rep["units"]:
         out += ["", "Units: P(by the end of the turn), Monte Carlo (exact for one strike where computed)"]
         rows = []
-        shown = sorted(rep["units"], key=lambda u: (-u["by_turn"][-1]["attacked"]["estimate"],
-                                                    -u["by_turn"][-1]["hit"]["estimate"], u["unit"]))[:TOP]
+        shown = sorted(
+            rep["units"],
+            key=lambda u: (
+                -u["by_turn"][-1]["attacked"]["estimate"],
+                -u["by_turn"][-1]["hit"]["estimate"],
+                u["unit"],
+            ),
+        )[:TOP]
         for u in shown:
             for row in u["by_turn"]:
-                rows.append([u["name"] if row["turn"] == 1 else "", u["side"] if row["turn"] == 1 else "",
-                             u["hex"] if row["turn"] == 1 else "", row["turn"]] + [_p(row[k]) for k in _UNIT_KEYS])
-        out.append(format_table(["unit", "side", "hex", "turn", "attacked", "hit", "Damage card", "destroyed"],
-                                rows, "lllrrrrr"))
+                rows.append(
+                    [
+                        u["name"] if row["turn"] == 1 else "",
+                        u["side"] if row["turn"] == 1 else "",
+                        u["hex"] if row["turn"] == 1 else "",
+                        row["turn"],
+                    ]
+                    + [_p(row[k]) for k in _UNIT_KEYS]
+                )
+        out.append(
+            format_table(
+                ["unit", "side", "hex", "turn", "attacked", "hit", "Damage card", "destroyed"],
+                rows,
+                "lllrrrrr",
+            )
+        )
         crews = [u for u in rep["units"] if "crew_fate" in u]
         if crews:
             out += ["", f"Crew fate by the end of turn {rep['turns']} (R6.6):"]
-            out.append(format_table(["unit", "crew survives", "captured", "destroyed"],
-                                    [[u["name"]] + [_p(u["crew_fate"][f]) for f in ("survives", "captured", "destroyed")]
-                                     for u in crews], "lrrr"))
+            out.append(
+                format_table(
+                    ["unit", "crew survives", "captured", "destroyed"],
+                    [
+                        [u["name"]] + [_p(u["crew_fate"][f]) for f in ("survives", "captured", "destroyed")]
+                        for u in crews
+                    ],
+                    "lrrr",
+                )
+            )
     more = len(rep["units"]) - min(len(rep["units"]), TOP)
     if rep["untouched_units"] or more:
-        out.append(f"({rep['untouched_units']} other units were never attacked or hit"
-                   + (f"; {more} more in --json and --csv" if more else "") + ")")
+        out.append(
+            f"({rep['untouched_units']} other units were never attacked or hit"
+            + (f"; {more} more in --json and --csv" if more else "")
+            + ")"
+        )
     if rep["buildings"]:
-        out += ["", "Buildings that change: P(rubble), P(burning) at the end of the turn (R8.3, R8.4); "
-                    "targets first"]
+        out += [
+            "",
+            "Buildings that change: P(rubble), P(burning) at the end of the turn (R8.3, R8.4); targets first",
+        ]
         rows = []
-        shown_b = sorted(rep["buildings"], key=lambda b: (not b["target"], -(b["by_turn"][-1]["rubble"]["estimate"]
-                                                            + b["by_turn"][-1]["burning"]["estimate"]), b["hex"]))[:TOP]
+        shown_b = sorted(
+            rep["buildings"],
+            key=lambda b: (
+                not b["target"],
+                -(b["by_turn"][-1]["rubble"]["estimate"] + b["by_turn"][-1]["burning"]["estimate"]),
+                b["hex"],
+            ),
+        )[:TOP]
         for b in shown_b:
             for row in b["by_turn"]:
                 either = row["rubble"]["estimate"] + row["burning"]["estimate"]  # one state or the other
-                rows.append([b["hex"] if row["turn"] == 1 else "", row["turn"], _p(row["rubble"]), _p(row["burning"]),
-                             f"{either:.3f}"])
+                rows.append(
+                    [
+                        b["hex"] if row["turn"] == 1 else "",
+                        row["turn"],
+                        _p(row["rubble"]),
+                        _p(row["burning"]),
+                        f"{either:.3f}",
+                    ]
+                )
         out.append(format_table(["hex", "turn", "rubble", "burning", "either"], rows, "lrrrr"))
         if len(rep["buildings"]) > TOP:
-            out.append(f"(the {TOP} buildings most likely to change; {len(rep['buildings']) - TOP} more in --json and --csv)")
+            out.append(
+                f"(the {TOP} buildings most likely to change; {len(rep['buildings']) - TOP} more in --json and --csv)"
+            )
     if rep["areas"]:
-        out += ["", "Areas: expected buildings burning or rubble, P(all of them), LOS lanes between the deploy "
-                    "zones through the area closed"]
+        out += [
+            "",
+            "Areas: expected buildings burning or rubble, P(all of them), LOS lanes between the deploy "
+            "zones through the area closed",
+        ]
         rows = []
         for a in rep["areas"]:
             for row in a["by_turn"]:
-                rows.append([a["area"] if row["turn"] == 1 else "", a["buildings"] if row["turn"] == 1 else "",
-                             row["turn"], f"{row['expected_burning_or_rubble']:.2f}", _p(row["all_burned"]),
-                             f"{row['expected_lanes_closed']:.2f} of {a['lanes_open_at_start']}"])
-        out.append(format_table(["area", "buildings", "turn", "E[burning/rubble]", "P(all)", "lanes closed"], rows,
-                                "lrrrrr"))
+                rows.append(
+                    [
+                        a["area"] if row["turn"] == 1 else "",
+                        a["buildings"] if row["turn"] == 1 else "",
+                        row["turn"],
+                        f"{row['expected_burning_or_rubble']:.2f}",
+                        _p(row["all_burned"]),
+                        f"{row['expected_lanes_closed']:.2f} of {a['lanes_open_at_start']}",
+                    ]
+                )
+        out.append(
+            format_table(
+                ["area", "buildings", "turn", "E[burning/rubble]", "P(all)", "lanes closed"], rows, "lrrrrr"
+            )
+        )
     if rep["max_abs_z"] is not None:
         out += ["", f"largest |Monte Carlo - exact| / standard error: {rep['max_abs_z']}"]
     if any(rep["games_over_by_turn"]):
@@ -175,7 +290,9 @@ def scenario_csv(rep: dict[str, Any]) -> str:
 
     def add(kind: str, ident: str, turn: int, measure: str, d: dict[str, Any] | None) -> None:
         if d is not None:
-            rows.append([kind, ident, turn, measure, d["estimate"], d["ci95"][0], d["ci95"][1], d.get("exact", "")])
+            rows.append(
+                [kind, ident, turn, measure, d["estimate"], d["ci95"][0], d["ci95"][1], d.get("exact", "")]
+            )
 
     for u in rep["units"]:
         for row in u["by_turn"]:
@@ -190,10 +307,30 @@ def scenario_csv(rep: dict[str, Any]) -> str:
     for a in rep["areas"]:
         for row in a["by_turn"]:
             add("area", a["area"], row["turn"], "all_burned", row["all_burned"])
-            rows.append(["area", a["area"], row["turn"], "expected_burning_or_rubble",
-                         row["expected_burning_or_rubble"], "", "", ""])
-            rows.append(["area", a["area"], row["turn"], "expected_lanes_closed", row["expected_lanes_closed"],
-                         "", "", ""])
+            rows.append(
+                [
+                    "area",
+                    a["area"],
+                    row["turn"],
+                    "expected_burning_or_rubble",
+                    row["expected_burning_or_rubble"],
+                    "",
+                    "",
+                    "",
+                ]
+            )
+            rows.append(
+                [
+                    "area",
+                    a["area"],
+                    row["turn"],
+                    "expected_lanes_closed",
+                    row["expected_lanes_closed"],
+                    "",
+                    "",
+                    "",
+                ]
+            )
     return rows_csv(["what", "id", "turn", "measure", "estimate", "ci95_low", "ci95_high", "exact"], rows)
 
 

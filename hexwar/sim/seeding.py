@@ -172,8 +172,15 @@ def trial_keys(seed: int, start: int, stop: int) -> np.ndarray:
         hc = (hc * _MULT_A) & MASK32
         b_in = hb
         hb = (hb * _MULT_B) & MASK32
-        steps.append((np.uint32(h_in), np.uint32(hc), np.uint32((_MIX_MULT_L * mixer[d]) & MASK32),
-                      np.uint32(b_in), np.uint32(hb)))
+        steps.append(
+            (
+                np.uint32(h_in),
+                np.uint32(hc),
+                np.uint32((_MIX_MULT_L * mixer[d]) & MASK32),
+                np.uint32(b_in),
+                np.uint32(hb),
+            )
+        )
     mr, xs, s32 = np.uint32(_MIX_MULT_R), np.uint32(_XSHIFT), np.uint64(32)
     n = stop - start
     keys = np.empty(n, dtype=np.uint64)
@@ -186,7 +193,7 @@ def trial_keys(seed: int, start: int, stop: int) -> np.ndarray:
         for c0 in range(0, n, chunk):
             m = min(chunk, n - c0)
             wc, vc, tc, widec = w[:m], v[:m], t[:m], wide[:m]
-            out = keys[c0:c0 + m]
+            out = keys[c0 : c0 + m]
             # the spawn key word of each trial: start + c0 + j (< 2**32)
             np.add(np.arange(m, dtype=np.uint32), np.uint32((start + c0) & MASK32), out=wc)
             for d, (ha, hb_, lm, ba, bb) in enumerate(steps):

@@ -69,8 +69,13 @@ __all__ = [
     "sweep_chunk",
 ]
 
-ARTILLERY_PARAMS = {"hit_on": (1, 7), "bonus": (0, 1), "missions": (1, 1000), "damage_index": (0, 30),
-                    "target": (0, 0)}
+ARTILLERY_PARAMS = {
+    "hit_on": (1, 7),
+    "bonus": (0, 1),
+    "missions": (1, 1000),
+    "damage_index": (0, 30),
+    "target": (0, 0),
+}
 FIRE_PARAMS = {"turns": (1, 200), "spread_bonus": (-20, 30), "burnout_turns": (1, 50), "ignite": (0, 0)}
 DR_RANGE = (1, 40)
 MAX_RUNS = 10_000
@@ -106,7 +111,9 @@ def parse_values(text: str) -> list[int]:
             raise ValueError
         vals = [int(v) for v in parts]
     except ValueError:
-        raise SweepError(f"bad values {_short(text)}: expected whole numbers (at most 9 digits) like 2,3,4 or a range 2..6") from None
+        raise SweepError(
+            f"bad values {_short(text)}: expected whole numbers (at most 9 digits) like 2,3,4 or a range 2..6"
+        ) from None
     return vals
 
 
@@ -117,7 +124,9 @@ def parse_vary(spec: str) -> tuple[str, list[int]]:
         SweepError: when there is no ``=`` or the values do not parse.
     """
     if "=" not in spec:
-        raise SweepError(f"--vary {spec!r}: expected NAME=VALUES, like hit_on=2..6 or dr:wood_building=12,13,14")
+        raise SweepError(
+            f"--vary {spec!r}: expected NAME=VALUES, like hit_on=2..6 or dr:wood_building=12,13,14"
+        )
     name, _, vals = spec.partition("=")
     return name.strip(), parse_values(vals)
 
@@ -139,8 +148,12 @@ SCENARIO_FIELDS = {"missions": (1, 50), "per_turn": (1, 20), "hit_on": (1, 7), "
 POINTS_RANGE = (0, 500)
 
 
-def parse_hex_values(text: str, battlemap: BattleMap, areas: Mapping[str, Sequence[Hex]] | None = None,
-                     buildings_only: bool = False) -> list[str]:
+def parse_hex_values(
+    text: str,
+    battlemap: BattleMap,
+    areas: Mapping[str, Sequence[Hex]] | None = None,
+    buildings_only: bool = False,
+) -> list[str]:
     """Hexes for a place parameter: ``"F05"``, ``"E04..G06,H05"`` (offset ranges, R2.2) or
     ``"area:NAME"``, as hex labels in the order given (ranges column by column), without repeats.
 
@@ -166,6 +179,7 @@ def parse_hex_values(text: str, battlemap: BattleMap, areas: Mapping[str, Sequen
             hexes = list(areas[name])
             many = True
         else:
+
             def refuse(where: str, expected: str) -> None:
                 raise SweepError(f"{where}: {expected}")
 
@@ -202,8 +216,9 @@ def dr_with(battlemap: BattleMap, dr: np.ndarray, key: str, value: int) -> np.nd
     return out
 
 
-def _check_params(vary: Mapping[str, Sequence[int]], allowed: Mapping[str, tuple[int, int]], battlemap: BattleMap,
-                  kind: str) -> None:
+def _check_params(
+    vary: Mapping[str, Sequence[int]], allowed: Mapping[str, tuple[int, int]], battlemap: BattleMap, kind: str
+) -> None:
     if not vary:
         raise SweepError("nothing to sweep: give at least one --vary NAME=VALUES")
     for name, vals in vary.items():
@@ -231,7 +246,11 @@ def _check_params(vary: Mapping[str, Sequence[int]], allowed: Mapping[str, tuple
 
 def _combos(vary: Mapping[str, Sequence[Any]], seeds: Sequence[int]) -> list[tuple[dict[str, Any], int]]:
     names = list(vary)
-    out = [(dict(zip(names, vals, strict=True)), s) for vals in itertools.product(*(vary[n] for n in names)) for s in seeds]
+    out = [
+        (dict(zip(names, vals, strict=True)), s)
+        for vals in itertools.product(*(vary[n] for n in names))
+        for s in seeds
+    ]
     if len(out) > MAX_RUNS:
         raise SweepError(f"{len(out)} runs requested; a sweep may run at most {MAX_RUNS}")
     return out
@@ -279,39 +298,61 @@ def sweep_artillery(
     _check_params(vary, ARTILLERY_PARAMS, battlemap, "artillery")
     rows = []
     for params, seed in _combos(vary, seeds):
-        p: dict[str, Any] = {"hit_on": hit_on, "damage_index": damage_index, "missions": missions, "bonus": bonus}
+        p: dict[str, Any] = {
+            "hit_on": hit_on,
+            "damage_index": damage_index,
+            "missions": missions,
+            "bonus": bonus,
+        }
         p.update({k: v for k, v in params.items() if not k.startswith("dr:") and k != "target"})
         tgt = Hex.from_label(params["target"]) if "target" in params else target
         dr = _dr_for(battlemap, params)
-        r = simulate_artillery(battlemap, tgt, trials=trials, seed=seed, dr=dr, progress=progress,
-                               keep_trials=bool(areas), **p)
+        r = simulate_artillery(
+            battlemap, tgt, trials=trials, seed=seed, dr=dr, progress=progress, keep_trials=bool(areas), **p
+        )
         exact = landing_fractions(tgt, p["hit_on"], p["bonus"], battlemap.width, battlemap.height)
         ex_fire = ex_rubble = 0.0
         ex_b: dict[Hex, dict[str, Fraction]] = {}
         for k, h in enumerate(r.building_hexes):
-            st = building_states(exact.get(h, Fraction(0)), p["damage_index"], int(r.building_dr[k]), p["missions"],
-                                 burning_at_start=bool(r.building_start[k] == BURNING))
+            st = building_states(
+                exact.get(h, Fraction(0)),
+                p["damage_index"],
+                int(r.building_dr[k]),
+                p["missions"],
+                burning_at_start=bool(r.building_start[k] == BURNING),
+            )
             ex_b[h] = st
             ex_fire += float(st["burning"])
             ex_rubble += float(st["rubble"])
         tr = max(trials, 1)
         row: dict[str, Any] = {"kind": "artillery", "seed": seed, "trials": trials, **params}
-        row.update({
-            "p_target": round(float(r.landing_probability()[battlemap.index(tgt)]), 6),
-            "p_target_exact": round(float(exact.get(tgt, Fraction(0))), 6),
-            "off_map": round(r.off_map_share(), 6), "off_map_exact": round(float(exact.get(None, Fraction(0))), 6),
-            "expected_fires": round(float(r.fire_counts.sum()) / tr, 6), "expected_fires_exact": round(ex_fire, 6),
-            "expected_rubble": round(float(r.rubble_counts.sum()) / tr, 6), "expected_rubble_exact": round(ex_rubble, 6),
-        })
+        row.update(
+            {
+                "p_target": round(float(r.landing_probability()[battlemap.index(tgt)]), 6),
+                "p_target_exact": round(float(exact.get(tgt, Fraction(0))), 6),
+                "off_map": round(r.off_map_share(), 6),
+                "off_map_exact": round(float(exact.get(None, Fraction(0))), 6),
+                "expected_fires": round(float(r.fire_counts.sum()) / tr, 6),
+                "expected_fires_exact": round(ex_fire, 6),
+                "expected_rubble": round(float(r.rubble_counts.sum()) / tr, 6),
+                "expected_rubble_exact": round(ex_rubble, 6),
+            }
+        )
         if hexes or areas:
             _artillery_places(row, battlemap, r, exact, ex_b, hexes, areas or {})
         rows.append(row)
     return rows
 
 
-def _artillery_places(row: dict[str, Any], battlemap: BattleMap, r: Any, exact: Mapping[Hex | None, Fraction],
-                      ex_b: Mapping[Hex, Mapping[str, Fraction]], hexes: Sequence[Hex],
-                      areas: Mapping[str, Sequence[Hex]]) -> None:
+def _artillery_places(
+    row: dict[str, Any],
+    battlemap: BattleMap,
+    r: Any,
+    exact: Mapping[Hex | None, Fraction],
+    ex_b: Mapping[Hex, Mapping[str, Fraction]],
+    hexes: Sequence[Hex],
+    areas: Mapping[str, Sequence[Hex]],
+) -> None:
     """The per-hex and per-area numbers of one artillery run (see :func:`sweep_artillery`)."""
     tr = max(r.trials, 1)
     kidx = {h: k for k, h in enumerate(r.building_hexes)}
@@ -326,7 +367,9 @@ def _artillery_places(row: dict[str, Any], battlemap: BattleMap, r: Any, exact: 
             "strikes_exact": round(float(exact.get(h, Fraction(0))) * r.missions, 6),
             "p_burning": round(float(r.fire_counts[k]) / tr, 6) if k is not None else float(burning0),
             "p_burning_exact": round(float(st["burning"]), 6) if st else float(burning0),
-            "p_rubble": round(float(r.rubble_counts[k]) / tr, 6) if k is not None else float(battlemap.has_rubble(h)),
+            "p_rubble": round(float(r.rubble_counts[k]) / tr, 6)
+            if k is not None
+            else float(battlemap.has_rubble(h)),
             "p_rubble_exact": round(float(st["rubble"]), 6) if st else float(battlemap.has_rubble(h)),
         }
     per_area: dict[str, dict[str, Any]] = {}
@@ -343,7 +386,9 @@ def _artillery_places(row: dict[str, Any], battlemap: BattleMap, r: Any, exact: 
         per_area[name] = {
             "buildings": len(blds),
             "expected_burning": round((float(r.fire_counts[ks].sum()) if ks else 0.0) / tr + fixed_gone, 6),
-            "expected_burning_exact": round(sum(float(ex_b[h]["burning"]) for h in blds if h in ex_b) + fixed_gone, 6),
+            "expected_burning_exact": round(
+                sum(float(ex_b[h]["burning"]) for h in blds if h in ex_b) + fixed_gone, 6
+            ),
             "expected_rubble": round((float(r.rubble_counts[ks].sum()) if ks else 0.0) / tr, 6),
             "expected_rubble_exact": round(sum(float(ex_b[h]["rubble"]) for h in blds if h in ex_b), 6),
             "p_all_gone": p_all,
@@ -393,10 +438,22 @@ def sweep_fire(
         kw: dict[str, Any] = {k: params[k] for k in ("spread_bonus", "burnout_turns") if k in params}
         ign = [Hex.from_label(params["ignite"])] if "ignite" in params else list(ignite)
         try:
-            r = simulate_fire(battlemap, ign, T, trials=trials, seed=seed, burnout=burnout, dr=dr, progress=progress,
-                              areas=areas, **kw)
+            r = simulate_fire(
+                battlemap,
+                ign,
+                T,
+                trials=trials,
+                seed=seed,
+                burnout=burnout,
+                dr=dr,
+                progress=progress,
+                areas=areas,
+                **kw,
+            )
         except HexwarError as exc:
-            raise SweepError(f"--vary ignite={ign[0].label}: {exc}" if "ignite" in params else str(exc)) from None
+            raise SweepError(
+                f"--vary ignite={ign[0].label}: {exc}" if "ignite" in params else str(exc)
+            ) from None
         mean = r.burning_buildings_mean()[T]
         sd = r.burning_buildings_sd()[T]
         half = Z95 * sd / max(trials, 1) ** 0.5
@@ -408,13 +465,18 @@ def sweep_fire(
         except ExactTooLarge:
             exact_mean = ""
         row: dict[str, Any] = {"kind": "fire", "seed": seed, "trials": trials, **params}
-        row.update({
-            "turn": T, "burning_mean": round(float(mean), 6), "burning_lo": round(float(mean - half), 6),
-            "burning_hi": round(float(mean + half), 6),
-            "burned_by_mean": round(float(r.ever_counts[T].sum()) / max(trials, 1), 6),
-            "burning_q05": int(r.burning_buildings_quantile(0.05)[T]), "burning_q95": int(r.burning_buildings_quantile(0.95)[T]),
-            "burning_exact": exact_mean,
-        })
+        row.update(
+            {
+                "turn": T,
+                "burning_mean": round(float(mean), 6),
+                "burning_lo": round(float(mean - half), 6),
+                "burning_hi": round(float(mean + half), 6),
+                "burned_by_mean": round(float(r.ever_counts[T].sum()) / max(trials, 1), 6),
+                "burning_q05": int(r.burning_buildings_quantile(0.05)[T]),
+                "burning_q95": int(r.burning_buildings_quantile(0.95)[T]),
+                "burning_exact": exact_mean,
+            }
+        )
         tr = max(trials, 1)
         if hexes:
             ex_idx = {h: k for k, h in enumerate(ex.hexes)} if ex is not None else {}
@@ -426,17 +488,21 @@ def sweep_fire(
                     "p_burning": round(float(r.burning_counts[T, rr, cc]) / tr, 6),
                     "p_burned_by": round(float(r.ever_counts[T, rr, cc]) / tr, 6),
                     "p_burned_by_exact": (round(float(ex.burned_by[T, k]), 6) if k is not None else 0.0)
-                    if ex is not None else "",
+                    if ex is not None
+                    else "",
                 }
             row["hexes"] = per_hex
         if areas:
-            row["areas"] = {name: {
-                "buildings": int(r.area_buildings[a]),
-                "expected_burned": round(float(r.area_burned[T, a]) / tr, 6),
-                "expected_burned_exact": round(float(ex.area_burned[T, a]), 6) if ex is not None else "",
-                "p_all_burned": round(float(r.area_all[T, a]) / tr, 6),
-                "p_all_burned_exact": round(float(ex.area_all[T, a]), 6) if ex is not None else "",
-            } for a, name in enumerate(r.area_names)}
+            row["areas"] = {
+                name: {
+                    "buildings": int(r.area_buildings[a]),
+                    "expected_burned": round(float(r.area_burned[T, a]) / tr, 6),
+                    "expected_burned_exact": round(float(ex.area_burned[T, a]), 6) if ex is not None else "",
+                    "p_all_burned": round(float(r.area_all[T, a]) / tr, 6),
+                    "p_all_burned_exact": round(float(ex.area_all[T, a]), 6) if ex is not None else "",
+                }
+                for a, name in enumerate(r.area_names)
+            }
         rows.append(row)
     return rows
 
@@ -471,7 +537,10 @@ def sweep_chunk(items: list[tuple[str, Any, dict[str, Any], dict[str, Any], int]
     from .scenario import sweep_scenario
 
     fns: dict[str, Callable[..., list[dict[str, Any]]]] = {
-        "artillery": sweep_artillery, "fire": sweep_fire, "scenario": sweep_scenario}
+        "artillery": sweep_artillery,
+        "fire": sweep_fire,
+        "scenario": sweep_scenario,
+    }
     for kind, source, kw, params, seed in items:
         rows += fns[kind](source, **kw, vary={k: [v] for k, v in params.items()}, seeds=[seed])
     return rows

@@ -15,8 +15,15 @@ from ..errors import HexwarError
 from ..game.events import GameEvent
 from ..game.state import GameState
 
-__all__ = ["AUTOSAVE_ENV", "autosave_dir", "default_autosave_path", "new_game_autosave", "latest_autosave",
-           "ResumeOffer", "PlayAutosave"]
+__all__ = [
+    "AUTOSAVE_ENV",
+    "autosave_dir",
+    "default_autosave_path",
+    "new_game_autosave",
+    "latest_autosave",
+    "ResumeOffer",
+    "PlayAutosave",
+]
 
 #: Environment variable overriding the autosave folder.
 AUTOSAVE_ENV = "HEXWAR_AUTOSAVE_DIR"
@@ -40,7 +47,9 @@ def default_autosave_path(scenario_name: str, environ: Mapping[str, str] | None 
     return autosave_dir(environ) / f"{stem}.json"
 
 
-def new_game_autosave(scenario_id: str, when: datetime.datetime, environ: Mapping[str, str] | None = None) -> Path:
+def new_game_autosave(
+    scenario_id: str, when: datetime.datetime, environ: Mapping[str, str] | None = None
+) -> Path:
     """The autosave file of a windowed game started at ``when`` without ``--save``:
     ``<autosave_dir>/<scenario>-YYYYmmdd-HHMMSS.json`` (never an earlier game's file); the
     folder is created.
@@ -79,8 +88,9 @@ def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer
 
     folder = autosave_dir() if folder is None else folder
     try:
-        files = sorted((p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime,
-                       reverse=True)[:look_at]
+        files = sorted(
+            (p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
+        )[:look_at]
     except OSError:
         return None
     for p in files:

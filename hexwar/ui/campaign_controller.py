@@ -181,7 +181,11 @@ class CampaignController:
         side = self.acting
         if side is None:
             who = st.pending()[0] if st.pending() else ""
-            return "The battle is being fought on the map..." if who == UMPIRE else f"{who.capitalize()} is thinking..."
+            return (
+                "The battle is being fought on the map..."
+                if who == UMPIRE
+                else f"{who.capitalize()} is thinking..."
+            )
         if st.phase == "choose_tactics":
             n = st.tactic_allowance(side)
             return f"{side.capitalize()}: choose {n} tactic card{'s' if n > 1 else ''} for {st.year} (Q-T), then Enter."
@@ -306,8 +310,11 @@ class CampaignController:
         viewer = self._viewer()
         for e in events:
             self.log.append(describe(e, self.state.cards, viewer))
-        steps = [RevealStep(e.kind, describe(e, self.state.cards, viewer), e) for e in events
-                 if isinstance(e, (TacticRevealed, BattleCardsRevealed, BattleScored, BattleWon, BattleStalemate))]
+        steps = [
+            RevealStep(e.kind, describe(e, self.state.cards, viewer), e)
+            for e in events
+            if isinstance(e, (TacticRevealed, BattleCardsRevealed, BattleScored, BattleWon, BattleStalemate))
+        ]
         if steps:
             self.reveal = steps
             self.reveal_shown = 1
@@ -315,7 +322,9 @@ class CampaignController:
         if any(isinstance(e, (BattleWon, BattleStalemate)) for e in events) and self.save:
             from ..campaign.save import write_campaign_save
 
-            write_campaign_save(self.state, self.save, {s: (self.ai[s].name if s in self.ai else "human") for s in SIDES})
+            write_campaign_save(
+                self.state, self.save, {s: (self.ai[s].name if s in self.ai else "human") for s in SIDES}
+            )
         if any(isinstance(e, BattleBegins) for e in events):
             self._clear_picks()
         self.message = ""
@@ -376,9 +385,17 @@ class CampaignController:
         if name in TACTIC_KEYS:
             self.pick_tactic(TACTIC_KEYS.index(name))
             return True
-        handlers = {"N": lambda: self.pick_tactic(None), "ENTER": self.confirm, "RETURN": self.confirm,
-                    "C": self.cycle_campaign, "D": self.declare, "P": self.pass_campaign, "S": self.swap,
-                    "K": self.keep, "V": self.cycle_event}
+        handlers = {
+            "N": lambda: self.pick_tactic(None),
+            "ENTER": self.confirm,
+            "RETURN": self.confirm,
+            "C": self.cycle_campaign,
+            "D": self.declare,
+            "P": self.pass_campaign,
+            "S": self.swap,
+            "K": self.keep,
+            "V": self.cycle_event,
+        }
         h = handlers.get(name)
         if h is None:
             return False

@@ -35,8 +35,20 @@ def _pct(p: Any) -> str:
     return f"{float(p) * 100:.0f}%"
 
 
-def _card(p: Painter, x: float, y: float, title: str, lines: list[str], side: str | None, face_up: bool = True,
-          active: bool = False, action: Any = None, tip: str = "", w: float = CARD_W, h: float = CARD_H) -> None:
+def _card(
+    p: Painter,
+    x: float,
+    y: float,
+    title: str,
+    lines: list[str],
+    side: str | None,
+    face_up: bool = True,
+    active: bool = False,
+    action: Any = None,
+    tip: str = "",
+    w: float = CARD_W,
+    h: float = CARD_H,
+) -> None:
     """One card: face up (title, lines) or face down (the side's colour and a pattern)."""
     edge = T.ACTIVE if active else T.LINE
     if not face_up:
@@ -45,8 +57,16 @@ def _card(p: Painter, x: float, y: float, title: str, lines: list[str], side: st
         for k in range(1, 6):
             p.line(x + 6, y + k * h / 6, x + w - 6, y + k * h / 6, 1, (255, 255, 255, 40))
         p.frame(x, y, x + w, y + h, 2 if active else 1, edge)
-        p.text("face down", x + w / 2, y + h / 2, 11 if w > 80 else 8.5, T.TEXT, ax="center", style="bold",
-               max_width=w - 6)
+        p.text(
+            "face down",
+            x + w / 2,
+            y + h / 2,
+            11 if w > 80 else 8.5,
+            T.TEXT,
+            ax="center",
+            style="bold",
+            max_width=w - 6,
+        )
     else:
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
         band = T.SIDE_UI.get(side or "", T.SECTION)
@@ -81,10 +101,29 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         current = yc.year == st.year and not st.over
         col = T.SIDE_UI[won] if won else (T.ACTIVE if current else T.SECTION)
         p.rect(x, top + 10, x + 70, top + 54, col)
-        p.text(str(yc.year), x + 35, top + 40, 14, T.DARK if current and not won else T.TEXT, ax="center", style="bold")
-        tag = SIDE_NAME[won] if won else ("tied" if yc.year in st.years_unclaimed else ("now" if current else ""))
+        p.text(
+            str(yc.year),
+            x + 35,
+            top + 40,
+            14,
+            T.DARK if current and not won else T.TEXT,
+            ax="center",
+            style="bold",
+        )
+        tag = (
+            SIDE_NAME[won]
+            if won
+            else ("tied" if yc.year in st.years_unclaimed else ("now" if current else ""))
+        )
         p.text(tag, x + 35, top + 20, 10, T.DARK if current and not won else T.TEXT, ax="center")
-        p.widget(x, top + 10, 70, 44, None, f"{yc.title}: " + (f"won by {SIDE_NAME[won]}" if won else tag or "to come"))
+        p.widget(
+            x,
+            top + 10,
+            70,
+            44,
+            None,
+            f"{yc.title}: " + (f"won by {SIDE_NAME[won]}" if won else tag or "to come"),
+        )
         x += 76
     x += 10
     p.rect(x, top + 10, x + 118, top + 54, T.SIDE_UI[st.initiative])
@@ -95,30 +134,48 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     for s in SIDES:
         r = c.ranks[st.ranks[s] - 1]
         p.text(f"{SIDE_NAME[s]}: {r.title}", x, top + 42, 12, T.TEXT, style="bold")
-        p.text(f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
-               x, top + 24, 10.5, T.DIM)
+        p.text(
+            f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
+            x,
+            top + 24,
+            10.5,
+            T.DIM,
+        )
         x += 210
     ex = x
     p.text("Events:", ex, top + 42, 11.5, T.DIM, style="bold")
     for i, ev in enumerate(st.events_in_play):
         p.text(c.title(ev), ex + 60 + 170 * i, top + 42, 11.5, T.ROLL, style="bold", max_width=165)
         p.widget(ex + 60 + 170 * i, top + 32, 165, 20, None, card_help(c, ev))
-    p.text(f"pile: {len(st.event_pile)} cards" + (f" - picked for the swap: {c.title(ctl.picked_event)}"
-                                                 if ctl.picked_event else ""), ex, top + 22, 10.5, T.DIM)
+    p.text(
+        f"pile: {len(st.event_pile)} cards"
+        + (f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""),
+        ex,
+        top + 22,
+        10.5,
+        T.DIM,
+    )
     # -- right column: history and log -----------------------------------------------------
     rw = 360.0
     rx = w - rw - 8
     hist_h = (top - 60) * 0.5
     _section(p, rx, top - 8 - hist_h, rw, hist_h, "History of battles")
     yy = top - 40
-    for hrec in st.history[-int((hist_h - 30) // 15):]:
+    for hrec in st.history[-int((hist_h - 30) // 15) :]:
         who = SIDE_NAME.get(hrec.winner or "", "nobody")
-        p.text(f"{hrec.year}/{hrec.number}: {c.title(hrec.german)} {hrec.german_score} - {hrec.soviet_score} "
-               f"{c.title(hrec.soviet)}: {who}", rx + 8, yy, 10, T.TEXT, max_width=rw - 16)
+        p.text(
+            f"{hrec.year}/{hrec.number}: {c.title(hrec.german)} {hrec.german_score} - {hrec.soviet_score} "
+            f"{c.title(hrec.soviet)}: {who}",
+            rx + 8,
+            yy,
+            10,
+            T.TEXT,
+            max_width=rw - 16,
+        )
         yy -= 15
     log_h = top - 60 - hist_h - 16
     _section(p, rx, 52, rw, log_h, "Log")
-    lines = ctl.log[-int((log_h - 30) // 14):]
+    lines = ctl.log[-int((log_h - 30) // 14) :]
     yy = 52 + log_h - 32
     for ln in lines:
         p.text(ln.strip(), rx + 8, yy, 10, T.DIM if ln.startswith("draw") else T.TEXT, max_width=rw - 16)
@@ -127,27 +184,61 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     tw = rx - 16
     # opponent (face down: R12.1) along the top
     oy = top - 16 - CARD_H
-    p.text(f"{SIDE_NAME[opp]} hand ({len(st.hands[opp])} battle cards)", 12, oy + CARD_H + 6, 11.5, T.DIM, style="bold")
+    p.text(
+        f"{SIDE_NAME[opp]} hand ({len(st.hands[opp])} battle cards)",
+        12,
+        oy + CARD_H + 6,
+        11.5,
+        T.DIM,
+        style="bold",
+    )
     for i, _b in enumerate(st.hands[opp]):
-        _card(p, 12 + i * (CARD_W * 0.55), oy, "", [], opp, face_up=False, w=CARD_W * 0.5, h=CARD_H * 0.8,
-              tip=f"{SIDE_NAME[opp]} battle card in hand")
+        _card(
+            p,
+            12 + i * (CARD_W * 0.55),
+            oy,
+            "",
+            [],
+            opp,
+            face_up=False,
+            w=CARD_W * 0.5,
+            h=CARD_H * 0.8,
+            tip=f"{SIDE_NAME[opp]} battle card in hand",
+        )
     ot = st.view(me)["tactics_hand"][opp]  # with a face-down tactic card among them (R12.1)
-    p.text(f"tactic cards: {', '.join(c.title(t) for t in ot) if isinstance(ot, list) else ot}"
-           f"; used: {', '.join(c.title(t) for t in st.tactics_discard[opp]) or 'none'}",
-           12 + 7 * CARD_W * 0.55 + 10, oy + 30, 10.5, T.TEXT, max_width=tw - 7 * CARD_W * 0.55 - 20)
+    p.text(
+        f"tactic cards: {', '.join(c.title(t) for t in ot) if isinstance(ot, list) else ot}"
+        f"; used: {', '.join(c.title(t) for t in st.tactics_discard[opp]) or 'none'}",
+        12 + 7 * CARD_W * 0.55 + 10,
+        oy + 30,
+        10.5,
+        T.TEXT,
+        max_width=tw - 7 * CARD_W * 0.55 - 20,
+    )
     used = st.campaign_used[opp]
     if st.options.uses_campaign_cards:
-        p.text(f"campaign cards left: {len(st.campaign_unused[opp])}; used: {', '.join(c.title(x) for x in used) or 'none'}",
-               12 + 7 * CARD_W * 0.55 + 10, oy + 12, 10.5, T.DIM, max_width=tw - 7 * CARD_W * 0.55 - 20)
+        p.text(
+            f"campaign cards left: {len(st.campaign_unused[opp])}; used: {', '.join(c.title(x) for x in used) or 'none'}",
+            12 + 7 * CARD_W * 0.55 + 10,
+            oy + 12,
+            10.5,
+            T.DIM,
+            max_width=tw - 7 * CARD_W * 0.55 - 20,
+        )
     # placement slots and the reveal, in the middle
     hy = 96.0
     hand_top = hy + 66 + CARD_H + 24
     my_ = max(hand_top + 60, (oy + hand_top) / 2 - CARD_H / 2)
-    steps = ctl.reveal[:ctl.reveal_shown] if ctl.reveal_shown else []
+    steps = ctl.reveal[: ctl.reveal_shown] if ctl.reveal_shown else []
     showing = bool(steps) and (ctl.revealing or st.phase in ("swap", "battle") or not any(st.slots.values()))
     last = steps[-1].event if steps else None
     title = f"{st.year}, battle {st.battle} of {c.rules.battles_per_year}"
-    if showing and not ctl.revealing and st.phase not in ("swap", "battle") and isinstance(last, (BattleWon, BattleStalemate)):
+    if (
+        showing
+        and not ctl.revealing
+        and st.phase not in ("swap", "battle")
+        and isinstance(last, (BattleWon, BattleStalemate))
+    ):
         title += f"  (the table shows battle {last.number} of {last.year}, just fought)"
     p.text(title, 12, my_ + CARD_H + 20, 14, T.TEXT, style="bold", max_width=tw - 24)
     shown_tactic = {e.event.side: e.event for e in steps if isinstance(e.event, TacticRevealed)}
@@ -159,8 +250,15 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         p.text(SIDE_NAME[s], sx, my_ - 12, 11.5, T.SIDE_UI[s], style="bold")
         if showing and shown_cards is not None:
             bid = getattr(shown_cards, s)
-            _card(p, sx, my_, c.title(bid), [f"{c.battle[bid].arm} {c.battle[bid].value}"], s,
-                  tip=card_help(c, bid))
+            _card(
+                p,
+                sx,
+                my_,
+                c.title(bid),
+                [f"{c.battle[bid].arm} {c.battle[bid].value}"],
+                s,
+                tip=card_help(c, bid),
+            )
         elif showing or st.slots[s] is not None:
             own = s == me and not ctl.cover and st.slots[s] is not None
             if own:
@@ -175,8 +273,15 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         tr = shown_tactic.get(s) if showing else None
         if tr is not None:
             if tr.tactic:
-                _card(p, tx, my_, c.title(tr.tactic), ["cancelled" if tr.cancelled else "revealed"], s,
-                      tip=card_help(c, tr.tactic))
+                _card(
+                    p,
+                    tx,
+                    my_,
+                    c.title(tr.tactic),
+                    ["cancelled" if tr.cancelled else "revealed"],
+                    s,
+                    tip=card_help(c, tr.tactic),
+                )
             else:
                 p.frame(tx, my_, tx + CARD_W, my_ + CARD_H, 1, T.FAINT)
                 p.text("no tactic", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
@@ -191,31 +296,85 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         sx = tx + CARD_W + 28
     if st.campaign_declared:
         cs, cid = st.campaign_declared
-        p.text(f"campaign card: {SIDE_NAME[cs]} {c.title(cid)}", sx, my_ + CARD_H - 10, 11.5, T.ROLL, style="bold",
-               max_width=tw - sx)
+        p.text(
+            f"campaign card: {SIDE_NAME[cs]} {c.title(cid)}",
+            sx,
+            my_ + CARD_H - 10,
+            11.5,
+            T.ROLL,
+            style="bold",
+            max_width=tw - sx,
+        )
     if shown_score is not None:
-        p.text(f"score {shown_score.german} - {shown_score.soviet}", sx, my_ + CARD_H / 2 + 6, 16, T.TEXT, style="bold")
-        for k, (nm, stp) in enumerate((("German", shown_score.german_steps), ("Soviet", shown_score.soviet_steps))):
+        p.text(
+            f"score {shown_score.german} - {shown_score.soviet}",
+            sx,
+            my_ + CARD_H / 2 + 6,
+            16,
+            T.TEXT,
+            style="bold",
+        )
+        for k, (nm, stp) in enumerate(
+            (("German", shown_score.german_steps), ("Soviet", shown_score.soviet_steps))
+        ):
             parts = " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(stp))
             p.text(f"{nm}: {parts}", sx, my_ + CARD_H / 2 - 14 - 14 * k, 10.5, T.DIM, max_width=tw - sx)
     if result is not None:
-        txt = (f"{SIDE_NAME[result.side]} wins the battle ({result.reason})" if isinstance(result, BattleWon)
-               else "Stalemate: nobody wins the battle")
+        txt = (
+            f"{SIDE_NAME[result.side]} wins the battle ({result.reason})"
+            if isinstance(result, BattleWon)
+            else "Stalemate: nobody wins the battle"
+        )
         p.text(txt, sx, my_ - 12, 13, T.GOOD, style="bold", max_width=tw - sx)
     # battle piles
     py_ = my_ - 36
     for k, s in enumerate(SIDES):
         piles = st.piles[s]
-        p.text(f"{SIDE_NAME[s]} battle piles: {len(piles)}" + ("  " + "  ".join(
-            f"[{c.battle[a].value}|{c.battle[b].value}]" for a, b in piles) if piles else ""),
-            12 + k * tw / 2, py_, 11, T.TEXT, max_width=tw / 2 - 16)
+        p.text(
+            f"{SIDE_NAME[s]} battle piles: {len(piles)}"
+            + (
+                "  " + "  ".join(f"[{c.battle[a].value}|{c.battle[b].value}]" for a, b in piles)
+                if piles
+                else ""
+            ),
+            12 + k * tw / 2,
+            py_,
+            11,
+            T.TEXT,
+            max_width=tw / 2 - 16,
+        )
     # own hand with odds
-    p.text(f"{SIDE_NAME[me]} hand" + (" (exact P(win) against the cards the opponent may still play)" if not ctl.cover else ""),
-           12, hy + CARD_H + 2 * 0 + 12 + 66, 11.5, T.DIM, style="bold")
+    p.text(
+        f"{SIDE_NAME[me]} hand"
+        + (" (exact P(win) against the cards the opponent may still play)" if not ctl.cover else ""),
+        12,
+        hy + CARD_H + 2 * 0 + 12 + 66,
+        11.5,
+        T.DIM,
+        style="bold",
+    )
     if ctl.cover:
         p.rect(12, hy - 30, tw, hy + CARD_H + 70, T.SECTION)
-        p.text(f"Pass the screen to the {SIDE_NAME[me]} player", tw / 2, hy + 60, 18, T.TEXT, ax="center", style="bold")
-        p.button(tw / 2 - 90, hy + 10, 180, 32, "Show my cards", ctl.lift_cover, primary=True, key="Space", align="center")
+        p.text(
+            f"Pass the screen to the {SIDE_NAME[me]} player",
+            tw / 2,
+            hy + 60,
+            18,
+            T.TEXT,
+            ax="center",
+            style="bold",
+        )
+        p.button(
+            tw / 2 - 90,
+            hy + 10,
+            180,
+            32,
+            "Show my cards",
+            ctl.lift_cover,
+            primary=True,
+            key="Space",
+            align="center",
+        )
     else:
         bod, tod = ctl.odds()
         for i, b in enumerate(st.hands[me]):
@@ -223,8 +382,17 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             lines = [f"{c.battle[b].arm}  strength {c.battle[b].value}"]
             if b in bod:
                 lines.append(f"P(win) {_pct(bod[b])}  ({bod[b]})")
-            _card(p, bx, hy + 66, c.title(b), lines, me, active=b == ctl.picked_battle,
-                  action=lambda i=i: ctl.pick_battle(i), tip=card_help(c, b) + f"  [key {i + 1}]")
+            _card(
+                p,
+                bx,
+                hy + 66,
+                c.title(b),
+                lines,
+                me,
+                active=b == ctl.picked_battle,
+                action=lambda i=i: ctl.pick_battle(i),
+                tip=card_help(c, b) + f"  [key {i + 1}]",
+            )
             p.text(str(i + 1), bx + CARD_W - 8, hy + 72, 10, T.FAINT, ax="right")
         tac = list(c.tactics) if st.phase == "choose_tactics" and me == ctl.acting else st.tactics_hand[me]
         for i, t in enumerate(tac):
@@ -233,32 +401,74 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             lines = [e for e in card_help(c, t).split(": ", 1)[1:]]
             if t in tod:
                 lines = [f"P(win) {_pct(tod[t])}  ({tod[t]})"] + lines
-            _card(p, bx, hy - 14, c.title(t), lines, None, active=chosen, h=CARD_H,
-                  action=lambda i=i: ctl.pick_tactic(i), tip=card_help(c, t) + f"  [key {TACTIC_KEYS[i]}]")
+            _card(
+                p,
+                bx,
+                hy - 14,
+                c.title(t),
+                lines,
+                None,
+                active=chosen,
+                h=CARD_H,
+                action=lambda i=i: ctl.pick_tactic(i),
+                tip=card_help(c, t) + f"  [key {TACTIC_KEYS[i]}]",
+            )
             p.text(TACTIC_KEYS[i], bx + CARD_W - 8, hy - 8, 10, T.FAINT, ax="right")
         if st.tactics_discard[me]:
-            p.text("used this year: " + ", ".join(c.title(t) for t in st.tactics_discard[me]),
-                   12 + 5 * (CARD_W + 8), hy + 20, 10.5, T.DIM, max_width=tw - 5 * (CARD_W + 8) - 12)
+            p.text(
+                "used this year: " + ", ".join(c.title(t) for t in st.tactics_discard[me]),
+                12 + 5 * (CARD_W + 8),
+                hy + 20,
+                10.5,
+                T.DIM,
+                max_width=tw - 5 * (CARD_W + 8) - 12,
+            )
         if st.options.uses_campaign_cards:
             cc = st.campaign_unused[me]
-            p.text("campaign cards: " + (", ".join(("> " if x == ctl.picked_campaign else "") + c.title(x) for x in cc)
-                                         or "all used"), 12 + 5 * (CARD_W + 8), hy + 4, 10.5, T.ROLL,
-                   max_width=tw - 5 * (CARD_W + 8) - 12)
+            p.text(
+                "campaign cards: "
+                + (
+                    ", ".join(("> " if x == ctl.picked_campaign else "") + c.title(x) for x in cc)
+                    or "all used"
+                ),
+                12 + 5 * (CARD_W + 8),
+                hy + 4,
+                10.5,
+                T.ROLL,
+                max_width=tw - 5 * (CARD_W + 8) - 12,
+            )
     # -- bottom: prompt and actions ------------------------------------------------------------
     p.rect(0, 0, w, 46, T.PANEL)
-    p.text(ctl.message or ctl.prompt(), 12, 30, 12.5, T.ERROR if ctl.message else T.TEXT, style="bold", max_width=w - 24)
+    p.text(
+        ctl.message or ctl.prompt(),
+        12,
+        30,
+        12.5,
+        T.ERROR if ctl.message else T.TEXT,
+        style="bold",
+        max_width=w - 24,
+    )
     bx = 12.0
     acts: list[tuple[str, Any, str]] = []
     if ctl.acting and not ctl.cover:
         if st.phase in ("choose_tactics", "place"):
-            acts.append(("Place face down" if st.phase == "place" else "Confirm tactic cards", ctl.confirm, "Enter"))
+            acts.append(
+                ("Place face down" if st.phase == "place" else "Confirm tactic cards", ctl.confirm, "Enter")
+            )
         if st.phase == "place":
             acts.append(("No tactic card", lambda: ctl.pick_tactic(None), "N"))
         if st.phase == "campaign":
-            acts += [("Pick campaign card", ctl.cycle_campaign, "C"), ("Declare", ctl.declare, "D"),
-                     ("Pass", ctl.pass_campaign, "P")]
+            acts += [
+                ("Pick campaign card", ctl.cycle_campaign, "C"),
+                ("Declare", ctl.declare, "D"),
+                ("Pass", ctl.pass_campaign, "P"),
+            ]
         if st.phase == "swap":
-            acts += [("Pick event", ctl.cycle_event, "V"), ("Swap event", ctl.swap, "S"), ("Keep events", ctl.keep, "K")]
+            acts += [
+                ("Pick event", ctl.cycle_event, "V"),
+                ("Swap event", ctl.swap, "S"),
+                ("Keep events", ctl.keep, "K"),
+            ]
     acts.append(("Help", lambda: setattr(ctl, "show_help", not ctl.show_help), "H"))
     for label, fn, key in acts:
         bw = p.measure(label, 12) + 48
@@ -276,7 +486,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             p.text(what, x0 + 110, yy, 11.5, T.TEXT, z=2, max_width=hw - 130)
             yy -= 17
         yy -= 8
-        for ln in ctl.help_lines()[len(SHORTCUTS) + 1:]:
+        for ln in ctl.help_lines()[len(SHORTCUTS) + 1 :]:
             p.text(ln, x0 + 16, yy, 10.5, T.DIM, z=2, max_width=hw - 32)
             yy -= 15
             if yy < y0 + 10:
@@ -308,10 +518,23 @@ def _make_window_class() -> Any:
     class _CampaignWindow(pyglet.window.Window):  # type: ignore[misc]
         """The campaign window (see the module text)."""
 
-        def __init__(self, ctl: CampaignController, width: int = 1500, height: int = 900, visible: bool = True,
-                     schedule: bool = True, **kw: Any) -> None:
-            super().__init__(width, height, caption="hexwar: the Eastern Front 1941-1945", resizable=True,
-                             visible=visible, **kw)
+        def __init__(
+            self,
+            ctl: CampaignController,
+            width: int = 1500,
+            height: int = 900,
+            visible: bool = True,
+            schedule: bool = True,
+            **kw: Any,
+        ) -> None:
+            super().__init__(
+                width,
+                height,
+                caption="hexwar: the Eastern Front 1941-1945",
+                resizable=True,
+                visible=visible,
+                **kw,
+            )
             self._enable_event_queue = False
             self.controller = ctl
             self.mapview = MapView(_backdrop_map(ctl), self, show_labels=False)
@@ -378,7 +601,9 @@ def _make_window_class() -> Any:
             self.refresh()
             return used
 
-        def render_image(self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None) -> Any:
+        def render_image(
+            self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None
+        ) -> Any:
             """The whole screen rendered offscreen as ``uint8 [H, W, 4]`` (``size`` in points,
             ``pixel_ratio`` framebuffer pixels per point; default the window's)."""
             from ..render.offscreen import render_view
@@ -401,7 +626,9 @@ def CampaignWindow(ctl: CampaignController, **kw: Any) -> Any:  # noqa: N802 - a
     return _make_window_class()(ctl, **kw)
 
 
-def campaign_image(ctl: CampaignController, size: tuple[int, int] = (1500, 900), pixel_ratio: float = 1.0) -> Any:
+def campaign_image(
+    ctl: CampaignController, size: tuple[int, int] = (1500, 900), pixel_ratio: float = 1.0
+) -> Any:
     """``ctl``'s screen drawn headless as ``uint8 [H, W, 4]`` RGBA (``hexwar render --screen campaign``)."""
     win = CampaignWindow(ctl, width=size[0], height=size[1], visible=False, schedule=False)
     try:

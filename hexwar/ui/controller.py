@@ -153,8 +153,14 @@ class PlayController(PlayViewsMixin):
         version: bumped by every change of what the screen shows.
     """
 
-    def __init__(self, state: GameState, ai: dict[str, Any] | None = None, saver: Any = None,
-                 clock: Clock | None = None, pace: Pace | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        ai: dict[str, Any] | None = None,
+        saver: Any = None,
+        clock: Clock | None = None,
+        pace: Pace | None = None,
+    ) -> None:
         self.state = state
         self.ai: dict[str, Any] = dict(ai or {})
         self.humans = tuple(s for s in SIDES if s not in self.ai)
@@ -246,8 +252,14 @@ class PlayController(PlayViewsMixin):
             runs.setdefault((a.turn, a.side), []).append(a.phase)
         for (turn, side), phases in runs.items():
             names = ", ".join(dict.fromkeys(phases))
-            self.log_view.log.append(LogLine(f"{side.capitalize()}: {names} phase{'s' if len(set(phases)) > 1 else ''} "
-                                             "ended automatically (nothing to do)", "auto_end", turn))
+            self.log_view.log.append(
+                LogLine(
+                    f"{side.capitalize()}: {names} phase{'s' if len(set(phases)) > 1 else ''} "
+                    "ended automatically (nothing to do)",
+                    "auto_end",
+                    turn,
+                )
+            )
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -272,8 +284,13 @@ class PlayController(PlayViewsMixin):
     def my_turn(self) -> bool:
         """True when the person looking at the screen must act now (and no handover is due)."""
         st = self.state
-        return (not st.over and not self.stopped and self.is_human(st.to_act) and st.to_act == self.shown_side
-                and self.pass_to is None)
+        return (
+            not st.over
+            and not self.stopped
+            and self.is_human(st.to_act)
+            and st.to_act == self.shown_side
+            and self.pass_to is None
+        )
 
     def hand_visible(self) -> bool:
         """The shown side's hand may be seen (never while the hot-seat handover screen is up)."""
@@ -344,7 +361,10 @@ class PlayController(PlayViewsMixin):
         # what the person had picked may be gone now
         if self.selected is not None and self.selected not in st.units:
             self.selected = None
-        if self.card is not None and self.card not in st.hand_units[self.shown_side] + st.hand_commands[self.shown_side]:
+        if (
+            self.card is not None
+            and self.card not in st.hand_units[self.shown_side] + st.hand_commands[self.shown_side]
+        ):
             self.card = None
         self.pending = None
         self.bonus = None
@@ -534,7 +554,9 @@ class PlayController(PlayViewsMixin):
             ws = tuple(w for w in ok if w not in bombs)[:2] or ws
         self.pending = PendingAttack(self.selected, tid, at_crew, tuple(ok), ws)
         crew = " (its crew, R7.5)" if at_crew else ""
-        self.say(f"Target: {ruleset.card_name(tid)}{crew}. Check the odds, then Declare (Enter or click it again).")
+        self.say(
+            f"Target: {ruleset.card_name(tid)}{crew}. Check the odds, then Declare (Enter or click it again)."
+        )
         self._touch()
 
     def toggle_weapon(self, index: int) -> None:
@@ -614,9 +636,15 @@ class PlayController(PlayViewsMixin):
         name = ruleset.card_name(cid)
         if cid in ruleset.cards().units:
             if st.phase != Phase.COMMITMENT:
-                return f"unit cards are committed in the Commitment phase (R5.2); this is the {st.phase} phase."
+                return (
+                    f"unit cards are committed in the Commitment phase (R5.2); this is the {st.phase} phase."
+                )
             deploy = st.scenario.sides[side].deploy
-            h = None if ruleset.is_aircraft(cid) else next(iter(sorted(deploy, key=lambda x: (x.q, x.r))), None)
+            h = (
+                None
+                if ruleset.is_aircraft(cid)
+                else next(iter(sorted(deploy, key=lambda x: (x.q, x.r))), None)
+            )
             why = st.check(Commit(side, card, h))
             if why is None:  # the card itself may go in: every deploy hex is taken or unfit
                 return f"no hex of your deploy zone can take {name} now (R5.2)."
@@ -634,8 +662,10 @@ class PlayController(PlayViewsMixin):
         if lacking and not self.crew_warned:  # warn once before keeping a hand that cannot fight (item 2)
             self.crew_warned = True
             names = ", ".join(f"{ruleset.card_name(c)} needs {crew_need(c)}" for c in lacking)
-            self.say(f"Careful: {names}, and your hand has none for it. Pick one, or press Keep anyway.",
-                     error=True)
+            self.say(
+                f"Careful: {names}, and your hand has none for it. Pick one, or press Keep anyway.",
+                error=True,
+            )
             return
         self.issue(ChooseHand(self.shown_side, tuple(self.hand_pick)))
 
@@ -645,8 +675,11 @@ class PlayController(PlayViewsMixin):
         if self._refuse_not_mine() or self.card is None:
             return
         for c in self.card_commands():
-            if isinstance(c, kind) and not (isinstance(c, Commit) and c.hex is not None) \
-                    and not (isinstance(c, UseCommandCard) and c.unit is not None):
+            if (
+                isinstance(c, kind)
+                and not (isinstance(c, Commit) and c.hex is not None)
+                and not (isinstance(c, UseCommandCard) and c.unit is not None)
+            ):
                 self.issue(self._with_instance(c, self.card))
                 return
         self.say(f"{ruleset.card_name(self.card)}: not possible now.", error=True)
@@ -678,9 +711,12 @@ class PlayController(PlayViewsMixin):
                 self.say("You have no attack left to resolve.", error=True)
                 return
             number = mine[0]
-        cards = tuple(self.state.hand_commands[side][:len(bonus_rolls)])
-        self.issue(Resolve(side, number, bonus_rolls=tuple(bonus_rolls), bonus_cards=cards) if bonus_rolls
-                   else Resolve(side, number))
+        cards = tuple(self.state.hand_commands[side][: len(bonus_rolls)])
+        self.issue(
+            Resolve(side, number, bonus_rolls=tuple(bonus_rolls), bonus_cards=cards)
+            if bonus_rolls
+            else Resolve(side, number)
+        )
 
     def inspect_text(self, h: Hex | None = None) -> str:
         """The hex ``h`` (default the hovered one) in plain text, with LOS from the selected
@@ -693,7 +729,11 @@ class PlayController(PlayViewsMixin):
             return ""
         u = st.units.get(self.selected) if self.selected else None
         viewer = u.hex if u is not None else None
-        name = f"{ruleset.card_name(u.card)} in {st.hex_label(u.hex)}" if u is not None and u.hex is not None else ""
+        name = (
+            f"{ruleset.card_name(u.card)} in {st.hex_label(u.hex)}"
+            if u is not None and u.hex is not None
+            else ""
+        )
         return inspect_hex(st, h, viewer, name)
 
     def can_undo(self) -> bool:
@@ -714,7 +754,9 @@ class PlayController(PlayViewsMixin):
             self.selected = getattr(undone, "unit", None) or getattr(undone, "attacker", None)
             if self.selected not in self.state.units:
                 self.selected = None
-            self.say(f"Taken back: {describe_command(self.state, undone) if undone is not None else 'last command'} (R12.3).")
+            self.say(
+                f"Taken back: {describe_command(self.state, undone) if undone is not None else 'last command'} (R12.3)."
+            )
 
     def cancel(self) -> None:
         """Esc: drop the bonus-roll choice, the prepared attack, then the picked card, then the
@@ -744,17 +786,38 @@ class PlayController(PlayViewsMixin):
             want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
             ready = len(self.hand_pick) == want
             label = "Keep anyway" if self.crew_warned else f"Keep hand ({len(self.hand_pick)}/{want})"
-            out.append(Action(label, self.confirm_hand, "Enter", enabled=ready, primary=ready,
-                              tip="Keep the picked cards as your starting hand (000 setup)"))
+            out.append(
+                Action(
+                    label,
+                    self.confirm_hand,
+                    "Enter",
+                    enabled=ready,
+                    primary=ready,
+                    tip="Keep the picked cards as your starting hand (000 setup)",
+                )
+            )
             if not ready:
-                out.append(Action("Pick next card", self.pick_next_reserve, "C",
-                                  tip="Add the card under the card cursor ([ ]) to your hand"))
+                out.append(
+                    Action(
+                        "Pick next card",
+                        self.pick_next_reserve,
+                        "C",
+                        tip="Add the card under the card cursor ([ ]) to your hand",
+                    )
+                )
             return out
         if self.bonus is not None:
             return self._bonus_actions(side)
         if self.pending is not None:
-            out.append(Action("Declare attack", self.declare, "Enter", primary=True,
-                              tip="Declare this attack with the chosen weapons (R6.1)"))
+            out.append(
+                Action(
+                    "Declare attack",
+                    self.declare,
+                    "Enter",
+                    primary=True,
+                    tip="Declare this attack with the chosen weapons (R6.1)",
+                )
+            )
             out.append(Action("Cancel", self.cancel, "Esc"))
         if self.card is not None:
             cmds = self.card_commands()
@@ -763,67 +826,153 @@ class PlayController(PlayViewsMixin):
             if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
                 out.append(Action("Play card", lambda: self.card_action(UseCommandCard), "P", primary=True))
             if any(isinstance(c, Discard) for c in cmds):
-                out.append(Action("Discard", lambda: self.card_action(Discard), "Del", primary=True,
-                                  tip="Discard the picked card (hand limits, R5.5)"))
+                out.append(
+                    Action(
+                        "Discard",
+                        lambda: self.card_action(Discard),
+                        "Del",
+                        primary=True,
+                        tip="Discard the picked card (hand limits, R5.5)",
+                    )
+                )
         elif st.phase == Phase.DRAW and any(isinstance(c, Discard) for c in legal):
-            out.append(Action("Pick a card to discard", self.pick_next_discard, "C", primary=True,
-                              tip="Your hand is over the limit (R5.5): pick a card, then Discard"))
+            out.append(
+                Action(
+                    "Pick a card to discard",
+                    self.pick_next_discard,
+                    "C",
+                    primary=True,
+                    tip="Your hand is over the limit (R5.5): pick a card, then Discard",
+                )
+            )
         elif st.phase == Phase.COMMITMENT and self.committable():
-            out.append(Action("Pick a unit to commit", self.pick_next_commit, "C",
-                              tip="Pick the next unit card you can commit; its deploy hexes light up (R5.2)"))
+            out.append(
+                Action(
+                    "Pick a unit to commit",
+                    self.pick_next_commit,
+                    "C",
+                    tip="Pick the next unit card you can commit; its deploy hexes light up (R5.2)",
+                )
+            )
         elif st.phase == Phase.ARTILLERY and any(isinstance(c, TargetArtillery) for c in legal):
-            out.append(Action("Aim artillery", self.aim_artillery, "G",
-                              tip="Put the hex cursor on an enemy you see; G or a click calls the mission (R9)"))
+            out.append(
+                Action(
+                    "Aim artillery",
+                    self.aim_artillery,
+                    "G",
+                    tip="Put the hex cursor on an enemy you see; G or a click calls the mission (R9)",
+                )
+            )
         if st.phase == Phase.RESOLUTION:
             for n, a in sorted(st.attacks.items()):
                 if a.side == side and not a.resolved and Resolve(side, n) in legal:
-                    tgt = short_name(ruleset.card_name(a.target)) if a.target else f"building {st.hex_label(a.building)}"
+                    tgt = (
+                        short_name(ruleset.card_name(a.target))
+                        if a.target
+                        else f"building {st.hex_label(a.building)}"
+                    )
                     att = short_name(ruleset.card_name(a.attackers[0]))
                     first = not out
-                    full = (f"{ruleset.card_name(a.attackers[0])} > "
-                            f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}")
-                    out.append(Action(f"Resolve {n}: {att} > {tgt}", functools.partial(self.resolve, n),
-                                      "R" if first else "", primary=first, tip=f"Resolve attack {n}: {full} (R6.2)"))
+                    full = (
+                        f"{ruleset.card_name(a.attackers[0])} > "
+                        f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}"
+                    )
+                    out.append(
+                        Action(
+                            f"Resolve {n}: {att} > {tgt}",
+                            functools.partial(self.resolve, n),
+                            "R" if first else "",
+                            primary=first,
+                            tip=f"Resolve attack {n}: {full} (R6.2)",
+                        )
+                    )
                     if st.hand_commands[side] and self.bonus_rolls(n):
-                        out.append(Action(f"Resolve {n} with +1...", functools.partial(self.start_bonus, n),
-                                          "B" if first else "",
-                                          tip=f"Resolve {n} with +1 on rolls (R1.3): one Command card each"))
+                        out.append(
+                            Action(
+                                f"Resolve {n} with +1...",
+                                functools.partial(self.start_bonus, n),
+                                "B" if first else "",
+                                tip=f"Resolve {n} with +1 on rolls (R1.3): one Command card each",
+                            )
+                        )
         if st.phase == Phase.DRAW:
             for c in legal:
                 if isinstance(c, Draw):
                     nc = sum(1 for s in c.extra if s == "command")
                     nr = len(c.extra) - nc
-                    label = "Draw: " + " + ".join(x for x in (f"{nc} Command" if nc else "",
-                                                             f"{nr} Reserves" if nr else "") if x)
-                    out.append(Action(label, functools.partial(self.issue, c), primary=True,
-                                      tip="One Command card, then these extra cards, chosen before looking (R5.5)"))
+                    label = "Draw: " + " + ".join(
+                        x for x in (f"{nc} Command" if nc else "", f"{nr} Reserves" if nr else "") if x
+                    )
+                    out.append(
+                        Action(
+                            label,
+                            functools.partial(self.issue, c),
+                            primary=True,
+                            tip="One Command card, then these extra cards, chosen before looking (R5.5)",
+                        )
+                    )
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
-                out.append(Action("Next unit", self.next_unit, "Tab",
-                                  tip="Select your next unit that can act (Tab)"))
+                out.append(
+                    Action("Next unit", self.next_unit, "Tab", tip="Select your next unit that can act (Tab)")
+                )
             if st.phase == Phase.DECLARATION and self.targets():
-                out.append(Action("Next target", self.next_target, "T",
-                                  tip="Prepare an attack on the next legal target (T)"))
+                out.append(
+                    Action(
+                        "Next target",
+                        self.next_target,
+                        "T",
+                        tip="Prepare an attack on the next legal target (T)",
+                    )
+                )
         if self.selected is not None and self.selected in st.units:
             uid = self.selected
             for c in legal:
                 if isinstance(c, Tow) and c.unit == uid:
-                    out.append(Action(f"Tow wreck in {st.hex_label(c.hex)}", functools.partial(self.issue, c),
-                                      tip="Hook up the wreck for 2 MP (R8.1)"))
+                    out.append(
+                        Action(
+                            f"Tow wreck in {st.hex_label(c.hex)}",
+                            functools.partial(self.issue, c),
+                            tip="Hook up the wreck for 2 MP (R8.1)",
+                        )
+                    )
                 elif isinstance(c, DropTow) and c.unit == uid:
                     out.append(Action("Drop towed wreck", functools.partial(self.issue, c)))
                 elif isinstance(c, DeclareCloseAssault) and uid in c.attackers:
-                    out.append(Action(f"Close assault {ruleset.card_name(c.target)}", functools.partial(self.issue, c),
-                                      tip="Three or more adjacent infantry assault the vehicle (000)"))
+                    out.append(
+                        Action(
+                            f"Close assault {ruleset.card_name(c.target)}",
+                            functools.partial(self.issue, c),
+                            tip="Three or more adjacent infantry assault the vehicle (000)",
+                        )
+                    )
                 elif isinstance(c, DeclareBuildingAttack) and c.attacker == uid:
-                    out.append(Action(f"Attack building {st.hex_label(c.hex)}", functools.partial(self.issue, c),
-                                      tip="Close combat against the adjacent building (R8.2)"))
+                    out.append(
+                        Action(
+                            f"Attack building {st.hex_label(c.hex)}",
+                            functools.partial(self.issue, c),
+                            tip="Close combat against the adjacent building (R8.2)",
+                        )
+                    )
         if self.can_undo():
-            out.append(Action("Undo", self.undo, "Ctrl+Z",
-                              tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)"))
+            out.append(
+                Action(
+                    "Undo",
+                    self.undo,
+                    "Ctrl+Z",
+                    tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)",
+                )
+            )
         if EndPhase(side) in legal:
-            out.append(Action("End phase", self.end_phase, "Space", primary=not any(a.primary for a in out),
-                              tip=END_PHASE_EFFECT.get(st.phase, "")))
+            out.append(
+                Action(
+                    "End phase",
+                    self.end_phase,
+                    "Space",
+                    primary=not any(a.primary for a in out),
+                    tip=END_PHASE_EFFECT.get(st.phase, ""),
+                )
+            )
         return out
 
     # -- what to do now (item 1) -------------------------------------------------------------
@@ -838,29 +987,46 @@ class PlayController(PlayViewsMixin):
             return f"Pass the screen to the {self.pass_to.capitalize()} player."
         if not self.my_turn():
             who = st.to_act or ""
-            return f"{who.capitalize()} (computer) is acting..." if who in self.ai else f"Waiting for {who.capitalize()}."
+            return (
+                f"{who.capitalize()} (computer) is acting..."
+                if who in self.ai
+                else f"Waiting for {who.capitalize()}."
+            )
         side = st.to_act
         assert side is not None
         if st.phase == Phase.SETUP:
             want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
             lacking = crewless(self.hand_pick)
-            tail = (" " + "; ".join(f"{ruleset.card_name(c)} still needs {crew_need(c)}" for c in lacking[:2]) + "."
-                    if lacking else "")
-            return (f"Pick {want} cards for your starting hand ({len(self.hand_pick)} so far): click a card, or "
-                    f"[ ] and C. Hover a card for all of it.{tail}")
+            tail = (
+                " "
+                + "; ".join(f"{ruleset.card_name(c)} still needs {crew_need(c)}" for c in lacking[:2])
+                + "."
+                if lacking
+                else ""
+            )
+            return (
+                f"Pick {want} cards for your starting hand ({len(self.hand_pick)} so far): click a card, or "
+                f"[ ] and C. Hover a card for all of it.{tail}"
+            )
         if self.bonus is not None:
             n, picked = self.bonus
-            return (f"Attack {n}: pick the rolls to add 1 to (one Command card each, R1.3), then Resolve; "
-                    f"{len(picked)} picked.")
+            return (
+                f"Attack {n}: pick the rolls to add 1 to (one Command card each, R1.3), then Resolve; "
+                f"{len(picked)} picked."
+            )
         if self.pending is not None:
-            return "Check the odds; Enter declares, 1/2 toggle weapons, T the next target, Esc cancels (R6.1)."
+            return (
+                "Check the odds; Enter declares, 1/2 toggle weapons, T the next target, Esc cancels (R6.1)."
+            )
         if self.card is not None:
             return self._card_hint(self.card)
         legal = self.legal()
         if st.phase == Phase.ARTILLERY:
             if any(isinstance(c, TargetArtillery) for c in legal):
-                return ("Artillery (R9): click a hex your units can see, or move the cursor (arrows) and press G, "
-                        "to call a mission.")
+                return (
+                    "Artillery (R9): click a hex your units can see, or move the cursor (arrows) and press G, "
+                    "to call a mission."
+                )
             return "Artillery (R9): no mission to call now."
         if st.phase == Phase.COMMITMENT:
             if self.committable():
@@ -869,8 +1035,10 @@ class PlayController(PlayViewsMixin):
         if st.phase == Phase.MOVEMENT:
             u = st.units.get(self.selected) if self.selected else None
             if u is not None and self.reach_costs():
-                return (f"{ruleset.card_name(u.card)}: click a blue hex (or cursor + G) to move; numbers are the MP "
-                        "spent (R5.3).")
+                return (
+                    f"{ruleset.card_name(u.card)}: click a blue hex (or cursor + G) to move; numbers are the MP "
+                    "spent (R5.3)."
+                )
             if self.useful_units():
                 return "Movement (R5.3): select a unit (click it, or Tab), then a blue hex."
             return "Movement (R5.3): none of your units can move now."
@@ -879,8 +1047,10 @@ class PlayController(PlayViewsMixin):
             if u is not None and u.side == side:
                 n = len(self.targets())
                 if n:
-                    return (f"{ruleset.card_name(u.card)}: {n} legal target{'s' if n != 1 else ''} ringed in red; "
-                            "click one or press T, then Declare (R6.1).")
+                    return (
+                        f"{ruleset.card_name(u.card)}: {n} legal target{'s' if n != 1 else ''} ringed in red; "
+                        "click one or press T, then Declare (R6.1)."
+                    )
                 return f"{ruleset.card_name(u.card)} has no legal target now (range, LOS, R7); Tab for the next unit."
             if self.useful_units():
                 return "Declaration (R6.1): select a unit (click it, or Tab), then a target ringed in red (or T)."
@@ -892,9 +1062,14 @@ class PlayController(PlayViewsMixin):
                 return "Draw (R5.5): choose where your extra cards come from (the Draw buttons)."
             nu, nc = len(st.hand_units[side]), len(st.hand_commands[side])
             if nu > HAND_LIMIT_UNITS or nc > HAND_LIMIT_COMMAND:
-                over = ", ".join(x for x in (f"units {nu}/{HAND_LIMIT_UNITS}" if nu > HAND_LIMIT_UNITS else "",
-                                             f"Command {nc}/{HAND_LIMIT_COMMAND}" if nc > HAND_LIMIT_COMMAND else "")
-                                 if x)
+                over = ", ".join(
+                    x
+                    for x in (
+                        f"units {nu}/{HAND_LIMIT_UNITS}" if nu > HAND_LIMIT_UNITS else "",
+                        f"Command {nc}/{HAND_LIMIT_COMMAND}" if nc > HAND_LIMIT_COMMAND else "",
+                    )
+                    if x
+                )
                 return f"Your hand is over the limit ({over}): pick a card and Discard it (R5.5)."
             return "Draw (R5.5): your hand is within the limits; End phase to finish the turn."
         return PHASE_HINTS.get(st.phase, "")
@@ -925,8 +1100,11 @@ class PlayController(PlayViewsMixin):
         """The shown side's units on the map that can act now: with somewhere to move
         (Movement, R5.3) or a legal target (Declaration, R7); else every unit on the map."""
         st = self.state
-        mine = [uid for uid, u in sorted(st.units.items())
-                if u.side == self.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
+        mine = [
+            uid
+            for uid, u in sorted(st.units.items())
+            if u.side == self.shown_side and u.hex is not None and u.crewing is None and not u.aloft
+        ]
         if st.phase == Phase.MOVEMENT:
             movers = {c.unit for c in self.legal() if isinstance(c, Move)}
             return [u for u in mine if u in movers]
@@ -983,8 +1161,11 @@ class PlayController(PlayViewsMixin):
         i = (i + step) % len(cards) if self.card_cursor is not None or step > 0 else len(cards) - 1
         self.card_cursor = i
         self.hover_card = cards[i]
-        self.say(f"Card {i + 1}/{len(cards)}: {ruleset.card_name(cards[i])}"
-                 + (f" (needs {crew_need(cards[i])})" if crew_need(cards[i]) else "") + ". C picks it.")
+        self.say(
+            f"Card {i + 1}/{len(cards)}: {ruleset.card_name(cards[i])}"
+            + (f" (needs {crew_need(cards[i])})" if crew_need(cards[i]) else "")
+            + ". C picks it."
+        )
 
     def pick_at_card_cursor(self) -> None:
         """C: pick the card under the card cursor, as a click on it would."""
@@ -1005,7 +1186,11 @@ class PlayController(PlayViewsMixin):
     def pick_next_reserve(self) -> None:
         """Setup: add the card under the card cursor (or the first one not picked) to the hand."""
         cards = self.hand_cards()
-        if self.card_cursor is not None and self.card_cursor < len(cards) and cards[self.card_cursor] not in self.hand_pick:
+        if (
+            self.card_cursor is not None
+            and self.card_cursor < len(cards)
+            and cards[self.card_cursor] not in self.hand_pick
+        ):
             self.pick_card(cards[self.card_cursor])
             return
         for c in cards:
@@ -1046,13 +1231,18 @@ class PlayController(PlayViewsMixin):
         pick = next((h for h in hexes if h in enemy), hexes[0] if hexes else None)
         if pick is not None:
             self.set_cursor(pick)
-            self.say(f"Artillery on {st.hex_label(pick)}: G or a click calls it; arrows move the cursor (R9).")
+            self.say(
+                f"Artillery on {st.hex_label(pick)}: G or a click calls it; arrows move the cursor (R9)."
+            )
 
     def next_unit(self) -> None:
         """Tab: select the shown side's next unit that can act (or any unit on the map)."""
         st = self.state
-        mine = self.useful_units() or [uid for uid, u in sorted(st.units.items()) if u.side == self.shown_side
-                                       and u.hex is not None and u.crewing is None and not u.aloft]
+        mine = self.useful_units() or [
+            uid
+            for uid, u in sorted(st.units.items())
+            if u.side == self.shown_side and u.hex is not None and u.crewing is None and not u.aloft
+        ]
         if not mine:
             return
         i = mine.index(self.selected) + 1 if self.selected in mine else 0
@@ -1133,9 +1323,23 @@ class PlayController(PlayViewsMixin):
         out = []
         for r in self.bonus_rolls(n):
             on = r in picked
-            out.append(Action(("[x] " if on else "[ ] ") + f"+1 to {roll_label(r)}", functools.partial(self.toggle_bonus, r),
-                              enabled=on or len(picked) < cards, tip=f"bonus {r}"))
-        out.append(Action(f"Resolve {n} with {len(picked)} bonus", self.resolve_bonus, "Enter", primary=True,
-                          enabled=bool(picked), tip="Resolve, each picked roll +1 for a Command card (R1.3)"))
+            out.append(
+                Action(
+                    ("[x] " if on else "[ ] ") + f"+1 to {roll_label(r)}",
+                    functools.partial(self.toggle_bonus, r),
+                    enabled=on or len(picked) < cards,
+                    tip=f"bonus {r}",
+                )
+            )
+        out.append(
+            Action(
+                f"Resolve {n} with {len(picked)} bonus",
+                self.resolve_bonus,
+                "Enter",
+                primary=True,
+                enabled=bool(picked),
+                tip="Resolve, each picked roll +1 for a Command card (R1.3)",
+            )
+        )
         out.append(Action("Cancel", self.cancel, "Esc"))
         return out

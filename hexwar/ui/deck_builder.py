@@ -40,8 +40,16 @@ def card_rows(builder: DeckBuilder) -> list[tuple[str, str, str]]:
     out = []
     for cid, text in builder.catalogue():
         u = cs.unit(cid)
-        line = "crew" if u.is_crew else {"frontline": "Frontline", "rear": "Rear Line", "aircraft": "aircraft",
-                                         "frontline_or_rear": "Frontline or Rear Line"}.get(u.line, u.line)
+        line = (
+            "crew"
+            if u.is_crew
+            else {
+                "frontline": "Frontline",
+                "rear": "Rear Line",
+                "aircraft": "aircraft",
+                "frontline_or_rear": "Frontline or Rear Line",
+            }.get(u.line, u.line)
+        )
         out.append((cid, f"{u.name}  ·  {u.unit_type.replace('_', ' ')}  ·  {line}  ·  {u.cost} pts", text))
     return out
 
@@ -74,9 +82,14 @@ class DeckPage(Element):
         self.add(e)
         return e
 
-    def __init__(self, builder: DeckBuilder, path: str | None = None,
-                 on_done: Callable[[DeckBuilder], Any] | None = None,
-                 on_back: Callable[[], Any] | None = None, back_label: str = "Back") -> None:
+    def __init__(
+        self,
+        builder: DeckBuilder,
+        path: str | None = None,
+        on_done: Callable[[DeckBuilder], Any] | None = None,
+        on_back: Callable[[], Any] | None = None,
+        back_label: str = "Back",
+    ) -> None:
         super().__init__(tip="deck builder")
         self.builder = builder
         self.on_done, self.on_back = on_done, on_back
@@ -85,35 +98,62 @@ class DeckPage(Element):
         self.saved_to: str | None = None
         lo, hi = builder.budget
         who = builder.side + (f" {builder.role} commander" if builder.role else "")
-        self.title = self._put(Label(f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points", 17.0,
-                                    T.ACTIVE, style="bold"))
-        self.hint = self._put(TextBlock(
-            "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (its full text is "
-            "under the list). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
-            size=11.5, colour=T.DIM, line_gap=3.0))
-        self.search = self._put(SearchList(card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0,
-                                          detail_lines=11, tip="cards"))
+        self.title = self._put(
+            Label(
+                f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points",
+                17.0,
+                T.ACTIVE,
+                style="bold",
+            )
+        )
+        self.hint = self._put(
+            TextBlock(
+                "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (its full text is "
+                "under the list). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
+                size=11.5,
+                colour=T.DIM,
+                line_gap=3.0,
+            )
+        )
+        self.search = self._put(
+            SearchList(
+                card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0, detail_lines=11, tip="cards"
+            )
+        )
         self.deck_title = self._put(Label("", 13.0, T.TEXT, style="bold"))
         self.deck_list = self._put(ScrollList(row_h=20.0, on_pick=self._remove_row, size=12.0, tip="deck"))
         self.total = self._put(Label("", 15.0, T.GOOD, style="bold"))
         self.errors = self._put(TextBlock("", size=11.5, colour=T.ERROR, line_gap=3.0))
         self.warnings = self._put(TextBlock("", size=11.5, colour=T.ROLL, line_gap=3.0))
         self.name_label = self._put(Label("Deck name", 11.5, T.DIM))
-        self.name_field = self._put(TextField(builder.name, on_enter=lambda _t: None, max_length=80, tip="deck name"))
+        self.name_field = self._put(
+            TextField(builder.name, on_enter=lambda _t: None, max_length=80, tip="deck name")
+        )
         self.path_label = self._put(Label("Deck file", 11.5, T.DIM))
-        self.path_field = self._put(TextField(path or default_deck_path(builder.side, builder.role),
-                                             on_enter=lambda _t: self.save(), max_length=400, tip="deck file"))
+        self.path_field = self._put(
+            TextField(
+                path or default_deck_path(builder.side, builder.role),
+                on_enter=lambda _t: self.save(),
+                max_length=400,
+                tip="deck file",
+            )
+        )
         self.status_block = self._put(TextBlock("", size=11.5, colour=T.GOOD, line_gap=3.0, max_lines=3))
         self.buttons: list[Button] = [
             self._put(Button("Add card  (Enter)", self.search.pick, tip="add card", align="center")),
-            self._put(Button("Take out last  (Ctrl+Z)", self.remove_last, tip="take out last", align="center")),
+            self._put(
+                Button("Take out last  (Ctrl+Z)", self.remove_last, tip="take out last", align="center")
+            ),
             self._put(Button("Save  (Ctrl+S)", self.save, tip="save", align="center")),
         ]
         if on_done is not None:
-            self.buttons.append(self._put(Button("Use this deck", self.done, primary=True, tip="use deck",
-                                                align="center")))
+            self.buttons.append(
+                self._put(Button("Use this deck", self.done, primary=True, tip="use deck", align="center"))
+            )
         if on_back is not None:
-            self.buttons.append(self._put(Button(f"{back_label}  (Esc)", on_back, tip="back", align="center")))
+            self.buttons.append(
+                self._put(Button(f"{back_label}  (Esc)", on_back, tip="back", align="center"))
+            )
         self.refresh()
 
     # -- the deck ------------------------------------------------------------------------------
@@ -183,7 +223,7 @@ class DeckPage(Element):
         return True
 
     def done(self) -> None:
-        """"Use this deck": hand the legal deck to ``on_done``."""
+        """ "Use this deck": hand the legal deck to ``on_done``."""
         errors, _ = self.builder.problems()
         if errors:
             self._say("not yet: " + "; ".join(errors), ok=False)
@@ -243,7 +283,9 @@ class DeckPage(Element):
         self.path_field.layout(Rect(right_x, y - 46, right_w, 28))
         y -= 52
         self.status_block.layout(Rect(right_x, max(bottom, y - 44), right_w, 44))
-        cells = W.columns(Rect(rect.x + pad, rect.y + pad, rect.w - 2 * pad, 32), [W.FLEX] * len(self.buttons), gap=10)
+        cells = W.columns(
+            Rect(rect.x + pad, rect.y + pad, rect.w - 2 * pad, 32), [W.FLEX] * len(self.buttons), gap=10
+        )
         for btn, c in zip(self.buttons, cells, strict=True):
             btn.layout(c)
 
@@ -264,8 +306,9 @@ class DeckBuilderWindow:
         caption: the window title.
     """
 
-    def __init__(self, page: Element, caption: str, width: int = 1280, height: int = 860,
-                 visible: bool = True) -> None:
+    def __init__(
+        self, page: Element, caption: str, width: int = 1280, height: int = 860, visible: bool = True
+    ) -> None:
         import pyglet
 
         from ..render.text import glyph_atlas
@@ -280,8 +323,14 @@ class DeckBuilderWindow:
         attach_screen(self.window, self.screen, self.ui, self.batch, self.atlas)
 
 
-def attach_screen(window: Any, screen: Any, ui: Any, batch: Any, atlas: Any,
-                  keys_first: Callable[[int, int], bool] | None = None) -> None:
+def attach_screen(
+    window: Any,
+    screen: Any,
+    ui: Any,
+    batch: Any,
+    atlas: Any,
+    keys_first: Callable[[int, int], bool] | None = None,
+) -> None:
     """Route ``window``'s events to ``screen`` and paint it on every frame (``keys_first``: a
     key handler tried before the screen's, e.g. Ctrl+Q)."""
     from .widgets import Painter
@@ -330,8 +379,13 @@ def attach_screen(window: Any, screen: Any, ui: Any, batch: Any, atlas: Any,
         screen.text_motion(motion)
 
 
-def run_deck_builder(side: str, budget: tuple[int, int] = (80, 100), role: str | None = None,
-                     path: str | None = None, start: tuple[str, ...] = ()) -> None:
+def run_deck_builder(
+    side: str,
+    budget: tuple[int, int] = (80, 100),
+    role: str | None = None,
+    path: str | None = None,
+    start: tuple[str, ...] = (),
+) -> None:
     """Open the deck builder in its own window (``hexwar lines deck``) until it is closed.
 
     Args:

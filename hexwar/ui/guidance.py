@@ -140,7 +140,9 @@ class AutoEnds:
                 self.ended.add(str(e.data.get("side", "")))
             elif e.kind in ("phase", "end_turn", "begin_turn"):
                 if self.phase in _ENDED_BY_COMMAND:
-                    out += [AutoEnd(s, self.phase, self.turn) for s in ("german", "soviet") if s not in self.ended]
+                    out += [
+                        AutoEnd(s, self.phase, self.turn) for s in ("german", "soviet") if s not in self.ended
+                    ]
                 self.phase = str(e.data.get("phase")) if e.kind == "phase" else None
                 self.turn = int(e.data.get("turn", self.turn) or self.turn)
                 self.ended = set()

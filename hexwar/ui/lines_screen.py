@@ -34,7 +34,9 @@ TABLE_BG = (38, 52, 40, 255)
 LINE_BG = (46, 62, 48, 255)
 
 
-def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float, centres: dict[str, tuple]) -> None:
+def _unit_card(
+    p: Painter, ctl: TableController, u: UnitView, x: float, y: float, centres: dict[str, tuple]
+) -> None:
     """One unit on the table: name, NATO symbol, Endurance bar, crew, Damage card strip."""
     sel = ctl.selected == u.uid
     tgt = ctl.target == u.uid
@@ -57,7 +59,14 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
         p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
     for k, ln in enumerate(info_lines):
-        p.text(ln, x + 5, y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0), 9.5, theme.DARK, max_width=CARD_W - 10)
+        p.text(
+            ln,
+            x + 5,
+            y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0),
+            9.5,
+            theme.DARK,
+            max_width=CARD_W - 10,
+        )
     if u.command_cards:
         p.text(", ".join(u.command_cards), x + 5, y + 17, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
     if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
@@ -75,8 +84,15 @@ def _unit_card(p: Painter, ctl: TableController, u: UnitView, x: float, y: float
     centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
 
 
-def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ...], r: Rect,
-         centres: dict[str, tuple], line: str | None = None) -> None:
+def _row(
+    p: Painter,
+    ctl: TableController,
+    label: str,
+    units: tuple[UnitView, ...],
+    r: Rect,
+    centres: dict[str, tuple],
+    line: str | None = None,
+) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
         p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
@@ -86,7 +102,9 @@ def _row(p: Painter, ctl: TableController, label: str, units: tuple[UnitView, ..
         _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 24, centres)
 
 
-def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]) -> None:
+def _arrow(
+    p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]
+) -> None:
     import math
 
     def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
@@ -99,7 +117,9 @@ def _arrow(p: Painter, a: tuple[float, float], b: tuple[float, float], colour: t
     p.line(a[0], a[1], b[0], b[1], 2.5, colour, 1)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     for d in (2.6, -2.6):
-        p.line(b[0], b[1], b[0] - 12 * math.cos(ang + d / 6), b[1] - 12 * math.sin(ang + d / 6), 2.5, colour, 1)
+        p.line(
+            b[0], b[1], b[0] - 12 * math.cos(ang + d / 6), b[1] - 12 * math.sin(ang + d / 6), 2.5, colour, 1
+        )
 
 
 def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
@@ -107,10 +127,19 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     if v.seat is None:
         p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
         return
-    p.text(f"{v.seat}'s hand (Reserves deck {v.reserves.get(v.seat, 0)})", r.x + 10, r.y1 - 12, 11.0, theme.DIM,
-           style="bold")
-    others = "   ".join(f"{s}: {n} unit, {m} Command (hidden), Reserves {v.reserves.get(s, 0)}"
-                       for s, (n, m) in v.hand_counts.items() if s != v.seat)
+    p.text(
+        f"{v.seat}'s hand (Reserves deck {v.reserves.get(v.seat, 0)})",
+        r.x + 10,
+        r.y1 - 12,
+        11.0,
+        theme.DIM,
+        style="bold",
+    )
+    others = "   ".join(
+        f"{s}: {n} unit, {m} Command (hidden), Reserves {v.reserves.get(s, 0)}"
+        for s, (n, m) in v.hand_counts.items()
+        if s != v.seat
+    )
     p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
     x = r.x + 10
     for c in list(v.hand_units) + list(v.hand_commands):
@@ -119,8 +148,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
             break
         is_unit = c in v.hand_units
         title = card(c).name if is_unit else cards().command_or_event(c).title
-        sub = (f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit
-               else _phase_of(c))
+        sub = f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit else _phase_of(c)
         picked = ctl.selected == c
         y = r.y + 8 + (6 if picked else 0)
         p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
@@ -138,14 +166,19 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
     y = r.y1 - 14
     p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    odds = ctl.odds() or ("select your unit, then an enemy target" if v.phase == "declaration"
-                          else "shown in the Declaration phase, for the attack being declared")
+    odds = ctl.odds() or (
+        "select your unit, then an enemy target"
+        if v.phase == "declaration"
+        else "shown in the Declaration phase, for the attack being declared"
+    )
     for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
         y -= 15
         p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
     if ctl.target and ctl.selected in ctl.state.units:
         ws = card(ctl.selected).weapons
-        chosen = ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
+        chosen = (
+            ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
+        )
         y -= 15
         p.text(f"weapons: {chosen}", r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
     sel = ctl.selected
@@ -153,16 +186,18 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     if sel is not None and sel in hand:
         y -= 22
         p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
-        text = (card(sel).help_text(cards()) if sel in v.hand_units
-                else _command_text(sel))
+        text = card(sel).help_text(cards()) if sel in v.hand_units else _command_text(sel)
         for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 9.5)][:7]:
             y -= 12
             p.text(ln, r.x + 8, y, 9.5, theme.TEXT, max_width=r.w - 16)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15
-    bonus = (f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}" if ctl.bonus
-             else "none offered; B picks a Command card to discard for +1")
+    bonus = (
+        f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}"
+        if ctl.bonus
+        else "none offered; B picks a Command card to discard for +1"
+    )
     p.text(bonus, r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
     if ctl.message:
         y -= 15
@@ -171,7 +206,7 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     lines = list(v.log)
     if ctl.log_offset:
-        lines = lines[:-ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
+        lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
     out: list[str] = []
     for text in lines:
         out.extend(wrap(p.atlas, text, r.w - 16, 9.5))
@@ -211,7 +246,9 @@ def _help(p: Painter, r: Rect) -> None:
         p.text(what, x + 170, yy, 11.5, theme.TEXT, max_width=w - 184, z=2)
 
 
-def paint_table(p: Painter, ctl: TableController, width: float, height: float) -> dict[str, tuple[float, float]]:
+def paint_table(
+    p: Painter, ctl: TableController, width: float, height: float
+) -> dict[str, tuple[float, float]]:
     """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up).
 
     Returns:
@@ -223,8 +260,10 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     top, prompt, mid, hand = _split(full)
     table, log = Rect(mid.x, mid.y, mid.w - LOG_W, mid.h), Rect(mid.x1 - LOG_W, mid.y, LOG_W, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
-    score = "   ".join(f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
-                       for s in ("german", "soviet"))
+    score = "   ".join(
+        f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
+        for s in ("german", "soviet")
+    )
     head = f"Turn {v.turn} - {v.phase} phase - to act: {v.to_act or '-'}   {score}"
     if v.result:
         head = v.result
@@ -242,8 +281,16 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
         r = Rect(table.x + 6, table.y1 - (i + 1) * hs + 3, table.w - 12, hs - 6)
         if side is None:
             air = v.lines[them]["air"] + v.lines[me]["air"]
-            _row(p, ctl, "aircraft aloft (no line): " + ", ".join(f"{u.name} {u.flight_turns} ToF" for u in air)
-                 if air else "aircraft aloft: none", air, r, centres)
+            _row(
+                p,
+                ctl,
+                "aircraft aloft (no line): " + ", ".join(f"{u.name} {u.flight_turns} ToF" for u in air)
+                if air
+                else "aircraft aloft: none",
+                air,
+                r,
+                centres,
+            )
         else:
             label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
             _row(p, ctl, label, v.lines[side][ln], r, centres, ln if side == me else None)
@@ -259,8 +306,14 @@ def paint_table(p: Painter, ctl: TableController, width: float, height: float) -
     _log(p, ctl, v, log)
     _hand(p, ctl, v, hand)
     if v.events:
-        p.text("Events: " + ", ".join(v.events), table.x + 10, hand.y1 + 8, 10.0, theme.ROLL,
-               max_width=table.w - 20)
+        p.text(
+            "Events: " + ", ".join(v.events),
+            table.x + 10,
+            hand.y1 + 8,
+            10.0,
+            theme.ROLL,
+            max_width=table.w - 20,
+        )
     if v.phase == "setup":  # over the (empty) hand and the own Rear Line: the starting units stay in view
         _setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
     if ctl.passing:
@@ -285,8 +338,15 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
     if seat is None or not ctl.human_to_act() or ctl.passing:
         return
     p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    p.text(f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)", r.x + 12, r.y1 - 14, 12.0,
-           theme.ACTIVE, style="bold", z=1)
+    p.text(
+        f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)",
+        r.x + 12,
+        r.y1 - 14,
+        12.0,
+        theme.ACTIVE,
+        style="bold",
+        z=1,
+    )
     w, h, gap = 132.0, 56.0, 6.0
     per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
     for i, c in enumerate(sorted(st.reserves.get(seat, []))):
@@ -299,8 +359,15 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
         p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
         p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
         p.text(u.name, x + 5, y + h - 9, 10.5, theme.TEXT, style="bold", max_width=w - 10, z=1)
-        p.text(f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", x + 5, y + h - 29, 9.5, theme.DARK,
-               max_width=w - 10, z=1)
+        p.text(
+            f"{u.unit_type.replace('_', ' ')}, cost {u.cost}",
+            x + 5,
+            y + h - 29,
+            9.5,
+            theme.DARK,
+            max_width=w - 10,
+            z=1,
+        )
         crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
         p.text(crew, x + 5, y + h - 44, 9.0, theme.DARK, max_width=w - 10, z=1)
         if picked:
@@ -313,12 +380,36 @@ def _pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:
     """Hot-seat hand-over: hands hidden until the next person takes the seat."""
     seat = ctl.passing or ""
     p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
-    p.text(f"Hand the screen to {seat}", r.x + r.w / 2, r.y + r.h / 2 + 40, 24.0, theme.ACTIVE, ax="center",
-           style="bold", z=2)
-    p.text("Hands are hidden until the next player is looking.", r.x + r.w / 2, r.y + r.h / 2 + 6, 13.0,
-           theme.DIM, ax="center", z=2)
-    p.button(r.x + r.w / 2 - 140, r.y + r.h / 2 - 56, 280, 36, f"I am {seat}: show my hand  (Enter)",
-             ctl.take_seat, z=2, primary=True, align="center")
+    p.text(
+        f"Hand the screen to {seat}",
+        r.x + r.w / 2,
+        r.y + r.h / 2 + 40,
+        24.0,
+        theme.ACTIVE,
+        ax="center",
+        style="bold",
+        z=2,
+    )
+    p.text(
+        "Hands are hidden until the next player is looking.",
+        r.x + r.w / 2,
+        r.y + r.h / 2 + 6,
+        13.0,
+        theme.DIM,
+        ax="center",
+        z=2,
+    )
+    p.button(
+        r.x + r.w / 2 - 140,
+        r.y + r.h / 2 - 56,
+        280,
+        36,
+        f"I am {seat}: show my hand  (Enter)",
+        ctl.take_seat,
+        z=2,
+        primary=True,
+        align="center",
+    )
 
 
 class _Camera:
@@ -328,7 +419,9 @@ class _Camera:
 
     @property
     def framebuffer_size(self) -> tuple[int, int]:
-        return int(round(self.viewport[0] * self.pixel_ratio)), int(round(self.viewport[1] * self.pixel_ratio))
+        return int(round(self.viewport[0] * self.pixel_ratio)), int(
+            round(self.viewport[1] * self.pixel_ratio)
+        )
 
 
 class _TableView:
@@ -366,8 +459,9 @@ class _TableView:
         self.batch.draw()
 
 
-def table_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0,
-                viewer: str | None = None) -> Any:
+def table_image(
+    state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0, viewer: str | None = None
+) -> Any:
     """The card table of ``state`` as ``uint8 [H, W, 4]`` (headless; ``hexwar render``).
 
     Raises:
@@ -400,16 +494,27 @@ class LinesWindow:
             seat -> computer player name.
     """
 
-    def __init__(self, state: Any, ai: dict[str, Any] | None = None, save: str | None = None, width: int = 1400,
-                 height: int = 900, visible: bool = True, scenario: Any = None, seed: int | None = None,
-                 variants: tuple[str, ...] | None = None, ai_names: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        state: Any,
+        ai: dict[str, Any] | None = None,
+        save: str | None = None,
+        width: int = 1400,
+        height: int = 900,
+        visible: bool = True,
+        scenario: Any = None,
+        seed: int | None = None,
+        variants: tuple[str, ...] | None = None,
+        ai_names: dict[str, str] | None = None,
+    ) -> None:
         import pyglet
 
         from .lines_start import LinesStart
 
         sc = state.scenario if state is not None else scenario
-        self.window = pyglet.window.Window(width, height, caption=f"hexwar lines: {sc.name}",
-                                           resizable=True, visible=visible)
+        self.window = pyglet.window.Window(
+            width, height, caption=f"hexwar lines: {sc.name}", resizable=True, visible=visible
+        )
         self.save = save
         self.ai_names = dict(ai_names or {})
         self.ctl: TableController | None = None
@@ -419,8 +524,15 @@ class LinesWindow:
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         if state is None:
-            self.start = LinesStart(sc, self.ai_names, self.view.atlas, seed, variants, on_start=self._begin,
-                                    on_quit=self.window.close)
+            self.start = LinesStart(
+                sc,
+                self.ai_names,
+                self.view.atlas,
+                seed,
+                variants,
+                on_start=self._begin,
+                on_quit=self.window.close,
+            )
             self.start.layout(width, height)
         else:
             self._begin(state, ai or {})
@@ -499,8 +611,11 @@ class LinesWindow:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
         self.ctl = TableController(state, ai=ai)
         self.view.ctl = self.ctl
-        self.saver = (Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
-                      if self.save else None)
+        self.saver = (
+            Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
+            if self.save
+            else None
+        )
 
     def draw(self) -> None:
         """Paint the page or the table into the window's batch and draw it."""
@@ -557,9 +672,15 @@ class LinesWindow:
             self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
 
 
-def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
-        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None,
-        state: Any = None) -> None:
+def run(
+    scenario: Any,
+    seed: int | None = None,
+    variants: tuple[str, ...] | None = None,
+    ai: dict[str, str] | None = None,
+    save: str | None = None,
+    turns: int | None = None,
+    state: Any = None,
+) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
     computer plays every seat of the side the person does not)."""
@@ -576,8 +697,9 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
     pyglet.app.run()
 
 
-def render_table(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,
-                 screen: str) -> tuple[int, int]:
+def render_table(
+    target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float, screen: str
+) -> tuple[int, int]:
     """Draw the card table of a line scenario or save ``target`` to the PNG ``out``; returns its
     size in pixels (``hexwar render lines --screen play``).
 

@@ -49,20 +49,33 @@ class StartPage(Element):
         if sc.special_rules:
             text += "\n\nSpecial rules: " + " ".join(sc.special_rules)
         vp = sc.victory_points
-        text += (f"\n\nWin: first to {vp} victory points"
-                 + (", or an Overrun (three turns holding the Frontline with no enemy ground unit)" if sc.overrun else "")
-                 + (f"; at the end of turn {sc.turns} the side with more points wins." if sc.turns else "."))
+        text += (
+            f"\n\nWin: first to {vp} victory points"
+            + (
+                ", or an Overrun (three turns holding the Frontline with no enemy ground unit)"
+                if sc.overrun
+                else ""
+            )
+            + (f"; at the end of turn {sc.turns} the side with more points wins." if sc.turns else ".")
+        )
         self.card = self._put(TextBlock(text, size=12.5, colour=T.TEXT, line_gap=4.0))
         self.seats_title = self._put(Label("Seats and Reserves decks", 14.0, T.TEXT, style="bold"))
         self.rows: list[tuple[Label, Button]] = []
         for i, seat in enumerate(sc.seats, 1):
             lab = self._put(Label("", 12.5, T.TEXT))
-            btn = self._put(Button(f"Build {seat} deck  ({i})", partial(start.build, seat), tip=f"build {seat}",
-                                  align="center"))
+            btn = self._put(
+                Button(
+                    f"Build {seat} deck  ({i})",
+                    partial(start.build, seat),
+                    tip=f"build {seat}",
+                    align="center",
+                )
+            )
             self.rows.append((lab, btn))
         self.hint = self._put(TextBlock("", size=12.0, colour=T.ROLL, line_gap=3.0))
-        self.start_btn = self._put(Button("Start the game  (Enter)", start.begin, primary=True, tip="start",
-                                         align="center"))
+        self.start_btn = self._put(
+            Button("Start the game  (Enter)", start.begin, primary=True, tip="start", align="center")
+        )
         self.quit_btn = self._put(Button("Quit  (Ctrl+Q)", start.quit, tip="quit", align="center"))
 
     def refresh(self) -> None:
@@ -78,8 +91,10 @@ class StartPage(Element):
             else:
                 deck = f"drawn at random within {lo}-{hi} points"
             lab.text = f"{seat} ({who}): {deck}"
-        self.hint.text = ("Now: Enter starts the game with these decks; a number key (or its button) opens the deck "
-                          "builder for that seat." + (f"\n{st.message}" if st.message else ""))
+        self.hint.text = (
+            "Now: Enter starts the game with these decks; a number key (or its button) opens the deck "
+            "builder for that seat." + (f"\n{st.message}" if st.message else "")
+        )
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
         """Enter starts, 1-4 build that seat's deck."""
@@ -104,7 +119,9 @@ class StartPage(Element):
         room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50)
         scr = self.screen
         if scr is not None:  # as high as the scenario card's text needs
-            n = sum(max(1, len(wrap(scr.measure, para, w, self.card.size))) for para in self.card.text.split("\n"))
+            n = sum(
+                max(1, len(wrap(scr.measure, para, w, self.card.size))) for para in self.card.text.split("\n")
+            )
             room = min(room, n * self.card.line_height + 8)
         card_h = room
         self.card.layout(Rect(x, y - card_h, w, card_h))
@@ -144,9 +161,16 @@ class LinesStart:
         state: the game, once started.
     """
 
-    def __init__(self, scenario: Any, ai_names: dict[str, str], measure: Any, seed: int | None = None,
-                 variants: tuple[str, ...] | None = None, on_start: Callable[[Any], Any] | None = None,
-                 on_quit: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Any,
+        ai_names: dict[str, str],
+        measure: Any,
+        seed: int | None = None,
+        variants: tuple[str, ...] | None = None,
+        on_start: Callable[[Any], Any] | None = None,
+        on_quit: Callable[[], Any] | None = None,
+    ) -> None:
         self.scenario = scenario
         self.ai_names = dict(ai_names)
         self.measure = measure
@@ -175,9 +199,14 @@ class LinesStart:
         """Open the deck builder for ``seat`` (its side, limits and 4-player role)."""
         side = side_of_seat(seat)
         role = None if len(self.scenario.seats) == 2 else seat.split("-", 1)[1]
-        b = DeckBuilder(side, budget=seat_budget(self.scenario, side), role=role,
-                        cards=list(self.decks.get(seat, ())), name=self.deck_names.get(seat, f"my {seat} deck"),
-                        restrictions=self.scenario.sides[side])
+        b = DeckBuilder(
+            side,
+            budget=seat_budget(self.scenario, side),
+            role=role,
+            cards=list(self.decks.get(seat, ())),
+            name=self.deck_names.get(seat, f"my {seat} deck"),
+            restrictions=self.scenario.sides[side],
+        )
         page = DeckPage(b, on_done=partial(self._built, seat), on_back=self.back)
         self.page = "deck"
         self._show(page)

@@ -91,8 +91,9 @@ class LogView:
         for e in evs:  # typed events: hexes and unit ids straight from the rules' payload
             p = e.payload if isinstance(e, RuleEvent) else None
             if isinstance(p, ArtilleryStrike):
-                self.strike = StrikeView(p.side, p.target, p.landing, p.drift, p.direction, p.hit, p.off_map,
-                                         e.text, turn)
+                self.strike = StrikeView(
+                    p.side, p.target, p.landing, p.drift, p.direction, p.hit, p.off_map, e.text, turn
+                )
             elif isinstance(p, AttackStarted):
                 au = state.units.get(p.attacker)
                 tu = state.units.get(p.target)

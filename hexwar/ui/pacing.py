@@ -86,4 +86,3 @@ def describe_command(st: GameState, cmd: Command) -> str:
     if isinstance(cmd, Discard):
         return f"discards {ruleset.card_name(cmd.card)}"
     return cmd.name.replace("_", " ")
-

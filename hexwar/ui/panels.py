@@ -82,41 +82,51 @@ MIN_CARD_W = 60.0  # narrower hand cards scroll instead of shrinking (item 6)
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same
 #: list is in docs/play.md). Every order can be given without the mouse (issue 17 item 3).
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("Orders", (
-        ("Left click", "select, move, target"),
-        ("Right click", "select (cycles a stack)"),
-        ("Space or E", "end the phase"),
-        ("Enter", "the highlighted button"),
-        ("R", "resolve the next attack"),
-        ("B", "resolve with +1 (R1.3)"),
-        ("1, 2", "toggle weapons"),
-        ("P", "play the picked card"),
-        ("Delete", "discard the picked card"),
-        ("Esc", "cancel"),
-        ("Ctrl+Z", "undo (before any die)"),
-    )),
-    ("Keyboard play", (
-        ("Arrow keys", "move the hex cursor"),
-        ("G", "act at the cursor"),
-        ("S", "select at the cursor"),
-        ("Tab", "next unit that can act"),
-        ("T", "next legal target"),
-        ("[ and ]", "card cursor in the hand"),
-        ("C", "pick that card"),
-        ("Window title", "the hex, in plain text"),
-    )),
-    ("View", (
-        ("Wheel", "zoom at the mouse"),
-        ("+ / -", "zoom in / out"),
-        ("Right drag", "pan the map"),
-        ("Shift+arrows", "pan the map"),
-        ("F or Home", "fit the map"),
-        ("L", "hex labels on / off"),
-        ("PgUp / PgDn", "scroll the log"),
-        ("H or F1", "this help"),
-        ("Ctrl+Q", "quit (asks; autosaved)"),
-    )),
+    (
+        "Orders",
+        (
+            ("Left click", "select, move, target"),
+            ("Right click", "select (cycles a stack)"),
+            ("Space or E", "end the phase"),
+            ("Enter", "the highlighted button"),
+            ("R", "resolve the next attack"),
+            ("B", "resolve with +1 (R1.3)"),
+            ("1, 2", "toggle weapons"),
+            ("P", "play the picked card"),
+            ("Delete", "discard the picked card"),
+            ("Esc", "cancel"),
+            ("Ctrl+Z", "undo (before any die)"),
+        ),
+    ),
+    (
+        "Keyboard play",
+        (
+            ("Arrow keys", "move the hex cursor"),
+            ("G", "act at the cursor"),
+            ("S", "select at the cursor"),
+            ("Tab", "next unit that can act"),
+            ("T", "next legal target"),
+            ("[ and ]", "card cursor in the hand"),
+            ("C", "pick that card"),
+            ("Window title", "the hex, in plain text"),
+        ),
+    ),
+    (
+        "View",
+        (
+            ("Wheel", "zoom at the mouse"),
+            ("+ / -", "zoom in / out"),
+            ("Right drag", "pan the map"),
+            ("Shift+arrows", "pan the map"),
+            ("F or Home", "fit the map"),
+            ("L", "hex labels on / off"),
+            ("PgUp / PgDn", "scroll the log"),
+            ("H or F1", "this help"),
+            ("Ctrl+Q", "quit (asks; autosaved)"),
+        ),
+    ),
 )
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -142,10 +152,12 @@ def layout(width: float, height: float) -> Layout:
     hand_h = min(HAND_H, max(172.0, height * 0.24))
     top_h = TOP_H
     W, H = float(width), float(height)
-    return Layout(map=(0.0, hand_h, max(1.0, W - side_w), max(hand_h + 1.0, H - top_h)),
-                  top=(0.0, H - top_h, W, H),
-                  side=(max(1.0, W - side_w), 0.0, W, H - top_h),
-                  hand=(0.0, 0.0, max(1.0, W - side_w), hand_h))
+    return Layout(
+        map=(0.0, hand_h, max(1.0, W - side_w), max(hand_h + 1.0, H - top_h)),
+        top=(0.0, H - top_h, W, H),
+        side=(max(1.0, W - side_w), 0.0, W, H - top_h),
+        hand=(0.0, 0.0, max(1.0, W - side_w), hand_h),
+    )
 
 
 # -- the whole screen --------------------------------------------------------------------------------
@@ -168,8 +180,15 @@ class ScreenFlags:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def paint_screen(p: Painter, ctl: PlayController, width: float, height: float, looks: Looks, flags: ScreenFlags,
-                 buttons: dict[str, Callable[[], Any]]) -> None:
+def paint_screen(
+    p: Painter,
+    ctl: PlayController,
+    width: float,
+    height: float,
+    looks: Looks,
+    flags: ScreenFlags,
+    buttons: dict[str, Callable[[], Any]],
+) -> None:
     """Paint the whole play screen for ``ctl`` into ``p`` (see module doc).
 
     Args:
@@ -193,15 +212,33 @@ def paint_screen(p: Painter, ctl: PlayController, width: float, height: float, l
     if flags.show_help:
         _paint_help(p, width, height, buttons)
     if flags.extra.get("offer") is not None:
-        _paint_question(p, width, height, "Continue your last game?", [flags.extra["offer"].text,
-                        "It was autosaved; continuing replays it to where you left off."],
-                        ("Continue", "continue", "Enter"), ("New game", "new_game", "Esc"), buttons)
+        _paint_question(
+            p,
+            width,
+            height,
+            "Continue your last game?",
+            [flags.extra["offer"].text, "It was autosaved; continuing replays it to where you left off."],
+            ("Continue", "continue", "Enter"),
+            ("New game", "new_game", "Esc"),
+            buttons,
+        )
     if flags.extra.get("quit_confirm"):
         saver = ctl.saver
-        where = (f"The game is saved in {saver.path}; `hexwar play {saver.path}` continues it." if saver is not None
-                 else "This game has no save file: it will be lost.")
-        _paint_question(p, width, height, "Quit this game?", [where], ("Quit", "quit_now", "Enter"),
-                        ("Keep playing", "stay", "Esc"), buttons)
+        where = (
+            f"The game is saved in {saver.path}; `hexwar play {saver.path}` continues it."
+            if saver is not None
+            else "This game has no save file: it will be lost."
+        )
+        _paint_question(
+            p,
+            width,
+            height,
+            "Quit this game?",
+            [where],
+            ("Quit", "quit_now", "Enter"),
+            ("Keep playing", "stay", "Esc"),
+            buttons,
+        )
 
 
 def _side_chip(p: Painter, x: float, y: float, side: str, r: float = 6.0, z: int = 0) -> None:
@@ -209,8 +246,9 @@ def _side_chip(p: Painter, x: float, y: float, side: str, r: float = 6.0, z: int
     p.circle(x, y, r, SIDE_UI[side], z)
 
 
-def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, Callable[[], Any]],
-               flags: ScreenFlags) -> None:
+def _paint_top(
+    p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, Callable[[], Any]], flags: ScreenFlags
+) -> None:
     """The top bar, laid out left to right from measured widths (item 6): full from about
     1250 points, then the phase track shrinks to the current phase, then the texts shorten
     (800 points still fit everything without overlap)."""
@@ -224,14 +262,33 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
     narrow = W < 1000
     # right: buttons, then victory points (R10)
     bx = x1 - 10
-    labels_on = flags.show_labels and not flags.extra.get("labels_small")  # lit only when labels show (item 9)
+    labels_on = flags.show_labels and not flags.extra.get(
+        "labels_small"
+    )  # lit only when labels show (item 9)
     bw = 50.0 if narrow else 58.0
-    for label, name, active in (("Help", "help", flags.show_help), ("Labels", "labels", labels_on),
-                                ("Fit", "fit", False)):
+    for label, name, active in (
+        ("Help", "help", flags.show_help),
+        ("Labels", "labels", labels_on),
+        ("Fit", "fit", False),
+    ):
         bx -= bw
-        tip = label if name != "labels" or not flags.extra.get("labels_small") else "Labels (too small at this zoom)"
-        p.button(bx, cy - 14, bw, 28, label, buttons.get(name), active=active, size=11 if narrow else 12,
-                 align="center", tip=tip)
+        tip = (
+            label
+            if name != "labels" or not flags.extra.get("labels_small")
+            else "Labels (too small at this zoom)"
+        )
+        p.button(
+            bx,
+            cy - 14,
+            bw,
+            28,
+            label,
+            buttons.get(name),
+            active=active,
+            size=11 if narrow else 12,
+            align="center",
+            tip=tip,
+        )
         bx -= 6
     bx -= 10
     right = bx
@@ -242,7 +299,11 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
         p.text(txt, bx, hi, 14, TEXT, style="bold")
         _side_chip(p, bx - 11, hi, side)
         bx -= 28
-    sub = f"win at {st.scenario.victory_points} VP" if narrow else f"victory points (win at {st.scenario.victory_points})"
+    sub = (
+        f"win at {st.scenario.victory_points} VP"
+        if narrow
+        else f"victory points (win at {st.scenario.victory_points})"
+    )
     p.text(sub, right, lo, 11, DIM, ax="right")
     vp_left = min(bx + 10, right - p.measure(sub, 11)) - 14
     # left: the title, the scenario's name under it
@@ -253,7 +314,7 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
     # turn and initiative
     limit = f" / {st.scenario.turns}" if st.scenario.turns else ""
     turn = f"Turn {st.turn}{limit}"
-    ini = (f"initiative {st.initiative.capitalize()}" if st.initiative else "initiative: not rolled")
+    ini = f"initiative {st.initiative.capitalize()}" if st.initiative else "initiative: not rolled"
     if narrow:
         ini = f"init. {st.initiative.capitalize()}" if st.initiative else "init. not rolled"
     p.text(turn, x, hi, 15, TEXT, style="bold")
@@ -271,7 +332,9 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
     # the phase track (R5): every phase, else the current one only
     avail = vp_left - x - who_w - 14
     natural = sum(p.measure(t, 12, "bold") + 18 for _, t in PHASE_TRACK) + 4 * len(PHASE_TRACK)
-    track = PHASE_TRACK if avail >= natural * 0.7 else tuple((ph, t) for ph, t in PHASE_TRACK if ph == st.phase)
+    track = (
+        PHASE_TRACK if avail >= natural * 0.7 else tuple((ph, t) for ph, t in PHASE_TRACK if ph == st.phase)
+    )
     if not track and st.phase == Phase.SETUP:
         track = ((Phase.SETUP, "Setup"),)
     nat = sum(p.measure(t, 12, "bold") + 18 for _, t in track) + 4 * len(track)
@@ -279,12 +342,23 @@ def _paint_top(p: Painter, ctl: PlayController, lay: Layout, buttons: dict[str, 
     for ph, title in track:
         w = (p.measure(title, 12, "bold") + 18) * k
         cur = st.phase == ph
-        done = Phase.ORDER.index(st.phase) > Phase.ORDER.index(ph) if st.phase in Phase.ORDER and ph in Phase.ORDER \
+        done = (
+            Phase.ORDER.index(st.phase) > Phase.ORDER.index(ph)
+            if st.phase in Phase.ORDER and ph in Phase.ORDER
             else False
+        )
         col = ACTIVE if cur else (SECTION if not done else (44, 47, 52, 255))
         p.rect(x, cy - 12, x + w, cy + 12, col)
-        p.text(title, x + w / 2, cy, 12, DARK if cur else (DIM if not done else FAINT), ax="center", style="bold",
-               max_width=w - 6)
+        p.text(
+            title,
+            x + w / 2,
+            cy,
+            12,
+            DARK if cur else (DIM if not done else FAINT),
+            ax="center",
+            style="bold",
+            max_width=w - 6,
+        )
         x += w + 4
     x += 10
     if st.to_act and not st.over:
@@ -340,7 +414,11 @@ def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags
     # pre-attack odds (R6), artillery (R9), damage cards (R6.6)
     if ctl.pending is not None:
         y = _odds_block(p, ctl, px0, px1, y, x0, x1)
-    elif st.phase == Phase.RESOLUTION and ctl.last_attack is None and any(not a.resolved for a in st.attacks.values()):
+    elif (
+        st.phase == Phase.RESOLUTION
+        and ctl.last_attack is None
+        and any(not a.resolved for a in st.attacks.values())
+    ):
         pass
     if ctl.strike is not None and ctl.strike.turn >= st.turn - 1:
         y = _section(p, x0 + 6, x1 - 6, y, "Artillery strike", f"turn {ctl.strike.turn}")
@@ -365,8 +443,9 @@ def _paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags
     _log_block(p, ctl, x0, x1, y0 + 8, y, flags)
 
 
-def _card_block(p: Painter, ctl: PlayController, card: str, x0: float, x1: float, y: float, h: float,
-                looks: Looks) -> float:
+def _card_block(
+    p: Painter, ctl: PlayController, card: str, x0: float, x1: float, y: float, h: float, looks: Looks
+) -> float:
     """A hand card drawn in full (every fact, R4.1/R4.3) with what it needs beside it (R5.2)."""
     kind = "unit" if card_of(card) in ruleset.cards().units else "command"
     need = crew_need(card) if kind == "unit" else None
@@ -379,15 +458,18 @@ def _card_block(p: Painter, ctl: PlayController, card: str, x0: float, x1: float
     y -= h + 6
     if need:
         lacking = card in crewless(ctl.hand_pick if ctl.state.phase == Phase.SETUP else ctl.hand()[0])
-        text = f"Needs {need} from your hand to be committed (R5.2)" + (": none kept yet." if lacking else ".")
+        text = f"Needs {need} from your hand to be committed (R5.2)" + (
+            ": none kept yet." if lacking else "."
+        )
         for ln in wrap(p.atlas, text, x1 - x0 - 24, 12)[:2]:
             p.text(ln, x0 + 12, y - 6, 12, ERROR if lacking else DIM)
             y -= 16
     return y - 6
 
 
-def _unit_block(p: Painter, ctl: PlayController, uid: str, px0: float, px1: float, y: float, max_lines: int,
-                z: int = 0) -> float:
+def _unit_block(
+    p: Painter, ctl: PlayController, uid: str, px0: float, px1: float, y: float, max_lines: int, z: int = 0
+) -> float:
     st = ctl.state
     u = st.units[uid]
     _side_chip(p, px0 + 6, y - 8, u.side, z=z)
@@ -422,15 +504,24 @@ def _unit_block(p: Painter, ctl: PlayController, uid: str, px0: float, px1: floa
     return y
 
 
-def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: float, x0: float, x1: float) -> float:
+def _odds_block(
+    p: Painter, ctl: PlayController, px0: float, px1: float, y: float, x0: float, x1: float
+) -> float:
     st = ctl.state
     pa = ctl.pending
     assert pa is not None
     y = _section(p, x0 + 6, x1 - 6, y, "Attack odds (exact)", "before you declare")
     att, tgt = st.units[pa.attacker], st.units[pa.target]
     tgt_name = ruleset.card_name(tgt.card) + (" (crew)" if pa.at_crew else "")
-    p.text(f"{_unit_title(ctl, pa.attacker)}  >  {tgt_name}", px0, y - 6, 13, TEXT, style="bold",
-           max_width=px1 - px0)
+    p.text(
+        f"{_unit_title(ctl, pa.attacker)}  >  {tgt_name}",
+        px0,
+        y - 6,
+        13,
+        TEXT,
+        style="bold",
+        max_width=px1 - px0,
+    )
     y -= 20
     ttype = ruleset.unit_card(tgt.crew if pa.at_crew and tgt.crew else tgt.card).target_type
     from ..game import targeting
@@ -447,7 +538,11 @@ def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: floa
             p.line(box[0] + 5, box[1] + 3, box[2] - 2, box[3] - 2.5, 2.0, DARK)
         av = w.attack_value(ttype)
         _, mode, hind = targeting.weapon_problem(st, pa.attacker, pa.target, i, pa.at_crew)
-        need = f"needs {av}" + (f" +{hind} hindrance" if hind else "") + (f", {mode}" if mode and mode != "direct" else "")
+        need = (
+            f"needs {av}"
+            + (f" +{hind} hindrance" if hind else "")
+            + (f", {mode}" if mode and mode != "direct" else "")
+        )
         p.text(f"{i + 1}. {w.name}", px0 + 18, y - 7, 12, TEXT if on else DIM, max_width=px1 - px0 - 150)
         p.text(need, px1, y - 7, 12, ROLL if on else FAINT, ax="right")
         p.widget(px0, y - 15, px1 - px0, 17, functools.partial(ctl.toggle_weapon, i), f"weapon {i + 1}")
@@ -456,9 +551,13 @@ def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: floa
     if o is None:
         p.text("No odds: this attack is not legal as chosen.", px0, y - 6, 12, ERROR)
         return y - 26
-    rows = (("Destroyed", o.destroyed, (192, 57, 43, 255)), ("Damage card", o.damage_card, (226, 120, 48, 255)),
-            ("Damaged", o.damaged, (214, 169, 40, 255)), ("No effect", o.no_effect, (132, 136, 128, 255)),
-            ("Miss", o.miss, (86, 90, 96, 255)))
+    rows = (
+        ("Destroyed", o.destroyed, (192, 57, 43, 255)),
+        ("Damage card", o.damage_card, (226, 120, 48, 255)),
+        ("Damaged", o.damaged, (214, 169, 40, 255)),
+        ("No effect", o.no_effect, (132, 136, 128, 255)),
+        ("Miss", o.miss, (86, 90, 96, 255)),
+    )
     y -= 2
     bw = px1 - px0 - 150
     for name, v, col in rows:
@@ -467,8 +566,13 @@ def _odds_block(p: Painter, ctl: PlayController, px0: float, px1: float, y: floa
         p.rect(px0 + 92, y - 12, px0 + 92 + bw * max(0.0, min(1.0, v)), y - 1, col)
         p.text(f"{100 * v:.1f}%", px1, y - 6, 12, TEXT, ax="right", style="bold")
         y -= 17
-    p.text(f"Expected {o.expected_vp:.1f} VP, {o.expected_damage:.1f} Endurance; hit {100 * o.hit:.0f}%", px0,
-           y - 6, 11.5, DIM)
+    p.text(
+        f"Expected {o.expected_vp:.1f} VP, {o.expected_damage:.1f} Endurance; hit {100 * o.hit:.0f}%",
+        px0,
+        y - 6,
+        11.5,
+        DIM,
+    )
     return y - 28
 
 
@@ -489,8 +593,9 @@ def _log_colour(line: LogLine) -> tuple[Colour, str, float]:
     return TEXT, "regular", 12.0
 
 
-def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: float, ytop: float,
-               flags: ScreenFlags) -> None:
+def _log_block(
+    p: Painter, ctl: PlayController, x0: float, x1: float, ybot: float, ytop: float, flags: ScreenFlags
+) -> None:
     n = len(ctl.log)
     ytop = _section(p, x0 + 6, x1 - 6, ytop, "Combat log", f"{n} lines · PgUp/PgDn")
     px0, px1 = x0 + 10, x1 - 12
@@ -512,8 +617,10 @@ def _log_block(p: Painter, ctl: PlayController, x0: float, x1: float, ybot: floa
         h = sum(15.5 if b[3] < 12.4 else 17 for b in block) + (6 if ln.kind == "begin_turn" else 0)
         if used + h > avail and rows:
             break
-        rows[:0] = [(("\u2022 " if ln.kind == "roll" and k == 0 else "") + s, c, st_, sz)
-                    for k, (s, c, st_, sz) in enumerate(block)]
+        rows[:0] = [
+            (("\u2022 " if ln.kind == "roll" and k == 0 else "") + s, c, st_, sz)
+            for k, (s, c, st_, sz) in enumerate(block)
+        ]
         if ln.kind == "begin_turn":
             rows.insert(0, ("---", FAINT, "regular", 6.0))
         used += h
@@ -564,7 +671,9 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
             c, r = divmod(i, rows_fit)
             bx = ax0 + c * (aw + 8)
             by = y1 - MSG_H - 10 - r * 32 - 28
-            p.button(bx, by, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip)
+            p.button(
+                bx, by, aw, 28, a.label, a.run, primary=a.primary, enabled=a.enabled, key=a.key, tip=a.tip
+            )
     elif not ctl.my_turn() and not st.over:
         who = st.to_act or ""
         txt = "Computer is thinking..." if who in ctl.ai else f"Waiting for {who.capitalize()}"
@@ -576,8 +685,14 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     if not ctl.hand_visible():
         p.rect(hx0, y0 + 10, hx1, top, (33, 35, 39, 255))
         p.text("Hand hidden", (hx0 + hx1) / 2, (y0 + 10 + top) / 2 + 8, 15, DIM, ax="center", style="bold")
-        p.text("Cards are shown only to the player whose turn it is.", (hx0 + hx1) / 2, (y0 + 10 + top) / 2 - 12, 12,
-               FAINT, ax="center")
+        p.text(
+            "Cards are shown only to the player whose turn it is.",
+            (hx0 + hx1) / 2,
+            (y0 + 10 + top) / 2 - 12,
+            12,
+            FAINT,
+            ax="center",
+        )
         return
     units, commands = ctl.hand(side)
     setup = st.phase == Phase.SETUP and side not in st.done
@@ -587,8 +702,14 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         title = f"{side.capitalize()}: pick your starting hand"
     p.text(title, hx0 + 16, top - 7, 12, ACTIVE, style="bold", max_width=max(20.0, hx1 - hx0 - 130))
     if not setup:
-        p.text(f"units {len(units)}/7 · Command {len(commands)}/5 · Reserves {len(st.reserves[side])}", hx1, top - 7,
-               11, DIM, ax="right")
+        p.text(
+            f"units {len(units)}/7 · Command {len(commands)}/5 · Reserves {len(st.reserves[side])}",
+            hx1,
+            top - 7,
+            11,
+            DIM,
+            ax="right",
+        )
     cards = [(c, "unit") for c in units] + [(c, "command") for c in commands]
     if not cards:
         p.text("No cards in hand.", hx0, top - 40, 13, DIM)
@@ -614,13 +735,31 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         def scroll(d: int) -> Callable[[], None]:
             return lambda: flags.extra.__setitem__("hand_offset", max(0, min(len(cards) - count, start + d)))
 
-        p.button(hx0, cy0 + ch / 2 - 20, 22, 40, "<", scroll(-count), enabled=start > 0, align="center",
-                 tip="hand left")
-        p.button(hx1 - 22, cy0 + ch / 2 - 20, 22, 40, ">", scroll(count), enabled=start + count < len(cards),
-                 align="center", tip="hand right")
+        p.button(
+            hx0,
+            cy0 + ch / 2 - 20,
+            22,
+            40,
+            "<",
+            scroll(-count),
+            enabled=start > 0,
+            align="center",
+            tip="hand left",
+        )
+        p.button(
+            hx1 - 22,
+            cy0 + ch / 2 - 20,
+            22,
+            40,
+            ">",
+            scroll(count),
+            enabled=start + count < len(cards),
+            align="center",
+            tip="hand right",
+        )
         if setup:
             p.text(f"cards {start + 1}-{start + count} of {len(cards)}", hx1, top - 7, 11, DIM, ax="right")
-        cards = cards[start:start + count]
+        cards = cards[start : start + count]
         hx0 += 26
         cw = min(112.0, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
     usable: set[str] = set()
@@ -639,22 +778,48 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         need = crew_need(inst_id) if kind == "unit" else None
         badge = None
         if need is not None:  # what the unit needs beside it (R5.2), red while the hand has none
-            short = "infantry" if need.startswith("an infantry") else need.split(" ", 1)[1].replace(" card", "")
+            short = (
+                "infantry" if need.startswith("an infantry") else need.split(" ", 1)[1].replace(" card", "")
+            )
             if setup and inst_id not in ctl.hand_pick:
                 badge = (f"+ {short}", ACTIVE)
             elif inst_id in lacking:
                 badge = (f"needs {short}", ERROR)
             else:
                 badge = (f"+ {short}", GOOD)
-        _card(p, ctl, inst_id, kind, cx, cy0 + lift, cw, ch - 2, picked, card_of(inst_id) in usable or setup, looks,
-              badge)
+        _card(
+            p,
+            ctl,
+            inst_id,
+            kind,
+            cx,
+            cy0 + lift,
+            cw,
+            ch - 2,
+            picked,
+            card_of(inst_id) in usable or setup,
+            looks,
+            badge,
+        )
         if ctl.card_cursor == i and ctl.hand_visible():
             p.frame(cx - 3, cy0 - 3, cx + cw + 3, cy0 + ch + lift + 1, 2.0, FOCUS)
         p.widget(cx, cy0, cw, ch, functools.partial(ctl.pick_card, inst_id), f"card {inst_id}")
 
 
-def _card(p: Painter, ctl: PlayController, c: str, kind: str, x: float, y: float, w: float, h: float, picked: bool,
-          usable: bool, looks: Looks, badge: tuple[str, Colour] | None = None) -> None:
+def _card(
+    p: Painter,
+    ctl: PlayController,
+    c: str,
+    kind: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    picked: bool,
+    usable: bool,
+    looks: Looks,
+    badge: tuple[str, Colour] | None = None,
+) -> None:
     """One hand card through the toolkit's :class:`CardView` (compact face)."""
     card = ruleset.unit_card(card_of(c)) if kind == "unit" else ruleset.command_card(c)
     view = CardView(card, looks=looks, picked=picked, usable=usable, badge=badge)
@@ -692,13 +857,21 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         lines.append(("Legal target: click (or T) to prepare the attack", TARGET_TEXT, "bold"))
     if st.phase == Phase.ARTILLERY and ctl.my_turn():
         why = ctl.artillery_ok(h)
-        lines.append(("Call artillery here (click or G)", CLEAR_TEXT, "bold") if why is None
-                     else (why, TARGET_TEXT, "regular"))
+        lines.append(
+            ("Call artillery here (click or G)", CLEAR_TEXT, "bold")
+            if why is None
+            else (why, TARGET_TEXT, "regular")
+        )
     res = ctl.los()
     if res is not None:
         if res.status == "blocked":
-            lines.append((f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}", TARGET_TEXT,
-                          "bold"))
+            lines.append(
+                (
+                    f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}",
+                    TARGET_TEXT,
+                    "bold",
+                )
+            )
         elif res.status == "hindered":
             lines.append((f"LOS hindered: +{res.hindrances} to the number needed", HINDERED_TEXT, "bold"))
         else:
@@ -737,7 +910,12 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
                 bad += 40.0
         return bad
 
-    cands = [(mx + 22, my - 18), (mx - width - 22, my - 18), (mx + 22, my + 46 + hgt), (mx - width - 22, my + 46 + hgt)]
+    cands = [
+        (mx + 22, my - 18),
+        (mx - width - 22, my - 18),
+        (mx + 22, my + 46 + hgt),
+        (mx - width - 22, my + 46 + hgt),
+    ]
     x, y = min(cands, key=lambda c: cost(*c))
     x = min(max(x, mx0 + 4), mx1 - 4 - width)
     y = max(min(y, my1 - 4), my0 + 4 + hgt)
@@ -766,13 +944,33 @@ def _paint_pass(p: Painter, ctl: PlayController, W: float, H: float) -> None:
     x0, y0 = _modal_box(p, W, H, 560, 220, shade=238)
     _side_chip(p, x0 + 30, y0 + 170, side, r=9, z=2)
     p.text(f"Pass to the {side.capitalize()} player", x0 + 48, y0 + 170, 20, TEXT, style="bold", z=2)
-    p.text(f"Turn {ctl.state.turn}, {ctl.state.phase} phase. The hand stays hidden until you are ready.",
-           x0 + 30, y0 + 128, 13, DIM, max_width=500, z=2)
-    p.button(x0 + 30, y0 + 34, 500, 44, f"I am the {side.capitalize()} player: show my hand", ctl.confirm_pass,
-             z=2, primary=True, key="Enter", size=14, tip="confirm pass")
+    p.text(
+        f"Turn {ctl.state.turn}, {ctl.state.phase} phase. The hand stays hidden until you are ready.",
+        x0 + 30,
+        y0 + 128,
+        13,
+        DIM,
+        max_width=500,
+        z=2,
+    )
+    p.button(
+        x0 + 30,
+        y0 + 34,
+        500,
+        44,
+        f"I am the {side.capitalize()} player: show my hand",
+        ctl.confirm_pass,
+        z=2,
+        primary=True,
+        key="Enter",
+        size=14,
+        tip="confirm pass",
+    )
 
 
-def _paint_game_over(p: Painter, ctl: PlayController, W: float, H: float, buttons: dict[str, Callable[[], Any]]) -> None:
+def _paint_game_over(
+    p: Painter, ctl: PlayController, W: float, H: float, buttons: dict[str, Callable[[], Any]]
+) -> None:
     st = ctl.state
     res = st.result
     assert res is not None
@@ -789,16 +987,36 @@ def _paint_game_over(p: Painter, ctl: PlayController, W: float, H: float, button
     for side in ("german", "soviet"):
         y -= 26
         _side_chip(p, x0 + 36, y, side, z=2)
-        p.text(side.capitalize(), x0 + 50, y, 15, TEXT, style="bold" if side == res.winner else "regular", z=2)
+        p.text(
+            side.capitalize(), x0 + 50, y, 15, TEXT, style="bold" if side == res.winner else "regular", z=2
+        )
         p.text(str(res.score.get(side, st.vp[side])), x0 + 200, y, 15, TEXT, style="bold", z=2)
         p.text(str(res.objective_points.get(side, 0)), x0 + 340, y, 15, TEXT, z=2)
         p.text(str(sum(1 for k in st.kills if k.scorer == side)), x0 + 460, y, 15, TEXT, z=2)
-    p.button(x0 + 30, y0 + 24, 240, 38, "Look at the map", buttons.get("close_result"), z=2, key="Esc", tip="close result")
+    p.button(
+        x0 + 30,
+        y0 + 24,
+        240,
+        38,
+        "Look at the map",
+        buttons.get("close_result"),
+        z=2,
+        key="Esc",
+        tip="close result",
+    )
     p.button(x0 + 290, y0 + 24, 240, 38, "Quit", buttons.get("quit"), z=2, primary=True, key="Q", tip="quit")
 
 
-def _paint_question(p: Painter, W: float, H: float, title: str, lines: list[str], yes: tuple[str, str, str],
-                    no: tuple[str, str, str], buttons: dict[str, Callable[[], Any]]) -> None:
+def _paint_question(
+    p: Painter,
+    W: float,
+    H: float,
+    title: str,
+    lines: list[str],
+    yes: tuple[str, str, str],
+    no: tuple[str, str, str],
+    buttons: dict[str, Callable[[], Any]],
+) -> None:
     """A modal question with two buttons (``(label, button name, key)`` each)."""
     bw = min(W - 40, 600.0)
     body = [ln for s in lines for ln in wrap(p.atlas, s, bw - 60, 13)][:5]
@@ -810,7 +1028,9 @@ def _paint_question(p: Painter, W: float, H: float, title: str, lines: list[str]
         p.text(ln, x0 + 30, y, 13, DIM, z=2, max_width=bw - 60)
         y -= 19
     half = (bw - 80) / 2
-    p.button(x0 + 30, y0 + 22, half, 38, yes[0], buttons.get(yes[1]), z=2, primary=True, key=yes[2], tip=yes[1])
+    p.button(
+        x0 + 30, y0 + 22, half, 38, yes[0], buttons.get(yes[1]), z=2, primary=True, key=yes[2], tip=yes[1]
+    )
     p.button(x0 + 50 + half, y0 + 22, half, 38, no[0], buttons.get(no[1]), z=2, key=no[2], tip=no[1])
 
 

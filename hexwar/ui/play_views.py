@@ -279,7 +279,10 @@ class PlayViewsMixin:
     def objectives(self) -> list[tuple[Hex, str, int, str | None]]:
         """``(hex, name, points, holder)`` of every objective (R10.2)."""
         st = self.state
-        return [(o.hex, o.name, o.points, st.objective_holders.get(o.hex, o.holder)) for o in st.scenario.objectives]
+        return [
+            (o.hex, o.name, o.points, st.objective_holders.get(o.hex, o.holder))
+            for o in st.scenario.objectives
+        ]
 
     def opponent(self) -> str:
         """The side opposite the shown one."""

@@ -88,11 +88,24 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
     fit_margin = 0.015
 
-    def __init__(self, state: GameState, ai: dict[str, Any] | None = None, save: str | os.PathLike[str] | None = None,
-                 width: int = 1400, height: int = 900, visible: bool = True, clock: Clock | None = None,
-                 pace: Pace | None = None, schedule: bool = True, pixel_ratio: float | None = None,
-                 max_turns: int | None = None, looks: Looks | None = None, offer: Any = None,
-                 palette: str = "standard", **kw: Any) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        ai: dict[str, Any] | None = None,
+        save: str | os.PathLike[str] | None = None,
+        width: int = 1400,
+        height: int = 900,
+        visible: bool = True,
+        clock: Clock | None = None,
+        pace: Pace | None = None,
+        schedule: bool = True,
+        pixel_ratio: float | None = None,
+        max_turns: int | None = None,
+        looks: Looks | None = None,
+        offer: Any = None,
+        palette: str = "standard",
+        **kw: Any,
+    ) -> None:
         self._forced_ratio = pixel_ratio
         self._ready = False
         caption = f"hexwar: {state.scenario.name}"
@@ -107,7 +120,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace)
         self.controller.max_turns = max_turns
         self.looks = looks or palette_looks(palette)
-        self._saver_names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
+        self._saver_names = {
+            s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES
+        }
         self.mapview = MapView(state.battlemap, self, looks=self.looks, show_labels=True)
         self.ui = UiLayer(self, self.mapview.batch, self.mapview.atlas)
         self.flags = ScreenFlags()
@@ -128,9 +143,15 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if schedule:
             pyglet.clock.schedule_interval(self.tick, 1 / 30)
 
-    def set_game(self, state: GameState, ai: dict[str, Any] | None = None, clock: Clock | None = None,
-                 pace: Pace | None = None, max_turns: int | None = None,
-                 save: str | os.PathLike[str] | None = None) -> None:
+    def set_game(
+        self,
+        state: GameState,
+        ai: dict[str, Any] | None = None,
+        clock: Clock | None = None,
+        pace: Pace | None = None,
+        max_turns: int | None = None,
+        save: str | os.PathLike[str] | None = None,
+    ) -> None:
         """Show another game in this window (a new game, a loaded save), autosaved to ``save``
         when given.
 
@@ -140,10 +161,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if save is not None:
             from ..game.save import Autosaver
 
-            saver = Autosaver(save, {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human")
-                                     for s in SIDES})
-        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock or self.controller.clock,
-                                         pace=pace or self.controller.pace)
+            saver = Autosaver(
+                save, {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
+            )
+        self.controller = PlayController(
+            state, ai=ai, saver=saver, clock=clock or self.controller.clock, pace=pace or self.controller.pace
+        )
         self.controller.max_turns = max_turns
         self.mapview.set_map(state.battlemap)
         self.mapview.clear_overlays()
@@ -303,10 +326,15 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("objectives", (objs, ep) if objs else None, lambda: self._objective_overlay(objs))
         # deploy zone of the picked unit card (R5.2) / units a Command card may go on
         dep = tuple(ctl.deploy_hexes()) if ctl.card is not None else ()
-        col = self.looks.overlay.get(f"deploy_{ctl.shown_side}", SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255)))
+        col = self.looks.overlay.get(
+            f"deploy_{ctl.shown_side}", SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255))
+        )
         self._set("deploy", (dep, col) if dep else None, lambda: _zone(dep, col))
-        cu: tuple[Hex, ...] = tuple(h for h in (st.units[u].hex for u in ctl.card_unit_targets()) if h is not None) \
-            if ctl.card else ()
+        cu: tuple[Hex, ...] = (
+            tuple(h for h in (st.units[u].hex for u in ctl.card_unit_targets()) if h is not None)
+            if ctl.card
+            else ()
+        )
         self._set("card_units", cu if cu else None, lambda: HighlightOverlay(cu, "highlight", width=0.12))
         # movement (R5.3)
         reach = ctl.reach_costs() if anim is None else {}
@@ -317,11 +345,16 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         sel_hex = st.units[ctl.selected].hex if ctl.selected in st.units else None
         if anim is not None and anim.uid == ctl.selected:
             sel_hex = anim_h or sel_hex
-        self._set("selection", sel_hex, lambda: HighlightOverlay([h for h in (sel_hex,) if h is not None], "highlight",
-                                                                  width=0.13))
+        self._set(
+            "selection",
+            sel_hex,
+            lambda: HighlightOverlay([h for h in (sel_hex,) if h is not None], "highlight", width=0.13),
+        )
         # LOS from the selected unit to the hovered hex (R3)
         res = ctl.los() if anim is None else None
-        self._set("los", (res.a, res.b, res.status, ep) if res is not None else None, lambda: self._los_overlay(res))
+        self._set(
+            "los", (res.a, res.b, res.status, ep) if res is not None else None, lambda: self._los_overlay(res)
+        )
         # declared attacks this turn (R6.1): arrows attacker -> target
         atk = []
         if st.phase in (Phase.DECLARATION, Phase.RESOLUTION):
@@ -329,7 +362,11 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                 if a.resolved:
                     continue
                 au = st.units.get(a.attackers[0])
-                th_ = a.building if a.building is not None else (st.units[a.target].hex if a.target in st.units else None)
+                th_ = (
+                    a.building
+                    if a.building is not None
+                    else (st.units[a.target].hex if a.target in st.units else None)
+                )
                 if au is not None and au.hex is not None and th_ is not None:
                     atk.append((n, au.hex, th_, a.side))
         pend = ctl.pending
@@ -345,14 +382,27 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
         # the keyboard's hex cursor (item 3): a double ring, not a colour alone
         cur = ctl.cursor
-        self._set("cursor", cur, lambda: _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255)))
-                  if cur is not None else None)
+        self._set(
+            "cursor",
+            cur,
+            lambda: (
+                _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255)))
+                if cur is not None
+                else None
+            ),
+        )
         # artillery targeting under the cursor (R9.2)
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
         ok = ctl.artillery_ok(ah) is None if ah is not None else False
-        self._set("art_hover", (ah, ok) if ah is not None else None,
-                  lambda: (HighlightOverlay if ok else _TargetOverlay)(
-                      [h for h in (ah,) if h is not None], self.looks.overlay["art_ok" if ok else "art_bad"], width=0.12))
+        self._set(
+            "art_hover",
+            (ah, ok) if ah is not None else None,
+            lambda: (HighlightOverlay if ok else _TargetOverlay)(
+                [h for h in (ah,) if h is not None],
+                self.looks.overlay["art_ok" if ok else "art_bad"],
+                width=0.12,
+            ),
+        )
 
     def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
         from ..render.regions import ObjectiveOverlay
@@ -368,10 +418,21 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         else:
             n = res.a.distance(res.b)
             reason = f"clear, {n} hex{'es' if n != 1 else ''}"
-        if self.controller.reach_costs():  # the tooltip says it; the plate would cover move-cost badges (item 9)
+        if (
+            self.controller.reach_costs()
+        ):  # the tooltip says it; the plate would cover move-cost badges (item 9)
             reason = ""
-        return LosOverlay(LosView(res.a, res.b, res.status, tuple(res.intervening), self.controller.los_hindering(res),
-                                  (res.blocking,) if res.blocking is not None else (), reason))
+        return LosOverlay(
+            LosView(
+                res.a,
+                res.b,
+                res.status,
+                tuple(res.intervening),
+                self.controller.los_hindering(res),
+                (res.blocking,) if res.blocking is not None else (),
+                reason,
+            )
+        )
 
     def _strike_overlay(self, s: Any) -> Any:
         from ..rules.artillery import DIRECTION_NAMES
@@ -379,22 +440,43 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if s.hit:
             return HighlightOverlay([s.target], "arrow", width=0.16)
         land = s.landing if self.state.battlemap.in_bounds(s.landing) else s.target
-        label = f"drift {s.drift} {DIRECTION_NAMES.get(s.direction, '')}".strip() + (" (off map)" if s.off_map else "")
+        label = f"drift {s.drift} {DIRECTION_NAMES.get(s.direction, '')}".strip() + (
+            " (off map)" if s.off_map else ""
+        )
         return ArrowOverlay(s.target, land, label)
 
     # -- panels ----------------------------------------------------------------------------------------
     def _buttons(self) -> dict[str, Callable[[], Any]]:
-        return {"fit": self.fit_map, "labels": self.toggle_labels, "help": self.toggle_help, "quit": self.request_quit,
-                "close_help": self.toggle_help, "close_result": self.close_result,
-                "quit_now": functools.partial(self.request_quit, True), "stay": self.cancel_quit,
-                "continue": self.accept_offer, "new_game": self.decline_offer}
+        return {
+            "fit": self.fit_map,
+            "labels": self.toggle_labels,
+            "help": self.toggle_help,
+            "quit": self.request_quit,
+            "close_help": self.toggle_help,
+            "close_result": self.close_result,
+            "quit_now": functools.partial(self.request_quit, True),
+            "stay": self.cancel_quit,
+            "continue": self.accept_offer,
+            "new_game": self.decline_offer,
+        }
 
     def _sync_ui(self) -> None:
         ctl = self.controller
         w, h = self.get_size()
-        k = (ctl.version, w, h, self._mouse, self.mapview.camera.center, self.mapview.camera.zoom, self.flags.show_help,
-             self.flags.show_labels, self.flags.log_scroll, tuple(sorted(map(str, self.flags.extra.items()))),
-             ctl.anim is not None, ctl.look_at)
+        k = (
+            ctl.version,
+            w,
+            h,
+            self._mouse,
+            self.mapview.camera.center,
+            self.mapview.camera.zoom,
+            self.flags.show_help,
+            self.flags.show_labels,
+            self.flags.log_scroll,
+            tuple(sorted(map(str, self.flags.extra.items()))),
+            ctl.anim is not None,
+            ctl.look_at,
+        )
         if k == self._ui_key:
             return
         self._ui_key = k
@@ -439,7 +521,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         for wd in reversed(self.widgets):
             if wd.tip == tip:
                 return wd
-        raise HexwarError(f"no widget {tip!r} on the play screen; there are {sorted({w.tip for w in self.widgets})}")
+        raise HexwarError(
+            f"no widget {tip!r} on the play screen; there are {sorted({w.tip for w in self.widgets})}"
+        )
 
     def _widget_at(self, x: float, y: float) -> Widget | None:
         top = max((w.z for w in self.widgets if w.hit(x, y)), default=None)
@@ -514,8 +598,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             self.controller.say(f"cannot continue {offer.path}: {exc}", error=True)
             self.refresh()
             return
-        self.set_game(state, ai=players_from_names(offer.players, state.seed, state.variants),
-                      save=offer.path)
+        self.set_game(
+            state, ai=players_from_names(offer.players, state.seed, state.variants), save=offer.path
+        )
         self.controller.say(f"Continuing {offer.text}.")
         self.refresh()
 
@@ -578,8 +663,11 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         """Drag with the right or middle button (or any button far enough) pans the map."""
         self._mouse = (float(x), float(y))
         pa = self._press_at
-        if self._drag_pan or buttons & (mouse.MIDDLE | mouse.RIGHT) or (
-                pa is not None and abs(x - pa[0]) + abs(y - pa[1]) > 8):
+        if (
+            self._drag_pan
+            or buttons & (mouse.MIDDLE | mouse.RIGHT)
+            or (pa is not None and abs(x - pa[0]) + abs(y - pa[1]) > 8)
+        ):
             self._drag_pan = True
             self.mapview.camera.pan(dx, dy)
             self._ui_key = None
@@ -602,7 +690,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         ax0, ay0, ax1, ay1 = self.map_area()
         if ax0 <= x < ax1 and ay0 <= y < ay1:
             if scroll_y:
-                self.mapview.camera.zoom_at(x, y, 1.15 ** scroll_y)
+                self.mapview.camera.zoom_at(x, y, 1.15**scroll_y)
         elif x >= ax1 and scroll_y:
             self.scroll_log(int(round(scroll_y * 3)))
 
@@ -823,7 +911,9 @@ def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> 
     (``"standard"``, ``"random"``); ``"human"`` sides are played at the screen."""
     from ..game.ai import PLAYER_NAMES, make_player
 
-    players: dict[str, Any] = {s: make_player(n, s, seed) for s, n in names.items() if n in PLAYER_NAMES and s in SIDES}
+    players: dict[str, Any] = {
+        s: make_player(n, s, seed) for s, n in names.items() if n in PLAYER_NAMES and s in SIDES
+    }
     if "fog" in tuple(variants or ()):
         from ..game.view import ViewPlayer
 
@@ -867,10 +957,18 @@ def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
     return ZoneOverlay(hexes, colour, alpha=0.30, border=0.07)
 
 
-def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None = None,
-        ai: dict[str, str] | None = None, save: str | None = None, turns: int | None = None,
-        palette: str = "standard", resumed: GameState | None = None, players: dict[str, str] | None = None,
-        offer: Any = None) -> None:
+def run(
+    scenario: Any,
+    seed: int | None = None,
+    variants: tuple[str, ...] | None = None,
+    ai: dict[str, str] | None = None,
+    save: str | None = None,
+    turns: int | None = None,
+    palette: str = "standard",
+    resumed: GameState | None = None,
+    players: dict[str, str] | None = None,
+    offer: Any = None,
+) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
     Args:
@@ -898,7 +996,13 @@ def run(scenario: Any, seed: int | None = None, variants: tuple[str, ...] | None
         names = {s: n for s, n in players.items() if n != "human"}
     else:
         names = DEFAULT_AI if ai is None else ai
-    win = PlayWindow(state, ai=players_from_names(names, state.seed, state.variants), save=save, max_turns=turns,
-                     palette=palette, offer=offer)
+    win = PlayWindow(
+        state,
+        ai=players_from_names(names, state.seed, state.variants),
+        save=save,
+        max_turns=turns,
+        palette=palette,
+        offer=offer,
+    )
     win.set_visible(True)
     pyglet.app.run()

@@ -44,7 +44,9 @@ def _load(target: str) -> tuple[Any, bool]:
         try:
             p = find_scenario(target)
         except HexwarError:
-            raise HexwarError(f"{target}: --screen needs a scenario (path or shipped name) or a save file") from None
+            raise HexwarError(
+                f"{target}: --screen needs a scenario (path or shipped name) or a save file"
+            ) from None
     if p.suffix.lower() != ".toml":
         raise HexwarError(f"{target}: --screen needs a scenario (.toml) or a save (.json), not a map")
     sc = load_scenario(p)
@@ -85,12 +87,18 @@ def game_for_screen(target: str, screen: str = "play", turn: int = 3) -> tuple[A
         if state.turn < turn + 4 and not recent_combat():
             return False
         if screen == "play":
-            return state.turn >= turn and state.phase == Phase.MOVEMENT and any(
-                u.side == HUMAN and u.mp_left > 0 and u.hex is not None for u in state.units.values())
+            return (
+                state.turn >= turn
+                and state.phase == Phase.MOVEMENT
+                and any(u.side == HUMAN and u.mp_left > 0 and u.hex is not None for u in state.units.values())
+            )
         if state.turn < turn or state.phase != Phase.DECLARATION:
             return False
-        return any(targeting.legal_targets(state, HUMAN, uid) for uid in sorted(state.units)
-                   if state.units[uid].side == HUMAN)
+        return any(
+            targeting.legal_targets(state, HUMAN, uid)
+            for uid in sorted(state.units)
+            if state.units[uid].side == HUMAN
+        )
 
     for _ in range(20000):
         if state.over or reached():
@@ -104,9 +112,14 @@ def _setup_window(win: Any, screen: str) -> None:
     from ..game import movement, targeting
 
     ctl, st = win.controller, win.state
-    mine = [uid for uid, u in sorted(st.units.items())
-            if u.side == ctl.shown_side and u.hex is not None and u.crewing is None and not u.aloft]
-    enemies = [u for u in st.units.values() if u.side != ctl.shown_side and u.hex is not None and u.crewing is None]
+    mine = [
+        uid
+        for uid, u in sorted(st.units.items())
+        if u.side == ctl.shown_side and u.hex is not None and u.crewing is None and not u.aloft
+    ]
+    enemies = [
+        u for u in st.units.values() if u.side != ctl.shown_side and u.hex is not None and u.crewing is None
+    ]
     focus: list[Any] = []
     if screen == "battle" and ctl.my_turn():
         best = None
@@ -125,14 +138,21 @@ def _setup_window(win: Any, screen: str) -> None:
             ctl.set_hover(st.units[tid].hex)
             focus = [st.units[uid].hex, st.units[tid].hex]
     if not focus and mine:
+
         def reach_size(uid: str) -> int:
             r = movement.unit_reach(st, uid) if st.phase == "movement" else None
             return len(r.cost) if r is not None else 0
 
         from ..game import ruleset
 
-        uid = max(mine, key=lambda u: (ruleset.needs_crew(st.units[u].card) and ruleset.is_vehicle(st.units[u].card),
-                                       reach_size(u) > 0, u))
+        uid = max(
+            mine,
+            key=lambda u: (
+                ruleset.needs_crew(st.units[u].card) and ruleset.is_vehicle(st.units[u].card),
+                reach_size(u) > 0,
+                u,
+            ),
+        )
         ctl.select(uid)
         h = st.units[uid].hex
         near = min(enemies, key=lambda e: (e.hex.distance(h), e.uid)) if enemies else None
@@ -174,8 +194,13 @@ def _setup_window(win: Any, screen: str) -> None:
     win.refresh()
 
 
-def play_screen_image(target: str, screen: str = "play", size: tuple[int, int] = (1400, 900),
-                      pixel_ratio: float = 1.0, turn: int = 3) -> Any:
+def play_screen_image(
+    target: str,
+    screen: str = "play",
+    size: tuple[int, int] = (1400, 900),
+    pixel_ratio: float = 1.0,
+    turn: int = 3,
+) -> Any:
     """The play screen for ``target`` as ``uint8 [H, W, 4]`` (see module doc).
 
     Args:
@@ -195,8 +220,16 @@ def play_screen_image(target: str, screen: str = "play", size: tuple[int, int] =
     from .play_window import PlayWindow
 
     state, ai = game_for_screen(target, screen, turn)
-    win = PlayWindow(state, ai=ai, width=int(size[0]), height=int(size[1]), visible=False, schedule=False,
-                     clock=ManualClock(), pixel_ratio=pixel_ratio)
+    win = PlayWindow(
+        state,
+        ai=ai,
+        width=int(size[0]),
+        height=int(size[1]),
+        visible=False,
+        schedule=False,
+        clock=ManualClock(),
+        pixel_ratio=pixel_ratio,
+    )
     try:
         _setup_window(win, screen)
         return win.render_image()
@@ -205,8 +238,9 @@ def play_screen_image(target: str, screen: str = "play", size: tuple[int, int] =
         win.close()
 
 
-def render_screen(target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float,
-                  screen: str) -> tuple[int, int]:
+def render_screen(
+    target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float, screen: str
+) -> tuple[int, int]:
     """Write the play screen for ``target`` to the PNG ``out``; returns ``(width, height)`` in pixels.
 
     Raises:

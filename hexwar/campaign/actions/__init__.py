@@ -37,13 +37,15 @@ from . import (
 
 __all__ = ["REGISTRY", "action_for"]
 
-REGISTRY = ActionRegistry({
-    "choose_tactics": [choose_tactics.ACTION],
-    "campaign": [declare_campaign.ACTION, pass_campaign.ACTION],
-    "place": [place_battle.ACTION, place_tactic.ACTION],
-    "battle": [battle_result.ACTION],
-    "swap": [keep_events.ACTION, swap_event.ACTION],
-})
+REGISTRY = ActionRegistry(
+    {
+        "choose_tactics": [choose_tactics.ACTION],
+        "campaign": [declare_campaign.ACTION, pass_campaign.ACTION],
+        "place": [place_battle.ACTION, place_tactic.ACTION],
+        "battle": [battle_result.ACTION],
+        "swap": [keep_events.ACTION, swap_event.ACTION],
+    }
+)
 """The campaign's actions by phase (002)."""
 
 _ALL: dict[type, Action] = {a.command: a for acts in REGISTRY.table.values() for a in acts}

@@ -25,7 +25,9 @@ def check(st: CampaignState, cmd: BattleResult) -> str | None:
     if cmd.winner not in (None, "german", "soviet"):
         return f"winner: expected german, soviet or null, got {cmd.winner!r}"
     if not cmd.scenario and not cmd.game and cmd.winner != st.pending_outcome.winner:
-        return "a battle with no game to fight it is decided by the cards: the winner must be the cards' winner"
+        return (
+            "a battle with no game to fight it is decided by the cards: the winner must be the cards' winner"
+        )
     return None
 
 
@@ -35,11 +37,15 @@ def apply(st: CampaignState, cmd: BattleResult, out: list[CampaignEvent]) -> Non
 
     oc = st.pending_outcome
     if not cmd.scenario and not cmd.game:  # no game of this year exists: the cards decide (002)
-        finish_battle(st, oc.winner, oc.reason + " (no game of this year: decided by the cards)", oc, out, oc.withdrew)
+        finish_battle(
+            st, oc.winner, oc.reason + " (no game of this year: decided by the cards)", oc, out, oc.withdrew
+        )
         return
     out.append(BattleFought(cmd.scenario, cmd.winner, cmd.game))
     winner = cmd.winner or st.initiative
-    reason = f"won the {cmd.scenario} game" if cmd.winner else f"the {cmd.scenario} game was drawn: initiative"
+    reason = (
+        f"won the {cmd.scenario} game" if cmd.winner else f"the {cmd.scenario} game was drawn: initiative"
+    )
     finish_battle(st, winner, reason, oc, out, game=cmd.game)
 
 

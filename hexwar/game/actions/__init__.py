@@ -51,13 +51,15 @@ _CARD = command_card.ACTION
 _END = end_phase.ACTION
 _UNDO = undo.ACTION
 
-STANDARD = ActionRegistry({
-    Phase.SETUP: [choose_hand.ACTION],
-    Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
-    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END, _UNDO],
-    Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END, _UNDO],
-    Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END, _UNDO],
-    Phase.RESOLUTION: [resolve.ACTION, _CARD],
-    Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
-})
+STANDARD = ActionRegistry(
+    {
+        Phase.SETUP: [choose_hand.ACTION],
+        Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
+        Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END, _UNDO],
+        Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END, _UNDO],
+        Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END, _UNDO],
+        Phase.RESOLUTION: [resolve.ACTION, _CARD],
+        Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
+    }
+)
 """The standard game's actions by phase (R5)."""

@@ -48,8 +48,13 @@ def apply(state: GameState, cmd: TargetArtillery, rec: Recorder) -> None:
         state.command_discard.append(cmd.bonus_card)
     state.artillery_left[cmd.side] -= 1
     state.artillery_calls.append((cmd.side, cmd.hex, cmd.bonus_card))
-    ev = target_artillery(state.battlemap, cmd.side, cmd.hex, observers(state, cmd.side),
-                          lambda a, b: ruleset.sees(state, a, b)[0])
+    ev = target_artillery(
+        state.battlemap,
+        cmd.side,
+        cmd.hex,
+        observers(state, cmd.side),
+        lambda a, b: ruleset.sees(state, a, b)[0],
+    )
     rec.effect(ev)
 
 

@@ -37,7 +37,12 @@ def apply(state: GameState, cmd: ChooseHand, rec: Recorder) -> None:
         state.reserves[cmd.side].remove(c)
         state.hand_units[cmd.side].append(c)
     state.done.add(cmd.side)
-    rec.emit("hand", f"{cmd.side} takes {len(cmd.cards)} unit cards into hand", side=cmd.side, cards=list(cmd.cards))
+    rec.emit(
+        "hand",
+        f"{cmd.side} takes {len(cmd.cards)} unit cards into hand",
+        side=cmd.side,
+        cards=list(cmd.cards),
+    )
 
 
 def options(state: GameState, side: str) -> Iterator[ChooseHand]:

@@ -17,13 +17,29 @@ from .registry import Action
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["ACTION", "check", "apply", "options", "command_card_problem", "play_command_card",
-           "command_card_options", "event_drawn"]
+__all__ = [
+    "ACTION",
+    "check",
+    "apply",
+    "options",
+    "command_card_problem",
+    "play_command_card",
+    "command_card_options",
+    "event_drawn",
+]
 
 
-_UNIT_KINDS = {EffectKind.DEFENSE, EffectKind.ATTACK, EffectKind.EXPOSED, EffectKind.DAMAGE_INDEX,
-               EffectKind.RATE_OF_FIRE, EffectKind.TURNS_OF_FLIGHT, EffectKind.REMOVE_DAMAGE_CARD,
-               EffectKind.CLOSE_ASSAULT, EffectKind.MOVEMENT}
+_UNIT_KINDS = {
+    EffectKind.DEFENSE,
+    EffectKind.ATTACK,
+    EffectKind.EXPOSED,
+    EffectKind.DAMAGE_INDEX,
+    EffectKind.RATE_OF_FIRE,
+    EffectKind.TURNS_OF_FLIGHT,
+    EffectKind.REMOVE_DAMAGE_CARD,
+    EffectKind.CLOSE_ASSAULT,
+    EffectKind.MOVEMENT,
+}
 
 
 def _needs_unit(card: Any) -> bool:
@@ -62,14 +78,21 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
         cards_now = tuple(a.command_cards) + (cmd.card,)
         if a.close_assault:
             assaulters = [state.units[x] for x in a.attackers if x in state.units]
-            _, probs = combat.close_assault_problems(ruleset.cards(), assaulters, state.units[a.target], state.units,
-                                                     state.events_in_play, cards_now)
+            _, probs = combat.close_assault_problems(
+                ruleset.cards(),
+                assaulters,
+                state.units[a.target],
+                state.units,
+                state.events_in_play,
+                cards_now,
+            )
         else:
             t = state.units[a.target]
             tgt = state.units[t.crew] if a.at_crew and t.crew in state.units else t
             orders = combat.AttackOrders(tuple(a.weapons), a.indirect, cards_now)
-            probs = combat.attack_problems(ruleset.cards(), state.units[a.attackers[0]], tgt, orders, state.units,
-                                           state.events_in_play)
+            probs = combat.attack_problems(
+                ruleset.cards(), state.units[a.attackers[0]], tgt, orders, state.units, state.events_in_play
+            )
         return probs[0] if probs else None
     if _needs_unit(card):
         if cmd.unit is None:
@@ -78,7 +101,9 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
         if u is None or u.side != cmd.side or u.crewing is not None:
             return f"{cmd.unit} is not a unit of yours in play"
         if not card.applies_to_unit(ruleset.unit_type(u.uid)):
-            return f"{card.title} applies to {', '.join(card.applies_to)} units, not {ruleset.unit_type(u.uid)}"
+            return (
+                f"{card.title} applies to {', '.join(card.applies_to)} units, not {ruleset.unit_type(u.uid)}"
+            )
         if any(card_of(c) == card_of(cmd.card) for c in u.command_cards):
             return f"{ruleset.card_name(u.uid)} already has {card.title} (identical cards do not add up, 001)"
         if EffectKind.REMOVE_DAMAGE_CARD in kinds and u.damage_card is None:
@@ -100,8 +125,13 @@ def play_command_card(state: GameState, cmd: UseCommandCard, sink: Any) -> None:
     card = ruleset.command_card(cmd.card)
     state.hand_commands[cmd.side].remove(cmd.card)
     on = f" on {ruleset.card_name(cmd.unit)} ({cmd.unit})" if cmd.unit else ""
-    sink.emit("command_card", f"{cmd.side} plays {card.title}{on}: {card.help_text()}", side=cmd.side, card=cmd.card,
-              unit=cmd.unit)
+    sink.emit(
+        "command_card",
+        f"{cmd.side} plays {card.title}{on}: {card.help_text()}",
+        side=cmd.side,
+        card=cmd.card,
+        unit=cmd.unit,
+    )
     if card.duration == "attack" and cmd.unit is not None:
         a = _open_attack(state, cmd.unit)
         assert a is not None
@@ -121,8 +151,11 @@ def _instant(state: GameState, side: str, uid: str | None, e: Any, sink: Any) ->
         u = state.units[uid]
         if u.damage_card is not None:
             state.damage_discard.append(u.damage_card)
-            sink.emit("repair", f"the Damage card {u.damage_card} is removed from {ruleset.card_name(uid)} ({uid})",
-                      unit=uid)
+            sink.emit(
+                "repair",
+                f"the Damage card {u.damage_card} is removed from {ruleset.card_name(uid)} ({uid})",
+                unit=uid,
+            )
             u.damage_card = None
             u.damage_turns = None
     elif k == EffectKind.TURNS_OF_FLIGHT and uid is not None:
@@ -132,8 +165,12 @@ def _instant(state: GameState, side: str, uid: str | None, e: Any, sink: Any) ->
             if state.reserves[side]:
                 c = state.reserves[side].pop(0)
                 state.hand_units[side].append(c)
-                sink.emit("reserves", f"{side} takes {ruleset.card_name(c)} ({c}) from the Reserves deck to commit",
-                          side=side, card=c)
+                sink.emit(
+                    "reserves",
+                    f"{side} takes {ruleset.card_name(c)} ({c}) from the Reserves deck to commit",
+                    side=side,
+                    card=c,
+                )
     elif k in (EffectKind.ARTILLERY_ACCURACY, EffectKind.INITIATIVE, EffectKind.DRAW):
         state.pending[side][k.value] = state.pending[side].get(k.value, 0) + e.value
 
@@ -171,7 +208,7 @@ def event_drawn(state: GameState, card: str, sink: Any) -> None:
     state.event_turns[card] = state.turn + ev.turns if ev.turns is not None else -1
     for e in ev.effects:
         if e.kind == EffectKind.COMMIT_FROM_RESERVES:
-            for s in ([e.side] if e.side else ["german", "soviet"]):
+            for s in [e.side] if e.side else ["german", "soviet"]:
                 _instant(state, s, None, e, sink)
 
 

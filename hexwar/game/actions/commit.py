@@ -48,7 +48,9 @@ def check(state: GameState, cmd: Commit) -> str | None:
         if cmd.carry is not None:
             return f"{name} carries nobody"
         if cmd.crew is None:
-            return f"{name} needs {ruleset.a_or_an(req.replace('_', ' '))} card from your hand (crew=..., R5.2)"
+            return (
+                f"{name} needs {ruleset.a_or_an(req.replace('_', ' '))} card from your hand (crew=..., R5.2)"
+            )
         if cmd.crew not in hand:
             return f"{cmd.crew} is not in your hand"
         if not ruleset.crew_fits(cid, card_of(cmd.crew)):
@@ -57,7 +59,10 @@ def check(state: GameState, cmd: Commit) -> str | None:
         if cmd.hex is not None:
             return f"{name} is an aircraft: it goes aloft, give no hex (R5.2)"
         for ev in state.events_in_play:
-            if any(e.kind == EffectKind.NO_AIRCRAFT and e.side in (None, side) for e in ruleset.command_card(ev).effects):
+            if any(
+                e.kind == EffectKind.NO_AIRCRAFT and e.side in (None, side)
+                for e in ruleset.command_card(ev).effects
+            ):
                 return f"aircraft may not be committed while {ruleset.card_name(ev)} is in play"
         return None
     h = cmd.hex
@@ -98,8 +103,9 @@ def new_unit(state: GameState, uid: str, side: str, h: Hex | None, aloft: bool) 
     Turns of Flight, R7.1) and return it."""
     u = UnitState(uid, side, side, h, aloft=aloft, endurance=ruleset.full_endurance(uid), entered=state.turn)
     if aloft and not ruleset.is_crew(uid):
-        u.flight_turns = ruleset.turns_of_flight(uid) + ruleset.effect_total(ruleset.active_effects(state, u),
-                                                                             EffectKind.TURNS_OF_FLIGHT)
+        u.flight_turns = ruleset.turns_of_flight(uid) + ruleset.effect_total(
+            ruleset.active_effects(state, u), EffectKind.TURNS_OF_FLIGHT
+        )
         u.flight_turns = max(1, u.flight_turns)
     state.units[uid] = u
     state.hand_units[side].remove(uid)
@@ -122,13 +128,22 @@ def apply(state: GameState, cmd: Commit, rec: Recorder) -> None:
         new_unit(state, cmd.carry, side, cmd.hex, False)
         extra = f" carrying {ruleset.card_name(cmd.carry)} ({cmd.carry})"
     where = "aloft" if cmd.hex is None else f"into {cmd.hex.label}"
-    rec.emit("commit", f"{side} commits {ruleset.card_name(u.uid)} ({u.uid}){extra} {where}",
-             unit=u.uid, hex=None if cmd.hex is None else cmd.hex.label, crew=cmd.crew, carry=cmd.carry)
+    rec.emit(
+        "commit",
+        f"{side} commits {ruleset.card_name(u.uid)} ({u.uid}){extra} {where}",
+        unit=u.uid,
+        hex=None if cmd.hex is None else cmd.hex.label,
+        crew=cmd.crew,
+        carry=cmd.carry,
+    )
     if ruleset.is_ground(u.card) and cmd.hex is not None:
         enemy = other_side(side)
         if state.overrun[enemy]:
-            rec.emit("overrun_reset", f"{enemy}'s Overrun count resets: {side} committed a ground unit (R10.1)",
-                     side=enemy)
+            rec.emit(
+                "overrun_reset",
+                f"{enemy}'s Overrun count resets: {side} committed a ground unit (R10.1)",
+                side=enemy,
+            )
         state.overrun[enemy] = 0
         ev = victory.enter_hex(state, side, cmd.hex)
         if ev is not None:
@@ -155,7 +170,9 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
     """One instance per card id onto every open deploy hex, with every fitting crew or rider."""
     deploy = state.scenario.sides[side].deploy
     firsts, crews, infantry = hand_crews(state, side)
-    open_hexes = [h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT]
+    open_hexes = [
+        h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT
+    ]
     for cid, inst in sorted(firsts.items()):
         if ruleset.is_crew(cid):
             continue

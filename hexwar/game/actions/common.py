@@ -13,14 +13,33 @@ from ..state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, Phase, other_side
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["observers", "artillery_room", "bonus_problem", "ground_count", "enemy_in", "within_limits",
-           "draw_possible", "extra_draws", "card_phase"]
+__all__ = [
+    "observers",
+    "artillery_room",
+    "bonus_problem",
+    "ground_count",
+    "enemy_in",
+    "within_limits",
+    "draw_possible",
+    "extra_draws",
+    "card_phase",
+]
 
 
 def observers(state: GameState, side: str) -> list[Hex]:
     """Hexes of ``side``'s ground units on the map that can spot for artillery (R9.2), by offset."""
-    return sorted({u.hex for u in state.units.values() if u.side == side and u.hex is not None and not u.aloft
-                   and u.crewing is None and ruleset.is_ground(u.card)}, key=lambda h: h.offset)
+    return sorted(
+        {
+            u.hex
+            for u in state.units.values()
+            if u.side == side
+            and u.hex is not None
+            and not u.aloft
+            and u.crewing is None
+            and ruleset.is_ground(u.card)
+        },
+        key=lambda h: h.offset,
+    )
 
 
 def artillery_room(state: GameState, side: str) -> bool:
@@ -57,7 +76,10 @@ def enemy_in(state: GameState, side: str, h: Hex) -> bool:
 
 def within_limits(state: GameState, side: str) -> bool:
     """``side``'s hand is within the hand limits (R5.5)."""
-    return len(state.hand_commands[side]) <= HAND_LIMIT_COMMAND and len(state.hand_units[side]) <= HAND_LIMIT_UNITS
+    return (
+        len(state.hand_commands[side]) <= HAND_LIMIT_COMMAND
+        and len(state.hand_units[side]) <= HAND_LIMIT_UNITS
+    )
 
 
 def draw_possible(state: GameState, side: str) -> bool:
@@ -70,8 +92,14 @@ def extra_draws(state: GameState, side: str) -> int:
     return max(0, 2 + ruleset.side_effects(state, side, EffectKind.DRAW) + state.pending[side].get("draw", 0))
 
 
-_PHASE_OF = {Phase.COMMITMENT: "commitment", Phase.MOVEMENT: "movement", Phase.DECLARATION: "combat",
-             Phase.RESOLUTION: "combat", Phase.DRAW: "draw", Phase.ARTILLERY: "begin_turn"}
+_PHASE_OF = {
+    Phase.COMMITMENT: "commitment",
+    Phase.MOVEMENT: "movement",
+    Phase.DECLARATION: "combat",
+    Phase.RESOLUTION: "combat",
+    Phase.DRAW: "draw",
+    Phase.ARTILLERY: "begin_turn",
+}
 
 
 def card_phase(state: GameState) -> str:

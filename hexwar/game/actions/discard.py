@@ -23,8 +23,10 @@ def check(state: GameState, cmd: Discard) -> str | None:
         return "draw first; discards bring the hand down to its limits (R5.5)"
     if cmd.card in state.hand_commands[cmd.side]:
         if len(state.hand_commands[cmd.side]) <= HAND_LIMIT_COMMAND:
-            return (f"you hold {len(state.hand_commands[cmd.side])} Command cards, within the limit "
-                    f"of {HAND_LIMIT_COMMAND}")
+            return (
+                f"you hold {len(state.hand_commands[cmd.side])} Command cards, within the limit "
+                f"of {HAND_LIMIT_COMMAND}"
+            )
     elif cmd.card in state.hand_units[cmd.side]:
         if len(state.hand_units[cmd.side]) <= HAND_LIMIT_UNITS:
             return f"you hold {len(state.hand_units[cmd.side])} unit cards, within the limit of {HAND_LIMIT_UNITS}"
@@ -44,7 +46,12 @@ def apply(state: GameState, cmd: Discard, rec: Recorder) -> None:
         state.hand_units[side].remove(cmd.card)
         state.reserves[side].append(cmd.card)
         where = "goes under the Reserves deck"
-    rec.emit("discard", f"{side} discards {ruleset.card_name(cmd.card)} ({cmd.card}): it {where}", side=side, card=cmd.card)
+    rec.emit(
+        "discard",
+        f"{side} discards {ruleset.card_name(cmd.card)} ({cmd.card}): it {where}",
+        side=side,
+        card=cmd.card,
+    )
 
 
 def options(state: GameState, side: str) -> Iterator[Discard]:

@@ -79,8 +79,13 @@ def draw_command(state: GameState, side: str, rec: Recorder) -> str | None:
         c = state.command_deck.pop(0)
         if ruleset.is_event(c):
             state.events_in_play.append(c)
-            rec.emit("event_card", f"{side} draws the Event {ruleset.card_name(c)}: it applies to both sides "
-                                   f"({ruleset.command_card(c).help_text()})", card=c, side=side)
+            rec.emit(
+                "event_card",
+                f"{side} draws the Event {ruleset.card_name(c)}: it applies to both sides "
+                f"({ruleset.command_card(c).help_text()})",
+                card=c,
+                side=side,
+            )
             event_drawn(state, c, rec)
             continue
         state.hand_commands[side].append(c)
@@ -91,15 +96,24 @@ def draw_command(state: GameState, side: str, rec: Recorder) -> str | None:
 def apply(state: GameState, cmd: Draw, rec: Recorder) -> None:
     """Draw the Command card and the extra cards from their sources."""
     side = cmd.side
-    for card, what, key in ([(cmd.initiative_card, "its initiative roll next turn (+1)", "initiative_bonus")]
-                            if cmd.initiative_card is not None else []) + [
-            (c, f"the fire damage check of {ruleset.card_name(u)} ({u}) next turn (-1)", f"fire_damage:{u}")
-            for u, c in zip(cmd.fire_units, cmd.fire_cards, strict=True)]:
+    for card, what, key in (
+        [(cmd.initiative_card, "its initiative roll next turn (+1)", "initiative_bonus")]
+        if cmd.initiative_card is not None
+        else []
+    ) + [
+        (c, f"the fire damage check of {ruleset.card_name(u)} ({u}) next turn (-1)", f"fire_damage:{u}")
+        for u, c in zip(cmd.fire_units, cmd.fire_cards, strict=True)
+    ]:
         state.hand_commands[side].remove(card)
         state.command_discard.append(card)
         state.pending[side][key] = 1
-        rec.emit("roll_bonus", f"{side} discards {ruleset.card_name(card)} for {what} (R1.3)", side=side, card=card,
-                 roll=key)
+        rec.emit(
+            "roll_bonus",
+            f"{side} discards {ruleset.card_name(card)} for {what} (R1.3)",
+            side=side,
+            card=card,
+            roll=key,
+        )
     got: list[str] = []
     if draw_command(state, side, rec):
         got.append("Command")
@@ -112,9 +126,14 @@ def apply(state: GameState, cmd: Draw, rec: Recorder) -> None:
             got.append("unit")
     state.drawn.add(side)
     state.pending[side].pop("draw", None)
-    rec.emit("draw", f"{side} draws {len(got)} cards ({', '.join(got) or 'none left'}): hand "
-                     f"{len(state.hand_commands[side])} Command, {len(state.hand_units[side])} unit",
-             side=side, sources=list(cmd.extra), drawn=got)
+    rec.emit(
+        "draw",
+        f"{side} draws {len(got)} cards ({', '.join(got) or 'none left'}): hand "
+        f"{len(state.hand_commands[side])} Command, {len(state.hand_units[side])} unit",
+        side=side,
+        sources=list(cmd.extra),
+        drawn=got,
+    )
 
 
 def options(state: GameState, side: str) -> Iterator[Draw]:
@@ -124,7 +143,9 @@ def options(state: GameState, side: str) -> Iterator[Draw]:
     if side in state.drawn or not draw_possible(state, side):
         return
     n = extra_draws(state, side)
-    srcs = [s for s in DRAW_SOURCES if (state.command_deck if s == "command" else state.reserves[side])] or list(DRAW_SOURCES)
+    srcs = [
+        s for s in DRAW_SOURCES if (state.command_deck if s == "command" else state.reserves[side])
+    ] or list(DRAW_SOURCES)
     seen = set()
     for k in range(n + 1):  # k cards from the first source, the rest from the second
         combo = tuple([srcs[0]] * k + [srcs[-1]] * (n - k))

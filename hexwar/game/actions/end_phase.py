@@ -26,7 +26,9 @@ def check(state: GameState, cmd: EndPhase) -> str | None:
         if cmd.side not in state.drawn and draw_possible(state, cmd.side):
             return "draw first (R5.5)"
         if not within_limits(state, cmd.side):
-            return f"discard down to {HAND_LIMIT_COMMAND} Command and {HAND_LIMIT_UNITS} unit cards first (R5.5)"
+            return (
+                f"discard down to {HAND_LIMIT_COMMAND} Command and {HAND_LIMIT_UNITS} unit cards first (R5.5)"
+            )
     return None
 
 

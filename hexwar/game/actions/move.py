@@ -28,8 +28,11 @@ def apply(state: GameState, cmd: Move, rec: Recorder) -> None:
 
 def movers(state: GameState, side: str) -> list[str]:
     """``side``'s units that may be given movement commands (not riding as crew, on the map), by id."""
-    return [uid for uid, u in sorted(state.units.items())
-            if u.side == side and u.crewing is None and u.hex is not None]
+    return [
+        uid
+        for uid, u in sorted(state.units.items())
+        if u.side == side and u.crewing is None and u.hex is not None
+    ]
 
 
 def by_unit(cmd: Move) -> str:

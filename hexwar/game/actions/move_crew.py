@@ -35,9 +35,17 @@ def _crew_problem(state: GameState, side: str, cid: str) -> str | None:
 
 
 def _fits(state: GameState, c: UnitState, u: UnitState) -> bool:
-    return (u.uid != c.crewing and u.crew is None and u.hex is not None and not u.aloft
-            and ruleset.is_ground(u.card) and ruleset.needs_crew(u.card)
-            and ruleset.crew_fits(u.card, card_of(c.uid)) and c.hex is not None and u.hex.distance(c.hex) <= 1)
+    return (
+        u.uid != c.crewing
+        and u.crew is None
+        and u.hex is not None
+        and not u.aloft
+        and ruleset.is_ground(u.card)
+        and ruleset.needs_crew(u.card)
+        and ruleset.crew_fits(u.card, card_of(c.uid))
+        and c.hex is not None
+        and u.hex.distance(c.hex) <= 1
+    )
 
 
 def check(state: GameState, cmd: MoveCrew) -> str | None:
@@ -77,8 +85,14 @@ def apply(state: GameState, cmd: MoveCrew, rec: Recorder) -> None:
     u.crew = c.uid
     state.cache.clear()
     src = f"from {ruleset.card_name(old)} ({old})" if old else "on foot"
-    rec.emit("move_crew", f"{cmd.side} moves {ruleset.card_name(c.uid)} ({c.uid}) {src} to {ruleset.card_name(u.card)} "
-                          f"({u.uid}) (001)", crew=c.uid, unit=u.uid, **{"from": old})
+    rec.emit(
+        "move_crew",
+        f"{cmd.side} moves {ruleset.card_name(c.uid)} ({c.uid}) {src} to {ruleset.card_name(u.card)} "
+        f"({u.uid}) (001)",
+        crew=c.uid,
+        unit=u.uid,
+        **{"from": old},
+    )
     if u.owner != cmd.side:
         resolution.forfeit_capture(state, u.uid, rec)
 

@@ -40,8 +40,12 @@ def apply(state: GameState, cmd: Recrew, rec: Recorder) -> None:
     c = new_unit(state, cmd.crew, cmd.side, u.hex, False)
     c.crewing = u.uid
     u.crew = c.uid
-    rec.emit("recrew", f"{cmd.side} puts {ruleset.card_name(c.uid)} ({c.uid}) on {ruleset.card_name(u.card)} ({u.uid})",
-             unit=u.uid, crew=c.uid)
+    rec.emit(
+        "recrew",
+        f"{cmd.side} puts {ruleset.card_name(c.uid)} ({c.uid}) on {ruleset.card_name(u.card)} ({u.uid})",
+        unit=u.uid,
+        crew=c.uid,
+    )
     if u.owner != cmd.side:
         resolution.forfeit_capture(state, u.uid, rec)
 

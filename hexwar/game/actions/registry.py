@@ -104,11 +104,17 @@ class ActionRegistry:
                 continue
             if a.merge_key is not None:
                 group = [a]
-                while i + 1 < len(acts) and acts[i + 1].merge_key is not None and acts[i + 1].options is not None:
+                while (
+                    i + 1 < len(acts)
+                    and acts[i + 1].merge_key is not None
+                    and acts[i + 1].options is not None
+                ):
                     i += 1
                     group.append(acts[i])
                 key = a.merge_key
-                yield from heapq.merge(*(g.options(state, side) for g in group if g.options is not None), key=key)
+                yield from heapq.merge(
+                    *(g.options(state, side) for g in group if g.options is not None), key=key
+                )
             else:
                 yield from a.options(state, side)
             i += 1

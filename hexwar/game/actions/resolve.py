@@ -47,7 +47,9 @@ def rolls_problem(state: GameState, cmd: Resolve) -> str | None:
         return "give one Command card for each roll you add 1 to (R1.3)"
     if a.building is not None:
         return "a close-combat attack on a building takes no dice modifiers (R8.2)"
-    if len(set(cmd.bonus_rolls)) != len(cmd.bonus_rolls) or (cmd.bonus_card is not None and "to_hit:0" in cmd.bonus_rolls):
+    if len(set(cmd.bonus_rolls)) != len(cmd.bonus_rolls) or (
+        cmd.bonus_card is not None and "to_hit:0" in cmd.bonus_rolls
+    ):
         return "at most one Command card per roll (R1.3)"
     cards = list(cmd.bonus_cards) + ([cmd.bonus_card] if cmd.bonus_card is not None else [])
     if len(set(cards)) != len(cards):

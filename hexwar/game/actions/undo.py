@@ -30,7 +30,17 @@ from .registry import Action
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["ACTION", "UNDOABLE", "REVEALING_EVENTS", "UndoPoint", "check", "apply", "before", "after", "position_copy"]
+__all__ = [
+    "ACTION",
+    "UNDOABLE",
+    "REVEALING_EVENTS",
+    "UndoPoint",
+    "check",
+    "apply",
+    "before",
+    "after",
+    "position_copy",
+]
 
 #: The command kinds a player may take back (R12.3).
 UNDOABLE: tuple[type[Command], ...] = (Commit, Move, Declare)
@@ -39,8 +49,23 @@ UNDOABLE: tuple[type[Command], ...] = (Commit, Move, Declare)
 REVEALING_EVENTS = frozenset({"draw", "deal", "reserves", "hand", "event_card"})
 
 # GameState fields that are not the position (definitions, logs, caches, the dice).
-_NOT_POSITION = frozenset({"scenario", "battlemap", "dice", "variants", "seed", "all_cards", "commands", "log",
-                           "checkpoints", "cache", "engine", "recorder", "undo_points"})
+_NOT_POSITION = frozenset(
+    {
+        "scenario",
+        "battlemap",
+        "dice",
+        "variants",
+        "seed",
+        "all_cards",
+        "commands",
+        "log",
+        "checkpoints",
+        "cache",
+        "engine",
+        "recorder",
+        "undo_points",
+    }
+)
 
 
 @dataclass
@@ -134,14 +159,20 @@ def before(state: GameState, cmd: Command) -> UndoPoint | None:
     return UndoPoint(cmd, state.turn, state.phase, fields, state.battlemap.copy())
 
 
-def after(state: GameState, cmd: Command, point: UndoPoint | None, events: list[GameEvent], rolls_before: int) -> None:
+def after(
+    state: GameState, cmd: Command, point: UndoPoint | None, events: list[GameEvent], rolls_before: int
+) -> None:
     """Keep ``point`` when ``cmd`` rolled nothing, revealed nothing and stayed in its phase;
     otherwise (and after any command that is not undoable) clear every undo point (R12.3)."""
     if isinstance(cmd, Undo):
         return
-    clean = (point is not None and len(state.dice.log) == rolls_before
-             and state.turn == point.turn and state.phase == point.phase
-             and not any(isinstance(e, RollEvent) or e.kind in REVEALING_EVENTS for e in events))
+    clean = (
+        point is not None
+        and len(state.dice.log) == rolls_before
+        and state.turn == point.turn
+        and state.phase == point.phase
+        and not any(isinstance(e, RollEvent) or e.kind in REVEALING_EVENTS for e in events)
+    )
     if not clean:
         state.undo_points.clear()
         return
@@ -156,8 +187,10 @@ def check(state: GameState, cmd: Undo) -> str | None:
     rolled or hidden information revealed (R12.3)."""
     pts = state.undo_points
     if not pts:
-        return "nothing to undo: only your Commit, Move and Declare commands of this phase can be taken back, " \
-               "until a die is rolled or a card revealed (R12.3)"
+        return (
+            "nothing to undo: only your Commit, Move and Declare commands of this phase can be taken back, "
+            "until a die is rolled or a card revealed (R12.3)"
+        )
     top = pts[-1]
     if top.command.side != cmd.side:
         return f"nothing to undo: the last command was the {top.command.side}'s (R12.3)"
@@ -181,8 +214,12 @@ def apply(state: GameState, cmd: Undo, rec: Recorder) -> None:
         setattr(state, name, position_copy(value))
     if point.battlemap is not None:
         _restore_map(state.battlemap, point.battlemap)
-    rec.emit("undo", f"{cmd.side} takes back: {point.command} (R12.3)", side=cmd.side,
-             undone=point.command.to_json())
+    rec.emit(
+        "undo",
+        f"{cmd.side} takes back: {point.command} (R12.3)",
+        side=cmd.side,
+        undone=point.command.to_json(),
+    )
 
 
 ACTION = Action(Undo, check, apply)

@@ -37,11 +37,13 @@ __all__ = ["Action", "ActionRegistry", "LINES"]
 _CARD = command_card.ACTION
 _END = end_phase.ACTION
 
-LINES = ActionRegistry({
-    Phase.SETUP: [choose_hand.ACTION],
-    Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_line.ACTION, move_crew.ACTION, _CARD, _END],
-    Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, _CARD, _END],
-    Phase.RESOLUTION: [resolve.ACTION, _CARD],
-    Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
-})
+LINES = ActionRegistry(
+    {
+        Phase.SETUP: [choose_hand.ACTION],
+        Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_line.ACTION, move_crew.ACTION, _CARD, _END],
+        Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, _CARD, _END],
+        Phase.RESOLUTION: [resolve.ACTION, _CARD],
+        Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
+    }
+)
 """The lines game's actions by phase (000 Turn Sequence)."""

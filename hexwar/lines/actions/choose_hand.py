@@ -44,8 +44,11 @@ def apply(state: LinesState, cmd: ChooseHand, sink: Sink) -> None:
         state.hand_units[cmd.seat].append(c)
     state.dice.shuffle(f"shuffle {cmd.seat} Reserves deck", state.reserves[cmd.seat])
     state.done.add(cmd.seat)
-    sink.add(HandChosen(f"{cmd.seat} takes {', '.join(name(c) for c in cmd.cards)} into hand", cmd.seat,
-                        tuple(cmd.cards)))
+    sink.add(
+        HandChosen(
+            f"{cmd.seat} takes {', '.join(name(c) for c in cmd.cards)} into hand", cmd.seat, tuple(cmd.cards)
+        )
+    )
 
 
 def options(state: LinesState, seat: str) -> Iterator[ChooseHand]:

@@ -30,17 +30,33 @@ def apply(state: LinesState, cmd: DeclareCloseAssault, sink: Sink) -> None:
     """Record the assault."""
     n = len(state.attacks) + 1
     state.attacks[n] = LineAttack(n, cmd.seat, tuple(cmd.units), cmd.target, (), False, True)
-    sink.add(Declared(f"{cmd.seat} declares #{n}: Close Assault by {', '.join(name(x) for x in cmd.units)} on "
-                      f"{name(cmd.target)}", n, cmd.seat, tuple(cmd.units), cmd.target, (), False, True))
+    sink.add(
+        Declared(
+            f"{cmd.seat} declares #{n}: Close Assault by {', '.join(name(x) for x in cmd.units)} on "
+            f"{name(cmd.target)}",
+            n,
+            cmd.seat,
+            tuple(cmd.units),
+            cmd.target,
+            (),
+            False,
+            True,
+        )
+    )
 
 
 def options(state: LinesState, seat: str) -> Iterator[DeclareCloseAssault]:
     """For each enemy Frontline vehicle: the seat's free Frontline infantry that can assault
     (up to :data:`MAX_GROUP`), and the three of them with the best vehicle attack values."""
     declared = declared_units(state)
-    inf = [u.uid for u in state.on_line(side_of_seat(seat), "front")
-           if u.seat == seat and u.uid not in declared and card(u.uid).unit_type == "infantry"
-           and any(w.attack_value("vehicle") is not None for w in card(u.uid).weapons)]
+    inf = [
+        u.uid
+        for u in state.on_line(side_of_seat(seat), "front")
+        if u.seat == seat
+        and u.uid not in declared
+        and card(u.uid).unit_type == "infantry"
+        and any(w.attack_value("vehicle") is not None for w in card(u.uid).weapons)
+    ]
     if len(inf) < 3:
         return
     best = sorted(inf, key=lambda x: (min(w.attack_value("vehicle") or 99 for w in card(x).weapons), x))[:3]

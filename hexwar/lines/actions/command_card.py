@@ -23,11 +23,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Sink
     from ..state import LineAttack, LinesState
 
-_PHASES = {Phase.COMMITMENT: ("commitment", "any"), Phase.DECLARATION: ("combat", "any"),
-           Phase.RESOLUTION: ("combat", "any"), Phase.DRAW: ("draw", "begin_turn", "any")}
-_UNIT_KINDS = {EffectKind.DEFENSE, EffectKind.ATTACK, EffectKind.EXPOSED, EffectKind.DAMAGE_INDEX,
-               EffectKind.RATE_OF_FIRE, EffectKind.TURNS_OF_FLIGHT, EffectKind.REMOVE_DAMAGE_CARD,
-               EffectKind.CLOSE_ASSAULT}
+_PHASES = {
+    Phase.COMMITMENT: ("commitment", "any"),
+    Phase.DECLARATION: ("combat", "any"),
+    Phase.RESOLUTION: ("combat", "any"),
+    Phase.DRAW: ("draw", "begin_turn", "any"),
+}
+_UNIT_KINDS = {
+    EffectKind.DEFENSE,
+    EffectKind.ATTACK,
+    EffectKind.EXPOSED,
+    EffectKind.DAMAGE_INDEX,
+    EffectKind.RATE_OF_FIRE,
+    EffectKind.TURNS_OF_FLIGHT,
+    EffectKind.REMOVE_DAMAGE_CARD,
+    EffectKind.CLOSE_ASSAULT,
+}
 _USELESS = {EffectKind.ARTILLERY_ACCURACY, EffectKind.MOVEMENT, EffectKind.MOVE_COST}
 
 
@@ -62,14 +73,21 @@ def check(state: LinesState, cmd: UseCommandCard) -> str | None:
             return "its target is gone"
         if a.close_assault:
             group = [state.units[x] for x in a.attackers if x in state.units]
-            _, probs = combat.close_assault_problems(cards(), group, t, state.units, state.events_in_play, now)
+            _, probs = combat.close_assault_problems(
+                cards(), group, t, state.units, state.events_in_play, now
+            )
         else:
             victim = state.units.get(t.crew) if a.at_crew and t.crew else t
             if victim is None:
                 return "its target is gone"
-            probs = combat.attack_problems(cards(), state.units[a.attackers[0]], victim,
-                                           combat.AttackOrders(tuple(a.weapons), False, now), state.units,
-                                           state.events_in_play)
+            probs = combat.attack_problems(
+                cards(),
+                state.units[a.attackers[0]],
+                victim,
+                combat.AttackOrders(tuple(a.weapons), False, now),
+                state.units,
+                state.events_in_play,
+            )
         return probs[0] if probs else None
     if kinds & _UNIT_KINDS:
         if cmd.unit is None:
@@ -100,7 +118,9 @@ def apply(state: LinesState, cmd: UseCommandCard, sink: Sink) -> None:
     assert isinstance(c, CommandCard)
     state.hand_commands[cmd.seat].remove(cmd.card)
     on = f" on {name(cmd.unit)}" if cmd.unit else ""
-    sink.add(CommandCardPlayed(f"{cmd.seat} plays {c.title}{on}: {c.help_text()}", cmd.seat, cmd.card, cmd.unit))
+    sink.add(
+        CommandCardPlayed(f"{cmd.seat} plays {c.title}{on}: {c.help_text()}", cmd.seat, cmd.card, cmd.unit)
+    )
     if c.duration == "attack" and cmd.unit is not None:
         a = _open_attack(state, cmd.seat, cmd.unit)
         assert a is not None
@@ -126,7 +146,11 @@ def apply(state: LinesState, cmd: UseCommandCard, sink: Sink) -> None:
                 if state.reserves[cmd.seat]:
                     x = state.reserves[cmd.seat].pop(0)
                     state.hand_units[cmd.seat].append(x)
-                    sink.add(TakenFromReserves(f"{cmd.seat} takes {name(x)} from the Reserves deck to commit", cmd.seat, x))
+                    sink.add(
+                        TakenFromReserves(
+                            f"{cmd.seat} takes {name(x)} from the Reserves deck to commit", cmd.seat, x
+                        )
+                    )
         elif k in (EffectKind.INITIATIVE, EffectKind.DRAW):
             p = state.pending.setdefault(cmd.seat, {})
             p[k.value] = p.get(k.value, 0) + e.value

@@ -25,8 +25,12 @@ def lines_for(cid: str) -> tuple[str | None, ...]:
     """Where a card commits: ``("front",)``, ``("rear",)``, ``("front", "rear")`` for SPGs, or
     ``(None,)`` for aircraft (no line)."""
     c = card(cid)
-    return {"frontline": ("front",), "rear": ("rear",), "frontline_or_rear": ("front", "rear"),
-            "aircraft": (None,)}[c.line]
+    return {
+        "frontline": ("front",),
+        "rear": ("rear",),
+        "frontline_or_rear": ("front", "rear"),
+        "aircraft": (None,),
+    }[c.line]
 
 
 def _in_hand(state: LinesState, seat: str) -> list[str]:
@@ -40,7 +44,9 @@ def check(state: LinesState, cmd: Commit) -> str | None:
         return f"{cmd.unit} is not in your hand"
     c = card(cmd.unit)
     if c.is_crew:
-        return f"{c.name} is a crew: commit it with a unit it can crew, or onto a crewless unit (recrew) (000)"
+        return (
+            f"{c.name} is a crew: commit it with a unit it can crew, or onto a crewless unit (recrew) (000)"
+        )
     if cmd.line not in lines_for(cmd.unit):
         want = " or ".join("no line (aircraft)" if x is None else x for x in lines_for(cmd.unit))
         return f"{c.name} is committed to {want}, not {cmd.line}"
@@ -52,7 +58,9 @@ def check(state: LinesState, cmd: Commit) -> str | None:
         return extra
     if c.needs_crew:
         if cmd.crew is None:
-            return f"{c.name} needs {c.crew.replace('_', ' ')}: commit it with a crew card from your hand (000)"
+            return (
+                f"{c.name} needs {c.crew.replace('_', ' ')}: commit it with a crew card from your hand (000)"
+            )
         if cmd.crew not in hand:
             return f"{cmd.crew} is not in your hand"
         if card(cmd.crew).unit_type != c.crew:
@@ -71,8 +79,15 @@ def check(state: LinesState, cmd: Commit) -> str | None:
     return None
 
 
-def place(state: LinesState, seat: str, uid: str, line: str | None, crew: str | None, sink: Sink | None,
-          owner: str | None = None) -> LineUnit:
+def place(
+    state: LinesState,
+    seat: str,
+    uid: str,
+    line: str | None,
+    crew: str | None,
+    sink: Sink | None,
+    owner: str | None = None,
+) -> LineUnit:
     """Put ``uid`` (and its crew) into play on ``line`` (``None``: aloft) for ``seat``."""
     side = side_of_seat(seat)
     c = card(uid)
@@ -83,19 +98,25 @@ def place(state: LinesState, seat: str, uid: str, line: str | None, crew: str | 
             for e in cards().command_or_event(inst).effects:
                 if e.kind == EffectKind.TURNS_OF_FLIGHT and e.applies_to(side, "aircraft"):
                     tof = max(1, tof + e.value)
-    u = LineUnit(uid, owner or seat, side, seat, where, c.endurance_full, entered=state.turn, flight_turns=tof)
+    u = LineUnit(
+        uid, owner or seat, side, seat, where, c.endurance_full, entered=state.turn, flight_turns=tof
+    )
     state.units[uid] = u
     state.lines[side][where].append(uid)
     if crew is not None:
-        state.units[crew] = LineUnit(crew, owner or seat, side, seat, None, card(crew).endurance_full, crewing=uid,
-                                     entered=state.turn)
+        state.units[crew] = LineUnit(
+            crew, owner or seat, side, seat, None, card(crew).endurance_full, crewing=uid, entered=state.turn
+        )
         u.crew = crew
     if where != "air":
         enemy = other_side(side)
         if state.overrun[enemy] and sink is not None:
             state.overrun[enemy] = 0
-            sink.add(OverrunCount(f"{side} commits a new ground unit: the {enemy} Overrun count resets (000)",
-                                  enemy, 0))
+            sink.add(
+                OverrunCount(
+                    f"{side} commits a new ground unit: the {enemy} Overrun count resets (000)", enemy, 0
+                )
+            )
         state.overrun[enemy] = 0
     return u
 
@@ -110,9 +131,19 @@ def carry_out(state: LinesState, cmd: Commit, sink: Sink) -> None:
     if cmd.infantry is not None:
         place(state, cmd.seat, cmd.infantry, "front", None, sink)
     where = "aloft" if cmd.line is None else f"to the {'Frontline' if cmd.line == 'front' else 'Rear Line'}"
-    with_ = (f" with {name(cmd.crew)}" if cmd.crew else "") + (f" and {name(cmd.infantry)}" if cmd.infantry else "")
-    sink.add(Committed(f"{cmd.seat} commits {name(cmd.unit)}{with_} {where}", cmd.seat, cmd.unit,
-                       "air" if cmd.line is None else cmd.line, cmd.crew, cmd.infantry))
+    with_ = (f" with {name(cmd.crew)}" if cmd.crew else "") + (
+        f" and {name(cmd.infantry)}" if cmd.infantry else ""
+    )
+    sink.add(
+        Committed(
+            f"{cmd.seat} commits {name(cmd.unit)}{with_} {where}",
+            cmd.seat,
+            cmd.unit,
+            "air" if cmd.line is None else cmd.line,
+            cmd.crew,
+            cmd.infantry,
+        )
+    )
 
 
 def apply(state: LinesState, cmd: Commit, sink: Sink) -> None:
@@ -123,8 +154,15 @@ def apply(state: LinesState, cmd: Commit, sink: Sink) -> None:
             if x is not None:
                 hand.remove(x)
         state.hidden.append(cmd)
-        sink.add(Committed(f"{cmd.seat} sets a unit aside to commit (hidden until the reveal, 001)", cmd.seat,
-                           "", "hidden", None))
+        sink.add(
+            Committed(
+                f"{cmd.seat} sets a unit aside to commit (hidden until the reveal, 001)",
+                cmd.seat,
+                "",
+                "hidden",
+                None,
+            )
+        )
         return
     carry_out(state, cmd, sink)
 
@@ -157,8 +195,12 @@ def options(state: LinesState, seat: str) -> Iterator[Commit]:
         for line in lines_for(uid):
             for crew in crews:
                 for inf in infs:
-                    key = (uid.rsplit("#", 1)[0], str(line), str(crew and crew.rsplit("#", 1)[0]),
-                           str(inf and inf.rsplit("#", 1)[0]))
+                    key = (
+                        uid.rsplit("#", 1)[0],
+                        str(line),
+                        str(crew and crew.rsplit("#", 1)[0]),
+                        str(inf and inf.rsplit("#", 1)[0]),
+                    )
                     if key in seen:
                         continue
                     cmd = Commit(seat, uid, line, crew, inf)

@@ -36,8 +36,18 @@ def apply(state: LinesState, cmd: Declare, sink: Sink) -> None:
     t = state.units[cmd.target]
     what = f"the crew of {name(cmd.target)}" if cmd.at_crew and t.crew else name(cmd.target)
     ws = ", ".join(card(cmd.unit).weapons[i].name for i in cmd.weapons)
-    sink.add(Declared(f"{cmd.seat} declares #{n}: {name(cmd.unit)} -> {what} with {ws}", n, cmd.seat, (cmd.unit,),
-                      cmd.target, tuple(cmd.weapons), cmd.at_crew, False))
+    sink.add(
+        Declared(
+            f"{cmd.seat} declares #{n}: {name(cmd.unit)} -> {what} with {ws}",
+            n,
+            cmd.seat,
+            (cmd.unit,),
+            cmd.target,
+            tuple(cmd.weapons),
+            cmd.at_crew,
+            False,
+        )
+    )
 
 
 def weapon_choices(n: int) -> list[tuple[int, ...]]:

@@ -53,7 +53,10 @@ def options(state: LinesState, seat: str) -> Iterator[Discard]:
     """Each card kind of a hand over its limit."""
     if seat not in state.drawn:
         return
-    for hand, limit in ((state.hand_commands[seat], HAND_LIMIT_COMMAND), (state.hand_units[seat], HAND_LIMIT_UNITS)):
+    for hand, limit in (
+        (state.hand_commands[seat], HAND_LIMIT_COMMAND),
+        (state.hand_units[seat], HAND_LIMIT_UNITS),
+    ):
         if len(hand) > limit:
             seen: set[str] = set()
             for c in sorted(hand):

@@ -22,8 +22,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def extra_draws(state: LinesState, seat: str) -> int:
     """Two, plus Draw effects (never below 0)."""
-    return max(0, 2 + active_effect_total(state, side_of_seat(seat), EffectKind.DRAW)
-               + state.pending.get(seat, {}).get("draw", 0))
+    return max(
+        0,
+        2
+        + active_effect_total(state, side_of_seat(seat), EffectKind.DRAW)
+        + state.pending.get(seat, {}).get("draw", 0),
+    )
 
 
 def possible(state: LinesState, seat: str) -> bool:
@@ -53,7 +57,7 @@ def event_drawn(state: LinesState, seat: str, inst: str, sink: Sink) -> None:
     sink.add(EventDrawn(f"{seat} draws the Event {ev.title}: {ev.help_text()}", seat, inst))
     for e in ev.effects:
         if e.kind == EffectKind.COMMIT_FROM_RESERVES:
-            for side in ([e.side] if e.side else list(SIDES)):
+            for side in [e.side] if e.side else list(SIDES):
                 for s in state.seats_of(side):
                     for _ in range(e.value):
                         if state.reserves[s]:
@@ -88,9 +92,15 @@ def apply(state: LinesState, cmd: Draw, sink: Sink) -> None:
             got.append("unit")
     state.drawn.add(cmd.seat)
     state.pending.get(cmd.seat, {}).pop("draw", None)
-    sink.add(Drew(f"{cmd.seat} draws {len(got)} cards ({', '.join(got) or 'none left'}): hand "
-                  f"{len(state.hand_commands[cmd.seat])} Command, {len(state.hand_units[cmd.seat])} unit",
-                  cmd.seat, tuple(cmd.extra), tuple(got)))
+    sink.add(
+        Drew(
+            f"{cmd.seat} draws {len(got)} cards ({', '.join(got) or 'none left'}): hand "
+            f"{len(state.hand_commands[cmd.seat])} Command, {len(state.hand_units[cmd.seat])} unit",
+            cmd.seat,
+            tuple(cmd.extra),
+            tuple(got),
+        )
+    )
 
 
 def options(state: LinesState, seat: str) -> Iterator[Draw]:

@@ -23,9 +23,13 @@ def check(state: LinesState, cmd: EndPhase) -> str | None:
     if state.phase == Phase.DRAW:
         if cmd.seat not in state.drawn and draw.possible(state, cmd.seat):
             return "draw first (R5.5)"
-        if (len(state.hand_commands[cmd.seat]) > HAND_LIMIT_COMMAND
-                or len(state.hand_units[cmd.seat]) > HAND_LIMIT_UNITS):
-            return f"discard down to {HAND_LIMIT_COMMAND} Command and {HAND_LIMIT_UNITS} unit cards first (R5.5)"
+        if (
+            len(state.hand_commands[cmd.seat]) > HAND_LIMIT_COMMAND
+            or len(state.hand_units[cmd.seat]) > HAND_LIMIT_UNITS
+        ):
+            return (
+                f"discard down to {HAND_LIMIT_COMMAND} Command and {HAND_LIMIT_UNITS} unit cards first (R5.5)"
+            )
     return None
 
 

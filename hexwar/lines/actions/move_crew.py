@@ -48,8 +48,15 @@ def apply(state: LinesState, cmd: MoveCrew, sink: Sink) -> None:
     state.units[cmd.unit].crew = cmd.crew
     c.crewing = cmd.unit
     state.moved.add(cmd.crew)
-    sink.add(CrewMoved(f"{cmd.seat} moves {name(cmd.crew)} from {name(old)} to {name(cmd.unit)} (001)", cmd.seat,
-                       cmd.crew, old, cmd.unit))
+    sink.add(
+        CrewMoved(
+            f"{cmd.seat} moves {name(cmd.crew)} from {name(old)} to {name(cmd.unit)} (001)",
+            cmd.seat,
+            cmd.crew,
+            old,
+            cmd.unit,
+        )
+    )
 
 
 def options(state: LinesState, seat: str) -> Iterator[MoveCrew]:
@@ -57,8 +64,11 @@ def options(state: LinesState, seat: str) -> Iterator[MoveCrew]:
     if not classic(state):
         return
     crews = [uid for uid, u in sorted(state.units.items()) if u.seat == seat and u.crewing is not None]
-    targets = [uid for uid, u in sorted(state.units.items())
-               if u.seat == seat and u.crewing is None and u.crew is None and card(uid).needs_crew]
+    targets = [
+        uid
+        for uid, u in sorted(state.units.items())
+        if u.seat == seat and u.crewing is None and u.crew is None and card(uid).needs_crew
+    ]
     for c in crews:
         for t in targets:
             cmd = MoveCrew(seat, c, t)

@@ -22,7 +22,7 @@ def check(state: LinesState, cmd: MoveLine) -> str | None:
     if u is None or u.seat != cmd.seat or u.crewing is not None:
         return f"{cmd.unit} is not a unit of yours in play"
     if not card(cmd.unit).is_spg:
-        return f"{card(cmd.unit).name} is not an SPG: only \"Frontline or Rear Line\" units change lines (000)"
+        return f'{card(cmd.unit).name} is not an SPG: only "Frontline or Rear Line" units change lines (000)'
     if cmd.unit in state.moved:
         return f"{name(cmd.unit)} has changed lines this phase already"
     return None
@@ -37,8 +37,14 @@ def apply(state: LinesState, cmd: MoveLine, sink: Sink) -> None:
     state.lines[u.side][new].append(cmd.unit)
     u.line = new
     state.moved.add(cmd.unit)
-    sink.add(LineChanged(f"{cmd.seat} moves {name(cmd.unit)} to the {'Frontline' if new == 'front' else 'Rear Line'}",
-                         cmd.seat, cmd.unit, new))
+    sink.add(
+        LineChanged(
+            f"{cmd.seat} moves {name(cmd.unit)} to the {'Frontline' if new == 'front' else 'Rear Line'}",
+            cmd.seat,
+            cmd.unit,
+            new,
+        )
+    )
 
 
 def options(state: LinesState, seat: str) -> Iterator[MoveLine]:

@@ -39,8 +39,16 @@ def apply(state: LinesState, cmd: Recrew, sink: Sink) -> None:
     """The crew rides the unit; a captured unit's capture points go back (000)."""
     state.hand_units[cmd.seat].remove(cmd.crew)
     u = state.units[cmd.unit]
-    state.units[cmd.crew] = LineUnit(cmd.crew, cmd.seat, u.side, cmd.seat, None, card(cmd.crew).endurance_full,
-                                     crewing=cmd.unit, entered=state.turn)
+    state.units[cmd.crew] = LineUnit(
+        cmd.crew,
+        cmd.seat,
+        u.side,
+        cmd.seat,
+        None,
+        card(cmd.crew).endurance_full,
+        crewing=cmd.unit,
+        entered=state.turn,
+    )
     u.crew = cmd.crew
     sink.add(Recrewed(f"{cmd.seat} puts {name(cmd.crew)} on {name(cmd.unit)}", cmd.seat, cmd.unit, cmd.crew))
     if u.captured:

@@ -62,8 +62,11 @@ def friendly_fire_policy(state: LinesState) -> Any:
 
 
 def _void(state: LinesState, a: Any, why: str, sink: Sink) -> None:
-    sink.add(CombatHappened(combat.AttackVoid(f"attack #{a.number} void: {why} (R6.2)", ",".join(a.attackers),
-                                              a.target, why)))
+    sink.add(
+        CombatHappened(
+            combat.AttackVoid(f"attack #{a.number} void: {why} (R6.2)", ",".join(a.attackers), a.target, why)
+        )
+    )
 
 
 def apply(state: LinesState, cmd: Resolve, sink: Sink) -> None:
@@ -74,8 +77,14 @@ def apply(state: LinesState, cmd: Resolve, sink: Sink) -> None:
     if cmd.bonus is not None:
         state.hand_commands[cmd.seat].remove(cmd.bonus)
         state.command_discard.append(cmd.bonus)
-        sink.add(BonusDiscarded(f"{cmd.seat} discards {name_cmd(cmd.bonus)} for +1 on the first to-hit roll (R1.3)",
-                                cmd.seat, cmd.bonus, "to_hit"))
+        sink.add(
+            BonusDiscarded(
+                f"{cmd.seat} discards {name_cmd(cmd.bonus)} for +1 on the first to-hit roll (R1.3)",
+                cmd.seat,
+                cmd.bonus,
+                "to_hit",
+            )
+        )
     pol = bonus_on(to_hit=[0]) if cmd.bonus is not None else None
     t = state.units.get(a.target)
     eng, dd = engine(state)
@@ -85,8 +94,9 @@ def apply(state: LinesState, cmd: Resolve, sink: Sink) -> None:
     elif a.close_assault:
         group = [state.units[x] for x in a.attackers if x in state.units]
         try:
-            evs = eng.close_assault(group, t, defense_context(state, side), command_cards=tuple(a.command_cards),
-                                    bonus=pol)
+            evs = eng.close_assault(
+                group, t, defense_context(state, side), command_cards=tuple(a.command_cards), bonus=pol
+            )
         except combat.CombatError as exc:
             _void(state, a, str(exc), sink)
     else:
@@ -98,9 +108,14 @@ def apply(state: LinesState, cmd: Resolve, sink: Sink) -> None:
             _void(state, a, f"{name(a.target)} has no crew left to target", sink)
         else:
             try:
-                evs = eng.resolve_attack(attacker, victim, AttackOrders(tuple(a.weapons), False, tuple(a.command_cards)),
-                                         defense_context(state, side), bonus=pol,
-                                         friendly_fire=friendly_fire_policy(state))
+                evs = eng.resolve_attack(
+                    attacker,
+                    victim,
+                    AttackOrders(tuple(a.weapons), False, tuple(a.command_cards)),
+                    defense_context(state, side),
+                    bonus=pol,
+                    friendly_fire=friendly_fire_policy(state),
+                )
             except combat.CombatError as exc:
                 _void(state, a, str(exc), sink)
     dd.write_back()

@@ -18,7 +18,7 @@ from .definitions import (
     card_id_of,
 )
 
-__all__ = ['CardSet']
+__all__ = ["CardSet"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,18 +75,24 @@ class CardSet:
             return part[0]
         if not part:
             raise CardError(f"no unit card matches {name!r}")
-        raise CardError(f"{name!r} matches several unit cards: " + ", ".join(f"{u.id} ({u.name})" for u in part))
+        raise CardError(
+            f"{name!r} matches several unit cards: " + ", ".join(f"{u.id} ({u.name})" for u in part)
+        )
 
     def side_units(self, side: str, crews: bool = True) -> list[UnitCard]:
         """The unit cards of one side in id order (with or without crew cards)."""
-        return sorted((u for u in self.units.values() if u.side == side and (crews or not u.is_crew)),
-                      key=lambda u: u.id)
+        return sorted(
+            (u for u in self.units.values() if u.side == side and (crews or not u.is_crew)),
+            key=lambda u: u.id,
+        )
 
     def crew_cards(self, side: str, crew_type: str) -> list[UnitCard]:
         """The crew cards of ``side`` of ``crew_type``, green to veteran."""
         order = {q: i for i, q in enumerate(QUALITIES)}
-        return sorted((u for u in self.units.values() if u.side == side and u.unit_type == crew_type),
-                      key=lambda u: order.get(u.quality or "", 9))
+        return sorted(
+            (u for u in self.units.values() if u.side == side and u.unit_type == crew_type),
+            key=lambda u: order.get(u.quality or "", 9),
+        )
 
     def crew_card(self, side: str, crew_type: str, quality: str = "regular") -> UnitCard:
         """The crew card of ``side``, ``crew_type`` and ``quality``.

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from .cardset import CardSet
 from .definitions import CardError, card_id_of, instance_id
 
-__all__ = ['Deck', 'auto_reserves', 'build_command_deck', 'build_damage_deck', 'build_reserves_deck']
+__all__ = ["Deck", "auto_reserves", "build_command_deck", "build_damage_deck", "build_reserves_deck"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,8 +89,12 @@ class Deck:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"name": self.name, "cards": list(self.cards), "discard": list(self.discard),
-                "reshuffle": self.reshuffle}
+        return {
+            "name": self.name,
+            "cards": list(self.cards),
+            "discard": list(self.discard),
+            "reshuffle": self.reshuffle,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Deck:
@@ -117,8 +121,11 @@ def build_command_deck(cards: CardSet, dice: Dice, events: Iterable[str] = ()) -
     Raises:
         CardError: for an unknown Event id or an Event chosen twice.
     """
-    inst = [instance_id(c.id, n) for c in sorted(cards.command.values(), key=lambda c: c.id)
-            for n in range(1, c.copies + 1)]
+    inst = [
+        instance_id(c.id, n)
+        for c in sorted(cards.command.values(), key=lambda c: c.id)
+        for n in range(1, c.copies + 1)
+    ]
     seen: set[str] = set()
     for e in events:
         if e not in cards.events:
@@ -138,7 +145,9 @@ def build_damage_deck(cards: CardSet, dice: Dice) -> Deck:
     return Deck("damage", inst, reshuffle=True)
 
 
-def reserves_problems(cards: CardSet, side: str, unit_ids: Sequence[str], check_budget: bool = True) -> list[str]:
+def reserves_problems(
+    cards: CardSet, side: str, unit_ids: Sequence[str], check_budget: bool = True
+) -> list[str]:
     """Why a list of unit card ids is not a legal Reserves deck for ``side`` (empty: legal).
 
     Checks: every id is a unit card of that side; the total cost is within the rules'
@@ -160,8 +169,9 @@ def reserves_problems(cards: CardSet, side: str, unit_ids: Sequence[str], check_
     return out
 
 
-def build_reserves_deck(cards: CardSet, side: str, unit_ids: Sequence[str], dice: Dice | None = None,
-                        check_budget: bool = True) -> Deck:
+def build_reserves_deck(
+    cards: CardSet, side: str, unit_ids: Sequence[str], dice: Dice | None = None, check_budget: bool = True
+) -> Deck:
     """A side's Reserves deck from unit card ids (duplicates allowed, 000).
 
     Instance ids number the copies of each card: ``["su_t34_76", "su_t34_76"]`` gives
@@ -184,8 +194,14 @@ def build_reserves_deck(cards: CardSet, side: str, unit_ids: Sequence[str], dice
     return Deck(f"reserves:{side}", inst)
 
 
-def auto_reserves(cards: CardSet, side: str, dice: Dice, budget: int | None = None,
-                  minimum: int | None = None, max_copies: int = 3) -> list[str]:
+def auto_reserves(
+    cards: CardSet,
+    side: str,
+    dice: Dice,
+    budget: int | None = None,
+    minimum: int | None = None,
+    max_copies: int = 3,
+) -> list[str]:
     """Pick a random legal Reserves deck (unit card ids) for ``side`` within the budget.
 
     Random cards are added until nothing more fits the budget; every unit that needs a crew
@@ -210,7 +226,9 @@ def auto_reserves(cards: CardSet, side: str, dice: Dice, budget: int | None = No
         counts = Counter(picked)
         options = []
         for u in pool:
-            crew_cost = min((c.cost for c in cards.crew_cards(side, u.crew)), default=0) if u.needs_crew else 0
+            crew_cost = (
+                min((c.cost for c in cards.crew_cards(side, u.crew)), default=0) if u.needs_crew else 0
+            )
             if counts[u.id] < max_copies and u.cost + crew_cost <= room:
                 options.append(u)
         if not options:

@@ -14,7 +14,36 @@ if TYPE_CHECKING:  # pragma: no cover
     from .cardset import CardSet
 
 
-__all__ = ['CARD_FILES', 'CREW_REQUIREMENTS', 'CREW_TYPES', 'DURATIONS', 'LINES', 'PHASES', 'QUALITIES', 'SIDES', 'SIDE_PREFIX', 'TARGET_TYPES', 'UNIT_TYPES', 'VARIANTS', 'WEAPON_FLAGS', 'CardError', 'CombatRules', 'CommandCard', 'CrewQuality', 'DamageCard', 'DamageSide', 'Effect', 'EffectKind', 'EventCard', 'UnitCard', 'Weapon', 'card_id_of', 'instance_id', 'opponent', 'target_type_of']
+__all__ = [
+    "CARD_FILES",
+    "CREW_REQUIREMENTS",
+    "CREW_TYPES",
+    "DURATIONS",
+    "LINES",
+    "PHASES",
+    "QUALITIES",
+    "SIDES",
+    "SIDE_PREFIX",
+    "TARGET_TYPES",
+    "UNIT_TYPES",
+    "VARIANTS",
+    "WEAPON_FLAGS",
+    "CardError",
+    "CombatRules",
+    "CommandCard",
+    "CrewQuality",
+    "DamageCard",
+    "DamageSide",
+    "Effect",
+    "EffectKind",
+    "EventCard",
+    "UnitCard",
+    "Weapon",
+    "card_id_of",
+    "instance_id",
+    "opponent",
+    "target_type_of",
+]
 
 
 SIDES = ("german", "soviet")
@@ -116,34 +145,68 @@ class EffectKind(enum.StrEnum):
 # value rule: "none" (no value), "signed" (non-zero int), "positive" (int >= 1)
 _EFFECT_SPECS: dict[EffectKind, tuple[str, frozenset[str], str]] = {
     EffectKind.DEFENSE: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} Defense"),
-    EffectKind.ATTACK: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} to its attack rolls"),
-    EffectKind.EXPOSED: ("signed", frozenset({"damage", "command", "event"}),
-                         "opponents {value:+d} to attack rolls against it"),
+    EffectKind.ATTACK: (
+        "signed",
+        frozenset({"damage", "command", "event"}),
+        "{value:+d} to its attack rolls",
+    ),
+    EffectKind.EXPOSED: (
+        "signed",
+        frozenset({"damage", "command", "event"}),
+        "opponents {value:+d} to attack rolls against it",
+    ),
     EffectKind.DAMAGE_INDEX: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} Damage Index"),
-    EffectKind.RATE_OF_FIRE: ("signed", frozenset({"damage", "command", "event"}),
-                              "{value:+d} rate of fire for each weapon (1 to 4)"),
-    EffectKind.NO_SECOND_WEAPON: ("none", frozenset({"damage", "command", "event"}),
-                                  "no attack with the 2nd listed weapon"),
+    EffectKind.RATE_OF_FIRE: (
+        "signed",
+        frozenset({"damage", "command", "event"}),
+        "{value:+d} rate of fire for each weapon (1 to 4)",
+    ),
+    EffectKind.NO_SECOND_WEAPON: (
+        "none",
+        frozenset({"damage", "command", "event"}),
+        "no attack with the 2nd listed weapon",
+    ),
     EffectKind.NO_ATTACK: ("none", frozenset({"damage", "command", "event"}), "no attack"),
-    EffectKind.IMMOBILIZED: ("none", frozenset({"damage", "command", "event"}),
-                             "immobilized: may not move; opponents {bonus:+d} to attack it"),
-    EffectKind.EXTRA_DAMAGE: ("positive", frozenset({"damage"}),
-                              "{value}d10 additional damage at once (no Defense)"),
+    EffectKind.IMMOBILIZED: (
+        "none",
+        frozenset({"damage", "command", "event"}),
+        "immobilized: may not move; opponents {bonus:+d} to attack it",
+    ),
+    EffectKind.EXTRA_DAMAGE: (
+        "positive",
+        frozenset({"damage"}),
+        "{value}d10 additional damage at once (no Defense)",
+    ),
     EffectKind.MOVEMENT: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} movement points"),
-    EffectKind.MOVE_COST: ("signed", frozenset({"command", "event"}),
-                           "{value:+d} movement point(s) per hex entered by {mobility} units"),
-    EffectKind.TURNS_OF_FLIGHT: ("signed", frozenset({"damage", "command", "event"}),
-                                 "{value:+d} Turns of Flight"),
+    EffectKind.MOVE_COST: (
+        "signed",
+        frozenset({"command", "event"}),
+        "{value:+d} movement point(s) per hex entered by {mobility} units",
+    ),
+    EffectKind.TURNS_OF_FLIGHT: (
+        "signed",
+        frozenset({"damage", "command", "event"}),
+        "{value:+d} Turns of Flight",
+    ),
     EffectKind.INITIATIVE: ("signed", frozenset({"command", "event"}), "{value:+d} to the initiative roll"),
     EffectKind.DRAW: ("signed", frozenset({"command", "event"}), "{value:+d} card(s) in the Draw Phase"),
     EffectKind.REMOVE_DAMAGE_CARD: ("none", frozenset({"command"}), "remove its Damage card"),
-    EffectKind.COMMIT_FROM_RESERVES: ("positive", frozenset({"command", "event"}),
-                                      "commit {value} unit(s) directly from the Reserves deck"),
-    EffectKind.ARTILLERY_ACCURACY: ("signed", frozenset({"command", "event"}),
-                                    "{value:+d} to off-board artillery accuracy rolls"),
+    EffectKind.COMMIT_FROM_RESERVES: (
+        "positive",
+        frozenset({"command", "event"}),
+        "commit {value} unit(s) directly from the Reserves deck",
+    ),
+    EffectKind.ARTILLERY_ACCURACY: (
+        "signed",
+        frozenset({"command", "event"}),
+        "{value:+d} to off-board artillery accuracy rolls",
+    ),
     EffectKind.NO_AIRCRAFT: ("none", frozenset({"command", "event"}), "aircraft may not be committed"),
-    EffectKind.CLOSE_ASSAULT: ("signed", frozenset({"command", "event"}),
-                               "{value:+d} to Close Assault attack rolls"),
+    EffectKind.CLOSE_ASSAULT: (
+        "signed",
+        frozenset({"command", "event"}),
+        "{value:+d} to Close Assault attack rolls",
+    ),
 }
 
 
@@ -363,14 +426,26 @@ class UnitCard:
         elif self.line == "aircraft":
             line = f"{self.turns_of_flight} Turns of Flight"
         else:
-            line = {"frontline": "frontline", "rear": "rear line",
-                    "frontline_or_rear": "frontline or rear line"}[self.line]
+            line = {
+                "frontline": "frontline",
+                "rear": "rear line",
+                "frontline_or_rear": "frontline or rear line",
+            }[self.line]
         out = [f"{self.name} ({self.side} {kind}, {line}), cost {self.cost}"]
-        crew = "no crew (N/C)" if self.crew == "none" else (
-            "commits with an infantry unit" if self.crew == "infantry" else _with_article(self.crew.replace('_', ' ')))
+        crew = (
+            "no crew (N/C)"
+            if self.crew == "none"
+            else (
+                "commits with an infantry unit"
+                if self.crew == "infantry"
+                else _with_article(self.crew.replace("_", " "))
+            )
+        )
         move = f"movement {self.movement} ({self.mobility})" if self.mobility else "does not move"
-        out.append(f"Defense {self.defense}, Endurance {self.endurance_full} / Half {self.endurance_half}; "
-                   f"{crew}; {move}")
+        out.append(
+            f"Defense {self.defense}, Endurance {self.endurance_full} / Half {self.endurance_half}; "
+            f"{crew}; {move}"
+        )
         if self.quality:
             q = cards.qualities[self.quality] if cards else None
             mod = f" ({q.attack:+d} to attack rolls)" if q is not None and q.attack else ""
@@ -470,11 +545,17 @@ class CommandCard:
     def help_text(self, rules: CombatRules | None = None) -> str:
         """Help text generated from the data."""
         who = "/".join(t.replace("_", " ") for t in self.applies_to) or "any unit"
-        dur = {"instant": "at once", "attack": "for one attack", "turn": "until End Turn",
-               "permanent": "until the unit leaves play"}[self.duration]
+        dur = {
+            "instant": "at once",
+            "attack": "for one attack",
+            "turn": "until End Turn",
+            "permanent": "until the unit leaves play",
+        }[self.duration]
         fx = "; ".join(e.describe(rules) for e in self.effects)
-        return f"{self.title} ({self.phase.replace('_', ' ')} phase, {who}, {dur}): {fx}. " \
-               f"Or discard before any roll for +1."
+        return (
+            f"{self.title} ({self.phase.replace('_', ' ')} phase, {who}, {dur}): {fx}. "
+            f"Or discard before any roll for +1."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,8 +621,11 @@ class CombatRules:
 
     def crew_fate(self, die: int) -> str:
         """``"survives"``, ``"captured"`` or ``"destroyed"`` for a natural Intensity die (R6.6)."""
-        for name, (lo, hi) in (("survives", self.crew_survives), ("captured", self.crew_captured),
-                               ("destroyed", self.crew_destroyed)):
+        for name, (lo, hi) in (
+            ("survives", self.crew_survives),
+            ("captured", self.crew_captured),
+            ("destroyed", self.crew_destroyed),
+        ):
             if lo <= die <= hi:
                 return name
         raise ValueError(f"crew fate die {die} outside 1..10")

@@ -38,7 +38,7 @@ from .definitions import (
 )
 from .reader import _check_header, _Reader
 
-__all__ = ['default_cards', 'load_cards', 'validate_card_file']
+__all__ = ["default_cards", "load_cards", "validate_card_file"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,11 +84,25 @@ def _parse_weapons(data: dict[str, Any], r: _Reader) -> dict[str, Weapon]:
     return out
 
 
-_UNIT_FIELDS = ("name", "type", "crew", "defense", "endurance", "cost", "line", "movement", "mobility",
-                "turns_of_flight", "weapons", "note")
+_UNIT_FIELDS = (
+    "name",
+    "type",
+    "crew",
+    "defense",
+    "endurance",
+    "cost",
+    "line",
+    "movement",
+    "mobility",
+    "turns_of_flight",
+    "weapons",
+    "note",
+)
 
 
-def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon] | None) -> dict[str, UnitCard]:
+def _parse_units(
+    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon] | None
+) -> dict[str, UnitCard]:
     out: dict[str, UnitCard] = {}
     side = data.get("side")
     if side not in SIDES:
@@ -105,8 +119,12 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
             r.bad(where, f"{side} unit ids start with {SIDE_PREFIX[side] + '_'!r}")
         utype = r.str_(u, "type", where, TARGET_TYPES)
         crew = r.str_(u, "crew", where, CREW_REQUIREMENTS, default="none")
-        allowed_crew = {"infantry": ("none",), "gun": ("artillery_crew",), "aircraft": ("pilot",),
-                        "vehicle": ("tank_crew", "artillery_crew", "infantry", "none")}.get(utype, CREW_REQUIREMENTS)
+        allowed_crew = {
+            "infantry": ("none",),
+            "gun": ("artillery_crew",),
+            "aircraft": ("pilot",),
+            "vehicle": ("tank_crew", "artillery_crew", "infantry", "none"),
+        }.get(utype, CREW_REQUIREMENTS)
         if crew not in allowed_crew:
             r.bad(f"{where}.crew", f"a {utype} needs crew in {allowed_crew}, got {crew!r}")
         end = r.table(u.get("endurance"), f"{where}.endurance")
@@ -118,11 +136,11 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
         tof: int | None = None
         if utype == "aircraft":
             if line != "aircraft":
-                r.bad(f"{where}.line", "aircraft have line = \"aircraft\" (Turns of Flight)")
+                r.bad(f"{where}.line", 'aircraft have line = "aircraft" (Turns of Flight)')
             tof = r.int_(u, "turns_of_flight", where, 1, 6)
         else:
             if line == "aircraft":
-                r.bad(f"{where}.line", "only aircraft have line = \"aircraft\"")
+                r.bad(f"{where}.line", 'only aircraft have line = "aircraft"')
             if "turns_of_flight" in u:
                 r.bad(f"{where}.turns_of_flight", "only aircraft have Turns of Flight")
         mobility = u.get("mobility")
@@ -156,8 +174,11 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
             if w.bomb and utype != "aircraft":
                 r.bad(f"{where}.weapons[{i}]", f"{wid}: only aircraft carry bombs")
             if w.indirect and not (line == "rear" or (line == "frontline_or_rear" and i == 0)):
-                r.bad(f"{where}.weapons[{i}]", f"{wid}: indirect weapons belong to rear-line units "
-                      "or the 1st weapon of an SPG (R7.2, R7.3)")
+                r.bad(
+                    f"{where}.weapons[{i}]",
+                    f"{wid}: indirect weapons belong to rear-line units "
+                    "or the 1st weapon of an SPG (R7.2, R7.3)",
+                )
             if line == "rear" and not w.indirect and w.attack_value("aircraft") is None:
                 r.bad(f"{where}.weapons[{i}]", f"{wid}: a rear-line unit fires indirectly (R7.3)")
         if line == "frontline_or_rear" and ws and not ws[0].indirect:
@@ -167,16 +188,28 @@ def _parse_units(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
             r.bad(f"{where}.note", "expected a text")
             note = ""
         out[uid] = UnitCard(
-            id=uid, name=r.str_(u, "name", where), side=str(side), unit_type=utype, crew=crew,
-            defense=r.int_(u, "defense", where, 0, 12), endurance_full=full, endurance_half=half,
-            cost=r.int_(u, "cost", where, 1, 40), line=line, weapons=tuple(ws), movement=movement,
-            mobility=mobility if isinstance(mobility, str) else None, turns_of_flight=tof, note=note,
+            id=uid,
+            name=r.str_(u, "name", where),
+            side=str(side),
+            unit_type=utype,
+            crew=crew,
+            defense=r.int_(u, "defense", where, 0, 12),
+            endurance_full=full,
+            endurance_half=half,
+            cost=r.int_(u, "cost", where, 1, 40),
+            line=line,
+            weapons=tuple(ws),
+            movement=movement,
+            mobility=mobility if isinstance(mobility, str) else None,
+            turns_of_flight=tof,
+            note=note,
         )
     return out
 
 
-def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]) -> tuple[
-        set[tuple[str, str]], int, dict[str, tuple[Weapon, ...]]]:
+def _parse_afoot(
+    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
+) -> tuple[set[tuple[str, str]], int, dict[str, tuple[Weapon, ...]]]:
     """``[fight_as_infantry]`` of crews.toml: the crews (type, quality) that may stay in play and
     fight as infantry when their frontline unit is destroyed (000's optional rule, variant
     ``crews-fight``, R11.3), their movement points and their weapons per side."""
@@ -212,8 +245,9 @@ def _parse_afoot(data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
     return {(ct, q) for ct in types for q in quals}, movement, per_side
 
 
-def _parse_crews(data: dict[str, Any], r: _Reader,
-                 weapons: Mapping[str, Weapon] | None = None) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
+def _parse_crews(
+    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon] | None = None
+) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
     quals: dict[str, CrewQuality] = {}
     qt = r.table(data.get("quality"), "quality")
     for q in QUALITIES:
@@ -226,8 +260,12 @@ def _parse_crews(data: dict[str, Any], r: _Reader,
             continue
         qd = r.table(q, where)
         r.unknown(qd, ("name", "attack", "ignores_marked_effects"), where)
-        quals[key] = CrewQuality(key, r.str_(qd, "name", where), r.int_(qd, "attack", where, -3, 3),
-                                 r.bool_(qd, "ignores_marked_effects", where))
+        quals[key] = CrewQuality(
+            key,
+            r.str_(qd, "name", where),
+            r.int_(qd, "attack", where, -3, 3),
+            r.bool_(qd, "ignores_marked_effects", where),
+        )
     units: dict[str, UnitCard] = {}
     afoot, afoot_mp, afoot_ws = _parse_afoot(data, r, weapons or {})
     ct = r.table(data.get("crew_type"), "crew_type")
@@ -258,12 +296,20 @@ def _parse_crews(data: dict[str, Any], r: _Reader,
                 fights = (ctype, qk) in afoot  # its infantry profile (variant crews-fight)
                 mp = afoot_mp if fights else movement
                 units[cid] = UnitCard(
-                    id=cid, name=f"{name} ({qname.lower()})", side=side, unit_type=ctype, crew="none",
-                    defense=defense, endurance_full=full, endurance_half=half,
+                    id=cid,
+                    name=f"{name} ({qname.lower()})",
+                    side=side,
+                    unit_type=ctype,
+                    crew="none",
+                    defense=defense,
+                    endurance_full=full,
+                    endurance_half=half,
                     cost=r.int_(costs, qk, f"{where}.cost", 1, 10, default=1),
                     line="frontline",  # crews ride with the unit they crew
                     weapons=afoot_ws.get(side, ()) if fights else (),
-                    movement=mp, mobility="foot" if mp else None, quality=qk,
+                    movement=mp,
+                    mobility="foot" if mp else None,
+                    quality=qk,
                 )
     for ctype in CREW_TYPES:
         if ctype not in ct:
@@ -288,8 +334,16 @@ def _parse_command(data: dict[str, Any], r: _Reader) -> dict[str, CommandCard]:
         effects = r.effects(c.get("effects"), f"{where}.effects", "command")
         if duration == "attack" and phase != "combat":
             r.bad(f"{where}.phase", "a card played on one attack is played in the combat phase")
-        out[cid] = CommandCard(cid, r.str_(c, "title", where), r.int_(c, "copies", where, 1, 10), phase,
-                               tuple(at), duration, effects, str(c.get("note", "")))
+        out[cid] = CommandCard(
+            cid,
+            r.str_(c, "title", where),
+            r.int_(c, "copies", where, 1, 10),
+            phase,
+            tuple(at),
+            duration,
+            effects,
+            str(c.get("note", "")),
+        )
     return out
 
 
@@ -320,12 +374,20 @@ def _parse_damage(data: dict[str, Any], r: _Reader) -> dict[str, DamageCard]:
                 continue
             r.unknown(s, ("title", "effects", "turns", "veteran_ignores"), f"{where}.{t}")
             turns = s.get("turns")
-            if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 5):
+            if turns is not None and (
+                isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 5
+            ):
                 r.bad(f"{where}.{t}.turns", f"expected a turn counter 1..5, got {turns!r}")
                 turns = None
-            sides.append(DamageSide(t, r.str_(s, "title", f"{where}.{t}"),
-                                    r.effects(s.get("effects"), f"{where}.{t}.effects", "damage"),
-                                    turns, r.bool_(s, "veteran_ignores", f"{where}.{t}")))
+            sides.append(
+                DamageSide(
+                    t,
+                    r.str_(s, "title", f"{where}.{t}"),
+                    r.effects(s.get("effects"), f"{where}.{t}.effects", "damage"),
+                    turns,
+                    r.bool_(s, "veteran_ignores", f"{where}.{t}"),
+                )
+            )
         out[did] = DamageCard(did, tuple(sides))
     return out
 
@@ -341,11 +403,18 @@ def _parse_events(data: dict[str, Any], r: _Reader) -> dict[str, EventCard]:
         if not eid.startswith("ev_"):
             r.bad(where, "Event ids start with 'ev_'")
         turns = e.get("turns")
-        if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 10):
+        if turns is not None and (
+            isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 10
+        ):
             r.bad(f"{where}.turns", f"expected 1..10 turns or no value (rest of the game), got {turns!r}")
             turns = None
-        out[eid] = EventCard(eid, r.str_(e, "title", where), r.effects(e.get("effects"), f"{where}.effects", "event"),
-                             turns, str(e.get("note", "")))
+        out[eid] = EventCard(
+            eid,
+            r.str_(e, "title", where),
+            r.effects(e.get("effects"), f"{where}.effects", "event"),
+            turns,
+            str(e.get("note", "")),
+        )
     return out
 
 
@@ -372,18 +441,40 @@ def _parse_combat(data: dict[str, Any], r: _Reader) -> CombatRules:
         else:
             kw[name] = p
     if all(k in kw for k in ("crew_survives", "crew_captured", "crew_destroyed")):
-        faces = sorted(f for k in ("crew_survives", "crew_captured", "crew_destroyed")
-                       for f in range(kw[k][0], kw[k][1] + 1))
+        faces = sorted(
+            f
+            for k in ("crew_survives", "crew_captured", "crew_destroyed")
+            for f in range(kw[k][0], kw[k][1] + 1)
+        )
         if faces != list(range(1, 11)):
             r.bad("combat", "the crew fate bands must cover d10 faces 1..10 exactly once")
-    ranges = {"immobilized_attack_bonus": (0, 5), "capture_multiplier": (1, 4),
-              "close_assault_min": (2, 6), "max_weapons": (1, 3), "command_deck_size": (10, 200),
-              "damage_deck_size": (5, 100), "reserves_min": (1, 500), "reserves_max": (1, 500),
-              "hand_units": (0, 10), "hand_command": (0, 10)}
+    ranges = {
+        "immobilized_attack_bonus": (0, 5),
+        "capture_multiplier": (1, 4),
+        "close_assault_min": (2, 6),
+        "max_weapons": (1, 3),
+        "command_deck_size": (10, 200),
+        "damage_deck_size": (5, 100),
+        "reserves_min": (1, 500),
+        "reserves_max": (1, 500),
+        "hand_units": (0, 10),
+        "hand_command": (0, 10),
+    }
     for name, (lo, hi) in ranges.items():
         kw[name] = r.int_(c, name, "combat", lo, hi, default=getattr(d, name))
-    r.unknown(c, set(ranges) | {"double_intensity", "special", "friendly_fire", "crew_survives", "crew_captured",
-                                "crew_destroyed"}, "combat")
+    r.unknown(
+        c,
+        set(ranges)
+        | {
+            "double_intensity",
+            "special",
+            "friendly_fire",
+            "crew_survives",
+            "crew_captured",
+            "crew_destroyed",
+        },
+        "combat",
+    )
     return CombatRules(**kw)
 
 
@@ -424,8 +515,11 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     by_kind = _read_all(folder, problems)
     for kind in CARD_FILES:
         if kind not in ("units",) and len(by_kind[kind]) != 1:
-            problems.append(Problem(str(folder), "", f"expected exactly one {kind!r} card file, "
-                                    f"found {len(by_kind[kind])}"))
+            problems.append(
+                Problem(
+                    str(folder), "", f"expected exactly one {kind!r} card file, found {len(by_kind[kind])}"
+                )
+            )
     if not by_kind["units"]:
         problems.append(Problem(str(folder), "", "no 'units' card files found"))
 
@@ -447,19 +541,30 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
             units[uid] = u
     # cross-file checks: every crew a unit needs exists on its side
     for u in units.values():
-        if u.needs_crew and not any(units[c].side == u.side and units[c].unit_type == u.crew for c in crew_ids):
+        if u.needs_crew and not any(
+            units[c].side == u.side and units[c].unit_type == u.crew for c in crew_ids
+        ):
             problems.append(Problem(str(folder), f"unit.{u.id}.crew", f"no {u.side} {u.crew} card exists"))
     src, data = one("command")
     command = _parse_command(data, _Reader(src, problems))
     n_cmd = sum(c.copies for c in command.values())
     if command and n_cmd != rules.command_deck_size:
-        problems.append(Problem(src, "command", f"the Command cards add up to {n_cmd} copies; "
-                                f"expected exactly {rules.command_deck_size} (R4.3)"))
+        problems.append(
+            Problem(
+                src,
+                "command",
+                f"the Command cards add up to {n_cmd} copies; "
+                f"expected exactly {rules.command_deck_size} (R4.3)",
+            )
+        )
     src, data = one("damage")
     damage = _parse_damage(data, _Reader(src, problems))
     if len(damage) != rules.damage_deck_size and (damage or data):
-        problems.append(Problem(src, "damage", f"{len(damage)} Damage cards; expected exactly "
-                                f"{rules.damage_deck_size} (R4.3)"))
+        problems.append(
+            Problem(
+                src, "damage", f"{len(damage)} Damage cards; expected exactly {rules.damage_deck_size} (R4.3)"
+            )
+        )
     src, data = one("events")
     events = _parse_events(data, _Reader(src, problems))
     clash = set(events) & set(command)
@@ -468,9 +573,13 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     if problems:
         raise ValidationError(problems)
     return CardSet(
-        weapons=MappingProxyType(dict(weapons)), units=MappingProxyType(dict(units)),
-        qualities=MappingProxyType(dict(qualities)), command=MappingProxyType(dict(command)),
-        damage=MappingProxyType(dict(damage)), events=MappingProxyType(dict(events)), rules=rules,
+        weapons=MappingProxyType(dict(weapons)),
+        units=MappingProxyType(dict(units)),
+        qualities=MappingProxyType(dict(qualities)),
+        command=MappingProxyType(dict(command)),
+        damage=MappingProxyType(dict(damage)),
+        events=MappingProxyType(dict(events)),
+        rules=rules,
         sources=tuple(sorted(s for lst in by_kind.values() for s, _ in lst)),
     )
 

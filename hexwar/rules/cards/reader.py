@@ -38,8 +38,9 @@ class _Reader:
             return {}
         return d
 
-    def int_(self, d: dict[str, Any], key: str, where: str, lo: int, hi: int,
-             default: int | None = None) -> int:
+    def int_(
+        self, d: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int | None = None
+    ) -> int:
         v = d.get(key, default)
         if isinstance(v, bool) or not isinstance(v, int):
             self.bad(f"{where}.{key}", f"expected an integer {lo}..{hi}, got {v!r}")
@@ -48,11 +49,20 @@ class _Reader:
             self.bad(f"{where}.{key}", f"expected an integer {lo}..{hi}, got {v}")
         return v
 
-    def str_(self, d: dict[str, Any], key: str, where: str, choices: Sequence[str] | None = None,
-             default: str | None = None) -> str:
+    def str_(
+        self,
+        d: dict[str, Any],
+        key: str,
+        where: str,
+        choices: Sequence[str] | None = None,
+        default: str | None = None,
+    ) -> str:
         v = d.get(key, default)
         if not isinstance(v, str) or not v.strip():
-            self.bad(f"{where}.{key}", f"expected a text{'' if choices is None else f' in {tuple(choices)}'}, got {v!r}")
+            self.bad(
+                f"{where}.{key}",
+                f"expected a text{'' if choices is None else f' in {tuple(choices)}'}, got {v!r}",
+            )
             return default or (choices[0] if choices else "")
         if choices is not None and v not in choices:
             self.bad(f"{where}.{key}", f"expected one of {tuple(choices)}, got {v!r}")
@@ -72,7 +82,7 @@ class _Reader:
 
     def effects(self, raw: Any, where: str, context: str) -> tuple[Effect, ...]:
         if not isinstance(raw, list) or not raw:
-            self.bad(where, "expected a non-empty list of effects like { kind = \"defense\", value = 1 }")
+            self.bad(where, 'expected a non-empty list of effects like { kind = "defense", value = 1 }')
             return ()
         out: list[Effect] = []
         for i, e in enumerate(raw):
@@ -85,13 +95,17 @@ class _Reader:
             try:
                 kind = EffectKind(str(kind_s))
             except ValueError:
-                self.bad(f"{w}.kind", f"unknown effect kind {kind_s!r}; expected one of "
-                         f"{[k.value for k in EffectKind]}")
+                self.bad(
+                    f"{w}.kind",
+                    f"unknown effect kind {kind_s!r}; expected one of {[k.value for k in EffectKind]}",
+                )
                 continue
             rule, contexts, _ = _EFFECT_SPECS[kind]
             if context not in contexts:
-                self.bad(f"{w}.kind", f"{kind.value!r} is not allowed on {context} cards "
-                         f"(allowed on: {sorted(contexts)})")
+                self.bad(
+                    f"{w}.kind",
+                    f"{kind.value!r} is not allowed on {context} cards (allowed on: {sorted(contexts)})",
+                )
             value = 0
             if rule == "none":
                 if "value" in e:
@@ -99,8 +113,11 @@ class _Reader:
             else:
                 v = e.get("value")
                 if isinstance(v, bool) or not isinstance(v, int) or v == 0 or (rule == "positive" and v < 1):
-                    self.bad(f"{w}.value", f"{kind.value!r} needs "
-                             f"{'a positive integer' if rule == 'positive' else 'a non-zero integer'}, got {v!r}")
+                    self.bad(
+                        f"{w}.value",
+                        f"{kind.value!r} needs "
+                        f"{'a positive integer' if rule == 'positive' else 'a non-zero integer'}, got {v!r}",
+                    )
                 else:
                     value = v
                     if abs(v) > 10:

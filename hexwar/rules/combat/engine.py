@@ -64,7 +64,7 @@ from .orders import (
     normalize_variant,
 )
 
-__all__ = ['CombatEngine', 'RULES_REVISION', 'end_turn', 'events_json', 'leave_play', 'victory_points']
+__all__ = ["CombatEngine", "RULES_REVISION", "end_turn", "events_json", "leave_play", "victory_points"]
 
 #: The combat rules revision new games are played with (recorded in saves, docs/rules.md):
 #: 1 = round 1 (a crew whose unit a Damage card's extra d10 destroys reads the highest extra
@@ -117,9 +117,16 @@ class CombatEngine:
         return name
 
     # -- a whole declared attack (steps a-i) ----------------------------------------------
-    def resolve_attack(self, attacker: UnitLike, target: UnitLike, orders: AttackOrders, ctx: DefenseContext,
-                       *, bonus: BonusPolicy | None = None,
-                       friendly_fire: FriendlyFirePolicy | None = None) -> list[CombatEvent]:
+    def resolve_attack(
+        self,
+        attacker: UnitLike,
+        target: UnitLike,
+        orders: AttackOrders,
+        ctx: DefenseContext,
+        *,
+        bonus: BonusPolicy | None = None,
+        friendly_fire: FriendlyFirePolicy | None = None,
+    ) -> list[CombatEvent]:
         """Resolve one declared attack: up to two weapons, rate of fire N rolls each (R6).
 
         The weapons fire in ``orders.weapons`` order; each hit is resolved as it happens;
@@ -140,39 +147,72 @@ class CombatEngine:
         """
         if attacker.endurance <= 0 or target.endurance <= 0:
             gone = attacker if attacker.endurance <= 0 else target
-            return [AttackVoid(f"attack void: {self._n(gone)} is gone (R6.2)", attacker.uid, target.uid,
-                               f"{gone.uid} destroyed")]
+            return [
+                AttackVoid(
+                    f"attack void: {self._n(gone)} is gone (R6.2)",
+                    attacker.uid,
+                    target.uid,
+                    f"{gone.uid} destroyed",
+                )
+            ]
         problems = attack_problems(self.cards, attacker, target, orders, self.units, self.events_in_play)
         if problems:
-            raise CombatError(f"{self._n(attacker)} cannot attack {self._n(target)}: "
-                              + "; ".join(problems))
+            raise CombatError(f"{self._n(attacker)} cannot attack {self._n(target)}: " + "; ".join(problems))
         acard = _card(self.cards, attacker)
         wnames = ", ".join(acard.weapons[i].name for i in orders.weapons)
-        events: list[CombatEvent] = [AttackStarted(
-            f"{self._n(attacker)} attacks {self._n(target)} with {wnames}",
-            attacker.uid, target.uid, tuple(orders.weapons), tuple(orders.command_cards))]
+        events: list[CombatEvent] = [
+            AttackStarted(
+                f"{self._n(attacker)} attacks {self._n(target)} with {wnames}",
+                attacker.uid,
+                target.uid,
+                tuple(orders.weapons),
+                tuple(orders.command_cards),
+            )
+        ]
         number = 0
         for i in orders.weapons:
             if target.endurance <= 0:
                 break
             w = acard.weapons[i]
             n = rate_of_fire(self.cards, attacker, w, self.units, self.events_in_play, orders.command_cards)
-            events += self.fire_weapon(w, target, ctx, side=attacker.side, attacker=attacker, weapon_index=i,
-                                       rolls=n, command_cards=orders.command_cards, bonus=bonus,
-                                       friendly_fire=friendly_fire, first_number=number)
+            events += self.fire_weapon(
+                w,
+                target,
+                ctx,
+                side=attacker.side,
+                attacker=attacker,
+                weapon_index=i,
+                rolls=n,
+                command_cards=orders.command_cards,
+                bonus=bonus,
+                friendly_fire=friendly_fire,
+                first_number=number,
+            )
             number += n
             if w.bomb:
                 attacker.bombs_used = tuple(sorted(set(attacker.bombs_used) | {i}))
-                events.append(BombDropped(f"{self._n(attacker)} has dropped its {w.name} (R7.4)",
-                                          attacker.uid, i))
+                events.append(
+                    BombDropped(f"{self._n(attacker)} has dropped its {w.name} (R7.4)", attacker.uid, i)
+                )
         return events
 
     # -- one weapon (steps c-h for each of its rolls) ---------------------------------------
-    def fire_weapon(self, weapon: Weapon, target: UnitLike, ctx: DefenseContext, *, side: str,
-                    attacker: UnitLike | None = None, weapon_index: int | None = None, rolls: int | None = None,
-                    command_cards: Sequence[str] = (), modifiers: Sequence[tuple[str, int]] = (),
-                    bonus: BonusPolicy | None = None, friendly_fire: FriendlyFirePolicy | None = None,
-                    first_number: int = 0) -> list[CombatEvent]:
+    def fire_weapon(
+        self,
+        weapon: Weapon,
+        target: UnitLike,
+        ctx: DefenseContext,
+        *,
+        side: str,
+        attacker: UnitLike | None = None,
+        weapon_index: int | None = None,
+        rolls: int | None = None,
+        command_cards: Sequence[str] = (),
+        modifiers: Sequence[tuple[str, int]] = (),
+        bonus: BonusPolicy | None = None,
+        friendly_fire: FriendlyFirePolicy | None = None,
+        first_number: int = 0,
+    ) -> list[CombatEvent]:
         """Fire one weapon at ``target``: ``rolls`` to-hit rolls (default its rate of fire), each
         hit resolved at once; stops when the target is destroyed.
 
@@ -197,8 +237,11 @@ class CombatEngine:
         av = weapon.attack_value(tcard.target_type)
         if av is None:
             raise CombatError(f"{weapon.name} cannot affect a {tcard.target_type}")
-        n = rolls if rolls is not None else rate_of_fire(cards, attacker, weapon, self.units, self.events_in_play,
-                                                         command_cards)
+        n = (
+            rolls
+            if rolls is not None
+            else rate_of_fire(cards, attacker, weapon, self.units, self.events_in_play, command_cards)
+        )
         di = weapon_damage_index(cards, attacker, weapon, self.units, self.events_in_play, command_cards)
         by = (attacker.uid,) if attacker is not None else ()
         events: list[CombatEvent] = []
@@ -206,46 +249,94 @@ class CombatEngine:
             if target.endurance <= 0:
                 break
             number = first_number + k
-            mods = to_hit_modifiers(cards, attacker, target, ctx, self.units, self.events_in_play, command_cards,
-                                    modifiers)
-            req = BonusRequest("to_hit", number, by[0] if by else None, target.uid, weapon_index, av,
-                               sum(v for _, v in mods))
+            mods = to_hit_modifiers(
+                cards, attacker, target, ctx, self.units, self.events_in_play, command_cards, modifiers
+            )
+            req = BonusRequest(
+                "to_hit", number, by[0] if by else None, target.uid, weapon_index, av, sum(v for _, v in mods)
+            )
             use = bool(bonus(req)) if bonus else False
-            roll = self.dice.roll(f"to hit: {self._n(attacker)} {weapon.name} -> {self._n(target)} "
-                                  f"(needs {av})", "2d10", mods, command_card=use)
+            roll = self.dice.roll(
+                f"to hit: {self._n(attacker)} {weapon.name} -> {self._n(target)} (needs {av})",
+                "2d10",
+                mods,
+                command_card=use,
+            )
             outcome = classify_roll(roll.natural, roll.result, av, self.variant, cards)
-            events.append(ToHit(f"{roll}: {_OUTCOME_TEXT[outcome]}", by[0] if by else None, target.uid,
-                                weapon.name, weapon_index, number, av, roll, outcome))
+            events.append(
+                ToHit(
+                    f"{roll}: {_OUTCOME_TEXT[outcome]}",
+                    by[0] if by else None,
+                    target.uid,
+                    weapon.name,
+                    weapon_index,
+                    number,
+                    av,
+                    roll,
+                    outcome,
+                )
+            )
             if outcome == "miss":
                 continue
             if outcome == "friendly_fire":
-                events += self._friendly_fire(attacker, weapon, weapon_index, di, friendly_fire, bonus, number)
+                events += self._friendly_fire(
+                    attacker, weapon, weapon_index, di, friendly_fire, bonus, number
+                )
                 continue
             if outcome == "special":
                 events += self._special(target, ctx, di, side, by, bonus, number, weapon_index)
                 continue
-            events += self.apply_hit(target, ctx, damage_index=di, double=outcome == "double", scorer=side,
-                                     by=by, bonus=self._intensity_bonus(bonus, number, by, target, weapon_index))
+            events += self.apply_hit(
+                target,
+                ctx,
+                damage_index=di,
+                double=outcome == "double",
+                scorer=side,
+                by=by,
+                bonus=self._intensity_bonus(bonus, number, by, target, weapon_index),
+            )
         return events
 
     @staticmethod
-    def _intensity_bonus(bonus: BonusPolicy | None, number: int, by: tuple[str, ...], target: UnitLike,
-                         weapon_index: int | None) -> bool:
+    def _intensity_bonus(
+        bonus: BonusPolicy | None,
+        number: int,
+        by: tuple[str, ...],
+        target: UnitLike,
+        weapon_index: int | None,
+    ) -> bool:
         if bonus is None:
             return False
         return bool(bonus(BonusRequest("intensity", number, by[0] if by else None, target.uid, weapon_index)))
 
-    def _special(self, target: UnitLike, ctx: DefenseContext, di: int, side: str, by: tuple[str, ...],
-                 bonus: BonusPolicy | None, number: int, weapon_index: int | None) -> list[CombatEvent]:
+    def _special(
+        self,
+        target: UnitLike,
+        ctx: DefenseContext,
+        di: int,
+        side: str,
+        by: tuple[str, ...],
+        bonus: BonusPolicy | None,
+        number: int,
+        weapon_index: int | None,
+    ) -> list[CombatEvent]:
         """Natural 19-20 (R6.4): draw a Damage card (then the hit's damage), or destroy."""
         if self.variant == "classic" or target.damage_card is not None:
-            return self.destroy(target, scorer=side, by=by, cause="special_roll", fate_die=None,
-                                crew_destroyed=True, ctx=ctx)
-        events = self.draw_damage_card(target, reason="special_roll", scorer=side, by=by, ctx=ctx,
-                                       fate_die=self._fresh_intensity(target))
+            return self.destroy(
+                target, scorer=side, by=by, cause="special_roll", fate_die=None, crew_destroyed=True, ctx=ctx
+            )
+        events = self.draw_damage_card(
+            target, reason="special_roll", scorer=side, by=by, ctx=ctx, fate_die=self._fresh_intensity(target)
+        )
         if target.endurance > 0:
-            events += self.apply_hit(target, ctx, damage_index=di, scorer=side, by=by,
-                                     bonus=self._intensity_bonus(bonus, number, by, target, weapon_index))
+            events += self.apply_hit(
+                target,
+                ctx,
+                damage_index=di,
+                scorer=side,
+                by=by,
+                bonus=self._intensity_bonus(bonus, number, by, target, weapon_index),
+            )
         return events
 
     def _fresh_intensity(self, target: UnitLike) -> Any:
@@ -256,27 +347,59 @@ class CombatEngine:
             return None
         return lambda: self.dice.roll(f"intensity: hit on {self._n(target)} (crew fate)", "1d10").natural
 
-    def _friendly_fire(self, attacker: UnitLike | None, weapon: Weapon, weapon_index: int | None, di: int,
-                       policy: FriendlyFirePolicy | None, bonus: BonusPolicy | None,
-                       number: int) -> list[CombatEvent]:
+    def _friendly_fire(
+        self,
+        attacker: UnitLike | None,
+        weapon: Weapon,
+        weapon_index: int | None,
+        di: int,
+        policy: FriendlyFirePolicy | None,
+        bonus: BonusPolicy | None,
+        number: int,
+    ) -> list[CombatEvent]:
         """Classic natural 2-3 (R6.4): the opponent's chosen friendly target is hit; no points."""
         choice = policy(attacker, weapon, weapon_index) if policy is not None else None
         who = self._n(attacker)
         if choice is None:
-            return [FriendlyFire(f"friendly fire from {who}: no legal friendly target", attacker.uid if attacker else None,
-                                 None)]
+            return [
+                FriendlyFire(
+                    f"friendly fire from {who}: no legal friendly target",
+                    attacker.uid if attacker else None,
+                    None,
+                )
+            ]
         victim, vctx = choice
-        events: list[CombatEvent] = [FriendlyFire(f"friendly fire: {who} hits {self._n(victim)}",
-                                                  attacker.uid if attacker else None, victim.uid)]
+        events: list[CombatEvent] = [
+            FriendlyFire(
+                f"friendly fire: {who} hits {self._n(victim)}", attacker.uid if attacker else None, victim.uid
+            )
+        ]
         by = (attacker.uid,) if attacker is not None else ()
-        events += self.apply_hit(victim, vctx, damage_index=di, scorer=None, by=by, source="friendly fire",
-                                 bonus=self._intensity_bonus(bonus, number, by, victim, weapon_index))
+        events += self.apply_hit(
+            victim,
+            vctx,
+            damage_index=di,
+            scorer=None,
+            by=by,
+            source="friendly fire",
+            bonus=self._intensity_bonus(bonus, number, by, victim, weapon_index),
+        )
         return events
 
     # -- damage (steps d-h) ------------------------------------------------------------------
-    def apply_hit(self, target: UnitLike, ctx: DefenseContext, *, damage_index: int, double: bool = False,
-                  scorer: str | None = _AUTO, by: tuple[str, ...] = (), source: str = "hit",
-                  bonus: bool = False, intensity: int | None = None) -> list[CombatEvent]:
+    def apply_hit(
+        self,
+        target: UnitLike,
+        ctx: DefenseContext,
+        *,
+        damage_index: int,
+        double: bool = False,
+        scorer: str | None = _AUTO,
+        by: tuple[str, ...] = (),
+        source: str = "hit",
+        bonus: bool = False,
+        intensity: int | None = None,
+    ) -> list[CombatEvent]:
         """Apply one hit: Intensity 1d10 (+1 with the Command-card bonus; doubled on a natural 18)
         + Damage Index - effective Defense, at least 0 (R6.5); then critical damage (R6.6) and
         destruction with victory points and crew fate.
@@ -308,15 +431,31 @@ class CombatEngine:
         else:
             if not 1 <= intensity <= 10:
                 raise CombatError(f"an Intensity die reads 1..10, not {intensity}")
-            mods = ((("command card", 1),) if bonus else ())
-            roll = Roll(f"intensity: {source} on {self._n(target)} (fixed)", "1d10", (intensity,), mods,
-                        intensity, intensity + sum(v for _, v in mods))
+            mods = (("command card", 1),) if bonus else ()
+            roll = Roll(
+                f"intensity: {source} on {self._n(target)} (fixed)",
+                "1d10",
+                (intensity,),
+                mods,
+                intensity,
+                intensity + sum(v for _, v in mods),
+            )
         raw = roll.result * (2 if double else 1)
         return self._damage(target, ctx, roll, raw, double, damage_index, roll.natural, scorer, by, source)
 
-    def _damage(self, target: UnitLike, ctx: DefenseContext, roll: Roll | None, raw: int, doubled: bool,
-                damage_index: int, fate_die: int, scorer: str | None, by: tuple[str, ...],
-                source: str) -> list[CombatEvent]:
+    def _damage(
+        self,
+        target: UnitLike,
+        ctx: DefenseContext,
+        roll: Roll | None,
+        raw: int,
+        doubled: bool,
+        damage_index: int,
+        fate_die: int,
+        scorer: str | None,
+        by: tuple[str, ...],
+        source: str,
+    ) -> list[CombatEvent]:
         cards = self.cards
         card = _card(cards, target)
         defense, parts = effective_defense(cards, target, ctx, self.units, self.events_in_play)
@@ -324,20 +463,45 @@ class CombatEngine:
         before = target.endurance
         target.endurance = before - damage
         dtext = " ".join(f"{v:+d} {n}" for n, v in parts)
-        events: list[CombatEvent] = [DamageApplied(
-            f"{self._n(target)} takes {damage} damage ({source}: {'2x' if doubled else ''}{raw // (2 if doubled else 1)}"
-            f" + DI {damage_index} - Defense {defense} [{dtext}]); Endurance {before} -> {target.endurance}",
-            target.uid, source, roll, raw, doubled, damage_index, defense, damage, before, target.endurance)]
+        events: list[CombatEvent] = [
+            DamageApplied(
+                f"{self._n(target)} takes {damage} damage ({source}: {'2x' if doubled else ''}{raw // (2 if doubled else 1)}"
+                f" + DI {damage_index} - Defense {defense} [{dtext}]); Endurance {before} -> {target.endurance}",
+                target.uid,
+                source,
+                roll,
+                raw,
+                doubled,
+                damage_index,
+                defense,
+                damage,
+                before,
+                target.endurance,
+            )
+        ]
         if target.endurance <= 0:
             events += self.destroy(target, scorer=scorer, by=by, cause="damage", fate_die=fate_die, ctx=ctx)
         elif target.damage_card is None and target.endurance <= card.endurance_half:
-            events += self.draw_damage_card(target, reason="half_endurance", scorer=scorer, by=by, ctx=ctx,
-                                            fate_die=fate_die if self.rules_revision >= 2 else None)
+            events += self.draw_damage_card(
+                target,
+                reason="half_endurance",
+                scorer=scorer,
+                by=by,
+                ctx=ctx,
+                fate_die=fate_die if self.rules_revision >= 2 else None,
+            )
         return events
 
-    def draw_damage_card(self, target: UnitLike, *, reason: str, scorer: str | None = _AUTO,
-                         by: tuple[str, ...] = (), ctx: DefenseContext | None = None,
-                         fate_die: Any = None) -> list[CombatEvent]:
+    def draw_damage_card(
+        self,
+        target: UnitLike,
+        *,
+        reason: str,
+        scorer: str | None = _AUTO,
+        by: tuple[str, ...] = (),
+        ctx: DefenseContext | None = None,
+        fate_die: Any = None,
+    ) -> list[CombatEvent]:
         """Draw a Damage card for ``target`` and apply its edge for the target's type (R6.6).
 
         At most one card per unit (a unit that has one draws nothing). Immediate effects:
@@ -365,10 +529,18 @@ class CombatEngine:
         target.damage_card = inst
         target.damage_turns = edge.turns
         ignored = edge.veteran_ignores and _is_veteran(cards, target, self.units)
-        events: list[CombatEvent] = [DamageCardDrawn(
-            f"{self._n(target)} draws Damage card {inst}: {edge.describe(cards.rules)}"
-            + (" (ignored by its veterans)" if ignored else ""),
-            target.uid, inst, edge.title, reason, ignored, edge.turns)]
+        events: list[CombatEvent] = [
+            DamageCardDrawn(
+                f"{self._n(target)} draws Damage card {inst}: {edge.describe(cards.rules)}"
+                + (" (ignored by its veterans)" if ignored else ""),
+                target.uid,
+                inst,
+                edge.title,
+                reason,
+                ignored,
+                edge.turns,
+            )
+        ]
         if ignored:
             return events
         extra = sum(e.value for e in edge.effects if e.kind == EffectKind.EXTRA_DAMAGE)
@@ -376,24 +548,52 @@ class CombatEngine:
             roll = self.dice.roll(f"extra damage ({edge.title}) on {self._n(target)}", f"{extra}d10")
             before = target.endurance
             target.endurance = before - roll.result
-            events.append(ExtraDamage(f"{roll}: {self._n(target)} Endurance {before} -> {target.endurance}",
-                                      target.uid, roll, roll.result, before, target.endurance))
+            events.append(
+                ExtraDamage(
+                    f"{roll}: {self._n(target)} Endurance {before} -> {target.endurance}",
+                    target.uid,
+                    roll,
+                    roll.result,
+                    before,
+                    target.endurance,
+                )
+            )
             if target.endurance <= 0:
                 die = fate_die() if callable(fate_die) else fate_die
-                events += self.destroy(target, scorer=scorer, by=by, cause="extra_damage",
-                                       fate_die=max(roll.faces) if die is None else int(die), ctx=ctx)
+                events += self.destroy(
+                    target,
+                    scorer=scorer,
+                    by=by,
+                    cause="extra_damage",
+                    fate_die=max(roll.faces) if die is None else int(die),
+                    ctx=ctx,
+                )
                 return events
         tof = sum(e.value for e in edge.effects if e.kind == EffectKind.TURNS_OF_FLIGHT)
         if tof and card.unit_type == "aircraft":
             before = int(target.flight_turns)
             target.flight_turns = max(0, before + tof)
-            events.append(FlightTurnsChanged(f"{self._n(target)}: Turns of Flight {before} -> {target.flight_turns}",
-                                             target.uid, before, target.flight_turns))
+            events.append(
+                FlightTurnsChanged(
+                    f"{self._n(target)}: Turns of Flight {before} -> {target.flight_turns}",
+                    target.uid,
+                    before,
+                    target.flight_turns,
+                )
+            )
         return events
 
-    def destroy(self, target: UnitLike, *, scorer: str | None, by: tuple[str, ...] = (), cause: str = "damage",
-                fate_die: int | None = None, crew_destroyed: bool = False,
-                ctx: DefenseContext | None = None) -> list[CombatEvent]:
+    def destroy(
+        self,
+        target: UnitLike,
+        *,
+        scorer: str | None,
+        by: tuple[str, ...] = (),
+        cause: str = "damage",
+        fate_die: int | None = None,
+        crew_destroyed: bool = False,
+        ctx: DefenseContext | None = None,
+    ) -> list[CombatEvent]:
         """Destroy ``target`` (step g, R6.6): Endurance 0, victory points, crew fate.
 
         The crew's fate comes from ``fate_die`` (the destroying hit's natural Intensity die):
@@ -406,9 +606,20 @@ class CombatEngine:
         card = _card(cards, target)
         target.endurance = 0
         vp = card.cost if scorer else 0
-        events: list[CombatEvent] = [UnitDestroyed(
-            f"{self._n(target)} is destroyed" + (f": {vp} VP to {scorer}" if scorer else " (no points)"),
-            target.uid, card.id, card.unit_type, target.side, scorer, vp, cause, tuple(by), card.unit_type == "vehicle")]
+        events: list[CombatEvent] = [
+            UnitDestroyed(
+                f"{self._n(target)} is destroyed" + (f": {vp} VP to {scorer}" if scorer else " (no points)"),
+                target.uid,
+                card.id,
+                card.unit_type,
+                target.side,
+                scorer,
+                vp,
+                cause,
+                tuple(by),
+                card.unit_type == "vehicle",
+            )
+        ]
         crew = _crew_of(self.units, target)
         if crew is None or crew.endurance <= 0:
             return events
@@ -417,19 +628,44 @@ class CombatEngine:
             fate = "destroyed"
         else:
             fate = cards.rules.crew_fate(fate_die)
-        if fate == "captured" and (scorer is None or (self.variant == "classic" and ctx is not None
-                                                      and not ctx.captor_has_ground_unit)):
+        if fate == "captured" and (
+            scorer is None
+            or (self.variant == "classic" and ctx is not None and not ctx.captor_has_ground_unit)
+        ):
             fate = "survives"
-        cvp = 0 if scorer is None else {"survives": 0, "captured": ccard.cost * cards.rules.capture_multiplier,
-                                        "destroyed": ccard.cost}[fate]
+        cvp = (
+            0
+            if scorer is None
+            else {
+                "survives": 0,
+                "captured": ccard.cost * cards.rules.capture_multiplier,
+                "destroyed": ccard.cost,
+            }[fate]
+        )
         die = "" if fate_die is None or crew_destroyed else f" (die {fate_die})"
-        events.append(CrewFate(f"{self._n(crew)} {fate}{die}" + (f": {cvp} VP to {scorer}" if cvp else ""),
-                               crew.uid, target.uid, fate, None if crew_destroyed else fate_die, scorer, cvp))
+        events.append(
+            CrewFate(
+                f"{self._n(crew)} {fate}{die}" + (f": {cvp} VP to {scorer}" if cvp else ""),
+                crew.uid,
+                target.uid,
+                fate,
+                None if crew_destroyed else fate_die,
+                scorer,
+                cvp,
+            )
+        )
         return events
 
     # -- close assault (000) ----------------------------------------------------------------
-    def close_assault(self, assaulters: Sequence[UnitLike], target: UnitLike, ctx: DefenseContext, *,
-                      command_cards: Sequence[str] = (), bonus: BonusPolicy | None = None) -> list[CombatEvent]:
+    def close_assault(
+        self,
+        assaulters: Sequence[UnitLike],
+        target: UnitLike,
+        ctx: DefenseContext,
+        *,
+        command_cards: Sequence[str] = (),
+        bonus: BonusPolicy | None = None,
+    ) -> list[CombatEvent]:
         """A Close Assault by three or more infantry on a vehicle (000; R6.6: adjacent to it).
 
         At resolution the infantry still able to attack are counted; fewer than three foils it
@@ -444,8 +680,14 @@ class CombatEngine:
         cards = self.cards
         ids = tuple(u.uid for u in assaulters)
         if target.endurance <= 0:
-            return [AttackVoid(f"close assault void: {self._n(target)} is gone (R6.2)", ",".join(ids),
-                               target.uid, f"{target.uid} destroyed")]
+            return [
+                AttackVoid(
+                    f"close assault void: {self._n(target)} is gone (R6.2)",
+                    ",".join(ids),
+                    target.uid,
+                    f"{target.uid} destroyed",
+                )
+            ]
         tcard = _card(cards, target)
         if tcard.unit_type != "vehicle":
             raise CombatError(f"close assault on {self._n(target)}: only vehicles are Close Assaulted (000)")
@@ -454,47 +696,90 @@ class CombatEngine:
         if bad_cards:
             raise CombatError(f"close assault on {self._n(target)}: " + "; ".join(bad_cards))
         if len(ready) < cards.rules.close_assault_min:
-            return [CloseAssaultFoiled(f"close assault on {self._n(target)} foiled: only {len(ready)} "
-                                       f"infantry left", ids, target.uid, tuple(u.uid for u in ready))]
+            return [
+                CloseAssaultFoiled(
+                    f"close assault on {self._n(target)} foiled: only {len(ready)} infantry left",
+                    ids,
+                    target.uid,
+                    tuple(u.uid for u in ready),
+                )
+            ]
         av = close_assault_attack_value(cards, ready)
         assert av is not None
         side = ready[0].side
         rid = tuple(u.uid for u in ready)
-        mods = _close_assault_modifiers(cards, ready, target, ctx, self.units, self.events_in_play, command_cards)
-        events: list[CombatEvent] = [CloseAssaultStarted(
-            f"close assault by {', '.join(self._n(u) for u in ready)} on {self._n(target)} (needs {av})",
-            rid, target.uid, av)]
-        use = bool(bonus(BonusRequest("to_hit", 0, rid[0], target.uid, None, av, sum(v for _, v in mods)))) if bonus \
+        mods = _close_assault_modifiers(
+            cards, ready, target, ctx, self.units, self.events_in_play, command_cards
+        )
+        events: list[CombatEvent] = [
+            CloseAssaultStarted(
+                f"close assault by {', '.join(self._n(u) for u in ready)} on {self._n(target)} (needs {av})",
+                rid,
+                target.uid,
+                av,
+            )
+        ]
+        use = (
+            bool(bonus(BonusRequest("to_hit", 0, rid[0], target.uid, None, av, sum(v for _, v in mods))))
+            if bonus
             else False
-        roll = self.dice.roll(f"close assault to hit -> {self._n(target)} (needs {av})", "2d10", mods,
-                              command_card=use)
+        )
+        roll = self.dice.roll(
+            f"close assault to hit -> {self._n(target)} (needs {av})", "2d10", mods, command_card=use
+        )
         outcome = classify_roll(roll.natural, roll.result, av, self.variant, cards)
         if outcome == "friendly_fire":
             outcome = "miss"
-        events.append(ToHit(f"{roll}: {_OUTCOME_TEXT[outcome]}", rid[0], target.uid, "close assault", None, 0, av,
-                            roll, outcome))
+        events.append(
+            ToHit(
+                f"{roll}: {_OUTCOME_TEXT[outcome]}",
+                rid[0],
+                target.uid,
+                "close assault",
+                None,
+                0,
+                av,
+                roll,
+                outcome,
+            )
+        )
         if outcome == "miss":
             return events
         if outcome == "special":
             if self.variant == "classic" or target.damage_card is not None:
-                return events + self.destroy(target, scorer=side, by=rid, cause="special_roll", crew_destroyed=True,
-                                             ctx=ctx)
+                return events + self.destroy(
+                    target, scorer=side, by=rid, cause="special_roll", crew_destroyed=True, ctx=ctx
+                )
             # the assault dice are the Intensity of a Close Assault: rolled for the crew's fate
             # when the extra damage destroys the target first (revision 2, 000 step g)
-            fresh = None if self.rules_revision < 2 else (
-                lambda: max(self.dice.roll(f"close assault dice ({len(ready)} infantry) on {self._n(target)} "
-                                           "(crew fate)", f"{len(ready)}d10").faces))
-            events += self.draw_damage_card(target, reason="special_roll", scorer=side, by=rid, ctx=ctx,
-                                            fate_die=fresh)
+            fresh = (
+                None
+                if self.rules_revision < 2
+                else (
+                    lambda: max(
+                        self.dice.roll(
+                            f"close assault dice ({len(ready)} infantry) on {self._n(target)} (crew fate)",
+                            f"{len(ready)}d10",
+                        ).faces
+                    )
+                )
+            )
+            events += self.draw_damage_card(
+                target, reason="special_roll", scorer=side, by=rid, ctx=ctx, fate_die=fresh
+            )
             if target.endurance <= 0:
                 return events
         use = bool(bonus(BonusRequest("assault_dice", 0, rid[0], target.uid))) if bonus else False
-        dice_roll = self.dice.roll(f"close assault dice ({len(ready)} infantry) on {self._n(target)}",
-                                   f"{len(ready)}d10", command_card=use)
+        dice_roll = self.dice.roll(
+            f"close assault dice ({len(ready)} infantry) on {self._n(target)}",
+            f"{len(ready)}d10",
+            command_card=use,
+        )
         doubled = outcome == "double"
         raw = dice_roll.result * (2 if doubled else 1)
-        return events + self._damage(target, ctx, dice_roll, raw, doubled, 0, max(dice_roll.faces), side, rid,
-                                     "close assault")
+        return events + self._damage(
+            target, ctx, dice_roll, raw, doubled, 0, max(dice_roll.faces), side, rid, "close assault"
+        )
 
 
 _OUTCOME_TEXT = {
@@ -539,20 +824,30 @@ def end_turn(cards: CardSet, units: Mapping[str, UnitLike]) -> list[CombatEvent]
             u.damage_turns -= 1
             if u.damage_turns == 0:
                 edge = cards.damage_card(u.damage_card).side_for(card.unit_type)
-                events.append(DamageEffectEnded(f"{edge.title} on {_name(cards, u)} ends", u.uid, u.damage_card))
+                events.append(
+                    DamageEffectEnded(f"{edge.title} on {_name(cards, u)} ends", u.uid, u.damage_card)
+                )
         if card.unit_type == "aircraft":
             u.flight_turns = int(u.flight_turns) - 1
             if u.flight_turns <= 0:
                 u.flight_turns = 0
                 u.bombs_used = ()
-                events.append(AircraftReturns(f"{_name(cards, u)} has spent its Turns of Flight", u.uid, u.crew))
+                events.append(
+                    AircraftReturns(f"{_name(cards, u)} has spent its Turns of Flight", u.uid, u.crew)
+                )
         want = card.endurance_half if u.damage_card is not None else card.endurance_full
         if u.endurance != want:
             before = u.endurance
             u.endurance = want
-            events.append(EnduranceRecovered(f"{_name(cards, u)} Endurance {before} -> {want}"
-                                             f" ({'Half: it has a Damage card' if u.damage_card else 'Full'})",
-                                             u.uid, before, want))
+            events.append(
+                EnduranceRecovered(
+                    f"{_name(cards, u)} Endurance {before} -> {want}"
+                    f" ({'Half: it has a Damage card' if u.damage_card else 'Full'})",
+                    u.uid,
+                    before,
+                    want,
+                )
+            )
     return events
 
 

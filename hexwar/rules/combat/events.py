@@ -7,7 +7,27 @@ from typing import Any, ClassVar
 
 from ..dice import Roll
 
-__all__ = ['AircraftReturns', 'AttackStarted', 'AttackVoid', 'BombDropped', 'CloseAssaultFoiled', 'CloseAssaultStarted', 'CombatEvent', 'CommandCardExpired', 'CrewFate', 'DamageApplied', 'DamageCardDrawn', 'DamageDeckEmpty', 'DamageEffectEnded', 'EnduranceRecovered', 'ExtraDamage', 'FlightTurnsChanged', 'FriendlyFire', 'ToHit', 'UnitDestroyed']
+__all__ = [
+    "AircraftReturns",
+    "AttackStarted",
+    "AttackVoid",
+    "BombDropped",
+    "CloseAssaultFoiled",
+    "CloseAssaultStarted",
+    "CombatEvent",
+    "CommandCardExpired",
+    "CrewFate",
+    "DamageApplied",
+    "DamageCardDrawn",
+    "DamageDeckEmpty",
+    "DamageEffectEnded",
+    "EnduranceRecovered",
+    "ExtraDamage",
+    "FlightTurnsChanged",
+    "FriendlyFire",
+    "ToHit",
+    "UnitDestroyed",
+]
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,7 +19,24 @@ from ..cards import (
 from ..units import UnitLike, UnitState
 from .orders import AttackOrders, DefenseContext
 
-__all__ = ['attack_problems', 'attacker_effects', 'classify_roll', 'close_assault_attack_value', 'close_assault_problems', 'damage_card_deltas', 'damage_card_extra_dice', 'effective_defense', 'is_immobilized', 'legal_weapons', 'played_effects', 'rate_of_fire', 'to_hit_modifiers', 'unit_effects', 'weapon_damage_index', 'with_damage_card']
+__all__ = [
+    "attack_problems",
+    "attacker_effects",
+    "classify_roll",
+    "close_assault_attack_value",
+    "close_assault_problems",
+    "damage_card_deltas",
+    "damage_card_extra_dice",
+    "effective_defense",
+    "is_immobilized",
+    "legal_weapons",
+    "played_effects",
+    "rate_of_fire",
+    "to_hit_modifiers",
+    "unit_effects",
+    "weapon_damage_index",
+    "with_damage_card",
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -62,8 +79,14 @@ def _damage_edge_active(cards: CardSet, unit: UnitLike) -> bool:
     return edge.turns is None or (unit.damage_turns is not None and unit.damage_turns > 0)
 
 
-def unit_effects(cards: CardSet, unit: UnitLike, units: Mapping[str, UnitLike],
-                 events_in_play: Sequence[str] = (), *, damage_only: bool = False) -> list[tuple[str, Effect]]:
+def unit_effects(
+    cards: CardSet,
+    unit: UnitLike,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+    *,
+    damage_only: bool = False,
+) -> list[tuple[str, Effect]]:
     """Every effect in force on ``unit`` now, as ``(source title, effect)`` pairs (R4.3).
 
     Sources, in order: its Damage card's edge for its type while active (R5.6; skipped when
@@ -95,8 +118,9 @@ def unit_effects(cards: CardSet, unit: UnitLike, units: Mapping[str, UnitLike],
     return out
 
 
-def attacker_effects(cards: CardSet, attacker: UnitLike, units: Mapping[str, UnitLike],
-                     events_in_play: Sequence[str] = ()) -> list[tuple[str, Effect]]:
+def attacker_effects(
+    cards: CardSet, attacker: UnitLike, units: Mapping[str, UnitLike], events_in_play: Sequence[str] = ()
+) -> list[tuple[str, Effect]]:
     """Effects on an attacking unit: its own (:func:`unit_effects`) plus its crew's Damage card."""
     out = unit_effects(cards, attacker, units, events_in_play)
     crew = _crew_of(units, attacker)
@@ -127,14 +151,22 @@ def _has(effects: Iterable[tuple[str, Effect]], kind: EffectKind) -> bool:
     return any(e.kind == kind for _, e in effects)
 
 
-def is_immobilized(cards: CardSet, unit: UnitLike, units: Mapping[str, UnitLike],
-                   events_in_play: Sequence[str] = ()) -> bool:
+def is_immobilized(
+    cards: CardSet, unit: UnitLike, units: Mapping[str, UnitLike], events_in_play: Sequence[str] = ()
+) -> bool:
     """Immobilized by rubble (R8.3, the state flag) or by an effect in force (R4.3)."""
-    return bool(unit.immobilized) or _has(unit_effects(cards, unit, units, events_in_play), EffectKind.IMMOBILIZED)
+    return bool(unit.immobilized) or _has(
+        unit_effects(cards, unit, units, events_in_play), EffectKind.IMMOBILIZED
+    )
 
 
-def effective_defense(cards: CardSet, target: UnitLike, ctx: DefenseContext, units: Mapping[str, UnitLike],
-                      events_in_play: Sequence[str] = ()) -> tuple[int, list[tuple[str, int]]]:
+def effective_defense(
+    cards: CardSet,
+    target: UnitLike,
+    ctx: DefenseContext,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+) -> tuple[int, list[tuple[str, int]]]:
     """Effective Defense (R6.7) and its parts: card Defense, effects, terrain (none for aircraft).
 
     Returns:
@@ -156,9 +188,16 @@ def effective_defense(cards: CardSet, target: UnitLike, ctx: DefenseContext, uni
     return sum(v for _, v in parts), parts
 
 
-def to_hit_modifiers(cards: CardSet, attacker: UnitLike | None, target: UnitLike, ctx: DefenseContext,
-                     units: Mapping[str, UnitLike], events_in_play: Sequence[str] = (),
-                     command_cards: Sequence[str] = (), extra: Sequence[tuple[str, int]] = ()) -> list[tuple[str, int]]:
+def to_hit_modifiers(
+    cards: CardSet,
+    attacker: UnitLike | None,
+    target: UnitLike,
+    ctx: DefenseContext,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+    command_cards: Sequence[str] = (),
+    extra: Sequence[tuple[str, int]] = (),
+) -> list[tuple[str, int]]:
     """Named modifiers of one to-hit roll (R6.3), the Command-card bonus excluded.
 
     Crew quality (green -1, veteran +1), attack effects on the attacker (Damage card, its
@@ -191,8 +230,14 @@ def to_hit_modifiers(cards: CardSet, attacker: UnitLike | None, target: UnitLike
     return mods
 
 
-def weapon_damage_index(cards: CardSet, attacker: UnitLike | None, weapon: Weapon, units: Mapping[str, UnitLike],
-                        events_in_play: Sequence[str] = (), command_cards: Sequence[str] = ()) -> int:
+def weapon_damage_index(
+    cards: CardSet,
+    attacker: UnitLike | None,
+    weapon: Weapon,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+    command_cards: Sequence[str] = (),
+) -> int:
     """The weapon's Damage Index with ``damage_index`` effects (attacker and played cards), >= 0."""
     di = weapon.damage_index + _total(played_effects(cards, command_cards), EffectKind.DAMAGE_INDEX)
     if attacker is not None:
@@ -200,8 +245,14 @@ def weapon_damage_index(cards: CardSet, attacker: UnitLike | None, weapon: Weapo
     return max(0, di)
 
 
-def rate_of_fire(cards: CardSet, attacker: UnitLike | None, weapon: Weapon, units: Mapping[str, UnitLike],
-                 events_in_play: Sequence[str] = (), command_cards: Sequence[str] = ()) -> int:
+def rate_of_fire(
+    cards: CardSet,
+    attacker: UnitLike | None,
+    weapon: Weapon,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+    command_cards: Sequence[str] = (),
+) -> int:
     """To-hit rolls for ``weapon``: its rate of fire with ``rate_of_fire`` effects, kept in 1..4."""
     n = weapon.rate_of_fire + _total(played_effects(cards, command_cards), EffectKind.RATE_OF_FIRE)
     if attacker is not None:
@@ -209,7 +260,9 @@ def rate_of_fire(cards: CardSet, attacker: UnitLike | None, weapon: Weapon, unit
     return max(1, min(4, n))
 
 
-def damage_card_extra_dice(cards: CardSet, unit: UnitLike, damage_card: str, units: Mapping[str, UnitLike]) -> int:
+def damage_card_extra_dice(
+    cards: CardSet, unit: UnitLike, damage_card: str, units: Mapping[str, UnitLike]
+) -> int:
     """d10s of extra damage ``unit`` takes at once when ``damage_card`` is drawn for it (0 if ignored)."""
     edge = cards.damage_card(damage_card).side_for(_card(cards, unit).unit_type)
     if edge.veteran_ignores and _is_veteran(cards, unit, units):
@@ -218,19 +271,30 @@ def damage_card_extra_dice(cards: CardSet, unit: UnitLike, damage_card: str, uni
 
 
 @lru_cache(maxsize=4096)
-def _edge_deltas(cards: CardSet, damage_card: str, unit_type: str, veteran: bool,
-                 immobilized: bool) -> tuple[int, int, int]:
+def _edge_deltas(
+    cards: CardSet, damage_card: str, unit_type: str, veteran: bool, immobilized: bool
+) -> tuple[int, int, int]:
     edge = cards.damage_card(damage_card).side_for(unit_type)
     if edge.veteran_ignores and veteran:
         return 0, 0, 0
     fx = [("", e) for e in edge.effects]
-    bonus = cards.rules.immobilized_attack_bonus if _has(fx, EffectKind.IMMOBILIZED) and not immobilized else 0
-    return (_total(fx, EffectKind.DEFENSE), _total(fx, EffectKind.EXPOSED) + bonus,
-            _total(fx, EffectKind.EXTRA_DAMAGE))
+    bonus = (
+        cards.rules.immobilized_attack_bonus if _has(fx, EffectKind.IMMOBILIZED) and not immobilized else 0
+    )
+    return (
+        _total(fx, EffectKind.DEFENSE),
+        _total(fx, EffectKind.EXPOSED) + bonus,
+        _total(fx, EffectKind.EXTRA_DAMAGE),
+    )
 
 
-def damage_card_deltas(cards: CardSet, unit: UnitLike, damage_card: str, units: Mapping[str, UnitLike],
-                       events_in_play: Sequence[str] = ()) -> tuple[int, int, int]:
+def damage_card_deltas(
+    cards: CardSet,
+    unit: UnitLike,
+    damage_card: str,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+) -> tuple[int, int, int]:
     """What drawing ``damage_card`` now does to a unit without one, for the rest of an attack:
     ``(Defense change, change of the opponents' to-hit modifier, extra d10s)`` (R6.3, R6.6, R6.7).
 
@@ -238,17 +302,30 @@ def damage_card_deltas(cards: CardSet, unit: UnitLike, damage_card: str, units: 
     :func:`with_damage_card` with the unit as it is (a test holds them equal for every card),
     but cached: the exact odds ask it for every card of the deck.
     """
-    return _edge_deltas(cards, card_id_of(damage_card), _card(cards, unit).unit_type,
-                        _is_veteran(cards, unit, units), is_immobilized(cards, unit, units, events_in_play))
+    return _edge_deltas(
+        cards,
+        card_id_of(damage_card),
+        _card(cards, unit).unit_type,
+        _is_veteran(cards, unit, units),
+        is_immobilized(cards, unit, units, events_in_play),
+    )
 
 
 def with_damage_card(cards: CardSet, unit: UnitLike, damage_card: str) -> UnitState:
     """A copy of ``unit`` holding ``damage_card`` with a fresh counter (for the odds' what-ifs)."""
     edge = cards.damage_card(damage_card).side_for(_card(cards, unit).unit_type)
-    return UnitState(uid=unit.uid, side=unit.side, endurance=unit.endurance, crew=unit.crew,
-                     damage_card=damage_card, damage_turns=edge.turns, immobilized=bool(unit.immobilized),
-                     command_cards=list(unit.command_cards), bombs_used=tuple(unit.bombs_used),
-                     flight_turns=int(unit.flight_turns))
+    return UnitState(
+        uid=unit.uid,
+        side=unit.side,
+        endurance=unit.endurance,
+        crew=unit.crew,
+        damage_card=damage_card,
+        damage_turns=edge.turns,
+        immobilized=bool(unit.immobilized),
+        command_cards=list(unit.command_cards),
+        bombs_used=tuple(unit.bombs_used),
+        flight_turns=int(unit.flight_turns),
+    )
 
 
 def classify_roll(natural: int, total: int, attack_value: int, variant: str, cards: CardSet) -> str:
@@ -275,8 +352,9 @@ def classify_roll(natural: int, total: int, attack_value: int, variant: str, car
     return "miss"
 
 
-def _command_card_problems(cards: CardSet, attacker_card: UnitCard, command_cards: Sequence[str],
-                           close_assault: bool = False) -> list[str]:
+def _command_card_problems(
+    cards: CardSet, attacker_card: UnitCard, command_cards: Sequence[str], close_assault: bool = False
+) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for inst in command_cards:
@@ -302,8 +380,14 @@ def _command_card_problems(cards: CardSet, attacker_card: UnitCard, command_card
     return out
 
 
-def attack_problems(cards: CardSet, attacker: UnitLike, target: UnitLike, orders: AttackOrders,
-                    units: Mapping[str, UnitLike], events_in_play: Sequence[str] = ()) -> list[str]:
+def attack_problems(
+    cards: CardSet,
+    attacker: UnitLike,
+    target: UnitLike,
+    orders: AttackOrders,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+) -> list[str]:
     """Every reason the declared attack is not legal as far as the cards go (empty: legal).
 
     Checks (R6.1, R4.2, R7.2-R7.5, 000): both units in play and on opposite sides; a crew
@@ -334,7 +418,9 @@ def attack_problems(cards: CardSet, attacker: UnitLike, target: UnitLike, orders
             out.append(f"{acard.name} has no {acard.crew.replace('_', ' ')}")
     effects = attacker_effects(cards, attacker, units, events_in_play)
     if _has(effects, EffectKind.NO_ATTACK):
-        out.append(f"{acard.name} may not attack ({', '.join(t for t, e in effects if e.kind == EffectKind.NO_ATTACK)})")
+        out.append(
+            f"{acard.name} may not attack ({', '.join(t for t, e in effects if e.kind == EffectKind.NO_ATTACK)})"
+        )
     ws = orders.weapons
     if not 1 <= len(ws) <= cards.rules.max_weapons:
         out.append(f"an attack fires 1 to {cards.rules.max_weapons} weapons, not {len(ws)}")
@@ -360,19 +446,31 @@ def attack_problems(cards: CardSet, attacker: UnitLike, target: UnitLike, orders
             if acard.line == "frontline":
                 out.append(f"{acard.name} is a frontline unit and fires directly only (R7.2)")
             elif acard.line == "frontline_or_rear" and i != 0 and tcard.unit_type != "aircraft":
-                out.append(f"an SPG firing indirectly uses its 1st weapon only (R7.2); {w.name} only against aircraft")
+                out.append(
+                    f"an SPG firing indirectly uses its 1st weapon only (R7.2); {w.name} only against aircraft"
+                )
             elif not w.indirect and tcard.unit_type != "aircraft":
                 out.append(f"{w.name} cannot fire indirectly")
     out.extend(_command_card_problems(cards, acard, orders.command_cards))
     return out
 
 
-def legal_weapons(cards: CardSet, attacker: UnitLike, target: UnitLike, units: Mapping[str, UnitLike],
-                  *, indirect: bool = False, events_in_play: Sequence[str] = ()) -> list[int]:
+def legal_weapons(
+    cards: CardSet,
+    attacker: UnitLike,
+    target: UnitLike,
+    units: Mapping[str, UnitLike],
+    *,
+    indirect: bool = False,
+    events_in_play: Sequence[str] = (),
+) -> list[int]:
     """Indexes of the attacker's weapons that may fire at ``target`` on their own (for the AI/UI)."""
     card = _card(cards, attacker)
-    return [i for i in range(len(card.weapons))
-            if not attack_problems(cards, attacker, target, AttackOrders((i,), indirect), units, events_in_play)]
+    return [
+        i
+        for i in range(len(card.weapons))
+        if not attack_problems(cards, attacker, target, AttackOrders((i,), indirect), units, events_in_play)
+    ]
 
 
 def close_assault_attack_value(cards: CardSet, assaulters: Sequence[UnitLike]) -> int | None:
@@ -380,13 +478,20 @@ def close_assault_attack_value(cards: CardSet, assaulters: Sequence[UnitLike]) -
 
     Underscores do not matter: the assault uses improvised explosives, not the listed weapons.
     """
-    vals = [v for u in assaulters for w in _card(cards, u).weapons if (v := w.attack_value("vehicle")) is not None]
+    vals = [
+        v for u in assaulters for w in _card(cards, u).weapons if (v := w.attack_value("vehicle")) is not None
+    ]
     return min(vals) if vals else None
 
 
-def close_assault_problems(cards: CardSet, assaulters: Sequence[UnitLike], target: UnitLike,
-                           units: Mapping[str, UnitLike], events_in_play: Sequence[str] = (),
-                           command_cards: Sequence[str] = ()) -> tuple[list[UnitLike], list[str]]:
+def close_assault_problems(
+    cards: CardSet,
+    assaulters: Sequence[UnitLike],
+    target: UnitLike,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str] = (),
+    command_cards: Sequence[str] = (),
+) -> tuple[list[UnitLike], list[str]]:
     """Who may take part in a Close Assault now, and every reason it cannot happen (000).
 
     Each assaulting unit must be an enemy infantry unit in play with an attack value against
@@ -416,13 +521,21 @@ def close_assault_problems(cards: CardSet, assaulters: Sequence[UnitLike], targe
     if len(ready) < need:
         problems.append(f"a Close Assault needs {need} infantry able to attack vehicles; {len(ready)} left")
     if ready:
-        problems.extend(_command_card_problems(cards, _card(cards, ready[0]), command_cards, close_assault=True))
+        problems.extend(
+            _command_card_problems(cards, _card(cards, ready[0]), command_cards, close_assault=True)
+        )
     return ready, problems
 
 
-def _close_assault_modifiers(cards: CardSet, ready: Sequence[UnitLike], target: UnitLike, ctx: DefenseContext,
-                             units: Mapping[str, UnitLike], events_in_play: Sequence[str],
-                             command_cards: Sequence[str]) -> list[tuple[str, int]]:
+def _close_assault_modifiers(
+    cards: CardSet,
+    ready: Sequence[UnitLike],
+    target: UnitLike,
+    ctx: DefenseContext,
+    units: Mapping[str, UnitLike],
+    events_in_play: Sequence[str],
+    command_cards: Sequence[str],
+) -> list[tuple[str, int]]:
     mods = to_hit_modifiers(cards, None, target, ctx, units, events_in_play)
     for title, e in played_effects(cards, command_cards):
         if e.kind in (EffectKind.CLOSE_ASSAULT, EffectKind.ATTACK):

@@ -21,7 +21,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...model.maps import BattleMap
 
 
-__all__ = ['AttackOrders', 'BonusPolicy', 'BonusRequest', 'CombatError', 'DefenseContext', 'FriendlyFirePolicy', 'bonus_on', 'normalize_variant']
+__all__ = [
+    "AttackOrders",
+    "BonusPolicy",
+    "BonusRequest",
+    "CombatError",
+    "DefenseContext",
+    "FriendlyFirePolicy",
+    "bonus_on",
+    "normalize_variant",
+]
 
 
 class CombatError(HexwarError):
@@ -69,8 +78,15 @@ class DefenseContext:
     captor_has_ground_unit: bool = True
 
     @classmethod
-    def at(cls, battlemap: BattleMap, h: Hex, card: UnitCard, *, hindrances: int = 0,
-           captor_has_ground_unit: bool = True) -> DefenseContext:
+    def at(
+        cls,
+        battlemap: BattleMap,
+        h: Hex,
+        card: UnitCard,
+        *,
+        hindrances: int = 0,
+        captor_has_ground_unit: bool = True,
+    ) -> DefenseContext:
         """The context of a unit of ``card`` standing in hex ``h`` of ``battlemap``.
 
         Uses :func:`hexwar.rules.terrain_effects.terrain_defense_modifier` with the unit's

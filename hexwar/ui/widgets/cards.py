@@ -108,7 +108,9 @@ def paint_nato(p: Painter, cx: float, cy: float, w: float, h: float, unit_type: 
         p.line(x0 + 2, y1 - 2, x1 - 2, y0 + 2, 1.4, ink, z)
     if t in ("vehicle", "tank_crew"):
         rx, ry = w * 0.3, h * 0.24
-        pts = [(cx + rx * math.cos(a / 12 * math.tau), cy + ry * math.sin(a / 12 * math.tau)) for a in range(12)]
+        pts = [
+            (cx + rx * math.cos(a / 12 * math.tau), cy + ry * math.sin(a / 12 * math.tau)) for a in range(12)
+        ]
         p.polygon(pts, ink, z)
         pts = [(cx + (rx - 1.6) * math.cos(a / 12 * math.tau), cy + (ry - 1.6) * math.sin(a / 12 * math.tau))
                for a in range(12)]  # fmt: skip
@@ -197,15 +199,21 @@ class CardView(Element):
         p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, sl.band, z)
         name_col = (250, 248, 240, 255) if card.side == "soviet" else sl.text
         p.text(card.name, x + 6, y + h - 12, 11, name_col, style="condensed", max_width=w - 12, z=z)
-        paint_nato(p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol, z)
+        paint_nato(
+            p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol, z
+        )
         if not self.full:
             if self.badge is not None:
                 text, colour = self.badge
                 p.rect(x + 3, y + h - 76, x + w - 3, y + h - 59, (24, 25, 28, 235), z)
-                p.text(text, x + w / 2, y + h - 67, 10, colour, ax="center", style="bold", max_width=w - 10, z=z)
+                p.text(
+                    text, x + w / 2, y + h - 67, 10, colour, ax="center", style="bold", max_width=w - 10, z=z
+                )
             else:
                 ttl = card.unit_type.replace("_", " ")
-                p.text(ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8, z=z)
+                p.text(
+                    ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8, z=z
+                )
             if h >= 118:  # a short card keeps the type (or badge) line and the cost only
                 p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text,
                        ax="center", max_width=w - 8, z=z)  # fmt: skip

@@ -104,7 +104,12 @@ class Label(Element):
     """
 
     def __init__(
-        self, text: str, size: float = 13.0, colour: T.Colour = T.TEXT, style: str = "regular", align: str = "left"
+        self,
+        text: str,
+        size: float = 13.0,
+        colour: T.Colour = T.TEXT,
+        style: str = "regular",
+        align: str = "left",
     ) -> None:
         super().__init__(tip="")
         self.text, self.size, self.colour, self.style, self.align = text, size, colour, style, align
@@ -203,7 +208,13 @@ class Button(Element):
     ) -> None:
         super().__init__(tip=tip or label, focusable=True)
         self.label, self.action, self.key = label, action, key
-        self.primary, self.active, self.show_tip, self.size, self.align = primary, active, show_tip, size, align
+        self.primary, self.active, self.show_tip, self.size, self.align = (
+            primary,
+            active,
+            show_tip,
+            size,
+            align,
+        )
 
     def activate(self) -> bool:
         """Run the action (if enabled and set); returns whether it ran."""
@@ -477,7 +488,13 @@ class Dialog(Element):
         body_h: float = 30.0,
     ) -> None:
         super().__init__(tip=f"dialog {title}")
-        self.title, self.message, self.width, self.on_cancel, self.shade = title, message, width, on_cancel, shade
+        self.title, self.message, self.width, self.on_cancel, self.shade = (
+            title,
+            message,
+            width,
+            on_cancel,
+            shade,
+        )
         self.body_h = body_h
         self.text_block = self.add(TextBlock(message, size=13.0, colour=T.TEXT))
         self.body = [self.add(b) for b in body]

@@ -307,7 +307,9 @@ class Screen:
         if self.dialogs and self.dialogs[-1].on_key(symbol, modifiers):
             return True
         if symbol == keys.TAB:
-            return self.focus_next(backwards=bool(modifiers & keys.MOD_SHIFT)) is not None or bool(self.dialogs)
+            return self.focus_next(backwards=bool(modifiers & keys.MOD_SHIFT)) is not None or bool(
+                self.dialogs
+            )
         return bool(self.dialogs)
 
     def text(self, text: str) -> bool:

@@ -174,6 +174,11 @@ def grid(area: Rect, n: int, cols: int, cell_h: float, gap: float = 0.0) -> list
         raise ValueError(f"cols must be >= 1, got {cols}")
     cw = (area.w - gap * (cols - 1)) / cols
     return [
-        Rect(area.x + (i % cols) * (cw + gap), area.y1 - (i // cols + 1) * cell_h - (i // cols) * gap, cw, cell_h)
+        Rect(
+            area.x + (i % cols) * (cw + gap),
+            area.y1 - (i // cols + 1) * cell_h - (i // cols) * gap,
+            cw,
+            cell_h,
+        )
         for i in range(n)
     ]

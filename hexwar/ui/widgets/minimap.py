@@ -52,8 +52,14 @@ class Minimap:
         self._cols = np.zeros((0, 0, 4), np.uint8)
         self._half = (0.5, 0.5)
 
-    def set_cells(self, xs: np.ndarray, ys: np.ndarray, colours: np.ndarray,
-                  world: tuple[float, float, float, float], hex_size: float) -> None:
+    def set_cells(
+        self,
+        xs: np.ndarray,
+        ys: np.ndarray,
+        colours: np.ndarray,
+        world: tuple[float, float, float, float],
+        hex_size: float,
+    ) -> None:
         """The cells: world centres ``xs, ys`` ``[H, W]``, RGBA ``colours`` ``[H, W, 4]``, the
         map's world rectangle ``world`` and the hex radius ``hex_size`` (world units)."""
         h, w = xs.shape
@@ -82,8 +88,13 @@ class Minimap:
         wy = y0 + (sy - self.box.y) / self.scale
         return (min(x1, max(x0, wx)), min(y1, max(y0, wy)))
 
-    def paint(self, p: Painter, view: tuple[float, float, float, float] | None, action: Any = None,
-              tip: str = "minimap") -> None:
+    def paint(
+        self,
+        p: Painter,
+        view: tuple[float, float, float, float] | None,
+        action: Any = None,
+        tip: str = "minimap",
+    ) -> None:
         """Paint the cells and the frame of the world rectangle ``view`` (what is on screen);
         record a hit box running ``action`` (the window reads the pointer itself)."""
         b = self.box
@@ -92,8 +103,13 @@ class Minimap:
             sx, sy = self.to_screen(self._xs, self._ys)  # type: ignore[arg-type]
             hx, hy = self._half[0] * self.scale, self._half[1] * self.scale
             n = self._xs.size
-            p.rects(np.clip(sx - hx, b.x, b.x1), np.clip(sy - hy, b.y, b.y1), np.clip(sx + hx, b.x, b.x1),
-                    np.clip(sy + hy, b.y, b.y1), self._cols.reshape(n, 4))
+            p.rects(
+                np.clip(sx - hx, b.x, b.x1),
+                np.clip(sy - hy, b.y, b.y1),
+                np.clip(sx + hx, b.x, b.x1),
+                np.clip(sy + hy, b.y, b.y1),
+                self._cols.reshape(n, 4),
+            )
         if view is not None:
             self.paint_view(p, view)
         p.widget(b.x, b.y, b.w, b.h, action, tip)

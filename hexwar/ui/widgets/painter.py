@@ -121,8 +121,10 @@ class Painter:
         n = x0.shape[0]
         if n == 0:
             return
-        pts = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1),
-                        np.stack([x0, y1], 1)], axis=1).reshape(-1, 2)
+        pts = np.stack(
+            [np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)],
+            axis=1,
+        ).reshape(-1, 2)
         cols = np.repeat(np.asarray(colours, dtype=np.uint8).reshape(n, 4), 4, axis=0)
         idx = (np.array([0, 1, 2, 0, 2, 3])[None, :] + 4 * np.arange(n)[:, None]).reshape(-1)
         self._b[z]._add(pts, cols, idx)
@@ -148,7 +150,15 @@ class Painter:
         style = ui_style(style)
         self._t[z].append(
             self.atlas.text(
-                s, round(x), round(y), size, tuple(colour), anchor_x=ax, anchor_y=ay, style=style, max_width=max_width
+                s,
+                round(x),
+                round(y),
+                size,
+                tuple(colour),
+                anchor_x=ax,
+                anchor_y=ay,
+                style=style,
+                max_width=max_width,
             )
         )
         self.texts.append(s)
@@ -170,7 +180,14 @@ class Painter:
         return x <= mx < x + w and y <= my < y + h
 
     def widget(
-        self, x: float, y: float, w: float, h: float, action: Callable[[], Any] | None, tip: str = "", z: int = 0
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        action: Callable[[], Any] | None,
+        tip: str = "",
+        z: int = 0,
     ) -> None:
         """Record a clickable rectangle."""
         self.widgets.append(HitBox(x, y, w, h, action, tip, z))
@@ -210,10 +227,22 @@ class Painter:
         kw = 0.0
         if key:
             kw = self.measure(key, 10.5, "bold") + 10
-            self.text(key, x + w - 7, y + h / 2, 10.5, (fg[0], fg[1], fg[2], 150), ax="right", style="bold", z=z)
+            self.text(
+                key, x + w - 7, y + h / 2, 10.5, (fg[0], fg[1], fg[2], 150), ax="right", style="bold", z=z
+            )
         style = "bold" if (primary or active) else "regular"
         if align == "center":
-            self.text(label, x + (w - kw) / 2, y + h / 2, size, fg, ax="center", style=style, max_width=w - 8 - kw, z=z)
+            self.text(
+                label,
+                x + (w - kw) / 2,
+                y + h / 2,
+                size,
+                fg,
+                ax="center",
+                style=style,
+                max_width=w - 8 - kw,
+                z=z,
+            )
         else:
             self.text(label, x + 9, y + h / 2, size, fg, style=style, max_width=w - 18 - kw, z=z)
         self.widget(x, y, w, h, action if enabled else None, tip or label, z)
@@ -241,7 +270,9 @@ class UiLayer:
         self.root = gpu.ViewGroup(window, None, order=order)
         self.groups = []
         for z in range(Painter.LEVELS):
-            self.groups.append((gpu.LayerGroup(2 * z, self.root), gpu.TextGroup(2 * z + 1, self.root, atlas.texture)))
+            self.groups.append(
+                (gpu.LayerGroup(2 * z, self.root), gpu.TextGroup(2 * z + 1, self.root, atlas.texture))
+            )
         self._vls: list[Any] = []
 
     def show(self, painter: Painter) -> None:

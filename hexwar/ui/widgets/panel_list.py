@@ -83,7 +83,9 @@ class PanelList:
         visible_rows: how many rows the last paint showed.
     """
 
-    def __init__(self, name: str, searchable: bool = False, row_h: float = 22.0, placeholder: str = "") -> None:
+    def __init__(
+        self, name: str, searchable: bool = False, row_h: float = 22.0, placeholder: str = ""
+    ) -> None:
         self.name, self.searchable, self.row_h = name, searchable, row_h
         self.placeholder = placeholder or f"search {name}"
         self.query = ""
@@ -99,7 +101,9 @@ class PanelList:
     def matches(self, rows: Sequence[PanelRow]) -> list[PanelRow]:
         """The rows matching every word of :attr:`query`, in order."""
         words = self.query.lower().split()
-        return [r for r in rows if all(w in f"{r.key} {r.label} {r.detail} {r.search}".lower() for w in words)]
+        return [
+            r for r in rows if all(w in f"{r.key} {r.label} {r.detail} {r.search}".lower() for w in words)
+        ]
 
     def type(self, text: str) -> None:
         """Append typed characters to the query (printable ones); back to the first row."""
@@ -156,9 +160,19 @@ class PanelList:
             self.focused = True
 
     # -- painting --------------------------------------------------------------------------
-    def paint(self, p: Painter, x: float, y0: float, w: float, h: float, rows: Sequence[PanelRow],
-              chosen: str | None, on_pick: Callable[[str], Any] | None, size: float = 12.0,
-              active: T.Colour = T.ACTIVE) -> None:
+    def paint(
+        self,
+        p: Painter,
+        x: float,
+        y0: float,
+        w: float,
+        h: float,
+        rows: Sequence[PanelRow],
+        chosen: str | None,
+        on_pick: Callable[[str], Any] | None,
+        size: float = 12.0,
+        active: T.Colour = T.ACTIVE,
+    ) -> None:
         """Paint into the rectangle ``(x, y0, w, h)`` (points, origin bottom-left).
 
         Args:
@@ -218,13 +232,21 @@ class PanelList:
                 lx = x + 28
             right = x + w - bar - 8
             if r.hotkey:
-                p.text(r.hotkey, right, ry + rh / 2, size * 0.8, fg if on else T.DIM, ax="right", style="bold")
+                p.text(
+                    r.hotkey, right, ry + rh / 2, size * 0.8, fg if on else T.DIM, ax="right", style="bold"
+                )
                 right -= p.measure(r.hotkey, size * 0.8, "bold") + 8
             if r.detail:
                 dsz = size * 0.8
                 dw = min(p.measure(r.detail, dsz), (right - lx) * 0.5)
-                p.text(ellipsize(p.atlas, r.detail, dw + 1, dsz), right, ry + rh / 2, dsz, fg if on else T.DIM,
-                       ax="right")
+                p.text(
+                    ellipsize(p.atlas, r.detail, dw + 1, dsz),
+                    right,
+                    ry + rh / 2,
+                    dsz,
+                    fg if on else T.DIM,
+                    ax="right",
+                )
                 right -= dw + 8
             label = ("✓ " if r.checked else "") + r.label
             p.text(ellipsize(p.atlas, label, right - lx, size), lx, ry + rh / 2, size, fg)
@@ -239,8 +261,14 @@ class PanelList:
             ty1 = track.y1 - (track.h - th) * self.offset / max(1, self.max_offset)
             p.rect(track.x1 - bar, ty1 - th, track.x1, ty1, T.BUTTON_HOVER)
             last = min(self._n, self.offset + n_vis)
-            p.text(f"{self.offset + 1}-{last} of {self._n}  (wheel scrolls)", x + w, track.y - 8, size * 0.75, T.DIM,
-                   ax="right")
+            p.text(
+                f"{self.offset + 1}-{last} of {self._n}  (wheel scrolls)",
+                x + w,
+                track.y - 8,
+                size * 0.75,
+                T.DIM,
+                ax="right",
+            )
         if tip_row is not None:
             bounds = Rect(0, 0, p.extra.get("screen_w", 4000.0), p.extra.get("screen_h", 4000.0))
             paint_tooltip(p, p.atlas, tip_row.tip, p.mouse, bounds, width=320, size=size)

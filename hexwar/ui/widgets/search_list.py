@@ -70,8 +70,15 @@ class SearchList(Element):
         field: the search :class:`TextField`; ``list``: the :class:`ScrollList`.
     """
 
-    def __init__(self, entries: Sequence[tuple[str, str, str]], on_pick: Callable[[str], Any] | None = None,
-                 rows: int = 8, row_h: float = 20.0, detail_lines: int = 6, tip: str = "search list") -> None:
+    def __init__(
+        self,
+        entries: Sequence[tuple[str, str, str]],
+        on_pick: Callable[[str], Any] | None = None,
+        rows: int = 8,
+        row_h: float = 20.0,
+        detail_lines: int = 6,
+        tip: str = "search list",
+    ) -> None:
         super().__init__(tip=tip)
         self.entries = list(entries)
         self.on_pick = on_pick

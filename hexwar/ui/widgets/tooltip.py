@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 __all__ = ["place_tooltip", "paint_tooltip"]
 
 
-def place_tooltip(w: float, h: float, pointer: tuple[float, float], bounds: Rect, offset: float = 16.0) -> Rect:
+def place_tooltip(
+    w: float, h: float, pointer: tuple[float, float], bounds: Rect, offset: float = 16.0
+) -> Rect:
     """Where a ``w`` x ``h`` point tooltip goes: below-right of the pointer by ``offset``
     points, flipped left / above when it would leave ``bounds``, then clamped into them (a box wider or higher than
     ``bounds`` keeps its left and top edges inside)."""
