@@ -136,8 +136,8 @@ class AutoEnds:
         """Read ``events`` (just applied); returns the automatic ends they contain."""
         out: list[AutoEnd] = []
         for e in events:
-            if e.kind == "end_phase":
-                self.ended.add(str(e.data.get("side", "")))
+            if e.kind == "end_phase" or (e.kind == "draw" and self.phase == Phase.DRAW):
+                self.ended.add(str(e.data.get("side", "")))  # a side's Draw ends its draw (R5.5)
             elif e.kind in ("phase", "end_turn", "begin_turn"):
                 if self.phase in _ENDED_BY_COMMAND:
                     out += [AutoEnd(s, self.phase, self.turn) for s in ("german", "soviet") if s not in self.ended]
