@@ -762,3 +762,34 @@ def test_a_side_that_drew_is_not_told_its_draw_phase_ended_with_nothing_to_do():
     ctl.confirm_pass()
     next(a for a in ctl.actions() if a.label.startswith("Draw") and a.primary).run()
     assert not any(x.side == side and x.phase == Phase.DRAW for x in ctl.last_auto)
+
+
+def test_a_side_that_called_artillery_is_not_told_its_artillery_phase_ended_with_nothing_to_do():
+    """The artillery call (R9.2) ends the side's artillery phase by itself, as a Draw does."""
+    from hexwar.game.events import Event
+
+    ev = [Event("phase", "x", {"phase": "artillery", "turn": 5}),
+          Event("artillery_marker_placed", "x", {"side": "german"}), Event("end_phase", "x", {"side": "soviet"}),
+          Event("phase", "x", {"phase": "commitment", "turn": 5})]
+    assert AutoEnds().feed(ev) == []
+
+
+def test_aim_artillery_without_an_enemy_in_sight_says_so_and_leaves_the_cursor():
+    """Aim artillery put the cursor on the first legal hex (an empty map edge) when no enemy
+    was in sight, and G then spent the mission there."""
+    from hexwar.game.commands import TargetArtillery
+
+    g = scenario("game_small").new_game(seed=SEED)
+    for _ in range(200):
+        if g.phase == Phase.ARTILLERY and any(isinstance(c, TargetArtillery) for c in g.legal_commands()):
+            break
+        step(g)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    ctl.set_cursor(None)
+    enemy = {u.hex for u in g.units.values() if u.side != ctl.shown_side and u.hex is not None}
+    ctl.legal = lambda: [c for c in g.legal_commands()  # type: ignore[method-assign]
+                         if not (isinstance(c, TargetArtillery) and c.hex in enemy)]
+    assert any(isinstance(c, TargetArtillery) for c in ctl.legal()), "the test needs a hex to call artillery on"
+    ctl.aim_artillery()
+    assert ctl.cursor is None and ctl.error and "No enemy unit your units can see" in ctl.message

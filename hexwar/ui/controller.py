@@ -1054,8 +1054,11 @@ class PlayController(PlayViewsMixin):
         st = self.state
         hexes = [c.hex for c in self.legal() if isinstance(c, TargetArtillery)]
         enemy = {u.hex for u in st.units.values() if u.side != self.shown_side and u.hex is not None}
-        pick = next((h for h in hexes if h in enemy), hexes[0] if hexes else None)
-        if pick is not None:
+        pick = next((h for h in hexes if h in enemy), None)
+        if pick is None:  # not an arbitrary hex: the cursor would sit on an empty map edge
+            self.say("No enemy unit your units can see to call artillery on; click any hex you see, or "
+                     "End phase (R9.2).", error=True)
+        else:
             self.set_cursor(pick)
             self.say(f"Artillery on {st.hex_label(pick)}: G or a click calls it; arrows move the cursor (R9).")
 
