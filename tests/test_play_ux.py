@@ -782,3 +782,101 @@ def test_the_computers_last_words_do_not_stay_into_the_persons_next_phase():
             assert "(computer)" not in ctl.status()[0], ctl.status()
             checked += 1
     assert checked >= 1
+
+
+# -- new-player pass (issue 17's proof in a real window) -----------------------------------------------
+def test_each_draw_button_says_what_it_does_the_initiative_bonus_one_is_not_a_plain_repeat():
+    """The R1.3 Draw (a Command card set aside for +1 initiative) had the label of the first
+    split, so the Draw phase showed "Draw: 2 Reserves" twice."""
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.DRAW)
+    side = g.to_act
+    assert g.hand_commands[side], "the test needs a Command card in hand"
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    draws = [a for a in ctl.actions() if a.label.startswith("Draw")]
+    labels = [a.label for a in draws]
+    assert len(labels) == len(set(labels)), labels
+    init = next(a for a in draws if "+1 initiative" in a.label)
+    assert not init.primary and "initiative roll (R1.3)" in init.tip
+    assert all(a.primary for a in draws if a is not init)
+    init.run()
+    assert isinstance(g.commands[-1], Draw) and g.commands[-1].initiative_card
+
+
+def test_t_on_a_selected_unit_without_targets_says_that_unit_has_none():
+    """T with your unit selected but no enemy it can attack named no unit and asked to select
+    one, though Tab had just selected it."""
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.MOVEMENT)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    uid = next(u for u, x in sorted(g.units.items()) if x.side == ctl.shown_side and x.hex is not None)
+    ctl.select(uid)
+    ctl.targets = lambda: []  # type: ignore[method-assign]
+    ctl.next_target()
+    assert ctl.error and "has no enemy unit it can attack now" in ctl.message
+    ctl.select(None)
+    ctl.next_target()
+    assert ctl.message == "Select a unit with a legal target first (Tab)."
+
+
+def test_a_side_that_drew_is_not_told_its_draw_phase_ended_with_nothing_to_do():
+    """After clicking a Draw button the next turn began with "German: draw ended automatically
+    (nothing to do)": the Draw itself ends the side's draw phase (R5.5), no End phase follows."""
+    from hexwar.game.events import Event
+
+    auto = AutoEnds()
+    ev = [
+        Event("phase", "x", {"phase": "draw", "turn": 1}),
+        Event("draw", "x", {"side": "german"}),
+        Event("begin_turn", "x", {"turn": 2}),
+    ]
+    (a,) = auto.feed(ev)
+    assert (a.side, a.phase) == ("soviet", "draw")
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.DRAW)
+    side = g.to_act
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    next(a for a in ctl.actions() if a.label.startswith("Draw") and a.primary).run()
+    assert not any(x.side == side and x.phase == Phase.DRAW for x in ctl.last_auto)
+
+
+def test_a_side_that_called_artillery_is_not_told_its_artillery_phase_ended_with_nothing_to_do():
+    """The artillery call (R9.2) ends the side's artillery phase by itself, as a Draw does."""
+    from hexwar.game.events import Event
+
+    ev = [
+        Event("phase", "x", {"phase": "artillery", "turn": 5}),
+        Event("artillery_marker_placed", "x", {"side": "german"}),
+        Event("end_phase", "x", {"side": "soviet"}),
+        Event("phase", "x", {"phase": "commitment", "turn": 5}),
+    ]
+    assert AutoEnds().feed(ev) == []
+
+
+def test_aim_artillery_without_an_enemy_in_sight_says_so_and_leaves_the_cursor():
+    """Aim artillery put the cursor on the first legal hex (an empty map edge) when no enemy
+    was in sight, and G then spent the mission there."""
+    from hexwar.game.commands import TargetArtillery
+
+    g = scenario("game_small").new_game(seed=SEED)
+    for _ in range(200):
+        if g.phase == Phase.ARTILLERY and any(isinstance(c, TargetArtillery) for c in g.legal_commands()):
+            break
+        step(g)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    ctl.set_cursor(None)
+    enemy = {u.hex for u in g.units.values() if u.side != ctl.shown_side and u.hex is not None}
+    ctl.legal = lambda: [
+        c
+        for c in g.legal_commands()  # type: ignore[method-assign]
+        if not (isinstance(c, TargetArtillery) and c.hex in enemy)
+    ]
+    assert any(isinstance(c, TargetArtillery) for c in ctl.legal()), (
+        "the test needs a hex to call artillery on"
+    )
+    ctl.aim_artillery()
+    assert ctl.cursor is None and ctl.error and "No enemy unit your units can see" in ctl.message

@@ -903,14 +903,26 @@ class PlayController(PlayViewsMixin):
                     label = "Draw: " + " + ".join(
                         x for x in (f"{nc} Command" if nc else "", f"{nr} Reserves" if nr else "") if x
                     )
-                    out.append(
-                        Action(
-                            label,
-                            functools.partial(self.issue, c),
-                            primary=True,
-                            tip="One Command card, then these extra cards, chosen before looking (R5.5)",
+                    tip = "One Command card, then these extra cards, chosen before looking (R5.5)"
+                    bonus = c.initiative_card or (c.fire_cards[0] if c.fire_cards else "")
+                    if c.initiative_card:  # R1.3: the same split, one Command card set aside
+                        label += ", +1 initiative"
+                        tip = (
+                            f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
+                            "initiative roll (R1.3)"
                         )
-                    )
+                    elif c.fire_units:
+                        fire = ", ".join(
+                            short_name(ruleset.card_name(st.units[u].card))
+                            for u in c.fire_units
+                            if u in st.units
+                        )
+                        label += f", -1 fire check {fire}"
+                        tip = (
+                            f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
+                            "by 1 (R1.3)"
+                        )
+                    out.append(Action(label, functools.partial(self.issue, c), primary=not bonus, tip=tip))
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(
@@ -1228,8 +1240,14 @@ class PlayController(PlayViewsMixin):
         st = self.state
         hexes = [c.hex for c in self.legal() if isinstance(c, TargetArtillery)]
         enemy = {u.hex for u in st.units.values() if u.side != self.shown_side and u.hex is not None}
-        pick = next((h for h in hexes if h in enemy), hexes[0] if hexes else None)
-        if pick is not None:
+        pick = next((h for h in hexes if h in enemy), None)
+        if pick is None:  # not an arbitrary hex: the cursor would sit on an empty map edge
+            self.say(
+                "No enemy unit your units can see to call artillery on; click any hex you see, or "
+                "End phase (R9.2).",
+                error=True,
+            )
+        else:
             self.set_cursor(pick)
             self.say(
                 f"Artillery on {st.hex_label(pick)}: G or a click calls it; arrows move the cursor (R9)."
@@ -1255,7 +1273,15 @@ class PlayController(PlayViewsMixin):
         """T: prepare an attack on the selected unit's next legal target (crews too, R7.5)."""
         tg = self.targets()
         if not tg:
-            self.say("Select a unit with a legal target first (Tab).", error=True)
+            u = self.state.units.get(self.selected) if self.selected is not None else None
+            if u is not None and u.side == self.shown_side:
+                self.say(
+                    f"{ruleset.card_name(u.card)} has no enemy unit it can attack now (range and LOS, "
+                    "R6.1); Tab selects your next unit.",
+                    error=True,
+                )
+            else:
+                self.say("Select a unit with a legal target first (Tab).", error=True)
             return
         keys = [(t[0], t[1]) for t in tg]
         cur = (self.pending.target, self.pending.at_crew) if self.pending is not None else None

@@ -36,6 +36,9 @@ END_PHASE_EFFECT = {
 
 #: Phases a side ends with an ``EndPhase`` command (the others end by themselves).
 _ENDED_BY_COMMAND = (Phase.ARTILLERY, Phase.COMMITMENT, Phase.MOVEMENT, Phase.DECLARATION, Phase.DRAW)
+#: the event of a command that ends the side's phase by itself: its Draw (R5.5), its one
+#: artillery call (R9.2); the turn sequence did not end these for it
+_ENDS_PHASE = {Phase.DRAW: "draw", Phase.ARTILLERY: "artillery_marker_placed"}
 
 
 def crew_need(cid: str) -> str | None:
@@ -136,7 +139,7 @@ class AutoEnds:
         """Read ``events`` (just applied); returns the automatic ends they contain."""
         out: list[AutoEnd] = []
         for e in events:
-            if e.kind == "end_phase":
+            if e.kind == "end_phase" or (self.phase is not None and e.kind == _ENDS_PHASE.get(self.phase)):
                 self.ended.add(str(e.data.get("side", "")))
             elif e.kind in ("phase", "end_turn", "begin_turn"):
                 if self.phase in _ENDED_BY_COMMAND:
