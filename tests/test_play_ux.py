@@ -79,6 +79,21 @@ def test_every_phase_of_a_turn_says_what_to_do_now_offers_buttons_and_what_end_p
     assert {Phase.COMMITMENT, Phase.MOVEMENT, Phase.DRAW} <= seen
 
 
+def test_enter_in_the_commitment_phase_picks_a_unit_and_never_ends_the_phase_while_units_are_left():
+    # the fresh player's pass (newuser2): Enter after Ctrl+Z ended the commitment with nothing committed
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    assert ctl.committable()
+    primary = [a for a in ctl.actions() if a.primary and a.enabled]
+    assert primary and primary[0].label == "Pick a unit to commit"
+    assert not any(a.primary for a in ctl.actions() if a.label == "End phase")
+    phase, n = g.phase, len(g.commands)
+    primary[0].run()
+    assert g.phase == phase and len(g.commands) == n and ctl.card is not None
+
+
 def test_over_the_hand_limit_the_draw_phase_prompts_and_has_a_discard_button():
     g = scenario("game_small").new_game(seed=SEED)
     advance_to(g, Phase.DRAW)

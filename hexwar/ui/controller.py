@@ -851,6 +851,7 @@ class PlayController(PlayViewsMixin):
                     "Pick a unit to commit",
                     self.pick_next_commit,
                     "C",
+                    primary=True,  # Enter picks a unit, never ends the phase with units left (newuser2)
                     tip="Pick the next unit card you can commit; its deploy hexes light up (R5.2)",
                 )
             )
