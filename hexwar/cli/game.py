@@ -583,7 +583,12 @@ def play(
                 if scenario is None:  # plain `hexwar play`: offer the last unfinished game (item 7)
                     offer = latest_autosave()
                 save = str(new_game_autosave(sc.id, datetime.datetime.now()))
-                click.echo(f"autosaving to {save}")
+                if offer is not None:  # the window asks first; say where each answer saves (newuser2)
+                    click.echo(
+                        f"autosaving a new game to {save}; continuing the last one keeps saving to {offer.path}"
+                    )
+                else:
+                    click.echo(f"autosaving to {save}")
             kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
             if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
                 kw["resumed"] = resumed
