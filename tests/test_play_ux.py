@@ -333,6 +333,30 @@ def test_status_lines_go_stale_after_the_next_command_and_automatic_ends_are_sai
     assert any(ln.kind == "auto_end" and "ended automatically (nothing to do)" in ln.text for ln in ctl2.log)
 
 
+def test_an_automatic_end_is_logged_before_the_event_that_closed_its_phase():
+    # newuser2: the lines were added after the whole batch, so a turn-N line sat under "Turn N+1"
+    g = scenario("game_small").new_game(seed=SEED)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    for _ in range(300):
+        if any(ln.kind == "auto_end" for ln in ctl.log) or g.over:
+            break
+        ctl.issue(
+            next(
+                c
+                for c in g.legal_commands()
+                if isinstance(c, EndPhase | Draw | Discard | Resolve | ChooseHand)
+            )
+        )
+    log = ctl.log
+    idx = [i for i, ln in enumerate(log) if ln.kind == "auto_end"]
+    assert idx, f"seed {SEED}: no automatic end in 300 commands"
+    for i in idx:
+        phase = log[i].text.split(": ", 1)[1].split(" phase")[0].split(", ")[-1]
+        opened = max(j for j in range(i) if log[j].kind == "phase")
+        assert f"{phase} phase" in log[opened].text.lower(), (log[opened].text, log[i].text)
+        assert log[i].turn == log[opened].turn
+
+
 # -- item 6: layouts ---------------------------------------------------------------------------------------
 def _overlaps(boxes):
     out = []

@@ -243,12 +243,26 @@ class PlayController(PlayViewsMixin):
         if "fog" in st.variants and len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
             start = len(st.log) - len(evs)  # R12.2: the log shows what the person's side saw
             evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
-        self.log_view.record(evs, self.state)
         # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
-        # (the person's sides only: the computer's passes would drown the log)
-        self.last_auto = [a for a in self.auto_ends.feed(evs) if self.is_human(a.side)]
+        # (the person's sides only: the computer's passes would drown the log), each in its place:
+        # before the event that closed the phase, not after the whole batch (newuser2)
+        self.last_auto = []
+        chunk: list[Any] = []
+        for e in evs:
+            autos = [a for a in self.auto_ends.feed([e]) if self.is_human(a.side)]
+            if autos:
+                if chunk:
+                    self.log_view.record(chunk, st)
+                    chunk = []
+                self._log_auto_ends(autos)
+                self.last_auto += autos
+            chunk.append(e)
+        if chunk:
+            self.log_view.record(chunk, st)
+
+    def _log_auto_ends(self, autos: list[Any]) -> None:
         runs: dict[tuple[int, str], list[str]] = {}
-        for a in self.last_auto:
+        for a in autos:
             runs.setdefault((a.turn, a.side), []).append(a.phase)
         for (turn, side), phases in runs.items():
             names = ", ".join(dict.fromkeys(phases))
