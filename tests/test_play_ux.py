@@ -919,3 +919,18 @@ def test_aim_artillery_without_an_enemy_in_sight_says_so_and_leaves_the_cursor()
     )
     ctl.aim_artillery()
     assert ctl.cursor is None and ctl.error and "No enemy unit your units can see" in ctl.message
+
+
+def test_the_hand_card_cursor_and_its_card_view_end_with_the_phase():
+    # newuser2: the card cursor kept the side panel's card view up into the Declaration phase
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    ctl.move_card_cursor(1)
+    ctl.hover_card = ctl.hand_cards()[ctl.card_cursor]
+    assert ctl.card_cursor is not None
+    phase = g.phase
+    while g.phase == phase and not g.over:
+        ctl.issue(EndPhase(g.to_act))
+    assert ctl.card_cursor is None and ctl.hover_card is None

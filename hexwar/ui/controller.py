@@ -246,6 +246,9 @@ class PlayController(PlayViewsMixin):
         # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
         # (the person's sides only: the computer's passes would drown the log), each in its place:
         # before the event that closed the phase, not after the whole batch (newuser2)
+        if any(e.kind in ("phase", "begin_turn") for e in evs):  # a new phase: the hand card cursor
+            self.card_cursor = None  # and the card it showed give the side panel back (newuser2)
+            self.hover_card = None
         self.last_auto = []
         chunk: list[Any] = []
         for e in evs:
