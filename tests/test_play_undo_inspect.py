@@ -36,6 +36,9 @@ def test_the_undo_button_takes_back_a_commit_and_disappears():
     undo.run()
     assert g.state_hash() == before and g.commands[-1] == Undo(side)
     assert ctl.message.startswith("Taken back: commits")
+    line = next(ln for ln in reversed(ctl.log) if ln.kind == "undo")  # the window's log says it in words
+    assert line.text == f"{side} takes back: {ctl.message[len('Taken back: ') : -len(' (R12.3).')]} (R12.3)"
+    assert "unit=" not in line.text and "unit=" in g.log[-1].text  # the game's own log keeps its form
     assert "Undo" not in [a.label for a in ctl.actions()]
     ctl.undo()
     assert ctl.error and "nothing to undo" in ctl.message

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..errors import HexwarError
+from ..game.commands import command_from_json
 from ..game.events import GameEvent, RuleEvent
 from ..game.headless import format_event, readable
 from ..game.state import GameState
 from ..model.hexgrid import Hex
 from ..rules.artillery import ArtilleryStrike
 from ..rules.combat import AttackStarted
+from .pacing import describe_command
 
 __all__ = ["LogLine", "StrikeView", "LogView"]
 
@@ -85,7 +88,7 @@ class LogView:
         for e in readable(evs):
             if e.kind == "begin_turn":
                 turn = int(e.data.get("turn", turn))
-            self.log.append(LogLine(format_event(e).strip("\n").strip(), e.kind, turn))
+            self.log.append(LogLine(_readable_line(e, state), e.kind, turn))
             if e.kind == "damage_card":
                 self.damage_cards.append(LogLine(e.text, e.kind, turn))
         for e in evs:  # typed events: hexes and unit ids straight from the rules' payload
@@ -99,3 +102,16 @@ class LogView:
                 tu = state.units.get(p.target)
                 if au is not None and tu is not None and au.hex is not None and tu.hex is not None:
                     self.last_attack = (au.hex, tu.hex, au.side)
+
+
+def _readable_line(e: GameEvent, state: GameState) -> str:
+    """The window's log line of ``e``: the terminal's, but an undo names the command taken back
+    in words (R12.3) instead of its raw ``unit=... hex=...`` form (the game log keeps the raw
+    text, which saves' log hashes depend on)."""
+    if e.kind == "undo" and isinstance(e.data.get("undone"), dict):
+        try:
+            what = describe_command(state, command_from_json(e.data["undone"]))
+        except (HexwarError, KeyError, TypeError, ValueError):
+            return format_event(e).strip("\n").strip()
+        return f"{e.data.get('side', '')} takes back: {what} (R12.3)"
+    return format_event(e).strip("\n").strip()
