@@ -235,13 +235,25 @@ def test_the_computer_plays_step_by_step_on_the_injected_clock(window):
     assert st.phase != Phase.MOVEMENT or st.to_act != "soviet"
 
 
+def _tips_of_the_whole_hand(window) -> set[str]:
+    """Widget tips with the hand row scrolled through every offset (a long hand scrolls, item 6)."""
+    tips: set[str] = set()
+    for off in range(40):
+        window.flags.extra["hand_offset"] = off
+        window.refresh()
+        tips |= {w.tip for w in window.widgets}
+    window.flags.extra["hand_offset"] = 0
+    window.refresh()
+    return tips
+
+
 def test_hot_seat_hides_the_hand_between_players(window):
     a, _ = new_pair()
     window.set_game(a, ai={}, clock=ManualClock())
     d = Driver(window)
     ctl = window.controller
     german = set(a.hand_units["german"] + a.hand_commands["german"])
-    assert {f"card {c}" for c in german} <= {w.tip for w in window.widgets}
+    assert {f"card {c}" for c in german} <= _tips_of_the_whole_hand(window)
     d.key(key.SPACE)  # German ends its commitment: the screen waits for the Soviet player
     assert ctl.pass_to == "soviet" and a.to_act == "soviet"
     texts = window.screen_texts()
@@ -253,7 +265,7 @@ def test_hot_seat_hides_the_hand_between_players(window):
     assert len(a.commands) and a.commands[-1] == EndPhase("german")
     d.pass_screen()
     soviet = set(a.hand_units["soviet"] + a.hand_commands["soviet"])
-    tips = {w.tip for w in window.widgets}
+    tips = _tips_of_the_whole_hand(window)
     assert {f"card {c}" for c in soviet} <= tips
     assert not any(f"card {c}" in tips for c in german)
 

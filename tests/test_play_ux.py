@@ -774,7 +774,7 @@ def test_at_800x600_the_hand_scrolls_instead_of_shrinking_cards_below_reading_si
         assert g.phase == Phase.SETUP and len(ctl.hand_cards()) > 8
         win.refresh()
         cards = [w for w in win.widgets if w.tip.startswith("card ")]
-        assert cards and min(w.w for w in cards) >= 59 and len(cards) < len(ctl.hand_cards())
+        assert cards and min(w.w for w in cards) >= 83 and len(cards) < len(ctl.hand_cards())
         last = ctl.hand_cards()[-1]
         for _ in range(len(ctl.hand_cards())):
             press(win, key.BRACKETRIGHT)
@@ -782,6 +782,21 @@ def test_at_800x600_the_hand_scrolls_instead_of_shrinking_cards_below_reading_si
                 break
         win.refresh()
         assert f"card {last}" in {w.tip for w in win.widgets}  # the row followed the card cursor
+    finally:
+        win.close()
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1024, 640)])
+def test_hand_cards_stay_wide_enough_to_read_their_names_with_a_full_starting_hand(size):
+    # newuser2: with 9 or more cards the titles were unreadably small even at 1400 wide
+    g = scenario("game_small").new_game(seed=SEED)
+    win = window_for(g, size=size)
+    try:
+        win.controller.confirm_pass()
+        assert len(win.controller.hand_cards()) > 8
+        win.refresh()
+        cards = [w for w in win.widgets if w.tip.startswith("card ")]
+        assert cards and min(w.w for w in cards) >= 83, size
     finally:
         win.close()
 

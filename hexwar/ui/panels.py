@@ -77,7 +77,7 @@ HAND_H = 196.0
 SIDE_W = 380.0
 MSG_H = 44.0  # the status line and the End phase line above the hand
 PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through the panels (item 9)
-MIN_CARD_W = 60.0  # narrower hand cards scroll instead of shrinking (item 6)
+MIN_CARD_W = 84.0  # narrower hand cards scroll instead of shrinking (item 6; 60 left names unreadable)
 
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same
 #: list is in docs/play.md). Every order can be given without the mouse (issue 17 item 3).
