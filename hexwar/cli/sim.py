@@ -933,6 +933,45 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
         _write_csv(csv_path, text, as_json)
 
 
+_AREA_HELP = "Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat)."
+_AREA_DEFAULT_HELP = "Per-area columns AREA:measure (default: every area and objective of the scenario)."
+_FORCE_HELP = "Replace existing --csv/--png files that hexwar did not write."
+_FORCE_CSV_HELP = "Replace an existing --csv file that hexwar did not write."
+
+
+def sweep_output_options(area_help: str = _AREA_HELP, force_help: str = _FORCE_HELP) -> Callable[[Any], Any]:
+    """The options every ``hexwar sim sweep`` subcommand shares: per-hex and per-area columns
+    (``--hex``, ``--area``), where the rows go (``--csv``, ``--json``, ``--force``) and where the
+    work runs (``--workers``, ``--cluster``), as one decorator.
+
+    Args:
+        area_help: the ``--area`` help text; force_help: the ``--force`` help text.
+    """
+
+    def deco(f: Any) -> Any:
+        f = cluster_options(f)
+        f = click.option("--force", is_flag=True, help=force_help)(f)
+        f = click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")(f)
+        f = click.option(
+            "--csv",
+            "csv_path",
+            default=None,
+            type=click.Path(dir_okay=False),
+            help="Write the rows here (else stdout).",
+        )(f)
+        f = click.option("--area", "area_specs", multiple=True, metavar="NAME[=HEXES]", help=area_help)(f)
+        f = click.option(
+            "--hex",
+            "hex_specs",
+            multiple=True,
+            metavar="HEXES",
+            help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
+        )(f)
+        return f
+
+    return deco
+
+
 @sweep.command("artillery")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--target", "target", default=None, help="Target hex (unless --vary target=...).")
@@ -951,30 +990,7 @@ def _emit_rows(rows: list[dict[str, Any]], csv_path: str | None, as_json: bool) 
 )
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="20000", show_default=True, help="Trials per run.")
-@click.option(
-    "--hex",
-    "hex_specs",
-    multiple=True,
-    metavar="HEXES",
-    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
-)
-@click.option(
-    "--area",
-    "area_specs",
-    multiple=True,
-    metavar="NAME[=HEXES]",
-    help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).",
-)
-@click.option(
-    "--csv",
-    "csv_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write the rows here (else stdout).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
-@cluster_options
+@sweep_output_options()
 def sweep_artillery_cmd(
     source: str,
     target: str | None,
@@ -1050,30 +1066,7 @@ def sweep_artillery_cmd(
 )
 @click.option("--seeds", "seeds", default="0..2", show_default=True, help="Seeds: 0..4 or 1,7,9.")
 @click.option("--trials", "trials", default="5000", show_default=True, help="Trials per run.")
-@click.option(
-    "--hex",
-    "hex_specs",
-    multiple=True,
-    metavar="HEXES",
-    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
-)
-@click.option(
-    "--area",
-    "area_specs",
-    multiple=True,
-    metavar="NAME[=HEXES]",
-    help="Per-area columns AREA:measure (a scenario's area, or NAME=HEXES; repeat).",
-)
-@click.option(
-    "--csv",
-    "csv_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write the rows here (else stdout).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
-@cluster_options
+@sweep_output_options()
 def sweep_fire_cmd(
     source: str,
     ignite: tuple[str, ...],
@@ -1155,30 +1148,7 @@ def sweep_fire_cmd(
 @click.option(
     "--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's)."
 )
-@click.option(
-    "--hex",
-    "hex_specs",
-    multiple=True,
-    metavar="HEXES",
-    help="Per-hex columns HEX:measure for these hexes (F05, E04..G06, area:NAME; repeat).",
-)
-@click.option(
-    "--area",
-    "area_specs",
-    multiple=True,
-    metavar="NAME[=HEXES]",
-    help="Per-area columns AREA:measure (default: every area and objective of the scenario).",
-)
-@click.option(
-    "--csv",
-    "csv_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write the rows here (else stdout).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--force", is_flag=True, help="Replace an existing --csv file that hexwar did not write.")
-@cluster_options
+@sweep_output_options(area_help=_AREA_DEFAULT_HELP, force_help=_FORCE_CSV_HELP)
 def sweep_scenario_cmd(
     source: str,
     turns: str,
