@@ -115,6 +115,7 @@ __all__ = [
     "LosResult",
     "OffsetGeometry",
     "height_arrays",
+    "los_content_key",
     "line_of_sight",
     "offset_geometry",
     "visibility",
@@ -434,6 +435,7 @@ class _MapState:
         "eye_min",
         "eye_max",
         "patch_rel",
+        "content",
         "__weakref__",
     )
 
@@ -483,6 +485,17 @@ class _MapState:
         for a in arrays:
             a.flags.writeable = False  # shared with every caller
         self.arrays = HeightArrays(m.version, *arrays)
+        # everything a query reads is derived from these four arrays (and the shape), so equal
+        # bytes mean equal answers to every query (issue 22: :func:`los_content_key`)
+        self.content = b"".join(
+            (
+                np.array(self.shape, dtype=np.int64).tobytes(),
+                top2.tobytes(),
+                hind2.tobytes(),
+                reason.tobytes(),
+                m.level.astype(np.int64).tobytes(),
+            )
+        )
         self.version = m.version
 
     def flat(self, m: BattleMap, h: Hex) -> int:
@@ -534,6 +547,19 @@ def height_arrays(battlemap: BattleMap) -> HeightArrays:
     [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
     """
     return _state(battlemap).arrays
+
+
+def los_content_key(battlemap: BattleMap) -> bytes:
+    """What every LOS answer on ``battlemap`` depends on, as bytes (R3.4, R3.5, R8.1-R8.4).
+
+    The map's shape, the blocking and hindrance tops, the reason codes and the ground levels
+    of every hex, from which every query's result is computed (rebuilt, like
+    :func:`height_arrays`, when ``battlemap.version`` changed). Two maps, or one map at two
+    versions, with equal keys give equal answers to every query; a change that leaves them
+    (an artillery marker, a fire outside a building, a wreck without the LOS symbol) keeps
+    the key, so caches of LOS results keyed by it stay valid across it (issue 22).
+    """
+    return _state(battlemap).content  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------
