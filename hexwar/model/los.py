@@ -465,6 +465,24 @@ class _MapState:
 
     def refresh(self, m: BattleMap) -> None:
         top2, hind2, reason = _compute_tops(m)
+        # everything a query reads is derived from these four arrays (and the shape), so equal
+        # bytes mean equal answers to every query (issue 22: :func:`los_content_key`); a new
+        # version with the same content (an artillery marker, a fire outside a building)
+        # keeps the derived arrays and lists
+        content = b"".join(
+            (
+                np.array(self.shape, dtype=np.int64).tobytes(),
+                top2.tobytes(),
+                hind2.tobytes(),
+                reason.tobytes(),
+                m.level.astype(np.int64).tobytes(),
+            )
+        )
+        if self.version >= 0 and content == self.content:
+            self.arrays = HeightArrays(m.version, *self.arrays_of())
+            self.version = m.version
+            return
+        self.content = content
         bt2 = _padded(top2, -_BIG2).ravel()
         ht2 = _padded(hind2, -_BIG2).ravel()
         lv2 = _padded(2 * m.level.astype(np.int64), -_BIG2).ravel()
@@ -485,18 +503,12 @@ class _MapState:
         for a in arrays:
             a.flags.writeable = False  # shared with every caller
         self.arrays = HeightArrays(m.version, *arrays)
-        # everything a query reads is derived from these four arrays (and the shape), so equal
-        # bytes mean equal answers to every query (issue 22: :func:`los_content_key`)
-        self.content = b"".join(
-            (
-                np.array(self.shape, dtype=np.int64).tobytes(),
-                top2.tobytes(),
-                hind2.tobytes(),
-                reason.tobytes(),
-                m.level.astype(np.int64).tobytes(),
-            )
-        )
         self.version = m.version
+
+    def arrays_of(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The current block top, hindrance top and reason arrays (shared, read-only)."""
+        a = self.arrays
+        return a.block_top, a.hinder_top, a.reason
 
     def flat(self, m: BattleMap, h: Hex) -> int:
         """Padded flat index of on-map hex ``h``; MapError naming it when off the map."""

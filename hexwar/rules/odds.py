@@ -58,6 +58,7 @@ __all__ = [
     "TWO_D10",
     "AttackOdds",
     "attack_odds",
+    "attack_odds_variants",
     "close_assault_odds",
     "dice_sum_distribution",
     "hit_probabilities",
@@ -625,6 +626,46 @@ def attack_odds(
     Raises:
         CombatError: when the attack is not legal (:func:`~hexwar.rules.combat.attack_problems`).
     """
+    return attack_odds_variants(
+        cards,
+        attacker,
+        target,
+        orders,
+        ctx,
+        [(bonus_to_hit, bonus_intensity)],
+        units=units,
+        events_in_play=events_in_play,
+        variant=variant,
+        damage_deck=damage_deck,
+    )[0]
+
+
+def attack_odds_variants(
+    cards: CardSet,
+    attacker: UnitLike,
+    target: UnitLike,
+    orders: AttackOrders,
+    ctx: DefenseContext,
+    bonuses: Sequence[tuple[Iterable[int] | str, Iterable[int] | str]],
+    *,
+    units: Mapping[str, UnitLike] | None = None,
+    events_in_play: Sequence[str] = (),
+    variant: str | Iterable[str] = "standard",
+    damage_deck: Deck | Mapping[str, int] | None = None,
+) -> list[AttackOdds]:
+    """:func:`attack_odds` of one declared attack under several Command-card bonus choices
+    (R1.3), the attack's numbers worked out once (issue 22: the AI rates a +1 on every roll).
+
+    Args:
+        bonuses: ``(bonus_to_hit, bonus_intensity)`` pairs as :func:`attack_odds` takes them.
+        the rest: as :func:`attack_odds`.
+
+    Returns:
+        one :class:`AttackOdds` per pair, in order; each equals ``attack_odds`` with that pair.
+
+    Raises:
+        CombatError: when the attack is not legal (:func:`~hexwar.rules.combat.attack_problems`).
+    """
     units = dict(units) if units is not None else {attacker.uid: attacker, target.uid: target}
     problems = attack_problems(cards, attacker, target, orders, units, events_in_play)
     if problems:
@@ -634,16 +675,12 @@ def attack_odds(
     weapons = [acard.weapons[i] for i in orders.weapons]
     counts = [rate_of_fire(cards, attacker, w, units, events_in_play, orders.command_cards) for w in weapons]
     n = sum(counts)
-    bh, bi = _as_set(bonus_to_hit, n), _as_set(bonus_intensity, n)
-    rolls = []
-    k = 0
+    base: list[tuple[int, int, int]] = []
     for slot, (w, cnt) in enumerate(zip(weapons, counts, strict=True)):
         av = w.attack_value(tcard.target_type)
         assert av is not None
         di = weapon_damage_index(cards, attacker, w, units, events_in_play, orders.command_cards)
-        for _ in range(cnt):
-            rolls.append((slot, av, di, int(k in bh), int(k in bi), 1))
-            k += 1
+        base.extend((slot, av, di) for _ in range(cnt))
 
     def mods(t: UnitLike) -> list[int]:
         m = sum(
@@ -657,8 +694,13 @@ def attack_odds(
 
     head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
     states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
-    plan = (*head, states, tuple(rolls))
-    return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
+    costs = _costs(cards, target, units)
+    out = []
+    for bonus_to_hit, bonus_intensity in bonuses:
+        bh, bi = _as_set(bonus_to_hit, n), _as_set(bonus_intensity, n)
+        rolls = tuple((slot, av, di, int(k in bh), int(k in bi), 1) for k, (slot, av, di) in enumerate(base))
+        out.append(_odds_from((*head, states, rolls), *costs, cards.rules.capture_multiplier))
+    return out
 
 
 def weapon_odds(
