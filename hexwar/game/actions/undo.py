@@ -104,9 +104,14 @@ def _copy_dataclass(v: Any) -> Any:
         names = _DATACLASS_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(v))
     if hasattr(v, "__dict__"):  # the same class without calling __init__ or __post_init__
         out = object.__new__(cls)
-        out.__dict__.update(v.__dict__)
-    else:
-        out = copy.copy(v)
+        d = dict(v.__dict__)
+        for n in names:  # the fields straight from the instance dict (no getattr per field)
+            x = d[n] if n in d else getattr(v, n)
+            if type(x) not in _IMMUTABLE:
+                d[n] = position_copy(x)
+        out.__dict__.update(d)
+        return out
+    out = copy.copy(v)
     for n in names:
         x = getattr(v, n)
         if type(x) not in _IMMUTABLE:
