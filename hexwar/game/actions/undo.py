@@ -104,11 +104,14 @@ def _copy_dataclass(v: Any) -> Any:
         names = _DATACLASS_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(v))
     if hasattr(v, "__dict__"):  # the same class without calling __init__ or __post_init__
         out = object.__new__(cls)
-        d = dict(v.__dict__)
-        for n in names:  # the fields straight from the instance dict (no getattr per field)
-            x = d[n] if n in d else getattr(v, n)
+        d = v.__dict__.copy()
+        for n, x in d.items():  # straight from the instance dict (no getattr per field)
             if type(x) not in _IMMUTABLE:
-                d[n] = position_copy(x)
+                d[n] = position_copy(x)  # a value of an existing key: the dict keeps its size
+        for n in names:
+            if n not in d:  # pragma: no cover - a field kept outside the instance dict
+                x = getattr(v, n)
+                d[n] = x if type(x) in _IMMUTABLE else position_copy(x)
         out.__dict__.update(d)
         return out
     out = copy.copy(v)
