@@ -409,6 +409,15 @@ class _LazyHexes:
         return Hex.from_offset(col - _PAD, row - _PAD)
 
 
+@lru_cache(maxsize=16)
+def _padded_hexes(height: int, width: int) -> tuple[Hex, ...]:
+    """The Hex of every padded cell of a map shape, by padded-flat index (shared by every map
+    of the shape: a game starts on a copy of its scenario's map; issue 22)."""
+    return tuple(
+        Hex.from_offset(col, row) for row in range(-_PAD, height + _PAD) for col in range(-_PAD, width + _PAD)
+    )
+
+
 class _MapState:
     """Padded flat arrays of one map for the engine; refreshed on version change."""
 
@@ -448,11 +457,7 @@ class _MapState:
         # demand on large ones (254k objects on 500x500 made the garbage collector pause
         # inside queries; issue 22).
         self.hexes: Any = (
-            [
-                Hex.from_offset(col, row)
-                for row in range(-_PAD, m.height + _PAD)
-                for col in range(-_PAD, m.width + _PAD)
-            ]
+            _padded_hexes(m.height, m.width)
             if (m.height + 2 * _PAD) * self.Wp <= _HEX_LIST_CELLS
             else _LazyHexes(self.Wp)
         )

@@ -196,7 +196,11 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
     open_hexes = [
         h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT
     ]
-    stands: dict[tuple[Hex, str], bool] = {}
+    # can_stand reads only the map: remembered per map version (issue 22)
+    memo = state.cache.get("can_stand")
+    if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
+        memo = state.cache["can_stand"] = (state.battlemap, state.battlemap.version, {})
+    stands: dict[tuple[Hex, str], bool] = memo[2]
     for cid, inst in sorted(firsts.items()):
         if ruleset.is_crew(cid):
             continue
