@@ -466,6 +466,7 @@ class _MapState:
         self.geo_entries = 0
         self.patch_rel = _patch_rel(self.Wp)
         self.version = -1
+        self.content: bytes = b""
         self.refresh(m)
 
     def refresh(self, m: BattleMap) -> None:

@@ -100,10 +100,13 @@ def _place_problem(state: GameState, cmd: Commit, memo: dict[tuple[Hex, str], bo
 
 
 def _stands(state: GameState, h: Hex, cid: str, memo: dict[tuple[Hex, str], bool]) -> bool:
-    """:func:`ruleset.can_stand` of ``cid`` in ``h``, remembered in ``memo``."""
-    hit = memo.get((h, cid))
+    """:func:`ruleset.can_stand` of ``cid`` in ``h``, remembered in ``memo`` by what it reads
+    of the card: aircraft (never) or its mobility (foot for guns)."""
+    u = ruleset.unit_card(cid)
+    kind = "aircraft" if u.unit_type == "aircraft" else (u.mobility or "foot")
+    hit = memo.get((h, kind))
     if hit is None:
-        hit = memo[(h, cid)] = ruleset.can_stand(state.battlemap, h, cid)
+        hit = memo[(h, kind)] = ruleset.can_stand(state.battlemap, h, cid)
     return hit
 
 
