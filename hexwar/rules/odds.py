@@ -502,15 +502,17 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                 low_all[:, half + 1 :] = 0.0
                 S[:, : half + 1] = 0.0
                 extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
-                for k in range(len(faces)):
-                    dead[:] += Dd[k]
-                    Q[c] += S[k]
-                    if not low_all[k].any():
-                        continue
-                    for j, (xs, xd) in enumerate(extras, start=1):
-                        if xd is not None:
-                            dead[:] += xd[k]
-                        Q[j] += xs[k]
+                # face by face: dead += Dd[k], then every card's xd[k]; Q[c] += S[k]; Q[j] +=
+                # xs[k]. np.add.accumulate adds rows strictly in order (each partial sum is the
+                # previous one plus the next row), and a face without mass has all-zero xs and
+                # xd rows, whose additions leave every sum's bits as they were: the same sums
+                # as the loop over faces that skipped them (issue 22).
+                Q[c] = np.add.accumulate(np.concatenate([Q[c][None], S]), axis=0)[-1]
+                xds = [xd for _, xd in extras if xd is not None]
+                steps = np.stack([Dd, *xds], axis=1).reshape(-1, 4) if xds else Dd
+                dead[:] = np.add.accumulate(np.concatenate([dead[None], steps]), axis=0)[-1]
+                for j, (xs, _) in enumerate(extras, start=1):
+                    Q[j] = np.add.accumulate(np.concatenate([Q[j][None], xs]), axis=0)[-1]
             else:
                 Q[c] += shift(v, d, p, f)
             if ps:
