@@ -459,17 +459,17 @@ def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
 def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
     """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs).
 
-    Remembered while what it reads stays (:func:`targeting_key` and the units that declared;
+    Remembered while what it reads stays (:func:`targeting_key` and whether ``uid`` declared;
     not under fog of war, R12.2); each
     call returns a new list."""
     if "fog" in state.variants:
         return _legal_targets(state, side, uid)
-    # attacker_problem also reads which units have declared already (R6.1)
-    declared = tuple(sorted(x for a in state.attacks.values() for x in a.attackers))
-    memo = _content_memo(state, "legal_targets", declared)
-    hit = memo.get((side, uid))
+    # attacker_problem also reads whether the unit has declared already (R6.1)
+    declared = any(uid in a.attackers for a in state.attacks.values())
+    memo = _content_memo(state, "legal_targets")
+    hit = memo.get((side, uid, declared))
     if hit is None:
-        hit = memo[(side, uid)] = _legal_targets(state, side, uid)
+        hit = memo[(side, uid, declared)] = _legal_targets(state, side, uid)
     return list(hit)
 
 
