@@ -1,0 +1,85 @@
+"""Bad input found by a fresh user's adversarial pass (round 2): each gets a one-line error that
+names the file, field or hex and what was expected, a non-zero exit, no traceback, and the file
+it was given is left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hexwar.cli import main
+
+DATA = Path(__file__).parent / "data"
+LEGACY = DATA / "legacy_e9c3826"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+# -- hexwar migrate reads a file as strictly as every loader does ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+        ('{"format": "hexwar-save", "seed": ' + "9" * 5000 + "}", "a number is too long"),
+        ('{"format": "hexwar-map", "width": 10, "width": 12}', "duplicate key 'width' in one JSON object"),
+    ],
+    ids=["deep", "huge-number", "duplicate-key"],
+)
+def test_migrate_names_the_file_and_the_problem_of_hostile_json_and_writes_nothing(
+    tmp_path, capsys, text, message
+):
+    f = tmp_path / "hostile.json"
+    f.write_text(text)
+    rc, out, err = run(capsys, "migrate", str(f), "--in-place")
+    assert rc == 2
+    assert f"- {f}: {message}" in err
+    assert "Traceback" not in out + err
+    assert f.read_text() == text
+
+
+def test_migrate_applies_the_map_file_size_limit_like_every_loader(tmp_path, capsys):
+    d = json.loads((DATA / "game_tiny_map.json").read_text())
+    d["name"] = "x" * (8 * 1024 * 1024 + 1)
+    f = tmp_path / "big.json"
+    f.write_text(json.dumps(d))
+    out_file = tmp_path / "upgraded.json"
+    rc, _, err = run(capsys, "migrate", str(f), "--out", str(out_file))
+    assert rc == 2
+    assert "the map file limit is 8 MB" in err
+    assert not out_file.exists()
+
+
+def test_migrate_refuses_a_save_whose_commands_hexwar_would_refuse_and_leaves_it_unchanged(tmp_path, capsys):
+    # before: the save schema leaves each command's fields to hexwar, so migrate wrote "ok" and
+    # upgraded a save with a command no hexwar knows; `hexwar validate` refused the same file
+    d = json.loads((LEGACY / "save_skirmish_s2.json").read_text())
+    d["commands"][1] = {"cmd": "rm_rf", "side": "german"}
+    f = tmp_path / "edited.json"
+    f.write_text(json.dumps(d))
+    before = f.read_bytes()
+    rc, out, err = run(capsys, "migrate", str(f), "--in-place")
+    assert rc == 2
+    assert f"- {f}: commands[1]: unknown command 'rm_rf'; expected one of ['choose_hand'," in err
+    assert f.read_bytes() == before
+
+
+def test_migrate_still_upgrades_a_good_round1_save_that_then_replays(tmp_path, capsys):
+    work = tmp_path / "legacy"
+    work.mkdir()
+    shutil.copy(LEGACY / "save_skirmish_s2.json", work)
+    shutil.copy(LEGACY / "skirmish.toml", work)
+    shutil.copytree(LEGACY / "maps", work / "maps")
+    save = work / "save_skirmish_s2.json"
+    rc, out, _ = run(capsys, "migrate", str(save), "--in-place")
+    assert rc == 0 and out == f"ok   {save} (save): 1 -> 2; wrote {save}\n"
+    assert main(["replay", str(save), "--verify"]) == 0
