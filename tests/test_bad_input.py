@@ -83,3 +83,74 @@ def test_migrate_still_upgrades_a_good_round1_save_that_then_replays(tmp_path, c
     rc, out, _ = run(capsys, "migrate", str(save), "--in-place")
     assert rc == 0 and out == f"ok   {save} (save): 1 -> 2; wrote {save}\n"
     assert main(["replay", str(save), "--verify"]) == 0
+
+
+# -- hexwar import tiled: hostile .tmj and tilesets --------------------------------------------------
+
+
+def _exported_tmj(tmp_path: Path) -> tuple[Path, dict]:
+    tmj = tmp_path / "tiny.tmj"
+    assert main(["export", "tiled", str(DATA / "game_tiny_map.json"), "--out", str(tmj)]) == 0
+    return tmj, json.loads(tmj.read_text())
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+        ('{"type": "map", "width": ' + "9" * 5000 + "}", "a number is too long"),
+    ],
+    ids=["deep", "huge-number"],
+)
+def test_import_tiled_names_a_hostile_tmj_and_writes_no_map(tmp_path, capsys, text, message):
+    f = tmp_path / "hostile.tmj"
+    f.write_text(text)
+    out_map = tmp_path / "out.json"
+    rc, out, err = run(capsys, "import", "tiled", str(f), "--out", str(out_map))
+    assert rc == 2
+    assert f"- {f}: {message}" in err
+    assert "Traceback" not in out + err
+    assert not out_map.exists()
+
+
+def test_import_tiled_names_a_hostile_external_tileset(tmp_path, capsys):
+    tmj, d = _exported_tmj(tmp_path)
+    capsys.readouterr()
+    (tmp_path / "deep.tsj").write_text("[" * 100_000 + "]" * 100_000)
+    d["tilesets"] = [{"firstgid": 1, "source": "deep.tsj"}]
+    tmj.write_text(json.dumps(d))
+    rc, _, err = run(capsys, "import", "tiled", str(tmj), "--out", str(tmp_path / "o.json"))
+    assert rc == 2
+    assert f"- {tmp_path / 'deep.tsj'}: JSON nested too deeply" in err
+
+
+def test_import_tiled_opens_no_external_tileset_that_is_not_a_tsx_or_tsj_file(tmp_path, capsys):
+    # before: "source": "/etc/hostname" was opened and parsed as XML ("bad XML: syntax error")
+    tmj, d = _exported_tmj(tmp_path)
+    capsys.readouterr()
+    d["tilesets"] = [{"firstgid": 1, "source": "/etc/hostname"}]
+    tmj.write_text(json.dumps(d))
+    rc, _, err = run(capsys, "import", "tiled", str(tmj), "--out", str(tmp_path / "o.json"))
+    assert rc == 2
+    assert f"- {tmj}: tileset /etc/hostname: expected an external tileset file ending in .tsx or .tsj" in err
+
+
+@pytest.mark.parametrize("coord", ["NaN", "Infinity"])
+def test_import_tiled_refuses_an_object_at_nan_or_infinity_naming_the_object(tmp_path, capsys, coord):
+    tmj, d = _exported_tmj(tmp_path)
+    capsys.readouterr()
+    d["layers"][-1]["objects"] = [{"id": 7, "type": "deploy", "x": 1.0, "y": 1.0}]
+    tmj.write_text(json.dumps(d).replace('"x": 1.0', f'"x": {coord}'))
+    rc, out, err = run(capsys, "import", "tiled", str(tmj), "--out", str(tmp_path / "o.json"))
+    assert rc == 2
+    assert f"- {tmj}: object layer 'features' object 7: x, y, width and height must be finite numbers" in err
+    assert "Traceback" not in out + err
+
+
+def test_render_of_a_deeply_nested_json_file_names_it(tmp_path, capsys):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    rc, out, err = run(capsys, "render", str(f), "--out", str(tmp_path / "x.png"))
+    assert rc == 2
+    assert f"- {f}: JSON nested too deeply" in err
+    assert not (tmp_path / "x.png").exists()

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
-from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, read_text
+from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, loads_json, read_text
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapObjective, zone_hexes, zone_specs
 from ..model.terrain import RulesTerrain, default_terrain
@@ -354,15 +354,16 @@ def _decode_data(
 
 def _load_external_tileset(base: Path, source: str, firstgid: int, src: str) -> _Tileset:
     p = base / source
+    if p.suffix.lower() not in (".tsx", ".tsj", ".json"):
+        # Tiled writes tilesets only as .tsx or .tsj (.json before 1.9): nothing else is opened
+        raise ValidationError(
+            [Problem(src, f"tileset {source}", "expected an external tileset file ending in .tsx or .tsj")]
+        )
     if not p.is_file():
         raise ValidationError([Problem(src, f"tileset {source}", f"external tileset not found at {p}")])
     text = read_text(p, MAX_TILED_BYTES)
     if p.suffix.lower() in (".tsj", ".json"):
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError([Problem(str(p), f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
-        return _json_tileset(d, firstgid, str(p))
+        return _json_tileset(loads_json(text, str(p)), firstgid, str(p))
     return _xml_tileset(_xml(text, str(p)), firstgid)
 
 
@@ -500,9 +501,11 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                         ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
                         ew = 0.0 if point else float(o.get("width", 0))
                         eh = 0.0 if point else float(o.get("height", 0))
+                        if not all(math.isfinite(v) for v in (ox, oy, ew, eh)):
+                            raise ValueError("nan or inf")  # NaN has no tile: refused like text
                     except ValueError:
                         raise ValidationError(
-                            [Problem(src, ow, "x, y, width and height must be numbers")]
+                            [Problem(src, ow, "x, y, width and height must be finite numbers")]
                         ) from None
                     objects.append(
                         _Object(
@@ -526,10 +529,7 @@ def _read_tmx(text: str, path: Path) -> _Doc:
 
 def _read_tmj(text: str, path: Path) -> _Doc:
     src = str(path)
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError([Problem(src, f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
+    d = loads_json(text, src)  # deep nesting and 4300-digit numbers are problems, not tracebacks
     if not isinstance(d, dict) or d.get("type", "map") != "map":
         raise ValidationError([Problem(src, "", 'expected a Tiled map object ("type": "map")')])
     even = _check_header(
@@ -578,13 +578,15 @@ def _read_tmj(text: str, path: Path) -> _Doc:
                         ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
                         ow = 0.0 if point else float(o.get("width", 0))
                         oh = 0.0 if point else float(o.get("height", 0))
+                        if not all(math.isfinite(v) for v in (ox, oy, ow, oh)):
+                            raise ValueError("nan or inf")  # NaN has no tile: refused like text
                     except (TypeError, ValueError):
                         raise ValidationError(
                             [
                                 Problem(
                                     src,
                                     f"object layer {name!r} object {o.get('id', j)}",
-                                    "x, y, width and height must be numbers",
+                                    "x, y, width and height must be finite numbers",
                                 )
                             ]
                         ) from None
