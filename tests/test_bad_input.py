@@ -154,3 +154,36 @@ def test_render_of_a_deeply_nested_json_file_names_it(tmp_path, capsys):
     assert rc == 2
     assert f"- {f}: JSON nested too deeply" in err
     assert not (tmp_path / "x.png").exists()
+
+
+# -- hexwar serve --tokens never replaces a file that is not a tokens file -------------------------
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            "my notes, not JSON\n",
+            "bad JSON: Expecting value; not a hexwar tokens file, so it is not replaced",
+        ),
+        ("[1, 2]\n", 'expected {"GAME": {"seat": "TOKEN"}} as hexwar serve writes it; it is not replaced'),
+        ('{"g": {"german": 5}}\n', 'expected {"GAME": {"seat": "TOKEN"}} as hexwar serve writes it'),
+    ],
+    ids=["text", "json-list", "wrong-shape"],
+)
+def test_serve_refuses_a_tokens_file_that_it_did_not_write_before_making_any_game(
+    tmp_path, capsys, content, message
+):
+    # before: a text file was silently replaced by the tokens (lost), a JSON list crashed with
+    # AttributeError after the games were made (their tokens printed nowhere)
+    notes = tmp_path / "notes.txt"
+    notes.write_text(content)
+    games = tmp_path / "games"
+    rc, out, err = run(
+        capsys, "serve", "skirmish", "--games", str(games), "--tokens", str(notes), "--port", "0"
+    )
+    assert rc == 2
+    assert err.startswith(f"hexwar: --tokens {notes}: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in out + err
+    assert notes.read_text() == content
+    assert not games.exists()
