@@ -187,3 +187,128 @@ def test_serve_refuses_a_tokens_file_that_it_did_not_write_before_making_any_gam
     assert err.count("\n") == 1 and "Traceback" not in out + err
     assert notes.read_text() == content
     assert not games.exists()
+
+
+# -- the command line: files that are not what the command expects ---------------------------------
+
+
+def test_lines_balance_write_to_a_missing_file_is_named_before_any_game(tmp_path, capsys):
+    # before: every game was played, then FileNotFoundError came out as a traceback
+    target = tmp_path / "nope" / "lines.md"
+    rc, out, err = run(capsys, "lines", "balance", "lines", "--games", "1", "--write", str(target))
+    assert rc == 2
+    assert err == f"hexwar: 1 problem found:\n  - {target}: file not found\n"
+    assert "German" not in out + err  # no game was played
+
+
+def test_lines_balance_write_to_a_file_without_the_markers_changes_nothing(tmp_path, capsys):
+    f = tmp_path / "notes.md"
+    f.write_text("my notes\n")
+    rc, _, err = run(capsys, "lines", "balance", "lines", "--games", "1", "--write", str(f))
+    assert rc == 2
+    assert err.startswith(f"hexwar: {f}: no balance section (expected the markers")
+    assert f.read_text() == "my notes\n"
+
+
+def test_replay_of_a_folder_says_it_is_a_folder_not_a_shipped_scenario(tmp_path, capsys):
+    rc, _, err = run(capsys, "replay", str(tmp_path), "--verify")
+    assert rc == 2
+    assert err == f"hexwar: {str(tmp_path)!r}: is a folder; expected a save file (.json)\n"
+
+
+def test_replay_of_a_device_says_it_is_not_a_regular_file(capsys):
+    rc, _, err = run(capsys, "replay", "/dev/null")
+    assert rc == 2
+    assert err == "hexwar: '/dev/null': is not a regular file; expected a save file (.json)\n"
+
+
+def test_campaign_of_a_missing_save_says_there_is_no_such_file(tmp_path, capsys):
+    rc, _, err = run(capsys, "campaign", str(tmp_path / "war.json"), "--headless")
+    assert rc == 2
+    assert err == f"hexwar: {tmp_path / 'war.json'}: no such file; expected a campaign save (.json)\n"
+
+
+def test_serve_names_tls_files_that_are_no_certificate_before_making_any_game(tmp_path, capsys):
+    bogus = tmp_path / "cert.pem"
+    bogus.write_text("not a certificate\n")
+    games = tmp_path / "games"
+    rc, _, err = run(
+        capsys, "serve", "skirmish", "--games", str(games), "--port", "0", "--certfile", str(bogus)
+    )
+    assert rc == 2
+    assert err == (
+        f"hexwar: --certfile {bogus}: expected a PEM certificate and its private key (in --keyfile or "
+        "the same file); TLS refused them ([SSL] PEM lib)\n"
+    )
+    assert not games.exists()
+
+
+# -- scenarios: a hold victory after the turn limit could never be checked (R10.2) -----------------
+
+
+def test_a_hold_victory_after_the_turn_limit_is_refused_naming_the_field(tmp_path, capsys):
+    shutil.copy(DATA / "game_tiny_map.json", tmp_path)
+    text = (DATA / "game_tiny.toml").read_text()  # turns = 3, one objective
+    f = tmp_path / "hold.toml"
+    f.write_text(text + '\n[victory.hold]\nside = "german"\nturn = 4\n')
+    rc, out, _ = run(capsys, "validate", str(f))
+    assert rc == 1
+    assert out == (
+        f"FAIL {f}\n  - {f}: victory.hold.turn: expected an integer 1..3, got 4\n1 of 1 file(s) have problems\n"
+    )
+    f.write_text(text + '\n[victory.hold]\nside = "german"\nturn = 3\n')
+    assert run(capsys, "validate", str(f))[0] == 0
+
+
+# -- the server: a second hello on a game connection ---------------------------------------------
+
+
+def test_a_second_hello_on_a_game_connection_is_refused_as_a_repeat_and_the_seat_keeps_playing(tmp_path):
+    # before: the reply said "'hello' is a lobby message; send it on path /", and the lobby says
+    # it is not one: a client author had no way to tell what was wrong
+    import asyncio
+
+    import websockets
+
+    from hexwar.net.server import GameServer, serve_forever
+
+    srv = GameServer(tmp_path / "g")
+    gid, toks = srv.create_game("skirmish", seed=3)
+
+    async def session() -> tuple[dict, dict]:
+        stop = asyncio.Event()
+        ports: list[int] = []
+        task = asyncio.create_task(
+            serve_forever(srv, "127.0.0.1", 0, None, None, ready=ports.append, stop=stop)
+        )
+        while not ports:
+            await asyncio.sleep(0.01)
+
+        async def next_of(ws, kind: str) -> dict:
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m["type"] == kind:
+                    return m
+
+        async with websockets.connect(f"ws://127.0.0.1:{ports[0]}/{gid}") as ws:
+            await ws.send(
+                json.dumps({"type": "hello", "protocol": 1, "seat": "german", "token": toks["german"]})
+            )
+            await next_of(ws, "welcome")
+            await ws.send(
+                json.dumps({"type": "hello", "protocol": 1, "seat": "soviet", "token": toks["soviet"]})
+            )
+            err = await next_of(ws, "error")
+            await ws.send(json.dumps({"type": "ping", "id": 5}))
+            pong = await next_of(ws, "pong")
+        stop.set()
+        await task
+        return err, pong
+
+    err, pong = asyncio.run(session())
+    assert err["code"] == "protocol"
+    assert err["message"] == (
+        f"this connection already said hello and holds the german seat of game {gid}; "
+        "open another connection for another seat"
+    )
+    assert pong["id"] == 5

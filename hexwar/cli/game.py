@@ -197,6 +197,10 @@ def resolve_save(name: str) -> str:
         return f"{name}.json"
     from ..errors import clip
 
+    if Path(name).is_dir():  # find_content would take the folder for a shipped scenario
+        raise HexwarError(f"{clip(name)}: is a folder; expected a save file (.json)")
+    if Path(name).exists():
+        raise HexwarError(f"{clip(name)}: is not a regular file; expected a save file (.json)")
     if find_content("scenarios", name) is not None:
         raise HexwarError(
             f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "

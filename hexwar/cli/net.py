@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -56,6 +57,25 @@ def _read_tokens_file(path: str) -> dict[str, Any]:
             f'--tokens {path}: expected {{"GAME": {{"seat": "TOKEN"}}}} as hexwar serve writes it; {keep}'
         )
     return doc
+
+
+def _check_tls_files(certfile: str, keyfile: str | None) -> None:
+    """Load ``certfile`` (and ``keyfile``) as a TLS server would, so a wrong file is named.
+
+    Raises:
+        HexwarError: naming the files when they are not a PEM certificate and its private key.
+    """
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as exc:
+        given = f"--certfile {certfile}" + (f" --keyfile {keyfile}" if keyfile else "")
+        why = re.sub(r"\s*\(_ssl\.c:\d+\)$", "", str(exc))  # OpenSSL's source line is no help
+        raise HexwarError(
+            f"{given}: expected a PEM certificate and its private key (in --keyfile or the same file); "
+            f"TLS refused them ({why})"
+        ) from None
 
 
 def _is_save(path: str) -> bool:
@@ -155,6 +175,8 @@ def serve(
             "give --certfile and --keyfile for wss://",
             err=True,
         )
+    if certfile:  # before any game is made; it said "cannot listen on ...: [SSL] PEM lib"
+        _check_tls_files(certfile, keyfile)
     # before any game is made: a --tokens file that is not one would be replaced (lost) or crash
     old_tokens = _read_tokens_file(tokens_file) if tokens_file else {}
     srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate), scenario_paths=scenario_paths)
