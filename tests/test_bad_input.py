@@ -312,3 +312,76 @@ def test_a_second_hello_on_a_game_connection_is_refused_as_a_repeat_and_the_seat
         "open another connection for another seat"
     )
     assert pong["id"] == 5
+
+
+# -- typed numbers: a 5000-digit number or a superscript digit is asked again, never a traceback --
+
+HOSTILE_NUMBERS = ["9" * 5000, "\u00b2", "\u0663"]  # 5000 digits; superscript two; Arabic-Indic three
+
+
+def test_terminal_player_asks_again_for_a_5000_digit_or_non_ascii_number(monkeypatch, capsys):
+    # before: "9" * 5000 hit Python's 4300-digit limit in int() and "²" passed isdigit() and
+    # then failed int(): both ended the game with a traceback
+    import click
+
+    from hexwar.cli.game import TerminalPlayer
+    from hexwar.game.scenario import load_scenario
+
+    st = load_scenario(DATA / "game_tiny.toml").new_game(seed=3)
+    side = st.to_act
+    cmds = st.legal_commands(side)
+    answers = iter([*HOSTILE_NUMBERS, "odds " + "9" * 5000, "1"])
+    monkeypatch.setattr(click, "prompt", lambda text, **kw: next(answers))
+    assert TerminalPlayer(side).choose(st) == cmds[1]
+    out = capsys.readouterr().out
+    assert out.count(f"enter a number 0..{len(cmds) - 1}") == 4
+
+
+def test_campaign_terminal_player_asks_again_for_a_5000_digit_or_non_ascii_number(capsys):
+    from hexwar.campaign.headless import TerminalCampaignPlayer
+    from hexwar.campaign.state import new_campaign
+
+    st, _ = new_campaign(seed=3)
+    me = st.to_act
+    cmds = st.legal_commands(me)
+    answers = iter([*HOSTILE_NUMBERS, "0"])
+    player = TerminalCampaignPlayer(me, prompt=lambda text: next(answers))
+    assert player.choose(st) == cmds[0]
+    assert capsys.readouterr().out.count(f"enter a number 0..{len(cmds) - 1}, or q to quit") == 3
+
+
+def test_odds_with_a_5000_digit_weapon_number_says_there_is_no_such_weapon(capsys):
+    rc, _, err = run(capsys, "odds", "Tiger I", "9" * 5000, "T-34/76 (1943)")
+    assert rc == 2
+    assert err == (
+        "hexwar: Tiger I has no weapon " + "9" * 80 + "... (5000 characters): "
+        "1. 8.8 cm KwK 36 L/56, 2. MG 34s (coaxial and hull)\n"
+    )
+
+
+def test_a_generated_map_with_a_5000_digit_seed_is_refused_with_the_expected_form(capsys):
+    rc, _, err = run(capsys, "play", "standard", "--headless", "--map", "generated:" + "9" * 5000)
+    assert rc == 2
+    assert err.startswith("hexwar: --map 'generated:9999") and err.endswith(
+        "... (5010 characters): expected generated:SEED[:STYLE][:WxH], e.g. generated:7:river:30x24\n"
+    )
+
+
+def test_tiled_objective_points_and_fire_turns_of_5000_digits_are_named_problems(tmp_path, capsys):
+    tmj, d = _exported_tmj(tmp_path)
+    capsys.readouterr()
+    d["layers"][-1]["objects"] = [
+        {
+            "id": 3,
+            "type": "objective",
+            "x": 100.0,
+            "y": 100.0,
+            "point": True,
+            "properties": [{"name": "points", "type": "string", "value": "9" * 5000}],
+        },
+    ]
+    tmj.write_text(json.dumps(d))
+    rc, out, err = run(capsys, "import", "tiled", str(tmj), "--out", str(tmp_path / "o.json"))
+    assert rc == 2
+    assert "points '" + "9" * 78 in err and "(5000 characters); expected an integer 0..1000" in err
+    assert "Traceback" not in out + err

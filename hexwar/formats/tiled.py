@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HexwarError, Problem, ValidationError
+from ..errors import HexwarError, Problem, ValidationError, clip, small_uint
 from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, loads_json, read_text
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapObjective, zone_hexes, zone_specs
@@ -180,7 +180,7 @@ def load_tile_table(path: str | os.PathLike[str]) -> dict[str, dict[int, dict[st
             continue
         for k, v in entries.items():
             where = f"tiles.{ts}.{k}"
-            if not k.isdigit():
+            if small_uint(k) is None:
                 problems.append(
                     Problem(src, where, "expected a tile id (a number, 0 = the first tile of the tileset)")
                 )
@@ -747,7 +747,7 @@ def _convert(
                     if (
                         isinstance(value, bool)
                         or not isinstance(value, (int, str))
-                        or not str(value).isdigit()
+                        or small_uint(value) is None
                         or not 0 <= int(value) <= 9
                     ):
                         bad(at, f"hexwar_level {value!r}; expected a ground level 0-9")
@@ -866,8 +866,8 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
                     continue
                 m.fire[idx] = True
                 ft = o.props.get("fire_turns", 0)
-                if isinstance(ft, bool) or not str(ft).isdigit():
-                    bad(at, f"fire_turns {ft!r}; expected an integer >= 0 (full turns burned)")
+                if small_uint(ft, 3) is None:
+                    bad(at, f"fire_turns {clip(ft)}; expected an integer 0..999 (full turns burned)")
                 else:
                     m.fire_turns[idx] = int(ft)
             elif o.kind == "deploy":
@@ -882,8 +882,8 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
                     zone.append(hx)
             elif o.kind == "objective":
                 pts = o.props.get("points", 0)
-                if isinstance(pts, bool) or not str(pts).isdigit():
-                    bad(at, f"points {pts!r}; expected an integer >= 0")
+                if small_uint(pts, 4) is None or int(pts) > 1000:
+                    bad(at, f"points {clip(pts)}; expected an integer 0..1000")
                     pts = 0
                 if any(x.hex == hx for x in objectives):
                     bad(at, f"{m.label(hx)} is already an objective")
