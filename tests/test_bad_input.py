@@ -385,3 +385,15 @@ def test_tiled_objective_points_and_fire_turns_of_5000_digits_are_named_problems
     assert rc == 2
     assert "points '" + "9" * 78 in err and "(5000 characters); expected an integer 0..1000" in err
     assert "Traceback" not in out + err
+
+
+def test_new_map_dialog_says_a_superscript_width_is_no_whole_number():
+    # before: "²" passed isdigit() and the dialog showed Python's "invalid literal for int()"
+    from hexwar.editor.panes import parse_new_map
+    from hexwar.model.maps import MAX_MAP_SIDE
+    from hexwar.model.terrain import default_terrain
+
+    for typed in ("\u00b2", "9" * 5000):
+        with pytest.raises(ValueError) as exc:
+            parse_new_map(default_terrain(), "Steppe", typed, "20", "clear")
+        assert str(exc.value) == f"width: expected a whole number of hexes, 1..{MAX_MAP_SIDE}"
