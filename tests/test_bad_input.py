@@ -397,3 +397,14 @@ def test_new_map_dialog_says_a_superscript_width_is_no_whole_number():
         with pytest.raises(ValueError) as exc:
             parse_new_map(default_terrain(), "Steppe", typed, "20", "clear")
         assert str(exc.value) == f"width: expected a whole number of hexes, 1..{MAX_MAP_SIDE}"
+
+
+def test_a_frame_with_a_5000_digit_number_is_bad_json_without_pythons_advice():
+    from hexwar.net.protocol import ProtocolError, parse_client_message
+
+    with pytest.raises(ProtocolError) as exc:
+        parse_client_message('{"type": "ping", "id": ' + "9" * 5000 + "}")
+    assert exc.value.code == "bad_json"
+    assert exc.value.message == (
+        "not JSON: Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits"
+    )
