@@ -288,12 +288,13 @@ class StaticMesh:
 
     pyglet's vertex lists keep a ctypes copy of every vertex beside the GL buffer and grow
     both to the next power of two; for the static layers of a 500x500 map (5M tree and 3M
-    grid vertices) that doubled or tripled the memory (issue 22). A static mesh is uploaded
-    once (the map view rebuilds it when the layer changes) and only its colours are ever
-    rewritten (:func:`write_colors`, the editor's paint strokes).
+    grid vertices) that doubled or tripled the memory (issue 22). A static mesh keeps its
+    numpy arrays until it is first drawn (as a vertex list commits at its first draw, so it
+    can be made with no GL context current), then moves them into GL buffers and drops
+    them. Only its colours are ever rewritten (:func:`write_colors`, the editor's paint
+    strokes); the map view rebuilds it when anything else in the layer changes.
 
     Draws with :func:`draw_ranges` like a vertex list; the caller's group sets the program.
-    Delete it with :meth:`delete` while its GL context is current.
 
     Args:
         program: the shader program whose attribute locations the buffers feed.
@@ -310,37 +311,61 @@ class StaticMesh:
     def __init__(
         self, program: ShaderProgram, attrs: list[tuple[str, np.ndarray, int, bool]], indices: np.ndarray
     ) -> None:
-        from pyglet.graphics.vertexarray import VertexArray
-
         self.count = int(attrs[0][1].shape[0])
         self.index_count = int(indices.size)
-        self._vao: Any = VertexArray()
+        self._program = program
+        self._pending: dict[str, tuple[np.ndarray, int, bool]] | None = {
+            name: (np.ascontiguousarray(arr), gltype, normalized) for name, arr, gltype, normalized in attrs
+        }
+        self._indices: np.ndarray | None = np.ascontiguousarray(indices, dtype=np.uint32)
+        self._context: Any = None
+        self._vao: Any = None
         self._buffers: dict[str, tuple[int, int]] = {}  # name -> (buffer id, byte size)
-        locations = {name: a["location"] for name, a in program.attributes.items()}
+
+    @property
+    def uploaded(self) -> bool:
+        """True once the vertex data lives in GL buffers (after the first draw)."""
+        return self._pending is None and self._vao is not None
+
+    def _upload(self) -> None:
+        from pyglet.graphics.vertexarray import VertexArray
+
+        pending, indices = self._pending, self._indices
+        assert pending is not None and indices is not None
+        self._context = _context()
+        self._vao = VertexArray()
+        locations = {name: a["location"] for name, a in self._program.attributes.items()}
         self._vao.bind()
         try:
-            for name, arr, gltype, normalized in attrs:
+            for name, (data, gltype, normalized) in pending.items():
                 if name not in locations:
                     continue
-                data = np.ascontiguousarray(arr)
                 self._buffers[name] = (_buffer_from(gl.GL_ARRAY_BUFFER, data), data.nbytes)
                 loc = locations[name]
                 gl.glEnableVertexAttribArray(loc)
                 gl.glVertexAttribPointer(loc, int(data.shape[1]), gltype, normalized, 0, 0)
-            idx = np.ascontiguousarray(indices, dtype=np.uint32)
-            self._buffers["_index"] = (_buffer_from(gl.GL_ELEMENT_ARRAY_BUFFER, idx), idx.nbytes)
+            self._buffers["_index"] = (_buffer_from(gl.GL_ELEMENT_ARRAY_BUFFER, indices), indices.nbytes)
         finally:
             self._vao.unbind()
             gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        self._pending = self._indices = None  # the GL buffers hold the only copy now
 
     def write(self, name: str, data: np.ndarray) -> None:
-        """Overwrite attribute ``name`` whole (same dtype and shape as uploaded).
+        """Overwrite attribute ``name`` whole (same dtype and shape as given at creation).
 
         Raises:
-            ValueError: when the size differs from the uploaded attribute's.
+            ValueError: when the size differs from the attribute's.
         """
-        bid, nbytes = self._buffers[name]
         arr = np.ascontiguousarray(data)
+        if self._pending is not None:
+            old, gltype, normalized = self._pending[name]
+            if arr.nbytes != old.nbytes:
+                raise ValueError(f"attribute {name}: {old.nbytes} bytes expected, got {arr.nbytes}")
+            self._pending[name] = (arr.astype(old.dtype, copy=False), gltype, normalized)
+            return
+        if name not in self._buffers:
+            return  # deleted, or an attribute the program does not use
+        bid, nbytes = self._buffers[name]
         if arr.nbytes != nbytes:
             raise ValueError(f"attribute {name}: {nbytes} bytes expected, got {arr.nbytes}")
         gl.glBindBuffer(gl.GL_ARRAY_BUFFER, bid)
@@ -348,11 +373,18 @@ class StaticMesh:
         gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
 
     def draw_ranges(self, ranges: list[tuple[int, int]] | None) -> None:
-        """Draw the triangles in ``ranges`` of ``(first index, count)``; ``None``: all of them."""
+        """Draw the triangles in ``ranges`` of ``(first index, count)``; ``None``: all of them.
+
+        The first draw uploads the vertex data (the mesh's GL context must be current).
+        """
         if ranges is None:
             ranges = [(0, self.index_count)]
         if not ranges:
             return
+        if self._pending is not None:
+            self._upload()
+        if self._vao is None:
+            return  # deleted
         self._vao.bind()
         if len(ranges) == 1:
             first, count = ranges[0]
@@ -369,13 +401,29 @@ class StaticMesh:
         self.draw_ranges(None)
 
     def delete(self) -> None:
-        """Free the GL buffers and the vertex array (the mesh cannot draw afterwards)."""
-        if self._buffers:
-            ids = (gl.GLuint * len(self._buffers))(*[b for b, _ in self._buffers.values()])
-            gl.glDeleteBuffers(len(self._buffers), ids)
-            self._buffers = {}
+        """Free the GL buffers and the vertex array (the mesh cannot draw afterwards).
+
+        Safe with another context current or none (a window closed before its view is
+        deleted): pyglet then deletes them when their context is next current, or never
+        needs to once the context itself is gone.
+        """
+        self._pending = self._indices = None
+        ctx = self._context
+        if ctx is None:
+            return  # never uploaded
+        current = pyglet.gl.current_context is not None
+        for bid, _ in self._buffers.values():
+            if current:
+                ctx.delete_buffer(bid)
+            else:  # no context current: pyglet's own check would fail; deleted when ctx is next current
+                ctx.object_space.doomed_buffers.append(bid)
+        self._buffers = {}
         if self._vao is not None:
-            self._vao.delete()
+            if current:
+                ctx.delete_vao(self._vao.id)
+            else:
+                ctx.doomed_vaos.append(self._vao.id)
+            self._vao._id = None  # deleted above (VertexArray.__del__ would try again)
             self._vao = None
 
 
