@@ -63,9 +63,8 @@ def test_static_map_layers_live_in_gl_buffers_of_exactly_their_size(win):
     ground = view.vertex_lists("ground")[0]
     assert isinstance(ground, StaticMesh)
     assert (ground.count, ground.index_count) == (7 * n, 18 * n)
-    assert not ground.uploaded  # nothing goes to GL before the first draw
+    assert ground.uploaded  # built in the window's context: uploaded at once
     render_view(view)
-    assert ground.uploaded
     sizes = {name: _buffer_bytes(bid) for name, (bid, _) in ground._buffers.items()}
     assert sizes == {"position": 7 * n * 8, "colors": 7 * n * 4, "_index": 18 * n * 4}
     assert ground._pending is None and ground._indices is None  # no copy kept in system memory
@@ -162,3 +161,27 @@ def test_ground_colours_follow_a_paint_stroke_after_upload(win):
     want = looks.ground_colour("water", 0)[:3]
     assert max(abs(a - b) for a, b in zip(px, want, strict=True)) <= 3
     view.delete()
+
+
+def test_a_static_mesh_made_before_any_draw_uploads_at_its_first_draw(win):
+    # a view may be built with no GL context current (a play window's new game): the mesh
+    # keeps its arrays, takes colour writes, and moves into GL when first drawn
+    from hexwar.render.gpu import colour_program, upload_static
+
+    m = BattleMap.new(3, 2)
+    mesh = mapgeom.build_ground(m, default_looks(), WORLD_LAYOUT)
+    sm = upload_static(mesh, colour_program())
+    assert sm is not None and not sm.uploaded
+    red = np.tile(np.array([[255, 0, 0, 255]], dtype=np.uint8), (sm.count, 1))
+    sm.write("colors", red)
+    with pytest.raises(ValueError, match="colors"):
+        sm.write("colors", red[:-1])
+    sm.draw_ranges([])  # nothing to draw: nothing uploaded either
+    assert not sm.uploaded
+    win.switch_to()
+    colour_program().use()
+    sm.draw()
+    colour_program().stop()
+    assert sm.uploaded and _buffer_bytes(sm._buffers["colors"][0]) == sm.count * 4
+    sm.delete()
+    assert not sm.uploaded

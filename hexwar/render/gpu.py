@@ -327,6 +327,12 @@ class StaticMesh:
         """True once the vertex data lives in GL buffers (after the first draw)."""
         return self._pending is None and self._vao is not None
 
+    def upload(self) -> None:
+        """Move the vertex data into GL buffers now (in the current context) and drop the
+        arrays; the first draw does it otherwise. Nothing happens once uploaded or deleted."""
+        if self._pending is not None:
+            self._upload()
+
     def _upload(self) -> None:
         from pyglet.graphics.vertexarray import VertexArray
 

@@ -38,6 +38,7 @@ from . import backend
 
 backend.ensure_configured()
 
+import pyglet  # noqa: E402
 from pyglet import gl  # noqa: E402
 from pyglet.graphics import Batch  # noqa: E402
 
@@ -341,6 +342,8 @@ class MapView:
         if name in _STATIC_LAYERS:
             # the map layers: own exactly sized GL buffers, no system-memory copy (issue 22)
             vl = gpu.upload_static(mesh, group.program)
+            if vl is not None and getattr(self.window, "context", None) is pyglet.gl.current_context:
+                vl.upload()  # into GL at once (the arrays go now, not at the first draw)
         elif isinstance(mesh, TexMesh):
             vl = gpu.upload_texmesh(mesh, self._store, group)
         else:
