@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,6 +183,8 @@ class PlayController(PlayViewsMixin):
         # R1.3 bonus rolls being picked: (attack number, roll names picked)
         self.bonus: tuple[int, list[str]] | None = None
         self.crew_warned = False
+        self.art_confirm: Hex | None = None  # own-unit hex warned about once (R9.4)
+        self.aside_pick = False  # Draw: the picked Command card is meant to be set aside (R1.3)
         self.auto_ends = AutoEnds()
         # the parts with their own responsibility (each its own module)
         self.log_view = LogView()
@@ -358,6 +361,7 @@ class PlayController(PlayViewsMixin):
         if why is not None:
             self.say(why, error=True)
             return None
+        self.aside_pick = False
         try:
             return self._apply(cmd)
         except IllegalCommand as exc:  # pragma: no cover - check() runs the same checks
@@ -521,7 +525,13 @@ class PlayController(PlayViewsMixin):
                     return
         if st.phase == Phase.ARTILLERY:
             why = self.artillery_ok(h)
+            warn = self.artillery_warning(h) if why is None else None
+            if warn is not None and self.art_confirm != h:  # newuser3: asked once, never silently
+                self.art_confirm = h
+                self.say(f"{warn}. G or a click again calls it anyway.", error=True)
+                return
             if why is None:
+                self.art_confirm = None
                 self.issue(TargetArtillery(side, h))
                 return
             if not units:
@@ -626,14 +636,33 @@ class PlayController(PlayViewsMixin):
         self.card = None if self.card == card else card
         self.pending = None
         if self.card is not None:
+            # the hex cursor goes into the deploy zone, so G / Enter commits without walking
+            # there from the middle of the map (newuser3: G said "move the hex cursor first")
+            dep = self.deploy_hexes()
+            if dep and (self.cursor is None or self.cursor not in dep):
+                self.set_cursor(dep[0])
             self.say(self._card_hint(self.card))
         self._touch()
+
+    def commit_at_cursor(self) -> None:
+        """Enter with a unit card picked: commit it into the deploy hex under the cursor (R5.2)."""
+        h = self.cursor
+        if self.card is None or h is None:
+            return
+        for c in self.card_commands():
+            if isinstance(c, Commit) and c.hex == h:
+                self.issue(self._with_instance(c, self.card))
+                return
+        self.say(f"{self.state.hex_label(h)} is not a deploy hex for this card (R5.2).", error=True)
 
     def _card_hint(self, card: str) -> str:
         cmds = self.card_commands(card)
         name = ruleset.card_name(card)
         if any(isinstance(c, Commit) and c.hex is not None for c in cmds):
-            return f"{name}: click a highlighted deploy hex to commit it (R5.2)."
+            return (
+                f"{name}: click a highlighted deploy hex, or move the cursor there (arrows) and press "
+                "G or Enter, to commit it (R5.2)."
+            )
         if any(isinstance(c, Commit) for c in cmds):
             return f"{name}: press Commit to send it aloft (R5.2)."
         if any(isinstance(c, UseCommandCard | Recrew) and c.unit is not None for c in cmds):
@@ -642,6 +671,16 @@ class PlayController(PlayViewsMixin):
             return f"{name}: press Play to use it now."
         if any(isinstance(c, Discard) for c in cmds):
             return f"{name}: press Discard (Delete) to bring your hand down to the limit (R5.5)."
+        st = self.state
+        if (
+            st.phase == Phase.DRAW
+            and card in st.hand_commands[self.shown_side]
+            and any(isinstance(c, Draw) and (c.initiative_card or c.fire_cards) for c in self.legal())
+        ):
+            return (
+                f"{name}: the Draw button that names it sets it aside for +1 on your next initiative "
+                "roll (R1.3)."
+            )
         return f"{name} cannot be used now: {self.card_refusal(card)}"
 
     def card_refusal(self, card: str) -> str:
@@ -784,6 +823,7 @@ class PlayController(PlayViewsMixin):
             self.pending = None
         elif self.card is not None:
             self.card = None
+            self.aside_pick = False
         else:
             self.selected = None
         self._touch()
@@ -838,10 +878,28 @@ class PlayController(PlayViewsMixin):
             out.append(Action("Cancel", self.cancel, "Esc"))
         if self.card is not None:
             cmds = self.card_commands()
+            cur = self.cursor
+            if cur is not None and any(isinstance(c, Commit) and c.hex == cur for c in cmds):
+                out.append(
+                    Action(
+                        f"Commit in {st.hex_label(cur)}",
+                        self.commit_at_cursor,
+                        "Enter",
+                        primary=True,
+                        tip="Commit the picked unit card into the deploy hex under the cursor (R5.2)",
+                    )
+                )
             if any(isinstance(c, Commit) and c.hex is None for c in cmds):
                 out.append(Action("Commit aloft", lambda: self.card_action(Commit), primary=True))
             if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
-                out.append(Action("Play card", lambda: self.card_action(UseCommandCard), "P", primary=True))
+                out.append(
+                    Action(
+                        "Play card",
+                        lambda: self.card_action(UseCommandCard),
+                        "P",
+                        primary=not self.aside_pick,  # picked to be set aside: Enter draws with it
+                    )
+                )
             if any(isinstance(c, Discard) for c in cmds):
                 out.append(
                     Action(
@@ -914,8 +972,17 @@ class PlayController(PlayViewsMixin):
                             )
                         )
         if st.phase == Phase.DRAW:
+            # R1.3: the player chooses the Command card set aside with a draw (newuser3: the
+            # first card in hand was taken without asking)
+            aside = self.card if self.card in st.hand_commands[side] else None
             for c in legal:
                 if isinstance(c, Draw):
+                    if aside is not None and (c.initiative_card or c.fire_cards):
+                        c = (
+                            dataclasses.replace(c, initiative_card=aside)
+                            if c.initiative_card
+                            else dataclasses.replace(c, fire_cards=(aside,))
+                        )
                     nc = sum(1 for s in c.extra if s == "command")
                     nr = len(c.extra) - nc
                     label = "Draw: " + " + ".join(
@@ -923,8 +990,16 @@ class PlayController(PlayViewsMixin):
                     )
                     tip = "One Command card, then these extra cards, chosen before looking (R5.5)"
                     bonus = c.initiative_card or (c.fire_cards[0] if c.fire_cards else "")
-                    if c.initiative_card:  # R1.3: the same split, one Command card set aside
-                        label += ", +1 initiative"
+                    run: Callable[[], Any] = functools.partial(self.issue, c)
+                    if c.initiative_card and aside is None:  # first choose the card to set aside
+                        label += ", +1 initiative..."
+                        tip = (
+                            f"{tip}; first pick the Command card you set aside for +1 on the next "
+                            "initiative roll (R1.3)"
+                        )
+                        run = self.pick_aside_card
+                    elif c.initiative_card:  # R1.3: the same split, one Command card set aside
+                        label += f", {short_name(ruleset.card_name(bonus))} for +1 initiative"
                         tip = (
                             f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
                             "initiative roll (R1.3)"
@@ -935,12 +1010,17 @@ class PlayController(PlayViewsMixin):
                             for u in c.fire_units
                             if u in st.units
                         )
-                        label += f", -1 fire check {fire}"
-                        tip = (
-                            f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
-                            "by 1 (R1.3)"
-                        )
-                    out.append(Action(label, functools.partial(self.issue, c), primary=not bonus, tip=tip))
+                        if aside is None:
+                            label += f", -1 fire check {fire}..."
+                            tip = f"{tip}; first pick the Command card that lowers {fire}'s fire check (R1.3)"
+                            run = self.pick_aside_card
+                        else:
+                            label += f", {short_name(ruleset.card_name(bonus))}: -1 fire check {fire}"
+                            tip = (
+                                f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
+                                "by 1 (R1.3)"
+                            )
+                    out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(
@@ -1082,7 +1162,7 @@ class PlayController(PlayViewsMixin):
                         "click one or press T, then Declare (R6.1)."
                     )
                 return f"{ruleset.card_name(u.card)} has no legal target now (range, LOS, R7); Tab for the next unit."
-            if self.useful_units():
+            if self.attack_ready_units():
                 return "Declaration (R6.1): select a unit (click it, or Tab), then a target ringed in red (or T)."
             return "Declaration (R6.1): none of your units has a target now."
         if st.phase == Phase.RESOLUTION:
@@ -1139,14 +1219,24 @@ class PlayController(PlayViewsMixin):
             movers = {c.unit for c in self.legal() if isinstance(c, Move)}
             return [u for u in mine if u in movers]
         if st.phase == Phase.DECLARATION:
-            ids: set[str] = set()
-            for c in self.legal():
-                if isinstance(c, Declare | DeclareBuildingAttack):
-                    ids.add(c.attacker)
-                elif isinstance(c, DeclareCloseAssault):
-                    ids.update(c.attackers)
-            return [u for u in mine if u in ids]
+            # every unit that has not declared yet (R6.1: one attack per unit), with or without a
+            # target: Tab must reach each of them and say which have none (newuser3)
+            declared = {
+                a for atk in st.attacks.values() if atk.side == self.shown_side for a in atk.attackers
+            }
+            return [u for u in mine if u not in declared]
         return mine
+
+    def attack_ready_units(self) -> list[str]:
+        """The shown side's units with a legal Declare, Close Assault or building attack now
+        (R6.1, R7, R8.2), in :meth:`useful_units` order."""
+        ids: set[str] = set()
+        for c in self.legal():
+            if isinstance(c, Declare | DeclareBuildingAttack):
+                ids.add(c.attacker)
+            elif isinstance(c, DeclareCloseAssault):
+                ids.update(c.attackers)
+        return [u for u in self.useful_units() if u in ids]
 
     # -- keyboard play (item 3) ---------------------------------------------------------------
     def set_cursor(self, h: Hex | None) -> None:
@@ -1205,7 +1295,21 @@ class PlayController(PlayViewsMixin):
             cards = self.hand_cards()
             if self.card_cursor is None:
                 return
-        self.pick_card(cards[min(self.card_cursor, len(cards) - 1)])
+        card = cards[min(self.card_cursor, len(cards) - 1)]
+        self.pick_card(card)
+        self._next_unpicked(card)
+
+    def _next_unpicked(self, card: str) -> None:
+        """Setup: after ``card`` joined the starting hand, the card cursor goes on to the next
+        card not picked, so C picks card after card as the "Pick next card (C)" button says
+        (newuser3: C toggled the same card on and off)."""
+        if self.state.phase != Phase.SETUP or card not in self.hand_pick:
+            return
+        cards = self.hand_cards()
+        i = cards.index(card) if card in cards else -1
+        nxt = next((c for c in cards[i + 1 :] + cards[: i + 1] if c not in self.hand_pick), None)
+        if nxt is not None:
+            self._cursor_to(nxt)
 
     def _cursor_to(self, card: str) -> None:
         cards = self.hand_cards()
@@ -1221,12 +1325,15 @@ class PlayController(PlayViewsMixin):
             and self.card_cursor < len(cards)
             and cards[self.card_cursor] not in self.hand_pick
         ):
-            self.pick_card(cards[self.card_cursor])
+            card = cards[self.card_cursor]
+            self.pick_card(card)
+            self._next_unpicked(card)
             return
         for c in cards:
             if c not in self.hand_pick:
                 self._cursor_to(c)
                 self.pick_card(c)
+                self._next_unpicked(c)
                 return
 
     def pick_next_commit(self) -> None:
@@ -1238,9 +1345,22 @@ class PlayController(PlayViewsMixin):
         self._cursor_to(nxt)
         self.card = None
         self.pick_card(nxt)
-        dep = self.deploy_hexes()
-        if dep and (self.cursor is None or self.cursor not in dep):
-            self.set_cursor(dep[0])
+
+    def pick_aside_card(self) -> None:
+        """Draw phase: pick a Command card to set aside with the draw (R1.3, +1 on the next
+        initiative roll); the player may pick another with [ ] and C before drawing."""
+        cmds = self.state.hand_commands[self.shown_side]
+        if not cmds:
+            return
+        card = cmds[0]
+        self._cursor_to(card)
+        self.card = None
+        self.pick_card(card)
+        self.aside_pick = True
+        self.say(
+            f"{ruleset.card_name(card)} picked to set aside for +1 initiative (R1.3): [ ] and C (or a "
+            "click) pick another Command card; then the Draw button that names it (Enter)."
+        )
 
     def pick_next_discard(self) -> None:
         """Draw phase over the hand limit: pick the next card that may be discarded (R5.5)."""
@@ -1286,6 +1406,15 @@ class PlayController(PlayViewsMixin):
         self.select(uid)
         self.cursor = st.units[uid].hex
         self.look_at = self.cursor
+        if st.phase == Phase.DECLARATION and self.my_turn():
+            name = f"{ruleset.card_name(st.units[uid].card)} in {st.hex_label(st.units[uid].hex)}"
+            n = len(self.targets())
+            if n:
+                self.say(f"{name}: {n} legal target{'s' if n != 1 else ''}, T prepares an attack (R6.1).")
+            elif uid in self.attack_ready_units():
+                self.say(f"{name}: no unit target, but a close assault or a building attack (buttons).")
+            else:
+                self.say(f"{name} has no target in range and LOS (R6.1); Tab selects your next unit.")
 
     def next_target(self) -> None:
         """T: prepare an attack on the selected unit's next legal target (crews too, R7.5)."""

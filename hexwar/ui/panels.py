@@ -715,7 +715,9 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         p.text("No cards in hand.", hx0, top - 40, 13, DIM)
         return
     gap = 6.0
-    ch = top - 18 - (y0 + 8)
+    # room above for a raised (picked) card and the card cursor's frame: they stayed clear of
+    # the title's cap height but ran into its descenders (newuser3)
+    ch = top - 24 - (y0 + 8)
     cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
     index = {c: i for i, (c, _) in enumerate(cards)}
@@ -857,11 +859,16 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         lines.append(("Legal target: click (or T) to prepare the attack", TARGET_TEXT, "bold"))
     if st.phase == Phase.ARTILLERY and ctl.my_turn():
         why = ctl.artillery_ok(h)
-        lines.append(
-            ("Call artillery here (click or G)", CLEAR_TEXT, "bold")
-            if why is None
-            else (why, TARGET_TEXT, "regular")
-        )
+        warn = ctl.artillery_warning(h) if why is None else None
+        if warn is not None:  # R9.4: never offered plainly on one's own units (newuser3)
+            lines.append((warn, TARGET_TEXT, "bold"))
+            lines.append(("Call it anyway: click or G twice", DIM, "regular"))
+        else:
+            lines.append(
+                ("Call artillery here (click or G)", CLEAR_TEXT, "bold")
+                if why is None
+                else (why, TARGET_TEXT, "regular")
+            )
     res = ctl.los()
     if res is not None:
         if res.status == "blocked":

@@ -48,7 +48,7 @@ from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
 from .panels import Painter, ScreenFlags, UiLayer, Widget, block_reason, layout, paint_screen  # noqa: E402
 
-__all__ = ["PlayWindow", "run", "DEFAULT_AI"]
+__all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
 
 #: Without ``--ai`` the person plays the Germans against the computer's Soviets.
 DEFAULT_AI = {"soviet": "standard"}
@@ -378,7 +378,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk, pcol))
         # the artillery strike and its drift (R9.3), shown for the turn it fell in
         s = ctl.strike
-        show = s is not None and s.turn == st.turn and st.battlemap.in_bounds(s.target)
+        show = (
+            s is not None
+            and s.turn == st.turn
+            and st.phase in (Phase.ARTILLERY, Phase.COMMITMENT)  # newuser3: not a stray ring all turn
+            and st.battlemap.in_bounds(s.target)
+        )
         self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
         # the keyboard's hex cursor (item 3): a double ring, not a colour alone
         cur = ctl.cursor
@@ -393,7 +398,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         )
         # artillery targeting under the cursor (R9.2)
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
-        ok = ctl.artillery_ok(ah) is None if ah is not None else False
+        ok = ctl.artillery_ok(ah) is None and ctl.artillery_warning(ah) is None if ah is not None else False
         self._set(
             "art_hover",
             (ah, ok) if ah is not None else None,
@@ -1003,6 +1008,17 @@ def run(
         max_turns=turns,
         palette=palette,
         offer=offer,
+        visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)
     )
-    win.set_visible(True)
+    show_drawn(win)
     pyglet.app.run()
+
+
+def show_drawn(win: PlayWindow) -> None:
+    """Draw ``win``'s first frame, then map it and put that frame on screen at once, so the
+    window never shows black while the map, atlas and panels are built (seconds on a busy
+    machine) or until the first input event."""
+    win.on_draw()  # builds every mesh and text while the window is still unmapped
+    win.set_visible(True)
+    win.on_draw()
+    win.flip()

@@ -1,0 +1,293 @@
+"""What the third fresh player (issue 17's last step) tripped on in a real window, each driven
+headless by dispatched key events: Tab in the Declaration phase reaches every unit that has not
+declared (R6.1), the starting hand is picked card after card with C, a picked unit card puts the
+hex cursor into its deploy zone and Enter commits it (R5.2), artillery on one's own units is
+warned about first (R9.4), the player chooses the Command card set aside for +1 initiative
+(R1.3), the raised hand card keeps clear of the hand's title, the artillery strike's ring does
+not stay all turn, and the window is shown only with its first frame drawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from hexwar.render import backend
+
+pytestmark = pytest.mark.ui
+
+try:
+    backend.configure(True)
+    from pyglet.window import key
+
+    from hexwar.ui.play_window import PlayWindow
+except Exception as exc:  # pragma: no cover - no EGL on this machine
+    pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
+
+from game_helpers import H, advance_to, place, scenario  # noqa: E402
+
+from hexwar.game import targeting  # noqa: E402
+from hexwar.game.commands import ChooseHand, Commit, Draw, EndPhase, TargetArtillery  # noqa: E402
+from hexwar.game.state import Phase  # noqa: E402
+from hexwar.ui.clock import ManualClock  # noqa: E402
+from hexwar.ui.log_view import StrikeView  # noqa: E402
+
+SEED = 7
+
+
+def window_for(state, size=(1400, 900)) -> PlayWindow:
+    return PlayWindow(
+        state, ai={}, width=size[0], height=size[1], visible=False, schedule=False, clock=ManualClock()
+    )
+
+
+def press(win: PlayWindow, sym: int) -> None:
+    win.dispatch_event("on_key_press", sym, 0)
+
+
+# -- (a) Tab in the Declaration phase ------------------------------------------------------------------
+def test_tab_in_the_declaration_phase_reaches_every_unit_and_says_which_have_no_target():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    # one German with a target (a Pz IV beside the Soviet rifles in K07) and one without any
+    near = place(g, "de_pz_iv_g", "J07", crew="de_tank_crew_regular")
+    place(g, "de_pz_iv_g", "J06", crew="de_tank_crew_regular")  # keeps the phase open after one declares
+    far = place(g, "de_grenadiers", "A10")
+    advance_to(g, Phase.DECLARATION, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        mine = sorted(
+            uid
+            for uid, u in g.units.items()
+            if u.side == "german" and u.hex is not None and u.crewing is None
+        )
+        with_target = {uid for uid in mine if targeting.legal_targets(g, "german", uid)}
+        assert near.uid in with_target and far.uid not in with_target, "the test needs both kinds"
+        seen, said = [], {}
+        for _ in range(len(mine)):
+            press(win, key.TAB)
+            seen.append(ctl.selected)
+            said[ctl.selected] = ctl.status()[0]
+        assert sorted(seen) == mine  # every unit once, not only those with a target
+        assert "no target in range and LOS (R6.1)" in said[far.uid]
+        assert "legal target" in said[near.uid] and "T prepares" in said[near.uid]
+        # a unit that declared is done (R6.1: one attack each): Tab passes it by
+        ctl.select(near.uid)
+        press(win, key.T)
+        press(win, key.ENTER)
+        assert g.attacks and near.uid in g.attacks[max(g.attacks)].attackers
+        for _ in range(len(mine) + 1):
+            press(win, key.TAB)
+            assert ctl.selected != near.uid
+    finally:
+        win.close()
+
+
+# -- C in the Setup phase picks card after card ---------------------------------------------------------
+def test_c_pressed_again_in_setup_picks_the_next_card_and_never_takes_the_last_one_back():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.SETUP, "soviet")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        want = g.scenario.sides["soviet"].hand_size
+        assert want >= 3
+        for n in range(1, want + 1):
+            press(win, key.C)
+            assert len(ctl.hand_pick) == n, (n, ctl.hand_pick)
+        picked = list(ctl.hand_pick)
+        assert len(set(picked)) == want
+        press(win, key.ENTER)  # the crew warning may ask once: Enter again keeps the hand
+        if not g.commands or not isinstance(g.commands[-1], ChooseHand):
+            press(win, key.ENTER)
+        assert isinstance(g.commands[-1], ChooseHand) and list(g.commands[-1].cards) == picked
+    finally:
+        win.close()
+
+
+# -- a picked unit card: the cursor goes to its deploy zone, Enter commits -------------------------------
+def test_a_picked_unit_card_puts_the_cursor_in_its_deploy_zone_and_enter_or_g_commits_it():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        card = ctl.committable()[0]
+        while ctl.hover_card != card:
+            press(win, key.BRACKETRIGHT)
+        press(win, key.C)  # the key, not the button: the card is picked ...
+        assert ctl.card == card
+        assert ctl.cursor in ctl.deploy_hexes()  # ... and the cursor waits in the deploy zone
+        at = ctl.cursor
+        commit = next(a for a in ctl.actions() if a.label == f"Commit in {g.hex_label(at)}")
+        assert commit.primary and commit.key == "Enter"
+        assert not any(a.primary for a in ctl.actions() if a.label == "End phase")
+        n = len(g.commands)
+        press(win, key.ENTER)  # Enter commits, it does not end the phase
+        assert len(g.commands) == n + 1 and isinstance(g.commands[-1], Commit) and g.commands[-1].hex == at
+        if ctl.committable():  # G at the cursor commits as well
+            press(win, key.C) if ctl.hover_card in ctl.committable() else ctl.pick_next_commit()
+            assert ctl.cursor in ctl.deploy_hexes()
+            at = ctl.cursor
+            press(win, key.G)
+            assert isinstance(g.commands[-1], Commit) and g.commands[-1].hex == at
+    finally:
+        win.close()
+
+
+# -- (c) artillery on one's own unit ------------------------------------------------------------------
+def test_artillery_on_a_hex_with_ones_own_unit_is_warned_about_before_it_is_called():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.ARTILLERY, "german")
+    pak = next(u for u in g.units.values() if u.side == "german" and u.hex == H("C05"))
+    assert g.check(TargetArtillery("german", H("C05"))) is None, "the rules allow it (R9.2)"
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        ctl.set_cursor(H("C05"))
+        win.refresh()
+        texts = " ".join(win.screen_texts())
+        assert "Call artillery here" not in texts
+        assert "Your own" in texts and "attacks every unit there (R9.4)" in texts
+        assert ctl.artillery_warning(H("C05")) is not None and pak.uid in g.units
+        n = len(g.commands)
+        press(win, key.G)
+        assert len(g.commands) == n, "called on one's own unit without a word"
+        msg, err = ctl.status()
+        assert err and "Your own" in msg and "again" in msg
+        assert ctl.artillery_warning(H("K07")) is None  # an enemy hex: no warning
+        press(win, key.G)  # asked once: the second G calls it
+        assert isinstance(g.commands[n], TargetArtillery) and g.commands[n].hex == H("C05")
+    finally:
+        win.close()
+
+
+# -- (d) the Command card set aside for +1 initiative is the player's choice -------------------------------
+def test_the_player_chooses_which_command_card_is_set_aside_for_plus_one_initiative():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.DRAW, "german")
+    side = g.to_act
+    hand = list(g.hand_commands[side])
+    assert len(hand) >= 2, "the test needs two Command cards in hand"
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        n = len(g.commands)
+        init = next(a for a in ctl.actions() if "+1 initiative" in a.label)
+        init.run()  # no card picked yet: it asks for one, it does not draw with the first card
+        assert len(g.commands) == n and ctl.card == hand[0]
+        assert "set aside" in ctl.status()[0]
+        press(win, key.BRACKETRIGHT)  # the card cursor to the second Command card, C picks it
+        while ctl.hover_card != hand[1]:
+            press(win, key.BRACKETRIGHT)
+        press(win, key.C)
+        assert ctl.card == hand[1]
+        from hexwar.render.gamescene import short_name
+        from hexwar.game import ruleset
+
+        named = next(a for a in ctl.actions() if "+1 initiative" in a.label)
+        assert short_name(ruleset.card_name(hand[1])) in named.label and named.primary
+        press(win, key.ENTER)
+        d = g.commands[n]
+        assert isinstance(d, Draw) and d.initiative_card == hand[1]
+        assert hand[1] not in g.hand_commands[side] and hand[0] in g.hand_commands[side]
+    finally:
+        win.close()
+
+
+# -- (e) the raised hand card and the hand's title ---------------------------------------------------------
+@pytest.mark.parametrize("size", [(1400, 900), (1024, 640), (800, 600)])
+def test_the_raised_hand_card_and_its_cursor_frame_stay_below_the_hands_title(size):
+    from hexwar.ui.panels import Painter, paint_screen
+
+    class Recording(Painter):
+        def frame(self, x0, y0, x1, y1, *a, **kw):
+            self.frames = getattr(self, "frames", []) + [(x0, y0, x1, y1)]
+            return super().frame(x0, y0, x1, y1, *a, **kw)
+
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.SETUP, "soviet")
+    win = window_for(g, size=size)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        press(win, key.BRACKETRIGHT)  # the card cursor's frame
+        ctl.pick_card(ctl.hand_cards()[0])  # a picked (raised) card
+        p = Recording(win.mapview.atlas)
+        paint_screen(p, ctl, size[0], size[1], win.looks, win.flags, win._buttons())
+        box = next(b for b in p.text_boxes if "pick your starting hand" in b[4])
+        # the box is the cap height; "p", "y" and "g" reach 0.3 em below it (12 pt)
+        title = (box[0], box[1] - 0.3 * 12, box[2], box[3], box[4])
+        cards = [w for w in p.widgets if w.tip.startswith("card ")]
+        lifted_top = max(w.y + w.h for w in cards) + 6  # a picked card is raised 6 points
+        assert lifted_top <= title[1], (lifted_top, title)
+        frames = [f for f in getattr(p, "frames", []) if any(abs(f[0] - (w.x - 3)) < 0.5 for w in cards)]
+        assert frames and max(f[3] for f in frames) <= title[1] + 0.5, (frames, title)
+    finally:
+        win.close()
+
+
+# -- (f) the artillery strike's ring goes when the turn goes on -------------------------------------------
+def test_the_artillery_strike_marker_is_gone_once_the_movement_phase_begins():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        strike = StrikeView("german", H("K07"), H("K07"), 0, 0, True, False, "strike", g.turn)
+        ctl.log_view.strike = strike
+        win.refresh()
+        assert win.mapview._overlays.get("strike") is not None  # shown right after it fell
+        while g.phase == Phase.COMMITMENT:
+            g.apply(EndPhase(g.to_act))
+        ctl._touch()
+        ctl.log_view.strike = strike
+        win.refresh()
+        assert g.phase != Phase.COMMITMENT and g.turn == strike.turn
+        assert win.mapview._overlays.get("strike") is None  # no stray red ring in Movement
+    finally:
+        win.close()
+
+
+# -- (b) the first frame is drawn before the window is shown --------------------------------------------
+def test_the_play_window_is_shown_only_with_its_first_frame_drawn(monkeypatch):
+    import pyglet
+
+    from hexwar.ui import play_window as pw
+
+    events: list[str] = []
+    init, draw, vis = pw.PlayWindow.__init__, pw.PlayWindow.on_draw, pw.PlayWindow.set_visible
+
+    def rec_init(self, *a, **kw):
+        events.append("created visible" if kw.get("visible", True) else "created hidden")
+        kw.update(width=800, height=600, schedule=False, clock=ManualClock())
+        init(self, *a, **kw)
+        opened.append(self)
+
+    def rec_draw(self):
+        events.append("draw")
+        draw(self)
+
+    def rec_visible(self, visible=True):
+        events.append("shown" if visible else "hidden")
+        vis(self, False)  # headless: never really mapped
+
+    opened: list[PlayWindow] = []
+    monkeypatch.setattr(pw.PlayWindow, "__init__", rec_init)
+    monkeypatch.setattr(pw.PlayWindow, "on_draw", rec_draw)
+    monkeypatch.setattr(pw.PlayWindow, "set_visible", rec_visible)
+    monkeypatch.setattr(pw.backend, "require_display", lambda: None)
+    monkeypatch.setattr(pyglet.app, "run", lambda *a, **k: events.append("loop"))
+    try:
+        pw.run(scenario("game_small"), seed=SEED, ai={})
+    finally:
+        for w in opened:
+            w.close()
+    assert events[0] == "created hidden", events
+    shown = events.index("shown")
+    assert "draw" in events[:shown] and "draw" in events[shown : events.index("loop")], events
