@@ -24,9 +24,10 @@ except Exception as exc:  # pragma: no cover - no EGL on this machine
 
 from game_helpers import H, advance_to, place, scenario  # noqa: E402
 
-from hexwar.game import targeting  # noqa: E402
+from hexwar.game import ruleset, targeting  # noqa: E402
 from hexwar.game.commands import ChooseHand, Commit, Draw, EndPhase, TargetArtillery  # noqa: E402
 from hexwar.game.state import Phase  # noqa: E402
+from hexwar.render.gamescene import short_name  # noqa: E402
 from hexwar.ui.clock import ManualClock  # noqa: E402
 from hexwar.ui.log_view import StrikeView  # noqa: E402
 
@@ -186,9 +187,6 @@ def test_the_player_chooses_which_command_card_is_set_aside_for_plus_one_initiat
             press(win, key.BRACKETRIGHT)
         press(win, key.C)
         assert ctl.card == hand[1]
-        from hexwar.render.gamescene import short_name
-        from hexwar.game import ruleset
-
         named = next(a for a in ctl.actions() if "+1 initiative" in a.label)
         assert short_name(ruleset.card_name(hand[1])) in named.label and named.primary
         press(win, key.ENTER)
