@@ -28,9 +28,9 @@ forwards input, so the controller is tested without a window too.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
