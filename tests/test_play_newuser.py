@@ -27,6 +27,7 @@ from game_helpers import H, advance_to, place, scenario  # noqa: E402
 from hexwar.game import ruleset, targeting  # noqa: E402
 from hexwar.game.commands import ChooseHand, Commit, Draw, EndPhase, TargetArtillery  # noqa: E402
 from hexwar.game.state import Phase  # noqa: E402
+from hexwar.model.hexgrid import Hex  # noqa: E402
 from hexwar.render.gamescene import short_name  # noqa: E402
 from hexwar.ui.clock import ManualClock  # noqa: E402
 from hexwar.ui.log_view import StrikeView  # noqa: E402
@@ -99,6 +100,10 @@ def test_c_pressed_again_in_setup_picks_the_next_card_and_never_takes_the_last_o
             assert len(ctl.hand_pick) == n, (n, ctl.hand_pick)
         picked = list(ctl.hand_pick)
         assert len(set(picked)) == want
+        # the full hand is named, as the hand row may have scrolled the picks out of sight
+        prompt = ctl.prompt()
+        assert prompt.startswith("Your starting hand: ") and "Keep it (Enter)" in prompt
+        assert all(short_name(ruleset.card_name(c)) in prompt for c in picked)
         press(win, key.ENTER)  # the crew warning may ask once: Enter again keeps the hand
         if not g.commands or not isinstance(g.commands[-1], ChooseHand):
             press(win, key.ENTER)
@@ -289,3 +294,33 @@ def test_the_play_window_is_shown_only_with_its_first_frame_drawn(monkeypatch):
     assert events[0] == "created hidden", events
     shown = events.index("shown")
     assert "draw" in events[:shown] and "draw" in events[shown : events.index("loop")], events
+
+
+# -- the hex cursor on an edge hex of a fitted map does not move the map --------------------------------
+def test_the_cursor_on_a_corner_hex_of_the_fitted_map_leaves_the_map_where_it_is():
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    g = load_scenario(find_scenario("standard")).new_game(seed=SEED)  # the window's default game
+    win = window_for(g, size=(1400, 900))
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        m = g.battlemap
+        before = tuple(win.mapview.camera.center)
+        for h in (H("A01"), Hex.from_offset(m.width - 1, m.height - 1)):
+            x0, y0, x1, y1 = win.map_area()
+            x, y = win.screen_point(h)
+            assert x0 <= x <= x1 and y0 <= y <= y1, "the fitted map shows its corners"
+            ctl.set_cursor(h)
+            win.refresh()
+            assert tuple(win.mapview.camera.center) == before, h.label
+        # a hex really out of sight is still brought into view
+        win.mapview.camera.zoom_at(*win.screen_point(H("A01")), 4.0)
+        far = Hex.from_offset(m.width - 1, m.height - 1)
+        ctl.set_cursor(far)
+        win.refresh()
+        x0, y0, x1, y1 = win.map_area()
+        x, y = win.screen_point(far)
+        assert x0 <= x <= x1 and y0 <= y <= y1
+    finally:
+        win.close()

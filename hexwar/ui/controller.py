@@ -1114,6 +1114,9 @@ class PlayController(PlayViewsMixin):
                 if lacking
                 else ""
             )
+            if self.hand_pick and len(self.hand_pick) == want:  # the picks may be scrolled away: name them
+                names = ", ".join(short_name(ruleset.card_name(c)) for c in self.hand_pick)
+                return f"Your starting hand: {names}. Keep it (Enter), or click a picked card to take it back.{tail}"
             return (
                 f"Pick {want} cards for your starting hand ({len(self.hand_pick)} so far): click a card, or "
                 f"[ ] and C. Hover a card for all of it.{tail}"

@@ -861,7 +861,10 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         """Centre the map area on ``h`` when it is not comfortably inside it."""
         x, y = self.screen_point(h)
         ax0, ay0, ax1, ay1 = self.map_area()
-        if ax0 + 30 <= x < ax1 - 30 and ay0 + 30 <= y < ay1 - 30:
+        # a hex whose centre shows is in view: at a small zoom the map's edge hexes sit closer
+        # than 30 points to the area's edge (newuser3: A01 was centred, half the map off screen)
+        m = min(30.0, self.mapview.layout.size * self.mapview.camera.zoom * 0.5)
+        if ax0 + m <= x < ax1 - m and ay0 + m <= y < ay1 - m:
             return
         cam = self.mapview.camera
         w, hh = self.get_size()
