@@ -125,8 +125,21 @@ def test_a_picked_unit_card_puts_the_cursor_in_its_deploy_zone_and_enter_or_g_co
             press(win, key.BRACKETRIGHT)
         press(win, key.C)  # the key, not the button: the card is picked ...
         assert ctl.card == card
-        assert ctl.cursor in ctl.deploy_hexes()  # ... and the cursor waits in the deploy zone
+        assert ctl.cursor in ctl.deploy_hexes()  # ... and the cursor waits in the deploy zone,
+        m = g.battlemap  # at its hex nearest the middle of the map (the front), not a corner
+        mid = Hex.from_offset(m.width // 2, m.height // 2)
+        assert ctl.cursor.distance(mid) == min(h.distance(mid) for h in ctl.deploy_hexes())
         at = ctl.cursor
+        outside = next(
+            h
+            for h in (Hex.from_offset(c, r) for c in range(m.width) for r in range(m.height))
+            if h not in ctl.deploy_hexes() and not g.units_at(h)
+        )
+        ctl.set_cursor(outside)
+        n = len(g.commands)
+        press(win, key.G)  # G beside the zone says why, it is not silent
+        assert len(g.commands) == n and ctl.status()[1] and "is not a deploy hex" in ctl.status()[0]
+        ctl.set_cursor(at)
         commit = next(a for a in ctl.actions() if a.label == f"Commit in {g.hex_label(at)}")
         assert commit.primary and commit.key == "Enter"
         assert not any(a.primary for a in ctl.actions() if a.label == "End phase")

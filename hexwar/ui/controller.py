@@ -523,6 +523,13 @@ class PlayController(PlayViewsMixin):
                 if isinstance(c, UseCommandCard | Recrew) and c.unit in units:
                     self.issue(self._with_instance(c, self.card))
                     return
+            if not units and self.deploy_hexes():  # newuser3: a click beside the zone did nothing
+                self.say(
+                    f"{st.hex_label(h)} is not a deploy hex of {ruleset.card_name(self.card)}: pick a "
+                    "highlighted hex (R5.2).",
+                    error=True,
+                )
+                return
         if st.phase == Phase.ARTILLERY:
             why = self.artillery_ok(h)
             warn = self.artillery_warning(h) if why is None else None
@@ -640,7 +647,9 @@ class PlayController(PlayViewsMixin):
             # there from the middle of the map (newuser3: G said "move the hex cursor first")
             dep = self.deploy_hexes()
             if dep and (self.cursor is None or self.cursor not in dep):
-                self.set_cursor(dep[0])
+                m = st.battlemap  # the deploy hex nearest the cursor, else the map's middle
+                ref = self.cursor or Hex.from_offset(m.width // 2, m.height // 2)
+                self.set_cursor(min(dep, key=lambda h: (h.distance(ref), h.q, h.r)))
             self.say(self._card_hint(self.card))
         self._touch()
 
