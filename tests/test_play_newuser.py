@@ -337,3 +337,29 @@ def test_the_cursor_on_a_corner_hex_of_the_fitted_map_leaves_the_map_where_it_is
         assert x0 <= x <= x1 and y0 <= y <= y1
     finally:
         win.close()
+
+
+# -- + and - zoom about the hex cursor; the title says where the selected unit may move ---------------------
+def test_zoom_keys_zoom_about_the_hex_cursor_and_the_title_gives_the_move_cost():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    place(g, "de_grenadiers", "D05")
+    advance_to(g, Phase.MOVEMENT, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        press(win, key.TAB)
+        reach = ctl.reach_costs()
+        assert reach, "the test needs a unit that can move"
+        dest = max(sorted(reach, key=lambda h: (h.q, h.r)), key=lambda h: reach[h])
+        ctl.set_cursor(dest)
+        win.refresh()
+        assert f"{dest.label}: " in win._caption and f"move here: {reach[dest]:g} MP" in win._caption
+        before = win.screen_point(dest)
+        press(win, key.PLUS)
+        press(win, key.PLUS)
+        after = win.screen_point(dest)
+        assert abs(after[0] - before[0]) < 1.0 and abs(after[1] - before[1]) < 1.0, (before, after)
+    finally:
+        win.close()

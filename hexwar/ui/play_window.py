@@ -506,6 +506,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.ui.show(p)
         # the hex inspector in the window title, for screen readers (issue 17 item 3)
         text = ctl.inspect_text()
+        if text and ctl.hover is not None:  # what a click would do there, in words (newuser3)
+            reach = ctl.reach_costs()
+            if ctl.hover in reach:
+                text += f"; move here: {reach[ctl.hover]:g} MP"
+            if any(self.state.units[t[0]].hex == ctl.hover for t in ctl.targets()):
+                text += "; legal target (T)"
         caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
         if caption != getattr(self, "_caption", None):
             self._caption = caption
@@ -780,7 +786,15 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
         def zoom(f: float) -> Callable[[], None]:
             def run() -> None:
-                cam.zoom_at(*self._map_centre(), f)
+                # about the hex cursor while it is in view, so what the keyboard player looks
+                # at stays put (newuser3: + pushed the cursor and its unit off the screen)
+                at = self._map_centre()
+                if ctl.cursor is not None:
+                    x, y = self.screen_point(ctl.cursor)
+                    x0, y0, x1, y1 = self.map_area()
+                    if x0 <= x < x1 and y0 <= y < y1:
+                        at = (x, y)
+                cam.zoom_at(*at, f)
                 self._fitted = False
 
             return run
