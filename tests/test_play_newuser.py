@@ -128,7 +128,8 @@ def test_a_picked_unit_card_puts_the_cursor_in_its_deploy_zone_and_enter_or_g_co
         assert ctl.cursor in ctl.deploy_hexes()  # ... and the cursor waits in the deploy zone,
         m = g.battlemap  # at its hex nearest the middle of the map (the front), not a corner
         mid = Hex.from_offset(m.width // 2, m.height // 2)
-        assert ctl.cursor.distance(mid) == min(h.distance(mid) for h in ctl.deploy_hexes())
+        best = min((h.distance(mid), abs(h.offset[1] - mid.offset[1])) for h in ctl.deploy_hexes())
+        assert (ctl.cursor.distance(mid), abs(ctl.cursor.offset[1] - mid.offset[1])) == best
         at = ctl.cursor
         outside = next(
             h
@@ -361,5 +362,32 @@ def test_zoom_keys_zoom_about_the_hex_cursor_and_the_title_gives_the_move_cost()
         press(win, key.PLUS)
         after = win.screen_point(dest)
         assert abs(after[0] - before[0]) < 1.0 and abs(after[1] - before[1]) < 1.0, (before, after)
+    finally:
+        win.close()
+
+
+# -- the tooltip does not repeat the card the side panel shows -------------------------------------------
+def test_the_tooltip_over_the_unit_shown_in_the_side_panel_keeps_to_its_state():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    u = place(g, "de_pz_iv_g", "D05", crew="de_tank_crew_regular")
+    advance_to(g, Phase.MOVEMENT, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        weapon = next(ln for ln in ctl.unit_lines(u.uid) if ln.strip().startswith("1."))
+        ctl.select(u.uid)
+        ctl.set_cursor(H("D05"))
+        texts = win.screen_texts()
+        first = weapon.strip()[:20]
+        assert sum(t.startswith(first) for t in texts) == 1, [t for t in texts if t.startswith(first)]
+        assert any(t.startswith("Now:") for t in texts)  # its state stays in the tooltip
+        # another unit under the cursor still gets its whole card in the tooltip
+        other = place(g, "de_grenadiers", "D06")
+        ctl._touch()
+        ctl.set_cursor(H("D06"))
+        ow = next(ln for ln in ctl.unit_lines(other.uid) if ln.strip().startswith("1.")).strip()[:20]
+        assert any(t.startswith(ow) for t in win.screen_texts())
     finally:
         win.close()

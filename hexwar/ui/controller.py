@@ -649,7 +649,9 @@ class PlayController(PlayViewsMixin):
             if dep and (self.cursor is None or self.cursor not in dep):
                 m = st.battlemap  # the deploy hex nearest the cursor, else the map's middle
                 ref = self.cursor or Hex.from_offset(m.width // 2, m.height // 2)
-                self.set_cursor(min(dep, key=lambda h: (h.distance(ref), h.q, h.r)))
+                self.set_cursor(
+                    min(dep, key=lambda h: (h.distance(ref), abs(h.offset[1] - ref.offset[1]), h.q, h.r))
+                )
             self.say(self._card_hint(self.card))
         self._touch()
 

@@ -893,7 +893,15 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         uid = units[0]
         u = st.units[uid]
         body.append((f"{ruleset.card_name(u.card)}  ({u.side})", SIDE_UI[u.side], "bold", 14.0))
-        for raw in ctl.unit_lines(uid)[1:8]:
+        # the side panel shows this unit's card in full already: the tooltip keeps to its state,
+        # so it covers less of the map round the cursor (newuser3)
+        in_panel = uid == (ctl.selected if ctl.selected in st.units else None) or (
+            ctl.selected not in st.units and not (ctl.hover_card in ctl.hand_cards() and ctl.hand_visible())
+        )
+        raws = ctl.unit_lines(uid)[1:8]
+        if in_panel:
+            raws = [r for r in raws if r.startswith("Now:")] or raws[:1]
+        for raw in raws:
             for ln in wrap(p.atlas, raw.strip(), width - 20, 11.5):
                 body.append((ln, GOOD if raw.startswith("Now:") else TEXT, "regular", 11.5))
         if len(units) > 1:
