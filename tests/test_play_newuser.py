@@ -391,3 +391,21 @@ def test_the_tooltip_over_the_unit_shown_in_the_side_panel_keeps_to_its_state():
         assert any(t.startswith(ow) for t in win.screen_texts())
     finally:
         win.close()
+
+
+# -- a refused End phase says what to do instead ----------------------------------------------------------
+def test_space_before_the_draw_says_why_not_and_what_to_do_now():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.DRAW, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        assert EndPhase("german") not in g.legal_commands(), "the draw must come first (R5.5)"
+        n = len(g.commands)
+        press(win, key.SPACE)
+        msg, err = ctl.status()
+        assert len(g.commands) == n and err
+        assert msg.startswith("End phase: not yet, ") and "Draw buttons" in msg, msg
+    finally:
+        win.close()

@@ -757,6 +757,11 @@ class PlayController(PlayViewsMixin):
             return
         side = self.state.to_act
         assert side is not None
+        why = self.state.check(EndPhase(side))
+        if why is not None:  # newuser3: a bare "draw first (R5.5)" after the phase had moved on
+            reason = plain_reason(why).rstrip(".")
+            self.say(f"End phase: not yet, {reason}. {self.prompt()}", error=True)
+            return
         if self.issue(EndPhase(side)) is not None:
             self.selected = None
             if not (self.message and self._msg_epoch == len(self.state.commands)):  # auto ends said already
