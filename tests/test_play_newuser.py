@@ -207,7 +207,9 @@ def test_the_player_chooses_which_command_card_is_set_aside_for_plus_one_initiat
         press(win, key.C)
         assert ctl.card == hand[1]
         named = next(a for a in ctl.actions() if "+1 initiative" in a.label)
-        assert short_name(ruleset.card_name(hand[1])) in named.label and named.primary
+        assert not named.label.endswith("...") and named.primary
+        assert ruleset.card_name(hand[1]) in named.tip and ruleset.card_name(hand[1]) in ctl.status()[0]
+        assert short_name(ruleset.card_name(hand[1]))
         press(win, key.ENTER)
         d = g.commands[n]
         assert isinstance(d, Draw) and d.initiative_card == hand[1]

@@ -689,8 +689,8 @@ class PlayController(PlayViewsMixin):
             and any(isinstance(c, Draw) and (c.initiative_card or c.fire_cards) for c in self.legal())
         ):
             return (
-                f"{name}: the Draw button that names it sets it aside for +1 on your next initiative "
-                "roll (R1.3)."
+                f"{name} picked: Enter (the Draw button with +1 initiative) draws and sets it aside "
+                "for +1 on your next initiative roll (R1.3); [ ] and C pick another."
             )
         return f"{name} cannot be used now: {self.card_refusal(card)}"
 
@@ -1015,7 +1015,7 @@ class PlayController(PlayViewsMixin):
                         )
                         run = self.pick_aside_card
                     elif c.initiative_card:  # R1.3: the same split, one Command card set aside
-                        label += f", {short_name(ruleset.card_name(bonus))} for +1 initiative"
+                        label += ", +1 initiative"  # the picked card (raised, named in the tip)
                         tip = (
                             f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
                             "initiative roll (R1.3)"
@@ -1031,7 +1031,7 @@ class PlayController(PlayViewsMixin):
                             tip = f"{tip}; first pick the Command card that lowers {fire}'s fire check (R1.3)"
                             run = self.pick_aside_card
                         else:
-                            label += f", {short_name(ruleset.card_name(bonus))}: -1 fire check {fire}"
+                            label += f", -1 fire check {fire}"
                             tip = (
                                 f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
                                 "by 1 (R1.3)"
@@ -1378,7 +1378,7 @@ class PlayController(PlayViewsMixin):
         self.aside_pick = True
         self.say(
             f"{ruleset.card_name(card)} picked to set aside for +1 initiative (R1.3): [ ] and C (or a "
-            "click) pick another Command card; then the Draw button that names it (Enter)."
+            "click) pick another Command card; then Enter draws with it."
         )
 
     def pick_next_discard(self) -> None:
