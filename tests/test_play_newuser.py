@@ -78,6 +78,9 @@ def test_tab_in_the_declaration_phase_reaches_every_unit_and_says_which_have_no_
         press(win, key.T)
         press(win, key.ENTER)
         assert g.attacks and near.uid in g.attacks[max(g.attacks)].attackers
+        # the prompt says it has declared, not that it "has no legal target now"
+        ctl.select(near.uid)
+        assert f"has declared attack {max(g.attacks)}" in ctl.prompt(), ctl.prompt()
         for _ in range(len(mine) + 1):
             press(win, key.TAB)
             assert ctl.selected != near.uid
@@ -409,5 +412,41 @@ def test_space_before_the_draw_says_why_not_and_what_to_do_now():
         msg, err = ctl.status()
         assert len(g.commands) == n and err
         assert msg.startswith("End phase: not yet, ") and "Draw buttons" in msg, msg
+    finally:
+        win.close()
+
+
+# -- a Command card for a unit: the cursor goes onto a unit it may go on, Enter plays it -------------------
+def test_a_picked_command_card_for_a_unit_puts_the_cursor_on_one_and_enter_plays_it():
+    from game_helpers import step
+
+    from hexwar.game.commands import UseCommandCard
+
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    place(g, "de_pz_iv_g", "J07", crew="de_tank_crew_regular")
+    card = None
+    for _ in range(300):  # the first moment a Command card in hand may go on a unit
+        uses = [c for c in g.legal_commands() if isinstance(c, UseCommandCard) and c.unit is not None]
+        if uses and g.to_act == "german":
+            card = uses[0].card
+            break
+        step(g)
+    assert card is not None, "the test needs a Command card for a unit"
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        while ctl.hover_card is None or ctl.hover_card.split("#")[0] != card.split("#")[0]:
+            press(win, key.BRACKETRIGHT)
+        press(win, key.C)
+        on = ctl.card_unit_targets()
+        assert on and ctl.cursor is not None and any(u in on for u in ctl.units_at(ctl.cursor))
+        play = next(a for a in ctl.actions() if a.label.startswith("Play on "))
+        assert play.primary and play.key == "Enter"
+        n = len(g.commands)
+        press(win, key.ENTER)
+        assert len(g.commands) == n + 1 and isinstance(g.commands[-1], UseCommandCard)
+        assert g.commands[-1].unit in on
     finally:
         win.close()

@@ -652,6 +652,14 @@ class PlayController(PlayViewsMixin):
                 self.set_cursor(
                     min(dep, key=lambda h: (h.distance(ref), abs(h.offset[1] - ref.offset[1]), h.q, h.r))
                 )
+            on = self.card_unit_targets()  # a Command card for a unit: the cursor on one (newuser3)
+            if on and not dep:
+                at = [u for u in self.units_at(self.cursor) if u in on] if self.cursor is not None else []
+                if not at:
+                    uid = self.selected if self.selected in on else on[0]
+                    h = st.units[uid].hex
+                    if h is not None:
+                        self.set_cursor(h)
             self.say(self._card_hint(self.card))
         self._touch()
 
@@ -666,6 +674,23 @@ class PlayController(PlayViewsMixin):
                 return
         self.say(f"{self.state.hex_label(h)} is not a deploy hex for this card (R5.2).", error=True)
 
+    def card_target_at_cursor(self) -> str | None:
+        """The unit under the hex cursor the picked Command (or crew) card may be played on."""
+        if self.card is None or self.cursor is None:
+            return None
+        on = self.card_unit_targets()
+        return next((u for u in self.units_at(self.cursor) if u in on), None)
+
+    def play_at_cursor(self) -> None:
+        """Enter with a Command card picked: play it on the unit under the cursor (R4.2-R4.3, its card effect)."""
+        uid = self.card_target_at_cursor()
+        if uid is None or self.card is None:
+            return
+        for c in self.card_commands():
+            if isinstance(c, UseCommandCard | Recrew) and c.unit == uid:
+                self.issue(self._with_instance(c, self.card))
+                return
+
     def _card_hint(self, card: str) -> str:
         cmds = self.card_commands(card)
         name = ruleset.card_name(card)
@@ -677,7 +702,7 @@ class PlayController(PlayViewsMixin):
         if any(isinstance(c, Commit) for c in cmds):
             return f"{name}: press Commit to send it aloft (R5.2)."
         if any(isinstance(c, UseCommandCard | Recrew) and c.unit is not None for c in cmds):
-            return f"{name}: click a highlighted unit to play it on."
+            return f"{name}: click a highlighted unit, or put the cursor on one (arrows) and press G or Enter, to play it there."
         if any(isinstance(c, UseCommandCard) for c in cmds):
             return f"{name}: press Play to use it now."
         if any(isinstance(c, Discard) for c in cmds):
@@ -903,6 +928,17 @@ class PlayController(PlayViewsMixin):
                         "Enter",
                         primary=True,
                         tip="Commit the picked unit card into the deploy hex under the cursor (R5.2)",
+                    )
+                )
+            tgt = self.card_target_at_cursor()
+            if tgt is not None:
+                out.append(
+                    Action(
+                        f"Play on {short_name(ruleset.card_name(st.units[tgt].card))}",
+                        self.play_at_cursor,
+                        "Enter",
+                        primary=True,
+                        tip=f"Play {ruleset.card_name(self.card)} on the unit under the cursor",
                     )
                 )
             if any(isinstance(c, Commit) and c.hex is None for c in cmds):
@@ -1175,6 +1211,12 @@ class PlayController(PlayViewsMixin):
             u = st.units.get(self.selected) if self.selected else None
             if u is not None and u.side == side:
                 n = len(self.targets())
+                done = [k for k, a in sorted(st.attacks.items()) if a.side == side and u.uid in a.attackers]
+                if done:  # newuser3: it has attacked, it did not lose its targets
+                    return (
+                        f"{ruleset.card_name(u.card)} has declared attack {done[-1]} (one attack per unit, "
+                        "R6.1); Tab for the next unit, Space when all are declared."
+                    )
                 if n:
                     return (
                         f"{ruleset.card_name(u.card)}: {n} legal target{'s' if n != 1 else ''} ringed in red; "
