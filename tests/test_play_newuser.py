@@ -450,3 +450,31 @@ def test_a_picked_command_card_for_a_unit_puts_the_cursor_on_one_and_enter_plays
         assert g.commands[-1].unit in on
     finally:
         win.close()
+
+
+# -- aircraft aloft can be selected and attack from the keyboard ------------------------------------------
+def test_tab_reaches_an_aircraft_aloft_and_t_enter_declares_its_attack():
+    from hexwar.game.commands import Declare
+
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    plane = place(g, "de_ju87g", None, crew="de_pilot_regular")  # aloft: no hex to click (R5.2)
+    place(g, "de_pz_iv_g", "J06", crew="de_tank_crew_regular")  # a ground unit with a target too
+    advance_to(g, Phase.DECLARATION, "german")
+    assert targeting.legal_targets(g, "german", plane.uid), "R7.4: it may attack any ground unit"
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        for _ in range(8):
+            press(win, key.TAB)
+            if ctl.selected == plane.uid:
+                break
+        assert ctl.selected == plane.uid, "Tab never reached the aircraft aloft"
+        assert "aloft" in ctl.status()[0] and "legal target" in ctl.status()[0]
+        press(win, key.T)
+        press(win, key.ENTER)
+        d = g.commands[-1]
+        assert isinstance(d, Declare) and d.attacker == plane.uid
+    finally:
+        win.close()

@@ -494,7 +494,8 @@ class PlayController(PlayViewsMixin):
         if uid is not None:
             u = self.state.units.get(uid)
             if u is not None:
-                self.say(f"{ruleset.card_name(u.card)} ({u.side}) in {self.state.hex_label(u.hex)} selected.")
+                where = "aloft" if u.aloft else f"in {self.state.hex_label(u.hex)}"
+                self.say(f"{ruleset.card_name(u.card)} ({u.side}) {where} selected.")
         self._touch()
 
     def click_hex(self, h: Hex | None, alternate: bool = False) -> None:
@@ -700,7 +701,7 @@ class PlayController(PlayViewsMixin):
                 "G or Enter, to commit it (R5.2)."
             )
         if any(isinstance(c, Commit) for c in cmds):
-            return f"{name}: press Commit to send it aloft (R5.2)."
+            return f"{name}: press Commit aloft (Enter) to send it aloft (R5.2)."
         if any(isinstance(c, UseCommandCard | Recrew) and c.unit is not None for c in cmds):
             return f"{name}: click a highlighted unit, or put the cursor on one (arrows) and press G or Enter, to play it there."
         if any(isinstance(c, UseCommandCard) for c in cmds):
@@ -942,7 +943,7 @@ class PlayController(PlayViewsMixin):
                     )
                 )
             if any(isinstance(c, Commit) and c.hex is None for c in cmds):
-                out.append(Action("Commit aloft", lambda: self.card_action(Commit), primary=True))
+                out.append(Action("Commit aloft", lambda: self.card_action(Commit), "Enter", primary=True))
             if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
                 out.append(
                     Action(
@@ -1281,7 +1282,14 @@ class PlayController(PlayViewsMixin):
             return [u for u in mine if u in movers]
         if st.phase == Phase.DECLARATION:
             # every unit that has not declared yet (R6.1: one attack per unit), with or without a
-            # target: Tab must reach each of them and say which have none (newuser3)
+            # target: Tab must reach each of them and say which have none (newuser3); aircraft
+            # aloft too, which have no hex to click (R7.4: they attack any ground unit)
+            air = [
+                uid
+                for uid, u in sorted(st.units.items())
+                if u.side == self.shown_side and u.aloft and u.crewing is None
+            ]
+            mine = mine + air
             declared = {
                 a for atk in st.attacks.values() if atk.side == self.shown_side for a in atk.attackers
             }
@@ -1468,7 +1476,8 @@ class PlayController(PlayViewsMixin):
         self.cursor = st.units[uid].hex
         self.look_at = self.cursor
         if st.phase == Phase.DECLARATION and self.my_turn():
-            name = f"{ruleset.card_name(st.units[uid].card)} in {st.hex_label(st.units[uid].hex)}"
+            u = st.units[uid]
+            name = f"{ruleset.card_name(u.card)} " + ("aloft" if u.aloft else f"in {st.hex_label(u.hex)}")
             n = len(self.targets())
             if n:
                 self.say(f"{name}: {n} legal target{'s' if n != 1 else ''}, T prepares an attack (R6.1).")
