@@ -478,3 +478,27 @@ def test_tab_reaches_an_aircraft_aloft_and_t_enter_declares_its_attack():
         assert isinstance(d, Declare) and d.attacker == plane.uid
     finally:
         win.close()
+
+
+# -- T offers first the targets no attack of the side aims at yet -------------------------------------------
+def test_t_offers_first_a_target_that_no_declared_attack_aims_at():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    a = place(g, "de_pz_iv_g", "J07", crew="de_tank_crew_regular")
+    b = place(g, "de_pz_iv_g", "J06", crew="de_tank_crew_regular")
+    place(g, "su_rifles", "K06")  # a second Soviet target beside the rifles in K07
+    advance_to(g, Phase.DECLARATION, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        assert len({t[0] for t in targeting.legal_targets(g, "german", b.uid)}) >= 2
+        ctl.select(a.uid)
+        press(win, key.T)
+        press(win, key.ENTER)
+        first = g.attacks[max(g.attacks)].target
+        ctl.select(b.uid)
+        press(win, key.T)
+        assert ctl.pending is not None and ctl.pending.target != first
+    finally:
+        win.close()

@@ -1500,6 +1500,10 @@ class PlayController(PlayViewsMixin):
             else:
                 self.say("Select a unit with a legal target first (Tab).", error=True)
             return
+        # targets none of the side's declared attacks aims at come first, so T T T on three
+        # units does not pile three attacks onto one target while others stand free (newuser3)
+        aimed = {a.target for a in self.state.attacks.values() if a.side == self.shown_side}
+        tg = sorted(tg, key=lambda t: t[0] in aimed)
         keys = [(t[0], t[1]) for t in tg]
         cur = (self.pending.target, self.pending.at_crew) if self.pending is not None else None
         i = keys.index(cur) + 1 if cur in keys else 0
