@@ -502,3 +502,25 @@ def test_t_offers_first_a_target_that_no_declared_attack_aims_at():
         assert ctl.pending is not None and ctl.pending.target != first
     finally:
         win.close()
+
+
+# -- G in the Artillery phase without a cursor does what the Aim artillery button (G) says ----------------
+def test_g_without_a_cursor_in_the_artillery_phase_aims_at_an_enemy_in_sight():
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    place(g, "de_grenadiers", "J07")  # an observer beside the Soviet rifles in K07 (R9.2)
+    advance_to(g, Phase.ARTILLERY, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        aim = next(a for a in ctl.actions() if a.label == "Aim artillery")
+        assert aim.key == "G" and ctl.cursor is None and ctl.hover is None
+        press(win, key.G)
+        enemy = {u.hex for u in g.units.values() if u.side == "soviet" and u.hex is not None}
+        assert ctl.cursor in enemy, ctl.status()
+        n = len(g.commands)
+        press(win, key.G)  # the second G calls the mission there
+        assert isinstance(g.commands[n], TargetArtillery) and g.commands[n].hex in enemy
+    finally:
+        win.close()

@@ -1322,6 +1322,12 @@ class PlayController(PlayViewsMixin):
         artillery); on the prepared target it declares."""
         h = self.cursor or self.hover
         if h is None:
+            # the Aim artillery button says G: without a cursor, G aims (newuser3)
+            if self.state.phase == Phase.ARTILLERY and any(
+                isinstance(c, TargetArtillery) for c in self.legal()
+            ):
+                self.aim_artillery()
+                return
             self.say("Move the hex cursor with the arrow keys first.", error=True)
             return
         p = self.pending
