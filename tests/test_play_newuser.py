@@ -524,3 +524,40 @@ def test_g_without_a_cursor_in_the_artillery_phase_aims_at_an_enemy_in_sight():
         assert isinstance(g.commands[n], TargetArtillery) and g.commands[n].hex in enemy
     finally:
         win.close()
+
+
+# -- an indirect-fire target behind blocked LOS says it is observed, not only "LOS blocked" -------------------
+def test_a_legal_indirect_fire_target_behind_blocked_los_says_it_is_observed():
+    from hexwar.model.los import line_of_sight
+
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    gun = place(g, "de_lefh18", "A01", crew="de_artillery_crew_regular")
+    place(g, "de_grenadiers", "J07")  # the observer beside the rifles in K07 (R7.3)
+    m = g.battlemap
+    spot = None
+    for c in range(0, 3):
+        for r in range(m.height):
+            h = Hex.from_offset(c, r)
+            if not g.units_at(h) and line_of_sight(m, h, H("K07")).status == "blocked":
+                spot = h
+                break
+        if spot:
+            break
+    assert spot is not None, "the test needs a hex without LOS to K07"
+    g.units[gun.uid].hex = spot
+    g.units[g.units[gun.uid].crew].hex = spot
+    g.cache.clear()
+    advance_to(g, Phase.DECLARATION, "german")
+    win = window_for(g)
+    try:
+        ctl = win.controller
+        ctl.confirm_pass()
+        ctl.select(gun.uid)
+        assert any(g.units[t[0]].hex == H("K07") for t in ctl.targets()), "observed: a legal target"
+        ctl.set_cursor(H("K07"))
+        texts = " ".join(win.screen_texts())
+        assert "indirect fire, a friendly unit observes it (R7.3)" in texts
+        assert "indirect fire: observed (R7.3)" in win._caption
+    finally:
+        win.close()

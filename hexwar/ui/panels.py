@@ -871,7 +871,16 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
             )
     res = ctl.los()
     if res is not None:
-        if res.status == "blocked":
+        if res.status == "blocked" and tg:  # a legal target all the same: observed (newuser3)
+            lines.append(
+                (
+                    f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}: indirect "
+                    "fire, a friendly unit observes it (R7.3)",
+                    HINDERED_TEXT,
+                    "bold",
+                )
+            )
+        elif res.status == "blocked":
             lines.append(
                 (
                     f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}",

@@ -511,7 +511,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             if ctl.hover in reach:
                 text += f"; move here: {reach[ctl.hover]:g} MP"
             if any(self.state.units[t[0]].hex == ctl.hover for t in ctl.targets()):
-                text += "; legal target (T)"
+                res = ctl.los()
+                blocked = res is not None and res.status == "blocked"
+                text += "; legal target (T)" + (", indirect fire: observed (R7.3)" if blocked else "")
         caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
         if caption != getattr(self, "_caption", None):
             self._caption = caption
