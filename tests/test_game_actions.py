@@ -331,3 +331,15 @@ def test_no_game_or_rules_module_is_over_600_lines_without_a_reason_in_the_archi
         if f"`{p.relative_to(ROOT / 'hexwar').as_posix()}`" not in reasons
     ]
     assert missing == []
+
+
+def test_one_registry_class_serves_all_three_modes_and_names_their_commands_in_refusals():
+    """The registry is generic over the mode (hex GameState, LinesState, CampaignState): the
+    allowed commands of a phase are named by the hex and lines commands' ``name`` and by the
+    campaign commands' ``kind`` (002), for refusal messages."""
+    from hexwar.campaign.actions import REGISTRY
+    from hexwar.lines.actions import LINES
+
+    assert REGISTRY.allowed("swap") == ["keep_events", "swap_event"]
+    assert LINES.allowed("resolution") == ["resolve", "use_card"]
+    assert STANDARD.allowed("resolution") == ["resolve", "use_command_card"]

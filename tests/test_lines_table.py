@@ -169,3 +169,24 @@ def test_every_phase_tells_the_person_at_the_screen_what_they_can_do_now():
         st.apply(ai[st.to_act].choose(st))
         t._follow()
     assert seen == {"setup", "commitment", "declaration", "resolution", "draw"}
+
+
+def test_the_turn_cap_of_play_turns_stops_the_table_after_that_turn_and_nobody_acts_after_it():
+    """``hexwar play lines --turns 1`` in the window: once turn 1 is complete the computer seat
+    makes no more decisions, a person's command is refused with the reason, and the prompt says
+    the game stopped unfinished (the terminal game's ``max_turns``)."""
+    st = game(("de_grenadiers",), ("su_rifles",))
+    t = TableController(st, ai={"soviet": LinesAI("soviet", 1)}, max_turns=1)
+    for _ in range(400):  # the person ends every phase; the computer plays its own
+        if t.stopped() or st.over:
+            break
+        if not t.run_ai():
+            t.end_phase()
+    assert st.turn == 2 and not st.over and t.stopped()
+    seat, before = st.to_act, len(st.log)
+    assert t.run_ai() == 0 and len(st.log) == before
+    assert not t.issue(st.legal_commands()[0]) and "--turns" in t.message
+    assert len(st.log) == before
+    assert t.prompt().startswith("Stopped after turn 1 (--turns)")
+    assert st.to_act == seat
+    assert not TableController(game(("de_grenadiers",), ()), max_turns=None).stopped()

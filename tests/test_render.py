@@ -308,6 +308,30 @@ def test_heatmap_colours_hexes_and_draws_a_legend(win, looks):
     assert np.array_equal(img, img2)
 
 
+def test_a_heatmap_wash_pales_only_the_hexes_without_a_value(win, looks):
+    """``wash``: a pale neutral wash at that opacity over the unvalued hexes (so the map's own
+    wheat and brush are not read as ramp values); the valued hexes are drawn as without it."""
+    m = BattleMap.new(6, 5)
+    vals = np.full((5, 6), np.nan)
+    vals[2, 2] = 10.0
+    cam = Camera(viewport=(600, 400), zoom=1.2)
+    cam.center_on(Hex.from_offset(2, 2))
+
+    def draw(wash: float) -> np.ndarray:
+        ov = HeatmapOverlay(vals, ramp="heat", title="P(fire)", wash=wash)
+        return render_map(m, size=(600, 400), camera=cam, overlays={"heat": ov}, show_labels=False)
+
+    plain, washed = draw(0.0), draw(0.6)
+    ground = looks.ground_colour("clear", 0)
+    pale = (236, 236, 232)
+    valued, empty = Hex.from_offset(2, 2), Hex.from_offset(0, 0)
+    at = cam.hex_center_screen
+    assert close(pixel(washed, cam, *at(valued)), pixel(plain, cam, *at(valued)))
+    assert close(pixel(plain, cam, *at(empty)), ground)
+    want = tuple(round(0.6 * p + 0.4 * g) for p, g in zip(pale, ground[:3], strict=True))
+    assert close(pixel(washed, cam, *at(empty)), want)
+
+
 def test_los_overlay_marks_blocking_and_hindering_hexes(win, looks):
     m = BattleMap.new(8, 5)
     a, b = Hex.from_offset(1, 2), Hex.from_offset(6, 2)

@@ -250,6 +250,7 @@ def _heatmap_image(
             hide_below=1e-9,
             show_values=int((np.asarray(values) > 1e-9).sum()) <= 120,
             fmt=lambda v: f"{v:.2g}",
+            wash=0.6,
         ),
         "marks": HighlightOverlay(rings, colour="target"),
     }

@@ -31,7 +31,9 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, cast, overload
+
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from ..model.maps import BattleMap
 from ..rules.combat import CombatEvent
@@ -332,8 +334,17 @@ def log_lines(events: Iterable[GameEvent]) -> str:
     return "".join(json.dumps(event_to_json(e), sort_keys=True, ensure_ascii=False) + "\n" for e in events)
 
 
-class Recorder:
+E = DefaultTypeVar("E", default=GameEvent)
+"""The events a :class:`Recorder` collects: the hex game's :data:`GameEvent` unless a mode says
+otherwise (the lines mode's recorder is ``Recorder[LinesLogEvent]``)."""
+
+
+class Recorder(Generic[E]):
     """The event collector of one game: the events of the command being applied, in order.
+
+    Generic over the event type ``E`` of its game mode (default :data:`GameEvent`): a mode's
+    ``E`` must include :class:`RollEvent` and :class:`RuleEvent`, which the dice and the
+    combat engine report in every mode; :meth:`emit` and :meth:`effect` are the hex game's.
 
     Built once with the game and handed to its dice log (:class:`hexwar.game.setup.RollLog`),
     which reports every roll to :meth:`roll`; rolls made while no command is being applied
@@ -348,7 +359,7 @@ class Recorder:
 
     def __init__(self, battlemap: BattleMap | None = None):
         self.battlemap = battlemap
-        self.events: list[GameEvent] = []
+        self.events: list[E] = []
         self.active = False
 
     def begin(self) -> None:
@@ -356,13 +367,17 @@ class Recorder:
         self.events = []
         self.active = True
 
-    def take(self) -> list[GameEvent]:
+    def _push(self, ev: GameEvent) -> None:
+        """Append an event of the shared kinds (rolls, rules events, the hex game's events)."""
+        self.events.append(cast(E, ev))
+
+    def take(self) -> list[E]:
         """Stop collecting; the events collected since :meth:`begin`, in order."""
         out, self.events, self.active = self.events, [], False
         return out
 
-    def add(self, ev: GameEvent) -> GameEvent:
-        """Append a game event."""
+    def add(self, ev: E) -> E:
+        """Append an event of this recorder's mode."""
         self.events.append(ev)
         return ev
 
@@ -376,19 +391,19 @@ class Recorder:
         """
         cls = EVENT_CLASSES.get(kind)
         ev = cls(text, data) if cls is not None and issubclass(cls, TypedEvent) else Event(kind, text, data)
-        self.events.append(ev)
+        self._push(ev)
         return ev
 
     def roll(self, roll: Roll) -> None:
         """Record one roll (called by the dice log, R1.2); ignored outside a command."""
         if self.active:
-            self.events.append(RollEvent(roll))
+            self._push(RollEvent(roll))
 
     def effect(self, ev: EffectEvent) -> None:
         """Apply a battlefield-effect event to the map (R8, R9) and record it."""
         assert self.battlemap is not None, "a Recorder without a map cannot apply map events"
         ev.apply(self.battlemap)
-        self.events.append(RuleEvent(ev))
+        self._push(RuleEvent(ev))
 
     def rule_events(self, evs: Iterable[Any]) -> None:
         """Record (and apply, for map effects) a list of rule or game events in order."""
@@ -396,9 +411,9 @@ class Recorder:
             if isinstance(ev, EffectEvent):
                 self.effect(ev)
             elif isinstance(ev, CombatEvent):
-                self.events.append(RuleEvent(ev))
+                self._push(RuleEvent(ev))
             elif isinstance(ev, (Event, RollEvent, RuleEvent)):
-                self.events.append(ev)
+                self._push(ev)
             else:
                 raise TypeError(f"not a game or rules event: {ev!r}")
 

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from ..rules.cards import CardError, auto_reserves, build_command_deck, build_damage_deck
@@ -61,7 +61,7 @@ class RollLog(list[Roll]):
             log shows every roll (R1.2) in the order it was rolled.
     """
 
-    def __init__(self, recorder: Recorder | None = None):
+    def __init__(self, recorder: Recorder[Any] | None = None):
         super().__init__()
         self.recorder = recorder
 

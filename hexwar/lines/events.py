@@ -24,6 +24,7 @@ from ..rules.combat.events import _jsonable
 
 __all__ = [
     "LinesEvent",
+    "LinesLogEvent",
     "RollMade",
     "CombatHappened",
     "SetupDone",
@@ -83,6 +84,10 @@ class LinesEvent:
 
 RollMade = RollEvent  #: a roll in the log: the hex game's RollEvent
 CombatHappened = RuleEvent  #: a combat-engine event in the log: the hex game's RuleEvent (payload unchanged)
+
+LinesLogEvent = LinesEvent | RollEvent | RuleEvent
+"""Anything in a lines game's log: its own events, the shared rolls and combat events (the
+event type of the lines mode's :class:`~hexwar.game.events.Recorder`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from .events import (
     CombatHappened,
     Enveloped,
     GameOver,
+    LinesLogEvent,
     Scored,
     UnitLeft,
 )
@@ -70,8 +71,9 @@ def name(uid: str) -> str:
     return f"{card(uid).name} ({uid})"
 
 
-Sink = Recorder
-"""The recorder of the command being applied (the hex game's :class:`~hexwar.game.events.Recorder`)."""
+Sink = Recorder[LinesLogEvent]
+"""The recorder of the command being applied (the hex game's :class:`~hexwar.game.events.Recorder`
+of the lines mode's events)."""
 
 
 def classic(state: LinesState) -> bool:

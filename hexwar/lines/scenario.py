@@ -69,7 +69,7 @@ from ..game.setup import RollLog
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
 from ..rules.dice import Dice
 from .commands import SEATS_2P, SEATS_4P, Commit, side_of_seat
-from .events import SetupDone
+from .events import LinesLogEvent, SetupDone
 from .rules import Sink, finish, role_of, seat_for_card
 from .state import SIDES, LinesState
 
@@ -392,7 +392,7 @@ def new_game(
     seed = sc.seed if seed is None else int(seed)
     vs = tuple(v for v in (sc.variants if variants is None else variants) if v != "standard")
     dice = Dice(seed)
-    rec = Recorder()
+    rec: Recorder[LinesLogEvent] = Recorder()
     dice.log = RollLog(rec)  # the recorder is given to the dice once (R1.2)
     seats = sc.seats
     state = LinesState(scenario=sc, dice=dice, seed=seed, variants=vs, seats=seats, recorder=rec)

@@ -26,7 +26,7 @@ from ..game.state import GameResult, Kill
 from ..rules.cards import card_id_of, default_cards
 from ..rules.dice import Dice
 from .commands import LinesCommand, side_of_seat
-from .events import LinesEvent
+from .events import LinesLogEvent
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import LinesScenario
@@ -245,13 +245,13 @@ class LinesState:
     result: GameResult | None = None
     all_cards: tuple[str, ...] = ()
     commands: list[LinesCommand] = field(default_factory=list)
-    log: list[LinesEvent] = field(default_factory=list)
+    log: list[LinesLogEvent] = field(default_factory=list)
     checkpoints: list[tuple[int, int, str]] = field(default_factory=list)
     mode: str = "lines"
-    recorder: Recorder = field(default_factory=Recorder, repr=False)
+    recorder: Recorder[LinesLogEvent] = field(default_factory=Recorder, repr=False)
 
     # -- driving ------------------------------------------------------------------------
-    def apply(self, command: LinesCommand) -> list[LinesEvent]:
+    def apply(self, command: LinesCommand) -> list[LinesLogEvent]:
         """Check ``command`` and carry it out, then every automatic step up to the next decision.
 
         Raises:

@@ -112,6 +112,9 @@ class TableController:
             crew and line of a commitment, the sources of the draw); V cycles it.
         passing: hot-seat: the seat the screen is being handed to (hands hidden until it
             confirms with :meth:`take_seat`), or ``None``.
+        max_turns: the turn cap of ``hexwar play --turns N`` (turns complete), or ``None``:
+            past it nobody acts any more and the game stays unfinished, as in the terminal
+            game (its save goes on from there).
     """
 
     state: LinesState
@@ -128,6 +131,7 @@ class TableController:
     picks: list[str] = field(default_factory=list)
     passing: str | None = None
     choice: int = 0
+    max_turns: int | None = None
 
     def __post_init__(self) -> None:
         self._follow()
@@ -157,6 +161,10 @@ class TableController:
         if self.state.over:
             self.passing = None
 
+    def stopped(self) -> bool:
+        """True once the turn cap (``hexwar play --turns N``) is passed: nobody acts any more."""
+        return self.max_turns is not None and not self.state.over and self.state.turn > self.max_turns
+
     def take_seat(self) -> None:
         """Hot-seat: the next person is at the screen; show their hand."""
         self.passing = None
@@ -170,6 +178,10 @@ class TableController:
         st = self.state
         if st.over:
             return f"Game over: {st.result}. Q or Ctrl+Q quits."
+        if self.stopped():
+            return (
+                f"Stopped after turn {self.max_turns} (--turns); the game is unfinished. Q or Ctrl+Q quits."
+            )
         seat = st.to_act
         if seat is None:
             return ""
@@ -222,6 +234,9 @@ class TableController:
     # -- acting -----------------------------------------------------------------------
     def issue(self, cmd: LinesCommand) -> bool:
         """Apply ``cmd``; on a refusal keep the reason in :attr:`message`."""
+        if self.stopped():
+            self.message = f"Stopped after turn {self.max_turns} (--turns): no more commands."
+            return False
         p = self.state.check(cmd)
         if p:
             self.message = p
@@ -238,7 +253,7 @@ class TableController:
     def step_ai(self) -> bool:
         """Let the computer seat to act make one decision; False when a person must act."""
         seat = self.state.to_act
-        if seat is None or seat not in self.ai:
+        if seat is None or seat not in self.ai or self.stopped():
             return False
         self.state.apply(self.ai[seat].choose(self.state))
         self._follow()

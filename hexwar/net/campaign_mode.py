@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from ..game.view import HIDDEN_CARD, View
+from .mode_base import ModeBase
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..campaign.cards import CampaignCards
@@ -282,7 +283,7 @@ class CampaignViewPlayer:
         return self.choose_from_view(campaign_view(st, self.side).data, st.cards)
 
 
-class CampaignMode:
+class CampaignMode(ModeBase):
     """The campaign (R11.2) as a :class:`~hexwar.net.modes.GameMode`: one war, two sides."""
 
     name: str = "campaign"
@@ -324,14 +325,6 @@ class CampaignMode:
 
         write_campaign_save(game, path, {s: "network" for s in self.seats})
 
-    def to_act(self, game: Any) -> str | None:
-        """The side to act, ``None`` when the war is over."""
-        return None if game.over else game.to_act  # type: ignore[no-any-return]
-
-    def seq(self, game: Any) -> int:
-        """Commands applied."""
-        return len(game.commands)
-
     def apply_json(self, game: Any, seat: str, command: dict[str, Any]) -> int:
         """Check a campaign command as local play does and apply it.
 
@@ -341,7 +334,7 @@ class CampaignMode:
         """
         from ..campaign.commands import CommandFormatError as CFE
         from ..campaign.commands import command_from_json
-        from ..game.commands import CommandFormatError, IllegalCommand
+        from ..game.commands import CommandFormatError
 
         try:
             cmd = command_from_json(command, "command")
@@ -349,14 +342,7 @@ class CampaignMode:
             raise CommandFormatError(str(exc)) from None
         except (TypeError, ValueError) as exc:
             raise CommandFormatError(f"command: {exc}") from None
-        if cmd.side != seat:
-            raise IllegalCommand(None, f"this connection holds the {seat} seat, not {cmd.side} (R12.5)")
-        why = game.check(cmd)
-        if why is not None:
-            raise IllegalCommand(None, why)
-        start = len(game.log)
-        game.apply(cmd)
-        return start
+        return self._checked_apply(game, cmd, cmd.side, seat)
 
     def view(self, game: Any, seat: str | None, log_from: int = 0) -> View:
         """:func:`campaign_view`."""
@@ -365,10 +351,6 @@ class CampaignMode:
     def events(self, game: Any, seat: str | None, start: int) -> list[dict[str, Any]]:
         """The events from ``start`` on as ``seat`` may see them."""
         return [campaign_event_for(game.log[i], seat, game.cards) for i in range(start, len(game.log))]
-
-    def state_hash(self, game: Any) -> str:
-        """The war's state hash."""
-        return game.state_hash()  # type: ignore[no-any-return]
 
     def scenario_info(self, game: Any) -> dict[str, Any]:
         """``{"id": preset, "name", "content_hash": cards hash, "reference"}``."""

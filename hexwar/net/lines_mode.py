@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from ..game.view import HIDDEN_CARD, View
+from .mode_base import ModeBase
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lines.scenario import LinesScenario
@@ -348,7 +349,7 @@ class LinesViewPlayer:
         return self.choose_from_view(lines_view(state, self.seat).data, state.scenario)
 
 
-class LinesMode:
+class LinesMode(ModeBase):
     """The card game on lines (R11.1) as a :class:`~hexwar.net.modes.GameMode` (2-player scenarios)."""
 
     name: str = "lines"
@@ -376,29 +377,6 @@ class LinesMode:
             raise HexwarError("--fog is for the hex game: on lines every unit in play is in sight (R11.1)")
         return sc.new_game(seed=seed)
 
-    def load(self, path: Any, scenario_paths: tuple[str, ...] = ()) -> Any:
-        """The game of a save (replayed and verified). Raises HexwarError."""
-        from ..game.save import ReplayError, load_game
-
-        try:
-            return load_game(path, scenario_paths=scenario_paths)
-        except ReplayError as exc:
-            raise HexwarError(f"{path}: {exc}") from None
-
-    def save(self, game: Any, path: Any) -> None:
-        """Write the ordinary lines save atomically (``hexwar replay --verify`` reads it)."""
-        from ..game.save import write_save
-
-        write_save(game, path, {s: "network" for s in self.seats})
-
-    def to_act(self, game: Any) -> str | None:
-        """The seat to act, ``None`` when the game is over."""
-        return None if game.over else game.to_act  # type: ignore[no-any-return]
-
-    def seq(self, game: Any) -> int:
-        """Commands applied."""
-        return len(game.commands)
-
     def apply_json(self, game: Any, seat: str, command: dict[str, Any]) -> int:
         """Check a lines command (``{"cmd", "seat", ...}``) as local play does and apply it.
 
@@ -406,18 +384,10 @@ class LinesMode:
             CommandFormatError: a malformed command; IllegalCommand: another seat's (R12.5)
             or refused by the rules.
         """
-        from ..game.commands import IllegalCommand
         from ..lines.commands import command_from_json
 
         cmd = command_from_json(command, "command")
-        if cmd.seat != seat:
-            raise IllegalCommand(None, f"this connection holds the {seat} seat, not {cmd.seat} (R12.5)")
-        why = game.check(cmd)
-        if why is not None:
-            raise IllegalCommand(None, why)
-        start = len(game.log)
-        game.apply(cmd)
-        return start
+        return self._checked_apply(game, cmd, cmd.seat, seat)
 
     def view(self, game: Any, seat: str | None, log_from: int = 0) -> View:
         """:func:`lines_view`."""
@@ -426,35 +396,6 @@ class LinesMode:
     def events(self, game: Any, seat: str | None, start: int) -> list[dict[str, Any]]:
         """The events from ``start`` on as ``seat`` may see them."""
         return [lines_event_for(game.log[i], seat) for i in range(start, len(game.log))]
-
-    def state_hash(self, game: Any) -> str:
-        """The game's state hash."""
-        return game.state_hash()  # type: ignore[no-any-return]
-
-    def scenario_info(self, game: Any) -> dict[str, Any]:
-        """The scenario's id, name, content hash and reference."""
-        sc = game.scenario
-        return {"id": sc.id, "name": sc.name, "content_hash": sc.content_hash, "reference": sc.reference}
-
-    def scenario_file(self, game: Any) -> str | None:
-        """The scenario file (to resume a game of a scenario that is not shipped)."""
-        return str(game.scenario.path.resolve()) if game.scenario.path is not None else None
-
-    def describe(self, game: Any) -> dict[str, Any]:
-        """Lobby line."""
-        return {
-            "turn": game.turn,
-            "phase": game.phase,
-            "fog": False,
-            "result": str(game.result) if game.result else None,
-        }
-
-    # -- the client side ---------------------------------------------------------------------
-    def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
-        """The local line scenario with the server's content hash (see :func:`hexwar.net.client.load_scenario_for`)."""
-        from .client import load_scenario_for
-
-        return load_scenario_for(info, scenario_file)
 
     def rebuild(self, data: dict[str, Any], defs: Any) -> Any:
         """:func:`lines_state_from_view`."""
@@ -471,7 +412,3 @@ class LinesMode:
         from ..lines.commands import EndPhase
 
         return EndPhase(seat)
-
-    def where(self, data: dict[str, Any]) -> str:
-        """``"turn 2, commitment phase"``."""
-        return f"turn {data.get('turn')}, {data.get('phase')} phase"

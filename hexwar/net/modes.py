@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import HexwarError
+from .mode_base import ModeBase
 
-__all__ = ["GameMode", "HexMode", "MODE_ADAPTERS", "register_mode", "mode_adapter", "detect_mode"]
+__all__ = ["GameMode", "ModeBase", "HexMode", "MODE_ADAPTERS", "register_mode", "mode_adapter", "detect_mode"]
 
 
 class GameMode(Protocol):
@@ -85,7 +86,7 @@ class GameMode(Protocol):
         """Where the game is, for the terminal (``"turn 2, movement phase"``)."""
 
 
-class HexMode:
+class HexMode(ModeBase):
     """The hex game (R5-R10) through :mod:`hexwar.game` and the view function (R12.1)."""
 
     name: str = "hex"
@@ -120,42 +121,12 @@ class HexMode:
         variants = sc.variants + (("fog",) if fog and "fog" not in sc.variants else ())
         return sc.new_game(seed=seed, variants=variants)
 
-    def load(self, path: Path, scenario_paths: tuple[str, ...] = ()) -> Any:
-        """See :class:`GameMode`."""
-        from ..game.save import ReplayError, load_game
-
-        try:
-            return load_game(path, scenario_paths=scenario_paths)
-        except ReplayError as exc:
-            raise HexwarError(f"{path}: {exc}") from None
-
-    def save(self, game: Any, path: Path) -> None:
-        """See :class:`GameMode`."""
-        from ..game.save import write_save
-
-        write_save(game, path, {s: "network" for s in self.seats})
-
-    def to_act(self, game: Any) -> str | None:
-        """See :class:`GameMode`."""
-        return None if game.over else game.to_act  # type: ignore[no-any-return]
-
-    def seq(self, game: Any) -> int:
-        """See :class:`GameMode`."""
-        return len(game.commands)
-
     def apply_json(self, game: Any, seat: str, command: dict[str, Any]) -> int:
         """See :class:`GameMode`."""
-        from ..game.commands import IllegalCommand, command_from_json
+        from ..game.commands import command_from_json
 
         cmd = command_from_json(command, "command")
-        if cmd.side != seat:
-            raise IllegalCommand(cmd, f"this connection holds the {seat} seat, not {cmd.side} (R12.5)")
-        why = game.check(cmd)
-        if why is not None:
-            raise IllegalCommand(cmd, why)
-        start = len(game.log)
-        game.apply(cmd)
-        return start
+        return self._checked_apply(game, cmd, cmd.side, seat, about=cmd)
 
     def view(self, game: Any, seat: str | None, log_from: int = 0) -> Any:
         """See :class:`GameMode`."""
@@ -173,30 +144,9 @@ class HexMode:
         """See :class:`GameMode`."""
         return self._snapshot(game)[1]
 
-    def scenario_info(self, game: Any) -> dict[str, Any]:
-        """See :class:`GameMode`."""
-        sc = game.scenario
-        return {"id": sc.id, "name": sc.name, "content_hash": sc.content_hash, "reference": sc.reference}
-
-    def scenario_file(self, game: Any) -> str | None:
-        """The scenario file the game was made from (the server keeps it to resume the game)."""
-        return str(game.scenario.path.resolve()) if game.scenario.path is not None else None
-
-    def describe(self, game: Any) -> dict[str, Any]:
-        """See :class:`GameMode`."""
-        return {
-            "turn": game.turn,
-            "phase": game.phase,
-            "fog": "fog" in game.variants,
-            "result": str(game.result) if game.result else None,
-        }
-
-    # -- the client side ---------------------------------------------------------------------
-    def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
-        """See :class:`GameMode` (:func:`hexwar.net.client.load_scenario_for`)."""
-        from .client import load_scenario_for
-
-        return load_scenario_for(info, scenario_file)
+    def fog(self, game: Any) -> bool:
+        """Whether the game is played with fog of war (R12.1)."""
+        return "fog" in game.variants
 
     def rebuild(self, data: dict[str, Any], defs: Any) -> Any:
         """:func:`hexwar.game.view.state_from_view`."""
@@ -216,10 +166,6 @@ class HexMode:
         from ..game.commands import EndPhase
 
         return EndPhase(seat)
-
-    def where(self, data: dict[str, Any]) -> str:
-        """``"turn 2, movement phase"``."""
-        return f"turn {data.get('turn')}, {data.get('phase')} phase"
 
 
 def _builtin() -> dict[str, GameMode]:

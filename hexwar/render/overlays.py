@@ -468,6 +468,9 @@ class HeatmapOverlay(Overlay):
         hide_below: values below this are not drawn (e.g. 1e-9 hides zero probabilities).
         show_values: print each hex's value in it.
         fmt: formats numbers for the legend and the hexes (default 3 significant digits).
+        wash: opacity 0..1 of a pale neutral wash over the hexes that get no value, so the
+            map's own colours (wheat and brush are yellow-brown) are not read as values of the
+            ramp; 0 (the default) draws none. The sim heatmaps use 0.6.
     """
 
     values: Mapping[Hex, float] | np.ndarray
@@ -480,6 +483,7 @@ class HeatmapOverlay(Overlay):
     hide_below: float | None = None
     show_values: bool = False
     fmt: Callable[[float], str] = field(default=_default_fmt)
+    wash: float = 0.0
 
     screen_space = True
 
@@ -517,12 +521,21 @@ class HeatmapOverlay(Overlay):
             mask &= arr >= self.hide_below
         out: dict[int, Mesh | TexMesh] = {}
         x, y = hex_centres(ctx.bmap.width, ctx.bmap.height, ctx.layout)
-        if mask.any():
-            cols = ramp_colours(arr[mask], stops, lo, hi)
+        tpl = MeshBuilder()
+        tpl.polygon(hex_corner_offsets(ctx.layout.size * 1.0015), (255, 255, 255, 255))
+        cell = tpl.build()
+        if mask.any() or self.wash > 0:
+            wash_a = int(round(255 * min(1.0, max(0.0, float(self.wash)))))
+            pale = np.array([236, 236, 232, wash_a], dtype=np.uint8)
+            cols = ramp_colours(arr[mask], stops, lo, hi) if mask.any() else np.zeros((0, 4), np.uint8)
             cols[:, 3] = np.round(cols[:, 3].astype(np.float64) * alpha).astype(np.uint8)
-            tpl = MeshBuilder()
-            tpl.polygon(hex_corner_offsets(ctx.layout.size * 1.0015), (255, 255, 255, 255))
-            out[int(Layer.UNDERLAY)] = tpl.build().instanced(np.stack([x[mask], y[mask]], 1), colors=cols)
+            if wash_a:  # the unvalued hexes first, then the valued: one instanced mesh
+                rest = ~mask
+                pts = np.concatenate([np.stack([x[rest], y[rest]], 1), np.stack([x[mask], y[mask]], 1)])
+                cols = np.concatenate([np.broadcast_to(pale, (int(rest.sum()), 4)), cols]).astype(np.uint8)
+            else:
+                pts = np.stack([x[mask], y[mask]], 1)
+            out[int(Layer.UNDERLAY)] = cell.instanced(pts, colors=cols)
             if self.show_values:
                 vals = arr[mask]
                 texts = [self.fmt(float(v)) for v in vals]

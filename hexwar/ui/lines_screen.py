@@ -506,6 +506,7 @@ class LinesWindow:
         seed: int | None = None,
         variants: tuple[str, ...] | None = None,
         ai_names: dict[str, str] | None = None,
+        max_turns: int | None = None,
     ) -> None:
         import pyglet
 
@@ -516,6 +517,7 @@ class LinesWindow:
             width, height, caption=f"hexwar lines: {sc.name}", resizable=True, visible=visible
         )
         self.save = save
+        self.max_turns = max_turns
         self.ai_names = dict(ai_names or {})
         self.ctl: TableController | None = None
         self.saver: Any = None
@@ -609,7 +611,7 @@ class LinesWindow:
 
         if ai is None:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
-        self.ctl = TableController(state, ai=ai)
+        self.ctl = TableController(state, ai=ai, max_turns=self.max_turns)
         self.view.ctl = self.ctl
         self.saver = (
             Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
@@ -691,9 +693,13 @@ def run(
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
     if state is not None:
-        LinesWindow(state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save)
+        LinesWindow(
+            state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save, max_turns=turns
+        )
     else:
-        LinesWindow(None, save=save, scenario=scenario, seed=seed, variants=variants, ai_names=names)
+        LinesWindow(
+            None, save=save, scenario=scenario, seed=seed, variants=variants, ai_names=names, max_turns=turns
+        )
     pyglet.app.run()
 
 

@@ -22,8 +22,13 @@ phase              actions, in listing order              002
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...game.actions.registry import Action, ActionRegistry
 from ..commands import Command
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import CampaignState
 from . import (
     battle_result,
     choose_tactics,
@@ -37,7 +42,7 @@ from . import (
 
 __all__ = ["REGISTRY", "action_for"]
 
-REGISTRY = ActionRegistry(
+REGISTRY: ActionRegistry[CampaignState, Command] = ActionRegistry(
     {
         "choose_tactics": [choose_tactics.ACTION],
         "campaign": [declare_campaign.ACTION, pass_campaign.ACTION],
@@ -48,14 +53,16 @@ REGISTRY = ActionRegistry(
 )
 """The campaign's actions by phase (002)."""
 
-_ALL: dict[type, Action] = {a.command: a for acts in REGISTRY.table.values() for a in acts}
+_ALL: dict[type, Action[CampaignState, Command]] = {
+    a.command: a for acts in REGISTRY.table.values() for a in acts
+}
 
 
-def action_for(phase: str, cmd: Command) -> Action | None:
+def action_for(phase: str, cmd: Command) -> Action[CampaignState, Command] | None:
     """The action of ``cmd`` in ``phase``, or ``None`` when that command is not allowed then."""
-    return REGISTRY.action(phase, type(cmd))  # type: ignore[arg-type]  # the registry is mode-neutral
+    return REGISTRY.action(phase, type(cmd))
 
 
-def any_action(cmd: Command) -> Action | None:
+def any_action(cmd: Command) -> Action[CampaignState, Command] | None:
     """The action of ``cmd`` in whatever phase it belongs to (to explain a refusal)."""
     return _ALL.get(type(cmd))

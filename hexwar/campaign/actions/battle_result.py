@@ -57,5 +57,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return out + [BattleResult(UMPIRE, w, scenario="umpire") for w in ("german", "soviet", None)]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -45,5 +45,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return [ChooseTactics(side, combo) for combo in combinations(st.cards.tactics, st.tactic_allowance(side))]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -33,5 +33,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return [KeepEvents(side)]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -37,5 +37,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return [PlaceBattleCard(side, c) for c in st.hands[side]]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

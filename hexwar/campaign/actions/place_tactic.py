@@ -44,5 +44,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return out + [PlaceTacticCard(side, t) for t in st.tactics_hand[side]]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

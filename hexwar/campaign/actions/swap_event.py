@@ -43,5 +43,5 @@ def options(st: CampaignState, side: str) -> list[Command]:
     return [SwapEvent(side, e) for e in st.events_in_play]
 
 
-ACTION = Action(COMMAND, check, apply, options)  # type: ignore[arg-type]
+ACTION: Action[CampaignState, Command] = Action(COMMAND, check, apply, options)
 """This action for the campaign registry (:data:`hexwar.campaign.actions.REGISTRY`)."""

@@ -24,6 +24,8 @@ phase                  actions, in listing order                     rules
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..state import Phase
 from . import (
     artillery,
@@ -45,13 +47,17 @@ from . import (
 )
 from .registry import Action, ActionRegistry
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..commands import Command
+    from ..state import GameState
+
 __all__ = ["Action", "ActionRegistry", "STANDARD"]
 
 _CARD = command_card.ACTION
 _END = end_phase.ACTION
 _UNDO = undo.ACTION
 
-STANDARD = ActionRegistry(
+STANDARD: ActionRegistry[GameState, Command] = ActionRegistry(
     {
         Phase.SETUP: [choose_hand.ACTION],
         Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],

@@ -13,46 +13,66 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar, cast
 
-from ..commands import Command, EndPhase
-from ..events import Recorder
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..state import GameState
+from ..commands import EndPhase
 
 __all__ = ["Action", "ActionRegistry"]
 
-Check = Callable[["GameState", Any], "str | None"]
-Apply = Callable[["GameState", Any, Recorder], None]
-Options = Callable[["GameState", str], Iterable[Command]]
+
+class Phased(Protocol):
+    """What a registry needs of a game state: the phase it is in (a key of the registry's table)."""
+
+    @property
+    def phase(self) -> str:
+        """The current phase's name."""
+        ...
+
+
+S = TypeVar("S", bound=Phased, contravariant=True)
+"""The game state an action reads (the hex game's GameState, the lines mode's LinesState, ...)."""
+C = TypeVar("C", covariant=True)
+"""The commands an action handles (a mode's own command base class)."""
 
 
 @dataclass(frozen=True)
-class Action:
-    """One command's rules.
+class Action(Generic[S, C]):
+    """One command's rules, generic over the game state ``S`` and command type ``C`` of its mode
+    (a hex game action is an ``Action[GameState, Command]``, a lines one an
+    ``Action[LinesState, LinesCommand]``).
 
     Attributes:
         command: the command class it handles (e.g. :class:`~hexwar.game.commands.Move`).
         check: ``check(state, cmd)``: why ``cmd`` is refused now (one sentence naming the
             unit, hex or card), or ``None`` when legal. Changes nothing, rolls nothing.
-        apply: ``apply(state, cmd, recorder)``: carry out a checked command, recording its
-            events (rolls are recorded by the dice themselves).
+        apply: ``apply(state, cmd, sink)``: carry out a checked command, recording its
+            events in the mode's sink (a :class:`~hexwar.game.events.Recorder` in the hex and
+            lines games, the campaign's event list); rolls are recorded by the dice themselves.
         options: ``options(state, side)``: every legal command of this kind now, in a fixed
             order; ``None`` when the action lists none (EndPhase is listed by the registry).
         merge_key: when set, the options of consecutive actions with a key are merged by it
             (stable), e.g. movement lists every option of one unit before the next unit's.
     """
 
-    command: type[Command]
-    check: Check
-    apply: Apply
-    options: Options | None = None
+    command: type[C]
+    check: Callable[[S, Any], str | None]
+    apply: Callable[[S, Any, Any], None]
+    options: Callable[[S, str], Iterable[C]] | None = None
     merge_key: Callable[[Any], Any] | None = None
 
 
-class ActionRegistry:
-    """Phase -> the actions allowed in it, in listing order (R5 turn sequence).
+def command_name(cls: type[Any]) -> str:
+    """A command class's name for messages: its ``name`` (hex game, lines) or ``kind`` (campaign)."""
+    return str(getattr(cls, "name", None) or getattr(cls, "kind", None) or cls.__name__)
+
+
+S2 = TypeVar("S2", bound=Phased)
+C2 = TypeVar("C2")
+
+
+class ActionRegistry(Generic[S2, C2]):
+    """Phase -> the actions allowed in it, in listing order (R5 turn sequence), generic over the
+    game state and command type of its mode (see :class:`Action`).
 
     Args:
         table: phase name -> sequence of :class:`Action` (at most one per command class).
@@ -61,16 +81,16 @@ class ActionRegistry:
         ValueError: when a phase lists two actions for the same command class.
     """
 
-    def __init__(self, table: Mapping[str, Sequence[Action]]):
-        self.table: dict[str, tuple[Action, ...]] = {p: tuple(acts) for p, acts in table.items()}
-        self._index: dict[tuple[str, type[Command]], Action] = {}
+    def __init__(self, table: Mapping[str, Sequence[Action[S2, C2]]]):
+        self.table: dict[str, tuple[Action[S2, C2], ...]] = {p: tuple(acts) for p, acts in table.items()}
+        self._index: dict[tuple[str, type[Any]], Action[S2, C2]] = {}
         for p, acts in self.table.items():
             for a in acts:
                 if (p, a.command) in self._index:
                     raise ValueError(f"phase {p!r} lists two actions for {a.command.__name__}")
                 self._index[(p, a.command)] = a
 
-    def with_actions(self, extra: Mapping[str, Sequence[Action]]) -> ActionRegistry:
+    def with_actions(self, extra: Mapping[str, Sequence[Action[S2, C2]]]) -> ActionRegistry[S2, C2]:
         """A new registry: this one plus ``extra`` actions appended to their phases (new phases
         allowed); an action for a command class a phase already has replaces it in place."""
         table = {p: list(acts) for p, acts in self.table.items()}
@@ -84,15 +104,15 @@ class ActionRegistry:
                     row.append(a)
         return ActionRegistry(table)
 
-    def action(self, phase: str, cls: type[Command]) -> Action | None:
+    def action(self, phase: str, cls: type[Any]) -> Action[S2, C2] | None:
         """The action handling ``cls`` in ``phase``, or ``None`` when not allowed there."""
         return self._index.get((phase, cls))
 
     def allowed(self, phase: str) -> list[str]:
         """The command names allowed in ``phase``, sorted (for refusal messages)."""
-        return sorted(a.command.name for a in self.table.get(phase, ()))
+        return sorted(command_name(a.command) for a in self.table.get(phase, ()))
 
-    def options(self, state: GameState, side: str, include_end: bool = True) -> Iterator[Command]:
+    def options(self, state: S2, side: str, include_end: bool = True) -> Iterator[C2]:
         """Every legal command of ``side`` in the current phase, in the registry's order;
         ``EndPhase`` last when allowed and ``include_end``."""
         acts = self.table.get(state.phase, ())
@@ -121,4 +141,4 @@ class ActionRegistry:
         if include_end:
             end = self._index.get((state.phase, EndPhase))
             if end is not None and end.check(state, EndPhase(side)) is None:
-                yield EndPhase(side)
+                yield cast(C2, EndPhase(side))  # only a registry whose table has the hex EndPhase gets here

@@ -15,6 +15,8 @@ phase              actions, in listing order                                   r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..state import Phase
 from . import (
     choose_hand,
@@ -32,12 +34,16 @@ from . import (
 )
 from .registry import Action, ActionRegistry
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..commands import LinesCommand
+    from ..state import LinesState
+
 __all__ = ["Action", "ActionRegistry", "LINES"]
 
 _CARD = command_card.ACTION
 _END = end_phase.ACTION
 
-LINES = ActionRegistry(
+LINES: ActionRegistry[LinesState, LinesCommand] = ActionRegistry(
     {
         Phase.SETUP: [choose_hand.ACTION],
         Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_line.ACTION, move_crew.ACTION, _CARD, _END],
