@@ -274,6 +274,79 @@ def _bulk_geometry(
     )
 
 
+def _fly_interior(
+    dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, parity: int, wp: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Intervening hexes (R3.2) of K segments with ``dlo < D <= dhi``, per crossed column.
+
+    The same hexes as :func:`_bulk_geometry`'s interior list (issue 22: ``hexwar los --all``
+    on an open 500x500 map), without a test per candidate hex: within one column ``q`` the
+    hexes are ``s = 2r + q`` in steps of 2, ``f = Bx s - 3 By q`` and ``D = 3 q Bx + 3 s By``
+    are linear in ``s``, so ``|f| < m`` (crosses the interior) and ``dlo < D <= dhi``
+    (inside the window and strictly between the ends) are each an interval of ``s`` worked
+    out once per column by exact floor division. What is left per hex is a ragged arange.
+
+    Args:
+        dq, dr: int64 [K] axial offsets of the far ends (hexes); none may run along a hexside
+            (``By = 0`` or ``Bx = +-By``: those have spine pairs, :func:`_bulk_geometry`).
+        dlo, dhi: int64 [K] window along each segment (``t = D / N``); ``dhi`` is cut to
+            ``N - 1`` here (the far end is no intervening hex).
+        parity: column parity of the viewer; wp: padded map width (hexes).
+
+    Returns:
+        ``(lens, rel, d)``: int64 [K] entries per segment; int64 [E] padded-flat
+        displacements from the viewer (:func:`_rel`), grouped by segment in no particular
+        order within one; float64 [E] ``D`` of each (exact: integers below 2**24).
+    """
+    # Every value here is an integer below 2**35 in magnitude (|dq|, |dr| < 500 on a 500x500
+    # map: |Bx|, |By| <= 1500, N, D < 2**24, dq * D < 2**33), so int64 never overflows.
+    bx = 3 * dq
+    by = 2 * dr + dq
+    n = bx * bx + 3 * by * by
+    m = np.maximum(np.abs(2 * by), np.maximum(np.abs(bx - by), np.abs(bx + by)))
+    dhi = np.minimum(dhi, n - 1)
+    nn = np.maximum(n, 1)
+    # candidate columns of the window, as in _bulk_geometry: |q - dq D / N| < 2/3
+    a_, b_ = dq * dlo, dq * dhi
+    c_lo = np.maximum(np.minimum(a_, b_) // nn - 1, np.minimum(dq, 0))
+    c_hi = np.minimum(-((-np.maximum(a_, b_)) // nn) + 1, np.maximum(dq, 0))
+    ncol = np.maximum(c_hi - c_lo + 1, 0)
+    kc = np.repeat(np.arange(dq.size, dtype=np.int64), ncol)
+    iq = _ragged(c_lo, ncol)
+    cbx, cby, cm = bx[kc], by[kc], m[kc]
+    den = np.maximum(np.abs(cbx), 1)
+    c = 3 * cby * iq * np.sign(cbx)  # dq = 0: f = 0 on the column, every hex crosses
+    # |f| < m  <=>  (c - m) / |Bx| < s < (c + m) / |Bx|   (open: a corner touch is no crossing)
+    lo = (c - cm) // den + 1
+    hi = -((-c - cm) // den) - 1
+    # dlo < D <= dhi with D = u + 3 By s (By != 0 off the hexside directions)
+    u = 3 * iq * cbx
+    b3 = 3 * np.abs(cby)
+    pos = cby > 0
+    w_lo = (dlo[kc] - u) // b3 + 1  # for By > 0: s in [w_lo, w_hi]; for By < 0: -s is
+    w_hi = (dhi[kc] - u) // b3
+    lo = np.maximum(lo, np.where(pos, w_lo, -w_hi))
+    hi = np.minimum(hi, np.where(pos, w_hi, -w_lo))
+    lo += (lo - iq) & 1  # s has the parity of q
+    hi -= (hi - iq) & 1
+    cnt = np.maximum((hi - lo) // 2 + 1, 0)  # hi - lo is even
+    first = np.cumsum(cnt) - cnt
+    total = int(first[-1] + cnt[-1]) if cnt.size else 0
+    ar = np.arange(total, dtype=np.int64)
+    # s = lo + 2 j: r = (s - q) / 2 grows by 1 (rel by wp), D by 6 By
+    rel0 = ((lo - iq) // 2 + (iq + parity) // 2) * wp + iq
+    rel = np.repeat(rel0 - first * wp, cnt)
+    rel += ar * wp
+    step = 6 * cby
+    d = np.repeat((u + 3 * cby * lo - step * first).astype(np.float64), cnt)
+    d += np.repeat(step.astype(np.float64), cnt) * ar
+    cc = np.zeros(cnt.size + 1, dtype=np.int64)
+    np.cumsum(cnt, out=cc[1:])
+    colptr = np.zeros(dq.size + 1, dtype=np.int64)
+    np.cumsum(ncol, out=colptr[1:])
+    return cc[colptr[1:]] - cc[colptr[:-1]], rel, d
+
+
 @dataclass(frozen=True, slots=True)
 class OffsetGeometry:
     """What a centre-to-centre segment with axial offset ``(dq, dr)`` passes (R3.2, R3.3).
@@ -1357,6 +1430,8 @@ def _round_fly(
     n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
     nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
     hi = n.copy()  # unread: dlo < D < hi
+    by = 2 * dr + dq
+    spine = (by == 0) | (3 * dq == by) | (3 * dq == -by)  # along a hexside direction (R3.3)
     prev = 0
     while tg.size:
         reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
@@ -1364,14 +1439,25 @@ def _round_fly(
         chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
         for s in range(0, tg.size, chunk):
             e = s + chunk
-            nf = n[s:e].astype(np.float64)
-            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], f_hi[s:e], ordered=False)
+            plain = ~spine[s:e]  # off the hexside directions: per-column intervals, no spine pairs
+            if plain.any():
+                t, q_, r_ = tg[s:e][plain], dq[s:e][plain], dr[s:e][plain]
+                li, rel, d = _fly_interior(q_, r_, dlo[s:e][plain], f_hi[s:e][plain], parity, wp)
+                rel += shift
+                inv = np.repeat(n[s:e][plain].astype(np.float64), li)
+                inv /= d
+                acc.interior(t, rel, inv, li)
+            if plain.all():
+                continue
+            sp = ~plain
+            nf = n[s:e][sp].astype(np.float64)
+            b = _bulk_geometry(dq[s:e][sp], dr[s:e][sp], dlo[s:e][sp], f_hi[s:e][sp], ordered=False)
             li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+            acc.interior(tg[s:e][sp], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
             if b.d_s.size:
                 sel = ls > 0
                 acc.pairs(
-                    tg[s:e][sel],
+                    tg[s:e][sp][sel],
                     _rel(b.q_l, b.r_l, parity, wp) + shift,
                     _rel(b.q_r, b.r_r, parity, wp) + shift,
                     np.repeat(nf, ls) / b.d_s,
@@ -1379,6 +1465,7 @@ def _round_fly(
                 )
         keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
         tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
+        spine = spine[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
 
 
