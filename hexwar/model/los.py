@@ -1092,7 +1092,8 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
 #   arrays), whose entries are hex codes into a small patch of heights around the viewer;
 # * the targets that survive read the rest of their lists from the shape's plan when the
 #   map is small enough for one, else in windows of growing length computed on the fly by
-#   :func:`_bulk_geometry` (``dlo < D <= dhi``), chunked so memory stays bounded.
+#   :func:`_fly_interior` (``dlo < D <= dhi``; lines along hexside directions by
+#   :func:`_bulk_geometry`), chunked so memory stays bounded.
 #
 # Blocked targets need nothing more (their hindrance count is 0), and a target that is not
 # blocked has read every entry, so its hindrance maximum and count are complete: the answer
