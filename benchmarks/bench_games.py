@@ -1,19 +1,37 @@
 """Whole AI-vs-AI games per second on every shipped scenario, against a baseline commit (issue 22).
 
-Plays the same seeded standard-vs-standard games (``hexwar balance``'s game,
-:func:`hexwar.balance.play_scenario_game`) with this tree's code and with the code of a
-baseline commit (default: main before issue 22's changes), each in fresh processes, and
-prints games per CPU second of each, the ratio (target: at least 2x on every scenario) and
-whether both gave the same results (winner, reason, turn, score, objective points and
-commands of every game: they must, the change is speed only).
+Plays seeded standard-vs-standard games (``hexwar balance``'s game,
+:func:`hexwar.balance.play_scenario_game`, i.e. ``hexwar play --headless --seed``) with this tree's
+code and with the code of other commits, each in fresh processes, and prints two tables.
 
-The baseline is the ``git archive`` of ``--baseline`` unpacked in a temporary folder and put
-first on ``PYTHONPATH``; the two trees take turns scenario by scenario, so a machine shared
-with other work slows both alike. CPU seconds of the game process (not the wall clock) are
-what is compared: other processes on the cores do not inflate them.
+1. **Speed against the baseline** (``--baseline``, default 94cea65: main before issue 22's
+   changes, the "today" of the target "at least 2x today's games per second"). Since that commit
+   the standard AI plays for objectives on purpose (issue 21) and the shipped scenarios were
+   retuned, so the two trees' games on today's files are different games (other lengths, other
+   winners). To compare identical work as far as possible, BOTH trees play the baseline tree's own
+   scenario files (the six it shipped; today's code reads them) with the same seeds. What is
+   compared is CPU seconds of the game process (not the wall clock), the fastest of ``--rounds``
+   alternating runs of each tree (the same seeded games each run: on a machine shared with
+   other work the same games vary 10-30% in CPU time, and the fastest run is the one least
+   slowed by cache and core contention), and it is shown two ways: games per CPU second, and commands per CPU second
+   (every command is one AI decision and its resolution, so this normalises away the game
+   lengths that the AI change moved). The target is met when BOTH ratios are at least 2.
 
-Run: ``python benchmarks/bench_games.py [--games 4] [--baseline REF] [SCENARIO ...]``
-(``--quick``: 2 games). Asserts nothing.
+2. **Same results** (``--same-as``, default the merge base of HEAD and ``main``: main's code
+   without this branch's changes). Both trees play this tree's scenario files (every shipped
+   hex-game scenario, the 1943 ones too) with the same seeds; "same results" means equal digests
+   of winner, reason, turn, score, objective points and command count of every game (the
+   command log and state hashes are pinned by tests/test_seeded_games.py). The speed ratio there
+   is against main's code and only informative (main already holds part of issue 22's work).
+   When the merge base is HEAD itself (run on main) the check compares the code with itself and
+   is skipped.
+
+The trees take turns scenario by scenario, so a machine shared with other work slows both alike.
+Another tree is the ``git archive`` of its commit unpacked in a temporary folder and put first
+on ``PYTHONPATH`` (the worker checks where it imported hexwar from).
+
+Run: ``python benchmarks/bench_games.py [--games 4] [--baseline REF] [--same-as REF] [SCENARIO ...]``
+(``--quick``: 2 games; ``--no-same``: the speed table only). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -27,28 +45,34 @@ import sys
 import tarfile
 import tempfile
 import time
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: main just before issue 22's changes (the figures "today" are measured on).
 BASELINE_REF = "94cea65"
 TARGET_RATIO = 2.0
+#: the hex-game scenarios the baseline shipped (its scenarios/ folder less the lines games)
 SCENARIOS = ("standard", "kharkov", "prokhorovka", "ponyri", "dnieper", "skirmish")
 
 
-def worker(names: list[str], games: int, first_seed: int) -> None:
-    """Play ``games`` games of each scenario; print one JSON line per scenario."""
+def worker(paths: list[str], games: int, first_seed: int) -> None:
+    """Play ``games`` games of each scenario file; print one JSON line per scenario."""
     import hexwar
     from hexwar import balance as bal
 
     ai = {"german": "standard", "soviet": "standard"}
-    for name in names:
-        _, sc = bal.load_scenario_source(name)
+    for path in paths:
+        _, sc = bal.load_scenario_source(path)
         bal.play_scenario_game(sc, 10_000, None, ai, bal.MAX_TURNS)  # warm imports and caches
         results = []
+        commands = turns = 0
         c0 = time.process_time()
         for seed in range(first_seed, first_seed + games):
             o = bal.play_scenario_game(sc, seed, None, ai, bal.MAX_TURNS)
+            commands += o.commands
+            turns += o.turn
             results.append(
                 [
                     o.winner,
@@ -64,9 +88,11 @@ def worker(names: list[str], games: int, first_seed: int) -> None:
         print(
             json.dumps(
                 {
-                    "scenario": name,
+                    "scenario": Path(path).stem,
                     "games": games,
                     "cpu": cpu,
+                    "commands": commands,
+                    "turns": turns,
                     "digest": digest,
                     "module": str(Path(hexwar.__file__).parent),
                 }
@@ -83,15 +109,40 @@ def baseline_tree(ref: str, into: Path) -> Path | None:
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
+    into.mkdir(parents=True, exist_ok=True)
     path = into / "baseline.tar"
     path.write_bytes(data)
     with tarfile.open(path) as tf:
         tf.extractall(into / "tree", filter="data")
+    path.unlink()
     return into / "tree"
 
 
-def run(tree: Path, names: list[str], games: int, first_seed: int) -> dict[str, dict]:
-    """Run :func:`worker` with ``tree`` first on the import path; results by scenario."""
+def git_out(*args: str) -> str | None:
+    """Stripped stdout of ``git -C ROOT ARGS``; ``None`` when git fails."""
+    try:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def hex_scenarios(tree: Path) -> list[str]:
+    """Stems of the hex-game scenarios shipped in ``tree/scenarios`` (files not of ``mode = "lines"``)."""
+    out = []
+    for p in sorted((tree / "scenarios").glob("*.toml")):
+        try:
+            mode = tomllib.loads(p.read_text()).get("mode", "hex")
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if mode != "lines":
+            out.append(p.stem)
+    return out
+
+
+def run(tree: Path, files: list[Path], games: int, first_seed: int) -> dict[str, dict]:
+    """Run :func:`worker` on ``files`` with ``tree`` first on the import path; results by scenario."""
     env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [
         sys.executable,
@@ -101,7 +152,7 @@ def run(tree: Path, names: list[str], games: int, first_seed: int) -> dict[str, 
         str(games),
         "--seed",
         str(first_seed),
-        *names,
+        *(str(f) for f in files),
     ]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
     rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
@@ -111,54 +162,147 @@ def run(tree: Path, names: list[str], games: int, first_seed: int) -> dict[str, 
     return {r["scenario"]: r for r in rows}
 
 
+def best_of(rounds: int, a: Callable[[], dict], b: Callable[[], dict]) -> tuple[dict, dict]:
+    """Run ``a`` and ``b`` alternately ``rounds`` times; the run of each with the least CPU
+    (the same seeded games each time, so the fastest is the one least slowed by other work)."""
+    ra: dict | None = None
+    rb: dict | None = None
+    for _ in range(rounds):
+        x, y = a(), b()
+        if x["digest"] != (ra or x)["digest"] or y["digest"] != (rb or y)["digest"]:
+            raise SystemExit("the same seeded games gave different results in two runs")
+        ra = x if ra is None or x["cpu"] < ra["cpu"] else ra
+        rb = y if rb is None or y["cpu"] < rb["cpu"] else rb
+    assert ra is not None and rb is not None
+    return ra, rb
+
+
+def speed_table(base: Path, ref: str, names: list[str], games: int, seed: int, rounds: int) -> None:
+    """Table 1: both trees play the baseline tree's scenario files (identical work)."""
+    print(
+        f"\n1. speed against {ref}: both trees play {ref}'s own scenario files, seeds {seed}..{seed + games - 1}, "
+        f"fastest of {rounds} alternating runs each"
+    )
+    head = (
+        f"{'scenario':<12} {'base g/s':>8} {'now g/s':>8} {'ratio':>6} | {'base cmd/s':>10} "
+        f"{'now cmd/s':>9} {'ratio':>6} | {'cmds/game base/now':>18} | {'target':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    worst_g = worst_c = None
+    for name in names:
+        f = base / "scenarios" / f"{name}.toml"
+        if not f.is_file():
+            print(f"{name:<12} (not shipped by {ref})")
+            continue
+        now, old = best_of(
+            rounds, lambda: run(ROOT, [f], games, seed)[name], lambda: run(base, [f], games, seed)[name]
+        )
+        rg = old["cpu"] / now["cpu"]  # games per CPU s: same number of games on both sides
+        rc = (now["commands"] / now["cpu"]) / (old["commands"] / old["cpu"])
+        worst_g = rg if worst_g is None else min(worst_g, rg)
+        worst_c = rc if worst_c is None else min(worst_c, rc)
+        print(
+            f"{name:<12} {games / old['cpu']:>8.2f} {games / now['cpu']:>8.2f} {rg:>5.2f}x | "
+            f"{old['commands'] / old['cpu']:>10.0f} {now['commands'] / now['cpu']:>9.0f} {rc:>5.2f}x | "
+            f"{old['commands'] / games:>8.0f} /{now['commands'] / games:>8.0f} | {TARGET_RATIO:>5.1f}x",
+            flush=True,
+        )
+    if worst_g is not None and worst_c is not None:
+        worst = min(worst_g, worst_c)
+        print(
+            f"worst ratio {worst_g:.2f}x in games per CPU s, {worst_c:.2f}x in commands per CPU s, against "
+            f"the {TARGET_RATIO:.1f}x target (ratio to target {worst / TARGET_RATIO:.2f}; at least 1.00 "
+            f"meets it); baseline {ref}"
+        )
+
+
+def same_table(ref_tree: Path, ref: str, names: list[str], games: int, seed: int) -> None:
+    """Table 2: both trees play this tree's scenario files; results must be equal."""
+    print(
+        f"\n2. same results as {ref} (main's code without this branch): both trees play this tree's "
+        f"scenario files, seeds {seed}..{seed + games - 1}"
+    )
+    head = (
+        f"{'scenario':<12} {'ref g/s':>8} {'now g/s':>8} {'ratio':>6} {'cmds/game':>9} {'same results':>13}"
+    )
+    print(head)
+    print("-" * len(head))
+    differ = []
+    for name in names:
+        f = ROOT / "scenarios" / f"{name}.toml"
+        now = run(ROOT, [f], games, seed)[name]
+        try:
+            old = run(ref_tree, [f], games, seed)[name]
+        except subprocess.CalledProcessError:
+            print(f"{name:<12} {'-':>8} {games / now['cpu']:>8.2f} {'-':>6} (the {ref} code cannot play it)")
+            continue
+        same = old["digest"] == now["digest"]
+        if not same:
+            differ.append(name)
+        print(
+            f"{name:<12} {games / old['cpu']:>8.2f} {games / now['cpu']:>8.2f} {old['cpu'] / now['cpu']:>5.2f}x "
+            f"{now['commands'] / games:>9.0f} {'yes' if same else 'NO':>13}",
+            flush=True,
+        )
+    print(f"results differ on: {', '.join(differ)}" if differ else f"same results as {ref} on every scenario")
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Print both tables (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("scenarios", nargs="*", help=f"scenario names (default: {', '.join(SCENARIOS)})")
+    ap.add_argument("scenarios", nargs="*", help="scenario names (default: every shipped hex-game scenario)")
     ap.add_argument(
         "--games", type=int, default=None, help="games per scenario and tree (default 4, quick 2)"
     )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--baseline", default=BASELINE_REF, help=f"baseline commit (default {BASELINE_REF})")
+    ap.add_argument(
+        "--same-as", default=None, help="commit whose results must be equal (default: merge base with main)"
+    )
+    ap.add_argument("--no-same", action="store_true", help="skip the same-results table")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="alternating runs per tree in table 1, fastest kept (default 3, quick 2)",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    names = args.scenarios or list(SCENARIOS)
     games = args.games or (2 if args.quick else 4)
+    rounds = max(1, args.rounds or (2 if args.quick else 3))
     if args.worker:
-        worker(names, games, args.seed)
+        worker(args.scenarios, games, args.seed)
         return 0
     print(
-        f"AI-vs-AI games (standard vs standard), {games} per scenario and tree, seeds {args.seed}.."
-        f"{args.seed + games - 1}; CPU seconds of the game process; load average {os.getloadavg()[0]:.1f}"
+        f"AI-vs-AI games (standard vs standard), {games} per scenario and tree; CPU seconds of the "
+        f"game process; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min)"
     )
     with tempfile.TemporaryDirectory(prefix="hexwar-bench-games-") as tmp:
-        base = baseline_tree(args.baseline, Path(tmp))
+        base = baseline_tree(args.baseline, Path(tmp) / "base")
         if base is None:
-            print(f"baseline {args.baseline} not available (no git history): only this tree is measured")
-        head = f"{'scenario':<13} {'baseline g/s':>12} {'now g/s':>9} {'ratio':>7} {'target':>7} {'same results':>13}"
-        print(head)
-        print("-" * len(head))
-        worst = None
-        for name in names:
-            now = run(ROOT, [name], games, args.seed)[name]
-            g_now = games / now["cpu"]
-            if base is None:
-                print(f"{name:<13} {'-':>12} {g_now:>9.2f} {'-':>7} {TARGET_RATIO:>6.1f}x {'-':>13}")
-                continue
-            old = run(base, [name], games, args.seed)[name]
-            g_old = games / old["cpu"]
-            ratio = g_now / g_old
-            worst = ratio if worst is None else min(worst, ratio)
-            same = "yes" if old["digest"] == now["digest"] else "NO"
-            print(
-                f"{name:<13} {g_old:>12.2f} {g_now:>9.2f} {ratio:>6.2f}x {TARGET_RATIO:>6.1f}x {same:>13}",
-                flush=True,
-            )
-        if worst is not None:
-            print(
-                f"\nworst ratio {worst:.2f}x against the {TARGET_RATIO:.1f}x target (ratio to target "
-                f"{worst / TARGET_RATIO:.2f}; at least 1.00 meets it); baseline {args.baseline}"
-            )
+            print(f"baseline {args.baseline} not available (no git history): table 1 skipped")
+        else:
+            names = [n for n in (args.scenarios or SCENARIOS)]
+            speed_table(base, args.baseline, names, games, args.seed, rounds)
+        if args.no_same:
+            return 0
+        ref = args.same_as or git_out("merge-base", "HEAD", "main")
+        head = git_out("rev-parse", "HEAD")
+        if ref is None:
+            print("\n2. same results: no git history or no main branch; skipped")
+            return 0
+        ref_sha = git_out("rev-parse", ref)
+        if ref_sha == head and args.same_as is None:
+            print(f"\n2. same results: the merge base with main is HEAD ({ref[:9]}); nothing to compare")
+            return 0
+        ref_tree = baseline_tree(ref, Path(tmp) / "ref")
+        if ref_tree is None:
+            print(f"\n2. same results: commit {ref} not available; skipped")
+            return 0
+        names = args.scenarios or hex_scenarios(ROOT)
+        same_table(ref_tree, (ref_sha or ref)[:9], names, games, args.seed)
     return 0
 
 

@@ -274,11 +274,39 @@ BASELINE = {  # measured by the outside audit on main e9c3826 (issue 22)
     "oneall200": "161k/s",
     "spike": "548 ms",
     "losall500": "6.3 s, 1.0 GB (random woods-and-hills map)",
+    "losallgen": "7.7 s (5.25 s CPU), 217 MB (main aaca98c, load 5)",
 }
 
 
 def _fmt_rate(r: float) -> str:
     return f"{r / 1e6:.2f}M/s" if r >= 1e6 else f"{r / 1e3:.0f}k/s"
+
+
+def _los_all_fresh(path: str) -> tuple[float, float, float]:
+    """``hexwar los PATH A01 --all --json`` in a fresh process: (wall s, CPU s, peak RSS MB)."""
+    import resource
+    import subprocess
+
+    # The child reports its own peak RSS (VmHWM): RUSAGE_CHILDREN's ru_maxrss also counts the
+    # pages of this (large) process the child held between fork and exec.
+    code = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
+        ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
+        f"sys.argv = ['hexwar', 'los', {path!r}, 'A01', '--all', '--json']\n"
+        "runpy.run_module('hexwar.cli', run_name='__main__')\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True
+    )
+    w = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VmHWM")]
+    rss = int(hwm[-1]) / 1024 if hwm else after.ru_maxrss / 1024
+    return w, cpu, rss
 
 
 def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
@@ -288,7 +316,6 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
     machine the clock also counts the time other processes hold the cores.
     """
     import gc
-    import resource
     import subprocess
     import tempfile
     import tracemalloc
@@ -404,38 +431,46 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         with tempfile.TemporaryDirectory() as d:
             path = f"{d}/m500.json"
             m5.save(path)
-            # The child reports its own peak RSS (VmHWM): RUSAGE_CHILDREN's ru_maxrss also
-            # counts the pages of this (large) process the child held between fork and exec.
-            code = (
-                "import atexit, runpy, sys\n"
-                "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
-                ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
-                f"sys.argv = ['hexwar', 'los', {path!r}, 'A01', '--all', '--json']\n"
-                "runpy.run_module('hexwar.cli', run_name='__main__')\n"
-            )
-            t = time.perf_counter()
-            proc = subprocess.run(
-                [sys.executable, "-c", code],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-                check=True,
-            )
-            w = time.perf_counter() - t
-            hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VmHWM")]
-            rss = (
-                int(hwm[-1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-            )
-        cpu_child = resource.getrusage(resource.RUSAGE_CHILDREN)
+            w, cpu, rss = _los_all_fresh(path)
         out.append(
             (
                 "hexwar los --all on 500x500 (wall, max RSS)",
-                f"{w:.1f} s ({cpu_child.ru_utime + cpu_child.ru_stime:.1f} s CPU), {rss:.0f} MB",
+                f"{w:.1f} s ({cpu:.1f} s CPU), {rss:.0f} MB",
                 BASELINE["losall500"],
                 "< 3 s, < 512 MB",
                 f"{3 / w:.2f}, {512 / rss:.2f}",
             )
         )
+    # the same on an editor-generated open map, where almost no line is blocked early (also
+    # with --quick, so `run_all.py --quick` prints it: about 10 s)
+    with tempfile.TemporaryDirectory() as d:
+        path = f"{d}/gen500.json"
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hexwar.cli",
+                "edit",
+                "--generate",
+                "500x500",
+                "--seed",
+                "7",
+                "--out",
+                path,
+            ],
+            stdout=subprocess.DEVNULL,
+            check=True,
+        )
+        w, cpu, rss = _los_all_fresh(path)
+    out.append(
+        (
+            "hexwar los --all on a generated 500x500 map (edit --generate --seed 7; wall, max RSS)",
+            f"{w:.1f} s ({cpu:.1f} s CPU), {rss:.0f} MB",
+            BASELINE["losallgen"],
+            "< 3 s, < 512 MB",
+            f"{3 / w:.2f}, {512 / rss:.2f}",
+        )
+    )
     return out
 
 

@@ -3,14 +3,22 @@
 Targets: median frame time under 16 ms, hex picking under 50 microseconds. Prints a table
 with the ratio of each measurement to its target (ratio < 1 meets it).
 
-Run: ``python benchmarks/bench_render.py [--frames N] [--size 1280x800] [--samples 4]``
+Issue 22, at scale: ``hexwar render`` and ``hexwar edit --screenshot`` of a generated
+500x500 map, each in a fresh process, with their wall and CPU time and peak RSS against
+the 1 GB target (ratio = peak / 1 GB) and the figures measured on main before the change.
+
+Run: ``python benchmarks/bench_render.py [--frames N] [--size 1280x800] [--samples 4] [--no-scale]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +42,86 @@ from hexwar.render.overlays import ReachOverlay  # noqa: E402
 
 FRAME_TARGET_MS = 16.0
 PICK_TARGET_US = 50.0
+#: Peak RSS target of render/edit of a 500x500 map (issue 22), MB.
+SCALE_TARGET_MB = 1024.0
+#: Measured on main 5613b4b before the issue 22 render work (load average 5-7 on 2 cores):
+#: wall (CPU) and peak RSS of the same commands on the same generated map.
+SCALE_BASELINE = {
+    "render": "138 s (61 s CPU), 1794 MB",
+    "edit": "247 s (91 s CPU), 1419 MB",
+}
+
+
+def run_measured(args: list[str]) -> tuple[float, float, float]:
+    """Run ``hexwar ARGS`` in a fresh process: ``(wall s, CPU s, peak RSS MB)``.
+
+    The child reports its own peak RSS (``VmHWM``): ``RUSAGE_CHILDREN`` would also count
+    pages of this process held between fork and exec.
+
+    Raises:
+        subprocess.CalledProcessError: when the command fails (its stderr is shown).
+    """
+    code = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: print('VmHWM', open('/proc/self/status').read()"
+        ".split('VmHWM:')[1].split()[0], file=sys.stderr))\n"
+        f"sys.argv = ['hexwar', *{args!r}]\n"
+        "runpy.run_module('hexwar.cli', run_name='__main__')\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    wall = time.perf_counter() - t
+    if proc.returncode:
+        sys.stderr.write(proc.stderr)
+        raise subprocess.CalledProcessError(proc.returncode, ["hexwar", *args])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VmHWM")]
+    return wall, cpu, int(hwm[-1]) / 1024 if hwm else float("nan")
+
+
+def scale_rows() -> list[tuple[str, str, str, str, str]]:
+    """``hexwar render`` and ``hexwar edit --screenshot`` of a generated 500x500 map (issue 22):
+    rows of (measurement, value, baseline, target, ratio peak / target)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m500.json")
+        gw, gc_, gm = run_measured(["edit", "--generate", "500x500", "--seed", "7", "--out", path])
+        rows.append(
+            (
+                "generate the 500x500 map (edit --out, once)",
+                f"{gw:.1f} s ({gc_:.1f} s CPU), {gm:.0f} MB",
+                "-",
+                "-",
+                "-",
+            )
+        )
+        for key, name, args in (
+            (
+                "render",
+                "hexwar render, 500x500 map (4096x4096 PNG)",
+                ["render", path, "--out", os.path.join(d, "r.png")],
+            ),
+            (
+                "edit",
+                "hexwar edit --generate 500x500 --screenshot",
+                ["edit", "--generate", "500x500", "--seed", "7", "--screenshot", os.path.join(d, "e.png")],
+            ),
+        ):
+            w, c, mb = run_measured(args)
+            rows.append(
+                (
+                    name,
+                    f"{w:.1f} s ({c:.1f} s CPU), {mb:.0f} MB",
+                    SCALE_BASELINE[key],
+                    f"< {SCALE_TARGET_MB:.0f} MB",
+                    f"{mb / SCALE_TARGET_MB:.2f}",
+                )
+            )
+    return rows
 
 
 def big_map(width: int = 100, height: int = 100, seed: int = 7) -> BattleMap:
@@ -202,6 +290,9 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--samples", default="1,4", help="window multisampling settings to measure (1 = off)")
+    ap.add_argument(
+        "--no-scale", action="store_true", help="leave out the 500x500 render/edit rows (issue 22)"
+    )
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     t0 = time.perf_counter()
@@ -239,6 +330,11 @@ def main() -> None:
         tgt = f"{target:g} {unit}" if target else "-"
         ratio = f"{val / target:.2f}" if target else "-"
         print(f"{name:<46} {val:>7.2f} {unit:<2} {tgt:>9} {ratio:>7}")
+    if not args.no_scale:
+        print(f"\n500x500 map in fresh processes (issue 22; {load}; ratio = peak RSS / target)")
+        print(f"{'measurement':<46} {'value':>30} {'baseline (main)':>30} {'target':>9} {'ratio':>6}")
+        for name, val_s, base, tgt_s, ratio_s in scale_rows():
+            print(f"{name:<46} {val_s:>30} {base:>30} {tgt_s:>9} {ratio_s:>6}")
 
 
 if __name__ == "__main__":

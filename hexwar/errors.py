@@ -4,10 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["HexwarError", "Problem", "ValidationError", "format_problems", "clip", "CLIP_CHARS"]
+__all__ = ["HexwarError", "Problem", "ValidationError", "format_problems", "clip", "small_uint", "CLIP_CHARS"]
 
 CLIP_CHARS = 80  # echoed values are cut to about this many characters (issue 13 item 9)
 _MAX_MESSAGE = 600  # a backstop: no single problem message runs longer than this
+
+
+def small_uint(text: object, digits: int = 9) -> int | None:
+    """``text`` as a whole number >= 0 when it is plain ASCII digits (or an int) of at most
+    ``digits`` digits, else ``None``.
+
+    Typed or read numbers go through this instead of ``str.isdigit()`` and ``int()``: those
+    take ``"²"`` for a digit (then ``int`` fails) and turn a 5000-digit text into a
+    ``ValueError`` (Python's 4300-digit limit) - tracebacks, never a refusal.
+
+    >>> small_uint("12"), small_uint("²"), small_uint("9" * 5000), small_uint("-1"), small_uint(7)
+    (12, None, None, None, 7)
+    """
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text if 0 <= text < 10**digits else None
+    if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
 
 
 def clip(value: object, limit: int = CLIP_CHARS, quote: bool = True) -> str:

@@ -53,6 +53,7 @@ __all__ = [
     "read_toml",
     "read_text",
     "loads_json",
+    "loads_toml",
     "sniff_kind",
     "limit_for",
     "dump_json",
@@ -502,15 +503,24 @@ def read_toml(
     Raises:
         ValidationError: naming the file and the TOML syntax error.
     """
-    text = read_text(path, max_bytes, kind)
+    return loads_toml(read_text(path, max_bytes, kind), str(path))
+
+
+def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
+    """Parse TOML ``text`` (never executed; TOML itself refuses duplicate keys).
+
+    Raises:
+        ValidationError: naming ``src`` and the TOML syntax error, a nesting too deep for the
+            parser or a number of over 4300 digits.
+    """
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(str(path), "", f"bad TOML: {exc}")]) from None
+        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     except RecursionError:
-        raise ValidationError([Problem(str(path), "", "TOML nested too deeply")]) from None
+        raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
     except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
-        raise ValidationError([Problem(str(path), "", f"a number is too long: {_short(exc)}")]) from None
+        raise ValidationError([Problem(src, "", f"a number is too long: {_short(exc)}")]) from None
 
 
 _FORMAT_RE = re.compile(r'"format"\s*:\s*"([A-Za-z0-9_-]{1,40})"')

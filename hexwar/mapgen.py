@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import HexwarError
+from .errors import HexwarError, clip, small_uint
 from .mapkit import MapBuilder, Point
 from .model.hexgrid import Hex
 from .model.maps import MAX_MAP_SIDE, BattleMap
@@ -381,9 +381,9 @@ def parse_generated(spec: str, default_size: tuple[int, int] = (30, 24)) -> tupl
     ((30, 24, 7, 'village'), (40, 30, 7, 'river'))
     """
     parts = spec.split(":")
-    if parts[0] != "generated" or len(parts) < 2 or not parts[1].isdigit() or len(parts) > 4:
+    if parts[0] != "generated" or len(parts) < 2 or small_uint(parts[1], 18) is None or len(parts) > 4:
         raise HexwarError(
-            f"--map {spec!r}: expected generated:SEED[:STYLE][:WxH], e.g. generated:7:river:30x24"
+            f"--map {clip(spec)}: expected generated:SEED[:STYLE][:WxH], e.g. generated:7:river:30x24"
         )
     seed = int(parts[1])
     style, size = "village", default_size

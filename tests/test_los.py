@@ -745,3 +745,47 @@ def test_a_300x300_map_agrees_with_the_exact_reference_on_a_sample_of_viewers():
                 res = line_of_sight(m, v, t)
                 c, r = t.offset
                 assert (status[r, c], counts[r, c]) == (codes[res.status], res.hindrances), t.label
+
+
+def test_on_the_fly_windows_cross_the_same_hexes_as_the_candidate_test():
+    """Issue 22: ``_fly_interior`` (per crossed hex line, in a canonical frame reached by a
+    lattice rotation and mirrors) yields, for every offset off the hexside directions and
+    every window ``dlo < D <= dhi``, exactly the intervening hexes and ``N / D`` of
+    ``_bulk_geometry``'s test of every candidate hex (R3.2, R3.4), from both column parities;
+    offsets up to 499 hexes (a 500x500 map) and whole lines as well as random windows."""
+    import hexwar.model.los as L
+
+    rng = np.random.default_rng(2204)
+    wp = 1009
+    for trial in range(40):
+        reach = (2, 5, 30, 499)[trial % 4]
+        dq = rng.integers(-reach, reach + 1, 200)
+        dr = rng.integers(-reach, reach + 1, 200)
+        bx, by = 3 * dq, 2 * dr + dq
+        keep = ~((by == 0) | (bx == by) | (bx == -by))
+        dq, dr = dq[keep], dr[keep]
+        n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
+        if trial % 2:
+            dlo, dhi = np.zeros_like(n), n.copy()
+        else:
+            dlo = (rng.random(n.size) * n).astype(np.int64)
+            dhi = dlo + (rng.random(n.size) * n).astype(np.int64)
+        b = L._bulk_geometry(dq, dr, dlo, dhi)
+        for parity in (0, 1):
+            lens, rel, inv = L._fly_interior(dq, dr, dlo, dhi, parity, wp)
+            assert np.array_equal(lens, np.diff(b.ptr_i)), f"trial {trial}"
+            k = np.repeat(np.arange(dq.size), lens)
+            ref_rel = L._rel(b.q_i, b.r_i, parity, wp)
+            ref_inv = np.repeat(n.astype(np.float64), lens) / b.d_i
+            o1, o2 = np.lexsort((ref_rel, k)), np.lexsort((rel, k))
+            assert np.array_equal(ref_rel[o1], rel[o2]) and np.array_equal(ref_inv[o1], inv[o2]), (
+                f"trial {trial}"
+            )
+    # worked by hand: offset (3, -1) has B = (9, 1), N = 84, m = max(2, 8, 10) = 10; the hexes
+    # (1, 0) (centre (3, 1): f = 9 - 3 = 6, D = 27 + 3 = 30) and (2, -1) (centre (6, 0): f = -6,
+    # D = 54) cross (|f| < 10); (1, -1) (centre (3, -1): f = -12) does not.
+    lens, rel, inv = L._fly_interior(np.array([3]), np.array([-1]), np.array([0]), np.array([84]), 1, wp)
+    assert lens.tolist() == [2]
+    # viewer in an odd column: (1, 0) is one row down and one column right (wp + 1), (2, -1) two
+    # columns right in the same row (2)
+    assert sorted(zip(rel.tolist(), inv.tolist(), strict=True)) == [(2, 84 / 54), (1 + wp, 84 / 30)]

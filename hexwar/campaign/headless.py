@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import HexwarError
+from ..errors import HexwarError, small_uint
 from .ai import CampaignPlayer
 from .battles import BattleFighter
 from .cards import SIDES, card_help
@@ -183,7 +183,7 @@ class TerminalCampaignPlayer:
             raw = self._read("number (q to quit)").strip()
             if raw.lower() in ("q", "quit"):
                 raise HexwarError("the war was stopped at the terminal (the save, if any, keeps it)")
-            if raw.isdigit() and int(raw) < len(cmds):
+            if small_uint(raw) is not None and int(raw) < len(cmds):
                 return cmds[int(raw)]
             self._echo(f"enter a number 0..{len(cmds) - 1}, or q to quit")
 

@@ -169,6 +169,9 @@ def campaign(
     from ..campaign.state import new_campaign
 
     if save_file is not None:
+        if not Path(save_file).is_file():
+            what = "is a folder" if Path(save_file).is_dir() else "no such file"
+            raise HexwarError(f"{save_file}: {what}; expected a campaign save (.json)")
         if not _is_campaign_save(save_file):
             raise HexwarError(f'{save_file}: not a hexwar campaign save ("format": "hexwar-campaign-save")')
         if seed is not None or any(switches.values()) or events is not None or battles is not None:

@@ -40,7 +40,7 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError
+from ..errors import HexwarError, small_uint
 from ..rules.cards import SIDES
 from . import echo_json
 
@@ -197,6 +197,10 @@ def resolve_save(name: str) -> str:
         return f"{name}.json"
     from ..errors import clip
 
+    if Path(name).is_dir():  # find_content would take the folder for a shipped scenario
+        raise HexwarError(f"{clip(name)}: is a folder; expected a save file (.json)")
+    if Path(name).exists():
+        raise HexwarError(f"{clip(name)}: is not a regular file; expected a save file (.json)")
     if find_content("scenarios", name) is not None:
         raise HexwarError(
             f"{clip(name)} is a shipped scenario, not a saved game: `hexwar play {name} --headless "
@@ -358,7 +362,7 @@ class TerminalPlayer:
             ).strip()
             if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
-            if raw.isdigit() and int(raw) < len(numbered):  # never a negative index from the end
+            if (small_uint(raw) if raw else None) is not None and int(raw) < len(numbered):  # never negative
                 return numbered[int(raw)]
             words = raw.split()
             if words and words[0].lower() in groups:
@@ -382,7 +386,7 @@ class TerminalPlayer:
                 words
                 and words[0].lower() == "odds"
                 and len(words) == 2
-                and words[1].isdigit()
+                and small_uint(words[1]) is not None
                 and int(words[1]) < len(numbered)
             ):
                 click.echo(self._odds(state, numbered[int(words[1])]))

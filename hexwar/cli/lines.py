@@ -215,9 +215,11 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
     Default: every shipped line scenario. Game i has seed SEED+i; replay one with
     ``hexwar play SCENARIO --headless --seed N``.
     """
-    from ..lines.balance import LINE_SCENARIOS, balance, balance_table, write_balance
+    from ..lines.balance import LINE_SCENARIOS, balance, balance_table, balance_target_text, write_balance
     from . import echo_json
 
+    if write:  # a missing or unmarked file is said before the games, not as a traceback after them
+        balance_target_text(write)
     rows = []
     for name in scenarios or LINE_SCENARIOS:
         rows.append(balance(name, games, seed))

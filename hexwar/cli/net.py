@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -28,6 +29,53 @@ import click
 from ..errors import HexwarError
 
 __all__ = ["serve", "join"]
+
+
+def _read_tokens_file(path: str) -> dict[str, Any]:
+    """The games already in a ``--tokens`` file (``{GAME: {seat: token}}``), ``{}`` when it does
+    not exist yet.
+
+    Raises:
+        HexwarError: naming the file when it exists but is not a tokens file hexwar wrote
+            (unreadable, not JSON, or another shape): it is never replaced then.
+    """
+    from ..errors import ValidationError
+    from ..fileio import loads_json, read_text
+
+    if not os.path.lexists(path):
+        return {}
+    keep = "it is not replaced: give another --tokens file"
+    try:
+        doc = loads_json(read_text(path, 1024 * 1024), path)
+    except ValidationError as exc:
+        why = exc.problems[0].message if exc.problems else "unreadable"
+        raise HexwarError(f"--tokens {path}: {why}; not a hexwar tokens file, so {keep}") from None
+    if not isinstance(doc, dict) or not all(
+        isinstance(v, dict) and all(isinstance(t, str) for t in v.values()) for v in doc.values()
+    ):
+        raise HexwarError(
+            f'--tokens {path}: expected {{"GAME": {{"seat": "TOKEN"}}}} as hexwar serve writes it; {keep}'
+        )
+    return doc
+
+
+def _check_tls_files(certfile: str, keyfile: str | None) -> None:
+    """Load ``certfile`` (and ``keyfile``) as a TLS server would, so a wrong file is named.
+
+    Raises:
+        HexwarError: naming the files when they are not a PEM certificate and its private key.
+    """
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as exc:
+        given = f"--certfile {certfile}" + (f" --keyfile {keyfile}" if keyfile else "")
+        why = re.sub(r"\s*\(_ssl\.c:\d+\)$", "", str(exc))  # OpenSSL's source line is no help
+        raise HexwarError(
+            f"{given}: expected a PEM certificate and its private key (in --keyfile or the same file); "
+            f"TLS refused them ({why})"
+        ) from None
 
 
 def _is_save(path: str) -> bool:
@@ -127,6 +175,10 @@ def serve(
             "give --certfile and --keyfile for wss://",
             err=True,
         )
+    if certfile:  # before any game is made; it said "cannot listen on ...: [SSL] PEM lib"
+        _check_tls_files(certfile, keyfile)
+    # before any game is made: a --tokens file that is not one would be replaced (lost) or crash
+    old_tokens = _read_tokens_file(tokens_file) if tokens_file else {}
     srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate), scenario_paths=scenario_paths)
     for p in srv.load_all():
         click.echo(p, err=True)
@@ -150,12 +202,7 @@ def serve(
     scheme = "wss" if certfile else "ws"
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if tokens_file and new:
-        old: dict[str, Any] = {}
-        if os.path.exists(tokens_file):
-            try:
-                old = json.loads(Path(tokens_file).read_text())
-            except (OSError, ValueError):
-                old = {}
+        old = dict(old_tokens)
         old.update(new)
         fd = os.open(tokens_file + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as fh:

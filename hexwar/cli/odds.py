@@ -17,7 +17,7 @@ import re
 
 import click
 
-from ..errors import HexwarError
+from ..errors import HexwarError, clip, small_uint
 from ..rules.cards import QUALITIES, VARIANTS, CardSet, UnitCard, card_id_of, default_cards
 from ..rules.combat import AttackOrders, DefenseContext, effective_defense, rate_of_fire, to_hit_modifiers
 from ..rules.odds import attack_odds
@@ -38,10 +38,10 @@ def parse_weapons(card: UnitCard, text: str) -> tuple[int, ...]:
     for part in (p.strip() for p in re.split(r"[+,]", text)):
         if not part:
             continue
-        if part.isdigit():
-            i = int(part) - 1
+        if part.isascii() and part.isdigit():
+            i = (small_uint(part) or 10**9) - 1  # a 5000-digit number is just no such weapon
             if not 0 <= i < len(card.weapons):
-                raise HexwarError(f"{card.name} has no weapon {part}: {listing}")
+                raise HexwarError(f"{card.name} has no weapon {clip(part, quote=False)}: {listing}")
             out.append(i)
             continue
         key = part.lower()

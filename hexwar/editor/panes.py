@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import HexwarError
+from ..errors import HexwarError, small_uint
 from ..ui.widgets import Button, Dialog, Element, Rect, TextField
 from ..ui.widgets import theme as T
 from ..ui.widgets.minimap import Minimap
@@ -145,7 +145,7 @@ class _Form(Element):
 
 
 def _digits(ch: str) -> bool:
-    return ch.isdigit()
+    return ch.isascii() and ch.isdigit()  # "²" is a digit to isdigit() but not to int()
 
 
 def parse_new_map(rules: Any, name: str, width: str, height: str, terrain: str) -> tuple[str, int, int, str]:
@@ -167,7 +167,7 @@ def parse_new_map(rules: Any, name: str, width: str, height: str, terrain: str) 
         raise ValueError("name: expected a name for the map")
     size = []
     for what, v in (("width", width), ("height", height)):
-        if not v.strip().isdigit():
+        if small_uint(v.strip()) is None:
             raise ValueError(f"{what}: expected a whole number of hexes, 1..{MAX_MAP_SIDE}")
         n = int(v)
         if not 1 <= n <= MAX_MAP_SIDE:

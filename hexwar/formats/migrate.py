@@ -21,7 +21,6 @@ Version history:
 from __future__ import annotations
 
 import copy
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -154,19 +153,15 @@ def upgraded_text(path: str | os.PathLike[str]) -> tuple[str, list[int], str]:
     Raises:
         ValidationError: the file cannot be read, upgraded or validated.
     """
-    from ..fileio import dump_json, read_text
+    from ..fileio import dump_json, loads_json, loads_toml, read_text, sniff_kind
 
     p = Path(path)
-    text = read_text(p)
+    # the size limit of the file's own kind, as every loader applies it (fileio.LIMITS)
+    text = read_text(p, kind=sniff_kind(p))
     if p.suffix.lower() == ".toml":
-        import tomllib
-
         import tomlkit
 
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValidationError([Problem(str(p), "", f"bad TOML: {exc}")]) from None
+        doc = loads_toml(text, str(p))
         kind, new, steps = migrate_document(doc, str(p))
         tdoc = tomlkit.parse(text)
         for k in ("format", "schema_version"):
@@ -174,10 +169,8 @@ def upgraded_text(path: str | os.PathLike[str]) -> tuple[str, list[int], str]:
                 tdoc[k] = new[k]
         new_text = tomlkit.dumps(tdoc)
     else:
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError([Problem(str(p), f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
+        # loads_json: duplicate keys, deep nesting and 4300-digit numbers are problems, not tracebacks
+        doc = loads_json(text, str(p))
         kind, new, steps = migrate_document(doc, str(p))
         new_text = dump_json(new)
     _check_upgraded(kind, new, new_text, str(p))
@@ -222,8 +215,8 @@ def _check_upgraded(kind: str, doc: dict[str, Any], text: str, src: str) -> None
         # by name, as hexwar.validate does: the model layer never imports the game layer
         importlib.import_module("hexwar.game.scenario").parse_scenario(text, Path(src))
     else:
-        from .schema import schema_problems
+        import importlib
 
-        probs = schema_problems(doc, kind, src)
-        if probs:
-            raise ValidationError(probs)
+        # the save's whole form (schema, then every command's fields and the bookkeeping), as
+        # `hexwar validate` and every loader read it; by name: formats never imports the game layer
+        importlib.import_module("hexwar.game.save").parse_save(doc, src)

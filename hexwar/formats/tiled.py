@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HexwarError, Problem, ValidationError
-from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, read_text
+from ..errors import HexwarError, Problem, ValidationError, clip, small_uint
+from ..fileio import atomic_write_bytes, atomic_write_text, dump_json, loads_json, read_text
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapObjective, zone_hexes, zone_specs
 from ..model.terrain import RulesTerrain, default_terrain
@@ -180,7 +180,7 @@ def load_tile_table(path: str | os.PathLike[str]) -> dict[str, dict[int, dict[st
             continue
         for k, v in entries.items():
             where = f"tiles.{ts}.{k}"
-            if not k.isdigit():
+            if small_uint(k) is None:
                 problems.append(
                     Problem(src, where, "expected a tile id (a number, 0 = the first tile of the tileset)")
                 )
@@ -354,15 +354,16 @@ def _decode_data(
 
 def _load_external_tileset(base: Path, source: str, firstgid: int, src: str) -> _Tileset:
     p = base / source
+    if p.suffix.lower() not in (".tsx", ".tsj", ".json"):
+        # Tiled writes tilesets only as .tsx or .tsj (.json before 1.9): nothing else is opened
+        raise ValidationError(
+            [Problem(src, f"tileset {source}", "expected an external tileset file ending in .tsx or .tsj")]
+        )
     if not p.is_file():
         raise ValidationError([Problem(src, f"tileset {source}", f"external tileset not found at {p}")])
     text = read_text(p, MAX_TILED_BYTES)
     if p.suffix.lower() in (".tsj", ".json"):
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError([Problem(str(p), f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
-        return _json_tileset(d, firstgid, str(p))
+        return _json_tileset(loads_json(text, str(p)), firstgid, str(p))
     return _xml_tileset(_xml(text, str(p)), firstgid)
 
 
@@ -500,9 +501,11 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                         ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
                         ew = 0.0 if point else float(o.get("width", 0))
                         eh = 0.0 if point else float(o.get("height", 0))
+                        if not all(math.isfinite(v) for v in (ox, oy, ew, eh)):
+                            raise ValueError("nan or inf")  # NaN has no tile: refused like text
                     except ValueError:
                         raise ValidationError(
-                            [Problem(src, ow, "x, y, width and height must be numbers")]
+                            [Problem(src, ow, "x, y, width and height must be finite numbers")]
                         ) from None
                     objects.append(
                         _Object(
@@ -526,10 +529,7 @@ def _read_tmx(text: str, path: Path) -> _Doc:
 
 def _read_tmj(text: str, path: Path) -> _Doc:
     src = str(path)
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError([Problem(src, f"line {exc.lineno}", f"bad JSON: {exc.msg}")]) from None
+    d = loads_json(text, src)  # deep nesting and 4300-digit numbers are problems, not tracebacks
     if not isinstance(d, dict) or d.get("type", "map") != "map":
         raise ValidationError([Problem(src, "", 'expected a Tiled map object ("type": "map")')])
     even = _check_header(
@@ -578,13 +578,15 @@ def _read_tmj(text: str, path: Path) -> _Doc:
                         ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
                         ow = 0.0 if point else float(o.get("width", 0))
                         oh = 0.0 if point else float(o.get("height", 0))
+                        if not all(math.isfinite(v) for v in (ox, oy, ow, oh)):
+                            raise ValueError("nan or inf")  # NaN has no tile: refused like text
                     except (TypeError, ValueError):
                         raise ValidationError(
                             [
                                 Problem(
                                     src,
                                     f"object layer {name!r} object {o.get('id', j)}",
-                                    "x, y, width and height must be numbers",
+                                    "x, y, width and height must be finite numbers",
                                 )
                             ]
                         ) from None
@@ -745,7 +747,7 @@ def _convert(
                     if (
                         isinstance(value, bool)
                         or not isinstance(value, (int, str))
-                        or not str(value).isdigit()
+                        or small_uint(value) is None
                         or not 0 <= int(value) <= 9
                     ):
                         bad(at, f"hexwar_level {value!r}; expected a ground level 0-9")
@@ -864,8 +866,8 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
                     continue
                 m.fire[idx] = True
                 ft = o.props.get("fire_turns", 0)
-                if isinstance(ft, bool) or not str(ft).isdigit():
-                    bad(at, f"fire_turns {ft!r}; expected an integer >= 0 (full turns burned)")
+                if small_uint(ft, 3) is None:
+                    bad(at, f"fire_turns {clip(ft)}; expected an integer 0..999 (full turns burned)")
                 else:
                     m.fire_turns[idx] = int(ft)
             elif o.kind == "deploy":
@@ -880,8 +882,8 @@ def _objects(doc: _Doc, m: BattleMap, shift: int, rules: RulesTerrain, bad: Any)
                     zone.append(hx)
             elif o.kind == "objective":
                 pts = o.props.get("points", 0)
-                if isinstance(pts, bool) or not str(pts).isdigit():
-                    bad(at, f"points {pts!r}; expected an integer >= 0")
+                if small_uint(pts, 4) is None or int(pts) > 1000:
+                    bad(at, f"points {clip(pts)}; expected an integer 0..1000")
                     pts = 0
                 if any(x.hex == hx for x in objectives):
                     bad(at, f"{m.label(hx)} is already an objective")

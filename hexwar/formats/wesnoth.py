@@ -34,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, ValidationError
+from ..errors import Problem, ValidationError, small_uint
 from ..fileio import read_text, read_toml
 from ..model.hexgrid import Hex
 from ..model.maps import BattleMap
@@ -257,7 +257,7 @@ def import_wesnoth(
                 continue
             loc, code = mt.group(1), mt.group(2)
             if loc is not None:
-                if loc.isdigit():
+                if small_uint(loc) is not None:
                     starts[int(loc)] = hx
                 else:
                     notes.append(f"named location {loc!r} at {label} skipped")

@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import HexwarError
 from ..rules.cards import Deck, Weapon
 from ..rules.combat import AttackOrders
-from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
+from ..rules.odds import attack_odds_variants, close_assault_odds, weapon_odds
 from ..rules.terrain_effects import default_effects
 from . import resolution, ruleset
 from .commands import SIDES, Command
@@ -77,9 +77,8 @@ def best_bonus_roll(state: GameState, a: Any, min_gain: float = BONUS_MIN_GAIN) 
     try:
         if a.close_assault:
             group = [state.units[x] for x in a.attackers if x in state.units]
-
-            def ev(roll: str | None) -> float:
-                return close_assault_odds(
+            evs = [
+                close_assault_odds(
                     cards,
                     group,
                     state.units[tgt],
@@ -92,31 +91,34 @@ def best_bonus_roll(state: GameState, a: Any, min_gain: float = BONUS_MIN_GAIN) 
                     bonus_to_hit=roll == "to_hit:0",
                     bonus_dice=roll == "assault_dice",
                 ).expected_vp
+                for roll in (None, *rolls)
+            ]
         else:
-            attacker = state.units[a.attackers[0]]
-            orders = AttackOrders(tuple(a.weapons), a.indirect, tuple(a.command_cards))
-
-            def ev(roll: str | None) -> float:
-                kind, _, num = (roll or ":").partition(":")
-                return attack_odds(
+            choices: list[tuple[list[int], list[int]]] = [([], [])]
+            for r in rolls:
+                kind, _, num = r.partition(":")
+                choices.append(
+                    ([int(num)] if kind == "to_hit" else [], [int(num)] if kind == "intensity" else [])
+                )
+            evs = [  # the attack's numbers are worked out once for every choice (issue 22)
+                o.expected_vp
+                for o in attack_odds_variants(
                     cards,
-                    attacker,
+                    state.units[a.attackers[0]],
                     state.units[tgt],
-                    orders,
+                    AttackOrders(tuple(a.weapons), a.indirect, tuple(a.command_cards)),
                     ctx,
+                    choices,
                     units=state.units,
                     events_in_play=state.events_in_play,
                     variant=state.variants,
                     damage_deck=deck,
-                    bonus_to_hit=[int(num)] if kind == "to_hit" else [],
-                    bonus_intensity=[int(num)] if kind == "intensity" else [],
-                ).expected_vp
-
-        base = ev(None)
-        gains = [(ev(r) - base, -i, r) for i, r in enumerate(rolls)]
+                )
+            ]
     except Exception:  # pragma: no cover - the odds refuse only what combat refuses
         return None
-    gain, _, roll = max(gains)
+    base = evs[0]
+    gain, _, roll = max((ev - base, -i, r) for i, (r, ev) in enumerate(zip(rolls, evs[1:], strict=True)))
     return roll if gain >= min_gain else None
 
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..model.hexgrid import Hex
-from ..model.los import BLOCKED
+from ..model.los import BLOCKED, los_content_key
 from ..rules.artillery import exact_landing_distribution
 from ..rules.cards import Deck, EffectKind
 from ..rules.combat import AttackOrders
@@ -271,13 +271,31 @@ class StandardPlayer:
         ]
 
     def _threat_arrays(self, state: GameState) -> dict[str, Any]:
-        """Whole-map arrays about the enemy: visibility, distance, exposure (cached per epoch)."""
-        key = ("ai_threat", self.side, state.cache.get("epoch", 0), state.battlemap.version)
+        """Whole-map arrays about the enemy: visibility, distance, exposure.
+
+        Cached in ``state.cache`` under everything they are computed from (issue 22): the
+        map's LOS content (:func:`hexwar.model.los.los_content_key`), the enemy ground units
+        (id, card, hex), the posture (turns left, lead), and the holder and fire of each
+        objective; so the player's own moves and commitments, which move none of these,
+        reuse them."""
+        bm = state.battlemap
+        enemies = self._ground(state, other_side(self.side))
+        posture = self.posture(state)
+        objs = state.scenario.objectives
+        key = (
+            "ai_threat",
+            self.side,
+            id(bm),
+            los_content_key(bm),
+            tuple((e.uid, e.card, e.hex) for e in enemies),
+            posture.turns_left,
+            posture.lead,
+            tuple(state.objective_holders.get(o.hex) for o in objs),
+            tuple(bool(bm.fire[o.hex.offset[1], o.hex.offset[0]]) for o in objs),
+        )
         hit = state.cache.get("ai_threat_" + self.side)
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
-        bm = state.battlemap
-        enemies = self._ground(state, other_side(self.side))
         vis = []
         dist = []
         reach_rng = []
@@ -296,7 +314,6 @@ class StandardPlayer:
         exposure = np.zeros(shape)
         for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
             exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
-        posture = self.posture(state)
         out = {
             "enemies": enemies,
             "vis": vis,
@@ -307,6 +324,8 @@ class StandardPlayer:
             "to_take": any(
                 state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives
             ),
+            "engage": {},  # weapon range -> np.minimum(engage count, 3), made on demand
+            "nearest": None,  # distance to the nearest enemy, made on demand
         }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
@@ -371,12 +390,16 @@ class StandardPlayer:
         else:
             score -= t["exposure"] * 0.6 * caution
             if t["enemies"]:
-                engage = np.zeros_like(score)
-                for v, d in zip(t["vis"], t["dist"], strict=True):
-                    engage += v & (d <= rng)
-                score += np.minimum(engage, 3) * 2.0 / caution
-                nearest = np.min(np.stack(t["dist"]), axis=0)
-                score -= np.maximum(nearest - rng, 0) * 0.8 / caution
+                capped = t["engage"].get(rng)
+                if capped is None:
+                    engage = np.zeros_like(score)
+                    for v, d in zip(t["vis"], t["dist"], strict=True):
+                        engage += v & (d <= rng)
+                    capped = t["engage"][rng] = np.minimum(engage, 3)
+                score += capped * 2.0 / caution
+                if t["nearest"] is None:
+                    t["nearest"] = np.min(np.stack(t["dist"]), axis=0)
+                score -= np.maximum(t["nearest"] - rng, 0) * 0.8 / caution
         if t["objectives"] is not None:
             w_obj = 0.4 if line == "rear" else 1.2
             if t["to_take"]:  # the pull towards objectives to take grows as the turn limit nears

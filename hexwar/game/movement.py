@@ -449,7 +449,10 @@ def passable_for(state: Any, uid: str) -> np.ndarray:
 def unit_reach(state: Any, uid: str) -> Reach | None:
     """The hexes a unit can still reach this Movement phase, or ``None`` if it cannot move.
 
-    Cached until the game changes (``state.cache["epoch"]`` moves on with every command).
+    Cached until the game changes (``state.cache["epoch"]`` moves on with every command), and
+    kept past it while everything :func:`reachable` is given stays the same (the unit's hex
+    and movement points, its cost arrays, the hexes it may enter, the road flags): another
+    unit's move elsewhere leaves it (issue 22). The :class:`Reach` is shared: do not change it.
     """
     u = state.units[uid]
     mob = unit_mobility(state, uid)
@@ -460,9 +463,15 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
     if hit is not None and hit[0] == key:
         return hit[1]  # type: ignore[no-any-return]
     cost, road_cost = unit_cost_arrays(state, uid)
-    r = reachable(cost, passable_for(state, uid), u.hex, u.mp_left, road_cost, state.battlemap.road)
-    state.cache[("reach", uid)] = (key, r)
-    return r
+    passable = passable_for(state, uid)
+    road = state.battlemap.road
+    inputs = (u.hex, u.mp_left, cost.tobytes(), road_cost.tobytes(), passable.tobytes(), road.tobytes())
+    if hit is not None and hit[2] == inputs:
+        r = hit[1]
+    else:
+        r = reachable(cost, passable, u.hex, u.mp_left, road_cost, road)
+    state.cache[("reach", uid)] = (key, r, inputs)
+    return r  # type: ignore[no-any-return]
 
 
 def move_problem(state: Any, side: str, uid: str, path: tuple[Hex, ...]) -> str | None:

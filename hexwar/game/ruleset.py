@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import clip
 from ..model.hexgrid import Hex
-from ..model.los import BLOCKED, visibility_with_hindrances
+from ..model.los import BLOCKED, los_content_key, visibility_with_hindrances
 from ..rules import cards as _cards
 from ..rules.cards import CardError, Effect, EffectKind, UnitCard, Weapon, card_id_of
 from ..rules.combat import is_immobilized as _combat_immobilized
@@ -305,19 +305,27 @@ def side_effects(state: GameState, side: str, kind: EffectKind) -> int:
 def los_arrays(state: GameState, viewer: Hex) -> tuple[np.ndarray, np.ndarray]:
     """``(status, hindrances)`` arrays ``[H, W]`` of everything ``viewer`` sees (R3).
 
-    From :func:`hexwar.model.los.visibility_with_hindrances`; cached until the map changes.
+    From :func:`hexwar.model.los.visibility_with_hindrances`; cached while the map's LOS
+    content (:func:`hexwar.model.los.los_content_key`: shape, heights, blocking and hindering
+    features) stays the same, so a change that cannot move any LOS (the artillery marker,
+    R9.2) keeps the cached arrays (issue 22). The arrays are shared: do not write to them.
     """
     bm = state.battlemap
-    key = ("los", bm.version, viewer)
-    hit = state.cache.get(key)
-    if hit is None:
-        if state.cache.get("los_version") != bm.version:
+    cur = state.cache.get("los_content")
+    if cur is None or cur[0] is not bm or cur[1] != bm.version:
+        content = los_content_key(bm)
+        if cur is None or cur[0] is not bm or cur[2] != content:
             for k in [k for k in state.cache if isinstance(k, tuple) and k and k[0] == "los"]:
                 del state.cache[k]
-            state.cache["los_version"] = bm.version
+        else:
+            content = cur[2]  # the same bytes object: cheaper comparisons
+        state.cache["los_content"] = (bm, bm.version, content)
+    key = ("los", viewer)
+    hit = state.cache.get(key)
+    if hit is None:
         hit = visibility_with_hindrances(bm, viewer)
         state.cache[key] = hit
-    return hit
+    return hit  # type: ignore[no-any-return]
 
 
 def sees(state: GameState, a: Hex, b: Hex) -> tuple[bool, int]:

@@ -61,6 +61,7 @@ __all__ = [
     "save_data",
     "write_save",
     "read_save",
+    "parse_save",
     "replay",
     "load_game",
     "commands_hash",
@@ -367,6 +368,20 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         dict(setup),
         revision,
     )
+
+
+def parse_save(data: Any, src: str = "<memory>") -> SaveFile:
+    """Check the form of a parsed save document (no replay), as :func:`read_save` does.
+
+    Args:
+        data: the parsed JSON document.
+        src: the file name used in problems.
+
+    Raises:
+        ValidationError: listing every problem of form (schema, each command's fields,
+            checkpoints and the final bookkeeping).
+    """
+    return _parse_save(data, src)
 
 
 def _is_int(v: Any) -> bool:

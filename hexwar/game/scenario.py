@@ -901,8 +901,9 @@ def build_scenario(
             hs = ht.get("side")
             if hs not in SIDES:
                 bad("victory.hold.side", f"expected one of {SIDES}")
-            ht_turn = get_int(ht, "turn", "victory.hold", 1, 1000, None)
-            if ht_turn is None:
+            # a turn after the turn limit never comes: the victory could never be checked (R10.2)
+            ht_turn = get_int(ht, "turn", "victory.hold", 1, turns or HARD_TURN_CAP, None)
+            if "turn" not in ht:
                 bad("victory.hold.turn", "missing: the turn at whose end the objectives are checked")
             if not objectives:
                 bad("victory.hold", "needs at least one [[objectives]] hex")

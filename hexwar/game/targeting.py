@@ -34,6 +34,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import clip
+from ..model.los import los_content_key
 from ..rules.cards import EffectKind, Weapon
 from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset, special
@@ -56,6 +57,7 @@ __all__ = [
     "building_attack_problem",
     "do_declare_building_attack",
     "legal_targets",
+    "targeting_key",
     "void_attacks",
     "observers",
     "MAX_WEAPONS",
@@ -152,11 +154,55 @@ def _mode(
     return None, 0, f"no LOS from {u.hex.label} to {t.hex.label} (R7.1)"
 
 
-def _position_memo(state: GameState, name: str) -> dict[Any, Any]:
-    """A memo of ``name`` answers for the current position (issue 22): kept in ``state.cache``
-    and dropped when the epoch (every command, every phase start:
-    :func:`hexwar.game.turn.bump_epoch`), the map version or the turn moves on."""
-    key = (state.cache.get("epoch", 0), state.battlemap.version, state.turn)
+def targeting_key(state: GameState) -> tuple[Any, ...]:
+    """Everything a weapon check (:func:`weapon_problem`) reads, as one hashable value.
+
+    Every field of every unit in play (cards, hexes, crews, Damage cards and their turns,
+    Command cards under it, bombs dropped, R4.3, R7.4), the Events in play (R4.3), the turn
+    (night, R10.6), the map object and its LOS content (:func:`hexwar.model.los.los_content_key`,
+    R3). Worked out once per epoch (a few microseconds a unit)."""
+    epoch = (state.cache.get("epoch", 0), state.battlemap.version, state.turn)
+    hit = state.cache.get("targeting_key")
+    if hit is not None and hit[0] == epoch:
+        return hit[1]  # type: ignore[no-any-return]
+    bm = state.battlemap
+    key = (
+        state.turn,
+        id(bm),
+        los_content_key(bm),
+        tuple(state.events_in_play),
+        tuple(
+            (
+                uid,
+                u.owner,
+                u.side,
+                u.hex,
+                u.aloft,
+                u.crew,
+                u.crewing,
+                u.endurance,
+                u.damage_card,
+                u.damage_turns,
+                u.immobilized,
+                u.mp_left,
+                u.towing,
+                u.flight_turns,
+                tuple(u.bombs_used),
+                tuple(u.command_cards),
+                u.entered,
+            )
+            for uid, u in sorted(state.units.items())
+        ),
+    )
+    state.cache["targeting_key"] = (epoch, key)
+    return key
+
+
+def _content_memo(state: GameState, name: str, extra: Any = None) -> dict[Any, Any]:
+    """A memo of ``name`` answers kept while :func:`targeting_key` (and ``extra``, what else
+    the answers read) stays the same: across commands that change none of it, such as one
+    Declare after another (issue 22)."""
+    key = (targeting_key(state), extra)
     hit = state.cache.get(name)
     if hit is None or hit[0] != key:
         hit = (key, {})
@@ -170,7 +216,7 @@ def weapon_problem(
 ) -> tuple[str | None, str | None, int]:
     """Whether weapon ``widx`` of ``uid`` may fire at ``tid`` (R7, R4.2).
 
-    Answers are remembered for the position (:func:`_position_memo`): the listing, the
+    Answers are remembered while what they read stays (:func:`targeting_key`): the listing, the
     check of a declaration and the players ask the same questions many times (issue 22).
 
     Returns:
@@ -180,7 +226,7 @@ def weapon_problem(
     Raises:
         KeyError: when ``uid`` is not in play.
     """
-    memo = _position_memo(state, "weapon_problem")
+    memo = _content_memo(state, "weapon_problem")
     key = (uid, tid, widx, at_crew)
     hit = memo.get(key)
     if hit is None:
@@ -413,14 +459,17 @@ def do_declare_building_attack(state: GameState, cmd: Any, sink: Any) -> Attack:
 def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool, tuple[int, ...]]]:
     """Every ``(target id, at_crew, legal weapon indexes)`` for ``uid`` now (for UIs and AIs).
 
-    Remembered for the position (:func:`_position_memo`, not under fog of war, R12.2); each
+    Remembered while what it reads stays (:func:`targeting_key` and whether ``uid`` declared;
+    not under fog of war, R12.2); each
     call returns a new list."""
     if "fog" in state.variants:
         return _legal_targets(state, side, uid)
-    memo = _position_memo(state, "legal_targets")
-    hit = memo.get((side, uid))
+    # attacker_problem also reads whether the unit has declared already (R6.1)
+    declared = any(uid in a.attackers for a in state.attacks.values())
+    memo = _content_memo(state, "legal_targets")
+    hit = memo.get((side, uid, declared))
     if hit is None:
-        hit = memo[(side, uid)] = _legal_targets(state, side, uid)
+        hit = memo[(side, uid, declared)] = _legal_targets(state, side, uid)
     return list(hit)
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "balance",
     "balance_table",
     "write_balance",
+    "balance_target_text",
     "LINE_SCENARIOS",
     "MARK_BEGIN",
     "MARK_END",
@@ -127,19 +128,35 @@ def balance_table(rows: list[BalanceRow]) -> str:
     return "\n".join(out) + "\n"
 
 
+def balance_target_text(path: str | Path) -> str:
+    """The text of the Markdown file whose balance section ``hexwar lines balance --write``
+    replaces, checked before any game is played.
+
+    Raises:
+        ValidationError: naming the file when it is missing, a folder or unreadable.
+        HexwarError: when the file has no balance markers.
+    """
+    from ..errors import HexwarError
+    from ..fileio import read_text
+
+    text = read_text(path, kind="data")
+    if MARK_BEGIN not in text or MARK_END not in text:
+        raise HexwarError(
+            f"{path}: no balance section (expected the markers {MARK_BEGIN!r} ... {MARK_END!r})"
+        )
+    return text
+
+
 def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
     """Replace the marked balance section of ``path`` (docs/lines.md) with the new table.
 
     Raises:
         HexwarError: when the file has no balance markers.
     """
-    from ..errors import HexwarError
     from ..fileio import atomic_write_text
 
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
-    if MARK_BEGIN not in text or MARK_END not in text:
-        raise HexwarError(f"{p}: no balance section (expected the markers {MARK_BEGIN!r} ... {MARK_END!r})")
+    text = balance_target_text(p)
     head, rest = text.split(MARK_BEGIN, 1)
     _, tail = rest.split(MARK_END, 1)
     body = (

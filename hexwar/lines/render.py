@@ -42,7 +42,7 @@ def is_lines_target(target: str) -> bool:
         if p.suffix.lower() == ".json":
             d = json.loads(text)
             return isinstance(d, dict) and d.get("mode") == "lines"
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):  # deep nesting too
         return False
     return False
 

@@ -106,6 +106,12 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
+#: (q, r, row digits) -> label: the rules' refusal texts name hexes by the thousand per
+#: decision (issue 22), so each label is formatted once (bounded: cleared when full).
+_LABELS: dict[tuple[int, int, int], str] = {}
+_LABELS_MAX = 1 << 20
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Hex:
     """One hex in axial coordinates (R2.1); cube ``s`` is derived.
@@ -179,10 +185,17 @@ class Hex:
         Raises:
             HexLabelError: if the hex lies left of or above the board (negative offset).
         """
+        key = (self.q, self.r, row_digits)
+        hit = _LABELS.get(key)
+        if hit is not None:
+            return hit
         col, row = self.offset
         if row < 0:
             raise HexLabelError(f"hex {self!r} lies above row 01 and has no label")
-        return f"{column_letters(col)}{row + 1:0{row_digits}d}"
+        if len(_LABELS) >= _LABELS_MAX:
+            _LABELS.clear()
+        hit = _LABELS[key] = f"{column_letters(col)}{row + 1:0{row_digits}d}"
+        return hit
 
     @property
     def label(self) -> str:

@@ -115,6 +115,7 @@ __all__ = [
     "LosResult",
     "OffsetGeometry",
     "height_arrays",
+    "los_content_key",
     "line_of_sight",
     "offset_geometry",
     "visibility",
@@ -274,6 +275,113 @@ def _bulk_geometry(
     )
 
 
+def _canon_maps() -> np.ndarray:
+    """int64 [12, 2, 2]: for ``rot * 4 + mx * 2 + my``, the axial map from the canonical frame
+    of :func:`_fly_interior` back to the original one (rotation by 0, 120 or 240 degrees
+    after the mirrors ``X -> -X`` and ``Y -> -Y``: hex-lattice symmetries, isometries)."""
+    rinv = [np.array([[1, 0], [0, 1]]), np.array([[-1, -1], [1, 0]]), np.array([[0, 1], [-1, -1]])]
+    mx = np.array([[-1, 0], [1, 1]])  # (q, r) -> (-q, q + r): X -> -X, an involution
+    my = np.array([[1, 0], [-1, -1]])  # (q, r) -> (q, -q - r): Y -> -Y, an involution
+    eye = np.eye(2, dtype=np.int64)
+    out = [
+        rinv[k] @ (mx if x else eye) @ (my if y else eye) for k in range(3) for x in (0, 1) for y in (0, 1)
+    ]
+    return np.array(out, dtype=np.int64)
+
+
+_CANON = _canon_maps()
+
+
+def _fly_interior(
+    dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, parity: int, wp: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Intervening hexes (R3.2) of K segments with ``dlo < D <= dhi``, per crossed hex row.
+
+    The same hexes as :func:`_bulk_geometry`'s interior list (issue 22: ``hexwar los --all``
+    on an open 500x500 map), without a test per candidate hex. Each segment is first moved
+    by a symmetry of the hex lattice (a rotation by a multiple of 120 degrees, then mirrors)
+    into a canonical frame where ``dq >= 0`` is the smallest of ``|dq|, |dr|, |dq + dr|`` and
+    ``By > 0``: symmetries keep crossings, corner touches and ``D`` (a dot product), so the
+    answer is the same. There a line of hexes with one ``q`` holds ``r = t``; ``f = Bx s -
+    3 By q`` and ``D = 3 q (Bx + By) + 6 By t`` (``s = q + 2 t``) are linear in ``t``, so
+    ``|f| < m`` (crosses the interior) and ``dlo < D <= dhi`` (inside the window, strictly
+    between the ends) are each an interval of ``t``, found once per line by floor division.
+    Floor divisions run in float64: for integers ``|a| < 2**53`` and ``0 < b < 2**53`` the
+    correctly rounded ``a / b`` lies on the same side of every integer as the exact quotient
+    (a non-integer quotient is at least ``1 / b`` from one, far more than its rounding
+    error), so ``floor(a / b)`` is exact. Every value here is an integer below ``2**35``
+    (``|dq|, |dr| < 500`` on a 500x500 map: ``|Bx|, |By| <= 1500``, ``N, D < 2**24``).
+
+    Args:
+        dq, dr: int64 [K] axial offsets of the far ends (hexes); none may run along a hexside
+            (``By = 0`` or ``Bx = +-By``: those have spine pairs, :func:`_bulk_geometry`).
+        dlo, dhi: int64 [K] window along each segment (``t = D / N``); ``dhi`` is cut to
+            ``N - 1`` here (the far end is no intervening hex).
+        parity: column parity of the viewer; wp: padded map width (hexes).
+
+    Returns:
+        ``(lens, rel, inv)``: int64 [K] entries per segment; int64 [E] padded-flat
+        displacements from the viewer (:func:`_rel`), grouped by segment in no particular
+        order within one; float64 [E] ``N / D`` of each.
+    """
+    ds = -dq - dr
+    aq, ar_, as_ = np.abs(dq), np.abs(dr), np.abs(ds)
+    rot = np.where((aq <= ar_) & (aq <= as_), 0, np.where(ar_ <= as_, 1, 2))
+    q1 = np.choose(rot, (dq, dr, ds))
+    r1 = np.choose(rot, (dr, ds, dq))
+    mx = q1 < 0
+    q2 = np.abs(q1)
+    r2 = np.where(mx, q1 + r1, r1)
+    my = 2 * r2 + q2 < 0
+    r3 = np.where(my, -q2 - r2, r2)
+    mat = _CANON[rot * 4 + mx * 2 + my]  # [K, 2, 2]
+    bx = 3 * q2
+    by = 2 * r3 + q2  # > 0
+    n = bx * bx + 3 * by * by
+    m = np.maximum(2 * by, np.abs(bx - by))  # bx, by >= 0: |Bx + By| is never the largest
+    dhi = np.minimum(dhi, n - 1)
+    # candidate lines q of the window: |q - dq D / N| < 2/3 (see _bulk_geometry)
+    c_lo = np.maximum(q2 * dlo // n - 1, 0)
+    c_hi = np.minimum(-((-q2 * dhi) // n) + 1, q2)
+    ncol = np.maximum(c_hi - c_lo + 1, 0)
+    k = np.repeat(np.arange(ncol.size, dtype=np.int64), ncol)
+    cfirst = np.cumsum(ncol) - ncol
+    iq = np.arange(k.size, dtype=np.int64) - (cfirst - c_lo)[k]
+    f = iq.astype(np.float64)
+    beta = (bx - 3 * by).astype(np.float64)[k] * f
+    mk = m.astype(np.float64)[k]
+    den = np.where(bx > 0, 2 * bx, 1).astype(np.float64)[k]
+    rho = (3 * (bx + by)).astype(np.float64)[k] * f
+    b6 = (6 * by).astype(np.float64)[k]
+    # -m < beta + 2 Bx t < m  and  dlo < rho + 6 By t <= dhi   (beta = q (Bx - 3 By), rho = 3 q (Bx + By))
+    t_lo = np.floor((-mk - beta) / den) + 1
+    np.maximum(t_lo, np.floor((dlo.astype(np.float64)[k] - rho) / b6) + 1, out=t_lo)
+    t_hi = np.ceil((mk - beta) / den) - 1
+    np.minimum(t_hi, np.floor((dhi.astype(np.float64)[k] - rho) / b6), out=t_hi)
+    cnt = np.maximum(t_hi - t_lo + 1, 0).astype(np.int64)
+    e = np.repeat(np.arange(cnt.size, dtype=np.int64), cnt)
+    efirst = np.cumsum(cnt) - cnt
+    t0 = t_lo.astype(np.int64)
+    m01, m11 = mat[:, 0, 1][k], mat[:, 1, 1][k]
+    q0 = mat[:, 0, 0][k] * iq + m01 * (t0 - efirst)  # q of entry j of the line: q0 + m01 * (first + j)
+    r0 = mat[:, 1, 0][k] * iq + m11 * (t0 - efirst)
+    ar = np.arange(e.size, dtype=np.int64)
+    q = q0[e] + m01[e] * ar
+    r = r0[e] + m11[e] * ar
+    r += (q + parity) >> 1
+    r *= wp
+    r += q
+    d = (rho + b6 * (t_lo - efirst))[e]
+    d += b6[e] * ar
+    inv = n.astype(np.float64)[k][e]
+    inv /= d
+    cc = np.zeros(cnt.size + 1, dtype=np.int64)
+    np.cumsum(cnt, out=cc[1:])
+    colptr = np.zeros(dq.size + 1, dtype=np.int64)
+    np.cumsum(ncol, out=colptr[1:])
+    return cc[colptr[1:]] - cc[colptr[:-1]], r, inv
+
+
 @dataclass(frozen=True, slots=True)
 class OffsetGeometry:
     """What a centre-to-centre segment with axial offset ``(dq, dr)`` passes (R3.2, R3.3).
@@ -408,6 +516,15 @@ class _LazyHexes:
         return Hex.from_offset(col - _PAD, row - _PAD)
 
 
+@lru_cache(maxsize=16)
+def _padded_hexes(height: int, width: int) -> tuple[Hex, ...]:
+    """The Hex of every padded cell of a map shape, by padded-flat index (shared by every map
+    of the shape: a game starts on a copy of its scenario's map; issue 22)."""
+    return tuple(
+        Hex.from_offset(col, row) for row in range(-_PAD, height + _PAD) for col in range(-_PAD, width + _PAD)
+    )
+
+
 class _MapState:
     """Padded flat arrays of one map for the engine; refreshed on version change."""
 
@@ -434,6 +551,7 @@ class _MapState:
         "eye_min",
         "eye_max",
         "patch_rel",
+        "content",
         "__weakref__",
     )
 
@@ -446,11 +564,7 @@ class _MapState:
         # demand on large ones (254k objects on 500x500 made the garbage collector pause
         # inside queries; issue 22).
         self.hexes: Any = (
-            [
-                Hex.from_offset(col, row)
-                for row in range(-_PAD, m.height + _PAD)
-                for col in range(-_PAD, m.width + _PAD)
-            ]
+            _padded_hexes(m.height, m.width)
             if (m.height + 2 * _PAD) * self.Wp <= _HEX_LIST_CELLS
             else _LazyHexes(self.Wp)
         )
@@ -459,10 +573,29 @@ class _MapState:
         self.geo_entries = 0
         self.patch_rel = _patch_rel(self.Wp)
         self.version = -1
+        self.content: bytes = b""
         self.refresh(m)
 
     def refresh(self, m: BattleMap) -> None:
         top2, hind2, reason = _compute_tops(m)
+        # everything a query reads is derived from these four arrays (and the shape), so equal
+        # bytes mean equal answers to every query (issue 22: :func:`los_content_key`); a new
+        # version with the same content (an artillery marker, a fire outside a building)
+        # keeps the derived arrays and lists
+        content = b"".join(
+            (
+                np.array(self.shape, dtype=np.int64).tobytes(),
+                top2.tobytes(),
+                hind2.tobytes(),
+                reason.tobytes(),
+                m.level.astype(np.int64).tobytes(),
+            )
+        )
+        if self.version >= 0 and content == self.content:
+            self.arrays = HeightArrays(m.version, *self.arrays_of())
+            self.version = m.version
+            return
+        self.content = content
         bt2 = _padded(top2, -_BIG2).ravel()
         ht2 = _padded(hind2, -_BIG2).ravel()
         lv2 = _padded(2 * m.level.astype(np.int64), -_BIG2).ravel()
@@ -484,6 +617,11 @@ class _MapState:
             a.flags.writeable = False  # shared with every caller
         self.arrays = HeightArrays(m.version, *arrays)
         self.version = m.version
+
+    def arrays_of(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The current block top, hindrance top and reason arrays (shared, read-only)."""
+        a = self.arrays
+        return a.block_top, a.hinder_top, a.reason
 
     def flat(self, m: BattleMap, h: Hex) -> int:
         """Padded flat index of on-map hex ``h``; MapError naming it when off the map."""
@@ -534,6 +672,19 @@ def height_arrays(battlemap: BattleMap) -> HeightArrays:
     [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
     """
     return _state(battlemap).arrays
+
+
+def los_content_key(battlemap: BattleMap) -> bytes:
+    """What every LOS answer on ``battlemap`` depends on, as bytes (R3.4, R3.5, R8.1-R8.4).
+
+    The map's shape, the blocking and hindrance tops, the reason codes and the ground levels
+    of every hex, from which every query's result is computed (rebuilt, like
+    :func:`height_arrays`, when ``battlemap.version`` changed). Two maps, or one map at two
+    versions, with equal keys give equal answers to every query; a change that leaves them
+    (an artillery marker, a fire outside a building, a wreck without the LOS symbol) keeps
+    the key, so caches of LOS results keyed by it stay valid across it (issue 22).
+    """
+    return _state(battlemap).content  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------
@@ -985,7 +1136,8 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
 #   arrays), whose entries are hex codes into a small patch of heights around the viewer;
 # * the targets that survive read the rest of their lists from the shape's plan when the
 #   map is small enough for one, else in windows of growing length computed on the fly by
-#   :func:`_bulk_geometry` (``dlo < D <= dhi``), chunked so memory stays bounded.
+#   :func:`_fly_interior` (``dlo < D <= dhi``; lines along hexside directions by
+#   :func:`_bulk_geometry`), chunked so memory stays bounded.
 #
 # Blocked targets need nothing more (their hindrance count is 0), and a target that is not
 # blocked has read every entry, so its hindrance maximum and count are complete: the answer
@@ -1357,6 +1509,8 @@ def _round_fly(
     n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
     nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
     hi = n.copy()  # unread: dlo < D < hi
+    by = 2 * dr + dq
+    spine = (by == 0) | (3 * dq == by) | (3 * dq == -by)  # along a hexside direction (R3.3)
     prev = 0
     while tg.size:
         reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
@@ -1364,14 +1518,23 @@ def _round_fly(
         chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
         for s in range(0, tg.size, chunk):
             e = s + chunk
-            nf = n[s:e].astype(np.float64)
-            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], f_hi[s:e], ordered=False)
+            plain = ~spine[s:e]  # off the hexside directions: per-column intervals, no spine pairs
+            if plain.any():
+                t, q_, r_ = tg[s:e][plain], dq[s:e][plain], dr[s:e][plain]
+                li, rel, inv = _fly_interior(q_, r_, dlo[s:e][plain], f_hi[s:e][plain], parity, wp)
+                rel += shift
+                acc.interior(t, rel, inv, li)
+            if plain.all():
+                continue
+            sp = ~plain
+            nf = n[s:e][sp].astype(np.float64)
+            b = _bulk_geometry(dq[s:e][sp], dr[s:e][sp], dlo[s:e][sp], f_hi[s:e][sp], ordered=False)
             li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+            acc.interior(tg[s:e][sp], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
             if b.d_s.size:
                 sel = ls > 0
                 acc.pairs(
-                    tg[s:e][sel],
+                    tg[s:e][sp][sel],
                     _rel(b.q_l, b.r_l, parity, wp) + shift,
                     _rel(b.q_r, b.r_r, parity, wp) + shift,
                     np.repeat(nf, ls) / b.d_s,
@@ -1379,6 +1542,7 @@ def _round_fly(
                 )
         keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
         tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
+        spine = spine[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
 
 

@@ -720,6 +720,7 @@ class BattleMap:
             if side not in MARKER_SIDES or not isinstance(specs, list):
                 continue
             zone: list[Hex] = []
+            seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
             for i, spec in enumerate(specs):
                 zw = f"deploy.{side}[{i}]"
                 if not isinstance(spec, str):
@@ -733,7 +734,10 @@ class BattleMap:
                 if off:
                     bad(zw, f"{spec!r} reaches off the {w}x{h} map (e.g. {off[0].label})")
                     continue
-                zone.extend(x for x in hexes if x not in zone)
+                for x in hexes:
+                    if x not in seen:
+                        seen.add(x)
+                        zone.append(x)
             if zone:
                 m.deploy[side] = tuple(zone)
         if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):

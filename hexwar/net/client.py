@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
-from ..errors import HexwarError
+from ..errors import HexwarError, small_uint
 from ..game.view import apply_delta, view_hash
 from .protocol import PROTOCOL_VERSION
 
@@ -136,7 +136,7 @@ class TerminalPolicy:
             raw = (await asyncio.to_thread(self.ask, "number (q to quit): ")).strip()
             if raw.lower() in ("q", "quit"):
                 raise KeyboardInterrupt
-            if raw.isdigit() and int(raw) < min(len(cmds), 200):
+            if small_uint(raw) is not None and int(raw) < min(len(cmds), 200):
                 return cmds[int(raw)]
             self.out(f"enter a number 0..{min(len(cmds), 200) - 1}, or q to quit")
 

@@ -99,7 +99,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise ProtocolError("bad_json", f"not JSON: {str(exc)[:120]}") from None
+        # the first clause only: Python's 4300-digit message goes on about sys.set_int_max_str_digits
+        raise ProtocolError("bad_json", f"not JSON: {str(exc).split(';')[0][:120]}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", f'expected a JSON object with a "type", got {type(msg).__name__}')
     kind = msg.get("type")

@@ -458,6 +458,14 @@ class GameServer:
                 self._send_snapshot(conn, "snapshot")
             elif t == "command":
                 await self._command(conn, msg)
+            elif t == "hello":  # once only: it is not a lobby message either
+                who = f"the {conn.seat} seat" if conn.seat else "a spectator's place"
+                self._reply_error(
+                    conn,
+                    "protocol",
+                    f"this connection already said hello and holds {who} of game {room.id}; "
+                    "open another connection for another seat",
+                )
             else:
                 self._reply_error(conn, "protocol", f"{t!r} is a lobby message; send it on path /")
             if conn.room is None or conn not in room.conns:

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_STACK",
     "Layer",
     "LayerGroup",
+    "StaticMesh",
     "TextGroup",
     "ViewGroup",
     "colour_program",
@@ -38,6 +39,7 @@ __all__ = [
     "image_program",
     "text_program",
     "upload_mesh",
+    "upload_static",
     "upload_texmesh",
 ]
 
@@ -272,8 +274,189 @@ def upload_texmesh(mesh: TexMesh, batch: Batch, group: TextGroup) -> Any:
     return vl
 
 
+def _buffer_from(target: int, data: np.ndarray) -> int:
+    """A new GL buffer holding exactly ``data`` (bound to ``target`` afterwards)."""
+    ids = (gl.GLuint * 1)()
+    gl.glGenBuffers(1, ids)
+    gl.glBindBuffer(target, ids[0])
+    gl.glBufferData(target, data.nbytes, data.ctypes.data, gl.GL_STATIC_DRAW)
+    return int(ids[0])
+
+
+class StaticMesh:
+    """One static map layer in its own GL buffers, exactly sized, with no copy in system memory.
+
+    pyglet's vertex lists keep a ctypes copy of every vertex beside the GL buffer and grow
+    both to the next power of two; for the static layers of a 500x500 map (5M tree and 3M
+    grid vertices) that doubled or tripled the memory (issue 22). A static mesh keeps its
+    numpy arrays until it is first drawn (as a vertex list commits at its first draw, so it
+    can be made with no GL context current), then moves them into GL buffers and drops
+    them. Only its colours are ever rewritten (:func:`write_colors`, the editor's paint
+    strokes); the map view rebuilds it when anything else in the layer changes.
+
+    Draws with :func:`draw_ranges` like a vertex list; the caller's group sets the program.
+
+    Args:
+        program: the shader program whose attribute locations the buffers feed.
+        attrs: ``(name, array [n, k], GL type, normalized)`` per vertex attribute, e.g.
+            ``("position", float32 [n, 2], GL_FLOAT, False)``; attributes the program does
+            not use are left out.
+        indices: ``[3 t]`` triangle vertex indices (stored as ``uint32``).
+
+    Attributes:
+        count: number of vertices.
+        index_count: number of indices (3 per triangle).
+    """
+
+    def __init__(
+        self, program: ShaderProgram, attrs: list[tuple[str, np.ndarray, int, bool]], indices: np.ndarray
+    ) -> None:
+        self.count = int(attrs[0][1].shape[0])
+        self.index_count = int(indices.size)
+        self._program = program
+        self._pending: dict[str, tuple[np.ndarray, int, bool]] | None = {
+            name: (np.ascontiguousarray(arr), gltype, normalized) for name, arr, gltype, normalized in attrs
+        }
+        self._indices: np.ndarray | None = np.ascontiguousarray(indices, dtype=np.uint32)
+        self._context: Any = None
+        self._vao: Any = None
+        self._buffers: dict[str, tuple[int, int]] = {}  # name -> (buffer id, byte size)
+
+    @property
+    def uploaded(self) -> bool:
+        """True once the vertex data lives in GL buffers (after the first draw)."""
+        return self._pending is None and self._vao is not None
+
+    def upload(self) -> None:
+        """Move the vertex data into GL buffers now (in the current context) and drop the
+        arrays; the first draw does it otherwise. Nothing happens once uploaded or deleted."""
+        if self._pending is not None:
+            self._upload()
+
+    def _upload(self) -> None:
+        from pyglet.graphics.vertexarray import VertexArray
+
+        pending, indices = self._pending, self._indices
+        assert pending is not None and indices is not None
+        self._context = _context()
+        self._vao = VertexArray()
+        locations = {name: a["location"] for name, a in self._program.attributes.items()}
+        self._vao.bind()
+        try:
+            for name, (data, gltype, normalized) in pending.items():
+                if name not in locations:
+                    continue
+                self._buffers[name] = (_buffer_from(gl.GL_ARRAY_BUFFER, data), data.nbytes)
+                loc = locations[name]
+                gl.glEnableVertexAttribArray(loc)
+                gl.glVertexAttribPointer(loc, int(data.shape[1]), gltype, normalized, 0, 0)
+            self._buffers["_index"] = (_buffer_from(gl.GL_ELEMENT_ARRAY_BUFFER, indices), indices.nbytes)
+        finally:
+            self._vao.unbind()
+            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        self._pending = self._indices = None  # the GL buffers hold the only copy now
+
+    def write(self, name: str, data: np.ndarray) -> None:
+        """Overwrite attribute ``name`` whole (same dtype and shape as given at creation).
+
+        Raises:
+            ValueError: when the size differs from the attribute's.
+        """
+        arr = np.ascontiguousarray(data)
+        if self._pending is not None:
+            old, gltype, normalized = self._pending[name]
+            if arr.nbytes != old.nbytes:
+                raise ValueError(f"attribute {name}: {old.nbytes} bytes expected, got {arr.nbytes}")
+            self._pending[name] = (arr.astype(old.dtype, copy=False), gltype, normalized)
+            return
+        if name not in self._buffers:
+            return  # deleted, or an attribute the program does not use
+        bid, nbytes = self._buffers[name]
+        if arr.nbytes != nbytes:
+            raise ValueError(f"attribute {name}: {nbytes} bytes expected, got {arr.nbytes}")
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, bid)
+        gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, nbytes, arr.ctypes.data)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+
+    def draw_ranges(self, ranges: list[tuple[int, int]] | None) -> None:
+        """Draw the triangles in ``ranges`` of ``(first index, count)``; ``None``: all of them.
+
+        The first draw uploads the vertex data (the mesh's GL context must be current).
+        """
+        if ranges is None:
+            ranges = [(0, self.index_count)]
+        if not ranges:
+            return
+        if self._pending is not None:
+            self._upload()
+        if self._vao is None:
+            return  # deleted
+        self._vao.bind()
+        if len(ranges) == 1:
+            first, count = ranges[0]
+            gl.glDrawElements(gl.GL_TRIANGLES, count, gl.GL_UNSIGNED_INT, first * 4)
+        else:
+            n = len(ranges)
+            counts = (gl.GLsizei * n)(*[c for _, c in ranges])
+            starts = (ctypes.POINTER(gl.GLvoid) * n)(*[f * 4 for f, _ in ranges])
+            gl.glMultiDrawElements(gl.GL_TRIANGLES, counts, gl.GL_UNSIGNED_INT, starts, n)
+        self._vao.unbind()
+
+    def draw(self, mode: int = gl.GL_TRIANGLES) -> None:
+        """Draw every triangle (``mode`` must be ``GL_TRIANGLES``; for vertex-list parity)."""
+        self.draw_ranges(None)
+
+    def delete(self) -> None:
+        """Free the GL buffers and the vertex array (the mesh cannot draw afterwards).
+
+        Safe with another context current or none (a window closed before its view is
+        deleted): pyglet then deletes them when their context is next current, or never
+        needs to once the context itself is gone.
+        """
+        self._pending = self._indices = None
+        ctx = self._context
+        if ctx is None:
+            return  # never uploaded
+        current = pyglet.gl.current_context is not None
+        for bid, _ in self._buffers.values():
+            if current:
+                ctx.delete_buffer(bid)
+            else:  # no context current: pyglet's own check would fail; deleted when ctx is next current
+                ctx.object_space.doomed_buffers.append(bid)
+        self._buffers = {}
+        if self._vao is not None:
+            if current:
+                ctx.delete_vao(self._vao.id)
+            else:
+                ctx.doomed_vaos.append(self._vao.id)
+            self._vao._id = None  # deleted above (VertexArray.__del__ would try again)
+            self._vao = None
+
+
+def upload_static(mesh: Mesh | TexMesh, program: ShaderProgram) -> StaticMesh | None:
+    """``mesh`` in its own exactly sized GL buffers (:class:`StaticMesh`); ``None`` if empty.
+
+    Args:
+        mesh: a colour :class:`Mesh` or a textured :class:`TexMesh` (positions ``float32 [n, 2]``,
+            uvs ``float32 [n, 2]``, colours ``uint8 [n, 4]``).
+        program: the program it is drawn with (its group's).
+    """
+    if mesh.vertex_count == 0 or mesh.indices.size == 0:
+        return None
+    attrs: list[tuple[str, np.ndarray, int, bool]] = [
+        ("position", np.asarray(mesh.positions, dtype=np.float32), gl.GL_FLOAT, False)
+    ]
+    if isinstance(mesh, TexMesh):
+        attrs.append(("tex_coords", np.asarray(mesh.uvs, dtype=np.float32), gl.GL_FLOAT, False))
+    attrs.append(("colors", np.asarray(mesh.colors, dtype=np.uint8), gl.GL_UNSIGNED_BYTE, True))
+    return StaticMesh(program, attrs, mesh.indices)
+
+
 def write_colors(vl: Any, colors: np.ndarray) -> None:
-    """Overwrite the colours of vertex list ``vl`` in place (``uint8 [n, 4]``)."""
+    """Overwrite the colours of vertex list (or :class:`StaticMesh`) ``vl`` in place (``uint8 [n, 4]``)."""
+    if isinstance(vl, StaticMesh):
+        vl.write("colors", np.asarray(colors, dtype=np.uint8))
+        return
     _write_attr(vl, "colors", colors, np.uint8)
 
 
@@ -282,7 +465,11 @@ def draw_ranges(vl: Any, ranges: list[tuple[int, int]] | None) -> None:
 
     ``None`` draws the whole list. The caller has set the group state (program, camera).
     Uses one ``glMultiDrawElements`` for all ranges (culling without splitting the list).
+    ``vl`` may be a :class:`StaticMesh`.
     """
+    if isinstance(vl, StaticMesh):
+        vl.draw_ranges(ranges)
+        return
     if ranges is None:
         vl.draw(gl.GL_TRIANGLES)
         return

@@ -326,16 +326,19 @@ def build_details(bmap: BattleMap, looks: Looks, layout: Layout) -> Mesh:
             rot = (hh % 3).astype(np.float64) * (math.pi / 3)
         offs = np.stack([x[mask], y[mask]], axis=1)
         lv = np.clip(bmap.level[mask].astype(np.int64), 0, 9)
-        blend = np.array([looks.level_blend(i) for i in range(10)])[lv]
+        # the template's colours shaded for each of the 10 levels, then looked up per hex (the
+        # same numbers as shading every hex's copy, without a float64 array per vertex)
+        blend = np.array([looks.level_blend(i) for i in range(10)])
         tint = np.asarray(looks.level_tint, dtype=np.float64)
         cols = tpl.colors.astype(np.float64)[None, :, :]
         shaded = np.repeat(cols, len(blend), axis=0)
         shaded[..., :3] = cols[..., :3] * (1 - blend[:, None, None]) + tint[:3] * blend[:, None, None]
+        lut = np.round(shaded).astype(np.uint8)
         m = tpl.instanced(
             offs,
             rotations=rot,
             scales=np.full(len(offs), layout.size),
-            colors=np.round(shaded).astype(np.uint8),
+            colors=lut[lv],
             owners=lin[mask],
         )
         parts.append(m)

@@ -38,6 +38,7 @@ from . import backend
 
 backend.ensure_configured()
 
+import pyglet  # noqa: E402
 from pyglet import gl  # noqa: E402
 from pyglet.graphics import Batch  # noqa: E402
 
@@ -130,7 +131,10 @@ class MapView:
 
     Every layer is one vertex list in the view's own store (static terrain layers sorted
     into 8x8-hex tiles, so :meth:`draw` submits only the tiles on screen with one
-    ``glMultiDrawElements`` per layer).
+    ``glMultiDrawElements`` per layer). Static map layers live in their own exactly sized
+    GL buffers (:class:`~hexwar.render.gpu.StaticMesh`, no copy in system memory), and hex
+    labels are built only once the zoom can show them (:data:`MIN_LABEL_PX`): a whole
+    500x500 map in one image never builds its 250,000 unreadable labels (issue 22).
     """
 
     def __init__(
@@ -212,6 +216,7 @@ class MapView:
         self._cache_rect: tuple[float, float, float, float] | None = None
         self._counter_simple = False
         self.map = bmap
+        self._labels_built = False
         self._build_all()
 
     # -- map ----------------------------------------------------------------------------
@@ -243,14 +248,15 @@ class MapView:
         for name in _STATIC_LAYERS:
             self._clear(name)
         m, lk, lay = self.map, self.looks, self.layout
-        self._ground = mapgeom.build_ground(m, lk, lay)
-        self._put("ground", Layer.GROUND, self._ground)
+        self._put("ground", Layer.GROUND, mapgeom.build_ground(m, lk, lay))
         self._put("detail", Layer.DETAIL, mapgeom.build_details(m, lk, lay))
         self._put("contour", Layer.CONTOUR, mapgeom.build_contours(m, lk, lay))
         self._put_roads()
         self._put("building", Layer.BUILDING, mapgeom.build_buildings(m, lk, lay))
         self._put("grid", Layer.GRID, mapgeom.build_grid(m, lk, lay))
-        self._put("label", Layer.LABEL, mapgeom.build_labels(m, lk, lay, self.atlas))
+        # hex labels are built the first time they can show (issue 22): zoomed out past
+        # MIN_LABEL_PX (a whole 500x500 map in one image) they would be 5M unreadable vertices
+        self._labels_built = False
         self._build_features()
         self._snap = self._snapshot()
         self._static_gen += 1
@@ -302,7 +308,6 @@ class MapView:
             colours = mapgeom.ground_colours(m, lk)
             for e in self._lists.get("ground", []):
                 gpu.write_colors(e.vl, colours)
-            self._ground.colors = colours
             self._replace("detail", Layer.DETAIL, mapgeom.build_details(m, lk, lay))
         if l_ch:
             self._replace("contour", Layer.CONTOUR, mapgeom.build_contours(m, lk, lay))
@@ -334,7 +339,12 @@ class MapView:
             and (name in _STATIC_LAYERS or name.startswith("counters"))
         ):
             mesh.indices, tiles = tile_sort(mesh.indices, mesh.owner, self.map.width, self.map.height, TILE)
-        if isinstance(mesh, TexMesh):
+        if name in _STATIC_LAYERS:
+            # the map layers: own exactly sized GL buffers, no system-memory copy (issue 22)
+            vl = gpu.upload_static(mesh, group.program)
+            if vl is not None and getattr(self.window, "context", None) is pyglet.gl.current_context:
+                vl.upload()  # into GL at once (the arrays go now, not at the first draw)
+        elif isinstance(mesh, TexMesh):
             vl = gpu.upload_texmesh(mesh, self._store, group)
         else:
             vl = gpu.upload_mesh(mesh, self._store, group, self._colour_prog)
@@ -577,6 +587,11 @@ class MapView:
         px = self.layout.size * self.camera.zoom * self.camera.pixel_ratio  # hex size on screen
         cap_px = self.atlas.cap_height * self.looks.label_height * px
         want = self._show_labels and cap_px >= MIN_LABEL_PX
+        if want and not self._labels_built:
+            self._labels_built = True
+            self._put(
+                "label", Layer.LABEL, mapgeom.build_labels(self.map, self.looks, self.layout, self.atlas)
+            )
         g = self._groups[int(Layer.LABEL)]
         if g.visible != want:
             g.visible = want

@@ -41,6 +41,7 @@ from .mapview import MapView  # noqa: E402
 from .overlays import Overlay  # noqa: E402
 
 __all__ = [
+    "BAND_SAMPLES",
     "DEFAULT_SAMPLES",
     "MAX_IMAGE_SIDE",
     "encode_png",
@@ -56,6 +57,15 @@ __all__ = [
 DEFAULT_SAMPLES = 4
 #: Largest image side in pixels hexwar will render (GL limits are usually 16384).
 MAX_IMAGE_SIDE = 16384
+#: Pixel-samples (pixels x multisamples) of the offscreen framebuffer :func:`render_view`
+#: draws into at once: a larger image is drawn in horizontal bands of at most this many
+#: (a 4096x4096 image at 4x multisampling would otherwise hold a 268 MB framebuffer, issue
+#: 22). 4096 x 1024 x 4 samples (67 MB): every shipped map at its auto size, and a
+#: 1280x800 screen at pixel ratio 2, still render in one pass.
+BAND_SAMPLES = 4096 * 1024 * 4
+#: Rows read back from the framebuffer at a time (the image is flipped chunk by chunk,
+#: so read-back needs no second full-size copy).
+_READ_ROWS = 256
 
 _HIDDEN: dict[int, Any] = {}
 
@@ -157,21 +167,50 @@ def _clear(colour: tuple[int, int, int, int]) -> None:
     gl.glClear(gl.GL_COLOR_BUFFER_BIT)
 
 
+def _read_band(out: np.ndarray, fb: int, rows: int, top: int) -> None:
+    """Read the lowest ``rows`` rows of framebuffer ``fb`` (``out``'s width) into ``out`` so
+    that GL row ``rows - 1`` lands on image row ``top`` (``out`` is top row first), a chunk
+    of :data:`_READ_ROWS` rows at a time."""
+    W = out.shape[1]
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fb)
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    tmp = np.empty((min(_READ_ROWS, rows), W, 4), dtype=np.uint8)
+    try:
+        for y in range(0, rows, _READ_ROWS):
+            n = min(_READ_ROWS, rows - y)
+            gl.glReadPixels(
+                0, y, W, n, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, tmp.ctypes.data_as(ctypes.POINTER(gl.GLubyte))
+            )
+            # GL row y (bottom up) is image row top + rows - 1 - y
+            dst = top + rows - y - n
+            out[dst : dst + n] = tmp[:n][::-1]
+    finally:
+        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 4)
+
+
 def render_view(
     view: MapView,
     size: tuple[float, float] | None = None,
     pixel_ratio: float | None = None,
     samples: int = DEFAULT_SAMPLES,
+    band_samples: int = BAND_SAMPLES,
 ) -> np.ndarray:
     """Render ``view`` offscreen and return ``uint8 [H, W, 4]`` RGBA (top row first).
 
+    An image of more than ``band_samples`` pixel-samples is drawn in horizontal bands, each
+    into the same smaller framebuffer through a viewport shifted by whole pixels (the
+    same picture, issue 22: a 4096x4096 render of a 500x500 map keeps a 67 MB framebuffer,
+    not 268 MB).
+
     Args:
-        view: the map view (drawn in its window's GL context).
+        view: the map view (drawn in its window's GL context; drawn once per band).
         size: view size in screen points; default the camera's viewport. Setting it is a
             resize (:meth:`MapView.resize`: the map stays anchored).
         pixel_ratio: framebuffer pixels per point; default the camera's.
         samples: multisampling (1 = none); windows made by :func:`hidden_window` use
             :data:`DEFAULT_SAMPLES` too, so images match what they show.
+        band_samples: largest framebuffer drawn at once, in pixels x samples
+            (default :data:`BAND_SAMPLES`); at least one row is drawn at a time.
 
     Raises:
         HexwarError: when the image would exceed the GL framebuffer limits.
@@ -188,6 +227,9 @@ def render_view(
         raise HexwarError(f"image of {W}x{H} pixels is too large: at most {limit} pixels a side")
     from pyglet.math import Mat4
 
+    ms = samples > 1
+    band = H if W * H * max(1, samples) <= band_samples else max(1, band_samples // (W * max(1, samples)))
+    img = np.empty((H, W, 4), dtype=np.uint8)
     ids = (gl.GLuint * 2)()
     rbs = (gl.GLuint * 2)()
     gl.glGenFramebuffers(2, ids)
@@ -195,34 +237,39 @@ def render_view(
     saved_proj = win.projection
     saved_view = win.view
     try:
-        ms = samples > 1
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[0])
         if ms:
-            gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, samples, gl.GL_RGBA8, W, H)
+            gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, samples, gl.GL_RGBA8, W, band)
         else:
-            gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
+            gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, band)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, ids[0])
         gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[0])
         if gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER) != gl.GL_FRAMEBUFFER_COMPLETE:
             raise HexwarError(f"cannot render a {W}x{H} image: the offscreen framebuffer is incomplete")
-        gl.glViewport(0, 0, W, H)
-        win.projection = Mat4.orthogonal_projection(0, w_pt, 0, h_pt, -8192, 8192)
-        win.view = Mat4()
-        _clear(view.looks.map["background"])
-        view.draw(exact=True)
-        read_fb = ids[0]
         if ms:
             gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbs[1])
-            gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, H)
+            gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, W, band)
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, ids[1])
             gl.glFramebufferRenderbuffer(
                 gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbs[1]
             )
-            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, ids[0])
-            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, ids[1])
-            gl.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
-            read_fb = ids[1]
-        return read_framebuffer(W, H, target=read_fb)
+        win.projection = Mat4.orthogonal_projection(0, w_pt, 0, h_pt, -8192, 8192)
+        win.view = Mat4()
+        for y0 in range(0, H, band):  # GL rows y0 .. y0 + band - 1 (bottom up)
+            rows = min(band, H - y0)
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, ids[0])
+            gl.glViewport(0, -y0, W, H)  # the whole image, shifted: this band falls on the buffer
+            _clear(view.looks.map["background"])
+            view.draw(exact=True)
+            read_fb = ids[0]
+            if ms:
+                gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, ids[0])
+                gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, ids[1])
+                gl.glBlitFramebuffer(0, 0, W, rows, 0, 0, W, rows, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+                read_fb = ids[1]
+            _read_band(img, read_fb, rows, H - y0 - rows)
+        img[..., 3] = 255
+        return img
     finally:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, 0)

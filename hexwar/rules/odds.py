@@ -58,6 +58,7 @@ __all__ = [
     "TWO_D10",
     "AttackOdds",
     "attack_odds",
+    "attack_odds_variants",
     "close_assault_odds",
     "dice_sum_distribution",
     "hit_probabilities",
@@ -305,6 +306,62 @@ _PREFIXES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _PREFIX_LIMIT = 20_000
 
 
+def _frozen(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
+
+
+# issue 22: the small arrays of one roll against one card state depend on a few integers (and
+# the two hit probabilities), so they are made once and shared (read-only); the solver does the
+# same arithmetic on them as when it built them in place, so its numbers stay bit-identical.
+@lru_cache(maxsize=4096)
+def _hit_arrays(
+    ndice: int, b_int: int, di: int, defense: int, ph: float, pdb: float
+) -> tuple[np.ndarray, ...]:
+    """``(damage, probability, highest die)`` of a hit and a double hit (natural 18, R6.4) of
+    ``ndice`` Intensity d10 + ``b_int`` + Damage Index ``di`` - Defense ``defense`` (R6.5)."""
+    pd_, sd_, md_ = dice_sum_distribution(ndice)
+    raw = sd_ + b_int
+    return _frozen(
+        np.concatenate([np.maximum(0, raw + di - defense), np.maximum(0, 2 * raw + di - defense)]),
+        np.concatenate([ph * pd_, pdb * pd_]),
+        np.concatenate([md_, md_]),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _face_arrays(ndice: int, fates: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """``(faces, face index, fate)`` of :func:`_hit_arrays`' highest dice (per-face spreads)."""
+    f = _hit_arrays(ndice, 0, 0, 0, 0.0, 0.0)[2]
+    faces = np.unique(f)
+    return _frozen(faces, np.searchsorted(faces, f), np.array(fates)[f])
+
+
+@lru_cache(maxsize=4096)
+def _plain_damage(ndice: int, b_int: int, di: int, defense: int) -> np.ndarray:
+    """Damage of a plain hit of ``ndice`` d10 + ``b_int`` + ``di`` - ``defense`` (>= 0, R6.5)."""
+    _, sd_, _ = dice_sum_distribution(ndice)
+    return _frozen(np.maximum(0, sd_ + b_int + di - defense))[0]
+
+
+@lru_cache(maxsize=64)
+def _fresh(ndice: int) -> tuple[np.ndarray, np.ndarray]:
+    """The highest face of ``ndice`` d10 still to be rolled: (probabilities, faces 1..10)."""
+    p, _, m = dice_sum_distribution(ndice)
+    return _frozen(np.bincount(m, weights=p, minlength=11)[1:11], np.arange(1, 11))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=256)
+def _extra_fresh(x: int, ndice: int) -> tuple[np.ndarray, ...]:
+    """``(damage, probability, fate face)`` of ``x`` extra d10 whose crew fate is the highest
+    of ``ndice`` d10 still to be rolled (:func:`_fresh`)."""
+    p, s, _ = dice_sum_distribution(x)
+    fp, ff = _fresh(ndice)
+    k = len(ff)
+    return _frozen(np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
+
+
 @lru_cache(maxsize=8192)
 def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     """Run the dynamic programme of a plan; returns raw numbers (see :func:`_odds_from`)."""
@@ -339,28 +396,15 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
             return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
         return np.bincount(en.ravel(), weights=w.ravel(), minlength=E + 1)
 
-    def extra_then(v: np.ndarray, j: int, fate: Any) -> np.ndarray:
-        """Mass drawing card state ``j``: apply its extra damage dice (no Defense). A crew whose
-        unit they destroy meets the fate of the destroying attack's Intensity die (000 step g,
-        rules revision 2): ``fate`` is that die's face, or ``(probabilities, faces)`` of a die
-        still to be rolled (a natural 19-20 draws the card before the hit's Intensity)."""
+    def extra_then(v: np.ndarray, j: int, ndice: int) -> np.ndarray:
+        """Mass drawing card state ``j`` on a natural 19-20, before the hit's Intensity is
+        rolled: apply the card's extra damage dice (no Defense). A crew whose unit they
+        destroy meets the fate of the destroying attack's Intensity die (000 step g, rules
+        revision 2): the highest of the ``ndice`` d10 still to be rolled (:func:`_fresh`)."""
         x = states[j][2]
         if not x:
             return v
-        p, s, m = dice_sum_distribution(x)
-        if isinstance(fate, int):
-            return shift(v, s, p, np.full_like(m, fate))
-        fp, ff = fate
-        k = len(ff)
-        return shift(v, np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
-
-    def draw(v: np.ndarray, out: np.ndarray, fate: Any) -> None:
-        """Mass that must draw a Damage card now: split over the card states (no mass: every
-        state would get exact zeros, so nothing is done)."""
-        if not v.any():
-            return
-        for j in range(1, C):
-            out[j] += extra_then(v * draw_p[j], j, fate)
+        return shift(v, *_extra_fresh(x, ndice))
 
     def by_face(
         v: np.ndarray,
@@ -416,11 +460,6 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         gone_mass = np.bincount((kk * 4 + fate)[gone], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
         return surv, gone_mass
 
-    def fresh(ndice: int) -> tuple[np.ndarray, np.ndarray]:
-        """The highest face of ``ndice`` d10 still to be rolled: (probabilities, faces 1..10)."""
-        p, _, m = dice_sum_distribution(ndice)
-        return np.bincount(m, weights=p, minlength=11)[1:11], np.arange(1, 11)
-
     # issue 22: resume from the longest prefix of these rolls already solved with this head
     # (a Command-card bonus on roll k leaves rolls 0..k-1 as they were): the loop below is a
     # function of (P, dead, no_miss, ff) and the roll, so resuming gives the same bits.
@@ -451,42 +490,41 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                 no_miss *= pm + pf
             Q[c] += (pm + pf) * v
             ff += pf * mass
-            raw = sd_ + b_int
-            d = np.concatenate([np.maximum(0, raw + di - D), np.maximum(0, 2 * raw + di - D)])
-            p = np.concatenate([ph * pd_, pdb * pd_])
-            f = np.concatenate([md_, md_])
+            d, p, f = _hit_arrays(ndice, b_int, di, D, ph, pdb)
             if kind == 0 and can_draw:
                 # the hit's die decides a crew the extra damage kills: per die face, the hit's
                 # damage, then the extra dice of the card drawn. Every face's numbers come
                 # from one bincount (keyed by face), then are added in the order of faces
                 # exactly as face-by-face calls would add them: the same sums, bit for bit.
-                faces = np.unique(f)
-                S, Dd = by_face(v, d, p, f, faces, np.searchsorted(faces, f), fate_of_die[f])
+                faces, k_of, fate_f = _face_arrays(ndice, fates)
+                S, Dd = by_face(v, d, p, f, faces, k_of, fate_f)
                 low_all = S.copy()
                 low_all[:, half + 1 :] = 0.0
                 S[:, : half + 1] = 0.0
                 extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
-                for k in range(len(faces)):
-                    dead[:] += Dd[k]
-                    Q[c] += S[k]
-                    if not low_all[k].any():
-                        continue
-                    for j, (xs, xd) in enumerate(extras, start=1):
-                        if xd is not None:
-                            dead[:] += xd[k]
-                        Q[j] += xs[k]
+                # face by face: dead += Dd[k], then every card's xd[k]; Q[c] += S[k]; Q[j] +=
+                # xs[k]. np.add.accumulate adds rows strictly in order (each partial sum is the
+                # previous one plus the next row), and a face without mass has all-zero xs and
+                # xd rows, whose additions leave every sum's bits as they were: the same sums
+                # as the loop over faces that skipped them (issue 22).
+                Q[c] = np.add.accumulate(np.concatenate([Q[c][None], S]), axis=0)[-1]
+                xds = [xd for _, xd in extras if xd is not None]
+                steps = np.stack([Dd, *xds], axis=1).reshape(-1, 4) if xds else Dd
+                dead[:] = np.add.accumulate(np.concatenate([dead[None], steps]), axis=0)[-1]
+                for j, (xs, _) in enumerate(extras, start=1):
+                    Q[j] = np.add.accumulate(np.concatenate([Q[j][None], xs]), axis=0)[-1]
             else:
                 Q[c] += shift(v, d, p, f)
             if ps:
                 if classic or kind != 0:
                     dead[fate_of_die[0]] += ps * mass
                 elif not can_draw:  # no Damage card to draw: just the hit's damage
-                    Q[c] += shift(v, np.maximum(0, raw + di - D), ps * pd_, md_)
+                    Q[c] += shift(v, _plain_damage(ndice, b_int, di, D), ps * pd_, md_)
                 else:
                     for j in range(1, C):
-                        u = extra_then(v * (ps * draw_p[j]), j, fresh(ndice))
+                        u = extra_then(v * (ps * draw_p[j]), j, ndice)
                         Dj = states[j][0]
-                        Q[j] += shift(u, np.maximum(0, raw + di - Dj), pd_, md_)
+                        Q[j] += shift(u, _plain_damage(ndice, b_int, di, Dj), pd_, md_)
         P = Q
     return P, dead, no_miss, ff
 
@@ -590,6 +628,46 @@ def attack_odds(
     Raises:
         CombatError: when the attack is not legal (:func:`~hexwar.rules.combat.attack_problems`).
     """
+    return attack_odds_variants(
+        cards,
+        attacker,
+        target,
+        orders,
+        ctx,
+        [(bonus_to_hit, bonus_intensity)],
+        units=units,
+        events_in_play=events_in_play,
+        variant=variant,
+        damage_deck=damage_deck,
+    )[0]
+
+
+def attack_odds_variants(
+    cards: CardSet,
+    attacker: UnitLike,
+    target: UnitLike,
+    orders: AttackOrders,
+    ctx: DefenseContext,
+    bonuses: Sequence[tuple[Iterable[int] | str, Iterable[int] | str]],
+    *,
+    units: Mapping[str, UnitLike] | None = None,
+    events_in_play: Sequence[str] = (),
+    variant: str | Iterable[str] = "standard",
+    damage_deck: Deck | Mapping[str, int] | None = None,
+) -> list[AttackOdds]:
+    """:func:`attack_odds` of one declared attack under several Command-card bonus choices
+    (R1.3), the attack's numbers worked out once (issue 22: the AI rates a +1 on every roll).
+
+    Args:
+        bonuses: ``(bonus_to_hit, bonus_intensity)`` pairs as :func:`attack_odds` takes them.
+        the rest: as :func:`attack_odds`.
+
+    Returns:
+        one :class:`AttackOdds` per pair, in order; each equals ``attack_odds`` with that pair.
+
+    Raises:
+        CombatError: when the attack is not legal (:func:`~hexwar.rules.combat.attack_problems`).
+    """
     units = dict(units) if units is not None else {attacker.uid: attacker, target.uid: target}
     problems = attack_problems(cards, attacker, target, orders, units, events_in_play)
     if problems:
@@ -599,16 +677,12 @@ def attack_odds(
     weapons = [acard.weapons[i] for i in orders.weapons]
     counts = [rate_of_fire(cards, attacker, w, units, events_in_play, orders.command_cards) for w in weapons]
     n = sum(counts)
-    bh, bi = _as_set(bonus_to_hit, n), _as_set(bonus_intensity, n)
-    rolls = []
-    k = 0
+    base: list[tuple[int, int, int]] = []
     for slot, (w, cnt) in enumerate(zip(weapons, counts, strict=True)):
         av = w.attack_value(tcard.target_type)
         assert av is not None
         di = weapon_damage_index(cards, attacker, w, units, events_in_play, orders.command_cards)
-        for _ in range(cnt):
-            rolls.append((slot, av, di, int(k in bh), int(k in bi), 1))
-            k += 1
+        base.extend((slot, av, di) for _ in range(cnt))
 
     def mods(t: UnitLike) -> list[int]:
         m = sum(
@@ -622,8 +696,13 @@ def attack_odds(
 
     head = _target_numbers(cards, target, units, ctx, events_in_play, variant)
     states = _states(cards, target, _composition(cards, damage_deck), units, mods, defense, events_in_play)
-    plan = (*head, states, tuple(rolls))
-    return _odds_from(plan, *_costs(cards, target, units), cards.rules.capture_multiplier)
+    costs = _costs(cards, target, units)
+    out = []
+    for bonus_to_hit, bonus_intensity in bonuses:
+        bh, bi = _as_set(bonus_to_hit, n), _as_set(bonus_intensity, n)
+        rolls = tuple((slot, av, di, int(k in bh), int(k in bi), 1) for k, (slot, av, di) in enumerate(base))
+        out.append(_odds_from((*head, states, rolls), *costs, cards.rules.capture_multiplier))
+    return out
 
 
 def weapon_odds(

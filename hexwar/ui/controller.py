@@ -28,6 +28,7 @@ forwards input, so the controller is tested without a window too.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -182,6 +183,8 @@ class PlayController(PlayViewsMixin):
         # R1.3 bonus rolls being picked: (attack number, roll names picked)
         self.bonus: tuple[int, list[str]] | None = None
         self.crew_warned = False
+        self.art_confirm: Hex | None = None  # own-unit hex warned about once (R9.4)
+        self.aside_pick = False  # Draw: the picked Command card is meant to be set aside (R1.3)
         self.auto_ends = AutoEnds()
         # the parts with their own responsibility (each its own module)
         self.log_view = LogView()
@@ -358,6 +361,7 @@ class PlayController(PlayViewsMixin):
         if why is not None:
             self.say(why, error=True)
             return None
+        self.aside_pick = False
         try:
             return self._apply(cmd)
         except IllegalCommand as exc:  # pragma: no cover - check() runs the same checks
@@ -490,7 +494,8 @@ class PlayController(PlayViewsMixin):
         if uid is not None:
             u = self.state.units.get(uid)
             if u is not None:
-                self.say(f"{ruleset.card_name(u.card)} ({u.side}) in {self.state.hex_label(u.hex)} selected.")
+                where = "aloft" if u.aloft else f"in {self.state.hex_label(u.hex)}"
+                self.say(f"{ruleset.card_name(u.card)} ({u.side}) {where} selected.")
         self._touch()
 
     def click_hex(self, h: Hex | None, alternate: bool = False) -> None:
@@ -519,9 +524,22 @@ class PlayController(PlayViewsMixin):
                 if isinstance(c, UseCommandCard | Recrew) and c.unit in units:
                     self.issue(self._with_instance(c, self.card))
                     return
+            if not units and self.deploy_hexes():  # newuser3: a click beside the zone did nothing
+                self.say(
+                    f"{st.hex_label(h)} is not a deploy hex of {ruleset.card_name(self.card)}: pick a "
+                    "highlighted hex (R5.2).",
+                    error=True,
+                )
+                return
         if st.phase == Phase.ARTILLERY:
             why = self.artillery_ok(h)
+            warn = self.artillery_warning(h) if why is None else None
+            if warn is not None and self.art_confirm != h:  # newuser3: asked once, never silently
+                self.art_confirm = h
+                self.say(f"{warn}. G or a click again calls it anyway.", error=True)
+                return
             if why is None:
+                self.art_confirm = None
                 self.issue(TargetArtillery(side, h))
                 return
             if not units:
@@ -626,22 +644,80 @@ class PlayController(PlayViewsMixin):
         self.card = None if self.card == card else card
         self.pending = None
         if self.card is not None:
+            # the hex cursor goes into the deploy zone, so G / Enter commits without walking
+            # there from the middle of the map (newuser3: G said "move the hex cursor first")
+            dep = self.deploy_hexes()
+            if dep and (self.cursor is None or self.cursor not in dep):
+                m = st.battlemap  # the deploy hex nearest the cursor, else the map's middle
+                ref = self.cursor or Hex.from_offset(m.width // 2, m.height // 2)
+                self.set_cursor(
+                    min(dep, key=lambda h: (h.distance(ref), abs(h.offset[1] - ref.offset[1]), h.q, h.r))
+                )
+            on = self.card_unit_targets()  # a Command card for a unit: the cursor on one (newuser3)
+            if on and not dep:
+                at = [u for u in self.units_at(self.cursor) if u in on] if self.cursor is not None else []
+                if not at:
+                    uid = self.selected if self.selected in on else on[0]
+                    h = st.units[uid].hex
+                    if h is not None:
+                        self.set_cursor(h)
             self.say(self._card_hint(self.card))
         self._touch()
+
+    def commit_at_cursor(self) -> None:
+        """Enter with a unit card picked: commit it into the deploy hex under the cursor (R5.2)."""
+        h = self.cursor
+        if self.card is None or h is None:
+            return
+        for c in self.card_commands():
+            if isinstance(c, Commit) and c.hex == h:
+                self.issue(self._with_instance(c, self.card))
+                return
+        self.say(f"{self.state.hex_label(h)} is not a deploy hex for this card (R5.2).", error=True)
+
+    def card_target_at_cursor(self) -> str | None:
+        """The unit under the hex cursor the picked Command (or crew) card may be played on."""
+        if self.card is None or self.cursor is None:
+            return None
+        on = self.card_unit_targets()
+        return next((u for u in self.units_at(self.cursor) if u in on), None)
+
+    def play_at_cursor(self) -> None:
+        """Enter with a Command card picked: play it on the unit under the cursor (R4.2-R4.3, its card effect)."""
+        uid = self.card_target_at_cursor()
+        if uid is None or self.card is None:
+            return
+        for c in self.card_commands():
+            if isinstance(c, UseCommandCard | Recrew) and c.unit == uid:
+                self.issue(self._with_instance(c, self.card))
+                return
 
     def _card_hint(self, card: str) -> str:
         cmds = self.card_commands(card)
         name = ruleset.card_name(card)
         if any(isinstance(c, Commit) and c.hex is not None for c in cmds):
-            return f"{name}: click a highlighted deploy hex to commit it (R5.2)."
+            return (
+                f"{name}: click a highlighted deploy hex, or move the cursor there (arrows) and press "
+                "G or Enter, to commit it (R5.2)."
+            )
         if any(isinstance(c, Commit) for c in cmds):
-            return f"{name}: press Commit to send it aloft (R5.2)."
+            return f"{name}: press Commit aloft (Enter) to send it aloft (R5.2)."
         if any(isinstance(c, UseCommandCard | Recrew) and c.unit is not None for c in cmds):
-            return f"{name}: click a highlighted unit to play it on."
+            return f"{name}: click a highlighted unit, or put the cursor on one (arrows) and press G or Enter, to play it there."
         if any(isinstance(c, UseCommandCard) for c in cmds):
             return f"{name}: press Play to use it now."
         if any(isinstance(c, Discard) for c in cmds):
             return f"{name}: press Discard (Delete) to bring your hand down to the limit (R5.5)."
+        st = self.state
+        if (
+            st.phase == Phase.DRAW
+            and card in st.hand_commands[self.shown_side]
+            and any(isinstance(c, Draw) and (c.initiative_card or c.fire_cards) for c in self.legal())
+        ):
+            return (
+                f"{name} picked: Enter (the Draw button with +1 initiative) draws and sets it aside "
+                "for +1 on your next initiative roll (R1.3); [ ] and C pick another."
+            )
         return f"{name} cannot be used now: {self.card_refusal(card)}"
 
     def card_refusal(self, card: str) -> str:
@@ -707,6 +783,11 @@ class PlayController(PlayViewsMixin):
             return
         side = self.state.to_act
         assert side is not None
+        why = self.state.check(EndPhase(side))
+        if why is not None:  # newuser3: a bare "draw first (R5.5)" after the phase had moved on
+            reason = plain_reason(why).rstrip(".")
+            self.say(f"End phase: not yet, {reason}. {self.prompt()}", error=True)
+            return
         if self.issue(EndPhase(side)) is not None:
             self.selected = None
             if not (self.message and self._msg_epoch == len(self.state.commands)):  # auto ends said already
@@ -784,6 +865,7 @@ class PlayController(PlayViewsMixin):
             self.pending = None
         elif self.card is not None:
             self.card = None
+            self.aside_pick = False
         else:
             self.selected = None
         self._touch()
@@ -838,10 +920,39 @@ class PlayController(PlayViewsMixin):
             out.append(Action("Cancel", self.cancel, "Esc"))
         if self.card is not None:
             cmds = self.card_commands()
+            cur = self.cursor
+            if cur is not None and any(isinstance(c, Commit) and c.hex == cur for c in cmds):
+                out.append(
+                    Action(
+                        f"Commit in {st.hex_label(cur)}",
+                        self.commit_at_cursor,
+                        "Enter",
+                        primary=True,
+                        tip="Commit the picked unit card into the deploy hex under the cursor (R5.2)",
+                    )
+                )
+            tgt = self.card_target_at_cursor()
+            if tgt is not None:
+                out.append(
+                    Action(
+                        f"Play on {short_name(ruleset.card_name(st.units[tgt].card))}",
+                        self.play_at_cursor,
+                        "Enter",
+                        primary=True,
+                        tip=f"Play {ruleset.card_name(self.card)} on the unit under the cursor",
+                    )
+                )
             if any(isinstance(c, Commit) and c.hex is None for c in cmds):
-                out.append(Action("Commit aloft", lambda: self.card_action(Commit), primary=True))
+                out.append(Action("Commit aloft", lambda: self.card_action(Commit), "Enter", primary=True))
             if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
-                out.append(Action("Play card", lambda: self.card_action(UseCommandCard), "P", primary=True))
+                out.append(
+                    Action(
+                        "Play card",
+                        lambda: self.card_action(UseCommandCard),
+                        "P",
+                        primary=not self.aside_pick,  # picked to be set aside: Enter draws with it
+                    )
+                )
             if any(isinstance(c, Discard) for c in cmds):
                 out.append(
                     Action(
@@ -914,8 +1025,17 @@ class PlayController(PlayViewsMixin):
                             )
                         )
         if st.phase == Phase.DRAW:
+            # R1.3: the player chooses the Command card set aside with a draw (newuser3: the
+            # first card in hand was taken without asking)
+            aside = self.card if self.card in st.hand_commands[side] else None
             for c in legal:
                 if isinstance(c, Draw):
+                    if aside is not None and (c.initiative_card or c.fire_cards):
+                        c = (
+                            dataclasses.replace(c, initiative_card=aside)
+                            if c.initiative_card
+                            else dataclasses.replace(c, fire_cards=(aside,))
+                        )
                     nc = sum(1 for s in c.extra if s == "command")
                     nr = len(c.extra) - nc
                     label = "Draw: " + " + ".join(
@@ -923,8 +1043,16 @@ class PlayController(PlayViewsMixin):
                     )
                     tip = "One Command card, then these extra cards, chosen before looking (R5.5)"
                     bonus = c.initiative_card or (c.fire_cards[0] if c.fire_cards else "")
-                    if c.initiative_card:  # R1.3: the same split, one Command card set aside
-                        label += ", +1 initiative"
+                    run: Callable[[], Any] = functools.partial(self.issue, c)
+                    if c.initiative_card and aside is None:  # first choose the card to set aside
+                        label += ", +1 initiative..."
+                        tip = (
+                            f"{tip}; first pick the Command card you set aside for +1 on the next "
+                            "initiative roll (R1.3)"
+                        )
+                        run = self.pick_aside_card
+                    elif c.initiative_card:  # R1.3: the same split, one Command card set aside
+                        label += ", +1 initiative"  # the picked card (raised, named in the tip)
                         tip = (
                             f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
                             "initiative roll (R1.3)"
@@ -935,12 +1063,17 @@ class PlayController(PlayViewsMixin):
                             for u in c.fire_units
                             if u in st.units
                         )
-                        label += f", -1 fire check {fire}"
-                        tip = (
-                            f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
-                            "by 1 (R1.3)"
-                        )
-                    out.append(Action(label, functools.partial(self.issue, c), primary=not bonus, tip=tip))
+                        if aside is None:
+                            label += f", -1 fire check {fire}..."
+                            tip = f"{tip}; first pick the Command card that lowers {fire}'s fire check (R1.3)"
+                            run = self.pick_aside_card
+                        else:
+                            label += f", -1 fire check {fire}"
+                            tip = (
+                                f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
+                                "by 1 (R1.3)"
+                            )
+                    out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(
@@ -1034,6 +1167,9 @@ class PlayController(PlayViewsMixin):
                 if lacking
                 else ""
             )
+            if self.hand_pick and len(self.hand_pick) == want:  # the picks may be scrolled away: name them
+                names = ", ".join(short_name(ruleset.card_name(c)) for c in self.hand_pick)
+                return f"Your starting hand: {names}. Keep it (Enter), or click a picked card to take it back.{tail}"
             return (
                 f"Pick {want} cards for your starting hand ({len(self.hand_pick)} so far): click a card, or "
                 f"[ ] and C. Hover a card for all of it.{tail}"
@@ -1076,13 +1212,19 @@ class PlayController(PlayViewsMixin):
             u = st.units.get(self.selected) if self.selected else None
             if u is not None and u.side == side:
                 n = len(self.targets())
+                done = [k for k, a in sorted(st.attacks.items()) if a.side == side and u.uid in a.attackers]
+                if done:  # newuser3: it has attacked, it did not lose its targets
+                    return (
+                        f"{ruleset.card_name(u.card)} has declared attack {done[-1]} (one attack per unit, "
+                        "R6.1); Tab for the next unit, Space when all are declared."
+                    )
                 if n:
                     return (
                         f"{ruleset.card_name(u.card)}: {n} legal target{'s' if n != 1 else ''} ringed in red; "
                         "click one or press T, then Declare (R6.1)."
                     )
                 return f"{ruleset.card_name(u.card)} has no legal target now (range, LOS, R7); Tab for the next unit."
-            if self.useful_units():
+            if self.attack_ready_units():
                 return "Declaration (R6.1): select a unit (click it, or Tab), then a target ringed in red (or T)."
             return "Declaration (R6.1): none of your units has a target now."
         if st.phase == Phase.RESOLUTION:
@@ -1139,14 +1281,31 @@ class PlayController(PlayViewsMixin):
             movers = {c.unit for c in self.legal() if isinstance(c, Move)}
             return [u for u in mine if u in movers]
         if st.phase == Phase.DECLARATION:
-            ids: set[str] = set()
-            for c in self.legal():
-                if isinstance(c, Declare | DeclareBuildingAttack):
-                    ids.add(c.attacker)
-                elif isinstance(c, DeclareCloseAssault):
-                    ids.update(c.attackers)
-            return [u for u in mine if u in ids]
+            # every unit that has not declared yet (R6.1: one attack per unit), with or without a
+            # target: Tab must reach each of them and say which have none (newuser3); aircraft
+            # aloft too, which have no hex to click (R7.4: they attack any ground unit)
+            air = [
+                uid
+                for uid, u in sorted(st.units.items())
+                if u.side == self.shown_side and u.aloft and u.crewing is None
+            ]
+            mine = mine + air
+            declared = {
+                a for atk in st.attacks.values() if atk.side == self.shown_side for a in atk.attackers
+            }
+            return [u for u in mine if u not in declared]
         return mine
+
+    def attack_ready_units(self) -> list[str]:
+        """The shown side's units with a legal Declare, Close Assault or building attack now
+        (R6.1, R7, R8.2), in :meth:`useful_units` order."""
+        ids: set[str] = set()
+        for c in self.legal():
+            if isinstance(c, Declare | DeclareBuildingAttack):
+                ids.add(c.attacker)
+            elif isinstance(c, DeclareCloseAssault):
+                ids.update(c.attackers)
+        return [u for u in self.useful_units() if u in ids]
 
     # -- keyboard play (item 3) ---------------------------------------------------------------
     def set_cursor(self, h: Hex | None) -> None:
@@ -1163,6 +1322,12 @@ class PlayController(PlayViewsMixin):
         artillery); on the prepared target it declares."""
         h = self.cursor or self.hover
         if h is None:
+            # the Aim artillery button says G: without a cursor, G aims (newuser3)
+            if self.state.phase == Phase.ARTILLERY and any(
+                isinstance(c, TargetArtillery) for c in self.legal()
+            ):
+                self.aim_artillery()
+                return
             self.say("Move the hex cursor with the arrow keys first.", error=True)
             return
         p = self.pending
@@ -1205,7 +1370,21 @@ class PlayController(PlayViewsMixin):
             cards = self.hand_cards()
             if self.card_cursor is None:
                 return
-        self.pick_card(cards[min(self.card_cursor, len(cards) - 1)])
+        card = cards[min(self.card_cursor, len(cards) - 1)]
+        self.pick_card(card)
+        self._next_unpicked(card)
+
+    def _next_unpicked(self, card: str) -> None:
+        """Setup: after ``card`` joined the starting hand, the card cursor goes on to the next
+        card not picked, so C picks card after card as the "Pick next card (C)" button says
+        (newuser3: C toggled the same card on and off)."""
+        if self.state.phase != Phase.SETUP or card not in self.hand_pick:
+            return
+        cards = self.hand_cards()
+        i = cards.index(card) if card in cards else -1
+        nxt = next((c for c in cards[i + 1 :] + cards[: i + 1] if c not in self.hand_pick), None)
+        if nxt is not None:
+            self._cursor_to(nxt)
 
     def _cursor_to(self, card: str) -> None:
         cards = self.hand_cards()
@@ -1221,12 +1400,15 @@ class PlayController(PlayViewsMixin):
             and self.card_cursor < len(cards)
             and cards[self.card_cursor] not in self.hand_pick
         ):
-            self.pick_card(cards[self.card_cursor])
+            card = cards[self.card_cursor]
+            self.pick_card(card)
+            self._next_unpicked(card)
             return
         for c in cards:
             if c not in self.hand_pick:
                 self._cursor_to(c)
                 self.pick_card(c)
+                self._next_unpicked(c)
                 return
 
     def pick_next_commit(self) -> None:
@@ -1238,9 +1420,22 @@ class PlayController(PlayViewsMixin):
         self._cursor_to(nxt)
         self.card = None
         self.pick_card(nxt)
-        dep = self.deploy_hexes()
-        if dep and (self.cursor is None or self.cursor not in dep):
-            self.set_cursor(dep[0])
+
+    def pick_aside_card(self) -> None:
+        """Draw phase: pick a Command card to set aside with the draw (R1.3, +1 on the next
+        initiative roll); the player may pick another with [ ] and C before drawing."""
+        cmds = self.state.hand_commands[self.shown_side]
+        if not cmds:
+            return
+        card = cmds[0]
+        self._cursor_to(card)
+        self.card = None
+        self.pick_card(card)
+        self.aside_pick = True
+        self.say(
+            f"{ruleset.card_name(card)} picked to set aside for +1 initiative (R1.3): [ ] and C (or a "
+            "click) pick another Command card; then Enter draws with it."
+        )
 
     def pick_next_discard(self) -> None:
         """Draw phase over the hand limit: pick the next card that may be discarded (R5.5)."""
@@ -1286,6 +1481,16 @@ class PlayController(PlayViewsMixin):
         self.select(uid)
         self.cursor = st.units[uid].hex
         self.look_at = self.cursor
+        if st.phase == Phase.DECLARATION and self.my_turn():
+            u = st.units[uid]
+            name = f"{ruleset.card_name(u.card)} " + ("aloft" if u.aloft else f"in {st.hex_label(u.hex)}")
+            n = len(self.targets())
+            if n:
+                self.say(f"{name}: {n} legal target{'s' if n != 1 else ''}, T prepares an attack (R6.1).")
+            elif uid in self.attack_ready_units():
+                self.say(f"{name}: no unit target, but a close assault or a building attack (buttons).")
+            else:
+                self.say(f"{name} has no target in range and LOS (R6.1); Tab selects your next unit.")
 
     def next_target(self) -> None:
         """T: prepare an attack on the selected unit's next legal target (crews too, R7.5)."""
@@ -1301,6 +1506,10 @@ class PlayController(PlayViewsMixin):
             else:
                 self.say("Select a unit with a legal target first (Tab).", error=True)
             return
+        # targets none of the side's declared attacks aims at come first, so T T T on three
+        # units does not pile three attacks onto one target while others stand free (newuser3)
+        aimed = {a.target for a in self.state.attacks.values() if a.side == self.shown_side}
+        tg = sorted(tg, key=lambda t: t[0] in aimed)
         keys = [(t[0], t[1]) for t in tg]
         cur = (self.pending.target, self.pending.at_crew) if self.pending is not None else None
         i = keys.index(cur) + 1 if cur in keys else 0

@@ -102,12 +102,12 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Keyboard play",
         (
             ("Arrow keys", "move the hex cursor"),
-            ("G", "act at the cursor"),
+            ("G", "act / aim at the cursor"),
             ("S", "select at the cursor"),
-            ("Tab", "next unit that can act"),
-            ("T", "next legal target"),
+            ("Tab", "next unit (aloft too)"),
+            ("T", "next target, free first"),
             ("[ and ]", "card cursor in the hand"),
-            ("C", "pick that card"),
+            ("C", "pick it; again: the next"),
             ("Window title", "the hex, in plain text"),
         ),
     ),
@@ -115,7 +115,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "View",
         (
             ("Wheel", "zoom at the mouse"),
-            ("+ / -", "zoom in / out"),
+            ("+ / -", "zoom at the hex cursor"),
             ("Right drag", "pan the map"),
             ("Shift+arrows", "pan the map"),
             ("F or Home", "fit the map"),
@@ -715,7 +715,9 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         p.text("No cards in hand.", hx0, top - 40, 13, DIM)
         return
     gap = 6.0
-    ch = top - 18 - (y0 + 8)
+    # room above for a raised (picked) card and the card cursor's frame: they stayed clear of
+    # the title's cap height but ran into its descenders (newuser3)
+    ch = top - 24 - (y0 + 8)
     cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
     index = {c: i for i, (c, _) in enumerate(cards)}
@@ -857,14 +859,28 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         lines.append(("Legal target: click (or T) to prepare the attack", TARGET_TEXT, "bold"))
     if st.phase == Phase.ARTILLERY and ctl.my_turn():
         why = ctl.artillery_ok(h)
-        lines.append(
-            ("Call artillery here (click or G)", CLEAR_TEXT, "bold")
-            if why is None
-            else (why, TARGET_TEXT, "regular")
-        )
+        warn = ctl.artillery_warning(h) if why is None else None
+        if warn is not None:  # R9.4: never offered plainly on one's own units (newuser3)
+            lines.append((warn, TARGET_TEXT, "bold"))
+            lines.append(("Call it anyway: click or G twice", DIM, "regular"))
+        else:
+            lines.append(
+                ("Call artillery here (click or G)", CLEAR_TEXT, "bold")
+                if why is None
+                else (why, TARGET_TEXT, "regular")
+            )
     res = ctl.los()
     if res is not None:
-        if res.status == "blocked":
+        if res.status == "blocked" and tg:  # a legal target all the same: observed (newuser3)
+            lines.append(
+                (
+                    f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}: indirect "
+                    "fire, a friendly unit observes it (R7.3)",
+                    HINDERED_TEXT,
+                    "bold",
+                )
+            )
+        elif res.status == "blocked":
             lines.append(
                 (
                     f"LOS blocked by {block_reason(st, res)} in {st.hex_label(res.blocking)}",
@@ -886,7 +902,15 @@ def _paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         uid = units[0]
         u = st.units[uid]
         body.append((f"{ruleset.card_name(u.card)}  ({u.side})", SIDE_UI[u.side], "bold", 14.0))
-        for raw in ctl.unit_lines(uid)[1:8]:
+        # the side panel shows this unit's card in full already: the tooltip keeps to its state,
+        # so it covers less of the map round the cursor (newuser3)
+        in_panel = uid == (ctl.selected if ctl.selected in st.units else None) or (
+            ctl.selected not in st.units and not (ctl.hover_card in ctl.hand_cards() and ctl.hand_visible())
+        )
+        raws = ctl.unit_lines(uid)[1:8]
+        if in_panel:
+            raws = [r for r in raws if r.startswith("Now:")] or raws[:1]
+        for raw in raws:
             for ln in wrap(p.atlas, raw.strip(), width - 20, 11.5):
                 body.append((ln, GOOD if raw.startswith("Now:") else TEXT, "regular", 11.5))
         if len(units) > 1:

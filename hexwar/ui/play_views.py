@@ -154,6 +154,18 @@ class PlayViewsMixin:
         side = self.state.to_act or self.shown_side
         return self._cached(("art", h), lambda: self.state.check(TargetArtillery(side, h)))  # type: ignore[no-any-return]
 
+    def artillery_warning(self, h: Hex | None) -> str | None:
+        """A warning when an artillery call on ``h`` would strike the caller's own units
+        (R9.4: the strike attacks every unit at the landing hex, friend or foe), else ``None``."""
+        if h is None:
+            return None
+        side = self.state.to_act or self.shown_side
+        own = [u for u in self.state.units_at(h) if u.side == side and u.crewing is None]
+        if not own:
+            return None
+        names = ", ".join(ruleset.card_name(u.card) for u in own)
+        return f"Your own {names} in {self.state.hex_label(h)}: the strike attacks every unit there (R9.4)"
+
     def los(self, a: Hex | None = None, b: Hex | None = None) -> Any:
         """The :class:`~hexwar.model.los.LosResult` from the selected unit's hex (or ``a``) to the
         hovered hex (or ``b``), or ``None`` when there is nothing to show (R3)."""

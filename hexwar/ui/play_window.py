@@ -48,7 +48,7 @@ from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
 from .panels import Painter, ScreenFlags, UiLayer, Widget, block_reason, layout, paint_screen  # noqa: E402
 
-__all__ = ["PlayWindow", "run", "DEFAULT_AI"]
+__all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
 
 #: Without ``--ai`` the person plays the Germans against the computer's Soviets.
 DEFAULT_AI = {"soviet": "standard"}
@@ -378,7 +378,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk, pcol))
         # the artillery strike and its drift (R9.3), shown for the turn it fell in
         s = ctl.strike
-        show = s is not None and s.turn == st.turn and st.battlemap.in_bounds(s.target)
+        show = (
+            s is not None
+            and s.turn == st.turn
+            and st.phase in (Phase.ARTILLERY, Phase.COMMITMENT)  # newuser3: not a stray ring all turn
+            and st.battlemap.in_bounds(s.target)
+        )
         self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
         # the keyboard's hex cursor (item 3): a double ring, not a colour alone
         cur = ctl.cursor
@@ -393,7 +398,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         )
         # artillery targeting under the cursor (R9.2)
         ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
-        ok = ctl.artillery_ok(ah) is None if ah is not None else False
+        ok = ctl.artillery_ok(ah) is None and ctl.artillery_warning(ah) is None if ah is not None else False
         self._set(
             "art_hover",
             (ah, ok) if ah is not None else None,
@@ -501,6 +506,14 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.ui.show(p)
         # the hex inspector in the window title, for screen readers (issue 17 item 3)
         text = ctl.inspect_text()
+        if text and ctl.hover is not None:  # what a click would do there, in words (newuser3)
+            reach = ctl.reach_costs()
+            if ctl.hover in reach:
+                text += f"; move here: {reach[ctl.hover]:g} MP"
+            if any(self.state.units[t[0]].hex == ctl.hover for t in ctl.targets()):
+                res = ctl.los()
+                blocked = res is not None and res.status == "blocked"
+                text += "; legal target (T)" + (", indirect fire: observed (R7.3)" if blocked else "")
         caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
         if caption != getattr(self, "_caption", None):
             self._caption = caption
@@ -775,7 +788,15 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
         def zoom(f: float) -> Callable[[], None]:
             def run() -> None:
-                cam.zoom_at(*self._map_centre(), f)
+                # about the hex cursor while it is in view, so what the keyboard player looks
+                # at stays put (newuser3: + pushed the cursor and its unit off the screen)
+                at = self._map_centre()
+                if ctl.cursor is not None:
+                    x, y = self.screen_point(ctl.cursor)
+                    x0, y0, x1, y1 = self.map_area()
+                    if x0 <= x < x1 and y0 <= y < y1:
+                        at = (x, y)
+                cam.zoom_at(*at, f)
                 self._fitted = False
 
             return run
@@ -856,7 +877,10 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         """Centre the map area on ``h`` when it is not comfortably inside it."""
         x, y = self.screen_point(h)
         ax0, ay0, ax1, ay1 = self.map_area()
-        if ax0 + 30 <= x < ax1 - 30 and ay0 + 30 <= y < ay1 - 30:
+        # a hex whose centre shows is in view: at a small zoom the map's edge hexes sit closer
+        # than 30 points to the area's edge (newuser3: A01 was centred, half the map off screen)
+        m = min(30.0, self.mapview.layout.size * self.mapview.camera.zoom * 0.5)
+        if ax0 + m <= x < ax1 - m and ay0 + m <= y < ay1 - m:
             return
         cam = self.mapview.camera
         w, hh = self.get_size()
@@ -1003,6 +1027,17 @@ def run(
         max_turns=turns,
         palette=palette,
         offer=offer,
+        visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)
     )
-    win.set_visible(True)
+    show_drawn(win)
     pyglet.app.run()
+
+
+def show_drawn(win: PlayWindow) -> None:
+    """Draw ``win``'s first frame, then map it and put that frame on screen at once, so the
+    window never shows black while the map, atlas and panels are built (seconds on a busy
+    machine) or until the first input event."""
+    win.on_draw()  # builds every mesh and text while the window is still unmapped
+    win.set_visible(True)
+    win.on_draw()
+    win.flip()

@@ -69,10 +69,9 @@ def options(state: GameState, side: str) -> Iterator[TargetArtillery]:
     for o in obs:
         status, _ = ruleset.los_arrays(state, o)
         seen |= status != BLOCKED
-    for col in range(state.battlemap.width):
-        for row in range(state.battlemap.height):
-            if seen[row, col]:
-                yield TargetArtillery(side, Hex.from_offset(col, row))
+    cols, rows = np.nonzero(seen.T)  # column by column, rows in order within each
+    for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
+        yield TargetArtillery(side, Hex.from_offset(col, row))
 
 
 ACTION = Action(TargetArtillery, check, apply, options)

@@ -23,6 +23,11 @@ __all__ = ["ACTION", "check", "apply", "options", "new_unit", "hand_crews"]
 
 def check(state: GameState, cmd: Commit) -> str | None:
     """Why a :class:`~hexwar.game.commands.Commit` is illegal now (R5.2), or ``None``."""
+    return _card_problem(state, cmd) or _place_problem(state, cmd, {})
+
+
+def _card_problem(state: GameState, cmd: Commit) -> str | None:
+    """The checks of :func:`check` on the cards alone (hand, crew, rider), not the hex."""
     side = cmd.side
     hand = state.hand_units[side]
     if cmd.unit not in hand:
@@ -55,6 +60,16 @@ def check(state: GameState, cmd: Commit) -> str | None:
             return f"{cmd.crew} is not in your hand"
         if not ruleset.crew_fits(cid, card_of(cmd.crew)):
             return f"{ruleset.card_name(card_of(cmd.crew))} is not {ruleset.a_or_an(req.replace('_', ' '))}"
+    return None
+
+
+def _place_problem(state: GameState, cmd: Commit, memo: dict[tuple[Hex, str], bool]) -> str | None:
+    """The checks of :func:`check` on where the unit goes (aloft, or the hex), after
+    :func:`_card_problem` passed. ``memo`` remembers :func:`ruleset.can_stand` answers by
+    ``(hex, card id)`` within one position (issue 22: the listing asks for every hex)."""
+    side = cmd.side
+    cid = card_of(cmd.unit)
+    name = ruleset.card_name(cid)
     if ruleset.is_aircraft(cid):
         if cmd.hex is not None:
             return f"{name} is an aircraft: it goes aloft, give no hex (R5.2)"
@@ -72,9 +87,9 @@ def check(state: GameState, cmd: Commit) -> str | None:
         return f"{state.hex_label(h)} is off the map"
     if h not in deploy_set(state.scenario.sides[side].deploy):
         return f"{h.label} is not in your deploy zone (R5.2)"
-    if not ruleset.can_stand(state.battlemap, h, cid):
+    if not _stands(state, h, cid, memo):
         return f"{name} may not stand in {h.label} ({state.battlemap.terrain_at(h).name})"
-    if cmd.carry is not None and not ruleset.can_stand(state.battlemap, h, card_of(cmd.carry)):
+    if cmd.carry is not None and not _stands(state, h, card_of(cmd.carry), memo):
         return f"{ruleset.card_name(card_of(cmd.carry))} may not stand in {h.label}"
     if enemy_in(state, side, h):
         return f"{h.label} holds an enemy unit"
@@ -82,6 +97,17 @@ def check(state: GameState, cmd: Commit) -> str | None:
     if ground_count(state, side, h) + need > STACKING_LIMIT:
         return f"{h.label} already holds {ground_count(state, side, h)} ground units (stacking limit {STACKING_LIMIT}, R5.2)"
     return None
+
+
+def _stands(state: GameState, h: Hex, cid: str, memo: dict[tuple[Hex, str], bool]) -> bool:
+    """:func:`ruleset.can_stand` of ``cid`` in ``h``, remembered in ``memo`` by what it reads
+    of the card: aircraft (never) or its mobility (foot for guns)."""
+    u = ruleset.unit_card(cid)
+    kind = "aircraft" if u.unit_type == "aircraft" else (u.mobility or "foot")
+    hit = memo.get((h, kind))
+    if hit is None:
+        hit = memo[(h, kind)] = ruleset.can_stand(state.battlemap, h, cid)
+    return hit
 
 
 _DEPLOY_SETS: dict[int, tuple[tuple[Hex, ...], frozenset[Hex]]] = {}
@@ -173,6 +199,11 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
     open_hexes = [
         h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT
     ]
+    # can_stand reads only the map: remembered per map version (issue 22)
+    memo = state.cache.get("can_stand")
+    if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
+        memo = state.cache["can_stand"] = (state.battlemap, state.battlemap.version, {})
+    stands: dict[tuple[Hex, str], bool] = memo[2]
     for cid, inst in sorted(firsts.items()):
         if ruleset.is_crew(cid):
             continue
@@ -185,14 +216,18 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
         else:
             opts = [(c, None) for c in crews.get(req, [])]
         for crew, carry in opts:
+            # the card checks once per unit and crew or rider, then the hex checks per hex:
+            # together exactly check(), whose first refusal is a card's (issue 22)
+            if _card_problem(state, Commit(side, inst, None, crew, carry)) is not None:
+                continue
             if ruleset.is_aircraft(cid):
                 cmd = Commit(side, inst, None, crew, carry)
-                if check(state, cmd) is None:
+                if _place_problem(state, cmd, stands) is None:
                     yield cmd
                 continue
             for h in open_hexes:
                 cmd = Commit(side, inst, h, crew, carry)
-                if check(state, cmd) is None:
+                if _place_problem(state, cmd, stands) is None:
                     yield cmd
 
 
