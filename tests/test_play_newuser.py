@@ -9,18 +9,10 @@ not stay all turn, and the window is shown only with its first frame drawn."""
 from __future__ import annotations
 
 import pytest
-
-from hexwar.render import backend
+from play_window_helpers import PlayWindow, key, press
+from play_window_helpers import window_for as _window_for
 
 pytestmark = pytest.mark.ui
-
-try:
-    backend.configure(True)
-    from pyglet.window import key
-
-    from hexwar.ui.play_window import PlayWindow
-except Exception as exc:  # pragma: no cover - no EGL on this machine
-    pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
 
 from game_helpers import H, advance_to, place, scenario  # noqa: E402
 
@@ -36,13 +28,7 @@ SEED = 7
 
 
 def window_for(state, size=(1400, 900)) -> PlayWindow:
-    return PlayWindow(
-        state, ai={}, width=size[0], height=size[1], visible=False, schedule=False, clock=ManualClock()
-    )
-
-
-def press(win: PlayWindow, sym: int) -> None:
-    win.dispatch_event("on_key_press", sym, 0)
+    return _window_for(state, size=size)
 
 
 # -- (a) Tab in the Declaration phase ------------------------------------------------------------------

@@ -12,18 +12,9 @@ import itertools
 
 import numpy as np
 import pytest
-
-from hexwar.render import backend
+from play_window_helpers import PlayWindow, key, press, window_for
 
 pytestmark = pytest.mark.ui
-
-try:
-    backend.configure(True)
-    from pyglet.window import key
-
-    from hexwar.ui.play_window import PlayWindow
-except Exception as exc:  # pragma: no cover - no EGL on this machine
-    pytest.skip(f"headless pyglet unavailable: {exc}", allow_module_level=True)
 
 from game_helpers import H, advance_to, scenario, step  # noqa: E402
 
@@ -36,23 +27,6 @@ from hexwar.ui.controller import PlayController  # noqa: E402
 from hexwar.ui.guidance import AutoEnds, crew_need, crewless  # noqa: E402
 
 SEED = 7
-
-
-def window_for(state, ai=None, size=(1200, 800), **kw) -> PlayWindow:
-    return PlayWindow(
-        state,
-        ai=ai if ai is not None else {},
-        width=size[0],
-        height=size[1],
-        visible=False,
-        schedule=False,
-        clock=ManualClock(),
-        **kw,
-    )
-
-
-def press(win: PlayWindow, sym: int, mods: int = 0) -> None:
-    win.dispatch_event("on_key_press", sym, mods)
 
 
 # -- item 1: every phase says what to do, with a button for each, and what End phase does ------------
