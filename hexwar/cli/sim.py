@@ -400,6 +400,27 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
     return w.name, w.damage_index, None, None, dict(w.attack), notes
 
 
+def report_options(csv_help: str, png_help: str) -> Callable[[Any], Any]:
+    """The output options of ``hexwar sim artillery / fire / scenario``, as one decorator:
+    ``--json`` (the report as JSON), ``--csv FILE`` and ``--png FILE`` (with their own help
+    texts), and ``--force`` (replace files hexwar did not write).
+
+    Args:
+        csv_help: the ``--csv`` help text; png_help: the ``--png`` help text.
+    """
+
+    def deco(f: Any) -> Any:
+        f = click.option(
+            "--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write."
+        )(f)
+        f = click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False), help=png_help)(f)
+        f = click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help=csv_help)(f)
+        f = click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")(f)
+        return f
+
+    return deco
+
+
 @sim.command("artillery")
 @click.argument("source", metavar="MAP_OR_SCENARIO")
 @click.option("--target", "target", required=True, help="Target hex, e.g. P11 (R9.2).")
@@ -413,18 +434,10 @@ def _weapon(src: SimSource, side: str) -> tuple[str, int, int | None, int | None
 @click.option("--bonus", is_flag=True, help="Discard a Command card on every accuracy roll (+1, R1.3).")
 @click.option("--trials", "trials", default="100000", show_default=True, help="Number of trials.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option(
-    "--csv", "csv_path", default=None, type=click.Path(dir_okay=False), help="Write one CSV row per hex."
+@report_options(
+    "Write one CSV row per hex.",
+    "Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).",
 )
-@click.option(
-    "--png",
-    "png_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Draw the landing heatmap (all missions of a trial) on the map to this PNG (headless).",
-)
-@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def artillery(
     source: str,
     target: str,
@@ -526,21 +539,6 @@ def artillery_heatmap_title(what: str, side: str, target: Hex, trials: int) -> s
     type=VARIANT,
     help="Rule variant: burnout (R8.6) [default: the scenario's].",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option(
-    "--csv",
-    "csv_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write one CSV row per hex and turn.",
-)
-@click.option(
-    "--png",
-    "png_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Draw P(burned by the last turn) on the map to this PNG (headless).",
-)
 @click.option(
     "--area",
     "area_specs",
@@ -549,7 +547,10 @@ def artillery_heatmap_title(what: str, side: str, target: Hex, trials: int) -> s
     help="Score a named area: one of the scenario's (default: all of them and its objectives) or "
     "NAME=HEXES, e.g. village=E04..G06,H05 (repeat for more).",
 )
-@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
+@report_options(
+    "Write one CSV row per hex and turn.",
+    "Draw P(burned by the last turn) on the map to this PNG (headless).",
+)
 def fire(
     source: str,
     ignite: tuple[str, ...],
@@ -697,22 +698,10 @@ def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
 @click.option(
     "--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option(
-    "--csv",
-    "csv_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write one CSV row per unit, building and area measure and turn.",
+@report_options(
+    "Write one CSV row per unit, building and area measure and turn.",
+    "Draw where the strikes of each turn land, one small map per turn (headless).",
 )
-@click.option(
-    "--png",
-    "png_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Draw where the strikes of each turn land, one small map per turn (headless).",
-)
-@click.option("--force", is_flag=True, help="Replace existing --csv/--png files that hexwar did not write.")
 def scenario_cmd(
     source: str,
     turns: str,
