@@ -662,31 +662,40 @@ def fire_heatmap_frames(res: Any, variant: str) -> list[tuple[np.ndarray, str]]:
     ]
 
 
+def plan_options(target_help: str, ignite_help: str) -> Callable[[Any], Any]:
+    """The what-if plan options of ``hexwar sim scenario`` and ``hexwar sim sweep scenario``,
+    as one decorator: ``--turns`` (1-30), ``--plan FILE`` (a TOML plan), ``--target`` missions
+    and ``--ignite`` fires (R9, R8.4), with the two last help texts given.
+
+    Args:
+        target_help: the ``--target`` help text; ignite_help: the ``--ignite`` help text.
+    """
+
+    def deco(f: Any) -> Any:
+        f = click.option("--ignite", "ignites", multiple=True, metavar="HEX@TURN", help=ignite_help)(f)
+        f = click.option("--target", "targets", multiple=True, metavar="[SIDE:]HEX@TURNS", help=target_help)(
+            f
+        )
+        f = click.option(
+            "--plan",
+            "plan_path",
+            default=None,
+            type=click.Path(dir_okay=False, exists=True),
+            help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).",
+        )(f)
+        f = click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")(f)
+        return f
+
+    return deco
+
+
 @sim.command("scenario")
 @click.argument("source", metavar="SCENARIO")
-@click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
 @click.option("--trials", "trials", default="1000", show_default=True, help="Number of what-if games.")
 @click.option("--seed", "seed", default="0", show_default=True, help="Seed (same seed, same output).")
-@click.option(
-    "--plan",
-    "plan_path",
-    default=None,
-    type=click.Path(dir_okay=False, exists=True),
-    help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).",
-)
-@click.option(
-    "--target",
-    "targets",
-    multiple=True,
-    metavar="[SIDE:]HEX@TURNS",
-    help="Missions on HEX in TURNS, e.g. soviet:G06@1-3 (repeat for more).",
-)
-@click.option(
-    "--ignite",
-    "ignites",
-    multiple=True,
-    metavar="HEX@TURN",
-    help="Set the building in HEX alight in TURN (0: before play; repeat for more).",
+@plan_options(
+    "Missions on HEX in TURNS, e.g. soviet:G06@1-3 (repeat for more).",
+    "Set the building in HEX alight in TURN (0: before play; repeat for more).",
 )
 @click.option(
     "--area",
@@ -1102,27 +1111,9 @@ def sweep_fire_cmd(
 
 @sweep.command("scenario")
 @click.argument("source", metavar="SCENARIO")
-@click.option("--turns", "turns", default="3", show_default=True, help="Turns to play (1-30).")
-@click.option(
-    "--plan",
-    "plan_path",
-    default=None,
-    type=click.Path(dir_okay=False, exists=True),
-    help="A TOML plan of [[mission]] and [[ignite]] tables (docs/sim.md).",
-)
-@click.option(
-    "--target",
-    "targets",
-    multiple=True,
-    metavar="[SIDE:]HEX@TURNS",
-    help="Missions on HEX in TURNS (repeat); --vary target=... moves them.",
-)
-@click.option(
-    "--ignite",
-    "ignites",
-    multiple=True,
-    metavar="HEX@TURN",
-    help="Set a building alight (repeat); --vary ignite=... moves it.",
+@plan_options(
+    "Missions on HEX in TURNS (repeat); --vary target=... moves them.",
+    "Set a building alight (repeat); --vary ignite=... moves it.",
 )
 @click.option(
     "--vary",
