@@ -656,6 +656,7 @@ def test_maps_too_large_for_a_plan_read_the_rest_of_each_line_on_the_fly(fresh_p
     L._PLANS.clear()
     monkeypatch.setattr(L, "_PLAN_MAX_BYTES", 0)
     monkeypatch.setattr(L, "_FLY_CANDIDATES", 64)  # many small chunks
+    monkeypatch.setattr(L, "_FLY_ENTRIES", 16)
     m2 = m.copy()
     _assert_same(with_plan, _all_answers(m2, viewers))
     assert L._peek_plan(9, 10, 0) is None and L._state(m2).plans == [None, None]
@@ -749,15 +750,16 @@ def test_a_300x300_map_agrees_with_the_exact_reference_on_a_sample_of_viewers():
 
 def test_on_the_fly_windows_cross_the_same_hexes_as_the_candidate_test():
     """Issue 22: ``_fly_interior`` (per crossed hex line, in a canonical frame reached by a
-    lattice rotation and mirrors) yields, for every offset off the hexside directions and
-    every window ``dlo < D <= dhi``, exactly the intervening hexes and ``N / D`` of
-    ``_bulk_geometry``'s test of every candidate hex (R3.2, R3.4), from both column parities;
-    offsets up to 499 hexes (a 500x500 map) and whole lines as well as random windows."""
+    lattice rotation and mirrors, entries by cumulative sums of table steps) yields, for every
+    offset off the hexside directions and every window ``dlo < D <= dhi``, exactly the
+    intervening hexes and ``D`` of ``_bulk_geometry``'s test of every candidate hex (R3.2,
+    R3.4), as axial indices ``r * stride + q``; offsets up to 499 hexes (a 500x500 map), whole
+    lines as well as random windows, and windows only a few hexes long."""
     import hexwar.model.los as L
 
     rng = np.random.default_rng(2204)
-    wp = 1009
-    for trial in range(40):
+    stride = 1009
+    for trial in range(60):
         reach = (2, 5, 30, 499)[trial % 4]
         dq = rng.integers(-reach, reach + 1, 200)
         dr = rng.integers(-reach, reach + 1, 200)
@@ -765,27 +767,25 @@ def test_on_the_fly_windows_cross_the_same_hexes_as_the_candidate_test():
         keep = ~((by == 0) | (bx == by) | (bx == -by))
         dq, dr = dq[keep], dr[keep]
         n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
-        if trial % 2:
+        if trial % 3 == 0:
             dlo, dhi = np.zeros_like(n), n.copy()
-        else:
+        elif trial % 3 == 1:
             dlo = (rng.random(n.size) * n).astype(np.int64)
             dhi = dlo + (rng.random(n.size) * n).astype(np.int64)
+        else:  # a few hexes at a time, like the first rounds
+            dlo = (rng.random(n.size) * n).astype(np.int64)
+            dhi = dlo + n * rng.integers(1, 4, n.size) // np.maximum(np.abs(dq) + np.abs(dr), 1)
         b = L._bulk_geometry(dq, dr, dlo, dhi)
-        for parity in (0, 1):
-            lens, rel, inv = L._fly_interior(dq, dr, dlo, dhi, parity, wp)
-            assert np.array_equal(lens, np.diff(b.ptr_i)), f"trial {trial}"
-            k = np.repeat(np.arange(dq.size), lens)
-            ref_rel = L._rel(b.q_i, b.r_i, parity, wp)
-            ref_inv = np.repeat(n.astype(np.float64), lens) / b.d_i
-            o1, o2 = np.lexsort((ref_rel, k)), np.lexsort((rel, k))
-            assert np.array_equal(ref_rel[o1], rel[o2]) and np.array_equal(ref_inv[o1], inv[o2]), (
-                f"trial {trial}"
-            )
+        lens, rel, d = L._fly_interior(dq, dr, dlo, dhi, stride)
+        assert np.array_equal(lens, np.diff(b.ptr_i)), f"trial {trial}"
+        k = np.repeat(np.arange(dq.size), lens)
+        ref = b.r_i * stride + b.q_i
+        o1, o2 = np.lexsort((ref, k)), np.lexsort((rel, k))
+        assert np.array_equal(ref[o1], rel[o2]) and np.array_equal(b.d_i[o1], d[o2]), f"trial {trial}"
     # worked by hand: offset (3, -1) has B = (9, 1), N = 84, m = max(2, 8, 10) = 10; the hexes
     # (1, 0) (centre (3, 1): f = 9 - 3 = 6, D = 27 + 3 = 30) and (2, -1) (centre (6, 0): f = -6,
     # D = 54) cross (|f| < 10); (1, -1) (centre (3, -1): f = -12) does not.
-    lens, rel, inv = L._fly_interior(np.array([3]), np.array([-1]), np.array([0]), np.array([84]), 1, wp)
+    lens, rel, d = L._fly_interior(np.array([3]), np.array([-1]), np.array([0]), np.array([84]), stride)
     assert lens.tolist() == [2]
-    # viewer in an odd column: (1, 0) is one row down and one column right (wp + 1), (2, -1) two
-    # columns right in the same row (2)
-    assert sorted(zip(rel.tolist(), inv.tolist(), strict=True)) == [(2, 84 / 54), (1 + wp, 84 / 30)]
+    # axial index r * stride + q: (1, 0) is 1, (2, -1) is 2 - stride
+    assert sorted(zip(rel.tolist(), d.tolist(), strict=True)) == [(2 - stride, 54), (1, 30)]

@@ -59,6 +59,13 @@ compares floats: ``X = (T - Ea) * (N / D)`` against ``Y = Eb - Ea`` with a toler
 map); when ``|X| <= 40`` the float error is below ``1e-14``, and when ``|X| > 40`` the sign of
 ``X - Y`` cannot change (``|Y| <= 19``). So the float test decides exactly like the integer one.
 
+The on-the-fly path of maps without a plan (:func:`_round_fly`, issue 22) compares ``g = T -
+Ea`` (an integer, exact in float) against ``w = (k / N) * D`` with ``k = Y - 1e-9``, all three
+operations rounded: ``w = (Y - 1e-9) (D / N) (1 + e)`` with ``|e| <= 3 * 2**-53``, so ``w`` is
+within ``1e-14 D / N`` of ``(Y - 1e-9) D / N``. If ``g N >= Y D`` then ``g >= Y D / N``, which
+exceeds that by ``1e-9 D / N``: ``g >= w``. Otherwise ``g N <= Y D - 1``, so ``g <= Y D / N -
+1 / N``, below ``w`` because ``1 / N > 2e-9 D / N`` (``D < 2**24``): ``g < w``. Again exact.
+
 Worked example (R3.3, hexside LOS). In odd-q, B02 and B03 sit half a hex lower than A03 and
 C03, so the segment from the centre of A03 to the centre of C03 runs exactly along the hexside
 B02|B03 (scaled coordinates: A03 (0, 4), C03 (6, 4), the side from (2, 4) to (4, 4))::
@@ -292,37 +299,18 @@ def _canon_maps() -> np.ndarray:
 _CANON = _canon_maps()
 
 
-def _fly_interior(
-    dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, parity: int, wp: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Intervening hexes (R3.2) of K segments with ``dlo < D <= dhi``, per crossed hex row.
-
-    The same hexes as :func:`_bulk_geometry`'s interior list (issue 22: ``hexwar los --all``
-    on an open 500x500 map), without a test per candidate hex. Each segment is first moved
-    by a symmetry of the hex lattice (a rotation by a multiple of 120 degrees, then mirrors)
-    into a canonical frame where ``dq >= 0`` is the smallest of ``|dq|, |dr|, |dq + dr|`` and
-    ``By > 0``: symmetries keep crossings, corner touches and ``D`` (a dot product), so the
-    answer is the same. There a line of hexes with one ``q`` holds ``r = t``; ``f = Bx s -
-    3 By q`` and ``D = 3 q (Bx + By) + 6 By t`` (``s = q + 2 t``) are linear in ``t``, so
-    ``|f| < m`` (crosses the interior) and ``dlo < D <= dhi`` (inside the window, strictly
-    between the ends) are each an interval of ``t``, found once per line by floor division.
-    Floor divisions run in float64: for integers ``|a| < 2**53`` and ``0 < b < 2**53`` the
-    correctly rounded ``a / b`` lies on the same side of every integer as the exact quotient
-    (a non-integer quotient is at least ``1 / b`` from one, far more than its rounding
-    error), so ``floor(a / b)`` is exact. Every value here is an integer below ``2**35``
-    (``|dq|, |dr| < 500`` on a 500x500 map: ``|Bx|, |By| <= 1500``, ``N, D < 2**24``).
+def _canon(dq: np.ndarray, dr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The canonical frame of K axial offsets (R3.2 geometry is kept by lattice symmetries).
 
     Args:
-        dq, dr: int64 [K] axial offsets of the far ends (hexes); none may run along a hexside
-            (``By = 0`` or ``Bx = +-By``: those have spine pairs, :func:`_bulk_geometry`).
-        dlo, dhi: int64 [K] window along each segment (``t = D / N``); ``dhi`` is cut to
-            ``N - 1`` here (the far end is no intervening hex).
-        parity: column parity of the viewer; wp: padded map width (hexes).
+        dq, dr: int64 [K] axial offsets (hexes).
 
     Returns:
-        ``(lens, rel, inv)``: int64 [K] entries per segment; int64 [E] padded-flat
-        displacements from the viewer (:func:`_rel`), grouped by segment in no particular
-        order within one; float64 [E] ``N / D`` of each.
+        ``(cls, q, r)``: int64 [K] symmetry class ``rot * 4 + mx * 2 + my`` (index into
+        :data:`_CANON`, which maps the canonical frame back) and the offset in the canonical
+        frame: a rotation by ``rot`` * 120 degrees, then the mirrors ``X -> -X`` (``mx``) and
+        ``Y -> -Y`` (``my``), make ``q >= 0`` the smallest of ``|q|, |r|, |q + r|`` and ``By =
+        2 r + q >= 0`` (``> 0`` off the hexside directions).
     """
     ds = -dq - dr
     aq, ar_, as_ = np.abs(dq), np.abs(dr), np.abs(ds)
@@ -334,52 +322,198 @@ def _fly_interior(
     r2 = np.where(mx, q1 + r1, r1)
     my = 2 * r2 + q2 < 0
     r3 = np.where(my, -q2 - r2, r2)
-    mat = _CANON[rot * 4 + mx * 2 + my]  # [K, 2, 2]
-    bx = 3 * q2
-    by = 2 * r3 + q2  # > 0
+    return rot * 4 + mx * 2 + my, q2, r3
+
+
+def _fly_lines(
+    q: np.ndarray, r: np.ndarray, dlo: np.ndarray, dhi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The intervening hexes (R3.2) of K canonical segments with ``dlo < D <= dhi``, as hex lines.
+
+    Issue 22 (``hexwar los --all`` on an open 500x500 map): the same hexes as
+    :func:`_bulk_geometry`'s interior list, without a test per candidate hex. In the canonical
+    frame of :func:`_canon` (``0 <= q <= r``, so ``Bx = 3 q <= By = 2 r + q``) a line of hexes
+    with one ``q`` holds ``r = t``; ``f = Bx s - 3 By q`` and ``D = 3 q (Bx + By) + 6 By t``
+    (``s = q + 2 t``) are linear in ``t``, so ``|f| < m`` (the band of hexes whose interior the
+    segment's line crosses) and ``dlo < D <= dhi`` are each an interval of ``t``, found once per
+    line by floor division. In order of ``D`` the crossed hexes of a window are consecutive
+    chords of the segment (module docstring), so each hex after the first is a neighbour of
+    the one before (chords meet on a side or at a vertex, and any two of the three hexes at a
+    vertex share a side): the lines ``q`` that hold crossed hexes are consecutive.
+
+    A crossed hex's centre lies less than one hex radius from the line, so true ``x = 1.5 q``
+    is within 1 of ``1.5 q_B D / N``: ``|q - q_B D / N| < 2/3``. Hence only the first and last
+    :data:`_FLY_EDGE` candidate lines (``c_lo = floor(q_B dlo / N) - 1`` up, ``c_hi =
+    ceil(q_B dhi / N) + 1`` down) can hold hexes the window cuts; on every line in between the
+    band alone decides, and the band is at least ``2 m / (2 Bx) >= 2 By / Bx >= 2`` long in
+    ``t``, so such a line is never empty.
+
+    Floor divisions run in float64: for integers ``|a| < 2**53`` and ``0 < b < 2**53`` the
+    correctly rounded ``a / b`` lies on the same side of every integer as the exact quotient
+    (a non-integer quotient is at least ``1 / b`` from one, far more than its rounding
+    error), so ``floor(a / b)`` is exact. Every value here is an integer below ``2**35``
+    (``|dq|, |dr| < 500`` on a 500x500 map: ``|Bx|, |By| <= 1500``, ``N, D < 2**24``).
+
+    Args:
+        q, r: int64 [K] canonical offsets of the far ends (hexes), off the hexside directions
+            (``By > 0``, ``Bx != By``; those have spine pairs, :func:`_bulk_geometry`).
+        dlo, dhi: int64 [K] window along each segment (``t = D / N``); ``dhi`` is cut to
+            ``N - 1`` here (the far end is no intervening hex).
+
+    Returns:
+        ``(nl, iq, t0, te, c2, b6)``: int64 [K] lines per segment; float64 [L] per line (by
+        segment, ``q`` increasing) its ``q`` and its first and last ``t`` (``t0 <= te``);
+        float64 [K] ``3 (Bx + By)`` and ``6 By`` (``D = c2 q + b6 t``).
+
+    Raises:
+        AssertionError: if a line between the ends came out empty (a geometry invariant).
+    """
+    f64 = np.float64
+    ne = _FLY_EDGE
+    bx = 3 * q
+    by = 2 * r + q
     n = bx * bx + 3 * by * by
     m = np.maximum(2 * by, np.abs(bx - by))  # bx, by >= 0: |Bx + By| is never the largest
     dhi = np.minimum(dhi, n - 1)
-    # candidate lines q of the window: |q - dq D / N| < 2/3 (see _bulk_geometry)
-    c_lo = np.maximum(q2 * dlo // n - 1, 0)
-    c_hi = np.minimum(-((-q2 * dhi) // n) + 1, q2)
-    ncol = np.maximum(c_hi - c_lo + 1, 0)
-    k = np.repeat(np.arange(ncol.size, dtype=np.int64), ncol)
-    cfirst = np.cumsum(ncol) - ncol
-    iq = np.arange(k.size, dtype=np.int64) - (cfirst - c_lo)[k]
-    f = iq.astype(np.float64)
-    beta = (bx - 3 * by).astype(np.float64)[k] * f
-    mk = m.astype(np.float64)[k]
-    den = np.where(bx > 0, 2 * bx, 1).astype(np.float64)[k]
-    rho = (3 * (bx + by)).astype(np.float64)[k] * f
-    b6 = (6 * by).astype(np.float64)[k]
-    # -m < beta + 2 Bx t < m  and  dlo < rho + 6 By t <= dhi   (beta = q (Bx - 3 By), rho = 3 q (Bx + By))
-    t_lo = np.floor((-mk - beta) / den) + 1
-    np.maximum(t_lo, np.floor((dlo.astype(np.float64)[k] - rho) / b6) + 1, out=t_lo)
-    t_hi = np.ceil((mk - beta) / den) - 1
-    np.minimum(t_hi, np.floor((dhi.astype(np.float64)[k] - rho) / b6), out=t_hi)
-    cnt = np.maximum(t_hi - t_lo + 1, 0).astype(np.int64)
-    e = np.repeat(np.arange(cnt.size, dtype=np.int64), cnt)
-    efirst = np.cumsum(cnt) - cnt
-    t0 = t_lo.astype(np.int64)
-    m01, m11 = mat[:, 0, 1][k], mat[:, 1, 1][k]
-    q0 = mat[:, 0, 0][k] * iq + m01 * (t0 - efirst)  # q of entry j of the line: q0 + m01 * (first + j)
-    r0 = mat[:, 1, 0][k] * iq + m11 * (t0 - efirst)
-    ar = np.arange(e.size, dtype=np.int64)
-    q = q0[e] + m01[e] * ar
-    r = r0[e] + m11[e] * ar
-    r += (q + parity) >> 1
-    r *= wp
-    r += q
-    d = (rho + b6 * (t_lo - efirst))[e]
-    d += b6[e] * ar
-    inv = n.astype(np.float64)[k][e]
-    inv /= d
+    c_lo = np.maximum(q * dlo // n - 1, 0)
+    c_hi = np.minimum(-((-q * dhi) // n) + 1, q)
+    c1 = (bx - 3 * by).astype(f64)  # f = c1 q + 2 Bx t
+    c2 = (3 * (bx + by)).astype(f64)
+    b6 = (6 * by).astype(f64)
+    den = np.where(bx > 0, 2 * bx, 1).astype(f64)
+    mf = m.astype(f64)
+    # the first and last `ne` candidate lines: band and window
+    j = np.arange(2 * ne)
+    qb = np.where(j < ne, c_lo[:, None] + j, (c_hi - 2 * ne + 1)[:, None] + j)
+    ok = (qb <= c_hi[:, None]) & ((j < ne) | (qb >= (c_lo + ne)[:, None]))
+    qbf = qb.astype(f64)
+    u = -c1[:, None] * qbf
+    tl = np.floor((u - mf[:, None]) / den[:, None]) + 1
+    np.maximum(tl, np.floor((dlo.astype(f64)[:, None] - c2[:, None] * qbf) / b6[:, None]) + 1, out=tl)
+    th = np.ceil((u + mf[:, None]) / den[:, None]) - 1
+    np.minimum(th, np.floor((dhi.astype(f64)[:, None] - c2[:, None] * qbf) / b6[:, None]), out=th)
+    full = ok & (th >= tl)
+    inner = c_hi - c_lo + 1 > 2 * ne
+    qf = np.where(full, qb, 1 << 40).min(axis=1)
+    ql = np.where(full, qb, -(1 << 40)).max(axis=1)
+    qf = np.where(inner, np.minimum(qf, c_lo + ne), qf)
+    ql = np.where(inner, np.maximum(ql, c_hi - ne), ql)
+    nl = np.maximum(ql - qf + 1, 0)
+    lstart = np.cumsum(nl) - nl
+    iq = np.arange(int(nl.sum()), dtype=f64)
+    iq -= np.repeat((lstart - qf).astype(f64), nl)
+    u = np.repeat(-c1, nl)
+    u *= iq
+    mm = np.repeat(mf, nl)
+    dd = np.repeat(den, nl)
+    t0 = u - mm
+    t0 /= dd
+    np.floor(t0, out=t0)
+    t0 += 1
+    te = np.add(u, mm, out=u)
+    te /= dd
+    np.ceil(te, out=te)
+    te -= 1
+    sel = ok & (qb >= qf[:, None]) & (qb <= ql[:, None])  # the end lines inside the chain
+    pos = ((lstart - qf)[:, None] + qb)[sel]
+    t0[pos] = tl[sel]
+    te[pos] = th[sel]
+    if te.size and (te - t0).min() < 0:
+        raise AssertionError("empty hex line inside a crossed chain")  # pragma: no cover - geometry invariant
+    return nl, iq, t0, te, c2, b6
+
+
+def _fly_entries(
+    lines: tuple[np.ndarray, ...], aq: int, at: int, base: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every crossed hex of :func:`_fly_lines`' lines, in order along each segment.
+
+    Per entry the table index and ``D`` are arithmetic along a line and change by a fixed
+    step from one line to the next within a segment, so both come out of one integer
+    cumulative sum of steps each (issue 22: about 4 entries a line on a 500x500 map).
+
+    Args:
+        lines: what :func:`_fly_lines` returned.
+        aq, at: index steps of the canonical ``q`` and ``t`` in the table (one symmetry class).
+        base: table index of the segments' common start.
+
+    Returns:
+        ``(lens, idx, d)``: int64 [K] entries per segment; int64 [E] table index and ``D``
+        of each entry, grouped by segment.
+    """
+    nl, iq, t0, te, c2, b6 = lines
+    cnt = (te - t0).astype(np.int64)
+    cnt += 1
     cc = np.zeros(cnt.size + 1, dtype=np.int64)
     np.cumsum(cnt, out=cc[1:])
-    colptr = np.zeros(dq.size + 1, dtype=np.int64)
-    np.cumsum(ncol, out=colptr[1:])
-    return cc[colptr[1:]] - cc[colptr[:-1]], r, inv
+    lend = np.cumsum(nl)
+    lstart = lend - nl
+    lens = cc[lend] - cc[lstart]
+    ls = cc[1:-1]  # entry index where each line but the first starts
+    dt = t0[1:] - te[:-1]  # 0 or -1 inside a segment: from (q, te) to (q + 1, t0)
+    idx = np.full(int(cc[-1]), at, dtype=np.int64)
+    idx[ls] = at * dt + aq
+    d = np.repeat(b6.astype(np.int64), lens)
+    d[ls] = (np.repeat(b6, nl)[1:] * dt) + np.repeat(c2, nl)[1:]
+    # the first entry of each segment: from the last entry of the one before (or from zero)
+    sg = np.flatnonzero(nl)
+    f, e = lstart[sg], lend[sg] - 1
+    es = cc[f]
+    i_f, i_e = aq * iq[f] + at * t0[f], aq * iq[e] + at * te[e]
+    d_f, d_e = c2[sg] * iq[f] + b6[sg] * t0[f], c2[sg] * iq[e] + b6[sg] * te[e]
+    idx[es] = i_f - np.concatenate(([-base], i_e[:-1]))
+    d[es] = d_f - np.concatenate(([0.0], d_e[:-1]))
+    np.cumsum(idx, out=idx)
+    np.cumsum(d, out=d)
+    return lens, idx, d
+
+
+def _fly_interior(
+    dq: np.ndarray, dr: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, stride: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Intervening hexes (R3.2) of K segments with ``dlo < D <= dhi``, in axial form.
+
+    :func:`_canon`, :func:`_fly_lines` and :func:`_fly_entries` over offsets of any symmetry
+    classes (the one-to-all path groups its targets by class and calls those directly).
+
+    Args:
+        dq, dr: int64 [K] axial offsets of the far ends (hexes), off the hexside directions.
+        dlo, dhi: int64 [K] windows along the segments (``t = D / N``).
+        stride: table row length of the axial index ``r * stride + q`` (greater than
+            twice the largest ``|q|``).
+
+    Returns:
+        ``(lens, rel, d)``: int64 [K] entries per segment; int64 [E] axial index ``r * stride
+        + q`` of each crossed hex relative to the start and its ``D``, grouped by segment in
+        order along it.
+    """
+    cls, cq, cr = _canon(dq, dr)
+    lens = np.zeros(dq.size, dtype=np.int64)
+    rel = np.zeros(0, dtype=np.int64)
+    d = np.zeros(0, dtype=np.int64)
+    parts = []
+    for c in np.unique(cls).tolist():
+        k = np.flatnonzero(cls == c)
+        aq, at = _class_steps(c, stride)
+        ln, i, dd = _fly_entries(_fly_lines(cq[k], cr[k], dlo[k], dhi[k]), aq, at, 0)
+        lens[k] = ln
+        parts.append((k, ln, i, dd))
+    if parts:
+        start = np.cumsum(lens) - lens
+        rel = np.empty(int(lens.sum()), dtype=np.int64)
+        d = np.empty_like(rel)
+        for k, ln, i, dd in parts:
+            where = _ragged(start[k], ln)
+            rel[where] = i
+            d[where] = dd
+    return lens, rel, d
+
+
+def _class_steps(cls: int, stride: int) -> tuple[int, int]:
+    """Axial index steps ``(aq, at)`` of the canonical ``q`` and ``t`` for symmetry class
+    ``cls`` (:data:`_CANON`), in a table with index ``r * stride + q``."""
+    (m00, m01), (m10, m11) = _CANON[cls].tolist()
+    return m10 * stride + m00, m11 * stride + m01
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,6 +686,7 @@ class _MapState:
         "eye_max",
         "patch_rel",
         "content",
+        "ax",
         "__weakref__",
     )
 
@@ -596,6 +731,7 @@ class _MapState:
             self.version = m.version
             return
         self.content = content
+        self.ax: tuple[int, int, np.ndarray, np.ndarray, np.ndarray] | None = None
         bt2 = _padded(top2, -_BIG2).ravel()
         ht2 = _padded(hind2, -_BIG2).ravel()
         lv2 = _padded(2 * m.level.astype(np.int64), -_BIG2).ravel()
@@ -618,6 +754,20 @@ class _MapState:
         self.arrays = HeightArrays(m.version, *arrays)
         self.version = m.version
 
+    def axial(self) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
+        """``(stride, r0, top_b, top_h, top_g)``: the padded block and hindrance tops (doubled
+        levels) and their maximum in the axial layout of :func:`_axial_index`, where a crossed
+        hex's index is linear in its axial offset; ``-inf`` outside the padded map. Built on
+        first use (the one-to-all path of maps without a plan, issue 22)."""
+        if self.ax is None:
+            stride, r0, size, where = _axial_index(self.H, self.W)
+            tb = np.full(size, -np.inf)
+            tb[where] = self.btf
+            th = np.full(size, -np.inf)
+            th[where] = self.htf
+            self.ax = (stride, r0, tb, th, np.maximum(tb, th))
+        return self.ax
+
     def arrays_of(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The current block top, hindrance top and reason arrays (shared, read-only)."""
         a = self.arrays
@@ -633,6 +783,24 @@ class _MapState:
         if not (0 <= col < self.W and 0 <= row < self.H):
             m.index(h)  # raises MapError with the label
         return (row + _PAD) * self.Wp + col + _PAD
+
+
+@lru_cache(maxsize=16)
+def _axial_index(height: int, width: int) -> tuple[int, int, int, np.ndarray]:
+    """The axial layout of a padded map shape: ``(stride, r0, size, where)``.
+
+    The hex in column ``c``, row ``w`` (odd-q offset) has axial ``r = w - (c >> 1)`` and sits
+    at index ``(r + r0) * stride + c + _PAD`` (``stride`` = padded width); ``where``: int64
+    [padded cells] that index of every padded cell, by padded-flat index. A hex at axial
+    offset ``(q, r)`` from another is ``r * stride + q`` further on (issue 22).
+    """
+    stride = width + 2 * _PAD
+    r0 = _PAD + ((width - 1 + _PAD) >> 1)
+    c = np.arange(-_PAD, width + _PAD, dtype=np.int64)
+    w = np.arange(-_PAD, height + _PAD, dtype=np.int64)
+    where = ((w[:, None] - (c[None, :] >> 1) + r0) * stride + (c + _PAD)[None, :]).ravel()
+    size = (height + _PAD + r0 + 1) * stride
+    return stride, r0, size, where
 
 
 _STATES: weakref.WeakKeyDictionary[BattleMap, _MapState] = weakref.WeakKeyDictionary()
@@ -1152,6 +1320,9 @@ _TAB_CACHE_BYTES = 160 << 20  # all near tables together (a 500x500 shape's is a
 _FLY_CANDIDATES = 1 << 20  # candidate hexes per on-the-fly geometry chunk (bounds memory)
 _FAR_END = True  # round 1 also reads each list from the target's end
 _FLY_GROWTH = 3  # each on-the-fly window is this many times longer than the last
+_FLY_EDGE = 3  # hex lines at each end of an on-the-fly window that its D bounds can cut
+_FLY_ENTRIES = 1 << 18  # about this many crossed hexes per on-the-fly chunk (temporaries in cache)
+_N_CLASSES = 12  # lattice symmetry classes of _canon
 _PATCH_Q = np.repeat(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
 _PATCH_R = np.tile(np.arange(-_TAB_R, _TAB_R + 1, dtype=np.int64), _TAB_SIDE)
 
@@ -1356,6 +1527,43 @@ class _Acc:
         if self.cnt is not None:
             self.cnt[tg] += _segment_sum(x >= np.repeat(self.kt[tg], lens), lens)
 
+    def crossed(
+        self,
+        tg: np.ndarray,
+        thr: np.ndarray,
+        lens: np.ndarray,
+        idx: np.ndarray,
+        d: np.ndarray,
+        g: np.ndarray,
+        tab_b: np.ndarray,
+        tab_h: np.ndarray | None,
+        ea: int,
+    ) -> None:
+        """Intervening hexes (R3.2, R3.4, R3.5) from :func:`_fly_entries`: ``idx`` into the
+        axial tables, ``D`` of each, per target ``tg`` whose thresholds are ``thr = kt / N``.
+
+        An entry blocks iff ``T - Ea >= thr * D`` (module docstring), and hinders iff its
+        hindrance top does; ``g`` holds the larger of the two per cell, so one gather finds
+        every entry that does either, and only those few read the tops again.
+        """
+        if not idx.size:
+            return
+        w = np.repeat(thr, lens)
+        w *= d
+        hit = np.flatnonzero(np.take(g, idx, mode="clip") >= w)
+        if not hit.size:
+            return
+        seg = np.searchsorted(np.cumsum(lens), hit, side="right")
+        hx, wx = idx[hit], w[hit]
+        blk = np.bincount(seg[tab_b[hx] - ea >= wx], minlength=lens.size)
+        self.best_b[tg[blk > 0]] = np.inf
+        if tab_h is None or self.vh is None:
+            return
+        hind = np.bincount(seg[tab_h[hx] - ea >= wx], minlength=lens.size)
+        self.best_h[tg[hind > 0]] = np.inf
+        if self.cnt is not None:
+            self.cnt[tg] += hind
+
     def pairs(
         self, tg: np.ndarray, rel_l: np.ndarray, rel_r: np.ndarray, inv: np.ndarray, lens: np.ndarray
     ) -> None:
@@ -1492,7 +1700,9 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
 def _round_fly(
     acc: _Acc,
     st: _MapState,
-    parity: int,
+    col: int,
+    row: int,
+    ea: int,
     tg: np.ndarray,
     dq: np.ndarray,
     dr: np.ndarray,
@@ -1503,38 +1713,53 @@ def _round_fly(
     in windows computed on the fly (maps without a plan): each round reads the line up to
     ``ahead`` hexes from the viewer, then ``ahead`` grows (reading windows from the target's
     end too measured slower on the benchmark maps). Every entry is read once, with its
-    hindrance (the near table's hindrances come separately)."""
+    hindrance (the near table's hindrances come separately).
+
+    Lines off the hexside directions (almost all) go by symmetry class (:func:`_canon`), so
+    each chunk's table steps are constants, through :func:`_fly_lines` and
+    :func:`_fly_entries` into the map's axial tables (:meth:`_MapState.axial`); lines along
+    hexside directions (spine pairs, R3.3) through :func:`_bulk_geometry`.
+    """
+    parity = col & 1
     wp = st.Wp
     shift = (st.H + 2 * _PAD) * wp + st.W + 2 * _PAD  # matches the shifted views of _visibility
     n = 9 * dq * dq + 3 * (2 * dr + dq) ** 2
     nhex = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr)))
-    hi = n.copy()  # unread: dlo < D < hi
     by = 2 * dr + dq
     spine = (by == 0) | (3 * dq == by) | (3 * dq == -by)  # along a hexside direction (R3.3)
+    cls, cq, cr = _canon(dq, dr)
+    cls[spine] = _N_CLASSES  # a group of their own, last
+    order = np.argsort(cls, kind="stable")
+    tg, dq, dr, dlo, n, nhex, cls, cq, cr = (a[order] for a in (tg, dq, dr, dlo, n, nhex, cls, cq, cr))
+    hi = n.copy()  # unread: dlo < D < hi
+    stride, r0, tab_b, tab_h, tab_g = st.axial()
+    base = (row - (col >> 1) + r0) * stride + col + _PAD  # the viewer's axial table index
+    g = tab_g - ea  # max(T - Ea) of blocking and hindrance tops, per axial cell
+    steps = [_class_steps(c, stride) for c in range(_N_CLASSES)]
     prev = 0
     while tg.size:
         reach = np.where(nhex > ahead, n * ahead // np.maximum(nhex, 1), n)
         f_hi = np.minimum(reach, hi - 1)
+        thr = acc.kt[tg] / n  # R3.4: blocked iff (T - Ea) >= thr * D
+        edges = np.searchsorted(cls, np.arange(_N_CLASSES + 2)).tolist()
+        chunk = max(1, _FLY_ENTRIES // (ahead - prev + 2))
+        for c in range(_N_CLASSES):
+            aq, at = steps[c]
+            for s in range(edges[c], edges[c + 1], chunk):
+                e = min(s + chunk, edges[c + 1])
+                lens, idx, d = _fly_entries(_fly_lines(cq[s:e], cr[s:e], dlo[s:e], f_hi[s:e]), aq, at, base)
+                acc.crossed(tg[s:e], thr[s:e], lens, idx, d, g, tab_b, tab_h, ea)
         chunk = max(1, _FLY_CANDIDATES // (3 * (ahead - prev) + 12))
-        for s in range(0, tg.size, chunk):
+        for s in range(edges[_N_CLASSES], edges[_N_CLASSES + 1], chunk):
             e = s + chunk
-            plain = ~spine[s:e]  # off the hexside directions: per-column intervals, no spine pairs
-            if plain.any():
-                t, q_, r_ = tg[s:e][plain], dq[s:e][plain], dr[s:e][plain]
-                li, rel, inv = _fly_interior(q_, r_, dlo[s:e][plain], f_hi[s:e][plain], parity, wp)
-                rel += shift
-                acc.interior(t, rel, inv, li)
-            if plain.all():
-                continue
-            sp = ~plain
-            nf = n[s:e][sp].astype(np.float64)
-            b = _bulk_geometry(dq[s:e][sp], dr[s:e][sp], dlo[s:e][sp], f_hi[s:e][sp], ordered=False)
+            nf = n[s:e].astype(np.float64)
+            b = _bulk_geometry(dq[s:e], dr[s:e], dlo[s:e], f_hi[s:e], ordered=False)
             li, ls = np.diff(b.ptr_i), np.diff(b.ptr_s)
-            acc.interior(tg[s:e][sp], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
+            acc.interior(tg[s:e], _rel(b.q_i, b.r_i, parity, wp) + shift, np.repeat(nf, li) / b.d_i, li)
             if b.d_s.size:
                 sel = ls > 0
                 acc.pairs(
-                    tg[s:e][sp][sel],
+                    tg[s:e][sel],
                     _rel(b.q_l, b.r_l, parity, wp) + shift,
                     _rel(b.q_r, b.r_r, parity, wp) + shift,
                     np.repeat(nf, ls) / b.d_s,
@@ -1542,7 +1767,7 @@ def _round_fly(
                 )
         keep = (f_hi + 1 < hi) & (acc.best_b[tg] < acc.kt[tg])
         tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
-        spine = spine[keep]
+        cls, cq, cr = cls[keep], cq[keep], cr[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
 
 
@@ -1597,7 +1822,9 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         _round_fly(
             acc,
             st,
-            parity,
+            col,
+            row,
+            ea,
             tg,
             dq[tg],
             dr[tg],
