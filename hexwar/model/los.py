@@ -325,9 +325,7 @@ def _canon(dq: np.ndarray, dr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return rot * 4 + mx * 2 + my, q2, r3
 
 
-def _fly_lines(
-    q: np.ndarray, r: np.ndarray, dlo: np.ndarray, dhi: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _fly_lines(q: np.ndarray, r: np.ndarray, dlo: np.ndarray, dhi: np.ndarray) -> tuple[np.ndarray, ...]:
     """The intervening hexes (R3.2) of K canonical segments with ``dlo < D <= dhi``, as hex lines.
 
     Issue 22 (``hexwar los --all`` on an open 500x500 map): the same hexes as
@@ -361,12 +359,10 @@ def _fly_lines(
             ``N - 1`` here (the far end is no intervening hex).
 
     Returns:
-        ``(nl, iq, t0, te, c2, b6)``: int64 [K] lines per segment; float64 [L] per line (by
-        segment, ``q`` increasing) its ``q`` and its first and last ``t`` (``t0 <= te``);
-        float64 [K] ``3 (Bx + By)`` and ``6 By`` (``D = c2 q + b6 t``).
-
-    Raises:
-        AssertionError: if a line between the ends came out empty (a geometry invariant).
+        ``(nl, qf, ql, lo, up, c2, b6)``: int64 [K] lines per segment and the ``q`` of the
+        first and last; float64 [L] per line (by segment, ``q`` increasing) ``lo = t0 - 1``
+        and ``up = te + 1`` around its first and last ``t`` (:func:`_fly_entries` checks
+        ``t0 <= te``); float64 [K] ``3 (Bx + By)`` and ``6 By`` (``D = c2 q + b6 t``).
     """
     f64 = np.float64
     ne = _FLY_EDGE
@@ -400,27 +396,25 @@ def _fly_lines(
     ql = np.where(inner, np.maximum(ql, c_hi - ne), ql)
     nl = np.maximum(ql - qf + 1, 0)
     lstart = np.cumsum(nl) - nl
-    iq = np.arange(int(nl.sum()), dtype=f64)
-    iq -= np.repeat((lstart - qf).astype(f64), nl)
-    u = np.repeat(-c1, nl)
-    u *= iq
+    # u = -c1 q on every line, by one integer cumulative sum (steps -c1 within a segment)
+    u = np.repeat(-(bx - 3 * by), nl)
+    sg = np.flatnonzero(nl)
+    u_first, u_last = -c1[sg] * qf[sg], -c1[sg] * ql[sg]
+    u[lstart[sg]] = u_first - np.concatenate(([0.0], u_last[:-1]))
+    np.cumsum(u, out=u)
     mm = np.repeat(mf, nl)
     dd = np.repeat(den, nl)
-    t0 = u - mm
-    t0 /= dd
-    np.floor(t0, out=t0)
-    t0 += 1
-    te = np.add(u, mm, out=u)
-    te /= dd
-    np.ceil(te, out=te)
-    te -= 1
+    lo = u - mm  # t0 - 1 = floor((u - m) / den), te + 1 = ceil((u + m) / den)
+    lo /= dd
+    np.floor(lo, out=lo)
+    up = np.add(u, mm, out=mm)
+    up /= dd
+    np.ceil(up, out=up)
     sel = ok & (qb >= qf[:, None]) & (qb <= ql[:, None])  # the end lines inside the chain
     pos = ((lstart - qf)[:, None] + qb)[sel]
-    t0[pos] = tl[sel]
-    te[pos] = th[sel]
-    if te.size and (te - t0).min() < 0:
-        raise AssertionError("empty hex line inside a crossed chain")  # pragma: no cover - geometry invariant
-    return nl, iq, t0, te, c2, b6
+    lo[pos] = tl[sel] - 1
+    up[pos] = th[sel] + 1
+    return nl, qf, ql, lo, up, c2, b6
 
 
 def _fly_entries(
@@ -441,26 +435,35 @@ def _fly_entries(
         ``(lens, idx, d)``: int64 [K] entries per segment; int64 [E] table index and ``D``
         of each entry, grouped by segment.
     """
-    nl, iq, t0, te, c2, b6 = lines
-    cnt = (te - t0).astype(np.int64)
-    cnt += 1
+    nl, qf, ql, lo, up, c2, b6 = lines
+    cnt = (up - lo).astype(np.int64)
+    cnt -= 1
+    if cnt.size and cnt.min() < 1:
+        raise AssertionError("empty hex line inside a crossed chain")  # pragma: no cover - geometry invariant
     cc = np.zeros(cnt.size + 1, dtype=np.int64)
     np.cumsum(cnt, out=cc[1:])
     lend = np.cumsum(nl)
     lstart = lend - nl
     lens = cc[lend] - cc[lstart]
     ls = cc[1:-1]  # entry index where each line but the first starts
-    dt = t0[1:] - te[:-1]  # 0 or -1 inside a segment: from (q, te) to (q + 1, t0)
+    # inside a segment the next line starts at (q + 1, t0) after (q, te): t0 - te = dt + 2
+    dt = lo[1:] - up[:-1]
     idx = np.full(int(cc[-1]), at, dtype=np.int64)
-    idx[ls] = at * dt + aq
+    step = at * dt
+    step += aq + 2 * at
+    idx[ls] = step
     d = np.repeat(b6.astype(np.int64), lens)
-    d[ls] = (np.repeat(b6, nl)[1:] * dt) + np.repeat(c2, nl)[1:]
+    step = np.repeat(b6, nl)[1:] * dt
+    step += np.repeat(c2 + 2 * b6, nl)[1:]
+    d[ls] = step
     # the first entry of each segment: from the last entry of the one before (or from zero)
     sg = np.flatnonzero(nl)
     f, e = lstart[sg], lend[sg] - 1
     es = cc[f]
-    i_f, i_e = aq * iq[f] + at * t0[f], aq * iq[e] + at * te[e]
-    d_f, d_e = c2[sg] * iq[f] + b6[sg] * t0[f], c2[sg] * iq[e] + b6[sg] * te[e]
+    q_f, q_e = qf[sg].astype(np.float64), ql[sg].astype(np.float64)
+    t_f, t_e = lo[f] + 1, up[e] - 1
+    i_f, i_e = aq * q_f + at * t_f, aq * q_e + at * t_e
+    d_f, d_e = c2[sg] * q_f + b6[sg] * t_f, c2[sg] * q_e + b6[sg] * t_e
     idx[es] = i_f - np.concatenate(([-base], i_e[:-1]))
     d[es] = d_f - np.concatenate(([0.0], d_e[:-1]))
     np.cumsum(idx, out=idx)
@@ -731,7 +734,7 @@ class _MapState:
             self.version = m.version
             return
         self.content = content
-        self.ax: tuple[int, int, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.ax: tuple[int, int, np.ndarray, np.ndarray] | None = None
         bt2 = _padded(top2, -_BIG2).ravel()
         ht2 = _padded(hind2, -_BIG2).ravel()
         lv2 = _padded(2 * m.level.astype(np.int64), -_BIG2).ravel()
@@ -754,18 +757,18 @@ class _MapState:
         self.arrays = HeightArrays(m.version, *arrays)
         self.version = m.version
 
-    def axial(self) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
-        """``(stride, r0, top_b, top_h, top_g)``: the padded block and hindrance tops (doubled
-        levels) and their maximum in the axial layout of :func:`_axial_index`, where a crossed
-        hex's index is linear in its axial offset; ``-inf`` outside the padded map. Built on
-        first use (the one-to-all path of maps without a plan, issue 22)."""
+    def axial(self) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """``(stride, r0, top_b, top_h)``: the padded block and hindrance tops (doubled levels,
+        float64) in the axial layout of :func:`_axial_index`, where a crossed hex's index is
+        linear in its axial offset; ``-inf`` outside the padded map. Built on first use (the
+        one-to-all path of maps without a plan, issue 22)."""
         if self.ax is None:
             stride, r0, size, where = _axial_index(self.H, self.W)
             tb = np.full(size, -np.inf)
             tb[where] = self.btf
             th = np.full(size, -np.inf)
             th[where] = self.htf
-            self.ax = (stride, r0, tb, th, np.maximum(tb, th))
+            self.ax = (stride, r0, tb, th)
         return self.ax
 
     def arrays_of(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1732,9 +1735,10 @@ def _round_fly(
     order = np.argsort(cls, kind="stable")
     tg, dq, dr, dlo, n, nhex, cls, cq, cr = (a[order] for a in (tg, dq, dr, dlo, n, nhex, cls, cq, cr))
     hi = n.copy()  # unread: dlo < D < hi
-    stride, r0, tab_b, tab_h, tab_g = st.axial()
+    stride, r0, tab_b, tab_h = st.axial()
     base = (row - (col >> 1) + r0) * stride + col + _PAD  # the viewer's axial table index
-    g = tab_g - ea  # max(T - Ea) of blocking and hindrance tops, per axial cell
+    g = np.maximum(tab_b, tab_h)  # the larger T - Ea of blocking and hindrance tops, per cell
+    g -= ea
     steps = [_class_steps(c, stride) for c in range(_N_CLASSES)]
     prev = 0
     while tg.size:
