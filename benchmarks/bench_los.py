@@ -27,6 +27,16 @@ Methods:
 Targets (issue 3): one-to-all >= 2M target hexes/s on 100x100; all ordered pairs of 40x40 in
 < 2 s; single query < 20 us median. Times are wall clock, best of several repeats, on whatever
 machine runs this; other work on the machine makes them slower, never faster.
+
+Issue 22's scale rows follow (alone with ``--scale``; :func:`bench_scale`): one-to-all rates
+up to 500x500, the slowest single query, the LOS caches of a 500x500 map, and two ``hexwar los
+--all`` runs in a fresh process (wall, CPU, peak RSS). The second runs on an editor-generated
+open map (``edit --generate 500x500 --seed 7``) where almost no line is blocked early, so
+nearly every target reads its whole crossing list: from A01 about 105M intervening hexes on
+28M hex lines, all computed on the fly (no plan fits a 500x500 shape) by ``_fly_lines`` and
+``_fly_entries`` into the map's axial tables. That row measured 3.8 s on main and 1.6 s after
+that path moved to per-line integer cumulative sums (same run, load 1.7-2; the
+visibility call alone 2.7 s -> 1.0 s CPU; docs/architecture.md, "Line of sight").
 """
 
 from __future__ import annotations
