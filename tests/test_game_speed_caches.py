@@ -174,7 +174,7 @@ def test_the_commitment_listing_is_every_commit_that_check_allows_in_the_same_or
     def compare(st, side):
         firsts, crews, infantry = commit.hand_crews(st, side)
         brute = []
-        for cid, inst in sorted(firsts.items()):
+        for _cid, inst in sorted(firsts.items()):
             pairs = [(None, None)] + [(c, None) for cs in crews.values() for c in cs]
             pairs += [(None, i) for i in infantry if i != inst]
             for crew, carry in pairs:
