@@ -20,20 +20,27 @@ meets it). Wall-clock milliseconds with ``glFinish`` after every frame; with oth
 cores both trees slow down alike, so the baseline column is the fair comparison (the CPU time
 of all threads, llvmpipe's included, is printed beside the figures).
 
-Run: ``python benchmarks/bench_frame.py [--repeats 5] [--baseline REF]`` (``--quick``: 2 repeats).
-Asserts nothing.
+``--xvfb`` measures a real X window instead: it starts ``Xvfb`` on a free display for the
+run (llvmpipe over GLX, the way a player without a GPU runs ``hexwar play``) and stops it
+after; without it the window is headless (EGL), as in the tests.
+
+Run: ``python benchmarks/bench_frame.py [--repeats 5] [--baseline REF] [--xvfb]`` (``--quick``:
+2 repeats). Asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,9 +169,12 @@ def worker(repeats: int) -> None:
     print(json.dumps(out), flush=True)
 
 
-def run(tree: Path, repeats: int) -> dict:
-    """Run :func:`worker` with ``tree`` first on the import path."""
+def run(tree: Path, repeats: int, display: str | None = None) -> dict:
+    """Run :func:`worker` with ``tree`` first on the import path (on X ``display`` when given)."""
     env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if display is not None:
+        env["DISPLAY"] = display
+        env.pop("HEXWAR_HEADLESS", None)
     res = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
         env=env,
@@ -179,6 +189,35 @@ def run(tree: Path, repeats: int) -> dict:
     return row
 
 
+@contextlib.contextmanager
+def _xvfb(wanted: bool) -> Iterator[str | None]:
+    """A private Xvfb display (``":N"``) for the block when ``wanted``, else ``None``."""
+    if not wanted:
+        yield None
+        return
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        raise SystemExit("--xvfb needs Xvfb (Debian: apt-get install xvfb)")
+    n = next(i for i in range(90, 200) if not Path(f"/tmp/.X11-unix/X{i}").exists())
+    proc = subprocess.Popen(
+        [exe, f":{n}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        for _ in range(100):
+            if Path(f"/tmp/.X11-unix/X{n}").exists():
+                break
+            time.sleep(0.05)
+        else:
+            raise SystemExit(f"Xvfb :{n} did not start")
+        yield f":{n}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -186,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--baseline", default=BASELINE_REF, help=f"baseline commit (default {BASELINE_REF})")
+    ap.add_argument("--xvfb", action="store_true", help="a real X window on a private Xvfb display")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
@@ -196,12 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     from bench_games import baseline_tree
 
     load0 = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="hexwar-bench-frame-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="hexwar-bench-frame-") as tmp, _xvfb(args.xvfb) as display:
         base_tree = baseline_tree(args.baseline, Path(tmp))
-        now = run(ROOT, repeats)
-        old = run(base_tree, repeats) if base_tree is not None else None
+        now = run(ROOT, repeats, display)
+        old = run(base_tree, repeats, display) if base_tree is not None else None
+    where = f"an X window on Xvfb {display}" if display else "a headless (EGL) window"
     print(
-        f"renderer: {now['renderer']}; 1280x800 window, 1x MSAA; 100x100 map, 300 counters; {repeats} repeats; "
+        f"renderer: {now['renderer']}; 1280x800 {where}, 1x MSAA; 100x100 map, 300 counters; {repeats} repeats; "
         f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f}; baseline {args.baseline if old else 'not available'}"
     )
     head = f"{'figure':<44} {'baseline':>10} {'now':>10} {'target':>9} {'ratio':>7}  note"

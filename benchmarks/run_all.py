@@ -14,6 +14,7 @@ one benchmark's caches and GL context never flatter another's, and reports any t
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import time
@@ -34,7 +35,12 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "campaign": ("bench_campaign.py", ["--quick"]),
     "games": ("bench_games.py", ["--quick"]),
     "frame": ("bench_frame.py", ["--quick"]),
+    "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
 }
+# name -> arguments of every run (quick or not)
+ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"]}
+# name -> program it needs; without it the benchmark is skipped, said so
+NEEDS: dict[str, str] = {"frame-x": "Xvfb"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = []
     for name in args.names or list(BENCHMARKS):
         script, quick = BENCHMARKS[name]
-        cmd = [sys.executable, str(HERE / script), *(quick if args.quick else [])]
+        if name in NEEDS and shutil.which(NEEDS[name]) is None:
+            print(f"\n=== {name}: skipped ({NEEDS[name]} is not installed)", flush=True)
+            continue
+        cmd = [sys.executable, str(HERE / script), *ALWAYS.get(name, []), *(quick if args.quick else [])]
         print(f"\n=== {name}: {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
         rc = subprocess.call(cmd)

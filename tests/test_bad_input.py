@@ -408,3 +408,13 @@ def test_a_frame_with_a_5000_digit_number_is_bad_json_without_pythons_advice():
     assert exc.value.message == (
         "not JSON: Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits"
     )
+
+
+@pytest.mark.parametrize("value", ["9" * 300, "x" + "9" * 5000])
+def test_sim_refuses_a_huge_count_with_the_value_cut_short(capsys, value):
+    rc, out, err = run(
+        capsys, "sim", "artillery", "standard", "--target", "P11", "--side", "german", "--trials", value
+    )
+    assert rc == 2 and not out
+    assert "--trials" in err and "expected a whole number 1..100,000,000" in err
+    assert f"({len(value)} characters)" in err and len(err) < 300

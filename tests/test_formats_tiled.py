@@ -197,6 +197,22 @@ def test_a_compressed_layer_larger_than_the_map_is_refused_without_inflating_it(
         import_tiled(p)
 
 
+@pytest.mark.parametrize(
+    "field,value", [("width", "3"), ("height", True), ("tilewidth", 64.5), ("width", None)]
+)
+def test_a_tmj_size_that_is_not_a_json_integer_is_refused_naming_the_field(tmp_path, field, value):
+    d = json.loads((DATA / "unmapped.tmj").read_text())
+    d[field] = value
+    p = tmp_path / "typed.tmj"
+    p.write_text(json.dumps(d))
+    with pytest.raises(ValidationError, match=f"{field}.*expected an integer, got {value!r}"):
+        import_tiled(p)
+    d[field] = float(json.loads((DATA / "unmapped.tmj").read_text())[field])  # 3.0: Tiled's value
+    p.write_text(json.dumps(d))
+    with pytest.raises(ValidationError, match="unmapped|tile"):  # read on to the usual problem
+        import_tiled(p)
+
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -155,3 +155,80 @@ def test_odds_under_several_bonus_choices_equal_one_attack_odds_call_each():
     ]
     assert got == want
     assert got[1].hit > got[0].hit  # R1.3: +1 on the to-hit roll
+
+
+@pytest.mark.parametrize(
+    "name,seed", [("legacy_e9c3826/kharkov.toml", 4), ("games_d8650e7/stalingrad.toml", 6)]
+)
+def test_the_commitment_listing_is_every_commit_that_check_allows_in_the_same_order(name, seed):
+    # issue 22: the listing tests only the terrain and the room per hex once the unit's cards
+    # passed; brute force asks check() (R5.2) for every card, crew or rider, and hex of the zone
+    from hexwar.game.actions import commit
+    from hexwar.game.commands import Commit
+
+    sc = load_scenario(DATA / name)
+    st = sc.new_game(seed=seed)
+    players = {s: make_player("standard", s, seed) for s in ("german", "soviet")}
+    compared = listed = stacked = 0
+
+    def compare(st, side):
+        firsts, crews, infantry = commit.hand_crews(st, side)
+        brute = []
+        for _cid, inst in sorted(firsts.items()):
+            pairs = [(None, None)] + [(c, None) for cs in crews.values() for c in cs]
+            pairs += [(None, i) for i in infantry if i != inst]
+            for crew, carry in pairs:
+                for h in (None, *st.scenario.sides[side].deploy):
+                    cmd = Commit(side, inst, h, crew, carry)
+                    if commit.check(st, cmd) is None:
+                        brute.append(cmd)
+        got = list(commit.options(st, side))
+        key = lambda c: (sorted(firsts).index(card_of_unit(c.unit)),)  # noqa: E731
+        assert sorted(got, key=key) == got  # card by card, as the brute force
+        assert sorted(map(repr, got)) == sorted(map(repr, brute)), f"seed {seed} turn {st.turn}"
+        return got
+
+    while not st.over and st.turn <= 3:
+        side = st.to_act
+        if st.phase == "commitment":
+            listed += len(compare(st, side))
+            compared += 1
+            # two of the side's units moved onto its first deploy hex: room for one more there,
+            # so a halftrack with its rider (two ground units) may not go there (R5.2)
+            g = copy.deepcopy(_fresh(st))  # nothing remembered (the cache holds generators)
+            own = [u for u in g.units.values() if u.side == side and u.hex is not None and u.crewing is None]
+            own = [u for u in own if not u.aloft and ruleset.is_ground(u.card)][:2]
+            if len(own) == 2:
+                h = g.scenario.sides[side].deploy[0]
+                for u in own:
+                    u.hex = h
+                    if u.crew is not None:
+                        g.units[u.crew].hex = h
+                foe = next(
+                    (
+                        u
+                        for u in g.units.values()
+                        if u.side != side and u.hex is not None and u.crewing is None
+                    ),
+                    None,
+                )
+                h2 = g.scenario.sides[side].deploy[1]
+                if foe is not None and h2 != h:  # an enemy in the zone: nobody commits there
+                    foe.hex = h2
+                    if foe.crew is not None:
+                        g.units[foe.crew].hex = h2
+                got = compare(g, side)
+                assert foe is None or not [c for c in got if c.hex == h2]
+                riders = [c for c in got if c.hex == h and c.carry is not None]
+                alone = [c for c in got if c.hex == h and c.carry is None]
+                assert not riders
+                stacked += bool(alone)
+        st.apply(players[side].choose(st))
+    assert compared > 3 and listed > 20 and stacked > 0
+
+
+def card_of_unit(inst: str) -> str:
+    """The card id of a unit instance (``"de_pz4#2"`` -> ``"de_pz4"``)."""
+    from hexwar.game.state import card_of
+
+    return card_of(inst)

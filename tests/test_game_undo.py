@@ -145,3 +145,52 @@ def test_a_declaration_is_taken_back_and_leaves_no_attack():
         assert g.state_hash() == h0 and not g.attacks
         return
     raise AssertionError("no seed 1..39 reached a declaration")
+
+
+class _Recording:
+    """Wraps a computer player and remembers whether an undo point was there before each choice."""
+
+    def __init__(self, inner, undoes):
+        self.inner, self.side, self.name = inner, inner.side, inner.name
+        if undoes is not None:
+            self.undoes = undoes
+        self.points_seen = 0
+        self.undoable_seen: set[bool] = set()
+
+    def choose(self, state):
+        self.points_seen += bool(state.undo_points)
+        self.undoable_seen.add(state.undoable)
+        return self.inner.choose(state)
+
+
+def _headless(seed: int, undoes):
+    from hexwar.game.ai import make_player
+    from hexwar.game.headless import play
+
+    sc = scenario("game_small")
+    players = {s: _Recording(make_player("standard", s, seed), undoes) for s in ("german", "soviet")}
+    run = play(sc, players, seed=seed, max_turns=3)
+    return run, players
+
+
+def test_a_headless_game_of_players_that_never_undo_takes_no_undo_points_and_ends_the_same():
+    # issue 22: R12.3's position copies are skipped while no player can take anything back; the
+    # game is the same command for command (Undo is never listed), and the flag is put back.
+    for seed in (3, 4):
+        off, p_off = _headless(seed, False)
+        on, p_on = _headless(seed, None)  # a player without the attribute is taken to want undo
+        assert off.state.commands == on.state.commands, f"seed {seed}"
+        assert off.state.state_hash() == on.state.state_hash(), f"seed {seed}"
+        assert all(p.points_seen == 0 and p.undoable_seen == {False} for p in p_off.values())
+        assert sum(p.points_seen for p in p_on.values()) > 0, f"seed {seed}: no undo point ever offered"
+        assert all(p.undoable_seen == {True} for p in p_on.values())
+        assert off.state.undoable and on.state.undoable  # restored after the run
+
+
+def test_a_game_that_takes_no_undo_points_refuses_undo_with_the_reason():
+    g = _game()
+    g.undoable = False
+    advance_to(g, Phase.COMMITMENT)
+    side = g.to_act
+    g.apply(_first(g, Commit))
+    assert "nothing to undo" in g.check(Undo(side))

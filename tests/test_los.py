@@ -577,12 +577,15 @@ def test_visibility_status_codes():
 def fresh_plans():
     """Empty the plan cache before and after (tests below change when plans are built)."""
     import hexwar.model.los as los_mod
+    from hexwar.model.los_viewer import clear_viewer_plans
 
     for cache in (los_mod._PLANS, los_mod._TABLES, los_mod._SEEN_SHAPES):
         cache.clear()
+    clear_viewer_plans()
     yield los_mod
     for cache in (los_mod._PLANS, los_mod._TABLES, los_mod._SEEN_SHAPES):
         cache.clear()
+    clear_viewer_plans()
 
 
 def test_per_offset_cache_and_shape_plan_give_the_same_answers(fresh_plans):
@@ -688,6 +691,7 @@ def test_large_shapes_build_the_near_table_at_their_second_visibility_call(fresh
 def test_reading_lists_from_the_target_end_too_changes_no_answer(monkeypatch):
     import hexwar.model.los as L
 
+    monkeypatch.setattr(L, "VIEWER_PLAN_MAX_HEXES", 0)  # the general path, in rounds
     m = random_map(11, 8, seed=21, levels=3)
     viewers = [Hex.from_offset(c, r) for c, r in ((0, 0), (3, 7), (10, 4), (6, 2), (5, 5))]
     both = _all_answers(m, viewers)
@@ -701,6 +705,7 @@ def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatc
     lines along hexsides (R3.3, which round 1 leaves whole to the later rounds) read more
     intervening hexes; the answers still equal the single queries."""
     L = fresh_plans
+    monkeypatch.setattr(L, "VIEWER_PLAN_MAX_HEXES", 0)  # the general path, in rounds
     real = L._Acc.interior
     got: list[np.ndarray] = []
     monkeypatch.setattr(
@@ -709,9 +714,11 @@ def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatc
         lambda self, tg, rel, *args, **k: got.append(tg.copy()) or real(self, tg, rel, *args, **k),
     )
     m = BattleMap.new(14, 12, fill="woods")
+    read_on = 0
     for a in (Hex.from_offset(0, 0), Hex.from_offset(7, 6), Hex.from_offset(13, 11)):
         got.clear()
         status, counts = visibility_with_hindrances(m, a)
+        read_on += sum(tg.size for tg in got)
         for tg in got:
             for t in tg.tolist():
                 b = Hex.from_offset(*divmod(t, 12))
@@ -720,6 +727,7 @@ def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatc
             r = line_of_sight(m, a, b)
             col, row = b.offset
             assert (STATUS_NAMES[status[row, col]], counts[row, col]) == (r.status, r.hindrances)
+    assert read_on > 0  # the hexside lines did read on
 
 
 @pytest.mark.slow

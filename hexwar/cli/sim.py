@@ -28,7 +28,7 @@ from typing import Any
 import click
 import numpy as np
 
-from ..errors import HexwarError
+from ..errors import HexwarError, clip
 from ..fileio import atomic_write_text
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap
@@ -183,9 +183,9 @@ def parse_int(text: str | None, option: str, lo: int, hi: int, default: int | No
     try:
         v = int(str(text).replace("_", "").replace(",", ""))
     except ValueError:
-        raise HexwarError(f"{option} {text!r}: expected a whole number {lo}..{hi:,}") from None
+        raise HexwarError(f"{option} {clip(text)}: expected a whole number {lo}..{hi:,}") from None
     if not lo <= v <= hi:
-        raise HexwarError(f"{option} {v}: expected a whole number {lo}..{hi:,}")
+        raise HexwarError(f"{option} {clip(str(v), quote=False)}: expected a whole number {lo}..{hi:,}")
     return v
 
 

@@ -435,7 +435,15 @@ def _check_header(orientation: Any, staggeraxis: Any, staggerindex: Any, infinit
     return staggerindex == "even"
 
 
-def _int_attr(value: Any, name: str, src: str, lo: int = 1, hi: int = 500) -> int:
+def _int_attr(value: Any, name: str, src: str, lo: int = 1, hi: int = 500, json: bool = False) -> int:
+    """``value`` as an integer in ``lo..hi``: an XML attribute's digits, or (``json``) a JSON
+    number that is an integer ("10", true and 10.5 are refused there: Tiled writes integers).
+
+    Raises:
+        ValidationError: naming the file and field, with what was expected.
+    """
+    if json and (type(value) is not int and not (type(value) is float and value.is_integer())):
+        raise ValidationError([Problem(src, name, f"expected an integer, got {value!r}")])
     try:
         v = int(value)
     except (TypeError, ValueError):
@@ -535,16 +543,16 @@ def _read_tmj(text: str, path: Path) -> _Doc:
     even = _check_header(
         d.get("orientation"), d.get("staggeraxis"), d.get("staggerindex"), d.get("infinite"), src
     )
-    w = _int_attr(d.get("width"), "width", src)
-    h = _int_attr(d.get("height"), "height", src)
-    tw = _int_attr(d.get("tilewidth"), "tilewidth", src, 1, 100000)
-    th = _int_attr(d.get("tileheight"), "tileheight", src, 1, 100000)
-    side = _int_attr(d.get("hexsidelength", 0), "hexsidelength", src, 0, 100000)
+    w = _int_attr(d.get("width"), "width", src, json=True)
+    h = _int_attr(d.get("height"), "height", src, json=True)
+    tw = _int_attr(d.get("tilewidth"), "tilewidth", src, 1, 100000, json=True)
+    th = _int_attr(d.get("tileheight"), "tileheight", src, 1, 100000, json=True)
+    side = _int_attr(d.get("hexsidelength", 0), "hexsidelength", src, 0, 100000, json=True)
     tilesets = []
     for i, t in enumerate(d.get("tilesets", []) if isinstance(d.get("tilesets"), list) else []):
         if not isinstance(t, dict):
             raise ValidationError([Problem(src, f"tilesets[{i}]", "expected a tileset object")])
-        fg = _int_attr(t.get("firstgid"), f"tilesets[{i}].firstgid", src, 1, 2**28)
+        fg = _int_attr(t.get("firstgid"), f"tilesets[{i}].firstgid", src, 1, 2**28, json=True)
         if isinstance(t.get("source"), str):
             tilesets.append(_load_external_tileset(path.parent, t["source"], fg, src))
         else:

@@ -43,6 +43,7 @@ class RandomPlayer:
     """
 
     name = "random"
+    undoes = False  # never issues Undo (R12.3): headless runs take no undo points
 
     def __init__(self, side: str, seed: int = 0):
         self.side = side

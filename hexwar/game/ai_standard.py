@@ -167,6 +167,7 @@ class StandardPlayer:
     """
 
     name = "standard"
+    undoes = False  # never issues Undo (R12.3): headless runs take no undo points
 
     def __init__(self, side: str, seed: int = 0):
         self.side = side

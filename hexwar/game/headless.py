@@ -34,7 +34,12 @@ MAX_COMMANDS_PER_TURN = 5000  # a safety net against a player that never ends a 
 
 
 class Player(Protocol):
-    """Anything that picks a command for its side: the AIs of :mod:`hexwar.game.ai`, a person."""
+    """Anything that picks a command for its side: the AIs of :mod:`hexwar.game.ai`, a person.
+
+    A player may also have ``undoes = False``, saying it never issues ``Undo`` (R12.3): while
+    every player of a :func:`play` run says so, the game takes no undo points (the computer
+    players; without the attribute a player is taken to want them, as a person does).
+    """
 
     name: str
 
@@ -158,13 +163,33 @@ def play(
     Raises:
         HexwarError: when a player keeps issuing commands without the game moving on.
     """
-    import time
-
     seats = tuple(getattr(scenario, "seats", SIDES))  # R11.1: a lines game has 2 or 4 seats
     missing = [s for s in seats if s not in players]
     if missing:
         raise HexwarError(f"no player for {', '.join(missing)}")
     st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
+    if hasattr(st, "undoable"):  # issue 22: no position copies nobody can take back (R12.3)
+        keep_undo = st.undoable
+        st.undoable = any(getattr(players[s], "undoes", True) for s in seats)
+        try:
+            return _play(st, scenario, players, seats, max_turns, save_path, on_events)
+        finally:
+            st.undoable = keep_undo
+    return _play(st, scenario, players, seats, max_turns, save_path, on_events)
+
+
+def _play(
+    st: Any,
+    scenario: Scenario,
+    players: Mapping[str, Player],
+    seats: tuple[str, ...],
+    max_turns: int | None,
+    save_path: str | os.PathLike[str] | None,
+    on_events: Callable[[GameState, list[GameEvent]], None] | None,
+) -> HeadlessRun:
+    """:func:`play`'s loop on the game ``st``."""
+    import time
+
     names = {s: players[s].name for s in seats}
     saver = Autosaver(save_path, names) if save_path else None
     if on_events is not None and st.log and not st.commands:

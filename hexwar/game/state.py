@@ -366,6 +366,10 @@ class GameState:
             like the seed; not part of the state hash.
         undo_points: positions before the side's undoable commands of this phase (R12.3,
             :mod:`hexwar.game.actions.undo`); rebuilt by replaying the commands, not saved.
+        undoable: ``False``: no undo points are taken (``Undo`` is then refused as having
+            nothing to take back). :func:`hexwar.game.headless.play` clears it while every
+            player is a computer player that never takes back (issue 22: the copy before every
+            Commit, Move and Declare was a tenth of an AI-vs-AI game); not state, not saved.
     """
 
     scenario: Scenario
@@ -412,6 +416,7 @@ class GameState:
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)
     undo_points: list[Any] = field(default_factory=list, repr=False)
+    undoable: bool = field(default=True, repr=False)
 
     # -- driving the game -------------------------------------------------------------
     def apply(self, command: Command) -> list[GameEvent]:

@@ -433,6 +433,7 @@ class ViewPlayer:
         self.inner = inner
         self.side = inner.side
         self.name = inner.name
+        self.undoes = getattr(inner, "undoes", True)
 
     def choose_from_view(self, data: dict[str, Any], scenario: Scenario) -> Command:
         """The inner player's command on the state rebuilt from view ``data``."""

@@ -109,6 +109,7 @@ from typing import Any
 import numpy as np
 
 from .hexgrid import Hex, HexLabelError
+from .los_viewer import VIEWER_PLAN_MAX_HEXES, scan, viewer_plan
 from .maps import BattleMap, MapError
 
 __all__ = [
@@ -1799,6 +1800,13 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
     # R3.4 as a bound on the target's eye: blocked iff Eb - Ea <= (T - Ea) * N / D.
     kt = (st.eye2.T.ravel() - ea).astype(np.float64) - _TOL  # targets in (col, row) order
     acc = _Acc(vb, vh, kt, counts)
+    if H * W <= VIEWER_PLAN_MAX_HEXES:  # a game's map: the viewer's own lists, one pass (issue 22)
+        if _peek_plan(H, W, parity) is _NOT_BUILT and _plan_fits(H, W):
+            _get_plan(H, W, 1 - parity)
+        small = _get_plan(H, W, parity)
+        if small is not None:
+            acc.best_b, acc.best_h, acc.cnt = scan(viewer_plan(small, col, row), vb, vh, kt, counts)
+            return _statuses(acc, W, H)
     tc = np.repeat(np.arange(W, dtype=np.int64), H)
     trow = np.tile(np.arange(H, dtype=np.int64), W)
     dq = tc - col
@@ -1837,6 +1845,13 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         )
     if tab is not None and gh is not None:
         _table_hindrances(acc, st, tab, col, row, gh, np.flatnonzero(acc.best_b < kt), nt)
+    return _statuses(acc, W, H)
+
+
+def _statuses(acc: _Acc, W: int, H: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """``int8 [H, W]`` statuses (R3.4, R3.5) and hindrance counts (0 where blocked) of a
+    viewer's finished maxima."""
+    kt = acc.kt
     blocked = acc.best_b >= kt
     hindered = ~blocked & (acc.best_h >= kt)
     status = np.where(blocked, BLOCKED, np.where(hindered, HINDERED, CLEAR)).astype(np.int8)

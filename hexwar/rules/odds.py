@@ -388,13 +388,18 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         if not nz.size:
             return np.zeros(E + 1)
         en = e_idx[nz, None] - d[None, :]
-        w = v[1:][nz, None] * p[None, :]
+        w = (v[1:][nz, None] * p[None, :]).ravel()
         gone = en <= 0
         if gone.any():
-            dead[:] += np.bincount(fate_of_die[f[gone.nonzero()[1]]], weights=w[gone], minlength=4)
-            alive = ~gone
-            return np.bincount(en[alive], weights=w[alive], minlength=E + 1)
-        return np.bincount(en.ravel(), weights=w.ravel(), minlength=E + 1)
+            # one bincount each, over every entry in order: the dead go to their fate's bin
+            # (the living to a fifth, dropped), the living to their endurance (the dead to
+            # bin 0, cleared); each bin sums the same entries in the same order as a bincount
+            # of the selected entries would: the same bits, with fewer temporaries (issue 22)
+            dead[:] += np.bincount(np.where(gone, fate_of_die[f], 4).ravel(), weights=w, minlength=5)[:4]
+            out = np.bincount(np.maximum(en, 0).ravel(), weights=w, minlength=E + 1)
+            out[0] = 0.0
+            return out
+        return np.bincount(en.ravel(), weights=w, minlength=E + 1)
 
     def extra_then(v: np.ndarray, j: int, ndice: int) -> np.ndarray:
         """Mass drawing card state ``j`` on a natural 19-20, before the hit's Intensity is
@@ -425,13 +430,13 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         en = e_idx[nz, None] - d[None, :]
         w = v[1:][nz, None] * p[None, :]
         gone = en <= 0
-        kk = np.broadcast_to(k_of, en.shape)
         alive = ~gone
-        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
+        # keys by plain broadcasting (np.broadcast_to costs more than the arithmetic here)
+        surv = np.bincount((k_of * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
             nf, E + 1
         )
         gone_mass = np.bincount(
-            (kk * 4 + np.broadcast_to(fate, en.shape))[gone], weights=w[gone], minlength=nf * 4
+            (k_of * 4 + fate)[gone.nonzero()[1]], weights=w[gone], minlength=nf * 4
         ).reshape(nf, 4)
         return surv, gone_mass
 
@@ -452,12 +457,11 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         w = V[ki, 1 + ri][:, None] * p[None, :]
         gone = en <= 0
         alive = ~gone
-        kk = np.broadcast_to(ki[:, None], en.shape)
-        surv = np.bincount((kk * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
-            nf, E + 1
-        )
-        fate = np.broadcast_to(fate_of_die[faces[ki]][:, None], en.shape)
-        gone_mass = np.bincount((kk * 4 + fate)[gone], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
+        surv = np.bincount(
+            (ki[:, None] * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)
+        ).reshape(nf, E + 1)
+        row_key = ki * 4 + fate_of_die[faces[ki]]  # per row: its face's block, the fate
+        gone_mass = np.bincount(row_key[gone.nonzero()[0]], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
         return surv, gone_mass
 
     # issue 22: resume from the longest prefix of these rolls already solved with this head

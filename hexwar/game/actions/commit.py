@@ -196,9 +196,17 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
     """One instance per card id onto every open deploy hex, with every fitting crew or rider."""
     deploy = state.scenario.sides[side].deploy
     firsts, crews, infantry = hand_crews(state, side)
-    open_hexes = [
-        h for h in deploy if not enemy_in(state, side, h) and ground_count(state, side, h) < STACKING_LIMIT
-    ]
+    # the hexes _place_problem could pass: on the map, without an enemy, with room for one more
+    # (each is in the zone); its per-hex checks below are then only the terrain and, with a
+    # rider, room for two (issue 22: the same commands in the same order, without a full check
+    # of every hex for every unit)
+    bm = state.battlemap
+    room = {
+        h: STACKING_LIMIT - ground_count(state, side, h)
+        for h in deploy
+        if bm.in_bounds(h) and not enemy_in(state, side, h)
+    }
+    open_hexes = [h for h in deploy if room.get(h, 0) >= 1]
     # can_stand reads only the map: remembered per map version (issue 22)
     memo = state.cache.get("can_stand")
     if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
@@ -225,10 +233,15 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
                 if _place_problem(state, cmd, stands) is None:
                     yield cmd
                 continue
+            need = 2 if carry is not None else 1
+            rider = card_of(carry) if carry is not None else None
             for h in open_hexes:
-                cmd = Commit(side, inst, h, crew, carry)
-                if _place_problem(state, cmd, stands) is None:
-                    yield cmd
+                if (
+                    _stands(state, h, cid, stands)
+                    and (rider is None or _stands(state, h, rider, stands))
+                    and room[h] >= need
+                ):
+                    yield Commit(side, inst, h, crew, carry)
 
 
 ACTION = Action(Commit, check, apply, options)

@@ -64,6 +64,7 @@ _NOT_POSITION = frozenset(
         "engine",
         "recorder",
         "undo_points",
+        "undoable",
     }
 )
 
@@ -164,8 +165,9 @@ def position_copy(value: Any) -> Any:
 
 
 def before(state: GameState, cmd: Command) -> UndoPoint | None:
-    """The undo point of ``cmd`` if it is of an undoable kind (taken before it is applied)."""
-    if not isinstance(cmd, UNDOABLE):
+    """The undo point of ``cmd`` if it is of an undoable kind (taken before it is applied);
+    ``None`` also when the game takes no undo points (``state.undoable`` false)."""
+    if not state.undoable or not isinstance(cmd, UNDOABLE):
         return None
     if isinstance(cmd, Move) and "fog" in state.variants:
         return None
