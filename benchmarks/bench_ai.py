@@ -24,8 +24,12 @@ from hexwar.paths import content_dir
 TARGET_S = 1.0
 
 
-def bench(path: str, turns: int, seeds: int) -> tuple[str, dict[str, list[float]], int]:
+def bench(path: str, turns: int, seeds: int) -> tuple[str, dict[str, list[float]], int] | None:
+    """Time the decisions of a hex-game scenario; ``None`` for a game on lines (no map: its
+    players are timed by bench_lines.py)."""
     sc = load_scenario(path)
+    if not hasattr(sc, "battlemap"):
+        return None
     by_phase: dict[str, list[float]] = defaultdict(list)
     games = 0
     for seed in range(seeds):
@@ -63,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(head))
     worst = 0.0
     for f in files:
-        sid, by_phase, _ = bench(f, args.turns, args.seeds)
+        timed = bench(f, args.turns, args.seeds)
+        if timed is None:
+            continue
+        sid, by_phase, _ = timed
         alls = [x for v in by_phase.values() for x in v]
         for phase in sorted(by_phase, key=lambda p: -max(by_phase[p])):
             v = np.array(by_phase[phase]) * 1000
