@@ -100,7 +100,6 @@ more cases: vertex touches, heights, wrecks, fire, rubble).
 from __future__ import annotations
 
 import weakref
-from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -1123,11 +1122,15 @@ def _plan_of(st: _MapState, parity: int) -> _Plan | None:
     return plan
 
 
-def _ints(a: np.ndarray) -> array:
-    """An ``array('q')`` copy of an int array (not tracked by the garbage collector)."""
-    out = array("q")
-    out.frombytes(np.ascontiguousarray(a, dtype=np.int64).tobytes())
-    return out
+def _ints(a: np.ndarray) -> bytes:
+    """The int64 bytes of an int array, read back with ``memoryview(...).cast("q")``.
+
+    Bytes, because the garbage collector never tracks them (nor, after its first look, a
+    tuple holding only bytes and ints): every full collection walks every tracked object,
+    and ``array('q')`` objects are tracked. A 200x200 map's million cached entries in
+    200,000 arrays made one collection, and so one single query, take 150-190 ms (issue 22).
+    """
+    return np.ascontiguousarray(a, dtype=np.int64).tobytes()
 
 
 def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
@@ -1144,10 +1147,10 @@ def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     drs = drows - (dq + parity) // 2
     b = _bulk_geometry(dqs, drs)
     wp = st.Wp
-    # int arrays (array.array), not tuples or lists: the garbage collector never tracks them.
-    # Cached tuples of ints stayed in the young generation until a collection walked them
-    # all, and evictions let that generation grow to thousands of them: 40-50 ms pauses
-    # inside single queries on a 200x200 map (issue 22).
+    # int64 bytes (_ints), not tuples, lists or arrays of ints: nothing the garbage collector
+    # tracks. Cached tuples of ints stayed in the young generation until a collection walked
+    # them all (40-50 ms pauses inside single queries on a 200x200 map), and array('q')
+    # objects stay tracked for good (150-190 ms full collections, issue 22).
     rel_i = _ints(_rel(b.q_i, b.r_i, parity, wp))
     rel_l = _ints(_rel(b.q_l, b.r_l, parity, wp))
     rel_r = _ints(_rel(b.q_r, b.r_r, parity, wp))
@@ -1155,6 +1158,7 @@ def _geo_block(st: _MapState, parity: int, dq: int, drow: int) -> None:
     pi, ps, ns = b.ptr_i.tolist(), b.ptr_s.tolist(), b.n.tolist()
     for j, dr in enumerate(drs.tolist()):
         a, e, a2, e2 = pi[j], pi[j + 1], ps[j], ps[j + 1]
+        a, e, a2, e2 = 8 * a, 8 * e, 8 * a2, 8 * e2  # bytes
         _geo_put(
             st, (parity, dq, dr), (ns[j], 0, rel_i[a:e], d_i[a:e], rel_l[a2:e2], rel_r[a2:e2], d_s[a2:e2])
         )
@@ -1167,18 +1171,18 @@ def _geo_put(st: _MapState, key: tuple[int, int, int], hit: tuple[Any, ...]) -> 
     freeing a million cached ints in one go took 35 ms inside a single query.
     """
     st.geo[key] = hit
-    st.geo_entries += len(hit[2]) + 1
+    st.geo_entries += len(hit[2]) // 8 + 1
     geo = st.geo
     while st.geo_entries > _GEO_CACHE_ENTRIES and len(geo) > 1:
         old = next(iter(geo))
-        st.geo_entries -= len(geo.pop(old)[2]) + 1
+        st.geo_entries -= len(geo.pop(old)[2]) // 8 + 1
 
 
 def _query_lists(st: _MapState, parity: int, dq: int, dr: int, drow: int):  # type: ignore[no-untyped-def]
     """``(n, shift, rel_i, d_i, rel_l, rel_r, d_s)`` of one offset from a viewer column parity.
 
-    ``rel - shift`` are padded-flat displacements from the firer's hex. Answers are kept per
-    map in Python lists (geometry only, so never stale), taken from the shape's plan when
+    ``rel - shift`` are padded-flat displacements from the firer's hex; the five lists are
+    int64 bytes (:func:`_ints`). Answers are kept per map (geometry only, so never stale), taken from the shape's plan when
     :func:`visibility` has built one, else computed a block of offsets at a time
     (:func:`_geo_block`): no query builds a whole plan.
     """
@@ -1242,7 +1246,8 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
         return _result(a, b, "clear", (), (), None, None, 0, st.row_digits)
     wp = st.Wp
     fa = (ra + _PAD) * wp + ca + _PAD
-    n, shift, rel_i, d_i, rel_l, rel_r, d_s = _query_lists(st, ca & 1, dq, dr, rb - ra)
+    n, shift, *lists = _query_lists(st, ca & 1, dq, dr, rb - ra)
+    rel_i, d_i, rel_l, rel_r, d_s = [memoryview(x).cast("q") for x in lists]
     base = fa - shift  # base + rel is the padded-flat index of a crossed hex
     bt, ht, lv2 = st.bt2, st.ht2, st.lv2
     ea = lv2[fa] + 1
