@@ -697,6 +697,10 @@ def test_reading_lists_from_the_target_end_too_changes_no_answer(monkeypatch):
     both = _all_answers(m, viewers)
     monkeypatch.setattr(L, "_FAR_END", False)
     _assert_same(both, _all_answers(m, viewers))
+    monkeypatch.setattr(L, "_FAR_END", True)
+    for far_j in (1, 3, L._TAB_J):  # how many entries round 1 reads from the far end
+        monkeypatch.setattr(L, "_FAR_J", far_j)
+        _assert_same(both, _all_answers(m, viewers))
 
 
 def test_targets_blocked_near_the_viewer_read_no_further(fresh_plans, monkeypatch):

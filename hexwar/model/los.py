@@ -1328,6 +1328,7 @@ _TAB_EAGER_OFFSETS = 300_000  # smaller shapes build the table at their first vi
 _TAB_CACHE_BYTES = 160 << 20  # all near tables together (a 500x500 shape's is about 90 MB)
 _FLY_CANDIDATES = 1 << 20  # candidate hexes per on-the-fly geometry chunk (bounds memory)
 _FAR_END = True  # round 1 also reads each list from the target's end
+_FAR_J = 4  # ... its last _FAR_J entries (at most _TAB_J; 4 measured 8-16% faster than 8)
 _FLY_GROWTH = 3  # each on-the-fly window is this many times longer than the last
 _FLY_EDGE = 3  # hex lines at each end of an on-the-fly window that its D bounds can cut
 _FLY_ENTRIES = 1 << 18  # about this many crossed hexes per on-the-fly chunk (temporaries in cache)
@@ -1619,8 +1620,9 @@ def _patch_rel(wp: int) -> tuple[np.ndarray, np.ndarray]:
 def _round_table(
     acc: _Acc, st: _MapState, tab: _Table, col: int, row: int, gb: np.ndarray, nt: np.ndarray
 ) -> None:
-    """Round 1: R3.4 on the first :data:`_TAB_J` crossed hexes of every target from both ends
-    (the viewer's and the target's, by symmetry), from the near table. Hindrances come later,
+    """Round 1: R3.4 on the first :data:`_TAB_J` and the last :data:`_FAR_J` crossed hexes of
+    every target (from the viewer's end and the target's, by symmetry), from the near table
+    (issue 22: four from the far end measured 8-16% faster than eight). Hindrances come later,
     for the targets left unblocked (:func:`_table_hindrances`).
 
     ``nt``: ``float64 [W, H]`` N of every target (at least 12, the viewer's own hex included).
@@ -1643,7 +1645,9 @@ def _round_table(
     ]  # [W, H] padded-flat index of each target
     rels = st.patch_rel
     for (sl, code, p), (_, dd, _) in zip(
-        _far_views(tab.code, H, W, col, row), _far_views(tab.dd, H, W, col, row), strict=True
+        _far_views(tab.code[:_FAR_J], H, W, col, row),
+        _far_views(tab.dd[:_FAR_J], H, W, col, row),
+        strict=True,
     ):
         idx = np.take(rels[p], code)
         idx += flat[sl][None]
@@ -1676,7 +1680,7 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
     in rounds of growing length (a target leaves once blocked)."""
     a = plan.ptr_i[kp] + skip
     end = plan.ptr_i[kp + 1]
-    far = skip  # the far end's table entries: as many (point symmetry of the geometry)
+    far = np.minimum(skip, _FAR_J)  # the far end's table entries (point symmetry of the geometry)
     step = _TAB_J
     # spine pairs first, whole (few targets): a blocked spine target then reads no more
     sa = plan.ptr_s[kp]
