@@ -1692,15 +1692,17 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
         keep = acc.best_b[tg] < acc.kt[tg]
         tg, a, end, kp, far = tg[keep], a[keep], end[keep], kp[keep], far[keep]
     a0, tg0, end0 = a, tg, end
-    # the unread middle [a, e): round 1 read the first and (with _FAR_END) the last `skip`
+    # the unread middle [a, e): round 1 read the first `skip` and (with _FAR_END) the last `far`
     e = np.maximum(end - far, a) if _FAR_END else end
-    while tg.size:  # each round reads `step` more from each end of the middle
+    # each round reads `2 * step` more of the middle, nearest first: one run of each list (a
+    # read from both ends took two, and their cache misses cost more than the far end's early
+    # exits saved once round 1 has read the far end: 3-5% on 100x100 and 300x300, issue 22)
+    step *= 2
+    while tg.size:
         a2 = np.minimum(a + step, e)
-        e2 = np.maximum(e - step, a2)
         acc.interior(tg, plan.rel_i[idx := _ragged(a, a2 - a)], plan.inv_i[idx], a2 - a, hind=False)
-        acc.interior(tg, plan.rel_i[idx := _ragged(e2, e - e2)], plan.inv_i[idx], e - e2, hind=False)
-        keep = (a2 < e2) & (acc.best_b[tg] < acc.kt[tg])
-        tg, a, e = tg[keep], a2[keep], e2[keep]
+        keep = (a2 < e) & (acc.best_b[tg] < acc.kt[tg])
+        tg, a, e = tg[keep], a2[keep], e[keep]
         step *= _FLY_GROWTH
     if acc.vh is not None:  # hindrances of the targets left unblocked, over their whole lists
         keep = acc.best_b[tg0] < acc.kt[tg0]
