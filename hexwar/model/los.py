@@ -681,6 +681,10 @@ class _MapState:
         "htf",
         "any_hind",
         "eye2",
+        "eyef",
+        "tcol",
+        "trow",
+        "trow_half",
         "geo",
         "arrays",
         "plans",
@@ -710,6 +714,11 @@ class _MapState:
         self.plans: list[Any] = [None, None]  # weak references to the shape's plans (the LRU owns them)
         self.geo_entries = 0
         self.patch_rel = _patch_rel(self.Wp)
+        # per target in (col, row) order: its column, its row, and row - col // 2 (so a
+        # viewer's axial dr is one subtraction, see _visibility)
+        self.tcol = np.repeat(np.arange(self.W, dtype=np.int64), self.H)
+        self.trow = np.tile(np.arange(self.H, dtype=np.int64), self.W)
+        self.trow_half = self.trow - self.tcol // 2
         self.version = -1
         self.content: bytes = b""
         self.refresh(m)
@@ -746,6 +755,7 @@ class _MapState:
         self.htf = ht2.astype(np.float64)
         self.any_hind = bool((hind2 > -_BIG2).any())
         self.eye2 = 2 * m.level.astype(np.int64) + 1  # [H, W] doubled eye heights
+        self.eyef = self.eye2.T.ravel().astype(np.float64)  # the same, in (col, row) order
         self.eye_min, self.eye_max = int(self.eye2.min()), int(self.eye2.max())
         arrays = (
             np.where(top2 >= _BIG2, np.inf, top2 / 2.0),
@@ -1354,6 +1364,7 @@ class _Table:
     cnt: np.ndarray  # int16 [2W-1, 2H]: entries held here
     more: np.ndarray  # bool [2W-1, 2H]: the list goes on past them
     dlo: np.ndarray  # int64 [2W-1, 2H]: the rest of the list is the entries with D > dlo
+    nf: np.ndarray  # float64 [2W-1, 2H]: N of the offset (12 for the viewer's own hex: no entries)
     nbytes: int = 0
 
 
@@ -1414,8 +1425,9 @@ def _build_table(H: int, W: int) -> _Table:
         cnt.reshape(shp),
         more.reshape(shp),
         dlo.reshape(shp),
+        np.where(n > 0, n, 12).astype(np.float64).reshape(shp),
     )
-    t.nbytes = code.nbytes + dd.nbytes + cnt.nbytes + more.nbytes + dlo.nbytes
+    t.nbytes = code.nbytes + dd.nbytes + cnt.nbytes + more.nbytes + dlo.nbytes + t.nf.nbytes
     return t
 
 
@@ -1809,7 +1821,7 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
     vb = np.concatenate([pre, gb])[fa:]
     vh = np.concatenate([pre, gh])[fa:] if gh is not None else None
     # R3.4 as a bound on the target's eye: blocked iff Eb - Ea <= (T - Ea) * N / D.
-    kt = (st.eye2.T.ravel() - ea).astype(np.float64) - _TOL  # targets in (col, row) order
+    kt = (st.eyef - ea) - _TOL  # targets in (col, row) order (exact integers less the tolerance)
     acc = _Acc(vb, vh, kt, counts)
     if H * W <= VIEWER_PLAN_MAX_HEXES:  # a game's map: the viewer's own lists, one pass (issue 22)
         if _peek_plan(H, W, parity) is _NOT_BUILT and _plan_fits(H, W):
@@ -1818,22 +1830,18 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         if small is not None:
             acc.best_b, acc.best_h, acc.cnt = scan(viewer_plan(small, col, row), vb, vh, kt, counts)
             return _statuses(acc, W, H)
-    tc = np.repeat(np.arange(W, dtype=np.int64), H)
-    trow = np.tile(np.arange(H, dtype=np.int64), W)
-    dq = tc - col
-    dr = (trow - row) - (dq + parity) // 2
+    trow = st.trow
+    dq = st.tcol - col
+    dr = st.trow_half - (row - col // 2)  # = (trow - row) - (dq + parity) // 2: col - parity is even
     tab = _get_table(H, W)
     if tab is not None:
-        nt = (9 * dq * dq + 3 * (2 * dr + dq) ** 2).astype(np.float64)
-        nt[col * H + row] = 12.0  # the viewer's own hex: no entries (sentinels), any N > 1 will do
-        nt = nt.reshape(W, H)
+        nt = _tab_field(tab.nf, H, W, col, row)  # N of every target, 12 for the viewer's own hex
         _round_table(acc, st, tab, col, row, gb, nt)
         alive = _tab_field(tab.more, H, W, col, row).ravel() & (acc.best_b < kt)
         skip = _tab_field(tab.cnt, H, W, col, row).ravel()
-        dlo = _tab_field(tab.dlo, H, W, col, row).ravel()
     else:
         alive = np.maximum(np.abs(dq), np.maximum(np.abs(dr), np.abs(dq + dr))) > 1
-        skip = dlo = np.zeros(kt.size, dtype=np.int64)
+        skip = np.zeros(kt.size, dtype=np.int64)
     tg = np.flatnonzero(alive)
     if _peek_plan(H, W, parity) is _NOT_BUILT and _plan_fits(H, W):
         _get_plan(H, W, 1 - parity)  # both parities now: the first call pays, later ones never (issue 22)
@@ -1842,6 +1850,7 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
         kp = (dq[tg] + W - 1) * (2 * H - 1) + (trow[tg] - row) + H - 1
         _round_plan(acc, plan, tg, kp, skip[tg].astype(np.int64))
     else:
+        dlo = _tab_field(tab.dlo, H, W, col, row).ravel() if tab is not None else skip  # zeros
         _round_fly(
             acc,
             st,
