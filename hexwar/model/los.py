@@ -109,6 +109,7 @@ import numpy as np
 
 from .hexgrid import Hex, HexLabelError
 from .los_viewer import VIEWER_PLAN_MAX_HEXES, scan, viewer_plan
+from .los_viewer import ragged as _ragged
 from .maps import BattleMap, MapError
 
 __all__ = [
@@ -1482,13 +1483,6 @@ def _patch(st: _MapState, col: int, row: int, vals: np.ndarray) -> np.ndarray:
     out = np.full(_TAB_SENTINEL + 1, -np.inf)
     out[:-1][ok] = vals[((r + _PAD) * st.Wp + c + _PAD)[ok]]
     return out
-
-
-def _ragged(start: np.ndarray, lens: np.ndarray) -> np.ndarray:
-    """Concatenated ``arange(start[i], start[i] + lens[i])``."""
-    total = int(lens.sum())
-    first = np.cumsum(lens) - lens
-    return np.repeat(start - first, lens) + np.arange(total, dtype=np.int64)  # type: ignore[no-any-return]
 
 
 def _segment_max(vals: np.ndarray, lens: np.ndarray, empty: Any = -np.inf) -> np.ndarray:

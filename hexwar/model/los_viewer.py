@@ -37,6 +37,7 @@ __all__ = [
     "scan",
     "clear_viewer_plans",
     "viewer_plan_bytes",
+    "ragged",
 ]
 
 #: maps with at most this many hexes use remembered per-viewer lists (64x64; a viewer's lists
@@ -86,7 +87,12 @@ _CACHE: OrderedDict[tuple[int, int, int, int], ViewerPlan] = OrderedDict()
 _BYTES = [0]
 
 
-def _ragged(start: np.ndarray, lens: np.ndarray) -> np.ndarray:
+def ragged(start: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(start[i], start[i] + lens[i])``: int64 indices of ragged runs.
+
+    Args:
+        start, lens: int64 [K] first index and length of each run (lengths >= 0).
+    """
     first = np.cumsum(lens) - lens
     return np.repeat(start - first, lens) + np.arange(int(lens.sum()), dtype=np.int64)  # type: ignore[no-any-return]
 
@@ -97,7 +103,7 @@ def _lists(ptr: np.ndarray, kp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     lens = ptr[kp + 1] - a
     sel = np.flatnonzero(lens)
     ln = lens[sel]
-    return sel, np.cumsum(ln) - ln, ln, _ragged(a[sel], ln)
+    return sel, np.cumsum(ln) - ln, ln, ragged(a[sel], ln)
 
 
 def viewer_plan(plan: Any, col: int, row: int) -> ViewerPlan:
