@@ -168,19 +168,18 @@ def play(
     if missing:
         raise HexwarError(f"no player for {', '.join(missing)}")
     st = state if state is not None else scenario.new_game(seed=seed, variants=variants)
-    if hasattr(st, "undoable"):  # issue 22: no position copies nobody can take back (R12.3)
-        keep_undo = st.undoable
-        st.undoable = any(getattr(players[s], "undoes", True) for s in seats)
-        try:
-            return _play(st, scenario, players, seats, max_turns, save_path, on_events)
-        finally:
-            st.undoable = keep_undo
-    return _play(st, scenario, players, seats, max_turns, save_path, on_events)
+    if not hasattr(st, "undoable"):  # a game on lines takes no undo points at all
+        return _play(st, players, seats, max_turns, save_path, on_events)
+    keep_undo = st.undoable
+    st.undoable = any(getattr(players[s], "undoes", True) for s in seats)  # issue 22, R12.3
+    try:
+        return _play(st, players, seats, max_turns, save_path, on_events)
+    finally:
+        st.undoable = keep_undo
 
 
 def _play(
     st: Any,
-    scenario: Scenario,
     players: Mapping[str, Player],
     seats: tuple[str, ...],
     max_turns: int | None,
