@@ -265,11 +265,11 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
             "this installation yet: run `hexwar campaign --headless` to play at the terminal."
         )
         return 1
-    import os
+    from ..render import backend
 
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith(
-        "linux"
-    ):
+    try:
+        backend.require_display()  # the one display check of every window command
+    except backend.NoDisplayError:
         click.echo(
             "No display is available to open the campaign window: run `hexwar campaign --headless` to play "
             "at the terminal."
