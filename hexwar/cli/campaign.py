@@ -192,7 +192,7 @@ def campaign(
         _check_save_target(save)
     names = parse_campaign_ai(ai)
     if not headless:
-        return _window(st, names, save, battle_turns)
+        return _window(st, names, save, battle_turns, offer_last=save_file is None)
     echo = click.echo
     humans = [s for s in SIDES if s not in names]
     viewer = humans[0] if len(humans) == 1 else ("spectator" if humans else None)
@@ -255,8 +255,14 @@ def campaign(
     return 0
 
 
-def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int | None) -> int:
-    """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open."""
+def _window(
+    st: Any, names: dict[str, str], save: str | None, battle_turns: int | None, offer_last: bool = False
+) -> int:
+    """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open.
+
+    Without ``--save`` the war autosaves after every battle to a new file in the autosave
+    folder (:func:`hexwar.ui.autosave.new_game_autosave`); with ``offer_last`` (a plain
+    ``hexwar campaign``) the window first offers to continue the last unfinished war."""
     try:
         from ..ui import campaign_screen  # type: ignore[attr-defined]
     except ImportError:
@@ -275,11 +281,18 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
             "at the terminal."
         )
         return 1
+    import datetime
+
     from ..campaign.ai import make_player
     from ..campaign.battles import make_fighter
+    from ..ui.autosave import latest_campaign_autosave, new_game_autosave
     from ..ui.campaign_controller import CampaignController
     from ..ui.clock import RealClock
 
+    offer = latest_campaign_autosave() if offer_last else None
+    if save is None:
+        save = str(new_game_autosave("campaign", datetime.datetime.now()))
+        click.echo(f"autosaving this war to {save} after every battle")
     ctl = CampaignController(
         st,
         ai={s: make_player(n, s, st.seed) for s, n in names.items()},
@@ -287,7 +300,7 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
         fighter=make_fighter(st.options.battles, save, battle_turns),
         save=save,
     )
-    campaign_screen.run(ctl)
+    campaign_screen.run(ctl, offer=offer)
     return 0
 
 

@@ -17,6 +17,7 @@ also what :meth:`CampaignWindow.render_image` and ``hexwar render --screen campa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..campaign.cards import SIDES, card_help
@@ -525,6 +526,7 @@ def _make_window_class() -> Any:
             height: int = 900,
             visible: bool = True,
             schedule: bool = True,
+            offer: Any = None,
             **kw: Any,
         ) -> None:
             super().__init__(
@@ -542,6 +544,19 @@ def _make_window_class() -> Any:
             self.painter: Painter | None = None
             self._mouse = (-1.0, -1.0)
             self.quit_requested = False
+            #: the last unfinished war offered at start (a ResumeOffer), or None
+            self.offer = offer
+            from .window_base import WindowBehaviour
+
+            #: quit (asking while the war goes on, naming its autosave), Esc, help, title (issue 36)
+            self.behaviour = WindowBehaviour(
+                "campaign",
+                "hexwar: the Eastern Front 1941-1945",
+                at_stake=lambda: not self.controller.state.over,
+                autosave=lambda: Path(self.controller.save) if self.controller.save else None,
+                close=self._close_for_good,
+                save_now=self._save_now,
+            )
             self.mapview.fit()
             self.refresh()
             if schedule:
@@ -552,6 +567,19 @@ def _make_window_class() -> Any:
             w, h = self.get_size()
             p = Painter(self.mapview.atlas, self._mouse)
             paint_campaign(p, self.controller, w, h)
+            if self.offer is not None:
+                from .window_base import paint_question
+
+                paint_question(
+                    p, w, h, "Continue your last war?",
+                    [self.offer.text, "It was autosaved; continuing replays it to where you left off."],
+                    ("Continue", self.accept_offer, "Enter", "continue"),
+                    ("New war", self.decline_offer, "Esc", "new_game"),
+                )  # fmt: skip
+            if self.behaviour.asking:
+                from .window_base import paint_quit_question
+
+                paint_quit_question(p, w, h, self.behaviour)
             self.painter = p
             self.ui.show(p)
 
@@ -584,22 +612,96 @@ def _make_window_class() -> Any:
             hit = top_hit(self.painter.widgets, x, y)
             if hit is not None and hit.action is not None:
                 hit.action()
-                self.refresh()
+                if not self.behaviour.closed:
+                    self.refresh()
 
         def on_key_press(self, symbol: int, modifiers: int) -> bool:
-            """Keys by name to the controller's shortcut table (Esc quits unless help is open)."""
+            """Ctrl+Q, Esc and H / F1 through the shared :class:`WindowBehaviour` (Esc cancels,
+            never quits); other keys by name to the controller's shortcut table."""
             from pyglet.window import key
 
+            if self.offer is not None and not self.behaviour.asking:  # the start offer is modal
+                if symbol in (key.ENTER, key.NUM_ENTER):
+                    self.accept_offer()
+                elif symbol == key.ESCAPE:
+                    self.decline_offer()
+                elif self.behaviour.key(symbol, modifiers) is None:
+                    return True
+                if not self.behaviour.closed:
+                    self.refresh()
+                return True
+            shared = self.behaviour.key(symbol, modifiers)
+            if shared is not None:
+                if shared == "cancel":
+                    self.controller.cancel()
+                elif shared == "help":
+                    self.controller.show_help = not self.controller.show_help
+                if not self.behaviour.closed:
+                    self.refresh()
+                return True
             name = key.symbol_string(symbol).lstrip("_")
             if name.startswith("NUM_") and name[4:].isdigit():
                 name = name[4:]
-            if name == "ESCAPE" and not self.controller.show_help:
-                self.quit_requested = True
-                self.close()
-                return True
             used = self.controller.key(name)
             self.refresh()
             return used
+
+        def on_close(self) -> bool:
+            """The close button quits like Ctrl+Q (asking while the war goes on)."""
+            self.behaviour.request_quit()
+            if not self.behaviour.closed:
+                self.refresh()
+            return True
+
+        def accept_offer(self) -> None:
+            """Continue the offered war: replayed from its autosave, the same computer sides,
+            autosaving to the same file."""
+            from ..campaign.ai import make_player
+            from ..campaign.save import load_campaign
+            from ..errors import HexwarError
+
+            offer, self.offer = self.offer, None
+            if offer is None:
+                return
+            old = self.controller
+            try:
+                st = load_campaign(offer.path)
+            except HexwarError as exc:
+                old.message = f"cannot continue {offer.path}: {exc}"
+                return
+            ai = {s: make_player(n, s, st.seed) for s, n in offer.players.items() if n != "human"}
+            self.controller = CampaignController(
+                st, ai=ai, clock=old.clock, fighter=old.fighter, save=str(offer.path),
+                reveal_seconds=old.reveal_seconds,
+            )  # fmt: skip
+            self.controller.log.append(f"Continuing {offer.text}.")
+
+        def decline_offer(self) -> None:
+            """Start the new war instead of the offered one."""
+            self.offer = None
+
+        def _save_now(self) -> str | None:
+            """The war's last save before closing; an error message or None."""
+            ctl = self.controller
+            if not ctl.save:
+                return None
+            from ..campaign.save import write_campaign_save
+            from ..errors import HexwarError
+
+            try:
+                write_campaign_save(ctl.state, ctl.save, ctl.save_players())
+            except HexwarError as exc:
+                return f"save failed: {exc}"
+            return None
+
+        def _close_for_good(self) -> None:
+            import pyglet
+
+            self.quit_requested = True
+            pyglet.clock.unschedule(self.tick)
+            self.close()
+            if pyglet.app.event_loop.is_running:
+                pyglet.app.exit()
 
         def render_image(
             self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None
@@ -637,14 +739,15 @@ def campaign_image(
         win.close()
 
 
-def run(ctl: CampaignController) -> None:
-    """Open the campaign window and run until it is closed (``hexwar campaign``)."""
+def run(ctl: CampaignController, offer: Any = None) -> None:
+    """Open the campaign window and run until it is closed (``hexwar campaign``); ``offer``: the
+    last unfinished war (:func:`hexwar.ui.autosave.latest_campaign_autosave`) asked about first."""
     import pyglet
 
     from ..render import backend
 
     backend.require_display()
-    win = CampaignWindow(ctl)
+    win = CampaignWindow(ctl, offer=offer)
     win.set_visible(True)
     pyglet.app.run()
 

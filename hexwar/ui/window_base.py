@@ -47,6 +47,7 @@ __all__ = [
     "WINDOW_KINDS",
     "WindowBehaviour",
     "continue_command",
+    "paint_question",
     "paint_quit_question",
     "set_title",
 ]
@@ -235,15 +236,39 @@ class WindowBehaviour:
             set_title(window, self.title())
 
 
-def paint_quit_question(
-    p: Any, width: float, height: float, b: WindowBehaviour, z: int = 2
-) -> None:
+def paint_quit_question(p: Any, width: float, height: float, b: WindowBehaviour, z: int = 2) -> None:
     """Paint ``b``'s quit question as a modal box with Quit (Enter) and Keep (Esc) buttons, on
     a :class:`~hexwar.ui.widgets.Painter` ``p`` over a ``width`` x ``height`` points screen."""
+    title, lines = b.question()
+    keep = "Keep playing" if b.kind != "editor" else "Keep editing"
+    paint_question(
+        p,
+        width,
+        height,
+        title,
+        lines,
+        ("Quit", lambda: b.request_quit(True), "Enter", "quit_now"),
+        (keep, b.cancel_quit, "Esc", "stay"),
+        z,
+    )
+
+
+def paint_question(
+    p: Any,
+    width: float,
+    height: float,
+    title: str,
+    lines: Sequence[str],
+    yes: tuple[str, Callable[[], Any], str, str],
+    no: tuple[str, Callable[[], Any], str, str],
+    z: int = 2,
+) -> None:
+    """A modal question of every window (quit, continue the last game): ``title``, the wrapped
+    ``lines`` (13 pt) and two buttons, each ``(label, action, key hint, tip)``, the first the
+    primary one; the whole screen behind is shaded and inert."""
     from .widgets import theme as T
     from .widgets.text import wrap
 
-    title, lines = b.question()
     bw = min(width - 40, 600.0)
     body = [ln for s in lines for ln in wrap(p.atlas, s, bw - 60, 13)][:5]
     bh = 130.0 + 19 * len(body)
@@ -258,12 +283,8 @@ def paint_quit_question(
         p.text(ln, x0 + 30, y, 13, T.DIM, z=z, max_width=bw - 60)
         y -= 19
     half = (bw - 80) / 2
-    p.button(
-        x0 + 30, y0 + 22, half, 38, "Quit", lambda: b.request_quit(True), z=z, primary=True, key="Enter",
-        tip="quit_now",
-    )
-    p.button(x0 + 50 + half, y0 + 22, half, 38, "Keep playing" if b.kind != "editor" else "Keep editing",
-             b.cancel_quit, z=z, key="Esc", tip="stay")
+    p.button(x0 + 30, y0 + 22, half, 38, yes[0], yes[1], z=z, primary=True, key=yes[2], tip=yes[3])
+    p.button(x0 + 50 + half, y0 + 22, half, 38, no[0], no[1], z=z, key=no[2], tip=no[3])
 
 
 def texts_of(p: Any) -> Sequence[str]:
