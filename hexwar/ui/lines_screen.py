@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from ..lines.rules import card, cards
@@ -442,6 +443,8 @@ class _TableView:
         self.atlas = glyph_atlas()
         self.ui = UiLayer(window, self.batch, self.atlas)
         self.painter: Painter | None = None
+        #: painted above the table (the window's quit question), ``(painter, w, h) -> None``
+        self.overlay: Any = None
 
     def resize(self, w: float, h: float, pixel_ratio: float | None = None) -> None:
         self.camera = _Camera(w, h, pixel_ratio or self.camera.pixel_ratio)
@@ -450,6 +453,8 @@ class _TableView:
         p = Painter(self.atlas, mouse)
         if self.ctl is not None:
             paint_table(p, self.ctl, *self.camera.viewport)
+        if self.overlay is not None:
+            self.overlay(p, *self.camera.viewport)
         self.ui.show(p)
         self.painter = p
         return p
@@ -525,6 +530,18 @@ class LinesWindow:
         self.start: LinesStart | None = None
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
+        from .window_base import WindowBehaviour
+
+        #: quit (asking while a game goes on, naming its autosave), Esc, help, title (issue 36)
+        self.behaviour = WindowBehaviour(
+            "table",
+            f"hexwar lines: {sc.name}",
+            at_stake=lambda: self.ctl is not None and not self.ctl.state.over,
+            autosave=lambda: Path(self.save) if self.save else None,
+            close=self._close_for_good,
+            save_now=self._save_now,
+        )
+        self.view.overlay = self._overlay
         if state is None:
             self.start = LinesStart(
                 sc,
@@ -533,7 +550,7 @@ class LinesWindow:
                 seed,
                 variants,
                 on_start=self._begin,
-                on_quit=self.window.close,
+                on_quit=self.behaviour.request_quit,
             )
             self.start.layout(width, height)
         else:
@@ -582,6 +599,11 @@ class LinesWindow:
         @w.event
         def on_key_press(symbol: int, modifiers: int) -> bool:
             return self.key(symbol, modifiers)
+
+        @w.event
+        def on_close() -> bool:  # the close button quits like Ctrl+Q (asking while a game goes on)
+            self.behaviour.request_quit()
+            return True
 
         @w.event
         def on_text(text: str) -> None:
@@ -639,12 +661,42 @@ class LinesWindow:
             hit.action()
         self._after()
 
+    def _overlay(self, p: Painter, width: float, height: float) -> None:
+        if self.behaviour.asking:
+            from .window_base import paint_quit_question
+
+            paint_quit_question(p, width, height, self.behaviour)
+
+    def _save_now(self) -> str | None:
+        """The game's last save before closing (when it has a save file); an error or None."""
+        if self.ctl is None or self.saver is None:
+            return None
+        from ..errors import HexwarError
+        from ..game.save import write_save
+
+        try:
+            write_save(self.ctl.state, self.saver.path, self.saver.players)
+        except HexwarError as exc:
+            return f"save failed: {exc}"
+        return None
+
+    def _close_for_good(self) -> None:
+        import pyglet
+
+        pyglet.clock.unschedule(self.tick)
+        self.window.close()
+        if pyglet.app.event_loop.is_running:
+            pyglet.app.exit()
+
     def key(self, symbol: int, modifiers: int) -> bool:
-        """A key: Ctrl+Q quits; on a page the page's, at the table its intent."""
-        if modifiers & 2 and symbol == ord("q"):
-            self.window.close()
-            return True
+        """A key: first the shared behaviour (Ctrl+Q asks while a game goes on, Esc cancels and
+        never quits, H / F1 help); on a page the page's, at the table its intent."""
         page = self._page()
+        shared = self.behaviour.key(symbol, modifiers, typing=page is not None)
+        if shared == "handled":
+            if self.view.painter is not None and not self.behaviour.closed:
+                self.view.refresh(self.mouse)
+            return True
         if page is not None:
             page.key_press(symbol, modifiers)
             if self._page() is not page:  # the key opened another page: its character is not typed there
@@ -653,12 +705,12 @@ class LinesWindow:
                 self._eat_text = True
                 pyglet.clock.schedule_once(self._stop_eating, 0)
             return True  # Escape must not close the window under a page
-        intent = TABLE_KEYS.get(symbol)
+        intent = {"cancel": "cancel", "help": "help"}.get(shared or "") or TABLE_KEYS.get(symbol)
         if intent is None or self.ctl is None:
             return symbol == 0xFF1B  # pyglet closes on Escape by default: the table uses it to cancel
         if intent == "quit_if_over":
             if self.ctl.state.over:
-                self.window.close()
+                self.behaviour.request_quit()
             return True
         self.ctl.key(intent)
         self._after()
@@ -670,8 +722,11 @@ class LinesWindow:
             self._after()
 
     def _after(self) -> None:
+        """After every action: the autosave, the focused item in the title."""
         if self.saver is not None and self.ctl is not None:
             self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
+        if self.ctl is not None:
+            self.behaviour.focus(self.window, self.ctl.focus_text())
 
 
 def run(
@@ -692,6 +747,14 @@ def run(
 
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
+    if save is None:  # every game window autosaves (issue 36): a new file in the autosave folder
+        import datetime
+
+        from .autosave import new_game_autosave
+
+        sc_id = (state.scenario if state is not None else scenario).id
+        save = str(new_game_autosave(f"lines-{sc_id}", datetime.datetime.now()))
+        print(f"autosaving this game to {save} after every turn")
     if state is not None:
         LinesWindow(
             state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save, max_turns=turns
