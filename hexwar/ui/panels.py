@@ -170,7 +170,8 @@ class ScreenFlags:
         show_labels: hex labels are on.
         log_scroll: log lines scrolled up from the newest.
         tooltip: show the hover tooltip.
-        quit_confirm: unused placeholder for a future prompt.
+        extra: other switches; ``extra["quit_confirm"]`` holds the open quit question
+            ``(title, lines)`` of :meth:`hexwar.ui.window_base.WindowBehaviour.question`.
     """
 
     show_help: bool = False
@@ -223,18 +224,14 @@ def paint_screen(
             buttons,
         )
     if flags.extra.get("quit_confirm"):
-        saver = ctl.saver
-        where = (
-            f"The game is saved in {saver.path}; `hexwar play {saver.path}` continues it."
-            if saver is not None
-            else "This game has no save file: it will be lost."
-        )
+        q = flags.extra["quit_confirm"]  # (title, lines) of the window's shared behaviour
+        title, where = q if isinstance(q, tuple) else ("Quit this game?", [])
         _paint_question(
             p,
             width,
             height,
-            "Quit this game?",
-            [where],
+            title,
+            list(where),
             ("Quit", "quit_now", "Enter"),
             ("Keep playing", "stay", "Esc"),
             buttons,

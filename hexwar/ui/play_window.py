@@ -138,6 +138,17 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._size = (width, height)
         if offer is not None:
             self.flags.extra["offer"] = offer
+        from .window_base import WindowBehaviour
+
+        #: quit (asking while a game goes on, naming its autosave), Esc, help, title (issue 36)
+        self.behaviour = WindowBehaviour(
+            "play",
+            caption,
+            at_stake=self.game_in_progress,
+            autosave=lambda: self.controller.saver.path if self.controller.saver is not None else None,
+            close=self._close_for_good,
+            save_now=self._save_now,
+        )
         self.fit_map()
         self.refresh()
         if schedule:
@@ -173,7 +184,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._keys.clear()
         self.flags = ScreenFlags()
         self._ui_key = None
-        self.set_caption(f"hexwar: {state.scenario.name}")
+        self.behaviour.title_base = f"hexwar: {state.scenario.name}"
+        self.behaviour.focus(self, "")
         self.fit_map()
         self.refresh()
 
@@ -571,21 +583,30 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return not self.state.over
 
     def request_quit(self, confirmed: bool = False) -> None:
-        """Quit: a game in progress asks first (item 7); then save a given save path one last
-        time, close the window, stop the app loop."""
-        if not confirmed and self.game_in_progress() and not self.flags.extra.get("quit_confirm"):
-            self.flags.extra["quit_confirm"] = True
+        """Quit through the shared :class:`~hexwar.ui.window_base.WindowBehaviour`: a game in
+        progress asks first (item 7; the question names the autosave); then save a given save
+        path one last time, close the window, stop the app loop."""
+        self.behaviour.request_quit(confirmed or self.behaviour.asking)  # a second Ctrl+Q answers yes
+        if self.behaviour.asking:
+            self.flags.extra["quit_confirm"] = self.behaviour.question()
             self.refresh()
-            return
-        self.flags.extra.pop("quit_confirm", None)
-        ctl = self.controller
-        if ctl.saver is not None:
-            from ..game.save import write_save
 
-            try:
-                write_save(ctl.state, ctl.saver.path, ctl.saver.players)
-            except HexwarError as exc:
-                ctl.say(f"save failed: {exc}", error=True)
+    def _save_now(self) -> str | None:
+        """The game's last save before closing (when it has a save file); an error or None."""
+        ctl = self.controller
+        if ctl.saver is None:
+            return None
+        from ..game.save import write_save
+
+        try:
+            write_save(ctl.state, ctl.saver.path, ctl.saver.players)
+        except HexwarError as exc:
+            ctl.say(f"save failed: {exc}", error=True)
+            return f"save failed: {exc}"
+        return None
+
+    def _close_for_good(self) -> None:
+        self.flags.extra.pop("quit_confirm", None)
         self.quit_requested = True
         pyglet.clock.unschedule(self.tick)
         self.close()
@@ -594,6 +615,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
     def cancel_quit(self) -> None:
         """Keep playing: close the quit question."""
+        self.behaviour.cancel_quit()
         self.flags.extra.pop("quit_confirm", None)
         self.refresh()
 
@@ -718,10 +740,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         listed in :data:`hexwar.ui.panels.SHORTCUTS`), which the screen's state routes."""
         ctl = self.controller
         intent = play_intent(symbol, modifiers)
-        if self.flags.extra.get("quit_confirm"):  # the quit question is modal
-            if intent in ("quit", "confirm"):
-                self.request_quit(True)
-            elif intent == "cancel":
+        if self.behaviour.asking:  # the quit question is modal: the shared behaviour answers it
+            self.behaviour.key(symbol, modifiers)
+            if not self.behaviour.asking and not self.behaviour.closed:
                 self.cancel_quit()
             return True
         if self.flags.extra.get("offer") is not None:  # so is the start offer
