@@ -128,3 +128,34 @@ def test_card_table_keys_pick_hand_cards_own_units_and_targets_and_the_title_nam
         assert not ctl.help and win.window.context is not None
     finally:
         win.window.close()
+
+
+def test_deck_builder_window_esc_never_quits_and_quitting_an_unsaved_deck_asks(tmp_path):
+    from hexwar.lines.deckbuilder import DeckBuilder
+    from hexwar.ui.deck_builder import DeckBuilderWindow, DeckPage
+
+    holder: dict[str, DeckBuilderWindow] = {}
+    page = DeckPage(
+        DeckBuilder("german"), str(tmp_path / "d.toml"), on_back=lambda: holder["w"].behaviour.request_quit(),
+        back_label="Close",
+    )  # fmt: skip
+    win = holder["w"] = DeckBuilderWindow(page, "hexwar deck builder: german", visible=False)
+    press = win.window.dispatch_event
+    try:
+        page.add_card("de_pz_iv_g")
+        assert page.unsaved()
+        press("on_key_press", key.ESCAPE, 0)
+        assert win.window.context is not None and not win.behaviour.asking  # Esc never quits
+        press("on_key_press", key.Q, key.MOD_CTRL)
+        assert win.behaviour.asking
+        t = " ".join(win.draw_texts())
+        assert "Quit this deck?" in t and "is not saved" in t and "d.toml" in t, t
+        press("on_key_press", key.ESCAPE, 0)  # keep editing
+        assert not win.behaviour.asking and win.window.context is not None
+        page.remove_last()  # back to the deck as opened (empty): nothing would be lost
+        assert not page.unsaved()
+        press("on_key_press", key.Q, key.MOD_CTRL)  # so no question
+        assert win.behaviour.closed and win.window.context is None
+    finally:
+        if win.window.context is not None:
+            win.window.close()
