@@ -48,7 +48,7 @@ def test_the_shared_behaviour_asks_only_when_something_is_at_stake_and_esc_never
     b.key(key.ENTER, 0)
     assert closed == ["x"] and b.closed
     assert continue_command("campaign", "w.json") == "hexwar campaign w.json"
-    assert set(WINDOW_KINDS) == {"play", "table", "campaign", "editor", "deck"}
+    assert set(WINDOW_KINDS) == {"play", "table", "campaign", "editor", "deck", "replay"}
 
 
 def _table(tmp_path, save: bool = True) -> LinesWindow:

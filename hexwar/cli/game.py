@@ -740,12 +740,54 @@ def _replay_campaign(save: str, verify: bool, show_log: bool, as_json: bool) -> 
     help="The save's scenario file, if it is neither in the save's folder nor shipped (repeatable).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, ...], as_json: bool) -> int:
+@click.option(
+    "--window",
+    is_flag=True,
+    help="Open the replay viewer: step through the game forward and back with the log beside it, "
+    "each roll's exact odds and each side's luck.",
+)
+@click.option(
+    "--luck",
+    is_flag=True,
+    help="Print each side's luck: expected against scored VP, mean roll percentile, rarest roll.",
+)
+def replay(
+    save: str,
+    verify: bool,
+    show_log: bool,
+    scenario_paths: tuple[str, ...],
+    as_json: bool,
+    window: bool = False,
+    luck: bool = False,
+) -> int:
     """Replay a saved game (or campaign) through the engine (and with --verify check it reproduces exactly).
 
     A save's scenario is looked for only in the save's folder, among the shipped scenarios
-    and in files given with --scenario; nothing else is opened.
+    and in files given with --scenario; nothing else is opened. --window opens the replay
+    viewer (any of the three games); --luck prints how lucky each side was.
     """
+    if window or luck:
+        from ..ui.replay_model import load_replay
+
+        model = load_replay(resolve_save(save) if _save_format(save) != "hexwar-campaign-save" else save,
+                            scenario_paths)  # fmt: skip
+        if luck:
+            for sl in model.luck().values():
+                for ln in sl.lines():
+                    click.echo(ln)
+        if window:
+            from ..render import backend
+
+            try:
+                backend.require_display()
+            except backend.NoDisplayError:
+                click.echo(f"No display is available to open the replay viewer: `hexwar replay {save} --luck` "
+                           "prints the luck summary at the terminal.")  # fmt: skip
+                return 1
+            from ..ui.replay_window import run_replay
+
+            run_replay(model)
+        return 0
     if _save_format(save) == "hexwar-campaign-save":
         return _replay_campaign(save, verify, show_log, as_json)
     from ..game.headless import format_event, readable, result_of

@@ -63,7 +63,7 @@ MOD_COMMAND = 1 << 6
 _Q, _H, _Y, _N = ord("q"), ord("h"), ord("y"), ord("n")
 
 #: Every window that owns a :class:`WindowBehaviour` (the layout and behaviour tests cover each).
-WINDOW_KINDS: tuple[str, ...] = ("play", "table", "campaign", "editor", "deck")
+WINDOW_KINDS: tuple[str, ...] = ("play", "table", "campaign", "editor", "deck", "replay")
 
 #: The command that continues an autosave of each kind.
 _CONTINUE = {
@@ -72,6 +72,7 @@ _CONTINUE = {
     "campaign": "hexwar campaign {path}",
     "editor": "hexwar edit (it offers the recovery file)",
     "deck": "hexwar play lines",
+    "replay": "hexwar replay {path} --window",
 }
 
 #: What is lost, by kind, in the question's title.
@@ -81,6 +82,7 @@ _WHAT = {
     "campaign": "war",
     "editor": "map",
     "deck": "deck",
+    "replay": "replay",
 }
 
 
