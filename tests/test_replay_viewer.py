@@ -152,3 +152,31 @@ def test_a_line_game_and_a_campaign_replay_too(tmp_path):
 
     assert c.final.state_hash() == load_campaign(war).state_hash()
     assert all(sl.expected_vp is None for sl in c.luck().values())  # no attack odds in the campaign
+
+
+def test_the_play_windows_ctrl_r_opens_the_replay_of_the_game_so_far(tmp_path):
+    try:
+        backend.configure(True)
+        from pyglet.window import key
+
+        from hexwar.game.scenario import load_scenario
+        from hexwar.ui.play_window import PlayWindow
+    except Exception as exc:  # pragma: no cover - no EGL on this machine
+        pytest.skip(f"headless pyglet unavailable: {exc}")
+    from hexwar.game.ai import make_player
+    from hexwar.ui.clock import ManualClock
+
+    st = load_scenario(DATA / "game_tiny.toml").new_game(seed=5)
+    ais = {s: make_player("standard", s, 5) for s in ("german", "soviet")}
+    for _ in range(12):  # a dozen commands of the computer against itself
+        st.apply(ais[st.to_act].choose(st))
+    win = PlayWindow(st, ai={}, save=str(tmp_path / "g.json"), width=1200, height=800, visible=False,
+                     schedule=False, clock=ManualClock())  # fmt: skip
+    try:
+        win.dispatch_event("on_key_press", key.R, key.MOD_CTRL)
+        rw = win.replay_window
+        assert rw.model.path == str(tmp_path / "g.json") and len(rw.model) == 12 and rw.step == 12
+        assert rw.model.final.state_hash() == st.state_hash()
+        rw.close()
+    finally:
+        win.close()

@@ -475,6 +475,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             "stay": self.cancel_quit,
             "continue": self.accept_offer,
             "new_game": self.decline_offer,
+            "replay": self.open_replay,
         }
 
     def _sync_ui(self) -> None:
@@ -612,6 +613,35 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.close()
         if pyglet.app.event_loop.is_running:
             pyglet.app.exit()
+
+    def open_replay(self) -> Any:
+        """Ctrl+R / "Watch the replay": the game so far in the replay viewer
+        (:mod:`hexwar.ui.replay_window`), from its save file (written now) or, without one, a
+        copy in the autosave folder. Returns the viewer window, or None (the reason is said)."""
+        import datetime
+
+        from ..game.save import write_save
+        from .autosave import new_game_autosave
+        from .replay_model import load_replay
+        from .replay_window import ReplayWindow
+
+        ctl = self.controller
+        try:
+            path = (
+                ctl.saver.path
+                if ctl.saver is not None
+                else new_game_autosave(f"replay-{ctl.state.scenario.id}", datetime.datetime.now())
+            )
+            write_save(ctl.state, path, self._saver_names)
+            sc_path = getattr(ctl.state.scenario, "path", None)
+            model = load_replay(path, (str(sc_path),) if sc_path else ())
+        except HexwarError as exc:
+            ctl.say(f"cannot open the replay: {exc}", error=True)
+            self.refresh()
+            return None
+        self.replay_window = ReplayWindow(model, visible=self.visible)
+        self.replay_window.go(len(model))
+        return self.replay_window
 
     def cancel_quit(self) -> None:
         """Keep playing: close the quit question."""
@@ -766,6 +796,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if ctl.state.over and not self.flags.extra.get("result_closed"):
             if intent == "cancel":
                 self.close_result()
+            elif intent == "replay":
+                self.open_replay()
             elif intent == "quit_if_over":
                 self.request_quit()
             return True
@@ -836,6 +868,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             "bonus": ctl.start_bonus,
             "cancel": ctl.cancel,
             "undo": ctl.undo,
+            "replay": self.open_replay,
             "end_phase": ctl.end_phase,
             "confirm": confirm,
             "resolve": ctl.resolve,
