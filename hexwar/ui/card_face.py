@@ -86,7 +86,7 @@ def armament_rows(card: Any) -> list[tuple[str, str, list[tuple[str, bool]], str
     >>> from hexwar.rules.cards import default_cards
     >>> rows = armament_rows(default_cards().unit("de_pz_iv_g"))
     >>> rows[0][0], rows[0][2][1], rows[0][3]
-    ('7.5 cm KwK 40 L/43', ('10', False), '7')
+    ('7.5 cm KwK 40 L/43', ('9', False), '8')
     """
     out = []
     for w in card.weapons:
@@ -186,7 +186,8 @@ def paint_unit_card(
         for k, (_, lab) in enumerate(_COLS):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
         p.text("DI", x + w - 6 - di_w / 2, hy, 10, (90, 70, 40, 255), ax="center", style="bold", z=z)
-        shown = rows[:room]
+        # too many rows: the last slot says how many are left (with room for two rows or more)
+        shown = rows[:room] if len(rows) <= room or room < 2 else rows[: room - 1]
         for i, (name, rof, vals, di) in enumerate(shown):
             ry = hy - ROW_H * (i + 1)
             label = f"{rof} {name}" if rof else name
@@ -200,10 +201,10 @@ def paint_unit_card(
                     vw = p.measure(v, 10, "bold")
                     p.line(cx - vw / 2, ry - 6, cx + vw / 2, ry - 6, 1.0, _INK, z)
             p.text(di, x + w - 6 - di_w / 2, ry, 10, _INK, ax="center", style="bold", z=z)
-        if len(rows) > len(shown):
-            p.text(f"+{len(rows) - len(shown)} more weapons", x + w - 6, y + foot + dmg_h + 6, 10,
-                   (90, 70, 40, 255), ax="right", z=z)  # fmt: skip
-    elif rows:
+        if len(rows) > len(shown) and room >= 2:
+            more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
+            p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
+    elif rows and ty - 14 > y + foot + dmg_h + 4:
         p.text(_fit(p, f"{len(rows)} weapons (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
                (90, 70, 40, 255), z=z)  # fmt: skip
     if in_play is not None:
@@ -221,7 +222,8 @@ def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, 
     bx0, bx1 = x + 6 + lw, x + w - 6
     right = ip.crew or (f"{ip.flight_turns} ToF left" if ip.flight_turns is not None else "")
     if right:
-        rw = min(p.measure(right, 10) + 6, (bx1 - bx0) * 0.6)
+        need = p.measure(right, 10) + 6
+        rw = need if need <= (bx1 - bx0) * 0.6 else min(need, bx1 - bx0)  # a long crew name wins over the bar
         p.text(_fit(p, right, rw - 4, 10), x + w - 6, fy + 6, 10, _INK, ax="right", z=z)
         bx1 -= rw
     if bx1 - bx0 > 12:

@@ -23,11 +23,10 @@ from ..lines.rules import card, cards
 from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
 from ..lines.view import SeatView, UnitView
 from .widgets import Painter, Rect, theme, top_hit, wrap
-from .widgets.cards import paint_nato
 
 __all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
 
-CARD_W, CARD_H = 124.0, 92.0
+CARD_W, CARD_H = 236.0, 120.0
 LOG_W = 360.0
 TOP_H, PROMPT_H, HAND_H = 34.0, 28.0, 112.0
 SIDE_COL = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
@@ -36,53 +35,31 @@ LINE_BG = (46, 62, 48, 255)
 
 
 def _unit_card(
-    p: Painter, ctl: TableController, u: UnitView, x: float, y: float, centres: dict[str, tuple]
+    p: Painter,
+    ctl: TableController,
+    u: UnitView,
+    x: float,
+    y: float,
+    centres: dict[str, tuple],
+    w: float = CARD_W,
+    h: float = CARD_H,
 ) -> None:
-    """One unit on the table: name, NATO symbol, Endurance bar, crew, Damage card strip."""
+    """One unit on the table drawn as its card (:func:`hexwar.ui.card_face.paint_unit_card`):
+    the printed face with its armament table, the current Endurance, crew and Damage card."""
+    from .card_face import paint_unit_card
+
     sel = ctl.selected == u.uid
     tgt = ctl.target == u.uid
-    col = SIDE_COL[u.side]
-    p.rect(x + 2, y - 3, x + CARD_W + 2, y + CARD_H - 3, (0, 0, 0, 80))
-    p.rect(x, y, x + CARD_W, y + CARD_H, theme.PARCHMENT)
-    p.rect(x, y + CARD_H - 18, x + CARD_W, y + CARD_H, col)
-    p.text(u.name, x + 5, y + CARD_H - 9, 11.0, theme.TEXT, style="bold", max_width=CARD_W - 10)
-    paint_nato(p, x + 18, y + CARD_H - 36, 26, 18, u.unit_type, col, theme.DARK)
-    p.text(f"End {u.endurance}/{u.full}", x + 36, y + CARD_H - 31, 10.5, theme.DARK, max_width=CARD_W - 40)
-    frac = max(0.0, min(1.0, u.endurance / max(1, u.full)))
-    p.rect(x + 36, y + CARD_H - 46, x + CARD_W - 6, y + CARD_H - 42, (120, 110, 90, 255))
-    bar = theme.GOOD if u.endurance > u.half else theme.ERROR
-    p.rect(x + 36, y + CARD_H - 46, x + 36 + (CARD_W - 42) * frac, y + CARD_H - 42, bar)
-    info_lines = [u.crew or ""]
-    if u.line == "air":  # Turns of Flight on their own line, the pilot under it
-        info_lines = [f"{u.flight_turns} Turns of Flight"] + ([u.crew] if u.crew else [])
+    edge = theme.ACTIVE if sel else theme.ERROR if tgt else None
+    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge)
     if u.captured:
-        info_lines[0] = "captured, " + info_lines[0]
+        p.text("captured", x + w - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
-        p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
-    for k, ln in enumerate(info_lines):
-        p.text(
-            ln,
-            x + 5,
-            y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0),
-            9.5,
-            theme.DARK,
-            max_width=CARD_W - 10,
-        )
-    if u.command_cards:
-        p.text(", ".join(u.command_cards), x + 5, y + 17, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
-    if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
-        title, effect, turns = u.damage
-        p.rect(x + 3, y - 22, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
-        left = f" ({turns} turns)" if turns else ""
-        p.text(f"Damage: {title}{left}", x + 7, y + 6, 9.5, theme.TEXT, style="bold", max_width=CARD_W - 14)
-        lines = wrap(p.atlas, effect, CARD_W - 14, 8.5)
-        p.text(lines[0] if lines else "", x + 7, y - 5, 8.5, theme.TEXT, max_width=CARD_W - 14)
-        if len(lines) > 1:
-            p.text(lines[1], x + 7, y - 15, 8.5, theme.TEXT, max_width=CARD_W - 14)
+        p.text(u.seat.split("-", 1)[1], x + w - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
     if sel or tgt:
-        p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
-    p.widget(x, y, CARD_W, CARD_H, partial(ctl.click, u.uid), f"unit {u.uid}")
-    centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
+        p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
+    p.widget(x, y, w, h, partial(ctl.click, u.uid), f"unit {u.uid}")
+    centres[u.uid] = (x + w / 2, y + h / 2)
 
 
 def _row(
@@ -94,13 +71,33 @@ def _row(
     centres: dict[str, tuple],
     line: str | None = None,
 ) -> None:
+    from .card_face import unit_card_height
+
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
         p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
-    step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
+    if not units:
+        return
+    # cards narrow down to 170 points to sit side by side; more than that fan out (each header shows)
+    cw = max(170.0, min(CARD_W, (r.w - 20) / len(units) - 10))
+    step = min(cw + 10, (r.w - 20 - cw) / max(1, len(units) - 1)) if len(units) > 1 else cw
+    room = r.h - 24
     for i, u in enumerate(units):
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 24, centres)
+        need = unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0)
+        h = max(40.0, min(need, room))
+        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y1 - 20 - h, centres, cw, h)
+
+
+def _row_heights(counts: list[int], total: float) -> list[float]:
+    """Heights of the table's rows (points): an empty line keeps a strip of 34 points, the
+    lines with cards share the rest equally (the cards show at a readable size)."""
+    empty = 34.0
+    full = [c for c in counts if c]
+    if not full:
+        return [total / len(counts)] * len(counts)
+    share = max(empty, (total - empty * (len(counts) - len(full))) / len(full))
+    return [share if c else empty for c in counts]
 
 
 def _arrow(
@@ -259,7 +256,8 @@ def paint_table(
     full = Rect(0, 0, width, height)
     p.rect(0, 0, width, height, TABLE_BG)
     top, prompt, mid, hand = _split(full)
-    table, log = Rect(mid.x, mid.y, mid.w - LOG_W, mid.h), Rect(mid.x1 - LOG_W, mid.y, LOG_W, mid.h)
+    lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
+    table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
     score = "   ".join(
         f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
@@ -276,10 +274,17 @@ def paint_table(
     me = ctl.side() or "german"
     them = "soviet" if me == "german" else "german"
     rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
-    hs = table.h / len(rows_)
+    counts = [
+        len(v.lines[them]["air"] + v.lines[me]["air"]) if side is None else len(v.lines[side][ln])
+        for side, ln in rows_
+    ]
+    heights = _row_heights(counts, table.h)
+    hs = heights[-1]  # the own Rear Line's height (the setup picker covers it)
     centres: dict[str, tuple[float, float]] = {}
+    top_y = table.y1
     for i, (side, ln) in enumerate(rows_):
-        r = Rect(table.x + 6, table.y1 - (i + 1) * hs + 3, table.w - 12, hs - 6)
+        r = Rect(table.x + 6, top_y - heights[i] + 3, table.w - 12, heights[i] - 6)
+        top_y -= heights[i]
         if side is None:
             air = v.lines[them]["air"] + v.lines[me]["air"]
             _row(
