@@ -249,8 +249,12 @@ def paint_paper_card(
     (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt."""
     p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
-    p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + h - 1.5, (214, 218, 230, 255) if kind == "command" else _PAPER, z)
-    band = {"command": (70, 90, 150, 255), "event": (150, 128, 86, 255), "damage": _DAMAGE}.get(kind, T.SECTION)
+    p.rect(
+        x + 1.5, y + 1.5, x + w - 1.5, y + h - 1.5, (214, 218, 230, 255) if kind == "command" else _PAPER, z
+    )
+    band = {"command": (70, 90, 150, 255), "event": (150, 128, 86, 255), "damage": _DAMAGE}.get(
+        kind, T.SECTION
+    )
     p.rect(x + 1.5, y + h - 18, x + w - 1.5, y + h - 1.5, band, z)
     p.text(_fit(p, kind.upper(), w - 12, 10, "bold"), x + 6, y + h - 10, 10, (250, 244, 226, 255), style="bold",
            z=z)  # fmt: skip

@@ -489,7 +489,9 @@ def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> Non
     v = seat_view(state, None)
     units = [u for side in ("german", "soviet") for ln in ("front", "rear", "air") for u in v.lines[side][ln]]
     units.sort(key=lambda u: (u.damage is None, u.uid))  # a damaged one first: its Damage card shows
-    p.text("Cards in play (current Endurance, crew, Damage card)", 16, height - 20, 13, theme.TEXT, style="bold")
+    p.text(
+        "Cards in play (current Endurance, crew, Damage card)", 16, height - 20, 13, theme.TEXT, style="bold"
+    )
     x, y = 16.0, height - 40 - ch
     for u in units[: max(1, int((width - 16) // (cw + 16)))]:
         h = max(ch, 22 + 16 + 13 * (len(card(u.uid).weapons) + 1) + 8 + 16 + 6 + (26 if u.damage else 0))

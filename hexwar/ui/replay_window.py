@@ -16,6 +16,7 @@ a replay never asks).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .replay_model import ReplayModel
@@ -115,7 +116,9 @@ def paint_replay(
             y -= 20
     # top bar
     p.rect(0, height - TOP_H, width, height, T.SECTION)
-    title = f"Replay {model.path or ''} ({model.mode}) - step {step} of {len(model)}"
+    title = (
+        f"Replay {Path(model.path).name if model.path else ''} ({model.mode}) - step {step} of {len(model)}"
+    )
     p.text(title, 12, height - TOP_H / 2, 13, T.TEXT, style="bold", max_width=width * 0.55 - 24)
     p.text(_state_line(model, st), width - 12, height - TOP_H / 2, 12, T.ACTIVE, ax="right",
            max_width=width * 0.45 - 12)  # fmt: skip
