@@ -233,7 +233,7 @@ def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, 
     if ip.damage is not None:
         title, effect, turns = ip.damage
         p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + dmg_h, _DAMAGE, z)
-        left = f" ({turns} turns left)" if turns else ""
+        left = f" ({turns} turn{'s' if turns != 1 else ''} left)" if turns else ""
         p.text(_fit(p, f"Damage: {title}{left}", w - 12, 10, "bold"), x + 6, y + dmg_h - 7, 10, T.TEXT,
                style="bold", z=z)  # fmt: skip
         if effect.startswith(f"{title}: "):  # the edge's text repeats its title

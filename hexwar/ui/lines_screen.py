@@ -508,7 +508,7 @@ def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> Non
         paint_card(p, cmd, 32 + cw, y2, cw, ch, rules=cs.rules)
     dmg = next(iter(cs.damage.values()), None)
     if dmg is not None:
-        paint_card(p, dmg, 48 + 2 * cw, y2 - 40, cw + 40, ch + 40, rules=cs.rules)
+        paint_card(p, dmg, 48 + 2 * cw, y2 - 56, cw, ch + 56, rules=cs.rules)
 
 
 def card_sheet_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0) -> Any:
