@@ -159,3 +159,36 @@ def test_deck_builder_window_esc_never_quits_and_quitting_an_unsaved_deck_asks(t
     finally:
         if win.window.context is not None:
             win.window.close()
+
+
+def test_every_reserves_card_is_reachable_in_the_800x600_setup(tmp_path):
+    """Issue 36: at 800x600 the setup showed 6 of 14 Reserves cards with no way to the rest."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("lines")).new_game()
+    seat = st.to_act
+    assert st.phase == "setup" and len(st.reserves[seat]) == 14
+    win = LinesWindow(st, {}, None, width=800, height=600, visible=False)
+    try:
+        seen: set[str] = set()
+        for _ in range(6):  # mouse only: the Next button pages on
+            win.draw()
+            boxes = win.view.painter.widgets  # type: ignore[union-attr]
+            seen |= {b.tip.split(" ", 1)[1] for b in boxes if b.tip.startswith("reserve ")}
+            nxt = [b for b in boxes if b.tip == "reserves next" and b.action is not None]
+            if not nxt:
+                break
+            nxt[0].action()
+        assert seen == set(st.reserves[seat])
+        for b in win.view.painter.widgets:  # type: ignore[union-attr]
+            assert 0 <= b.x and b.x + b.w <= 800 and 0 <= b.y and b.y + b.h <= 600, b.tip
+        ctl = win.ctl
+        assert ctl is not None
+        ctl.card_cursor = None
+        for _ in range(14):  # keyboard only: ] steps over all of them, S picks
+            win.key(key.BRACKETRIGHT, 0)
+        assert ctl.card_cursor == 13
+        win.key(key.S, 0)
+        assert ctl.picks == [sorted(st.reserves[seat])[13]]
+    finally:
+        win.window.close()

@@ -601,7 +601,7 @@ class TableController:
         if seat is None or not self.human_to_act() or self.passing:
             return []
         if st.phase == Phase.SETUP:
-            return list(st.reserves.get(seat, []))
+            return sorted(st.reserves.get(seat, []))  # in the order the setup picker shows them
         return list(st.hand_units.get(seat, [])) + list(st.hand_commands.get(seat, []))
 
     def step_card(self, step: int) -> str | None:
@@ -611,7 +611,9 @@ class TableController:
         if not cards_:
             self.card_cursor = None
             return None
-        i = 0 if self.card_cursor is None else (self.card_cursor + step) % len(cards_)
+        i = 0 if self.card_cursor is None else max(0, min(len(cards_) - 1, self.card_cursor + step))
+        if abs(step) == 1 and self.card_cursor is not None:
+            i = (self.card_cursor + step) % len(cards_)  # [ / ] wrap around; a page step stops at the ends
         if self.card_cursor is None and step < 0:
             i = len(cards_) - 1
         self.card_cursor = i

@@ -23,6 +23,7 @@ from ..lines.rules import card, cards
 from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
 from ..lines.view import SeatView, UnitView
 from .widgets import Painter, Rect, theme, top_hit, wrap
+from .widgets.text import ellipsize
 
 __all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
 
@@ -178,16 +179,16 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
             ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
         )
         y -= 15
-        p.text(f"weapons: {chosen}", r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
     if sel is not None and sel in hand:
         y -= 22
         p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
         text = card(sel).help_text(cards()) if sel in v.hand_units else _command_text(sel)
-        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 9.5)][:7]:
-            y -= 12
-            p.text(ln, r.x + 8, y, 9.5, theme.TEXT, max_width=r.w - 16)
+        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
+            y -= 13
+            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15
@@ -196,10 +197,13 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         if ctl.bonus
         else "none offered; B picks a Command card to discard for +1"
     )
-    p.text(bonus, r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+    for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
+        y -= 13 if i else 0
+        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
     if ctl.message:
-        y -= 15
-        p.text(ctl.message, r.x + 8, y, 10.0, theme.ERROR, max_width=r.w - 16)
+        for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
+            y -= 14
+            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
     y -= 22
     p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     lines = list(v.log)
@@ -207,12 +211,12 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
     out: list[str] = []
     for text in lines:
-        out.extend(wrap(p.atlas, text, r.w - 16, 9.5))
-    room = int((y - r.y - 8) // 12)
+        out.extend(wrap(p.atlas, text, r.w - 16, 10.0))
+    room = int((y - r.y - 8) // 13)
     for ln in out[-room:] if room > 0 else []:
-        y -= 12
+        y -= 13
         roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
+        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
 
 
 def _phase_of(cid: str) -> str:
@@ -266,11 +270,16 @@ def paint_table(
     head = f"Turn {v.turn} - {v.phase} phase - to act: {v.to_act or '-'}   {score}"
     if v.result:
         head = v.result
-    p.text(head, 10, top.y + top.h / 2, 12.5, theme.TEXT, style="bold", max_width=width - 420)
     decks = f"Command deck {v.command_deck} (discard {v.command_discard})   Damage deck {v.damage_deck}"
-    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right", max_width=410)
+    if p.measure(head, 12.5, "bold") + p.measure(decks, 10.5) + 40 > width:  # narrow: the short form
+        decks = f"Command {v.command_deck} ({v.command_discard})  Damage {v.damage_deck}"
+    dw = p.measure(decks, 10.5)
+    p.text(ellipsize(p.atlas, head, width - dw - 40, 12.5, "bold"), 10, top.y + top.h / 2, 12.5, theme.TEXT,
+           style="bold")  # fmt: skip
+    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right")
     p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
-    p.text(ctl.prompt(), 10, prompt.y + prompt.h / 2, 12.0, theme.ACTIVE, style="bold", max_width=width - 20)
+    p.text(ellipsize(p.atlas, ctl.prompt(), width - 20, 12.0, "bold"), 10, prompt.y + prompt.h / 2, 12.0,
+           theme.ACTIVE, style="bold")  # fmt: skip
     me = ctl.side() or "german"
     them = "soviet" if me == "german" else "german"
     rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
@@ -344,41 +353,46 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
     if seat is None or not ctl.human_to_act() or ctl.passing:
         return
     p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    p.text(
-        f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)",
-        r.x + 12,
-        r.y1 - 14,
-        12.0,
-        theme.ACTIVE,
-        style="bold",
-        z=1,
-    )
     w, h, gap = 132.0, 56.0, 6.0
     per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
-    for i, c in enumerate(sorted(st.reserves.get(seat, []))):
+    rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
+    deck = ctl.hand_choices() or sorted(st.reserves.get(seat, []))
+    cap = per_row * rows_fit
+    start, title_w = 0, r.w - 24
+    if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
+        start = ((ctl.card_cursor or 0) // cap) * cap
+        last = min(len(deck), start + cap)
+        pager = f"{start + 1}-{last} of {len(deck)}"
+        bx = r.x1 - 12 - 2 * 92 - 6
+        pw = p.measure(pager, 11.0, "bold")
+        title_w = bx - 20 - pw - r.x - 24
+        p.text(pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=1)
+        p.button(bx, r.y1 - 25, 92, 22, "< Previous", partial(ctl.step_card, -cap) if start else None, z=1,
+                 enabled=start > 0, tip="reserves previous", size=11.0)  # fmt: skip
+        p.button(bx + 98, r.y1 - 25, 92, 22, "Next >", partial(ctl.step_card, cap) if last < len(deck) else None,
+                 z=1, enabled=last < len(deck), tip="reserves next", size=11.0)  # fmt: skip
+    title = f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)"
+    p.text(ellipsize(p.atlas, title, title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
+           style="bold", z=1)  # fmt: skip
+    for i, c in enumerate(deck[start : start + cap]):
         x = r.x + 12 + (i % per_row) * (w + gap)
         y = r.y1 - 28 - h - (i // per_row) * (h + gap)
-        if y < r.y + 4:
-            break
         u = card(c)
         picked = c in ctl.picks
         p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
         p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
-        p.text(u.name, x + 5, y + h - 9, 10.5, theme.TEXT, style="bold", max_width=w - 10, z=1)
-        p.text(
-            f"{u.unit_type.replace('_', ' ')}, cost {u.cost}",
-            x + 5,
-            y + h - 29,
-            9.5,
-            theme.DARK,
-            max_width=w - 10,
-            z=1,
-        )
+        p.text(ellipsize(p.atlas, u.name, w - 10, 10.5, "bold"), x + 5, y + h - 9, 10.5, theme.TEXT, style="bold",
+               z=1)  # fmt: skip
+        p.text(ellipsize(p.atlas, f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", w - 10, 10.0), x + 5,
+               y + h - 29, 10.0, theme.DARK, z=1)  # fmt: skip
         crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
-        p.text(crew, x + 5, y + h - 44, 9.0, theme.DARK, max_width=w - 10, z=1)
+        p.text(ellipsize(p.atlas, crew, w - 10 - (52 if picked else 0), 10.0), x + 5, y + h - 44, 10.0, theme.DARK,
+               z=1)  # fmt: skip
         if picked:
             p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
             p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
+        if ctl.card_cursor is not None and start + i == ctl.card_cursor:
+            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, 1)  # the keyboard's cursor
         p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
 
 

@@ -527,10 +527,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                 res = ctl.los()
                 blocked = res is not None and res.status == "blocked"
                 text += "; legal target (T)" + (", indirect fire: observed (R7.3)" if blocked else "")
-        caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
-        if caption != getattr(self, "_caption", None):
-            self._caption = caption
-            self.set_caption(caption)
+        self.behaviour.title_base = f"hexwar: {self.state.scenario.name}"
+        self.behaviour.focus(self, text or "")  # the shared title: base | the focused hex
+        self._caption = self.behaviour.title()
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""

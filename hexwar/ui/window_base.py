@@ -227,9 +227,9 @@ class WindowBehaviour:
 
     # -- title --------------------------------------------------------------------------------------
     def title(self) -> str:
-        """The window title: the base and, when something has the focus, ``" - "`` and its
+        """The window title: the base and, when something has the focus, ``" | "`` and its
         plain name (what a screen reader reads out)."""
-        return f"{self.title_base} - {self.focused}" if self.focused else self.title_base
+        return f"{self.title_base} | {self.focused}" if self.focused else self.title_base
 
     def focus(self, window: Any, name: str) -> None:
         """Put ``name`` (plain text, "" for none) in ``window``'s title; no-op once closed."""
