@@ -93,6 +93,7 @@ class EditorPanelsMixin:
     _side: Any
     _resize: Any
     _quit_save: Any
+    _lost_text: Any
     _quit_discard: Any
     _close_modal: Any
     _recover_restore: Any

@@ -756,7 +756,7 @@ class LinesWindow:
         from ..game.save import write_save
 
         try:
-            write_save(self.ctl.state, self.saver.path, self.saver.players)
+            write_save(self.ctl.state, self.saver.path, self.saver.players)  # type: ignore[arg-type]  # a line game saves through the same writer
         except HexwarError as exc:
             return f"save failed: {exc}"
         return None

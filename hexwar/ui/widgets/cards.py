@@ -201,7 +201,9 @@ class CardView(Element):
         names = [card.name]
         if p.measure(card.name, 11, "condensed") > w - 12:
             names = wrap(p.atlas, card.name, w - 12, 10, "condensed")
-            names = names[:1] + ([ellipsize(p.atlas, " ".join(names[1:]), w - 12, 10, "condensed")] if names[1:] else [])
+            names = names[:1] + (
+                [ellipsize(p.atlas, " ".join(names[1:]), w - 12, 10, "condensed")] if names[1:] else []
+            )
         band = 22.0 if len(names) == 1 else 30.0
         p.rect(x + 2, y + h - band, x + w - 2, y + h - 2, sl.band, z)
         if len(names) == 1:
