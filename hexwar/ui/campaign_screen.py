@@ -25,6 +25,7 @@ from ..campaign.events import BattleCardsRevealed, BattleScored, BattleStalemate
 from .campaign_controller import SHORTCUTS, TACTIC_KEYS, CampaignController
 from .widgets import Painter
 from .widgets import theme as T
+from .widgets.text import ellipsize, wrap
 
 __all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME"]
 
@@ -59,14 +60,13 @@ def _card(
             p.line(x + 6, y + k * h / 6, x + w - 6, y + k * h / 6, 1, (255, 255, 255, 40))
         p.frame(x, y, x + w, y + h, 2 if active else 1, edge)
         p.text(
-            "face down",
+            "face down" if w > 60 else "",  # issue 36: never under 10 pt; the pattern says it
             x + w / 2,
             y + h / 2,
-            11 if w > 80 else 8.5,
+            11 if w > 80 else 10,
             T.TEXT,
             ax="center",
             style="bold",
-            max_width=w - 6,
         )
     else:
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
@@ -132,30 +132,40 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     p.text(SIDE_NAME[st.initiative], x + 59, top + 22, 12, T.TEXT, ax="center")
     p.widget(x, top + 10, 118, 44, None, "The initiative holder wins drawn battles (002)")
     x += 130
-    for s in SIDES:
-        r = c.ranks[st.ranks[s] - 1]
-        p.text(f"{SIDE_NAME[s]}: {r.title}", x, top + 42, 12, T.TEXT, style="bold")
-        p.text(
-            f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
-            x,
-            top + 24,
-            10.5,
-            T.DIM,
-        )
-        x += 210
+    if w - x >= 2 * 210 + 300:  # wide: each side's rank over its tactic cards, side by side
+        for s in SIDES:
+            r = c.ranks[st.ranks[s] - 1]
+            p.text(f"{SIDE_NAME[s]}: {r.title}", x, top + 42, 12, T.TEXT, style="bold")
+            p.text(
+                f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
+                x,
+                top + 24,
+                10.5,
+                T.DIM,
+            )
+            x += 210
+    else:  # narrow (issue 36: cut at 1000x700): one line a side
+        rank_w = 0.0
+        for k, s in enumerate(SIDES):
+            r = c.ranks[st.ranks[s] - 1]
+            line = f"{SIDE_NAME[s]}: {r.title}, {r.tactic_cards} tactic/yr, {st.wins[s]} won"
+            rank_w = max(rank_w, p.measure(line, 10.5, "bold"))
+            p.text(line, x, top + 42 - 18 * k, 10.5, T.TEXT, style="bold")
+        x += rank_w + 16
     ex = x
-    p.text("Events:", ex, top + 42, 11.5, T.DIM, style="bold")
-    for i, ev in enumerate(st.events_in_play):
-        p.text(c.title(ev), ex + 60 + 170 * i, top + 42, 11.5, T.ROLL, style="bold", max_width=165)
-        p.widget(ex + 60 + 170 * i, top + 32, 165, 20, None, card_help(c, ev))
-    p.text(
-        f"pile: {len(st.event_pile)} cards"
-        + (f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""),
-        ex,
-        top + 22,
-        10.5,
-        T.DIM,
-    )
+    room = w - 10 - ex  # the events get what is left of the bar, shortened, never cut
+    if room >= 60:
+        p.text("Events:", ex, top + 42, 11.5, T.DIM, style="bold")
+        ew = max(0.0, (room - 60) / max(1, len(st.events_in_play)) - 5)
+        for i, ev in enumerate(st.events_in_play):
+            if ew >= 24:
+                p.text(ellipsize(p.atlas, c.title(ev), ew, 11.5, "bold"), ex + 60 + (ew + 5) * i, top + 42, 11.5,
+                       T.ROLL, style="bold")  # fmt: skip
+                p.widget(ex + 60 + (ew + 5) * i, top + 32, ew, 20, None, card_help(c, ev))
+        pile = f"pile: {len(st.event_pile)} cards" + (
+            f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""
+        )
+        p.text(ellipsize(p.atlas, pile, room, 10.5), ex, top + 22, 10.5, T.DIM)
     # -- right column: history and log -----------------------------------------------------
     rw = 360.0
     rx = w - rw - 8
@@ -164,22 +174,24 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     yy = top - 40
     for hrec in st.history[-int((hist_h - 30) // 15) :]:
         who = SIDE_NAME.get(hrec.winner or "", "nobody")
-        p.text(
+        line = (
             f"{hrec.year}/{hrec.number}: {c.title(hrec.german)} {hrec.german_score} - {hrec.soviet_score} "
-            f"{c.title(hrec.soviet)}: {who}",
-            rx + 8,
-            yy,
-            10,
-            T.TEXT,
-            max_width=rw - 16,
+            f"{c.title(hrec.soviet)}: {who}"
         )
+        p.text(ellipsize(p.atlas, line, rw - 16, 10), rx + 8, yy, 10, T.TEXT)  # 10 pt, never squeezed
         yy -= 15
     log_h = top - 60 - hist_h - 16
     _section(p, rx, 52, rw, log_h, "Log")
-    lines = ctl.log[-int((log_h - 30) // 14) :]
+    room_lines = int((log_h - 30) // 14)
+    wrapped: list[tuple[str, bool]] = []
+    for ln in reversed(ctl.log):  # the newest lines, wrapped at 10 pt (issue 36: once squeezed to 6 pt)
+        if len(wrapped) >= room_lines:
+            break
+        dim = ln.startswith("draw")
+        wrapped[:0] = [(part, dim) for part in wrap(p.atlas, ln.strip(), rw - 16, 10)]
     yy = 52 + log_h - 32
-    for ln in lines:
-        p.text(ln.strip(), rx + 8, yy, 10, T.DIM if ln.startswith("draw") else T.TEXT, max_width=rw - 16)
+    for ln, dim in wrapped[-room_lines:] if room_lines > 0 else []:
+        p.text(ln, rx + 8, yy, 10, T.DIM if dim else T.TEXT)
         yy -= 14
     # -- the table: opponent's hand, slots, piles, own hand -----------------------------------
     tw = rx - 16
