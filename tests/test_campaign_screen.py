@@ -49,7 +49,7 @@ def test_the_screen_shows_year_track_ranks_events_initiative_and_hands():
             assert y in t
         assert "Initiative" in t and "German: Corporal" in t and "1 tactic card a year" in t
         assert ctl.state.cards.title(ctl.state.events_in_play[0]) in t
-        assert "Soviet hand (7 battle cards)" in t and "face down" in t
+        assert "Soviet hand (7 battle cards)" in t and ("face down" in t or "face\ndown" in t)
         assert "Panzer-Division" in t  # the German hand, face up
         assert "History of battles" in t and "Log" in t
     finally:

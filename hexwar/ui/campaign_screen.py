@@ -59,15 +59,11 @@ def _card(
         for k in range(1, 6):
             p.line(x + 6, y + k * h / 6, x + w - 6, y + k * h / 6, 1, (255, 255, 255, 40))
         p.frame(x, y, x + w, y + h, 2 if active else 1, edge)
-        p.text(
-            "face down" if w > 60 else "",  # issue 36: never under 10 pt; the pattern says it
-            x + w / 2,
-            y + h / 2,
-            11 if w > 80 else 10,
-            T.TEXT,
-            ax="center",
-            style="bold",
-        )
+        if w > 80:
+            p.text("face down", x + w / 2, y + h / 2, 11, T.TEXT, ax="center", style="bold")
+        else:  # a narrow card: two lines at 10 pt (issue 36: once squeezed to 8.5)
+            p.text("face", x + w / 2, y + h / 2 + 7, 10, T.TEXT, ax="center", style="bold")
+            p.text("down", x + w / 2, y + h / 2 - 7, 10, T.TEXT, ax="center", style="bold")
     else:
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
         band = T.SIDE_UI.get(side or "", T.SECTION)
