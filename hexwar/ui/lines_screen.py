@@ -140,25 +140,29 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         if s != v.seat
     )
     p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
-    x = r.x + 10
-    for c in list(v.hand_units) + list(v.hand_commands):
-        w = 112.0
-        if x + w > r.x1 - 10:
-            break
-        is_unit = c in v.hand_units
-        title = card(c).name if is_unit else cards().command_or_event(c).title
-        sub = f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit else _phase_of(c)
+    from .card_face import paint_card
+
+    hand = list(v.hand_units) + list(v.hand_commands)
+    if not hand:
+        return
+    # the hand's cards drawn as cards (card_face), fanned when they do not fit side by side
+    cw = max(150.0, min(CARD_W, (r.w - 20) / len(hand) - 8))
+    step = min(cw + 8, (r.w - 20 - cw) / max(1, len(hand) - 1)) if len(hand) > 1 else cw
+    ch = r.h - 28
+    for i, c in enumerate(hand):
+        x = r.x + 10 + i * step
         picked = ctl.selected == c
-        y = r.y + 8 + (6 if picked else 0)
-        p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
-        p.text(title, x + 5, y + 58, 10.5, theme.DARK, style="bold", max_width=w - 10)
-        p.text(sub, x + 5, y + 42, 9.5, theme.DARK, max_width=w - 10)
+        cursor = ctl.card_cursor is not None and ctl.card_cursor == i and ctl.state.phase != "setup"
+        y = r.y + 4 + (4 if picked else 0)
+        is_unit = c in v.hand_units
+        defn = card(c) if is_unit else cards().command_or_event(c)
+        edge = theme.ACTIVE if picked else theme.FOCUS if cursor else None
+        paint_card(p, defn, x, y, cw, ch, edge=edge, rules=cards().rules)
         if picked:
-            p.frame(x - 1, y - 1, x + w + 1, y + 71, 2.5, theme.ACTIVE)
+            p.frame(x - 1, y - 1, x + cw + 1, y + ch + 1, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
-            p.text("+1 bonus", x + 5, y + 12, 10.0, theme.ERROR, style="bold")
-        p.widget(x, y, w, 70, partial(ctl.click, c), f"card {c}")
-        x += w + 8
+            p.text("+1 bonus", x + cw - 6, y + 8, 10.0, theme.ERROR, ax="right", style="bold")
+        p.widget(x, y, cw, ch, partial(ctl.click, c), f"card {c}")
 
 
 def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
@@ -237,15 +241,20 @@ def _command_text(cid: str) -> str:
 
 
 def _help(p: Painter, r: Rect) -> None:
-    w, h = 520.0, 40.0 + 20.0 * len(SHORTCUTS)
+    """The keys, one a row, at 11 pt (rows closer in a short window; long texts shortened)."""
+    step = max(14.0, min(20.0, (r.h - 70) / len(SHORTCUTS)))
+    w, h = min(r.w - 20, 680.0), 44.0 + step * len(SHORTCUTS)
     x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
     p.rect(x, y, x + w, y + h, theme.PANEL, 2)
     p.frame(x, y, x + w, y + h, 1.5, theme.ACTIVE, 2)
     p.text("Card table: keys (H / F1 closes)", x + 14, y + h - 18, 13.0, theme.TEXT, style="bold", z=2)
+    kw = min(170.0, w * 0.3)
     for i, (k, what) in enumerate(SHORTCUTS):
-        yy = y + h - 42 - 20 * i
-        p.text(k, x + 14, yy, 11.5, theme.ACTIVE, style="bold", z=2)
-        p.text(what, x + 170, yy, 11.5, theme.TEXT, max_width=w - 184, z=2)
+        yy = y + h - 42 - step * i
+        p.text(
+            ellipsize(p.atlas, k, kw - 10, 11.0, "bold"), x + 14, yy, 11.0, theme.ACTIVE, style="bold", z=2
+        )
+        p.text(ellipsize(p.atlas, what, w - kw - 28, 11.0), x + 14 + kw, yy, 11.0, theme.TEXT, z=2)
 
 
 def paint_table(

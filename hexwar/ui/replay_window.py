@@ -22,6 +22,7 @@ from typing import Any
 from .replay_model import ReplayModel
 from .widgets import Painter, wrap
 from .widgets import theme as T
+from .widgets.text import ellipsize
 
 __all__ = ["ReplayWindow", "paint_replay", "replay_image", "render_replay", "run_replay", "SHORTCUTS"]
 
@@ -49,18 +50,24 @@ def panel_width(width: float) -> float:
 def _bar(p: Painter, x: float, y: float, w: float, frac: float, colour: Any, label: str) -> None:
     """A labelled bar: the label (10.5 pt) above a bar ``w`` long filled to ``frac``."""
     frac = max(0.0, min(1.0, frac))
-    p.text(label, x, y + BAR_H + 8, 10.5, T.DIM, max_width=w)
+    p.text(ellipsize(p.atlas, label, w, 10.5), x, y + BAR_H + 8, 10.5, T.DIM)
     p.rect(x, y, x + w, y + BAR_H, T.FIELD)
     p.rect(x, y, x + w * frac, y + BAR_H, colour)
     p.frame(x, y, x + w, y + BAR_H, 1.0, T.LINE)
 
 
+#: Nothing of the panel is drawn under this height (the key hint's line).
+FLOOR = 30.0
+
+
 def _para(
     p: Painter, s: str, x: float, y: float, w: float, size: float, colour: Any, gap: float = 4.0
 ) -> float:
-    """``s`` wrapped to ``w`` points at ``size``, drawn downwards from ``y``; the next ``y``."""
+    """``s`` wrapped to ``w`` points at ``size``, drawn downwards from ``y`` (lines that would
+    fall under :data:`FLOOR` are left out); the next ``y``."""
     for ln in wrap(p.atlas, s, w, size):
-        p.text(ln, x, y, size, colour, max_width=w)
+        if y - size / 2 > FLOOR:
+            p.text(ellipsize(p.atlas, ln, w, size), x, y, size, colour)
         y -= size + gap
     return y
 
@@ -112,16 +119,17 @@ def paint_replay(
         p.text("The war so far", 16, y, 15, T.ACTIVE, style="bold")
         y -= 26
         for h in list(st.history)[-max(1, int((y - 20) // 20)) :]:
-            p.text(_battle_line(st, h), 16, y, 12, T.TEXT, max_width=px - 32)
+            p.text(ellipsize(p.atlas, _battle_line(st, h), px - 32, 12), 16, y, 12, T.TEXT)
             y -= 20
     # top bar
     p.rect(0, height - TOP_H, width, height, T.SECTION)
     title = (
         f"Replay {Path(model.path).name if model.path else ''} ({model.mode}) - step {step} of {len(model)}"
     )
-    p.text(title, 12, height - TOP_H / 2, 13, T.TEXT, style="bold", max_width=width * 0.55 - 24)
-    p.text(_state_line(model, st), width - 12, height - TOP_H / 2, 12, T.ACTIVE, ax="right",
-           max_width=width * 0.45 - 12)  # fmt: skip
+    p.text(ellipsize(p.atlas, title, width * 0.55 - 24, 13, "bold"), 12, height - TOP_H / 2, 13, T.TEXT,
+           style="bold")  # fmt: skip
+    p.text(ellipsize(p.atlas, _state_line(model, st), width * 0.45 - 12, 12), width - 12, height - TOP_H / 2, 12,
+           T.ACTIVE, ax="right")  # fmt: skip
     # right panel
     p.rect(px, 0, width, height - TOP_H, T.PANEL)
     x, w = px + 14, pw - 28
@@ -133,7 +141,9 @@ def paint_replay(
         y = _para(p, f"{cur.index + 1}. {cur.text}", x, y, w, 11.5, T.TEXT) - 2
         if cur.expected_vp is not None:
             y = _para(p, f"exact expected VP of this attack: {cur.expected_vp:.2f}", x, y, w, 11, T.DIM) - 2
-        for r in cur.rolls[:3]:
+        budget = max(0, int((y - FLOOR - 170) // 90))  # rolls that fit above the luck summary
+        shown_rolls = cur.rolls[: min(3, budget)]
+        for r in shown_rolls:
             y = _para(p, r.text, x, y, w, 10.5, T.ROLL) + 6 - BAR_H
             if r.p_success is not None:
                 y -= 14
@@ -146,11 +156,12 @@ def paint_replay(
                  f"{r.dice} = {r.natural}: P(this or higher) {float(r.p_at_least):.1%}, "
                  f"P(this or lower) {float(r.p_at_most):.1%}")  # fmt: skip
             y -= 16
-        if len(cur.rolls) > 3:
-            p.text(f"... and {len(cur.rolls) - 3} more rolls (in the log)", x, y, 10.5, T.DIM)
+        if len(cur.rolls) > len(shown_rolls):
+            p.text(f"... and {len(cur.rolls) - len(shown_rolls)} more rolls (in the log)", x, y, 10.5, T.DIM)
             y -= 16
     y -= 6
-    p.text("Luck so far", x, y, 13, T.ACTIVE, style="bold")
+    if y - 6 > FLOOR:
+        p.text("Luck so far", x, y, 13, T.ACTIVE, style="bold")
     y -= 18
     if model.mode == "campaign" and not any(s.rolls for s in model.steps):
         y = _para(p, "No dice in this war: the battles are decided by the cards (002); the draws "
@@ -160,20 +171,22 @@ def paint_replay(
             sub = ln.startswith(" ")
             y = _para(p, ln.strip(), x + (10 if sub else 0), y, w - 10, 10.5, T.DIM if sub else T.TEXT)
     y -= 8
-    p.line(px + 8, y, width - 8, y, 1.0, T.LINE)
-    y -= 16
-    p.text("Log", x, y, 13, T.ACTIVE, style="bold")
-    y -= 18
-    room = max(0, int((y - 30) // 14))
+    if y - 44 > FLOOR:
+        p.line(px + 8, y, width - 8, y, 1.0, T.LINE)
+        y -= 16
+        p.text("Log", x, y, 13, T.ACTIVE, style="bold")
+        y -= 18
+    room = max(0, int((y - FLOOR) // 14))
     shown: list[tuple[int, str]] = []
     for i, ln in reversed(model.log_until(step)):
         if len(shown) >= room:
             break
         shown[:0] = [(i, part) for part in wrap(p.atlas, ln, w, 10.5)]
     for i, ln in shown[-room:] if room else []:
-        p.text(ln, x, y, 10.5, T.TEXT if i == step - 1 else T.DIM, max_width=w)
+        p.text(ellipsize(p.atlas, ln, w, 10.5), x, y, 10.5, T.TEXT if i == step - 1 else T.DIM)
         y -= 14
-    p.text("Left / Right step, PageUp / PageDown ten, Home / End, H help", x, 12, 10.5, T.FAINT, max_width=w)
+    hint = "Left / Right step, PageUp / PageDown ten, Home / End, H help"
+    p.text(ellipsize(p.atlas, hint, w, 10.5), x, 12, 10.5, T.FAINT)
     if show_help:
         bw, bh = min(width - 40, 520.0), 60 + 22 * len(SHORTCUTS)
         x0, y0 = (width - bw) / 2, (height - bh) / 2
@@ -183,7 +196,7 @@ def paint_replay(
         yy = y0 + bh - 54
         for k, what in SHORTCUTS:
             p.text(k, x0 + 20, yy, 12, T.TEXT, style="bold", z=2)
-            p.text(what, x0 + 190, yy, 12, T.DIM, z=2, max_width=bw - 210)
+            p.text(ellipsize(p.atlas, what, bw - 210, 12), x0 + 190, yy, 12, T.DIM, z=2)
             yy -= 22
 
 
