@@ -208,3 +208,16 @@ def test_a_plain_campaign_offers_the_last_unfinished_war_and_enter_continues_it(
         assert "Continue your last war?" not in _texts(win)
     finally:
         win.close()  # type: ignore[attr-defined]
+
+
+def test_an_opponents_win_is_not_announced_in_the_winners_green():
+    """Issue 36: the opponent's win was shown in green, the colour of the person's own win."""
+    from hexwar.campaign.events import BattleStalemate, BattleWon
+    from hexwar.ui.campaign_screen import result_colour
+    from hexwar.ui.widgets import theme as T
+
+    soviet_won = BattleWon("soviet", 1941, 1, "score", 5, 7)
+    assert result_colour("german", ["german"], soviet_won) == T.ERROR
+    assert result_colour("soviet", ["soviet"], soviet_won) == T.GOOD
+    assert result_colour("german", [], soviet_won) == T.TEXT  # computer against computer: no side
+    assert result_colour("german", ["german"], BattleStalemate("umpire", 1941, 1)) == T.TEXT

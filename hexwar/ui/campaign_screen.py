@@ -27,7 +27,7 @@ from .widgets import Painter
 from .widgets import theme as T
 from .widgets.text import ellipsize, wrap
 
-__all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME"]
+__all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME", "result_colour"]
 
 SIDE_NAME = {"german": "German", "soviet": "Soviet"}
 CARD_W, CARD_H = 112.0, 74.0
@@ -80,6 +80,15 @@ def _section(p: Painter, x: float, y: float, w: float, h: float, title: str) -> 
     p.rect(x, y, x + w, y + h, T.PANEL)
     p.rect(x, y + h - 20, x + w, y + h, T.SECTION)
     p.text(title, x + 8, y + h - 10, 11.5, T.DIM, style="bold")
+
+
+def result_colour(shown: str, humans: list[str], result: Any) -> Any:
+    """The colour a battle's result is announced in, for the side whose hand is shown: green when
+    that side won, red when the opponent did (issue 36: an opponent's win was announced in the
+    winner's green), plain for a stalemate or when the computer plays both sides."""
+    if not isinstance(result, BattleWon) or not humans:
+        return T.TEXT
+    return T.GOOD if result.side == shown else T.ERROR
 
 
 def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> None:
@@ -334,7 +343,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             if isinstance(result, BattleWon)
             else "Stalemate: nobody wins the battle"
         )
-        p.text(txt, sx, my_ - 12, 13, T.GOOD, style="bold", max_width=tw - sx)
+        p.text(txt, sx, my_ - 12, 13, result_colour(me, ctl.humans, result), style="bold", max_width=tw - sx)
     # battle piles
     py_ = my_ - 36
     for k, s in enumerate(SIDES):
