@@ -264,3 +264,37 @@ def test_a_person_at_the_terminal_gets_the_legal_commands_of_the_seat_view_in_ev
     assert cmd == legal[1] and game.check(cmd) is None
     assert lines[0].startswith(f"\n{seat}, ") and lines[0].endswith("choose a command")
     assert lines[1] == f"    0  {legal[0]}"
+
+
+def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
+    """Issue 36: ``hexwar join --headless`` numbered every hex (a line each) where
+    ``hexwar play --headless`` groups runs of hexes as ``LETTER HEX`` and offers ``odds``,
+    ``inspect`` and ``undo``; both now read :func:`hexwar.game.terminal.read_choice`."""
+    from types import SimpleNamespace
+
+    from game_helpers import advance_to
+
+    from hexwar.game.commands import Move
+    from hexwar.game.state import Phase
+    from hexwar.net.client import TerminalPolicy
+    from hexwar.net.modes import mode_adapter
+
+    adapter = mode_adapter("hex")
+    game = adapter.new_game("skirmish", False, 9)
+    advance_to(game, Phase.MOVEMENT)
+    seat = adapter.to_act(game)
+    data = adapter.view(game, seat).data
+    moves = [c for c in game.legal_commands(seat) if isinstance(c, Move)]
+    assert len(moves) >= 7
+    dest = game.hex_label(moves[3].path[-1])
+    answers = iter(["inspect " + dest, "a ZZ99", f"a {dest}"])
+    lines: list[str] = []
+    pol = TerminalPolicy(seat, ask=lambda prompt: next(answers), out=lines.append)
+    client = SimpleNamespace(view=data, scenario=game.scenario, adapter=adapter)
+    cmd = asyncio.run(pol.decide(client))
+    assert cmd == moves[3] and game.check(cmd) is None
+    menu = [ln for ln in lines if ln.startswith("    a  move ")]
+    assert len(menu) == 1 and f"{len(moves)} hexes, type `a HEX`" in menu[0]
+    assert len(lines) < 10  # one line for the run of hexes, not one a hex
+    assert any(ln.startswith(dest) for ln in lines)  # inspect answered: the hex in words
+    assert any("give one of these hexes" in ln for ln in lines)  # a hex not in the group asks again

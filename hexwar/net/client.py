@@ -117,7 +117,10 @@ class AiPolicy:
 
 
 class TerminalPolicy:
-    """A person at the terminal: the legal commands of the view, numbered (like ``hexwar play --headless``)."""
+    """A person at the terminal: the legal commands of the view. In the hex game the menu is
+    ``hexwar play --headless``'s own (:func:`hexwar.game.terminal.read_choice`: runs of hexes
+    grouped as ``LETTER HEX``, ``odds N``, ``inspect HEX [FROM]``, ``undo``; issue 36); the
+    other modes list their commands numbered."""
 
     def __init__(self, seat: str, ask: Callable[[str], str] = input, out: Callable[[str], None] = print):
         self.seat = seat
@@ -128,6 +131,13 @@ class TerminalPolicy:
         """Show the legal commands and read a number (``q`` stops the client)."""
         assert client.view is not None
         st = client.adapter.rebuild(client.view, client.scenario)
+        if getattr(client.adapter, "name", "") == "hex":  # the same terminal player as play --headless
+            from ..game.terminal import TerminalQuit, read_choice
+
+            try:
+                return await asyncio.to_thread(read_choice, st, self.seat, self.ask, self.out)
+            except TerminalQuit:
+                raise KeyboardInterrupt from None
         cmds = st.legal_commands(self.seat)
         self.out(f"\n{self.seat}, {client.adapter.where(client.view)}: choose a command")
         for i, c in enumerate(cmds[:200]):
