@@ -289,7 +289,13 @@ def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
     dest = game.hex_label(moves[3].path[-1])
     answers = iter(["inspect " + dest, "a ZZ99", f"a {dest}"])
     lines: list[str] = []
-    pol = TerminalPolicy(seat, ask=lambda prompt: next(answers), out=lines.append)
+    def ask(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:  # the answers ran out: the end of input
+            raise EOFError from None
+
+    pol = TerminalPolicy(seat, ask=ask, out=lines.append)
     client = SimpleNamespace(view=data, scenario=game.scenario, adapter=adapter)
     cmd = asyncio.run(pol.decide(client))
     assert cmd == moves[3] and game.check(cmd) is None
