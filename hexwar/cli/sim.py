@@ -846,7 +846,7 @@ def scenario_cmd(
             "skips this check.",
             err=True,
         )
-        raise SystemExit(1)
+        raise click.exceptions.Exit(1)
 
 
 @sim.group("sweep")
