@@ -464,8 +464,9 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
     for c in cands:
         try:
             sc = load_scenario(c)
-            if save.scenario_map:  # issue 19: the game was played on a generated map
-                sc = scenario_on_map(sc, save.scenario_map)
+            if save.scenario_map:  # issues 19, 32: the game was played on a generated map or map file
+                folders = [Path(save.path).parent, Path(c).parent] if save.path else [Path(c).parent]
+                sc = scenario_on_map(sc, save.scenario_map, folders)
         except HexwarError as exc:
             errors.append(f"{c}: {str(exc).splitlines()[-1].strip()}")
             continue
