@@ -99,7 +99,10 @@ def test_r9_4_a_strike_attacks_every_unit_of_its_hex_whatever_the_games_numberin
 # --------------------------------------------------------------------------------------------
 # agreement as a property
 # --------------------------------------------------------------------------------------------
-INF = {"german": ["de_grenadiers", "de_mg42_team", "de_pioniere", "de_sniper"], "soviet": ["su_rifles", "su_maxim_team", "su_smg"]}
+INF = {
+    "german": ["de_grenadiers", "de_mg42_team", "de_pioniere", "de_sniper"],
+    "soviet": ["su_rifles", "su_maxim_team", "su_smg"],
+}
 ARMOUR = {
     "german": [("de_pz_iv_g", "de_tank_crew_regular"), ("de_pak40", "de_artillery_crew_regular")],
     "soviet": [("su_t34_76", "su_tank_crew_regular"), ("su_zis3", "su_artillery_crew_regular")],
@@ -115,7 +118,9 @@ def _fire_near(bm, h: Hex) -> bool:
     return sim_scenario._fire_near(bm, h)
 
 
-def _with_strike(sc: Scenario, rng: random.Random, battery: ArtillerySetup | None = None) -> tuple[Scenario, PlannedMission]:
+def _with_strike(
+    sc: Scenario, rng: random.Random, battery: ArtillerySetup | None = None
+) -> tuple[Scenario, PlannedMission]:
     """``sc`` with a target for one mission of a side with artillery, enemy units in and next
     to it, an observer of the firing side next to it (R9.2), and the scenario's own units."""
     bm = sc.battlemap

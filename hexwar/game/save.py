@@ -475,8 +475,11 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
         first = first or sc
     ref = clip(save.scenario_name or save.scenario_id)
     if first is not None:
+        what = f"the scenario {ref}"
+        if save.scenario_map.startswith("file:"):
+            what += f" or the map {save.scenario_map[5:]} it was played on"
         raise ReplayError(
-            f"{save.path}: the scenario {ref} has changed since the game was saved "
+            f"{save.path}: {what} has changed since the game was saved "
             f"(hash {first.content_hash[:12]}... of {first.path} differs from the saved "
             f"{save.scenario_hash[:12]}...)"
         )
