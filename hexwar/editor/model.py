@@ -233,6 +233,45 @@ class EditorDocument:
             st.cancel()
             self._changed(Change(hexes=frozenset(st.tx.before)))
 
+    # -- a scenario on this map (issue 32) ------------------------------------------------
+    def new_scenario_on_map(self, path: str | os.PathLike[str] | None = None) -> list[str]:
+        """ "New scenario on this map": this map document becomes a scenario draft on it, its
+        deploy zones and objectives from the map's markers (R5.2, R10.2;
+        :func:`~hexwar.editor.scenario_draft.draft_from_map`). One undo step.
+
+        The scenario refers to the map file by name when the map has a file (saved beside
+        it); Save then writes ``path``, by default the map's file with ``.toml`` (``-scenario``
+        added when that exists). An unsaved map is written beside the scenario at its first
+        save (``<stem>.map.json``).
+
+        Returns:
+            notes: what the map is missing (deploy markers of a side, objective markers) and
+            the defaults the draft took.
+
+        Raises:
+            HexwarError: the document is already a scenario, or a stroke is in progress.
+        """
+        from .commands import NewScenarioOnMap
+        from .scenario_draft import draft_from_map
+
+        if self.scenario is not None:
+            raise HexwarError(
+                "this document is already a scenario: New scenario on this map starts from a map"
+            )
+        target = Path(path) if path is not None else None
+        ref = ""
+        if self.path is not None and self.path.suffix.lower() == ".json":
+            if target is None:
+                target = self.path.with_suffix(".toml")
+                n = 1
+                while target.exists():
+                    target = self.path.with_name(f"{self.path.stem}-scenario{'' if n == 1 else n}.toml")
+                    n += 1
+            ref = self.path.name if target.parent.resolve() == self.path.parent.resolve() else ""
+        draft, notes = draft_from_map(self.map, ref)
+        self.execute(NewScenarioOnMap(draft, target))
+        return notes
+
     # -- files --------------------------------------------------------------------------
     def file_texts(self, path: Path | None = None) -> list[tuple[Path, str]]:
         """The files Save would write, as ``(path, text)`` pairs (map first, then scenario).
