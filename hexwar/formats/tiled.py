@@ -648,7 +648,9 @@ def _tile_at(doc: _Doc, px: float, py: float) -> tuple[int, int] | None:
 
 
 # -- conversion ----------------------------------------------------------------------------
-def _layer_roles(doc: _Doc, layer: str | None, src: str) -> tuple[list[tuple[str, str, list[int]]], list[str]]:
+def _layer_roles(
+    doc: _Doc, layer: str | None, src: str
+) -> tuple[list[tuple[str, str, list[int]]], list[str]]:
     """Each tile layer's role (``terrain``, ``levels``, ``buildings``, ``roads`` or ``""``:
     skipped) as ``(name, role, gids)``, and notes. ``layer`` names the terrain layer
     (``--layer``): matched exactly, else ignoring case and surrounding spaces; without it the
