@@ -189,7 +189,7 @@ class EditorPanelsMixin:
             width=W - 560 - (50 if small else 0) - (118 if doc.scenario is None else 0),
         )
         bx = W - 8
-        top_buttons = (
+        top_buttons: tuple[tuple[str, Any, bool, bool], ...] = (
             ("Save", self.save, True, False),
             ("Undo", s.undo, doc.stack.can_undo(), False),
             ("Redo", s.redo, doc.stack.can_redo(), False),
