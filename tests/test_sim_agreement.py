@@ -243,3 +243,30 @@ def test_sim_scenario_exits_nonzero_naming_the_figure_unless_no_check(monkeypatc
     err = capsys.readouterr().err
     assert "check failed" in err and "Grenadier squad" in err and "--no-check" in err, err
     assert main([*args, "--no-check"]) == 0
+
+
+def test_the_check_names_impossible_outcomes_and_distances_in_standard_errors():
+    from hexwar.sim.scenario_report import _est
+
+    # p = 1/2, 400 trials: SE = 0.025; 250 of 400 = 0.625 is 5 SE away; 0 of 400 against p = 0 is fine
+    far, ok, impossible = _est(250, 400, 0.5), _est(0, 400, 0.0), _est(3, 400, 0.0)
+    assert far["z"] == pytest.approx(5.0) and ok["z"] == 0.0 and impossible["z"] is None
+    rep = {
+        "turns": 1,
+        "units": [
+            {
+                "name": "Squad",
+                "unit": "x#1",
+                "hex": "A01",
+                "by_turn": [{"turn": 1, "attacked": far, "hit": ok}],
+            }
+        ],
+        "buildings": [{"hex": "A01", "by_turn": [{"turn": 1, "rubble": impossible}]}],
+    }
+    bad = exact_check(rep, 4.0)
+    assert len(bad) == 2 and "impossible" in bad[0] and "the building in A01: rubble" in bad[0]
+    assert (
+        bad[1].startswith("Squad (x#1) in A01: attacked by turn 1 is 0.6250")
+        and "5.0 standard errors" in bad[1]
+    )
+    assert exact_check(rep, 5.5) == [bad[0]]
