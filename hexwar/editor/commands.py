@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.hexgrid import Hex
@@ -51,7 +50,6 @@ __all__ = [
     "CommandStack",
     "MapEdit",
     "MapProperties",
-    "NewScenarioOnMap",
     "NothingToDo",
     "ReplaceMap",
     "ScenarioEdit",
@@ -265,41 +263,6 @@ class ScenarioEdit(Command):
     def undo(self, doc: EditorDocument) -> Change:
         """Put the old scenario back."""
         doc.scenario = self.before
-        return Change(scenario=True)
-
-
-class NewScenarioOnMap(Command):
-    """Turn a map document into a scenario on that map, drafted from its markers (issue 32):
-    :func:`~hexwar.editor.scenario_draft.draft_from_map`. Undo gives the map document back.
-
-    Args:
-        draft: the new scenario draft; path: the scenario file Save will write (``None``:
-            Save As asks).
-    """
-
-    name = "New scenario on this map"
-
-    def __init__(self, draft: ScenarioDraft, path: Path | None) -> None:
-        self.draft = draft
-        self.path = path
-        self.before_path: Path | None = None
-
-    def apply(self, doc: EditorDocument) -> Change:
-        """Install the draft and the scenario path.
-
-        Raises:
-            MapError: the document is already a scenario, or the draft names a hex off the map.
-        """
-        if doc.scenario is not None:
-            raise MapError("this document is already a scenario")
-        self.draft.check(doc.map)
-        self.before_path = doc.path
-        doc.scenario, doc.path = self.draft, self.path
-        return Change(scenario=True)
-
-    def undo(self, doc: EditorDocument) -> Change:
-        """Back to the map document and its file."""
-        doc.scenario, doc.path = None, self.before_path
         return Change(scenario=True)
 
 

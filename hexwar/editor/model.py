@@ -32,7 +32,7 @@ from .commands import Change, Command, CommandStack, Stroke
 if TYPE_CHECKING:  # pragma: no cover - typing only (scenario_draft imports the game layer)
     from .scenario_draft import ScenarioDraft
 
-__all__ = ["DOCUMENT_KINDS", "EditorDocument"]
+__all__ = ["DOCUMENT_KINDS", "EditorDocument", "NewScenarioOnMap"]
 
 DOCUMENT_KINDS = ("map", "scenario")
 
@@ -251,7 +251,6 @@ class EditorDocument:
         Raises:
             HexwarError: the document is already a scenario, or a stroke is in progress.
         """
-        from .commands import NewScenarioOnMap
         from .scenario_draft import draft_from_map
 
         if self.scenario is not None:
@@ -323,3 +322,38 @@ class EditorDocument:
             fn(self)
         self._changed(Change())
         return target
+
+
+class NewScenarioOnMap(Command):
+    """Turn a map document into a scenario on that map, drafted from its markers (issue 32):
+    :func:`~hexwar.editor.scenario_draft.draft_from_map`. Undo gives the map document back.
+
+    Args:
+        draft: the new scenario draft; path: the scenario file Save will write (``None``:
+            Save As asks).
+    """
+
+    name = "New scenario on this map"
+
+    def __init__(self, draft: ScenarioDraft, path: Path | None) -> None:
+        self.draft = draft
+        self.path = path
+        self.before_path: Path | None = None
+
+    def apply(self, doc: EditorDocument) -> Change:
+        """Install the draft and the scenario path.
+
+        Raises:
+            MapError: the document is already a scenario, or the draft names a hex off the map.
+        """
+        if doc.scenario is not None:
+            raise MapError("this document is already a scenario")
+        self.draft.check(doc.map)
+        self.before_path = doc.path
+        doc.scenario, doc.path = self.draft, self.path
+        return Change(scenario=True)
+
+    def undo(self, doc: EditorDocument) -> Change:
+        """Back to the map document and its file."""
+        doc.scenario, doc.path = None, self.before_path
+        return Change(scenario=True)
