@@ -111,7 +111,8 @@ class SaveFile:
         rules_revision: the combat rules revision the game was played with (1 for saves
             that do not record one: the migration of round-1 saves, docs/rules.md).
         final_phase: the phase after the last command.
-        scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
+        scenario_map: the map the game was played on instead of the scenario's (``"generated:..."`` or
+            ``"file:NAME.json"``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
