@@ -24,6 +24,8 @@ from pathlib import Path
 from ..errors import HexwarError
 from ..mapgen import generate, parse_generated
 from ..model.maps import BattleMap
+from ..paths import find_content
+from ..validate import detect_kind
 from . import ruleset
 from .scenario import Objective, Scenario
 
@@ -39,9 +41,6 @@ def load_map_file(spec: str, search: Sequence[Path] = ()) -> tuple[BattleMap, st
         HexwarError: naming ``spec`` when no such map exists or the file is not a hexwar map
             (ValidationError listing a broken map's problems).
     """
-    from ..paths import find_content
-    from ..validate import detect_kind
-
     name = spec[5:] if spec.startswith("file:") else spec
     p: Path | None = Path(name) if not spec.startswith("file:") and Path(name).is_file() else None
     if p is None:
