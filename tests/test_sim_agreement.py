@@ -270,3 +270,23 @@ def test_the_check_names_impossible_outcomes_and_distances_in_standard_errors():
         and "5.0 standard errors" in bad[1]
     )
     assert exact_check(rep, 5.5) == [bad[0]]
+
+
+def test_a_small_count_fails_the_check_only_when_its_binomial_tail_is_as_unlikely():
+    from hexwar.sim.scenario_report import _est
+
+    # p = 0.0023, 100 trials: 3 hits is (0.03 - 0.0023) / sqrt(0.0023 * 0.9977 / 100) = 5.8 SE, but
+    # P(X >= 3) = 1 - P(0) - P(1) - P(2) = 0.0017 (about 1 run in 600): not a failure at 5 SE;
+    # 6 hits has P(X >= 6) < 1e-9: a failure.
+    def rep(k):
+        fig = _est(k, 100, 0.0023)
+        return {
+            "turns": 1,
+            "trials": 100,
+            "units": [],
+            "buildings": [{"hex": "B02", "by_turn": [{"turn": 1, "rubble": fig}]}],
+        }
+
+    assert _est(3, 100, 0.0023)["z"] == pytest.approx(5.78, abs=0.01)
+    assert exact_check(rep(3), 5.0) == []
+    assert len(exact_check(rep(6), 5.0)) == 1
