@@ -229,15 +229,14 @@ def test_an_off_by_half_in_the_exact_calculation_is_caught(monkeypatch):
     sc = load_scenario(Q10)
     plan = ScenarioPlan(tuple(parse_target("soviet:Q10@1", sc)))
     monkeypatch.setattr(sim_scenario, "_exact_first_turn", _halved(sim_scenario._exact_first_turn))
-    rep = scenario_report(simulate_scenario(sc, plan, turns=1, trials=150, seed=1))
+    rep = scenario_report(simulate_scenario(sc, plan, turns=1, trials=100, seed=1))
     bad = exact_check(rep, Z)
     assert any(b.startswith("Grenadier squad") and "attacked by turn 1" in b for b in bad), bad
 
 
 def test_sim_scenario_exits_nonzero_naming_the_figure_unless_no_check(monkeypatch, capsys):
     args = ["sim", "scenario", str(Q10), "--target", "soviet:Q10@1", "--turns", "1", "--trials", "100"]
-    assert main(args) == 0
-    capsys.readouterr()
+    # (a correct run exits 0: tests/test_import_designer.py's loop runs the command on a fresh scenario)
     monkeypatch.setattr(sim_scenario, "_exact_first_turn", _halved(sim_scenario._exact_first_turn))
     assert main(args) == 1
     err = capsys.readouterr().err
