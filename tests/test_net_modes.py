@@ -289,6 +289,7 @@ def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
     dest = game.hex_label(moves[3].path[-1])
     answers = iter(["inspect " + dest, "a ZZ99", f"a {dest}"])
     lines: list[str] = []
+
     def ask(prompt: str) -> str:
         try:
             return next(answers)
