@@ -15,6 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import HexwarError, small_uint
+from . import ruleset
+from .commands import Commit, Declare, Move, TargetArtillery, Undo
+from .inspect import inspect_hex
+from .odds import declare_odds, odds_lines
 
 __all__ = ["GROUP_MIN", "TerminalQuit", "menu", "read_choice"]
 
@@ -42,8 +46,6 @@ def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, d
         the collapsed groups by letter, each ``{hex label: command}`` (R9.2 artillery
         targets, R5.3 moves of one unit, R5.2 deploy hexes of one card).
     """
-    from . import ruleset
-    from .commands import Commit, Move, TargetArtillery
 
     def hex_of(c: Any) -> Any:
         if isinstance(c, TargetArtillery):
@@ -104,8 +106,6 @@ def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, d
 
 def inspect_text(state: Any, labels: list[str]) -> str:
     """``inspect HEX [FROM]``: the hex in plain text, with LOS from FROM (R3)."""
-    from .inspect import inspect_hex
-
     try:
         hexes = [state.battlemap.hex_at(x.upper()) for x in labels]
     except (HexwarError, ValueError) as exc:
@@ -115,9 +115,6 @@ def inspect_text(state: Any, labels: list[str]) -> str:
 
 def odds_text(state: Any, c: Any) -> str:
     """``odds N``: the exact odds of listed declaration N (R6)."""
-    from .commands import Declare
-    from .odds import declare_odds, odds_lines
-
     if not isinstance(c, Declare):
         return "odds: give the number of a listed declare command"
     o = declare_odds(state, c.attacker, c.target, tuple(c.weapons), c.at_crew)
@@ -167,8 +164,6 @@ def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[
             out(f"{words[0].lower()}: give one of these hexes: {' '.join(sorted(members))}")
             continue
         if words and words[0].lower() == "undo":
-            from .commands import Undo
-
             why = state.check(Undo(side))
             if why is None:
                 return Undo(side)
