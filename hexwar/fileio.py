@@ -23,6 +23,7 @@ one. Reading refuses absurd sizes and never executes anything (JSON and TOML onl
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -87,6 +88,7 @@ def _mb(n: int) -> str:
 
 
 # -- locks -------------------------------------------------------------------------------------
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; Windows has no symlinked lock files to fear
 _HELD: dict[str, list[Any]] = {}  # resolved target -> [lock fd, lock path, count] of this process
 
 
@@ -130,9 +132,19 @@ class FileLock:
         deadline = time.monotonic() + self.timeout
         while True:
             try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                # O_NOFOLLOW: a symlink planted at .NAME.lock (a shared folder such as /tmp) must
+                # not make hexwar open, truncate and write the file it points to (issue 33)
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
             except OSError as exc:
+                if os.path.islink(self.lock_path):
+                    raise HexwarError(
+                        f"cannot write {self.target}: its lock file {self.lock_path.name} is a symbolic "
+                        "link (refused: remove it if you did not make it)"
+                    ) from None
                 raise HexwarError(f"cannot write {self.target}: {exc.strerror or exc}") from None
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a fifo or device planted there
+                os.close(fd)
+                raise HexwarError(f"cannot write {self.target}: its lock file {self.lock_path.name} is not a regular file")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -514,13 +526,34 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
             parser or a number of over 4300 digits.
     """
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+        _no_datetimes(data, src)
+        return data
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     except RecursionError:
         raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
     except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
         raise ValidationError([Problem(src, "", f"a number is too long: {_short(exc)}")]) from None
+
+
+def _no_datetimes(data: Any, src: str, where: str = "") -> None:
+    """Refuse TOML dates and times: no hexwar file kind has one, and every later check (and
+    the messages quoting values as JSON) expects text, numbers, booleans, lists and tables.
+
+    Raises:
+        ValidationError: naming ``src`` and the field (``scenario.turns``).
+    """
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _no_datetimes(v, src, f"{where}.{k}" if where else str(k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _no_datetimes(v, src, f"{where}[{i}]")
+    elif isinstance(data, (datetime.date, datetime.time)):  # datetime is a date
+        raise ValidationError(
+            [Problem(src, where, "a TOML date or time is not allowed here; expected text, a number, a list or a table")]
+        )
 
 
 _FORMAT_RE = re.compile(r'"format"\s*:\s*"([A-Za-z0-9_-]{1,40})"')

@@ -782,4 +782,9 @@ def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, .
         click.echo(
             f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
         )
+        if verify and not sf.header_hash:
+            click.echo(
+                "     note: this save predates final.header_hash, so its rules_revision, players and "
+                "scenario id/name are not bound by the check"
+            )
     return 0

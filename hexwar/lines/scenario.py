@@ -281,13 +281,10 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
     Raises:
         ValidationError: naming the file and field.
     """
-    import tomllib
+    from ..fileio import loads_toml
 
     src = str(path)
-    try:
-        data = tomllib.loads(read_text(Path(path), 256 * 1024))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    data = loads_toml(read_text(Path(path), 256 * 1024), src)  # syntax, depth, dates: named errors
     probs: list[Problem] = []
     if data.get("format") != DECK_FORMAT:
         probs.append(Problem(src, "format", f'expected "{DECK_FORMAT}", got {data.get("format")!r}'))

@@ -1,0 +1,244 @@
+"""Hardening round 3 (issue 33): the gaps outside audits found in saves and files, each closed.
+
+* campaign saves bind every recorded value like the hex and line saves do (``final.winner``,
+  checkpoints, command and log hashes) and open a battle's game save only in their own folder;
+* ``--verify`` binds ``rules_revision``, ``players`` and ``scenario.id``/``name`` in every save mode
+  (``final.header_hash``);
+* no traceback for a campaign command whose ``cmd`` is a list or object, nor for a TOML date or
+  time in a scenario field;
+* the lock file ``.NAME.lock`` is never followed through a planted symbolic link.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hexwar.cli import main
+from hexwar.errors import HexwarError
+from hexwar.fileio import FileLock, atomic_write_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+
+
+# -- campaign saves ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def war_save(tmp_path_factory) -> Path:
+    """A whole computer-vs-computer war (seed 3, cards battles), saved once for the module."""
+    folder = tmp_path_factory.mktemp("war")
+    save = folder / "war.json"
+    rc = main(
+        ["campaign", "--headless", "--ai", "german,soviet", "--seed", "3", "--save", str(save), "--json"]
+    )
+    assert rc == 0
+    return save
+
+
+def _tampered(war_save: Path, tmp_path: Path, change) -> Path:
+    data = json.loads(war_save.read_text())
+    change(data)
+    out = tmp_path / "tampered.json"
+    out.write_text(json.dumps(data, indent=2))
+    return out
+
+
+def _other_side(side):
+    return {"german": "soviet", "soviet": "german", None: "german"}[side]
+
+
+CAMPAIGN_TAMPERS = {
+    "winner_changed": lambda d: d["final"].__setitem__("winner", _other_side(d["final"]["winner"])),
+    "winner_nulled": lambda d: d["final"].__setitem__("winner", None),
+    "result_changed": lambda d: d["final"].__setitem__("result", "a walkover"),
+    "checkpoints_emptied": lambda d: d.__setitem__("checkpoints", []),
+    "checkpoints_removed": lambda d: d.pop("checkpoints"),
+    "one_checkpoint_dropped": lambda d: d["checkpoints"].pop(),
+    "commands_hash_emptied": lambda d: d["final"].__setitem__("commands_hash", ""),
+    "log_hash_emptied": lambda d: d["final"].__setitem__("log_hash", ""),
+    "log_hash_removed": lambda d: d["final"].pop("log_hash"),
+    "everything_emptied": lambda d: (
+        d.__setitem__("checkpoints", []),
+        d["final"].__setitem__("commands_hash", ""),
+        d["final"].__setitem__("log_hash", ""),
+    ),
+    "players_changed": lambda d: d["players"].__setitem__("german", "human"),
+    "header_hash_emptied": lambda d: d["final"].__setitem__("header_hash", ""),
+    "year_changed": lambda d: d["final"].__setitem__("year", d["final"]["year"] + 1),
+    "unknown_final_field": lambda d: d["final"].__setitem__("note", "x"),
+}
+
+
+def test_an_untampered_war_save_verifies(war_save, capsys):
+    assert main(["replay", str(war_save), "--verify"]) == 0
+    assert "replays exactly" in capsys.readouterr().out
+    assert json.loads(war_save.read_text())["final"]["winner"] in ("german", "soviet")
+
+
+@pytest.mark.parametrize("name", sorted(CAMPAIGN_TAMPERS))
+def test_a_tampered_war_save_fails_verify_like_hex_and_line_saves(war_save, tmp_path, capsys, name):
+    """Issue 33: before it, a changed final.winner and emptied checkpoints/hashes verified."""
+    bad = _tampered(war_save, tmp_path, CAMPAIGN_TAMPERS[name])
+    rc = main(["replay", str(bad), "--verify"])
+    out = capsys.readouterr()
+    assert rc != 0, out.out
+    assert "replays exactly" not in out.out
+    assert "Traceback" not in out.out + out.err
+    assert main(["validate", str(bad)]) != 0
+
+
+@pytest.mark.parametrize("game", ["/etc/passwd", "../outside.json", "sub/war.1943-1.json", ".hidden.json"])
+def test_a_war_battle_game_path_outside_the_save_folder_is_refused(war_save, tmp_path, capsys, game):
+    """The hex saves' rule (the save's own folder) applies to a war's battle_result.game too:
+    the path is refused before any file is opened."""
+    (tmp_path.parent / "outside.json").write_text("{}")  # exists: refused for where it is
+
+    def plant(d):
+        d["commands"].insert(0, {"cmd": "battle_result", "side": "umpire", "winner": "german", "game": game})
+
+    bad = _tampered(war_save, tmp_path, plant)
+    assert main(["replay", str(bad), "--verify"]) == 2
+    err = capsys.readouterr().err
+    assert "commands[0].game" in err and "folder" in err
+    assert main(["validate", str(bad)]) != 0
+
+
+@pytest.mark.parametrize("cmd", [["place_battle_card"], {"a": 1}, 7, None])
+def test_a_campaign_command_whose_cmd_is_not_text_is_a_clear_error(war_save, tmp_path, capsys, cmd):
+    bad = _tampered(war_save, tmp_path, lambda d: d["commands"][0].__setitem__("cmd", cmd))
+    for argv in (["validate", str(bad)], ["replay", str(bad), "--verify"]):
+        rc = main(argv)  # an uncaught TypeError (unhashable list) would raise here
+        out = capsys.readouterr()
+        assert rc != 0
+        assert "commands[0]" in out.out + out.err and "cmd" in out.out + out.err
+    cont = tmp_path / "cont.json"
+    shutil.copy(bad, cont)
+    rc = main(["campaign", str(cont), "--headless", "--ai", "german,soviet"])
+    out = capsys.readouterr()
+    assert rc == 2 and "commands[0].cmd" in out.err
+
+
+# -- hex and line saves: the header fields --------------------------------------------------
+@pytest.fixture(scope="module")
+def game_saves(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("games")
+    out = {}
+    for mode, scen, extra in (
+        ("hex", "skirmish", ["--turns", "1"]),
+        ("lines", "lines", ["--turns", "2"]),
+    ):
+        save = folder / f"{mode}.json"
+        rc = main(
+            ["play", scen, "--headless", "--ai", "german,soviet", "--seed", "5", "--save", str(save), *extra]
+        )
+        assert rc == 0
+        out[mode] = save
+    return out
+
+
+HEADER_TAMPERS = {
+    "rules_revision": lambda d: d.__setitem__("rules_revision", 1 if d.get("rules_revision", 1) != 1 else 2),
+    "players": lambda d: d["players"].__setitem__("soviet", "human"),
+    "scenario_id": lambda d: d["scenario"].__setitem__("id", d["scenario"]["id"] + "x"),
+    "scenario_name": lambda d: d["scenario"].__setitem__("name", "Another name"),
+}
+
+
+@pytest.mark.parametrize("mode", ["hex", "lines"])
+@pytest.mark.parametrize("field", sorted(HEADER_TAMPERS))
+def test_verify_binds_rules_revision_players_and_the_scenario_reference(
+    game_saves, tmp_path, capsys, mode, field
+):
+    """Issue 33: these fields are outside every replayed hash; final.header_hash binds them."""
+    save = game_saves[mode]
+    assert main(["replay", str(save), "--verify"]) == 0
+    assert "predates final.header_hash" not in capsys.readouterr().out
+    data = json.loads(save.read_text())
+    HEADER_TAMPERS[field](data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    # the scenario is found by its shipped name either way: only the header hash can catch this
+    rc = main(
+        [
+            "replay",
+            str(bad),
+            "--verify",
+            "--scenario",
+            str(SCENARIOS / f"{'skirmish' if mode == 'hex' else 'lines'}.toml"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    assert "header_hash" in out
+
+
+def test_a_save_written_before_header_hashes_still_verifies_and_says_so(tmp_path, capsys):
+    legacy = ROOT / "tests" / "data" / "legacy_e9c3826"
+    for f in legacy.iterdir():
+        (shutil.copytree if f.is_dir() else shutil.copy)(f, tmp_path / f.name)
+    assert main(["replay", str(tmp_path / "save_skirmish_s2.json"), "--verify"]) == 0
+    assert "predates final.header_hash" in capsys.readouterr().out
+
+
+# -- TOML dates and times ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "scen,line,new,field",
+    [
+        ("skirmish", "turns = 8", "turns = 1979-05-27T07:32:00Z", "scenario.turns"),
+        ("skirmish", "seed = 1943", "seed = 07:32:00", "scenario.seed"),
+        ("skirmish", 'id = "skirmish"', "id = 1979-05-27", "scenario.id"),
+        ("lines", "turns = 30", "turns = 1979-05-27 07:32:00", "scenario.turns"),
+    ],
+)
+def test_a_toml_date_in_a_scenario_field_is_a_clear_error_naming_file_and_field(
+    tmp_path, capsys, scen, line, new, field
+):
+    text = (SCENARIOS / f"{scen}.toml").read_text()
+    assert line in text
+    if scen == "skirmish":  # its map beside it
+        text = text.replace('map = "steppe_village"', f'map = "{ROOT / "maps" / "steppe_village.json"}"')
+    p = tmp_path / "dated.toml"
+    p.write_text(text.replace(line, new, 1))
+    for argv in (
+        ["validate", str(p)],
+        ["play", str(p), "--headless", "--ai", "german,soviet"],
+        ["render", str(p), "--out", str(tmp_path / "x.png")],
+    ):
+        rc = main(argv)  # json.dumps of a datetime raised TypeError here before
+        out = capsys.readouterr()
+        assert rc != 0
+        msg = out.out + out.err
+        assert str(p) in msg and field in msg and "date or time" in msg, (argv, msg)
+
+
+# -- the lock file -----------------------------------------------------------------------------
+def test_the_lock_file_is_never_followed_through_a_planted_symlink(tmp_path):
+    """Issue 33: whoever can create files in the save folder planted .NAME.lock -> a victim
+    file; hexwar opened it with O_CREAT|O_RDWR, truncated it and wrote its pid there."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / ".game.json.lock").symlink_to(victim)
+    with pytest.raises(HexwarError, match="symbolic link"):
+        atomic_write_text(folder / "game.json", "{}\n")
+    with pytest.raises(HexwarError, match="symbolic link"):
+        FileLock(folder / "game.json").acquire()
+    assert victim.read_text() == "precious\n"
+    assert not (folder / "game.json").exists()
+    # a dangling link (to a file that does not exist yet) is not created through either
+    (folder / ".g2.json.lock").symlink_to(tmp_path / "new-victim")
+    with pytest.raises(HexwarError, match="symbolic link"):
+        atomic_write_text(folder / "g2.json", "{}\n")
+    assert not (tmp_path / "new-victim").exists()
+
+
+def test_a_fifo_planted_as_the_lock_file_is_refused_without_blocking(tmp_path):
+    lock = tmp_path / ".game.json.lock"
+    os.mkfifo(lock)
+    with pytest.raises(HexwarError, match="not a regular file"):
+        atomic_write_text(tmp_path / "game.json", "{}\n")
