@@ -68,6 +68,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "hexwar-save": (64 * _MB, "save file"),
     "hexwar-cards": (2 * _MB, "card file"),
     "hexwar-editor-recovery": (12 * _MB, "editor recovery file"),
+    "hexwar-deck": (256 * 1024, "deck file"),  # issue 33: checked before parsing, as the loader does
+    "hexwar-campaign-save": (16 * _MB, "campaign save file"),
     "data": (2 * _MB, "data file"),
 }
 MAX_FILE_BYTES = max(b for b, _ in LIMITS.values())  # the largest of any kind (a save)
@@ -84,7 +86,9 @@ def limit_for(kind: str | None) -> tuple[int, str]:
 
 
 def _mb(n: int) -> str:
-    return f"{n // _MB} MB" if n % _MB == 0 else f"{n} bytes"
+    if n % _MB == 0:
+        return f"{n // _MB} MB"
+    return f"{n // 1024} KB" if n % 1024 == 0 else f"{n} bytes"
 
 
 # -- locks -------------------------------------------------------------------------------------
@@ -144,7 +148,9 @@ class FileLock:
                 raise HexwarError(f"cannot write {self.target}: {exc.strerror or exc}") from None
             if not stat.S_ISREG(os.fstat(fd).st_mode):  # a fifo or device planted there
                 os.close(fd)
-                raise HexwarError(f"cannot write {self.target}: its lock file {self.lock_path.name} is not a regular file")
+                raise HexwarError(
+                    f"cannot write {self.target}: its lock file {self.lock_path.name} is not a regular file"
+                )
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -552,7 +558,13 @@ def _no_datetimes(data: Any, src: str, where: str = "") -> None:
             _no_datetimes(v, src, f"{where}[{i}]")
     elif isinstance(data, (datetime.date, datetime.time)):  # datetime is a date
         raise ValidationError(
-            [Problem(src, where, "a TOML date or time is not allowed here; expected text, a number, a list or a table")]
+            [
+                Problem(
+                    src,
+                    where,
+                    "a TOML date or time is not allowed here; expected text, a number, a list or a table",
+                )
+            ]
         )
 
 

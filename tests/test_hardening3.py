@@ -242,3 +242,142 @@ def test_a_fifo_planted_as_the_lock_file_is_refused_without_blocking(tmp_path):
     os.mkfifo(lock)
     with pytest.raises(HexwarError, match="not a regular file"):
         atomic_write_text(tmp_path / "game.json", "{}\n")
+
+
+# -- Tiled maps --------------------------------------------------------------------------------
+TILED = ROOT / "tests" / "data" / "tiled"
+
+
+def _tmx(folder: Path, source: str | None = None, terrain_csv: str | None = None) -> Path:
+    text = (TILED / "odd_csv.tmx").read_text()
+    if source is not None:
+        text = text.replace('source="town.tsx"', f'source="{source}"')
+    if terrain_csv is not None:
+        text = text.replace("1,2147483650,3,1,\n268435458,1,10,1610612747,\n1,1,4026531843,2", terrain_csv)
+    p = folder / "map.tmx"
+    p.write_text(text)
+    return p
+
+
+def test_the_untouched_tiled_map_still_imports_with_its_external_tileset(tmp_path):
+    from hexwar.formats.tiled import import_tiled
+
+    shutil.copy(TILED / "town.tsx", tmp_path / "town.tsx")
+    sub = tmp_path / "sets"
+    sub.mkdir()
+    shutil.copy(TILED / "town.tsx", sub / "town.tsx")
+    assert import_tiled(_tmx(tmp_path)).map.width == 4
+    assert import_tiled(_tmx(tmp_path, "sets/town.tsx")).map.width == 4  # a folder inside: allowed
+
+
+@pytest.mark.parametrize("kind", ["parent", "absolute", "symlink_out"])
+def test_a_tiled_external_tileset_outside_the_maps_folder_is_never_opened(tmp_path, kind):
+    """Issue 33: the tileset was opened anywhere on disk (and its path quoted raw)."""
+    from hexwar.formats.tiled import import_tiled
+
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    outside = tmp_path / "town.tsx"
+    shutil.copy(TILED / "town.tsx", outside)  # a real, readable tileset: refused for where it is
+    source = {"parent": "../town.tsx", "absolute": str(outside), "symlink_out": "link.tsx"}[kind]
+    if kind == "symlink_out":
+        (folder / "link.tsx").symlink_to(outside)
+    with pytest.raises(HexwarError) as exc:
+        import_tiled(_tmx(folder, source))
+    assert "must lie in the map's folder" in str(exc.value)
+
+
+def test_a_tiled_tileset_source_with_control_characters_is_quoted_escaped(tmp_path):
+    from hexwar.formats.tiled import import_tiled
+
+    data = json.loads((TILED / "even_zlib.tmj").read_text())  # XML cannot hold them; JSON can
+    shutil.copy(TILED / "town.tsj", tmp_path / "town.tsj")
+    data["tilesets"].append({"firstgid": 100, "source": "../\x1b]0;owned\x07.tsj"})
+    p = tmp_path / "m.tmj"
+    p.write_text(json.dumps(data))
+    with pytest.raises(HexwarError) as exc:
+        import_tiled(p)
+    msg = str(exc.value)
+    assert "\x1b" not in msg and "\x07" not in msg and "\\x1b" in msg
+
+
+@pytest.mark.parametrize(
+    "csv,index,value",
+    [
+        ("1,1,1,1,\n1,1,x1,1,\n1,1,1,1", 6, "'x1'"),
+        ("1,1,1,1,\n1,1,1,1,\n1,1,1,-3", 11, "'-3'"),
+        ("1,1,1,1,\n1,1,1,1,\n1,1,1,99999999999", 11, "'99999999999'"),
+    ],
+)
+def test_a_bad_csv_layer_entry_is_named_by_index_and_value(tmp_path, csv, index, value):
+    from hexwar.formats.tiled import import_tiled
+
+    shutil.copy(TILED / "town.tsx", tmp_path / "town.tsx")
+    with pytest.raises(HexwarError) as exc:
+        import_tiled(_tmx(tmp_path, terrain_csv=csv))
+    msg = str(exc.value)
+    assert f"layer 'terrain' data[{index}]" in msg and value in msg, msg
+
+
+def test_a_bad_tmj_layer_entry_is_named_by_index(tmp_path):
+    from hexwar.formats.tiled import import_tiled
+
+    data = json.loads((TILED / "even_zlib.tmj").read_text())
+    lay = next(la for la in data["layers"] if la.get("type") == "tilelayer")
+    lay.pop("encoding", None)
+    lay.pop("compression", None)
+    lay["data"] = [1] * 12
+    lay["data"][5] = "\x1b[31mred"
+    shutil.copy(TILED / "town.tsj", tmp_path / "town.tsj")
+    p = tmp_path / "m.tmj"
+    p.write_text(json.dumps(data))
+    with pytest.raises(HexwarError) as exc:
+        import_tiled(p)
+    msg = str(exc.value)
+    assert f"layer {lay['name']!r} data[5]" in msg and "\x1b" not in msg
+
+
+# -- decks -------------------------------------------------------------------------------------
+def test_validate_refuses_an_oversized_deck_before_parsing_it(tmp_path, capsys, monkeypatch):
+    """Issue 33: validate parsed a deck of up to 64 MB before the loader's 256 KB limit."""
+    import hexwar.fileio as fio
+
+    p = tmp_path / "deck.toml"
+    p.write_text(
+        'format = "hexwar-deck"\nschema_version = 1\n#' + "x" * 300_000 + '\n[deck]\nside = "german"\n'
+    )
+    parsed: list[str] = []
+    real = fio.loads_toml
+    monkeypatch.setattr(fio, "loads_toml", lambda text, src="<memory>": parsed.append(src) or real(text, src))
+    assert main(["validate", str(p)]) == 1
+    assert "the deck file limit is 256 KB" in capsys.readouterr().out
+    assert parsed == []  # refused on its size alone
+
+
+# -- control characters on the terminal ----------------------------------------------------------
+def test_file_strings_reach_the_terminal_with_control_characters_escaped(war_save, tmp_path):
+    """A downloaded save whose keys carry ESC/BEL sequences (OSC 0 retitles the terminal)."""
+    import subprocess
+    import sys
+
+    data = json.loads(war_save.read_text())
+    data["\x1b]0;PWNED\x07\x1b[31m"] = 1  # an unknown field: the message names it
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data, ensure_ascii=False))
+    for argv in (["validate", str(bad)], ["replay", str(bad), "--verify"]):
+        out = subprocess.run(
+            [sys.executable, "-m", "hexwar.cli", *argv], cwd=ROOT, capture_output=True, timeout=120
+        )
+        both = out.stdout + out.stderr
+        assert out.returncode != 0
+        assert b"PWNED" in both  # the message is there ...
+        assert b"\x1b" not in both and b"\x07" not in both  # ... with its controls escaped
+        assert b"\\u001b]0;PWNED\\u0007" in both
+
+
+def test_the_terminal_sanitizer_keeps_json_output_parseable(capsys):
+    from hexwar.errors import printable
+
+    text = json.dumps({"name": "a\x9b31m\u202eb\x1b"}, ensure_ascii=False)
+    assert json.loads(printable(text)) == {"name": "a\x9b31m\u202eb\x1b"}
+    assert "\x9b" not in printable(text) and "\u202e" not in printable(text)

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
-from ..fileio import atomic_write_text, dump_json, read_json
+from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
 from ..game.save import ReplayError
 from .commands import BattleResult, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
@@ -62,7 +62,7 @@ __all__ = [
 
 CAMPAIGN_SAVE_FORMAT = "hexwar-campaign-save"
 SCHEMA_VERSION = 1
-MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_SAVE_BYTES = LIMITS[CAMPAIGN_SAVE_FORMAT][0]  # the one set of limits (hexwar.fileio.LIMITS)
 MAX_COMMANDS = 100_000
 
 
@@ -422,7 +422,9 @@ def _verify_bookkeeping(save: CampaignSave, st: CampaignState) -> None:
             f"replayed, {len(save.checkpoints)} checkpoints saved): checkpoints were removed or edited"
         )
     if save.games != _games(st):
-        raise ReplayError(f"{save.path}: games differs from the battles the replay fought (edited after saving)")
+        raise ReplayError(
+            f"{save.path}: games differs from the battles the replay fought (edited after saving)"
+        )
     want = save_data(st, save.players)["final"]
     for k in _FINAL_FIELDS:
         if save.final.get(k) != want[k]:

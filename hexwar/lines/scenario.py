@@ -284,7 +284,7 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
     from ..fileio import loads_toml
 
     src = str(path)
-    data = loads_toml(read_text(Path(path), 256 * 1024), src)  # syntax, depth, dates: named errors
+    data = loads_toml(read_text(Path(path), kind=DECK_FORMAT), src)  # syntax, depth, dates: named errors
     probs: list[Problem] = []
     if data.get("format") != DECK_FORMAT:
         probs.append(Problem(src, "format", f'expected "{DECK_FORMAT}", got {data.get("format")!r}'))
