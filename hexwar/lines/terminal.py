@@ -11,6 +11,8 @@ what a seat may read (another seat's starting hand and Reserves draws stay hidde
 At the prompt:
 
 * ``N`` - take listed command N;
+* ``N +ROLL ...`` - resolve command N with a Command card from hand discarded for +1 on each
+  named roll (``to_hit:1``, ``intensity:0``, ``assault_dice``; R1.3 "before any die roll");
 * ``odds N`` - the exact odds of listed command N (a declaration, a Close Assault or a
   resolution with or without the Command-card bonus, R6, R1.3);
 * ``inspect CARD`` - a card in view in full: any unit in play (by instance id or a unique part
@@ -241,6 +243,25 @@ class LinesTerminalPlayer:
             return f"odds: not possible now: {exc}"
         return "\n".join([f"odds of {command_label(state, cmd)}:"] + ["  " + ln for ln in odds_lines(o)])
 
+    def with_bonus_rolls(self, state: LinesState, cmd: LinesCommand, rolls: list[str]) -> LinesCommand | str:
+        """``N +ROLL ...``: listed resolve command N with a Command card discarded for +1 on
+        each named roll (R1.3, 000 "before any die roll"): ``to_hit:1``, ``intensity:0``,
+        ``assault_dice``. The cards are the hand's first ones not already spent by ``cmd``.
+
+        Returns:
+            the command, or the reason it is refused (to print).
+        """
+        import dataclasses
+
+        if not isinstance(cmd, Resolve):
+            return "+ROLL: only a resolve command takes Command-card bonuses on its rolls"
+        free = [c for c in state.hand_commands[self.seat] if c != cmd.bonus]
+        if len(free) < len(rolls):
+            return f"+ROLL: you have {len(free)} Command card(s) to spend, not {len(rolls)}"
+        new = dataclasses.replace(cmd, bonus_rolls=tuple(rolls), bonus_cards=tuple(free[: len(rolls)]))
+        why = state.check(new)
+        return f"+ROLL: {why}" if why is not None else new
+
     # -- choosing -----------------------------------------------------------------------
     def choose_hand(self, state: LinesState) -> ChooseHand:
         """000 setup: pick the starting unit cards one at a time, copies included."""
@@ -304,11 +325,23 @@ class LinesTerminalPlayer:
         if len(cmds) > MAX_SHOWN:
             self.echo(f"  ... {len(cmds) - MAX_SHOWN} more not shown")
         while True:
-            raw = self.ask("number, odds N, inspect CARD, table (q to quit)")
+            raw = self.ask("number, N +ROLL, odds N, inspect CARD, table (q to quit)")
             words = raw.split()
             i = small_uint(raw) if raw else None
             if i is not None and i < min(len(cmds), MAX_SHOWN):
                 return cmds[i]
+            k = small_uint(words[0]) if words else None
+            if (
+                k is not None
+                and k < len(cmds)
+                and len(words) > 1
+                and all(w.startswith("+") for w in words[1:])
+            ):
+                got = self.with_bonus_rolls(state, cmds[k], [w[1:] for w in words[1:]])
+                if isinstance(got, str):
+                    self.echo(got)
+                    continue
+                return got
             if words and words[0].lower() == "odds" and len(words) == 2:
                 k = small_uint(words[1])
                 if k is not None and k < len(cmds):
