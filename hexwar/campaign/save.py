@@ -426,10 +426,11 @@ def _verify_bookkeeping(save: CampaignSave, st: CampaignState) -> None:
             f"{save.path}: games differs from the battles the replay fought (edited after saving)"
         )
     want = save_data(st, save.players)["final"]
-    for k in _FINAL_FIELDS:
-        if save.final.get(k) != want[k]:
+    for name in _FINAL_FIELDS:
+        if save.final.get(name) != want[name]:
             raise ReplayError(
-                f"{save.path}: final.{k} says {clip(save.final.get(k))}, but the replay gives {clip(want[k])}"
+                f"{save.path}: final.{name} says {clip(save.final.get(name))}, but the replay gives "
+                f"{clip(want[name])}"
             )
 
 

@@ -296,18 +296,18 @@ class LinesTerminalPlayer:
                     picked.pop()
                 continue
             if len(words) == 2 and words[0].lower() == "inspect" and small_uint(words[1]) is not None:
-                i = int(words[1])
-                if i < len(order):
-                    self.echo(card(kinds[order[i]][0]).help_text(cards()))
+                j = int(words[1])
+                if j < len(order):
+                    self.echo(card(kinds[order[j]][0]).help_text(cards()))
                     continue
-            i = small_uint(raw) if raw else None
-            if i is None or i >= len(order):
+            pick = small_uint(raw) if raw else None
+            if pick is None or pick >= len(order):
                 self.echo(f"enter a number 0..{len(order) - 1}, back, inspect NUMBER, or q to quit")
                 continue
-            if not left[order[i]]:
-                self.echo(f"no {card(kinds[order[i]][0]).name} left in your Reserves deck")
+            if not left[order[pick]]:
+                self.echo(f"no {card(kinds[order[pick]][0]).name} left in your Reserves deck")
                 continue
-            picked.append(left[order[i]][0])
+            picked.append(left[order[pick]][0])
 
     def choose(self, state: LinesState) -> LinesCommand:
         """Show the table and the legal commands from this seat's view; read a choice.
@@ -327,9 +327,9 @@ class LinesTerminalPlayer:
         while True:
             raw = self.ask("number, N +ROLL, odds N, inspect CARD, table (q to quit)")
             words = raw.split()
-            i = small_uint(raw) if raw else None
-            if i is not None and i < min(len(cmds), MAX_SHOWN):
-                return cmds[i]
+            n = small_uint(raw) if raw else None
+            if n is not None and n < min(len(cmds), MAX_SHOWN):
+                return cmds[n]
             k = small_uint(words[0]) if words else None
             if (
                 k is not None
