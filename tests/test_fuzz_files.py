@@ -108,7 +108,27 @@ def _same_game(a: bytes, b: bytes) -> bool:
                 d["scenario"].pop("path", None)
             if d.get("schema_version") in (1, 2) and "scenario" in d:
                 d["schema_version"] = 1
-    return bool(da == db)
+    if da == db:
+        return True
+    pa, pb = _parsed(json.loads(a)), _parsed(json.loads(b))
+    return pa is not None and pa == pb  # "c05" and "C05" name the same hex (R2.2)
+
+
+def _parsed(doc):
+    """The save as hexwar reads it (commands parsed), without the fields that do not describe
+    the game (the file's own path, the recorded scenario path); ``None`` when it does not parse."""
+    import dataclasses
+
+    from hexwar.campaign.save import _parse as parse_campaign
+    from hexwar.errors import HexwarError
+    from hexwar.game.save import parse_save
+
+    try:
+        if isinstance(doc, dict) and doc.get("format") == "hexwar-campaign-save":
+            return dataclasses.replace(parse_campaign(doc, "x"), path="")
+        return dataclasses.replace(parse_save(doc, "x"), path="", scenario_path="")
+    except HexwarError:
+        return None
 
 
 def _tamper(data: bytes, rng: random.Random) -> tuple[bytes, str]:

@@ -381,3 +381,43 @@ def test_the_terminal_sanitizer_keeps_json_output_parseable(capsys):
     text = json.dumps({"name": "a\x9b31m\u202eb\x1b"}, ensure_ascii=False)
     assert json.loads(printable(text)) == {"name": "a\x9b31m\u202eb\x1b"}
     assert "\x9b" not in printable(text) and "\u202e" not in printable(text)
+
+
+# -- found by the fuzz suite (tests/test_fuzz_files.py) ------------------------------------------
+def test_a_zone_larger_than_any_map_is_refused_at_once():
+    """A Tiled deploy zone "D01:Dnull03" (a mutant) named column DNULL: listing the rectangle
+    took 24 s and millions of hexes before the map bounds were checked."""
+    import time
+
+    from hexwar.model.hexgrid import HexLabelError
+    from hexwar.model.maps import zone_hexes
+
+    t0 = time.perf_counter()
+    with pytest.raises(HexLabelError, match="larger than any map"):
+        zone_hexes("D01:DNULL03")
+    assert time.perf_counter() - t0 < 1.0
+    assert len(zone_hexes("A01:B03")) == 6
+
+
+def test_a_terrain_table_whose_impassable_is_not_a_list_is_a_clear_error(tmp_path):
+    from hexwar.errors import ValidationError
+    from hexwar.model.terrain import load_terrain
+
+    text = (ROOT / "hexwar" / "data" / "terrain.toml").read_text()
+    p = tmp_path / "terrain.toml"
+    p.write_text(text.replace('impassable = ["wheeled"]', "impassable = 1", 1))
+    assert p.read_text() != text
+    with pytest.raises(ValidationError) as exc:
+        load_terrain(str(p))  # TypeError: argument of type 'int' is not iterable, before
+    assert ".impassable" in str(exc.value) and str(p) in str(exc.value)
+
+
+def test_a_line_scenario_whose_random_deck_cannot_be_built_fails_validate_not_play(tmp_path, capsys):
+    """A mutant with `budget = 1` validated, then every `play` failed building the deck."""
+    text = (SCENARIOS / "lines.toml").read_text()
+    p = tmp_path / "tight.toml"
+    p.write_text(text.replace("budget = 100\nminimum = 80", "budget = 1\nminimum = 1", 1))
+    assert p.read_text() != text
+    assert main(["validate", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert "sides.german.budget" in out and "could not build a german Reserves deck of 1..1" in out

@@ -681,6 +681,17 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
             exclude,
             tuple(units),
         )
+        if not problems and (not reserves or players == 4):  # the game deals it a random deck
+            for role in (None,) if players == 2 else ("front", "support"):
+                for trial in range(3):  # issue 33 (fuzz): validate what new_game will do
+                    try:
+                        random_deck(side, (minimum, budget), pool, Dice(trial), role, sides[side])
+                    except HexwarError as exc:
+                        bad(f"{w}.budget", f"{exc} (budget {budget}, minimum {minimum})")
+                        break
+                else:
+                    continue
+                break
     hold = None
     win = data.get("win", {})
     if not isinstance(win, dict):
