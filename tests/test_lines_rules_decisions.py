@@ -122,6 +122,11 @@ def test_a_one_turn_damage_effect_acts_for_the_rest_of_the_turn_it_is_drawn_in()
     st.apply(Resolve(first, mine))
     assert st.units[victim].endurance == 5  # Intensity 1 + DI 2 - Defense 0 = 3
     assert st.units[victim].damage_card == "dmg02#1" and st.units[victim].damage_turns == 1
+    from hexwar.lines.terminal import LinesTerminalPlayer, table_text
+
+    shown = "\n".join(table_text(LinesTerminalPlayer(other).view(st)))
+    assert "Pinned: No attack (for 1 turn)" in shown  # the card text, and what it means here:
+    assert "(effect ends at this turn's End Turn)" in shown
     theirs = next(a.number for a in st.attacks.values() if a.seat == other)
     evs = st.apply(Resolve(other, theirs))
     assert any(e.kind == "attack_void" and "Pinned" in e.text for e in evs)

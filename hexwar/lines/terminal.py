@@ -51,6 +51,14 @@ MAX_SHOWN = 200  # options printed at once
 
 def _unit_line(u: UnitView) -> str:
     dmg = f" [{u.damage[0]}: {u.damage[1]}]" if u.damage else ""
+    if u.damage and u.damage[2] is not None:  # the counter: the End Turn of the turn drawn counts
+        left = u.damage[2]
+        if left <= 0:
+            dmg += " (effect over)"
+        elif left == 1:
+            dmg += " (effect ends at this turn's End Turn)"
+        else:
+            dmg += f" (effect ends at the End Turn {left - 1} turn(s) from now)"
     crew = f", crew {u.crew}" if u.crew else ""
     cc = f", Command cards {', '.join(u.command_cards)}" if u.command_cards else ""
     tof = f", {u.flight_turns} Turns of Flight" if u.line == "air" else ""
