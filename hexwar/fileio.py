@@ -50,6 +50,7 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_group",
     "recover_group",
+    "tidy",
     "read_json",
     "read_toml",
     "read_text",
@@ -357,6 +358,23 @@ def atomic_write_group(files: Iterable[tuple[str | os.PathLike[str], str]]) -> N
     finally:
         for lk in reversed(taken):
             lk.release()
+
+
+def tidy(path: str | os.PathLike[str]) -> None:
+    """Clear what a writer killed while writing ``path`` left beside it, without writing it:
+    finish an interrupted group (:func:`recover_group`), remove this program's stale temp files
+    of it and of its journal, and (taking and releasing its lock) its stale lock file. For a
+    member of a pair that a save leaves unchanged (the editor's map when only the scenario
+    changed), so no litter outlives the next save (issue 33).
+
+    Raises:
+        HexwarError: when another process holds the file's lock.
+    """
+    target = Path(path)
+    with FileLock(target):
+        recover_group(target)
+        _remove_stale_temps(target)
+        _remove_stale_temps(_journal_path(target))
 
 
 def recover_group(path: str | os.PathLike[str]) -> bool:
