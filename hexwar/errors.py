@@ -44,7 +44,9 @@ def small_uint(text: object, digits: int = 9) -> int | None:
 # invisible format characters that reorder or hide text (bidi overrides, isolates, zero widths,
 # line and paragraph separators, the BOM)
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_UNPRINTABLE_KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_UNPRINTABLE_KEEP_CR = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
 
 
 def printable(text: str, keep_cr: bool = False) -> str:
