@@ -28,6 +28,15 @@ def load_game(path: Path, *scenarios: str):
     return load(path, scenario_paths=(SMALL, *scenarios))
 
 
+def keyed(folder: Path, gid: str, state_hash: str) -> str:
+    """The ``state_hash`` the server sends for game ``gid`` whose authoritative hash is
+    ``state_hash``: keyed with the game's secret from its (owner-only) seats file."""
+    from hexwar.net.server import keyed_hash
+
+    secret = json.loads((Path(folder) / f"{gid}.seats.json").read_text())["secret"]
+    return keyed_hash(bytes.fromhex(secret), state_hash)
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as s:

@@ -27,6 +27,7 @@ from net_helpers import (
     SMALL,
     Procs,
     free_port,
+    keyed,
     last_json,
     load_game,
     local_hash,
@@ -39,6 +40,7 @@ pytestmark = pytest.mark.integration
 
 # the shared server's games (hexwar serve SMALL x5 FOG --seed 3: seeds 3, 4, ...)
 REFUSALS, TERMINAL, PLAYED, FUZZED, REJOIN, FOGGY = (f"test-tiny-{i}" for i in range(1, 7))
+LOBBY_KEY = "lobby-key-of-the-test"  # hexwar serve --create-key
 SEEDS = {g: 3 + i for i, g in enumerate((REFUSALS, TERMINAL, PLAYED, FUZZED, REJOIN, FOGGY))}
 
 
@@ -76,7 +78,21 @@ def shared(tmp_path_factory):
     procs = Procs(tmp)
     folder = tmp / "games"
     port = free_port()
-    procs.server(folder, port, *[SMALL] * 5, str(fog_file), "--seed", "3", "--max-rate", "100000")
+    procs.server(
+        folder,
+        port,
+        *[SMALL] * 5,
+        str(fog_file),
+        "--seed",
+        "3",
+        "--public-seed",
+        "--max-rate",
+        "100000",
+        "--max-violations",
+        "1000000",
+        "--create-key",
+        LOBBY_KEY,
+    )
     toks = tokens(folder)
     assert sorted(toks) == sorted(SEEDS)
     yield Shared(procs, tmp, folder, port, toks, str(fog_file))
@@ -169,7 +185,7 @@ def fog_game(shared):
 def test_two_computer_clients_play_over_the_network_to_the_same_hash_as_local_play(request, shared, fog):
     run = request.getfixturevalue("fog_game" if fog else "open_game")
     got, want = run["ends"], run["local"]
-    assert got[0]["state_hash"] == got[1]["state_hash"] == want
+    assert got[0]["state_hash"] == got[1]["state_hash"] == keyed(shared.folder, run["gid"], want)
     assert got[0]["result"] is not None and got[0]["connects"] == 1
     # the server's own save replays to the same game
     saved = load_game(shared.folder / f"{run['gid']}.save.json", shared.fog_file)
@@ -198,7 +214,7 @@ def kill_restart_run(procs, tmp_path, kills: int, seed: int, games: int = 2):
     print(f"kill -9 schedule seed {seed}")
     folder = tmp_path / "games"
     port = free_port()
-    srv = procs.server(folder, port, *[SMALL] * games, "--seed", "11")
+    srv = procs.server(folder, port, *[SMALL] * games, "--seed", "11", "--public-seed")
     toks = tokens(folder)
     clients = []
     for i, (gid, t) in enumerate(sorted(toks.items())):
@@ -231,7 +247,7 @@ def test_the_server_killed_with_sigkill_and_restarted_loses_no_game_and_corrupts
         st = load_game(folder / f"{gid}.save.json")
         assert st.over
         ends = [last_json(tmp_path / f"{s}-{i}.out") for s in ("german", "soviet")]
-        assert ends[0]["state_hash"] == ends[1]["state_hash"] == st.state_hash()
+        assert ends[0]["state_hash"] == ends[1]["state_hash"] == keyed(folder, gid, st.state_hash())
         assert ends[0]["connects"] >= 2  # they reconnected by themselves
 
 
@@ -350,7 +366,7 @@ def test_a_spectator_never_receives_a_hand(shared, fog_game):
         assert '"hand_units"' not in text and '"hand_commands"' not in text and '"seed"' not in text
     assert watcher.hands_seen == []
     st = load_game(shared.folder / f"{FOGGY}.save.json", shared.fog_file)
-    assert summary["state_hash"] == st.state_hash()
+    assert summary["state_hash"] == keyed(shared.folder, FOGGY, st.state_hash())
 
 
 def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_scenario(shared):
@@ -364,14 +380,16 @@ def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_sc
             sh.port,
             "",
             None,
-            {"type": "create", "scenario": "skirmish", "fog": True},
-            {"type": "create", "scenario": "../../etc/passwd"},
+            {"type": "create", "scenario": "skirmish", "fog": True},  # no key: refused
+            {"type": "create", "scenario": "skirmish", "fog": True, "key": "not-it"},
+            {"type": "create", "scenario": "skirmish", "fog": True, "key": LOBBY_KEY},
+            {"type": "create", "scenario": "../../etc/passwd", "key": LOBBY_KEY},
             {"type": "list"},
         )
     )
     created = next(m for m in made if m["type"] == "created")
     assert set(created["tokens"]) == {"german", "soviet"} and created["game"].startswith("skirmish-")
-    assert [m["code"] for m in made if m["type"] == "error"] == ["bad_message"]
+    assert [m["code"] for m in made if m["type"] == "error"] == ["auth", "auth", "bad_message"]
     assert created["game"] in {g["game"] for g in next(m for m in made if m["type"] == "games")["games"]}
     hello = {"type": "hello", "protocol": 1, "seat": "soviet", "token": created["tokens"]["soviet"]}
     welcome = asyncio.run(_session(sh.port, created["game"], hello))[0]
@@ -523,7 +541,19 @@ def run_fuzz(procs, tmp_path, n, seed):
     print(f"fuzz seed {seed}, {n} messages")
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, SMALL, "--seed", "5", "--max-rate", "100000")
+    procs.server(
+        folder,
+        port,
+        SMALL,
+        SMALL,
+        "--seed",
+        "5",
+        "--public-seed",
+        "--max-rate",
+        "100000",
+        "--max-violations",
+        "1000000",
+    )
     toks = tokens(folder)
     played, target = sorted(toks)
     cl = _ai_clients(procs, port, played, toks[played])
@@ -533,7 +563,7 @@ def run_fuzz(procs, tmp_path, n, seed):
     assert replies > n // 2  # errors are replied to, not swallowed
     # the game played meanwhile is exactly the local game: the fuzz changed nothing in it
     want = local_hash(SMALL, 5, False)
-    assert last_json(tmp_path / "german.out")["state_hash"] == want
+    assert last_json(tmp_path / "german.out")["state_hash"] == keyed(folder, played, want)
     assert load_game(folder / f"{played}.save.json").state_hash() == want
     err = (tmp_path / "server.err").read_text()
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
@@ -546,8 +576,8 @@ def test_fuzzed_messages_never_stop_the_server_or_change_another_game(shared, op
     """2,000 fuzzed frames in the default suite (while game PLAYED is played to the local hash,
     see the hash test); the full 10,000 run under -m slow."""
     assert open_game["replies"] > 1000  # errors are replied to, not swallowed
-    assert (
-        open_game["ends"][0]["state_hash"] == open_game["local"]
+    assert open_game["ends"][0]["state_hash"] == keyed(
+        shared.folder, PLAYED, open_game["local"]
     )  # the fuzz changed nothing in another game
     err = (shared.tmp / "server.err").read_text()
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
@@ -565,7 +595,7 @@ def test_ten_thousand_fuzzed_messages_never_stop_the_server_or_change_another_ga
 def test_rate_and_size_limits_answer_with_errors(procs, tmp_path):
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, "--seed", "3", "--max-rate", "5")
+    procs.server(folder, port, SMALL, "--seed", "3", "--public-seed", "--max-rate", "5")
     ((gid, _),) = tokens(folder).items()
     got = asyncio.run(_session(port, "", None, *([{"type": "ping"}] * 40), "y" * 70_000, wait=1.0))
     codes = [m.get("code") for m in got if m["type"] == "error"]
@@ -602,7 +632,9 @@ def test_the_server_binds_loopback_unless_asked_and_serves_tls_when_given(procs,
     )
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, "--seed", "5", "--certfile", str(cert), "--keyfile", str(key))
+    procs.server(
+        folder, port, SMALL, "--seed", "5", "--public-seed", "--certfile", str(cert), "--keyfile", str(key)
+    )
     deadline = time.monotonic() + 20  # the banner is printed just after the socket listens
     while (
         f"wss://127.0.0.1:{port}" not in (out := (tmp_path / "server.out").read_text())
