@@ -28,10 +28,10 @@ may see and cannot send commands.
 
 Every byte a connection receives is computed from its seat's view alone (R12.1): the view, the
 events (:meth:`GameMode.events <hexwar.net.modes.GameMode.events>`), the ``legal`` commands
-(listed from the state rebuilt from that view, as the terminal player lists them), and the
-``state_hash``, which is an HMAC-SHA256 of the authoritative state hash under a per-game secret
-kept in the seats file (so a client cannot test guesses of hidden state or of the seed
-against it). The games folder is owner-only (0700), its files 0600.
+(listed from the state rebuilt from that view, as the terminal player lists them) and the
+``view_hash`` (of that view). No hash of the whole state is sent (a client could test guesses of
+hidden state or of the seed against it): the state hash stays in the save. The games folder is
+owner-only (0700), its files 0600.
 
 Limits (:class:`Limits`, each a ``hexwar serve`` flag): message size, messages per second per
 connection (a token bucket), bytes queued for one connection (a slow reader is dropped, never
@@ -127,12 +127,6 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def keyed_hash(secret: bytes, state_hash: str) -> str:
-    """The ``state_hash`` a client is sent: HMAC-SHA256 of the authoritative state hash (hex)
-    under the game's secret (R12.5: no client can test a guess of hidden state or of the seed)."""
-    return hmac.new(secret, state_hash.encode(), hashlib.sha256).hexdigest()
-
-
 @dataclass(eq=False)
 class Conn:
     """One client connection: its socket, seat, the last view data sent, rate bucket, writer queue.
@@ -189,7 +183,6 @@ class Room:
         game: the mode's game object (a :class:`~hexwar.game.state.GameState`).
         folder: the games folder.
         digests: seat -> SHA-256 of its token.
-        secret: the game's HMAC key for the hashes sent to clients (:func:`keyed_hash`).
         holders: seat -> the connection holding it.
         conns: every connection on this game.
         active: when (``time.time()``) a command was last applied or a connection left.
@@ -200,7 +193,6 @@ class Room:
     game: Any
     folder: Path
     digests: dict[str, str]
-    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     holders: dict[str, Conn] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -224,10 +216,6 @@ class Room:
         """Spectators connected now."""
         return sum(1 for c in self.conns if c.watching)
 
-    def state_hash(self) -> str:
-        """The state hash clients are sent (:func:`keyed_hash` of the game's)."""
-        return keyed_hash(self.secret, self.mode.state_hash(self.game))
-
 
 class GameServer:
     """All games of one folder, and the connection handler (see the module docstring).
@@ -248,7 +236,7 @@ class GameServer:
     ):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(self.folder, 0o700)  # the saves hold the seeds, the seats files the game secrets
+        os.chmod(self.folder, 0o700)  # the saves hold the seeds and every hidden card
         self.scenario_paths = tuple(scenario_paths)
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
@@ -288,11 +276,6 @@ class GameServer:
                 paths = self.scenario_paths + ((str(given),) if isinstance(given, str) and given else ())
                 game = mode.load(save, paths)
                 room = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
-                secret = meta.get("secret")
-                if isinstance(secret, str) and re.fullmatch(r"[0-9a-f]{64}", secret):
-                    room.secret = bytes.fromhex(secret)
-                else:  # a seats file of an older server: give the game its secret now
-                    self._write_seats(room, meta)
                 for f in (seats, save):
                     with contextlib.suppress(OSError):
                         os.chmod(f, 0o600)
@@ -357,7 +340,7 @@ class GameServer:
         return gid, tokens
 
     def _write_seats(self, room: Room, meta: dict[str, Any]) -> None:
-        """Write ``ID.seats.json`` (owner-only: it holds the game's secret)."""
+        """Write ``ID.seats.json`` (owner-only: the seats' token digests)."""
         path = self.folder / f"{room.id}.seats.json"
         doc = {
             "format": SEATS_FORMAT,
@@ -367,9 +350,8 @@ class GameServer:
             "created": meta.get("created", int(time.time())),
             "scenario_file": meta.get("scenario_file"),
             "seats": room.digests,
-            "secret": room.secret.hex(),
         }
-        if not path.exists():  # created 0600 before the secret is in it
+        if not path.exists():  # created 0600 before anything is in it
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             os.close(fd)
         os.chmod(path, 0o600)
@@ -670,7 +652,6 @@ class GameServer:
                     "view": v.data,
                     "log": v.log,
                     "view_hash": v.hash,
-                    "state_hash": room.state_hash(),
                     "seq": room.mode.seq(room.game),
                     "seats": room.seats_info(),
                     "waiting_for": room.waiting_for(),
@@ -752,7 +733,6 @@ class GameServer:
         mode, game = room.mode, room.game
         room.active = time.time()
         seq = mode.seq(game)
-        state_hash = room.state_hash()
         waiting = room.waiting_for()
         by_seat: dict[Any, tuple[dict[str, Any], str, list[dict[str, Any]], Any]] = {}
         for c in list(room.conns):
@@ -772,7 +752,6 @@ class GameServer:
                         "events": events,
                         "delta": delta,
                         "view_hash": vh,
-                        "state_hash": state_hash,
                         "to_act": mode.to_act(game),
                         "waiting_for": waiting,
                         **({"legal": legal} if legal is not None else {}),
