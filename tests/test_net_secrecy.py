@@ -466,3 +466,181 @@ def _redraw_soviet(g, sc, seed: int) -> None:
 
 def _soviet_pool_roll(e) -> bool:
     return e.kind == "roll" and str(e.data.get("purpose", "")).startswith("soviet Reserves deck card")
+
+
+# -- the independent fog check -------------------------------------------------------------------
+_UID = re.compile(r"\b([a-z]{2}_[a-z0-9_]+)#(\d+)\b")
+
+
+def _unit_side(uid: str) -> str | None:
+    from hexwar.game import ruleset
+
+    try:
+        return ruleset.unit_card(uid.rsplit("#", 1)[0]).side
+    except Exception:  # a Command, Damage or Event card
+        return None
+
+
+def _eyes(st, seat: str) -> set:
+    from hexwar.game import ruleset
+
+    return {
+        u.hex
+        for u in st.units.values()
+        if u.side == seat
+        and u.hex is not None
+        and not u.aloft
+        and u.crewing is None
+        and ruleset.is_ground(u.card)
+    }
+
+
+def _hex_seen(st, eyes, h) -> bool:
+    from hexwar.model.los import line_of_sight
+
+    return any(
+        e == h or e.distance(h) == 1 or line_of_sight(st.battlemap, e, h).status != "blocked" for e in eyes
+    )
+
+
+def _sees(st, seat: str) -> set[str]:
+    """The enemy units ``seat`` sees, by pairwise ``line_of_sight`` (clear or hindered) from each
+    of its ground units on the map, or adjacency; aircraft aloft are seen (R12.2), written here
+    without the sight module."""
+    from hexwar.game import ruleset
+    from hexwar.model.los import line_of_sight
+
+    bm = st.battlemap
+    eyes = {
+        u.hex
+        for u in st.units.values()
+        if u.side == seat
+        and u.hex is not None
+        and not u.aloft
+        and u.crewing is None
+        and ruleset.is_ground(u.card)
+    }
+    out = set()
+    for uid, u in st.units.items():
+        if u.side == seat:
+            continue
+        if u.aloft:
+            out.add(uid)
+            continue
+        if u.hex is None:
+            continue
+        for e in eyes:
+            if e == u.hex or e.distance(u.hex) == 1 or line_of_sight(bm, e, u.hex).status != "blocked":
+                out.add(uid)
+                break
+    return out
+
+
+def fog_check(seed: int, folder: Path, scenario: str = SMALL) -> int:
+    """Play fogged game ``seed`` over an in-process server and check every message to both seats:
+    every unit it names is the seat's own, or seen by it (:func:`_sees`) before or after the
+    command; a last-known marker names a unit the seat saw earlier; a unit gone from play was
+    seen by the seat (or was its own). Returns the number of unit names checked.
+
+    Raises:
+        AssertionError: naming the seed, the seat, the command and the unit.
+    """
+    from hexwar.game.ai import make_player
+    from hexwar.game.scenario import load_scenario
+    from hexwar.game.view import ViewPlayer
+
+    sc = load_scenario(scenario)
+    st = sc.new_game(seed=seed, variants=sc.variants + ("fog",))
+    srv = GameServer(folder, log=io.StringIO())
+    gid, _ = srv.create_game("", mode="hex", game=st)
+    room = srv.rooms[gid]
+    conns = {}
+    for s in SIDES:
+        c = Conn(FakeWs())
+        c.room, c.seat = room, s
+        room.conns.add(c)
+        room.holders[s] = c
+        conns[s] = c
+        srv._send_snapshot(c, "welcome")
+    players = {s: ViewPlayer(make_player("standard", s, seed)) for s in SIDES}
+    seen_now = {s: _sees(st, s) for s in SIDES}
+    ever = {s: set(seen_now[s]) for s in SIDES}
+    checked = 0
+    step = -1
+    before = {s: set(seen_now[s]) for s in SIDES}
+    while True:
+        for s in SIDES:
+            for text in _drain(conns[s]):
+                msg = json.loads(text)
+                for m in msg.get("view", {}).get("last_known", []) + [
+                    x for x in msg.get("delta", {}).get("$set", {}).get("last_known", {}).get("$value", [])
+                ]:
+                    assert m["uid"] in ever[s], f"seed {seed}, {s}, after command {step}: marker {m}"
+                if "view" in msg:
+                    msg["view"]["last_known"] = []
+                msg.get("delta", {}).get("$set", {}).pop("last_known", None)
+                # the seat's own declared attacks name the target it saw when it declared them
+                attacks = msg.get("view", {}).get("attacks") or (
+                    msg.get("delta", {}).get("$set", {}).get("attacks", {}).get("$value") or []
+                )
+                for a in attacks:
+                    if a["side"] == s and a["target"]:
+                        assert a["target"] in ever[s], f"seed {seed}, {s}: own attack on unseen {a}"
+                        a["target"] = None
+                # an enemy move is seen on the hexes of its path the seat's units see (they stand
+                # still during the other side's move): each hex shown must be one of those
+                moving = set()
+                for e in msg.get("events", []) + msg.get("log", []):
+                    if e["kind"] == "move" and _unit_side(str(e["data"].get("unit"))) not in (s, None):
+                        shown = [e["data"]["from"], *e["data"]["path"]]
+                        eyes = _eyes(st, s)
+                        bad = [h for h in shown if not _hex_seen(st, eyes, st.battlemap.hex_at(h))]
+                        assert not bad, f"seed {seed}, {s}, command {step}: move shown on unseen {bad}: {e}"
+                        moving.add(e["data"]["unit"])
+                for card, n in _UID.findall(json.dumps(msg)):
+                    uid = f"{card}#{n}"
+                    side = _unit_side(uid)
+                    if side is None or side == s:
+                        continue
+                    checked += 1
+                    ok = uid in seen_now[s] or uid in before[s]
+                    ok = ok or (uid not in st.units and uid in ever[s]) or (uid in moving and step >= 0)
+                    assert ok, (
+                        f"seed {seed}: the {s} seat is told of {uid} after command {step} "
+                        f"({st.commands[step] if step >= 0 else 'setup'}) without seeing it: "
+                        f"{_around(text, uid)}"
+                    )
+        if st.over or st.turn > 30:
+            return checked
+        side = st.to_act
+        cmd = players[side].choose(st)
+        if st.check(cmd) is not None:
+            cmd = players[side].fallback()
+        before = {s: set(seen_now[s]) for s in SIDES}
+        start = room.mode.apply_json(st, side, cmd.to_json())
+        step += 1
+        seen_now = {s: _sees(st, s) for s in SIDES}
+        for s in SIDES:
+            ever[s] |= seen_now[s]
+        srv._broadcast_update(room, start)
+
+
+def test_every_unit_named_to_a_seat_is_one_it_sees_independent_check(tmp_path):
+    n = 0
+    for seed in range(1, 6):
+        print(f"fog check seed {seed}")
+        n += fog_check(seed, tmp_path / f"fog-{seed}")
+    assert n > 50  # enemy units were named, and each was seen
+
+
+@pytest.mark.slow
+def test_every_unit_named_to_a_seat_is_one_it_sees_over_1000_fogged_games(tmp_path):
+    n = 0
+    for seed in range(1000, 2000):
+        n += fog_check(seed, tmp_path / f"fog-{seed}")
+    print("enemy unit names checked:", n)
+
+
+def _around(text: str, uid: str) -> str:
+    i = text.find(uid)
+    return text[max(0, i - 400) : i + 200]
