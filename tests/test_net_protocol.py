@@ -202,3 +202,51 @@ def test_a_computer_client_that_the_server_keeps_refusing_stops_trying_instead_o
     commands = [m for m in ws.sent if m["type"] == "command"]
     assert 3 <= len(commands) <= 6 and {m["seq"] for m in commands} == {7}
     assert [m for m in ws.sent if m["type"] == "sync"] == [{"type": "sync"}]
+
+
+@pytest.mark.parametrize("mode, scenario", [("hex", SMALL), ("lines", "lines"), ("campaign", "campaign")])
+def test_views_and_legal_lists_fit_the_schema_of_their_mode_over_a_whole_game(mode, scenario, tmp_path):
+    """``hexwar schema protocol`` holds each mode's command set and view keys
+    (``$defs.MODE_command``, ``$defs.MODE_view``): every view and every ``legal`` entry the
+    server sends over a whole game fits them, and the command played is always one of them."""
+    s = schema()
+    defs = s["$defs"]
+    cmd_schema = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{mode}_command"})
+    view_schema = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{mode}_view"})
+    srv = GameServer(tmp_path / "g")
+    gid, _ = srv.create_game(scenario, mode=mode, seed=5)
+    room = srv.rooms[gid]
+    conns = {}
+    for seat in ("german", "soviet"):
+        c = Conn(FakeWs())
+        c.room, c.seat = room, seat
+        room.conns.add(c)
+        room.holders[seat] = c
+        conns[seat] = c
+        srv._send_snapshot(c, "welcome")
+    import random
+
+    rng = random.Random(5)
+    views = {}
+    steps = 0
+    while steps < 400:
+        legal = None
+        for seat, c in conns.items():
+            for m in _drain(c):
+                views[seat] = m["view"] if "view" in m else apply_delta(views[seat], m["delta"])
+                assert not list(view_schema.iter_errors(views[seat])), (mode, seat)
+                if "legal" in m:
+                    assert room.mode.to_act(room.game) == seat
+                    for x in m["legal"]:
+                        assert not list(cmd_schema.iter_errors(x)), x
+                    legal = (seat, m["seq"], m["legal"])
+        if legal is None:
+            assert room.mode.to_act(room.game) is None  # over: nobody is sent a legal list
+            break
+        seat, seq, cmds = legal
+        pick = [x for x in cmds if x["cmd"] != "undo"]
+        ends = [x for x in pick if x["cmd"] == "end_phase"]
+        choice = ends[0] if ends and rng.random() < 0.3 else rng.choice(pick)
+        asyncio.run(srv._command(conns[seat], {"type": "command", "seq": seq, "command": choice}))
+        steps += 1
+    assert steps > 10
