@@ -158,7 +158,9 @@ def event_for(
     elif ev.kind == "roll" and ev.data.get("dice") == "shuffle":
         d = {k: v for k, v in ev.data.items() if k != "faces"}
         j = {"kind": "roll", "text": ev.text, "data": d}
-    elif ev.kind == "roll" and (m := _POOL_ROLL.match(str(ev.data.get("purpose", "")))) and m.group(1) != side:
+    elif (
+        ev.kind == "roll" and (m := _POOL_ROLL.match(str(ev.data.get("purpose", "")))) and m.group(1) != side
+    ):
         j = {  # the other side's Reserves deck is its secret (R12.1): which cards, which dice
             "kind": "roll",
             "text": f"{m.group(1)} draws a card for its Reserves deck",

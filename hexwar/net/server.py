@@ -95,8 +95,10 @@ class Limits:
             the rules (``illegal``, ``stale``, ``over``) are not violations.
         idle_timeout: seconds a connection may stay silent before its ``hello`` (game path) or
             between two lobby messages (``--idle-timeout``, 10).
-        max_queue_bytes: bytes of messages waiting to be sent to one connection; a connection
-            over it (a reader slower than the game) is dropped (``--max-queue-bytes``, 4 MiB).
+        max_queue_bytes: bytes of messages waiting to be sent to one connection (counted as
+            characters of the JSON text: a byte each for ASCII, the text is almost all ASCII); a
+            connection over it (a reader slower than the game) is dropped
+            (``--max-queue-bytes``, 4 MiB).
         sync_interval: seconds between two ``sync`` snapshots of one connection; a sooner one
             is a violation answered ``rate`` (``--sync-interval``, 1).
         expire_after: seconds without a command or a connection after which a game is moved
@@ -503,7 +505,9 @@ class GameServer:
                 key = lim.create_key
                 if key is None:
                     self._reply_error(
-                        conn, "auth", "this server's lobby creates no games (the host starts it with --create-key)"
+                        conn,
+                        "auth",
+                        "this server's lobby creates no games (the host starts it with --create-key)",
                     )
                     continue
                 given = msg.get("key")
