@@ -250,3 +250,39 @@ def test_views_and_legal_lists_fit_the_schema_of_their_mode_over_a_whole_game(mo
         asyncio.run(srv._command(conns[seat], {"type": "command", "seq": seq, "command": choice}))
         steps += 1
     assert steps > 10
+
+
+def test_idle_games_expire_to_the_expired_folder_and_busy_ones_stay(tmp_path):
+    import time
+
+    from hexwar.net.server import Limits
+
+    srv = GameServer(tmp_path / "g", Limits(expire_after=3600))
+    old, _ = srv.create_game(SMALL, seed=1)
+    busy, _ = srv.create_game(SMALL, seed=2)
+    watched, _ = srv.create_game(SMALL, seed=3)
+    now = time.time()
+    for gid in (old, watched):
+        srv.rooms[gid].active = now - 3601
+    srv.rooms[watched].conns.add(Conn(FakeWs()))  # a connection keeps a game
+    assert srv.expire_idle(now) == [old]
+    assert sorted(srv.rooms) == sorted([busy, watched])
+    assert (tmp_path / "g" / "expired" / f"{old}.save.json").exists()
+    assert not (tmp_path / "g" / f"{old}.seats.json").exists()
+    assert GameServer(tmp_path / "g", Limits(expire_after=0)).expire_idle(now + 10**9) == []
+
+
+def test_a_slow_reader_is_dropped_at_the_byte_cap_and_protocol_violations_close_a_connection(tmp_path):
+    from hexwar.net.server import Limits
+
+    lim = Limits(max_queue_bytes=100_000, max_violations=3)
+    c = Conn(FakeWs())
+    for _ in range(9):
+        c.send("x" * 10_000, lim)
+    assert not c.dropped and c.queued == 90_000
+    c.send("x" * 20_000, lim)  # over the cap: dropped, nothing kept
+    assert c.dropped and c.queued == 0 and c.out.qsize() == 1 and c.out.get_nowait() is None
+    srv = GameServer(tmp_path / "g", lim)
+    d = Conn(FakeWs())
+    assert all(srv._reply_error(d, "illegal", "no") for _ in range(20))  # the rules' refusals
+    assert [srv._reply_error(d, "bad_message", "no") for _ in range(4)] == [True, True, True, False]

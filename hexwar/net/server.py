@@ -514,7 +514,8 @@ class GameServer:
                 if not isinstance(given, str) or not hmac.compare_digest(
                     token_digest(given), token_digest(key)
                 ):
-                    self._reply_error(conn, "auth", 'create needs the host\'s key: "key": "..."')
+                    if not self._reply_error(conn, "auth", 'create needs the host\'s key: "key": "..."'):
+                        return
                     continue
                 try:
                     if msg["scenario"] not in CAMPAIGN_PRESETS:
@@ -522,7 +523,9 @@ class GameServer:
                     mode = msg.get("mode") or detect_mode(msg["scenario"])
                     gid, tokens = self.create_game(msg["scenario"], bool(msg.get("fog", False)), mode)
                 except HexwarError as exc:
-                    self._reply_error(conn, "bad_message" if "limit" not in str(exc) else "limit", str(exc))
+                    code = "bad_message" if "limit" not in str(exc) else "limit"
+                    if not self._reply_error(conn, code, str(exc)):
+                        return
                     continue
                 self.note(f"lobby: created game {gid}")
                 conn.send(encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), lim)
