@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import HexwarError
 from ..model.hexgrid import Hex
 from ..rules.dice import Dice
+from . import ruleset
 from .commands import SIDES, Command, EndPhase
 from .events import GameEvent, event_to_json
 from .sight import FOG, event_cuts, event_sides, fog_on, owner_of, seen_mask, seen_units
@@ -80,8 +81,6 @@ HIDDEN_UNIT = "hidden"  # what an unseen enemy unit is called where an event mus
 
 def _hide_names(j: Any, hide: list[str]) -> Any:
     """``j`` (event JSON) with every unseen unit's id (and its card name before it) replaced."""
-    from . import ruleset
-
     if isinstance(j, dict):
         return {k: _hide_names(v, hide) for k, v in j.items()}
     if isinstance(j, list):
@@ -106,8 +105,6 @@ def _cut(j: dict[str, Any], cut: dict[str, Any]) -> dict[str, Any] | None:
         d = j["data"]
         vis = [str(x) for x in cut["path"]]
         uid = str(d.get("unit"))
-        from . import ruleset
-
         who = ruleset.unit_card(uid).side if "#" in uid else "?"
         return {
             "kind": j["kind"],
