@@ -200,13 +200,22 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
     # (each is in the zone); its per-hex checks below are then only the terrain and, with a
     # rider, room for two (issue 22: the same commands in the same order, without a full check
     # of every hex for every unit)
+    # (issue 35: each hex's room is worked out when a group first reaches it, so the first
+    # command, all the turn sequence's "can this side act" check pulls, costs a few hexes, not
+    # the whole zone: on a 500x500 map the zone holds about 25,000 hexes)
     bm = state.battlemap
-    room = {
-        h: STACKING_LIMIT - ground_count(state, side, h)
-        for h in deploy
-        if bm.in_bounds(h) and not enemy_in(state, side, h)
-    }
-    open_hexes = [h for h in deploy if room.get(h, 0) >= 1]
+    room_of: dict[Hex, int] = {}
+
+    def room(h: Hex) -> int:
+        r = room_of.get(h)
+        if r is None:
+            r = room_of[h] = (
+                STACKING_LIMIT - ground_count(state, side, h)
+                if bm.in_bounds(h) and not enemy_in(state, side, h)
+                else 0
+            )
+        return r
+
     # can_stand reads only the map: remembered per map version (issue 22)
     memo = state.cache.get("can_stand")
     if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
@@ -235,11 +244,12 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
                 continue
             need = 2 if carry is not None else 1
             rider = card_of(carry) if carry is not None else None
-            for h in open_hexes:
+            for h in deploy:
                 if (
-                    _stands(state, h, cid, stands)
+                    room(h) >= 1
+                    and _stands(state, h, cid, stands)
                     and (rider is None or _stands(state, h, rider, stands))
-                    and room[h] >= need
+                    and room(h) >= need
                 ):
                     yield Commit(side, inst, h, crew, carry)
 
