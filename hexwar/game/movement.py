@@ -319,13 +319,8 @@ def reach_window(
     height, width = cost.shape
     if height * width <= 4096 or not math.isfinite(mp):
         return None
-    lo = math.inf
-    for a in (cost, road_cost):
-        if a is not None:
-            fin = a[np.isfinite(a)]
-            if fin.size:
-                lo = min(lo, float(fin.min()))
-    lo *= factor
+    # the smallest entry (``inf`` never wins a minimum over a finite one; no entry is nan)
+    lo = min(float(a.min()) for a in (cost, road_cost) if a is not None) * factor
     if not lo > 0:
         return None
     steps = int(mp / lo) + 2 if math.isfinite(lo) else 1
