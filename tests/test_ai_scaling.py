@@ -82,7 +82,10 @@ def test_a_reach_searched_in_its_window_equals_the_whole_map_search():
             got = movement.reachable(cost, passable, start, mp, road_cost, road)
             windowed += movement.reach_window(cost, start, mp, road_cost) is not None
             idx, dist, pred = movement._dijkstra(cost, passable, col, row, mp, road_cost, road, 1.0)
-            want = {Hex.from_offset(i % width, i // width): d for i, d in zip(idx.tolist(), dist.tolist(), strict=True)}
+            want = {
+                Hex.from_offset(i % width, i // width): d
+                for i, d in zip(idx.tolist(), dist.tolist(), strict=True)
+            }
             where = f"trial {trial} start {start.label} mp {mp}"
             assert list(got.cost.items()) == list(want.items()), where
             assert np.array_equal(got.predecessors, pred), where

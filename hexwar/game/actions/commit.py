@@ -279,7 +279,9 @@ def _zone_arrays(deploy: tuple[Hex, ...]) -> tuple[np.ndarray, np.ndarray]:
     return hit[1], hit[2]
 
 
-def open_hexes(state: GameState, side: str, cid: str, carry: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def open_hexes(
+    state: GameState, side: str, cid: str, carry: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The deploy hexes :func:`options` lists for a ground unit of card ``cid`` with rider
     ``carry`` (an instance id or ``None``), as arrays (R5.2; issue 35: a computer player rates
     a 25,000-hex zone without 25,000 commands).
