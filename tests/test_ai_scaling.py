@@ -75,6 +75,11 @@ def test_a_reach_searched_in_its_window_equals_the_whole_map_search():
         road = rng.random((height, width)) < 0.3
         road_cost = np.where(np.isfinite(cost), 0.5, np.inf) if trial % 2 else cost.copy()
         passable = rng.random((height, width)) < 0.9
+        if trial % 3 == 0:  # open ground, or one road everywhere: reaches as far as the bound allows
+            cost = np.ones((height, width))
+            road = np.full((height, width), trial % 2 == 1)
+            road_cost = np.full((height, width), 0.5)
+            passable = np.ones((height, width), dtype=bool)
         for _ in range(4):
             col, row = int(rng.integers(0, width)), int(rng.integers(0, height))
             mp = float(rng.choice([1, 2, 4, 6, 9.5]))
@@ -209,3 +214,46 @@ def test_the_windowed_player_plays_the_same_game_as_the_whole_map_one(monkeypatc
     whole = _play(sc, 5, 4)
     assert sum(c.startswith("Move(") for c in whole) >= 5 and sum(c.startswith("Commit(") for c in whole) >= 5
     assert windowed == whole
+
+
+def _scores_at(players, g):
+    """Every own unit's windowed scores over its reach, and each side's exposure map."""
+    out = []
+    for side, p in players.items():
+        out.append(p._threat_arrays(g)["exposure"].copy())
+        for uid, u in sorted(g.units.items()):
+            if u.side != side or u.hex is None or u.crewing is not None:
+                continue
+            col, row = u.hex.offset
+            win = (max(0, row - 9), row + 10, max(0, col - 9), col + 10)
+            out.append(p._hex_scores(g, u.card, u.hex, win))
+        out.append(repr(p.choose(g)) if g.to_act == side else "")
+    return out
+
+
+def test_scores_near_enemies_in_windows_equal_the_whole_map_scores(monkeypatch):
+    """Units within each other's weapon ranges on a 150x120 map (R6.1 ranges up to 40 hexes):
+    exposure, engagement and the pull towards enemies read through the windows equal the
+    whole-map arrays, and so does the decision."""
+    from game_helpers import place
+
+    sc = _standard_on("150x120", seed=3)
+    g = sc.new_game(seed=4)
+    players = {s: make_player("standard", s, 4) for s in ("german", "soviet")}
+    while not (g.turn >= 2 and g.phase == Phase.MOVEMENT and g.to_act == "german"):
+        g.apply(players[g.to_act].choose(g))
+    at = lambda c, r: Hex.from_offset(c, r).label  # noqa: E731
+    place(g, "de_hummel", at(60, 50), crew="de_artillery_crew_regular")
+    place(g, "de_panther_d", at(66, 55), crew="de_tank_crew_green")
+    place(g, "de_grenadiers", at(68, 57))
+    place(g, "su_ml20", at(100, 70), crew="su_artillery_crew_regular")
+    place(g, "su_t34_76", at(75, 60), crew="su_tank_crew_green")
+    place(g, "su_rifles", at(72, 52))
+    windowed = _scores_at(players, g)
+    monkeypatch.setattr(ai_standard, "near_window", lambda h, w, viewer, radius: (0, h, 0, w))
+    g.cache.clear()
+    players = {s: make_player("standard", s, 4) for s in ("german", "soviet")}
+    whole = _scores_at(players, g)
+    assert len(windowed) == len(whole) and len(windowed) > 10
+    for a, b in zip(windowed, whole, strict=True):
+        assert a == b if isinstance(a, str) else np.array_equal(a, b)

@@ -433,13 +433,15 @@ class StandardPlayer:
         self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int] | None = None
     ) -> np.ndarray:
         """``float [r1 - r0, c1 - c0]``: how good each hex of the window ``win = (r0, r1, c0,
-        c1)`` (default: the whole map) is for a unit of card ``cid`` (higher is better).
+        c1)`` (default: the whole map; cut to the map) is for a unit of card ``cid`` (higher
+        is better).
 
         Issue 35: only the window the caller rates (a unit's reach, a deploy zone) is worked
         out; every term is per hex, so a hex's score is the same whatever window holds it."""
         bm = state.battlemap
         t = self._threat_arrays(state)
         r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
+        r0, r1, c0, c1 = max(0, r0), min(bm.height, r1), max(0, c0), min(bm.width, c1)  # on the map
         sl = (slice(r0, r1), slice(c0, c1))
         cls = defense_class(ruleset.unit_type(cid))
         score = _defense_array(state, cls)[sl].astype(float) * 1.5
