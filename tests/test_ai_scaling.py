@@ -221,7 +221,7 @@ def _scores_at(players, g):
     out = []
     for side, p in players.items():
         out.append(p._threat_arrays(g)["exposure"].copy())
-        for uid, u in sorted(g.units.items()):
+        for _, u in sorted(g.units.items()):
             if u.side != side or u.hex is None or u.crewing is not None:
                 continue
             col, row = u.hex.offset
