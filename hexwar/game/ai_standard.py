@@ -124,20 +124,9 @@ class Posture:
         self.cautious = lead > 0 and turns_left is not None and turns_left <= 3
 
 
-def _axial_grids(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    cols = np.arange(width)[None, :].repeat(height, 0)
-    rows = np.arange(height)[:, None].repeat(width, 1)
-    q = cols
-    r = rows - (cols - (cols & 1)) // 2
-    return q, r
-
-
 def distance_grid(h: Hex, height: int, width: int) -> np.ndarray:
     """``int [H, W]``: hex distance from ``h`` to every hex of a map (R2.1)."""
-    q, r = _axial_grids(height, width)
-    dq = q - h.q
-    dr = r - h.r
-    return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+    return _distance_window(h, 0, height, 0, width)
 
 
 def _distance_window(h: Hex, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
