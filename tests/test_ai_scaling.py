@@ -100,20 +100,25 @@ def test_a_reach_searched_in_its_window_equals_the_whole_map_search():
     assert windowed == 120  # every case above used a window
 
 
-@pytest.mark.parametrize("style", ["village", "steppe"])
-def test_visibility_near_a_viewer_equals_the_whole_map_answer_within_its_radius(style):
-    m = generate(100, 90, 4, style)
+@pytest.mark.parametrize("style,width", [("village", 100), ("steppe", 101)])
+def test_visibility_near_a_viewer_equals_the_whole_map_answer_within_its_radius(style, width):
+    m = generate(width, 90, 4, style)
     rng = np.random.default_rng(3)
     wreck = sorted(m.rules.wrecks)[0]
     for _ in range(40):  # wrecks with the LOS symbol put something in the way (R3.5)
-        m.add_wreck(Hex.from_offset(int(rng.integers(0, 100)), int(rng.integers(0, 90))), wreck)
-    for _ in range(10):
-        viewer = Hex.from_offset(int(rng.integers(0, 100)), int(rng.integers(0, 90)))
+        m.add_wreck(Hex.from_offset(int(rng.integers(0, width)), int(rng.integers(0, 90))), wreck)
+    viewers = [Hex.from_offset(width - 1, 45), Hex.from_offset(0, 0), Hex.from_offset(width - 2, 89)]
+    for _ in range(10):  # the map's corners and right edge (odd width: the window pushed left), then anywhere
+        viewer = (
+            viewers.pop()
+            if viewers
+            else Hex.from_offset(int(rng.integers(0, width)), int(rng.integers(0, 90)))
+        )
         radius = int(rng.choice([2, 8, 16, 24]))
         (r0, r1, c0, c1), status, cnt = visibility_near(m, viewer, radius)
-        assert (r0, r1, c0, c1) == near_window(90, 100, viewer, radius) and c0 % 2 == 0
+        assert (r0, r1, c0, c1) == near_window(90, width, viewer, radius) and c0 % 2 == 0
         full, full_cnt = visibility_with_hindrances(m, viewer)
-        d = _hex_distance(viewer, 90, 100)
+        d = _hex_distance(viewer, 90, width)
         assert (d[r0:r1, c0:c1] <= radius).sum() == (d <= radius).sum()  # the window holds them all
         near = d[r0:r1, c0:c1] <= radius
         where = f"{style} viewer {viewer.label} radius {radius}"

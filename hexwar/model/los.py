@@ -1932,7 +1932,9 @@ def near_window(height: int, width: int, viewer: Hex, radius: int) -> tuple[int,
         raise ValueError(f"radius must be >= 0, got {radius}")
     col = viewer.q
     row = viewer.r + (col - (col & 1)) // 2
-    side_c = 2 * radius + 6  # even: the window starts at an even column
+    # columns col - radius - 2 .. col + radius + 2 and one to start at an even column; as many
+    # as the map's width has parity, so a window pushed against the right edge starts even too
+    side_c = 2 * radius + 6 + (width & 1)
     side_r = 2 * radius + 3
     wc, wr = min(side_c, width), min(side_r, height)
     c0 = min(max(0, col - radius - 2), width - wc)
