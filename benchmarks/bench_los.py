@@ -37,6 +37,14 @@ nearly every target reads its whole crossing list: from A01 about 105M interveni
 ``_fly_entries`` into the map's axial tables. That row measured 3.8 s on main and 1.6 s after
 that path moved to per-line integer cumulative sums (same run, load 1.7-2; the
 visibility call alone 2.7 s -> 1.0 s CPU; docs/architecture.md, "Line of sight").
+
+Issue 35's rows follow (alone with ``--open``; :func:`bench_open`): one-to-all on editor-generated
+open 500x500 village and steppe maps (target 1M targets/s, no call over 3x the median),
+single queries on new random pairs in a fresh process (targets: median under 20 us on
+100x100, 50 us on 500x500), and the exact reference against the fast path on a random sample
+of pairs in the same run. Every figure with a target is also printed as a ``FIGURE | name |
+measured | target | met`` line (met at >= 1) for ``run_all.py``; the 100x100 row against the
+plain gather now has issue 35's target, 50%.
 """
 
 from __future__ import annotations
