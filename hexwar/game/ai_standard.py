@@ -140,6 +140,7 @@ def _distance_window(h: Hex, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
 
 
 _MAX_RANGE: dict[int, int] = {}
+_SIGHT_MEMO = 256  # windows of enemy sight remembered per LOS content (about 7 KB each)
 
 
 def _max_weapon_range() -> int:
@@ -165,18 +166,20 @@ def _near_sight(
 
     A window covering most of the map is the whole map's :func:`ruleset.los_arrays` (shared
     with targeting); a smaller one is :func:`hexwar.model.los.visibility_near`, remembered in
-    ``state.cache`` under the map's LOS content (issue 35)."""
+    ``state.cache`` under the map's LOS content, up to :data:`_SIGHT_MEMO` windows (issue 35)."""
     bm = state.battlemap
     r0, r1, c0, c1 = near_window(bm.height, bm.width, h, radius)
     if (r1 - r0) * (c1 - c0) * 2 > bm.height * bm.width:
         status, _ = ruleset.los_arrays(state, h)
         return 0, bm.height, 0, bm.width, status != BLOCKED
-    key = ("ai_sight", h, radius)
-    hit = state.cache.get(key)
-    if hit is None or hit[0] is not content:
+    memo = state.cache.get("ai_sight")
+    if memo is None or memo[0] is not content or len(memo[1]) >= _SIGHT_MEMO:
+        memo = state.cache["ai_sight"] = (content, {})  # a new LOS content forgets them all
+    hit = memo[1].get((h, radius))
+    if hit is None:
         (r0, r1, c0, c1), status, _ = visibility_near(bm, h, radius)
-        hit = state.cache[key] = (content, (r0, r1, c0, c1, status != BLOCKED))
-    return hit[1]  # type: ignore[no-any-return]
+        hit = memo[1][(h, radius)] = (r0, r1, c0, c1, status != BLOCKED)
+    return hit  # type: ignore[no-any-return]
 
 
 def _defense_array(state: GameState, cls: str) -> np.ndarray:
