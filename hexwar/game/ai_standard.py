@@ -175,11 +175,12 @@ def _near_sight(
     memo = state.cache.get("ai_sight")
     if memo is None or memo[0] is not content or len(memo[1]) >= _SIGHT_MEMO:
         memo = state.cache["ai_sight"] = (content, {})  # a new LOS content forgets them all
-    hit = memo[1].get((h, radius))
+    windows: dict[tuple[Hex, int], tuple[int, int, int, int, np.ndarray]] = memo[1]
+    hit = windows.get((h, radius))
     if hit is None:
         (r0, r1, c0, c1), status, _ = visibility_near(bm, h, radius)
-        hit = memo[1][(h, radius)] = (r0, r1, c0, c1, status != BLOCKED)
-    return hit  # type: ignore[no-any-return]
+        hit = windows[(h, radius)] = (r0, r1, c0, c1, status != BLOCKED)
+    return hit
 
 
 def _defense_array(state: GameState, cls: str) -> np.ndarray:
