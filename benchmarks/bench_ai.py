@@ -13,6 +13,9 @@ in a fresh process: CPU seconds per turn (the first turn, which builds per-shape
 and the median of the later ones) and the peak memory of the process, with the exponent of
 their growth in the map's area (0: the cost does not grow with the map). Targets: a turn on
 500x500 under 10 s and 1 GB, and at most 5x the CPU of a turn on 60x40.
+
+``--startup`` (issue 35) prints the CPU seconds of loading each shipped scenario and its map
+in a fresh process, the game modules' imports apart (target: under 0.3 s).
 """
 
 from __future__ import annotations
@@ -174,10 +177,52 @@ def bench_sizes(turns: int) -> list[str]:
     return misses
 
 
+STARTUP_TARGET_S = 0.3
+_STARTUP_CODE = """
+import json, sys, time
+c0 = time.process_time()
+from hexwar.game.scenario import load_scenario
+c1 = time.process_time()
+sc = load_scenario(sys.argv[1])
+c2 = time.process_time()
+print(json.dumps([c1 - c0, c2 - c1]))
+"""
+
+
+def bench_startup() -> list[str]:
+    """Issue 35: CPU seconds to load each shipped hex-game scenario and its map in a fresh
+    process: the game modules' imports, then the load itself (parse, schema and meaning
+    checks, map). Returns the misses."""
+    files = [str(p) for p in sorted(content_dir("scenarios").glob("*.toml"))]
+    print(f"scenario + map load in a fresh process, CPU s (load average {os.getloadavg()[0]:.1f})")
+    print(f"{'scenario':<22} {'imports':>8} {'load':>7} {'total':>7}")
+    worst_load = worst_total = 0.0
+    for f in files:
+        out = subprocess.run(
+            [sys.executable, "-c", _STARTUP_CODE, f], capture_output=True, text=True, check=True
+        )
+        imp, load = json.loads(out.stdout.strip().splitlines()[-1])
+        worst_load, worst_total = max(worst_load, load), max(worst_total, imp + load)
+        print(f"{os.path.basename(f):<22} {imp:>8.3f} {load:>7.3f} {imp + load:>7.3f}")
+    misses = []
+    for name, v in (
+        ("slowest scenario + map load, fresh process (CPU s)", worst_load),
+        ("slowest game imports + scenario + map load, fresh process (CPU s)", worst_total),
+    ):
+        met = STARTUP_TARGET_S / max(v, 1e-9)
+        print(f"FIGURE | {name} | {v:.3f} | < {STARTUP_TARGET_S} s | {met:.2f}")
+        if met < 1:
+            misses.append(name)
+    return misses
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", action="store_true", help="turn cost by map size (issue 35)")
     ap.add_argument("--size-worker", metavar="WxH", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--startup", action="store_true", help="scenario + map load CPU in fresh processes (issue 35)"
+    )
     ap.add_argument("scenarios", nargs="*", help="scenario files (default: every shipped scenario)")
     ap.add_argument("--turns", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=2)
@@ -185,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.size_worker:
         w, h = (int(x) for x in args.size_worker.split("x"))
         size_worker(w, h, args.turns)
+        return 0
+    if args.startup:
+        bench_startup()
         return 0
     if args.sizes:
         bench_sizes(args.turns if args.turns != 4 else SIZE_TURNS)

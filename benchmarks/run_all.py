@@ -41,6 +41,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "odds": ("bench_odds.py", ["--quick"]),
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "ai-sizes": ("bench_ai.py", []),  # issue 35: turn cost by map size, 30x20 to 500x500
+    "startup": ("bench_ai.py", []),  # issue 35: scenario + map load in a fresh process
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "net": ("bench_net.py", ["--quick"]),
@@ -52,7 +53,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
 }
 # name -> arguments of every run (quick or not)
-ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"], "ai-sizes": ["--sizes"]}
+ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"], "ai-sizes": ["--sizes"], "startup": ["--startup"]}
 # name -> program it needs; without it the benchmark is skipped, said so
 NEEDS: dict[str, str] = {"frame-x": "Xvfb"}
 

@@ -34,8 +34,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from ..errors import clip
 from ..model.hexgrid import DIRECTIONS, Hex, HexLabelError
@@ -347,6 +345,11 @@ def _dijkstra(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`reachable`'s search on the given arrays: the reached flat cells (cell order),
     their costs and the predecessor of every cell."""
+    # scipy on first use (issue 35: its import is about a third of a CLI game's start-up,
+    # and loading a scenario never searches a reach)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
     height, width = cost.shape
     src, dst = neighbor_table(height, width)
     w = edge_weights(cost, road_cost, road, factor)
