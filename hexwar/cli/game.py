@@ -379,6 +379,10 @@ class TerminalPlayer:
                     return members[words[1].upper()]
                 click.echo(f"{words[0].lower()}: give one of these hexes: {' '.join(sorted(members))}")
                 continue
+            hex_game = hasattr(state, "battlemap")  # the card game on lines has no map and no undo
+            if words and words[0].lower() in ("undo", "inspect") and not hex_game:
+                click.echo(f"{words[0].lower()}: not in the card game on lines (R11.1): the hex game has it")
+                continue
             if words and words[0].lower() == "undo":
                 from ..game.commands import Undo
 
