@@ -233,6 +233,9 @@ class TerminalPlayer:
     #: A run of more options than this with one hex each is shown as one line (see
     #: :data:`hexwar.game.terminal.GROUP_MIN`).
     GROUP_MIN = 7
+    #: Option lines printed before a prompt; ``more`` prints the rest (see
+    #: :data:`hexwar.game.terminal.SHOWN`).
+    SHOWN = 200
 
     def __init__(self, side: str):
         self.side = side
@@ -246,8 +249,8 @@ class TerminalPlayer:
 
     def choose(self, state: Any) -> Any:
         """Prompt until a listed number, a group letter with a hex (``a D07``), ``undo``, or
-        ``q`` to stop is entered; ``inspect HEX [FROM]`` and ``odds N`` answer and ask again
-        (:func:`hexwar.game.terminal.read_choice`).
+        ``q`` to stop is entered; ``inspect HEX [FROM]``, ``odds N`` and ``more`` (the options
+        past the first :attr:`SHOWN`) answer and ask again (:func:`hexwar.game.terminal.read_choice`).
 
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
@@ -262,7 +265,7 @@ class TerminalPlayer:
             return str(click.prompt(text, default=None, show_default=False))
 
         try:
-            return read_choice(state, self.side, ask, click.echo)
+            return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN)
         except TerminalQuit:
             raise click.exceptions.Abort() from None
 
@@ -504,11 +507,17 @@ def play(
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
-        if fogged and len(humans) == 1:  # the person at the terminal sees its side's log lines only
-            from ..game.view import event_sides
+        if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
+            from ..game.events import event_from_json, event_to_json
+            from ..game.view import event_for, event_sides
 
             start = len(state.log) - len(events)
-            events = [e for i, e in enumerate(events) if humans[0] in event_sides(state, start + i)]
+            seen = []
+            for i, e in enumerate(events):  # the one view function decides each line
+                j = event_for(e, humans[0], event_sides(state, start + i))
+                if j is not None:
+                    seen.append(e if j == event_to_json(e) else event_from_json(j))
+            events = seen
         for e in readable(events):
             click.echo(format_event(e))
 
@@ -695,4 +704,9 @@ def replay(
         click.echo(
             f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
         )
+        if verify and not sf.header_hash:
+            click.echo(
+                "     note: this save predates final.header_hash, so its rules_revision, players and "
+                "scenario id/name are not bound by the check"
+            )
     return 0

@@ -5,8 +5,10 @@ The legal commands of the side (its view under fog, R12.2) are listed; a run of 
 that differ only by hex (artillery targets R9.2, one unit's moves R5.3, one card's deploy hexes
 R5.2) is one line chosen as ``LETTER HEX``; ``odds N`` prints the exact odds of declaration N
 (R6), ``inspect HEX [FROM]`` the hex in words with LOS from FROM (R3), ``undo`` takes back the
-last command while no die was rolled (R12.3), ``q`` stops. Reading and printing are given as
-callables, so the local CLI (click) and the network client (a thread over ``input``) share it.
+last command while no die was rolled (R12.3), ``more`` lists the options past the first
+:data:`SHOWN`, ``q`` stops. The card game on lines has no map and no undo: there ``inspect``
+and ``undo`` say so and ask again. Reading and printing are given as callables, so the local
+CLI (click) and the network client (a thread over ``input``) share it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ __all__ = ["GROUP_MIN", "TerminalQuit", "menu", "read_choice"]
 #: A run of more options than this with one hex each (artillery targets, one unit's moves, one
 #: card's deploy hexes) is shown as one line chosen by letter and hex.
 GROUP_MIN = 7
+
+#: Option lines printed before a prompt; ``more`` prints the rest (a starting hand of 4 cards
+#: from 14 is up to C(14, 4) = 1001 options).
+SHOWN = 200
 
 #: The prompt of every terminal choice.
 PROMPT = "number, LETTER HEX, undo, odds N, inspect HEX [FROM] (q to quit)"
@@ -123,7 +129,9 @@ def odds_text(state: Any, c: Any) -> str:
     return "\n".join([f"odds of {c}:"] + ["  " + ln for ln in odds_lines(o)])
 
 
-def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[[str], None]) -> Any:
+def read_choice(
+    state: Any, side: str, ask: Callable[[str], str], out: Callable[[str], None], shown: int = SHOWN
+) -> Any:
     """Show ``side``'s menu for ``state`` through ``out`` and read answers through ``ask`` until
     a command is chosen: a listed number, a group letter with a hex (``a D07``) or ``undo``;
     ``inspect HEX [FROM]`` and ``odds N`` answer and ask again.
@@ -133,6 +141,7 @@ def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[
         side: the side choosing.
         ask: ``(prompt) -> str``, one line of input (raising ``EOFError`` at the end of input).
         out: ``(text) -> None``, one line of output.
+        shown: option lines printed before the first prompt (``more`` prints the rest).
 
     Returns:
         the command chosen (not applied; the caller applies or sends it).
@@ -143,10 +152,10 @@ def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[
     cmds = state.legal_commands(side)
     lines, numbered, groups = menu(state, cmds)
     out(f"\n{side}, turn {state.turn}, {state.phase} phase: choose a command")
-    for ln in lines[:200]:
+    for ln in lines[:shown]:
         out(ln)
-    if len(lines) > 200:
-        out(f"  ... {len(lines) - 200} more not shown")
+    if len(lines) > shown:
+        out(f"  ... {len(lines) - shown} more: type `more` to list them")
     while True:
         try:
             raw = str(ask(PROMPT)).strip()
@@ -154,6 +163,10 @@ def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[
             raise TerminalQuit() from None
         if raw.lower() in ("q", "quit"):
             raise TerminalQuit()
+        if raw.lower() == "more":  # every option stays reachable by sight, not only by number
+            for ln in lines[shown:] or ["  (every option is listed above)"]:
+                out(ln)
+            continue
         if (small_uint(raw) if raw else None) is not None and int(raw) < len(numbered):  # never negative
             return numbered[int(raw)]
         words = raw.split()
@@ -162,6 +175,10 @@ def read_choice(state: Any, side: str, ask: Callable[[str], str], out: Callable[
             if len(words) == 2 and words[1].upper() in members:
                 return members[words[1].upper()]
             out(f"{words[0].lower()}: give one of these hexes: {' '.join(sorted(members))}")
+            continue
+        hex_game = hasattr(state, "battlemap")  # the card game on lines has no map and no undo
+        if words and words[0].lower() in ("undo", "inspect") and not hex_game:
+            out(f"{words[0].lower()}: not in the card game on lines (R11.1): the hex game has it")
             continue
         if words and words[0].lower() == "undo":
             why = state.check(Undo(side))
