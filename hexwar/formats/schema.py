@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
+from ..model.filemodel import merge_problems
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -142,20 +143,3 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
         rest = len(out) - MAX_SCHEMA_PROBLEMS
         out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
     return out
-
-
-def merge_problems(schema: list[Problem], semantic: list[Problem]) -> list[Problem]:
-    """Schema problems first, then the semantic ones; a schema problem is dropped when a
-    semantic check names the same field (or a hex inside it) more precisely.
-
-    >>> a = [Problem("f", "levels[2]", "expected digits"), Problem("f", "width", "expected 1..500")]
-    >>> b = [Problem("f", "levels[2] A03", "ground level 'x'; expected a digit 0-9")]
-    >>> [p.where for p in merge_problems(a, b)]
-    ['width', 'levels[2] A03']
-    """
-    wheres = [p.where for p in semantic]
-
-    def covered(w: str) -> bool:
-        return any(s == w or s.startswith(w + " ") or s.startswith(w + ".") for s in wheres) if w else False
-
-    return [p for p in schema if not covered(p.where)] + list(semantic)

@@ -19,17 +19,19 @@ Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 2; the JSO
       "objectives": [{"hex": "P11", "name": "Church", "points": 10}]  # optional markers (v2)
     }
 
-Version 1 files (no markers) are read through :mod:`hexwar.formats.migrate`; a map without
+The file's typed models (one per version) and the 1 -> 2 step are in
+:mod:`hexwar.model.map_file`; version 1 files (no markers) are read through it; a map without
 markers is written as version 1, so files and scenario hashes from older hexwar stay the same.
 
 Terrain codes come from the terrain table (``hexwar/data/terrain.toml``). Loading checks the
-JSON Schema first, then the meaning (codes, labels on the board, buildings), and collects
+typed model first (:class:`~hexwar.model.map_file.MapFile`), then the meaning (codes, labels on the board, buildings), and collects
 every problem (file, field or hex label, what was expected) and raises one
 :class:`~hexwar.errors.ValidationError`; nothing in the file is executed; saving is atomic.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import os
@@ -41,9 +43,9 @@ import numpy as np
 
 from ..errors import Problem, ValidationError
 from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
-from ..formats.migrate import upgrade
-from ..formats.schema import merge_problems, schema_problems
-from .hexgrid import Hex, HexLabelError
+from .filemodel import adapter, merge_problems, problems_of, upgrade_document
+from .hexgrid import Hex, HexLabelError, column_index
+from .map_file import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, MapFile
 from .terrain import RulesTerrain, TerrainType, default_terrain
 
 __all__ = [
@@ -57,8 +59,6 @@ __all__ = [
     "zone_hexes",
 ]
 
-MAP_FORMAT = "hexwar-map"
-MAP_SCHEMA_VERSION = 2
 MARKER_SIDES = ("german", "soviet")
 MAX_MAP_SIDE = 500  # hexes; a larger side is rejected as absurd
 MAX_MAP_BYTES = LIMITS["hexwar-map"][0]  # the one set of limits (hexwar.fileio.LIMITS)
@@ -572,7 +572,14 @@ class BattleMap:
 
     @classmethod
     def from_json(cls, data: Any, src: str = "<memory>", rules: RulesTerrain | None = None) -> BattleMap:
-        """Build a map from parsed JSON, collecting every problem.
+        """Build a map from parsed JSON: the typed model first, then the meaning, every problem at once.
+
+        The document is upgraded to the current version (:data:`MAP_MIGRATIONS`), validated by
+        :class:`~hexwar.model.map_file.MapFile` (structure: fields, types, ranges, patterns),
+        then checked for what the model cannot say (terrain codes of ``rules``, hexes on the
+        board, wrecks that exist, rubble and fire only in buildings, R2.4, R8.3, R8.4). When
+        the model refuses a part that the board does not hang on (a feature, a marker, the
+        name), the rest is still checked, so one run reports everything.
 
         Args:
             data: the parsed JSON document.
@@ -580,195 +587,27 @@ class BattleMap:
             rules: terrain table; default the package's.
 
         Raises:
-            ValidationError: listing every problem found.
+            ValidationError: listing every problem found (file, field or hex, expectation).
         """
         rules = rules or default_terrain()
-        problems: list[Problem] = []
-
-        def bad(where: str, msg: str) -> None:
-            problems.append(Problem(src, where, msg))
-
         if not isinstance(data, dict):
             raise ValidationError([Problem(src, "", 'expected a JSON object with "format": "hexwar-map"')])
-        version_problems: list[Problem] = []
+        structural: list[Problem] = []
         if data.get("format") == MAP_FORMAT:
             try:
-                data, _ = upgrade(data, "map", src)
+                data, _ = upgrade_document(data, MAP_SCHEMA_VERSION, MAP_MIGRATIONS, src)
             except ValidationError as exc:  # reported with the rest; read as the current version
-                version_problems = exc.problems
+                structural = exc.problems
                 data = dict(data, schema_version=MAP_SCHEMA_VERSION)
-        structural = version_problems + schema_problems(data, "map", src)
-        w, h = data.get("width"), data.get("height")
-        if (
-            any(p.where in ("width", "height") for p in structural)
-            or not isinstance(w, int)
-            or not isinstance(h, int)
-        ):
+        doc, more, raw_levels, obj_index = _read_model(data, src)
+        structural += more
+        if doc is None:
             raise ValidationError(structural)
-        m = cls(
-            w,
-            h,
-            name=str(data.get("name", "Untitled")),
-            description=str(data.get("description", "")),
-            rules=rules,
-        )
-        digits = m.row_digits
-        code_index = {t.code: i for i, t in enumerate(rules.types)}
-
-        def grid(
-            key: str, required: bool, cell: Any, fast: tuple[np.ndarray, np.ndarray] | None = None
-        ) -> None:
-            rows = data.get(key)
-            if not isinstance(rows, list):
-                return  # missing or of the wrong type: the schema said so
-            if len(rows) != h:
-                bad(key, f"expected {h} rows (height), found {len(rows)}")
-            for ri, row in enumerate(rows[:h]):
-                if not isinstance(row, str):
-                    continue
-                if len(row) != w:
-                    bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
-                elif fast is not None and row.isascii():
-                    vals = fast[1][np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
-                    if (vals >= 0).all():  # every cell valid: one vectorized store (500x500 maps)
-                        fast[0][ri, :] = vals
-                        continue
-                for ci, ch in enumerate(row[:w]):  # the per-cell path names each bad hex
-                    err = cell(ri, ci, ch)
-                    if err:
-                        bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
-
-        def terrain_cell(ri: int, ci: int, ch: str) -> str | None:
-            if ch not in code_index:
-                return f"unknown terrain code {ch!r}; expected one of {rules.codes!r}"
-            m.terrain[ri, ci] = code_index[ch]
-            return None
-
-        def level_cell(ri: int, ci: int, ch: str) -> str | None:
-            if not ("0" <= ch <= "9"):
-                return f"ground level {ch!r}; expected a digit 0-9"
-            m.level[ri, ci] = int(ch)
-            return None
-
-        # byte -> value tables of the vectorized row path (-1: not valid, take the per-cell path)
-        t_lut = np.full(256, -1, dtype=np.int64)
-        for code, i in code_index.items():
-            if len(code) == 1 and code.isascii():
-                t_lut[ord(code)] = i
-        l_lut = np.full(256, -1, dtype=np.int64)
-        l_lut[ord("0") : ord("9") + 1] = np.arange(10)
-        grid("terrain", True, terrain_cell, (m.terrain, t_lut))
-        grid("levels", False, level_cell, (m.level, l_lut))
-
-        def on_board(label: Any, where: str) -> Hex | None:
-            if not isinstance(label, str):
-                return None
-            try:
-                hx = Hex.from_label(label)
-            except HexLabelError as exc:
-                bad(where, str(exc))
-                return None
-            if not m.in_bounds(hx):
-                bad(where, f"hex {label!r} is off the {w}x{h} map")
-                return None
-            return hx
-
-        feats = data.get("features", {})
-        for label, f in feats.items() if isinstance(feats, dict) else ():
-            where = f"features.{label}"
-            hx = on_board(label, where)
-            if hx is None or not isinstance(f, dict):
-                continue
-            idx = m.index(hx)
-            ttype = rules.types[int(m.terrain[idx])]
-            is_building = ttype.is_building
-            if f.get("road") is True:
-                if _impassable_to_all(ttype):
-                    road_code = next((t.code for t in rules.types if t.key == "road"), "=")
-                    bad(
-                        f"{where}.road",
-                        f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
-                        f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
-                        f"in its terrain row instead",
-                    )
-                m.road[idx] = True
-            if f.get("rubble") is True:
-                if not is_building:
-                    bad(f"{where}.rubble", "rubble needs a building hex (R8.3)")
-                m.rubble[idx] = True
-            if f.get("fire") is True:
-                if not is_building:
-                    bad(f"{where}.fire", "fire needs a building hex (R8.4)")
-                if f.get("rubble") is True:
-                    bad(f"{where}.fire", "a rubble hex cannot burn (R8.3)")
-                m.fire[idx] = True
-                ft = f.get("fire_turns", 0)
-                if isinstance(ft, int) and not isinstance(ft, bool) and 0 <= ft <= 1000:
-                    m.fire_turns[idx] = ft
-            ws = f.get("wrecks")
-            if isinstance(ws, list) and all(isinstance(x, str) for x in ws):
-                for wid in ws:
-                    if wid not in rules.wrecks:
-                        bad(
-                            f"{where}.wrecks",
-                            f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}",
-                        )
-                if ws:
-                    m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
-        deploy = data.get("deploy", {})
-        for side, specs in deploy.items() if isinstance(deploy, dict) else ():
-            if side not in MARKER_SIDES or not isinstance(specs, list):
-                continue
-            zone: list[Hex] = []
-            seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
-            for i, spec in enumerate(specs):
-                zw = f"deploy.{side}[{i}]"
-                if not isinstance(spec, str):
-                    continue
-                try:
-                    hexes = zone_hexes(spec)
-                except HexLabelError as exc:
-                    bad(zw, str(exc))
-                    continue
-                off = [x for x in hexes if not m.in_bounds(x)]
-                if off:
-                    bad(zw, f"{spec!r} reaches off the {w}x{h} map (e.g. {off[0].label})")
-                    continue
-                for x in hexes:
-                    if x not in seen:
-                        seen.add(x)
-                        zone.append(x)
-            if zone:
-                m.deploy[side] = tuple(zone)
-        if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
-            both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
-            bad(
-                "deploy",
-                f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}",
-            )
-        objs: list[MapObjective] = []
-        for i, o in enumerate(data.get("objectives", []) if isinstance(data.get("objectives"), list) else []):
-            if not isinstance(o, dict):
-                continue
-            ox = on_board(o.get("hex"), f"objectives[{i}].hex")
-            if ox is None:
-                continue
-            if any(x.hex == ox for x in objs):
-                bad(f"objectives[{i}].hex", f"{ox.label} is already an objective")
-                continue
-            pts = o.get("points", 0)
-            objs.append(
-                MapObjective(
-                    ox,
-                    str(o.get("name", "")) if isinstance(o.get("name", ""), str) else "",
-                    pts if isinstance(pts, int) and not isinstance(pts, bool) else 0,
-                )
-            )
-        m.objectives = tuple(objs)
-        problems = merge_problems(structural, problems)
-        if problems:
-            raise ValidationError(problems)
-        return m
+        reader = _MapReader(cls, doc, src, rules, raw_levels, obj_index).read()
+        merged = merge_problems(structural, reader.problems)
+        if merged:
+            raise ValidationError(merged)
+        return reader.map
 
     def summary(self) -> dict[str, Any]:
         """Size, terrain counts, buildings by DR and overlay counts, JSON-ready."""
@@ -789,3 +628,254 @@ class BattleMap:
             "rubble": int(self.rubble.sum()),
             "fires": int(self.fire.sum()),
         }
+
+
+# -- reading a map file: the model, then the meaning ----------------------------------------
+_FATAL = ("width", "height", "terrain")  # the board hangs on these: nothing else can be checked
+
+
+def _read_model(
+    data: dict[str, Any], src: str
+) -> tuple[MapFile | None, list[Problem], list[Any] | None, list[int] | None]:
+    """Validate ``data`` by the map model: ``(model, problems, raw levels rows, objective indices)``.
+
+    When the model refuses parts the board does not hang on, they are left out and the rest
+    is validated again, so the semantic checks still run on it; the model is ``None`` only
+    when the size or the terrain rows are refused. The raw ``levels`` rows come back when the
+    model refused them, so the digits are still checked (and named) hex by hex; the objective
+    indices are those in the file of the objectives kept (``None``: all of them).
+    """
+    import pydantic
+
+    ad = adapter(MapFile)
+    try:
+        return ad.validate_python(data), [], None, None
+    except pydantic.ValidationError as exc:
+        problems = problems_of(exc, MapFile, src)
+        errors = exc.errors(include_url=False)
+    pruned = dict(data)
+    drop: dict[str, set[Any]] = {}  # entries refused whole
+    leaves: dict[tuple[str, Any], set[str]] = {}  # keys refused inside a kept entry
+    raw_levels = None
+    index: list[int] | None = None
+    for err in errors:
+        loc = err["loc"]
+        top = str(loc[0]) if loc else ""
+        if not loc or top in _FATAL:
+            return None, problems, None, None
+        if top in ("format", "schema_version"):
+            pruned[top] = MAP_FORMAT if top == "format" else MAP_SCHEMA_VERSION
+        elif top in ("features", "objectives") and len(loc) >= 3 and loc[2] not in ("[key]", "hex"):
+            leaves.setdefault((top, loc[1]), set()).add(str(loc[2]))
+        elif top == "features" and len(loc) == 2 and err["type"] == "fire_needed":
+            leaves.setdefault((top, loc[1]), set()).add("fire_turns")
+        elif top in ("features", "deploy", "objectives") and len(loc) >= 2:
+            drop.setdefault(top, set()).add(loc[1])
+        else:
+            if top == "levels" and isinstance(data.get("levels"), list):
+                raw_levels = data["levels"]
+            pruned.pop(top, None)
+    for (key, entry), bad_keys in leaves.items():
+        val = pruned[key] = copy.copy(pruned[key])
+        val[entry] = {k: v for k, v in val[entry].items() if k not in bad_keys}
+    for key, bad_keys in drop.items():
+        val = pruned.get(key)
+        if isinstance(val, dict):
+            pruned[key] = {k: v for k, v in val.items() if k not in bad_keys}
+        elif isinstance(val, list):  # objectives: keep the indices of the rest in the reports
+            pruned[key] = [v for i, v in enumerate(val) if i not in bad_keys]
+            index = [i for i in range(len(val)) if i not in bad_keys]
+    try:
+        doc = ad.validate_python(pruned)
+    except pydantic.ValidationError:  # pragma: no cover - pruning leaves a valid document
+        return None, problems, None, None
+    return doc, problems, raw_levels, index
+
+
+class _MapReader:
+    """The semantic checks of one map document (after the model): builds the map, collects problems."""
+
+    def __init__(
+        self,
+        cls: type[BattleMap],
+        doc: MapFile,
+        src: str,
+        rules: RulesTerrain,
+        raw_levels: list[Any] | None,
+        obj_index: list[int] | None,
+    ) -> None:
+        self.doc, self.src, self.rules, self.raw_levels = doc, src, rules, raw_levels
+        self.obj_index = obj_index
+        self.problems: list[Problem] = []
+        self.map = cls(doc.width, doc.height, name=doc.name, description=doc.description, rules=rules)
+
+    def bad(self, where: str, msg: str) -> None:
+        self.problems.append(Problem(self.src, where, msg))
+
+    def read(self) -> _MapReader:
+        """Run every check in file order; returns ``self`` (``map``, ``problems``)."""
+        m, rules = self.map, self.rules
+        code_index = {t.code: i for i, t in enumerate(rules.types)}
+        t_lut = np.full(256, -1, dtype=np.int64)  # byte -> terrain index (-1: take the per-hex path)
+        for code, i in code_index.items():
+            if len(code) == 1 and code.isascii():
+                t_lut[ord(code)] = i
+        l_lut = np.full(256, -1, dtype=np.int64)
+        l_lut[ord("0") : ord("9") + 1] = np.arange(10)
+
+        def terrain_cell(ch: str) -> tuple[int, str | None]:
+            if ch not in code_index:
+                return 0, f"unknown terrain code {ch!r}; expected one of {rules.codes!r}"
+            return code_index[ch], None
+
+        def level_cell(ch: str) -> tuple[int, str | None]:
+            if not ("0" <= ch <= "9"):
+                return 0, f"ground level {ch!r}; expected a digit 0-9"
+            return int(ch), None
+
+        self.grid("terrain", self.doc.terrain, m.terrain, t_lut, terrain_cell)
+        levels = self.raw_levels if self.raw_levels is not None else self.doc.levels
+        if levels or "levels" in self.doc.model_fields_set:
+            self.grid("levels", levels, m.level, l_lut, level_cell)
+        self.features()
+        self.deploy()
+        self.objectives()
+        return self
+
+    def grid(self, key: str, rows: list[Any], out: np.ndarray, lut: np.ndarray, cell: Any) -> None:
+        """Row strings into ``out``: one vectorized store per valid row; a bad hex named by label."""
+        w, h, digits = self.map.width, self.map.height, self.map.row_digits
+        if len(rows) != h:
+            self.bad(key, f"expected {h} rows (height), found {len(rows)}")
+        for ri, row in enumerate(rows[:h]):
+            if not isinstance(row, str):
+                continue
+            if len(row) != w:
+                self.bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
+                continue
+            if row.isascii():
+                vals = lut[np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
+                if (vals >= 0).all():  # every hex valid: one store (500x500 maps)
+                    out[ri, :] = vals
+                    continue
+            for ci, ch in enumerate(row):
+                v, err = cell(ch)
+                if err:
+                    self.bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
+                else:
+                    out[ri, ci] = v
+
+    def on_board(self, label: str, where: str) -> Hex | None:
+        """The hex of ``label`` when it lies on the board, else a problem at ``where``."""
+        try:
+            hx = Hex.from_label(label)
+        except HexLabelError as exc:
+            self.bad(where, str(exc))
+            return None
+        if not self.map.in_bounds(hx):
+            self.bad(where, f"hex {label!r} is off the {self.map.width}x{self.map.height} map")
+            return None
+        return hx
+
+    def features(self) -> None:
+        """Roads, rubble, fire and wrecks (R2.4, R8.1, R8.3, R8.4): where they may stand."""
+        m, rules = self.map, self.rules
+        types = rules.types
+        water = [_impassable_to_all(t) for t in types]
+        road_code = next((t.code for t in types if t.key == "road"), "=")
+        columns: dict[str, int] = {}  # column letters -> index (a 500x500 map has 500)
+        w, h = m.width, m.height
+        for label, f in self.doc.features.items():
+            where = f"features.{label}"
+            # the model checked the label's shape (letters, 2-3 digits): parse it here directly
+            letters = label.rstrip("0123456789")
+            col = columns.get(letters)
+            if col is None:
+                col = columns[letters] = column_index(letters)
+            row = int(label[len(letters) :]) - 1
+            if not (0 <= col < w and 0 <= row < h):
+                self.on_board(label, where)  # the one wording of a label off the board
+                continue
+            idx = (row, col)
+            ti = int(m.terrain[idx])
+            ttype = types[ti]
+            if f.get("road"):
+                if water[ti]:
+                    self.bad(
+                        f"{where}.road",
+                        f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
+                        f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
+                        f"in its terrain row instead",
+                    )
+                m.road[idx] = True
+            if f.get("rubble"):
+                if not ttype.is_building:
+                    self.bad(f"{where}.rubble", "rubble needs a building hex (R8.3)")
+                m.rubble[idx] = True
+            if f.get("fire"):
+                if not ttype.is_building:
+                    self.bad(f"{where}.fire", "fire needs a building hex (R8.4)")
+                if f.get("rubble"):
+                    self.bad(f"{where}.fire", "a rubble hex cannot burn (R8.3)")
+                m.fire[idx] = True
+                m.fire_turns[idx] = f.get("fire_turns", 0)
+            wrecks = f.get("wrecks")
+            if wrecks:
+                for wid in wrecks:
+                    if wid not in rules.wrecks:
+                        self.bad(
+                            f"{where}.wrecks",
+                            f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}",
+                        )
+                known = [x for x in wrecks if x in rules.wrecks]
+                if known:
+                    m.wrecks[Hex.from_offset(col, row)] = known
+
+    def deploy(self) -> None:
+        """Deploy-zone markers (R5.2): rectangles on the board, the two sides apart."""
+        m = self.map
+        for side, specs in self.doc.deploy.items():
+            zone: list[Hex] = []
+            seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
+            for i, spec in enumerate(specs):
+                zw = f"deploy.{side}[{i}]"
+                try:
+                    hexes = zone_hexes(spec)
+                except HexLabelError as exc:
+                    self.bad(zw, str(exc))
+                    continue
+                # a rectangle lies on the board when its two corners do (column-major order)
+                if not (m.in_bounds(hexes[0]) and m.in_bounds(hexes[-1])):
+                    off = next(x for x in hexes if not m.in_bounds(x))
+                    self.bad(zw, f"{spec!r} reaches off the {m.width}x{m.height} map (e.g. {off.label})")
+                    continue
+                if not zone:
+                    zone = hexes
+                    seen.update(hexes)
+                    continue
+                for x in hexes:
+                    if x not in seen:
+                        seen.add(x)
+                        zone.append(x)
+            if zone:
+                m.deploy[side] = tuple(zone)
+        if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
+            both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
+            self.bad(
+                "deploy",
+                f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}",
+            )
+
+    def objectives(self) -> None:
+        """Objective markers (R10.2): on the board, one per hex."""
+        index = self.obj_index if self.obj_index is not None else range(len(self.doc.objectives))
+        objs: list[MapObjective] = []
+        for i, o in zip(index, self.doc.objectives, strict=True):
+            ox = self.on_board(o.hex, f"objectives[{i}].hex")
+            if ox is None:
+                continue
+            if any(x.hex == ox for x in objs):
+                self.bad(f"objectives[{i}].hex", f"{ox.label} is already an objective")
+                continue
+            objs.append(MapObjective(ox, o.name, o.points))
+        self.map.objectives = tuple(objs)
