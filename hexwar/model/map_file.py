@@ -11,10 +11,18 @@ on the board, wrecks that exist, buildings under rubble or fire) is checked by
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
-from pydantic_core import PydanticCustomError
+from pydantic import (
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from .filemodel import FileModel, json_schema
@@ -63,23 +71,45 @@ class MapFeatures(TypedDict, total=False):
     rubble: Annotated[bool, Field(description="true or false")]
     fire: Annotated[bool, Field(description="true or false")]
     fire_turns: Annotated[int, Field(ge=0, le=1000, description="an integer 0..1000 (full turns burned)")]
-    wrecks: Annotated[list[Annotated[str, Field(description="a wreck id")]], Field(description="a list of wreck ids")]
+    wrecks: Annotated[
+        list[Annotated[str, Field(description="a wreck id")]], Field(description="a list of wreck ids")
+    ]
 
 
-def _fire_turns_need_fire(f: MapFeatures) -> MapFeatures:
-    """``fire_turns`` only with ``fire: true`` (R8.6: only a burning hex counts turns)."""
-    if "fire_turns" in f and not f.get("fire"):
-        raise PydanticCustomError(
-            "fire_needed",
-            "expected true when fire_turns is given, got false"
+def _fire_turns_need_fire(f: Any, handler: ValidatorFunctionWrapHandler) -> MapFeatures:
+    """``fire_turns`` only with ``fire: true`` (R8.6: only a burning hex counts turns).
+
+    A wrap validator, so the rule is reported together with the entry's own problems (a
+    ``fire_turns`` out of range AND no ``fire``), as the JSON Schema's ``dependentSchemas`` does.
+    """
+    extra: list[InitErrorDetails] = []
+    if isinstance(f, dict) and "fire_turns" in f and f.get("fire") is not True:
+        msg = (
+            f"expected true when fire_turns is given, got {json.dumps(f['fire'])[:40]}"
             if "fire" in f
-            else "missing; expected true when fire_turns is given",
-            {"field": "fire"},
+            else "missing; expected true when fire_turns is given"
         )
-    return f
+        extra.append(
+            InitErrorDetails(type=PydanticCustomError("fire_needed", msg, {"field": "fire"}), loc=(), input=f)
+        )
+    try:
+        out: MapFeatures = handler(f)
+    except ValidationError as exc:
+        errs = [
+            InitErrorDetails(type=e["type"], loc=e["loc"], input=e["input"], ctx=e.get("ctx", {}))
+            for e in exc.errors()
+        ]  # type: ignore[typeddict-item]
+        raise ValidationError.from_exception_data("MapFeatures", errs + extra) from None
+    if extra:
+        raise ValidationError.from_exception_data("MapFeatures", extra)
+    return out
 
 
-Features = Annotated[MapFeatures, AfterValidator(_fire_turns_need_fire)]
+Features = Annotated[
+    MapFeatures,
+    WrapValidator(_fire_turns_need_fire, json_schema_input_type=MapFeatures),
+    Field(description="an object of hex features"),
+]
 
 
 class MapObjectiveEntry(FileModel):
@@ -105,9 +135,7 @@ class _MapBody(FileModel):
             Field(description="a row string of digits 0-9 (ground levels)"),
         ]
     ] = Field(default_factory=list, description="a list of row strings, one ground level digit 0-9 per hex")
-    features: dict[HexKey, Features] = Field(
-        default_factory=dict, description="an object keyed by hex label"
-    )
+    features: dict[HexKey, Features] = Field(default_factory=dict, description="an object keyed by hex label")
 
 
 class MapFileV1(_MapBody):

@@ -599,11 +599,11 @@ class BattleMap:
             except ValidationError as exc:  # reported with the rest; read as the current version
                 structural = exc.problems
                 data = dict(data, schema_version=MAP_SCHEMA_VERSION)
-        doc, more, raw_levels, obj_index = _read_model(data, src)
+        doc, more, raw_grids, obj_index = _read_model(data, src)
         structural += more
         if doc is None:
             raise ValidationError(structural)
-        reader = _MapReader(cls, doc, src, rules, raw_levels, obj_index).read()
+        reader = _MapReader(cls, doc, src, rules, raw_grids, obj_index).read()
         merged = merge_problems(structural, reader.problems)
         if merged:
             raise ValidationError(merged)
@@ -631,40 +631,45 @@ class BattleMap:
 
 
 # -- reading a map file: the model, then the meaning ----------------------------------------
-_FATAL = ("width", "height", "terrain")  # the board hangs on these: nothing else can be checked
+_FATAL = ("width", "height")  # the board hangs on these: nothing else can be checked
 
 
 def _read_model(
     data: dict[str, Any], src: str
-) -> tuple[MapFile | None, list[Problem], list[Any] | None, list[int] | None]:
-    """Validate ``data`` by the map model: ``(model, problems, raw levels rows, objective indices)``.
+) -> tuple[MapFile | None, list[Problem], dict[str, list[Any] | None], list[int] | None]:
+    """Validate ``data`` by the map model: ``(model, problems, raw grid rows, objective indices)``.
 
     When the model refuses parts the board does not hang on, they are left out and the rest
     is validated again, so the semantic checks still run on it; the model is ``None`` only
-    when the size or the terrain rows are refused. The raw ``levels`` rows come back when the
-    model refused them, so the digits are still checked (and named) hex by hex; the objective
+    when the size is refused. The raw ``terrain`` or ``levels`` rows (``None``: not a list) and
+    a side's raw ``deploy.SIDE`` specs come back when the model refused some of them, so the
+    rest are still checked (and named) hex by hex, spec by spec; the objective
     indices are those in the file of the objectives kept (``None``: all of them).
     """
     import pydantic
 
     ad = adapter(MapFile)
     try:
-        return ad.validate_python(data), [], None, None
+        return ad.validate_python(data), [], {}, None
     except pydantic.ValidationError as exc:
         problems = problems_of(exc, MapFile, src)
         errors = exc.errors(include_url=False)
     pruned = dict(data)
     drop: dict[str, set[Any]] = {}  # entries refused whole
     leaves: dict[tuple[str, Any], set[str]] = {}  # keys refused inside a kept entry
-    raw_levels = None
+    raw_grids: dict[str, list[Any] | None] = {}
     index: list[int] | None = None
     for err in errors:
         loc = err["loc"]
         top = str(loc[0]) if loc else ""
         if not loc or top in _FATAL:
-            return None, problems, None, None
+            return None, problems, {}, None
         if top in ("format", "schema_version"):
             pruned[top] = MAP_FORMAT if top == "format" else MAP_SCHEMA_VERSION
+        elif top == "deploy" and len(loc) >= 3 and loc[2] != "[key]":
+            # a bad spec: the side's specs are read raw, each spec checked where it stands
+            raw_grids[f"deploy.{loc[1]}"] = data["deploy"][loc[1]]
+            drop.setdefault(top, set()).add(loc[1])
         elif top in ("features", "objectives") and len(loc) >= 3 and loc[2] not in ("[key]", "hex"):
             leaves.setdefault((top, loc[1]), set()).add(str(loc[2]))
         elif top == "features" and len(loc) == 2 and err["type"] == "fire_needed":
@@ -672,9 +677,12 @@ def _read_model(
         elif top in ("features", "deploy", "objectives") and len(loc) >= 2:
             drop.setdefault(top, set()).add(loc[1])
         else:
-            if top == "levels" and isinstance(data.get("levels"), list):
-                raw_levels = data["levels"]
+            if top in ("terrain", "levels"):  # not a list of rows: no row is read
+                raw = data.get(top)
+                raw_grids[top] = raw if isinstance(raw, list) else None
             pruned.pop(top, None)
+            if top == "terrain":
+                pruned["terrain"] = []  # required: its rows are read from raw_grids
     for (key, entry), bad_keys in leaves.items():
         val = pruned[key] = copy.copy(pruned[key])
         val[entry] = {k: v for k, v in val[entry].items() if k not in bad_keys}
@@ -688,8 +696,8 @@ def _read_model(
     try:
         doc = ad.validate_python(pruned)
     except pydantic.ValidationError:  # pragma: no cover - pruning leaves a valid document
-        return None, problems, None, None
-    return doc, problems, raw_levels, index
+        return None, problems, {}, None
+    return doc, problems, raw_grids, index
 
 
 class _MapReader:
@@ -701,10 +709,10 @@ class _MapReader:
         doc: MapFile,
         src: str,
         rules: RulesTerrain,
-        raw_levels: list[Any] | None,
+        raw_grids: dict[str, list[Any] | None],
         obj_index: list[int] | None,
     ) -> None:
-        self.doc, self.src, self.rules, self.raw_levels = doc, src, rules, raw_levels
+        self.doc, self.src, self.rules, self.raw_grids = doc, src, rules, raw_grids
         self.obj_index = obj_index
         self.problems: list[Problem] = []
         self.map = cls(doc.width, doc.height, name=doc.name, description=doc.description, rules=rules)
@@ -733,9 +741,11 @@ class _MapReader:
                 return 0, f"ground level {ch!r}; expected a digit 0-9"
             return int(ch), None
 
-        self.grid("terrain", self.doc.terrain, m.terrain, t_lut, terrain_cell)
-        levels = self.raw_levels if self.raw_levels is not None else self.doc.levels
-        if levels or "levels" in self.doc.model_fields_set:
+        terrain = self.raw_grids.get("terrain", self.doc.terrain)
+        if terrain is not None:
+            self.grid("terrain", terrain, m.terrain, t_lut, terrain_cell)
+        levels = self.raw_grids.get("levels", self.doc.levels)
+        if levels is not None and (levels or "levels" in self.doc.model_fields_set):
             self.grid("levels", levels, m.level, l_lut, level_cell)
         self.features()
         self.deploy()
@@ -752,13 +762,12 @@ class _MapReader:
                 continue
             if len(row) != w:
                 self.bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
-                continue
-            if row.isascii():
+            elif row.isascii():
                 vals = lut[np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
                 if (vals >= 0).all():  # every hex valid: one store (500x500 maps)
                     out[ri, :] = vals
                     continue
-            for ci, ch in enumerate(row):
+            for ci, ch in enumerate(row[:w]):  # the per-hex path names each bad hex
                 v, err = cell(ch)
                 if err:
                     self.bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
@@ -834,11 +843,17 @@ class _MapReader:
     def deploy(self) -> None:
         """Deploy-zone markers (R5.2): rectangles on the board, the two sides apart."""
         m = self.map
-        for side, specs in self.doc.deploy.items():
+        sides: dict[str, list[Any]] = dict(self.doc.deploy)
+        for key, raw in self.raw_grids.items():
+            if key.startswith("deploy.") and raw is not None:
+                sides[key[len("deploy.") :]] = raw
+        for side, specs in sides.items():
             zone: list[Hex] = []
             seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
             for i, spec in enumerate(specs):
                 zw = f"deploy.{side}[{i}]"
+                if not isinstance(spec, str):
+                    continue  # the model said so
                 try:
                     hexes = zone_hexes(spec)
                 except HexLabelError as exc:
