@@ -1,11 +1,14 @@
 """JSON Schemas (draft 2020-12) of hexwar's files, and a checker that names file and field.
 
-The schema documents live in ``hexwar/formats/schemas/KIND.schema.json`` (package data) for
-the kinds in :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
+The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
-messages). :func:`schema_problems` checks a parsed document with the ``jsonschema`` library and
-turns every error into a :class:`~hexwar.errors.Problem` whose ``where`` is a field path in
-hexwar's usual spelling (``features.D07.fire_turns``, ``commands[3].cmd``).
+messages). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
+:mod:`hexwar.model.map_file`) has its schema generated from the model and is checked by the
+model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
+``hexwar/formats/schemas/KIND.schema.json`` checked with the ``jsonschema`` library. Either way
+:func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
+``where`` is a field path in hexwar's usual spelling (``features.D07.fire_turns``,
+``commands[3].cmd``).
 
 The schemas describe structure (fields, types, ranges, patterns); what needs the terrain
 table, the cards or the map (codes, labels on the board, units that exist) stays in the
@@ -21,7 +24,8 @@ from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
-from ..model.filemodel import merge_problems
+from ..model.filemodel import check, merge_problems
+from ..model.map_file import MapFile, map_schema
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -31,10 +35,13 @@ __all__ = [
     "schema_problems",
     "merge_problems",
     "field_path",
+    "MODEL_KINDS",
 ]
 
 SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
+#: kind -> (root model, its schema document): the kinds declared once, as typed models
+MODEL_KINDS: dict[str, tuple[Any, Any]] = {"map": (MapFile, map_schema)}
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 
 
@@ -50,6 +57,8 @@ def schema_text(kind: str) -> str:
     Raises:
         HexwarError: for an unknown kind.
     """
+    if kind in MODEL_KINDS:
+        return json.dumps(MODEL_KINDS[kind][1](), indent=2, ensure_ascii=False) + "\n"
     return _schema_file(kind).read_text(encoding="utf-8")
 
 
@@ -60,6 +69,8 @@ def load_schema(kind: str) -> dict[str, Any]:
     Raises:
         HexwarError: for an unknown kind or a schema file that is not a valid schema.
     """
+    if kind in MODEL_KINDS:
+        return MODEL_KINDS[kind][1]()  # type: ignore[no-any-return]
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
@@ -131,6 +142,8 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
     Raises:
         HexwarError: for an unknown kind.
     """
+    if kind in MODEL_KINDS:
+        return check(MODEL_KINDS[kind][0], data, src)[1]
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(load_schema(kind))
