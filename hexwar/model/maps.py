@@ -111,7 +111,8 @@ def zone_hexes(spec: str) -> list[Hex]:
     (c0, r0), (c1, r1) = a.offset, b.offset
     if c1 < c0 or r1 < r0:
         raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
-    return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+    # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
+    return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
 
 def zone_specs(hexes: Iterator[Hex] | list[Hex] | tuple[Hex, ...], row_digits: int = 2) -> list[str]:
@@ -847,9 +848,10 @@ class _MapReader:
         for key, raw in self.raw_grids.items():
             if key.startswith("deploy.") and raw is not None:
                 sides[key[len("deploy.") :]] = raw
+        rects: dict[str, list[tuple[int, int, int, int]]] = {}  # side -> (c0, c1, r0, r1) read
         for side, specs in sides.items():
             zone: list[Hex] = []
-            seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
+            seen: set[Hex] | None = None  # built at a second spec only: one rectangle needs none
             for i, spec in enumerate(specs):
                 zw = f"deploy.{side}[{i}]"
                 if not isinstance(spec, str):
@@ -860,21 +862,30 @@ class _MapReader:
                     self.bad(zw, str(exc))
                     continue
                 # a rectangle lies on the board when its two corners do (column-major order)
+                (c0, r0), (c1, r1) = hexes[0].offset, hexes[-1].offset
                 if not (m.in_bounds(hexes[0]) and m.in_bounds(hexes[-1])):
                     off = next(x for x in hexes if not m.in_bounds(x))
                     self.bad(zw, f"{spec!r} reaches off the {m.width}x{m.height} map (e.g. {off.label})")
                     continue
+                rects.setdefault(side, []).append((c0, c1, r0, r1))
                 if not zone:
                     zone = hexes
-                    seen.update(hexes)
                     continue
+                if seen is None:
+                    seen = set(zone)
                 for x in hexes:
                     if x not in seen:
                         seen.add(x)
                         zone.append(x)
             if zone:
                 m.deploy[side] = tuple(zone)
-        if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
+        # the sides overlap when two of their rectangles do; the hexes are listed only then
+        crossing = any(
+            a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
+            for a in rects.get("german", ())
+            for b in rects.get("soviet", ())
+        )
+        if crossing and len(m.deploy) == 2:
             both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
             self.bad(
                 "deploy",
