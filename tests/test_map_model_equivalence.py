@@ -32,7 +32,9 @@ DATA = Path(__file__).parent / "data"
 
 def shipped_maps() -> list[Path]:
     """Every map file the project ships or keeps as test data."""
-    out = sorted(content_dir("maps").glob("*.json")) + sorted((content_dir("scenarios") / "maps").glob("*.json"))
+    out = sorted(content_dir("maps").glob("*.json")) + sorted(
+        (content_dir("scenarios") / "maps").glob("*.json")
+    )
     out += sorted((DATA / "legacy_e9c3826" / "maps").glob("*.json"))
     out += [p for p in sorted(DATA.glob("*.json")) if json.loads(p.read_text()).get("format") == "hexwar-map"]
     return out
@@ -98,7 +100,9 @@ def mutate(d: dict, rng: random.Random) -> str:
         d[k] = v
         return f"{k}={v!r}"
     if op == 1:
-        k = rng.choice(["name", "description", "levels", "features", "deploy", "objectives", "terrain", "width"])
+        k = rng.choice(
+            ["name", "description", "levels", "features", "deploy", "objectives", "terrain", "width"]
+        )
         d.pop(k, None)
         return f"del {k}"
     if op == 2:

@@ -34,7 +34,6 @@ from ..model.map_file import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
 __all__ = ["CURRENT", "MIGRATIONS", "upgrade", "migrate_document", "migrate_file", "upgraded_text", "kind_of"]
 
 
-
 def _save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
     """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes.
 

@@ -96,7 +96,7 @@ def _tidy(node: Any) -> Any:
     out = {k: _tidy(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
     pats = out.get("patternProperties")
     if isinstance(pats, dict) and len(pats) == 1 and isinstance(out.get("propertyNames"), dict):
-        (pattern, value), = pats.items()
+        ((pattern, value),) = pats.items()
         out["propertyNames"] = {**out["propertyNames"], "pattern": pattern}
         out["additionalProperties"] = value
         del out["patternProperties"]
@@ -256,7 +256,9 @@ def upgrade_document(
     """
     v = doc.get("schema_version", default)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise ValidationError([Problem(src, "schema_version", f"expected an integer 1..{current}, got {v!r}")])
+        raise ValidationError(
+            [Problem(src, "schema_version", f"expected an integer 1..{current}, got {v!r}")]
+        )
     if v > current:
         raise ValidationError(
             [
