@@ -25,7 +25,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from .filemodel import FileModel, json_schema
+from .filemodel import FileModel, Step, json_schema
 
 __all__ = [
     "MAP_FORMAT",
@@ -177,7 +177,7 @@ def map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 #: from_version -> the step to from_version + 1
-MAP_MIGRATIONS = {1: map_1_to_2}
+MAP_MIGRATIONS: dict[int, Step] = {1: map_1_to_2}
 
 
 def map_schema() -> dict[str, Any]:

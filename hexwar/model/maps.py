@@ -844,7 +844,7 @@ class _MapReader:
     def deploy(self) -> None:
         """Deploy-zone markers (R5.2): rectangles on the board, the two sides apart."""
         m = self.map
-        sides: dict[str, list[Any]] = dict(self.doc.deploy)
+        sides: dict[str, list[Any]] = {str(k): list(v) for k, v in self.doc.deploy.items()}
         for key, raw in self.raw_grids.items():
             if key.startswith("deploy.") and raw is not None:
                 sides[key[len("deploy.") :]] = raw
