@@ -3,8 +3,9 @@
 tests/test_map_model_equivalence.py compares it with today's ``BattleMap.from_json`` on every
 shipped map and on a seeded fuzz corpus (issue 34). The code is a frozen copy of
 ``BattleMap.from_json`` and of the ``jsonschema`` check of ``hexwar.formats.schema`` of that
-commit, with the map schema file it read (tests/data/legacy_schemas/map.schema.json). Do not
-change it: it is the "before" of the comparison.
+commit, with the schema files it read (tests/data/legacy_schemas/KIND.schema.json: the map's,
+and the scenario's and save's for the comparison of their structural checks). Do not change
+it: it is the "before" of the comparison.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from hexwar.model.map_file import MAP_FORMAT, MAP_SCHEMA_VERSION
 from hexwar.model.maps import MARKER_SIDES, BattleMap, MapObjective, _impassable_to_all, zone_hexes
 from hexwar.model.terrain import RulesTerrain, default_terrain
 
-SCHEMA = Path(__file__).parent / "data" / "legacy_schemas" / "map.schema.json"
+SCHEMAS = Path(__file__).parent / "data" / "legacy_schemas"
 
 
 @cache
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(SCHEMA.read_text()))
+def _validator(kind: str = "map") -> Draft202012Validator:
+    return Draft202012Validator(json.loads((SCHEMAS / f"{kind}.schema.json").read_text()))
 
 
 def _message(err: Any) -> list[tuple[str, str]]:
@@ -262,9 +263,9 @@ def old_from_json(data: Any, src: str = "<memory>", rules: RulesTerrain | None =
     return m
 
 
-def old_schema_problems(data: Any, src: str) -> list[Problem]:
-    """The old jsonschema check of a map document (hexwar.formats.schema at 412e83e)."""
-    errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+def old_schema_problems(data: Any, src: str, kind: str = "map") -> list[Problem]:
+    """The old jsonschema check of a ``kind`` document (hexwar.formats.schema at 412e83e)."""
+    errors = sorted(_validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     out: list[Problem] = []
     for err in errors:
         for where, msg in _message(err):

@@ -3,7 +3,7 @@
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
 messages). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
-:mod:`hexwar.model.map_file`) has its schema generated from the model and is checked by the
+:mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`) has its schema generated from the model and is checked by the
 model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
 ``hexwar/formats/schemas/KIND.schema.json`` checked with the ``jsonschema`` library. Either way
 :func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
@@ -26,6 +26,7 @@ from typing import Any
 from ..errors import HexwarError, Problem
 from ..model.filemodel import check, merge_problems
 from ..model.map_file import MapFile, map_schema
+from .scenario_file import ScenarioFile, scenario_schema
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -41,7 +42,10 @@ __all__ = [
 SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
 #: kind -> (root model, its schema document): the kinds declared once, as typed models
-MODEL_KINDS: dict[str, tuple[Any, Any]] = {"map": (MapFile, map_schema)}
+MODEL_KINDS: dict[str, tuple[Any, Any]] = {
+    "map": (MapFile, map_schema),
+    "scenario": (ScenarioFile, scenario_schema),
+}
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 
 
