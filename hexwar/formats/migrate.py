@@ -9,7 +9,8 @@ current one. ``hexwar migrate FILE [--in-place]`` writes the upgraded document a
 Version history:
 
 The steps are plain functions between neighbouring versions of a kind's typed model (the map's
-live beside its models in :mod:`hexwar.model.map_file`); each returns a new document.
+live beside its models in :mod:`hexwar.model.map_file`, the save's in
+:mod:`hexwar.formats.save_file`); each returns a new document.
 
 - ``map`` 1 -> 2: version 2 adds the optional ``deploy`` (deploy-zone markers by side) and
   ``objectives`` (objective markers) fields; a version 1 map has neither, so the step only
@@ -30,24 +31,17 @@ from typing import Any
 from ..errors import HexwarError, Problem, ValidationError
 from ..model.filemodel import Step, upgrade_document
 from ..model.map_file import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
+from .save_file import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION
 
 __all__ = ["CURRENT", "MIGRATIONS", "upgrade", "migrate_document", "migrate_file", "upgraded_text", "kind_of"]
 
 
-def _save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes.
-
-    Returns a new document; the input is not changed.
-    """
-    return {**doc, "schema_version": 2}
-
-
-CURRENT: dict[str, int] = {"map": MAP_SCHEMA_VERSION, "save": 2, "scenario": 1}
+CURRENT: dict[str, int] = {"map": MAP_SCHEMA_VERSION, "save": SAVE_SCHEMA_VERSION, "scenario": 1}
 
 # kind -> {from_version: step to from_version + 1}
 MIGRATIONS: dict[str, dict[int, Step]] = {
     "map": MAP_MIGRATIONS,
-    "save": {1: _save_1_to_2},
+    "save": SAVE_MIGRATIONS,
     "scenario": {},
 }
 

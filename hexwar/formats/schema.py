@@ -3,7 +3,8 @@
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
 messages). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
-:mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`) has its schema generated from the model and is checked by the
+:mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
+:mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
 model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
 ``hexwar/formats/schemas/KIND.schema.json`` checked with the ``jsonschema`` library. Either way
 :func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
@@ -26,6 +27,7 @@ from typing import Any
 from ..errors import HexwarError, Problem
 from ..model.filemodel import check, merge_problems
 from ..model.map_file import MapFile, map_schema
+from .save_file import SaveFile, save_schema
 from .scenario_file import ScenarioFile, scenario_schema
 
 __all__ = [
@@ -45,6 +47,7 @@ KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-sa
 MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "map": (MapFile, map_schema),
     "scenario": (ScenarioFile, scenario_schema),
+    "save": (SaveFile, save_schema),
 }
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..errors import Problem, ValidationError
 
@@ -38,6 +39,7 @@ __all__ = [
     "json_schema",
     "problems_of",
     "merge_problems",
+    "error_details",
     "Step",
     "upgrade_document",
 ]
@@ -209,6 +211,22 @@ def problems_of(exc: pydantic.ValidationError, model: type[BaseModel], src: str)
         rest = len(out) - MAX_SCHEMA_PROBLEMS
         out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
     return out
+
+
+def error_details(exc: pydantic.ValidationError) -> list[InitErrorDetails]:
+    """The errors of ``exc`` as details a wrap validator can raise again with errors of its own.
+
+    Each keeps its type name, location, message and context (re-raised as a custom error, so
+    a model's own error types pass through too).
+    """
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(e["type"], e["msg"].replace("{", "{{").replace("}", "}}"), e.get("ctx")),
+            loc=e["loc"],
+            input=e["input"],
+        )
+        for e in exc.errors(include_url=False)
+    ]
 
 
 def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]:

@@ -25,7 +25,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from .filemodel import FileModel, Step, json_schema
+from .filemodel import FileModel, Step, error_details, json_schema
 
 __all__ = [
     "MAP_FORMAT",
@@ -95,10 +95,7 @@ def _fire_turns_need_fire(f: Any, handler: ValidatorFunctionWrapHandler) -> MapF
     try:
         out: MapFeatures = handler(f)
     except ValidationError as exc:
-        errs = [
-            InitErrorDetails(type=e["type"], loc=e["loc"], input=e["input"], ctx=e.get("ctx", {}))
-            for e in exc.errors()
-        ]  # type: ignore[typeddict-item]
+        errs = error_details(exc)
         raise ValidationError.from_exception_data("MapFeatures", errs + extra) from None
     if extra:
         raise ValidationError.from_exception_data("MapFeatures", extra)
