@@ -108,3 +108,20 @@ def test_the_save_model_names_the_problems_the_save_schema_named():
             mutate_save(doc, rng)
         refused += same_problems(doc, SaveFile, "save", f"seed {seed}")
     assert refused >= 300, refused
+
+
+def test_the_format_references_are_generated_from_the_models_and_current():
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("format_docs", root / "tools" / "format_docs.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["--check"]) == 0, (
+        "docs/*-format.md field tables are stale: run python tools/format_docs.py"
+    )
+    maps = (root / "docs" / "maps-format.md").read_text()
+    # one row per field of the model, with the model's own description
+    assert "| `width` | integer 1..500 | required | an integer 1..500 (hexes) |" in maps
+    assert "| `features.<a hex label like D07>.fire_turns` | integer 0..1000 |" in maps

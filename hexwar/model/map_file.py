@@ -26,6 +26,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from .filemodel import FileModel, Step, error_details, json_schema
+from .hexgrid import Hex, HexLabelError
 
 __all__ = [
     "MAP_FORMAT",
@@ -40,6 +41,7 @@ __all__ = [
     "MAP_MIGRATIONS",
     "map_1_to_2",
     "map_schema",
+    "zone_hexes",
 ]
 
 MAP_FORMAT = "hexwar-map"
@@ -159,6 +161,27 @@ class MapFileV2(_MapBody):
 
 
 MapFile = MapFileV2  # the current version
+
+
+def zone_hexes(spec: str) -> list[Hex]:
+    """Hexes of a zone spec of the file: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
+
+    Raises:
+        HexLabelError: for a malformed label or a reversed rectangle.
+
+    >>> [h.label for h in zone_hexes("B02:C03")]
+    ['B02', 'B03', 'C02', 'C03']
+    """
+    a_s, sep, b_s = spec.partition(":")
+    a = Hex.from_label(a_s.strip())
+    if not sep:
+        return [a]
+    b = Hex.from_label(b_s.strip())
+    (c0, r0), (c1, r1) = a.offset, b.offset
+    if c1 < c0 or r1 < r0:
+        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
+    return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
 
 def map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:

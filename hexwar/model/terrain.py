@@ -16,6 +16,7 @@ from ..errors import Problem, ValidationError
 from ..fileio import read_toml
 
 __all__ = [
+    "impassable_to_all",
     "LOS_EFFECTS",
     "MOBILITY_CLASSES",
     "RulesTerrain",
@@ -211,6 +212,11 @@ def _parse_wrecks(data: dict[str, Any], src: str) -> dict[str, WreckCounter]:
     if problems:
         raise ValidationError(problems)
     return out
+
+
+def impassable_to_all(t: TerrainType) -> bool:
+    """Terrain no mobility class may enter (water, R2.5): a road flag there would be a bridge."""
+    return bool(t.move) and all(math.isinf(v) for v in t.move.values())
 
 
 def load_terrain(terrain_path: str | None = None, wrecks_path: str | None = None) -> RulesTerrain:
