@@ -125,3 +125,22 @@ def test_the_format_references_are_generated_from_the_models_and_current():
     # one row per field of the model, with the model's own description
     assert "| `width` | integer 1..500 | required | an integer 1..500 (hexes) |" in maps
     assert "| `features.<a hex label like D07>.fire_turns` | integer 0..1000 |" in maps
+
+
+def test_a_broken_deck_file_reports_model_and_card_problems_at_once(tmp_path):
+    from hexwar.errors import ValidationError
+    from hexwar.lines.scenario import load_deck
+
+    p = tmp_path / "d.toml"
+    p.write_text('format = "hexwar-dock"\n[deck]\nside = "italian"\ncolour = "red"\ncards = ["de_nope"]\n')
+    try:
+        load_deck(p)
+    except ValidationError as exc:
+        got = [(x.where, x.message) for x in exc.problems]
+    else:
+        raise AssertionError("a broken deck loaded")
+    wheres = [w for w, _ in got]
+    assert wheres[:3] == ["format", "deck.side", "deck.colour"], got
+    assert got[1][1] == 'expected a side: german or soviet, got "italian"'
+    # the card check after the model still runs on the cards of a deck the model refused
+    assert any(w == "deck.cards" and "de_nope" in m for w, m in got), got
