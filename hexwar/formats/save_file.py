@@ -52,13 +52,17 @@ class SavedScenario(FileModel):
 
 
 class SavedScenarioV2(SavedScenario):
-    """Version 2: the generated map a game was played on instead of the scenario's."""
+    """Version 2: the map a game was played on instead of the scenario's (generated, or a map file)."""
 
     # absent when the game used the scenario's own map; never null (the default is not validated)
-    map: Annotated[str, StringConstraints(pattern=r"^generated:[0-9]+(:[a-z]+)?(:[0-9]+x[0-9]+)?$")] = Field(
+    map: Annotated[
+        str,
+        StringConstraints(pattern=r"^(generated:[0-9]+(:[a-z]+)?(:[0-9]+x[0-9]+)?|file:[^/\\]+\.json)$"),
+    ] = Field(
         None,  # type: ignore[assignment]
-        description="the map the game was played on instead of the scenario's, e.g. generated:7:village:30x24 "
-        "(version 2)",
+        description="the map the game was played on instead of the scenario's, e.g. generated:7:village:30x24, "
+        "or file:NAME.json, a map file looked for by name in the save's and the scenario's folders and the "
+        "shipped maps (version 2)",
     )
 
 
