@@ -278,7 +278,8 @@ class SeatClient:
         """What the client knows at the end."""
         return {
             "result": (self.view or {}).get("result"),
-            "state_hash": self.state_hash,
+            "state_hash": self.state_hash,  # "" from a server that sends no hash of hidden state
+            "view_hash": view_hash(self.view) if self.view is not None else "",
             "seq": self.seq,
             "connects": self.connects,
             "syncs": self.syncs,
@@ -340,7 +341,7 @@ class SeatClient:
                 return
             self.view = new
             self.seq = int(msg["seq"])
-            self.state_hash = msg["state_hash"]
+            self.state_hash = msg.get("state_hash", "")
             self._note_hand()
         elif t == "error":
             code = msg.get("code")
