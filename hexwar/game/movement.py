@@ -355,10 +355,6 @@ def _dijkstra(
     w = edge_weights(cost, road_cost, road, factor)
     # blocked edges keep their slot with an infinite weight: the CSR structure is shared
     w = np.where(passable.ravel()[dst] & (w <= mp), w, np.inf)
-    # scipy on first use: a game that only loads (validate, the start of play) never pays its import
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import dijkstra
-
     n = height * width
     graph = csr_matrix((w, dst, _indptr(height, width)), shape=(n, n))
     s = row * width + col
