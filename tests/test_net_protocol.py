@@ -286,3 +286,23 @@ def test_a_slow_reader_is_dropped_at_the_byte_cap_and_protocol_violations_close_
     d = Conn(FakeWs())
     assert all(srv._reply_error(d, "illegal", "no") for _ in range(20))  # the rules' refusals
     assert [srv._reply_error(d, "bad_message", "no") for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_client_with_no_server_says_so_at_once_then_gives_up():
+    """``hexwar join`` to an address where nothing listens: the first failed attempt is told to
+    the user at once (it used to print nothing for the whole ``give_up`` time, 600 s by default),
+    and after ``give_up`` seconds a clear HexwarError ends it."""
+    import socket
+
+    from hexwar.errors import HexwarError
+    from hexwar.net.client import SeatClient
+
+    with socket.socket() as s:  # a free loopback port with nothing listening on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    said: list[str] = []
+    c = SeatClient(f"ws://127.0.0.1:{port}/g-1", watch=True, out=said.append, give_up=0.5)
+    with pytest.raises(HexwarError, match="giving up"):
+        asyncio.run(c.run())
+    assert said and said[0].startswith(f"no server at ws://127.0.0.1:{port}/g-1 yet"), said
+    assert len(said) == 1  # told once, not once per retry

@@ -455,11 +455,17 @@ def play(
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
-        if fogged and len(humans) == 1:  # the person at the terminal sees its side's log lines only
-            from ..game.view import event_sides
+        if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
+            from ..game.events import event_from_json, event_to_json
+            from ..game.view import event_for, event_sides
 
             start = len(state.log) - len(events)
-            events = [e for i, e in enumerate(events) if humans[0] in event_sides(state, start + i)]
+            seen = []
+            for i, e in enumerate(events):  # the one view function decides each line
+                j = event_for(e, humans[0], event_sides(state, start + i))
+                if j is not None:
+                    seen.append(e if j == event_to_json(e) else event_from_json(j))
+            events = seen
         for e in readable(events):
             click.echo(format_event(e))
 
@@ -604,4 +610,9 @@ def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, .
         click.echo(
             f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
         )
+        if verify and not sf.header_hash:
+            click.echo(
+                "     note: this save predates final.header_hash, so its rules_revision, players and "
+                "scenario id/name are not bound by the check"
+            )
     return 0

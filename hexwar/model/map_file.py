@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
+from ..errors import clip
 from .filemodel import FileModel, Step, error_details, json_schema
 from .hexgrid import Hex, HexLabelError
 
@@ -167,7 +168,8 @@ def zone_hexes(spec: str) -> list[Hex]:
     """Hexes of a zone spec of the file: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
 
     Raises:
-        HexLabelError: for a malformed label or a reversed rectangle.
+        HexLabelError: for a malformed label, a reversed rectangle, or a rectangle wider or
+            taller than any map (``MAX_SIDE``: ``"D01:DNULL03"`` would list millions).
 
     >>> [h.label for h in zone_hexes("B02:C03")]
     ['B02', 'B03', 'C02', 'C03']
@@ -180,6 +182,8 @@ def zone_hexes(spec: str) -> list[Hex]:
     (c0, r0), (c1, r1) = a.offset, b.offset
     if c1 < c0 or r1 < r0:
         raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    if c1 - c0 >= MAX_SIDE or r1 - r0 >= MAX_SIDE:  # issue 33: found by the fuzz suite
+        raise HexLabelError(f"bad zone {clip(spec)}: larger than any map ({MAX_SIDE} hexes a side)")
     # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
     return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 

@@ -271,6 +271,11 @@ class SeatClient:
                 raise HexwarError(f"no connection to {self.url} for {self.give_up:g} s; giving up")
             if self.connects:
                 self._say_once("reconnecting", f"connection to {self.url} lost; reconnecting...")
+            else:  # never connected yet: say so at once instead of waiting silently (give_up may be minutes)
+                self._say_once(
+                    "unreachable",
+                    f"no server at {self.url} yet; retrying for up to {self.give_up:g} s (Ctrl+C stops)",
+                )
             await asyncio.sleep(backoff * (1 + 0.25 * _JITTER.random()))  # cosmetic: never the game's dice
             backoff = min(backoff * 2, 5.0)
 
