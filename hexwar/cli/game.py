@@ -34,7 +34,6 @@ scenarios and in ``--scenario FILE``.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,7 @@ import click
 from ..errors import HexwarError
 from ..rules.cards import SIDES
 from . import echo_json
+from .terminal import TerminalPlayer, _no_display
 
 __all__ = ["play", "replay", "parse_ai", "parse_rules", "DEFAULT_SCENARIOS", "TerminalPlayer"]
 
@@ -224,52 +224,6 @@ def _load(scenario: str | None) -> Any:
     return load_scenario(scenario)
 
 
-class TerminalPlayer:
-    """A person at the terminal (``hexwar play --headless``): the hex game's one terminal menu
-    (:mod:`hexwar.game.terminal`, also ``hexwar join --headless``) read through click."""
-
-    name = "human"
-
-    #: A run of more options than this with one hex each is shown as one line (see
-    #: :data:`hexwar.game.terminal.GROUP_MIN`).
-    GROUP_MIN = 7
-    #: Option lines printed before a prompt; ``more`` prints the rest (see
-    #: :data:`hexwar.game.terminal.SHOWN`).
-    SHOWN = 200
-
-    def __init__(self, side: str):
-        self.side = side
-
-    @staticmethod
-    def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, dict[str, Any]]]:
-        """The options as the terminal shows them: :func:`hexwar.game.terminal.menu`."""
-        from ..game.terminal import menu
-
-        return menu(state, cmds)
-
-    def choose(self, state: Any) -> Any:
-        """Prompt until a listed number, a group letter with a hex (``a D07``), ``undo``, or
-        ``q`` to stop is entered; ``inspect HEX [FROM]``, ``odds N`` and ``more`` (the options
-        past the first :attr:`SHOWN`) answer and ask again (:func:`hexwar.game.terminal.read_choice`).
-
-        Raises:
-            click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
-        """
-        from ..game.terminal import TerminalQuit, read_choice
-        from ..game.view import state_from_view, view
-
-        if "fog" in state.variants:  # R12.2: the person sees and chooses from the side's view only
-            state = state_from_view(view(state, self.side).data, state.scenario)
-
-        def ask(text: str) -> str:  # no default: a stray Enter must not spend anything
-            return str(click.prompt(text, default=None, show_default=False))
-
-        try:
-            return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN)
-        except TerminalQuit:
-            raise click.exceptions.Abort() from None
-
-
 def _save_players(path: str) -> dict[str, str]:
     """Who played each side of a save (``{"german": "human", "soviet": "standard"}``)."""
     from ..game.save import read_save
@@ -278,12 +232,6 @@ def _save_players(path: str) -> dict[str, str]:
         return dict(read_save(path).players)
     except HexwarError:
         return {}
-
-
-def _no_display() -> bool:
-    if sys.platform.startswith("linux") or "bsd" in sys.platform:
-        return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return False
 
 
 _NO_WINDOW = (

@@ -112,7 +112,7 @@ def play_lines(
     from ..game.headless import play as run_game
     from ..lines.terminal import LinesTerminalPlayer, seat_events_text
     from . import echo_json
-    from .game import _no_display
+    from .terminal import _no_display
 
     seats = SEATS_2P if sc.players == 2 else SEATS_4P
     if decks:
@@ -273,7 +273,7 @@ def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) ->
     file for ``hexwar play lines --deck SIDE=FILE``.
     """
     from ..lines.scenario import load_deck
-    from .game import _no_display
+    from .terminal import _no_display
 
     start: tuple[str, ...] = ()
     if from_:
