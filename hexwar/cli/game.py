@@ -456,16 +456,9 @@ def play(
 
     def show(state: Any, events: list[Any]) -> None:
         if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
-            from ..game.events import event_from_json, event_to_json
-            from ..game.view import event_for, event_sides
+            from ..game.view import seat_events
 
-            start = len(state.log) - len(events)
-            seen = []
-            for i, e in enumerate(events):  # the one view function decides each line
-                j = event_for(e, humans[0], event_sides(state, start + i))
-                if j is not None:
-                    seen.append(e if j == event_to_json(e) else event_from_json(j))
-            events = seen
+            events = seat_events(state, events, humans[0])
         for e in readable(events):
             click.echo(format_event(e))
 

@@ -44,7 +44,7 @@ from ..model.hexgrid import Hex
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command, EndPhase
-from .events import GameEvent, event_to_json
+from .events import GameEvent, event_from_json, event_to_json
 from .sight import FOG, event_cuts, event_sides, fog_on, owner_of, seen_mask, seen_units
 from .state import Attack, GameResult, GameState, Kill, UnitState
 from .turn import STANDARD_TURNS
@@ -342,7 +342,34 @@ def events_for(state: GameState, side: str | None, start: int) -> list[dict[str,
     return out
 
 
-__all__ += ["events_for"]
+def seat_events(state: GameState, events: list[GameEvent], side: str) -> list[GameEvent]:
+    """``events`` (the last entries of ``state.log``, just applied) as ``side`` may read them (R12.1).
+
+    The local window and terminal of a game with one person show its log through this, the same
+    :func:`event_for` a network seat gets: under fog only what the side saw (R12.2), cut at the
+    last hex seen; always without the other side's Reserves pool draws, the deck orders and the
+    seed. An event the side sees whole is returned as the same object (typed payloads kept for the
+    window's strike and attack markers); a cut one is rebuilt from its cut JSON, so nothing hidden
+    travels in a payload.
+
+    Args:
+        state: the game, with ``events`` as the tail of ``state.log``.
+        events: the events of one command, in log order.
+        side: the person's side, ``"german"`` or ``"soviet"``.
+
+    Returns:
+        The events the side may read, in order.
+    """
+    start = len(state.log) - len(events)
+    seen: list[GameEvent] = []
+    for i, e in enumerate(events):
+        j = event_for(e, side, event_sides(state, start + i), event_cuts(state, start + i))
+        if j is not None:
+            seen.append(e if j == event_to_json(e) else event_from_json(j))
+    return seen
+
+
+__all__ += ["events_for", "seat_events"]
 
 
 # -- a playable state from a view ---------------------------------------------------------------

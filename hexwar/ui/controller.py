@@ -58,7 +58,7 @@ from ..game.commands import (
 )
 from ..game.events import GameEvent
 from ..game.state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, GameState, Phase, card_of
-from ..game.view import event_sides
+from ..game.view import seat_events
 from ..model.hexgrid import Hex
 from ..render.gamescene import short_name
 from .animation import MoveAnim
@@ -243,9 +243,8 @@ class PlayController(PlayViewsMixin):
     def _record(self, events: Any) -> None:
         evs = list(events)
         st = self.state
-        if "fog" in st.variants and len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
-            start = len(st.log) - len(evs)  # R12.2: the log shows what the person's side saw
-            evs = [e for i, e in enumerate(evs) if self.humans[0] in event_sides(st, start + i)]
+        if len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
+            evs = seat_events(st, evs, self.humans[0])  # R12.1, R12.2: the person's side's view
         # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
         # (the person's sides only: the computer's passes would drown the log), each in its place:
         # before the event that closed the phase, not after the whole batch (newuser2)
