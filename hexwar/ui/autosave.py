@@ -81,19 +81,23 @@ class ResumeOffer:
     players: dict[str, str]
 
 
+def _newest_saves(folder: Path, look_at: int) -> list[Path]:
+    """The ``look_at`` newest ``*.json`` files of ``folder``, newest first (none if unreadable)."""
+    try:
+        return sorted(
+            (p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
+        )[:look_at]
+    except OSError:
+        return []
+
+
 def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer | None:
     """The newest hex-game autosave in ``folder`` (default :func:`autosave_dir`) whose game is
     not over, or ``None``. Only the ``look_at`` newest files are read; unreadable or foreign
     files are skipped (never deleted), so a broken file never stops ``hexwar play``."""
     from ..game.save import read_save
 
-    folder = autosave_dir() if folder is None else folder
-    try:
-        files = sorted(
-            (p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
-        )[:look_at]
-    except OSError:
-        return None
+    files = _newest_saves(autosave_dir() if folder is None else folder, look_at)
     for p in files:
         try:
             sf = read_save(p)
@@ -114,13 +118,7 @@ def latest_campaign_autosave(folder: Path | None = None, look_at: int = 8) -> Re
     skipped, never deleted."""
     from ..campaign.save import read_campaign_save
 
-    folder = autosave_dir() if folder is None else folder
-    try:
-        files = sorted(
-            (p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
-        )[:look_at]
-    except OSError:
-        return None
+    files = _newest_saves(autosave_dir() if folder is None else folder, look_at)
     for p in files:
         try:
             sv = read_campaign_save(p)
