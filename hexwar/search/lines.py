@@ -35,13 +35,22 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..game.setup import RollLog
-from ..rules.dice import Dice
-from .core import SearchStats, determinized_search, search_rng
 from ..lines.ai import LinesAI
-from ..lines.commands import SEATS_2P, SEATS_4P, ChooseHand, Declare, Draw, EndPhase, LinesCommand, side_of_seat
+from ..lines.commands import (
+    SEATS_2P,
+    SEATS_4P,
+    ChooseHand,
+    Declare,
+    Draw,
+    EndPhase,
+    LinesCommand,
+    side_of_seat,
+)
 from ..lines.odds import declare_odds
 from ..lines.rules import card
 from ..lines.state import LinesState, Phase, other_side
+from ..rules.dice import Dice
+from .core import SearchStats, determinized_search, search_rng
 
 __all__ = [
     "HARD_ITERATIONS",
@@ -332,7 +341,9 @@ class EasyLinesPlayer:
         self.side = seat
         self.inner = LinesAI(seat, seed)
         seats = SEATS_2P + SEATS_4P
-        self.rng = np.random.default_rng(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat), 7]))
+        self.rng = np.random.default_rng(
+            np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat), 7])
+        )
 
     def choose(self, state: LinesState) -> LinesCommand:
         """The standard player's command, or (with probability :attr:`MISTAKES`) a random legal one.
