@@ -99,6 +99,7 @@ def determinized_search(
     rng: np.random.Generator,
     min_worlds: int = 3,
     margin: float = 0.5,
+    confidence: float = 1.0,
 ) -> tuple[Any, SearchStats]:
     """The root move the search prefers for ``seat`` in ``state`` (see the module docstring).
 
@@ -117,8 +118,11 @@ def determinized_search(
             heuristic's first candidate without search).
         rng: the decision's Generator (:func:`search_rng`).
         min_worlds: sampled worlds each tried candidate gets at least.
-        margin: points (mean evaluation) by which another candidate must beat the heuristic's
-            first to be chosen instead (a guard against the noise of small budgets).
+        margin: points by which another candidate must beat the heuristic's first to be chosen
+            instead: the mean of its paired differences (same worlds) less ``confidence``
+            standard errors must exceed it (a guard against the noise of small budgets: the
+            search leaves the heuristic only where the samples agree).
+        confidence: standard errors of the paired differences taken off their mean.
 
     Returns:
         ``(move, stats)``.
@@ -134,8 +138,8 @@ def determinized_search(
     if len(cands) == 1 or iterations < 2:
         return cands[0], stats
     worlds = max(1, iterations // n)
-    totals = [0.0] * n
-    for _ in range(worlds):
+    values: list[list[float | None]] = [[None] * worlds for _ in range(n)]
+    for j in range(worlds):
         world_seed = int(rng.integers(0, 2**63 - 1))
         for k in range(n):
             world = game.determinize(state, seat, np.random.default_rng(world_seed))
@@ -143,14 +147,22 @@ def determinized_search(
                 continue
             game.apply(world, cands[k])
             game.rollout(world, seat, state)
-            totals[k] += game.evaluate(world, seat)
+            values[k][j] = game.evaluate(world, seat)
             stats.visits[k] += 1
             stats.iterations += 1
     for k in range(n):
-        if stats.visits[k]:
-            stats.means[k] = totals[k] / stats.visits[k]
-    best = max(range(n), key=lambda k: (stats.means[k], -k))
-    if stats.visits[0] and stats.means[best] < stats.means[0] + margin:
-        best = 0
+        got = [v for v in values[k] if v is not None]
+        if got:
+            stats.means[k] = sum(got) / len(got)
+    best, best_gain = 0, 0.0
+    for k in range(1, n):
+        diffs = [a - b for a, b in zip(values[k], values[0], strict=True) if a is not None and b is not None]
+        if len(diffs) < 2:
+            continue
+        mean = sum(diffs) / len(diffs)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+        low = mean - confidence * sd / math.sqrt(len(diffs))
+        if low > margin and mean > best_gain:
+            best, best_gain = k, mean
     stats.chosen = best
     return cands[best], stats
