@@ -91,17 +91,26 @@ def play_lines_game(
 
 
 def balance(
-    name: str, games: int = 200, seed: int = 0, variants: tuple[str, ...] | None = None
+    name: str,
+    games: int = 200,
+    seed: int = 0,
+    variants: tuple[str, ...] | None = None,
+    levels: dict[str, str] | None = None,
 ) -> BalanceRow:
-    """Play ``games`` AI-vs-AI games of scenario ``name`` (seeds ``seed``..)."""
+    """Play ``games`` AI-vs-AI games of scenario ``name`` (seeds ``seed``..); ``levels``: side ->
+    ``--ai-level`` (``easy``/``normal``/``hard``, default ``normal``), given to every seat of the side."""
     from ..game.scenario import load_scenario
 
     sc = load_scenario(name)
     row = BalanceRow(sc.id, games)
     t = time.perf_counter()
     turns = 0
+    from .commands import SEATS_2P, SEATS_4P
+
+    seats = SEATS_2P if sc.players == 2 else SEATS_4P
+    names = {s: (levels or {}).get(s.split("-")[0], "normal") for s in seats}
     for i in range(games):
-        st = play_ai_game(sc, seed + i, variants=variants)
+        st = play_ai_game(sc, seed + i, names, variants=variants)
         row.wins[st.result.winner] += 1
         row.endings[(st.result.winner, st.result.reason)] += 1
         turns += st.result.turn

@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import HexwarError
-from ..game import ruleset
 from ..game import movement as mv
+from ..game import ruleset
 from ..game.ai_standard import StandardPlayer
 from ..game.commands import SIDES, Command, EndPhase, Move
 from ..game.events import Recorder
@@ -146,9 +146,7 @@ def determinize_hex(
     seen = _seen_cards(w)
     sizes = data["hand_sizes"][enemy]
     n_res = int(data["decks"]["reserves"][enemy])
-    hand, res = _deal(
-        [c for c in decks[enemy] if c not in seen], [int(sizes["units"]), n_res], rng, enemy
-    )
+    hand, res = _deal([c for c in decks[enemy] if c not in seen], [int(sizes["units"]), n_res], rng, enemy)
     w.hand_units[enemy], w.reserves[enemy] = hand, res
     (w.reserves[side],) = _deal(w.reserves[side], [len(w.reserves[side])], rng, side)
     (cmds,) = _deal([c for c in decks["command"] if c not in seen], [10**9], rng, "command")
@@ -326,7 +324,8 @@ class HexSearchPlayer:
         """
         if state.to_act != self.side:
             raise HexwarError(f"{self.side} asked to act, but it is {state.to_act}'s turn")
-        rng = search_rng(self.seed, SIDES.index(self.side), len(state.commands), salt=32)
+        step = int(state.cache.get("view_commands", len(state.commands)))  # a view's state: its count
+        rng = search_rng(self.seed, SIDES.index(self.side), step, salt=32)
         move, self.last = determinized_search(self.game, state, self.side, self.iterations, rng)
         return move  # type: ignore[no-any-return]
 
@@ -351,7 +350,9 @@ class EasyHexPlayer:
     def __init__(self, side: str, seed: int = 0):
         self.side = side
         self.inner = StandardPlayer(side, seed)
-        self.rng = np.random.default_rng(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, SIDES.index(side), 77]))
+        self.rng = np.random.default_rng(
+            np.random.SeedSequence([int(seed) & 0xFFFFFFFF, SIDES.index(side), 77])
+        )
 
     def choose(self, state: GameState) -> Command:
         """The standard player's command or, with probability :attr:`MISTAKES`, a random legal one.

@@ -12,7 +12,9 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   The seat's own hand, the table, the score and the log stay: ``seat_view(sample, seat)`` equals
   ``seat_view(state, seat)`` (tests/test_search_lines.py checks it after every command). In the
   classic rules (001), other seats' commitments not yet revealed are unknown: the sample drops
-  them (their cards go out of that sample), a known simplification.
+  them (their cards go out of that sample), a known simplification. A state rebuilt from a
+  network view (``hexwar join --ai``) names unseen cards only as placeholders, so there is no
+  pool to deal from: the player then decides as the standard player does (a known limit).
 * **moves**: the starting hand over *every* legal hand, copies of a card included (multisets of
   card kinds), the best :data:`HAND_CANDIDATES` by the fieldable value searched; in play, the
   legal commands, the standard player's choice first, declarations by exact expected victory
@@ -35,6 +37,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..game.setup import RollLog
+from ..game.view import HIDDEN_CARD
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -318,6 +321,10 @@ class LinesSearchPlayer:
         rng = search_rng(self.seed, seats.index(self.seat), len(state.commands))
         if len(legal) == 1:
             return legal[0]
+        if any(c.startswith(HIDDEN_CARD) for c in state.command_deck) or any(
+            c.startswith(HIDDEN_CARD) for s in state.seats for c in state.reserves[s]
+        ):  # a state rebuilt from a network view: the unseen cards are not known even as a pool
+            return self.game._player(self.seat).choose(state)
         move, self.last = determinized_search(self.game, state, self.seat, self.iterations, rng)
         if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list
             return legal[0]
