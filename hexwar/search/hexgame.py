@@ -161,6 +161,8 @@ def determinize_hex(
     w.recorder = rec
     w.dice = dice
     w.seed = 0
+    # the count of commands so far is public (the view shows it; R12.4 caps it): keep it
+    w.commands = [None] * int(data["commands"])  # type: ignore[list-item]
     w.cache.pop("view_side", None)
     w.cache.pop("view_commands", None)
     return w
