@@ -99,5 +99,7 @@ def test_head_to_head_needs_two_levels(capsys):
 
 
 def test_join_takes_a_level_only_for_a_computer_seat(capsys):
-    rc, out, err = run(capsys, "join", "ws://127.0.0.1:9/g", "--seat", "german", "--ai-level", "hard")
+    rc, out, err = run(
+        capsys, "join", "ws://127.0.0.1:9/g", "--seat", "german", "--token", "t", "--ai-level", "hard"
+    )
     assert rc != 0 and "--ai-level is for --ai" in out + err
