@@ -311,14 +311,14 @@ def join(
         raise HexwarError("--watch joins as a spectator: leave out --seat, --token and --ai")
     if not watch and (seat is None or token is None):
         raise HexwarError("give --seat SIDE and --token TOKEN (from the host), or --watch")
+    if ai_level is not None and not ai:
+        raise HexwarError("--ai-level is for --ai (the computer plays the seat)")
     ctx = ssl.create_default_context(cafile=cafile) if cafile else None
     out = (lambda s: None) if as_json else (lambda s: click.echo(s))
     if not (headless or ai or watch):
         from ..net.window import run_window
 
         return run_window(url, seat, token, ssl_context=ctx, give_up=give_up, scenario_file=scenario_file)
-    if ai_level is not None and not ai:
-        raise HexwarError("--ai-level is for --ai (the computer plays the seat)")
     if ai and seat and player == "standard":  # issue 31: the level of the computer seat
         from .ai_level import parse_ai_level
 
