@@ -7,7 +7,7 @@
 Each script prints its own table with the ratio of each measurement to the target or
 baseline its issue names (LOS: issue 3; odds and AI: issues 4 and 6; renderer: issue 7;
 simulation: issue 9; lines: issue 15; balance on Dask: issue 20; network play: issue 18; whole games and window frames against
-main before the change: issue 22). This runner only runs them one after another in fresh processes, so
+main before the change: issue 22; the hard search players: issue 31). This runner only runs them one after another in fresh processes, so
 one benchmark's caches and GL context never flatter another's, and reports any that failed.
 """
 
@@ -36,6 +36,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "games": ("bench_games.py", ["--quick"]),
     "frame": ("bench_frame.py", ["--quick"]),
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
+    "search": ("bench_search.py", ["--quick"]),
 }
 # name -> arguments of every run (quick or not)
 ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"]}
