@@ -107,7 +107,7 @@ def balance(
     turns = 0
     from .commands import SEATS_2P, SEATS_4P
 
-    seats = SEATS_2P if sc.players == 2 else SEATS_4P
+    seats = SEATS_2P if getattr(sc, "players", 2) == 2 else SEATS_4P
     names = {s: (levels or {}).get(s.split("-")[0], "normal") for s in seats}
     for i in range(games):
         st = play_ai_game(sc, seed + i, names, variants=variants)

@@ -274,8 +274,8 @@ class LinesSearchGame:
             c = card(u.uid)
             table[u.side] += c.cost * u.endurance / max(1, c.endurance_full)
         for s in state.seats:  # units in hand are worth as much as fresh ones on the table
-            for c in state.hand_units[s]:
-                table[side_of_seat(s)] += card(c).cost
+            for h in state.hand_units[s]:
+                table[side_of_seat(s)] += card(h).cost
         v += TABLE_WEIGHT * (table[side] - table[enemy])
         v += OVERRUN_WEIGHT * (state.overrun[side] - state.overrun[enemy])
         return v

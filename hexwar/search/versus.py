@@ -164,8 +164,8 @@ def versus_tally(records: Sequence[GameRecord], a: str, b: str) -> list[Versus]:
         wins = {s: 0 for s in SIDES}
         ok = [r for r in rs if r.reason != "error"]
         for r in ok:
-            pairing = dict(p.split("=") for p in r.variant.partition("|")[2].split(","))
-            side_a = "german" if pairing["german"] == a else "soviet"
+            pairs = dict(x.split("=", 1) for x in r.variant.partition("|")[2].split(","))
+            side_a = "german" if pairs.get("german") == a else "soviet"
             if a == b:
                 side_a = "german"
             games[side_a] += 1
