@@ -282,7 +282,7 @@ def balance_cmd(
     else:
         click.echo(balance_table(rows))
     if write:
-        write_balance(write, rows, seed)
+        write_balance(write, rows, seed, levels)
         if not as_json:
             click.echo(f"wrote the balance table into {write}")
     return 0

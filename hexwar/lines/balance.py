@@ -156,7 +156,9 @@ def balance_target_text(path: str | Path) -> str:
     return text
 
 
-def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
+def write_balance(
+    path: str | Path, rows: list[BalanceRow], seed: int, levels: dict[str, str] | None = None
+) -> None:
     """Replace the marked balance section of ``path`` (docs/lines.md) with the new table.
 
     Raises:
@@ -170,7 +172,13 @@ def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
     _, tail = rest.split(MARK_END, 1)
     body = (
         f"\n{rows[0].games if rows else 0} seeded AI-vs-AI games per scenario (seeds {seed}..), "
-        f"the standard computer player on every seat.\n\n" + balance_table(rows)
+        + (
+            "the standard computer player on every seat"
+            if not levels or set(levels.values()) == {"normal"}
+            else "computer levels " + ", ".join(f"{s} {lv}" for s, lv in sorted(levels.items()))
+        )
+        + ".\n\n"
+        + balance_table(rows)
     )
     atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)
 
