@@ -38,6 +38,7 @@ import numpy as np
 from ..errors import HexwarError
 from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
+from ..lines.actions.choose_hand import hand_size
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -199,11 +200,7 @@ class LinesSearchGame:
         """Root moves, best-first (read from one sample, never from the hidden cards)."""
         w = determinize_lines(state, seat, rng)
         if w.phase == Phase.SETUP:
-            n = min(4, len(w.reserves[seat]))
-            from ..lines.actions.choose_hand import hand_size
-
-            n = hand_size(w, seat)
-            hands = every_hand(w.reserves[seat], n)
+            hands = every_hand(w.reserves[seat], hand_size(w, seat))
             hands.sort(key=lambda h: (-LinesAI._fieldable(list(h)), h))
             return [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
         legal = [c for c in w.legal_commands(seat) if self._sane(w, c)] or w.legal_commands(seat)
