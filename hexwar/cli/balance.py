@@ -326,8 +326,16 @@ def balance(
             f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
             f"{version}; every game's seed and result in `{gk.json}`)."
         )
-        if versus:  # the head-to-head table goes into its own marked section
-            bal.update_doc(doc, bal.render_block(versus_table(versus), objectives, footer), "head-to-head")
+        if versus:  # the head-to-head table goes into its own marked section (no JSON file)
+            footer = (
+                f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
+                f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code "
+                f"at commit {version}; `--json` prints every game's seed and result)."
+            )
+            block = versus_table(versus) + (
+                "\nObjectives decided (R10.2):\n\n" + objectives if objectives else ""
+            )
+            bal.update_doc(doc, f"{block}\n\n{footer}", "head-to-head")
             click.echo(f"wrote {gk.doc}", err=as_json)
             return 1 if errors else 0
         reasons = bal.reasons_text(tallies) + (
