@@ -270,6 +270,9 @@ class TerminalPlayer:
     #: A run of more options than this with one hex each (artillery targets, one unit's
     #: moves, one card's deploy hexes) is shown as one line chosen by letter and hex.
     GROUP_MIN = 7
+    #: Option lines printed before a prompt; ``more`` prints the rest (a starting hand of 4
+    #: cards from 14 is up to C(14, 4) = 1001 options).
+    SHOWN = 200
 
     @staticmethod
     def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, dict[str, Any]]]:
@@ -360,7 +363,8 @@ class TerminalPlayer:
 
     def choose(self, state: Any) -> Any:
         """Prompt until a listed number, a group letter with a hex (``a D07``), ``undo``, or
-        ``q`` to stop is entered; ``inspect HEX [FROM]`` and ``odds N`` answer and ask again.
+        ``q`` to stop is entered; ``inspect HEX [FROM]``, ``odds N`` and ``more`` (the options
+        past the first :attr:`SHOWN`) answer and ask again.
 
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
@@ -372,10 +376,10 @@ class TerminalPlayer:
         cmds = state.legal_commands(self.side)
         lines, numbered, groups = self.menu(state, cmds)
         click.echo(f"\n{self.side}, turn {state.turn}, {state.phase} phase: choose a command")
-        for ln in lines[:200]:
+        for ln in lines[: self.SHOWN]:
             click.echo(ln)
-        if len(lines) > 200:
-            click.echo(f"  ... {len(lines) - 200} more not shown")
+        if len(lines) > self.SHOWN:
+            click.echo(f"  ... {len(lines) - self.SHOWN} more: type `more` to list them")
         while True:  # no default: a stray Enter must not spend anything
             raw = str(
                 click.prompt(
@@ -386,6 +390,10 @@ class TerminalPlayer:
             ).strip()
             if raw.lower() in ("q", "quit"):
                 raise click.exceptions.Abort()
+            if raw.lower() == "more":  # every option stays reachable by sight, not only by number
+                for ln in lines[self.SHOWN :] or ["  (every option is listed above)"]:
+                    click.echo(ln)
+                continue
             if (small_uint(raw) if raw else None) is not None and int(raw) < len(numbered):  # never negative
                 return numbered[int(raw)]
             words = raw.split()
@@ -394,6 +402,10 @@ class TerminalPlayer:
                 if len(words) == 2 and words[1].upper() in members:
                     return members[words[1].upper()]
                 click.echo(f"{words[0].lower()}: give one of these hexes: {' '.join(sorted(members))}")
+                continue
+            hex_game = hasattr(state, "battlemap")  # the card game on lines has no map and no undo
+            if words and words[0].lower() in ("undo", "inspect") and not hex_game:
+                click.echo(f"{words[0].lower()}: not in the card game on lines (R11.1): the hex game has it")
                 continue
             if words and words[0].lower() == "undo":
                 from ..game.commands import Undo
@@ -673,11 +685,17 @@ def play(
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
-        if fogged and len(humans) == 1:  # the person at the terminal sees its side's log lines only
-            from ..game.view import event_sides
+        if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
+            from ..game.events import event_from_json, event_to_json
+            from ..game.view import event_for, event_sides
 
             start = len(state.log) - len(events)
-            events = [e for i, e in enumerate(events) if humans[0] in event_sides(state, start + i)]
+            seen = []
+            for i, e in enumerate(events):  # the one view function decides each line
+                j = event_for(e, humans[0], event_sides(state, start + i))
+                if j is not None:
+                    seen.append(e if j == event_to_json(e) else event_from_json(j))
+            events = seen
         for e in readable(events):
             click.echo(format_event(e))
 
@@ -822,4 +840,9 @@ def replay(save: str, verify: bool, show_log: bool, scenario_paths: tuple[str, .
         click.echo(
             f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
         )
+        if verify and not sf.header_hash:
+            click.echo(
+                "     note: this save predates final.header_hash, so its rules_revision, players and "
+                "scenario id/name are not bound by the check"
+            )
     return 0

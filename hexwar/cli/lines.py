@@ -139,8 +139,9 @@ def play_lines(
     ``ai_level``: the ``--ai-level`` text (seats or sides ``=LEVEL``; :func:`seat_levels`)."""
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
+    from ..lines.terminal import LinesTerminalPlayer, seat_events_text
     from . import echo_json
-    from .game import TerminalPlayer, _no_display
+    from .game import _no_display
 
     seats = SEATS_2P if sc.players == 2 else SEATS_4P
     if decks:
@@ -182,12 +183,16 @@ def play_lines(
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = seat_levels(parse_seats_ai(ai, seats), ai_level, seats)
     players: dict[str, Any] = {
-        s: (make_lines_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in seats
+        s: (make_lines_player(names[s], s, seed_) if s in names else LinesTerminalPlayer(s)) for s in seats
     }
+    humans = [s for s in seats if s not in names]
 
     def show(state: Any, events: list[Any]) -> None:
+        # R12.1: a person reads the log from their seat's view (hot seat: nobody's hand)
+        reader = humans[0] if len(humans) == 1 else None
         for e in readable(events):
-            click.echo(format_event(e))
+            text = seat_events_text([e], reader)[0] if humans else e.text
+            click.echo(format_event(e) if text == e.text else f"   {text}")
 
     run = run_game(
         sc,

@@ -108,7 +108,7 @@ def _message(err: Any) -> list[tuple[str, str]]:
         return [(f"{where}.{name}" if where else name, f"bad name; expected {desc or 'a valid name'}")]
     if v in ("dependentSchemas", "dependentRequired"):
         return [(where, desc or err.message)]
-    got = json.dumps(err.instance, ensure_ascii=False)
+    got = json.dumps(err.instance, ensure_ascii=False, default=str)  # a backstop for any non-JSON value
     if len(got) > 60:
         got = got[:57] + "..."
     if desc:

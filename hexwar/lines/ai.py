@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import HexwarError
 from ..rules.cards import CommandCard, EffectKind
 from ..rules.combat import CombatError
+from .actions.resolve import void_reason
 from .commands import (
     SEATS_2P,
     SEATS_4P,
@@ -310,7 +311,13 @@ class LinesAI:
         a = max(mine, key=key)
         bonus = None
         hand = state.hand_commands[self.seat]
-        if len(hand) >= 3 and a.target in state.units and card(a.target).cost >= 8 and not a.close_assault:
+        if (
+            len(hand) >= 3
+            and a.target in state.units
+            and card(a.target).cost >= 8
+            and not a.close_assault
+            and void_reason(state, a) is None  # issue 33: no card is spent on a void attack
+        ):
             spare = [
                 c
                 for c in hand
@@ -326,7 +333,11 @@ class LinesAI:
         if draws:
             units = len(state.hand_units[self.seat])
             want = 2 if units <= 3 else 1 if units <= 5 else 0
-            left = len(state.reserves[self.seat])  # never from an empty Reserves deck (issue 31)
+            if not state.reserves[self.seat]:  # issue 33: an empty Reserves deck gives nothing
+                want = 0
+            elif not state.command_deck:  # and an empty Command deck neither (000 Draw Phase)
+                want = len(draws[0].extra)
+            left = len(state.reserves[self.seat])  # never more from the Reserves deck than it holds (issue 31)
             return min(
                 draws, key=lambda d: (d.extra.count("reserves") > left, abs(d.extra.count("reserves") - want))
             )

@@ -281,13 +281,10 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
     Raises:
         ValidationError: naming the file and field.
     """
-    import tomllib
+    from ..fileio import loads_toml
 
     src = str(path)
-    try:
-        data = tomllib.loads(read_text(Path(path), 256 * 1024))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
+    data = loads_toml(read_text(Path(path), kind=DECK_FORMAT), src)  # syntax, depth, dates: named errors
     probs: list[Problem] = []
     if data.get("format") != DECK_FORMAT:
         probs.append(Problem(src, "format", f'expected "{DECK_FORMAT}", got {data.get("format")!r}'))
@@ -684,6 +681,17 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
             exclude,
             tuple(units),
         )
+        if not problems and (not reserves or players == 4):  # the game deals it a random deck
+            for role in (None,) if players == 2 else ("front", "support"):
+                for trial in range(3):  # issue 33 (fuzz): validate what new_game will do
+                    try:
+                        random_deck(side, (minimum, budget), pool, Dice(trial), role, sides[side])
+                    except HexwarError as exc:
+                        bad(f"{w}.budget", f"{exc} (budget {budget}, minimum {minimum})")
+                        break
+                else:
+                    continue
+                break
     hold = None
     win = data.get("win", {})
     if not isinstance(win, dict):

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Problem, ValidationError
+from ..errors import Problem, ValidationError, clip
 from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
 from ..formats.migrate import upgrade
 from ..formats.schema import merge_problems, schema_problems
@@ -98,7 +98,8 @@ def zone_hexes(spec: str) -> list[Hex]:
     """Hexes of a zone spec: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
 
     Raises:
-        HexLabelError: for a malformed label or a reversed rectangle.
+        HexLabelError: for a malformed label, a reversed rectangle, or a rectangle wider or
+            taller than any map (:data:`MAX_MAP_SIDE`: ``"D01:DNULL03"`` would list millions).
 
     >>> [h.label for h in zone_hexes("B02:C03")]
     ['B02', 'B03', 'C02', 'C03']
@@ -111,6 +112,8 @@ def zone_hexes(spec: str) -> list[Hex]:
     (c0, r0), (c1, r1) = a.offset, b.offset
     if c1 < c0 or r1 < r0:
         raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    if c1 - c0 >= MAX_MAP_SIDE or r1 - r0 >= MAX_MAP_SIDE:  # issue 33: found by the fuzz suite
+        raise HexLabelError(f"bad zone {clip(spec)}: larger than any map ({MAX_MAP_SIDE} hexes a side)")
     return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
 

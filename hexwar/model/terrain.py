@@ -153,6 +153,9 @@ def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
             problems.append(Problem(src, f"{where}.height", "expected an integer >= 0"))
         move_t = t.get("move", {})
         impassable = t.get("impassable", [])
+        if not isinstance(impassable, list):  # issue 33 (fuzz): `impassable = 1` was a TypeError
+            problems.append(Problem(src, f"{where}.impassable", "expected a list of mobility classes"))
+            impassable = []
         move: dict[str, float] = {}
         for m in MOBILITY_CLASSES:
             v = move_t.get(m) if isinstance(move_t, dict) else None

@@ -271,6 +271,11 @@ class SeatClient:
                 raise HexwarError(f"no connection to {self.url} for {self.give_up:g} s; giving up")
             if self.connects:
                 self._say_once("reconnecting", f"connection to {self.url} lost; reconnecting...")
+            else:  # never connected yet: say so at once instead of waiting silently (give_up may be minutes)
+                self._say_once(
+                    "unreachable",
+                    f"no server at {self.url} yet; retrying for up to {self.give_up:g} s (Ctrl+C stops)",
+                )
             await asyncio.sleep(backoff * (1 + 0.25 * _JITTER.random()))  # cosmetic: never the game's dice
             backoff = min(backoff * 2, 5.0)
 
@@ -278,7 +283,8 @@ class SeatClient:
         """What the client knows at the end."""
         return {
             "result": (self.view or {}).get("result"),
-            "state_hash": self.state_hash,
+            "state_hash": self.state_hash,  # "" from a server that sends no hash of hidden state
+            "view_hash": view_hash(self.view) if self.view is not None else "",
             "seq": self.seq,
             "connects": self.connects,
             "syncs": self.syncs,
@@ -340,7 +346,7 @@ class SeatClient:
                 return
             self.view = new
             self.seq = int(msg["seq"])
-            self.state_hash = msg["state_hash"]
+            self.state_hash = msg.get("state_hash", "")
             self._note_hand()
         elif t == "error":
             code = msg.get("code")
