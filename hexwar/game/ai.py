@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import HexwarError
+from ..search.hexgame import EasyHexPlayer, HexSearchPlayer
 from .ai_base import PLAYER_NAMES, RandomPlayer, ai_seed
 from .ai_standard import StandardPlayer
 
@@ -44,7 +45,5 @@ def make_player(name: str, side: str, seed: int = 0) -> Any:
     if name in ("standard", "normal"):
         return StandardPlayer(side, seed)
     if name in ("easy", "hard"):
-        from ..search.hexgame import EasyHexPlayer, HexSearchPlayer
-
         return EasyHexPlayer(side, seed) if name == "easy" else HexSearchPlayer(side, seed)
     raise HexwarError(f"unknown computer player {name!r}; expected one of {PLAYER_NAMES + LEVEL_NAMES}")
