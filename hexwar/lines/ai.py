@@ -337,7 +337,7 @@ class LinesAI:
                 want = 0
             elif not state.command_deck:  # and an empty Command deck neither (000 Draw Phase)
                 want = len(draws[0].extra)
-            left = len(state.reserves[self.seat])  # never more from the Reserves deck than it holds (issue 31)
+            left = len(state.reserves[self.seat])  # never more Reserves cards than it holds (31)
             return min(
                 draws, key=lambda d: (d.extra.count("reserves") > left, abs(d.extra.count("reserves") - want))
             )
