@@ -10,7 +10,8 @@ baseline its issue names (LOS: issues 3, 22 and 35; odds and AI: issues 4, 6 and
 renderer: issue 7; simulation: issue 9; lines: issue 15; balance on Dask: issues 20 and 35;
 network play: issue 18; whole games and window frames against main before the change: issue
 22; loading a 500x500 map and a game's start-up against main before the typed file models:
-issue 34). This runner runs them one after another in fresh processes (with this tree first on
+issue 34; the hard search players: issue 31). This runner runs them one after another in fresh
+processes (with this tree first on
 ``PYTHONPATH``, so a worktree measures its own code), so one benchmark's caches and GL context
 never flatter another's.
 
@@ -53,6 +54,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "frame": ("bench_frame.py", ["--quick"]),
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
     "maps": ("bench_maps.py", ["--quick"]),
+    "search": ("bench_search.py", ["--quick"]),
 }
 # name -> arguments of every run (quick or not)
 ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"], "ai-sizes": ["--sizes"], "startup": ["--startup"]}

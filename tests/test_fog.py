@@ -261,9 +261,20 @@ def test_the_log_a_side_sees_omits_what_it_could_not_see_and_the_save_keeps_all(
     assert view(again, "german").data == vg.data and view(again, "german").log == vg.log
 
 
-def test_the_computer_player_decides_the_same_when_every_hidden_enemy_unit_is_replaced():
+def _hard(side, seed):
+    from hexwar.search.hexgame import HexSearchPlayer
+
+    return HexSearchPlayer(side, seed, iterations=4)  # a tiny budget: 2 candidates x 2 worlds
+
+
+@pytest.mark.parametrize(
+    "level, maker, wanted",
+    [("standard", lambda s, seed: make_player("standard", s, seed), 10), ("hard", _hard, 4)],
+)
+def test_the_computer_player_decides_the_same_when_every_hidden_enemy_unit_is_replaced(level, maker, wanted):
     """R12.2: under fog the computer decides only from its view: swap every hidden enemy unit
-    for another card on another unseen hex and each decision stays the same."""
+    for another card on another unseen hex and each decision stays the same; for the hard
+    (search) player too (issue 31), whose samples are built from the view."""
     sc = load_scenario(find_scenario("kharkov"))
     g = sc.new_game(9, variants=("fog",))
     players = {s: ViewPlayer(make_player("standard", s, 1)) for s in ("german", "soviet")}
@@ -293,12 +304,24 @@ def test_the_computer_player_decides_the_same_when_every_hidden_enemy_unit_is_re
                 twin.units[f"{other}#{90 + k}"] = UnitState(f"{other}#{90 + k}", enemy, enemy, h, endurance=5)
             twin.cache.clear()
             assert view(twin, side).data == view(g, side).data
-            a = ViewPlayer(make_player("standard", side, 3)).choose(g)
-            b = ViewPlayer(make_player("standard", side, 3)).choose(twin)
-            assert a == b, f"command {n}: {a} vs {b}"
+            a = ViewPlayer(maker(side, 3)).choose(g)
+            b = ViewPlayer(maker(side, 3)).choose(twin)
+            assert a == b, f"{level}, command {n}: {a} vs {b}"
+            if level == "hard":
+                import numpy as np
+
+                from hexwar.search.hexgame import determinize_hex
+
+                a, b = maker(side, 3).choose(g), maker(side, 3).choose(twin)  # unwrapped: its own view
+                assert a == b, f"{level} (unwrapped), command {n}: {a} vs {b}"
+                wa = determinize_hex(g, side, np.random.default_rng(n))
+                wb = determinize_hex(twin, side, np.random.default_rng(n))
+                assert wa.state_hash() == wb.state_hash(), f"command {n}: the samples differ"
             checked += 1
+            if checked >= wanted:
+                break
         g.apply(players[side].choose(g))
-    assert checked >= 10
+    assert checked >= wanted
 
 
 def test_the_state_rebuilt_from_a_view_lists_the_same_legal_commands_without_fog():

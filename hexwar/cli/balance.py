@@ -156,6 +156,21 @@ def _command_line(
     metavar="SPEC",
     help="Computer players: standard, random, or german=standard,soviet=random.",
 )
+@click.option(
+    "--ai-level",
+    "ai_level",
+    default=None,
+    metavar="LEVEL",
+    help="Computer strength instead of --ai: easy, normal or hard for both sides, or "
+    "german=hard,soviet=normal (issue 31).",
+)
+@click.option(
+    "--head-to-head",
+    "head_to_head",
+    is_flag=True,
+    help="With --ai-level german=A,soviet=B: half the games swapped, on paired seeds; print A's "
+    "wins as each side with 95%% intervals (--update-docs: into the kind's document).",
+)
 @cluster_options
 @click.option(
     "--chunk",
@@ -197,6 +212,8 @@ def balance(
     as_json: bool,
     force: bool,
     update_docs: bool,
+    ai_level: str | None = None,
+    head_to_head: bool = False,
 ) -> int:
     """Seeded AI-vs-AI games per scenario and variant: wins with 95% intervals, how games ended (R10)."""
     from .. import balance as bal
@@ -208,16 +225,36 @@ def balance(
     gk = bal.game_kind(kind)
     where = parse_cluster(cluster, workers)
     players = parse_balance_ai(ai)
+    if ai_level is not None:
+        from .ai_level import parse_ai_level
+
+        if ai != "standard":
+            raise HexwarError("--ai-level and --ai: give one of them (--ai-level plays the levels)")
+        players = parse_ai_level(ai_level, SIDES, "normal")
+        ai = ",".join(f"{s}={lv}" for s, lv in players.items())
+    if head_to_head and (ai_level is None or players["german"] == players["soviet"]):
+        raise HexwarError("--head-to-head needs two levels: --ai-level german=LEVEL,soviet=OTHER")
     variant_sets = parse_variant_sets(rules, gk.variants)
     mt = max_turns if max_turns is not None else bal.MAX_TURNS
     loader = gk.function("load")
     names = scenarios or gk.defaults
     sources = [loader(n) for n in names]
-    specs = bal.plan_games(gk, sources, variant_sets, games, seed_start, players, mt)
+    if head_to_head:
+        from ..search.versus import plan_head_to_head
+
+        specs = plan_head_to_head(gk, sources, variant_sets, games, seed_start, players, mt)
+    else:
+        specs = bal.plan_games(gk, sources, variant_sets, games, seed_start, players, mt)
     version = _source_version() if update_docs else ""  # the code that plays, before it can change
     run = bal.run_balance(specs, cluster=where, workers=workers, chunk=chunk, quiet=as_json)
+    from ..search.versus import objective_text, versus_table, versus_tally
+
     tallies = bal.tally(run.records, gk.sides)
+    versus = versus_tally(run.records, players["german"], players["soviet"]) if head_to_head else []
     cmd = _command_line(scenarios, kind, games, seed_start, rules, ai, mt, bal.MAX_TURNS)
+    if ai_level is not None:
+        cmd = cmd.replace(f" --ai {ai}", f" --ai-level {ai}") + (" --head-to-head" if head_to_head else "")
+    objectives = objective_text(run.records) if kind == "scenario" else ""
     rate = len(run.records) / run.seconds if run.seconds > 0 else 0.0
     on = (
         "this process"
@@ -255,12 +292,18 @@ def balance(
                 "cluster": where,
                 "workers": run.workers,
                 "table": [t.to_json() for t in tallies],
+                "head_to_head": [v.to_json() for v in versus],
                 "games": games_json,
             }
         )
     else:
-        click.echo(bal.markdown_table(tallies))
+        if versus:
+            click.echo(versus_table(versus))
+        else:
+            click.echo(bal.markdown_table(tallies))
         click.echo(bal.reasons_text(tallies))
+        if objectives:
+            click.echo("objectives decided (R10.2):\n" + objectives)
         click.echo(summary + (f"; wrote {csv_path}" if csv_path else ""))
         click.echo(f"reproduce: {cmd}")
     for r in errors[:5]:
@@ -283,9 +326,22 @@ def balance(
             f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
             f"{version}; every game's seed and result in `{gk.json}`)."
         )
-        bal.update_doc(
-            doc, bal.render_block(bal.markdown_table(tallies), bal.reasons_text(tallies), footer), gk.marker
+        if versus:  # the head-to-head table goes into its own marked section (no JSON file)
+            footer = (
+                f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
+                f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code "
+                f"at commit {version}; `--json` prints every game's seed and result)."
+            )
+            block = versus_table(versus) + (
+                "\nObjectives decided (R10.2):\n\n" + objectives if objectives else ""
+            )
+            bal.update_doc(doc, f"{block}\n\n{footer}", "head-to-head")
+            click.echo(f"wrote {gk.doc}", err=as_json)
+            return 1 if errors else 0
+        reasons = bal.reasons_text(tallies) + (
+            "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
         )
+        bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
         payload = {
             "command": cmd,
             "kind": kind,

@@ -85,6 +85,30 @@ def parse_ai(spec: str | None, default: str = "standard") -> dict[str, str]:
     return out
 
 
+DEFAULT_WINDOW_AI = {"soviet": "standard"}
+"""The window's computer side when ``--ai`` is not given (the person plays the Germans)."""
+
+
+def apply_ai_level(names: dict[str, str], spec: str | None, sides: tuple[str, ...]) -> dict[str, str]:
+    """Give the computer sides of ``names`` (``{side: player name}``, from ``--ai``) their
+    ``--ai-level`` (issue 31): a ``standard`` side plays at its level (``normal`` is the
+    standard player itself); ``random`` stays random.
+
+    The default level, when ``--ai-level`` is not given, is ``hard`` (the search player, whose
+    decisions stay within the budget of ``benchmarks/bench_search.py``) whenever a person plays
+    a side, and ``normal`` when every side is a computer (batch runs keep today's speed and
+    their pinned results).
+
+    Raises:
+        HexwarError: for a bad ``--ai-level`` (see :func:`hexwar.cli.ai_level.parse_ai_level`).
+    """
+    from .ai_level import parse_ai_level
+
+    default = "normal" if all(s in names for s in sides) else "hard"
+    levels = parse_ai_level(spec, sides, default)
+    return {s: (n if n != "standard" or levels[s] == "normal" else levels[s]) for s, n in names.items()}
+
+
 def parse_rules(values: tuple[str, ...]) -> tuple[str, ...] | None:
     """``--rules`` values (repeatable, comma-separated) -> variants, ``None`` when not given.
 
@@ -251,6 +275,14 @@ _NO_WINDOW = (
     help="Computer-played sides: 'german,soviet' (default with --headless), 'soviet=random', ...",
 )
 @click.option(
+    "--ai-level",
+    "ai_level",
+    default=None,
+    metavar="LEVEL",
+    help="How strong the computer plays: easy, normal or hard, or per side german=hard,soviet=easy "
+    "(default: hard against a person, normal when computers play every side).",
+)
+@click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=None,
@@ -325,6 +357,7 @@ def play(
     map_spec: str | None,
     decks: tuple[str, ...] = (),
     palette: str = "standard",
+    ai_level: str | None = None,
 ) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
@@ -382,6 +415,7 @@ def play(
             decks=decks,
             resumed=resumed,
             scenario_arg=scenario,
+            ai_level=ai_level,
         )
     if decks:
         raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
@@ -425,7 +459,11 @@ def play(
                 scenario=sc,
                 seed=seed,
                 variants=variants,
-                ai=parse_ai(ai, "standard") if ai else None,
+                ai=apply_ai_level(parse_ai(ai, "standard"), ai_level, SIDES)
+                if ai
+                else apply_ai_level(dict(DEFAULT_WINDOW_AI), ai_level, SIDES)
+                if resumed is None or ai_level
+                else None,
                 save=save,
                 turns=turns,
                 **kw,
@@ -441,7 +479,7 @@ def play(
     from ..game.headless import play as run_game
 
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
-    names = parse_ai(ai)
+    names = apply_ai_level(parse_ai(ai), ai_level, SIDES)
     players: dict[str, Any] = {
         s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES
     }

@@ -18,7 +18,7 @@ from ..errors import HexwarError
 from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
 from ..lines.commands import SEATS_2P, SEATS_4P, side_of_seat
 
-__all__ = ["parse_seats_ai", "parse_decks", "play_lines"]
+__all__ = ["parse_seats_ai", "seat_levels", "parse_decks", "play_lines"]
 
 
 def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "standard") -> dict[str, str]:
@@ -51,6 +51,32 @@ def parse_seats_ai(spec: str | None, seats: tuple[str, ...], default: str = "sta
         for s in hit:
             out[s] = name
     return out
+
+
+def seat_levels(names: dict[str, str], spec: str | None, seats: tuple[str, ...]) -> dict[str, str]:
+    """Give the computer seats of ``names`` their ``--ai-level`` (issue 31): ``LEVEL`` for every
+    seat, or ``SIDE=LEVEL`` / ``SEAT=LEVEL`` pairs (a side name means both of its seats in the
+    4-player game). A ``standard`` seat plays at its level (``normal`` is the standard player);
+    ``random`` stays random. Default: ``hard`` when a person plays a seat, ``normal`` when
+    computers play every seat.
+
+    Raises:
+        HexwarError: for a bad level, side or seat (:func:`hexwar.cli.ai_level.parse_ai_level`).
+
+    >>> seat_levels({"german": "standard", "soviet": "standard"}, "soviet=hard", ("german", "soviet"))
+    {'german': 'standard', 'soviet': 'hard'}
+    """
+    from .ai_level import parse_ai_level
+
+    default = "normal" if all(s in names for s in seats) else "hard"
+    sides = tuple(dict.fromkeys(side_of_seat(s) for s in seats))
+    text = (spec or "").strip().lower()
+    if "=" in text and any(p.partition("=")[0].strip() in seats and "-" in p for p in text.split(",")):
+        levels = parse_ai_level(text, seats, default)  # 4-player seats named one by one
+    else:
+        by_side = parse_ai_level(text, sides, default)
+        levels = {s: by_side[side_of_seat(s)] for s in seats}
+    return {s: (n if n != "standard" or levels[s] == "normal" else levels[s]) for s, n in names.items()}
 
 
 def parse_decks(
@@ -106,8 +132,11 @@ def play_lines(
     decks: tuple[str, ...] = (),
     resumed: Any = None,
     scenario_arg: str | None = None,
+    ai_level: str | None = None,
 ) -> int:
-    """Play a line scenario (see the module docstring); returns the exit status."""
+    """Play a line scenario (see the module docstring); returns the exit status.
+
+    ``ai_level``: the ``--ai-level`` text (seats or sides ``=LEVEL``; :func:`seat_levels`)."""
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
     from ..lines.terminal import LinesTerminalPlayer, seat_events_text
@@ -145,14 +174,14 @@ def play_lines(
             scenario=sc,
             seed=seed,
             variants=variants,
-            ai=parse_seats_ai(ai, seats) if ai else None,
+            ai=seat_levels(parse_seats_ai(ai, seats), ai_level, seats) if ai or ai_level else None,
             save=save,
             turns=turns,
             state=resumed,
         )
         return 0
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
-    names = parse_seats_ai(ai, seats)
+    names = seat_levels(parse_seats_ai(ai, seats), ai_level, seats)
     players: dict[str, Any] = {
         s: (make_lines_player(names[s], s, seed_) if s in names else LinesTerminalPlayer(s)) for s in seats
     }
@@ -213,21 +242,40 @@ def lines() -> None:
     default=None,
     help="Rewrite the balance section of this Markdown file (docs/lines.md).",
 )
+@click.option(
+    "--ai-level",
+    "ai_level",
+    default=None,
+    metavar="LEVEL",
+    help="Computer strength: easy, normal or hard for both sides, or german=hard,soviet=normal "
+    "[default: normal].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | None, as_json: bool) -> int:
+def balance_cmd(
+    scenarios: tuple[str, ...],
+    games: int,
+    seed: int,
+    write: str | None,
+    as_json: bool,
+    ai_level: str | None = None,
+) -> int:
     """Seeded AI-vs-AI games of line scenarios: each side's wins and how the games ended.
 
     Default: every shipped line scenario. Game i has seed SEED+i; replay one with
-    ``hexwar play SCENARIO --headless --seed N``.
+    ``hexwar play SCENARIO --headless --seed N [--ai-level ...]``. Head-to-head tables of two
+    levels, as each side and on both cores: ``hexwar balance --kind lines --ai-level
+    german=hard,soviet=normal --head-to-head``.
     """
     from ..lines.balance import LINE_SCENARIOS, balance, balance_table, balance_target_text, write_balance
     from . import echo_json
+    from .ai_level import parse_ai_level
 
+    levels = parse_ai_level(ai_level, ("german", "soviet"), "normal")
     if write:  # a missing or unmarked file is said before the games, not as a traceback after them
         balance_target_text(write)
     rows = []
     for name in scenarios or LINE_SCENARIOS:
-        rows.append(balance(name, games, seed))
+        rows.append(balance(name, games, seed, levels=levels))
         if not as_json:
             click.echo(
                 f"{name}: {rows[-1].share('german'):.0%} German, {rows[-1].share('soviet'):.0%} Soviet "
@@ -239,7 +287,7 @@ def balance_cmd(scenarios: tuple[str, ...], games: int, seed: int, write: str | 
     else:
         click.echo(balance_table(rows))
     if write:
-        write_balance(write, rows, seed)
+        write_balance(write, rows, seed, levels)
         if not as_json:
             click.echo(f"wrote the balance table into {write}")
     return 0

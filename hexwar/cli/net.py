@@ -348,6 +348,13 @@ def serve(
     help="Which computer player --ai uses.",
 )
 @click.option(
+    "--ai-level",
+    "ai_level",
+    default=None,
+    metavar="LEVEL",
+    help="How strong --ai plays: easy, normal or hard (hex and line games), or SEAT=LEVEL [default: normal].",
+)
+@click.option(
     "--ai-seed",
     type=click.IntRange(0, 2**63 - 1),
     default=0,
@@ -389,6 +396,7 @@ def join(
     cafile: str | None,
     scenario_file: str | None,
     as_json: bool,
+    ai_level: str | None = None,
 ) -> int:
     """Join a network game: a seat (window, --headless terminal, --ai computer) or --watch."""
     import ssl
@@ -399,12 +407,19 @@ def join(
         raise HexwarError("--watch joins as a spectator: leave out --seat, --token and --ai")
     if not watch and (seat is None or token is None):
         raise HexwarError("give --seat SIDE and --token TOKEN (from the host), or --watch")
+    if ai_level is not None and not ai:
+        raise HexwarError("--ai-level is for --ai (the computer plays the seat)")
     ctx = ssl.create_default_context(cafile=cafile) if cafile else None
     out = (lambda s: None) if as_json else (lambda s: click.echo(s))
     if not (headless or ai or watch):
         from ..net.window import run_window
 
         return run_window(url, seat, token, ssl_context=ctx, give_up=give_up, scenario_file=scenario_file)
+    if ai and seat and player == "standard":  # issue 31: the level of the computer seat
+        from .ai_level import parse_ai_level
+
+        level = parse_ai_level(ai_level, (seat,), "normal")[seat]
+        player = "standard" if level == "normal" else level
     policy = AiPolicy(seat, player, ai_seed) if ai and seat else TerminalPolicy(seat) if seat else None
     client = SeatClient(
         url,

@@ -18,21 +18,32 @@ AI's choices are recorded as commands, so a replay never needs its randomness.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import HexwarError
+from ..search.hexgame import EasyHexPlayer, HexSearchPlayer
 from .ai_base import PLAYER_NAMES, RandomPlayer, ai_seed
 from .ai_standard import StandardPlayer
 
-__all__ = ["PLAYER_NAMES", "RandomPlayer", "StandardPlayer", "make_player", "ai_seed"]
+__all__ = ["PLAYER_NAMES", "LEVEL_NAMES", "RandomPlayer", "StandardPlayer", "make_player", "ai_seed"]
 
 
-def make_player(name: str, side: str, seed: int = 0) -> RandomPlayer | StandardPlayer:
-    """A computer player by name: ``"random"`` or ``"standard"``.
+LEVEL_NAMES = ("easy", "normal", "hard")
+"""The ``--ai-level`` levels :func:`make_player` also takes (issue 31): ``easy``
+(:class:`hexwar.search.hexgame.EasyHexPlayer`), ``normal`` (``standard``), ``hard`` (the search
+player :class:`hexwar.search.hexgame.HexSearchPlayer`)."""
+
+
+def make_player(name: str, side: str, seed: int = 0) -> Any:
+    """A computer player by name: ``"random"``, ``"standard"`` or a level (:data:`LEVEL_NAMES`).
 
     Raises:
         HexwarError: for another name.
     """
     if name == "random":
         return RandomPlayer(side, seed)
-    if name == "standard":
+    if name in ("standard", "normal"):
         return StandardPlayer(side, seed)
-    raise HexwarError(f"unknown computer player {name!r}; expected one of {PLAYER_NAMES}")
+    if name in ("easy", "hard"):
+        return EasyHexPlayer(side, seed) if name == "easy" else HexSearchPlayer(side, seed)
+    raise HexwarError(f"unknown computer player {name!r}; expected one of {PLAYER_NAMES + LEVEL_NAMES}")

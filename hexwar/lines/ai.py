@@ -14,7 +14,7 @@ Both derive their own generator from the game's seed and the seat (never the gam
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,7 +48,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI", "make_lines_player"]
 
-LINES_PLAYER_NAMES = ("random", "standard")
+LINES_PLAYER_NAMES = ("random", "standard", "easy", "normal", "hard")
+"""Player names: ``random``, ``standard``; and the ``--ai-level`` levels (issue 31): ``easy``
+(:class:`hexwar.search.lines.EasyLinesPlayer`), ``normal`` (``standard``), ``hard``
+(:class:`hexwar.search.lines.LinesSearchPlayer`)."""
 
 
 def _rng(seed: int, seat: str, name: str) -> np.random.Generator:
@@ -334,7 +337,10 @@ class LinesAI:
                 want = 0
             elif not state.command_deck:  # and an empty Command deck neither (000 Draw Phase)
                 want = len(draws[0].extra)
-            return min(draws, key=lambda d: abs(d.extra.count("reserves") - want))
+            left = len(state.reserves[self.seat])  # never more Reserves cards than it holds (31)
+            return min(
+                draws, key=lambda d: (d.extra.count("reserves") > left, abs(d.extra.count("reserves") - want))
+            )
         discards = [c for c in legal if isinstance(c, Discard)]
         if discards:
 
@@ -349,14 +355,19 @@ class LinesAI:
         return play or EndPhase(self.seat)
 
 
-def make_lines_player(name: str, seat: str, seed: int = 0) -> RandomLinesPlayer | LinesAI:
-    """A computer player for a seat by name: ``"random"`` or ``"standard"``.
+def make_lines_player(name: str, seat: str, seed: int = 0) -> Any:
+    """A computer player for a seat by name: ``"random"``, ``"standard"`` or a level of
+    ``--ai-level`` (``"easy"``, ``"normal"`` = standard, ``"hard"``: the search player).
 
     Raises:
         HexwarError: for another name.
     """
     if name == "random":
         return RandomLinesPlayer(seat, seed)
-    if name == "standard":
+    if name in ("standard", "normal"):
         return LinesAI(seat, seed)
+    if name in ("easy", "hard"):
+        from ..search.lines import EasyLinesPlayer, LinesSearchPlayer
+
+        return EasyLinesPlayer(seat, seed) if name == "easy" else LinesSearchPlayer(seat, seed)
     raise HexwarError(f"unknown computer player {name!r}; expected one of {LINES_PLAYER_NAMES}")

@@ -91,17 +91,26 @@ def play_lines_game(
 
 
 def balance(
-    name: str, games: int = 200, seed: int = 0, variants: tuple[str, ...] | None = None
+    name: str,
+    games: int = 200,
+    seed: int = 0,
+    variants: tuple[str, ...] | None = None,
+    levels: dict[str, str] | None = None,
 ) -> BalanceRow:
-    """Play ``games`` AI-vs-AI games of scenario ``name`` (seeds ``seed``..)."""
+    """Play ``games`` AI-vs-AI games of scenario ``name`` (seeds ``seed``..); ``levels``: side ->
+    ``--ai-level`` (``easy``/``normal``/``hard``, default ``normal``), given to every seat of the side."""
     from ..game.scenario import load_scenario
 
     sc = load_scenario(name)
     row = BalanceRow(sc.id, games)
     t = time.perf_counter()
     turns = 0
+    from .commands import SEATS_2P, SEATS_4P
+
+    seats = SEATS_2P if getattr(sc, "players", 2) == 2 else SEATS_4P
+    names = {s: (levels or {}).get(s.split("-")[0], "normal") for s in seats}
     for i in range(games):
-        st = play_ai_game(sc, seed + i, variants=variants)
+        st = play_ai_game(sc, seed + i, names, variants=variants)
         row.wins[st.result.winner] += 1
         row.endings[(st.result.winner, st.result.reason)] += 1
         turns += st.result.turn
@@ -148,7 +157,9 @@ def balance_target_text(path: str | Path) -> str:
     return text
 
 
-def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
+def write_balance(
+    path: str | Path, rows: list[BalanceRow], seed: int, levels: dict[str, str] | None = None
+) -> None:
     """Replace the marked balance section of ``path`` (docs/lines.md) with the new table.
 
     Raises:
@@ -162,7 +173,13 @@ def write_balance(path: str | Path, rows: list[BalanceRow], seed: int) -> None:
     _, tail = rest.split(MARK_END, 1)
     body = (
         f"\n{rows[0].games if rows else 0} seeded AI-vs-AI games per scenario (seeds {seed}..), "
-        f"the standard computer player on every seat.\n\n" + balance_table(rows)
+        + (
+            "the standard computer player on every seat"
+            if not levels or set(levels.values()) == {"normal"}
+            else "computer levels " + ", ".join(f"{s} {lv}" for s, lv in sorted(levels.items()))
+        )
+        + ".\n\n"
+        + balance_table(rows)
     )
     atomic_write_text(p, head + MARK_BEGIN + body + MARK_END + tail)
 

@@ -986,10 +986,12 @@ class _CursorOverlay(HighlightOverlay):
 def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> dict[str, Any]:
     """Computer players for the sides a save names with a computer player's name
     (``"standard"``, ``"random"``); ``"human"`` sides are played at the screen."""
-    from ..game.ai import PLAYER_NAMES, make_player
+    from ..game.ai import LEVEL_NAMES, PLAYER_NAMES, make_player
 
     players: dict[str, Any] = {
-        s: make_player(n, s, seed) for s, n in names.items() if n in PLAYER_NAMES and s in SIDES
+        s: make_player(n, s, seed)
+        for s, n in names.items()
+        if (n in PLAYER_NAMES or n in LEVEL_NAMES) and s in SIDES
     }
     if "fog" in tuple(variants or ()):
         from ..game.view import ViewPlayer

@@ -1,0 +1,152 @@
+"""The hard (search) computer players (issue 31): decision time and whole-game time. A plain
+script, no timed assertions::
+
+    python benchmarks/bench_search.py            # every shipped hex scenario, 3 turns; lines
+    python benchmarks/bench_search.py --quick    # 3 hex scenarios, 2 turns; 1 line game each
+
+Decision time: the hard player against the normal (standard) one, every hard decision timed,
+on each scenario: median (target under 1 s) and 95th percentile (target under 3 s), with the
+ratio target / figure (met at >= 1). Whole-game time: one seeded game of ``hard`` against
+``hard`` beside ``normal`` against ``normal`` (today's players), per mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+HEX_SCENARIOS = (
+    "standard",
+    "sinyavino",
+    "stalingrad",
+    "kharkov",
+    "kuban",
+    "ponyri",
+    "teploye",
+    "prokhorovka",
+    "oboyan",
+    "bolkhov",
+    "bogodukhov",
+    "saur_mogila",
+    "dnieper",
+)
+QUICK_HEX = ("standard", "kharkov", "prokhorovka")
+TARGET_MEDIAN_S = 1.0
+TARGET_P95_S = 3.0
+
+
+def hex_decisions(name: str, turns: int, seed: int = 1) -> list[float]:
+    """Seconds of every hard decision in ``turns`` turns of hard (German) against normal."""
+    from hexwar.game.ai import make_player
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    g = load_scenario(find_scenario(name)).new_game(seed)
+    p = {"german": make_player("hard", "german", seed), "soviet": make_player("normal", "soviet", seed)}
+    out = []
+    while not g.over and g.turn <= turns:
+        side = g.to_act
+        t = time.perf_counter()
+        c = p[side].choose(g)
+        if side == "german":
+            out.append(time.perf_counter() - t)
+        g.apply(c)
+    return out
+
+
+def lines_decisions(name: str, games: int) -> list[float]:
+    """Seconds of every hard decision in ``games`` games of hard (German seats) against normal."""
+    from hexwar.game.scenario import load_scenario
+    from hexwar.lines.ai import make_lines_player
+
+    sc = load_scenario(name)
+    out = []
+    for i in range(games):
+        st = sc.new_game(seed=i)
+        p = {s: make_lines_player("hard" if s.startswith("german") else "normal", s, i) for s in st.seats}
+        while not st.over:
+            s = st.to_act
+            t = time.perf_counter()
+            c = p[s].choose(st)
+            if s.startswith("german"):
+                out.append(time.perf_counter() - t)
+            st.apply(c)
+    return out
+
+
+def whole_game(mode: str, name: str, level: str, seed: int = 2) -> float:
+    """Seconds of one game with ``level`` on every side or seat."""
+    t = time.perf_counter()
+    if mode == "hex":
+        from hexwar.game.ai import make_player
+        from hexwar.game.scenario import find_scenario, load_scenario
+
+        g = load_scenario(find_scenario(name)).new_game(seed)
+        p = {s: make_player(level, s, seed) for s in ("german", "soviet")}
+        while not g.over:
+            g.apply(p[g.to_act].choose(g))
+    else:
+        from hexwar.game.scenario import load_scenario
+        from hexwar.lines.ai import make_lines_player
+
+        st = load_scenario(name).new_game(seed=seed)
+        q = {s: make_lines_player(level, s, seed) for s in st.seats}
+        while not st.over:
+            st.apply(q[st.to_act].choose(st))
+    return time.perf_counter() - t
+
+
+def row(label: str, figure: float, target: float) -> str:
+    """One table row: figure, target and ratio target / figure (>= 1 meets it)."""
+    ratio = target / figure if figure > 0 else float("inf")
+    return f"{label:<40} {figure:>10.3f} {target:>10.3f} {ratio:>8.2f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the tables."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="3 hex scenarios, 2 turns, 1 line game each")
+    ap.add_argument("--turns", type=int, default=3, help="hex turns timed per scenario")
+    ap.add_argument("--games", type=int, default=3, help="line games timed per scenario")
+    args = ap.parse_args(argv)
+    scen = QUICK_HEX if args.quick else HEX_SCENARIOS
+    turns = 2 if args.quick else args.turns
+    games = 1 if args.quick else args.games
+    head = f"{'hard decision (s)':<40} {'figure':>10} {'target':>10} {'ratio':>8}"
+    print(f"search: hard player's decisions against normal ({turns} hex turns, {games} line games)")
+    print(head)
+    print("-" * len(head))
+    every: list[float] = []
+    for name in scen:
+        d = hex_decisions(name, turns)
+        every += d
+        print(row(f"{name} median", float(np.median(d)), TARGET_MEDIAN_S))
+        print(row(f"{name} p95", float(np.percentile(d, 95)), TARGET_P95_S))
+    for name in ("lines", "lines-4p"):
+        d = lines_decisions(name, games)
+        every += d
+        print(row(f"{name} median", float(np.median(d)), TARGET_MEDIAN_S))
+        print(row(f"{name} p95", float(np.percentile(d, 95)), TARGET_P95_S))
+    med, p95 = float(np.median(every)), float(np.percentile(every, 95))
+    print(row("all scenarios median", med, TARGET_MEDIAN_S))
+    print(row("all scenarios p95", p95, TARGET_P95_S))
+    # the runner's summary lines (benchmarks/run_all.py): met >= 1 exactly when the target is met
+    print(
+        f"FIGURE | hard decision median | {med:.3f} s | < {TARGET_MEDIAN_S} s | {TARGET_MEDIAN_S / med:.2f}"
+    )
+    print(f"FIGURE | hard decision p95 | {p95:.3f} s | < {TARGET_P95_S} s | {TARGET_P95_S / p95:.2f}")
+    print()
+    head2 = f"{'whole game (s)':<40} {'normal':>10} {'hard':>10} {'x':>8}"
+    print(head2)
+    print("-" * len(head2))
+    for mode, name in (("hex", "standard"), ("lines", "lines"), ("lines", "lines-4p")):
+        a = whole_game(mode, name, "normal")
+        b = whole_game(mode, name, "hard")
+        print(f"{mode + ' ' + name + ', both sides':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

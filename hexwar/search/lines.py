@@ -1,0 +1,363 @@
+"""The ``hard`` computer player of the card game on lines (issue 31; R11.1, R12.1).
+
+Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
+
+* **determinizer** (:func:`determinize_lines`): a copy of the game in which every card the seat
+  cannot see is dealt again from the same pool: each other seat's hand and Reserves deck are
+  one pool per seat (its deck minus what is on the table, in the discards or out of the game,
+  which the view shows), the other hands' Command cards and the Command deck one pool, the
+  Damage deck reshuffled, the seat's own Reserves deck reshuffled (it knows the contents, never
+  the order); the dice reseeded. The pools are sorted before the deal, so the sample depends on
+  what the seat has seen and on the generator only, never on where the hidden cards really are.
+  The seat's own hand, the table, the score and the log stay: ``seat_view(sample, seat)`` equals
+  ``seat_view(state, seat)`` (tests/test_search_lines.py checks it after every command). In the
+  classic rules (001), other seats' commitments not yet revealed are unknown: the sample drops
+  them (their cards go out of that sample), a known simplification. A state rebuilt from a
+  network view (``hexwar join --ai``) names unseen cards only as placeholders, so there is no
+  pool to deal from: the player then decides as the standard player does (a known limit).
+* **moves**: the starting hand over *every* legal hand, copies of a card included (multisets of
+  card kinds), the best :data:`HAND_CANDIDATES` by the fieldable value searched; in play, the
+  legal commands, the standard player's choice first, declarations by exact expected victory
+  points (:func:`hexwar.lines.odds.declare_odds`), at most :data:`MAX_CANDIDATES`; a draw
+  never names more cards from the Reserves deck or the Command deck than it holds.
+* **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
+  of this turn's combat (a Draw Phase decision: to the end of the next turn's combat).
+* **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
+  cost-weighted Endurance on the table and the Overrun count (R10.1).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from itertools import combinations_with_replacement
+from typing import Any
+
+import numpy as np
+
+from ..errors import HexwarError
+from ..game.setup import RollLog
+from ..game.view import HIDDEN_CARD
+from ..lines.actions.choose_hand import hand_size
+from ..lines.ai import LinesAI
+from ..lines.commands import (
+    SEATS_2P,
+    SEATS_4P,
+    ChooseHand,
+    Declare,
+    Draw,
+    EndPhase,
+    LinesCommand,
+    side_of_seat,
+)
+from ..lines.odds import declare_odds
+from ..lines.rules import card
+from ..lines.state import LinesState, Phase, other_side
+from ..rules.dice import Dice
+from .core import SearchStats, determinized_search, search_rng
+
+__all__ = [
+    "HARD_ITERATIONS",
+    "MAX_CANDIDATES",
+    "HAND_CANDIDATES",
+    "WIN_BONUS",
+    "LinesSearchPlayer",
+    "LinesSearchGame",
+    "EasyLinesPlayer",
+    "determinize_lines",
+    "every_hand",
+]
+
+HARD_ITERATIONS = 12
+"""Iterations per decision of the ``hard`` level (the budget; ``benchmarks/bench_search.py``
+measures the decision time it gives)."""
+MAX_CANDIDATES = 6
+"""Root moves considered at most per decision (after the heuristic's ordering)."""
+HAND_CANDIDATES = 4
+"""Starting hands searched (the best by fieldable value among every legal hand)."""
+WIN_BONUS = 100.0
+"""Points a won (lost) game adds (takes) in the evaluation."""
+TABLE_WEIGHT = 0.3
+OVERRUN_WEIGHT = 6.0
+ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
+
+
+def _clone(state: LinesState) -> LinesState:
+    """A deep copy sharing the scenario, with the last 40 log lines (all a view shows) and a
+    copy of the command list; the dice are replaced by the caller."""
+    memo: dict[int, Any] = {
+        id(state.scenario): state.scenario,
+        id(state.log): list(state.log[-40:]),
+        id(state.commands): list(state.commands),
+        id(state.checkpoints): list(state.checkpoints),
+        id(state.dice): None,
+    }
+    return copy.deepcopy(state, memo)
+
+
+def _deal(pool: list[str], sizes: list[int], rng: np.random.Generator) -> list[list[str]]:
+    cards_ = sorted(pool)
+    order = rng.permutation(len(cards_))
+    shuffled = [cards_[i] for i in order]
+    out, at = [], 0
+    for n in sizes:
+        out.append(shuffled[at : at + n])
+        at += n
+    return out
+
+
+def determinize_lines(state: LinesState, seat: str, rng: np.random.Generator) -> LinesState:
+    """A full game ``seat`` cannot tell from ``state`` (see the module docstring; R12.1).
+
+    Args:
+        state: the live game (not changed).
+        seat: the seat whose information set is sampled.
+        rng: the search's Generator (R1.2).
+
+    Returns:
+        A new :class:`LinesState` with the hidden cards dealt again and fresh dice; applying
+        commands to it never touches ``state``.
+
+    Raises:
+        HexwarError: when ``seat`` does not play in ``state``.
+    """
+    if seat not in state.seats:
+        raise HexwarError(f"no seat {seat!r} in this game (seats: {', '.join(state.seats)})")
+    w = _clone(state)
+    others = [s for s in w.seats if s != seat]
+    if w.hidden:  # 001: other seats' unrevealed commitments are not known
+        keep = []
+        for cmd in w.hidden:
+            if cmd.seat == seat:
+                keep.append(cmd)
+                continue
+            for c in (getattr(cmd, "unit", None), getattr(cmd, "crew", None), getattr(cmd, "infantry", None)):
+                if c:
+                    w.removed.append(c)
+        w.hidden = keep
+    for o in others:
+        n_hand = len(w.hand_units[o])
+        hand, res = _deal(w.hand_units[o] + w.reserves[o], [n_hand, len(w.reserves[o])], rng)
+        w.hand_units[o], w.reserves[o] = hand, res
+    (w.reserves[seat],) = _deal(w.reserves[seat], [len(w.reserves[seat])], rng)
+    sizes = [len(w.hand_commands[o]) for o in others] + [len(w.command_deck)]
+    dealt = _deal([c for o in others for c in w.hand_commands[o]] + w.command_deck, sizes, rng)
+    for o, got in zip(others, dealt, strict=False):
+        w.hand_commands[o] = got
+    w.command_deck = dealt[-1]
+    (w.damage_deck,) = _deal(w.damage_deck, [len(w.damage_deck)], rng)
+    dice = Dice(int(rng.integers(0, 2**63 - 1)))
+    dice.log = RollLog(w.recorder)
+    w.dice = dice
+    return w
+
+
+def every_hand(reserves: list[str], n: int) -> list[tuple[str, ...]]:
+    """Every legal starting hand of ``n`` cards from ``reserves`` (000 setup), copies of a card
+    kind included: one hand per multiset of kinds, naming the lowest-sorted instances.
+
+    Args:
+        reserves: the seat's Reserves deck (card instances ``kind#k``).
+        n: the hand size.
+
+    Returns:
+        Hands as sorted tuples of instances, in a fixed order (no cut: issue 31).
+    """
+    by_kind: dict[str, list[str]] = {}
+    for c in sorted(reserves):
+        by_kind.setdefault(c.rsplit("#", 1)[0], []).append(c)
+    kinds = sorted(by_kind)
+    if len(reserves) <= n:
+        return [tuple(sorted(reserves))]
+    out = []
+    for combo in combinations_with_replacement(kinds, n):
+        need = Counter(combo)
+        if any(need[k] > len(by_kind[k]) for k in need):
+            continue
+        out.append(tuple(sorted(c for k, m in need.items() for c in by_kind[k][:m])))
+    return out
+
+
+class LinesSearchGame:
+    """The lines mode's :class:`~hexwar.search.core.SearchGame` (see the module docstring).
+
+    Args:
+        seed: the game's seed (the rollout players' seed).
+    """
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self._players: dict[str, LinesAI] = {}
+
+    def _player(self, seat: str) -> LinesAI:
+        p = self._players.get(seat)
+        if p is None:
+            p = self._players[seat] = LinesAI(seat, self.seed)
+        return p
+
+    # -- moves ---------------------------------------------------------------------------
+    def candidates(self, state: LinesState, seat: str, rng: np.random.Generator) -> list[LinesCommand]:
+        """Root moves, best-first (read from one sample, never from the hidden cards)."""
+        w = determinize_lines(state, seat, rng)
+        if w.phase == Phase.SETUP:
+            hands = every_hand(w.reserves[seat], hand_size(w, seat))
+            hands.sort(key=lambda h: (-LinesAI._fieldable(list(h)), h))
+            return [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
+        legal = [c for c in w.legal_commands(seat) if self._sane(w, c)] or w.legal_commands(seat)
+        first = self._player(seat).choose(w)
+        rest = [c for c in legal if c != first]
+        decls = [c for c in rest if isinstance(c, Declare)]
+        if decls:
+            ev = {c: self._ev(w, c) for c in decls}
+            rest = sorted(decls, key=lambda c: -ev[c]) + [c for c in rest if not isinstance(c, Declare)]
+        out = [first, *rest][:MAX_CANDIDATES]
+        if not any(isinstance(c, EndPhase) for c in out):
+            ends = [c for c in rest if isinstance(c, EndPhase)]
+            if ends and len(out) > 1:
+                out[-1] = ends[0]
+        return out
+
+    @staticmethod
+    def _sane(state: LinesState, cmd: LinesCommand) -> bool:
+        """A draw names no more cards of a deck than it holds (issue 31)."""
+        if isinstance(cmd, Draw):
+            return cmd.extra.count("reserves") <= len(state.reserves[cmd.seat]) and cmd.extra.count(
+                "command"
+            ) + 1 <= max(1, len(state.command_deck))
+        return True
+
+    @staticmethod
+    def _ev(state: LinesState, cmd: Declare) -> float:
+        try:
+            return declare_odds(state, cmd.unit, cmd.target, cmd.weapons, cmd.at_crew).expected_vp
+        except Exception:  # the odds refuse only what combat refuses
+            return -1.0
+
+    def determinize(self, state: LinesState, seat: str, rng: np.random.Generator) -> LinesState:
+        """:func:`determinize_lines`."""
+        return determinize_lines(state, seat, rng)
+
+    def legal(self, state: LinesState, move: LinesCommand) -> bool:
+        """The engine's own check."""
+        return state.check(move) is None
+
+    def apply(self, state: LinesState, move: LinesCommand) -> None:
+        """The engine's own apply."""
+        state.apply(move)
+
+    def rollout(self, state: LinesState, seat: str, start: LinesState) -> None:
+        """Standard players on every seat to the end of this turn's combat (from a Draw Phase
+        or the setup: the end of the next turn's combat)."""
+        t = start.turn + (1 if start.phase == Phase.DRAW else 0)
+        for _ in range(ROLLOUT_CAP):
+            if state.over or state.turn > t or (state.turn == t and state.phase == Phase.DRAW):
+                return
+            actor = state.to_act
+            assert actor is not None
+            state.apply(self._player(actor).choose(state))
+
+    def evaluate(self, state: LinesState, seat: str) -> float:
+        """Victory points of ``seat``'s side minus the enemy's, plus a won or lost game, the
+        cost-weighted Endurance on the table (units in hand at full Endurance) and the Overrun
+        count (R10.1)."""
+        side = side_of_seat(seat)
+        enemy = other_side(side)
+        v = float(state.vp[side] - state.vp[enemy])
+        if state.result is not None:
+            w = state.result.winner
+            return v + (WIN_BONUS if w == side else -WIN_BONUS if w == enemy else 0.0)
+        table = {side: 0.0, enemy: 0.0}
+        for u in state.units.values():
+            c = card(u.uid)
+            table[u.side] += c.cost * u.endurance / max(1, c.endurance_full)
+        for s in state.seats:  # units in hand are worth as much as fresh ones on the table
+            for h in state.hand_units[s]:
+                table[side_of_seat(s)] += card(h).cost
+        v += TABLE_WEIGHT * (table[side] - table[enemy])
+        v += OVERRUN_WEIGHT * (state.overrun[side] - state.overrun[enemy])
+        return v
+
+
+class LinesSearchPlayer:
+    """The ``hard`` lines player: determinized search over the standard player (module docstring).
+
+    Args:
+        seat: the seat it plays.
+        seed: the game's seed (R1.2: the search's generator is derived from it, the seat and
+            the number of commands so far, so the same game gives the same moves).
+        iterations: the budget per decision (:data:`HARD_ITERATIONS`).
+
+    Attributes:
+        last: the :class:`~hexwar.search.core.SearchStats` of the last decision.
+    """
+
+    name = "hard"
+
+    def __init__(self, seat: str, seed: int = 0, iterations: int = HARD_ITERATIONS):
+        if iterations < 0:
+            raise HexwarError(f"search iterations must be >= 0, got {iterations}")
+        self.seat = seat
+        self.side = seat
+        self.seed = int(seed)
+        self.iterations = iterations
+        self.game = LinesSearchGame(seed)
+        self.last = SearchStats()
+
+    def choose(self, state: LinesState) -> LinesCommand:
+        """The next command for :attr:`seat`, from its information set only (R12.1).
+
+        Raises:
+            HexwarError: when it is not this seat's turn or nothing is legal.
+        """
+        if state.to_act != self.seat:
+            raise HexwarError(f"{self.seat}: not its turn (to act: {state.to_act})")
+        legal = state.legal_commands(self.seat)
+        if not legal:
+            raise HexwarError(f"{self.seat}: no legal command in {state.phase}")
+        seats = SEATS_2P + SEATS_4P
+        rng = search_rng(self.seed, seats.index(self.seat), len(state.commands))
+        if len(legal) == 1:
+            return legal[0]
+        if any(c.startswith(HIDDEN_CARD) for c in state.command_deck) or any(
+            c.startswith(HIDDEN_CARD) for s in state.seats for c in state.reserves[s]
+        ):  # a state rebuilt from a network view: the unseen cards are not known even as a pool
+            return self.game._player(self.seat).choose(state)
+        move, self.last = determinized_search(self.game, state, self.seat, self.iterations, rng)
+        if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list
+            return legal[0]
+        return move  # type: ignore[no-any-return]
+
+
+class EasyLinesPlayer:
+    """The ``easy`` lines player for learners: the standard player, except that a quarter of its
+    choices (drawn from its own seeded generator) are a uniformly random legal command.
+
+    Args:
+        seat: the seat it plays.
+        seed: the game's seed.
+    """
+
+    name = "easy"
+    MISTAKES = 0.25
+
+    def __init__(self, seat: str, seed: int = 0):
+        self.seat = seat
+        self.side = seat
+        self.inner = LinesAI(seat, seed)
+        seats = SEATS_2P + SEATS_4P
+        self.rng = np.random.default_rng(
+            np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat), 7])
+        )
+
+    def choose(self, state: LinesState) -> LinesCommand:
+        """The standard player's command, or (with probability :attr:`MISTAKES`) a random legal one.
+
+        Raises:
+            HexwarError: when it is not this seat's turn.
+        """
+        cmd = self.inner.choose(state)
+        if self.rng.random() < self.MISTAKES:
+            legal = [c for c in state.legal_commands(self.seat) if LinesSearchGame._sane(state, c)]
+            if legal:
+                return legal[int(self.rng.integers(len(legal)))]
+        return cmd
