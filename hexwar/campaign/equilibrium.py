@@ -35,12 +35,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import linprog
 
 from .cards import CampaignCards, CampaignEffectKind
 from .scoring import Play, resolve_battle
+
+if TYPE_CHECKING:
+    from .state import CampaignState
 
 __all__ = [
     "YearGame",
@@ -275,7 +279,13 @@ class YearGame:
         diff: int,
     ) -> PublicState:
         """The memo key of a public state (see :data:`PublicState`)."""
-        return (self.canonical(g_hand), self.canonical(s_hand), tuple(sorted(g_tac)), tuple(sorted(s_tac)), diff)
+        return (
+            self.canonical(g_hand),
+            self.canonical(s_hand),
+            tuple(sorted(g_tac)),
+            tuple(sorted(s_tac)),
+            diff,
+        )
 
     def winner(self, g: Play, s: Play) -> int:
         """``+1`` / ``-1`` / ``0``: who wins a battle of these plays (German view)."""
@@ -457,27 +467,34 @@ def variant_exact(options: object) -> bool:
     )
 
 
-def public_state(st: object) -> PublicState:
+def public_state(st: CampaignState) -> PublicState:
     """The public state of the battle being placed in a :class:`~hexwar.campaign.state.CampaignState`
     (cards already placed face down this battle count as still in hand).
 
     Raises:
         ValueError: outside the ``place``/``campaign`` phases.
     """
-    if getattr(st, "phase") not in ("place", "campaign"):
-        raise ValueError(f"no battle is being placed in the {getattr(st, 'phase')} phase")
+    if st.phase not in ("place", "campaign"):
+        raise ValueError(f"no battle is being placed in the {st.phase} phase")
     hands = {}
     tacs = {}
     for side in ("german", "soviet"):
-        h = list(st.hands[side])  # type: ignore[attr-defined]
-        if st.slots[side] is not None:  # type: ignore[attr-defined]
-            h.append(st.slots[side])  # type: ignore[attr-defined]
-        t = list(st.tactics_hand[side])  # type: ignore[attr-defined]
-        if st.tactic_slots[side] is not None:  # type: ignore[attr-defined]
-            t.append(st.tactic_slots[side])  # type: ignore[attr-defined]
+        h = list(st.hands[side])
+        slot, tslot = st.slots[side], st.tactic_slots[side]
+        if slot is not None:
+            h.append(slot)
+        t = list(st.tactics_hand[side])
+        if tslot is not None:
+            t.append(tslot)
         hands[side], tacs[side] = h, t
-    diff = st.wins["german"] - st.wins["soviet"]  # type: ignore[attr-defined]
-    return (tuple(hands["german"]), tuple(hands["soviet"]), tuple(tacs["german"]), tuple(tacs["soviet"]), diff)
+    diff = st.wins["german"] - st.wins["soviet"]
+    return (
+        tuple(hands["german"]),
+        tuple(hands["soviet"]),
+        tuple(tacs["german"]),
+        tuple(tacs["soviet"]),
+        diff,
+    )
 
 
 @dataclass(frozen=True)
@@ -515,7 +532,7 @@ class Position:
     exact: bool
 
 
-def position(st: object, side: str) -> Position:
+def position(st: CampaignState, side: str) -> Position:
     """The equilibrium of the battle being placed, for ``side`` (see :class:`Position`).
 
     Conditioned on everything ``side`` can see (R12.1, R11.2): both hands, both tactic hands,
@@ -530,8 +547,8 @@ def position(st: object, side: str) -> Position:
     if side not in ("german", "soviet"):
         raise ValueError(f"unknown side {side!r}")
     key0 = public_state(st)
-    ex = is_exact(key0, variant_exact(getattr(st, "options")))
-    game = year_game(st.cards, tuple(st.events_in_play), st.initiative, ex)  # type: ignore[attr-defined]
+    ex = is_exact(key0, variant_exact(st.options))
+    game = year_game(st.cards, tuple(st.events_in_play), st.initiative, ex)
     key = game.key(*key0[:4], key0[4])
     stage = game.stage(key)
     opp = "soviet" if side == "german" else "german"
@@ -539,11 +556,11 @@ def position(st: object, side: str) -> Position:
     their_cols = stage.cols if side == "german" else stage.rows
     pay = stage.payoff if side == "german" else -stage.payoff.T
     win = stage.winner if side == "german" else -stage.winner.T
-    my_slot = st.slots[side]  # type: ignore[attr-defined]
-    my_tac_done = st.tactic_decided[side]  # type: ignore[attr-defined]
-    my_tac = st.tactic_slots[side]  # type: ignore[attr-defined]
-    their_done = st.tactic_decided[opp]  # type: ignore[attr-defined]
-    their_tac = st.tactic_slots[opp]  # type: ignore[attr-defined]
+    my_slot = st.slots[side]
+    my_tac_done = st.tactic_decided[side]
+    my_tac = st.tactic_slots[side]
+    their_done = st.tactic_decided[opp]
+    their_tac = st.tactic_slots[opp]
     ri = [
         i
         for i, (b, t) in enumerate(my_rows)
@@ -560,9 +577,11 @@ def position(st: object, side: str) -> Position:
     else:
         v, x, yy = solve_matrix_game(sub)
         y = np.tile(yy, (len(ri), 1))
-    hand = ([my_slot] if my_slot is not None else []) + list(st.hands[side])  # type: ignore[attr-defined]
+    hand = ([my_slot] if my_slot is not None else []) + list(st.hands[side])
     actual: dict[str, str] = {}
     for b in hand:
         actual.setdefault(game._rep[b], b)
     mine = tuple((actual[my_rows[i][0]], my_rows[i][1]) for i in ri)
-    return Position(side, leads, mine, tuple(their_cols[j] for j in ci), sub, win[np.ix_(ri, ci)], v, x, y, ex)
+    return Position(
+        side, leads, mine, tuple(their_cols[j] for j in ci), sub, win[np.ix_(ri, ci)], v, x, y, ex
+    )

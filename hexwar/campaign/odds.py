@@ -254,4 +254,10 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
         rnd = win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
         plays.append({"battle": b, "tactic": t, BEST: best, RANDOM: rnd, "mix": float(pos.x[i])})
     decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the lines"}[st.options.battles]
-    return {"models": list(MODELS), "exact": pos.exact, "decided": decided, "value": pos.value, "plays": plays}
+    return {
+        "models": list(MODELS),
+        "exact": pos.exact,
+        "decided": decided,
+        "value": pos.value,
+        "plays": plays,
+    }

@@ -213,7 +213,9 @@ def campaign(
         _check_save_target(save)
     names = parse_campaign_ai(ai)
     if ai_level:  # --ai-level names the strength of the computer sides (--ai side=NAME still works)
-        names = {s: (levels[s] if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()}
+        names = {
+            s: (levels[s] if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()
+        }
     else:
         names = {s: ("hard" if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()}
     if not headless:
