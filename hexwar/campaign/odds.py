@@ -157,9 +157,11 @@ def odds_table(st: CampaignState, side: str) -> dict[str, dict[str | None, Fract
     """``{battle card: {tactic or None: P(win)}}`` for every card ``side`` may still place now.
 
     A side that has already placed its battle card gets only that card's row; one that has
-    decided its tactic gets only that column.
+    decided its tactic gets only that column. The opponent's plays are those it could still
+    have made given what it visibly did (:func:`visible_opponent_options`), each equally likely:
+    the figure "if the opponent played at random" (:data:`RANDOM`).
     """
-    opp_b, opp_t = opponent_options(st, side)
+    opp_b, opp_t = visible_opponent_options(st, side)
     slot = st.slots[side]
     mine: list[str] = [slot] if slot is not None else list(st.hands[side])
     if st.tactic_decided[side]:
