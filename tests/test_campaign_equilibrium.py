@@ -289,15 +289,18 @@ def test_visible_tactic_and_visible_none_give_different_odds():
 def decision_gain(st, side, strategy) -> float:
     """What the opponent gains in the value of the year by best-responding, at this battle, to
     ``side`` playing ``strategy`` (a mix over ``position(st, side).mine``), the rest of the year
-    at its exact equilibrium value: the one-shot deviation check (Shapley)."""
+    at its exact equilibrium value: the one-shot deviation check (Shapley). The battle's value
+    is solved here again (the textbook expansion), not taken from the player."""
     pos = position(st, side)
     a = pos.payoff
     if pos.leads:  # the opponent sees only the class of the row
         cls = np.array([0 if t is None else 1 for _, t in pos.mine])
         worst = sum(float((strategy[cls == c] @ a[cls == c]).min()) for c in np.unique(cls))
+        value = expanded_leader_value(a, list(cls))  # solved here, independently of the player
     else:
         worst = float((strategy @ a).min())
-    return pos.value - worst
+        value = plain_value(a)
+    return value - worst
 
 
 def play_and_check(seed: int, checked_side: str, player_name: str) -> list[float]:
