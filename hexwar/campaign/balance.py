@@ -36,12 +36,9 @@ __all__ = [
     "write_head_to_head_docs",
     "ending_of",
     "ENDINGS",
-    "H2H_BEGIN",
-    "H2H_END",
+    "h2h_markers",
 ]
 
-H2H_BEGIN = "<!-- campaign-head-to-head:begin -->"
-H2H_END = "<!-- campaign-head-to-head:end -->"
 ENDINGS = ("first to 3 years", "after 1945: more year cards", "after 1945: more battles won", "drawn war")
 """How a war ends (002: "the first player to win any 3 years wins the war"; the other three are
 hexwar's rule for a war that reaches the end of 1945 without it, docs/rules.md)."""
@@ -187,14 +184,22 @@ def head_to_head_markdown(results: list[HeadToHead]) -> str:
 
 
 def write_head_to_head_docs(path: str | Path, results: list[HeadToHead], command: str) -> None:
-    """Replace the text between the head-to-head markers of ``path`` (atomic write).
+    """Replace the text between the head-to-head markers of ``path`` for this pair of levels
+    (``<!-- campaign-head-to-head hard-normal:begin -->`` ... ``:end -->``), atomically; other
+    pairs' tables stay as they are.
 
     Raises:
         HexwarError: when the file or its markers are missing.
     """
-    _replace_between(
-        path, H2H_BEGIN, H2H_END, f"\n_Written by `{command}`._\n\n" + head_to_head_markdown(results) + "\n"
-    )
+    a, b = results[0].levels
+    begin, end = h2h_markers(a, b)
+    body = f"\n_Written by `{command}`._\n\n" + head_to_head_markdown(results) + "\n"
+    _replace_between(path, begin, end, body)
+
+
+def h2h_markers(a: str, b: str) -> tuple[str, str]:
+    """The docs markers of the head-to-head table of levels ``a`` and ``b``."""
+    return f"<!-- campaign-head-to-head {a}-{b}:begin -->", f"<!-- campaign-head-to-head {a}-{b}:end -->"
 
 
 def _replace_between(path: str | Path, begin: str, end: str, body: str) -> None:
