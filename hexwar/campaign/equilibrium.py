@@ -518,6 +518,8 @@ class Position:
         y: ``(len(mine), len(theirs))``: the opponent's equilibrium reply to each of ``side``'s
             plays (it depends only on the play's visible class when ``side`` leads).
         exact: whether the payoffs are exact values of the year (else :func:`approx_value`).
+        rep: every battle card ``side`` may still place -> the card of ``mine`` standing for
+            it (interchangeable cards share one).
     """
 
     side: str
@@ -530,6 +532,7 @@ class Position:
     x: np.ndarray
     y: np.ndarray
     exact: bool
+    rep: dict[str, str]
 
 
 def position(st: CampaignState, side: str) -> Position:
@@ -582,6 +585,7 @@ def position(st: CampaignState, side: str) -> Position:
     for b in hand:
         actual.setdefault(game._rep[b], b)
     mine = tuple((actual[my_rows[i][0]], my_rows[i][1]) for i in ri)
+    rep = {b: actual[game._rep[b]] for b in hand}
     return Position(
-        side, leads, mine, tuple(their_cols[j] for j in ci), sub, win[np.ix_(ri, ci)], v, x, y, ex
+        side, leads, mine, tuple(their_cols[j] for j in ci), sub, win[np.ix_(ri, ci)], v, x, y, ex, rep
     )

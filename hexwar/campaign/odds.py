@@ -237,7 +237,8 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
     Returns:
         ``{"models": [BEST, RANDOM], "exact": bool, "decided": "by the cards" | "on the map" |
         "on the lines", "value": float, "plays": [{"battle", "tactic", BEST: float, RANDOM:
-        Fraction, "mix": float}]}``: ``value`` is the year's equilibrium value for ``side`` (+1
+        Fraction, "mix": float}], "rep": {card: the card of "plays" that stands for it}}``
+        (interchangeable battle cards share one row): ``value`` is the year's equilibrium value for ``side`` (+1
         won, -1 lost), ``mix`` the probability the equilibrium player gives this play.
 
     Raises:
@@ -262,4 +263,5 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
         "decided": decided,
         "value": pos.value,
         "plays": plays,
+        "rep": dict(pos.rep),
     }
