@@ -180,10 +180,11 @@ class CampaignController:
         rows = {(pl["battle"], pl["tactic"]): (pl[BEST], pl[RANDOM]) for pl in info["plays"]}  # type: ignore[attr-defined]
         rep = info["rep"]
         battle: dict[str, tuple[float, Fraction]] = {}
-        hand = ([st.slots[side]] if st.slots[side] else []) + list(st.hands[side])
+        slot = st.slots[side]
+        hand = ([slot] if slot is not None else []) + list(st.hands[side])
         placed_t = st.tactic_slots[side] if st.tactic_decided[side] else None
         for b in hand:
-            key = (rep[b], placed_t)  # type: ignore[index]
+            key = (rep[b], placed_t)  # type: ignore[index]  # info is a JSON-ready dict
             if key in rows:
                 battle[b] = rows[key]
         tactic: dict[str, tuple[float, Fraction]] = {}
@@ -212,7 +213,7 @@ class CampaignController:
         order = sorted(range(len(pos.mine)), key=lambda i: -pos.x[i])
         parts = [
             f"{pos.x[i]:.0%} {st.cards.title(pos.mine[i][0])}"
-            + (f" + {st.cards.title(pos.mine[i][1])}" if pos.mine[i][1] else "")
+            + (f" + {st.cards.title(str(pos.mine[i][1]))}" if pos.mine[i][1] else "")
             for i in order[:3]
             if pos.x[i] > 0.005
         ]

@@ -367,8 +367,10 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         for k, (nm, stp) in enumerate(
             (("German", shown_score.german_steps), ("Soviet", shown_score.soviet_steps))
         ):
-            parts = " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(stp))
-            _text(p, f"{nm}: {parts}", sx, my_ + CARD_H / 2 - 14 - 14 * k, 10.5, T.DIM, max_width=tw - sx)
+            steps_text = " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(stp))
+            _text(
+                p, f"{nm}: {steps_text}", sx, my_ + CARD_H / 2 - 14 - 14 * k, 10.5, T.DIM, max_width=tw - sx
+            )
     if result is not None:
         txt = (
             f"{SIDE_NAME[result.side]} wins the battle ({result.reason})"
