@@ -371,3 +371,33 @@ def test_equilibrium_player_replays_from_its_seed():
         return st.state_hash()
 
     assert run() == run()
+
+
+# -- the command line ----------------------------------------------------------------------------------
+def test_cli_odds_json_names_the_models_and_balance_never_writes_docs_without_update_docs():
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from hexwar.cli import cli
+
+    runner = CliRunner()
+    res = runner.invoke(cli, ["campaign", "--odds", "--json", "--seed", "4"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["models"] == list(MODELS) and data["side"] == "german" and data["decided"] == "by the cards"
+    assert all(0 <= p[BEST] <= 1 for p in data["plays"])
+    assert abs(sum(p["equilibrium_mix"] for p in data["plays"]) - 1) < 1e-5
+    doc = Path(__file__).resolve().parents[1] / "docs" / "campaign.md"
+    before = doc.read_bytes()
+    for args in (
+        ["--balance", "1", "--json"],
+        ["--balance", "1", "--ai-level", "german=easy,soviet=easy", "--json"],
+        ["--balance", "1", "--ai-level", "german=easy,soviet=easy"],
+    ):
+        res = runner.invoke(cli, ["campaign", *args])
+        assert res.exit_code == 0, (args, res.output)
+        assert doc.read_bytes() == before, args
+    res = runner.invoke(cli, ["campaign", "--balance", "1", "--ai-level", "german=hard,soviet=wizard"])
+    assert res.exit_code != 0 and "unknown level 'wizard'" in str(res.exception)

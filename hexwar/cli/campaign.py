@@ -144,6 +144,13 @@ def _check_save_target(save: str) -> None:
     is_flag=True,
     help="--balance: write the table into docs/campaign.md (never without this switch).",
 )
+@click.option(
+    "--odds",
+    "show_odds",
+    is_flag=True,
+    help="Print the odds of the battle being placed (from SAVE.json, or a new war's first battle) for the "
+    "side to act, each figure with its opponent model, and exit.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 def campaign(
     save_file: str | None,
@@ -163,6 +170,7 @@ def campaign(
     balance_n: int | None,
     ai_level: str | None,
     update_docs: bool,
+    show_odds: bool,
     as_json: bool,
 ) -> int:
     """The Eastern Front Battle Card Game: a 1941-1945 campaign (002, R11.2)."""
@@ -209,6 +217,8 @@ def campaign(
     else:
         opts = CampaignOptions(events=events or 1, battles=battles or "cards", **switches)
         st, opening = new_campaign(1941 if seed is None else seed, opts)
+    if show_odds:
+        return _odds(st, as_json)
     if save:
         _check_save_target(save)
     names = parse_campaign_ai(ai)
@@ -315,6 +325,50 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
         save=save,
     )
     campaign_screen.run(ctl)
+    return 0
+
+
+def _odds(st: Any, as_json: bool) -> int:
+    """``--odds``: the odds of the battle being placed for the side to act (issue 30, R11.2)."""
+    from ..campaign.ai import make_player
+    from ..campaign.odds import BEST, RANDOM, informed_odds
+
+    while not st.over and st.phase in ("choose_tactics", "campaign"):  # the computer's choices first
+        side = st.to_act
+        st.apply(make_player("hard", side, st.seed).choose(st))
+    if st.phase != "place":
+        raise HexwarError(f"--odds: no battle is being placed ({'the war is over' if st.over else st.phase})")
+    side = next(s for s in st.pending() if s in SIDES)
+    info = informed_odds(st, side)
+    plays = [
+        {
+            "battle": pl["battle"],
+            "tactic": pl["tactic"],
+            BEST: round(pl[BEST], 6),
+            RANDOM: str(pl[RANDOM]),
+            "equilibrium_mix": round(pl["mix"], 6),
+        }
+        for pl in info["plays"]  # type: ignore[attr-defined]
+    ]
+    out = {
+        "year": st.year,
+        "battle": st.battle,
+        "side": side,
+        "models": info["models"],
+        "exact": info["exact"],
+        "decided": info["decided"],
+        "value_of_the_year": round(float(info["value"]), 6),  # type: ignore[arg-type]
+        "plays": plays,
+    }
+    if as_json:
+        echo_json(out)
+    else:
+        click.echo(f"{st.year}, battle {st.battle}, {side}: P(win this battle) {BEST} / {RANDOM}")
+        for pl in plays:
+            click.echo(
+                f"  {st.cards.title(pl['battle'])}{' + ' + st.cards.title(pl['tactic']) if pl['tactic'] else ''}: "
+                f"{float(pl[BEST]):.0%} / {pl[RANDOM]}"
+            )
     return 0
 
 
