@@ -401,3 +401,11 @@ def test_cli_odds_json_names_the_models_and_balance_never_writes_docs_without_up
         assert doc.read_bytes() == before, args
     res = runner.invoke(cli, ["campaign", "--balance", "1", "--ai-level", "german=hard,soviet=wizard"])
     assert res.exit_code != 0 and "unknown level 'wizard'" in str(res.exception)
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"), [("hex", "on the map"), ("lines", "on the lines"), ("cards", "by the cards")]
+)
+def test_odds_say_where_the_battle_is_decided(mode, said):
+    st = war(2, german=("flank_attack",), soviet=("bluff",), battles=mode)
+    assert informed_odds(st, "german")["decided"] == said

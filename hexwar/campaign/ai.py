@@ -235,8 +235,8 @@ class EquilibriumPlayer:
     (Nash) mix of the battle's matrix game over the rest of the year
     (:func:`hexwar.campaign.equilibrium.position`, Shapley's backward induction), conditioned
     on what it sees, and samples its play from that mix with a generator seeded from the war's
-    seed and its side (R1.2; the war's own generator is not touched, so a save's commands
-    replay exactly). It draws the battle card and the tactic option together and places both;
+    seed, its side and the battle (R1.2; the war's own generator is not touched, so a save's
+    commands replay exactly, and a war continued from its save goes on as it would have). It draws the battle card and the tactic option together and places both;
     the tactic cards at the start of a year, campaign cards and event swaps are chosen as the
     standard player does (documented in docs/campaign.md: not solved).
     """
@@ -245,7 +245,7 @@ class EquilibriumPlayer:
 
     def __init__(self, side: str, seed: int = 0):
         self.side = side
-        self.rng = np.random.default_rng([seed, 0 if side == "german" else 1, 3030])
+        self.seed = seed
         self._standard = StandardPlayer(side, seed)
         self._plan: tuple[int, int, str, str | None] | None = None
 
@@ -264,7 +264,10 @@ class EquilibriumPlayer:
         if p is not None and p[:2] == (st.year, st.battle) and (slot is None or slot == p[2]):
             return p[2], p[3]
         pos = position(st, me)
-        u = float(self.rng.random())
+        # one draw per battle from a generator seeded by the war's seed, the side and the battle:
+        # the same state gives the same play, also after a war continues from its save (R1.2)
+        rng = np.random.default_rng([self.seed, 0 if me == "german" else 1, 3030, st.year, st.battle])
+        u = float(rng.random())
         cum = np.cumsum(pos.x)
         i = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(pos.mine) - 1)
         b, t = pos.mine[i]
