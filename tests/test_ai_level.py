@@ -13,7 +13,10 @@ def test_one_level_sets_every_side():
 
 
 def test_per_side_levels_and_default_for_the_rest():
-    assert parse_ai_level("german=hard,soviet=normal", SIDES, "easy") == {"german": "hard", "soviet": "normal"}
+    assert parse_ai_level("german=hard,soviet=normal", SIDES, "easy") == {
+        "german": "hard",
+        "soviet": "normal",
+    }
     assert parse_ai_level("soviet=easy", SIDES, "hard") == {"german": "hard", "soviet": "easy"}
     assert parse_ai_level(None, SIDES, "normal") == {"german": "normal", "soviet": "normal"}
 

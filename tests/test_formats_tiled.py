@@ -154,7 +154,7 @@ def test_import_of_export_is_the_same_map_for_every_shipped_map(tmp_path, suffix
         m = BattleMap.load(p)
         out = tmp_path / f"{p.stem}{suffix}"
         written = export_tiled(m, out)
-        assert written[1].name == f"{p.stem}_tiles.png" and written[1].stat().st_size > 0
+        assert written[1].name == f"{p.stem}_{suffix[1:]}_tiles.png" and written[1].stat().st_size > 0
         back = import_tiled(out).map
         assert back.to_text() == m.to_text(), p.name
 

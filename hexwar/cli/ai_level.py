@@ -54,8 +54,9 @@ def parse_ai_level(spec: str | None, sides: Sequence[str], default: str) -> dict
         side, sep, level = (p.strip() for p in part.partition("="))
         if not sep or not side or not level:
             raise HexwarError(
-                f"--ai-level: {part.strip()!r} in {spec!r} is not SIDE=LEVEL "
-                f"(e.g. {sides[0]}=hard)" if sides else f"--ai-level: {part.strip()!r} is not SIDE=LEVEL"
+                f"--ai-level: {part.strip()!r} in {spec!r} is not SIDE=LEVEL (e.g. {sides[0]}=hard)"
+                if sides
+                else f"--ai-level: {part.strip()!r} is not SIDE=LEVEL"
             )
         if side not in levels:
             raise HexwarError(

@@ -91,6 +91,13 @@ def _resolve(target: str) -> Path | None:
 )
 @click.option("--force", is_flag=True, help="With --generate --out: replace the file if it exists.")
 @click.option(
+    "--new-scenario",
+    "new_scenario",
+    is_flag=True,
+    help="Start a scenario on the map MAP.json: deploy zones and objectives from its markers "
+    "(saved as MAP.toml beside it).",
+)
+@click.option(
     "--screenshot",
     "shot",
     type=click.Path(dir_okay=False),
@@ -110,6 +117,7 @@ def edit(
     force: bool,
     shot: str | None,
     win_size: str,
+    new_scenario: bool = False,
 ) -> None:
     """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
     from ..editor.model import EditorDocument
@@ -172,6 +180,16 @@ def edit(
             doc = EditorDocument.new(30, 20, fill=fill)
     except MapError as exc:
         raise HexwarError(str(exc)) from None
+    if new_scenario:  # issue 32: a scenario draft from the map's deploy and objective markers
+        if doc.scenario is not None:
+            raise HexwarError(
+                f"--new-scenario starts a scenario on a map: {target} is already a scenario (open it without the flag)"
+            )
+        for note in doc.new_scenario_on_map():
+            click.echo(f"note: {note}", err=True)
+        click.echo(
+            f"new scenario on {doc.map.name}: Save writes {doc.path or 'a file you name (Save As)'}", err=True
+        )
     ww, wh = parse_size(win_size, "--size", 320, 8192, "points")
     if shot:
         if not shot.lower().endswith(".png"):  # never replace a map or scenario with an image

@@ -64,13 +64,20 @@ def import_group() -> None:
     default=None,
     help="TOML table: tileset name + tile id -> hexwar terrain (wins over tile properties).",
 )
+@click.option(
+    "--layer",
+    "layer",
+    default=None,
+    metavar="NAME",
+    help="The tile layer that holds the ground (default: the layer named terrain, or the only one).",
+)
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
-def import_tiled_cmd(source: str, out: str, table: str | None, force: bool) -> None:
+def import_tiled_cmd(source: str, out: str, table: str | None, force: bool, layer: str | None = None) -> None:
     """Import a Tiled hexagonal map (.tmx or .tmj, flat-topped: Stagger Axis X)."""
     from ..formats.tiled import import_tiled, load_tile_table
 
     target = _check_out(out, force, (".json",))
-    res = import_tiled(source, load_tile_table(table) if table else None)
+    res = import_tiled(source, load_tile_table(table) if table else None, layer=layer)
     res.map.save(target)
     _report(res.map, target, res.notes)
 

@@ -472,8 +472,10 @@ _NO_WINDOW = (
     "--map",
     "map_spec",
     default=None,
-    metavar="generated:SEED[:STYLE][:WxH]",
-    help="Play the scenario on a generated map (deploy zones from the generator), e.g. generated:7.",
+    metavar="FILE.json|MAP|generated:SEED[:STYLE][:WxH]",
+    help="Play the scenario on another map: a map file (hexwar's, imported, generated and saved), "
+    "a shipped map name, or a generated map (generated:7); deploy zones (and objectives, if it "
+    "has them) come from the map's markers.",
 )
 @click.option(
     "--deck",

@@ -707,6 +707,12 @@ def plan_options(target_help: str, ignite_help: str) -> Callable[[Any], Any]:
 @click.option(
     "--rules", "rules", default=None, help="Rule variants, comma-separated (default: the scenario's)."
 )
+@click.option(
+    "--no-check",
+    "no_check",
+    is_flag=True,
+    help="Do not fail when a Monte Carlo figure is more than 5 standard errors from its exact value.",
+)
 @report_options(
     "Write one CSV row per unit, building and area measure and turn.",
     "Draw where the strikes of each turn land, one small map per turn (headless).",
@@ -724,12 +730,17 @@ def scenario_cmd(
     as_json: bool,
     csv_path: str | None,
     png_path: str | None,
+    no_check: bool = False,
     force: bool = False,
 ) -> None:
     """What-if games of a scenario's battlefield over turns (R5.1, R8, R9): the planned
     artillery and fires, turn after turn, with the scenario's units taking every attack
     through the combat engine. Reports P(attacked, hit, Damage card, destroyed) per unit,
-    crew fate, P(rubble, burning) per building and each named area, by turn."""
+    crew fate, P(rubble, burning) per building and each named area, by turn.
+
+    When turn-1 values were computed exactly, the command checks the Monte Carlo against them
+    after writing its outputs and exits with status 1, naming the worst figures, when one is
+    more than 5 standard errors away (``--no-check`` skips this)."""
     check_output_paths(csv_path, png_path, force)
     from ..game.areas import scenario_areas
     from ..game.scenario import load_scenario
@@ -741,7 +752,14 @@ def scenario_cmd(
         parse_target,
         simulate_scenario,
     )
-    from ..sim.scenario_report import landing_strip, scenario_csv, scenario_report, scenario_text
+    from ..sim.scenario_report import (
+        CHECK_Z,
+        exact_check,
+        landing_strip,
+        scenario_csv,
+        scenario_report,
+        scenario_text,
+    )
 
     n_trials = parse_int(trials, "--trials", 1, 1_000_000)
     n_turns = parse_int(turns, "--turns", 1, 30)
@@ -818,6 +836,17 @@ def scenario_cmd(
         )
         record_output(png_path)
         _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+    bad = [] if no_check else exact_check(rep, CHECK_Z)
+    if bad:
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        click.echo(
+            f"hexwar: check failed: the Monte Carlo disagrees with its own exact values by more than "
+            f"{CHECK_Z:g} standard errors: " + "; ".join(bad[:3]) + more + ". Either the simulation or "
+            "the exact calculation is wrong (please report it with the command line); --no-check "
+            "skips this check.",
+            err=True,
+        )
+        raise click.exceptions.Exit(1)
 
 
 @sim.group("sweep")

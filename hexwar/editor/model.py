@@ -32,7 +32,7 @@ from .commands import Change, Command, CommandStack, Stroke
 if TYPE_CHECKING:  # pragma: no cover - typing only (scenario_draft imports the game layer)
     from .scenario_draft import ScenarioDraft
 
-__all__ = ["DOCUMENT_KINDS", "EditorDocument"]
+__all__ = ["DOCUMENT_KINDS", "EditorDocument", "NewScenarioOnMap"]
 
 DOCUMENT_KINDS = ("map", "scenario")
 
@@ -233,6 +233,44 @@ class EditorDocument:
             st.cancel()
             self._changed(Change(hexes=frozenset(st.tx.before)))
 
+    # -- a scenario on this map (issue 32) ------------------------------------------------
+    def new_scenario_on_map(self, path: str | os.PathLike[str] | None = None) -> list[str]:
+        """ "New scenario on this map": this map document becomes a scenario draft on it, its
+        deploy zones and objectives from the map's markers (R5.2, R10.2;
+        :func:`~hexwar.editor.scenario_draft.draft_from_map`). One undo step.
+
+        The scenario refers to the map file by name when the map has a file (saved beside
+        it); Save then writes ``path``, by default the map's file with ``.toml`` (``-scenario``
+        added when that exists). An unsaved map is written beside the scenario at its first
+        save (``<stem>.map.json``).
+
+        Returns:
+            notes: what the map is missing (deploy markers of a side, objective markers) and
+            the defaults the draft took.
+
+        Raises:
+            HexwarError: the document is already a scenario, or a stroke is in progress.
+        """
+        from .scenario_draft import draft_from_map
+
+        if self.scenario is not None:
+            raise HexwarError(
+                "this document is already a scenario: New scenario on this map starts from a map"
+            )
+        target = Path(path) if path is not None else None
+        ref = ""
+        if self.path is not None and self.path.suffix.lower() == ".json":
+            if target is None:
+                target = self.path.with_suffix(".toml")
+                n = 1
+                while target.exists():
+                    target = self.path.with_name(f"{self.path.stem}-scenario{'' if n == 1 else n}.toml")
+                    n += 1
+            ref = self.path.name if target.parent.resolve() == self.path.parent.resolve() else ""
+        draft, notes = draft_from_map(self.map, ref)
+        self.execute(NewScenarioOnMap(draft, target))
+        return notes
+
     # -- files --------------------------------------------------------------------------
     def file_texts(self, path: Path | None = None) -> list[tuple[Path, str]]:
         """The files Save would write, as ``(path, text)`` pairs (map first, then scenario).
@@ -284,3 +322,38 @@ class EditorDocument:
             fn(self)
         self._changed(Change())
         return target
+
+
+class NewScenarioOnMap(Command):
+    """Turn a map document into a scenario on that map, drafted from its markers (issue 32):
+    :func:`~hexwar.editor.scenario_draft.draft_from_map`. Undo gives the map document back.
+
+    Args:
+        draft: the new scenario draft; path: the scenario file Save will write (``None``:
+            Save As asks).
+    """
+
+    name = "New scenario on this map"
+
+    def __init__(self, draft: ScenarioDraft, path: Path | None) -> None:
+        self.draft = draft
+        self.path = path
+        self.before_path: Path | None = None
+
+    def apply(self, doc: EditorDocument) -> Change:
+        """Install the draft and the scenario path.
+
+        Raises:
+            MapError: the document is already a scenario, or the draft names a hex off the map.
+        """
+        if doc.scenario is not None:
+            raise MapError("this document is already a scenario")
+        self.draft.check(doc.map)
+        self.before_path = doc.path
+        doc.scenario, doc.path = self.draft, self.path
+        return Change(scenario=True)
+
+    def undo(self, doc: EditorDocument) -> Change:
+        """Back to the map document and its file."""
+        doc.scenario, doc.path = None, self.before_path
+        return Change(scenario=True)

@@ -186,20 +186,25 @@ class EditorPanelsMixin:
             H - TOP_H / 2,
             TEXT,
             size=11,
-            width=W - 560 - (50 if small else 0),
+            width=W - 560 - (50 if small else 0) - (118 if doc.scenario is None else 0),
         )
         bx = W - 8
-        for label, action, enabled, active in reversed((
+        top_buttons: tuple[tuple[str, Any, bool, bool], ...] = (
             ("Save", self.save, True, False),
             ("Undo", s.undo, doc.stack.can_undo(), False),
             ("Redo", s.redo, doc.stack.can_redo(), False),
             ("Labels" if not small else "Labels: zoom in", self.toggle_labels, True, s.show_labels and not small),
             ("Fit", self.fit_map, True, False),
             ("Help", self.toggle_help, True, self.show_help),
-        )):  # fmt: skip
-            w = 62 if not label.startswith("Labels:") else 112
+        )  # fmt: skip
+        if doc.scenario is None:  # issue 32: "New scenario on this map" (from its markers)
+            top_buttons = (("New scenario", s.new_scenario_on_map, True, False),) + top_buttons
+        for label, action, enabled, active in reversed(top_buttons):
+            w = 62 if not label.startswith(("Labels:", "New scenario")) else 112
             bx -= w + 6
             tip = "Labels" if label.startswith("Labels") else label
+            if label == "New scenario":
+                tip = "New scenario on this map"
             button(bx, H - TOP_H + 6, w, TOP_H - 12, label, action, active=active, enabled=enabled, tip=tip)
 
         # tool bar: one button per tool object (hexwar.editor.session.TOOLS); the rows shrink

@@ -43,6 +43,7 @@ __all__ = [
     "ObjectiveDraft",
     "ScenarioDraft",
     "UnitPlacement",
+    "draft_from_map",
     "load_scenario_draft",
     "scenario_files",
     "zone_specs",
@@ -638,6 +639,53 @@ def load_scenario_draft(path: str | os.PathLike[str]) -> tuple[ScenarioDraft, Ba
         )
     m = BattleMap.load(resolve_map_ref(draft.map_ref, p))
     return draft, m
+
+
+STANDARD_BUDGET = 100  #: a new scenario on a map draws each side's Reserves to 100 points (000)
+
+
+def draft_from_map(m: BattleMap, map_ref: str = "", name: str = "") -> tuple[ScenarioDraft, list[str]]:
+    """A scenario draft on ``m`` from its markers: "New scenario on this map" (issue 32).
+
+    The deploy zones are the map's deploy-zone markers (R5.2), the objectives its objective
+    markers (R10.2). Like the standard game (000, R10.1) each side's Reserves deck is drawn to
+    100 points from all its cards, 51 victory points win and the game lasts 20 turns; these
+    defaults are said in the returned notes, not set silently.
+
+    Args:
+        m: the map; map_ref: the ``scenario.map`` value (a file name beside the scenario, or
+            ``""`` for ``<stem>.map.json`` at the first save); name: the scenario's name
+            (default: the map's).
+
+    Returns:
+        ``(draft, notes)``: notes name what the map is missing (a side without deploy
+        markers, no objective markers) and the defaults taken.
+    """
+    title = name or f"{m.name}: new scenario"
+    d = ScenarioDraft.empty(name=title)
+    rest = {"sides": {s: {"budget": STANDARD_BUDGET} for s in SIDES}}
+    d = replace(d, rest_json=json.dumps(rest), map_ref=map_ref, turns=20, victory_points=51)
+    notes = []
+    for side in SIDES:
+        zone = m.deploy.get(side, ())
+        if zone:
+            d = d.with_deploy(side, zone)
+        else:
+            notes.append(
+                f"the map has no {side} deploy markers: paint the {side} deploy zone (Deploy tool) "
+                "before saving"
+            )
+    if m.objectives:
+        d = d.with_objectives(ObjectiveDraft(o.hex, o.name, o.points) for o in m.objectives)
+    else:
+        notes.append(
+            "the map has no objective markers: the scenario has no objectives (Objective tool adds them)"
+        )
+    notes.append(
+        f"Reserves: each side draws {STANDARD_BUDGET} points from all its cards, 51 victory points, "
+        "20 turns, as the standard game (change them in the Scenario tab)"
+    )
+    return d, notes
 
 
 def default_map_ref(scenario_path: Path) -> str:

@@ -502,6 +502,24 @@ class EditorSession:
             self.say(f"Redid {name}")
             self._invalidate_previews()
 
+    def new_scenario_on_map(self) -> bool:
+        """ "New scenario on this map": a scenario draft from the map's deploy and objective
+        markers (R5.2, R10.2; :meth:`hexwar.editor.model.EditorDocument.new_scenario_on_map`),
+        one undo step; what the map is missing goes to the status bar. True when started."""
+        self._end_drag()
+        try:
+            notes = self.doc.new_scenario_on_map()
+        except HexwarError as exc:
+            self.say(str(exc), error=True)
+            return False
+        where = self.doc.path.name if self.doc.path is not None else "a new file (Save As)"
+        missing = [n for n in notes if n.startswith("the map has no") and "deploy" in n]
+        self.say(
+            f"New scenario on this map, saved as {where}: " + "; ".join(missing or notes), error=bool(missing)
+        )
+        self._invalidate_previews()
+        return True
+
     # -- map size ------------------------------------------------------------------------
     def resize(self, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0) -> bool:
         """Add (positive) or trim (negative) columns/rows on each side (one undo step)."""

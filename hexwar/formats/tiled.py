@@ -648,8 +648,51 @@ def _tile_at(doc: _Doc, px: float, py: float) -> tuple[int, int] | None:
 
 
 # -- conversion ----------------------------------------------------------------------------
+def _layer_roles(
+    doc: _Doc, layer: str | None, src: str
+) -> tuple[list[tuple[str, str, list[int]]], list[str]]:
+    """Each tile layer's role (``terrain``, ``levels``, ``buildings``, ``roads`` or ``""``:
+    skipped) as ``(name, role, gids)``, and notes. ``layer`` names the terrain layer
+    (``--layer``): matched exactly, else ignoring case and surrounding spaces; without it the
+    layer named ``terrain`` is, or the only tile layer.
+
+    Raises:
+        ValidationError: ``layer`` matches no tile layer or more than one (the layers found are
+            listed).
+    """
+    found = [n for n, _ in doc.layers]
+    listing = ", ".join(repr(n) for n in found) or "none"
+    notes: list[str] = []
+    chosen: int | None = None
+    if layer is not None:
+        hits = [i for i, n in enumerate(found) if n == layer] or [
+            i for i, n in enumerate(found) if n.strip().lower() == layer.strip().lower()
+        ]
+        if len(hits) != 1:
+            why = "matches no tile layer" if not hits else f"matches {len(hits)} tile layers"
+            raise ValidationError(
+                [Problem(src, "--layer", f"{layer!r} {why}; the tile layers found: {listing}")]
+            )
+        chosen = hits[0]
+    elif sum(1 for n in found if n.strip().lower() == "terrain") == 0 and len(found) == 1:
+        chosen = 0
+        notes.append(f"the only tile layer ({found[0]!r}) is read as the terrain layer")
+    out = []
+    for i, (n, gids) in enumerate(doc.layers):
+        role = n.strip().lower()
+        if chosen is not None:
+            role = "terrain" if i == chosen else ("" if role == "terrain" else role)
+        out.append((n, role if role in LAYER_NEEDS else "", gids))
+    return out, notes
+
+
 def _convert(
-    doc: _Doc, src: str, table: dict[str, dict[int, dict[str, Any]]], rules: RulesTerrain, name: str
+    doc: _Doc,
+    src: str,
+    table: dict[str, dict[int, dict[str, Any]]],
+    rules: RulesTerrain,
+    name: str,
+    layer: str | None = None,
 ) -> TiledImport:
     problems: list[Problem] = []
     notes: list[str] = []
@@ -691,32 +734,46 @@ def _convert(
     def hex_of(x: int, y: int) -> Hex:
         return Hex.from_offset(x + shift, y)
 
+    roles, layer_notes = _layer_roles(doc, layer, src)
+    notes += layer_notes
     seen_layers: dict[str, int] = {}
-    tile_layers = [(n, g) for n, g in doc.layers]
-    for lname, _ in tile_layers:
-        seen_layers[lname.strip().lower()] = seen_layers.get(lname.strip().lower(), 0) + 1
-    if "terrain" not in seen_layers and len(tile_layers) == 1:
-        tile_layers = [("terrain", tile_layers[0][1])]
-        notes.append(f"the only tile layer ({doc.layers[0][0]!r}) is read as the terrain layer")
-    elif "terrain" not in seen_layers:
+    for _, role, _ in roles:
+        if role:
+            seen_layers[role] = seen_layers.get(role, 0) + 1
+    if "terrain" not in seen_layers:
         bad(
             "layers",
-            f"no tile layer named 'terrain'; found {[n for n, _ in doc.layers]} (expected terrain, "
-            "and optionally levels, buildings, roads)",
+            f"no tile layer named 'terrain'; the tile layers found: "
+            f"{', '.join(repr(n) for n, _ in doc.layers) or 'none'} (name the ground layer with "
+            "--layer NAME, or rename it terrain; levels, buildings and roads layers are optional)",
         )
     for lname, n in seen_layers.items():
-        if lname in LAYER_NEEDS and n > 1:
+        if n > 1:
             bad(f"layer {lname!r}", f"{n} tile layers have this name; expected one")
+    if doc.layers:
+        notes.append(
+            "tile layers: "
+            + ", ".join(f"{n!r} ({role or 'skipped'})" for n, role, _ in roles)
+            + (
+                " (hexwar reads layers named terrain, levels, buildings, roads; --layer NAME "
+                "names the terrain layer)"
+                if any(not role for _, role, _ in roles)
+                else ""
+            )
+        )
     roads_set: list[tuple[int, int]] = []
     buildings: dict[tuple[int, int], str] = {}
-    for lname, gids in tile_layers:
-        kind = lname.strip().lower()
+    for lname, kind, gids in roles:
         need = LAYER_NEEDS.get(kind)
         if need is None:
-            notes.append(
-                f"tile layer {lname!r} skipped (hexwar reads layers named terrain, levels, buildings, roads)"
-            )
             continue
+        empty = [i for i, raw in enumerate(gids) if strip_gid(raw) == 0]
+        if empty and kind == "terrain":
+            first = ", ".join(m.label(hex_of(i % doc.width, i // doc.width)) for i in empty[:5])
+            notes.append(
+                f"{len(empty)} empty tile{'s' if len(empty) != 1 else ''} (no tile) in the terrain layer "
+                f"{lname!r} became clear ground at level 0 ({first}{', ...' if len(empty) > 5 else ''})"
+            )
         for i, raw in enumerate(gids):
             gid = strip_gid(raw)
             if gid == 0:
@@ -905,6 +962,7 @@ def import_tiled(
     path: str | os.PathLike[str],
     table: dict[str, dict[int, dict[str, Any]]] | None = None,
     rules: RulesTerrain | None = None,
+    layer: str | None = None,
 ) -> TiledImport:
     """Read a Tiled hexagonal map (``.tmx`` or ``.tmj``/``.json``) as a hexwar map.
 
@@ -912,6 +970,9 @@ def import_tiled(
         path: the Tiled file; external tilesets are read relative to it.
         table: a ``--terrain`` table (:func:`load_tile_table`); it overrides tile properties.
         rules: the terrain table (default the package's).
+        layer: the tile layer that holds the ground (``--layer``; default the layer named
+            ``terrain``, or the only tile layer). Empty tiles of the terrain layer become clear
+            ground at level 0, and a note counts them.
 
     Returns:
         the map and notes for the user.
@@ -927,7 +988,7 @@ def import_tiled(
         if p.suffix.lower() == ".tmx" or text.lstrip().startswith("<")
         else _read_tmj(text, p)
     )
-    return _convert(doc, str(p), table or {}, rules or default_terrain(), p.stem)
+    return _convert(doc, str(p), table or {}, rules or default_terrain(), p.stem, layer)
 
 
 # -- export --------------------------------------------------------------------------------
@@ -1088,8 +1149,9 @@ def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False)
 
     The map is hexagonal, ``staggeraxis="x"``, ``staggerindex="odd"`` (hexwar's odd-q), with tile
     layers ``terrain``, ``levels`` and ``roads`` and an object layer ``features`` (wrecks,
-    rubble, fire, deploy zones, objectives); the tileset (``<stem>_tiles.png`` beside it) is
-    embedded with the ``hexwar_*`` tile properties, so :func:`import_tiled` gives ``m`` back.
+    rubble, fire, deploy zones, objectives); the tileset (``<stem>_<ext>_tiles.png`` beside it,
+    so ``k.tmj`` and ``k.tmx`` never share or replace one image, issue 32) is embedded with the
+    ``hexwar_*`` tile properties, so :func:`import_tiled` gives ``m`` back.
 
     Returns:
         the files written (map, image).
@@ -1103,7 +1165,7 @@ def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False)
     suffix = target.suffix.lower()
     if suffix not in (".tmj", ".tmx", ".json"):
         raise HexwarError(f"--out {target}: expected a .tmj or .tmx file name")
-    image_path = target.with_name(f"{target.stem}_tiles.png")
+    image_path = target.with_name(f"{target.stem}_{suffix[1:]}_tiles.png")  # one image per map file
     for p in (target, image_path):
         if p.exists() and not force:
             raise HexwarError(f"{p} exists: give --force to replace it, or another --out")

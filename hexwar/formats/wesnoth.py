@@ -40,7 +40,7 @@ from ..model.hexgrid import Hex
 from ..model.maps import BattleMap
 from ..model.terrain import RulesTerrain, default_terrain
 
-__all__ = ["WesnothImport", "CodeTable", "load_code_table", "import_wesnoth", "PLAYER_SIDES"]
+__all__ = ["WesnothImport", "CodeTable", "load_code_table", "import_wesnoth", "toml_key", "PLAYER_SIDES"]
 
 PLAYER_SIDES = {1: "german", 2: "soviet"}
 MAX_WESNOTH_BYTES = 8 * 1024 * 1024
@@ -89,6 +89,28 @@ class CodeTable:
         pref = dict(self.prefix)
         pref.update(dict(other.prefix))
         return CodeTable(exact, sorted(pref.items(), key=lambda kv: -len(kv[0])))
+
+
+def toml_key(text: str) -> str:
+    """``text`` as a TOML basic-string key, valid for any text: a backslash or a double quote
+    gets a backslash in front, control characters and DEL become 4-digit unicode escapes,
+    everything else stays as it is (issue 32: Wesnoth codes such as the bridge ``^Bw`` plus a
+    backslash).
+
+    >>> import tomllib
+    >>> code = "^Bw" + chr(92) + chr(34)
+    >>> list(tomllib.loads(toml_key(code) + " = 1"))[0] == code
+    True
+    """
+    out = []
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def load_code_table(
@@ -289,7 +311,8 @@ def import_wesnoth(
                 f"code {code}",
                 f"Wesnoth terrain {code!r} maps to no hexwar terrain "
                 f"(in {len(labels)} hex{'es' if len(labels) != 1 else ''}: {shown}); "
-                f'add "{code}" = "TERRAIN" to a --terrain table',
+                f'add {toml_key(code)} = "TERRAIN" (a terrain key, e.g. clear) under [codes] in a '
+                "--terrain table",
             )
         )
     if problems:

@@ -111,7 +111,8 @@ class SaveFile:
         rules_revision: the combat rules revision the game was played with (1 for saves
             that do not record one: the migration of round-1 saves, docs/rules.md).
         final_phase: the phase after the last command.
-        scenario_map: the generated map the game was played on (``"generated:..."``), or ``""``.
+        scenario_map: the map the game was played on instead of the scenario's (``"generated:..."`` or
+            ``"file:NAME.json"``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
     """
@@ -464,8 +465,9 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
     for c in cands:
         try:
             sc = load_scenario(c)
-            if save.scenario_map:  # issue 19: the game was played on a generated map
-                sc = scenario_on_map(sc, save.scenario_map)
+            if save.scenario_map:  # issues 19, 32: the game was played on a generated map or map file
+                folders = [Path(save.path).parent, Path(c).parent] if save.path else [Path(c).parent]
+                sc = scenario_on_map(sc, save.scenario_map, folders)
         except HexwarError as exc:
             errors.append(f"{c}: {str(exc).splitlines()[-1].strip()}")
             continue
@@ -474,8 +476,11 @@ def _find_scenario_for(save: SaveFile, given: tuple[str, ...] = ()) -> Scenario:
         first = first or sc
     ref = clip(save.scenario_name or save.scenario_id)
     if first is not None:
+        what = f"the scenario {ref}"
+        if save.scenario_map.startswith("file:"):
+            what += f" or the map {save.scenario_map[5:]} it was played on"
         raise ReplayError(
-            f"{save.path}: the scenario {ref} has changed since the game was saved "
+            f"{save.path}: {what} has changed since the game was saved "
             f"(hash {first.content_hash[:12]}... of {first.path} differs from the saved "
             f"{save.scenario_hash[:12]}...)"
         )

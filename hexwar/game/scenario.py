@@ -331,7 +331,8 @@ class Scenario:
         reference: the name the scenario was given by (its file's stem).
         override_reserves: fixed Reserves decks may lie outside 000's 80-100 points.
         map_spec: ``"generated:SEED:STYLE:WxH"`` when the scenario is played on a generated map
-            instead of its own (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
+            or ``"file:NAME.json"`` (a map file) instead of its own
+            (:func:`hexwar.game.onmap.scenario_on_map`), else ``""``.
         battlefield: the fires, rubble and wrecks the scenario placed (already on
             :attr:`battlemap`, R10.3), its minefields and river crossings (R10.5, R10.8).
         night: night turns (R10.6).

@@ -301,9 +301,11 @@ class ScenarioSimResult:
         scenario: the scenario id; plan: the plan; turns: turns simulated; trials; seed;
         variants: rule variants in force.
         units: the ground units on the map at the start (:class:`UnitRow`).
-        attacked, hit, damage_card, destroyed: ``int64 [turns, units]``: trials in which the
-            unit had been attacked by artillery / hit (by artillery or fire) / given a Damage
-            card / destroyed, by the end of each turn.
+        attacked, hit, damage_card, destroyed: ``int64 [turns, units]``: trials in which, by
+            the end of each turn, the unit had been attacked by artillery (a strike landed in
+            its hex, R9.4) / hit (a to-hit roll of an attack hit it, or a fire damage check
+            did, R6.3, R8.5) / drawn a Damage card and was not destroyed (R6.5) / destroyed.
+            Rows are starting places: a unit is its side, card, hex and order there.
         crew_fate: per unit with a crew: Counter of ``survives`` / ``captured`` / ``destroyed``.
         buildings: building hexes tracked (every building of the map at the start).
         rubble, burning: ``int64 [turns, buildings]``: trials with the building rubble /
@@ -502,7 +504,8 @@ class _Tally:
         self.lanes = {n: _lanes(scenario, hs) for n, hs in areas.items()}
         T, B, A = turns, len(self.buildings), len(self.area_names)
         self.units: list[UnitRow] = []
-        self.uidx: dict[str, int] = {}
+        self.uidx: dict[str, int] = {}  # this trial's instance id -> row
+        self.slot: dict[tuple[str, str, Hex, str, int], int] = {}  # starting place -> row
         self.counts = {k: np.zeros((T, 0), np.int64) for k in _UNIT_KEYS}
         self.crew_fate: dict[str, Counter[str]] = {}
         self.rubble = np.zeros((T, B), np.int64)
@@ -521,13 +524,29 @@ class _Tally:
         self.snap: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = {}
 
     def start_trial(self, st: Any) -> None:
-        """Before a trial's first command: learn the units (first trial), reset the trial's marks."""
+        """Before a trial's first command: learn the units (first trial), reset the trial's marks.
+
+        A unit's row is its starting place (:func:`_slot_keys`), not its instance id: the game
+        numbers card instances after drawing each side's Reserves deck (R10.4 budget draws), so
+        the grenadiers placed in Q10 are ``de_grenadiers#1`` in one game and ``#2`` in the next.
+        """
+        here = _units_of(st)
         if not self.units:
-            self.units = _units_of(st)
-            self.uidx = {u.uid: i for i, u in enumerate(self.units)}
+            self.units = here
+            self.slot = {k: i for i, k in enumerate(_slot_keys(here))}
             self.counts = {k: np.zeros((self.T, len(self.units)), np.int64) for k in _UNIT_KEYS}
             self.crew_fate = {u.uid: Counter() for u in self.units if u.crew}
-        self.crew_of = {u.crew: u.uid for u in self.units if u.crew}
+        self.uidx = {}
+        self.crew_of = {}
+        for u, k in zip(here, _slot_keys(here), strict=True):
+            i = self.slot.get(k)
+            if i is None:  # pragma: no cover - every game of a scenario starts with the same units
+                raise ScenarioSimError(
+                    f"{u.uid} in {u.hex.label}: a starting unit the first game did not have"
+                )
+            self.uidx[u.uid] = i
+            if u.crew:
+                self.crew_of[u.crew] = self.units[i].uid
         self.firsts = {
             k: np.zeros(len(self.units), np.int64) for k in _UNIT_KEYS
         }  # first turn seen, 0 = never
@@ -555,7 +574,8 @@ class _Tally:
             elif kind == "destroyed":
                 key = "destroyed"
             elif kind == "crew_fate":
-                owner = self.crew_of.get(str(d.get("crew"))) or str(d.get("unit"))
+                j = self.uidx.get(str(d.get("unit")))
+                owner = self.crew_of.get(str(d.get("crew"))) or (self.units[j].uid if j is not None else "")
                 if owner in self.crew_fate:
                     self.crew_fate[owner][str(d.get("fate"))] += 1
             elif kind == "artillery_strike" and not d.get("off_map") and d.get("landing"):
@@ -591,10 +611,14 @@ class _Tally:
                 self.area_burned[t - 1, j] += nb
                 self.area_all[t - 1, j] += bool(ib) and nb == len(ib)
                 self.lanes_closed[t - 1, j] += closed[j]
+        gone = self.firsts["destroyed"]
         for k, arr in self.counts.items():
             f = self.firsts[k]
             for t in range(1, self.T + 1):
-                arr[t - 1] += (f > 0) & (f <= t)
+                by_t = (f > 0) & (f <= t)
+                if k == "damage_card":  # drawn and still in play (the odds' outcome, R6.5)
+                    by_t &= ~((gone > 0) & (gone <= t))
+                arr[t - 1] += by_t
 
 
 def simulate_scenario(
@@ -695,6 +719,20 @@ def simulate_scenario(
     )
 
 
+def _slot_keys(units: Sequence[UnitRow]) -> list[tuple[str, str, Hex, str, int]]:
+    """The starting place of each unit, the same in every game of a scenario: (side, card id,
+    hex, crew card id or "", k), k counting the units of that key in the order the game
+    attacks a hex's units (sorted instance ids, R9.4), so rows that differ only in k are
+    interchangeable and row k is always attacked k-th among them."""
+    seen: Counter[tuple[str, str, Hex, str]] = Counter()
+    out = []
+    for u in units:
+        base = (u.side, u.uid.rsplit("#", 1)[0], u.hex, u.crew.rsplit("#", 1)[0] if u.crew else "")
+        out.append((*base, seen[base]))
+        seen[base] += 1
+    return out
+
+
 def _units_of(st: Any) -> list[UnitRow]:
     from ..game import ruleset
 
@@ -734,10 +772,9 @@ def _exact_first_turn(
         p = land.get(h, Fraction(0))
         vehicle_before = False
         for u in us:
+            # R9.4: every unit of the landing hex is attacked, the firing side's own too
             row: dict[str, Fraction | float] = {"attacked": p}
-            if u.side == m.side:
-                row = {"attacked": Fraction(0), "hit": 0.0, "damage_card": 0.0, "destroyed": 0.0}
-            elif (
+            if (
                 not vehicle_before
                 and weapon.attack_value(ruleset.target_type(u.uid.rsplit("#", 1)[0])) is not None
             ):
@@ -764,6 +801,8 @@ def _exact_first_turn(
                         "crew_destroyed": fp * o.crew_destroyed,
                     }
                 )
+            elif weapon.attack_value(ruleset.target_type(u.uid.rsplit("#", 1)[0])) is None:
+                row.update({"hit": 0.0, "damage_card": 0.0, "destroyed": 0.0})  # not affected
             if u.unit_type == "vehicle":
                 vehicle_before = True
             out[u.uid] = row

@@ -15,7 +15,7 @@ import numpy as np
 from .report import format_table, rows_csv, wilson
 from .scenario import ScenarioSimResult
 
-__all__ = ["scenario_report", "scenario_text", "scenario_csv"]
+__all__ = ["CHECK_Z", "exact_check", "scenario_report", "scenario_text", "scenario_csv"]
 
 _UNIT_KEYS = ("attacked", "hit", "damage_card", "destroyed")
 TOP = 12  #: units and buildings shown in the text report (all of them in JSON and CSV)
@@ -28,12 +28,89 @@ def _est(k: int, n: int, exact: Any = None) -> dict[str, Any]:
         "count": int(k),
         "ci95": [round(float(lo), 6), round(float(hi), 6)],
     }
-    if exact is not None:
+    if exact is not None and n:
         p = float(exact)
-        se = math.sqrt(max(p * (1 - p), 1e-12) / n) if n else 0.0
         d["exact"] = round(p, 6)
-        d["z"] = round((k / n - p) / se, 2) if se else 0.0
+        z = _z(k, n, p)
+        d["z"] = None if math.isinf(z) else z
+        if math.isinf(z):
+            d["impossible"] = True  # p is 0 or 1 and some trial went the other way
     return d
+
+
+def _z(k: int, n: int, p: float) -> float:
+    """(k/n - p) / sqrt(p (1 - p) / n): the Monte Carlo's distance from the exact ``p`` in
+    standard errors of ``n`` trials; +-inf when ``p`` is 0 or 1 and a trial went the other way
+    (an outcome the exact values call impossible), 0 when none did."""
+    est = k / n
+    var = p * (1 - p)
+    if var <= 1e-15:
+        return 0.0 if abs(est - p) <= 1e-12 else math.copysign(math.inf, est - p)
+    return round((est - p) / math.sqrt(var / n), 2)
+
+
+CHECK_Z = 5.0  #: ``hexwar sim scenario`` fails when a figure is further than this from its exact value
+
+
+def _binomial_tail(k: int, n: int, p: float, upper: bool) -> float:
+    """P(X >= k) (``upper``) or P(X <= k) for X ~ Binomial(n, p): how surprising a count is."""
+    from scipy.stats import binom
+
+    return float(binom.sf(k - 1, n, p)) if upper else float(binom.cdf(k, n, p))
+
+
+def exact_check(rep: dict[str, Any], threshold: float = CHECK_Z) -> list[str]:
+    """The figures of a :func:`scenario_report` whose Monte Carlo estimate is more than
+    ``threshold`` standard errors from its exact value, worst first, as sentences naming the
+    unit or building, the measure and turn, both values and the distance. Empty when all agree
+    (or nothing was computed exactly).
+
+    A figure also has to be as unlikely as that by the binomial distribution of its count
+    (its one-sided tail below the normal tail beyond ``threshold``): an outcome of p = 0.0023
+    seen 3 times in 100 trials is 5.8 standard errors out but happens in about 1 run of 600,
+    so small counts do not fail the check by the normal approximation alone. An outcome the
+    exact values call impossible always fails.
+
+    Args:
+        rep: a :func:`scenario_report` dict (with ``trials``); threshold: standard errors (> 0).
+    """
+    from scipy.stats import norm
+
+    alpha = float(norm.sf(threshold))
+    n = int(rep.get("trials", 0))
+    figures: list[tuple[str, str, int, dict[str, Any]]] = []
+    for u in rep["units"]:
+        label = f"{u['name']} ({u['unit']}) in {u['hex']}"
+        figures += [
+            (label, k, row["turn"], v) for row in u["by_turn"] for k, v in row.items() if isinstance(v, dict)
+        ]
+        figures += [(label, f"crew {f}", rep["turns"], v) for f, v in u.get("crew_fate", {}).items()]
+    for b in rep["buildings"]:
+        label = f"the building in {b['hex']}"
+        figures += [
+            (label, k, row["turn"], v) for row in b["by_turn"] for k, v in row.items() if isinstance(v, dict)
+        ]
+    bad: list[tuple[float, str]] = []
+    for label, key, turn, v in figures:
+        if "exact" not in v:
+            continue
+        z = math.inf if v.get("impossible") else abs(v["z"])
+        if z > threshold and not math.isinf(z) and n and "count" in v:
+            tail = _binomial_tail(int(v["count"]), n, float(v["exact"]), v["estimate"] > v["exact"])
+            if tail >= alpha:
+                continue  # a small count: not that unlikely after all
+        if z > threshold:
+            dist = (
+                "an outcome the exact values call impossible" if math.isinf(z) else f"{z:.1f} standard errors"
+            )
+            bad.append(
+                (
+                    z,
+                    f"{label}: {key} by turn {turn} is {v['estimate']:.4f} by Monte Carlo, "
+                    f"exact {v['exact']:.4f} ({dist})",
+                )
+            )
+    return [t for _, t in sorted(bad, key=lambda x: -x[0])]
 
 
 def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | None = None) -> dict[str, Any]:
@@ -79,7 +156,7 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
             cf: Counter[str] = r.crew_fate.get(u.uid, Counter())
             entry["crew"] = u.crew
             entry["crew_fate"] = {
-                f: _est(int(cf.get(f, 0)), n, ex.get(f"crew_{f}") if ex else None)
+                f: _est(int(cf.get(f, 0)), n, ex.get(f"crew_{f}") if ex and T == 1 else None)
                 for f in ("survives", "captured", "destroyed")
             }
         units.append(entry)
@@ -127,7 +204,9 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
             }
         )
     rows_all: list[dict[str, Any]] = [row for x in units + buildings for row in x["by_turn"]]
-    zs = [abs(v["z"]) for row in rows_all for v in row.values() if isinstance(v, dict) and "z" in v]
+    figs = [v for row in rows_all for v in row.values() if isinstance(v, dict) and "z" in v]
+    zs = [abs(v["z"]) for v in figs if v["z"] is not None]
+    impossible = sum(1 for v in figs if v.get("impossible"))
     return {
         "scenario": r.scenario,
         "title": title or r.scenario,
@@ -140,6 +219,7 @@ def scenario_report(r: ScenarioSimResult, title: str = "", notes: list[str] | No
         "missions": missions,
         "exact_computed": bool(r.exact),
         "max_abs_z": round(max(zs), 2) if zs else None,
+        "impossible_outcomes": impossible,
         "games_over_by_turn": [int(x) for x in r.ended],
         "units": units,
         "untouched_units": untouched,
@@ -279,6 +359,10 @@ def scenario_text(rep: dict[str, Any]) -> str:
         )
     if rep["max_abs_z"] is not None:
         out += ["", f"largest |Monte Carlo - exact| / standard error: {rep['max_abs_z']}"]
+    if rep.get("impossible_outcomes"):
+        out.append(
+            f"figures where an outcome the exact values call impossible happened: {rep['impossible_outcomes']}"
+        )
     if any(rep["games_over_by_turn"]):
         out.append(f"games over (victory) by each turn: {rep['games_over_by_turn']}")
     return "\n".join(out)
