@@ -241,6 +241,21 @@ def main(argv: list[str] | None = None) -> int:
             f"(here/worker s: {runs}) | {100 * alt:+.1f}% | 0% | <= 5% | "
             f"{(alt / 0.05) if alt > 0 else 0.0:.2f} (lower is better)"
         )
+
+    # the same figures as FIGURE lines for run_all.py (met at >= 1; issue 35)
+    def met_overhead(x: float) -> float:
+        return 99.0 if x <= 0 else min(99.0, 0.05 / x)
+
+    print(f"FIGURE | Dask speed-up, 2 workers over 1 (wall) | {speedup:.2f}x | >= 1.7x | {speedup / 1.7:.2f}")
+    print(
+        f"FIGURE | Dask CPU overhead per game, 1 worker vs a plain process | {100 * cpu_overhead:+.1f}% | <= 5% | "
+        f"{met_overhead(cpu_overhead):.2f}"
+    )
+    pg = paired[1] / paired[0] - 1
+    print(
+        f"FIGURE | Dask game CPU on a worker vs a plain process (paired) | {100 * pg:+.1f}% | <= 5% | "
+        f"{met_overhead(pg):.2f}"
+    )
     per_worker = len(specs) / t1
     print(
         f"\nprojection from {per_worker:.2f} games/s per worker (1-worker cluster), assuming linear scaling:"

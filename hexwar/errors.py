@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["HexwarError", "Problem", "ValidationError", "format_problems", "clip", "small_uint", "CLIP_CHARS"]
+__all__ = [
+    "HexwarError",
+    "Problem",
+    "ValidationError",
+    "format_problems",
+    "clip",
+    "small_uint",
+    "printable",
+    "CLIP_CHARS",
+]
 
 CLIP_CHARS = 80  # echoed values are cut to about this many characters (issue 13 item 9)
 _MAX_MESSAGE = 600  # a backstop: no single problem message runs longer than this
@@ -28,6 +38,31 @@ def small_uint(text: object, digits: int = 9) -> int | None:
     if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= digits:
         return int(text)
     return None
+
+
+# C0 controls but tab and newline, DEL, the C1 controls (U+0080-U+009F: CSI, OSC ...), and the
+# invisible format characters that reorder or hide text (bidi overrides, isolates, zero widths,
+# line and paragraph separators, the BOM)
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_UNPRINTABLE_KEEP_CR = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def printable(text: str, keep_cr: bool = False) -> str:
+    r"""``text`` with every terminal control character escaped as ``\uXXXX`` (issue 33).
+
+    The one sanitizer for strings from files and sockets on their way to a terminal: ESC
+    and BEL sequences in a downloaded save must not retitle or recolour the user's terminal,
+    and bidi overrides must not reorder what is shown. Newlines and tabs are kept; carriage
+    returns too when ``keep_cr`` (progress bars on stderr redraw with them). The escape form
+    is also valid inside a JSON string, so ``--json`` output stays parseable.
+
+    >>> printable("a\x1b]0;pwned\x07b\n")
+    'a\\u001b]0;pwned\\u0007b\n'
+    """
+    pat = _UNPRINTABLE_KEEP_CR if keep_cr else _UNPRINTABLE
+    return pat.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def clip(value: object, limit: int = CLIP_CHARS, quote: bool = True) -> str:

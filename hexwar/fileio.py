@@ -23,6 +23,7 @@ one. Reading refuses absurd sizes and never executes anything (JSON and TOML onl
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -49,6 +50,7 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_group",
     "recover_group",
+    "tidy",
     "read_json",
     "read_toml",
     "read_text",
@@ -67,6 +69,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "hexwar-save": (64 * _MB, "save file"),
     "hexwar-cards": (2 * _MB, "card file"),
     "hexwar-editor-recovery": (12 * _MB, "editor recovery file"),
+    "hexwar-deck": (256 * 1024, "deck file"),  # issue 33: checked before parsing, as the loader does
+    "hexwar-campaign-save": (16 * _MB, "campaign save file"),
     "data": (2 * _MB, "data file"),
 }
 MAX_FILE_BYTES = max(b for b, _ in LIMITS.values())  # the largest of any kind (a save)
@@ -83,10 +87,13 @@ def limit_for(kind: str | None) -> tuple[int, str]:
 
 
 def _mb(n: int) -> str:
-    return f"{n // _MB} MB" if n % _MB == 0 else f"{n} bytes"
+    if n % _MB == 0:
+        return f"{n // _MB} MB"
+    return f"{n // 1024} KB" if n % 1024 == 0 else f"{n} bytes"
 
 
 # -- locks -------------------------------------------------------------------------------------
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; Windows has no symlinked lock files to fear
 _HELD: dict[str, list[Any]] = {}  # resolved target -> [lock fd, lock path, count] of this process
 
 
@@ -130,9 +137,21 @@ class FileLock:
         deadline = time.monotonic() + self.timeout
         while True:
             try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                # O_NOFOLLOW: a symlink planted at .NAME.lock (a shared folder such as /tmp) must
+                # not make hexwar open, truncate and write the file it points to (issue 33)
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
             except OSError as exc:
+                if os.path.islink(self.lock_path):
+                    raise HexwarError(
+                        f"cannot write {self.target}: its lock file {self.lock_path.name} is a symbolic "
+                        "link (refused: remove it if you did not make it)"
+                    ) from None
                 raise HexwarError(f"cannot write {self.target}: {exc.strerror or exc}") from None
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a fifo or device planted there
+                os.close(fd)
+                raise HexwarError(
+                    f"cannot write {self.target}: its lock file {self.lock_path.name} is not a regular file"
+                )
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -341,6 +360,23 @@ def atomic_write_group(files: Iterable[tuple[str | os.PathLike[str], str]]) -> N
             lk.release()
 
 
+def tidy(path: str | os.PathLike[str]) -> None:
+    """Clear what a writer killed while writing ``path`` left beside it, without writing it:
+    finish an interrupted group (:func:`recover_group`), remove this program's stale temp files
+    of it and of its journal, and (taking and releasing its lock) its stale lock file. For a
+    member of a pair that a save leaves unchanged (the editor's map when only the scenario
+    changed), so no litter outlives the next save (issue 33).
+
+    Raises:
+        HexwarError: when another process holds the file's lock.
+    """
+    target = Path(path)
+    with FileLock(target):
+        recover_group(target)
+        _remove_stale_temps(target)
+        _remove_stale_temps(_journal_path(target))
+
+
 def recover_group(path: str | os.PathLike[str]) -> bool:
     """Finish an interrupted :func:`atomic_write_group` that ``path`` belongs to.
 
@@ -514,13 +550,40 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
             parser or a number of over 4300 digits.
     """
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+        _no_datetimes(data, src)
+        return data
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
     except RecursionError:
         raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
     except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
         raise ValidationError([Problem(src, "", f"a number is too long: {_short(exc)}")]) from None
+
+
+def _no_datetimes(data: Any, src: str, where: str = "") -> None:
+    """Refuse TOML dates and times: no hexwar file kind has one, and every later check (and
+    the messages quoting values as JSON) expects text, numbers, booleans, lists and tables.
+
+    Raises:
+        ValidationError: naming ``src`` and the field (``scenario.turns``).
+    """
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _no_datetimes(v, src, f"{where}.{k}" if where else str(k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _no_datetimes(v, src, f"{where}[{i}]")
+    elif isinstance(data, (datetime.date, datetime.time)):  # datetime is a date
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    where,
+                    "a TOML date or time is not allowed here; expected text, a number, a list or a table",
+                )
+            ]
+        )
 
 
 _FORMAT_RE = re.compile(r'"format"\s*:\s*"([A-Za-z0-9_-]{1,40})"')

@@ -28,6 +28,14 @@ def load_game(path: Path, *scenarios: str):
     return load(path, scenario_paths=(SMALL, *scenarios))
 
 
+def seat_hashes(state) -> dict:
+    """``{seat: view hash}`` of a finished game's views, the spectator's under ``None`` (what the
+    clients end with: the server sends no hash of the whole state, R12.1)."""
+    from hexwar.game.view import view
+
+    return {s: view(state, s).hash for s in ("german", "soviet", None)}
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as s:
@@ -133,8 +141,8 @@ def last_json(path: Path) -> dict:
     return json.loads(text[start + 1 if start >= 0 else text.find("{") :])
 
 
-def local_hash(scenario_path: str, seed: int, fog: bool, ai_seed: int = 0) -> str:
-    """The final state hash of the same game played locally, each side deciding from its view."""
+def local_game(scenario_path: str, seed: int, fog: bool, ai_seed: int = 0):
+    """The same game played locally to its end, each side deciding from its view."""
     from hexwar.game.ai import make_player
     from hexwar.game.headless import play
     from hexwar.game.scenario import load_scenario
@@ -143,4 +151,9 @@ def local_hash(scenario_path: str, seed: int, fog: bool, ai_seed: int = 0) -> st
     sc = load_scenario(scenario_path)
     players = {s: ViewPlayer(make_player("standard", s, ai_seed)) for s in ("german", "soviet")}
     run = play(sc, players, seed=seed, variants=sc.variants + (("fog",) if fog else ()))
-    return run.state.state_hash()
+    return run.state
+
+
+def local_hash(scenario_path: str, seed: int, fog: bool, ai_seed: int = 0) -> str:
+    """The final state hash of :func:`local_game`."""
+    return local_game(scenario_path, seed, fog, ai_seed).state_hash()

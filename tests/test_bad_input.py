@@ -132,7 +132,9 @@ def test_import_tiled_opens_no_external_tileset_that_is_not_a_tsx_or_tsj_file(tm
     tmj.write_text(json.dumps(d))
     rc, _, err = run(capsys, "import", "tiled", str(tmj), "--out", str(tmp_path / "o.json"))
     assert rc == 2
-    assert f"- {tmj}: tileset /etc/hostname: expected an external tileset file ending in .tsx or .tsj" in err
+    assert (
+        f"- {tmj}: tileset '/etc/hostname': expected an external tileset file ending in .tsx or .tsj" in err
+    )
 
 
 @pytest.mark.parametrize("coord", ["NaN", "Infinity"])

@@ -126,7 +126,9 @@ def test_save_refuses_to_overwrite_a_file_that_is_not_a_campaign_save(tmp_path, 
     assert other.read_text() == "{}"
 
 
-def test_the_window_without_a_display_says_to_use_headless(capsys):
+def test_the_window_without_a_display_says_to_use_headless(capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert main(["campaign"]) == 1
     assert "--headless" in capsys.readouterr().out
 

@@ -49,7 +49,7 @@ def test_the_screen_shows_year_track_ranks_events_initiative_and_hands():
             assert y in t
         assert "Initiative" in t and "German: Corporal" in t and "1 tactic card a year" in t
         assert ctl.state.cards.title(ctl.state.events_in_play[0]) in t
-        assert "Soviet hand (7 battle cards)" in t and "face down" in t
+        assert "Soviet hand (7 battle cards)" in t and ("face down" in t or "face\ndown" in t)
         assert "Panzer-Division" in t  # the German hand, face up
         assert "History of battles" in t and "Log" in t
     finally:
@@ -143,3 +143,81 @@ def test_hexwar_render_draws_the_campaign_screen(tmp_path, capsys):
     out2 = tmp_path / "s.png"
     assert main(["render", str(save), "--out", str(out2)]) == 0  # a campaign save draws the campaign screen
     assert out2.stat().st_size > 10_000
+
+
+def test_esc_cancels_and_never_quits_a_war(tmp_path):
+    """Issue 36: one Esc quit a war in progress with no question."""
+    win, ctl = _window()
+    try:
+        press = win.dispatch_event  # type: ignore[attr-defined]
+        press("on_key_press", key.W, 0)  # Flank Attack picked for the year
+        assert ctl.picked_tactics
+        press("on_key_press", key.ESCAPE, 0)
+        assert ctl.picked_tactics == []  # Esc dropped the pick
+        press("on_key_press", key.ESCAPE, 0)
+        assert not win.quit_requested and win.context is not None  # type: ignore[attr-defined]
+        assert not win.behaviour.asking  # type: ignore[attr-defined]
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_ctrl_q_asks_names_the_autosave_and_quitting_saves_it(tmp_path):
+    from hexwar.campaign.save import load_campaign
+
+    win, ctl = _window()
+    ctl.save = str(tmp_path / "war.json")
+    press = win.dispatch_event  # type: ignore[attr-defined]
+    press("on_key_press", key.Q, key.MOD_CTRL)
+    assert win.behaviour.asking and not win.quit_requested  # type: ignore[attr-defined]
+    t = _texts(win)
+    assert "Quit this war?" in t and f"`hexwar campaign {ctl.save}` continues it" in t.replace("\n", " "), t
+    press("on_key_press", key.ESCAPE, 0)  # keep playing
+    assert not win.behaviour.asking and not win.quit_requested  # type: ignore[attr-defined]
+    press("on_key_press", key.Q, key.MOD_CTRL)
+    press("on_key_press", key.ENTER, 0)
+    assert win.quit_requested and win.context is None  # type: ignore[attr-defined]
+    assert load_campaign(ctl.save).state_hash() == ctl.state.state_hash()
+
+
+def test_a_plain_campaign_offers_the_last_unfinished_war_and_enter_continues_it(tmp_path):
+    """Issue 36: `hexwar campaign` offers to continue the autosaved war (as `hexwar play` does)."""
+    from hexwar.campaign.save import write_campaign_save
+    from hexwar.ui.autosave import latest_campaign_autosave
+
+    win, ctl = _window(ai_sides=("german", "soviet"))
+    for _ in range(400):  # the computer plays both sides into the second battle
+        if ctl.state.history:
+            break
+        ctl.update()
+    win.close()  # type: ignore[attr-defined]
+    assert ctl.state.history and not ctl.state.over
+    write_campaign_save(ctl.state, tmp_path / "campaign-1.json", ctl.save_players())
+    (tmp_path / "notes.json").write_text("{}")  # a foreign file is skipped
+    offer = latest_campaign_autosave(tmp_path)
+    assert offer is not None and offer.path == tmp_path / "campaign-1.json"
+    assert offer.players == {"german": "standard", "soviet": "standard"}
+    st, _ = new_campaign(7)
+    fresh = CampaignController(st, clock=ManualClock(), reveal_seconds=0.0)
+    win = CampaignWindow(fresh, width=1000, height=700, visible=False, schedule=False, offer=offer)
+    try:
+        assert "Continue your last war?" in _texts(win)
+        win.dispatch_event("on_key_press", key.ENTER, 0)  # type: ignore[attr-defined]
+        got = win.controller  # type: ignore[attr-defined]
+        assert got is not fresh and got.save == str(offer.path)
+        assert got.state.state_hash() == ctl.state.state_hash()
+        assert "Continue your last war?" not in _texts(win)
+    finally:
+        win.close()  # type: ignore[attr-defined]
+
+
+def test_an_opponents_win_is_not_announced_in_the_winners_green():
+    """Issue 36: the opponent's win was shown in green, the colour of the person's own win."""
+    from hexwar.campaign.events import BattleStalemate, BattleWon
+    from hexwar.ui.campaign_screen import result_colour
+    from hexwar.ui.widgets import theme as T
+
+    soviet_won = BattleWon("soviet", 1941, 1, "score", 5, 7)
+    assert result_colour("german", ["german"], soviet_won) == T.ERROR
+    assert result_colour("soviet", ["soviet"], soviet_won) == T.GOOD
+    assert result_colour("german", [], soviet_won) == T.TEXT  # computer against computer: no side
+    assert result_colour("german", ["german"], BattleStalemate("umpire", 1941, 1)) == T.TEXT

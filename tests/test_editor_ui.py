@@ -472,3 +472,29 @@ def test_panels_are_repainted_only_when_what_they_show_changes(make_window):
     win.dispatch_event("on_mouse_motion", *win.widget_at("palette terrain clear"), 0, 0)
     win.on_draw()
     assert win._painter is not first  # the hover highlight moved
+
+
+def test_ctrl_q_with_nothing_changed_quits_cleanly(make_window):
+    """Issue 36: Ctrl+Q set the title after the window closed (a traceback and exit 1)."""
+    win = make_window(EditorDocument.new(6, 6))
+    assert not win.doc.dirty
+
+    def caption(text: str, _orig=win.set_caption) -> None:  # X11's set_caption raises once closed
+        if win.context is None:
+            raise RuntimeError("title set on a closed window")
+        _orig(text)
+
+    win.set_caption = caption
+    assert win.dispatch_event("on_key_press", key.Q, key.MOD_CTRL) is not False
+    assert win.quit_requested and win.behaviour.closed
+
+
+def test_ctrl_q_with_changes_asks_naming_the_recovery_file_and_esc_keeps_editing(make_window):
+    win = make_window(EditorDocument.new(6, 6))
+    Driver(win).click("C03")
+    assert win.doc.dirty
+    win.dispatch_event("on_key_press", key.Q, key.MOD_CTRL)
+    assert win.modal == "quit" and not win.quit_requested
+    assert any("recovery file" in t for t in win.screen_texts()), win.screen_texts()
+    win.dispatch_event("on_key_press", key.ESCAPE, 0)
+    assert win.modal is None and not win.quit_requested and win.context is not None

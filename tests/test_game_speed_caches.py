@@ -49,13 +49,14 @@ def _same_threats(a: dict, b: dict) -> bool:
     keys = ("exposure", "take", "hold", "burning_objective")
     if any(not np.array_equal(a[k], b[k]) for k in keys):
         return False
-    if (a["objectives"] is None) != (b["objectives"] is None):
-        return False
-    if a["objectives"] is not None and not np.array_equal(a["objectives"], b["objectives"]):
+    if a["objective_hexes"] != b["objective_hexes"]:
         return False
     return (
-        len(a["vis"]) == len(b["vis"])
-        and all(np.array_equal(x, y) for x, y in zip(a["vis"], b["vis"], strict=True))
+        len(a["sight"]) == len(b["sight"])
+        and all(
+            x[:4] == y[:4] and np.array_equal(x[4], y[4]) and np.array_equal(x[5], y[5])
+            for x, y in zip(a["sight"], b["sight"], strict=True)
+        )
         and [e.uid for e in a["enemies"]] == [e.uid for e in b["enemies"]]
     )
 

@@ -42,7 +42,8 @@ def test_legacy_save_replays_to_the_saved_hashes_through_the_api(path):
     again = save_data(state, saved["players"])
     for key in ("format", "schema_version", "seed", "variants", "players", "commands", "checkpoints"):
         assert again[key] == saved[key], key
-    assert {k: v for k, v in again["final"].items()} == saved["final"]
+    # issue 33: saves written now add final.header_hash; every field the legacy save has is the same
+    assert {k: v for k, v in again["final"].items() if k != "header_hash"} == saved["final"]
 
 
 @pytest.mark.parametrize("path", SAVES, ids=lambda p: p.stem)

@@ -166,7 +166,8 @@ def test_play_lines_headless_with_decks_saves_the_mode_and_replays(tmp_path, cap
 
 
 def test_play_lines_4p_takes_seat_names_for_ai(capsys, monkeypatch):
-    answers = iter(["0"] * 2000)
+    # issue 33: the starting hand is picked one card at a time, so the answers take kinds 0..3
+    answers = iter([str(i % 4) for i in range(2000)])
     monkeypatch.setattr("click.prompt", lambda *a, **k: next(answers))
     rc, out, _ = run(
         capsys, "play", "lines-4p", "--headless", "--seed", "2", "--turns", "1", "--ai", "german,soviet-front"

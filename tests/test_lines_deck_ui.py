@@ -279,3 +279,17 @@ def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for
         != 0
     )
     assert "no gun units in this scenario's Reserves" in capsys.readouterr().err
+
+
+def test_the_deck_builder_search_ranks_by_name():
+    """Issue 36: "tank crew" + Enter added an 8.8 cm Flak 36 (its card text mentions both)."""
+    from hexwar.lines.deckbuilder import DeckBuilder
+    from hexwar.rules.cards import default_cards
+    from hexwar.ui.deck_builder import DeckPage
+
+    page = DeckPage(DeckBuilder("german"), "d.toml")
+    page.search.query("tank crew")
+    kinds = [default_cards().unit(k).unit_type for k, _, _ in page.search.matches]
+    assert kinds[:3] == ["tank_crew"] * 3 and "gun" in kinds[3:], kinds  # the Panzer crews, then the rest
+    page.search.pick()
+    assert page.builder.cards and default_cards().unit(page.builder.cards[-1]).unit_type == "tank_crew"

@@ -29,7 +29,8 @@ from net_helpers import (
     free_port,
     last_json,
     load_game,
-    local_hash,
+    local_game,
+    seat_hashes,
     tokens,
     wait_all,
     wait_for_commands,
@@ -39,6 +40,7 @@ pytestmark = pytest.mark.integration
 
 # the shared server's games (hexwar serve SMALL x5 FOG --seed 3: seeds 3, 4, ...)
 REFUSALS, TERMINAL, PLAYED, FUZZED, REJOIN, FOGGY = (f"test-tiny-{i}" for i in range(1, 7))
+LOBBY_KEY = "lobby-key-of-the-test"  # hexwar serve --create-key
 SEEDS = {g: 3 + i for i, g in enumerate((REFUSALS, TERMINAL, PLAYED, FUZZED, REJOIN, FOGGY))}
 
 
@@ -76,7 +78,21 @@ def shared(tmp_path_factory):
     procs = Procs(tmp)
     folder = tmp / "games"
     port = free_port()
-    procs.server(folder, port, *[SMALL] * 5, str(fog_file), "--seed", "3", "--max-rate", "100000")
+    procs.server(
+        folder,
+        port,
+        *[SMALL] * 5,
+        str(fog_file),
+        "--seed",
+        "3",
+        "--public-seed",
+        "--max-rate",
+        "100000",
+        "--max-violations",
+        "1000000",
+        "--create-key",
+        LOBBY_KEY,
+    )
     toks = tokens(folder)
     assert sorted(toks) == sorted(SEEDS)
     yield Shared(procs, tmp, folder, port, toks, str(fog_file))
@@ -138,7 +154,7 @@ def open_game(shared):
     return {
         "ends": [last_json(shared.tmp / f"{PLAYED}-{s}.out") for s in ("german", "soviet")],
         "replies": replies,
-        "local": local_hash(SMALL, SEEDS[PLAYED], False),
+        "local": local_game(SMALL, SEEDS[PLAYED], False),
         "gid": PLAYED,
     }
 
@@ -160,7 +176,7 @@ def fog_game(shared):
         "ends": [last_json(shared.tmp / f"{FOGGY}-{s}.out") for s in ("german", "soviet")],
         "watcher": watcher,
         "summary": summary,
-        "local": local_hash(shared.fog_file, SEEDS[FOGGY], False),
+        "local": local_game(shared.fog_file, SEEDS[FOGGY], False),
         "gid": FOGGY,
     }
 
@@ -168,12 +184,14 @@ def fog_game(shared):
 @pytest.mark.parametrize("fog", [False, True], ids=["open", "fog"])
 def test_two_computer_clients_play_over_the_network_to_the_same_hash_as_local_play(request, shared, fog):
     run = request.getfixturevalue("fog_game" if fog else "open_game")
-    got, want = run["ends"], run["local"]
-    assert got[0]["state_hash"] == got[1]["state_hash"] == want
+    got, local = run["ends"], run["local"]
+    hs = seat_hashes(local)  # each seat ends with its view of the local game (no state hash is sent)
+    assert (got[0]["view_hash"], got[1]["view_hash"]) == (hs["german"], hs["soviet"])
+    assert got[0]["state_hash"] == got[1]["state_hash"] == ""
     assert got[0]["result"] is not None and got[0]["connects"] == 1
     # the server's own save replays to the same game
     saved = load_game(shared.folder / f"{run['gid']}.save.json", shared.fog_file)
-    assert saved.state_hash() == want and saved.over and ("fog" in saved.variants) == fog
+    assert saved.state_hash() == local.state_hash() and saved.over and ("fog" in saved.variants) == fog
 
 
 def _corrupt_or_lost(folder, gids):
@@ -198,7 +216,7 @@ def kill_restart_run(procs, tmp_path, kills: int, seed: int, games: int = 2):
     print(f"kill -9 schedule seed {seed}")
     folder = tmp_path / "games"
     port = free_port()
-    srv = procs.server(folder, port, *[SMALL] * games, "--seed", "11")
+    srv = procs.server(folder, port, *[SMALL] * games, "--seed", "11", "--public-seed")
     toks = tokens(folder)
     clients = []
     for i, (gid, t) in enumerate(sorted(toks.items())):
@@ -231,7 +249,8 @@ def test_the_server_killed_with_sigkill_and_restarted_loses_no_game_and_corrupts
         st = load_game(folder / f"{gid}.save.json")
         assert st.over
         ends = [last_json(tmp_path / f"{s}-{i}.out") for s in ("german", "soviet")]
-        assert ends[0]["state_hash"] == ends[1]["state_hash"] == st.state_hash()
+        hs = seat_hashes(st)
+        assert (ends[0]["view_hash"], ends[1]["view_hash"]) == (hs["german"], hs["soviet"])
         assert ends[0]["connects"] >= 2  # they reconnected by themselves
 
 
@@ -350,7 +369,7 @@ def test_a_spectator_never_receives_a_hand(shared, fog_game):
         assert '"hand_units"' not in text and '"hand_commands"' not in text and '"seed"' not in text
     assert watcher.hands_seen == []
     st = load_game(shared.folder / f"{FOGGY}.save.json", shared.fog_file)
-    assert summary["state_hash"] == st.state_hash()
+    assert summary["view_hash"] == seat_hashes(st)[None]
 
 
 def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_scenario(shared):
@@ -364,14 +383,16 @@ def test_the_lobby_lists_games_and_free_seats_and_creates_a_game_of_a_shipped_sc
             sh.port,
             "",
             None,
-            {"type": "create", "scenario": "skirmish", "fog": True},
-            {"type": "create", "scenario": "../../etc/passwd"},
+            {"type": "create", "scenario": "skirmish", "fog": True},  # no key: refused
+            {"type": "create", "scenario": "skirmish", "fog": True, "key": "not-it"},
+            {"type": "create", "scenario": "skirmish", "fog": True, "key": LOBBY_KEY},
+            {"type": "create", "scenario": "../../etc/passwd", "key": LOBBY_KEY},
             {"type": "list"},
         )
     )
     created = next(m for m in made if m["type"] == "created")
     assert set(created["tokens"]) == {"german", "soviet"} and created["game"].startswith("skirmish-")
-    assert [m["code"] for m in made if m["type"] == "error"] == ["bad_message"]
+    assert [m["code"] for m in made if m["type"] == "error"] == ["auth", "auth", "bad_message"]
     assert created["game"] in {g["game"] for g in next(m for m in made if m["type"] == "games")["games"]}
     hello = {"type": "hello", "protocol": 1, "seat": "soviet", "token": created["tokens"]["soviet"]}
     welcome = asyncio.run(_session(sh.port, created["game"], hello))[0]
@@ -523,7 +544,19 @@ def run_fuzz(procs, tmp_path, n, seed):
     print(f"fuzz seed {seed}, {n} messages")
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, SMALL, "--seed", "5", "--max-rate", "100000")
+    procs.server(
+        folder,
+        port,
+        SMALL,
+        SMALL,
+        "--seed",
+        "5",
+        "--public-seed",
+        "--max-rate",
+        "100000",
+        "--max-violations",
+        "1000000",
+    )
     toks = tokens(folder)
     played, target = sorted(toks)
     cl = _ai_clients(procs, port, played, toks[played])
@@ -532,9 +565,9 @@ def run_fuzz(procs, tmp_path, n, seed):
     assert [c.returncode for c in cl] == [0, 0]
     assert replies > n // 2  # errors are replied to, not swallowed
     # the game played meanwhile is exactly the local game: the fuzz changed nothing in it
-    want = local_hash(SMALL, 5, False)
-    assert last_json(tmp_path / "german.out")["state_hash"] == want
-    assert load_game(folder / f"{played}.save.json").state_hash() == want
+    want = local_game(SMALL, 5, False)
+    assert last_json(tmp_path / "german.out")["view_hash"] == seat_hashes(want)["german"]
+    assert load_game(folder / f"{played}.save.json").state_hash() == want.state_hash()
     err = (tmp_path / "server.err").read_text()
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
     st = load_game(folder / f"{target}.save.json")
@@ -547,7 +580,7 @@ def test_fuzzed_messages_never_stop_the_server_or_change_another_game(shared, op
     see the hash test); the full 10,000 run under -m slow."""
     assert open_game["replies"] > 1000  # errors are replied to, not swallowed
     assert (
-        open_game["ends"][0]["state_hash"] == open_game["local"]
+        open_game["ends"][0]["view_hash"] == seat_hashes(open_game["local"])["german"]
     )  # the fuzz changed nothing in another game
     err = (shared.tmp / "server.err").read_text()
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
@@ -565,7 +598,7 @@ def test_ten_thousand_fuzzed_messages_never_stop_the_server_or_change_another_ga
 def test_rate_and_size_limits_answer_with_errors(procs, tmp_path):
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, "--seed", "3", "--max-rate", "5")
+    procs.server(folder, port, SMALL, "--seed", "3", "--public-seed", "--max-rate", "5")
     ((gid, _),) = tokens(folder).items()
     got = asyncio.run(_session(port, "", None, *([{"type": "ping"}] * 40), "y" * 70_000, wait=1.0))
     codes = [m.get("code") for m in got if m["type"] == "error"]
@@ -602,7 +635,9 @@ def test_the_server_binds_loopback_unless_asked_and_serves_tls_when_given(procs,
     )
     folder = tmp_path / "games"
     port = free_port()
-    procs.server(folder, port, SMALL, "--seed", "5", "--certfile", str(cert), "--keyfile", str(key))
+    procs.server(
+        folder, port, SMALL, "--seed", "5", "--public-seed", "--certfile", str(cert), "--keyfile", str(key)
+    )
     deadline = time.monotonic() + 20  # the banner is printed just after the socket listens
     while (
         f"wss://127.0.0.1:{port}" not in (out := (tmp_path / "server.out").read_text())

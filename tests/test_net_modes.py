@@ -48,7 +48,7 @@ def served(tmp_path_factory):
     procs = Procs(tmp)
     folder = tmp / "games"
     port = free_port()
-    procs.server(folder, port, "lines", "campaign", "--seed", str(SEED))
+    procs.server(folder, port, "lines", "campaign", "--seed", str(SEED), "--public-seed", "--create-key", "k")
     yield procs, tmp, folder, port, tokens(folder)
     procs.cleanup()
 
@@ -118,7 +118,8 @@ def test_two_computer_clients_play_a_line_game_over_the_network_to_the_local_has
 
     folder, gid, watcher, summary, ends = played["lines"]
     want = local_lines(SEED)
-    assert ends[0]["state_hash"] == ends[1]["state_hash"] == summary["state_hash"] == want.state_hash()
+    hs = [lines_view(want, s).hash for s in ("german", "soviet", None)]  # no state hash is sent (R12.1)
+    assert [ends[0]["view_hash"], ends[1]["view_hash"], summary["view_hash"]] == hs
     assert ends[0]["result"]["winner"] == want.result.winner and ends[0]["connects"] == 1
     saved = load_game(folder / f"{gid}.save.json")  # the server's save is an ordinary lines save
     assert saved.mode == "lines" and saved.state_hash() == want.state_hash()
@@ -136,7 +137,8 @@ def test_two_computer_clients_play_a_war_over_the_network_to_the_local_hash(play
 
     folder, gid, watcher, summary, ends = played["campaign"]
     want = local_war(SEED + 1)
-    assert ends[0]["state_hash"] == ends[1]["state_hash"] == summary["state_hash"] == want.state_hash()
+    hs = [campaign_view(want, s).hash for s in ("german", "soviet", None)]  # no state hash is sent
+    assert [ends[0]["view_hash"], ends[1]["view_hash"], summary["view_hash"]] == hs
     assert ends[0]["result"]["winner"] == want.winner
     assert load_campaign(folder / f"{gid}.save.json").state_hash() == want.state_hash()
     _spectator_saw_no_hand(watcher)
@@ -156,11 +158,11 @@ def test_the_lobby_creates_a_line_game_and_a_war_and_refuses_a_mode_that_does_no
         out = []
         async with connect(f"ws://127.0.0.1:{port}/") as ws:
             for m in (
-                {"type": "create", "scenario": "lines_kharkov"},
-                {"type": "create", "scenario": "campaign-advanced"},
-                {"type": "create", "scenario": "skirmish", "mode": "lines"},
-                {"type": "create", "scenario": "lines-4p"},
-                {"type": "create", "scenario": "lines", "fog": True},
+                {"type": "create", "scenario": "lines_kharkov", "key": "k"},
+                {"type": "create", "scenario": "campaign-advanced", "key": "k"},
+                {"type": "create", "scenario": "skirmish", "mode": "lines", "key": "k"},
+                {"type": "create", "scenario": "lines-4p", "key": "k"},
+                {"type": "create", "scenario": "lines", "fog": True, "key": "k"},
                 {"type": "list"},
             ):
                 await ws.send(json.dumps(m))
@@ -264,3 +266,44 @@ def test_a_person_at_the_terminal_gets_the_legal_commands_of_the_seat_view_in_ev
     assert cmd == legal[1] and game.check(cmd) is None
     assert lines[0].startswith(f"\n{seat}, ") and lines[0].endswith("choose a command")
     assert lines[1] == f"    0  {legal[0]}"
+
+
+def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
+    """Issue 36: ``hexwar join --headless`` numbered every hex (a line each) where
+    ``hexwar play --headless`` groups runs of hexes as ``LETTER HEX`` and offers ``odds``,
+    ``inspect`` and ``undo``; both now read :func:`hexwar.game.terminal.read_choice`."""
+    from types import SimpleNamespace
+
+    from game_helpers import advance_to
+
+    from hexwar.game.commands import Move
+    from hexwar.game.state import Phase
+    from hexwar.net.client import TerminalPolicy
+    from hexwar.net.modes import mode_adapter
+
+    adapter = mode_adapter("hex")
+    game = adapter.new_game("skirmish", False, 9)
+    advance_to(game, Phase.MOVEMENT)
+    seat = adapter.to_act(game)
+    data = adapter.view(game, seat).data
+    moves = [c for c in game.legal_commands(seat) if isinstance(c, Move)]
+    assert len(moves) >= 7
+    dest = game.hex_label(moves[3].path[-1])
+    answers = iter(["inspect " + dest, "a ZZ99", f"a {dest}"])
+    lines: list[str] = []
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:  # the answers ran out: the end of input
+            raise EOFError from None
+
+    pol = TerminalPolicy(seat, ask=ask, out=lines.append)
+    client = SimpleNamespace(view=data, scenario=game.scenario, adapter=adapter)
+    cmd = asyncio.run(pol.decide(client))
+    assert cmd == moves[3] and game.check(cmd) is None
+    menu = [ln for ln in lines if ln.startswith("    a  move ")]
+    assert len(menu) == 1 and f"{len(moves)} hexes, type `a HEX`" in menu[0]
+    assert len(lines) < 10  # one line for the run of hexes, not one a hex
+    assert any(ln.startswith(dest) for ln in lines)  # inspect answered: the hex in words
+    assert any("give one of these hexes" in ln for ln in lines)  # a hex not in the group asks again

@@ -107,7 +107,7 @@ def test_server_messages_fit_the_schema_and_deltas_rebuild_each_seats_view(tmp_p
                     if m["type"] == "update":
                         views[s] = apply_delta(views[s], m["delta"])
                         assert view_hash(views[s]) == m["view_hash"]
-                        assert m["state_hash"] == room.game.state_hash()
+                        assert "state_hash" not in m  # no hash of hidden state leaves the server
         # a replayed old command and the other seat's command are refused, the game unchanged
         n = len(room.game.commands)
         assert not room.game.over and room.game.to_act is not None
@@ -202,3 +202,107 @@ def test_a_computer_client_that_the_server_keeps_refusing_stops_trying_instead_o
     commands = [m for m in ws.sent if m["type"] == "command"]
     assert 3 <= len(commands) <= 6 and {m["seq"] for m in commands} == {7}
     assert [m for m in ws.sent if m["type"] == "sync"] == [{"type": "sync"}]
+
+
+@pytest.mark.parametrize("mode, scenario", [("hex", SMALL), ("lines", "lines"), ("campaign", "campaign")])
+def test_views_and_legal_lists_fit_the_schema_of_their_mode_over_a_whole_game(mode, scenario, tmp_path):
+    """``hexwar schema protocol`` holds each mode's command set and view keys
+    (``$defs.MODE_command``, ``$defs.MODE_view``): every view and every ``legal`` entry the
+    server sends over a whole game fits them, and the command played is always one of them."""
+    s = schema()
+    defs = s["$defs"]
+    cmd_schema = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{mode}_command"})
+    view_schema = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{mode}_view"})
+    srv = GameServer(tmp_path / "g")
+    gid, _ = srv.create_game(scenario, mode=mode, seed=5)
+    room = srv.rooms[gid]
+    conns = {}
+    for seat in ("german", "soviet"):
+        c = Conn(FakeWs())
+        c.room, c.seat = room, seat
+        room.conns.add(c)
+        room.holders[seat] = c
+        conns[seat] = c
+        srv._send_snapshot(c, "welcome")
+    import random
+
+    rng = random.Random(5)
+    views = {}
+    steps = 0
+    while steps < 400:
+        legal = None
+        for seat, c in conns.items():
+            for m in _drain(c):
+                views[seat] = m["view"] if "view" in m else apply_delta(views[seat], m["delta"])
+                assert not list(view_schema.iter_errors(views[seat])), (mode, seat)
+                if "legal" in m:
+                    assert room.mode.to_act(room.game) == seat
+                    for x in m["legal"]:
+                        assert not list(cmd_schema.iter_errors(x)), x
+                    legal = (seat, m["seq"], m["legal"])
+        if legal is None:
+            assert room.mode.to_act(room.game) is None  # over: nobody is sent a legal list
+            break
+        seat, seq, cmds = legal
+        pick = [x for x in cmds if x["cmd"] != "undo"]
+        ends = [x for x in pick if x["cmd"] == "end_phase"]
+        choice = ends[0] if ends and rng.random() < 0.3 else rng.choice(pick)
+        asyncio.run(srv._command(conns[seat], {"type": "command", "seq": seq, "command": choice}))
+        steps += 1
+    assert steps > 10
+
+
+def test_idle_games_expire_to_the_expired_folder_and_busy_ones_stay(tmp_path):
+    import time
+
+    from hexwar.net.server import Limits
+
+    srv = GameServer(tmp_path / "g", Limits(expire_after=3600))
+    old, _ = srv.create_game(SMALL, seed=1)
+    busy, _ = srv.create_game(SMALL, seed=2)
+    watched, _ = srv.create_game(SMALL, seed=3)
+    now = time.time()
+    for gid in (old, watched):
+        srv.rooms[gid].active = now - 3601
+    srv.rooms[watched].conns.add(Conn(FakeWs()))  # a connection keeps a game
+    assert srv.expire_idle(now) == [old]
+    assert sorted(srv.rooms) == sorted([busy, watched])
+    assert (tmp_path / "g" / "expired" / f"{old}.save.json").exists()
+    assert not (tmp_path / "g" / f"{old}.seats.json").exists()
+    assert GameServer(tmp_path / "g", Limits(expire_after=0)).expire_idle(now + 10**9) == []
+
+
+def test_a_slow_reader_is_dropped_at_the_byte_cap_and_protocol_violations_close_a_connection(tmp_path):
+    from hexwar.net.server import Limits
+
+    lim = Limits(max_queue_bytes=100_000, max_violations=3)
+    c = Conn(FakeWs())
+    for _ in range(9):
+        c.send("x" * 10_000, lim)
+    assert not c.dropped and c.queued == 90_000
+    c.send("x" * 20_000, lim)  # over the cap: dropped, nothing kept
+    assert c.dropped and c.queued == 0 and c.out.qsize() == 1 and c.out.get_nowait() is None
+    srv = GameServer(tmp_path / "g", lim)
+    d = Conn(FakeWs())
+    assert all(srv._reply_error(d, "illegal", "no") for _ in range(20))  # the rules' refusals
+    assert [srv._reply_error(d, "bad_message", "no") for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_client_with_no_server_says_so_at_once_then_gives_up():
+    """``hexwar join`` to an address where nothing listens: the first failed attempt is told to
+    the user at once (it used to print nothing for the whole ``give_up`` time, 600 s by default),
+    and after ``give_up`` seconds a clear HexwarError ends it."""
+    import socket
+
+    from hexwar.errors import HexwarError
+    from hexwar.net.client import SeatClient
+
+    with socket.socket() as s:  # a free loopback port with nothing listening on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    said: list[str] = []
+    c = SeatClient(f"ws://127.0.0.1:{port}/g-1", watch=True, out=said.append, give_up=0.5)
+    with pytest.raises(HexwarError, match="giving up"):
+        asyncio.run(c.run())
+    assert said and said[0].startswith(f"no server at ws://127.0.0.1:{port}/g-1 yet"), said
+    assert len(said) == 1  # told once, not once per retry

@@ -40,7 +40,7 @@ def test_the_window_on_a_network_seat_plays_from_its_view_and_sends_commands(tmp
     try:
         folder = tmp_path / "games"
         port = free_port()
-        procs.server(folder, port, SMALL, "--seed", "4", "--fog")
+        procs.server(folder, port, SMALL, "--seed", "4", "--public-seed", "--fog")
         ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
         soviet = procs.client(
@@ -222,7 +222,7 @@ def test_the_card_table_on_a_network_seat_plays_a_line_game_from_its_view(tmp_pa
     try:
         folder = tmp_path / "games"
         port = free_port()
-        procs.server(folder, port, "lines", "--seed", "4")
+        procs.server(folder, port, "lines", "--seed", "4", "--public-seed")
         ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
         soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")
@@ -294,7 +294,7 @@ def test_the_campaign_screen_on_a_network_seat_places_cards_through_the_server(t
     try:
         folder = tmp_path / "games"
         port = free_port()
-        procs.server(folder, port, "campaign", "--seed", "4")
+        procs.server(folder, port, "campaign", "--seed", "4", "--public-seed")
         ((gid, toks),) = tokens(folder).items()
         url = f"ws://127.0.0.1:{port}/{gid}"
         soviet = procs.client(url, "--seat", "soviet", "--token", toks["soviet"], "--ai", name="soviet")

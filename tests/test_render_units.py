@@ -513,3 +513,11 @@ def test_a_two_hex_wide_river_gives_a_two_hex_bridge():
         m.set_terrain(Hex.from_offset(4, row), "water")
     m.set_terrain(Hex.from_offset(4, 2), "road")  # E03 crosses too
     assert bridge_labels(m) == {"D03", "E03"}
+
+
+def test_the_suite_runs_headless_unless_asked_for_a_display():
+    """Issue 36: with a display attached the suite must behave as without one (conftest.py)."""
+    if os.environ.get("HEXWAR_TEST_DISPLAY", "").strip().lower() in ("1", "true", "yes", "on"):
+        pytest.skip("HEXWAR_TEST_DISPLAY asks for real windows")
+    assert not backend.display_available()
+    assert os.environ.get("HEXWAR_HEADLESS") == "1"

@@ -29,7 +29,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..errors import HexwarError
+from ..errors import HexwarError, clip
 
 __all__ = [
     "SIDES",
@@ -208,15 +208,16 @@ def command_from_json(data: Any, where: str = "command") -> Command:
     """
     if not isinstance(data, dict):
         raise CommandFormatError(f'{where}: expected an object with "cmd"')
-    cls = COMMAND_TYPES.get(data.get("cmd"))  # type: ignore[arg-type]
+    name = data.get("cmd")
+    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None  # a list or object: no traceback
     if cls is None:
-        raise CommandFormatError(
-            f"{where}.cmd: expected one of {sorted(COMMAND_TYPES)}, got {data.get('cmd')!r}"
-        )
+        raise CommandFormatError(f"{where}.cmd: expected one of {sorted(COMMAND_TYPES)}, got {clip(name)}")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for k in data:
         if k != "cmd" and k not in fields:
-            raise CommandFormatError(f"{where}.{k}: unknown field of {cls.kind}; expected {sorted(fields)}")
+            raise CommandFormatError(
+                f"{where}.{clip(k, quote=False)}: unknown field of {cls.kind}; expected {sorted(fields)}"
+            )
     kw: dict[str, Any] = {}
     for name in fields:
         if name not in data:
@@ -228,9 +229,9 @@ def command_from_json(data: Any, where: str = "command") -> Command:
             v = tuple(v)
         elif name in ("tactic", "winner"):
             if v is not None and not isinstance(v, str):
-                raise CommandFormatError(f"{where}.{name}: expected text or null, got {v!r}")
+                raise CommandFormatError(f"{where}.{name}: expected text or null, got {clip(v)}")
         elif not isinstance(v, str):
-            raise CommandFormatError(f"{where}.{name}: expected text, got {v!r}")
+            raise CommandFormatError(f"{where}.{name}: expected text, got {clip(v)}")
         kw[name] = v
     if "side" not in kw:
         raise CommandFormatError(f"{where}.side: missing")

@@ -287,8 +287,10 @@ def _side(s: str | None) -> str:
 
 
 def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) -> str:
-    """One readable line for ``e``; with ``viewer`` a side, the other side's face-down cards
-    are shown as "a card face down" (R12.1).
+    """One readable line for ``e``; with ``viewer`` a side (or ``"spectator"``), the other
+    side's face-down cards are shown as "a card face down" and an event pile shuffle without
+    its order (R12.1: no side sees the order of a deck, or it knows every coming year's event).
+    ``viewer=None`` (replays, the umpire) shows every draw.
 
     >>> from .cards import default_campaign_cards
     >>> describe(CardPlaced("soviet", "battle", "su_tank_corps"), default_campaign_cards(), viewer="german")
@@ -296,6 +298,8 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
     """
     t = cards.title
     if isinstance(e, RandomDraw):
+        if viewer is not None and "event" in e.purpose:  # R12.1: never the order of a deck
+            return f"the event pile is shuffled ({e.options} cards)"
         return f"draw ({e.purpose}): {list(e.result)} of {e.options}"
     if isinstance(e, YearBegins):
         return f"== {e.year}: {t(cards.year(e.year).id)}; {_side(e.initiative)} holds the initiative"

@@ -5,12 +5,13 @@ A campaign save is JSON (``"format": "hexwar-campaign-save"``, ``schema_version`
     {
       "format": "hexwar-campaign-save", "schema_version": 1,
       "seed": 7, "options": {"advanced": false, "events": 1, ...},
-      "players": {"german": "standard", "soviet": "human"},          # informational
+      "players": {"german": "standard", "soviet": "human"},          # bound by final.header_hash
       "commands": [{"cmd": "choose_tactics", "side": "german", "tactics": [...]}, ...],
       "checkpoints": [{"year": 1941, "commands": 30, "hash": "<state hash>"}, ...],
       "games": [{"year": 1943, "battle": 2, "game": "war.1943-2.json", "hash": "..."}, ...],
       "final": {"year": 1943, "battle": 4, "phase": "place", "commands": 97, "hash": "...",
-                "commands_hash": "...", "log_hash": "...", "winner": null, "result": ""}
+                "commands_hash": "...", "log_hash": "...", "winner": null, "result": "",
+                "header_hash": "<sha256 of seed, options and players>"}
     }
 
 ``games`` lists the hex (or line) games that fought battles (``--battles hex|lines``), saved
@@ -20,8 +21,10 @@ too (:func:`hexwar.game.save.load_game`) and checks its winner and final hash.
 
 Writing is atomic (:func:`hexwar.fileio.atomic_write_text`). Loading replays every command
 through :meth:`CampaignState.apply` from :func:`new_campaign` with the same seed and options
-and checks every checkpoint, the final hash, the command log's and the event log's hashes; the
-first difference raises :class:`hexwar.game.save.ReplayError` (the same error as a hex save).
+and checks every checkpoint (all of them, none missing or extra), every field of ``final``
+(winner and result included), the command log's and the event log's hashes and the header hash
+(seed, options, players); the ``games`` list must name bare files in the save's own folder
+(issue 33). The first difference raises :class:`hexwar.game.save.ReplayError` (the same error as a hex save).
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HexwarError, Problem, ValidationError
-from ..fileio import atomic_write_text, dump_json, read_json
+from ..errors import HexwarError, Problem, ValidationError, clip
+from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
 from ..game.save import ReplayError
 from .commands import BattleResult, Command, CommandFormatError, IllegalCommand, command_from_json
 from .events import log_lines
@@ -52,12 +56,13 @@ __all__ = [
     "validate_campaign_save_file",
     "commands_hash",
     "log_hash",
+    "header_hash",
     "ReplayError",
 ]
 
 CAMPAIGN_SAVE_FORMAT = "hexwar-campaign-save"
 SCHEMA_VERSION = 1
-MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_SAVE_BYTES = LIMITS[CAMPAIGN_SAVE_FORMAT][0]  # the one set of limits (hexwar.fileio.LIMITS)
 MAX_COMMANDS = 100_000
 
 
@@ -76,6 +81,8 @@ class CampaignSave:
     players: dict[str, str] = field(default_factory=dict)
     winner: str | None = None
     path: str = "<memory>"
+    final: dict[str, Any] = field(default_factory=dict)  # the saved "final" object as read
+    header_hash: str = ""
 
 
 def commands_hash(commands: list[Command]) -> str:
@@ -89,9 +96,23 @@ def log_hash(st: CampaignState) -> str:
     return hashlib.sha256(log_lines(st.log).encode()).hexdigest()
 
 
-def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[str, Any]:
-    """The save document of ``st`` (JSON-ready)."""
-    games = [
+def header_hash(seed: int, options: dict[str, Any], players: dict[str, str]) -> str:
+    """SHA-256 of the fields outside the replayed state that ``--verify`` must still bind
+    (issue 33): the seed, the options as saved and ``players``. Canonical JSON.
+
+    Args:
+        seed: the war's seed.
+        options: :meth:`CampaignOptions.to_json` of the war.
+        players: side -> player name as saved.
+    """
+    text = json.dumps(
+        {"seed": seed, "options": options, "players": players}, sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _games(st: CampaignState) -> list[dict[str, Any]]:
+    return [
         {
             "year": h.year,
             "battle": h.number,
@@ -103,15 +124,20 @@ def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[
         for h in st.history
         if h.game
     ]
+
+
+def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[str, Any]:
+    """The save document of ``st`` (JSON-ready)."""
+    players = dict(players or {})
     return {
         "format": CAMPAIGN_SAVE_FORMAT,
         "schema_version": SCHEMA_VERSION,
         "seed": st.seed,
         "options": st.options.to_json(),
-        "players": dict(players or {}),
+        "players": players,
         "commands": [c.to_json() for c in st.commands],
         "checkpoints": [{"year": y, "commands": n, "hash": h} for y, n, h in st.checkpoints],
-        "games": games,
+        "games": _games(st),
         "final": {
             "year": st.year,
             "battle": st.battle,
@@ -122,6 +148,7 @@ def save_data(st: CampaignState, players: dict[str, str] | None = None) -> dict[
             "log_hash": log_hash(st),
             "winner": st.winner,
             "result": st.result_reason,
+            "header_hash": header_hash(st.seed, st.options.to_json(), players),
         },
     }
 
@@ -184,27 +211,52 @@ def _parse(data: Any, src: str) -> CampaignSave:
             cmds.append(command_from_json(c, f"commands[{i}]"))
         except CommandFormatError as exc:
             bad(f"commands[{i}]", str(exc))
+    for i, c in enumerate(cmds):  # issue 33: a battle's game save lies in the war save's folder
+        if isinstance(c, BattleResult) and c.game and not _plain_name(c.game):
+            bad(
+                f"commands[{i}].game",
+                f"expected the file name of a game save in the campaign save's folder, got {clip(c.game)}",
+            )
     cps: list[tuple[int, int, str]] = []
-    for i, cp in enumerate(data.get("checkpoints") or []):
+    raw_cps = data.get("checkpoints")
+    if not isinstance(raw_cps, list):
+        bad("checkpoints", "missing: expected a list of {year, commands, hash}, one per finished year")
+        raw_cps = []
+    for i, cp in enumerate(raw_cps):
         if not (
             isinstance(cp, dict)
-            and isinstance(cp.get("year"), int)
-            and isinstance(cp.get("commands"), int)
+            and set(cp) == {"year", "commands", "hash"}
+            and _is_int(cp.get("year"))
+            and _is_int(cp.get("commands"))
             and isinstance(cp.get("hash"), str)
+            and _HEX64.match(cp["hash"])
         ):
-            bad(f"checkpoints[{i}]", "expected {year, commands, hash}")
+            bad(f"checkpoints[{i}]", "expected exactly {year: int, commands: int, hash: SHA-256 hex digest}")
             continue
         cps.append((cp["year"], cp["commands"], cp["hash"]))
-    games = data.get("games") or []
+    games = data.get("games", [])
     if not isinstance(games, list) or not all(
-        isinstance(g, dict) and isinstance(g.get("game"), str) for g in games
+        isinstance(g, dict) and isinstance(g.get("game"), str) and _plain_name(g["game"]) for g in games
     ):
-        bad("games", "expected a list of {year, battle, game, hash}")
+        bad("games", "expected a list of {year, battle, game, hash}, each game a file in the save's folder")
         games = []
     final = data.get("final")
-    if not isinstance(final, dict) or not isinstance(final.get("hash"), str):
-        bad("final", "expected {hash, commands_hash, log_hash, ...}")
+    if not isinstance(final, dict):
+        bad("final", "missing: expected {" + ", ".join(_FINAL_FIELDS) + "}")
         final = {}
+    for k in final:
+        if k not in _FINAL_FIELDS:
+            bad(f"final.{clip(k, quote=False)}", f"unknown field; expected one of {list(_FINAL_FIELDS)}")
+    for k in ("hash", "commands_hash", "log_hash", "header_hash"):
+        v = final.get(k) if final else None
+        if final and (not isinstance(v, str) or not _HEX64.match(v)):
+            bad(
+                f"final.{k}",
+                f"{'missing' if v in (None, '') else 'got ' + clip(v)}: expected a 64-digit SHA-256 hex "
+                "digest (a save without it cannot be verified)",
+            )
+    if final and "winner" not in final:
+        bad("final.winner", 'missing: expected "german", "soviet" or null')
     players = data.get("players") or {}
     if not isinstance(players, dict):
         bad("players", "expected an object side -> player name")
@@ -223,7 +275,35 @@ def _parse(data: Any, src: str) -> CampaignSave:
         {str(k): str(v) for k, v in players.items()},
         final.get("winner"),
         src,
+        dict(final),
+        str(final.get("header_hash", "")),
     )
+
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$")
+_FINAL_FIELDS = (
+    "year",
+    "battle",
+    "phase",
+    "commands",
+    "hash",
+    "commands_hash",
+    "log_hash",
+    "winner",
+    "result",
+    "header_hash",
+)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _plain_name(name: str) -> bool:
+    """A bare file name (no folder, not hidden, no ``..``): a battle's game save must lie in the
+    campaign save's own folder, the rule the hex saves' scenario references follow (issue 33)."""
+    return bool(_PLAIN.match(name)) and ".." not in name
 
 
 def read_campaign_save(path: str | os.PathLike[str]) -> CampaignSave:
@@ -240,8 +320,14 @@ def _verify_game(save: CampaignSave, cmd: BattleResult, i: int) -> None:
 
     if not cmd.game:
         return
-    base = Path(save.path).parent if save.path != "<memory>" else Path(".")
+    base = (Path(save.path).parent if save.path != "<memory>" else Path(".")).resolve()
     gpath = base / cmd.game
+    if not _plain_name(cmd.game) or gpath.resolve().parent != base:
+        raise ReplayError(
+            f"{save.path}: command {i}: the battle's game save {clip(cmd.game)} lies outside the campaign "
+            "save's folder, so it is not opened",
+            index=i,
+        )
     if not gpath.exists():
         raise ReplayError(f"{save.path}: command {i}: the battle's game save {gpath} is missing", index=i)
     game = load_game(gpath)  # replays and verifies the hex game itself
@@ -273,6 +359,8 @@ def replay_campaign(save: CampaignSave, verify: bool = True, verify_games: bool 
     """
     st, _ = new_campaign(save.seed, save.options)
     cps = {n: (y, h) for y, n, h in save.checkpoints}
+    if verify:
+        _verify_header(save)
     for i, cmd in enumerate(save.commands):
         try:
             st.apply(cmd)
@@ -299,16 +387,51 @@ def replay_campaign(save: CampaignSave, verify: bool = True, verify_games: bool 
                 f"{save.path}: the replayed final state differs from the saved one (hash "
                 f"{st.state_hash()[:12]}... vs {save.final_hash[:12]}...)"
             )
-        if save.commands_hash and commands_hash(st.commands) != save.commands_hash:
+        if commands_hash(st.commands) != save.commands_hash:
             raise ReplayError(
                 f"{save.path}: the command log differs from the one saved (edited after saving)"
             )
-        if save.log_hash and log_hash(st) != save.log_hash:
+        if log_hash(st) != save.log_hash:
             raise ReplayError(
                 f"{save.path}: the replayed war's log differs from the saved one (log hash "
                 f"{log_hash(st)[:12]}... vs {save.log_hash[:12]}...)"
             )
+        _verify_bookkeeping(save, st)
     return st
+
+
+def _verify_header(save: CampaignSave) -> None:
+    """The fields no replayed hash covers (seed, options, players) against ``final.header_hash``."""
+    if header_hash(save.seed, save.options.to_json(), save.players) != save.header_hash:
+        raise ReplayError(
+            f"{save.path}: the save's seed, options or players differ from the ones saved "
+            "(final.header_hash does not match): the file was edited after saving"
+        )
+
+
+def _verify_bookkeeping(save: CampaignSave, st: CampaignState) -> None:
+    """Every other recorded value against the replay (issue 33): the checkpoints (all of them,
+    none extra), the battle games and each field of ``final`` (winner, result, year, ...)."""
+    if list(save.checkpoints) != list(st.checkpoints):
+        k = next(
+            (i for i, (a, b) in enumerate(zip(save.checkpoints, st.checkpoints, strict=False)) if a != b),
+            min(len(save.checkpoints), len(st.checkpoints)),
+        )
+        raise ReplayError(
+            f"{save.path}: checkpoints[{k}] differs from the replay's ({len(st.checkpoints)} finished years "
+            f"replayed, {len(save.checkpoints)} checkpoints saved): checkpoints were removed or edited"
+        )
+    if save.games != _games(st):
+        raise ReplayError(
+            f"{save.path}: games differs from the battles the replay fought (edited after saving)"
+        )
+    want = save_data(st, save.players)["final"]
+    for name in _FINAL_FIELDS:
+        if save.final.get(name) != want[name]:
+            raise ReplayError(
+                f"{save.path}: final.{name} says {clip(save.final.get(name))}, but the replay gives "
+                f"{clip(want[name])}"
+            )
 
 
 def load_campaign(path: str | os.PathLike[str], verify: bool = True) -> CampaignState:

@@ -9,15 +9,16 @@ nothing reaches the user as a traceback.
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import sys
 from typing import Any
 
 import click
 
-from ..errors import HexwarError
+from ..errors import HexwarError, printable
 
-__all__ = ["main", "cli"]
+__all__ = ["main", "cli", "SafeText"]
 
 # name -> "module:attribute" of a click command; imported lazily.
 COMMANDS: dict[str, str] = {
@@ -71,12 +72,74 @@ def echo_json(obj: Any) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
+class SafeText(io.TextIOBase):
+    """A text stream that passes everything written through :func:`hexwar.errors.printable`
+    (issue 33): strings from files and sockets reach the terminal with their control
+    characters escaped, whichever command prints them.
+
+    It deliberately has no ``buffer``, so click writes through it rather than around it.
+
+    Args:
+        inner: the stream written to (``sys.stdout`` or ``sys.stderr``).
+        keep_cr: keep carriage returns (stderr: progress bars redraw with them).
+    """
+
+    def __init__(self, inner: Any, keep_cr: bool = False):
+        super().__init__()
+        self.inner = inner
+        self.keep_cr = keep_cr
+
+    def write(self, s: str) -> int:  # noqa: D102 - io.TextIOBase
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self.inner.write(printable(s, self.keep_cr))
+        return len(s)
+
+    def flush(self) -> None:  # noqa: D102
+        self.inner.flush()
+
+    def isatty(self) -> bool:  # noqa: D102
+        return bool(self.inner.isatty())
+
+    def fileno(self) -> int:  # noqa: D102
+        return int(self.inner.fileno())
+
+    def writable(self) -> bool:  # noqa: D102
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]  # noqa: D102
+        return getattr(self.inner, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str:  # type: ignore[override]  # noqa: D102
+        return getattr(self.inner, "errors", None) or "strict"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexwar`` console script; returns the exit status.
 
     User errors (:class:`~hexwar.errors.HexwarError`, and values click's parameter types
-    refuse) print one message to stderr and give status 2; Ctrl+C gives 130.
+    refuse) print one message to stderr and give status 2; Ctrl+C gives 130. Everything
+    printed goes through :class:`SafeText` (control characters escaped, issue 33).
     """
+    out, err = sys.stdout, sys.stderr
+    wrap = not isinstance(out, SafeText) and out is not None and err is not None
+    if wrap:
+        sys.stdout, sys.stderr = SafeText(out), SafeText(err, keep_cr=True)
+    try:
+        return _main(argv)
+    finally:
+        if wrap:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         rv = cli.main(args=argv, prog_name="hexwar", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -202,9 +202,9 @@ def balance(
     from .. import balance as bal
     from ..cluster import parse_cluster
     from ..fileio import atomic_write_text
-    from .sim import check_output_paths
+    from ..outputs import check_outputs
 
-    check_output_paths(csv_path, force=force)
+    check_outputs(force, csv=csv_path)  # as `hexwar sim`'s check_output_paths does
     gk = bal.game_kind(kind)
     where = parse_cluster(cluster, workers)
     players = parse_balance_ai(ai)

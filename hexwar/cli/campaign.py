@@ -229,7 +229,7 @@ def campaign(
     else:
         names = {s: ("hard" if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()}
     if not headless:
-        return _window(st, names, save, battle_turns)
+        return _window(st, names, save, battle_turns, offer_last=save_file is None)
     echo = click.echo
     humans = [s for s in SIDES if s not in names]
     viewer = humans[0] if len(humans) == 1 else ("spectator" if humans else None)
@@ -292,8 +292,14 @@ def campaign(
     return 0
 
 
-def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int | None) -> int:
-    """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open."""
+def _window(
+    st: Any, names: dict[str, str], save: str | None, battle_turns: int | None, offer_last: bool = False
+) -> int:
+    """Open the campaign window (``hexwar.ui.campaign_screen``), or say why it cannot open.
+
+    Without ``--save`` the war autosaves after every battle to a new file in the autosave
+    folder (:func:`hexwar.ui.autosave.new_game_autosave`); with ``offer_last`` (a plain
+    ``hexwar campaign``) the window first offers to continue the last unfinished war."""
     try:
         from ..ui import campaign_screen  # type: ignore[attr-defined]
     except ImportError:
@@ -302,21 +308,28 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
             "this installation yet: run `hexwar campaign --headless` to play at the terminal."
         )
         return 1
-    import os
+    from ..render import backend
 
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith(
-        "linux"
-    ):
+    try:
+        backend.require_display()  # the one display check of every window command
+    except backend.NoDisplayError:
         click.echo(
             "No display is available to open the campaign window: run `hexwar campaign --headless` to play "
             "at the terminal."
         )
         return 1
+    import datetime
+
     from ..campaign.ai import make_player
     from ..campaign.battles import make_fighter
+    from ..ui.autosave import latest_campaign_autosave, new_game_autosave
     from ..ui.campaign_controller import CampaignController
     from ..ui.clock import RealClock
 
+    offer = latest_campaign_autosave() if offer_last else None
+    if save is None:
+        save = str(new_game_autosave("campaign", datetime.datetime.now()))
+        click.echo(f"autosaving this war to {save} after every battle")
     ctl = CampaignController(
         st,
         ai={s: make_player(n, s, st.seed) for s, n in names.items()},
@@ -324,7 +337,7 @@ def _window(st: Any, names: dict[str, str], save: str | None, battle_turns: int 
         fighter=make_fighter(st.options.battles, save, battle_turns),
         save=save,
     )
-    campaign_screen.run(ctl)
+    campaign_screen.run(ctl, offer=offer)
     return 0
 
 

@@ -110,8 +110,9 @@ def play_lines(
     """Play a line scenario (see the module docstring); returns the exit status."""
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
+    from ..lines.terminal import LinesTerminalPlayer, seat_events_text
     from . import echo_json
-    from .game import TerminalPlayer, _no_display
+    from .terminal import _no_display
 
     seats = SEATS_2P if sc.players == 2 else SEATS_4P
     if decks:
@@ -153,12 +154,16 @@ def play_lines(
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = parse_seats_ai(ai, seats)
     players: dict[str, Any] = {
-        s: (make_lines_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in seats
+        s: (make_lines_player(names[s], s, seed_) if s in names else LinesTerminalPlayer(s)) for s in seats
     }
+    humans = [s for s in seats if s not in names]
 
     def show(state: Any, events: list[Any]) -> None:
+        # R12.1: a person reads the log from their seat's view (hot seat: nobody's hand)
+        reader = humans[0] if len(humans) == 1 else None
         for e in readable(events):
-            click.echo(format_event(e))
+            text = seat_events_text([e], reader)[0] if humans else e.text
+            click.echo(format_event(e) if text == e.text else f"   {text}")
 
     run = run_game(
         sc,
@@ -268,7 +273,7 @@ def deck_cmd(side: str, role: str | None, out: str | None, from_: str | None) ->
     file for ``hexwar play lines --deck SIDE=FILE``.
     """
     from ..lines.scenario import load_deck
-    from .game import _no_display
+    from .terminal import _no_display
 
     start: tuple[str, ...] = ()
     if from_:

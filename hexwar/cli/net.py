@@ -1,7 +1,10 @@
 """``hexwar serve`` and ``hexwar join``: network play (R12.5; docs/protocol.md).
 
 ``hexwar serve [SCENARIO|SAVE ...] [--host 127.0.0.1] [--port 7420] [--games DIR] [--fog]
-[--seed N] [--tokens FILE] [--certfile F --keyfile F]`` hosts the games of DIR (resumed from
+[--seed N --public-seed] [--tokens FILE] [--certfile F --keyfile F]`` and the limits
+(``--max-pending``, ``--max-spectators``, ``--max-games``, ``--max-rate``, ``--max-violations``,
+``--idle-timeout``, ``--max-queue-bytes``, ``--sync-interval``, ``--expire-after``,
+``--create-key``: docs/protocol.md, "Limits") hosts the games of DIR (resumed from
 their saves) plus one new game per SCENARIO or SAVE given, prints each new game's seat tokens
 and join commands (``--tokens FILE`` also writes them as JSON, mode 0600), and serves until
 interrupted. It binds 127.0.0.1 unless ``--host`` names another address. A SCENARIO is a hex
@@ -121,7 +124,14 @@ def _is_campaign_save(path: str) -> bool:
     "--seed",
     type=click.IntRange(0, 2**63 - 1),
     default=None,
-    help="Seed of the first new game (default: secret random seeds).",
+    help="Seed of the first new game, N+1 of the next... (needs --public-seed; default: secret "
+    "random seeds drawn with the secrets module).",
+)
+@click.option(
+    "--public-seed",
+    is_flag=True,
+    help="Allow --seed: the host accepts that the seeds are known (tests, tournaments that "
+    "publish seeds); whoever knows a seed knows every die and deck order of its game.",
 )
 @click.option(
     "--tokens",
@@ -146,6 +156,64 @@ def _is_campaign_save(path: str) -> bool:
     help="Messages a second each connection may send (a burst of twice that).",
 )
 @click.option(
+    "--max-pending",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Connections without a hello (lobby ones too); a new one beyond closes the oldest.",
+)
+@click.option(
+    "--max-spectators",
+    type=click.IntRange(min=0),
+    default=8,
+    show_default=True,
+    help="Spectators per game (seats never count against it).",
+)
+@click.option(
+    "--max-games", type=click.IntRange(min=1), default=500, show_default=True, help="Games on the server."
+)
+@click.option(
+    "--max-violations",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Protocol violations a connection may earn before it is closed.",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection may wait before its hello (or between lobby messages).",
+)
+@click.option(
+    "--max-queue-bytes",
+    type=click.IntRange(min=65536),
+    default=4 * 1024 * 1024,
+    show_default=True,
+    help="Bytes waiting to be sent to one connection; a slower reader is dropped.",
+)
+@click.option(
+    "--sync-interval",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Seconds between two sync snapshots of one connection.",
+)
+@click.option(
+    "--expire-after",
+    type=click.FloatRange(min=0),
+    default=30 * 24 * 3600.0,
+    show_default=True,
+    help="Seconds without a command or a connection before a game moves to DIR/expired (0: never).",
+)
+@click.option(
+    "--create-key",
+    default=None,
+    help="Let lobby clients create games when their create carries this key (default: the lobby "
+    "creates none).",
+)
+@click.option(
     "--certfile", type=click.Path(exists=True, dir_okay=False), default=None, help="TLS certificate (PEM)."
 )
 @click.option(
@@ -158,9 +226,19 @@ def serve(
     folder: str,
     fog: bool,
     seed: int | None,
+    public_seed: bool,
     tokens_file: str | None,
     scenario_paths: tuple[str, ...],
     max_rate: float,
+    max_pending: int,
+    max_spectators: int,
+    max_games: int,
+    max_violations: int,
+    idle_timeout: float,
+    max_queue_bytes: int,
+    sync_interval: float,
+    expire_after: float,
+    create_key: str | None,
     certfile: str | None,
     keyfile: str | None,
 ) -> int:
@@ -169,6 +247,11 @@ def serve(
 
     if keyfile and not certfile:
         raise HexwarError("--keyfile needs --certfile")
+    if seed is not None and not public_seed:
+        raise HexwarError(
+            "--seed needs --public-seed: a seed the host picks can be found by trying seeds, and it "
+            "decides every die and deck order (leave --seed out for secret random seeds)"
+        )
     if host not in ("127.0.0.1", "localhost", "::1") and not certfile:
         click.echo(
             f"note: serving on {host} without TLS: seat tokens cross the network in the clear; "
@@ -179,7 +262,20 @@ def serve(
         _check_tls_files(certfile, keyfile)
     # before any game is made: a --tokens file that is not one would be replaced (lost) or crash
     old_tokens = _read_tokens_file(tokens_file) if tokens_file else {}
-    srv = GameServer(folder, Limits(rate=max_rate, burst=2 * max_rate), scenario_paths=scenario_paths)
+    limits = Limits(
+        max_pending=max_pending,
+        max_spectators=max_spectators,
+        max_games=max_games,
+        rate=max_rate,
+        burst=2 * max_rate,
+        max_violations=max_violations,
+        idle_timeout=idle_timeout,
+        max_queue_bytes=max_queue_bytes,
+        sync_interval=sync_interval,
+        expire_after=expire_after,
+        create_key=create_key or None,
+    )
+    srv = GameServer(folder, limits, scenario_paths=scenario_paths)
     for p in srv.load_all():
         click.echo(p, err=True)
     new: dict[str, dict[str, str]] = {}

@@ -174,11 +174,13 @@ def _is_campaign_save(target: str) -> bool:
 @click.option(
     "--screen",
     "screen",
-    type=click.Choice(["map", "play", "battle", "campaign"]),
+    type=click.Choice(["map", "play", "battle", "campaign", "replay", "table", "card"]),
     default="map",
     show_default=True,
     help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
-    "'campaign': the campaign screen (target 'campaign' or a campaign save).",
+    "'campaign': the campaign screen (target 'campaign' or a campaign save); 'replay': the replay "
+    "viewer of a save of any game at its rarest roll (hexwar.ui.replay_window); 'table': the card "
+    "table of a line scenario or save; 'card': its cards drawn as cards (hexwar.ui.card_face).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing --out file that hexwar did not write.")
 @click.option(
@@ -216,6 +218,13 @@ def render(
         raise HexwarError(f"--out {out}: expected a file name ending in .png")
     check_outputs(force, out=out)
     w, h = (1280, 800) if size == "auto" else parse_size(size)  # auto: the screens' default
+    if screen == "replay":
+        from ..ui.replay_window import render_replay
+
+        pw, ph = render_replay(target, out, (w, h), pixel_ratio)
+        record_output(out)
+        click.echo(f"wrote {out} ({pw} x {ph} pixels)")
+        return
     if screen == "campaign" or _is_campaign_save(target):
         try:
             from ..ui.campaign_screen import render_campaign

@@ -1,22 +1,21 @@
 """The editor's tools as objects: one class per tool, what it does with a press, a drag, a
-release, a hover and (stroke tools) one brush dab. :class:`~hexwar.editor.session.EditorSession`
+release, a hover and (stroke tools) one brush dab. The editor session (``hexwar.editor.session``)
 holds the state they work on (document, brush, terrain, previews) and sends each mouse event
 to the current tool's object (:data:`TOOL_OBJECTS`); a new tool is a new class here, not a new
 branch in the session.
+
+A tool sees the session as a :class:`~hexwar.editor.tool_host.ToolHost` (a Protocol both
+modules import), so this module never imports the session.
 
 No pyglet: buttons and modifiers are the session's ``LEFT``/``RIGHT`` and ``MOD_*`` values.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..model.hexgrid import Hex
 from . import commands as C
+from .tool_host import ToolHost
 from .tools import brush_hexes, flood_region, rect_hexes, stroke_path
-
-if TYPE_CHECKING:
-    from .session import EditorSession
 
 __all__ = [
     "Tool", "StrokeTool", "BrushTool", "LineTool", "FillTool", "ElevationTool", "RoadTool", "WreckTool",
@@ -39,19 +38,19 @@ class Tool:
     id = ""
     paints_terrain = False
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """A button went down over ``h`` (in bounds)."""
 
-    def drag(self, s: EditorSession, h: Hex, modifiers: int) -> None:
+    def drag(self, s: ToolHost, h: Hex, modifiers: int) -> None:
         """The pointer moved to ``h`` with the button held (no stroke running)."""
 
-    def release(self, s: EditorSession, start: Hex, button: int) -> None:
+    def release(self, s: ToolHost, start: Hex, button: int) -> None:
         """The button went up after a press at ``start`` (no stroke running)."""
 
-    def move(self, s: EditorSession, h: Hex | None) -> None:
+    def move(self, s: ToolHost, h: Hex | None) -> None:
         """Hover over ``h`` with no button held."""
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """One brush application at ``h`` during a stroke (stroke tools only)."""
         return None
 
@@ -68,16 +67,16 @@ class StrokeTool(Tool):
     names = ("", "")
     radius_zero = False
 
-    def stroke_name(self, s: EditorSession, left: bool) -> str:
+    def stroke_name(self, s: ToolHost, left: bool) -> str:
         """The undo step's name."""
         return self.names[0] if left else self.names[1]
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Begin the stroke and dab at ``h``."""
         s.doc.begin_stroke(self.stroke_name(s, button == LEFT))
         s._dab(h)
 
-    def area(self, s: EditorSession, h: Hex) -> list[Hex]:
+    def area(self, s: ToolHost, h: Hex) -> list[Hex]:
         """The hexes one dab at ``h`` covers that the stroke has not covered yet."""
         r = 0 if self.radius_zero else s.brush
         return [x for x in brush_hexes(h, r, s.doc.map) if x not in s._stroke_done]
@@ -88,7 +87,7 @@ class BrushTool(StrokeTool):
 
     id, paints_terrain = "brush", True
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Left: begin a paint stroke; right: pick the terrain at ``h``."""
         if button == LEFT:
             s.doc.begin_stroke(f"Paint {s.doc.map.rules.by_key(s.terrain).name}")
@@ -96,7 +95,7 @@ class BrushTool(StrokeTool):
         elif button == RIGHT:
             s.set_terrain(s.doc.map.terrain_at(h).key)
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """Repaint the covered hexes not already of the picked terrain."""
         m = s.doc.map
         tidx = m.rules.index_of_key(s.terrain)
@@ -109,7 +108,7 @@ class ElevationTool(StrokeTool):
 
     id, names = "elevation", ("Raise ground", "Lower ground")
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """Change the level of the covered hexes that stay within 0..9."""
         m = s.doc.map
         delta = 1 if left else -1
@@ -125,7 +124,7 @@ class RoadTool(StrokeTool):
 
     id, names, radius_zero = "road", ("Road", "Remove road"), True
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """Set or clear the road flag where it differs."""
         m = s.doc.map
         todo = [x for x in self.area(s, h) if bool(m.road[m.index(x)]) != left]
@@ -137,7 +136,7 @@ class RubbleTool(StrokeTool):
 
     id, names = "rubble", ("Rubble", "Restore building")
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """Change the building hexes whose rubble differs; say why a non-building is refused."""
         m = s.doc.map
         todo = [x for x in self.area(s, h) if m.terrain_at(x).is_building and m.has_rubble(x) != left]
@@ -151,7 +150,7 @@ class FireTool(StrokeTool):
 
     id, names = "fire", ("Fire", "Put out fire")
 
-    def dab(self, s: EditorSession, h: Hex, left: bool) -> C.MapOp | None:
+    def dab(self, s: ToolHost, h: Hex, left: bool) -> C.MapOp | None:
         """Light the covered intact buildings, or put out the covered fires."""
         m = s.doc.map
         area = self.area(s, h)
@@ -169,17 +168,17 @@ class LineTool(Tool):
 
     id, paints_terrain = "line", True
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Start the line preview at ``h``."""
         if button == LEFT:
             s.preview = s._line_preview(h, h)
 
-    def drag(self, s: EditorSession, h: Hex, modifiers: int) -> None:
+    def drag(self, s: ToolHost, h: Hex, modifiers: int) -> None:
         """Stretch the preview to ``h``."""
         assert s._drag_start is not None
         s.preview = s._line_preview(s._drag_start, h)
 
-    def release(self, s: EditorSession, start: Hex, button: int) -> None:
+    def release(self, s: ToolHost, start: Hex, button: int) -> None:
         """Paint the previewed line (one undo step)."""
         if button == LEFT and s.preview:
             hexes, key = sorted(s.preview), s.terrain
@@ -192,7 +191,7 @@ class FillTool(Tool):
 
     id, paints_terrain = "fill", True
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Fill the region of ``h``."""
         if button == LEFT:
             key = s.terrain
@@ -205,7 +204,7 @@ class WreckTool(Tool):
 
     id = "wreck"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Place or remove; removing from an empty hex is refused with a message."""
         if button == LEFT:
             wid = s.wreck
@@ -221,16 +220,16 @@ class SelectTool(Tool):
 
     id = "select"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Start the rectangle at ``h``."""
         s.preview = set(rect_hexes(h, h, s.doc.map))
 
-    def drag(self, s: EditorSession, h: Hex, modifiers: int) -> None:
+    def drag(self, s: ToolHost, h: Hex, modifiers: int) -> None:
         """Stretch the rectangle to ``h``."""
         assert s._drag_start is not None
         s.preview = set(rect_hexes(s._drag_start, h, s.doc.map))
 
-    def release(self, s: EditorSession, start: Hex, button: int) -> None:
+    def release(self, s: ToolHost, start: Hex, button: int) -> None:
         """Apply the rectangle to the selection."""
         region, s.preview = s.preview, set()
         s._apply_selection(region, s._drag_mods)
@@ -241,7 +240,7 @@ class WandTool(Tool):
 
     id = "wand"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Apply the region of ``h`` to the selection."""
         s._apply_selection(set(flood_region(s.doc.map, h)), modifiers)
 
@@ -251,7 +250,7 @@ class LosTool(Tool):
 
     id = "los"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """First click: the viewer; second click: the target (the result is computed)."""
         if button != LEFT:
             return
@@ -261,7 +260,7 @@ class LosTool(Tool):
         else:
             s._compute_los(s.los[0], h)
 
-    def move(self, s: EditorSession, h: Hex | None) -> None:
+    def move(self, s: ToolHost, h: Hex | None) -> None:
         """After the first click, the LOS to the hex under the pointer."""
         if s.los is not None and s.los[1] is None and h is not None and s.doc.map.in_bounds(h):
             s._live_los = s._los_result(s.los[0], h)
@@ -272,7 +271,7 @@ class ArtilleryTool(Tool):
 
     id = "artillery"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Preview a strike called on ``h``."""
         if button == LEFT:
             s.preview_artillery(h, s.side)
@@ -283,7 +282,7 @@ class SpreadTool(Tool):
 
     id = "spread"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Preview the spread from ``h``."""
         if button == LEFT:
             s.preview_spread(h)
@@ -294,18 +293,18 @@ class DeployTool(Tool):
 
     id = "deploy"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Start the zone preview."""
         s.preview = set(brush_hexes(h, s.brush, s.doc.map))
         s._last = h
 
-    def drag(self, s: EditorSession, h: Hex, modifiers: int) -> None:
+    def drag(self, s: ToolHost, h: Hex, modifiers: int) -> None:
         """Grow the preview along the path."""
         for x in stroke_path(s._last, h):
             s.preview |= set(brush_hexes(x, s.brush, s.doc.map))
         s._last = h
 
-    def release(self, s: EditorSession, start: Hex, button: int) -> None:
+    def release(self, s: ToolHost, start: Hex, button: int) -> None:
         """Add or erase the previewed hexes (one undo step)."""
         region, s.preview = s.preview, set()
         s._deploy_paint(region, add=button == LEFT)
@@ -316,7 +315,7 @@ class ObjectiveTool(Tool):
 
     id = "objective"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Adjust the objective at ``h``."""
         s._objective_click(h, button)
 
@@ -326,7 +325,7 @@ class UnitTool(Tool):
 
     id = "unit"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Place or remove at ``h``."""
         s._unit_click(h, button)
 
@@ -336,7 +335,7 @@ class PasteTool(Tool):
 
     id = "paste"
 
-    def press(self, s: EditorSession, h: Hex, button: int, modifiers: int) -> None:
+    def press(self, s: ToolHost, h: Hex, button: int, modifiers: int) -> None:
         """Paste at ``h`` or cancel."""
         if button == LEFT:
             s.paste_at(h)

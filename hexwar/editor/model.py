@@ -287,6 +287,19 @@ class EditorDocument:
 
         return scenario_files(self.scenario, self.map, target)  # type: ignore[arg-type]
 
+    def _tidy_map(self, target: Path) -> None:
+        from ..errors import ValidationError
+        from ..fileio import tidy
+        from .scenario_draft import default_map_ref, resolve_map_ref
+
+        try:
+            ref = getattr(self.scenario, "map_ref", "") or default_map_ref(target)
+            map_path = resolve_map_ref(ref, target)
+        except ValidationError:
+            return
+        if map_path.parent.resolve() == target.parent.resolve():  # only beside the scenario
+            tidy(map_path)
+
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Save (or Save As ``path``) atomically; the document becomes clean.
 
@@ -309,6 +322,8 @@ class EditorDocument:
             raise HexwarError("this document has no file yet: use Save As")
         files = self.file_texts(target)
         atomic_write_group(files)
+        if self.scenario is not None and len(files) == 1:  # the map is unchanged: not rewritten,
+            self._tidy_map(target)  # but what a killed save left beside it is cleared (issue 33)
         if self.scenario is not None:  # later saves merge into what was just written (comments kept)
             self.scenario = replace(self.scenario, source_text=files[-1][1])  # type: ignore[type-var]
         if self.scenario is not None and not getattr(self.scenario, "map_ref", "x"):

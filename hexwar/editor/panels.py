@@ -93,6 +93,7 @@ class EditorPanelsMixin:
     _side: Any
     _resize: Any
     _quit_save: Any
+    _lost_text: Any
     _quit_discard: Any
     _close_modal: Any
     _recover_restore: Any
@@ -761,8 +762,7 @@ class EditorPanelsMixin:
 
     def _make_dialog(self, kind: str) -> Dialog:
         if kind == "quit":
-            where = self.doc.path.name if self.doc.path else "this new map"
-            return Dialog("Unsaved changes", f"Save the changes to {where} before quitting?",
+            return Dialog("Unsaved changes", self._lost_text(),
                           [("Save  (S)", self._quit_save), ("Discard  (D)", self._quit_discard),
                            ("Cancel  (Esc)", self._close_modal)], shade=120)  # fmt: skip
         if kind == "recover":

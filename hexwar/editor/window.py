@@ -147,6 +147,18 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         self._painter: Painter | None = None
         self._dialog_kind: str | None = None
         self._map_obj = doc.map
+        from ..ui.window_base import WindowBehaviour
+
+        #: quit, Esc, help and title: the behaviour every hexwar window shares (issue 36)
+        self.behaviour = WindowBehaviour(
+            "editor",
+            doc.title,
+            at_stake=lambda: self.doc.dirty,
+            autosave=lambda: self.autosaver.written,
+            close=self._quit_now,
+            lost_text=self._lost_text,
+            ask=self._ask_quit,
+        )
         self.fit_map()
         if schedule:
             pyglet.clock.schedule_interval(self.tick, 1.0)
@@ -174,13 +186,16 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         return (tw, STATUS_H, max(tw + 1, w - pw), max(STATUS_H + 1, h - TOP_H))
 
     def _after(self) -> None:
-        """Bring the view up to date with the document after any action."""
+        """Bring the view up to date with the document after any action (nothing once closed)."""
+        if self.behaviour.closed:
+            return
         doc = self.doc
         if doc.map is not self._map_obj:
             self._map_obj = doc.map
             self.mapview.set_map(doc.map)
             self._ov_keys.clear()
-        self.set_caption(doc.title)
+        self.behaviour.title_base = doc.title
+        self.behaviour.focus(self, self.behaviour.focused)  # a closed window's title is left alone
 
     # -- drawing -------------------------------------------------------------------------
     def on_draw(self) -> None:
@@ -758,11 +773,24 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
     _quit_after_save = False
 
     def request_quit(self) -> None:
-        """Quit; with unsaved changes, ask first (Save / Discard / Cancel)."""
-        if self.doc.dirty:
-            self.modal = "quit"
-        else:
-            self._quit_now()
+        """Quit (Ctrl+Q, the close button) through the shared :class:`WindowBehaviour`: with
+        unsaved changes it asks first (Save / Discard / Cancel, naming the recovery file)."""
+        self.behaviour.request_quit()  # asking opens the "quit" prompt (Save / Discard / Cancel)
+
+    def _ask_quit(self) -> None:
+        """Open the quit prompt, the recovery file written first so the prompt can name it."""
+        try:
+            self.autosaver.write_now()
+        except HexwarError as exc:
+            self.session.say(f"autosave failed: {exc}", error=True)
+        self.modal = "quit"
+
+    def _lost_text(self) -> str:
+        """The quit question's sentence: what is lost and where the recovery file is."""
+        where = self.doc.path.name if self.doc.path else "this new map"
+        rec = self.autosaver.written
+        kept = f" The last autosave stays in the recovery file {rec} until you quit." if rec else ""
+        return f"Save the changes to {where} before quitting?{kept}"
 
     def _quit_save(self) -> None:
         self._close_modal()
@@ -775,10 +803,11 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
 
     def _quit_discard(self) -> None:
         self._close_modal()
-        self._quit_now()
+        self.behaviour.request_quit(True)
 
     def _quit_now(self) -> None:
         """Clean quit: remove the recovery file, close the window, stop the app loop."""
+        self.behaviour.closed = True
         self.autosaver.discard()
         self.quit_requested = True
         pyglet.clock.unschedule(self.tick)
@@ -934,6 +963,16 @@ class EditorWindow(EditorPanesMixin, EditorPanelsMixin, MapAreaMixin, pyglet.win
         if lst is not None and not ctrl:  # typing goes to the search field, not to tool letters
             pick = self._palette_now()[3] if lst is self._palette_now()[0] else None
             lst.key(symbol, pick)
+            return True
+        shared = self.behaviour.key(symbol, modifiers)  # Ctrl+Q, Esc, H / F1: as in every window
+        if shared == "handled":
+            self._after()
+            return True
+        if shared == "cancel":
+            s.cancel()
+            return True  # never let Esc close the window
+        if shared == "help":
+            self.toggle_help()
             return True
         if ctrl and symbol == key.F:
             if self.tab != "map":

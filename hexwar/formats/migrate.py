@@ -8,6 +8,10 @@ current one. ``hexwar migrate FILE [--in-place]`` writes the upgraded document a
 
 Version history:
 
+The steps are plain functions between neighbouring versions of a kind's typed model (the map's
+live beside its models in :mod:`hexwar.model.map_file`, the save's in
+:mod:`hexwar.formats.save_file`); each returns a new document.
+
 - ``map`` 1 -> 2: version 2 adds the optional ``deploy`` (deploy-zone markers by side) and
   ``objectives`` (objective markers) fields; a version 1 map has neither, so the step only
   renumbers. hexwar writes a map without markers as version 1 (the oldest version that holds
@@ -20,37 +24,24 @@ Version history:
 
 from __future__ import annotations
 
-import copy
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
+from ..model.filemodel import Step, upgrade_document
+from ..model.map_file import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
+from .save_file import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION
 
 __all__ = ["CURRENT", "MIGRATIONS", "upgrade", "migrate_document", "migrate_file", "upgraded_text", "kind_of"]
 
-Step = Callable[[dict[str, Any]], dict[str, Any]]
 
-
-def _map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Map 1 -> 2: markers (``deploy``, ``objectives``) become possible; nothing else changes."""
-    doc["schema_version"] = 2
-    return doc
-
-
-def _save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes."""
-    doc["schema_version"] = 2
-    return doc
-
-
-CURRENT: dict[str, int] = {"map": 2, "save": 2, "scenario": 1}
+CURRENT: dict[str, int] = {"map": MAP_SCHEMA_VERSION, "save": SAVE_SCHEMA_VERSION, "scenario": 1}
 
 # kind -> {from_version: step to from_version + 1}
 MIGRATIONS: dict[str, dict[int, Step]] = {
-    "map": {1: _map_1_to_2},
-    "save": {1: _save_1_to_2},
+    "map": MAP_MIGRATIONS,
+    "save": SAVE_MIGRATIONS,
     "scenario": {},
 }
 
@@ -92,34 +83,7 @@ def upgrade(doc: dict[str, Any], kind: str, src: str = "<memory>") -> tuple[dict
         ValidationError: naming ``schema_version`` when it is not an integer, newer than this
             hexwar reads, or older than any step known.
     """
-    cur = CURRENT[kind]
-    default = 1 if kind == "scenario" else None
-    v = doc.get("schema_version", default)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValidationError([Problem(src, "schema_version", f"expected an integer 1..{cur}, got {v!r}")])
-    if v > cur:
-        raise ValidationError(
-            [
-                Problem(
-                    src,
-                    "schema_version",
-                    f"version {v} is newer than this hexwar reads "
-                    f"(up to {cur}): update hexwar to open this file",
-                )
-            ]
-        )
-    out = copy.deepcopy(doc)
-    stepped: list[int] = []
-    while v < cur:
-        step = MIGRATIONS[kind].get(v)
-        if step is None:
-            raise ValidationError(
-                [Problem(src, "schema_version", f"expected 1..{cur}; no migration from version {v}")]
-            )
-        out = step(out)
-        stepped.append(v)
-        v += 1
-    return out, stepped
+    return upgrade_document(doc, CURRENT[kind], MIGRATIONS[kind], src, 1 if kind == "scenario" else None)
 
 
 def migrate_document(doc: Any, path: str) -> tuple[str, dict[str, Any], list[int]]:

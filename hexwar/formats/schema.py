@@ -1,11 +1,15 @@
 """JSON Schemas (draft 2020-12) of hexwar's files, and a checker that names file and field.
 
-The schema documents live in ``hexwar/formats/schemas/KIND.schema.json`` (package data) for
-the kinds in :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
+The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
-messages). :func:`schema_problems` checks a parsed document with the ``jsonschema`` library and
-turns every error into a :class:`~hexwar.errors.Problem` whose ``where`` is a field path in
-hexwar's usual spelling (``features.D07.fire_turns``, ``commands[3].cmd``).
+messages). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
+:mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
+:mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
+model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
+``hexwar/formats/schemas/KIND.schema.json`` checked with the ``jsonschema`` library. Either way
+:func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
+``where`` is a field path in hexwar's usual spelling (``features.D07.fire_turns``,
+``commands[3].cmd``).
 
 The schemas describe structure (fields, types, ranges, patterns); what needs the terrain
 table, the cards or the map (codes, labels on the board, units that exist) stays in the
@@ -21,6 +25,10 @@ from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
+from ..model.filemodel import check, merge_problems
+from ..model.map_file import MapFile, map_schema
+from .save_file import SaveFile, save_schema
+from .scenario_file import ScenarioFile, scenario_schema
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -30,10 +38,17 @@ __all__ = [
     "schema_problems",
     "merge_problems",
     "field_path",
+    "MODEL_KINDS",
 ]
 
 SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
+#: kind -> (root model, its schema document): the kinds declared once, as typed models
+MODEL_KINDS: dict[str, tuple[Any, Any]] = {
+    "map": (MapFile, map_schema),
+    "scenario": (ScenarioFile, scenario_schema),
+    "save": (SaveFile, save_schema),
+}
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 
 
@@ -49,6 +64,8 @@ def schema_text(kind: str) -> str:
     Raises:
         HexwarError: for an unknown kind.
     """
+    if kind in MODEL_KINDS:
+        return json.dumps(MODEL_KINDS[kind][1](), indent=2, ensure_ascii=False) + "\n"
     return _schema_file(kind).read_text(encoding="utf-8")
 
 
@@ -59,6 +76,8 @@ def load_schema(kind: str) -> dict[str, Any]:
     Raises:
         HexwarError: for an unknown kind or a schema file that is not a valid schema.
     """
+    if kind in MODEL_KINDS:
+        return MODEL_KINDS[kind][1]()  # type: ignore[no-any-return]
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
@@ -108,7 +127,7 @@ def _message(err: Any) -> list[tuple[str, str]]:
         return [(f"{where}.{name}" if where else name, f"bad name; expected {desc or 'a valid name'}")]
     if v in ("dependentSchemas", "dependentRequired"):
         return [(where, desc or err.message)]
-    got = json.dumps(err.instance, ensure_ascii=False)
+    got = json.dumps(err.instance, ensure_ascii=False, default=str)  # a backstop for any non-JSON value
     if len(got) > 60:
         got = got[:57] + "..."
     if desc:
@@ -130,6 +149,8 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
     Raises:
         HexwarError: for an unknown kind.
     """
+    if kind in MODEL_KINDS:
+        return check(MODEL_KINDS[kind][0], data, src)[1]
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(load_schema(kind))
@@ -142,20 +163,3 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
         rest = len(out) - MAX_SCHEMA_PROBLEMS
         out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
     return out
-
-
-def merge_problems(schema: list[Problem], semantic: list[Problem]) -> list[Problem]:
-    """Schema problems first, then the semantic ones; a schema problem is dropped when a
-    semantic check names the same field (or a hex inside it) more precisely.
-
-    >>> a = [Problem("f", "levels[2]", "expected digits"), Problem("f", "width", "expected 1..500")]
-    >>> b = [Problem("f", "levels[2] A03", "ground level 'x'; expected a digit 0-9")]
-    >>> [p.where for p in merge_problems(a, b)]
-    ['width', 'levels[2] A03']
-    """
-    wheres = [p.where for p in semantic]
-
-    def covered(w: str) -> bool:
-        return any(s == w or s.startswith(w + " ") or s.startswith(w + ".") for s in wheres) if w else False
-
-    return [p for p in schema if not covered(p.where)] + list(semantic)

@@ -16,7 +16,7 @@ Import (:func:`import_tiled`) reads a map made in the Tiled editor with a hexago
 - Global tile ids carry flag bits (TMX format): bit 31 horizontal flip, 30 vertical flip,
   29 diagonal flip (60 degree rotation on hexagonal maps), 28 hexagonal 120 degree rotation.
   They are all stripped (``gid & 0x0FFFFFFF``): a rotated woods tile is still woods.
-- Tilesets, embedded or external (``.tsx``, ``.tsj`` next to the map), by ``firstgid``.
+- Tilesets, embedded or external (``.tsx``, ``.tsj`` in the map's folder or below it, nothing else is opened), by ``firstgid``.
 - Layer data as CSV, XML ``<tile>`` elements, base64, base64 + zlib or gzip (zstd is refused
   with a message: Python has no zstd reader before 3.14).
 - Tile layers by name: ``terrain`` (each tile names a terrain type), ``levels`` (ground
@@ -275,12 +275,13 @@ def _decode_data(
         gids = payload
     elif encoding == "csv":
         text = payload if isinstance(payload, str) else ""
-        try:
-            gids = [int(x) for x in text.replace("\n", ",").split(",") if x.strip()]
-        except ValueError:
+        entries = [x.strip() for x in text.replace("\n", ",").split(",") if x.strip()]
+        gids = [small_uint(x, 10) for x in entries]  # type: ignore[misc]
+        k = next((i for i, g in enumerate(gids) if g is None), None)
+        if k is not None:  # issue 33: name the bad entry (its index and value, clipped)
             raise ValidationError(
-                [Problem(src, where, "CSV layer data holds something that is not a tile id")]
-            ) from None
+                [Problem(src, f"{where} data[{k}]", f"CSV entry {clip(entries[k])} is not a tile id")]
+            )
     elif encoding == "base64":
         try:
             raw = base64.b64decode("".join(str(payload).split()), validate=True)
@@ -315,7 +316,7 @@ def _decode_data(
                 )
             elif compression not in (None, ""):
                 raise ValidationError(
-                    [Problem(src, where, f"unknown compression {compression!r}; expected zlib or gzip")]
+                    [Problem(src, where, f"unknown compression {clip(compression)}; expected zlib or gzip")]
                 )
         except zlib.error:
             raise ValidationError(
@@ -334,11 +335,27 @@ def _decode_data(
         gids = [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
     else:
         raise ValidationError(
-            [Problem(src, where, f"unknown layer encoding {encoding!r}; expected csv or base64")]
+            [Problem(src, where, f"unknown layer encoding {clip(encoding)}; expected csv or base64")]
         )
-    if len(gids) != count or not all(
-        isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 0xFFFFFFFF for g in gids
-    ):
+    k = next(
+        (
+            i
+            for i, g in enumerate(gids)
+            if not (isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 0xFFFFFFFF)
+        ),
+        None,
+    )
+    if k is not None:  # issue 33: name the bad entry
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    f"{where} data[{k}]",
+                    f"{clip(gids[k])} is not a tile id (an unsigned 32-bit integer)",
+                )
+            ]
+        )
+    if len(gids) != count:
         raise ValidationError(
             [
                 Problem(
@@ -354,13 +371,22 @@ def _decode_data(
 
 def _load_external_tileset(base: Path, source: str, firstgid: int, src: str) -> _Tileset:
     p = base / source
+    where = f"tileset {clip(source)}"  # issue 33: file strings are quoted and clipped, never raw
     if p.suffix.lower() not in (".tsx", ".tsj", ".json"):
         # Tiled writes tilesets only as .tsx or .tsj (.json before 1.9): nothing else is opened
         raise ValidationError(
-            [Problem(src, f"tileset {source}", "expected an external tileset file ending in .tsx or .tsj")]
+            [Problem(src, where, "expected an external tileset file ending in .tsx or .tsj")]
+        )
+    try:  # issue 33: only inside the map's folder (or below it): no absolute path, no ../, no link out
+        inside = base.resolve() in p.resolve().parents
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
+        inside = False
+    if not inside:
+        raise ValidationError(
+            [Problem(src, where, "an external tileset must lie in the map's folder (or a folder inside it)")]
         )
     if not p.is_file():
-        raise ValidationError([Problem(src, f"tileset {source}", f"external tileset not found at {p}")])
+        raise ValidationError([Problem(src, where, "external tileset not found beside the map")])
     text = read_text(p, MAX_TILED_BYTES)
     if p.suffix.lower() in (".tsj", ".json"):
         return _json_tileset(loads_json(text, str(p)), firstgid, str(p))
@@ -396,7 +422,7 @@ def _check_header(orientation: Any, staggeraxis: Any, staggerindex: Any, infinit
                 Problem(
                     src,
                     "orientation",
-                    f"a {orientation!r} map; hexwar imports hexagonal Tiled maps "
+                    f"a {clip(orientation)} map; hexwar imports hexagonal Tiled maps "
                     "(in Tiled: New Map, Orientation Hexagonal, Stagger Axis X)",
                 )
             ]
@@ -416,10 +442,10 @@ def _check_header(orientation: Any, staggeraxis: Any, staggerindex: Any, infinit
             ]
         )
     if staggeraxis not in ("x", None):
-        raise ValidationError([Problem(src, "staggeraxis", f'expected "x", got {staggeraxis!r}')])
+        raise ValidationError([Problem(src, "staggeraxis", f'expected "x", got {clip(staggeraxis)}')])
     if staggerindex not in ("odd", "even", None):
         raise ValidationError(
-            [Problem(src, "staggerindex", f'expected "odd" or "even", got {staggerindex!r}')]
+            [Problem(src, "staggerindex", f'expected "odd" or "even", got {clip(staggerindex)}')]
         )
     if infinite in (True, 1, "1", "true"):
         raise ValidationError(
@@ -443,11 +469,11 @@ def _int_attr(value: Any, name: str, src: str, lo: int = 1, hi: int = 500, json:
         ValidationError: naming the file and field, with what was expected.
     """
     if json and (type(value) is not int and not (type(value) is float and value.is_integer())):
-        raise ValidationError([Problem(src, name, f"expected an integer, got {value!r}")])
+        raise ValidationError([Problem(src, name, f"expected an integer, got {clip(value)}")])
     try:
         v = int(value)
     except (TypeError, ValueError):
-        raise ValidationError([Problem(src, name, f"expected an integer, got {value!r}")]) from None
+        raise ValidationError([Problem(src, name, f"expected an integer, got {clip(value)}")]) from None
     if not lo <= v <= hi:
         raise ValidationError([Problem(src, name, f"expected {lo}..{hi}, got {v}")])
     return v
@@ -457,7 +483,9 @@ def _read_tmx(text: str, path: Path) -> _Doc:
     src = str(path)
     root = _xml(text, src)
     if root.tag != "map":
-        raise ValidationError([Problem(src, "", f"expected a Tiled <map>, found <{root.tag}>")])
+        raise ValidationError(
+            [Problem(src, "", f"expected a Tiled <map>, found <{clip(root.tag, quote=False)}>")]
+        )
     even = _check_header(
         root.get("orientation"), root.get("staggeraxis"), root.get("staggerindex"), root.get("infinite"), src
     )
@@ -481,7 +509,7 @@ def _read_tmx(text: str, path: Path) -> _Doc:
             if el.tag == "layer":
                 name = el.get("name", "")
                 data = el.find("data")
-                where = f"layer {name!r}"
+                where = f"layer {clip(name)}"
                 if data is None:
                     raise ValidationError([Problem(src, where, "has no <data>")])
                 if data.find("chunk") is not None:
@@ -491,10 +519,23 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                 enc = data.get("encoding")
                 if enc is None:
                     try:
-                        payload: Any = [int(t.get("gid", "0")) for t in data.findall("tile")]
+                        payload: Any = [small_uint(t.get("gid", "0"), 10) for t in data.findall("tile")]
+                        if None in payload:
+                            raise ValueError("not a tile id")
                     except ValueError:
+                        k = next(
+                            j
+                            for j, t in enumerate(data.findall("tile"))
+                            if small_uint(t.get("gid", "0"), 10) is None
+                        )
                         raise ValidationError(
-                            [Problem(src, where, "a <tile gid> is not a tile id")]
+                            [
+                                Problem(
+                                    src,
+                                    f"{where} data[{k}]",
+                                    f"<tile gid={clip(data.findall('tile')[k].get('gid'))}> is not a tile id",
+                                )
+                            ]
                         ) from None
                 else:
                     payload = data.text or ""
@@ -504,7 +545,7 @@ def _read_tmx(text: str, path: Path) -> _Doc:
                 for i, o in enumerate(el.findall("object")):
                     kind = (o.get("type") or o.get("class") or "").strip().lower()
                     point = o.find("point") is not None
-                    ow = f"object layer {gname!r} object {o.get('id', i)}"
+                    ow = f"object layer {clip(gname)} object {clip(o.get('id', i))}"
                     try:
                         ox, oy = float(o.get("x", 0)), float(o.get("y", 0))
                         ew = 0.0 if point else float(o.get("width", 0))
@@ -565,7 +606,7 @@ def _read_tmj(text: str, path: Path) -> _Doc:
             if not isinstance(lay, dict):
                 continue
             name = str(lay.get("name", ""))
-            where = f"layer {name!r}"
+            where = f"layer {clip(name)}"
             if lay.get("type") == "tilelayer":
                 if "chunks" in lay:
                     raise ValidationError(
@@ -593,7 +634,7 @@ def _read_tmj(text: str, path: Path) -> _Doc:
                             [
                                 Problem(
                                     src,
-                                    f"object layer {name!r} object {o.get('id', j)}",
+                                    f"object layer {clip(name)} object {clip(o.get('id', j))}",
                                     "x, y, width and height must be finite numbers",
                                 )
                             ]
@@ -608,7 +649,7 @@ def _read_tmj(text: str, path: Path) -> _Doc:
                             oh,
                             "gid" in o,
                             _json_props(o),
-                            f"object layer {name!r} object {o.get('id', j)}",
+                            f"object layer {clip(name)} object {clip(o.get('id', j))}",
                         )
                     )
             elif lay.get("type") == "group":

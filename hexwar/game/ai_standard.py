@@ -45,7 +45,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..model.hexgrid import Hex
-from ..model.los import BLOCKED, los_content_key
+from ..model.los import BLOCKED, los_content_key, near_window, visibility_near
 from ..rules.artillery import exact_landing_distribution
 from ..rules.cards import Deck, EffectKind
 from ..rules.combat import AttackOrders
@@ -53,6 +53,7 @@ from ..rules.odds import attack_odds, close_assault_odds, weapon_odds
 from ..rules.terrain_effects import default_effects, defense_class, terrain_defense_array
 from . import movement as mv
 from . import ruleset, special, targeting
+from .actions import commit as commit_action
 from .actions import draw as draw_action
 from .ai_base import BONUS_MIN_GAIN, ai_seed, best_bonus_roll, fire_check_gain
 from .commands import (
@@ -72,6 +73,7 @@ from .commands import (
 )
 from .resolution import _artillery_weapon, defense_context
 from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
+from .turn import legal_of
 from .victory import objective_points
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -122,20 +124,74 @@ class Posture:
         self.cautious = lead > 0 and turns_left is not None and turns_left <= 3
 
 
-def _axial_grids(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    cols = np.arange(width)[None, :].repeat(height, 0)
-    rows = np.arange(height)[:, None].repeat(width, 1)
-    q = cols
-    r = rows - (cols - (cols & 1)) // 2
-    return q, r
-
-
 def distance_grid(h: Hex, height: int, width: int) -> np.ndarray:
     """``int [H, W]``: hex distance from ``h`` to every hex of a map (R2.1)."""
-    q, r = _axial_grids(height, width)
+    return _distance_window(h, 0, height, 0, width)
+
+
+def _distance_window(h: Hex, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
+    """``int [r1 - r0, c1 - c0]``: hex distance (R2.1) from ``h`` to every hex of the rows
+    ``r0:r1`` and columns ``c0:c1`` (:func:`distance_grid` of that window)."""
+    q = np.arange(c0, c1)[None, :]
+    r = np.arange(r0, r1)[:, None] - (q - (q & 1)) // 2
     dq = q - h.q
     dr = r - h.r
     return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+
+
+_MAX_RANGE: dict[int, int] = {}
+_SIGHT_MEMO = 256  # windows of enemy sight remembered per LOS content (about 7 KB each)
+
+
+def _max_weapon_range() -> int:
+    """The longest weapon range (hexes) of any unit card: a radius past which no unit's
+    engagement term (:meth:`StandardPlayer._hex_scores`) looks (issue 35)."""
+    cards = ruleset.cards()
+    hit = _MAX_RANGE.get(id(cards))
+    if hit is None:
+        hit = max(
+            (w.range for cid in cards.units for w in ruleset.weapons(cid) if w.range),
+            default=1,
+        )
+        _MAX_RANGE.clear()
+        _MAX_RANGE[id(cards)] = hit
+    return hit
+
+
+def _near_sight(
+    state: GameState, h: Hex, radius: int, content: bytes
+) -> tuple[int, int, int, int, np.ndarray]:
+    """``(r0, r1, c0, c1, vis)``: ``bool`` visibility (R3) from ``h`` of a window holding every
+    hex within ``radius`` (``False`` beyond it).
+
+    A window covering most of the map is the whole map's :func:`ruleset.los_arrays` (shared
+    with targeting); a smaller one is :func:`hexwar.model.los.visibility_near`, remembered in
+    ``state.cache`` under the map's LOS content, up to :data:`_SIGHT_MEMO` windows (issue 35)."""
+    bm = state.battlemap
+    r0, r1, c0, c1 = near_window(bm.height, bm.width, h, radius)
+    if (r1 - r0) * (c1 - c0) * 2 > bm.height * bm.width:
+        status, _ = ruleset.los_arrays(state, h)
+        return 0, bm.height, 0, bm.width, status != BLOCKED
+    memo = state.cache.get("ai_sight")
+    if memo is None or memo[0] is not content or len(memo[1]) >= _SIGHT_MEMO:
+        memo = state.cache["ai_sight"] = (content, {})  # a new LOS content forgets them all
+    windows: dict[tuple[Hex, int], tuple[int, int, int, int, np.ndarray]] = memo[1]
+    hit = windows.get((h, radius))
+    if hit is None:
+        (r0, r1, c0, c1), status, _ = visibility_near(bm, h, radius)
+        hit = windows[(h, radius)] = (r0, r1, c0, c1, status != BLOCKED)
+    return hit
+
+
+def _defense_array(state: GameState, cls: str) -> np.ndarray:
+    """:func:`terrain_defense_array` of the game's map for defense class ``cls``, remembered
+    per map version (read-only)."""
+    bm = state.battlemap
+    key = ("ai_defense", cls)
+    hit = state.cache.get(key)
+    if hit is None or hit[0] is not bm or hit[1] != bm.version:
+        hit = state.cache[key] = (bm, bm.version, terrain_defense_array(bm, cls))
+    return hit[2]  # type: ignore[no-any-return]
 
 
 def card_priority(cid: str) -> float:
@@ -272,7 +328,14 @@ class StandardPlayer:
         ]
 
     def _threat_arrays(self, state: GameState) -> dict[str, Any]:
-        """Whole-map arrays about the enemy: visibility, distance, exposure.
+        """Arrays about the enemy: what each enemy unit sees near it, and the exposure map.
+
+        Per enemy ground unit, ``"sight"`` holds ``(r0, r1, c0, c1, vis)``: ``bool`` visibility
+        (R3) of the window ``[r0:r1, c0:c1]`` that holds every hex within the larger of its own
+        reach and any own weapon range (:func:`_near_sight`; issue 35: on a 500x500 map a
+        window of about 86x83 hexes, not the whole map), hexes beyond that radius ``False``.
+        ``"exposure"`` is ``float [H, W]``: per hex, the sum over enemies that see it within
+        their reach of ``1 + card cost / 10``.
 
         Cached in ``state.cache`` under everything they are computed from (issue 22): the
         map's LOS content (:func:`hexwar.model.los.los_content_key`), the enemy ground units
@@ -283,11 +346,12 @@ class StandardPlayer:
         enemies = self._ground(state, other_side(self.side))
         posture = self.posture(state)
         objs = state.scenario.objectives
+        content = los_content_key(bm)
         key = (
             "ai_threat",
             self.side,
             id(bm),
-            los_content_key(bm),
+            content,
             tuple((e.uid, e.card, e.hex) for e in enemies),
             posture.turns_left,
             posture.lead,
@@ -297,36 +361,28 @@ class StandardPlayer:
         hit = state.cache.get("ai_threat_" + self.side)
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
-        vis = []
-        dist = []
-        reach_rng = []
-        values = []
+        sight = []
+        exposure = np.zeros((bm.height, bm.width))
         for e in enemies:
             assert e.hex is not None
-            status, _ = ruleset.los_arrays(state, e.hex)
-            vis.append(status != BLOCKED)
-            dist.append(distance_grid(e.hex, bm.height, bm.width))
             ws = [
                 w for w in ruleset.weapons(e.card) if w.attack_value("vehicle") or w.attack_value("infantry")
             ]
-            reach_rng.append(max((w.range or 99 for w in ws), default=0))
-            values.append(ruleset.cost(e.card))
-        shape = (bm.height, bm.width)
-        exposure = np.zeros(shape)
-        for v, d, rr, val in zip(vis, dist, reach_rng, values, strict=True):
-            exposure += (v & (d <= rr)) * (1.0 + val / 10.0)
+            rr = max((w.range or 99 for w in ws), default=0)
+            r0, r1, c0, c1, vis = _near_sight(state, e.hex, max(rr, _max_weapon_range()), content)
+            d = _distance_window(e.hex, r0, r1, c0, c1)
+            sight.append((r0, r1, c0, c1, vis, d))
+            # adding 0.0 outside the window changes nothing: the whole-map sum of issue 22
+            exposure[r0:r1, c0:c1] += (vis & (d <= rr)) * (1.0 + ruleset.cost(e.card) / 10.0)
         out = {
             "enemies": enemies,
-            "vis": vis,
-            "dist": dist,
+            "sight": sight,
             "exposure": exposure,
-            "objectives": self._objective_grid(state),
+            "objective_hexes": self._objective_hexes(state),
             "posture": posture,
             "to_take": any(
                 state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives
             ),
-            "engage": {},  # weapon range -> np.minimum(engage count, 3), made on demand
-            "nearest": None,  # distance to the nearest enemy, made on demand
         }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
@@ -358,62 +414,85 @@ class StandardPlayer:
                 burning[row, col] = bool(bm.fire[row, col])
         return take, hold, burning
 
-    def _objective_grid(self, state: GameState) -> np.ndarray | None:
-        bm = state.battlemap
+    def _objective_hexes(self, state: GameState) -> tuple[Hex, ...] | None:
+        """The objectives it does not hold (all of them when it holds every one), or ``None``
+        when the scenario has none: what the pull towards objectives measures distance to."""
         objs = [o.hex for o in state.scenario.objectives if state.objective_holders.get(o.hex) != self.side]
         if not objs:
             objs = [o.hex for o in state.scenario.objectives]
-        if not objs:
-            return None
-        return np.min(np.stack([distance_grid(h, bm.height, bm.width) for h in objs]), axis=0)
+        return tuple(objs) or None
 
-    def _hex_scores(self, state: GameState, cid: str, here: Hex | None) -> np.ndarray:
-        """``float [H, W]``: how good each hex is for a unit of card ``cid`` (higher is better)."""
+    def _hex_scores(
+        self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int] | None = None
+    ) -> np.ndarray:
+        """``float [r1 - r0, c1 - c0]``: how good each hex of the window ``win = (r0, r1, c0,
+        c1)`` (default: the whole map; cut to the map) is for a unit of card ``cid`` (higher
+        is better).
+
+        Issue 35: only the window the caller rates (a unit's reach, a deploy zone) is worked
+        out; every term is per hex, so a hex's score is the same whatever window holds it."""
         bm = state.battlemap
         t = self._threat_arrays(state)
+        r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
+        r0, r1, c0, c1 = max(0, r0), min(bm.height, r1), max(0, c0), min(bm.width, c1)  # on the map
+        sl = (slice(r0, r1), slice(c0, c1))
         cls = defense_class(ruleset.unit_type(cid))
-        score = terrain_defense_array(bm, cls).astype(float) * 1.5
+        score = _defense_array(state, cls)[sl].astype(float) * 1.5
         posture: Posture = t["posture"]
         # no burning building (R8.4), except an objective to take: entering it takes it (R10.2)
-        score[bm.fire & ~t["burning_objective"]] -= FIRE_PENALTY
-        score[t["burning_objective"]] -= FIRE_OBJECTIVE_PENALTY
+        burning_obj = t["burning_objective"][sl]
+        score[bm.fire[sl] & ~burning_obj] -= FIRE_PENALTY
+        score[burning_obj] -= FIRE_OBJECTIVE_PENALTY
         mines = state.scenario.battlefield.mines
         if mines and cid not in special.ENGINEERS:  # R10.5: a minefield stops the unit, may immobilize it
             cost = MINE_PENALTY_FOOT if ruleset.is_infantry(cid) else MINE_PENALTY_VEHICLE
             for h in mines:
-                score[h.offset[1], h.offset[0]] -= cost
+                col, row = h.offset
+                if r0 <= row < r1 and c0 <= col < c1:
+                    score[row - r0, col - c0] -= cost
         line = ruleset.line(cid)
         ws = ruleset.weapons(cid)
         rng = max((w.range for w in ws if w.range), default=1)
         caution = 2.0 if posture.cautious else 1.0
         if line == "rear":
-            score -= t["exposure"] * 3.0
+            score -= t["exposure"][sl] * 3.0
         else:
-            score -= t["exposure"] * 0.6 * caution
+            score -= t["exposure"][sl] * 0.6 * caution
             if t["enemies"]:
-                capped = t["engage"].get(rng)
-                if capped is None:
-                    engage = np.zeros_like(score)
-                    for v, d in zip(t["vis"], t["dist"], strict=True):
-                        engage += v & (d <= rng)
-                    capped = t["engage"][rng] = np.minimum(engage, 3)
-                score += capped * 2.0 / caution
-                if t["nearest"] is None:
-                    t["nearest"] = np.min(np.stack(t["dist"]), axis=0)
-                score -= np.maximum(t["nearest"] - rng, 0) * 0.8 / caution
-        if t["objectives"] is not None:
+                engage = np.zeros_like(score)
+                nearest = None
+                for er0, er1, ec0, ec1, v, d in t["sight"]:
+                    # the enemy's window and this one overlap in [a0:a1, b0:b1]
+                    a0, a1, b0, b1 = max(r0, er0), min(r1, er1), max(c0, ec0), min(c1, ec1)
+                    if a0 < a1 and b0 < b1:
+                        engage[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] += (v & (d <= rng))[
+                            a0 - er0 : a1 - er0, b0 - ec0 : b1 - ec0
+                        ]
+                for e in t["enemies"]:
+                    de = _distance_window(e.hex, r0, r1, c0, c1)
+                    nearest = de if nearest is None else np.minimum(nearest, de)
+                assert nearest is not None
+                score += np.minimum(engage, 3) * 2.0 / caution
+                score -= np.maximum(nearest - rng, 0) * 0.8 / caution
+        objs = t["objective_hexes"]
+        if objs is not None:
             w_obj = 0.4 if line == "rear" else 1.2
             if t["to_take"]:  # the pull towards objectives to take grows as the turn limit nears
                 w_obj *= 1.0 + 0.5 * (posture.urgency - 1.0)
-            score -= t["objectives"] * w_obj
+            dist = _distance_window(objs[0], r0, r1, c0, c1)
+            for h in objs[1:]:
+                dist = np.minimum(dist, _distance_window(h, r0, r1, c0, c1))
+            score -= dist * w_obj
             if line != "rear":
-                score += t["take"]
+                score += t["take"][sl]
                 if here is not None and ruleset.is_ground(cid):
                     col, row = here.offset
-                    score[row, col] += t["hold"][row, col]  # stay on an objective it holds
+                    if r0 <= row < r1 and c0 <= col < c1:
+                        score[row - r0, col - c0] += t["hold"][row, col]  # stay on an objective it holds
         if here is not None:
             col, row = here.offset
-            score[row, col] += 0.5  # a little inertia
+            if r0 <= row < r1 and c0 <= col < c1:
+                score[row - r0, col - c0] += 0.5  # a little inertia
         return score
 
     # -- artillery (R5.1d, R9) -----------------------------------------------------------------
@@ -481,36 +560,55 @@ class StandardPlayer:
         return sum(ruleset.cost(u.card) for u in self._ground(state, side))
 
     def _commitment(self, state: GameState) -> Command | None:
+        # Issue 35: the same choice as rating every legal Recrew / Commit / card command, read
+        # per action (turn.legal_of) and, for ground units, per card group over the deploy
+        # zone as arrays (commit.open_hexes): no listing of 25,000 commitments on a 500x500 map.
         side = self.side
-        legal = state.legal_commands(side)
-        recrew = [c for c in legal if isinstance(c, Recrew)]
+        recrew = legal_of(state, side, Recrew)
         if recrew:
             return recrew[0]
-        commits = [c for c in legal if isinstance(c, Commit)]
         mine = self._ground(state, side)
         enemy_ground = self._ground(state, other_side(side))
         need = (
             self._strength(state, other_side(side)) + COMMIT_MARGIN - self._strength(state, side) > 0
             or len(mine) < MIN_ON_MAP
         )
-        if commits:
-            air = [c for c in commits if c.hex is None]
-            if air and enemy_ground:
-                return max(air, key=lambda c: (ruleset.cost(c.unit), c.unit))
-            ground = [c for c in commits if c.hex is not None]
-            if ground and need:
-                best_unit = max({c.unit for c in ground}, key=lambda u: (ruleset.cost(u), u))
-                opts = [c for c in ground if c.unit == best_unit]
-                scores = self._hex_scores(state, card_of(best_unit), None)
-
-                def rate(c: Commit) -> tuple[float, str, str]:
-                    assert c.hex is not None
-                    col, row = c.hex.offset
-                    crew_q = ruleset.cost(c.crew) if c.crew else 0
-                    return (float(scores[row, col]) + 0.01 * crew_q, c.crew or "", c.hex.label)
-
-                return max(opts, key=rate)
-        return self._play_cards(state, "commitment", legal)
+        air: list[Commit] = []
+        ground: list[tuple[str, str | None, str | None, np.ndarray, np.ndarray, np.ndarray]] = []
+        for cid, inst, crew, carry in commit_action.card_groups(state, side):
+            if ruleset.is_aircraft(cid):
+                cmd = Commit(side, inst, None, crew, carry)
+                if commit_action.check(state, cmd) is None:
+                    air.append(cmd)
+                continue
+            pos, cols, rows = commit_action.open_hexes(state, side, cid, carry)
+            if pos.size:
+                ground.append((inst, crew, carry, pos, cols, rows))
+        if air and enemy_ground:
+            return max(air, key=lambda c: (ruleset.cost(c.unit), c.unit))
+        if ground and need:
+            best_unit = max({g[0] for g in ground}, key=lambda u: (ruleset.cost(u), u))
+            mine_g = [g for g in ground if g[0] == best_unit]
+            r0 = min(int(g[5].min()) for g in mine_g)
+            c0 = min(int(g[4].min()) for g in mine_g)
+            win = (r0, max(int(g[5].max()) for g in mine_g) + 1, c0, max(int(g[4].max()) for g in mine_g) + 1)
+            scores = self._hex_scores(state, card_of(best_unit), None, win)
+            deploy = state.scenario.sides[side].deploy
+            # the maximum of (score + 0.01 * crew cost, crew, hex label) over the unit's
+            # commands, the first of equal ones (Python's max over the listing's order)
+            best: tuple[float, str, str] | None = None
+            best_cmd: Commit | None = None
+            for inst, crew, carry, pos, cols, rows in mine_g:
+                crew_q = ruleset.cost(crew) if crew else 0
+                vals = scores[rows - r0, cols - c0] + 0.01 * crew_q
+                top = vals.max()
+                tied = pos[vals == top]
+                h = max((deploy[k] for k in tied.tolist()), key=lambda x: x.label)
+                key = (float(top), crew or "", h.label)
+                if best is None or key > best:
+                    best, best_cmd = key, Commit(side, inst, h, crew, carry)
+            return best_cmd
+        return self._play_cards(state, "commitment", legal_of(state, side, UseCommandCard))
 
     def _play_cards(self, state: GameState, phase: str, legal: list[Command] | None = None) -> Command | None:
         """A Command card worth playing now, by simple rules of thumb."""
@@ -556,7 +654,11 @@ class StandardPlayer:
             reach = mv.unit_reach(state, uid)
             if reach is None or not reach.destinations():
                 continue
-            scores = self._hex_scores(state, u.card, u.hex)
+            hexes = reach.hexes()
+            offs = np.array([h.offset for h in hexes], dtype=np.int64)
+            r0, c0 = int(offs[:, 1].min()), int(offs[:, 0].min())
+            win = (r0, int(offs[:, 1].max()) + 1, c0, int(offs[:, 0].max()) + 1)
+            scores = self._hex_scores(state, u.card, u.hex, win)  # the reach's window (issue 35)
             take = self._threat_arrays(state)["take"]
             # R10.2: moving through an objective takes it too, so a path over one earns its bonus
             takes = (
@@ -565,9 +667,9 @@ class StandardPlayer:
                 else {h for h in reach.destinations() if take[h.offset[1], h.offset[0]] > 0}
             )
             best, best_s = u.hex, None
-            for h in reach.hexes():
+            for h in hexes:
                 col, row = h.offset
-                s = float(scores[row, col])
+                s = float(scores[row - r0, col - c0])
                 if takes and h != u.hex:
                     s += sum(float(take[x.offset[1], x.offset[0]]) for x in reach.path(h)[:-1] if x in takes)
                 if best_s is None or s > best_s + 1e-9:

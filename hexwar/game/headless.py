@@ -203,7 +203,15 @@ def _play(
         side = st.to_act
         assert side is not None
         t0 = time.perf_counter()
-        cmd = players[side].choose(st)
+        try:
+            cmd = players[side].choose(st)
+        except BaseException:  # q, Ctrl+C, end of input, a player's error: the turn so far is kept
+            if saver is not None:  # choose() changes nothing, so the save replays to this state
+                try:
+                    write_save(st, saver.path, names)
+                finally:
+                    saver.close()
+            raise
         fallback = getattr(players[side], "fallback", None)
         if fallback is not None and st.check(cmd) is not None:  # a view player hit something unseen (R12.2)
             cmd = fallback()

@@ -34,8 +34,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from ..errors import clip
 from ..model.hexgrid import DIRECTIONS, Hex, HexLabelError
@@ -62,6 +60,7 @@ __all__ = [
     "occupancy",
     "passable_for",
     "unit_reach",
+    "reach_window",
     "move_problem",
     "do_move",
     "tow_problem",
@@ -81,10 +80,22 @@ def _indptr(height: int, width: int) -> np.ndarray:
     return out
 
 
+_CELL_HEXES_MAX = 40_000  # cells up to which a map shape keeps the Hex of every cell (issue 35)
+
+
 @lru_cache(maxsize=16)
 def _cell_hexes(height: int, width: int) -> tuple[Hex, ...]:
-    """The Hex of every flat cell index ``row * width + col``."""
+    """The Hex of every flat cell index ``row * width + col`` (shapes up to
+    :data:`_CELL_HEXES_MAX` cells)."""
     return tuple(Hex.from_offset(i % width, i // width) for i in range(height * width))
+
+
+def _cell_hex(i: int, height: int, width: int) -> Hex:
+    """The Hex of flat cell index ``i``: from :func:`_cell_hexes` on small shapes, made on
+    demand on large ones (250,000 Hex objects of a 500x500 map took 0.6 s to make, issue 35)."""
+    if height * width <= _CELL_HEXES_MAX:
+        return _cell_hexes(height, width)[i]
+    return Hex.from_offset(i % width, i // width)
 
 
 @lru_cache(maxsize=16)
@@ -96,18 +107,19 @@ def neighbor_table(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
         one entry per ordered pair of adjacent on-map hexes, in cell order then direction
         order 1..6.
     """
-    src: list[int] = []
-    dst: list[int] = []
-    for row in range(height):
-        for col in range(width):
-            h = Hex.from_offset(col, row)
-            for dq, dr in DIRECTIONS.values():
-                c2, r2 = Hex(h.q + dq, h.r + dr).offset
-                if 0 <= c2 < width and 0 <= r2 < height:
-                    src.append(row * width + col)
-                    dst.append(r2 * width + c2)
-    s = np.array(src, dtype=np.int64)
-    d = np.array(dst, dtype=np.int64)
+    # vectorized (issue 35: the Python loop took 3 s on a 500x500 map), same order
+    n = height * width
+    flat = np.arange(n, dtype=np.int64)
+    row, col = np.divmod(flat, width)
+    r_ax = row - (col - (col & 1)) // 2
+    dirs = np.array(list(DIRECTIONS.values()), dtype=np.int64)  # [6, 2] in direction order 1..6
+    c2 = col[:, None] + dirs[None, :, 0]
+    r2 = r_ax[:, None] + dirs[None, :, 1] + (c2 - (c2 & 1)) // 2
+    ok = (c2 >= 0) & (c2 < width) & (r2 >= 0) & (r2 < height)
+    src = np.broadcast_to(flat[:, None], ok.shape)[ok]
+    dst = (r2 * width + c2)[ok]
+    s = np.ascontiguousarray(src, dtype=np.int64)
+    d = np.ascontiguousarray(dst, dtype=np.int64)
     s.setflags(write=False)
     d.setflags(write=False)
     return s, d
@@ -118,12 +130,25 @@ def adjacent_mask(occupied: np.ndarray) -> np.ndarray:
 
     Used for R5.3: rear-line units may not enter a hex adjacent to an enemy unit.
     """
-    h, w = occupied.shape
-    src, dst = neighbor_table(h, w)
-    flat = occupied.ravel()
-    out = np.zeros(h * w, dtype=bool)
-    out[dst[flat[src]]] = True
-    return out.reshape(h, w)
+    # by shifted slices (issue 35): the same answer as marking the neighbours of
+    # :func:`neighbor_table`, without gathering six edges a cell (odd-q: a hex in an even
+    # column meets the rows ``row - 1`` and ``row`` of the columns beside it, an odd one
+    # ``row`` and ``row + 1``)
+    occ = np.asarray(occupied, dtype=bool)
+    h, w = occ.shape
+    out = np.zeros((h, w), dtype=bool)
+    out[1:, :] |= occ[:-1, :]
+    out[:-1, :] |= occ[1:, :]
+    up = np.zeros_like(occ)  # up[row] = occ[row - 1]
+    up[1:, :] = occ[:-1, :]
+    down = np.zeros_like(occ)  # down[row] = occ[row + 1]
+    down[:-1, :] = occ[1:, :]
+    even = (np.arange(w) & 1) == 0
+    for d in (-1, 1):
+        xs = slice(max(0, -d), w - max(0, d))  # columns whose neighbour column c + d is on the map
+        ns = slice(max(0, d), w - max(0, -d))
+        out[:, xs] |= occ[:, ns] | np.where(even[xs][None, :], up[:, ns], down[:, ns])
+    return out
 
 
 @dataclass(frozen=True)
@@ -160,18 +185,20 @@ class Reach:
         """
         if dest not in self.cost:
             raise KeyError(f"{dest.label if dest.offset[1] >= 0 else dest} is not reachable")
-        if not self._pred:
-            self._pred.extend(self.predecessors.tolist())
-        pred = self._pred
-        cells = _cell_hexes(len(pred) // self.width, self.width)
+        pred: Any = self.predecessors
+        if pred.size <= _CELL_HEXES_MAX:  # a big map walks the array (issue 35: no 250k list a unit)
+            if not self._pred:
+                self._pred.extend(pred.tolist())
+            pred = self._pred
+        height = self.predecessors.size // self.width
         out: list[Hex] = []
         col, row = dest.offset
         i = row * self.width + col
         col0, row0 = self.start.offset
         start_i = row0 * self.width + col0
         while i != start_i:
-            out.append(cells[i])
-            i = pred[i]
+            out.append(_cell_hex(i, height, self.width))
+            i = int(pred[i])
             if i < 0:  # pragma: no cover - dijkstra always links reachable cells back
                 raise KeyError(f"no path recorded to {dest}")
         out.reverse()
@@ -237,6 +264,93 @@ def reachable(
     col, row = start.offset
     if not (0 <= col < width and 0 <= row < height):
         raise ValueError(f"start hex {start} is off the {width}x{height} map")
+    win = reach_window(cost, start, mp, road_cost if road is not None else None, factor)
+    if win is None:
+        idx, dist, pred = _dijkstra(cost, passable, col, row, mp, road_cost, road, factor)
+    else:
+        # issue 35: only the window the movement points can cover (the same search: every
+        # cell outside it costs more than ``mp`` to reach, so none is ever put in the heap)
+        r0, r1, c0, c1 = win
+        sub = (slice(r0, r1), slice(c0, c1))
+        ws = c1 - c0
+        idx_w, dist, pred_w = _dijkstra(
+            cost[sub],
+            passable[sub],
+            col - c0,
+            row - r0,
+            mp,
+            None if road_cost is None else road_cost[sub],
+            None if road is None else road[sub],
+            factor,
+        )
+        idx = (idx_w // ws + r0) * width + idx_w % ws + c0
+        cells_w = np.arange(pred_w.size)
+        glob = (cells_w // ws + r0) * width + cells_w % ws + c0
+        pred = np.full(height * width, -9999, dtype=pred_w.dtype)
+        pred[glob] = np.where(pred_w >= 0, (pred_w // ws + r0) * width + pred_w % ws + c0, pred_w)
+    reach = {_cell_hex(i, height, width): d for i, d in zip(idx.tolist(), dist.tolist(), strict=True)}
+    return Reach(start, reach, width, pred)
+
+
+def reach_window(
+    cost: np.ndarray,
+    start: Hex,
+    mp: float,
+    road_cost: np.ndarray | None = None,
+    factor: float = 1.0,
+) -> tuple[int, int, int, int] | None:
+    """The rows ``r0:r1`` and columns ``c0:c1`` holding every hex ``start`` can reach with
+    ``mp`` movement points (R5.3), or ``None`` when that is most of the map (issue 35).
+
+    Every step costs at least the cheapest finite entry ``w`` of ``cost`` (and ``road_cost``)
+    times ``factor``, so no hex more than ``mp / w + 1`` hexes away is reached; the window
+    holds every hex within that distance plus one, and starts at an even column so the
+    odd-q layout of the window is the map's.
+
+    Args:
+        cost: ``float [height, width]`` movement points to enter each hex.
+        start: the unit's hex (on the map).
+        mp: movement points left.
+        road_cost: optional ``float [height, width]`` costs along a road.
+        factor: cost multiplier (towing, R8.1).
+    """
+    height, width = cost.shape
+    if height * width <= 4096 or not math.isfinite(mp):
+        return None
+    # the smallest entry (``inf`` never wins a minimum over a finite one; no entry is nan)
+    lo = min(float(a.min()) for a in (cost, road_cost) if a is not None) * factor
+    if not lo > 0:
+        return None
+    steps = int(mp / lo) + 2 if math.isfinite(lo) else 1
+    col, row = start.offset
+    c0 = max(0, col - steps - 1)
+    c0 -= c0 & 1
+    c1 = min(width, col + steps + 2)
+    r0 = max(0, row - steps - 1)
+    r1 = min(height, row + steps + 2)
+    if (c1 - c0) * (r1 - r0) * 2 > height * width:
+        return None
+    return r0, r1, c0, c1
+
+
+def _dijkstra(
+    cost: np.ndarray,
+    passable: np.ndarray,
+    col: int,
+    row: int,
+    mp: float,
+    road_cost: np.ndarray | None,
+    road: np.ndarray | None,
+    factor: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`reachable`'s search on the given arrays: the reached flat cells (cell order),
+    their costs and the predecessor of every cell."""
+    # scipy on first use (issue 35: its import is about a third of a CLI game's start-up,
+    # and loading a scenario never searches a reach)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    height, width = cost.shape
     src, dst = neighbor_table(height, width)
     w = edge_weights(cost, road_cost, road, factor)
     # blocked edges keep their slot with an infinite weight: the CSR structure is shared
@@ -246,9 +360,7 @@ def reachable(
     s = row * width + col
     dist, pred = dijkstra(graph, directed=True, indices=s, return_predecessors=True, limit=float(mp) + 1e-9)
     idx = np.flatnonzero(np.isfinite(dist))
-    cells = _cell_hexes(height, width)
-    reach = {cells[i]: d for i, d in zip(idx.tolist(), dist[idx].tolist(), strict=True)}
-    return Reach(start, reach, width, pred)
+    return idx, dist[idx], pred
 
 
 def _off_map_name(h: Hex) -> str:
@@ -465,7 +577,18 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
     cost, road_cost = unit_cost_arrays(state, uid)
     passable = passable_for(state, uid)
     road = state.battlemap.road
-    inputs = (u.hex, u.mp_left, cost.tobytes(), road_cost.tobytes(), passable.tobytes(), road.tobytes())
+    win = reach_window(cost, u.hex, u.mp_left, road_cost)
+    # the search reads only its window (issue 35: whole 500x500 arrays were 4 MB of bytes a unit)
+    sub = (slice(None), slice(None)) if win is None else (slice(win[0], win[1]), slice(win[2], win[3]))
+    inputs = (
+        u.hex,
+        u.mp_left,
+        win,
+        cost[sub].tobytes(),
+        road_cost[sub].tobytes(),
+        passable[sub].tobytes(),
+        road[sub].tobytes(),
+    )
     if hit is not None and hit[2] == inputs:
         r = hit[1]
     else:

@@ -8,12 +8,14 @@ are upgraded on load, and a save without ``scenario.map`` is still written as ve
       "scenario": {"id": "skirmish", "name": "scenarios/skirmish.toml" (as given),
                    "path": "/abs/path/skirmish.toml", "hash": "<sha256 of scenario + map>"},
       "seed": 1943, "variants": ["classic"], "rules_revision": 2,
-      "players": {"german": "standard", "soviet": "human"},     # informational
+      "players": {"german": "standard", "soviet": "human"},     # bound by final.header_hash
       "commands": [{"cmd": "choose_hand", "side": "german", ...}, ...],
       "checkpoints": [{"turn": 1, "commands": 41, "hash": "<state hash>"}, ...],
       "final": {"turn": 3, "phase": "movement", "commands": 97, "hash": "<state hash>",
                 "commands_hash": "<sha256 of the command log>",
-                "log_hash": "<sha256 of the event log, rolls included>", "result": null}
+                "log_hash": "<sha256 of the event log, rolls included>", "result": null,
+                "header_hash": "<sha256 of mode, scenario id/name/map, seed, variants,
+                                rules_revision, players, setup>"}
     }
 
 Writing is atomic (:func:`hexwar.fileio.atomic_write_text`). Loading a save replays every
@@ -66,6 +68,7 @@ __all__ = [
     "load_game",
     "commands_hash",
     "log_hash",
+    "header_hash",
     "validate_save_file",
 ]
 
@@ -115,6 +118,8 @@ class SaveFile:
             ``"file:NAME.json"``), or ``""``.
         result: the result as saved (JSON), or ``None``.
         path: the save file read.
+        header_hash: ``final.header_hash`` (:func:`header_hash`), or ``""`` in a save written
+            before issue 33 (its header fields are then not bound: ``replay`` says so).
     """
 
     scenario_id: str
@@ -137,6 +142,7 @@ class SaveFile:
     mode: str = "hex"
     setup: dict[str, Any] = field(default_factory=dict)
     rules_revision: int = 1
+    header_hash: str = ""
 
 
 def _mode_commands(mode: str) -> Any:
@@ -159,6 +165,44 @@ def log_hash(state: GameState) -> str:
     return hashlib.sha256(log_lines(state.log).encode()).hexdigest()
 
 
+def header_hash(
+    mode: str,
+    scenario: dict[str, Any],
+    seed: int,
+    variants: list[str] | tuple[str, ...],
+    rules_revision: int,
+    players: dict[str, str],
+    setup: dict[str, Any],
+) -> str:
+    """SHA-256 (canonical JSON) of the save's fields that no replayed hash covers but that
+    ``--verify`` must bind (issue 33): the mode, ``scenario.id``, ``.name`` and ``.map``, the
+    seed, variants, ``rules_revision`` (it selects the combat rules), ``players`` and ``setup``.
+
+    Args:
+        mode: ``"hex"`` or another game mode (R11.1).
+        scenario: the save's ``scenario`` object (``path`` and ``hash`` are ignored: the path
+            may move with the file, the content hash is checked on its own).
+        seed, variants, rules_revision, players, setup: as written in the save.
+    """
+    doc = {
+        "mode": mode,
+        "scenario": {k: scenario.get(k, "") for k in ("id", "name", "map")},
+        "seed": seed,
+        "variants": list(variants),
+        "rules_revision": rules_revision,
+        "players": players,
+        "setup": setup,
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _save_header_hash(save: SaveFile) -> str:
+    ref = {"id": save.scenario_id, "name": save.scenario_name, "map": save.scenario_map}
+    return header_hash(
+        save.mode, ref, save.seed, save.variants, save.rules_revision, save.players, save.setup
+    )
+
+
 def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[str, Any]:
     """The save document of ``state`` (JSON-ready): scenario reference and hash, seed,
     variants, command log, per-turn checkpoints and the final state hash."""
@@ -176,6 +220,8 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
     }
     if getattr(sc, "map_spec", ""):  # issue 19: played on a generated map (schema 2)
         ref["map"] = sc.map_spec
+    revision = getattr(state, "rules_revision", 1)  # modes without combat revisions: 1
+    players = dict(players or {})
     return {
         "format": SAVE_FORMAT,
         "schema_version": SAVE_SCHEMA_VERSION if getattr(sc, "map_spec", "") else 1,
@@ -183,8 +229,8 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
         "scenario": ref,
         "seed": state.seed,
         "variants": list(state.variants),
-        "rules_revision": getattr(state, "rules_revision", 1),  # modes without combat revisions: 1
-        "players": dict(players or {}),
+        "rules_revision": revision,
+        "players": players,
         "commands": [c.to_json() for c in state.commands],
         "checkpoints": [{"turn": t, "commands": n, "hash": h} for t, n, h in state.checkpoints],
         "final": {
@@ -195,6 +241,9 @@ def save_data(state: GameState, players: dict[str, str] | None = None) -> dict[s
             "commands_hash": commands_hash(state.commands),
             "log_hash": log_hash(state),
             "result": state.result.to_json() if state.result else None,
+            "header_hash": header_hash(
+                name, ref, state.seed, list(state.variants), revision, players, mode.get("setup", {})
+            ),
         },
     }
 
@@ -306,7 +355,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
     if not isinstance(final, dict):
         bad("final", "missing: expected {turn, phase, commands, hash, commands_hash, log_hash, result}")
     else:
-        known_f = {"turn", "phase", "commands", "hash", "commands_hash", "log_hash", "result"}
+        known_f = {"turn", "phase", "commands", "hash", "commands_hash", "log_hash", "result", "header_hash"}
         for k in final:
             if k not in known_f:
                 bad(f"final.{clip(k, quote=False)}", f"unknown field; expected one of {sorted(known_f)}")
@@ -318,6 +367,10 @@ def _parse_save(data: Any, src: str) -> SaveFile:
                     f"{'missing' if v in (None, '') else 'got ' + clip(v)}: expected a 64-digit "
                     "SHA-256 hex digest (a save without it cannot be verified)",
                 )
+        hh = final.get("header_hash", "")  # absent only in saves written before issue 33
+        if not isinstance(hh, str) or ("header_hash" in final and not _HEX64.match(hh)):
+            bad("final.header_hash", f"got {clip(hh)}: expected a 64-digit SHA-256 hex digest")
+            hh = ""
         fhash = str(final.get("hash", ""))
         chash = str(final.get("commands_hash", ""))
         lhash = str(final.get("log_hash", ""))
@@ -368,6 +421,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         str(mode),
         dict(setup),
         revision,
+        str(hh) if isinstance(final, dict) else "",
     )
 
 
@@ -533,6 +587,11 @@ def replay(
             raise ReplayError(f"{save.path}: setup: {exc}") from None
     if verify and sc.content_hash != save.scenario_hash:
         raise ReplayError(f"{save.path}: the scenario differs from the one saved (hash mismatch)")
+    if verify and save.header_hash and _save_header_hash(save) != save.header_hash:
+        raise ReplayError(
+            f"{save.path}: the save's scenario id or name, seed, variants, rules_revision, players or setup "
+            "differ from the ones saved (final.header_hash does not match): the file was edited after saving"
+        )
     state = sc.new_game(seed=save.seed, variants=save.variants)
     if hasattr(state, "rules_revision"):
         state.rules_revision = save.rules_revision  # before any command: setup rolls no combat

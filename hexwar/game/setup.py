@@ -29,6 +29,7 @@ from . import ruleset
 from .commands import SIDES
 from .event_kinds import PlaceEvent, SetupEvent
 from .events import Event, Recorder
+from .sight import after_setup
 from .state import GameState, Phase, UnitState
 from .turn import STANDARD_TURNS, TurnSequence
 
@@ -261,4 +262,5 @@ def new_game(
     state.all_cards = tuple(ids.all)
     state.phase = Phase.SETUP
     (engine or STANDARD_TURNS).begin_play(state)
+    after_setup(state)  # R12.1/R12.2: under fog, the other side's setup is seen only where sighted
     return state

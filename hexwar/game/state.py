@@ -355,6 +355,8 @@ class GameState:
             its sight, ``uid -> (hex label, turn seen, card id)`` (:mod:`hexwar.game.view`).
         sight: fog of war: per side, the units it saw after the last command.
         log_sides: fog of war: per event of :attr:`log`, the sides that may see it.
+        log_cuts: fog of war: log index -> side -> what of that event the side may not know
+            (:func:`hexwar.game.sight.event_cuts`).
         cache: derived data (LOS, movement costs) keyed by map version; not state.
         engine: the turn sequence that applies commands (a
             :class:`hexwar.game.turn.TurnSequence` with its action registry; ``None``: the
@@ -412,6 +414,7 @@ class GameState:
     last_seen: dict[str, dict[str, tuple[str, int, str]]] = field(default_factory=dict)
     sight: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     log_sides: list[tuple[str, ...]] = field(default_factory=list, repr=False)
+    log_cuts: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     engine: TurnEngine | None = field(default=None, repr=False)
     recorder: Recorder = field(default_factory=Recorder, repr=False)

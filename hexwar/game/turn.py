@@ -61,6 +61,7 @@ __all__ = [
     "legal_commands",
     "begin_play",
     "can_act",
+    "legal_of",
     "bump_epoch",
     "commit_problem",
     "command_card_problem",
@@ -294,6 +295,20 @@ def legal_commands(state: GameState, side: str | None = None) -> list[Command]:
 def can_act(state: GameState, side: str) -> bool:
     """True when ``side`` has a legal command other than ``EndPhase`` now."""
     return _engine(state).can_act(state, side)
+
+
+def legal_of(state: GameState, side: str, cls: type[Command]) -> list[Command]:
+    """The legal commands of class ``cls`` for ``side`` now, in the order
+    :func:`legal_commands` lists them (one action per command class and phase; a merged
+    listing keeps each action's own order). Issue 35: a computer player that needs only its
+    Recrew and Command-card options does not list 25,000 commitments of a 500x500 map.
+    ``EndPhase`` is not listed (check it with :func:`check_command`)."""
+    if state.result is not None or side != state.to_act:
+        return []
+    act = _engine(state).registry.action(state.phase, cls)
+    if act is None or act.options is None or cls is EndPhase:
+        return []
+    return list(act.options(state, side))
 
 
 def begin_play(state: GameState, sink: Recorder | None = None) -> None:

@@ -42,9 +42,10 @@ from typing import TYPE_CHECKING, Any
 from ..errors import HexwarError
 from ..model.hexgrid import Hex
 from ..rules.dice import Dice
+from . import ruleset
 from .commands import SIDES, Command, EndPhase
 from .events import GameEvent, event_to_json
-from .sight import FOG, event_sides, fog_on, owner_of, seen_mask, seen_units
+from .sight import FOG, event_cuts, event_sides, fog_on, owner_of, seen_mask, seen_units
 from .state import Attack, GameResult, GameState, Kill, UnitState
 from .turn import STANDARD_TURNS
 
@@ -67,26 +68,83 @@ __all__ = [
     "json_delta",
     "apply_delta",
     "HIDDEN_CARD",
+    "HIDDEN_UNIT",
 ]
 
 VIEW_VERSION = 1
 HIDDEN_CARD = "hidden"  # placeholder card id for cards whose identity a side may not know
 
 
-def event_for(ev: GameEvent, side: str | None, sides: Iterable[str] = SIDES) -> dict[str, Any] | None:
+_POOL_ROLL = re.compile(r"^(german|soviet)\S* (Reserves deck card|reserves pick|reserves crew)")
+HIDDEN_UNIT = "hidden"  # what an unseen enemy unit is called where an event must name it (R12.1)
+
+
+def _hide_names(j: Any, hide: list[str]) -> Any:
+    """``j`` (event JSON) with every unseen unit's id (and its card name before it) replaced."""
+    if isinstance(j, dict):
+        return {k: _hide_names(v, hide) for k, v in j.items()}
+    if isinstance(j, list):
+        return [_hide_names(v, hide) for v in j]
+    if isinstance(j, str):
+        if j in hide:
+            return HIDDEN_UNIT
+        for uid in hide:
+            if uid in j:
+                name = ruleset.card_name(uid)
+                for form in (f"{name} [{uid}]", f"{name} ({uid})", uid):
+                    j = j.replace(form, "an unseen unit")
+        return j
+    return j
+
+
+def _cut(j: dict[str, Any], cut: dict[str, Any]) -> dict[str, Any] | None:
+    """Event JSON ``j`` as a side with ``cut`` (:func:`hexwar.game.sight.event_cuts`) may see it."""
+    if cut.get("drop"):
+        return None
+    if "path" in cut:
+        d = j["data"]
+        vis = [str(x) for x in cut["path"]]
+        uid = str(d.get("unit"))
+        who = ruleset.unit_card(uid).side if "#" in uid else "?"
+        return {
+            "kind": j["kind"],
+            "text": f"{who} moves {ruleset.card_name(uid)} ({uid}) {' -> '.join(vis)} (seen in part)",
+            "data": {"unit": uid, "from": vis[0], "path": vis[1:], "seen_in_part": True},
+        }
+    if "hide" in cut:
+        return _hide_names(j, list(cut["hide"]))  # type: ignore[no-any-return]
+    return j
+
+
+def event_for(
+    ev: GameEvent,
+    side: str | None,
+    sides: Iterable[str] = SIDES,
+    cuts: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any] | None:
     """The JSON of ``ev`` as ``side`` (``None``: a spectator) may see it, or ``None`` (R12.1).
 
-    ``sides``: who may see it under fog (:func:`after_command`). Hidden always: the cards a
-    side takes into hand (``"hand"`` events) from everyone but that side, and the faces of a
-    shuffle (the order of a deck, R12.1), which are left out of the roll; and from everyone the
-    game's seed in the setup line (it decides every die).
+    ``sides``: who may see it under fog, ``cuts``: what of it a side may not know (both from
+    :func:`hexwar.game.sight.after_command`: an enemy move seen in part is cut to the hexes the
+    side saw, an unseen enemy unit named beside the side's own is ``"hidden"``). A spectator
+    sees an event only when both sides do, cut as the side with a cut sees it. Hidden always:
+    the cards a side takes into hand (``"hand"`` events) from everyone but that side, the other
+    side's Reserves deck draws from its pool (which cards, which dice), the faces of a shuffle
+    (the order of a deck, R12.1), which are left out of the roll; and from everyone the game's
+    seed in the setup line (it decides every die).
     """
     sides = tuple(sides)
+    cuts = cuts or {}
     if side is None:
         if not all(s in sides for s in SIDES):
             return None
-    elif side not in sides:
-        return None
+        if len(cuts) > 1:
+            return None
+        cut = next(iter(cuts.values()), None)
+    else:
+        if side not in sides:
+            return None
+        cut = cuts.get(side)
     j = event_to_json(ev)  # the one serializer of game events
     if ev.kind == "hand" and ev.data.get("side") != side:
         j = {
@@ -97,6 +155,14 @@ def event_for(ev: GameEvent, side: str | None, sides: Iterable[str] = SIDES) -> 
     elif ev.kind == "roll" and ev.data.get("dice") == "shuffle":
         d = {k: v for k, v in ev.data.items() if k != "faces"}
         j = {"kind": "roll", "text": ev.text, "data": d}
+    elif (
+        ev.kind == "roll" and (m := _POOL_ROLL.match(str(ev.data.get("purpose", "")))) and m.group(1) != side
+    ):
+        j = {  # the other side's Reserves deck is its secret (R12.1): which cards, which dice
+            "kind": "roll",
+            "text": f"{m.group(1)} draws a card for its Reserves deck",
+            "data": {"purpose": f"{m.group(1)} Reserves deck card", "dice": "hidden"},
+        }
     elif (
         ev.kind == "setup" and "seed" in ev.data
     ):  # the seed decides every die: it never leaves the game (R12.5)
@@ -111,7 +177,7 @@ def event_for(ev: GameEvent, side: str | None, sides: Iterable[str] = SIDES) -> 
             "text": f"{ev.data.get('side')} takes a unit card from the Reserves deck to commit",
             "data": {"side": ev.data.get("side")},
         }
-    return j
+    return _cut(j, cut) if cut else j
 
 
 # -- the view (R12.1) ------------------------------------------------------------------------------
@@ -201,6 +267,13 @@ def view(
             return True
         return all(n in vis for n in names)
 
+    def _attack_seen(a: dict[str, Any]) -> dict[str, Any]:
+        # an attack on the side's own unit by a firer it does not see: the firer is not named
+        if side is not None and a["side"] == side:
+            return a
+        hide = [n for n in a["attackers"] if n not in vis]
+        return _hide_names(a, hide) if hide else a  # type: ignore[no-any-return]
+
     sc = state.scenario
     data: dict[str, Any] = {
         "version": VIEW_VERSION,
@@ -247,13 +320,13 @@ def view(
         "command_discard": snap["command_discard"],
         "damage_discard": snap["damage_discard"],
         "removed": snap["removed"],
-        "attacks": [a for a in snap["attacks"] if attack_visible(a)],
+        "attacks": [_attack_seen(a) for a in snap["attacks"] if attack_visible(a)],
         "map": snap["map"],
         "commands": len(state.commands),
     }
     log = []
     for i in range(log_from, len(state.log)):
-        j = event_for(state.log[i], side, event_sides(state, i))
+        j = event_for(state.log[i], side, event_sides(state, i), event_cuts(state, i))
         if j is not None:
             log.append(j)
     return View(side, data, log)
@@ -263,7 +336,7 @@ def events_for(state: GameState, side: str | None, start: int) -> list[dict[str,
     """The events of ``state.log[start:]`` that ``side`` may see, as JSON (for one command's update)."""
     out = []
     for i in range(start, len(state.log)):
-        j = event_for(state.log[i], side, event_sides(state, i))
+        j = event_for(state.log[i], side, event_sides(state, i), event_cuts(state, i))
         if j is not None:
             out.append(j)
     return out

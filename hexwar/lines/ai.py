@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import HexwarError
 from ..rules.cards import CommandCard, EffectKind
 from ..rules.combat import CombatError
+from .actions.resolve import void_reason
 from .commands import (
     SEATS_2P,
     SEATS_4P,
@@ -307,7 +308,13 @@ class LinesAI:
         a = max(mine, key=key)
         bonus = None
         hand = state.hand_commands[self.seat]
-        if len(hand) >= 3 and a.target in state.units and card(a.target).cost >= 8 and not a.close_assault:
+        if (
+            len(hand) >= 3
+            and a.target in state.units
+            and card(a.target).cost >= 8
+            and not a.close_assault
+            and void_reason(state, a) is None  # issue 33: no card is spent on a void attack
+        ):
             spare = [
                 c
                 for c in hand
@@ -323,6 +330,10 @@ class LinesAI:
         if draws:
             units = len(state.hand_units[self.seat])
             want = 2 if units <= 3 else 1 if units <= 5 else 0
+            if not state.reserves[self.seat]:  # issue 33: an empty Reserves deck gives nothing
+                want = 0
+            elif not state.command_deck:  # and an empty Command deck neither (000 Draw Phase)
+                want = len(draws[0].extra)
             return min(draws, key=lambda d: abs(d.extra.count("reserves") - want))
         discards = [c for c in legal if isinstance(c, Discard)]
         if discards:

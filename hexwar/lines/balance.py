@@ -122,8 +122,9 @@ def balance_table(rows: list[BalanceRow]) -> str:
             for (w, reason), n in sorted(r.endings.items(), key=lambda kv: (-kv[1], str(kv[0])))
         )
         out.append(
-            f"| {r.scenario} | {r.games} | {r.share('german'):.0%} | {r.share('soviet'):.0%} | "
-            f"{r.wins[None] / max(1, r.games):.0%} | {ends} | {r.turns:.1f} |"
+            # one decimal: whole percents rounded one by one can add up to 101% (issue 33)
+            f"| {r.scenario} | {r.games} | {r.share('german'):.1%} | {r.share('soviet'):.1%} | "
+            f"{r.wins[None] / max(1, r.games):.1%} | {ends} | {r.turns:.1f} |"
         )
     return "\n".join(out) + "\n"
 

@@ -86,7 +86,10 @@ class LinesCommand:
         """``{"cmd": name, "seat": ..., field: value}``."""
         out: dict[str, Any] = {"cmd": self.name}
         for f in dataclasses.fields(self):
-            out[f.name] = _to_json_value(getattr(self, f.name))
+            v = getattr(self, f.name)
+            if f.metadata.get("optional") and v == f.default:  # added later: left out when unused
+                continue
+            out[f.name] = _to_json_value(v)
         return out
 
     def __str__(self) -> str:
@@ -173,10 +176,19 @@ class DeclareCloseAssault(LinesCommand):
 @dataclass(frozen=True)
 class Resolve(LinesCommand):
     """Resolution: resolve your declared attack ``number`` (R6.2); ``bonus``: a Command card
-    from hand discarded for +1 on its first to-hit roll (R1.3)."""
+    from hand discarded for +1 on its first to-hit roll (R1.3).
+
+    ``bonus_rolls`` / ``bonus_cards`` (pairwise, issue 33): R1.3 on any other roll of the
+    attack (000: "discarded before any die roll ... for a +1 Bonus to that die roll"), named as
+    the hex game's (``to_hit:N``, ``intensity:N``, ``assault_dice``; see
+    :func:`hexwar.lines.actions.resolve.attack_rolls`); each card is discarded when its roll is
+    made. Left out of the JSON when unused, so older saves keep their command hashes.
+    """
 
     number: int = 0
     bonus: str | None = None
+    bonus_rolls: tuple[str, ...] = dataclasses.field(default=(), metadata={"optional": True})
+    bonus_cards: tuple[str, ...] = dataclasses.field(default=(), metadata={"optional": True})
     name: ClassVar[str] = "resolve"
 
 

@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import read_text
+from ..formats.deck_file import DECK_FORMAT  # the one spelling, beside the deck model
 from ..game.events import Recorder
 from ..game.setup import RollLog
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
@@ -89,7 +90,6 @@ __all__ = [
     "restriction_problems",
 ]
 
-DECK_FORMAT = "hexwar-deck"
 LINE_KEYS = ("front", "rear", "air")
 
 
@@ -281,32 +281,24 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
     Raises:
         ValidationError: naming the file and field.
     """
-    import tomllib
+    from ..fileio import loads_toml
 
     src = str(path)
-    try:
-        data = tomllib.loads(read_text(Path(path), 256 * 1024))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
-    probs: list[Problem] = []
-    if data.get("format") != DECK_FORMAT:
-        probs.append(Problem(src, "format", f'expected "{DECK_FORMAT}", got {data.get("format")!r}'))
-    if data.get("schema_version", 1) != 1:
-        probs.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
+    data = loads_toml(read_text(Path(path), kind=DECK_FORMAT), src)  # syntax, depth, dates: named errors
+    from ..formats.deck_file import DeckFile
+    from ..model.filemodel import check
+
+    doc, probs = check(DeckFile, data, src)
     deck = data.get("deck")
-    if not isinstance(deck, dict):
-        raise ValidationError(probs + [Problem(src, "deck", "missing [deck] table")])
-    for k in deck:
-        if k not in ("name", "side", "cards"):
-            probs.append(Problem(src, f"deck.{k}", "unknown field; expected name, side, cards"))
-    side = deck.get("side")
-    if side not in SIDES:
-        probs.append(Problem(src, "deck.side", f"expected german or soviet, got {side!r}"))
-        side = "german"
-    cards_ = deck.get("cards")
-    if not isinstance(cards_, list) or not all(isinstance(c, str) for c in cards_) or len(cards_) > 100:
-        probs.append(Problem(src, "deck.cards", "expected a list of unit card ids (at most 100)"))
-        cards_ = []
+    if doc is not None:
+        side, cards_ = doc.deck.side, list(doc.deck.cards)
+    elif not isinstance(deck, dict):
+        raise ValidationError(probs)
+    else:  # the model refused a part: the cards are still checked when they are a list of ids
+        side = deck["side"] if deck.get("side") in SIDES else "german"
+        raw = deck.get("cards")
+        ok = isinstance(raw, list) and all(isinstance(c, str) for c in raw) and len(raw) <= 100
+        cards_ = [str(c) for c in raw] if ok and isinstance(raw, list) else []
     errors, warnings = deck_problems(str(side), list(cards_), (1, 100))
     probs += [Problem(src, "deck.cards", e) for e in errors]
     if probs:
@@ -684,6 +676,17 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
             exclude,
             tuple(units),
         )
+        if not problems and (not reserves or players == 4):  # the game deals it a random deck
+            for role in (None,) if players == 2 else ("front", "support"):
+                for trial in range(3):  # issue 33 (fuzz): validate what new_game will do
+                    try:
+                        random_deck(side, (minimum, budget), pool, Dice(trial), role, sides[side])
+                    except HexwarError as exc:
+                        bad(f"{w}.budget", f"{exc} (budget {budget}, minimum {minimum})")
+                        break
+                else:
+                    continue
+                break
     hold = None
     win = data.get("win", {})
     if not isinstance(win, dict):

@@ -55,13 +55,16 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("P", "play the selected Command card"),
     ("Delete", "discard the selected card (Draw Phase limits)"),
     ("Tab", "next unit of yours"),
+    ("[ / ]", "previous / next card in hand (setup: the Reserves card under the cursor)"),
+    ("S", "setup: pick / drop the Reserves card under the cursor"),
+    ("T", "next target: an enemy unit (or, with a Command card, any unit)"),
     ("PageUp / PageDown", "scroll the log"),
     ("H / F1", "this help"),
-    ("Esc", "cancel the selection"),
-    ("Ctrl+Q", "quit"),
+    ("Esc", "cancel the selection (never quits)"),
+    ("Ctrl+Q", "quit (asks while the game goes on; it is autosaved)"),
 )
 
-_A = {c: ord(c.lower()) for c in "ABCEHLPQRV"}
+_A = {c: ord(c.lower()) for c in "ABCEHLPQRSTV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel",
@@ -86,6 +89,10 @@ TABLE_KEYS: dict[int, str] = {
     _A["L"]: "move_line",
     _A["A"]: "close_assault",
     _A["V"]: "next_choice",
+    0x5B: "card_prev",
+    0x5D: "card_next",
+    _A["S"]: "pick_card",
+    _A["T"]: "next_target",
 }
 
 
@@ -132,6 +139,7 @@ class TableController:
     passing: str | None = None
     choice: int = 0
     max_turns: int | None = None
+    card_cursor: int | None = None
 
     def __post_init__(self) -> None:
         self._follow()
@@ -586,6 +594,85 @@ class TableController:
         self.selected, self.target, self.weapons = mine[i], None, ()
         return self.selected
 
+    def hand_choices(self) -> list[str]:
+        """The cards ``[`` / ``]`` step through: in setup the Reserves to pick the starting hand
+        from, else the hand's unit cards then its Command cards (the acting seat's)."""
+        st, seat = self.state, self.state.to_act
+        if seat is None or not self.human_to_act() or self.passing:
+            return []
+        if st.phase == Phase.SETUP:
+            return sorted(st.reserves.get(seat, []))  # in the order the setup picker shows them
+        return list(st.hand_units.get(seat, [])) + list(st.hand_commands.get(seat, []))
+
+    def step_card(self, step: int) -> str | None:
+        """``[`` / ``]``: move the hand cursor by ``step`` and select that card (in setup only
+        the cursor moves; S picks). Returns the card under the cursor or None."""
+        cards_ = self.hand_choices()
+        if not cards_:
+            self.card_cursor = None
+            return None
+        i = 0 if self.card_cursor is None else max(0, min(len(cards_) - 1, self.card_cursor + step))
+        if abs(step) == 1 and self.card_cursor is not None:
+            i = (self.card_cursor + step) % len(cards_)  # [ / ] wrap around; a page step stops at the ends
+        if self.card_cursor is None and step < 0:
+            i = len(cards_) - 1
+        self.card_cursor = i
+        if self.state.phase != Phase.SETUP:
+            self.click(cards_[i])
+        return cards_[i]
+
+    def pick_card(self) -> None:
+        """S in setup: pick (or drop) the Reserves card under the hand cursor (as a click)."""
+        cards_ = self.hand_choices()
+        if self.card_cursor is not None and self.card_cursor < len(cards_):
+            self.click(cards_[self.card_cursor])
+
+    def target_choices(self) -> list[str]:
+        """The units T steps through: with a Command card selected every unit in play, else the
+        other side's units in play (what a click could target)."""
+        st, seat = self.state, self.state.to_act
+        if seat is None:
+            return []
+        if self.selected in st.hand_commands.get(seat, []):
+            return sorted(st.units)
+        side = side_of_seat(seat)
+        return sorted(u for u, x in st.units.items() if side_of_seat(x.seat) != side)
+
+    def next_target(self) -> str | None:
+        """T: target the next unit of :meth:`target_choices` (as a click on it)."""
+        ts = self.target_choices()
+        if not ts:
+            return None
+        i = (ts.index(self.target) + 1) % len(ts) if self.target in ts else 0
+        self.click(ts[i])
+        return ts[i]
+
+    def focus_text(self) -> str:
+        """The focused items in plain words (the window title carries them for screen readers):
+        the selected card or unit and the target, by name."""
+
+        def name(x: str | None) -> str:
+            if x is None:
+                return ""
+            try:
+                return str(card(x).name)  # a unit card (in hand or an instance in play)
+            except Exception:  # noqa: BLE001 - a Command or Event card
+                try:
+                    return str(cards().command_or_event(x).title)
+                except Exception:  # noqa: BLE001
+                    return str(x)
+
+        cur = self.hand_choices()
+        parts = []
+        if self.state.phase == Phase.SETUP and self.card_cursor is not None and self.card_cursor < len(cur):
+            c = cur[self.card_cursor]
+            parts.append(f"{name(c)} ({'picked' if c in self.picks else 'not picked'})")
+        if self.selected:
+            parts.append(f"selected {name(self.selected)}")
+        if self.target:
+            parts.append(f"target {name(self.target)}")
+        return ", ".join(parts)
+
     def key(self, intent: str) -> None:
         """Run a key's intent (see :data:`TABLE_KEYS`)."""
         act = {
@@ -604,6 +691,10 @@ class TableController:
             "move_line": self.move_line,
             "close_assault": self.close_assault,
             "next_choice": self.next_choice,
+            "card_prev": lambda: self.step_card(-1),
+            "card_next": lambda: self.step_card(1),
+            "pick_card": self.pick_card,
+            "next_target": self.next_target,
             "log_older": lambda: self.scroll(10),
             "log_newer": lambda: self.scroll(-10),
         }.get(intent)

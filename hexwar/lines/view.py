@@ -16,7 +16,7 @@ from .rules import card, cards
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["UnitView", "AttackView", "SeatView", "seat_view", "odds_text"]
+__all__ = ["UnitView", "AttackView", "SeatView", "seat_view", "seat_log_text", "odds_text"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,12 @@ def _log_text(e: Any, seat: str | None) -> str:
     if isinstance(e, TakenFromReserves) and e.seat != seat and "to commit" not in e.text:
         return f"{e.seat} takes a unit card from the Reserves deck into hand (hidden)"
     return str(e.text)
+
+
+def seat_log_text(e: Any, seat: str | None) -> str:
+    """A log event's text as ``seat`` may read it (``None``: a spectator): the view's rule
+    (R12.1) for the terminal's log too, so no other seat's hand is ever printed."""
+    return _log_text(e, seat)
 
 
 def seat_view(state: LinesState, seat: str | None, log_lines: int = 40) -> SeatView:

@@ -128,6 +128,8 @@ __all__ = [
     "offset_geometry",
     "visibility",
     "visibility_with_hindrances",
+    "visibility_near",
+    "near_window",
 ]
 
 CLEAR, HINDERED, BLOCKED = 0, 1, 2
@@ -1914,3 +1916,86 @@ def visibility_with_hindrances(battlemap: BattleMap, viewer: Hex) -> tuple[np.nd
     status, cnt = _visibility(battlemap, viewer, True)
     assert cnt is not None
     return status, cnt
+
+
+def near_window(height: int, width: int, viewer: Hex, radius: int) -> tuple[int, int, int, int]:
+    """``(r0, r1, c0, c1)``: rows ``r0:r1`` and columns ``c0:c1`` of a ``height`` x ``width``
+    map holding every hex within ``radius + 1`` of ``viewer`` (R2.1), ``c0`` even so the
+    window's odd-q layout is the map's. Its size is the same wherever the viewer stands (it is
+    moved inside the map, not cut), so every window of a radius shares one shape and that
+    shape's tables (issue 35).
+
+    Raises:
+        ValueError: for a negative radius.
+    """
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    col = viewer.q
+    row = viewer.r + (col - (col & 1)) // 2
+    # columns col - radius - 2 .. col + radius + 2 and one to start at an even column; as many
+    # as the map's width has parity, so a window pushed against the right edge starts even too
+    side_c = 2 * radius + 6 + (width & 1)
+    side_r = 2 * radius + 3
+    wc, wr = min(side_c, width), min(side_r, height)
+    c0 = min(max(0, col - radius - 2), width - wc)
+    c0 -= c0 & 1
+    r0 = min(max(0, row - radius - 1), height - wr)
+    return r0, r0 + wr, c0, min(width, c0 + wc)
+
+
+def visibility_near(
+    battlemap: BattleMap, viewer: Hex, radius: int
+) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]:
+    """:func:`visibility_with_hindrances` for the hexes within ``radius`` of ``viewer`` only,
+    at a cost set by the radius, not by the map (R3; issue 35: a computer player asks what an
+    enemy unit sees within its weapon ranges on a 500x500 map).
+
+    A line from the viewer to a hex at most ``radius`` away crosses only hexes at most
+    ``radius`` away (a point of a hex is within 2/3 of a hex of its centre in the hex-distance
+    norm, and the norm is convex), so the answer from a copy of the window
+    (:func:`near_window`) is the map's: lines are translation invariant (R3.2) and the window
+    starts at an even column.
+
+    Args:
+        battlemap: the map.
+        viewer: the viewing hex (on the map).
+        radius: hex distance (R2.1) up to which targets are examined (>= 0).
+
+    Returns:
+        ``(window, status, hindrances)``: ``window = (r0, r1, c0, c1)`` as
+        :func:`near_window`, ``int8 [r1 - r0, c1 - c0]`` statuses and ``int64`` hindrance
+        counts of the window's hexes (``[row - r0, col - c0]``); hexes farther than ``radius``
+        are reported :data:`BLOCKED` with 0 hindrances (not examined).
+
+    Raises:
+        MapError: when ``viewer`` is off the map.
+        ValueError: for a negative radius.
+    """
+    try:
+        col = viewer.q
+        row = viewer.r + (col - (col & 1)) // 2
+    except AttributeError:
+        raise MapError(f"visibility needs a Hex viewer, got {viewer!r}") from None
+    H, W = battlemap.height, battlemap.width
+    if not (0 <= col < W and 0 <= row < H):
+        battlemap.index(viewer)  # raises MapError naming the hex
+    r0, r1, c0, c1 = win = near_window(H, W, viewer, radius)
+    if (r1 - r0) * (c1 - c0) * 2 > H * W:  # most of the map: the whole map's answer, cut
+        status, cnt = visibility_with_hindrances(battlemap, viewer)
+        status, cnt = status[r0:r1, c0:c1].copy(), cnt[r0:r1, c0:c1].copy()
+    else:
+        sub = BattleMap(c1 - c0, r1 - r0, rules=battlemap.rules)
+        for a in ("terrain", "level", "rubble", "fire"):
+            getattr(sub, a)[...] = getattr(battlemap, a)[r0:r1, c0:c1]
+        for h, stack in battlemap.wrecks.items():
+            hc, hr = h.offset
+            if r0 <= hr < r1 and c0 <= hc < c1:
+                sub.wrecks[Hex.from_offset(hc - c0, hr - r0)] = list(stack)
+        status, cnt = visibility_with_hindrances(sub, Hex.from_offset(col - c0, row - r0))
+    q = np.arange(c0, c1)[None, :]
+    rr = np.arange(r0, r1)[:, None] - (q - (q & 1)) // 2
+    dq, dr = q - col, rr - (row - (col - (col & 1)) // 2)
+    far = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)) > radius
+    status[far] = BLOCKED
+    cnt[far] = 0
+    return win, status, cnt

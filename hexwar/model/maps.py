@@ -19,11 +19,12 @@ Map file format (JSON, ``"format": "hexwar-map"``, ``schema_version`` 2; the JSO
       "objectives": [{"hex": "P11", "name": "Church", "points": 10}]  # optional markers (v2)
     }
 
-Version 1 files (no markers) are read through :mod:`hexwar.formats.migrate`; a map without
+The file's typed models (one per version) and the 1 -> 2 step are in
+:mod:`hexwar.model.map_file`; version 1 files (no markers) are read through it; a map without
 markers is written as version 1, so files and scenario hashes from older hexwar stay the same.
 
 Terrain codes come from the terrain table (``hexwar/data/terrain.toml``). Loading checks the
-JSON Schema first, then the meaning (codes, labels on the board, buildings), and collects
+typed model first (:class:`~hexwar.model.map_file.MapFile`), then the meaning (codes, labels on the board, buildings), and collects
 every problem (file, field or hex label, what was expected) and raises one
 :class:`~hexwar.errors.ValidationError`; nothing in the file is executed; saving is atomic.
 """
@@ -31,7 +32,6 @@ every problem (file, field or hex label, what was expected) and raises one
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,10 +41,13 @@ import numpy as np
 
 from ..errors import Problem, ValidationError
 from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
-from ..formats.migrate import upgrade
-from ..formats.schema import merge_problems, schema_problems
+from .filemodel import merge_problems, upgrade_document
 from .hexgrid import Hex, HexLabelError
-from .terrain import RulesTerrain, TerrainType, default_terrain
+from .map_file import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, zone_hexes
+from .map_reader import MapReader, read_model
+from .terrain import RulesTerrain, TerrainType, default_terrain, impassable_to_all
+
+_impassable_to_all = impassable_to_all  # the old private name (tests/legacy_map_loader.py)
 
 __all__ = [
     "MAP_FORMAT",
@@ -57,8 +60,6 @@ __all__ = [
     "zone_hexes",
 ]
 
-MAP_FORMAT = "hexwar-map"
-MAP_SCHEMA_VERSION = 2
 MARKER_SIDES = ("german", "soviet")
 MAX_MAP_SIDE = 500  # hexes; a larger side is rejected as absurd
 MAX_MAP_BYTES = LIMITS["hexwar-map"][0]  # the one set of limits (hexwar.fileio.LIMITS)
@@ -92,26 +93,6 @@ class MapObjective:
     hex: Hex
     name: str = ""
     points: int = 0
-
-
-def zone_hexes(spec: str) -> list[Hex]:
-    """Hexes of a zone spec: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
-
-    Raises:
-        HexLabelError: for a malformed label or a reversed rectangle.
-
-    >>> [h.label for h in zone_hexes("B02:C03")]
-    ['B02', 'B03', 'C02', 'C03']
-    """
-    a_s, sep, b_s = spec.partition(":")
-    a = Hex.from_label(a_s.strip())
-    if not sep:
-        return [a]
-    b = Hex.from_label(b_s.strip())
-    (c0, r0), (c1, r1) = a.offset, b.offset
-    if c1 < c0 or r1 < r0:
-        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
-    return [Hex.from_offset(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
 
 def zone_specs(hexes: Iterator[Hex] | list[Hex] | tuple[Hex, ...], row_digits: int = 2) -> list[str]:
@@ -152,11 +133,6 @@ def zone_specs(hexes: Iterator[Hex] | list[Hex] | tuple[Hex, ...], row_digits: i
         b = Hex.from_offset(c1, r1).to_label(row_digits)
         out.append(a if a == b else f"{a}:{b}")
     return out
-
-
-def _impassable_to_all(t: TerrainType) -> bool:
-    """Terrain no mobility class may enter (water, R2.5): a road flag there would be a bridge."""
-    return bool(t.move) and all(math.isinf(v) for v in t.move.values())
 
 
 @dataclass(eq=False)
@@ -572,7 +548,14 @@ class BattleMap:
 
     @classmethod
     def from_json(cls, data: Any, src: str = "<memory>", rules: RulesTerrain | None = None) -> BattleMap:
-        """Build a map from parsed JSON, collecting every problem.
+        """Build a map from parsed JSON: the typed model first, then the meaning, every problem at once.
+
+        The document is upgraded to the current version (:data:`MAP_MIGRATIONS`), validated by
+        :class:`~hexwar.model.map_file.MapFile` (structure: fields, types, ranges, patterns),
+        then checked for what the model cannot say (terrain codes of ``rules``, hexes on the
+        board, wrecks that exist, rubble and fire only in buildings, R2.4, R8.3, R8.4). When
+        the model refuses a part that the board does not hang on (a feature, a marker, the
+        name), the rest is still checked, so one run reports everything.
 
         Args:
             data: the parsed JSON document.
@@ -580,194 +563,29 @@ class BattleMap:
             rules: terrain table; default the package's.
 
         Raises:
-            ValidationError: listing every problem found.
+            ValidationError: listing every problem found (file, field or hex, expectation).
         """
         rules = rules or default_terrain()
-        problems: list[Problem] = []
-
-        def bad(where: str, msg: str) -> None:
-            problems.append(Problem(src, where, msg))
-
         if not isinstance(data, dict):
             raise ValidationError([Problem(src, "", 'expected a JSON object with "format": "hexwar-map"')])
-        version_problems: list[Problem] = []
+        structural: list[Problem] = []
         if data.get("format") == MAP_FORMAT:
             try:
-                data, _ = upgrade(data, "map", src)
+                data, _ = upgrade_document(data, MAP_SCHEMA_VERSION, MAP_MIGRATIONS, src)
             except ValidationError as exc:  # reported with the rest; read as the current version
-                version_problems = exc.problems
+                structural = exc.problems
                 data = dict(data, schema_version=MAP_SCHEMA_VERSION)
-        structural = version_problems + schema_problems(data, "map", src)
-        w, h = data.get("width"), data.get("height")
-        if (
-            any(p.where in ("width", "height") for p in structural)
-            or not isinstance(w, int)
-            or not isinstance(h, int)
-        ):
+        doc, more, raw_grids, obj_index = read_model(data, src)
+        structural += more
+        if doc is None:
             raise ValidationError(structural)
-        m = cls(
-            w,
-            h,
-            name=str(data.get("name", "Untitled")),
-            description=str(data.get("description", "")),
-            rules=rules,
-        )
-        digits = m.row_digits
-        code_index = {t.code: i for i, t in enumerate(rules.types)}
-
-        def grid(
-            key: str, required: bool, cell: Any, fast: tuple[np.ndarray, np.ndarray] | None = None
-        ) -> None:
-            rows = data.get(key)
-            if not isinstance(rows, list):
-                return  # missing or of the wrong type: the schema said so
-            if len(rows) != h:
-                bad(key, f"expected {h} rows (height), found {len(rows)}")
-            for ri, row in enumerate(rows[:h]):
-                if not isinstance(row, str):
-                    continue
-                if len(row) != w:
-                    bad(f"{key}[{ri}]", f"row {ri + 1} has {len(row)} characters, expected {w} (width)")
-                elif fast is not None and row.isascii():
-                    vals = fast[1][np.frombuffer(row.encode("ascii"), dtype=np.uint8)]
-                    if (vals >= 0).all():  # every cell valid: one vectorized store (500x500 maps)
-                        fast[0][ri, :] = vals
-                        continue
-                for ci, ch in enumerate(row[:w]):  # the per-cell path names each bad hex
-                    err = cell(ri, ci, ch)
-                    if err:
-                        bad(f"{key}[{ri}] {Hex.from_offset(ci, ri).to_label(digits)}", err)
-
-        def terrain_cell(ri: int, ci: int, ch: str) -> str | None:
-            if ch not in code_index:
-                return f"unknown terrain code {ch!r}; expected one of {rules.codes!r}"
-            m.terrain[ri, ci] = code_index[ch]
-            return None
-
-        def level_cell(ri: int, ci: int, ch: str) -> str | None:
-            if not ("0" <= ch <= "9"):
-                return f"ground level {ch!r}; expected a digit 0-9"
-            m.level[ri, ci] = int(ch)
-            return None
-
-        # byte -> value tables of the vectorized row path (-1: not valid, take the per-cell path)
-        t_lut = np.full(256, -1, dtype=np.int64)
-        for code, i in code_index.items():
-            if len(code) == 1 and code.isascii():
-                t_lut[ord(code)] = i
-        l_lut = np.full(256, -1, dtype=np.int64)
-        l_lut[ord("0") : ord("9") + 1] = np.arange(10)
-        grid("terrain", True, terrain_cell, (m.terrain, t_lut))
-        grid("levels", False, level_cell, (m.level, l_lut))
-
-        def on_board(label: Any, where: str) -> Hex | None:
-            if not isinstance(label, str):
-                return None
-            try:
-                hx = Hex.from_label(label)
-            except HexLabelError as exc:
-                bad(where, str(exc))
-                return None
-            if not m.in_bounds(hx):
-                bad(where, f"hex {label!r} is off the {w}x{h} map")
-                return None
-            return hx
-
-        feats = data.get("features", {})
-        for label, f in feats.items() if isinstance(feats, dict) else ():
-            where = f"features.{label}"
-            hx = on_board(label, where)
-            if hx is None or not isinstance(f, dict):
-                continue
-            idx = m.index(hx)
-            ttype = rules.types[int(m.terrain[idx])]
-            is_building = ttype.is_building
-            if f.get("road") is True:
-                if _impassable_to_all(ttype):
-                    road_code = next((t.code for t in rules.types if t.key == "road"), "=")
-                    bad(
-                        f"{where}.road",
-                        f"a road flag on {ttype.name.lower()} is ambiguous: a bridge is road "
-                        f"terrain over the river (docs/rules.md): write {road_code!r} for this hex "
-                        f"in its terrain row instead",
-                    )
-                m.road[idx] = True
-            if f.get("rubble") is True:
-                if not is_building:
-                    bad(f"{where}.rubble", "rubble needs a building hex (R8.3)")
-                m.rubble[idx] = True
-            if f.get("fire") is True:
-                if not is_building:
-                    bad(f"{where}.fire", "fire needs a building hex (R8.4)")
-                if f.get("rubble") is True:
-                    bad(f"{where}.fire", "a rubble hex cannot burn (R8.3)")
-                m.fire[idx] = True
-                ft = f.get("fire_turns", 0)
-                if isinstance(ft, int) and not isinstance(ft, bool) and 0 <= ft <= 1000:
-                    m.fire_turns[idx] = ft
-            ws = f.get("wrecks")
-            if isinstance(ws, list) and all(isinstance(x, str) for x in ws):
-                for wid in ws:
-                    if wid not in rules.wrecks:
-                        bad(
-                            f"{where}.wrecks",
-                            f"unknown wreck {wid!r}; expected one of {sorted(rules.wrecks)}",
-                        )
-                if ws:
-                    m.wrecks[hx] = [x for x in ws if x in rules.wrecks]
-        deploy = data.get("deploy", {})
-        for side, specs in deploy.items() if isinstance(deploy, dict) else ():
-            if side not in MARKER_SIDES or not isinstance(specs, list):
-                continue
-            zone: list[Hex] = []
-            seen: set[Hex] = set()  # membership by set: a list scan made a 500x500 map's zones quadratic
-            for i, spec in enumerate(specs):
-                zw = f"deploy.{side}[{i}]"
-                if not isinstance(spec, str):
-                    continue
-                try:
-                    hexes = zone_hexes(spec)
-                except HexLabelError as exc:
-                    bad(zw, str(exc))
-                    continue
-                off = [x for x in hexes if not m.in_bounds(x)]
-                if off:
-                    bad(zw, f"{spec!r} reaches off the {w}x{h} map (e.g. {off[0].label})")
-                    continue
-                for x in hexes:
-                    if x not in seen:
-                        seen.add(x)
-                        zone.append(x)
-            if zone:
-                m.deploy[side] = tuple(zone)
-        if len(m.deploy) == 2 and set(m.deploy["german"]) & set(m.deploy["soviet"]):
-            both = sorted(set(m.deploy["german"]) & set(m.deploy["soviet"]))
-            bad(
-                "deploy",
-                f"the german and soviet deploy zones overlap in {len(both)} hexes, e.g. {both[0].label}",
-            )
-        objs: list[MapObjective] = []
-        for i, o in enumerate(data.get("objectives", []) if isinstance(data.get("objectives"), list) else []):
-            if not isinstance(o, dict):
-                continue
-            ox = on_board(o.get("hex"), f"objectives[{i}].hex")
-            if ox is None:
-                continue
-            if any(x.hex == ox for x in objs):
-                bad(f"objectives[{i}].hex", f"{ox.label} is already an objective")
-                continue
-            pts = o.get("points", 0)
-            objs.append(
-                MapObjective(
-                    ox,
-                    str(o.get("name", "")) if isinstance(o.get("name", ""), str) else "",
-                    pts if isinstance(pts, int) and not isinstance(pts, bool) else 0,
-                )
-            )
-        m.objectives = tuple(objs)
-        problems = merge_problems(structural, problems)
-        if problems:
-            raise ValidationError(problems)
+        m = cls(doc.width, doc.height, name=doc.name, description=doc.description, rules=rules)
+        reader = MapReader(m, doc, src, rules, raw_grids, obj_index)
+        objectives = reader.read()
+        m.objectives = tuple(MapObjective(h, name, points) for h, name, points in objectives)
+        merged = merge_problems(structural, reader.problems)
+        if merged:
+            raise ValidationError(merged)
         return m
 
     def summary(self) -> dict[str, Any]:

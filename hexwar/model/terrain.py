@@ -1,7 +1,8 @@
 """Terrain types and wreck counters as frozen definitions loaded from rules data (R2.5, R8.1).
 
-The data lives in ``hexwar/data/terrain.toml`` and ``hexwar/data/wrecks.toml``; every number
-of terrain behaviour lives there and nowhere in code. Looks (colours) live under ``assets/``.
+The data lives in ``hexwar/data/terrain.toml`` and ``hexwar/data/wrecks.toml`` (their typed
+models: :mod:`hexwar.model.terrain_file`); every number of terrain behaviour lives there and
+nowhere in code. Looks (colours) live under ``assets/``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..errors import Problem, ValidationError
 from ..fileio import read_toml
 
 __all__ = [
+    "impassable_to_all",
     "LOS_EFFECTS",
     "MOBILITY_CLASSES",
     "RulesTerrain",
@@ -127,61 +129,25 @@ class RulesTerrain:
 
 
 def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
-    problems: list[Problem] = []
+    """The terrain table of a parsed ``terrain.toml``: its model, then codes used once (R2.5)."""
+    from .filemodel import check
+    from .terrain_file import TerrainTableFile
+
+    doc, problems = check(TerrainTableFile, data, src)
+    if doc is None:
+        raise ValidationError(problems)
     types: list[TerrainType] = []
-    table = data.get("terrain")
-    if not isinstance(table, dict) or not table:
-        raise ValidationError([Problem(src, "terrain", "expected a table of terrain types")])
     seen_codes: dict[str, str] = {}
-    for key, t in table.items():
-        where = f"terrain.{key}"
-        if not isinstance(t, dict):
-            problems.append(Problem(src, where, "expected a table"))
-            continue
-        code = t.get("code")
-        if not isinstance(code, str) or len(code) != 1 or code.isspace():
-            problems.append(Problem(src, f"{where}.code", "expected one non-space character"))
-            continue
-        if code in seen_codes:
-            problems.append(Problem(src, f"{where}.code", f"{code!r} already used by {seen_codes[code]}"))
-        seen_codes[code] = key
-        los = t.get("los")
-        if los not in LOS_EFFECTS:
-            problems.append(Problem(src, f"{where}.los", f"expected one of {LOS_EFFECTS}, got {los!r}"))
-        height = t.get("height", 0)
-        if not isinstance(height, int) or height < 0:
-            problems.append(Problem(src, f"{where}.height", "expected an integer >= 0"))
-        move_t = t.get("move", {})
-        impassable = t.get("impassable", [])
-        move: dict[str, float] = {}
-        for m in MOBILITY_CLASSES:
-            v = move_t.get(m) if isinstance(move_t, dict) else None
-            if not isinstance(v, int) or v < 1:
-                problems.append(Problem(src, f"{where}.move.{m}", "expected an integer >= 1"))
-                v = 1
-            move[m] = math.inf if m in impassable else float(v)
-        for m in impassable if isinstance(impassable, list) else []:
-            if m not in MOBILITY_CLASSES:
-                problems.append(Problem(src, f"{where}.impassable", f"unknown mobility class {m!r}"))
-        dfn = t.get("defense", {})
-        soft = dfn.get("soft", 0) if isinstance(dfn, dict) else 0
-        armored = dfn.get("armored", 0) if isinstance(dfn, dict) else 0
-        if not isinstance(soft, int) or not isinstance(armored, int):
-            problems.append(Problem(src, f"{where}.defense", "expected integer soft and armored modifiers"))
-        dr = t.get("dr")
-        if dr is not None and (not isinstance(dr, int) or not 2 <= dr <= 30):
-            problems.append(Problem(src, f"{where}.dr", "expected an integer DR such as 13, 14 or 15"))
+    for key, t in doc.terrain.items():
+        if t.code in seen_codes:
+            problems.append(
+                Problem(src, f"terrain.{key}.code", f"{t.code!r} already used by {seen_codes[t.code]}")
+            )
+        seen_codes[t.code] = key
+        move = {m: math.inf if m in t.impassable else float(getattr(t.move, m)) for m in MOBILITY_CLASSES}
         types.append(
             TerrainType(
-                key,
-                code,
-                str(t.get("name", key)),
-                str(los),
-                int(height) if isinstance(height, int) else 0,
-                move,
-                int(soft) if isinstance(soft, int) else 0,
-                int(armored) if isinstance(armored, int) else 0,
-                dr,
+                key, t.code, t.name or key, t.los, t.height, move, t.defense.soft, t.defense.armored, t.dr
             )
         )
     if problems:
@@ -190,27 +156,26 @@ def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
 
 
 def _parse_wrecks(data: dict[str, Any], src: str) -> dict[str, WreckCounter]:
-    problems: list[Problem] = []
+    """The wreck pools of a parsed ``wrecks.toml``: its model, then ids used once (R8.1)."""
+    from .filemodel import check
+    from .terrain_file import WreckPoolsFile
+
+    doc, problems = check(WreckPoolsFile, data, src)
+    if doc is None:
+        raise ValidationError(problems)
     out: dict[str, WreckCounter] = {}
-    for i, w in enumerate(data.get("wreck", [])):
-        where = f"wreck[{i}]"
-        try:
-            wc = WreckCounter(
-                str(w["id"]), str(w["nationality"]), bool(w["los"]), int(w["modifier"]), str(w["applies"])
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            problems.append(Problem(src, where, f"missing or bad field {exc}"))
-            continue
-        if wc.nationality not in ("german", "soviet"):
-            problems.append(Problem(src, f"{where}.nationality", "expected 'german' or 'soviet'"))
-        if wc.applies not in ("all", "soft"):
-            problems.append(Problem(src, f"{where}.applies", "expected 'all' (black) or 'soft' (red)"))
-        if wc.id in out:
-            problems.append(Problem(src, f"{where}.id", f"duplicate wreck id {wc.id!r}"))
-        out[wc.id] = wc
+    for i, w in enumerate(doc.wreck):
+        if w.id in out:
+            problems.append(Problem(src, f"wreck[{i}].id", f"duplicate wreck id {w.id!r}"))
+        out[w.id] = WreckCounter(w.id, w.nationality, w.los, w.modifier, w.applies)
     if problems:
         raise ValidationError(problems)
     return out
+
+
+def impassable_to_all(t: TerrainType) -> bool:
+    """Terrain no mobility class may enter (water, R2.5): a road flag there would be a bridge."""
+    return bool(t.move) and all(math.isinf(v) for v in t.move.values())
 
 
 def load_terrain(terrain_path: str | None = None, wrecks_path: str | None = None) -> RulesTerrain:

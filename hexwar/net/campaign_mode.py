@@ -389,6 +389,10 @@ class CampaignMode(ModeBase):
             raise FatalClientError("the server's campaign cards differ from the ones installed here")
         return default_campaign_cards()
 
+    def server_defs(self, game: Any) -> Any:
+        """The war's campaign cards."""
+        return game.cards
+
     def rebuild(self, data: dict[str, Any], defs: Any) -> Any:
         """:func:`campaign_state_from_view`."""
         return campaign_state_from_view(data, defs)

@@ -117,7 +117,10 @@ class AiPolicy:
 
 
 class TerminalPolicy:
-    """A person at the terminal: the legal commands of the view, numbered (like ``hexwar play --headless``)."""
+    """A person at the terminal: the legal commands of the view. In the hex game the menu is
+    ``hexwar play --headless``'s own (:func:`hexwar.game.terminal.read_choice`: runs of hexes
+    grouped as ``LETTER HEX``, ``odds N``, ``inspect HEX [FROM]``, ``undo``; issue 36); the
+    other modes list their commands numbered."""
 
     def __init__(self, seat: str, ask: Callable[[str], str] = input, out: Callable[[str], None] = print):
         self.seat = seat
@@ -128,6 +131,13 @@ class TerminalPolicy:
         """Show the legal commands and read a number (``q`` stops the client)."""
         assert client.view is not None
         st = client.adapter.rebuild(client.view, client.scenario)
+        if getattr(client.adapter, "name", "") == "hex":  # the same terminal player as play --headless
+            from ..game.terminal import TerminalQuit, read_choice
+
+            try:
+                return await asyncio.to_thread(read_choice, st, self.seat, self.ask, self.out)
+            except TerminalQuit:
+                raise KeyboardInterrupt from None
         cmds = st.legal_commands(self.seat)
         self.out(f"\n{self.seat}, {client.adapter.where(client.view)}: choose a command")
         for i, c in enumerate(cmds[:200]):
@@ -271,6 +281,11 @@ class SeatClient:
                 raise HexwarError(f"no connection to {self.url} for {self.give_up:g} s; giving up")
             if self.connects:
                 self._say_once("reconnecting", f"connection to {self.url} lost; reconnecting...")
+            else:  # never connected yet: say so at once instead of waiting silently (give_up may be minutes)
+                self._say_once(
+                    "unreachable",
+                    f"no server at {self.url} yet; retrying for up to {self.give_up:g} s (Ctrl+C stops)",
+                )
             await asyncio.sleep(backoff * (1 + 0.25 * _JITTER.random()))  # cosmetic: never the game's dice
             backoff = min(backoff * 2, 5.0)
 
@@ -278,7 +293,8 @@ class SeatClient:
         """What the client knows at the end."""
         return {
             "result": (self.view or {}).get("result"),
-            "state_hash": self.state_hash,
+            "state_hash": self.state_hash,  # "" from a server that sends no hash of hidden state
+            "view_hash": view_hash(self.view) if self.view is not None else "",
             "seq": self.seq,
             "connects": self.connects,
             "syncs": self.syncs,
@@ -340,7 +356,7 @@ class SeatClient:
                 return
             self.view = new
             self.seq = int(msg["seq"])
-            self.state_hash = msg["state_hash"]
+            self.state_hash = msg.get("state_hash", "")
             self._note_hand()
         elif t == "error":
             code = msg.get("code")

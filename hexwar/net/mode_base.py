@@ -64,6 +64,17 @@ class ModeBase:
 
         write_save(game, path, {s: "network" for s in self.seats})
 
+    def server_defs(self, game: Any) -> Any:
+        """The definitions :meth:`rebuild` needs, from the server's own game (its scenario)."""
+        return game.scenario
+
+    def legal(self, game: Any, seat: str, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The commands ``seat`` may send now as JSON, listed from its view ``data`` alone
+        (R12.1): the state rebuilt from the view (``rebuild``) lists them with the rules code,
+        exactly the list ``hexwar join --headless`` numbers. Empty when the seat is not to act."""
+        st = self.rebuild(data, self.server_defs(game))  # type: ignore[attr-defined]
+        return [c.to_json() for c in st.legal_commands(seat)]
+
     def to_act(self, game: Any) -> str | None:
         """The seat to act, ``None`` when the game is over."""
         return None if game.over else game.to_act  # type: ignore[no-any-return]

@@ -56,6 +56,9 @@ class GameMode(Protocol):
     def events(self, game: Any, seat: str | None, start: int) -> list[dict[str, Any]]:
         """The events from log index ``start`` on that ``seat`` may see."""
 
+    def legal(self, game: Any, seat: str, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The commands ``seat`` may send now as JSON, from its view ``data`` alone (R12.1)."""
+
     def state_hash(self, game: Any) -> str:
         """The authoritative state hash."""
 

@@ -24,8 +24,24 @@ applying is then lost only if no client heard of it, and the client simply sends
 Seats: a connection takes a seat with its token (compared with :func:`hmac.compare_digest`
 on the SHA-256 digests, so in constant time); a newer connection with the right token takes the
 seat over (a reconnect after a drop); spectators (``watch``) get the view of what both sides
-may see and cannot send commands. Limits: message size, messages per second per connection
-(a token bucket), connections in total and per game, games on the server.
+may see and cannot send commands.
+
+Every byte a connection receives is computed from its seat's view alone (R12.1): the view, the
+events (:meth:`GameMode.events <hexwar.net.modes.GameMode.events>`), the ``legal`` commands
+(listed from the state rebuilt from that view, as the terminal player lists them) and the
+``view_hash`` (of that view). No hash of the whole state is sent (a client could test guesses of
+hidden state or of the seed against it): the state hash stays in the save. The games folder is
+owner-only (0700), its files 0600.
+
+Limits (:class:`Limits`, each a ``hexwar serve`` flag): message size, messages per second per
+connection (a token bucket), bytes queued for one connection (a slow reader is dropped, never
+buffered without bound; only its own writer task waits on its socket), ``sync`` at most once per
+``sync_interval``, connections that have not said ``hello`` (and lobby connections) closed after
+``idle_timeout`` and at most ``max_pending`` of them (the oldest goes for a new one, so idle
+connections never lock a seat holder out), seats that spectators cannot take and a spectator cap
+per game, lobby ``create`` only with the host's ``create_key``, games nobody touched for
+``expire_after`` seconds moved to ``DIR/expired``, a connection closed after
+``max_violations`` protocol violations.
 """
 
 from __future__ import annotations
@@ -35,6 +51,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import os
 import re
 import secrets
 import ssl
@@ -62,27 +79,49 @@ SEATS_FORMAT = "hexwar-net-seats"
 
 @dataclass(frozen=True)
 class Limits:
-    """Server limits (R12.5: hostile clients never stop the server or another game).
+    """Server limits (R12.5: hostile clients never stop the server, another game or a seat).
+
+    Every one is a ``hexwar serve`` flag (docs/protocol.md, "Limits").
 
     Attributes:
-        max_connections: open connections in total.
-        max_per_game: connections (seats and spectators) per game.
-        max_games: games on the server (lobby ``create`` refused beyond).
-        rate: messages per second per connection (token bucket refill).
-        burst: token bucket size.
-        max_violations: errors a connection may earn before it is closed.
-        hello_timeout: seconds a game connection has to send its ``hello``.
-        max_queue: messages waiting to be sent to one connection before it is dropped.
+        max_pending: connections that have not said ``hello`` yet, lobby connections included;
+            a new one beyond this closes the oldest of them (``--max-pending``, 256).
+        max_spectators: spectators per game; seats never count (``--max-spectators``, 8).
+        max_games: games on the server (lobby ``create`` refused beyond; ``--max-games``, 500).
+        rate: messages per second per connection (token bucket refill; ``--max-rate``, 50).
+        burst: token bucket size (twice the rate).
+        max_violations: protocol violations (malformed, too big, too fast, not allowed there) a
+            connection may earn; it is closed at the next (``--max-violations``, 10). Refusals of
+            the rules (``illegal``, ``stale``, ``over``) are not violations.
+        idle_timeout: seconds a connection may stay silent before its ``hello`` (game path) or
+            between two lobby messages (``--idle-timeout``, 10).
+        max_queue_bytes: bytes of messages waiting to be sent to one connection (counted as
+            characters of the JSON text: a byte each for ASCII, the text is almost all ASCII); a
+            connection over it (a reader slower than the game) is dropped
+            (``--max-queue-bytes``, 4 MiB).
+        sync_interval: seconds between two ``sync`` snapshots of one connection; a sooner one
+            is a violation answered ``rate`` (``--sync-interval``, 1).
+        expire_after: seconds without a command or a connection after which a game is moved
+            to ``DIR/expired`` (``--expire-after``, 30 days; 0: never).
+        create_key: the key a lobby ``create`` must carry; ``None``: the lobby creates no
+            games (``--create-key``, off).
     """
 
-    max_connections: int = 256
-    max_per_game: int = 16
+    max_pending: int = 256
+    max_spectators: int = 8
     max_games: int = 500
     rate: float = 50.0
     burst: float = 100.0
-    max_violations: int = 100_000
-    hello_timeout: float = 10.0
-    max_queue: int = 2000
+    max_violations: int = 10
+    idle_timeout: float = 10.0
+    max_queue_bytes: int = 4 * 1024 * 1024
+    sync_interval: float = 1.0
+    expire_after: float = 30 * 24 * 3600.0
+    create_key: str | None = None
+
+
+# error codes that are refusals of the rules, not protocol violations
+_NOT_VIOLATIONS = frozenset({"illegal", "stale", "over", "no_game", "seat_taken"})
 
 
 def token_digest(token: str) -> str:
@@ -92,7 +131,11 @@ def token_digest(token: str) -> str:
 
 @dataclass(eq=False)
 class Conn:
-    """One client connection: its socket, seat, the last view data sent, rate bucket, writer."""
+    """One client connection: its socket, seat, the last view data sent, rate bucket, writer queue.
+
+    ``queued`` counts the characters waiting in ``out``; :meth:`send` drops the connection
+    when they would pass :attr:`Limits.max_queue_bytes`.
+    """
 
     ws: Any
     room: Room | None = None
@@ -102,14 +145,34 @@ class Conn:
     tokens: float = 0.0
     stamp: float = 0.0
     violations: int = 0
+    queued: int = 0
+    dropped: bool = False
+    last_sync: float = float("-inf")
     out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
     def send(self, text: str, limits: Limits) -> None:
         """Queue ``text`` for the writer task; a connection that does not read is dropped."""
-        if self.out.qsize() > limits.max_queue:
-            self.out.put_nowait(None)
+        if self.dropped:
             return
+        if self.queued + len(text) > limits.max_queue_bytes:
+            self.drop()
+            return
+        self.queued += len(text)
         self.out.put_nowait(text)
+
+    def drop(self) -> None:
+        """Close the connection now, without sending what waits (a slow or hostile peer)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        while not self.out.empty():
+            self.out.get_nowait()
+        self.queued = 0
+        self.out.put_nowait(None)
+        transport = getattr(self.ws, "transport", None)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.abort()
 
 
 @dataclass(eq=False)
@@ -124,6 +187,7 @@ class Room:
         digests: seat -> SHA-256 of its token.
         holders: seat -> the connection holding it.
         conns: every connection on this game.
+        active: when (``time.time()``) a command was last applied or a connection left.
     """
 
     id: str
@@ -134,6 +198,7 @@ class Room:
     holders: dict[str, Conn] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    active: float = field(default_factory=time.time)
 
     @property
     def save_path(self) -> Path:
@@ -148,6 +213,10 @@ class Room:
     def seats_info(self) -> dict[str, Any]:
         """Per seat: connected or not."""
         return {s: {"connected": s in self.holders} for s in self.mode.seats}
+
+    def spectators(self) -> int:
+        """Spectators connected now."""
+        return sum(1 for c in self.conns if c.watching)
 
 
 class GameServer:
@@ -168,11 +237,13 @@ class GameServer:
         scenario_paths: tuple[str, ...] = (),
     ):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.folder, 0o700)  # the saves hold the seeds and every hidden card
         self.scenario_paths = tuple(scenario_paths)
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self.connections = 0
+        self.pending: dict[Conn, None] = {}  # no hello yet, or on the lobby: oldest first
         self.log = log or sys.stderr
         self.errors = 0
         self.saver = ThreadPoolExecutor(max_workers=16, thread_name_prefix="hexwar-save")
@@ -206,7 +277,13 @@ class GameServer:
                 given = meta.get("scenario_file")  # the host's own file, recorded at creation
                 paths = self.scenario_paths + ((str(given),) if isinstance(given, str) and given else ())
                 game = mode.load(save, paths)
-                self.rooms[gid] = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
+                room = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
+                for f in (seats, save):
+                    with contextlib.suppress(OSError):
+                        os.chmod(f, 0o600)
+                with contextlib.suppress(OSError):
+                    room.active = save.stat().st_mtime
+                self.rooms[gid] = room
             except (HexwarError, KeyError, TypeError, OSError) as exc:
                 problems.append(f"game {gid} not resumed: {exc}")
         return problems
@@ -252,35 +329,67 @@ class GameServer:
         tokens = {s: secrets.token_urlsafe(24) for s in adapter.seats}
         room = Room(gid, adapter, game, self.folder, {s: token_digest(t) for s, t in tokens.items()})
         adapter.save(game, room.save_path)  # the save first: a seats file always has its game
-        atomic_write_text(
-            self.folder / f"{gid}.seats.json",
-            json.dumps(
-                {
-                    "format": SEATS_FORMAT,
-                    "version": 1,
-                    "game": gid,
-                    "mode": adapter.name,
-                    "created": int(time.time()),
-                    "scenario_file": adapter.scenario_file(game),
-                    "seats": room.digests,
-                },
-                indent=2,
-            )
-            + "\n",
+        os.chmod(room.save_path, 0o600)  # later writes keep the mode (hexwar.fileio)
+        self._write_seats(
+            room,
+            {
+                "mode": adapter.name,
+                "created": int(time.time()),
+                "scenario_file": adapter.scenario_file(game),
+            },
         )
         self.rooms[gid] = room
         return gid, tokens
+
+    def _write_seats(self, room: Room, meta: dict[str, Any]) -> None:
+        """Write ``ID.seats.json`` (owner-only: the seats' token digests)."""
+        path = self.folder / f"{room.id}.seats.json"
+        doc = {
+            "format": SEATS_FORMAT,
+            "version": 1,
+            "game": room.id,
+            "mode": meta.get("mode", room.mode.name),
+            "created": meta.get("created", int(time.time())),
+            "scenario_file": meta.get("scenario_file"),
+            "seats": room.digests,
+        }
+        if not path.exists():  # created 0600 before anything is in it
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.close(fd)
+        os.chmod(path, 0o600)
+        atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
+
+    def expire_idle(self, now: float | None = None) -> list[str]:
+        """Move the games nobody touched for :attr:`Limits.expire_after` seconds (no command, no
+        connection) to ``DIR/expired`` and forget them; returns their ids."""
+        lim = self.limits
+        if lim.expire_after <= 0:
+            return []
+        now = time.time() if now is None else now
+        gone = [g for g, r in self.rooms.items() if not r.conns and now - r.active > lim.expire_after]
+        if gone:
+            dest = self.folder / "expired"
+            dest.mkdir(mode=0o700, exist_ok=True)
+            for gid in gone:
+                del self.rooms[gid]
+                for name in (f"{gid}.seats.json", f"{gid}.save.json"):
+                    with contextlib.suppress(OSError):
+                        os.replace(self.folder / name, dest / name)
+                self.note(f"game {gid} expired (untouched for {lim.expire_after:g} s): moved to {dest}")
+        return gone
 
     # -- connections ---------------------------------------------------------------------------
     async def handler(self, ws: Any) -> None:
         """One connection: ``/`` is the lobby, ``/GAME`` a game (see docs/protocol.md)."""
         lim = self.limits
-        if self.connections >= lim.max_connections:
-            await ws.send(error("limit", f"the server is full ({lim.max_connections} connections)"))
-            await ws.close(1013, "server full")
-            return
         self.connections += 1
         conn = Conn(ws, tokens=lim.burst, stamp=time.monotonic())
+        self.pending[conn] = None
+        while len(self.pending) > lim.max_pending:  # the oldest silent one goes (never a seat)
+            oldest = next(iter(self.pending))
+            del self.pending[oldest]
+            oldest.send(error("limit", f"more than {lim.max_pending} connections without a hello"), lim)
+            oldest.drop()
         writer = asyncio.create_task(self._writer(conn))
         try:
             path = (getattr(getattr(ws, "request", None), "path", "/") or "/").split("?", 1)[0]
@@ -295,23 +404,31 @@ class GameServer:
                 traceback.print_exc(file=self.log)
         finally:
             self.connections -= 1
+            self.pending.pop(conn, None)
             room = conn.room
             if room is not None:
                 room.conns.discard(conn)
+                room.active = time.time()
                 if conn.seat is not None and room.holders.get(conn.seat) is conn:
                     del room.holders[conn.seat]
                     self._broadcast_seats(room)
             conn.out.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
+            if not writer.done():
+                conn.drop()
+                writer.cancel()
 
     async def _writer(self, conn: Conn) -> None:
+        """The only task that waits on the connection's socket (a slow peer slows nothing else)."""
         while True:
             text = await conn.out.get()
             if text is None:
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(1000 if conn.out.qsize() == 0 else 1008, "closing")
+                if not conn.dropped:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(conn.ws.close(1000, "closing"), 5)
                 return
+            conn.queued -= len(text)
             try:
                 await conn.ws.send(text)
             except Exception:
@@ -328,17 +445,35 @@ class GameServer:
         return True
 
     def _reply_error(self, conn: Conn, code: str, message: str, **extra: Any) -> bool:
-        """Send an error; returns False when the connection has earned too many and is closed."""
-        conn.violations += 1
+        """Send an error; returns False when the connection has earned too many protocol
+        violations (every code but the rules' refusals) and is closed."""
         conn.send(error(code, message, **extra), self.limits)
+        if code in _NOT_VIOLATIONS:
+            return True
+        conn.violations += 1
         if conn.violations > self.limits.max_violations:
+            conn.send(
+                error("limit", f"more than {self.limits.max_violations} protocol violations: closing"),
+                self.limits,
+            )
             conn.out.put_nowait(None)
             return False
         return True
 
-    async def _messages(self, conn: Conn):  # type: ignore[no-untyped-def]
-        """Valid messages from the connection; errors are answered here and never raised."""
-        async for raw in conn.ws:
+    async def _messages(self, conn: Conn, idle: float | None = None):  # type: ignore[no-untyped-def]
+        """Valid messages from the connection; errors are answered here and never raised.
+
+        ``idle``: close the connection after this many seconds without a message (the lobby).
+        """
+        while True:
+            try:
+                raw = await (conn.ws.recv() if idle is None else asyncio.wait_for(conn.ws.recv(), idle))
+            except TimeoutError:
+                conn.send(error("limit", f"no message for {idle:g} s: closing"), self.limits)
+                conn.out.put_nowait(None)
+                return
+            if conn.dropped:
+                return
             if not self._rate_ok(conn):
                 if not self._reply_error(
                     conn, "rate", f"more than {self.limits.rate:g} messages a second; slow down"
@@ -356,34 +491,51 @@ class GameServer:
     async def _lobby(self, conn: Conn) -> None:
         from ..game.scenario import find_scenario
 
-        async for msg in self._messages(conn):
+        lim = self.limits
+        async for msg in self._messages(conn, idle=lim.idle_timeout):
             t = msg["type"]
             if t == "ping":
-                conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), self.limits)
+                conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), lim)
             elif t == "list":
                 conn.send(
                     encode({"type": "games", "games": self.lobby_list(), "scenarios": shipped_scenarios()}),
-                    self.limits,
+                    lim,
                 )
             elif t == "create":
+                key = lim.create_key
+                if key is None:
+                    self._reply_error(
+                        conn,
+                        "auth",
+                        "this server's lobby creates no games (the host starts it with --create-key)",
+                    )
+                    continue
+                given = msg.get("key")
+                if not isinstance(given, str) or not hmac.compare_digest(
+                    token_digest(given), token_digest(key)
+                ):
+                    if not self._reply_error(conn, "auth", 'create needs the host\'s key: "key": "..."'):
+                        return
+                    continue
                 try:
                     if msg["scenario"] not in CAMPAIGN_PRESETS:
                         find_scenario(msg["scenario"])  # shipped scenarios only: never a path from a socket
                     mode = msg.get("mode") or detect_mode(msg["scenario"])
                     gid, tokens = self.create_game(msg["scenario"], bool(msg.get("fog", False)), mode)
                 except HexwarError as exc:
-                    self._reply_error(conn, "bad_message" if "limit" not in str(exc) else "limit", str(exc))
+                    code = "bad_message" if "limit" not in str(exc) else "limit"
+                    if not self._reply_error(conn, code, str(exc)):
+                        return
                     continue
                 self.note(f"lobby: created game {gid}")
-                conn.send(
-                    encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), self.limits
-                )
+                conn.send(encode({"type": "created", "game": gid, "mode": mode, "tokens": tokens}), lim)
             else:
-                self._reply_error(
+                if not self._reply_error(
                     conn,
                     "protocol",
                     f"{t!r} is not a lobby message here (path /); join a game at /GAME with hello",
-                )
+                ):
+                    return
 
     def lobby_list(self) -> list[dict[str, Any]]:
         """Every game: id, mode, scenario, free seats, turn, phase, result."""
@@ -412,14 +564,11 @@ class GameServer:
                 error("no_game", f"no game {gid[:80]!r} on this server; the lobby at / lists them"), lim
             )
             return
-        if len(room.conns) >= lim.max_per_game:
-            conn.send(error("limit", f"game {gid} already has {lim.max_per_game} connections"), lim)
-            return
         # the hello, within the time limit
         try:
-            raw = await asyncio.wait_for(conn.ws.recv(), lim.hello_timeout)
+            raw = await asyncio.wait_for(conn.ws.recv(), lim.idle_timeout)
         except TimeoutError:
-            conn.send(error("protocol", f"no hello within {lim.hello_timeout:g} s"), lim)
+            conn.send(error("protocol", f"no hello within {lim.idle_timeout:g} s"), lim)
             return
         try:
             hello = parse_client_message(raw)
@@ -431,7 +580,13 @@ class GameServer:
                 error("protocol", f"the first message on a game must be a hello, not {hello['type']!r}"), lim
             )
             return
+        if room.id not in self.rooms:  # expired meanwhile
+            conn.send(error("no_game", f"game {gid} is no longer on this server"), lim)
+            return
         if hello.get("watch"):
+            if room.spectators() >= lim.max_spectators:  # seats are never taken by spectators
+                conn.send(error("limit", f"game {gid} already has {lim.max_spectators} spectators"), lim)
+                return
             conn.watching = True
         else:
             seat, token = hello["seat"], hello["token"]
@@ -446,36 +601,53 @@ class GameServer:
                 room.conns.discard(old)
             conn.seat = seat
             room.holders[seat] = conn
+        self.pending.pop(conn, None)
         conn.room = room
         room.conns.add(conn)
         self._send_snapshot(conn, "welcome")
         self._broadcast_seats(room)
         async for msg in self._messages(conn):
             t = msg["type"]
+            ok = True
             if t == "ping":
                 conn.send(encode({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})}), lim)
             elif t == "sync":
-                self._send_snapshot(conn, "snapshot")
+                now = time.monotonic()
+                if now - conn.last_sync < lim.sync_interval:
+                    ok = self._reply_error(
+                        conn, "rate", f"one sync per {lim.sync_interval:g} s; the last snapshot stands"
+                    )
+                else:
+                    conn.last_sync = now
+                    self._send_snapshot(conn, "snapshot")
             elif t == "command":
                 await self._command(conn, msg)
             elif t == "hello":  # once only: it is not a lobby message either
                 who = f"the {conn.seat} seat" if conn.seat else "a spectator's place"
-                self._reply_error(
+                ok = self._reply_error(
                     conn,
                     "protocol",
                     f"this connection already said hello and holds {who} of game {room.id}; "
                     "open another connection for another seat",
                 )
             else:
-                self._reply_error(conn, "protocol", f"{t!r} is a lobby message; send it on path /")
-            if conn.room is None or conn not in room.conns:
+                ok = self._reply_error(conn, "protocol", f"{t!r} is a lobby message; send it on path /")
+            if not ok or conn.dropped or conn.room is None or conn not in room.conns:
                 return
+
+    def _legal(self, room: Room, seat: str | None, data: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The commands ``seat`` may send now, listed from its view alone (the list the terminal
+        player numbers), or ``None`` when it is not the seat to act."""
+        if seat is None or room.mode.to_act(room.game) != seat:
+            return None
+        return room.mode.legal(room.game, seat, data)
 
     def _send_snapshot(self, conn: Conn, kind: str) -> None:
         room = conn.room
         assert room is not None
         v = room.mode.view(room.game, conn.seat)
         conn.view_data = v.data
+        legal = self._legal(room, conn.seat, v.data)
         conn.send(
             encode(
                 {
@@ -487,10 +659,10 @@ class GameServer:
                     "view": v.data,
                     "log": v.log,
                     "view_hash": v.hash,
-                    "state_hash": room.mode.state_hash(room.game),
                     "seq": room.mode.seq(room.game),
                     "seats": room.seats_info(),
                     "waiting_for": room.waiting_for(),
+                    **({"legal": legal} if legal is not None else {}),
                 }
             ),
             self.limits,
@@ -566,16 +738,16 @@ class GameServer:
 
     def _broadcast_update(self, room: Room, start: int) -> None:
         mode, game = room.mode, room.game
+        room.active = time.time()
         seq = mode.seq(game)
-        state_hash = mode.state_hash(game)
         waiting = room.waiting_for()
-        by_seat: dict[Any, tuple[dict[str, Any], str, list[dict[str, Any]]]] = {}
+        by_seat: dict[Any, tuple[dict[str, Any], str, list[dict[str, Any]], Any]] = {}
         for c in list(room.conns):
             key = c.seat
             if key not in by_seat:
                 v = mode.view(game, key, log_from=len(game.log))
-                by_seat[key] = (v.data, v.hash, mode.events(game, key, start))
-            data, vh, events = by_seat[key]
+                by_seat[key] = (v.data, v.hash, mode.events(game, key, start), self._legal(room, key, v.data))
+            data, vh, events, legal = by_seat[key]
             delta = json_delta(c.view_data if c.view_data is not None else {}, data)
             c.view_data = data
             c.send(
@@ -587,9 +759,9 @@ class GameServer:
                         "events": events,
                         "delta": delta,
                         "view_hash": vh,
-                        "state_hash": state_hash,
                         "to_act": mode.to_act(game),
                         "waiting_for": waiting,
+                        **({"legal": legal} if legal is not None else {}),
                     }
                 ),
                 self.limits,
@@ -643,8 +815,8 @@ async def serve_forever(
         host,
         port,
         ssl=ctx,
-        max_size=4 * 1024 * 1024,
-        max_queue=64,
+        max_size=1024 * 1024,  # larger frames close the connection (a message is at most 64 KiB)
+        max_queue=16,  # frames read ahead of the handler (each at most max_size)
         ping_interval=20,
         ping_timeout=30,
         compression=None,
@@ -652,7 +824,19 @@ async def serve_forever(
         bound = next(iter(ws_server.sockets)).getsockname()[1]
         if ready is not None:
             ready(bound)
-        await (stop.wait() if stop is not None else asyncio.Future())
+
+        async def janitor() -> None:  # idle games expire (Limits.expire_after)
+            every = max(1.0, min(60.0, server.limits.expire_after / 4))
+            while True:
+                await asyncio.sleep(every)
+                server.expire_idle()
+
+        task = asyncio.create_task(janitor()) if server.limits.expire_after > 0 else None
+        try:
+            await (stop.wait() if stop is not None else asyncio.Future())
+        finally:
+            if task is not None:
+                task.cancel()
 
 
 __all__ += ["shipped_scenarios", "token_digest", "PROTOCOL_VERSION"]

@@ -227,11 +227,11 @@ def load_plan(path: str | Path, scenario: Any) -> ScenarioPlan:
     Raises:
         ScenarioSimError: naming the file and field (nothing read is executed).
     """
-    from ..fileio import read_text
+    from ..fileio import loads_toml, read_text
 
     p = Path(path)
     try:
-        data = tomllib.loads(read_text(p, max_bytes=1 << 20))
+        data = loads_toml(read_text(p, max_bytes=1 << 20), str(p))  # dates refused too
     except HexwarError as exc:
         raise ScenarioSimError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:

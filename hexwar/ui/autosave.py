@@ -21,6 +21,7 @@ __all__ = [
     "default_autosave_path",
     "new_game_autosave",
     "latest_autosave",
+    "latest_campaign_autosave",
     "ResumeOffer",
     "PlayAutosave",
 ]
@@ -103,6 +104,33 @@ def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer
         when = datetime.datetime.fromtimestamp(p.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         text = f"{sf.scenario_name or sf.scenario_id}, turn {sf.final_turn}, {sf.final_phase} phase (saved {when})"
         return ResumeOffer(p, text, dict(sf.players))
+    return None
+
+
+def latest_campaign_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer | None:
+    """The newest campaign autosave in ``folder`` (default :func:`autosave_dir`) whose war is
+    not over and has begun, or ``None`` (what a plain ``hexwar campaign`` offers to continue,
+    issue 36). Only the ``look_at`` newest files are read; unreadable or foreign files are
+    skipped, never deleted."""
+    from ..campaign.save import read_campaign_save
+
+    folder = autosave_dir() if folder is None else folder
+    try:
+        files = sorted(
+            (p for p in folder.glob("*.json") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
+        )[:look_at]
+    except OSError:
+        return None
+    for p in files:
+        try:
+            sv = read_campaign_save(p)
+        except (HexwarError, OSError, ValueError):
+            continue
+        if sv.winner is not None or not sv.commands:
+            continue
+        when = datetime.datetime.fromtimestamp(p.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        text = f"the war of seed {sv.seed}, {len(sv.commands)} commands played (saved {when})"
+        return ResumeOffer(p, text, dict(sv.players))
     return None
 
 

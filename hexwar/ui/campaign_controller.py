@@ -60,8 +60,9 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("S", "swap the picked event card (after a win); K keeps them"),
     ("Space", "lift the cover (hot-seat) / skip the reveal"),
     ("A", "after a battle: what the hard (equilibrium) player would have played"),
-    ("H", "this help"),
-    ("Esc", "close help / quit"),
+    ("H, F1", "this help"),
+    ("Esc", "close help / drop the picked cards (never quits)"),
+    ("Ctrl+Q", "quit (asks while the war goes on; it is autosaved)"),
 )
 TACTIC_KEYS = "QWERT"
 
@@ -268,6 +269,17 @@ class CampaignController:
         self.picked_battle = self.picked_tactic = self.picked_campaign = self.picked_event = None
         self.picked_tactics = []
 
+    def cancel(self) -> None:
+        """Esc: close the help, else drop the picked cards (issue 36: Esc never quits)."""
+        if self.show_help:
+            self.show_help = False
+        else:
+            self._clear_picks()
+
+    def save_players(self) -> dict[str, str]:
+        """Who plays each side, as a save records it (``"human"`` or the computer's name)."""
+        return {s: (self.ai[s].name if s in self.ai else "human") for s in SIDES}
+
     def pick_battle(self, index: int) -> None:
         """Pick the battle card at ``index`` (0-based) of the shown hand."""
         side = self.acting
@@ -390,9 +402,7 @@ class CampaignController:
         if any(isinstance(e, (BattleWon, BattleStalemate)) for e in events) and self.save:
             from ..campaign.save import write_campaign_save
 
-            write_campaign_save(
-                self.state, self.save, {s: (self.ai[s].name if s in self.ai else "human") for s in SIDES}
-            )
+            write_campaign_save(self.state, self.save, self.save_players())
         for e in events:
             if isinstance(e, Promoted):
                 self._promotions.append(describe(e, self.state.cards, viewer))
@@ -476,8 +486,11 @@ class CampaignController:
         if name == "H":
             self.show_help = not self.show_help
             return True
-        if name == "ESCAPE" and self.show_help:
-            self.show_help = False
+        if name == "F1":
+            self.show_help = not self.show_help
+            return True
+        if name == "ESCAPE":
+            self.cancel()
             return True
         if name == "SPACE":
             if self.cover:

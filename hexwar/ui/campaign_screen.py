@@ -17,6 +17,7 @@ also what :meth:`CampaignWindow.render_image` and ``hexwar render --screen campa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..campaign.cards import SIDES, card_help
@@ -24,8 +25,9 @@ from ..campaign.events import BattleCardsRevealed, BattleScored, BattleStalemate
 from .campaign_controller import SHORTCUTS, TACTIC_KEYS, CampaignController
 from .widgets import Painter
 from .widgets import theme as T
+from .widgets.text import ellipsize, wrap
 
-__all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME"]
+__all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME", "result_colour"]
 
 SIDE_NAME = {"german": "German", "soviet": "Soviet"}
 CARD_W, CARD_H = 128.0, 74.0
@@ -100,9 +102,11 @@ def _card(
         for k in range(1, 6):
             p.line(x + 6, y + k * h / 6, x + w - 6, y + k * h / 6, 1, (255, 255, 255, 40))
         p.frame(x, y, x + w, y + h, 2 if active else 1, edge)
-        label = "face down" if p.measure("face down", MIN_TEXT, "bold") <= w - 4 else "face\ndown"
-        for k, part in enumerate(label.split("\n")):
-            p.text(part, x + w / 2, y + h / 2 + 6 - 13 * k, MIN_TEXT, T.TEXT, ax="center", style="bold")
+        if w > 80:
+            p.text("face down", x + w / 2, y + h / 2, 11, T.TEXT, ax="center", style="bold")
+        else:  # a narrow card: two lines at 10 pt (issue 36: once squeezed to 8.5)
+            p.text("face", x + w / 2, y + h / 2 + 7, 10, T.TEXT, ax="center", style="bold")
+            p.text("down", x + w / 2, y + h / 2 - 7, 10, T.TEXT, ax="center", style="bold")
     else:
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
         band = T.SIDE_UI.get(side or "", T.SECTION)
@@ -120,6 +124,15 @@ def _section(p: Painter, x: float, y: float, w: float, h: float, title: str) -> 
     p.rect(x, y, x + w, y + h, T.PANEL)
     p.rect(x, y + h - 20, x + w, y + h, T.SECTION)
     p.text(title, x + 8, y + h - 10, 11.5, T.DIM, style="bold")
+
+
+def result_colour(shown: str, humans: list[str], result: Any) -> Any:
+    """The colour a battle's result is announced in, for the side whose hand is shown: green when
+    that side won, red when the opponent did (issue 36: an opponent's win was announced in the
+    winner's green), plain for a stalemate or when the computer plays both sides."""
+    if not isinstance(result, BattleWon) or not humans:
+        return T.TEXT
+    return T.GOOD if result.side == shown else T.ERROR
 
 
 def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> None:
@@ -169,32 +182,40 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     _text(p, SIDE_NAME[st.initiative], x + 59, top + 22, 12, T.TEXT, ax="center")
     p.widget(x, top + 10, 118, 44, None, "The initiative holder wins drawn battles (002)")
     x += 130
-    for s in SIDES:
-        r = c.ranks[st.ranks[s] - 1]
-        _text(p, f"{SIDE_NAME[s]}: {r.title}", x, top + 42, 12, T.TEXT, style="bold")
-        _text(
-            p,
-            f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
-            x,
-            top + 24,
-            10.5,
-            T.DIM,
-        )
-        x += 210
+    if w - x >= 2 * 210 + 300:  # wide: each side's rank over its tactic cards, side by side
+        for s in SIDES:
+            r = c.ranks[st.ranks[s] - 1]
+            p.text(f"{SIDE_NAME[s]}: {r.title}", x, top + 42, 12, T.TEXT, style="bold")
+            p.text(
+                f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
+                x,
+                top + 24,
+                10.5,
+                T.DIM,
+            )
+            x += 210
+    else:  # narrow (issue 36: cut at 1000x700): one line a side
+        rank_w = 0.0
+        for k, s in enumerate(SIDES):
+            r = c.ranks[st.ranks[s] - 1]
+            line = f"{SIDE_NAME[s]}: {r.title}, {r.tactic_cards} tactic/yr, {st.wins[s]} won"
+            rank_w = max(rank_w, p.measure(line, 10.5, "bold"))
+            p.text(line, x, top + 42 - 18 * k, 10.5, T.TEXT, style="bold")
+        x += rank_w + 16
     ex = x
-    _text(p, "Events:", ex, top + 42, 11.5, T.DIM, style="bold")
-    for i, ev in enumerate(st.events_in_play):
-        _text(p, c.title(ev), ex + 60 + 170 * i, top + 42, 11.5, T.ROLL, style="bold", max_width=165)
-        p.widget(ex + 60 + 170 * i, top + 32, 165, 20, None, card_help(c, ev))
-    _text(
-        p,
-        f"pile: {len(st.event_pile)} cards"
-        + (f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""),
-        ex,
-        top + 22,
-        10.5,
-        T.DIM,
-    )
+    room = w - 10 - ex  # the events get what is left of the bar, shortened, never cut
+    if room >= 60:
+        p.text("Events:", ex, top + 42, 11.5, T.DIM, style="bold")
+        ew = max(0.0, (room - 60) / max(1, len(st.events_in_play)) - 5)
+        for i, ev in enumerate(st.events_in_play):
+            if ew >= 24:
+                p.text(ellipsize(p.atlas, c.title(ev), ew, 11.5, "bold"), ex + 60 + (ew + 5) * i, top + 42, 11.5,
+                       T.ROLL, style="bold")  # fmt: skip
+                p.widget(ex + 60 + (ew + 5) * i, top + 32, ew, 20, None, card_help(c, ev))
+        pile = f"pile: {len(st.event_pile)} cards" + (
+            f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""
+        )
+        p.text(ellipsize(p.atlas, pile, room, 10.5), ex, top + 22, 10.5, T.DIM)
     # -- right column: history and log -----------------------------------------------------
     rw = 360.0
     rx = w - rw - 8
@@ -207,18 +228,20 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             f"{hrec.year}/{hrec.number}: {c.title(hrec.german)} {hrec.german_score} - {hrec.soviet_score} "
             f"{c.title(hrec.soviet)}: {who}"
         )
-        _text(p, _fit(p, line, MIN_TEXT, rw - 16), rx + 8, yy, MIN_TEXT, T.TEXT)
+        p.text(ellipsize(p.atlas, line, rw - 16, 10), rx + 8, yy, 10, T.TEXT)  # 10 pt, never squeezed
         yy -= 15
     log_h = top - 60 - hist_h - 16
     _section(p, rx, 52, rw, log_h, "Log")
-    room = int((log_h - 30) // 14)
+    room_lines = int((log_h - 30) // 14)
     wrapped: list[tuple[str, bool]] = []
-    for ln in ctl.log[-room:]:
-        parts = _wrap(p, ln.strip(), MIN_TEXT, rw - 28)
-        wrapped += [(("    " if k else "") + part, ln.startswith("draw")) for k, part in enumerate(parts)]
+    for ln in reversed(ctl.log):  # the newest lines, wrapped at 10 pt (issue 36: once squeezed to 6 pt)
+        if len(wrapped) >= room_lines:
+            break
+        dim = ln.startswith("draw")
+        wrapped[:0] = [(part, dim) for part in wrap(p.atlas, ln.strip(), rw - 16, 10)]
     yy = 52 + log_h - 32
-    for ln, dim in wrapped[-room:]:
-        _text(p, ln, rx + 8, yy, MIN_TEXT, T.DIM if dim else T.TEXT)
+    for ln, dim in wrapped[-room_lines:] if room_lines > 0 else []:
+        p.text(ln, rx + 8, yy, 10, T.DIM if dim else T.TEXT)
         yy -= 14
     # -- the table: opponent's hand, slots, piles, own hand -----------------------------------
     tw = rx - 16
@@ -377,27 +400,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             if isinstance(result, BattleWon)
             else "Stalemate: nobody wins the battle"
         )
-        _text(p, txt, sx, my_ - 12, 13, T.GOOD, style="bold", max_width=tw - sx)
-    if summary:
-        sy0, sy1 = my_ - 50, my_ + CARD_H + 8
-        p.rect(8, sy0, tw, sy1, T.PANEL, z=1)
-        p.frame(8, sy0, tw, sy1, 1, T.ACTIVE, z=1)
-        col_h = int((sy1 - sy0 - 12) // 15)
-        for k, ln in enumerate(summary[: 2 * col_h]):
-            colx = 18 + (k // col_h) * (tw - 20) / 2
-            _text(
-                p,
-                ln,
-                colx,
-                sy1 - 16 - 15 * (k % col_h),
-                12 if k == 0 else MIN_TEXT,
-                T.TEXT,
-                style="bold" if k == 0 else "regular",
-                max_width=(tw - 40) / 2,
-                z=1,
-            )
-    if ctl.show_hint and ctl.hint:
-        _text(p, "Hint: " + ctl.hint, 12, my_ - 62, MIN_TEXT, T.ROLL, style="bold", max_width=tw - 24)
+        p.text(txt, sx, my_ - 12, 13, result_colour(me, ctl.humans, result), style="bold", max_width=tw - sx)
     # battle piles
     py_ = my_ - 36
     for k, s in enumerate(SIDES):
@@ -614,6 +617,7 @@ def _make_window_class() -> Any:
             height: int = 900,
             visible: bool = True,
             schedule: bool = True,
+            offer: Any = None,
             **kw: Any,
         ) -> None:
             super().__init__(
@@ -631,6 +635,19 @@ def _make_window_class() -> Any:
             self.painter: Painter | None = None
             self._mouse = (-1.0, -1.0)
             self.quit_requested = False
+            #: the last unfinished war offered at start (a ResumeOffer), or None
+            self.offer = offer
+            from .window_base import WindowBehaviour
+
+            #: quit (asking while the war goes on, naming its autosave), Esc, help, title (issue 36)
+            self.behaviour = WindowBehaviour(
+                "campaign",
+                "hexwar: the Eastern Front 1941-1945",
+                at_stake=lambda: not self.controller.state.over,
+                autosave=lambda: Path(self.controller.save) if self.controller.save else None,
+                close=self._close_for_good,
+                save_now=self._save_now,
+            )
             self.mapview.fit()
             self.refresh()
             if schedule:
@@ -641,6 +658,19 @@ def _make_window_class() -> Any:
             w, h = self.get_size()
             p = Painter(self.mapview.atlas, self._mouse)
             paint_campaign(p, self.controller, w, h)
+            if self.offer is not None:
+                from .window_base import paint_question
+
+                paint_question(
+                    p, w, h, "Continue your last war?",
+                    [self.offer.text, "It was autosaved; continuing replays it to where you left off."],
+                    ("Continue", self.accept_offer, "Enter", "continue"),
+                    ("New war", self.decline_offer, "Esc", "new_game"),
+                )  # fmt: skip
+            if self.behaviour.asking:
+                from .window_base import paint_quit_question
+
+                paint_quit_question(p, w, h, self.behaviour)
             self.painter = p
             self.ui.show(p)
 
@@ -673,22 +703,96 @@ def _make_window_class() -> Any:
             hit = top_hit(self.painter.widgets, x, y)
             if hit is not None and hit.action is not None:
                 hit.action()
-                self.refresh()
+                if not self.behaviour.closed:
+                    self.refresh()
 
         def on_key_press(self, symbol: int, modifiers: int) -> bool:
-            """Keys by name to the controller's shortcut table (Esc quits unless help is open)."""
+            """Ctrl+Q, Esc and H / F1 through the shared :class:`WindowBehaviour` (Esc cancels,
+            never quits); other keys by name to the controller's shortcut table."""
             from pyglet.window import key
 
+            if self.offer is not None and not self.behaviour.asking:  # the start offer is modal
+                if symbol in (key.ENTER, key.NUM_ENTER):
+                    self.accept_offer()
+                elif symbol == key.ESCAPE:
+                    self.decline_offer()
+                elif self.behaviour.key(symbol, modifiers) is None:
+                    return True
+                if not self.behaviour.closed:
+                    self.refresh()
+                return True
+            shared = self.behaviour.key(symbol, modifiers)
+            if shared is not None:
+                if shared == "cancel":
+                    self.controller.cancel()
+                elif shared == "help":
+                    self.controller.show_help = not self.controller.show_help
+                if not self.behaviour.closed:
+                    self.refresh()
+                return True
             name = key.symbol_string(symbol).lstrip("_")
             if name.startswith("NUM_") and name[4:].isdigit():
                 name = name[4:]
-            if name == "ESCAPE" and not self.controller.show_help:
-                self.quit_requested = True
-                self.close()
-                return True
             used = self.controller.key(name)
             self.refresh()
             return used
+
+        def on_close(self) -> bool:
+            """The close button quits like Ctrl+Q (asking while the war goes on)."""
+            self.behaviour.request_quit()
+            if not self.behaviour.closed:
+                self.refresh()
+            return True
+
+        def accept_offer(self) -> None:
+            """Continue the offered war: replayed from its autosave, the same computer sides,
+            autosaving to the same file."""
+            from ..campaign.ai import make_player
+            from ..campaign.save import load_campaign
+            from ..errors import HexwarError
+
+            offer, self.offer = self.offer, None
+            if offer is None:
+                return
+            old = self.controller
+            try:
+                st = load_campaign(offer.path)
+            except HexwarError as exc:
+                old.message = f"cannot continue {offer.path}: {exc}"
+                return
+            ai = {s: make_player(n, s, st.seed) for s, n in offer.players.items() if n != "human"}
+            self.controller = CampaignController(
+                st, ai=ai, clock=old.clock, fighter=old.fighter, save=str(offer.path),
+                reveal_seconds=old.reveal_seconds,
+            )  # fmt: skip
+            self.controller.log.append(f"Continuing {offer.text}.")
+
+        def decline_offer(self) -> None:
+            """Start the new war instead of the offered one."""
+            self.offer = None
+
+        def _save_now(self) -> str | None:
+            """The war's last save before closing; an error message or None."""
+            ctl = self.controller
+            if not ctl.save:
+                return None
+            from ..campaign.save import write_campaign_save
+            from ..errors import HexwarError
+
+            try:
+                write_campaign_save(ctl.state, ctl.save, ctl.save_players())
+            except HexwarError as exc:
+                return f"save failed: {exc}"
+            return None
+
+        def _close_for_good(self) -> None:
+            import pyglet
+
+            self.quit_requested = True
+            pyglet.clock.unschedule(self.tick)
+            self.close()
+            if pyglet.app.event_loop.is_running:
+                pyglet.app.exit()
 
         def render_image(
             self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None
@@ -726,14 +830,15 @@ def campaign_image(
         win.close()
 
 
-def run(ctl: CampaignController) -> None:
-    """Open the campaign window and run until it is closed (``hexwar campaign``)."""
+def run(ctl: CampaignController, offer: Any = None) -> None:
+    """Open the campaign window and run until it is closed (``hexwar campaign``); ``offer``: the
+    last unfinished war (:func:`hexwar.ui.autosave.latest_campaign_autosave`) asked about first."""
     import pyglet
 
     from ..render import backend
 
     backend.require_display()
-    win = CampaignWindow(ctl)
+    win = CampaignWindow(ctl, offer=offer)
     win.set_visible(True)
     pyglet.app.run()
 

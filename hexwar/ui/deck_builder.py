@@ -96,6 +96,8 @@ class DeckPage(Element):
         self.status = ""
         self.status_ok = True
         self.saved_to: str | None = None
+        #: the deck as last saved (or as opened): quitting with another deck asks first
+        self.saved_cards: list[str] = list(builder.cards)
         lo, hi = builder.budget
         who = builder.side + (f" {builder.role} commander" if builder.role else "")
         self.title = self._put(
@@ -219,8 +221,20 @@ class DeckPage(Element):
             self._say(str(exc), ok=False)
             return False
         self.saved_to = path
+        self.saved_cards = list(self.builder.cards)
         self._say(f"saved {len(self.builder.cards)} cards ({self.builder.points} pts) to {path}")
         return True
+
+    def unsaved(self) -> bool:
+        """The deck differs from the one last saved (or opened)."""
+        return list(self.builder.cards) != self.saved_cards
+
+    def lost_text(self) -> str:
+        """The quit question's sentence: the unsaved deck and where Ctrl+S would save it."""
+        return (
+            f"The deck of {len(self.builder.cards)} cards ({self.builder.points} pts) is not saved: "
+            f"Keep editing and press Ctrl+S to save it to {self.path_field.text.strip()}."
+        )
 
     def done(self) -> None:
         """ "Use this deck": hand the legal deck to ``on_done``."""
@@ -315,12 +329,79 @@ class DeckBuilderWindow:
         from .widgets import Screen, UiLayer
 
         self.window = pyglet.window.Window(width, height, caption=caption, resizable=True, visible=visible)
+        self.window._enable_event_queue = False  # handle dispatched events at once (tests, no loop)
         self.atlas = glyph_atlas()
         self.batch = pyglet.graphics.Batch()
         self.ui = UiLayer(self.window, self.batch, self.atlas)
         self.screen = Screen(page, self.atlas, self.window.get_pixel_ratio())
         self.screen.layout(width, height)
-        attach_screen(self.window, self.screen, self.ui, self.batch, self.atlas)
+        self.page = page
+        from .window_base import WindowBehaviour
+
+        #: quit (asking when the deck is not saved), Esc, help, title: shared by every window
+        self.behaviour = WindowBehaviour(
+            "deck",
+            caption,
+            at_stake=lambda: isinstance(page, DeckPage) and page.unsaved(),
+            autosave=lambda: None,
+            close=self._close_for_good,
+            lost_text=page.lost_text if isinstance(page, DeckPage) else None,
+        )
+        attach_screen(
+            self.window, self.screen, self.ui, self.batch, self.atlas, keys_first=self._keys_first,
+            overlay=self._overlay, mouse_first=self._mouse_first,
+        )  # fmt: skip
+        w = self.window
+
+        @w.event
+        def on_close() -> bool:  # the close button quits like Ctrl+Q (asking for an unsaved deck)
+            self.behaviour.request_quit()
+            return True
+
+    def _keys_first(self, symbol: int, modifiers: int) -> bool:
+        """The shared behaviour before the page: Ctrl+Q (asks for an unsaved deck), the quit
+        question; Esc cancels (never quits the window)."""
+        shared = self.behaviour.key(symbol, modifiers, typing=True)
+        if shared == "cancel":
+            if isinstance(self.page, DeckPage):
+                self.page._say("Esc: nothing more to cancel. Ctrl+Q or Close quits the deck builder.")
+            return True
+        return shared == "handled"
+
+    def _overlay(self, p: Any, width: float, height: float) -> None:
+        if self.behaviour.asking:
+            from .window_base import paint_quit_question
+
+            paint_quit_question(p, width, height, self.behaviour)
+
+    def _mouse_first(self, x: float, y: float) -> bool:
+        """While the quit question is open a click goes to its buttons (or nowhere)."""
+        if not self.behaviour.asking:
+            return False
+        from .widgets import Painter, top_hit
+
+        p = Painter(self.atlas, (x, y))
+        self._overlay(p, *self.window.get_size())
+        hit = top_hit(p.widgets, x, y)
+        if hit is not None and hit.action is not None:
+            hit.action()
+        return True
+
+    def draw_texts(self) -> list[str]:
+        """Paint once and return every string on screen (tests read the window through it)."""
+        from .widgets import Painter
+
+        p = Painter(self.atlas, self.screen.mouse)
+        self.screen.paint(p)
+        self._overlay(p, *self.window.get_size())
+        return list(p.texts)
+
+    def _close_for_good(self) -> None:
+        import pyglet
+
+        self.window.close()
+        if pyglet.app.event_loop.is_running:
+            pyglet.app.exit()
 
 
 def attach_screen(
@@ -330,9 +411,13 @@ def attach_screen(
     batch: Any,
     atlas: Any,
     keys_first: Callable[[int, int], bool] | None = None,
+    overlay: Callable[[Any, float, float], None] | None = None,
+    mouse_first: Callable[[float, float], bool] | None = None,
 ) -> None:
     """Route ``window``'s events to ``screen`` and paint it on every frame (``keys_first``: a
-    key handler tried before the screen's, e.g. Ctrl+Q)."""
+    key handler tried before the screen's, e.g. Ctrl+Q; ``overlay(painter, w, h)``: painted
+    above the page, e.g. the quit question; ``mouse_first(x, y)``: a click handler tried
+    before the page's, True when it used the click)."""
     from .widgets import Painter
 
     @window.event
@@ -340,6 +425,8 @@ def attach_screen(
         window.clear()
         p = Painter(atlas, screen.mouse)
         screen.paint(p)
+        if overlay is not None:
+            overlay(p, *window.get_size())
         ui.show(p)
         batch.draw()
 
@@ -353,6 +440,8 @@ def attach_screen(
 
     @window.event
     def on_mouse_press(x: float, y: float, button: int, modifiers: int) -> None:
+        if mouse_first is not None and mouse_first(x, y):
+            return
         screen.mouse_press(x, y, button, modifiers)
 
     @window.event
@@ -397,7 +486,7 @@ def run_deck_builder(
 
     b = DeckBuilder(side, budget=budget, role=role, cards=list(start))
     holder: dict[str, DeckBuilderWindow] = {}
-    page = DeckPage(b, path, on_back=lambda: holder["w"].window.close(), back_label="Close")
+    page = DeckPage(b, path, on_back=lambda: holder["w"].behaviour.request_quit(), back_label="Close")
     holder["w"] = DeckBuilderWindow(page, f"hexwar deck builder: {side}")
     holder["w"].screen.set_focus(page.search.field)
     pyglet.app.run()

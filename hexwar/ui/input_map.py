@@ -65,11 +65,11 @@ _MOD_COMMAND = 1 << 6  # pyglet.window.key.MOD_COMMAND (macOS Cmd)
 def play_intent(symbol: int, modifiers: int = 0) -> str | None:
     """The intent of a key press on the play screen (``None``: not a shortcut).
 
-    Ctrl+Q (Cmd+Q) is ``quit``, Ctrl+Z ``undo`` (R12.3); any other Ctrl combination is not a
-    shortcut. The arrow keys move the hex cursor; with Shift they pan the map.
+    Ctrl+Q (Cmd+Q) is ``quit``, Ctrl+Z ``undo`` (R12.3), Ctrl+R ``replay`` (the replay viewer
+    of the game so far, issue 36); any other Ctrl combination is not a shortcut. The arrow keys move the hex cursor; with Shift they pan the map.
     """
     if modifiers & (K.MOD_CTRL | _MOD_COMMAND):
-        return {_A["Q"]: "quit", ord("z"): "undo"}.get(symbol)
+        return {_A["Q"]: "quit", ord("z"): "undo", _A["R"]: "replay"}.get(symbol)
     if modifiers & K.MOD_SHIFT and symbol in _PAN:
         return _PAN[symbol]
     return PLAY_KEYS.get(symbol)

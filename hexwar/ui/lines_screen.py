@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import os
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from ..lines.rules import card, cards
 from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
 from ..lines.view import SeatView, UnitView
 from .widgets import Painter, Rect, theme, top_hit, wrap
-from .widgets.cards import paint_nato
+from .widgets.text import ellipsize
 
 __all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
 
-CARD_W, CARD_H = 124.0, 92.0
+CARD_W, CARD_H = 236.0, 120.0
 LOG_W = 360.0
 TOP_H, PROMPT_H, HAND_H = 34.0, 28.0, 112.0
 SIDE_COL = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
@@ -35,53 +36,31 @@ LINE_BG = (46, 62, 48, 255)
 
 
 def _unit_card(
-    p: Painter, ctl: TableController, u: UnitView, x: float, y: float, centres: dict[str, tuple]
+    p: Painter,
+    ctl: TableController,
+    u: UnitView,
+    x: float,
+    y: float,
+    centres: dict[str, tuple],
+    w: float = CARD_W,
+    h: float = CARD_H,
 ) -> None:
-    """One unit on the table: name, NATO symbol, Endurance bar, crew, Damage card strip."""
+    """One unit on the table drawn as its card (:func:`hexwar.ui.card_face.paint_unit_card`):
+    the printed face with its armament table, the current Endurance, crew and Damage card."""
+    from .card_face import paint_unit_card
+
     sel = ctl.selected == u.uid
     tgt = ctl.target == u.uid
-    col = SIDE_COL[u.side]
-    p.rect(x + 2, y - 3, x + CARD_W + 2, y + CARD_H - 3, (0, 0, 0, 80))
-    p.rect(x, y, x + CARD_W, y + CARD_H, theme.PARCHMENT)
-    p.rect(x, y + CARD_H - 18, x + CARD_W, y + CARD_H, col)
-    p.text(u.name, x + 5, y + CARD_H - 9, 11.0, theme.TEXT, style="bold", max_width=CARD_W - 10)
-    paint_nato(p, x + 18, y + CARD_H - 36, 26, 18, u.unit_type, col, theme.DARK)
-    p.text(f"End {u.endurance}/{u.full}", x + 36, y + CARD_H - 31, 10.5, theme.DARK, max_width=CARD_W - 40)
-    frac = max(0.0, min(1.0, u.endurance / max(1, u.full)))
-    p.rect(x + 36, y + CARD_H - 46, x + CARD_W - 6, y + CARD_H - 42, (120, 110, 90, 255))
-    bar = theme.GOOD if u.endurance > u.half else theme.ERROR
-    p.rect(x + 36, y + CARD_H - 46, x + 36 + (CARD_W - 42) * frac, y + CARD_H - 42, bar)
-    info_lines = [u.crew or ""]
-    if u.line == "air":  # Turns of Flight on their own line, the pilot under it
-        info_lines = [f"{u.flight_turns} Turns of Flight"] + ([u.crew] if u.crew else [])
+    edge = theme.ACTIVE if sel else theme.ERROR if tgt else None
+    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge)
     if u.captured:
-        info_lines[0] = "captured, " + info_lines[0]
+        p.text("captured", x + w - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
-        p.text(u.seat.split("-", 1)[1], x + CARD_W - 5, y + 8, 8.5, (90, 80, 60, 255), ax="right")
-    for k, ln in enumerate(info_lines):
-        p.text(
-            ln,
-            x + 5,
-            y + 32 - 11 * k + (5 if len(info_lines) > 1 else 0),
-            9.5,
-            theme.DARK,
-            max_width=CARD_W - 10,
-        )
-    if u.command_cards:
-        p.text(", ".join(u.command_cards), x + 5, y + 17, 9.0, (60, 80, 140, 255), max_width=CARD_W - 10)
-    if u.damage is not None:  # the Damage card tucked under the unit, its edge for the unit's type
-        title, effect, turns = u.damage
-        p.rect(x + 3, y - 22, x + CARD_W - 3, y + 14, (160, 36, 32, 255))
-        left = f" ({turns} turns)" if turns else ""
-        p.text(f"Damage: {title}{left}", x + 7, y + 6, 9.5, theme.TEXT, style="bold", max_width=CARD_W - 14)
-        lines = wrap(p.atlas, effect, CARD_W - 14, 8.5)
-        p.text(lines[0] if lines else "", x + 7, y - 5, 8.5, theme.TEXT, max_width=CARD_W - 14)
-        if len(lines) > 1:
-            p.text(lines[1], x + 7, y - 15, 8.5, theme.TEXT, max_width=CARD_W - 14)
+        p.text(u.seat.split("-", 1)[1], x + w - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
     if sel or tgt:
-        p.frame(x - 2, y - 2, x + CARD_W + 2, y + CARD_H + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
-    p.widget(x, y, CARD_W, CARD_H, partial(ctl.click, u.uid), f"unit {u.uid}")
-    centres[u.uid] = (x + CARD_W / 2, y + CARD_H / 2)
+        p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
+    p.widget(x, y, w, h, partial(ctl.click, u.uid), f"unit {u.uid}")
+    centres[u.uid] = (x + w / 2, y + h / 2)
 
 
 def _row(
@@ -93,13 +72,33 @@ def _row(
     centres: dict[str, tuple],
     line: str | None = None,
 ) -> None:
+    from .card_face import unit_card_height
+
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
         p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
     p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
-    step = min(CARD_W + 10, (r.w - 20) / max(1, len(units)))
+    if not units:
+        return
+    # cards narrow down to 170 points to sit side by side; more than that fan out (each header shows)
+    cw = max(170.0, min(CARD_W, (r.w - 20) / len(units) - 10))
+    step = min(cw + 10, (r.w - 20 - cw) / max(1, len(units) - 1)) if len(units) > 1 else cw
+    room = r.h - 24
     for i, u in enumerate(units):
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y + 24, centres)
+        need = unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0)
+        h = max(40.0, min(need, room))
+        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y1 - 20 - h, centres, cw, h)
+
+
+def _row_heights(counts: list[int], total: float) -> list[float]:
+    """Heights of the table's rows (points): an empty line keeps a strip of 34 points, the
+    lines with cards share the rest equally (the cards show at a readable size)."""
+    empty = 34.0
+    full = [c for c in counts if c]
+    if not full:
+        return [total / len(counts)] * len(counts)
+    share = max(empty, (total - empty * (len(counts) - len(full))) / len(full))
+    return [share if c else empty for c in counts]
 
 
 def _arrow(
@@ -141,25 +140,29 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         if s != v.seat
     )
     p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
-    x = r.x + 10
-    for c in list(v.hand_units) + list(v.hand_commands):
-        w = 112.0
-        if x + w > r.x1 - 10:
-            break
-        is_unit = c in v.hand_units
-        title = card(c).name if is_unit else cards().command_or_event(c).title
-        sub = f"{card(c).unit_type.replace('_', ' ')}, cost {card(c).cost}" if is_unit else _phase_of(c)
+    from .card_face import paint_card
+
+    hand = list(v.hand_units) + list(v.hand_commands)
+    if not hand:
+        return
+    # the hand's cards drawn as cards (card_face), fanned when they do not fit side by side
+    cw = max(150.0, min(CARD_W, (r.w - 20) / len(hand) - 8))
+    step = min(cw + 8, (r.w - 20 - cw) / max(1, len(hand) - 1)) if len(hand) > 1 else cw
+    ch = r.h - 28
+    for i, c in enumerate(hand):
+        x = r.x + 10 + i * step
         picked = ctl.selected == c
-        y = r.y + 8 + (6 if picked else 0)
-        p.rect(x, y, x + w, y + 70, theme.PARCHMENT if is_unit else (210, 214, 226, 255))
-        p.text(title, x + 5, y + 58, 10.5, theme.DARK, style="bold", max_width=w - 10)
-        p.text(sub, x + 5, y + 42, 9.5, theme.DARK, max_width=w - 10)
+        cursor = ctl.card_cursor is not None and ctl.card_cursor == i and ctl.state.phase != "setup"
+        y = r.y + 4 + (4 if picked else 0)
+        is_unit = c in v.hand_units
+        defn = card(c) if is_unit else cards().command_or_event(c)
+        edge = theme.ACTIVE if picked else theme.FOCUS if cursor else None
+        paint_card(p, defn, x, y, cw, ch, edge=edge, rules=cards().rules)
         if picked:
-            p.frame(x - 1, y - 1, x + w + 1, y + 71, 2.5, theme.ACTIVE)
+            p.frame(x - 1, y - 1, x + cw + 1, y + ch + 1, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
-            p.text("+1 bonus", x + 5, y + 12, 10.0, theme.ERROR, style="bold")
-        p.widget(x, y, w, 70, partial(ctl.click, c), f"card {c}")
-        x += w + 8
+            p.text("+1 bonus", x + cw - 6, y + 8, 10.0, theme.ERROR, ax="right", style="bold")
+        p.widget(x, y, cw, ch, partial(ctl.click, c), f"card {c}")
 
 
 def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
@@ -180,16 +183,16 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
             ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
         )
         y -= 15
-        p.text(f"weapons: {chosen}", r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
     if sel is not None and sel in hand:
         y -= 22
         p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
         text = card(sel).help_text(cards()) if sel in v.hand_units else _command_text(sel)
-        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 9.5)][:7]:
-            y -= 12
-            p.text(ln, r.x + 8, y, 9.5, theme.TEXT, max_width=r.w - 16)
+        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
+            y -= 13
+            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15
@@ -198,10 +201,13 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         if ctl.bonus
         else "none offered; B picks a Command card to discard for +1"
     )
-    p.text(bonus, r.x + 8, y, 10.0, theme.TEXT, max_width=r.w - 16)
+    for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
+        y -= 13 if i else 0
+        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
     if ctl.message:
-        y -= 15
-        p.text(ctl.message, r.x + 8, y, 10.0, theme.ERROR, max_width=r.w - 16)
+        for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
+            y -= 14
+            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
     y -= 22
     p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     lines = list(v.log)
@@ -209,12 +215,12 @@ def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
     out: list[str] = []
     for text in lines:
-        out.extend(wrap(p.atlas, text, r.w - 16, 9.5))
-    room = int((y - r.y - 8) // 12)
+        out.extend(wrap(p.atlas, text, r.w - 16, 10.0))
+    room = int((y - r.y - 8) // 13)
     for ln in out[-room:] if room > 0 else []:
-        y -= 12
+        y -= 13
         roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 9.5, theme.ROLL if roll else theme.TEXT, max_width=r.w - 16)
+        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
 
 
 def _phase_of(cid: str) -> str:
@@ -235,15 +241,20 @@ def _command_text(cid: str) -> str:
 
 
 def _help(p: Painter, r: Rect) -> None:
-    w, h = 520.0, 40.0 + 20.0 * len(SHORTCUTS)
+    """The keys, one a row, at 11 pt (rows closer in a short window; long texts shortened)."""
+    step = max(14.0, min(20.0, (r.h - 70) / len(SHORTCUTS)))
+    w, h = min(r.w - 20, 680.0), 44.0 + step * len(SHORTCUTS)
     x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
     p.rect(x, y, x + w, y + h, theme.PANEL, 2)
     p.frame(x, y, x + w, y + h, 1.5, theme.ACTIVE, 2)
     p.text("Card table: keys (H / F1 closes)", x + 14, y + h - 18, 13.0, theme.TEXT, style="bold", z=2)
+    kw = min(170.0, w * 0.3)
     for i, (k, what) in enumerate(SHORTCUTS):
-        yy = y + h - 42 - 20 * i
-        p.text(k, x + 14, yy, 11.5, theme.ACTIVE, style="bold", z=2)
-        p.text(what, x + 170, yy, 11.5, theme.TEXT, max_width=w - 184, z=2)
+        yy = y + h - 42 - step * i
+        p.text(
+            ellipsize(p.atlas, k, kw - 10, 11.0, "bold"), x + 14, yy, 11.0, theme.ACTIVE, style="bold", z=2
+        )
+        p.text(ellipsize(p.atlas, what, w - kw - 28, 11.0), x + 14 + kw, yy, 11.0, theme.TEXT, z=2)
 
 
 def paint_table(
@@ -258,7 +269,8 @@ def paint_table(
     full = Rect(0, 0, width, height)
     p.rect(0, 0, width, height, TABLE_BG)
     top, prompt, mid, hand = _split(full)
-    table, log = Rect(mid.x, mid.y, mid.w - LOG_W, mid.h), Rect(mid.x1 - LOG_W, mid.y, LOG_W, mid.h)
+    lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
+    table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
     score = "   ".join(
         f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
@@ -267,18 +279,30 @@ def paint_table(
     head = f"Turn {v.turn} - {v.phase} phase - to act: {v.to_act or '-'}   {score}"
     if v.result:
         head = v.result
-    p.text(head, 10, top.y + top.h / 2, 12.5, theme.TEXT, style="bold", max_width=width - 420)
     decks = f"Command deck {v.command_deck} (discard {v.command_discard})   Damage deck {v.damage_deck}"
-    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right", max_width=410)
+    if p.measure(head, 12.5, "bold") + p.measure(decks, 10.5) + 40 > width:  # narrow: the short form
+        decks = f"Command {v.command_deck} ({v.command_discard})  Damage {v.damage_deck}"
+    dw = p.measure(decks, 10.5)
+    p.text(ellipsize(p.atlas, head, width - dw - 40, 12.5, "bold"), 10, top.y + top.h / 2, 12.5, theme.TEXT,
+           style="bold")  # fmt: skip
+    p.text(decks, width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right")
     p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
-    p.text(ctl.prompt(), 10, prompt.y + prompt.h / 2, 12.0, theme.ACTIVE, style="bold", max_width=width - 20)
+    p.text(ellipsize(p.atlas, ctl.prompt(), width - 20, 12.0, "bold"), 10, prompt.y + prompt.h / 2, 12.0,
+           theme.ACTIVE, style="bold")  # fmt: skip
     me = ctl.side() or "german"
     them = "soviet" if me == "german" else "german"
     rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
-    hs = table.h / len(rows_)
+    counts = [
+        len(v.lines[them]["air"] + v.lines[me]["air"]) if side is None else len(v.lines[side][ln])
+        for side, ln in rows_
+    ]
+    heights = _row_heights(counts, table.h)
+    hs = heights[-1]  # the own Rear Line's height (the setup picker covers it)
     centres: dict[str, tuple[float, float]] = {}
+    top_y = table.y1
     for i, (side, ln) in enumerate(rows_):
-        r = Rect(table.x + 6, table.y1 - (i + 1) * hs + 3, table.w - 12, hs - 6)
+        r = Rect(table.x + 6, top_y - heights[i] + 3, table.w - 12, heights[i] - 6)
+        top_y -= heights[i]
         if side is None:
             air = v.lines[them]["air"] + v.lines[me]["air"]
             _row(
@@ -338,41 +362,46 @@ def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
     if seat is None or not ctl.human_to_act() or ctl.passing:
         return
     p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    p.text(
-        f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)",
-        r.x + 12,
-        r.y1 - 14,
-        12.0,
-        theme.ACTIVE,
-        style="bold",
-        z=1,
-    )
     w, h, gap = 132.0, 56.0, 6.0
     per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
-    for i, c in enumerate(sorted(st.reserves.get(seat, []))):
+    rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
+    deck = ctl.hand_choices() or sorted(st.reserves.get(seat, []))
+    cap = per_row * rows_fit
+    start, title_w = 0, r.w - 24
+    if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
+        start = ((ctl.card_cursor or 0) // cap) * cap
+        last = min(len(deck), start + cap)
+        pager = f"{start + 1}-{last} of {len(deck)}"
+        bx = r.x1 - 12 - 2 * 92 - 6
+        pw = p.measure(pager, 11.0, "bold")
+        title_w = bx - 20 - pw - r.x - 24
+        p.text(pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=1)
+        p.button(bx, r.y1 - 25, 92, 22, "< Previous", partial(ctl.step_card, -cap) if start else None, z=1,
+                 enabled=start > 0, tip="reserves previous", size=11.0)  # fmt: skip
+        p.button(bx + 98, r.y1 - 25, 92, 22, "Next >", partial(ctl.step_card, cap) if last < len(deck) else None,
+                 z=1, enabled=last < len(deck), tip="reserves next", size=11.0)  # fmt: skip
+    title = f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)"
+    p.text(ellipsize(p.atlas, title, title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
+           style="bold", z=1)  # fmt: skip
+    for i, c in enumerate(deck[start : start + cap]):
         x = r.x + 12 + (i % per_row) * (w + gap)
         y = r.y1 - 28 - h - (i // per_row) * (h + gap)
-        if y < r.y + 4:
-            break
         u = card(c)
         picked = c in ctl.picks
         p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
         p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
-        p.text(u.name, x + 5, y + h - 9, 10.5, theme.TEXT, style="bold", max_width=w - 10, z=1)
-        p.text(
-            f"{u.unit_type.replace('_', ' ')}, cost {u.cost}",
-            x + 5,
-            y + h - 29,
-            9.5,
-            theme.DARK,
-            max_width=w - 10,
-            z=1,
-        )
+        p.text(ellipsize(p.atlas, u.name, w - 10, 10.5, "bold"), x + 5, y + h - 9, 10.5, theme.TEXT, style="bold",
+               z=1)  # fmt: skip
+        p.text(ellipsize(p.atlas, f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", w - 10, 10.0), x + 5,
+               y + h - 29, 10.0, theme.DARK, z=1)  # fmt: skip
         crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
-        p.text(crew, x + 5, y + h - 44, 9.0, theme.DARK, max_width=w - 10, z=1)
+        p.text(ellipsize(p.atlas, crew, w - 10 - (52 if picked else 0), 10.0), x + 5, y + h - 44, 10.0, theme.DARK,
+               z=1)  # fmt: skip
         if picked:
             p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
             p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
+        if ctl.card_cursor is not None and start + i == ctl.card_cursor:
+            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, 1)  # the keyboard's cursor
         p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
 
 
@@ -442,6 +471,8 @@ class _TableView:
         self.atlas = glyph_atlas()
         self.ui = UiLayer(window, self.batch, self.atlas)
         self.painter: Painter | None = None
+        #: painted above the table (the window's quit question), ``(painter, w, h) -> None``
+        self.overlay: Any = None
 
     def resize(self, w: float, h: float, pixel_ratio: float | None = None) -> None:
         self.camera = _Camera(w, h, pixel_ratio or self.camera.pixel_ratio)
@@ -450,6 +481,8 @@ class _TableView:
         p = Painter(self.atlas, mouse)
         if self.ctl is not None:
             paint_table(p, self.ctl, *self.camera.viewport)
+        if self.overlay is not None:
+            self.overlay(p, *self.camera.viewport)
         self.ui.show(p)
         self.painter = p
         return p
@@ -457,6 +490,68 @@ class _TableView:
     def draw(self, exact: bool = False) -> None:
         self.refresh()
         self.batch.draw()
+
+
+def in_play_of(u: UnitView) -> Any:
+    """The :class:`~hexwar.ui.card_face.InPlay` facts of a unit on the table (its view)."""
+    from .card_face import InPlay
+
+    extra = ", ".join(u.command_cards) if u.command_cards else ""
+    return InPlay(u.endurance, u.crew, u.damage, u.flight_turns if u.line == "air" else None, extra)
+
+
+def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> None:
+    """A sheet of the game's cards drawn as cards (``hexwar render lines --screen card``): the
+    units in play with their current Endurance and Damage cards, then a unit card, a Command
+    card and a Damage card as printed (:mod:`hexwar.ui.card_face`)."""
+    from ..lines.view import seat_view
+    from .card_face import UNIT_CARD_SIZE, paint_card, paint_unit_card
+
+    p.rect(0, 0, width, height, TABLE_BG)
+    cw, ch = UNIT_CARD_SIZE
+    v = seat_view(state, None)
+    units = [u for side in ("german", "soviet") for ln in ("front", "rear", "air") for u in v.lines[side][ln]]
+    units.sort(key=lambda u: (u.damage is None, u.uid))  # a damaged one first: its Damage card shows
+    p.text(
+        "Cards in play (current Endurance, crew, Damage card)", 16, height - 20, 13, theme.TEXT, style="bold"
+    )
+    x, y = 16.0, height - 40 - ch
+    for u in units[: max(1, int((width - 16) // (cw + 16)))]:
+        h = max(ch, 22 + 16 + 13 * (len(card(u.uid).weapons) + 1) + 8 + 16 + 6 + (26 if u.damage else 0))
+        paint_unit_card(p, card(u.uid), x, height - 40 - h, cw, h, in_play=in_play_of(u))
+        x += cw + 16
+    p.text("As printed: a unit card, a Command card, a Damage card (001 Card Types Detailed)", 16,
+           y - 44, 13, theme.TEXT, style="bold")  # fmt: skip
+    y2 = y - 64 - ch
+    cs = cards()
+    shown = next((c for c in ("de_pz_iv_g", "su_t34_76") if c in cs.units), next(iter(cs.units)))
+    paint_card(p, cs.unit(shown), 16, y2, cw, ch)
+    cmd = cs.command.get("hull_down") or next(iter(cs.command.values()), None)
+    if cmd is not None:
+        paint_card(p, cmd, 32 + cw, y2, cw, ch, rules=cs.rules)
+    dmg = next(iter(cs.damage.values()), None)
+    if dmg is not None:
+        paint_card(p, dmg, 48 + 2 * cw, y2 - 56, cw, ch + 56, rules=cs.rules)
+
+
+def card_sheet_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0) -> Any:
+    """:func:`paint_card_sheet` of ``state`` as ``uint8 [H, W, 4]`` (headless).
+
+    Raises:
+        HexwarError: when no GL context can be made.
+    """
+    from ..render import backend
+
+    backend.configure(None)
+    from ..render.offscreen import hidden_window, render_view
+
+    win = hidden_window()
+    try:
+        view = _TableView(win, None, size[0], size[1], pixel_ratio)
+        view.overlay = lambda p, w, h: paint_card_sheet(p, state, w, h)
+        return render_view(view, size=(float(size[0]), float(size[1])), pixel_ratio=pixel_ratio)  # type: ignore[arg-type]
+    finally:
+        win.close()
 
 
 def table_image(
@@ -525,6 +620,18 @@ class LinesWindow:
         self.start: LinesStart | None = None
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
+        from .window_base import WindowBehaviour
+
+        #: quit (asking while a game goes on, naming its autosave), Esc, help, title (issue 36)
+        self.behaviour = WindowBehaviour(
+            "table",
+            f"hexwar lines: {sc.name}",
+            at_stake=lambda: self.ctl is not None and not self.ctl.state.over,
+            autosave=lambda: Path(self.save) if self.save else None,
+            close=self._close_for_good,
+            save_now=self._save_now,
+        )
+        self.view.overlay = self._overlay
         if state is None:
             self.start = LinesStart(
                 sc,
@@ -533,7 +640,7 @@ class LinesWindow:
                 seed,
                 variants,
                 on_start=self._begin,
-                on_quit=self.window.close,
+                on_quit=self.behaviour.request_quit,
             )
             self.start.layout(width, height)
         else:
@@ -582,6 +689,11 @@ class LinesWindow:
         @w.event
         def on_key_press(symbol: int, modifiers: int) -> bool:
             return self.key(symbol, modifiers)
+
+        @w.event
+        def on_close() -> bool:  # the close button quits like Ctrl+Q (asking while a game goes on)
+            self.behaviour.request_quit()
+            return True
 
         @w.event
         def on_text(text: str) -> None:
@@ -639,12 +751,42 @@ class LinesWindow:
             hit.action()
         self._after()
 
+    def _overlay(self, p: Painter, width: float, height: float) -> None:
+        if self.behaviour.asking:
+            from .window_base import paint_quit_question
+
+            paint_quit_question(p, width, height, self.behaviour)
+
+    def _save_now(self) -> str | None:
+        """The game's last save before closing (when it has a save file); an error or None."""
+        if self.ctl is None or self.saver is None:
+            return None
+        from ..errors import HexwarError
+        from ..game.save import write_save
+
+        try:
+            write_save(self.ctl.state, self.saver.path, self.saver.players)  # type: ignore[arg-type]  # a line game saves through the same writer
+        except HexwarError as exc:
+            return f"save failed: {exc}"
+        return None
+
+    def _close_for_good(self) -> None:
+        import pyglet
+
+        pyglet.clock.unschedule(self.tick)
+        self.window.close()
+        if pyglet.app.event_loop.is_running:
+            pyglet.app.exit()
+
     def key(self, symbol: int, modifiers: int) -> bool:
-        """A key: Ctrl+Q quits; on a page the page's, at the table its intent."""
-        if modifiers & 2 and symbol == ord("q"):
-            self.window.close()
-            return True
+        """A key: first the shared behaviour (Ctrl+Q asks while a game goes on, Esc cancels and
+        never quits, H / F1 help); on a page the page's, at the table its intent."""
         page = self._page()
+        shared = self.behaviour.key(symbol, modifiers, typing=page is not None)
+        if shared == "handled":
+            if self.view.painter is not None and not self.behaviour.closed:
+                self.view.refresh(self.mouse)
+            return True
         if page is not None:
             page.key_press(symbol, modifiers)
             if self._page() is not page:  # the key opened another page: its character is not typed there
@@ -653,12 +795,12 @@ class LinesWindow:
                 self._eat_text = True
                 pyglet.clock.schedule_once(self._stop_eating, 0)
             return True  # Escape must not close the window under a page
-        intent = TABLE_KEYS.get(symbol)
+        intent = {"cancel": "cancel", "help": "help"}.get(shared or "") or TABLE_KEYS.get(symbol)
         if intent is None or self.ctl is None:
             return symbol == 0xFF1B  # pyglet closes on Escape by default: the table uses it to cancel
         if intent == "quit_if_over":
             if self.ctl.state.over:
-                self.window.close()
+                self.behaviour.request_quit()
             return True
         self.ctl.key(intent)
         self._after()
@@ -670,8 +812,11 @@ class LinesWindow:
             self._after()
 
     def _after(self) -> None:
+        """After every action: the autosave, the focused item in the title."""
         if self.saver is not None and self.ctl is not None:
             self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
+        if self.ctl is not None:
+            self.behaviour.focus(self.window, self.ctl.focus_text())
 
 
 def run(
@@ -692,6 +837,14 @@ def run(
 
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
+    if save is None:  # every game window autosaves (issue 36): a new file in the autosave folder
+        import datetime
+
+        from .autosave import new_game_autosave
+
+        sc_id = (state.scenario if state is not None else scenario).id
+        save = str(new_game_autosave(f"lines-{sc_id}", datetime.datetime.now()))
+        print(f"autosaving this game to {save} after every turn")
     if state is not None:
         LinesWindow(
             state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save, max_turns=turns
@@ -715,6 +868,9 @@ def render_table(
     from ..lines.render import lines_game_for
     from ..render.offscreen import save_png
 
-    img = table_image(lines_game_for(target), size, pixel_ratio)
+    if screen == "card":
+        img = card_sheet_image(lines_game_for(target), size, pixel_ratio)
+    else:
+        img = table_image(lines_game_for(target), size, pixel_ratio)
     save_png(img, out)
     return int(img.shape[1]), int(img.shape[0])

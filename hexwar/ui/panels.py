@@ -123,6 +123,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("PgUp / PgDn", "scroll the log"),
             ("H or F1", "this help"),
             ("Ctrl+Q", "quit (asks; autosaved)"),
+            ("Ctrl+R", "replay viewer, luck"),
         ),
     ),
 )
@@ -170,7 +171,8 @@ class ScreenFlags:
         show_labels: hex labels are on.
         log_scroll: log lines scrolled up from the newest.
         tooltip: show the hover tooltip.
-        quit_confirm: unused placeholder for a future prompt.
+        extra: other switches; ``extra["quit_confirm"]`` holds the open quit question
+            ``(title, lines)`` of :meth:`hexwar.ui.window_base.WindowBehaviour.question`.
     """
 
     show_help: bool = False
@@ -223,18 +225,14 @@ def paint_screen(
             buttons,
         )
     if flags.extra.get("quit_confirm"):
-        saver = ctl.saver
-        where = (
-            f"The game is saved in {saver.path}; `hexwar play {saver.path}` continues it."
-            if saver is not None
-            else "This game has no save file: it will be lost."
-        )
+        q = flags.extra["quit_confirm"]  # (title, lines) of the window's shared behaviour
+        title, where = q if isinstance(q, tuple) else ("Quit this game?", [])
         _paint_question(
             p,
             width,
             height,
-            "Quit this game?",
-            [where],
+            title,
+            list(where),
             ("Quit", "quit_now", "Enter"),
             ("Keep playing", "stay", "Esc"),
             buttons,
@@ -1017,18 +1015,12 @@ def _paint_game_over(
         p.text(str(res.score.get(side, st.vp[side])), x0 + 200, y, 15, TEXT, style="bold", z=2)
         p.text(str(res.objective_points.get(side, 0)), x0 + 340, y, 15, TEXT, z=2)
         p.text(str(sum(1 for k in st.kills if k.scorer == side)), x0 + 460, y, 15, TEXT, z=2)
-    p.button(
-        x0 + 30,
-        y0 + 24,
-        240,
-        38,
-        "Look at the map",
-        buttons.get("close_result"),
-        z=2,
-        key="Esc",
-        tip="close result",
-    )
-    p.button(x0 + 290, y0 + 24, 240, 38, "Quit", buttons.get("quit"), z=2, primary=True, key="Q", tip="quit")
+    bw = 156.0
+    p.button(x0 + 30, y0 + 24, bw, 38, "Look at the map", buttons.get("close_result"), z=2, key="Esc",
+             tip="close result")  # fmt: skip
+    p.button(x0 + 44 + bw, y0 + 24, bw, 38, "Replay", buttons.get("replay"), z=2, key="Ctrl+R", tip="replay")
+    p.button(x0 + 58 + 2 * bw, y0 + 24, bw, 38, "Quit", buttons.get("quit"), z=2, primary=True, key="Q",
+             tip="quit")  # fmt: skip
 
 
 def _paint_question(

@@ -138,6 +138,17 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._size = (width, height)
         if offer is not None:
             self.flags.extra["offer"] = offer
+        from .window_base import WindowBehaviour
+
+        #: quit (asking while a game goes on, naming its autosave), Esc, help, title (issue 36)
+        self.behaviour = WindowBehaviour(
+            "play",
+            caption,
+            at_stake=self.game_in_progress,
+            autosave=lambda: self.controller.saver.path if self.controller.saver is not None else None,
+            close=self._close_for_good,
+            save_now=self._save_now,
+        )
         self.fit_map()
         self.refresh()
         if schedule:
@@ -173,7 +184,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._keys.clear()
         self.flags = ScreenFlags()
         self._ui_key = None
-        self.set_caption(f"hexwar: {state.scenario.name}")
+        self.behaviour.title_base = f"hexwar: {state.scenario.name}"
+        self.behaviour.focus(self, "")
         self.fit_map()
         self.refresh()
 
@@ -463,6 +475,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             "stay": self.cancel_quit,
             "continue": self.accept_offer,
             "new_game": self.decline_offer,
+            "replay": self.open_replay,
         }
 
     def _sync_ui(self) -> None:
@@ -514,10 +527,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                 res = ctl.los()
                 blocked = res is not None and res.status == "blocked"
                 text += "; legal target (T)" + (", indirect fire: observed (R7.3)" if blocked else "")
-        caption = f"hexwar: {self.state.scenario.name}" + (f" | {text}" if text else "")
-        if caption != getattr(self, "_caption", None):
-            self._caption = caption
-            self.set_caption(caption)
+        self.behaviour.title_base = f"hexwar: {self.state.scenario.name}"
+        self.behaviour.focus(self, text or "")  # the shared title: base | the focused hex
+        self._caption = self.behaviour.title()
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""
@@ -571,29 +583,68 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return not self.state.over
 
     def request_quit(self, confirmed: bool = False) -> None:
-        """Quit: a game in progress asks first (item 7); then save a given save path one last
-        time, close the window, stop the app loop."""
-        if not confirmed and self.game_in_progress() and not self.flags.extra.get("quit_confirm"):
-            self.flags.extra["quit_confirm"] = True
+        """Quit through the shared :class:`~hexwar.ui.window_base.WindowBehaviour`: a game in
+        progress asks first (item 7; the question names the autosave); then save a given save
+        path one last time, close the window, stop the app loop."""
+        self.behaviour.request_quit(confirmed or self.behaviour.asking)  # a second Ctrl+Q answers yes
+        if self.behaviour.asking:
+            self.flags.extra["quit_confirm"] = self.behaviour.question()
             self.refresh()
-            return
-        self.flags.extra.pop("quit_confirm", None)
-        ctl = self.controller
-        if ctl.saver is not None:
-            from ..game.save import write_save
 
-            try:
-                write_save(ctl.state, ctl.saver.path, ctl.saver.players)
-            except HexwarError as exc:
-                ctl.say(f"save failed: {exc}", error=True)
+    def _save_now(self) -> str | None:
+        """The game's last save before closing (when it has a save file); an error or None."""
+        ctl = self.controller
+        if ctl.saver is None:
+            return None
+        from ..game.save import write_save
+
+        try:
+            write_save(ctl.state, ctl.saver.path, ctl.saver.players)
+        except HexwarError as exc:
+            ctl.say(f"save failed: {exc}", error=True)
+            return f"save failed: {exc}"
+        return None
+
+    def _close_for_good(self) -> None:
+        self.flags.extra.pop("quit_confirm", None)
         self.quit_requested = True
         pyglet.clock.unschedule(self.tick)
         self.close()
         if pyglet.app.event_loop.is_running:
             pyglet.app.exit()
 
+    def open_replay(self) -> Any:
+        """Ctrl+R / "Watch the replay": the game so far in the replay viewer
+        (:mod:`hexwar.ui.replay_window`), from its save file (written now) or, without one, a
+        copy in the autosave folder. Returns the viewer window, or None (the reason is said)."""
+        import datetime
+
+        from ..game.save import write_save
+        from .autosave import new_game_autosave
+        from .replay_model import load_replay
+        from .replay_window import ReplayWindow
+
+        ctl = self.controller
+        try:
+            path = (
+                ctl.saver.path
+                if ctl.saver is not None
+                else new_game_autosave(f"replay-{ctl.state.scenario.id}", datetime.datetime.now())
+            )
+            write_save(ctl.state, path, self._saver_names)
+            sc_path = getattr(ctl.state.scenario, "path", None)
+            model = load_replay(path, (str(sc_path),) if sc_path else ())
+        except HexwarError as exc:
+            ctl.say(f"cannot open the replay: {exc}", error=True)
+            self.refresh()
+            return None
+        self.replay_window = ReplayWindow(model, visible=self.visible)
+        self.replay_window.go(len(model))
+        return self.replay_window
+
     def cancel_quit(self) -> None:
         """Keep playing: close the quit question."""
+        self.behaviour.cancel_quit()
         self.flags.extra.pop("quit_confirm", None)
         self.refresh()
 
@@ -718,10 +769,9 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         listed in :data:`hexwar.ui.panels.SHORTCUTS`), which the screen's state routes."""
         ctl = self.controller
         intent = play_intent(symbol, modifiers)
-        if self.flags.extra.get("quit_confirm"):  # the quit question is modal
-            if intent in ("quit", "confirm"):
-                self.request_quit(True)
-            elif intent == "cancel":
+        if self.behaviour.asking:  # the quit question is modal: the shared behaviour answers it
+            self.behaviour.key(symbol, modifiers)
+            if not self.behaviour.asking and not self.behaviour.closed:
                 self.cancel_quit()
             return True
         if self.flags.extra.get("offer") is not None:  # so is the start offer
@@ -745,6 +795,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         if ctl.state.over and not self.flags.extra.get("result_closed"):
             if intent == "cancel":
                 self.close_result()
+            elif intent == "replay":
+                self.open_replay()
             elif intent == "quit_if_over":
                 self.request_quit()
             return True
@@ -815,6 +867,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             "bonus": ctl.start_bonus,
             "cancel": ctl.cancel,
             "undo": ctl.undo,
+            "replay": self.open_replay,
             "end_phase": ctl.end_phase,
             "confirm": confirm,
             "resolve": ctl.resolve,

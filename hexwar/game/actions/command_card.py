@@ -76,6 +76,8 @@ def command_card_problem(state: GameState, cmd: UseCommandCard, phase: str) -> s
         if a.building is not None:
             return "Command cards are not played on attacks against buildings (R8.2: no dice modifiers)"
         cards_now = tuple(a.command_cards) + (cmd.card,)
+        if a.target not in state.units:  # a state rebuilt from a view: the target left sight (R12.2)
+            return f"the target of attack {a.number} is out of sight now"
         if a.close_assault:
             assaulters = [state.units[x] for x in a.attackers if x in state.units]
             _, probs = combat.close_assault_problems(

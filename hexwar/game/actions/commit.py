@@ -6,8 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ...model.hexgrid import Hex
 from ...rules.cards import EffectKind
+from ...rules.terrain_effects import enter_cost_array
+from .. import movement as mv
 from .. import ruleset, victory
 from ..commands import Commit
 from ..events import Recorder
@@ -18,7 +22,7 @@ from .registry import Action
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["ACTION", "check", "apply", "options", "new_unit", "hand_crews"]
+__all__ = ["ACTION", "check", "apply", "options", "new_unit", "hand_crews", "card_groups", "open_hexes"]
 
 
 def check(state: GameState, cmd: Commit) -> str | None:
@@ -192,26 +196,11 @@ def hand_crews(state: GameState, side: str) -> tuple[dict[str, str], dict[str, l
     return firsts, crews, infantry
 
 
-def options(state: GameState, side: str) -> Iterator[Commit]:
-    """One instance per card id onto every open deploy hex, with every fitting crew or rider."""
-    deploy = state.scenario.sides[side].deploy
+def card_groups(state: GameState, side: str) -> Iterator[tuple[str, str, str | None, str | None]]:
+    """``(card id, instance, crew, rider)`` of every commitment whose cards pass (R5.2), in the
+    order :func:`options` lists them: one instance per card id (sorted), every fitting crew
+    or infantry rider; the hex checks are left to the caller."""
     firsts, crews, infantry = hand_crews(state, side)
-    # the hexes _place_problem could pass: on the map, without an enemy, with room for one more
-    # (each is in the zone); its per-hex checks below are then only the terrain and, with a
-    # rider, room for two (issue 22: the same commands in the same order, without a full check
-    # of every hex for every unit)
-    bm = state.battlemap
-    room = {
-        h: STACKING_LIMIT - ground_count(state, side, h)
-        for h in deploy
-        if bm.in_bounds(h) and not enemy_in(state, side, h)
-    }
-    open_hexes = [h for h in deploy if room.get(h, 0) >= 1]
-    # can_stand reads only the map: remembered per map version (issue 22)
-    memo = state.cache.get("can_stand")
-    if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
-        memo = state.cache["can_stand"] = (state.battlemap, state.battlemap.version, {})
-    stands: dict[tuple[Hex, str], bool] = memo[2]
     for cid, inst in sorted(firsts.items()):
         if ruleset.is_crew(cid):
             continue
@@ -226,22 +215,113 @@ def options(state: GameState, side: str) -> Iterator[Commit]:
         for crew, carry in opts:
             # the card checks once per unit and crew or rider, then the hex checks per hex:
             # together exactly check(), whose first refusal is a card's (issue 22)
-            if _card_problem(state, Commit(side, inst, None, crew, carry)) is not None:
-                continue
-            if ruleset.is_aircraft(cid):
-                cmd = Commit(side, inst, None, crew, carry)
-                if _place_problem(state, cmd, stands) is None:
-                    yield cmd
-                continue
-            need = 2 if carry is not None else 1
-            rider = card_of(carry) if carry is not None else None
-            for h in open_hexes:
-                if (
-                    _stands(state, h, cid, stands)
-                    and (rider is None or _stands(state, h, rider, stands))
-                    and room[h] >= need
-                ):
-                    yield Commit(side, inst, h, crew, carry)
+            if _card_problem(state, Commit(side, inst, None, crew, carry)) is None:
+                yield cid, inst, crew, carry
+
+
+def options(state: GameState, side: str) -> Iterator[Commit]:
+    """One instance per card id onto every open deploy hex, with every fitting crew or rider."""
+    deploy = state.scenario.sides[side].deploy
+    # the hexes _place_problem could pass: on the map, without an enemy, with room for one more
+    # (each is in the zone); its per-hex checks below are then only the terrain and, with a
+    # rider, room for two (issue 22: the same commands in the same order, without a full check
+    # of every hex for every unit)
+    # (issue 35: each hex's room is worked out when a group first reaches it, so the first
+    # command, all the turn sequence's "can this side act" check pulls, costs a few hexes, not
+    # the whole zone: on a 500x500 map the zone holds about 25,000 hexes)
+    bm = state.battlemap
+    room_of: dict[Hex, int] = {}
+
+    def room(h: Hex) -> int:
+        r = room_of.get(h)
+        if r is None:
+            r = room_of[h] = (
+                STACKING_LIMIT - ground_count(state, side, h)
+                if bm.in_bounds(h) and not enemy_in(state, side, h)
+                else 0
+            )
+        return r
+
+    # can_stand reads only the map: remembered per map version (issue 22)
+    memo = state.cache.get("can_stand")
+    if memo is None or memo[0] is not state.battlemap or memo[1] != state.battlemap.version:
+        memo = state.cache["can_stand"] = (state.battlemap, state.battlemap.version, {})
+    stands: dict[tuple[Hex, str], bool] = memo[2]
+    for cid, inst, crew, carry in card_groups(state, side):
+        if ruleset.is_aircraft(cid):
+            cmd = Commit(side, inst, None, crew, carry)
+            if _place_problem(state, cmd, stands) is None:
+                yield cmd
+            continue
+        need = 2 if carry is not None else 1
+        rider = card_of(carry) if carry is not None else None
+        for h in deploy:
+            if (
+                room(h) >= 1
+                and _stands(state, h, cid, stands)
+                and (rider is None or _stands(state, h, rider, stands))
+                and room(h) >= need
+            ):
+                yield Commit(side, inst, h, crew, carry)
+
+
+_ZONE_ARRAYS: dict[int, tuple[tuple[Hex, ...], np.ndarray, np.ndarray]] = {}
+
+
+def _zone_arrays(deploy: tuple[Hex, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``int64`` columns and rows of a deploy zone's hexes, in its order (built once per zone)."""
+    hit = _ZONE_ARRAYS.get(id(deploy))
+    if hit is None or hit[0] is not deploy:
+        if len(_ZONE_ARRAYS) > 64:
+            _ZONE_ARRAYS.clear()
+        off = np.array([h.offset for h in deploy], dtype=np.int64).reshape(-1, 2)
+        hit = _ZONE_ARRAYS[id(deploy)] = (deploy, off[:, 0].copy(), off[:, 1].copy())
+    return hit[1], hit[2]
+
+
+def open_hexes(
+    state: GameState, side: str, cid: str, carry: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The deploy hexes :func:`options` lists for a ground unit of card ``cid`` with rider
+    ``carry`` (an instance id or ``None``), as arrays (R5.2; issue 35: a computer player rates
+    a 25,000-hex zone without 25,000 commands).
+
+    Returns:
+        ``(positions, cols, rows)``: ``int64 [K]`` indices into the side's deploy tuple, in
+        its order, of the hexes on the map, without an enemy, with stacking room for the unit
+        (and its rider) and terrain both can stand in; and their columns and rows.
+    """
+    bm = state.battlemap
+    deploy = state.scenario.sides[side].deploy
+    cols, rows = _zone_arrays(deploy)
+    inb = (cols >= 0) & (cols < bm.width) & (rows >= 0) & (rows < bm.height)
+    c, r = np.where(inb, cols, 0), np.where(inb, rows, 0)
+    occ, cnt = mv.occupancy(state)
+    room = np.where(inb & ~occ[other_side(side)][r, c], STACKING_LIMIT - cnt[side][r, c].astype(np.int64), 0)
+    ok = room >= (2 if carry is not None else 1)
+    for card in (cid, card_of(carry) if carry is not None else None):
+        if card is not None:
+            ok &= _stand_array(state, card)[r, c]
+    pos = np.flatnonzero(ok)
+    return pos, cols[pos], rows[pos]
+
+
+def _stand_array(state: GameState, cid: str) -> np.ndarray:
+    """``bool [H, W]``: :func:`ruleset.can_stand` of card ``cid`` on every hex (the foot costs
+    for guns, nowhere for aircraft), remembered per map version and mobility."""
+    u = ruleset.unit_card(cid)
+    kind = "aircraft" if u.unit_type == "aircraft" else (u.mobility or "foot")
+    bm = state.battlemap
+    key = ("stand_array", kind)
+    hit = state.cache.get(key)
+    if hit is None or hit[0] is not bm or hit[1] != bm.version:
+        arr = (
+            np.zeros((bm.height, bm.width), dtype=bool)
+            if kind == "aircraft"
+            else np.isfinite(enter_cost_array(bm, kind))
+        )
+        hit = state.cache[key] = (bm, bm.version, arr)
+    return hit[2]  # type: ignore[no-any-return]
 
 
 ACTION = Action(Commit, check, apply, options)

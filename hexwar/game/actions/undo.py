@@ -60,6 +60,8 @@ _NOT_POSITION = frozenset(
         "commands",
         "log",
         "checkpoints",
+        "log_sides",  # who saw each logged event: the log is not taken back, nor is that
+        "log_cuts",
         "cache",
         "engine",
         "recorder",

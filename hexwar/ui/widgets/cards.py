@@ -196,28 +196,43 @@ class CardView(Element):
         sl = self.looks.sides[card.side]
         p.rect(x, y, x + w, y + h, edge, z)
         p.rect(x + 2, y + 2, x + w - 2, y + h - 2, sl.fill, z)
-        p.rect(x + 2, y + h - 22, x + w - 2, y + h - 2, sl.band, z)
         name_col = (250, 248, 240, 255) if card.side == "soviet" else sl.text
-        p.text(card.name, x + 6, y + h - 12, 11, name_col, style="condensed", max_width=w - 12, z=z)
+        # the name in the band, never squeezed under 10 pt: one line at 11, else two at 10 (issue 36)
+        names = [card.name]
+        if p.measure(card.name, 11, "condensed") > w - 12:
+            names = wrap(p.atlas, card.name, w - 12, 10, "condensed")
+            names = names[:1] + (
+                [ellipsize(p.atlas, " ".join(names[1:]), w - 12, 10, "condensed")] if names[1:] else []
+            )
+        band = 22.0 if len(names) == 1 else 30.0
+        p.rect(x + 2, y + h - band, x + w - 2, y + h - 2, sl.band, z)
+        if len(names) == 1:
+            p.text(card.name, x + 6, y + h - 12, 11, name_col, style="condensed", z=z)
+        else:
+            for k, ln in enumerate(names):
+                p.text(ln, x + 6, y + h - 10 - 11 * k, 10, name_col, style="condensed", z=z)
+        drop = band - 22.0
         paint_nato(
-            p, x + w / 2, y + h - 44, min(44.0, w * 0.5), 26, card.unit_type, sl.symbol_fill, sl.symbol, z
-        )
+            p, x + w / 2, y + h - 44 - drop, min(44.0, w * 0.5), 26 - drop / 2, card.unit_type, sl.symbol_fill,
+            sl.symbol, z,
+        )  # fmt: skip
         if not self.full:
-            if self.badge is not None:
-                text, colour = self.badge
-                p.rect(x + 3, y + h - 76, x + w - 3, y + h - 59, (24, 25, 28, 235), z)
-                p.text(
-                    text, x + w / 2, y + h - 67, 10, colour, ax="center", style="bold", max_width=w - 10, z=z
-                )
-            else:
-                ttl = card.unit_type.replace("_", " ")
-                p.text(
-                    ttl, x + w / 2, y + h - 67, 10.5, sl.text, ax="center", style="bold", max_width=w - 8, z=z
-                )
-            if h >= 118:  # a short card keeps the type (or badge) line and the cost only
-                p.text(f"Def {card.defense} · End {card.endurance_full}", x + w / 2, y + 30, 10.5, sl.text,
-                       ax="center", max_width=w - 8, z=z)  # fmt: skip
-            p.text(f"{card.cost} VP", x + w / 2, y + 14, 11, sl.text, ax="center", style="bold", z=z)
+            ty = y + h - 67 - drop
+            cost_y = y + 14
+            if ty - 8 > cost_y + 8:  # the type (or badge) line only where it clears the cost line
+                if self.badge is not None:
+                    text, colour = self.badge
+                    p.rect(x + 3, ty - 9, x + w - 3, ty + 8, (24, 25, 28, 235), z)
+                    p.text(ellipsize(p.atlas, text, w - 10, 10, "bold"), x + w / 2, ty, 10, colour, ax="center",
+                           style="bold", z=z)  # fmt: skip
+                else:
+                    ttl = card.unit_type.replace("_", " ")
+                    p.text(ellipsize(p.atlas, ttl, w - 8, 10.5, "bold"), x + w / 2, ty, 10.5, sl.text,
+                           ax="center", style="bold", z=z)  # fmt: skip
+            if h >= 118 + drop:  # a short card keeps the type (or badge) line and the cost only
+                p.text(ellipsize(p.atlas, f"Def {card.defense} · End {card.endurance_full}", w - 8, 10.5),
+                       x + w / 2, y + 30, 10.5, sl.text, ax="center", z=z)  # fmt: skip
+            p.text(f"{card.cost} VP", x + w / 2, cost_y, 11, sl.text, ax="center", style="bold", z=z)
             return
         yy = y + h - 67
         lines = [(f.subtitle, "bold")] + [(s, "regular") for s in f.stats] + [(b, "regular") for b in f.body]
@@ -237,9 +252,9 @@ class CardView(Element):
             yy -= 15
         if not self.full and f.kind == "command":
             body = card.help_text().split(": ", 1)[-1] if hasattr(card, "help_text") else ""
-            for ln in wrap(p.atlas, body, w - 12, 9.5)[: max(0, int((yy - y - 26) // 12))]:
-                p.text(ln, x + 6, yy - 2, 9.5, (70, 56, 32, 255), z=z)
-                yy -= 12
+            for ln in wrap(p.atlas, body, w - 12, 10)[: max(0, int((yy - y - 28) // 12.5))]:
+                p.text(ln, x + 6, yy - 2, 10, (70, 56, 32, 255), z=z)
+                yy -= 12.5
             p.text(f"{str(card.phase).replace('_', ' ')} phase", x + w / 2, y + 14, 10.5, (90, 70, 40, 255),
                    ax="center", max_width=w - 8, z=z)  # fmt: skip
             return

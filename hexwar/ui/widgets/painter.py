@@ -72,6 +72,8 @@ class Painter:
         texts: every string drawn (tests read the screen through it).
         text_boxes: ``(x0, y0, x1, y1, text, z)`` of every string drawn, its measured box in
             points (layout tests check that texts and buttons do not overlap).
+        text_sizes: the size in points each string of :attr:`text_boxes` is drawn at, after
+            any squeezing to ``max_width`` (layout tests check that none is under 10).
         extra: window facts the painting code may use (e.g. the selected unit's screen point).
     """
 
@@ -86,6 +88,7 @@ class Painter:
         self.extra: dict[str, Any] = {}
         self.texts: list[str] = []
         self.text_boxes: list[tuple[float, float, float, float, str, int]] = []
+        self.text_sizes: list[float] = []
 
     # -- primitives ---------------------------------------------------------------------------
     def rect(self, x0: float, y0: float, x1: float, y1: float, colour: Sequence[int], z: int = 0) -> None:
@@ -163,11 +166,13 @@ class Painter:
         )
         self.texts.append(s)
         w = float(self.atlas.measure(s, size, style))
+        eff = size * (max_width / w) if max_width and w > max_width > 0 else size
         w = min(w, max_width) if max_width else w
         x0 = x - (w / 2 if ax == "center" else w if ax == "right" else 0.0)
         cap = size * 0.72  # glyph cap height (DejaVu ~0.73 em): the ink box, not the line box
         y0 = {"bottom": y, "baseline": y, "top": y - cap}.get(ay, y - cap / 2)
         self.text_boxes.append((x0, y0, x0 + w, y0 + cap, s, z))
+        self.text_sizes.append(eff)
         return w
 
     def measure(self, s: str, size: float = 13.0, style: str = "regular") -> float:

@@ -1,14 +1,22 @@
 """A searchable list: a text field over a :class:`~hexwar.ui.widgets.controls.ScrollList` of
 the rows that match what is typed, and the chosen row's full text under it.
 
-Rows keep their given order (the editor passes cards in ``hexwar cards`` order); a row
-matches when every word typed occurs in its search text (case-insensitive). Up/Down in the
-field move the list's selection, Enter picks it, so the picker works from the keyboard alone.
+A row matches when every word typed occurs in its search text (case-insensitive). The matches
+are ranked by the row's name (issue 36: "tank crew" once chose an 8.8 cm Flak 36, whose card
+text mentions both words): first the names that begin with what is typed, then the names that
+contain it, then the names that contain every word, then the rows matched only by their id or
+details; within a rank the given order is kept (the editor passes cards in ``hexwar cards``
+order). Up/Down in the field move the list's selection, Enter picks it, so the picker works
+from the keyboard alone.
 
 >>> s = SearchList([("a", "Tiger I", "heavy tank"), ("b", "Grenadiers", "infantry")])
 >>> s.query("tank")
 >>> [k for k, _, _ in s.matches]
 ['a']
+>>> s = SearchList([("f", "8.8 cm Flak 36", "gun; tank crew or gun crew"), ("t", "Tank crew (regular)", "crew")])
+>>> s.query("tank crew")
+>>> [k for k, _, _ in s.matches]
+['t', 'f']
 """
 
 from __future__ import annotations
@@ -97,7 +105,18 @@ class SearchList(Element):
     def query(self, text: str) -> None:
         """Show the rows matching every word of ``text`` (case-insensitive); select the first."""
         words = text.lower().split()
-        self.matches = [e for e in self.entries if all(w in f"{e[0]} {e[1]} {e[2]}".lower() for w in words)]
+        q = " ".join(words)
+
+        def rank(e: tuple[str, str, str]) -> int:
+            name = e[1].lower()
+            if q and name.startswith(q):
+                return 0
+            if q and q in name:
+                return 1
+            return 2 if all(w in name for w in words) else 3
+
+        found = [e for e in self.entries if all(w in f"{e[0]} {e[1]} {e[2]}".lower() for w in words)]
+        self.matches = sorted(found, key=rank)  # stable: the given order within a rank
         self.list.set_items([e[1] for e in self.matches])  # type: ignore[attr-defined]
         self.list.offset = 0  # type: ignore[attr-defined]
         self.list.selected = 0 if self.matches else None  # type: ignore[attr-defined]

@@ -1,0 +1,213 @@
+"""Loading a 500x500 map and a game's scenario, against a baseline commit (issue 34).
+
+Targets (issue 34): loading a 500x500 map at least 3x faster than "today" (``--baseline``,
+default 412e83e: main before the typed file models, which validated with ``jsonschema``), and
+a game loading its scenario and map in under 0.3 s of CPU in a fresh process.
+
+Two 500x500 maps are written with this tree's code (the baseline tree reads the same files):
+
+- ``generated``: ``hexwar edit --generate 500x500 --seed 7`` (mapgen): roads, a river, town
+  blocks, deploy zones of 50,000 hexes; a few hundred hexes carry features;
+- ``dense``: the same map with a road flag on a quarter of its hexes (63,000 feature entries,
+  a Tiled import of a road network looks like this).
+
+For each tree and map, a fresh process (``--worker``) loads the map with ``BattleMap.load``
+and reports CPU seconds of the first load (what ``hexwar play`` or ``edit`` pays: lazy imports
+and validator set-up included) and the least of three more loads (warm). The ratio is
+baseline / this tree; the target is met at >= 3 on the first load. Then the scenario row: a
+fresh process imports ``hexwar.game.scenario`` and loads the shipped ``standard`` scenario
+(TOML, its map, the card data), CPU seconds of the whole process from start to loaded; the
+ratio is 0.3 s / measured. Each figure is the least of ``--rounds`` runs (the machine is shared;
+the least is the run least slowed by other work). Asserts nothing.
+
+Run: ``python benchmarks/bench_maps.py [--rounds 3] [--baseline REF]`` (``--quick``: 1 round).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: main just before issue 34's typed file models (the "today" of the 3x target)
+BASELINE_REF = "412e83e"
+MAP_TARGET = 3.0
+SCENARIO_TARGET_S = 0.3
+
+
+def worker_map(path: str) -> None:
+    """Print one JSON line: where hexwar came from and the CPU seconds of the loads of ``path``."""
+    t0 = time.process_time()
+    from hexwar.model.maps import BattleMap
+
+    t1 = time.process_time()
+    m = BattleMap.load(path)
+    t2 = time.process_time()
+    warm = []
+    for _ in range(3):
+        a = time.process_time()
+        BattleMap.load(path)
+        warm.append(time.process_time() - a)
+    import hexwar
+
+    print(
+        json.dumps(
+            {
+                "module": str(Path(hexwar.__file__).parent),
+                "import": t1 - t0,
+                "first": t2 - t1,
+                "warm": min(warm),
+                "size": [m.width, m.height],
+            }
+        )
+    )
+
+
+def worker_scenario(name: str) -> None:
+    """Print one JSON line: CPU seconds of this process once the scenario ``name`` is loaded."""
+    from hexwar.game.scenario import load_scenario
+
+    sc = load_scenario(name)
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    import hexwar
+
+    print(
+        json.dumps(
+            {
+                "module": str(Path(hexwar.__file__).parent),
+                "cpu": ru.ru_utime + ru.ru_stime,
+                "map": [sc.battlemap.width, sc.battlemap.height] if sc.battlemap is not None else None,
+            }
+        )
+    )
+
+
+def baseline_tree(ref: str, into: Path) -> Path | None:
+    """Unpack ``git archive ref`` into ``into``; ``None`` when git or the commit is missing."""
+    try:
+        data = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", ref], check=True, capture_output=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    into.mkdir(parents=True, exist_ok=True)
+    path = into / "baseline.tar"
+    path.write_bytes(data)
+    with tarfile.open(path) as tf:
+        tf.extractall(into / "tree", filter="data")
+    path.unlink()
+    return into / "tree"
+
+
+def run_worker(tree: Path, *args: str) -> dict:
+    """Run this script's worker with ``tree`` first on the import path; its JSON line."""
+    env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, str(Path(__file__).resolve()), *args]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
+    row = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
+    if Path(row["module"]).resolve() != (tree / "hexwar").resolve():
+        raise SystemExit(f"the worker imported hexwar from {row['module']}, not from {tree}")
+    return row
+
+
+def write_maps(into: Path) -> dict[str, Path]:
+    """The two 500x500 maps (see the module docstring), written with this tree's code."""
+    sys.path.insert(0, str(ROOT))
+    from hexwar.mapgen import generate
+    from hexwar.model.hexgrid import Hex
+
+    m = generate(500, 500, seed=7)
+    gen = into / "generated500.json"
+    m.save(gen)
+    doc = json.loads(gen.read_text())
+    rng = random.Random(1)
+    feats = doc["features"]
+    for c in range(500):
+        for r in range(500):
+            if rng.random() < 0.25:
+                feats.setdefault(Hex.from_offset(c, r).to_label(3), {})["road"] = True
+    dense = into / "dense500.json"
+    dense.write_text(json.dumps(doc))
+    return {"generated": gen, "dense": dense}
+
+
+def best(rounds: int, fn, key: str) -> dict:  # type: ignore[no-untyped-def]
+    rows = [fn() for _ in range(rounds)]
+    return min(rows, key=lambda r: r[key])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the two tables; 0 unless a worker failed."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="one round")
+    ap.add_argument("--baseline", default=BASELINE_REF)
+    ap.add_argument("--worker-map", help=argparse.SUPPRESS)
+    ap.add_argument("--worker-scenario", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker_map:
+        worker_map(args.worker_map)
+        return 0
+    if args.worker_scenario:
+        worker_scenario(args.worker_scenario)
+        return 0
+    rounds = 1 if args.quick else args.rounds
+    figures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="hexwar-bench-maps-") as tmp:
+        t = Path(tmp)
+        maps = write_maps(t)
+        base = baseline_tree(args.baseline, t / "base")
+        print(f"loading a 500x500 map: this tree vs {args.baseline} (CPU s, least of {rounds})")
+        print(
+            f"{'map':<10} {'features':>8} {'first base':>10} {'first now':>9} {'ratio':>6} "
+            f"{'warm base':>9} {'warm now':>8} {'ratio':>6}  target first >= {MAP_TARGET:g}x"
+        )
+        for name, path in maps.items():
+            n = len(json.loads(path.read_text())["features"])
+            now = best(rounds, lambda p=path: run_worker(ROOT, "--worker-map", str(p)), "first")
+            if base is None:
+                print(
+                    f"{name:<10} {n:>8} {'-':>10} {now['first']:>9.3f} {'-':>6} {'-':>9} {now['warm']:>8.3f}"
+                )
+                continue
+            old = best(rounds, lambda p=path: run_worker(base, "--worker-map", str(p)), "first")
+            r1, r2 = old["first"] / now["first"], old["warm"] / now["warm"]
+            print(
+                f"{name:<10} {n:>8} {old['first']:>10.3f} {now['first']:>9.3f} {r1:>5.1f}x "
+                f"{old['warm']:>9.3f} {now['warm']:>8.3f} {r2:>5.1f}x  {'met' if r1 >= MAP_TARGET else 'NOT met'}"
+            )
+            figures.append(
+                f"FIGURE | 500x500 map first load vs {args.baseline} ({name}) | {r1:.2f}x | >= {MAP_TARGET:g}x | "
+                f"{r1 / MAP_TARGET:.2f}"
+            )
+        print(
+            f"\na game loads its scenario and map (fresh process, CPU s, least of {rounds}); target < {SCENARIO_TARGET_S} s"
+        )
+        trees = [("now", ROOT)] + ([(args.baseline, base)] if base is not None else [])
+        for label, tree in trees:
+            row = best(rounds, lambda tr=tree: run_worker(tr, "--worker-scenario", "standard"), "cpu")
+            ratio = SCENARIO_TARGET_S / row["cpu"]
+            verdict = ("met" if ratio >= 1 else "NOT met") if label == "now" else "(baseline)"
+            print(f"standard  {label:<8} {row['cpu']:.3f} s  ratio {ratio:.2f}  {verdict}")
+            if label == "now":
+                figures.append(
+                    f"FIGURE | a game loads scenario and map, fresh process (CPU s) | {row['cpu']:.3f} | "
+                    f"< {SCENARIO_TARGET_S} s | {ratio:.2f}"
+                )
+    print()
+    for line in figures:  # issue 35: the runner's summary reads these
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

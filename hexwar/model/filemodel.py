@@ -1,0 +1,319 @@
+"""The base of hexwar's typed file models (pydantic v2) and their problem reports.
+
+Every file kind hexwar reads is declared once, as a tree of frozen pydantic models
+(:class:`FileModel`): the map in :mod:`hexwar.model.map_file`, the scenario, save and card
+data beside their loaders. From that one declaration come
+
+- the structural check: :func:`check` validates a parsed document (JSON, or TOML as a dict)
+  and turns every pydantic error into a :class:`~hexwar.errors.Problem` naming the file and
+  the field path in hexwar's spelling (``features.D07.fire_turns``, ``commands[3].cmd``), all
+  problems at once, worded from the field's ``description`` ("expected an integer 1..500
+  (hexes), got 0");
+- the JSON Schema (draft 2020-12) that ``hexwar schema KIND`` prints (:func:`json_schema`);
+- the format references in docs/ (``tools/gen_format_docs.py``).
+
+Models are strict (no ``"24"`` for 24, no ``true`` for 1) and refuse unknown keys. What a
+model cannot say (a terrain code in the table, a hex on the board, a card that exists) is the
+semantic check of each loader, which runs after the model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from ..errors import Problem, ValidationError
+
+__all__ = [
+    "FileModel",
+    "MAX_SCHEMA_PROBLEMS",
+    "adapter",
+    "check",
+    "field_path",
+    "json_schema",
+    "problems_of",
+    "merge_problems",
+    "error_details",
+    "Step",
+    "upgrade_document",
+]
+
+MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class FileModel(BaseModel):
+    """A part of a hexwar file: strict types, unknown keys refused, frozen once read.
+
+    A field's ``description`` is its user documentation: it is the "expected ..." of a
+    problem report, the schema's description and the line of the format reference.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+@cache
+def adapter(model: type[M]) -> TypeAdapter[M]:
+    """The one :class:`~pydantic.TypeAdapter` of ``model`` (built once per process)."""
+    return TypeAdapter(model)
+
+
+@cache
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    return adapter(model).json_schema(ref_template="#/$defs/{model}")
+
+
+def json_schema(model: type[BaseModel], schema_id: str, title: str, description: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``model``, as ``hexwar schema KIND`` prints it.
+
+    Args:
+        model: the file's root model.
+        schema_id: the ``$id`` (``urn:hexwar:schema:map``).
+        title: the schema's title.
+        description: what the file is (the model's docstring is for programmers).
+
+    Returns:
+        a new JSON-ready dict (the caller may change it).
+    """
+    body = _tidy(json.loads(json.dumps(_schema(model))))
+    body.pop("title", None)
+    body.pop("description", None)
+    return {"$schema": SCHEMA_DIALECT, "$id": schema_id, "title": title, "description": description, **body}
+
+
+def _tidy(node: Any) -> Any:
+    """Schema cleanup: no generated titles; a keyed table's key pattern in ``propertyNames``."""
+    if isinstance(node, list):
+        return [_tidy(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _tidy(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
+    pats = out.get("patternProperties")
+    if isinstance(pats, dict) and len(pats) == 1 and isinstance(out.get("propertyNames"), dict):
+        ((pattern, value),) = pats.items()
+        out["propertyNames"] = {**out["propertyNames"], "pattern": pattern}
+        out["additionalProperties"] = value
+        del out["patternProperties"]
+    return out
+
+
+def field_path(parts: Iterable[Any]) -> str:
+    """A location (``('features', 'D07', 'fire')``) as hexwar spells it: ``features.D07.fire``.
+
+    >>> field_path(["commands", 3, "cmd"]), field_path([])
+    ('commands[3].cmd', '')
+    """
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += f".{p}" if out else str(p)
+    return out
+
+
+def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``node`` with ``$ref`` followed and a nullable ``anyOf`` unwrapped."""
+    for _ in range(8):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            node = {**root["$defs"][ref[len("#/$defs/") :]], **{k: v for k, v in node.items() if k != "$ref"}}
+            continue
+        any_of = node.get("anyOf")
+        if isinstance(any_of, list):
+            real = [x for x in any_of if x.get("type") != "null"]
+            if len(real) == 1:
+                node = {**real[0], **{k: v for k, v in node.items() if k != "anyOf"}}
+                continue
+        break
+    return node
+
+
+def _node_at(root: Mapping[str, Any], loc: Iterable[Any]) -> Mapping[str, Any] | None:
+    """The schema node describing the value at ``loc``, or ``None``."""
+    node = _resolve(root, root)
+    for p in loc:
+        if isinstance(p, int):
+            items = node.get("items")
+            if not isinstance(items, dict):
+                return None
+            node = _resolve(root, items)
+        else:
+            props = node.get("properties", {})
+            if p in props:
+                node = _resolve(root, props[p])
+            elif isinstance(node.get("additionalProperties"), dict):
+                node = _resolve(root, node["additionalProperties"])
+            elif isinstance(node.get("patternProperties"), dict) and node["patternProperties"]:
+                node = _resolve(root, next(iter(node["patternProperties"].values())))
+            else:
+                return None
+    return node
+
+
+def _got(value: Any) -> str:
+    try:
+        got = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a TOML date and the like: not JSON
+        got = repr(value)
+    return got if len(got) <= 60 else got[:57] + "..."
+
+
+def problems_of(exc: pydantic.ValidationError, model: type[BaseModel], src: str) -> list[Problem]:
+    """Every error of ``exc`` (a validation of ``model``) as a problem naming ``src`` and the field.
+
+    The wording is hexwar's: ``missing; expected ...``, ``unknown field; expected one of
+    [...]``, ``bad name; expected ...`` (a bad key of a keyed table), ``expected ..., got ...``
+    (the field's description), or the message of a model's own check. A wholly wrong file
+    reports :data:`MAX_SCHEMA_PROBLEMS` problems and a count of the rest.
+    """
+    root = _schema(model)
+    out: list[Problem] = []
+    for err in exc.errors(include_url=False):
+        loc = list(err["loc"])
+        kind = err["type"]
+        ctx = err.get("ctx") or {}
+        if "[key]" in loc:  # a key of a keyed table does not fit: name the key
+            i = loc.index("[key]")
+            parent = _node_at(root, loc[: i - 1]) or {}
+            names = parent.get("propertyNames", {}) if isinstance(parent, dict) else {}
+            desc = names.get("description") or "a valid name"
+            out.append(Problem(src, field_path(loc[:i]), f"bad name; expected {desc}"))
+            continue
+        where = field_path(loc)
+        if kind == "extra_forbidden":
+            parent = _node_at(root, loc[:-1]) or {}
+            known = sorted(parent.get("properties", {}))
+            hint = f"; expected one of {known}" if known else ""
+            out.append(Problem(src, where, f"unknown field{hint}"))
+            continue
+        if "field" in ctx:  # a model's own check naming one of its fields
+            out.append(Problem(src, field_path([*loc, ctx["field"]]), err["msg"]))
+            continue
+        node = _node_at(root, loc) or {}
+        desc = node.get("description")
+        if kind == "missing":
+            out.append(Problem(src, where, f"missing; expected {desc}" if desc else "missing"))
+        elif desc and not kind.startswith("value_error") and kind != "assertion_error":
+            out.append(Problem(src, where, f"expected {desc}, got {_got(err['input'])}"))
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+            out.append(Problem(src, where, msg))
+    if len(out) > MAX_SCHEMA_PROBLEMS:
+        rest = len(out) - MAX_SCHEMA_PROBLEMS
+        out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
+    return out
+
+
+def error_details(exc: pydantic.ValidationError) -> list[InitErrorDetails]:
+    """The errors of ``exc`` as details a wrap validator can raise again with errors of its own.
+
+    Each keeps its type name, location, message and context (re-raised as a custom error, so
+    a model's own error types pass through too).
+    """
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(e["type"], e["msg"].replace("{", "{{").replace("}", "}}"), e.get("ctx")),
+            loc=e["loc"],
+            input=e["input"],
+        )
+        for e in exc.errors(include_url=False)
+    ]
+
+
+def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]:
+    """Validate ``data`` against ``model``: ``(the typed value, [])`` or ``(None, problems)``.
+
+    Args:
+        model: the file's root model.
+        data: the parsed document.
+        src: the file name for the reports.
+    """
+    try:
+        return adapter(model).validate_python(data), []
+    except pydantic.ValidationError as exc:
+        return None, problems_of(exc, model, src)
+
+
+#: A migration step: the parsed document of version N in, a NEW document of version N + 1 out
+#: (the input is never changed, so no caller copies a whole 500x500 map to be safe).
+Step = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def upgrade_document(
+    doc: dict[str, Any],
+    current: int,
+    steps: Mapping[int, Step],
+    src: str = "<memory>",
+    default: int | None = None,
+) -> tuple[dict[str, Any], list[int]]:
+    """Run the steps from ``doc``'s ``schema_version`` up to ``current``, in memory.
+
+    Args:
+        doc: the parsed document (not changed).
+        current: the version this hexwar reads.
+        steps: from_version -> the step to from_version + 1.
+        src: the file name for problem reports.
+        default: the version of a document without ``schema_version`` (``None``: required).
+
+    Returns:
+        ``(document of version current, versions stepped from)``; ``doc`` itself when it
+        was current already.
+
+    Raises:
+        ValidationError: naming ``schema_version`` when it is not an integer, newer than this
+            hexwar reads, or older than any step known.
+    """
+    v = doc.get("schema_version", default)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValidationError(
+            [Problem(src, "schema_version", f"expected an integer 1..{current}, got {v!r}")]
+        )
+    if v > current:
+        raise ValidationError(
+            [
+                Problem(
+                    src,
+                    "schema_version",
+                    f"version {v} is newer than this hexwar reads "
+                    f"(up to {current}): update hexwar to open this file",
+                )
+            ]
+        )
+    out = doc
+    stepped: list[int] = []
+    while v < current:
+        step = steps.get(v)
+        if step is None:
+            raise ValidationError(
+                [Problem(src, "schema_version", f"expected 1..{current}; no migration from version {v}")]
+            )
+        out = step(out)
+        stepped.append(v)
+        v += 1
+    return out, stepped
+
+
+def merge_problems(schema: list[Problem], semantic: list[Problem]) -> list[Problem]:
+    """Schema problems first, then the semantic ones; a schema problem is dropped when a
+    semantic check names the same field (or a hex inside it) more precisely.
+
+    >>> a = [Problem("f", "levels[2]", "expected digits"), Problem("f", "width", "expected 1..500")]
+    >>> b = [Problem("f", "levels[2] A03", "ground level 'x'; expected a digit 0-9")]
+    >>> [p.where for p in merge_problems(a, b)]
+    ['width', 'levels[2] A03']
+    """
+    wheres = [p.where for p in semantic]
+
+    def covered(w: str) -> bool:
+        return any(s == w or s.startswith(w + " ") or s.startswith(w + ".") for s in wheres) if w else False
+
+    return [p for p in schema if not covered(p.where)] + list(semantic)

@@ -1,0 +1,217 @@
+"""The map file (``"format": "hexwar-map"``) as typed models, one per version, and the step between.
+
+:class:`MapFileV2` is the current file; :class:`MapFileV1` the round-1 file (no markers).
+:func:`map_1_to_2` is the migration between them, a function of parsed documents registered
+in :data:`MAP_MIGRATIONS` (``hexwar.formats.migrate`` runs every kind's steps). The grid is
+held as column data (one row string per map row), never as one object per hex: a 500x500
+map validates in milliseconds. What the model cannot say (terrain codes of the table, labels
+on the board, wrecks that exist, buildings under rubble or fire) is checked by
+:meth:`hexwar.model.maps.BattleMap.from_json` after it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from typing_extensions import TypedDict
+
+from ..errors import clip
+from .filemodel import FileModel, Step, error_details, json_schema
+from .hexgrid import Hex, HexLabelError
+
+__all__ = [
+    "MAP_FORMAT",
+    "MAP_SCHEMA_VERSION",
+    "HEX_LABEL",
+    "ZONE_SPEC",
+    "MapFeatures",
+    "MapObjectiveEntry",
+    "MapFileV1",
+    "MapFileV2",
+    "MapFile",
+    "MAP_MIGRATIONS",
+    "map_1_to_2",
+    "map_schema",
+    "zone_hexes",
+]
+
+MAP_FORMAT = "hexwar-map"
+MAP_SCHEMA_VERSION = 2  # the version this hexwar reads (MapFileV2)
+HEX_LABEL = r"^[A-Za-z]{1,3}[0-9]{2,3}$"
+ZONE_SPEC = r"^[A-Za-z]{1,3}[0-9]{2,3}(:[A-Za-z]{1,3}[0-9]{2,3})?$"
+MAX_SIDE = 500  # hexes (R2.2: labels reach 3 letters and 3 digits)
+
+HexKey = Annotated[str, StringConstraints(pattern=HEX_LABEL), Field(description="a hex label like D07")]
+Side = Annotated[Literal["german", "soviet"], Field(description="a side: german or soviet")]
+ZoneSpec = Annotated[
+    str,
+    StringConstraints(pattern=ZONE_SPEC),
+    Field(description="a hex label like D07 or a rectangle like A01:C22"),
+]
+Side_ = Annotated[int, Field(ge=1, le=MAX_SIDE, description=f"an integer 1..{MAX_SIDE} (hexes)")]
+
+
+class MapFeatures(TypedDict, total=False):
+    """What stands in one hex besides its terrain (R2.4, R8.1-R8.6); every key optional.
+
+    A typed dict, not a model: a map may hold features in every hex of 500x500, and a dict
+    validates about seven times faster than a model instance per hex.
+    """
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
+
+    road: Annotated[bool, Field(description="true or false")]
+    rubble: Annotated[bool, Field(description="true or false")]
+    fire: Annotated[bool, Field(description="true or false")]
+    fire_turns: Annotated[int, Field(ge=0, le=1000, description="an integer 0..1000 (full turns burned)")]
+    wrecks: Annotated[
+        list[Annotated[str, Field(description="a wreck id")]], Field(description="a list of wreck ids")
+    ]
+
+
+def _fire_turns_need_fire(f: Any, handler: ValidatorFunctionWrapHandler) -> MapFeatures:
+    """``fire_turns`` only with ``fire: true`` (R8.6: only a burning hex counts turns).
+
+    A wrap validator, so the rule is reported together with the entry's own problems (a
+    ``fire_turns`` out of range AND no ``fire``), as the JSON Schema's ``dependentSchemas`` does.
+    """
+    extra: list[InitErrorDetails] = []
+    if isinstance(f, dict) and "fire_turns" in f and f.get("fire") is not True:
+        msg = (
+            f"expected true when fire_turns is given, got {json.dumps(f['fire'])[:40]}"
+            if "fire" in f
+            else "missing; expected true when fire_turns is given"
+        )
+        extra.append(
+            InitErrorDetails(type=PydanticCustomError("fire_needed", msg, {"field": "fire"}), loc=(), input=f)
+        )
+    try:
+        out: MapFeatures = handler(f)
+    except ValidationError as exc:
+        errs = error_details(exc)
+        raise ValidationError.from_exception_data("MapFeatures", errs + extra) from None
+    if extra:
+        raise ValidationError.from_exception_data("MapFeatures", extra)
+    return out
+
+
+Features = Annotated[
+    MapFeatures,
+    WrapValidator(_fire_turns_need_fire, json_schema_input_type=MapFeatures),
+    Field(description="an object of hex features"),
+]
+
+
+class MapObjectiveEntry(FileModel):
+    """An objective marker (R10.2)."""
+
+    hex: Annotated[str, StringConstraints(pattern=HEX_LABEL)] = Field(description="a hex label like P11")
+    name: str = Field("", description="text")
+    points: int = Field(0, ge=0, le=1000, description="an integer 0..1000 (victory points)")
+
+
+class _MapBody(FileModel):
+    name: str = Field("Untitled", description="text (the map's display name)")
+    description: str = Field("", description="text shown to players")
+    width: Side_
+    height: Side_
+    terrain: list[Annotated[str, Field(description="a row string of terrain codes")]] = Field(
+        description="a list of row strings, one terrain code per hex (codes of hexwar/data/terrain.toml)"
+    )
+    levels: list[
+        Annotated[
+            str,
+            StringConstraints(pattern=r"^[0-9]*$"),
+            Field(description="a row string of digits 0-9 (ground levels)"),
+        ]
+    ] = Field(default_factory=list, description="a list of row strings, one ground level digit 0-9 per hex")
+    features: dict[HexKey, Features] = Field(default_factory=dict, description="an object keyed by hex label")
+
+
+class MapFileV1(_MapBody):
+    """A round-1 map file: the grid and its features, no markers."""
+
+    format: Literal["hexwar-map"] = Field(description='"hexwar-map"')
+    schema_version: Literal[1] = Field(description="1")
+
+
+class MapFileV2(_MapBody):
+    """A map file (R2.4) of this hexwar: version 1 plus deploy-zone and objective markers."""
+
+    format: Literal["hexwar-map"] = Field(description='"hexwar-map"')
+    schema_version: Literal[2] = Field(
+        description="2 (this hexwar's map schema; version 1 files are migrated)"
+    )
+    deploy: dict[Side, Annotated[list[ZoneSpec], Field(min_length=1)]] = Field(
+        default_factory=dict,
+        description="deploy-zone markers by side: lists of hex labels and rectangles like A01:C22",
+    )
+    objectives: list[MapObjectiveEntry] = Field(
+        default_factory=list, description="a list of objective markers"
+    )
+
+
+MapFile = MapFileV2  # the current version
+
+
+def zone_hexes(spec: str) -> list[Hex]:
+    """Hexes of a zone spec of the file: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
+
+    Raises:
+        HexLabelError: for a malformed label, a reversed rectangle, or a rectangle wider or
+            taller than any map (``MAX_SIDE``: ``"D01:DNULL03"`` would list millions).
+
+    >>> [h.label for h in zone_hexes("B02:C03")]
+    ['B02', 'B03', 'C02', 'C03']
+    """
+    a_s, sep, b_s = spec.partition(":")
+    a = Hex.from_label(a_s.strip())
+    if not sep:
+        return [a]
+    b = Hex.from_label(b_s.strip())
+    (c0, r0), (c1, r1) = a.offset, b.offset
+    if c1 < c0 or r1 < r0:
+        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
+    if c1 - c0 >= MAX_SIDE or r1 - r0 >= MAX_SIDE:  # issue 33: found by the fuzz suite
+        raise HexLabelError(f"bad zone {clip(spec)}: larger than any map ({MAX_SIDE} hexes a side)")
+    # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
+    return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+
+def map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Map 1 -> 2: markers (``deploy``, ``objectives``) become possible; nothing else changes.
+
+    Takes a parsed version 1 document and returns a new version 2 document (the input is not
+    changed): a version 1 file is a version 2 file without markers.
+
+    >>> map_1_to_2({"format": "hexwar-map", "schema_version": 1})["schema_version"]
+    2
+    """
+    return {**doc, "schema_version": 2}
+
+
+#: from_version -> the step to from_version + 1
+MAP_MIGRATIONS: dict[int, Step] = {1: map_1_to_2}
+
+
+def map_schema() -> dict[str, Any]:
+    """The JSON Schema of the current map file (``hexwar schema map``)."""
+    return json_schema(
+        MapFile,
+        "urn:hexwar:schema:map",
+        "hexwar map file",
+        "A hex battle map (R2.4) in odd-q offset layout: flat-topped hexes, odd columns pushed "
+        "down half a hex, columns A.., rows 01... Version 1 files (no deploy or objectives) are "
+        "read by migrating them to version 2. Terrain codes, hex labels on the board, wreck ids "
+        "and buildings under rubble or fire are checked by hexwar after the schema.",
+    )

@@ -1,0 +1,306 @@
+"""Cards drawn as cards (issue 36): the one card-drawing module of the card table, the hex
+window's panels, the deck builder and ``hexwar render --screen card``.
+
+A unit card is laid out as 001 "Card Types Detailed" describes it (R4.1, R4.2):
+
+* upper left: the Unit Type icon, the Required Crew icon (when the unit needs a crew card) and
+  the Defense; the title with the Commitment Line (Frontline / Rear Line) or, for aircraft, the
+  Turns of Flight; upper right: the Cost / Point Value, with Half and Full Endurance below it;
+* the Armament table: the weapons down the left, each with its Rate of Fire multiplier
+  (``2x``), the Attack Value per target type (Infantry, Vehicle, Gun, Aircraft; a blank where
+  the weapon cannot affect that type), underscored values underlined (R4.2: no effect on a base
+  Defense of 2 or more), and the Damage Index at the far right;
+* for a card in play, the current Endurance (a bar against Full, red from Half down) and the
+  Damage card under it (its edge for the unit's type, with its built-in counter).
+
+Command, Event and Damage cards are drawn as paper cards with their title, what they apply to,
+when they are played and their effect text. No text is drawn smaller than :data:`MIN_TEXT`
+points; a card too small for its table keeps the header and the Endurance and says so.
+:data:`UNIT_CARD_SIZE` is the size at which every part of a unit card shows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .widgets import theme as T
+from .widgets.cards import paint_nato
+from .widgets.text import ellipsize, wrap
+
+__all__ = [
+    "MIN_TEXT",
+    "UNIT_CARD_SIZE",
+    "InPlay",
+    "armament_rows",
+    "paint_card",
+    "paint_paper_card",
+    "paint_unit_card",
+    "unit_card_height",
+]
+
+#: The smallest text on a card, in points (the layout test's floor).
+MIN_TEXT = 10.0
+#: ``(width, height)`` in points at which a unit card with three weapons shows every part.
+UNIT_CARD_SIZE = (236.0, 132.0)
+
+_COLS = (("infantry", "Inf"), ("vehicle", "Veh"), ("gun", "Gun"), ("aircraft", "Air"))
+_LINE = {"frontline": "Frontline", "rear": "Rear Line", "frontline_or_rear": "Frontline or Rear Line"}
+_SIDE = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
+_INK = T.DARK
+_PAPER = T.PARCHMENT
+_DAMAGE = (160, 36, 32, 255)
+
+HEAD_H = 22.0
+SUB_H = 16.0
+ROW_H = 13.0
+FOOT_H = 16.0
+
+
+@dataclass(frozen=True)
+class InPlay:
+    """What a card in play shows beyond its printed face.
+
+    Attributes:
+        endurance: Current Endurance (R6.5).
+        crew: the riding crew's name (or ``"no crew"``), or None.
+        damage: the Damage card's edge for the unit's type: ``(title, effect text, turns left
+            or None)`` (R6.6), or None.
+        flight_turns: Turns of Flight left (aircraft aloft), or None.
+        extra: one more short line (Command cards under it), or "".
+    """
+
+    endurance: int
+    crew: str | None = None
+    damage: tuple[str, str, int | None] | None = None
+    flight_turns: int | None = None
+    extra: str = ""
+
+
+def armament_rows(card: Any) -> list[tuple[str, str, list[tuple[str, bool]], str]]:
+    """The Armament table of a unit card: per weapon ``(name, rate of fire "2x" or "",
+    [(attack value or "", underscored) per target type in Inf/Veh/Gun/Air order], Damage
+    Index)`` (R4.2).
+
+    >>> from hexwar.rules.cards import default_cards
+    >>> rows = armament_rows(default_cards().unit("de_pz_iv_g"))
+    >>> rows[0][0], rows[0][2][1], rows[0][3]
+    ('7.5 cm KwK 40 L/43', ('9', False), '8')
+    """
+    out = []
+    for w in card.weapons:
+        vals = []
+        for tt, _ in _COLS:
+            v = w.attack_value(tt)
+            vals.append(("" if v is None else str(v), bool(w.underscored and v is not None)))
+        rof = f"{w.rate_of_fire}x" if w.rate_of_fire > 1 else ""
+        out.append((w.name, rof, vals, str(w.damage_index)))
+    return out
+
+
+def _fit(p: Any, s: str, w: float, size: float, style: str = "regular") -> str:
+    """``s`` shortened with an ellipsis to ``w`` points (never squeezed below ``size``)."""
+    return ellipsize(p.atlas, s, max(1.0, w), size, style)
+
+
+def unit_card_height(card: Any, in_play: bool = False) -> float:
+    """The height in points a unit card needs to show every part (its weapons' rows)."""
+    rows = max(1, len(card.weapons))
+    return HEAD_H + SUB_H + ROW_H * (rows + 1) + 8 + (FOOT_H if in_play else 0) + 6
+
+
+def _side_colour(card: Any, looks: Any) -> tuple[Any, Any, Any]:
+    """``(band, band text, symbol fill)`` for the card's side."""
+    if looks is not None and getattr(looks, "sides", None) and card.side in looks.sides:
+        sl = looks.sides[card.side]
+        text = (250, 248, 240, 255) if card.side == "soviet" else sl.text
+        return sl.band, text, sl.symbol_fill
+    return _SIDE.get(card.side, T.SECTION), T.TEXT, (235, 235, 225, 255)
+
+
+def paint_unit_card(
+    p: Any,
+    card: Any,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    looks: Any = None,
+    in_play: InPlay | None = None,
+    edge: Any = None,
+    z: int = 0,
+) -> None:
+    """Draw unit card ``card`` (a :class:`~hexwar.rules.cards.UnitCard`) in the rectangle
+    ``(x, y)``-``(x + w, y + h)`` (points, y up) on painter ``p`` (see the module text).
+
+    Args:
+        looks: the renderer's looks (side colours), or None for the UI side colours.
+        in_play: current Endurance, crew and Damage card of a card in play, or None.
+        edge: the frame colour (a selection or target highlight), or None.
+    """
+    band, band_text, sym_fill = _side_colour(card, looks)
+    p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
+    p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
+    p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + h - 1.5, _PAPER, z)
+    top = y + h
+    # header: type icon, crew icon, Defense | title | cost
+    p.rect(x + 1.5, top - HEAD_H, x + w - 1.5, top - 1.5, band, z)
+    cy = top - HEAD_H / 2 - 0.5
+    paint_nato(p, x + 14, cy, 20, 14, card.unit_type, sym_fill, _INK, z)
+    ix = x + 26
+    if card.needs_crew:
+        paint_nato(p, ix + 8, cy, 14, 11, card.crew, sym_fill, _INK, z)
+        ix += 18
+    p.circle(ix + 9, cy, 8.5, _PAPER, z)
+    p.text(str(card.defense), ix + 9, cy, 11, _INK, ax="center", style="bold", z=z)
+    ix += 21
+    cost_w = p.measure(str(card.cost), 12, "bold") + 10
+    p.rect(x + w - cost_w - 4, top - HEAD_H + 3, x + w - 4, top - 4, _PAPER, z)
+    p.text(str(card.cost), x + w - 4 - cost_w / 2, cy, 12, _INK, ax="center", style="bold", z=z)
+    p.text(_fit(p, card.name, x + w - cost_w - 10 - ix, 11, "bold"), ix, cy, 11, band_text, style="bold", z=z)
+    # line or Turns of Flight | Half / Full Endurance
+    sy = top - HEAD_H - SUB_H / 2 - 1
+    if card.line == "aircraft":
+        line = f"{card.turns_of_flight} Turns of Flight"
+    elif getattr(card, "is_crew", False) or card.unit_type in ("tank_crew", "artillery_crew", "pilot"):
+        line = f"crew ({card.quality})" if getattr(card, "quality", None) else "crew"
+    else:
+        line = _LINE.get(card.line, card.line.replace("_", " "))
+    endu = f"Half {card.endurance_half} / Full {card.endurance_full}"
+    ew = p.measure(endu, 10)
+    p.text(_fit(p, line, w - ew - 18, 10, "bold"), x + 6, sy, 10, _INK, style="bold", z=z)
+    p.text(endu, x + w - 6, sy, 10, _INK, ax="right", z=z)
+    # armament table
+    foot = FOOT_H if in_play is not None else 0.0
+    dmg_h = 26.0 if in_play is not None and in_play.damage is not None else 0.0
+    ty = top - HEAD_H - SUB_H - 4
+    rows = armament_rows(card)
+    room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
+    di_w, col_w = 22.0, 23.0
+    name_w = w - 12 - di_w - col_w * len(_COLS)
+    if rows and room >= 1 and name_w >= 40:
+        p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
+        hy = ty - ROW_H / 2
+        p.text("Armament", x + 6, hy, 10, (90, 70, 40, 255), style="bold", max_width=name_w - 4, z=z)
+        for k, (_, lab) in enumerate(_COLS):
+            p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
+        p.text("DI", x + w - 6 - di_w / 2, hy, 10, (90, 70, 40, 255), ax="center", style="bold", z=z)
+        # too many rows: the last slot says how many are left (with room for two rows or more)
+        shown = rows[:room] if len(rows) <= room or room < 2 else rows[: room - 1]
+        for i, (name, rof, vals, di) in enumerate(shown):
+            ry = hy - ROW_H * (i + 1)
+            label = f"{rof} {name}" if rof else name
+            p.text(_fit(p, label, name_w - 4, 10), x + 6, ry, 10, _INK, z=z)
+            for k, (v, under) in enumerate(vals):
+                if not v:
+                    continue
+                cx = x + 6 + name_w + col_w * (k + 0.5)
+                p.text(v, cx, ry, 10, _INK, ax="center", style="bold", z=z)
+                if under:  # R4.2: an underscored value, underlined as printed
+                    vw = p.measure(v, 10, "bold")
+                    p.line(cx - vw / 2, ry - 6, cx + vw / 2, ry - 6, 1.0, _INK, z)
+            p.text(di, x + w - 6 - di_w / 2, ry, 10, _INK, ax="center", style="bold", z=z)
+        if len(rows) > len(shown) and room >= 2:
+            more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
+            p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
+    elif rows and ty - 14 > y + foot + dmg_h + 4:
+        p.text(_fit(p, f"{len(rows)} weapons (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
+               (90, 70, 40, 255), z=z)  # fmt: skip
+    if in_play is not None:
+        _paint_in_play(p, card, in_play, x, y, w, dmg_h, z)
+
+
+def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, dmg_h: float, z: int) -> None:
+    """Current Endurance (bar against Full; red from Half down), crew, Damage card strip."""
+    fy = y + dmg_h + 3
+    full = max(1, card.endurance_full)
+    frac = max(0.0, min(1.0, ip.endurance / full))
+    label = f"End {ip.endurance}/{card.endurance_full}"
+    lw = p.measure(label, 10, "bold") + 8
+    p.text(label, x + 6, fy + 6, 10, _INK, style="bold", z=z)
+    bx0, bx1 = x + 6 + lw, x + w - 6
+    right = ip.crew or (f"{ip.flight_turns} ToF left" if ip.flight_turns is not None else "")
+    if right:
+        need = p.measure(right, 10) + 6
+        rw = need if need <= (bx1 - bx0) * 0.6 else min(need, bx1 - bx0)  # a long crew name wins over the bar
+        p.text(_fit(p, right, rw - 4, 10), x + w - 6, fy + 6, 10, _INK, ax="right", z=z)
+        bx1 -= rw
+    if bx1 - bx0 > 12:
+        p.rect(bx0, fy + 3, bx1, fy + 9, (120, 110, 90, 255), z)
+        bar = T.GOOD if ip.endurance > card.endurance_half else T.ERROR
+        p.rect(bx0, fy + 3, bx0 + (bx1 - bx0) * frac, fy + 9, bar, z)
+    if ip.damage is not None:
+        title, effect, turns = ip.damage
+        p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + dmg_h, _DAMAGE, z)
+        left = f" ({turns} turn{'s' if turns != 1 else ''} left)" if turns else ""
+        p.text(_fit(p, f"Damage: {title}{left}", w - 12, 10, "bold"), x + 6, y + dmg_h - 7, 10, T.TEXT,
+               style="bold", z=z)  # fmt: skip
+        if effect.startswith(f"{title}: "):  # the edge's text repeats its title
+            effect = effect[len(title) + 2 :]
+        p.text(_fit(p, effect, w - 12, 10), x + 6, y + 7, 10, T.TEXT, z=z)
+
+
+def paint_paper_card(
+    p: Any, kind: str, title: str, lines: list[str], x: float, y: float, w: float, h: float,
+    edge: Any = None, z: int = 0, footer: str = "",
+) -> None:  # fmt: skip
+    """A Command, Event or Damage card: the kind in its band, the title, the wrapped ``lines``
+    (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt."""
+    p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
+    p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
+    p.rect(
+        x + 1.5, y + 1.5, x + w - 1.5, y + h - 1.5, (214, 218, 230, 255) if kind == "command" else _PAPER, z
+    )
+    band = {"command": (70, 90, 150, 255), "event": (150, 128, 86, 255), "damage": _DAMAGE}.get(
+        kind, T.SECTION
+    )
+    p.rect(x + 1.5, y + h - 18, x + w - 1.5, y + h - 1.5, band, z)
+    p.text(_fit(p, kind.upper(), w - 12, 10, "bold"), x + 6, y + h - 10, 10, (250, 244, 226, 255), style="bold",
+           z=z)  # fmt: skip
+    yy = y + h - 30
+    for ln in wrap(p.atlas, title, w - 12, 12, "bold")[:2]:
+        p.text(_fit(p, ln, w - 12, 12, "bold"), x + 6, yy, 12, _INK, style="bold", z=z)
+        yy -= 15
+    bottom = y + (18 if footer else 6)
+    for s in lines:
+        for ln in wrap(p.atlas, s, w - 12, 10):
+            if yy - 6 < bottom:
+                return
+            p.text(_fit(p, ln, w - 12, 10), x + 6, yy, 10, (60, 50, 32, 255), z=z)
+            yy -= 12.5
+    if footer:
+        p.text(_fit(p, footer, w - 12, 10), x + w / 2, y + 9, 10, (90, 70, 40, 255), ax="center", z=z)
+
+
+def paint_card(
+    p: Any, card: Any, x: float, y: float, w: float, h: float, looks: Any = None,
+    in_play: InPlay | None = None, edge: Any = None, z: int = 0, rules: Any = None,
+) -> None:  # fmt: skip
+    """Draw any card definition: a unit card (:func:`paint_unit_card`) or a Command, Event or
+    Damage card (:func:`paint_paper_card`, its text generated from its typed effects)."""
+    if hasattr(card, "endurance_full"):
+        paint_unit_card(p, card, x, y, w, h, looks, in_play, edge, z)
+        return
+    from .widgets.cards import card_facts
+
+    f = card_facts(card, rules)
+    footer = ""
+    lines = list(f.stats) + list(f.body)
+    title = f.title
+    if f.kind == "command":
+        footer = f.subtitle.split(", ", 1)[-1]
+        lines = [f"applies to: {f.stats[0]}", f"lasts: {f.stats[1]}"] + list(f.body)
+    elif f.kind == "event":
+        lines = [f"lasts: {f.stats[0]}"] + list(f.body) if f.stats else list(f.body)
+    elif f.kind == "damage":
+        title = f"Damage card {card.id.replace('dmg', '').lstrip('0') or card.id}"
+        lines = ["one edge per unit type (R6.6):"] + list(f.body)
+    paint_paper_card(p, f.kind, title, lines, x, y, w, h, edge, z, footer)
+
+
+def card_sheet_size(n: int, per_row: int = 3) -> tuple[float, float]:
+    """The points a sheet of ``n`` unit cards at :data:`UNIT_CARD_SIZE` needs (``per_row`` a row)."""
+    cw, ch = UNIT_CARD_SIZE
+    rows = math.ceil(max(1, n) / per_row)
+    return per_row * (cw + 16) + 16, rows * (ch + 40) + 24
