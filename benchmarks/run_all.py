@@ -50,6 +50,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "lines": ("bench_lines.py", ["--quick"]),
     "balance": ("bench_balance.py", ["--quick"]),
     "campaign": ("bench_campaign.py", ["--quick"]),
+    "campaign_hard": ("bench_campaign_hard.py", ["--quick"]),
     "games": ("bench_games.py", ["--quick"]),
     "frame": ("bench_frame.py", ["--quick"]),
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)

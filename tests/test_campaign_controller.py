@@ -25,7 +25,8 @@ def test_keys_choose_tactics_place_cards_and_reveal_step_by_step():
     while c.update():  # the computer chooses
         pass
     assert st.phase == "place" and c.acting == "german"
-    b, t = c.odds()
+    b, t, info = c.odds()
+    assert info["models"] == ["against a best-playing opponent", "if the opponent played at random"]
     assert set(b) == set(st.hands["german"]) and set(t) == {"flank_attack"}
     c.key("1")
     c.key("Q")
@@ -71,7 +72,7 @@ def test_hot_seat_covers_the_hand_until_the_next_player_lifts_it():
     c.key("3")
     c.key("ENTER")
     assert c.hand_side == "soviet" and c.cover
-    assert c.odds() == ({}, {})  # nothing is shown under the cover
+    assert c.odds() == ({}, {}, {})  # nothing is shown under the cover
     assert not any("places " + st.cards.title(st.slots["german"]) in line for line in c.log)  # type: ignore[arg-type]
 
 
@@ -98,3 +99,54 @@ def test_the_controller_plays_a_whole_war_between_computers():
         c.update()
         n += 1
     assert st.over and "war is over" in c.prompt()
+
+
+def test_year_end_summary_hint_and_no_stale_battle_into_the_next_year():
+    """Issue 30: after 1941 the screen's controller holds a year-end summary (the year card, the
+    battles won, the promotions, each battle) that replaces the last battle of the year; after
+    each battle ``A`` shows what the hard (equilibrium) player would have played."""
+    from hexwar.campaign.events import YearWon
+
+    c, clock = _vs_computer()
+    st = c.state
+    c.ai = {"soviet": make_player("easy", "soviet", 1)}
+    won: list[YearWon] = []
+    while st.year == 1941:
+        if c.acting == "german":
+            if st.phase == "choose_tactics":
+                c.key("W")
+                c.key("ENTER")
+            else:
+                n = st.battle
+                c.key("1")
+                c.key("ENTER")
+                c.key("SPACE")
+                assert c.hint.startswith(f"1941/{n}: the hard player would have played ")
+        else:
+            if c.revealing:
+                c.key("SPACE")  # the manual clock never advances: show the reveal at once
+            assert c.update() or c.acting == "german" or c.revealing, "stuck"
+        won += [e for e in st.log if isinstance(e, YearWon) and e not in won]
+    assert len(won) == 1
+    e = won[0]
+    card = f"the 1941 year card goes to the {e.side.capitalize()}" if e.side else "tied"
+    assert c.year_summary[0].startswith("1941 is over:") and card in c.year_summary[0]
+    assert c.year_summary[1].startswith(f"battles won: German {e.german_wins}, Soviet {e.soviet_wins}")
+    assert sum(1 for ln in c.year_summary if ln[:2] in {f"{k}." for k in range(1, 8)}) == 7
+    promoted = [x for x in st.log if type(x).__name__ == "Promoted"]
+    assert any("promoted" in ln.lower() for ln in c.year_summary) == bool(promoted)
+    assert not c.show_hint and c.key("A") and c.show_hint
+    # the next year's first battle clears the summary once its cards are revealed
+    while len(st.history) < 8:
+        if c.acting == "german":
+            if st.phase == "choose_tactics":
+                c.key("W")
+                c.key("ENTER")
+            else:
+                c.key("1")
+                c.key("ENTER")
+        else:
+            if c.revealing:
+                c.key("SPACE")
+            assert c.update() or c.acting == "german" or c.revealing, "stuck"
+    assert c.year_summary == []

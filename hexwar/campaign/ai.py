@@ -39,9 +39,20 @@ from .odds import opponent_options, outcome_odds
 from .scoring import Play, other
 from .state import CampaignState
 
-__all__ = ["CampaignPlayer", "RandomPlayer", "StandardPlayer", "make_player", "PLAYER_NAMES"]
+__all__ = [
+    "CampaignPlayer",
+    "RandomPlayer",
+    "StandardPlayer",
+    "EquilibriumPlayer",
+    "make_player",
+    "PLAYER_NAMES",
+    "LEVEL_PLAYERS",
+]
 
-PLAYER_NAMES = ("standard", "random")
+PLAYER_NAMES = ("standard", "random", "equilibrium")
+LEVEL_PLAYERS = {"easy": "random", "normal": "standard", "hard": "equilibrium"}
+"""``--ai-level`` (hexwar/cli/ai_level.py) -> campaign player: easy = random legal commands,
+normal = the standard heuristic player, hard = the equilibrium player (the default)."""
 # tactic cards by how much they are worth to a player who times them (most first)
 _TACTIC_PREFERENCE = (
     "flank_attack",
@@ -219,16 +230,80 @@ class StandardPlayer:
         return KeepEvents(me)
 
 
+class EquilibriumPlayer:
+    """The equilibrium ("hard") player (issue 30, R11.2): in each battle it plays its minimax
+    (Nash) mix of the battle's matrix game over the rest of the year
+    (:func:`hexwar.campaign.equilibrium.position`, Shapley's backward induction), conditioned
+    on what it sees, and samples its play from that mix with a generator seeded from the war's
+    seed, its side and the battle (R1.2; the war's own generator is not touched, so a save's
+    commands replay exactly, and a war continued from its save goes on as it would have). It draws the battle card and the tactic option together and places both;
+    the tactic cards at the start of a year, campaign cards and event swaps are chosen as the
+    standard player does (documented in docs/campaign.md: not solved).
+    """
+
+    name = "equilibrium"
+
+    def __init__(self, side: str, seed: int = 0):
+        self.side = side
+        self.seed = seed
+        self._standard = StandardPlayer(side, seed)
+        self._plan: tuple[int, int, str, str | None] | None = None
+
+    def plan(self, st: CampaignState) -> tuple[str, str | None]:
+        """The ``(battle card, tactic or None)`` this player plays in the battle being placed
+        (drawn once per battle from the equilibrium mix).
+
+        Raises:
+            ValueError: outside the ``place`` phase.
+        """
+        from .equilibrium import position
+
+        me = self.side
+        p = self._plan
+        slot = st.slots[me]
+        if p is not None and p[:2] == (st.year, st.battle) and (slot is None or slot == p[2]):
+            return p[2], p[3]
+        pos = position(st, me)
+        # one draw per battle from a generator seeded by the war's seed, the side and the battle:
+        # the same state gives the same play, also after a war continues from its save (R1.2)
+        rng = np.random.default_rng([self.seed, 0 if me == "german" else 1, 3030, st.year, st.battle])
+        u = float(rng.random())
+        cum = np.cumsum(pos.x)
+        i = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(pos.mine) - 1)
+        b, t = pos.mine[i]
+        if st.tactic_decided[me]:
+            t = st.tactic_slots[me]
+        self._plan = (st.year, st.battle, slot or b, t)
+        return slot or b, t
+
+    def choose(self, st: CampaignState) -> Command:
+        """The equilibrium player's command for the current phase.
+
+        Raises:
+            ValueError: when the side has nothing to do.
+        """
+        if st.phase == "place":
+            b, t = self.plan(st)
+            if st.slots[self.side] is None:
+                return PlaceBattleCard(self.side, b)
+            return PlaceTacticCard(self.side, t)
+        return self._standard.choose(st)
+
+
 def make_player(name: str, side: str, seed: int = 0) -> CampaignPlayer:
-    """A computer player by name (``"standard"`` or ``"random"``).
+    """A computer player by name (``"standard"``, ``"random"`` or ``"equilibrium"``) or by
+    ``--ai-level`` name (``"easy"``, ``"normal"``, ``"hard"``: :data:`LEVEL_PLAYERS`).
 
     Raises:
         ValueError: for an unknown name or side.
     """
     if side not in ("german", "soviet") or side == UMPIRE:
         raise ValueError(f"unknown side {side!r}")
+    name = LEVEL_PLAYERS.get(name, name)
     if name == "standard":
         return StandardPlayer(side, seed)
+    if name == "equilibrium":
+        return EquilibriumPlayer(side, seed)
     if name == "random":
         return RandomPlayer(side, seed)
     raise ValueError(f"unknown campaign player {name!r}; expected one of {PLAYER_NAMES}")

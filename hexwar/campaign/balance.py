@@ -30,7 +30,187 @@ __all__ = [
     "write_balance_docs",
     "MARK_BEGIN",
     "MARK_END",
+    "HeadToHead",
+    "head_to_head",
+    "head_to_head_markdown",
+    "write_head_to_head_docs",
+    "ending_of",
+    "ENDINGS",
+    "h2h_markers",
 ]
+
+ENDINGS = ("first to 3 years", "after 1945: more year cards", "after 1945: more battles won", "drawn war")
+"""How a war ends (002: "the first player to win any 3 years wins the war"; the other three are
+hexwar's rule for a war that reaches the end of 1945 without it, docs/rules.md)."""
+
+
+def ending_of(reason: str, winner: str | None) -> str:
+    """Which of :data:`ENDINGS` a war's ``result_reason`` is."""
+    if reason.startswith("first to"):
+        return ENDINGS[0]
+    if "more year cards" in reason:
+        return ENDINGS[1]
+    if "more battles won" in reason:
+        return ENDINGS[2]
+    return ENDINGS[3]
+
+
+@dataclass
+class HeadToHead:
+    """Wars between two ``--ai-level`` players, each playing each side ``n`` times.
+
+    Attributes:
+        levels: ``(a, b)``: the levels compared (``a`` is German in the first ``n`` wars).
+        n: wars each way (seeds ``seed .. seed+n-1`` both ways).
+        wins: wins by level (``"draw"`` for drawn wars); ``by_side``: wins of ``a`` as German
+            and as Soviet; ``endings``: wars per :data:`ENDINGS`; ``median_decision`` and
+            ``max_decision``: CPU seconds of the hard (equilibrium) player's decisions, if any.
+    """
+
+    levels: tuple[str, str]
+    n: int
+    seed: int
+    options: CampaignOptions
+    wins: dict[str, int] = field(default_factory=dict)
+    by_side: dict[str, int] = field(default_factory=dict)
+    endings: dict[str, int] = field(default_factory=dict)
+    median_decision: float = 0.0
+    max_decision: float = 0.0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "levels": list(self.levels),
+            "wars_each_way": self.n,
+            "seed": self.seed,
+            "options": self.options.names(),
+            "wins": self.wins,
+            "wins_of_first_by_side": self.by_side,
+            "endings": self.endings,
+            "median_decision_ms": round(self.median_decision * 1000, 3),
+            "max_decision_ms": round(self.max_decision * 1000, 1),
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def head_to_head(
+    levels: tuple[str, str],
+    n: int,
+    seed: int = 0,
+    options: CampaignOptions | None = None,
+    progress: Any = None,
+) -> HeadToHead:
+    """Play ``n`` seeded wars with ``levels[0]`` German against ``levels[1]`` Soviet, then the
+    same ``n`` seeds with the sides swapped (one pass when both levels are the same).
+
+    Args:
+        levels: two ``--ai-level`` names (``easy``/``normal``/``hard``) or player names.
+        n: wars each way (>= 1).
+        seed: the first war's seed.
+        options: rule options (default: 002's basic game; battles by the cards).
+        progress: called with ``(done, total)`` now and then.
+
+    Raises:
+        HexwarError: for ``n < 1`` or battles not decided by the cards.
+    """
+    import statistics
+
+    opts = options or CampaignOptions()
+    if n < 1:
+        raise HexwarError(f"--balance: expected at least 1 war, got {n}")
+    if opts.battles != "cards":
+        raise HexwarError("--balance plays the card battles of 002; leave out --battles")
+    a, b = levels
+    ways = [(a, b)] if a == b else [(a, b), (b, a)]
+    res = HeadToHead(
+        (a, b), n, seed, opts, {a: 0, b: 0, "draw": 0}, {"german": 0, "soviet": 0}, dict.fromkeys(ENDINGS, 0)
+    )
+    times: list[float] = []
+    t0 = time.perf_counter()
+    done = 0
+    for g, so in ways:
+        for i in range(n):
+            st, _ = new_campaign(seed + i, opts)
+            ps = {"german": make_player(g, "german", seed + i), "soviet": make_player(so, "soviet", seed + i)}
+            while not st.over:
+                side = st.to_act
+                c0 = time.process_time()
+                cmd = ps[side].choose(st)  # type: ignore[index]
+                if ps[side].name == "equilibrium":  # type: ignore[index]
+                    times.append(time.process_time() - c0)
+                st.apply(cmd)
+            w = st.winner
+            lvl = None if w is None else (g if w == "german" else so)
+            res.wins[lvl or "draw"] += 1
+            if w is not None and lvl == a and a != b:
+                res.by_side[w] += 1
+            res.endings[ending_of(st.result_reason, w)] += 1
+            done += 1
+            if progress is not None and done % 25 == 0:
+                progress(done, n * len(ways))
+    if times:
+        res.median_decision = statistics.median(times)
+        res.max_decision = max(times)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def head_to_head_markdown(results: list[HeadToHead]) -> str:
+    """The head-to-head table and the endings table as Markdown."""
+    lines = [
+        "| German-Soviet levels | wars | first level wins | second level wins | drawn | first level as German / Soviet "
+        "| median decision of hard (CPU) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        a, b = r.levels
+        total = sum(r.wins.values())
+        ways = "each way" if a != b else ""
+        lines.append(
+            f"| {a} vs {b} | {r.n} {ways} (seeds {r.seed}..{r.seed + r.n - 1}) | {r.wins[a]}/{total} = "
+            f"{r.wins[a] / total:.1%} | {r.wins[b] if a != b else '-'} | {r.wins['draw']} "
+            f"| {r.by_side['german']} / {r.by_side['soviet']} | {r.median_decision * 1000:.2f} ms |"
+        )
+    lines += ["", "| how the wars ended | " + " | ".join(ENDINGS) + " |", "|---|" + "---:|" * len(ENDINGS)]
+    for r in results:
+        total = sum(r.endings.values())
+        lines.append(
+            f"| {r.levels[0]} vs {r.levels[1]} | "
+            + " | ".join(f"{r.endings[e]} ({r.endings[e] / total:.1%})" for e in ENDINGS)
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_head_to_head_docs(path: str | Path, results: list[HeadToHead], command: str) -> None:
+    """Replace the text between the head-to-head markers of ``path`` for this pair of levels
+    (``<!-- campaign-head-to-head hard-normal:begin -->`` ... ``:end -->``), atomically; other
+    pairs' tables stay as they are.
+
+    Raises:
+        HexwarError: when the file or its markers are missing.
+    """
+    a, b = results[0].levels
+    begin, end = h2h_markers(a, b)
+    body = f"\n_Written by `{command}`._\n\n" + head_to_head_markdown(results) + "\n"
+    _replace_between(path, begin, end, body)
+
+
+def h2h_markers(a: str, b: str) -> tuple[str, str]:
+    """The docs markers of the head-to-head table of levels ``a`` and ``b``."""
+    return f"<!-- campaign-head-to-head {a}-{b}:begin -->", f"<!-- campaign-head-to-head {a}-{b}:end -->"
+
+
+def _replace_between(path: str | Path, begin: str, end: str, body: str) -> None:
+    p = Path(path)
+    text = read_text(p)
+    if begin not in text or end not in text:
+        raise HexwarError(f"{p}: no {begin} ... {end} markers to write the table between")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    atomic_write_text(p, head + begin + body + end + tail)
+
 
 MARK_BEGIN = "<!-- campaign-balance:begin -->"
 MARK_END = "<!-- campaign-balance:end -->"

@@ -228,7 +228,6 @@ class CampaignRules:
 
     battles_per_year: int = 7
     wins_to_promote: int = 2
-    promotions_per_year: int = 1
     years_to_win: int = 3
     events_per_year: int = 1
 
@@ -464,7 +463,6 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
             | {
                 "battles_per_year",
                 "wins_to_promote",
-                "promotions_per_year",
                 "years_to_win",
                 "events_per_year",
             },
@@ -472,7 +470,6 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
         acc["rules"] = CampaignRules(
             battles_per_year=r.integer(data, "battles_per_year", "", 1, 20),
             wins_to_promote=r.integer(data, "wins_to_promote", "", 1, 20),
-            promotions_per_year=r.integer(data, "promotions_per_year", "", 1, 5),
             years_to_win=r.integer(data, "years_to_win", "", 1, 5),
             events_per_year=r.integer(data, "events_per_year", "", 1, 2),
         )

@@ -28,7 +28,7 @@ from .battles import BattleFighter
 from .cards import SIDES, card_help
 from .commands import UMPIRE, BattleResult, Command, PlaceBattleCard, PlaceTacticCard
 from .events import BattleStalemate, BattleWon, CampaignEvent, WarOver, describe
-from .odds import odds_table
+from .odds import BEST, MODELS, informed_odds, odds_table
 from .save import write_campaign_save
 from .state import CampaignState
 
@@ -177,6 +177,15 @@ class TerminalCampaignPlayer:
         self._status(st)
         cmds = st.legal_commands(me)
         odds = odds_table(st, me) if st.phase == "place" else {}
+        self._best: dict[tuple[str, str | None], float] = {}
+        if st.phase == "place":
+            info = informed_odds(st, me)
+            rep: dict[str, str] = info["rep"]  # type: ignore[assignment]
+            by_row = {(p["battle"], p["tactic"]): p[BEST] for p in info["plays"]}  # type: ignore[attr-defined]
+            self._best = {(b, t): by_row[(r, t)] for b, r in rep.items() for (rb, t) in by_row if rb == r}
+            self._echo(
+                "  P(win this battle): " + " / ".join(MODELS) + ("" if info["exact"] else " (approximate)")
+            )
         for i, c in enumerate(cmds):
             self._echo(f"  {i:3d}  {self._label(st, c, odds)}")
         while True:
@@ -199,14 +208,21 @@ class TerminalCampaignPlayer:
             row = odds.get(c.card, {})
             best = max(row.values()) if row else None
             none = row.get(None) if None in row else (next(iter(row.values())) if row else None)
-            extra = f"   P(win) {_pct(none)}" + (
-                f", best with a tactic {_pct(best)}" if best is not None and best != none else ""
+            t0 = st.tactic_slots[self.side] if st.tactic_decided[self.side] else None
+            eq = self._best.get((c.card, t0))
+            extra = f"   P(win) {_pct(eq) + ' / ' if eq is not None else ''}{_pct(none)}" + (
+                f", best with a tactic {_pct(best)} (at random)" if best is not None and best != none else ""
             )
             return f"place {card_help(cards, c.card)}{extra}"
         if isinstance(c, PlaceTacticCard):
             if st.slots[self.side] is not None:
                 p = odds.get(st.slots[self.side], {}).get(c.tactic)  # type: ignore[arg-type]
-                tail = f"   P(win) {_pct(p)}" if p is not None else ""
+                eq = self._best.get((st.slots[self.side], c.tactic))  # type: ignore[arg-type]
+                tail = (
+                    f"   P(win) {_pct(eq) + ' / ' if eq is not None else ''}{_pct(p)}"
+                    if p is not None
+                    else ""
+                )
             else:
                 tail = ""
             return (f"place {card_help(cards, c.tactic)}" if c.tactic else "no tactic card") + tail

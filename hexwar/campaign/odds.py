@@ -26,7 +26,19 @@ from .cards import CampaignCards
 from .scoring import Play, other, resolve_battle
 from .state import CampaignState
 
-__all__ = ["win_odds", "outcome_odds", "odds_table", "opponent_options", "card_odds", "battle_winner"]
+__all__ = [
+    "win_odds",
+    "outcome_odds",
+    "odds_table",
+    "opponent_options",
+    "card_odds",
+    "battle_winner",
+    "informed_odds",
+    "visible_opponent_options",
+    "BEST",
+    "RANDOM",
+    "MODELS",
+]
 
 _CACHE: dict[tuple[object, ...], str | None] = {}
 _CACHE_MAX = 500_000
@@ -145,9 +157,11 @@ def odds_table(st: CampaignState, side: str) -> dict[str, dict[str | None, Fract
     """``{battle card: {tactic or None: P(win)}}`` for every card ``side`` may still place now.
 
     A side that has already placed its battle card gets only that card's row; one that has
-    decided its tactic gets only that column.
+    decided its tactic gets only that column. The opponent's plays are those it could still
+    have made given what it visibly did (:func:`visible_opponent_options`), each equally likely:
+    the figure "if the opponent played at random" (:data:`RANDOM`).
     """
-    opp_b, opp_t = opponent_options(st, side)
+    opp_b, opp_t = visible_opponent_options(st, side)
     slot = st.slots[side]
     mine: list[str] = [slot] if slot is not None else list(st.hands[side])
     if st.tactic_decided[side]:
@@ -176,3 +190,78 @@ def card_odds(st: CampaignState, side: str) -> tuple[dict[str, Fraction], dict[s
             if t is not None:
                 tactic[t] = max(tactic.get(t, Fraction(0)), p)
     return battle, tactic
+
+
+# -- odds from the information set (issue 30, R11.2) -------------------------------------------
+BEST = "against a best-playing opponent"
+RANDOM = "if the opponent played at random"
+MODELS = (BEST, RANDOM)
+"""The opponent models of :func:`informed_odds`, in the order the window and ``--json`` show them."""
+
+
+def visible_opponent_options(st: CampaignState, side: str) -> tuple[list[str], list[str | None]]:
+    """The opponent's plays ``side`` cannot rule out, given what it sees (R12.1, R11.2).
+
+    Battle cards: every card the opponent has not revealed (its hand and the face-down card).
+    Tactic options: ``[None]`` once it visibly chose none; its held tactic cards (the face-down
+    one among them) once it visibly placed one; both while it has not decided.
+    """
+    opp = other(side)
+    battles = list(st.hands[opp])
+    if st.slots[opp] is not None:
+        battles.append(st.slots[opp])  # type: ignore[arg-type]
+    held: list[str | None] = list(st.tactics_hand[opp])
+    if st.tactic_slots[opp] is not None:
+        held.append(st.tactic_slots[opp])
+    if st.tactic_decided[opp]:
+        tactics: list[str | None] = held if st.tactic_slots[opp] is not None else [None]
+    else:
+        tactics = [None, *held]
+    return battles, tactics
+
+
+def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
+    """P(``side`` wins the battle being placed) for each of its open plays, under two opponent
+    models, conditioned on everything ``side`` can see (R11.2, R12.1).
+
+    ``BEST``: the opponent plays the equilibrium (minimax) mix of the battle's matrix game
+    over the rest of the year (:func:`hexwar.campaign.equilibrium.position`), restricted to what
+    it visibly did. ``RANDOM``: every play it could still have made (:func:`visible_opponent_options`)
+    equally likely. With ``battles="hex"`` or ``"lines"`` the card odds are only the strength
+    the battle starts from: the map (or line) game decides it, and ``decided`` says so.
+
+    Args:
+        st: a war in the ``place`` phase.
+        side: the side asking.
+
+    Returns:
+        ``{"models": [BEST, RANDOM], "exact": bool, "decided": "by the cards" | "on the map" |
+        "on the lines", "value": float, "plays": [{"battle", "tactic", BEST: float, RANDOM:
+        Fraction, "mix": float}], "rep": {card: the card of "plays" that stands for it}}``
+        (interchangeable battle cards share one row): ``value`` is the year's equilibrium value for ``side`` (+1
+        won, -1 lost), ``mix`` the probability the equilibrium player gives this play.
+
+    Raises:
+        ValueError: outside the ``place`` phase.
+    """
+    from .equilibrium import position
+
+    if st.phase != "place":
+        raise ValueError(f"odds are shown while placing, not in the {st.phase} phase")
+    pos = position(st, side)
+    opp_b, opp_t = visible_opponent_options(st, side)
+    ev = tuple(st.events_in_play)
+    plays = []
+    for i, (b, t) in enumerate(pos.mine):
+        best = float(((pos.win[i] == 1) * pos.y[i]).sum())
+        rnd = win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
+        plays.append({"battle": b, "tactic": t, BEST: best, RANDOM: rnd, "mix": float(pos.x[i])})
+    decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the lines"}[st.options.battles]
+    return {
+        "models": list(MODELS),
+        "exact": pos.exact,
+        "decided": decided,
+        "value": pos.value,
+        "plays": plays,
+        "rep": dict(pos.rep),
+    }

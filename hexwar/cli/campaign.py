@@ -131,6 +131,26 @@ def _check_save_target(save: str) -> None:
     default=None,
     help="Play N seeded computer wars and write the balance table into docs/campaign.md.",
 )
+@click.option(
+    "--ai-level",
+    "ai_level",
+    default=None,
+    metavar="LEVEL|SIDE=LEVEL,...",
+    help="How strong the computer plays: easy (random), normal (heuristic), hard (equilibrium, default); "
+    "per side: german=hard,soviet=normal. With --balance: the levels of a head-to-head.",
+)
+@click.option(
+    "--update-docs",
+    is_flag=True,
+    help="--balance: write the table into docs/campaign.md (never without this switch).",
+)
+@click.option(
+    "--odds",
+    "show_odds",
+    is_flag=True,
+    help="Print the odds of the battle being placed (from SAVE.json, or a new war's first battle) for the "
+    "side to act, each figure with its opponent model, and exit.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the result as JSON.")
 def campaign(
     save_file: str | None,
@@ -148,6 +168,9 @@ def campaign(
     battle_turns: int | None,
     stop_after: int | None,
     balance_n: int | None,
+    ai_level: str | None,
+    update_docs: bool,
+    show_odds: bool,
     as_json: bool,
 ) -> int:
     """The Eastern Front Battle Card Game: a 1941-1945 campaign (002, R11.2)."""
@@ -160,8 +183,14 @@ def campaign(
         event_swap=event_swap,
         field_marshals=field_marshals,
     )
+    from .ai_level import parse_ai_level
+
+    levels = parse_ai_level(ai_level, SIDES, "hard")
     if balance_n is not None:
-        return _balance(balance_n, seed or 0, CampaignOptions(events=events or 1, **switches), as_json)
+        opts = CampaignOptions(events=events or 1, **switches)
+        if ai_level:
+            return _head_to_head(balance_n, seed or 0, opts, levels, ai_level, update_docs, as_json)
+        return _balance(balance_n, seed or 0, opts, as_json, update_docs)
     from ..campaign.ai import make_player
     from ..campaign.battles import make_fighter
     from ..campaign.headless import TerminalCampaignPlayer, play_war, show_events
@@ -188,9 +217,17 @@ def campaign(
     else:
         opts = CampaignOptions(events=events or 1, battles=battles or "cards", **switches)
         st, opening = new_campaign(1941 if seed is None else seed, opts)
+    if show_odds:
+        return _odds(st, as_json)
     if save:
         _check_save_target(save)
     names = parse_campaign_ai(ai)
+    if ai_level:  # --ai-level names the strength of the computer sides (--ai side=NAME still works)
+        names = {
+            s: (levels[s] if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()
+        }
+    else:
+        names = {s: ("hard" if n == "standard" and not _named_player(ai, s) else n) for s, n in names.items()}
     if not headless:
         return _window(st, names, save, battle_turns, offer_last=save_file is None)
     echo = click.echo
@@ -304,7 +341,93 @@ def _window(
     return 0
 
 
-def _balance(n: int, seed: int, options: Any, as_json: bool) -> int:
+def _odds(st: Any, as_json: bool) -> int:
+    """``--odds``: the odds of the battle being placed for the side to act (issue 30, R11.2)."""
+    from ..campaign.ai import make_player
+    from ..campaign.odds import BEST, RANDOM, informed_odds
+
+    while not st.over and st.phase in ("choose_tactics", "campaign"):  # the computer's choices first
+        side = st.to_act
+        st.apply(make_player("hard", side, st.seed).choose(st))
+    if st.phase != "place":
+        raise HexwarError(f"--odds: no battle is being placed ({'the war is over' if st.over else st.phase})")
+    side = next(s for s in st.pending() if s in SIDES)
+    info = informed_odds(st, side)
+    plays = [
+        {
+            "battle": pl["battle"],
+            "tactic": pl["tactic"],
+            BEST: round(pl[BEST], 6),
+            RANDOM: str(pl[RANDOM]),
+            "equilibrium_mix": round(pl["mix"], 6),
+        }
+        for pl in info["plays"]  # type: ignore[attr-defined]
+    ]
+    out = {
+        "year": st.year,
+        "battle": st.battle,
+        "side": side,
+        "models": info["models"],
+        "exact": info["exact"],
+        "decided": info["decided"],
+        "value_of_the_year": round(float(info["value"]), 6),  # type: ignore[arg-type]
+        "plays": plays,
+    }
+    if as_json:
+        echo_json(out)
+    else:
+        click.echo(f"{st.year}, battle {st.battle}, {side}: P(win this battle) {BEST} / {RANDOM}")
+        for pl in plays:
+            click.echo(
+                f"  {st.cards.title(pl['battle'])}{' + ' + st.cards.title(pl['tactic']) if pl['tactic'] else ''}: "
+                f"{float(pl[BEST]):.0%} / {pl[RANDOM]}"
+            )
+    return 0
+
+
+def _named_player(ai: str | None, side: str) -> bool:
+    """Whether ``--ai`` names a player for ``side`` explicitly (``soviet=standard``)."""
+    return any(p.strip().startswith(side + "=") for p in (ai or "").split(","))
+
+
+def _docs_path() -> Path:
+    return Path(__file__).resolve().parents[2] / "docs" / "campaign.md"  # a source checkout's docs
+
+
+def _head_to_head(
+    n: int, seed: int, options: Any, levels: dict[str, str], spec: str, update_docs: bool, as_json: bool
+) -> int:
+    from ..campaign.balance import head_to_head, head_to_head_markdown, write_head_to_head_docs
+
+    res = head_to_head(
+        (levels["german"], levels["soviet"]),
+        n,
+        seed,
+        options,
+        progress=None if as_json else (lambda i, t: click.echo(f"  {i}/{t} wars", err=True)),
+    )
+    cmd = " ".join(
+        ["hexwar campaign --balance", str(n)]
+        + (["--seed", str(seed)] if seed else [])
+        + [f"--{x.replace('_', '-')}" for x in options.names()]
+        + ["--ai-level", spec, "--update-docs"]
+    )
+    doc = _docs_path()
+    written = None
+    if update_docs:
+        if not doc.exists():
+            raise HexwarError(f"--update-docs: {doc} not found (a source checkout's docs/campaign.md)")
+        write_head_to_head_docs(doc, [res], cmd)
+        written = str(doc)
+    if as_json:
+        echo_json(res.to_json() | {"docs": written})
+    else:
+        click.echo(head_to_head_markdown([res]))
+        click.echo(f"written into {doc}" if written else "docs not written (add --update-docs)")
+    return 0
+
+
+def _balance(n: int, seed: int, options: Any, as_json: bool, update_docs: bool = False) -> int:
     from ..campaign.balance import balance, write_balance_docs
 
     res = balance(
@@ -319,22 +442,20 @@ def _balance(n: int, seed: int, options: Any, as_json: bool) -> int:
         + (["--seed", str(seed)] if seed else [])
         + [f"--{x.replace('_', '-')}" for x in options.names()]
     )
-    doc: Path | None = (
-        Path(__file__).resolve().parents[2] / "docs" / "campaign.md"
-    )  # a source checkout's docs
-    if doc is not None and doc.exists():
-        write_balance_docs(doc, [res], cmd)
+    doc = _docs_path()
+    written = None
+    if update_docs:
+        if not doc.exists():
+            raise HexwarError(f"--update-docs: {doc} not found (a source checkout's docs/campaign.md)")
+        write_balance_docs(doc, [res], cmd + " --update-docs")
+        written = str(doc)
     if as_json:
-        echo_json(res.to_json() | {"docs": str(doc) if doc else None})
+        echo_json(res.to_json() | {"docs": written})
     else:
         from ..campaign.balance import balance_markdown
 
         click.echo(balance_markdown([res]))
-        click.echo(
-            f"written into {doc}"
-            if doc is not None and doc.exists()
-            else "docs/campaign.md not found: not written"
-        )
+        click.echo(f"written into {doc}" if written else "docs not written (add --update-docs)")
     return 0
 
 

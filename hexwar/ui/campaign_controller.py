@@ -39,10 +39,12 @@ from ..campaign.events import (
     BattleStalemate,
     BattleWon,
     CampaignEvent,
+    Promoted,
     TacticRevealed,
+    YearWon,
     describe,
 )
-from ..campaign.odds import card_odds
+from ..campaign.odds import BEST, RANDOM, informed_odds
 from ..campaign.state import CampaignState
 
 __all__ = ["CampaignController", "SHORTCUTS", "RevealStep"]
@@ -57,6 +59,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("V", "pick the next event card in play (for the swap)"),
     ("S", "swap the picked event card (after a win); K keeps them"),
     ("Space", "lift the cover (hot-seat) / skip the reveal"),
+    ("A", "after a battle: what the hard (equilibrium) player would have played"),
     ("H, F1", "this help"),
     ("Esc", "close help / drop the picked cards (never quits)"),
     ("Ctrl+Q", "quit (asks while the war goes on; it is autosaved)"),
@@ -103,6 +106,11 @@ class CampaignController:
     reveal: list[RevealStep] = field(default_factory=list)
     reveal_shown: int = 0
     message: str = ""
+    year_summary: list[str] = field(default_factory=list)
+    hint: str = ""
+    show_hint: bool = False
+    _hint_for: tuple[int, int] = (0, 0)
+    _promotions: list[str] = field(default_factory=list)
     _covered_for: tuple[int, int, str, str] = (0, 0, "", "")
     _next_at: float = 0.0
 
@@ -156,12 +164,70 @@ class CampaignController:
         self.cover = False
 
     # -- odds and text ------------------------------------------------------------------------
-    def odds(self) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
-        """The figures beside the shown side's cards (only while it places, uncovered)."""
+    def odds(
+        self,
+    ) -> tuple[dict[str, tuple[float, Fraction]], dict[str, tuple[float, Fraction]], dict[str, Any]]:
+        """The figures beside the shown side's cards (only while it places, uncovered), from
+        :func:`hexwar.campaign.odds.informed_odds`: per battle card and per tactic card
+        ``(P(win) against a best-playing opponent, P(win) if the opponent played at random)``;
+        a battle card's with no tactic card (or the one placed), a tactic card's with the placed
+        battle card or the best one for it. The third item says the models, exactness and how
+        the battle is decided."""
         side = self.hand_side
-        if self.state.phase != "place" or self.cover or side not in self.state.pending():
-            return {}, {}
-        return card_odds(self.state, side)
+        st = self.state
+        if st.phase != "place" or self.cover or side not in st.pending():
+            return {}, {}, {}
+        info = informed_odds(st, side)
+        rows = {(pl["battle"], pl["tactic"]): (pl[BEST], pl[RANDOM]) for pl in info["plays"]}  # type: ignore[attr-defined]
+        rep = info["rep"]
+        battle: dict[str, tuple[float, Fraction]] = {}
+        slot = st.slots[side]
+        hand = ([slot] if slot is not None else []) + list(st.hands[side])
+        placed_t = st.tactic_slots[side] if st.tactic_decided[side] else None
+        for b in hand:
+            key = (rep[b], placed_t)  # type: ignore[index]  # info is a JSON-ready dict
+            if key in rows:
+                battle[b] = rows[key]
+        tactic: dict[str, tuple[float, Fraction]] = {}
+        for (_, t), val in rows.items():
+            if t is not None and (t not in tactic or val > tactic[t]):
+                tactic[t] = val
+        return battle, tactic, {k: info[k] for k in ("models", "exact", "decided")}
+
+    def _note_hint(self, cmd: Command) -> None:
+        """Before a person's first placement of a battle: what the hard player would play here
+        (its equilibrium mix, :func:`hexwar.campaign.equilibrium.position`), shown on ``A``
+        after the battle."""
+        st = self.state
+        side = getattr(cmd, "side", None)
+        if (
+            st.phase != "place"
+            or side not in self.humans
+            or st.slots[side] is not None
+            or st.tactic_decided[side]
+            or self._hint_for == (st.year, st.battle)
+        ):
+            return
+        from ..campaign.equilibrium import position
+
+        pos = position(st, side)
+        order = sorted(range(len(pos.mine)), key=lambda i: -pos.x[i])
+        parts = [
+            f"{pos.x[i]:.0%} {st.cards.title(pos.mine[i][0])}"
+            + (f" + {st.cards.title(str(pos.mine[i][1]))}" if pos.mine[i][1] else "")
+            for i in order[:3]
+            if pos.x[i] > 0.005
+        ]
+        self._hint_for = (st.year, st.battle)
+        self.hint = (
+            f"{st.year}/{st.battle}: the hard player would have played "
+            + ", ".join(parts)
+            + f" (value of the year {pos.value:+.2f}{'' if pos.exact else ', approximate'})"
+        )
+
+    def toggle_hint(self) -> None:
+        """A: show or hide what the hard player would have played in the last battle."""
+        self.show_hint = not self.show_hint and bool(self.hint)
 
     def help_lines(self) -> list[str]:
         """Every shortcut, then the help text of the shown side's cards and the events (from data)."""
@@ -318,6 +384,8 @@ class CampaignController:
         return side is not None and self._issue(KeepEvents(side))
 
     def _apply(self, cmd: Command) -> None:
+        if isinstance(cmd, (PlaceBattleCard, PlaceTacticCard)):
+            self._note_hint(cmd)
         events = self.state.apply(cmd)
         viewer = self._viewer()
         for e in events:
@@ -335,10 +403,48 @@ class CampaignController:
             from ..campaign.save import write_campaign_save
 
             write_campaign_save(self.state, self.save, self.save_players())
+        for e in events:
+            if isinstance(e, Promoted):
+                self._promotions.append(describe(e, self.state.cards, viewer))
+            if isinstance(e, YearWon):
+                self.year_summary = self._summary(e)
+                self._promotions = []
+        if any(isinstance(e, (BattleCardsRevealed,)) for e in events) and not any(
+            isinstance(e, YearWon) for e in events
+        ):
+            self.year_summary = []  # a battle of the next year is being shown: the summary goes
         if any(isinstance(e, BattleBegins) for e in events):
             self._clear_picks()
         self.message = ""
         self._update_cover()
+
+    def _summary(self, e: YearWon) -> list[str]:
+        """The year-end summary: the year card, the battles, the promotions, the events."""
+        st = self.state
+        recs = [h for h in st.history if h.year == e.year]
+        stale = sum(1 for h in recs if h.winner is None)
+        card = (
+            f"the {e.year} year card goes to the {e.side.capitalize()}"
+            if e.side
+            else "tied: nobody takes the year card"
+        )
+        lines = [
+            f"{e.year} is over: {card}",
+            f"battles won: German {e.german_wins}, Soviet {e.soviet_wins}"
+            + (f", {stale} stalemate" if stale else ""),
+            "year cards: "
+            + ", ".join(f"{s.capitalize()} {len(st.year_cards[s])}" for s in SIDES)
+            + (f", tied {len(st.years_unclaimed)}" if st.years_unclaimed else ""),
+        ]
+        lines += self._promotions or ["no promotion"]
+        lines += [
+            f"{h.number}. {st.cards.title(h.german)} {h.german_score} - {h.soviet_score} "
+            f"{st.cards.title(h.soviet)}: {(h.winner or 'nobody').capitalize()}"
+            for h in recs
+        ]
+        if st.over:
+            lines.append(f"The war is over: {st.result_reason}")
+        return lines
 
     def _now(self) -> float:
         return float(self.clock.now()) if self.clock is not None else 0.0
@@ -408,6 +514,7 @@ class CampaignController:
             "S": self.swap,
             "K": self.keep,
             "V": self.cycle_event,
+            "A": self.toggle_hint,
         }
         h = handlers.get(name)
         if h is None:

@@ -30,11 +30,54 @@ from .widgets.text import ellipsize, wrap
 __all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME", "result_colour"]
 
 SIDE_NAME = {"german": "German", "soviet": "Soviet"}
-CARD_W, CARD_H = 112.0, 74.0
+CARD_W, CARD_H = 128.0, 74.0
+
+
+MIN_TEXT = 11.0  # the smallest text drawn at 1400x860 (issue 30): long text is wrapped or cut, never shrunk
 
 
 def _pct(p: Any) -> str:
     return f"{float(p) * 100:.0f}%"
+
+
+def _fit(p: Painter, text: str, size: float, width: float, style: str = "regular") -> str:
+    """``text`` cut to ``width`` points at ``size`` (an ellipsis marks the cut), never shrunk."""
+    if width <= 0 or p.measure(text, size, style) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if p.measure(text[:mid] + "…", size, style) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def _text(p: Painter, text: str, x: float, y: float, size: float, color: Any, **kw: Any) -> None:
+    """``p.text`` at no less than :data:`MIN_TEXT`; ``max_width`` cuts the text (an ellipsis)
+    instead of shrinking it."""
+    size = max(size, MIN_TEXT)
+    width = kw.pop("max_width", None)
+    if width is not None:
+        text = _fit(p, text, size, width, kw.get("style", "regular"))
+    p.text(text, x, y, size, color, **kw)
+
+
+def _wrap(p: Painter, text: str, size: float, width: float) -> list[str]:
+    """``text`` word-wrapped to ``width`` points at ``size``."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        cand = f"{line} {word}" if line else word
+        if line and p.measure(cand, size) > width:
+            out.append(line)
+            line = word
+        else:
+            line = cand
+    if line:
+        out.append(line)
+    return out or [""]
 
 
 def _card(
@@ -68,9 +111,10 @@ def _card(
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
         band = T.SIDE_UI.get(side or "", T.SECTION)
         p.rect(x, y + h - 16, x + w, y + h, band)
-        p.text(title, x + 5, y + h - 8, 10.5, T.TEXT, style="bold", max_width=w - 10)
-        for i, ln in enumerate(lines[:3]):
-            p.text(ln, x + 6, y + h - 28 - 14 * i, 10.5, T.DARK, max_width=w - 12)
+        p.text(_fit(p, title, MIN_TEXT, w - 10, "bold"), x + 5, y + h - 8, MIN_TEXT, T.TEXT, style="bold")
+        wrapped = [part for ln in lines for part in _wrap(p, ln, MIN_TEXT, w - 12)]
+        for i, ln in enumerate(wrapped[: max(1, int((h - 22) // 13))]):
+            p.text(_fit(p, ln, MIN_TEXT, w - 12), x + 6, y + h - 28 - 13 * i, MIN_TEXT, T.DARK)
         p.frame(x, y, x + w, y + h, 3 if active else 1, T.ACTIVE if active else T.PARCHMENT_EDGE)
     if action is not None or tip:
         p.widget(x, y, w, h, action, tip)
@@ -107,7 +151,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         current = yc.year == st.year and not st.over
         col = T.SIDE_UI[won] if won else (T.ACTIVE if current else T.SECTION)
         p.rect(x, top + 10, x + 70, top + 54, col)
-        p.text(
+        _text(
+            p,
             str(yc.year),
             x + 35,
             top + 40,
@@ -121,7 +166,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             if won
             else ("tied" if yc.year in st.years_unclaimed else ("now" if current else ""))
         )
-        p.text(tag, x + 35, top + 20, 10, T.DARK if current and not won else T.TEXT, ax="center")
+        _text(p, tag, x + 35, top + 20, 10, T.DARK if current and not won else T.TEXT, ax="center")
         p.widget(
             x,
             top + 10,
@@ -133,8 +178,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         x += 76
     x += 10
     p.rect(x, top + 10, x + 118, top + 54, T.SIDE_UI[st.initiative])
-    p.text("Initiative", x + 59, top + 40, 11, T.TEXT, ax="center", style="bold")
-    p.text(SIDE_NAME[st.initiative], x + 59, top + 22, 12, T.TEXT, ax="center")
+    _text(p, "Initiative", x + 59, top + 40, 11, T.TEXT, ax="center", style="bold")
+    _text(p, SIDE_NAME[st.initiative], x + 59, top + 22, 12, T.TEXT, ax="center")
     p.widget(x, top + 10, 118, 44, None, "The initiative holder wins drawn battles (002)")
     x += 130
     if w - x >= 2 * 210 + 300:  # wide: each side's rank over its tactic cards, side by side
@@ -202,7 +247,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     tw = rx - 16
     # opponent (face down: R12.1) along the top
     oy = top - 16 - CARD_H
-    p.text(
+    _text(
+        p,
         f"{SIDE_NAME[opp]} hand ({len(st.hands[opp])} battle cards)",
         12,
         oy + CARD_H + 6,
@@ -224,7 +270,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             tip=f"{SIDE_NAME[opp]} battle card in hand",
         )
     ot = st.view(me)["tactics_hand"][opp]  # with a face-down tactic card among them (R12.1)
-    p.text(
+    _text(
+        p,
         f"tactic cards: {', '.join(c.title(t) for t in ot) if isinstance(ot, list) else ot}"
         f"; used: {', '.join(c.title(t) for t in st.tactics_discard[opp]) or 'none'}",
         12 + 7 * CARD_W * 0.55 + 10,
@@ -235,7 +282,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     )
     used = st.campaign_used[opp]
     if st.options.uses_campaign_cards:
-        p.text(
+        _text(
+            p,
             f"campaign cards left: {len(st.campaign_unused[opp])}; used: {', '.join(c.title(x) for x in used) or 'none'}",
             12 + 7 * CARD_W * 0.55 + 10,
             oy + 12,
@@ -250,6 +298,11 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     steps = ctl.reveal[: ctl.reveal_shown] if ctl.reveal_shown else []
     showing = bool(steps) and (ctl.revealing or st.phase in ("swap", "battle") or not any(st.slots.values()))
     last = steps[-1].event if steps else None
+    # a battle of a year that is over is not shown into the next year: the year-end summary is
+    summary = list(ctl.year_summary) if ctl.year_summary and not ctl.revealing else []
+    if summary or (showing and not ctl.revealing and getattr(last, "year", st.year) != st.year):
+        showing = False
+        steps = []
     title = f"{st.year}, battle {st.battle} of {c.rules.battles_per_year}"
     if (
         showing
@@ -258,14 +311,14 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         and isinstance(last, (BattleWon, BattleStalemate))
     ):
         title += f"  (the table shows battle {last.number} of {last.year}, just fought)"
-    p.text(title, 12, my_ + CARD_H + 20, 14, T.TEXT, style="bold", max_width=tw - 24)
+    _text(p, title, 12, my_ + CARD_H + 20, 14, T.TEXT, style="bold", max_width=tw - 24)
     shown_tactic = {e.event.side: e.event for e in steps if isinstance(e.event, TacticRevealed)}
     shown_cards = next((e.event for e in steps if isinstance(e.event, BattleCardsRevealed)), None)
     shown_score = next((e.event for e in steps if isinstance(e.event, BattleScored)), None)
     result = next((e.event for e in steps if isinstance(e.event, (BattleWon, BattleStalemate))), None)
     sx = 12.0
     for s in SIDES:
-        p.text(SIDE_NAME[s], sx, my_ - 12, 11.5, T.SIDE_UI[s], style="bold")
+        _text(p, SIDE_NAME[s], sx, my_ - 12, 11.5, T.SIDE_UI[s], style="bold")
         if showing and shown_cards is not None:
             bid = getattr(shown_cards, s)
             _card(
@@ -286,7 +339,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 _card(p, sx, my_, "", [], s, face_up=False, tip="battle card face down")
         else:
             p.frame(sx, my_, sx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-            p.text("battle card", sx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+            _text(p, "battle card", sx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
         tx = sx + CARD_W + 8
         tr = shown_tactic.get(s) if showing else None
         if tr is not None:
@@ -302,7 +355,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 )
             else:
                 p.frame(tx, my_, tx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-                p.text("no tactic", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+                _text(p, "no tactic", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
         elif st.tactic_slots[s] is not None and not showing:
             if s == me and not ctl.cover:
                 _card(p, tx, my_, c.title(st.tactic_slots[s]), ["placed face down"], s)  # type: ignore[arg-type]
@@ -310,11 +363,12 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 _card(p, tx, my_, "", [], s, face_up=False, tip="tactic card face down")
         else:
             p.frame(tx, my_, tx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-            p.text("tactic card", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+            _text(p, "tactic card", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
         sx = tx + CARD_W + 28
     if st.campaign_declared:
         cs, cid = st.campaign_declared
-        p.text(
+        _text(
+            p,
             f"campaign card: {SIDE_NAME[cs]} {c.title(cid)}",
             sx,
             my_ + CARD_H - 10,
@@ -324,7 +378,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             max_width=tw - sx,
         )
     if shown_score is not None:
-        p.text(
+        _text(
+            p,
             f"score {shown_score.german} - {shown_score.soviet}",
             sx,
             my_ + CARD_H / 2 + 6,
@@ -335,8 +390,10 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         for k, (nm, stp) in enumerate(
             (("German", shown_score.german_steps), ("Soviet", shown_score.soviet_steps))
         ):
-            parts = " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(stp))
-            p.text(f"{nm}: {parts}", sx, my_ + CARD_H / 2 - 14 - 14 * k, 10.5, T.DIM, max_width=tw - sx)
+            steps_text = " ".join(f"{v:+d} {lbl}" if i else f"{v} {lbl}" for i, (lbl, v) in enumerate(stp))
+            _text(
+                p, f"{nm}: {steps_text}", sx, my_ + CARD_H / 2 - 14 - 14 * k, 10.5, T.DIM, max_width=tw - sx
+            )
     if result is not None:
         txt = (
             f"{SIDE_NAME[result.side]} wins the battle ({result.reason})"
@@ -348,7 +405,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     py_ = my_ - 36
     for k, s in enumerate(SIDES):
         piles = st.piles[s]
-        p.text(
+        _text(
+            p,
             f"{SIDE_NAME[s]} battle piles: {len(piles)}"
             + (
                 "  " + "  ".join(f"[{c.battle[a].value}|{c.battle[b].value}]" for a, b in piles)
@@ -361,10 +419,23 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             T.TEXT,
             max_width=tw / 2 - 16,
         )
-    # own hand with odds
-    p.text(
-        f"{SIDE_NAME[me]} hand"
-        + (" (exact P(win) against the cards the opponent may still play)" if not ctl.cover else ""),
+    # own hand with odds: two figures, the opponent model of each named (issue 30)
+    bod, tod, info = ctl.odds() if not ctl.cover else ({}, {}, {})
+    legend = ""
+    if info:
+        legend = (
+            "P(win this battle) "
+            + " / ".join(info["models"])
+            + ("" if info["exact"] else " (approximate)")
+            + (
+                ""
+                if info["decided"] == "by the cards"
+                else f"; card strength only: decided {info['decided']}"
+            )
+        )
+    _text(
+        p,
+        f"{SIDE_NAME[me]} hand" + (f" - {legend}" if legend and not ctl.cover else ""),
         12,
         hy + CARD_H + 2 * 0 + 12 + 66,
         11.5,
@@ -373,7 +444,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     )
     if ctl.cover:
         p.rect(12, hy - 30, tw, hy + CARD_H + 70, T.SECTION)
-        p.text(
+        _text(
+            p,
             f"Pass the screen to the {SIDE_NAME[me]} player",
             tw / 2,
             hy + 60,
@@ -394,12 +466,11 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             align="center",
         )
     else:
-        bod, tod = ctl.odds()
         for i, b in enumerate(st.hands[me]):
             bx = 12 + i * (CARD_W + 8)
-            lines = [f"{c.battle[b].arm}  strength {c.battle[b].value}"]
+            lines = [f"{c.battle[b].arm} {c.battle[b].value}"]
             if b in bod:
-                lines.append(f"P(win) {_pct(bod[b])}  ({bod[b]})")
+                lines.append(f"P(win) {_pct(bod[b][0])} / {_pct(bod[b][1])}")
             _card(
                 p,
                 bx,
@@ -411,14 +482,14 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 action=lambda i=i: ctl.pick_battle(i),
                 tip=card_help(c, b) + f"  [key {i + 1}]",
             )
-            p.text(str(i + 1), bx + CARD_W - 8, hy + 72, 10, T.FAINT, ax="right")
+            _text(p, str(i + 1), bx + CARD_W - 8, hy + 72, 10, T.FAINT, ax="right")
         tac = list(c.tactics) if st.phase == "choose_tactics" and me == ctl.acting else st.tactics_hand[me]
         for i, t in enumerate(tac):
             bx = 12 + i * (CARD_W + 8)
             chosen = t in ctl.picked_tactics if st.phase == "choose_tactics" else t == ctl.picked_tactic
             lines = [e for e in card_help(c, t).split(": ", 1)[1:]]
             if t in tod:
-                lines = [f"P(win) {_pct(tod[t])}  ({tod[t]})"] + lines
+                lines = [f"P(win) {_pct(tod[t][0])} / {_pct(tod[t][1])}"] + lines
             _card(
                 p,
                 bx,
@@ -431,9 +502,10 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 action=lambda i=i: ctl.pick_tactic(i),
                 tip=card_help(c, t) + f"  [key {TACTIC_KEYS[i]}]",
             )
-            p.text(TACTIC_KEYS[i], bx + CARD_W - 8, hy - 8, 10, T.FAINT, ax="right")
+            _text(p, TACTIC_KEYS[i], bx + CARD_W - 8, hy - 8, 10, T.FAINT, ax="right")
         if st.tactics_discard[me]:
-            p.text(
+            _text(
+                p,
                 "used this year: " + ", ".join(c.title(t) for t in st.tactics_discard[me]),
                 12 + 5 * (CARD_W + 8),
                 hy + 20,
@@ -443,7 +515,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             )
         if st.options.uses_campaign_cards:
             cc = st.campaign_unused[me]
-            p.text(
+            _text(
+                p,
                 "campaign cards: "
                 + (
                     ", ".join(("> " if x == ctl.picked_campaign else "") + c.title(x) for x in cc)
@@ -457,7 +530,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             )
     # -- bottom: prompt and actions ------------------------------------------------------------
     p.rect(0, 0, w, 46, T.PANEL)
-    p.text(
+    _text(
+        p,
         ctl.message or ctl.prompt(),
         12,
         30,
@@ -497,15 +571,15 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         x0, y0 = (w - hw) / 2, (h - hh) / 2
         p.rect(x0, y0, x0 + hw, y0 + hh, T.PANEL, z=2)
         p.frame(x0, y0, x0 + hw, y0 + hh, 2, T.ACTIVE, z=2)
-        p.text("Campaign shortcuts and cards", x0 + 14, y0 + hh - 20, 15, T.TEXT, style="bold", z=2)
+        _text(p, "Campaign shortcuts and cards", x0 + 14, y0 + hh - 20, 15, T.TEXT, style="bold", z=2)
         yy = y0 + hh - 46
         for keyname, what in SHORTCUTS:
-            p.text(keyname, x0 + 16, yy, 11.5, T.ACTIVE, style="bold", z=2)
-            p.text(what, x0 + 110, yy, 11.5, T.TEXT, z=2, max_width=hw - 130)
+            _text(p, keyname, x0 + 16, yy, 11.5, T.ACTIVE, style="bold", z=2)
+            _text(p, what, x0 + 110, yy, 11.5, T.TEXT, z=2, max_width=hw - 130)
             yy -= 17
         yy -= 8
         for ln in ctl.help_lines()[len(SHORTCUTS) + 1 :]:
-            p.text(ln, x0 + 16, yy, 10.5, T.DIM, z=2, max_width=hw - 32)
+            _text(p, ln, x0 + 16, yy, 10.5, T.DIM, z=2, max_width=hw - 32)
             yy -= 15
             if yy < y0 + 10:
                 break
