@@ -221,3 +221,26 @@ def test_an_opponents_win_is_not_announced_in_the_winners_green():
     assert result_colour("soviet", ["soviet"], soviet_won) == T.GOOD
     assert result_colour("german", [], soviet_won) == T.TEXT  # computer against computer: no side
     assert result_colour("german", ["german"], BattleStalemate("umpire", 1941, 1)) == T.TEXT
+
+
+def test_no_campaign_text_under_11_points_at_1400x860_nor_under_10_at_1000x700():
+    """Issue 30: every text of the campaign window at 11 pt or more at 1400x860 (after a merge the
+    top bar's rank, tactic-card and pile lines fell back to 10.5 pt, the log and history to 10), and
+    none under 10 pt at 1000x700 (the battle result was squeezed to 1.3 pt there)."""
+    from hexwar.ui.campaign_screen import controller_for_render
+    from hexwar.ui.layout_check import layout_problems
+
+    ctl = controller_for_render("campaign")
+    found: list[str] = []
+    for (w, h), least in (((1400, 860), 11.0), ((1000, 700), 10.0)):
+        for helping in (False, True):
+            ctl.show_help = helping
+            win = CampaignWindow(ctl, width=w, height=h, visible=False, schedule=False)
+            try:
+                win.refresh()  # type: ignore[attr-defined]
+                got = layout_problems(win.painter, w, h, f"campaign help={helping}", min_size=least)  # type: ignore[attr-defined]
+            finally:
+                win.close()  # type: ignore[attr-defined]
+            # at 1400x860 nothing at all; at 1000x700 the sizes (its overlaps: tests/test_layout_all.py)
+            found += got if w == 1400 else [m for m in got if "points (under" in m]
+    assert not found, "\n".join(found)

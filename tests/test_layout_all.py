@@ -30,11 +30,16 @@ except Exception as exc:  # pragma: no cover - no EGL on this machine
 
 DATA = Path(__file__).parent / "data"
 
-#: window -> why its remaining layout problems are not failures here (reported by the test).
+#: window -> (why its remaining layout problems are not failures here, the sizes this holds at);
+#: at every other size the window's problems fail the test.
 DELEGATED = {
-    "campaign": "its card faces and battle slots squeeze titles and effect texts under 10 pt and "
-    "overlap the log at 800x600: the campaign screen's text sizes are issue 30's (helper i30); the "
-    "top bar, the log and the history hold here",
+    "campaign": (
+        "at 800x600 and 1000x700 the battle slots' odds and the reveal overlap the log and the opponent's "
+        "tactic line runs off the edge (issue 30's layout, helper i30); the top bar, the log and the "
+        "history hold here, and at 1400x900 and 2560x1440 (and 1400x860, tests/test_campaign_screen.py) "
+        "nothing is delegated",
+        ((800, 600), (1000, 700)),
+    ),
 }
 
 
@@ -226,7 +231,7 @@ def test_every_window_and_panel_holds_its_layout(size, play_state, replay_model,
             else:
                 p = _replay(replay_model, w, h, v)
             found = layout_problems(p, w, h, f"{kind} {v}")
-            (delegated if kind in DELEGATED else problems).extend(found)
+            (delegated if kind in DELEGATED and size in DELEGATED[kind][1] else problems).extend(found)
     assert not problems, "\n".join(problems)
     if delegated:
         print(f"{len(delegated)} delegated layout problems (see DELEGATED):")

@@ -105,8 +105,8 @@ def _card(
         if w > 80:
             p.text("face down", x + w / 2, y + h / 2, 11, T.TEXT, ax="center", style="bold")
         else:  # a narrow card: two lines at 10 pt (issue 36: once squeezed to 8.5)
-            p.text("face", x + w / 2, y + h / 2 + 7, 10, T.TEXT, ax="center", style="bold")
-            p.text("down", x + w / 2, y + h / 2 - 7, 10, T.TEXT, ax="center", style="bold")
+            p.text("face", x + w / 2, y + h / 2 + 7.5, MIN_TEXT, T.TEXT, ax="center", style="bold")
+            p.text("down", x + w / 2, y + h / 2 - 7.5, MIN_TEXT, T.TEXT, ax="center", style="bold")
     else:
         p.rect(x, y, x + w, y + h, T.PARCHMENT)
         band = T.SIDE_UI.get(side or "", T.SECTION)
@@ -190,7 +190,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 f"{r.tactic_cards} tactic card{'s' if r.tactic_cards > 1 else ''} a year - {st.wins[s]} won in {st.year}",
                 x,
                 top + 24,
-                10.5,
+                MIN_TEXT,
                 T.DIM,
             )
             x += 210
@@ -199,8 +199,8 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         for k, s in enumerate(SIDES):
             r = c.ranks[st.ranks[s] - 1]
             line = f"{SIDE_NAME[s]}: {r.title}, {r.tactic_cards} tactic/yr, {st.wins[s]} won"
-            rank_w = max(rank_w, p.measure(line, 10.5, "bold"))
-            p.text(line, x, top + 42 - 18 * k, 10.5, T.TEXT, style="bold")
+            rank_w = max(rank_w, p.measure(line, MIN_TEXT, "bold"))
+            p.text(line, x, top + 42 - 18 * k, MIN_TEXT, T.TEXT, style="bold")
         x += rank_w + 16
     ex = x
     room = w - 10 - ex  # the events get what is left of the bar, shortened, never cut
@@ -215,7 +215,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         pile = f"pile: {len(st.event_pile)} cards" + (
             f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""
         )
-        p.text(ellipsize(p.atlas, pile, room, 10.5), ex, top + 22, 10.5, T.DIM)
+        p.text(ellipsize(p.atlas, pile, room, MIN_TEXT), ex, top + 22, MIN_TEXT, T.DIM)
     # -- right column: history and log -----------------------------------------------------
     rw = 360.0
     rx = w - rw - 8
@@ -228,7 +228,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             f"{hrec.year}/{hrec.number}: {c.title(hrec.german)} {hrec.german_score} - {hrec.soviet_score} "
             f"{c.title(hrec.soviet)}: {who}"
         )
-        p.text(ellipsize(p.atlas, line, rw - 16, 10), rx + 8, yy, 10, T.TEXT)  # 10 pt, never squeezed
+        p.text(ellipsize(p.atlas, line, rw - 16, MIN_TEXT), rx + 8, yy, MIN_TEXT, T.TEXT)  # never squeezed
         yy -= 15
     log_h = top - 60 - hist_h - 16
     _section(p, rx, 52, rw, log_h, "Log")
@@ -238,10 +238,10 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         if len(wrapped) >= room_lines:
             break
         dim = ln.startswith("draw")
-        wrapped[:0] = [(part, dim) for part in wrap(p.atlas, ln.strip(), rw - 16, 10)]
+        wrapped[:0] = [(part, dim) for part in wrap(p.atlas, ln.strip(), rw - 16, MIN_TEXT)]
     yy = 52 + log_h - 32
     for ln, dim in wrapped[-room_lines:] if room_lines > 0 else []:
-        p.text(ln, rx + 8, yy, 10, T.DIM if dim else T.TEXT)
+        p.text(ln, rx + 8, yy, MIN_TEXT, T.DIM if dim else T.TEXT)
         yy -= 14
     # -- the table: opponent's hand, slots, piles, own hand -----------------------------------
     tw = rx - 16
@@ -400,7 +400,13 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             if isinstance(result, BattleWon)
             else "Stalemate: nobody wins the battle"
         )
-        p.text(txt, sx, my_ - 12, 13, result_colour(me, ctl.humans, result), style="bold", max_width=tw - sx)
+        # never shrunk (at 1000x700 it was squeezed to 1.3 pt): where it does not fit beside the
+        # slots it goes under the battle piles, across the table
+        col = result_colour(me, ctl.humans, result)
+        if p.measure(txt, 13, "bold") <= tw - sx:
+            _text(p, txt, sx, my_ - 12, 13, col, style="bold")
+        else:
+            _text(p, txt, 12, my_ - 60, 13, col, style="bold", max_width=tw - 12)
     # battle piles
     py_ = my_ - 36
     for k, s in enumerate(SIDES):
@@ -562,9 +568,11 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 ("Keep events", ctl.keep, "K"),
             ]
     acts.append(("Help", lambda: setattr(ctl, "show_help", not ctl.show_help), "H"))
-    for label, fn, key in acts:
-        bw = p.measure(label, 12) + 48
-        p.button(bx, 5, bw, 20, label, fn, key=key, primary=key == "Enter", size=11.5)
+    for label, fn, key in acts:  # the key hint drawn here at MIN_TEXT (the painter's is 10.5 pt)
+        kw = p.measure(key, MIN_TEXT, "bold") + 10
+        bw = p.measure(label, 11.5, "bold" if key == "Enter" else "regular") + 18 + kw + 4
+        p.button(bx, 5, bw, 20, label, fn, primary=key == "Enter", size=11.5)
+        p.text(key, bx + bw - 7, 15, MIN_TEXT, T.DARK if key == "Enter" else T.DIM, ax="right", style="bold")
         bx += bw + 8
     if ctl.show_help:
         hw, hh = min(760.0, w - 80), min(560.0, h - 80)
