@@ -18,21 +18,9 @@ import time
 
 import numpy as np
 
-HEX_SCENARIOS = (
-    "standard",
-    "sinyavino",
-    "stalingrad",
-    "kharkov",
-    "kuban",
-    "ponyri",
-    "teploye",
-    "prokhorovka",
-    "oboyan",
-    "bolkhov",
-    "bogodukhov",
-    "saur_mogila",
-    "dnieper",
-)
+from hexwar.balance import GAME_KINDS  # the twelve 1943 scenarios and standard, one list)
+
+HEX_SCENARIOS = GAME_KINDS["scenario"].defaults
 QUICK_HEX = ("standard", "kharkov", "prokhorovka")
 TARGET_MEDIAN_S = 1.0
 TARGET_P95_S = 3.0
