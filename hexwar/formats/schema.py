@@ -19,13 +19,12 @@ semantic checks of each loader, which run after the schema (:func:`merge_problem
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
-from ..model.filemodel import check, merge_problems
+from ..model.filemodel import check, field_path, merge_problems
 from ..model.map_file import MapFile, map_schema
 from .save_file import SaveFile, save_schema
 from .scenario_file import ScenarioFile, scenario_schema
@@ -87,21 +86,6 @@ def load_schema(kind: str) -> dict[str, Any]:
     except SchemaError as exc:  # pragma: no cover - a shipped schema is tested
         raise HexwarError(f"the shipped {kind} schema is broken: {exc.message}") from None
     return doc  # type: ignore[no-any-return]
-
-
-def field_path(parts: Iterable[Any]) -> str:
-    """A jsonschema path (``deque(['features', 'D07', 'fire'])``) as ``features.D07.fire``.
-
-    >>> field_path(["commands", 3, "cmd"]), field_path([])
-    ('commands[3].cmd', '')
-    """
-    out = ""
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        else:
-            out += f".{p}" if out else str(p)
-    return out
 
 
 def _message(err: Any) -> list[tuple[str, str]]:
