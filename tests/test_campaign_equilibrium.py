@@ -144,6 +144,8 @@ def independent_value(ev, ini, gh, sh, gt, stt, diff) -> float:
     """The year's value by plain recursion: every actual card (no classes), the follower's
     replies per visible class expanded into a matrix game."""
     if not gh or abs(diff) > len(gh):
+        if diff == 0 and CARDS.rules.tied_year == "initiative":  # a tied year: the initiative's card
+            return 1.0 if ini == "german" else -1.0
         return float(np.sign(diff))
     rows = [(b, t) for b in gh for t in (None, *gt)]
     cols = [(b, t) for b in sh for t in (None, *stt)]
@@ -320,6 +322,9 @@ def play_and_check(seed: int, checked_side: str, player_name: str) -> list[float
             pos = position(st, side)
             p = players[side]
             if isinstance(p, EquilibriumPlayer):
+                # it plays its equilibrium mix: the standard opponent is never taken for a
+                # random one (the exploitative element stays off)
+                assert p.p_random < p.EXPLOIT_AT, (seed, p.p_random)
                 strat = pos.x
             else:
                 assert isinstance(p, StandardPlayer)

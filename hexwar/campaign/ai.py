@@ -19,6 +19,7 @@ The standard player (``"standard"``):
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Protocol
 
@@ -236,22 +237,126 @@ class EquilibriumPlayer:
     (:func:`hexwar.campaign.equilibrium.position`, Shapley's backward induction), conditioned
     on what it sees, and samples its play from that mix with a generator seeded from the war's
     seed, its side and the battle (R1.2; the war's own generator is not touched, so a save's
-    commands replay exactly, and a war continued from its save goes on as it would have). It draws the battle card and the tactic option together and places both;
-    the tactic cards at the start of a year, campaign cards and event swaps are chosen as the
-    standard player does (documented in docs/campaign.md: not solved).
+    commands replay exactly, and a war continued from its save goes on as it would have). It
+    draws the battle card and the tactic option together and places both; the tactic cards at
+    the start of a year, campaign cards and event swaps are chosen as the standard player does
+    (documented in docs/campaign.md: not solved).
+
+    The exploitative element (docs/campaign.md "Against a random opponent"): after every battle
+    it weighs how likely the opponent's revealed play was under three models: the equilibrium
+    reply it assumed, a uniformly random play (the ``easy`` player) and the standard player's
+    play (``normal``, computed from the public state as that player would), starting from equal
+    odds. While the posterior of "random" stays below :attr:`EXPLOIT_AT` it plays the
+    equilibrium mix unchanged; above it, it plays the best response to the mixture of "random"
+    and "equilibrium" in the battle's game, the rest of the year valued against a random
+    opponent where small enough (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An
+    opponent that plays the equilibrium or the standard player never moves the posterior there
+    (its plays are explained by its own model); one that plays at random does within a few
+    battles.
     """
 
     name = "equilibrium"
+    EXPLOIT_AT = 0.95
+    """The posterior probability of a random opponent above which it best-responds."""
+    FLOOR = 0.005
+    """The least probability the equilibrium model gives any play: equilibria need not be unique,
+    so a play outside the mix it assumed is evidence, not proof, of a careless opponent."""
 
-    def __init__(self, side: str, seed: int = 0):
+    def __init__(self, side: str, seed: int = 0, exploit: bool = True):
         self.side = side
         self.seed = seed
+        self.exploit = exploit
         self._standard = StandardPlayer(side, seed)
         self._plan: tuple[int, int, str, str | None] | None = None
+        # (year, battle) -> ({(actual battle card, tactic): (P equilibrium, P random)}, the
+        # standard player's play)
+        self._models: dict[
+            tuple[int, int], tuple[dict[tuple[str, str | None], tuple[float, float]], tuple[str, str | None]]
+        ] = {}
+        self.log_like = np.zeros(3)
+        """Log-likelihoods of the opponent's revealed plays under equilibrium, random, standard."""
+
+    @property
+    def p_random(self) -> float:
+        """The posterior probability that the opponent plays at random (equal priors)."""
+        z = self.log_like - self.log_like.max()
+        w = np.exp(z)
+        return float(w[1] / w.sum())
+
+    def _observe(self, st: CampaignState) -> None:
+        opp = other(self.side)
+        for h in st.history:
+            got = self._models.pop((h.year, h.number), None)
+            if got is None:
+                continue
+            model, standard = got
+            play = (getattr(h, opp), getattr(h, f"{opp}_tactic"))
+            pe, pr = model.get(play, (0.0, 0.0))
+            ps = 1.0 if play == standard else 0.0
+            self.log_like += np.log(np.maximum([pe, pr, ps], [self.FLOOR, 1e-12, self.FLOOR]))
+
+    def _random_model(self, st: CampaignState, pos) -> tuple[np.ndarray, dict[str, int], list[str]]:
+        """The random player's spread over ``pos.theirs`` (what the opponent can still do given
+        what it visibly did), the number of its cards behind each representative, its hand."""
+        from .equilibrium import year_game
+
+        opp = other(self.side)
+        game = year_game(st.cards, tuple(st.events_in_play), st.initiative, pos.exact)
+        hand = list(st.hands[opp]) + ([st.slots[opp]] if st.slots[opp] is not None else [])  # type: ignore[list-item]
+        shown = st.tactic_slots[opp]
+        held = list(dict.fromkeys(list(st.tactics_hand[opp]) + ([shown] if shown is not None else [])))
+        if not st.tactic_decided[opp]:
+            topts: list[str | None] = [None, *held]
+        else:
+            topts = [None] if shown is None else list(held)
+        mult: dict[str, int] = {}
+        for b in hand:
+            mult[game._rep[b]] = mult.get(game._rep[b], 0) + 1
+        u = np.array([mult.get(b, 0) / len(hand) * (1.0 / len(topts) if t in topts else 0.0) for b, t in pos.theirs])
+        return u, mult, hand
+
+    def _remember(self, st: CampaignState, pos, i: int) -> None:
+        """Keep the three models of the opponent's play in this battle, given this side's play
+        ``pos.mine[i]``, to weigh them once the battle is revealed (:meth:`_observe`)."""
+        from .equilibrium import year_game
+
+        game = year_game(st.cards, tuple(st.events_in_play), st.initiative, pos.exact)
+        u, mult, hand = self._random_model(st, pos)
+        y = pos.y[i]
+        model: dict[tuple[str, str | None], tuple[float, float]] = {}
+        for j, (rb, t) in enumerate(pos.theirs):
+            n = mult.get(rb, 0)
+            for b in hand:
+                if n and game._rep[b] == rb:
+                    model[(b, t)] = (float(y[j]) / n, float(u[j]) / n)
+        self._models[(st.year, st.battle)] = (model, self._standard_play(st))
+
+    def _standard_play(self, st: CampaignState) -> tuple[str, str | None]:
+        """What the standard player would have placed for the opponent in this battle: computed
+        from public information only (both hands and tactic hands are public between battles,
+        R11.2), as it was when the opponent decided (a card it placed face down goes back to
+        its hand for this; the standard player's choice does not depend on this side's visible
+        placement)."""
+        opp = other(self.side)
+        view = copy.copy(st)
+        view.hands = {s: list(h) for s, h in st.hands.items()}
+        view.tactics_hand = {s: list(h) for s, h in st.tactics_hand.items()}
+        view.slots = dict(st.slots)
+        view.tactic_slots = dict(st.tactic_slots)
+        view.tactic_decided = dict(st.tactic_decided)
+        if view.slots[opp] is not None:
+            view.hands[opp].append(view.slots[opp])  # type: ignore[arg-type]
+            view.slots[opp] = None
+        if view.tactic_slots[opp] is not None:
+            view.tactics_hand[opp].append(view.tactic_slots[opp])  # type: ignore[arg-type]
+            view.tactic_slots[opp] = None
+        view.tactic_decided[opp] = False
+        return StandardPlayer(opp)._best_play(view)
 
     def plan(self, st: CampaignState) -> tuple[str, str | None]:
         """The ``(battle card, tactic or None)`` this player plays in the battle being placed
-        (drawn once per battle from the equilibrium mix).
+        (drawn once per battle from the equilibrium mix, or the best response to the opponent
+        model once the opponent looks random).
 
         Raises:
             ValueError: outside the ``place`` phase.
@@ -263,6 +368,7 @@ class EquilibriumPlayer:
         slot = st.slots[me]
         if p is not None and p[:2] == (st.year, st.battle) and (slot is None or slot == p[2]):
             return p[2], p[3]
+        self._observe(st)
         pos = position(st, me)
         # one draw per battle from a generator seeded by the war's seed, the side and the battle:
         # the same state gives the same play, also after a war continues from its save (R1.2)
@@ -270,6 +376,26 @@ class EquilibriumPlayer:
         u = float(rng.random())
         cum = np.cumsum(pos.x)
         i = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(pos.mine) - 1)
+        pr = self.p_random
+        if self.exploit and pr >= self.EXPLOIT_AT:
+            # the best response to the posterior mixture of the two models: against "random",
+            # the rest of the year against a random opponent where small enough, else the
+            # equilibrium value of the rest of the year
+            from .equilibrium import random_payoffs
+
+            vs_random = random_payoffs(st, pos)
+            if vs_random is None:
+                vs_random = pos.payoff
+            best = None
+            uni = self._random_model(st, pos)[0]
+            for k in range(len(pos.mine)):
+                v = pr * float(vs_random[k] @ uni) + (1 - pr) * float(pos.payoff[k] @ pos.y[k])
+                if best is None or v > best[0] + 1e-12:
+                    best = (v, k)
+            assert best is not None
+            i = best[1]
+        if self.exploit:
+            self._remember(st, pos, i)
         b, t = pos.mine[i]
         if st.tactic_decided[me]:
             t = st.tactic_slots[me]

@@ -230,6 +230,14 @@ class CampaignRules:
     wins_to_promote: int = 2
     years_to_win: int = 3
     events_per_year: int = 1
+    tied_year: str = "initiative"
+    """Who takes the card of a year tied in battles won: ``"initiative"`` (hexwar's rule, the
+    holder of the initiative card, as in a drawn battle; docs/campaign.md "How wars end") or
+    ``"nobody"`` (002 as written: the card stays unclaimed)."""
+
+
+TIED_YEAR_RULES = ("initiative", "nobody")
+"""The values of ``tied_year`` in rules.toml (:class:`CampaignRules`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,13 +473,19 @@ def _parse_file(data: dict[str, Any], r: _Reader, acc: dict[str, Any]) -> None:
                 "wins_to_promote",
                 "years_to_win",
                 "events_per_year",
+                "tied_year",
             },
         )
+        tied = r.text(data, "tied_year", "", required=False) or "initiative"
+        if tied not in TIED_YEAR_RULES:
+            r.bad("tied_year", f"expected one of {', '.join(TIED_YEAR_RULES)}, got {tied!r}")
+            tied = "initiative"
         acc["rules"] = CampaignRules(
             battles_per_year=r.integer(data, "battles_per_year", "", 1, 20),
             wins_to_promote=r.integer(data, "wins_to_promote", "", 1, 20),
             years_to_win=r.integer(data, "years_to_win", "", 1, 5),
             events_per_year=r.integer(data, "events_per_year", "", 1, 2),
+            tied_year=tied,
         )
     elif kind == "years":
         r.keys(data, "", header | {"year"})

@@ -244,7 +244,8 @@ class EventSwapped(CampaignEvent):
 
 @dataclass(frozen=True)
 class YearWon(CampaignEvent):
-    """The year's card goes to ``side`` (``None``: a tied year, nobody, 002 Rules .4)."""
+    """The year's card goes to ``side``: more battles won, or the initiative holder in a tied year
+    (``tied_year`` in rules.toml); ``None``: a tied year under 002's rule, nobody (002 Rules .4)."""
 
     year: int
     side: str | None
@@ -356,6 +357,11 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
     if isinstance(e, YearWon):
         if e.side is None:
             return f"{e.year} is tied {e.german_wins}-{e.soviet_wins}: nobody wins the year card"
+        if e.german_wins == e.soviet_wins:
+            return (
+                f"{e.year} is tied {e.german_wins}-{e.soviet_wins}: the year card goes to the initiative "
+                f"holder, {_side(e.side)}"
+            )
         return f"{_side(e.side)} wins the {e.year} year card ({e.german_wins}-{e.soviet_wins} in battles)"
     if isinstance(e, WarOver):
         return f"=== the war is over: {_side(e.winner) + ' wins' if e.winner else 'a draw'} ({e.reason})"

@@ -259,11 +259,15 @@ def after_battle(st: CampaignState, out: list[CampaignEvent]) -> None:
 
 
 def end_year(st: CampaignState, out: list[CampaignEvent]) -> None:
-    """002 Rules .4: most battles won takes the year card, a tie gives it to nobody; the first
-    to 3 year cards wins the war; after 1945 (no year cards left) more year cards wins, then
-    more battles won over the whole war, else the war is drawn (docs/rules.md)."""
+    """002 Rules .4: most battles won takes the year card; a tie (only a Fighting Withdrawal
+    stalemate makes one) gives it to the initiative holder (hexwar's tiebreak, ``tied_year`` in
+    rules.toml; ``"nobody"`` is 002's unclaimed card); the first to 3 year cards wins the war;
+    after 1945 (no year cards left) more year cards wins, then more battles won over the whole
+    war, else the war is drawn (docs/rules.md)."""
     g, so = st.wins["german"], st.wins["soviet"]
     side = "german" if g > so else "soviet" if so > g else None
+    if side is None and st.cards.rules.tied_year == "initiative":
+        side = st.initiative
     if side is None:
         st.years_unclaimed.append(st.year)
     else:

@@ -425,6 +425,7 @@ class CampaignController:
         stale = sum(1 for h in recs if h.winner is None)
         card = (
             f"the {e.year} year card goes to the {e.side.capitalize()}"
+            + (" (tied: the initiative holder takes it)" if e.german_wins == e.soviet_wins else "")
             if e.side
             else "tied: nobody takes the year card"
         )
