@@ -20,7 +20,7 @@ a decision (a documented simplification: the value is "the value of the year", n
 
 Exact and approximated variants (docs/campaign.md): the basic game (one event card, no campaign
 cards, no swaps) is solved exactly where the rest of the year is small enough
-(:func:`subgame_size` within :data:`EXACT_BUDGET`: the last three or four battles); before that (and for every other variant) the stage game of the *current* battle is solved with
+(:func:`subgame_size` within :data:`EXACT_BUDGET`: the last four or five battles); before that (and for every other variant) the stage game of the *current* battle is solved with
 the exact value of the rest of the year replaced by :func:`approx_value`, a cheap estimate from
 independent battles. How much an opponent could gain against that is measured (not assumed) by
 :func:`best_response_gain` and written into docs/campaign.md.
@@ -538,8 +538,10 @@ def subgame_size(st: PublicState) -> int:
     return math.comb(2 * m, m) * 2**tg * 2**ts
 
 
-EXACT_BUDGET = 100
-"""The largest :func:`subgame_size` solved exactly (measured: at most about 1 s on this machine)."""
+EXACT_BUDGET = 1200
+"""The largest :func:`subgame_size` solved exactly: the last five battles of a year with one tactic
+card a side (1,008) or the last four with two (1,120); measured at most about 1 s per solve on
+this machine, once per year (memoised), so the median decision stays in milliseconds."""
 
 
 def is_exact(st: PublicState, variant_exact: bool = True) -> bool:
