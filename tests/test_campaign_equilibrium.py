@@ -22,6 +22,8 @@ from hexwar.campaign.ai import EquilibriumPlayer, StandardPlayer, make_player
 from hexwar.campaign.cards import SIDES, default_campaign_cards
 from hexwar.campaign.commands import PlaceBattleCard, PlaceTacticCard
 from hexwar.campaign.equilibrium import (
+    APPROX_GAIN_BOUND,
+    EXACT_BUDGET,
     YearGame,
     is_exact,
     leader_value,
@@ -29,6 +31,7 @@ from hexwar.campaign.equilibrium import (
     public_state,
     solve_leader_game,
     solve_matrix_game,
+    subgame_size,
     variant_exact,
 )
 from hexwar.campaign.odds import BEST, MODELS, RANDOM, informed_odds
@@ -293,7 +296,11 @@ def decision_gain(st, side, strategy) -> float:
     ``side`` playing ``strategy`` (a mix over ``position(st, side).mine``), the rest of the year
     at its exact equilibrium value: the one-shot deviation check (Shapley). The battle's value
     is solved here again (the textbook expansion), not taken from the player."""
-    pos = position(st, side)
+    return payoff_gain(position(st, side), strategy)
+
+
+def payoff_gain(pos, strategy) -> float:
+    """The one-shot deviation gain of :func:`decision_gain` for a solved position ``pos``."""
     a = pos.payoff
     if pos.leads:  # the opponent sees only the class of the row
         cls = np.array([0 if t is None else 1 for _, t in pos.mine])
@@ -329,12 +336,9 @@ def play_and_check(seed: int, checked_side: str, player_name: str) -> list[float
             else:
                 assert isinstance(p, StandardPlayer)
                 b, t = p._best_play(st)
-                strat = np.array([1.0 if (mb, mt) == (b, t) else 0.0 for mb, mt in pos.mine])
-                if strat.sum() == 0:  # an interchangeable card of the same class
-                    rep = [
-                        m for m in pos.mine if m[1] == t and CARDS.battle[m[0]].value == CARDS.battle[b].value
-                    ]
-                    strat = np.array([1.0 if m == rep[0] else 0.0 for m in pos.mine])
+                # an interchangeable card stands for its class (pos.rep)
+                strat = np.array([1.0 if (mb, mt) == (pos.rep[b], t) else 0.0 for mb, mt in pos.mine])
+                assert strat.sum() == 1.0, (b, t, pos.mine)
             gains.append(decision_gain(st, side, strat))
         st.apply(players[side].choose(st))
     return gains
@@ -409,8 +413,48 @@ def test_cli_odds_json_names_the_models_and_balance_never_writes_docs_without_up
 
 
 @pytest.mark.parametrize(
-    ("mode", "said"), [("hex", "on the map"), ("lines", "on the lines"), ("cards", "by the cards")]
+    ("mode", "said"), [("hex", "on the map"), ("lines", "on the map (the line game)"), ("cards", "by the cards")]
 )
 def test_odds_say_where_the_battle_is_decided(mode, said):
     st = war(2, german=("flank_attack",), soviet=("bluff",), battles=mode)
     assert informed_odds(st, "german")["decided"] == said
+
+
+# -- exploitability of the approximation --------------------------------------------------------
+CHECK_BUDGET = 4100  # the largest approximated subgame solved exactly for the check (a few s)
+
+
+def approx_gains(seed: int, checked_side: str) -> list[float]:
+    """At every approximated decision of the hard player in one seeded basic war against the
+    standard player whose rest of the year can still be solved exactly (``subgame_size`` up to
+    :data:`CHECK_BUDGET`): what an exact best response gains against the mix it plays (the
+    battle's game with the exact values of the rest of the year)."""
+    st, _ = new_campaign(seed)
+    players = {s: make_player("normal", s, seed) for s in SIDES}
+    players[checked_side] = make_player("hard", checked_side, seed)
+    gains = []
+    while not st.over:
+        side = st.to_act
+        if side == checked_side and st.phase == "place" and st.slots[side] is None and not st.tactic_decided[side]:
+            size = subgame_size(public_state(st))
+            if EXACT_BUDGET < size <= CHECK_BUDGET:
+                approx = position(st, side)
+                exact = position(st, side, exact=True)
+                assert not approx.exact and exact.exact
+                assert approx.mine == exact.mine and approx.theirs == exact.theirs
+                gains.append(payoff_gain(exact, approx.x))
+        st.apply(players[side].choose(st))
+    return gains
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_wars", [20])
+def test_approximated_decisions_gain_at_most_the_documented_bound(n_wars):
+    """docs/campaign.md "Exploitability of the approximation": over seeded wars (the checked
+    side alternating), an exact best response gains at most APPROX_GAIN_BOUND against the
+    approximated decisions it can check."""
+    gains = []
+    for seed in range(n_wars):
+        gains += approx_gains(seed, SIDES[seed % 2])
+    print(f"{len(gains)} approximated decisions, max gain {max(gains):.3f}, mean {np.mean(gains):.3f}")
+    assert gains and max(gains) <= APPROX_GAIN_BOUND + 1e-9, max(gains)

@@ -15,7 +15,8 @@ without replaying its games, and ``--verify`` replays those too.
   units (at least ``min_units``; the last listed go first); Reserves are unchanged.
 - :class:`LinesBattles` plays the Spearpoint card game on lines (R11.1, issue 15) through
   ``hexwar.lines`` (its scenarios and computer player) when that package is installed, and
-  otherwise refuses clearly (:func:`lines_available`).
+  otherwise refuses clearly (:func:`lines_available`). The card scores feed it the same way:
+  the lower side keeps that share of its starting units and of its Reserves points budget.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "lines_available",
     "make_fighter",
     "scaled_scenario_text",
+    "scaled_lines_text",
     "hex_years",
 ]
 
@@ -78,6 +80,43 @@ def scaled_scenario_text(path: Path, keep: dict[str, int], map_ref: str) -> str:
             while len(units) > n:
                 del units[len(units) - 1]
     return str(tomlkit.dumps(doc))
+
+
+def scaled_lines_text(path: Path, scale: dict[str, tuple[int, int]]) -> str:
+    """The line scenario at ``path`` with each side in ``scale`` weakened by the campaign battle
+    scores: ``scale[side] = (low, high)`` keeps ``round(n * low / high)`` of its ``n`` starting
+    units (the last listed go first) and scales its Reserves budget and minimum by the same
+    ratio (the budget at least :data:`LINES_MIN_BUDGET` points).
+
+    Raises:
+        HexwarError: when the file cannot be read as TOML.
+    """
+    import tomlkit
+
+    from ..fileio import read_text
+
+    doc: Any = tomlkit.parse(read_text(path))
+    for side, (low, high) in scale.items():
+        t = doc.get("sides", {}).get(side)
+        if t is None or low >= high:
+            continue
+        units = t.get("units")
+        if units is not None:
+            keep = round(len(units) * low / high)
+            while len(units) > keep:
+                del units[len(units) - 1]
+        budget = int(t.get("budget", 100))
+        new_budget = max(LINES_MIN_BUDGET, min(budget, round(budget * low / high)))
+        t["budget"] = new_budget
+        if "minimum" in t:
+            t["minimum"] = min(new_budget, round(int(t["minimum"]) * low / high))
+        else:
+            t["minimum"] = min(new_budget, round(80 * low / high))
+    return str(tomlkit.dumps(doc))
+
+
+LINES_MIN_BUDGET = 30
+"""The least Reserves budget a weakened side keeps in a line battle (``--battles lines``)."""
 
 
 class HexBattles:
@@ -185,8 +224,10 @@ class LinesBattles:
 
     Battle N of 1943 plays ``LINES_SCENARIOS[1943][(N - 1) % 4]`` with the line game's standard
     computer player on every seat, saved beside the campaign; other years have no line
-    scenario and are decided by the cards. Forces are not scaled (a line scenario builds its
-    Reserves decks from a points budget; docs/campaign.md).
+    scenario and are decided by the cards. The card scores feed the battle as in
+    :class:`HexBattles`: the side with the lower campaign battle score keeps ``round(n * low /
+    high)`` of its ``n`` starting units and the same share of its Reserves budget
+    (:func:`scaled_lines_text`; the scaled scenario is saved beside the campaign).
 
     Raises:
         HexwarError: (on creation) when ``hexwar.lines`` is not installed.
@@ -213,8 +254,16 @@ class LinesBattles:
         oc = st.pending_outcome
         if not names:
             return BattleResult(UMPIRE, oc.winner)
+        from ..fileio import atomic_write_text
+
         name = names[(st.battle - 1) % len(names)]
-        sc = load_scenario(find_scenario(name))
+        base_path = Path(find_scenario(name))
+        scores = dict(oc.scores)
+        hi = max(max(scores.values()), 1)
+        scale = {s: (max(v, 0), hi) for s, v in scores.items() if v < hi}
+        scen_path = self.folder / f"{self.stem}.{st.year}-{st.battle}.toml"
+        atomic_write_text(scen_path, scaled_lines_text(base_path, scale))
+        sc = load_scenario(scen_path)
         seed = _battle_seed(st.seed, st.year, st.battle)
         gs: Any = sc.new_game(seed=seed)  # a line game's state (hexwar.lines)
         players = {s: ai.make_lines_player("standard", s, seed) for s in gs.seats}

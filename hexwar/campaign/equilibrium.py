@@ -520,7 +520,7 @@ def year_game(cards: CampaignCards, events: tuple[str, ...], initiative: str, ex
     key = (id(cards), tuple(events), initiative, exact)
     got = _GAMES.get(key)
     if got is None or got[0] is not cards:
-        if len(_GAMES) > 48:
+        if len(_GAMES) > 400:  # a year game per (events, initiative): about 40 in the basic game
             _GAMES.clear()
         got = (cards, YearGame(cards, tuple(events), initiative, exact))
         _GAMES[key] = got
@@ -539,6 +539,10 @@ def subgame_size(st: PublicState) -> int:
 
 
 EXACT_BUDGET = 1200
+APPROX_GAIN_BOUND = 1.0
+"""The documented bound on what an exact best response gains, in the value of the year (range
+2), against an approximated decision: measured over seeded basic wars where the exact value can
+still be solved for the check (docs/campaign.md, tests/test_campaign_equilibrium.py)."""
 """The largest :func:`subgame_size` solved exactly: the last five battles of a year with one tactic
 card a side (1,008) or the last four with two (1,120); measured at most about 1 s per solve on
 this machine, once per year (memoised), so the median decision stays in milliseconds."""
@@ -630,7 +634,7 @@ class Position:
     rep: dict[str, str]
 
 
-def position(st: CampaignState, side: str) -> Position:
+def position(st: CampaignState, side: str, exact: bool | None = None) -> Position:
     """The equilibrium of the battle being placed, for ``side`` (see :class:`Position`).
 
     Conditioned on everything ``side`` can see (R12.1, R11.2): both hands, both tactic hands,
@@ -639,13 +643,20 @@ def position(st: CampaignState, side: str) -> Position:
     face down, is any it has not revealed. The rest of the year is valued by
     :class:`YearGame` (the German placing first in later battles, as the command loop asks).
 
+    Args:
+        st: the war (``place`` or ``campaign`` phase).
+        side: ``"german"`` or ``"soviet"``.
+        exact: ``None`` (the player's rule, :func:`is_exact`), or force the rest of the year to
+            be solved exactly (``True``; slow for a large subgame: the exploitability check of
+            the approximation uses it) or estimated (``False``).
+
     Raises:
         ValueError: outside the ``place``/``campaign`` phases, or for an unknown side.
     """
     if side not in ("german", "soviet"):
         raise ValueError(f"unknown side {side!r}")
     key0 = public_state(st)
-    ex = is_exact(key0, variant_exact(st.options))
+    ex = is_exact(key0, variant_exact(st.options)) if exact is None else exact
     game = year_game(st.cards, tuple(st.events_in_play), st.initiative, ex)
     key = game.key(*key0[:4], key0[4])
     stage = game.stage(key)

@@ -236,7 +236,7 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
 
     Returns:
         ``{"models": [BEST, RANDOM], "exact": bool, "decided": "by the cards" | "on the map" |
-        "on the lines", "value": float, "plays": [{"battle", "tactic", BEST: float, RANDOM:
+        "on the map (the line game)", "value": float, "plays": [{"battle", "tactic", BEST: float, RANDOM:
         Fraction, "mix": float}], "rep": {card: the card of "plays" that stands for it}}``
         (interchangeable battle cards share one row): ``value`` is the year's equilibrium value for ``side`` (+1
         won, -1 lost), ``mix`` the probability the equilibrium player gives this play.
@@ -256,7 +256,7 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
         best = float(((pos.win[i] == 1) * pos.y[i]).sum())
         rnd = win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
         plays.append({"battle": b, "tactic": t, BEST: best, RANDOM: rnd, "mix": float(pos.x[i])})
-    decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the lines"}[st.options.battles]
+    decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the map (the line game)"}[st.options.battles]
     return {
         "models": list(MODELS),
         "exact": pos.exact,
