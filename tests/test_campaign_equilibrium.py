@@ -354,7 +354,7 @@ def _exploitability(n_wars: int):
 
 
 def test_equilibrium_player_is_unexploitable_where_exact_and_the_heuristic_is_not():
-    eq, heur = _exploitability(4)
+    eq, heur = _exploitability(2)  # seeds 0 (German checked) and 1 (Soviet); 50 in the slow test
     assert eq and heur
     assert max(eq) <= 1e-9, max(eq)
     assert max(heur) > 1e-3  # the same check fails for the heuristic player

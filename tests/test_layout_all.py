@@ -32,15 +32,7 @@ DATA = Path(__file__).parent / "data"
 
 #: window -> (why its remaining layout problems are not failures here, the sizes this holds at);
 #: at every other size the window's problems fail the test.
-DELEGATED = {
-    "campaign": (
-        "at 800x600 and 1000x700 the battle slots' odds and the reveal overlap the log and the opponent's "
-        "tactic line runs off the edge (issue 30's layout, helper i30); the top bar, the log and the "
-        "history hold here, and at 1400x900 and 2560x1440 (and 1400x860, tests/test_campaign_screen.py) "
-        "nothing is delegated",
-        ((800, 600), (1000, 700)),
-    ),
-}
+DELEGATED: dict[str, tuple[str, tuple[tuple[int, int], ...]]] = {}
 
 
 # -- one painter per window, state and size ------------------------------------------------------

@@ -93,8 +93,10 @@ def _card(
     tip: str = "",
     w: float = CARD_W,
     h: float = CARD_H,
+    max_lines: int | None = None,
 ) -> None:
-    """One card: face up (title, lines) or face down (the side's colour and a pattern)."""
+    """One card: face up (title, lines: at most ``max_lines`` after wrapping, else as many as
+    the card's height holds) or face down (the side's colour and a pattern)."""
     edge = T.ACTIVE if active else T.LINE
     if not face_up:
         col = T.SIDE_UI.get(side or "", T.SECTION)
@@ -113,7 +115,8 @@ def _card(
         p.rect(x, y + h - 16, x + w, y + h, band)
         p.text(_fit(p, title, MIN_TEXT, w - 10, "bold"), x + 5, y + h - 8, MIN_TEXT, T.TEXT, style="bold")
         wrapped = [part for ln in lines for part in _wrap(p, ln, MIN_TEXT, w - 12)]
-        for i, ln in enumerate(wrapped[: max(1, int((h - 22) // 13))]):
+        room = max(1, int((h - 22) // 13))
+        for i, ln in enumerate(wrapped[: min(room, max_lines) if max_lines else room]):
             p.text(_fit(p, ln, MIN_TEXT, w - 12), x + 6, y + h - 28 - 13 * i, MIN_TEXT, T.DARK)
         p.frame(x, y, x + w, y + h, 3 if active else 1, T.ACTIVE if active else T.PARCHMENT_EDGE)
     if action is not None or tip:
@@ -217,7 +220,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         )
         p.text(ellipsize(p.atlas, pile, room, MIN_TEXT), ex, top + 22, MIN_TEXT, T.DIM)
     # -- right column: history and log -----------------------------------------------------
-    rw = 360.0
+    rw = 360.0 if w >= 1300 else max(230.0, round(w * 0.29))  # narrower beside a small table
     rx = w - rw - 8
     hist_h = (top - 60) * 0.5
     _section(p, rx, top - 8 - hist_h, rw, hist_h, "History of battles")
@@ -245,6 +248,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         yy -= 14
     # -- the table: opponent's hand, slots, piles, own hand -----------------------------------
     tw = rx - 16
+    cw = min(CARD_W, (tw - 12 - 6 * 8) / 7)  # seven cards fit beside the right column
     # opponent (face down: R12.1) along the top
     oy = top - 16 - CARD_H
     _text(
@@ -259,13 +263,13 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     for i, _b in enumerate(st.hands[opp]):
         _card(
             p,
-            12 + i * (CARD_W * 0.55),
+            12 + i * (cw * 0.55),
             oy,
             "",
             [],
             opp,
             face_up=False,
-            w=CARD_W * 0.5,
+            w=cw * 0.5,
             h=CARD_H * 0.8,
             tip=f"{SIDE_NAME[opp]} battle card in hand",
         )
@@ -274,22 +278,22 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         p,
         f"tactic cards: {', '.join(c.title(t) for t in ot) if isinstance(ot, list) else ot}"
         f"; used: {', '.join(c.title(t) for t in st.tactics_discard[opp]) or 'none'}",
-        12 + 7 * CARD_W * 0.55 + 10,
+        12 + 7 * cw * 0.55 + 10,
         oy + 30,
         10.5,
         T.TEXT,
-        max_width=tw - 7 * CARD_W * 0.55 - 20,
+        max_width=tw - 7 * cw * 0.55 - 20,
     )
     used = st.campaign_used[opp]
     if st.options.uses_campaign_cards:
         _text(
             p,
             f"campaign cards left: {len(st.campaign_unused[opp])}; used: {', '.join(c.title(x) for x in used) or 'none'}",
-            12 + 7 * CARD_W * 0.55 + 10,
+            12 + 7 * cw * 0.55 + 10,
             oy + 12,
             10.5,
             T.DIM,
-            max_width=tw - 7 * CARD_W * 0.55 - 20,
+            max_width=tw - 7 * cw * 0.55 - 20,
         )
     # placement slots and the reveal, in the middle
     hy = 96.0
@@ -329,18 +333,19 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 [f"{c.battle[bid].arm} {c.battle[bid].value}"],
                 s,
                 tip=card_help(c, bid),
+                w=cw,
             )
         elif showing or st.slots[s] is not None:
             own = s == me and not ctl.cover and st.slots[s] is not None
             if own:
                 bid = st.slots[s]
-                _card(p, sx, my_, c.title(bid), ["placed face down"], s, tip=card_help(c, bid))  # type: ignore[arg-type]
+                _card(p, sx, my_, c.title(bid), ["placed face down"], s, tip=card_help(c, bid), w=cw)  # type: ignore[arg-type]
             else:
-                _card(p, sx, my_, "", [], s, face_up=False, tip="battle card face down")
+                _card(p, sx, my_, "", [], s, face_up=False, tip="battle card face down", w=cw)
         else:
-            p.frame(sx, my_, sx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-            _text(p, "battle card", sx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
-        tx = sx + CARD_W + 8
+            p.frame(sx, my_, sx + cw, my_ + CARD_H, 1, T.FAINT)
+            _text(p, "battle card", sx + cw / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+        tx = sx + cw + 8
         tr = shown_tactic.get(s) if showing else None
         if tr is not None:
             if tr.tactic:
@@ -352,19 +357,20 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                     ["cancelled" if tr.cancelled else "revealed"],
                     s,
                     tip=card_help(c, tr.tactic),
+                    w=cw,
                 )
             else:
-                p.frame(tx, my_, tx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-                _text(p, "no tactic", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+                p.frame(tx, my_, tx + cw, my_ + CARD_H, 1, T.FAINT)
+                _text(p, "no tactic", tx + cw / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
         elif st.tactic_slots[s] is not None and not showing:
             if s == me and not ctl.cover:
-                _card(p, tx, my_, c.title(st.tactic_slots[s]), ["placed face down"], s)  # type: ignore[arg-type]
+                _card(p, tx, my_, c.title(st.tactic_slots[s]), ["placed face down"], s, w=cw)  # type: ignore[arg-type]
             else:
-                _card(p, tx, my_, "", [], s, face_up=False, tip="tactic card face down")
+                _card(p, tx, my_, "", [], s, face_up=False, tip="tactic card face down", w=cw)
         else:
-            p.frame(tx, my_, tx + CARD_W, my_ + CARD_H, 1, T.FAINT)
-            _text(p, "tactic card", tx + CARD_W / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
-        sx = tx + CARD_W + 28
+            p.frame(tx, my_, tx + cw, my_ + CARD_H, 1, T.FAINT)
+            _text(p, "tactic card", tx + cw / 2, my_ + CARD_H / 2, 10.5, T.FAINT, ax="center")
+        sx = tx + cw + 28
     if st.campaign_declared:
         cs, cid = st.campaign_declared
         _text(
@@ -447,6 +453,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         11.5,
         T.DIM,
         style="bold",
+        max_width=tw - 12,
     )
     if ctl.cover:
         p.rect(12, hy - 30, tw, hy + CARD_H + 70, T.SECTION)
@@ -473,7 +480,7 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
         )
     else:
         for i, b in enumerate(st.hands[me]):
-            bx = 12 + i * (CARD_W + 8)
+            bx = 12 + i * (cw + 8)
             lines = [f"{c.battle[b].arm} {c.battle[b].value}"]
             if b in bod:
                 lines.append(f"P(win) {_pct(bod[b][0])} / {_pct(bod[b][1])}")
@@ -487,11 +494,12 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 active=b == ctl.picked_battle,
                 action=lambda i=i: ctl.pick_battle(i),
                 tip=card_help(c, b) + f"  [key {i + 1}]",
+                w=cw,
             )
-            _text(p, str(i + 1), bx + CARD_W - 8, hy + 72, 10, T.FAINT, ax="right")
+            _text(p, str(i + 1), bx + cw - 8, hy + 72, 10, T.FAINT, ax="right")
         tac = list(c.tactics) if st.phase == "choose_tactics" and me == ctl.acting else st.tactics_hand[me]
         for i, t in enumerate(tac):
-            bx = 12 + i * (CARD_W + 8)
+            bx = 12 + i * (cw + 8)
             chosen = t in ctl.picked_tactics if st.phase == "choose_tactics" else t == ctl.picked_tactic
             lines = [e for e in card_help(c, t).split(": ", 1)[1:]]
             if t in tod:
@@ -507,17 +515,19 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 h=CARD_H,
                 action=lambda i=i: ctl.pick_tactic(i),
                 tip=card_help(c, t) + f"  [key {TACTIC_KEYS[i]}]",
+                w=cw,
+                max_lines=3,  # the key letter sits in the fourth line's corner
             )
-            _text(p, TACTIC_KEYS[i], bx + CARD_W - 8, hy - 8, 10, T.FAINT, ax="right")
+            _text(p, TACTIC_KEYS[i], bx + cw - 8, hy - 8, 10, T.FAINT, ax="right")
         if st.tactics_discard[me]:
             _text(
                 p,
                 "used this year: " + ", ".join(c.title(t) for t in st.tactics_discard[me]),
-                12 + 5 * (CARD_W + 8),
+                12 + 5 * (cw + 8),
                 hy + 20,
                 10.5,
                 T.DIM,
-                max_width=tw - 5 * (CARD_W + 8) - 12,
+                max_width=tw - 5 * (cw + 8) - 12,
             )
         if st.options.uses_campaign_cards:
             cc = st.campaign_unused[me]
@@ -528,11 +538,11 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                     ", ".join(("> " if x == ctl.picked_campaign else "") + c.title(x) for x in cc)
                     or "all used"
                 ),
-                12 + 5 * (CARD_W + 8),
+                12 + 5 * (cw + 8),
                 hy + 4,
                 10.5,
                 T.ROLL,
-                max_width=tw - 5 * (CARD_W + 8) - 12,
+                max_width=tw - 5 * (cw + 8) - 12,
             )
     # -- bottom: prompt and actions ------------------------------------------------------------
     p.rect(0, 0, w, 46, T.PANEL)
