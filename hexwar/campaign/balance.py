@@ -94,12 +94,30 @@ class HeadToHead:
         }
 
 
+def _h2h_war(job: tuple[str, str, int, CampaignOptions]) -> tuple[str | None, str, list[float]]:
+    """One war of :func:`head_to_head`: ``(winner side or None, ending, CPU seconds of the
+    equilibrium player's decisions)``. A top-level function so worker processes can run it."""
+    g, so, seed, opts = job
+    st, _ = new_campaign(seed, opts)
+    ps = {"german": make_player(g, "german", seed), "soviet": make_player(so, "soviet", seed)}
+    times: list[float] = []
+    while not st.over:
+        side = st.to_act
+        c0 = time.process_time()
+        cmd = ps[side].choose(st)  # type: ignore[index]
+        if ps[side].name == "equilibrium":  # type: ignore[index]
+            times.append(time.process_time() - c0)
+        st.apply(cmd)
+    return st.winner, ending_of(st.result_reason, st.winner), times
+
+
 def head_to_head(
     levels: tuple[str, str],
     n: int,
     seed: int = 0,
     options: CampaignOptions | None = None,
     progress: Any = None,
+    workers: int = 1,
 ) -> HeadToHead:
     """Play ``n`` seeded wars with ``levels[0]`` German against ``levels[1]`` Soviet, then the
     same ``n`` seeds with the sides swapped (one pass when both levels are the same).
@@ -110,15 +128,19 @@ def head_to_head(
         seed: the first war's seed.
         options: rule options (default: 002's basic game; battles by the cards).
         progress: called with ``(done, total)`` now and then.
+        workers: processes playing wars at once (each war depends only on its seed and
+            levels, so the table is the same for any number; the decision times are CPU times).
 
     Raises:
-        HexwarError: for ``n < 1`` or battles not decided by the cards.
+        HexwarError: for ``n < 1``, ``workers < 1`` or battles not decided by the cards.
     """
     import statistics
 
     opts = options or CampaignOptions()
     if n < 1:
         raise HexwarError(f"--balance: expected at least 1 war, got {n}")
+    if workers < 1:
+        raise HexwarError(f"--workers: expected at least 1, got {workers}")
     if opts.battles != "cards":
         raise HexwarError("--balance plays the card battles of 002; leave out --battles")
     a, b = levels
@@ -126,29 +148,30 @@ def head_to_head(
     res = HeadToHead(
         (a, b), n, seed, opts, {a: 0, b: 0, "draw": 0}, {"german": 0, "soviet": 0}, dict.fromkeys(ENDINGS, 0)
     )
+    jobs = [(g, so, seed + i, opts) for g, so in ways for i in range(n)]
     times: list[float] = []
     t0 = time.perf_counter()
-    done = 0
-    for g, so in ways:
-        for i in range(n):
-            st, _ = new_campaign(seed + i, opts)
-            ps = {"german": make_player(g, "german", seed + i), "soviet": make_player(so, "soviet", seed + i)}
-            while not st.over:
-                side = st.to_act
-                c0 = time.process_time()
-                cmd = ps[side].choose(st)  # type: ignore[index]
-                if ps[side].name == "equilibrium":  # type: ignore[index]
-                    times.append(time.process_time() - c0)
-                st.apply(cmd)
-            w = st.winner
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool: Any = ProcessPoolExecutor(max_workers=workers)
+        results: Any = pool.map(_h2h_war, jobs, chunksize=4)
+    else:
+        pool = None
+        results = map(_h2h_war, jobs)
+    try:
+        for done, ((g, so, _, _), (w, ending, ts)) in enumerate(zip(jobs, results, strict=True), 1):
+            times += ts
             lvl = None if w is None else (g if w == "german" else so)
             res.wins[lvl or "draw"] += 1
             if w is not None and lvl == a and a != b:
                 res.by_side[w] += 1
-            res.endings[ending_of(st.result_reason, w)] += 1
-            done += 1
+            res.endings[ending] += 1
             if progress is not None and done % 25 == 0:
-                progress(done, n * len(ways))
+                progress(done, len(jobs))
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if times:
         res.median_decision = statistics.median(times)
         res.max_decision = max(times)

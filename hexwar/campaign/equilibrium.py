@@ -697,7 +697,7 @@ def position(st: CampaignState, side: str, exact: bool | None = None) -> Positio
     )
 
 
-RANDOM_BUDGET = 15000
+RANDOM_BUDGET = 4000
 """The largest :func:`subgame_size` for which :func:`random_payoffs` solves the rest of the year
 against a random opponent (measured: about 2 s for 13,728 at the start of a year, so well under
 a second here; once per year game, then memoised)."""

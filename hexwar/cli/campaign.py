@@ -145,6 +145,13 @@ def _check_save_target(save: str) -> None:
     help="--balance: write the table into docs/campaign.md (never without this switch).",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="--balance with --ai-level: processes playing wars at once (the table does not depend on it).",
+)
+@click.option(
     "--odds",
     "show_odds",
     is_flag=True,
@@ -170,6 +177,7 @@ def campaign(
     balance_n: int | None,
     ai_level: str | None,
     update_docs: bool,
+    workers: int,
     show_odds: bool,
     as_json: bool,
 ) -> int:
@@ -189,7 +197,7 @@ def campaign(
     if balance_n is not None:
         opts = CampaignOptions(events=events or 1, **switches)
         if ai_level:
-            return _head_to_head(balance_n, seed or 0, opts, levels, ai_level, update_docs, as_json)
+            return _head_to_head(balance_n, seed or 0, opts, levels, ai_level, update_docs, as_json, workers)
         return _balance(balance_n, seed or 0, opts, as_json, update_docs)
     from ..campaign.ai import make_player
     from ..campaign.battles import make_fighter
@@ -395,7 +403,14 @@ def _docs_path() -> Path:
 
 
 def _head_to_head(
-    n: int, seed: int, options: Any, levels: dict[str, str], spec: str, update_docs: bool, as_json: bool
+    n: int,
+    seed: int,
+    options: Any,
+    levels: dict[str, str],
+    spec: str,
+    update_docs: bool,
+    as_json: bool,
+    workers: int = 1,
 ) -> int:
     from ..campaign.balance import head_to_head, head_to_head_markdown, write_head_to_head_docs
 
@@ -405,6 +420,7 @@ def _head_to_head(
         seed,
         options,
         progress=None if as_json else (lambda i, t: click.echo(f"  {i}/{t} wars", err=True)),
+        workers=workers,
     )
     cmd = " ".join(
         ["hexwar campaign --balance", str(n)]
