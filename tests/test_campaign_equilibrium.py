@@ -448,7 +448,7 @@ def approx_gains(seed: int, checked_side: str) -> list[float]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n_wars", [20])
+@pytest.mark.parametrize("n_wars", [10])
 def test_approximated_decisions_gain_at_most_the_documented_bound(n_wars):
     """docs/campaign.md "Exploitability of the approximation": over seeded wars (the checked
     side alternating), an exact best response gains at most APPROX_GAIN_BOUND against the
