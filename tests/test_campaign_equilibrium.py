@@ -458,3 +458,62 @@ def test_approximated_decisions_gain_at_most_the_documented_bound(n_wars):
         gains += approx_gains(seed, SIDES[seed % 2])
     print(f"{len(gains)} approximated decisions, max gain {max(gains):.3f}, mean {np.mean(gains):.3f}")
     assert gains and max(gains) <= APPROX_GAIN_BOUND + 1e-9, max(gains)
+
+
+# -- against a random opponent (the exploitative element) ----------------------------------------
+def independent_random_value(ev, ini, gh, sh, gt, stt, diff) -> float:
+    """The German's best response to a Soviet playing at random (a uniform battle card, then
+    none or a held tactic card uniformly), by plain recursion over actual cards."""
+    if not gh or abs(diff) > len(gh):
+        if diff == 0 and CARDS.rules.tied_year == "initiative":
+            return 1.0 if ini == "german" else -1.0
+        return float(np.sign(diff))
+    best = -2.0
+    for b in gh:
+        for t in (None, *gt):
+            total = 0.0
+            for sb in sh:
+                for st_ in (None, *stt):
+                    w = resolve_battle(CARDS, {"german": Play(b, t), "soviet": Play(sb, st_)}, ev, ini).winner
+                    d = diff + (1 if w == "german" else -1 if w == "soviet" else 0)
+                    total += independent_random_value(
+                        ev,
+                        ini,
+                        tuple(x for x in gh if x != b),
+                        tuple(x for x in sh if x != sb),
+                        tuple(x for x in gt if x != t or x == "bluff"),
+                        tuple(x for x in stt if x != st_ or x == "bluff"),
+                        d,
+                    ) / (len(sh) * (1 + len(stt)))
+            best = max(best, total)
+    return best
+
+
+def test_value_against_a_random_opponent_equals_plain_recursion():
+    """YearGame.random_value (the hard player's model of the easy player) on three battles left
+    of Order No. 227, Soviet initiative, the year level: the same number from plain recursion,
+    and never below the equilibrium value (a best response to one opponent does at least as well
+    as the guarantee against every opponent)."""
+    ev = ("ev_order_227",)
+    g = YearGame(CARDS, ev, "soviet")
+    gh = ("de_tiger_abteilung", "de_stuka_geschwader", "de_grenadier_regiment")
+    sh = ("su_tank_corps", "su_rifle_division", "su_breakthrough_artillery")
+    gt, stt = ("flank_attack",), ("fighting_withdrawal",)
+    k = g.key(gh, sh, gt, stt, 0)
+    v = g.random_value(k, "german")
+    assert abs(v - independent_random_value(ev, "soviet", gh, sh, gt, stt, 0)) < 1e-9
+    assert v >= g.value(k) - 1e-9
+
+
+def test_hard_player_takes_a_random_opponent_for_random_and_the_standard_player_not():
+    """The posterior of "random" (docs/campaign.md "Against a random opponent") passes
+    EXPLOIT_AT within the first year against the easy player and stays below it against the
+    normal one (seed 3, hard as German)."""
+    for opp, expect in (("easy", True), ("normal", False)):
+        st, _ = new_campaign(3)
+        hard = make_player("hard", "german", 3)
+        ps = {"german": hard, "soviet": make_player(opp, "soviet", 3)}
+        while st.year == 1941 or st.phase != "place":
+            st.apply(ps[st.to_act].choose(st))
+        hard.choose(st)  # weighs the last battles of 1941
+        assert (hard.p_random >= hard.EXPLOIT_AT) is expect, (opp, hard.p_random)
