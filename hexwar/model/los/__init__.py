@@ -124,7 +124,7 @@ import sys
 import types
 from typing import Any
 
-from . import fly, geometry, heights, onetoall, plan, rounds, single, table
+from . import fly, geometry, heights, kernel, onetoall, plan, rounds, single, table
 from .fly import _FLY_ENTRIES, _FLY_GROWTH, _fly_entries, _fly_interior, _fly_lines, _round_fly
 from .geometry import (
     _CANON,
@@ -158,6 +158,7 @@ from .heights import (
     height_arrays,
     los_content_key,
 )
+from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES, kernel_available
 from .onetoall import (
     VIEWER_PLAN_MAX_HEXES,
     _statuses,
@@ -197,7 +198,7 @@ from .table import (
     _table_hindrances,
 )
 
-_PARTS = (geometry, heights, rounds, plan, table, fly, single, onetoall)
+_PARTS = (kernel, geometry, heights, rounds, plan, table, fly, single, onetoall)
 
 
 class _Package(types.ModuleType):

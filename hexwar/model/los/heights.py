@@ -144,6 +144,8 @@ class _MapState:
         "patch_rel",
         "content",
         "ax",
+        "i64",
+        "kbuf",
         "__weakref__",
     )
 
@@ -163,6 +165,7 @@ class _MapState:
         self.geo: dict[tuple[int, int, int], Any] = {}
         self.plans: list[Any] = [None, None]  # weak references to the shape's plans (the LRU owns them)
         self.geo_entries = 0
+        self.kbuf: Any = None  # the compiled kernel's output buffers (single queries)
         self.patch_rel = _patch_rel(self.Wp)
         # per target in (col, row) order: its column, its row, and row - col // 2 (so a
         # viewer's axial dr is one subtraction, see _visibility)
@@ -197,6 +200,8 @@ class _MapState:
         bt2 = _padded(top2, -_BIG2).ravel()
         ht2 = _padded(hind2, -_BIG2).ravel()
         lv2 = _padded(2 * m.level.astype(np.int64), -_BIG2).ravel()
+        # int64 padded arrays for the compiled kernel (issue 35): block top, hindrance top, ground
+        self.i64 = (bt2, ht2, lv2)
         self.bt2 = bt2.tolist()
         self.ht2 = ht2.tolist()
         self.lv2 = lv2.tolist()

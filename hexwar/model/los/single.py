@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import Any
 
 import numpy as np
@@ -12,6 +12,7 @@ from ..hexgrid import Hex, HexLabelError
 from ..maps import BattleMap, MapError
 from .geometry import _bulk_geometry, _rel
 from .heights import _PAD, REASON_NAMES, _MapState, _state
+from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES
 from .plan import _peek_plan, _Plan
 
 _GEO_CACHE_ENTRIES = 1_000_000  # per-map cache of single-query offsets, in crossed hexes
@@ -28,7 +29,6 @@ def _label(h: Hex, row_digits: int) -> str:
         return f"axial ({h.q}, {h.r})"
 
 
-@dataclass(frozen=True, slots=True)
 class LosResult:
     """The answer of :func:`line_of_sight` (R3.6).
 
@@ -48,17 +48,91 @@ class LosResult:
         hindrances: hindering intervening hexes plus hindering spine pairs (R3.5): each adds
             1 to the attack value the firer needs. 0 when blocked.
         row_digits: digits of row labels on the map (2, or 3 past 99 rows), for labels.
+
+    A frozen value with the equality, hash and repr of a dataclass over the fields above
+    (``row_digits`` left out of both). The compiled kernel's answers (issue 35) make the
+    ``intervening`` and ``spine_pairs`` tuples on first access: a 500-hex line's Hex objects
+    cost more than the query.
     """
+
+    __slots__ = ("a", "b", "status", "_inter", "_pairs", "blocking", "reason", "hindrances", "row_digits")
+    __match_args__ = ("a", "b", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances")
 
     a: Hex
     b: Hex
     status: str
-    intervening: tuple[Hex, ...]
-    spine_pairs: tuple[tuple[Hex, Hex], ...]
     blocking: Hex | None
     reason: str | None
     hindrances: int
-    row_digits: int = field(default=2, repr=False, compare=False)
+    row_digits: int
+    _inter: Any  # a tuple of Hex, or (hexes, bytes) until first read
+    _pairs: Any
+
+    def __init__(
+        self,
+        a: Hex,
+        b: Hex,
+        status: str,
+        intervening: tuple[Hex, ...],
+        spine_pairs: tuple[tuple[Hex, Hex], ...],
+        blocking: Hex | None,
+        reason: str | None,
+        hindrances: int,
+        row_digits: int = 2,
+    ) -> None:
+        _fill(self, a, b, status, intervening, spine_pairs, blocking, reason, hindrances, row_digits)
+
+    @property
+    def intervening(self) -> tuple[Hex, ...]:
+        """Hexes whose interior the segment crosses, in order from ``a`` (R3.2)."""
+        v = self._inter
+        if type(v) is _Lazy:
+            v = v.hexes_of(v.flat)
+            _slot_inter(self, v)
+        return v  # type: ignore[no-any-return]
+
+    @property
+    def spine_pairs(self) -> tuple[tuple[Hex, Hex], ...]:
+        """Pairs of hexes whose shared hexside the segment runs along, in order from ``a`` (R3.3)."""
+        v = self._pairs
+        if type(v) is _Lazy:
+            v = tuple(zip(v.hexes_of(v.flat), v.hexes_of(v.flat2), strict=True))
+            _slot_pairs(self, v)
+        return v  # type: ignore[no-any-return]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.a,
+            self.b,
+            self.status,
+            self.intervening,
+            self.spine_pairs,
+            self.blocking,
+            self.reason,
+            self.hindrances,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined, no-any-return]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        names = ("a", "b", "status", "intervening", "spine_pairs", "blocking", "reason", "hindrances")
+        body = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._key(), strict=True))
+        return f"LosResult({body})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LosResult, (*self._key(), self.row_digits))
 
     @property
     def visible(self) -> bool:
@@ -81,45 +155,66 @@ class LosResult:
         }
 
 
+class _Lazy:
+    """A :class:`LosResult` field not made yet: the padded-flat indices of its hexes (int64
+    bytes; ``flat2``: the second hexes of spine pairs) and the map's padded-cell Hex lookup."""
+
+    __slots__ = ("hexes", "flat", "flat2")
+
+    def __init__(self, hexes: Any, flat: bytes, flat2: bytes = b"") -> None:
+        self.hexes, self.flat, self.flat2 = hexes, flat, flat2
+
+    def hexes_of(self, flat: bytes) -> tuple[Hex, ...]:
+        """The Hex objects of int64 padded-flat indices."""
+        hexes = self.hexes
+        return tuple([hexes[x] for x in memoryview(flat).cast("q")])
+
+
 _new = object.__new__
-(_set_a, _set_b, _set_status, _set_inter, _set_pairs, _set_blocking, _set_reason, _set_hind, _set_digits) = (
+(_slot_a, _slot_b, _slot_status, _slot_inter, _slot_pairs, _slot_blocking, _slot_reason, _slot_hind, _slot_digits) = (
     LosResult.__dict__[f].__set__
-    for f in (
-        "a",
-        "b",
-        "status",
-        "intervening",
-        "spine_pairs",
-        "blocking",
-        "reason",
-        "hindrances",
-        "row_digits",
-    )
+    for f in ("a", "b", "status", "_inter", "_pairs", "blocking", "reason", "hindrances", "row_digits")
 )
+
+
+def _fill(
+    r: LosResult,
+    a: Hex,
+    b: Hex,
+    status: str,
+    intervening: Any,
+    pairs: Any,
+    blocking: Hex | None,
+    reason: str | None,
+    hind: int,
+    digits: int,
+) -> None:
+    _slot_a(r, a)
+    _slot_b(r, b)
+    _slot_status(r, status)
+    _slot_inter(r, intervening)
+    _slot_pairs(r, pairs)
+    _slot_blocking(r, blocking)
+    _slot_reason(r, reason)
+    _slot_hind(r, hind)
+    _slot_digits(r, digits)
 
 
 def _result(
     a: Hex,
     b: Hex,
     status: str,
-    intervening: tuple[Hex, ...],
-    pairs: tuple[tuple[Hex, Hex], ...],
+    intervening: Any,
+    pairs: Any,
     blocking: Hex | None,
     reason: str | None,
     hind: int,
     digits: int,
 ) -> LosResult:
-    """``LosResult(...)`` without the frozen dataclass's slow ``__init__`` (same fields)."""
+    """``LosResult(...)`` without ``__init__``'s call overhead (same fields); ``intervening``
+    and ``pairs`` may be :class:`_Lazy`, made into tuples on first access."""
     r = _new(LosResult)
-    _set_a(r, a)
-    _set_b(r, b)
-    _set_status(r, status)
-    _set_inter(r, intervening)
-    _set_pairs(r, pairs)
-    _set_blocking(r, blocking)
-    _set_reason(r, reason)
-    _set_hind(r, hind)
-    _set_digits(r, digits)
+    _fill(r, a, b, status, intervening, pairs, blocking, reason, hind, digits)
     return r
 
 
@@ -257,6 +352,8 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     dr = b.r - a.r
     if -1 <= dq <= 1 and -1 <= dr <= 1 and -1 <= dq + dr <= 1:
         return _result(a, b, "clear", (), (), None, None, 0, st.row_digits)
+    if _KERNEL is not None and st.H * st.W >= _KERNEL_MIN_HEXES and max(st.H, st.W) <= _KERNEL_MAX_SIDE:
+        return _kernel_query(st, a, b, ca, ra, cb, rb)
     wp = st.Wp
     fa = (ra + _PAD) * wp + ca + _PAD
     n, shift, *lists = _query_lists(st, ca & 1, dq, dr, rb - ra)
@@ -314,3 +411,27 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     return _result(a, b, "blocked", intervening, pairs, hexes[blk], reason, 0, st.row_digits)
 
 
+
+
+def _kernel_query(st: _MapState, a: Hex, b: Hex, ca: int, ra: int, cb: int, rb: int) -> LosResult:
+    """:func:`line_of_sight` by the compiled kernel (issue 35): the same answer, with the hex
+    tuples made on first access (:class:`LosResult`)."""
+    bufs = st.kbuf
+    if bufs is None:
+        cap = 4 * (st.H + st.W) + 64  # more than any line's intervening hexes or spine pairs
+        bufs = st.kbuf = tuple(np.empty(cap, dtype=np.int64) for _ in range(3))
+    bt, ht, lv = st.i64
+    assert _KERNEL is not None
+    n, ni, npairs, blk, blk_d, hind = _KERNEL.query(bt, ht, lv, st.H, st.W, ca, ra, cb, rb, *bufs)
+    hexes = st.hexes
+    inter = _Lazy(hexes, bufs[0][:ni].tobytes()) if ni else ()
+    pairs = _Lazy(hexes, bufs[1][:npairs].tobytes(), bufs[2][:npairs].tobytes()) if npairs else ()
+    if blk < 0:
+        return _result(a, b, "hindered" if hind else "clear", inter, pairs, None, None, hind, st.row_digits)
+    ea = st.lv2[(ra + _PAD) * st.Wp + ca + _PAD] + 1
+    k = st.lv2[(rb + _PAD) * st.Wp + cb + _PAD] + 1 - ea
+    if n * (st.lv2[blk] - ea) >= blk_d * k:
+        reason = "higher ground"  # the ground alone reaches the LOS height (R3.4)
+    else:
+        reason = REASON_NAMES[st.reason[blk]]
+    return _result(a, b, "blocked", inter, pairs, hexes[blk], reason, 0, st.row_digits)
