@@ -700,6 +700,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"single query median: {f40[2]} us (40x40), {f100[2]} us (100x100)   target < 20 us")
     for n in notes:
         print("note: " + n)
+    # issue 3's targets as FIGURE lines (met >= 1 when the target is met)
+    print(f"FIGURE | all ordered pairs of 40x40 (wall s) | {t_all:.2f} | < 2 s | {2.0 / t_all:.2f}")
+    one100 = float(f100[4][:-1]) * (1e6 if f100[4].endswith("M") else 1e3)
+    print(f"FIGURE | one-to-all 100x100 (targets/s, wall best) | {f100[4]} | >= 2M/s | {one100 / 2e6:.2f}")
+    for lab, row in (("40x40", f40), ("100x100", f100)):
+        print(
+            f"FIGURE | single query median, repeated pairs, {lab} (us) | {row[2]} | < 20 us | {20 / float(row[2]):.2f}"
+        )
     print("\nissue 22 (scale): figure | measured | baseline (main e9c3826) | target | ratio to target")
     scale = bench_scale(args.quick)
     for row in scale:
