@@ -16,6 +16,14 @@ Public API:
 The exact shapely reference lives in :mod:`hexwar.model.los_exact`; the tests compare the two on
 every ordered pair of random maps.
 
+The package's parts: :mod:`.geometry` (the exact candidate test of one offset), :mod:`.heights`
+(per-map height arrays and engine state), :mod:`.single` (the single query), :mod:`.plan` (the
+plan path of small shapes), :mod:`.fly` (the on-the-fly path of shapes without a plan),
+:mod:`.table` (round 1's near table), :mod:`.rounds` (per-target maxima), :mod:`.onetoall`
+(:func:`visibility` and its variants) and :mod:`.kernel` (issue 35: the compiled kernel
+``_ckernel``, which answers both kinds of query on maps over 64x64 hexes when pip built it;
+:func:`kernel_available` says whether it did). Every path decides with the integer tests below.
+
 Exact geometry without square roots
 -----------------------------------
 Flat-topped hexes of size 1 have centres ``x = 1.5 q``, ``y = sqrt(3) (r + q/2)``. The affine map
@@ -117,6 +125,7 @@ __all__ = [
     "visibility_with_hindrances",
     "visibility_near",
     "near_window",
+    "kernel_available",
 ]
 
 
