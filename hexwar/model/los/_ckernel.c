@@ -197,31 +197,105 @@ static inline int walk_next(const Walk *w, i64 *f, i64 *d, i64 *x, int *cp) {
     return 1;
 }
 
+/* Padded flat displacement of neighbour direction j (0..5) from a column of parity p:
+ * dxt[p * 6 + j] (one table per map width). */
+static inline void dx_table(i64 wp, i64 *dxt) {
+    for (int p = 0; p < 2; p++)
+        for (int j = 0; j < 6; j++) dxt[p * 6 + j] = (NR[j] + half(p + NQ[j])) * wp + NQ[j];
+}
+
 /* Status (0 clear, 1 hindered, 2 blocked) of a line off the hexside directions; *hind gets
  * the hindrance count (0 when blocked). gb, gh: T - Ea per padded cell (block and hindrance
  * tops). The line is walked from both ends at once (a block next to either end ends it
- * early); the two walks meet and every crossed hex is judged once, at its D from a. */
-static inline int judge_walk(const int32_t *gb, const int32_t *gh, i64 wp, i64 fa, int pa, i64 fb, int pb,
-                             i64 dq, i64 dr, i64 k, int any_hind, i64 *hind_out) {
-    Walk w, v;
-    walk_init(&w, dq, dr, wp);
-    walk_init(&v, -dq, -dr, wp);
-    const i64 n = w.n;
+ * early); the two walks meet and every crossed hex is judged once, at its D from a. The walk
+ * from b takes the opposite directions with the same steps in f and D (f and D of the
+ * reversed segment: B -> -B and e -> -e leave Bx ey - By ex and e . B unchanged). */
+static inline int judge_walk(const int32_t *gb, const int32_t *gh, const i64 *dxt, i64 fa, int pa, i64 fb,
+                             int pb, i64 dq, i64 dr, i64 k, int any_hind, i64 *hind_out) {
+    const i64 bx = 3 * dq, by = 2 * dr + dq;
+    const i64 n = bx * bx + 3 * by * by;
+    const i64 m = imax64(iabs64(2 * by), imax64(iabs64(bx - by), iabs64(bx + by)));
+    /* the three direction pairs (1,0)/(-1,0), (1,-1)/(-1,1), (0,-1)/(0,1): scaled (3,1), (3,-1), (0,-2) */
+    i64 dd[3] = {3 * bx + 3 * by, 3 * bx - 3 * by, -6 * by};
+    i64 df[3] = {bx - 3 * by, -bx - 3 * by, -2 * bx};
+    int jf[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++)
+        if (dd[i] < 0) {
+            dd[i] = -dd[i];
+            df[i] = -df[i];
+            jf[i] += 3;
+        }
+    /* sort by dd; a zero step (a direction square to B) goes last, never taken */
+    i64 key[3];
+    for (int i = 0; i < 3; i++) key[i] = dd[i] > 0 ? dd[i] : INT64_MAX;
+#define SWAP(i, j)                                                               \
+    if (key[j] < key[i]) {                                                       \
+        i64 t_ = key[i]; key[i] = key[j]; key[j] = t_;                           \
+        t_ = dd[i]; dd[i] = dd[j]; dd[j] = t_;                                   \
+        t_ = df[i]; df[i] = df[j]; df[j] = t_;                                   \
+        int u_ = jf[i]; jf[i] = jf[j]; jf[j] = u_;                               \
+    }
+    SWAP(0, 1) SWAP(1, 2) SWAP(0, 1)
+#undef SWAP
+    if (dd[2] == 0) { /* a copy of the second: one of the first two is always crossed */
+        dd[2] = dd[1];
+        df[2] = df[1];
+        jf[2] = jf[1];
+    }
+    const i64 df0 = df[0], df1 = df[1], df2 = df[2], dd0 = dd[0], dd1 = dd[1], dd2 = dd[2];
+    const int od0 = NQ[jf[0] % 6] & 1, od1 = NQ[jf[1] % 6] & 1, od2 = NQ[jf[2] % 6] & 1;
+    i64 xa[6], xb[6]; /* [parity * 3 + i]: forward from a, backward from b */
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 3; i++) {
+            xa[p * 3 + i] = dxt[p * 6 + jf[i] % 6];
+            xb[p * 3 + i] = dxt[p * 6 + (jf[i] + 3) % 6];
+        }
     i64 f = 0, d = 0, x = fa, g = 0, e = 0, y = fb, hind = 0;
     int cp = pa, cq = pb;
     for (;;) {
-        if (!walk_next(&w, &f, &d, &x, &cp)) break;
-        if (d >= n - e) break; /* met the other walk */
+        /* forward: the first of the sorted directions whose hex the segment crosses */
+        i64 a0 = f + df0, a1 = f + df1;
+        int c0 = (a0 < m) & (a0 > -m), c1 = (a1 < m) & (a1 > -m);
+        i64 fn = c1 ? a1 : f + df2, dn = c1 ? d + dd1 : d + dd2, xn = c1 ? x + xa[cp * 3 + 1] : x + xa[cp * 3 + 2];
+        int pn = c1 ? cp ^ od1 : cp ^ od2;
+        if (c0) {
+            fn = a0;
+            dn = d + dd0;
+            xn = x + xa[cp * 3];
+            pn = cp ^ od0;
+        }
+        if (dn >= n - e) break; /* reached the other walk (or b) */
+        f = fn;
+        d = dn;
+        x = xn;
+        cp = pn;
         i64 dk = d * k;
         if (n * gb[x] >= dk) {
             *hind_out = 0;
             return 2;
         }
         if (any_hind && n * gh[x] >= dk) hind++;
-        if (!walk_next(&v, &g, &e, &y, &cq)) break;
-        i64 db = n - e; /* D from a */
-        if (db <= d) break;
-        dk = db * k;
+        /* backward from b */
+        a0 = g + df0;
+        a1 = g + df1;
+        c0 = (a0 < m) & (a0 > -m);
+        c1 = (a1 < m) & (a1 > -m);
+        fn = c1 ? a1 : g + df2;
+        dn = c1 ? e + dd1 : e + dd2;
+        xn = c1 ? y + xb[cq * 3 + 1] : y + xb[cq * 3 + 2];
+        pn = c1 ? cq ^ od1 : cq ^ od2;
+        if (c0) {
+            fn = a0;
+            dn = e + dd0;
+            xn = y + xb[cq * 3];
+            pn = cq ^ od0;
+        }
+        if (n - dn <= d) break;
+        g = fn;
+        e = dn;
+        y = xn;
+        cq = pn;
+        dk = (n - e) * k; /* D from a */
         if (n * gb[y] >= dk) {
             *hind_out = 0;
             return 2;
@@ -305,6 +379,8 @@ static PyObject *k_visibility(PyObject *self, PyObject *args) {
     i64 ea = mp.lv[fa] + 1;
     i64 ra = row - half(col);
     int bad = 0;
+    i64 dxt[12];
+    dx_table(wp, dxt);
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = 0; i < cells; i++) { /* tops are doubled levels, or +-10**9: int32 */
         gb[i] = (int32_t)(mp.bt[i] - ea);
@@ -322,7 +398,7 @@ static PyObject *k_visibility(PyObject *self, PyObject *args) {
             } else {
                 i64 k = mp.lv[fb] + 1 - ea;
                 if (!along_side(dq, dr)) {
-                    s = judge_walk(gb, gh, wp, fa, par, fb, (int)(tc & 1), dq, dr, k, any_hind, &hind);
+                    s = judge_walk(gb, gh, dxt, fa, par, fb, (int)(tc & 1), dq, dr, k, any_hind, &hind);
                 } else {
                     i64 blk, cnt = candidate_steps(dq, dr, par, fa, wp, buf, side, cap);
                     if (cnt < 0) { bad = 1; break; }
