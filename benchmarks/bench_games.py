@@ -351,7 +351,8 @@ def size_worker(width: int, height: int, max_turns: int) -> None:
     o = bal.play_scenario_game(sc, 1, None, ai, max_turns)
     cpu = time.process_time() - c0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"gen": gen, "cpu": cpu, "turns": o.turn, "commands": o.commands, "rss_mb": rss}))
+    turns = min(o.turn, max_turns)  # a game stopped by the cap reports the turn after it
+    print(json.dumps({"gen": gen, "cpu": cpu, "turns": turns, "commands": o.commands, "rss_mb": rss}))
 
 
 def _slope(xs: list[float], ys: list[float]) -> float:

@@ -408,7 +408,8 @@ def bench_scale(quick: bool) -> list[tuple[str, str, str, str, str]]:
         out.append(
             (
                 f"one-to-all {size}x{size}, {len(vs)} random viewers, wall (CPU); first call {t1 - t:.2f} s, "
-                f"second (builds the near table) {t2 - t1:.2f} s",
+                f"second ({'compiled kernel: no table' if L.kernel_available() else 'builds the near table'}) "
+                f"{t2 - t1:.2f} s",
                 f"{_fmt_rate(r)} ({_fmt_rate(size * size / c)})",
                 BASELINE.get(key or "", "-"),
                 f">= {target / 1e6:.0f}M/s" if target else "-",
