@@ -133,26 +133,43 @@ import sys
 import types
 from typing import Any
 
+# the rest of the one module's names (benchmarks and tools read some of them)
+from ..hexgrid import Hex, HexLabelError
+from ..los_viewer import ragged as _ragged
+from ..los_viewer import scan, viewer_plan
+from ..maps import BattleMap, MapError
 from . import fly, geometry, heights, kernel, onetoall, plan, rounds, single, table
-from .fly import _FLY_ENTRIES, _FLY_GROWTH, _fly_entries, _fly_interior, _fly_lines, _round_fly
+from .fly import _FLY_EDGE, _FLY_ENTRIES, _FLY_GROWTH, _fly_entries, _fly_interior, _fly_lines, _round_fly
 from .geometry import (
     _CANON,
     _FLY_CANDIDATES,
     _N_CLASSES,
+    _PATCH_Q,
+    _PATCH_R,
     _TAB_J,
     _TAB_R,
     _TAB_SENTINEL,
     _TAB_SIDE,
     OffsetGeometry,
+    _Bulk,
     _bulk_geometry,
     _canon,
+    _canon_maps,
     _class_steps,
+    _csr_ptr,
+    _patch_rel,
     _rel,
     offset_geometry,
 )
 from .heights import (
     _BIG2,
+    _HEX_LIST_CELLS,
     _PAD,
+    _R_BUILDING,
+    _R_FIRE,
+    _R_GROUND,
+    _R_TERRAIN,
+    _R_WRECK,
     _STATES,
     _TOL,
     BLOCKED,
@@ -162,7 +179,12 @@ from .heights import (
     STATUS_NAMES,
     WRECK_LOS_HEIGHT,
     HeightArrays,
+    _axial_index,
+    _compute_tops,
+    _LazyHexes,
     _MapState,
+    _padded,
+    _padded_hexes,
     _state,
     height_arrays,
     los_content_key,
@@ -187,11 +209,26 @@ from .plan import (
     _get_plan,
     _peek_plan,
     _Plan,
+    _plan_bytes,
     _plan_fits,
+    _plan_size_estimate,
     _round_plan,
+    _window_offsets,
 )
 from .rounds import _Acc, _segment_max, _segment_sum
-from .single import _BLOCK_ROWS, _GEO_CACHE_ENTRIES, LosResult, _geo_block, _query_lists, line_of_sight
+from .single import (
+    _BLOCK_ROWS,
+    _GEO_CACHE_ENTRIES,
+    LosResult,
+    _geo_block,
+    _geo_put,
+    _ints,
+    _label,
+    _plan_of,
+    _query_lists,
+    _result,
+    line_of_sight,
+)
 from .table import (
     _FAR_END,
     _FAR_J,
@@ -201,8 +238,12 @@ from .table import (
     _TAB_EAGER_OFFSETS,
     _TABLES,
     _build_table,
+    _far_views,
     _get_table,
+    _patch,
     _round_table,
+    _tab_field,
+    _tab_views,
     _Table,
     _table_hindrances,
 )
