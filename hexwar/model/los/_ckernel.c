@@ -244,24 +244,21 @@ static inline int judge_walk(const int32_t *gb, const int32_t *gh, const i64 *dx
     }
     const i64 df0 = df[0], df1 = df[1], df2 = df[2], dd0 = dd[0], dd1 = dd[1], dd2 = dd[2];
     const int od0 = NQ[jf[0] % 6] & 1, od1 = NQ[jf[1] % 6] & 1, od2 = NQ[jf[2] % 6] & 1;
-    i64 xa[6], xb[6]; /* [parity * 3 + i]: forward from a, backward from b */
-    for (int p = 0; p < 2; p++)
-        for (int i = 0; i < 3; i++) {
-            xa[p * 3 + i] = dxt[p * 6 + jf[i] % 6];
-            xb[p * 3 + i] = dxt[p * 6 + (jf[i] + 3) % 6];
-        }
+    /* steps of the padded flat index: forward direction jf[i], backward the opposite one */
+    const i64 *xa0 = dxt + jf[0] % 6, *xa1 = dxt + jf[1] % 6, *xa2 = dxt + jf[2] % 6;
+    const i64 *xb0 = dxt + (jf[0] + 3) % 6, *xb1 = dxt + (jf[1] + 3) % 6, *xb2 = dxt + (jf[2] + 3) % 6;
     i64 f = 0, d = 0, x = fa, g = 0, e = 0, y = fb, hind = 0;
     int cp = pa, cq = pb;
     for (;;) {
         /* forward: the first of the sorted directions whose hex the segment crosses */
         i64 a0 = f + df0, a1 = f + df1;
         int c0 = (a0 < m) & (a0 > -m), c1 = (a1 < m) & (a1 > -m);
-        i64 fn = c1 ? a1 : f + df2, dn = c1 ? d + dd1 : d + dd2, xn = c1 ? x + xa[cp * 3 + 1] : x + xa[cp * 3 + 2];
+        i64 fn = c1 ? a1 : f + df2, dn = c1 ? d + dd1 : d + dd2, xn = c1 ? x + xa1[cp * 6] : x + xa2[cp * 6];
         int pn = c1 ? cp ^ od1 : cp ^ od2;
         if (c0) {
             fn = a0;
             dn = d + dd0;
-            xn = x + xa[cp * 3];
+            xn = x + xa0[cp * 6];
             pn = cp ^ od0;
         }
         if (dn >= n - e) break; /* reached the other walk (or b) */
@@ -282,12 +279,12 @@ static inline int judge_walk(const int32_t *gb, const int32_t *gh, const i64 *dx
         c1 = (a1 < m) & (a1 > -m);
         fn = c1 ? a1 : g + df2;
         dn = c1 ? e + dd1 : e + dd2;
-        xn = c1 ? y + xb[cq * 3 + 1] : y + xb[cq * 3 + 2];
+        xn = c1 ? y + xb1[cq * 6] : y + xb2[cq * 6];
         pn = c1 ? cq ^ od1 : cq ^ od2;
         if (c0) {
             fn = a0;
             dn = e + dd0;
-            xn = y + xb[cq * 3];
+            xn = y + xb0[cq * 6];
             pn = cq ^ od0;
         }
         if (n - dn <= d) break;
