@@ -275,5 +275,3 @@ def _round_fly(
         tg, dq, dr, n, nhex, dlo, hi = tg[keep], dq[keep], dr[keep], n[keep], nhex[keep], f_hi[keep], hi[keep]
         cls, cq, cr = cls[keep], cq[keep], cr[keep]
         prev, ahead = ahead, ahead * _FLY_GROWTH
-
-

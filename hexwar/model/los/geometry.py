@@ -260,10 +260,10 @@ def offset_geometry(dq: int, dr: int) -> OffsetGeometry:
         tuple(b.d_s.tolist()),
     )
 
+
 def _rel(q: np.ndarray, r: np.ndarray, parity: int, wp: int) -> np.ndarray:
     """Padded-flat displacement of axial offsets (q, r) from a viewer in a column of ``parity``."""
     return (r + (q + parity) // 2) * wp + q
-
 
 
 def _patch_rel(wp: int) -> tuple[np.ndarray, np.ndarray]:
@@ -275,5 +275,3 @@ def _patch_rel(wp: int) -> tuple[np.ndarray, np.ndarray]:
         rel[:-1] = _rel(_PATCH_Q, _PATCH_R, p, wp)
         out.append(rel)
     return out[0], out[1]
-
-

@@ -321,5 +321,3 @@ def los_content_key(battlemap: BattleMap) -> bytes:
     the key, so caches of LOS results keyed by it stay valid across it (issue 22).
     """
     return _state(battlemap).content  # type: ignore[no-any-return]
-
-

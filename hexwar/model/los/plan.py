@@ -164,7 +164,6 @@ def _build_plan(H: int, W: int, parity: int) -> _Plan:
     return plan
 
 
-
 def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np.ndarray) -> None:
     """The rest of the lists of targets ``tg`` (plan offsets ``kp``) past their first ``skip``,
     in rounds of growing length (a target leaves once blocked)."""
@@ -200,5 +199,3 @@ def _round_plan(acc: _Acc, plan: _Plan, tg: np.ndarray, kp: np.ndarray, skip: np
         lens = end0[keep] - a
         idx = _ragged(a, lens)
         acc.interior(tg, plan.rel_i[idx], plan.inv_i[idx], lens, block=False)
-
-

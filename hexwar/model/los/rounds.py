@@ -121,5 +121,3 @@ class _Acc:
         self.best_h[tg] = np.maximum(self.best_h[tg], _segment_max(pair_h, lens))
         if self.cnt is not None:
             self.cnt[tg] += _segment_sum(pair_h >= np.repeat(self.kt[tg], lens), lens)
-
-

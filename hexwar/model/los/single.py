@@ -171,7 +171,17 @@ class _Lazy:
 
 
 _new = object.__new__
-(_slot_a, _slot_b, _slot_status, _slot_inter, _slot_pairs, _slot_blocking, _slot_reason, _slot_hind, _slot_digits) = (
+(
+    _slot_a,
+    _slot_b,
+    _slot_status,
+    _slot_inter,
+    _slot_pairs,
+    _slot_blocking,
+    _slot_reason,
+    _slot_hind,
+    _slot_digits,
+) = (
     LosResult.__dict__[f].__set__
     for f in ("a", "b", "status", "_inter", "_pairs", "blocking", "reason", "hindrances", "row_digits")
 )
@@ -409,8 +419,6 @@ def line_of_sight(battlemap: BattleMap, a: Hex, b: Hex) -> LosResult:
     else:
         reason = REASON_NAMES[st.reason[blk]]
     return _result(a, b, "blocked", intervening, pairs, hexes[blk], reason, 0, st.row_digits)
-
-
 
 
 def _kernel_query(st: _MapState, a: Hex, b: Hex, ca: int, ra: int, cb: int, rb: int) -> LosResult:

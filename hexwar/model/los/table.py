@@ -251,5 +251,3 @@ def _table_hindrances(
     acc.best_h[tg] = np.maximum(acc.best_h[tg], np.maximum.reduce(x, axis=0))
     if acc.cnt is not None:
         acc.cnt[tg] += np.count_nonzero(x >= acc.kt[tg][None], axis=0)
-
-
