@@ -97,8 +97,9 @@ def _run_sweep(
     cut into chunks of about a few seconds; rows come back in sweep order whatever ran them,
     so the CSV is the same on one core and on a cluster (issue 20).
     """
-    from ...sim.scenario import sweep_scenario
-    from ...sim.sweep import sweep_artillery, sweep_chunk, sweep_fire, sweep_runs
+    from ...sim.chunks import sweep_chunk
+    from ...sim.scenario_sweep import sweep_scenario
+    from ...sim.sweep import sweep_artillery, sweep_fire, sweep_runs
 
     fns: dict[str, Callable[..., list[dict[str, Any]]]] = {
         "artillery": sweep_artillery,
