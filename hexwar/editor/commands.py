@@ -71,16 +71,11 @@ __all__ = [
 
 
 class EditedDocument(Protocol):
-    """What a command changes of the document it is applied to: its map and scenario draft.
+    """What a command changes of the document it is applied to (``map``: the BattleMap, which a
+    resize replaces; ``scenario``: the ScenarioDraft or ``None``; ``path``: the file Save writes).
 
-    :class:`hexwar.editor.model.EditorDocument` satisfies it structurally (mypy checks it where
-    the document applies a command); the commands never import the document, so the two
-    modules no longer import each other (issue 34).
-
-    Attributes:
-        map: the :class:`~hexwar.model.maps.BattleMap` (a resize replaces it).
-        scenario: the :class:`~hexwar.editor.scenario_draft.ScenarioDraft`, or ``None`` for a map.
-        path: the file Save writes, or ``None`` (a new scenario on a map changes it).
+    :class:`hexwar.editor.model.EditorDocument` satisfies it structurally; the commands never
+    import the document, so the two modules do not import each other (issue 34).
     """
 
     map: BattleMap
