@@ -20,7 +20,8 @@ the cursor, what is in it, the last message, tool and brush), the map in between
 The window is cut by concern into mixins (issue 34): the overlays in
 :mod:`hexwar.editor.window_overlays`, the prompts, saving and quitting in
 :mod:`hexwar.editor.window_prompts`, the mouse and keys in :mod:`hexwar.editor.window_input`,
-the panels in :mod:`hexwar.editor.panels` and :mod:`hexwar.editor.panes`; this module keeps
+the panels in :mod:`hexwar.editor.panels`, :mod:`hexwar.editor.scenario_panel` and
+:mod:`hexwar.editor.panes`; this module keeps
 construction, drawing and the panel actions.
 """
 
@@ -60,6 +61,7 @@ from .panels import (  # noqa: E402
 )
 from .panes import EditorPanesMixin  # noqa: E402
 from .recovery import Autosaver, Recovery  # noqa: E402
+from .scenario_panel import EditorScenarioPanelMixin  # noqa: E402
 from .session import TOOL_BY_ID, EditorSession  # noqa: E402
 from .window_input import EditorInputMixin  # noqa: E402
 from .window_overlays import EditorOverlaysMixin  # noqa: E402
@@ -73,6 +75,7 @@ class EditorWindow(  # type: ignore[misc]
     EditorPromptsMixin,
     EditorOverlaysMixin,
     EditorPanesMixin,
+    EditorScenarioPanelMixin,
     EditorPanelsMixin,
     MapAreaMixin,
     pyglet.window.Window,
