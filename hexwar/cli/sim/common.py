@@ -33,6 +33,7 @@ __all__ = [
     "parse_hex",
     "parse_int",
     "parse_side",
+    "build_plan",
     "plan_options",
     "progress_bar",
     "report_options",
@@ -355,3 +356,30 @@ def plan_options(target_help: str, ignite_help: str) -> Callable[[Any], Any]:
         return f
 
     return deco
+
+
+def build_plan(
+    scen: Any, plan_path: str | None, targets: Sequence[str], ignites: Sequence[str], n_turns: int
+) -> Any:
+    """The what-if plan of ``sim scenario`` and ``sim sweep scenario``: the ``--plan`` file's
+    missions and ignitions, then the ``--target`` and ``--ignite`` options, missions in turn
+    order (R9, R8.4).
+
+    Raises:
+        ScenarioSimError: for a bad plan, target or ignition, or one acting after the last
+            simulated turn ``n_turns``.
+    """
+    from ...sim.scenario import ScenarioPlan, ScenarioSimError, load_plan, parse_ignite, parse_target
+
+    plan = load_plan(plan_path, scen) if plan_path else ScenarioPlan()
+    missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
+    ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
+    plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
+    late = [m.turn for m in plan.missions if m.turn > n_turns] + [
+        g.turn for g in plan.ignitions if g.turn > n_turns
+    ]
+    if late:
+        raise ScenarioSimError(
+            f"the plan acts in turn {late[0]}, after the last simulated turn {n_turns} (--turns)"
+        )
+    return plan

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ...outputs import record_output
@@ -9,6 +11,7 @@ from .. import echo_json
 from .common import (
     _say,
     _write_csv,
+    build_plan,
     check_output_paths,
     parse_int,
     plan_options,
@@ -75,39 +78,17 @@ def scenario_cmd(
     check_output_paths(csv_path, png_path, force)
     from ...game.areas import scenario_areas
     from ...game.scenario import load_scenario
-    from ...sim.scenario import (
-        ScenarioPlan,
-        ScenarioSimError,
-        load_plan,
-        parse_ignite,
-        parse_target,
-        simulate_scenario,
-    )
-    from ...sim.scenario_report import (
-        CHECK_Z,
-        exact_check,
-        landing_strip,
-        scenario_csv,
-        scenario_report,
-        scenario_text,
-    )
+    from ...sim.scenario import ScenarioSimError, simulate_scenario
+    from ...sim.scenario_report import scenario_csv, scenario_report, scenario_text
 
     n_trials = parse_int(trials, "--trials", 1, 1_000_000)
     n_turns = parse_int(turns, "--turns", 1, 30)
     seed_v = parse_int(seed, "--seed", 0, 2**63 - 1)
     scen = load_scenario(source)
-    plan = load_plan(plan_path, scen) if plan_path else ScenarioPlan()
-    missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
-    ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
-    plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
+    plan = build_plan(scen, plan_path, targets, ignites, n_turns)
     if not plan.missions and not plan.ignitions:
         raise ScenarioSimError(
             "nothing to simulate: give --target [SIDE:]HEX@TURNS, --ignite HEX@TURN or --plan FILE"
-        )
-    late = [m for m in plan.missions if m.turn > n_turns] + [g for g in plan.ignitions if g.turn > n_turns]
-    if late:
-        raise ScenarioSimError(
-            f"the plan acts in turn {late[0].turn}, after the last simulated turn {n_turns} (--turns)"
         )
     try:
         areas = scenario_areas(scen, list(area_names) if area_names else None)
@@ -129,19 +110,7 @@ def scenario_cmd(
             areas=areas,
             progress=tick,
         )
-    notes = []
-    if not res.exact:
-        single = len(plan.missions) == 1 and plan.missions[0].turn == 1 and not plan.ignitions
-        if single and res.fired[0] != n_trials:
-            notes.append(
-                "Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
-                "exact values assume it is fired"
-            )
-        else:
-            notes.append(
-                "Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
-                "within 7 hexes of the target"
-            )
+    notes = _notes(res, plan, n_trials)
     rep = scenario_report(res, title=f"{scen.name} ({scen.id})", notes=notes)
     if as_json:
         echo_json(rep)
@@ -150,24 +119,58 @@ def scenario_cmd(
     if csv_path:
         _write_csv(csv_path, scenario_csv(rep), as_json)
     if png_path:
-        strip = landing_strip(res)
-        vs = ", ".join(res.variants) or "standard"
-        frames = []
-        for t in range(n_turns):
-            k = sum(1 for m in plan.missions if m.turn == t + 1)
-            frames.append(
-                (
-                    strip[t],
-                    f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
-                    f"this turn; {n_trials:,} trials; rules {vs}",
-                )
+        _landing_png(res, plan, scen, n_turns, n_trials, png_path, as_json)
+    if not no_check:
+        _check_exact(rep)
+
+
+def _notes(res: Any, plan: Any, n_trials: int) -> list[str]:
+    """Why a report has no exact values (one mission in turn 1, fired in every trial)."""
+    if res.exact:
+        return []
+    single = len(plan.missions) == 1 and plan.missions[0].turn == 1 and not plan.ignitions
+    if single and res.fired[0] != n_trials:
+        return [
+            "Monte Carlo only: the game refused the mission in some trials (see Missions), and the "
+            "exact values assume it is fired"
+        ]
+    return [
+        "Monte Carlo only: exact values need one mission in turn 1, no ignition and no fire "
+        "within 7 hexes of the target"
+    ]
+
+
+def _landing_png(
+    res: Any, plan: Any, scen: Any, n_turns: int, n_trials: int, png_path: str, as_json: bool
+) -> None:
+    """``--png``: where the strikes of each turn land, one small map per turn (headless)."""
+    from ...sim.scenario_report import landing_strip
+
+    strip = landing_strip(res)
+    vs = ", ".join(res.variants) or "standard"
+    frames = []
+    for t in range(n_turns):
+        k = sum(1 for m in plan.missions if m.turn == t + 1)
+        frames.append(
+            (
+                strip[t],
+                f"turn {t + 1} of {n_turns}: strikes landing per game, {k} mission(s) planned "
+                f"this turn; {n_trials:,} trials; rules {vs}",
             )
-        size = render_heatmap_strip(
-            scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}), ramp="heat"
         )
-        record_output(png_path)
-        _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
-    bad = [] if no_check else exact_check(rep, CHECK_Z)
+    size = render_heatmap_strip(
+        scen.battlemap, frames, png_path, list({m.hex for m in plan.missions}), ramp="heat"
+    )
+    record_output(png_path)
+    _say(f"wrote {png_path} ({size[0]} x {size[1]} pixels)", as_json)
+
+
+def _check_exact(rep: dict[str, Any]) -> None:
+    """Exit with status 1, naming the worst figures, when a Monte Carlo figure is more than
+    ``CHECK_Z`` standard errors from its exact value (after the outputs are written)."""
+    from ...sim.scenario_report import CHECK_Z, exact_check
+
+    bad = exact_check(rep, CHECK_Z)
     if bad:
         more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
         click.echo(

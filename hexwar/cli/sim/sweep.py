@@ -18,6 +18,7 @@ from .common import (
     SimSource,
     _weapon,
     _write_csv,
+    build_plan,
     check_output_paths,
     load_source,
     parse_hex,
@@ -365,7 +366,6 @@ def sweep_scenario_cmd(
     check_output_paths(csv_path, force=force)
     from ...cluster import parse_cluster
     from ...game.areas import scenario_areas
-    from ...sim.scenario import ScenarioPlan, load_plan, parse_ignite, parse_target
     from ...sim.sweep import parse_seeds
 
     where = parse_cluster(cluster, workers)
@@ -376,17 +376,7 @@ def sweep_scenario_cmd(
     scen = src.scenario
     if scen is None:
         raise HexwarError(f"{source}: a scenario sweep needs a scenario, not a bare map")
-    plan = load_plan(plan_path, scen) if plan_path else ScenarioPlan()
-    missions = list(plan.missions) + [m for t in targets for m in parse_target(t, scen)]
-    ignitions = list(plan.ignitions) + [parse_ignite(t, scen) for t in ignites]
-    plan = ScenarioPlan(tuple(sorted(missions, key=lambda m: m.turn)), tuple(ignitions))
-    late = [m.turn for m in plan.missions if m.turn > n_turns] + [
-        g.turn for g in plan.ignitions if g.turn > n_turns
-    ]
-    if late:
-        raise HexwarError(
-            f"the plan acts in turn {late[0]}, after the last simulated turn {n_turns} (--turns)"
-        )
+    plan = build_plan(scen, plan_path, targets, ignites, n_turns)
     spec = _vary(vary, src.battlemap, scenario_areas(scen), ("target", "ignite"))
     if not plan.missions and not plan.ignitions and "ignite" not in spec:
         raise HexwarError(
