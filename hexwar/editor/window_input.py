@@ -197,26 +197,37 @@ class EditorInputMixin:
             self.open_resize() if symbol == key.R else self.open_new_map()
             return True
         if ctrl:
-            if symbol == key.Z:
-                s.redo() if shift else s.undo()
-            elif symbol == key.Y:
-                s.redo()
-            elif symbol == key.S:
-                self.open_save_as() if shift else self.save()
-            elif symbol == key.C:
-                s.copy()
-            elif symbol == key.X:
-                s.cut()
-            elif symbol == key.V:
-                s.begin_paste()
-            elif symbol == key.A:
-                s.select_all()
-            elif symbol == key.Q:
-                self.request_quit()
-            else:
-                return False
-            self._after()
-            return True
+            return self._ctrl_key(symbol, shift)
+        return self._plain_key(symbol)
+
+    def _ctrl_key(self, symbol: int, shift: bool) -> bool:
+        """Ctrl (Cmd) shortcuts: undo, redo, save, clipboard, select all, quit."""
+        s = self.session
+        if symbol == key.Z:
+            s.redo() if shift else s.undo()
+        elif symbol == key.Y:
+            s.redo()
+        elif symbol == key.S:
+            self.open_save_as() if shift else self.save()
+        elif symbol == key.C:
+            s.copy()
+        elif symbol == key.X:
+            s.cut()
+        elif symbol == key.V:
+            s.begin_paste()
+        elif symbol == key.A:
+            s.select_all()
+        elif symbol == key.Q:
+            self.request_quit()
+        else:
+            return False
+        self._after()
+        return True
+
+    def _plain_key(self, symbol: int) -> bool:
+        """Shortcuts without Ctrl: tools by letter, brush, rotation and flips, zoom and pan, the
+        terrain hotkeys; Esc cancels (and never closes the window)."""
+        s = self.session
         if symbol == key.ESCAPE:
             s.cancel()
             return True  # never let Esc close the window

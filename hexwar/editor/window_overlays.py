@@ -48,35 +48,8 @@ class EditorOverlaysMixin:
         v = self.mapview
         if v.show_labels != s.show_labels:
             v.show_labels = s.show_labels
-        sc = self.doc.scenario
         ver = m.version
-        # deploy zones per side, objectives, starting units (scenario mode)
-        for side in SIDES:
-            z = sc.deploy_of(side) if sc is not None else frozenset()  # type: ignore[attr-defined]
-            col = SIDE_COLOURS[side]
-            self._set_ov(
-                f"deploy-{side}",
-                (z, id(m)) if z else None,
-                functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08),
-            )
-        objs = tuple((o.hex, o.points) for o in sc.objectives) if sc is not None else ()  # type: ignore[attr-defined]
-        self._set_ov("objectives", (objs, id(m)) if objs else None, lambda: ObjectiveOverlay(objs))
-        # named areas of the scenario's [areas] table, one tinted zone each
-        from .panels import _area_colour
-
-        areas = dict(self._area_hexes())
-        for ov in [k for k in self._ov_keys if k.startswith("area:") and k[5:] not in areas]:
-            self._set_ov(ov, None, lambda: None)
-        for name, hexes in areas.items():
-            self._set_ov(
-                f"area:{name}",
-                (hexes, id(m)) if hexes else None,
-                functools.partial(ZoneOverlay, hexes, _area_colour(name), alpha=0.22, border=0.10),
-            )
-        units = tuple(sc.units) if sc is not None else ()  # type: ignore[attr-defined]
-        if self._ov_keys.get("units", object()) != (units, id(m)):
-            self._ov_keys["units"] = (units, id(m))
-            self.mapview.set_counters(self._counter_views(units))
+        self._sync_scenario_overlays(m)
         sel = frozenset(s.selection)
         self._set_ov(
             "selection",
@@ -143,6 +116,38 @@ class EditorOverlaysMixin:
             (spr[0], tuple(spr[1].items()), ver) if spr is not None else None,
             lambda: self._spread_overlay(spr),
         )
+
+    def _sync_scenario_overlays(self, m: Any) -> None:
+        """The scenario's overlays on map ``m``: each side's deploy zone (R5.2), the objectives
+        (R10.2), the named areas of ``[areas]``, one tinted zone each, and the starting units."""
+        sc = self.doc.scenario
+        # deploy zones per side, objectives, starting units (scenario mode)
+        for side in SIDES:
+            z = sc.deploy_of(side) if sc is not None else frozenset()  # type: ignore[attr-defined]
+            col = SIDE_COLOURS[side]
+            self._set_ov(
+                f"deploy-{side}",
+                (z, id(m)) if z else None,
+                functools.partial(ZoneOverlay, z, col, alpha=0.30, border=0.08),
+            )
+        objs = tuple((o.hex, o.points) for o in sc.objectives) if sc is not None else ()  # type: ignore[attr-defined]
+        self._set_ov("objectives", (objs, id(m)) if objs else None, lambda: ObjectiveOverlay(objs))
+        # named areas of the scenario's [areas] table, one tinted zone each
+        from .panels import _area_colour
+
+        areas = dict(self._area_hexes())
+        for ov in [k for k in self._ov_keys if k.startswith("area:") and k[5:] not in areas]:
+            self._set_ov(ov, None, lambda: None)
+        for name, hexes in areas.items():
+            self._set_ov(
+                f"area:{name}",
+                (hexes, id(m)) if hexes else None,
+                functools.partial(ZoneOverlay, hexes, _area_colour(name), alpha=0.22, border=0.10),
+            )
+        units = tuple(sc.units) if sc is not None else ()  # type: ignore[attr-defined]
+        if self._ov_keys.get("units", object()) != (units, id(m)):
+            self._ov_keys["units"] = (units, id(m))
+            self.mapview.set_counters(self._counter_views(units))
 
     def _area_hexes(self) -> tuple[tuple[str, frozenset[Hex]], ...]:
         """The scenario's ``[areas]`` as (name, hexes) pairs, parsed by the game's own reader."""
