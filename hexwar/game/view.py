@@ -245,35 +245,7 @@ def view(
     snap = state.snapshot() if snapshot is None else snapshot
     vis = _visible_to(state, side)
     units = [u.to_json() for uid, u in sorted(state.units.items()) if uid in vis]
-    if side is None:
-        marks: dict[str, tuple[str, int, str]] = {}
-        for s in SIDES:  # a spectator's markers: what both sides last saw (the older sighting)
-            for uid, m in state.last_seen.get(s, {}).items():
-                if uid not in vis and (uid not in marks or m[1] < marks[uid][1]):
-                    marks[uid] = m
-    else:
-        marks = dict(state.last_seen.get(side, {}))
-    last_known = [
-        {"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
-        for uid, m in sorted(marks.items())
-        if uid not in vis
-    ]
-
-    def attack_visible(a: dict[str, Any]) -> bool:
-        if side is not None and a["side"] == side:
-            return True
-        names = set(a["attackers"]) | ({a["target"]} if a["target"] else set())
-        if side is not None and a["target"] and owner_of(state, a["target"]) == side:
-            return True
-        return all(n in vis for n in names)
-
-    def _attack_seen(a: dict[str, Any]) -> dict[str, Any]:
-        # an attack on the side's own unit by a firer it does not see: the firer is not named
-        if side is not None and a["side"] == side:
-            return a
-        hide = [n for n in a["attackers"] if n not in vis]
-        return _hide_names(a, hide) if hide else a  # type: ignore[no-any-return]
-
+    last_known = _last_known(state, side, vis)
     sc = state.scenario
     data: dict[str, Any] = {
         "version": VIEW_VERSION,
@@ -320,7 +292,7 @@ def view(
         "command_discard": snap["command_discard"],
         "damage_discard": snap["damage_discard"],
         "removed": snap["removed"],
-        "attacks": [_attack_seen(a) for a in snap["attacks"] if attack_visible(a)],
+        "attacks": _visible_attacks(state, side, vis, snap["attacks"]),
         "map": snap["map"],
         "commands": len(state.commands),
     }
@@ -330,6 +302,48 @@ def view(
         if j is not None:
             log.append(j)
     return View(side, data, log)
+
+
+def _last_known(state: GameState, side: str | None, vis: frozenset[str]) -> list[dict[str, Any]]:
+    """The markers of units ``side`` does not see now where it last saw them (R12.2); a
+    spectator's are what both sides last saw (the older sighting)."""
+    if side is None:
+        marks: dict[str, tuple[str, int, str]] = {}
+        for s in SIDES:
+            for uid, m in state.last_seen.get(s, {}).items():
+                if uid not in vis and (uid not in marks or m[1] < marks[uid][1]):
+                    marks[uid] = m
+    else:
+        marks = dict(state.last_seen.get(side, {}))
+    return [
+        {"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
+        for uid, m in sorted(marks.items())
+        if uid not in vis
+    ]
+
+
+def _visible_attacks(
+    state: GameState, side: str | None, vis: frozenset[str], attacks: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The declared attacks ``side`` may know of (R12.1): its own, those on its units, and
+    those whose every unit it sees; an attack on its unit by a firer it does not see leaves
+    the firer unnamed."""
+
+    def visible(a: dict[str, Any]) -> bool:
+        if side is not None and a["side"] == side:
+            return True
+        names = set(a["attackers"]) | ({a["target"]} if a["target"] else set())
+        if side is not None and a["target"] and owner_of(state, a["target"]) == side:
+            return True
+        return all(n in vis for n in names)
+
+    def seen(a: dict[str, Any]) -> dict[str, Any]:
+        if side is not None and a["side"] == side:
+            return a
+        hide = [n for n in a["attackers"] if n not in vis]
+        return _hide_names(a, hide) if hide else a  # type: ignore[no-any-return]
+
+    return [seen(a) for a in attacks if visible(a)]
 
 
 def events_for(state: GameState, side: str | None, start: int) -> list[dict[str, Any]]:
