@@ -657,75 +657,87 @@ def fire_text(rep: dict[str, Any], top: int = 25) -> str:
         out.append(
             "(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)"
         )
-    if rep.get("areas"):
-        exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
-        out += [
-            "",
-            "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
-            + ("; exact beside" if exact else ""),
-        ]
-        heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
-            ["exact burned", "exact P(all)"] if exact else []
-        )
-        rows = []
-        for a in rep["areas"]:
-            for row in a["by_turn"]:
-                if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
-                    continue
-                cells = [
-                    a["area"] if row["turn"] == cols[0] else "",
-                    a["buildings"] if row["turn"] == cols[0] else "",
-                    row["turn"],
-                    f"{row['expected_burning']:.2f}",
-                    f"{row['expected_burned']:.2f}",
-                    f"{row['p_all_burned']:.3f}",
-                    _ci(row["p_all_burned_ci95"]),
-                ]
-                if exact:
-                    cells += [
-                        f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
-                        f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else "",
-                    ]
-                rows.append(cells)
-        out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
-    los = rep.get("los")
-    if los is not None:
-        vp = los["viewpoints"]
-        vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
-        out += [
-            "",
-            f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
-            "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it.",
-        ]
-        rows = [
-            [e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"]
-            for e in los["cut_lines"]
-        ]
-        out.append(format_table(["turn", "cut lines", "95% interval"], rows))
-        if los["hexes_cut"]:
-            out += [
-                "",
-                f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})",
-            ]
-            out.append(
-                format_table(
-                    ["hex", f"P t{T}", "max over turns"],
-                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]],
-                )
-            )
-            out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
-            out.append(
-                format_table(
-                    ["hex", f"P t{T}", "max over turns"],
-                    [
-                        [e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"]
-                        for e in los["cutting_fires"][:top]
-                    ],
-                )
-            )
-        else:
-            out.append("No line of sight between viewpoints can be cut by these fires.")
+    out += _fire_area_lines(rep, T, cols)
+    out += _fire_los_lines(rep.get("los"), T, top)
     return "\n".join(out)
+
+
+def _fire_area_lines(rep: dict[str, Any], T: int, cols: list[int]) -> list[str]:
+    """The named areas' table of :func:`fire_text` (buildings burned by turn t and P(all)); none
+    without areas."""
+    if not rep.get("areas"):
+        return []
+    out: list[str] = []
+    exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
+    out += [
+        "",
+        "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
+        + ("; exact beside" if exact else ""),
+    ]
+    heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
+        ["exact burned", "exact P(all)"] if exact else []
+    )
+    rows = []
+    for a in rep["areas"]:
+        for row in a["by_turn"]:
+            if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
+                continue
+            cells = [
+                a["area"] if row["turn"] == cols[0] else "",
+                a["buildings"] if row["turn"] == cols[0] else "",
+                row["turn"],
+                f"{row['expected_burning']:.2f}",
+                f"{row['expected_burned']:.2f}",
+                f"{row['p_all_burned']:.3f}",
+                _ci(row["p_all_burned_ci95"]),
+            ]
+            if exact:
+                cells += [
+                    f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
+                    f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else "",
+                ]
+            rows.append(cells)
+    out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
+    return out
+
+
+def _fire_los_lines(los: dict[str, Any] | None, T: int, top: int) -> list[str]:
+    """The lines-of-sight-cut-by-fire tables of :func:`fire_text` (R3.5); none without a plan."""
+    if los is None:
+        return []
+    out: list[str] = []
+    vp = los["viewpoints"]
+    vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
+    out += [
+        "",
+        f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
+        "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it.",
+    ]
+    rows = [
+        [e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"] for e in los["cut_lines"]
+    ]
+    out.append(format_table(["turn", "cut lines", "95% interval"], rows))
+    if los["hexes_cut"]:
+        out += [
+            "",
+            f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})",
+        ]
+        out.append(
+            format_table(
+                ["hex", f"P t{T}", "max over turns"],
+                [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]],
+            )
+        )
+        out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
+        out.append(
+            format_table(
+                ["hex", f"P t{T}", "max over turns"],
+                [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["cutting_fires"][:top]],
+            )
+        )
+    else:
+        out.append("No line of sight between viewpoints can be cut by these fires.")
+    return out
 
 
 def fire_csv(rep: dict[str, Any]) -> str:
