@@ -117,6 +117,64 @@ def artillery_report(
     n_s, n_t, m = r.strikes, r.trials, r.missions
     exact = landing_fractions(r.target, r.hit_on, r.bonus, r.width, r.height)
     p_hat = r.landing_probability()
+    landing, z_max = _landing_rows(r, battlemap, exact, p_hat)
+    off_e = exact.get(None, Fraction(0))
+    lo, hi = wilson(r.off_map, n_s)
+    off = {
+        "exact": _r(off_e),
+        "exact_fraction": _frac(off_e),
+        "estimate": _r(r.off_map_share()),
+        "ci95": [_r(lo), _r(hi)],
+        "count": r.off_map,
+    }
+
+    def attacks(h: Hex) -> dict[str, Any]:
+        return _expected_attacks(r, battlemap, exact, h)
+
+    unit_rows = []
+    for u in units:
+        unit_rows.append(
+            {
+                "unit": u.id,
+                "name": u.name,
+                "side": u.side,
+                "hex": u.hex.label,
+                "type": u.target_type,
+                "affected": u.affected,
+                "expected_attacks": attacks(u.hex),
+            }
+        )
+    buildings = _building_rows(r, battlemap, exact, attacks)
+    return {
+        "command": "artillery",
+        "title": title or battlemap.name,
+        "map": battlemap.name,
+        "width": r.width,
+        "height": r.height,
+        "target": r.target.label,
+        "side": side,
+        "hit_on": r.hit_on,
+        "bonus": r.bonus,
+        "missions": m,
+        "weapon": {"name": weapon_name, "damage_index": r.damage_index},
+        "trials": n_t,
+        "seed": r.seed,
+        "strikes": n_s,
+        "landing": landing,
+        "off_map": off,
+        "units": unit_rows,
+        "buildings": buildings,
+        "max_abs_z": _r(z_max, 3),
+        "notes": list(notes),
+    }
+
+
+def _landing_rows(
+    r: ArtilleryResult, battlemap: BattleMap, exact: dict[Hex | None, Fraction], p_hat: np.ndarray
+) -> tuple[list[dict[str, Any]], float]:
+    """Every hex a strike lands in (exact or seen), most likely first: exact, estimate, 95%
+    interval, count (R9.3); and the largest |estimate - exact| in standard errors."""
+    n_s = r.strikes
     hexes: dict[Hex, Fraction] = {h: p for h, p in exact.items() if h is not None}
     for row, col in zip(*np.nonzero(r.landing_counts), strict=True):
         hexes.setdefault(Hex.from_offset(int(col), int(row)), Fraction(0))
@@ -140,38 +198,33 @@ def artillery_report(
                 "count": k,
             }
         )
-    off_e = exact.get(None, Fraction(0))
-    lo, hi = wilson(r.off_map, n_s)
-    off = {
-        "exact": _r(off_e),
-        "exact_fraction": _frac(off_e),
-        "estimate": _r(r.off_map_share()),
-        "ci95": [_r(lo), _r(hi)],
-        "count": r.off_map,
-    }
+    return landing, z_max
 
-    def attacks(h: Hex) -> dict[str, Any]:
-        row, col = battlemap.index(h)
-        pe = float(exact.get(h, Fraction(0)))
-        est = r.landing_counts[row, col] / max(n_t, 1)
-        p_est = r.landing_counts[row, col] / max(n_s, 1)
-        sd = math.sqrt(m * p_est * (1 - p_est))  # per trial: Binomial(missions, p)
-        lo, hi = mean_interval(est, sd, n_t)
-        return {"exact": _r(m * pe), "estimate": _r(est), "ci95": [_r(max(lo, 0.0)), _r(hi)]}
 
-    unit_rows = []
-    for u in units:
-        unit_rows.append(
-            {
-                "unit": u.id,
-                "name": u.name,
-                "side": u.side,
-                "hex": u.hex.label,
-                "type": u.target_type,
-                "affected": u.affected,
-                "expected_attacks": attacks(u.hex),
-            }
-        )
+def _expected_attacks(
+    r: ArtilleryResult, battlemap: BattleMap, exact: dict[Hex | None, Fraction], h: Hex
+) -> dict[str, Any]:
+    """Expected strikes landing in ``h`` per trial over the missions, exact and estimated with
+    a 95% interval (each strike landing is one attack, R9.4)."""
+    n_s, n_t, m = r.strikes, r.trials, r.missions
+    row, col = battlemap.index(h)
+    pe = float(exact.get(h, Fraction(0)))
+    est = r.landing_counts[row, col] / max(n_t, 1)
+    p_est = r.landing_counts[row, col] / max(n_s, 1)
+    sd = math.sqrt(m * p_est * (1 - p_est))  # per trial: Binomial(missions, p)
+    lo, hi = mean_interval(est, sd, n_t)
+    return {"exact": _r(m * pe), "estimate": _r(est), "ci95": [_r(max(lo, 0.0)), _r(hi)]}
+
+
+def _building_rows(
+    r: ArtilleryResult,
+    battlemap: BattleMap,
+    exact: dict[Hex | None, Fraction],
+    attacks: Any,
+) -> list[dict[str, Any]]:
+    """Per building a strike can reach: expected attacks, P(rubble), P(fire), P(fire started),
+    exact beside the Monte Carlo with 95% intervals (R8.2-R8.4)."""
+    n_t, m = r.trials, r.missions
     buildings = []
     for k, h in enumerate(r.building_hexes):
         row, col = battlemap.index(h)
@@ -205,28 +258,7 @@ def artillery_report(
                 "count": c,
             }
         buildings.append(entry)
-    return {
-        "command": "artillery",
-        "title": title or battlemap.name,
-        "map": battlemap.name,
-        "width": r.width,
-        "height": r.height,
-        "target": r.target.label,
-        "side": side,
-        "hit_on": r.hit_on,
-        "bonus": r.bonus,
-        "missions": m,
-        "weapon": {"name": weapon_name, "damage_index": r.damage_index},
-        "trials": n_t,
-        "seed": r.seed,
-        "strikes": n_s,
-        "landing": landing,
-        "off_map": off,
-        "units": unit_rows,
-        "buildings": buildings,
-        "max_abs_z": _r(z_max, 3),
-        "notes": list(notes),
-    }
+    return buildings
 
 
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str | None = None) -> str:
