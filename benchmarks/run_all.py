@@ -44,6 +44,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "ai-sizes": ("bench_ai.py", []),  # issue 35: turn cost by map size, 30x20 to 500x500
     "startup": ("bench_ai.py", []),  # issue 35: scenario + map load in a fresh process
+    "startup-cli": ("bench_startup.py", ["--quick"]),  # issue 34: `hexwar play --headless` start by phase
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "net": ("bench_net.py", ["--quick"]),
