@@ -302,7 +302,8 @@ class EquilibriumPlayer:
 
         opp = other(self.side)
         game = year_game(st.cards, tuple(st.events_in_play), st.initiative, pos.exact)
-        hand = list(st.hands[opp]) + ([st.slots[opp]] if st.slots[opp] is not None else [])  # type: ignore[list-item]
+        slot = st.slots[opp]
+        hand: list[str] = list(st.hands[opp]) + ([slot] if slot is not None else [])
         shown = st.tactic_slots[opp]
         held = list(dict.fromkeys(list(st.tactics_hand[opp]) + ([shown] if shown is not None else [])))
         if not st.tactic_decided[opp]:
