@@ -269,9 +269,14 @@ class EquilibriumPlayer:
         self._standard = StandardPlayer(side, seed)
         self._plan: tuple[int, int, str, str | None] | None = None
         # (year, battle) -> ({(actual battle card, tactic): (P equilibrium, P random)}, the
-        # standard player's play)
+        # standard player's play as (class representative, tactic), card -> representative)
         self._models: dict[
-            tuple[int, int], tuple[dict[tuple[str, str | None], tuple[float, float]], tuple[str, str | None]]
+            tuple[int, int],
+            tuple[
+                dict[tuple[str, str | None], tuple[float, float]],
+                tuple[str | None, str | None],
+                dict[str, str],
+            ],
         ] = {}
         self.log_like = np.zeros(3)
         """Log-likelihoods of the opponent's revealed plays under equilibrium, random, standard."""
@@ -289,10 +294,12 @@ class EquilibriumPlayer:
             got = self._models.pop((h.year, h.number), None)
             if got is None:
                 continue
-            model, standard = got
+            model, standard, rep = got
             play = (getattr(h, opp), getattr(h, f"{opp}_tactic"))
             pe, pr = model.get(play, (0.0, 0.0))
-            ps = 1.0 if play == standard else 0.0
+            # interchangeable cards (one class, :class:`~hexwar.campaign.equilibrium.YearGame`)
+            # count as the same play: which of them the standard player lists first is no evidence
+            ps = 1.0 if (rep.get(play[0]), play[1]) == standard else 0.0
             self.log_like += np.log(np.maximum([pe, pr, ps], [self.FLOOR, 1e-12, self.FLOOR]))
 
     def _random_model(self, st: CampaignState, pos) -> tuple[np.ndarray, dict[str, int], list[str]]:
@@ -330,7 +337,8 @@ class EquilibriumPlayer:
             for b in hand:
                 if n and game._rep[b] == rb:
                     model[(b, t)] = (float(y[j]) / n, float(u[j]) / n)
-        self._models[(st.year, st.battle)] = (model, self._standard_play(st))
+        sb, stt = self._standard_play(st)
+        self._models[(st.year, st.battle)] = (model, (game._rep.get(sb), stt), game._rep)
 
     def _standard_play(self, st: CampaignState) -> tuple[str, str | None]:
         """What the standard player would have placed for the opponent in this battle: computed
@@ -351,6 +359,9 @@ class EquilibriumPlayer:
         if view.tactic_slots[opp] is not None:
             view.tactics_hand[opp].append(view.tactic_slots[opp])  # type: ignore[arg-type]
             view.tactic_slots[opp] = None
+        # sorted: the order of the lists must not tell which card lies face down (R12.1)
+        view.hands[opp].sort()
+        view.tactics_hand[opp].sort()
         view.tactic_decided[opp] = False
         return StandardPlayer(opp)._best_play(view)
 
