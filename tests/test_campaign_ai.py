@@ -106,3 +106,14 @@ def test_the_hexwar_balance_hook_loads_campaign_option_sets():
     assert load_campaign_source("basic")[1] == CampaignOptions()
     with pytest.raises(HexwarError, match="unknown switch"):
         load_campaign_source("blitz")
+
+
+def test_head_to_head_table_is_the_same_with_worker_processes():
+    """``campaign --balance N --ai-level A,B --workers K``: each war depends only on its seed and
+    levels, so the counts with two processes equal those of one (seeds 0..2 each way)."""
+    from hexwar.campaign.balance import head_to_head
+
+    one = head_to_head(("normal", "easy"), 3)
+    two = head_to_head(("normal", "easy"), 3, workers=2)
+    assert (one.wins, one.by_side, one.endings) == (two.wins, two.by_side, two.endings)
+    assert sum(one.wins.values()) == 6
