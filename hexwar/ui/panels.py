@@ -35,6 +35,7 @@ from ..render.looks import Looks
 from .controller import PHASE_TRACK, PlayController
 from .guidance import crew_need, crewless
 from .play_layout import (
+    HAND_CARD_W,
     HAND_H,
     MIN_CARD_W,
     MSG_H,
@@ -55,8 +56,8 @@ from .play_popups import (
     paint_tooltip,
 )
 from .play_side import paint_side
-from .widgets import CardView, Painter, Rect, UiLayer, ellipsize, wrap
 from .widgets import HitBox as Widget
+from .widgets import Painter, UiLayer, ellipsize, wrap
 from .widgets.theme import (
     ACTIVE,
     BG,
@@ -349,7 +350,7 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     # room above for a raised (picked) card and the card cursor's frame: they stayed clear of
     # the title's cap height but ran into its descenders (newuser3)
     ch = top - 24 - (y0 + 8)
-    cw = min(112.0, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
+    cw = min(HAND_CARD_W, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
     index = {c: i for i, (c, _) in enumerate(cards)}
     if cw < MIN_CARD_W:  # too many to read: a scrolling row with < > (item 6)
@@ -394,7 +395,7 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
             p.text(f"cards {start + 1}-{start + count} of {len(cards)}", hx1, top - 7, 11, DIM, ax="right")
         cards = cards[start : start + count]
         hx0 += 26
-        cw = min(112.0, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
+        cw = min(HAND_CARD_W, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
     usable: set[str] = set()
     if ctl.my_turn():  # cards some legal command uses now (the others are dimmed)
         for cmd in ctl.legal():
@@ -453,8 +454,16 @@ def _card(
     looks: Looks,
     badge: tuple[str, Colour] | None = None,
 ) -> None:
-    """One hand card through the toolkit's :class:`CardView` (compact face)."""
-    card = ruleset.unit_card(card_of(c)) if kind == "unit" else ruleset.command_card(c)
-    view = CardView(card, looks=looks, picked=picked, usable=usable, badge=badge)
-    view.rect = Rect(x, y - (6.0 if picked else 0.0), w, h)  # the view lifts a picked card itself
-    view.paint_self(p, 0)
+    """One hand card drawn as a card (:func:`hexwar.ui.card_face.paint_card`, R4.1-R4.3): a
+    picked card framed in the focus colour, one no legal command uses now dimmed, and what a
+    unit card needs beside it (R5.2) on a strip along its foot."""
+    from .card_face import paint_card
+
+    card = ruleset.unit_card(card_of(c)) if kind == "unit" else ruleset.command_card(card_of(c))
+    paint_card(p, card, x, y, w, h, looks=looks, edge=FOCUS if picked else None, rules=ruleset.cards().rules)
+    if badge is not None:
+        text, col = badge
+        p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + 17, (28, 30, 34, 235))
+        p.text(text, x + w / 2, y + 9, 11, col, ax="center", style="bold", max_width=w - 8)
+    if not usable:
+        p.rect(x, y, x + w, y + h, (20, 22, 26, 120))

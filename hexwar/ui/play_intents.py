@@ -175,7 +175,20 @@ class IntentsMixin:
             i = units.index(self.selected)
             self.select(units[(i + 1) % len(units)] if len(units) > 1 else units[i])
         else:
-            self.select(units[0])
+            self.select(self.stack_pick(units))
+
+    def stack_pick(self, units: list[str]) -> str:
+        """The unit of a stack a first click selects: on the person's turn in Movement or
+        Declaration the first one that can act now (:meth:`useful_units`: a move left, R5.3;
+        no attack declared yet, R6.1), else the first one (issue 36: a click on a stack
+        selected a unit that could not move). ``units`` must not be empty."""
+        st = self.state
+        if self.my_turn() and st.phase in (Phase.MOVEMENT, Phase.DECLARATION):
+            able = set(self.useful_units())
+            if st.phase == Phase.DECLARATION:
+                able &= set(self.attack_ready_units()) or able
+            return next((u for u in units if u in able), units[0])
+        return units[0]
 
     def set_cursor(self, h: Hex | None) -> None:
         """Put the hex cursor on ``h``: it is the hovered hex too (tooltip, LOS, inspector)."""

@@ -11,6 +11,7 @@ from .widgets import Painter
 from .widgets.theme import LINE, PANEL, SIDE_UI
 
 __all__ = [
+    "HAND_CARD_W",
     "HAND_H",
     "Layout",
     "MSG_H",
@@ -29,7 +30,11 @@ HAND_H = 196.0
 SIDE_W = 380.0
 MSG_H = 44.0  # the status line and the End phase line above the hand
 PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through the panels (item 9)
-MIN_CARD_W = 84.0  # narrower hand cards scroll instead of shrinking (item 6; 60 left names unreadable)
+#: Hand cards are drawn as cards (issue 36, :mod:`hexwar.ui.card_face`): at most this wide, and
+#: narrower than :data:`MIN_CARD_W` they scroll instead of shrinking (the header's icons,
+#: Defense and cost leave the title too little room below it).
+HAND_CARD_W = 176.0
+MIN_CARD_W = 148.0
 
 
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same

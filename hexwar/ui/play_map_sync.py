@@ -194,6 +194,7 @@ class MapSyncMixin:
             a_h, t_h = st.units[pend.attacker].hex, st.units[pend.target].hex
             if a_h is not None and t_h is not None:
                 atk.append((0, a_h, t_h, "pending"))
+        self._keys["attack_hexes"] = tuple((a_, b_) for _, a_, b_, _ in atk)  # the tooltip keeps off them
         pcol = self.looks.overlay.get("pending", (122, 31, 160, 255))
         self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk, pcol))
         # the artillery strike and its drift (R9.3), shown for the turn it fell in

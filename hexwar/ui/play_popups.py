@@ -121,28 +121,45 @@ def paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     sel = st.units.get(ctl.selected) if ctl.selected else None
     sx, sy = p.extra.get("selected_xy", (mx, my)) if sel is not None else (mx, my)
 
+    avoid = p.extra.get("avoid", {})
+    segs = [((sx, sy), (mx, my))] + list(avoid.get("arrows", ()))
+    boxes = list(avoid.get("units", ()))
+
     def cost(cx: float, cy: float) -> float:
-        """How bad a tooltip with top-left corner (cx, cy) is: off the map area, or covering the
-        selected unit and the LOS line from it to the cursor."""
-        bad = 0.0
-        bad += max(0.0, mx0 + 4 - cx) + max(0.0, cx + width - (mx1 - 4))
-        bad += max(0.0, my0 + 4 - (cy - hgt)) + max(0.0, cy - (my1 - 4))
-        for k in range(21):
-            t = k / 20
-            qx, qy = sx + (mx - sx) * t, sy + (my - sy) * t
-            if cx - 6 <= qx <= cx + width + 6 and cy - hgt - 6 <= qy <= cy + 6:
-                bad += 40.0
+        """How bad a tooltip with top-left corner (cx, cy) is: off the map area; covering the
+        selected unit, the LOS line from it to the cursor or a declared attack's arrow; or a
+        unit's counter (issue 36: it hid the neighbours of the hovered hex)."""
+        cx = min(max(cx, mx0 + 4), mx1 - 4 - width)
+        cy = max(min(cy, my1 - 4), my0 + 4 + hgt)
+        bad = abs(cx - mx) * 0.01 + abs(cy - hgt / 2 - my) * 0.01  # near the cursor when all else ties
+        for (ax, ay), (bx, by) in segs:
+            for k in range(21):
+                t = k / 20
+                qx, qy = ax + (bx - ax) * t, ay + (by - ay) * t
+                if cx - 6 <= qx <= cx + width + 6 and cy - hgt - 6 <= qy <= cy + 6:
+                    bad += 40.0
+        for ux0, uy0, ux1, uy1 in boxes:
+            if ux0 < cx + width and cx < ux1 and uy0 < cy and cy - hgt < uy1:
+                bad += 60.0
         return bad
 
+    d = max(22.0, float(avoid.get("r", 0.0)) + 4)  # clear of the hovered counter
     cands = [
-        (mx + 22, my - 18),
-        (mx - width - 22, my - 18),
-        (mx + 22, my + 46 + hgt),
-        (mx - width - 22, my + 46 + hgt),
+        (mx + d, my - 18),
+        (mx - width - d, my - 18),
+        (mx + d, my + 46 + hgt),
+        (mx - width - d, my + 46 + hgt),
+        (mx - width / 2, my + d + hgt),
+        (mx - width / 2, my - d),
+        (mx0 + 4, my1 - 4),
+        (mx1 - 4 - width, my1 - 4),
+        (mx0 + 4, my0 + 4 + hgt),
+        (mx1 - 4 - width, my0 + 4 + hgt),
     ]
     x, y = min(cands, key=lambda c: cost(*c))
     x = min(max(x, mx0 + 4), mx1 - 4 - width)
     y = max(min(y, my1 - 4), my0 + 4 + hgt)
+    p.extra["tooltip_box"] = (x, y - hgt, x + width, y)
     p.rect(x + 3, y - hgt - 3, x + width + 3, y - 3, (0, 0, 0, 90), 1)
     p.rect(x, y - hgt, x + width, y, (24, 26, 30, 240), 1)
     p.frame(x, y - hgt, x + width, y, 1.0, (96, 100, 108, 255), 1)

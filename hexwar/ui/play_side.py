@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import functools
 
+from ..errors import HexwarError
 from ..game import ruleset
 from ..game.state import Phase, card_of
 from ..render.looks import Looks
+from .card_face import UNIT_CARD_SIZE, InPlay, paint_card, paint_unit_card, unit_card_height
 from .controller import LogLine, PlayController
 from .guidance import crew_need, crewless
-from .play_layout import PANEL_SOLID, Layout, ScreenFlags, side_chip
-from .widgets import CardView, Painter, Rect, wrap
+from .play_layout import PANEL_SOLID, Layout, ScreenFlags
+from .widgets import Painter, wrap
 from .widgets.theme import (
     ACTIVE,
     DARK,
     DIM,
     ERROR,
     FAINT,
-    GOOD,
     LINE,
     ROLL,
     SECTION,
@@ -27,7 +28,7 @@ from .widgets.theme import (
     Colour,
 )
 
-__all__ = ["paint_side"]
+__all__ = ["in_play_of_unit", "paint_side"]
 
 
 def _section(p: Painter, x0: float, x1: float, y: float, title: str, right: str = "") -> float:
@@ -72,7 +73,7 @@ def paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags,
         p.text("Click a unit to select it; hover for its card.", px0, y - 6, 12, DIM, max_width=px1 - px0)
         y -= 22
     elif uid is not None:
-        y = _unit_block(p, ctl, uid, px0, px1, y, max_lines=9 if card is None else 4)
+        y = _unit_block(p, ctl, uid, px0, px1, y, max_lines=4 if card is None else 1, looks=looks)
     y -= 6
     # pre-attack odds (R6), artillery (R9), damage cards (R6.6)
     if ctl.pending is not None:
@@ -113,12 +114,11 @@ def _card_block(
     kind = "unit" if card_of(card) in ruleset.cards().units else "command"
     need = crew_need(card) if kind == "unit" else None
     y = _section(p, x0 + 6, x1 - 6, y, "Card", "needs " + need if need else "")
-    c = ruleset.unit_card(card_of(card)) if kind == "unit" else ruleset.command_card(card)
-    view = CardView(c, looks=looks, full=True, rules=ruleset.cards().rules)
-    w = min(x1 - x0 - 24, 260.0)
-    view.rect = Rect(x0 + 12, y - h, w, h)
-    view.paint_self(p, 0)
-    y -= h + 6
+    c = ruleset.unit_card(card_of(card)) if kind == "unit" else ruleset.command_card(card_of(card))
+    w = min(x1 - x0 - 24, UNIT_CARD_SIZE[0] + 24)
+    ch = min(h, unit_card_height(c) + 4) if kind == "unit" else min(h, 170.0)
+    paint_card(p, c, x0 + 12, y - ch, w, ch, looks=looks, rules=ruleset.cards().rules)
+    y -= ch + 8
     if need:
         lacking = card in crewless(ctl.hand_pick if ctl.state.phase == Phase.SETUP else ctl.hand()[0])
         text = f"Needs {need} from your hand to be committed (R5.2)" + (
@@ -130,38 +130,67 @@ def _card_block(
     return y - 6
 
 
+def in_play_of_unit(ctl: PlayController, uid: str) -> InPlay:
+    """What unit ``uid``'s card in play shows beyond its printed face
+    (:class:`hexwar.ui.card_face.InPlay`): current Endurance (R6.5), its crew (or "no crew"
+    when it needs one, R5.2), the edge of its Damage card for its type with the turns left
+    (R6.6), Turns of Flight left aloft (R7.4) and the Command cards under it (R4.3)."""
+    u = ctl.state.units[uid]
+    card = ruleset.unit_card(u.card)
+    crew = ruleset.card_name(u.crew) if u.crew else ("no crew" if ruleset.needs_crew(u.card) else None)
+    dmg = None
+    if u.damage_card:
+        dc = ruleset.cards().damage.get(card_of(u.damage_card))
+        if dc is not None:
+            try:
+                edge = dc.side_for(card.target_type)
+                dmg = (edge.title, edge.describe(ruleset.cards().rules), u.damage_turns or None)
+            except HexwarError:  # pragma: no cover - validation gives every card every edge
+                dmg = (card_of(u.damage_card), "", u.damage_turns or None)
+    under = ", ".join(ruleset.card_name(c) for c in u.command_cards)
+    return InPlay(u.endurance, crew, dmg, u.flight_turns if u.aloft else None, under)
+
+
 def _unit_block(
-    p: Painter, ctl: PlayController, uid: str, px0: float, px1: float, y: float, max_lines: int, z: int = 0
+    p: Painter,
+    ctl: PlayController,
+    uid: str,
+    px0: float,
+    px1: float,
+    y: float,
+    max_lines: int,
+    looks: Looks | None = None,
+    z: int = 0,
 ) -> float:
+    """Unit ``uid`` as its card in play (:func:`hexwar.ui.card_face.paint_unit_card`, R4.1),
+    then what the card does not print: movement and ranges, its state now (MP left, aloft,
+    captured), the Command cards under it and its note; returns the y below it."""
     st = ctl.state
     u = st.units[uid]
-    side_chip(p, px0 + 6, y - 8, u.side, z=z)
-    p.text(_unit_title(ctl, uid), px0 + 18, y - 8, 15, TEXT, style="bold", max_width=px1 - px0 - 90, z=z)
     card = ruleset.unit_card(u.card)
-    full = max(1, card.endurance_full)
-    # endurance bar (R6.5) with the Half mark (R6.6)
-    bx0, bx1 = px1 - 66, px1
-    p.rect(bx0, y - 13, bx1, y - 3, (20, 20, 20, 255), z)
-    frac = max(0.0, min(1.0, u.endurance / full))
-    colr = (63, 155, 70, 255) if frac > 0.5 else ((214, 169, 40, 255) if frac > 0.25 else (194, 57, 43, 255))
-    p.rect(bx0 + 1, y - 12, bx0 + 1 + (bx1 - bx0 - 2) * frac, y - 4, colr, z)
-    hx = bx0 + 1 + (bx1 - bx0 - 2) * card.endurance_half / full
-    p.rect(hx - 0.75, y - 14, hx + 0.75, y - 2, TEXT, z)
-    y -= 24
-    lines = ctl.unit_lines(uid)[1:]  # the first line repeats the name
+    ip = in_play_of_unit(ctl, uid)
+    w = min(px1 - px0, UNIT_CARD_SIZE[0] + 24)
+    h = unit_card_height(card, in_play=True) + (26.0 if ip.damage is not None else 0.0)
+    paint_unit_card(p, card, px0, y - h, w, h, looks, ip, z=z)
+    y -= h + 8
+    move = f"Movement {card.movement} ({card.mobility})" if card.mobility else "Does not move"
+    ranges = " / ".join(str(wp.range) for wp in card.weapons)
+    bits = [move + (f"; range {ranges}" if ranges else "")]
+    if st.phase == Phase.MOVEMENT and u.mp_left:
+        bits.append(f"{u.mp_left:g} MP left")
+    if u.side != u.owner:
+        bits.append(f"captured from {u.owner}")
+    lines = ["; ".join(bits)]
+    lines += [f"Card under it: {ruleset.card_name(c)}" for c in u.command_cards]
+    if card.note:
+        lines.append("  " + card.note)
     n = 0
     for raw in lines:
-        style, col, size = "regular", TEXT, 12.0
-        if raw.startswith("  "):
-            col = (214, 212, 200, 255)
-        if raw.startswith("Now:"):
-            style, col = "bold", GOOD
-        if raw.startswith("Damage card"):
-            col = ERROR
-        for ln in wrap(p.atlas, raw.strip(), px1 - px0 - (12 if raw.startswith("  ") else 0), size, style):
+        col = DIM if raw.startswith("  ") else TEXT
+        for ln in wrap(p.atlas, raw.strip(), px1 - px0, 12):
             if n >= max_lines:
                 return y
-            p.text(ln, px0 + (12 if raw.startswith("  ") else 0), y - 6, size, col, style=style, z=z)
+            p.text(ln, px0, y - 6, 12, col, z=z)
             y -= 16
             n += 1
     return y

@@ -131,6 +131,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         self._keys: dict[str, Any] = {}
         self._ui_key: Any = None
         self._screen_texts: list[str] = []
+        #: the hover tooltip's rectangle ``(x0, y0, x1, y1)`` in points, or None (tests)
+        self.tooltip_box: tuple[float, float, float, float] | None = None
         self._ready = True
         self._fitted = True
         self._size = (width, height)
@@ -354,9 +356,11 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         sel = self.state.units.get(ctl.selected) if ctl.selected else None
         if sel is not None and sel.hex is not None:
             p.extra["selected_xy"] = self.screen_point(ctl.display_hex(sel.uid) or sel.hex)
+        p.extra["avoid"] = self._tooltip_avoid()
         paint_screen(p, ctl, w, h, self.looks, self.flags, self._buttons())
         self.widgets = p.widgets
         self._screen_texts = p.texts
+        self.tooltip_box = p.extra.get("tooltip_box")
         self.ui.show(p)
         # the hex inspector in the window title, for screen readers (issue 17 item 3)
         text = ctl.inspect_text()
@@ -371,6 +375,21 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         self.behaviour.title_base = f"hexwar: {self.state.scenario.name}"
         self.behaviour.focus(self, text or "")  # the shared title: base | the focused hex
         self._caption = self.behaviour.title()
+
+    def _tooltip_avoid(self) -> dict[str, Any]:
+        """What the hover tooltip keeps off (issue 36): the counters on screen but the hovered
+        one as rectangles ``(x0, y0, x1, y1)``, the declared attacks' arrows as segments, and
+        ``r``, half a counter, in points (the tooltip also clears the hovered counter)."""
+        r = self.mapview.layout.size * self.mapview.camera.zoom * 0.8
+        x0, y0, x1, y1 = self.map_area()
+        boxes = []
+        hover = self.controller.hover
+        for h in {u.hex for u in self.drawn_state().units.values() if u.hex is not None and u.hex != hover}:
+            x, y = self.screen_point(h)
+            if x0 - r <= x < x1 + r and y0 - r <= y < y1 + r:
+                boxes.append((x - r, y - r, x + r, y + r))
+        arrows = [(self.screen_point(a), self.screen_point(b)) for a, b in self._keys.get("attack_hexes", ())]
+        return {"units": boxes, "arrows": arrows, "r": r}
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""
