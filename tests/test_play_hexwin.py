@@ -82,7 +82,7 @@ def test_the_side_panel_shows_the_selected_unit_as_its_card_in_play_and_the_hand
         assert "Armament" in texts and "DI" in texts and "Half 7 / Full 14" in texts
         assert "End 9/14" in texts
         assert any(t.startswith("Movement 5 (tracked); range") for t in texts)
-        assert texts.count("Armament") >= 2  # the hand's unit cards are cards too
+        assert texts.count("Armament") + texts.count("Arms") >= 2  # the hand's unit cards are cards too
         # Command cards in the hand are paper cards saying what they apply to (R4.3): the card
         # cursor on the last one scrolls the hand to it
         assert g.hand_commands["german"]
@@ -90,5 +90,91 @@ def test_the_side_panel_shows_the_selected_unit_as_its_card_in_play_and_the_hand
         assert ctl.hover_card == g.hand_commands["german"][-1]
         texts = win.screen_texts()
         assert sum(t.startswith("applies to: ") for t in texts) >= 2, texts  # the hand and the panel
+    finally:
+        win.close()
+
+
+def _computer_game(fast: bool = False):
+    from hexwar.game.ai import make_player
+    from hexwar.ui.clock import Pace
+
+    g = scenario("game_small").new_game(seed=SEED)
+    ai = {s: make_player("standard", s, SEED) for s in ("german", "soviet")}
+    win = window_for(g, ai=ai, size=(1400, 900), pace=Pace(0.0, 0.1, 0.1, 0.0), fast=fast)
+    return g, win
+
+
+def test_each_roll_of_the_computers_attack_is_shown_with_dice_needed_and_result_and_a_key_skips():
+    from hexwar.game.commands import Resolve
+    from hexwar.game.events import RollEvent
+
+    g, win = _computer_game()
+    try:
+        ctl, clock = win.controller, win.controller.clock
+        for _ in range(3000):  # the computers play until one resolves an attack with rolls
+            n = len(g.commands)
+            clock.advance(0.05)
+            win.tick()
+            if len(g.commands) > n and isinstance(g.commands[-1], Resolve) and ctl.feed.rows:
+                break
+        else:
+            pytest.fail(f"no attack resolved (seed {SEED})")
+        cmd = g.commands[-1]
+        rolls = [e.roll for e in g.log[-60:] if isinstance(e, RollEvent) and "to hit" in e.roll.purpose]
+        feed = ctl.feed
+        assert feed.title.startswith(f"{cmd.side.capitalize()} (computer): attack {cmd.attack}: ")
+        hits = [r for r in feed.rows if r.label.startswith("to hit")]
+        assert hits and [r.faces for r in hits] == [tuple(r.faces) for r in rolls[-len(hits) :]]
+        for r in hits:  # R6.3: success is the modified sum reaching the number needed (R6.4: 19-20 hit)
+            assert r.needed is not None
+            assert r.success == (r.result >= r.needed or sum(r.faces) >= 19), r
+        # the rolls come one by one, and the computer waits while they are read
+        assert feed.revealed(clock.now()) == 1
+        texts = win.screen_texts()
+        r0 = feed.rows[0]
+        tail = "".join(f" {v:+d} {nm}" for nm, v in r0.modifiers) + f" = {r0.result}"
+        tail += f", needs {r0.needed}" if r0.needed is not None else ""
+        assert feed.title in texts and r0.label in texts and tail in texts, texts
+        assert all(str(f) in texts for f in r0.faces)  # each die drawn with its face
+        if r0.success is not None:  # said in words, not by colour alone
+            assert ("HIT" if r0.success else "MISS") in texts
+        if len(feed.rows) > 1:
+            assert feed.rows[1].label not in texts or feed.rows[1].label == r0.label
+        n = len(g.commands)
+        for _ in range(3):
+            clock.advance(0.2)
+            win.tick()
+        assert len(g.commands) == n and feed.pausing(clock.now())
+        # a key ends the pause: every roll is shown and the computer goes on
+        from pyglet.window import key
+
+        win.dispatch_event("on_key_press", key.SPACE, 0)
+        assert not feed.pausing(clock.now()) and feed.revealed(clock.now()) == len(feed.rows)
+        assert len(g.commands) == n  # the key only skipped
+        for _ in range(20):
+            clock.advance(0.2)
+            win.tick()
+        assert len(g.commands) > n
+    finally:
+        win.close()
+
+
+def test_fast_play_shows_no_roll_pause():
+    from hexwar.game.commands import Resolve
+
+    g, win = _computer_game(fast=True)
+    try:
+        ctl, clock = win.controller, win.controller.clock
+        seen = 0
+        for _ in range(3000):
+            n = len(g.commands)
+            clock.advance(0.05)
+            win.tick()
+            if len(g.commands) > n and isinstance(g.commands[-1], Resolve):
+                seen += 1
+                assert not ctl.feed.rows and not ctl.feed.pausing(clock.now())
+                if seen >= 2:
+                    break
+        assert seen >= 1, f"no attack resolved (seed {SEED})"
     finally:
         win.close()

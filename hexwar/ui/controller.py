@@ -49,6 +49,7 @@ from ..model.hexgrid import Hex
 from .animation import MoveAnim
 from .autosave import PlayAutosave
 from .clock import Clock, Pace, RealClock
+from .combat_feed import CombatFeed, FeedbackMixin
 from .guidance import AutoEnds
 from .log_view import LogLine, LogView, StrikeView
 from .pacing import ComputerPacer
@@ -85,6 +86,7 @@ PHASE_TRACK = (
 
 
 class PlayController(
+    FeedbackMixin,
     ActionsMixin,
     PromptMixin,
     HandMixin,
@@ -103,6 +105,8 @@ class PlayController(
         saver: an :class:`~hexwar.game.save.Autosaver` (or ``None``): told after every command.
         clock: the time source for the computer's pace and animations (default the wall clock).
         pace: how long to linger after each computer action.
+        fast: no pause to show each roll of an attack or mission (``hexwar play --fast``);
+            a pace with no combat pause turns it off too (:mod:`hexwar.ui.combat_feed`).
 
     Attributes:
         selected: the selected unit's instance id.
@@ -129,6 +133,7 @@ class PlayController(
         saver: Any = None,
         clock: Clock | None = None,
         pace: Pace | None = None,
+        fast: bool = False,
     ) -> None:
         self.state = state
         self.ai: dict[str, Any] = dict(ai or {})
@@ -160,6 +165,7 @@ class PlayController(
         self.pacer = ComputerPacer(self.ai, self.clock, self.pace)
         self.views = EpochCache(state)
         self.anim: MoveAnim | None = None
+        self.feed = CombatFeed(step=0.0) if fast or self.pace.combat <= 0 else CombatFeed()
         self.version = 0
         self.shown_side: str = self.humans[0] if self.humans else (state.to_act or "german")
         self.pass_to: str | None = None
@@ -246,6 +252,7 @@ class PlayController(
             start = st.units[cmd.unit].hex
         events = st.apply(cmd)
         self._record(events)
+        self.feed_after(cmd, events)
         if isinstance(cmd, Move) and start is not None and cmd.path:
             self.anim = MoveAnim(cmd.unit, (start, *cmd.path), self.clock.now(), self.pace.hex_step)
         for problem in self.autosave.after(st, events):

@@ -49,6 +49,7 @@ from .play_layout import (
     side_chip,
 )
 from .play_popups import (
+    paint_feed,
     paint_game_over,
     paint_help,
     paint_pass,
@@ -113,6 +114,8 @@ def paint_screen(
     _paint_top(p, ctl, lay, buttons, flags)
     paint_side(p, ctl, lay, flags, looks)
     _paint_hand(p, ctl, lay, looks, flags)
+    if ctl.pass_to is None:  # the rolls of the last attack or mission (issue 36)
+        paint_feed(p, ctl, lay, ctl.clock.now())
     if flags.tooltip and not flags.show_help and ctl.pass_to is None and not ctl.state.over:
         paint_tooltip(p, ctl, lay)
     if ctl.pass_to is not None:

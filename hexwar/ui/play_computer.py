@@ -35,6 +35,7 @@ class ComputerTurnMixin:
     state: GameState
     stopped: Any
     version: int
+    feed: Any
 
     @property
     def next_ai_at(self) -> float:
@@ -64,6 +65,8 @@ class ComputerTurnMixin:
         v0 = self.version
         if self.busy():
             return True  # the animation itself changes the screen
+        if self.feed.pausing(self.clock.now()):
+            return True  # the rolls are being shown one by one (issue 36): the computer waits
         if self.pacer.due(self.state, self.stopped):
             self.step_computer()
         return self.version != v0

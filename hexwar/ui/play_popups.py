@@ -15,7 +15,10 @@ from .widgets import Painter, wrap
 from .widgets.theme import (
     ACTIVE,
     CLEAR_TEXT,
+    DARK,
     DIM,
+    ERROR,
+    FAINT,
     GOOD,
     HINDERED_TEXT,
     PANEL,
@@ -25,7 +28,15 @@ from .widgets.theme import (
     Colour,
 )
 
-__all__ = ["block_reason", "paint_game_over", "paint_help", "paint_pass", "paint_question", "paint_tooltip"]
+__all__ = [
+    "block_reason",
+    "paint_feed",
+    "paint_game_over",
+    "paint_help",
+    "paint_pass",
+    "paint_question",
+    "paint_tooltip",
+]
 
 
 # -- pop-ups ---------------------------------------------------------------------------------------------
@@ -124,6 +135,8 @@ def paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     avoid = p.extra.get("avoid", {})
     segs = [((sx, sy), (mx, my))] + list(avoid.get("arrows", ()))
     boxes = list(avoid.get("units", ()))
+    if p.extra.get("feed_box") is not None:  # the rolls shown (issue 36) stay readable
+        boxes.append(p.extra["feed_box"])
 
     def cost(cx: float, cy: float) -> float:
         """How bad a tooltip with top-left corner (cx, cy) is: off the map area; covering the
@@ -141,6 +154,9 @@ def paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
         for ux0, uy0, ux1, uy1 in boxes:
             if ux0 < cx + width and cx < ux1 and uy0 < cy and cy - hgt < uy1:
                 bad += 60.0
+        hb = avoid.get("hover")  # never over the hovered hex itself
+        if hb is not None and hb[0] < cx + width and cx < hb[2] and hb[1] < cy and cy - hgt < hb[3]:
+            bad += 1000.0
         return bad
 
     d = max(22.0, float(avoid.get("r", 0.0)) + 4)  # clear of the hovered counter
@@ -292,3 +308,54 @@ def paint_help(p: Painter, W: float, H: float, buttons: dict[str, Callable[[], A
             p.text(k, cx, y, size, TEXT, style="bold", z=2, max_width=kw - 6)
             p.text(what, cx + kw, y, size, DIM, max_width=colw - kw - 12, z=2)
             y -= step
+
+
+def paint_feed(p: Painter, ctl: PlayController, lay: Layout, now: float) -> None:
+    """Paint the rolls of the last attack or artillery mission (issue 36,
+    :mod:`hexwar.ui.combat_feed`) at the top of the map area: per roll its dice as faces, the
+    modifiers, the result, the number needed and HIT / MISS in words (not colour alone); the
+    rolls appear one by one while the game pauses, and a line says a key skips."""
+    feed = ctl.feed
+    n = feed.revealed(now)
+    if n == 0:
+        return
+    mx0, my0, mx1, my1 = lay.map
+    w = min(560.0, mx1 - mx0 - 16)
+    rows = feed.rows[:n]
+    row_h = 38.0
+    h = 30 + row_h * len(feed.rows) + (18 if feed.pausing(now) else 6)
+    x0 = (mx0 + mx1) / 2 - w / 2
+    y1 = my1 - 8
+    y0 = max(my0 + 4, y1 - h)
+    p.extra["feed_box"] = (x0, y0, x0 + w, y1)
+    p.rect(x0 + 3, y0 - 3, x0 + w + 3, y1 - 3, (0, 0, 0, 90), 1)
+    p.rect(x0, y0, x0 + w, y1, (24, 26, 30, 242), 1)
+    p.frame(x0, y0, x0 + w, y1, 1.0, ACTIVE, 1)
+    p.text(feed.title, x0 + 10, y1 - 14, 13, ACTIVE, style="bold", max_width=w - 20, z=1)
+    y = y1 - 30
+    for r in rows:
+        if y - row_h < y0:
+            break
+        p.text(r.label, x0 + 10, y - 8, 11, DIM, max_width=w - 20, z=1)
+        dx = x0 + 10
+        for f in r.faces:  # each die as a face (R1.1)
+            p.rect(dx, y - 34, dx + 20, y - 16, (236, 232, 220, 255), 1)
+            p.text(str(f), dx + 10, y - 25, 12, DARK, ax="center", style="bold", z=1)
+            dx += 24
+        mods = "".join(f" {v:+d} {name}" for name, v in r.modifiers)
+        tail = f"{mods} = {r.result}"
+        if r.needed is not None:
+            tail += f", needs {r.needed}"
+        right = 0.0
+        if r.success is not None:
+            verdict = "HIT" if r.success else "MISS"
+            if "artillery" in r.label:
+                verdict = "ON TARGET" if r.success else "DRIFTS"
+            right = p.measure(verdict, 13, "bold") + 16
+            bx = x0 + w - 10 - right
+            p.rect(bx, y - 34, x0 + w - 10, y - 16, GOOD if r.success else ERROR, 1)
+            p.text(verdict, bx + right / 2, y - 25, 13, DARK, ax="center", style="bold", z=1)
+        p.text(tail, dx + 4, y - 25, 12, TEXT, max_width=max(20.0, x0 + w - 20 - right - dx - 4), z=1)
+        y -= row_h
+    if feed.pausing(now):
+        p.text("any key or a click goes on", x0 + w - 10, y0 + 9, 10, FAINT, ax="right", z=1)

@@ -76,6 +76,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
             in a dialog at start (Continue / New game).
         palette: ``"standard"`` (colour-blind safe) or ``"high-contrast"``
             (:data:`hexwar.render.looks.PALETTES`).
+        fast: no pause to show each roll of an attack or artillery mission (``--fast``,
+            :mod:`hexwar.ui.combat_feed`).
 
     Attributes:
         controller: the :class:`PlayController` (every action goes through it).
@@ -102,6 +104,7 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         looks: Looks | None = None,
         offer: Any = None,
         palette: str = "standard",
+        fast: bool = False,
         **kw: Any,
     ) -> None:
         self._forced_ratio = pixel_ratio
@@ -115,7 +118,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
 
             names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
             saver = Autosaver(save, names)
-        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace)
+        self.fast = fast
+        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace, fast=fast)
         self.controller.max_turns = max_turns
         self.looks = looks or palette_looks(palette)
         self._saver_names = {
@@ -176,7 +180,12 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
                 save, {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
             )
         self.controller = PlayController(
-            state, ai=ai, saver=saver, clock=clock or self.controller.clock, pace=pace or self.controller.pace
+            state,
+            ai=ai,
+            saver=saver,
+            clock=clock or self.controller.clock,
+            pace=pace or self.controller.pace,
+            fast=self.fast,
         )
         self.controller.max_turns = max_turns
         self.mapview.set_map(state.battlemap)
@@ -337,6 +346,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
             tuple(sorted(map(str, self.flags.extra.items()))),
             ctl.anim is not None,
             ctl.look_at,
+            ctl.feed.revealed(ctl.clock.now()),
+            ctl.feed.pausing(ctl.clock.now()),
         )
         if k == self._ui_key:
             return
@@ -389,7 +400,11 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
             if x0 - r <= x < x1 + r and y0 - r <= y < y1 + r:
                 boxes.append((x - r, y - r, x + r, y + r))
         arrows = [(self.screen_point(a), self.screen_point(b)) for a, b in self._keys.get("attack_hexes", ())]
-        return {"units": boxes, "arrows": arrows, "r": r}
+        out: dict[str, Any] = {"units": boxes, "arrows": arrows, "r": r}
+        if hover is not None:
+            x, y = self.screen_point(hover)
+            out["hover"] = (x - r, y - r, x + r, y + r)
+        return out
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""
@@ -464,8 +479,12 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        """Clicks go to a panel widget (modal ones first), else to the map."""
+        """Clicks go to a panel widget (modal ones first), else to the map; while the rolls of
+        an attack are shown, a click only goes on (issue 36)."""
         self._mouse = (float(x), float(y))
+        if self.controller.feed.pausing(self.clock.now()) and self.controller.skip_feedback():
+            self.refresh()
+            return
         wd = self._widget_at(x, y)
         if wd is not None:
             if button == mouse.LEFT and wd.action is not None:
@@ -559,6 +578,9 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
                 self.open_replay()
             elif intent == "quit_if_over":
                 self.request_quit()
+            return True
+        if ctl.skip_feedback():  # the rolls being shown: a key goes on (issue 36)
+            self.refresh()
             return True
         run = self._intents().get(intent or "")
         if run is None:
@@ -713,6 +735,7 @@ def run(
     resumed: GameState | None = None,
     players: dict[str, str] | None = None,
     offer: Any = None,
+    fast: bool = False,
 ) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
@@ -731,6 +754,7 @@ def run(
             SAVE.json``); ``players`` are the save's ``{side: name}`` ("human" or a computer
             player's name), used when ``ai`` is ``None``.
         offer: a :class:`~hexwar.ui.autosave.ResumeOffer` shown at start.
+        fast: no pause to show each roll (``hexwar play --fast``).
 
     Raises:
         NoDisplayError: when no display is available (its message offers ``--headless``).
@@ -748,6 +772,7 @@ def run(
         max_turns=turns,
         palette=palette,
         offer=offer,
+        fast=fast,
         visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)
     )
     show_drawn(win)
