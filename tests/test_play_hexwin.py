@@ -178,3 +178,71 @@ def test_fast_play_shows_no_roll_pause():
         assert seen >= 1, f"no attack resolved (seed {SEED})"
     finally:
         win.close()
+
+
+def _movement_window(size=(800, 600)):
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.COMMITMENT)
+    clear_units(g)
+    tank = place(g, "de_pz_iv_g", "D05", crew="de_tank_crew_regular")
+    place(g, "su_rifles", "L05")
+    advance_to(g, Phase.MOVEMENT, "german")
+    win = window_for(g, size=size)
+    win.controller.confirm_pass()
+    win.controller.select(tank.uid)
+    return g, win
+
+
+def test_move_costs_are_readable_at_any_zoom_or_shown_beside_the_hovered_hex():
+    from hexwar.ui.play_minimap import MIN_COST_PT
+
+    g, win = _movement_window()
+    try:
+        ctl, cam = win.controller, win.mapview.camera
+        reach = ctl.reach_costs()
+        h = next(x for x, c in sorted(reach.items(), key=lambda kv: kv[0].q) if c == 3)
+        seen = set()
+        for zoom in (0.2, 0.3, 0.45, 0.6, 1.0, 2.0):
+            cam.zoom = zoom
+            win._fitted = False
+            x, y = win.screen_point(h)
+            win.dispatch_event("on_mouse_motion", x, y, 0, 0)
+            ov = win.mapview._overlays["reach"]
+            pts = ov.text_size * win.mapview.layout.size * zoom  # the number's size on screen
+            if ov.show_numbers:
+                assert pts >= MIN_COST_PT - 1e-9, (zoom, pts)
+                assert "3 MP" not in win.screen_texts()
+                seen.add("map")
+            else:  # too small for any size that fits the hex: the hovered one in a badge
+                assert "3 MP" in win.screen_texts(), zoom
+                seen.add("badge")
+        assert seen == {"map", "badge"}
+    finally:
+        win.close()
+
+
+def test_a_minimap_shows_while_the_map_is_larger_than_the_view_and_a_click_moves_the_view():
+    from hexwar.errors import HexwarError
+
+    g, win = _movement_window()
+    try:
+        win.fit_map()
+        with pytest.raises(HexwarError):
+            win.widget("minimap")  # the whole map in view: no minimap
+        x0, y0, x1, y1 = win.map_area()
+        win.mapview.camera.zoom_at((x0 + x1) / 2, (y0 + y1) / 2, 4.0)
+        win._fitted = False
+        mm = win.widget("minimap")
+        target = H("L05")  # the Soviet rifles, off screen now
+        tx, ty = win.screen_point(target)
+        assert not (x0 <= tx < x1 and y0 <= ty < y1)
+        wx, wy = win.mapview.layout.hex_to_pixel(target)
+        mx, my = win.minimap_now().to_screen(wx, wy)
+        assert mm.hit(mx, my)
+        win.dispatch_event("on_mouse_press", mx, my, 1, 0)
+        win.dispatch_event("on_mouse_release", mx, my, 1, 0)
+        tx, ty = win.screen_point(target)
+        assert abs(tx - (x0 + x1) / 2) < 12 and abs(ty - (y0 + y1) / 2) < 12, (tx, ty)
+        assert win.controller.selected is not None  # the click on the minimap was no map click
+    finally:
+        win.close()

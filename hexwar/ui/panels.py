@@ -48,6 +48,7 @@ from .play_layout import (
     layout,
     side_chip,
 )
+from .play_minimap import paint_hover_cost, paint_minimap
 from .play_popups import (
     paint_feed,
     paint_game_over,
@@ -111,6 +112,10 @@ def paint_screen(
         buttons: window actions by name: ``fit``, ``labels``, ``help``, ``quit``, ``close_help``.
     """
     lay = layout(width, height)
+    if p.extra.get("minimap") is not None:  # the whole map, the part in view framed (issue 36)
+        paint_minimap(p, p.extra["minimap"], looks)
+    if p.extra.get("hover_cost") is not None and not flags.show_help:
+        paint_hover_cost(p, *p.extra["hover_cost"])
     _paint_top(p, ctl, lay, buttons, flags)
     paint_side(p, ctl, lay, flags, looks)
     _paint_hand(p, ctl, lay, looks, flags)

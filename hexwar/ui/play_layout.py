@@ -34,7 +34,7 @@ PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through
 #: narrower than :data:`MIN_CARD_W` they scroll instead of shrinking (the header's icons,
 #: Defense and cost leave the title too little room below it).
 HAND_CARD_W = 176.0
-MIN_CARD_W = 148.0
+MIN_CARD_W = 128.0
 
 
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same

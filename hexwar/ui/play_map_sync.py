@@ -16,6 +16,7 @@ from ..game.state import Phase
 from ..model.hexgrid import Hex
 from ..render.gamescene import counters_from_state
 from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay
+from .play_minimap import cost_text_size
 from .play_popups import block_reason
 
 __all__ = ["MapSyncMixin", "SIDE_RGBA"]
@@ -158,7 +159,14 @@ class MapSyncMixin:
         self._set("card_units", cu if cu else None, lambda: HighlightOverlay(cu, "highlight", width=0.12))
         # movement (R5.3)
         reach = ctl.reach_costs() if anim is None else {}
-        self._set("reach", (tuple(sorted(reach.items())), ep) if reach else None, lambda: ReachOverlay(reach))
+        # the numbers stay readable at any zoom, or go to the hovered hex's badge (issue 36)
+        ts = cost_text_size(v.layout.size * v.camera.zoom)
+        self._keys["costs_hidden"] = ts is None
+        self._set(
+            "reach",
+            (tuple(sorted(reach.items())), ep, ts) if reach else None,
+            lambda: ReachOverlay(reach, show_numbers=ts is not None, text_size=ts or 0.24),
+        )
         # legal targets (R7) and the prepared attack
         th = tuple(ctl.target_hexes())
         self._set("targets", (th, ep) if th else None, lambda: _TargetOverlay(th, "target", width=0.11))

@@ -46,6 +46,7 @@ from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
 from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
 from .play_map_sync import SIDE_RGBA, MapSyncMixin, _CursorOverlay, _TargetOverlay  # noqa: E402,F401
+from .play_minimap import MinimapMixin  # noqa: E402
 from .play_session import SessionMixin, players_from_names  # noqa: E402
 
 __all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
@@ -54,7 +55,7 @@ __all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
 DEFAULT_AI = {"soviet": "standard"}
 
 
-class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
+class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The game window (see module doc).
 
     Args:
@@ -368,6 +369,15 @@ class PlayWindow(SessionMixin, MapSyncMixin, MapAreaMixin, pyglet.window.Window)
         if sel is not None and sel.hex is not None:
             p.extra["selected_xy"] = self.screen_point(ctl.display_hex(sel.uid) or sel.hex)
         p.extra["avoid"] = self._tooltip_avoid()
+        mini = self.minimap_paint()
+        if mini is not None:  # a map larger than the view (issue 36)
+            p.extra["minimap"] = mini
+            b = self.minimap_rect()
+            p.extra["avoid"]["units"].append((b.x, b.y, b.x1, b.y1))
+        if ctl.hover is not None and self._keys.get("costs_hidden"):
+            reach = ctl.reach_costs()
+            if ctl.hover in reach:  # the cost too small to print on the map: beside the cursor
+                p.extra["hover_cost"] = (*self.screen_point(ctl.hover), reach[ctl.hover])
         paint_screen(p, ctl, w, h, self.looks, self.flags, self._buttons())
         self.widgets = p.widgets
         self._screen_texts = p.texts
