@@ -246,3 +246,34 @@ def test_a_minimap_shows_while_the_map_is_larger_than_the_view_and_a_click_moves
         assert win.controller.selected is not None  # the click on the minimap was no map click
     finally:
         win.close()
+
+
+def test_no_arrow_stays_for_a_resolved_attack():
+    g, win = _computer_game(fast=True)
+    try:
+        clock = win.controller.clock
+        resolved_seen = 0
+        for _ in range(2500):
+            if g.over or g.turn > 2:
+                break
+            clock.advance(0.2)
+            win.tick()
+            win.refresh()
+            arrows = set(win._keys.get("attack_hexes", ()))
+            if g.phase not in (Phase.DECLARATION, Phase.RESOLUTION):
+                assert not arrows, (g.turn, g.phase, arrows)  # R6.2: attacks end with the phase
+                continue
+            live = set()
+            for a in g.attacks.values():
+                au = g.units.get(a.attackers[0])
+                tu = g.units.get(a.target) if a.target else None
+                pair = (au.hex if au else None, a.building if a.building is not None else (tu.hex if tu else None))
+                if not a.resolved:
+                    live.add(pair)
+            for a in g.attacks.values():
+                if a.resolved:
+                    resolved_seen += 1
+            assert arrows <= live, (g.turn, g.phase, arrows - live)
+        assert resolved_seen, f"no attack was resolved (seed {SEED})"
+    finally:
+        win.close()

@@ -35,6 +35,7 @@ from ..render.looks import Looks
 from .controller import PHASE_TRACK, PlayController
 from .guidance import crew_need, crewless
 from .play_layout import (
+    ARMS_CARD_W,
     HAND_CARD_W,
     HAND_H,
     MIN_CARD_W,
@@ -361,8 +362,11 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     cw = min(HAND_CARD_W, (hx1 - hx0 - gap * (len(cards) - 1)) / len(cards))
     cy0 = y0 + 8
     index = {c: i for i, (c, _) in enumerate(cards)}
-    if cw < MIN_CARD_W:  # too many to read: a scrolling row with < > (item 6)
-        count = max(1, int((hx1 - hx0 - 2 * 26 + gap) // (MIN_CARD_W + gap)))
+    # cards wide enough for their Armament table (issue 36) while three or more still fit,
+    # else narrower ones (the full card is in the side panel on hover)
+    min_w = ARMS_CARD_W if hx1 - hx0 - 2 * 26 >= 3 * (ARMS_CARD_W + gap) else MIN_CARD_W
+    if cw < min_w:  # too many to read: a scrolling row with < > (item 6)
+        count = max(1, int((hx1 - hx0 - 2 * 26 + gap) // (min_w + gap)))
         focus = ctl.card_cursor if ctl.card_cursor is not None else index.get(ctl.card or "", None)
         start = int(flags.extra.get("hand_offset", 0))
         if focus is not None and focus != flags.extra.get("hand_focus"):

@@ -11,6 +11,7 @@ from .widgets import Painter
 from .widgets.theme import LINE, PANEL, SIDE_UI
 
 __all__ = [
+    "ARMS_CARD_W",
     "HAND_CARD_W",
     "HAND_H",
     "Layout",
@@ -35,6 +36,8 @@ PANEL_SOLID = (PANEL[0], PANEL[1], PANEL[2], 255)  # the map never shows through
 #: Defense and cost leave the title too little room below it).
 HAND_CARD_W = 176.0
 MIN_CARD_W = 128.0
+#: The width from which a hand card shows its Armament table (:mod:`hexwar.ui.card_face`).
+ARMS_CARD_W = 168.0
 
 
 #: The keyboard shortcuts of the play screen (shown by the help overlay, H or F1; the same

@@ -114,6 +114,8 @@ class MapSyncMixin:
     state: Any
     drawn_state: Any
     last_known: Any
+    map_area: Any
+    screen_point: Any
 
     def _set(self, name: str, key_: Any, make: Callable[[], Any]) -> None:
         if self._keys.get(name, object()) == key_:
@@ -278,3 +280,22 @@ class MapSyncMixin:
             " (off map)" if s.off_map else ""
         )
         return ArrowOverlay(s.target, land, label)
+
+    def _tooltip_avoid(self) -> dict[str, Any]:
+        """What the hover tooltip keeps off (issue 36): the counters on screen but the hovered
+        one as rectangles ``(x0, y0, x1, y1)``, the declared attacks' arrows as segments, and
+        ``r``, half a counter, in points (the tooltip also clears the hovered counter)."""
+        r = self.mapview.layout.size * self.mapview.camera.zoom * 0.8
+        x0, y0, x1, y1 = self.map_area()
+        boxes = []
+        hover = self.controller.hover
+        for h in {u.hex for u in self.drawn_state().units.values() if u.hex is not None and u.hex != hover}:
+            x, y = self.screen_point(h)
+            if x0 - r <= x < x1 + r and y0 - r <= y < y1 + r:
+                boxes.append((x - r, y - r, x + r, y + r))
+        arrows = [(self.screen_point(a), self.screen_point(b)) for a, b in self._keys.get("attack_hexes", ())]
+        out: dict[str, Any] = {"units": boxes, "arrows": arrows, "r": r}
+        if hover is not None:
+            x, y = self.screen_point(hover)
+            out["hover"] = (x - r, y - r, x + r, y + r)
+        return out

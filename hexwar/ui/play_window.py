@@ -138,6 +138,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self._screen_texts: list[str] = []
         #: the hover tooltip's rectangle ``(x0, y0, x1, y1)`` in points, or None (tests)
         self.tooltip_box: tuple[float, float, float, float] | None = None
+        #: the painter of the last frame's panels (tests read its text boxes)
+        self.painter: Painter | None = None
         self._ready = True
         self._fitted = True
         self._size = (width, height)
@@ -382,6 +384,7 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self.widgets = p.widgets
         self._screen_texts = p.texts
         self.tooltip_box = p.extra.get("tooltip_box")
+        self.painter = p
         self.ui.show(p)
         # the hex inspector in the window title, for screen readers (issue 17 item 3)
         text = ctl.inspect_text()
@@ -396,25 +399,6 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self.behaviour.title_base = f"hexwar: {self.state.scenario.name}"
         self.behaviour.focus(self, text or "")  # the shared title: base | the focused hex
         self._caption = self.behaviour.title()
-
-    def _tooltip_avoid(self) -> dict[str, Any]:
-        """What the hover tooltip keeps off (issue 36): the counters on screen but the hovered
-        one as rectangles ``(x0, y0, x1, y1)``, the declared attacks' arrows as segments, and
-        ``r``, half a counter, in points (the tooltip also clears the hovered counter)."""
-        r = self.mapview.layout.size * self.mapview.camera.zoom * 0.8
-        x0, y0, x1, y1 = self.map_area()
-        boxes = []
-        hover = self.controller.hover
-        for h in {u.hex for u in self.drawn_state().units.values() if u.hex is not None and u.hex != hover}:
-            x, y = self.screen_point(h)
-            if x0 - r <= x < x1 + r and y0 - r <= y < y1 + r:
-                boxes.append((x - r, y - r, x + r, y + r))
-        arrows = [(self.screen_point(a), self.screen_point(b)) for a, b in self._keys.get("attack_hexes", ())]
-        out: dict[str, Any] = {"units": boxes, "arrows": arrows, "r": r}
-        if hover is not None:
-            x, y = self.screen_point(hover)
-            out["hover"] = (x - r, y - r, x + r, y + r)
-        return out
 
     def screen_texts(self) -> list[str]:
         """Every string the panels show now (tests read the screen through it)."""
@@ -590,6 +574,11 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
                 self.request_quit()
             return True
         if ctl.skip_feedback():  # the rolls being shown: a key goes on (issue 36)
+            self.refresh()
+            return True
+        if intent == "cancel" and ctl.feed.rows and ctl.bonus is None and ctl.pending is None:
+            ctl.feed.clear()  # Esc puts the last rolls away before it drops the card or selection
+            ctl._touch()
             self.refresh()
             return True
         run = self._intents().get(intent or "")
