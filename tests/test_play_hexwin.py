@@ -267,7 +267,10 @@ def test_no_arrow_stays_for_a_resolved_attack():
             for a in g.attacks.values():
                 au = g.units.get(a.attackers[0])
                 tu = g.units.get(a.target) if a.target else None
-                pair = (au.hex if au else None, a.building if a.building is not None else (tu.hex if tu else None))
+                pair = (
+                    au.hex if au else None,
+                    a.building if a.building is not None else (tu.hex if tu else None),
+                )
                 if not a.resolved:
                     live.add(pair)
             for a in g.attacks.values():
@@ -275,5 +278,36 @@ def test_no_arrow_stays_for_a_resolved_attack():
                     resolved_seen += 1
             assert arrows <= live, (g.turn, g.phase, arrows - live)
         assert resolved_seen, f"no attack was resolved (seed {SEED})"
+    finally:
+        win.close()
+
+
+def test_the_draw_phase_lights_one_draw_button_the_one_enter_runs():
+    from hexwar.game.commands import Draw
+
+    g = scenario("game_small").new_game(seed=SEED)
+    advance_to(g, Phase.DRAW, "german")
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    ctl.confirm_pass()
+    draws = [a for a in ctl.actions() if a.label.startswith("Draw")]
+    assert len(draws) >= 2  # several ways to split the draw (R5.5)
+    lit = [a for a in ctl.actions() if a.primary and a.enabled]
+    assert [a.label for a in lit] == [draws[0].label]
+    lit[0].run()
+    assert isinstance(g.commands[-1], Draw)
+
+
+def test_a_narrow_unit_card_counts_its_weapons_in_good_english():
+    from hexwar.game import ruleset
+    from hexwar.ui.card_face import paint_unit_card
+    from hexwar.ui.widgets import Painter
+
+    g, win = _movement_window()
+    try:
+        p = Painter(win.mapview.atlas)
+        one = ruleset.unit_card("de_sdkfz_251")  # one weapon: 2x MG 34s
+        assert len(one.weapons) == 1
+        paint_unit_card(p, one, 0, 0, 130, 110)
+        assert any(t.startswith("1 weapon (") for t in p.texts), p.texts
     finally:
         win.close()

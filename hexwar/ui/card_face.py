@@ -206,7 +206,8 @@ def paint_unit_card(
             more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
             p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
     elif rows and ty - 14 > y + foot + dmg_h + 4:
-        p.text(_fit(p, f"{len(rows)} weapons (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
+        many = f"{len(rows)} weapon{'s' if len(rows) != 1 else ''}"
+        p.text(_fit(p, f"{many} (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
                (90, 70, 40, 255), z=z)  # fmt: skip
     if in_play is not None:
         _paint_in_play(p, card, in_play, x, y, w, dmg_h, z)

@@ -299,7 +299,12 @@ class ActionsMixin:
                                 f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
                                 "by 1 (R1.3)"
                             )
-                    out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
+                    # one highlighted Draw (the one Enter runs), not every split (walk-through:
+                    # three lit buttons at once, issue 36)
+                    lit = bool(bonus) == (aside is not None) and not any(
+                        a.primary and a.label.startswith("Draw") for a in out
+                    )
+                    out.append(Action(label, run, primary=lit, tip=tip))
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(
