@@ -299,12 +299,7 @@ class ActionsMixin:
                                 f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
                                 "by 1 (R1.3)"
                             )
-                    # one highlighted Draw (the one Enter runs), not every split (walk-through:
-                    # three lit buttons at once, issue 36)
-                    lit = bool(bonus) == (aside is not None) and not any(
-                        a.primary and a.label.startswith("Draw") for a in out
-                    )
-                    out.append(Action(label, run, primary=lit, tip=tip))
+                    out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(

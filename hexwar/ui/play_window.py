@@ -273,9 +273,13 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         return ghosts_from_view(self._keys.get("fog_marks", ()), self.state.battlemap)
 
     def refresh(self) -> None:
-        """Bring counters, overlays and panels up to date with the controller."""
+        """Bring counters, overlays and panels up to date with the controller (in this window's
+        GL context: another window, the replay viewer or ``hexwar render``, may have made its
+        own current, and vertex arrays are not shared between contexts)."""
         if not self._ready:
             return
+        if self.context is not None and self.context is not getattr(pyglet.gl, "current_context", None):
+            self.switch_to()
         self._sync_map()
         self._sync_ui()
 
@@ -474,11 +478,10 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         """Clicks go to a panel widget (modal ones first), else to the map; while the rolls of
-        an attack are shown, a click only goes on (issue 36)."""
+        an attack are shown, a click also ends their pause (issue 36)."""
         self._mouse = (float(x), float(y))
-        if self.controller.feed.pausing(self.clock.now()) and self.controller.skip_feedback():
+        if self.controller.skip_feedback():  # the click goes on to do what it does
             self.refresh()
-            return
         wd = self._widget_at(x, y)
         if wd is not None:
             if button == mouse.LEFT and wd.action is not None:
@@ -573,9 +576,9 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             elif intent == "quit_if_over":
                 self.request_quit()
             return True
-        if ctl.skip_feedback():  # the rolls being shown: a key goes on (issue 36)
-            self.refresh()
-            return True
+        skipped = ctl.skip_feedback()  # the rolls being shown: a key goes on (issue 36) and does
+        # what it does (R resolves the next attack at once; it is not the person's turn while the
+        # computer's rolls are shown, so its keys have nothing else to do then)
         if intent == "cancel" and ctl.feed.rows and ctl.bonus is None and ctl.pending is None:
             ctl.feed.clear()  # Esc puts the last rolls away before it drops the card or selection
             ctl._touch()
@@ -583,7 +586,9 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             return True
         run = self._intents().get(intent or "")
         if run is None:
-            return False
+            if skipped:
+                self.refresh()
+            return skipped
         run()
         self.refresh()
         return True
