@@ -311,3 +311,26 @@ def test_the_window_redraws_its_panels_after_another_window_closed():
         assert win.controller.hover == H("E05") and "Move here: 1 MP (click or G)" in win.screen_texts()
     finally:
         win.close()
+
+
+def test_hexwar_play_fast_reaches_the_window_and_turns_the_roll_pause_off(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from hexwar.cli import cli
+    from hexwar.cli import game as cli_game
+    from hexwar.ui import play_window
+
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))
+    seen: list[dict] = []
+    monkeypatch.setattr(play_window, "run", lambda **kw: seen.append(kw))
+    monkeypatch.setattr(cli_game, "_no_display", lambda: False)
+    data = str(__import__("pathlib").Path(__file__).parent / "data" / "game_tiny.toml")
+    for args in ([data, "--fast"], [data]):
+        r = CliRunner().invoke(cli, ["play", *args])
+        assert r.exit_code == 0, r.output
+    assert seen[0].get("fast") is True and not seen[1].get("fast")
+    win = window_for(scenario("game_tiny").new_game(seed=1), fast=True)
+    try:
+        assert not win.controller.feed.on  # --fast: no pause, no box
+    finally:
+        win.close()
