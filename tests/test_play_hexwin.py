@@ -334,3 +334,36 @@ def test_hexwar_play_fast_reaches_the_window_and_turns_the_roll_pause_off(tmp_pa
         assert not win.controller.feed.on  # --fast: no pause, no box
     finally:
         win.close()
+
+
+def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
+    # walk-through at 800x600: the 1400x900 window ran off the screen, the quit question cut
+    import types
+
+    import pyglet
+
+    from hexwar.render import backend
+    from hexwar.ui import play_window
+
+    class Stop(Exception):
+        pass
+
+    seen: dict = {}
+
+    def record(*a, **kw):
+        seen.update(kw)
+        raise Stop
+
+    screen = types.SimpleNamespace(width=800, height=600)
+    monkeypatch.setattr(
+        pyglet.display, "get_display", lambda: types.SimpleNamespace(get_default_screen=lambda: screen)
+    )
+    monkeypatch.setattr(backend, "require_display", lambda: None)
+    monkeypatch.setattr(play_window, "PlayWindow", record)
+    with pytest.raises(Stop):
+        play_window.run(scenario("game_tiny"))
+    assert (seen["width"], seen["height"]) == (800, 600)
+    screen.width, screen.height = 2560, 1440
+    with pytest.raises(Stop):
+        play_window.run(scenario("game_tiny"))
+    assert (seen["width"], seen["height"]) == (1400, 900)

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import HexwarError
 from ..game.commands import SIDES
 
-__all__ = ["SessionMixin", "players_from_names"]
+__all__ = ["SessionMixin", "players_from_names", "show_drawn", "size_for_screen"]
 
 
 def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> dict[str, Any]:
@@ -149,3 +149,35 @@ class SessionMixin:
         """The close button quits (asking first while a game is in progress)."""
         self.request_quit()
         return True
+
+
+def size_for_screen(
+    width: int = 1400, height: int = 900, screen: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """The play window's first size in points: ``width`` x ``height``, but never larger than
+    the screen (``screen`` = its ``(width, height)``, default the display's default screen), so
+    on an 800x600 screen the window is 800x600 and its panels and questions are all on screen
+    (walk-through, issue 36: a 1400x900 window on an 800x600 screen had the quit question cut).
+
+    >>> size_for_screen(screen=(800, 600)), size_for_screen(screen=(2560, 1440))
+    ((800, 600), (1400, 900))
+    """
+    if screen is None:
+        try:
+            import pyglet  # the backend is configured: play_window imported it first
+
+            sc = pyglet.display.get_display().get_default_screen()
+            screen = (int(sc.width), int(sc.height))
+        except Exception:  # no screen to ask: the default size
+            return width, height
+    return max(320, min(width, screen[0])), max(240, min(height, screen[1]))
+
+
+def show_drawn(win: Any) -> None:
+    """Draw ``win``'s first frame, then map it and put that frame on screen at once, so the
+    window never shows black while the map, atlas and panels are built (seconds on a busy
+    machine) or until the first input event."""
+    win.on_draw()  # builds every mesh and text while the window is still unmapped
+    win.set_visible(True)
+    win.on_draw()
+    win.flip()

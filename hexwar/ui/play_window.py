@@ -47,9 +47,9 @@ from .input_map import play_intent  # noqa: E402
 from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
 from .play_map_sync import SIDE_RGBA, MapSyncMixin, _CursorOverlay, _TargetOverlay  # noqa: E402,F401
 from .play_minimap import MinimapMixin  # noqa: E402
-from .play_session import SessionMixin, players_from_names  # noqa: E402
+from .play_session import SessionMixin, players_from_names, show_drawn, size_for_screen  # noqa: E402
 
-__all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
+__all__ = ["PlayWindow", "run", "show_drawn", "size_for_screen", "DEFAULT_AI"]
 
 #: Without ``--ai`` the person plays the Germans against the computer's Soviets.
 DEFAULT_AI = {"soviet": "standard"}
@@ -769,6 +769,7 @@ def run(
         names = {s: n for s, n in players.items() if n != "human"}
     else:
         names = DEFAULT_AI if ai is None else ai
+    width, height = size_for_screen()
     win = PlayWindow(
         state,
         ai=players_from_names(names, state.seed, state.variants),
@@ -777,17 +778,9 @@ def run(
         palette=palette,
         offer=offer,
         fast=fast,
+        width=width,
+        height=height,
         visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)
     )
     show_drawn(win)
     pyglet.app.run()
-
-
-def show_drawn(win: PlayWindow) -> None:
-    """Draw ``win``'s first frame, then map it and put that frame on screen at once, so the
-    window never shows black while the map, atlas and panels are built (seconds on a busy
-    machine) or until the first input event."""
-    win.on_draw()  # builds every mesh and text while the window is still unmapped
-    win.set_visible(True)
-    win.on_draw()
-    win.flip()
