@@ -233,6 +233,9 @@ def test_a_minimap_shows_while_the_map_is_larger_than_the_view_and_a_click_moves
         win.mapview.camera.zoom_at((x0 + x1) / 2, (y0 + y1) / 2, 4.0)
         win._fitted = False
         mm = win.widget("minimap")
+        b = win.minimap_now().box
+        win.dispatch_event("on_mouse_motion", b.x + b.w / 2, b.y + b.h / 2, 0, 0)
+        assert win.controller.hover is None and win.tooltip_box is None  # no hex under the minimap
         target = H("L05")  # the Soviet rifles, off screen now
         tx, ty = win.screen_point(target)
         assert not (x0 <= tx < x1 and y0 <= ty < y1)

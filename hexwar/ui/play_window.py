@@ -456,11 +456,12 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         """Hover: the tooltip, LOS to the hex and button highlights follow the mouse."""
         self._mouse = (float(x), float(y))
         ctl = self.controller
-        h = self.hex_at(x, y)
+        wd = self._widget_at(x, y)
+        # over the minimap the map beneath is hidden: no hex is hovered (walk-through, issue 36)
+        h = None if wd is not None and wd.tip == "minimap" else self.hex_at(x, y)
         if h is not None:
             ctl.cursor = None  # the mouse takes over from the keyboard's cursor
         ctl.set_hover(h if h is not None or ctl.cursor is None else ctl.cursor)
-        wd = self._widget_at(x, y)
         card = wd.tip[5:] if wd is not None and wd.tip.startswith("card ") else None
         cards = ctl.hand_cards()
         if card is None and ctl.card_cursor is not None and ctl.card_cursor < len(cards):
