@@ -151,6 +151,12 @@ def test_each_roll_of_the_computers_attack_is_shown_with_dice_needed_and_result_
         win.dispatch_event("on_key_press", key.SPACE, 0)
         assert not feed.pausing(clock.now()) and feed.revealed(clock.now()) == len(feed.rows)
         assert len(g.commands) == n  # the key only skipped
+        box = win.widget("rolls")  # the box stays to be read; a click on it puts it away
+        cx, cy = box.x + box.w / 2, box.y + box.h / 2
+        win.dispatch_event("on_mouse_motion", cx, cy, 0, 0)
+        assert ctl.hover is None  # no hex hovered through the box
+        win.dispatch_event("on_mouse_press", cx, cy, 1, 0)
+        assert not feed.rows and "rolls" not in {w.tip for w in win.widgets}
         for _ in range(20):
             clock.advance(0.2)
             win.tick()

@@ -205,6 +205,12 @@ class FeedbackMixin:
         elif self.feed.rows and not self.feed.pausing(self.clock.now()):
             self.feed.clear()
 
+    def dismiss_feedback(self) -> None:
+        """A click on the rolls' box: end the pause and put the box away."""
+        self.feed.skip()
+        self.feed.clear()
+        self._touch()
+
     def skip_feedback(self) -> bool:
         """A key or click while the rolls are shown: end the pause (True when it did)."""
         if self.feed.skip():

@@ -328,6 +328,7 @@ def paint_feed(p: Painter, ctl: PlayController, lay: Layout, now: float) -> None
     y1 = my1 - 8
     y0 = max(my0 + 4, y1 - h)
     p.extra["feed_box"] = (x0, y0, x0 + w, y1)
+    p.widget(x0, y0, w, y1 - y0, ctl.dismiss_feedback, "rolls", 1)  # a click puts it away
     p.rect(x0 + 3, y0 - 3, x0 + w + 3, y1 - 3, (0, 0, 0, 90), 1)
     p.rect(x0, y0, x0 + w, y1, (24, 26, 30, 242), 1)
     p.frame(x0, y0, x0 + w, y1, 1.0, ACTIVE, 1)

@@ -457,8 +457,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self._mouse = (float(x), float(y))
         ctl = self.controller
         wd = self._widget_at(x, y)
-        # over the minimap the map beneath is hidden: no hex is hovered (walk-through, issue 36)
-        h = None if wd is not None and wd.tip == "minimap" else self.hex_at(x, y)
+        # over the minimap or the rolls the map beneath is hidden: no hex is hovered (issue 36)
+        h = None if wd is not None and wd.tip in ("minimap", "rolls") else self.hex_at(x, y)
         if h is not None:
             ctl.cursor = None  # the mouse takes over from the keyboard's cursor
         ctl.set_hover(h if h is not None or ctl.cursor is None else ctl.cursor)
