@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .widgets.geometry import Rect
-from .widgets.minimap import Minimap
+from .widgets.minimap import Minimap, minimap_cells
 
 __all__ = ["MIN_COST_PT", "MinimapMixin", "cost_text_size"]
 
@@ -58,8 +58,6 @@ class MinimapMixin:
 
     def minimap_now(self) -> Minimap:
         """The minimap, its cells built once per map (and again when rubble changed it, R8.3)."""
-        from ..editor.panes import minimap_cells
-
         m = self.mapview.map
         k = (id(m), m.width, m.height, int(m.rubble.sum()))
         if self._minimap is None:
