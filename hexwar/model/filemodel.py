@@ -19,6 +19,7 @@ semantic check of each loader, which runs after the model.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_SCHEMA_PROBLEMS",
     "adapter",
     "check",
+    "read_lenient",
     "field_path",
     "json_schema",
     "problems_of",
@@ -241,6 +243,85 @@ def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]
         return adapter(model).validate_python(data), []
     except pydantic.ValidationError as exc:
         return None, problems_of(exc, model, src)
+
+
+def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> tuple[M | None, list[Problem]]:
+    """Validate ``data`` against ``model``, and when it does not fit, read what does.
+
+    Every problem is reported as by :func:`check`. The parts the model refuses are then left
+    out (the nearest optional field holding each error: a bad ``budget`` drops the budget, a bad
+    item of a list drops the list, an unknown key drops the key) and the rest validated again,
+    so a loader's semantic checks still run on everything else and one run reports everything.
+
+    Args:
+        model: the file's root model.
+        data: the parsed document (not changed).
+        src: the file name for the reports.
+        rounds: how many times to leave parts out before giving up.
+
+    Returns:
+        ``(typed value, [])`` for a fitting document; ``(typed value of what fits, problems)``
+        for one that does not; ``(None, problems)`` when a required part is broken (nothing
+        left to read).
+    """
+    ad = adapter(model)
+    try:
+        return ad.validate_python(data), []
+    except pydantic.ValidationError as exc:
+        problems = problems_of(exc, model, src)
+        errors = exc.errors(include_url=False)
+    root = _schema(model)
+    doc = data
+    for _ in range(rounds):
+        pruned = _prune(doc, root, [e["loc"] for e in errors])
+        if pruned is None:
+            return None, problems
+        doc = pruned
+        try:
+            return ad.validate_python(doc), problems
+        except pydantic.ValidationError as exc:
+            errors = exc.errors(include_url=False)
+    return None, problems
+
+
+def _prune(doc: Any, root: Mapping[str, Any], locs: list[tuple[Any, ...]]) -> Any:
+    """A copy of ``doc`` without the nearest optional field holding each of ``locs``, or ``None``."""
+    out = copy.deepcopy(doc)
+    for loc in locs:
+        parts = list(loc)
+        if "[key]" in parts:
+            parts = parts[: parts.index("[key]")]
+        if _depth(out, parts) < _depth(doc, parts):
+            continue  # a part holding it is already left out
+        for j in range(len(parts), 0, -1):
+            key = parts[j - 1]
+            if not isinstance(key, str):
+                continue
+            node = _node_at(root, parts[: j - 1])
+            if node is None or key in node.get("required", ()):
+                continue
+            parent = out
+            try:
+                for p in parts[: j - 1]:
+                    parent = parent[p]
+            except (KeyError, IndexError, TypeError):
+                continue
+            if isinstance(parent, dict) and key in parent:
+                del parent[key]
+                break
+        else:
+            return None
+    return out
+
+
+def _depth(doc: Any, parts: list[Any]) -> int:
+    """How many steps of ``parts`` exist in ``doc``."""
+    for n, p in enumerate(parts):
+        try:
+            doc = doc[p]
+        except (KeyError, IndexError, TypeError):
+            return n
+    return len(parts)
 
 
 #: A migration step: the parsed document of version N in, a NEW document of version N + 1 out
