@@ -521,13 +521,13 @@ def build_scenario(
     except ValidationError as exc:
         structural += exc.problems
         data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
-    doc, shape = read_lenient(ScenarioFile, data, src)
-    structural += shape
-    if doc is None:
+    read = read_lenient(ScenarioFile, data, src)
+    structural += read.problems
+    if read.value is None:
         raise ValidationError(structural)
-    checks = _SemanticChecks(src, path, doc, battlemap, map_path)
+    checks = _SemanticChecks(src, path, read.value, battlemap, map_path)
     built = checks.run()
-    problems = merge_problems(structural, checks.problems)
+    problems = merge_problems(structural, read.semantic(checks.problems))
     if problems or built is None:
         raise ValidationError(problems)
     scenario = replace(built, content_hash=_scenario_hash(text, built.battlemap))

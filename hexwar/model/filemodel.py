@@ -23,7 +23,7 @@ import copy
 import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -37,6 +37,7 @@ __all__ = [
     "adapter",
     "check",
     "read_lenient",
+    "Lenient",
     "field_path",
     "json_schema",
     "problems_of",
@@ -245,13 +246,33 @@ def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]
         return None, problems_of(exc, model, src)
 
 
-def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> tuple[M | None, list[Problem]]:
+class Lenient(NamedTuple, Generic[M]):
+    """What :func:`read_lenient` read: the typed value (``None``: nothing readable), every
+    problem of the document, and the field paths it gave neutral values (``filled``)."""
+
+    value: M | None
+    problems: list[Problem]
+    filled: frozenset[str]
+
+    def semantic(self, problems: list[Problem]) -> list[Problem]:
+        """``problems`` of a loader's semantic checks without those about a value it filled in
+        (the document did not hold it; its own problem is already reported)."""
+        return [
+            p
+            for p in problems
+            if not any(p.where == f or p.where.startswith((f + ".", f + "[", f + " ")) for f in self.filled)
+        ]
+
+
+def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenient[M]:
     """Validate ``data`` against ``model``, and when it does not fit, read what does.
 
     Every problem is reported as by :func:`check`. The parts the model refuses are then left
     out (the nearest optional field holding each error: a bad ``budget`` drops the budget, a bad
-    item of a list drops the list, an unknown key drops the key) and the rest validated again,
-    so a loader's semantic checks still run on everything else and one run reports everything.
+    item of a list drops the list, an unknown key drops the key; a required field takes a
+    neutral value of its type once, ``0``, ``""``, ``[]``, when that fits) and the rest validated
+    again, so a loader's semantic checks still run on everything else and one run reports
+    everything.
 
     Args:
         model: the file's root model.
@@ -260,55 +281,93 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> tuple[
         rounds: how many times to leave parts out before giving up.
 
     Returns:
-        ``(typed value, [])`` for a fitting document; ``(typed value of what fits, problems)``
-        for one that does not; ``(None, problems)`` when a required part is broken (nothing
-        left to read).
+        a :class:`Lenient`: ``(typed value, [], {})`` for a fitting document; ``(typed value
+        of what fits, problems, paths filled in)`` for one that does not; ``(None, problems,
+        ...)`` when a required part is broken beyond a neutral value (nothing left to read).
     """
     ad = adapter(model)
     try:
-        return ad.validate_python(data), []
+        return Lenient(ad.validate_python(data), [], frozenset())
     except pydantic.ValidationError as exc:
         problems = problems_of(exc, model, src)
         errors = exc.errors(include_url=False)
     root = _schema(model)
     doc = data
+    tried: set[tuple[Any, ...]] = set()
     for _ in range(rounds):
-        pruned = _prune(doc, root, [e["loc"] for e in errors])
+        pruned = _prune(doc, root, errors, tried)
+        filled = frozenset(field_path(t) for t in tried)
         if pruned is None:
-            return None, problems
+            return Lenient(None, problems, filled)
         doc = pruned
         try:
-            return ad.validate_python(doc), problems
+            return Lenient(ad.validate_python(doc), problems, filled)
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
-    return None, problems
+    return Lenient(None, problems, frozenset(field_path(t) for t in tried))
 
 
-def _prune(doc: Any, root: Mapping[str, Any], locs: list[tuple[Any, ...]]) -> Any:
-    """A copy of ``doc`` without the nearest optional field holding each of ``locs``, or ``None``."""
+_NO_VALUE = object()
+
+
+def _neutral(node: Mapping[str, Any] | None) -> Any:
+    """A neutral value of the schema ``node``'s type (``_NO_VALUE`` when it names none); the
+    model then says whether it fits."""
+    if node is None:
+        return _NO_VALUE
+    if "const" in node:
+        return node["const"]
+    if node.get("enum"):
+        return node["enum"][0]
+    kind = node.get("type")
+    if kind == "integer":
+        return max(0, node.get("minimum", 0))
+    return {"string": "", "boolean": False, "array": [], "object": {}}.get(kind, _NO_VALUE)
+
+
+def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tuple[Any, ...]]) -> Any:
+    """A copy of ``doc`` where each error's part is left out or made neutral, or ``None``.
+
+    The nearest part holding the error that can go goes: an optional field is left out; a
+    required field, a missing one or a list item takes a neutral value of its type once
+    (``tried``); a list is never emptied for one bad item. ``None`` when only the root is left.
+    """
     out = copy.deepcopy(doc)
-    for loc in locs:
-        parts = list(loc)
+    for err in errors:
+        parts = list(err["loc"])
         if "[key]" in parts:
             parts = parts[: parts.index("[key]")]
-        if _depth(out, parts) < _depth(doc, parts):
+        elif "field" in (err.get("ctx") or {}):  # a model's own check naming a field: a missing key
+            parts.append(err["ctx"]["field"])
+        if _depth(out, parts) < min(_depth(doc, parts), len(parts) - 1):
             continue  # a part holding it is already left out
         for j in range(len(parts), 0, -1):
             key = parts[j - 1]
-            if not isinstance(key, str):
-                continue
             node = _node_at(root, parts[: j - 1])
-            if node is None or key in node.get("required", ()):
-                continue
             parent = out
             try:
                 for p in parts[: j - 1]:
                     parent = parent[p]
             except (KeyError, IndexError, TypeError):
                 continue
-            if isinstance(parent, dict) and key in parent:
-                del parent[key]
-                break
+            if node is None or not isinstance(parent, (dict, list)):
+                continue
+            if isinstance(key, str) and isinstance(parent, dict) and key not in node.get("required", ()):
+                if key in parent:
+                    del parent[key]
+                    break
+            here = tuple(parts[:j])
+            value = _neutral(_node_at(root, parts[:j]))
+            in_item = any(isinstance(x, int) for x in parts[j:])  # a bad item: the list itself is fine
+            if here in tried or value is _NO_VALUE or in_item:
+                continue
+            if isinstance(key, int) != isinstance(parent, list):
+                continue
+            if isinstance(parent, list) and not 0 <= key < len(parent):
+                continue
+            tried.add(here)
+            parent[key] = copy.deepcopy(value)
+            break
         else:
             return None
     return out
