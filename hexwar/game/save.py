@@ -347,7 +347,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         checkpoints,
         str(final.get("hash", "")),
         int(fturn or 0),
-        dict(doc.players),
+        {str(k): v for k, v in doc.players.items()},
         final.get("result"),
         src,
         str(final.get("commands_hash", "")),

@@ -322,7 +322,8 @@ def _neutral(node: Mapping[str, Any] | None) -> Any:
     kind = node.get("type")
     if kind == "integer":
         return max(0, node.get("minimum", 0))
-    return {"string": "", "boolean": False, "array": [], "object": {}}.get(kind, _NO_VALUE)
+    neutral: dict[Any, Any] = {"string": "", "boolean": False, "array": [], "object": {}}
+    return neutral.get(kind, _NO_VALUE)
 
 
 def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tuple[Any, ...]]) -> Any:
