@@ -304,6 +304,12 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
             return Lenient(ad.validate_python(doc), problems, filled)
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
+            # a model's own rules run only once its fields fit: report what they find now
+            seen = {(p.where, p.message) for p in problems}
+            fresh = Lenient(None, problems_of(exc, model, src), filled)
+            problems = problems + [
+                p for p in fresh.semantic(fresh.problems) if (p.where, p.message) not in seen
+            ]
     return Lenient(None, problems, frozenset(field_path(t) for t in tried))
 
 
