@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -270,7 +271,7 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
     Every problem is reported as by :func:`check`. The parts the model refuses are then left
     out (the nearest optional field holding each error: a bad ``budget`` drops the budget, a bad
     item of a list drops the list, an unknown key drops the key; a required field takes a
-    neutral value of its type once, ``0``, ``""``, ``[]``, when that fits) and the rest validated
+    neutral value of its type once, ``0``, ``""``, ``[]``, ``"x"``, when that fits) and the rest validated
     again, so a loader's semantic checks still run on everything else and one run reports
     everything.
 
@@ -328,6 +329,14 @@ def _neutral(node: Mapping[str, Any] | None) -> Any:
     kind = node.get("type")
     if kind == "integer":
         return max(0, node.get("minimum", 0))
+    if kind == "string" and isinstance(node.get("pattern"), str):  # a text of the right spelling
+        for cand in ("", "x", "A01", "A01:A01"):
+            try:
+                if re.search(node["pattern"], cand) and len(cand) >= node.get("minLength", 0):
+                    return cand
+            except re.error:
+                break
+        return _NO_VALUE
     neutral: dict[Any, Any] = {"string": "", "boolean": False, "array": [], "object": {}}
     return neutral.get(kind, _NO_VALUE)
 
