@@ -79,8 +79,8 @@ class LinesSides(FileModel):
     """``[sides.german]`` and ``[sides.soviet]`` (either may be left out: defaults)."""
 
     # frozen models: one default shared safely
-    german: LinesSideFile = Field(LinesSideFile(), description="a table")
-    soviet: LinesSideFile = Field(LinesSideFile(), description="a table")
+    german: LinesSideFile = Field(LinesSideFile.model_validate({}), description="a table")
+    soviet: LinesSideFile = Field(LinesSideFile.model_validate({}), description="a table")
 
 
 class LinesHold(FileModel):
