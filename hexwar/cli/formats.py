@@ -133,7 +133,9 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
 @click.command()
 @click.argument(
     "kind",
-    type=click.Choice(["map", "scenario", "lines", "save", "protocol", "cards", "deck", "terrain", "wrecks"]),
+    type=click.Choice(
+        ["map", "scenario", "lines", "save", "protocol", "cards", "campaign", "deck", "terrain", "wrecks"]
+    ),
 )
 def schema(kind: str) -> None:
     """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages."""

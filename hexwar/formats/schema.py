@@ -2,7 +2,7 @@
 
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed), ``protocol`` (the network
-messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``deck`` (a lines deck), ``terrain`` and ``wrecks``
+messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``deck`` (a lines deck), ``terrain`` and ``wrecks``
 (the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
 :mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
 :mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
@@ -28,6 +28,7 @@ from ..errors import HexwarError, Problem
 from ..model.filemodel import check, field_path, json_schema, merge_problems
 from ..model.map_file import MapFile, map_schema
 from ..model.terrain_file import TerrainTableFile, WreckPoolsFile
+from .campaign_file import CampaignFile, campaign_schema
 from .card_file import CardFile, card_schema
 from .deck_file import DeckFile
 from .lines_file import LinesScenarioFile, lines_schema
@@ -76,7 +77,18 @@ __all__ = [
     "MODEL_KINDS",
 ]
 
-SCHEMA_KINDS = ("map", "scenario", "lines", "save", "protocol", "cards", "deck", "terrain", "wrecks")
+SCHEMA_KINDS = (
+    "map",
+    "scenario",
+    "lines",
+    "save",
+    "protocol",
+    "cards",
+    "campaign",
+    "deck",
+    "terrain",
+    "wrecks",
+)
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
 #: kind -> (root model, its schema document): the kinds declared once, as typed models
 MODEL_KINDS: dict[str, tuple[Any, Any]] = {
@@ -85,6 +97,7 @@ MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "save": (SaveFile, save_schema),
     "lines": (LinesScenarioFile, lines_schema),
     "cards": (CardFile, card_schema),
+    "campaign": (CampaignFile, campaign_schema),
     "deck": (DeckFile, _deck_schema),
     "terrain": (TerrainTableFile, _terrain_schema),
     "wrecks": (WreckPoolsFile, _wrecks_schema),

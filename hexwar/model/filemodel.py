@@ -305,9 +305,11 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
             return Lenient(ad.validate_python(doc), problems, filled)
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
-            # a model's own rules run only once its fields fit: report what they find now
+            # a model's own rules run only once its fields fit: report what they find now, but
+            # nothing about a part holding a value filled in here (that part is already refused)
             seen = {(p.where, p.message) for p in problems}
-            fresh = Lenient(None, problems_of(exc, model, src), filled)
+            parents = frozenset(_parent(f) for f in filled)
+            fresh = Lenient(None, problems_of(exc, model, src), filled | parents)
             problems = problems + [
                 p for p in fresh.semantic(fresh.problems) if (p.where, p.message) not in seen
             ]
@@ -387,6 +389,12 @@ def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tupl
         else:
             return None
     return out
+
+
+def _parent(where: str) -> str:
+    """The field holding ``where``: ``a.b[2]`` of ``a.b[2].c``, ``a.b`` of ``a.b[2]``."""
+    cut = max(where.rfind("."), where.rfind("["))
+    return where[:cut] if cut > 0 else where
 
 
 def _depth(doc: Any, parts: list[Any]) -> int:
