@@ -164,39 +164,16 @@ def load_tile_table(path: str | os.PathLike[str]) -> dict[str, dict[int, dict[st
         ValidationError: naming the file and entry for anything else.
     """
     from ..fileio import read_toml
+    from ..model.filemodel import check
+    from .import_tables import TileTableFile
 
-    src = str(path)
-    data = read_toml(path)
-    problems: list[Problem] = []
-    out: dict[str, dict[int, dict[str, Any]]] = {}
-    tiles = data.get("tiles")
-    if not isinstance(tiles, dict):
-        raise ValidationError(
-            [Problem(src, "tiles", "expected [tiles.TILESET] tables mapping tile ids to terrain")]
-        )
-    for ts, entries in tiles.items():
-        if not isinstance(entries, dict):
-            problems.append(Problem(src, f"tiles.{ts}", "expected a table of tile id = terrain"))
-            continue
-        for k, v in entries.items():
-            where = f"tiles.{ts}.{k}"
-            if small_uint(k) is None:
-                problems.append(
-                    Problem(src, where, "expected a tile id (a number, 0 = the first tile of the tileset)")
-                )
-                continue
-            if isinstance(v, str):
-                props = {"hexwar_terrain": v}
-            elif isinstance(v, dict) and v and set(v) <= {"terrain", "level", "building", "road"}:
-                props = {f"hexwar_{kk}": vv for kk, vv in v.items()}
-            else:
-                problems.append(
-                    Problem(src, where, "expected a terrain key or { terrain, level, building, road }")
-                )
-                continue
-            out.setdefault(ts, {})[int(k)] = props
-    if problems:
+    doc, problems = check(TileTableFile, read_toml(path), str(path))  # issue 34: the table's model
+    if doc is None:
         raise ValidationError(problems)
+    out: dict[str, dict[int, dict[str, Any]]] = {}
+    for ts, entries in doc.tiles.items():
+        for k, e in entries.items():
+            out.setdefault(ts, {})[int(k)] = e.properties()
     return out
 
 
