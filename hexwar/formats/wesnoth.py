@@ -136,7 +136,9 @@ def load_code_table(
     exact: dict[str, dict[str, Any]] = {}
     prefix: dict[str, dict[str, Any]] = {}
     for code, e in doc.codes.items():
-        entry = {k: getattr(e, k) for k in ("terrain", "level", "road") if k in e.model_fields_set}
+        entry: dict[str, Any] = {
+            k: getattr(e, k) for k in ("terrain", "level", "road") if k in e.model_fields_set
+        }
         t = entry.get("terrain")
         if t is not None and t != "" and t not in keys:  # R2.5: a terrain of the table
             plain = isinstance(data["codes"][code], str)
