@@ -134,7 +134,19 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
 @click.argument(
     "kind",
     type=click.Choice(
-        ["map", "scenario", "lines", "save", "protocol", "cards", "campaign", "deck", "terrain", "wrecks"]
+        [
+            "map",
+            "scenario",
+            "lines",
+            "save",
+            "protocol",
+            "cards",
+            "campaign",
+            "campaign-save",
+            "deck",
+            "terrain",
+            "wrecks",
+        ]
     ),
 )
 def schema(kind: str) -> None:

@@ -2,7 +2,7 @@
 
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed), ``protocol`` (the network
-messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``deck`` (a lines deck), ``terrain`` and ``wrecks``
+messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain`` and ``wrecks``
 (the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
 :mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
 :mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
@@ -29,6 +29,7 @@ from ..model.filemodel import check, field_path, json_schema, merge_problems
 from ..model.map_file import MapFile, map_schema
 from ..model.terrain_file import TerrainTableFile, WreckPoolsFile
 from .campaign_file import CampaignFile, campaign_schema
+from .campaign_save_file import CampaignSaveFile, campaign_save_schema
 from .card_file import CardFile, card_schema
 from .deck_file import DeckFile
 from .lines_file import LinesScenarioFile, lines_schema
@@ -98,6 +99,7 @@ MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "lines": (LinesScenarioFile, lines_schema),
     "cards": (CardFile, card_schema),
     "campaign": (CampaignFile, campaign_schema),
+    "campaign-save": (CampaignSaveFile, campaign_save_schema),
     "deck": (DeckFile, _deck_schema),
     "terrain": (TerrainTableFile, _terrain_schema),
     "wrecks": (WreckPoolsFile, _wrecks_schema),
