@@ -2,8 +2,8 @@
 
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed), ``protocol`` (the network
-messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain`` and ``wrecks``
-(the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
+messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain``, ``wrecks`` and
+``effects`` (the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
 :mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
 :mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
 model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
@@ -32,6 +32,7 @@ from .campaign_file import CampaignFile, campaign_schema
 from .campaign_save_file import CampaignSaveFile, campaign_save_schema
 from .card_file import CardFile, card_schema
 from .deck_file import DeckFile
+from .effects_file import EffectsFile, effects_schema
 from .lines_file import LinesScenarioFile, lines_schema
 from .save_file import SaveFile, save_schema
 from .scenario_file import ScenarioFile, scenario_schema
@@ -103,6 +104,7 @@ MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "deck": (DeckFile, _deck_schema),
     "terrain": (TerrainTableFile, _terrain_schema),
     "wrecks": (WreckPoolsFile, _wrecks_schema),
+    "effects": (EffectsFile, effects_schema),
 }
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 
