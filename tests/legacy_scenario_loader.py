@@ -18,7 +18,7 @@ from typing import Any
 from hexwar.errors import Problem, ValidationError, clip
 from hexwar.formats.migrate import upgrade
 from hexwar.formats.schema import merge_problems, schema_problems
-from hexwar.game.areas import parse_areas
+from hexwar.game.areas import MAX_AREAS, parse_area_hexes
 from hexwar.game.commands import SIDES
 from hexwar.game.limits import HARD_TURN_CAP
 from hexwar.game.modes import MODES, known_modes, mode_hook
@@ -48,6 +48,34 @@ from hexwar.model.hexgrid import Hex, HexLabelError
 from hexwar.model.maps import BattleMap
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_NAME_MAX = 40
+
+
+def parse_areas(  # the [areas] reader as it was (hexwar/game/areas.py at 83fb709)
+    table: Any, battlemap: BattleMap, bad: Callable[[str, str], None]
+) -> dict[str, tuple[Hex, ...]]:
+    """Parse a scenario's ``[areas]`` table (name -> hex list), collecting every problem.
+
+    Raises nothing: problems go to ``bad(field_path, expected)``.
+    """
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        bad("areas", "expected an [areas] table of name = [hex labels or ranges]")
+        return {}
+    if len(table) > MAX_AREAS:
+        bad("areas", f"at most {MAX_AREAS} areas, got {len(table)}")
+        return {}
+    out: dict[str, tuple[Hex, ...]] = {}
+    for name, items in table.items():
+        where = f"areas.{str(name)[:_NAME_MAX]}"
+        if not str(name).strip() or len(str(name)) > _NAME_MAX:
+            bad(where, f"an area name of 1 to {_NAME_MAX} characters")
+            continue
+        hexes = parse_area_hexes(items, battlemap, where, bad)
+        if hexes:
+            out[str(name)] = hexes
+    return out
 
 
 def old_build_scenario(
