@@ -48,6 +48,8 @@ import numpy as np
 
 from ..errors import ValidationError
 from ..fileio import read_toml
+from ..formats.effects_file import EffectsFile
+from ..model.filemodel import check
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.terrain import MOBILITY_CLASSES, RulesTerrain
 
@@ -195,9 +197,6 @@ def _parse_effects(data: dict[str, Any], src: str) -> EffectRules:
     Raises:
         ValidationError: listing every problem (file, ``table.key``, what was expected).
     """
-    from ..formats.effects_file import EffectsFile
-    from ..model.filemodel import check
-
     doc, problems = check(EffectsFile, data, src)
     if doc is None:
         raise ValidationError(problems)
