@@ -17,6 +17,7 @@ from ..model.terrain_file import Mobility
 
 __all__ = ["EffectsFile", "effects_schema"]
 
+
 def _whole_list(v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """A bad class names the list (``rubble.banned``), as the whole list is the rule's value."""
     try:
