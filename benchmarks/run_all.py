@@ -53,13 +53,19 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "campaign": ("bench_campaign.py", ["--quick"]),
     "campaign_hard": ("bench_campaign_hard.py", ["--quick"]),
     "games": ("bench_games.py", ["--quick"]),
+    "games-sizes": ("bench_games.py", ["--size-turns", "3"]),  # issue 35: whole games by map size
     "frame": ("bench_frame.py", ["--quick"]),
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
     "maps": ("bench_maps.py", ["--quick"]),
     "search": ("bench_search.py", ["--quick"]),
 }
 # name -> arguments of every run (quick or not)
-ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"], "ai-sizes": ["--sizes"], "startup": ["--startup"]}
+ALWAYS: dict[str, list[str]] = {
+    "frame-x": ["--xvfb"],
+    "ai-sizes": ["--sizes"],
+    "startup": ["--startup"],
+    "games-sizes": ["--sizes"],
+}
 # name -> program it needs; without it the benchmark is skipped, said so
 NEEDS: dict[str, str] = {"frame-x": "Xvfb"}
 
