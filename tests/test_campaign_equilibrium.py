@@ -413,7 +413,8 @@ def test_cli_odds_json_names_the_models_and_balance_never_writes_docs_without_up
 
 
 @pytest.mark.parametrize(
-    ("mode", "said"), [("hex", "on the map"), ("lines", "on the map (the line game)"), ("cards", "by the cards")]
+    ("mode", "said"),
+    [("hex", "on the map"), ("lines", "on the map (the line game)"), ("cards", "by the cards")],
 )
 def test_odds_say_where_the_battle_is_decided(mode, said):
     st = war(2, german=("flank_attack",), soviet=("bluff",), battles=mode)
@@ -435,7 +436,12 @@ def approx_gains(seed: int, checked_side: str) -> list[float]:
     gains = []
     while not st.over:
         side = st.to_act
-        if side == checked_side and st.phase == "place" and st.slots[side] is None and not st.tactic_decided[side]:
+        if (
+            side == checked_side
+            and st.phase == "place"
+            and st.slots[side] is None
+            and not st.tactic_decided[side]
+        ):
             size = subgame_size(public_state(st))
             if EXACT_BUDGET < size <= CHECK_BUDGET:
                 approx = position(st, side)

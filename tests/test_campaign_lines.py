@@ -65,7 +65,9 @@ def test_card_scores_scale_the_lower_sides_line_forces(tmp_path):
     text = scaled_lines_text(base, {"soviet": (3, 8)})
     got = tomllib.loads(text)["sides"]
     before = tomllib.loads(base.read_text())["sides"]
-    assert len(got["soviet"]["units"]) == 1 and got["soviet"]["budget"] == 38 and got["soviet"]["minimum"] == 32
+    assert (
+        len(got["soviet"]["units"]) == 1 and got["soviet"]["budget"] == 38 and got["soviet"]["minimum"] == 32
+    )
     assert got["german"] == before["german"]
     for name in LINES_SCENARIOS[1943]:  # the weakest a side can be still builds its decks
         for side in ("german", "soviet"):

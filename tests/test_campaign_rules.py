@@ -418,7 +418,9 @@ def test_wars_end_by_first_to_three_years_under_the_tiebreak(n, level):
     ours = _endings(n, None, level)  # the shipped rules
     theirs = _endings(n, "nobody", level)
     share = ours["first to 3 years"] / n
-    print(f"{level} vs {level}, first to 3 years: tiebreak {ours['first to 3 years']}/{n}, 002's rule {theirs['first to 3 years']}/{n}")
+    print(
+        f"{level} vs {level}, first to 3 years: tiebreak {ours['first to 3 years']}/{n}, 002's rule {theirs['first to 3 years']}/{n}"
+    )
     assert share >= 0.85, (share, dict(ours))
     if level != "hard":  # the equilibrium player ties few years even under 002's rule
         assert theirs["first to 3 years"] / n < 0.85, dict(theirs)

@@ -320,7 +320,9 @@ class EquilibriumPlayer:
         mult: dict[str, int] = {}
         for b in hand:
             mult[game._rep[b]] = mult.get(game._rep[b], 0) + 1
-        u = np.array([mult.get(b, 0) / len(hand) * (1.0 / len(topts) if t in topts else 0.0) for b, t in pos.theirs])
+        u = np.array(
+            [mult.get(b, 0) / len(hand) * (1.0 / len(topts) if t in topts else 0.0) for b, t in pos.theirs]
+        )
         return u, mult, hand
 
     def _remember(self, st: CampaignState, pos, i: int) -> None:

@@ -256,7 +256,9 @@ class YearGame:
         self.lps = 0
         self._random_values: dict[str, dict[PublicState, float]] = {}
         self._approx: dict[tuple, tuple[float, float]] = {}
-        self._matrix: tuple[dict[str, dict[tuple[str, str | None], int]], np.ndarray, np.ndarray] | None = None
+        self._matrix: tuple[dict[str, dict[tuple[str, str | None], int]], np.ndarray, np.ndarray] | None = (
+            None
+        )
         self.tie = 0.0
         if cards.rules.tied_year == "initiative":
             self.tie = 1.0 if initiative == "german" else -1.0
@@ -320,7 +322,9 @@ class YearGame:
                 side: {
                     (b, t): k
                     for k, (b, t) in enumerate(
-                        (b, t) for b in dict.fromkeys(self._rep[x] for x in self.cards.battle_cards(side)) for t in opts
+                        (b, t)
+                        for b in dict.fromkeys(self._rep[x] for x in self.cards.battle_cards(side))
+                        for t in opts
                     )
                 }
                 for side in ("german", "soviet")
@@ -400,7 +404,6 @@ class YearGame:
         s = Stage(rows, cols, pay, win, v, x, ys, classes)
         self._stages[st] = s
         return s
-
 
     # -- against a random opponent (the exploitative element of the hard player) ---------------
     def random_value(self, st: PublicState, side: str) -> float:
@@ -502,7 +505,10 @@ def _battle_odds(game: YearGame, g_hand, s_hand, g_tac, s_tac, options) -> tuple
     index, plus, minus = game.win_matrix()
     wg = np.zeros(len(index["german"]))
     ws = np.zeros(len(index["soviet"]))
-    for w, hand, opts, side in ((wg, g_hand, options(g_tac), "german"), (ws, s_hand, options(s_tac), "soviet")):
+    for w, hand, opts, side in (
+        (wg, g_hand, options(g_tac), "german"),
+        (ws, s_hand, options(s_tac), "soviet"),
+    ):
         ix = index[side]
         for b in hand:
             for t, q in opts:

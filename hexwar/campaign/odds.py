@@ -256,7 +256,9 @@ def informed_odds(st: CampaignState, side: str) -> dict[str, object]:
         best = float(((pos.win[i] == 1) * pos.y[i]).sum())
         rnd = win_odds(st.cards, side, Play(b, t), opp_b, opp_t, ev, st.initiative, st.campaign_declared)
         plays.append({"battle": b, "tactic": t, BEST: best, RANDOM: rnd, "mix": float(pos.x[i])})
-    decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the map (the line game)"}[st.options.battles]
+    decided = {"cards": "by the cards", "hex": "on the map", "lines": "on the map (the line game)"}[
+        st.options.battles
+    ]
     return {
         "models": list(MODELS),
         "exact": pos.exact,
