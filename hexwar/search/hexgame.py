@@ -414,6 +414,7 @@ class HexSearchPlayer:
     min_worlds = 3
     margin = 0.5
     confidence = 1.0
+    settle = True
 
     def __init__(self, side: str, seed: int = 0, iterations: int = HARD_HEX_ITERATIONS):
         if side not in SIDES:
@@ -446,6 +447,7 @@ class HexSearchPlayer:
             min_worlds=self.min_worlds,
             margin=self.margin,
             confidence=self.confidence,
+            settle=self.settle,
         )
         return move  # type: ignore[no-any-return]
 
