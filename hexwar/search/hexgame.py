@@ -15,9 +15,15 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 * **moves**: the standard player's command first (:class:`hexwar.game.ai.StandardPlayer`
   deciding on the view), then alternatives: for a move, the same unit's other reachable hexes
   best-first by the standard player's hex scores (which weigh objectives to take and hold,
-  cover, exposure and engagement, R10.2); in the other phases, ending the phase and the other
-  legal commands of the same kind; at most :data:`MAX_CANDIDATES`.
-* **rollout**: standard players on both sides to the end of this turn's combat.
+  cover, exposure and engagement, R10.2); for a commitment, ending the phase and every other
+  unit card in hand on its best deploy hex (R5.2); in the other phases, ending the phase and
+  the other legal commands of the same kind; at most :data:`MAX_CANDIDATES`.
+* **rollout**: standard players on both sides (the opponent's policy, as the search expects
+  it to answer) until this turn's attacks are all declared, the start of its Resolution phase.
+* **leaf**: the attacks still to resolve count by their exact odds
+  (:func:`pending_attack_value`) instead of sampled dice, so a rollout carries no combat-dice
+  noise; with nothing hidden or random left, two sampled worlds agree and the search stops
+  sampling (``settle``).
 * **evaluation** (:func:`hex_evaluation`): victory points plus the objective points each side
   holds (they decide the game at the turn limit, R10.2) weighted up as the limit nears, a hold
   victory's objectives for its side, and a share of the cost-weighted Endurance on the map;
@@ -57,10 +63,10 @@ __all__ = [
     "pending_attack_value",
 ]
 
-HARD_HEX_ITERATIONS = 6
+HARD_HEX_ITERATIONS = 12
 """Rollouts per decision of the hex ``hard`` level (``benchmarks/bench_search.py`` measures
 the decision time it gives)."""
-MAX_CANDIDATES = 4
+MAX_CANDIDATES = 6
 WIN_BONUS = 100.0
 SEARCH_PHASES = (Phase.ARTILLERY, Phase.COMMITMENT, Phase.MOVEMENT, Phase.DECLARATION)
 """Phases whose decisions are searched; the others (hands, resolution order, draws) are the
@@ -411,9 +417,9 @@ class HexSearchPlayer:
 
     name = "hard"
     undoes = False
-    min_worlds = 3
-    margin = 0.5
-    confidence = 1.0
+    min_worlds = 2
+    margin = 0.1
+    confidence = 0.5
     settle = True
 
     def __init__(self, side: str, seed: int = 0, iterations: int = HARD_HEX_ITERATIONS):
