@@ -177,3 +177,43 @@ def test_commitment_candidates_weigh_other_units_and_committing_none():
                 assert all(g.check(c) is None for c in cands), f"seed 5, command {len(g.commands)}"
         g.apply(p[side].choose(g))
     assert seen >= 1
+
+
+class _Toy:
+    """A toy :class:`~hexwar.search.core.SearchGame`: moves 0..3 worth ``move`` points, plus a
+    sampled ``noise`` x (a die 0..5) when ``noise`` is set (the sample's hidden part)."""
+
+    def __init__(self, noise: float):
+        self.noise = noise
+
+    def candidates(self, state, seat, rng):
+        return [0, 1, 2, 3]
+
+    def determinize(self, state, seat, rng):
+        return {"die": int(rng.integers(0, 6)), "move": None}
+
+    def legal(self, state, move):
+        return True
+
+    def apply(self, state, move):
+        state["move"] = move
+
+    def rollout(self, state, seat, start):
+        pass
+
+    def evaluate(self, state, seat):
+        return float(state["move"]) + self.noise * state["die"] * (1 if state["move"] == 2 else -1)
+
+
+def test_settle_stops_sampling_once_two_worlds_agree_and_never_otherwise():
+    """The search core's ``settle``: with nothing random in the outcome, two worlds per
+    candidate (8 rollouts of a budget of 40) and the best move; with a sampled part that
+    matters, the whole budget (10 worlds x 4); off, the whole budget either way."""
+    from hexwar.search.core import determinized_search, search_rng
+
+    move, st = determinized_search(_Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True)
+    assert (move, st.iterations, st.visits) == (3, 8, [2, 2, 2, 2])
+    move, st = determinized_search(_Toy(1.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True)
+    assert st.iterations == 40 and st.visits == [10, 10, 10, 10]
+    move, st = determinized_search(_Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2)
+    assert (move, st.iterations) == (3, 40)
