@@ -226,8 +226,8 @@ def pending_attack_value(state: GameState, side: str) -> float:
     by the exact odds (:func:`hexwar.rules.odds.attack_odds`): the expected victory points each
     side's attacks give it, counted as :func:`hex_evaluation` counts victory points, plus the
     material they are expected to take off (``MATERIAL_WEIGHT`` x cost x expected Endurance lost
-    / Full). Attacks on one target are combined as if independent, capped at the target's worth
-    (one target dies once).
+    / Full). Attacks on one target are taken best first, each discounted by the chance that
+    the ones before it destroyed the target already (as if independent: a target dies once).
 
     Args:
         state: a (sampled) game, usually at the start of its Resolution phase.
@@ -410,6 +410,10 @@ class HexSearchPlayer:
         seed: the game's seed (the search's generator comes from it, the side and the command
             count: one seed, one game, R1.2).
         iterations: rollouts per searched decision (:data:`HARD_HEX_ITERATIONS`).
+
+    Class attributes (the search's knobs, :func:`~hexwar.search.core.determinized_search`):
+    ``min_worlds`` (2: so the budget tries 6 candidates), ``margin`` (0.1 victory points),
+    ``confidence`` (0.5 standard errors), ``settle`` (True).
 
     Attributes:
         last: the :class:`~hexwar.search.core.SearchStats` of the last decision.
