@@ -245,9 +245,9 @@ def pending_attack_value(state: GameState, side: str) -> float:
         if a.resolved or not a.target or a.side not in SIDES:
             continue
         t = state.units.get(a.target)
-        atk = [state.units.get(x) for x in a.attackers]
-        if t is None or any(x is None for x in atk):  # (aircraft aloft have no hex: they count)
+        if t is None or any(x not in state.units for x in a.attackers):  # (aircraft aloft count)
             continue
+        atk = [state.units[x] for x in a.attackers]
         try:
             if a.close_assault:
                 o = close_assault_odds(
@@ -342,7 +342,7 @@ class HexSearchGame:
             if cid in firsts or (isinstance(first, Commit) and card_of(first.unit) == cid):
                 continue
             if ruleset.is_aircraft(cid):
-                cmd: Commit | None = Commit(seat, inst, None, crew, carry)
+                cmd = Commit(seat, inst, None, crew, carry)
             else:
                 pos, cols, rows = commit_action.open_hexes(w, seat, cid, carry)
                 if not pos.size:
