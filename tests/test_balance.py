@@ -216,7 +216,16 @@ def test_one_level_on_both_sides_writes_its_own_section_and_keeps_the_standard_t
     kind = dataclasses.replace(bal.GAME_KINDS["scenario"], doc=str(doc), json=str(tmp_path / "balance.json"))
     monkeypatch.setitem(bal.GAME_KINDS, "scenario", kind)
     rc, _, _ = run_cli(
-        capsys, "balance", "skirmish", "--games", "2", "--max-turns", "1", "--ai-level", "easy", "--update-docs"
+        capsys,
+        "balance",
+        "skirmish",
+        "--games",
+        "2",
+        "--max-turns",
+        "1",
+        "--ai-level",
+        "easy",
+        "--update-docs",
     )
     assert rc == 0
     text = doc.read_text()

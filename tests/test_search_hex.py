@@ -211,9 +211,13 @@ def test_settle_stops_sampling_once_two_worlds_agree_and_never_otherwise():
     matters, the whole budget (10 worlds x 4); off, the whole budget either way."""
     from hexwar.search.core import determinized_search, search_rng
 
-    move, st = determinized_search(_Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True)
+    move, st = determinized_search(
+        _Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True
+    )
     assert (move, st.iterations, st.visits) == (3, 8, [2, 2, 2, 2])
-    move, st = determinized_search(_Toy(1.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True)
+    move, st = determinized_search(
+        _Toy(1.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True
+    )
     assert st.iterations == 40 and st.visits == [10, 10, 10, 10]
     move, st = determinized_search(_Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2)
     assert (move, st.iterations) == (3, 40)

@@ -350,7 +350,9 @@ def balance(
                 f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit {version}; "
                 "`--json` prints every game's seed and result)."
             )
-            bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}")
+            bal.update_doc(
+                doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}"
+            )
             click.echo(f"wrote {gk.doc}", err=as_json)
             return 1 if errors else 0
         bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)

@@ -155,8 +155,13 @@ def determinized_search(
             values[k][j] = game.evaluate(world, seat)
             stats.visits[k] += 1
             stats.iterations += 1
-        if settle and j >= 1 and all(
-            v[0] is not None and all(x is not None and abs(x - v[0]) < 1e-9 for x in v[: j + 1]) for v in values
+        if (
+            settle
+            and j >= 1
+            and all(
+                v[0] is not None and all(x is not None and abs(x - v[0]) < 1e-9 for x in v[: j + 1])
+                for v in values
+            )
         ):
             for v in values:  # the worlds not sampled would repeat the same value
                 del v[j + 1 :]
