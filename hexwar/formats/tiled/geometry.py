@@ -115,7 +115,7 @@ def _apply_tile(
 ) -> None:
     """Write one tile's hexwar properties into hex ``rc`` (row, column) of ``m``: terrain, ground
     level (0-9), a building (kept in ``buildings`` until every layer is read) and a road (kept in
-    ``roads_set``); a bad value is reported through ``bad(at, message)`` (R2.1, R2.4)."""
+    ``roads_set``); a bad value is reported through the ``bad`` reporter (field ``at``) (R2.1, R2.4)."""
     r, c = rc
     for key, value in props.items():
         if key == "hexwar_terrain" and kind == "terrain":
