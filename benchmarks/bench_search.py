@@ -3,6 +3,7 @@ script, no timed assertions::
 
     python benchmarks/bench_search.py            # every shipped hex scenario, 3 turns; lines
     python benchmarks/bench_search.py --quick    # 3 hex scenarios, 2 turns; 1 line game each
+    python benchmarks/bench_search.py --lines    # the line games only (3 games each)
 
 Decision time: the hard player against the normal (standard) one, every hard decision timed,
 on each scenario: median (target under 1 s) and 95th percentile (target under 3 s), with the
@@ -92,13 +93,47 @@ def row(label: str, figure: float, target: float) -> str:
     return f"{label:<40} {figure:>10.3f} {target:>10.3f} {ratio:>8.2f}"
 
 
+def lines_rows(games: int) -> list[float]:
+    """Print the line games' decision rows (per scenario and both together, with their FIGURE
+    lines) and return every timed decision."""
+    every: list[float] = []
+    for name in ("lines", "lines-4p"):
+        d = lines_decisions(name, games)
+        every += d
+        print(row(f"{name} median", float(np.median(d)), TARGET_MEDIAN_S))
+        print(row(f"{name} p95", float(np.percentile(d, 95)), TARGET_P95_S))
+    med, p95 = float(np.median(every)), float(np.percentile(every, 95))
+    print(
+        f"FIGURE | hard lines decision median | {med:.3f} s | < {TARGET_MEDIAN_S} s | {TARGET_MEDIAN_S / med:.2f}"
+    )
+    print(f"FIGURE | hard lines decision p95 | {p95:.3f} s | < {TARGET_P95_S} s | {TARGET_P95_S / p95:.2f}")
+    return every
+
+
+def lines_whole_games() -> None:
+    """Print the whole-game rows of the line games: normal against normal beside hard against hard."""
+    for name in ("lines", "lines-4p"):
+        a = whole_game("lines", name, "normal")
+        b = whole_game("lines", name, "hard")
+        print(f"{'lines ' + name + ', both sides':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the tables."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="3 hex scenarios, 2 turns, 1 line game each")
     ap.add_argument("--turns", type=int, default=3, help="hex turns timed per scenario")
     ap.add_argument("--games", type=int, default=3, help="line games timed per scenario")
+    ap.add_argument("--lines", action="store_true", help="the line games only (no hex scenario)")
     args = ap.parse_args(argv)
+    if args.lines:
+        head = f"{'hard decision (s)':<40} {'figure':>10} {'target':>10} {'ratio':>8}"
+        print(f"search: hard lines player's decisions against normal ({args.games} games each)")
+        print(head + "\n" + "-" * len(head))
+        lines_rows(args.games)
+        print(f"\n{'whole game (s)':<40} {'normal':>10} {'hard':>10} {'x':>8}")
+        lines_whole_games()
+        return 0
     scen = QUICK_HEX if args.quick else HEX_SCENARIOS
     turns = 2 if args.quick else args.turns
     games = 1 if args.quick else args.games
@@ -112,11 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         every += d
         print(row(f"{name} median", float(np.median(d)), TARGET_MEDIAN_S))
         print(row(f"{name} p95", float(np.percentile(d, 95)), TARGET_P95_S))
-    for name in ("lines", "lines-4p"):
-        d = lines_decisions(name, games)
-        every += d
-        print(row(f"{name} median", float(np.median(d)), TARGET_MEDIAN_S))
-        print(row(f"{name} p95", float(np.percentile(d, 95)), TARGET_P95_S))
+    every += lines_rows(games)
     med, p95 = float(np.median(every)), float(np.percentile(every, 95))
     print(row("all scenarios median", med, TARGET_MEDIAN_S))
     print(row("all scenarios p95", p95, TARGET_P95_S))
@@ -129,10 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     head2 = f"{'whole game (s)':<40} {'normal':>10} {'hard':>10} {'x':>8}"
     print(head2)
     print("-" * len(head2))
-    for mode, name in (("hex", "standard"), ("lines", "lines"), ("lines", "lines-4p")):
+    for mode, name in (("hex", "standard"),):
         a = whole_game(mode, name, "normal")
         b = whole_game(mode, name, "hard")
         print(f"{mode + ' ' + name + ', both sides':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}")
+    lines_whole_games()
     return 0
 
 
