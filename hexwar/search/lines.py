@@ -16,14 +16,25 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   network view (``hexwar join --ai``) names unseen cards only as placeholders, so there is no
   pool to deal from: the player then decides as the standard player does (a known limit).
 * **moves**: the starting hand over *every* legal hand, copies of a card included (multisets of
-  card kinds), the best :data:`HAND_CANDIDATES` by the fieldable value searched; in play, the
-  legal commands, the standard player's choice first, declarations by exact expected victory
-  points (:func:`hexwar.lines.odds.declare_odds`), at most :data:`MAX_CANDIDATES`; a draw
-  never names more cards from the Reserves deck or the Command deck than it holds.
+  card kinds): the best :data:`HAND_CANDIDATES` by the fieldable value, the standard player's
+  hand among them, each played in :data:`HAND_WORLDS` worlds over :data:`SETUP_TURNS` turns.
+  In play the standard player's choice comes first and only what a one-turn score can tell
+  apart is searched: which attack to declare (by exact expected victory points,
+  :func:`hexwar.lines.odds.declare_odds`; the phase is not ended while an attack is left to
+  declare), which attack to resolve and whether to spend a Command card's +1
+  (:data:`RESOLUTION_CANDIDATES`), the line and crew of the unit being committed and the
+  Command cards to play instead (every fieldable unit is fielded: holding one back only looks
+  good over a one-turn horizon). Draws are not searched (their worth lies past the horizon):
+  :func:`fieldable_draw` takes Reserves cards while the hand lacks units it can field, and never
+  names more cards from the Reserves deck or the Command deck than it holds.
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
-  of this turn's combat (a Draw Phase decision: to the end of the next turn's combat).
+  of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`).
+* **choice**: each candidate is played in the same :data:`WORLDS` sampled worlds; another than
+  the standard player's choice is taken only when its paired gain clears :data:`CONFIDENCE`
+  standard errors (the dice's noise must not decide).
 * **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
-  cost-weighted Endurance on the table and the Overrun count (R10.1).
+  cost-weighted Endurance on the table (units in hand at full value), the Command cards in
+  hand and the Overrun count (R10.1).
 """
 
 from __future__ import annotations
