@@ -46,7 +46,9 @@ def hex_decisions(name: str, turns: int, seed: int = 1) -> list[float]:
 
 
 def lines_decisions(name: str, games: int) -> list[float]:
-    """Seconds of every hard decision in ``games`` games of hard (German seats) against normal."""
+    """CPU seconds of every hard decision in ``games`` games of hard (German seats) against
+    normal (processor time of this process: on a shared, loaded machine the wall clock counts
+    the other processes' turns too)."""
     from hexwar.game.scenario import load_scenario
     from hexwar.lines.ai import make_lines_player
 
@@ -57,10 +59,10 @@ def lines_decisions(name: str, games: int) -> list[float]:
         p = {s: make_lines_player("hard" if s.startswith("german") else "normal", s, i) for s in st.seats}
         while not st.over:
             s = st.to_act
-            t = time.perf_counter()
+            t = time.process_time()
             c = p[s].choose(st)
             if s.startswith("german"):
-                out.append(time.perf_counter() - t)
+                out.append(time.process_time() - t)
             st.apply(c)
     return out
 
@@ -111,11 +113,15 @@ def lines_rows(games: int) -> list[float]:
 
 
 def lines_whole_games() -> None:
-    """Print the whole-game rows of the line games: normal against normal beside hard against hard."""
+    """Print the whole-game rows of the line games (CPU seconds): normal against normal beside
+    hard against hard."""
     for name in ("lines", "lines-4p"):
-        a = whole_game("lines", name, "normal")
-        b = whole_game("lines", name, "hard")
-        print(f"{'lines ' + name + ', both sides':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}")
+        t = time.process_time()
+        whole_game("lines", name, "normal")
+        a = time.process_time() - t
+        whole_game("lines", name, "hard")
+        b = time.process_time() - t - a
+        print(f"{'lines ' + name + ', both sides (CPU s)':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.lines:
         head = f"{'hard decision (s)':<40} {'figure':>10} {'target':>10} {'ratio':>8}"
-        print(f"search: hard lines player's decisions against normal ({args.games} games each)")
+        print(f"search: hard lines player's decisions against normal, CPU s ({args.games} games each)")
         print(head + "\n" + "-" * len(head))
         lines_rows(args.games)
         print(f"\n{'whole game (s)':<40} {'normal':>10} {'hard':>10} {'x':>8}")

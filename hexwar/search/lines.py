@@ -93,14 +93,14 @@ RESOLUTION_CANDIDATES = 6
 """Root moves searched in the Resolution Phase (which attack to resolve, with or without a
 Command card's +1): its rollouts are short, so it gets this many candidates at the same worlds
 each."""
-HAND_CANDIDATES = 6
+HAND_CANDIDATES = 4
 """Starting hands searched (the best by fieldable value among every legal hand)."""
-HAND_WORLDS = 8
+HAND_WORLDS = 6
 """Sampled worlds each starting hand is played in."""
 HAND_CONFIDENCE = 0.5
 """Standard errors a starting hand must clear over the first (hands have no standard choice
 to protect: the first is only the best by fieldable value)."""
-SETUP_TURNS = 3
+SETUP_TURNS = 2
 """Turns a starting hand is played on (to the end of that turn's combat) before it is scored."""
 WORLDS = 6
 """Sampled worlds each searched candidate is played in at least (``HARD_ITERATIONS // WORLDS``
