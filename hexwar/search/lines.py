@@ -276,11 +276,13 @@ class LinesSearchGame:
         if w.phase == Phase.SETUP:
             hands = every_hand(w.reserves[seat], hand_size(w, seat))
             hands.sort(key=lambda h: (-LinesAI._fieldable(list(h)), h))
-            out = [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
+            hand_moves: list[LinesCommand] = [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
             std = self._player(seat).choose(w)  # the standard player's hand is tried as well
-            if isinstance(std, ChooseHand) and all(sorted(std.cards) != sorted(c.cards) for c in out):
-                out[-1] = std
-            return out
+            if isinstance(std, ChooseHand) and all(
+                sorted(std.cards) != sorted(getattr(c, "cards", ())) for c in hand_moves
+            ):
+                hand_moves[-1] = std
+            return hand_moves
         legal = [c for c in w.legal_commands(seat) if self._sane(w, c)] or w.legal_commands(seat)
         first = self._player(seat).choose(w)
         if w.phase == Phase.DRAW:
@@ -293,23 +295,23 @@ class LinesSearchGame:
             # commitments hardly matters: searched are the line and the crew of the unit the
             # standard player fields now, and the Command cards it could play instead
             unit = first.unit
-            rest = [
+            mine: list[LinesCommand] = [
                 c
                 for c in legal
                 if c != first
                 and ((isinstance(c, (Commit, Recrew)) and c.unit == unit) or isinstance(c, UseCommandCard))
             ]
-            return [first, *rest][:MAX_CANDIDATES]
+            return [first, *mine][:MAX_CANDIDATES]
         if w.phase == Phase.DECLARATION and any(isinstance(c, (Declare, DeclareCloseAssault)) for c in legal):
             # a declaration costs nothing: the phase is not ended while an attack is left
             legal = [c for c in legal if not isinstance(c, EndPhase)]
-        rest = [c for c in legal if c != first]
+        rest: list[LinesCommand] = [c for c in legal if c != first]
         decls = [c for c in rest if isinstance(c, Declare)]
         if decls:
             ev = {c: self._ev(w, c) for c in decls}
             rest = sorted(decls, key=lambda c: -ev[c]) + [c for c in rest if not isinstance(c, Declare)]
         cap = RESOLUTION_CANDIDATES if w.phase == Phase.RESOLUTION else MAX_CANDIDATES
-        out = [first, *rest][:cap]
+        out: list[LinesCommand] = [first, *rest][:cap]
         if not any(isinstance(c, EndPhase) for c in out):
             ends = [c for c in rest if isinstance(c, EndPhase)]
             if ends and len(out) > 1:
