@@ -117,6 +117,64 @@ def artillery_report(
     n_s, n_t, m = r.strikes, r.trials, r.missions
     exact = landing_fractions(r.target, r.hit_on, r.bonus, r.width, r.height)
     p_hat = r.landing_probability()
+    landing, z_max = _landing_rows(r, battlemap, exact, p_hat)
+    off_e = exact.get(None, Fraction(0))
+    lo, hi = wilson(r.off_map, n_s)
+    off = {
+        "exact": _r(off_e),
+        "exact_fraction": _frac(off_e),
+        "estimate": _r(r.off_map_share()),
+        "ci95": [_r(lo), _r(hi)],
+        "count": r.off_map,
+    }
+
+    def attacks(h: Hex) -> dict[str, Any]:
+        return _expected_attacks(r, battlemap, exact, h)
+
+    unit_rows = []
+    for u in units:
+        unit_rows.append(
+            {
+                "unit": u.id,
+                "name": u.name,
+                "side": u.side,
+                "hex": u.hex.label,
+                "type": u.target_type,
+                "affected": u.affected,
+                "expected_attacks": attacks(u.hex),
+            }
+        )
+    buildings = _building_rows(r, battlemap, exact, attacks)
+    return {
+        "command": "artillery",
+        "title": title or battlemap.name,
+        "map": battlemap.name,
+        "width": r.width,
+        "height": r.height,
+        "target": r.target.label,
+        "side": side,
+        "hit_on": r.hit_on,
+        "bonus": r.bonus,
+        "missions": m,
+        "weapon": {"name": weapon_name, "damage_index": r.damage_index},
+        "trials": n_t,
+        "seed": r.seed,
+        "strikes": n_s,
+        "landing": landing,
+        "off_map": off,
+        "units": unit_rows,
+        "buildings": buildings,
+        "max_abs_z": _r(z_max, 3),
+        "notes": list(notes),
+    }
+
+
+def _landing_rows(
+    r: ArtilleryResult, battlemap: BattleMap, exact: dict[Hex | None, Fraction], p_hat: np.ndarray
+) -> tuple[list[dict[str, Any]], float]:
+    """Every hex a strike lands in (exact or seen), most likely first: exact, estimate, 95%
+    interval, count (R9.3); and the largest |estimate - exact| in standard errors."""
+    n_s = r.strikes
     hexes: dict[Hex, Fraction] = {h: p for h, p in exact.items() if h is not None}
     for row, col in zip(*np.nonzero(r.landing_counts), strict=True):
         hexes.setdefault(Hex.from_offset(int(col), int(row)), Fraction(0))
@@ -140,38 +198,33 @@ def artillery_report(
                 "count": k,
             }
         )
-    off_e = exact.get(None, Fraction(0))
-    lo, hi = wilson(r.off_map, n_s)
-    off = {
-        "exact": _r(off_e),
-        "exact_fraction": _frac(off_e),
-        "estimate": _r(r.off_map_share()),
-        "ci95": [_r(lo), _r(hi)],
-        "count": r.off_map,
-    }
+    return landing, z_max
 
-    def attacks(h: Hex) -> dict[str, Any]:
-        row, col = battlemap.index(h)
-        pe = float(exact.get(h, Fraction(0)))
-        est = r.landing_counts[row, col] / max(n_t, 1)
-        p_est = r.landing_counts[row, col] / max(n_s, 1)
-        sd = math.sqrt(m * p_est * (1 - p_est))  # per trial: Binomial(missions, p)
-        lo, hi = mean_interval(est, sd, n_t)
-        return {"exact": _r(m * pe), "estimate": _r(est), "ci95": [_r(max(lo, 0.0)), _r(hi)]}
 
-    unit_rows = []
-    for u in units:
-        unit_rows.append(
-            {
-                "unit": u.id,
-                "name": u.name,
-                "side": u.side,
-                "hex": u.hex.label,
-                "type": u.target_type,
-                "affected": u.affected,
-                "expected_attacks": attacks(u.hex),
-            }
-        )
+def _expected_attacks(
+    r: ArtilleryResult, battlemap: BattleMap, exact: dict[Hex | None, Fraction], h: Hex
+) -> dict[str, Any]:
+    """Expected strikes landing in ``h`` per trial over the missions, exact and estimated with
+    a 95% interval (each strike landing is one attack, R9.4)."""
+    n_s, n_t, m = r.strikes, r.trials, r.missions
+    row, col = battlemap.index(h)
+    pe = float(exact.get(h, Fraction(0)))
+    est = r.landing_counts[row, col] / max(n_t, 1)
+    p_est = r.landing_counts[row, col] / max(n_s, 1)
+    sd = math.sqrt(m * p_est * (1 - p_est))  # per trial: Binomial(missions, p)
+    lo, hi = mean_interval(est, sd, n_t)
+    return {"exact": _r(m * pe), "estimate": _r(est), "ci95": [_r(max(lo, 0.0)), _r(hi)]}
+
+
+def _building_rows(
+    r: ArtilleryResult,
+    battlemap: BattleMap,
+    exact: dict[Hex | None, Fraction],
+    attacks: Any,
+) -> list[dict[str, Any]]:
+    """Per building a strike can reach: expected attacks, P(rubble), P(fire), P(fire started),
+    exact beside the Monte Carlo with 95% intervals (R8.2-R8.4)."""
+    n_t, m = r.trials, r.missions
     buildings = []
     for k, h in enumerate(r.building_hexes):
         row, col = battlemap.index(h)
@@ -205,28 +258,7 @@ def artillery_report(
                 "count": c,
             }
         buildings.append(entry)
-    return {
-        "command": "artillery",
-        "title": title or battlemap.name,
-        "map": battlemap.name,
-        "width": r.width,
-        "height": r.height,
-        "target": r.target.label,
-        "side": side,
-        "hit_on": r.hit_on,
-        "bonus": r.bonus,
-        "missions": m,
-        "weapon": {"name": weapon_name, "damage_index": r.damage_index},
-        "trials": n_t,
-        "seed": r.seed,
-        "strikes": n_s,
-        "landing": landing,
-        "off_map": off,
-        "units": unit_rows,
-        "buildings": buildings,
-        "max_abs_z": _r(z_max, 3),
-        "notes": list(notes),
-    }
+    return buildings
 
 
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str | None = None) -> str:
@@ -657,75 +689,87 @@ def fire_text(rep: dict[str, Any], top: int = 25) -> str:
         out.append(
             "(with burnout a hex may have burned by turn t and be rubble now: see p_burning and p_rubble in --json/--csv)"
         )
-    if rep.get("areas"):
-        exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
-        out += [
-            "",
-            "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
-            + ("; exact beside" if exact else ""),
-        ]
-        heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
-            ["exact burned", "exact P(all)"] if exact else []
-        )
-        rows = []
-        for a in rep["areas"]:
-            for row in a["by_turn"]:
-                if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
-                    continue
-                cells = [
-                    a["area"] if row["turn"] == cols[0] else "",
-                    a["buildings"] if row["turn"] == cols[0] else "",
-                    row["turn"],
-                    f"{row['expected_burning']:.2f}",
-                    f"{row['expected_burned']:.2f}",
-                    f"{row['p_all_burned']:.3f}",
-                    _ci(row["p_all_burned_ci95"]),
-                ]
-                if exact:
-                    cells += [
-                        f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
-                        f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else "",
-                    ]
-                rows.append(cells)
-        out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
-    los = rep.get("los")
-    if los is not None:
-        vp = los["viewpoints"]
-        vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
-        out += [
-            "",
-            f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
-            "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it.",
-        ]
-        rows = [
-            [e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"]
-            for e in los["cut_lines"]
-        ]
-        out.append(format_table(["turn", "cut lines", "95% interval"], rows))
-        if los["hexes_cut"]:
-            out += [
-                "",
-                f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})",
-            ]
-            out.append(
-                format_table(
-                    ["hex", f"P t{T}", "max over turns"],
-                    [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]],
-                )
-            )
-            out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
-            out.append(
-                format_table(
-                    ["hex", f"P t{T}", "max over turns"],
-                    [
-                        [e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"]
-                        for e in los["cutting_fires"][:top]
-                    ],
-                )
-            )
-        else:
-            out.append("No line of sight between viewpoints can be cut by these fires.")
+    out += _fire_area_lines(rep, T, cols)
+    out += _fire_los_lines(rep.get("los"), T, top)
     return "\n".join(out)
+
+
+def _fire_area_lines(rep: dict[str, Any], T: int, cols: list[int]) -> list[str]:
+    """The named areas' table of :func:`fire_text` (buildings burned by turn t and P(all)); none
+    without areas."""
+    if not rep.get("areas"):
+        return []
+    out: list[str] = []
+    exact = any("exact_p_all_burned" in row for a in rep["areas"] for row in a["by_turn"])
+    out += [
+        "",
+        "Named areas: buildings burned by turn t (mean) and P(all of them burned by turn t)"
+        + ("; exact beside" if exact else ""),
+    ]
+    heads = ["area", "buildings", "turn", "burning", "burned", "P(all burned)", "95% interval"] + (
+        ["exact burned", "exact P(all)"] if exact else []
+    )
+    rows = []
+    for a in rep["areas"]:
+        for row in a["by_turn"]:
+            if row["turn"] == 0 or (T > 10 and row["turn"] not in cols):
+                continue
+            cells = [
+                a["area"] if row["turn"] == cols[0] else "",
+                a["buildings"] if row["turn"] == cols[0] else "",
+                row["turn"],
+                f"{row['expected_burning']:.2f}",
+                f"{row['expected_burned']:.2f}",
+                f"{row['p_all_burned']:.3f}",
+                _ci(row["p_all_burned_ci95"]),
+            ]
+            if exact:
+                cells += [
+                    f"{row['exact_expected_burned']:.2f}" if "exact_expected_burned" in row else "",
+                    f"{row['exact_p_all_burned']:.3f}" if "exact_p_all_burned" in row else "",
+                ]
+            rows.append(cells)
+    out.append(format_table(heads, rows, "lr" + "r" * (len(heads) - 2)))
+    return out
+
+
+def _fire_los_lines(los: dict[str, Any] | None, T: int, top: int) -> list[str]:
+    """The lines-of-sight-cut-by-fire tables of :func:`fire_text` (R3.5); none without a plan."""
+    if los is None:
+        return []
+    out: list[str] = []
+    vp = los["viewpoints"]
+    vp_text = "every hex of the map" if vp == "every hex" else f"{len(vp)} unit and objective hexes"
+    out += [
+        "",
+        f"Lines of sight cut by fire (viewpoints: {vp_text}; {los['lines_at_risk']} lines fire could cut)",
+        "A line is a pair of viewpoints with LOS on the map as loaded; it is cut when fire blocks it.",
+    ]
+    rows = [
+        [e["turn"], f"{e['mean']:.2f}", f"{e['ci95'][0]:.2f}-{e['ci95'][1]:.2f}"] for e in los["cut_lines"]
+    ]
+    out.append(format_table(["turn", "cut lines", "95% interval"], rows))
+    if los["hexes_cut"]:
+        out += [
+            "",
+            f"Hexes whose LOS is cut by fire at turn {T} (P that at least one of their lines is cut; top {top})",
+        ]
+        out.append(
+            format_table(
+                ["hex", f"P t{T}", "max over turns"],
+                [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["hexes_cut"][:top]],
+            )
+        )
+        out += ["", f"Fires that cut LOS at turn {T} (P the hex burns and blocks a line; top {top})"]
+        out.append(
+            format_table(
+                ["hex", f"P t{T}", "max over turns"],
+                [[e["hex"], f"{e['p'][-1]:.3f}", f"{max(e['p']):.3f}"] for e in los["cutting_fires"][:top]],
+            )
+        )
+    else:
+        out.append("No line of sight between viewpoints can be cut by these fires.")
+    return out
 
 
 def fire_csv(rep: dict[str, Any]) -> str:

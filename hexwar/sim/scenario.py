@@ -61,9 +61,9 @@ __all__ = [
     "load_plan",
     "simulate_scenario",
     "scenario_with",
-    "plan_with",
     "scenario_field_names",
-    "sweep_scenario",
+    "SCENARIO_FIELDS",
+    "POINTS_RANGE",
 ]
 
 MAX_TURNS = 30  #: the longest what-if run, in turns
@@ -818,8 +818,13 @@ def _exact_first_turn(
 
 
 # --------------------------------------------------------------------------------------------
-# sweeps over a scenario's fields and places (hexwar sim sweep scenario)
+# the scenario fields a sweep varies (the sweep itself: hexwar.sim.scenario_sweep)
 # --------------------------------------------------------------------------------------------
+#: ``sides.SIDE.artillery.FIELD`` a sweep may set, with its range (R9.1, R9.3)
+SCENARIO_FIELDS = {"missions": (1, 50), "per_turn": (1, 20), "hit_on": (1, 7), "damage_index": (0, 30)}
+POINTS_RANGE = (0, 500)  #: the range of ``objectives.NAME.points`` (R10.2)
+
+
 def scenario_field_names(scenario: Any) -> list[str]:
     """The scenario fields a sweep may vary (see :func:`scenario_with`), for messages."""
     names = ["target", "ignite", "scenario.victory_points"]
@@ -846,8 +851,6 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
             naming the field and what was expected.
     """
     import dataclasses
-
-    from .sweep import POINTS_RANGE, SCENARIO_FIELDS
 
     def check(lo: int, hi: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
@@ -891,122 +894,3 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
         f"--vary {name}: not a field a scenario sweep can vary; expected one of "
         f"{', '.join(scenario_field_names(scenario))}"
     )
-
-
-def plan_with(plan: ScenarioPlan, scenario: Any, params: dict[str, Any]) -> ScenarioPlan:
-    """``plan`` with every mission moved to ``params["target"]`` and every ignition to
-    ``params["ignite"]`` (hex labels; with no planned ignition, one before play, turn 0).
-
-    Raises:
-        ScenarioSimError: for a ``target`` without planned missions or an ``ignite`` hex
-            without a building.
-    """
-    missions, ignitions = plan.missions, plan.ignitions
-    if "target" in params:
-        if not missions:
-            raise ScenarioSimError(
-                "--vary target needs a planned mission (--target [SIDE:]HEX@TURNS) to move: "
-                "it gives the side and the turns"
-            )
-        h = _hex_on(scenario, str(params["target"]), "--vary target")
-        missions = tuple(PlannedMission(m.side, h, m.turn) for m in missions)
-    if "ignite" in params:
-        turns = [g.turn for g in ignitions] or [0]
-        ignitions = tuple(parse_ignite(f"{params['ignite']}@{t}", scenario) for t in turns)
-    return ScenarioPlan(missions, ignitions)
-
-
-def sweep_scenario(
-    scenario: Any,
-    *,
-    plan: ScenarioPlan,
-    turns: int,
-    vary: dict[str, Sequence[Any]],
-    seeds: Sequence[int],
-    trials: int = 200,
-    variants: tuple[str, ...] | None = None,
-    hexes: Sequence[Hex] = (),
-    areas: dict[str, tuple[Hex, ...]] | None = None,
-    progress: Callable[[int], Any] | None = None,
-) -> list[dict[str, Any]]:
-    """Run :func:`simulate_scenario` for every combination of ``vary`` and seed, one row each.
-
-    ``vary`` maps ``target``, ``ignite`` (hex labels, :func:`plan_with`) and scenario fields
-    (:func:`scenario_with`) to their values. A row has the parameters, the seed, ``trials``,
-    ``turns``, ``fired`` (missions fired per game) and, at the end of the last turn:
-
-    * per hex of ``hexes``: ``p_rubble``, ``p_burning`` (its building) and
-      ``expected_destroyed`` (units that started there and were destroyed, per game);
-    * per area of ``areas``: ``buildings``, ``expected_burned`` (burning or rubble),
-      ``p_all_burned`` and ``expected_lanes_closed`` (the area's LOS lanes closed).
-
-    With ``turns = 1`` and one planned mission the exact one-strike values stand beside as
-    ``*_exact`` (:func:`simulate_scenario`).
-
-    Raises:
-        ScenarioSimError: for a field or value the scenario cannot take.
-    """
-    from .sweep import SweepError, sweep_runs
-
-    for name, vals in vary.items():  # every value checked before the first game is played
-        for v in vals:
-            if name in ("target", "ignite"):
-                plan_with(plan, scenario, {name: v})
-            else:
-                scenario_with(scenario, name, v)
-    try:
-        runs = sweep_runs(vary, seeds)
-    except SweepError as exc:
-        raise ScenarioSimError(str(exc)) from None
-    rows = []
-    for params, seed in runs:
-        sc = scenario
-        for name, v in params.items():
-            if name not in ("target", "ignite"):
-                sc = scenario_with(sc, name, v)
-        pl = plan_with(plan, sc, params)
-        r = simulate_scenario(
-            sc, pl, turns=turns, trials=trials, seed=seed, variants=variants, areas=areas, progress=progress
-        )
-        n, T = r.trials, r.turns
-        row: dict[str, Any] = {
-            "kind": "scenario",
-            "seed": seed,
-            "trials": n,
-            "turns": T,
-            **params,
-            "fired": round(sum(r.fired) / n, 6),
-        }
-        if hexes:
-            bidx = {h: k for k, h in enumerate(r.buildings)}
-            per_hex: dict[str, dict[str, Any]] = {}
-            for h in hexes:
-                k = bidx.get(h)
-                ex = r.exact.get(h.label, {}) if T == 1 else {}
-                d: dict[str, Any] = {
-                    "p_rubble": round(float(r.rubble[T - 1, k]) / n, 6) if k is not None else 0.0,
-                    "p_burning": round(float(r.burning[T - 1, k]) / n, 6) if k is not None else 0.0,
-                }
-                if r.exact and T == 1 and k is not None:
-                    d["p_rubble_exact"] = round(float(ex.get("rubble", 0)), 6)
-                    d["p_burning_exact"] = round(float(ex.get("burning", 0)), 6)
-                js = [j for j, u in enumerate(r.units) if u.hex == h]
-                d["expected_destroyed"] = round(float(sum(int(r.destroyed[T - 1, j]) for j in js)) / n, 6)
-                if r.exact and T == 1 and js:
-                    d["expected_destroyed_exact"] = round(
-                        sum(float(r.exact.get(r.units[j].uid, {}).get("destroyed", 0)) for j in js), 6
-                    )
-                per_hex[h.label] = d
-            row["hexes"] = per_hex
-        if r.areas:
-            row["areas"] = {
-                name: {
-                    "buildings": len(idx),
-                    "expected_burned": round(float(r.area_burned[T - 1, a]) / n, 6),
-                    "p_all_burned": round(float(r.area_all[T - 1, a]) / n, 6),
-                    "expected_lanes_closed": round(float(r.lanes_closed[T - 1, a]) / n, 6),
-                }
-                for a, (name, idx) in enumerate(r.areas.items())
-            }
-        rows.append(row)
-    return rows

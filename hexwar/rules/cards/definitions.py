@@ -4,15 +4,12 @@ vocabulary of the card files (sides, unit types, lines, phases...)."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ...errors import HexwarError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .cardset import CardSet
-
 
 __all__ = [
     "CARD_FILES",
@@ -342,6 +339,19 @@ class CrewQuality:
     ignores_marked_effects: bool = False
 
 
+class QualityTable(Protocol):
+    """What :meth:`UnitCard.help_text` reads of a card set: the crew qualities by id (R4.1, R6.3).
+
+    :class:`~hexwar.rules.cards.cardset.CardSet` satisfies it; the definitions never import the
+    card set, which imports them (issue 34: no import loop).
+    """
+
+    @property
+    def qualities(self) -> Mapping[str, CrewQuality]:
+        """Crew qualities by id."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class UnitCard:
     """A unit card, crews included (R4.1).
@@ -418,8 +428,13 @@ class UnitCard:
         """Self-propelled guns operate on the frontline or the rear line (R7.2)."""
         return self.line == "frontline_or_rear"
 
-    def help_text(self, cards: CardSet | None = None) -> str:
-        """Multi-line help text generated from the card's data."""
+    def help_text(self, cards: QualityTable | None = None) -> str:
+        """Multi-line help text generated from the card's data.
+
+        Args:
+            cards: where the crew qualities' attack modifiers come from (a
+                :class:`~hexwar.rules.cards.cardset.CardSet`); ``None``: the quality without it.
+        """
         kind = self.unit_type.replace("_", " ")
         if self.is_crew:
             line = "rides with the unit it crews"
