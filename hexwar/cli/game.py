@@ -10,7 +10,7 @@ list of legal commands). Without ``--headless`` the game window opens, or one se
 
     run(scenario=Scenario, seed=int | None, variants=tuple[str, ...] | None,
         ai={side: "standard" | "random"} | None, save=str | None, turns=int | None,
-        [palette=str, resumed=GameState, players={side: name}, offer=ResumeOffer])
+        [palette=str, resumed=GameState, players={side: name}, offer=ResumeOffer, fast=bool])
 
 (``ai=None``: the window's own default sides, or for ``resumed`` the save's ``players``;
 ``variants=None``: the scenario's). ``hexwar play SAVE.json`` opens the save in the window and
@@ -343,6 +343,9 @@ _NO_WINDOW = (
     show_default=True,
     help="Window colours: standard (colour-blind safe) or high-contrast.",
 )
+@click.option(
+    "--fast", is_flag=True, help="Window: no pause to show each roll of an attack or artillery mission."
+)
 def play(
     scenario: str | None,
     headless: bool,
@@ -358,6 +361,7 @@ def play(
     decks: tuple[str, ...] = (),
     palette: str = "standard",
     ai_level: str | None = None,
+    fast: bool = False,
 ) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
@@ -390,7 +394,9 @@ def play(
     if decks:
         raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
     if not headless:
-        return _play_in_window(sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette)
+        return _play_in_window(
+            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast
+        )
     return _play_headless(sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, as_json)
 
 
@@ -460,10 +466,12 @@ def _play_in_window(
     save: str | None,
     turns: int | None,
     palette: str,
+    fast: bool = False,
 ) -> int:
     """Open the game window (``hexwar.ui.play_window.run``) on ``sc``, autosaved to ``save`` or a
     new file of the per-user autosave folder; exit status 1 with one sentence when no window
-    can be opened (no display, or no window in this installation)."""
+    can be opened (no display, or no window in this installation). ``fast``: no pause to show
+    each roll (``--fast``, issue 36)."""
     try:
         from ..ui import play_window  # type: ignore[attr-defined]
     except ImportError:
@@ -494,6 +502,8 @@ def _play_in_window(
             else:
                 click.echo(f"autosaving to {save}")
         kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
+        if fast:
+            kw["fast"] = True
         if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
             kw["resumed"] = resumed
             kw["players"] = _save_players(scenario or "")

@@ -182,7 +182,8 @@ def paint_unit_card(
     if rows and room >= 1 and name_w >= 40:
         p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
         hy = ty - ROW_H / 2
-        p.text("Armament", x + 6, hy, 10, (90, 70, 40, 255), style="bold", max_width=name_w - 4, z=z)
+        head = "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arms"  # never under 10 pt
+        p.text(head, x + 6, hy, 10, (90, 70, 40, 255), style="bold", max_width=name_w - 4, z=z)
         for k, (_, lab) in enumerate(_COLS):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
         p.text("DI", x + w - 6 - di_w / 2, hy, 10, (90, 70, 40, 255), ax="center", style="bold", z=z)
@@ -205,7 +206,8 @@ def paint_unit_card(
             more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
             p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
     elif rows and ty - 14 > y + foot + dmg_h + 4:
-        p.text(_fit(p, f"{len(rows)} weapons (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
+        many = f"{len(rows)} weapon{'s' if len(rows) != 1 else ''}"
+        p.text(_fit(p, f"{many} (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
                (90, 70, 40, 255), z=z)  # fmt: skip
     if in_play is not None:
         _paint_in_play(p, card, in_play, x, y, w, dmg_h, z)
