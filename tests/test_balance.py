@@ -204,6 +204,38 @@ def test_update_docs_rewrites_only_the_kind_table_and_its_json(capsys, monkeypat
     assert doc.read_text() == "no markers here"
 
 
+def test_one_level_on_both_sides_writes_its_own_section_and_keeps_the_standard_table(
+    capsys, monkeypatch, tmp_path
+):
+    """Issue 31: `--ai-level easy --update-docs` (one level, not the standard player, on both
+    sides; hard against hard likewise) writes between `level-easy` markers; the standard
+    players' table and its JSON file stay as they were."""
+    doc = tmp_path / "scenarios.md"
+    doc.write_text(DOC + "\n<!-- level-easy:begin -->\nold easy\n<!-- level-easy:end -->\n")
+    before = doc.read_text()
+    kind = dataclasses.replace(bal.GAME_KINDS["scenario"], doc=str(doc), json=str(tmp_path / "balance.json"))
+    monkeypatch.setitem(bal.GAME_KINDS, "scenario", kind)
+    rc, _, _ = run_cli(
+        capsys,
+        "balance",
+        "skirmish",
+        "--games",
+        "2",
+        "--max-turns",
+        "1",
+        "--ai-level",
+        "easy",
+        "--update-docs",
+    )
+    assert rc == 0
+    text = doc.read_text()
+    assert text.split("<!-- level-easy:begin -->")[0] == before.split("<!-- level-easy:begin -->")[0]
+    section = text.split("<!-- level-easy:begin -->")[1]
+    assert "old easy" not in section and "| skirmish | 2 (#0-1) |" in section
+    assert "--ai-level german=easy,soviet=easy" in section
+    assert not (tmp_path / "balance.json").exists()
+
+
 def _default_sigint() -> None:
     """In the child: Ctrl+C as in a terminal, even when pytest itself runs under ``nohup ... &``
     (which leaves SIGINT ignored, and a Python started with SIGINT ignored never raises

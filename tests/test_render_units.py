@@ -186,6 +186,39 @@ def test_looks_from_dict_rejects_unknown_terrain_keys():
         looks_from_dict(data, "x.toml", default_terrain())
 
 
+def test_a_broken_looks_file_lists_every_problem_at_once_with_its_field():
+    """The looks model (hexwar/formats/looks_file.py) reports the shape, the reader what the
+    model cannot say (a colour's spelling, a building's style, R2.1); one run names them all."""
+    import tomllib
+
+    from hexwar.render.looks import looks_path
+
+    data = tomllib.loads(looks_path().read_text())
+    data["schema_version"] = 2
+    data["map"]["grid_width"] = 0.9
+    data["terrain"]["clear"]["pattern"] = "zigzag"
+    data["terrain"]["clear"]["road"] = 1
+    data["ramps"]["one"] = ["#000000"]
+    data["ramps"]["bad"] = ["#000000", "blue"]
+    del data["side"]["soviet"]
+    building = next(t.key for t in default_terrain().types if t.is_building)
+    del data["terrain"][building]["style"]
+    data["counter"]["pip"] = "pink"
+    with pytest.raises(ValidationError) as err:
+        looks_from_dict(data, "x.toml", default_terrain())
+    got = {p.where: p.message for p in err.value.problems}
+    assert got["schema_version"] == "expected 1, got 2"
+    assert got["map.grid_width"] == "expected a number 0.0..0.5, got 0.9"
+    assert got["terrain.clear.pattern"].startswith("expected one of ('none', 'trees'")
+    assert got["terrain.clear.road"] == "expected true or false, got 1"
+    assert got["ramps.one"] == 'expected a list of at least 2 colours, got ["#000000"]'
+    assert "'blue'" in got["ramps.bad[1]"]
+    assert got["side.soviet"].startswith("missing")
+    assert got[f"terrain.{building}.style"].startswith(f"missing; {building} is a building")
+    assert "'pink'" in got["counter.pip"]
+    assert len(err.value.problems) == 9, err.value.problems
+
+
 # -- meshes --------------------------------------------------------------------------------
 def test_mesh_builder_and_concat_offsets_indices():
     b = MeshBuilder()

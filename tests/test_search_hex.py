@@ -10,10 +10,22 @@ import numpy as np
 import pytest
 
 from hexwar.errors import HexwarError
+from hexwar.game import ruleset
 from hexwar.game.ai import StandardPlayer, make_player
+from hexwar.game.commands import Commit, EndPhase
 from hexwar.game.scenario import find_scenario, load_scenario
+from hexwar.game.state import Phase, card_of
 from hexwar.game.view import ViewPlayer, view
-from hexwar.search.hexgame import EasyHexPlayer, HexSearchPlayer, determinize_hex, hex_evaluation
+from hexwar.search.hexgame import (
+    MATERIAL_WEIGHT,
+    MAX_CANDIDATES,
+    EasyHexPlayer,
+    HexSearchGame,
+    HexSearchPlayer,
+    determinize_hex,
+    hex_evaluation,
+    pending_attack_value,
+)
 
 
 @pytest.mark.parametrize("variants", [(), ("fog",)])
@@ -96,3 +108,116 @@ def test_levels_by_name():
         make_player("expert", "german")
     with pytest.raises(HexwarError, match="iterations"):
         HexSearchPlayer("german", 0, -1)
+
+
+def _to_resolution(name: str, seed: int):
+    """A game of standard players stopped at the first Resolution phase with attacks of both
+    sides declared (or of one, when no other comes up in 6 turns)."""
+    g = load_scenario(find_scenario(name)).new_game(seed)
+    p = {s: StandardPlayer(s, seed) for s in ("german", "soviet")}
+    while not g.over and g.turn <= 6:
+        if g.phase == Phase.RESOLUTION and g.attacks and not any(a.resolved for a in g.attacks.values()):
+            if len({a.side for a in g.attacks.values()}) == 2:
+                return g
+        g.apply(p[g.to_act].choose(g))
+    raise AssertionError(f"{name} seed {seed}: no Resolution phase with both sides' attacks")
+
+
+def test_pending_attacks_count_by_their_exact_odds():
+    """R6/R7: at the start of a Resolution phase, the leaf's worth of the declared attacks is,
+    per target, each attack's exact expected victory points plus MATERIAL_WEIGHT x cost x
+    expected Endurance lost / Full, later attacks on one target discounted by the chance it is
+    already destroyed; own minus enemy (zero-sum); nothing once every attack is resolved."""
+    g = _to_resolution("standard", 3)
+    want = 0.0
+    by_target: dict[str, list] = {}
+    for a in g.attacks.values():
+        assert not a.close_assault  # this seed's attacks are all fire: attack_odds below
+        u, t = g.units[a.attackers[0]], g.units[a.target]
+        o = StandardPlayer(a.side, 0)._odds(g, u, a.target, a.at_crew, a.weapons, a.hindrance, a.indirect)
+        card = card_of(a.target)
+        worth = o.expected_vp + MATERIAL_WEIGHT * ruleset.cost(card) * min(
+            1.0, o.expected_damage / ruleset.unit_card(card).endurance_full
+        )
+        by_target.setdefault(a.target, []).append((worth, o.destroyed, a.side, o.expected_vp))
+        assert t.side != a.side
+    for hits in by_target.values():
+        alive = 1.0
+        for worth, dead, side, _ in sorted(hits, key=lambda h: -h[3]):
+            want += alive * worth * (1 if side == "german" else -1)
+            alive *= 1 - dead
+    got = pending_attack_value(g, "german")
+    assert got == pytest.approx(want), f"seed 3, turn {g.turn}"
+    assert pending_attack_value(g, "soviet") == pytest.approx(-got)
+    assert abs(got) > 0  # the seed has attacks worth something
+    p = {s: StandardPlayer(s, 3) for s in ("german", "soviet")}
+    while g.phase == Phase.RESOLUTION and not g.over:
+        g.apply(p[g.to_act].choose(g))
+    assert pending_attack_value(g, "german") == 0.0
+
+
+def test_commitment_candidates_weigh_other_units_and_committing_none():
+    """R5.2: when the standard player commits, the search also tries ending the phase and, for
+    each other unit card in hand, that card on its best deploy hex: every candidate legal, one
+    per card."""
+    g = load_scenario(find_scenario("standard")).new_game(5)
+    p = {s: StandardPlayer(s, 5) for s in ("german", "soviet")}
+    seen = 0
+    while not g.over and g.turn <= 3 and seen < 3:
+        side = g.to_act
+        if g.phase == Phase.COMMITMENT:
+            game = HexSearchGame(StandardPlayer(side, 5), 5)
+            cands = game.candidates(g, side, np.random.default_rng(0))
+            if isinstance(cands[0], Commit):
+                seen += 1
+                assert EndPhase(side) in cands[1:]
+                cards = [card_of(c.unit) for c in cands if isinstance(c, Commit)]
+                assert len(cards) == len(set(cards)), cards
+                assert len(cands) <= MAX_CANDIDATES
+                assert all(g.check(c) is None for c in cands), f"seed 5, command {len(g.commands)}"
+        g.apply(p[side].choose(g))
+    assert seen >= 1
+
+
+class _Toy:
+    """A toy :class:`~hexwar.search.core.SearchGame`: moves 0..3 worth ``move`` points, plus a
+    sampled ``noise`` x (a die 0..5) when ``noise`` is set (the sample's hidden part)."""
+
+    def __init__(self, noise: float):
+        self.noise = noise
+
+    def candidates(self, state, seat, rng):
+        return [0, 1, 2, 3]
+
+    def determinize(self, state, seat, rng):
+        return {"die": int(rng.integers(0, 6)), "move": None}
+
+    def legal(self, state, move):
+        return True
+
+    def apply(self, state, move):
+        state["move"] = move
+
+    def rollout(self, state, seat, start):
+        pass
+
+    def evaluate(self, state, seat):
+        return float(state["move"]) + self.noise * state["die"] * (1 if state["move"] == 2 else -1)
+
+
+def test_settle_stops_sampling_once_two_worlds_agree_and_never_otherwise():
+    """The search core's ``settle``: with nothing random in the outcome, two worlds per
+    candidate (8 rollouts of a budget of 40) and the best move; with a sampled part that
+    matters, the whole budget (10 worlds x 4); off, the whole budget either way."""
+    from hexwar.search.core import determinized_search, search_rng
+
+    move, st = determinized_search(
+        _Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True
+    )
+    assert (move, st.iterations, st.visits) == (3, 8, [2, 2, 2, 2])
+    move, st = determinized_search(
+        _Toy(1.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2, settle=True
+    )
+    assert st.iterations == 40 and st.visits == [10, 10, 10, 10]
+    move, st = determinized_search(_Toy(0.0), None, "german", 40, search_rng(1, 0, 0), min_worlds=2)
+    assert (move, st.iterations) == (3, 40)

@@ -341,6 +341,20 @@ def balance(
         reasons = bal.reasons_text(tallies) + (
             "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
         )
+        level = players["german"] if players["german"] == players["soviet"] else None
+        if ai_level is not None and level is not None and level != "normal":
+            # one level on both sides (issue 31: hard against hard): its own marked section, so
+            # the standard players' table and its JSON file stay as they are
+            footer = (
+                f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
+                f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit {version}; "
+                "`--json` prints every game's seed and result)."
+            )
+            bal.update_doc(
+                doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}"
+            )
+            click.echo(f"wrote {gk.doc}", err=as_json)
+            return 1 if errors else 0
         bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
         payload = {
             "command": cmd,

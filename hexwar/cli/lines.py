@@ -17,6 +17,7 @@ import click
 from ..errors import HexwarError
 from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
 from ..lines.commands import SEATS_2P, SEATS_4P, side_of_seat
+from .balance import cluster_options
 
 __all__ = ["parse_seats_ai", "seat_levels", "parse_decks", "play_lines"]
 
@@ -250,27 +251,54 @@ def lines() -> None:
     help="Computer strength: easy, normal or hard for both sides, or german=hard,soviet=normal "
     "[default: normal].",
 )
+@click.option(
+    "--head-to-head",
+    "head_to_head",
+    is_flag=True,
+    help="With --ai-level german=A,soviet=B: half the games with the levels swapped, on paired "
+    "seeds; A's wins as each side with 95%% intervals (--write docs/lines.md: into its "
+    "head-to-head section). The same run as hexwar balance --kind lines --head-to-head.",
+)
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+@click.pass_context
 def balance_cmd(
+    ctx: click.Context,
     scenarios: tuple[str, ...],
     games: int,
     seed: int,
     write: str | None,
     as_json: bool,
     ai_level: str | None = None,
+    head_to_head: bool = False,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> int:
     """Seeded AI-vs-AI games of line scenarios: each side's wins and how the games ended.
 
     Default: every shipped line scenario. Game i has seed SEED+i; replay one with
-    ``hexwar play SCENARIO --headless --seed N [--ai-level ...]``. Head-to-head tables of two
-    levels, as each side and on both cores: ``hexwar balance --kind lines --ai-level
-    german=hard,soviet=normal --head-to-head``.
+    ``hexwar play SCENARIO --headless --seed N [--ai-level ...]``. ``--head-to-head`` (issue
+    31): two levels against each other, each playing both sides on paired seeds, with 95%
+    intervals, on a local Dask cluster with ``--workers 2`` (the runner of ``hexwar balance
+    --kind lines``; ``--write`` only into docs/lines.md, whose head-to-head section it fills).
+
+    Raises:
+        HexwarError: for a bad level, ``--head-to-head`` without two levels, or ``--write``
+            elsewhere than docs/lines.md with ``--head-to-head``.
     """
     from ..lines.balance import LINE_SCENARIOS, balance, balance_table, balance_target_text, write_balance
     from . import echo_json
     from .ai_level import parse_ai_level
 
     levels = parse_ai_level(ai_level, ("german", "soviet"), "normal")
+    if head_to_head:
+        return _head_to_head(
+            ctx, scenarios or LINE_SCENARIOS, games, seed, write, as_json, ai_level, workers, cluster
+        )
+    if workers > 1 or cluster is not None:
+        raise HexwarError(
+            "--workers and --cluster run the --head-to-head games; without it the games run here"
+        )
     if write:  # a missing or unmarked file is said before the games, not as a traceback after them
         balance_target_text(write)
     rows = []
@@ -291,6 +319,51 @@ def balance_cmd(
         if not as_json:
             click.echo(f"wrote the balance table into {write}")
     return 0
+
+
+def _head_to_head(
+    ctx: click.Context,
+    scenarios: tuple[str, ...],
+    games: int,
+    seed: int,
+    write: str | None,
+    as_json: bool,
+    ai_level: str | None,
+    workers: int,
+    cluster: str | None,
+) -> int:
+    """``hexwar lines balance --head-to-head``: the balance runner's head-to-head of the lines kind."""
+    from pathlib import Path
+
+    from .. import balance as bal
+    from .balance import balance as balance_runner
+
+    if write is not None and Path(write).resolve() != (bal.ROOT / "docs" / "lines.md").resolve():
+        raise HexwarError(
+            f"--write {write}: the head-to-head table goes into the head-to-head section of docs/lines.md only"
+        )
+    if seed > 2**32 - 1:
+        raise HexwarError(f"--seed {seed}: a head-to-head run numbers its games from 0 to 2**32-1")
+    rc = ctx.invoke(
+        balance_runner,
+        scenarios=scenarios,
+        kind="lines",
+        games=games,
+        seed_start=seed,
+        rules=(),
+        ai="standard",
+        workers=workers,
+        cluster=cluster,
+        chunk=None,
+        max_turns=None,
+        csv_path=None,
+        as_json=as_json,
+        force=False,
+        update_docs=write is not None,
+        ai_level=ai_level,
+        head_to_head=True,
+    )
+    return int(rc or 0)
 
 
 @lines.command(name="deck")

@@ -246,6 +246,14 @@ class LinesAI:
         by_unit: dict[str, list[Declare]] = {}
         for d0 in decls:
             by_unit.setdefault(d0.unit, []).append(d0)
+        memo: dict[Declare, float] = {}
+
+        def ev(c: Declare) -> float:  # each declaration's odds once per decision (same choices)
+            v = memo.get(c)
+            if v is None:
+                v = memo[c] = self._ev(state, c, doomed)
+            return v
+
         best_ca: DeclareCloseAssault | None = None
         best_ca_v = 0.0
         for c in cas:
@@ -256,7 +264,7 @@ class LinesAI:
             v = o.expected_vp * (1.0 - min(0.95, doomed.get(c.target, 0.0)))
             own = 0.0
             for x in c.units:
-                own += max((self._ev(state, d, doomed) for d in by_unit.get(x, [])), default=0.0)
+                own += max((ev(d) for d in by_unit.get(x, [])), default=0.0)
             if v > own and v > best_ca_v:
                 best_ca, best_ca_v = c, v
         if best_ca is not None:
@@ -264,11 +272,8 @@ class LinesAI:
         if by_unit:
             # the most valuable attacker first: it gets the best target
             uid = max(by_unit, key=lambda x: (card(x).cost, x))
-            best = max(by_unit[uid], key=lambda c: self._ev(state, c, doomed))
-            if self._ev(state, best, doomed) > 0:
-                return best
-            # nothing worth it for this unit: declare anyway (no cost), best by odds
-            return best
+            # the best by odds; when nothing is worth it for this unit it declares anyway (no cost)
+            return max(by_unit[uid], key=ev)
         card_play = self._attack_card(state, legal)
         if card_play is not None:
             return card_play

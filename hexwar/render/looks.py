@@ -24,6 +24,8 @@ from typing import Any
 
 from ..errors import Problem, ValidationError
 from ..fileio import read_toml
+from ..formats.looks_file import BUILDING_STYLES, PATTERNS, LooksFile
+from ..model.filemodel import read_lenient
 from ..model.terrain import RulesTerrain, default_terrain
 
 __all__ = [
@@ -44,8 +46,6 @@ __all__ = [
 ]
 
 RGBA = tuple[int, int, int, int]
-PATTERNS = ("none", "trees", "scrub", "orchard", "wheat", "marsh", "water", "building")
-BUILDING_STYLES = ("wood", "stone", "reinforced")
 _HEX_RE = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
 
 
@@ -269,12 +269,9 @@ class _LooksReader:
         self.problems: list[Problem] = []
 
     def table(self, name: str) -> dict[str, Any]:
-        """The top-level table ``name`` (``{}`` and a problem when it is missing)."""
+        """The top-level table ``name`` (``{}`` when it is missing: the model reports it)."""
         t = self.data.get(name)
-        if not isinstance(t, dict):
-            self.problems.append(Problem(self.src, name, "missing table"))
-            return {}
-        return t
+        return t if isinstance(t, dict) else {}
 
     def colour(self, t: dict[str, Any], where: str, key: str, default: str | None = None) -> RGBA:
         """``t[key]`` as a colour (``default`` when absent, if given)."""
@@ -284,10 +281,14 @@ class _LooksReader:
                 Problem(self.src, f"{where}.{key}", "missing; expected a colour like '#c5c79b'")
             )
             return self.MAGENTA
+        return self.parse(v, f"{where}.{key}")
+
+    def parse(self, v: Any, where: str) -> RGBA:
+        """``v`` as a colour (magenta and a problem at field ``where`` when it is not one)."""
         try:
             return parse_colour(v)
         except ValueError as exc:
-            self.problems.append(Problem(self.src, f"{where}.{key}", str(exc)))
+            self.problems.append(Problem(self.src, where, str(exc)))
             return self.MAGENTA
 
     def colours(self, t: dict[str, Any], where: str, keys: tuple[str, ...]) -> dict[str, RGBA]:
@@ -295,12 +296,9 @@ class _LooksReader:
         return {k: self.colour(t, where, k) for k in keys}
 
     def number(self, t: dict[str, Any], where: str, key: str, lo: float, hi: float) -> float:
-        """``t[key]`` as a number within ``lo..hi``."""
+        """``t[key]`` as a number within ``lo..hi`` (``lo`` when it is not: the model reports it)."""
         v = t.get(key)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-            self.problems.append(
-                Problem(self.src, f"{where}.{key}", f"expected a number {lo}..{hi}, got {v!r}")
-            )
             return lo
         return float(v)
 
@@ -356,14 +354,11 @@ _OVERLAY_DEFAULTS = (
 def _terrain_look(r: _LooksReader, t: Any, e: dict[str, Any]) -> TerrainLook:
     """The look of terrain type ``t`` (a rules terrain type) from its table ``e``."""
     src, where = r.src, f"terrain.{t.key}"
+    # the model reported a pattern, road flag or style of the wrong shape: draw the default
     pattern = e.get("pattern", "none")
-    if pattern not in PATTERNS:
-        r.problems.append(Problem(src, f"{where}.pattern", f"expected one of {PATTERNS}, got {pattern!r}"))
-        pattern = "none"
+    pattern = pattern if pattern in PATTERNS else "none"
     road_flag = e.get("road", False)
-    if not isinstance(road_flag, bool):
-        r.problems.append(Problem(src, f"{where}.road", "expected true or false"))
-        road_flag = False
+    road_flag = road_flag if isinstance(road_flag, bool) else False
     roof = outline = style = None
     if pattern == "building" or t.is_building:
         if pattern != "building":
@@ -377,10 +372,15 @@ def _terrain_look(r: _LooksReader, t: Any, e: dict[str, Any]) -> TerrainLook:
         roof = r.colour(e, where, "roof")
         outline = r.colour(e, where, "outline")
         style = e.get("style")
-        if style not in BUILDING_STYLES:
+        if style is None:
             r.problems.append(
-                Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}")
+                Problem(
+                    src,
+                    f"{where}.style",
+                    f"missing; {t.key} is a building: expected one of {BUILDING_STYLES}",
+                )
             )
+        if style not in BUILDING_STYLES:
             style = "wood"
     fill, detail = r.colour(e, where, "fill"), r.colour(e, where, "detail")
     return TerrainLook(t.key, fill, detail, pattern, road_flag, roof, outline, style)
@@ -410,8 +410,7 @@ def _side_looks(r: _LooksReader) -> dict[str, SideLook]:
     st = r.table("side")
     for name in ("german", "soviet"):
         e = st.get(name)
-        if not isinstance(e, dict):
-            r.problems.append(Problem(r.src, f"side.{name}", "missing side look"))
+        if not isinstance(e, dict):  # the model reports it
             continue
         w = f"side.{name}"
         sides[name] = SideLook(
@@ -424,16 +423,9 @@ def _ramps(r: _LooksReader) -> dict[str, tuple[RGBA, ...]]:
     """``[ramps]``: each heatmap ramp as at least two colours."""
     ramps: dict[str, tuple[RGBA, ...]] = {}
     for name, stops in r.table("ramps").items():
-        if not isinstance(stops, list) or len(stops) < 2:
-            r.problems.append(Problem(r.src, f"ramps.{name}", "expected a list of at least 2 colours"))
+        if not isinstance(stops, list) or len(stops) < 2:  # the model reports it
             continue
-        out = []
-        for i, s in enumerate(stops):
-            try:
-                out.append(parse_colour(s))
-            except ValueError as exc:
-                r.problems.append(Problem(r.src, f"ramps.{name}[{i}]", str(exc)))
-        ramps[name] = tuple(out)
+        ramps[name] = tuple(r.parse(s, f"ramps.{name}[{i}]") for i, s in enumerate(stops))
     return ramps
 
 
@@ -448,8 +440,9 @@ def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Look
         ValidationError: listing every problem found (file, dotted field, what was expected).
     """
     r = _LooksReader(data, src)
-    if data.get("schema_version") != 1:
-        r.problems.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
+    # the shape (tables, number ranges, patterns, styles, ramps) is the model's; what stays
+    # below is what it cannot say: colours' spelling and one look per rules terrain type
+    r.problems.extend(read_lenient(LooksFile, data, src).problems)
 
     mp = r.table("map")
     map_colours = r.colours(mp, "map", ("background", "grid", "label", "edge"))

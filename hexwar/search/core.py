@@ -100,6 +100,7 @@ def determinized_search(
     min_worlds: int = 3,
     margin: float = 0.5,
     confidence: float = 1.0,
+    settle: bool = False,
 ) -> tuple[Any, SearchStats]:
     """The root move the search prefers for ``seat`` in ``state`` (see the module docstring).
 
@@ -123,6 +124,10 @@ def determinized_search(
             standard errors must exceed it (a guard against the noise of small budgets: the
             search leaves the heuristic only where the samples agree).
         confidence: standard errors of the paired differences taken off their mean.
+        settle: stop sampling worlds once two worlds gave every candidate the same value (the
+            outcome did not depend on the sample: nothing hidden or random mattered, so more
+            worlds would repeat it); the budget is then not spent, which keeps such decisions
+            fast. Off by default (additive: the lines mode keeps its behaviour).
 
     Returns:
         ``(move, stats)``.
@@ -150,6 +155,17 @@ def determinized_search(
             values[k][j] = game.evaluate(world, seat)
             stats.visits[k] += 1
             stats.iterations += 1
+        if (
+            settle
+            and j >= 1
+            and all(
+                v[0] is not None and all(x is not None and abs(x - v[0]) < 1e-9 for x in v[: j + 1])
+                for v in values
+            )
+        ):
+            for v in values:  # the worlds not sampled would repeat the same value
+                del v[j + 1 :]
+            break
     for k in range(n):
         got = [v for v in values[k] if v is not None]
         if got:

@@ -15,9 +15,15 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 * **moves**: the standard player's command first (:class:`hexwar.game.ai.StandardPlayer`
   deciding on the view), then alternatives: for a move, the same unit's other reachable hexes
   best-first by the standard player's hex scores (which weigh objectives to take and hold,
-  cover, exposure and engagement, R10.2); in the other phases, ending the phase and the other
-  legal commands of the same kind; at most :data:`MAX_CANDIDATES`.
-* **rollout**: standard players on both sides to the end of this turn's combat.
+  cover, exposure and engagement, R10.2); for a commitment, ending the phase and every other
+  unit card in hand on its best deploy hex (R5.2); in the other phases, ending the phase and
+  the other legal commands of the same kind; at most :data:`MAX_CANDIDATES`.
+* **rollout**: standard players on both sides (the opponent's policy, as the search expects
+  it to answer) until this turn's attacks are all declared, the start of its Resolution phase.
+* **leaf**: the attacks still to resolve count by their exact odds
+  (:func:`pending_attack_value`) instead of sampled dice, so a rollout carries no combat-dice
+  noise; with nothing hidden or random left, two sampled worlds agree and the search stops
+  sampling (``settle``).
 * **evaluation** (:func:`hex_evaluation`): victory points plus the objective points each side
   holds (they decide the game at the turn limit, R10.2) weighted up as the limit nears, a hold
   victory's objectives for its side, and a share of the cost-weighted Endurance on the map;
@@ -34,8 +40,9 @@ import numpy as np
 from ..errors import HexwarError
 from ..game import movement as mv
 from ..game import ruleset
+from ..game.actions import commit as commit_action
 from ..game.ai_standard import StandardPlayer
-from ..game.commands import SIDES, Command, EndPhase, Move
+from ..game.commands import SIDES, Command, Commit, EndPhase, Move
 from ..game.events import Recorder
 from ..game.setup import RollLog
 from ..game.state import GameState, Phase, card_of, other_side
@@ -53,12 +60,13 @@ __all__ = [
     "EasyHexPlayer",
     "determinize_hex",
     "hex_evaluation",
+    "pending_attack_value",
 ]
 
-HARD_HEX_ITERATIONS = 6
+HARD_HEX_ITERATIONS = 12
 """Rollouts per decision of the hex ``hard`` level (``benchmarks/bench_search.py`` measures
 the decision time it gives)."""
-MAX_CANDIDATES = 4
+MAX_CANDIDATES = 6
 WIN_BONUS = 100.0
 SEARCH_PHASES = (Phase.ARTILLERY, Phase.COMMITMENT, Phase.MOVEMENT, Phase.DECLARATION)
 """Phases whose decisions are searched; the others (hands, resolution order, draws) are the
@@ -213,6 +221,65 @@ def hex_evaluation(state: GameState, side: str) -> float:
     return v + MATERIAL_WEIGHT * (mat[side] - mat[enemy])
 
 
+def pending_attack_value(state: GameState, side: str) -> float:
+    """The expected worth to ``side`` of the declared, unresolved attacks of ``state`` (R6, R7),
+    by the exact odds (:func:`hexwar.rules.odds.attack_odds`): the expected victory points each
+    side's attacks give it, counted as :func:`hex_evaluation` counts victory points, plus the
+    material they are expected to take off (``MATERIAL_WEIGHT`` x cost x expected Endurance lost
+    / Full). Attacks on one target are taken best first, each discounted by the chance that
+    the ones before it destroyed the target already (as if independent: a target dies once).
+
+    Args:
+        state: a (sampled) game, usually at the start of its Resolution phase.
+        side: the side judging.
+
+    Returns:
+        Own expected gain minus the enemy's, in victory points.
+    """
+    from ..game.resolution import defense_context
+    from ..rules.odds import close_assault_odds
+
+    players: dict[str, StandardPlayer] = {}
+    per_target: dict[str, list[tuple[str, float, float, float]]] = {}  # tid -> (side, p_dead, vp, dmg)
+    for a in state.attacks.values():
+        if a.resolved or not a.target or a.side not in SIDES:
+            continue
+        t = state.units.get(a.target)
+        if t is None or any(x not in state.units for x in a.attackers):  # (aircraft aloft count)
+            continue
+        atk = [state.units[x] for x in a.attackers]
+        try:
+            if a.close_assault:
+                o = close_assault_odds(
+                    ruleset.cards(),
+                    atk,
+                    t,
+                    defense_context(state, a.target, 0, a.side),
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                )
+            else:
+                p = players.get(a.side) or players.setdefault(a.side, StandardPlayer(a.side, 0))
+                o = p._odds(state, atk[0], a.target, a.at_crew, a.weapons, a.hindrance, a.indirect)
+        except Exception:  # noqa: BLE001 - the odds refuse only what the engine would void
+            continue
+        try:
+            full = max(1, ruleset.unit_card(card_of(a.target)).endurance_full)
+            dmg = ruleset.cost(card_of(a.target)) * min(1.0, float(o.expected_damage) / full)
+        except HexwarError:
+            dmg = 0.0
+        per_target.setdefault(a.target, []).append((a.side, float(o.destroyed), float(o.expected_vp), dmg))
+    total = 0.0
+    for hits in per_target.values():
+        alive = 1.0
+        for s_, p_dead, vp, dmg in sorted(hits, key=lambda h: -h[2]):
+            gain = alive * (vp + MATERIAL_WEIGHT * dmg)  # a target already dead gives nothing more
+            total += gain if s_ == side else -gain
+            alive *= 1.0 - p_dead
+    return total
+
+
 class HexSearchGame:
     """The hex mode's :class:`~hexwar.search.core.SearchGame` (see the module docstring).
 
@@ -249,6 +316,8 @@ class HexSearchGame:
                 for h in hexes[: MAX_CANDIDATES - 1]:
                     out.append(Move(seat, first.unit, reach.path(h)))
             return out
+        if isinstance(first, Commit) or (w.phase == Phase.COMMITMENT and isinstance(first, EndPhase)):
+            return out + self._commit_alternatives(w, seat, first)
         legal = w.legal_commands(seat)
         end = EndPhase(seat)
         if not isinstance(first, EndPhase) and end in legal:
@@ -258,6 +327,39 @@ class HexSearchGame:
         same.sort(key=lambda c: (getattr(c, "unit", None) != key,))
         out += same[: MAX_CANDIDATES - len(out)]
         return out
+
+    def _commit_alternatives(self, w: GameState, seat: str, first: Command) -> list[Command]:
+        """Other commitments than the standard player's (R5.2): ending the phase, and for each
+        other unit card in hand (dearest first) its best deploy hex by the standard player's hex
+        scores; so the search weighs *which* unit to bring in, and whether to bring one."""
+        out: list[Command] = []
+        end = EndPhase(seat)
+        if not isinstance(first, EndPhase) and w.check(end) is None:
+            out.append(end)
+        firsts: dict[str, Commit] = {}
+        deploy = w.scenario.sides[seat].deploy
+        for cid, inst, crew, carry in commit_action.card_groups(w, seat):
+            if cid in firsts or (isinstance(first, Commit) and card_of(first.unit) == cid):
+                continue
+            if ruleset.is_aircraft(cid):
+                cmd = Commit(seat, inst, None, crew, carry)
+            else:
+                pos, cols, rows = commit_action.open_hexes(w, seat, cid, carry)
+                if not pos.size:
+                    continue
+                r0, c0 = int(rows.min()), int(cols.min())
+                win = (r0, int(rows.max()) + 1, c0, int(cols.max()) + 1)
+                try:
+                    sc = self.inner._hex_scores(w, cid, None, win)
+                except Exception:  # pragma: no cover - the standard player's internals changed
+                    continue
+                vals = sc[rows - r0, cols - c0]
+                k = int(np.argmax(vals))
+                cmd = Commit(seat, inst, deploy[int(pos[k])], crew, carry)
+            if w.check(cmd) is None:
+                firsts[cid] = cmd
+        alts = sorted(firsts.values(), key=lambda c: (-ruleset.cost(card_of(c.unit)), c.unit))
+        return (out + alts)[: MAX_CANDIDATES - 1]
 
     def determinize(self, state: GameState, seat: str, rng: np.random.Generator) -> GameState:
         """:func:`determinize_hex` (the view computed once per decision)."""
@@ -272,11 +374,17 @@ class HexSearchGame:
         state.apply(move)
 
     def rollout(self, state: GameState, seat: str, start: GameState) -> None:
-        """Standard players on both sides to the end of this turn's combat."""
+        """Standard players on both sides until this turn's attacks are all declared (the start
+        of its Resolution phase): the attacks' dice are left to :func:`pending_attack_value`'s
+        exact odds, so a rollout carries no combat-dice noise."""
         t = start.turn
         players = {s: StandardPlayer(s, self.seed) for s in SIDES}
         for _ in range(ROLLOUT_CAP):
-            if state.over or state.turn > t or (state.turn == t and state.phase == Phase.DRAW):
+            if (
+                state.over
+                or state.turn > t
+                or (state.turn == t and state.phase in (Phase.RESOLUTION, Phase.DRAW))
+            ):
                 return
             actor = state.to_act
             if actor is None:
@@ -284,8 +392,12 @@ class HexSearchGame:
             state.apply(players[actor].choose(state))
 
     def evaluate(self, state: GameState, seat: str) -> float:
-        """:func:`hex_evaluation`."""
-        return hex_evaluation(state, seat)
+        """:func:`hex_evaluation` plus the expected worth of the attacks still to resolve
+        (:func:`pending_attack_value`)."""
+        v = hex_evaluation(state, seat)
+        if state.result is None and state.attacks:
+            v += pending_attack_value(state, seat)
+        return v
 
 
 class HexSearchPlayer:
@@ -299,12 +411,20 @@ class HexSearchPlayer:
             count: one seed, one game, R1.2).
         iterations: rollouts per searched decision (:data:`HARD_HEX_ITERATIONS`).
 
+    Class attributes (the search's knobs, :func:`~hexwar.search.core.determinized_search`):
+    ``min_worlds`` (2: so the budget tries 6 candidates), ``margin`` (0.1 victory points),
+    ``confidence`` (0.5 standard errors), ``settle`` (True).
+
     Attributes:
         last: the :class:`~hexwar.search.core.SearchStats` of the last decision.
     """
 
     name = "hard"
     undoes = False
+    min_worlds = 2
+    margin = 0.1
+    confidence = 0.5
+    settle = True
 
     def __init__(self, side: str, seed: int = 0, iterations: int = HARD_HEX_ITERATIONS):
         if side not in SIDES:
@@ -328,7 +448,17 @@ class HexSearchPlayer:
             raise HexwarError(f"{self.side} asked to act, but it is {state.to_act}'s turn")
         step = int(state.cache.get("view_commands", len(state.commands)))  # a view's state: its count
         rng = search_rng(self.seed, SIDES.index(self.side), step, salt=32)
-        move, self.last = determinized_search(self.game, state, self.side, self.iterations, rng)
+        move, self.last = determinized_search(
+            self.game,
+            state,
+            self.side,
+            self.iterations,
+            rng,
+            min_worlds=self.min_worlds,
+            margin=self.margin,
+            confidence=self.confidence,
+            settle=self.settle,
+        )
         return move  # type: ignore[no-any-return]
 
     def fallback(self) -> Command:

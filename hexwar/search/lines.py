@@ -16,14 +16,25 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   network view (``hexwar join --ai``) names unseen cards only as placeholders, so there is no
   pool to deal from: the player then decides as the standard player does (a known limit).
 * **moves**: the starting hand over *every* legal hand, copies of a card included (multisets of
-  card kinds), the best :data:`HAND_CANDIDATES` by the fieldable value searched; in play, the
-  legal commands, the standard player's choice first, declarations by exact expected victory
-  points (:func:`hexwar.lines.odds.declare_odds`), at most :data:`MAX_CANDIDATES`; a draw
-  never names more cards from the Reserves deck or the Command deck than it holds.
+  card kinds): the best :data:`HAND_CANDIDATES` by the fieldable value, the standard player's
+  hand among them, each played in :data:`HAND_WORLDS` worlds over :data:`SETUP_TURNS` turns.
+  In play the standard player's choice comes first and only what a one-turn score can tell
+  apart is searched: which attack to declare (by exact expected victory points,
+  :func:`hexwar.lines.odds.declare_odds`; the phase is not ended while an attack is left to
+  declare), which attack to resolve and whether to spend a Command card's +1
+  (:data:`RESOLUTION_CANDIDATES`), the line and crew of the unit being committed and the
+  Command cards to play instead (every fieldable unit is fielded: holding one back only looks
+  good over a one-turn horizon). Draws are not searched (their worth lies past the horizon):
+  :func:`fieldable_draw` takes Reserves cards while the hand lacks units it can field, and never
+  names more cards from the Reserves deck or the Command deck than it holds.
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
-  of this turn's combat (a Draw Phase decision: to the end of the next turn's combat).
+  of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`).
+* **choice**: each candidate is played in the same :data:`WORLDS` sampled worlds; another than
+  the standard player's choice is taken only when its paired gain clears :data:`CONFIDENCE`
+  standard errors (the dice's noise must not decide).
 * **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
-  cost-weighted Endurance on the table and the Overrun count (R10.1).
+  cost-weighted Endurance on the table (units in hand at full value), the Command cards in
+  hand and the Overrun count (R10.1).
 """
 
 from __future__ import annotations
@@ -44,10 +55,14 @@ from ..lines.commands import (
     SEATS_2P,
     SEATS_4P,
     ChooseHand,
+    Commit,
     Declare,
+    DeclareCloseAssault,
     Draw,
     EndPhase,
     LinesCommand,
+    Recrew,
+    UseCommandCard,
     side_of_seat,
 )
 from ..lines.odds import declare_odds
@@ -66,19 +81,38 @@ __all__ = [
     "EasyLinesPlayer",
     "determinize_lines",
     "every_hand",
+    "fieldable_draw",
 ]
 
-HARD_ITERATIONS = 12
+HARD_ITERATIONS = 18
 """Iterations per decision of the ``hard`` level (the budget; ``benchmarks/bench_search.py``
 measures the decision time it gives)."""
-MAX_CANDIDATES = 6
+MAX_CANDIDATES = 3
 """Root moves considered at most per decision (after the heuristic's ordering)."""
+RESOLUTION_CANDIDATES = 6
+"""Root moves searched in the Resolution Phase (which attack to resolve, with or without a
+Command card's +1): its rollouts are short, so it gets this many candidates at the same worlds
+each."""
 HAND_CANDIDATES = 4
 """Starting hands searched (the best by fieldable value among every legal hand)."""
+HAND_WORLDS = 6
+"""Sampled worlds each starting hand is played in."""
+HAND_CONFIDENCE = 0.5
+"""Standard errors a starting hand must clear over the first (hands have no standard choice
+to protect: the first is only the best by fieldable value)."""
+SETUP_TURNS = 2
+"""Turns a starting hand is played on (to the end of that turn's combat) before it is scored."""
+WORLDS = 6
+"""Sampled worlds each searched candidate is played in at least (``HARD_ITERATIONS // WORLDS``
+candidates are searched: the fewer, the less the dice's noise decides)."""
+CONFIDENCE = 1.5
+"""Standard errors of the paired differences an alternative must clear to replace the standard
+player's choice (with 6 worlds a false switch on pure noise is rare)."""
 WIN_BONUS = 100.0
 """Points a won (lost) game adds (takes) in the evaluation."""
 TABLE_WEIGHT = 0.3
 OVERRUN_WEIGHT = 6.0
+CARD_WEIGHT = 1.0  # points a Command card in hand is worth
 ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
 
 
@@ -178,6 +212,46 @@ def every_hand(reserves: list[str], n: int) -> list[tuple[str, ...]]:
     return out
 
 
+def fieldable_draw(state: LinesState, seat: str, legal: list[LinesCommand]) -> Draw | None:
+    """The hard player's draw (000 Draw Phase: one Command card and two chosen sources): as
+    many Reserves cards as the hand lacks units it could commit next turn (a crew card with no
+    unit for it fields nothing, a unit without its crew neither): none with 3 or more fieldable
+    units, one with 2, two with fewer; never more than the Reserves deck holds, and the Command
+    deck's cards only while it has them (issue 31).
+
+    Args:
+        state: the game (the seat's own hand is read, nothing hidden).
+        seat: the drawing seat.
+        legal: its legal commands now.
+
+    Returns:
+        The :class:`Draw` among ``legal``, or ``None`` when no draw is legal.
+    """
+    draws = [c for c in legal if isinstance(c, Draw)]
+    if not draws:
+        return None
+    hand = state.hand_units[seat]
+    crews = [card(c).unit_type for c in hand if card(c).is_crew]
+    fieldable = 0
+    for c in sorted(hand):
+        cc = card(c)
+        if cc.is_crew:
+            continue
+        if cc.needs_crew:
+            if cc.crew in crews:
+                crews.remove(cc.crew)
+                fieldable += 1
+        else:
+            fieldable += 1
+    want = 2 if fieldable <= 1 else 1 if fieldable == 2 else 0
+    left = len(state.reserves[seat])
+    want = min(want, left)
+    if not state.command_deck:
+        want = left
+    sane = [d for d in draws if LinesSearchGame._sane(state, d)] or draws
+    return min(sane, key=lambda d: (abs(d.extra.count("reserves") - want), d.extra))
+
+
 class LinesSearchGame:
     """The lines mode's :class:`~hexwar.search.core.SearchGame` (see the module docstring).
 
@@ -202,15 +276,42 @@ class LinesSearchGame:
         if w.phase == Phase.SETUP:
             hands = every_hand(w.reserves[seat], hand_size(w, seat))
             hands.sort(key=lambda h: (-LinesAI._fieldable(list(h)), h))
-            return [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
+            hand_moves: list[LinesCommand] = [ChooseHand(seat, h) for h in hands[:HAND_CANDIDATES]]
+            std = self._player(seat).choose(w)  # the standard player's hand is tried as well
+            if isinstance(std, ChooseHand) and all(
+                sorted(std.cards) != sorted(getattr(c, "cards", ())) for c in hand_moves
+            ):
+                hand_moves[-1] = std
+            return hand_moves
         legal = [c for c in w.legal_commands(seat) if self._sane(w, c)] or w.legal_commands(seat)
         first = self._player(seat).choose(w)
-        rest = [c for c in legal if c != first]
+        if w.phase == Phase.DRAW:
+            # what a draw is worth shows only turns later, past the horizon: no rollouts are
+            # spent on it; the draw counts the units the hand can field (fieldable_draw)
+            return [fieldable_draw(w, seat, legal) or first]
+        if w.phase == Phase.COMMITMENT and isinstance(first, (Commit, Recrew)):
+            # every unit that can be fielded is fielded (ending the phase earlier only looks
+            # good over a one-turn horizon: a unit in hand cannot be hit), so the order of the
+            # commitments hardly matters: searched are the line and the crew of the unit the
+            # standard player fields now, and the Command cards it could play instead
+            unit = first.unit
+            mine: list[LinesCommand] = [
+                c
+                for c in legal
+                if c != first
+                and ((isinstance(c, (Commit, Recrew)) and c.unit == unit) or isinstance(c, UseCommandCard))
+            ]
+            return [first, *mine][:MAX_CANDIDATES]
+        if w.phase == Phase.DECLARATION and any(isinstance(c, (Declare, DeclareCloseAssault)) for c in legal):
+            # a declaration costs nothing: the phase is not ended while an attack is left
+            legal = [c for c in legal if not isinstance(c, EndPhase)]
+        rest: list[LinesCommand] = [c for c in legal if c != first]
         decls = [c for c in rest if isinstance(c, Declare)]
         if decls:
             ev = {c: self._ev(w, c) for c in decls}
             rest = sorted(decls, key=lambda c: -ev[c]) + [c for c in rest if not isinstance(c, Declare)]
-        out = [first, *rest][:MAX_CANDIDATES]
+        cap = RESOLUTION_CANDIDATES if w.phase == Phase.RESOLUTION else MAX_CANDIDATES
+        out: list[LinesCommand] = [first, *rest][:cap]
         if not any(isinstance(c, EndPhase) for c in out):
             ends = [c for c in rest if isinstance(c, EndPhase)]
             if ends and len(out) > 1:
@@ -249,6 +350,8 @@ class LinesSearchGame:
         """Standard players on every seat to the end of this turn's combat (from a Draw Phase
         or the setup: the end of the next turn's combat)."""
         t = start.turn + (1 if start.phase == Phase.DRAW else 0)
+        if start.phase == Phase.SETUP:  # a starting hand shows its worth over several turns
+            t = start.turn + SETUP_TURNS - 1
         for _ in range(ROLLOUT_CAP):
             if state.over or state.turn > t or (state.turn == t and state.phase == Phase.DRAW):
                 return
@@ -273,6 +376,8 @@ class LinesSearchGame:
         for s in state.seats:  # units in hand are worth as much as fresh ones on the table
             for h in state.hand_units[s]:
                 table[side_of_seat(s)] += card(h).cost
+        for s in state.seats:  # a Command card in hand: a later +1 or effect (issue 31)
+            table[side_of_seat(s)] += CARD_WEIGHT * len(state.hand_commands[s]) / TABLE_WEIGHT
         v += TABLE_WEIGHT * (table[side] - table[enemy])
         v += OVERRUN_WEIGHT * (state.overrun[side] - state.overrun[enemy])
         return v
@@ -322,7 +427,20 @@ class LinesSearchPlayer:
             c.startswith(HIDDEN_CARD) for s in state.seats for c in state.reserves[s]
         ):  # a state rebuilt from a network view: the unseen cards are not known even as a pool
             return self.game._player(self.seat).choose(state)
-        move, self.last = determinized_search(self.game, state, self.seat, self.iterations, rng)
+        budget = self.iterations
+        if state.phase == Phase.RESOLUTION:  # short rollouts: the order of the attacks gets more
+            budget = self.iterations * RESOLUTION_CANDIDATES // MAX_CANDIDATES
+        elif state.phase == Phase.SETUP:  # one decision a game, and the one that weighs most
+            budget = self.iterations * HAND_CANDIDATES * HAND_WORLDS // (MAX_CANDIDATES * WORLDS)
+        move, self.last = determinized_search(
+            self.game,
+            state,
+            self.seat,
+            budget,
+            rng,
+            min_worlds=WORLDS,
+            confidence=HAND_CONFIDENCE if state.phase == Phase.SETUP else CONFIDENCE,
+        )
         if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list
             return legal[0]
         return move  # type: ignore[no-any-return]

@@ -280,12 +280,10 @@ def _paint_top(
 
 
 # -- the hand (R4.3, R5.2, R5.5) -------------------------------------------------------------------------
-def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flags: ScreenFlags) -> None:
-    st = ctl.state
-    x0, y0, x1, y1 = lay.hand
-    p.rect(x0, y0, x1, y1, PANEL_SOLID)
-    p.rect(x0, y1 - 1, x1, y1, LINE)
-    # the status line (stale messages give way to what to do now) and what End phase does
+def _paint_status(p: Painter, ctl: PlayController, lay: Layout) -> None:
+    """Draw the status line at the top of the hand panel and, below it, what End phase does."""
+    x0, _y0, x1, y1 = lay.hand
+    # stale messages give way to what to do now
     p.rect(x0, y1 - MSG_H, x1, y1 - 1, (36, 38, 43, 255))
     msg, err = ctl.status()
     lines = wrap(p.atlas, msg, x1 - x0 - 24, 13)
@@ -298,7 +296,13 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     end = ctl.end_phase_line()
     if end and len(lines) <= 1:
         p.text(end, x0 + 12, y1 - 33, 11, DIM, max_width=x1 - x0 - 24)
-    # actions column (from the legal commands)
+
+
+def _paint_actions(p: Painter, ctl: PlayController, lay: Layout) -> float:
+    """Draw the action buttons (from the legal commands) at the right of the hand panel; return
+    their left edge (px), where the hand's cards must stop."""
+    st = ctl.state
+    x0, y0, x1, y1 = lay.hand
     acts = ctl.actions()
     rows_fit = max(1, int((y1 - MSG_H - 10 - (y0 + 6)) // 32))
     cols = 1 if len(acts) <= rows_fit else 2
@@ -319,6 +323,75 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
         who = st.to_act or ""
         txt = "Computer is thinking..." if who in ctl.ai else f"Waiting for {who.capitalize()}"
         p.text(txt, ax0 + aw / 2, y1 - 70, 13, DIM, ax="center")
+    return ax0
+
+
+def _hand_scroller(
+    p: Painter,
+    ctl: PlayController,
+    flags: ScreenFlags,
+    cards: list[tuple[str, str]],
+    index: dict[str, int],
+    box: tuple[float, float, float, float],
+    min_w: float,
+    setup: bool,
+) -> tuple[list[tuple[str, str]], float, float]:
+    """A hand too wide to read as one row: draw < > buttons and return the cards in view, the
+    row's new left edge and the card width (px) (item 6). ``box`` is (hx0, hx1, top, cy0 + ch / 2)."""
+    hx0, hx1, top, mid = box
+    gap = 6.0
+    count = max(1, int((hx1 - hx0 - 2 * 26 + gap) // (min_w + gap)))
+    focus = ctl.card_cursor if ctl.card_cursor is not None else index.get(ctl.card or "", None)
+    start = int(flags.extra.get("hand_offset", 0))
+    if focus is not None and focus != flags.extra.get("hand_focus"):
+        flags.extra["hand_focus"] = focus
+        if focus < start:
+            start = focus
+        elif focus >= start + count:
+            start = focus - count + 1
+    start = max(0, min(start, len(cards) - count))
+    flags.extra["hand_offset"] = start
+
+    def scroll(d: int) -> Callable[[], None]:
+        return lambda: flags.extra.__setitem__("hand_offset", max(0, min(len(cards) - count, start + d)))
+
+    p.button(
+        hx0,
+        mid - 20,
+        22,
+        40,
+        "<",
+        scroll(-count),
+        enabled=start > 0,
+        align="center",
+        tip="hand left",
+    )
+    p.button(
+        hx1 - 22,
+        mid - 20,
+        22,
+        40,
+        ">",
+        scroll(count),
+        enabled=start + count < len(cards),
+        align="center",
+        tip="hand right",
+    )
+    if setup:
+        p.text(f"cards {start + 1}-{start + count} of {len(cards)}", hx1, top - 7, 11, DIM, ax="right")
+    cards = cards[start : start + count]
+    hx0 += 26
+    cw = min(HAND_CARD_W, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
+    return cards, hx0, cw
+
+
+def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flags: ScreenFlags) -> None:
+    st = ctl.state
+    x0, y0, x1, y1 = lay.hand
+    p.rect(x0, y0, x1, y1, PANEL_SOLID)
+    p.rect(x0, y1 - 1, x1, y1, LINE)
+    _paint_status(p, ctl, lay)
+    ax0 = _paint_actions(p, ctl, lay)
     # the hand itself
     side = ctl.shown_side
     hx0, hx1 = x0 + 12, ax0 - 16
@@ -366,48 +439,9 @@ def _paint_hand(p: Painter, ctl: PlayController, lay: Layout, looks: Looks, flag
     # else narrower ones (the full card is in the side panel on hover)
     min_w = ARMS_CARD_W if hx1 - hx0 - 2 * 26 >= 3 * (ARMS_CARD_W + gap) else MIN_CARD_W
     if cw < min_w:  # too many to read: a scrolling row with < > (item 6)
-        count = max(1, int((hx1 - hx0 - 2 * 26 + gap) // (min_w + gap)))
-        focus = ctl.card_cursor if ctl.card_cursor is not None else index.get(ctl.card or "", None)
-        start = int(flags.extra.get("hand_offset", 0))
-        if focus is not None and focus != flags.extra.get("hand_focus"):
-            flags.extra["hand_focus"] = focus
-            if focus < start:
-                start = focus
-            elif focus >= start + count:
-                start = focus - count + 1
-        start = max(0, min(start, len(cards) - count))
-        flags.extra["hand_offset"] = start
-
-        def scroll(d: int) -> Callable[[], None]:
-            return lambda: flags.extra.__setitem__("hand_offset", max(0, min(len(cards) - count, start + d)))
-
-        p.button(
-            hx0,
-            cy0 + ch / 2 - 20,
-            22,
-            40,
-            "<",
-            scroll(-count),
-            enabled=start > 0,
-            align="center",
-            tip="hand left",
+        cards, hx0, cw = _hand_scroller(
+            p, ctl, flags, cards, index, (hx0, hx1, top, cy0 + ch / 2), min_w, setup
         )
-        p.button(
-            hx1 - 22,
-            cy0 + ch / 2 - 20,
-            22,
-            40,
-            ">",
-            scroll(count),
-            enabled=start + count < len(cards),
-            align="center",
-            tip="hand right",
-        )
-        if setup:
-            p.text(f"cards {start + 1}-{start + count} of {len(cards)}", hx1, top - 7, 11, DIM, ax="right")
-        cards = cards[start : start + count]
-        hx0 += 26
-        cw = min(HAND_CARD_W, (hx1 - 26 - hx0 - gap * (len(cards) - 1)) / len(cards))
     usable: set[str] = set()
     if ctl.my_turn():  # cards some legal command uses now (the others are dimmed)
         for cmd in ctl.legal():

@@ -108,29 +108,7 @@ class ActionsMixin:
         side = st.to_act
         assert side is not None
         if st.phase == Phase.SETUP:
-            want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
-            ready = len(self.hand_pick) == want
-            label = "Keep anyway" if self.crew_warned else f"Keep hand ({len(self.hand_pick)}/{want})"
-            out.append(
-                Action(
-                    label,
-                    self.confirm_hand,
-                    "Enter",
-                    enabled=ready,
-                    primary=ready,
-                    tip="Keep the picked cards as your starting hand (000 setup)",
-                )
-            )
-            if not ready:
-                out.append(
-                    Action(
-                        "Pick next card",
-                        self.pick_next_reserve,
-                        "C",
-                        tip="Add the card under the card cursor ([ ]) to your hand",
-                    )
-                )
-            return out
+            return self._setup_actions(side)
         if self.bonus is not None:
             return self._bonus_actions(side)
         if self.pending is not None:
@@ -145,51 +123,116 @@ class ActionsMixin:
             )
             out.append(Action("Cancel", self.cancel, "Esc"))
         if self.card is not None:
-            cmds = self.card_commands()
-            cur = self.cursor
-            if cur is not None and any(isinstance(c, Commit) and c.hex == cur for c in cmds):
-                out.append(
-                    Action(
-                        f"Commit in {st.hex_label(cur)}",
-                        self.commit_at_cursor,
-                        "Enter",
-                        primary=True,
-                        tip="Commit the picked unit card into the deploy hex under the cursor (R5.2)",
-                    )
+            self._picked_card_actions(out)
+        else:
+            self._phase_pick_actions(legal, out)
+        if st.phase == Phase.RESOLUTION:
+            self._resolution_actions(side, legal, out)
+        if st.phase == Phase.DRAW:
+            self._draw_actions(side, legal, out)
+        self._unit_actions(legal, out)
+        if self.can_undo():
+            out.append(
+                Action(
+                    "Undo",
+                    self.undo,
+                    "Ctrl+Z",
+                    tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)",
                 )
-            tgt = self.card_target_at_cursor()
-            if tgt is not None:
-                out.append(
-                    Action(
-                        f"Play on {short_name(ruleset.card_name(st.units[tgt].card))}",
-                        self.play_at_cursor,
-                        "Enter",
-                        primary=True,
-                        tip=f"Play {ruleset.card_name(self.card)} on the unit under the cursor",
-                    )
+            )
+        if EndPhase(side) in legal:
+            out.append(
+                Action(
+                    "End phase",
+                    self.end_phase,
+                    "Space",
+                    primary=not any(a.primary for a in out),
+                    tip=END_PHASE_EFFECT.get(st.phase, ""),
                 )
-            if any(isinstance(c, Commit) and c.hex is None for c in cmds):
-                out.append(Action("Commit aloft", lambda: self.card_action(Commit), "Enter", primary=True))
-            if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
-                out.append(
-                    Action(
-                        "Play card",
-                        lambda: self.card_action(UseCommandCard),
-                        "P",
-                        primary=not self.aside_pick,  # picked to be set aside: Enter draws with it
-                    )
+            )
+        return out
+
+    def _setup_actions(self, side: str) -> list[Action]:
+        """The buttons of the setup phase: keep the picked starting hand, or pick the next card (000 setup)."""
+        st = self.state
+        out: list[Action] = []
+        want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
+        ready = len(self.hand_pick) == want
+        label = "Keep anyway" if self.crew_warned else f"Keep hand ({len(self.hand_pick)}/{want})"
+        out.append(
+            Action(
+                label,
+                self.confirm_hand,
+                "Enter",
+                enabled=ready,
+                primary=ready,
+                tip="Keep the picked cards as your starting hand (000 setup)",
+            )
+        )
+        if not ready:
+            out.append(
+                Action(
+                    "Pick next card",
+                    self.pick_next_reserve,
+                    "C",
+                    tip="Add the card under the card cursor ([ ]) to your hand",
                 )
-            if any(isinstance(c, Discard) for c in cmds):
-                out.append(
-                    Action(
-                        "Discard",
-                        lambda: self.card_action(Discard),
-                        "Del",
-                        primary=True,
-                        tip="Discard the picked card (hand limits, R5.5)",
-                    )
+            )
+        return out
+
+    def _picked_card_actions(self, out: list[Action]) -> None:
+        """Append the buttons for the picked hand card: commit, play, discard (R5.2, R5.5, R1.3)."""
+        assert self.card is not None
+        st = self.state
+        cmds = self.card_commands()
+        cur = self.cursor
+        if cur is not None and any(isinstance(c, Commit) and c.hex == cur for c in cmds):
+            out.append(
+                Action(
+                    f"Commit in {st.hex_label(cur)}",
+                    self.commit_at_cursor,
+                    "Enter",
+                    primary=True,
+                    tip="Commit the picked unit card into the deploy hex under the cursor (R5.2)",
                 )
-        elif st.phase == Phase.DRAW and any(isinstance(c, Discard) for c in legal):
+            )
+        tgt = self.card_target_at_cursor()
+        if tgt is not None:
+            out.append(
+                Action(
+                    f"Play on {short_name(ruleset.card_name(st.units[tgt].card))}",
+                    self.play_at_cursor,
+                    "Enter",
+                    primary=True,
+                    tip=f"Play {ruleset.card_name(self.card)} on the unit under the cursor",
+                )
+            )
+        if any(isinstance(c, Commit) and c.hex is None for c in cmds):
+            out.append(Action("Commit aloft", lambda: self.card_action(Commit), "Enter", primary=True))
+        if any(isinstance(c, UseCommandCard) and c.unit is None for c in cmds):
+            out.append(
+                Action(
+                    "Play card",
+                    lambda: self.card_action(UseCommandCard),
+                    "P",
+                    primary=not self.aside_pick,  # picked to be set aside: Enter draws with it
+                )
+            )
+        if any(isinstance(c, Discard) for c in cmds):
+            out.append(
+                Action(
+                    "Discard",
+                    lambda: self.card_action(Discard),
+                    "Del",
+                    primary=True,
+                    tip="Discard the picked card (hand limits, R5.5)",
+                )
+            )
+
+    def _phase_pick_actions(self, legal: list[Any], out: list[Action]) -> None:
+        """Append the button that picks what the phase wants next when no card is picked (R5.5, R5.2, R9)."""
+        st = self.state
+        if st.phase == Phase.DRAW and any(isinstance(c, Discard) for c in legal):
             out.append(
                 Action(
                     "Pick a card to discard",
@@ -218,88 +261,96 @@ class ActionsMixin:
                     tip="Put the hex cursor on an enemy you see; G or a click calls the mission (R9)",
                 )
             )
-        if st.phase == Phase.RESOLUTION:
-            for n, a in sorted(st.attacks.items()):
-                if a.side == side and not a.resolved and Resolve(side, n) in legal:
-                    tgt = (
-                        short_name(ruleset.card_name(a.target))
-                        if a.target
-                        else f"building {st.hex_label(a.building)}"
+
+    def _resolution_actions(self, side: str, legal: list[Any], out: list[Action]) -> None:
+        """Append a Resolve button (and a +1 one, R1.3) for each of the side's open attacks (R6.2)."""
+        st = self.state
+        for n, a in sorted(st.attacks.items()):
+            if a.side == side and not a.resolved and Resolve(side, n) in legal:
+                tgt = (
+                    short_name(ruleset.card_name(a.target))
+                    if a.target
+                    else f"building {st.hex_label(a.building)}"
+                )
+                att = short_name(ruleset.card_name(a.attackers[0]))
+                first = not out
+                full = (
+                    f"{ruleset.card_name(a.attackers[0])} > "
+                    f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}"
+                )
+                out.append(
+                    Action(
+                        f"Resolve {n}: {att} > {tgt}",
+                        functools.partial(self.resolve, n),
+                        "R" if first else "",
+                        primary=first,
+                        tip=f"Resolve attack {n}: {full} (R6.2)",
                     )
-                    att = short_name(ruleset.card_name(a.attackers[0]))
-                    first = not out
-                    full = (
-                        f"{ruleset.card_name(a.attackers[0])} > "
-                        f"{ruleset.card_name(a.target) if a.target else 'building ' + st.hex_label(a.building)}"
-                    )
+                )
+                if st.hand_commands[side] and self.bonus_rolls(n):
                     out.append(
                         Action(
-                            f"Resolve {n}: {att} > {tgt}",
-                            functools.partial(self.resolve, n),
-                            "R" if first else "",
-                            primary=first,
-                            tip=f"Resolve attack {n}: {full} (R6.2)",
+                            f"Resolve {n} with +1...",
+                            functools.partial(self.start_bonus, n),
+                            "B" if first else "",
+                            tip=f"Resolve {n} with +1 on rolls (R1.3): one Command card each",
                         )
                     )
-                    if st.hand_commands[side] and self.bonus_rolls(n):
-                        out.append(
-                            Action(
-                                f"Resolve {n} with +1...",
-                                functools.partial(self.start_bonus, n),
-                                "B" if first else "",
-                                tip=f"Resolve {n} with +1 on rolls (R1.3): one Command card each",
-                            )
-                        )
-        if st.phase == Phase.DRAW:
-            # R1.3: the player chooses the Command card set aside with a draw (newuser3: the
-            # first card in hand was taken without asking)
-            aside = self.card if self.card in st.hand_commands[side] else None
-            for c in legal:
-                if isinstance(c, Draw):
-                    if aside is not None and (c.initiative_card or c.fire_cards):
-                        c = (
-                            dataclasses.replace(c, initiative_card=aside)
-                            if c.initiative_card
-                            else dataclasses.replace(c, fire_cards=(aside,))
-                        )
-                    nc = sum(1 for s in c.extra if s == "command")
-                    nr = len(c.extra) - nc
-                    label = "Draw: " + " + ".join(
-                        x for x in (f"{nc} Command" if nc else "", f"{nr} Reserves" if nr else "") if x
+
+    def _draw_actions(self, side: str, legal: list[Any], out: list[Action]) -> None:
+        """Append one button per legal Draw split, naming the Command card set aside (R5.5, R1.3)."""
+        st = self.state
+        # R1.3: the player chooses the Command card set aside with a draw (newuser3: the
+        # first card in hand was taken without asking)
+        aside = self.card if self.card in st.hand_commands[side] else None
+        for c in legal:
+            if isinstance(c, Draw):
+                if aside is not None and (c.initiative_card or c.fire_cards):
+                    c = (
+                        dataclasses.replace(c, initiative_card=aside)
+                        if c.initiative_card
+                        else dataclasses.replace(c, fire_cards=(aside,))
                     )
-                    tip = "One Command card, then these extra cards, chosen before looking (R5.5)"
-                    bonus = c.initiative_card or (c.fire_cards[0] if c.fire_cards else "")
-                    run: Callable[[], Any] = functools.partial(self.issue, c)
-                    if c.initiative_card and aside is None:  # first choose the card to set aside
-                        label += ", +1 initiative..."
-                        tip = (
-                            f"{tip}; first pick the Command card you set aside for +1 on the next "
-                            "initiative roll (R1.3)"
-                        )
+                nc = sum(1 for s in c.extra if s == "command")
+                nr = len(c.extra) - nc
+                label = "Draw: " + " + ".join(
+                    x for x in (f"{nc} Command" if nc else "", f"{nr} Reserves" if nr else "") if x
+                )
+                tip = "One Command card, then these extra cards, chosen before looking (R5.5)"
+                bonus = c.initiative_card or (c.fire_cards[0] if c.fire_cards else "")
+                run: Callable[[], Any] = functools.partial(self.issue, c)
+                if c.initiative_card and aside is None:  # first choose the card to set aside
+                    label += ", +1 initiative..."
+                    tip = (
+                        f"{tip}; first pick the Command card you set aside for +1 on the next "
+                        "initiative roll (R1.3)"
+                    )
+                    run = self.pick_aside_card
+                elif c.initiative_card:  # R1.3: the same split, one Command card set aside
+                    label += ", +1 initiative"  # the picked card (raised, named in the tip)
+                    tip = (
+                        f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
+                        "initiative roll (R1.3)"
+                    )
+                elif c.fire_units:
+                    fire = ", ".join(
+                        short_name(ruleset.card_name(st.units[u].card)) for u in c.fire_units if u in st.units
+                    )
+                    if aside is None:
+                        label += f", -1 fire check {fire}..."
+                        tip = f"{tip}; first pick the Command card that lowers {fire}'s fire check (R1.3)"
                         run = self.pick_aside_card
-                    elif c.initiative_card:  # R1.3: the same split, one Command card set aside
-                        label += ", +1 initiative"  # the picked card (raised, named in the tip)
+                    else:
+                        label += f", -1 fire check {fire}"
                         tip = (
-                            f"{tip}; {ruleset.card_name(bonus)} is set aside for +1 on the next "
-                            "initiative roll (R1.3)"
+                            f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
+                            "by 1 (R1.3)"
                         )
-                    elif c.fire_units:
-                        fire = ", ".join(
-                            short_name(ruleset.card_name(st.units[u].card))
-                            for u in c.fire_units
-                            if u in st.units
-                        )
-                        if aside is None:
-                            label += f", -1 fire check {fire}..."
-                            tip = f"{tip}; first pick the Command card that lowers {fire}'s fire check (R1.3)"
-                            run = self.pick_aside_card
-                        else:
-                            label += f", -1 fire check {fire}"
-                            tip = (
-                                f"{tip}; {ruleset.card_name(bonus)} lowers the fire damage check of {fire} "
-                                "by 1 (R1.3)"
-                            )
-                    out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
+                out.append(Action(label, run, primary=bool(bonus) == (aside is not None), tip=tip))
+
+    def _unit_actions(self, legal: list[Any], out: list[Action]) -> None:
+        """Append next-unit / next-target buttons and the selected unit's special commands (R8.1, R8.2, 000)."""
+        st = self.state
         if st.phase in (Phase.MOVEMENT, Phase.DECLARATION) and self.pending is None:
             if self.useful_units():
                 out.append(
@@ -343,23 +394,3 @@ class ActionsMixin:
                             tip="Close combat against the adjacent building (R8.2)",
                         )
                     )
-        if self.can_undo():
-            out.append(
-                Action(
-                    "Undo",
-                    self.undo,
-                    "Ctrl+Z",
-                    tip="Take back your last Commit, Move or Declare of this phase (before any die, R12.3)",
-                )
-            )
-        if EndPhase(side) in legal:
-            out.append(
-                Action(
-                    "End phase",
-                    self.end_phase,
-                    "Space",
-                    primary=not any(a.primary for a in out),
-                    tip=END_PHASE_EFFECT.get(st.phase, ""),
-                )
-            )
-        return out

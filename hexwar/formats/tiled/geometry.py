@@ -102,6 +102,128 @@ def _layer_roles(
     return out, notes
 
 
+def _apply_tile(
+    m: BattleMap,
+    rules: RulesTerrain,
+    kind: str,
+    props: dict[str, Any],
+    at: str,
+    rc: tuple[int, int],
+    bad: Any,
+    buildings: dict[tuple[int, int], str],
+    roads_set: list[tuple[int, int]],
+) -> None:
+    """Write one tile's hexwar properties into hex ``rc`` (row, column) of ``m``: terrain, ground
+    level (0-9), a building (kept in ``buildings`` until every layer is read) and a road (kept in
+    ``roads_set``); a bad value is reported through the ``bad`` reporter (field ``at``) (R2.1, R2.4)."""
+    r, c = rc
+    for key, value in props.items():
+        if key == "hexwar_terrain" and kind == "terrain":
+            try:
+                m.terrain[r, c] = rules.index_of_key(str(value))
+            except KeyError:
+                bad(
+                    at,
+                    f"hexwar_terrain {value!r} is not a terrain of hexwar's table; expected one of "
+                    f"{[t.key for t in rules.types]}",
+                )
+        elif key == "hexwar_level" and kind in ("terrain", "levels"):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, str))
+                or small_uint(value) is None
+                or not 0 <= int(value) <= 9
+            ):
+                bad(at, f"hexwar_level {value!r}; expected a ground level 0-9")
+            else:
+                m.level[r, c] = int(value)
+        elif key == "hexwar_building" and kind in ("terrain", "buildings"):
+            try:
+                bt = rules.by_key(str(value))
+            except KeyError:
+                bt = None
+            if bt is None or not bt.is_building:
+                bad(
+                    at,
+                    f"hexwar_building {value!r}; expected a building terrain: "
+                    f"{[t.key for t in rules.types if t.is_building]}",
+                )
+            else:
+                buildings[(r, c)] = bt.key
+        elif key == "hexwar_road" and kind in ("terrain", "roads"):
+            if value not in (True, False, "true", "false"):
+                bad(at, f"hexwar_road {value!r}; expected true or false")
+            elif value in (True, "true"):
+                roads_set.append((r, c))
+
+
+def _finish_buildings_roads_and_stagger(
+    m: BattleMap,
+    rules: RulesTerrain,
+    buildings: dict[tuple[int, int], str],
+    roads_set: list[tuple[int, int]],
+    shift: int,
+    notes: list[str],
+) -> None:
+    """Put the buildings over their ground, turn roads across open ground or water into road
+    terrain (R2.4), and fill the new west column of an even-staggered map (its ground copied from
+    column B, a note in ``notes``)."""
+    for (r, c), key in buildings.items():
+        m.terrain[r, c] = rules.index_of_key(key)
+    road_i = rules.index_of_key("road") if "road" in [t.key for t in rules.types] else None
+    clear_i = rules.index_of_key("clear") if "clear" in [t.key for t in rules.types] else None
+    water_i = {i for i, t in enumerate(rules.types) if t.move and all(math.isinf(v) for v in t.move.values())}
+    for r, c in roads_set:
+        m.road[r, c] = True
+        if road_i is not None and (int(m.terrain[r, c]) == clear_i or int(m.terrain[r, c]) in water_i):
+            # a road across open ground is road terrain, across water a bridge: road terrain too (R2.4)
+            m.terrain[r, c] = road_i
+    if shift:
+        for r in range(m.height):
+            t = rules.types[int(m.terrain[r, 1])] if m.width > 1 else rules.types[0]
+            m.terrain[r, 0] = (
+                clear_i
+                if (t.is_building or t.key == "road") and clear_i is not None
+                else int(m.terrain[r, 1])
+            )
+            m.level[r, 0] = m.level[r, 1] if m.width > 1 else 0
+        notes.append(
+            'staggerindex="even": Tiled pushes even columns down, hexwar odd ones (odd-q), so every tile '
+            "moved one column right and a new column A was added on the west edge (its ground copied from "
+            "column B); every hex keeps its neighbours"
+        )
+
+
+def _check_layer_roles(doc: _Doc, roles: list[Any], bad: Any, notes: list[str]) -> None:
+    """Report a missing terrain layer or a role given to two layers through ``bad``, and note which
+    tile layer plays which role in ``notes``."""
+    seen_layers: dict[str, int] = {}
+    for _, role, _ in roles:
+        if role:
+            seen_layers[role] = seen_layers.get(role, 0) + 1
+    if "terrain" not in seen_layers:
+        bad(
+            "layers",
+            f"no tile layer named 'terrain'; the tile layers found: "
+            f"{', '.join(repr(n) for n, _ in doc.layers) or 'none'} (name the ground layer with "
+            "--layer NAME, or rename it terrain; levels, buildings and roads layers are optional)",
+        )
+    for lname, n in seen_layers.items():
+        if n > 1:
+            bad(f"layer {lname!r}", f"{n} tile layers have this name; expected one")
+    if doc.layers:
+        notes.append(
+            "tile layers: "
+            + ", ".join(f"{n!r} ({role or 'skipped'})" for n, role, _ in roles)
+            + (
+                " (hexwar reads layers named terrain, levels, buildings, roads; --layer NAME "
+                "names the terrain layer)"
+                if any(not role for _, role, _ in roles)
+                else ""
+            )
+        )
+
+
 def _convert(
     doc: _Doc,
     src: str,
@@ -152,31 +274,7 @@ def _convert(
 
     roles, layer_notes = _layer_roles(doc, layer, src)
     notes += layer_notes
-    seen_layers: dict[str, int] = {}
-    for _, role, _ in roles:
-        if role:
-            seen_layers[role] = seen_layers.get(role, 0) + 1
-    if "terrain" not in seen_layers:
-        bad(
-            "layers",
-            f"no tile layer named 'terrain'; the tile layers found: "
-            f"{', '.join(repr(n) for n, _ in doc.layers) or 'none'} (name the ground layer with "
-            "--layer NAME, or rename it terrain; levels, buildings and roads layers are optional)",
-        )
-    for lname, n in seen_layers.items():
-        if n > 1:
-            bad(f"layer {lname!r}", f"{n} tile layers have this name; expected one")
-    if doc.layers:
-        notes.append(
-            "tile layers: "
-            + ", ".join(f"{n!r} ({role or 'skipped'})" for n, role, _ in roles)
-            + (
-                " (hexwar reads layers named terrain, levels, buildings, roads; --layer NAME "
-                "names the terrain layer)"
-                if any(not role for _, role, _ in roles)
-                else ""
-            )
-        )
+    _check_layer_roles(doc, roles, bad, notes)
     roads_set: list[tuple[int, int]] = []
     buildings: dict[tuple[int, int], str] = {}
     for lname, kind, gids in roles:
@@ -214,68 +312,8 @@ def _convert(
                 )
                 continue
             r, c = y, x + shift
-            for key, value in props.items():
-                if key == "hexwar_terrain" and kind == "terrain":
-                    try:
-                        m.terrain[r, c] = rules.index_of_key(str(value))
-                    except KeyError:
-                        bad(
-                            at,
-                            f"hexwar_terrain {value!r} is not a terrain of hexwar's table; expected one of "
-                            f"{[t.key for t in rules.types]}",
-                        )
-                elif key == "hexwar_level" and kind in ("terrain", "levels"):
-                    if (
-                        isinstance(value, bool)
-                        or not isinstance(value, (int, str))
-                        or small_uint(value) is None
-                        or not 0 <= int(value) <= 9
-                    ):
-                        bad(at, f"hexwar_level {value!r}; expected a ground level 0-9")
-                    else:
-                        m.level[r, c] = int(value)
-                elif key == "hexwar_building" and kind in ("terrain", "buildings"):
-                    try:
-                        bt = rules.by_key(str(value))
-                    except KeyError:
-                        bt = None
-                    if bt is None or not bt.is_building:
-                        bad(
-                            at,
-                            f"hexwar_building {value!r}; expected a building terrain: "
-                            f"{[t.key for t in rules.types if t.is_building]}",
-                        )
-                    else:
-                        buildings[(r, c)] = bt.key
-                elif key == "hexwar_road" and kind in ("terrain", "roads"):
-                    if value not in (True, False, "true", "false"):
-                        bad(at, f"hexwar_road {value!r}; expected true or false")
-                    elif value in (True, "true"):
-                        roads_set.append((r, c))
-    for (r, c), key in buildings.items():
-        m.terrain[r, c] = rules.index_of_key(key)
-    road_i = rules.index_of_key("road") if "road" in [t.key for t in rules.types] else None
-    clear_i = rules.index_of_key("clear") if "clear" in [t.key for t in rules.types] else None
-    water_i = {i for i, t in enumerate(rules.types) if t.move and all(math.isinf(v) for v in t.move.values())}
-    for r, c in roads_set:
-        m.road[r, c] = True
-        if road_i is not None and (int(m.terrain[r, c]) == clear_i or int(m.terrain[r, c]) in water_i):
-            # a road across open ground is road terrain, across water a bridge: road terrain too (R2.4)
-            m.terrain[r, c] = road_i
-    if shift:
-        for r in range(m.height):
-            t = rules.types[int(m.terrain[r, 1])] if m.width > 1 else rules.types[0]
-            m.terrain[r, 0] = (
-                clear_i
-                if (t.is_building or t.key == "road") and clear_i is not None
-                else int(m.terrain[r, 1])
-            )
-            m.level[r, 0] = m.level[r, 1] if m.width > 1 else 0
-        notes.append(
-            'staggerindex="even": Tiled pushes even columns down, hexwar odd ones (odd-q), so every tile '
-            "moved one column right and a new column A was added on the west edge (its ground copied from "
-            "column B); every hex keeps its neighbours"
-        )
+            _apply_tile(m, rules, kind, props, at, (r, c), bad, buildings, roads_set)
+    _finish_buildings_roads_and_stagger(m, rules, buildings, roads_set, shift, notes)
     _objects(doc, m, shift, rules, bad)
     m.version = 0
     if problems:

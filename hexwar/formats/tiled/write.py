@@ -173,6 +173,110 @@ def _prop_type(v: Any) -> str:
     )
 
 
+def _tmj_doc(
+    m: BattleMap,
+    cat: list[tuple[str, dict[str, Any]]],
+    tiles_meta: dict[str, Any],
+    map_props: dict[str, str],
+    layers: tuple[list[int], list[int], list[int]],
+    objs: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The Tiled JSON document (.tmj) of ``m``: hexagonal odd-q, the embedded tileset with its
+    ``hexwar_*`` properties, the terrain / levels / roads tile layers (gids) and the features."""
+    terrain, levels, roads = layers
+    doc = {
+        "type": "map",
+        "version": "1.10",
+        "tiledversion": "1.10.2",
+        "orientation": "hexagonal",
+        "renderorder": "right-down",
+        "width": m.width,
+        "height": m.height,
+        "tilewidth": TILE_W,
+        "tileheight": TILE_H,
+        "hexsidelength": TILE_SIDE,
+        "staggeraxis": "x",
+        "staggerindex": "odd",
+        "infinite": False,
+        "compressionlevel": -1,
+        "nextlayerid": 5,
+        "nextobjectid": len(objs) + 1,
+        "properties": [{"name": k, "type": "string", "value": v} for k, v in map_props.items()],
+        "tilesets": [
+            dict(
+                firstgid=1,
+                **tiles_meta,
+                tiles=[
+                    {
+                        "id": i,
+                        "properties": [
+                            {"name": k, "type": _prop_type(v), "value": v} for k, v in props.items()
+                        ],
+                    }
+                    for i, (_, props) in enumerate(cat)
+                ],
+            )
+        ],
+        "layers": [
+            _tile_layer(1, "terrain", m, terrain),
+            _tile_layer(2, "levels", m, levels),
+            _tile_layer(3, "roads", m, roads),
+            {
+                "id": 4,
+                "name": "features",
+                "type": "objectgroup",
+                "draworder": "topdown",
+                "x": 0,
+                "y": 0,
+                "opacity": 1,
+                "visible": True,
+                "objects": [
+                    {
+                        "id": o["id"],
+                        "name": o["name"],
+                        "type": o["kind"],
+                        "x": o["x"],
+                        "y": o["y"],
+                        "width": 0,
+                        "height": 0,
+                        "rotation": 0,
+                        "visible": True,
+                        "point": True,
+                        **(
+                            {
+                                "properties": [
+                                    {"name": k, "type": _prop_type(v), "value": v}
+                                    for k, v in o["props"].items()
+                                ]
+                            }
+                            if o["props"]
+                            else {}
+                        ),
+                    }
+                    for o in objs
+                ],
+            },
+        ],
+    }
+    return doc
+
+
+def _tile_layer(layer_id: int, name: str, m: BattleMap, data: list[int]) -> dict[str, Any]:
+    """One Tiled tile layer of ``m``'s size holding ``data`` (one gid per hex, row by row)."""
+    return {
+        "id": layer_id,
+        "name": name,
+        "type": "tilelayer",
+        "width": m.width,
+        "height": m.height,
+        "x": 0,
+        "y": 0,
+        "opacity": 1,
+        "visible": True,
+        "data": data,
+    }
+
+
 def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False) -> list[Path]:
     """Write ``m`` as a Tiled map (``.tmj`` or ``.tmx`` by the suffix of ``out``) and its tileset PNG.
 
@@ -224,113 +328,7 @@ def export_tiled(m: BattleMap, out: str | os.PathLike[str], force: bool = False)
     }
     map_props = {"hexwar_name": m.name, "hexwar_description": m.description}
     if suffix in (".tmj", ".json"):
-        doc = {
-            "type": "map",
-            "version": "1.10",
-            "tiledversion": "1.10.2",
-            "orientation": "hexagonal",
-            "renderorder": "right-down",
-            "width": m.width,
-            "height": m.height,
-            "tilewidth": TILE_W,
-            "tileheight": TILE_H,
-            "hexsidelength": TILE_SIDE,
-            "staggeraxis": "x",
-            "staggerindex": "odd",
-            "infinite": False,
-            "compressionlevel": -1,
-            "nextlayerid": 5,
-            "nextobjectid": len(objs) + 1,
-            "properties": [{"name": k, "type": "string", "value": v} for k, v in map_props.items()],
-            "tilesets": [
-                dict(
-                    firstgid=1,
-                    **tiles_meta,
-                    tiles=[
-                        {
-                            "id": i,
-                            "properties": [
-                                {"name": k, "type": _prop_type(v), "value": v} for k, v in props.items()
-                            ],
-                        }
-                        for i, (_, props) in enumerate(cat)
-                    ],
-                )
-            ],
-            "layers": [
-                {
-                    "id": 1,
-                    "name": "terrain",
-                    "type": "tilelayer",
-                    "width": m.width,
-                    "height": m.height,
-                    "x": 0,
-                    "y": 0,
-                    "opacity": 1,
-                    "visible": True,
-                    "data": terrain,
-                },
-                {
-                    "id": 2,
-                    "name": "levels",
-                    "type": "tilelayer",
-                    "width": m.width,
-                    "height": m.height,
-                    "x": 0,
-                    "y": 0,
-                    "opacity": 1,
-                    "visible": True,
-                    "data": levels,
-                },
-                {
-                    "id": 3,
-                    "name": "roads",
-                    "type": "tilelayer",
-                    "width": m.width,
-                    "height": m.height,
-                    "x": 0,
-                    "y": 0,
-                    "opacity": 1,
-                    "visible": True,
-                    "data": roads,
-                },
-                {
-                    "id": 4,
-                    "name": "features",
-                    "type": "objectgroup",
-                    "draworder": "topdown",
-                    "x": 0,
-                    "y": 0,
-                    "opacity": 1,
-                    "visible": True,
-                    "objects": [
-                        {
-                            "id": o["id"],
-                            "name": o["name"],
-                            "type": o["kind"],
-                            "x": o["x"],
-                            "y": o["y"],
-                            "width": 0,
-                            "height": 0,
-                            "rotation": 0,
-                            "visible": True,
-                            "point": True,
-                            **(
-                                {
-                                    "properties": [
-                                        {"name": k, "type": _prop_type(v), "value": v}
-                                        for k, v in o["props"].items()
-                                    ]
-                                }
-                                if o["props"]
-                                else {}
-                            ),
-                        }
-                        for o in objs
-                    ],
-                },
-            ],
-        }
+        doc = _tmj_doc(m, cat, tiles_meta, map_props, (terrain, levels, roads), objs)
         text = dump_json(doc)
     else:
         text = _tmx_text(m, cat, tiles_meta, map_props, terrain, levels, roads, objs)
