@@ -83,7 +83,14 @@ def test_clicks_select_and_target_and_the_odds_and_the_arrow_show_before_declari
     top_hit(p.widgets, *centres["de_pz_iv_g#1"]).action()
     assert ctl.selected == "su_t34_76#1" and ctl.target == "de_pz_iv_g#1"
     p, _ = _paint(ctl)
-    assert any(t.startswith("hit 64%") for t in p.texts)
+    # the exact odds as the hex window's labelled bars (R6): five outcomes adding up to 100%
+    assert any(t.endswith("hit 64%") for t in p.texts)
+    labels = ["Destroyed", "Damage card", "Damaged", "No effect", "Miss"]
+    i = p.texts.index("Destroyed")
+    assert p.texts[i : i + 10 : 2] == labels
+    pcts = [float(t.rstrip("%")) for t in p.texts[i + 1 : i + 11 : 2]]
+    assert abs(sum(pcts) - 100.0) < 0.3
+    assert pcts[4] == pytest.approx(36.0, abs=0.05)  # miss = 1 - hit (64%)
     ctl.offer_bonus()
     p, _ = _paint(ctl)
     assert any(t.startswith("+1 on the next to-hit roll") for t in p.texts)

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..lines.rules import card, cards
-from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
+from ..lines.table import TABLE_KEYS, TableController
 from ..lines.view import SeatView, UnitView
-from .widgets import Painter, Rect, theme, top_hit, wrap
+from .lines_panel import paint_help, paint_pass_screen, paint_setup_pick, paint_side_panel
+from .widgets import Painter, Rect, theme, top_hit
 from .widgets.text import ellipsize
 
 __all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
@@ -165,98 +166,6 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         p.widget(x, y, cw, ch, partial(ctl.click, c), f"card {c}")
 
 
-def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
-    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
-    y = r.y1 - 14
-    p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    odds = ctl.odds() or (
-        "select your unit, then an enemy target"
-        if v.phase == "declaration"
-        else "shown in the Declaration phase, for the attack being declared"
-    )
-    for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
-        y -= 15
-        p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
-    if ctl.target and ctl.selected in ctl.state.units:
-        ws = card(ctl.selected).weapons
-        chosen = (
-            ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
-        )
-        y -= 15
-        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
-    sel = ctl.selected
-    hand = v.hand_units + v.hand_commands
-    if sel is not None and sel in hand:
-        y -= 22
-        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
-        text = card(sel).help_text(cards()) if sel in v.hand_units else _command_text(sel)
-        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
-            y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
-    y -= 22
-    p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    y -= 15
-    bonus = (
-        f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}"
-        if ctl.bonus
-        else "none offered; B picks a Command card to discard for +1"
-    )
-    for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
-        y -= 13 if i else 0
-        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
-    if ctl.message:
-        for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
-            y -= 14
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
-    y -= 22
-    p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    lines = list(v.log)
-    if ctl.log_offset:
-        lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
-    out: list[str] = []
-    for text in lines:
-        out.extend(wrap(p.atlas, text, r.w - 16, 10.0))
-    room = int((y - r.y - 8) // 13)
-    for ln in out[-room:] if room > 0 else []:
-        y -= 13
-        roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
-
-
-def _phase_of(cid: str) -> str:
-    """The phase a Command card is played in, for people (an Event card: ``event``)."""
-    return str(getattr(cards().command_or_event(cid), "phase", "event")).replace("_", " ")
-
-
-def _command_text(cid: str) -> str:
-    """A Command card's title, phase and rules text (as ``hexwar cards`` prints it)."""
-    c = cards().command_or_event(cid)
-    help_text = getattr(c, "help_text", None)
-    if callable(help_text):
-        try:
-            return str(help_text())
-        except TypeError:
-            pass
-    return f"{c.title} ({_phase_of(cid)})"
-
-
-def _help(p: Painter, r: Rect) -> None:
-    """The keys, one a row, at 11 pt (rows closer in a short window; long texts shortened)."""
-    step = max(14.0, min(20.0, (r.h - 70) / len(SHORTCUTS)))
-    w, h = min(r.w - 20, 680.0), 44.0 + step * len(SHORTCUTS)
-    x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
-    p.rect(x, y, x + w, y + h, theme.PANEL, 2)
-    p.frame(x, y, x + w, y + h, 1.5, theme.ACTIVE, 2)
-    p.text("Card table: keys (H / F1 closes)", x + 14, y + h - 18, 13.0, theme.TEXT, style="bold", z=2)
-    kw = min(170.0, w * 0.3)
-    for i, (k, what) in enumerate(SHORTCUTS):
-        yy = y + h - 42 - step * i
-        p.text(
-            ellipsize(p.atlas, k, kw - 10, 11.0, "bold"), x + 14, yy, 11.0, theme.ACTIVE, style="bold", z=2
-        )
-        p.text(ellipsize(p.atlas, what, w - kw - 28, 11.0), x + 14 + kw, yy, 11.0, theme.TEXT, z=2)
-
-
 def paint_table(
     p: Painter, ctl: TableController, width: float, height: float
 ) -> dict[str, tuple[float, float]]:
@@ -318,16 +227,16 @@ def paint_table(
         else:
             label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
             _row(p, ctl, label, v.lines[side][ln], r, centres, ln if side == me else None)
-    for a in v.attacks:  # declaration arrows
+    for a in v.attacks:  # declaration arrows: a resolved attack's arrow is gone (its result is in the log)
         src = [centres[x] for x in a.attackers if x in centres]
-        if not src or a.target not in centres:
+        if not src or a.target not in centres or a.resolved:
             continue
-        colour = (120, 120, 120, 200) if a.resolved else (SIDE_COL[a.seat.split("-")[0]][:3] + (235,))
+        colour = SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
         for s in src:
             _arrow(p, s, centres[a.target], colour)  # type: ignore[arg-type]
     if ctl.selected in centres and ctl.target in centres:
         _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
-    _log(p, ctl, v, log)
+    paint_side_panel(p, ctl, v, log)
     _hand(p, ctl, v, hand)
     if v.events:
         p.text(
@@ -339,11 +248,11 @@ def paint_table(
             max_width=table.w - 20,
         )
     if v.phase == "setup":  # over the (empty) hand and the own Rear Line: the starting units stay in view
-        _setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
+        paint_setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
     if ctl.passing:
-        _pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
+        paint_pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
     if ctl.help:
-        _help(p, full)
+        paint_help(p, full)
     return centres
 
 
@@ -353,92 +262,6 @@ def _split(full: Rect) -> tuple[Rect, Rect, Rect, Rect]:
     hand = Rect(full.x, full.y, full.w, HAND_H)
     mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - PROMPT_H - HAND_H)
     return top, prompt, mid, hand
-
-
-def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
-    """000 setup: the seat's Reserves deck as cards to click for the starting hand."""
-    st = ctl.state
-    seat = st.to_act
-    if seat is None or not ctl.human_to_act() or ctl.passing:
-        return
-    p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    w, h, gap = 132.0, 56.0, 6.0
-    per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
-    rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
-    deck = ctl.hand_choices() or sorted(st.reserves.get(seat, []))
-    cap = per_row * rows_fit
-    start, title_w = 0, r.w - 24
-    if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
-        start = ((ctl.card_cursor or 0) // cap) * cap
-        last = min(len(deck), start + cap)
-        pager = f"{start + 1}-{last} of {len(deck)}"
-        bx = r.x1 - 12 - 2 * 92 - 6
-        pw = p.measure(pager, 11.0, "bold")
-        title_w = bx - 20 - pw - r.x - 24
-        p.text(pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=1)
-        p.button(bx, r.y1 - 25, 92, 22, "< Previous", partial(ctl.step_card, -cap) if start else None, z=1,
-                 enabled=start > 0, tip="reserves previous", size=11.0)  # fmt: skip
-        p.button(bx + 98, r.y1 - 25, 92, 22, "Next >", partial(ctl.step_card, cap) if last < len(deck) else None,
-                 z=1, enabled=last < len(deck), tip="reserves next", size=11.0)  # fmt: skip
-    title = f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)"
-    p.text(ellipsize(p.atlas, title, title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
-           style="bold", z=1)  # fmt: skip
-    for i, c in enumerate(deck[start : start + cap]):
-        x = r.x + 12 + (i % per_row) * (w + gap)
-        y = r.y1 - 28 - h - (i // per_row) * (h + gap)
-        u = card(c)
-        picked = c in ctl.picks
-        p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
-        p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
-        p.text(ellipsize(p.atlas, u.name, w - 10, 10.5, "bold"), x + 5, y + h - 9, 10.5, theme.TEXT, style="bold",
-               z=1)  # fmt: skip
-        p.text(ellipsize(p.atlas, f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", w - 10, 10.0), x + 5,
-               y + h - 29, 10.0, theme.DARK, z=1)  # fmt: skip
-        crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
-        p.text(ellipsize(p.atlas, crew, w - 10 - (52 if picked else 0), 10.0), x + 5, y + h - 44, 10.0, theme.DARK,
-               z=1)  # fmt: skip
-        if picked:
-            p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
-            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
-        if ctl.card_cursor is not None and start + i == ctl.card_cursor:
-            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, 1)  # the keyboard's cursor
-        p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
-
-
-def _pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:
-    """Hot-seat hand-over: hands hidden until the next person takes the seat."""
-    seat = ctl.passing or ""
-    p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
-    p.text(
-        f"Hand the screen to {seat}",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 40,
-        24.0,
-        theme.ACTIVE,
-        ax="center",
-        style="bold",
-        z=2,
-    )
-    p.text(
-        "Hands are hidden until the next player is looking.",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 6,
-        13.0,
-        theme.DIM,
-        ax="center",
-        z=2,
-    )
-    p.button(
-        r.x + r.w / 2 - 140,
-        r.y + r.h / 2 - 56,
-        280,
-        36,
-        f"I am {seat}: show my hand  (Enter)",
-        ctl.take_seat,
-        z=2,
-        primary=True,
-        align="center",
-    )
 
 
 class _Camera:
