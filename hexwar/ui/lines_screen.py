@@ -410,6 +410,8 @@ class LinesWindow:
         save: autosave path (after every End Turn).
         scenario, seed, variants, ai_names: the new game's (with ``state=None``); ``ai_names``:
             seat -> computer player name.
+        offer: the last unfinished game of the scenario (a
+            :class:`~hexwar.ui.autosave.ResumeOffer`), offered on the start page.
     """
 
     def __init__(
@@ -425,6 +427,7 @@ class LinesWindow:
         variants: tuple[str, ...] | None = None,
         ai_names: dict[str, str] | None = None,
         max_turns: int | None = None,
+        offer: Any = None,
     ) -> None:
         import pyglet
 
@@ -464,6 +467,8 @@ class LinesWindow:
                 variants,
                 on_start=self._begin,
                 on_quit=self.behaviour.request_quit,
+                offer=offer,
+                on_resume=self._resume,
             )
             self.start.layout(width, height)
         else:
@@ -553,6 +558,18 @@ class LinesWindow:
             if self.save
             else None
         )
+
+    def _resume(self, state: Any, offer: Any) -> None:
+        """Continue the offered game at the table: it keeps saving to its own autosave file and
+        its computer seats are the ones saved (``"human"`` seats are played here)."""
+        from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
+
+        self.save = str(offer.path)
+        names = offer.players.items()
+        ai = {s: make_lines_player(n, s, state.seed) for s, n in names if n in LINES_PLAYER_NAMES}
+        self._begin(state, ai)
+        self.ctl.message = f"Continuing {offer.text}."  # type: ignore[union-attr]
+        self.behaviour.focus(self.window, self.ctl.focus_text() if self.ctl else "")
 
     def draw(self) -> None:
         """Paint the page or the table into the window's batch and draw it."""
@@ -650,6 +667,7 @@ def run(
     save: str | None = None,
     turns: int | None = None,
     state: Any = None,
+    offer: Any = None,
 ) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
@@ -674,7 +692,14 @@ def run(
         )
     else:
         LinesWindow(
-            None, save=save, scenario=scenario, seed=seed, variants=variants, ai_names=names, max_turns=turns
+            None,
+            save=save,
+            scenario=scenario,
+            seed=seed,
+            variants=variants,
+            ai_names=names,
+            max_turns=turns,
+            offer=offer,
         )
     pyglet.app.run()
 
