@@ -192,3 +192,20 @@ def test_the_4_player_table_tags_each_unit_with_its_commander_and_hands_go_throu
     p, _ = _paint(ctl)
     assert ctl.passing == st.to_act != first
     assert all(card(c).name not in p.texts for c in st.hand_units[st.to_act])
+
+
+def test_the_selected_units_damage_card_is_told_in_full_beside_the_table():
+    """The strip under a card holds one line of its Damage card; the side panel the whole effect."""
+    st = _st()
+    dmg = st.damage_deck.pop(0)
+    st.units["de_pz_iv_g#1"].damage_card = dmg
+    edge = cards().damage_card(dmg).side_for("vehicle")
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    ctl.selected = "de_pz_iv_g#1"
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, ctl, 1400, 900)
+    said = " ".join(t for t in p.texts if not t.startswith("Damage: "))
+    effect = edge.describe(cards().rules).removeprefix(edge.title + ": ")
+    assert f"Pz.Kpfw. IV Ausf. G: Damage card {edge.title}" in said
+    assert " ".join(effect.split()) in " ".join(said.split())

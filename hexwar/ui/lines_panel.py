@@ -58,6 +58,20 @@ def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> 
         for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
             y -= 13
             p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
+    # the full effect of the selected unit's / the target's Damage card (R6.6): the strip on the
+    # card holds one line, this holds it all
+    in_play = {u.uid: u for lines in v.lines.values() for row in lines.values() for u in row}
+    for uid in dict.fromkeys((ctl.selected, ctl.target)):
+        u = in_play.get(uid or "")
+        if u is None or u.damage is None:
+            continue
+        title, effect, turns = u.damage
+        left = f" ({turns} turn{'s' if turns != 1 else ''} left)" if turns else ""
+        text = f"{u.name}: Damage card {title}{left}: {effect.removeprefix(title + ': ')}"
+        y -= 8
+        for ln in wrap(p.atlas, text, r.w - 16, 10.0)[:4]:
+            y -= 13
+            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
     y -= 22
     p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
     y -= 15

@@ -326,7 +326,8 @@ def in_play_of(u: UnitView) -> Any:
 def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> None:
     """A sheet of the game's cards drawn as cards (``hexwar render lines --screen card``): the
     units in play with their current Endurance and Damage cards, then a unit card, a Command
-    card and a Damage card as printed (:mod:`hexwar.ui.card_face`)."""
+    card, a Damage card and (when ``width`` has room for four) an Event card as printed
+    (:mod:`hexwar.ui.card_face`)."""
     from ..lines.view import seat_view
     from .card_face import UNIT_CARD_SIZE, paint_card, paint_unit_card
 
@@ -343,8 +344,9 @@ def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> Non
         h = max(ch, 22 + 16 + 13 * (len(card(u.uid).weapons) + 1) + 8 + 16 + 6 + (26 if u.damage else 0))
         paint_unit_card(p, card(u.uid), x, height - 40 - h, cw, h, in_play=in_play_of(u))
         x += cw + 16
-    p.text("As printed: a unit card, a Command card, a Damage card (001 Card Types Detailed)", 16,
-           y - 44, 13, theme.TEXT, style="bold")  # fmt: skip
+    four = width >= 16 + 4 * (cw + 16)  # room for an Event card too
+    p.text("As printed: a unit card, a Command card, a Damage card" + (", an Event card" if four else "")
+           + " (001 Card Types Detailed)", 16, y - 44, 13, theme.TEXT, style="bold")  # fmt: skip
     y2 = y - 64 - ch
     cs = cards()
     shown = next((c for c in ("de_pz_iv_g", "su_t34_76") if c in cs.units), next(iter(cs.units)))
@@ -355,6 +357,9 @@ def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> Non
     dmg = next(iter(cs.damage.values()), None)
     if dmg is not None:
         paint_card(p, dmg, 48 + 2 * cw, y2 - 56, cw, ch + 56, rules=cs.rules)
+    ev = cs.events.get("ev_morning_mist") or next(iter(cs.events.values()), None)
+    if four and ev is not None:
+        paint_card(p, ev, 64 + 3 * cw, y2, cw, ch, rules=cs.rules)
 
 
 def card_sheet_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0) -> Any:
