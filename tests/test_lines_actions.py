@@ -135,3 +135,23 @@ def test_a_declaration_and_a_draw_by_mouse_alone_and_the_resolved_arrow_leaves_t
     drew = [e for e in st.log if isinstance(e, Drew) and e.seat == seat][-1]
     assert drew.sources == want
     assert seat in st.drawn
+
+
+def test_the_setup_hand_is_picked_and_taken_by_mouse_alone():
+    """Walk-through trip: the setup said "then Enter" and had no button to take the hand."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("lines")).new_game()
+    seat = st.to_act
+    ctl = TableController(st, ai={})
+    p, _ = _paint(ctl)
+    take = next(b for b in p.widgets if b.tip == "take hand")
+    assert take.action is None  # nothing picked yet: disabled
+    for _ in range(4):
+        p, _ = _paint(ctl)
+        free = next(b for b in p.widgets if b.tip.startswith("reserve ") and b.tip[8:] not in ctl.picks)
+        top_hit(p.widgets, free.x + free.w / 2, free.y + free.h / 2).action()
+    p, _ = _paint(ctl)
+    assert "Take this hand (Enter)" in p.texts
+    _click(p, "take hand")
+    assert st.to_act != seat and len(st.hand_units[seat]) == 4

@@ -76,8 +76,13 @@ def table_buttons(ctl: Any) -> list[TableButton]:
     ph = st.phase
     end = TableButton("End phase (Space)", ctl.end_phase, tip="end phase")
     out: list[TableButton] = []
-    if ph == Phase.SETUP:
-        return []  # the setup picker has its own cards and Enter
+    if ph == Phase.SETUP:  # 000 setup: the Reserves cards are clicked in the picker, then taken
+        from ..lines.actions.choose_hand import hand_size
+
+        n = hand_size(st, seat)
+        ready = len(ctl.picks) == n
+        label = "Take this hand (Enter)" if ready else f"Take this hand ({len(ctl.picks)} of {n})"
+        return [TableButton(label, ctl.confirm, primary=True, enabled=ready, tip="take hand")]
     if ph == Phase.COMMITMENT:
         opts = ctl.commit_options()
         out.append(
