@@ -209,3 +209,23 @@ def test_the_selected_units_damage_card_is_told_in_full_beside_the_table():
     effect = edge.describe(cards().rules).removeprefix(edge.title + ": ")
     assert f"Pz.Kpfw. IV Ausf. G: Damage card {edge.title}" in said
     assert " ".join(effect.split()) in " ".join(said.split())
+
+
+def test_lines_take_what_their_cards_need_and_the_hand_shows_its_cards_whole():
+    """Walk-through trip: one card made its line the whole table's height while the hand's cards
+    were cut at the window's edge (their phase and lower armament rows never showed)."""
+    from hexwar.ui.lines_screen import EMPTY_ROW, HAND_H, _row_heights
+
+    needs = [EMPTY_ROW, 130.0, EMPTY_ROW, 130.0, EMPTY_ROW]
+    rows, hand = _row_heights(needs, 600.0, 150.0)
+    # 3 x 34 + 2 x 130 = 362 needed of 600: the hand grows by 38 to 150, the other 200 go to the
+    # two lines with cards
+    assert hand == 150.0 and rows == [34.0, 230.0, 34.0, 230.0, 34.0]
+    rows, hand = _row_heights(needs, 250.0, 150.0)  # too little room: equal shares, the hand as it was
+    assert hand == HAND_H and rows == [34.0, 74.0, 34.0, 74.0, 34.0]
+    st = _st()
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    st.hand_commands["german"] = ["hull_down#1"]
+    p, _ = _paint(ctl)
+    assert "commitment phase" in p.texts  # the Command card's footer, at the bottom of the hand

@@ -263,13 +263,15 @@ def paint_paper_card(
         p.text(_fit(p, ln, w - 12, 12, "bold"), x + 6, yy, 12, _INK, style="bold", z=z)
         yy -= 15
     bottom = y + (18 if footer else 6)
-    for s in lines:
-        for ln in wrap(p.atlas, s, w - 12, 10):
-            if yy - 6 < bottom:
-                return
-            p.text(_fit(p, ln, w - 12, 10), x + 6, yy, 10, (60, 50, 32, 255), z=z)
-            yy -= 12.5
-    if footer:
+    body = [ln for s in lines for ln in wrap(p.atlas, s, w - 12, 10)]
+    for k, ln in enumerate(body):
+        if yy - 6 < bottom:
+            break
+        if k + 1 < len(body) and yy - 12.5 - 6 < bottom:  # the last line that fits says more follows
+            ln = ellipsize(p.atlas, ln + " …", w - 12, 10) if not ln.endswith("…") else ln
+        p.text(_fit(p, ln, w - 12, 10), x + 6, yy, 10, (60, 50, 32, 255), z=z)
+        yy -= 12.5
+    if footer:  # the phase is always shown, the text above it cut when the card is short
         p.text(_fit(p, footer, w - 12, 10), x + w / 2, y + 9, 10, (90, 70, 40, 255), ax="center", z=z)
 
 

@@ -91,21 +91,73 @@ def _row(
         _unit_card(p, ctl, u, r.x + 10 + i * step, r.y1 - 20 - h, centres, cw, h)
 
 
-def _row_heights(counts: list[int], total: float) -> list[float]:
-    """Heights of the table's rows (points): an empty line keeps a strip of 34 points, the
-    lines with cards share the rest equally (the cards show at a readable size)."""
-    empty = 34.0
-    full = [c for c in counts if c]
+#: Height in points of an empty line's strip.
+EMPTY_ROW = 34.0
+
+
+def _row_need(units: tuple[UnitView, ...]) -> float:
+    """Points a line needs to show its cards whole (label and margins included); an empty
+    line: :data:`EMPTY_ROW`."""
+    from .card_face import unit_card_height
+
+    if not units:
+        return EMPTY_ROW
+    return 24.0 + max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+
+
+def _hand_need(v: SeatView) -> float:
+    """Points the hand's strip needs to show its cards whole (a Command card: band, title, two
+    lines and its phase), at least :data:`HAND_H`."""
+    from .card_face import unit_card_height
+
+    if v.seat is None:
+        return HAND_H
+    need = 126.0 if v.hand_commands else 0.0  # band, title, five lines of text, the phase
+    for c in v.hand_units:
+        need = max(need, unit_card_height(card(c)))
+    return max(HAND_H, 28.0 + 6.0 + need)
+
+
+def _row_heights(needs: list[float], total: float, hand_need: float = HAND_H) -> tuple[list[float], float]:
+    """Heights of the table's rows and of the hand (points) in ``total + HAND_H`` points.
+
+    When every line's cards fit whole (``needs``, from :func:`_row_need`), each line gets its
+    need, the hand grows up to ``hand_need`` so its cards show whole, and what is left is shared
+    by the lines with cards (no line is a large empty rectangle while a card is cut). Otherwise
+    the lines with cards share the room equally (an empty line keeps :data:`EMPTY_ROW`) and the
+    hand keeps :data:`HAND_H`.
+
+    Returns:
+        ``(row heights, hand height)``.
+    """
+    full = [i for i, n in enumerate(needs) if n > EMPTY_ROW]
     if not full:
-        return [total / len(counts)] * len(counts)
-    share = max(empty, (total - empty * (len(counts) - len(full))) / len(full))
-    return [share if c else empty for c in counts]
+        return [total / len(needs)] * len(needs), HAND_H
+    if sum(needs) > total:
+        share = max(EMPTY_ROW, (total - EMPTY_ROW * (len(needs) - len(full))) / len(full))
+        return [share if i in full else EMPTY_ROW for i in range(len(needs))], HAND_H
+    spare = total - sum(needs)
+    grow = min(spare, max(0.0, hand_need - HAND_H))
+    spare -= grow
+    return [n + (spare / len(full) if i in full else 0.0) for i, n in enumerate(needs)], HAND_H + grow
 
 
 def _arrow(
-    p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]
+    p: Painter,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    colour: tuple[int, int, int, int],
+    shift: float = 0.0,
 ) -> None:
+    """An attack arrow from card centre ``a`` to card centre ``b``, from edge to edge, moved
+    ``shift`` points to its left (two attacks between the same cards in opposite directions
+    stay two arrows)."""
     import math
+
+    if shift:
+        d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        nx, ny = -(b[1] - a[1]) / d * shift, (b[0] - a[0]) / d * shift
+        a, b = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
 
     def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
         """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
@@ -177,7 +229,15 @@ def paint_table(
     v = ctl.view()
     full = Rect(0, 0, width, height)
     p.rect(0, 0, width, height, TABLE_BG)
-    top, prompt, mid, hand = _split(full)
+    me = ctl.side() or "german"
+    them = "soviet" if me == "german" else "german"
+    rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
+    units_ = [
+        v.lines[them]["air"] + v.lines[me]["air"] if side is None else v.lines[side][ln] for side, ln in rows_
+    ]
+    room = full.h - TOP_H - PROMPT_H
+    heights, hand_h = _row_heights([_row_need(us) for us in units_], room - HAND_H, _hand_need(v))
+    top, prompt, mid, hand = _split(full, hand_h)
     lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
     table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
@@ -198,14 +258,6 @@ def paint_table(
     p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
     p.text(ellipsize(p.atlas, ctl.prompt(), width - 20, 12.0, "bold"), 10, prompt.y + prompt.h / 2, 12.0,
            theme.ACTIVE, style="bold")  # fmt: skip
-    me = ctl.side() or "german"
-    them = "soviet" if me == "german" else "german"
-    rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
-    counts = [
-        len(v.lines[them]["air"] + v.lines[me]["air"]) if side is None else len(v.lines[side][ln])
-        for side, ln in rows_
-    ]
-    heights = _row_heights(counts, table.h)
     hs = heights[-1]  # the own Rear Line's height (the setup picker covers it)
     centres: dict[str, tuple[float, float]] = {}
     top_y = table.y1
@@ -233,7 +285,7 @@ def paint_table(
             continue
         colour = SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
         for s in src:
-            _arrow(p, s, centres[a.target], colour)  # type: ignore[arg-type]
+            _arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
     if ctl.selected in centres and ctl.target in centres:
         _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
     paint_side_panel(p, ctl, v, log)
@@ -256,11 +308,12 @@ def paint_table(
     return centres
 
 
-def _split(full: Rect) -> tuple[Rect, Rect, Rect, Rect]:
+def _split(full: Rect, hand_h: float = HAND_H) -> tuple[Rect, Rect, Rect, Rect]:
+    """The top bar, the prompt, the middle (lines and side panel) and the hand's strip."""
     top = Rect(full.x, full.y1 - TOP_H, full.w, TOP_H)
     prompt = Rect(full.x, top.y - PROMPT_H, full.w, PROMPT_H)
-    hand = Rect(full.x, full.y, full.w, HAND_H)
-    mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - PROMPT_H - HAND_H)
+    hand = Rect(full.x, full.y, full.w, hand_h)
+    mid = Rect(full.x, full.y + hand_h, full.w, full.h - TOP_H - PROMPT_H - hand_h)
     return top, prompt, mid, hand
 
 
