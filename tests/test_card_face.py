@@ -101,3 +101,20 @@ def test_command_event_and_damage_cards_are_drawn_as_cards(kind):
         joined = " ".join(p.texts)
         assert all(f"{tt}:" in joined for tt in ("infantry", "vehicle", "gun", "aircraft"))
     _inside(p, w, h)
+
+
+@pytest.mark.parametrize("w", [150.0, 170.0, 200.0])
+def test_a_narrow_card_in_a_fanned_hand_keeps_its_armament_table(w):
+    """Walk-through trip: hand cards 150-170 points wide showed "1 weapons (card too small for
+    the table)" instead of the values; the columns narrow (one-letter headings) first."""
+    from hexwar.ui.layout_check import layout_problems
+
+    c = cards().unit("de_pz_iv_g")
+    p = Painter(FakeAtlas(0.5))
+    paint_unit_card(p, c, 0.0, 0.0, w, 110.0)
+    assert not any("card too small" in t for t in p.texts)
+    i = p.texts.index("7.5 cm KwK 40 L/43") if "7.5 cm KwK 40 L/43" in p.texts else next(
+        k for k, t in enumerate(p.texts) if t.startswith("7.5 cm")
+    )
+    assert p.texts[i + 1 : i + 5] == ["11", "9", "10", "8"]
+    assert not layout_problems(p, w, 110.0, f"card {w}")

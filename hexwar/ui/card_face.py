@@ -177,13 +177,18 @@ def paint_unit_card(
     ty = top - HEAD_H - SUB_H - 4
     rows = armament_rows(card)
     room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
-    di_w, col_w = 22.0, 23.0
+    # a narrow card (a fanned hand) narrows the value columns, down to 19 points with one-letter
+    # headings, before it gives up the table
+    di_w = 22.0
+    col_w = max(19.0, min(23.0, (w - 12 - di_w - 40) / len(_COLS)))
     name_w = w - 12 - di_w - col_w * len(_COLS)
+    heads = [lab if col_w >= 22 else lab[0] for _, lab in _COLS]
     if rows and room >= 1 and name_w >= 40:
         p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
         hy = ty - ROW_H / 2
-        p.text("Armament", x + 6, hy, 10, (90, 70, 40, 255), style="bold", max_width=name_w - 4, z=z)
-        for k, (_, lab) in enumerate(_COLS):
+        head = "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arm."
+        p.text(_fit(p, head, name_w - 4, 10, "bold"), x + 6, hy, 10, (90, 70, 40, 255), style="bold", z=z)
+        for k, lab in enumerate(heads):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
         p.text("DI", x + w - 6 - di_w / 2, hy, 10, (90, 70, 40, 255), ax="center", style="bold", z=z)
         # too many rows: the last slot says how many are left (with room for two rows or more)
@@ -205,7 +210,8 @@ def paint_unit_card(
             more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
             p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
     elif rows and ty - 14 > y + foot + dmg_h + 4:
-        p.text(_fit(p, f"{len(rows)} weapons (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
+        n = len(rows)
+        p.text(_fit(p, f"{n} weapon{'s' if n != 1 else ''} (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
                (90, 70, 40, 255), z=z)  # fmt: skip
     if in_play is not None:
         _paint_in_play(p, card, in_play, x, y, w, dmg_h, z)
