@@ -59,8 +59,16 @@ def test_c_on_the_start_page_continues_the_offered_game_and_it_keeps_its_autosav
     win = LinesWindow(None, save=str(tmp_path / "new.json"), scenario=sc, ai_names={"soviet": "standard"},
                       visible=False, offer=offer)  # fmt: skip
     try:
-        win.draw()
-        assert any(t.startswith("Continue the last game: ") for t in win.view.painter.texts)
+        from hexwar.ui.layout_check import layout_problems
+
+        for w, h in ((800, 600), (1400, 900)):  # the start page with the offer holds its layout
+            win.view.resize(w, h)
+            win.start.layout(w, h)
+            win.draw()
+            assert not layout_problems(win.view.painter, w, h, "lines start with an offer")
+        texts = win.view.painter.texts
+        assert any(t.startswith("Continue the last game: ") for t in texts)
+        assert "Start a new game  (N)" in texts  # Enter continues (the focus), so Start is not "(Enter)"
         assert win.start.screen.focus is win.start.screen.root.continue_btn  # Enter continues
         win.key(key.C, 0)
         assert win.ctl is not None and win.save == str(save)
@@ -84,3 +92,21 @@ def test_play_lines_passes_the_offer_to_the_window(tmp_path, monkeypatch, capsys
     assert main(["play", "lines"]) == 0
     assert got["offer"] is not None and got["offer"].path == tmp_path / "g.json"
     assert "offered first" in capsys.readouterr().out
+
+
+def test_n_on_the_start_page_starts_a_new_game_instead_of_the_offered_one(tmp_path, capsys):
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    save = _lines_save(tmp_path / "g.json")
+    capsys.readouterr()
+    offer = latest_autosave(tmp_path, mode="lines", scenario_id="lines")
+    sc = load_scenario(find_scenario("lines"))
+    new = tmp_path / "new.json"
+    win = LinesWindow(None, save=str(new), scenario=sc, ai_names={"soviet": "standard"}, visible=False,
+                      offer=offer)  # fmt: skip
+    try:
+        win.key(key.N, 0)
+        assert win.ctl is not None and win.ctl.state.phase == "setup" and win.save == str(new)
+        assert win.ctl.state.commands == [] and save.exists()  # the offered game is left as it was
+    finally:
+        win.window.close()

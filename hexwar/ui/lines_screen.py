@@ -626,7 +626,6 @@ class LinesWindow:
         names = offer.players.items()
         ai = {s: make_lines_player(n, s, state.seed) for s, n in names if n in LINES_PLAYER_NAMES}
         self._begin(state, ai)
-        self.ctl.message = f"Continuing {offer.text}."  # type: ignore[union-attr]
         self.behaviour.focus(self.window, self.ctl.focus_text() if self.ctl else "")
 
     def draw(self) -> None:

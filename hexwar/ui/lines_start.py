@@ -89,7 +89,8 @@ class StartPage(Element):
                     align="center",
                 )
             )
-            self.start_btn.primary = False
+            self.start_btn.primary = False  # Enter presses the focused Continue; N starts anew
+            self.start_btn.label = "Start a new game  (N)"
 
     def refresh(self) -> None:
         """Each seat's line: who plays it and which deck it gets."""
@@ -104,9 +105,15 @@ class StartPage(Element):
             else:
                 deck = f"drawn at random within {lo}-{hi} points"
             lab.text = f"{seat} ({who}): {deck}"
+        first = (
+            "Now: Enter (or C) continues the last game; N starts a new one with these decks"
+            if self.continue_btn is not None
+            else "Now: Enter starts the game with these decks"
+        )
         self.hint.text = (
-            "Now: Enter starts the game with these decks; a number key (or its button) opens the deck "
-            "builder for that seat." + (f"\n{st.message}" if st.message else "")
+            first
+            + "; a number key (or its button) opens the deck builder for that seat."
+            + (f"\n{st.message}" if st.message else "")
         )
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
@@ -114,6 +121,9 @@ class StartPage(Element):
         1-4 build that seat's deck."""
         if symbol == ord("c") and self.continue_btn is not None:
             self.start.resume()
+            return True
+        if symbol == ord("n") and self.continue_btn is not None:
+            self.start.begin()
             return True
         if symbol in (keys.ENTER, 0xFF8D) and not (self.screen and isinstance(self.screen.focus, Button)):
             self.start.begin()
