@@ -110,3 +110,27 @@ def test_n_on_the_start_page_starts_a_new_game_instead_of_the_offered_one(tmp_pa
         assert win.ctl.state.commands == [] and save.exists()  # the offered game is left as it was
     finally:
         win.window.close()
+
+
+def test_the_card_table_autosaves_at_the_end_of_every_turn(tmp_path):
+    """Walk-through trip: the window handed the autosave only the last five events of an action,
+    and the action that ends a turn logs more after the turn's end (the next turn's initiative
+    and first phase), so a game in the window was saved only when quitting."""
+    from hexwar.game.save import read_save
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import make_lines_player
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=7)
+    save = tmp_path / "auto.json"
+    ai = {s: make_lines_player("standard", s, st.seed) for s in st.seats}
+    win = LinesWindow(st, ai, str(save), visible=False)
+    try:
+        for _ in range(2000):
+            if st.turn >= 3 or st.over:
+                break
+            win.tick(0.25)
+        assert st.turn >= 3, "the computer players never reached turn 3"
+        sf = read_save(save)  # written at the end of turn 2 without anyone quitting
+        assert sf.final_turn >= 2 and sf.mode == "lines"
+    finally:
+        win.window.close()

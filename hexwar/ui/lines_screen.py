@@ -502,6 +502,7 @@ class LinesWindow:
         self.saver: Any = None
         self.view = _TableView(self.window, None, width, height, self.window.get_pixel_ratio())
         self.start: LinesStart | None = None
+        self._seen = 0
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         from .window_base import WindowBehaviour
@@ -611,6 +612,7 @@ class LinesWindow:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
         self.ctl = TableController(state, ai=ai, max_turns=self.max_turns)
         self.view.ctl = self.ctl
+        self._seen = len(state.log)  # the autosave reads the events of each action from here on
         self.saver = (
             Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
             if self.save
@@ -711,7 +713,11 @@ class LinesWindow:
     def _after(self) -> None:
         """After every action: the autosave, the focused item in the title."""
         if self.saver is not None and self.ctl is not None:
-            self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
+            # every event since the last action (a turn's end is followed by more than a handful
+            # of events in the same action: the next turn's initiative, its first phase)
+            log = self.ctl.state.log
+            self.saver.after(self.ctl.state, log[self._seen :])
+            self._seen = len(log)
         if self.ctl is not None:
             self.behaviour.focus(self.window, self.ctl.focus_text())
 
