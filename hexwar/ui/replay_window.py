@@ -97,6 +97,22 @@ def _state_line(model: ReplayModel, st: Any) -> str:
     return head + (" - game over" if st.over else "")
 
 
+def _watching(state: Any) -> Any:
+    """A card-table controller that only watches ``state`` (a replay): every seat counts as
+    played elsewhere, so no hand, button, setup picker or hand-over is offered, and the prompt
+    says whose turn it was (R12.1: a replay shows no hidden hand either)."""
+    from ..lines.table import TableController
+
+    class _Watching(TableController):
+        def prompt(self) -> str:
+            st = self.state
+            if st.over:
+                return f"Game over: {st.result}."
+            return f"Replay: {st.to_act or '-'} to act in the {st.phase} phase (Left / Right steps)."
+
+    return _Watching(state, ai={s: None for s in state.seats}, viewer=None)
+
+
 def paint_replay(
     p: Painter, model: ReplayModel, step: int, width: float, height: float, show_help: bool = False
 ) -> None:
@@ -109,10 +125,9 @@ def paint_replay(
     st = model.state_at(step)
     # the board (lines, campaign); the hex map is the window's map view
     if model.mode == "lines":
-        from ..lines.table import TableController
         from .lines_screen import paint_table
 
-        paint_table(p, TableController(st, ai={}, viewer=None), px, height - TOP_H)
+        paint_table(p, _watching(st), px, height - TOP_H)
     elif model.mode == "campaign":
         p.rect(0, 0, px, height - TOP_H, T.BG)
         y = height - TOP_H - 30
