@@ -181,7 +181,7 @@ def _replay(model, w, h, variant, ratio=1.0):
     win = ReplayWindow(model, width=w, height=h, visible=False)
     try:
         p = Painter(win.mapview.atlas)
-        paint_replay(p, model, step, w, h, show_help=variant == "help")
+        paint_replay(p, model, step, w, h, show_help=variant == "help", go=lambda s: None)  # with its buttons
         return p
     finally:
         win.close()

@@ -229,3 +229,48 @@ def test_lines_take_what_their_cards_need_and_the_hand_shows_its_cards_whole():
     st.hand_commands["german"] = ["hull_down#1"]
     p, _ = _paint(ctl)
     assert "commitment phase" in p.texts  # the Command card's footer, at the bottom of the hand
+
+
+@pytest.mark.ui
+def test_the_table_holds_its_layout_through_a_whole_game_and_its_replay(tmp_path, capsys):
+    """Walk-through trip: six cards in a line (and ten in a hand) fanned out with each covered
+    card's text showing through the next one; the replay's narrower table did it at every size.
+    Now a line narrows its cards, wraps them into rows, and only fans as a last resort with the
+    covered part of a card left blank (layout_check: no overlaps, nothing cut, 10 pt and up)."""
+    from hexwar.render import backend
+
+    try:
+        backend.configure(True)
+        from hexwar.ui.lines_screen import LinesWindow
+    except Exception as exc:  # pragma: no cover - no EGL on this machine
+        pytest.skip(f"headless pyglet unavailable: {exc}")
+    from hexwar.ui.layout_check import layout_problems
+    from hexwar.ui.replay_model import load_replay
+    from hexwar.ui.replay_window import paint_replay
+
+    save = tmp_path / "g.json"
+    assert main(["play", "lines", "--headless", "--ai", "german,soviet", "--seed", "11", "--save", str(save),
+                 "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    m = load_replay(save)
+    win = LinesWindow(m.state_at(0), {}, None, width=800, height=600, visible=False)
+    try:
+        problems = []
+
+        def longest(k):  # the most cards in one line at step k
+            return max(len(r) for side in m.state_at(k).lines.values() for r in side.values())
+
+        most = max(range(len(m) + 1), key=longest)
+        assert longest(most) == 6  # seed 11: six cards in one line
+        for step in sorted({0, len(m) // 3, most, len(m)}):
+            st = m.state_at(step)
+            for w, h in ((800, 600), (1400, 900)):
+                p = Painter(win.view.atlas)
+                paint_table(p, TableController(st, ai={}), w, h)
+                problems += layout_problems(p, w, h, f"table step {step}")
+                p = Painter(win.view.atlas)
+                paint_replay(p, m, step, w, h, go=lambda s: None)
+                problems += layout_problems(p, w, h, f"replay step {step}")
+        assert not problems, "\n".join(problems[:10])
+    finally:
+        win.window.close()

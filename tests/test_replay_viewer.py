@@ -120,6 +120,22 @@ def test_the_replay_window_steps_with_keys_and_shows_odds_and_luck(hex_save, tmp
         assert win.step == len(m)
         press("on_key_press", key.HOME, 0)
         assert win.step == 0
+
+        # the same steps with the mouse alone (walk-through trip: the replay had only keys)
+        def click(tip):
+            b = next(b for b in win.painter.widgets if b.tip == tip)
+            press("on_mouse_press", b.x + b.w / 2, b.y + b.h / 2, 1, 0)
+
+        click("replay next")
+        click("replay next 10")
+        assert win.step == 11
+        click("replay back")
+        assert win.step == 10
+        click("replay end")
+        assert win.step == len(m)
+        assert next(b for b in win.painter.widgets if b.tip == "replay next").action is None  # at the end
+        click("replay start")
+        assert win.step == 0
         press("on_key_press", key.ESCAPE, 0)  # never quits
         assert win.context is not None
         press("on_key_press", key.Q, key.MOD_CTRL)  # a replay has nothing to lose: no question

@@ -78,6 +78,35 @@ class InPlay:
     extra: str = ""
 
 
+class _Covered:
+    """A painter for a card partly covered by the next card of a fan: texts and lines reaching
+    past ``clip_x`` are left out (they would show through the covering card, whose text is
+    drawn above every card's shapes); everything else goes to ``p``."""
+
+    def __init__(self, p: Any, clip_x: float) -> None:
+        self._p, self._clip = p, clip_x
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._p, name)
+
+    def text(self, s: str, x: float, *a: Any, **k: Any) -> float:
+        """Draw ``s`` only when it ends left of the covering card."""
+        size = a[1] if len(a) > 1 else k.get("size", 13.0)
+        style = k.get("style", "regular")
+        w = self._p.measure(s, size, style)
+        ax = k.get("ax", a[3] if len(a) > 3 else "left")
+        left = x - (w if ax == "right" else w / 2 if ax == "center" else 0.0)
+        if left + w > self._clip:
+            return 0.0
+        return float(self._p.text(s, x, *a, **k))
+
+    def line(self, x0: float, y0: float, x1: float, *a: Any, **k: Any) -> Any:
+        """A line only when it ends left of the covering card."""
+        if max(x0, x1) > self._clip:
+            return None
+        return self._p.line(x0, y0, x1, *a, **k)
+
+
 def armament_rows(card: Any) -> list[tuple[str, str, list[tuple[str, bool]], str]]:
     """The Armament table of a unit card: per weapon ``(name, rate of fire "2x" or "",
     [(attack value or "", underscored) per target type in Inf/Veh/Gun/Air order], Damage
@@ -130,15 +159,19 @@ def paint_unit_card(
     in_play: InPlay | None = None,
     edge: Any = None,
     z: int = 0,
+    clip_x: float | None = None,
 ) -> None:
     """Draw unit card ``card`` (a :class:`~hexwar.rules.cards.UnitCard`) in the rectangle
-    ``(x, y)``-``(x + w, y + h)`` (points, y up) on painter ``p`` (see the module text).
+    ``(x, y)``-``(x + w, y + h)`` (points, y up) on painter ``p`` (see the module text);
+    ``clip_x``: a fanned card covered from there on shows no text or line past it.
 
     Args:
         looks: the renderer's looks (side colours), or None for the UI side colours.
         in_play: current Endurance, crew and Damage card of a card in play, or None.
         edge: the frame colour (a selection or target highlight), or None.
     """
+    if clip_x is not None:
+        p = _Covered(p, clip_x)
     band, band_text, sym_fill = _side_colour(card, looks)
     p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
@@ -249,10 +282,13 @@ def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, 
 
 def paint_paper_card(
     p: Any, kind: str, title: str, lines: list[str], x: float, y: float, w: float, h: float,
-    edge: Any = None, z: int = 0, footer: str = "",
+    edge: Any = None, z: int = 0, footer: str = "", clip_x: float | None = None,
 ) -> None:  # fmt: skip
     """A Command, Event or Damage card: the kind in its band, the title, the wrapped ``lines``
-    (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt."""
+    (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt;
+    ``clip_x`` as for :func:`paint_unit_card`."""
+    if clip_x is not None:
+        p = _Covered(p, clip_x)
     p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
     p.rect(
@@ -284,11 +320,12 @@ def paint_paper_card(
 def paint_card(
     p: Any, card: Any, x: float, y: float, w: float, h: float, looks: Any = None,
     in_play: InPlay | None = None, edge: Any = None, z: int = 0, rules: Any = None,
+    clip_x: float | None = None,
 ) -> None:  # fmt: skip
     """Draw any card definition: a unit card (:func:`paint_unit_card`) or a Command, Event or
     Damage card (:func:`paint_paper_card`, its text generated from its typed effects)."""
     if hasattr(card, "endurance_full"):
-        paint_unit_card(p, card, x, y, w, h, looks, in_play, edge, z)
+        paint_unit_card(p, card, x, y, w, h, looks, in_play, edge, z, clip_x)
         return
     from .widgets.cards import card_facts
 
@@ -304,7 +341,7 @@ def paint_card(
     elif f.kind == "damage":
         title = f"Damage card {card.id.replace('dmg', '').lstrip('0') or card.id}"
         lines = ["one edge per unit type (R6.6):"] + list(f.body)
-    paint_paper_card(p, f.kind, title, lines, x, y, w, h, edge, z, footer)
+    paint_paper_card(p, f.kind, title, lines, x, y, w, h, edge, z, footer, clip_x)
 
 
 def card_sheet_size(n: int, per_row: int = 3) -> tuple[float, float]:

@@ -45,6 +45,7 @@ def _unit_card(
     centres: dict[str, tuple],
     w: float = CARD_W,
     h: float = CARD_H,
+    clip_x: float | None = None,
 ) -> None:
     """One unit on the table drawn as its card (:func:`hexwar.ui.card_face.paint_unit_card`):
     the printed face with its armament table, the current Endurance, crew and Damage card."""
@@ -53,11 +54,12 @@ def _unit_card(
     sel = ctl.selected == u.uid
     tgt = ctl.target == u.uid
     edge = theme.ACTIVE if sel else theme.ERROR if tgt else None
-    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge)
+    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge, clip_x=clip_x)
+    right = x + w if clip_x is None else min(x + w, clip_x)  # a fanned card's visible part
     if u.captured:
-        p.text("captured", x + w - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
+        p.text("captured", right - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
-        p.text(u.seat.split("-", 1)[1], x + w - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
+        p.text(u.seat.split("-", 1)[1], right - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
     if sel or tgt:
         p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
     p.widget(x, y, w, h, partial(ctl.click, u.uid), f"unit {u.uid}")
@@ -78,31 +80,63 @@ def _row(
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
         p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
-    p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
+    p.text(
+        ellipsize(p.atlas, label, r.w - 12, 10.0, "bold"), r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold"
+    )
     if not units:
         return
-    # cards narrow down to 170 points to sit side by side; more than that fan out (each header shows)
-    cw = max(170.0, min(CARD_W, (r.w - 20) / len(units) - 10))
-    step = min(cw + 10, (r.w - 20 - cw) / max(1, len(units) - 1)) if len(units) > 1 else cw
     room = r.h - 24
+    h_need = max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+    per_row, cw, n_rows = card_places(len(units), r.w - 20, room, h_need)
+    h = max(40.0, min(h_need, (room - 8 * (n_rows - 1)) / n_rows))
+    step = cw + 10 if per_row * (cw + 10) - 10 <= r.w - 20 else (r.w - 20 - cw) / max(1, per_row - 1)
     for i, u in enumerate(units):
-        need = unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0)
-        h = max(40.0, min(need, room))
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y1 - 20 - h, centres, cw, h)
+        row, col = divmod(i, per_row)
+        x = r.x + 10 + col * step
+        covered = step < cw + 10 and col < per_row - 1 and i < len(units) - 1  # fanned: the next covers it
+        _unit_card(
+            p, ctl, u, x, r.y1 - 20 - h - row * (h + 8), centres, cw, h, x + step - 3 if covered else None
+        )
+
+
+def card_places(n: int, width: float, height: float, card_h: float) -> tuple[int, float, int]:
+    """How ``n`` cards of height ``card_h`` sit in ``width`` x ``height`` points: side by side
+    at up to :data:`CARD_W` (a gap of 10), narrowed to 170 points (every part of the card
+    shows); when that is not enough, in two or more rows if their full height fits; else in one
+    row narrowed down to 110 points (header, line and Endurance show); only past that do they
+    fan out, overlapping.
+
+    Returns:
+        ``(cards per row, card width, rows)``.
+    """
+    if n <= 0:
+        return 1, CARD_W, 1
+    fit = int((width + 10) // (170.0 + 10))
+    if n <= fit:
+        return n, min(CARD_W, (width + 10) / n - 10), 1
+    if fit >= 1:
+        rows = -(-n // fit)
+        if rows * card_h + (rows - 1) * 8 <= height:
+            per = -(-n // rows)
+            return per, min(CARD_W, (width + 10) / per - 10), rows
+    return n, max(110.0, min(CARD_W, (width + 10) / n - 10)), 1
 
 
 #: Height in points of an empty line's strip.
 EMPTY_ROW = 34.0
 
 
-def _row_need(units: tuple[UnitView, ...]) -> float:
-    """Points a line needs to show its cards whole (label and margins included); an empty
+def _row_need(units: tuple[UnitView, ...], width: float = 1e9) -> float:
+    """Points a line needs to show its cards whole (label and margins included) in ``width``
+    points of cards (in rows of cards at least 170 points wide, :func:`card_places`); an empty
     line: :data:`EMPTY_ROW`."""
     from .card_face import unit_card_height
 
     if not units:
         return EMPTY_ROW
-    return 24.0 + max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+    h = max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+    rows = -(-len(units) // max(1, int((width + 10) // 180.0)))
+    return 24.0 + rows * h + (rows - 1) * 8
 
 
 def _hand_need(v: SeatView) -> float:
@@ -199,7 +233,7 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
     if not hand:
         return
     # the hand's cards drawn as cards (card_face), fanned when they do not fit side by side
-    cw = max(150.0, min(CARD_W, (r.w - 20) / len(hand) - 8))
+    cw = max(110.0, min(CARD_W, (r.w - 20) / len(hand) - 8))  # fanned only below 110 points a card
     step = min(cw + 8, (r.w - 20 - cw) / max(1, len(hand) - 1)) if len(hand) > 1 else cw
     ch = r.h - 28
     for i, c in enumerate(hand):
@@ -210,11 +244,15 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         is_unit = c in v.hand_units
         defn = card(c) if is_unit else cards().command_or_event(c)
         edge = theme.ACTIVE if picked else theme.FOCUS if cursor else None
-        paint_card(p, defn, x, y, cw, ch, edge=edge, rules=cards().rules)
+        covered = step < cw + 8 and i < len(hand) - 1  # fanned: the next card covers its right part
+        paint_card(
+            p, defn, x, y, cw, ch, edge=edge, rules=cards().rules, clip_x=x + step - 3 if covered else None
+        )
         if picked:
             p.frame(x - 1, y - 1, x + cw + 1, y + ch + 1, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
-            p.text("+1 bonus", x + cw - 6, y + 8, 10.0, theme.ERROR, ax="right", style="bold")
+            p.text("+1 bonus", (x + step - 3 if covered else x + cw) - 6, y + 8, 10.0, theme.ERROR, ax="right",
+                   style="bold")  # fmt: skip
         p.widget(x, y, cw, ch, partial(ctl.click, c), f"card {c}")
 
 
@@ -236,9 +274,10 @@ def paint_table(
         v.lines[them]["air"] + v.lines[me]["air"] if side is None else v.lines[side][ln] for side, ln in rows_
     ]
     room = full.h - TOP_H - PROMPT_H
-    heights, hand_h = _row_heights([_row_need(us) for us in units_], room - HAND_H, _hand_need(v))
-    top, prompt, mid, hand = _split(full, hand_h)
     lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
+    cards_w = width - lw - 12 - 20  # a line's room for cards
+    heights, hand_h = _row_heights([_row_need(us, cards_w) for us in units_], room - HAND_H, _hand_need(v))
+    top, prompt, mid, hand = _split(full, hand_h)
     table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
     score = "   ".join(
