@@ -274,3 +274,14 @@ def test_the_table_holds_its_layout_through_a_whole_game_and_its_replay(tmp_path
         assert not problems, "\n".join(problems[:10])
     finally:
         win.window.close()
+
+
+def test_in_setup_the_other_hands_counts_stay_clear_of_the_reserves_picker():
+    """Walk-through trip (800x600): the picker covered the left part of "soviet: 0 unit, ..."."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("lines")).new_game()
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, TableController(st, ai={}), 800, 600)
+    box = next(b for b in p.text_boxes if b[4].startswith("soviet: "))
+    assert box[0] >= 800 - 240  # right of the table (the side panel is 240 points wide at 800)

@@ -208,7 +208,9 @@ def _arrow(
         )
 
 
-def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect, others_w: float | None = None) -> None:
+    """The viewer's hand as cards (fanned only when narrower than 110 points) and the other
+    seats' hands as counts (in ``others_w`` points at the right; default 62% of the strip)."""
     p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
     if v.seat is None:
         p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
@@ -226,7 +228,8 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         for s, (n, m) in v.hand_counts.items()
         if s != v.seat
     )
-    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
+    room = r.w * 0.62 if others_w is None else others_w
+    p.text(ellipsize(p.atlas, others, room, 10.0), r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right")
     from .card_face import paint_card
 
     hand = list(v.hand_units) + list(v.hand_commands)
@@ -328,7 +331,7 @@ def paint_table(
     if ctl.selected in centres and ctl.target in centres:
         _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
     paint_side_panel(p, ctl, v, log)
-    _hand(p, ctl, v, hand)
+    _hand(p, ctl, v, hand, lw - 20 if v.phase == "setup" else None)  # setup: the picker covers the rest
     if v.events:
         p.text(
             "Events: " + ", ".join(v.events),
