@@ -155,3 +155,18 @@ def test_the_setup_hand_is_picked_and_taken_by_mouse_alone():
     assert "Take this hand (Enter)" in p.texts
     _click(p, "take hand")
     assert st.to_act != seat and len(st.hand_units[seat]) == 4
+
+
+def test_the_setup_cursor_does_not_carry_over_onto_the_hand():
+    """Walk-through trip: after S-picking the hand by keyboard the 6th hand card showed the
+    cursor's focus frame in the Commitment phase."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("lines")).new_game()
+    ctl = TableController(st, ai={})
+    for _ in range(4):
+        ctl.key("card_next")
+        ctl.key("pick_card")
+    assert ctl.card_cursor == 3
+    ctl.key("confirm")
+    assert ctl.card_cursor is None and ctl.picks == []

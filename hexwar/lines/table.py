@@ -372,8 +372,8 @@ class TableController:
             return True
         if seat is not None and st.phase == Phase.SETUP:
             ok = self.issue(ChooseHand(seat, tuple(self.picks)))
-            if ok:
-                self.picks = []
+            if ok:  # the Reserves cursor does not carry over onto the new hand
+                self.picks, self.card_cursor = [], None
             return ok
         if seat is None or self.selected is None:
             self.message = "select a card or a unit first"
