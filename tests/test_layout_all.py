@@ -131,6 +131,9 @@ def _editor(w, h, variant, tmp):
     try:
         if variant == "help":
             win.show_help = True
+        elif variant == "scenario":  # the scenario's setup page (its variant buttons were squeezed)
+            win.session.new_scenario_on_map()
+            win.tab, win.sub_tab = "scenario", "setup"
         win.on_draw()
         return win._painter
     finally:
@@ -191,7 +194,7 @@ VARIANTS = {
     "play": ("main", "help", "quit"),
     "table": ("main", "setup", "help", "quit"),
     "campaign": ("main", "help", "quit"),
-    "editor": ("main", "help"),
+    "editor": ("main", "help", "scenario"),
     "deck": ("main", "quit"),
     "replay": ("main", "help"),
 }
