@@ -260,9 +260,11 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect, others_w: floa
 
 
 def paint_table(
-    p: Painter, ctl: TableController, width: float, height: float
+    p: Painter, ctl: TableController, width: float, height: float, side_panel: bool = True
 ) -> dict[str, tuple[float, float]]:
-    """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up).
+    """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up);
+    ``side_panel=False`` leaves out the buttons, odds and log column (the replay viewer has its
+    own), the lines taking the whole width.
 
     Returns:
         the centre point of every unit card drawn (for arrows and tests).
@@ -277,7 +279,7 @@ def paint_table(
         v.lines[them]["air"] + v.lines[me]["air"] if side is None else v.lines[side][ln] for side, ln in rows_
     ]
     room = full.h - TOP_H - PROMPT_H
-    lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
+    lw = min(LOG_W, max(240.0, width * 0.3)) if side_panel else 0.0  # narrow: room for two cards a line
     cards_w = width - lw - 12 - 20  # a line's room for cards
     heights, hand_h = _row_heights([_row_need(us, cards_w) for us in units_], room - HAND_H, _hand_need(v))
     top, prompt, mid, hand = _split(full, hand_h)
@@ -330,8 +332,11 @@ def paint_table(
             _arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
     if ctl.selected in centres and ctl.target in centres:
         _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
-    paint_side_panel(p, ctl, v, log)
-    _hand(p, ctl, v, hand, lw - 20 if v.phase == "setup" else None)  # setup: the picker covers the rest
+    if side_panel:
+        paint_side_panel(p, ctl, v, log)
+    _hand(
+        p, ctl, v, hand, lw - 20 if v.phase == "setup" and lw else None
+    )  # setup: the picker covers the rest
     if v.events:
         p.text(
             "Events: " + ", ".join(v.events),

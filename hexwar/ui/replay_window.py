@@ -144,7 +144,7 @@ def paint_replay(
     if model.mode == "lines":
         from .lines_screen import paint_table
 
-        paint_table(p, _watching(st), px, height - TOP_H)
+        paint_table(p, _watching(st), px, height - TOP_H, side_panel=False)  # the log is the viewer's
     elif model.mode == "campaign":
         p.rect(0, 0, px, height - TOP_H, T.BG)
         y = height - TOP_H - 30
