@@ -285,3 +285,23 @@ def test_in_setup_the_other_hands_counts_stay_clear_of_the_reserves_picker():
     paint_table(p, TableController(st, ai={}), 800, 600)
     box = next(b for b in p.text_boxes if b[4].startswith("soviet: "))
     assert box[0] >= 800 - 240  # right of the table (the side panel is 240 points wide at 800)
+
+
+def test_at_800x600_a_hand_of_seven_shows_whole_cards_in_rows():
+    """Walk-through trip: at 800x600 a hand of 4 unit and 3 Command cards was squeezed to 105
+    points a card ("1 weapon (card too small...)") while the empty lines took the height."""
+    st = _st()
+    st.hand_units["german"] = ["de_grenadiers#9", "de_tank_crew_regular#9", "de_pz_iv_g#9", "de_hs129b#9"]
+    st.hand_commands["german"] = ["hull_down#1", "drop_tanks#1", "flank_shot#1"]
+    for side in st.lines.values():
+        for row in side.values():
+            row.clear()
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, ctl, 800, 600)
+    assert not any("card too small" in t for t in p.texts)
+    assert p.texts.count("Armament") == 4 and p.texts.count("COMMAND") == 3
+    cards_ = [b for b in p.widgets if b.tip.startswith("card ")]
+    assert len(cards_) == 7 and min(b.w for b in cards_) >= 170
+    assert len({round(b.y) for b in cards_}) == 2  # two rows

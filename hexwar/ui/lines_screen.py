@@ -139,17 +139,25 @@ def _row_need(units: tuple[UnitView, ...], width: float = 1e9) -> float:
     return 24.0 + rows * h + (rows - 1) * 8
 
 
-def _hand_need(v: SeatView) -> float:
-    """Points the hand's strip needs to show its cards whole (a Command card: band, title, two
-    lines and its phase), at least :data:`HAND_H`."""
+def _hand_card_h(v: SeatView) -> float:
+    """The height a hand card needs to show whole (a Command card: band, title, five lines of
+    text and its phase; a unit card: its armament rows)."""
     from .card_face import unit_card_height
 
-    if v.seat is None:
-        return HAND_H
-    need = 126.0 if v.hand_commands else 0.0  # band, title, five lines of text, the phase
+    need = 126.0 if v.hand_commands else 0.0
     for c in v.hand_units:
         need = max(need, unit_card_height(card(c)))
-    return max(HAND_H, 28.0 + 6.0 + need)
+    return need
+
+
+def _hand_need(v: SeatView, width: float = 1e9) -> float:
+    """Points the hand's strip needs to show its cards whole in ``width`` points (in rows of
+    cards at least 170 points wide, :func:`card_places`), at least :data:`HAND_H`."""
+    n = len(v.hand_units) + len(v.hand_commands)
+    if v.seat is None or not n:
+        return HAND_H
+    rows = -(-n // max(1, int((width + 10) // 180.0)))
+    return max(HAND_H, 28.0 + 4.0 + rows * _hand_card_h(v) + (rows - 1) * 8)
 
 
 def _row_heights(needs: list[float], total: float, hand_need: float = HAND_H) -> tuple[list[float], float]:
@@ -165,8 +173,9 @@ def _row_heights(needs: list[float], total: float, hand_need: float = HAND_H) ->
         ``(row heights, hand height)``.
     """
     full = [i for i, n in enumerate(needs) if n > EMPTY_ROW]
-    if not full:
-        return [total / len(needs)] * len(needs), HAND_H
+    if not full:  # empty lines: the hand takes what it needs, the lines share the rest
+        grow = min(max(0.0, total - EMPTY_ROW * len(needs)), max(0.0, hand_need - HAND_H))
+        return [(total - grow) / len(needs)] * len(needs), HAND_H + grow
     if sum(needs) > total:
         share = max(EMPTY_ROW, (total - EMPTY_ROW * (len(needs) - len(full))) / len(full))
         return [share if i in full else EMPTY_ROW for i in range(len(needs))], HAND_H
@@ -235,19 +244,21 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect, others_w: floa
     hand = list(v.hand_units) + list(v.hand_commands)
     if not hand:
         return
-    # the hand's cards drawn as cards (card_face), fanned when they do not fit side by side
-    cw = max(110.0, min(CARD_W, (r.w - 20) / len(hand) - 8))  # fanned only below 110 points a card
-    step = min(cw + 8, (r.w - 20 - cw) / max(1, len(hand) - 1)) if len(hand) > 1 else cw
-    ch = r.h - 28
+    # the hand's cards drawn as cards (card_face): side by side, in rows when the strip is high
+    # enough, fanned only as a last resort (card_places)
+    per_row, cw, n_rows = card_places(len(hand), r.w - 20, r.h - 32, _hand_card_h(v))
+    ch = (r.h - 32 - 8 * (n_rows - 1)) / n_rows
+    step = cw + 10 if per_row * (cw + 10) - 10 <= r.w - 20 else (r.w - 20 - cw) / max(1, per_row - 1)
     for i, c in enumerate(hand):
-        x = r.x + 10 + i * step
+        row, col = divmod(i, per_row)
+        x = r.x + 10 + col * step
         picked = ctl.selected == c
         cursor = ctl.card_cursor is not None and ctl.card_cursor == i and ctl.state.phase != "setup"
-        y = r.y + 4 + (4 if picked else 0)
+        y = r.y + 4 + (n_rows - 1 - row) * (ch + 8) + (4 if picked else 0)
         is_unit = c in v.hand_units
         defn = card(c) if is_unit else cards().command_or_event(c)
         edge = theme.ACTIVE if picked else theme.FOCUS if cursor else None
-        covered = step < cw + 8 and i < len(hand) - 1  # fanned: the next card covers its right part
+        covered = step < cw + 10 and col < per_row - 1 and i < len(hand) - 1  # fanned: the next covers it
         paint_card(
             p, defn, x, y, cw, ch, edge=edge, rules=cards().rules, clip_x=x + step - 3 if covered else None
         )
@@ -281,7 +292,8 @@ def paint_table(
     room = full.h - TOP_H - PROMPT_H
     lw = min(LOG_W, max(240.0, width * 0.3)) if side_panel else 0.0  # narrow: room for two cards a line
     cards_w = width - lw - 12 - 20  # a line's room for cards
-    heights, hand_h = _row_heights([_row_need(us, cards_w) for us in units_], room - HAND_H, _hand_need(v))
+    needs = [_row_need(us, cards_w) for us in units_]
+    heights, hand_h = _row_heights(needs, room - HAND_H, _hand_need(v, width - 20))
     top, prompt, mid, hand = _split(full, hand_h)
     table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
