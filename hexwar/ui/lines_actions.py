@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..lines.commands import DeclareCloseAssault, Draw
@@ -104,7 +105,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
                 mark = "[x]" if i in ctl.weapons else "[ ]"
                 out.append(
                     TableButton(
-                        f"{mark} {i + 1}. {w.name}", lambda i=i: ctl.toggle_weapon(i), tip=f"weapon {i + 1}"
+                        f"{mark} {i + 1}. {w.name}", partial(ctl.toggle_weapon, i), tip=f"weapon {i + 1}"
                     )
                 )
         if ctl.target is not None and any(
@@ -125,7 +126,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
                 out.append(
                     TableButton(
                         f"Draw {draw_label(d)}{key}",
-                        lambda i=i: _draw_way(ctl, i),
+                        partial(_draw_way, ctl, i),
                         primary=i == chosen,
                         tip=f"draw {i + 1}",
                     )

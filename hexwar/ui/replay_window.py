@@ -16,6 +16,7 @@ a replay never asks).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -223,7 +224,7 @@ def paint_replay(
         bw = (w - 5 * 4) / len(STEP_BUTTONS)
         for i, (label, tip, d) in enumerate(STEP_BUTTONS):
             to = max(0, min(len(model), step + d))
-            p.button(x + i * (bw + 4), 26, bw, 22, label, (lambda to=to: go(to)) if to != step else None,
+            p.button(x + i * (bw + 4), 26, bw, 22, label, partial(go, to) if to != step else None,
                      enabled=to != step, tip=tip, size=10.5, align="center")  # fmt: skip
     if show_help:
         bw, bh = min(width - 40, 520.0), 60 + 22 * len(SHORTCUTS)
