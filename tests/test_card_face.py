@@ -113,8 +113,10 @@ def test_a_narrow_card_in_a_fanned_hand_keeps_its_armament_table(w):
     p = Painter(FakeAtlas(0.5))
     paint_unit_card(p, c, 0.0, 0.0, w, 110.0)
     assert not any("card too small" in t for t in p.texts)
-    i = p.texts.index("7.5 cm KwK 40 L/43") if "7.5 cm KwK 40 L/43" in p.texts else next(
-        k for k, t in enumerate(p.texts) if t.startswith("7.5 cm")
+    i = (
+        p.texts.index("7.5 cm KwK 40 L/43")
+        if "7.5 cm KwK 40 L/43" in p.texts
+        else next(k for k, t in enumerate(p.texts) if t.startswith("7.5 cm"))
     )
     assert p.texts[i + 1 : i + 5] == ["11", "9", "10", "8"]
     assert not layout_problems(p, w, 110.0, f"card {w}")
