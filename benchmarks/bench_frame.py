@@ -254,6 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         tgt = f"{target:g} {unit}" if target else "-"
         ratio = f"{now[key] / target:.2f}" if target else "-"
         print(f"{name:<44} {b:>10} {now[key]:>7.1f} {unit} {tgt:>9} {ratio:>7}  {note}")
+        if target:
+            print(
+                f"FIGURE | frame: {name} ({unit}) | {now[key]:.1f} | < {target:g} {unit} | {target / max(now[key], 1e-9):.2f}"
+            )
 
     row("frame after a unit moves (set_counters+draw)", "move", target=TARGETS["move"])
     row("  the frame alone", "move_frame")

@@ -30,6 +30,14 @@ The trees take turns scenario by scenario, so a machine shared with other work s
 Another tree is the ``git archive`` of its commit unpacked in a temporary folder and put first
 on ``PYTHONPATH`` (the worker checks where it imported hexwar from).
 
+3. **By map size** (``--sizes``, issue 35): one whole game of the standard scenario on generated
+   village maps of 30x20, 60x40, 120x80, 240x160 and 500x500 hexes
+   (``--map generated:1:village:WxH``, the balance harness's game, at most ``--size-turns``
+   turns), each size in a fresh process: CPU seconds per turn (the game loop with rules, fog
+   and both computer players), peak memory, and the exponent of their growth in the number of
+   hexes; figures against issue 35's targets (a 500x500 turn under 10 s and 1 GB, at most 5x a
+   60x40 turn).
+
 Run: ``python benchmarks/bench_games.py [--games 4] [--baseline REF] [--same-as REF] [SCENARIO ...]``
 (``--quick``: 2 games; ``--no-same``: the speed table only). Asserts nothing.
 """
@@ -215,6 +223,10 @@ def speed_table(base: Path, ref: str, names: list[str], games: int, seed: int, r
             f"the {TARGET_RATIO:.1f}x target (ratio to target {worst / TARGET_RATIO:.2f}; at least 1.00 "
             f"meets it); baseline {ref}"
         )
+        print(
+            f"FIGURE | whole games vs {ref}, worst of games and commands per CPU s | {worst:.2f}x | "
+            f">= {TARGET_RATIO:.0f}x | {worst / TARGET_RATIO:.2f}"
+        )
 
 
 def same_table(ref_tree: Path, ref: str, names: list[str], games: int, seed: int) -> None:
@@ -268,8 +280,17 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="alternating runs per tree in table 1, fastest kept (default 3, quick 2)",
     )
+    ap.add_argument("--sizes", action="store_true", help="whole games by map size only (issue 35)")
+    ap.add_argument("--size-turns", type=int, default=6, help="turn limit of each --sizes game (default 6)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--size-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.size_worker:
+        w, h = (int(x) for x in args.size_worker.split("x"))
+        size_worker(w, h, args.size_turns)
+        return 0
+    if args.sizes:
+        return 1 if bench_sizes(args.size_turns) else 0
     games = args.games or (2 if args.quick else 4)
     rounds = max(1, args.rounds or (2 if args.quick else 3))
     if args.worker:
@@ -304,6 +325,106 @@ def main(argv: list[str] | None = None) -> int:
         names = args.scenarios or hex_scenarios(ROOT)
         same_table(ref_tree, (ref_sha or ref)[:9], names, games, args.seed)
     return 0
+
+
+SIZES = ((30, 20), (60, 40), (120, 80), (240, 160), (500, 500))
+TURN_TARGET_S = 10.0
+TURN_TARGET_MB = 1024.0
+TURN_RATIO_TARGET = 5.0  # a 500x500 turn against a 60x40 one
+
+
+def size_worker(width: int, height: int, max_turns: int) -> None:
+    """One balance-harness game of the standard scenario on a generated map; one JSON line."""
+    import resource
+
+    from hexwar import balance as bal
+    from hexwar.game.onmap import scenario_on_map
+    from hexwar.game.scenario import load_scenario
+    from hexwar.paths import content_dir
+
+    sc = load_scenario(str(content_dir("scenarios") / "standard.toml"))
+    c0 = time.process_time()
+    sc = scenario_on_map(sc, f"generated:1:village:{width}x{height}")
+    gen = time.process_time() - c0
+    ai = {"german": "standard", "soviet": "standard"}
+    c0 = time.process_time()
+    o = bal.play_scenario_game(sc, 1, None, ai, max_turns)
+    cpu = time.process_time() - c0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    turns = min(o.turn, max_turns)  # a game stopped by the cap reports the turn after it
+    print(json.dumps({"gen": gen, "cpu": cpu, "turns": turns, "commands": o.commands, "rss_mb": rss}))
+
+
+def _slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of log(y) against log(x): the growth exponent."""
+    import math
+    import statistics
+
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(max(y, 1e-9)) for y in ys]
+    mx, my = statistics.fmean(lx), statistics.fmean(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly, strict=True)) / sum((a - mx) ** 2 for a in lx)
+
+
+def bench_sizes(max_turns: int) -> list[str]:
+    """The ``--sizes`` table and its FIGURE lines; returns the misses."""
+    print(
+        f"Whole AI-vs-AI games of the standard scenario on generated village maps (seed 1, at most "
+        f"{max_turns} turns), each size in a fresh process; CPU seconds (load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
+    head = f"{'map':>9} {'hexes':>7} {'gen s':>7} {'turns':>5} {'game s':>8} {'s/turn':>8} {'peak MB':>8} {'cmds':>5}"
+    print(head)
+    print("-" * len(head))
+    rows = {}
+    for w, h in SIZES:
+        out = subprocess.run(
+            [sys.executable, __file__, "--size-worker", f"{w}x{h}", "--size-turns", str(max_turns)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        r["per_turn"] = r["cpu"] / max(r["turns"], 1)
+        rows[(w, h)] = r
+        print(
+            f"{w}x{h:<5} {w * h:>7} {r['gen']:>7.2f} {r['turns']:>5} {r['cpu']:>8.2f} {r['per_turn']:>8.3f} "
+            f"{r['rss_mb']:>8.0f} {r['commands']:>5}",
+            flush=True,
+        )
+    areas = [w * h for w, h in rows]
+    e_turn = _slope(areas, [r["per_turn"] for r in rows.values()])
+    e_mem = _slope(areas, [r["rss_mb"] for r in rows.values()])
+    print(f"growth exponent in the area (cost ~ hexes^e): CPU per turn {e_turn:.2f}, peak memory {e_mem:.2f}")
+    big, ref = rows[(500, 500)], rows[(60, 40)]
+    ratio = big["per_turn"] / max(ref["per_turn"], 1e-9)
+    figures = [
+        (
+            "game turn on 500x500 (CPU s per turn)",
+            big["per_turn"],
+            f"< {TURN_TARGET_S:.0f} s",
+            TURN_TARGET_S / max(big["per_turn"], 1e-9),
+        ),
+        (
+            "game on 500x500, peak memory (MB)",
+            big["rss_mb"],
+            f"< {TURN_TARGET_MB:.0f} MB",
+            TURN_TARGET_MB / big["rss_mb"],
+        ),
+        (
+            "game turn 500x500 / 60x40 (CPU per turn)",
+            ratio,
+            f"<= {TURN_RATIO_TARGET:.0f}x",
+            TURN_RATIO_TARGET / max(ratio, 1e-9),
+        ),
+    ]
+    misses = []
+    for name, value, target, met in figures:
+        print(f"FIGURE | {name} | {value:.3g} | {target} | {met:.2f}")
+        if met < 1:
+            misses.append(name)
+    return misses
 
 
 if __name__ == "__main__":

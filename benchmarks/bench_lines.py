@@ -60,6 +60,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{gps / TARGET_GAMES_S[name]:>8.2f}"
         )
         print(
+            f"FIGURE | {name} AI-vs-AI games per s | {gps:.2f} | >= {TARGET_GAMES_S[name]:g} | {gps / TARGET_GAMES_S[name]:.2f}"
+        )
+        print(
+            f"FIGURE | {name} worst decision (s) | {worst:.3f} | < {TARGET_DECISION_S:g} s | "
+            f"{TARGET_DECISION_S / max(worst, 1e-9):.2f}"
+        )
+        print(
             f"{name + ' worst decision s':<34} {worst:>10.3f} {'':>10} {TARGET_DECISION_S:>10.2f} "
             f"{worst / TARGET_DECISION_S:>8.3f}"
         )

@@ -20,6 +20,10 @@ fresh process imports ``hexwar.game.scenario`` and loads the shipped ``standard`
 ratio is 0.3 s / measured. Each figure is the least of ``--rounds`` runs (the machine is shared;
 the least is the run least slowed by other work). Asserts nothing.
 
+Last, map generation (issue 35: under 10 s and 1 GB): ``hexwar edit --generate 500x500 --seed 7``
+of the village and steppe styles, each in a fresh process, CPU seconds and peak RSS (the peak is
+the largest child process so far, so at most this one's).
+
 Run: ``python benchmarks/bench_maps.py [--rounds 3] [--baseline REF]`` (``--quick``: 1 round).
 """
 
@@ -140,6 +144,50 @@ def write_maps(into: Path) -> dict[str, Path]:
     return {"generated": gen, "dense": dense}
 
 
+GEN_TARGET_S = 10.0  # issue 35: hexwar edit --generate 500x500 under 10 s and 1 GB
+GEN_TARGET_MB = 1024.0
+
+
+def generate_figures(into: Path) -> list[str]:
+    """``hexwar edit --generate 500x500`` (village and steppe, seed 7) in a fresh process each:
+    CPU seconds and peak RSS against issue 35's targets, as FIGURE lines."""
+    out = []
+    print(
+        f"\nhexwar edit --generate 500x500 --seed 7, fresh process (CPU s, peak MB); targets < {GEN_TARGET_S:g} s, < 1 GB"
+    )
+    for style in ("village", "steppe"):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hexwar.cli",
+                "edit",
+                "--generate",
+                "500x500",
+                "--seed",
+                "7",
+                "--style",
+                style,
+            ]
+            + ["--out", str(into / f"gen-{style}.json")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        mb = after.ru_maxrss / 1024  # the largest child so far: this one or an earlier load
+        print(f"{style:<8} {cpu:7.2f} s  {mb:7.0f} MB")
+        out.append(
+            f"FIGURE | edit --generate 500x500 {style} (CPU s) | {cpu:.2f} | < {GEN_TARGET_S:g} s | {GEN_TARGET_S / cpu:.2f}"
+        )
+        out.append(
+            f"FIGURE | edit --generate 500x500 {style} (peak MB, at most) | {mb:.0f} | < 1 GB | {GEN_TARGET_MB / mb:.2f}"
+        )
+    return out
+
+
 def best(rounds: int, fn, key: str) -> dict:  # type: ignore[no-untyped-def]
     rows = [fn() for _ in range(rounds)]
     return min(rows, key=lambda r: r[key])
@@ -203,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"FIGURE | a game loads scenario and map, fresh process (CPU s) | {row['cpu']:.3f} | "
                     f"< {SCENARIO_TARGET_S} s | {ratio:.2f}"
                 )
+        figures += generate_figures(t)
     print()
     for line in figures:  # issue 35: the runner's summary reads these
         print(line)

@@ -181,6 +181,8 @@ def main() -> int:
         target = TARGETS[key]
         ratio = (target / value) if key.startswith("latency") else (value / target)
         print(f"{name:<46} {value:>10.2f} {BASELINES[key]:>10.1f} {target:>10.1f} {ratio:>7.2f}")
+        cmp_ = "<=" if key.startswith("latency") else ">="
+        print(f"FIGURE | net: {name} | {value:.2f} | {cmp_} {target:g} | {ratio:.2f}")
     print("(ratio >= 1 meets the target; the baseline is of the full run: 50 games for 20 s)")
     return 0
 

@@ -330,11 +330,22 @@ def main() -> None:
         tgt = f"{target:g} {unit}" if target else "-"
         ratio = f"{val / target:.2f}" if target else "-"
         print(f"{name:<46} {val:>7.2f} {unit:<2} {tgt:>9} {ratio:>7}")
+        if target:
+            print(
+                f"FIGURE | render: {name} ({unit}) | {val:.2f} | < {target:g} {unit} | {target / max(val, 1e-9):.2f}"
+            )
     if not args.no_scale:
         print(f"\n500x500 map in fresh processes (issue 22; {load}; ratio = peak RSS / target)")
         print(f"{'measurement':<46} {'value':>30} {'baseline (main)':>30} {'target':>9} {'ratio':>6}")
         for name, val_s, base, tgt_s, ratio_s in scale_rows():
             print(f"{name:<46} {val_s:>30} {base:>30} {tgt_s:>9} {ratio_s:>6}")
+            try:
+                peak = float(ratio_s)
+            except ValueError:
+                continue
+            print(
+                f"FIGURE | render: {name} (peak RSS / 1 GB) | {val_s.strip()} | {tgt_s} | {1 / max(peak, 1e-9):.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "ai-sizes": ("bench_ai.py", []),  # issue 35: turn cost by map size, 30x20 to 500x500
     "startup": ("bench_ai.py", []),  # issue 35: scenario + map load in a fresh process
+    "startup-cli": ("bench_startup.py", ["--quick"]),  # issue 34: `hexwar play --headless` start by phase
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "net": ("bench_net.py", ["--quick"]),
@@ -52,13 +53,19 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "campaign": ("bench_campaign.py", ["--quick"]),
     "campaign_hard": ("bench_campaign_hard.py", ["--quick"]),
     "games": ("bench_games.py", ["--quick"]),
+    "games-sizes": ("bench_games.py", ["--size-turns", "3"]),  # issue 35: whole games by map size
     "frame": ("bench_frame.py", ["--quick"]),
     "frame-x": ("bench_frame.py", ["--quick"]),  # the same in a real X window (Xvfb)
     "maps": ("bench_maps.py", ["--quick"]),
     "search": ("bench_search.py", ["--quick"]),
 }
 # name -> arguments of every run (quick or not)
-ALWAYS: dict[str, list[str]] = {"frame-x": ["--xvfb"], "ai-sizes": ["--sizes"], "startup": ["--startup"]}
+ALWAYS: dict[str, list[str]] = {
+    "frame-x": ["--xvfb"],
+    "ai-sizes": ["--sizes"],
+    "startup": ["--startup"],
+    "games-sizes": ["--sizes"],
+}
 # name -> program it needs; without it the benchmark is skipped, said so
 NEEDS: dict[str, str] = {"frame-x": "Xvfb"}
 

@@ -65,6 +65,27 @@ def _play(state, w, h, variant, ratio=1.0):
         elif variant == "quit":
             win.request_quit()
             assert win.behaviour.asking
+        elif variant == "rolls":  # issue 36: an attack's rolls shown one by one, all revealed
+            from hexwar.ui.combat_feed import RollRow
+
+            rows = [
+                RollRow("to hit: Pz.Kpfw. IV Ausf. G 7.5 cm KwK 40 L/43 -> T-34/76 (1942)", "2d10", (7, 3),
+                        (("veteran crew", 1), ("1 hindrance", -1), ("Aimed Fire", 2)), 12, 14, False),
+                RollRow("to hit: Pz.Kpfw. IV Ausf. G MG 34s (coaxial and hull) -> T-34/76 (1942)", "2d10",
+                        (10, 9), (), 19, 14, True),
+                RollRow("intensity: hit on T-34/76 (1942)", "1d10", (6,), (), 6),
+            ]  # fmt: skip
+            win.controller.feed.start("Soviet (computer): attack 12: T-34/76 (1942) > Pz.Kpfw. IV Ausf. G",
+                                      rows, win.clock.now())  # fmt: skip
+            win.controller.feed.skip()
+        elif variant == "zoomed":  # issue 36: the minimap, the hover box and a move-cost badge
+            x0, y0, x1, y1 = win.map_area()
+            win.mapview.camera.zoom_at((x0 + x1) / 2, (y0 + y1) / 2, 3.0)
+            win._fitted = False
+            win.dispatch_event("on_mouse_motion", (x0 + x1) / 2, (y0 + y1) / 2, 0, 0)
+            win.refresh()
+            assert win.painter is not None and win.painter.extra.get("minimap") is not None
+            return win.painter
         p = Painter(win.mapview.atlas)
         paint_screen(p, win.controller, w, h, win.looks, win.flags, win._buttons())
         return p
@@ -191,7 +212,7 @@ def _replay(model, w, h, variant, ratio=1.0):
 
 
 VARIANTS = {
-    "play": ("main", "help", "quit"),
+    "play": ("main", "help", "quit", "rolls", "zoomed"),
     "table": ("main", "setup", "help", "quit"),
     "campaign": ("main", "help", "quit"),
     "editor": ("main", "help", "scenario"),

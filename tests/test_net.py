@@ -304,8 +304,11 @@ async def _session(port, gid, hello, *msgs, wait=0.4):
         for m in msgs:
             await ws.send(m if isinstance(m, str) else json.dumps(m))
         try:
+            # The first reply may be slow on a loaded machine (a created game loads its
+            # scenario); after it, a second of silence means the server has said everything.
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), max(wait, 15.0))))
             while True:
-                got.append(json.loads(await asyncio.wait_for(ws.recv(), wait)))
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), max(wait, 1.5))))
         except (TimeoutError, Exception):
             pass
     return got

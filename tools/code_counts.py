@@ -12,6 +12,7 @@
   reading every ``import`` with ``ast`` (at the top, inside functions, under
   ``TYPE_CHECKING``), as tests/test_layers.py reads them. An import of a package counts as an
   import of its ``__init__``; ``from . import x`` of a submodule counts as an import of it.
+  An import of a compiled extension (``from . import _ckernel``) is not one of its package.
   Loops through an action registry (``hexwar.game.actions`` and its siblings: the package
   imports every action, each action the state) are the issue's allowed exception and are
   counted apart; the directly mutual pairs are listed too.
@@ -106,10 +107,28 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
                 sub = f"{mod}.{a.name}"
                 if sub in known:
                     out.add(sub)
-                elif mod in known:
+                elif mod in known and not extension_module(mod, a.name):
                     out.add(mod)
     out.discard(name)
     return out
+
+
+def extension_module(package: str, name: str) -> bool:
+    """True when ``name`` in ``package`` is a compiled extension (its C source or built
+    library beside the package's modules): ``from . import _ckernel`` imports that extension,
+    not the package's ``__init__``, so it closes no loop.
+
+    >>> extension_module("hexwar.model.los", "_ckernel"), extension_module("hexwar.model.los", "single")
+    (True, False)
+    """
+    folder = ROOT.joinpath(*package.split("."))
+    if not folder.is_dir():
+        return False
+    return (
+        (folder / f"{name}.c").is_file()
+        or any(folder.glob(f"{name}.*.so"))
+        or any(folder.glob(f"{name}.*.pyd"))
+    )
 
 
 def import_graph(files: dict[str, Path]) -> dict[str, list[str]]:

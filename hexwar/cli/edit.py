@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -120,66 +121,10 @@ def edit(
     new_scenario: bool = False,
 ) -> None:
     """Edit a map or scenario: terrain, buildings, roads, wrecks, zones, units (H for help)."""
-    from ..editor.model import EditorDocument
-    from ..model.maps import MapError
-
-    path: Path | None = None
-    if gen_out is not None and gen_size is None:
-        raise HexwarError("--out writes a generated map: give --generate WxH with it")
-    if gen_size is not None and new_size is not None:
-        raise HexwarError("give --new or --generate, not both")
-    try:
-        if gen_size is not None:
-            from ..mapgen import MIN_SIDE, generate
-
-            w, h = parse_size(gen_size, "--generate", MIN_SIDE)
-            if target and target.lower().endswith(".toml"):
-                raise HexwarError("--generate makes a map: give a .json file name (or none)")
-            if gen_out is not None:
-                out = Path(gen_out)
-                if out.suffix.lower() != ".json":
-                    raise HexwarError(f"--out {gen_out}: expected a file name ending in .json")
-                if out.exists() and not force:
-                    raise HexwarError(f"{out} exists: give --force to replace it, or another --out")
-            m = generate(w, h, seed, style)
-            if gen_out is not None:
-                m.save(gen_out)
-                zones = ", ".join(f"{k} {len(v)} hexes" for k, v in m.deploy.items())
-                click.echo(f"wrote {gen_out}: {m.name}, {w} x {h} hexes, deploy zones {zones}")
-                return
-            doc = EditorDocument(m)
-            if target:
-                path = Path(target)
-                if path.exists():
-                    raise HexwarError(
-                        f"{path} already exists: open it without --generate, or give a new file name"
-                    )
-                doc.path = path
-        elif new_size is not None:
-            w, h = parse_size(new_size)
-            is_scn = bool(target and target.lower().endswith(".toml"))
-            name = Path(target).stem if target else "Untitled"
-            doc = EditorDocument.new(w, h, fill=fill, name=name, scenario=is_scn)
-            if target:
-                path = Path(target)
-                if path.exists():
-                    raise HexwarError(
-                        f"{path} already exists: open it without --new, or give a new file name"
-                    )
-                doc.path = path
-        elif target:
-            found = _resolve(target)
-            if found is None:
-                raise HexwarError(
-                    f"{target!r} not found: give a map (.json) or scenario (.toml) path, "
-                    "a shipped map name, or --new WxH to start one"
-                )
-            path = found
-            doc = EditorDocument.open(found)
-        else:
-            doc = EditorDocument.new(30, 20, fill=fill)
-    except MapError as exc:
-        raise HexwarError(str(exc)) from None
+    opened = _open_document(target, new_size, fill, gen_size, seed, style, gen_out, force)
+    if opened is None:
+        return  # a generated map written to --out
+    doc, path = opened
     if new_scenario:  # issue 32: a scenario draft from the map's deploy and objective markers
         if doc.scenario is not None:
             raise HexwarError(
@@ -232,3 +177,84 @@ def edit(
     for note in doc.scenario.warnings if doc.scenario is not None else ():
         click.echo(f"note: {note}", err=True)
     pyglet.app.run()
+
+
+def _open_document(
+    target: str | None,
+    new_size: str | None,
+    fill: str,
+    gen_size: str | None,
+    seed: int,
+    style: str,
+    gen_out: str | None,
+    force: bool,
+) -> tuple[Any, Path | None] | None:
+    """The document ``hexwar edit`` opens and the file it saves to: a generated map
+    (``--generate``), a new map or scenario (``--new``), a file or shipped map, or an empty
+    30 x 20 map. ``None`` when a generated map was only written to ``--out``.
+
+    Raises:
+        HexwarError: for a bad combination of options, an existing file a new map would
+            replace, or a map or scenario that cannot be read.
+    """
+    from ..editor.model import EditorDocument
+    from ..model.maps import MapError
+
+    path: Path | None = None
+    if gen_out is not None and gen_size is None:
+        raise HexwarError("--out writes a generated map: give --generate WxH with it")
+    if gen_size is not None and new_size is not None:
+        raise HexwarError("give --new or --generate, not both")
+    try:
+        if gen_size is not None:
+            from ..mapgen import MIN_SIDE, generate
+
+            w, h = parse_size(gen_size, "--generate", MIN_SIDE)
+            if target and target.lower().endswith(".toml"):
+                raise HexwarError("--generate makes a map: give a .json file name (or none)")
+            if gen_out is not None:
+                out = Path(gen_out)
+                if out.suffix.lower() != ".json":
+                    raise HexwarError(f"--out {gen_out}: expected a file name ending in .json")
+                if out.exists() and not force:
+                    raise HexwarError(f"{out} exists: give --force to replace it, or another --out")
+            m = generate(w, h, seed, style)
+            if gen_out is not None:
+                m.save(gen_out)
+                zones = ", ".join(f"{k} {len(v)} hexes" for k, v in m.deploy.items())
+                click.echo(f"wrote {gen_out}: {m.name}, {w} x {h} hexes, deploy zones {zones}")
+                return None
+            doc = EditorDocument(m)
+            if target:
+                path = Path(target)
+                if path.exists():
+                    raise HexwarError(
+                        f"{path} already exists: open it without --generate, or give a new file name"
+                    )
+                doc.path = path
+        elif new_size is not None:
+            w, h = parse_size(new_size)
+            is_scn = bool(target and target.lower().endswith(".toml"))
+            name = Path(target).stem if target else "Untitled"
+            doc = EditorDocument.new(w, h, fill=fill, name=name, scenario=is_scn)
+            if target:
+                path = Path(target)
+                if path.exists():
+                    raise HexwarError(
+                        f"{path} already exists: open it without --new, or give a new file name"
+                    )
+                doc.path = path
+        elif target:
+            found = _resolve(target)
+            if found is None:
+                raise HexwarError(
+                    f"{target!r} not found: give a map (.json) or scenario (.toml) path, "
+                    "a shipped map name, or --new WxH to start one"
+                )
+            path = found
+            doc = EditorDocument.open(found)
+        else:
+            doc = EditorDocument.new(30, 20, fill=fill)
+    except MapError as exc:
+        raise HexwarError(str(exc)) from None
+    return doc, path

@@ -131,7 +131,24 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
 
 
 @click.command()
-@click.argument("kind", type=click.Choice(["map", "scenario", "save", "protocol"]))
+@click.argument(
+    "kind",
+    type=click.Choice(
+        [
+            "map",
+            "scenario",
+            "lines",
+            "save",
+            "protocol",
+            "cards",
+            "campaign",
+            "campaign-save",
+            "deck",
+            "terrain",
+            "wrecks",
+        ]
+    ),
+)
 def schema(kind: str) -> None:
     """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages."""
     from ..formats.schema import schema_text

@@ -10,7 +10,7 @@ list of legal commands). Without ``--headless`` the game window opens, or one se
 
     run(scenario=Scenario, seed=int | None, variants=tuple[str, ...] | None,
         ai={side: "standard" | "random"} | None, save=str | None, turns=int | None,
-        [palette=str, resumed=GameState, players={side: name}, offer=ResumeOffer])
+        [palette=str, resumed=GameState, players={side: name}, offer=ResumeOffer, fast=bool])
 
 (``ai=None``: the window's own default sides, or for ``resumed`` the save's ``players``;
 ``variants=None``: the scenario's). ``hexwar play SAVE.json`` opens the save in the window and
@@ -343,6 +343,9 @@ _NO_WINDOW = (
     show_default=True,
     help="Window colours: standard (colour-blind safe) or high-contrast.",
 )
+@click.option(
+    "--fast", is_flag=True, help="Window: no pause to show each roll of an attack or artillery mission."
+)
 def play(
     scenario: str | None,
     headless: bool,
@@ -358,12 +361,63 @@ def play(
     decks: tuple[str, ...] = (),
     palette: str = "standard",
     ai_level: str | None = None,
+    fast: bool = False,
 ) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
     Give a save file instead of a scenario to continue that game (it keeps its seed and rules):
     the new turns are written back to that save, or to --save OTHER (a fork). --turns N then
     plays N more turns.
+    """
+    sc, resumed, save, turns, variants = _game_to_play(
+        scenario, seed, rules, save, turns, scenario_paths, fog, map_spec
+    )
+    if save:
+        check_save_target(save)
+    if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
+        from .lines import play_lines
+
+        return play_lines(
+            sc,
+            headless=headless,
+            ai=ai,
+            seed=seed,
+            variants=variants,
+            save=save,
+            turns=turns,
+            as_json=as_json,
+            decks=decks,
+            resumed=resumed,
+            scenario_arg=scenario,
+            ai_level=ai_level,
+        )
+    if decks:
+        raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
+    if not headless:
+        return _play_in_window(
+            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast
+        )
+    return _play_headless(sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, as_json)
+
+
+def _game_to_play(
+    scenario: str | None,
+    seed: int | None,
+    rules: tuple[str, ...],
+    save: str | None,
+    turns: int | None,
+    scenario_paths: tuple[str, ...],
+    fog: bool,
+    map_spec: str | None,
+) -> tuple[Any, Any, str | None, int | None, tuple[str, ...] | None]:
+    """What ``hexwar play`` plays: ``(scenario, resumed state or None, save path, last turn,
+    rule variants or None)``. A save keeps its own seed, rules and map and is saved back to
+    (``--turns N``: N more turns); a scenario may go on another map (``--map``); ``--fog``
+    adds the fog variant (R12.2).
+
+    Raises:
+        HexwarError: one sentence for a bad combination (a save with --seed, --rules, --map or
+            a fog it was not played with) or a file that is neither a save nor a scenario.
     """
     resumed = None
     if scenario is not None and scenario.lower().endswith(".json") and _is_save(scenario):
@@ -398,82 +452,100 @@ def play(
         raise HexwarError(
             f"{scenario} is a saved game without fog of war; it keeps its own rules (leave out --fog)"
         )
-    if save:
-        check_save_target(save)
-    if getattr(sc, "mode", "hex") == "lines":  # R11.1: the card game on lines has its own seats
-        from .lines import play_lines
+    return sc, resumed, save, turns, variants
 
-        return play_lines(
-            sc,
-            headless=headless,
-            ai=ai,
+
+def _play_in_window(
+    sc: Any,
+    scenario: str | None,
+    resumed: Any,
+    seed: int | None,
+    variants: tuple[str, ...] | None,
+    ai: str | None,
+    ai_level: str | None,
+    save: str | None,
+    turns: int | None,
+    palette: str,
+    fast: bool = False,
+) -> int:
+    """Open the game window (``hexwar.ui.play_window.run``) on ``sc``, autosaved to ``save`` or a
+    new file of the per-user autosave folder; exit status 1 with one sentence when no window
+    can be opened (no display, or no window in this installation). ``fast``: no pause to show
+    each roll (``--fast``, issue 36)."""
+    try:
+        from ..ui import play_window  # type: ignore[attr-defined]
+    except ImportError:
+        click.echo(
+            _NO_WINDOW.replace(
+                "No display is available to open the game window",
+                "The game window is not part of this installation",
+            ).format(scenario=scenario or sc.reference)
+        )
+        return 1
+    if _no_display():
+        click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
+        return 1
+    try:
+        offer = None
+        if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
+            import datetime
+
+            from ..ui.autosave import latest_autosave, new_game_autosave
+
+            if scenario is None:  # plain `hexwar play`: offer the last unfinished game (item 7)
+                offer = latest_autosave()
+            save = str(new_game_autosave(sc.id, datetime.datetime.now()))
+            if offer is not None:  # the window asks first; say where each answer saves (newuser2)
+                click.echo(
+                    f"autosaving a new game to {save}; continuing the last one keeps saving to {offer.path}"
+                )
+            else:
+                click.echo(f"autosaving to {save}")
+        kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
+        if fast:
+            kw["fast"] = True
+        if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
+            kw["resumed"] = resumed
+            kw["players"] = _save_players(scenario or "")
+        if offer is not None:
+            kw["offer"] = offer
+        play_window.run(
+            scenario=sc,
             seed=seed,
             variants=variants,
+            ai=apply_ai_level(parse_ai(ai, "standard"), ai_level, SIDES)
+            if ai
+            else apply_ai_level(dict(DEFAULT_WINDOW_AI), ai_level, SIDES)
+            if resumed is None or ai_level
+            else None,
             save=save,
             turns=turns,
-            as_json=as_json,
-            decks=decks,
-            resumed=resumed,
-            scenario_arg=scenario,
-            ai_level=ai_level,
+            **kw,
         )
-    if decks:
-        raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
-    if not headless:
-        try:
-            from ..ui import play_window  # type: ignore[attr-defined]
-        except ImportError:
-            click.echo(
-                _NO_WINDOW.replace(
-                    "No display is available to open the game window",
-                    "The game window is not part of this installation",
-                ).format(scenario=scenario or sc.reference)
-            )
-            return 1
-        if _no_display():
+    except Exception as exc:  # a display that cannot be opened
+        if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
             click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
             return 1
-        try:
-            offer = None
-            if save is None:  # a windowed game is always autosaved (per-user folder, platformdirs)
-                import datetime
+        raise
+    return 0
 
-                from ..ui.autosave import latest_autosave, new_game_autosave
 
-                if scenario is None:  # plain `hexwar play`: offer the last unfinished game (item 7)
-                    offer = latest_autosave()
-                save = str(new_game_autosave(sc.id, datetime.datetime.now()))
-                if offer is not None:  # the window asks first; say where each answer saves (newuser2)
-                    click.echo(
-                        f"autosaving a new game to {save}; continuing the last one keeps saving to {offer.path}"
-                    )
-                else:
-                    click.echo(f"autosaving to {save}")
-            kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
-            if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
-                kw["resumed"] = resumed
-                kw["players"] = _save_players(scenario or "")
-            if offer is not None:
-                kw["offer"] = offer
-            play_window.run(
-                scenario=sc,
-                seed=seed,
-                variants=variants,
-                ai=apply_ai_level(parse_ai(ai, "standard"), ai_level, SIDES)
-                if ai
-                else apply_ai_level(dict(DEFAULT_WINDOW_AI), ai_level, SIDES)
-                if resumed is None or ai_level
-                else None,
-                save=save,
-                turns=turns,
-                **kw,
-            )
-        except Exception as exc:  # a display that cannot be opened
-            if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
-                click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
-                return 1
-            raise
-        return 0
+def _play_headless(
+    sc: Any,
+    scenario: str | None,
+    resumed: Any,
+    seed: int | None,
+    variants: tuple[str, ...] | None,
+    ai: str | None,
+    ai_level: str | None,
+    save: str | None,
+    turns: int | None,
+    as_json: bool,
+) -> int:
+    """Play ``sc`` (or go on with ``resumed``) in the terminal to the end or ``turns``: the
+    computer players of ``--ai`` and a person at the terminal for every other side, who sees
+    only its side's log (R12.1, R12.2); prints the log and the result (``--json``: the result
+    and final scores as JSON)."""
     from ..game.ai import make_player
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game

@@ -278,32 +278,11 @@ def serve(
     srv = GameServer(folder, limits, scenario_paths=scenario_paths)
     for p in srv.load_all():
         click.echo(p, err=True)
-    new: dict[str, dict[str, str]] = {}
-    for i, g in enumerate(games):
-        if _is_campaign_save(g):  # a war to go on with over the network (R11.2)
-            from ..net.campaign_mode import CampaignMode
-
-            gid, toks = srv.create_game("", mode="campaign", game=CampaignMode().load(g))
-        elif _is_save(g):
-            from ..game.save import ReplayError, load_game
-
-            try:
-                state = load_game(g, scenario_paths=scenario_paths)
-            except ReplayError as exc:
-                raise HexwarError(f"cannot host {g}: {exc}") from None
-            gid, toks = srv.create_game("", game=state)
-        else:
-            gid, toks = srv.create_game(g, fog=fog, seed=None if seed is None else seed + i)
-        new[gid] = toks
+    new = _host_games(srv, games, fog, seed, scenario_paths)
     scheme = "wss" if certfile else "ws"
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if tokens_file and new:
-        old = dict(old_tokens)
-        old.update(new)
-        fd = os.open(tokens_file + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            json.dump(old, fh, indent=2)
-        os.replace(tokens_file + ".tmp", tokens_file)
+        _write_tokens(tokens_file, {**old_tokens, **new})
 
     def ready(bound: int) -> None:
         click.echo(
@@ -332,6 +311,45 @@ def serve(
 
     asyncio.run(main())
     return 0
+
+
+def _host_games(
+    srv: Any, games: tuple[str, ...], fog: bool, seed: int | None, scenario_paths: tuple[str, ...]
+) -> dict[str, dict[str, str]]:
+    """Create a game on ``srv`` for each ``GAME`` argument: a campaign save (R11.2), a hex or
+    lines save (continued where it stopped), or a scenario (game ``i`` seeded ``seed + i``).
+    Returns each new game's seat tokens.
+
+    Raises:
+        HexwarError: for a save that does not replay or a scenario that does not load.
+    """
+    new: dict[str, dict[str, str]] = {}
+    for i, g in enumerate(games):
+        if _is_campaign_save(g):  # a war to go on with over the network (R11.2)
+            from ..net.campaign_mode import CampaignMode
+
+            gid, toks = srv.create_game("", mode="campaign", game=CampaignMode().load(g))
+        elif _is_save(g):
+            from ..game.save import ReplayError, load_game
+
+            try:
+                state = load_game(g, scenario_paths=scenario_paths)
+            except ReplayError as exc:
+                raise HexwarError(f"cannot host {g}: {exc}") from None
+            gid, toks = srv.create_game("", game=state)
+        else:
+            gid, toks = srv.create_game(g, fog=fog, seed=None if seed is None else seed + i)
+        new[gid] = toks
+    return new
+
+
+def _write_tokens(tokens_file: str, tokens: dict[str, dict[str, str]]) -> None:
+    """Write ``--tokens FILE`` (game -> seat -> token), readable by its owner only (0600),
+    through a temporary file replaced in one step."""
+    fd = os.open(tokens_file + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        json.dump(tokens, fh, indent=2)
+    os.replace(tokens_file + ".tmp", tokens_file)
 
 
 @click.command()

@@ -14,6 +14,7 @@ N02``), and ``--hex`` is a hex of the scenario's map (the target standing there,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import click
 
@@ -206,19 +207,9 @@ def odds(
 
         bmap = load_map_or_scenario(map_name)[0]
     if hex_label is not None:
-        if bmap is None:
-            raise click.UsageError(
-                "--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO"
-            )
-        from ..model.hexgrid import Hex, HexLabelError
         from ..rules.terrain_effects import defense_class, terrain_defense_modifier
 
-        try:
-            h = Hex.from_label(hex_label)
-        except HexLabelError as exc:
-            raise HexwarError(f"--hex: {exc}") from None
-        if not bmap.in_bounds(h):
-            raise HexwarError(f"--hex: {h.label} is off the {bmap.width}x{bmap.height} map")
+        h = _hex_on_map(bmap, hex_label)
     if artillery:
         assert bmap is not None
         t = _unit(cards, names[0], target_crew, 2, units, endurance)
@@ -284,13 +275,51 @@ def odds(
         )
         return
 
+    _echo_attack(acard, tcard, crew, target_crew, t, fires, defense, parts, mods, o, variant)
+
+
+def _hex_on_map(bmap: Any, hex_label: str) -> Any:
+    """The ``--hex`` label as a hex of ``bmap``.
+
+    Raises:
+        click.UsageError: when no map was given; HexwarError: for a bad label or a hex off the map.
+    """
+    if bmap is None:
+        raise click.UsageError("--hex needs a map: give --artillery SCENARIO:SIDE or --map MAP_OR_SCENARIO")
+    from ..model.hexgrid import Hex, HexLabelError
+
+    try:
+        h = Hex.from_label(hex_label)
+    except HexLabelError as exc:
+        raise HexwarError(f"--hex: {exc}") from None
+    if not bmap.in_bounds(h):
+        raise HexwarError(f"--hex: {h.label} is off the {bmap.width}x{bmap.height} map")
+    return h
+
+
+def _echo_attack(
+    acard: UnitCard,
+    tcard: UnitCard,
+    crew: str,
+    target_crew: str,
+    t: UnitState,
+    fires: list[dict[str, Any]],
+    defense: int,
+    parts: list[tuple[str, int]],
+    mods: list[tuple[str, int]],
+    o: Any,
+    variant: str,
+) -> None:
+    """Print ``hexwar odds`` as text: the shots, the target's Defense and modifiers (R6.3,
+    R6.7), then the chance of each outcome (R6.5, R6.6) and the expected victory points."""
+
     def crew_txt(c: UnitCard, q: str) -> str:
         return f" [{q} crew]" if c.needs_crew else ""
 
     shots = "; ".join(
-        f"{w.name} ({n} roll{'s' if n > 1 else ''}, needs {w.attack_value(tcard.target_type)}, "
-        f"DI {w.damage_index})"
-        for w, n in ((w, rate_of_fire(cards, a, w, units, (), played)) for w in weapons)
+        f"{f['weapon']} ({f['rolls']} roll{'s' if f['rolls'] > 1 else ''}, needs {f['attack_value']}, "
+        f"DI {f['damage_index']})"
+        for f in fires
     )
     click.echo(f"{acard.name}{crew_txt(acard, crew)} fires {shots}")
     click.echo(

@@ -34,20 +34,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from ..model.hexgrid import Hex
 from ..model.maps import BattleMap, MapError
 from .hexstate import HexState, MapTransaction, write_states
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import EditorDocument
     from .scenario_draft import ScenarioDraft
 
 __all__ = [
     "Change",
     "Command",
     "CommandStack",
+    "EditedDocument",
     "MapEdit",
     "MapProperties",
     "NothingToDo",
@@ -67,6 +68,20 @@ __all__ = [
     "set_road",
     "set_rubble",
 ]
+
+
+class EditedDocument(Protocol):
+    """What a command changes of the document it is applied to (``map``: the BattleMap, which a
+    resize replaces; ``scenario``: the ScenarioDraft or ``None``; ``path``: the file Save writes).
+
+    :class:`hexwar.editor.model.EditorDocument` satisfies it structurally; the commands never
+    import the document, so the two modules do not import each other (issue 34).
+    """
+
+    map: BattleMap
+    scenario: ScenarioDraft | None
+    path: Path | None
+
 
 #: An operation of a :class:`MapEdit`: change the map through its methods, calling
 #: ``tx.touch(h)`` before changing hex ``h``.
@@ -97,11 +112,11 @@ class Command:
 
     name: str = "edit"
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Do (or redo) the edit on ``doc``; raise ``MapError`` and change nothing if invalid."""
         raise NotImplementedError
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Return ``doc`` to exactly the state before :meth:`apply`."""
         raise NotImplementedError
 
@@ -129,7 +144,7 @@ class MapEdit(Command):
             dict(changes) if changes is not None else None
         )
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Run the operation atomically (first time) or write the recorded after-states.
 
         Raises:
@@ -154,7 +169,7 @@ class MapEdit(Command):
             write_states(m, {h: ab[1] for h, ab in self.changes.items()})
         return Change(hexes=frozenset(self.changes))
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Write every touched hex's before-state back."""
         assert self.changes is not None, "undo before apply"
         write_states(doc.map, {h: ab[0] for h, ab in self.changes.items()})
@@ -177,7 +192,7 @@ class ReplaceMap(Command):
         self.scenario_after = scenario_after
         self.scenario_before: ScenarioDraft | None = None
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Install the new map (and scenario)."""
         self.before = doc.map
         doc.map = self.after
@@ -186,7 +201,7 @@ class ReplaceMap(Command):
             doc.scenario = self.scenario_after
         return Change(whole_map=True, scenario=self.scenario_after is not None)
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Put the old map (and scenario) back."""
         assert self.before is not None
         doc.map = self.before
@@ -203,7 +218,7 @@ class MapProperties(Command):
         self.old: tuple[str, str] | None = None
         self.name = "Map properties"
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Set the new texts.
 
         Raises:
@@ -223,7 +238,7 @@ class MapProperties(Command):
         m.version += 1
         return Change(whole_map=True)
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Restore the old texts."""
         assert self.old is not None
         doc.map.name, doc.map.description = self.old
@@ -244,7 +259,7 @@ class ScenarioEdit(Command):
         self.after = after
         self.before: ScenarioDraft | None = None
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Validate ``after`` against the map and install it.
 
         Raises:
@@ -260,7 +275,7 @@ class ScenarioEdit(Command):
         doc.scenario = self.after
         return Change(scenario=True)
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Put the old scenario back."""
         doc.scenario = self.before
         return Change(scenario=True)
@@ -342,7 +357,7 @@ class Stroke:
     stroke changed into one :class:`MapEdit` (already applied).
     """
 
-    def __init__(self, doc: EditorDocument, name: str) -> None:
+    def __init__(self, doc: EditedDocument, name: str) -> None:
         """Begin a stroke named ``name`` on ``doc``'s current map."""
         self.doc = doc
         self.name = name
@@ -557,7 +572,7 @@ def clear_hexes(hexes: Sequence[Hex] | Iterable[Hex], fill: str = "clear") -> Ma
 
 
 def resize(
-    doc: EditorDocument, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0, fill: str = "clear"
+    doc: EditedDocument, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0, fill: str = "clear"
 ) -> ReplaceMap:
     """A command that adds (positive) or trims (negative) columns and rows on each side.
 

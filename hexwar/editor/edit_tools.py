@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..model.hexgrid import Hex
 from . import commands as C
-from .tool_host import ToolHost
+from .tool_host import LEFT, RIGHT, ToolHost
 from .tools import brush_hexes, flood_region, rect_hexes, stroke_path
 
 __all__ = [
@@ -22,8 +22,6 @@ __all__ = [
     "RubbleTool", "FireTool", "SelectTool", "WandTool", "LosTool", "ArtilleryTool", "SpreadTool",
     "DeployTool", "ObjectiveTool", "UnitTool", "PasteTool", "TOOL_OBJECTS",
 ]  # fmt: skip
-
-LEFT, RIGHT = 1, 4  # the session's (and pyglet's) button values
 
 
 class Tool:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import HexwarError
 from ..model.maps import BattleMap, MapError
-from .commands import Change, Command, CommandStack, Stroke
+from .commands import Change, Command, CommandStack, EditedDocument, Stroke
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (scenario_draft imports the game layer)
     from .scenario_draft import ScenarioDraft
@@ -355,7 +355,7 @@ class NewScenarioOnMap(Command):
         self.path = path
         self.before_path: Path | None = None
 
-    def apply(self, doc: EditorDocument) -> Change:
+    def apply(self, doc: EditedDocument) -> Change:
         """Install the draft and the scenario path.
 
         Raises:
@@ -368,7 +368,7 @@ class NewScenarioOnMap(Command):
         doc.scenario, doc.path = self.draft, self.path
         return Change(scenario=True)
 
-    def undo(self, doc: EditorDocument) -> Change:
+    def undo(self, doc: EditedDocument) -> Change:
         """Back to the map document and its file."""
         doc.scenario, doc.path = None, self.before_path
         return Change(scenario=True)

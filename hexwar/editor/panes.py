@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import HexwarError, small_uint
 from ..ui.widgets import Button, Dialog, Element, Rect, TextField
 from ..ui.widgets import theme as T
-from ..ui.widgets.minimap import Minimap
+from ..ui.widgets.minimap import Minimap, minimap_cells
 from ..ui.widgets.panel_list import PanelList, PanelRow
 from .palette import terrain_tip, wreck_tip
 from .resize import ANCHORS, resize_plan
@@ -565,29 +565,6 @@ class EditorPanesMixin:
         self.session.say(
             f"New map {name}: {w} × {h} hexes of {self.doc.map.rules.by_key(t).name} (Ctrl+S saves)"
         )
-
-
-def minimap_cells(m: Any, looks: Any, layout: Any) -> tuple[Any, Any, Any]:
-    """World centres ``xs, ys`` ``[H, W]`` and RGBA ``[H, W, 4]`` of every hex: the colour the
-    map shows at the hex centre (terrain look, level shade, roads, rubble; R2.4)."""
-    import numpy as np
-
-    from ..render.mapgeom import hex_centres
-
-    xs, ys = hex_centres(m.width, m.height, layout)
-    keys = [t.key for t in m.rules.types]
-    level = np.clip(m.level.astype(np.int64), -32, 31)
-    code = (
-        (m.terrain.astype(np.int64) * 64 + level + 32) * 2 + m.road.astype(np.int64)
-    ) * 2 + m.rubble.astype(np.int64)
-    cols = np.zeros((m.height, m.width, 4), np.uint8)
-    for c in np.unique(code):
-        v = int(c)
-        rub, v = v % 2, v // 2
-        road, v = v % 2, v // 2
-        lv, t = v % 64 - 32, v // 64
-        cols[code == c] = looks.centre_colour(keys[t], level=lv, road=bool(road), rubble=bool(rub))
-    return xs, ys, cols
 
 
 def _hex_swatch(colour: Any, edge: Any, p: Any, cx: float, cy: float, r: float) -> None:

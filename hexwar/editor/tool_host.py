@@ -16,7 +16,11 @@ from ..model.hexgrid import Hex
 from . import commands as C
 from .model import EditorDocument
 
-__all__ = ["ToolHost"]
+__all__ = ["LEFT", "MIDDLE", "RIGHT", "MOD_SHIFT", "MOD_CTRL", "MOD_ALT", "ToolHost"]
+
+# Mouse buttons and modifier bits: the same values as pyglet's (pyglet.window.mouse / key).
+LEFT, MIDDLE, RIGHT = 1, 2, 4
+MOD_SHIFT, MOD_CTRL, MOD_ALT = 1, 2, 4
 
 
 class ToolHost(Protocol):

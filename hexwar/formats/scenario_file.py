@@ -46,7 +46,7 @@ class ScenarioHead(FileModel):
     seed: int = Field(0, ge=0, description="an integer >= 0 (default seed, R1.2)")
     turns: int = Field(0, ge=0, le=1000, description="an integer 0..1000 (turn limit, 0 = none)")
     victory_points: int | None = Field(None, ge=1, le=10000, description="an integer 1..10000 (R10.1)")
-    overrun: bool = Field(False, description="true or false")
+    overrun: bool = Field(True, description="true or false")
     guns_move: bool = Field(False, description="true or false")
     override_reserves: bool = Field(False, description="true or false")
     rules: list[Variant] = Field(default_factory=list, description="a list of rule variants")
@@ -97,7 +97,7 @@ class Artillery(FileModel):
 
     missions: int = Field(ge=0, le=100, description="an integer 0..100")
     per_turn: int = Field(1, ge=1, le=10, description="an integer 1..10")
-    hit_on: int = Field(1, ge=1, le=7, description="an integer 1..7")
+    hit_on: int | None = Field(None, ge=1, le=7, description="an integer 1..7")
     weapon: ArtilleryWeapon = Field(description="{ name, attack = { infantry, vehicle, gun }, damage_index }")
 
 

@@ -1,8 +1,9 @@
 """JSON Schemas (draft 2020-12) of hexwar's files, and a checker that names file and field.
 
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
-JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed) and ``protocol`` (the network
-messages). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
+JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed), ``protocol`` (the network
+messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain``, ``wrecks`` and
+``effects`` (the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
 :mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
 :mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
 model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
@@ -24,10 +25,48 @@ from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
-from ..model.filemodel import check, field_path, merge_problems
+from ..model.filemodel import check, field_path, json_schema, merge_problems
 from ..model.map_file import MapFile, map_schema
+from ..model.terrain_file import TerrainTableFile, WreckPoolsFile
+from .campaign_file import CampaignFile, campaign_schema
+from .campaign_save_file import CampaignSaveFile, campaign_save_schema
+from .card_file import CardFile, card_schema
+from .deck_file import DeckFile
+from .effects_file import EffectsFile, effects_schema
+from .lines_file import LinesScenarioFile, lines_schema
 from .save_file import SaveFile, save_schema
 from .scenario_file import ScenarioFile, scenario_schema
+
+
+def _deck_schema() -> dict[str, Any]:
+    return json_schema(
+        DeckFile,
+        "urn:hexwar:schema:deck",
+        "hexwar deck file (TOML, as parsed)",
+        "A Reserves deck for a game on lines (hexwar play lines --deck). Card ids that exist, of "
+        "the deck's side, within the points, are checked by hexwar after the schema.",
+    )
+
+
+def _terrain_schema() -> dict[str, Any]:
+    return json_schema(
+        TerrainTableFile,
+        "urn:hexwar:schema:terrain",
+        "hexwar terrain table (TOML, as parsed)",
+        "The terrain types of hexwar/data/terrain.toml (R2.5). A code used twice is checked by "
+        "hexwar after the schema.",
+    )
+
+
+def _wrecks_schema() -> dict[str, Any]:
+    return json_schema(
+        WreckPoolsFile,
+        "urn:hexwar:schema:wrecks",
+        "hexwar wreck counters (TOML, as parsed)",
+        "The wreck counters of hexwar/data/wrecks.toml (R8.1). An id used twice is checked by "
+        "hexwar after the schema.",
+    )
+
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -40,13 +79,32 @@ __all__ = [
     "MODEL_KINDS",
 ]
 
-SCHEMA_KINDS = ("map", "scenario", "save", "protocol")
+SCHEMA_KINDS = (
+    "map",
+    "scenario",
+    "lines",
+    "save",
+    "protocol",
+    "cards",
+    "campaign",
+    "deck",
+    "terrain",
+    "wrecks",
+)
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
 #: kind -> (root model, its schema document): the kinds declared once, as typed models
 MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "map": (MapFile, map_schema),
     "scenario": (ScenarioFile, scenario_schema),
     "save": (SaveFile, save_schema),
+    "lines": (LinesScenarioFile, lines_schema),
+    "cards": (CardFile, card_schema),
+    "campaign": (CampaignFile, campaign_schema),
+    "campaign-save": (CampaignSaveFile, campaign_save_schema),
+    "deck": (DeckFile, _deck_schema),
+    "terrain": (TerrainTableFile, _terrain_schema),
+    "wrecks": (WreckPoolsFile, _wrecks_schema),
+    "effects": (EffectsFile, effects_schema),
 }
 MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
 

@@ -36,9 +36,11 @@ from typing import Any
 
 from ..errors import Problem, ValidationError, small_uint
 from ..fileio import read_text, read_toml
+from ..model.filemodel import read_lenient
 from ..model.hexgrid import Hex
 from ..model.maps import BattleMap
 from ..model.terrain import RulesTerrain, default_terrain
+from .import_tables import WesnothCodeTableFile
 
 __all__ = ["WesnothImport", "CodeTable", "load_code_table", "import_wesnoth", "toml_key", "PLAYER_SIDES"]
 
@@ -125,48 +127,33 @@ def load_code_table(
     rules = rules or default_terrain()
     src = str(path) if path is not None else str(resources.files("hexwar") / "data" / "wesnoth_terrain.toml")
     data = read_toml(src)
-    codes = data.get("codes")
-    if not isinstance(codes, dict):
-        raise ValidationError(
-            [Problem(src, "codes", "expected a [codes] table of Wesnoth code = hexwar terrain")]
-        )
-    keys = {t.key for t in rules.types}
+    read = read_lenient(WesnothCodeTableFile, data, src)  # issue 34: the table's typed model
+    doc = read.value
+    if doc is None:
+        raise ValidationError(read.problems)
     problems: list[Problem] = []
+    keys = {t.key for t in rules.types}
     exact: dict[str, dict[str, Any]] = {}
     prefix: dict[str, dict[str, Any]] = {}
-    for code, v in codes.items():
-        where = f"codes.{code}"
-        entry: dict[str, Any]
-        if isinstance(v, str):
-            entry = {"terrain": v}
-        elif isinstance(v, dict):
-            entry = dict(v)
-            for k in entry:
-                if k not in ("terrain", "level", "road"):
-                    problems.append(
-                        Problem(src, f"{where}.{k}", "unknown field; expected terrain, level, road")
-                    )
-        else:
-            problems.append(Problem(src, where, "expected a terrain key or { terrain, level, road }"))
-            continue
+    for code, e in doc.codes.items():
+        entry: dict[str, Any] = {
+            k: getattr(e, k) for k in ("terrain", "level", "road") if k in e.model_fields_set
+        }
         t = entry.get("terrain")
-        if t is not None and t != "" and t not in keys:
+        if t is not None and t != "" and t not in keys:  # R2.5: a terrain of the table
+            plain = isinstance(data["codes"][code], str)
             problems.append(
                 Problem(
                     src,
-                    f"{where}.terrain" if isinstance(v, dict) else where,
+                    f"codes.{code}" if plain else f"codes.{code}.terrain",
                     f'unknown terrain {t!r}; expected one of {sorted(keys)} (or "" for no effect)',
                 )
             )
-        lv = entry.get("level")
-        if lv is not None and (not isinstance(lv, int) or isinstance(lv, bool) or not 0 <= lv <= 9):
-            problems.append(Problem(src, f"{where}.level", "expected a ground level 0-9"))
-        if "road" in entry and not isinstance(entry["road"], bool):
-            problems.append(Problem(src, f"{where}.road", "expected true or false"))
         if code.endswith("*"):
             prefix[code[:-1]] = entry
         else:
             exact[code] = entry
+    problems = read.problems + read.semantic(problems)
     if problems:
         raise ValidationError(problems)
     return CodeTable(exact, sorted(prefix.items(), key=lambda kv: -len(kv[0])))

@@ -84,29 +84,27 @@ def parse_area_hexes(
 
 
 def parse_areas(
-    table: Any, battlemap: BattleMap, bad: Callable[[str, str], None]
+    table: dict[str, list[str]] | None, battlemap: BattleMap, bad: Callable[[str, str], None]
 ) -> dict[str, tuple[Hex, ...]]:
     """Parse a scenario's ``[areas]`` table (name -> hex list), collecting every problem.
 
+    Args:
+        table: the table as the scenario's model read it (names of 1 to 40 characters, at most
+            :data:`MAX_AREAS` of them, lists of labels and ranges: checked by
+            :class:`hexwar.formats.scenario_file.ScenarioFile`), or ``None``.
+        battlemap: the scenario's map (every hex must lie on it).
+        bad: ``bad(field_path, expected)`` collects a problem.
+
     Raises nothing: problems go to ``bad(field_path, expected)``.
     """
-    if table is None:
-        return {}
-    if not isinstance(table, dict):
-        bad("areas", "expected an [areas] table of name = [hex labels or ranges]")
-        return {}
-    if len(table) > MAX_AREAS:
-        bad("areas", f"at most {MAX_AREAS} areas, got {len(table)}")
-        return {}
     out: dict[str, tuple[Hex, ...]] = {}
-    for name, items in table.items():
-        where = f"areas.{str(name)[:_NAME_MAX]}"
-        if not str(name).strip() or len(str(name)) > _NAME_MAX:
-            bad(where, f"an area name of 1 to {_NAME_MAX} characters")
+    for name, items in (table or {}).items():
+        if not name.strip():
+            bad(f"areas.{name}", f"an area name of 1 to {_NAME_MAX} characters")
             continue
-        hexes = parse_area_hexes(items, battlemap, where, bad)
+        hexes = parse_area_hexes(items, battlemap, f"areas.{name}", bad)
         if hexes:
-            out[str(name)] = hexes
+            out[name] = hexes
     return out
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import DataField, TypedEvent
+from .event_base import DataField, TypedEvent
 
 __all__ = [
     "SetupEvent",

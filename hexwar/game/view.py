@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
-from ..model.hexgrid import Hex
 from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command, EndPhase
@@ -50,6 +49,7 @@ from .state import Attack, GameResult, GameState, Kill, UnitState
 from .turn import STANDARD_TURNS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..model.maps import BattleMap
     from .scenario import Scenario
 
 __all__ = [
@@ -245,35 +245,7 @@ def view(
     snap = state.snapshot() if snapshot is None else snapshot
     vis = _visible_to(state, side)
     units = [u.to_json() for uid, u in sorted(state.units.items()) if uid in vis]
-    if side is None:
-        marks: dict[str, tuple[str, int, str]] = {}
-        for s in SIDES:  # a spectator's markers: what both sides last saw (the older sighting)
-            for uid, m in state.last_seen.get(s, {}).items():
-                if uid not in vis and (uid not in marks or m[1] < marks[uid][1]):
-                    marks[uid] = m
-    else:
-        marks = dict(state.last_seen.get(side, {}))
-    last_known = [
-        {"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
-        for uid, m in sorted(marks.items())
-        if uid not in vis
-    ]
-
-    def attack_visible(a: dict[str, Any]) -> bool:
-        if side is not None and a["side"] == side:
-            return True
-        names = set(a["attackers"]) | ({a["target"]} if a["target"] else set())
-        if side is not None and a["target"] and owner_of(state, a["target"]) == side:
-            return True
-        return all(n in vis for n in names)
-
-    def _attack_seen(a: dict[str, Any]) -> dict[str, Any]:
-        # an attack on the side's own unit by a firer it does not see: the firer is not named
-        if side is not None and a["side"] == side:
-            return a
-        hide = [n for n in a["attackers"] if n not in vis]
-        return _hide_names(a, hide) if hide else a  # type: ignore[no-any-return]
-
+    last_known = _last_known(state, side, vis)
     sc = state.scenario
     data: dict[str, Any] = {
         "version": VIEW_VERSION,
@@ -320,7 +292,7 @@ def view(
         "command_discard": snap["command_discard"],
         "damage_discard": snap["damage_discard"],
         "removed": snap["removed"],
-        "attacks": [_attack_seen(a) for a in snap["attacks"] if attack_visible(a)],
+        "attacks": _visible_attacks(state, side, vis, snap["attacks"]),
         "map": snap["map"],
         "commands": len(state.commands),
     }
@@ -330,6 +302,48 @@ def view(
         if j is not None:
             log.append(j)
     return View(side, data, log)
+
+
+def _last_known(state: GameState, side: str | None, vis: frozenset[str]) -> list[dict[str, Any]]:
+    """The markers of units ``side`` does not see now where it last saw them (R12.2); a
+    spectator's are what both sides last saw (the older sighting)."""
+    if side is None:
+        marks: dict[str, tuple[str, int, str]] = {}
+        for s in SIDES:
+            for uid, m in state.last_seen.get(s, {}).items():
+                if uid not in vis and (uid not in marks or m[1] < marks[uid][1]):
+                    marks[uid] = m
+    else:
+        marks = dict(state.last_seen.get(side, {}))
+    return [
+        {"uid": uid, "card": m[2], "side": owner_of(state, uid), "hex": m[0], "turn": m[1]}
+        for uid, m in sorted(marks.items())
+        if uid not in vis
+    ]
+
+
+def _visible_attacks(
+    state: GameState, side: str | None, vis: frozenset[str], attacks: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The declared attacks ``side`` may know of (R12.1): its own, those on its units, and
+    those whose every unit it sees; an attack on its unit by a firer it does not see leaves
+    the firer unnamed."""
+
+    def visible(a: dict[str, Any]) -> bool:
+        if side is not None and a["side"] == side:
+            return True
+        names = set(a["attackers"]) | ({a["target"]} if a["target"] else set())
+        if side is not None and a["target"] and owner_of(state, a["target"]) == side:
+            return True
+        return all(n in vis for n in names)
+
+    def seen(a: dict[str, Any]) -> dict[str, Any]:
+        if side is not None and a["side"] == side:
+            return a
+        hide = [n for n in a["attackers"] if n not in vis]
+        return _hide_names(a, hide) if hide else a  # type: ignore[no-any-return]
+
+    return [seen(a) for a in attacks if visible(a)]
 
 
 def events_for(state: GameState, side: str | None, start: int) -> list[dict[str, Any]]:
@@ -394,45 +408,9 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
             f"{str(data.get('scenario_hash'))[:12]}..., not {scenario.id!r} ({scenario.content_hash[:12]}...)"
         )
     try:
-        bm = scenario.battlemap.copy()
-        ov = data["map"]
-        for lab in ov["rubble"]:
-            h = bm.hex_at(lab)
-            bm.rubble[bm.index(h)] = True
-        for item in ov["fire"]:
-            lab, _, turns = item.partition(":")
-            h = bm.hex_at(lab)
-            bm.fire[bm.index(h)] = True
-            bm.fire_turns[bm.index(h)] = int(turns)
-        bm.wrecks = {bm.hex_at(lab): list(s) for lab, s in ov["wrecks"].items()}
-        bm.artillery_marker = bm.hex_at(ov["artillery_marker"]) if ov["artillery_marker"] else None
-        bm.version += 1
+        bm = _map_from_view(scenario, data["map"])
         side = data["side"]
-
-        def hx(lab: str | None) -> Hex | None:
-            return bm.hex_at(lab) if lab else None
-
-        units = {}
-        for j in data["units"]:
-            units[j["uid"]] = UnitState(
-                uid=j["uid"],
-                owner=j["owner"],
-                side=j["side"],
-                hex=hx(j["hex"]),
-                aloft=bool(j.get("aloft", False)),
-                crew=j.get("crew"),
-                crewing=j.get("crewing"),
-                endurance=int(j["endurance"]),
-                damage_card=j.get("damage_card"),
-                damage_turns=j.get("damage_turns"),
-                immobilized=bool(j.get("immobilized", False)),
-                mp_left=float(j.get("mp_left", 0.0)),
-                towing=j.get("towing"),
-                flight_turns=int(j.get("flight_turns", 0)),
-                bombs_used=tuple(j.get("bombs_used", ())),
-                command_cards=list(j.get("command_cards", ())),
-                entered=int(j.get("entered", 0)),
-            )
+        units = {j["uid"]: _unit_from_view(j, bm) for j in data["units"]}
         hands = data["hands"]
 
         def placeholders(n: int, tag: str) -> list[str]:
@@ -446,30 +424,13 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
             )
             for s in SIDES
         }
-        attacks = {}
-        for a in data["attacks"]:
-            attacks[int(a["number"])] = Attack(
-                number=int(a["number"]),
-                side=a["side"],
-                attackers=tuple(a["attackers"]),
-                target=a["target"],
-                weapons=tuple(a["weapons"]),
-                at_crew=a["at_crew"],
-                close_assault=a["close_assault"],
-                indirect=a["indirect"],
-                hindrance=a["hindrance"],
-                resolved=a["resolved"],
-                command_cards=list(a["command_cards"]),
-                building=hx(a["building"]),
+        attacks = {int(a["number"]): _attack_from_view(a, bm) for a in data["attacks"]}
+        r = data["result"]
+        result = None
+        if r:
+            result = GameResult(
+                r["winner"], r["reason"], r["turn"], dict(r["score"]), dict(r["objective_points"])
             )
-        res = data["result"]
-        result = (
-            GameResult(
-                res["winner"], res["reason"], res["turn"], dict(res["score"]), dict(res["objective_points"])
-            )
-            if res
-            else None
-        )
         pending = {s: dict(data["pending"].get(s, {})) for s in SIDES}
         st = GameState(
             scenario=scenario,
@@ -515,6 +476,64 @@ def state_from_view(data: dict[str, Any], scenario: Scenario) -> GameState:
         return st
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise HexwarError(f"malformed view data: {type(exc).__name__}: {exc}") from None
+
+
+def _map_from_view(scenario: Scenario, ov: dict[str, Any]) -> BattleMap:
+    """The scenario's map with a view's rubble, fires, wrecks and artillery marker (R8, R9.2)."""
+    bm = scenario.battlemap.copy()
+    for lab in ov["rubble"]:
+        h = bm.hex_at(lab)
+        bm.rubble[bm.index(h)] = True
+    for item in ov["fire"]:
+        lab, _, turns = item.partition(":")
+        h = bm.hex_at(lab)
+        bm.fire[bm.index(h)] = True
+        bm.fire_turns[bm.index(h)] = int(turns)
+    bm.wrecks = {bm.hex_at(lab): list(s) for lab, s in ov["wrecks"].items()}
+    bm.artillery_marker = bm.hex_at(ov["artillery_marker"]) if ov["artillery_marker"] else None
+    bm.version += 1
+    return bm
+
+
+def _unit_from_view(j: dict[str, Any], bm: BattleMap) -> UnitState:
+    """One unit of a view (hex labels on ``bm``; what it leaves out takes its default)."""
+    return UnitState(
+        uid=j["uid"],
+        owner=j["owner"],
+        side=j["side"],
+        hex=bm.hex_at(j["hex"]) if j["hex"] else None,
+        aloft=bool(j.get("aloft", False)),
+        crew=j.get("crew"),
+        crewing=j.get("crewing"),
+        endurance=int(j["endurance"]),
+        damage_card=j.get("damage_card"),
+        damage_turns=j.get("damage_turns"),
+        immobilized=bool(j.get("immobilized", False)),
+        mp_left=float(j.get("mp_left", 0.0)),
+        towing=j.get("towing"),
+        flight_turns=int(j.get("flight_turns", 0)),
+        bombs_used=tuple(j.get("bombs_used", ())),
+        command_cards=list(j.get("command_cards", ())),
+        entered=int(j.get("entered", 0)),
+    )
+
+
+def _attack_from_view(a: dict[str, Any], bm: BattleMap) -> Attack:
+    """One declared attack of a view (R6.1)."""
+    return Attack(
+        number=int(a["number"]),
+        side=a["side"],
+        attackers=tuple(a["attackers"]),
+        target=a["target"],
+        weapons=tuple(a["weapons"]),
+        at_crew=a["at_crew"],
+        close_assault=a["close_assault"],
+        indirect=a["indirect"],
+        hindrance=a["hindrance"],
+        resolved=a["resolved"],
+        command_cards=list(a["command_cards"]),
+        building=bm.hex_at(a["building"]) if a["building"] else None,
+    )
 
 
 class ViewPlayer:

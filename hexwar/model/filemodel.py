@@ -19,10 +19,12 @@ semantic check of each loader, which runs after the model.
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -35,6 +37,8 @@ __all__ = [
     "MAX_SCHEMA_PROBLEMS",
     "adapter",
     "check",
+    "read_lenient",
+    "Lenient",
     "field_path",
     "json_schema",
     "problems_of",
@@ -241,6 +245,166 @@ def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]
         return adapter(model).validate_python(data), []
     except pydantic.ValidationError as exc:
         return None, problems_of(exc, model, src)
+
+
+class Lenient(NamedTuple, Generic[M]):
+    """What :func:`read_lenient` read: the typed value (``None``: nothing readable), every
+    problem of the document, and the field paths it gave neutral values (``filled``)."""
+
+    value: M | None
+    problems: list[Problem]
+    filled: frozenset[str]
+
+    def semantic(self, problems: list[Problem]) -> list[Problem]:
+        """``problems`` of a loader's semantic checks without those about a value it filled in
+        (the document did not hold it; its own problem is already reported)."""
+        return [
+            p
+            for p in problems
+            if not any(p.where == f or p.where.startswith((f + ".", f + "[", f + " ")) for f in self.filled)
+        ]
+
+
+def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenient[M]:
+    """Validate ``data`` against ``model``, and when it does not fit, read what does.
+
+    Every problem is reported as by :func:`check`. The parts the model refuses are then left
+    out (the nearest optional field holding each error: a bad ``budget`` drops the budget, a bad
+    item of a list drops the list, an unknown key drops the key; a required field takes a
+    neutral value of its type once, ``0``, ``""``, ``[]``, ``"x"``, when that fits) and the rest validated
+    again, so a loader's semantic checks still run on everything else and one run reports
+    everything.
+
+    Args:
+        model: the file's root model.
+        data: the parsed document (not changed).
+        src: the file name for the reports.
+        rounds: how many times to leave parts out before giving up.
+
+    Returns:
+        a :class:`Lenient`: ``(typed value, [], {})`` for a fitting document; ``(typed value
+        of what fits, problems, paths filled in)`` for one that does not; ``(None, problems,
+        ...)`` when a required part is broken beyond a neutral value (nothing left to read).
+    """
+    ad = adapter(model)
+    try:
+        return Lenient(ad.validate_python(data), [], frozenset())
+    except pydantic.ValidationError as exc:
+        problems = problems_of(exc, model, src)
+        errors = exc.errors(include_url=False)
+    root = _schema(model)
+    doc = data
+    tried: set[tuple[Any, ...]] = set()
+    for _ in range(rounds):
+        pruned = _prune(doc, root, errors, tried)
+        filled = frozenset(field_path(t) for t in tried)
+        if pruned is None:
+            return Lenient(None, problems, filled)
+        doc = pruned
+        try:
+            return Lenient(ad.validate_python(doc), problems, filled)
+        except pydantic.ValidationError as exc:
+            errors = exc.errors(include_url=False)
+            # a model's own rules run only once its fields fit: report what they find now, but
+            # nothing about a part holding a value filled in here (that part is already refused)
+            seen = {(p.where, p.message) for p in problems}
+            parents = frozenset(_parent(f) for f in filled)
+            fresh = Lenient(None, problems_of(exc, model, src), filled | parents)
+            problems = problems + [
+                p for p in fresh.semantic(fresh.problems) if (p.where, p.message) not in seen
+            ]
+    return Lenient(None, problems, frozenset(field_path(t) for t in tried))
+
+
+_NO_VALUE = object()
+
+
+def _neutral(node: Mapping[str, Any] | None) -> Any:
+    """A neutral value of the schema ``node``'s type (``_NO_VALUE`` when it names none); the
+    model then says whether it fits."""
+    if node is None:
+        return _NO_VALUE
+    if "const" in node:
+        return node["const"]
+    if node.get("enum"):
+        return node["enum"][0]
+    kind = node.get("type")
+    if kind == "integer":
+        return max(0, node.get("minimum", 0))
+    if kind == "string" and isinstance(node.get("pattern"), str):  # a text of the right spelling
+        for cand in ("", "x", "A01", "A01:A01"):
+            try:
+                if re.search(node["pattern"], cand) and len(cand) >= node.get("minLength", 0):
+                    return cand
+            except re.error:
+                break
+        return _NO_VALUE
+    neutral: dict[Any, Any] = {"string": "", "boolean": False, "array": [], "object": {}}
+    return neutral.get(kind, _NO_VALUE)
+
+
+def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tuple[Any, ...]]) -> Any:
+    """A copy of ``doc`` where each error's part is left out or made neutral, or ``None``.
+
+    The nearest part holding the error that can go goes: an optional field is left out; a
+    required field, a missing one or a list item takes a neutral value of its type once
+    (``tried``); a list is never emptied for one bad item. ``None`` when only the root is left.
+    """
+    out = copy.deepcopy(doc)
+    for err in errors:
+        parts = list(err["loc"])
+        if "[key]" in parts:
+            parts = parts[: parts.index("[key]")]
+        elif "field" in (err.get("ctx") or {}):  # a model's own check naming a field: a missing key
+            parts.append(err["ctx"]["field"])
+        if _depth(out, parts) < min(_depth(doc, parts), len(parts) - 1):
+            continue  # a part holding it is already left out
+        for j in range(len(parts), 0, -1):
+            key = parts[j - 1]
+            node = _node_at(root, parts[: j - 1])
+            parent = out
+            try:
+                for p in parts[: j - 1]:
+                    parent = parent[p]
+            except (KeyError, IndexError, TypeError):
+                continue
+            if node is None or not isinstance(parent, (dict, list)):
+                continue
+            if isinstance(key, str) and isinstance(parent, dict) and key not in node.get("required", ()):
+                if key in parent:
+                    del parent[key]
+                    break
+            here = tuple(parts[:j])
+            value = _neutral(_node_at(root, parts[:j]))
+            in_item = any(isinstance(x, int) for x in parts[j:])  # a bad item: the list itself is fine
+            if here in tried or value is _NO_VALUE or in_item:
+                continue
+            if isinstance(key, int) != isinstance(parent, list):
+                continue
+            if isinstance(parent, list) and not 0 <= key < len(parent):
+                continue
+            tried.add(here)
+            parent[key] = copy.deepcopy(value)
+            break
+        else:
+            return None
+    return out
+
+
+def _parent(where: str) -> str:
+    """The field holding ``where``: ``a.b[2]`` of ``a.b[2].c``, ``a.b`` of ``a.b[2]``."""
+    cut = max(where.rfind("."), where.rfind("["))
+    return where[:cut] if cut > 0 else where
+
+
+def _depth(doc: Any, parts: list[Any]) -> int:
+    """How many steps of ``parts`` exist in ``doc``."""
+    for n, p in enumerate(parts):
+        try:
+            doc = doc[p]
+        except (KeyError, IndexError, TypeError):
+            return n
+    return len(parts)
 
 
 #: A migration step: the parsed document of version N in, a NEW document of version N + 1 out

@@ -383,7 +383,7 @@ class CampaignMode(ModeBase):
             FatalClientError: when they differ.
         """
         from ..campaign.cards import default_campaign_cards
-        from .client import FatalClientError
+        from .local_defs import FatalClientError
 
         if info.get("content_hash") != cards_hash():
             raise FatalClientError("the server's campaign cards differ from the ones installed here")

@@ -24,6 +24,7 @@ from urllib.parse import urlparse
 
 from ..errors import HexwarError, small_uint
 from ..game.view import apply_delta, view_hash
+from .local_defs import FatalClientError, load_scenario_for
 from .protocol import PROTOCOL_VERSION
 
 __all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenario_for", "FatalClientError"]
@@ -31,10 +32,6 @@ __all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenar
 # Reconnect jitter is cosmetic randomness with its own generator (DESIGN.md): the game's dice are
 # the server's seeded Generator, never this.
 _JITTER = random.Random()
-
-
-class FatalClientError(HexwarError):
-    """The server refused this client for good (wrong token, no such game, wrong scenario)."""
 
 
 def parse_url(url: str) -> tuple[str, str]:
@@ -53,34 +50,6 @@ def parse_url(url: str) -> tuple[str, str]:
     if not gid or "/" in gid:
         raise HexwarError(f"{url}: name the game after the port, e.g. ws://127.0.0.1:7420/skirmish-1")
     return f"{u.scheme}://{u.netloc}", gid
-
-
-def load_scenario_for(info: dict[str, Any], extra: str | None = None) -> Any:
-    """The local scenario matching the server's ``{"id", "content_hash", "reference"}``.
-
-    Args:
-        info: the welcome's ``scenario``.
-        extra: a scenario file to try first (``hexwar join --scenario FILE`` for a scenario
-            that is not shipped).
-
-    Raises:
-        FatalClientError: when no installed scenario has that content hash.
-    """
-    from ..game.scenario import find_scenario, load_scenario
-
-    for name in dict.fromkeys([extra or "", str(info.get("reference") or ""), str(info.get("id") or "")]):
-        if not name:
-            continue
-        try:
-            sc = load_scenario(find_scenario(name))
-        except HexwarError:
-            continue
-        if sc.content_hash == info.get("content_hash"):
-            return sc
-    raise FatalClientError(
-        f"the server plays scenario {info.get('id')!r} (content {str(info.get('content_hash'))[:12]}...), "
-        "which is not installed here in the same version"
-    )
 
 
 class AiPolicy:

@@ -224,7 +224,7 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
     """
     from ..game.state import GameResult, Kill
     from ..lines.commands import command_from_json
-    from ..lines.state import LineAttack, LinesState, LineUnit
+    from ..lines.state import LinesState
     from ..rules.dice import Dice
 
     if data.get("scenario_hash") != scenario.content_hash:
@@ -239,40 +239,8 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
         def placeholders(n: int, tag: str) -> list[str]:
             return [f"{HIDDEN_CARD}_{tag}#{i + 1}" for i in range(n)]
 
-        units = {
-            j["uid"]: LineUnit(
-                uid=j["uid"],
-                owner=j["owner"],
-                side=j["side"],
-                seat=j["seat"],
-                line=j["line"],
-                endurance=int(j["endurance"]),
-                crew=j["crew"],
-                crewing=j["crewing"],
-                damage_card=j["damage_card"],
-                damage_turns=j["damage_turns"],
-                command_cards=list(j["command_cards"]),
-                bombs_used=tuple(j["bombs_used"]),
-                flight_turns=int(j["flight_turns"]),
-                entered=int(j["entered"]),
-                captured=bool(j["captured"]),
-            )
-            for j in data["units"]
-        }
-        attacks = {
-            int(a["number"]): LineAttack(
-                number=int(a["number"]),
-                seat=a["seat"],
-                attackers=tuple(a["attackers"]),
-                target=a["target"],
-                weapons=tuple(a["weapons"]),
-                at_crew=a["at_crew"],
-                close_assault=a["close_assault"],
-                resolved=a["resolved"],
-                command_cards=list(a["command_cards"]),
-            )
-            for a in data["attacks"]
-        }
+        units = {j["uid"]: _line_unit_from_view(j) for j in data["units"]}
+        attacks = {int(a["number"]): _line_attack_from_view(a) for a in data["attacks"]}
         res = data["result"]
         result = (
             GameResult(
@@ -326,6 +294,46 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
         return st
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise HexwarError(f"malformed lines view data: {type(exc).__name__}: {exc}") from None
+
+
+def _line_unit_from_view(j: dict[str, Any]) -> Any:
+    """One :class:`~hexwar.lines.state.LineUnit` of a lines view (R11.1)."""
+    from ..lines.state import LineUnit
+
+    return LineUnit(
+        uid=j["uid"],
+        owner=j["owner"],
+        side=j["side"],
+        seat=j["seat"],
+        line=j["line"],
+        endurance=int(j["endurance"]),
+        crew=j["crew"],
+        crewing=j["crewing"],
+        damage_card=j["damage_card"],
+        damage_turns=j["damage_turns"],
+        command_cards=list(j["command_cards"]),
+        bombs_used=tuple(j["bombs_used"]),
+        flight_turns=int(j["flight_turns"]),
+        entered=int(j["entered"]),
+        captured=bool(j["captured"]),
+    )
+
+
+def _line_attack_from_view(a: dict[str, Any]) -> Any:
+    """One declared :class:`~hexwar.lines.state.LineAttack` of a lines view (R11.1)."""
+    from ..lines.state import LineAttack
+
+    return LineAttack(
+        number=int(a["number"]),
+        seat=a["seat"],
+        attackers=tuple(a["attackers"]),
+        target=a["target"],
+        weapons=tuple(a["weapons"]),
+        at_crew=a["at_crew"],
+        close_assault=a["close_assault"],
+        resolved=a["resolved"],
+        command_cards=list(a["command_cards"]),
+    )
 
 
 class LinesViewPlayer:

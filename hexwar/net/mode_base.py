@@ -112,8 +112,8 @@ class ModeBase:
 
     # -- the client side ---------------------------------------------------------------------
     def client_definitions(self, info: dict[str, Any], scenario_file: str | None = None) -> Any:
-        """The local scenario with the server's content hash (:func:`hexwar.net.client.load_scenario_for`)."""
-        from .client import load_scenario_for
+        """The local scenario with the server's content hash (:func:`hexwar.net.local_defs.load_scenario_for`)."""
+        from .local_defs import load_scenario_for
 
         return load_scenario_for(info, scenario_file)
 

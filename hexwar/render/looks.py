@@ -256,202 +256,236 @@ def load_looks(path: str | os.PathLike[str] | None = None, rules: RulesTerrain |
     return looks_from_dict(data, str(p), rules or default_terrain())
 
 
-def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Looks:
-    """Build :class:`Looks` from parsed TOML, collecting every problem.
+class _LooksReader:
+    """Reads the tables of a looks file, collecting every problem (with the file and the
+    dotted field) instead of stopping at the first; a bad value reads as a visible default
+    (magenta, the range's low end) so reading goes on."""
 
-    Raises:
-        ValidationError: listing every problem found.
-    """
-    problems: list[Problem] = []
+    MAGENTA: RGBA = (255, 0, 255, 255)
 
-    def table(name: str) -> dict[str, Any]:
-        t = data.get(name)
+    def __init__(self, data: dict[str, Any], src: str) -> None:
+        self.data = data
+        self.src = src
+        self.problems: list[Problem] = []
+
+    def table(self, name: str) -> dict[str, Any]:
+        """The top-level table ``name`` (``{}`` and a problem when it is missing)."""
+        t = self.data.get(name)
         if not isinstance(t, dict):
-            problems.append(Problem(src, name, "missing table"))
+            self.problems.append(Problem(self.src, name, "missing table"))
             return {}
         return t
 
-    def colour(t: dict[str, Any], where: str, key: str, default: str | None = None) -> RGBA:
+    def colour(self, t: dict[str, Any], where: str, key: str, default: str | None = None) -> RGBA:
+        """``t[key]`` as a colour (``default`` when absent, if given)."""
         v = t.get(key, default)
         if v is None:
-            problems.append(Problem(src, f"{where}.{key}", "missing; expected a colour like '#c5c79b'"))
-            return (255, 0, 255, 255)
+            self.problems.append(
+                Problem(self.src, f"{where}.{key}", "missing; expected a colour like '#c5c79b'")
+            )
+            return self.MAGENTA
         try:
             return parse_colour(v)
         except ValueError as exc:
-            problems.append(Problem(src, f"{where}.{key}", str(exc)))
-            return (255, 0, 255, 255)
+            self.problems.append(Problem(self.src, f"{where}.{key}", str(exc)))
+            return self.MAGENTA
 
-    def number(t: dict[str, Any], where: str, key: str, lo: float, hi: float) -> float:
+    def colours(self, t: dict[str, Any], where: str, keys: tuple[str, ...]) -> dict[str, RGBA]:
+        """Every key of ``keys`` in ``t`` as a colour, in order."""
+        return {k: self.colour(t, where, k) for k in keys}
+
+    def number(self, t: dict[str, Any], where: str, key: str, lo: float, hi: float) -> float:
+        """``t[key]`` as a number within ``lo..hi``."""
         v = t.get(key)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-            problems.append(Problem(src, f"{where}.{key}", f"expected a number {lo}..{hi}, got {v!r}"))
+            self.problems.append(
+                Problem(self.src, f"{where}.{key}", f"expected a number {lo}..{hi}, got {v!r}")
+            )
             return lo
         return float(v)
 
-    if data.get("schema_version") != 1:
-        problems.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
 
-    mp = table("map")
-    map_colours = {k: colour(mp, "map", k) for k in ("background", "grid", "label", "edge")}
-    grid_width = number(mp, "map", "grid_width", 0.0, 0.5)
-    label_height = number(mp, "map", "label_height", 0.05, 0.6)
-    corner_shade = number(mp, "map", "corner_shade", 0.5, 1.5)
+_FEATURE_KEYS = (
+    "rubble",
+    "rubble_dark",
+    "fire",
+    "fire_core",
+    "smoke",
+    "wreck",
+    "wreck_edge",
+    "wreck_text",
+    "wreck_red",
+    "artillery",
+    "artillery_fill",
+)
+_COUNTER_KEYS = (
+    "endurance_full",
+    "endurance_mid",
+    "endurance_low",
+    "endurance_back",
+    "damage",
+    "pip",
+    "pip_edge",
+    "selected",
+    "shadow",
+)
+_OVERLAY_KEYS = (
+    "reach",
+    "reach_text",
+    "target",
+    "highlight",
+    "los_clear",
+    "los_hindered",
+    "los_blocked",
+    "los_intervening",
+    "arrow",
+    "legend_back",
+    "legend_text",
+)
+#: overlay states added for issue 17 (older looks files without them get these defaults)
+_OVERLAY_DEFAULTS = (
+    ("cursor", "#00c8ff"),
+    ("pending", "#7a1fa0"),
+    ("deploy_german", "#0072b2"),
+    ("deploy_soviet", "#cc79a7"),
+    ("art_ok", "#009e73"),
+    ("art_bad", "#c8102e"),
+)
 
-    lv = table("levels")
-    level_tint = colour(lv, "levels", "tint")
-    level_step = number(lv, "levels", "step", 0.0, 1.0)
-    level_max = number(lv, "levels", "max_blend", 0.0, 1.0)
-    contour = colour(lv, "levels", "contour")
-    contour_width = number(lv, "levels", "contour_width", 0.0, 0.5)
 
-    rd = table("road")
-    road = colour(rd, "road", "color")
-    road_edge = colour(rd, "road", "edge")
-    road_width = number(rd, "road", "width", 0.01, 1.0)
-    road_edge_width = number(rd, "road", "edge_width", 0.0, 0.5)
-    bridge_parapet = colour(rd, "road", "bridge_parapet")
-    bridge_width = number(rd, "road", "bridge_width", 0.01, 1.0)
-    bridge_parapet_width = number(rd, "road", "bridge_parapet_width", 0.0, 0.5)
+def _terrain_look(r: _LooksReader, t: Any, e: dict[str, Any]) -> TerrainLook:
+    """The look of terrain type ``t`` (a rules terrain type) from its table ``e``."""
+    src, where = r.src, f"terrain.{t.key}"
+    pattern = e.get("pattern", "none")
+    if pattern not in PATTERNS:
+        r.problems.append(Problem(src, f"{where}.pattern", f"expected one of {PATTERNS}, got {pattern!r}"))
+        pattern = "none"
+    road_flag = e.get("road", False)
+    if not isinstance(road_flag, bool):
+        r.problems.append(Problem(src, f"{where}.road", "expected true or false"))
+        road_flag = False
+    roof = outline = style = None
+    if pattern == "building" or t.is_building:
+        if pattern != "building":
+            r.problems.append(
+                Problem(
+                    src,
+                    f"{where}.pattern",
+                    f'{t.key} is a building (DR {t.dr}); expected pattern = "building"',
+                )
+            )
+        roof = r.colour(e, where, "roof")
+        outline = r.colour(e, where, "outline")
+        style = e.get("style")
+        if style not in BUILDING_STYLES:
+            r.problems.append(
+                Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}")
+            )
+            style = "wood"
+    fill, detail = r.colour(e, where, "fill"), r.colour(e, where, "detail")
+    return TerrainLook(t.key, fill, detail, pattern, road_flag, roof, outline, style)
 
+
+def _terrain_looks(r: _LooksReader, rules: RulesTerrain) -> dict[str, TerrainLook]:
+    """``[terrain.KEY]``: one look per terrain type of the rules table, and no other."""
     terrain: dict[str, TerrainLook] = {}
-    tt = table("terrain")
+    tt = r.table("terrain")
     for t in rules.types:
-        where = f"terrain.{t.key}"
         e = tt.get(t.key)
         if not isinstance(e, dict):
-            problems.append(Problem(src, where, f"missing look for terrain type {t.key!r} ({t.name})"))
+            r.problems.append(
+                Problem(r.src, f"terrain.{t.key}", f"missing look for terrain type {t.key!r} ({t.name})")
+            )
             continue
-        pattern = e.get("pattern", "none")
-        if pattern not in PATTERNS:
-            problems.append(Problem(src, f"{where}.pattern", f"expected one of {PATTERNS}, got {pattern!r}"))
-            pattern = "none"
-        road_flag = e.get("road", False)
-        if not isinstance(road_flag, bool):
-            problems.append(Problem(src, f"{where}.road", "expected true or false"))
-            road_flag = False
-        roof = outline = style = None
-        if pattern == "building" or t.is_building:
-            if pattern != "building":
-                problems.append(
-                    Problem(
-                        src,
-                        f"{where}.pattern",
-                        f'{t.key} is a building (DR {t.dr}); expected pattern = "building"',
-                    )
-                )
-            roof = colour(e, where, "roof")
-            outline = colour(e, where, "outline")
-            style = e.get("style")
-            if style not in BUILDING_STYLES:
-                problems.append(
-                    Problem(src, f"{where}.style", f"expected one of {BUILDING_STYLES}, got {style!r}")
-                )
-                style = "wood"
-        terrain[t.key] = TerrainLook(
-            t.key,
-            colour(e, where, "fill"),
-            colour(e, where, "detail"),
-            pattern,
-            road_flag,
-            roof,
-            outline,
-            style,
-        )
+        terrain[t.key] = _terrain_look(r, t, e)
     for key in tt:
         if key not in {t.key for t in rules.types}:
-            problems.append(Problem(src, f"terrain.{key}", "no such terrain type in the rules table"))
+            r.problems.append(Problem(r.src, f"terrain.{key}", "no such terrain type in the rules table"))
+    return terrain
 
-    ft = table("features")
-    features = {
-        k: colour(ft, "features", k)
-        for k in (
-            "rubble",
-            "rubble_dark",
-            "fire",
-            "fire_core",
-            "smoke",
-            "wreck",
-            "wreck_edge",
-            "wreck_text",
-            "wreck_red",
-            "artillery",
-            "artillery_fill",
-        )
-    }
 
+def _side_looks(r: _LooksReader) -> dict[str, SideLook]:
+    """``[side.german]`` and ``[side.soviet]``: the counters' colours of each side."""
     sides: dict[str, SideLook] = {}
-    st = table("side")
+    st = r.table("side")
     for name in ("german", "soviet"):
         e = st.get(name)
         if not isinstance(e, dict):
-            problems.append(Problem(src, f"side.{name}", "missing side look"))
+            r.problems.append(Problem(r.src, f"side.{name}", "missing side look"))
             continue
         w = f"side.{name}"
         sides[name] = SideLook(
-            *(colour(e, w, k) for k in ("fill", "edge", "band", "symbol", "symbol_fill", "text"))
+            *(r.colour(e, w, k) for k in ("fill", "edge", "band", "symbol", "symbol_fill", "text"))
         )
+    return sides
 
-    ct = table("counter")
-    counter = {
-        k: colour(ct, "counter", k)
-        for k in (
-            "endurance_full",
-            "endurance_mid",
-            "endurance_low",
-            "endurance_back",
-            "damage",
-            "pip",
-            "pip_edge",
-            "selected",
-            "shadow",
-        )
-    }
 
-    ot = table("overlay")
-    overlay = {
-        k: colour(ot, "overlay", k)
-        for k in (
-            "reach",
-            "reach_text",
-            "target",
-            "highlight",
-            "los_clear",
-            "los_hindered",
-            "los_blocked",
-            "los_intervening",
-            "arrow",
-            "legend_back",
-            "legend_text",
-        )
-    }
-    # states added for issue 17 (older looks files without them get these defaults)
-    for k, default in (
-        ("cursor", "#00c8ff"),
-        ("pending", "#7a1fa0"),
-        ("deploy_german", "#0072b2"),
-        ("deploy_soviet", "#cc79a7"),
-        ("art_ok", "#009e73"),
-        ("art_bad", "#c8102e"),
-    ):
-        overlay[k] = colour(ot, "overlay", k, default)
-    overlay_numbers = {k: number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
-
+def _ramps(r: _LooksReader) -> dict[str, tuple[RGBA, ...]]:
+    """``[ramps]``: each heatmap ramp as at least two colours."""
     ramps: dict[str, tuple[RGBA, ...]] = {}
-    for name, stops in table("ramps").items():
+    for name, stops in r.table("ramps").items():
         if not isinstance(stops, list) or len(stops) < 2:
-            problems.append(Problem(src, f"ramps.{name}", "expected a list of at least 2 colours"))
+            r.problems.append(Problem(r.src, f"ramps.{name}", "expected a list of at least 2 colours"))
             continue
         out = []
         for i, s in enumerate(stops):
             try:
                 out.append(parse_colour(s))
             except ValueError as exc:
-                problems.append(Problem(src, f"ramps.{name}[{i}]", str(exc)))
+                r.problems.append(Problem(r.src, f"ramps.{name}[{i}]", str(exc)))
         ramps[name] = tuple(out)
+    return ramps
 
-    if problems:
-        raise ValidationError(problems)
+
+def looks_from_dict(data: dict[str, Any], src: str, rules: RulesTerrain) -> Looks:
+    """Build :class:`Looks` from parsed TOML, collecting every problem.
+
+    Args:
+        data: the parsed looks file; src: its name for messages; rules: the terrain table
+            (every terrain type needs a look, and buildings a roof, outline and style).
+
+    Raises:
+        ValidationError: listing every problem found (file, dotted field, what was expected).
+    """
+    r = _LooksReader(data, src)
+    if data.get("schema_version") != 1:
+        r.problems.append(Problem(src, "schema_version", f"expected 1, got {data.get('schema_version')!r}"))
+
+    mp = r.table("map")
+    map_colours = r.colours(mp, "map", ("background", "grid", "label", "edge"))
+    grid_width = r.number(mp, "map", "grid_width", 0.0, 0.5)
+    label_height = r.number(mp, "map", "label_height", 0.05, 0.6)
+    corner_shade = r.number(mp, "map", "corner_shade", 0.5, 1.5)
+
+    lv = r.table("levels")
+    level_tint = r.colour(lv, "levels", "tint")
+    level_step = r.number(lv, "levels", "step", 0.0, 1.0)
+    level_max = r.number(lv, "levels", "max_blend", 0.0, 1.0)
+    contour = r.colour(lv, "levels", "contour")
+    contour_width = r.number(lv, "levels", "contour_width", 0.0, 0.5)
+
+    rd = r.table("road")
+    road = r.colour(rd, "road", "color")
+    road_edge = r.colour(rd, "road", "edge")
+    road_width = r.number(rd, "road", "width", 0.01, 1.0)
+    road_edge_width = r.number(rd, "road", "edge_width", 0.0, 0.5)
+    bridge_parapet = r.colour(rd, "road", "bridge_parapet")
+    bridge_width = r.number(rd, "road", "bridge_width", 0.01, 1.0)
+    bridge_parapet_width = r.number(rd, "road", "bridge_parapet_width", 0.0, 0.5)
+
+    terrain = _terrain_looks(r, rules)
+    features = r.colours(r.table("features"), "features", _FEATURE_KEYS)
+    sides = _side_looks(r)
+    counter = r.colours(r.table("counter"), "counter", _COUNTER_KEYS)
+    ot = r.table("overlay")
+    overlay = r.colours(ot, "overlay", _OVERLAY_KEYS)
+    for k, default in _OVERLAY_DEFAULTS:
+        overlay[k] = r.colour(ot, "overlay", k, default)
+    overlay_numbers = {k: r.number(ot, "overlay", k, 0.0, 1.0) for k in ("reach_alpha", "heat_alpha")}
+    ramps = _ramps(r)
+
+    if r.problems:
+        raise ValidationError(r.problems)
     return Looks(
         terrain,
         map_colours,

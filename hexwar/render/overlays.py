@@ -183,11 +183,14 @@ class ReachOverlay(Overlay):
         costs: hex -> the number to print (shown as an integer when whole).
         show_numbers: print the numbers at the bottom of each hex, above counters.
         colour: fill colour (default the looks' ``reach``).
+        text_size: the numbers' size in hex sizes (the play window grows it at small zooms so
+            they stay readable, :func:`hexwar.ui.play_minimap.cost_text_size`; issue 36).
     """
 
     costs: Mapping[Hex, float]
     show_numbers: bool = True
     colour: RGBA | str | None = None
+    text_size: float = 0.24
 
     def build(self, ctx: OverlayContext) -> dict[int, Mesh | TexMesh]:
         """Tinted reachable hexes with their movement cost in movement points."""
@@ -211,8 +214,8 @@ class ReachOverlay(Overlay):
                     texts,
                     txt,
                     cx,
-                    cy - 0.68 * s,
-                    0.24 * s,
+                    cy - (0.68 - (self.text_size - 0.24) * 0.8) * s,  # a bigger plate stays in its hex
+                    self.text_size * s,
                     ctx.looks.overlay["reach_text"],
                     (246, 244, 236, 220),
                 )

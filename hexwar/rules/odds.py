@@ -362,32 +362,29 @@ def _extra_fresh(x: int, ndice: int) -> tuple[np.ndarray, ...]:
     return _frozen(np.repeat(s, k), np.repeat(p, k) * np.tile(fp, len(s)), np.tile(ff, len(s)))
 
 
-@lru_cache(maxsize=8192)
-def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Run the dynamic programme of a plan; returns raw numbers (see :func:`_odds_from`)."""
-    (full, half, start, fates, classic, specials, states, rolls) = plan
-    C = len(states)
-    E = full
-    P = np.zeros((C, E + 1))
-    P[0, start] = 1.0
-    dead = np.zeros(4)
-    fate_of_die = np.array(fates)
-    can_draw = states[0][4] == 0 and C > 1
-    draw_p = np.array([s[3] for s in states])
-    no_miss = 1.0
-    ff = 0.0
-    e_idx = np.arange(1, E + 1)
+class _Solver:
+    """The damage arithmetic of one plan of :func:`_solve` (R6.3-R6.6): mass over endurance
+    ``0..E`` per card state, spread by damage dice; the dead mass gathered in :attr:`dead` by
+    the crew's fate (indices of ``_FATES``)."""
 
-    def shift(v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
-        """Spread mass ``v`` over damage outcomes; dead mass to ``dead``; returns survivors.
+    def __init__(self, E: int, states: Any, fates: Any) -> None:
+        self.E = E
+        self.states = states
+        self.e_idx = np.arange(1, E + 1)
+        self.dead = np.zeros(4)
+        self.fate_of_die = np.array(fates)
+        self.draw_p = np.array([s[3] for s in states])
+
+    def shift(self, v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
+        """Spread mass ``v`` over damage outcomes; dead mass to :attr:`dead`; returns survivors.
 
         Only the endurance rows holding mass are spread: the others would add exact zeros
         (every weight is >= 0), so leaving them out gives bit-for-bit the same sums, in the
         same order, with smaller arrays (issue 22)."""
         nz = v[1:].nonzero()[0]
         if not nz.size:
-            return np.zeros(E + 1)
-        en = e_idx[nz, None] - d[None, :]
+            return np.zeros(self.E + 1)
+        en = self.e_idx[nz, None] - d[None, :]
         w = (v[1:][nz, None] * p[None, :]).ravel()
         gone = en <= 0
         if gone.any():
@@ -395,23 +392,26 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
             # (the living to a fifth, dropped), the living to their endurance (the dead to
             # bin 0, cleared); each bin sums the same entries in the same order as a bincount
             # of the selected entries would: the same bits, with fewer temporaries (issue 22)
-            dead[:] += np.bincount(np.where(gone, fate_of_die[f], 4).ravel(), weights=w, minlength=5)[:4]
-            out = np.bincount(np.maximum(en, 0).ravel(), weights=w, minlength=E + 1)
+            self.dead[:] += np.bincount(
+                np.where(gone, self.fate_of_die[f], 4).ravel(), weights=w, minlength=5
+            )[:4]
+            out = np.bincount(np.maximum(en, 0).ravel(), weights=w, minlength=self.E + 1)
             out[0] = 0.0
             return out
-        return np.bincount(en.ravel(), weights=w, minlength=E + 1)
+        return np.bincount(en.ravel(), weights=w, minlength=self.E + 1)
 
-    def extra_then(v: np.ndarray, j: int, ndice: int) -> np.ndarray:
+    def extra_then(self, v: np.ndarray, j: int, ndice: int) -> np.ndarray:
         """Mass drawing card state ``j`` on a natural 19-20, before the hit's Intensity is
         rolled: apply the card's extra damage dice (no Defense). A crew whose unit they
         destroy meets the fate of the destroying attack's Intensity die (000 step g, rules
         revision 2): the highest of the ``ndice`` d10 still to be rolled (:func:`_fresh`)."""
-        x = states[j][2]
+        x = self.states[j][2]
         if not x:
             return v
-        return shift(v, *_extra_fresh(x, ndice))
+        return self.shift(v, *_extra_fresh(x, ndice))
 
     def by_face(
+        self,
         v: np.ndarray,
         d: np.ndarray,
         p: np.ndarray,
@@ -420,49 +420,67 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
         k_of: np.ndarray,
         fate: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`shift` of ``v`` for every die face at once: survivors ``[faces, E + 1]``
+        """:meth:`shift` of ``v`` for every die face at once: survivors ``[faces, E + 1]``
         and dead mass ``[faces, 4]`` (entry ``i`` of ``d, p`` belongs to face ``k_of[i]``,
         fate ``fate[i]``)."""
         nf = len(faces)
         nz = v[1:].nonzero()[0]
         if not nz.size:
-            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
-        en = e_idx[nz, None] - d[None, :]
+            return np.zeros((nf, self.E + 1)), np.zeros((nf, 4))
+        en = self.e_idx[nz, None] - d[None, :]
         w = v[1:][nz, None] * p[None, :]
         gone = en <= 0
         alive = ~gone
         # keys by plain broadcasting (np.broadcast_to costs more than the arithmetic here)
-        surv = np.bincount((k_of * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)).reshape(
-            nf, E + 1
-        )
+        surv = np.bincount(
+            (k_of * (self.E + 1) + en)[alive], weights=w[alive], minlength=nf * (self.E + 1)
+        ).reshape(nf, self.E + 1)
         gone_mass = np.bincount(
             (k_of * 4 + fate)[gone.nonzero()[1]], weights=w[gone], minlength=nf * 4
         ).reshape(nf, 4)
         return surv, gone_mass
 
-    def extra_by_face(low: np.ndarray, j: int, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """:func:`extra_then` of each face's mass ``low[k] * draw_p[j]`` with that face as the
+    def extra_by_face(
+        self, low: np.ndarray, j: int, faces: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`extra_then` of each face's mass ``low[k] * draw_p[j]`` with that face as the
         crew's fate, for every face at once: survivors ``[faces, E + 1]`` and dead mass
         ``[faces, 4]`` (``None``: the card has no extra dice, nothing dies)."""
-        V = low * draw_p[j]
-        x = states[j][2]
+        V = low * self.draw_p[j]
+        x = self.states[j][2]
         nf = len(faces)
         if not x:
             return V, None
         p, s, _ = dice_sum_distribution(x)
         ki, ri = V[:, 1:].nonzero()
         if not ki.size:
-            return np.zeros((nf, E + 1)), np.zeros((nf, 4))
-        en = e_idx[ri][:, None] - s[None, :]
+            return np.zeros((nf, self.E + 1)), np.zeros((nf, 4))
+        en = self.e_idx[ri][:, None] - s[None, :]
         w = V[ki, 1 + ri][:, None] * p[None, :]
         gone = en <= 0
         alive = ~gone
         surv = np.bincount(
-            (ki[:, None] * (E + 1) + en)[alive], weights=w[alive], minlength=nf * (E + 1)
-        ).reshape(nf, E + 1)
-        row_key = ki * 4 + fate_of_die[faces[ki]]  # per row: its face's block, the fate
+            (ki[:, None] * (self.E + 1) + en)[alive], weights=w[alive], minlength=nf * (self.E + 1)
+        ).reshape(nf, self.E + 1)
+        row_key = ki * 4 + self.fate_of_die[faces[ki]]  # per row: its face's block, the fate
         gone_mass = np.bincount(row_key[gone.nonzero()[0]], weights=w[gone], minlength=nf * 4).reshape(nf, 4)
         return surv, gone_mass
+
+
+@lru_cache(maxsize=8192)
+def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Run the dynamic programme of a plan; returns raw numbers (see :func:`_odds_from`)."""
+    (full, half, start, fates, classic, specials, states, rolls) = plan
+    C = len(states)
+    E = full
+    P = np.zeros((C, E + 1))
+    P[0, start] = 1.0
+    sv = _Solver(E, states, fates)
+    dead, draw_p, shift = sv.dead, sv.draw_p, sv.shift
+    fate_of_die = sv.fate_of_die
+    can_draw = states[0][4] == 0 and C > 1
+    no_miss = 1.0
+    ff = 0.0
 
     # issue 22: resume from the longest prefix of these rolls already solved with this head
     # (a Command-card bonus on roll k leaves rolls 0..k-1 as they were): the loop below is a
@@ -501,11 +519,11 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                 # from one bincount (keyed by face), then are added in the order of faces
                 # exactly as face-by-face calls would add them: the same sums, bit for bit.
                 faces, k_of, fate_f = _face_arrays(ndice, fates)
-                S, Dd = by_face(v, d, p, f, faces, k_of, fate_f)
+                S, Dd = sv.by_face(v, d, p, f, faces, k_of, fate_f)
                 low_all = S.copy()
                 low_all[:, half + 1 :] = 0.0
                 S[:, : half + 1] = 0.0
-                extras = [extra_by_face(low_all, j, faces) for j in range(1, C)]
+                extras = [sv.extra_by_face(low_all, j, faces) for j in range(1, C)]
                 # face by face: dead += Dd[k], then every card's xd[k]; Q[c] += S[k]; Q[j] +=
                 # xs[k]. np.add.accumulate adds rows strictly in order (each partial sum is the
                 # previous one plus the next row), and a face without mass has all-zero xs and
@@ -526,7 +544,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                     Q[c] += shift(v, _plain_damage(ndice, b_int, di, D), ps * pd_, md_)
                 else:
                     for j in range(1, C):
-                        u = extra_then(v * (ps * draw_p[j]), j, ndice)
+                        u = sv.extra_then(v * (ps * draw_p[j]), j, ndice)
                         Dj = states[j][0]
                         Q[j] += shift(u, _plain_damage(ndice, b_int, di, Dj), pd_, md_)
         P = Q

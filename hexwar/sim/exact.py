@@ -277,31 +277,7 @@ def exact_fire(
     reach = reachable_buildings(burning, dr)
     cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(reach), strict=True)]
     index = {rc: k for k, rc in enumerate(cells)}
-    nbrs: list[list[int]] = []
-    for r, c in cells:
-        ks = []
-        for d in range(1, 7):
-            drow, dcol = neighbor_shift(d)[c & 1]
-            j = index.get((r + drow, c + dcol))
-            if j is not None:
-                ks.append(j)
-        nbrs.append(ks)
-    # clusters that touch no other evolve independently: one dynamic program each
-    comp = [-1] * len(cells)
-    comps: list[list[int]] = []
-    for k0 in range(len(cells)):
-        if comp[k0] >= 0:
-            continue
-        stack, members = [k0], []
-        comp[k0] = len(comps)
-        while stack:
-            k = stack.pop()
-            members.append(k)
-            for j in nbrs[k]:
-                if comp[j] < 0:
-                    comp[j] = len(comps)
-                    stack.append(j)
-        comps.append(sorted(members))
+    nbrs, comps = _clusters(cells, index)
     big = max((len(c) for c in comps), default=0)
     if big > max_buildings:
         raise ExactTooLarge(
@@ -317,18 +293,7 @@ def exact_fire(
     count[:, 0] = 1.0
     biggest = 1
     area_names = tuple(areas or {})
-    area_k: list[list[int]] = []  # each area's buildings as cluster cells
-    area_all = np.ones((T + 1, len(area_names)))
-    for a, name in enumerate(area_names):
-        rcs = {(r, c) for h in (areas or {})[name] for r, c in [(h.offset[1], h.offset[0])]}
-        rcs = {
-            rc
-            for rc in rcs
-            if 0 <= rc[0] < dr.shape[0] and 0 <= rc[1] < dr.shape[1] and (dr[rc] > 0 or burning[rc])
-        }
-        area_k.append([index[rc] for rc in rcs if rc in index])
-        if len(area_k[-1]) < len(rcs) or not rcs:  # a building no fire reaches never burns
-            area_all[:, a] = 0.0
+    area_k, area_all = _area_members(areas or {}, area_names, dr, burning, index, T)
     for members in comps:
         local = {k: i for i, k in enumerate(members)}
         sub_nbrs = [[local[j] for j in nbrs[k]] for k in members]
@@ -365,6 +330,64 @@ def exact_fire(
         area_burned,
         area_burning,
     )
+
+
+def _clusters(
+    cells: list[tuple[int, int]], index: dict[tuple[int, int], int]
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Each building cell's neighbours among ``cells`` (odd-q offsets), and the clusters of
+    touching cells, which burn independently (each its own dynamic programme)."""
+    nbrs: list[list[int]] = []
+    for r, c in cells:
+        ks = []
+        for d in range(1, 7):
+            drow, dcol = neighbor_shift(d)[c & 1]
+            j = index.get((r + drow, c + dcol))
+            if j is not None:
+                ks.append(j)
+        nbrs.append(ks)
+    # clusters that touch no other evolve independently: one dynamic program each
+    comp = [-1] * len(cells)
+    comps: list[list[int]] = []
+    for k0 in range(len(cells)):
+        if comp[k0] >= 0:
+            continue
+        stack, members = [k0], []
+        comp[k0] = len(comps)
+        while stack:
+            k = stack.pop()
+            members.append(k)
+            for j in nbrs[k]:
+                if comp[j] < 0:
+                    comp[j] = len(comps)
+                    stack.append(j)
+        comps.append(sorted(members))
+    return nbrs, comps
+
+
+def _area_members(
+    areas: Mapping[str, Sequence[Hex]],
+    area_names: tuple[str, ...],
+    dr: np.ndarray,
+    burning: np.ndarray,
+    index: dict[tuple[int, int], int],
+    T: int,
+) -> tuple[list[list[int]], np.ndarray]:
+    """Each area's buildings as cluster cells, and ``P(all burned)`` started at 1 per turn and
+    area (0 for an area with no building, or one no fire can reach: it never burns)."""
+    area_k: list[list[int]] = []  # each area's buildings as cluster cells
+    area_all = np.ones((T + 1, len(area_names)))
+    for a, name in enumerate(area_names):
+        rcs = {(r, c) for h in areas[name] for r, c in [(h.offset[1], h.offset[0])]}
+        rcs = {
+            rc
+            for rc in rcs
+            if 0 <= rc[0] < dr.shape[0] and 0 <= rc[1] < dr.shape[1] and (dr[rc] > 0 or burning[rc])
+        }
+        area_k.append([index[rc] for rc in rcs if rc in index])
+        if len(area_k[-1]) < len(rcs) or not rcs:  # a building no fire reaches never burns
+            area_all[:, a] = 0.0
+    return area_k, area_all
 
 
 def _cluster_dp(

@@ -336,13 +336,6 @@ def simulate_fire(
     reach = reachable_buildings(burning0, dr_map)
     nb = int(reach.sum())
     T = int(turns)
-    burning_counts = np.zeros((T + 1, H, W), dtype=np.int64)
-    ever_counts = np.zeros((T + 1, H, W), dtype=np.int64)
-    rubble_counts = np.zeros((T + 1, H, W), dtype=np.int64)
-    hist = np.zeros((T + 1, nb + 1), dtype=np.int64)
-    checks = np.zeros(T + 1, dtype=np.int64)
-    keep = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
-    keep_rub = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
     # Fire never leaves the buildings connected to a fire, and touching clusters burn
     # independently (each check's dice are keyed by turn, direction and hex), so each cluster runs
     # on the smallest window holding it (first column even: odd-q neighbours depend on parity).
@@ -351,22 +344,79 @@ def simulate_fire(
         if crop and nb
         else [_Window(0, 0, H, W, dr_map, burning0, turns0)]
     )
-    if nb:
-        rows, cols = np.nonzero(reach)
-        u0, u1, v0, v1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()) & ~1, int(cols.max()) + 1
-    else:
-        u0, u1, v0, v1 = 0, H, 0, W
-    if not crop:
-        u0, u1, v0, v1 = 0, H, 0, W
-    union = (slice(u0, u1), slice(v0, v1))
+    box = _union_box(reach, nb, crop, H, W)
     area_names = tuple(areas or {})
-    A = len(area_names)
-    # per area and window: the area's building cells inside the window (local row, col arrays)
-    is_building = (dr_map > 0) | burning0
-    area_cells: list[list[tuple[np.ndarray, np.ndarray]]] = []
-    area_n = np.zeros(A, dtype=np.int64)
+    area_cells, area_n = _area_cells(battlemap, areas or {}, area_names, windows, (dr_map > 0) | burning0)
+    scorer = (
+        los.scorer(trials, T, (box[0], box[2], box[1] - box[0], box[3] - box[2])) if los is not None else None
+    )
+    tally = _FireTally(T, H, W, nb, trials, keep_trials, limit, windows, area_cells, area_n, box, scorer)
+    for start, stop in batches(trials, batch_size):
+        n = stop - start
+        keys = trial_keys(seed, start, stop)
+        states = [w.start(n) for w in windows]
+        per_trial = np.zeros((T + 1, n), dtype=np.int64)
+        tally.record(0, states, start, stop, per_trial)
+        for t in range(1, T + 1):
+            for i, w in enumerate(windows):
+                states[i], npairs = _spread_turn(w, states[i], t, n, keys, limit, bonus, W, hw)
+                tally.checks[t] += npairs
+            tally.record(t, states, start, stop, per_trial)
+        for t in range(T + 1):
+            tally.hist[t] += np.bincount(per_trial[t], minlength=nb + 1)
+        if progress is not None:
+            progress(n)
+    return FireResult(
+        ignite=ign,
+        turns=T,
+        trials=int(trials),
+        seed=seed,
+        burnout_turns=limit,
+        width=W,
+        height=H,
+        dr=dr_map,
+        burning_counts=tally.burning_counts,
+        ever_counts=tally.ever_counts,
+        rubble_counts=tally.rubble_counts,
+        burning_hist=tally.hist,
+        spread_checks=tally.checks,
+        los=scorer.result() if scorer is not None else None,
+        trial_burning=tally.keep,
+        trial_rubble=tally.keep_rub,
+        area_names=area_names,
+        area_buildings=area_n,
+        area_burning=tally.area_burning,
+        area_burned=tally.area_burned,
+        area_burned_sq=tally.area_burned_sq,
+        area_all=tally.area_all,
+    )
+
+
+def _union_box(reach: np.ndarray, nb: int, crop: bool, H: int, W: int) -> tuple[int, int, int, int]:
+    """``(u0, u1, v0, v1)``: the rows and columns holding every building a fire can reach (first
+    column even), the whole map without ``crop`` or without such buildings."""
+    if not crop or not nb:
+        return 0, H, 0, W
+    rows, cols = np.nonzero(reach)
+    return int(rows.min()), int(rows.max()) + 1, int(cols.min()) & ~1, int(cols.max()) + 1
+
+
+_Cells = tuple[np.ndarray, np.ndarray]
+
+
+def _area_cells(
+    battlemap: BattleMap,
+    areas: Mapping[str, Sequence[Hex]],
+    area_names: tuple[str, ...],
+    windows: list[_Window],
+    is_building: np.ndarray,
+) -> tuple[list[list[_Cells]], np.ndarray]:
+    """Per area and window, the area's building cells inside the window (local row and column
+    arrays), and each area's number of buildings."""
+    area_cells: list[list[_Cells]] = []
+    area_n = np.zeros(len(area_names), dtype=np.int64)
     for name in area_names:
-        cells = {battlemap.index(h) for h in (areas or {})[name] if battlemap.in_bounds(h)}
+        cells = {battlemap.index(h) for h in areas[name] if battlemap.in_bounds(h)}
         cells = {rc for rc in cells if is_building[rc]}
         area_n[len(area_cells)] = len(cells)
         per_w = []
@@ -385,117 +435,132 @@ def simulate_fire(
                 )
             )
         area_cells.append(per_w)
-    area_burning = np.zeros((T + 1, A), dtype=np.int64)
-    area_burned = np.zeros((T + 1, A), dtype=np.int64)
-    area_burned_sq = np.zeros((T + 1, A), dtype=np.int64)
-    area_all = np.zeros((T + 1, A), dtype=np.int64)
-    scorer = los.scorer(trials, T, (u0, v0, u1 - u0, v1 - v0)) if los is not None else None
-    for start, stop in batches(trials, batch_size):
+    return area_cells, area_n
+
+
+_State = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _spread_turn(
+    w: _Window,
+    state: _State,
+    t: int,
+    n: int,
+    keys: np.ndarray,
+    limit: int | None,
+    bonus: int,
+    W: int,
+    hw: int,
+) -> tuple[_State, int]:
+    """Begin Turn step a of turn ``t`` in one window for ``n`` trials (R8.4, R8.6): fires age
+    (burnout leaves rubble), then every (fire, building) pair rolls its 2d6 from the trial's
+    word (``W``: the map's width, ``hw``: its hexes, for the dice counters). Returns the new
+    ``(burning, fire_turns, rubble, ever)`` and the checks rolled."""
+    burning, fturns, rubble, ever = state
+    aged = age_fires(burning, fturns, limit)
+    if limit is not None:
+        rubble |= aged.burned_out
+    # trials where every building of the window has burned roll no more checks
+    live = np.flatnonzero(ever.reshape(n, -1).sum(axis=1, dtype=np.int32) < w.buildings)
+    sub = live.size < n
+    b_in = aged.burning[live] if sub else aged.burning
+    r_in = rubble[live] if sub else rubble
+    pairs = spread_pairs(b_in, w.dr, r_in)
+    npairs = pairs.lead.shape[0]
+    if npairs:
+        pos = (pairs.row + w.r0) * W + (pairs.col + w.c0)  # the building's flat index on the map
+        trial = live[pairs.lead] if sub else pairs.lead
+        words = trial_words(keys[trial], fire_counter(t, pairs.direction, pos, hw))
+        f1, f2 = d6_pair(words)
+        totals = f1.astype(np.int16) + f2
+    else:
+        totals = np.zeros(0, dtype=np.int16)
+    new = spread_step(b_in, w.dr, totals, r_in, bonus, candidates=pairs)
+    if sub:
+        burning = aged.burning
+        burning[live] = new
+    else:
+        burning = new
+    ever |= burning
+    return (burning, aged.fire_turns, rubble, ever), int(npairs)  # new fires start at 0 (R8.6 counter)
+
+
+class _FireTally:
+    """The counts of a fire run, per turn ``t = 0..T``: trials with each hex burning, burned by
+    then and rubble, the number of burning buildings per trial, the spread checks, each area's
+    buildings burning and burned, and (when asked) every trial's maps and the LOS scorer."""
+
+    def __init__(
+        self,
+        T: int,
+        H: int,
+        W: int,
+        nb: int,
+        trials: int,
+        keep_trials: bool,
+        limit: int | None,
+        windows: list[_Window],
+        area_cells: list[list[_Cells]],
+        area_n: np.ndarray,
+        box: tuple[int, int, int, int],
+        scorer: Any,
+    ) -> None:
+        A = len(area_cells)
+        self.burning_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+        self.ever_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+        self.rubble_counts = np.zeros((T + 1, H, W), dtype=np.int64)
+        self.hist = np.zeros((T + 1, nb + 1), dtype=np.int64)
+        self.checks = np.zeros(T + 1, dtype=np.int64)
+        self.keep = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
+        self.keep_rub = np.zeros((trials, T + 1, H, W), dtype=bool) if keep_trials else None
+        self.area_burning = np.zeros((T + 1, A), dtype=np.int64)
+        self.area_burned = np.zeros((T + 1, A), dtype=np.int64)
+        self.area_burned_sq = np.zeros((T + 1, A), dtype=np.int64)
+        self.area_all = np.zeros((T + 1, A), dtype=np.int64)
+        self.limit, self.windows, self.area_cells, self.area_n = limit, windows, area_cells, area_n
+        self.box, self.scorer = box, scorer
+
+    def record(self, t: int, states: list[_State], start: int, stop: int, per_trial: np.ndarray) -> None:
+        """Count turn ``t`` of trials ``start..stop`` (their windows' ``states``)."""
         n = stop - start
-        keys = trial_keys(seed, start, stop)
-        states = [w.start(n) for w in windows]
-        per_trial = np.zeros((T + 1, n), dtype=np.int64)
+        for w, (burning, _, rubble, ever) in zip(self.windows, states, strict=True):
+            sl = w.slices
+            self.burning_counts[t][sl] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
+            self.ever_counts[t][sl] += ever.view(np.uint8).sum(axis=0, dtype=np.int64)
+            if self.limit is not None:
+                self.rubble_counts[t][sl] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
+            per_trial[t] += burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
+        for a in range(len(self.area_cells)):
+            now = np.zeros(n, dtype=np.int64)
+            gone = np.zeros(n, dtype=np.int64)
+            for (burning, _, _, ever), (rr, cc) in zip(states, self.area_cells[a], strict=True):
+                if rr.size:
+                    now += burning[:, rr, cc].sum(axis=1, dtype=np.int64)
+                    gone += ever[:, rr, cc].sum(axis=1, dtype=np.int64)
+            self.area_burning[t, a] += int(now.sum())
+            self.area_burned[t, a] += int(gone.sum())
+            self.area_burned_sq[t, a] += int((gone * gone).sum())
+            self.area_all[t, a] += int((gone == self.area_n[a]).sum()) if self.area_n[a] else 0
+        if self.keep is not None or self.scorer is not None:
+            self._record_union(t, states, start, stop)
 
-        def record(
-            t: int,
-            n: int = n,
-            start: int = start,
-            stop: int = stop,
-            states: list[Any] = states,
-            per_trial: np.ndarray = per_trial,
-        ) -> None:
-            for w, (burning, _, rubble, ever) in zip(windows, states, strict=True):
-                sl = w.slices
-                burning_counts[t][sl] += burning.view(np.uint8).sum(axis=0, dtype=np.int64)
-                ever_counts[t][sl] += ever.view(np.uint8).sum(axis=0, dtype=np.int64)
-                if limit is not None:
-                    rubble_counts[t][sl] += rubble.view(np.uint8).sum(axis=0, dtype=np.int64)
-                per_trial[t] += burning.reshape(n, -1).view(np.uint8).sum(axis=1, dtype=np.int64)
-            for a in range(A):
-                now = np.zeros(n, dtype=np.int64)
-                gone = np.zeros(n, dtype=np.int64)
-                for (burning, _, _, ever), (rr, cc) in zip(states, area_cells[a], strict=True):
-                    if rr.size:
-                        now += burning[:, rr, cc].sum(axis=1, dtype=np.int64)
-                        gone += ever[:, rr, cc].sum(axis=1, dtype=np.int64)
-                area_burning[t, a] += int(now.sum())
-                area_burned[t, a] += int(gone.sum())
-                area_burned_sq[t, a] += int((gone * gone).sum())
-                area_all[t, a] += int((gone == area_n[a]).sum()) if area_n[a] else 0
-            if keep is not None or scorer is not None:
-                ub = np.zeros((n, u1 - u0, v1 - v0), dtype=bool)
-                ur = np.zeros_like(ub)
-                for w, (burning, _, rubble, _) in zip(windows, states, strict=True):
-                    inner = (
-                        slice(None),
-                        slice(w.r0 - u0, w.r0 - u0 + w.h),
-                        slice(w.c0 - v0, w.c0 - v0 + w.w),
-                    )
-                    ub[inner] |= burning
-                    ur[inner] |= rubble
-                if keep is not None and keep_rub is not None:
-                    keep[start:stop, t][(slice(None), *union)] = ub
-                    keep_rub[start:stop, t][(slice(None), *union)] = ur
-                if scorer is not None:
-                    scorer.add(t, ub, ur)
-
-        record(0)
-        for t in range(1, T + 1):
-            for i, w in enumerate(windows):
-                burning, fturns, rubble, ever = states[i]
-                aged = age_fires(burning, fturns, limit)
-                if limit is not None:
-                    rubble |= aged.burned_out
-                # trials where every building of the window has burned roll no more checks
-                live = np.flatnonzero(ever.reshape(n, -1).sum(axis=1, dtype=np.int32) < w.buildings)
-                sub = live.size < n
-                b_in = aged.burning[live] if sub else aged.burning
-                r_in = rubble[live] if sub else rubble
-                pairs = spread_pairs(b_in, w.dr, r_in)
-                npairs = pairs.lead.shape[0]
-                checks[t] += npairs
-                if npairs:
-                    pos = (pairs.row + w.r0) * W + (pairs.col + w.c0)  # the building's flat index on the map
-                    trial = live[pairs.lead] if sub else pairs.lead
-                    words = trial_words(keys[trial], fire_counter(t, pairs.direction, pos, hw))
-                    f1, f2 = d6_pair(words)
-                    totals = f1.astype(np.int16) + f2
-                else:
-                    totals = np.zeros(0, dtype=np.int16)
-                new = spread_step(b_in, w.dr, totals, r_in, bonus, candidates=pairs)
-                if sub:
-                    burning = aged.burning
-                    burning[live] = new
-                else:
-                    burning = new
-                ever |= burning
-                states[i] = (burning, aged.fire_turns, rubble, ever)  # new fires start at 0 (R8.6 counter)
-            record(t)
-        for t in range(T + 1):
-            hist[t] += np.bincount(per_trial[t], minlength=nb + 1)
-        if progress is not None:
-            progress(n)
-    return FireResult(
-        ignite=ign,
-        turns=T,
-        trials=int(trials),
-        seed=seed,
-        burnout_turns=limit,
-        width=W,
-        height=H,
-        dr=dr_map,
-        burning_counts=burning_counts,
-        ever_counts=ever_counts,
-        rubble_counts=rubble_counts,
-        burning_hist=hist,
-        spread_checks=checks,
-        los=scorer.result() if scorer is not None else None,
-        trial_burning=keep,
-        trial_rubble=keep_rub,
-        area_names=area_names,
-        area_buildings=area_n,
-        area_burning=area_burning,
-        area_burned=area_burned,
-        area_burned_sq=area_burned_sq,
-        area_all=area_all,
-    )
+    def _record_union(self, t: int, states: list[_State], start: int, stop: int) -> None:
+        """Turn ``t``'s burning and rubble maps of the union box, kept per trial and scored for LOS."""
+        u0, u1, v0, v1 = self.box
+        n = stop - start
+        ub = np.zeros((n, u1 - u0, v1 - v0), dtype=bool)
+        ur = np.zeros_like(ub)
+        for w, (burning, _, rubble, _) in zip(self.windows, states, strict=True):
+            inner = (
+                slice(None),
+                slice(w.r0 - u0, w.r0 - u0 + w.h),
+                slice(w.c0 - v0, w.c0 - v0 + w.w),
+            )
+            ub[inner] |= burning
+            ur[inner] |= rubble
+        if self.keep is not None and self.keep_rub is not None:
+            union = (slice(u0, u1), slice(v0, v1))
+            self.keep[start:stop, t][(slice(None), *union)] = ub
+            self.keep_rub[start:stop, t][(slice(None), *union)] = ur
+        if self.scorer is not None:
+            self.scorer.add(t, ub, ur)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..model.hexgrid import Hex, HexLabelError
-from ..model.los import line_of_sight
+from .scenario_tally import ScenarioSimError, UnitRow, _Tally
 
 __all__ = [
     "MAX_TRIALS",
@@ -61,18 +61,13 @@ __all__ = [
     "load_plan",
     "simulate_scenario",
     "scenario_with",
-    "plan_with",
     "scenario_field_names",
-    "sweep_scenario",
+    "SCENARIO_FIELDS",
+    "POINTS_RANGE",
 ]
 
 MAX_TURNS = 30  #: the longest what-if run, in turns
 MAX_TRIALS = 1_000_000  #: the most trials of one run
-LANE_SAMPLE = 8  #: deploy-zone hexes per side sampled for the LOS lanes of an area
-
-
-class ScenarioSimError(HexwarError):
-    """Bad input to ``hexwar sim scenario``: the message names the option, field or hex."""
 
 
 @dataclass(frozen=True)
@@ -281,18 +276,6 @@ def _tables(v: Any, p: Path, name: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 # the run
 # --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class UnitRow:
-    """A ground unit on the map at the start: instance id, card name, side, hex, unit type, crew id."""
-
-    uid: str
-    name: str
-    side: str
-    hex: Hex
-    unit_type: str
-    crew: str | None
-
-
 @dataclass
 class ScenarioSimResult:
     """Counts of a what-if run; every probability is a count over ``trials``.
@@ -353,42 +336,6 @@ class ScenarioSimResult:
     start_burning: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     start_rubble: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     targets: tuple[Hex, ...] = ()
-
-
-def _event_dicts(events: Iterable[Any]) -> Iterable[tuple[str, dict[str, Any]]]:
-    """(kind, data) of each game event, whatever its class (the JSON boundary's form)."""
-    for e in events:
-        d = e.to_json() if hasattr(e, "to_json") else {}
-        if isinstance(d, dict) and "data" in d and "kind" in d and isinstance(d["data"], dict):
-            yield str(d["kind"]), d["data"]
-        else:
-            yield str(getattr(e, "kind", d.get("kind", ""))), d
-
-
-def _sample(hexes: Sequence[Hex], n: int) -> list[Hex]:
-    hs = sorted(set(hexes), key=lambda h: h.offset)
-    if len(hs) <= n:
-        return hs
-    idx = np.linspace(0, len(hs) - 1, n).round().astype(int)
-    return [hs[i] for i in idx]
-
-
-def _lanes(scenario: Any, area: Sequence[Hex]) -> list[tuple[Hex, Hex]]:
-    """LOS lanes of an area: deploy-zone pairs (one hex of each side) open at the start whose
-    intervening hexes (R3.2) include a hex of the area."""
-    sides = sorted(scenario.sides)
-    if len(sides) != 2:
-        return []
-    a = _sample(scenario.sides[sides[0]].deploy, LANE_SAMPLE)
-    b = _sample(scenario.sides[sides[1]].deploy, LANE_SAMPLE)
-    inside = set(area)
-    out = []
-    for x in a:
-        for y in b:
-            r = line_of_sight(scenario.battlemap, x, y)
-            if r.status != "blocked" and inside.intersection(r.intervening):
-                out.append((x, y))
-    return out
 
 
 class _IdlePlayers:
@@ -486,139 +433,6 @@ def _phase(st: Any) -> str:
 def _ignite(bm: Any, h: Hex) -> None:
     if bm.building_at(h) is not None and not bm.has_fire(h) and not bm.has_rubble(h):
         bm.set_fire(h)
-
-
-_UNIT_KEYS = ("attacked", "hit", "damage_card", "destroyed")
-
-
-class _Tally:
-    """The counts of a run, filled one trial at a time (:func:`simulate_scenario`)."""
-
-    def __init__(self, scenario: Any, turns: int, areas: dict[str, tuple[Hex, ...]], n_missions: int):
-        bm0 = scenario.battlemap
-        self.T = turns
-        self.buildings = [h for h in bm0.hexes() if bm0.building_at(h) is not None and not bm0.has_rubble(h)]
-        bidx = {h: i for i, h in enumerate(self.buildings)}
-        self.area_names = list(areas)
-        self.area_b = {n: [bidx[h] for h in hs if h in bidx] for n, hs in areas.items()}
-        self.lanes = {n: _lanes(scenario, hs) for n, hs in areas.items()}
-        T, B, A = turns, len(self.buildings), len(self.area_names)
-        self.units: list[UnitRow] = []
-        self.uidx: dict[str, int] = {}  # this trial's instance id -> row
-        self.slot: dict[tuple[str, str, Hex, str, int], int] = {}  # starting place -> row
-        self.counts = {k: np.zeros((T, 0), np.int64) for k in _UNIT_KEYS}
-        self.crew_fate: dict[str, Counter[str]] = {}
-        self.rubble = np.zeros((T, B), np.int64)
-        self.burning = np.zeros((T, B), np.int64)
-        self.area_burned = np.zeros((T, A), np.int64)
-        self.area_all = np.zeros((T, A), np.int64)
-        self.lanes_closed = np.zeros((T, A), np.int64)
-        self.landings = np.zeros((T, bm0.height, bm0.width), np.int64)
-        self.ended = np.zeros(T, np.int64)
-        self.fired = [0] * n_missions
-        self.refused: list[Counter[str]] = [Counter() for _ in range(n_missions)]
-        self.exact: dict[str, dict[str, Fraction | float]] = {}
-        # per trial
-        self.firsts: dict[str, np.ndarray] = {}
-        self.crew_of: dict[str, str] = {}
-        self.snap: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = {}
-
-    def start_trial(self, st: Any) -> None:
-        """Before a trial's first command: learn the units (first trial), reset the trial's marks.
-
-        A unit's row is its starting place (:func:`_slot_keys`), not its instance id: the game
-        numbers card instances after drawing each side's Reserves deck (R10.4 budget draws), so
-        the grenadiers placed in Q10 are ``de_grenadiers#1`` in one game and ``#2`` in the next.
-        """
-        here = _units_of(st)
-        if not self.units:
-            self.units = here
-            self.slot = {k: i for i, k in enumerate(_slot_keys(here))}
-            self.counts = {k: np.zeros((self.T, len(self.units)), np.int64) for k in _UNIT_KEYS}
-            self.crew_fate = {u.uid: Counter() for u in self.units if u.crew}
-        self.uidx = {}
-        self.crew_of = {}
-        for u, k in zip(here, _slot_keys(here), strict=True):
-            i = self.slot.get(k)
-            if i is None:  # pragma: no cover - every game of a scenario starts with the same units
-                raise ScenarioSimError(
-                    f"{u.uid} in {u.hex.label}: a starting unit the first game did not have"
-                )
-            self.uidx[u.uid] = i
-            if u.crew:
-                self.crew_of[u.crew] = self.units[i].uid
-        self.firsts = {
-            k: np.zeros(len(self.units), np.int64) for k in _UNIT_KEYS
-        }  # first turn seen, 0 = never
-        self.snap = {}
-
-    def on_events(self, evs: list[Any], turn: int) -> None:
-        """Read the events of one command issued in ``turn`` (a later Begin Turn moves it on)."""
-        t = turn
-        for kind, d in _event_dicts(evs):
-            if kind == "begin_turn":
-                t = int(d.get("turn", t + 1))
-                continue
-            if t > self.T:  # the next turn's Begin Turn (R5.1) is past the run
-                continue
-            key = None
-            uid = d.get("unit") if kind in ("artillery_unit_attack", "destroyed") else d.get("target")
-            if kind == "artillery_unit_attack":
-                key = "attacked"
-            elif kind == "to_hit" and d.get("outcome") not in ("miss", "friendly_fire"):
-                key = "hit"
-            elif kind == "damage":
-                key = "hit"
-            elif kind == "damage_card" and not d.get("ignored"):
-                key = "damage_card"
-            elif kind == "destroyed":
-                key = "destroyed"
-            elif kind == "crew_fate":
-                j = self.uidx.get(str(d.get("unit")))
-                owner = self.crew_of.get(str(d.get("crew"))) or (self.units[j].uid if j is not None else "")
-                if owner in self.crew_fate:
-                    self.crew_fate[owner][str(d.get("fate"))] += 1
-            elif kind == "artillery_strike" and not d.get("off_map") and d.get("landing"):
-                c, r = Hex.from_label(str(d["landing"])).offset
-                self.landings[t - 1, r, c] += 1
-            if key and uid in self.uidx and self.firsts[key][self.uidx[uid]] == 0:
-                self.firsts[key][self.uidx[uid]] = t
-
-    def picture(self, bm: Any) -> tuple[np.ndarray, np.ndarray, list[int]]:
-        """Rubble and fire of every tracked building, and blocked lanes per area, on ``bm`` now."""
-        return (
-            np.array([bm.has_rubble(h) for h in self.buildings], bool),
-            np.array([bm.has_fire(h) for h in self.buildings], bool),
-            [
-                sum(1 for x, y in self.lanes[nm] if line_of_sight(bm, x, y).status == "blocked")
-                for nm in self.area_names
-            ],
-        )
-
-    def end_trial(self, st: Any) -> None:
-        """Add the finished trial: each turn's picture (the final one for turns after a victory)."""
-        final = self.picture(st.battlemap)
-        for t in range(1, self.T + 1):
-            over = st.over and t >= st.turn
-            self.ended[t - 1] += over
-            rb, fb, closed = final if over else self.snap.get(t, final)
-            self.rubble[t - 1] += rb
-            self.burning[t - 1] += fb
-            gone = rb | fb
-            for j, nm in enumerate(self.area_names):
-                ib = self.area_b[nm]
-                nb = int(gone[ib].sum()) if ib else 0
-                self.area_burned[t - 1, j] += nb
-                self.area_all[t - 1, j] += bool(ib) and nb == len(ib)
-                self.lanes_closed[t - 1, j] += closed[j]
-        gone = self.firsts["destroyed"]
-        for k, arr in self.counts.items():
-            f = self.firsts[k]
-            for t in range(1, self.T + 1):
-                by_t = (f > 0) & (f <= t)
-                if k == "damage_card":  # drawn and still in play (the odds' outcome, R6.5)
-                    by_t &= ~((gone > 0) & (gone <= t))
-                arr[t - 1] += by_t
 
 
 def simulate_scenario(
@@ -719,32 +533,6 @@ def simulate_scenario(
     )
 
 
-def _slot_keys(units: Sequence[UnitRow]) -> list[tuple[str, str, Hex, str, int]]:
-    """The starting place of each unit, the same in every game of a scenario: (side, card id,
-    hex, crew card id or "", k), k counting the units of that key in the order the game
-    attacks a hex's units (sorted instance ids, R9.4), so rows that differ only in k are
-    interchangeable and row k is always attacked k-th among them."""
-    seen: Counter[tuple[str, str, Hex, str]] = Counter()
-    out = []
-    for u in units:
-        base = (u.side, u.uid.rsplit("#", 1)[0], u.hex, u.crew.rsplit("#", 1)[0] if u.crew else "")
-        out.append((*base, seen[base]))
-        seen[base] += 1
-    return out
-
-
-def _units_of(st: Any) -> list[UnitRow]:
-    from ..game import ruleset
-
-    out = []
-    for uid, u in sorted(st.units.items()):
-        if u.hex is None or u.aloft or u.crewing is not None:
-            continue
-        cid = uid.rsplit("#", 1)[0]
-        out.append(UnitRow(uid, ruleset.card_name(cid), u.side, u.hex, ruleset.target_type(cid), u.crew))
-    return out
-
-
 def _exact_first_turn(
     st: Any, m: PlannedMission, units: list[UnitRow], buildings: list[Hex]
 ) -> dict[str, dict[str, Fraction | float]]:
@@ -818,8 +606,13 @@ def _exact_first_turn(
 
 
 # --------------------------------------------------------------------------------------------
-# sweeps over a scenario's fields and places (hexwar sim sweep scenario)
+# the scenario fields a sweep varies (the sweep itself: hexwar.sim.scenario_sweep)
 # --------------------------------------------------------------------------------------------
+#: ``sides.SIDE.artillery.FIELD`` a sweep may set, with its range (R9.1, R9.3)
+SCENARIO_FIELDS = {"missions": (1, 50), "per_turn": (1, 20), "hit_on": (1, 7), "damage_index": (0, 30)}
+POINTS_RANGE = (0, 500)  #: the range of ``objectives.NAME.points`` (R10.2)
+
+
 def scenario_field_names(scenario: Any) -> list[str]:
     """The scenario fields a sweep may vary (see :func:`scenario_with`), for messages."""
     names = ["target", "ignite", "scenario.victory_points"]
@@ -846,8 +639,6 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
             naming the field and what was expected.
     """
     import dataclasses
-
-    from .sweep import POINTS_RANGE, SCENARIO_FIELDS
 
     def check(lo: int, hi: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
@@ -891,122 +682,3 @@ def scenario_with(scenario: Any, name: str, value: int) -> Any:
         f"--vary {name}: not a field a scenario sweep can vary; expected one of "
         f"{', '.join(scenario_field_names(scenario))}"
     )
-
-
-def plan_with(plan: ScenarioPlan, scenario: Any, params: dict[str, Any]) -> ScenarioPlan:
-    """``plan`` with every mission moved to ``params["target"]`` and every ignition to
-    ``params["ignite"]`` (hex labels; with no planned ignition, one before play, turn 0).
-
-    Raises:
-        ScenarioSimError: for a ``target`` without planned missions or an ``ignite`` hex
-            without a building.
-    """
-    missions, ignitions = plan.missions, plan.ignitions
-    if "target" in params:
-        if not missions:
-            raise ScenarioSimError(
-                "--vary target needs a planned mission (--target [SIDE:]HEX@TURNS) to move: "
-                "it gives the side and the turns"
-            )
-        h = _hex_on(scenario, str(params["target"]), "--vary target")
-        missions = tuple(PlannedMission(m.side, h, m.turn) for m in missions)
-    if "ignite" in params:
-        turns = [g.turn for g in ignitions] or [0]
-        ignitions = tuple(parse_ignite(f"{params['ignite']}@{t}", scenario) for t in turns)
-    return ScenarioPlan(missions, ignitions)
-
-
-def sweep_scenario(
-    scenario: Any,
-    *,
-    plan: ScenarioPlan,
-    turns: int,
-    vary: dict[str, Sequence[Any]],
-    seeds: Sequence[int],
-    trials: int = 200,
-    variants: tuple[str, ...] | None = None,
-    hexes: Sequence[Hex] = (),
-    areas: dict[str, tuple[Hex, ...]] | None = None,
-    progress: Callable[[int], Any] | None = None,
-) -> list[dict[str, Any]]:
-    """Run :func:`simulate_scenario` for every combination of ``vary`` and seed, one row each.
-
-    ``vary`` maps ``target``, ``ignite`` (hex labels, :func:`plan_with`) and scenario fields
-    (:func:`scenario_with`) to their values. A row has the parameters, the seed, ``trials``,
-    ``turns``, ``fired`` (missions fired per game) and, at the end of the last turn:
-
-    * per hex of ``hexes``: ``p_rubble``, ``p_burning`` (its building) and
-      ``expected_destroyed`` (units that started there and were destroyed, per game);
-    * per area of ``areas``: ``buildings``, ``expected_burned`` (burning or rubble),
-      ``p_all_burned`` and ``expected_lanes_closed`` (the area's LOS lanes closed).
-
-    With ``turns = 1`` and one planned mission the exact one-strike values stand beside as
-    ``*_exact`` (:func:`simulate_scenario`).
-
-    Raises:
-        ScenarioSimError: for a field or value the scenario cannot take.
-    """
-    from .sweep import SweepError, sweep_runs
-
-    for name, vals in vary.items():  # every value checked before the first game is played
-        for v in vals:
-            if name in ("target", "ignite"):
-                plan_with(plan, scenario, {name: v})
-            else:
-                scenario_with(scenario, name, v)
-    try:
-        runs = sweep_runs(vary, seeds)
-    except SweepError as exc:
-        raise ScenarioSimError(str(exc)) from None
-    rows = []
-    for params, seed in runs:
-        sc = scenario
-        for name, v in params.items():
-            if name not in ("target", "ignite"):
-                sc = scenario_with(sc, name, v)
-        pl = plan_with(plan, sc, params)
-        r = simulate_scenario(
-            sc, pl, turns=turns, trials=trials, seed=seed, variants=variants, areas=areas, progress=progress
-        )
-        n, T = r.trials, r.turns
-        row: dict[str, Any] = {
-            "kind": "scenario",
-            "seed": seed,
-            "trials": n,
-            "turns": T,
-            **params,
-            "fired": round(sum(r.fired) / n, 6),
-        }
-        if hexes:
-            bidx = {h: k for k, h in enumerate(r.buildings)}
-            per_hex: dict[str, dict[str, Any]] = {}
-            for h in hexes:
-                k = bidx.get(h)
-                ex = r.exact.get(h.label, {}) if T == 1 else {}
-                d: dict[str, Any] = {
-                    "p_rubble": round(float(r.rubble[T - 1, k]) / n, 6) if k is not None else 0.0,
-                    "p_burning": round(float(r.burning[T - 1, k]) / n, 6) if k is not None else 0.0,
-                }
-                if r.exact and T == 1 and k is not None:
-                    d["p_rubble_exact"] = round(float(ex.get("rubble", 0)), 6)
-                    d["p_burning_exact"] = round(float(ex.get("burning", 0)), 6)
-                js = [j for j, u in enumerate(r.units) if u.hex == h]
-                d["expected_destroyed"] = round(float(sum(int(r.destroyed[T - 1, j]) for j in js)) / n, 6)
-                if r.exact and T == 1 and js:
-                    d["expected_destroyed_exact"] = round(
-                        sum(float(r.exact.get(r.units[j].uid, {}).get("destroyed", 0)) for j in js), 6
-                    )
-                per_hex[h.label] = d
-            row["hexes"] = per_hex
-        if r.areas:
-            row["areas"] = {
-                name: {
-                    "buildings": len(idx),
-                    "expected_burned": round(float(r.area_burned[T - 1, a]) / n, 6),
-                    "p_all_burned": round(float(r.area_all[T - 1, a]) / n, 6),
-                    "expected_lanes_closed": round(float(r.lanes_closed[T - 1, a]) / n, 6),
-                }
-                for a, (name, idx) in enumerate(r.areas.items())
-            }
-        rows.append(row)
-    return rows

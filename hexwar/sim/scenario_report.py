@@ -253,48 +253,7 @@ def scenario_text(rep: dict[str, Any]) -> str:
                 f"  {m['side']} on {m['hex']} in turn {m['turn']}: fired in {m['fired']['estimate']:.1%}"
                 + (f"; refused: {why}" if why else "")
             )
-    if rep["units"]:
-        out += ["", "Units: P(by the end of the turn), Monte Carlo (exact for one strike where computed)"]
-        rows = []
-        shown = sorted(
-            rep["units"],
-            key=lambda u: (
-                -u["by_turn"][-1]["attacked"]["estimate"],
-                -u["by_turn"][-1]["hit"]["estimate"],
-                u["unit"],
-            ),
-        )[:TOP]
-        for u in shown:
-            for row in u["by_turn"]:
-                rows.append(
-                    [
-                        u["name"] if row["turn"] == 1 else "",
-                        u["side"] if row["turn"] == 1 else "",
-                        u["hex"] if row["turn"] == 1 else "",
-                        row["turn"],
-                    ]
-                    + [_p(row[k]) for k in _UNIT_KEYS]
-                )
-        out.append(
-            format_table(
-                ["unit", "side", "hex", "turn", "attacked", "hit", "Damage card", "destroyed"],
-                rows,
-                "lllrrrrr",
-            )
-        )
-        crews = [u for u in rep["units"] if "crew_fate" in u]
-        if crews:
-            out += ["", f"Crew fate by the end of turn {rep['turns']} (R6.6):"]
-            out.append(
-                format_table(
-                    ["unit", "crew survives", "captured", "destroyed"],
-                    [
-                        [u["name"]] + [_p(u["crew_fate"][f]) for f in ("survives", "captured", "destroyed")]
-                        for u in crews
-                    ],
-                    "lrrr",
-                )
-            )
+    out += _unit_lines(rep)
     more = len(rep["units"]) - min(len(rep["units"]), TOP)
     if rep["untouched_units"] or more:
         out.append(
@@ -302,61 +261,8 @@ def scenario_text(rep: dict[str, Any]) -> str:
             + (f"; {more} more in --json and --csv" if more else "")
             + ")"
         )
-    if rep["buildings"]:
-        out += [
-            "",
-            "Buildings that change: P(rubble), P(burning) at the end of the turn (R8.3, R8.4); targets first",
-        ]
-        rows = []
-        shown_b = sorted(
-            rep["buildings"],
-            key=lambda b: (
-                not b["target"],
-                -(b["by_turn"][-1]["rubble"]["estimate"] + b["by_turn"][-1]["burning"]["estimate"]),
-                b["hex"],
-            ),
-        )[:TOP]
-        for b in shown_b:
-            for row in b["by_turn"]:
-                either = row["rubble"]["estimate"] + row["burning"]["estimate"]  # one state or the other
-                rows.append(
-                    [
-                        b["hex"] if row["turn"] == 1 else "",
-                        row["turn"],
-                        _p(row["rubble"]),
-                        _p(row["burning"]),
-                        f"{either:.3f}",
-                    ]
-                )
-        out.append(format_table(["hex", "turn", "rubble", "burning", "either"], rows, "lrrrr"))
-        if len(rep["buildings"]) > TOP:
-            out.append(
-                f"(the {TOP} buildings most likely to change; {len(rep['buildings']) - TOP} more in --json and --csv)"
-            )
-    if rep["areas"]:
-        out += [
-            "",
-            "Areas: expected buildings burning or rubble, P(all of them), LOS lanes between the deploy "
-            "zones through the area closed",
-        ]
-        rows = []
-        for a in rep["areas"]:
-            for row in a["by_turn"]:
-                rows.append(
-                    [
-                        a["area"] if row["turn"] == 1 else "",
-                        a["buildings"] if row["turn"] == 1 else "",
-                        row["turn"],
-                        f"{row['expected_burning_or_rubble']:.2f}",
-                        _p(row["all_burned"]),
-                        f"{row['expected_lanes_closed']:.2f} of {a['lanes_open_at_start']}",
-                    ]
-                )
-        out.append(
-            format_table(
-                ["area", "buildings", "turn", "E[burning/rubble]", "P(all)", "lanes closed"], rows, "lrrrrr"
-            )
-        )
+    out += _building_lines(rep)
+    out += _area_lines(rep)
     if rep["max_abs_z"] is not None:
         out += ["", f"largest |Monte Carlo - exact| / standard error: {rep['max_abs_z']}"]
     if rep.get("impossible_outcomes"):
@@ -366,6 +272,124 @@ def scenario_text(rep: dict[str, Any]) -> str:
     if any(rep["games_over_by_turn"]):
         out.append(f"games over (victory) by each turn: {rep['games_over_by_turn']}")
     return "\n".join(out)
+
+
+def _unit_lines(rep: dict[str, Any]) -> list[str]:
+    """The units' table of :func:`scenario_text` (the most attacked first) and the crews' fate (R6.6)."""
+    if not rep["units"]:
+        return []
+    out: list[str] = []
+    out += ["", "Units: P(by the end of the turn), Monte Carlo (exact for one strike where computed)"]
+    rows = []
+    shown = sorted(
+        rep["units"],
+        key=lambda u: (
+            -u["by_turn"][-1]["attacked"]["estimate"],
+            -u["by_turn"][-1]["hit"]["estimate"],
+            u["unit"],
+        ),
+    )[:TOP]
+    for u in shown:
+        for row in u["by_turn"]:
+            rows.append(
+                [
+                    u["name"] if row["turn"] == 1 else "",
+                    u["side"] if row["turn"] == 1 else "",
+                    u["hex"] if row["turn"] == 1 else "",
+                    row["turn"],
+                ]
+                + [_p(row[k]) for k in _UNIT_KEYS]
+            )
+    out.append(
+        format_table(
+            ["unit", "side", "hex", "turn", "attacked", "hit", "Damage card", "destroyed"],
+            rows,
+            "lllrrrrr",
+        )
+    )
+    crews = [u for u in rep["units"] if "crew_fate" in u]
+    if crews:
+        out += ["", f"Crew fate by the end of turn {rep['turns']} (R6.6):"]
+        out.append(
+            format_table(
+                ["unit", "crew survives", "captured", "destroyed"],
+                [
+                    [u["name"]] + [_p(u["crew_fate"][f]) for f in ("survives", "captured", "destroyed")]
+                    for u in crews
+                ],
+                "lrrr",
+            )
+        )
+    return out
+
+
+def _building_lines(rep: dict[str, Any]) -> list[str]:
+    """The buildings' table of :func:`scenario_text`: P(rubble), P(burning) by turn (R8.3, R8.4)."""
+    if not rep["buildings"]:
+        return []
+    out: list[str] = []
+    out += [
+        "",
+        "Buildings that change: P(rubble), P(burning) at the end of the turn (R8.3, R8.4); targets first",
+    ]
+    rows = []
+    shown_b = sorted(
+        rep["buildings"],
+        key=lambda b: (
+            not b["target"],
+            -(b["by_turn"][-1]["rubble"]["estimate"] + b["by_turn"][-1]["burning"]["estimate"]),
+            b["hex"],
+        ),
+    )[:TOP]
+    for b in shown_b:
+        for row in b["by_turn"]:
+            either = row["rubble"]["estimate"] + row["burning"]["estimate"]  # one state or the other
+            rows.append(
+                [
+                    b["hex"] if row["turn"] == 1 else "",
+                    row["turn"],
+                    _p(row["rubble"]),
+                    _p(row["burning"]),
+                    f"{either:.3f}",
+                ]
+            )
+    out.append(format_table(["hex", "turn", "rubble", "burning", "either"], rows, "lrrrr"))
+    if len(rep["buildings"]) > TOP:
+        out.append(
+            f"(the {TOP} buildings most likely to change; {len(rep['buildings']) - TOP} more in --json and --csv)"
+        )
+    return out
+
+
+def _area_lines(rep: dict[str, Any]) -> list[str]:
+    """The areas' table of :func:`scenario_text`: buildings burning or rubble, P(all), LOS lanes closed."""
+    if not rep["areas"]:
+        return []
+    out: list[str] = []
+    out += [
+        "",
+        "Areas: expected buildings burning or rubble, P(all of them), LOS lanes between the deploy "
+        "zones through the area closed",
+    ]
+    rows = []
+    for a in rep["areas"]:
+        for row in a["by_turn"]:
+            rows.append(
+                [
+                    a["area"] if row["turn"] == 1 else "",
+                    a["buildings"] if row["turn"] == 1 else "",
+                    row["turn"],
+                    f"{row['expected_burning_or_rubble']:.2f}",
+                    _p(row["all_burned"]),
+                    f"{row['expected_lanes_closed']:.2f} of {a['lanes_open_at_start']}",
+                ]
+            )
+    out.append(
+        format_table(
+            ["area", "buildings", "turn", "E[burning/rubble]", "P(all)", "lanes closed"], rows, "lrrrrr"
+        )
+    )
+    return out
 
 
 def scenario_csv(rep: dict[str, Any]) -> str:

@@ -66,7 +66,6 @@ __all__ = [
     "sweep_csv",
     "sweep_fire",
     "sweep_runs",
-    "sweep_chunk",
 ]
 
 ARTILLERY_PARAMS = {
@@ -144,8 +143,6 @@ def parse_seeds(text: str) -> list[int]:
 
 
 HEX_PARAMS = ("target", "ignite")  #: parameters whose values are hexes
-SCENARIO_FIELDS = {"missions": (1, 50), "per_turn": (1, 20), "hit_on": (1, 7), "damage_index": (0, 30)}
-POINTS_RANGE = (0, 500)
 
 
 def parse_hex_values(
@@ -518,32 +515,6 @@ def sweep_runs(vary: Mapping[str, Sequence[Any]], seeds: Sequence[int]) -> list[
     [({'hit_on': 3}, 0), ({'hit_on': 3}, 1), ({'hit_on': 4}, 0), ({'hit_on': 4}, 1)]
     """
     return _combos(vary, seeds)
-
-
-def sweep_chunk(items: list[tuple[str, Any, dict[str, Any], dict[str, Any], int]]) -> list[dict[str, Any]]:
-    """Run a chunk of sweep runs (on a Dask worker or in this process), one row each, in order.
-
-    Args:
-        items: ``(kind, battlemap or scenario, keyword arguments, parameter values, seed)`` with
-            kind ``"artillery"`` (:func:`sweep_artillery`), ``"fire"`` (:func:`sweep_fire`) or
-            ``"scenario"`` (:func:`~hexwar.sim.scenario.sweep_scenario`, given the scenario); a run
-            is the sweep of one combination and one seed, so its row is exactly the row the
-            whole sweep gives for them (every die is keyed by its seed, :mod:`hexwar.sim.seeding`).
-
-    Raises:
-        SweepError: as the sweep functions do.
-    """
-    rows: list[dict[str, Any]] = []
-    from .scenario import sweep_scenario
-
-    fns: dict[str, Callable[..., list[dict[str, Any]]]] = {
-        "artillery": sweep_artillery,
-        "fire": sweep_fire,
-        "scenario": sweep_scenario,
-    }
-    for kind, source, kw, params, seed in items:
-        rows += fns[kind](source, **kw, vary={k: [v] for k, v in params.items()}, seeds=[seed])
-    return rows
 
 
 def sweep_csv(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -39,24 +39,23 @@ from ..errors import HexwarError  # noqa: E402
 from ..game.commands import SIDES, Discard, UseCommandCard  # noqa: E402
 from ..game.state import GameState, Phase  # noqa: E402
 from ..model.hexgrid import Hex  # noqa: E402
-from ..render.gamescene import counters_from_state  # noqa: E402
 from ..render.looks import Looks, palette_looks  # noqa: E402
 from ..render.mapview import MapView  # noqa: E402
-from ..render.overlays import ArrowOverlay, HighlightOverlay, LosOverlay, LosView, ReachOverlay  # noqa: E402
 from .clock import Clock, Pace  # noqa: E402
 from .controller import PlayController  # noqa: E402
 from .input_map import play_intent  # noqa: E402
-from .panels import Painter, ScreenFlags, UiLayer, Widget, block_reason, layout, paint_screen  # noqa: E402
+from .panels import Painter, ScreenFlags, UiLayer, Widget, layout, paint_screen  # noqa: E402
+from .play_map_sync import SIDE_RGBA, MapSyncMixin, _CursorOverlay, _TargetOverlay  # noqa: E402,F401
+from .play_minimap import MinimapMixin  # noqa: E402
+from .play_session import SessionMixin, players_from_names, show_drawn, size_for_screen  # noqa: E402
 
-__all__ = ["PlayWindow", "run", "show_drawn", "DEFAULT_AI"]
+__all__ = ["PlayWindow", "run", "show_drawn", "size_for_screen", "DEFAULT_AI"]
 
 #: Without ``--ai`` the person plays the Germans against the computer's Soviets.
 DEFAULT_AI = {"soviet": "standard"}
 
-SIDE_RGBA = {"german": (70, 110, 190, 255), "soviet": (205, 55, 45, 255)}
 
-
-class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
+class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
     """The game window (see module doc).
 
     Args:
@@ -78,6 +77,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             in a dialog at start (Continue / New game).
         palette: ``"standard"`` (colour-blind safe) or ``"high-contrast"``
             (:data:`hexwar.render.looks.PALETTES`).
+        fast: no pause to show each roll of an attack or artillery mission (``--fast``,
+            :mod:`hexwar.ui.combat_feed`).
 
     Attributes:
         controller: the :class:`PlayController` (every action goes through it).
@@ -104,6 +105,7 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         looks: Looks | None = None,
         offer: Any = None,
         palette: str = "standard",
+        fast: bool = False,
         **kw: Any,
     ) -> None:
         self._forced_ratio = pixel_ratio
@@ -117,7 +119,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
 
             names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
             saver = Autosaver(save, names)
-        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace)
+        self.fast = fast
+        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace, fast=fast)
         self.controller.max_turns = max_turns
         self.looks = looks or palette_looks(palette)
         self._saver_names = {
@@ -133,6 +136,10 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._keys: dict[str, Any] = {}
         self._ui_key: Any = None
         self._screen_texts: list[str] = []
+        #: the hover tooltip's rectangle ``(x0, y0, x1, y1)`` in points, or None (tests)
+        self.tooltip_box: tuple[float, float, float, float] | None = None
+        #: the painter of the last frame's panels (tests read its text boxes)
+        self.painter: Painter | None = None
         self._ready = True
         self._fitted = True
         self._size = (width, height)
@@ -176,7 +183,12 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
                 save, {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
             )
         self.controller = PlayController(
-            state, ai=ai, saver=saver, clock=clock or self.controller.clock, pace=pace or self.controller.pace
+            state,
+            ai=ai,
+            saver=saver,
+            clock=clock or self.controller.clock,
+            pace=pace or self.controller.pace,
+            fast=self.fast,
         )
         self.controller.max_turns = max_turns
         self.mapview.set_map(state.battlemap)
@@ -261,9 +273,13 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         return ghosts_from_view(self._keys.get("fog_marks", ()), self.state.battlemap)
 
     def refresh(self) -> None:
-        """Bring counters, overlays and panels up to date with the controller."""
+        """Bring counters, overlays and panels up to date with the controller (in this window's
+        GL context: another window, the replay viewer or ``hexwar render``, may have made its
+        own current, and vertex arrays are not shared between contexts)."""
         if not self._ready:
             return
+        if self.context is not None and self.context is not getattr(pyglet.gl, "current_context", None):
+            self.switch_to()
         self._sync_map()
         self._sync_ui()
 
@@ -305,163 +321,6 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.refresh()
         return render_view(self.mapview, size=size, pixel_ratio=self.get_pixel_ratio())
 
-    # -- the map's counters and overlays ---------------------------------------------------------
-    def _set(self, name: str, key_: Any, make: Callable[[], Any]) -> None:
-        if self._keys.get(name, object()) == key_:
-            return
-        self._keys[name] = key_
-        self.mapview.set_overlay(name, make() if key_ is not None else None)
-
-    def _sync_map(self) -> None:
-        ctl, st, v = self.controller, self.state, self.mapview
-        ep = ctl._epoch()
-        anim = ctl.anim
-        anim_h = ctl.display_hex(anim.uid) if anim is not None else None
-        ck = (ep, ctl.selected, anim.uid if anim else None, anim_h)
-        if self._keys.get("counters") != ck:
-            self._keys["counters"] = ck
-            cs = counters_from_state(self.drawn_state(), selected=ctl.selected)
-            if anim is not None and anim_h is not None:
-                import dataclasses
-
-                cs = [dataclasses.replace(c, hex=anim_h) if c.key == anim.uid else c for c in cs]
-            # the selected unit is drawn on top of its stack, so its counter shows
-            cs = [c for c in cs if c.key != ctl.selected] + [c for c in cs if c.key == ctl.selected]
-            v.set_counters(cs)
-        # last-known markers of enemy units that left sight (R12.2): ghost counters with the turn seen
-        ghosts = self.last_known()
-        self._set("last_known", (ghosts, ep) if ghosts else None, lambda: _ghosts(ghosts))
-        if v.show_labels != self.flags.show_labels:
-            v.show_labels = self.flags.show_labels
-        # objectives (R10.2), ringed in the holder's colour
-        objs = tuple(ctl.objectives())
-        self._set("objectives", (objs, ep) if objs else None, lambda: self._objective_overlay(objs))
-        # deploy zone of the picked unit card (R5.2) / units a Command card may go on
-        dep = tuple(ctl.deploy_hexes()) if ctl.card is not None else ()
-        col = self.looks.overlay.get(
-            f"deploy_{ctl.shown_side}", SIDE_RGBA.get(ctl.shown_side, (255, 255, 255, 255))
-        )
-        self._set("deploy", (dep, col) if dep else None, lambda: _zone(dep, col))
-        cu: tuple[Hex, ...] = (
-            tuple(h for h in (st.units[u].hex for u in ctl.card_unit_targets()) if h is not None)
-            if ctl.card
-            else ()
-        )
-        self._set("card_units", cu if cu else None, lambda: HighlightOverlay(cu, "highlight", width=0.12))
-        # movement (R5.3)
-        reach = ctl.reach_costs() if anim is None else {}
-        self._set("reach", (tuple(sorted(reach.items())), ep) if reach else None, lambda: ReachOverlay(reach))
-        # legal targets (R7) and the prepared attack
-        th = tuple(ctl.target_hexes())
-        self._set("targets", (th, ep) if th else None, lambda: _TargetOverlay(th, "target", width=0.11))
-        sel_hex = st.units[ctl.selected].hex if ctl.selected in st.units else None
-        if anim is not None and anim.uid == ctl.selected:
-            sel_hex = anim_h or sel_hex
-        self._set(
-            "selection",
-            sel_hex,
-            lambda: HighlightOverlay([h for h in (sel_hex,) if h is not None], "highlight", width=0.13),
-        )
-        # LOS from the selected unit to the hovered hex (R3)
-        res = ctl.los() if anim is None else None
-        self._set(
-            "los", (res.a, res.b, res.status, ep) if res is not None else None, lambda: self._los_overlay(res)
-        )
-        # declared attacks this turn (R6.1): arrows attacker -> target
-        atk = []
-        if st.phase in (Phase.DECLARATION, Phase.RESOLUTION):
-            for n, a in sorted(st.attacks.items()):
-                if a.resolved:
-                    continue
-                au = st.units.get(a.attackers[0])
-                th_ = (
-                    a.building
-                    if a.building is not None
-                    else (st.units[a.target].hex if a.target in st.units else None)
-                )
-                if au is not None and au.hex is not None and th_ is not None:
-                    atk.append((n, au.hex, th_, a.side))
-        pend = ctl.pending
-        if pend is not None and pend.attacker in st.units and pend.target in st.units:
-            a_h, t_h = st.units[pend.attacker].hex, st.units[pend.target].hex
-            if a_h is not None and t_h is not None:
-                atk.append((0, a_h, t_h, "pending"))
-        pcol = self.looks.overlay.get("pending", (122, 31, 160, 255))
-        self._set("attacks", tuple(atk) if atk else None, lambda: _Arrows(atk, pcol))
-        # the artillery strike and its drift (R9.3), shown for the turn it fell in
-        s = ctl.strike
-        show = (
-            s is not None
-            and s.turn == st.turn
-            and st.phase in (Phase.ARTILLERY, Phase.COMMITMENT)  # newuser3: not a stray ring all turn
-            and st.battlemap.in_bounds(s.target)
-        )
-        self._set("strike", (s, ep) if show else None, lambda: self._strike_overlay(s))
-        # the keyboard's hex cursor (item 3): a double ring, not a colour alone
-        cur = ctl.cursor
-        self._set(
-            "cursor",
-            cur,
-            lambda: (
-                _CursorOverlay(cur, self.looks.overlay.get("cursor", (120, 180, 255, 255)))
-                if cur is not None
-                else None
-            ),
-        )
-        # artillery targeting under the cursor (R9.2)
-        ah = ctl.hover if (st.phase == Phase.ARTILLERY and ctl.my_turn() and ctl.hover is not None) else None
-        ok = ctl.artillery_ok(ah) is None and ctl.artillery_warning(ah) is None if ah is not None else False
-        self._set(
-            "art_hover",
-            (ah, ok) if ah is not None else None,
-            lambda: (HighlightOverlay if ok else _TargetOverlay)(
-                [h for h in (ah,) if h is not None],
-                self.looks.overlay["art_ok" if ok else "art_bad"],
-                width=0.12,
-            ),
-        )
-
-    def _objective_overlay(self, objs: tuple[Any, ...]) -> Any:
-        from ..render.regions import ObjectiveOverlay
-
-        return ObjectiveOverlay(tuple((h, pts) for h, _, pts, _ in objs))
-
-    def _los_overlay(self, res: Any) -> Any:
-        st = self.state
-        if res.status == "blocked":
-            reason = f"blocked: {block_reason(st, res)} in {st.hex_label(res.blocking)}"
-        elif res.status == "hindered":
-            reason = f"hindered: +{res.hindrances} needed"
-        else:
-            n = res.a.distance(res.b)
-            reason = f"clear, {n} hex{'es' if n != 1 else ''}"
-        if (
-            self.controller.reach_costs()
-        ):  # the tooltip says it; the plate would cover move-cost badges (item 9)
-            reason = ""
-        return LosOverlay(
-            LosView(
-                res.a,
-                res.b,
-                res.status,
-                tuple(res.intervening),
-                self.controller.los_hindering(res),
-                (res.blocking,) if res.blocking is not None else (),
-                reason,
-            )
-        )
-
-    def _strike_overlay(self, s: Any) -> Any:
-        from ..rules.artillery import DIRECTION_NAMES
-
-        if s.hit:
-            return HighlightOverlay([s.target], "arrow", width=0.16)
-        land = s.landing if self.state.battlemap.in_bounds(s.landing) else s.target
-        label = f"drift {s.drift} {DIRECTION_NAMES.get(s.direction, '')}".strip() + (
-            " (off map)" if s.off_map else ""
-        )
-        return ArrowOverlay(s.target, land, label)
-
     # -- panels ----------------------------------------------------------------------------------------
     def _buttons(self) -> dict[str, Callable[[], Any]]:
         return {
@@ -494,6 +353,8 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             tuple(sorted(map(str, self.flags.extra.items()))),
             ctl.anim is not None,
             ctl.look_at,
+            ctl.feed.revealed(ctl.clock.now()),
+            ctl.feed.pausing(ctl.clock.now()),
         )
         if k == self._ui_key:
             return
@@ -513,9 +374,21 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         sel = self.state.units.get(ctl.selected) if ctl.selected else None
         if sel is not None and sel.hex is not None:
             p.extra["selected_xy"] = self.screen_point(ctl.display_hex(sel.uid) or sel.hex)
+        p.extra["avoid"] = self._tooltip_avoid()
+        mini = self.minimap_paint()
+        if mini is not None:  # a map larger than the view (issue 36)
+            p.extra["minimap"] = mini
+            b = self.minimap_rect()
+            p.extra["avoid"]["units"].append((b.x, b.y, b.x1, b.y1))
+        if ctl.hover is not None and self._keys.get("costs_hidden"):
+            reach = ctl.reach_costs()
+            if ctl.hover in reach:  # the cost too small to print on the map: beside the cursor
+                p.extra["hover_cost"] = (*self.screen_point(ctl.hover), reach[ctl.hover])
         paint_screen(p, ctl, w, h, self.looks, self.flags, self._buttons())
         self.widgets = p.widgets
         self._screen_texts = p.texts
+        self.tooltip_box = p.extra.get("tooltip_box")
+        self.painter = p
         self.ui.show(p)
         # the hex inspector in the window title, for screen readers (issue 17 item 3)
         text = ctl.inspect_text()
@@ -578,116 +451,17 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.flags.extra["result_closed"] = True
         self.refresh()
 
-    def game_in_progress(self) -> bool:
-        """A game that is not over is on screen (quitting asks first)."""
-        return not self.state.over
-
-    def request_quit(self, confirmed: bool = False) -> None:
-        """Quit through the shared :class:`~hexwar.ui.window_base.WindowBehaviour`: a game in
-        progress asks first (item 7; the question names the autosave); then save a given save
-        path one last time, close the window, stop the app loop."""
-        self.behaviour.request_quit(confirmed or self.behaviour.asking)  # a second Ctrl+Q answers yes
-        if self.behaviour.asking:
-            self.flags.extra["quit_confirm"] = self.behaviour.question()
-            self.refresh()
-
-    def _save_now(self) -> str | None:
-        """The game's last save before closing (when it has a save file); an error or None."""
-        ctl = self.controller
-        if ctl.saver is None:
-            return None
-        from ..game.save import write_save
-
-        try:
-            write_save(ctl.state, ctl.saver.path, ctl.saver.players)
-        except HexwarError as exc:
-            ctl.say(f"save failed: {exc}", error=True)
-            return f"save failed: {exc}"
-        return None
-
-    def _close_for_good(self) -> None:
-        self.flags.extra.pop("quit_confirm", None)
-        self.quit_requested = True
-        pyglet.clock.unschedule(self.tick)
-        self.close()
-        if pyglet.app.event_loop.is_running:
-            pyglet.app.exit()
-
-    def open_replay(self) -> Any:
-        """Ctrl+R / "Watch the replay": the game so far in the replay viewer
-        (:mod:`hexwar.ui.replay_window`), from its save file (written now) or, without one, a
-        copy in the autosave folder. Returns the viewer window, or None (the reason is said)."""
-        import datetime
-
-        from ..game.save import write_save
-        from .autosave import new_game_autosave
-        from .replay_model import load_replay
-        from .replay_window import ReplayWindow
-
-        ctl = self.controller
-        try:
-            path = (
-                ctl.saver.path
-                if ctl.saver is not None
-                else new_game_autosave(f"replay-{ctl.state.scenario.id}", datetime.datetime.now())
-            )
-            write_save(ctl.state, path, self._saver_names)
-            sc_path = getattr(ctl.state.scenario, "path", None)
-            model = load_replay(path, (str(sc_path),) if sc_path else ())
-        except HexwarError as exc:
-            ctl.say(f"cannot open the replay: {exc}", error=True)
-            self.refresh()
-            return None
-        self.replay_window = ReplayWindow(model, visible=self.visible)
-        self.replay_window.go(len(model))
-        return self.replay_window
-
-    def cancel_quit(self) -> None:
-        """Keep playing: close the quit question."""
-        self.behaviour.cancel_quit()
-        self.flags.extra.pop("quit_confirm", None)
-        self.refresh()
-
-    def accept_offer(self) -> None:
-        """Continue the last unfinished game (the start offer, item 7): replayed from its
-        autosave, with the same computer sides, autosaving to the same file."""
-        offer = self.flags.extra.pop("offer", None)
-        if offer is None:
-            return
-        from ..game.save import load_game
-
-        try:
-            state = load_game(offer.path)
-        except HexwarError as exc:
-            self.controller.say(f"cannot continue {offer.path}: {exc}", error=True)
-            self.refresh()
-            return
-        self.set_game(
-            state, ai=players_from_names(offer.players, state.seed, state.variants), save=offer.path
-        )
-        self.controller.say(f"Continuing {offer.text}.")
-        self.refresh()
-
-    def decline_offer(self) -> None:
-        """Start the new game instead of the offered one."""
-        self.flags.extra.pop("offer", None)
-        self.refresh()
-
-    def on_close(self) -> bool:
-        """The close button quits (asking first while a game is in progress)."""
-        self.request_quit()
-        return True
-
     # -- input ---------------------------------------------------------------------------------------
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         """Hover: the tooltip, LOS to the hex and button highlights follow the mouse."""
         self._mouse = (float(x), float(y))
         ctl = self.controller
-        h = self.hex_at(x, y)
+        wd = self._widget_at(x, y)
+        # over the minimap or the rolls the map beneath is hidden: no hex is hovered (issue 36)
+        h = None if wd is not None and wd.tip in ("minimap", "rolls") else self.hex_at(x, y)
         if h is not None:
             ctl.cursor = None  # the mouse takes over from the keyboard's cursor
         ctl.set_hover(h if h is not None or ctl.cursor is None else ctl.cursor)
-        wd = self._widget_at(x, y)
         card = wd.tip[5:] if wd is not None and wd.tip.startswith("card ") else None
         cards = ctl.hand_cards()
         if card is None and ctl.card_cursor is not None and ctl.card_cursor < len(cards):
@@ -704,8 +478,11 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        """Clicks go to a panel widget (modal ones first), else to the map."""
+        """Clicks go to a panel widget (modal ones first), else to the map; while the rolls of
+        an attack are shown, a click also ends their pause (issue 36)."""
         self._mouse = (float(x), float(y))
+        if self.controller.skip_feedback():  # the click goes on to do what it does
+            self.refresh()
         wd = self._widget_at(x, y)
         if wd is not None:
             if button == mouse.LEFT and wd.action is not None:
@@ -800,9 +577,19 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
             elif intent == "quit_if_over":
                 self.request_quit()
             return True
+        skipped = ctl.skip_feedback()  # the rolls being shown: a key goes on (issue 36) and does
+        # what it does (R resolves the next attack at once; it is not the person's turn while the
+        # computer's rolls are shown, so its keys have nothing else to do then)
+        if intent == "cancel" and ctl.feed.rows and ctl.bonus is None and ctl.pending is None:
+            ctl.feed.clear()  # Esc puts the last rolls away before it drops the card or selection
+            ctl._touch()
+            self.refresh()
+            return True
         run = self._intents().get(intent or "")
         if run is None:
-            return False
+            if skipped:
+                self.refresh()
+            return skipped
         run()
         self.refresh()
         return True
@@ -942,100 +729,6 @@ class PlayWindow(MapAreaMixin, pyglet.window.Window):  # type: ignore[misc]
         self._fitted = False
 
 
-class _TargetOverlay(HighlightOverlay):
-    """Legal targets (R7): a ring with a tick pointing in from every corner (a crosshair), so
-    a target differs from the plain selection ring by shape as well as colour."""
-
-    def build(self, ctx: Any) -> Any:
-        from ..render.mesh import Mesh, MeshBuilder
-        from ..render.overlays import _colour
-
-        out = HighlightOverlay(self.hexes, self.colour, width=self.width).build(ctx)
-        col = _colour(ctx, self.colour, "target")
-        s = ctx.layout.size
-        b = MeshBuilder()
-        for h in self.hexes:
-            if not ctx.bmap.in_bounds(h):
-                continue
-            cx, cy = ctx.layout.hex_to_pixel(h)
-            for k in range(6):
-                dx, dy = ctx.layout.corner_offset(k)
-                b.line(cx + dx * 0.9, cy + dy * 0.9, cx + dx * 0.55, cy + dy * 0.55, 0.07 * s, col)
-        key = next(iter(out))
-        ring = out[key]
-        assert isinstance(ring, Mesh)
-        out[key] = Mesh.concat([ring, b.build()])
-        return out
-
-
-class _CursorOverlay(HighlightOverlay):
-    """The keyboard's hex cursor: a thick outer ring and a thin inner one (a shape cue)."""
-
-    def __init__(self, h: Hex, colour: Any) -> None:
-        super().__init__([h], colour, width=0.07)
-        self.h = h
-
-    def build(self, ctx: Any) -> Any:
-        from ..render.mesh import Mesh
-
-        a = HighlightOverlay([self.h], self.colour, width=0.07).build(ctx)
-        b = HighlightOverlay([self.h], (20, 20, 24, 255), width=0.03).build(ctx)
-        return {k: Mesh.concat([m for m in (a[k], b[k]) if isinstance(m, Mesh)]) for k in a}
-
-
-def players_from_names(names: dict[str, str], seed: int, variants: Any = ()) -> dict[str, Any]:
-    """Computer players for the sides a save names with a computer player's name
-    (``"standard"``, ``"random"``); ``"human"`` sides are played at the screen."""
-    from ..game.ai import LEVEL_NAMES, PLAYER_NAMES, make_player
-
-    players: dict[str, Any] = {
-        s: make_player(n, s, seed)
-        for s, n in names.items()
-        if (n in PLAYER_NAMES or n in LEVEL_NAMES) and s in SIDES
-    }
-    if "fog" in tuple(variants or ()):
-        from ..game.view import ViewPlayer
-
-        players = {s: ViewPlayer(p) for s, p in players.items()}
-    return players
-
-
-class _Arrows(ArrowOverlay):
-    """Several attack arrows (R6.1) in one overlay, coloured by side and numbered; the prepared
-    one in the looks' ``pending`` colour, labelled "prepared" (a second cue beside colour)."""
-
-    def __init__(self, arrows: list[tuple[int, Hex, Hex, str]], pending: Any = (122, 31, 160, 255)) -> None:
-        self.arrows = arrows
-        self.pending = pending
-
-    def build(self, ctx: Any) -> Any:
-        from ..render.mesh import Mesh, TexMesh
-
-        out: dict[int, list[Any]] = {}
-        for n, a, b, side in self.arrows:
-            col = self.pending if side == "pending" else SIDE_RGBA.get(side, (200, 200, 200, 255))
-            label = "prepared" if side == "pending" else f"#{n}"
-            part = ArrowOverlay(a, b, label, col).build(ctx)
-            for layer, m in part.items():
-                out.setdefault(layer, []).append(m)
-        res: dict[int, Any] = {}
-        for layer, ms in out.items():
-            res[layer] = TexMesh.concat(ms) if isinstance(ms[0], TexMesh) else Mesh.concat(ms)
-        return res
-
-
-def _ghosts(ghosts: tuple[Any, ...]) -> Any:
-    from ..render.ghosts import LastKnownOverlay
-
-    return LastKnownOverlay(ghosts)
-
-
-def _zone(hexes: tuple[Hex, ...], colour: tuple[int, int, int, int]) -> Any:
-    from ..render.regions import ZoneOverlay
-
-    return ZoneOverlay(hexes, colour, alpha=0.30, border=0.07)
-
-
 def run(
     scenario: Any,
     seed: int | None = None,
@@ -1047,6 +740,7 @@ def run(
     resumed: GameState | None = None,
     players: dict[str, str] | None = None,
     offer: Any = None,
+    fast: bool = False,
 ) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
@@ -1065,6 +759,7 @@ def run(
             SAVE.json``); ``players`` are the save's ``{side: name}`` ("human" or a computer
             player's name), used when ``ai`` is ``None``.
         offer: a :class:`~hexwar.ui.autosave.ResumeOffer` shown at start.
+        fast: no pause to show each roll (``hexwar play --fast``).
 
     Raises:
         NoDisplayError: when no display is available (its message offers ``--headless``).
@@ -1075,6 +770,7 @@ def run(
         names = {s: n for s, n in players.items() if n != "human"}
     else:
         names = DEFAULT_AI if ai is None else ai
+    width, height = size_for_screen()
     win = PlayWindow(
         state,
         ai=players_from_names(names, state.seed, state.variants),
@@ -1082,17 +778,10 @@ def run(
         max_turns=turns,
         palette=palette,
         offer=offer,
+        fast=fast,
+        width=width,
+        height=height,
         visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)
     )
     show_drawn(win)
     pyglet.app.run()
-
-
-def show_drawn(win: PlayWindow) -> None:
-    """Draw ``win``'s first frame, then map it and put that frame on screen at once, so the
-    window never shows black while the map, atlas and panels are built (seconds on a busy
-    machine) or until the first input event."""
-    win.on_draw()  # builds every mesh and text while the window is still unmapped
-    win.set_visible(True)
-    win.on_draw()
-    win.flip()

@@ -4,15 +4,13 @@ vocabulary of the card files (sides, unit types, lines, phases...)."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ...errors import HexwarError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .cardset import CardSet
-
+from ...formats.card_file import EFFECT_RULES
 
 __all__ = [
     "CARD_FILES",
@@ -141,73 +139,34 @@ class EffectKind(enum.StrEnum):
     CLOSE_ASSAULT = "close_assault"  # value: modifier to Close Assault to-hit rolls (R6.6)
 
 
-# kind -> (value rule, contexts it may appear in, help template)
-# value rule: "none" (no value), "signed" (non-zero int), "positive" (int >= 1)
-_EFFECT_SPECS: dict[EffectKind, tuple[str, frozenset[str], str]] = {
-    EffectKind.DEFENSE: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} Defense"),
-    EffectKind.ATTACK: (
-        "signed",
-        frozenset({"damage", "command", "event"}),
-        "{value:+d} to its attack rolls",
-    ),
-    EffectKind.EXPOSED: (
-        "signed",
-        frozenset({"damage", "command", "event"}),
-        "opponents {value:+d} to attack rolls against it",
-    ),
-    EffectKind.DAMAGE_INDEX: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} Damage Index"),
-    EffectKind.RATE_OF_FIRE: (
-        "signed",
-        frozenset({"damage", "command", "event"}),
-        "{value:+d} rate of fire for each weapon (1 to 4)",
-    ),
-    EffectKind.NO_SECOND_WEAPON: (
-        "none",
-        frozenset({"damage", "command", "event"}),
-        "no attack with the 2nd listed weapon",
-    ),
-    EffectKind.NO_ATTACK: ("none", frozenset({"damage", "command", "event"}), "no attack"),
-    EffectKind.IMMOBILIZED: (
-        "none",
-        frozenset({"damage", "command", "event"}),
-        "immobilized: may not move; opponents {bonus:+d} to attack it",
-    ),
-    EffectKind.EXTRA_DAMAGE: (
-        "positive",
-        frozenset({"damage"}),
-        "{value}d10 additional damage at once (no Defense)",
-    ),
-    EffectKind.MOVEMENT: ("signed", frozenset({"damage", "command", "event"}), "{value:+d} movement points"),
-    EffectKind.MOVE_COST: (
-        "signed",
-        frozenset({"command", "event"}),
-        "{value:+d} movement point(s) per hex entered by {mobility} units",
-    ),
-    EffectKind.TURNS_OF_FLIGHT: (
-        "signed",
-        frozenset({"damage", "command", "event"}),
-        "{value:+d} Turns of Flight",
-    ),
-    EffectKind.INITIATIVE: ("signed", frozenset({"command", "event"}), "{value:+d} to the initiative roll"),
-    EffectKind.DRAW: ("signed", frozenset({"command", "event"}), "{value:+d} card(s) in the Draw Phase"),
-    EffectKind.REMOVE_DAMAGE_CARD: ("none", frozenset({"command"}), "remove its Damage card"),
-    EffectKind.COMMIT_FROM_RESERVES: (
-        "positive",
-        frozenset({"command", "event"}),
-        "commit {value} unit(s) directly from the Reserves deck",
-    ),
-    EffectKind.ARTILLERY_ACCURACY: (
-        "signed",
-        frozenset({"command", "event"}),
-        "{value:+d} to off-board artillery accuracy rolls",
-    ),
-    EffectKind.NO_AIRCRAFT: ("none", frozenset({"command", "event"}), "aircraft may not be committed"),
-    EffectKind.CLOSE_ASSAULT: (
-        "signed",
-        frozenset({"command", "event"}),
-        "{value:+d} to Close Assault attack rolls",
-    ),
+# kind -> (value rule, contexts it may appear in, help template). The value rules and contexts
+# are the card file model's (hexwar.formats.card_file.EFFECT_RULES, one source); value rule:
+# "none" (no value), "signed" (non-zero int), "positive" (int >= 1)
+_EFFECT_TEXT: dict[EffectKind, str] = {
+    EffectKind.DEFENSE: "{value:+d} Defense",
+    EffectKind.ATTACK: "{value:+d} to its attack rolls",
+    EffectKind.EXPOSED: "opponents {value:+d} to attack rolls against it",
+    EffectKind.DAMAGE_INDEX: "{value:+d} Damage Index",
+    EffectKind.RATE_OF_FIRE: "{value:+d} rate of fire for each weapon (1 to 4)",
+    EffectKind.NO_SECOND_WEAPON: "no attack with the 2nd listed weapon",
+    EffectKind.NO_ATTACK: "no attack",
+    EffectKind.IMMOBILIZED: "immobilized: may not move; opponents {bonus:+d} to attack it",
+    EffectKind.EXTRA_DAMAGE: "{value}d10 additional damage at once (no Defense)",
+    EffectKind.MOVEMENT: "{value:+d} movement points",
+    EffectKind.MOVE_COST: "{value:+d} movement point(s) per hex entered by {mobility} units",
+    EffectKind.TURNS_OF_FLIGHT: "{value:+d} Turns of Flight",
+    EffectKind.INITIATIVE: "{value:+d} to the initiative roll",
+    EffectKind.DRAW: "{value:+d} card(s) in the Draw Phase",
+    EffectKind.REMOVE_DAMAGE_CARD: "remove its Damage card",
+    EffectKind.COMMIT_FROM_RESERVES: "commit {value} unit(s) directly from the Reserves deck",
+    EffectKind.ARTILLERY_ACCURACY: "{value:+d} to off-board artillery accuracy rolls",
+    EffectKind.NO_AIRCRAFT: "aircraft may not be committed",
+    EffectKind.CLOSE_ASSAULT: "{value:+d} to Close Assault attack rolls",
 }
+_EFFECT_SPECS: dict[EffectKind, tuple[str, frozenset[str], str]] = {
+    k: (*EFFECT_RULES[k.value], text) for k, text in _EFFECT_TEXT.items()
+}
+assert set(_EFFECT_SPECS) == set(EffectKind) and set(EFFECT_RULES) == {k.value for k in EffectKind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +301,19 @@ class CrewQuality:
     ignores_marked_effects: bool = False
 
 
+class QualityTable(Protocol):
+    """What :meth:`UnitCard.help_text` reads of a card set: the crew qualities by id (R4.1, R6.3).
+
+    :class:`~hexwar.rules.cards.cardset.CardSet` satisfies it; the definitions never import the
+    card set, which imports them (issue 34: no import loop).
+    """
+
+    @property
+    def qualities(self) -> Mapping[str, CrewQuality]:
+        """Crew qualities by id."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class UnitCard:
     """A unit card, crews included (R4.1).
@@ -418,8 +390,13 @@ class UnitCard:
         """Self-propelled guns operate on the frontline or the rear line (R7.2)."""
         return self.line == "frontline_or_rear"
 
-    def help_text(self, cards: CardSet | None = None) -> str:
-        """Multi-line help text generated from the card's data."""
+    def help_text(self, cards: QualityTable | None = None) -> str:
+        """Multi-line help text generated from the card's data.
+
+        Args:
+            cards: where the crew qualities' attack modifiers come from (a
+                :class:`~hexwar.rules.cards.cardset.CardSet`); ``None``: the quality without it.
+        """
         kind = self.unit_type.replace("_", " ")
         if self.is_crew:
             line = "rides with the unit it crews"

@@ -1,9 +1,16 @@
 """Reading and checking the card files (``hexwar/data/cards/*.toml``): every problem is
-reported with the file, the card and the field (R4)."""
+reported with the file, the card and the field (R4).
+
+Each file is read by its typed model (:mod:`hexwar.formats.card_file`, issue 34): fields,
+types, ranges and the rules between one card's own fields. What follows here needs other cards
+or other files: weapon ids that exist and suit the unit (R4.2, R7.2, R7.3), unit ids of their
+side, a crew card for every crew a unit needs (R4.1), deck sizes (R4.3), ids used once.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -13,468 +20,281 @@ from typing import Any
 
 from ...errors import Problem, ValidationError
 from ...fileio import read_toml
+from ...formats import card_file as cf
+from ...model.filemodel import check, read_lenient
 from .cardset import CardSet
 from .definitions import (
     CARD_FILES,
-    CREW_REQUIREMENTS,
-    CREW_TYPES,
-    DURATIONS,
-    LINES,
-    PHASES,
     QUALITIES,
     SIDE_PREFIX,
     SIDES,
     TARGET_TYPES,
-    UNIT_TYPES,
-    WEAPON_FLAGS,
     CombatRules,
     CommandCard,
     CrewQuality,
     DamageCard,
     DamageSide,
+    Effect,
+    EffectKind,
     EventCard,
     UnitCard,
     Weapon,
 )
-from .reader import _check_header, _Reader
 
 __all__ = ["default_cards", "load_cards", "validate_card_file"]
 
 
-# --------------------------------------------------------------------------------------------
-# Loading with collect-all-errors validation
-# --------------------------------------------------------------------------------------------
+class _File:
+    """One card file read by its model; semantic problems collect in ``problems``."""
+
+    def __init__(self, src: str, model: Any, problems: list[Problem]):
+        self.src, self.model, self.problems = src, model, problems
+
+    def bad(self, where: str, msg: str) -> None:
+        self.problems.append(Problem(self.src, where, msg))
 
 
-def _parse_weapons(data: dict[str, Any], r: _Reader) -> dict[str, Weapon]:
+def _read(path: Path, problems: list[Problem]) -> tuple[str, _File | None]:
+    """``(kind, file)`` of one card file: its header, then its kind's model (what fits of it)."""
+    src = str(path)
+    try:
+        data = read_toml(path)
+    except ValidationError as exc:
+        problems.extend(exc.problems)
+        return "", None
+    head, _ = check(cf.CardKind, data, src)
+    if head is None:  # no model to read it by: what is wrong with its header
+        problems.extend(check(cf.CardHeader, data, src)[1])
+        return "", None
+    read = read_lenient(cf.CARD_MODELS[head.kind], data, src)
+    problems.extend(_by_id(p, data) for p in read.problems) if head.kind == "damage" else problems.extend(
+        read.problems
+    )
+    if read.value is None:
+        return head.kind, None
+    semantic: list[Problem] = []
+    f = _File(src, read.value, semantic)
+    f.filled = read  # type: ignore[attr-defined]
+    return head.kind, f
+
+
+def _by_id(p: Problem, data: dict[str, Any]) -> Problem:
+    """A Damage card's problem named by the card's id (``damage.dmg04.vehicle``), not its place
+    in the file (``damage[3].vehicle``), when it has an id; its other fields keep the place."""
+    m = re.match(r"damage\[(\d+)\]\.(.+)", p.where)
+    items = data.get("damage")
+    if (
+        m
+        and m.group(2).split(".")[0] in TARGET_TYPES
+        and isinstance(items, list)
+        and int(m.group(1)) < len(items)
+    ):
+        did = items[int(m.group(1))].get("id") if isinstance(items[int(m.group(1))], dict) else None
+        if isinstance(did, str) and did:
+            return Problem(p.file, f"damage.{did}.{m.group(2)}", p.message)
+    return p
+
+
+def _close(f: _File | None, problems: list[Problem]) -> None:
+    """Move ``f``'s semantic problems to ``problems`` (none about a value the model filled in)."""
+    if f is not None:
+        problems.extend(f.filled.semantic(f.problems))  # type: ignore[attr-defined]
+        f.problems.clear()
+
+
+def _effect(e: Any) -> Effect:
+    return Effect(EffectKind(e.kind), e.value or 0, e.mobility, e.side, tuple(e.unit_types))
+
+
+def _weapons(f: _File) -> dict[str, Weapon]:
     out: dict[str, Weapon] = {}
-    table = r.table(data.get("weapon"), "weapon")
-    for wid, w in table.items():
-        where = f"weapon.{wid}"
-        if not isinstance(w, dict):
-            r.bad(where, "expected a table")
-            continue
-        r.unknown(w, ("name", "attack", "rof", "damage_index", "range", "underscored", "flags"), where)
-        att = r.table(w.get("attack"), f"{where}.attack")
-        pairs: list[tuple[str, int]] = []
-        for t in att:
-            if t not in TARGET_TYPES:
-                r.bad(f"{where}.attack.{t}", f"unknown target type; expected one of {TARGET_TYPES}")
-        for t in TARGET_TYPES:
-            if t in att:
-                pairs.append((t, r.int_(att, t, f"{where}.attack", 2, 20)))
-        if not pairs and isinstance(w.get("attack"), dict):
-            r.bad(f"{where}.attack", "expected at least one attack value")
-        flags = w.get("flags", [])
-        if not isinstance(flags, list) or any(f not in WEAPON_FLAGS for f in flags):
-            r.bad(f"{where}.flags", f"expected a list of {WEAPON_FLAGS}, got {flags!r}")
-            flags = []
+    for wid, w in f.model.weapon.items():
+        att = w.attack
         out[wid] = Weapon(
             id=wid,
-            name=r.str_(w, "name", where),
-            attack=tuple(pairs),
-            rate_of_fire=r.int_(w, "rof", where, 1, 4, default=1),
-            damage_index=r.int_(w, "damage_index", where, 0, 20),
-            range=r.int_(w, "range", where, 0, 60),
-            underscored=r.bool_(w, "underscored", where),
-            bomb="bomb" in flags,
-            flamethrower="flamethrower" in flags,
-            indirect="indirect" in flags,
+            name=w.name,
+            attack=tuple((t, getattr(att, t)) for t in TARGET_TYPES if getattr(att, t) is not None),
+            rate_of_fire=w.rof,
+            damage_index=w.damage_index,
+            range=w.range,
+            underscored=w.underscored,
+            bomb="bomb" in w.flags,
+            flamethrower="flamethrower" in w.flags,
+            indirect="indirect" in w.flags,
         )
     return out
 
 
-_UNIT_FIELDS = (
-    "name",
-    "type",
-    "crew",
-    "defense",
-    "endurance",
-    "cost",
-    "line",
-    "movement",
-    "mobility",
-    "turns_of_flight",
-    "weapons",
-    "note",
-)
-
-
-def _parse_units(
-    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon] | None
-) -> dict[str, UnitCard]:
+def _units(f: _File, weapons: Mapping[str, Weapon] | None) -> dict[str, UnitCard]:
+    """A units file's cards: ids of the file's side; weapons that exist and suit the unit (R4.2,
+    R7.2, R7.3: range 0 and bombs for aircraft, indirect fire from the rear line or an SPG's 1st
+    weapon)."""
+    side = f.model.side
     out: dict[str, UnitCard] = {}
-    side = data.get("side")
-    if side not in SIDES:
-        r.bad("side", f"expected one of {SIDES}, got {side!r}")
-        side = "german"
-    table = r.table(data.get("unit"), "unit")
-    for uid, u in table.items():
+    for uid, u in f.model.unit.items():
         where = f"unit.{uid}"
-        if not isinstance(u, dict):
-            r.bad(where, "expected a table")
-            continue
-        r.unknown(u, _UNIT_FIELDS, where)
         if not uid.startswith(SIDE_PREFIX[side] + "_"):
-            r.bad(where, f"{side} unit ids start with {SIDE_PREFIX[side] + '_'!r}")
-        utype = r.str_(u, "type", where, TARGET_TYPES)
-        crew = r.str_(u, "crew", where, CREW_REQUIREMENTS, default="none")
-        allowed_crew = {
-            "infantry": ("none",),
-            "gun": ("artillery_crew",),
-            "aircraft": ("pilot",),
-            "vehicle": ("tank_crew", "artillery_crew", "infantry", "none"),
-        }.get(utype, CREW_REQUIREMENTS)
-        if crew not in allowed_crew:
-            r.bad(f"{where}.crew", f"a {utype} needs crew in {allowed_crew}, got {crew!r}")
-        end = r.table(u.get("endurance"), f"{where}.endurance")
-        full = r.int_(end, "full", f"{where}.endurance", 2, 40, default=2)
-        half = r.int_(end, "half", f"{where}.endurance", 1, 20, default=1)
-        if half >= full:
-            r.bad(f"{where}.endurance", f"half ({half}) must be below full ({full})")
-        line = r.str_(u, "line", where, LINES)
-        tof: int | None = None
-        if utype == "aircraft":
-            if line != "aircraft":
-                r.bad(f"{where}.line", 'aircraft have line = "aircraft" (Turns of Flight)')
-            tof = r.int_(u, "turns_of_flight", where, 1, 6)
-        else:
-            if line == "aircraft":
-                r.bad(f"{where}.line", 'only aircraft have line = "aircraft"')
-            if "turns_of_flight" in u:
-                r.bad(f"{where}.turns_of_flight", "only aircraft have Turns of Flight")
-        mobility = u.get("mobility")
-        movement = r.int_(u, "movement", where, 0, 12, default=0)
-        if utype in ("gun", "aircraft"):
-            if mobility is not None or movement != 0:
-                r.bad(f"{where}.mobility", f"a {utype} has no mobility class and movement 0 (R4.1)")
-            mobility = None
-        else:
-            want = ("foot",) if utype == "infantry" else ("tracked", "wheeled")
-            if mobility not in want:
-                r.bad(f"{where}.mobility", f"a {utype} moves {' or '.join(want)}, got {mobility!r}")
-                mobility = want[0]
-            if movement < 1:
-                r.bad(f"{where}.movement", "expected at least 1 movement point")
-        wids = u.get("weapons")
+            f.bad(where, f"{side} unit ids start with {SIDE_PREFIX[side] + '_'!r}")
         ws: list[Weapon] = []
-        if not isinstance(wids, list) or not 1 <= len(wids) <= 3:
-            r.bad(f"{where}.weapons", "expected a list of 1 to 3 weapon ids")
-            wids = []
-        for i, wid in enumerate(wids):
-            if weapons is None:
-                continue
-            w = weapons.get(wid) if isinstance(wid, str) else None
+        for i, wid in enumerate(u.weapons if weapons is not None else ()):
+            w = weapons.get(wid) if weapons is not None else None
             if w is None:
-                r.bad(f"{where}.weapons[{i}]", f"unknown weapon {wid!r} (not in weapons.toml)")
+                f.bad(f"{where}.weapons[{i}]", f"unknown weapon {wid!r} (not in weapons.toml)")
                 continue
             ws.append(w)
-            if w.range == 0 and utype != "aircraft":
-                r.bad(f"{where}.weapons[{i}]", f"{wid}: range 0 (unlimited) is for aircraft weapons only")
-            if w.bomb and utype != "aircraft":
-                r.bad(f"{where}.weapons[{i}]", f"{wid}: only aircraft carry bombs")
-            if w.indirect and not (line == "rear" or (line == "frontline_or_rear" and i == 0)):
-                r.bad(
+            if w.range == 0 and u.type != "aircraft":
+                f.bad(f"{where}.weapons[{i}]", f"{wid}: range 0 (unlimited) is for aircraft weapons only")
+            if w.bomb and u.type != "aircraft":
+                f.bad(f"{where}.weapons[{i}]", f"{wid}: only aircraft carry bombs")
+            if w.indirect and not (u.line == "rear" or (u.line == "frontline_or_rear" and i == 0)):
+                f.bad(
                     f"{where}.weapons[{i}]",
-                    f"{wid}: indirect weapons belong to rear-line units "
-                    "or the 1st weapon of an SPG (R7.2, R7.3)",
+                    f"{wid}: indirect weapons belong to rear-line units or the 1st weapon of an SPG (R7.2, R7.3)",
                 )
-            if line == "rear" and not w.indirect and w.attack_value("aircraft") is None:
-                r.bad(f"{where}.weapons[{i}]", f"{wid}: a rear-line unit fires indirectly (R7.3)")
-        if line == "frontline_or_rear" and ws and not ws[0].indirect:
-            r.bad(f"{where}.weapons[0]", "an SPG's 1st weapon is its indirect long-range weapon (R7.2)")
-        note = u.get("note", "")
-        if not isinstance(note, str):
-            r.bad(f"{where}.note", "expected a text")
-            note = ""
+            if u.line == "rear" and not w.indirect and w.attack_value("aircraft") is None:
+                f.bad(f"{where}.weapons[{i}]", f"{wid}: a rear-line unit fires indirectly (R7.3)")
+        if u.line == "frontline_or_rear" and ws and not ws[0].indirect:
+            f.bad(f"{where}.weapons[0]", "an SPG's 1st weapon is its indirect long-range weapon (R7.2)")
         out[uid] = UnitCard(
             id=uid,
-            name=r.str_(u, "name", where),
-            side=str(side),
-            unit_type=utype,
-            crew=crew,
-            defense=r.int_(u, "defense", where, 0, 12),
-            endurance_full=full,
-            endurance_half=half,
-            cost=r.int_(u, "cost", where, 1, 40),
-            line=line,
+            name=u.name,
+            side=side,
+            unit_type=u.type,
+            crew=u.crew,
+            defense=u.defense,
+            endurance_full=u.endurance.full,
+            endurance_half=u.endurance.half,
+            cost=u.cost,
+            line=u.line,
             weapons=tuple(ws),
-            movement=movement,
-            mobility=mobility if isinstance(mobility, str) else None,
-            turns_of_flight=tof,
-            note=note,
+            movement=u.movement,
+            mobility=u.mobility,
+            turns_of_flight=u.turns_of_flight,
+            note=u.note,
         )
     return out
 
 
-def _parse_afoot(
-    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon]
+def _afoot(
+    f: _File, weapons: Mapping[str, Weapon]
 ) -> tuple[set[tuple[str, str]], int, dict[str, tuple[Weapon, ...]]]:
     """``[fight_as_infantry]`` of crews.toml: the crews (type, quality) that may stay in play and
     fight as infantry when their frontline unit is destroyed (000's optional rule, variant
     ``crews-fight``, R11.3), their movement points and their weapons per side."""
-    where = "fight_as_infantry"
-    if "fight_as_infantry" not in data:
+    t = f.model.fight_as_infantry
+    if t is None:
         return set(), 0, {}
-    t = r.table(data.get(where), where)
-    r.unknown(t, ("crew_types", "qualities", "movement", "weapons"), where)
-    types = t.get("crew_types", [])
-    quals = t.get("qualities", [])
-    if not isinstance(types, list) or any(x not in CREW_TYPES or x == "pilot" for x in types):
-        r.bad(f"{where}.crew_types", "expected a list of ground crew types (tank_crew, artillery_crew)")
-        types = []
-    if not isinstance(quals, list) or any(x not in QUALITIES for x in quals):
-        r.bad(f"{where}.qualities", f"expected a list of qualities from {QUALITIES}")
-        quals = []
-    movement = r.int_(t, "movement", where, 1, 8, default=3)
-    ws = r.table(t.get("weapons"), f"{where}.weapons")
     per_side: dict[str, tuple[Weapon, ...]] = {}
     for side in SIDES:
-        ids = ws.get(side)
-        if not isinstance(ids, list) or not 1 <= len(ids) <= 2:
-            r.bad(f"{where}.weapons.{side}", "expected a list of 1 or 2 weapon ids")
-            continue
         got = []
-        for i, wid in enumerate(ids):
-            w = weapons.get(wid) if isinstance(wid, str) else None
+        for i, wid in enumerate(getattr(t.weapons, side)):
+            w = weapons.get(wid)
             if w is None:
-                r.bad(f"{where}.weapons.{side}[{i}]", f"unknown weapon {wid!r} (not in weapons.toml)")
+                f.bad(
+                    f"fight_as_infantry.weapons.{side}[{i}]", f"unknown weapon {wid!r} (not in weapons.toml)"
+                )
                 continue
             got.append(w)
         per_side[side] = tuple(got)
-    return {(ct, q) for ct in types for q in quals}, movement, per_side
+    return {(ct, q) for ct in t.crew_types for q in t.qualities}, t.movement, per_side
 
 
-def _parse_crews(
-    data: dict[str, Any], r: _Reader, weapons: Mapping[str, Weapon] | None = None
+def _crews(
+    f: _File, weapons: Mapping[str, Weapon] | None = None
 ) -> tuple[dict[str, CrewQuality], dict[str, UnitCard]]:
-    quals: dict[str, CrewQuality] = {}
-    qt = r.table(data.get("quality"), "quality")
-    for q in QUALITIES:
-        if q not in qt:
-            r.bad("quality", f"missing quality {q!r}")
-    for key, q in qt.items():
-        where = f"quality.{key}"
-        if key not in QUALITIES:
-            r.bad(where, f"unknown quality; expected one of {QUALITIES}")
-            continue
-        qd = r.table(q, where)
-        r.unknown(qd, ("name", "attack", "ignores_marked_effects"), where)
-        quals[key] = CrewQuality(
-            key,
-            r.str_(qd, "name", where),
-            r.int_(qd, "attack", where, -3, 3),
-            r.bool_(qd, "ignores_marked_effects", where),
+    """The crew qualities and one crew card per crew type, side and quality (R4.1)."""
+    m = f.model
+    quals = {
+        q: CrewQuality(
+            q,
+            getattr(m.quality, q).name,
+            getattr(m.quality, q).attack,
+            getattr(m.quality, q).ignores_marked_effects,
         )
+        for q in QUALITIES
+    }
+    afoot, afoot_mp, afoot_ws = _afoot(f, weapons or {})
     units: dict[str, UnitCard] = {}
-    afoot, afoot_mp, afoot_ws = _parse_afoot(data, r, weapons or {})
-    ct = r.table(data.get("crew_type"), "crew_type")
-    for ctype, c in ct.items():
-        where = f"crew_type.{ctype}"
-        if ctype not in CREW_TYPES:
-            r.bad(where, f"unknown crew type; expected one of {CREW_TYPES}")
-            continue
-        c = r.table(c, where)
-        r.unknown(c, ("names", "defense", "endurance", "cost", "movement"), where)
-        names = r.table(c.get("names"), f"{where}.names")
-        end = r.table(c.get("endurance"), f"{where}.endurance")
-        full = r.int_(end, "full", f"{where}.endurance", 2, 20, default=2)
-        half = r.int_(end, "half", f"{where}.endurance", 1, 10, default=1)
-        if half >= full:
-            r.bad(f"{where}.endurance", f"half ({half}) must be below full ({full})")
-        costs = r.table(c.get("cost"), f"{where}.cost")
-        defense = r.int_(c, "defense", where, 0, 5)
-        movement = r.int_(c, "movement", where, 0, 8, default=0)
+    for ctype in ("tank_crew", "artillery_crew", "pilot"):
+        c = getattr(m.crew_type, ctype)
         for side in SIDES:
-            name = names.get(side)
-            if not isinstance(name, str):
-                r.bad(f"{where}.names.{side}", "expected the crew's name for this side")
-                name = ctype
             for qk in QUALITIES:
-                cid = f"{SIDE_PREFIX[side]}_{ctype}_{qk}"
-                qname = quals[qk].name if qk in quals else qk
                 fights = (ctype, qk) in afoot  # its infantry profile (variant crews-fight)
-                mp = afoot_mp if fights else movement
+                mp = afoot_mp if fights else c.movement
+                cid = f"{SIDE_PREFIX[side]}_{ctype}_{qk}"
                 units[cid] = UnitCard(
                     id=cid,
-                    name=f"{name} ({qname.lower()})",
+                    name=f"{getattr(c.names, side)} ({quals[qk].name.lower()})",
                     side=side,
                     unit_type=ctype,
                     crew="none",
-                    defense=defense,
-                    endurance_full=full,
-                    endurance_half=half,
-                    cost=r.int_(costs, qk, f"{where}.cost", 1, 10, default=1),
+                    defense=c.defense,
+                    endurance_full=c.endurance.full,
+                    endurance_half=c.endurance.half,
+                    cost=getattr(c.cost, qk),
                     line="frontline",  # crews ride with the unit they crew
                     weapons=afoot_ws.get(side, ()) if fights else (),
                     movement=mp,
                     mobility="foot" if mp else None,
                     quality=qk,
                 )
-    for ctype in CREW_TYPES:
-        if ctype not in ct:
-            r.bad("crew_type", f"missing crew type {ctype!r}")
     return quals, units
 
 
-def _parse_command(data: dict[str, Any], r: _Reader) -> dict[str, CommandCard]:
-    out: dict[str, CommandCard] = {}
-    for cid, c in r.table(data.get("command"), "command").items():
-        where = f"command.{cid}"
-        if not isinstance(c, dict):
-            r.bad(where, "expected a table")
-            continue
-        r.unknown(c, ("title", "copies", "phase", "applies_to", "duration", "effects", "note"), where)
-        at = c.get("applies_to", [])
-        if not isinstance(at, list) or any(t not in UNIT_TYPES for t in at):
-            r.bad(f"{where}.applies_to", f"expected a list of {UNIT_TYPES}")
-            at = []
-        duration = r.str_(c, "duration", where, DURATIONS)
-        phase = r.str_(c, "phase", where, PHASES)
-        effects = r.effects(c.get("effects"), f"{where}.effects", "command")
-        if duration == "attack" and phase != "combat":
-            r.bad(f"{where}.phase", "a card played on one attack is played in the combat phase")
-        out[cid] = CommandCard(
+def _command(f: _File) -> dict[str, CommandCard]:
+    return {
+        cid: CommandCard(
             cid,
-            r.str_(c, "title", where),
-            r.int_(c, "copies", where, 1, 10),
-            phase,
-            tuple(at),
-            duration,
-            effects,
-            str(c.get("note", "")),
+            c.title,
+            c.copies,
+            c.phase,
+            tuple(c.applies_to),
+            c.duration,
+            tuple(map(_effect, c.effects)),
+            c.note,
         )
-    return out
+        for cid, c in f.model.command.items()
+    }
 
 
-def _parse_damage(data: dict[str, Any], r: _Reader) -> dict[str, DamageCard]:
+def _damage(f: _File) -> dict[str, DamageCard]:
+    """The Damage cards: ids used once, an edge for each of the four target types (R4.3)."""
     out: dict[str, DamageCard] = {}
-    raw = data.get("damage")
-    if not isinstance(raw, list):
-        r.bad("damage", "expected [[damage]] entries")
-        return out
-    for i, d in enumerate(raw):
-        where = f"damage[{i}]"
-        if not isinstance(d, dict):
-            r.bad(where, "expected a table")
-            continue
-        r.unknown(d, ("id",) + TARGET_TYPES, where)
-        did = d.get("id")
-        if not isinstance(did, str) or not did:
-            r.bad(f"{where}.id", "expected an id")
-            did = f"damage{i}"
-        if did in out:
-            r.bad(f"{where}.id", f"duplicate Damage card id {did!r}")
-        where = f"damage.{did}"
+    for i, d in enumerate(f.model.damage):
+        if not d.id:
+            f.bad(f"damage[{i}].id", "expected an id")
+        elif d.id in out:
+            f.bad(f"damage[{i}].id", f"duplicate Damage card id {d.id!r}")
         sides: list[DamageSide] = []
         for t in TARGET_TYPES:
-            s = d.get(t)
-            if not isinstance(s, dict):
-                r.bad(f"{where}.{t}", f"missing the {t} effect (every Damage card has all four, R4.3)")
+            s = getattr(d, t)
+            if s is None:
+                f.bad(f"damage.{d.id}.{t}", f"missing the {t} effect (every Damage card has all four, R4.3)")
                 continue
-            r.unknown(s, ("title", "effects", "turns", "veteran_ignores"), f"{where}.{t}")
-            turns = s.get("turns")
-            if turns is not None and (
-                isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 5
-            ):
-                r.bad(f"{where}.{t}.turns", f"expected a turn counter 1..5, got {turns!r}")
-                turns = None
-            sides.append(
-                DamageSide(
-                    t,
-                    r.str_(s, "title", f"{where}.{t}"),
-                    r.effects(s.get("effects"), f"{where}.{t}.effects", "damage"),
-                    turns,
-                    r.bool_(s, "veteran_ignores", f"{where}.{t}"),
-                )
-            )
-        out[did] = DamageCard(did, tuple(sides))
+            sides.append(DamageSide(t, s.title, tuple(map(_effect, s.effects)), s.turns, s.veteran_ignores))
+        out[d.id] = DamageCard(d.id, tuple(sides))
     return out
 
 
-def _parse_events(data: dict[str, Any], r: _Reader) -> dict[str, EventCard]:
-    out: dict[str, EventCard] = {}
-    for eid, e in r.table(data.get("event"), "event").items():
-        where = f"event.{eid}"
-        if not isinstance(e, dict):
-            r.bad(where, "expected a table")
-            continue
-        r.unknown(e, ("title", "effects", "turns", "note"), where)
-        if not eid.startswith("ev_"):
-            r.bad(where, "Event ids start with 'ev_'")
-        turns = e.get("turns")
-        if turns is not None and (
-            isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 10
-        ):
-            r.bad(f"{where}.turns", f"expected 1..10 turns or no value (rest of the game), got {turns!r}")
-            turns = None
-        out[eid] = EventCard(
-            eid,
-            r.str_(e, "title", where),
-            r.effects(e.get("effects"), f"{where}.effects", "event"),
-            turns,
-            str(e.get("note", "")),
-        )
-    return out
-
-
-def _pair(v: Any) -> tuple[int, int] | None:
-    if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        return (v[0], v[1])
-    return None
-
-
-def _parse_combat(data: dict[str, Any], r: _Reader) -> CombatRules:
-    c = r.table(data.get("combat"), "combat")
-    d = CombatRules()
-    kw: dict[str, Any] = {}
-    for name in ("double_intensity", "special", "friendly_fire"):
-        v = c.get(name)
-        if not isinstance(v, list) or not all(isinstance(x, int) and 2 <= x <= 20 for x in v):
-            r.bad(f"combat.{name}", "expected a list of natural 2d10 sums 2..20")
-        else:
-            kw[name] = tuple(v)
-    for name in ("crew_survives", "crew_captured", "crew_destroyed"):
-        p = _pair(c.get(name))
-        if p is None or not 1 <= p[0] <= p[1] <= 10:
-            r.bad(f"combat.{name}", "expected [low, high] d10 faces")
-        else:
-            kw[name] = p
-    if all(k in kw for k in ("crew_survives", "crew_captured", "crew_destroyed")):
-        faces = sorted(
-            f
-            for k in ("crew_survives", "crew_captured", "crew_destroyed")
-            for f in range(kw[k][0], kw[k][1] + 1)
-        )
-        if faces != list(range(1, 11)):
-            r.bad("combat", "the crew fate bands must cover d10 faces 1..10 exactly once")
-    ranges = {
-        "immobilized_attack_bonus": (0, 5),
-        "capture_multiplier": (1, 4),
-        "close_assault_min": (2, 6),
-        "max_weapons": (1, 3),
-        "command_deck_size": (10, 200),
-        "damage_deck_size": (5, 100),
-        "reserves_min": (1, 500),
-        "reserves_max": (1, 500),
-        "hand_units": (0, 10),
-        "hand_command": (0, 10),
+def _events(f: _File) -> dict[str, EventCard]:
+    return {
+        eid: EventCard(eid, e.title, tuple(map(_effect, e.effects)), e.turns, e.note)
+        for eid, e in f.model.event.items()
     }
-    for name, (lo, hi) in ranges.items():
-        kw[name] = r.int_(c, name, "combat", lo, hi, default=getattr(d, name))
-    r.unknown(
-        c,
-        set(ranges)
-        | {
-            "double_intensity",
-            "special",
-            "friendly_fire",
-            "crew_survives",
-            "crew_captured",
-            "crew_destroyed",
-        },
-        "combat",
-    )
+
+
+def _combat(f: _File) -> CombatRules:
+    c = f.model.combat
+    kw = {name: getattr(c, name) for name in c.model_fields_set}
+    for name in (
+        "double_intensity",
+        "special",
+        "friendly_fire",
+        "crew_survives",
+        "crew_captured",
+        "crew_destroyed",
+    ):
+        kw[name] = tuple(kw[name])
     return CombatRules(**kw)
 
 
@@ -482,22 +302,22 @@ def _data_dir() -> Path:
     return Path(str(resources.files("hexwar") / "data" / "cards"))
 
 
-def _read_all(folder: Path, problems: list[Problem]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {k: [] for k in CARD_FILES}
-    files = sorted(folder.glob("*.toml"))
-    if not files:
-        problems.append(Problem(str(folder), "", "no card files (*.toml) found"))
-    for f in files:
-        try:
-            data = read_toml(f)
-        except ValidationError as exc:
-            problems.extend(exc.problems)
-            continue
-        r = _Reader(str(f), problems)
-        kind = _check_header(data, r)
-        if kind:
-            by_kind[kind].append((str(f), data))
-    return by_kind
+def _deck_sizes(
+    f: _File,
+    command: Mapping[str, CommandCard] | None,
+    damage: Mapping[str, DamageCard] | None,
+    rules: CombatRules,
+) -> None:
+    """R4.3: the Command cards add up to the Command deck's size, the Damage cards to its deck's."""
+    if command:
+        n = sum(c.copies for c in command.values())
+        if n != rules.command_deck_size:
+            f.bad(
+                "command",
+                f"the Command cards add up to {n} copies; expected exactly {rules.command_deck_size} (R4.3)",
+            )
+    if damage is not None and len(damage) != rules.damage_deck_size:
+        f.bad("damage", f"{len(damage)} Damage cards; expected exactly {rules.damage_deck_size} (R4.3)")
 
 
 def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
@@ -512,64 +332,57 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     """
     folder = Path(folder) if folder is not None else _data_dir()
     problems: list[Problem] = []
-    by_kind = _read_all(folder, problems)
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        problems.append(Problem(str(folder), "", "no card files (*.toml) found"))
+    by_kind: dict[str, list[_File]] = {k: [] for k in CARD_FILES}
+    sources: dict[str, str] = {}  # file -> its kind (every file with a good header)
+    for p in files:
+        kind, f = _read(p, problems)
+        if kind:
+            sources[str(p)] = kind
+        if f is not None:
+            by_kind[kind].append(f)
     for kind in CARD_FILES:
-        if kind not in ("units",) and len(by_kind[kind]) != 1:
-            problems.append(
-                Problem(
-                    str(folder), "", f"expected exactly one {kind!r} card file, found {len(by_kind[kind])}"
-                )
-            )
-    if not by_kind["units"]:
-        problems.append(Problem(str(folder), "", "no 'units' card files found"))
+        n = sum(1 for k in sources.values() if k == kind)
+        if kind != "units" and n != 1:
+            problems.append(Problem(str(folder), "", f"expected exactly one {kind!r} card file, found {n}"))
+        elif kind == "units" and not n:
+            problems.append(Problem(str(folder), "", "no 'units' card files found"))
 
-    def one(kind: str) -> tuple[str, dict[str, Any]]:
-        return by_kind[kind][0] if by_kind[kind] else (str(folder / f"{kind}.toml"), {})
+    def one(kind: str) -> _File | None:
+        return by_kind[kind][0] if by_kind[kind] else None
 
-    src, data = one("weapons")
-    weapons = _parse_weapons(data, _Reader(src, problems))
-    src, data = one("combat")
-    rules = _parse_combat(data, _Reader(src, problems))
-    src, data = one("crews")
-    qualities, units = _parse_crews(data, _Reader(src, problems), weapons)
+    wf, cb = one("weapons"), one("combat")
+    weapons = _weapons(wf) if wf else {}
+    rules = _combat(cb) if cb else CombatRules()
+    crf = one("crews")
+    qualities, units = _crews(crf, weapons) if crf else ({}, {})
     crew_ids = set(units)
-    for src, data in by_kind["units"]:
-        r = _Reader(src, problems)
-        for uid, u in _parse_units(data, r, weapons).items():
+    for f in by_kind["units"]:
+        for uid, u in _units(f, weapons).items():
             if uid in units:
-                r.bad(f"unit.{uid}", "duplicate unit card id")
+                f.bad(f"unit.{uid}", "duplicate unit card id")
             units[uid] = u
-    # cross-file checks: every crew a unit needs exists on its side
-    for u in units.values():
+    for u in units.values():  # cross-file: every crew a unit needs exists on its side (R4.1)
         if u.needs_crew and not any(
             units[c].side == u.side and units[c].unit_type == u.crew for c in crew_ids
         ):
             problems.append(Problem(str(folder), f"unit.{u.id}.crew", f"no {u.side} {u.crew} card exists"))
-    src, data = one("command")
-    command = _parse_command(data, _Reader(src, problems))
-    n_cmd = sum(c.copies for c in command.values())
-    if command and n_cmd != rules.command_deck_size:
-        problems.append(
-            Problem(
-                src,
-                "command",
-                f"the Command cards add up to {n_cmd} copies; "
-                f"expected exactly {rules.command_deck_size} (R4.3)",
-            )
-        )
-    src, data = one("damage")
-    damage = _parse_damage(data, _Reader(src, problems))
-    if len(damage) != rules.damage_deck_size and (damage or data):
-        problems.append(
-            Problem(
-                src, "damage", f"{len(damage)} Damage cards; expected exactly {rules.damage_deck_size} (R4.3)"
-            )
-        )
-    src, data = one("events")
-    events = _parse_events(data, _Reader(src, problems))
-    clash = set(events) & set(command)
-    for cid in sorted(clash):
-        problems.append(Problem(src, f"event.{cid}", "id also used by a Command card"))
+    cmf, dmf, evf = one("command"), one("damage"), one("events")
+    command = _command(cmf) if cmf else {}
+    damage = _damage(dmf) if dmf else {}
+    events = _events(evf) if evf else {}
+    if cmf:
+        _deck_sizes(cmf, command, None, rules)
+    if dmf:
+        _deck_sizes(dmf, None, damage, rules)
+    if evf:
+        for cid in sorted(set(events) & set(command)):
+            evf.bad(f"event.{cid}", "id also used by a Command card")
+    for fs in by_kind.values():
+        for f in fs:
+            _close(f, problems)
     if problems:
         raise ValidationError(problems)
     return CardSet(
@@ -580,7 +393,7 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
         damage=MappingProxyType(dict(damage)),
         events=MappingProxyType(dict(events)),
         rules=rules,
-        sources=tuple(sorted(s for lst in by_kind.values() for s, _ in lst)),
+        sources=tuple(sorted(sources)),
     )
 
 
@@ -600,29 +413,16 @@ def validate_card_file(path: str) -> None:
         ValidationError: with every problem found.
     """
     problems: list[Problem] = []
-    data = read_toml(path)
-    r = _Reader(str(path), problems)
-    kind = _check_header(data, r)
-    if kind == "weapons":
-        _parse_weapons(data, r)
-    elif kind == "units":
-        _parse_units(data, r, default_cards().weapons)
-    elif kind == "crews":
-        _parse_crews(data, r, default_cards().weapons)
-    elif kind == "command":
-        cmd = _parse_command(data, r)
-        n = sum(c.copies for c in cmd.values())
-        size = default_cards().rules.command_deck_size
-        if cmd and n != size:
-            r.bad("command", f"the Command cards add up to {n} copies; expected exactly {size} (R4.3)")
-    elif kind == "damage":
-        dmg = _parse_damage(data, r)
-        size = default_cards().rules.damage_deck_size
-        if len(dmg) != size:
-            r.bad("damage", f"{len(dmg)} Damage cards; expected exactly {size} (R4.3)")
-    elif kind == "events":
-        _parse_events(data, r)
-    elif kind == "combat":
-        _parse_combat(data, r)
+    kind, f = _read(Path(path), problems)
+    if f is not None:
+        if kind == "units":
+            _units(f, default_cards().weapons)
+        elif kind == "crews":
+            _crews(f, default_cards().weapons)
+        elif kind == "command":
+            _deck_sizes(f, _command(f), None, default_cards().rules)
+        elif kind == "damage":
+            _deck_sizes(f, None, _damage(f), default_cards().rules)
+        _close(f, problems)
     if problems:
         raise ValidationError(problems)

@@ -29,7 +29,7 @@ from .geometry import Rect
 if TYPE_CHECKING:
     from .painter import Painter
 
-__all__ = ["MAX_CELLS", "Minimap"]
+__all__ = ["MAX_CELLS", "Minimap", "minimap_cells"]
 
 #: Hexes per side drawn at most; bigger maps are sampled.
 MAX_CELLS = 128
@@ -124,3 +124,25 @@ class Minimap:
         vy0, vy1 = max(b.y, vy0), min(b.y1, vy1)
         if vx1 > vx0 and vy1 > vy0:
             p.frame(vx0, vy0, vx1, vy1, 1.5, (255, 255, 255, 230))
+
+
+def minimap_cells(m: Any, looks: Any, layout: Any) -> tuple[Any, Any, Any]:
+    """World centres ``xs, ys`` ``[H, W]`` and RGBA ``[H, W, 4]`` of every hex: the colour the
+    map shows at the hex centre (terrain look, level shade, roads, rubble; R2.4). The editor and
+    the play window draw their minimaps from it."""
+    from ...render.mapgeom import hex_centres
+
+    xs, ys = hex_centres(m.width, m.height, layout)
+    keys = [t.key for t in m.rules.types]
+    level = np.clip(m.level.astype(np.int64), -32, 31)
+    code = (
+        (m.terrain.astype(np.int64) * 64 + level + 32) * 2 + m.road.astype(np.int64)
+    ) * 2 + m.rubble.astype(np.int64)
+    cols = np.zeros((m.height, m.width, 4), np.uint8)
+    for c in np.unique(code):
+        v = int(c)
+        rub, v = v % 2, v // 2
+        road, v = v % 2, v // 2
+        lv, t = v % 64 - 32, v // 64
+        cols[code == c] = looks.centre_colour(keys[t], level=lv, road=bool(road), rubble=bool(rub))
+    return xs, ys, cols
