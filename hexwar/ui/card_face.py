@@ -219,7 +219,9 @@ def paint_unit_card(
     if rows and room >= 1 and name_w >= 40:
         p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
         hy = ty - ROW_H / 2
-        head = "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arm."
+        head = (
+            "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arms"
+        )  # (hexwin: never under 10 pt)
         p.text(_fit(p, head, name_w - 4, 10, "bold"), x + 6, hy, 10, (90, 70, 40, 255), style="bold", z=z)
         for k, lab in enumerate(heads):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
