@@ -144,6 +144,9 @@ def _editor(w, h, variant, tmp):
     try:
         if variant == "help":
             win.show_help = True
+        elif variant == "scenario":  # the scenario's setup page (its variant buttons were squeezed)
+            win.session.new_scenario_on_map()
+            win.tab, win.sub_tab = "scenario", "setup"
         win.on_draw()
         return win._painter
     finally:
@@ -194,7 +197,7 @@ def _replay(model, w, h, variant, ratio=1.0):
     win = ReplayWindow(model, width=w, height=h, visible=False)
     try:
         p = Painter(win.mapview.atlas)
-        paint_replay(p, model, step, w, h, show_help=variant == "help")
+        paint_replay(p, model, step, w, h, show_help=variant == "help", go=lambda s: None)  # with its buttons
         return p
     finally:
         win.close()
@@ -204,7 +207,7 @@ VARIANTS = {
     "play": ("main", "help", "quit", "rolls", "zoomed"),
     "table": ("main", "setup", "help", "quit"),
     "campaign": ("main", "help", "quit"),
-    "editor": ("main", "help"),
+    "editor": ("main", "help", "scenario"),
     "deck": ("main", "quit"),
     "replay": ("main", "help"),
 }

@@ -293,3 +293,32 @@ def test_the_deck_builder_search_ranks_by_name():
     assert kinds[:3] == ["tank_crew"] * 3 and "gun" in kinds[3:], kinds  # the Panzer crews, then the rest
     page.search.pick()
     assert page.builder.cards and default_cards().unit(page.builder.cards[-1]).unit_type == "tank_crew"
+
+
+def test_typing_tank_crew_and_enter_adds_a_tank_crew_and_the_chosen_card_is_drawn_as_a_card():
+    """Issue 36 in the window's own events: the search field typed, Enter adds the first row
+    (a tank crew, not the 8.8 cm Flak 36), and the chosen card shows as its card (card_face)."""
+    from hexwar.rules.cards import default_cards
+
+    page = DeckPage(DeckBuilder("german"), "d.toml")
+    screen = Screen(page, M)
+    screen.layout(1000, 700)
+    _type(screen, "cards search", "tiger")
+    texts = _paint(screen).texts
+    assert "Tiger I" in texts and "Armament" in texts and "Half 10 / Full 20" in texts  # its card face
+    _add(screen, "tank crew")
+    assert default_cards().unit(page.builder.cards[-1]).unit_type == "tank_crew"
+
+
+def test_cards_in_the_deck_before_the_first_layout_are_listed():
+    """A deck opened with cards (the start page's Build for a seat with a deck) listed nothing:
+    the list had scrolled past its rows before it had a height."""
+    page = DeckPage(DeckBuilder("german"), "d.toml")
+    for c in ("de_pz_iv_g", "de_tank_crew_regular", "de_grenadiers"):
+        page.add_card(c)
+    screen = Screen(page, M)
+    screen.layout(1000, 700)
+    texts = _paint(screen).texts
+    assert page.deck_list.offset == 0
+    assert [t for t in texts if t.endswith(" pts") and "  ·  " in t and t.count("·") == 1] == [
+        "Pz.Kpfw. IV Ausf. G  ·  14 pts", "Panzer crew (regular)  ·  2 pts", "Grenadier squad  ·  5 pts"]  # fmt: skip

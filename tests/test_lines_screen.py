@@ -83,7 +83,14 @@ def test_clicks_select_and_target_and_the_odds_and_the_arrow_show_before_declari
     top_hit(p.widgets, *centres["de_pz_iv_g#1"]).action()
     assert ctl.selected == "su_t34_76#1" and ctl.target == "de_pz_iv_g#1"
     p, _ = _paint(ctl)
-    assert any(t.startswith("hit 64%") for t in p.texts)
+    # the exact odds as the hex window's labelled bars (R6): five outcomes adding up to 100%
+    assert any(t.endswith("hit 64%") for t in p.texts)
+    labels = ["Destroyed", "Damage card", "Damaged", "No effect", "Miss"]
+    i = p.texts.index("Destroyed")
+    assert p.texts[i : i + 10 : 2] == labels
+    pcts = [float(t.rstrip("%")) for t in p.texts[i + 1 : i + 11 : 2]]
+    assert abs(sum(pcts) - 100.0) < 0.3
+    assert pcts[4] == pytest.approx(36.0, abs=0.05)  # miss = 1 - hit (64%)
     ctl.offer_bonus()
     p, _ = _paint(ctl)
     assert any(t.startswith("+1 on the next to-hit roll") for t in p.texts)
@@ -185,3 +192,116 @@ def test_the_4_player_table_tags_each_unit_with_its_commander_and_hands_go_throu
     p, _ = _paint(ctl)
     assert ctl.passing == st.to_act != first
     assert all(card(c).name not in p.texts for c in st.hand_units[st.to_act])
+
+
+def test_the_selected_units_damage_card_is_told_in_full_beside_the_table():
+    """The strip under a card holds one line of its Damage card; the side panel the whole effect."""
+    st = _st()
+    dmg = st.damage_deck.pop(0)
+    st.units["de_pz_iv_g#1"].damage_card = dmg
+    edge = cards().damage_card(dmg).side_for("vehicle")
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    ctl.selected = "de_pz_iv_g#1"
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, ctl, 1400, 900)
+    said = " ".join(t for t in p.texts if not t.startswith("Damage: "))
+    effect = edge.describe(cards().rules).removeprefix(edge.title + ": ")
+    assert f"Pz.Kpfw. IV Ausf. G: Damage card {edge.title}" in said
+    assert " ".join(effect.split()) in " ".join(said.split())
+
+
+def test_lines_take_what_their_cards_need_and_the_hand_shows_its_cards_whole():
+    """Walk-through trip: one card made its line the whole table's height while the hand's cards
+    were cut at the window's edge (their phase and lower armament rows never showed)."""
+    from hexwar.ui.lines_screen import EMPTY_ROW, HAND_H, _row_heights
+
+    needs = [EMPTY_ROW, 130.0, EMPTY_ROW, 130.0, EMPTY_ROW]
+    rows, hand = _row_heights(needs, 600.0, 150.0)
+    # 3 x 34 + 2 x 130 = 362 needed of 600: the hand grows by 38 to 150, the other 200 go to the
+    # two lines with cards
+    assert hand == 150.0 and rows == [34.0, 230.0, 34.0, 230.0, 34.0]
+    rows, hand = _row_heights(needs, 250.0, 150.0)  # too little room: equal shares, the hand as it was
+    assert hand == HAND_H and rows == [34.0, 74.0, 34.0, 74.0, 34.0]
+    st = _st()
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    st.hand_commands["german"] = ["hull_down#1"]
+    p, _ = _paint(ctl)
+    assert "commitment phase" in p.texts  # the Command card's footer, at the bottom of the hand
+
+
+@pytest.mark.ui
+def test_the_table_holds_its_layout_through_a_whole_game_and_its_replay(tmp_path, capsys):
+    """Walk-through trip: six cards in a line (and ten in a hand) fanned out with each covered
+    card's text showing through the next one; the replay's narrower table did it at every size.
+    Now a line narrows its cards, wraps them into rows, and only fans as a last resort with the
+    covered part of a card left blank (layout_check: no overlaps, nothing cut, 10 pt and up)."""
+    from hexwar.render import backend
+
+    try:
+        backend.configure(True)
+        from hexwar.ui.lines_screen import LinesWindow
+    except Exception as exc:  # pragma: no cover - no EGL on this machine
+        pytest.skip(f"headless pyglet unavailable: {exc}")
+    from hexwar.ui.layout_check import layout_problems
+    from hexwar.ui.replay_model import load_replay
+    from hexwar.ui.replay_window import paint_replay
+
+    save = tmp_path / "g.json"
+    assert main(["play", "lines", "--headless", "--ai", "german,soviet", "--seed", "11", "--save", str(save),
+                 "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    m = load_replay(save)
+    win = LinesWindow(m.state_at(0), {}, None, width=800, height=600, visible=False)
+    try:
+        problems = []
+
+        def longest(k):  # the most cards in one line at step k
+            return max(len(r) for side in m.state_at(k).lines.values() for r in side.values())
+
+        most = max(range(len(m) + 1), key=longest)
+        assert longest(most) == 6  # seed 11: six cards in one line
+        for step in sorted({0, len(m) // 3, most, len(m)}):
+            st = m.state_at(step)
+            for w, h in ((800, 600), (1400, 900)):
+                p = Painter(win.view.atlas)
+                paint_table(p, TableController(st, ai={}), w, h)
+                problems += layout_problems(p, w, h, f"table step {step}")
+                p = Painter(win.view.atlas)
+                paint_replay(p, m, step, w, h, go=lambda s: None)
+                problems += layout_problems(p, w, h, f"replay step {step}")
+        assert not problems, "\n".join(problems[:10])
+    finally:
+        win.window.close()
+
+
+def test_in_setup_the_other_hands_counts_stay_clear_of_the_reserves_picker():
+    """Walk-through trip (800x600): the picker covered the left part of "soviet: 0 unit, ..."."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+
+    st = load_scenario(find_scenario("lines")).new_game()
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, TableController(st, ai={}), 800, 600)
+    box = next(b for b in p.text_boxes if b[4].startswith("soviet: "))
+    assert box[0] >= 800 - 240  # right of the table (the side panel is 240 points wide at 800)
+
+
+def test_at_800x600_a_hand_of_seven_shows_whole_cards_in_rows():
+    """Walk-through trip: at 800x600 a hand of 4 unit and 3 Command cards was squeezed to 105
+    points a card ("1 weapon (card too small...)") while the empty lines took the height."""
+    st = _st()
+    st.hand_units["german"] = ["de_grenadiers#9", "de_tank_crew_regular#9", "de_pz_iv_g#9", "de_hs129b#9"]
+    st.hand_commands["german"] = ["hull_down#1", "drop_tanks#1", "flank_shot#1"]
+    for side in st.lines.values():
+        for row in side.values():
+            row.clear()
+    ctl = TableController(st)
+    ctl.viewer = "german"
+    p = Painter(FakeAtlas(0.5))
+    paint_table(p, ctl, 800, 600)
+    assert not any("card too small" in t for t in p.texts)
+    assert p.texts.count("Armament") == 4 and p.texts.count("COMMAND") == 3
+    cards_ = [b for b in p.widgets if b.tip.startswith("card ")]
+    assert len(cards_) == 7 and min(b.w for b in cards_) >= 170
+    assert len({round(b.y) for b in cards_}) == 2  # two rows

@@ -120,6 +120,22 @@ def test_the_replay_window_steps_with_keys_and_shows_odds_and_luck(hex_save, tmp
         assert win.step == len(m)
         press("on_key_press", key.HOME, 0)
         assert win.step == 0
+
+        # the same steps with the mouse alone (walk-through trip: the replay had only keys)
+        def click(tip):
+            b = next(b for b in win.painter.widgets if b.tip == tip)
+            press("on_mouse_press", b.x + b.w / 2, b.y + b.h / 2, 1, 0)
+
+        click("replay next")
+        click("replay next 10")
+        assert win.step == 11
+        click("replay back")
+        assert win.step == 10
+        click("replay end")
+        assert win.step == len(m)
+        assert next(b for b in win.painter.widgets if b.tip == "replay next").action is None  # at the end
+        click("replay start")
+        assert win.step == 0
         press("on_key_press", key.ESCAPE, 0)  # never quits
         assert win.context is not None
         press("on_key_press", key.Q, key.MOD_CTRL)  # a replay has nothing to lose: no question
@@ -180,3 +196,34 @@ def test_the_play_windows_ctrl_r_opens_the_replay_of_the_game_so_far(tmp_path):
         rw.close()
     finally:
         win.close()
+
+
+def test_a_line_games_replay_offers_no_actions_and_shows_no_hand(tmp_path, capsys):
+    """Walk-through trip: the replay of a line game drew the card table as if someone were to
+    act: the setup picker with the German Reserves deck, "Take this hand", the phase's buttons
+    and its prompt ("click 4 cards ... then Enter")."""
+    from hexwar.render.mesh import TexMesh
+    from hexwar.ui.replay_model import load_replay
+    from hexwar.ui.replay_window import paint_replay
+    from hexwar.ui.widgets import MonoMeasure, Painter
+
+    class FakeAtlas(MonoMeasure):
+        def text(self, *a, **k):
+            return TexMesh.empty()
+
+    lines = tmp_path / "lines.json"
+    assert main(["play", "lines", "--headless", "--ai", "german,soviet", "--turns", "2", "--save", str(lines),
+                 "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    m = load_replay(lines)
+    for step in (0, len(m) // 2, len(m)):
+        p = Painter(FakeAtlas(0.5))
+        paint_replay(p, m, step, 1400, 900)
+        acts = [
+            b.tip for b in p.widgets if b.action is not None or b.tip.startswith(("reserve ", "take hand"))
+        ]
+        assert not [
+            t for t in acts if t.startswith(("reserve ", "take hand", "end phase", "declare", "draw "))
+        ]
+        assert any(t.startswith("Replay: ") for t in p.texts), step
+        assert "spectator: no hand shown" in p.texts  # R12.1: hands stay hidden in a replay too

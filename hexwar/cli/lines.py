@@ -171,7 +171,15 @@ def play_lines(
                 f"{scenario_arg or sc.reference} --headless` to play in the terminal with computer players."
             )
             return 1
+        offer = None
+        if resumed is None and save is None:  # as `hexwar play` does: offer the last unfinished game
+            from ..ui.autosave import latest_autosave
+
+            offer = latest_autosave(mode="lines", scenario_id=sc.id)
+            if offer is not None:
+                click.echo(f"the last unfinished game of {sc.id} is offered first: {offer.path}")
         lines_window.run(
+            offer=offer,
             scenario=sc,
             seed=seed,
             variants=variants,

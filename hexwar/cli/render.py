@@ -240,7 +240,7 @@ def render(
     from ..lines.render import is_lines_target
 
     if is_lines_target(target):  # R11.1: a line scenario or save is drawn as the card table
-        from ..ui.lines_screen import render_table
+        from ..ui.lines_render import render_table
 
         pw, ph = render_table(target, out, (w, h), pixel_ratio, screen)
         record_output(out)

@@ -164,11 +164,16 @@ class EditorScenarioPanelMixin:
         )
         y -= 26
         text("Variants", px, y + 11, TEXT)
-        vw = (pw - 80) / max(1, len(VARIANTS))  # every variant button inside the panel
+        # every variant button inside the panel, its label at 9 pt unsqueezed (issue 36: at 800x600
+        # "crews-fight" was squeezed to 6 points): as many a row as fit, the rest on rows below
+        need = max(p.measure(v, 9 * PT, "bold") for v in VARIANTS) + 14
+        per = max(1, min(len(VARIANTS), int((pw - 80 + 4) // need)))
+        vw = (pw - 80) / per
         for i, v in enumerate(VARIANTS):
+            row, col = divmod(i, per)
             button(
-                px + 80 + i * vw,
-                y,
+                px + 80 + col * vw,
+                y - row * 26,
                 vw - 4,
                 22,
                 v,
@@ -177,6 +182,7 @@ class EditorScenarioPanelMixin:
                 tip=f"variant {v}",
                 size=9,
             )
+        y -= 26 * ((len(VARIANTS) - 1) // per)
         # every Event card of the card data plus any the scenario names that the data lacks
         # (issue 17: the list showed 12 of 14 and hid the skirmish's own event); it scrolls
         evs = _event_ids()

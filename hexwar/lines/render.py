@@ -2,7 +2,7 @@
 
 :func:`is_lines_target` recognises a line scenario (a shipped name such as ``lines`` or a
 ``mode = "lines"`` TOML file) or a lines save; :func:`lines_game_for` gives the game to draw;
-:func:`hexwar.ui.lines_screen.render_table` draws the card-table screen headless (``--screen
+:func:`hexwar.ui.lines_render.render_table` draws the card-table screen headless (``--screen
 play``; ``map`` means the same for a game with no map).
 """
 

@@ -347,6 +347,21 @@ class TableController:
             return ""
         return odds_text(self.state, self.selected, self.target, self.weapons, self.at_crew)
 
+    def attack_odds(self) -> Any:
+        """The exact odds (an :class:`~hexwar.rules.odds.AttackOdds`, R6) of the declaration
+        being made, for the odds bars; ``None`` outside the Declaration phase, without an
+        attacker, target and weapon, or when the declaration is not possible (:meth:`odds`
+        then says why)."""
+        if self.state.phase != Phase.DECLARATION or not self.selected or not self.target or not self.weapons:
+            return None
+        from ..rules.combat import CombatError
+        from .odds import declare_odds
+
+        try:
+            return declare_odds(self.state, self.selected, self.target, self.weapons, self.at_crew)
+        except CombatError:
+            return None
+
     def confirm(self) -> bool:
         """Enter: commit the selected hand card (with the first fitting crew / infantry) or
         declare on the selected target."""
@@ -357,8 +372,8 @@ class TableController:
             return True
         if seat is not None and st.phase == Phase.SETUP:
             ok = self.issue(ChooseHand(seat, tuple(self.picks)))
-            if ok:
-                self.picks = []
+            if ok:  # the Reserves cursor does not carry over onto the new hand
+                self.picks, self.card_cursor = [], None
             return ok
         if seat is None or self.selected is None:
             self.message = "select a card or a unit first"

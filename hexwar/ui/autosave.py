@@ -91,10 +91,14 @@ def _newest_saves(folder: Path, look_at: int) -> list[Path]:
         return []
 
 
-def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer | None:
-    """The newest hex-game autosave in ``folder`` (default :func:`autosave_dir`) whose game is
-    not over, or ``None``. Only the ``look_at`` newest files are read; unreadable or foreign
-    files are skipped (never deleted), so a broken file never stops ``hexwar play``."""
+def latest_autosave(
+    folder: Path | None = None, look_at: int = 8, mode: str = "hex", scenario_id: str | None = None
+) -> ResumeOffer | None:
+    """The newest autosave of a ``mode`` game (``"hex"``, or ``"lines"`` for the card table) in
+    ``folder`` (default :func:`autosave_dir`) whose game is not over, or ``None``; with
+    ``scenario_id`` only a game of that scenario. Only the ``look_at`` newest files are read;
+    unreadable or foreign files are skipped (never deleted), so a broken file never stops
+    ``hexwar play``."""
     from ..game.save import read_save
 
     files = _newest_saves(autosave_dir() if folder is None else folder, look_at)
@@ -103,7 +107,9 @@ def latest_autosave(folder: Path | None = None, look_at: int = 8) -> ResumeOffer
             sf = read_save(p)
         except (HexwarError, OSError, ValueError):
             continue
-        if sf.result is not None or sf.mode != "hex" or not sf.commands:
+        if sf.result is not None or sf.mode != mode or not sf.commands:
+            continue
+        if scenario_id is not None and sf.scenario_id != scenario_id:
             continue
         when = datetime.datetime.fromtimestamp(p.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         text = f"{sf.scenario_name or sf.scenario_id}, turn {sf.final_turn}, {sf.final_phase} phase (saved {when})"

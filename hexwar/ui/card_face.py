@@ -78,6 +78,35 @@ class InPlay:
     extra: str = ""
 
 
+class _Covered:
+    """A painter for a card partly covered by the next card of a fan: texts and lines reaching
+    past ``clip_x`` are left out (they would show through the covering card, whose text is
+    drawn above every card's shapes); everything else goes to ``p``."""
+
+    def __init__(self, p: Any, clip_x: float) -> None:
+        self._p, self._clip = p, clip_x
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._p, name)
+
+    def text(self, s: str, x: float, *a: Any, **k: Any) -> float:
+        """Draw ``s`` only when it ends left of the covering card."""
+        size = a[1] if len(a) > 1 else k.get("size", 13.0)
+        style = k.get("style", "regular")
+        w = self._p.measure(s, size, style)
+        ax = k.get("ax", a[3] if len(a) > 3 else "left")
+        left = x - (w if ax == "right" else w / 2 if ax == "center" else 0.0)
+        if left + w > self._clip:
+            return 0.0
+        return float(self._p.text(s, x, *a, **k))
+
+    def line(self, x0: float, y0: float, x1: float, *a: Any, **k: Any) -> Any:
+        """A line only when it ends left of the covering card."""
+        if max(x0, x1) > self._clip:
+            return None
+        return self._p.line(x0, y0, x1, *a, **k)
+
+
 def armament_rows(card: Any) -> list[tuple[str, str, list[tuple[str, bool]], str]]:
     """The Armament table of a unit card: per weapon ``(name, rate of fire "2x" or "",
     [(attack value or "", underscored) per target type in Inf/Veh/Gun/Air order], Damage
@@ -130,15 +159,19 @@ def paint_unit_card(
     in_play: InPlay | None = None,
     edge: Any = None,
     z: int = 0,
+    clip_x: float | None = None,
 ) -> None:
     """Draw unit card ``card`` (a :class:`~hexwar.rules.cards.UnitCard`) in the rectangle
-    ``(x, y)``-``(x + w, y + h)`` (points, y up) on painter ``p`` (see the module text).
+    ``(x, y)``-``(x + w, y + h)`` (points, y up) on painter ``p`` (see the module text);
+    ``clip_x``: a fanned card covered from there on shows no text or line past it.
 
     Args:
         looks: the renderer's looks (side colours), or None for the UI side colours.
         in_play: current Endurance, crew and Damage card of a card in play, or None.
         edge: the frame colour (a selection or target highlight), or None.
     """
+    if clip_x is not None:
+        p = _Covered(p, clip_x)
     band, band_text, sym_fill = _side_colour(card, looks)
     p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
@@ -177,14 +210,20 @@ def paint_unit_card(
     ty = top - HEAD_H - SUB_H - 4
     rows = armament_rows(card)
     room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
-    di_w, col_w = 22.0, 23.0
+    # a narrow card (a fanned hand) narrows the value columns, down to 19 points with one-letter
+    # headings, before it gives up the table
+    di_w = 22.0
+    col_w = max(19.0, min(23.0, (w - 12 - di_w - 40) / len(_COLS)))
     name_w = w - 12 - di_w - col_w * len(_COLS)
+    heads = [lab if col_w >= 22 else lab[0] for _, lab in _COLS]
     if rows and room >= 1 and name_w >= 40:
         p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
         hy = ty - ROW_H / 2
-        head = "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arms"  # never under 10 pt
-        p.text(head, x + 6, hy, 10, (90, 70, 40, 255), style="bold", max_width=name_w - 4, z=z)
-        for k, (_, lab) in enumerate(_COLS):
+        head = (
+            "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arms"
+        )  # (hexwin: never under 10 pt)
+        p.text(_fit(p, head, name_w - 4, 10, "bold"), x + 6, hy, 10, (90, 70, 40, 255), style="bold", z=z)
+        for k, lab in enumerate(heads):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
         p.text("DI", x + w - 6 - di_w / 2, hy, 10, (90, 70, 40, 255), ax="center", style="bold", z=z)
         # too many rows: the last slot says how many are left (with room for two rows or more)
@@ -206,8 +245,8 @@ def paint_unit_card(
             more = f"+{len(rows) - len(shown)} more weapon{'s' if len(rows) - len(shown) > 1 else ''}"
             p.text(more, x + 6, hy - ROW_H * (len(shown) + 1), 10, (90, 70, 40, 255), z=z)
     elif rows and ty - 14 > y + foot + dmg_h + 4:
-        many = f"{len(rows)} weapon{'s' if len(rows) != 1 else ''}"
-        p.text(_fit(p, f"{many} (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
+        n = len(rows)
+        p.text(_fit(p, f"{n} weapon{'s' if n != 1 else ''} (card too small for the table)", w - 12, 10), x + 6, ty - 8, 10,
                (90, 70, 40, 255), z=z)  # fmt: skip
     if in_play is not None:
         _paint_in_play(p, card, in_play, x, y, w, dmg_h, z)
@@ -245,10 +284,13 @@ def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, 
 
 def paint_paper_card(
     p: Any, kind: str, title: str, lines: list[str], x: float, y: float, w: float, h: float,
-    edge: Any = None, z: int = 0, footer: str = "",
+    edge: Any = None, z: int = 0, footer: str = "", clip_x: float | None = None,
 ) -> None:  # fmt: skip
     """A Command, Event or Damage card: the kind in its band, the title, the wrapped ``lines``
-    (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt."""
+    (what it applies to, when, its effects) and a ``footer`` (the phase), never under 10 pt;
+    ``clip_x`` as for :func:`paint_unit_card`."""
+    if clip_x is not None:
+        p = _Covered(p, clip_x)
     p.rect(x + 2, y - 3, x + w + 2, y + h - 3, (0, 0, 0, 80), z)
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
     p.rect(
@@ -265,24 +307,27 @@ def paint_paper_card(
         p.text(_fit(p, ln, w - 12, 12, "bold"), x + 6, yy, 12, _INK, style="bold", z=z)
         yy -= 15
     bottom = y + (18 if footer else 6)
-    for s in lines:
-        for ln in wrap(p.atlas, s, w - 12, 10):
-            if yy - 6 < bottom:
-                return
-            p.text(_fit(p, ln, w - 12, 10), x + 6, yy, 10, (60, 50, 32, 255), z=z)
-            yy -= 12.5
-    if footer:
+    body = [ln for s in lines for ln in wrap(p.atlas, s, w - 12, 10)]
+    for k, ln in enumerate(body):
+        if yy - 6 < bottom:
+            break
+        if k + 1 < len(body) and yy - 12.5 - 6 < bottom:  # the last line that fits says more follows
+            ln = ellipsize(p.atlas, ln + " …", w - 12, 10) if not ln.endswith("…") else ln
+        p.text(_fit(p, ln, w - 12, 10), x + 6, yy, 10, (60, 50, 32, 255), z=z)
+        yy -= 12.5
+    if footer:  # the phase is always shown, the text above it cut when the card is short
         p.text(_fit(p, footer, w - 12, 10), x + w / 2, y + 9, 10, (90, 70, 40, 255), ax="center", z=z)
 
 
 def paint_card(
     p: Any, card: Any, x: float, y: float, w: float, h: float, looks: Any = None,
     in_play: InPlay | None = None, edge: Any = None, z: int = 0, rules: Any = None,
+    clip_x: float | None = None,
 ) -> None:  # fmt: skip
     """Draw any card definition: a unit card (:func:`paint_unit_card`) or a Command, Event or
     Damage card (:func:`paint_paper_card`, its text generated from its typed effects)."""
     if hasattr(card, "endurance_full"):
-        paint_unit_card(p, card, x, y, w, h, looks, in_play, edge, z)
+        paint_unit_card(p, card, x, y, w, h, looks, in_play, edge, z, clip_x)
         return
     from .widgets.cards import card_facts
 
@@ -298,7 +343,7 @@ def paint_card(
     elif f.kind == "damage":
         title = f"Damage card {card.id.replace('dmg', '').lstrip('0') or card.id}"
         lines = ["one edge per unit type (R6.6):"] + list(f.body)
-    paint_paper_card(p, f.kind, title, lines, x, y, w, h, edge, z, footer)
+    paint_paper_card(p, f.kind, title, lines, x, y, w, h, edge, z, footer, clip_x)
 
 
 def card_sheet_size(n: int, per_row: int = 3) -> tuple[float, float]:

@@ -5,7 +5,8 @@ deck in the 4-player game), the crew warning (000's tip), and saving to a deck f
 
 Built on the widget toolkit (:mod:`hexwar.ui.widgets`): a :class:`~hexwar.ui.widgets.SearchList`
 over the side's cards (type to search, Up/Down choose, Enter or a click adds the chosen card; the
-full card text of the chosen card is shown under the list), a :class:`ScrollList` of the deck (a
+chosen card is drawn as a card under the list, :mod:`hexwar.ui.card_face`, with its full text
+beside it), a :class:`ScrollList` of the deck (a
 click takes a card out), the deck's name and file as :class:`TextField` s, and buttons. The logic
 is headless (tests drive it through :class:`~hexwar.ui.widgets.Screen` events); the window is
 :class:`DeckBuilderWindow` (``hexwar lines deck``) or a page of the card-table window
@@ -29,6 +30,35 @@ from .widgets import Button, Element, Label, Rect, ScrollList, SearchList, TextB
 from .widgets import theme as T
 
 _E = TypeVar("_E", bound=Element)
+
+#: Height in points of the chosen card drawn under the search list (a unit card with four
+#: weapons shows whole, :func:`hexwar.ui.card_face.unit_card_height`).
+PREVIEW_H = 132.0
+
+
+class CardPreview(Element):
+    """The search list's chosen card drawn as a card (:func:`hexwar.ui.card_face.paint_card`,
+    001 "Card Types Detailed"), at most :data:`~hexwar.ui.card_face.UNIT_CARD_SIZE` wide.
+
+    Args:
+        search: the :class:`~hexwar.ui.widgets.SearchList` whose chosen row is drawn.
+    """
+
+    def __init__(self, search: SearchList) -> None:
+        super().__init__(tip="card preview")
+        self.search = search
+
+    def paint_self(self, p: Any, z: int) -> None:
+        """The chosen unit card, top-aligned in this element's rectangle (nothing when no row
+        matches)."""
+        from .card_face import paint_card
+
+        c = self.search.chosen
+        r = self.rect
+        if c is None or r.w < 60 or r.h < 40:
+            return
+        paint_card(p, default_cards().unit(c[0]), r.x, r.y, r.w, r.h, z=z)
+
 
 __all__ = ["DeckPage", "DeckBuilderWindow", "card_rows", "default_deck_path", "run_deck_builder"]
 
@@ -110,8 +140,8 @@ class DeckPage(Element):
         )
         self.hint = self._put(
             TextBlock(
-                "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (its full text is "
-                "under the list). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
+                "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (drawn as a card "
+                "under the list, its full text beside it). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
                 size=11.5,
                 colour=T.DIM,
                 line_gap=3.0,
@@ -119,9 +149,10 @@ class DeckPage(Element):
         )
         self.search = self._put(
             SearchList(
-                card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0, detail_lines=11, tip="cards"
+                card_rows(builder), on_pick=self.add_card, rows=14, row_h=21.0, detail_lines=9, tip="cards"
             )
         )
+        self.preview = self._put(CardPreview(self.search))
         self.deck_title = self._put(Label("", 13.0, T.TEXT, style="bold"))
         self.deck_list = self._put(ScrollList(row_h=20.0, on_pick=self._remove_row, size=12.0, tip="deck"))
         self.total = self._put(Label("", 15.0, T.GOOD, style="bold"))
@@ -274,10 +305,19 @@ class DeckPage(Element):
         left_w = max(300.0, (rect.w - 3 * pad) * 0.56)
         right_x = rect.x + 2 * pad + left_w
         right_w = max(200.0, rect.x1 - pad - right_x)
-        # the search list: fit its rows to the height
+        # the search list above, fit to the height; right under it the chosen card drawn as a
+        # card (card_face) with its full text beside it
+        from .card_face import UNIT_CARD_SIZE
+
         room = top - bottom - 8
-        self.search.n_rows = max(4, min(14, int((room - 30 - 12 - 11 * 14) // self.search.row_h)))
-        self.search.layout(Rect(rect.x + pad, bottom + 8, left_w, room))
+        self.search.n_rows = max(4, min(14, int((room - PREVIEW_H - 12 - 30 - 12) // self.search.row_h)))
+        list_h = 30 + 6 + self.search.n_rows * self.search.row_h + 6
+        self.search.layout(Rect(rect.x + pad, top - list_h, left_w, list_h))
+        py = max(bottom + 8, top - list_h - 6 - PREVIEW_H)
+        pw = min(left_w, UNIT_CARD_SIZE[0])
+        self.preview.layout(Rect(rect.x + pad, py, pw, PREVIEW_H))
+        dx = rect.x + pad + pw + 12
+        self.search.details.layout(Rect(dx, py, max(0.0, rect.x + pad + left_w - dx), PREVIEW_H))
         y = top
         self.deck_title.layout(Rect(right_x, y - 22, right_w, 22))
         y -= 26
@@ -306,6 +346,9 @@ class DeckPage(Element):
     def paint_self(self, p: Any, z: int) -> None:
         """The page background and the right column's panel; the texts are refreshed first."""
         self.status_block.text = self.status
+        # a narrow window: the running total a size smaller rather than cut
+        fits = p.measure(self.total.text, 15.0, "bold") <= self.total.rect.w
+        self.total.size = 15.0 if fits else 12.5
         self.status_block.colour = T.GOOD if self.status_ok else T.ERROR
         p.rect(*self.rect.corners, T.BG, z)
         p.rect(self.rect.x, self.rect.y1 - 80, self.rect.x1, self.rect.y1, T.SECTION, z)

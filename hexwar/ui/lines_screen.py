@@ -9,23 +9,24 @@ help overlay (:data:`hexwar.lines.table.SHORTCUTS`).
 Decisions are the :class:`~hexwar.lines.table.TableController`'s; this module only lays out and
 paints into a :class:`~hexwar.ui.widgets.Painter` (:func:`paint_table`, testable headless with
 any measuring atlas), and the window routes pyglet events to the controller.
-``hexwar render lines --screen play --out F.png`` draws it headless (:func:`table_image`).
+``hexwar render lines --screen play --out F.png`` draws it headless
+(:func:`hexwar.ui.lines_render.table_image`).
 """
 
 from __future__ import annotations
 
-import os
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..lines.rules import card, cards
-from ..lines.table import SHORTCUTS, TABLE_KEYS, TableController
+from ..lines.table import TABLE_KEYS, TableController
 from ..lines.view import SeatView, UnitView
-from .widgets import Painter, Rect, theme, top_hit, wrap
+from .lines_panel import paint_help, paint_pass_screen, paint_setup_pick, paint_side_panel
+from .widgets import Painter, Rect, theme, top_hit
 from .widgets.text import ellipsize
 
-__all__ = ["paint_table", "table_image", "render_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
+__all__ = ["paint_table", "LinesWindow", "run", "CARD_W", "CARD_H"]
 
 CARD_W, CARD_H = 236.0, 120.0
 LOG_W = 360.0
@@ -44,6 +45,7 @@ def _unit_card(
     centres: dict[str, tuple],
     w: float = CARD_W,
     h: float = CARD_H,
+    clip_x: float | None = None,
 ) -> None:
     """One unit on the table drawn as its card (:func:`hexwar.ui.card_face.paint_unit_card`):
     the printed face with its armament table, the current Endurance, crew and Damage card."""
@@ -52,11 +54,12 @@ def _unit_card(
     sel = ctl.selected == u.uid
     tgt = ctl.target == u.uid
     edge = theme.ACTIVE if sel else theme.ERROR if tgt else None
-    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge)
+    paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge, clip_x=clip_x)
+    right = x + w if clip_x is None else min(x + w, clip_x)  # a fanned card's visible part
     if u.captured:
-        p.text("captured", x + w - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
+        p.text("captured", right - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
     if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
-        p.text(u.seat.split("-", 1)[1], x + w - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
+        p.text(u.seat.split("-", 1)[1], right - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
     if sel or tgt:
         p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
     p.widget(x, y, w, h, partial(ctl.click, u.uid), f"unit {u.uid}")
@@ -77,34 +80,127 @@ def _row(
     p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
     if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
         p.widget(r.x, r.y, r.w, r.h, partial(ctl.commit_to, line), f"line {line}")
-    p.text(label, r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold")
+    p.text(
+        ellipsize(p.atlas, label, r.w - 12, 10.0, "bold"), r.x + 6, r.y1 - 9, 10.0, theme.DIM, style="bold"
+    )
     if not units:
         return
-    # cards narrow down to 170 points to sit side by side; more than that fan out (each header shows)
-    cw = max(170.0, min(CARD_W, (r.w - 20) / len(units) - 10))
-    step = min(cw + 10, (r.w - 20 - cw) / max(1, len(units) - 1)) if len(units) > 1 else cw
     room = r.h - 24
+    h_need = max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+    per_row, cw, n_rows = card_places(len(units), r.w - 20, room, h_need)
+    h = max(40.0, min(h_need, (room - 8 * (n_rows - 1)) / n_rows))
+    step = cw + 10 if per_row * (cw + 10) - 10 <= r.w - 20 else (r.w - 20 - cw) / max(1, per_row - 1)
     for i, u in enumerate(units):
-        need = unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0)
-        h = max(40.0, min(need, room))
-        _unit_card(p, ctl, u, r.x + 10 + i * step, r.y1 - 20 - h, centres, cw, h)
+        row, col = divmod(i, per_row)
+        x = r.x + 10 + col * step
+        covered = step < cw + 10 and col < per_row - 1 and i < len(units) - 1  # fanned: the next covers it
+        _unit_card(
+            p, ctl, u, x, r.y1 - 20 - h - row * (h + 8), centres, cw, h, x + step - 3 if covered else None
+        )
 
 
-def _row_heights(counts: list[int], total: float) -> list[float]:
-    """Heights of the table's rows (points): an empty line keeps a strip of 34 points, the
-    lines with cards share the rest equally (the cards show at a readable size)."""
-    empty = 34.0
-    full = [c for c in counts if c]
-    if not full:
-        return [total / len(counts)] * len(counts)
-    share = max(empty, (total - empty * (len(counts) - len(full))) / len(full))
-    return [share if c else empty for c in counts]
+def card_places(n: int, width: float, height: float, card_h: float) -> tuple[int, float, int]:
+    """How ``n`` cards of height ``card_h`` sit in ``width`` x ``height`` points: side by side
+    at up to :data:`CARD_W` (a gap of 10), narrowed to 170 points (every part of the card
+    shows); when that is not enough, in two or more rows if their full height fits; else in one
+    row narrowed down to 110 points (header, line and Endurance show); only past that do they
+    fan out, overlapping.
+
+    Returns:
+        ``(cards per row, card width, rows)``.
+    """
+    if n <= 0:
+        return 1, CARD_W, 1
+    fit = int((width + 10) // (170.0 + 10))
+    if n <= fit:
+        return n, min(CARD_W, (width + 10) / n - 10), 1
+    if fit >= 1:
+        rows = -(-n // fit)
+        if rows * card_h + (rows - 1) * 8 <= height:
+            per = -(-n // rows)
+            return per, min(CARD_W, (width + 10) / per - 10), rows
+    return n, max(110.0, min(CARD_W, (width + 10) / n - 10)), 1
+
+
+#: Height in points of an empty line's strip.
+EMPTY_ROW = 34.0
+
+
+def _row_need(units: tuple[UnitView, ...], width: float = 1e9) -> float:
+    """Points a line needs to show its cards whole (label and margins included) in ``width``
+    points of cards (in rows of cards at least 170 points wide, :func:`card_places`); an empty
+    line: :data:`EMPTY_ROW`."""
+    from .card_face import unit_card_height
+
+    if not units:
+        return EMPTY_ROW
+    h = max(unit_card_height(card(u.uid), in_play=True) + (26 if u.damage else 0) for u in units)
+    rows = -(-len(units) // max(1, int((width + 10) // 180.0)))
+    return 24.0 + rows * h + (rows - 1) * 8
+
+
+def _hand_card_h(v: SeatView) -> float:
+    """The height a hand card needs to show whole (a Command card: band, title, five lines of
+    text and its phase; a unit card: its armament rows)."""
+    from .card_face import unit_card_height
+
+    need = 126.0 if v.hand_commands else 0.0
+    for c in v.hand_units:
+        need = max(need, unit_card_height(card(c)))
+    return need
+
+
+def _hand_need(v: SeatView, width: float = 1e9) -> float:
+    """Points the hand's strip needs to show its cards whole in ``width`` points (in rows of
+    cards at least 170 points wide, :func:`card_places`), at least :data:`HAND_H`."""
+    n = len(v.hand_units) + len(v.hand_commands)
+    if v.seat is None or not n:
+        return HAND_H
+    rows = -(-n // max(1, int((width + 10) // 180.0)))
+    return max(HAND_H, 28.0 + 4.0 + rows * _hand_card_h(v) + (rows - 1) * 8)
+
+
+def _row_heights(needs: list[float], total: float, hand_need: float = HAND_H) -> tuple[list[float], float]:
+    """Heights of the table's rows and of the hand (points) in ``total + HAND_H`` points.
+
+    When every line's cards fit whole (``needs``, from :func:`_row_need`), each line gets its
+    need, the hand grows up to ``hand_need`` so its cards show whole, and what is left is shared
+    by the lines with cards (no line is a large empty rectangle while a card is cut). Otherwise
+    the lines with cards share the room equally (an empty line keeps :data:`EMPTY_ROW`) and the
+    hand keeps :data:`HAND_H`.
+
+    Returns:
+        ``(row heights, hand height)``.
+    """
+    full = [i for i, n in enumerate(needs) if n > EMPTY_ROW]
+    if not full:  # empty lines: the hand takes what it needs, the lines share the rest
+        grow = min(max(0.0, total - EMPTY_ROW * len(needs)), max(0.0, hand_need - HAND_H))
+        return [(total - grow) / len(needs)] * len(needs), HAND_H + grow
+    if sum(needs) > total:
+        share = max(EMPTY_ROW, (total - EMPTY_ROW * (len(needs) - len(full))) / len(full))
+        return [share if i in full else EMPTY_ROW for i in range(len(needs))], HAND_H
+    spare = total - sum(needs)
+    grow = min(spare, max(0.0, hand_need - HAND_H))
+    spare -= grow
+    return [n + (spare / len(full) if i in full else 0.0) for i, n in enumerate(needs)], HAND_H + grow
 
 
 def _arrow(
-    p: Painter, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int, int]
+    p: Painter,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    colour: tuple[int, int, int, int],
+    shift: float = 0.0,
 ) -> None:
+    """An attack arrow from card centre ``a`` to card centre ``b``, from edge to edge, moved
+    ``shift`` points to its left (two attacks between the same cards in opposite directions
+    stay two arrows)."""
     import math
+
+    if shift:
+        d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        nx, ny = -(b[1] - a[1]) / d * shift, (b[0] - a[0]) / d * shift
+        a, b = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
 
     def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
         """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
@@ -121,7 +217,9 @@ def _arrow(
         )
 
 
-def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect, others_w: float | None = None) -> None:
+    """The viewer's hand as cards (fanned only when narrower than 110 points) and the other
+    seats' hands as counts (in ``others_w`` points at the right; default 62% of the strip)."""
     p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
     if v.seat is None:
         p.text("spectator: no hand shown", r.x + 10, r.y1 - 14, 12.0, theme.DIM)
@@ -139,128 +237,45 @@ def _hand(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
         for s, (n, m) in v.hand_counts.items()
         if s != v.seat
     )
-    p.text(others, r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right", max_width=r.w * 0.62)
+    room = r.w * 0.62 if others_w is None else others_w
+    p.text(ellipsize(p.atlas, others, room, 10.0), r.x1 - 10, r.y1 - 12, 10.0, theme.FAINT, ax="right")
     from .card_face import paint_card
 
     hand = list(v.hand_units) + list(v.hand_commands)
     if not hand:
         return
-    # the hand's cards drawn as cards (card_face), fanned when they do not fit side by side
-    cw = max(150.0, min(CARD_W, (r.w - 20) / len(hand) - 8))
-    step = min(cw + 8, (r.w - 20 - cw) / max(1, len(hand) - 1)) if len(hand) > 1 else cw
-    ch = r.h - 28
+    # the hand's cards drawn as cards (card_face): side by side, in rows when the strip is high
+    # enough, fanned only as a last resort (card_places)
+    per_row, cw, n_rows = card_places(len(hand), r.w - 20, r.h - 32, _hand_card_h(v))
+    ch = (r.h - 32 - 8 * (n_rows - 1)) / n_rows
+    step = cw + 10 if per_row * (cw + 10) - 10 <= r.w - 20 else (r.w - 20 - cw) / max(1, per_row - 1)
     for i, c in enumerate(hand):
-        x = r.x + 10 + i * step
+        row, col = divmod(i, per_row)
+        x = r.x + 10 + col * step
         picked = ctl.selected == c
         cursor = ctl.card_cursor is not None and ctl.card_cursor == i and ctl.state.phase != "setup"
-        y = r.y + 4 + (4 if picked else 0)
+        y = r.y + 4 + (n_rows - 1 - row) * (ch + 8) + (4 if picked else 0)
         is_unit = c in v.hand_units
         defn = card(c) if is_unit else cards().command_or_event(c)
         edge = theme.ACTIVE if picked else theme.FOCUS if cursor else None
-        paint_card(p, defn, x, y, cw, ch, edge=edge, rules=cards().rules)
+        covered = step < cw + 10 and col < per_row - 1 and i < len(hand) - 1  # fanned: the next covers it
+        paint_card(
+            p, defn, x, y, cw, ch, edge=edge, rules=cards().rules, clip_x=x + step - 3 if covered else None
+        )
         if picked:
             p.frame(x - 1, y - 1, x + cw + 1, y + ch + 1, 2.5, theme.ACTIVE)
         if ctl.bonus == c:
-            p.text("+1 bonus", x + cw - 6, y + 8, 10.0, theme.ERROR, ax="right", style="bold")
+            p.text("+1 bonus", (x + step - 3 if covered else x + cw) - 6, y + 8, 10.0, theme.ERROR, ax="right",
+                   style="bold")  # fmt: skip
         p.widget(x, y, cw, ch, partial(ctl.click, c), f"card {c}")
 
 
-def _log(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
-    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
-    y = r.y1 - 14
-    p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    odds = ctl.odds() or (
-        "select your unit, then an enemy target"
-        if v.phase == "declaration"
-        else "shown in the Declaration phase, for the attack being declared"
-    )
-    for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
-        y -= 15
-        p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
-    if ctl.target and ctl.selected in ctl.state.units:
-        ws = card(ctl.selected).weapons
-        chosen = (
-            ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
-        )
-        y -= 15
-        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
-    sel = ctl.selected
-    hand = v.hand_units + v.hand_commands
-    if sel is not None and sel in hand:
-        y -= 22
-        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
-        text = card(sel).help_text(cards()) if sel in v.hand_units else _command_text(sel)
-        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
-            y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
-    y -= 22
-    p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    y -= 15
-    bonus = (
-        f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}"
-        if ctl.bonus
-        else "none offered; B picks a Command card to discard for +1"
-    )
-    for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
-        y -= 13 if i else 0
-        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
-    if ctl.message:
-        for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
-            y -= 14
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
-    y -= 22
-    p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
-    lines = list(v.log)
-    if ctl.log_offset:
-        lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
-    out: list[str] = []
-    for text in lines:
-        out.extend(wrap(p.atlas, text, r.w - 16, 10.0))
-    room = int((y - r.y - 8) // 13)
-    for ln in out[-room:] if room > 0 else []:
-        y -= 13
-        roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
-
-
-def _phase_of(cid: str) -> str:
-    """The phase a Command card is played in, for people (an Event card: ``event``)."""
-    return str(getattr(cards().command_or_event(cid), "phase", "event")).replace("_", " ")
-
-
-def _command_text(cid: str) -> str:
-    """A Command card's title, phase and rules text (as ``hexwar cards`` prints it)."""
-    c = cards().command_or_event(cid)
-    help_text = getattr(c, "help_text", None)
-    if callable(help_text):
-        try:
-            return str(help_text())
-        except TypeError:
-            pass
-    return f"{c.title} ({_phase_of(cid)})"
-
-
-def _help(p: Painter, r: Rect) -> None:
-    """The keys, one a row, at 11 pt (rows closer in a short window; long texts shortened)."""
-    step = max(14.0, min(20.0, (r.h - 70) / len(SHORTCUTS)))
-    w, h = min(r.w - 20, 680.0), 44.0 + step * len(SHORTCUTS)
-    x, y = r.x + (r.w - w) / 2, r.y + (r.h - h) / 2
-    p.rect(x, y, x + w, y + h, theme.PANEL, 2)
-    p.frame(x, y, x + w, y + h, 1.5, theme.ACTIVE, 2)
-    p.text("Card table: keys (H / F1 closes)", x + 14, y + h - 18, 13.0, theme.TEXT, style="bold", z=2)
-    kw = min(170.0, w * 0.3)
-    for i, (k, what) in enumerate(SHORTCUTS):
-        yy = y + h - 42 - step * i
-        p.text(
-            ellipsize(p.atlas, k, kw - 10, 11.0, "bold"), x + 14, yy, 11.0, theme.ACTIVE, style="bold", z=2
-        )
-        p.text(ellipsize(p.atlas, what, w - kw - 28, 11.0), x + 14 + kw, yy, 11.0, theme.TEXT, z=2)
-
-
 def paint_table(
-    p: Painter, ctl: TableController, width: float, height: float
+    p: Painter, ctl: TableController, width: float, height: float, side_panel: bool = True
 ) -> dict[str, tuple[float, float]]:
-    """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up).
+    """Paint the whole card table for ``ctl``'s viewer into ``p`` (screen points, y up);
+    ``side_panel=False`` leaves out the buttons, odds and log column (the replay viewer has its
+    own), the lines taking the whole width.
 
     Returns:
         the centre point of every unit card drawn (for arrows and tests).
@@ -268,8 +283,18 @@ def paint_table(
     v = ctl.view()
     full = Rect(0, 0, width, height)
     p.rect(0, 0, width, height, TABLE_BG)
-    top, prompt, mid, hand = _split(full)
-    lw = min(LOG_W, max(240.0, width * 0.3))  # narrow windows keep room for two cards a line
+    me = ctl.side() or "german"
+    them = "soviet" if me == "german" else "german"
+    rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
+    units_ = [
+        v.lines[them]["air"] + v.lines[me]["air"] if side is None else v.lines[side][ln] for side, ln in rows_
+    ]
+    room = full.h - TOP_H - PROMPT_H
+    lw = min(LOG_W, max(240.0, width * 0.3)) if side_panel else 0.0  # narrow: room for two cards a line
+    cards_w = width - lw - 12 - 20  # a line's room for cards
+    needs = [_row_need(us, cards_w) for us in units_]
+    heights, hand_h = _row_heights(needs, room - HAND_H, _hand_need(v, width - 20))
+    top, prompt, mid, hand = _split(full, hand_h)
     table, log = Rect(mid.x, mid.y, mid.w - lw, mid.h), Rect(mid.x1 - lw, mid.y, lw, mid.h)
     p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
     score = "   ".join(
@@ -289,14 +314,6 @@ def paint_table(
     p.rect(prompt.x, prompt.y, prompt.x1, prompt.y1, (60, 52, 30, 255))
     p.text(ellipsize(p.atlas, ctl.prompt(), width - 20, 12.0, "bold"), 10, prompt.y + prompt.h / 2, 12.0,
            theme.ACTIVE, style="bold")  # fmt: skip
-    me = ctl.side() or "german"
-    them = "soviet" if me == "german" else "german"
-    rows_ = [(them, "rear"), (them, "front"), (None, "air"), (me, "front"), (me, "rear")]
-    counts = [
-        len(v.lines[them]["air"] + v.lines[me]["air"]) if side is None else len(v.lines[side][ln])
-        for side, ln in rows_
-    ]
-    heights = _row_heights(counts, table.h)
     hs = heights[-1]  # the own Rear Line's height (the setup picker covers it)
     centres: dict[str, tuple[float, float]] = {}
     top_y = table.y1
@@ -318,17 +335,20 @@ def paint_table(
         else:
             label = f"{side} {'Frontline' if ln == 'front' else 'Rear Line'}"
             _row(p, ctl, label, v.lines[side][ln], r, centres, ln if side == me else None)
-    for a in v.attacks:  # declaration arrows
+    for a in v.attacks:  # declaration arrows: a resolved attack's arrow is gone (its result is in the log)
         src = [centres[x] for x in a.attackers if x in centres]
-        if not src or a.target not in centres:
+        if not src or a.target not in centres or a.resolved:
             continue
-        colour = (120, 120, 120, 200) if a.resolved else (SIDE_COL[a.seat.split("-")[0]][:3] + (235,))
+        colour = SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
         for s in src:
-            _arrow(p, s, centres[a.target], colour)  # type: ignore[arg-type]
+            _arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
     if ctl.selected in centres and ctl.target in centres:
         _arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
-    _log(p, ctl, v, log)
-    _hand(p, ctl, v, hand)
+    if side_panel:
+        paint_side_panel(p, ctl, v, log)
+    _hand(
+        p, ctl, v, hand, lw - 20 if v.phase == "setup" and lw else None
+    )  # setup: the picker covers the rest
     if v.events:
         p.text(
             "Events: " + ", ".join(v.events),
@@ -339,106 +359,21 @@ def paint_table(
             max_width=table.w - 20,
         )
     if v.phase == "setup":  # over the (empty) hand and the own Rear Line: the starting units stay in view
-        _setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
+        paint_setup_pick(p, ctl, Rect(0, 0, table.x1, hand.h + hs))
     if ctl.passing:
-        _pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
+        paint_pass_screen(p, ctl, Rect(0, 0, width, prompt.y))
     if ctl.help:
-        _help(p, full)
+        paint_help(p, full)
     return centres
 
 
-def _split(full: Rect) -> tuple[Rect, Rect, Rect, Rect]:
+def _split(full: Rect, hand_h: float = HAND_H) -> tuple[Rect, Rect, Rect, Rect]:
+    """The top bar, the prompt, the middle (lines and side panel) and the hand's strip."""
     top = Rect(full.x, full.y1 - TOP_H, full.w, TOP_H)
     prompt = Rect(full.x, top.y - PROMPT_H, full.w, PROMPT_H)
-    hand = Rect(full.x, full.y, full.w, HAND_H)
-    mid = Rect(full.x, full.y + HAND_H, full.w, full.h - TOP_H - PROMPT_H - HAND_H)
+    hand = Rect(full.x, full.y, full.w, hand_h)
+    mid = Rect(full.x, full.y + hand_h, full.w, full.h - TOP_H - PROMPT_H - hand_h)
     return top, prompt, mid, hand
-
-
-def _setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
-    """000 setup: the seat's Reserves deck as cards to click for the starting hand."""
-    st = ctl.state
-    seat = st.to_act
-    if seat is None or not ctl.human_to_act() or ctl.passing:
-        return
-    p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    w, h, gap = 132.0, 56.0, 6.0
-    per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
-    rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
-    deck = ctl.hand_choices() or sorted(st.reserves.get(seat, []))
-    cap = per_row * rows_fit
-    start, title_w = 0, r.w - 24
-    if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
-        start = ((ctl.card_cursor or 0) // cap) * cap
-        last = min(len(deck), start + cap)
-        pager = f"{start + 1}-{last} of {len(deck)}"
-        bx = r.x1 - 12 - 2 * 92 - 6
-        pw = p.measure(pager, 11.0, "bold")
-        title_w = bx - 20 - pw - r.x - 24
-        p.text(pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=1)
-        p.button(bx, r.y1 - 25, 92, 22, "< Previous", partial(ctl.step_card, -cap) if start else None, z=1,
-                 enabled=start > 0, tip="reserves previous", size=11.0)  # fmt: skip
-        p.button(bx + 98, r.y1 - 25, 92, 22, "Next >", partial(ctl.step_card, cap) if last < len(deck) else None,
-                 z=1, enabled=last < len(deck), tip="reserves next", size=11.0)  # fmt: skip
-    title = f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)"
-    p.text(ellipsize(p.atlas, title, title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
-           style="bold", z=1)  # fmt: skip
-    for i, c in enumerate(deck[start : start + cap]):
-        x = r.x + 12 + (i % per_row) * (w + gap)
-        y = r.y1 - 28 - h - (i // per_row) * (h + gap)
-        u = card(c)
-        picked = c in ctl.picks
-        p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
-        p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
-        p.text(ellipsize(p.atlas, u.name, w - 10, 10.5, "bold"), x + 5, y + h - 9, 10.5, theme.TEXT, style="bold",
-               z=1)  # fmt: skip
-        p.text(ellipsize(p.atlas, f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", w - 10, 10.0), x + 5,
-               y + h - 29, 10.0, theme.DARK, z=1)  # fmt: skip
-        crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
-        p.text(ellipsize(p.atlas, crew, w - 10 - (52 if picked else 0), 10.0), x + 5, y + h - 44, 10.0, theme.DARK,
-               z=1)  # fmt: skip
-        if picked:
-            p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
-            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
-        if ctl.card_cursor is not None and start + i == ctl.card_cursor:
-            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, 1)  # the keyboard's cursor
-        p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
-
-
-def _pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:
-    """Hot-seat hand-over: hands hidden until the next person takes the seat."""
-    seat = ctl.passing or ""
-    p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
-    p.text(
-        f"Hand the screen to {seat}",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 40,
-        24.0,
-        theme.ACTIVE,
-        ax="center",
-        style="bold",
-        z=2,
-    )
-    p.text(
-        "Hands are hidden until the next player is looking.",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 6,
-        13.0,
-        theme.DIM,
-        ax="center",
-        z=2,
-    )
-    p.button(
-        r.x + r.w / 2 - 140,
-        r.y + r.h / 2 - 56,
-        280,
-        36,
-        f"I am {seat}: show my hand  (Enter)",
-        ctl.take_seat,
-        z=2,
-        primary=True,
-        align="center",
-    )
 
 
 class _Camera:
@@ -500,82 +435,6 @@ def in_play_of(u: UnitView) -> Any:
     return InPlay(u.endurance, u.crew, u.damage, u.flight_turns if u.line == "air" else None, extra)
 
 
-def paint_card_sheet(p: Painter, state: Any, width: float, height: float) -> None:
-    """A sheet of the game's cards drawn as cards (``hexwar render lines --screen card``): the
-    units in play with their current Endurance and Damage cards, then a unit card, a Command
-    card and a Damage card as printed (:mod:`hexwar.ui.card_face`)."""
-    from ..lines.view import seat_view
-    from .card_face import UNIT_CARD_SIZE, paint_card, paint_unit_card
-
-    p.rect(0, 0, width, height, TABLE_BG)
-    cw, ch = UNIT_CARD_SIZE
-    v = seat_view(state, None)
-    units = [u for side in ("german", "soviet") for ln in ("front", "rear", "air") for u in v.lines[side][ln]]
-    units.sort(key=lambda u: (u.damage is None, u.uid))  # a damaged one first: its Damage card shows
-    p.text(
-        "Cards in play (current Endurance, crew, Damage card)", 16, height - 20, 13, theme.TEXT, style="bold"
-    )
-    x, y = 16.0, height - 40 - ch
-    for u in units[: max(1, int((width - 16) // (cw + 16)))]:
-        h = max(ch, 22 + 16 + 13 * (len(card(u.uid).weapons) + 1) + 8 + 16 + 6 + (26 if u.damage else 0))
-        paint_unit_card(p, card(u.uid), x, height - 40 - h, cw, h, in_play=in_play_of(u))
-        x += cw + 16
-    p.text("As printed: a unit card, a Command card, a Damage card (001 Card Types Detailed)", 16,
-           y - 44, 13, theme.TEXT, style="bold")  # fmt: skip
-    y2 = y - 64 - ch
-    cs = cards()
-    shown = next((c for c in ("de_pz_iv_g", "su_t34_76") if c in cs.units), next(iter(cs.units)))
-    paint_card(p, cs.unit(shown), 16, y2, cw, ch)
-    cmd = cs.command.get("hull_down") or next(iter(cs.command.values()), None)
-    if cmd is not None:
-        paint_card(p, cmd, 32 + cw, y2, cw, ch, rules=cs.rules)
-    dmg = next(iter(cs.damage.values()), None)
-    if dmg is not None:
-        paint_card(p, dmg, 48 + 2 * cw, y2 - 56, cw, ch + 56, rules=cs.rules)
-
-
-def card_sheet_image(state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0) -> Any:
-    """:func:`paint_card_sheet` of ``state`` as ``uint8 [H, W, 4]`` (headless).
-
-    Raises:
-        HexwarError: when no GL context can be made.
-    """
-    from ..render import backend
-
-    backend.configure(None)
-    from ..render.offscreen import hidden_window, render_view
-
-    win = hidden_window()
-    try:
-        view = _TableView(win, None, size[0], size[1], pixel_ratio)
-        view.overlay = lambda p, w, h: paint_card_sheet(p, state, w, h)
-        return render_view(view, size=(float(size[0]), float(size[1])), pixel_ratio=pixel_ratio)  # type: ignore[arg-type]
-    finally:
-        win.close()
-
-
-def table_image(
-    state: Any, size: tuple[int, int] = (1400, 900), pixel_ratio: float = 1.0, viewer: str | None = None
-) -> Any:
-    """The card table of ``state`` as ``uint8 [H, W, 4]`` (headless; ``hexwar render``).
-
-    Raises:
-        HexwarError: when no GL context can be made.
-    """
-    from ..render import backend
-
-    backend.configure(None)
-    from ..render.offscreen import hidden_window, render_view
-
-    win = hidden_window()
-    try:
-        ctl = TableController(state, ai={}, viewer=viewer)
-        view = _TableView(win, ctl, size[0], size[1], pixel_ratio)
-        return render_view(view, size=(float(size[0]), float(size[1])), pixel_ratio=pixel_ratio)  # type: ignore[arg-type]
-    finally:
-        win.close()
-
-
 class LinesWindow:
     """The card-table window: the start page (scenario card, decks, the deck builder) for a new
     game, then the table; pyglet events go to the page's :class:`~hexwar.ui.widgets.Screen` or to
@@ -587,6 +446,8 @@ class LinesWindow:
         save: autosave path (after every End Turn).
         scenario, seed, variants, ai_names: the new game's (with ``state=None``); ``ai_names``:
             seat -> computer player name.
+        offer: the last unfinished game of the scenario (a
+            :class:`~hexwar.ui.autosave.ResumeOffer`), offered on the start page.
     """
 
     def __init__(
@@ -602,6 +463,7 @@ class LinesWindow:
         variants: tuple[str, ...] | None = None,
         ai_names: dict[str, str] | None = None,
         max_turns: int | None = None,
+        offer: Any = None,
     ) -> None:
         import pyglet
 
@@ -618,6 +480,7 @@ class LinesWindow:
         self.saver: Any = None
         self.view = _TableView(self.window, None, width, height, self.window.get_pixel_ratio())
         self.start: LinesStart | None = None
+        self._seen = 0
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         from .window_base import WindowBehaviour
@@ -641,6 +504,8 @@ class LinesWindow:
                 variants,
                 on_start=self._begin,
                 on_quit=self.behaviour.request_quit,
+                offer=offer,
+                on_resume=self._resume,
             )
             self.start.layout(width, height)
         else:
@@ -725,11 +590,23 @@ class LinesWindow:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
         self.ctl = TableController(state, ai=ai, max_turns=self.max_turns)
         self.view.ctl = self.ctl
+        self._seen = len(state.log)  # the autosave reads the events of each action from here on
         self.saver = (
             Autosaver(self.save, {s: getattr(ai.get(s), "name", "human") for s in state.seats})
             if self.save
             else None
         )
+
+    def _resume(self, state: Any, offer: Any) -> None:
+        """Continue the offered game at the table: it keeps saving to its own autosave file and
+        its computer seats are the ones saved (``"human"`` seats are played here)."""
+        from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
+
+        self.save = str(offer.path)
+        names = offer.players.items()
+        ai = {s: make_lines_player(n, s, state.seed) for s, n in names if n in LINES_PLAYER_NAMES}
+        self._begin(state, ai)
+        self.behaviour.focus(self.window, self.ctl.focus_text() if self.ctl else "")
 
     def draw(self) -> None:
         """Paint the page or the table into the window's batch and draw it."""
@@ -814,7 +691,11 @@ class LinesWindow:
     def _after(self) -> None:
         """After every action: the autosave, the focused item in the title."""
         if self.saver is not None and self.ctl is not None:
-            self.saver.after(self.ctl.state, self.ctl.state.log[-5:])
+            # every event since the last action (a turn's end is followed by more than a handful
+            # of events in the same action: the next turn's initiative, its first phase)
+            log = self.ctl.state.log
+            self.saver.after(self.ctl.state, log[self._seen :])
+            self._seen = len(log)
         if self.ctl is not None:
             self.behaviour.focus(self.window, self.ctl.focus_text())
 
@@ -827,6 +708,7 @@ def run(
     save: str | None = None,
     turns: int | None = None,
     state: Any = None,
+    offer: Any = None,
 ) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
@@ -851,26 +733,13 @@ def run(
         )
     else:
         LinesWindow(
-            None, save=save, scenario=scenario, seed=seed, variants=variants, ai_names=names, max_turns=turns
+            None,
+            save=save,
+            scenario=scenario,
+            seed=seed,
+            variants=variants,
+            ai_names=names,
+            max_turns=turns,
+            offer=offer,
         )
     pyglet.app.run()
-
-
-def render_table(
-    target: str, out: str | os.PathLike[str], size: tuple[int, int], pixel_ratio: float, screen: str
-) -> tuple[int, int]:
-    """Draw the card table of a line scenario or save ``target`` to the PNG ``out``; returns its
-    size in pixels (``hexwar render lines --screen play``).
-
-    Raises:
-        HexwarError: when there is no GL context or ``out`` cannot be written.
-    """
-    from ..lines.render import lines_game_for
-    from ..render.offscreen import save_png
-
-    if screen == "card":
-        img = card_sheet_image(lines_game_for(target), size, pixel_ratio)
-    else:
-        img = table_image(lines_game_for(target), size, pixel_ratio)
-    save_png(img, out)
-    return int(img.shape[1]), int(img.shape[0])

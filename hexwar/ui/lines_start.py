@@ -77,6 +77,20 @@ class StartPage(Element):
             Button("Start the game  (Enter)", start.begin, primary=True, tip="start", align="center")
         )
         self.quit_btn = self._put(Button("Quit  (Ctrl+Q)", start.quit, tip="quit", align="center"))
+        #: the last unfinished game of this scenario, offered first (as ``hexwar play`` does)
+        self.continue_btn: Button | None = None
+        if start.offer is not None:
+            self.continue_btn = self._put(
+                Button(
+                    f"Continue the last game: {start.offer.text}  (C)",
+                    start.resume,
+                    primary=True,
+                    tip="continue",
+                    align="center",
+                )
+            )
+            self.start_btn.primary = False  # Enter presses the focused Continue; N starts anew
+            self.start_btn.label = "Start a new game  (N)"
 
     def refresh(self) -> None:
         """Each seat's line: who plays it and which deck it gets."""
@@ -91,13 +105,26 @@ class StartPage(Element):
             else:
                 deck = f"drawn at random within {lo}-{hi} points"
             lab.text = f"{seat} ({who}): {deck}"
+        first = (
+            "Now: Enter (or C) continues the last game; N starts a new one with these decks"
+            if self.continue_btn is not None
+            else "Now: Enter starts the game with these decks"
+        )
         self.hint.text = (
-            "Now: Enter starts the game with these decks; a number key (or its button) opens the deck "
-            "builder for that seat." + (f"\n{st.message}" if st.message else "")
+            first
+            + "; a number key (or its button) opens the deck builder for that seat."
+            + (f"\n{st.message}" if st.message else "")
         )
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
-        """Enter starts, 1-4 build that seat's deck."""
+        """Enter starts (or, on a focused button, presses it), C continues the offered game,
+        1-4 build that seat's deck."""
+        if symbol == ord("c") and self.continue_btn is not None:
+            self.start.resume()
+            return True
+        if symbol == ord("n") and self.continue_btn is not None:
+            self.start.begin()
+            return True
         if symbol in (keys.ENTER, 0xFF8D) and not (self.screen and isinstance(self.screen.focus, Button)):
             self.start.begin()
             return True
@@ -116,7 +143,8 @@ class StartPage(Element):
         self.title.layout(Rect(x, y - 28, w, 28))
         y -= 36
         n_seats = len(self.rows)
-        room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50)
+        extra = 44.0 if self.continue_btn is not None else 0.0
+        room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50 - extra)
         scr = self.screen
         if scr is not None:  # as high as the scenario card's text needs
             n = sum(
@@ -136,6 +164,8 @@ class StartPage(Element):
         cells = columns(Rect(x, rect.y + pad, min(w, 640.0), 34), [FLEX, FLEX], gap=12)
         self.start_btn.layout(cells[0])
         self.quit_btn.layout(cells[1])
+        if self.continue_btn is not None:
+            self.continue_btn.layout(Rect(x, rect.y + pad + 34 + 10, min(w, 640.0), 34))
 
     def paint_self(self, p: Any, z: int) -> None:
         """The page background (the text is refreshed first)."""
@@ -154,6 +184,10 @@ class LinesStart:
         seed, variants: of the game to make.
         on_start: called with the new :class:`~hexwar.lines.state.LinesState` on Start.
         on_quit: Quit.
+        offer: a :class:`~hexwar.ui.autosave.ResumeOffer`: the last unfinished game of the
+            scenario, offered first (C or its button continues it).
+        on_resume: called with the offered game (a
+            :class:`~hexwar.lines.state.LinesState` replayed from its save) and the offer.
 
     Attributes:
         decks: seat -> card ids of the decks given or built (the rest are drawn at random).
@@ -170,7 +204,10 @@ class LinesStart:
         variants: tuple[str, ...] | None = None,
         on_start: Callable[[Any], Any] | None = None,
         on_quit: Callable[[], Any] | None = None,
+        offer: Any = None,
+        on_resume: Callable[[Any, Any], Any] | None = None,
     ) -> None:
+        self.offer, self.on_resume = offer, on_resume
         self.scenario = scenario
         self.ai_names = dict(ai_names)
         self.measure = measure
@@ -229,7 +266,7 @@ class LinesStart:
         """The Start button holds the focus (Enter starts; the number keys reach the page)."""
         root = self.screen.root
         if isinstance(root, StartPage):
-            self.screen.set_focus(root.start_btn)
+            self.screen.set_focus(root.continue_btn or root.start_btn)
 
     def begin(self) -> Any:
         """Start: the game with the decks given or built (the others at random)."""
@@ -239,6 +276,31 @@ class LinesStart:
         if self.on_start is not None:
             self.on_start(self.state)
         return self.state
+
+    def resume(self) -> Any:
+        """Continue the offered game: its save replayed and verified; on an unreadable save
+        the page says why and stays (a new game can still start).
+
+        Returns:
+            the game, or ``None`` when it could not be read.
+        """
+        from ..errors import HexwarError
+        from ..game.save import load_game
+
+        if self.offer is None:
+            return None
+        try:
+            state = load_game(self.offer.path)
+        except (HexwarError, OSError, ValueError) as exc:
+            self.message = f"cannot continue {self.offer.path}: {exc}"
+            self.offer = None
+            self.back()
+            return None
+        self.state = state
+        self.page = "table"
+        if self.on_resume is not None:
+            self.on_resume(state, self.offer)
+        return state
 
     def quit(self) -> None:
         """Quit."""

@@ -16,6 +16,7 @@ a replay never asks).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def _bar(p: Painter, x: float, y: float, w: float, frac: float, colour: Any, lab
 
 
 #: Nothing of the panel is drawn under this height (the key hint's line).
-FLOOR = 30.0
+FLOOR = 56.0  # above the hint line and the stepping buttons
 
 
 def _para(
@@ -97,8 +98,41 @@ def _state_line(model: ReplayModel, st: Any) -> str:
     return head + (" - game over" if st.over else "")
 
 
+def _watching(state: Any) -> Any:
+    """A card-table controller that only watches ``state`` (a replay): every seat counts as
+    played elsewhere, so no hand, button, setup picker or hand-over is offered, and the prompt
+    says whose turn it was (R12.1: a replay shows no hidden hand either)."""
+    from ..lines.table import TableController
+
+    class _Watching(TableController):
+        def prompt(self) -> str:
+            st = self.state
+            if st.over:
+                return f"Game over: {st.result}."
+            return f"Replay: {st.to_act or '-'} to act in the {st.phase} phase (Left / Right steps)."
+
+    return _Watching(state, ai={s: None for s in state.seats}, viewer=None)
+
+
+#: The stepping buttons under the log: (label, steps moved; ``None``: to the start / the end).
+STEP_BUTTONS: tuple[tuple[str, str, int], ...] = (
+    ("|<", "replay start", -(10**9)),
+    ("<< 10", "replay back 10", -10),
+    ("< Back", "replay back", -1),
+    ("Next >", "replay next", 1),
+    ("10 >>", "replay next 10", 10),
+    (">|", "replay end", 10**9),
+)
+
+
 def paint_replay(
-    p: Painter, model: ReplayModel, step: int, width: float, height: float, show_help: bool = False
+    p: Painter,
+    model: ReplayModel,
+    step: int,
+    width: float,
+    height: float,
+    show_help: bool = False,
+    go: Any = None,
 ) -> None:
     """Paint the viewer's panels at ``step`` (0..len: commands applied) into ``p``: the top bar,
     the right panel (this step, its rolls with odds bars, the luck summary, the log) and, for a
@@ -109,10 +143,9 @@ def paint_replay(
     st = model.state_at(step)
     # the board (lines, campaign); the hex map is the window's map view
     if model.mode == "lines":
-        from ..lines.table import TableController
         from .lines_screen import paint_table
 
-        paint_table(p, TableController(st, ai={}, viewer=None), px, height - TOP_H)
+        paint_table(p, _watching(st), px, height - TOP_H, side_panel=False)  # the log is the viewer's
     elif model.mode == "campaign":
         p.rect(0, 0, px, height - TOP_H, T.BG)
         y = height - TOP_H - 30
@@ -187,6 +220,12 @@ def paint_replay(
         y -= 14
     hint = "Left / Right step, PageUp / PageDown ten, Home / End, H help"
     p.text(ellipsize(p.atlas, hint, w, 10.5), x, 12, 10.5, T.FAINT)
+    if go is not None:  # the same steps for the mouse (``go(step)`` shows that step)
+        bw = (w - 5 * 4) / len(STEP_BUTTONS)
+        for i, (label, tip, d) in enumerate(STEP_BUTTONS):
+            to = max(0, min(len(model), step + d))
+            p.button(x + i * (bw + 4), 26, bw, 22, label, partial(go, to) if to != step else None,
+                     enabled=to != step, tip=tip, size=10.5, align="center")  # fmt: skip
     if show_help:
         bw, bh = min(width - 40, 520.0), 60 + 22 * len(SHORTCUTS)
         x0, y0 = (width - bw) / 2, (height - bh) / 2
@@ -218,6 +257,7 @@ def _make_window_class() -> Any:
             self.model = model
             self.step = 0
             self.show_help = False
+            self._mouse = (-1.0, -1.0)
             st = model.state_at(0)
             board = getattr(st, "battlemap", None)
             if board is None:
@@ -252,8 +292,8 @@ def _make_window_class() -> Any:
             st = self.model.state_at(self.step)
             if self.model.mode == "hex":
                 self.mapview.set_counters(counters_from_state(st))
-            p = Painter(self.mapview.atlas)
-            paint_replay(p, self.model, self.step, w, h, self.show_help)
+            p = Painter(self.mapview.atlas, self._mouse)
+            paint_replay(p, self.model, self.step, w, h, self.show_help, go=self.go)
             self.painter = p
             self.ui.show(p)
             cur = self.model.steps[self.step - 1].text if self.step else "start"
@@ -293,6 +333,27 @@ def _make_window_class() -> Any:
                 self.step = max(0, min(len(self.model), self.step + moves[symbol]))
             self.refresh()
             return True
+
+        def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+            """A click on a stepping button runs it."""
+            from .widgets import top_hit
+
+            if self.painter is not None:
+                hit = top_hit(self.painter.widgets, x, y)
+                if hit is not None and hit.action is not None:
+                    hit.action()
+                    if not self.behaviour.closed:
+                        self.refresh()
+
+        def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+            """Hover highlights the button under the pointer."""
+            from .widgets import top_hit
+
+            was = top_hit(self.painter.widgets, *self._mouse) if self.painter is not None else None
+            self._mouse = (x, y)
+            now = top_hit(self.painter.widgets, x, y) if self.painter is not None else None
+            if was is not now:
+                self.refresh()
 
         def on_close(self) -> bool:
             """The close button quits (a replay has nothing to lose)."""

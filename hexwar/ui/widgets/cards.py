@@ -89,7 +89,9 @@ def card_facts(card: Any, rules: Any = None) -> CardFacts:
         sub = f"Command, {card.phase.replace('_', ' ')} phase"
         return CardFacts("command", card.title, "", sub, (who, dur), fx)
     if hasattr(card, "effects") and hasattr(card, "title"):  # Event card
-        last = "rest of the game" if card.turns is None else f"{card.turns} turns"
+        last = (
+            "rest of the game" if card.turns is None else f"{card.turns} turn{'s' if card.turns != 1 else ''}"
+        )
         ev = tuple(e.describe(rules) for e in card.effects) + ((card.note,) if card.note else ())
         return CardFacts("event", card.title, "", "Event", (last,), ev)
     raise TypeError(f"not a card definition: {card!r}")

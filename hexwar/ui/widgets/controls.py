@@ -272,6 +272,15 @@ class ScrollList(Element):
         self.offset = 0
         self.selected: int | None = None
 
+    def layout(self, rect: Rect) -> None:
+        """Place the list; the offset is clamped again for the new height and the selected row
+        stays shown (rows selected before the first layout, or a taller window, never leave
+        the list scrolled past rows that now fit)."""
+        self.rect = rect
+        self.scroll_to(self.offset)
+        if self.selected is not None and self.items:
+            self.select(self.selected)
+
     @property
     def visible_rows(self) -> int:
         """How many whole rows fit the height."""

@@ -265,7 +265,7 @@ class PanelList:
                 f"{self.offset + 1}-{last} of {self._n}  (wheel scrolls)",
                 x + w,
                 track.y - 8,
-                size * 0.75,
+                max(10.0, size * 0.75),  # never under 10 points (issue 36)
                 T.DIM,
                 ax="right",
             )

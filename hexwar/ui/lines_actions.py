@@ -1,0 +1,173 @@
+"""The card table's action buttons: every key's action of the phase as a button, so the table is
+played with the mouse alone as well as with the keyboard alone (issue 36).
+
+:func:`table_buttons` says which buttons the phase offers (GL-free, tested headless);
+:func:`paint_buttons` lays them out left to right, wrapping, into a
+:class:`~hexwar.ui.widgets.Painter`. Exactly one button is *primary* (highlighted): what Enter /
+Space does now, or, in the Draw Phase before drawing, the way of drawing Space takes (R5.5:
+one Command card plus two sources; V or a click picks another way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from ..lines.commands import DeclareCloseAssault, Draw
+from ..lines.rules import card
+from ..lines.state import Phase
+from .widgets import Rect
+
+__all__ = ["TableButton", "table_buttons", "draw_label", "paint_buttons"]
+
+
+@dataclass(frozen=True)
+class TableButton:
+    """One action button of the card table.
+
+    Attributes:
+        label: the text, with its key in brackets (``"End phase (Space)"``).
+        action: what a click does (the controller's method for that key).
+        primary: the one highlighted button (what Enter / Space does now).
+        enabled: a disabled button is drawn dim and does nothing.
+        tip: the hit box's name (tests, tooltips).
+    """
+
+    label: str
+    action: Callable[[], Any]
+    primary: bool = False
+    enabled: bool = True
+    tip: str = ""
+
+
+def draw_label(d: Draw) -> str:
+    """A way of drawing for people: ``"1 Command + 2 Reserves"`` (R5.5: the Command card every
+    draw takes, then the two sources of ``d.extra``)."""
+    n_cmd = 1 + sum(1 for x in d.extra if x == "command")
+    n_res = sum(1 for x in d.extra if x == "reserves")
+    parts = [f"{n_cmd} Command"] + ([f"{n_res} Reserves"] if n_res else [])
+    return " + ".join(parts)
+
+
+def _draw_way(ctl: Any, i: int) -> bool:
+    """Draw the ``i``-th legal way (a click on its button)."""
+    draws = ctl.draw_options()
+    if not 0 <= i < len(draws):
+        return False
+    ctl.choice = 0
+    return bool(ctl.issue(draws[i]))
+
+
+def table_buttons(ctl: Any) -> list[TableButton]:
+    """The buttons of the phase for the person at the screen (none while the computer acts,
+    behind the hand-over screen, or once the game is over or stopped).
+
+    Args:
+        ctl: the :class:`~hexwar.lines.table.TableController`.
+
+    Returns:
+        the buttons in reading order; at most one is ``primary``.
+    """
+    st = ctl.state
+    seat = st.to_act
+    if st.over or ctl.stopped() or seat is None or not ctl.human_to_act() or ctl.passing:
+        return []
+    ph = st.phase
+    end = TableButton("End phase (Space)", ctl.end_phase, tip="end phase")
+    out: list[TableButton] = []
+    if ph == Phase.SETUP:  # 000 setup: the Reserves cards are clicked in the picker, then taken
+        from ..lines.actions.choose_hand import hand_size
+
+        n = hand_size(st, seat)
+        ready = len(ctl.picks) == n
+        label = "Take this hand (Enter)" if ready else f"Take this hand ({len(ctl.picks)} of {n})"
+        return [TableButton(label, ctl.confirm, primary=True, enabled=ready, tip="take hand")]
+    if ph == Phase.COMMITMENT:
+        opts = ctl.commit_options()
+        out.append(
+            TableButton("Commit (Enter)", ctl.confirm, primary=bool(opts), enabled=bool(opts), tip="commit")
+        )
+        if len(opts) > 1:
+            out.append(TableButton(f"Next way (V, {len(opts)})", ctl.next_choice, tip="next way"))
+        hand = st.hand_commands.get(seat, ())
+        if ctl.selected in hand:
+            out.append(TableButton("Play card (P)", ctl.play_card, tip="play card"))
+        out.append(TableButton(end.label, end.action, primary=not opts, tip=end.tip))
+    elif ph == Phase.DECLARATION:
+        # Declare is offered (and highlighted) only when the declaration is legal as chosen (R6.1)
+        ready = ctl.selected in st.units and ctl.target is not None and ctl.attack_odds() is not None
+        out.append(TableButton("Declare (Enter)", ctl.confirm, primary=ready, enabled=ready, tip="declare"))
+        if ctl.selected in st.units:
+            ws = card(ctl.selected).weapons
+            for i, w in enumerate(ws[:2]):
+                mark = "[x]" if i in ctl.weapons else "[ ]"
+                out.append(
+                    TableButton(
+                        f"{mark} {i + 1}. {w.name}", partial(ctl.toggle_weapon, i), tip=f"weapon {i + 1}"
+                    )
+                )
+        if ctl.target is not None and any(
+            isinstance(c, DeclareCloseAssault) and c.target == ctl.target for c in st.legal_commands()
+        ):
+            out.append(TableButton("Close Assault (A)", ctl.close_assault, tip="close assault"))
+        out.append(TableButton("Bonus +1 (B)", ctl.offer_bonus, tip="bonus"))
+        out.append(TableButton(end.label, end.action, primary=not ready, tip=end.tip))
+    elif ph == Phase.RESOLUTION:
+        out.append(TableButton("Resolve next attack (R)", ctl.resolve, primary=True, tip="resolve"))
+        out.append(TableButton("Bonus +1 (B)", ctl.offer_bonus, tip="bonus"))
+    elif ph == Phase.DRAW:
+        draws = ctl.draw_options()
+        if draws:
+            chosen = (ctl._default_draw(draws) + ctl.choice) % len(draws)
+            for i, d in enumerate(draws):
+                key = " (Space)" if i == chosen else ""
+                out.append(
+                    TableButton(
+                        f"Draw {draw_label(d)}{key}",
+                        partial(_draw_way, ctl, i),
+                        primary=i == chosen,
+                        tip=f"draw {i + 1}",
+                    )
+                )
+        else:
+            in_hand = ctl.selected in (*st.hand_units.get(seat, ()), *st.hand_commands.get(seat, ()))
+            out.append(TableButton("Discard (Delete)", ctl.discard, enabled=in_hand, tip="discard"))
+            out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
+    else:
+        out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
+    return out
+
+
+def paint_buttons(
+    p: Any, ctl: Any, r: Rect, size: float = 10.5, after: Callable[[], Any] | None = None
+) -> float:
+    """Lay the phase's buttons (:func:`table_buttons`) out in ``r`` from its top-left, left to
+    right, wrapping to a new row when one does not fit, each as wide as its label; a label too
+    wide for the whole row is cut with an ellipsis.
+
+    Args:
+        p: the :class:`~hexwar.ui.widgets.Painter`.
+        ctl: the :class:`~hexwar.lines.table.TableController`.
+        r: the room (points, y up); only its top rows are used.
+        size: label size in points.
+        after: called after a button's action (unused by the table: its window refreshes).
+
+    Returns:
+        the y below the last row (``r.y1`` when there are no buttons).
+    """
+    from .widgets.text import ellipsize
+
+    buttons = table_buttons(ctl)
+    h, gap, pad = 22.0 * size / 10.5, 6.0, 16.0
+    x, y = r.x, r.y1
+    for b in buttons:
+        w = min(r.w, p.measure(b.label, size, "bold" if b.primary else "regular") + pad)
+        if x > r.x and x + w > r.x1:
+            x, y = r.x, y - h - gap
+        label = ellipsize(p.atlas, b.label, r.w - pad, size)
+        p.button(x, y - h, w, h, label, b.action if b.enabled else None, primary=b.primary, enabled=b.enabled,
+                 tip=b.tip, size=size, align="center")  # fmt: skip
+        x += w + gap
+    return y - h - gap if buttons else r.y1
