@@ -57,7 +57,7 @@ def lines_decisions(name: str, games: int) -> list[float]:
     normal (processor time of this process: on a shared, loaded machine the wall clock counts
     the other processes' turns too)."""
     from hexwar.game.scenario import load_scenario
-    from hexwar.lines.ai import make_lines_player
+    from hexwar.lines.players import make_lines_player
 
     sc = load_scenario(name)
     out = []
@@ -87,7 +87,7 @@ def whole_game(mode: str, name: str, level: str, seed: int = 2) -> float:
             g.apply(p[g.to_act].choose(g))
     else:
         from hexwar.game.scenario import load_scenario
-        from hexwar.lines.ai import make_lines_player
+        from hexwar.lines.players import make_lines_player
 
         st = load_scenario(name).new_game(seed=seed)
         q = {s: make_lines_player(level, s, seed) for s in st.seats}

@@ -118,7 +118,7 @@ def test_the_card_table_autosaves_at_the_end_of_every_turn(tmp_path):
     and first phase), so a game in the window was saved only when quitting."""
     from hexwar.game.save import read_save
     from hexwar.game.scenario import find_scenario, load_scenario
-    from hexwar.lines.ai import make_lines_player
+    from hexwar.lines.players import make_lines_player
 
     st = load_scenario(find_scenario("lines")).new_game(seed=7)
     save = tmp_path / "auto.json"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from lines_helpers import act, end_until, game, script
 
-from hexwar.lines.ai import make_lines_player
 from hexwar.lines.commands import Declare, Draw, IllegalLinesCommand, Resolve
+from hexwar.lines.players import make_lines_player
 from hexwar.lines.scenario import StartingUnit as SU
 from hexwar.lines.state import Phase
 

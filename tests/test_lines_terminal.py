@@ -18,8 +18,8 @@ import click
 import pytest
 
 from hexwar.game.save import load_game
-from hexwar.lines.ai import make_lines_player
 from hexwar.lines.commands import ChooseHand, Declare
+from hexwar.lines.players import make_lines_player
 from hexwar.lines.scenario import load_lines_scenario
 from hexwar.lines.terminal import LinesTerminalPlayer
 

@@ -16,7 +16,7 @@ from net_helpers import Procs, free_port, last_json, tokens, wait_all
 
 from hexwar.campaign.ai import make_player as campaign_player
 from hexwar.game.scenario import find_scenario, load_scenario
-from hexwar.lines.ai import make_lines_player
+from hexwar.lines.players import make_lines_player
 from hexwar.net.campaign_mode import CampaignMode, CampaignViewPlayer, campaign_state_from_view, campaign_view
 from hexwar.net.lines_mode import LinesMode, LinesViewPlayer, lines_state_from_view, lines_view
 

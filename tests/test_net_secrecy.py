@@ -259,7 +259,7 @@ def _hex_game(seed: int):
 
 def _lines_game(seed: int):
     from hexwar.game.scenario import find_scenario, load_scenario
-    from hexwar.lines.ai import make_lines_player
+    from hexwar.lines.players import make_lines_player
 
     sc = load_scenario(find_scenario("lines"))
     st = sc.new_game(seed=seed)

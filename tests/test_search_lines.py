@@ -13,8 +13,9 @@ import pytest
 
 from hexwar.errors import HexwarError
 from hexwar.game.scenario import load_scenario
-from hexwar.lines.ai import LinesAI, make_lines_player
+from hexwar.lines.ai import LinesAI
 from hexwar.lines.commands import Draw
+from hexwar.lines.players import make_lines_player
 from hexwar.lines.view import seat_view
 from hexwar.search.core import determinized_search, search_rng
 from hexwar.search.lines import (

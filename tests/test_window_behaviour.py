@@ -52,7 +52,7 @@ def test_the_shared_behaviour_asks_only_when_something_is_at_stake_and_esc_never
 
 
 def _table(tmp_path, save: bool = True) -> LinesWindow:
-    from hexwar.lines.ai import make_lines_player
+    from hexwar.lines.players import make_lines_player
     from hexwar.lines.render import lines_game_for
 
     st = lines_game_for("lines")  # turn 2, Declaration, the Soviet to act

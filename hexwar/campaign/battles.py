@@ -249,7 +249,7 @@ class LinesBattles:
         from ..game.save import write_save
         from ..game.scenario import find_scenario, load_scenario
 
-        ai = importlib.import_module("hexwar.lines.ai")
+        players_mod = importlib.import_module("hexwar.lines.players")
         names = LINES_SCENARIOS.get(st.year, ())
         oc = st.pending_outcome
         if not names:
@@ -266,7 +266,7 @@ class LinesBattles:
         sc = load_scenario(scen_path)
         seed = _battle_seed(st.seed, st.year, st.battle)
         gs: Any = sc.new_game(seed=seed)  # a line game's state (hexwar.lines)
-        players = {s: ai.make_lines_player("standard", s, seed) for s in gs.seats}
+        players = {s: players_mod.make_lines_player("standard", s, seed) for s in gs.seats}
         n = 0
         while not gs.over and (self.turns is None or gs.turn <= self.turns) and n < 100_000:
             gs.apply(players[gs.to_act].choose(gs))

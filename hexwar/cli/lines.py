@@ -15,8 +15,8 @@ from typing import Any
 import click
 
 from ..errors import HexwarError
-from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
 from ..lines.commands import SEATS_2P, SEATS_4P, side_of_seat
+from ..lines.players import LINES_PLAYER_NAMES, make_lines_player
 from .balance import cluster_options
 
 __all__ = ["parse_seats_ai", "seat_levels", "parse_decks", "play_lines"]

@@ -14,7 +14,7 @@ Both derive their own generator from the game's seed and the seat (never the gam
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from .state import Phase
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI", "make_lines_player"]
+__all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI"]
 
 LINES_PLAYER_NAMES = ("random", "standard", "easy", "normal", "hard")
 """Player names: ``random``, ``standard``; and the ``--ai-level`` levels (issue 31): ``easy``
@@ -358,21 +358,3 @@ class LinesAI:
             return min(discards, key=dval)
         play = self._play_card(state, legal)
         return play or EndPhase(self.seat)
-
-
-def make_lines_player(name: str, seat: str, seed: int = 0) -> Any:
-    """A computer player for a seat by name: ``"random"``, ``"standard"`` or a level of
-    ``--ai-level`` (``"easy"``, ``"normal"`` = standard, ``"hard"``: the search player).
-
-    Raises:
-        HexwarError: for another name.
-    """
-    if name == "random":
-        return RandomLinesPlayer(seat, seed)
-    if name in ("standard", "normal"):
-        return LinesAI(seat, seed)
-    if name in ("easy", "hard"):
-        from ..search.lines import EasyLinesPlayer, LinesSearchPlayer
-
-        return EasyLinesPlayer(seat, seed) if name == "easy" else LinesSearchPlayer(seat, seed)
-    raise HexwarError(f"unknown computer player {name!r}; expected one of {LINES_PLAYER_NAMES}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .ai import make_lines_player
+from .players import make_lines_player
 
 __all__ = [
     "BalanceRow",

@@ -340,7 +340,7 @@ class LinesViewPlayer:
     """A lines computer player that decides from its seat's view only (R12.1).
 
     Args:
-        inner: the player (:func:`hexwar.lines.ai.make_lines_player`), with ``choose(state)``.
+        inner: the player (:func:`hexwar.lines.players.make_lines_player`), with ``choose(state)``.
     """
 
     def __init__(self, inner: Any):
@@ -411,7 +411,7 @@ class LinesMode(ModeBase):
 
     def make_player(self, seat: str, name: str, seed: int) -> LinesViewPlayer:
         """A lines computer player deciding from the view."""
-        from ..lines.ai import make_lines_player
+        from ..lines.players import make_lines_player
 
         return LinesViewPlayer(make_lines_player(name, seat, seed))
 

@@ -584,7 +584,7 @@ class LinesWindow:
     def _begin(self, state: Any, ai: dict[str, Any] | None = None) -> None:
         """Sit down at the table of ``state`` (players made from :attr:`ai_names` if not given)."""
         from ..game.save import Autosaver
-        from ..lines.ai import make_lines_player
+        from ..lines.players import make_lines_player
 
         if ai is None:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
@@ -600,7 +600,7 @@ class LinesWindow:
     def _resume(self, state: Any, offer: Any) -> None:
         """Continue the offered game at the table: it keeps saving to its own autosave file and
         its computer seats are the ones saved (``"human"`` seats are played here)."""
-        from ..lines.ai import LINES_PLAYER_NAMES, make_lines_player
+        from ..lines.players import LINES_PLAYER_NAMES, make_lines_player
 
         self.save = str(offer.path)
         names = offer.players.items()
@@ -715,7 +715,7 @@ def run(
     computer plays every seat of the side the person does not)."""
     import pyglet
 
-    from ..lines.ai import make_lines_player
+    from ..lines.players import make_lines_player
 
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
