@@ -119,6 +119,138 @@ def _command_line(
     return " ".join(parts)
 
 
+def _balance_players(ai: str, ai_level: str | None, head_to_head: bool) -> tuple[dict[str, str], str]:
+    """The computer player of each side from ``--ai`` or ``--ai-level`` (issue 31), and the
+    ``--ai`` text that names them.
+
+    Raises:
+        HexwarError: for both options at once, or --head-to-head without two levels.
+    """
+    players = parse_balance_ai(ai)
+    if ai_level is not None:
+        from .ai_level import parse_ai_level
+
+        if ai != "standard":
+            raise HexwarError("--ai-level and --ai: give one of them (--ai-level plays the levels)")
+        players = parse_ai_level(ai_level, SIDES, "normal")
+        ai = ",".join(f"{s}={lv}" for s, lv in players.items())
+    if head_to_head and (ai_level is None or players["german"] == players["soviet"]):
+        raise HexwarError("--head-to-head needs two levels: --ai-level german=LEVEL,soviet=OTHER")
+    return players, ai
+
+
+def _balance_report(
+    as_json: bool,
+    head: dict[str, Any],
+    tallies: list[Any],
+    versus: list[Any],
+    games_json: list[dict[str, Any]],
+    objectives: str,
+    summary: str,
+    csv_path: str | None,
+) -> None:
+    """Print the run: ``--json`` (``head`` then the tables and every game) or the text tables, how
+    games ended and which objectives decided (R10.2)."""
+    from .. import balance as bal
+    from ..search.versus import versus_table
+
+    cmd = head["command"]
+    if as_json:
+        echo_json(
+            {
+                **head,
+                "table": [t.to_json() for t in tallies],
+                "head_to_head": [v.to_json() for v in versus],
+                "games": games_json,
+            }
+        )
+    else:
+        if versus:
+            click.echo(versus_table(versus))
+        else:
+            click.echo(bal.markdown_table(tallies))
+        click.echo(bal.reasons_text(tallies))
+        if objectives:
+            click.echo("objectives decided (R10.2):\n" + objectives)
+        click.echo(summary + (f"; wrote {csv_path}" if csv_path else ""))
+        click.echo(f"reproduce: {cmd}")
+
+
+def _balance_docs(
+    gk: Any,
+    run: Any,
+    head: dict[str, Any],
+    version: str,
+    on: str,
+    tallies: list[Any],
+    versus: list[Any],
+    objectives: str,
+    games_json: list[dict[str, Any]],
+    ai_level: str | None,
+    as_json: bool,
+) -> None:
+    """``--update-docs``: write the run into the kind's document (the standard players' table and
+    its JSON file, a head-to-head section, or one level's own section, issue 31).
+
+    Raises:
+        HexwarError: when a file cannot be written.
+    """
+    from .. import balance as bal
+    from ..fileio import atomic_write_text
+    from ..search.versus import versus_table
+
+    cmd, players, where, workers = head["command"], head["ai"], head["cluster"], head["requested_workers"]
+    kind, games, seed_start = head["kind"], head["games_per_scenario"], head["seed_start"]
+    doc = bal.ROOT / gk.doc
+    footer = (
+        f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
+        f"{version}; every game's seed and result in `{gk.json}`)."
+    )
+    if versus:  # the head-to-head table goes into its own marked section (no JSON file)
+        footer = (
+            f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
+            f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code "
+            f"at commit {version}; `--json` prints every game's seed and result)."
+        )
+        block = versus_table(versus) + (
+            "\nObjectives decided (R10.2):\n\n" + objectives if objectives else ""
+        )
+        bal.update_doc(doc, f"{block}\n\n{footer}", "head-to-head")
+        click.echo(f"wrote {gk.doc}", err=as_json)
+        return
+    reasons = bal.reasons_text(tallies) + (
+        "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
+    )
+    level = players["german"] if players["german"] == players["soviet"] else None
+    if ai_level is not None and level is not None and level != "normal":
+        # one level on both sides (issue 31: hard against hard): its own marked section, so
+        # the standard players' table and its JSON file stay as they are
+        footer = (
+            f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
+            f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit {version}; "
+            "`--json` prints every game's seed and result)."
+        )
+        bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}")
+        click.echo(f"wrote {gk.doc}", err=as_json)
+        return
+    bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
+    payload = {
+        "command": cmd,
+        "kind": kind,
+        "ai": players,
+        "games_per_scenario": games,
+        "seed_start": seed_start,
+        "wall_seconds": round(run.seconds, 1),
+        "cluster": where,
+        "workers": run.workers,
+        "commit": version,
+        "draws": "games with no winner count in the denominator of both win rates",
+        "table": [t.to_json() for t in tallies],
+    }
+    atomic_write_text(bal.ROOT / gk.json, _json_text(payload, games_json))
+    click.echo(f"wrote {gk.doc} and {gk.json}", err=as_json)
+
+
 @click.command("balance")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO...]")
 @click.option(
@@ -224,16 +356,7 @@ def balance(
     check_outputs(force, csv=csv_path)  # as `hexwar sim`'s check_output_paths does
     gk = bal.game_kind(kind)
     where = parse_cluster(cluster, workers)
-    players = parse_balance_ai(ai)
-    if ai_level is not None:
-        from .ai_level import parse_ai_level
-
-        if ai != "standard":
-            raise HexwarError("--ai-level and --ai: give one of them (--ai-level plays the levels)")
-        players = parse_ai_level(ai_level, SIDES, "normal")
-        ai = ",".join(f"{s}={lv}" for s, lv in players.items())
-    if head_to_head and (ai_level is None or players["german"] == players["soviet"]):
-        raise HexwarError("--head-to-head needs two levels: --ai-level german=LEVEL,soviet=OTHER")
+    players, ai = _balance_players(ai, ai_level, head_to_head)
     variant_sets = parse_variant_sets(rules, gk.variants)
     mt = max_turns if max_turns is not None else bal.MAX_TURNS
     loader = gk.function("load")
@@ -247,7 +370,7 @@ def balance(
         specs = bal.plan_games(gk, sources, variant_sets, games, seed_start, players, mt)
     version = _source_version() if update_docs else ""  # the code that plays, before it can change
     run = bal.run_balance(specs, cluster=where, workers=workers, chunk=chunk, quiet=as_json)
-    from ..search.versus import objective_text, versus_table, versus_tally
+    from ..search.versus import objective_text, versus_tally
 
     tallies = bal.tally(run.records, gk.sides)
     versus = versus_tally(run.records, players["german"], players["soviet"]) if head_to_head else []
@@ -277,35 +400,20 @@ def balance(
         {k: (round(v, 3) if k == "seconds" else v) for k, v in vars(r).items() if k != "error" or v}
         for r in run.records
     ]
-    if as_json:
-        echo_json(
-            {
-                "command": cmd,
-                "kind": kind,
-                "ai": players,
-                "games_per_scenario": games,
-                "seed_start": seed_start,
-                "planned": run.planned,
-                "finished": len(run.records),
-                "interrupted": run.interrupted,
-                "wall_seconds": round(run.seconds, 2),
-                "cluster": where,
-                "workers": run.workers,
-                "table": [t.to_json() for t in tallies],
-                "head_to_head": [v.to_json() for v in versus],
-                "games": games_json,
-            }
-        )
-    else:
-        if versus:
-            click.echo(versus_table(versus))
-        else:
-            click.echo(bal.markdown_table(tallies))
-        click.echo(bal.reasons_text(tallies))
-        if objectives:
-            click.echo("objectives decided (R10.2):\n" + objectives)
-        click.echo(summary + (f"; wrote {csv_path}" if csv_path else ""))
-        click.echo(f"reproduce: {cmd}")
+    head = {
+        "command": cmd,
+        "kind": kind,
+        "ai": players,
+        "games_per_scenario": games,
+        "seed_start": seed_start,
+        "planned": run.planned,
+        "finished": len(run.records),
+        "interrupted": run.interrupted,
+        "wall_seconds": round(run.seconds, 2),
+        "cluster": where,
+        "workers": run.workers,
+    }
+    _balance_report(as_json, head, tallies, versus, games_json, objectives, summary, csv_path)
     for r in errors[:5]:
         src = next((n for n, (stem, _) in zip(names, sources, strict=True) if stem == r.scenario), r.scenario)
         rules_arg = "" if r.variant == "default" else f" --rules {r.variant.replace('+', ',')}"
@@ -321,56 +429,10 @@ def balance(
         )
         return 130
     if update_docs:
-        doc = bal.ROOT / gk.doc
-        footer = (
-            f"Reproduce: `{cmd}` ({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit "
-            f"{version}; every game's seed and result in `{gk.json}`)."
+        docs_head = {**head, "requested_workers": workers}
+        _balance_docs(
+            gk, run, docs_head, version, on, tallies, versus, objectives, games_json, ai_level, as_json
         )
-        if versus:  # the head-to-head table goes into its own marked section (no JSON file)
-            footer = (
-                f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
-                f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code "
-                f"at commit {version}; `--json` prints every game's seed and result)."
-            )
-            block = versus_table(versus) + (
-                "\nObjectives decided (R10.2):\n\n" + objectives if objectives else ""
-            )
-            bal.update_doc(doc, f"{block}\n\n{footer}", "head-to-head")
-            click.echo(f"wrote {gk.doc}", err=as_json)
-            return 1 if errors else 0
-        reasons = bal.reasons_text(tallies) + (
-            "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
-        )
-        level = players["german"] if players["german"] == players["soviet"] else None
-        if ai_level is not None and level is not None and level != "normal":
-            # one level on both sides (issue 31: hard against hard): its own marked section, so
-            # the standard players' table and its JSON file stay as they are
-            footer = (
-                f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
-                f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit {version}; "
-                "`--json` prints every game's seed and result)."
-            )
-            bal.update_doc(
-                doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}"
-            )
-            click.echo(f"wrote {gk.doc}", err=as_json)
-            return 1 if errors else 0
-        bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
-        payload = {
-            "command": cmd,
-            "kind": kind,
-            "ai": players,
-            "games_per_scenario": games,
-            "seed_start": seed_start,
-            "wall_seconds": round(run.seconds, 1),
-            "cluster": where,
-            "workers": run.workers,
-            "commit": version,
-            "draws": "games with no winner count in the denominator of both win rates",
-            "table": [t.to_json() for t in tallies],
-        }
-        atomic_write_text(bal.ROOT / gk.json, _json_text(payload, games_json))
-        click.echo(f"wrote {gk.doc} and {gk.json}", err=as_json)
     return 1 if errors else 0
 
 
