@@ -138,13 +138,10 @@ def result_colour(shown: str, humans: list[str], result: Any) -> Any:
     return T.GOOD if result.side == shown else T.ERROR
 
 
-def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> None:
-    """Draw the whole campaign screen into ``p`` for a window of ``w`` x ``h`` points."""
+def _paint_top_bar(p: Painter, ctl: CampaignController, w: float, h: float) -> float:
+    """The top bar (year track, initiative, ranks and tactic cards, events); return its lower edge (pt)."""
     st = ctl.state
     c = st.cards
-    me = ctl.hand_side
-    opp = "soviet" if me == "german" else "german"
-    p.rect(0, 0, w, h, T.BG)
     # -- top bar: year track, initiative, ranks, events -------------------------------------
     top = h - 64
     p.rect(0, top, w, h, T.PANEL)
@@ -219,6 +216,13 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             f" - picked for the swap: {c.title(ctl.picked_event)}" if ctl.picked_event else ""
         )
         p.text(ellipsize(p.atlas, pile, room, MIN_TEXT), ex, top + 22, MIN_TEXT, T.DIM)
+    return top
+
+
+def _paint_history_and_log(p: Painter, ctl: CampaignController, w: float, top: float) -> float:
+    """The right column: the war's history over the log (newest lines, wrapped); return its left edge (pt)."""
+    st = ctl.state
+    c = st.cards
     # -- right column: history and log -----------------------------------------------------
     rw = 360.0 if w >= 1300 else max(230.0, round(w * 0.29))  # narrower beside a small table
     rx = w - rw - 8
@@ -246,6 +250,15 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
     for ln, dim in wrapped[-room_lines:] if room_lines > 0 else []:
         p.text(ln, rx + 8, yy, MIN_TEXT, T.DIM if dim else T.TEXT)
         yy -= 14
+    return rx
+
+
+def _paint_opponent_row(p: Painter, ctl: CampaignController, top: float, rx: float) -> tuple[float, float]:
+    """The opponent's hand face down (R12.1), tactic cards and used campaign cards along the top; return the card width and the row's lower edge (pt)."""
+    st = ctl.state
+    c = st.cards
+    me = ctl.hand_side
+    opp = "soviet" if me == "german" else "german"
     # -- the table: opponent's hand, slots, piles, own hand -----------------------------------
     tw = rx - 16
     cw = min(CARD_W, (tw - 12 - 6 * 8) / 7)  # seven cards fit beside the right column
@@ -295,6 +308,17 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             T.DIM,
             max_width=tw - 7 * cw * 0.55 - 20,
         )
+    return cw, oy
+
+
+def _paint_battle(
+    p: Painter, ctl: CampaignController, w: float, top: float, rx: float, cw: float, oy: float
+) -> float:
+    """The placement slots, the reveal of a battle (tactics, cards, score, result) and the battle piles; return the own hand's baseline (pt)."""
+    st = ctl.state
+    c = st.cards
+    me = ctl.hand_side
+    tw = rx - 16  # the table's width, beside the right column
     # placement slots and the reveal, in the middle
     hy = 96.0
     hand_top = hy + 66 + CARD_H + 24
@@ -431,6 +455,15 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             T.TEXT,
             max_width=tw / 2 - 16,
         )
+    return hy
+
+
+def _paint_own_hand(p: Painter, ctl: CampaignController, w: float, rx: float, cw: float, hy: float) -> None:
+    """The own hand with the two odds figures and their opponent models (issue 30), or the cover between seats."""
+    st = ctl.state
+    c = st.cards
+    me = ctl.hand_side
+    tw = rx - 16  # the table's width, beside the right column
     # own hand with odds: two figures, the opponent model of each named (issue 30)
     bod, tod, info = ctl.odds() if not ctl.cover else ({}, {}, {})
     legend = ""
@@ -544,6 +577,11 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
                 T.ROLL,
                 max_width=tw - 5 * (cw + 8) - 12,
             )
+
+
+def _paint_prompt_and_help(p: Painter, ctl: CampaignController, w: float, h: float) -> None:
+    """The bottom bar (prompt and action buttons) and the help panel when shown."""
+    st = ctl.state
     # -- bottom: prompt and actions ------------------------------------------------------------
     p.rect(0, 0, w, 46, T.PANEL)
     _text(
@@ -601,6 +639,17 @@ def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> N
             yy -= 15
             if yy < y0 + 10:
                 break
+
+
+def paint_campaign(p: Painter, ctl: CampaignController, w: float, h: float) -> None:
+    """Draw the whole campaign screen into ``p`` for a window of ``w`` x ``h`` points."""
+    p.rect(0, 0, w, h, T.BG)
+    top = _paint_top_bar(p, ctl, w, h)
+    rx = _paint_history_and_log(p, ctl, w, top)
+    cw, oy = _paint_opponent_row(p, ctl, top, rx)
+    hy = _paint_battle(p, ctl, w, top, rx, cw, oy)
+    _paint_own_hand(p, ctl, w, rx, cw, hy)
+    _paint_prompt_and_help(p, ctl, w, h)
 
 
 def _backdrop_map(ctl: CampaignController) -> Any:
