@@ -668,13 +668,132 @@ def _backdrop_map(ctl: CampaignController) -> Any:
     return BattleMap.load(path) if path is not None else BattleMap(8, 8)
 
 
+class _CampaignWindowInput:
+    """The campaign window's keys, quit and resume offer, saving and offscreen drawing (a mixin
+    of the pyglet window class :func:`_make_window_class` makes; pyglet is imported only when a
+    method runs)."""
+
+    controller: CampaignController
+    behaviour: Any
+    mapview: Any
+    offer: Any
+    quit_requested: bool
+    painter: Painter | None
+    # the window's own methods and pyglet's (declared for the type checker; no values here)
+    refresh: Any
+    tick: Any
+    close: Any
+    switch_to: Any
+    get_pixel_ratio: Any
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """Ctrl+Q, Esc and H / F1 through the shared :class:`WindowBehaviour` (Esc cancels,
+        never quits); other keys by name to the controller's shortcut table."""
+        from pyglet.window import key
+
+        if self.offer is not None and not self.behaviour.asking:  # the start offer is modal
+            if symbol in (key.ENTER, key.NUM_ENTER):
+                self.accept_offer()
+            elif symbol == key.ESCAPE:
+                self.decline_offer()
+            elif self.behaviour.key(symbol, modifiers) is None:
+                return True
+            if not self.behaviour.closed:
+                self.refresh()
+            return True
+        shared = self.behaviour.key(symbol, modifiers)
+        if shared is not None:
+            if shared == "cancel":
+                self.controller.cancel()
+            elif shared == "help":
+                self.controller.show_help = not self.controller.show_help
+            if not self.behaviour.closed:
+                self.refresh()
+            return True
+        name = key.symbol_string(symbol).lstrip("_")
+        if name.startswith("NUM_") and name[4:].isdigit():
+            name = name[4:]
+        used = self.controller.key(name)
+        self.refresh()
+        return used
+
+    def on_close(self) -> bool:
+        """The close button quits like Ctrl+Q (asking while the war goes on)."""
+        self.behaviour.request_quit()
+        if not self.behaviour.closed:
+            self.refresh()
+        return True
+
+    def accept_offer(self) -> None:
+        """Continue the offered war: replayed from its autosave, the same computer sides,
+        autosaving to the same file."""
+        from ..campaign.ai import make_player
+        from ..campaign.save import load_campaign
+        from ..errors import HexwarError
+
+        offer, self.offer = self.offer, None
+        if offer is None:
+            return
+        old = self.controller
+        try:
+            st = load_campaign(offer.path)
+        except HexwarError as exc:
+            old.message = f"cannot continue {offer.path}: {exc}"
+            return
+        ai = {s: make_player(n, s, st.seed) for s, n in offer.players.items() if n != "human"}
+        self.controller = CampaignController(
+            st, ai=ai, clock=old.clock, fighter=old.fighter, save=str(offer.path),
+            reveal_seconds=old.reveal_seconds,
+        )  # fmt: skip
+        self.controller.log.append(f"Continuing {offer.text}.")
+
+    def decline_offer(self) -> None:
+        """Start the new war instead of the offered one."""
+        self.offer = None
+
+    def _save_now(self) -> str | None:
+        """The war's last save before closing; an error message or None."""
+        ctl = self.controller
+        if not ctl.save:
+            return None
+        from ..campaign.save import write_campaign_save
+        from ..errors import HexwarError
+
+        try:
+            write_campaign_save(ctl.state, ctl.save, ctl.save_players())
+        except HexwarError as exc:
+            return f"save failed: {exc}"
+        return None
+
+    def _close_for_good(self) -> None:
+        import pyglet
+
+        self.quit_requested = True
+        pyglet.clock.unschedule(self.tick)
+        self.close()
+        if pyglet.app.event_loop.is_running:
+            pyglet.app.exit()
+
+    def render_image(self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None) -> Any:
+        """The whole screen rendered offscreen as ``uint8 [H, W, 4]`` (``size`` in points,
+        ``pixel_ratio`` framebuffer pixels per point; default the window's)."""
+        from ..render.offscreen import render_view
+
+        self.switch_to()
+        ratio = pixel_ratio or self.get_pixel_ratio()
+        if size is not None:
+            self.mapview.resize(size[0], size[1], ratio)
+        self.refresh()
+        return render_view(self.mapview, size=size, pixel_ratio=ratio)
+
+
 def _make_window_class() -> Any:
     import pyglet
 
     from ..render import MapView
     from .widgets import UiLayer, top_hit
 
-    class _CampaignWindow(pyglet.window.Window):  # type: ignore[misc]
+    class _CampaignWindow(_CampaignWindowInput, pyglet.window.Window):  # type: ignore[misc]
         """The campaign window (see the module text)."""
 
         def __init__(
@@ -772,108 +891,6 @@ def _make_window_class() -> Any:
                 hit.action()
                 if not self.behaviour.closed:
                     self.refresh()
-
-        def on_key_press(self, symbol: int, modifiers: int) -> bool:
-            """Ctrl+Q, Esc and H / F1 through the shared :class:`WindowBehaviour` (Esc cancels,
-            never quits); other keys by name to the controller's shortcut table."""
-            from pyglet.window import key
-
-            if self.offer is not None and not self.behaviour.asking:  # the start offer is modal
-                if symbol in (key.ENTER, key.NUM_ENTER):
-                    self.accept_offer()
-                elif symbol == key.ESCAPE:
-                    self.decline_offer()
-                elif self.behaviour.key(symbol, modifiers) is None:
-                    return True
-                if not self.behaviour.closed:
-                    self.refresh()
-                return True
-            shared = self.behaviour.key(symbol, modifiers)
-            if shared is not None:
-                if shared == "cancel":
-                    self.controller.cancel()
-                elif shared == "help":
-                    self.controller.show_help = not self.controller.show_help
-                if not self.behaviour.closed:
-                    self.refresh()
-                return True
-            name = key.symbol_string(symbol).lstrip("_")
-            if name.startswith("NUM_") and name[4:].isdigit():
-                name = name[4:]
-            used = self.controller.key(name)
-            self.refresh()
-            return used
-
-        def on_close(self) -> bool:
-            """The close button quits like Ctrl+Q (asking while the war goes on)."""
-            self.behaviour.request_quit()
-            if not self.behaviour.closed:
-                self.refresh()
-            return True
-
-        def accept_offer(self) -> None:
-            """Continue the offered war: replayed from its autosave, the same computer sides,
-            autosaving to the same file."""
-            from ..campaign.ai import make_player
-            from ..campaign.save import load_campaign
-            from ..errors import HexwarError
-
-            offer, self.offer = self.offer, None
-            if offer is None:
-                return
-            old = self.controller
-            try:
-                st = load_campaign(offer.path)
-            except HexwarError as exc:
-                old.message = f"cannot continue {offer.path}: {exc}"
-                return
-            ai = {s: make_player(n, s, st.seed) for s, n in offer.players.items() if n != "human"}
-            self.controller = CampaignController(
-                st, ai=ai, clock=old.clock, fighter=old.fighter, save=str(offer.path),
-                reveal_seconds=old.reveal_seconds,
-            )  # fmt: skip
-            self.controller.log.append(f"Continuing {offer.text}.")
-
-        def decline_offer(self) -> None:
-            """Start the new war instead of the offered one."""
-            self.offer = None
-
-        def _save_now(self) -> str | None:
-            """The war's last save before closing; an error message or None."""
-            ctl = self.controller
-            if not ctl.save:
-                return None
-            from ..campaign.save import write_campaign_save
-            from ..errors import HexwarError
-
-            try:
-                write_campaign_save(ctl.state, ctl.save, ctl.save_players())
-            except HexwarError as exc:
-                return f"save failed: {exc}"
-            return None
-
-        def _close_for_good(self) -> None:
-            import pyglet
-
-            self.quit_requested = True
-            pyglet.clock.unschedule(self.tick)
-            self.close()
-            if pyglet.app.event_loop.is_running:
-                pyglet.app.exit()
-
-        def render_image(
-            self, size: tuple[float, float] | None = None, pixel_ratio: float | None = None
-        ) -> Any:
-            """The whole screen rendered offscreen as ``uint8 [H, W, 4]`` (``size`` in points,
-            ``pixel_ratio`` framebuffer pixels per point; default the window's)."""
-            from ..render.offscreen import render_view
-
-            self.switch_to()
-            ratio = pixel_ratio or self.get_pixel_ratio()
-            if size is not None:
-                self.mapview.resize(size[0], size[1], ratio)
-            self.refresh()
-            return render_view(self.mapview, size=size, pixel_ratio=ratio)
 
     return _CampaignWindow
 
