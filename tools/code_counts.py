@@ -218,7 +218,11 @@ def markdown(c: dict[str, object]) -> str:
         f"- modules over 800 lines: **{len(big)}**"
         + (": " + ", ".join(f"{n} {v}" for n, v in big) if big else ""),
         f"- functions over 100 lines: **{len(funcs)}**"
-        + (" (over 150: " + ", ".join(f"{q} {n}" for q, n in funcs if n > 150) + ")" if funcs else ""),
+        + (
+            " (over 150: " + ", ".join(f"{q} {n}" for q, n in funcs if n > 150) + ")"
+            if any(n > 150 for _, n in funcs)
+            else " (none over 150)"
+        ),
         f"- import loops (groups of modules that reach each other): **{len(loops)}**, "
         f"{len(loops) - len(outside)} of them through an action registry"
         + ("; outside the registries: " + "; ".join(" <-> ".join(g) for g in outside) if outside else ""),
