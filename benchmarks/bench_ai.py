@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 
@@ -74,17 +75,22 @@ TURN_TARGET_MB = 1024.0
 TURN_RATIO_TARGET = 5.0  # a 500x500 turn against a 60x40 one
 
 
-def size_worker(width: int, height: int, turns: int) -> None:
-    """Play ``turns`` turns of the standard game on a generated map; print one JSON line."""
-    import resource
-
+def standard_on_generated_map(width: int, height: int) -> tuple[Any, float]:
+    """The standard scenario on ``generated:1:village:WIDTHxHEIGHT`` and the CPU seconds the map
+    took to generate (shared with bench_games.py's size rows)."""
     from hexwar.game.onmap import scenario_on_map
-    from hexwar.paths import content_dir
 
     sc = load_scenario(str(content_dir("scenarios") / "standard.toml"))
     c0 = time.process_time()
     sc = scenario_on_map(sc, f"generated:1:village:{width}x{height}")
-    gen = time.process_time() - c0
+    return sc, time.process_time() - c0
+
+
+def size_worker(width: int, height: int, turns: int) -> None:
+    """Play ``turns`` turns of the standard game on a generated map; print one JSON line."""
+    import resource
+
+    sc, gen = standard_on_generated_map(width, height)
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     g = sc.new_game(seed=1)
     players = {s: make_player("standard", s, 1) for s in ("german", "soviet")}

@@ -327,25 +327,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-SIZES = ((30, 20), (60, 40), (120, 80), (240, 160), (500, 500))
-TURN_TARGET_S = 10.0
-TURN_TARGET_MB = 1024.0
-TURN_RATIO_TARGET = 5.0  # a 500x500 turn against a 60x40 one
-
-
 def size_worker(width: int, height: int, max_turns: int) -> None:
     """One balance-harness game of the standard scenario on a generated map; one JSON line."""
     import resource
 
-    from hexwar import balance as bal
-    from hexwar.game.onmap import scenario_on_map
-    from hexwar.game.scenario import load_scenario
-    from hexwar.paths import content_dir
+    from bench_ai import standard_on_generated_map  # imports hexwar: only in this worker
 
-    sc = load_scenario(str(content_dir("scenarios") / "standard.toml"))
-    c0 = time.process_time()
-    sc = scenario_on_map(sc, f"generated:1:village:{width}x{height}")
-    gen = time.process_time() - c0
+    from hexwar import balance as bal
+
+    sc, gen = standard_on_generated_map(width, height)
     ai = {"german": "standard", "soviet": "standard"}
     c0 = time.process_time()
     o = bal.play_scenario_game(sc, 1, None, ai, max_turns)
@@ -368,6 +358,8 @@ def _slope(xs: list[float], ys: list[float]) -> float:
 
 def bench_sizes(max_turns: int) -> list[str]:
     """The ``--sizes`` table and its FIGURE lines; returns the misses."""
+    from bench_ai import SIZES, TURN_RATIO_TARGET, TURN_TARGET_MB, TURN_TARGET_S  # the same sizes and targets
+
     print(
         f"Whole AI-vs-AI games of the standard scenario on generated village maps (seed 1, at most "
         f"{max_turns} turns), each size in a fresh process; CPU seconds (load average "
