@@ -17,14 +17,21 @@ from hexwar.game.scenario import find_scenario, load_scenario
 from hexwar.game.state import Phase, card_of
 from hexwar.game.view import ViewPlayer, view
 from hexwar.search.hexgame import (
+    LIMIT_SCALE,
+    LIMIT_WEIGHT,
     MATERIAL_WEIGHT,
     MAX_CANDIDATES,
+    RACE_SCALE,
+    RACE_WEIGHT,
+    VOID_SHARE,
     EasyHexPlayer,
     HexSearchGame,
     HexSearchPlayer,
     determinize_hex,
+    finish_value,
     hex_evaluation,
     pending_attack_value,
+    pending_gains,
 )
 
 
@@ -127,10 +134,11 @@ def test_pending_attacks_count_by_their_exact_odds():
     """R6/R7: at the start of a Resolution phase, the leaf's worth of the declared attacks is,
     per target, each attack's exact expected victory points plus MATERIAL_WEIGHT x cost x
     expected Endurance lost / Full, later attacks on one target discounted by the chance it is
-    already destroyed; own minus enemy (zero-sum); nothing once every attack is resolved."""
+    already destroyed, each attack by the chance its attacker is destroyed first (R6.2: half
+    the other side's attacks come before it); own minus enemy (zero-sum); nothing once every
+    attack is resolved."""
     g = _to_resolution("standard", 3)
-    want = 0.0
-    by_target: dict[str, list] = {}
+    rated = []
     for a in g.attacks.values():
         assert not a.close_assault  # this seed's attacks are all fire: attack_odds below
         u, t = g.units[a.attackers[0]], g.units[a.target]
@@ -139,21 +147,111 @@ def test_pending_attacks_count_by_their_exact_odds():
         worth = o.expected_vp + MATERIAL_WEIGHT * ruleset.cost(card) * min(
             1.0, o.expected_damage / ruleset.unit_card(card).endurance_full
         )
-        by_target.setdefault(a.target, []).append((worth, o.destroyed, a.side, o.expected_vp))
+        rated.append((a.target, a.attackers, worth, o.destroyed, a.side, o.expected_vp))
         assert t.side != a.side
+    survive: dict[str, float] = {}
+    for tid, _, _, dead, _, _ in rated:
+        survive[tid] = survive.get(tid, 1.0) * (1 - dead)
+    by_target: dict[str, list] = {}
+    for tid, attackers, worth, dead, side, vp in rated:
+        live = float(np.prod([1 - VOID_SHARE * (1 - survive.get(x, 1.0)) for x in attackers]))
+        by_target.setdefault(tid, []).append((worth, dead, side, vp, live))
+    want = 0.0
     for hits in by_target.values():
         alive = 1.0
-        for worth, dead, side, _ in sorted(hits, key=lambda h: -h[3]):
-            want += alive * worth * (1 if side == "german" else -1)
-            alive *= 1 - dead
+        for worth, dead, side, _, live in sorted(hits, key=lambda h: -h[3]):
+            want += alive * live * worth * (1 if side == "german" else -1)
+            alive *= 1 - live * dead
     got = pending_attack_value(g, "german")
     assert got == pytest.approx(want), f"seed 3, turn {g.turn}"
     assert pending_attack_value(g, "soviet") == pytest.approx(-got)
+    gains = pending_gains(g)
+    assert gains["german"] - gains["soviet"] == pytest.approx(got) and min(gains.values()) >= 0
     assert abs(got) > 0  # the seed has attacks worth something
     p = {s: StandardPlayer(s, 3) for s in ("german", "soviet")}
     while g.phase == Phase.RESOLUTION and not g.over:
         g.apply(p[g.to_act].choose(g))
     assert pending_attack_value(g, "german") == 0.0
+
+
+def test_an_attack_whose_attacker_is_shot_at_first_counts_less():
+    """R6.2: an attack is void when its attacker is destroyed before it resolves. Two attacks
+    by hand: a German on a Soviet unit, that unit's attack back on the German attacker. With
+    the Soviet attack dropped, the German one counts in full; with it, the German attack
+    counts 1 - VOID_SHARE x P(attacker destroyed) of its worth."""
+    g = _to_resolution("standard", 3)
+    ger = next(a for a in g.attacks.values() if a.side == "german")
+    sov = next(a for a in g.attacks.values() if a.side == "soviet")
+    for k in [k for k, a in g.attacks.items() if a is not ger and a is not sov]:
+        del g.attacks[k]
+    sov.target = ger.attackers[0]
+    sov.attackers = [x for x in sov.attackers]
+    ger.target = next(x for x in sov.attackers)
+    u = g.units[sov.attackers[0]]
+    try:
+        o_back = StandardPlayer("soviet", 0)._odds(
+            g, u, sov.target, sov.at_crew, sov.weapons, sov.hindrance, sov.indirect
+        )
+        o_fwd = StandardPlayer("german", 0)._odds(
+            g, g.units[ger.attackers[0]], ger.target, ger.at_crew, ger.weapons, ger.hindrance, ger.indirect
+        )
+    except Exception:  # noqa: BLE001
+        pytest.skip("the seed's attackers cannot reach each other with these weapons")
+    both = pending_gains(g)
+    soviet_key = next(k for k, a in g.attacks.items() if a is sov)
+    del g.attacks[soviet_key]
+    alone = pending_gains(g)
+    assert alone["soviet"] == 0.0 and alone["german"] > 0
+    assert both["german"] == pytest.approx(alone["german"] * (1 - VOID_SHARE * o_back.destroyed))
+    assert both["soviet"] == pytest.approx(
+        (
+            o_back.expected_vp
+            + MATERIAL_WEIGHT
+            * ruleset.cost(card_of(sov.target))
+            * min(1.0, o_back.expected_damage / ruleset.unit_card(card_of(sov.target)).endurance_full)
+        )
+        * (1 - VOID_SHARE * o_fwd.destroyed)
+    )
+
+
+def test_finish_value_bends_the_points_toward_the_outcome():
+    """R10.1/R10.2 by hand. Standard game (51 points): German 47 + 2 expected against Soviet 10
+    gives RACE_WEIGHT x 100 x (sigmoid((49 - 51)/4) - sigmoid((10 - 51)/4)). Kharkov (turn limit
+    10): in the last turn a margin m of victory plus objective points gives LIMIT_WEIGHT x 100
+    x tanh(m / 6), in turn 9 half that over 12, before it nothing but the race. Sinyavino (the
+    Soviets win holding all 3 objectives at the end of turn 8): all held in turn 8 counts
+    LIMIT_WEIGHT x 100 for them, plus the race; a finished game counts 0."""
+    sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
+    g = load_scenario(find_scenario("standard")).new_game(1)
+    g.vp = {"german": 47, "soviet": 10}
+    want = RACE_WEIGHT * 100 * (sig((49 - 51) / RACE_SCALE) - sig((10 - 51) / RACE_SCALE))
+    assert finish_value(g, "german", {"german": 2.0}) == pytest.approx(want)
+    assert finish_value(g, "soviet", {"german": 2.0}) == pytest.approx(-want)
+    k = load_scenario(find_scenario("kharkov")).new_game(1)
+    for o in k.scenario.objectives:
+        k.objective_holders[o.hex] = "german"  # 30 objective points
+    k.vp = {"german": 20, "soviet": 45}  # margin 20 + 30 - 45 = 5 for the Germans
+    race = RACE_WEIGHT * 100 * (sig((20 - 100) / RACE_SCALE) - sig((45 - 100) / RACE_SCALE))
+    for turn, limit in (
+        (10, LIMIT_WEIGHT * 100 * np.tanh(5 / 6)),
+        (9, LIMIT_WEIGHT / 2 * 100 * np.tanh(5 / 12)),
+        (8, 0.0),
+    ):
+        k.turn = turn
+        assert finish_value(k, "german") == pytest.approx(race + limit), f"turn {turn}"
+    s = load_scenario(find_scenario("sinyavino")).new_game(1)
+    s.turn = 8
+    for o in s.scenario.objectives:
+        s.objective_holders[o.hex] = "soviet"
+    race = (
+        RACE_WEIGHT
+        * 100
+        * (sig((s.vp["soviet"] - 100) / RACE_SCALE) - sig((s.vp["german"] - 100) / RACE_SCALE))
+    )
+    assert finish_value(s, "soviet") == pytest.approx(race + LIMIT_WEIGHT * 100)
+    s.objective_holders[s.scenario.objectives[0].hex] = "german"  # 10 of the 35 points: 25 to 10
+    m = s.vp["soviet"] - s.vp["german"] + 25 - 10  # no hold victory: the points compare
+    assert finish_value(s, "soviet") == pytest.approx(race + LIMIT_WEIGHT * 100 * np.tanh(m / LIMIT_SCALE))
 
 
 def test_commitment_candidates_weigh_other_units_and_committing_none():
