@@ -22,7 +22,6 @@ from hexwar.search.hexgame import (
     MATERIAL_WEIGHT,
     MAX_CANDIDATES,
     RACE_SCALE,
-    RACE_WEIGHT,
     VOID_SHARE,
     EasyHexPlayer,
     HexSearchGame,
@@ -130,13 +129,17 @@ def _to_resolution(name: str, seed: int):
     raise AssertionError(f"{name} seed {seed}: no Resolution phase with both sides' attacks")
 
 
-def test_pending_attacks_count_by_their_exact_odds():
+@pytest.mark.parametrize("share", [VOID_SHARE, 0.5])
+def test_pending_attacks_count_by_their_exact_odds(share, monkeypatch):
     """R6/R7: at the start of a Resolution phase, the leaf's worth of the declared attacks is,
     per target, each attack's exact expected victory points plus MATERIAL_WEIGHT x cost x
     expected Endurance lost / Full, later attacks on one target discounted by the chance it is
     already destroyed, each attack by the chance its attacker is destroyed first (R6.2: half
     the other side's attacks come before it); own minus enemy (zero-sum); nothing once every
-    attack is resolved."""
+    attack is resolved. With the shipped VOID_SHARE and with 0.5."""
+    import hexwar.search.hexgame as hg
+
+    monkeypatch.setattr(hg, "VOID_SHARE", share)
     g = _to_resolution("standard", 3)
     rated = []
     for a in g.attacks.values():
@@ -154,7 +157,7 @@ def test_pending_attacks_count_by_their_exact_odds():
         survive[tid] = survive.get(tid, 1.0) * (1 - dead)
     by_target: dict[str, list] = {}
     for tid, attackers, worth, dead, side, vp in rated:
-        live = float(np.prod([1 - VOID_SHARE * (1 - survive.get(x, 1.0)) for x in attackers]))
+        live = float(np.prod([1 - share * (1 - survive.get(x, 1.0)) for x in attackers]))
         by_target.setdefault(tid, []).append((worth, dead, side, vp, live))
     want = 0.0
     for hits in by_target.values():
@@ -174,11 +177,15 @@ def test_pending_attacks_count_by_their_exact_odds():
     assert pending_attack_value(g, "german") == 0.0
 
 
-def test_an_attack_whose_attacker_is_shot_at_first_counts_less():
+def test_an_attack_whose_attacker_is_shot_at_first_counts_less(monkeypatch):
     """R6.2: an attack is void when its attacker is destroyed before it resolves. Two attacks
     by hand: a German on a Soviet unit, that unit's attack back on the German attacker. With
     the Soviet attack dropped, the German one counts in full; with it, the German attack
-    counts 1 - VOID_SHARE x P(attacker destroyed) of its worth."""
+    counts 1 - VOID_SHARE x P(attacker destroyed) of its worth (the knob set to 0.5 here; the
+    player ships with it off)."""
+    import hexwar.search.hexgame as hg
+
+    monkeypatch.setattr(hg, "VOID_SHARE", 0.5)
     g = _to_resolution("standard", 3)
     ger = next(a for a in g.attacks.values() if a.side == "german")
     sov = next(a for a in g.attacks.values() if a.side == "soviet")
@@ -202,7 +209,7 @@ def test_an_attack_whose_attacker_is_shot_at_first_counts_less():
     del g.attacks[soviet_key]
     alone = pending_gains(g)
     assert alone["soviet"] == 0.0 and alone["german"] > 0
-    assert both["german"] == pytest.approx(alone["german"] * (1 - VOID_SHARE * o_back.destroyed))
+    assert both["german"] == pytest.approx(alone["german"] * (1 - 0.5 * o_back.destroyed))
     assert both["soviet"] == pytest.approx(
         (
             o_back.expected_vp
@@ -210,28 +217,32 @@ def test_an_attack_whose_attacker_is_shot_at_first_counts_less():
             * ruleset.cost(card_of(sov.target))
             * min(1.0, o_back.expected_damage / ruleset.unit_card(card_of(sov.target)).endurance_full)
         )
-        * (1 - VOID_SHARE * o_fwd.destroyed)
+        * (1 - 0.5 * o_fwd.destroyed)
     )
 
 
-def test_finish_value_bends_the_points_toward_the_outcome():
+def test_finish_value_bends_the_points_toward_the_outcome(monkeypatch):
     """R10.1/R10.2 by hand. Standard game (51 points): German 47 + 2 expected against Soviet 10
-    gives RACE_WEIGHT x 100 x (sigmoid((49 - 51)/4) - sigmoid((10 - 51)/4)). Kharkov (turn limit
+    gives 0.3 x 100 x (sigmoid((49 - 51)/4) - sigmoid((10 - 51)/4)). Kharkov (turn limit
     10): in the last turn a margin m of victory plus objective points gives LIMIT_WEIGHT x 100
     x tanh(m / 6), in turn 9 half that over 12, before it nothing but the race. Sinyavino (the
     Soviets win holding all 3 objectives at the end of turn 8): all held in turn 8 counts
-    LIMIT_WEIGHT x 100 for them, plus the race; a finished game counts 0."""
+    LIMIT_WEIGHT x 100 for them, plus the race. The race's weight set to 0.3 here (the player
+    ships with it off)."""
+    import hexwar.search.hexgame as hg
+
+    monkeypatch.setattr(hg, "RACE_WEIGHT", 0.3)
     sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
     g = load_scenario(find_scenario("standard")).new_game(1)
     g.vp = {"german": 47, "soviet": 10}
-    want = RACE_WEIGHT * 100 * (sig((49 - 51) / RACE_SCALE) - sig((10 - 51) / RACE_SCALE))
+    want = 0.3 * 100 * (sig((49 - 51) / RACE_SCALE) - sig((10 - 51) / RACE_SCALE))
     assert finish_value(g, "german", {"german": 2.0}) == pytest.approx(want)
     assert finish_value(g, "soviet", {"german": 2.0}) == pytest.approx(-want)
     k = load_scenario(find_scenario("kharkov")).new_game(1)
     for o in k.scenario.objectives:
         k.objective_holders[o.hex] = "german"  # 30 objective points
     k.vp = {"german": 20, "soviet": 45}  # margin 20 + 30 - 45 = 5 for the Germans
-    race = RACE_WEIGHT * 100 * (sig((20 - 100) / RACE_SCALE) - sig((45 - 100) / RACE_SCALE))
+    race = 0.3 * 100 * (sig((20 - 100) / RACE_SCALE) - sig((45 - 100) / RACE_SCALE))
     for turn, limit in (
         (10, LIMIT_WEIGHT * 100 * np.tanh(5 / 6)),
         (9, LIMIT_WEIGHT / 2 * 100 * np.tanh(5 / 12)),
@@ -243,11 +254,7 @@ def test_finish_value_bends_the_points_toward_the_outcome():
     s.turn = 8
     for o in s.scenario.objectives:
         s.objective_holders[o.hex] = "soviet"
-    race = (
-        RACE_WEIGHT
-        * 100
-        * (sig((s.vp["soviet"] - 100) / RACE_SCALE) - sig((s.vp["german"] - 100) / RACE_SCALE))
-    )
+    race = 0.3 * 100 * (sig((s.vp["soviet"] - 100) / RACE_SCALE) - sig((s.vp["german"] - 100) / RACE_SCALE))
     assert finish_value(s, "soviet") == pytest.approx(race + LIMIT_WEIGHT * 100)
     s.objective_holders[s.scenario.objectives[0].hex] = "german"  # 10 of the 35 points: 25 to 10
     m = s.vp["soviet"] - s.vp["german"] + 25 - 10  # no hold victory: the points compare
