@@ -78,7 +78,7 @@ SEARCH_PHASES = (Phase.ARTILLERY, Phase.COMMITMENT, Phase.MOVEMENT, Phase.DECLAR
 """Phases whose decisions are searched; the others (hands, resolution order, draws) are the
 standard player's."""
 MATERIAL_WEIGHT = 0.2
-ROLLOUT_CAP = 1500
+ROLLOUT_CAP = 600
 VOID_SHARE = 0.0
 """Share of the other side's attacks taken to resolve before a given one (R6.2 alternates), in
 :func:`pending_gains`. Off: 0.5 lost 2 of 12 paired standard games more than 0 (6 against 8,
@@ -270,9 +270,8 @@ def pending_gains(state: GameState) -> dict[str, float]:
     from ..rules.odds import close_assault_odds
 
     players: dict[str, StandardPlayer] = {}
-    rated: list[
-        tuple[str, tuple[str, ...], str, float, float, float]
-    ] = []  # side, attackers, tid, p, vp, dmg
+    # (side, attackers, target, P(target destroyed), expected VP, material taken)
+    rated: list[tuple[str, tuple[str, ...], str, float, float, float]] = []
     for a in state.attacks.values():
         if a.resolved or not a.target or a.side not in SIDES:
             continue
