@@ -154,7 +154,9 @@ class GameCommand(FileModel):
     )
 
     cmd: str = Field(max_length=40, description="the command's name (up to 40 characters)")
-    side: Side = Field(None, description='the seat issuing it in the hex game and the campaign: "german" or "soviet"')
+    side: Side = Field(
+        None, description='the seat issuing it in the hex game and the campaign: "german" or "soviet"'
+    )
     seat: Side = Field(None, description='the seat issuing it on lines: "german" or "soviet"')
 
     @model_validator(mode="after")
@@ -166,7 +168,7 @@ class GameCommand(FileModel):
                 'a command names its seat with "side" (hex, campaign) or "seat" (lines), '
                 + ("not both" if named else "and has neither"),
             )
-        fields = len(self.model_fields_set) + len(self.model_extra or {})
+        fields = len(self.model_fields_set | set(self.model_extra or {}))  # the set holds the extras too
         if fields > MAX_COMMAND_FIELDS:
             raise PydanticCustomError(
                 "value_error", f"{fields} fields; a command has at most {MAX_COMMAND_FIELDS}"
@@ -289,7 +291,9 @@ class UpdateMessage(_ServerMessage):
     game: str = Field(None, description="the game's id")
     seq: int = Field(description="commands applied so far")
     events: list[Json] = Field(description="the new events the seat may see: {kind, text, data}")
-    delta: Json = Field(description='turns the previous view into the new one: {"$set", "$del"} or {"$value"}')
+    delta: Json = Field(
+        description='turns the previous view into the new one: {"$set", "$del"} or {"$value"}'
+    )
     view_hash: str = Field(description="SHA-256 of the new view")
     state_hash: str = Field(None, description="not sent (a hash of the whole state would tell hidden cards)")
     to_act: Side | None = Field(None, description="the seat to act; null when the game is over")
@@ -336,7 +340,9 @@ class GamesMessage(_ServerMessage):
 
     type: Literal["games"] = Field(description='"games"')
     games: list[GameListing] = Field(description="every game on the server")
-    scenarios: list[str] = Field(None, description="what create may name: shipped scenarios and campaign presets")
+    scenarios: list[str] = Field(
+        None, description="what create may name: shipped scenarios and campaign presets"
+    )
 
 
 class CreatedMessage(_ServerMessage):
@@ -388,7 +394,12 @@ _NUMBERS = (list[int], "a list of weapon indexes (integers)")
 _HEX_FIELDS: dict[str, dict[str, tuple[Any, str, bool]]] = {
     "choose_hand": {"cards": (*_IDS, True)},
     "target_artillery": {"hex": (*_HEX, True), "bonus_card": (*_MAYBE_ID, True)},
-    "commit": {"unit": (*_ID, True), "hex": (*_HEX, True), "crew": (*_MAYBE_ID, True), "carry": (*_MAYBE_ID, True)},
+    "commit": {
+        "unit": (*_ID, True),
+        "hex": (*_HEX, True),
+        "crew": (*_MAYBE_ID, True),
+        "carry": (*_MAYBE_ID, True),
+    },
     "recrew": {"crew": (*_ID, True), "unit": (*_ID, True)},
     "move_crew": {"crew": (*_ID, True), "unit": (*_ID, True)},
     "move": {"unit": (*_ID, True), "path": (list[str], "a list of hex labels, without the start hex", True)},
@@ -552,7 +563,9 @@ def _adapter(kind: str) -> TypeAdapter[Any]:
     if what == "view":
         return TypeAdapter(MODE_VIEWS[mode])
     models = tuple(MODE_COMMANDS[mode].values())
-    return TypeAdapter(Annotated[(models[0] if len(models) == 1 else _union(models)), Field(discriminator="cmd")])
+    return TypeAdapter(
+        Annotated[(models[0] if len(models) == 1 else _union(models)), Field(discriminator="cmd")]
+    )
 
 
 def _union(models: tuple[Any, ...]) -> Any:
@@ -583,7 +596,10 @@ def _rename(node: Any) -> Any:
             name = v.rsplit("/", 1)[-1]
             v = f"#/$defs/{_DEF_NAMES.get(name, name)}"
         elif k == "mapping" and isinstance(v, dict):
-            v = {t: f"#/$defs/{_DEF_NAMES.get(r.rsplit('/', 1)[-1], r.rsplit('/', 1)[-1])}" for t, r in v.items()}
+            v = {
+                t: f"#/$defs/{_DEF_NAMES.get(r.rsplit('/', 1)[-1], r.rsplit('/', 1)[-1])}"
+                for t, r in v.items()
+            }
         out[k] = _rename(v)
     return out
 
@@ -600,7 +616,7 @@ def _protocol_schema_text() -> str:
         bodies[kind] = body
     client = bodies.pop("client")
     defs["server"] = {
-        "description": "Messages the server sends (every one with \"protocol\": 1; docs/protocol.md).",
+        "description": 'Messages the server sends (every one with "protocol": 1; docs/protocol.md).',
         **bodies.pop("server"),
     }
     for kind, body in bodies.items():
@@ -690,7 +706,9 @@ def message_problems(data: Any, src: str = "", server: bool = False) -> list[Pro
     out = []
     for p in problems_of(pydantic.ValidationError.from_exception_data(str(kind), details), models[kind], src):
         where = p.where or str(kind)
-        out.append(Problem(src, where if len(where) <= MAX_WHERE else where[: MAX_WHERE - 3] + "...", p.message))
+        out.append(
+            Problem(src, where if len(where) <= MAX_WHERE else where[: MAX_WHERE - 3] + "...", p.message)
+        )
     return out
 
 
