@@ -365,3 +365,21 @@ def test_the_servers_size_limits_stay_in_force(tmp_path):
     assert big["code"] == "too_big" and big["message"].endswith(f"the limit is {MAX_MESSAGE_BYTES}")
     assert pong == {"protocol": 1, "type": "pong", "id": 2} and closed
     assert "Traceback" not in (tmp_path / "server.err").read_text()
+
+
+def test_the_message_reference_of_docs_protocol_md_is_generated_from_the_models_and_current():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("protocol_docs", ROOT / "tools" / "protocol_docs.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["--check"]) == 0, "docs/protocol.md is stale: run python tools/protocol_docs.py"
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    for t in (*CLIENT_MODELS, *SERVER_MODELS):  # a heading per message type, in the generated part
+        assert f"#### `{t}`" in text
+    for mode, cmds in MODE_COMMANDS.items():  # every command with its model's fields, in its mode's table
+        table = text[text.index(f"`{mode}` (the seat as ") :].split("\n\n")[1].splitlines()
+        assert [line.split("`")[1] for line in table[2:]] == list(cmds), mode
+        for row, model in zip(table[2:], cmds.values(), strict=True):
+            assert all(f"`{n}`" in row for n in model.model_fields if n not in ("cmd", "side", "seat")), row

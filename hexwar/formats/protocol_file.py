@@ -385,18 +385,21 @@ SERVER_MODELS: dict[str, type[_ServerMessage]] = {
 
 
 # -- each mode's commands and view -----------------------------------------------------------------
-_ID = (str, "an id (a unit or card instance id such as de_pz_iv_h#1)")
+_ID = (str, "an id")
 _IDS = (list[str], "a list of ids")
 _MAYBE_ID = (str | None, "an id, or null")
 _HEX = (str | None, "a hex label (C05), or null")
 _NUMBERS = (list[int], "a list of weapon indexes (integers)")
 #: mode -> cmd -> {field: (type, description, required)}; the seat field is the mode's own
 _HEX_FIELDS: dict[str, dict[str, tuple[Any, str, bool]]] = {
-    "choose_hand": {"cards": (*_IDS, True)},
-    "target_artillery": {"hex": (*_HEX, True), "bonus_card": (*_MAYBE_ID, True)},
+    "choose_hand": {"cards": (list[str], "unit ids from the side's own Reserves", True)},
+    "target_artillery": {
+        "hex": (str | None, "a hex label, or null: no mission", True),
+        "bonus_card": (*_MAYBE_ID, True),
+    },
     "commit": {
         "unit": (*_ID, True),
-        "hex": (*_HEX, True),
+        "hex": (str | None, "a hex label, or null for aircraft", True),
         "crew": (*_MAYBE_ID, True),
         "carry": (*_MAYBE_ID, True),
     },
@@ -478,6 +481,52 @@ _CAMPAIGN_FIELDS: dict[str, dict[str, tuple[Any, str, bool]]] = {
         "scenario": (str, "the battle's scenario", True),
     },
 }
+#: mode -> cmd -> when it is played (the command model's description)
+_PHASES = {
+    "hex": {
+        "choose_hand": "setup",
+        "target_artillery": "artillery phase",
+        "commit": "commitment phase",
+        "recrew": "commitment phase",
+        "move_crew": "commitment phase (001)",
+        "move": "movement phase",
+        "tow": "movement phase",
+        "drop_tow": "movement phase",
+        "declare": "declaration phase",
+        "declare_close_assault": "declaration phase",
+        "declare_building_attack": "declaration phase",
+        "resolve": "resolution phase",
+        "draw": "draw phase",
+        "discard": "draw phase",
+        "use_command_card": "the phase the card names",
+        "end_phase": "any phase: passes to the other side, or on to the next phase",
+        "undo": "the side's last commit, move or declaration of the phase (R12.3)",
+    },
+    "lines": {
+        "choose_hand": "setup",
+        "commit": "commitment phase",
+        "recrew": "commitment phase",
+        "move_line": "commitment phase",
+        "move_crew": "commitment phase",
+        "declare": "declaration phase",
+        "declare_close_assault": "declaration phase",
+        "resolve": "resolution phase",
+        "use_card": "the phase the card names",
+        "draw": "draw phase",
+        "discard": "draw phase",
+        "end_phase": "any phase",
+    },
+    "campaign": {
+        "choose_tactics": "choose_tactics phase (each year)",
+        "declare_campaign_card": "campaign phase (advanced game)",
+        "pass_campaign_card": "campaign phase (advanced game)",
+        "place_battle_card": "place phase",
+        "place_tactic_card": "place phase",
+        "swap_event": "swap phase",
+        "keep_events": "swap phase",
+        "battle_result": "battle phase (battles=hex|lines only)",
+    },
+}
 #: mode -> (the seat field, cmd -> fields): the commands as each mode writes them in saves
 COMMAND_FIELDS = {
     "hex": ("side", _HEX_FIELDS),
@@ -503,7 +552,7 @@ def _command_models(mode: str) -> dict[str, type[FileModel]]:
         out[cmd] = create_model(  # type: ignore[call-overload]
             _camel(mode, cmd, "command"),
             __base__=FileModel,
-            __doc__=f"The {mode} command {cmd!r}.",
+            __doc__=f"The {mode} command {cmd!r}: {_PHASES[mode][cmd]}.",
             **spec,
         )
     return out
