@@ -97,6 +97,9 @@ Mode = Annotated[
     ),
 ]
 Json = dict[str, Any]
+#: the default of a field that may be left out but is never null: the model reads it as absent
+#: (``model_fields_set``, ``exclude_unset``); a client's explicit ``null`` is refused
+_ABSENT: Any = None
 
 
 def _seat_rule(seat: bool, token: bool, watch: bool) -> bool:
@@ -123,10 +126,12 @@ class HelloMessage(_Message):
 
     type: Literal["hello"] = Field(description='"hello"')
     protocol: Literal[1] = Field(description="1 (the protocol version this client speaks)")
-    seat: Side = Field(None, description='the seat to take: "german" or "soviet" (with its token)')
-    token: str = Field(None, min_length=1, max_length=128, description="the seat's token (1-128 characters)")
-    watch: Literal[True] = Field(None, description="true: watch as a spectator (no seat, no token)")
-    client: str = Field(None, max_length=64, description="the client's name (up to 64 characters)")
+    seat: Side = Field(_ABSENT, description='the seat to take: "german" or "soviet" (with its token)')
+    token: str = Field(
+        _ABSENT, min_length=1, max_length=128, description="the seat's token (1-128 characters)"
+    )
+    watch: Literal[True] = Field(_ABSENT, description="true: watch as a spectator (no seat, no token)")
+    client: str = Field(_ABSENT, max_length=64, description="the client's name (up to 64 characters)")
 
     @model_validator(mode="after")
     def _seat_or_watch(self) -> HelloMessage:
@@ -155,9 +160,9 @@ class GameCommand(FileModel):
 
     cmd: str = Field(max_length=40, description="the command's name (up to 40 characters)")
     side: Side = Field(
-        None, description='the seat issuing it in the hex game and the campaign: "german" or "soviet"'
+        _ABSENT, description='the seat issuing it in the hex game and the campaign: "german" or "soviet"'
     )
-    seat: Side = Field(None, description='the seat issuing it on lines: "german" or "soviet"')
+    seat: Side = Field(_ABSENT, description='the seat issuing it on lines: "german" or "soviet"')
 
     @model_validator(mode="after")
     def _one_seat(self) -> GameCommand:
@@ -197,7 +202,7 @@ class PingMessage(_Message):
     """Keep-alive, on both paths; answered with ``pong`` (with the same ``id``)."""
 
     type: Literal["ping"] = Field(description='"ping"')
-    id: int = Field(None, description="an integer, sent back in the pong")
+    id: int = Field(_ABSENT, description="an integer, sent back in the pong")
 
 
 class ListMessage(_Message):
@@ -210,14 +215,14 @@ class CreateMessage(_Message):
     """Lobby (path ``/``): create a game of a shipped scenario; the reply carries both seats' tokens."""
 
     type: Literal["create"] = Field(description='"create"')
-    mode: Mode = Field(None, description="the game mode; without it, the scenario's own")
+    mode: Mode = Field(_ABSENT, description="the game mode; without it, the scenario's own")
     scenario: str = Field(
         pattern=r"^[A-Za-z0-9_-]{1,64}$",
         description="a shipped scenario (hex or line) or a campaign preset: 1-64 letters, digits, _ or -",
     )
-    fog: bool = Field(None, description="true: fog of war (the hex game only)")
+    fog: bool = Field(_ABSENT, description="true: fog of war (the hex game only)")
     key: str = Field(
-        None,
+        _ABSENT,
         max_length=200,
         description="the host's create key (hexwar serve --create-key); without it the lobby creates no games",
     )
@@ -241,7 +246,7 @@ CLIENT_MODELS: dict[str, type[_Message]] = {
 class _ServerMessage(FileModel):
     """A message the server sends; every one carries ``"protocol": 1``."""
 
-    protocol: Literal[1] = Field(PROTOCOL_VERSION, description="1 (the protocol version)")
+    protocol: Literal[1] = Field(1, description="1 (the protocol version)")
 
 
 class ScenarioInfo(FileModel):
@@ -274,7 +279,7 @@ class WelcomeMessage(_ServerMessage):
     seats: dict[str, SeatInfo] = Field(description="per seat: connected or not")
     waiting_for: Side | None = Field(description="the seat to act when nobody holds it, else null")
     legal: list[GameCommand] = Field(
-        None, description="every command the seat may send now (only to the seat to act, only then)"
+        _ABSENT, description="every command the seat may send now (only to the seat to act, only then)"
     )
 
 
@@ -288,26 +293,28 @@ class UpdateMessage(_ServerMessage):
     """After every applied command, to every connection of the game."""
 
     type: Literal["update"] = Field(description='"update"')
-    game: str = Field(None, description="the game's id")
+    game: str = Field(_ABSENT, description="the game's id")
     seq: int = Field(description="commands applied so far")
     events: list[Json] = Field(description="the new events the seat may see: {kind, text, data}")
     delta: Json = Field(
         description='turns the previous view into the new one: {"$set", "$del"} or {"$value"}'
     )
     view_hash: str = Field(description="SHA-256 of the new view")
-    state_hash: str = Field(None, description="not sent (a hash of the whole state would tell hidden cards)")
-    to_act: Side | None = Field(None, description="the seat to act; null when the game is over")
-    waiting_for: Side | None = Field(None, description="the seat to act when nobody holds it, else null")
-    legal: list[GameCommand] = Field(None, description="as in welcome")
+    state_hash: str = Field(
+        _ABSENT, description="not sent (a hash of the whole state would tell hidden cards)"
+    )
+    to_act: Side | None = Field(_ABSENT, description="the seat to act; null when the game is over")
+    waiting_for: Side | None = Field(_ABSENT, description="the seat to act when nobody holds it, else null")
+    legal: list[GameCommand] = Field(_ABSENT, description="as in welcome")
 
 
 class SeatsMessage(_ServerMessage):
     """A seat connected or left."""
 
     type: Literal["seats"] = Field(description='"seats"')
-    game: str = Field(None, description="the game's id")
+    game: str = Field(_ABSENT, description="the game's id")
     seats: dict[str, SeatInfo] = Field(description="per seat: connected or not")
-    waiting_for: Side | None = Field(None, description="the seat to act when nobody holds it, else null")
+    waiting_for: Side | None = Field(_ABSENT, description="the seat to act when nobody holds it, else null")
 
 
 class ErrorMessage(_ServerMessage):
@@ -316,7 +323,7 @@ class ErrorMessage(_ServerMessage):
     type: Literal["error"] = Field(description='"error"')
     code: Literal[ERROR_CODES] = Field(description="the error code")  # type: ignore[valid-type]
     message: str = Field(description="what was refused and why, naming the field")
-    seq: int = Field(None, description="the seq of the refused command")
+    seq: int = Field(_ABSENT, description="the seq of the refused command")
 
 
 class GameListing(FileModel):
@@ -341,7 +348,7 @@ class GamesMessage(_ServerMessage):
     type: Literal["games"] = Field(description='"games"')
     games: list[GameListing] = Field(description="every game on the server")
     scenarios: list[str] = Field(
-        None, description="what create may name: shipped scenarios and campaign presets"
+        _ABSENT, description="what create may name: shipped scenarios and campaign presets"
     )
 
 
@@ -358,7 +365,7 @@ class PongMessage(_ServerMessage):
     """The answer to ``ping``."""
 
     type: Literal["pong"] = Field(description='"pong"')
-    id: int = Field(None, description="the ping's id")
+    id: int = Field(_ABSENT, description="the ping's id")
 
 
 ServerMessage = Annotated[
@@ -548,7 +555,7 @@ def _command_models(mode: str) -> dict[str, type[FileModel]]:
             seat_key: (Side, Field(description='the seat issuing it: "german" or "soviet"')),
         }
         for name, (typ, desc, required) in fields.items():
-            spec[name] = (typ, Field(description=desc) if required else Field(None, description=desc))
+            spec[name] = (typ, Field(description=desc) if required else Field(_ABSENT, description=desc))
         out[cmd] = create_model(  # type: ignore[call-overload]
             _camel(mode, cmd, "command"),
             __base__=FileModel,
