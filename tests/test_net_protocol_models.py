@@ -126,6 +126,13 @@ def test_every_problem_of_a_hostile_frame_is_named_at_once_with_its_field_and_cu
         with pytest.raises(ProtocolError) as exc:
             parse_client_message(text)
         assert (exc.value.code, exc.value.message) == ("bad_message", want), text[:80]
+    with pytest.raises(ProtocolError) as exc:  # a flood of unknown fields: ten named, the rest counted
+        parse_client_message(json.dumps({"type": "sync", **{f"k{i}": 1 for i in range(5000)}}))
+    assert [p.where for p in exc.value.problems] == [f"k{i}" for i in range(10)] + [""]
+    assert exc.value.message.endswith("; ... and 4990 more problems")
+    with pytest.raises(ProtocolError) as exc:  # a type tag that is not even text
+        parse_client_message('{"type": [1], "x": 1}')
+    assert [p.where for p in exc.value.problems] == ["type"]
     with pytest.raises(ProtocolError) as exc:  # nesting deeper than the JSON reader goes
         parse_client_message('{"type": "ping", "id": ' + "[" * 5000 + "]" * 5000 + "}")
     assert exc.value.code == "bad_json"

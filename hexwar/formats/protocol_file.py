@@ -505,13 +505,19 @@ __all__ += ["client_adapter", "server_adapter", "COMMAND_FIELDS"]
 MAX_WHERE = 80  # characters of a field path in a report (a key may be 60,000 characters long)
 
 
-def message_problems(data: Any, src: str = "", server: bool = False) -> list[Problem]:
+def message_problems(
+    data: Any, src: str = "", server: bool = False, limit: int = 200, error: Any = None
+) -> list[Problem]:
     """Every way ``data`` (a parsed frame) breaks its message model, as problems naming the field.
 
     Args:
         data: the parsed JSON value.
         src: the file name for the reports (``""`` for a frame off a socket).
         server: check it as a server message (:data:`ServerMessage`), else as a client message.
+        limit: report at most this many problems, then one ``... and N more problems`` (with
+            ``where`` empty): a 64 KiB frame of 5,000 unknown fields costs no more than a few.
+        error: the :class:`pydantic.ValidationError` of validating ``data`` already, if any
+            (so it is not validated twice).
 
     Returns:
         problems in the message's field order (empty when it fits). The union's errors carry
@@ -523,22 +529,39 @@ def message_problems(data: Any, src: str = "", server: bool = False) -> list[Pro
     models: dict[str, Any] = SERVER_MODELS if server else CLIENT_MODELS
     if not isinstance(data, dict):
         return [Problem(src, "", f'expected a JSON object with a "type", got {type(data).__name__}')]
-    try:
-        (server_adapter() if server else client_adapter()).validate_python(data)
-        return []
-    except pydantic.ValidationError as exc:
-        errors, details = exc.errors(include_url=False), error_details(exc)
+    tag = data.get("type")
+    known = models[tag].model_fields if isinstance(tag, str) and tag in models else None
+    dropped = 0
+    if known is not None and len(data) > len(known) + limit:  # a flood of unknown fields: the first
+        extra = [k for k in data if k not in known]  # ones tell it; pydantic's error list for all
+        dropped = len(extra) - limit  # of them would cost 10 times the old check
+        data = {k: v for k, v in data.items() if k in known} | {k: data[k] for k in extra[:limit]}
+        error = None
+    if error is None:
+        try:
+            (server_adapter() if server else client_adapter()).validate_python(data)
+            return []
+        except pydantic.ValidationError as exc:
+            error = exc
+    errors = error.errors(include_url=False)
     kind = data.get("type")
-    if any(e["type"].startswith("union_tag") for e in errors) or kind not in models:
+    if (
+        not isinstance(kind, str)
+        or kind not in models
+        or any(e["type"].startswith("union_tag") for e in errors)
+    ):
         return [Problem(src, "type", f"expected one of {list(models)}, got {str(kind)[:40]!r}")]
+    details = error_details(error)[:limit]
     for d in details:
         d["loc"] = tuple(d["loc"])[1:]  # the tag (the message type) first: not a field
     out = []
-    for p in problems_of(pydantic.ValidationError.from_exception_data(str(kind), details), models[kind], src):
-        where = p.where or str(kind)
+    for p in problems_of(pydantic.ValidationError.from_exception_data(kind, details), models[kind], src):
+        where = p.where or kind
         out.append(
             Problem(src, where if len(where) <= MAX_WHERE else where[: MAX_WHERE - 3] + "...", p.message)
         )
+    if len(errors) + dropped > limit:
+        out.append(Problem(src, "", f"... and {len(errors) + dropped - limit} more problems"))
     return out
 
 

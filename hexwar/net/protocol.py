@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 MAX_MESSAGE_BYTES = 64 * 1024  # a client message larger than this gets a "too_big" error
-MAX_REPORTED = 10  # problems named in one error reply; the rest are counted
+MAX_REPORTED = 10  # problems named in one error reply; the rest are counted (a cost bound too)
 
 
 class ProtocolError(HexwarError):
@@ -101,10 +101,9 @@ def _read_json(text: str | bytes, limit: int | None) -> dict[str, Any]:
 
 
 def _refuse(problems: list[Problem]) -> ProtocolError:
-    shown = [f"{p.where}: {p.message}" for p in problems[:MAX_REPORTED]]
-    if len(problems) > MAX_REPORTED:
-        shown.append(f"... and {len(problems) - MAX_REPORTED} more problems")
-    return ProtocolError("bad_message", "; ".join(shown), problems)
+    """A ``bad_message`` naming every problem (``FIELD: what``; the count of the rest as is)."""
+    text = "; ".join(f"{p.where}: {p.message}" if p.where else p.message for p in problems)
+    return ProtocolError("bad_message", text, problems)
 
 
 def parse_client_message(text: str | bytes) -> dict[str, Any]:
@@ -124,8 +123,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     msg = _read_json(text, MAX_MESSAGE_BYTES)
     try:
         model = client_adapter().validate_python(msg)
-    except pydantic.ValidationError:
-        raise _refuse(message_problems(msg)) from None
+    except pydantic.ValidationError as exc:
+        raise _refuse(message_problems(msg, limit=MAX_REPORTED, error=exc)) from None
     return model.model_dump(exclude_unset=True)  # type: ignore[no-any-return]
 
 
@@ -142,7 +141,7 @@ def parse_server_message(text: str | bytes) -> dict[str, Any]:
         ProtocolError: ``bad_json`` or ``bad_message`` naming every field that does not fit.
     """
     msg = _read_json(text, None)
-    problems = message_problems(msg, server=True)
+    problems = message_problems(msg, server=True, limit=MAX_REPORTED)
     if problems:
         raise _refuse(problems)
     return msg
