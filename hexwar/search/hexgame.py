@@ -80,22 +80,17 @@ standard player's."""
 MATERIAL_WEIGHT = 0.2
 ROLLOUT_CAP = 600
 VOID_SHARE = 0.0
-"""Share of the other side's attacks taken to resolve before a given one (R6.2 alternates), in
-:func:`pending_gains`. Off: 0.5 lost 2 of 12 paired standard games more than 0 (6 against 8,
-within the dice's noise, but no gain either), so the standard game plays as before."""
+"""Share of the other side's attacks resolved before a given one (R6.2), in :func:`pending_gains`;
+``RACE_WEIGHT``/``RACE_SCALE``: :func:`finish_value`'s victory-point race. Both off: 0.5 and 0.3
+won 6 of 12 paired standard games where off won 8 (docs/scenarios.md)."""
 RACE_WEIGHT = 0.0
 RACE_SCALE = 4.0
-""":func:`finish_value`'s victory-point race: weight (of :data:`WIN_BONUS`) and scale (points).
-Off, for the same reason (0.3 with ``VOID_SHARE`` 0.5: 6 of 12 against 8)."""
 LIMIT_WEIGHT = 0.6
 LIMIT_SCALE = 6.0
 """:func:`finish_value`'s turn-limit comparison: weight (of :data:`WIN_BONUS`) and scale (points)."""
 HORIZON_TURNS = 0
-"""How far the rollouts of an artillery, commitment or movement decision look: to the start of
-the Resolution phase this many turns on (a declaration's rollout stops at this turn's). 0: this
-turn's. 1 (the enemy's next answer, played out with the sample's dice) cost 2-3 times the CPU
-and, on 12 paired standard games, won 6 where 0 won 8: two worlds cannot average out the
-dice of a whole Resolution phase."""
+"""Turns on whose declarations an artillery, commitment or movement rollout stops (0: this
+turn's). 1 cost 2-3 times the CPU and won 6 of 12 paired standard games where 0 won 8."""
 
 _DECKS: dict[tuple[str, tuple[str, ...]], dict[str, list[str]]] = {}
 
@@ -255,10 +250,8 @@ def pending_gains(state: GameState) -> dict[str, float]:
 
     * attacks on one target are taken best first, each discounted by the chance that the ones
       before it destroyed the target already (as if independent: a target dies once);
-    * an attack is void when its attacker is destroyed first (R6.2): resolution alternates, so
-      about half the other side's attacks come before it; each attack counts
-      ``1 - VOID_SHARE x P(attacker destroyed)`` of its worth, with ``P`` the chance that the
-      other side's attacks on the attacker (undiscounted) destroy it.
+    * an attack is void when its attacker dies first (R6.2): each counts ``1 - VOID_SHARE x P``
+      of its worth, ``P`` the chance the other side's attacks on its attacker destroy it.
 
     Args:
         state: a (sampled) game, usually at the start of its Resolution phase.
@@ -332,9 +325,8 @@ def pending_attack_value(state: GameState, side: str) -> float:
 
 
 def finish_value(state: GameState, side: str, expected: dict[str, float] | None = None) -> float:
-    """How close ``state`` is to a win for ``side``, beyond the points themselves (R10.1, R10.2):
-    the evaluation's points are linear, a game is won or lost; this term bends them toward the
-    outcome where it is near.
+    """How close ``state`` is to a win for ``side``, beyond the points (R10.1, R10.2): points are
+    linear, a game is won or lost; this term bends them toward the outcome where it is near.
 
     * **Victory points** (R10.1): per side, ``RACE_WEIGHT x WIN_BONUS x sigmoid((vp + expected
       - target) / RACE_SCALE)``, ``expected`` its pending attacks' worth: reaching the
@@ -498,8 +490,7 @@ class HexSearchGame:
             state.apply(players[actor].choose(state))
 
     def evaluate(self, state: GameState, seat: str) -> float:
-        """:func:`hex_evaluation` plus the expected worth of the attacks still to resolve
-        (:func:`pending_gains`) and :func:`finish_value`."""
+        """:func:`hex_evaluation`, :func:`pending_gains` (own minus enemy), :func:`finish_value`."""
         v = hex_evaluation(state, seat)
         if state.result is not None:
             return v
