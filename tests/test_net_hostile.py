@@ -1,0 +1,89 @@
+"""Hostile network clients found by a fresh user's adversarial pass (round 3), each against a
+real server on 127.0.0.1 (in this process, ``serve_forever`` on a free port): the client gets a
+clear ``error`` reply naming the field, the server prints no traceback and keeps serving (R12.5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import Any
+
+from hexwar.net.server import GameServer, serve_forever
+
+
+async def _next(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (others skipped), within 10 s."""
+    while True:
+        m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if m["type"] == kind:
+            return m
+
+
+def _serve(srv: GameServer, body: Any) -> Any:
+    """Run ``body(url)`` against ``srv`` listening on a free loopback port; returns its result."""
+
+    async def main() -> Any:
+        stop = asyncio.Event()
+        ports: list[int] = []
+        task = asyncio.create_task(serve_forever(srv, "127.0.0.1", 0, ready=ports.append, stop=stop))
+        while not ports:
+            await asyncio.sleep(0.01)
+        try:
+            return await body(f"ws://127.0.0.1:{ports[0]}")
+        finally:
+            stop.set()
+            await task
+
+    return asyncio.run(main())
+
+
+def test_a_lone_surrogate_in_a_frame_is_answered_and_the_connection_keeps_playing(tmp_path):
+    # before: the reply echoed the client's "\ud800" (a field name, a card id), the socket could
+    # not encode it as UTF-8, websockets printed "unexpected internal error" with a traceback
+    # and the connection died without a close frame or an answer
+    import websockets
+
+    log = io.StringIO()
+    srv = GameServer(tmp_path / "g", log=log)
+    gid, toks = srv.create_game("skirmish", seed=3)
+
+    async def body(url: str) -> tuple[dict, dict, dict, dict]:
+        async with websockets.connect(f"{url}/{gid}") as ws:
+            await ws.send('{"type": "hello", "protocol": 1, "watch": true, "\\ud800": 1}')
+            refused = await _next(ws, "error")
+        async with websockets.connect(f"{url}/{gid}") as ws:
+            hello = {"type": "hello", "protocol": 1, "seat": "soviet", "token": toks["soviet"]}
+            await ws.send(json.dumps(hello))
+            await _next(ws, "welcome")
+            await ws.send(
+                '{"type": "command", "seq": 0, "command": {"cmd": "end_phase", "side": "soviet", "\\udfff": 1}}'
+            )
+            field = await _next(ws, "error")
+            await ws.send('{"type": "command", "seq": 0, "command": {"cmd": "\\ud800", "side": "soviet"}}')
+            cmd = await _next(ws, "error")
+            await ws.send(json.dumps({"type": "ping", "id": 7}))
+            pong = await _next(ws, "pong")
+        return refused, field, cmd, pong
+
+    refused, field, cmd, pong = _serve(srv, body)
+    said = (
+        "not JSON text: a \\uD800-\\uDFFF escape that is not half of a surrogate pair "
+        "(no character; UTF-8 cannot carry it)"
+    )
+    assert [(m["code"], m["message"]) for m in (refused, field, cmd)] == [("bad_json", said)] * 3
+    assert pong == {"protocol": 1, "type": "pong", "id": 7}
+    assert srv.errors == 0 and "Traceback" not in log.getvalue()
+
+
+def test_a_reply_that_echoes_a_lone_surrogate_is_still_utf_8():
+    # the last line of defence: whatever text a reply carries, its frame is valid UTF-8 JSON
+    from hexwar.net.protocol import encode
+
+    text = encode({"type": "error", "code": "illegal", "message": "no card '\ud800'"})
+    text.encode("utf-8")  # raises UnicodeEncodeError without the escape fallback
+    assert json.loads(text)["message"] == "no card '\ud800'"
+    assert encode({"type": "pong", "id": 1, "x": "Prokhorovka ü"}) == (
+        '{"protocol":1,"type":"pong","id":1,"x":"Prokhorovka ü"}'
+    )
