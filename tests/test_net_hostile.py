@@ -87,3 +87,33 @@ def test_a_reply_that_echoes_a_lone_surrogate_is_still_utf_8():
     assert encode({"type": "pong", "id": 1, "x": "Prokhorovka ü"}) == (
         '{"protocol":1,"type":"pong","id":1,"x":"Prokhorovka ü"}'
     )
+
+
+def test_every_refusal_naming_an_enemy_unit_is_the_one_the_seats_view_gives_in_a_fogged_game():
+    # R12.1: a refusal is a reply too: naming each enemy unit (seen or not) as the target of a
+    # declaration or a close assault, at every decision of a fogged game, the server's words
+    # (from the whole state) must be the words the state rebuilt from the seat's view gives.
+    # Before, a close assault on an unseen gun said "7.5 cm PaK 40 is not a vehicle".
+    from hexwar.game.ai import make_player
+    from hexwar.game.commands import Declare, DeclareCloseAssault
+    from hexwar.net.modes import mode_adapter
+
+    seed = 3
+    mode = mode_adapter("hex")
+    g = mode.new_game("skirmish", True, seed)
+    players = {s: make_player("normal", s, seed) for s in mode.seats}
+    asked = 0
+    while not g.over:
+        side = g.to_act
+        mine = sorted(u.uid for u in g.units.values() if u.side == side)
+        if g.phase == "declaration" and mine:
+            seat_state = mode.rebuild(mode.view(g, side).data, g.scenario)
+            for tid in sorted(u.uid for u in g.units.values() if u.side != side):
+                for cmd in (
+                    Declare(side, mine[0], tid, (0,)),
+                    DeclareCloseAssault(side, tuple(mine[:3]), tid),
+                ):
+                    asked += 1
+                    assert g.check(cmd) == seat_state.check(cmd), f"seed {seed}, turn {g.turn}: {cmd}"
+        g.apply(players[side].choose(g))
+    assert asked > 300  # the game had declarations against units both seen and unseen
