@@ -420,3 +420,24 @@ def test_sim_refuses_a_huge_count_with_the_value_cut_short(capsys, value):
     assert rc == 2 and not out
     assert "--trials" in err and "expected a whole number 1..100,000,000" in err
     assert f"({len(value)} characters)" in err and len(err) < 300
+
+
+# -- a value the model refused is named as the file held it, not as the check saw it left out -----
+
+
+@pytest.mark.parametrize("label", ["A", "D-1", "D0000000000000000000008"])
+def test_a_starting_unit_on_a_malformed_hex_label_is_refused_naming_the_label_given(tmp_path, capsys, label):
+    # before: "sides.german.units[0].hex: expected a hex label like 'D07', got None": the lenient
+    # reader had left the bad label out and the semantic check reported the gap it left
+    shutil.copy(DATA / "game_tiny_map.json", tmp_path)
+    text = (DATA / "game_tiny.toml").read_text()
+    first = text.index('hex = "', text.index("[[sides.german.units]]"))
+    old = text[first : text.index("\n", first)]
+    f = tmp_path / "badhex.toml"
+    f.write_text(text.replace(old, f'hex = "{label}"', 1))
+    rc, out, err = run(capsys, "validate", str(f))
+    assert (rc, err) == (1, "")
+    assert out == (
+        f"FAIL {f}\n  - {f}: sides.german.units[0].hex: expected a hex label like 'D07', got \"{label}\"\n"
+        "1 of 1 file(s) have problems\n"
+    )
