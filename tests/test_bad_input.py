@@ -441,3 +441,30 @@ def test_a_starting_unit_on_a_malformed_hex_label_is_refused_naming_the_label_gi
         f"FAIL {f}\n  - {f}: sides.german.units[0].hex: expected a hex label like 'D07', got \"{label}\"\n"
         "1 of 1 file(s) have problems\n"
     )
+
+
+# -- a truncated war: the JSON problem, not "not a campaign save" -----------------------------------
+
+
+def test_campaign_of_a_truncated_save_says_where_the_json_breaks_and_leaves_the_file(tmp_path, capsys):
+    # before: "war.json: not a hexwar campaign save": a war cut short by a full disk looked like
+    # some other file, and the line where it ends was never said (hexwar replay said it)
+    from hexwar.campaign.options import CampaignOptions
+    from hexwar.campaign.save import write_campaign_save
+    from hexwar.campaign.state import new_campaign
+
+    st, _ = new_campaign(7, CampaignOptions())
+    f = tmp_path / "war.json"
+    write_campaign_save(st, f, {"german": "hard", "soviet": "hard"})
+    text = f.read_text()
+    cut = text[: text.index('"options"')]
+    f.write_text(cut)
+    rc, out, err = run(capsys, "campaign", str(f), "--headless")
+    line = cut.count("\n") + 1
+    assert (rc, out) == (2, "")
+    assert err.startswith(f"hexwar: 1 problem found:\n  - {f}: line {line} column "), err
+    assert "bad JSON" in err and "not a hexwar campaign save" not in err
+    assert f.read_text() == cut
+    f.write_text('{"format": "hexwar-save"}')  # JSON, but a game's save: said so, as before
+    rc, _, err = run(capsys, "campaign", str(f), "--headless")
+    assert (rc, err) == (2, f'hexwar: {f}: not a hexwar campaign save ("format": "hexwar-campaign-save")\n')
