@@ -468,3 +468,27 @@ def test_campaign_of_a_truncated_save_says_where_the_json_breaks_and_leaves_the_
     f.write_text('{"format": "hexwar-save"}')  # JSON, but a game's save: said so, as before
     rc, _, err = run(capsys, "campaign", str(f), "--headless")
     assert (rc, err) == (2, f'hexwar: {f}: not a hexwar campaign save ("format": "hexwar-campaign-save")\n')
+
+
+# -- a lone surrogate escape in a JSON file --------------------------------------------------------
+
+
+def test_a_save_with_a_lone_surrogate_escape_is_refused_at_its_line_and_column(tmp_path, capsys):
+    # before: "commands[0]: expected a command object with "cmd" and "side" (lines: "seat"), got
+    # "\ud800"": the model read the broken key as the whole command's problem
+    f = tmp_path / "game.json"
+    second = ' "commands": [{"cmd": "end_phase", "side": "german", "\\ud800": 1}]}\n'
+    f.write_text('{"format": "hexwar-save", "schema_version": 2,\n' + second)
+    col = second.index("\\") + 1
+    rc, out, err = run(capsys, "replay", str(f), "--verify")
+    assert rc == 2
+    assert (out + err).count(
+        f"{f}: line 2 column {col}: bad JSON: \\ud800 is half of a UTF-16 surrogate pair without the other half"
+        ": no character (a file of text cannot hold it)"
+    ) == 1, out + err
+    rc, out, err = run(capsys, "validate", str(f))  # before: a UnicodeEncodeError traceback on stdout
+    assert (rc, err) == (1, "") and f"{f}: line 2 column {col}: bad JSON: \\ud800 is half" in out
+    f.write_text('{"a": "\\ud83d\\ude00 \\\\ud800"}')  # a pair is a character; "\\\\ud800" is text
+    from hexwar.fileio import read_json
+
+    assert read_json(f) == {"a": "\U0001f600 \\ud800"}
