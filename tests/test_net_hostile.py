@@ -117,3 +117,34 @@ def test_every_refusal_naming_an_enemy_unit_is_the_one_the_seats_view_gives_in_a
                     assert g.check(cmd) == seat_state.check(cmd), f"seed {seed}, turn {g.turn}: {cmd}"
         g.apply(players[side].choose(g))
     assert asked > 300  # the game had declarations against units both seen and unseen
+
+
+def test_a_hello_with_true_for_the_protocol_or_1_for_watch_is_refused_naming_the_field(tmp_path):
+    # before: {"protocol": true, "watch": 1} was welcomed as a spectator (Python's True == 1 got
+    # through the strict model's Literal); a wrong type is refused naming the field (R12.5)
+    import websockets
+
+    srv = GameServer(tmp_path / "g", log=io.StringIO())
+    gid, _ = srv.create_game("skirmish", seed=3)
+    hellos = [
+        {"protocol": True, "watch": True},
+        {"protocol": 1.0, "watch": True},
+        {"protocol": 1, "watch": 1},
+        {"protocol": 1, "watch": True},
+    ]
+
+    async def body(url: str) -> list[dict]:
+        out = []
+        for h in hellos:
+            async with websockets.connect(f"{url}/{gid}") as ws:
+                await ws.send(json.dumps({"type": "hello", **h}))
+                out.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        return out
+
+    replies = _serve(srv, body)
+    assert [(m["type"], m.get("message")) for m in replies] == [
+        ("error", "protocol: expected 1 (the protocol version this client speaks), got true"),
+        ("error", "protocol: expected 1 (the protocol version this client speaks), got 1.0"),
+        ("error", "watch: expected true: watch as a spectator (no seat, no token), got 1"),
+        ("welcome", None),
+    ]
