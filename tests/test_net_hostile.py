@@ -148,3 +148,23 @@ def test_a_hello_with_true_for_the_protocol_or_1_for_watch_is_refused_naming_the
         ("error", "watch: expected true: watch as a spectator (no seat, no token), got 1"),
         ("welcome", None),
     ]
+
+
+def test_a_seats_file_that_does_not_fit_its_save_is_reported_and_not_resumed(tmp_path):
+    # before: a seats file saying "lines" over a hex save was resumed in the lines mode (every
+    # connection then died with an AttributeError traceback), and a digest that is no SHA-256
+    # ("german": 5) was kept as the text "5": a seat nobody could ever take again
+    folder = tmp_path / "g"
+    srv = GameServer(folder, log=io.StringIO())
+    ids = [srv.create_game("skirmish", seed=s)[0] for s in (1, 2, 3)]
+    wrong_mode, bad_digest, good = (folder / f"{g}.seats.json" for g in ids)
+    meta = json.loads(wrong_mode.read_text())
+    wrong_mode.write_text(json.dumps({**meta, "mode": "lines"}))
+    meta = json.loads(bad_digest.read_text())
+    bad_digest.write_text(json.dumps({**meta, "seats": {**meta["seats"], "german": 5}}))
+    again = GameServer(folder, log=io.StringIO())
+    assert again.load_all() == [
+        f"game {ids[0]} not resumed: {wrong_mode}: mode: 'lines', but {ids[0]}.save.json holds a hex game",
+        f"game {ids[1]} not resumed: {bad_digest}: seats.german: expected a SHA-256 digest (64 hex digits)",
+    ]
+    assert sorted(again.rooms) == [ids[2]] and good.exists()
