@@ -205,3 +205,15 @@ def test_panel_problems_finds_a_text_outside_its_panel():
     p.text_boxes[first] = (x0, y0 - 200, x1, y1 - 200, s, z)
     got = panel_problems(root, p)
     assert len(got) == 1 and "leaves panel 'top bar'" in got[0] and repr(s) in got[0]
+
+
+def test_the_last_battles_card_is_not_left_picked_into_the_next_year():
+    """Trip: after battle 7 the card placed in it stayed framed as picked in 1942's hand."""
+    c = _ctl()
+    _start(c)
+    for _ in range(7):
+        _battle(c, "1")
+    assert c.state.year == 1942 and c.picked_battle is None and c.picked_tactic is None
+    p, _ = _paint(c)
+    first = c.state.cards.title(c.state.hands["german"][0])
+    assert first in p.texts
