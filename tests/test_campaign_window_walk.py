@@ -217,3 +217,26 @@ def test_the_last_battles_card_is_not_left_picked_into_the_next_year():
     p, _ = _paint(c)
     first = c.state.cards.title(c.state.hands["german"][0])
     assert first in p.texts
+
+
+def test_the_reveal_is_titled_with_the_battle_being_revealed():
+    """Trip: while battle 1's cards were being turned over the table was titled "battle 2 of 7"
+    (the war had moved on; the reveal is paced)."""
+    from hexwar.ui.clock import ManualClock
+
+    st, _ = new_campaign(1941)
+    clock = ManualClock()
+    c = CampaignController(st, ai={"soviet": make_player("standard", "soviet", 1941)}, clock=clock,
+                           reveal_seconds=1.0)  # fmt: skip
+    _start(c)
+    c.key("1")
+    c.key("ENTER")
+    assert c.revealing and st.battle == 2
+    p, _ = _paint(c)
+    assert "1941, battle 1 of 7: the cards are turned over" in p.texts
+    assert not any(t.startswith("1941, battle 2") for t in p.texts)
+    while c.revealing:
+        clock.advance(1.0)
+        c.update()
+    p, _ = _paint(c)
+    assert any(t.startswith("1941, battle 1 of 7") or t.startswith("1941, battle 2 of 7") for t in p.texts)

@@ -137,17 +137,20 @@ class BattleArea(CampaignPanel):
         last = steps[-1].event if steps else None
         if showing and not ctl.revealing and getattr(last, "year", st.year) != st.year:
             showing = False  # a battle of a year that is over is not shown into the next year
-        if st.battle < 1:
-            title = f"{st.year}: the year's tactic cards, then battle 1 of {c.rules.battles_per_year}"
+        n = c.rules.battles_per_year
+        fought = next(
+            (e.event for e in ctl.reveal if isinstance(e.event, (BattleWon, BattleStalemate))), None
+        )
+        if showing and fought is not None:  # issue 36: the reveal of battle 1 was titled "battle 2"
+            title = f"{fought.year}, battle {fought.number} of {n}"
+            if ctl.revealing:
+                title += ": the cards are turned over"
+            elif st.phase not in ("swap", "battle"):
+                title += ", just fought"
+        elif st.battle < 1:
+            title = f"{st.year}: the year's tactic cards, then battle 1 of {n}"
         else:
-            title = f"{st.year}, battle {st.battle} of {c.rules.battles_per_year}"
-        if (
-            showing
-            and not ctl.revealing
-            and st.phase not in ("swap", "battle")
-            and isinstance(last, (BattleWon, BattleStalemate))
-        ):
-            title += f"  (the table shows battle {last.number} of {last.year}, just fought)"
+            title = f"{st.year}, battle {st.battle} of {n}"
         text(p, title, 12, my_ + CARD_H + 20, 14, T.TEXT, style="bold", max_width=tw - 24)
         shown_tactic = {e.event.side: e.event for e in steps if isinstance(e.event, TacticRevealed)}
         shown_cards = next((e.event for e in steps if isinstance(e.event, BattleCardsRevealed)), None)
