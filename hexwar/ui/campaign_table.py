@@ -31,7 +31,7 @@ def _odds(pair: Any, w: float) -> str:
     """A card's two P(win) figures; on a narrow card without the label (the hand's label names
     them; issue 36: "P(win) 100% / ..." wrapped and cut at 800x600)."""
     a, b = (float(v) * 100 for v in pair)
-    return f"P(win) {a:.0f}% / {b:.0f}%" if w >= 100 else f"{a:.0f}/{b:.0f}%"
+    return f"P(win) {a:.0f}% / {b:.0f}%" if w >= 120 else f"{a:.0f}/{b:.0f}%"
 
 
 def _names(c: Any, ids: Any) -> str:
@@ -237,10 +237,11 @@ class BattleArea(CampaignPanel):
         # never shrunk (at 1000x700 it was squeezed to 1.3 pt): where it does not fit beside the
         # slots it goes under the battle piles, across the table
         col = result_colour(me, ctl.humans, result)
-        if p.measure(txt, 13, "bold") <= tw - sx:
-            text(p, txt, sx, my_ - 12, 13, col, style="bold")
+        size = 13.0 if showing else 12.0  # a battle already fought: a size smaller
+        if p.measure(txt, size, "bold") <= tw - sx:
+            text(p, txt, sx, my_ - 12, size, col, style="bold")
         else:
-            text(p, txt, 12, my_ - 60, 13, col, style="bold", max_width=tw - 12)
+            text(p, txt, 12, my_ - 60, size, col, style="bold", max_width=tw - 12)
 
     def _paint_piles_or_hint(self, p: Painter, my_: float) -> None:
         ctl = self.ctl
