@@ -30,7 +30,6 @@ from .widgets import Painter, Rect
 
 __all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME", "result_colour"]
 
-
 def paint_campaign(
     p: Painter, ctl: CampaignController, w: float, h: float, root: CampaignLayout | None = None
 ) -> CampaignLayout:
@@ -71,8 +70,11 @@ class _CampaignWindowInput:
     offer: Any
     quit_requested: bool
     painter: Painter | None
+    layout_root: CampaignLayout | None
+    ui: Any
+    _mouse: tuple[float, float]
     # the window's own methods and pyglet's (declared for the type checker; no values here)
-    refresh: Any
+    get_size: Any
     tick: Any
     close: Any
     switch_to: Any
@@ -108,6 +110,40 @@ class _CampaignWindowInput:
         used = self.controller.key(name)
         self.refresh()
         return used
+
+    def refresh(self) -> None:
+        """Repaint the screen from the controller (the widget tree is laid out again only when
+        the window's size changed), with the start offer or the quit question over it."""
+        w, h = self.get_size()
+        p = Painter(self.mapview.atlas, self._mouse)  # the tree is laid out again on a new size only
+        self.layout_root = paint_campaign(p, self.controller, w, h, getattr(self, "layout_root", None))
+        if self.offer is not None:
+            from .window_base import paint_question
+
+            paint_question(
+                p, w, h, "Continue your last war?",
+                [self.offer.text, "It was autosaved; continuing replays it to where you left off."],
+                ("Continue", self.accept_offer, "Enter", "continue"),
+                ("New war", self.decline_offer, "Esc", "new_game"),
+            )  # fmt: skip
+        if self.behaviour.asking:
+            from .window_base import paint_quit_question
+
+            paint_quit_question(p, w, h, self.behaviour)
+        self.painter = p
+        self.ui.show(p)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        """A click on a card or button runs its action."""
+        if self.painter is None:
+            return
+        from .widgets import top_hit
+
+        hit = top_hit(self.painter.widgets, x, y)
+        if hit is not None and hit.action is not None:
+            hit.action()
+            if not self.behaviour.closed:
+                self.refresh()
 
     def on_close(self) -> bool:
         """The close button quits like Ctrl+Q (asking while the war goes on)."""
@@ -183,7 +219,7 @@ def _make_window_class() -> Any:
     import pyglet
 
     from ..render import MapView
-    from .widgets import UiLayer, top_hit
+    from .widgets import UiLayer
 
     class _CampaignWindow(_CampaignWindowInput, pyglet.window.Window):  # type: ignore[misc]
         """The campaign window (see the module text)."""
@@ -231,28 +267,6 @@ def _make_window_class() -> Any:
             if schedule:
                 pyglet.clock.schedule_interval(self.tick, 1 / 30)
 
-        def refresh(self) -> None:
-            """Repaint the screen from the controller."""
-            w, h = self.get_size()
-            p = Painter(self.mapview.atlas, self._mouse)
-            #: the widget tree (:class:`CampaignLayout`), built again only when the size changes
-            self.layout_root = paint_campaign(p, self.controller, w, h, getattr(self, "layout_root", None))
-            if self.offer is not None:
-                from .window_base import paint_question
-
-                paint_question(
-                    p, w, h, "Continue your last war?",
-                    [self.offer.text, "It was autosaved; continuing replays it to where you left off."],
-                    ("Continue", self.accept_offer, "Enter", "continue"),
-                    ("New war", self.decline_offer, "Esc", "new_game"),
-                )  # fmt: skip
-            if self.behaviour.asking:
-                from .window_base import paint_quit_question
-
-                paint_quit_question(p, w, h, self.behaviour)
-            self.painter = p
-            self.ui.show(p)
-
         def tick(self, dt: float = 0.0) -> None:
             """One tick: the controller's reveal step or computer move, then a repaint."""
             if self.controller.update():
@@ -274,16 +288,6 @@ def _make_window_class() -> Any:
             """Hover highlighting."""
             self._mouse = (x, y)
             self.refresh()
-
-        def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-            """A click on a card or button runs its action."""
-            if self.painter is None:
-                return
-            hit = top_hit(self.painter.widgets, x, y)
-            if hit is not None and hit.action is not None:
-                hit.action()
-                if not self.behaviour.closed:
-                    self.refresh()
 
     return _CampaignWindow
 
