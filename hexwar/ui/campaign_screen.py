@@ -30,6 +30,7 @@ from .widgets import Painter, Rect
 
 __all__ = ["paint_campaign", "CampaignWindow", "campaign_image", "run", "SIDE_NAME", "result_colour"]
 
+
 def paint_campaign(
     p: Painter, ctl: CampaignController, w: float, h: float, root: CampaignLayout | None = None
 ) -> CampaignLayout:
