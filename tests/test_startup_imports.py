@@ -57,7 +57,12 @@ HEAVY = (
 def _start(scenario: str) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run(
-        [sys.executable, "-c", _START, scenario], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+        [sys.executable, "-c", _START, scenario],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -85,6 +90,5 @@ def test_each_game_mode_starts_without_the_other_modes_machinery():
         "hexwar.game.actions",
         "hexwar.game.movement",
         "hexwar.game.resolution",
-        "hexwar.formats.scenario_file",
     }
     assert sorted(hex_only & set(lines["modules"])) == []
