@@ -592,7 +592,8 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
     """
     try:
         data = tomllib.loads(text)
-        _no_datetimes(data, src)
+        if _DATE_OR_TIME.search(text):  # else the text holds no TOML date or time at all
+            _no_datetimes(data, src)
         return data
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
@@ -600,6 +601,11 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
         raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
     except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
         raise ValidationError([Problem(src, "", f"a number is too long: {_short(exc)}")]) from None
+
+
+#: What every TOML date or time has (``1979-05-27``, ``07:32:00``): a text without it holds none,
+#: so :func:`loads_toml` skips the walk (issue 35: the card files are read at every start).
+_DATE_OR_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}:[0-9]{2}")
 
 
 def _no_datetimes(data: Any, src: str, where: str = "") -> None:
