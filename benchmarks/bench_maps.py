@@ -19,7 +19,7 @@ fresh process imports ``hexwar.game.scenario`` and loads the shipped ``standard`
 (TOML, its map, the card data), CPU seconds from the first hexwar import to the loaded
 scenario, as ``bench_ai.py --startup`` and ``bench_startup.py`` count a start (the interpreter's
 own start, about 0.035 s, and this script's imports are outside all three); the ratio is 0.3 s
-/ measured; for it both trees' bytecode is compiled first, as an installed hexwar's is. Each figure
+/ measured. Both trees' bytecode is compiled before any row, as an installed hexwar's is. Each figure
 is the least of ``--rounds`` runs (the machine is shared; the least is the run least slowed by
 other work). Asserts nothing.
 
@@ -222,6 +222,13 @@ def main(argv: list[str] | None = None) -> int:
         t = Path(tmp)
         maps = write_maps(t)
         base = baseline_tree(args.baseline, t / "base")
+        trees = [("now", ROOT)] + ([(args.baseline, base)] if base is not None else [])
+        for _, tree in trees:
+            # both trees' bytecode compiled first, as `pip install` does and as bench_ai.py
+            # --startup and bench_startup.py count a start: else a row depends on whether an
+            # earlier script happened to compile a tree (PYTHONDONTWRITEBYTECODE machines), and
+            # the baseline, never compiled, paid its compile inside its first load (issue 35)
+            compileall.compile_dir(str(tree / "hexwar"), quiet=1)
         print(f"loading a 500x500 map: this tree vs {args.baseline} (CPU s, least of {rounds})")
         print(
             f"{'map':<10} {'features':>8} {'first base':>10} {'first now':>9} {'ratio':>6} "
@@ -248,13 +255,6 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\na game loads its scenario and map (fresh process, CPU s, least of {rounds}); target < {SCENARIO_TARGET_S} s"
         )
-        trees = [("now", ROOT)] + ([(args.baseline, base)] if base is not None else [])
-        for _, tree in trees:
-            # as `pip install` does, and as bench_ai.py --startup and bench_startup.py count a
-            # start; else this row depends on whether an earlier script (bench_startup.py)
-            # happened to compile the tree (PYTHONDONTWRITEBYTECODE machines). The map rows
-            # above are left as they were measured (see docs/benchmarks.md, issue 35).
-            compileall.compile_dir(str(tree / "hexwar"), quiet=1)
         for label, tree in trees:
             row = best(rounds, lambda tr=tree: run_worker(tr, "--worker-scenario", "standard"), "cpu")
             ratio = SCENARIO_TARGET_S / row["cpu"]
