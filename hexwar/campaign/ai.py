@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from math import comb
 from fractions import Fraction
+from math import comb
 from typing import Protocol
 
 import numpy as np
