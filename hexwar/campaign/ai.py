@@ -272,6 +272,10 @@ class EquilibriumPlayer:
     name = "equilibrium"
     EXPLOIT_AT = 0.95
     """The posterior probability of a random opponent above which it best-responds."""
+    TACTICS_UP_TO = 2
+    """The largest rank allowance at which the tactic cards are chosen against a random
+    opponent (a few seconds per year game; above, the choice of three or four of five cards is
+    the standard player's, and solving it would cost ten to twenty seconds a year game)."""
     TACTICS_FIRST_YEAR = True
     """Choose the first year's tactic cards against a random opponent (nothing is known yet)."""
     FLOOR = 0.005
@@ -491,10 +495,14 @@ class EquilibriumPlayer:
         return self._standard.choose(st)
 
     def _tactics_vs_random(self, st: CampaignState) -> bool:
-        """Whether this year's tactic cards are chosen against a random opponent: once the
-        opponent is taken for random (:attr:`EXPLOIT_AT`), and in the first year, before
-        anything is known (TACTICS_FIRST_YEAR)."""
+        """Whether this year's tactic cards are chosen against a random opponent
+        (:func:`~hexwar.campaign.equilibrium.tactics_vs_random`): at ranks allowing at most
+        :attr:`TACTICS_UP_TO` cards, once the opponent is taken for random
+        (:attr:`EXPLOIT_AT`), and in the first year, before anything is known
+        (:attr:`TACTICS_FIRST_YEAR`)."""
         self._observe(st)
+        if st.tactic_allowance(self.side) > self.TACTICS_UP_TO:
+            return False
         first = st.year == st.cards.years[0].year
         return self.p_random >= self.EXPLOIT_AT or (first and self.TACTICS_FIRST_YEAR)
 

@@ -848,13 +848,14 @@ def tactics_vs_random(
         raise ValueError(f"a rank allows at least one tactic card, got {n}")
     if n >= len(tactics):
         return tactics
-    key = (id(cards), tuple(events), initiative, side, n, min(n_opp, len(tactics)))
+    n_opp = min(n_opp, len(tactics)) if n_opp <= EXACT_TACTIC_SETS else -1  # -1: the proxy
+    key = (id(cards), tuple(events), initiative, side, n, n_opp)
     got = _TACTIC_CHOICE.get(key)
     if got is not None:
         return got
     game = YearGame(cards, tuple(events), initiative)
     gh, sh = cards.battle_cards("german"), cards.battle_cards("soviet")
-    theirs = list(combinations(tactics, n_opp)) if n_opp <= EXACT_TACTIC_SETS else [()]
+    theirs = list(combinations(tactics, n_opp)) if n_opp >= 0 else [()]
     sign = 1.0 if side == "german" else -1.0
     best: tuple[float, tuple[str, ...]] | None = None
     for mine in combinations(tactics, n):
