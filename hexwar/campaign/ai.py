@@ -252,21 +252,31 @@ class EquilibriumPlayer:
     on what it sees, and samples its play from that mix with a generator seeded from the war's
     seed, its side and the battle (R1.2; the war's own generator is not touched, so a save's
     commands replay exactly, and a war continued from its save goes on as it would have). It
-    draws the battle card and the tactic option together and places both; the tactic cards at
-    the start of a year, campaign cards and event swaps are chosen as the standard player does
-    (documented in docs/campaign.md: not solved).
+    draws the battle card and the tactic option together and places both; campaign cards and
+    event swaps are chosen as the standard player does (documented in docs/campaign.md: not
+    solved).
 
-    The exploitative element (docs/campaign.md "Against a random opponent"): after every battle
-    it weighs how likely the opponent's revealed play was under three models: the equilibrium
-    reply it assumed, a uniformly random play (the ``easy`` player) and the standard player's
-    play (``normal``, computed from the public state as that player would), starting from equal
-    odds. While the posterior of "random" stays below :attr:`EXPLOIT_AT` it plays the
-    equilibrium mix unchanged; above it, it plays the best response to the mixture of "random"
-    and "equilibrium" in the battle's game, the rest of the year valued against a random
-    opponent where small enough (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An
-    opponent that plays the equilibrium or the standard player never moves the posterior there
-    (its plays are explained by its own model); one that plays at random does within a few
-    battles.
+    Among the equilibrium mixes of a battle it plays the one that earns most against a random
+    opponent (:func:`~hexwar.campaign.equilibrium.best_maximin`: a second linear program that
+    keeps the game's value, so the mix is exactly as unexploitable). The tactic cards of a year
+    are chosen against a random opponent
+    (:func:`~hexwar.campaign.equilibrium.tactics_vs_random`) in the first year and once the
+    opponent is taken for random, at ranks allowing at most :attr:`TACTICS_UP_TO` cards;
+    otherwise as the standard player does.
+
+    The exploitative element (docs/campaign.md "Against a random opponent"): it weighs how
+    likely the opponent's revealed choices were under three models: the equilibrium reply it
+    assumed, a uniformly random play (the ``easy`` player) and the standard player's play
+    (``normal``, computed from the public state as that player would), starting from equal
+    odds: every battle's revealed play, and the opponent's tactic cards of each year once they
+    are public (the standard set, or any set alike). While the posterior of "random" stays
+    below :attr:`EXPLOIT_AT` it plays the equilibrium mix above; above it, it plays the best
+    response to the mixture of "random" and "equilibrium" in the battle's game, the rest of
+    the year valued against a random opponent where small enough
+    (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An opponent that plays the
+    equilibrium or the standard player never moves the posterior there (its plays are
+    explained by its own model); one that plays at random does within a few battles, or at
+    once when it chooses other tactic cards than the standard ones.
     """
 
     name = "equilibrium"
