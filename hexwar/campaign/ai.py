@@ -334,8 +334,9 @@ class EquilibriumPlayer:
             return
         self._choices_seen.add(st.year)
         chosen = set(st.tactics_hand[opp]) | set(st.tactics_discard[opp])
-        if st.tactic_slots[opp] is not None:  # the face-down card is one of the public set
-            chosen.add(st.tactic_slots[opp])
+        shown = st.tactic_slots[opp]
+        if shown is not None:  # the face-down card is one of the public set
+            chosen.add(shown)
         n, total = len(chosen), len(st.cards.tactics)
         if n == 0 or n >= total:
             return
@@ -444,6 +445,8 @@ class EquilibriumPlayer:
         rng = np.random.default_rng([self.seed, 0 if me == "german" else 1, 3030, st.year, st.battle])
         u = float(rng.random())
         mix = pos.x
+        vs_random: np.ndarray = pos.payoff
+        uni = np.ones(len(pos.theirs)) / len(pos.theirs)
         if self.exploit:
             # among the equilibrium (maximin) mixes, the one best against a random opponent:
             # as unexploitable as pos.x, and it earns more from a careless opponent from the
@@ -451,9 +454,9 @@ class EquilibriumPlayer:
             from .equilibrium import best_maximin, random_payoffs
 
             uni = self._random_model(st, pos)[0]
-            vs_random = random_payoffs(st, pos)
-            if vs_random is None:
-                vs_random = pos.payoff
+            got = random_payoffs(st, pos)
+            if got is not None:
+                vs_random = got
             cls = None
             if pos.leads:
                 cls = np.unique([0 if t is None else 1 for _, t in pos.mine], return_inverse=True)[1]
