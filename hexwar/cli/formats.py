@@ -3,7 +3,8 @@
 - ``hexwar import tiled FILE.tmx|FILE.tmj --out MAP.json [--terrain TABLE.toml] [--force]``
 - ``hexwar import wesnoth FILE.map --out MAP.json [--terrain TABLE.toml] [--force]``
 - ``hexwar export tiled MAP --out FILE.tmj|FILE.tmx [--force]``
-- ``hexwar schema map|scenario|save|protocol``
+- ``hexwar schema KIND`` (``hexwar.formats.schema.SCHEMA_KINDS``: map, scenario, lines, save,
+  protocol, cards, campaign, campaign-save, deck, terrain, wrecks, effects, looks)
 - ``hexwar migrate FILE [--in-place | --out NEW]``
 
 An import writes nothing when any problem is found (every problem is printed at once); an
@@ -146,11 +147,16 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
             "deck",
             "terrain",
             "wrecks",
+            "effects",
+            "looks",
         ]
     ),
 )
 def schema(kind: str) -> None:
-    """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages."""
+    """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages.
+
+    Every schema is generated from the kind's typed model (``hexwar.formats.schema``).
+    """
     from ..formats.schema import schema_text
 
     click.echo(schema_text(kind), nl=False)

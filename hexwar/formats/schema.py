@@ -2,13 +2,14 @@
 
 The kinds are :data:`SCHEMA_KINDS`: ``map`` (``hexwar-map`` JSON), ``save`` (``hexwar-save``
 JSON), ``scenario`` (a ``hexwar-scenario`` TOML file as parsed), ``protocol`` (the network
-messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files), ``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain``, ``wrecks`` and
-``effects`` (the rules data tables). A kind with a typed model (:data:`MODEL_KINDS`: the map, in
-:mod:`hexwar.model.map_file`; the hex scenario, in :mod:`hexwar.formats.scenario_file`; the save, in
-:mod:`hexwar.formats.save_file`) has its schema generated from the model and is checked by the
-model itself (:func:`hexwar.model.filemodel.check`); the others still ship a hand-written
-``hexwar/formats/schemas/KIND.schema.json`` checked with the ``jsonschema`` library. Either way
-:func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
+messages), ``lines`` (a line scenario, ``mode = "lines"``), ``cards`` (the card data files),
+``campaign`` (the campaign data files), ``campaign-save``, ``deck`` (a lines deck), ``terrain``,
+``wrecks`` and ``effects`` (the rules data tables) and ``looks`` (a looks file: a theme or a
+palette). Every kind is a typed model (:data:`MODEL_KINDS`: the map in
+:mod:`hexwar.model.map_file`, the others in ``hexwar/formats/*_file.py``, the protocol's messages
+in :mod:`hexwar.formats.protocol_file`): its schema is generated from the model and a document
+is checked by the model itself (:func:`hexwar.model.filemodel.check`); no schema file is written
+by hand. :func:`schema_problems` turns every error into a :class:`~hexwar.errors.Problem` whose
 ``where`` is a field path in hexwar's usual spelling (``features.D07.fire_turns``,
 ``commands[3].cmd``).
 
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..errors import HexwarError, Problem
@@ -34,6 +34,8 @@ from .card_file import CardFile, card_schema
 from .deck_file import DeckFile
 from .effects_file import EffectsFile, effects_schema
 from .lines_file import LinesScenarioFile, lines_schema
+from .looks_file import LooksFile
+from .protocol_file import ClientMessage, message_problems, protocol_schema
 from .save_file import SaveFile, save_schema
 from .scenario_file import ScenarioFile, scenario_schema
 
@@ -68,6 +70,17 @@ def _wrecks_schema() -> dict[str, Any]:
     )
 
 
+def _looks_schema() -> dict[str, Any]:
+    return json_schema(
+        LooksFile,
+        "urn:hexwar:schema:looks",
+        "hexwar looks file (TOML, as parsed)",
+        "How the map and counters are drawn (assets/terrain_looks.toml, --palette files). Colours' "
+        "spelling and one look per terrain type of the rules table are checked by hexwar after the "
+        "schema.",
+    )
+
+
 __all__ = [
     "SCHEMA_KINDS",
     "KIND_OF_FORMAT",
@@ -87,9 +100,12 @@ SCHEMA_KINDS = (
     "protocol",
     "cards",
     "campaign",
+    "campaign-save",
     "deck",
     "terrain",
     "wrecks",
+    "effects",
+    "looks",
 )
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
 #: kind -> (root model, its schema document): the kinds declared once, as typed models
@@ -105,76 +121,30 @@ MODEL_KINDS: dict[str, tuple[Any, Any]] = {
     "terrain": (TerrainTableFile, _terrain_schema),
     "wrecks": (WreckPoolsFile, _wrecks_schema),
     "effects": (EffectsFile, effects_schema),
+    "looks": (LooksFile, _looks_schema),
+    "protocol": (ClientMessage, protocol_schema),  # the client's messages; $defs.server the server's
 }
-MAX_SCHEMA_PROBLEMS = 200  # a wholly wrong file reports this many, then a count of the rest
-
-
-def _schema_file(kind: str) -> Any:
-    if kind not in SCHEMA_KINDS:
-        raise HexwarError(f"unknown schema {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
-    return resources.files("hexwar") / "formats" / "schemas" / f"{kind}.schema.json"
 
 
 def schema_text(kind: str) -> str:
-    """The schema document of ``kind`` (one of :data:`SCHEMA_KINDS`) as shipped, JSON text.
+    """The schema document of ``kind`` (one of :data:`SCHEMA_KINDS`), JSON text, generated from its model.
 
     Raises:
         HexwarError: for an unknown kind.
     """
-    if kind in MODEL_KINDS:
-        return json.dumps(MODEL_KINDS[kind][1](), indent=2, ensure_ascii=False) + "\n"
-    return _schema_file(kind).read_text(encoding="utf-8")
+    return json.dumps(load_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    """The parsed schema of ``kind``, checked against the draft 2020-12 metaschema once.
+    """The schema of ``kind``, generated from its model once (callers must not change it).
 
     Raises:
-        HexwarError: for an unknown kind or a schema file that is not a valid schema.
+        HexwarError: for an unknown kind.
     """
-    if kind in MODEL_KINDS:
-        return MODEL_KINDS[kind][1]()  # type: ignore[no-any-return]
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
-    doc = json.loads(schema_text(kind))
-    try:
-        Draft202012Validator.check_schema(doc)
-    except SchemaError as exc:  # pragma: no cover - a shipped schema is tested
-        raise HexwarError(f"the shipped {kind} schema is broken: {exc.message}") from None
-    return doc  # type: ignore[no-any-return]
-
-
-def _message(err: Any) -> list[tuple[str, str]]:
-    """``(where, message)`` pairs for one jsonschema error, in hexwar's wording."""
-    where = field_path(err.absolute_path)
-    sub = err.schema if isinstance(err.schema, dict) else {}
-    desc = sub.get("description")
-    v = err.validator
-    if v == "additionalProperties" and isinstance(err.instance, dict):
-        known = sorted(sub.get("properties", {}))
-        extra = [k for k in err.instance if k not in sub.get("properties", {})]
-        hint = f"; expected one of {known}" if known else ""
-        return [(f"{where}.{k}" if where else str(k), f"unknown field{hint}") for k in extra]
-    if v == "required":
-        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
-        out = []
-        for k in missing:
-            d = sub.get("properties", {}).get(k, {}).get("description")
-            out.append((f"{where}.{k}" if where else k, f"missing; expected {d}" if d else "missing"))
-        return out
-    if "propertyNames" in list(err.absolute_schema_path):  # a bad key: name it in the path
-        name = str(err.instance)
-        return [(f"{where}.{name}" if where else name, f"bad name; expected {desc or 'a valid name'}")]
-    if v in ("dependentSchemas", "dependentRequired"):
-        return [(where, desc or err.message)]
-    got = json.dumps(err.instance, ensure_ascii=False, default=str)  # a backstop for any non-JSON value
-    if len(got) > 60:
-        got = got[:57] + "..."
-    if desc:
-        return [(where, f"expected {desc}, got {got}")]
-    return [(where, err.message)]
+    if kind not in MODEL_KINDS:
+        raise HexwarError(f"unknown schema {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
+    return MODEL_KINDS[kind][1]()  # type: ignore[no-any-return]
 
 
 def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
@@ -182,7 +152,7 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
 
     Args:
         data: the parsed document (JSON, or TOML as a dict).
-        kind: one of :data:`SCHEMA_KINDS`.
+        kind: one of :data:`SCHEMA_KINDS` (``protocol``: one client message).
         src: the file name for the reports.
 
     Returns:
@@ -191,17 +161,8 @@ def schema_problems(data: Any, kind: str, src: str) -> list[Problem]:
     Raises:
         HexwarError: for an unknown kind.
     """
-    if kind in MODEL_KINDS:
-        return check(MODEL_KINDS[kind][0], data, src)[1]
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(load_schema(kind))
-    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    out: list[Problem] = []
-    for err in errors:
-        for where, msg in _message(err):
-            out.append(Problem(src, where, msg))
-    if len(out) > MAX_SCHEMA_PROBLEMS:
-        rest = len(out) - MAX_SCHEMA_PROBLEMS
-        out = out[:MAX_SCHEMA_PROBLEMS] + [Problem(src, "", f"... and {rest} more schema problems")]
-    return out
+    if kind == "protocol":
+        return message_problems(data, src)
+    if kind not in MODEL_KINDS:
+        raise HexwarError(f"unknown schema {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
+    return check(MODEL_KINDS[kind][0], data, src)[1]

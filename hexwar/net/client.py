@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 from ..errors import HexwarError, small_uint
 from ..game.view import apply_delta, view_hash
 from .local_defs import FatalClientError, load_scenario_for
-from .protocol import PROTOCOL_VERSION
+from .protocol import PROTOCOL_VERSION, ProtocolError, parse_server_message
 
 __all__ = ["SeatClient", "AiPolicy", "TerminalPolicy", "parse_url", "load_scenario_for", "FatalClientError"]
 
@@ -283,7 +283,11 @@ class SeatClient:
             hello |= {"seat": self.seat, "token": self.token}
         await ws.send(json.dumps(hello))
         async for raw in ws:
-            msg = json.loads(raw)
+            try:  # every server frame is read through its model (hexwar.formats.protocol_file)
+                msg = parse_server_message(raw)
+            except ProtocolError as exc:  # a server of another version, or not a hexwar server
+                self.out(f"server sent a message this client cannot read ({exc}); ignored")
+                continue
             if self.keep_messages:
                 self.received.append(msg)
             await self._handle(ws, msg)

@@ -1,10 +1,12 @@
 """The hexwar network protocol, version 1: versioned JSON messages over WebSocket (R12.5).
 
-Every frame is one UTF-8 JSON object with a ``"type"``. Client messages are checked against
-the JSON Schema shipped as package data (``hexwar/formats/schemas/protocol.schema.json``, printed
-by ``hexwar schema protocol`` where that command exists) with the ``jsonschema`` library before
-anything reads them; nothing received is ever executed. The full description, with examples,
-is docs/protocol.md.
+Every frame is one UTF-8 JSON object with a ``"type"``. The messages are typed models
+(:mod:`hexwar.formats.protocol_file`: one model per message type, a discriminated union on
+``type``); the server reads every client frame through them (:func:`parse_client_message`) and
+the client every server frame (:func:`parse_server_message`) before anything reads the
+message, and every problem is reported at once with its field path; nothing received is ever
+executed. ``hexwar schema protocol`` prints the JSON Schema generated from the same models. The
+full description, with examples, is docs/protocol.md.
 
 >>> parse_client_message('{"type": "ping"}')
 {'type': 'ping'}
@@ -12,90 +14,82 @@ is docs/protocol.md.
 Traceback (most recent call last):
 ...
 hexwar.net.protocol.ProtocolError: bad_message: hello: a hello takes a seat with "seat" and "token", or watches with "watch": true
+>>> try:
+...     parse_client_message('{"type": "command", "seq": -1, "command": {"cmd": "end_phase"}, "x": 1}')
+... except ProtocolError as exc:
+...     print([p.where for p in exc.problems])
+['seq', 'command', 'x']
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
-from ..errors import HexwarError
+import pydantic
+
+from ..errors import HexwarError, Problem
+from ..formats.protocol_file import (
+    CLIENT_TYPES,
+    MODES,
+    PROTOCOL_VERSION,
+    SERVER_TYPES,
+    client_adapter,
+    message_problems,
+    protocol_schema,
+)
 
 __all__ = [
     "PROTOCOL_VERSION",
     "MODES",
     "MAX_MESSAGE_BYTES",
     "CLIENT_TYPES",
+    "SERVER_TYPES",
     "ProtocolError",
     "schema",
     "schema_text",
     "parse_client_message",
+    "parse_server_message",
     "encode",
     "error",
 ]
 
-PROTOCOL_VERSION = 1
-MODES = ("hex", "lines", "campaign")  # R11: the protocol carries the game mode
 MAX_MESSAGE_BYTES = 64 * 1024  # a client message larger than this gets a "too_big" error
-CLIENT_TYPES = ("hello", "command", "sync", "ping", "list", "create")
+MAX_REPORTED = 10  # problems named in one error reply; the rest are counted (a cost bound too)
 
 
 class ProtocolError(HexwarError):
-    """A client message the server cannot take; ``code`` is the error reply's code.
+    """A message the receiver cannot take; ``code`` is the error reply's code.
 
     Attributes:
-        code: one of the schema's error codes (``"bad_json"``, ``"bad_message"``, ...).
+        code: one of the protocol's error codes (``"bad_json"``, ``"bad_message"``, ...).
+        message: the reply's text: every problem, ``FIELD: what is wrong``, joined by ``"; "``.
+        problems: the problems one by one (``where`` is the field path, ``command.side``).
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, problems: list[Problem] | None = None):
         self.code = code
         super().__init__(f"{code}: {message}")
         self.message = message
+        self.problems = problems or []
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema as a dict (generated from the models; a new dict each call)."""
+    return protocol_schema()
 
 
 def schema_text() -> str:
-    """The protocol's JSON Schema, as shipped (package data)."""
-    return (
-        resources.files("hexwar").joinpath("formats/schemas/protocol.schema.json").read_text(encoding="utf-8")
-    )
+    """The protocol's JSON Schema as JSON text (what ``hexwar schema protocol`` prints)."""
+    return json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-@cache
-def schema() -> dict[str, Any]:
-    """The protocol's JSON Schema as a dict (loaded once)."""
-    return json.loads(schema_text())  # type: ignore[no-any-return]
-
-
-@cache
-def _validator(kind: str) -> Any:
-    from jsonschema import Draft202012Validator
-
-    s = schema()
-    return Draft202012Validator({"$defs": s["$defs"], "$ref": f"#/$defs/{kind}"})
-
-
-_HINTS = {"hello": 'a hello takes a seat with "seat" and "token", or watches with "watch": true'}
-
-
-def parse_client_message(text: str | bytes) -> dict[str, Any]:
-    """Parse and validate one client frame.
-
-    Args:
-        text: the frame (a text frame; binary frames are refused).
-
-    Returns:
-        the message dict, valid against the schema.
-
-    Raises:
-        ProtocolError: ``too_big`` over :data:`MAX_MESSAGE_BYTES`, ``bad_json`` when not
-            JSON, ``bad_message`` (naming the field) when it does not fit the schema.
-    """
+def _read_json(text: str | bytes, limit: int | None) -> dict[str, Any]:
+    """The frame as a JSON object (``bad_message`` for binary frames and other JSON values)."""
     if isinstance(text, bytes):
         raise ProtocolError("bad_message", "binary frames are not part of the protocol; send JSON text")
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_big", f"message of {len(text)} characters; the limit is {MAX_MESSAGE_BYTES}")
+    if limit is not None and len(text) > limit:
+        raise ProtocolError("too_big", f"message of {len(text)} characters; the limit is {limit}")
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -103,20 +97,53 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         raise ProtocolError("bad_json", f"not JSON: {str(exc).split(';')[0][:120]}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", f'expected a JSON object with a "type", got {type(msg).__name__}')
-    kind = msg.get("type")
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError(
-            "bad_message", f"type: expected one of {list(CLIENT_TYPES)}, got {str(kind)[:40]!r}"
-        )
+    return msg
+
+
+def _refuse(problems: list[Problem]) -> ProtocolError:
+    """A ``bad_message`` naming every problem (``FIELD: what``; the count of the rest as is)."""
+    text = "; ".join(f"{p.where}: {p.message}" if p.where else p.message for p in problems)
+    return ProtocolError("bad_message", text, problems)
+
+
+def parse_client_message(text: str | bytes) -> dict[str, Any]:
+    """Parse one client frame and check it by its model (:data:`~hexwar.formats.protocol_file.ClientMessage`).
+
+    Args:
+        text: the frame (a text frame; binary frames are refused).
+
+    Returns:
+        the message as the model read it, a JSON dict (fields the client did not send left out;
+        ``command.command`` with the command's own fields).
+
+    Raises:
+        ProtocolError: ``too_big`` over :data:`MAX_MESSAGE_BYTES`, ``bad_json`` when not JSON,
+            ``bad_message`` naming every field that does not fit (``problems`` lists them).
+    """
+    msg = _read_json(text, MAX_MESSAGE_BYTES)
     try:
-        errors = sorted(_validator(kind).iter_errors(msg), key=lambda e: list(e.path))
-    except RecursionError:
-        raise ProtocolError("bad_message", "message nested too deeply") from None
-    if errors:
-        e = errors[0]
-        where = ".".join(str(p) for p in e.path) or kind
-        hint = _HINTS.get(kind) if not e.path else None
-        raise ProtocolError("bad_message", f"{where}: {hint or e.message[:200]}")
+        model = client_adapter().validate_python(msg)
+    except pydantic.ValidationError as exc:
+        raise _refuse(message_problems(msg, limit=MAX_REPORTED, error=exc)) from None
+    return model.model_dump(exclude_unset=True)  # type: ignore[no-any-return]
+
+
+def parse_server_message(text: str | bytes) -> dict[str, Any]:
+    """Parse one server frame and check it by its model (:data:`~hexwar.formats.protocol_file.ServerMessage`).
+
+    Args:
+        text: the frame (the server sends text frames of any size the socket allows).
+
+    Returns:
+        the message as JSON (as received: a welcome's view is the server's view object).
+
+    Raises:
+        ProtocolError: ``bad_json`` or ``bad_message`` naming every field that does not fit.
+    """
+    msg = _read_json(text, None)
+    problems = message_problems(msg, server=True, limit=MAX_REPORTED)
+    if problems:
+        raise _refuse(problems)
     return msg
 
 

@@ -5,9 +5,9 @@ The server owns every game: it checks each command with the same checks as local
 never leaves the server), applies it, writes the game atomically (:func:`hexwar.game.save.write_save`)
 *before* anyone hears of it, and sends each connection the events of its own view
 (:func:`hexwar.game.view.events_for`) with a delta of its view, the new view hash and the state
-hash. Nothing read from a socket is executed: frames are JSON checked against the protocol's
-JSON Schema (:mod:`hexwar.net.protocol`), commands are rebuilt field by field
-(:func:`hexwar.game.commands.command_from_json`).
+hash. Nothing read from a socket is executed: frames are JSON read through the protocol's
+message models (:mod:`hexwar.net.protocol`, :mod:`hexwar.formats.protocol_file`), commands are
+rebuilt field by field (:func:`hexwar.game.commands.command_from_json`).
 
 Folder layout (``--games DIR``), one game ``ID`` = two files:
 
