@@ -130,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         kind, sources, [None], n, 0, {"german": "standard", "soviet": "standard"}, bal.MAX_TURNS
     )
     print(f"{len(specs)} games ({args.scenarios}, {n} each); before: {load_text()}")
-    bal.run_balance(specs[:2], quiet=True)  # warm this process's imports and caches
+    # one game of every scenario warms a process: its imports, the interpreter's specialised
+    # code for each scenario's paths and (on a worker) its copy of each scenario; a warm-up of
+    # one scenario left the others' first games inside the timed region of every worker
+    warm = [next(s for s in specs if s.scenario == sc) for sc in dict.fromkeys(s.scenario for s in specs)]
+    bal.play_chunk(warm)  # this process
     t_none, c_none, ref = timed(specs, cluster="none")
     rows = [("none (this process)", 1, t_none, c_none, "-")]
     dask_costs = (0.0, 0.0)
@@ -149,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         client = Client(cluster)
         start = time.perf_counter() - t0
         try:
-            # warm every worker's imports and caches as this process was warmed, before the clock runs
-            bal.run_balance(specs[:2] * workers, cluster=cluster.scheduler_address, chunk=1, quiet=True)
+            # warm every worker as this process was warmed, before the clock runs (client.run:
+            # on each worker, whatever the scheduler would have chosen)
+            client.wait_for_workers(workers)
+            client.run(bal.play_chunk, warm)
             t, c, recs = timed(specs, client, cluster=cluster.scheduler_address, workers=workers)
             same = bal.records_csv(recs) == bal.records_csv(ref)
             if workers == 1:

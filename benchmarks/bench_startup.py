@@ -9,8 +9,12 @@ the slowest scenario's CPU time (the least of ``--runs`` fresh processes each, s
 machine only ever adds time), against issue 34's target of 0.3 s (0.44 s before it).
 
 The start is cut into phases by importing their modules first, in this order: click and
-numpy, pydantic, the typed file models, hexwar's command line and game modules, then the
-load itself (reading, the model checks and the set-up check of a validated scenario). Setting
+numpy, pydantic, the typed file models, hexwar's command line and the scenario module, then the
+load itself (reading, the model checks and the set-up check of a validated scenario, with the
+modules the load imports on first use: the hex game's set-up and turn machinery, or a lines
+game's own; importing those here, ahead of the load, would time another start than
+``hexwar play``'s: a lines game's start imports no hex set-up, and a load runs with the cyclic
+collector paused). Setting
 up the game that is then played (``Scenario.new_game``) is printed beside, outside the figure.
 The package's bytecode is compiled first, as an installed hexwar's is.
 
@@ -46,11 +50,11 @@ c = [time.process_time()]
 load(["click", "numpy"]); c.append(time.process_time())
 load(["pydantic", "pydantic.fields"]); c.append(time.process_time())
 load(["hexwar.model.filemodel", "hexwar.model.map_file", "hexwar.model.terrain_file",
-      "hexwar.formats.scenario_file", "hexwar.formats.save_file"]); c.append(time.process_time())
+      "hexwar.formats.save_file"]); c.append(time.process_time())  # the hex scenario's model: in the load
 from hexwar.cli import cli
 cli.get_command(None, "play")  # imports the play command as `hexwar play` does
 from hexwar.cli.game import _game_to_play
-load(["hexwar.game.scenario", "hexwar.game.setup"]); c.append(time.process_time())
+load(["hexwar.game.scenario"]); c.append(time.process_time())  # as play's _load imports it
 sc = _game_to_play(sys.argv[1], None, (), None, None, (), False, None)[0]
 c.append(time.process_time())
 sc.new_game(seed=sc.seed)

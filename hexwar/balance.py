@@ -501,7 +501,7 @@ class BalanceRun:
         seconds: wall time.
         where: ``none``, ``local`` or the scheduler address.
         workers: workers used.
-        chunk: games per chunk.
+        chunk: games in the longest chunk.
     """
 
     records: list[GameRecord]
@@ -528,20 +528,22 @@ def run_balance(
         specs: from :func:`plan_games`.
         cluster: ``none``, ``local`` or a scheduler address.
         workers: worker processes of a local cluster.
-        chunk: games per chunk (default: about :data:`SECONDS_PER_CHUNK` seconds of games,
-            and at least 4 chunks per worker so the work spreads).
+        chunk: games per chunk (default: chunks of falling size, :func:`hexwar.cluster.guided`,
+            the longest about :data:`SECONDS_PER_CHUNK` seconds of games, the last ones
+            single games, so the workers finish together).
         quiet: no progress bar.
         on_chunk: called after every finished chunk (tests kill a worker from here).
 
     Returns:
         a :class:`BalanceRun` with every finished game in plan order.
     """
-    from .cluster import chunked, run_chunks
+    from .cluster import chunked, guided, run_chunks
 
     if chunk is None:
-        per_time = max(1, round(SECONDS_PER_CHUNK / DEFAULT_GAME_SECONDS))
-        chunk = max(1, min(per_time, math.ceil(len(specs) / (4 * max(workers, 1)))))
-    chunks = chunked(list(specs), chunk)
+        chunks = guided(list(specs), workers, max(1, round(SECONDS_PER_CHUNK / DEFAULT_GAME_SECONDS)))
+    else:
+        chunks = chunked(list(specs), chunk)
+    chunk = max((len(c) for c in chunks), default=1)
     run = run_chunks(
         play_chunk,
         chunks,

@@ -486,6 +486,33 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Where (index) ``text``, valid JSON, writes the first ``\\uD800``-``\\uDFFF`` escape that is
+    not half of a high-low pair, or ``None``. JSON's grammar allows one, but it decodes to no
+    character: a model reads it as a broken string and names the wrong field (R12.5 refuses
+    it on the network the same way)."""
+    skip = -1
+    for m in _SURROGATE_ESCAPE.finditer(text):
+        i = m.start()
+        if i < skip:
+            continue
+        n = 0
+        while i - 1 - n >= 0 and text[i - 1 - n] == "\\":
+            n += 1
+        if n % 2:  # "\\\\ud800": an escaped backslash, then plain letters
+            continue
+        if int(m.group()[2:], 16) <= 0xDBFF and _SURROGATE_ESCAPE.match(text, m.end()):
+            low = int(text[m.end() + 2 : m.end() + 6], 16)
+            if low >= 0xDC00:
+                skip = m.end() + 6
+                continue
+        return i
+    return None
+
+
 def loads_json(text: str, src: str = "<memory>") -> Any:
     """Parse JSON ``text`` (never executed), refusing duplicate keys in any object.
 
@@ -498,7 +525,21 @@ def loads_json(text: str, src: str = "<memory>") -> Any:
     if not text.strip():
         raise ValidationError([Problem(src, "", "file is empty; expected a JSON document")])
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        at = _lone_surrogate(text) if _SURROGATE_ESCAPE.search(text) else None
+        if at is not None:
+            line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            raise ValidationError(
+                [
+                    Problem(
+                        src,
+                        f"line {line} column {col}",
+                        f"bad JSON: {text[at : at + 6]} is half of a UTF-16 surrogate pair without the "
+                        "other half: no character (a file of text cannot hold it)",
+                    )
+                ]
+            )
+        return data
     except _DuplicateKey as exc:
         raise ValidationError(
             [
@@ -551,7 +592,8 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
     """
     try:
         data = tomllib.loads(text)
-        _no_datetimes(data, src)
+        if _DATE_OR_TIME.search(text):  # else the text holds no TOML date or time at all
+            _no_datetimes(data, src)
         return data
     except tomllib.TOMLDecodeError as exc:
         raise ValidationError([Problem(src, "", f"bad TOML: {exc}")]) from None
@@ -559,6 +601,11 @@ def loads_toml(text: str, src: str = "<memory>") -> dict[str, Any]:
         raise ValidationError([Problem(src, "", "TOML nested too deeply")]) from None
     except ValueError as exc:  # an integer of over 4300 digits (int_max_str_digits)
         raise ValidationError([Problem(src, "", f"a number is too long: {_short(exc)}")]) from None
+
+
+#: What every TOML date or time has (``1979-05-27``, ``07:32:00``): a text without it holds none,
+#: so :func:`loads_toml` skips the walk (issue 35: the card files are read at every start).
+_DATE_OR_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}:[0-9]{2}")
 
 
 def _no_datetimes(data: Any, src: str, where: str = "") -> None:

@@ -420,3 +420,75 @@ def test_sim_refuses_a_huge_count_with_the_value_cut_short(capsys, value):
     assert rc == 2 and not out
     assert "--trials" in err and "expected a whole number 1..100,000,000" in err
     assert f"({len(value)} characters)" in err and len(err) < 300
+
+
+# -- a value the model refused is named as the file held it, not as the check saw it left out -----
+
+
+@pytest.mark.parametrize("label", ["A", "D-1", "D0000000000000000000008"])
+def test_a_starting_unit_on_a_malformed_hex_label_is_refused_naming_the_label_given(tmp_path, capsys, label):
+    # before: "sides.german.units[0].hex: expected a hex label like 'D07', got None": the lenient
+    # reader had left the bad label out and the semantic check reported the gap it left
+    shutil.copy(DATA / "game_tiny_map.json", tmp_path)
+    text = (DATA / "game_tiny.toml").read_text()
+    first = text.index('hex = "', text.index("[[sides.german.units]]"))
+    old = text[first : text.index("\n", first)]
+    f = tmp_path / "badhex.toml"
+    f.write_text(text.replace(old, f'hex = "{label}"', 1))
+    rc, out, err = run(capsys, "validate", str(f))
+    assert (rc, err) == (1, "")
+    assert out == (
+        f"FAIL {f}\n  - {f}: sides.german.units[0].hex: expected a hex label like 'D07', got \"{label}\"\n"
+        "1 of 1 file(s) have problems\n"
+    )
+
+
+# -- a truncated war: the JSON problem, not "not a campaign save" -----------------------------------
+
+
+def test_campaign_of_a_truncated_save_says_where_the_json_breaks_and_leaves_the_file(tmp_path, capsys):
+    # before: "war.json: not a hexwar campaign save": a war cut short by a full disk looked like
+    # some other file, and the line where it ends was never said (hexwar replay said it)
+    from hexwar.campaign.options import CampaignOptions
+    from hexwar.campaign.save import write_campaign_save
+    from hexwar.campaign.state import new_campaign
+
+    st, _ = new_campaign(7, CampaignOptions())
+    f = tmp_path / "war.json"
+    write_campaign_save(st, f, {"german": "hard", "soviet": "hard"})
+    text = f.read_text()
+    cut = text[: text.index('"options"')]
+    f.write_text(cut)
+    rc, out, err = run(capsys, "campaign", str(f), "--headless")
+    line = cut.count("\n") + 1
+    assert (rc, out) == (2, "")
+    assert err.startswith(f"hexwar: 1 problem found:\n  - {f}: line {line} column "), err
+    assert "bad JSON" in err and "not a hexwar campaign save" not in err
+    assert f.read_text() == cut
+    f.write_text('{"format": "hexwar-save"}')  # JSON, but a game's save: said so, as before
+    rc, _, err = run(capsys, "campaign", str(f), "--headless")
+    assert (rc, err) == (2, f'hexwar: {f}: not a hexwar campaign save ("format": "hexwar-campaign-save")\n')
+
+
+# -- a lone surrogate escape in a JSON file --------------------------------------------------------
+
+
+def test_a_save_with_a_lone_surrogate_escape_is_refused_at_its_line_and_column(tmp_path, capsys):
+    # before: "commands[0]: expected a command object with "cmd" and "side" (lines: "seat"), got
+    # "\ud800"": the model read the broken key as the whole command's problem
+    f = tmp_path / "game.json"
+    second = ' "commands": [{"cmd": "end_phase", "side": "german", "\\ud800": 1}]}\n'
+    f.write_text('{"format": "hexwar-save", "schema_version": 2,\n' + second)
+    col = second.index("\\") + 1
+    rc, out, err = run(capsys, "replay", str(f), "--verify")
+    assert rc == 2
+    assert (out + err).count(
+        f"{f}: line 2 column {col}: bad JSON: \\ud800 is half of a UTF-16 surrogate pair without the other half"
+        ": no character (a file of text cannot hold it)"
+    ) == 1, out + err
+    rc, out, err = run(capsys, "validate", str(f))  # before: a UnicodeEncodeError traceback on stdout
+    assert (rc, err) == (1, "") and f"{f}: line 2 column {col}: bad JSON: \\ud800 is half" in out
+    f.write_text('{"a": "\\ud83d\\ude00 \\\\ud800"}')  # a pair is a character; "\\\\ud800" is text
+    from hexwar.fileio import read_json
+
+    assert read_json(f) == {"a": "\U0001f600 \\ud800"}

@@ -488,6 +488,47 @@ def test_a_worker_killed_by_pid_mid_run_loses_nothing(dask_cluster):
     assert killed[0] not in client.run(os.getpid).values()
 
 
+@pytest.mark.timeout(120)
+def test_chunks_start_on_the_workers_in_the_order_given(dask_cluster):
+    # issue 35: guided chunks fall in size so the workers finish together, which holds only if
+    # Dask starts them in the order given (tasks of random keys otherwise run in any order)
+    from hexwar.cluster import run_chunks
+
+    cluster, client = dask_cluster
+    client.wait_for_workers(2, timeout=30)
+    n = 40
+    run = run_chunks(
+        lambda chunk: [(time.monotonic(), time.sleep(0.02))[0]],  # when the chunk started
+        [[i] for i in range(n)],
+        cluster=cluster.scheduler_address,
+        workers=2,
+        quiet=True,
+    )
+    starts = [run.results[i][0] for i in range(n)]
+    late = [(i, j) for i in range(n) for j in range(i + 4, n) if starts[j] < starts[i]]
+    assert not late, f"chunks started out of order (i, j with j started first): {late[:10]}"
+
+
+def test_default_chunks_fall_to_single_games_at_the_end():
+    from hexwar.cluster import guided
+
+    for n, w, most in [(12, 1, 6), (12, 2, 6), (48, 2, 6), (1000, 16, 6), (5, 4, 6), (1, 1, 6)]:
+        chunks = guided(list(range(n)), w, most)
+        sizes = [len(c) for c in chunks]
+        assert sum(chunks, []) == list(range(n)), (n, w)  # every item once, in order
+        assert sizes == sorted(sizes, reverse=True) and max(sizes) <= most and sizes[-1] == 1, (n, w, sizes)
+        # each chunk is at most 1/(2w) of what was left (rounded up): the others are about one
+        # item from done when a worker takes the last chunk
+        left = n
+        for k in sizes:
+            assert k <= max(1, -(-left // (2 * w))), (n, w, sizes)
+            left -= k
+    stem, sc = skirmish()
+    specs = bal.plan_games(bal.game_kind("scenario"), [(stem, sc)], [None], 12, 0, AI, 1)
+    assert bal.run_balance(specs, cluster="none", quiet=True, workers=2).chunk == 3  # guided: 3, 3, 2, 1 ...
+    assert bal.run_balance(specs, cluster="none", quiet=True, chunk=5).chunk == 5
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_real_scenarios_give_the_same_table_with_one_and_two_local_workers(capsys, tmp_path):

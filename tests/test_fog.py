@@ -113,6 +113,26 @@ def test_direct_fire_needs_the_target_seen_with_the_same_words_as_for_no_unit(fo
     )
 
 
+def test_a_close_assault_on_an_unseen_unit_is_refused_in_the_words_of_one_not_in_play(fog):
+    # R12.1/R12.2: before, the refusal read the hidden unit ("T-34/76 ... is not adjacent to
+    # K12", "7.5 cm PaK 40 is not a vehicle"): a seat learned an unseen unit's hex and kind by
+    # naming it in a close assault the rules refuse anyway
+    from hexwar.game.commands import DeclareCloseAssault
+
+    a, b = hidden_pair(fog)
+    grens = [place(fog, "de_grenadiers", a).uid for _ in range(3)]
+    tank = place(fog, "su_t34_76", b, crew="su_tank_crew_green")
+    gun = place(fog, "su_45mm", b)
+    advance_to(fog, Phase.DECLARATION, "german")
+    assert {tank.uid, gun.uid}.isdisjoint(seen_units(fog, "german"))
+    reasons = {
+        uid: fog.check(DeclareCloseAssault("german", tuple(grens), uid)).replace(uid, "TARGET")
+        for uid in (tank.uid, gun.uid, "su_t34_76#99")
+    }
+    assert set(reasons.values()) == {"german sees no unit TARGET (R12.2: a target must be seen)"}, reasons
+    refused(fog, DeclareCloseAssault("german", tuple(grens), tank.uid), "sees no unit", "R12.2")
+
+
 def test_without_fog_aircraft_attack_unseen_ground_units(fog):
     g = scenario("game_empty").new_game(seed=1)
     place(g, "de_grenadiers", "A07")

@@ -130,6 +130,7 @@ def _campaign(w, h, variant):
         elif variant == "quit":
             win.behaviour.request_quit()
         win.refresh()
+        win.painter.extra["layout_root"] = win.layout_root  # the widget tree (issue 34)
         return win.painter
     finally:
         win.close()
@@ -247,6 +248,10 @@ def test_every_window_and_panel_holds_its_layout(size, play_state, replay_model,
             else:
                 p = _replay(replay_model, w, h, v)
             found = layout_problems(p, w, h, f"{kind} {v}")
+            if kind == "campaign":  # its widget tree: every text inside its own panel's box
+                from hexwar.ui.campaign_panels import panel_problems
+
+                found += panel_problems(p.extra["layout_root"], p, f"{kind} {v}")
             (delegated if kind in DELEGATED and size in DELEGATED[kind][1] else problems).extend(found)
     assert not problems, "\n".join(problems)
     if delegated:

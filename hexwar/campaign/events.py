@@ -296,6 +296,8 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
     >>> from .cards import default_campaign_cards
     >>> describe(CardPlaced("soviet", "battle", "su_tank_corps"), default_campaign_cards(), viewer="german")
     'Soviet places a battle card face down'
+    >>> describe(YearBegins(1941, "german"), default_campaign_cards())
+    '== 1941: Barbarossa; German holds the initiative'
     """
     t = cards.title
     if isinstance(e, RandomDraw):
@@ -303,7 +305,9 @@ def describe(e: CampaignEvent, cards: CampaignCards, viewer: str | None = None) 
             return f"the event pile is shuffled ({e.options} cards)"
         return f"draw ({e.purpose}): {list(e.result)} of {e.options}"
     if isinstance(e, YearBegins):
-        return f"== {e.year}: {t(cards.year(e.year).id)}; {_side(e.initiative)} holds the initiative"
+        title = t(cards.year(e.year).id)  # 002's year cards are titled "1941: Barbarossa"
+        head = title if title.startswith(str(e.year)) else f"{e.year}: {title}"
+        return f"== {head}; {_side(e.initiative)} holds the initiative"
     if isinstance(e, InitiativeDrawn):
         return f"initiative draw: German draws {e.german}, Soviet draws {e.soviet}: {_side(e.holder)} takes the initiative"
     if isinstance(e, EventRevealed):

@@ -64,14 +64,28 @@ def parse_campaign_ai(spec: str | None) -> dict[str, str]:
 
 
 def _is_campaign_save(path: str) -> bool:
+    """Whether ``path`` holds a campaign save (``"format": "hexwar-campaign-save"``); ``False``
+    for a file that is not JSON."""
+    try:
+        _check_campaign_save(path)
+    except HexwarError:
+        return False
+    return True
+
+
+def _check_campaign_save(path: str) -> None:
+    """Refuse a file to continue a war from (``hexwar campaign SAVE``) before replaying it.
+
+    Raises:
+        HexwarError: naming the file: the JSON problem where the file is not JSON (line and
+            column: a truncated save says where it ends), else that it is no campaign save.
+    """
     from ..campaign.save import CAMPAIGN_SAVE_FORMAT
     from ..fileio import read_json
 
-    try:
-        data = read_json(path)
-    except HexwarError:
-        return False
-    return isinstance(data, dict) and data.get("format") == CAMPAIGN_SAVE_FORMAT
+    data = read_json(path)
+    if not (isinstance(data, dict) and data.get("format") == CAMPAIGN_SAVE_FORMAT):
+        raise HexwarError(f'{path}: not a hexwar campaign save ("format": "hexwar-campaign-save")')
 
 
 def _check_save_target(save: str) -> None:
@@ -209,8 +223,7 @@ def campaign(
         if not Path(save_file).is_file():
             what = "is a folder" if Path(save_file).is_dir() else "no such file"
             raise HexwarError(f"{save_file}: {what}; expected a campaign save (.json)")
-        if not _is_campaign_save(save_file):
-            raise HexwarError(f'{save_file}: not a hexwar campaign save ("format": "hexwar-campaign-save")')
+        _check_campaign_save(save_file)  # a truncated save: its JSON problem, not "not a save"
         if seed is not None or any(switches.values()) or events is not None or battles is not None:
             raise HexwarError(
                 f"{save_file} is a saved war: it keeps its own seed and options "

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import BUILT, DEFERRED, FileModel, json_schema
 from ..model.terrain_file import Mobility
 from .card_vocab import (
     EFFECT_RULES,
@@ -84,6 +84,8 @@ class CardKind(FileModel):
 
 
 class _Head(FileModel):
+    model_config = DEFERRED  # a base only: its subclasses are built
+
     format: Literal["hexwar-cards"] = Field(description='"hexwar-cards"')
     schema_version: Literal[1] = Field(description="1 (this hexwar's card schema)")
 
@@ -126,6 +128,8 @@ class WeaponCard(FileModel):
 
 class WeaponsFile(_Head):
     """``kind = "weapons"``: every weapon unit cards list."""
+
+    model_config = BUILT
 
     kind: Literal["weapons"] = Field(description='"weapons"')
     weapon: dict[CardId, Annotated[WeaponCard, Field(description="a [weapon.ID] table")]] = Field(
@@ -209,6 +213,8 @@ class UnitCard(FileModel):
 
 class UnitsFile(_Head):
     """``kind = "units"``: one side's unit cards (ids start with ``de_`` or ``su_``)."""
+
+    model_config = BUILT
 
     kind: Literal["units"] = Field(description='"units"')
     side: Side = Field(description="a side: german or soviet")
@@ -312,6 +318,8 @@ class CrewTypes(FileModel):
 class CrewsFile(_Head):
     """``kind = "crews"``: crew qualities and crew types."""
 
+    model_config = BUILT
+
     kind: Literal["crews"] = Field(description='"crews"')
     quality: Qualities = Field(description="[quality.green], [quality.regular], [quality.veteran]")
     fight_as_infantry: FightAsInfantry | None = Field(None, description="the crews-fight variant's crews")
@@ -344,6 +352,8 @@ class CommandCard(FileModel):
 class CommandFile(_Head):
     """``kind = "command"``: the Command cards (50 copies in all, R4.3)."""
 
+    model_config = BUILT
+
     kind: Literal["command"] = Field(description='"command"')
     command: dict[CardId, Annotated[CommandCard, Field(description="a [command.ID] table")]] = Field(
         description="[command.ID] tables"
@@ -372,6 +382,8 @@ class DamageCard(FileModel):
 class DamageFile(_Head):
     """``kind = "damage"``: the Damage cards (25, R4.3)."""
 
+    model_config = BUILT
+
     kind: Literal["damage"] = Field(description='"damage"')
     damage: list[Annotated[DamageCard, Field(description="a [[damage]] table")]] = Field(
         description="[[damage]] entries"
@@ -389,6 +401,8 @@ class EventCard(FileModel):
 
 class EventsFile(_Head):
     """``kind = "events"``: the Event cards a scenario may shuffle into the Command deck."""
+
+    model_config = BUILT
 
     kind: Literal["events"] = Field(description='"events"')
     event: dict[
@@ -446,6 +460,8 @@ class CombatNumbers(FileModel):
 
 class CombatFile(_Head):
     """``kind = "combat"``: the combat numbers."""
+
+    model_config = BUILT
 
     kind: Literal["combat"] = Field(description='"combat"')
     combat: CombatNumbers = Field(description="the [combat] table")

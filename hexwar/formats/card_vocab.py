@@ -14,7 +14,7 @@ import pydantic
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ..model.filemodel import FileModel
+from ..model.filemodel import BUILT, DEFERRED, FileModel
 from ..model.terrain_file import Mobility
 
 __all__ = [
@@ -119,6 +119,8 @@ def card_rules(title: str, value: Any, found: list[tuple[str, str]]) -> None:
 class _Effect(FileModel):
     """An effect ``{ kind = ..., value = ... }`` on a card of :attr:`CONTEXT`."""
 
+    model_config = DEFERRED  # a base only: its subclasses are built
+
     CONTEXT: ClassVar[str] = "command"
 
     kind: EffectKindName = Field(description="an effect kind (docs/cards.md)")
@@ -162,18 +164,21 @@ class _Effect(FileModel):
 class CommandEffect(_Effect):
     """An effect of a Command card."""
 
+    model_config = BUILT
     CONTEXT: ClassVar[str] = "command"
 
 
 class DamageEffect(_Effect):
     """An effect of a Damage card's edge."""
 
+    model_config = BUILT
     CONTEXT: ClassVar[str] = "damage"
 
 
 class EventEffect(_Effect):
     """An effect of an Event card (may name a side)."""
 
+    model_config = BUILT
     CONTEXT: ClassVar[str] = "event"
 
 

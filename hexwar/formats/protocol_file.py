@@ -24,7 +24,7 @@ from functools import cache
 from typing import Annotated, Any, Literal
 
 import pydantic
-from pydantic import ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import Problem
@@ -123,6 +123,16 @@ class HelloMessage(_Message):
     )
     watch: Literal[True] = Field(_ABSENT, description="true: watch as a spectator (no seat, no token)")
     client: str = Field(_ABSENT, max_length=64, description="the client's name (up to 64 characters)")
+
+    @field_validator("protocol", "watch", mode="before")
+    @classmethod
+    def _exact_type(cls, value: Any, info: ValidationInfo) -> Any:
+        """``protocol`` is the integer 1 and ``watch`` the boolean true, not ``true`` for 1 or
+        ``1.0`` / ``1`` for true: a strict model's ``Literal`` alone lets Python's ``True == 1``
+        through (R12.5: a wrong type is refused naming the field)."""
+        if type(value) is not (int if info.field_name == "protocol" else bool):
+            raise PydanticCustomError("literal_error", "not the exact JSON type")
+        return value
 
     @model_validator(mode="after")
     def _seat_or_watch(self) -> HelloMessage:

@@ -18,7 +18,7 @@ from pydantic import WrapValidator as _Wrap
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..model.filemodel import FileModel, Step, error_details, json_schema
+from ..model.filemodel import DEFERRED, FileModel, Step, error_details, json_schema
 
 __all__ = [
     "SaveFileV1",
@@ -42,6 +42,8 @@ Count = Annotated[int, Field(ge=0)]
 
 class SavedScenario(FileModel):
     """The scenario the game was played from, and its hash when saved."""
+
+    model_config = DEFERRED  # the save models are built when a save is first read or written
 
     id: str = Field(description="text (the scenario id)")
     name: str = Field(description="text (the scenario as given when the game started)")
@@ -121,6 +123,8 @@ def _missing(key: str, desc: str | None, value: Any, loc: tuple[int | str, ...] 
 
 
 class _SaveBody(FileModel):
+    model_config = DEFERRED  # built when a save is first read or written, not at every start
+
     format: Literal["hexwar-save"] = Field(description='"hexwar-save"')
     mode: Literal["hex", "lines"] = Field("hex", description="the game mode (R11.1): hex (default) or lines")
     setup: dict[str, Any] = Field(

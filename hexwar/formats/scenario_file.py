@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import DEFERRED, FileModel, json_schema
 
 __all__ = ["ScenarioFile", "SCENARIO_SCHEMA_VERSION", "scenario_schema"]
 
@@ -32,7 +32,14 @@ Variant = Annotated[
 ]
 
 
-class ScenarioHead(FileModel):
+class _ScenarioPart(FileModel):
+    """A part of a hex scenario file: its validators are built when a hex scenario is first
+    read, so a game on lines (R11), which never reads one, does not build them (issue 35)."""
+
+    model_config = DEFERRED
+
+
+class ScenarioHead(_ScenarioPart):
     """The ``[scenario]`` table."""
 
     id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] = Field(
@@ -65,10 +72,10 @@ class ScenarioHead(FileModel):
 Attack = Annotated[int, Field(ge=2, le=25, description="an attack value 2..25")]
 
 
-class AttackValues(FileModel):
+class AttackValues(_ScenarioPart):
     """An off-board weapon's attack values by target type (R9.1); at least one."""
 
-    model_config = FileModel.model_config | {"json_schema_extra": {"minProperties": 1}}
+    model_config = DEFERRED | {"json_schema_extra": {"minProperties": 1}}
 
     infantry: Attack | None = None
     vehicle: Attack | None = None
@@ -83,7 +90,7 @@ class AttackValues(FileModel):
         return self
 
 
-class ArtilleryWeapon(FileModel):
+class ArtilleryWeapon(_ScenarioPart):
     """The off-board weapon of a side's artillery (R9.1)."""
 
     name: str = Field(description="text")
@@ -92,7 +99,7 @@ class ArtilleryWeapon(FileModel):
     attack: AttackValues = Field(description="a table of attack values, e.g. { infantry = 10, vehicle = 14 }")
 
 
-class Artillery(FileModel):
+class Artillery(_ScenarioPart):
     """A side's off-board artillery (R9)."""
 
     missions: int = Field(ge=0, le=100, description="an integer 0..100")
@@ -101,7 +108,7 @@ class Artillery(FileModel):
     weapon: ArtilleryWeapon = Field(description="{ name, attack = { infantry, vehicle, gun }, damage_index }")
 
 
-class UnitPlacement(FileModel):
+class UnitPlacement(_ScenarioPart):
     """A ``[[sides.SIDE.units]]`` table: a unit set up on the map, with its crew (R5)."""
 
     card: str = Field(description="a unit card id")
@@ -109,7 +116,7 @@ class UnitPlacement(FileModel):
     crew: str | None = Field(None, description="a crew card id")
 
 
-class SideSetup(FileModel):
+class SideSetup(_ScenarioPart):
     """A ``[sides.german]`` or ``[sides.soviet]`` table (R5)."""
 
     deploy: list[
@@ -136,14 +143,14 @@ class SideSetup(FileModel):
     artillery: Artillery | None = Field(None, description="a table with missions and weapon")
 
 
-class Sides(FileModel):
+class Sides(_ScenarioPart):
     """The ``[sides.german]`` and ``[sides.soviet]`` tables."""
 
     german: SideSetup = Field(description="a side table")
     soviet: SideSetup = Field(description="a side table")
 
 
-class Objective(FileModel):
+class Objective(_ScenarioPart):
     """An ``[[objectives]]`` table (R10.2)."""
 
     hex: Label
@@ -152,7 +159,7 @@ class Objective(FileModel):
     holder: SideName | None = Field(None, description="a side: german or soviet")
 
 
-class Battlefield(FileModel):
+class Battlefield(_ScenarioPart):
     """The ``[battlefield]`` table: fires, rubble and wrecks placed on the map at the start (R10.3)."""
 
     fires: list[Label] = Field(default_factory=list, description="building hexes burning at the start")
@@ -170,14 +177,14 @@ class Battlefield(FileModel):
     ] = Field(default_factory=dict, description="hex label = [wreck counter ids]")
 
 
-class Hold(FileModel):
+class Hold(_ScenarioPart):
     """``[victory.hold]``: a side wins by holding every objective at a turn's end (R10.1)."""
 
     side: SideName = Field(description="a side: german or soviet")
     turn: int = Field(ge=1, le=1000, description="an integer 1..1000")
 
 
-class Victory(FileModel):
+class Victory(_ScenarioPart):
     """The ``[victory]`` table."""
 
     hold: Hold | None = Field(None, description="a table with side and turn")
@@ -195,7 +202,7 @@ AreaSpec = Annotated[
 ]
 
 
-class ScenarioFile(FileModel):
+class ScenarioFile(_ScenarioPart):
     """A hex scenario file (version 1) as the TOML parses."""
 
     format: Literal["hexwar-scenario"] = Field("hexwar-scenario", description='"hexwar-scenario"')

@@ -20,15 +20,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import HexwarError
 from ..rules.cards import CardError, auto_reserves, build_command_deck, build_damage_deck
-from ..rules.dice import Dice, Roll
+from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES
 from .event_kinds import PlaceEvent, SetupEvent
 from .events import Event, Recorder
+from .rolllog import RollLog  # re-exported: its home is light (issue 35)
 from .sight import after_setup
 from .state import GameState, Phase, UnitState
 from .turn import STANDARD_TURNS, TurnSequence
@@ -51,26 +52,6 @@ class SetupError(HexwarError):
     def __init__(self, where: str, message: str):
         super().__init__(message)
         self.where = where
-
-
-class RollLog(list[Roll]):
-    """The dice log of a game: a list of rolls that also reports each roll as it is made.
-
-    Args:
-        recorder: the game's :class:`~hexwar.game.events.Recorder`, given once when the game is
-            built; it records each roll as an event while a command is applied, so the game
-            log shows every roll (R1.2) in the order it was rolled.
-    """
-
-    def __init__(self, recorder: Recorder[Any] | None = None):
-        super().__init__()
-        self.recorder = recorder
-
-    def append(self, roll: Roll) -> None:
-        """Record ``roll`` and report it to the game's recorder."""
-        super().append(roll)
-        if self.recorder is not None:
-            self.recorder.roll(roll)
 
 
 class _Ids:

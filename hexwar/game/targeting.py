@@ -51,6 +51,7 @@ __all__ = [
     "weapon_problem",
     "declare_problem",
     "close_assault_problem",
+    "unseen_target_problem",
     "do_declare",
     "do_declare_close_assault",
     "declaration_options",
@@ -270,12 +271,31 @@ def _weapon_problem(
     return None, mode, hind
 
 
+def unseen_target_problem(state: GameState, side: str, tid: str) -> str | None:
+    """Under fog (R12.2), why ``side`` may not name ``tid`` as a target: it is not in play or
+    ``side`` does not see it, in the same words either way, so a refusal never tells a seat
+    that an unseen unit exists, or where (R12.1); ``None`` without fog or for a seen unit.
+
+    Args:
+        state: the game.
+        side: the side naming the target.
+        tid: the target's instance id, as the command gives it.
+    """
+    if "fog" not in state.variants:
+        return None
+    t = state.units.get(tid)
+    if t is None or (t.side != side and tid not in seen_units(state, side)):
+        return f"{side} sees no unit {tid} (R12.2: a target must be seen)"
+    return None
+
+
 def target_problem(state: GameState, side: str, uid: str, tid: str, at_crew: bool) -> str | None:
     """Why ``tid`` is not a legal target for ``uid`` at all (ignoring weapons), or ``None``."""
     u = state.units[uid]
     t = state.units.get(tid)
-    if "fog" in state.variants and (t is None or (t.side != side and tid not in seen_units(state, side))):
-        return f"{side} sees no unit {tid} (R12.2: a target must be seen)"  # the same words either way
+    unseen = unseen_target_problem(state, side, tid)
+    if unseen is not None:
+        return unseen
     if t is None:
         return f"no unit {clip(tid, quote=False)} in play"
     if t.side == side:
@@ -375,6 +395,9 @@ def close_assault_problem(state: GameState, cmd: DeclareCloseAssault) -> str | N
         return f"a close assault needs at least {need} infantry units, got {len(cmd.attackers)}"
     if len(set(cmd.attackers)) != len(cmd.attackers):
         return "an attacker is named twice"
+    unseen = unseen_target_problem(state, cmd.side, cmd.target)  # before anything about the target
+    if unseen is not None:
+        return unseen
     t = state.units.get(cmd.target)
     if t is None:
         return f"no unit {clip(cmd.target, quote=False)} in play"

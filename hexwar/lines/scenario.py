@@ -67,7 +67,7 @@ from ..fileio import read_text
 from ..formats.deck_file import DECK_FORMAT  # the one spelling, beside the deck model
 from ..formats.lines_file import LinesScenarioFile, LinesSideFile, LinesUnit
 from ..game.events import Recorder
-from ..game.setup import RollLog
+from ..game.rolllog import RollLog
 from ..model.filemodel import merge_problems, read_lenient
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
 from ..rules.dice import Dice

@@ -34,6 +34,8 @@ from ..errors import Problem, ValidationError
 
 __all__ = [
     "FileModel",
+    "DEFERRED",
+    "BUILT",
     "MAX_SCHEMA_PROBLEMS",
     "adapter",
     "check",
@@ -62,6 +64,15 @@ class FileModel(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+#: The config of a model that is only a base of others or is read by few commands (a save, a
+#: round-1 map): its validator is built when it is first used, not when its module is imported,
+#: so starting a game does not build it (issue 35: a game's start under 0.3 s of CPU). Same
+#: checks, same messages; the first use pays the build (about 1 ms a model).
+DEFERRED = FileModel.model_config | ConfigDict(defer_build=True)
+#: The config of a model under a :data:`DEFERRED` base that every start reads: built at import.
+BUILT = ConfigDict(defer_build=False)
 
 
 @cache
@@ -249,7 +260,8 @@ def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]
 
 class Lenient(NamedTuple, Generic[M]):
     """What :func:`read_lenient` read: the typed value (``None``: nothing readable), every
-    problem of the document, and the field paths it gave neutral values (``filled``)."""
+    problem of the document, and the field paths it gave neutral values or left out because
+    they did not fit (``filled``)."""
 
     value: M | None
     problems: list[Problem]
@@ -257,7 +269,9 @@ class Lenient(NamedTuple, Generic[M]):
 
     def semantic(self, problems: list[Problem]) -> list[Problem]:
         """``problems`` of a loader's semantic checks without those about a value it filled in
-        (the document did not hold it; its own problem is already reported)."""
+        or left out (the document did not hold it as read; its own problem is already reported,
+        naming what the document held: ``hex: expected a hex label like 'D07', got 'A'``, never
+        the check's ``got None`` of the value left out)."""
         return [
             p
             for p in problems
@@ -295,14 +309,16 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
     root = _schema(model)
     doc = data
     tried: set[tuple[Any, ...]] = set()
+    dropped: set[tuple[Any, ...]] = set()  # optional fields left out: not filled, but not read either
     for _ in range(rounds):
-        pruned = _prune(doc, root, errors, tried)
+        pruned = _prune(doc, root, errors, tried, dropped)
         filled = frozenset(field_path(t) for t in tried)
+        gone = filled | frozenset(field_path(t) for t in dropped)
         if pruned is None:
-            return Lenient(None, problems, filled)
+            return Lenient(None, problems, gone)
         doc = pruned
         try:
-            return Lenient(ad.validate_python(doc), problems, filled)
+            return Lenient(ad.validate_python(doc), problems, gone)
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
             # a model's own rules run only once its fields fit: report what they find now, but
@@ -313,7 +329,7 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
             problems = problems + [
                 p for p in fresh.semantic(fresh.problems) if (p.where, p.message) not in seen
             ]
-    return Lenient(None, problems, frozenset(field_path(t) for t in tried))
+    return Lenient(None, problems, frozenset(field_path(t) for t in tried | dropped))
 
 
 _NO_VALUE = object()
@@ -343,12 +359,19 @@ def _neutral(node: Mapping[str, Any] | None) -> Any:
     return neutral.get(kind, _NO_VALUE)
 
 
-def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tuple[Any, ...]]) -> Any:
+def _prune(
+    doc: Any,
+    root: Mapping[str, Any],
+    errors: list[Any],
+    tried: set[tuple[Any, ...]],
+    dropped: set[tuple[Any, ...]] | None = None,
+) -> Any:
     """A copy of ``doc`` where each error's part is left out or made neutral, or ``None``.
 
-    The nearest part holding the error that can go goes: an optional field is left out; a
-    required field, a missing one or a list item takes a neutral value of its type once
-    (``tried``); a list is never emptied for one bad item. ``None`` when only the root is left.
+    The nearest part holding the error that can go goes: an optional field is left out (its
+    path added to ``dropped``); a required field, a missing one or a list item takes a neutral
+    value of its type once (``tried``); a list is never emptied for one bad item. ``None`` when
+    only the root is left.
     """
     out = copy.deepcopy(doc)
     for err in errors:
@@ -373,6 +396,8 @@ def _prune(doc: Any, root: Mapping[str, Any], errors: list[Any], tried: set[tupl
             if isinstance(key, str) and isinstance(parent, dict) and key not in node.get("required", ()):
                 if key in parent:
                     del parent[key]
+                    if dropped is not None:
+                        dropped.add(tuple(parts[:j]))
                     break
             here = tuple(parts[:j])
             value = _neutral(_node_at(root, parts[:j]))

@@ -26,7 +26,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from ..errors import clip
-from .filemodel import FileModel, Step, error_details, json_schema
+from .filemodel import BUILT, DEFERRED, FileModel, Step, error_details, json_schema
 from .hexgrid import Hex, HexLabelError
 
 __all__ = [
@@ -121,6 +121,8 @@ class MapObjectiveEntry(FileModel):
 
 
 class _MapBody(FileModel):
+    model_config = DEFERRED  # a base, and version 1 (read only through the migration to 2)
+
     name: str = Field("Untitled", description="text (the map's display name)")
     description: str = Field("", description="text shown to players")
     width: Side_
@@ -147,6 +149,8 @@ class MapFileV1(_MapBody):
 
 class MapFileV2(_MapBody):
     """A map file (R2.4) of this hexwar: version 1 plus deploy-zone and objective markers."""
+
+    model_config = BUILT
 
     format: Literal["hexwar-map"] = Field(description='"hexwar-map"')
     schema_version: Literal[2] = Field(

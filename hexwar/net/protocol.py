@@ -24,6 +24,7 @@ hexwar.net.protocol.ProtocolError: bad_message: hello: a hello takes a seat with
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pydantic
@@ -84,8 +85,16 @@ def schema_text() -> str:
     return json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
+#: a JSON escape of a UTF-16 surrogate; a pair becomes one character, a lone one stays a surrogate
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def _read_json(text: str | bytes, limit: int | None) -> dict[str, Any]:
-    """The frame as a JSON object (``bad_message`` for binary frames and other JSON values)."""
+    """The frame as a JSON object (``bad_message`` for binary frames and other JSON values).
+
+    ``bad_json`` also for a lone surrogate escape (``"\\ud800"``, R12.5): JSON's grammar allows
+    it, but it is no character, no model can read it as text and no reply could echo it.
+    """
     if isinstance(text, bytes):
         raise ProtocolError("bad_message", "binary frames are not part of the protocol; send JSON text")
     if limit is not None and len(text) > limit:
@@ -95,6 +104,15 @@ def _read_json(text: str | bytes, limit: int | None) -> dict[str, Any]:
     except (ValueError, RecursionError) as exc:
         # the first clause only: Python's 4300-digit message goes on about sys.set_int_max_str_digits
         raise ProtocolError("bad_json", f"not JSON: {str(exc).split(';')[0][:120]}") from None
+    if _LONE_SURROGATE_ESCAPE.search(text) is not None:  # an escape of a surrogate: paired?
+        try:
+            json.dumps(msg, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProtocolError(
+                "bad_json",
+                "not JSON text: a \\uD800-\\uDFFF escape that is not half of a surrogate pair "
+                "(no character; UTF-8 cannot carry it)",
+            ) from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", f'expected a JSON object with a "type", got {type(msg).__name__}')
     return msg
@@ -148,8 +166,30 @@ def parse_server_message(text: str | bytes) -> dict[str, Any]:
 
 
 def encode(msg: dict[str, Any]) -> str:
-    """A server message as compact JSON text (``protocol`` added)."""
-    return json.dumps({"protocol": PROTOCOL_VERSION, **msg}, separators=(",", ":"), ensure_ascii=False)
+    """A server message as compact JSON text (``protocol`` added), always valid UTF-8 (R12.5).
+
+    Text a client sent may come back in a reply (a ``bad_message`` names the field, an
+    ``illegal`` the card), and JSON lets a client write a lone surrogate (``"\\ud800"``) that no
+    UTF-8 frame can carry: such a message is written with ``\\u`` escapes instead (the same JSON
+    to any reader), so the socket never fails on it.
+
+    Args:
+        msg: the message without ``protocol`` (any JSON value inside).
+
+    Returns:
+        the frame's text.
+
+    >>> encode({"type": "error", "code": "bad_message", "message": "\\ud800: unknown field"})
+    '{"protocol":1,"type":"error","code":"bad_message","message":"\\\\ud800: unknown field"}'
+    """
+    doc = {"protocol": PROTOCOL_VERSION, **msg}
+    text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a client's own text
+            text = json.dumps(doc, separators=(",", ":"))
+    return text
 
 
 def error(code: str, message: str, **extra: Any) -> str:

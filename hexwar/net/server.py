@@ -134,10 +134,16 @@ class GameServer:
                 digests = meta["seats"]
                 if not isinstance(digests, dict) or set(digests) != set(mode.seats):
                     raise HexwarError(f"{seats}: seats: expected {mode.seats}")
+                for s, d in digests.items():  # a seat no token could ever open is refused, not kept
+                    if not (isinstance(d, str) and _DIGEST_RE.match(d)):
+                        raise HexwarError(f"{seats}: seats.{s}: expected a SHA-256 digest (64 hex digits)")
                 save = self.folder / f"{gid}.save.json"
                 given = meta.get("scenario_file")  # the host's own file, recorded at creation
                 paths = self.scenario_paths + ((str(given),) if isinstance(given, str) and given else ())
                 game = mode.load(save, paths)
+                held = _mode_of(game)
+                if held != mode.name:  # served in the wrong mode, every view would fail
+                    raise HexwarError(f"{seats}: mode: {mode.name!r}, but {save.name} holds a {held} game")
                 room = Room(gid, mode, game, self.folder, {s: str(d) for s, d in digests.items()})
                 for f in (seats, save):
                     with contextlib.suppress(OSError):
@@ -627,6 +633,19 @@ class GameServer:
                 ),
                 self.limits,
             )
+
+
+_DIGEST_RE = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _mode_of(game: Any) -> str:
+    """The mode of a loaded game: ``"lines"`` (a :class:`~hexwar.lines.state.LinesState` says
+    so), ``"campaign"`` (a :class:`~hexwar.campaign.state.CampaignState`) or ``"hex"``."""
+    from ..campaign.state import CampaignState
+
+    if isinstance(game, CampaignState):
+        return "campaign"
+    return str(getattr(game, "mode", "hex"))
 
 
 def _is_closed(exc: BaseException) -> bool:

@@ -84,10 +84,10 @@ __all__ = [
     "fieldable_draw",
 ]
 
-HARD_ITERATIONS = 18
+HARD_ITERATIONS = 64
 """Iterations per decision of the ``hard`` level (the budget; ``benchmarks/bench_search.py``
 measures the decision time it gives)."""
-MAX_CANDIDATES = 3
+MAX_CANDIDATES = 4
 """Root moves considered at most per decision (after the heuristic's ordering)."""
 RESOLUTION_CANDIDATES = 6
 """Root moves searched in the Resolution Phase (which attack to resolve, with or without a
@@ -95,19 +95,24 @@ Command card's +1): its rollouts are short, so it gets this many candidates at t
 each."""
 HAND_CANDIDATES = 4
 """Starting hands searched (the best by fieldable value among every legal hand)."""
-HAND_WORLDS = 6
+HAND_WORLDS = 18
 """Sampled worlds each starting hand is played in."""
 HAND_CONFIDENCE = 0.5
 """Standard errors a starting hand must clear over the first (hands have no standard choice
 to protect: the first is only the best by fieldable value)."""
 SETUP_TURNS = 2
 """Turns a starting hand is played on (to the end of that turn's combat) before it is scored."""
-WORLDS = 6
+WORLDS = 16
 """Sampled worlds each searched candidate is played in at least (``HARD_ITERATIONS // WORLDS``
 candidates are searched: the fewer, the less the dice's noise decides)."""
-CONFIDENCE = 1.5
+CONFIDENCE = 1.0
 """Standard errors of the paired differences an alternative must clear to replace the standard
-player's choice (with 6 worlds a false switch on pure noise is rare)."""
+player's choice (with 16 worlds the standard error is small enough that one standard error
+keeps false switches on pure noise rare; 1.5 with 6 worlds left the standard choice almost
+always in place: issue 31's measurements)."""
+HORIZON_TURNS = 0
+"""Turns the rollouts play past the end of this turn's combat (0: the evaluation scores the end
+of this turn's combat; each further turn costs a turn's rollout and adds a turn's dice noise)."""
 WIN_BONUS = 100.0
 """Points a won (lost) game adds (takes) in the evaluation."""
 TABLE_WEIGHT = 0.3
@@ -349,7 +354,7 @@ class LinesSearchGame:
     def rollout(self, state: LinesState, seat: str, start: LinesState) -> None:
         """Standard players on every seat to the end of this turn's combat (from a Draw Phase
         or the setup: the end of the next turn's combat)."""
-        t = start.turn + (1 if start.phase == Phase.DRAW else 0)
+        t = start.turn + (1 if start.phase == Phase.DRAW else 0) + HORIZON_TURNS
         if start.phase == Phase.SETUP:  # a starting hand shows its worth over several turns
             t = start.turn + SETUP_TURNS - 1
         for _ in range(ROLLOUT_CAP):
@@ -398,7 +403,9 @@ class LinesSearchPlayer:
 
     name = "hard"
 
-    def __init__(self, seat: str, seed: int = 0, iterations: int = HARD_ITERATIONS):
+    def __init__(self, seat: str, seed: int = 0, iterations: int | None = None):
+        if iterations is None:
+            iterations = HARD_ITERATIONS
         if iterations < 0:
             raise HexwarError(f"search iterations must be >= 0, got {iterations}")
         self.seat = seat
@@ -438,7 +445,7 @@ class LinesSearchPlayer:
             self.seat,
             budget,
             rng,
-            min_worlds=WORLDS,
+            min_worlds=HAND_WORLDS if state.phase == Phase.SETUP else WORLDS,
             confidence=HAND_CONFIDENCE if state.phase == Phase.SETUP else CONFIDENCE,
         )
         if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list

@@ -413,8 +413,8 @@ class CampaignController:
             isinstance(e, YearWon) for e in events
         ):
             self.year_summary = []  # a battle of the next year is being shown: the summary goes
-        if any(isinstance(e, BattleBegins) for e in events):
-            self._clear_picks()
+        if any(isinstance(e, (BattleBegins, YearWon)) for e in events):
+            self._clear_picks()  # issue 36: the last battle's card stayed picked into the next year
         self.message = ""
         self._update_cover()
 

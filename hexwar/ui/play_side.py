@@ -28,7 +28,7 @@ from .widgets.theme import (
     Colour,
 )
 
-__all__ = ["in_play_of_unit", "paint_side"]
+__all__ = ["in_play_of_unit", "paint_side", "damage_cards_shown"]
 
 
 def _section(p: Painter, x0: float, x1: float, y: float, title: str, right: str = "") -> float:
@@ -93,18 +93,61 @@ def paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags,
         left = " · ".join(f"{k.capitalize()} {v}" for k, v in st.artillery_left.items())
         p.text(f"Missions left: {left}", px0, y - 6, 11, DIM)
         y -= 24
-    if ctl.damage_cards:
-        y = _section(p, x0 + 6, x1 - 6, y, "Damage cards drawn", f"{len(ctl.damage_cards)} so far")
-        for dl in ctl.damage_cards[-2:]:
-            for k, ln in enumerate(wrap(p.atlas, dl.text, px1 - px0 - 14, 12)[:3]):
-                if k == 0:
-                    p.rect(px0, y - 12, px0 + 6, y - 2, (192, 57, 43, 255))
-                p.text(ln, px0 + 12, y - 6, 12, TEXT)
-                y -= 17
-            y -= 4
-        y -= 4
+    if ctl.damage_cards or (uid is not None and st.units[uid].damage_card):
+        y = _damage_block(p, ctl, uid, x0, x1, y, max(0.0, y - y0 - 120))
     # the combat log fills the rest (every roll, R1.2)
     _log_block(p, ctl, x0, x1, y0 + 8, y, flags)
+
+
+#: a Damage card's size in the side panel (points): its band, the edge's title, three lines of
+#: effect and its footer
+DAMAGE_CARD_W, DAMAGE_CARD_H = 236.0, 92.0
+
+
+def damage_cards_shown(ctl: PlayController, uid: str | None) -> list[str]:
+    """The units whose Damage card the side panel draws (R6.6), at most two: ``uid``'s (the
+    selected or hovered unit) first, then those of the last Damage cards drawn (found by the
+    unit's card name in the log line) that still carry one and that the shown side sees."""
+    st = ctl.state
+    out: list[str] = [uid] if uid is not None and uid in st.units and st.units[uid].damage_card else []
+    for dl in reversed(ctl.damage_cards):
+        if len(out) >= 2:
+            break
+        for vid, u in st.units.items():  # only units the shown side sees on the map (R12.2)
+            if vid in out or not u.damage_card or ruleset.card_name(u.card) not in dl.text:
+                continue
+            if vid in ctl.units_at(u.hex):
+                out.append(vid)
+                break
+    return out[:2]
+
+
+def _damage_block(
+    p: Painter, ctl: PlayController, uid: str | None, x0: float, x1: float, y: float, room: float
+) -> float:
+    """The Damage cards section (R6.6, issue 36: it was lines of text): the Damage card on the
+    shown unit and on the units of the last draws, each drawn as its card
+    (:func:`hexwar.ui.card_face.paint_paper_card`: the edge for the unit's type, its effect, the
+    turns left or "permanent" and the unit it lies under, in its footer), as many as ``room``
+    points hold; returns the y below."""
+    from .card_face import paint_paper_card
+
+    y = _section(p, x0 + 6, x1 - 6, y, "Damage cards", f"{len(ctl.damage_cards)} drawn")
+    w = min(x1 - x0 - 24, DAMAGE_CARD_W)
+    for vid in damage_cards_shown(ctl, uid):
+        if room < DAMAGE_CARD_H + 8:
+            break
+        ip = in_play_of_unit(ctl, vid)
+        if ip.damage is None:
+            continue
+        title, effect, turns = ip.damage
+        u = ctl.state.units[vid]
+        lasts = f"{turns} turn{'s' if turns != 1 else ''} left" if turns else "permanent"
+        paint_paper_card(p, "damage", title, [effect.removeprefix(title + ": ")], x0 + 12, y - DAMAGE_CARD_H, w,
+                         DAMAGE_CARD_H, footer=f"{lasts} - under {ruleset.card_name(u.card)}")  # fmt: skip
+        y -= DAMAGE_CARD_H + 8
+        room -= DAMAGE_CARD_H + 8
+    return y - 4
 
 
 def _card_block(
