@@ -329,10 +329,13 @@ def play_and_check(seed: int, checked_side: str, player_name: str) -> list[float
             pos = position(st, side)
             p = players[side]
             if isinstance(p, EquilibriumPlayer):
-                # it plays its equilibrium mix: the standard opponent is never taken for a
-                # random one (the exploitative element stays off)
+                # it plays an equilibrium mix (among them the best against a random opponent,
+                # best_maximin): the standard opponent is never taken for a random one (the
+                # best response to a random opponent stays off)
+                p.plan(st)
                 assert p.p_random < p.EXPLOIT_AT, (seed, p.p_random)
-                strat = pos.x
+                strat = p.last_mix
+                assert strat is not None and len(strat) == len(pos.mine)
             else:
                 assert isinstance(p, StandardPlayer)
                 b, t = p._best_play(st)
@@ -448,7 +451,8 @@ def approx_gains(seed: int, checked_side: str) -> list[float]:
                 exact = position(st, side, exact=True)
                 assert not approx.exact and exact.exact
                 assert approx.mine == exact.mine and approx.theirs == exact.theirs
-                gains.append(payoff_gain(exact, approx.x))
+                players[side].plan(st)  # the mix it plays (best_maximin of the approximated game)
+                gains.append(payoff_gain(exact, players[side].last_mix))
         st.apply(players[side].choose(st))
     return gains
 

@@ -20,7 +20,9 @@ The standard player (``"standard"``):
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from fractions import Fraction
+from math import comb
 from typing import Protocol
 
 import numpy as np
@@ -48,6 +50,7 @@ __all__ = [
     "make_player",
     "PLAYER_NAMES",
     "LEVEL_PLAYERS",
+    "standard_tactics",
 ]
 
 PLAYER_NAMES = ("standard", "random", "equilibrium")
@@ -62,6 +65,21 @@ _TACTIC_PREFERENCE = (
     "counter_intelligence",
     "bluff",
 )
+
+
+def standard_tactics(tactics: Iterable[str], n: int) -> tuple[str, ...]:
+    """The ``n`` tactic cards the standard player chooses at the start of a year (R11.2): the
+    most score swing first (``_TACTIC_PREFERENCE``), then the others in card order.
+
+    Args:
+        tactics: every tactic card id of the card set, in card order.
+        n: how many the rank allows (``CampaignState.tactic_allowance``).
+    """
+    tactics = list(tactics)
+    pick = tuple(t for t in _TACTIC_PREFERENCE if t in tactics)[:n]
+    if len(pick) < n:
+        pick = pick + tuple(t for t in tactics if t not in pick)[: n - len(pick)]
+    return pick
 
 
 class CampaignPlayer(Protocol):
@@ -161,11 +179,7 @@ class StandardPlayer:
         """
         me = self.side
         if st.phase == "choose_tactics":
-            n = st.tactic_allowance(me)
-            pick = tuple(t for t in _TACTIC_PREFERENCE if t in st.cards.tactics)[:n]
-            if len(pick) < n:
-                pick = pick + tuple(t for t in st.cards.tactics if t not in pick)[: n - len(pick)]
-            return ChooseTactics(me, pick)
+            return ChooseTactics(me, standard_tactics(st.cards.tactics, st.tactic_allowance(me)))
         if st.phase == "campaign":
             return self._campaign(st)
         if st.phase == "place":
@@ -238,26 +252,42 @@ class EquilibriumPlayer:
     on what it sees, and samples its play from that mix with a generator seeded from the war's
     seed, its side and the battle (R1.2; the war's own generator is not touched, so a save's
     commands replay exactly, and a war continued from its save goes on as it would have). It
-    draws the battle card and the tactic option together and places both; the tactic cards at
-    the start of a year, campaign cards and event swaps are chosen as the standard player does
-    (documented in docs/campaign.md: not solved).
+    draws the battle card and the tactic option together and places both; campaign cards and
+    event swaps are chosen as the standard player does (documented in docs/campaign.md: not
+    solved).
 
-    The exploitative element (docs/campaign.md "Against a random opponent"): after every battle
-    it weighs how likely the opponent's revealed play was under three models: the equilibrium
-    reply it assumed, a uniformly random play (the ``easy`` player) and the standard player's
-    play (``normal``, computed from the public state as that player would), starting from equal
-    odds. While the posterior of "random" stays below :attr:`EXPLOIT_AT` it plays the
-    equilibrium mix unchanged; above it, it plays the best response to the mixture of "random"
-    and "equilibrium" in the battle's game, the rest of the year valued against a random
-    opponent where small enough (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An
-    opponent that plays the equilibrium or the standard player never moves the posterior there
-    (its plays are explained by its own model); one that plays at random does within a few
-    battles.
+    Among the equilibrium mixes of a battle it plays the one that earns most against a random
+    opponent (:func:`~hexwar.campaign.equilibrium.best_maximin`: a second linear program that
+    keeps the game's value, so the mix is exactly as unexploitable). The tactic cards of a year
+    are chosen against a random opponent
+    (:func:`~hexwar.campaign.equilibrium.tactics_vs_random`) in the first year and once the
+    opponent is taken for random, at ranks allowing at most :attr:`TACTICS_UP_TO` cards;
+    otherwise as the standard player does.
+
+    The exploitative element (docs/campaign.md "Against a random opponent"): it weighs how
+    likely the opponent's revealed choices were under three models: the equilibrium reply it
+    assumed, a uniformly random play (the ``easy`` player) and the standard player's play
+    (``normal``, computed from the public state as that player would), starting from equal
+    odds: every battle's revealed play, and the opponent's tactic cards of each year once they
+    are public (the standard set, or any set alike). While the posterior of "random" stays
+    below :attr:`EXPLOIT_AT` it plays the equilibrium mix above; above it, it plays the best
+    response to the mixture of "random" and "equilibrium" in the battle's game, the rest of
+    the year valued against a random opponent where small enough
+    (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An opponent that plays the
+    equilibrium or the standard player never moves the posterior there (its plays are
+    explained by its own model); one that plays at random does within a few battles, or at
+    once when it chooses other tactic cards than the standard ones.
     """
 
     name = "equilibrium"
     EXPLOIT_AT = 0.95
     """The posterior probability of a random opponent above which it best-responds."""
+    TACTICS_UP_TO = 2
+    """The largest rank allowance at which the tactic cards are chosen against a random
+    opponent (a few seconds per year game; above, the choice of three or four of five cards is
+    the standard player's, and solving it would cost ten to twenty seconds a year game)."""
+    TACTICS_FIRST_YEAR = True
+    """Choose the first year's tactic cards against a random opponent (nothing is known yet)."""
     FLOOR = 0.005
     """The least probability the equilibrium model gives any play: equilibria need not be unique,
     so a play outside the mix it assumed is evidence, not proof, of a careless opponent."""
@@ -278,6 +308,10 @@ class EquilibriumPlayer:
                 dict[str, str],
             ],
         ] = {}
+        self._choices_seen: set[int] = set()
+        self.last_mix: np.ndarray | None = None
+        """The mix over ``position(st, side).mine`` of its last battle (before the best
+        response to a random opponent, if it played one)."""
         self.log_like = np.zeros(3)
         """Log-likelihoods of the opponent's revealed plays under equilibrium, random, standard."""
 
@@ -288,8 +322,30 @@ class EquilibriumPlayer:
         w = np.exp(z)
         return float(w[1] / w.sum())
 
+    def _observe_choice(self, st: CampaignState) -> None:
+        """Weigh the opponent's choice of tactic cards for this year (public once both have
+        chosen, R11.2), once a year: the standard player (and this player) choose
+        :func:`standard_tactics`, the random player any of the ``C(cards, n)`` sets alike (the
+        other models give any other set :attr:`FLOOR`). Nothing to weigh when the rank allows
+        every card."""
+        opp = other(self.side)
+        # while choosing, the opponent's choice is not public yet (R11.2, R12.1)
+        if st.phase == "choose_tactics" or st.year in self._choices_seen or not st.tactics_chosen[opp]:
+            return
+        self._choices_seen.add(st.year)
+        chosen = set(st.tactics_hand[opp]) | set(st.tactics_discard[opp])
+        shown = st.tactic_slots[opp]
+        if shown is not None:  # the face-down card is one of the public set
+            chosen.add(shown)
+        n, total = len(chosen), len(st.cards.tactics)
+        if n == 0 or n >= total:
+            return
+        p_std = 1.0 if chosen == set(standard_tactics(st.cards.tactics, n)) else self.FLOOR
+        self.log_like += np.log([p_std, 1.0 / comb(total, n), p_std])
+
     def _observe(self, st: CampaignState) -> None:
         opp = other(self.side)
+        self._observe_choice(st)
         for h in st.history:
             got = self._models.pop((h.year, h.number), None)
             if got is None:
@@ -388,20 +444,34 @@ class EquilibriumPlayer:
         # the same state gives the same play, also after a war continues from its save (R1.2)
         rng = np.random.default_rng([self.seed, 0 if me == "german" else 1, 3030, st.year, st.battle])
         u = float(rng.random())
-        cum = np.cumsum(pos.x)
+        mix = pos.x
+        vs_random: np.ndarray = pos.payoff
+        uni = np.ones(len(pos.theirs)) / len(pos.theirs)
+        if self.exploit:
+            # among the equilibrium (maximin) mixes, the one best against a random opponent:
+            # as unexploitable as pos.x, and it earns more from a careless opponent from the
+            # first battle on, before the opponent model has seen anything
+            from .equilibrium import best_maximin, random_payoffs
+
+            uni = self._random_model(st, pos)[0]
+            got = random_payoffs(st, pos)
+            if got is not None:
+                vs_random = got
+            cls = None
+            if pos.leads:
+                cls = np.unique([0 if t is None else 1 for _, t in pos.mine], return_inverse=True)[1]
+            better = best_maximin(pos.payoff, cls, pos.value, vs_random @ uni)
+            if better is not None:
+                mix = better
+        self.last_mix = mix
+        cum = np.cumsum(mix)
         i = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(pos.mine) - 1)
         pr = self.p_random
         if self.exploit and pr >= self.EXPLOIT_AT:
             # the best response to the posterior mixture of the two models: against "random",
             # the rest of the year against a random opponent where small enough, else the
             # equilibrium value of the rest of the year
-            from .equilibrium import random_payoffs
-
-            vs_random = random_payoffs(st, pos)
-            if vs_random is None:
-                vs_random = pos.payoff
             best = None
-            uni = self._random_model(st, pos)[0]
             for k in range(len(pos.mine)):
                 v = pr * float(vs_random[k] @ uni) + (1 - pr) * float(pos.payoff[k] @ pos.y[k])
                 if best is None or v > best[0] + 1e-12:
@@ -427,7 +497,27 @@ class EquilibriumPlayer:
             if st.slots[self.side] is None:
                 return PlaceBattleCard(self.side, b)
             return PlaceTacticCard(self.side, t)
+        if st.phase == "choose_tactics" and self.exploit and self._tactics_vs_random(st):
+            from .equilibrium import tactics_vs_random
+
+            me = self.side
+            n, n_opp = st.tactic_allowance(me), st.tactic_allowance(other(me))
+            return ChooseTactics(
+                me, tactics_vs_random(st.cards, tuple(st.events_in_play), st.initiative, me, n, n_opp)
+            )
         return self._standard.choose(st)
+
+    def _tactics_vs_random(self, st: CampaignState) -> bool:
+        """Whether this year's tactic cards are chosen against a random opponent
+        (:func:`~hexwar.campaign.equilibrium.tactics_vs_random`): at ranks allowing at most
+        :attr:`TACTICS_UP_TO` cards, once the opponent is taken for random
+        (:attr:`EXPLOIT_AT`), and in the first year, before anything is known
+        (:attr:`TACTICS_FIRST_YEAR`)."""
+        self._observe(st)
+        if st.tactic_allowance(self.side) > self.TACTICS_UP_TO:
+            return False
+        first = st.year == st.cards.years[0].year
+        return self.p_random >= self.EXPLOIT_AT or (first and self.TACTICS_FIRST_YEAR)
 
 
 def make_player(name: str, side: str, seed: int = 0) -> CampaignPlayer:

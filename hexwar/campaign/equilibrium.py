@@ -57,6 +57,10 @@ __all__ = [
     "subgame_size",
     "is_exact",
     "approx_value",
+    "best_maximin",
+    "RANDOM_BUDGET",
+    "random_payoffs",
+    "tactics_vs_random",
 ]
 
 K = CampaignEffectKind
@@ -199,6 +203,69 @@ def leader_value(a: np.ndarray, classes: np.ndarray, x: np.ndarray) -> float:
         rows = classes == c
         total += float((x[rows] @ a[rows]).min())
     return total
+
+
+def best_maximin(
+    a: np.ndarray, classes: np.ndarray | None, value: float, gain: np.ndarray, slack: float = 1e-10
+) -> np.ndarray | None:
+    """Among the maximin (equilibrium) mixes of a battle's game, the one with the most ``gain``.
+
+    A second linear program after :func:`solve_matrix_game` / :func:`solve_leader_game`:
+    maximise ``gain @ x`` subject to ``x`` still guaranteeing ``value`` (``a.T @ x >= value``
+    for a matrix game; ``sum_c z_c >= value`` with ``z_c <= (x_c @ a_c)_j`` for every column
+    ``j`` when the follower sees the row's class ``c``), ``sum(x) == 1``, ``x >= 0``. The
+    guarantee is then checked again on the mix found (the solver's tolerance is ``1e-10``);
+    a mix that guarantees less than ``value - slack`` is rejected. Used by the hard player to
+    pick, among equally unexploitable mixes, the one that earns most against a careless
+    (random) opponent (docs/campaign.md "Against a random opponent"; R11.2): the
+    exploitability of the mix stays that of the equilibrium.
+
+    Args:
+        a: the leader's payoff matrix ``(m, n)``.
+        classes: ``(m,)`` visible class of each row (``0 .. k-1``) when the follower sees it,
+            or ``None`` for a simultaneous (matrix) game.
+        value: the game's value (what the first solve's mix guarantees).
+        gain: ``(m,)`` what each row earns against the opponent model to favour.
+        slack: how far below ``value`` the mix found may guarantee.
+
+    Returns:
+        the mix ``(m,)`` summing to one, or ``None`` when the program fails or its mix
+        guarantees less than ``value - slack`` (the caller keeps its first mix).
+    """
+    m, n = a.shape
+    if m == 0 or n == 0 or len(gain) != m:
+        raise ValueError(f"a ({m}, {n}) game with {len(gain)} gains")
+    k = 1 if classes is None else int(classes.max()) + 1
+    cls = np.zeros(m, dtype=np.int64) if classes is None else classes
+    # variables: x (m), z (k, free); minimise -gain @ x
+    c_obj = np.concatenate([-np.asarray(gain, dtype=float), np.zeros(k)])
+    a_ub = np.zeros((k * n + 1, m + k))
+    for c in range(k):
+        rows = cls == c
+        a_ub[c * n : (c + 1) * n, :m] = -(a * rows[:, None]).T
+        a_ub[c * n : (c + 1) * n, m + c] = 1.0
+    a_ub[-1, m:] = -1.0
+    b_ub = np.zeros(k * n + 1)
+    b_ub[-1] = -value
+    a_eq = np.concatenate([np.ones(m), np.zeros(k)])[None, :]
+    res = linprog(
+        c_obj,
+        A_ub=a_ub,
+        b_ub=b_ub,
+        A_eq=a_eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)] * k,
+        method="highs",
+        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+    )
+    if res.status != 0:
+        return None
+    x = np.clip(res.x[:m], 0.0, None)
+    if x.sum() <= 0:
+        return None
+    x /= x.sum()
+    guaranteed = float((x @ a).min()) if classes is None else leader_value(a, cls, x)
+    return x if guaranteed >= value - slack else None
 
 
 @dataclass(frozen=True)
@@ -740,3 +807,67 @@ def random_payoffs(st: CampaignState, pos: Position) -> np.ndarray | None:
             w = game.winner(Play(g[0], g[1]), Play(so[0], so[1]))
             out[i, j] = sign * game.random_value((gh, sh, gt, stt, diff + w), pos.side)
     return out
+
+
+_TACTIC_CHOICE: dict[tuple, tuple[str, ...]] = {}
+EXACT_TACTIC_SETS = 0
+"""Up to this many opponent cards :func:`tactics_vs_random` averages over the opponent's sets;
+above, it values the year against an opponent holding none (0: always the proxy, which keeps
+the choice at one or two seconds a year game)."""
+
+
+def tactics_vs_random(
+    cards: CampaignCards, events: tuple[str, ...], initiative: str, side: str, n: int, n_opp: int
+) -> tuple[str, ...]:
+    """The ``n`` tactic cards with which ``side`` does best for the year against an opponent
+    playing at random (R11.2, docs/campaign.md "Against a random opponent"): for each set, the
+    value of the year's exact best response to a random opponent from the year's first battle
+    (:meth:`YearGame.random_value`), averaged over the opponent's ``C(cards, n_opp)`` equally
+    likely sets when ``n_opp`` is at most :data:`EXACT_TACTIC_SETS`, else against an opponent
+    holding no tactic card (a proxy that keeps the choice at a second or two: the random
+    opponent plays its cards blindly, and the ranking of one's own sets hardly depends on it). Memoised per (cards, events, initiative, side, n,
+    n_opp); the year games it solves are not kept.
+
+    Args:
+        cards: the card definitions; ``events``: the event cards in play; ``initiative``: its
+            holder; ``side``: the side choosing; ``n``, ``n_opp``: how many cards each side's
+            rank allows.
+
+    Returns:
+        ``n`` tactic card ids in card order (every card when ``n`` allows all).
+
+    Raises:
+        ValueError: for an unknown side or ``n`` below 1.
+    """
+    from itertools import combinations
+
+    if side not in ("german", "soviet"):
+        raise ValueError(f"unknown side {side!r}")
+    tactics = tuple(cards.tactics)
+    if n < 1:
+        raise ValueError(f"a rank allows at least one tactic card, got {n}")
+    if n >= len(tactics):
+        return tactics
+    n_opp = min(n_opp, len(tactics)) if n_opp <= EXACT_TACTIC_SETS else -1  # -1: the proxy
+    key = (id(cards), tuple(events), initiative, side, n, n_opp)
+    got = _TACTIC_CHOICE.get(key)
+    if got is not None:
+        return got
+    game = YearGame(cards, tuple(events), initiative)
+    gh, sh = cards.battle_cards("german"), cards.battle_cards("soviet")
+    theirs = list(combinations(tactics, n_opp)) if n_opp >= 0 else [()]
+    sign = 1.0 if side == "german" else -1.0
+    best: tuple[float, tuple[str, ...]] | None = None
+    for mine in combinations(tactics, n):
+        total = 0.0
+        for t in theirs:
+            gt, stt = (mine, t) if side == "german" else (t, mine)
+            total += sign * game.random_value(game.key(gh, sh, gt, stt, 0), side)
+        v = total / len(theirs)
+        if best is None or v > best[0] + 1e-12:
+            best = (v, mine)
+    assert best is not None
+    if len(_TACTIC_CHOICE) > 2000:
+        _TACTIC_CHOICE.clear()
+    _TACTIC_CHOICE[key] = best[1]
+    return best[1]
