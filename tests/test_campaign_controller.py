@@ -165,3 +165,34 @@ def test_year_end_summary_hint_and_no_stale_battle_into_the_next_year():
             assert c.update() or c.acting == "german" or c.revealing, "stuck"
     assert len(st.history) >= 8, "the second year never got to its first battle"
     assert c.year_summary == []
+
+
+def test_the_hint_names_the_mix_the_hard_player_draws_from():
+    """Issue 30: ``A``'s hint is what the hard player would play, the mix
+    :class:`~hexwar.campaign.ai.EquilibriumPlayer` draws from (the equilibrium mix best against
+    random play, R11.2), not the linear program's first equilibrium mix; seeds printed."""
+    import numpy as np
+
+    from hexwar.campaign.ai import EquilibriumPlayer
+    from hexwar.campaign.equilibrium import position
+
+    for seed in (1, 2, 3):
+        c, _ = _vs_computer(seed)
+        st = c.state
+        for _ in range(200):
+            if st.phase == "place" and c.acting == "german":
+                break
+            if c.acting == "german":
+                _choose_tactics(c)
+            else:
+                assert c.update() or c.acting == "german", f"seed {seed}: stuck"
+        hard = EquilibriumPlayer("german")
+        hard.plan(st)
+        pos = position(st, "german")
+        assert hard.last_mix is not None
+        i = int(np.argmax(hard.last_mix))
+        c.key("1")
+        c.key("ENTER")
+        want = f"{hard.last_mix[i]:.0%} {st.cards.title(pos.mine[i][0])}"
+        got = c.hint.split("would have played ", 1)[1]
+        assert got.startswith(want), f"seed {seed}: {got!r} does not start with {want!r}"

@@ -196,8 +196,10 @@ class CampaignController:
 
     def _note_hint(self, cmd: Command) -> None:
         """Before a person's first placement of a battle: what the hard player would play here
-        (its equilibrium mix, :func:`hexwar.campaign.equilibrium.position`), shown on ``A``
-        after the battle."""
+        (the mix :class:`hexwar.campaign.ai.EquilibriumPlayer` draws from: the equilibrium mix
+        of :func:`hexwar.campaign.equilibrium.position` best against random play, R11.2), shown
+        on ``A`` after the battle. Computed from the public state and this side's own cards only
+        (R12.1)."""
         st = self.state
         side = getattr(cmd, "side", None)
         if (
@@ -208,15 +210,19 @@ class CampaignController:
             or self._hint_for == (st.year, st.battle)
         ):
             return
+        from ..campaign.ai import EquilibriumPlayer
         from ..campaign.equilibrium import position
 
         pos = position(st, side)
-        order = sorted(range(len(pos.mine)), key=lambda i: -pos.x[i])
+        hard = EquilibriumPlayer(side)  # a fresh one: no opponent model yet, as at a war's start
+        hard.plan(st)
+        mix = hard.last_mix if hard.last_mix is not None and len(hard.last_mix) == len(pos.mine) else pos.x
+        order = sorted(range(len(pos.mine)), key=lambda i: -mix[i])
         parts = [
-            f"{pos.x[i]:.0%} {st.cards.title(pos.mine[i][0])}"
+            f"{mix[i]:.0%} {st.cards.title(pos.mine[i][0])}"
             + (f" + {st.cards.title(str(pos.mine[i][1]))}" if pos.mine[i][1] else "")
             for i in order[:3]
-            if pos.x[i] > 0.005
+            if mix[i] > 0.005
         ]
         self._hint_for = (st.year, st.battle)
         self.hint = (
