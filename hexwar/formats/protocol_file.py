@@ -403,9 +403,9 @@ def _adapter(kind: str) -> TypeAdapter[Any]:
     if what == "view":
         return TypeAdapter(MODE_VIEWS[mode])
     models = tuple(MODE_COMMANDS[mode].values())
-    return TypeAdapter(
-        Annotated[(models[0] if len(models) == 1 else _union(models)), Field(discriminator="cmd")]
-    )
+    # a type built at run time: typed Any, so that no pydantic's TypeAdapter stub refuses it
+    tagged: Any = Annotated[(models[0] if len(models) == 1 else _union(models)), Field(discriminator="cmd")]
+    return TypeAdapter(tagged)
 
 
 def _union(models: tuple[Any, ...]) -> Any:
