@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ..errors import HexwarError
+from ..formats.kinds import SCHEMA_KINDS
 
 __all__ = ["import_group", "export_group", "schema", "migrate"]
 
@@ -134,23 +135,7 @@ def export_tiled_cmd(map_name: str, out: str, force: bool) -> None:
 @click.command()
 @click.argument(
     "kind",
-    type=click.Choice(
-        [
-            "map",
-            "scenario",
-            "lines",
-            "save",
-            "protocol",
-            "cards",
-            "campaign",
-            "campaign-save",
-            "deck",
-            "terrain",
-            "wrecks",
-            "effects",
-            "looks",
-        ]
-    ),
+    type=click.Choice(list(SCHEMA_KINDS)),
 )
 def schema(kind: str) -> None:
     """Print the JSON Schema (draft 2020-12) of a hexwar file kind or of the network messages.

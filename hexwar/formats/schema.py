@@ -33,6 +33,7 @@ from .campaign_save_file import CampaignSaveFile, campaign_save_schema
 from .card_file import CardFile, card_schema
 from .deck_file import DeckFile
 from .effects_file import EffectsFile, effects_schema
+from .kinds import SCHEMA_KINDS
 from .lines_file import LinesScenarioFile, lines_schema
 from .looks_file import LooksFile
 from .protocol_file import ClientMessage, message_problems, protocol_schema
@@ -92,21 +93,6 @@ __all__ = [
     "MODEL_KINDS",
 ]
 
-SCHEMA_KINDS = (
-    "map",
-    "scenario",
-    "lines",
-    "save",
-    "protocol",
-    "cards",
-    "campaign",
-    "campaign-save",
-    "deck",
-    "terrain",
-    "wrecks",
-    "effects",
-    "looks",
-)
 KIND_OF_FORMAT = {"hexwar-map": "map", "hexwar-scenario": "scenario", "hexwar-save": "save"}
 #: kind -> (root model, its schema document): the kinds declared once, as typed models
 MODEL_KINDS: dict[str, tuple[Any, Any]] = {
