@@ -451,10 +451,10 @@ class EquilibriumPlayer:
             # among the equilibrium (maximin) mixes, the one best against a random opponent:
             # as unexploitable as pos.x, and it earns more from a careless opponent from the
             # first battle on, before the opponent model has seen anything
-            from .equilibrium import best_maximin, random_payoffs
+            from .equilibrium import EXPLOIT_BUDGET, best_maximin, random_payoffs
 
             uni = self._random_model(st, pos)[0]
-            got = random_payoffs(st, pos)
+            got = random_payoffs(st, pos, EXPLOIT_BUDGET if self.p_random >= self.EXPLOIT_AT else None)
             if got is not None:
                 vs_random = got
             cls = None
