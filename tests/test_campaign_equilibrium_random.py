@@ -28,6 +28,7 @@ from hexwar.campaign.equilibrium import (
     solve_matrix_game,
     tactics_vs_random,
 )
+from hexwar.campaign.scoring import Play, resolve_battle
 from hexwar.campaign.state import new_campaign
 
 CARDS = default_campaign_cards()
@@ -134,3 +135,61 @@ def test_the_opponents_choice_is_not_read_while_choosing():
         picks.append(cmd.tactics)
         assert not hard.log_like.any()
     assert len(set(picks)) == 1
+
+
+def _plain_best_response(ev, ini, side, hands, tacs, diff) -> float:
+    """The German-view value of ``side``'s best response to an opponent playing at random (a
+    uniform battle card of its hand, then none or one of its distinct held tactic cards
+    uniformly; Bluff stays in the hand), by plain recursion over actual card ids: no classes,
+    no coding, every own tactic option including Bluff."""
+    opp = "soviet" if side == "german" else "german"
+    left = len(hands["german"])
+    if not left or abs(diff) > left:
+        if diff == 0:
+            return 1.0 if ini == "german" else -1.0  # the tied-year rule (docs/campaign.md)
+        return float(np.sign(diff))
+    sign = 1.0 if side == "german" else -1.0
+    best = -2.0
+    for b in dict.fromkeys(hands[side]):
+        for t in (None, *dict.fromkeys(tacs[side])):
+            opts = (None, *dict.fromkeys(tacs[opp]))
+            total = 0.0
+            for ob in hands[opp]:
+                for ot in opts:
+                    plays = {side: Play(b, t), opp: Play(ob, ot)}
+                    w = resolve_battle(CARDS, plays, ev, ini).winner
+                    d = diff + (1 if w == "german" else -1 if w == "soviet" else 0)
+                    nh = {side: _drop(hands[side], b), opp: _drop(hands[opp], ob)}
+                    nt = {
+                        side: tacs[side] if t in (None, "bluff") else _drop(tacs[side], t),
+                        opp: tacs[opp] if ot in (None, "bluff") else _drop(tacs[opp], ot),
+                    }
+                    total += _plain_best_response(ev, ini, side, nh, nt, d) / (len(hands[opp]) * len(opts))
+            best = max(best, sign * total)
+    return sign * best
+
+
+def _drop(items: tuple[str, ...], x: str) -> tuple[str, ...]:
+    i = items.index(x)
+    return items[:i] + items[i + 1 :]
+
+
+@pytest.mark.parametrize("side", ["german", "soviet"])
+def test_random_solver_equals_plain_recursion_for_either_side(side):
+    """RandomSolver (YearGame.random_value's integer-coded expectimax) against the plain
+    recursion above, for both sides best-responding, three battles left of Massed Guns with
+    German initiative: Bluff and Counter-Intelligence on the random side, interchangeable
+    Soviet cards (Rifle and People's Militia Divisions, both 3 infantry) in hand, each
+    starting difference 0 and 1."""
+    ev = ("ev_massed_guns",)
+    hands = {
+        "german": ("de_tiger_abteilung", "de_grenadier_regiment", "de_artillerie_regiment"),
+        "soviet": ("su_rifle_division", "su_militia", "su_breakthrough_artillery"),
+    }
+    opp = "soviet" if side == "german" else "german"
+    tacs = {side: ("bluff", "flank_attack", "artillery_barrage"), opp: ("bluff", "counter_intelligence")}
+    g = YearGame(CARDS, ev, "german")
+    for diff in (0, 1):
+        k = g.key(hands["german"], hands["soviet"], tacs["german"], tacs["soviet"], diff)
+        want = _plain_best_response(ev, "german", side, hands, tacs, diff)
+        assert abs(g.random_value(k, side) - want) < 1e-12, (side, diff)

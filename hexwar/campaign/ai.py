@@ -272,8 +272,9 @@ class EquilibriumPlayer:
     are public (the standard set, or any set alike). While the posterior of "random" stays
     below :attr:`EXPLOIT_AT` it plays the equilibrium mix above; above it, it plays the best
     response to the mixture of "random" and "equilibrium" in the battle's game, the rest of
-    the year valued against a random opponent where small enough
-    (:func:`~hexwar.campaign.equilibrium.random_payoffs`). An opponent that plays the
+    the year valued against a random opponent (:func:`~hexwar.campaign.equilibrium.random_payoffs`:
+    exactly up to :data:`~hexwar.campaign.equilibrium.EXPLOIT_BUDGET`, beyond it with the
+    opponent's tactic cards left out of the later battles). An opponent that plays the
     equilibrium or the standard player never moves the posterior there (its plays are
     explained by its own model); one that plays at random does within a few battles, or at
     once when it chooses other tactic cards than the standard ones.
@@ -454,7 +455,8 @@ class EquilibriumPlayer:
             from .equilibrium import EXPLOIT_BUDGET, best_maximin, random_payoffs
 
             uni = self._random_model(st, pos)[0]
-            got = random_payoffs(st, pos, EXPLOIT_BUDGET if self.p_random >= self.EXPLOIT_AT else None)
+            exploiting = self.p_random >= self.EXPLOIT_AT
+            got = random_payoffs(st, pos, EXPLOIT_BUDGET if exploiting else None, proxy=exploiting)
             if got is not None:
                 vs_random = got
             cls = None

@@ -913,29 +913,44 @@ RANDOM_BUDGET = 4000
 against a random opponent (measured: about 2 s for 13,728 at the start of a year, so a fraction
 of a second here; once per year game, then memoised; the 600-war tables need it cheap)."""
 
-EXPLOIT_BUDGET = 10**9
+EXPLOIT_BUDGET = 150_000
 """The largest :func:`subgame_size` :func:`random_payoffs` solves once the hard player takes its
-opponent for random (:attr:`~hexwar.campaign.ai.EquilibriumPlayer.EXPLOIT_AT`)."""
+opponent for random (:attr:`~hexwar.campaign.ai.EquilibriumPlayer.EXPLOIT_AT`): the whole year
+with up to three German tactic cards against one (:class:`RandomSolver`: a few seconds once per
+year, then memoised), from the second or third battle with four against four (the whole year
+there: about a minute); before that, :func:`random_payoffs`' proxy."""
 
 
-def random_payoffs(st: CampaignState, pos: Position, budget: int | None = None) -> np.ndarray | None:
+def random_payoffs(
+    st: CampaignState, pos: Position, budget: int | None = None, proxy: bool = False
+) -> np.ndarray | None:
     """The values of the year for ``pos.side`` after each cell of ``pos`` (its play, the
     opponent's play) when ``pos.side`` then plays its best response to an opponent playing at
     random for the rest of the year (:meth:`YearGame.random_value`); ``None`` when the rest of the
-    year is larger than ``budget``.
+    year is larger than ``budget`` (with ``proxy``: unless it fits once the opponent's tactic
+    cards are left out of the rest of the year after this battle; the values are then those of
+    an opponent without tactic cards after this battle, an optimistic estimate that still ranks
+    this side's hands and tactic cards for later).
 
     Args:
         st: the war at the decision (``place`` phase).
         pos: :func:`position` of the side deciding.
         budget: the largest :func:`subgame_size` solved (``None``: :data:`RANDOM_BUDGET`; the
             hard player passes :data:`EXPLOIT_BUDGET` once it takes the opponent for random).
+        proxy: beyond ``budget``, estimate as above instead of returning ``None``.
 
     Returns:
         shape ``(len(pos.mine), len(pos.theirs))``, values in ``[-1, 1]`` for ``pos.side``.
     """
     key0 = public_state(st)
-    if subgame_size(key0) > (RANDOM_BUDGET if budget is None else budget):
-        return None
+    limit = RANDOM_BUDGET if budget is None else budget
+    drop = None  # the side whose tactic cards the rest of the year leaves out (the proxy)
+    if subgame_size(key0) > limit:
+        g_h, s_h, g_t, s_t, d0 = key0
+        lean = (g_h, s_h, (), s_t, d0) if pos.side == "soviet" else (g_h, s_h, g_t, (), d0)
+        if not proxy or subgame_size(lean) > limit:
+            return None
+        drop = "german" if pos.side == "soviet" else "soviet"
     game = year_game(st.cards, tuple(st.events_in_play), st.initiative, True)  # one memo per year
     g_hand, s_hand, g_tac, s_tac, diff = game.key(*key0[:4], key0[4])
     sign = 1.0 if pos.side == "german" else -1.0
@@ -946,6 +961,10 @@ def random_payoffs(st: CampaignState, pos: Position, budget: int | None = None) 
             g, so = (mine, theirs) if pos.side == "german" else (theirs, mine)
             gh, gt = game._after(g_hand, g_tac, g)
             sh, stt = game._after(s_hand, s_tac, so)
+            if drop == "german":
+                gt = ()
+            elif drop == "soviet":
+                stt = ()
             w = game.winner(Play(g[0], g[1]), Play(so[0], so[1]))
             out[i, j] = sign * game.random_value((gh, sh, gt, stt, diff + w), pos.side)
     return out
