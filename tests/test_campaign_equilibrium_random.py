@@ -193,3 +193,42 @@ def test_random_solver_equals_plain_recursion_for_either_side(side):
         k = g.key(hands["german"], hands["soviet"], tacs["german"], tacs["soviet"], diff)
         want = _plain_best_response(ev, "german", side, hands, tacs, diff)
         assert abs(g.random_value(k, side) - want) < 1e-12, (side, diff)
+
+
+def test_random_payoffs_beyond_the_budget_leave_the_opponents_tactic_cards_out_only_as_a_proxy():
+    """random_payoffs at the first battle of seed 4's 1941 (Flank Attack against Preparatory
+    Barrage, both sides at Corporal: the rest of
+    the year's subgame_size 13,728, 6,864 without the Soviet's tactic card): within the budget
+    the exact values; beyond it None, unless the proxy is asked for and the year without the
+    opponent's tactic cards fits: then every cell is the German's best response against a
+    random Soviet that holds no tactic card after this battle (and differs from the exact
+    value somewhere: the Soviet's card matters)."""
+    from hexwar.campaign.ai import RandomPlayer
+    from hexwar.campaign.equilibrium import position, public_state, random_payoffs, subgame_size, year_game
+
+    st, _ = new_campaign(4)
+    ps = {s: RandomPlayer(s, 4) for s in ("german", "soviet")}
+    chosen = {"german": ("flank_attack",), "soviet": ("artillery_barrage",)}
+    while st.phase != "place":
+        side = st.to_act
+        st.apply(ChooseTactics(side, chosen[side]) if st.phase == "choose_tactics" else ps[side].choose(st))
+    key0 = public_state(st)
+    assert subgame_size(key0) == 13_728
+    pos = position(st, "german")
+    exact = random_payoffs(st, pos, 13_728)
+    assert exact is not None
+    assert random_payoffs(st, pos, 10_000) is None
+    got = random_payoffs(st, pos, 10_000, proxy=True)
+    assert got is not None and got.shape == exact.shape
+    assert random_payoffs(st, pos, 6_000, proxy=True) is None  # 6,864 does not fit either
+    g = year_game(st.cards, tuple(st.events_in_play), st.initiative, True)
+    gh, sh, gt, stt, d = g.key(*key0[:4], key0[4])
+    for i, (b, t) in enumerate(pos.mine):
+        for j, (sb, s_t) in enumerate(pos.theirs):
+            g_hand, g_tac = g._after(gh, gt, (g._rep[b], t))
+            w = g.winner(Play(g._rep[b], t), Play(sb, s_t))
+            s_hand = _drop(sh, sb)
+            assert got[i, j] == g.random_value((g_hand, s_hand, g_tac, (), d + w), "german")
+            s_left = stt if s_t in (None, "bluff") else _drop(stt, s_t)
+            assert exact[i, j] == g.random_value((g_hand, s_hand, g_tac, s_left, d + w), "german")
+    assert np.abs(got - exact).max() > 0.01
