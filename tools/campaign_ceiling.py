@@ -160,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     tables: dict[tuple[str, str, int, int], list[float]] = {}
     if a.cache and Path(a.cache).exists():
         for row in json.loads(Path(a.cache).read_text()):
-            tables[tuple(row[0])] = row[1]  # type: ignore[index]
+            if row[1]:
+                tables[tuple(row[0])] = row[1]  # type: ignore[index]
     jobs = sorted(
         {(ev, ini, i, a.kmax) for s in scheds.values() for i, (ev, ini) in enumerate(s)} - set(tables)
     )
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  table {j}: " + " ".join(f"{p:.4f}" for p in got[j]), flush=True)
     for j in jobs:
         g = got.get(key[j]) or tables[key[j]]
-        tables[j] = g[: min(a.kmax, 1 + j[2])]
+        tables[j] = g
     tables.update(got)
     if a.cache:
         from hexwar.fileio import atomic_write_bytes
