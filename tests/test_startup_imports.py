@@ -77,6 +77,13 @@ def test_a_game_start_imports_no_heavy_package_and_builds_no_save_model(scenario
     assert heavy == [], f"`hexwar play {scenario} --headless` start imports {heavy}"
     # the save and round-1 map validators are built when a save or an old map is read
     assert got["built"] == {"SaveFileV2": False, "MapFileV1": False}
+    # the shipped cards come from their compiled form: no card file model, no card file read
+    # (hexwar/rules/cards/shipped.py; a stale compiled set would fall back to the full load)
+    card_code = sorted(
+        {"hexwar.formats.card_file", "hexwar.formats.card_vocab", "hexwar.rules.cards.loader"}
+        & set(got["modules"])
+    )
+    assert card_code == [], f"`hexwar play {scenario} --headless` start imports {card_code}"
 
 
 def test_each_game_mode_starts_without_the_other_modes_machinery():

@@ -16,6 +16,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..model.filemodel import BUILT, DEFERRED, FileModel
 from ..model.terrain_file import Mobility
+from .effect_rules import EFFECT_RULES
 
 __all__ = [
     "EFFECT_RULES",
@@ -40,32 +41,6 @@ Phase = Literal["begin_turn", "commitment", "movement", "combat", "draw", "end_t
 Duration = Literal["instant", "attack", "turn", "permanent"]
 Text = Annotated[str, StringConstraints(pattern=r"\S"), Field(description="a text")]
 
-_ALL = frozenset({"damage", "command", "event"})
-_NOT_DAMAGE = frozenset({"command", "event"})
-#: effect kind -> (value rule, the cards it may be on); value rule: "none" (no value), "signed"
-#: (a non-zero integer) or "positive" (an integer >= 1). R4.3; the help texts are in
-#: :mod:`hexwar.rules.cards.definitions`.
-EFFECT_RULES: dict[str, tuple[str, frozenset[str]]] = {
-    "defense": ("signed", _ALL),
-    "attack": ("signed", _ALL),
-    "exposed": ("signed", _ALL),
-    "damage_index": ("signed", _ALL),
-    "rate_of_fire": ("signed", _ALL),
-    "no_second_weapon": ("none", _ALL),
-    "no_attack": ("none", _ALL),
-    "immobilized": ("none", _ALL),
-    "extra_damage": ("positive", frozenset({"damage"})),
-    "movement": ("signed", _ALL),
-    "move_cost": ("signed", _NOT_DAMAGE),
-    "turns_of_flight": ("signed", _ALL),
-    "initiative": ("signed", _NOT_DAMAGE),
-    "draw": ("signed", _NOT_DAMAGE),
-    "remove_damage_card": ("none", frozenset({"command"})),
-    "commit_from_reserves": ("positive", _NOT_DAMAGE),
-    "artillery_accuracy": ("signed", _NOT_DAMAGE),
-    "no_aircraft": ("none", _NOT_DAMAGE),
-    "close_assault": ("signed", _NOT_DAMAGE),
-}
 EffectKindName = Literal[
     "defense",
     "attack",

@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -22,6 +20,7 @@ from ...errors import Problem, ValidationError
 from ...fileio import read_toml
 from ...formats import card_file as cf
 from ...model.filemodel import check, read_lenient
+from . import default_cards
 from .cardset import CardSet
 from .definitions import (
     CARD_FILES,
@@ -40,6 +39,7 @@ from .definitions import (
     UnitCard,
     Weapon,
 )
+from .shipped import card_data_dir
 
 __all__ = ["default_cards", "load_cards", "validate_card_file"]
 
@@ -298,10 +298,6 @@ def _combat(f: _File) -> CombatRules:
     return CombatRules(**kw)
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("hexwar") / "data" / "cards"))
-
-
 def _deck_sizes(
     f: _File,
     command: Mapping[str, CommandCard] | None,
@@ -330,7 +326,7 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     Raises:
         ValidationError: with every problem found.
     """
-    folder = Path(folder) if folder is not None else _data_dir()
+    folder = Path(folder) if folder is not None else card_data_dir()
     problems: list[Problem] = []
     files = sorted(folder.glob("*.toml"))
     if not files:
@@ -395,12 +391,6 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
         rules=rules,
         sources=tuple(sorted(sources)),
     )
-
-
-@cache
-def default_cards() -> CardSet:
-    """The package's own cards (``hexwar/data/cards``), loaded and validated once."""
-    return load_cards()
 
 
 def validate_card_file(path: str) -> None:
