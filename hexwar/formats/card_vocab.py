@@ -14,7 +14,7 @@ import pydantic
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ..model.filemodel import BUILT, DEFERRED, FileModel
+from ..model.filemodel import BUILT, DEFERRED, FileModel, new_list
 from ..model.terrain_file import Mobility
 from .effect_rules import EFFECT_RULES
 
@@ -102,7 +102,7 @@ class _Effect(FileModel):
     value: int | None = Field(None, ge=-10, le=10, description="an integer -10..10")
     mobility: Mobility | None = Field(None, description="a mobility class: foot, tracked or wheeled")
     side: Side | None = Field(None, description="a side: german or soviet")
-    unit_types: list[UnitType] = Field(default_factory=list, description="a list of unit types")
+    unit_types: list[UnitType] = Field(default_factory=new_list, description="a list of unit types")
 
     @model_validator(mode="wrap")
     @classmethod

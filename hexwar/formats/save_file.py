@@ -18,7 +18,7 @@ from pydantic import WrapValidator as _Wrap
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..model.filemodel import DEFERRED, FileModel, Step, error_details, json_schema
+from ..model.filemodel import DEFERRED, FileModel, Step, error_details, json_schema, new_dict, new_list
 
 __all__ = [
     "SaveFileV1",
@@ -128,23 +128,23 @@ class _SaveBody(FileModel):
     format: Literal["hexwar-save"] = Field(description='"hexwar-save"')
     mode: Literal["hex", "lines"] = Field("hex", description="the game mode (R11.1): hex (default) or lines")
     setup: dict[str, Any] = Field(
-        default_factory=dict,
+        default_factory=new_dict,
         description="a game mode's start choices the scenario file does not hold (lines: decks)",
     )
     seed: int = Field(ge=0, description="an integer >= 0 (the game's seed, R1.2)")
-    variants: list[Variant] = Field(default_factory=list, description="a list of rule variants")
+    variants: list[Variant] = Field(default_factory=new_list, description="a list of rule variants")
     rules_revision: int = Field(
         1, ge=1, description="the rules revision the game was played with (absent: 1, the saves of round 1)"
     )
     players: dict[
         Annotated[Seat, Field(description="a side, or a seat of the lines game")],
         Annotated[str, Field(description="text (who played the side)")],
-    ] = Field(default_factory=dict, description="{side or seat: name}")
+    ] = Field(default_factory=new_dict, description="{side or seat: name}")
     commands: list[
         Annotated[SavedCommand, Field(description='a command object with "cmd" and "side" (lines: "seat")')]
     ] = Field(max_length=200_000, description="a list of commands")
     checkpoints: list[Annotated[Checkpoint, Field(description="{turn: int, commands: int, hash: text}")]] = (
-        Field(default_factory=list, description="a list of {turn, commands, hash}")
+        Field(default_factory=new_list, description="a list of {turn, commands, hash}")
     )
     final: Annotated[
         Final,

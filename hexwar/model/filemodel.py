@@ -39,6 +39,8 @@ __all__ = [
     "MAX_SCHEMA_PROBLEMS",
     "adapter",
     "validate",
+    "new_list",
+    "new_dict",
     "check",
     "read_lenient",
     "Lenient",
@@ -74,6 +76,21 @@ class FileModel(BaseModel):
 DEFERRED = FileModel.model_config | ConfigDict(defer_build=True)
 #: The config of a model under a :data:`DEFERRED` base that every start reads: built at import.
 BUILT = ConfigDict(defer_build=False)
+
+
+def new_list() -> list[Any]:
+    """A new empty list: the ``default_factory`` of a model's list field.
+
+    The same default as ``default_factory=list``, but a Python function: for the builtin
+    ``list`` pydantic reads the signature by tokenizing its text signature when it builds the
+    model (about 0.1 ms a field, 2 ms the first time; issue 35: a game's start builds some 40
+    such fields)."""
+    return []
+
+
+def new_dict() -> dict[Any, Any]:
+    """A new empty dict: the ``default_factory`` of a model's table field (see :func:`new_list`)."""
+    return {}
 
 
 @cache
