@@ -26,10 +26,11 @@ from hexwar.cli import cli
 cli.get_command(None, "play")  # as `hexwar play` imports its command
 from hexwar.cli.game import _game_to_play
 sc = _game_to_play(sys.argv[1], None, (), None, None, (), False, None)[0]
+modules = sorted(sys.modules)  # what the start imported (before this script's own imports below)
 from hexwar.formats.save_file import SaveFileV2
 from hexwar.model.map_file import MapFileV1
 print(json.dumps({
-    "modules": sorted(sys.modules),
+    "modules": modules,
     "built": {"SaveFileV2": SaveFileV2.__pydantic_complete__, "MapFileV1": MapFileV1.__pydantic_complete__},
     "mode": type(sc).__name__,
 }))
@@ -84,6 +85,8 @@ def test_a_game_start_imports_no_heavy_package_and_builds_no_save_model(scenario
         & set(got["modules"])
     )
     assert card_code == [], f"`hexwar play {scenario} --headless` start imports {card_code}"
+    # a start reads no save: the save models' module is not even imported (formats/save_steps.py)
+    assert "hexwar.formats.save_file" not in got["modules"]
 
 
 def test_each_game_mode_starts_without_the_other_modes_machinery():

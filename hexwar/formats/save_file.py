@@ -18,7 +18,8 @@ from pydantic import WrapValidator as _Wrap
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..model.filemodel import DEFERRED, FileModel, Step, error_details, json_schema, new_dict, new_list
+from ..model.filemodel import DEFERRED, FileModel, error_details, json_schema, new_dict, new_list
+from .save_steps import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION, save_1_to_2
 
 __all__ = [
     "SaveFileV1",
@@ -30,7 +31,6 @@ __all__ = [
     "save_schema",
 ]
 
-SAVE_SCHEMA_VERSION = 2
 Side = Literal["german", "soviet"]
 Seat = Literal["german", "soviet", "german-front", "german-support", "soviet-front", "soviet-support"]
 Variant = Annotated[
@@ -199,21 +199,6 @@ class SaveFileV2(_SaveBody):
 
 
 SaveFile = Annotated[SaveFileV2, _Wrap(_who_gave_it)]
-
-
-def save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes.
-
-    Returns a new document; the input is not changed.
-
-    >>> save_1_to_2({"format": "hexwar-save", "schema_version": 1})["schema_version"]
-    2
-    """
-    return {**doc, "schema_version": 2}
-
-
-#: from_version -> the step to from_version + 1
-SAVE_MIGRATIONS: dict[int, Step] = {1: save_1_to_2}
 
 
 def save_schema() -> dict[str, Any]:
