@@ -52,7 +52,6 @@ of a module below it).
 from __future__ import annotations
 
 import importlib
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .cardset import (
@@ -95,7 +94,7 @@ from .definitions import (
     opponent,
     target_type_of,
 )
-from .shipped import card_data_dir, compiled_cards
+from .shipped import default_cards
 
 if TYPE_CHECKING:  # pragma: no cover
     from .loader import load_cards, validate_card_file
@@ -153,16 +152,3 @@ def __getattr__(name: str) -> Any:
     if name in _FROM_LOADER:
         return getattr(importlib.import_module(f"{__name__}.loader"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@cache
-def default_cards() -> CardSet:
-    """The package's own cards (``hexwar/data/cards``), loaded once: from their compiled form
-    when it is current (the validated result of exactly these files and this code), else read
-    and validated by :func:`load_cards` (issue 35).
-
-    Raises:
-        ValidationError: with every problem of the card files (the full load).
-    """
-    cards = compiled_cards(card_data_dir())
-    return cards if cards is not None else __getattr__("load_cards")()

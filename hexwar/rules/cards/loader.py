@@ -20,7 +20,6 @@ from ...errors import Problem, ValidationError
 from ...fileio import read_toml
 from ...formats import card_file as cf
 from ...model.filemodel import check, read_lenient
-from . import default_cards
 from .cardset import CardSet
 from .definitions import (
     CARD_FILES,
@@ -39,7 +38,7 @@ from .definitions import (
     UnitCard,
     Weapon,
 )
-from .shipped import card_data_dir
+from .shipped import card_data_dir, default_cards
 
 __all__ = ["default_cards", "load_cards", "validate_card_file"]
 

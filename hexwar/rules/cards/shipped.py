@@ -22,10 +22,12 @@ Nothing in the file is executed: JSON, whose objects name one of the card classe
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
 from enum import Enum
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -51,6 +53,7 @@ __all__ = [
     "COMPILED_FORMAT",
     "CODE",
     "card_data_dir",
+    "default_cards",
     "fingerprint",
     "compiled_cards",
     "encode_cards",
@@ -219,3 +222,20 @@ def write_compiled(cards: CardSet, folder: Path) -> Path:
         path, json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
     )
     return path
+
+
+@cache
+def default_cards() -> CardSet:
+    """The package's own cards (``hexwar/data/cards``), loaded once per process: from their
+    compiled form when it is current (the validated result of exactly these files and this
+    code), else read and validated by :func:`hexwar.rules.cards.load_cards`, imported then (it
+    imports the card file models, which a game's start does not build; by name, as the package's
+    module ``__getattr__`` does, so :mod:`.loader` stays the one that imports this module).
+
+    Raises:
+        ValidationError: with every problem of the card files (the full load).
+    """
+    cards = compiled_cards(card_data_dir())
+    if cards is None:
+        cards = importlib.import_module("hexwar.rules.cards.loader").load_cards()
+    return cards
