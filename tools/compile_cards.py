@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     folder = card_data_dir()
     if args.check:
         ok = compiled_cards(folder) is not None
-        print(f"{folder / 'compiled.json'}: {'current' if ok else 'STALE: run python tools/compile_cards.py'}")
+        print(
+            f"{folder / 'compiled.json'}: {'current' if ok else 'STALE: run python tools/compile_cards.py'}"
+        )
         return 0 if ok else 1
     path = write_compiled(load_cards(folder), folder)
     print(f"wrote {path}")
