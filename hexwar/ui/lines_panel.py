@@ -350,6 +350,7 @@ class PassScreen(TablePanel):
         seat = ctl.passing or ""
         r = self.rect
         p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
+        p.widget(r.x, r.y, r.w, r.h, None, "modal", 2)  # inert: nothing under the screen is clicked
         p.text(f"Hand the screen to {seat}", r.x + r.w / 2, r.y + r.h / 2 + 40, 24.0, theme.ACTIVE, ax="center",
                style="bold", z=2)  # fmt: skip
         p.text("Hands are hidden until the next player is looking.", r.x + r.w / 2, r.y + r.h / 2 + 6, 13.0,

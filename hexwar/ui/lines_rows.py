@@ -41,7 +41,10 @@ def in_play_of(u: UnitView) -> Any:
     from .card_face import InPlay
 
     extra = ", ".join(u.command_cards) if u.command_cards else ""
-    return InPlay(u.endurance, u.crew, u.damage, u.flight_turns if u.line == "air" else None, extra)
+    # 4 players: whose card it is (Frontline or Support Commander); a captured unit says so
+    tags = (["captured"] if u.captured else []) + ([u.seat.split("-", 1)[1]] if "-" in u.seat else [])
+    return InPlay(u.endurance, u.crew, u.damage, u.flight_turns if u.line == "air" else None, extra,
+                  ", ".join(tags), u.captured)  # fmt: skip
 
 
 class TablePanel(Element):
@@ -114,8 +117,8 @@ class PromptBar(TablePanel):
 
 class UnitCard(TablePanel):
     """One unit on the table drawn as its card (:func:`hexwar.ui.card_face.paint_unit_card`):
-    the printed face with its armament table, the current Endurance, crew and Damage card; a
-    click selects it or makes it the target (:meth:`TableController.click`).
+    the printed face with its armament table, the current Endurance, crew and Damage card, and
+    in its second row whose card it is (4 players) or that it was captured; a click selects it or makes it the target (:meth:`TableController.click`).
 
     Args:
         uid: the unit's id (``"de_pz_iv_g#1"``).
@@ -135,7 +138,7 @@ class UnitCard(TablePanel):
         return r if self.clip_x is None else Rect(r.x, r.y, self.clip_x - r.x, r.h)
 
     def paint_self(self, p: Painter, z: int) -> None:
-        """The card, its highlight (selected or target), the captured and commander tags."""
+        """The card and its highlight (selected or target)."""
         from .card_face import paint_unit_card
 
         ctl, u = self.ctl, self.parent.unit(self.uid)  # type: ignore[union-attr]
@@ -145,11 +148,6 @@ class UnitCard(TablePanel):
         edge = theme.ACTIVE if sel else theme.ERROR if tgt else None
         clip_x = self.clip_x
         paint_unit_card(p, card(u.uid), x, y, w, h, in_play=in_play_of(u), edge=edge, clip_x=clip_x)
-        right = x + w if clip_x is None else min(x + w, clip_x)  # a fanned card's visible part
-        if u.captured:
-            p.text("captured", right - 6, y + h - 32, 10.0, theme.ERROR, ax="right", style="bold")
-        if "-" in u.seat:  # 4 players: whose card it is (Frontline or Support Commander)
-            p.text(u.seat.split("-", 1)[1], right - 6, y + h - 46, 10.0, (90, 80, 60, 255), ax="right")
         if sel or tgt:
             p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 2.5, theme.ACTIVE if sel else theme.ERROR)
         p.widget(x, y, w, h, partial(ctl.click, u.uid), self.tip)
@@ -212,6 +210,11 @@ class LineRow(TablePanel):
         """The centre point of each of the line's cards."""
         return {k.uid: k.rect.centre for k in self.children if isinstance(k, UnitCard)}
 
+    @property
+    def box_tip(self) -> str:
+        """The name of the line's hit box in the painter's record (``line front``)."""
+        return f"line {self.line}"
+
     def own_line(self) -> str | None:
         """The line a click commits to (the viewer's own lines only), else ``None``."""
         return self.line if self.whose == "own" else None
@@ -222,7 +225,7 @@ class LineRow(TablePanel):
         p.rect(r.x, r.y, r.x1, r.y1, LINE_BG)
         line = self.own_line()
         if line is not None:  # one of the viewer's own lines: a click commits the selected hand card there
-            p.widget(r.x, r.y, r.w, r.h, partial(self.ctl.commit_to, line), f"line {line}")
+            p.widget(r.x, r.y, r.w, r.h, partial(self.ctl.commit_to, line), self.box_tip)
         if self.whose is None:
             air = self.units()
             label = (
