@@ -108,7 +108,15 @@ def test_the_regions_are_the_table_s_and_the_lines_hold_their_cards():
     ctl.take_seat()
     p, root = _paint(ctl, 1400, 900)
     tips = [c.tip for c in root.children]
-    assert tips == ["top bar", "prompt", *(n for _, _, n in ROWS), "arrows", "side panel", "hand", *OVERLAYS[1:]]
+    assert tips == [
+        "top bar",
+        "prompt",
+        *(n for _, _, n in ROWS),
+        "arrows",
+        "side panel",
+        "hand",
+        *OVERLAYS[1:],
+    ]
     ys = [root.find_panel(n).rect.y for _, _, n in ROWS]
     assert ys == sorted(ys, reverse=True)  # top to bottom
     me = ctl.side()

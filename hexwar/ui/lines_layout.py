@@ -206,7 +206,8 @@ def table_shape(ctl: TableController, v: SeatView, side_panel: bool = True) -> t
     viewer's hand, the setup phase and the side panel. Equal shapes lay out alike."""
     me, them = sides_of(ctl)
     rows = tuple(
-        tuple((u.uid, u.damage is not None) for u in row_units(v, me, them, whose, ln)) for whose, ln, _ in ROWS
+        tuple((u.uid, u.damage is not None) for u in row_units(v, me, them, whose, ln))
+        for whose, ln, _ in ROWS
     )
     return (me, rows, tuple(v.hand_units), tuple(v.hand_commands), v.seat, v.phase == "setup", side_panel)
 
@@ -272,7 +273,9 @@ class TableLayout(Element):
         room = rect.h - TOP_H - PROMPT_H
         self.lw = lw = min(LOG_W, max(240.0, w * 0.3)) if self.side_panel else 0.0  # narrow: two cards a line
         cards_w = w - lw - 12 - 20  # a line's room for cards
-        heights, hand_h = row_heights([row_need(us, cards_w) for us in units], room - HAND_H, hand_need(v, w - 20))
+        heights, hand_h = row_heights(
+            [row_need(us, cards_w) for us in units], room - HAND_H, hand_need(v, w - 20)
+        )
         top, prompt, mid, hand = split(rect, hand_h)
         table = Rect(mid.x, mid.y, mid.w - lw, mid.h)
         rects = {"top bar": top, "prompt": prompt, "arrows": table, "hand": hand, "help": rect}
@@ -327,7 +330,11 @@ class TableLayout(Element):
 
 
 def table_layout(
-    ctl: TableController, width: float, height: float, side_panel: bool = True, root: TableLayout | None = None
+    ctl: TableController,
+    width: float,
+    height: float,
+    side_panel: bool = True,
+    root: TableLayout | None = None,
 ) -> TableLayout:
     """The laid-out tree of ``ctl``'s table in ``width`` x ``height`` points: ``root`` when it
     fits (laid out again only if the size or the shape changed), else a new one."""
@@ -375,7 +382,9 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
         r = root.find_panel(pname).rect
         for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
             if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
-                out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves region {pname!r} {r}")
+                out.append(
+                    f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves region {pname!r} {r}"
+                )
     return out
 
 

@@ -268,7 +268,10 @@ class SetupPicker(TablePanel):
         """A person picks a starting hand now (not behind the hand-over screen)."""
         ctl = self.ctl
         return bool(
-            self.v.phase == "setup" and ctl.state.to_act is not None and ctl.human_to_act() and not ctl.passing
+            self.v.phase == "setup"
+            and ctl.state.to_act is not None
+            and ctl.human_to_act()
+            and not ctl.passing
         )
 
     def arrange(self, p: Painter) -> None:
@@ -335,7 +338,8 @@ class PassScreen(TablePanel):
 
     def __init__(self) -> None:
         super().__init__()
-        self.take = self.add(Button("", None, primary=True, align="center"))
+        self.take = Button("", None, primary=True, align="center")
+        self.add(self.take)
 
     def layout(self, rect: Rect) -> None:
         """The shade over everything under the prompt, its button in the middle."""

@@ -202,9 +202,10 @@ class LineRow(TablePanel):
         for i, u in enumerate(units):
             row, col = divmod(i, per_row)
             x = r.x + 10 + col * step
-            covered = step < cw + 10 and col < per_row - 1 and i < len(units) - 1  # fanned: the next covers it
-            kid = UnitCard(u.uid, Rect(x, r.y1 - 20 - h - row * (h + 8), cw, h), x + step - 3 if covered else None)
-            self.add(kid)
+            # fanned: the next card covers this one from x + step on
+            covered = step < cw + 10 and col < per_row - 1 and i < len(units) - 1
+            clip = x + step - 3 if covered else None
+            self.add(UnitCard(u.uid, Rect(x, r.y1 - 20 - h - row * (h + 8), cw, h), clip))
 
     def centres(self) -> dict[str, tuple[float, float]]:
         """The centre point of each of the line's cards."""
@@ -375,7 +376,8 @@ class HandStrip(TablePanel):
         self.rect = r = rect
         self.children = []
         v, root = self.v, self.root
-        self.others_w = root.lw - 20 if v.phase == "setup" and root.lw else None  # setup: the picker covers the rest
+        # setup: the picker covers the left of the strip, the counts go right of it
+        self.others_w = root.lw - 20 if v.phase == "setup" and root.lw else None
         if v.seat is None:
             return
         hand = list(v.hand_units) + list(v.hand_commands)
