@@ -207,3 +207,55 @@ def test_table_problems_finds_a_card_moved_out_of_its_line_and_a_text_out_of_its
     p.text_boxes[first] = (x0, y0 - 200, x1, y1 - 200, s, z)
     got = table_problems(root, p)
     assert len(got) == 1 and "leaves region 'top bar'" in got[0] and repr(s) in got[0]
+
+
+@pytest.mark.ui
+def test_the_window_clicks_through_its_tree_and_the_real_font_fits_too():
+    """The window (headless, the real glyph atlas) at both sizes and both games: the table
+    holds its layout, repaints keep the tree, a click on a card picks it through the tree, and
+    the quit question's buttons (painted by the shared window code) are clicked through it too."""
+    from hexwar.render import backend
+
+    try:
+        backend.configure(True)
+        from hexwar.ui.lines_screen import LinesWindow
+    except Exception as exc:  # pragma: no cover - no EGL on this machine
+        pytest.skip(f"headless pyglet unavailable: {exc}")
+    from pyglet.window import key
+
+    for name in GAMES:
+        st = _state(name, "declaration")
+        win = LinesWindow(st, {}, None, width=1400, height=900, visible=False)
+        try:
+            found: list[str] = []
+            for w, h in SIZES:
+                win.view.resize(w, h)
+                win.draw()
+                root = win.view.root
+                assert root is not None
+                win.draw()
+                assert win.view.root is root
+                found += table_problems(root, win.view.painter, f"{name} window")
+                found += layout_problems(win.view.painter, w, h, f"{name} window")
+            assert not found, "\n".join(found[:20])
+            ctl = win.ctl
+            assert ctl is not None
+            ctl.take_seat()
+            win.draw()
+            root = win.view.root
+            cards = [k for c in root.children for k in c.children if isinstance(k, UnitCard)]
+            card = next(k for k in cards if st.units[k.uid].seat == st.to_act)  # one of the seat's units
+            win.press(*card.rect.centre)
+            assert ctl.selected == card.uid
+            win.key(key.Q, key.MOD_CTRL)  # a game at stake: the question, modal
+            assert win.behaviour.asking
+            win.draw()
+            keep = next(b for b in win.view.painter.widgets if b.tip == "stay")
+            hand_card = next(k for k in root.find_panel("hand").children if isinstance(k, HandCard))
+            x, y = hand_card.rect.x + 3, hand_card.rect.y + 3  # under the shade, beside the question's box
+            win.press(x, y)
+            assert win.behaviour.asking and ctl.selected == card.uid  # nothing happened
+            win.press(*keep.centre)
+            assert not win.behaviour.asking and not win.behaviour.closed
+        finally:
+            win.window.close()
