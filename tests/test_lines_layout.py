@@ -14,7 +14,8 @@ from hexwar.lines.state import Phase
 from hexwar.lines.table import TableController
 from hexwar.render.mesh import TexMesh
 from hexwar.ui.layout_check import layout_problems
-from hexwar.ui.lines_layout import OVERLAYS, ROWS, TableLayout, table_layout, table_problems
+from hexwar.ui.lines_geometry import OVERLAYS, ROWS
+from hexwar.ui.lines_layout import TableLayout, table_layout, table_problems
 from hexwar.ui.lines_rows import HandCard, UnitCard
 from hexwar.ui.widgets import MonoMeasure, Painter, top_hit
 

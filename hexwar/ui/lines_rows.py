@@ -15,7 +15,7 @@ from typing import Any
 
 from ..lines.rules import card, cards
 from ..lines.view import UnitView
-from .lines_layout import CARD_H, CARD_W, LINE_BG, card_places, hand_card_h, row_units
+from .lines_geometry import CARD_H, CARD_W, LINE_BG, card_places, hand_card_h, row_units, unit_h
 from .widgets import Element, Painter, Rect, theme
 from .widgets.text import ellipsize
 
@@ -187,15 +187,13 @@ class LineRow(TablePanel):
     def layout(self, rect: Rect) -> None:
         """Place the line's cards in ``rect`` (their height the tallest card's need, shrunk to
         what the strip holds; 24 points for the label and margins)."""
-        from .lines_layout import _unit_h
-
         self.rect = r = rect
         self.children = []
         units = self.units()
         if not units:
             return
         room = r.h - 24
-        h_need = _unit_h(units)
+        h_need = unit_h(units)
         per_row, cw, n_rows = card_places(len(units), r.w - 20, room, h_need)
         h = max(40.0, min(h_need, (room - 8 * (n_rows - 1)) / n_rows))
         step = cw + 10 if per_row * (cw + 10) - 10 <= r.w - 20 else (r.w - 20 - cw) / max(1, per_row - 1)

@@ -21,17 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..lines.table import TABLE_KEYS, TableController
-from .lines_layout import (
-    CARD_H,
-    CARD_W,
-    EMPTY_ROW,
-    HAND_H,
-    TABLE_BG,
-    TableLayout,
-    card_places,
-    row_heights,
-    table_layout,
-)
+from .lines_geometry import CARD_H, CARD_W, EMPTY_ROW, HAND_H, TABLE_BG, card_places, row_heights
+from .lines_layout import TableLayout, table_layout
 from .lines_rows import in_play_of
 from .widgets import Painter
 
