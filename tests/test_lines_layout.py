@@ -37,14 +37,17 @@ _STATES: dict[tuple[str, str], object] = {}
 
 def _state(name: str, when: str):
     """A game of scenario ``name``: at its ``setup``, or played by the computer (seed 5) into
-    the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
+    its first ``commitment`` phase, or into the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
     of turn 4 (``late``: more cards in the lines)."""
     key = (name, when)
     if key not in _STATES:
         st = load_scenario(find_scenario(name)).new_game(seed=5)
-        if when != "setup":
+        ai = {s: LinesAI(s, st.seed) for s in st.seats}
+        if when == "commitment":
+            while st.phase != Phase.COMMITMENT:
+                st.apply(ai[st.to_act].choose(st))
+        elif when != "setup":
             turn = 2 if when == "declaration" else 4
-            ai = {s: LinesAI(s, st.seed) for s in st.seats}
             while not st.over and not (st.turn >= turn and st.phase == Phase.DECLARATION and st.attacks):
                 st.apply(ai[st.to_act].choose(st))
         _STATES[key] = st
@@ -60,7 +63,7 @@ def _paint(ctl: TableController, w: float, h: float, root: TableLayout | None = 
 
 def _controllers(name: str):
     """The table in the states a person meets: setup, declaring (a unit and its target picked),
-    a later turn, the hand-over screen, the help overlay."""
+    a later turn, the hand-over screen, committing (a hand card picked), the help overlay."""
     out = []
     for when in ("setup", "declaration", "late"):
         st = _state(name, when)
@@ -79,6 +82,13 @@ def _controllers(name: str):
     ctl = TableController(st, ai={})
     ctl.passing = st.to_act
     out.append(("hand-over", ctl))
+    st = _state(name, "commitment")
+    ctl = TableController(st, ai={})
+    ctl.take_seat()
+    v = ctl.view()
+    if v.hand_units or v.hand_commands:
+        ctl.click([*v.hand_units, *v.hand_commands][0])  # a picked hand card stands 4 points up
+    out.append(("hand card picked", ctl))
     ctl = TableController(st, ai={})
     ctl.take_seat()
     ctl.help = True
@@ -187,6 +197,27 @@ def test_a_click_on_a_card_picks_it_and_the_hand_over_screen_eats_clicks():
     ctl.take_seat()
     _paint(ctl, 1400, 900, root)
     assert root.press(*mine.rect.centre) and ctl.selected == mine.uid
+
+
+def test_a_captured_unit_and_a_4_player_commander_are_named_in_the_cards_second_row():
+    """Trip found by the layout test: the 4-player commander's tag (and ``captured``) were drawn
+    over the card's armament heading; now they stand where the printed line was (the line is
+    the row the card lies in), captured in the error colour, and nothing overlaps."""
+    st = _state("lines-4p", "declaration")
+    ctl = TableController(st, ai={})
+    ctl.take_seat()
+    uid = next(u for u in sorted(st.units) if st.units[u].seat.endswith("-support"))
+    st.units[uid].captured = True
+    try:
+        for w, h in SIZES:
+            p, root = _paint(ctl, w, h)
+            card = next(k for c in root.children for k in c.children if getattr(k, "uid", None) == uid)
+            tag = next(b for b in p.text_boxes if b[4].startswith("captured") and card.rect.contains(b[0], b[1]))
+            assert tag[4] in ("captured, support", "captured, supp…")
+            assert tag[1] > card.rect.y1 - 22 - 16 - 1  # in the second row, under the 22-point header
+            assert not layout_problems(p, w, h) and not table_problems(root, p)
+    finally:
+        st.units[uid].captured = False
 
 
 def test_table_problems_finds_a_card_moved_out_of_its_line_and_a_text_out_of_its_region():

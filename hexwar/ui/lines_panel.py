@@ -10,6 +10,7 @@ with its :class:`ReserveCard` s, and the hot-seat :class:`PassScreen`.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from ..lines.rules import card, cards
 from ..lines.table import SHORTCUTS, TableController
@@ -75,9 +76,15 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
     """The side panel's text in ``r`` (points, y up) from its top down: the exact odds of the
     declaration being made as bars (R6), the selected hand card's text, the full effect of the
     selected unit's and the target's Damage cards (R6.6), the Command-card bonus (R1.3) and the
-    log, newest at the bottom, as many lines as fit."""
+    log, newest at the bottom, as many lines as fit; a text that would reach below ``r`` (a
+    short panel at 800x600 with a long card text) is left out."""
+
+    def say(s: str, y: float, size: float, colour: Any, style: str = "regular") -> None:
+        if y - 0.36 * size >= r.y:  # the text's box (its cap height about y) stays in the panel
+            p.text(s, r.x + 8, y, size, colour, style=style)
+
     y = r.y1 - 10
-    p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    say("Odds before declaring (exact)", y, 11.0, theme.DIM, "bold")
     o = ctl.attack_odds()
     if o is not None:  # the hex window's labelled bars (R6)
         y = paint_odds_bars(p, o, r.x + 8, r.x1 - 8, y - 8, 10.5) + 8
@@ -89,23 +96,23 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         )
         for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
             y -= 15
-            p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
+            say(ln, y, 10.5, theme.ROLL)
     if ctl.target and ctl.selected in ctl.state.units:
         ws = card(ctl.selected).weapons
         chosen = (
             ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
         )
         y -= 15
-        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
+        say(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), y, 10.0, theme.TEXT)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
     if sel is not None and sel in hand:
         y -= 22
-        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
+        say("Selected card", y, 11.0, theme.DIM, "bold")
         text = card(sel).help_text(cards()) if sel in v.hand_units else command_text(sel)
         for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
             y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
+            say(ln, y, 10.0, theme.TEXT)
     # the full effect of the selected unit's / the target's Damage card (R6.6): the strip on the
     # card holds one line, this holds it all
     in_play = {u.uid: u for lines in v.lines.values() for row in lines.values() for u in row}
@@ -119,9 +126,9 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         y -= 8
         for ln in wrap(p.atlas, text, r.w - 16, 10.0)[:4]:
             y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
+            say(ln, y, 10.0, theme.ERROR)
     y -= 22
-    p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    say("Command-card bonus (B)", y, 11.0, theme.DIM, "bold")
     y -= 15
     bonus = (
         f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}"
@@ -130,13 +137,13 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
     )
     for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
         y -= 13 if i else 0
-        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
+        say(ln, y, 10.0, theme.TEXT)
     if ctl.message:
         for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
             y -= 14
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
+            say(ln, y, 10.0, theme.ERROR)
     y -= 22
-    p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    say("Log (every roll)", y, 11.0, theme.DIM, "bold")
     lines = list(v.log)
     if ctl.log_offset:
         lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
@@ -147,7 +154,7 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
     for ln in out[-room:] if room > 0 else []:
         y -= 13
         roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
+        say(ln, y, 10.0, theme.ROLL if roll else theme.TEXT)
 
 
 def _phase_of(cid: str) -> str:
