@@ -212,7 +212,9 @@ def test_a_captured_unit_and_a_4_player_commander_are_named_in_the_cards_second_
         for w, h in SIZES:
             p, root = _paint(ctl, w, h)
             card = next(k for c in root.children for k in c.children if getattr(k, "uid", None) == uid)
-            tag = next(b for b in p.text_boxes if b[4].startswith("captured") and card.rect.contains(b[0], b[1]))
+            tag = next(
+                b for b in p.text_boxes if b[4].startswith("captured") and card.rect.contains(b[0], b[1])
+            )
             assert tag[4] in ("captured, support", "captured, supp…")
             assert tag[1] > card.rect.y1 - 22 - 16 - 1  # in the second row, under the 22-point header
             assert not layout_problems(p, w, h) and not table_problems(root, p)
