@@ -191,7 +191,8 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
     """After ``root.paint(p)``: every region (and every card of a line or the hand) whose box
     leaves the window, every two regions (other than :data:`OVERLAYS`) whose boxes overlap,
     every two cards of one line or of the hand that overlap (a fanned card is drawn only up to
-    where the next begins), and every text a region drew outside its own box; one line each."""
+    where the next begins), and every text a region, or a card of it, drew outside its own box;
+    one line each."""
     out: list[str] = []
     w, h = root.rect.w, root.rect.h
     head = f"{name} {w:g}x{h:g}"
@@ -221,6 +222,12 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
             if c.tip not in OVERLAYS and not _inside(kr, c.rect):
                 out.append(f"{head}: {kn!r} {kr} leaves region {c.tip!r} {c.rect}")
         overlaps(cards, f"in {c.tip!r}, cards")
+        for k in c.children:  # every text a card (or button) drew lies on it
+            first, end = getattr(k, "span", (0, 0))
+            r = getattr(k, "shown", k.rect)
+            for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
+                if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
+                    out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves {k.tip!r} {r}")
     for pname, (first, end) in root.spans.items():
         r = root.find_panel(pname).rect
         for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:

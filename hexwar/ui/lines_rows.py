@@ -56,6 +56,14 @@ class TablePanel(Element):
 
     def __init__(self, tip: str = "") -> None:
         super().__init__(tip=tip or self.name)
+        #: ``(first, end)`` indices into the painter's ``text_boxes`` of the last :meth:`paint`
+        self.span = (0, 0)
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """Draw this region (or card) and its children, recording the span of its texts."""
+        first = len(p.text_boxes)
+        super().paint(p, z)
+        self.span = (first, len(p.text_boxes))
 
     @property
     def root(self) -> Any:
