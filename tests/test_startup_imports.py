@@ -27,12 +27,19 @@ cli.get_command(None, "play")  # as `hexwar play` imports its command
 from hexwar.cli.game import _game_to_play
 sc = _game_to_play(sys.argv[1], None, (), None, None, (), False, None)[0]
 modules = sorted(sys.modules)  # what the start imported (before this script's own imports below)
+from hexwar.model.filemodel import FileModel
+def subclasses(c):
+    for s in c.__subclasses__():
+        yield s
+        yield from subclasses(s)
+made = sorted({c.__module__ for c in subclasses(FileModel)})  # the model classes created
 from hexwar.formats.save_file import SaveFileV2
 from hexwar.model.map_file import MapFileV1
 print(json.dumps({
     "modules": modules,
     "built": {"SaveFileV2": SaveFileV2.__pydantic_complete__, "MapFileV1": MapFileV1.__pydantic_complete__},
     "mode": type(sc).__name__,
+    "made": made,
 }))
 """
 
@@ -95,6 +102,11 @@ def test_each_game_mode_starts_without_the_other_modes_machinery():
     assert not [m for m in hexgame["modules"] if m.startswith("hexwar.lines")]
     lines = _start("lines_bukrin")
     assert lines["mode"] == "LinesScenario"
+    # the hex scenario's models exist once a hex scenario is read, never in a lines game (its
+    # module is handed out lazily by hexwar.formats, issue 35)
+    assert "hexwar.formats.scenario_file" in hexgame["made"]
+    assert "hexwar.formats.scenario_file" not in lines["made"]
+    assert "hexwar.formats.lines_file" in lines["made"] and "hexwar.formats.lines_file" not in hexgame["made"]
     # a lines game takes its dice log from hexwar.game.rolllog, not the hex set-up (R11)
     hex_only = {
         "hexwar.game.setup",
