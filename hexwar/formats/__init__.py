@@ -13,20 +13,30 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from types import ModuleType
+from typing import Any
 
-#: submodules handed out lazily (PEP 562 and :class:`importlib.util.LazyLoader`): the module
-#: object is made at once, its body runs at the first attribute asked of it
+#: submodules handed out lazily by ``from hexwar.formats import NAME`` (PEP 562)
 _LAZY = ("scenario_file",)
+
+
+class _LazySubmodule(ModuleType):
+    """Stands for a submodule not imported yet: the first name asked of it imports the module
+    (an ordinary import, under the import system's lock, so two threads asking at once get the
+    one module, fully run) and every name is then read from the real module."""
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), attr)
 
 
 def __getattr__(name: str) -> ModuleType:
     """PEP 562: ``from hexwar.formats import scenario_file`` gives the hex scenario models'
-    module without running it; its body (some ten pydantic model classes, about 0.008 s of CPU)
-    runs when the first of its names is asked for, so a game on lines (R11), which imports the
-    scenario loader but never reads a hex scenario, does not create them (issue 35).
+    module without running it while it is not imported yet; its body (some ten pydantic model
+    classes, about 0.008 s of CPU) runs when the first of its names is asked for, so a game on
+    lines (R11), which imports the scenario loader but never reads a hex scenario, does not
+    create them (issue 35). Once imported, the import system binds the real module here.
 
     Raises:
         AttributeError: for any other name.
@@ -34,14 +44,4 @@ def __getattr__(name: str) -> ModuleType:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     full = f"{__name__}.{name}"
-    mod = sys.modules.get(full)
-    if mod is None:
-        spec = importlib.util.find_spec(full)
-        if spec is None or spec.loader is None:  # pragma: no cover - the package ships it
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        spec.loader = importlib.util.LazyLoader(spec.loader)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[full] = mod
-        spec.loader.exec_module(mod)
-    globals()[name] = mod
-    return mod
+    return sys.modules.get(full) or _LazySubmodule(full)
