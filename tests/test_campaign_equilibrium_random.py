@@ -232,3 +232,25 @@ def test_random_payoffs_beyond_the_budget_leave_the_opponents_tactic_cards_out_o
             s_left = stt if s_t in (None, "bluff") else _drop(stt, s_t)
             assert exact[i, j] == g.random_value((g_hand, s_hand, g_tac, s_left, d + w), "german")
     assert np.abs(got - exact).max() > 0.01
+
+
+def test_random_solver_memory_is_bounded_across_year_games(monkeypatch):
+    """RandomSolver.TOTAL_LIMIT: once the live solvers of the process hold more states, every
+    memo is cleared before the next solve (a batch of wars meets about forty year games), and
+    the values do not depend on it."""
+    from hexwar.campaign.equilibrium import RandomSolver
+
+    monkeypatch.setattr(RandomSolver, "TOTAL_LIMIT", 1000)
+    gh, sh = CARDS.battle_cards("german"), CARDS.battle_cards("soviet")
+    g1 = YearGame(CARDS, ("ev_massed_guns",), "german")
+    g2 = YearGame(CARDS, ("ev_order_227",), "soviet")
+    k1 = g1.key(gh, sh, ("flank_attack",), ("bluff",), 0)
+    k2 = g2.key(gh, sh, ("artillery_barrage",), ("fighting_withdrawal",), 0)
+    v1 = g1.random_value(k1, "german")
+    s1 = g1._random_values["german"]
+    assert len(s1.memo) > 1000
+    v2 = g2.random_value(k2, "german")
+    assert len(s1.memo) == 0 and len(g2._random_values["german"].memo) > 1000
+    assert g1.random_value(k1, "german") == v1
+    assert len(g2._random_values["german"].memo) == 0
+    assert g2.random_value(k2, "german") == v2

@@ -99,7 +99,7 @@ def year_table(job: tuple[str, str, int, int]) -> tuple[tuple[str, str, int, int
     from hexwar.campaign.equilibrium import RandomSolver
 
     event, initiative, i, kmax = job
-    RandomSolver.MEMO_LIMIT = 20_000_000  # one memo for every Soviet set of the year
+    RandomSolver.MEMO_LIMIT = RandomSolver.TOTAL_LIMIT = 20_000_000  # one memo for the year's Soviet sets
     g = YearGame(CARDS, (event,), initiative)
     gh, sh = CARDS.battle_cards("german"), CARDS.battle_cards("soviet")
     effect = tuple(t for t in TACTICS if t != "bluff")

@@ -34,6 +34,7 @@ any value.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -530,7 +531,11 @@ class RandomSolver:
     """
 
     MEMO_LIMIT = 4_000_000
-    """States kept before the memo is cleared (about 0.5 GB at most)."""
+    """States one solver keeps before its memo is cleared (about 0.5 GB)."""
+    TOTAL_LIMIT = 6_000_000
+    """States all live solvers of the process keep before every memo is cleared (a batch of
+    wars meets about forty year games: bounded memory, about 0.7 GB)."""
+    _live: weakref.WeakSet[RandomSolver] = weakref.WeakSet()
 
     def __init__(self, game: YearGame, side: str):
         if side not in ("german", "soviet"):
@@ -588,6 +593,7 @@ class RandomSolver:
         self.k2 = self.k3 * self.radix[opp]
         self.k1 = self.k2 << nt
         self.memo: dict[int, float] = {}
+        RandomSolver._live.add(self)
         self.term = {d: self.sign * game.year_value(int(self.sign) * d) for d in range(-8, 9)}
 
     def _code(self, s: str, hand: Iterable[str]) -> int:
@@ -614,6 +620,9 @@ class RandomSolver:
         d = diff if self.side == "german" else -diff
         if len(self.memo) > self.MEMO_LIMIT:
             self.memo.clear()
+        elif sum(len(x.memo) for x in RandomSolver._live) > self.TOTAL_LIMIT:
+            for x in RandomSolver._live:
+                x.memo.clear()
         got = self._v(self._code(self.side, mine), self._code(self.opp, theirs), mmask, tmask, d, len(mine))
         return self.sign * got
 
