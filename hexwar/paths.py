@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import sysconfig
+from functools import cache
 from pathlib import Path
 
 __all__ = ["content_dir", "find_content", "user_state_dir"]
@@ -17,6 +18,14 @@ _KINDS = ("maps", "scenarios", "assets")
 
 
 def _candidates(kind: str) -> list[Path]:
+    """The folders where shipped ``kind`` may be, in order (a new list each call)."""
+    return list(_candidate_tuple(kind))
+
+
+@cache
+def _candidate_tuple(kind: str) -> tuple[Path, ...]:
+    # the install scheme and the package's place do not change in a process: asked once a kind
+    # (sysconfig's paths cost about 0.3 ms a call, and a game's start asks several times)
     here = Path(__file__).resolve().parent
     out = [here.parent / kind]
     for scheme in (None, "posix_user", "nt_user", "osx_framework_user"):
@@ -27,7 +36,7 @@ def _candidates(kind: str) -> list[Path]:
         if data:
             out.append(Path(data) / "share" / "hexwar" / kind)
     out.append(Path(sys.prefix) / "share" / "hexwar" / kind)
-    return out
+    return tuple(out)
 
 
 def content_dir(kind: str) -> Path:

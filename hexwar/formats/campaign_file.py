@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import FileModel, json_schema, new_dict
 from .card_vocab import card_rules
 
 __all__ = [
@@ -271,7 +271,7 @@ class HexBattlesFile(_Head):
             list[Annotated[str, StringConstraints(min_length=1), Field(description="a scenario name")]],
             Field(description="a list of scenario names"),
         ],
-    ] = Field(default_factory=dict, description="a table YEAR = [scenario names]")
+    ] = Field(default_factory=new_dict, description="a table YEAR = [scenario names]")
     min_units: int = Field(ge=0, le=50, description="an integer 0..50")
 
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import FileModel, json_schema, new_dict, new_list
 
 __all__ = ["CampaignSaveFile", "campaign_save_schema"]
 
@@ -63,7 +63,7 @@ class CampaignSaveFile(FileModel):
     format: Literal["hexwar-campaign-save"] = Field(description='"hexwar-campaign-save"')
     schema_version: Literal[1] = Field(description="1")
     seed: int = Field(ge=0, description="an integer >= 0 (the campaign's seed, R1.2)")
-    options: dict[str, Any] = Field(default_factory=dict, description="the campaign's options")
+    options: dict[str, Any] = Field(default_factory=new_dict, description="the campaign's options")
     players: dict[str, Any] | None = Field(None, description="an object side -> player name")
     commands: list[Annotated[dict[str, Any], Field(description="a command object")]] = Field(
         max_length=100_000, description="a list of at most 100000 commands"
@@ -79,7 +79,7 @@ class CampaignSaveFile(FileModel):
             CampaignGame,
             Field(description="{year, battle, game, hash}, the game a file in the save's folder"),
         ]
-    ] = Field(default_factory=list, description="a list of {year, battle, game, hash}")
+    ] = Field(default_factory=new_list, description="a list of {year, battle, game, hash}")
     final: CampaignFinal = Field(
         description="{year, battle, phase, commands, hash, commands_hash, log_hash, winner, result, header_hash}"
     )

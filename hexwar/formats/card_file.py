@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 
-from ..model.filemodel import BUILT, DEFERRED, FileModel, json_schema
+from ..model.filemodel import BUILT, DEFERRED, FileModel, json_schema, new_list
 from ..model.terrain_file import Mobility
 from .card_vocab import (
     EFFECT_RULES,
@@ -122,7 +122,7 @@ class WeaponCard(FileModel):
     range: int = Field(ge=0, le=60, description="an integer 0..60 (hexes; 0: unlimited, aircraft)")
     underscored: bool = Field(False, description="true or false")
     flags: list[WeaponFlag] = Field(
-        default_factory=list, description="a list of bomb, flamethrower, indirect"
+        default_factory=new_list, description="a list of bomb, flamethrower, indirect"
     )
 
 
@@ -257,10 +257,10 @@ class FightAsInfantry(FileModel):
     """``[fight_as_infantry]``: crews that stay in play as infantry (000's optional rule, R11.3)."""
 
     crew_types: list[Literal["tank_crew", "artillery_crew"]] = Field(
-        default_factory=list, description="a list of ground crew types (tank_crew, artillery_crew)"
+        default_factory=new_list, description="a list of ground crew types (tank_crew, artillery_crew)"
     )
     qualities: list[Quality] = Field(
-        default_factory=list, description="a list of qualities: green, regular, veteran"
+        default_factory=new_list, description="a list of qualities: green, regular, veteran"
     )
     movement: int = Field(3, ge=1, le=8, description="an integer 1..8")
     weapons: AfootWeapons = Field(description="{ german = [weapon ids], soviet = [weapon ids] }")
@@ -335,7 +335,7 @@ class CommandCard(FileModel):
     title: Text
     copies: int = Field(ge=1, le=10, description="an integer 1..10")
     phase: Phase = Field(description="the phase it is played in")
-    applies_to: list[UnitType] = Field(default_factory=list, description="a list of unit types")
+    applies_to: list[UnitType] = Field(default_factory=new_list, description="a list of unit types")
     duration: Duration = Field(description="instant, attack, turn or permanent")
     effects: CommandEffects
     note: str = Field("", description="a text")

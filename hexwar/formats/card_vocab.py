@@ -14,8 +14,9 @@ import pydantic
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ..model.filemodel import BUILT, DEFERRED, FileModel
+from ..model.filemodel import BUILT, DEFERRED, FileModel, new_list
 from ..model.terrain_file import Mobility
+from .effect_rules import EFFECT_RULES
 
 __all__ = [
     "EFFECT_RULES",
@@ -40,32 +41,6 @@ Phase = Literal["begin_turn", "commitment", "movement", "combat", "draw", "end_t
 Duration = Literal["instant", "attack", "turn", "permanent"]
 Text = Annotated[str, StringConstraints(pattern=r"\S"), Field(description="a text")]
 
-_ALL = frozenset({"damage", "command", "event"})
-_NOT_DAMAGE = frozenset({"command", "event"})
-#: effect kind -> (value rule, the cards it may be on); value rule: "none" (no value), "signed"
-#: (a non-zero integer) or "positive" (an integer >= 1). R4.3; the help texts are in
-#: :mod:`hexwar.rules.cards.definitions`.
-EFFECT_RULES: dict[str, tuple[str, frozenset[str]]] = {
-    "defense": ("signed", _ALL),
-    "attack": ("signed", _ALL),
-    "exposed": ("signed", _ALL),
-    "damage_index": ("signed", _ALL),
-    "rate_of_fire": ("signed", _ALL),
-    "no_second_weapon": ("none", _ALL),
-    "no_attack": ("none", _ALL),
-    "immobilized": ("none", _ALL),
-    "extra_damage": ("positive", frozenset({"damage"})),
-    "movement": ("signed", _ALL),
-    "move_cost": ("signed", _NOT_DAMAGE),
-    "turns_of_flight": ("signed", _ALL),
-    "initiative": ("signed", _NOT_DAMAGE),
-    "draw": ("signed", _NOT_DAMAGE),
-    "remove_damage_card": ("none", frozenset({"command"})),
-    "commit_from_reserves": ("positive", _NOT_DAMAGE),
-    "artillery_accuracy": ("signed", _NOT_DAMAGE),
-    "no_aircraft": ("none", _NOT_DAMAGE),
-    "close_assault": ("signed", _NOT_DAMAGE),
-}
 EffectKindName = Literal[
     "defense",
     "attack",
@@ -127,7 +102,7 @@ class _Effect(FileModel):
     value: int | None = Field(None, ge=-10, le=10, description="an integer -10..10")
     mobility: Mobility | None = Field(None, description="a mobility class: foot, tracked or wheeled")
     side: Side | None = Field(None, description="a side: german or soviet")
-    unit_types: list[UnitType] = Field(default_factory=list, description="a list of unit types")
+    unit_types: list[UnitType] = Field(default_factory=new_list, description="a list of unit types")
 
     @model_validator(mode="wrap")
     @classmethod

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 from pydantic_core import PydanticCustomError
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import FileModel, json_schema, new_list
 from ..model.terrain_file import Mobility
 
 __all__ = ["EffectsFile", "effects_schema"]
@@ -41,8 +41,8 @@ class Rubble(FileModel):
     base_terrain: str = Field("clear", description='a terrain key such as "clear"')
     defense: int = Field(ge=-9, le=9, description="an integer -9..9")
     move: int = Field(ge=0, le=20, description="an integer 0..20")
-    banned: Classes = Field(default_factory=list)
-    immobilize_check: Classes = Field(default_factory=list)
+    banned: Classes = Field(default_factory=new_list)
+    immobilize_check: Classes = Field(default_factory=new_list)
     immobilized_on: int = Field(ge=0, le=6, description="an integer 0..6")
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from ..model.filemodel import FileModel, json_schema
+from ..model.filemodel import FileModel, json_schema, new_list
 
 __all__ = ["LinesScenarioFile", "lines_schema"]
 
@@ -39,11 +39,17 @@ class LinesHead(FileModel):
     overrun: bool = Field(True, description="true or false")
     turns: int = Field(0, ge=0, le=1000, description="an integer 0..1000 (turn limit, 0 = none)")
     rules: list[Literal["standard", "classic", "fog", "crews-fight"]] = Field(
-        default_factory=list, description='a list of rule variants ("standard" or "classic" on lines)'
+        default_factory=new_list, description='a list of rule variants ("standard" or "classic" on lines)'
     )
-    events: Texts = Field(default_factory=list, description="Event card ids shuffled into the Command deck")
-    events_in_play: Texts = Field(default_factory=list, description="Event card ids in play from the start")
-    special_rules: Texts = Field(default_factory=list, description="the scenario card's special rules (text)")
+    events: Texts = Field(
+        default_factory=new_list, description="Event card ids shuffled into the Command deck"
+    )
+    events_in_play: Texts = Field(
+        default_factory=new_list, description="Event card ids in play from the start"
+    )
+    special_rules: Texts = Field(
+        default_factory=new_list, description="the scenario card's special rules (text)"
+    )
 
 
 class LinesUnit(FileModel):
@@ -62,16 +68,18 @@ class LinesSideFile(FileModel):
         None, ge=1, le=200, description="an integer 1..200 (points; default 100, 4 players 75)"
     )
     minimum: int | None = Field(None, ge=0, le=200, description="an integer 0..200 (points)")
-    pool: CardIds = Field(default_factory=list)
-    reserves: CardIds = Field(default_factory=list)
-    hand: CardIds = Field(default_factory=list)
+    pool: CardIds = Field(default_factory=new_list)
+    reserves: CardIds = Field(default_factory=new_list)
+    hand: CardIds = Field(default_factory=new_list)
     initiative: int = Field(0, ge=-5, le=5, description="an integer -5..5")
     victory_points: int | None = Field(None, ge=1, le=10_000, description="an integer 1..10000")
     no_aircraft_before: int = Field(0, ge=0, le=100, description="an integer 0..100 (turn)")
     max_card_cost: int = Field(0, ge=0, le=100, description="an integer 0..100 (points; 0: no limit)")
-    exclude_types: Texts = Field(default_factory=list, description="unit types kept out of the Reserves deck")
+    exclude_types: Texts = Field(
+        default_factory=new_list, description="unit types kept out of the Reserves deck"
+    )
     units: list[Annotated[LinesUnit, Field(description="a table {card, line, crew}")]] = Field(
-        default_factory=list, description="[[sides.SIDE.units]] tables"
+        default_factory=new_list, description="[[sides.SIDE.units]] tables"
     )
 
 

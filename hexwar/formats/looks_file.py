@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from ..model.filemodel import FileModel
+from ..model.filemodel import FileModel, new_dict
 
 __all__ = ["LooksFile", "PATTERNS", "BUILDING_STYLES"]
 
@@ -95,7 +95,7 @@ class LooksFile(_Table):
     terrain: dict[str, TerrainLookEntry] = Field(description="the [terrain] table")
     features: _Table = Field(description="the [features] table")
     # an absent [side] table reads as an empty one, so the report names each missing side
-    side: SideLooks = Field(default_factory=dict, validate_default=True, description="the [side] table")  # type: ignore[arg-type]
+    side: SideLooks = Field(default_factory=new_dict, validate_default=True, description="the [side] table")  # type: ignore[arg-type]
     counter: _Table = Field(description="the [counter] table")
     overlay: OverlayLooks = Field(description="the [overlay] table")
     ramps: dict[

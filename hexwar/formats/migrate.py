@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import HexwarError, Problem, ValidationError
 from ..model.filemodel import Step, upgrade_document
 from ..model.map_file import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
-from .save_file import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION
+from .save_steps import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION
 
 __all__ = ["CURRENT", "MIGRATIONS", "upgrade", "migrate_document", "migrate_file", "upgraded_text", "kind_of"]
 

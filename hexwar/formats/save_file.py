@@ -18,7 +18,8 @@ from pydantic import WrapValidator as _Wrap
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..model.filemodel import DEFERRED, FileModel, Step, error_details, json_schema
+from ..model.filemodel import DEFERRED, FileModel, error_details, json_schema, new_dict, new_list
+from .save_steps import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION, save_1_to_2
 
 __all__ = [
     "SaveFileV1",
@@ -30,7 +31,6 @@ __all__ = [
     "save_schema",
 ]
 
-SAVE_SCHEMA_VERSION = 2
 Side = Literal["german", "soviet"]
 Seat = Literal["german", "soviet", "german-front", "german-support", "soviet-front", "soviet-support"]
 Variant = Annotated[
@@ -128,23 +128,23 @@ class _SaveBody(FileModel):
     format: Literal["hexwar-save"] = Field(description='"hexwar-save"')
     mode: Literal["hex", "lines"] = Field("hex", description="the game mode (R11.1): hex (default) or lines")
     setup: dict[str, Any] = Field(
-        default_factory=dict,
+        default_factory=new_dict,
         description="a game mode's start choices the scenario file does not hold (lines: decks)",
     )
     seed: int = Field(ge=0, description="an integer >= 0 (the game's seed, R1.2)")
-    variants: list[Variant] = Field(default_factory=list, description="a list of rule variants")
+    variants: list[Variant] = Field(default_factory=new_list, description="a list of rule variants")
     rules_revision: int = Field(
         1, ge=1, description="the rules revision the game was played with (absent: 1, the saves of round 1)"
     )
     players: dict[
         Annotated[Seat, Field(description="a side, or a seat of the lines game")],
         Annotated[str, Field(description="text (who played the side)")],
-    ] = Field(default_factory=dict, description="{side or seat: name}")
+    ] = Field(default_factory=new_dict, description="{side or seat: name}")
     commands: list[
         Annotated[SavedCommand, Field(description='a command object with "cmd" and "side" (lines: "seat")')]
     ] = Field(max_length=200_000, description="a list of commands")
     checkpoints: list[Annotated[Checkpoint, Field(description="{turn: int, commands: int, hash: text}")]] = (
-        Field(default_factory=list, description="a list of {turn, commands, hash}")
+        Field(default_factory=new_list, description="a list of {turn, commands, hash}")
     )
     final: Annotated[
         Final,
@@ -199,21 +199,6 @@ class SaveFileV2(_SaveBody):
 
 
 SaveFile = Annotated[SaveFileV2, _Wrap(_who_gave_it)]
-
-
-def save_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Save 1 -> 2: ``scenario.map`` (a game on another map) becomes possible; nothing else changes.
-
-    Returns a new document; the input is not changed.
-
-    >>> save_1_to_2({"format": "hexwar-save", "schema_version": 1})["schema_version"]
-    2
-    """
-    return {**doc, "schema_version": 2}
-
-
-#: from_version -> the step to from_version + 1
-SAVE_MIGRATIONS: dict[int, Step] = {1: save_1_to_2}
 
 
 def save_schema() -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from ..model.filemodel import DEFERRED, FileModel, json_schema
+from ..model.filemodel import DEFERRED, FileModel, json_schema, new_dict, new_list
 
 __all__ = ["ScenarioFile", "SCENARIO_SCHEMA_VERSION", "scenario_schema"]
 
@@ -56,16 +56,16 @@ class ScenarioHead(_ScenarioPart):
     overrun: bool = Field(True, description="true or false")
     guns_move: bool = Field(False, description="true or false")
     override_reserves: bool = Field(False, description="true or false")
-    rules: list[Variant] = Field(default_factory=list, description="a list of rule variants")
+    rules: list[Variant] = Field(default_factory=new_list, description="a list of rule variants")
     fog: bool = Field(False, description='true or false (fog of war, R12.2; the same as rules = ["fog"])')
     night: list[Annotated[int, Field(ge=1, le=200, description="a turn number")]] = Field(
-        default_factory=list, description="night turns (R10.6)"
+        default_factory=new_list, description="night turns (R10.6)"
     )
     ground: Literal["dry", "snow", "mud"] = Field(
         "dry", description="ground conditions (R10.7): dry, snow or mud"
     )
     events: list[Annotated[str, Field(description="an Event card id")]] = Field(
-        default_factory=list, description="a list of Event card ids"
+        default_factory=new_list, description="a list of Event card ids"
     )
 
 
@@ -126,10 +126,10 @@ class SideSetup(_ScenarioPart):
             Field(description="a hex label or rectangle like 'A01:C22'"),
         ]
     ] = Field(min_length=1, description="at least one hex label or rectangle like 'A01:C22'")
-    reserves: CardList = Field(default_factory=list)
+    reserves: CardList = Field(default_factory=new_list)
     budget: int | None = Field(None, ge=80, le=100, description="an integer 80..100 (points)")
-    pool: CardList = Field(default_factory=list)
-    hand: CardList = Field(default_factory=list)
+    pool: CardList = Field(default_factory=new_list)
+    hand: CardList = Field(default_factory=new_list)
     hand_size: int | None = Field(None, ge=0, le=7, description="an integer 0..7")
     command_cards: int | None = Field(None, ge=0, le=5, description="an integer 0..5")
     initiative: int = Field(0, ge=-9, le=9, description="an integer -9..9")
@@ -139,7 +139,7 @@ class SideSetup(_ScenarioPart):
         le=20,
         description="an integer 0..20: copies of one unit card in a pool-built deck (0: no limit)",
     )
-    units: list[UnitPlacement] = Field(default_factory=list, description="[[sides.SIDE.units]] tables")
+    units: list[UnitPlacement] = Field(default_factory=new_list, description="[[sides.SIDE.units]] tables")
     artillery: Artillery | None = Field(None, description="a table with missions and weapon")
 
 
@@ -162,11 +162,11 @@ class Objective(_ScenarioPart):
 class Battlefield(_ScenarioPart):
     """The ``[battlefield]`` table: fires, rubble and wrecks placed on the map at the start (R10.3)."""
 
-    fires: list[Label] = Field(default_factory=list, description="building hexes burning at the start")
-    rubble: list[Label] = Field(default_factory=list, description="building hexes already rubble")
-    mines: list[Label] = Field(default_factory=list, description="minefield hexes (R10.5)")
+    fires: list[Label] = Field(default_factory=new_list, description="building hexes burning at the start")
+    rubble: list[Label] = Field(default_factory=new_list, description="building hexes already rubble")
+    mines: list[Label] = Field(default_factory=new_list, description="minefield hexes (R10.5)")
     crossings: list[Label] = Field(
-        default_factory=list, description="water hexes foot units may cross (R10.8)"
+        default_factory=new_list, description="water hexes foot units may cross (R10.8)"
     )
     wrecks: dict[
         Annotated[str, StringConstraints(pattern=_LABEL), Field(description="a hex label like 'D07'")],
@@ -174,7 +174,7 @@ class Battlefield(_ScenarioPart):
             list[Annotated[str, Field(description="a wreck counter id")]],
             Field(description="wreck counter ids"),
         ],
-    ] = Field(default_factory=dict, description="hex label = [wreck counter ids]")
+    ] = Field(default_factory=new_dict, description="hex label = [wreck counter ids]")
 
 
 class Hold(_ScenarioPart):
@@ -209,12 +209,14 @@ class ScenarioFile(_ScenarioPart):
     schema_version: Literal[1] = Field(1, description="1 (this hexwar's scenario schema)")
     scenario: ScenarioHead = Field(description="the [scenario] table")
     sides: Sides = Field(description="the [sides.german] and [sides.soviet] tables")
-    objectives: list[Objective] = Field(default_factory=list, description="[[objectives]] tables")
+    objectives: list[Objective] = Field(default_factory=new_list, description="[[objectives]] tables")
     areas: dict[
         AreaName,
         Annotated[list[AreaSpec], Field(description="a list of hex labels and ranges like 'B02..C05'")],
     ] = Field(
-        default_factory=dict, max_length=64, description="an [areas] table of name = [hex labels or ranges]"
+        default_factory=new_dict,
+        max_length=64,
+        description="an [areas] table of name = [hex labels or ranges]",
     )
     battlefield: Battlefield | None = Field(
         None, description="the [battlefield] table: fires, rubble and wrecks placed on the map at the start"

@@ -60,9 +60,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import loads_toml as _loads_toml
 from ..fileio import read_text, recover_group
+from ..formats import scenario_file  # its models are created at the first hex scenario read
 from ..formats.migrate import upgrade
-from ..formats.scenario_file import ScenarioFile, UnitPlacement
-from ..formats.scenario_file import SideSetup as SideFile
 from ..model.filemodel import merge_problems, read_lenient
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapError
@@ -73,6 +72,8 @@ from .limits import HARD_TURN_CAP
 from .modes import MODES, known_modes, mode_hook
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..formats.scenario_file import ScenarioFile, UnitPlacement
+    from ..formats.scenario_file import SideSetup as SideFile
     from .state import GameState
 
 __all__ = [
@@ -539,7 +540,7 @@ def _build_scenario(
     except ValidationError as exc:
         structural += exc.problems
         data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
-    read = read_lenient(ScenarioFile, data, src)  # built on first use (a lines game never builds it)
+    read = read_lenient(scenario_file.ScenarioFile, data, src)  # made and built here (never in a lines game)
     structural += read.problems
     if read.value is None:
         raise ValidationError(structural)

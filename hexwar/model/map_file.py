@@ -26,7 +26,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
 from ..errors import clip
-from .filemodel import BUILT, DEFERRED, FileModel, Step, error_details, json_schema
+from .filemodel import BUILT, DEFERRED, FileModel, Step, error_details, json_schema, new_dict, new_list
 from .hexgrid import Hex, HexLabelError
 
 __all__ = [
@@ -136,8 +136,12 @@ class _MapBody(FileModel):
             StringConstraints(pattern=r"^[0-9]*$"),
             Field(description="a row string of digits 0-9 (ground levels)"),
         ]
-    ] = Field(default_factory=list, description="a list of row strings, one ground level digit 0-9 per hex")
-    features: dict[HexKey, Features] = Field(default_factory=dict, description="an object keyed by hex label")
+    ] = Field(
+        default_factory=new_list, description="a list of row strings, one ground level digit 0-9 per hex"
+    )
+    features: dict[HexKey, Features] = Field(
+        default_factory=new_dict, description="an object keyed by hex label"
+    )
 
 
 class MapFileV1(_MapBody):
@@ -157,11 +161,11 @@ class MapFileV2(_MapBody):
         description="2 (this hexwar's map schema; version 1 files are migrated)"
     )
     deploy: dict[Side, Annotated[list[ZoneSpec], Field(min_length=1)]] = Field(
-        default_factory=dict,
+        default_factory=new_dict,
         description="deploy-zone markers by side: lists of hex labels and rectangles like A01:C22",
     )
     objectives: list[MapObjectiveEntry] = Field(
-        default_factory=list, description="a list of objective markers"
+        default_factory=new_list, description="a list of objective markers"
     )
 
 

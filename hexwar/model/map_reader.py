@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Problem
-from .filemodel import adapter, problems_of
+from .filemodel import problems_of, validate
 from .hexgrid import Hex, HexLabelError, column_index
 from .map_file import MAP_FORMAT, MAP_SCHEMA_VERSION, MapFile, zone_hexes
 from .terrain import RulesTerrain, impassable_to_all
@@ -40,9 +40,8 @@ def read_model(
     """
     import pydantic
 
-    ad = adapter(MapFile)
     try:
-        return ad.validate_python(data), [], {}, None
+        return validate(MapFile, data), [], {}, None
     except pydantic.ValidationError as exc:
         problems = problems_of(exc, MapFile, src)
         errors = exc.errors(include_url=False)
@@ -86,7 +85,7 @@ def read_model(
             pruned[key] = [v for i, v in enumerate(val) if i not in bad_keys]
             index = [i for i in range(len(val)) if i not in bad_keys]
     try:
-        doc = ad.validate_python(pruned)
+        doc = validate(MapFile, pruned)
     except pydantic.ValidationError:  # pragma: no cover - pruning leaves a valid document
         return None, problems, {}, None
     return doc, problems, raw_grids, index

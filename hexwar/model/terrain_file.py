@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from .filemodel import FileModel
+from .filemodel import FileModel, new_list
 
 __all__ = ["TerrainEntry", "TerrainTableFile", "WreckEntry", "WreckPoolsFile"]
 
@@ -46,7 +46,7 @@ class TerrainEntry(FileModel):
     height: int = Field(0, ge=0, description="an integer >= 0 (levels above the ground, R3.4)")
     move: MoveCosts = Field(description="{ foot, tracked, wheeled } movement points (R5.3)")
     impassable: list[Annotated[Mobility, Field(description="a mobility class: foot, tracked or wheeled")]] = (
-        Field(default_factory=list, description="mobility classes that may not enter")
+        Field(default_factory=new_list, description="mobility classes that may not enter")
     )
     # a frozen model: one default shared safely
     defense: DefenseModifiers = Field(DefenseModifiers(soft=0, armored=0), description="{ soft, armored }")
@@ -76,4 +76,4 @@ class WreckPoolsFile(FileModel):
     """``hexwar/data/wrecks.toml``."""
 
     schema_version: Literal[1] = Field(1, description="1")
-    wreck: list[WreckEntry] = Field(default_factory=list, description="[[wreck]] tables")
+    wreck: list[WreckEntry] = Field(default_factory=new_list, description="[[wreck]] tables")

@@ -50,6 +50,8 @@ _LINE = {"frontline": "Frontline", "rear": "Rear Line", "frontline_or_rear": "Fr
 _SIDE = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
 _INK = T.DARK
 _PAPER = T.PARCHMENT
+#: a card in play's tag (whose card it is, 4 players)
+_TAG = (120, 70, 20, 255)
 _DAMAGE = (160, 36, 32, 255)
 
 HEAD_H = 22.0
@@ -69,6 +71,9 @@ class InPlay:
             or None)`` (R6.6), or None.
         flight_turns: Turns of Flight left (aircraft aloft), or None.
         extra: one more short line (Command cards under it), or "".
+        tag: shown in place of the printed line in the card's second row (the line is the row
+            the card lies in): whose card it is in a 4-player game, ``captured``; or "".
+        alert: the tag is drawn in the error colour (a captured unit).
     """
 
     endurance: int
@@ -76,6 +81,8 @@ class InPlay:
     damage: tuple[str, str, int | None] | None = None
     flight_turns: int | None = None
     extra: str = ""
+    tag: str = ""
+    alert: bool = False
 
 
 class _Covered:
@@ -201,12 +208,18 @@ def paint_unit_card(
     else:
         line = _LINE.get(card.line, card.line.replace("_", " "))
     endu = f"Half {card.endurance_half} / Full {card.endurance_full}"
-    ew = p.measure(endu, 10)
-    p.text(_fit(p, line, w - ew - 18, 10, "bold"), x + 6, sy, 10, _INK, style="bold", z=z)
-    p.text(endu, x + w - 6, sy, 10, _INK, ax="right", z=z)
-    # armament table
     foot = FOOT_H if in_play is not None else 0.0
     dmg_h = 26.0 if in_play is not None and in_play.damage is not None else 0.0
+    # a card squeezed below its header, this row and its in-play strips (a crowded line at
+    # 800x600) leaves this row out: the current Endurance in the strip below says more
+    if top - HEAD_H - SUB_H >= y + foot + dmg_h:
+        ew = p.measure(endu, 10)
+        ink = _INK
+        if in_play is not None and in_play.tag:
+            line, ink = in_play.tag, (T.ERROR if in_play.alert else _TAG)
+        p.text(_fit(p, line, w - ew - 18, 10, "bold"), x + 6, sy, 10, ink, style="bold", z=z)
+        p.text(endu, x + w - 6, sy, 10, _INK, ax="right", z=z)
+    # armament table
     ty = top - HEAD_H - SUB_H - 4
     rows = armament_rows(card)
     room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header

@@ -2,10 +2,11 @@
 played with the mouse alone as well as with the keyboard alone (issue 36).
 
 :func:`table_buttons` says which buttons the phase offers (GL-free, tested headless);
-:func:`paint_buttons` lays them out left to right, wrapping, into a
-:class:`~hexwar.ui.widgets.Painter`. Exactly one button is *primary* (highlighted): what Enter /
-Space does now, or, in the Draw Phase before drawing, the way of drawing Space takes (R5.5:
-one Command card plus two sources; V or a click picks another way).
+:func:`button_widgets` lays them out left to right, wrapping, as toolkit
+:class:`~hexwar.ui.widgets.Button` widgets (the card table's side panel holds them). Exactly
+one button is *primary* (highlighted): what Enter / Space does now, or, in the Draw Phase
+before drawing, the way of drawing Space takes (R5.5: one Command card plus two sources; V or a
+click picks another way).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..lines.rules import card
 from ..lines.state import Phase
 from .widgets import Rect
 
-__all__ = ["TableButton", "table_buttons", "draw_label", "paint_buttons"]
+__all__ = ["TableButton", "table_buttons", "draw_label", "button_widgets"]
 
 
 @dataclass(frozen=True)
@@ -140,34 +141,35 @@ def table_buttons(ctl: Any) -> list[TableButton]:
     return out
 
 
-def paint_buttons(
-    p: Any, ctl: Any, r: Rect, size: float = 10.5, after: Callable[[], Any] | None = None
-) -> float:
-    """Lay the phase's buttons (:func:`table_buttons`) out in ``r`` from its top-left, left to
-    right, wrapping to a new row when one does not fit, each as wide as its label; a label too
-    wide for the whole row is cut with an ellipsis.
+def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[Any], float]:
+    """The phase's buttons (:func:`table_buttons`) as toolkit :class:`~hexwar.ui.widgets.Button`
+    widgets laid out in ``r`` from its top-left, left to right, wrapping to a new row when one
+    does not fit, each as wide as its label; a label too wide for the whole row is cut with an
+    ellipsis.
 
     Args:
-        p: the :class:`~hexwar.ui.widgets.Painter`.
+        p: the :class:`~hexwar.ui.widgets.Painter` (its measure sizes the labels).
         ctl: the :class:`~hexwar.lines.table.TableController`.
         r: the room (points, y up); only its top rows are used.
         size: label size in points.
-        after: called after a button's action (unused by the table: its window refreshes).
 
     Returns:
-        the y below the last row (``r.y1`` when there are no buttons).
+        ``(buttons, y below the last row)`` (``r.y1`` when there are no buttons).
     """
+    from .widgets import Button
     from .widgets.text import ellipsize
 
-    buttons = table_buttons(ctl)
+    out: list[Any] = []
     h, gap, pad = 22.0 * size / 10.5, 6.0, 16.0
     x, y = r.x, r.y1
-    for b in buttons:
+    for b in table_buttons(ctl):
         w = min(r.w, p.measure(b.label, size, "bold" if b.primary else "regular") + pad)
         if x > r.x and x + w > r.x1:
             x, y = r.x, y - h - gap
         label = ellipsize(p.atlas, b.label, r.w - pad, size)
-        p.button(x, y - h, w, h, label, b.action if b.enabled else None, primary=b.primary, enabled=b.enabled,
-                 tip=b.tip, size=size, align="center")  # fmt: skip
+        btn = Button(label, b.action, primary=b.primary, tip=b.tip, size=size, align="center")
+        btn.enabled = b.enabled
+        btn.layout(Rect(x, y - h, w, h))
+        out.append(btn)
         x += w + gap
-    return y - h - gap if buttons else r.y1
+    return out, (y - h - gap if out else r.y1)

@@ -1,35 +1,90 @@
-"""The card table's side panel and overlays (R11.1, split from :mod:`hexwar.ui.lines_screen`):
-the phase's action buttons (:mod:`hexwar.ui.lines_actions`), the exact odds before declaring as
-labelled bars (:func:`hexwar.ui.widgets.odds.paint_odds_bars`, the hex window's rows), the
-selected card's text, the Command-card bonus offer and the log with every roll; the keys' help
-overlay, the setup picker of the starting hand (000) and the hot-seat hand-over screen.
+"""The card table's side panel and overlays (R11.1) as widgets of its
+:class:`~hexwar.ui.lines_layout.TableLayout` (issue 34): the :class:`SidePanel` with the phase's
+action buttons (toolkit :class:`~hexwar.ui.widgets.Button` s, :mod:`hexwar.ui.lines_actions`),
+the exact odds before declaring as labelled bars (:func:`hexwar.ui.widgets.odds.paint_odds_bars`,
+the hex window's rows), the selected card's text, the Command-card bonus offer and the log with
+every roll; the keys' :class:`HelpOverlay`, the :class:`SetupPicker` of the starting hand (000)
+with its :class:`ReserveCard` s, and the hot-seat :class:`PassScreen`.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from ..lines.rules import card, cards
 from ..lines.table import SHORTCUTS, TableController
 from ..lines.view import SeatView
-from .lines_actions import paint_buttons
-from .widgets import Painter, Rect, theme, wrap
+from .lines_actions import button_widgets
+from .lines_rows import SIDE_COL, TablePanel
+from .widgets import Button, Element, Painter, Rect, theme, wrap
 from .widgets.odds import paint_odds_bars
 from .widgets.text import ellipsize
 
-__all__ = ["paint_side_panel", "paint_help", "paint_setup_pick", "paint_pass_screen", "command_text"]
+__all__ = [
+    "SidePanel",
+    "SideInfo",
+    "HelpOverlay",
+    "SetupPicker",
+    "ReserveCard",
+    "PassScreen",
+    "paint_side_info",
+    "paint_help",
+    "command_text",
+]
 
-SIDE_COL = {"german": (96, 124, 170, 255), "soviet": (200, 70, 60, 255)}
+
+class SidePanel(TablePanel):
+    """The right-hand panel of the table: the phase's buttons (:class:`~hexwar.ui.widgets.Button`
+    children, arranged on each paint: their labels are the phase's), then a :class:`SideInfo`
+    below them; the replay viewer's table has none."""
+
+    name = "side panel"
+
+    def arrange(self, p: Painter) -> None:
+        """Lay the phase's buttons out along the panel's top (one highlighted: what Enter /
+        Space does) and give the info the room below them."""
+        r = self.rect
+        buttons, y = button_widgets(p, self.ctl, Rect(r.x + 8, r.y, r.w - 16, r.h - 8))
+        self.children = []
+        for b in buttons:
+            self.add(b)
+        self.add(SideInfo()).layout(Rect(r.x, r.y, r.w, max(0.0, y - r.y)))
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """The panel's ground, its buttons and its info."""
+        self.arrange(p)
+        super().paint(p, z)
+
+    def paint_self(self, p: Painter, z: int) -> None:
+        """The panel's ground."""
+        r = self.rect
+        p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
 
 
-def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
-    """The right-hand panel of the table in ``r`` (points, y up): the phase's buttons, the exact
-    odds of the declaration being made as bars (R6), the selected hand card's text, the
-    Command-card bonus (R1.3) and the log, newest at the bottom."""
-    p.rect(r.x, r.y, r.x1, r.y1, theme.PANEL)
-    # the phase's actions as buttons (mouse-only play), one of them highlighted: what Enter / Space does
-    y = paint_buttons(p, ctl, Rect(r.x + 8, r.y, r.w - 16, r.h - 8)) - 10
-    p.text("Odds before declaring (exact)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+class SideInfo(TablePanel):
+    """The side panel below its buttons: odds, selected card, Damage cards, bonus, log."""
+
+    name = "side info"
+
+    def paint_self(self, p: Painter, z: int) -> None:
+        """Through :func:`paint_side_info`."""
+        paint_side_info(p, self.ctl, self.v, self.rect)
+
+
+def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+    """The side panel's text in ``r`` (points, y up) from its top down: the exact odds of the
+    declaration being made as bars (R6), the selected hand card's text, the full effect of the
+    selected unit's and the target's Damage cards (R6.6), the Command-card bonus (R1.3) and the
+    log, newest at the bottom, as many lines as fit; a text that would reach below ``r`` (a
+    short panel at 800x600 with a long card text) is left out."""
+
+    def say(s: str, y: float, size: float, colour: Any, style: str = "regular") -> None:
+        if y - 0.36 * size >= r.y:  # the text's box (its cap height about y) stays in the panel
+            p.text(s, r.x + 8, y, size, colour, style=style)
+
+    y = r.y1 - 10
+    say("Odds before declaring (exact)", y, 11.0, theme.DIM, "bold")
     o = ctl.attack_odds()
     if o is not None:  # the hex window's labelled bars (R6)
         y = paint_odds_bars(p, o, r.x + 8, r.x1 - 8, y - 8, 10.5) + 8
@@ -41,23 +96,23 @@ def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> 
         )
         for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
             y -= 15
-            p.text(ln, r.x + 8, y, 10.5, theme.ROLL)
+            say(ln, y, 10.5, theme.ROLL)
     if ctl.target and ctl.selected in ctl.state.units:
         ws = card(ctl.selected).weapons
         chosen = (
             ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 choose)"
         )
         y -= 15
-        p.text(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), r.x + 8, y, 10.0, theme.TEXT)
+        say(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), y, 10.0, theme.TEXT)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
     if sel is not None and sel in hand:
         y -= 22
-        p.text("Selected card", r.x + 8, y, 11.0, theme.DIM, style="bold")
+        say("Selected card", y, 11.0, theme.DIM, "bold")
         text = card(sel).help_text(cards()) if sel in v.hand_units else command_text(sel)
         for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
             y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
+            say(ln, y, 10.0, theme.TEXT)
     # the full effect of the selected unit's / the target's Damage card (R6.6): the strip on the
     # card holds one line, this holds it all
     in_play = {u.uid: u for lines in v.lines.values() for row in lines.values() for u in row}
@@ -71,9 +126,9 @@ def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> 
         y -= 8
         for ln in wrap(p.atlas, text, r.w - 16, 10.0)[:4]:
             y -= 13
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
+            say(ln, y, 10.0, theme.ERROR)
     y -= 22
-    p.text("Command-card bonus (B)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    say("Command-card bonus (B)", y, 11.0, theme.DIM, "bold")
     y -= 15
     bonus = (
         f"+1 on the next to-hit roll: {cards().command_or_event(ctl.bonus).title}"
@@ -82,13 +137,13 @@ def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> 
     )
     for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
         y -= 13 if i else 0
-        p.text(ln, r.x + 8, y, 10.0, theme.TEXT)
+        say(ln, y, 10.0, theme.TEXT)
     if ctl.message:
         for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
             y -= 14
-            p.text(ln, r.x + 8, y, 10.0, theme.ERROR)
+            say(ln, y, 10.0, theme.ERROR)
     y -= 22
-    p.text("Log (every roll)", r.x + 8, y, 11.0, theme.DIM, style="bold")
+    say("Log (every roll)", y, 11.0, theme.DIM, "bold")
     lines = list(v.log)
     if ctl.log_offset:
         lines = lines[: -ctl.log_offset] if ctl.log_offset < len(lines) else lines[:1]
@@ -99,7 +154,7 @@ def paint_side_panel(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> 
     for ln in out[-room:] if room > 0 else []:
         y -= 13
         roll = ": 2d10" in ln or ": 1d10" in ln or "d10 [" in ln
-        p.text(ln, r.x + 8, y, 10.0, theme.ROLL if roll else theme.TEXT)
+        say(ln, y, 10.0, theme.ROLL if roll else theme.TEXT)
 
 
 def _phase_of(cid: str) -> str:
@@ -136,87 +191,189 @@ def paint_help(p: Painter, r: Rect) -> None:
         p.text(ellipsize(p.atlas, what, w - kw - 28, 11.0), x + 14 + kw, yy, 11.0, theme.TEXT, z=2)
 
 
-def paint_setup_pick(p: Painter, ctl: TableController, r: Rect) -> None:
-    """000 setup: the seat's Reserves deck as cards to click for the starting hand."""
-    st = ctl.state
-    seat = st.to_act
-    if seat is None or not ctl.human_to_act() or ctl.passing:
-        return
-    p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), 1)
-    w, h, gap = 132.0, 56.0, 6.0
-    per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
-    rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
-    deck = ctl.hand_choices() or sorted(st.reserves.get(seat, []))
-    cap = per_row * rows_fit
-    start, title_w = 0, r.w - 24
-    if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
-        start = ((ctl.card_cursor or 0) // cap) * cap
-        last = min(len(deck), start + cap)
-        pager = f"{start + 1}-{last} of {len(deck)}"
-        bx = r.x1 - 12 - 2 * 92 - 6
-        pw = p.measure(pager, 11.0, "bold")
-        title_w = bx - 20 - pw - r.x - 24
-        p.text(pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=1)
-        p.button(bx, r.y1 - 25, 92, 22, "< Previous", partial(ctl.step_card, -cap) if start else None, z=1,
-                 enabled=start > 0, tip="reserves previous", size=11.0)  # fmt: skip
-        p.button(bx + 98, r.y1 - 25, 92, 22, "Next >", partial(ctl.step_card, cap) if last < len(deck) else None,
-                 z=1, enabled=last < len(deck), tip="reserves next", size=11.0)  # fmt: skip
-    title = f"{seat}: your Reserves deck - pick the starting hand (Enter takes it)"
-    p.text(ellipsize(p.atlas, title, title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
-           style="bold", z=1)  # fmt: skip
-    for i, c in enumerate(deck[start : start + cap]):
-        x = r.x + 12 + (i % per_row) * (w + gap)
-        y = r.y1 - 28 - h - (i // per_row) * (h + gap)
+class HelpOverlay(TablePanel):
+    """The keys' help (``H`` / ``F1``) over the whole table; clicks go through it to the table."""
+
+    name = "help"
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """Through :func:`paint_help`, while the controller shows help."""
+        if self.ctl.help:
+            paint_help(p, self.rect)
+
+    def hit_test(self, x: float, y: float) -> Element | None:
+        """Never: the help box is not clickable."""
+        return None
+
+
+class ReserveCard(TablePanel):
+    """A card of the seat's Reserves deck in the setup picker (000): its name, type and cost,
+    the crew it needs; a click puts it into the starting hand or takes it back.
+
+    Args:
+        cid: the card's id; rect: where it lies (points).
+    """
+
+    def __init__(self, cid: str, rect: Rect) -> None:
+        super().__init__(tip=f"reserve {cid}")
+        self.cid = cid
+        self.rect = rect
+
+    def paint_self(self, p: Painter, z: int) -> None:
+        """The card (its side's band), the ``in hand`` mark, the keyboard's cursor frame."""
+        ctl, c = self.ctl, self.cid
+        x, y, w, h = self.rect.x, self.rect.y, self.rect.w, self.rect.h
         u = card(c)
         picked = c in ctl.picks
-        p.rect(x, y, x + w, y + h, theme.PARCHMENT, 1)
-        p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], 1)
+        p.rect(x, y, x + w, y + h, theme.PARCHMENT, z)
+        p.rect(x, y + h - 18, x + w, y + h, SIDE_COL[u.side], z)
         p.text(ellipsize(p.atlas, u.name, w - 10, 10.5, "bold"), x + 5, y + h - 9, 10.5, theme.TEXT, style="bold",
-               z=1)  # fmt: skip
+               z=z)  # fmt: skip
         p.text(ellipsize(p.atlas, f"{u.unit_type.replace('_', ' ')}, cost {u.cost}", w - 10, 10.0), x + 5,
-               y + h - 29, 10.0, theme.DARK, z=1)  # fmt: skip
+               y + h - 29, 10.0, theme.DARK, z=z)  # fmt: skip
         crew = "" if u.is_crew or u.crew == "none" else f"needs {u.crew.replace('_', ' ')}"
         p.text(ellipsize(p.atlas, crew, w - 10 - (52 if picked else 0), 10.0), x + 5, y + h - 44, 10.0, theme.DARK,
-               z=1)  # fmt: skip
+               z=z)  # fmt: skip
         if picked:
-            p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, 1)
-            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=1)
-        if ctl.card_cursor is not None and start + i == ctl.card_cursor:
-            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, 1)  # the keyboard's cursor
-        p.widget(x, y, w, h, partial(ctl.click, c), f"reserve {c}", 1)
+            p.frame(x - 2, y - 2, x + w + 2, y + h + 2, 3.0, theme.ACTIVE, z)
+            p.text("in hand", x + w - 5, y + h - 44, 10.0, (150, 90, 0, 255), ax="right", style="bold", z=z)
+        if ctl.card_cursor is not None and self.index == ctl.card_cursor:
+            p.frame(x - 4, y - 4, x + w + 4, y + h + 4, 2.0, theme.FOCUS, z)  # the keyboard's cursor
+        p.widget(x, y, w, h, partial(ctl.click, c), self.tip, z)
+
+    @property
+    def index(self) -> int:
+        """The card's place in the whole deck (the keyboard's cursor counts it)."""
+        picker = self.parent
+        assert isinstance(picker, SetupPicker)
+        return picker.start + picker.children.index(self) - picker.n_buttons
+
+    def on_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        """Put the card into the starting hand, or take it back."""
+        self.ctl.click(self.cid)
+        return True
 
 
-def paint_pass_screen(p: Painter, ctl: TableController, r: Rect) -> None:
-    """Hot-seat hand-over: hands hidden until the next person takes the seat."""
-    seat = ctl.passing or ""
-    p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
-    p.text(
-        f"Hand the screen to {seat}",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 40,
-        24.0,
-        theme.ACTIVE,
-        ax="center",
-        style="bold",
-        z=2,
-    )
-    p.text(
-        "Hands are hidden until the next player is looking.",
-        r.x + r.w / 2,
-        r.y + r.h / 2 + 6,
-        13.0,
-        theme.DIM,
-        ax="center",
-        z=2,
-    )
-    p.button(
-        r.x + r.w / 2 - 140,
-        r.y + r.h / 2 - 56,
-        280,
-        36,
-        f"I am {seat}: show my hand  (Enter)",
-        ctl.take_seat,
-        z=2,
-        primary=True,
-        align="center",
-    )
+class SetupPicker(TablePanel):
+    """000 setup: the seat's Reserves deck as :class:`ReserveCard` s to click for the starting
+    hand, in pages (``< Previous`` / ``Next >`` buttons, or the hand cursor ``[`` / ``]``) when
+    more cards than fit; shown over the (empty) hand and the own Rear Line while a person
+    picks. Its cards are arranged on each paint (the deck and the page are the game's)."""
+
+    name = "setup"
+
+    W, H, GAP = 132.0, 56.0, 6.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.start = 0
+        self.n_buttons = 0
+        self.title_w = 0.0
+        self.pager = ""
+
+    def active(self) -> bool:
+        """A person picks a starting hand now (not behind the hand-over screen)."""
+        ctl = self.ctl
+        return bool(
+            self.v.phase == "setup"
+            and ctl.state.to_act is not None
+            and ctl.human_to_act()
+            and not ctl.passing
+        )
+
+    def arrange(self, p: Painter) -> None:
+        """The page of the deck shown, its cards and the pager's buttons."""
+        ctl, r = self.ctl, self.rect
+        st = ctl.state
+        w, h, gap = self.W, self.H, self.GAP
+        per_row = max(1, int((r.w - 24 + gap) // (w + gap)))
+        rows_fit = max(1, int((r.h - 28 - 4 + gap) // (h + gap)))
+        deck = ctl.hand_choices() or sorted(st.reserves.get(st.to_act, []))
+        cap = per_row * rows_fit
+        self.children = []
+        self.start, self.title_w, self.pager = 0, r.w - 24, ""
+        if len(deck) > cap:  # more cards than fit: pages, followed by the hand cursor ([ / ]) or the buttons
+            self.start = start = ((ctl.card_cursor or 0) // cap) * cap
+            last = min(len(deck), start + cap)
+            self.pager = f"{start + 1}-{last} of {len(deck)}"
+            bx = r.x1 - 12 - 2 * 92 - 6
+            self.title_w = bx - 20 - p.measure(self.pager, 11.0, "bold") - r.x - 24
+            prev = Button("< Previous", partial(ctl.step_card, -cap) if start else None, tip="reserves previous",
+                          size=11.0)  # fmt: skip
+            prev.enabled = start > 0
+            nxt = Button("Next >", partial(ctl.step_card, cap) if last < len(deck) else None, tip="reserves next",
+                         size=11.0)  # fmt: skip
+            nxt.enabled = last < len(deck)
+            self.add(prev).layout(Rect(bx, r.y1 - 25, 92, 22))
+            self.add(nxt).layout(Rect(bx + 98, r.y1 - 25, 92, 22))
+        self.n_buttons = len(self.children)
+        for i, c in enumerate(deck[self.start : self.start + cap]):
+            x = r.x + 12 + (i % per_row) * (w + gap)
+            y = r.y1 - 28 - h - (i // per_row) * (h + gap)
+            self.add(ReserveCard(c, Rect(x, y, w, h)))
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """On level 1: the ground, the pager, its buttons, the title, the cards."""
+        if not self.active():
+            self.children = []
+            return
+        self.arrange(p)
+        z, r = 1, self.rect
+        p.rect(r.x, r.y, r.x1, r.y1, (41, 44, 49, 255), z)
+        if self.pager:
+            bx = r.x1 - 12 - 2 * 92 - 6
+            p.text(self.pager, bx - 10, r.y1 - 14, 11.0, theme.TEXT, ax="right", style="bold", z=z)
+        for b in self.children[: self.n_buttons]:
+            b.paint(p, z)
+        title = f"{self.ctl.state.to_act}: your Reserves deck - pick the starting hand (Enter takes it)"
+        p.text(ellipsize(p.atlas, title, self.title_w, 12.0, "bold"), r.x + 12, r.y1 - 14, 12.0, theme.ACTIVE,
+               style="bold", z=z)  # fmt: skip
+        for c in self.children[self.n_buttons :]:
+            c.paint(p, z)
+
+    def hit_test(self, x: float, y: float) -> Element | None:
+        """While picking: a card or a button under ``(x, y)``, else the picker itself (it
+        covers the hand and the own Rear Line)."""
+        return super().hit_test(x, y) if self.children else None
+
+
+class PassScreen(TablePanel):
+    """Hot-seat hand-over: hands hidden until the next person takes the seat (its button, or
+    Enter); modal while shown (a click beside the button does nothing)."""
+
+    name = "pass"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.take = Button("", None, primary=True, align="center")
+        self.add(self.take)
+
+    def layout(self, rect: Rect) -> None:
+        """The shade over everything under the prompt, its button in the middle."""
+        self.rect = r = rect
+        self.take.layout(Rect(r.x + r.w / 2 - 140, r.y + r.h / 2 - 56, 280, 36))
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """On level 2, while a seat is being handed over."""
+        ctl = self.ctl
+        if not ctl.passing:
+            return
+        seat = ctl.passing or ""
+        r = self.rect
+        p.rect(r.x, r.y, r.x1, r.y1, (20, 22, 26, 245), 2)
+        p.widget(r.x, r.y, r.w, r.h, None, "modal", 2)  # inert: nothing under the screen is clicked
+        p.text(f"Hand the screen to {seat}", r.x + r.w / 2, r.y + r.h / 2 + 40, 24.0, theme.ACTIVE, ax="center",
+               style="bold", z=2)  # fmt: skip
+        p.text("Hands are hidden until the next player is looking.", r.x + r.w / 2, r.y + r.h / 2 + 6, 13.0,
+               theme.DIM, ax="center", z=2)  # fmt: skip
+        self.take.label = self.take.tip = f"I am {seat}: show my hand  (Enter)"
+        self.take.action = ctl.take_seat
+        self.take.paint(p, 2)
+
+    def hit_test(self, x: float, y: float) -> Element | None:
+        """While shown: the button, or the screen itself (which eats the click)."""
+        return super().hit_test(x, y) if self.ctl.passing else None
+
+    def on_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        """A click beside the button does nothing, and nothing under the screen gets it."""
+        return True

@@ -38,10 +38,21 @@ decks, hands, discard piles and the map.
 'hull_down'
 
 The package: :mod:`.definitions` (card types, effects, vocabulary), :mod:`.cardset`
-(:class:`CardSet`), :mod:`.loader` (reading and validating the card files) and :mod:`.decks`.
+(:class:`CardSet`), :mod:`.loader` (reading and validating the card files), :mod:`.shipped` (the
+shipped cards in compiled form) and :mod:`.decks`.
+
+Issue 35: :func:`default_cards` reads the shipped cards from their compiled form when it is
+current (:func:`hexwar.rules.cards.shipped.compiled_cards`), so a game's start neither parses
+the card files nor builds the card file models; :func:`load_cards` and
+:func:`validate_card_file` live in :mod:`.loader`, which imports those models, and are imported
+from it on first use (PEP 562 module ``__getattr__``; the one lazy import of the rules layer,
+of a module below it).
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .cardset import (
     CardSet,
@@ -83,11 +94,10 @@ from .definitions import (
     opponent,
     target_type_of,
 )
-from .loader import (
-    default_cards,
-    load_cards,
-    validate_card_file,
-)
+from .shipped import default_cards
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .loader import load_cards, validate_card_file
 
 __all__ = [
     "CARD_FILES",
@@ -128,3 +138,17 @@ __all__ = [
     "target_type_of",
     "validate_card_file",
 ]
+
+_FROM_LOADER = ("load_cards", "validate_card_file")
+
+
+def __getattr__(name: str) -> Any:
+    """PEP 562: :func:`load_cards` and :func:`validate_card_file`, imported from :mod:`.loader`
+    on first use (it imports the card file models, which a game's start does not build).
+
+    Raises:
+        AttributeError: for any other name.
+    """
+    if name in _FROM_LOADER:
+        return getattr(importlib.import_module(f"{__name__}.loader"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ...errors import HexwarError
-from ...formats.card_file import EFFECT_RULES
+from ...formats.effect_rules import EFFECT_RULES
 
 __all__ = [
     "CARD_FILES",

@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -40,6 +38,7 @@ from .definitions import (
     UnitCard,
     Weapon,
 )
+from .shipped import card_data_dir, default_cards
 
 __all__ = ["default_cards", "load_cards", "validate_card_file"]
 
@@ -298,10 +297,6 @@ def _combat(f: _File) -> CombatRules:
     return CombatRules(**kw)
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("hexwar") / "data" / "cards"))
-
-
 def _deck_sizes(
     f: _File,
     command: Mapping[str, CommandCard] | None,
@@ -330,7 +325,7 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
     Raises:
         ValidationError: with every problem found.
     """
-    folder = Path(folder) if folder is not None else _data_dir()
+    folder = Path(folder) if folder is not None else card_data_dir()
     problems: list[Problem] = []
     files = sorted(folder.glob("*.toml"))
     if not files:
@@ -395,12 +390,6 @@ def load_cards(folder: str | os.PathLike[str] | None = None) -> CardSet:
         rules=rules,
         sources=tuple(sorted(sources)),
     )
-
-
-@cache
-def default_cards() -> CardSet:
-    """The package's own cards (``hexwar/data/cards``), loaded and validated once."""
-    return load_cards()
 
 
 def validate_card_file(path: str) -> None:

@@ -12,6 +12,8 @@ network client). See docs/architecture.md "The widget toolkit" for a worked exam
   :class:`Button`, :class:`ScrollList`, :class:`TextField`, :class:`Dialog`.
 - :mod:`.search_list`: :class:`SearchList` (a search field over a scrolling list).
 - :mod:`.cards`: :class:`CardView` and :func:`card_facts` (cards drawn from the card data).
+- :mod:`.painted`: :class:`PaintedLayer` (a painter function's drawing in a tree, hit-tested
+  by the boxes it drew).
 - :mod:`.tooltip`: :func:`place_tooltip`, :func:`paint_tooltip`.
 - :mod:`.keys`: key codes (equal to pyglet's) so the logic imports no pyglet.
 
@@ -26,6 +28,7 @@ from .cards import CardFacts, CardView, card_facts, paint_nato
 from .controls import Box, Button, Dialog, Label, Panel, ScrollList, TextBlock, TextField
 from .core import Element, Screen
 from .geometry import FLEX, Flex, Rect, columns, grid, rows, snap
+from .painted import PaintedLayer
 from .painter import HitBox, Painter, UiLayer, top_hit
 from .search_list import SearchList
 from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap
@@ -34,6 +37,6 @@ from .tooltip import paint_tooltip, place_tooltip
 __all__ = [
     "keys", "theme", "CardFacts", "CardView", "card_facts", "paint_nato", "Box", "Button", "Dialog", "Label",
     "Panel", "ScrollList", "SearchList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
-    "rows", "snap", "HitBox", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
+    "rows", "snap", "HitBox", "PaintedLayer", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
     "wrap", "paint_tooltip", "place_tooltip",
 ]  # fmt: skip

@@ -1,0 +1,243 @@
+"""The card table as a tree of toolkit widgets (issue 34; R11.1): one :class:`TableLayout`
+root, laid out once per window size and *table shape* (which cards lie in which line, which
+cards are in the viewer's hand, whose side is at the bottom, the setup phase), whose
+:meth:`~TableLayout.layout` gives every region its rectangle; each region draws what the
+:class:`~hexwar.lines.table.TableController` says inside it and answers hit tests, so a click
+goes through the same tree (:meth:`TableLayout.press`) that painted the screen.
+
+The regions (their ``tip`` is their name, :meth:`TableLayout.find_panel` finds them), top to
+bottom:
+
+- ``top bar``: the turn, the phase, the seat to act, both sides' VP and the decks;
+- ``prompt``: what the person at the screen is asked to do;
+- ``enemy Rear Line``, ``enemy Frontline``, ``aircraft``, ``own Frontline``, ``own Rear Line``:
+  the lines (:class:`~hexwar.ui.lines_rows.LineRow`), each holding its unit cards
+  (:class:`~hexwar.ui.lines_rows.UnitCard`); a click on one of the viewer's own lines commits
+  the selected hand card there;
+- ``arrows``: the declaration arrows between the cards (drawn over the lines, never clicked);
+- ``side panel``: the phase's buttons, the exact odds, the selected card, the bonus, the log
+  (:mod:`hexwar.ui.lines_panel`); absent in the replay viewer, whose lines take the width;
+- ``hand``: the viewer's hand as cards, the other seats' hands as counts;
+- ``events``: the Event cards in play, over the bottom edge of the own Rear Line;
+- ``setup``: the Reserves picker of 000 setup, over the hand and the own Rear Line;
+- ``pass``: the hot-seat hand-over screen (modal: it eats every click);
+- ``help``: the keys; ``overlay``: the window's quit question (painted by
+  :func:`hexwar.ui.window_base.paint_quit_question`, hit-tested by the boxes it drew).
+
+:meth:`TableLayout.paint` records which of the painter's text boxes each region drew
+(:attr:`TableLayout.spans`), so the layout test checks every text against its own region's
+box (:func:`table_problems`) as well as against the window
+(:func:`hexwar.ui.layout_check.layout_problems`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lines.table import TableController
+from ..lines.view import SeatView
+from .lines_geometry import (
+    HAND_H,
+    LOG_W,
+    OVERLAYS,
+    PROMPT_H,
+    ROWS,
+    TABLE_BG,
+    TOP_H,
+    hand_need,
+    row_heights,
+    row_need,
+    row_units,
+    sides_of,
+    split,
+    table_shape,
+)
+from .lines_panel import HelpOverlay, PassScreen, SetupPicker, SidePanel
+from .lines_rows import Arrows, EventsNote, HandStrip, LineRow, PromptBar, TopBar
+from .widgets import Element, Painter, Rect
+from .widgets.painted import PaintedLayer
+
+__all__ = ["TableLayout", "table_layout", "table_problems"]
+
+
+class TableLayout(Element):
+    """The card table's root widget (see the module text).
+
+    Args:
+        ctl: the controller whose table is drawn (:attr:`ctl` may be reassigned: the network
+            client and the window's resume swap it).
+        side_panel: with the buttons, odds and log column (``False``: the replay viewer's
+            table, the lines taking the whole width).
+
+    Attributes:
+        v: the viewer's :class:`~hexwar.lines.view.SeatView` of the last :meth:`ensure`.
+        shape: the :func:`table_shape` the tree was laid out for.
+        me, them: the viewer's side and the other.
+        lw: the side panel's width (points; 0 without one).
+        spans: region name -> ``(first, end)`` indices into the painter's ``text_boxes`` drawn
+            by that region in the last :meth:`paint`.
+        layouts: how many times the tree was laid out (tests: once per size and shape).
+    """
+
+    def __init__(self, ctl: TableController, side_panel: bool = True) -> None:
+        kids: list[Element] = [TopBar(), PromptBar()]
+        kids += [LineRow(whose, ln, name) for whose, ln, name in ROWS]
+        kids += [Arrows(), SidePanel(), HandStrip(), EventsNote(), SetupPicker(), PassScreen(), HelpOverlay()]
+        kids.append(PaintedLayer(tip="overlay"))
+        super().__init__(children=kids)
+        self.ctl = ctl
+        self.side_panel = side_panel
+        self.v: SeatView = ctl.view()
+        self.shape: tuple[Any, ...] = ()
+        self.me, self.them = sides_of(ctl)
+        self.lw = 0.0
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.layouts = 0
+
+    def ensure(self, ctl: TableController, width: float, height: float) -> bool:
+        """Take ``ctl``'s view; lay the tree out again when the window's size or the table's
+        shape changed. Returns whether it did."""
+        self.ctl = ctl
+        self.v = ctl.view()
+        shape = table_shape(ctl, self.v, self.side_panel)
+        size = (float(width), float(height))
+        if shape == self.shape and (self.rect.w, self.rect.h) == size and self.layouts:
+            return False
+        self.shape = shape
+        self.layout(Rect(0, 0, *size))
+        return True
+
+    def layout(self, rect: Rect) -> None:
+        """Give every region its rectangle for a window of ``rect`` (points) and the view
+        :attr:`v` (the lines take what their cards need, :func:`row_heights`)."""
+        self.rect = rect
+        self.layouts += 1
+        v, w = self.v, rect.w
+        self.me, self.them = sides_of(self.ctl)
+        units = [row_units(v, self.me, self.them, whose, ln) for whose, ln, _ in ROWS]
+        room = rect.h - TOP_H - PROMPT_H
+        self.lw = lw = min(LOG_W, max(240.0, w * 0.3)) if self.side_panel else 0.0  # narrow: two cards a line
+        cards_w = w - lw - 12 - 20  # a line's room for cards
+        heights, hand_h = row_heights(
+            [row_need(us, cards_w) for us in units], room - HAND_H, hand_need(v, w - 20)
+        )
+        top, prompt, mid, hand = split(rect, hand_h)
+        table = Rect(mid.x, mid.y, mid.w - lw, mid.h)
+        rects = {"top bar": top, "prompt": prompt, "arrows": table, "hand": hand, "help": rect}
+        rects["side panel"] = Rect(mid.x1 - lw, mid.y, lw, mid.h)
+        top_y = table.y1
+        for (_, _, name), hh in zip(ROWS, heights, strict=True):
+            rects[name] = Rect(table.x + 6, top_y - hh + 3, table.w - 12, hh - 6)
+            top_y -= hh
+        rects["events"] = Rect(table.x + 10, hand.y1 + 1, max(0.0, table.w - 20), 14)
+        # over the (empty) hand and the own Rear Line: the starting units stay in view
+        rects["setup"] = Rect(0, 0, table.x1, hand.h + heights[-1])
+        rects["pass"] = Rect(0, 0, w, prompt.y)
+        rects["overlay"] = rect
+        for c in self.children:
+            c.layout(rects[c.tip])
+        self.find_panel("side panel").visible = self.side_panel
+
+    def paint(self, p: Painter, z: int = 0) -> None:
+        """The table's cloth, then each region in order, recording its text boxes' span."""
+        p.rect(0, 0, self.rect.w, self.rect.h, TABLE_BG)
+        self.spans = {}
+        for c in self.children:
+            if c.visible:
+                first = len(p.text_boxes)
+                c.paint(p, z)
+                self.spans[c.tip] = (first, len(p.text_boxes))
+
+    def find_panel(self, name: str) -> Element:
+        """The region called ``name`` (see the module text), visible or not."""
+        return next(c for c in self.children if c.tip == name)
+
+    @property
+    def centres(self) -> dict[str, tuple[float, float]]:
+        """The centre point of every unit card laid out (for arrows and tests)."""
+        out: dict[str, tuple[float, float]] = {}
+        for row in self.children:
+            if isinstance(row, LineRow):
+                out.update(row.centres())
+        return out
+
+    def press(self, x: float, y: float, button: int = 1, modifiers: int = 0) -> bool:
+        """A click at ``(x, y)`` (points): the deepest region under it uses it, else its
+        parents in turn (:meth:`Element.on_press`). Returns whether something used it."""
+        e = self.hit_test(x, y)
+        while e is not None:
+            if e.enabled and e.on_press(x, y, button, modifiers):
+                return True
+            e = e.parent
+        return False
+
+
+def table_layout(
+    ctl: TableController,
+    width: float,
+    height: float,
+    side_panel: bool = True,
+    root: TableLayout | None = None,
+) -> TableLayout:
+    """The laid-out tree of ``ctl``'s table in ``width`` x ``height`` points: ``root`` when it
+    fits (laid out again only if the size or the shape changed), else a new one."""
+    if root is None or root.side_panel != side_panel:
+        root = TableLayout(ctl, side_panel)
+    root.ensure(ctl, width, height)
+    return root
+
+
+def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[str]:
+    """After ``root.paint(p)``: every region (and every card of a line or the hand) whose box
+    leaves the window, every two regions (other than :data:`OVERLAYS`) whose boxes overlap,
+    every two cards of one line or of the hand that overlap (a fanned card is drawn only up to
+    where the next begins), and every text a region, or a card of it, drew outside its own box;
+    one line each."""
+    out: list[str] = []
+    w, h = root.rect.w, root.rect.h
+    head = f"{name} {w:g}x{h:g}"
+
+    def outside(r: Rect, what: str) -> None:
+        if r.x < -0.5 or r.y < -0.5 or r.x1 > w + 0.5 or r.y1 > h + 0.5:
+            out.append(f"{head}: {what} {r} leaves the window")
+
+    def overlaps(items: list[tuple[str, Rect]], what: str) -> None:
+        for i, (an, ar) in enumerate(items):
+            for bn, br in items[i + 1 :]:
+                ox = min(ar.x1, br.x1) - max(ar.x, br.x)
+                oy = min(ar.y1, br.y1) - max(ar.y, br.y)
+                if ox > 0.5 and oy > 0.5:
+                    out.append(f"{head}: {what} {an!r} and {bn!r} overlap ({ox:.1f} x {oy:.1f} points)")
+
+    regions = [c for c in root.children if c.visible and c.tip not in OVERLAYS]
+    for c in regions:
+        outside(c.rect, f"region {c.tip!r}")
+    overlaps([(c.tip, c.rect) for c in regions], "regions")
+    for c in root.children:
+        if not c.visible or not c.children:
+            continue
+        cards = [(k.tip, getattr(k, "shown", k.rect)) for k in c.children if k.visible]
+        for kn, kr in cards:
+            outside(kr, kn)
+            if c.tip not in OVERLAYS and not _inside(kr, c.rect):
+                out.append(f"{head}: {kn!r} {kr} leaves region {c.tip!r} {c.rect}")
+        overlaps(cards, f"in {c.tip!r}, cards")
+        for k in c.children:  # every text a card (or button) drew lies on it
+            first, end = getattr(k, "span", (0, 0))
+            r = getattr(k, "shown", k.rect)
+            for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
+                if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
+                    out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves {k.tip!r} {r}")
+    for pname, (first, end) in root.spans.items():
+        r = root.find_panel(pname).rect
+        for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
+            if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
+                out.append(
+                    f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves region {pname!r} {r}"
+                )
+    return out
+
+
+def _inside(a: Rect, b: Rect, slack: float = 4.5) -> bool:
+    """``a`` lies within ``b`` (a selected card's frame may stand out by a few points)."""
+    return a.x >= b.x - slack and a.y >= b.y - slack and a.x1 <= b.x1 + slack and a.y1 <= b.y1 + slack
