@@ -108,7 +108,13 @@ def unit_declarations(state: LinesState, seat: str, uid: str) -> list[Declare]:
         The declarations, possibly none (a unit that may not declare gets none).
     """
     u = state.units.get(uid)
-    if u is None or u.seat != seat or u.crewing is not None or uid in declared_units(state) or not fighting(u):
+    if (
+        u is None
+        or u.seat != seat
+        or u.crewing is not None
+        or uid in declared_units(state)
+        or not fighting(u)
+    ):
         return []
     out = []
     for target, at_crew, _line in legal_targets(state, u):
@@ -278,7 +284,11 @@ class LinesAI:
             return v
 
         ca_act = LINES.action(state.phase, DeclareCloseAssault)
-        if ca_act is None or ca_act.options is None or next(iter(ca_act.options(state, self.seat)), None) is None:
+        if (
+            ca_act is None
+            or ca_act.options is None
+            or next(iter(ca_act.options(state, self.seat)), None) is None
+        ):
             # no Close Assault to weigh (the usual case): the most valuable unit that can
             # declare is the only one whose declarations are needed (issue 31: the rollouts'
             # time went into listing every unit's; the same choice as from the full list)
