@@ -21,6 +21,9 @@ import numpy as np
 from ..errors import HexwarError
 from ..rules.cards import CommandCard, EffectKind
 from ..rules.combat import CombatError
+from .actions import LINES
+from .actions.declare import check as declare_check
+from .actions.declare import weapon_choices
 from .actions.resolve import void_reason
 from .commands import (
     SEATS_2P,
@@ -40,13 +43,13 @@ from .commands import (
     side_of_seat,
 )
 from .odds import close_assault_line_odds, declare_odds
-from .rules import card, cards
+from .rules import card, cards, declared_units, fighting, legal_targets
 from .state import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI"]
+__all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI", "unit_declarations"]
 
 LINES_PLAYER_NAMES = ("random", "standard", "easy", "normal", "hard")
 """Player names: ``random``, ``standard``; and the ``--ai-level`` levels (issue 31): ``easy``
@@ -88,6 +91,38 @@ class RandomLinesPlayer:
         if not cmds:
             raise HexwarError(f"{self.seat}: no legal command (to act: {state.to_act}, phase {state.phase})")
         return cmds[int(self.rng.integers(len(cmds)))]
+
+
+def unit_declarations(state: LinesState, seat: str, uid: str) -> list[Declare]:
+    """The legal :class:`Declare` commands of one unit now (R6.1, 000 Legal Targets): the ones
+    ``state.legal_commands(seat)`` lists for ``uid``, in the same order (every target its lines
+    reach, every weapon choice, kept when the engine's declaration check passes), without
+    listing every other unit's (tests/test_lines_ai_speed.py checks the equality).
+
+    Args:
+        state: the game, in its Declaration Phase with ``seat`` to act.
+        seat: the declaring seat.
+        uid: a unit of that seat in play.
+
+    Returns:
+        The declarations, possibly none (a unit that may not declare gets none).
+    """
+    u = state.units.get(uid)
+    if (
+        u is None
+        or u.seat != seat
+        or u.crewing is not None
+        or uid in declared_units(state)
+        or not fighting(u)
+    ):
+        return []
+    out = []
+    for target, at_crew, _line in legal_targets(state, u):
+        for ws in weapon_choices(len(card(uid).weapons)):
+            cmd = Declare(seat, uid, target, ws, at_crew)
+            if declare_check(state, cmd) is None:
+                out.append(cmd)
+    return out
 
 
 def _unit_value(uid: str) -> float:
@@ -232,7 +267,6 @@ class LinesAI:
         )
 
     def _declaration(self, state: LinesState) -> LinesCommand | None:
-        legal = state.legal_commands(self.seat)
         doomed: dict[str, float] = {}
         for a in state.attacks.values():
             if side_of_seat(a.seat) == side_of_seat(self.seat) and not a.close_assault:
@@ -241,11 +275,6 @@ class LinesAI:
                     doomed[a.target] = doomed.get(a.target, 0.0) + o.destroyed
                 except (CombatError, KeyError):
                     pass
-        decls = [c for c in legal if isinstance(c, Declare)]
-        cas = [c for c in legal if isinstance(c, DeclareCloseAssault)]
-        by_unit: dict[str, list[Declare]] = {}
-        for d0 in decls:
-            by_unit.setdefault(d0.unit, []).append(d0)
         memo: dict[Declare, float] = {}
 
         def ev(c: Declare) -> float:  # each declaration's odds once per decision (same choices)
@@ -253,6 +282,27 @@ class LinesAI:
             if v is None:
                 v = memo[c] = self._ev(state, c, doomed)
             return v
+
+        ca_act = LINES.action(state.phase, DeclareCloseAssault)
+        if (
+            ca_act is None
+            or ca_act.options is None
+            or next(iter(ca_act.options(state, self.seat)), None) is None
+        ):
+            # no Close Assault to weigh (the usual case): the most valuable unit that can
+            # declare is the only one whose declarations are needed (issue 31: the rollouts'
+            # time went into listing every unit's; the same choice as from the full list)
+            for uid in sorted(self._ready(state), key=lambda x: (card(x).cost, x), reverse=True):
+                mine = unit_declarations(state, self.seat, uid)
+                if mine:
+                    return max(mine, key=ev)
+            return self._attack_card(state, state.legal_commands(self.seat)) or EndPhase(self.seat)
+        legal = state.legal_commands(self.seat)
+        decls = [c for c in legal if isinstance(c, Declare)]
+        cas = [c for c in legal if isinstance(c, DeclareCloseAssault)]
+        by_unit: dict[str, list[Declare]] = {}
+        for d0 in decls:
+            by_unit.setdefault(d0.unit, []).append(d0)
 
         best_ca: DeclareCloseAssault | None = None
         best_ca_v = 0.0
@@ -278,6 +328,16 @@ class LinesAI:
         if card_play is not None:
             return card_play
         return EndPhase(self.seat)
+
+    def _ready(self, state: LinesState) -> list[str]:
+        """This seat's units that may still declare (as :func:`hexwar.lines.actions.declare.options`
+        picks them: in play, not riding as a crew, not declared this turn, able to fight)."""
+        declared = declared_units(state)
+        return [
+            uid
+            for uid, u in state.units.items()
+            if u.seat == self.seat and u.crewing is None and uid not in declared and fighting(u)
+        ]
 
     def _attack_card(self, state: LinesState, legal: list[LinesCommand]) -> LinesCommand | None:
         plays = [
