@@ -26,7 +26,7 @@ from .campaign_bars import BottomBar, HelpOverlay, HistoryPanel, LogPanel, TopBa
 from .campaign_controller import CampaignController
 from .campaign_draw import CARD_H, CARD_W, TACTIC_H
 from .campaign_table import BattleArea, HandPanel, OpponentRow
-from .widgets import Element, Painter, Rect
+from .widgets import Painter, Rect, RegionRoot, stray_texts
 from .widgets import theme as T
 
 __all__ = ["CampaignLayout", "panel_problems", "PANELS"]
@@ -35,7 +35,7 @@ __all__ = ["CampaignLayout", "panel_problems", "PANELS"]
 PANELS = ("top bar", "history", "log", "opponent", "battle", "hand", "bottom bar", "help")
 
 
-class CampaignLayout(Element):
+class CampaignLayout(RegionRoot):
     """The campaign screen's root widget.
 
     Args:
@@ -90,18 +90,8 @@ class CampaignLayout(Element):
 
     def paint(self, p: Painter, z: int = 0) -> None:
         """The background, then each panel, recording its text boxes' span."""
-        p.rect(0, 0, self.rect.w, self.rect.h, T.BG)
         self.find_panel("help").visible = self.ctl.show_help
-        self.spans = {}
-        for c in self.children:
-            if c.visible:
-                first = len(p.text_boxes)
-                c.paint(p, z)
-                self.spans[c.tip] = (first, len(p.text_boxes))
-
-    def find_panel(self, name: str) -> Element:
-        """The panel called ``name`` (one of :data:`PANELS`), visible or not."""
-        return next(c for c in self.children if c.tip == name)
+        self.paint_regions(p, z, T.BG)
 
 
 def panel_problems(root: CampaignLayout, p: Painter, name: str = "campaign") -> list[str]:
@@ -121,11 +111,8 @@ def panel_problems(root: CampaignLayout, p: Painter, name: str = "campaign") -> 
             oy = min(ar.y1, br.y1) - max(ar.y, br.y)
             if ox > 0.5 and oy > 0.5:
                 out.append(f"{head}: panels {a.tip!r} and {b.tip!r} overlap ({ox:.1f} x {oy:.1f} points)")
-    for pname, (first, end) in root.spans.items():
+    for pname, span in root.spans.items():
         r = root.find_panel(pname).rect
-        for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
-            if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
-                out.append(
-                    f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves panel {pname!r} {r}"
-                )
+        for s, (x0, y0, x1, y1) in stray_texts(p, span, r):
+            out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves panel {pname!r} {r}")
     return out

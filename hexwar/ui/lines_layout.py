@@ -54,13 +54,13 @@ from .lines_geometry import (
 )
 from .lines_panel import HelpOverlay, PassScreen, SetupPicker, SidePanel
 from .lines_rows import Arrows, EventsNote, HandStrip, LineRow, PromptBar, TopBar
-from .widgets import Element, Painter, Rect
+from .widgets import Element, Painter, Rect, RegionRoot, stray_texts
 from .widgets.painted import PaintedLayer
 
 __all__ = ["TableLayout", "table_layout", "table_problems"]
 
 
-class TableLayout(Element):
+class TableLayout(RegionRoot):
     """The card table's root widget (see the module text).
 
     Args:
@@ -140,17 +140,7 @@ class TableLayout(Element):
 
     def paint(self, p: Painter, z: int = 0) -> None:
         """The table's cloth, then each region in order, recording its text boxes' span."""
-        p.rect(0, 0, self.rect.w, self.rect.h, TABLE_BG)
-        self.spans = {}
-        for c in self.children:
-            if c.visible:
-                first = len(p.text_boxes)
-                c.paint(p, z)
-                self.spans[c.tip] = (first, len(p.text_boxes))
-
-    def find_panel(self, name: str) -> Element:
-        """The region called ``name`` (see the module text), visible or not."""
-        return next(c for c in self.children if c.tip == name)
+        self.paint_regions(p, z, TABLE_BG)
 
     @property
     def centres(self) -> dict[str, tuple[float, float]]:
@@ -228,13 +218,10 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
             for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
                 if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
                     out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves {k.tip!r} {r}")
-    for pname, (first, end) in root.spans.items():
+    for pname, span in root.spans.items():
         r = root.find_panel(pname).rect
-        for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
-            if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
-                out.append(
-                    f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves region {pname!r} {r}"
-                )
+        for s, (x0, y0, x1, y1) in stray_texts(p, span, r):
+            out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves region {pname!r} {r}")
     return out
 
 

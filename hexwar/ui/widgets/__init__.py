@@ -14,6 +14,8 @@ network client). See docs/architecture.md "The widget toolkit" for a worked exam
 - :mod:`.cards`: :class:`CardView` and :func:`card_facts` (cards drawn from the card data).
 - :mod:`.painted`: :class:`PaintedLayer` (a painter function's drawing in a tree, hit-tested
   by the boxes it drew).
+- :mod:`.regions`: :class:`RegionRoot` (a screen's root of named regions, the text boxes each
+  drew) and :func:`stray_texts` (the layout tests' check).
 - :mod:`.tooltip`: :func:`place_tooltip`, :func:`paint_tooltip`.
 - :mod:`.keys`: key codes (equal to pyglet's) so the logic imports no pyglet.
 
@@ -30,6 +32,7 @@ from .core import Element, Screen
 from .geometry import FLEX, Flex, Rect, columns, grid, rows, snap
 from .painted import PaintedLayer
 from .painter import HitBox, Painter, UiLayer, top_hit
+from .regions import RegionRoot, stray_texts
 from .search_list import SearchList
 from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap
 from .tooltip import paint_tooltip, place_tooltip
@@ -37,6 +40,6 @@ from .tooltip import paint_tooltip, place_tooltip
 __all__ = [
     "keys", "theme", "CardFacts", "CardView", "card_facts", "paint_nato", "Box", "Button", "Dialog", "Label",
     "Panel", "ScrollList", "SearchList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
-    "rows", "snap", "HitBox", "PaintedLayer", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
+    "rows", "snap", "HitBox", "PaintedLayer", "RegionRoot", "stray_texts", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
     "wrap", "paint_tooltip", "place_tooltip",
 ]  # fmt: skip
