@@ -170,3 +170,61 @@ def test_the_setup_cursor_does_not_carry_over_onto_the_hand():
     assert ctl.card_cursor == 3
     ctl.key("confirm")
     assert ctl.card_cursor is None and ctl.picks == []
+
+
+def test_a_command_card_playable_outside_commitment_gets_a_play_button_that_plays_it():
+    """The fresh-user pass (round 3, session 4): a mouse-only player had no way to play a Command
+    card in the Declaration, Resolution or Draw Phase (R4.3), where P could. Over seeded computer
+    games, at every decision of the seat to act, each Command card in its hand is offered a
+    "play card" button exactly when a legal play of it exists, and a click on it plays it."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import UseCommandCard
+
+    offered_outside = 0
+    for seed in (1, 2, 3):
+        st = load_scenario(find_scenario("lines")).new_game(seed=seed)
+        ai = {s: LinesAI(s, st.seed) for s in st.seats}
+        for _ in range(400):
+            if st.over or st.turn > 4:
+                break
+            seat = st.to_act
+            if st.phase != Phase.SETUP:
+                ctl = TableController(st, ai={})
+                legal = st.legal_commands()
+                for c in dict.fromkeys(st.hand_commands.get(seat, ())):
+                    ctl.selected = c
+                    playable = any(isinstance(x, UseCommandCard) and x.card == c for x in legal)
+                    tips = [b.tip for b in table_buttons(ctl)]
+                    if st.phase != Phase.COMMITMENT:
+                        assert ("play card" in tips) == playable, (seed, st.turn, st.phase, c, tips)
+                        offered_outside += playable
+            st.apply(ai[seat].choose(st))
+    assert offered_outside >= 1, "no Command card was playable outside Commitment: the test saw nothing"
+
+
+def test_the_play_button_plays_the_card_in_the_declaration_phase():
+    """A click on "play card" outside Commitment issues the card's play (R4.3)."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import UseCommandCard
+
+    for seed in range(1, 12):
+        st = load_scenario(find_scenario("lines")).new_game(seed=seed)
+        ai = {s: LinesAI(s, st.seed) for s in st.seats}
+        for _ in range(400):
+            if st.over or st.turn > 4:
+                break
+            seat = st.to_act
+            if st.phase in (Phase.DECLARATION, Phase.RESOLUTION, Phase.DRAW):
+                plays = [x for x in st.legal_commands() if isinstance(x, UseCommandCard)]
+                if plays:
+                    ctl = TableController(st, ai={})
+                    ctl.selected = plays[0].card
+                    before = tuple(st.hand_commands.get(seat, ()))
+                    p, _ = _paint(ctl)
+                    _click(p, "play card")
+                    assert tuple(st.hand_commands.get(seat, ())) != before, (seed, st.phase)
+                    return
+            st.apply(ai[seat].choose(st))
+    raise AssertionError("no seed of 1..11 had a Command card playable outside Commitment")

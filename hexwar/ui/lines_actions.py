@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..lines.commands import DeclareCloseAssault, Draw
+from ..lines.commands import DeclareCloseAssault, Draw, UseCommandCard
 from ..lines.rules import card
 from ..lines.state import Phase
 from .widgets import Rect
@@ -96,6 +96,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
         if ctl.selected in hand:
             out.append(TableButton("Play card (P)", ctl.play_card, tip="play card"))
         out.append(TableButton(end.label, end.action, primary=not opts, tip=end.tip))
+        return out
     elif ph == Phase.DECLARATION:
         # Declare is offered (and highlighted) only when the declaration is legal as chosen (R6.1)
         ready = ctl.selected in st.units and ctl.target is not None and ctl.attack_odds() is not None
@@ -138,7 +139,18 @@ def table_buttons(ctl: Any) -> list[TableButton]:
             out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
     else:
         out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
+    if _playable_now(ctl, st):  # a Command card of any phase (R4.3), not only Commitment's
+        out.insert(len(out) - 1 if out and out[-1].tip == "end phase" else len(out),
+                   TableButton("Play card (P)", ctl.play_card, tip="play card"))  # fmt: skip
     return out
+
+
+def _playable_now(ctl: Any, st: Any) -> bool:
+    """Whether the selected hand card is a Command card with a legal play now (R4.3): the
+    mouse's way to what P does, offered only where P would play it."""
+    if ctl.selected not in st.hand_commands.get(st.to_act, ()):
+        return False
+    return any(isinstance(c, UseCommandCard) and c.card == ctl.selected for c in st.legal_commands())
 
 
 def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[Any], float]:
