@@ -213,11 +213,9 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
                 out.append(f"{head}: {kn!r} {kr} leaves region {c.tip!r} {c.rect}")
         overlaps(cards, f"in {c.tip!r}, cards")
         for k in c.children:  # every text a card (or button) drew lies on it
-            first, end = getattr(k, "span", (0, 0))
             r = getattr(k, "shown", k.rect)
-            for x0, y0, x1, y1, s, _z in p.text_boxes[first:end]:
-                if s.strip() and (x0 < r.x - 1 or y0 < r.y - 1 or x1 > r.x1 + 1 or y1 > r.y1 + 1):
-                    out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves {k.tip!r} {r}")
+            for s, (x0, y0, x1, y1) in stray_texts(p, getattr(k, "span", (0, 0)), r):
+                out.append(f"{head}: {s!r} ({x0:.0f}-{x1:.0f} x {y0:.0f}-{y1:.0f}) leaves {k.tip!r} {r}")
     for pname, span in root.spans.items():
         r = root.find_panel(pname).rect
         for s, (x0, y0, x1, y1) in stray_texts(p, span, r):
