@@ -27,6 +27,8 @@ cli.get_command(None, "play")  # as `hexwar play` imports its command
 from hexwar.cli.game import _game_to_play
 sc = _game_to_play(sys.argv[1], None, (), None, None, (), False, None)[0]
 modules = sorted(sys.modules)  # what the start imported (before this script's own imports below)
+sc.new_game(seed=sc.seed)  # the game `play` then plays
+played = sorted(sys.modules)
 from hexwar.model.filemodel import FileModel
 def subclasses(c):
     for s in c.__subclasses__():
@@ -37,6 +39,7 @@ from hexwar.formats.save_file import SaveFileV2
 from hexwar.model.map_file import MapFileV1
 print(json.dumps({
     "modules": modules,
+    "played": played,
     "built": {"SaveFileV2": SaveFileV2.__pydantic_complete__, "MapFileV1": MapFileV1.__pydantic_complete__},
     "mode": type(sc).__name__,
     "made": made,
@@ -116,3 +119,54 @@ def test_each_game_mode_starts_without_the_other_modes_machinery():
         "hexwar.game.resolution",
     }
     assert sorted(hex_only & set(lines["modules"])) == []
+
+
+def test_a_lines_game_set_up_for_play_imports_no_hex_game_machinery():
+    """Issue 35: the lines game shares the cards, the combat engine, the dice and the event log
+    with the hex game (R11.1), not the hex game's state, commands, actions or line of sight: the
+    outcome types (hexwar.game.outcome), the command codec (hexwar.game.command_codec) and the
+    action registry (hexwar.game.action_registry) are modules of their own. Before, a lines
+    game's set-up imported the whole hex game (its 18 command and state dataclasses, every hex
+    action, LOS): about 0.02 s of CPU at every `hexwar play lines` start."""
+    lines = _start("lines_bukrin")
+    hex_machinery = {
+        "hexwar.game.state",
+        "hexwar.game.commands",
+        "hexwar.game.actions",
+        "hexwar.game.ruleset",
+        "hexwar.model.los",
+    }
+    assert sorted(hex_machinery & set(lines["played"])) == []
+    # the shared pieces are there: the check above is not vacuous
+    assert {"hexwar.game.outcome", "hexwar.game.command_codec", "hexwar.game.action_registry"} <= set(
+        lines["played"]
+    )
+    assert "hexwar.lines.actions" in lines["played"]
+
+
+def _threads_after_numpy(env_extra: dict[str, str]) -> tuple[int, str]:
+    code = (
+        "import os, hexwar, numpy\n"
+        "print(len(os.listdir('/proc/self/task')), repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))\n"
+    )
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "PYDANTIC_DISABLE_PLUGINS")
+    }
+    env.update(env_extra, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    n, plugins = out.stdout.split(maxsplit=1)
+    return int(n), plugins.strip()
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2, reason="needs Linux, 2+ cores"
+)
+def test_process_defaults_one_openblas_thread_unless_the_user_sets_it():
+    """hexwar.PROCESS_DEFAULTS (issue 35): importing hexwar before numpy keeps OpenBLAS to one
+    thread (its pool of spinning threads cost 0.04-0.05 s of CPU at every start) and turns
+    pydantic's plugin scan off; a value the user set wins."""
+    n, plugins = _threads_after_numpy({})
+    assert n == 1 and plugins == "'__all__'"
+    n, plugins = _threads_after_numpy({"OPENBLAS_NUM_THREADS": "2", "PYDANTIC_DISABLE_PLUGINS": ""})
+    assert n == 2 and plugins == "''"

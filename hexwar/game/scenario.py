@@ -66,8 +66,8 @@ from ..model.filemodel import merge_problems, read_lenient
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapError
 from ..paths import content_dir, find_content
+from ..rules.cards import SIDES
 from .areas import parse_areas
-from .commands import SIDES
 from .limits import HARD_TURN_CAP
 from .modes import MODES, known_modes, mode_hook
 

@@ -33,6 +33,7 @@ from ..rules.dice import Dice
 from . import ruleset
 from .commands import SIDES, Command
 from .events import GameEvent, Recorder
+from .outcome import GameResult, Kill
 from .sight import after_command
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,72 +222,6 @@ class Attack:
             "command_cards": list(self.command_cards),
             "building": self.building.label if self.building is not None else None,
         }
-
-
-@dataclass(frozen=True)
-class Kill:
-    """A scoring entry (R6.6, R10): ``scorer`` destroyed or captured card ``uid``.
-
-    Attributes:
-        scorer: the side scoring.
-        uid: the card instance destroyed or captured.
-        kind: ``"destroyed"`` (its cost) or ``"captured"`` (twice its cost).
-        points: the victory points scored.
-        turn: the turn it happened.
-    """
-
-    scorer: str
-    uid: str
-    kind: str
-    points: int
-    turn: int
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {
-            "scorer": self.scorer,
-            "uid": self.uid,
-            "kind": self.kind,
-            "points": self.points,
-            "turn": self.turn,
-        }
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How a game ended (R10).
-
-    Attributes:
-        winner: ``"german"``, ``"soviet"`` or ``None`` for a draw / unfinished game.
-        reason: ``"points"`` (reached the victory points), ``"overrun"``, ``"objectives"``,
-            ``"turn limit"`` (points comparison), ``"stopped"`` (turn cap of a headless run).
-        turn: the turn it ended in.
-        score: final victory points per side; ``objective_points`` added at the turn limit.
-    """
-
-    winner: str | None
-    reason: str
-    turn: int
-    score: dict[str, int]
-    objective_points: dict[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {
-            "winner": self.winner,
-            "reason": self.reason,
-            "turn": self.turn,
-            "score": dict(self.score),
-            "objective_points": dict(self.objective_points),
-        }
-
-    def __str__(self) -> str:
-        sc = ", ".join(f"{s} {v}" for s, v in self.score.items())
-        if self.reason == "stopped":  # an unfinished game: in turn N, so N - 1 turns were played
-            return f"no winner yet: stopped after turn {self.turn - 1}: {sc}"
-        if self.winner is None:
-            return f"draw ({self.reason}) after turn {self.turn}: {sc}"
-        return f"{self.winner} wins by {self.reason} in turn {self.turn}: {sc}"
 
 
 class TurnEngine(Protocol):

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..game.commands import IllegalCommand, _to_json_value, dataclass_command_from_json
+from ..game.command_codec import IllegalCommand, _to_json_value, dataclass_command_from_json
 
 __all__ = [
     "SEATS_2P",

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..game.events import Recorder
-from ..game.state import GameResult, Kill
+from ..game.outcome import GameResult, Kill
 from ..rules import combat
 from ..rules.cards import CardSet, Deck, EffectKind, UnitCard, card_id_of, default_cards
 from ..rules.combat import CombatEngine, DefenseContext, normalize_variant

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..game.events import Recorder
-from ..game.state import GameResult, Kill
+from ..game.outcome import GameResult, Kill
 from ..rules.cards import card_id_of, default_cards
 from ..rules.dice import Dice
 from .commands import LinesCommand, side_of_seat

@@ -222,7 +222,7 @@ def lines_state_from_view(data: dict[str, Any], scenario: LinesScenario) -> Line
     Raises:
         HexwarError: when the scenario does not match or the data is malformed.
     """
-    from ..game.state import GameResult, Kill
+    from ..game.outcome import GameResult, Kill
     from ..lines.commands import command_from_json
     from ..lines.state import LinesState
     from ..rules.dice import Dice

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...game.actions.registry import Action, ActionRegistry
+from ...game.action_registry import Action, ActionRegistry
 from ..commands import Command
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -8,7 +8,7 @@ holder, as a drawn card battle does (002 Rules .4). A report with neither ``scen
 
 from __future__ import annotations
 
-from ...game.actions.registry import Action
+from ...game.action_registry import Action
 from ..commands import UMPIRE, BattleResult, Command
 from ..events import BattleFought, CampaignEvent
 from ..state import CampaignState

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...game.actions.registry import Action
+from ...game.action_registry import Action
 from ..commands import ChooseTactics, Command
 from ..events import CampaignEvent
 from ..state import CampaignState

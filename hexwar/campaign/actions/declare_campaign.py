@@ -7,7 +7,7 @@ first to declare takes the battle's campaign slot and the other side is not aske
 
 from __future__ import annotations
 
-from ...game.actions.registry import Action
+from ...game.action_registry import Action
 from ..commands import Command, DeclareCampaignCard
 from ..events import CampaignCardDeclared, CampaignEvent
 from ..state import CampaignState

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...game.actions.registry import Action
+from ...game.action_registry import Action
 from ..commands import Command, PlaceBattleCard
 from ..events import CampaignEvent, CardPlaced
 from ..state import CampaignState

@@ -3,7 +3,7 @@ reveals the next from the top (002 advanced option 3, ``event_swap``)."""
 
 from __future__ import annotations
 
-from ...game.actions.registry import Action
+from ...game.action_registry import Action
 from ..commands import Command, SwapEvent
 from ..events import CampaignEvent, EventSwapped
 from ..state import CampaignState

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..commands import EndPhase
 from ..state import Phase
 from . import (
     artillery,
@@ -66,6 +67,7 @@ STANDARD: ActionRegistry[GameState, Command] = ActionRegistry(
         Phase.DECLARATION: [declare.ACTION, close_assault.ACTION, building_attack.ACTION, _CARD, _END, _UNDO],
         Phase.RESOLUTION: [resolve.ACTION, _CARD],
         Phase.DRAW: [_CARD, draw.ACTION, discard.ACTION, _END],
-    }
+    },
+    end=EndPhase,
 )
 """The standard game's actions by phase (R5)."""

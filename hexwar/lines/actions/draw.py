@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ...game.commands import DRAW_SOURCES
+from ...game.command_codec import DRAW_SOURCES
 from ...rules.cards import EffectKind
 from ..commands import Draw, side_of_seat
 from ..events import Drew, EventDrawn, TakenFromReserves
