@@ -8,8 +8,10 @@ setting a game up (``hexwar.cli.game._game_to_play``, the code ``play`` runs). T
 the slowest scenario's CPU time (the least of ``--runs`` fresh processes each, since a shared
 machine only ever adds time), against issue 34's target of 0.3 s (0.44 s before it).
 
-The start is cut into phases by importing their modules first, in this order: click and
-numpy, pydantic, the typed file models (the map's and the terrain table's: a start imports no
+The start is cut into phases by importing their modules first, in this order: the ``hexwar``
+package itself (as the console script does first: its ``__init__`` sets the process defaults of
+``hexwar.PROCESS_DEFAULTS``, one OpenBLAS thread and no pydantic plugin scan, unless the
+environment sets them), click and numpy, pydantic, the typed file models (the map's and the terrain table's: a start imports no
 save model), hexwar's command line and the scenario module, then the
 load itself (reading, the model checks and the set-up check of a validated scenario, with the
 modules the load imports on first use: the hex game's set-up and turn machinery, or a lines
@@ -48,7 +50,9 @@ def load(names):
             pass
 
 c = [time.process_time()]
-load(["click", "numpy"]); c.append(time.process_time())
+# the console script `hexwar` imports the package first: its __init__ sets the process defaults
+# (OPENBLAS_NUM_THREADS, PYDANTIC_DISABLE_PLUGINS) before numpy and pydantic are imported
+load(["hexwar", "click", "numpy"]); c.append(time.process_time())
 load(["pydantic", "pydantic.fields"]); c.append(time.process_time())
 # the file models `hexwar play` imports before the load (no save model: a start reads no save and,
 # since issue 35's fourth session, imports none; tests/test_startup_imports.py); the hex

@@ -44,7 +44,9 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "ai": ("bench_ai.py", ["--turns", "2", "--seeds", "1"]),
     "ai-sizes": ("bench_ai.py", []),  # issue 35: turn cost by map size, 30x20 to 500x500
     "startup": ("bench_ai.py", []),  # issue 35: scenario + map load in a fresh process
-    "startup-cli": ("bench_startup.py", ["--quick"]),  # issue 34: `hexwar play --headless` start by phase
+    # issue 34: `hexwar play --headless` start by phase; the least of 3 fresh processes a scenario
+    # even in a quick run (one draw a scenario made the slowest of 20 the noisiest of 20 draws)
+    "startup-cli": ("bench_startup.py", ["--runs", "3"]),
     "render": ("bench_render.py", ["--frames", "20", "--samples", "1"]),
     "sim": ("bench_sim.py", ["--quick"]),
     "net": ("bench_net.py", ["--quick"]),
