@@ -11,9 +11,9 @@ machine only ever adds time), against issue 34's target of 0.3 s (0.44 s before 
 The start is cut into phases by importing their modules first, in this order: the ``hexwar``
 package itself (as the console script does first: its ``__init__`` sets the process defaults of
 ``hexwar.PROCESS_DEFAULTS``, one OpenBLAS thread and no pydantic plugin scan, unless the
-environment sets them), click and numpy, pydantic, the typed file models (the map's and the terrain table's: a start imports no
-save model), hexwar's command line and the scenario module, then the
-load itself (reading, the model checks and the set-up check of a validated scenario, with the
+environment sets them), click and numpy (a start imports no pydantic and no file model: the
+shipped files are read from their compiled forms, :mod:`hexwar.model.compiled_docs`), hexwar's
+command line and the scenario module, then the load itself (reading, the model checks and the set-up check of a validated scenario, with the
 modules the load imports on first use: the hex game's set-up and turn machinery, or a lines
 game's own; importing those here, ahead of the load, would time another start than
 ``hexwar play``'s: a lines game's start imports no hex set-up, and a load runs with the cyclic
@@ -53,12 +53,9 @@ c = [time.process_time()]
 # the console script `hexwar` imports the package first: its __init__ sets the process defaults
 # (OPENBLAS_NUM_THREADS, PYDANTIC_DISABLE_PLUGINS) before numpy and pydantic are imported
 load(["hexwar", "click", "numpy"]); c.append(time.process_time())
-load(["pydantic", "pydantic.fields"]); c.append(time.process_time())
-# the file models `hexwar play` imports before the load (no save model: a start reads no save and,
-# since issue 35's fourth session, imports none; tests/test_startup_imports.py); the hex
-# scenario's model is imported and built in the load
-load(["hexwar.model.filemodel", "hexwar.model.map_file", "hexwar.model.terrain_file"])
-c.append(time.process_time())
+# no pydantic and no file model: since issue 35's fifth session a shipped scenario, its map and
+# the rules tables are read from their compiled forms (hexwar/model/compiled_docs.py;
+# tests/test_startup_imports.py); a user's own file imports them in the load
 from hexwar.cli import cli
 cli.get_command(None, "play")  # imports the play command as `hexwar play` does
 from hexwar.cli.game import _game_to_play
@@ -69,7 +66,7 @@ sc.new_game(seed=sc.seed)
 c.append(time.process_time())
 print(json.dumps([b - a for a, b in zip(c, c[1:])]))
 """
-PHASES = ("click+numpy", "pydantic", "file models", "hexwar", "load", "new game")
+PHASES = ("click+numpy", "hexwar", "load", "new game")
 
 
 def run_one(scenario: str) -> list[float]:
@@ -98,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'scenario':<20}" + "".join(f"{p:>12}" for p in PHASES) + f"{'start':>8}")
     worst = 0.0
     for name in names:
-        best = min((run_one(name) for _ in range(runs)), key=lambda r: sum(r[:5]))
-        total = sum(best[:5])  # everything before the game is set up for play
+        best = min((run_one(name) for _ in range(runs)), key=lambda r: sum(r[:3]))
+        total = sum(best[:3])  # everything before the game is set up for play
         worst = max(worst, total)
         print(f"{name:<20}" + "".join(f"{v:>12.3f}" for v in best) + f"{total:>8.3f}")
     print(f"before issue 34: {BEFORE_S} s")

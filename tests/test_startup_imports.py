@@ -97,19 +97,39 @@ def test_a_game_start_imports_no_heavy_package_and_builds_no_save_model(scenario
     assert card_code == [], f"`hexwar play {scenario} --headless` start imports {card_code}"
     # a start reads no save: the save models' module is not even imported (formats/save_steps.py)
     assert "hexwar.formats.save_file" not in got["modules"]
+    # the shipped scenario, map and rules tables come from their compiled forms
+    # (hexwar/model/compiled_docs.py): no pydantic, no file model, before or after the set-up
+    models = sorted(
+        m for m in got["played"] if m.split(".")[0] in ("pydantic", "pydantic_core") or m.endswith("_file")
+    )
+    assert models == [], f"`hexwar play {scenario} --headless` start imports {models}"
 
 
-def test_each_game_mode_starts_without_the_other_modes_machinery():
+def _user_copy(name: str, folder: Path) -> str:
+    """A user's copy of a shipped scenario, one comment line added: bytes without a compiled
+    form, so the start validates it by its model."""
+    target = folder / f"{name}_copy.toml"
+    target.write_text((ROOT / "scenarios" / f"{name}.toml").read_text() + "\n# a user's copy\n")
+    return str(target)
+
+
+def test_each_game_mode_starts_without_the_other_modes_machinery(tmp_path):
     hexgame = _start("standard")
     assert hexgame["mode"] == "Scenario"
     assert not [m for m in hexgame["modules"] if m.startswith("hexwar.lines")]
     lines = _start("lines_bukrin")
     assert lines["mode"] == "LinesScenario"
-    # the hex scenario's models exist once a hex scenario is read, never in a lines game (its
-    # module is handed out lazily by hexwar.formats, issue 35)
-    assert "hexwar.formats.scenario_file" in hexgame["made"]
-    assert "hexwar.formats.scenario_file" not in lines["made"]
-    assert "hexwar.formats.lines_file" in lines["made"] and "hexwar.formats.lines_file" not in hexgame["made"]
+    # a shipped scenario makes no model at all (compiled documents); a user's file makes its own
+    # mode's models, never the other mode's (hexwar.formats hands both modules out lazily)
+    assert hexgame["made"] == [] and lines["made"] == []
+    hex_user, lines_user = (
+        _start(_user_copy("standard", tmp_path)),
+        _start(_user_copy("lines_bukrin", tmp_path)),
+    )
+    assert "hexwar.formats.scenario_file" in hex_user["made"]
+    assert "hexwar.formats.scenario_file" not in lines_user["made"]
+    assert "hexwar.formats.lines_file" in lines_user["made"]
+    assert "hexwar.formats.lines_file" not in hex_user["made"]
     # a lines game takes its dice log from hexwar.game.rolllog, not the hex set-up (R11)
     hex_only = {
         "hexwar.game.setup",

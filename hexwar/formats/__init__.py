@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 #: submodules handed out lazily by ``from hexwar.formats import NAME`` (PEP 562)
-_LAZY = ("scenario_file",)
+_LAZY = ("scenario_file", "effects_file", "lines_file", "deck_file", "save_file")
 
 
 class _LazySubmodule(ModuleType):
@@ -36,7 +36,10 @@ def __getattr__(name: str) -> ModuleType:
     module without running it while it is not imported yet; its body (some ten pydantic model
     classes, about 0.008 s of CPU) runs when the first of its names is asked for, so a game on
     lines (R11), which imports the scenario loader but never reads a hex scenario, does not
-    create them (issue 35). Once imported, the import system binds the real module here.
+    create them (issue 35). The same for the effects table's, the lines scenario's and the
+    deck's models: a start that reads the shipped files' compiled forms
+    (:mod:`hexwar.model.compiled_docs`) creates none of them and does not import pydantic. Once
+    imported, the import system binds the real module here.
 
     Raises:
         AttributeError: for any other name.

@@ -13,10 +13,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..model.filemodel import FileModel
+from .migrate import DECK_FORMAT  # the one spelling, re-exported
 
 __all__ = ["DeckFile", "DeckTable", "DECK_FORMAT"]
-
-DECK_FORMAT = "hexwar-deck"
 
 
 class DeckTable(FileModel):

@@ -29,11 +29,20 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError
-from ..model.filemodel import Step, upgrade_document
-from ..model.map_file import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
+from ..model.documents import Step, upgrade_document
+from ..model.map_format import MAP_MIGRATIONS, MAP_SCHEMA_VERSION
 from .save_steps import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION
 
-__all__ = ["CURRENT", "MIGRATIONS", "upgrade", "migrate_document", "migrate_file", "upgraded_text", "kind_of"]
+__all__ = [
+    "DECK_FORMAT",
+    "CURRENT",
+    "MIGRATIONS",
+    "upgrade",
+    "migrate_document",
+    "migrate_file",
+    "upgraded_text",
+    "kind_of",
+]
 
 
 CURRENT: dict[str, int] = {"map": MAP_SCHEMA_VERSION, "save": SAVE_SCHEMA_VERSION, "scenario": 1}
@@ -46,6 +55,10 @@ MIGRATIONS: dict[str, dict[int, Step]] = {
 }
 
 _FORMATS = {"hexwar-map": "map", "hexwar-save": "save", "hexwar-scenario": "scenario"}
+#: the deck file's ``format`` (a Reserves deck for ``hexwar play lines --deck``; its model is
+#: :mod:`hexwar.formats.deck_file`): here, with the other kinds' names, so the lines scenario
+#: loader names it without importing the model (issue 35)
+DECK_FORMAT = "hexwar-deck"
 
 
 def kind_of(doc: Any, path: str | None = None) -> str | None:

@@ -42,9 +42,9 @@ from typing import Any
 
 from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import LIMITS, FileLock, atomic_write_text, dump_json, read_json
+from ..formats import save_file  # the save's models are made when a save is read (issue 35)
 from ..formats.migrate import upgrade
-from ..formats.save_file import SaveFile as SaveModel
-from ..model.filemodel import merge_problems, read_lenient
+from ..model.documents import merge_problems, read_lenient
 from ..paths import content_dir
 from ..rules.combat import RULES_REVISION
 from .commands import SIDES, Command, CommandFormatError, IllegalCommand, command_from_json
@@ -282,7 +282,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         except ValidationError as exc:
             structural += exc.problems
             data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
-    read = read_lenient(SaveModel, data, src)
+    read = read_lenient(save_file.SaveFile, data, src)
     structural += read.problems
     doc = read.value
     if doc is None:

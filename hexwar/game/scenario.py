@@ -62,7 +62,8 @@ from ..fileio import loads_toml as _loads_toml
 from ..fileio import read_text, recover_group
 from ..formats import scenario_file  # its models are created at the first hex scenario read
 from ..formats.migrate import upgrade
-from ..model.filemodel import merge_problems, read_lenient
+from ..model import compiled_docs
+from ..model.documents import Lenient, merge_problems, read_lenient
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.maps import BattleMap, MapError
 from ..paths import content_dir, find_content
@@ -444,6 +445,11 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         p = find_scenario(str(path))
     recover_group(p)  # finish an interrupted paired save (the editor's map + scenario) first
     text = read_text(p, kind="hexwar-scenario")
+    # a shipped scenario's validated document (issue 35): no TOML to parse, no model to build
+    if compiled_docs.lookup(text, ("scenario",)) is not None:
+        return build_scenario({}, text, p)
+    if compiled_docs.lookup(text, ("lines-scenario",)) is not None:
+        return build_scenario({"mode": "lines"}, text, p)
     return build_scenario(loads_toml(text, str(p)), text, p)
 
 
@@ -532,15 +538,21 @@ def _build_scenario(
                 [Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")]
             )
         return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
-    data = {k: v for k, v in data.items() if k != "mode"}
-    # issue 19: upgrade an older schema_version in memory; then the model (hexwar schema scenario)
     structural: list[Problem] = []
-    try:
-        data, _ = upgrade(data, "scenario", src)
-    except ValidationError as exc:
-        structural += exc.problems
-        data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
-    read = read_lenient(scenario_file.ScenarioFile, data, src)  # made and built here (never in a lines game)
+    compiled = compiled_docs.lookup(text, ("scenario",))  # these bytes, validated when compiled
+    if compiled is not None:
+        read: Lenient[Any] = Lenient(compiled, [], frozenset())
+    else:
+        data = {k: v for k, v in data.items() if k != "mode"}
+        # issue 19: upgrade an older schema_version in memory; then the model (hexwar schema scenario)
+        try:
+            data, _ = upgrade(data, "scenario", src)
+        except ValidationError as exc:
+            structural += exc.problems
+            data = dict(data, schema_version=SCENARIO_SCHEMA_VERSION)
+        read = read_lenient(
+            scenario_file.ScenarioFile, data, src
+        )  # made and built here (never in a lines game)
     structural += read.problems
     if read.value is None:
         raise ValidationError(structural)

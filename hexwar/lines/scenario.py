@@ -64,11 +64,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError, Problem, ValidationError
 from ..fileio import read_text
-from ..formats.deck_file import DECK_FORMAT  # the one spelling, beside the deck model
-from ..formats.lines_file import LinesScenarioFile, LinesSideFile, LinesUnit
+from ..formats import lines_file  # its models are made at the first lines scenario validated
+from ..formats.migrate import DECK_FORMAT  # the one spelling (the deck model re-exports it)
 from ..game.events import Recorder
 from ..game.rolllog import RollLog
-from ..model.filemodel import merge_problems, read_lenient
+from ..model import compiled_docs
+from ..model.documents import Lenient, merge_problems, read_lenient
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
 from ..rules.dice import Dice
 from .commands import SEATS_2P, SEATS_4P, Commit, side_of_seat
@@ -479,7 +480,11 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     """
     cards = default_cards()
     src = str(path) if path is not None else "<memory>"
-    read = read_lenient(LinesScenarioFile, data, src)
+    compiled = compiled_docs.lookup(text, ("lines-scenario",))  # these bytes, validated when compiled
+    if compiled is not None:
+        read: Lenient[Any] = Lenient(compiled, [], frozenset())
+    else:
+        read = read_lenient(lines_file.LinesScenarioFile, data, src)
     if read.value is None:
         raise ValidationError(read.problems)
     doc = read.value
@@ -526,7 +531,7 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     )
 
 
-def _lines_side(side: str, t: LinesSideFile, players: int, bad: Any) -> LinesSide:
+def _lines_side(side: str, t: lines_file.LinesSideFile, players: int, bad: Any) -> LinesSide:
     """One side of a line scenario: budget and minimum, card ids of the side, the fixed deck's
     points and hand (000 setup), the starting units (000 scenario cards)."""
     cards = default_cards()
@@ -577,7 +582,9 @@ _LINE_OF = {
 }
 
 
-def _starting_unit(side: str, ut: LinesUnit, uw: str, players: int, bad: Any) -> StartingUnit | None:
+def _starting_unit(
+    side: str, ut: lines_file.LinesUnit, uw: str, players: int, bad: Any
+) -> StartingUnit | None:
     """A unit in play at the start: a unit card of the side on a line it may take, with its
     crew (R4.1), on a seat of the side."""
     cards = default_cards()

@@ -22,15 +22,16 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ..errors import Problem, ValidationError
+from ..errors import Problem
+from .documents import Lenient, Step, merge_problems, upgrade_document
 
 __all__ = [
     "FileModel",
@@ -294,27 +295,6 @@ def check(model: type[M], data: Any, src: str) -> tuple[M | None, list[Problem]]
         return None, problems_of(exc, model, src)
 
 
-class Lenient(NamedTuple, Generic[M]):
-    """What :func:`read_lenient` read: the typed value (``None``: nothing readable), every
-    problem of the document, and the field paths it gave neutral values or left out because
-    they did not fit (``filled``)."""
-
-    value: M | None
-    problems: list[Problem]
-    filled: frozenset[str]
-
-    def semantic(self, problems: list[Problem]) -> list[Problem]:
-        """``problems`` of a loader's semantic checks without those about a value it filled in
-        or left out (the document did not hold it as read; its own problem is already reported,
-        naming what the document held: ``hex: expected a hex label like 'D07', got 'A'``, never
-        the check's ``got None`` of the value left out)."""
-        return [
-            p
-            for p in problems
-            if not any(p.where == f or p.where.startswith((f + ".", f + "[", f + " ")) for f in self.filled)
-        ]
-
-
 def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenient[M]:
     """Validate ``data`` against ``model``, and when it does not fit, read what does.
 
@@ -465,79 +445,3 @@ def _depth(doc: Any, parts: list[Any]) -> int:
         except (KeyError, IndexError, TypeError):
             return n
     return len(parts)
-
-
-#: A migration step: the parsed document of version N in, a NEW document of version N + 1 out
-#: (the input is never changed, so no caller copies a whole 500x500 map to be safe).
-Step = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def upgrade_document(
-    doc: dict[str, Any],
-    current: int,
-    steps: Mapping[int, Step],
-    src: str = "<memory>",
-    default: int | None = None,
-) -> tuple[dict[str, Any], list[int]]:
-    """Run the steps from ``doc``'s ``schema_version`` up to ``current``, in memory.
-
-    Args:
-        doc: the parsed document (not changed).
-        current: the version this hexwar reads.
-        steps: from_version -> the step to from_version + 1.
-        src: the file name for problem reports.
-        default: the version of a document without ``schema_version`` (``None``: required).
-
-    Returns:
-        ``(document of version current, versions stepped from)``; ``doc`` itself when it
-        was current already.
-
-    Raises:
-        ValidationError: naming ``schema_version`` when it is not an integer, newer than this
-            hexwar reads, or older than any step known.
-    """
-    v = doc.get("schema_version", default)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValidationError(
-            [Problem(src, "schema_version", f"expected an integer 1..{current}, got {v!r}")]
-        )
-    if v > current:
-        raise ValidationError(
-            [
-                Problem(
-                    src,
-                    "schema_version",
-                    f"version {v} is newer than this hexwar reads "
-                    f"(up to {current}): update hexwar to open this file",
-                )
-            ]
-        )
-    out = doc
-    stepped: list[int] = []
-    while v < current:
-        step = steps.get(v)
-        if step is None:
-            raise ValidationError(
-                [Problem(src, "schema_version", f"expected 1..{current}; no migration from version {v}")]
-            )
-        out = step(out)
-        stepped.append(v)
-        v += 1
-    return out, stepped
-
-
-def merge_problems(schema: list[Problem], semantic: list[Problem]) -> list[Problem]:
-    """Schema problems first, then the semantic ones; a schema problem is dropped when a
-    semantic check names the same field (or a hex inside it) more precisely.
-
-    >>> a = [Problem("f", "levels[2]", "expected digits"), Problem("f", "width", "expected 1..500")]
-    >>> b = [Problem("f", "levels[2] A03", "ground level 'x'; expected a digit 0-9")]
-    >>> [p.where for p in merge_problems(a, b)]
-    ['width', 'levels[2] A03']
-    """
-    wheres = [p.where for p in semantic]
-
-    def covered(w: str) -> bool:
-        return any(s == w or s.startswith(w + " ") or s.startswith(w + ".") for s in wheres) if w else False
-
-    return [p for p in schema if not covered(p.where)] + list(semantic)

@@ -25,9 +25,17 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..errors import clip
-from .filemodel import BUILT, DEFERRED, FileModel, Step, error_details, json_schema, new_dict, new_list
-from .hexgrid import Hex, HexLabelError
+from .filemodel import BUILT, DEFERRED, FileModel, error_details, json_schema, new_dict, new_list
+from .map_format import (
+    HEX_LABEL,
+    MAP_FORMAT,
+    MAP_MIGRATIONS,
+    MAP_SCHEMA_VERSION,
+    MAX_SIDE,
+    ZONE_SPEC,
+    map_1_to_2,
+    zone_hexes,
+)
 
 __all__ = [
     "MAP_FORMAT",
@@ -45,11 +53,6 @@ __all__ = [
     "zone_hexes",
 ]
 
-MAP_FORMAT = "hexwar-map"
-MAP_SCHEMA_VERSION = 2  # the version this hexwar reads (MapFileV2)
-HEX_LABEL = r"^[A-Za-z]{1,3}[0-9]{2,3}$"
-ZONE_SPEC = r"^[A-Za-z]{1,3}[0-9]{2,3}(:[A-Za-z]{1,3}[0-9]{2,3})?$"
-MAX_SIDE = 500  # hexes (R2.2: labels reach 3 letters and 3 digits)
 
 HexKey = Annotated[str, StringConstraints(pattern=HEX_LABEL), Field(description="a hex label like D07")]
 Side = Annotated[Literal["german", "soviet"], Field(description="a side: german or soviet")]
@@ -170,46 +173,6 @@ class MapFileV2(_MapBody):
 
 
 MapFile = MapFileV2  # the current version
-
-
-def zone_hexes(spec: str) -> list[Hex]:
-    """Hexes of a zone spec of the file: a label ``"D07"`` or a rectangle ``"A01:C22"`` (offset corners).
-
-    Raises:
-        HexLabelError: for a malformed label, a reversed rectangle, or a rectangle wider or
-            taller than any map (``MAX_SIDE``: ``"D01:DNULL03"`` would list millions).
-
-    >>> [h.label for h in zone_hexes("B02:C03")]
-    ['B02', 'B03', 'C02', 'C03']
-    """
-    a_s, sep, b_s = spec.partition(":")
-    a = Hex.from_label(a_s.strip())
-    if not sep:
-        return [a]
-    b = Hex.from_label(b_s.strip())
-    (c0, r0), (c1, r1) = a.offset, b.offset
-    if c1 < c0 or r1 < r0:
-        raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
-    if c1 - c0 >= MAX_SIDE or r1 - r0 >= MAX_SIDE:  # issue 33: found by the fuzz suite
-        raise HexLabelError(f"bad zone {clip(spec)}: larger than any map ({MAX_SIDE} hexes a side)")
-    # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
-    return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
-
-
-def map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Map 1 -> 2: markers (``deploy``, ``objectives``) become possible; nothing else changes.
-
-    Takes a parsed version 1 document and returns a new version 2 document (the input is not
-    changed): a version 1 file is a version 2 file without markers.
-
-    >>> map_1_to_2({"format": "hexwar-map", "schema_version": 1})["schema_version"]
-    2
-    """
-    return {**doc, "schema_version": 2}
-
-
-#: from_version -> the step to from_version + 1
-MAP_MIGRATIONS: dict[int, Step] = {1: map_1_to_2}
 
 
 def map_schema() -> dict[str, Any]:

@@ -11,15 +11,17 @@ problem of both is reported at once.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import Problem
-from .filemodel import problems_of, validate
 from .hexgrid import Hex, HexLabelError, column_index
-from .map_file import MAP_FORMAT, MAP_SCHEMA_VERSION, MapFile, zone_hexes
+from .map_format import MAP_FORMAT, MAP_SCHEMA_VERSION, zone_hexes
 from .terrain import RulesTerrain, impassable_to_all
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .map_file import MapFile
 
 __all__ = ["read_model", "MapReader"]
 
@@ -38,7 +40,10 @@ def read_model(
     rest are still checked (and named) hex by hex, spec by spec; the objective
     indices are those in the file of the objectives kept (``None``: all of them).
     """
-    import pydantic
+    import pydantic  # the model machinery: imported when a map is validated, not read compiled
+
+    from .filemodel import problems_of, validate
+    from .map_file import MapFile
 
     try:
         return validate(MapFile, data), [], {}, None
@@ -109,7 +114,7 @@ class MapReader:
     def __init__(
         self,
         m: Any,
-        doc: MapFile,
+        doc: MapFile,  # or its compiled form (hexwar.model.compiled_docs.Doc)
         src: str,
         rules: RulesTerrain,
         raw_grids: dict[str, list[Any] | None],

@@ -40,10 +40,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import Problem, ValidationError
-from ..fileio import LIMITS, atomic_write_text, dump_json, read_json
-from .filemodel import merge_problems, upgrade_document
+from ..fileio import LIMITS, atomic_write_text, dump_json, loads_json, read_text
+from . import compiled_docs
+from .documents import merge_problems, upgrade_document
 from .hexgrid import Hex, HexLabelError
-from .map_file import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, zone_hexes
+from .map_format import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, zone_hexes
 from .map_reader import MapReader, read_model
 from .terrain import RulesTerrain, TerrainType, default_terrain, impassable_to_all
 
@@ -543,8 +544,11 @@ class BattleMap:
         Raises:
             ValidationError: listing every problem (file, field or hex label, expectation).
         """
-        data = read_json(path, kind="hexwar-map")
-        return cls.from_json(data, str(path), rules)
+        text = read_text(path, kind="hexwar-map")
+        doc = compiled_docs.lookup(text, ("map",))  # a shipped map's validated document (issue 35)
+        if doc is not None:
+            return cls._from_document(doc, str(path), rules or default_terrain(), [], {}, None)
+        return cls.from_json(loads_json(text, str(path)), str(path), rules)
 
     @classmethod
     def from_json(cls, data: Any, src: str = "<memory>", rules: RulesTerrain | None = None) -> BattleMap:
@@ -579,6 +583,25 @@ class BattleMap:
         structural += more
         if doc is None:
             raise ValidationError(structural)
+        return cls._from_document(doc, src, rules, structural, raw_grids, obj_index)
+
+    @classmethod
+    def _from_document(
+        cls,
+        doc: Any,
+        src: str,
+        rules: RulesTerrain,
+        structural: list[Problem],
+        raw_grids: dict[str, list[Any] | None],
+        obj_index: list[int] | None,
+    ) -> BattleMap:
+        """The board of a validated map document (the model's value, or its compiled form):
+        the semantic checks and the arrays (:class:`MapReader`); ``structural`` problems of the
+        model come first in the report.
+
+        Raises:
+            ValidationError: listing every problem found.
+        """
         m = cls(doc.width, doc.height, name=doc.name, description=doc.description, rules=rules)
         reader = MapReader(m, doc, src, rules, raw_grids, obj_index)
         objectives = reader.read()

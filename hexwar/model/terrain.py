@@ -14,7 +14,8 @@ from importlib import resources
 from typing import Any
 
 from ..errors import Problem, ValidationError
-from ..fileio import read_toml
+from ..fileio import loads_toml, read_text
+from . import compiled_docs
 
 __all__ = [
     "impassable_to_all",
@@ -128,14 +129,44 @@ class RulesTerrain:
         return [w for w in self.wrecks.values() if w.nationality == nationality]
 
 
-def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
-    """The terrain table of a parsed ``terrain.toml``: its model, then codes used once (R2.5)."""
-    from .filemodel import check
-    from .terrain_file import TerrainTableFile
+def _table(path: str, kind: str, model: str) -> Any:
+    """The validated document of the rules table at ``path``: its compiled form when these are
+    the shipped bytes (:mod:`hexwar.model.compiled_docs`, issue 35), else the TOML validated by
+    ``hexwar.model.terrain_file``'s ``model``.
 
-    doc, problems = check(TerrainTableFile, data, src)
+    Raises:
+        ValidationError: naming the file and every problem.
+    """
+    text = read_text(path, kind="data")
+    doc = compiled_docs.lookup(text, (kind,))
+    if doc is not None:
+        return doc
+    return _checked(loads_toml(text, path), path, model)
+
+
+def _checked(data: dict[str, Any], src: str, model: str) -> Any:
+    """A parsed rules table validated by ``hexwar.model.terrain_file``'s ``model``.
+
+    Raises:
+        ValidationError: naming ``src`` and every problem.
+    """
+    from . import terrain_file
+    from .documents import check
+
+    doc, problems = check(getattr(terrain_file, model), data, src)
     if doc is None:
         raise ValidationError(problems)
+    return doc
+
+
+def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
+    """The terrain table of a parsed ``terrain.toml``: its model, then codes used once (R2.5)."""
+    return _terrain_of(_checked(data, src, "TerrainTableFile"), src)
+
+
+def _terrain_of(doc: Any, src: str) -> RulesTerrain:
+    """The terrain table of a validated ``terrain.toml`` document: codes used once (R2.5)."""
+    problems: list[Problem] = []
     types: list[TerrainType] = []
     seen_codes: dict[str, str] = {}
     for key, t in doc.terrain.items():
@@ -157,12 +188,12 @@ def _parse_terrain(data: dict[str, Any], src: str) -> RulesTerrain:
 
 def _parse_wrecks(data: dict[str, Any], src: str) -> dict[str, WreckCounter]:
     """The wreck pools of a parsed ``wrecks.toml``: its model, then ids used once (R8.1)."""
-    from .filemodel import check
-    from .terrain_file import WreckPoolsFile
+    return _wrecks_of(_checked(data, src, "WreckPoolsFile"), src)
 
-    doc, problems = check(WreckPoolsFile, data, src)
-    if doc is None:
-        raise ValidationError(problems)
+
+def _wrecks_of(doc: Any, src: str) -> dict[str, WreckCounter]:
+    """The wreck pools of a validated ``wrecks.toml`` document: ids used once (R8.1)."""
+    problems: list[Problem] = []
     out: dict[str, WreckCounter] = {}
     for i, w in enumerate(doc.wreck):
         if w.id in out:
@@ -191,8 +222,8 @@ def load_terrain(terrain_path: str | None = None, wrecks_path: str | None = None
     data_dir = resources.files("hexwar") / "data"
     tp = terrain_path or str(data_dir / "terrain.toml")
     wp = wrecks_path or str(data_dir / "wrecks.toml")
-    rt = _parse_terrain(read_toml(tp), tp)
-    return RulesTerrain(rt.types, _parse_wrecks(read_toml(wp), wp))
+    rt = _terrain_of(_table(tp, "terrain", "TerrainTableFile"), tp)
+    return RulesTerrain(rt.types, _wrecks_of(_table(wp, "wrecks", "WreckPoolsFile"), wp))
 
 
 @cache

@@ -47,9 +47,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ValidationError
-from ..fileio import read_toml
-from ..formats.effects_file import EffectsFile
-from ..model.filemodel import check
+from ..fileio import loads_toml, read_text
+from ..formats import effects_file  # its model is made at the first effects file validated
+from ..model import compiled_docs
+from ..model.documents import check
 from ..model.hexgrid import Hex, HexLabelError
 from ..model.terrain import MOBILITY_CLASSES, RulesTerrain
 
@@ -197,9 +198,14 @@ def _parse_effects(data: dict[str, Any], src: str) -> EffectRules:
     Raises:
         ValidationError: listing every problem (file, ``table.key``, what was expected).
     """
-    doc, problems = check(EffectsFile, data, src)
+    doc, problems = check(effects_file.EffectsFile, data, src)  # the model made at its first use
     if doc is None:
         raise ValidationError(problems)
+    return _effects_of(doc)
+
+
+def _effects_of(doc: Any) -> EffectRules:
+    """The numbers of a validated effects document (the model's value or its compiled form)."""
     rub, fire, bld = doc.rubble, doc.fire, doc.buildings
     return EffectRules(
         rubble_base_terrain=rub.base_terrain,
@@ -231,7 +237,11 @@ def load_effects(path: str | None = None) -> EffectRules:
         ValidationError: listing every problem (file, ``table.key``, what was expected).
     """
     p = path or str(resources.files("hexwar") / "data" / "effects.toml")
-    return _parse_effects(read_toml(p), p)
+    text = read_text(p, kind="data")
+    doc = compiled_docs.lookup(text, ("effects",))  # the shipped file's validated form (issue 35)
+    if doc is not None:
+        return _effects_of(doc)
+    return _parse_effects(loads_toml(text, p), p)
 
 
 @cache
