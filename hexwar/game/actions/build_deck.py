@@ -84,11 +84,11 @@ def deck_problem(ss: SideSetup, side: str, cards: Sequence[str]) -> str | None:
             if not ruleset.is_crew(c) and n > copies:
                 return f"{n} copies of {c}; at most {copies} (R10.4)"
     crews = Counter(ruleset.unit_type(c) for c in cards if ruleset.is_crew(c))
-    need = Counter(
-        ruleset.crew_required(c)
-        for c in cards
-        if not ruleset.is_crew(c) and ruleset.crew_required(c) not in (None, "infantry")
-    )
+    need: Counter[str] = Counter()
+    for c in cards:
+        req = None if ruleset.is_crew(c) else ruleset.crew_required(c)
+        if req is not None and req != "infantry":
+            need[req] += 1
     for kind, n in sorted(need.items()):
         if crews[kind] < n:
             return f"{n} units need a {kind.replace('_', ' ')} and the deck has {crews[kind]} (R4.1)"
