@@ -175,3 +175,18 @@ def test_the_hard_player_keeps_a_fixed_deck():
     if k.phase != "setup":
         pytest.skip("kharkov fixes both hands")
     assert not isinstance(HexSearchPlayer(k.to_act, 5, iterations=2).choose(k), BuildDeck)
+
+
+def test_the_hard_players_deck_does_not_read_the_other_sides_deal(standard):
+    """R12.1: the deck comes from the scenario file alone: games whose Soviet deals differ (and
+    whose German deals differ) get the same German BuildDeck, and the Soviet hard player's
+    BuildDeck is the same after different German builds (13 and 12 cards)."""
+    firsts, soviet = set(), set()
+    for seed, deck in ((3, DECK_A), (7, DECK_B[:-1])):  # Soviet deals of 17 and 14 cards
+        g = standard.new_game(seed)
+        firsts.add(HexSearchPlayer("german", seed, iterations=2).choose(g))
+        g.apply(BuildDeck("german", deck))
+        g.apply(ChooseHand("german", tuple(g.reserves["german"][:4])))
+        soviet.add(HexSearchPlayer("soviet", seed, iterations=2).choose(g))
+    assert len(firsts) == 1 and len(soviet) == 1
+    assert isinstance(next(iter(soviet)), BuildDeck)
