@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from hexwar.game.commands import (
     COMMAND_TYPES,
+    BuildDeck,
     ChooseHand,
     CommandFormatError,
     Commit,
@@ -38,6 +39,7 @@ commands = st.one_of(
     st.builds(Resolve, sides, st.integers(1, 99), st.one_of(st.none(), ids)),
     st.builds(Draw, sides, st.lists(st.sampled_from(["command", "reserves"]), max_size=3).map(tuple)),
     st.builds(ChooseHand, sides, st.lists(ids, max_size=4).map(tuple)),
+    st.builds(BuildDeck, sides, st.lists(ids, max_size=14).map(tuple)),
 )
 
 
@@ -48,6 +50,7 @@ def test_every_command_round_trips_through_json(cmd):
 
 def test_every_command_type_is_registered_by_name():
     assert set(COMMAND_TYPES) == {
+        "build_deck",
         "choose_hand",
         "target_artillery",
         "commit",

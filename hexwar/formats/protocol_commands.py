@@ -43,6 +43,7 @@ _HEX = (str | None, "a hex label (C05), or null")
 _NUMBERS = (list[int], "a list of weapon indexes (integers)")
 #: mode -> cmd -> {field: (type, description, required)}; the seat field is the mode's own
 _HEX_FIELDS: dict[str, dict[str, tuple[Any, str, bool]]] = {
+    "build_deck": {"cards": (list[str], "unit card ids of the side's pool, repeats allowed", True)},
     "choose_hand": {"cards": (list[str], "unit ids from the side's own Reserves", True)},
     "target_artillery": {
         "hex": (str | None, "a hex label, or null: no mission", True),
@@ -135,6 +136,7 @@ _CAMPAIGN_FIELDS: dict[str, dict[str, tuple[Any, str, bool]]] = {
 #: mode -> cmd -> when it is played (the command model's description)
 _PHASES = {
     "hex": {
+        "build_deck": "setup, before choose_hand (a point-budget deck only)",
         "choose_hand": "setup",
         "target_artillery": "artillery phase",
         "commit": "commitment phase",

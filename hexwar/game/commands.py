@@ -10,6 +10,8 @@ nothing. Commands round-trip through JSON (:meth:`Command.to_json`,
 ========================  =================================================================
 command                   when and what (rules)
 ========================  =================================================================
+``BuildDeck``             setup: a side builds its own Reserves deck from the scenario's pool
+                          and point budget (000 Standard Game Setup, R4.3), before its hand
 ``ChooseHand``            setup: the 4 unit cards a side starts with (000 Standard Game Setup)
 ``TargetArtillery``       R5.1d / R9.2: place an off-board artillery mission on a hex
 ``Commit``                R5.2: put a unit card from hand onto a deploy-zone hex (with crew,
@@ -61,6 +63,7 @@ __all__ = [
     "IllegalCommand",
     "CommandFormatError",
     "Command",
+    "BuildDeck",
     "ChooseHand",
     "TargetArtillery",
     "Commit",
@@ -119,6 +122,25 @@ class Command:
             if k not in ("cmd", "side") and v not in (None, False, [], ())
         ]
         return f"{self.side} {self.name} " + " ".join(parts)
+
+
+@dataclass(frozen=True)
+class BuildDeck(Command):
+    """Setup: the side replaces the Reserves deck the scenario dealt it with one it builds
+    (000 Standard Game Setup: each player creates an 80-100 point deck; R4.3).
+
+    Allowed for a side whose scenario gives a point ``budget`` (not a fixed ``reserves``
+    list), before it chooses its hand; :func:`hexwar.game.actions.build_deck.check` lists the
+    limits (points, pool, copies, crews). A side that never issues it plays the dealt deck.
+    The deck is the side's secret (R12.1): the other side's view shows only its size.
+
+    Attributes:
+        cards: unit card ids (``"de_pz_iv_h"``, not instances), repeats allowed, crews
+            included; the game numbers the instances (``"de_pz_iv_h#1"``...).
+    """
+
+    cards: tuple[str, ...] = ()
+    name: ClassVar[str] = "build_deck"
 
 
 @dataclass(frozen=True)
@@ -371,6 +393,7 @@ class Undo(Command):
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.name: c
     for c in (
+        BuildDeck,
         ChooseHand,
         TargetArtillery,
         Commit,

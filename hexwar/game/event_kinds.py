@@ -35,6 +35,7 @@ __all__ = [
     "BeginTurnEvent",
     "DealEvent",
     "HandEvent",
+    "DeckEvent",
     "InitiativeTieEvent",
     "InitiativeEvent",
     "PhaseEvent",
@@ -112,6 +113,16 @@ class HandEvent(TypedEvent):
 
     __slots__ = ()
     KIND = "hand"
+    side = DataField[str]()
+    cards = DataField[list[str]]()
+
+
+class DeckEvent(TypedEvent):
+    """A side builds its own Reserves deck in setup (000, R4.3; the cards hidden from the
+    other side, R12.1)."""
+
+    __slots__ = ()
+    KIND = "deck"
     side = DataField[str]()
     cards = DataField[list[str]]()
 

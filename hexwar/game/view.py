@@ -128,7 +128,8 @@ def event_for(
     :func:`hexwar.game.sight.after_command`: an enemy move seen in part is cut to the hexes the
     side saw, an unseen enemy unit named beside the side's own is ``"hidden"``). A spectator
     sees an event only when both sides do, cut as the side with a cut sees it. Hidden always:
-    the cards a side takes into hand (``"hand"`` events) from everyone but that side, the other
+    the cards a side takes into hand (``"hand"`` events) and the Reserves deck it builds
+    (``"deck"`` events) from everyone but that side, the other
     side's Reserves deck draws from its pool (which cards, which dice), the faces of a shuffle
     (the order of a deck, R12.1), which are left out of the roll; and from everyone the game's
     seed in the setup line (it decides every die).
@@ -150,6 +151,12 @@ def event_for(
         j = {
             "kind": "hand",
             "text": f"{ev.data.get('side')} takes {len(ev.data.get('cards', []))} unit cards into hand",
+            "data": {"side": ev.data.get("side"), "cards": len(ev.data.get("cards", []))},
+        }
+    elif ev.kind == "deck" and ev.data.get("side") != side:
+        j = {  # a built Reserves deck is its side's secret (R12.1): only its size, public anyway
+            "kind": "deck",
+            "text": f"{ev.data.get('side')} builds its Reserves deck of {len(ev.data.get('cards', []))} cards",
             "data": {"side": ev.data.get("side"), "cards": len(ev.data.get("cards", []))},
         }
     elif ev.kind == "roll" and ev.data.get("dice") == "shuffle":

@@ -2,6 +2,12 @@
 
 Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 
+* **setup** (000 Standard Game Setup, R4.3): where the scenario gives the side a point budget
+  (the standard game), it builds its own Reserves deck (:func:`hexwar.search.hexdeck.plan_deck`:
+  the exact-odds exchange rate of each card against the enemy's pool, on the map) with a
+  :class:`~hexwar.game.commands.BuildDeck` command instead of playing the random deal, then
+  takes the standard player's hand from it; a fixed deck (kharkov, prokhorovka...) is played as
+  dealt, as before.
 * **determinizer** (:func:`determinize_hex`): the side's view (:func:`hexwar.game.view.view`)
   rebuilt as a state (:func:`hexwar.game.view.state_from_view`), then its unknown parts dealt:
   the enemy's hand (as many unit and Command cards as the view counts) and Reserves deck from
@@ -46,7 +52,7 @@ from ..game import movement as mv
 from ..game import ruleset
 from ..game.actions import commit as commit_action
 from ..game.ai_standard import StandardPlayer
-from ..game.commands import SIDES, Command, Commit, EndPhase, Move
+from ..game.commands import SIDES, BuildDeck, Command, Commit, EndPhase, Move
 from ..game.events import Recorder
 from ..game.setup import RollLog
 from ..game.state import GameState, Phase, card_of, other_side
@@ -511,6 +517,9 @@ class HexSearchPlayer:
             count: one seed, one game, R1.2).
         iterations: rollouts per searched decision (:data:`HARD_HEX_ITERATIONS`).
 
+    Class attribute ``builds_deck`` (True): in a point-budget scenario, build the Reserves deck
+    (module docstring) rather than keep the deal.
+
     Class attributes (the search's knobs, :func:`~hexwar.search.core.determinized_search`):
     ``min_worlds`` (2: so the budget tries 6 candidates), ``margin`` (0.1 victory points),
     ``confidence`` (0.5 standard errors), ``settle`` (True).
@@ -521,6 +530,7 @@ class HexSearchPlayer:
 
     name = "hard"
     undoes = False
+    builds_deck = True
     min_worlds = 2
     margin = 0.1
     confidence = 0.5
@@ -546,6 +556,10 @@ class HexSearchPlayer:
         """
         if state.to_act != self.side:
             raise HexwarError(f"{self.side} asked to act, but it is {state.to_act}'s turn")
+        if state.phase == Phase.SETUP and self.builds_deck:
+            built = self._build_deck(state)
+            if built is not None:
+                return built
         step = int(state.cache.get("view_commands", len(state.commands)))  # a view's state: its count
         rng = search_rng(self.seed, SIDES.index(self.side), step, salt=32)
         move, self.last = determinized_search(
@@ -560,6 +574,24 @@ class HexSearchPlayer:
             settle=self.settle,
         )
         return move  # type: ignore[no-any-return]
+
+    def _build_deck(self, state: GameState) -> Command | None:
+        """In setup, before the hand: a :class:`~hexwar.game.commands.BuildDeck` of the deck
+        :func:`hexwar.search.hexdeck.plan_deck` plans, unless the side's Reserves deck (from
+        its view, R12.1) already is that deck or it may not build one (000, R4.3)."""
+        from .hexdeck import plan_deck
+
+        ss = state.scenario.sides[self.side]
+        if ss.budget is None or ss.reserves or ss.hand or self.side in state.done:
+            return None
+        deck = plan_deck(state.scenario, self.side)
+        if deck is None:
+            return None
+        mine = view(state, self.side).data["reserves"][self.side]
+        if sorted(deck) == sorted(card_of(c) for c in mine):
+            return None
+        cmd = BuildDeck(self.side, tuple(deck))
+        return cmd if state.check(cmd) is None else None
 
     def fallback(self) -> Command:
         """What to do when the full game refuses the chosen command (it hit something unseen)."""

@@ -9,7 +9,7 @@ own with :meth:`ActionRegistry.with_actions` and adds actions, not branches.
 =====================  ===========================================  ===================
 phase                  actions, in listing order                     rules
 =====================  ===========================================  ===================
-``setup``              choose_hand                                   000 setup
+``setup``              choose_hand, build_deck (listed: none)        000 setup, R4.3
 ``artillery``          artillery, command_card, end_phase            R5.1d, R9.2
 ``commitment``         commit, recrew, move_crew, command_card,      R5.2, 001, R12.3
                        end_phase, undo
@@ -30,6 +30,7 @@ from ..commands import EndPhase
 from ..state import Phase
 from . import (
     artillery,
+    build_deck,
     building_attack,
     choose_hand,
     close_assault,
@@ -60,7 +61,7 @@ _UNDO = undo.ACTION
 
 STANDARD: ActionRegistry[GameState, Command] = ActionRegistry(
     {
-        Phase.SETUP: [choose_hand.ACTION],
+        Phase.SETUP: [choose_hand.ACTION, build_deck.ACTION],
         Phase.ARTILLERY: [artillery.ACTION, _CARD, _END],
         Phase.COMMITMENT: [commit.ACTION, recrew.ACTION, move_crew.ACTION, _CARD, _END, _UNDO],
         Phase.MOVEMENT: [tow.DROP_ACTION, move.ACTION, tow.ACTION, _CARD, _END, _UNDO],
