@@ -8,7 +8,8 @@ goes through the same tree (:meth:`TableLayout.press`) that painted the screen.
 The regions (their ``tip`` is their name, :meth:`TableLayout.find_panel` finds them), top to
 bottom:
 
-- ``top bar``: the turn, the phase, the seat to act, both sides' VP and the decks;
+- ``top bar``: the turn, the phase, the seat to act, both sides' VP and the decks, and the
+  Help and Quit buttons (:attr:`TableLayout.on_quit`; with the side panel only);
 - ``prompt``: what the person at the screen is asked to do;
 - ``enemy Rear Line``, ``enemy Frontline``, ``aircraft``, ``own Frontline``, ``own Rear Line``:
   the lines (:class:`~hexwar.ui.lines_rows.LineRow`), each holding its unit cards
@@ -77,6 +78,7 @@ class TableLayout(RegionRoot):
         spans: region name -> ``(first, end)`` indices into the painter's ``text_boxes`` drawn
             by that region in the last :meth:`paint`.
         layouts: how many times the tree was laid out (tests: once per size and shape).
+        on_quit: the top bar's Quit button's action (set by the window).
     """
 
     def __init__(self, ctl: TableController, side_panel: bool = True) -> None:
@@ -93,6 +95,9 @@ class TableLayout(RegionRoot):
         self.lw = 0.0
         self.spans: dict[str, tuple[int, int]] = {}
         self.layouts = 0
+        #: what the top bar's Quit button does (``() -> Any``; the window sets it to its quit,
+        #: which asks while a game goes on); ``None``: the button does nothing (headless)
+        self.on_quit: Any = None
 
     def ensure(self, ctl: TableController, width: float, height: float) -> bool:
         """Take ``ctl``'s view; lay the tree out again when the window's size or the table's

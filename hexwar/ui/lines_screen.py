@@ -100,6 +100,8 @@ class _TableView:
         self.overlay: Any = None
         #: the table's widget tree (``None`` before the first paint, or with no table)
         self.root: TableLayout | None = None
+        #: what the top bar's Quit button does (the window's quit, asking while a game goes on)
+        self.on_quit: Any = None
 
     def resize(self, w: float, h: float, pixel_ratio: float | None = None) -> None:
         self.camera = _Camera(w, h, pixel_ratio or self.camera.pixel_ratio)
@@ -109,6 +111,7 @@ class _TableView:
         w, h = self.camera.viewport
         if self.ctl is not None:  # the overlay is the tree's last region: its clicks go through the tree
             self.root = table_layout(self.ctl, w, h, root=self.root)
+            self.root.on_quit = self.on_quit
             layer = self.root.find_panel("overlay")
             layer.draw = None if self.overlay is None else (lambda q, r: self.overlay(q, r.w, r.h))  # type: ignore[attr-defined]
             self.root.paint(p)
@@ -183,6 +186,7 @@ class LinesWindow:
             save_now=self._save_now,
         )
         self.view.overlay = self._overlay
+        self.view.on_quit = self.behaviour.request_quit  # the top bar's Quit button
         if state is None:
             self.start = LinesStart(
                 sc,
