@@ -74,3 +74,32 @@ def test_the_quit_button_asks_the_window_s_quit_question():
         assert any(b.tip == "quit_now" for b in win.view.painter.widgets)
     finally:
         win.window.close()
+
+
+# -- item 4: the quit question over the hand-over screen -------------------------------------
+@pytest.mark.ui
+def test_the_quit_question_is_drawn_above_the_4_player_hand_over_screen():
+    """Ctrl+Q behind the 4-player hand-over screen: the question's box and texts lie on a level
+    above every text of the hand-over screen (on the same level the screen's texts, drawn after
+    every shape of the level, showed through the question's box)."""
+    from pyglet.window import key
+
+    st = _state("lines-4p", "declaration")
+    win = _window(st)
+    try:
+        win.ctl.passing = st.to_act
+        win.key(key.Q, key.MOD_CTRL)
+        assert win.behaviour.asking
+        win.draw()
+        p = win.view.painter
+        title = win.behaviour.question()[0]
+        q_z = next(b[5] for b in p.text_boxes if b[4] == title)
+        pass_z = {b[5] for b in p.text_boxes if b[4].startswith(("Hand the screen to", "I am "))}
+        assert pass_z and max(pass_z) < q_z, (pass_z, q_z)
+        stay = next(b for b in p.widgets if b.tip == "stay")
+        assert top_hit(p.widgets, *stay.centre) is stay
+        win.press(*stay.centre)
+        assert not win.behaviour.asking and win.ctl.passing == st.to_act  # still handing over
+    finally:
+        win.window.close()
+

@@ -325,7 +325,9 @@ class LinesWindow:
         if self.behaviour.asking:
             from .window_base import paint_quit_question
 
-            paint_quit_question(p, width, height, self.behaviour)
+            # on the top level: over the hand-over screen (level 2), whose texts would otherwise
+            # be drawn over the question's box (fresh-user pass, item 4)
+            paint_quit_question(p, width, height, self.behaviour, Painter.TOP)
 
     def _save_now(self) -> str | None:
         """The game's last save before closing (when it has a save file); an error or None."""
