@@ -103,3 +103,62 @@ def test_the_quit_question_is_drawn_above_the_4_player_hand_over_screen():
     finally:
         win.window.close()
 
+
+
+# -- item 2: hexwar play --size WxH -----------------------------------------------------------
+def test_hexwar_play_size_reaches_the_card_table_and_the_hex_window(tmp_path, monkeypatch):
+    """``hexwar play lines --size 800x600`` opens the card table at 800x600 (the editor's
+    ``--size`` parser: a bad size is one sentence and exit status 1, no window); the hex window
+    takes the same option."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from hexwar.cli import cli
+    from hexwar.cli import game as cli_game
+    from hexwar.cli import terminal
+    from hexwar.errors import HexwarError
+    from hexwar.ui import lines_screen, play_window
+
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))
+    seen: list[dict] = []
+    monkeypatch.setattr(lines_screen, "run", lambda **kw: seen.append(kw))
+    monkeypatch.setattr(play_window, "run", lambda **kw: seen.append(kw))
+    monkeypatch.setattr(cli_game, "_no_display", lambda: False)
+    monkeypatch.setattr(terminal, "_no_display", lambda: False)
+    save = str(tmp_path / "g.json")
+    r = CliRunner().invoke(cli, ["play", "lines", "--size", "800x600", "--save", save])
+    assert r.exit_code == 0, r.output
+    assert seen[-1]["size"] == (800, 600)
+    r = CliRunner().invoke(cli, ["play", "lines", "--save", save])
+    assert r.exit_code == 0 and "size" not in seen[-1]
+    hexgame = str(Path(__file__).parent / "data" / "game_tiny.toml")
+    r = CliRunner().invoke(cli, ["play", hexgame, "--size", "1024x700"])
+    assert r.exit_code == 0, r.output
+    assert seen[-1]["size"] == (1024, 700)
+    n = len(seen)
+    for bad in ("800", "100x100", "800x600x2"):
+        r = CliRunner().invoke(cli, ["play", "lines", "--size", bad])
+        msg = str(r.exception)
+        assert isinstance(r.exception, HexwarError) and msg.startswith(f"--size {bad!r}"), msg
+        assert "WIDTHxHEIGHT in points" in msg or "320..8192 points" in msg
+    r = CliRunner().invoke(cli, ["play", "lines", "--headless", "--size", "800x600"])
+    assert isinstance(r.exception, HexwarError) and "--headless" in str(r.exception)
+    assert len(seen) == n  # no window for a bad size
+
+
+def test_the_card_table_s_run_opens_its_window_at_the_size_asked(tmp_path, monkeypatch):
+    """``lines_screen.run(size=...)`` makes the window that size (no larger than the screen)."""
+    import pyglet
+
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.ui import lines_screen, play_session
+
+    made: list[tuple[int, int]] = []
+    monkeypatch.setattr(lines_screen, "LinesWindow", lambda *a, **k: made.append((k["width"], k["height"])))
+    monkeypatch.setattr(pyglet.app, "run", lambda *a, **k: None)
+    monkeypatch.setattr(play_session, "size_for_screen", lambda w=1400, h=900: (min(w, 1000), min(h, 700)))
+    sc = load_scenario(find_scenario("lines"))
+    lines_screen.run(sc, save=str(tmp_path / "a.json"), size=(800, 600))
+    lines_screen.run(sc, save=str(tmp_path / "b.json"))
+    assert made == [(800, 600), (1000, 700)]

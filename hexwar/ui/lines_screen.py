@@ -404,11 +404,18 @@ def run(
     turns: int | None = None,
     state: Any = None,
     offer: Any = None,
+    size: tuple[int, int] | None = None,
 ) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
-    computer plays every seat of the side the person does not)."""
+    computer plays every seat of the side the person does not); ``size``: the window's
+    ``(width, height)`` in points (``hexwar play --size WxH``), default 1400x900; either is
+    made no larger than the screen (:func:`hexwar.ui.play_session.size_for_screen`)."""
     import pyglet
+
+    from .play_session import size_for_screen
+
+    width, height = size_for_screen(*(size or (1400, 900)))
 
     from ..lines.players import make_lines_player
 
@@ -424,12 +431,19 @@ def run(
         print(f"autosaving this game to {save} after every turn")
     if state is not None:
         LinesWindow(
-            state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save, max_turns=turns
+            state,
+            {s: make_lines_player(n, s, state.seed) for s, n in names.items()},
+            save,
+            width=width,
+            height=height,
+            max_turns=turns,
         )
     else:
         LinesWindow(
             None,
             save=save,
+            width=width,
+            height=height,
             scenario=scenario,
             seed=seed,
             variants=variants,
