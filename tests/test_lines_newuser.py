@@ -162,3 +162,73 @@ def test_the_card_table_s_run_opens_its_window_at_the_size_asked(tmp_path, monke
     lines_screen.run(sc, save=str(tmp_path / "a.json"), size=(800, 600))
     lines_screen.run(sc, save=str(tmp_path / "b.json"))
     assert made == [(800, 600), (1000, 700)]
+
+
+# -- items 5 and 6: T visits legal targets only; Tab reaches every unit that may declare -------
+def _declaration_turns(name: str, seed: int = 5, turns: int = 4):
+    """Every decision of a Declaration Phase in a game of ``name`` the computer plays (seed
+    ``seed``) up to turn ``turns``: yields the state before each declaration decision."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario(find_scenario(name)).new_game(seed=seed)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not st.over and st.turn <= turns:
+        if st.phase == "declaration":
+            yield st
+        st.apply(ai[st.to_act].choose(st))
+
+
+@pytest.mark.parametrize("name", ("lines", "lines-4p"))
+def test_t_visits_exactly_the_legal_targets_of_the_selected_unit(name):
+    """R6.1: T steps through the targets the selected unit may legally declare on (a
+    declaration, or a Close Assault it may join), each once, and through nothing else; with
+    no unit selected it picks nothing and says why."""
+    from hexwar.lines.commands import Declare, DeclareCloseAssault
+
+    checked = 0
+    for st in _declaration_turns(name):
+        legal = st.legal_commands()
+        ctl = TableController(st, ai={})
+        ctl.take_seat()
+        assert ctl.next_target() is None and ctl.target is None and "T then" in ctl.message
+        for u in sorted(x for x, unit in st.units.items() if unit.seat == st.to_act and unit.crewing is None):
+            want = {c.target for c in legal if isinstance(c, Declare) and c.unit == u}
+            want |= {c.target for c in legal if isinstance(c, DeclareCloseAssault) and u in c.units}
+            ctl.selected, ctl.target = u, None
+            seen = [ctl.next_target() for _ in range(len(want) + 1)]
+            if want:
+                assert set(seen) == want and len(set(seen[:-1])) == len(want) and seen[-1] == seen[0]
+                assert ctl.target == seen[-1]
+                checked += 1
+            else:
+                assert seen == [None] and "no legal target" in ctl.message
+    assert checked >= 5
+
+
+def test_tab_reaches_every_unit_of_a_4_player_seat_that_may_still_declare():
+    """4 players, the German Frontline Commander declares with the unit Tab selects, again and
+    again: Tab lands on a unit that may still declare each time, so every unit gets its
+    attack (the first Tab after a declaration once selected the unit that had just declared)."""
+    from hexwar.lines.commands import Declare
+
+    for st in _declaration_turns("lines-4p", turns=3):
+        if st.to_act == "german-front" and st.turn == 3:
+            break
+    else:  # pragma: no cover - the seeded game
+        raise AssertionError("seed 5: german-front declares in turn 3")
+    ctl = TableController(st, ai={})
+    ctl.take_seat()
+    own = sorted(u for u, x in st.units.items() if x.seat == "german-front" and x.crewing is None)
+    assert len(own) >= 3
+    declared: list[str] = []
+    while st.to_act == "german-front" and st.phase == "declaration":
+        u = ctl.next_unit()
+        ds = [c for c in st.legal_commands() if isinstance(c, Declare) and c.unit == u]
+        if not ds:
+            break
+        assert u not in declared
+        assert ctl.issue(ds[0])
+        declared.append(u)
+    can = {c.unit for c in st.legal_commands() if isinstance(c, Declare)}
+    assert len(declared) >= 3 and not can, (declared, can)

@@ -54,10 +54,10 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("B", "offer a Command card for +1 on the next roll (R1.3)"),
     ("P", "play the selected Command card"),
     ("Delete", "discard the selected card (Draw Phase limits)"),
-    ("Tab", "next unit of yours"),
+    ("Tab", "next unit of yours (Declaration: one that may still declare)"),
     ("[ / ]", "previous / next card in hand (setup: the Reserves card under the cursor)"),
     ("S", "setup: pick / drop the Reserves card under the cursor"),
-    ("T", "next target: an enemy unit (or, with a Command card, any unit)"),
+    ("T", "next legal target of the selected unit (or of the selected Command card)"),
     ("PageUp / PageDown", "scroll the log"),
     ("H / F1", "this help"),
     ("Esc", "cancel the selection (never quits)"),
@@ -599,14 +599,35 @@ class TableController:
             return False
         return self.issue(Discard(seat, self.selected))
 
+    def unit_choices(self) -> list[str]:
+        """The units Tab steps through: the acting seat's units in play (not the crews riding
+        them); in the Declaration Phase only those that may still declare (R6.1: a legal
+        declaration or Close Assault), when any may, so Tab never lands on a unit that has
+        declared (after each declaration the selection is cleared: Tab from the first unit
+        again reached only the one that had just declared; fresh-user pass, item 6)."""
+        st = self.state
+        seat = st.to_act
+        mine = sorted(u for u, x in st.units.items() if x.seat == seat and x.crewing is None)
+        if st.phase == Phase.DECLARATION and mine:
+            can = set()
+            for c in st.legal_commands():
+                if isinstance(c, Declare):
+                    can.add(c.unit)
+                elif isinstance(c, DeclareCloseAssault):
+                    can.update(c.units)
+            ready = [u for u in mine if u in can]
+            if ready:
+                return ready
+        return mine
+
     def next_unit(self) -> str | None:
-        """Tab: select the next of your units in play."""
-        seat = self.state.to_act
-        mine = sorted(u for u, x in self.state.units.items() if x.seat == seat and x.crewing is None)
+        """Tab: select the next of :meth:`unit_choices` (your units in play)."""
+        mine = self.unit_choices()
         if not mine:
             return None
         i = (mine.index(self.selected) + 1) % len(mine) if self.selected in mine else 0
         self.selected, self.target, self.weapons = mine[i], None, ()
+        self.at_crew = False
         return self.selected
 
     def hand_choices(self) -> list[str]:
@@ -643,20 +664,35 @@ class TableController:
             self.click(cards_[self.card_cursor])
 
     def target_choices(self) -> list[str]:
-        """The units T steps through: with a Command card selected every unit in play, else the
-        other side's units in play (what a click could target)."""
+        """The units T steps through, only legal ones: with a Command card selected the units
+        it may be played on now (R4.3); in the Declaration Phase with one of your units
+        selected the targets it may declare on (R6.1: a legal declaration, or a Close Assault
+        it may join); else none (T once cycled through every enemy unit, illegal targets too;
+        fresh-user pass, item 5)."""
         st, seat = self.state, self.state.to_act
-        if seat is None:
+        if seat is None or self.selected is None:
             return []
+        legal = st.legal_commands()
         if self.selected in st.hand_commands.get(seat, []):
-            return sorted(st.units)
-        side = side_of_seat(seat)
-        return sorted(u for u, x in st.units.items() if side_of_seat(x.seat) != side)
+            return sorted(
+                {c.unit for c in legal if isinstance(c, UseCommandCard) and c.card == self.selected and c.unit}
+            )
+        if st.phase != Phase.DECLARATION or self.selected not in st.units:
+            return []
+        out = {c.target for c in legal if isinstance(c, Declare) and c.unit == self.selected}
+        out |= {c.target for c in legal if isinstance(c, DeclareCloseAssault) and self.selected in c.units}
+        return sorted(out)
 
     def next_target(self) -> str | None:
-        """T: target the next unit of :meth:`target_choices` (as a click on it)."""
+        """T: target the next unit of :meth:`target_choices` (as a click on it); with none,
+        :attr:`message` says why."""
         ts = self.target_choices()
         if not ts:
+            st = self.state
+            if self.selected in st.units and st.phase == Phase.DECLARATION:
+                self.message = f"{card(self.selected).name} has no legal target now"
+            else:
+                self.message = "select your unit (Tab) or a Command card first; T then picks its targets"
             return None
         i = (ts.index(self.target) + 1) % len(ts) if self.target in ts else 0
         self.click(ts[i])
