@@ -82,10 +82,10 @@ def test_the_quit_question_is_drawn_above_the_4_player_hand_over_screen():
     """Ctrl+Q behind the 4-player hand-over screen: the question's box and texts lie on a level
     above every text of the hand-over screen (on the same level the screen's texts, drawn after
     every shape of the level, showed through the question's box)."""
-    from pyglet.window import key
-
     st = _state("lines-4p", "declaration")
     win = _window(st)
+    from pyglet.window import key  # after the headless backend is configured
+
     try:
         win.ctl.passing = st.to_act
         win.key(key.Q, key.MOD_CTRL)
@@ -232,3 +232,80 @@ def test_tab_reaches_every_unit_of_a_4_player_seat_that_may_still_declare():
         declared.append(u)
     can = {c.unit for c in st.legal_commands() if isinstance(c, Declare)}
     assert len(declared) >= 3 and not can, (declared, can)
+
+
+# -- item 7: the computer's attacks resolved one by one ---------------------------------------
+def _resolution(seed: int, turn: int):
+    """The computer-played game of ``lines`` (seed ``seed``) at the start of turn ``turn``'s
+    Resolution Phase."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=seed)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not (st.turn == turn and st.phase == "resolution"):
+        st.apply(ai[st.to_act].choose(st))
+    return st
+
+
+def test_r_and_space_never_act_for_a_computer_seat():
+    """R (or Space) while the computer is to act in the Resolution Phase resolved the
+    computer's attack for it; now a person's keys act only for a person's seat."""
+    from hexwar.lines.ai import LinesAI
+
+    st = _resolution(6, 3)  # soviet (the computer here) resolves first
+    assert st.to_act == "soviet"
+    ctl = TableController(st, ai={"soviet": LinesAI("soviet", st.seed)})
+    n = len(st.log)
+    for intent in ("resolve", "end_phase", "confirm"):
+        ctl.key(intent)
+    assert len(st.log) == n and st.to_act == "soviet"
+
+
+@pytest.mark.ui
+def test_the_computer_s_resolutions_are_shown_one_by_one():
+    """Seed 6, turn 3: the Soviet computer resolves 4 attacks, the German person 2 (R6.2:
+    alternating, the Soviets first, their last two in a row). After each of the computer's
+    resolutions, and after the person's, the computer's next decision waits RESOLVE_PAUSE
+    seconds of ticks (the arrow stays, the prompt names the attack, a Next button shows), or
+    until Space: one click on Resolve no longer shows the computer's next result with it."""
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import Resolve
+    from hexwar.ui.lines_actions import table_buttons
+    from hexwar.ui.lines_screen import RESOLVE_PAUSE
+
+    st = _resolution(6, 3)
+    win = _window(st)
+    from pyglet.window import key  # after the headless backend is configured
+
+    try:
+        win.ctl.ai = {"soviet": LinesAI("soviet", st.seed)}
+        ctl = win.ctl
+        shown: list[int] = []
+        spaced = False
+        while st.phase == "resolution" and not st.over:
+            if ctl.human_to_act():
+                assert ctl.resolve() and ctl.watching is not None
+                shown.append(ctl.watching)
+            else:
+                win.tick(0.25)
+                assert isinstance(ctl.last_ai, Resolve) and ctl.watching == ctl.last_ai.number
+                shown.append(ctl.watching)
+            if st.to_act != "soviet" or st.phase != "resolution":
+                continue  # the person acts next: the result stays shown until then
+            n = len(st.log)
+            for _ in range(int(RESOLVE_PAUSE / 0.25) - 1):  # the pause: nothing happens
+                win.tick(0.25)
+            assert len(st.log) == n and ctl.watching == shown[-1]
+            assert f"resolved attack #{shown[-1]}" in ctl.prompt()
+            assert [b.tip for b in table_buttons(ctl)] == ["go on"]
+            win.draw()
+            assert any(b.tip == "go on" for b in win.view.painter.widgets)
+            if not spaced:  # Space goes on at once (and does not act for the computer)
+                win.key(key.SPACE, 0)
+                assert ctl.watching is None and len(st.log) == n
+                spaced = True
+            # else the pause ends with the next tick, which makes the computer's next decision
+        assert len(shown) == 6 and spaced  # 4 Soviet, 2 German
+    finally:
+        win.window.close()

@@ -122,6 +122,12 @@ class TableController:
         max_turns: the turn cap of ``hexwar play --turns N`` (turns complete), or ``None``:
             past it nobody acts any more and the game stays unfinished, as in the terminal
             game (its save goes on from there).
+        watching: the number of the attack just resolved (R6.2), shown to the person (its
+            arrow, and the prompt while the computer is to act next) until :meth:`go_on` or
+            the next command; the window holds the computer's next decision meanwhile, so
+            every resolution is seen one by one (fresh-user pass, item 7: one click on
+            Resolve showed the computer's next resolution in the same moment).
+        last_ai: the last command a computer seat made (:meth:`step_ai`), or ``None``.
     """
 
     state: LinesState
@@ -140,6 +146,8 @@ class TableController:
     choice: int = 0
     max_turns: int | None = None
     card_cursor: int | None = None
+    watching: int | None = None
+    last_ai: Any = None
 
     def __post_init__(self) -> None:
         self._follow()
@@ -195,6 +203,13 @@ class TableController:
             return ""
         if self.passing:
             return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
+        shown = st.attacks.get(self.watching) if self.watching is not None else None
+        if shown is not None and seat in self.ai:  # the computer's next decision waits for it
+            who = " + ".join(card(u).name for u in shown.attackers)
+            return (
+                f"{shown.seat} resolved attack #{shown.number}: {who} at {card(shown.target).name} "
+                f"(every roll in the log). Space or Next goes on."
+            )
         if seat in self.ai:
             return f"Waiting for {seat} to act ({st.phase} phase)..."  # the computer, or a player elsewhere
         ph = st.phase
@@ -251,6 +266,7 @@ class TableController:
             return False
         self.state.apply(cmd)
         self.message = ""
+        self.watching = cmd.number if isinstance(cmd, Resolve) else None  # shown before the computer goes on
         self.selected = self.target = None
         self.weapons = ()
         self.at_crew = False
@@ -263,9 +279,16 @@ class TableController:
         seat = self.state.to_act
         if seat is None or seat not in self.ai or self.stopped():
             return False
-        self.state.apply(self.ai[seat].choose(self.state))
+        cmd = self.ai[seat].choose(self.state)
+        self.state.apply(cmd)
+        self.last_ai = cmd
+        self.watching = cmd.number if isinstance(cmd, Resolve) else None
         self._follow()
         return True
+
+    def go_on(self) -> None:
+        """Space / Next after a computer's resolution: stop showing it (:attr:`watching`)."""
+        self.watching = None
 
     def run_ai(self, limit: int = 10_000) -> int:
         """Computer seats act until a person must (or the game ends); returns the commands made."""
@@ -753,6 +776,12 @@ class TableController:
             raise HexwarError(f"unknown card-table intent {intent!r}")
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
             return  # behind the hand-over screen nothing acts for the next seat
+        if not self.human_to_act() and intent not in ("help", "cancel", "log_older", "log_newer"):
+            # a person never acts for a computer seat (R resolved the computer's attacks);
+            # Space / Enter / R go on from the computer's resolution being shown
+            if self.watching is not None and intent in ("end_phase", "confirm", "resolve"):
+                self.go_on()
+            return
         act()
 
     def cancel(self) -> None:

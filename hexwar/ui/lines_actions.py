@@ -73,6 +73,9 @@ def table_buttons(ctl: Any) -> list[TableButton]:
     """
     st = ctl.state
     seat = st.to_act
+    if ctl.watching is not None and not st.over and not ctl.human_to_act() and not ctl.passing:
+        # a computer's resolution is shown: its next decision waits for this (or the pause)
+        return [TableButton("Next (Space)", ctl.go_on, primary=True, tip="go on")]
     if st.over or ctl.stopped() or seat is None or not ctl.human_to_act() or ctl.passing:
         return []
     ph = st.phase

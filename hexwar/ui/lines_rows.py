@@ -338,9 +338,10 @@ class Arrows(TablePanel):
         centres, ctl = self.root.centres, self.ctl
         for a in self.v.attacks:
             src = [centres[x] for x in a.attackers if x in centres]
-            if not src or a.target not in centres or a.resolved:
+            shown = a.number == ctl.watching  # a computer's resolution being shown: its arrow stays
+            if not src or a.target not in centres or (a.resolved and not shown):
                 continue
-            colour = SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
+            colour = theme.ROLL[:3] + (235,) if shown else SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
             for s in src:
                 arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
         if ctl.selected in centres and ctl.target in centres:

@@ -39,6 +39,10 @@ __all__ = [
     "in_play_of",
 ]
 
+#: seconds a computer seat's resolution stays on screen (its arrow, the prompt) before its next
+#: decision, unless Space / Next goes on sooner (fresh-user pass, item 7)
+RESOLVE_PAUSE = 2.5
+
 #: the old name of :func:`hexwar.ui.lines_layout.row_heights`
 _row_heights = row_heights
 
@@ -172,6 +176,8 @@ class LinesWindow:
         self.view = _TableView(self.window, None, width, height, self.window.get_pixel_ratio())
         self.start: LinesStart | None = None
         self._seen = 0
+        #: seconds the computer's next decision has waited after its resolution was shown
+        self._held = 0.0
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         from .window_base import WindowBehaviour
@@ -379,8 +385,19 @@ class LinesWindow:
         return True
 
     def tick(self, dt: float) -> None:
-        """Computer seats act, one decision a tick."""
-        if self.ctl is not None and self.ctl.step_ai():
+        """Computer seats act, one decision a tick; after a computer's resolution (R6.2) its
+        next decision waits :data:`RESOLVE_PAUSE` seconds of ticks, or until Space / Next
+        (:meth:`TableController.go_on`), so the person sees its attacks one by one."""
+        ctl = self.ctl
+        if ctl is None:
+            return
+        if ctl.watching is not None and ctl.state.to_act in ctl.ai and not ctl.state.over:
+            self._held += dt
+            if self._held < RESOLVE_PAUSE:
+                return
+            ctl.go_on()
+        self._held = 0.0
+        if ctl.step_ai():
             self._after()
 
     def _after(self) -> None:
