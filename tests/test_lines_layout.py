@@ -37,7 +37,7 @@ _STATES: dict[tuple[str, str], object] = {}
 
 def _state(name: str, when: str):
     """A game of scenario ``name``: at its ``setup``, or played by the computer (seed 5) into
-    its first ``commitment`` phase, or into the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
+    its first ``commitment`` phase, or into turn 3's ``resolution`` phase, or into the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
     of turn 4 (``late``: more cards in the lines)."""
     key = (name, when)
     if key not in _STATES:
@@ -45,6 +45,9 @@ def _state(name: str, when: str):
         ai = {s: LinesAI(s, st.seed) for s in st.seats}
         if when == "commitment":
             while st.phase != Phase.COMMITMENT:
+                st.apply(ai[st.to_act].choose(st))
+        elif when == "resolution":  # turn 3's Resolution Phase: the odds of the attack R resolves
+            while not st.over and not (st.turn >= 3 and st.phase == Phase.RESOLUTION):
                 st.apply(ai[st.to_act].choose(st))
         elif when != "setup":
             turn = 2 if when == "declaration" else 4
@@ -65,7 +68,7 @@ def _controllers(name: str):
     """The table in the states a person meets: setup, declaring (a unit and its target picked),
     a later turn, the hand-over screen, committing (a hand card picked), the help overlay."""
     out = []
-    for when in ("setup", "declaration", "late"):
+    for when in ("setup", "declaration", "late", "resolution"):
         st = _state(name, when)
         ctl = TableController(st, ai={})
         ctl.take_seat()

@@ -309,3 +309,68 @@ def test_the_computer_s_resolutions_are_shown_one_by_one():
         assert len(shown) == 6 and spaced  # 4 Soviet, 2 German
     finally:
         win.window.close()
+
+
+# -- item 9: odds in the Resolution Phase and for a Close Assault -----------------------------
+def _texts(ctl: TableController, w: float = 1400, h: float = 900) -> list[str]:
+    p, root = _paint(ctl, w, h)
+    a, b = root.spans["side panel"]
+    return [t[4] for t in p.text_boxes[a:b]]
+
+
+def test_the_resolution_phase_shows_the_exact_odds_of_the_attack_r_resolves():
+    """R6 / R6.2: in the Resolution Phase the side panel shows the exact odds of the attack R
+    resolves (the person's first unresolved one, with its Command cards), as bars, and with
+    the offered Command-card bonus once B offers one (R1.3)."""
+    from hexwar.lines.odds import declare_odds
+
+    st = _resolution(6, 3)
+    ctl = TableController(st, ai={})
+    n, odds = ctl.resolution_odds()
+    a = st.attacks[n]
+    assert a.seat == st.to_act and not a.resolved and n == min(
+        k for k, x in st.attacks.items() if x.seat == st.to_act and not x.resolved
+    )
+    assert odds == declare_odds(st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards))
+    for w, h in SIZES:
+        texts = _texts(ctl, w, h)
+        assert f"Odds of attack #{n} (exact; R resolves it)" in texts, (w, h)
+        assert "Destroyed" in texts and f"{100 * odds.miss:.1f}%" in texts
+    if st.hand_commands.get(st.to_act):
+        ctl.offer_bonus()
+        n2, with_bonus = ctl.resolution_odds()
+        assert n2 == n and with_bonus == declare_odds(
+            st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards), True
+        )
+        assert with_bonus.hit >= odds.hit
+    ctl.ai = {st.to_act: object()}  # a computer's turn: no odds for it
+    assert ctl.resolution_odds() is None
+
+
+def test_a_close_assault_shows_its_exact_odds_before_declaring():
+    """000 Close Assault: with an infantry unit and an enemy Frontline vehicle picked, the side
+    panel shows the exact odds of the Close Assault A would declare (the selected infantry and
+    every other Frontline infantry that may join) as bars, at both window sizes."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import DeclareCloseAssault
+    from hexwar.lines.odds import close_assault_line_odds
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not any(isinstance(c, DeclareCloseAssault) for c in st.legal_commands()):
+        st.apply(ai[st.to_act].choose(st))
+    ca = max(
+        (c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault)), key=lambda c: (len(c.units), c.units)
+    )
+    ctl = TableController(st, ai={})
+    ctl.click(ca.units[0])
+    ctl.click(ca.target)
+    assert ctl.target == ca.target and ctl.close_assault_choice() == ca
+    want = close_assault_line_odds(st, ca.units, ca.target)
+    assert ctl.close_assault_odds() == want
+    for w, h in SIZES:
+        texts = _texts(ctl, w, h)
+        assert f"Close Assault (A), {len(ca.units)} infantry (exact)" in texts, (w, h, texts[:12])
+        assert f"{100 * want.destroyed:.1f}%" in texts
+    assert ctl.close_assault() and any(a.close_assault for a in st.attacks.values())

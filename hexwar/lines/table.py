@@ -385,6 +385,61 @@ class TableController:
         except CombatError:
             return None
 
+    def resolution_odds(self) -> tuple[int, Any] | None:
+        """The exact odds (R6) of the attack R resolves now (the acting person's first
+        unresolved one, R6.2), with its Command cards and the offered +1 bonus (R1.3; a Close
+        Assault's odds without it): ``(attack number, AttackOdds)``; ``None`` outside the
+        Resolution Phase, for a computer seat, with no attack left, or for a void attack (a
+        unit of it is gone). The hex window shows exact odds before acting; this is the card
+        table's (fresh-user pass, item 9)."""
+        st = self.state
+        seat = st.to_act
+        if st.phase != Phase.RESOLUTION or seat is None or not self.human_to_act():
+            return None
+        mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+        if not mine:
+            return None
+        a = st.attacks[mine[0]]
+        from ..rules.combat import CombatError
+        from .odds import close_assault_line_odds, declare_odds
+
+        try:
+            if a.close_assault:
+                return a.number, close_assault_line_odds(st, tuple(a.attackers), a.target)
+            odds = declare_odds(
+                st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards), bool(self.bonus)
+            )
+        except (CombatError, KeyError):
+            return None
+        return a.number, odds
+
+    def close_assault_choice(self) -> DeclareCloseAssault | None:
+        """The Close Assault A would declare now (the selected infantry and every other
+        Frontline infantry that may join, on the target vehicle; 000), or ``None``."""
+        st = self.state
+        if st.phase != Phase.DECLARATION or self.target is None or st.to_act is None:
+            return None
+        cas = [
+            c
+            for c in st.legal_commands()
+            if isinstance(c, DeclareCloseAssault) and c.target == self.target and self.selected in c.units
+        ]
+        return max(cas, key=lambda c: (len(c.units), c.units)) if cas else None
+
+    def close_assault_odds(self) -> Any:
+        """The exact odds (R6) of the Close Assault A would declare now
+        (:meth:`close_assault_choice`), or ``None`` (fresh-user pass, item 9)."""
+        c = self.close_assault_choice()
+        if c is None:
+            return None
+        from ..rules.combat import CombatError
+        from .odds import close_assault_line_odds
+
+        try:
+            return close_assault_line_odds(self.state, c.units, c.target)
+        except (CombatError, KeyError):
+            return None
+
     def confirm(self) -> bool:
         """Enter: commit the selected hand card (with the first fitting crew / infantry) or
         declare on the selected target."""
@@ -512,15 +567,11 @@ class TableController:
         if seat is None or st.phase != Phase.DECLARATION or self.target is None:
             self.message = "select your infantry and an enemy Frontline vehicle first"
             return False
-        cas = [
-            c
-            for c in st.legal_commands()
-            if isinstance(c, DeclareCloseAssault) and c.target == self.target and (self.selected in c.units)
-        ]
-        if not cas:
+        ca = self.close_assault_choice()
+        if ca is None:
             self.message = "a Close Assault needs 3 or more of your Frontline infantry on a Frontline vehicle"
             return False
-        return self.issue(max(cas, key=lambda c: (len(c.units), c.units)))
+        return self.issue(ca)
 
     def toggle_at_crew(self) -> None:
         """C: the declaration fires at the target gun's crew instead of the gun (infantry at a
