@@ -374,3 +374,90 @@ def test_a_close_assault_shows_its_exact_odds_before_declaring():
         assert f"Close Assault (A), {len(ca.units)} infantry (exact)" in texts, (w, h, texts[:12])
         assert f"{100 * want.destroyed:.1f}%" in texts
     assert ctl.close_assault() and any(a.close_assault for a in st.attacks.values())
+
+
+# -- item 10: a new game deals with a new seed ------------------------------------------------
+def _dealt(st) -> tuple:
+    return tuple(sorted((s, tuple(sorted(st.reserves.get(s, [])))) for s in st.seats))
+
+
+def test_the_start_page_shows_the_seed_and_s_deals_with_a_new_one():
+    """R1.2: Start deals with the scenario's seed (or --seed), shown on the page; S (New seed)
+    steps to :func:`next_seed` of it, a fixed function of the seed, and the game dealt then
+    has other Reserves decks."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.ui.lines_start import LinesStart, next_seed
+    from hexwar.ui.widgets import MonoMeasure
+
+    sc = load_scenario(find_scenario("lines"))
+    start = LinesStart(sc, {"soviet": "standard"}, MonoMeasure())
+    assert start.game_seed() == sc.seed == 1943
+    start.screen.root.refresh()
+    assert "Seed 1943: `--seed 1943` deals the same again" in start.screen.root.hint.text
+    first = _dealt(start.begin())
+    start = LinesStart(sc, {"soviet": "standard"}, MonoMeasure())
+    start.screen.key_press(ord("s"), 0)
+    assert start.game_seed() == next_seed(1943) != 1943
+    start.screen.root.refresh()
+    assert f"Seed {next_seed(1943)}:" in start.screen.root.hint.text
+    st = start.begin()
+    assert st.seed == next_seed(1943) and _dealt(st) != first
+    assert next_seed(next_seed(1943)) not in (1943, next_seed(1943))
+
+
+def test_a_new_window_game_follows_the_last_autosaved_game_s_seed(tmp_path, monkeypatch):
+    """``hexwar play lines`` without --seed after a game of the scenario: the window's new
+    game gets the seed after that game's (its autosave says which), not the scenario's again."""
+    import pyglet
+
+    from hexwar.game.save import write_save
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.ui import lines_screen
+    from hexwar.ui.lines_start import next_seed
+
+    from hexwar.ui import play_session
+
+    monkeypatch.setattr(play_session, "size_for_screen", lambda w=1400, h=900: (w, h))  # no display asked
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))
+    made: list = []
+    monkeypatch.setattr(lines_screen, "LinesWindow", lambda *a, **k: made.append(k.get("seed")))
+    monkeypatch.setattr(pyglet.app, "run", lambda *a, **k: None)
+    sc = load_scenario(find_scenario("lines"))
+    lines_screen.run(sc, save=str(tmp_path / "x.json"))
+    assert made == [None]  # no game before: the scenario's seed
+    st = sc.new_game(seed=77)
+    write_save(st, tmp_path / "lines-lines-20260101-000000.json", {"german": "human", "soviet": "standard"})
+    lines_screen.run(sc, save=str(tmp_path / "y.json"))
+    lines_screen.run(sc, save=str(tmp_path / "z.json"), seed=5)  # --seed wins
+    assert made == [None, next_seed(77), 5]
+
+
+@pytest.mark.ui
+def test_after_a_game_ends_new_game_deals_with_the_next_seed():
+    """At the end of a game the table offers New game (N): the start page comes back with the
+    seed after the finished game's, and Start deals other decks with it."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.ui.lines_actions import table_buttons
+    from hexwar.ui.lines_start import next_seed
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not st.over:
+        st.apply(ai[st.to_act].choose(st))
+    win = _window(st)
+    from pyglet.window import key  # after the headless backend is configured
+
+    try:
+        assert [b.tip for b in table_buttons(win.ctl)] == ["new game"]
+        assert "N (New game)" in win.ctl.prompt()
+        win.draw()
+        win.key(key.N, 0)
+        assert win.ctl is None and win.start is not None
+        assert win.start.game_seed() == next_seed(6)
+        win.draw()
+        win.key(key.ENTER, 0)
+        assert win.ctl is not None and win.ctl.state.seed == next_seed(6)
+        assert _dealt(win.ctl.state) != _dealt(load_scenario(find_scenario("lines")).new_game(seed=6))
+    finally:
+        win.window.close()

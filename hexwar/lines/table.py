@@ -61,10 +61,11 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("PageUp / PageDown", "scroll the log"),
     ("H / F1", "this help"),
     ("Esc", "cancel the selection (never quits)"),
+    ("N", "game over: a new game, with a new seed"),
     ("Ctrl+Q", "quit (asks while the game goes on; it is autosaved)"),
 )
 
-_A = {c: ord(c.lower()) for c in "ABCEHLPQRSTV"}
+_A = {c: ord(c.lower()) for c in "ABCEHLNPQRSTV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel",
@@ -93,6 +94,7 @@ TABLE_KEYS: dict[int, str] = {
     0x5D: "card_next",
     _A["S"]: "pick_card",
     _A["T"]: "next_target",
+    _A["N"]: "new_game",
 }
 
 
@@ -128,6 +130,8 @@ class TableController:
             every resolution is seen one by one (fresh-user pass, item 7: one click on
             Resolve showed the computer's next resolution in the same moment).
         last_ai: the last command a computer seat made (:meth:`step_ai`), or ``None``.
+        on_new_game: ``() -> Any``, set by the window: once the game is over, N (or the New
+            game button) goes back to the start page with a new seed; ``None``: no new game.
     """
 
     state: LinesState
@@ -148,6 +152,7 @@ class TableController:
     card_cursor: int | None = None
     watching: int | None = None
     last_ai: Any = None
+    on_new_game: Any = None
 
     def __post_init__(self) -> None:
         self._follow()
@@ -193,7 +198,8 @@ class TableController:
         """What the person at the screen can do now, for the phase (shown on the table)."""
         st = self.state
         if st.over:
-            return f"Game over: {st.result}. Q or Ctrl+Q quits."
+            again = " N (New game) starts another with a new seed;" if self.on_new_game is not None else ""
+            return f"Game over: {st.result}.{again} Q or Ctrl+Q quits."
         if self.stopped():
             return (
                 f"Stopped after turn {self.max_turns} (--turns); the game is unfinished. Q or Ctrl+Q quits."
@@ -822,9 +828,13 @@ class TableController:
             "next_target": self.next_target,
             "log_older": lambda: self.scroll(10),
             "log_newer": lambda: self.scroll(-10),
+            "new_game": self.new_game,
         }.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
+        if intent == "new_game":
+            act()
+            return
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
             return  # behind the hand-over screen nothing acts for the next seat
         if not self.human_to_act() and intent not in ("help", "cancel", "log_older", "log_newer"):
@@ -834,6 +844,14 @@ class TableController:
                 self.go_on()
             return
         act()
+
+    def new_game(self) -> bool:
+        """N once the game is over: :attr:`on_new_game` (the start page with a new seed).
+        Returns whether it ran."""
+        if not self.state.over or self.on_new_game is None:
+            return False
+        self.on_new_game()
+        return True
 
     def cancel(self) -> None:
         """Esc: drop the selection (or close the help)."""

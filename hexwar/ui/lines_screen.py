@@ -287,6 +287,7 @@ class LinesWindow:
         if ai is None:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
         self.ctl = TableController(state, ai=ai, max_turns=self.max_turns)
+        self.ctl.on_new_game = self.new_game
         self.view.ctl = self.ctl
         self._seen = len(state.log)  # the autosave reads the events of each action from here on
         self.saver = (
@@ -305,6 +306,43 @@ class LinesWindow:
         ai = {s: make_lines_player(n, s, state.seed) for s, n in names if n in LINES_PLAYER_NAMES}
         self._begin(state, ai)
         self.behaviour.focus(self.window, self.ctl.focus_text() if self.ctl else "")
+
+    def new_game(self) -> None:
+        """Once the game is over (N, the New game button): back to the start page of its
+        scenario with the seed after the game's (:func:`~hexwar.ui.lines_start.next_seed`,
+        R1.2: other decks and dice, the seed shown), the same computer seats, a new autosave
+        file when the game had an autosave (fresh-user pass, item 10: a new game dealt the
+        same decks, seed 1943, again)."""
+        from .lines_start import LinesStart, next_seed
+
+        ctl = self.ctl
+        if ctl is None or not ctl.state.over:
+            return
+        st = ctl.state
+        names = {s: getattr(p, "name", "standard") for s, p in ctl.ai.items()}
+        self.ai_names = names
+        if self.save is not None:
+            import datetime
+
+            from .autosave import new_game_autosave
+
+            self.save = str(new_game_autosave(f"lines-{st.scenario.id}", datetime.datetime.now()))
+        self.ctl = self.view.ctl = None
+        self.view.root = None
+        self.saver = None
+        self.start = LinesStart(
+            st.scenario,
+            names,
+            self.view.atlas,
+            next_seed(st.seed),
+            st.variants,
+            on_start=self._begin,
+            on_quit=self.behaviour.request_quit,
+            on_resume=self._resume,
+        )
+        w, h = self.view.camera.viewport
+        self.start.layout(w, h)
+        self.behaviour.focus(self.window, "")
 
     def draw(self) -> None:
         """Paint the page or the table into the window's batch and draw it."""
@@ -425,7 +463,9 @@ def run(
 ) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
-    computer plays every seat of the side the person does not); ``size``: the window's
+    computer plays every seat of the side the person does not); ``seed`` ``None``: the seed
+    after the last autosaved game of the scenario (:func:`~hexwar.ui.lines_start.next_seed`),
+    else the scenario's; ``size``: the window's
     ``(width, height)`` in points (``hexwar play --size WxH``), default 1400x900; either is
     made no larger than the screen (:func:`hexwar.ui.play_session.size_for_screen`)."""
     import pyglet
@@ -438,6 +478,13 @@ def run(
 
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
+    if state is None and seed is None:  # a new game after one of this scenario: other decks (R1.2)
+        from .lines_start import last_lines_seed, next_seed
+
+        last = last_lines_seed(scenario.id)
+        if last is not None:
+            seed = next_seed(last)
+            print(f"seed {seed} (the last game of {scenario.id} had {last}; --seed N picks one)")
     if save is None:  # every game window autosaves (issue 36): a new file in the autosave folder
         import datetime
 
