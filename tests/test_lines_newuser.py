@@ -461,3 +461,70 @@ def test_after_a_game_ends_new_game_deals_with_the_next_seed():
         assert _dealt(win.ctl.state) != _dealt(load_scenario(find_scenario("lines")).new_game(seed=6))
     finally:
         win.window.close()
+
+
+# -- item 8: every button keeps its place ------------------------------------------------------
+def _declaring(st) -> list[TableController]:
+    """The Declaration Phase of ``st``: nothing picked, each unit that may declare picked, and
+    with its first legal target."""
+    out = [TableController(st, ai={})]
+    for u in out[0].unit_choices():
+        for with_target in (False, True):
+            ctl = TableController(st, ai={})
+            ctl.selected = u
+            if with_target:
+                ctl.next_target()
+            out.append(ctl)
+    return out
+
+
+def _button_states():
+    """Controllers in the phases a person meets, each with what they may have picked."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    out = []
+    st = _state("lines", "commitment")
+    ctl = TableController(st, ai={})
+    out.append(ctl)
+    for c in [*st.hand_units.get(st.to_act, []), *st.hand_commands.get(st.to_act, [])]:
+        ctl = TableController(st, ai={})
+        ctl.click(c)
+        out.append(ctl)
+    for when in ("declaration", "late"):
+        out += _declaring(_state("lines", when))
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)  # turn 3: a squad of 3 weapons declares
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not (st.turn == 3 and st.phase == "declaration"):
+        st.apply(ai[st.to_act].choose(st))
+    out += _declaring(st)
+    out.append(TableController(_resolution(6, 3), ai={}))
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while st.phase != "draw":
+        st.apply(ai[st.to_act].choose(st))
+    out.append(TableController(st, ai={}))
+    return out
+
+
+def test_every_button_keeps_its_place_in_every_phase():
+    """A button stands in the same place (its top-left corner) whatever the phase and the
+    selection, at both window sizes: End phase, Bonus and Play card no longer move when the
+    weapons, Close Assault or Next way come and go (they were laid out one after another)."""
+    from hexwar.ui.lines_actions import SLOTS
+
+    states = _button_states()
+    for w, h in SIZES:
+        seen: dict[str, set[tuple[float, float]]] = {}
+        for ctl in states:
+            _, root = _paint(ctl, w, h)
+            for b in root.find_panel("side panel").children:
+                if isinstance(b, Button):
+                    seen.setdefault(b.tip, set()).add((round(b.rect.x, 1), round(b.rect.y1, 1)))
+        assert {"commit", "declare", "resolve", "end phase", "bonus", "weapon 1", "weapon 2"} <= set(seen), seen
+        assert set(seen) <= set(SLOTS)
+        moved = {t: xs for t, xs in seen.items() if len(xs) > 1}
+        assert not moved, (w, h, moved)
+        # the main action of every phase stands in one place
+        mains = {xs.pop() for t, xs in seen.items() if SLOTS[t] == (0, 0)}
+        assert len(mains) == 1, mains
