@@ -15,7 +15,7 @@ from hexwar.lines.table import TableController
 from hexwar.render.mesh import TexMesh
 from hexwar.ui.layout_check import layout_problems
 from hexwar.ui.lines_geometry import OVERLAYS, ROWS
-from hexwar.ui.lines_layout import TableLayout, table_layout, table_problems
+from hexwar.ui.lines_layout import TableLayout, card_text_problems, table_layout, table_problems
 from hexwar.ui.lines_rows import HandCard, UnitCard
 from hexwar.ui.widgets import MonoMeasure, Painter, top_hit
 
@@ -103,14 +103,16 @@ def _controllers(name: str):
 def test_every_region_card_and_text_fits_at_both_sizes(name):
     """Issue 34: at 1400x900 and 800x600, in setup, declaring, a later turn, behind the
     hand-over screen and under the help: regions and cards inside the window, no two regions or
-    two cards of one line (or of the hand) overlapping, each text inside its region, and the
-    painter's check (no text overlaps, none cut, none under 10 points)."""
+    two cards of one line (or of the hand) overlapping, each text inside its region, the
+    painter's check (no text overlaps, none cut, none under 10 points), and no card text cut
+    without an ellipsis: names, weapons (or their count) and Command-card titles (item 3)."""
     found: list[str] = []
     for when, ctl in _controllers(name):
         for w, h in SIZES:
             p, root = _paint(ctl, w, h)
             found += table_problems(root, p, f"{name} {when}")
             found += layout_problems(p, w, h, f"{name} {when}")
+            found += card_text_problems(root, p, f"{name} {when}")
     assert not found, "\n".join(found[:20])
 
 
@@ -218,7 +220,8 @@ def test_a_captured_unit_and_a_4_player_commander_are_named_in_the_cards_second_
             tag = next(
                 b for b in p.text_boxes if b[4].startswith("captured") and card.rect.contains(b[0], b[1])
             )
-            assert tag[4] in ("captured, support", "captured, supp…")
+            # (a card squeezed below its armament table adds its weapons' count, item 3)
+            assert tag[4] in ("captured, support", "captured, supp…", "captured, support, 2 weapons"), tag[4]
             assert tag[1] > card.rect.y1 - 22 - 16 - 1  # in the second row, under the 22-point header
             assert not layout_problems(p, w, h) and not table_problems(root, p)
     finally:

@@ -528,3 +528,56 @@ def test_every_button_keeps_its_place_in_every_phase():
         # the main action of every phase stands in one place
         mains = {xs.pop() for t, xs in seen.items() if SLOTS[t] == (0, 0)}
         assert len(mains) == 1, mains
+
+
+# -- item 3: card texts shortened with an ellipsis, never cut silently ------------------------
+def test_card_texts_are_shortened_with_an_ellipsis_or_announced_never_cut():
+    """A Command card's title of three lines ends its second with "…" (the third was dropped);
+    a fanned card's name is shortened to where the next card covers it (it was left out); a
+    card with room for one weapon row of two says "+1 more" in its heading (the second was
+    dropped); a card with no room for its table names the weapons' count in its second row; a
+    damaged card squeezed below its strips keeps them under its header (the Damage card's
+    title only);
+    a unit in play, selected, has its weapons listed in full in the side panel."""
+    from hexwar.lines.rules import card
+    from hexwar.ui.card_face import paint_paper_card, paint_unit_card, unit_card_height
+    from hexwar.ui.widgets import ELLIPSIS
+
+    p = Painter(FakeAtlas())
+    paint_paper_card(p, "command", "A very long Command card title indeed", ["x"], 0, 0, 110, 126)
+    titles = [t[4] for t, size in zip(p.text_boxes, p.text_sizes) if size == 12.0]
+    assert len(titles) == 2 and titles[1].endswith(ELLIPSIS), titles
+
+    pz = card("de_pz_iv_h")  # Pz.Kpfw. IV Ausf. H: two weapons
+    p = Painter(FakeAtlas())
+    paint_unit_card(p, pz, 0, 0, 236, 120, clip_x=120)  # fanned: the next card covers it from x = 120
+    name = next(t for t in p.text_boxes if t[4].startswith("Pz"))
+    assert name[4].endswith(ELLIPSIS) and name[2] <= 120, name
+
+    h_one_row = unit_card_height(pz) - 13  # room for the heading and one weapon row
+    p = Painter(FakeAtlas())
+    paint_unit_card(p, pz, 0, 0, 236, h_one_row)
+    texts = [t[4] for t in p.text_boxes]
+    assert "Armament (+1 more)" in texts and "7.5 cm KwK 40 L/48" in texts, texts
+
+    p = Painter(FakeAtlas())
+    paint_unit_card(p, pz, 0, 0, 236, 22 + 16 + 8)  # header and second row only
+    texts = [t[4] for t in p.text_boxes]
+    assert "Frontline, 2 weapons" in texts, texts
+
+    from hexwar.ui.card_face import HEAD_H, InPlay
+
+    p = Painter(FakeAtlas())  # a damaged card squeezed to 48 points: its strips stay under the header
+    ip = InPlay(7, "Panzer crew (regular)", ("Turret Jammed", "Turret Jammed: -2 to its attack rolls", 1))
+    paint_unit_card(p, pz, 0, 0, 236, 48, in_play=ip)
+    header = [t for t in p.text_boxes if t[4] in ("6", "15") or t[4].startswith("Pz")]
+    others = [t for t in p.text_boxes if t not in header]
+    assert others and all(t[3] <= 48 - HEAD_H + 1 for t in others), others
+
+    st = _state("lines", "declaration")
+    ctl = TableController(st, ai={})
+    ctl.selected = next(u for u in sorted(st.units) if st.units[u].crewing is None)
+    texts = _texts(ctl)
+    c = card(ctl.selected)
+    assert f"Selected: {c.name}" in texts
+    assert any(t.startswith(f"1. {c.weapons[0].name}") for t in texts), texts

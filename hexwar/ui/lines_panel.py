@@ -130,6 +130,15 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         y = bars(ca, y)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
+    if sel is not None and sel in ctl.state.units and ctl.target is None:
+        # a unit in play: its weapons in full (a squeezed card shows their count only)
+        c = card(sel)
+        y -= 22
+        say(ellipsize(p.atlas, f"Selected: {c.name}", r.w - 16, 11.0, "bold"), y, 11.0, theme.DIM, "bold")
+        weapons = [ln.strip() for ln in c.help_text(cards()).split("\n") if ln.startswith("  ")]
+        for ln in [w for para in weapons for w in wrap(p.atlas, para, r.w - 16, 10.0)][:6]:
+            y -= 13
+            say(ln, y, 10.0, theme.TEXT)
     if sel is not None and sel in hand:
         y -= 22
         say("Selected card", y, 11.0, theme.DIM, "bold")
