@@ -4,6 +4,8 @@ T visits only legal targets, Tab reaches every unit of a 4-player seat, ..."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from test_lines_layout import SIZES, FakeAtlas, _state
 
@@ -45,7 +47,7 @@ def test_the_top_bar_has_help_and_quit_buttons_that_a_click_reaches(name):
             ctl.passing = passing
             quits: list[int] = []
             p, root = _paint(ctl, w, h)
-            root.on_quit = lambda: quits.append(1)
+            root.on_quit = partial(quits.append, 1)
             bar = root.find_panel("top bar")
             btns = {b.tip: b for b in bar.children if isinstance(b, Button)}
             assert set(btns) == {"help", "quit"}, (w, h)
@@ -104,7 +106,6 @@ def test_the_quit_question_is_drawn_above_the_4_player_hand_over_screen():
         win.window.close()
 
 
-
 # -- item 2: hexwar play --size WxH -----------------------------------------------------------
 def test_hexwar_play_size_reaches_the_card_table_and_the_hex_window(tmp_path, monkeypatch):
     """``hexwar play lines --size 800x600`` opens the card table at 800x600 (the editor's
@@ -114,9 +115,8 @@ def test_hexwar_play_size_reaches_the_card_table_and_the_hex_window(tmp_path, mo
 
     from click.testing import CliRunner
 
-    from hexwar.cli import cli
+    from hexwar.cli import cli, terminal
     from hexwar.cli import game as cli_game
-    from hexwar.cli import terminal
     from hexwar.errors import HexwarError
     from hexwar.ui import lines_screen, play_window
 
@@ -328,10 +328,14 @@ def test_the_resolution_phase_shows_the_exact_odds_of_the_attack_r_resolves():
     ctl = TableController(st, ai={})
     n, odds = ctl.resolution_odds()
     a = st.attacks[n]
-    assert a.seat == st.to_act and not a.resolved and n == min(
-        k for k, x in st.attacks.items() if x.seat == st.to_act and not x.resolved
+    assert (
+        a.seat == st.to_act
+        and not a.resolved
+        and n == min(k for k, x in st.attacks.items() if x.seat == st.to_act and not x.resolved)
     )
-    assert odds == declare_odds(st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards))
+    assert odds == declare_odds(
+        st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards)
+    )
     for w, h in SIZES:
         texts = _texts(ctl, w, h)
         assert f"Odds of attack #{n} (exact; R resolves it)" in texts, (w, h)
@@ -361,7 +365,8 @@ def test_a_close_assault_shows_its_exact_odds_before_declaring():
     while not any(isinstance(c, DeclareCloseAssault) for c in st.legal_commands()):
         st.apply(ai[st.to_act].choose(st))
     ca = max(
-        (c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault)), key=lambda c: (len(c.units), c.units)
+        (c for c in st.legal_commands() if isinstance(c, DeclareCloseAssault)),
+        key=lambda c: (len(c.units), c.units),
     )
     ctl = TableController(st, ai={})
     ctl.click(ca.units[0])
@@ -412,10 +417,8 @@ def test_a_new_window_game_follows_the_last_autosaved_game_s_seed(tmp_path, monk
 
     from hexwar.game.save import write_save
     from hexwar.game.scenario import find_scenario, load_scenario
-    from hexwar.ui import lines_screen
+    from hexwar.ui import lines_screen, play_session
     from hexwar.ui.lines_start import next_seed
-
-    from hexwar.ui import play_session
 
     monkeypatch.setattr(play_session, "size_for_screen", lambda w=1400, h=900: (w, h))  # no display asked
     monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))
@@ -521,7 +524,9 @@ def test_every_button_keeps_its_place_in_every_phase():
             for b in root.find_panel("side panel").children:
                 if isinstance(b, Button):
                     seen.setdefault(b.tip, set()).add((round(b.rect.x, 1), round(b.rect.y1, 1)))
-        assert {"commit", "declare", "resolve", "end phase", "bonus", "weapon 1", "weapon 2"} <= set(seen), seen
+        assert {"commit", "declare", "resolve", "end phase", "bonus", "weapon 1", "weapon 2"} <= set(seen), (
+            seen
+        )
         assert set(seen) <= set(SLOTS)
         moved = {t: xs for t, xs in seen.items() if len(xs) > 1}
         assert not moved, (w, h, moved)
@@ -545,7 +550,7 @@ def test_card_texts_are_shortened_with_an_ellipsis_or_announced_never_cut():
 
     p = Painter(FakeAtlas())
     paint_paper_card(p, "command", "A very long Command card title indeed", ["x"], 0, 0, 110, 126)
-    titles = [t[4] for t, size in zip(p.text_boxes, p.text_sizes) if size == 12.0]
+    titles = [t[4] for t, size in zip(p.text_boxes, p.text_sizes, strict=True) if size == 12.0]
     assert len(titles) == 2 and titles[1].endswith(ELLIPSIS), titles
 
     pz = card("de_pz_iv_h")  # Pz.Kpfw. IV Ausf. H: two weapons

@@ -413,7 +413,13 @@ class TableController:
             if a.close_assault:
                 return a.number, close_assault_line_odds(st, tuple(a.attackers), a.target)
             odds = declare_odds(
-                st, a.attackers[0], a.target, tuple(a.weapons), a.at_crew, tuple(a.command_cards), bool(self.bonus)
+                st,
+                a.attackers[0],
+                a.target,
+                tuple(a.weapons),
+                a.at_crew,
+                tuple(a.command_cards),
+                bool(self.bonus),
             )
         except (CombatError, KeyError):
             return None
@@ -755,7 +761,11 @@ class TableController:
         legal = st.legal_commands()
         if self.selected in st.hand_commands.get(seat, []):
             return sorted(
-                {c.unit for c in legal if isinstance(c, UseCommandCard) and c.card == self.selected and c.unit}
+                {
+                    c.unit
+                    for c in legal
+                    if isinstance(c, UseCommandCard) and c.card == self.selected and c.unit
+                }
             )
         if st.phase != Phase.DECLARATION or self.selected not in st.units:
             return []

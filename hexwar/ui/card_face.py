@@ -230,7 +230,11 @@ def paint_unit_card(
     room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
     table_fits = n_weapons and room >= 1 and name_w >= 40
     note_fits = n_weapons and ty - 14 > y + foot + dmg_h + 4
-    count = f"{n_weapons} weapon{'s' if n_weapons != 1 else ''}" if n_weapons and not table_fits and not note_fits else ""
+    count = (
+        f"{n_weapons} weapon{'s' if n_weapons != 1 else ''}"
+        if n_weapons and not table_fits and not note_fits
+        else ""
+    )
     if top - HEAD_H - SUB_H >= y + foot + dmg_h:
         ew = p.measure(endu, 10)
         ink = _INK

@@ -166,7 +166,10 @@ def _playable_now(ctl: Any, st: Any) -> bool:
 #: ``None`` the whole row. A button keeps its slot in every phase (fresh-user pass, item 8:
 #: buttons laid out one after another shifted between phases and with the selection).
 SLOTS: dict[str, tuple[int, int | None]] = {
-    **{t: (0, 0) for t in ("take hand", "commit", "declare", "resolve", "draw 1", "discard", "go on", "new game")},
+    **{
+        t: (0, 0)
+        for t in ("take hand", "commit", "declare", "resolve", "draw 1", "discard", "go on", "new game")
+    },
     "end phase": (0, 1),
     "bonus": (1, 0),
     "next way": (1, 0),

@@ -44,7 +44,9 @@ def next_seed(seed: int) -> int:
 
     step = 0
     while True:
-        word = int(np.random.SeedSequence([int(seed) % 2**63, 0x4C494E45, step]).generate_state(1, np.uint32)[0])
+        word = int(
+            np.random.SeedSequence([int(seed) % 2**63, 0x4C494E45, step]).generate_state(1, np.uint32)[0]
+        )
         out = word % SEED_SPAN
         if out != seed:
             return out
