@@ -123,19 +123,19 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         say(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), y, 10.0, theme.TEXT)
     ca = ctl.close_assault_odds()
     if ca is not None:  # the Close Assault A declares (000), its exact odds too
-        c = ctl.close_assault_choice()
+        n_inf = len(getattr(ctl.close_assault_choice(), "units", ()))
         y -= 18
-        say(ellipsize(p.atlas, f"Close Assault (A), {len(c.units)} infantry (exact)", r.w - 16, 11.0, "bold"), y,
+        say(ellipsize(p.atlas, f"Close Assault (A), {n_inf} infantry (exact)", r.w - 16, 11.0, "bold"), y,
             11.0, theme.DIM, "bold")  # fmt: skip
         y = bars(ca, y)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
     if sel is not None and sel in ctl.state.units and ctl.target is None:
         # a unit in play: its weapons in full (a squeezed card shows their count only)
-        c = card(sel)
+        unit = card(sel)
         y -= 22
-        say(ellipsize(p.atlas, f"Selected: {c.name}", r.w - 16, 11.0, "bold"), y, 11.0, theme.DIM, "bold")
-        weapons = [ln.strip() for ln in c.help_text(cards()).split("\n") if ln.startswith("  ")]
+        say(ellipsize(p.atlas, f"Selected: {unit.name}", r.w - 16, 11.0, "bold"), y, 11.0, theme.DIM, "bold")
+        weapons = [ln.strip() for ln in unit.help_text(cards()).split("\n") if ln.startswith("  ")]
         for ln in [w for para in weapons for w in wrap(p.atlas, para, r.w - 16, 10.0)][:6]:
             y -= 13
             say(ln, y, 10.0, theme.TEXT)
