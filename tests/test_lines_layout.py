@@ -15,7 +15,7 @@ from hexwar.lines.table import TableController
 from hexwar.render.mesh import TexMesh
 from hexwar.ui.layout_check import layout_problems
 from hexwar.ui.lines_geometry import OVERLAYS, ROWS
-from hexwar.ui.lines_layout import TableLayout, table_layout, table_problems
+from hexwar.ui.lines_layout import TableLayout, card_text_problems, table_layout, table_problems
 from hexwar.ui.lines_rows import HandCard, UnitCard
 from hexwar.ui.widgets import MonoMeasure, Painter, top_hit
 
@@ -37,7 +37,7 @@ _STATES: dict[tuple[str, str], object] = {}
 
 def _state(name: str, when: str):
     """A game of scenario ``name``: at its ``setup``, or played by the computer (seed 5) into
-    its first ``commitment`` phase, or into the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
+    its first ``commitment`` phase, or into turn 3's ``resolution`` phase, or into the Declaration phase of turn 2 (``declaration``: lines, hands and arrows on the table) or
     of turn 4 (``late``: more cards in the lines)."""
     key = (name, when)
     if key not in _STATES:
@@ -45,6 +45,9 @@ def _state(name: str, when: str):
         ai = {s: LinesAI(s, st.seed) for s in st.seats}
         if when == "commitment":
             while st.phase != Phase.COMMITMENT:
+                st.apply(ai[st.to_act].choose(st))
+        elif when == "resolution":  # turn 3's Resolution Phase: the odds of the attack R resolves
+            while not st.over and not (st.turn >= 3 and st.phase == Phase.RESOLUTION):
                 st.apply(ai[st.to_act].choose(st))
         elif when != "setup":
             turn = 2 if when == "declaration" else 4
@@ -65,7 +68,7 @@ def _controllers(name: str):
     """The table in the states a person meets: setup, declaring (a unit and its target picked),
     a later turn, the hand-over screen, committing (a hand card picked), the help overlay."""
     out = []
-    for when in ("setup", "declaration", "late"):
+    for when in ("setup", "declaration", "late", "resolution"):
         st = _state(name, when)
         ctl = TableController(st, ai={})
         ctl.take_seat()
@@ -100,14 +103,16 @@ def _controllers(name: str):
 def test_every_region_card_and_text_fits_at_both_sizes(name):
     """Issue 34: at 1400x900 and 800x600, in setup, declaring, a later turn, behind the
     hand-over screen and under the help: regions and cards inside the window, no two regions or
-    two cards of one line (or of the hand) overlapping, each text inside its region, and the
-    painter's check (no text overlaps, none cut, none under 10 points)."""
+    two cards of one line (or of the hand) overlapping, each text inside its region, the
+    painter's check (no text overlaps, none cut, none under 10 points), and no card text cut
+    without an ellipsis: names, weapons (or their count) and Command-card titles (item 3)."""
     found: list[str] = []
     for when, ctl in _controllers(name):
         for w, h in SIZES:
             p, root = _paint(ctl, w, h)
             found += table_problems(root, p, f"{name} {when}")
             found += layout_problems(p, w, h, f"{name} {when}")
+            found += card_text_problems(root, p, f"{name} {when}")
     assert not found, "\n".join(found[:20])
 
 
@@ -215,7 +220,8 @@ def test_a_captured_unit_and_a_4_player_commander_are_named_in_the_cards_second_
             tag = next(
                 b for b in p.text_boxes if b[4].startswith("captured") and card.rect.contains(b[0], b[1])
             )
-            assert tag[4] in ("captured, support", "captured, supp…")
+            # (a card squeezed below its armament table adds its weapons' count, item 3)
+            assert tag[4] in ("captured, support", "captured, supp…", "captured, support, 2 weapons"), tag[4]
             assert tag[1] > card.rect.y1 - 22 - 16 - 1  # in the second row, under the 22-point header
             assert not layout_problems(p, w, h) and not table_problems(root, p)
     finally:

@@ -115,8 +115,10 @@ def test_card_table_keys_pick_hand_cards_own_units_and_targets_and_the_title_nam
         win.key(key.T, 0)
         assert ctl.target is not None and st.units[ctl.target].side == "german"
         first = ctl.target
+        legal = ctl.target_choices()  # R6.1: T visits the legal targets of the unit only
+        assert first in legal
         win.key(key.T, 0)
-        assert ctl.target != first  # T steps to the next enemy unit
+        assert ctl.target in legal and (ctl.target != first) == (len(legal) > 1)  # the next one
         from hexwar.lines.rules import card
 
         title = win.behaviour.title()

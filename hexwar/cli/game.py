@@ -346,6 +346,14 @@ _NO_WINDOW = (
 @click.option(
     "--fast", is_flag=True, help="Window: no pause to show each roll of an attack or artillery mission."
 )
+@click.option(
+    "--size",
+    "win_size",
+    default=None,
+    metavar="WxH",
+    help="Window size in points, e.g. 800x600 (default 1400x900, never larger than the screen); "
+    "the hex window and the card table.",
+)
 def play(
     scenario: str | None,
     headless: bool,
@@ -362,6 +370,7 @@ def play(
     palette: str = "standard",
     ai_level: str | None = None,
     fast: bool = False,
+    win_size: str | None = None,
 ) -> int:
     """Play a scenario (R5): in a window, or with --headless in the terminal.
 
@@ -369,6 +378,13 @@ def play(
     the new turns are written back to that save, or to --save OTHER (a fork). --turns N then
     plays N more turns.
     """
+    size = None
+    if win_size is not None:  # the editor's parser and range (hexwar edit --size)
+        from .edit import parse_size
+
+        if headless:
+            raise HexwarError("--size sets the window's size: leave it out with --headless")
+        size = parse_size(win_size, "--size", 320, 8192, "points")
     sc, resumed, save, turns, variants = _game_to_play(
         scenario, seed, rules, save, turns, scenario_paths, fog, map_spec
     )
@@ -390,12 +406,13 @@ def play(
             resumed=resumed,
             scenario_arg=scenario,
             ai_level=ai_level,
+            size=size,
         )
     if decks:
         raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
     if not headless:
         return _play_in_window(
-            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast
+            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast, size=size
         )
     return _play_headless(sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, as_json)
 
@@ -467,11 +484,13 @@ def _play_in_window(
     turns: int | None,
     palette: str,
     fast: bool = False,
+    size: tuple[int, int] | None = None,
 ) -> int:
     """Open the game window (``hexwar.ui.play_window.run``) on ``sc``, autosaved to ``save`` or a
     new file of the per-user autosave folder; exit status 1 with one sentence when no window
     can be opened (no display, or no window in this installation). ``fast``: no pause to show
-    each roll (``--fast``, issue 36)."""
+    each roll (``--fast``, issue 36); ``size``: the window's ``(width, height)`` in points
+    (``--size``), default 1400x900 no larger than the screen."""
     try:
         from ..ui import play_window  # type: ignore[attr-defined]
     except ImportError:
@@ -504,6 +523,8 @@ def _play_in_window(
         kw: dict[str, Any] = {"palette": palette} if palette != "standard" else {}
         if fast:
             kw["fast"] = True
+        if size is not None:
+            kw["size"] = size
         if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
             kw["resumed"] = resumed
             kw["players"] = _save_players(scenario or "")

@@ -134,10 +134,13 @@ def play_lines(
     resumed: Any = None,
     scenario_arg: str | None = None,
     ai_level: str | None = None,
+    size: tuple[int, int] | None = None,
 ) -> int:
     """Play a line scenario (see the module docstring); returns the exit status.
 
-    ``ai_level``: the ``--ai-level`` text (seats or sides ``=LEVEL``; :func:`seat_levels`)."""
+    ``ai_level``: the ``--ai-level`` text (seats or sides ``=LEVEL``; :func:`seat_levels`);
+    ``size``: the card table's ``(width, height)`` in points (``--size WxH``), default 1400x900
+    no larger than the screen."""
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
     from ..lines.terminal import LinesTerminalPlayer, seat_events_text
@@ -187,6 +190,7 @@ def play_lines(
             save=save,
             turns=turns,
             state=resumed,
+            **({"size": size} if size is not None else {}),
         )
         return 0
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed

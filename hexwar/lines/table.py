@@ -54,17 +54,18 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("B", "offer a Command card for +1 on the next roll (R1.3)"),
     ("P", "play the selected Command card"),
     ("Delete", "discard the selected card (Draw Phase limits)"),
-    ("Tab", "next unit of yours"),
+    ("Tab", "next unit of yours (Declaration: one that may still declare)"),
     ("[ / ]", "previous / next card in hand (setup: the Reserves card under the cursor)"),
     ("S", "setup: pick / drop the Reserves card under the cursor"),
-    ("T", "next target: an enemy unit (or, with a Command card, any unit)"),
+    ("T", "next legal target of the selected unit (or of the selected Command card)"),
     ("PageUp / PageDown", "scroll the log"),
     ("H / F1", "this help"),
     ("Esc", "cancel the selection (never quits)"),
+    ("N", "game over: a new game, with a new seed"),
     ("Ctrl+Q", "quit (asks while the game goes on; it is autosaved)"),
 )
 
-_A = {c: ord(c.lower()) for c in "ABCEHLPQRSTV"}
+_A = {c: ord(c.lower()) for c in "ABCEHLNPQRSTV"}
 #: key code (pyglet's) -> intent
 TABLE_KEYS: dict[int, str] = {
     0xFF1B: "cancel",
@@ -93,6 +94,7 @@ TABLE_KEYS: dict[int, str] = {
     0x5D: "card_next",
     _A["S"]: "pick_card",
     _A["T"]: "next_target",
+    _A["N"]: "new_game",
 }
 
 
@@ -122,6 +124,14 @@ class TableController:
         max_turns: the turn cap of ``hexwar play --turns N`` (turns complete), or ``None``:
             past it nobody acts any more and the game stays unfinished, as in the terminal
             game (its save goes on from there).
+        watching: the number of the attack just resolved (R6.2), shown to the person (its
+            arrow, and the prompt while the computer is to act next) until :meth:`go_on` or
+            the next command; the window holds the computer's next decision meanwhile, so
+            every resolution is seen one by one (fresh-user pass, item 7: one click on
+            Resolve showed the computer's next resolution in the same moment).
+        last_ai: the last command a computer seat made (:meth:`step_ai`), or ``None``.
+        on_new_game: ``() -> Any``, set by the window: once the game is over, N (or the New
+            game button) goes back to the start page with a new seed; ``None``: no new game.
     """
 
     state: LinesState
@@ -140,6 +150,9 @@ class TableController:
     choice: int = 0
     max_turns: int | None = None
     card_cursor: int | None = None
+    watching: int | None = None
+    last_ai: Any = None
+    on_new_game: Any = None
 
     def __post_init__(self) -> None:
         self._follow()
@@ -185,7 +198,8 @@ class TableController:
         """What the person at the screen can do now, for the phase (shown on the table)."""
         st = self.state
         if st.over:
-            return f"Game over: {st.result}. Q or Ctrl+Q quits."
+            again = " N (New game) starts another with a new seed;" if self.on_new_game is not None else ""
+            return f"Game over: {st.result}.{again} Q or Ctrl+Q quits."
         if self.stopped():
             return (
                 f"Stopped after turn {self.max_turns} (--turns); the game is unfinished. Q or Ctrl+Q quits."
@@ -195,6 +209,13 @@ class TableController:
             return ""
         if self.passing:
             return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
+        shown = st.attacks.get(self.watching) if self.watching is not None else None
+        if shown is not None and seat in self.ai:  # the computer's next decision waits for it
+            who = " + ".join(card(u).name for u in shown.attackers)
+            return (
+                f"{shown.seat} resolved attack #{shown.number}: {who} at {card(shown.target).name} "
+                f"(every roll in the log). Space or Next goes on."
+            )
         if seat in self.ai:
             return f"Waiting for {seat} to act ({st.phase} phase)..."  # the computer, or a player elsewhere
         ph = st.phase
@@ -251,6 +272,7 @@ class TableController:
             return False
         self.state.apply(cmd)
         self.message = ""
+        self.watching = cmd.number if isinstance(cmd, Resolve) else None  # shown before the computer goes on
         self.selected = self.target = None
         self.weapons = ()
         self.at_crew = False
@@ -263,9 +285,16 @@ class TableController:
         seat = self.state.to_act
         if seat is None or seat not in self.ai or self.stopped():
             return False
-        self.state.apply(self.ai[seat].choose(self.state))
+        cmd = self.ai[seat].choose(self.state)
+        self.state.apply(cmd)
+        self.last_ai = cmd
+        self.watching = cmd.number if isinstance(cmd, Resolve) else None
         self._follow()
         return True
+
+    def go_on(self) -> None:
+        """Space / Next after a computer's resolution: stop showing it (:attr:`watching`)."""
+        self.watching = None
 
     def run_ai(self, limit: int = 10_000) -> int:
         """Computer seats act until a person must (or the game ends); returns the commands made."""
@@ -360,6 +389,67 @@ class TableController:
         try:
             return declare_odds(self.state, self.selected, self.target, self.weapons, self.at_crew)
         except CombatError:
+            return None
+
+    def resolution_odds(self) -> tuple[int, Any] | None:
+        """The exact odds (R6) of the attack R resolves now (the acting person's first
+        unresolved one, R6.2), with its Command cards and the offered +1 bonus (R1.3; a Close
+        Assault's odds without it): ``(attack number, AttackOdds)``; ``None`` outside the
+        Resolution Phase, for a computer seat, with no attack left, or for a void attack (a
+        unit of it is gone). The hex window shows exact odds before acting; this is the card
+        table's (fresh-user pass, item 9)."""
+        st = self.state
+        seat = st.to_act
+        if st.phase != Phase.RESOLUTION or seat is None or not self.human_to_act():
+            return None
+        mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+        if not mine:
+            return None
+        a = st.attacks[mine[0]]
+        from ..rules.combat import CombatError
+        from .odds import close_assault_line_odds, declare_odds
+
+        try:
+            if a.close_assault:
+                return a.number, close_assault_line_odds(st, tuple(a.attackers), a.target)
+            odds = declare_odds(
+                st,
+                a.attackers[0],
+                a.target,
+                tuple(a.weapons),
+                a.at_crew,
+                tuple(a.command_cards),
+                bool(self.bonus),
+            )
+        except (CombatError, KeyError):
+            return None
+        return a.number, odds
+
+    def close_assault_choice(self) -> DeclareCloseAssault | None:
+        """The Close Assault A would declare now (the selected infantry and every other
+        Frontline infantry that may join, on the target vehicle; 000), or ``None``."""
+        st = self.state
+        if st.phase != Phase.DECLARATION or self.target is None or st.to_act is None:
+            return None
+        cas = [
+            c
+            for c in st.legal_commands()
+            if isinstance(c, DeclareCloseAssault) and c.target == self.target and self.selected in c.units
+        ]
+        return max(cas, key=lambda c: (len(c.units), c.units)) if cas else None
+
+    def close_assault_odds(self) -> Any:
+        """The exact odds (R6) of the Close Assault A would declare now
+        (:meth:`close_assault_choice`), or ``None`` (fresh-user pass, item 9)."""
+        c = self.close_assault_choice()
+        if c is None:
+            return None
+        from ..rules.combat import CombatError
+        from .odds import close_assault_line_odds
+
+        try:
+            return close_assault_line_odds(self.state, c.units, c.target)
+        except (CombatError, KeyError):
             return None
 
     def confirm(self) -> bool:
@@ -489,15 +579,11 @@ class TableController:
         if seat is None or st.phase != Phase.DECLARATION or self.target is None:
             self.message = "select your infantry and an enemy Frontline vehicle first"
             return False
-        cas = [
-            c
-            for c in st.legal_commands()
-            if isinstance(c, DeclareCloseAssault) and c.target == self.target and (self.selected in c.units)
-        ]
-        if not cas:
+        ca = self.close_assault_choice()
+        if ca is None:
             self.message = "a Close Assault needs 3 or more of your Frontline infantry on a Frontline vehicle"
             return False
-        return self.issue(max(cas, key=lambda c: (len(c.units), c.units)))
+        return self.issue(ca)
 
     def toggle_at_crew(self) -> None:
         """C: the declaration fires at the target gun's crew instead of the gun (infantry at a
@@ -599,14 +685,35 @@ class TableController:
             return False
         return self.issue(Discard(seat, self.selected))
 
+    def unit_choices(self) -> list[str]:
+        """The units Tab steps through: the acting seat's units in play (not the crews riding
+        them); in the Declaration Phase only those that may still declare (R6.1: a legal
+        declaration or Close Assault), when any may, so Tab never lands on a unit that has
+        declared (after each declaration the selection is cleared: Tab from the first unit
+        again reached only the one that had just declared; fresh-user pass, item 6)."""
+        st = self.state
+        seat = st.to_act
+        mine = sorted(u for u, x in st.units.items() if x.seat == seat and x.crewing is None)
+        if st.phase == Phase.DECLARATION and mine:
+            can = set()
+            for c in st.legal_commands():
+                if isinstance(c, Declare):
+                    can.add(c.unit)
+                elif isinstance(c, DeclareCloseAssault):
+                    can.update(c.units)
+            ready = [u for u in mine if u in can]
+            if ready:
+                return ready
+        return mine
+
     def next_unit(self) -> str | None:
-        """Tab: select the next of your units in play."""
-        seat = self.state.to_act
-        mine = sorted(u for u, x in self.state.units.items() if x.seat == seat and x.crewing is None)
+        """Tab: select the next of :meth:`unit_choices` (your units in play)."""
+        mine = self.unit_choices()
         if not mine:
             return None
         i = (mine.index(self.selected) + 1) % len(mine) if self.selected in mine else 0
         self.selected, self.target, self.weapons = mine[i], None, ()
+        self.at_crew = False
         return self.selected
 
     def hand_choices(self) -> list[str]:
@@ -643,20 +750,39 @@ class TableController:
             self.click(cards_[self.card_cursor])
 
     def target_choices(self) -> list[str]:
-        """The units T steps through: with a Command card selected every unit in play, else the
-        other side's units in play (what a click could target)."""
+        """The units T steps through, only legal ones: with a Command card selected the units
+        it may be played on now (R4.3); in the Declaration Phase with one of your units
+        selected the targets it may declare on (R6.1: a legal declaration, or a Close Assault
+        it may join); else none (T once cycled through every enemy unit, illegal targets too;
+        fresh-user pass, item 5)."""
         st, seat = self.state, self.state.to_act
-        if seat is None:
+        if seat is None or self.selected is None:
             return []
+        legal = st.legal_commands()
         if self.selected in st.hand_commands.get(seat, []):
-            return sorted(st.units)
-        side = side_of_seat(seat)
-        return sorted(u for u, x in st.units.items() if side_of_seat(x.seat) != side)
+            return sorted(
+                {
+                    c.unit
+                    for c in legal
+                    if isinstance(c, UseCommandCard) and c.card == self.selected and c.unit
+                }
+            )
+        if st.phase != Phase.DECLARATION or self.selected not in st.units:
+            return []
+        out = {c.target for c in legal if isinstance(c, Declare) and c.unit == self.selected}
+        out |= {c.target for c in legal if isinstance(c, DeclareCloseAssault) and self.selected in c.units}
+        return sorted(out)
 
     def next_target(self) -> str | None:
-        """T: target the next unit of :meth:`target_choices` (as a click on it)."""
+        """T: target the next unit of :meth:`target_choices` (as a click on it); with none,
+        :attr:`message` says why."""
         ts = self.target_choices()
         if not ts:
+            st = self.state
+            if self.selected in st.units and st.phase == Phase.DECLARATION:
+                self.message = f"{card(self.selected).name} has no legal target now"
+            else:
+                self.message = "select your unit (Tab) or a Command card first; T then picks its targets"
             return None
         i = (ts.index(self.target) + 1) % len(ts) if self.target in ts else 0
         self.click(ts[i])
@@ -712,12 +838,30 @@ class TableController:
             "next_target": self.next_target,
             "log_older": lambda: self.scroll(10),
             "log_newer": lambda: self.scroll(-10),
+            "new_game": self.new_game,
         }.get(intent)
         if act is None:
             raise HexwarError(f"unknown card-table intent {intent!r}")
+        if intent == "new_game":
+            act()
+            return
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
             return  # behind the hand-over screen nothing acts for the next seat
+        if not self.human_to_act() and intent not in ("help", "cancel", "log_older", "log_newer"):
+            # a person never acts for a computer seat (R resolved the computer's attacks);
+            # Space / Enter / R go on from the computer's resolution being shown
+            if self.watching is not None and intent in ("end_phase", "confirm", "resolve"):
+                self.go_on()
+            return
         act()
+
+    def new_game(self) -> bool:
+        """N once the game is over: :attr:`on_new_game` (the start page with a new seed).
+        Returns whether it ran."""
+        if not self.state.over or self.on_new_game is None:
+            return False
+        self.on_new_game()
+        return True
 
     def cancel(self) -> None:
         """Esc: drop the selection (or close the help)."""

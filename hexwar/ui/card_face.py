@@ -97,14 +97,20 @@ class _Covered:
         return getattr(self._p, name)
 
     def text(self, s: str, x: float, *a: Any, **k: Any) -> float:
-        """Draw ``s`` only when it ends left of the covering card."""
+        """Draw ``s`` when it ends left of the covering card; a left-aligned text reaching
+        under it is shortened with an ellipsis to end there (a name is never silently cut),
+        a centred or right-aligned one (a number) is left out."""
         size = a[1] if len(a) > 1 else k.get("size", 13.0)
         style = k.get("style", "regular")
         w = self._p.measure(s, size, style)
         ax = k.get("ax", a[3] if len(a) > 3 else "left")
         left = x - (w if ax == "right" else w / 2 if ax == "center" else 0.0)
         if left + w > self._clip:
-            return 0.0
+            if ax != "left":
+                return 0.0
+            s = ellipsize(self._p.atlas, s, self._clip - x - 2, size, style)
+            if len(s) < 2:  # nothing but the ellipsis: leave it out
+                return 0.0
         return float(self._p.text(s, x, *a, **k))
 
     def line(self, x0: float, y0: float, x1: float, *a: Any, **k: Any) -> Any:
@@ -210,24 +216,42 @@ def paint_unit_card(
     endu = f"Half {card.endurance_half} / Full {card.endurance_full}"
     foot = FOOT_H if in_play is not None else 0.0
     dmg_h = 26.0 if in_play is not None and in_play.damage is not None else 0.0
+    if dmg_h and h < HEAD_H + foot + dmg_h:  # squeezed: the Damage card's title only (its
+        dmg_h = 14.0  # effect is in the side panel), so the strips stay under the header
     # a card squeezed below its header, this row and its in-play strips (a crowded line at
     # 800x600) leaves this row out: the current Endurance in the strip below says more
-    if top - HEAD_H - SUB_H >= y + foot + dmg_h:
-        ew = p.measure(endu, 10)
-        ink = _INK
-        if in_play is not None and in_play.tag:
-            line, ink = in_play.tag, (T.ERROR if in_play.alert else _TAG)
-        p.text(_fit(p, line, w - ew - 18, 10, "bold"), x + 6, sy, 10, ink, style="bold", z=z)
-        p.text(endu, x + w - 6, sy, 10, _INK, ax="right", z=z)
-    # armament table
+    # armament table geometry (below): with no room for the table nor for its one-line note,
+    # the second row names the weapons' count instead of the line (the table's row says it)
     ty = top - HEAD_H - SUB_H - 4
-    rows = armament_rows(card)
-    room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
-    # a narrow card (a fanned hand) narrows the value columns, down to 19 points with one-letter
-    # headings, before it gives up the table
+    n_weapons = len(card.weapons)
     di_w = 22.0
     col_w = max(19.0, min(23.0, (w - 12 - di_w - 40) / len(_COLS)))
     name_w = w - 12 - di_w - col_w * len(_COLS)
+    room = int((ty - (y + foot + dmg_h + 4)) // ROW_H) - 1  # rows of weapons that fit under the header
+    table_fits = n_weapons and room >= 1 and name_w >= 40
+    note_fits = n_weapons and ty - 14 > y + foot + dmg_h + 4
+    count = (
+        f"{n_weapons} weapon{'s' if n_weapons != 1 else ''}"
+        if n_weapons and not table_fits and not note_fits
+        else ""
+    )
+    if top - HEAD_H - SUB_H >= y + foot + dmg_h:
+        ew = p.measure(endu, 10)
+        ink = _INK
+        if count and in_play is not None:
+            line = count  # the line is the table row's: the weapons' count says more
+        elif count:
+            line = f"{line}, {count}"
+        if in_play is not None and in_play.tag:
+            line, ink = in_play.tag + (f", {count}" if count else ""), (T.ERROR if in_play.alert else _TAG)
+        if count and in_play is not None and p.measure(line, 10, "bold") > w - ew - 18:
+            ew = -6.0  # a card in play: its count wins over the printed Half / Full (the strip has End)
+        else:
+            p.text(endu, x + w - 6, sy, 10, _INK, ax="right", z=z)
+        p.text(_fit(p, line, w - ew - 18, 10, "bold"), x + 6, sy, 10, ink, style="bold", z=z)
+    # armament table (a narrow card, a fanned hand, narrows the value columns, down to 19
+    # points with one-letter headings, before it gives up the table)
+    rows = armament_rows(card)
     heads = [lab if col_w >= 22 else lab[0] for _, lab in _COLS]
     if rows and room >= 1 and name_w >= 40:
         p.line(x + 4, ty, x + w - 4, ty, 0.8, (150, 128, 86, 255), z)
@@ -235,6 +259,13 @@ def paint_unit_card(
         head = (
             "Armament" if p.measure("Armament", 10, "bold") <= name_w - 4 else "Arms"
         )  # (hexwin: never under 10 pt)
+        if len(rows) > room == 1:  # one row shown, no slot for "+N more": the heading says it
+            k = len(rows) - 1
+            head = next(
+                (h for h in (f"{head} (+{k} more)", f"+{k} more weapon{'s' if k > 1 else ''}", f"+{k} more")
+                 if p.measure(h, 10, "bold") <= name_w - 4),
+                f"+{k}",
+            )  # fmt: skip
         p.text(_fit(p, head, name_w - 4, 10, "bold"), x + 6, hy, 10, (90, 70, 40, 255), style="bold", z=z)
         for k, lab in enumerate(heads):
             p.text(lab, x + 6 + name_w + col_w * (k + 0.5), hy, 10, (90, 70, 40, 255), ax="center", z=z)
@@ -292,7 +323,8 @@ def _paint_in_play(p: Any, card: Any, ip: InPlay, x: float, y: float, w: float, 
                style="bold", z=z)  # fmt: skip
         if effect.startswith(f"{title}: "):  # the edge's text repeats its title
             effect = effect[len(title) + 2 :]
-        p.text(_fit(p, effect, w - 12, 10), x + 6, y + 7, 10, T.TEXT, z=z)
+        if dmg_h >= 26:  # a squeezed card's strip holds the title only
+            p.text(_fit(p, effect, w - 12, 10), x + 6, y + 7, 10, T.TEXT, z=z)
 
 
 def paint_paper_card(
@@ -316,7 +348,10 @@ def paint_paper_card(
     p.text(_fit(p, kind.upper(), w - 12, 10, "bold"), x + 6, y + h - 10, 10, (250, 244, 226, 255), style="bold",
            z=z)  # fmt: skip
     yy = y + h - 30
-    for ln in wrap(p.atlas, title, w - 12, 12, "bold")[:2]:
+    heads = wrap(p.atlas, title, w - 12, 12, "bold")
+    if len(heads) > 2:  # a third line of title: the second ends with an ellipsis, never cut silently
+        heads = [heads[0], ellipsize(p.atlas, " ".join(heads[1:]), w - 12, 12, "bold")]
+    for ln in heads:
         p.text(_fit(p, ln, w - 12, 12, "bold"), x + 6, yy, 12, _INK, style="bold", z=z)
         yy -= 15
     bottom = y + (18 if footer else 6)

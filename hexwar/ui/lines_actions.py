@@ -2,8 +2,10 @@
 played with the mouse alone as well as with the keyboard alone (issue 36).
 
 :func:`table_buttons` says which buttons the phase offers (GL-free, tested headless);
-:func:`button_widgets` lays them out left to right, wrapping, as toolkit
-:class:`~hexwar.ui.widgets.Button` widgets (the card table's side panel holds them). Exactly
+:func:`button_widgets` lays them out as toolkit :class:`~hexwar.ui.widgets.Button` widgets,
+each in its fixed slot (:data:`SLOTS`: the main action and End phase first, Bonus and Play card
+under them, then the weapons), so no button moves between phases (the card table's side panel
+holds them). Exactly
 one button is *primary* (highlighted): what Enter / Space does now, or, in the Draw Phase
 before drawing, the way of drawing Space takes (R5.5: one Command card plus two sources; V or a
 click picks another way).
@@ -21,7 +23,7 @@ from ..lines.rules import card
 from ..lines.state import Phase
 from .widgets import Rect
 
-__all__ = ["TableButton", "table_buttons", "draw_label", "button_widgets"]
+__all__ = ["TableButton", "table_buttons", "draw_label", "button_widgets", "SLOTS", "PHASE_ROWS"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class TableButton:
         primary: the one highlighted button (what Enter / Space does now).
         enabled: a disabled button is drawn dim and does nothing.
         tip: the hit box's name (tests, tooltips).
+        short: a shorter label for a narrow slot (``"End phase"``), or ``""``.
     """
 
     label: str
@@ -41,6 +44,7 @@ class TableButton:
     primary: bool = False
     enabled: bool = True
     tip: str = ""
+    short: str = ""
 
 
 def draw_label(d: Draw) -> str:
@@ -73,10 +77,15 @@ def table_buttons(ctl: Any) -> list[TableButton]:
     """
     st = ctl.state
     seat = st.to_act
+    if ctl.watching is not None and not st.over and not ctl.human_to_act() and not ctl.passing:
+        # a computer's resolution is shown: its next decision waits for this (or the pause)
+        return [TableButton("Next (Space)", ctl.go_on, primary=True, tip="go on")]
+    if st.over and getattr(ctl, "on_new_game", None) is not None:  # the next game, with a new seed
+        return [TableButton("New game (N)", ctl.new_game, primary=True, tip="new game")]
     if st.over or ctl.stopped() or seat is None or not ctl.human_to_act() or ctl.passing:
         return []
     ph = st.phase
-    end = TableButton("End phase (Space)", ctl.end_phase, tip="end phase")
+    end = TableButton("End phase (Space)", ctl.end_phase, tip="end phase", short="End phase")
     out: list[TableButton] = []
     if ph == Phase.SETUP:  # 000 setup: the Reserves cards are clicked in the picker, then taken
         from ..lines.actions.choose_hand import hand_size
@@ -95,7 +104,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
         hand = st.hand_commands.get(seat, ())
         if ctl.selected in hand:
             out.append(TableButton("Play card (P)", ctl.play_card, tip="play card"))
-        out.append(TableButton(end.label, end.action, primary=not opts, tip=end.tip))
+        out.append(TableButton(end.label, end.action, primary=not opts, tip=end.tip, short=end.short))
         return out
     elif ph == Phase.DECLARATION:
         # Declare is offered (and highlighted) only when the declaration is legal as chosen (R6.1)
@@ -115,9 +124,9 @@ def table_buttons(ctl: Any) -> list[TableButton]:
         ):
             out.append(TableButton("Close Assault (A)", ctl.close_assault, tip="close assault"))
         out.append(TableButton("Bonus +1 (B)", ctl.offer_bonus, tip="bonus"))
-        out.append(TableButton(end.label, end.action, primary=not ready, tip=end.tip))
+        out.append(TableButton(end.label, end.action, primary=not ready, tip=end.tip, short=end.short))
     elif ph == Phase.RESOLUTION:
-        out.append(TableButton("Resolve next attack (R)", ctl.resolve, primary=True, tip="resolve"))
+        out.append(TableButton("Resolve (R)", ctl.resolve, primary=True, tip="resolve"))
         out.append(TableButton("Bonus +1 (B)", ctl.offer_bonus, tip="bonus"))
     elif ph == Phase.DRAW:
         draws = ctl.draw_options()
@@ -136,9 +145,9 @@ def table_buttons(ctl: Any) -> list[TableButton]:
         else:
             in_hand = ctl.selected in (*st.hand_units.get(seat, ()), *st.hand_commands.get(seat, ()))
             out.append(TableButton("Discard (Delete)", ctl.discard, enabled=in_hand, tip="discard"))
-            out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
+            out.append(TableButton(end.label, end.action, primary=True, tip=end.tip, short=end.short))
     else:
-        out.append(TableButton(end.label, end.action, primary=True, tip=end.tip))
+        out.append(TableButton(end.label, end.action, primary=True, tip=end.tip, short=end.short))
     if _playable_now(ctl, st):  # a Command card of any phase (R4.3), not only Commitment's
         out.insert(len(out) - 1 if out and out[-1].tip == "end phase" else len(out),
                    TableButton("Play card (P)", ctl.play_card, tip="play card"))  # fmt: skip
@@ -153,11 +162,37 @@ def _playable_now(ctl: Any, st: Any) -> bool:
     return any(isinstance(c, UseCommandCard) and c.card == ctl.selected for c in st.legal_commands())
 
 
+#: Each button's fixed slot, by its tip: ``(row, column)``; column 0 / 1 is a half of the row,
+#: ``None`` the whole row. A button keeps its slot in every phase (fresh-user pass, item 8:
+#: buttons laid out one after another shifted between phases and with the selection).
+SLOTS: dict[str, tuple[int, int | None]] = {
+    **{
+        t: (0, 0)
+        for t in ("take hand", "commit", "declare", "resolve", "draw 1", "discard", "go on", "new game")
+    },
+    "end phase": (0, 1),
+    "bonus": (1, 0),
+    "next way": (1, 0),
+    "play card": (1, 1),
+    "weapon 1": (2, None),
+    "draw 2": (2, None),
+    "weapon 2": (3, None),
+    "draw 3": (3, None),
+    "close assault": (4, 0),
+}
+
+#: rows a phase keeps for its buttons even while some are not offered (the Declaration
+#: Phase's weapons and Close Assault come with the selection: the odds below stay put)
+PHASE_ROWS: dict[str, int] = {"declaration": 5, "commitment": 2, "resolution": 2}
+
+
 def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[Any], float]:
     """The phase's buttons (:func:`table_buttons`) as toolkit :class:`~hexwar.ui.widgets.Button`
-    widgets laid out in ``r`` from its top-left, left to right, wrapping to a new row when one
-    does not fit, each as wide as its label; a label too wide for the whole row is cut with an
-    ellipsis.
+    widgets in ``r`` from its top, each in its fixed :data:`SLOTS` place: two half-width
+    columns a row, the weapons and the other ways of drawing a whole row each; the main
+    action's slot takes the whole first row when no End phase button stands beside it. A
+    label too wide for its slot is cut with an ellipsis (the whole label is the button's tip
+    text when cut).
 
     Args:
         p: the :class:`~hexwar.ui.widgets.Painter` (its measure sizes the labels).
@@ -166,22 +201,35 @@ def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[
         size: label size in points.
 
     Returns:
-        ``(buttons, y below the last row)`` (``r.y1`` when there are no buttons).
+        ``(buttons, y below the phase's rows)`` (``r.y1`` when there are no buttons); the
+        phase keeps :data:`PHASE_ROWS` rows even while fewer are used.
     """
     from .widgets import Button
     from .widgets.text import ellipsize
 
     out: list[Any] = []
     h, gap, pad = 22.0 * size / 10.5, 6.0, 16.0
-    x, y = r.x, r.y1
-    for b in table_buttons(ctl):
-        w = min(r.w, p.measure(b.label, size, "bold" if b.primary else "regular") + pad)
-        if x > r.x and x + w > r.x1:
-            x, y = r.x, y - h - gap
-        label = ellipsize(p.atlas, b.label, r.w - pad, size)
+    half = (r.w - gap) / 2
+    buttons = table_buttons(ctl)
+    tips = {b.tip for b in buttons}
+    rows = 0
+    for b in buttons:
+        row, col = SLOTS.get(b.tip, (len(SLOTS), None))
+        style = "bold" if b.primary else "regular"
+        if row == 0 and col == 0 and "end phase" not in tips and p.measure(b.label, size, style) > half - pad:
+            col = None  # alone in the first row and too long for half of it: the whole row
+        x, w = (r.x, r.w) if col is None else (r.x + col * (half + gap), half)
+        y = r.y1 - row * (h + gap)
+        label = b.label
+        if p.measure(label, size, style) > w - pad and b.short:
+            label = b.short  # a narrow slot: the short form, then an ellipsis if need be
+        label = ellipsize(p.atlas, label, w - pad, size, style)
         btn = Button(label, b.action, primary=b.primary, tip=b.tip, size=size, align="center")
         btn.enabled = b.enabled
         btn.layout(Rect(x, y - h, w, h))
         out.append(btn)
-        x += w + gap
-    return out, (y - h - gap if out else r.y1)
+        rows = max(rows, row + 1)
+    if not out:
+        return out, r.y1
+    rows = max(rows, PHASE_ROWS.get(str(ctl.state.phase), 0))
+    return out, r.y1 - rows * (h + gap)

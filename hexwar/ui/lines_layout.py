@@ -8,7 +8,8 @@ goes through the same tree (:meth:`TableLayout.press`) that painted the screen.
 The regions (their ``tip`` is their name, :meth:`TableLayout.find_panel` finds them), top to
 bottom:
 
-- ``top bar``: the turn, the phase, the seat to act, both sides' VP and the decks;
+- ``top bar``: the turn, the phase, the seat to act, both sides' VP and the decks, and the
+  Help and Quit buttons (:attr:`TableLayout.on_quit`; with the side panel only);
 - ``prompt``: what the person at the screen is asked to do;
 - ``enemy Rear Line``, ``enemy Frontline``, ``aircraft``, ``own Frontline``, ``own Rear Line``:
   the lines (:class:`~hexwar.ui.lines_rows.LineRow`), each holding its unit cards
@@ -54,10 +55,10 @@ from .lines_geometry import (
 )
 from .lines_panel import HelpOverlay, PassScreen, SetupPicker, SidePanel
 from .lines_rows import Arrows, EventsNote, HandStrip, LineRow, PromptBar, TopBar
-from .widgets import Element, Painter, Rect, RegionRoot, stray_texts
+from .widgets import ELLIPSIS, Element, Painter, Rect, RegionRoot, stray_texts
 from .widgets.painted import PaintedLayer
 
-__all__ = ["TableLayout", "table_layout", "table_problems"]
+__all__ = ["TableLayout", "table_layout", "table_problems", "card_text_problems"]
 
 
 class TableLayout(RegionRoot):
@@ -77,6 +78,7 @@ class TableLayout(RegionRoot):
         spans: region name -> ``(first, end)`` indices into the painter's ``text_boxes`` drawn
             by that region in the last :meth:`paint`.
         layouts: how many times the tree was laid out (tests: once per size and shape).
+        on_quit: the top bar's Quit button's action (set by the window).
     """
 
     def __init__(self, ctl: TableController, side_panel: bool = True) -> None:
@@ -93,6 +95,9 @@ class TableLayout(RegionRoot):
         self.lw = 0.0
         self.spans: dict[str, tuple[int, int]] = {}
         self.layouts = 0
+        #: what the top bar's Quit button does (``() -> Any``; the window sets it to its quit,
+        #: which asks while a game goes on); ``None``: the button does nothing (headless)
+        self.on_quit: Any = None
 
     def ensure(self, ctl: TableController, width: float, height: float) -> bool:
         """Take ``ctl``'s view; lay the tree out again when the window's size or the table's
@@ -226,3 +231,68 @@ def table_problems(root: TableLayout, p: Painter, name: str = "table") -> list[s
 def _inside(a: Rect, b: Rect, slack: float = 4.5) -> bool:
     """``a`` lies within ``b`` (a selected card's frame may stand out by a few points)."""
     return a.x >= b.x - slack and a.y >= b.y - slack and a.x1 <= b.x1 + slack and a.y1 <= b.y1 + slack
+
+
+def _shown(full: str, texts: list[str]) -> bool:
+    """``full`` is among ``texts`` whole, or shortened to a prefix ending with an ellipsis."""
+    for t in texts:
+        if t == full or (len(t) > 1 and t.endswith(ELLIPSIS) and full.startswith(t[:-1].rstrip())):
+            return True
+    return False
+
+
+def card_text_problems(root: TableLayout, p: Painter, name: str = "table") -> list[str]:
+    """After ``root.paint(p)``: every card text cut without an ellipsis, one line each (fresh-user
+    pass, item 3). For each unit card on the table and each card in hand (from the texts it
+    drew, :attr:`~hexwar.ui.lines_rows.TablePanel.span`):
+
+    - its name (a Command or Event card: its title, on up to two 12-point lines) is drawn
+      whole, or shortened to a prefix ending with "…";
+    - a unit card with its second row (not squeezed to its header and strips, and not fanned
+      under the next card) draws each weapon's row whole or with "…", or says how many it
+      leaves out ("+N more", "N weapons": the side panel lists them when the unit is
+      selected).
+    """
+    import re
+
+    from ..lines.rules import card as unit_card
+    from ..lines.rules import cards as all_cards
+    from .card_face import FOOT_H, HEAD_H, SUB_H, armament_rows
+    from .lines_rows import HandCard, UnitCard
+
+    out: list[str] = []
+    head = f"{name} {root.rect.w:g}x{root.rect.h:g}"
+    for region in root.children:
+        if not region.visible:
+            continue
+        for k in region.children:
+            if not isinstance(k, (UnitCard, HandCard)) or not k.visible:
+                continue
+            a, b = k.span
+            boxes = p.text_boxes[a:b]
+            texts = [t[4] for t in boxes]
+            cid = k.uid if isinstance(k, UnitCard) else k.cid
+            if isinstance(k, UnitCard) or k.is_unit:
+                c = unit_card(cid)
+                if not _shown(c.name, texts):
+                    out.append(f"{head}: {k.tip!r} name {c.name!r} cut: {texts[:4]}")
+                r = getattr(k, "shown", k.rect)
+                # the card's second row is drawn when the header, it and the in-play strips fit
+                strips = 0.0
+                if isinstance(k, UnitCard):
+                    strips = FOOT_H + (26.0 if region.unit(k.uid).damage is not None else 0.0)  # type: ignore[attr-defined]
+                second = k.rect.h - HEAD_H - SUB_H >= strips
+                if k.clip_x is not None or not second:
+                    continue
+                said = any(re.search(r"\+\d+( more)?\b|\b\d+ weapons?\b", t) for t in texts)
+                for wname, rof, _, _ in armament_rows(c):
+                    label = f"{rof} {wname}" if rof else wname
+                    if not _shown(label, texts) and not said:
+                        out.append(f"{head}: {k.tip!r} {r} weapon {label!r} left out unannounced")
+            else:
+                title = all_cards().command_or_event(cid).title
+                lines = [t[4] for t, size in zip(boxes, p.text_sizes[a:b], strict=False) if size == 12.0]
+                got = " ".join(lines)
+                if got != title and not (got.endswith(ELLIPSIS) and title.startswith(got[:-1].rstrip()[:1])):
+                    out.append(f"{head}: {k.tip!r} title {title!r} drawn as {lines!r}")
+    return out

@@ -83,20 +83,37 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         if y - 0.36 * size >= r.y:  # the text's box (its cap height about y) stays in the panel
             p.text(s, r.x + 8, y, size, colour, style=style)
 
+    def bars(o: Any, y: float) -> float:
+        """The hex window's labelled bars (R6) from ``y`` down, when they fit in ``r``."""
+        from .widgets.odds import odds_bars_height
+
+        if y - 8 - odds_bars_height(10.5) < r.y:
+            return y
+        return paint_odds_bars(p, o, r.x + 8, r.x1 - 8, y - 8, 10.5) + 8
+
     y = r.y1 - 10
-    say("Odds before declaring (exact)", y, 11.0, theme.DIM, "bold")
-    o = ctl.attack_odds()
-    if o is not None:  # the hex window's labelled bars (R6)
-        y = paint_odds_bars(p, o, r.x + 8, r.x1 - 8, y - 8, 10.5) + 8
+    res = ctl.resolution_odds()
+    if res is not None:  # the attack R resolves now, with the offered bonus (R6, R1.3)
+        n, o = res
+        say(ellipsize(p.atlas, f"Odds of attack #{n} (exact; R resolves it)", r.w - 16, 11.0, "bold"), y, 11.0,
+            theme.DIM, "bold")  # fmt: skip
+        y = bars(o, y)
     else:
-        odds = ctl.odds() or (
-            "select your unit, then an enemy target"
-            if v.phase == "declaration"
-            else "shown in the Declaration phase, for the attack being declared"
-        )
-        for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
-            y -= 15
-            say(ln, y, 10.5, theme.ROLL)
+        say("Odds before declaring (exact)", y, 11.0, theme.DIM, "bold")
+        o = ctl.attack_odds()
+        if o is not None:  # the hex window's labelled bars (R6)
+            y = bars(o, y)
+        else:
+            odds = ctl.odds() or (
+                "select your unit, then an enemy target"
+                if v.phase == "declaration"
+                else "no attack of yours left to resolve"
+                if v.phase == "resolution"
+                else "shown in the Declaration phase, for the attack being declared"
+            )
+            for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
+                y -= 15
+                say(ln, y, 10.5, theme.ROLL)
     if ctl.target and ctl.selected in ctl.state.units:
         ws = card(ctl.selected).weapons
         chosen = (
@@ -104,8 +121,24 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         )
         y -= 15
         say(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), y, 10.0, theme.TEXT)
+    ca = ctl.close_assault_odds()
+    if ca is not None:  # the Close Assault A declares (000), its exact odds too
+        n_inf = len(getattr(ctl.close_assault_choice(), "units", ()))
+        y -= 18
+        say(ellipsize(p.atlas, f"Close Assault (A), {n_inf} infantry (exact)", r.w - 16, 11.0, "bold"), y,
+            11.0, theme.DIM, "bold")  # fmt: skip
+        y = bars(ca, y)
     sel = ctl.selected
     hand = v.hand_units + v.hand_commands
+    if sel is not None and sel in ctl.state.units and ctl.target is None:
+        # a unit in play: its weapons in full (a squeezed card shows their count only)
+        unit = card(sel)
+        y -= 22
+        say(ellipsize(p.atlas, f"Selected: {unit.name}", r.w - 16, 11.0, "bold"), y, 11.0, theme.DIM, "bold")
+        weapons = [ln.strip() for ln in unit.help_text(cards()).split("\n") if ln.startswith("  ")]
+        for ln in [w for para in weapons for w in wrap(p.atlas, para, r.w - 16, 10.0)][:6]:
+            y -= 13
+            say(ln, y, 10.0, theme.TEXT)
     if sel is not None and sel in hand:
         y -= 22
         say("Selected card", y, 11.0, theme.DIM, "bold")

@@ -16,7 +16,7 @@ from typing import Any
 from ..lines.rules import card, cards
 from ..lines.view import UnitView
 from .lines_geometry import CARD_H, CARD_W, LINE_BG, card_places, hand_card_h, row_units, unit_h
-from .widgets import Element, Painter, Rect, theme
+from .widgets import Button, Element, Painter, Rect, theme
 from .widgets.text import ellipsize
 
 __all__ = [
@@ -86,13 +86,51 @@ class TablePanel(Element):
 
 class TopBar(TablePanel):
     """The turn, the phase, the seat to act and both sides' VP (the result once the game is
-    over), with the decks' counts at the right (short forms in a narrow window)."""
+    over), with the decks' counts at the right (short forms in a narrow window) and, on the
+    playing table (with a side panel), the **Help** and **Quit** buttons at its right end, as
+    in the hex window's top bar: a mouse-only player leaves through Quit, which asks the
+    window's quit question (:attr:`~hexwar.ui.lines_layout.TableLayout.on_quit`) like Ctrl+Q
+    (fresh-user pass, item 1)."""
 
     name = "top bar"
 
+    #: the buttons' width and the gap between them (points; the hex window's top bar: 58 / 6)
+    BUTTON_W, GAP = 58.0, 6.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.help = Button("Help", self._help, tip="help", size=12.0, align="center")
+        self.quit = Button("Quit", self._quit, tip="quit", size=12.0, align="center")
+        self.buttons_w = 0.0
+
+    def _help(self) -> None:
+        """The Help button: the keys' overlay, as H / F1."""
+        self.ctl.toggle_help()
+
+    def _quit(self) -> None:
+        """The Quit button: the window's quit (it asks while a game goes on), as Ctrl+Q."""
+        on_quit = getattr(self.root, "on_quit", None)
+        if on_quit is not None:
+            on_quit()
+
+    def layout(self, rect: Rect) -> None:
+        """The bar; Help and Quit at its right end when the table has its side panel."""
+        self.rect = r = rect
+        self.children = []
+        self.buttons_w = 0.0
+        if not getattr(self.root, "side_panel", False):
+            return
+        bw, gap = self.BUTTON_W, self.GAP
+        x = r.x1 - 8 - bw
+        for b in (self.quit, self.help):
+            self.add(b).layout(Rect(x, r.y + (r.h - 26) / 2, bw, 26))
+            x -= bw + gap
+        self.buttons_w = r.x1 - x - bw + 4
+
     def paint_self(self, p: Painter, z: int) -> None:
         """Draw the bar."""
-        v, top, width = self.v, self.rect, self.rect.w
+        v, top = self.v, self.rect
+        width = top.w - self.buttons_w
         p.rect(top.x, top.y, top.x1, top.y1, theme.SECTION)
         score = "   ".join(
             f"{s} {v.vp[s]}/{v.targets[s]} VP" + (f" (Overrun {v.overrun[s]})" if v.overrun[s] else "")
@@ -105,9 +143,12 @@ class TopBar(TablePanel):
         if p.measure(head, 12.5, "bold") + p.measure(decks, 10.5) + 40 > width:  # narrow: the short form
             decks = f"Command {v.command_deck} ({v.command_discard})  Damage {v.damage_deck}"
         dw = p.measure(decks, 10.5)
+        if not v.result and p.measure(head, 12.5, "bold") > width - dw - 40:  # narrow: the short form
+            score = "  ".join(f"{s} {v.vp[s]}/{v.targets[s]}" for s in ("german", "soviet"))
+            head = f"Turn {v.turn} {v.phase} - {v.to_act or '-'}   {score} VP"
         p.text(ellipsize(p.atlas, head, width - dw - 40, 12.5, "bold"), top.x + 10, top.y + top.h / 2, 12.5,
                theme.TEXT, style="bold")  # fmt: skip
-        p.text(decks, top.x1 - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right")
+        p.text(decks, top.x + width - 10, top.y + top.h / 2, 10.5, theme.DIM, ax="right")
 
 
 class PromptBar(TablePanel):
@@ -297,9 +338,10 @@ class Arrows(TablePanel):
         centres, ctl = self.root.centres, self.ctl
         for a in self.v.attacks:
             src = [centres[x] for x in a.attackers if x in centres]
-            if not src or a.target not in centres or a.resolved:
+            shown = a.number == ctl.watching  # a computer's resolution being shown: its arrow stays
+            if not src or a.target not in centres or (a.resolved and not shown):
                 continue
-            colour = SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
+            colour = theme.ROLL[:3] + (235,) if shown else SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
             for s in src:
                 arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
         if ctl.selected in centres and ctl.target in centres:

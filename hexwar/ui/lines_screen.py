@@ -39,6 +39,10 @@ __all__ = [
     "in_play_of",
 ]
 
+#: seconds a computer seat's resolution stays on screen (its arrow, the prompt) before its next
+#: decision, unless Space / Next goes on sooner (fresh-user pass, item 7)
+RESOLVE_PAUSE = 2.5
+
 #: the old name of :func:`hexwar.ui.lines_layout.row_heights`
 _row_heights = row_heights
 
@@ -100,6 +104,8 @@ class _TableView:
         self.overlay: Any = None
         #: the table's widget tree (``None`` before the first paint, or with no table)
         self.root: TableLayout | None = None
+        #: what the top bar's Quit button does (the window's quit, asking while a game goes on)
+        self.on_quit: Any = None
 
     def resize(self, w: float, h: float, pixel_ratio: float | None = None) -> None:
         self.camera = _Camera(w, h, pixel_ratio or self.camera.pixel_ratio)
@@ -109,6 +115,7 @@ class _TableView:
         w, h = self.camera.viewport
         if self.ctl is not None:  # the overlay is the tree's last region: its clicks go through the tree
             self.root = table_layout(self.ctl, w, h, root=self.root)
+            self.root.on_quit = self.on_quit
             layer = self.root.find_panel("overlay")
             layer.draw = None if self.overlay is None else (lambda q, r: self.overlay(q, r.w, r.h))  # type: ignore[attr-defined]
             self.root.paint(p)
@@ -169,6 +176,8 @@ class LinesWindow:
         self.view = _TableView(self.window, None, width, height, self.window.get_pixel_ratio())
         self.start: LinesStart | None = None
         self._seen = 0
+        #: seconds the computer's next decision has waited after its resolution was shown
+        self._held = 0.0
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         from .window_base import WindowBehaviour
@@ -183,6 +192,7 @@ class LinesWindow:
             save_now=self._save_now,
         )
         self.view.overlay = self._overlay
+        self.view.on_quit = self.behaviour.request_quit  # the top bar's Quit button
         if state is None:
             self.start = LinesStart(
                 sc,
@@ -277,6 +287,7 @@ class LinesWindow:
         if ai is None:
             ai = {s: make_lines_player(n, s, state.seed) for s, n in self.ai_names.items()}
         self.ctl = TableController(state, ai=ai, max_turns=self.max_turns)
+        self.ctl.on_new_game = self.new_game
         self.view.ctl = self.ctl
         self._seen = len(state.log)  # the autosave reads the events of each action from here on
         self.saver = (
@@ -295,6 +306,43 @@ class LinesWindow:
         ai = {s: make_lines_player(n, s, state.seed) for s, n in names if n in LINES_PLAYER_NAMES}
         self._begin(state, ai)
         self.behaviour.focus(self.window, self.ctl.focus_text() if self.ctl else "")
+
+    def new_game(self) -> None:
+        """Once the game is over (N, the New game button): back to the start page of its
+        scenario with the seed after the game's (:func:`~hexwar.ui.lines_start.next_seed`,
+        R1.2: other decks and dice, the seed shown), the same computer seats, a new autosave
+        file when the game had an autosave (fresh-user pass, item 10: a new game dealt the
+        same decks, seed 1943, again)."""
+        from .lines_start import LinesStart, next_seed
+
+        ctl = self.ctl
+        if ctl is None or not ctl.state.over:
+            return
+        st = ctl.state
+        names = {s: getattr(p, "name", "standard") for s, p in ctl.ai.items()}
+        self.ai_names = names
+        if self.save is not None:
+            import datetime
+
+            from .autosave import new_game_autosave
+
+            self.save = str(new_game_autosave(f"lines-{st.scenario.id}", datetime.datetime.now()))
+        self.ctl = self.view.ctl = None
+        self.view.root = None
+        self.saver = None
+        self.start = LinesStart(
+            st.scenario,
+            names,
+            self.view.atlas,
+            next_seed(st.seed),
+            st.variants,
+            on_start=self._begin,
+            on_quit=self.behaviour.request_quit,
+            on_resume=self._resume,
+        )
+        w, h = self.view.camera.viewport
+        self.start.layout(w, h)
+        self.behaviour.focus(self.window, "")
 
     def draw(self) -> None:
         """Paint the page or the table into the window's batch and draw it."""
@@ -321,7 +369,9 @@ class LinesWindow:
         if self.behaviour.asking:
             from .window_base import paint_quit_question
 
-            paint_quit_question(p, width, height, self.behaviour)
+            # on the top level: over the hand-over screen (level 2), whose texts would otherwise
+            # be drawn over the question's box (fresh-user pass, item 4)
+            paint_quit_question(p, width, height, self.behaviour, Painter.TOP)
 
     def _save_now(self) -> str | None:
         """The game's last save before closing (when it has a save file); an error or None."""
@@ -373,8 +423,19 @@ class LinesWindow:
         return True
 
     def tick(self, dt: float) -> None:
-        """Computer seats act, one decision a tick."""
-        if self.ctl is not None and self.ctl.step_ai():
+        """Computer seats act, one decision a tick; after a computer's resolution (R6.2) its
+        next decision waits :data:`RESOLVE_PAUSE` seconds of ticks, or until Space / Next
+        (:meth:`TableController.go_on`), so the person sees its attacks one by one."""
+        ctl = self.ctl
+        if ctl is None:
+            return
+        if ctl.watching is not None and ctl.state.to_act in ctl.ai and not ctl.state.over:
+            self._held += dt
+            if self._held < RESOLVE_PAUSE:
+                return
+            ctl.go_on()
+        self._held = 0.0
+        if ctl.step_ai():
             self._after()
 
     def _after(self) -> None:
@@ -398,16 +459,32 @@ def run(
     turns: int | None = None,
     state: Any = None,
     offer: Any = None,
+    size: tuple[int, int] | None = None,
 ) -> None:
     """Open the card table (``hexwar play lines``): a new game starts on the start page (decks,
     the deck builder), a saved one at the table. ``ai``: seat -> player name (default: the
-    computer plays every seat of the side the person does not)."""
+    computer plays every seat of the side the person does not); ``seed`` ``None``: the seed
+    after the last autosaved game of the scenario (:func:`~hexwar.ui.lines_start.next_seed`),
+    else the scenario's; ``size``: the window's
+    ``(width, height)`` in points (``hexwar play --size WxH``), default 1400x900; either is
+    made no larger than the screen (:func:`hexwar.ui.play_session.size_for_screen`)."""
     import pyglet
+
+    from .play_session import size_for_screen
+
+    width, height = size_for_screen(*(size or (1400, 900)))
 
     from ..lines.players import make_lines_player
 
     seats = state.seats if state is not None else scenario.seats
     names = ai if ai is not None else {s: "standard" for s in seats if not s.startswith("german")}
+    if state is None and seed is None:  # a new game after one of this scenario: other decks (R1.2)
+        from .lines_start import last_lines_seed, next_seed
+
+        last = last_lines_seed(scenario.id)
+        if last is not None:
+            seed = next_seed(last)
+            print(f"seed {seed} (the last game of {scenario.id} had {last}; --seed N picks one)")
     if save is None:  # every game window autosaves (issue 36): a new file in the autosave folder
         import datetime
 
@@ -418,12 +495,19 @@ def run(
         print(f"autosaving this game to {save} after every turn")
     if state is not None:
         LinesWindow(
-            state, {s: make_lines_player(n, s, state.seed) for s, n in names.items()}, save, max_turns=turns
+            state,
+            {s: make_lines_player(n, s, state.seed) for s, n in names.items()},
+            save,
+            width=width,
+            height=height,
+            max_turns=turns,
         )
     else:
         LinesWindow(
             None,
             save=save,
+            width=width,
+            height=height,
             scenario=scenario,
             seed=seed,
             variants=variants,

@@ -25,7 +25,50 @@ from .widgets import theme as T
 
 _E = TypeVar("_E", bound=Element)
 
-__all__ = ["StartPage", "LinesStart"]
+__all__ = ["StartPage", "LinesStart", "next_seed", "last_lines_seed"]
+
+#: seeds :func:`next_seed` gives are below this (six digits: easy to type after ``--seed``)
+SEED_SPAN = 1_000_000
+
+
+def next_seed(seed: int) -> int:
+    """The seed of the game after one played with ``seed``: a fixed function of it (numpy's
+    ``SeedSequence`` hashing, R1.2: no randomness outside a seeded generator), in
+    ``0 .. SEED_SPAN - 1`` and never ``seed`` itself, so a new game deals other decks (a new
+    game once dealt the scenario's seed, 1943, again: fresh-user pass, item 10).
+
+    >>> next_seed(1943) != 1943, next_seed(1943) == next_seed(1943), 0 <= next_seed(5) < SEED_SPAN
+    (True, True, True)
+    """
+    import numpy as np
+
+    step = 0
+    while True:
+        word = int(
+            np.random.SeedSequence([int(seed) % 2**63, 0x4C494E45, step]).generate_state(1, np.uint32)[0]
+        )
+        out = word % SEED_SPAN
+        if out != seed:
+            return out
+        step += 1
+
+
+def last_lines_seed(scenario_id: str, folder: Any = None, look_at: int = 8) -> int | None:
+    """The seed of the newest autosaved card-table game of ``scenario_id`` (finished or not)
+    among the ``look_at`` newest files of ``folder`` (default the autosave folder), or
+    ``None``; unreadable or foreign files are skipped."""
+    from ..errors import HexwarError
+    from ..game.save import read_save
+    from .autosave import _newest_saves, autosave_dir
+
+    for p in _newest_saves(autosave_dir() if folder is None else folder, look_at):
+        try:
+            sf = read_save(p)
+        except (HexwarError, OSError, ValueError):
+            continue
+        if sf.mode == "lines" and sf.scenario_id == scenario_id:
+            return int(sf.seed)
+    return None
 
 
 class StartPage(Element):
@@ -77,6 +120,7 @@ class StartPage(Element):
             Button("Start the game  (Enter)", start.begin, primary=True, tip="start", align="center")
         )
         self.quit_btn = self._put(Button("Quit  (Ctrl+Q)", start.quit, tip="quit", align="center"))
+        self.seed_btn = self._put(Button("New seed  (S)", start.new_seed, tip="new seed", align="center"))
         #: the last unfinished game of this scenario, offered first (as ``hexwar play`` does)
         self.continue_btn: Button | None = None
         if start.offer is not None:
@@ -110,9 +154,11 @@ class StartPage(Element):
             if self.continue_btn is not None
             else "Now: Enter starts the game with these decks"
         )
+        seed = st.game_seed()
         self.hint.text = (
             first
             + "; a number key (or its button) opens the deck builder for that seat."
+            + f"\nSeed {seed}: `--seed {seed}` deals the same again; S (New seed) deals other decks."
             + (f"\n{st.message}" if st.message else "")
         )
 
@@ -124,6 +170,9 @@ class StartPage(Element):
             return True
         if symbol == ord("n") and self.continue_btn is not None:
             self.start.begin()
+            return True
+        if symbol == ord("s"):
+            self.start.new_seed()
             return True
         if symbol in (keys.ENTER, 0xFF8D) and not (self.screen and isinstance(self.screen.focus, Button)):
             self.start.begin()
@@ -144,7 +193,7 @@ class StartPage(Element):
         y -= 36
         n_seats = len(self.rows)
         extra = 44.0 if self.continue_btn is not None else 0.0
-        room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 50 - extra)
+        room = max(60.0, y - rect.y - pad - 40 - 30 - n_seats * 40 - 60 - 66 - extra)
         scr = self.screen
         if scr is not None:  # as high as the scenario card's text needs
             n = sum(
@@ -160,10 +209,11 @@ class StartPage(Element):
             lab.layout(Rect(x, y - 30, w - 250, 30))
             btn.layout(Rect(x + w - 240, y - 30, 240, 30))
             y -= 38
-        self.hint.layout(Rect(x, y - 50, w, 50))
-        cells = columns(Rect(x, rect.y + pad, min(w, 640.0), 34), [FLEX, FLEX], gap=12)
+        self.hint.layout(Rect(x, y - 66, w, 66))
+        cells = columns(Rect(x, rect.y + pad, min(w, 760.0), 34), [FLEX, FLEX, FLEX], gap=12)
         self.start_btn.layout(cells[0])
-        self.quit_btn.layout(cells[1])
+        self.seed_btn.layout(cells[1])
+        self.quit_btn.layout(cells[2])
         if self.continue_btn is not None:
             self.continue_btn.layout(Rect(x, rect.y + pad + 34 + 10, min(w, 640.0), 34))
 
@@ -267,6 +317,18 @@ class LinesStart:
         root = self.screen.root
         if isinstance(root, StartPage):
             self.screen.set_focus(root.continue_btn or root.start_btn)
+
+    def game_seed(self) -> int:
+        """The seed Start deals with: the one given (``--seed``, or :meth:`new_seed`), else the
+        scenario's."""
+        return int(self.scenario.seed if self.seed is None else self.seed)
+
+    def new_seed(self) -> int:
+        """S / New seed: the next seed (:func:`next_seed` of the current one), shown on the
+        page; the decks drawn at random and the dice follow it (R1.2)."""
+        self.seed = next_seed(self.game_seed())
+        self.message = f"New seed {self.seed}: other decks and dice."
+        return self.seed
 
     def begin(self) -> Any:
         """Start: the game with the decks given or built (the others at random)."""

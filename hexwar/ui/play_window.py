@@ -741,6 +741,7 @@ def run(
     players: dict[str, str] | None = None,
     offer: Any = None,
     fast: bool = False,
+    size: tuple[int, int] | None = None,
 ) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
@@ -760,6 +761,8 @@ def run(
             player's name), used when ``ai`` is ``None``.
         offer: a :class:`~hexwar.ui.autosave.ResumeOffer` shown at start.
         fast: no pause to show each roll (``hexwar play --fast``).
+        size: the window's ``(width, height)`` in points (``hexwar play --size WxH``), default
+            1400x900; either no larger than the screen.
 
     Raises:
         NoDisplayError: when no display is available (its message offers ``--headless``).
@@ -770,7 +773,7 @@ def run(
         names = {s: n for s, n in players.items() if n != "human"}
     else:
         names = DEFAULT_AI if ai is None else ai
-    width, height = size_for_screen()
+    width, height = size_for_screen(*(size or (1400, 900)))
     win = PlayWindow(
         state,
         ai=players_from_names(names, state.seed, state.variants),

@@ -60,7 +60,9 @@ def top_hit(boxes: Sequence[HitBox], px: float, py: float) -> HitBox | None:
 
 
 class Painter:
-    """Collects screen-space shapes and text per level (0 panels, 1 pop-ups, 2 modal).
+    """Collects screen-space shapes and text per level (0 panels, 1 pop-ups, 2 modal, 3
+    :attr:`TOP`: a question asked over a modal screen, e.g. the quit question over the card
+    table's hand-over screen).
 
     Args:
         atlas: the renderer's glyph atlas (:func:`hexwar.render.text.glyph_atlas`), or any
@@ -77,7 +79,10 @@ class Painter:
         extra: window facts the painting code may use (e.g. the selected unit's screen point).
     """
 
-    LEVELS = 3
+    LEVELS = 4
+    #: the level above every modal screen (the window's quit question): its text is drawn over
+    #: the texts of level 2 (each level draws its shapes, then its texts)
+    TOP = 3
 
     def __init__(self, atlas: Any, mouse: tuple[float, float] = (-1.0, -1.0)) -> None:
         self.atlas = atlas
@@ -253,7 +258,7 @@ class Painter:
         self.widget(x, y, w, h, action if enabled else None, tip or label, z)
 
     def build(self) -> list[tuple[Mesh, TexMesh]]:
-        """The meshes per level: ``[(shapes, text), ...]`` for levels 0, 1, 2."""
+        """The meshes per level: ``[(shapes, text), ...]`` for levels 0 to :attr:`LEVELS` - 1."""
         return [(self._b[z].build(), TexMesh.concat(self._t[z])) for z in range(self.LEVELS)]
 
 
