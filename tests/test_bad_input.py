@@ -69,7 +69,9 @@ def test_migrate_refuses_a_save_whose_commands_hexwar_would_refuse_and_leaves_it
     before = f.read_bytes()
     rc, out, err = run(capsys, "migrate", str(f), "--in-place")
     assert rc == 2
-    assert f"- {f}: commands[1]: unknown command 'rm_rf'; expected one of ['build_deck', 'choose_hand'," in err
+    assert (
+        f"- {f}: commands[1]: unknown command 'rm_rf'; expected one of ['build_deck', 'choose_hand'," in err
+    )
     assert f.read_bytes() == before
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "compiled_dir",
     "key_of",
     "code_fingerprint",
+    "hash_sources",
     "lookup",
     "encode",
     "decode",
@@ -95,15 +96,26 @@ def code_fingerprint(code: tuple[str, ...] = CODE) -> str | None:
     """The SHA-256 (hex) of the source files ``code`` (paths relative to the ``hexwar``
     package); ``None`` when one cannot be read (then nothing compiled is trusted)."""
     h = hashlib.sha256(f"{FORMAT} {_VERSION}\n".encode())
-    root = Path(__file__).resolve().parents[1]
     try:
-        for rel in code:
-            data = (root / rel).read_bytes()
-            h.update(f"code {rel} {len(data)}\n".encode())
-            h.update(data)
+        hash_sources(h, code)
     except OSError:
         return None
     return h.hexdigest()
+
+
+def hash_sources(h: Any, code: Iterable[str]) -> None:
+    """Feed the source files ``code`` (paths relative to the ``hexwar`` package), each with its
+    name and length, into the hash ``h`` (a :mod:`hashlib` object); shared with the compiled
+    card set's fingerprint (:func:`hexwar.rules.cards.shipped.fingerprint`).
+
+    Raises:
+        OSError: when a file cannot be read.
+    """
+    root = Path(__file__).resolve().parents[1]
+    for rel in code:
+        data = (root / rel).read_bytes()
+        h.update(f"code {rel} {len(data)}\n".encode())
+        h.update(data)
 
 
 class Doc:

@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...fileio import atomic_write_text
+from ...model.compiled_docs import hash_sources
 from .cardset import CardSet
 from .definitions import (
     CombatRules,
@@ -98,10 +99,6 @@ def card_data_dir() -> Path:
     return Path(str(resources.files("hexwar") / "data" / "cards"))
 
 
-def _package_dir() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def fingerprint(folder: Path, code: Iterable[str] = CODE) -> str | None:
     """The SHA-256 (hex) of the card files in ``folder`` (names and bytes, by name) and of the
     source files ``code`` (paths relative to the ``hexwar`` package); ``None`` when a file cannot
@@ -112,11 +109,7 @@ def fingerprint(folder: Path, code: Iterable[str] = CODE) -> str | None:
             data = p.read_bytes()
             h.update(f"card {p.name} {len(data)}\n".encode())
             h.update(data)
-        root = _package_dir()
-        for rel in code:
-            data = (root / rel).read_bytes()
-            h.update(f"code {rel} {len(data)}\n".encode())
-            h.update(data)
+        hash_sources(h, code)
     except OSError:
         return None
     return h.hexdigest()
