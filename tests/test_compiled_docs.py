@@ -139,31 +139,88 @@ def _copy_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("damage", ["other code", "not json", "unknown object", "other kind", "missing"])
+DAMAGE = [
+    "other code",
+    "not json",
+    "an edited number",
+    "an edited type",
+    "deep nesting",
+    "unknown object with its check",
+    "other kind",
+    "truncated",
+    "too large",
+    "a link elsewhere",
+    "a directory",
+    "missing",
+]
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
 def test_a_compiled_file_that_does_not_match_is_never_used(damage, tmp_path, monkeypatch):
-    """Written by other code (an edited model), damaged, of another kind or gone: ``lookup``
-    gives ``None`` and the scenario is validated from its file, with the same result."""
+    """Written by other code (an edited model), edited by hand (found by the fresh-user pass:
+    victory_points 100 -> 5 ended a game in turn 1), damaged, of another kind, too large, not a
+    file or gone: ``lookup`` gives ``None`` and the scenario is validated from its own file, the
+    same game as before, never a traceback."""
     folder = _copy_folder(tmp_path, monkeypatch)
     text = read_text(ROOT / "scenarios" / "kharkov.toml")
     target = folder / f"{compiled_docs.key_of(text)}.json"
     assert lookup(text, ("scenario",)) is not None
-    data = json.loads(target.read_text())
+    head_line, payload = target.read_text().split("\n", 1)
+    head = json.loads(head_line)
+
+    def write(h: dict, p: str) -> None:
+        target.write_text(json.dumps(h, sort_keys=True) + "\n" + p)
+
     if damage == "other code":
-        data["code"] = "0" * 64
-        target.write_text(json.dumps(data))
+        write(dict(head, code="0" * 64), payload)
     elif damage == "not json":
         target.write_text('{"format": "hexwar-compiled-document", ')
-    elif damage == "unknown object":
-        data["doc"]["$m"]["scenario"] = {"__import__": "os"}
-        target.write_text(json.dumps(data))
+    elif damage == "an edited number":
+        write(head, payload.replace('"victory_points":100', '"victory_points":5', 1))
+        assert '"victory_points":5' in target.read_text()
+    elif damage == "an edited type":
+        write(head, payload.replace('"victory_points":100', '"victory_points":"abc"', 1))
+    elif damage == "deep nesting":
+        write(head, "[" * 100_000 + "\n")
+    elif damage == "unknown object with its check":  # a forged check still cannot name a class
+        p = payload.replace('"ground":"dry"', '"ground":{"__import__":"os"}', 1)
+        write(dict(head, check=compiled_docs._check_of(target.stem, p.rstrip("\n").encode())), p)
     elif damage == "other kind":
-        data["kind"] = "map"
-        target.write_text(json.dumps(data))
+        write(dict(head, kind="map"), payload)
+    elif damage == "truncated":
+        target.write_bytes(target.read_bytes()[: len(head_line) + 200])
+    elif damage == "too large":
+        write(head, payload.rstrip("\n") + " " * compiled_docs.MAX_BYTES + "\n")
+    elif damage == "a link elsewhere":
+        target.unlink()
+        target.symlink_to("/etc/passwd" if Path("/etc/passwd").exists() else folder)
+    elif damage == "a directory":
+        target.unlink()
+        target.mkdir()
     else:
         target.unlink()
     monkeypatch.setattr(compiled_docs, "_FOUND", {})
     assert lookup(text, ("scenario",)) is None
-    assert load_scenario("kharkov").id == "kharkov"  # validated from the file instead
+    sc = load_scenario("kharkov")  # validated from the file instead: the same scenario
+    assert (sc.id, sc.victory_points, sc.turns) == ("kharkov", 100, 10)
+
+
+def test_hexwar_validate_checks_the_file_itself_not_its_compiled_form(monkeypatch):
+    """``hexwar validate`` validates the shipped file by its model (the compiled form is a
+    cache of that result, never what validate vouches for)."""
+    import hexwar.game.scenario as scenario_module
+    from hexwar.validate import validate_file
+
+    validated = []
+    real = scenario_module.read_lenient
+    monkeypatch.setattr(
+        scenario_module, "read_lenient", lambda model, *a: validated.append(model.__name__) or real(model, *a)
+    )
+    assert validate_file(str(ROOT / "scenarios" / "kharkov.toml")) == "hexwar-scenario"
+    assert validated == ["ScenarioFile"]  # the model validated the file
+    assert compiled_docs.ENABLED  # on again after validate
+    load_scenario("kharkov")  # a game's load still reads the compiled form
+    assert validated == ["ScenarioFile"]
 
 
 def test_a_changed_byte_is_validated_from_the_file(tmp_path):

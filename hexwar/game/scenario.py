@@ -446,10 +446,12 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     recover_group(p)  # finish an interrupted paired save (the editor's map + scenario) first
     text = read_text(p, kind="hexwar-scenario")
     # a shipped scenario's validated document (issue 35): no TOML to parse, no model to build
-    if compiled_docs.lookup(text, ("scenario",)) is not None:
-        return build_scenario({}, text, p)
-    if compiled_docs.lookup(text, ("lines-scenario",)) is not None:
-        return build_scenario({"mode": "lines"}, text, p)
+    doc = compiled_docs.lookup(text, ("scenario",))
+    if doc is not None:
+        return build_scenario({}, text, p, compiled=doc)
+    doc = compiled_docs.lookup(text, ("lines-scenario",))
+    if doc is not None:
+        return build_scenario({"mode": "lines"}, text, p, compiled=doc)
     return build_scenario(loads_toml(text, str(p)), text, p)
 
 
@@ -490,6 +492,7 @@ def build_scenario(
     path: Path | None = None,
     battlemap: BattleMap | None = None,
     map_path: Path | None = None,
+    compiled: Any = None,
 ) -> Scenario:
     """Validate parsed scenario ``data`` (the TOML ``text`` it came from) and build the
     :class:`Scenario`; then set a game of it up (:func:`check_setup`), so whatever passes here
@@ -508,6 +511,9 @@ def build_scenario(
         path: the file (map paths resolve relative to it; problems name it).
         battlemap: check against this map instead of loading ``scenario.map`` (the editor's
             unsaved map); ``map_path`` is where it will be saved.
+        compiled: the validated document of ``text`` from its compiled form
+            (:func:`hexwar.model.compiled_docs.lookup`, issue 35), read instead of ``data``
+            (``{}``, or ``{"mode": "lines"}``); the semantic checks still run on it.
 
     Raises:
         ValidationError: listing every problem (file, field path, what was expected).
@@ -519,14 +525,19 @@ def build_scenario(
     was_on = gc.isenabled()
     gc.disable()
     try:
-        return _build_scenario(data, text, path, battlemap, map_path)
+        return _build_scenario(data, text, path, battlemap, map_path, compiled)
     finally:
         if was_on:
             gc.enable()
 
 
 def _build_scenario(
-    data: dict[str, Any], text: str, path: Path | None, battlemap: BattleMap | None, map_path: Path | None
+    data: dict[str, Any],
+    text: str,
+    path: Path | None,
+    battlemap: BattleMap | None,
+    map_path: Path | None,
+    compiled: Any = None,
 ) -> Scenario:
     """:func:`build_scenario`'s work, with the collector paused."""
     src = str(path) if path is not None else "<memory>"
@@ -537,10 +548,12 @@ def _build_scenario(
             raise ValidationError(
                 [Problem(src, "mode", f"expected one of {list(known_modes())}, got {clip(mode)}")]
             )
-        return mode_hook(mode, "parse_scenario")(data, text, path)  # type: ignore[no-any-return]
+        hook = mode_hook(mode, "parse_scenario")
+        if compiled is not None:
+            return hook(data, text, path, compiled=compiled)  # type: ignore[no-any-return]
+        return hook(data, text, path)  # type: ignore[no-any-return]
     structural: list[Problem] = []
-    compiled = compiled_docs.lookup(text, ("scenario",))  # these bytes, validated when compiled
-    if compiled is not None:
+    if compiled is not None:  # the validated document of these bytes (load_scenario found it)
         read: Lenient[Any] = Lenient(compiled, [], frozenset())
     else:
         data = {k: v for k, v in data.items() if k != "mode"}

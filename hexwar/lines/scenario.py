@@ -68,7 +68,6 @@ from ..formats import lines_file  # its models are made at the first lines scena
 from ..formats.migrate import DECK_FORMAT  # the one spelling (the deck model re-exports it)
 from ..game.events import Recorder
 from ..game.rolllog import RollLog
-from ..model import compiled_docs
 from ..model.documents import Lenient, merge_problems, read_lenient
 from ..rules.cards import build_command_deck, build_damage_deck, card_id_of, default_cards
 from ..rules.dice import Dice
@@ -467,7 +466,9 @@ def new_game(
 
 
 # -- parsing -------------------------------------------------------------------------------
-def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> LinesScenario:
+def parse_lines_scenario(
+    data: dict[str, Any], text: str, path: Path | None, compiled: Any = None
+) -> LinesScenario:
     """Validate a ``mode = "lines"`` scenario's TOML data (every problem collected, R11.1).
 
     The shape is the typed model's (:class:`hexwar.formats.lines_file.LinesScenarioFile`, issue
@@ -475,13 +476,19 @@ def parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None) -> 
     points (000 setup), starting units' lines, crews and seats, and that a random deck can be
     dealt (000 scenario cards).
 
+    Args:
+        data: the parsed TOML.
+        text: its text (hashed into the content hash).
+        path: the file it came from.
+        compiled: the validated document of ``text`` from its compiled form
+            (:func:`hexwar.model.compiled_docs.lookup`, issue 35), read instead of ``data``.
+
     Raises:
         ValidationError: listing every problem (file, field, expectation).
     """
     cards = default_cards()
     src = str(path) if path is not None else "<memory>"
-    compiled = compiled_docs.lookup(text, ("lines-scenario",))  # these bytes, validated when compiled
-    if compiled is not None:
+    if compiled is not None:  # the validated document of these bytes (load_scenario found it)
         read: Lenient[Any] = Lenient(compiled, [], frozenset())
     else:
         read = read_lenient(lines_file.LinesScenarioFile, data, src)

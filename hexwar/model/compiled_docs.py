@@ -20,9 +20,15 @@ document's compiled value equals a fresh validation and that a load through it b
 game; ``python tools/compile_docs.py`` writes the folder again (the cards have their own,
 :mod:`hexwar.rules.cards.shipped`).
 
-Nothing read is executed: JSON whose objects are a model (``{"$m": fields, "$s": set}``), a
-tuple (``{"$t": items}``) or a mapping (``{"$d": entries}``); anything else is refused and the
-document validated as usual.
+A compiled file is two lines: a header (format, version, kind, the code's fingerprint and a
+check) and the payload. The check is the SHA-256 of the document's key and the payload's bytes,
+so a file the compiler did not write as it is (an edited number, damage, a truncated or swapped
+file) is refused before its payload is parsed, and the document validated from its own file;
+so is a file over :data:`MAX_BYTES`, a link to something else or a directory. The folder is
+trusted as the package's code is: whoever can forge a check there can edit hexwar itself.
+``hexwar validate`` never uses it (:func:`bypassed`). Nothing read is executed: JSON whose
+objects are a model (``{"$m": fields, "$s": set}``), a tuple (``{"$t": items}``) or a mapping
+(``{"$d": entries}``); anything else is refused.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -46,6 +53,7 @@ __all__ = [
     "code_fingerprint",
     "hash_sources",
     "lookup",
+    "bypassed",
     "encode",
     "decode",
     "document_file",
@@ -72,8 +80,23 @@ CODE = (
     "formats/migrate.py",
     "formats/save_steps.py",
 )
-#: switched off by tests that compare the compiled path with the validating one
+#: switched off by tests that compare the compiled path with the validating one, and by
+#: :func:`bypassed` (``hexwar validate`` validates the file itself)
 ENABLED = True
+#: a compiled file larger than this is not read (the shipped ones are under 100 KB)
+MAX_BYTES = 4 * 1024 * 1024
+
+
+@contextmanager
+def bypassed() -> Iterator[None]:
+    """Within the block no compiled document is used: every file is validated by its model
+    (``hexwar validate`` checks the file, not the compiled form of its bytes)."""
+    global ENABLED
+    was, ENABLED = ENABLED, False
+    try:
+        yield
+    finally:
+        ENABLED = was
 
 
 def compiled_dir() -> Path:
@@ -241,25 +264,40 @@ def lookup(text: str, kinds: Iterable[str]) -> Doc | None:
     return found[1]  # type: ignore[no-any-return]
 
 
+def _check_of(key: str, payload: bytes) -> str:
+    """The SHA-256 (hex) binding a compiled payload to the document's key (its bytes' hash)."""
+    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
+
+
 def _read(path: Path) -> tuple[str, Any] | None:
+    """The ``(kind, Doc)`` in the compiled file ``path``, or ``None`` for anything that is not
+    exactly what :func:`compiled_document` wrote for that key with this code: a missing, large,
+    truncated, edited or damaged file, another format, version, kind or code (never raises)."""
     try:
+        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+            return None
         raw = path.read_bytes()
     except OSError:
         return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
+    head_raw, sep, payload = raw.partition(b"\n")
+    if not sep or not payload.endswith(b"\n"):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != _VERSION:
+    try:
+        head = json.loads(head_raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("version") != _VERSION:
         return None
     fp = code_fingerprint()
-    if fp is None or data.get("code") != fp or data.get("kind") not in KINDS:
+    if fp is None or head.get("code") != fp or head.get("kind") not in KINDS:
+        return None
+    if head.get("check") != _check_of(path.stem, payload[:-1]):  # an edit the compiler did not make
         return None
     try:
-        doc = decode(data.get("doc"))
-    except ValueError:
+        doc = decode(json.loads(payload))
+    except (ValueError, RecursionError):
         return None
-    return (str(data["kind"]), doc) if isinstance(doc, Doc) else None
+    return (str(head["kind"]), doc) if isinstance(doc, Doc) else None
 
 
 def compiled_document(kind: str, text: str, value: Any) -> str:
@@ -271,11 +309,12 @@ def compiled_document(kind: str, text: str, value: Any) -> str:
     """
     if kind not in KINDS:
         raise ValueError(f"unknown document kind {kind!r}; expected one of {KINDS}")
-    doc = {
+    payload = json.dumps(encode(value), separators=(",", ":"))  # mappings keep their order
+    head = {
         "format": FORMAT,
         "version": _VERSION,
         "kind": kind,
         "code": code_fingerprint(),
-        "doc": encode(value),
+        "check": _check_of(key_of(text), payload.encode()),
     }
-    return json.dumps(doc, separators=(",", ":")) + "\n"  # mappings keep their order
+    return json.dumps(head, sort_keys=True) + "\n" + payload + "\n"
