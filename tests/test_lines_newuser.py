@@ -586,3 +586,44 @@ def test_card_texts_are_shortened_with_an_ellipsis_or_announced_never_cut():
     c = card(ctl.selected)
     assert f"Selected: {c.name}" in texts
     assert any(t.startswith(f"1. {c.weapons[0].name}") for t in texts), texts
+
+
+# -- fresh-user pass 2 ------------------------------------------------------------------------
+def _supply_run_draw() -> TableController:
+    """The Draw Phase of seed 6 after a Supply Run (R5.5, command.toml: a Draw effect of +2,
+    kept in ``state.pending`` as the card's play does): five ways of drawing."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while st.phase != "draw":
+        st.apply(ai[st.to_act].choose(st))
+    st.pending.setdefault(st.to_act, {})["draw"] = 2
+    return TableController(st, ai={})
+
+
+def test_no_two_buttons_overlap_in_any_phase_even_after_supply_run():
+    """Pass 2, item 1: after Supply Run the fourth and fifth ways of drawing fell into the
+    third's slot ("Draw 2 Command + 3 Reserves" under "Draw 1 Command + 4 Reserves": a click
+    drew 1 + 4); no two clickable buttons of the side panel overlap, in every phase, at both
+    sizes, and the prompt counts the cards of the way Space draws."""
+    ctl = _supply_run_draw()
+    assert len(ctl.draw_options()) == 5
+    assert ctl.choice_text().startswith("Space draws "), ctl.choice_text()
+    assert "Command + Command" not in ctl.choice_text() and "Reserves" in ctl.choice_text()
+    for w, h in SIZES:
+        for c in [*_button_states(), ctl]:
+            _, root = _paint(c, w, h)
+            bs = [b for b in root.find_panel("side panel").children if isinstance(b, Button)]
+            for i, a in enumerate(bs):
+                for b in bs[i + 1 :]:
+                    ox = min(a.rect.x1, b.rect.x1) - max(a.rect.x, b.rect.x)
+                    oy = min(a.rect.y1, b.rect.y1) - max(a.rect.y, b.rect.y)
+                    assert ox <= 0.5 or oy <= 0.5, (w, h, str(c.state.phase), a.tip, b.tip)
+        p, root = _paint(ctl, w, h)
+        draws = [b for b in root.find_panel("side panel").children if b.tip.startswith("draw ")]
+        assert len(draws) == 5
+        for b in draws:  # what the painter shows on top at each way's button is that way
+            x, y = b.rect.x + b.rect.w / 2, b.rect.y + b.rect.h / 2
+            assert top_hit(p.widgets, x, y).tip == b.tip

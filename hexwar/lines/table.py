@@ -558,11 +558,10 @@ class TableController:
         if draws:
             d = draws[(self._default_draw(draws) + self.choice) % len(draws)]
             more = f" (V: next of {len(draws)} ways)" if len(draws) > 1 else ""
-            return (
-                "Space draws 1 Command card + "
-                + " + ".join("Reserves" if x == "reserves" else "Command" for x in d.extra)
-                + more
-            )
+            n_cmd = 1 + d.extra.count("command")  # R5.5: the Command card every draw takes, then the sources
+            n_res = d.extra.count("reserves")
+            res = f" + {n_res} Reserves" if n_res else ""
+            return f"Space draws {n_cmd} Command{res}{more}"
         return ""
 
     def next_choice(self) -> str:

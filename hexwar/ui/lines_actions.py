@@ -23,7 +23,7 @@ from ..lines.rules import card
 from ..lines.state import Phase
 from .widgets import Rect
 
-__all__ = ["TableButton", "table_buttons", "draw_label", "button_widgets", "SLOTS", "PHASE_ROWS"]
+__all__ = ["TableButton", "table_buttons", "draw_label", "button_widgets", "SLOTS", "PHASE_ROWS", "slot_of"]
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,10 @@ def _playable_now(ctl: Any, st: Any) -> bool:
 
 #: Each button's fixed slot, by its tip: ``(row, column)``; column 0 / 1 is a half of the row,
 #: ``None`` the whole row. A button keeps its slot in every phase (fresh-user pass, item 8:
-#: buttons laid out one after another shifted between phases and with the selection).
+#: buttons laid out one after another shifted between phases and with the selection). The
+#: weapons (``"weapon k"``, R6.1: any of the unit's, up to three on a card) and the other ways
+#: of drawing (``"draw k"``, R5.5: as many as Draw effects such as Supply Run give, k >= 2)
+#: take a whole row each, from row 2 (:func:`slot_of`).
 SLOTS: dict[str, tuple[int, int | None]] = {
     **{
         t: (0, 0)
@@ -174,16 +177,31 @@ SLOTS: dict[str, tuple[int, int | None]] = {
     "bonus": (1, 0),
     "next way": (1, 0),
     "play card": (1, 1),
-    "weapon 1": (2, None),
-    "draw 2": (2, None),
-    "weapon 2": (3, None),
-    "draw 3": (3, None),
-    "close assault": (4, 0),
+    "close assault": (2, 0),
+    **{f"weapon {k}": (2 + k, None) for k in (1, 2, 3)},
+    **{f"draw {k}": (k, None) for k in range(2, 9)},
 }
 
 #: rows a phase keeps for its buttons even while some are not offered (the Declaration
 #: Phase's weapons and Close Assault come with the selection: the odds below stay put)
-PHASE_ROWS: dict[str, int] = {"declaration": 5, "commitment": 2, "resolution": 2}
+PHASE_ROWS: dict[str, int] = {"declaration": 6, "commitment": 2, "resolution": 2}
+
+
+def slot_of(tip: str) -> tuple[int, int | None]:
+    """The fixed slot of the button named ``tip`` (:data:`SLOTS`); a ``"draw k"`` or
+    ``"weapon k"`` beyond the table takes row ``k`` / ``k + 2`` (a whole row): no two buttons
+    of a phase ever share a slot (fresh-user pass 2, item 1: the fourth and fifth ways of
+    drawing after Supply Run fell into one slot and overlapped).
+
+    Raises:
+        KeyError: for a tip that is no button's.
+    """
+    if tip in SLOTS:
+        return SLOTS[tip]
+    kind, _, k = tip.rpartition(" ")
+    if kind in ("draw", "weapon") and k.isdigit():
+        return (int(k) + (2 if kind == "weapon" else 0), None)
+    raise KeyError(tip)
 
 
 def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[Any], float]:
@@ -214,7 +232,7 @@ def button_widgets(p: Any, ctl: Any, r: Rect, size: float = 10.5) -> tuple[list[
     tips = {b.tip for b in buttons}
     rows = 0
     for b in buttons:
-        row, col = SLOTS.get(b.tip, (len(SLOTS), None))
+        row, col = slot_of(b.tip)
         style = "bold" if b.primary else "regular"
         if row == 0 and col == 0 and "end phase" not in tips and p.measure(b.label, size, style) > half - pad:
             col = None  # alone in the first row and too long for half of it: the whole row
