@@ -137,8 +137,11 @@ def test_v_chooses_the_crew_of_a_commitment_and_the_sources_of_a_draw_and_a_clos
         t.key("next_choice")
         ways.append(t.choice_text())
     assert len(set(ways)) == len(t.draw_options()) >= 2
-    while "Reserves + Reserves" not in t.choice_text():
+    for _ in range(len(ways)):  # the prompt counts the cards (pass 2, item 1)
+        if t.choice_text().startswith("Space draws 1 Command + 2 Reserves"):
+            break
         t.key("next_choice")
+    assert t.choice_text().startswith("Space draws 1 Command + 2 Reserves"), ways
     assert t.end_phase()
     from hexwar.lines.events import Drew
 
