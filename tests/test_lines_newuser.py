@@ -627,3 +627,37 @@ def test_no_two_buttons_overlap_in_any_phase_even_after_supply_run():
         for b in draws:  # what the painter shows on top at each way's button is that way
             x, y = b.rect.x + b.rect.w / 2, b.rect.y + b.rect.h / 2
             assert top_hit(p.widgets, x, y).tip == b.tip
+
+
+def test_every_weapon_of_the_unit_is_offered_and_two_fire_at_most():
+    """Pass 2, item 5: only a unit's first two weapons had buttons and keys (``ws[:2]``): the
+    Pioneer's Kar 98k, the Panzergrenadier's MP 40 were never offered. R6.1: any weapons that
+    can affect the target, up to two: all three have a button and a key (1 / 2 / 3); a third
+    chosen beside two is refused with the rule's reason."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.rules import card
+    from hexwar.lines.table import TABLE_KEYS
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)  # turn 3: a squad of 3 weapons declares
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not (st.turn == 3 and st.phase == "declaration"):
+        st.apply(ai[st.to_act].choose(st))
+    ctl = TableController(st, ai={})
+    three = [u for u in ctl.unit_choices() if len(card(u).weapons) == 3]
+    assert three, "seed 6, turn 3: a unit of three weapons may declare"
+    ctl.selected = three[0]
+    ctl.next_target()
+    for w, h in SIZES:
+        _, root = _paint(ctl, w, h)
+        tips = {b.tip for b in root.find_panel("side panel").children if isinstance(b, Button)}
+        assert {"weapon 1", "weapon 2", "weapon 3"} <= tips, tips
+    assert TABLE_KEYS[ord("3")] == "weapon_3"
+    ctl.weapons = ()
+    ctl.key("weapon_3")
+    assert ctl.weapons == (2,)
+    ctl.key("weapon_1")
+    ctl.key("weapon_2")  # a third beside two: refused
+    assert ctl.weapons == (0, 2) and "at most 2 weapons (R6.1)" in ctl.message, ctl.message
+    ctl.key("weapon_3")
+    assert ctl.weapons == (0,)

@@ -3,7 +3,7 @@ offer, hot-seat hiding and computer seats, for the lines screen (no GL here; the
 what this decides). Every change to the game is a command through :meth:`LinesState.apply`.
 
 Keys follow the hex play screen (:mod:`hexwar.ui.input_map`): Space / E end the phase, Enter
-confirms, R resolves, 1 / 2 toggle weapons, B toggles the Command-card bonus, P plays the
+confirms, R resolves, 1 / 2 / 3 toggle weapons, B toggles the Command-card bonus, P plays the
 selected Command card, Delete discards, Tab cycles your units, H / F1 help, Esc cancels,
 PageUp / PageDown scroll the log, Ctrl+Q quits.
 """
@@ -44,7 +44,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Space / E", "end the phase"),
     ("Enter", "commit the selected card / declare on the selected target"),
     ("R", "resolve the selected (or first) attack"),
-    ("1 / 2", "toggle the attacker's 1st / 2nd weapon"),
+    ("1 / 2 / 3", "toggle the attacker's 1st / 2nd / 3rd weapon (up to two fire, R6.1)"),
     ("C", "fire at the target gun's crew (infantry at a Frontline gun)"),
     ("A", "Close Assault the target vehicle with 3+ Frontline infantry"),
     ("V", "next way: the crew / line of a commitment, the sources of a draw"),
@@ -76,6 +76,7 @@ TABLE_KEYS: dict[int, str] = {
     _A["R"]: "resolve",
     ord("1"): "weapon_1",
     ord("2"): "weapon_2",
+    ord("3"): "weapon_3",
     _A["B"]: "bonus",
     _A["P"]: "play_card",
     0xFFFF: "discard_card",
@@ -237,7 +238,7 @@ class TableController:
         if ph == Phase.DECLARATION:
             if self.selected in st.units and self.target:
                 return (
-                    "Declaration: 1 / 2 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
+                    "Declaration: 1 / 2 / 3 toggle weapons; C fires at a gun's crew; A Close Assaults with 3+ "
                     "infantry; Enter declares on the target; Esc cancels."
                 )
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
@@ -365,7 +366,20 @@ class TableController:
         return max(cmds, key=lambda c: len(c.weapons)).weapons
 
     def toggle_weapon(self, i: int) -> None:
-        """Key 1 / 2: add or drop a weapon of the selected attacker."""
+        """Key 1 / 2 / 3 (or its button): add or drop the selected attacker's ``i``-th weapon
+        (0-based). Any of the unit's weapons may be chosen, up to the rules' ``max_weapons``
+        (R6.1: two) at once: a third is refused with a message (fresh-user pass 2, item 5:
+        only the first two were ever offered)."""
+        if self.selected not in self.state.units:
+            return
+        n = len(card(self.selected).weapons)
+        if not 0 <= i < n:
+            self.message = f"{card(self.selected).name} has {n} weapon{'s' if n != 1 else ''}"
+            return
+        most = cards().rules.max_weapons
+        if i not in self.weapons and len(self.weapons) >= most:
+            self.message = f"an attack fires at most {most} weapons (R6.1): drop one first"
+            return
         ws = set(self.weapons)
         ws ^= {i}
         self.weapons = tuple(sorted(ws))
@@ -822,6 +836,7 @@ class TableController:
             "resolve": self.resolve,
             "weapon_1": lambda: self.toggle_weapon(0),
             "weapon_2": lambda: self.toggle_weapon(1),
+            "weapon_3": lambda: self.toggle_weapon(2),
             "bonus": self.offer_bonus,
             "play_card": self.play_card,
             "discard_card": self.discard,

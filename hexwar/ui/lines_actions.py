@@ -112,7 +112,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
         out.append(TableButton("Declare (Enter)", ctl.confirm, primary=ready, enabled=ready, tip="declare"))
         if ctl.selected in st.units:
             ws = card(ctl.selected).weapons
-            for i, w in enumerate(ws[:2]):
+            for i, w in enumerate(ws):  # every weapon (R6.1: any two of them)
                 mark = "[x]" if i in ctl.weapons else "[ ]"
                 out.append(
                     TableButton(
