@@ -299,3 +299,36 @@ def test_the_window_clicks_through_its_tree_and_the_real_font_fits_too():
             assert not win.behaviour.asking and not win.behaviour.closed
         finally:
             win.window.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_arrow_ends_on_its_attacker_s_and_its_target_s_card(name):
+    """Fresh-user pass 2, item 2: in lines-4p at 800x600 the arrows of declared attacks ended
+    in empty rows (their ends were taken at CARD_W x CARD_H from the centres, and the cards
+    there are smaller). Each arrow's shaft (the first line of an arrow) starts on the
+    attacker's card and ends on the target's, at both sizes, in every state of this file."""
+    from hexwar.ui.lines_rows import Arrows
+
+    for when, ctl in _controllers(name):
+        for w, h in SIZES:
+            p, root = _paint(ctl, w, h)
+            rects = root.card_rects
+            want = [
+                (s, a.target)
+                for a in root.v.attacks
+                if not a.resolved and a.target in rects
+                for s in a.attackers
+                if s in rects
+            ]
+            if ctl.selected in rects and ctl.target in rects:
+                want.append((ctl.selected, ctl.target))
+            shafts: list[tuple[float, float, float, float]] = []
+            p.line = lambda x0, y0, x1, y1, *a, **k: shafts.append((x0, y0, x1, y1))  # type: ignore[method-assign]
+            arrows = next(c for c in root.children if isinstance(c, Arrows))
+            arrows.paint_self(p, 0)
+            got = shafts[::3]  # a shaft and the two strokes of its head
+            assert len(got) == len(want), (name, when, w, h)
+            for (src, tgt), (x0, y0, x1, y1) in zip(want, got, strict=True):
+                for uid, x, y in ((src, x0, y0), (tgt, x1, y1)):
+                    r = rects[uid]
+                    assert r.x - 6 <= x <= r.x1 + 6 and r.y - 6 <= y <= r.y1 + 6, (name, when, w, h, uid, r, x, y)

@@ -54,7 +54,7 @@ from .lines_geometry import (
     table_shape,
 )
 from .lines_panel import HelpOverlay, PassScreen, SetupPicker, SidePanel
-from .lines_rows import Arrows, EventsNote, HandStrip, LineRow, PromptBar, TopBar
+from .lines_rows import Arrows, EventsNote, HandStrip, LineRow, PromptBar, TopBar, UnitCard
 from .widgets import ELLIPSIS, Element, Painter, Rect, RegionRoot, stray_texts
 from .widgets.painted import PaintedLayer
 
@@ -154,6 +154,15 @@ class TableLayout(RegionRoot):
         for row in self.children:
             if isinstance(row, LineRow):
                 out.update(row.centres())
+        return out
+
+    @property
+    def card_rects(self) -> dict[str, Rect]:
+        """The rectangle of every unit card laid out (points; the arrows end on their edges)."""
+        out: dict[str, Rect] = {}
+        for row in self.children:
+            if isinstance(row, LineRow):
+                out.update({k.uid: k.rect for k in row.children if isinstance(k, UnitCard)})
         return out
 
     def press(self, x: float, y: float, button: int = 1, modifiers: int = 0) -> bool:

@@ -302,22 +302,27 @@ def arrow(
     b: tuple[float, float],
     colour: tuple[int, int, int, int],
     shift: float = 0.0,
+    half_a: tuple[float, float] = (CARD_W / 2, CARD_H / 2),
+    half_b: tuple[float, float] = (CARD_W / 2, CARD_H / 2),
 ) -> None:
     """An attack arrow from card centre ``a`` to card centre ``b``, from edge to edge, moved
     ``shift`` points to its left (two attacks between the same cards in opposite directions
-    stay two arrows)."""
+    stay two arrows). ``half_a`` / ``half_b``: half the width and height of the card at each
+    end (points; the cards as laid out: a narrowed or squeezed card is smaller than
+    ``CARD_W`` x ``CARD_H``, and edges taken from the full size ended the arrows in empty rows,
+    fresh-user pass 2, item 2)."""
     if shift:
         d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
         nx, ny = -(b[1] - a[1]) / d * shift, (b[0] - a[0]) / d * shift
         a, b = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
 
-    def edge(c: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
+    def edge(c: tuple[float, float], d: tuple[float, float], half: tuple[float, float]) -> tuple[float, float]:
         """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
         dx, dy = d[0] - c[0], d[1] - c[1]
-        t = min((CARD_W / 2) / abs(dx) if dx else math.inf, (CARD_H / 2) / abs(dy) if dy else math.inf, 1.0)
+        t = min(half[0] / abs(dx) if dx else math.inf, half[1] / abs(dy) if dy else math.inf, 1.0)
         return c[0] + dx * t, c[1] + dy * t
 
-    a, b = edge(a, b), edge(b, a)
+    a, b = edge(a, b, half_a), edge(b, a, half_b)
     p.line(a[0], a[1], b[0], b[1], 2.5, colour, 1)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     for d in (2.6, -2.6):
@@ -335,17 +340,21 @@ class Arrows(TablePanel):
 
     def paint_self(self, p: Painter, z: int) -> None:
         """Draw the arrows."""
-        centres, ctl = self.root.centres, self.ctl
+        rects, ctl = self.root.card_rects, self.ctl
+        centres = {u: r.centre for u, r in rects.items()}
+        half = {u: (r.w / 2, r.h / 2) for u, r in rects.items()}
         for a in self.v.attacks:
-            src = [centres[x] for x in a.attackers if x in centres]
+            src = [x for x in a.attackers if x in centres]
             shown = a.number == ctl.watching  # a computer's resolution being shown: its arrow stays
             if not src or a.target not in centres or (a.resolved and not shown):
                 continue
             colour = theme.ROLL[:3] + (235,) if shown else SIDE_COL[a.seat.split("-")[0]][:3] + (235,)
             for s in src:
-                arrow(p, s, centres[a.target], colour, 5.0)  # type: ignore[arg-type]
+                arrow(p, centres[s], centres[a.target], colour, 5.0, half[s], half[a.target])  # type: ignore[arg-type]
         if ctl.selected in centres and ctl.target in centres:
-            arrow(p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE)
+            arrow(
+                p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE, 0.0, half[ctl.selected], half[ctl.target]
+            )
 
     def hit_test(self, x: float, y: float) -> Element | None:
         """Never: a click goes to the card under the arrow."""
