@@ -266,7 +266,8 @@ def test_r_and_space_never_act_for_a_computer_seat():
 def test_the_computer_s_resolutions_are_shown_one_by_one():
     """Seed 6, turn 3: the Soviet computer resolves 4 attacks, the German person 2 (R6.2:
     alternating, the Soviets first, their last two in a row). After each of the computer's
-    resolutions, and after the person's, the computer's next decision waits RESOLVE_PAUSE
+    resolutions (pass 2, item 3: also when the person acts next; it went by unnamed), and
+    after the person's, the next decision waits RESOLVE_PAUSE
     seconds of ticks (the arrow stays, the prompt names the attack, a Next button shows), or
     until Space: one click on Resolve no longer shows the computer's next result with it."""
     from hexwar.lines.ai import LinesAI
@@ -283,30 +284,32 @@ def test_the_computer_s_resolutions_are_shown_one_by_one():
         ctl = win.ctl
         shown: list[int] = []
         spaced = False
+        held_ai = 0
         while st.phase == "resolution" and not st.over:
-            if ctl.human_to_act():
+            if ctl.human_to_act() and not ctl.held():
                 assert ctl.resolve() and ctl.watching is not None
                 shown.append(ctl.watching)
+                if st.to_act != "soviet" or st.phase != "resolution":
+                    continue  # the person's own resolution, the person acting next: it stays shown
             else:
                 win.tick(0.25)
                 assert isinstance(ctl.last_ai, Resolve) and ctl.watching == ctl.last_ai.number
                 shown.append(ctl.watching)
-            if st.to_act != "soviet" or st.phase != "resolution":
-                continue  # the person acts next: the result stays shown until then
+                held_ai += 1  # pass 2, item 3: held whoever acts next (the person too)
             n = len(st.log)
             for _ in range(int(RESOLVE_PAUSE / 0.25) - 1):  # the pause: nothing happens
                 win.tick(0.25)
-            assert len(st.log) == n and ctl.watching == shown[-1]
-            assert f"resolved attack #{shown[-1]}" in ctl.prompt()
+            assert len(st.log) == n and ctl.watching == shown[-1] and ctl.held()
+            assert f"attack #{shown[-1]}" in ctl.prompt() and "Space or Next goes on" in ctl.prompt()
             assert [b.tip for b in table_buttons(ctl)] == ["go on"]
             win.draw()
             assert any(b.tip == "go on" for b in win.view.painter.widgets)
-            if not spaced:  # Space goes on at once (and does not act for the computer)
+            if not spaced or ctl.human_to_act():  # Space goes on at once (and acts for nobody)
                 win.key(key.SPACE, 0)
                 assert ctl.watching is None and len(st.log) == n
                 spaced = True
             # else the pause ends with the next tick, which makes the computer's next decision
-        assert len(shown) == 6 and spaced  # 4 Soviet, 2 German
+        assert len(shown) == 6 and spaced and held_ai == 4  # 4 Soviet, 2 German
     finally:
         win.window.close()
 
@@ -661,3 +664,37 @@ def test_every_weapon_of_the_unit_is_offered_and_two_fire_at_most():
     assert ctl.weapons == (0, 2) and "at most 2 weapons (R6.1)" in ctl.message, ctl.message
     ctl.key("weapon_3")
     assert ctl.weapons == (0,)
+
+
+def test_a_computer_s_resolution_is_held_before_a_person_acts_and_before_the_hand_over():
+    """Pass 2, item 3, in lines-4p (two German persons at one screen, the Soviet seats the
+    computer's, seed 5): every Soviet resolution is held (:meth:`TableController.held`, the
+    prompt names it) whoever acts next, and when a person acts next the hand-over screen comes
+    only after it (it was drawn over the resolution at once); Space (end_phase) goes on and
+    acts for nobody."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import Resolve
+
+    st = load_scenario(find_scenario("lines-4p")).new_game(seed=5)
+    people = {s: LinesAI(s, st.seed) for s in st.seats if s.startswith("german")}
+    ctl = TableController(st, ai={s: LinesAI(s, st.seed) for s in st.seats if s.startswith("soviet")})
+    held = handed = 0
+    while not st.over and st.turn <= 4:
+        if ctl.passing:
+            ctl.take_seat()
+        if ctl.human_to_act():
+            assert not ctl.held()
+            assert ctl.issue(people[st.to_act].choose(st))
+            continue
+        viewer = ctl.viewer
+        assert ctl.step_ai()
+        if isinstance(ctl.last_ai, Resolve):
+            assert ctl.held() and f"attack #{ctl.last_ai.number}" in ctl.prompt(), ctl.prompt()
+            assert ctl.passing is None and ctl.viewer == viewer  # the hand-over waits
+            n = len(st.log)
+            ctl.key("end_phase")  # Space: goes on, acts for nobody
+            assert not ctl.held() and len(st.log) == n
+            held += 1
+            handed += ctl.passing is not None
+    assert held >= 4 and handed >= 1, (held, handed)

@@ -130,6 +130,12 @@ class TableController:
             the next command; the window holds the computer's next decision meanwhile, so
             every resolution is seen one by one (fresh-user pass, item 7: one click on
             Resolve showed the computer's next resolution in the same moment).
+        watching_ai: :attr:`watching` is a computer seat's resolution: it is held (:meth:`held`)
+            whoever acts next, so a person who acts after it sees it too, and the hot-seat
+            hand-over screen waits for it (fresh-user pass 2, item 3: with the computer first
+            its resolutions went by unnamed, in 4-player behind the hand-over screen).
+        watch_text: what the resolution being watched did, for the prompt (``"german
+            resolved attack #3: ..."``, or why it was void, R6.2).
         last_ai: the last command a computer seat made (:meth:`step_ai`), or ``None``.
         on_new_game: ``() -> Any``, set by the window: once the game is over, N (or the New
             game button) goes back to the start page with a new seed; ``None``: no new game.
@@ -152,6 +158,8 @@ class TableController:
     max_turns: int | None = None
     card_cursor: int | None = None
     watching: int | None = None
+    watching_ai: bool = False
+    watch_text: str = ""
     last_ai: Any = None
     on_new_game: Any = None
 
@@ -171,7 +179,10 @@ class TableController:
     def _follow(self) -> None:
         """Hot-seat: show the hand of the human seat to act; keep the last one otherwise. When
         the screen goes from one person's seat to another's, hands stay hidden behind the
-        hand-over screen (:attr:`passing`) until the next person takes the seat."""
+        hand-over screen (:attr:`passing`) until the next person takes the seat; while a
+        computer's resolution is shown (:attr:`watching_ai`) the screen waits (:meth:`go_on`)."""
+        if self.watching_ai and self.watching is not None and not self.state.over:
+            return
         if self.human_to_act():
             nxt = self.state.to_act
             if self.viewer is not None and nxt != self.viewer and len(self.humans()) > 1:
@@ -210,13 +221,8 @@ class TableController:
             return ""
         if self.passing:
             return f"Hand the screen to {self.passing}: Enter (or a click) when {self.passing} is looking."
-        shown = st.attacks.get(self.watching) if self.watching is not None else None
-        if shown is not None and seat in self.ai:  # the computer's next decision waits for it
-            who = " + ".join(card(u).name for u in shown.attackers)
-            return (
-                f"{shown.seat} resolved attack #{shown.number}: {who} at {card(shown.target).name} "
-                f"(every roll in the log). Space or Next goes on."
-            )
+        if self.held():  # the next decision (the computer's, or the person's) waits for it
+            return f"{self.watch_text} (every roll in the log). Space or Next goes on."
         if seat in self.ai:
             return f"Waiting for {seat} to act ({st.phase} phase)..."  # the computer, or a player elsewhere
         ph = st.phase
@@ -271,9 +277,11 @@ class TableController:
         if p:
             self.message = p
             return False
+        self._watch(cmd)
         self.state.apply(cmd)
         self.message = ""
         self.watching = cmd.number if isinstance(cmd, Resolve) else None  # shown before the computer goes on
+        self.watching_ai = False
         self.selected = self.target = None
         self.weapons = ()
         self.at_crew = False
@@ -287,15 +295,47 @@ class TableController:
         if seat is None or seat not in self.ai or self.stopped():
             return False
         cmd = self.ai[seat].choose(self.state)
+        self._watch(cmd)
         self.state.apply(cmd)
         self.last_ai = cmd
         self.watching = cmd.number if isinstance(cmd, Resolve) else None
+        self.watching_ai = self.watching is not None
         self._follow()
         return True
 
+    def _watch(self, cmd: LinesCommand) -> None:
+        """Before ``cmd`` is applied: what a resolution will be shown as (:attr:`watch_text`;
+        a void attack says so and why, R6.2)."""
+        if not isinstance(cmd, Resolve) or cmd.number not in self.state.attacks:
+            return
+        from .actions.resolve import void_reason
+
+        a = self.state.attacks[cmd.number]
+        who = " + ".join(card(u).name for u in a.attackers)
+        what = f"{who} at {card(a.target).name}"
+        why = void_reason(self.state, a)
+        if why is None:
+            self.watch_text = f"{a.seat} resolved attack #{a.number}: {what}"
+        else:
+            for u in (*a.attackers, a.target):  # ids to names
+                why = why.replace(u, card(u).name)
+            self.watch_text = f"{a.seat}'s attack #{a.number} ({what}) is void: {why} (R6.2)"
+
+    def held(self) -> bool:
+        """A resolution is being shown and the next decision waits for it (:meth:`go_on`, or
+        the window's :data:`~hexwar.ui.lines_screen.RESOLVE_PAUSE`): a computer's, whoever
+        acts next, or the person's own while a computer acts next (R6.2; fresh-user pass 2,
+        item 3)."""
+        if self.watching is None or self.state.over or self.stopped() or self.passing:
+            return False
+        return self.watching_ai or (self.state.to_act is not None and not self.human_to_act())
+
     def go_on(self) -> None:
-        """Space / Next after a computer's resolution: stop showing it (:attr:`watching`)."""
+        """Space / Next after a resolution: stop showing it (:attr:`watching`); a person's seat
+        to act next is handed over only now (hot-seat)."""
         self.watching = None
+        self.watching_ai = False
+        self._follow()
 
     def run_ai(self, limit: int = 10_000) -> int:
         """Computer seats act until a person must (or the game ends); returns the commands made."""
@@ -309,7 +349,7 @@ class TableController:
         """A click on a card in hand or a unit on the table."""
         st = self.state
         seat = st.to_act
-        if seat is None or not self.human_to_act():
+        if seat is None or not self.human_to_act() or self.held():
             return
         if self.passing:
             self.take_seat()
@@ -861,10 +901,10 @@ class TableController:
             return
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
             return  # behind the hand-over screen nothing acts for the next seat
-        if not self.human_to_act() and intent not in ("help", "cancel", "log_older", "log_newer"):
+        if (self.held() or not self.human_to_act()) and intent not in ("help", "cancel", "log_older", "log_newer"):
             # a person never acts for a computer seat (R resolved the computer's attacks);
-            # Space / Enter / R go on from the computer's resolution being shown
-            if self.watching is not None and intent in ("end_phase", "confirm", "resolve"):
+            # Space / Enter / R go on from the resolution being shown
+            if self.held() and intent in ("end_phase", "confirm", "resolve"):
                 self.go_on()
             return
         act()

@@ -77,8 +77,7 @@ def table_buttons(ctl: Any) -> list[TableButton]:
     """
     st = ctl.state
     seat = st.to_act
-    if ctl.watching is not None and not st.over and not ctl.human_to_act() and not ctl.passing:
-        # a computer's resolution is shown: its next decision waits for this (or the pause)
+    if ctl.held():  # a resolution is shown: the next decision waits for this (or the pause)
         return [TableButton("Next (Space)", ctl.go_on, primary=True, tip="go on")]
     if st.over and getattr(ctl, "on_new_game", None) is not None:  # the next game, with a new seed
         return [TableButton("New game (N)", ctl.new_game, primary=True, tip="new game")]

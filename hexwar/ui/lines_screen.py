@@ -178,6 +178,7 @@ class LinesWindow:
         self._seen = 0
         #: seconds the computer's next decision has waited after its resolution was shown
         self._held = 0.0
+        self._held_on: tuple[int | None, int] = (None, 0)  # the resolution held: (attack, log length)
         self.mouse = (-1.0, -1.0)
         self._eat_text = False
         from .window_base import WindowBehaviour
@@ -423,13 +424,17 @@ class LinesWindow:
         return True
 
     def tick(self, dt: float) -> None:
-        """Computer seats act, one decision a tick; after a computer's resolution (R6.2) its
-        next decision waits :data:`RESOLVE_PAUSE` seconds of ticks, or until Space / Next
-        (:meth:`TableController.go_on`), so the person sees its attacks one by one."""
+        """Computer seats act, one decision a tick; after a computer's resolution (R6.2) the
+        next decision (whoever's: :meth:`TableController.held`) waits :data:`RESOLVE_PAUSE`
+        seconds of ticks, or until Space / Next (:meth:`TableController.go_on`), so the person
+        sees its attacks one by one."""
         ctl = self.ctl
         if ctl is None:
             return
-        if ctl.watching is not None and ctl.state.to_act in ctl.ai and not ctl.state.over:
+        if ctl.held():
+            on = (ctl.watching, len(ctl.state.log))
+            if on != self._held_on:  # a new resolution shown (Space may have ended the last pause)
+                self._held_on, self._held = on, 0.0
             self._held += dt
             if self._held < RESOLVE_PAUSE:
                 return
