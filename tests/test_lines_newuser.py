@@ -698,3 +698,37 @@ def test_a_computer_s_resolution_is_held_before_a_person_acts_and_before_the_han
             held += 1
             handed += ctl.passing is not None
     assert held >= 4 and handed >= 1, (held, handed)
+
+
+def test_a_void_attack_reads_as_void_in_the_prompt_the_panel_and_when_shown():
+    """Pass 2, item 4 (seed 1, turn 1: the Soviet Guards' attack #4 is void, the squad being
+    destroyed, R6.2): the prompt said "R resolves attack #4" while the panel said "no attack
+    of yours left to resolve", and once resolved it was announced as "soviet resolved attack
+    #4: Guards rifle squad at ...". Now the prompt and the panel say it is void and why; R
+    turns it back (docs/rules.md, "A void attack": it stays the owner's choice) without
+    spending the offered bonus card; shown after, it reads "was void"."""
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=1)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    def first_unresolved() -> int | None:
+        ns = [n for n, a in sorted(st.attacks.items()) if a.seat == st.to_act and not a.resolved]
+        return ns[0] if ns else None
+
+    while not (st.phase == "resolution" and st.to_act == "soviet" and first_unresolved() == 4):
+        st.apply(ai[st.to_act].choose(st))
+    ctl = TableController(st, ai={"german": ai["german"]})
+    mine = [n for n, a in sorted(st.attacks.items()) if a.seat == "soviet" and not a.resolved]
+    assert mine[0] == 4
+    assert "attack #4 is void (Guards rifle squad is gone; R6.2)" in ctl.prompt(), ctl.prompt()
+    texts = " ".join(_texts(ctl))
+    assert "attack #4 is void" in texts and "no attack of yours left" not in texts, texts
+    hand = list(st.hand_commands["soviet"])
+    if hand:
+        ctl.offer_bonus()
+    assert ctl.resolve() and st.attacks[4].resolved
+    assert list(st.hand_commands["soviet"]) == hand  # no card discarded for a void attack (R1.3)
+    assert ctl.watch_text.startswith("soviet's attack #4 (Guards rifle squad at "), ctl.watch_text
+    assert "was void: Guards rifle squad is gone (R6.2, no roll)" in ctl.watch_text
+    assert "resolved attack #4" not in ctl.watch_text

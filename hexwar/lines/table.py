@@ -250,6 +250,12 @@ class TableController:
             return "Declaration: click one of your units, then an enemy target; Space ends the phase."
         if ph == Phase.RESOLUTION:
             mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+            why = self.void_why(mine[0]) if mine else None
+            if why is not None:
+                return (
+                    f"Resolution: your attack #{mine[0]} is void ({why}; R6.2): "
+                    "R (or Space) turns it back, no roll."
+                )
             nxt = f"attack #{mine[0]}" if mine else "your next attack"
             return (
                 f"Resolution: R (or Space) resolves {nxt}; B first offers a Command card for +1 on its roll."
@@ -308,18 +314,46 @@ class TableController:
         a void attack says so and why, R6.2)."""
         if not isinstance(cmd, Resolve) or cmd.number not in self.state.attacks:
             return
-        from .actions.resolve import void_reason
-
         a = self.state.attacks[cmd.number]
         who = " + ".join(card(u).name for u in a.attackers)
         what = f"{who} at {card(a.target).name}"
-        why = void_reason(self.state, a)
+        why = self.void_why(a.number)
         if why is None:
             self.watch_text = f"{a.seat} resolved attack #{a.number}: {what}"
         else:
-            for u in (*a.attackers, a.target):  # ids to names
-                why = why.replace(u, card(u).name)
-            self.watch_text = f"{a.seat}'s attack #{a.number} ({what}) is void: {why} (R6.2)"
+            self.watch_text = f"{a.seat}'s attack #{a.number} ({what}) was void: {why} (R6.2, no roll)"
+
+    def void_why(self, number: int) -> str | None:
+        """Why declared attack ``number`` is void now (R6.2: its attacker or target gone, the
+        cards no longer allowing it), with card names for ids; ``None`` when it is not void
+        (or there is no such attack)."""
+        from .actions.resolve import void_reason
+
+        a = self.state.attacks.get(number)
+        if a is None or a.resolved:
+            return None
+        why = void_reason(self.state, a)
+        if why is None:
+            return None
+        for u in (*a.attackers, a.target):  # ids to names
+            why = why.replace(u, card(u).name)
+        return why
+
+    def resolution_note(self) -> str:
+        """The side panel's words in the Resolution Phase when there are no odds to show: the
+        person's next attack is void (R6.2: resolved without a roll, no Command card spent on
+        it; docs/rules.md "A void attack": it stays its owner's choice, so R turns it back), or
+        no attack of theirs is left (fresh-user pass 2, item 4: the panel said "no attack of
+        yours left" while the prompt asked for R on a void one)."""
+        st = self.state
+        seat = st.to_act
+        mine = [n for n, a in sorted(st.attacks.items()) if a.seat == seat and not a.resolved]
+        if not mine:
+            return "no attack of yours left to resolve"
+        why = self.void_why(mine[0])
+        if why is not None:
+            return f"attack #{mine[0]} is void: {why} (R6.2); R turns it back, no roll"
+        return f"attack #{mine[0]}: no odds to show"
 
     def held(self) -> bool:
         """A resolution is being shown and the next decision waits for it (:meth:`go_on`, or
@@ -695,7 +729,8 @@ class TableController:
         n = number if number is not None else (mine[0] if mine else None)
         if n is None:
             return False
-        ok = self.issue(Resolve(seat, n, self.bonus))
+        bonus = None if self.void_why(n) is not None else self.bonus  # no card spent on a void one
+        ok = self.issue(Resolve(seat, n, bonus))
         self.bonus = None
         return ok
 

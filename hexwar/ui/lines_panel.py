@@ -107,7 +107,7 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
             odds = ctl.odds() or (
                 "select your unit, then an enemy target"
                 if v.phase == "declaration"
-                else "no attack of yours left to resolve"
+                else ctl.resolution_note()
                 if v.phase == "resolution"
                 else "shown in the Declaration phase, for the attack being declared"
             )
