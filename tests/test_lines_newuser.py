@@ -732,3 +732,42 @@ def test_a_void_attack_reads_as_void_in_the_prompt_the_panel_and_when_shown():
     assert ctl.watch_text.startswith("soviet's attack #4 (Guards rifle squad at "), ctl.watch_text
     assert "was void: Guards rifle squad is gone (R6.2, no roll)" in ctl.watch_text
     assert "resolved attack #4" not in ctl.watch_text
+
+
+def test_no_side_panel_text_is_cut_silently_and_a_narrow_hand_card_wraps_its_name():
+    """Pass 2, item 6: the selected card's text in the side panel stopped mid-sentence ("a
+    match for the", the 8th of its lines left out without a mark); now each of the panel's
+    wrapped texts ends its last kept line with "…" when cut. A narrow hand card (lines-4p at
+    800x600: 148 x 80 points) with the height to spare wraps its name to two lines ("Gun
+    crew (reg…" before), and still shortens it with "…" where two lines are not enough."""
+    from hexwar.lines.rules import card, cards
+    from hexwar.ui.card_face import paint_unit_card
+    from hexwar.ui.lines_panel import command_text
+    from hexwar.ui.widgets import ELLIPSIS, wrap, wrap_lines
+
+    p = Painter(FakeAtlas())
+    st = _state("lines", "commitment")
+    cut = 0
+    for cid, (w, h) in [(c, s) for c in [*st.hand_units[st.to_act], *st.hand_commands[st.to_act]] for s in SIZES]:
+        ctl = TableController(st, ai={})
+        ctl.selected = cid
+        texts = _texts(ctl, w, h)
+        i = texts.index("Selected card")
+        full = card(cid).help_text(cards()) if cid in st.hand_units[st.to_act] else command_text(cid)
+        block = texts[i + 1 : texts.index("Command-card bonus (B)")]
+        assert block and (full.rstrip().endswith(block[-1].rstrip()) or block[-1].endswith(ELLIPSIS)), (cid, block)
+        cut += block[-1].endswith(ELLIPSIS)
+    assert cut, "seed 5: a hand card's text is longer than the panel's lines at 800x600"
+    long = "one two three four five six seven eight nine ten eleven twelve"
+    got = wrap_lines(p.atlas, long, 60, 10.0, 2)
+    assert len(got) == 2 and got[1].endswith(ELLIPSIS) and got == wrap(p.atlas, long, 60, 10.0)[:1] + got[1:]
+
+    p = Painter(FakeAtlas())
+    gun = card("de_artillery_crew_regular")
+    paint_unit_card(p, gun, 0, 0, 148, 80)
+    texts = [t[4] for t in p.text_boxes]
+    assert "Gun crew" in texts and "(regular)" in texts, texts
+    p = Painter(FakeAtlas())
+    paint_unit_card(p, gun, 0, 0, 148, 56)  # no height to spare: one line, shortened with "…"
+    names = [t[4] for t in p.text_boxes if t[4].startswith("Gun")]
+    assert len(names) == 1 and names[0].endswith(ELLIPSIS), names

@@ -56,6 +56,8 @@ _DAMAGE = (160, 36, 32, 255)
 
 HEAD_H = 22.0
 SUB_H = 16.0
+#: the second line of a long name in the header (points)
+NAME_LINE = 12.0
 ROW_H = 13.0
 FOOT_H = 16.0
 
@@ -190,9 +192,25 @@ def paint_unit_card(
     p.rect(x, y, x + w, y + h, edge or (20, 20, 20, 255), z)
     p.rect(x + 1.5, y + 1.5, x + w - 1.5, y + h - 1.5, _PAPER, z)
     top = y + h
-    # header: type icon, crew icon, Defense | title | cost
-    p.rect(x + 1.5, top - HEAD_H, x + w - 1.5, top - 1.5, band, z)
-    cy = top - HEAD_H / 2 - 0.5
+    # header: type icon, crew icon, Defense | title | cost; a name too long for its line takes
+    # a second one when the card has the height to spare (a narrow hand card at 800x600 was
+    # "Gre…" with room below it: fresh-user pass 2, item 6)
+    name_x = x + 26 + (18 if card.needs_crew else 0) + 21
+    cost_w = p.measure(str(card.cost), 12, "bold") + 10
+    name_room = x + w - cost_w - 10 - name_x
+    # below the header: the second row, the strips in play and the armament table's heading
+    # and one row (the note of a card too narrow for the table: one line)
+    col_min = w - 12 - 22.0 - max(19.0, min(23.0, (w - 12 - 22.0 - 40) / len(_COLS))) * len(_COLS)
+    below = SUB_H + (FOOT_H if in_play is not None else 0.0) + (26.0 if in_play and in_play.damage else 0.0)
+    below += (2 * ROW_H + 8 if col_min >= 40 else 18.0) if card.weapons else 0.0
+    two = (
+        p.measure(card.name, 11, "bold") > name_room
+        and h - HEAD_H - NAME_LINE - below >= 0
+        and name_room > 20
+    )
+    head_h = HEAD_H + (NAME_LINE if two else 0.0)
+    p.rect(x + 1.5, top - head_h, x + w - 1.5, top - 1.5, band, z)
+    cy = top - head_h / 2 - 0.5
     paint_nato(p, x + 14, cy, 20, 14, card.unit_type, sym_fill, _INK, z)
     ix = x + 26
     if card.needs_crew:
@@ -201,12 +219,19 @@ def paint_unit_card(
     p.circle(ix + 9, cy, 8.5, _PAPER, z)
     p.text(str(card.defense), ix + 9, cy, 11, _INK, ax="center", style="bold", z=z)
     ix += 21
-    cost_w = p.measure(str(card.cost), 12, "bold") + 10
-    p.rect(x + w - cost_w - 4, top - HEAD_H + 3, x + w - 4, top - 4, _PAPER, z)
+    p.rect(x + w - cost_w - 4, cy - HEAD_H / 2 + 3.5, x + w - 4, cy + HEAD_H / 2 - 3.5, _PAPER, z)
     p.text(str(card.cost), x + w - 4 - cost_w / 2, cy, 12, _INK, ax="center", style="bold", z=z)
-    p.text(_fit(p, card.name, x + w - cost_w - 10 - ix, 11, "bold"), ix, cy, 11, band_text, style="bold", z=z)
+    if two:
+        names = wrap(p.atlas, card.name, name_room, 11, "bold")
+        if len(names) > 2:
+            names = [names[0], ellipsize(p.atlas, " ".join(names[1:]), name_room, 11, "bold")]
+        for k, ln in enumerate(names[:2]):
+            p.text(_fit(p, ln, name_room, 11, "bold"), ix, cy + NAME_LINE / 2 - k * NAME_LINE, 11, band_text,
+                   style="bold", z=z)  # fmt: skip
+    else:
+        p.text(_fit(p, card.name, x + w - cost_w - 10 - ix, 11, "bold"), ix, cy, 11, band_text, style="bold", z=z)
     # line or Turns of Flight | Half / Full Endurance
-    sy = top - HEAD_H - SUB_H / 2 - 1
+    sy = top - head_h - SUB_H / 2 - 1
     if card.line == "aircraft":
         line = f"{card.turns_of_flight} Turns of Flight"
     elif getattr(card, "is_crew", False) or card.unit_type in ("tank_crew", "artillery_crew", "pilot"):
@@ -216,13 +241,13 @@ def paint_unit_card(
     endu = f"Half {card.endurance_half} / Full {card.endurance_full}"
     foot = FOOT_H if in_play is not None else 0.0
     dmg_h = 26.0 if in_play is not None and in_play.damage is not None else 0.0
-    if dmg_h and h < HEAD_H + foot + dmg_h:  # squeezed: the Damage card's title only (its
+    if dmg_h and h < head_h + foot + dmg_h:  # squeezed: the Damage card's title only (its
         dmg_h = 14.0  # effect is in the side panel), so the strips stay under the header
     # a card squeezed below its header, this row and its in-play strips (a crowded line at
     # 800x600) leaves this row out: the current Endurance in the strip below says more
     # armament table geometry (below): with no room for the table nor for its one-line note,
     # the second row names the weapons' count instead of the line (the table's row says it)
-    ty = top - HEAD_H - SUB_H - 4
+    ty = top - head_h - SUB_H - 4
     n_weapons = len(card.weapons)
     di_w = 22.0
     col_w = max(19.0, min(23.0, (w - 12 - di_w - 40) / len(_COLS)))
@@ -235,7 +260,7 @@ def paint_unit_card(
         if n_weapons and not table_fits and not note_fits
         else ""
     )
-    if top - HEAD_H - SUB_H >= y + foot + dmg_h:
+    if top - head_h - SUB_H >= y + foot + dmg_h:
         ew = p.measure(endu, 10)
         ink = _INK
         if count and in_play is not None:

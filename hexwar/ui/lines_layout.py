@@ -283,7 +283,8 @@ def card_text_problems(root: TableLayout, p: Painter, name: str = "table") -> li
             cid = k.uid if isinstance(k, UnitCard) else k.cid
             if isinstance(k, UnitCard) or k.is_unit:
                 c = unit_card(cid)
-                if not _shown(c.name, texts):
+                pairs = [f"{t} {u}" for t, u in zip(texts, texts[1:], strict=False)]  # a name on two lines
+                if not _shown(c.name, texts + pairs):
                     out.append(f"{head}: {k.tip!r} name {c.name!r} cut: {texts[:4]}")
                 r = getattr(k, "shown", k.rect)
                 # the card's second row is drawn when the header, it and the in-play strips fit

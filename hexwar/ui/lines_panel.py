@@ -17,7 +17,7 @@ from ..lines.table import SHORTCUTS, TableController
 from ..lines.view import SeatView
 from .lines_actions import button_widgets
 from .lines_rows import SIDE_COL, TablePanel
-from .widgets import Button, Element, Painter, Rect, theme, wrap
+from .widgets import Button, Element, Painter, Rect, theme, wrap, wrap_lines
 from .widgets.odds import paint_odds_bars
 from .widgets.text import ellipsize
 
@@ -76,12 +76,18 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
     """The side panel's text in ``r`` (points, y up) from its top down: the exact odds of the
     declaration being made as bars (R6), the selected hand card's text, the full effect of the
     selected unit's and the target's Damage cards (R6.6), the Command-card bonus (R1.3) and the
-    log, newest at the bottom, as many lines as fit; a text that would reach below ``r`` (a
-    short panel at 800x600 with a long card text) is left out."""
+    log, newest at the bottom, as many lines as fit; the selected card's texts take the lines
+    that fit above the bonus, the last ending with "…" when cut (fresh-user pass 2, item 6: at
+    800x600 they ran below the panel, cut mid-sentence, and the bonus heading was lost)."""
 
     def say(s: str, y: float, size: float, colour: Any, style: str = "regular") -> None:
         if y - 0.36 * size >= r.y:  # the text's box (its cap height about y) stays in the panel
             p.text(s, r.x + 8, y, size, colour, style=style)
+
+    def fit(y: float, most: int, reserve: float = 45.0) -> int:
+        """Lines of 13 points that fit below ``y`` leaving ``reserve`` points for the bonus
+        heading and its line (at most ``most``; a text cut to them ends with "…")."""
+        return max(1, min(most, int((y - r.y - reserve) // 13)))
 
     def bars(o: Any, y: float) -> float:
         """The hex window's labelled bars (R6) from ``y`` down, when they fit in ``r``."""
@@ -111,7 +117,7 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
                 if v.phase == "resolution"
                 else "shown in the Declaration phase, for the attack being declared"
             )
-            for ln in wrap(p.atlas, odds, r.w - 16, 10.5)[:3]:
+            for ln in wrap_lines(p.atlas, odds, r.w - 16, 10.5, 3):
                 y -= 15
                 say(ln, y, 10.5, theme.ROLL)
     if ctl.target and ctl.selected in ctl.state.units:
@@ -136,14 +142,14 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         y -= 22
         say(ellipsize(p.atlas, f"Selected: {unit.name}", r.w - 16, 11.0, "bold"), y, 11.0, theme.DIM, "bold")
         weapons = [ln.strip() for ln in unit.help_text(cards()).split("\n") if ln.startswith("  ")]
-        for ln in [w for para in weapons for w in wrap(p.atlas, para, r.w - 16, 10.0)][:6]:
+        for ln in wrap_lines(p.atlas, "\n".join(weapons), r.w - 16, 10.0, fit(y, 6)):  # "…" when cut
             y -= 13
             say(ln, y, 10.0, theme.TEXT)
     if sel is not None and sel in hand:
         y -= 22
         say("Selected card", y, 11.0, theme.DIM, "bold")
         text = card(sel).help_text(cards()) if sel in v.hand_units else command_text(sel)
-        for ln in [w for para in text.split("\n") for w in wrap(p.atlas, para, r.w - 16, 10.0)][:7]:
+        for ln in wrap_lines(p.atlas, text, r.w - 16, 10.0, fit(y, 9)):  # "…" when cut (pass 2, item 6)
             y -= 13
             say(ln, y, 10.0, theme.TEXT)
     # the full effect of the selected unit's / the target's Damage card (R6.6): the strip on the
@@ -157,7 +163,7 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         left = f" ({turns} turn{'s' if turns != 1 else ''} left)" if turns else ""
         text = f"{u.name}: Damage card {title}{left}: {effect.removeprefix(title + ': ')}"
         y -= 8
-        for ln in wrap(p.atlas, text, r.w - 16, 10.0)[:4]:
+        for ln in wrap_lines(p.atlas, text, r.w - 16, 10.0, fit(y - 8, 4)):
             y -= 13
             say(ln, y, 10.0, theme.ERROR)
     y -= 22
@@ -168,11 +174,11 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
         if ctl.bonus
         else "none offered; B picks a Command card to discard for +1"
     )
-    for i, ln in enumerate(wrap(p.atlas, bonus, r.w - 16, 10.0)[:2]):
+    for i, ln in enumerate(wrap_lines(p.atlas, bonus, r.w - 16, 10.0, 2)):
         y -= 13 if i else 0
         say(ln, y, 10.0, theme.TEXT)
     if ctl.message:
-        for ln in wrap(p.atlas, ctl.message, r.w - 16, 10.0)[:3]:
+        for ln in wrap_lines(p.atlas, ctl.message, r.w - 16, 10.0, 3):
             y -= 14
             say(ln, y, 10.0, theme.ERROR)
     y -= 22

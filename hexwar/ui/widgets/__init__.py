@@ -34,12 +34,12 @@ from .painted import PaintedLayer
 from .painter import HitBox, Painter, UiLayer, top_hit
 from .regions import RegionRoot, stray_texts
 from .search_list import SearchList
-from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap
+from .text import ELLIPSIS, MonoMeasure, ellipsize, ui_style, wrap, wrap_lines
 from .tooltip import paint_tooltip, place_tooltip
 
 __all__ = [
     "keys", "theme", "CardFacts", "CardView", "card_facts", "paint_nato", "Box", "Button", "Dialog", "Label",
     "Panel", "ScrollList", "SearchList", "TextBlock", "TextField", "Element", "Screen", "FLEX", "Flex", "Rect", "columns", "grid",
     "rows", "snap", "HitBox", "PaintedLayer", "RegionRoot", "stray_texts", "Painter", "UiLayer", "top_hit", "ELLIPSIS", "MonoMeasure", "ellipsize", "ui_style",
-    "wrap", "paint_tooltip", "place_tooltip",
+    "wrap", "wrap_lines", "paint_tooltip", "place_tooltip",
 ]  # fmt: skip

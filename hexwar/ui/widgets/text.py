@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["Measure", "MonoMeasure", "ui_style", "wrap", "ellipsize", "ELLIPSIS"]
+__all__ = ["Measure", "MonoMeasure", "ui_style", "wrap", "wrap_lines", "ellipsize", "ELLIPSIS"]
 
 #: What a shortened text ends with (one glyph; the atlas has it).
 ELLIPSIS = "…"
@@ -95,3 +95,18 @@ def ellipsize(measure: Measure, text: str, width: float, size: float, style: str
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ELLIPSIS
+
+
+def wrap_lines(
+    measure: Measure, text: str, width: float, size: float, most: int, style: str = "regular"
+) -> list[str]:
+    """``text`` (paragraphs split at ``"\\n"``) wrapped to ``width`` points, at most ``most``
+    lines; when more would be needed the last kept line ends with :data:`ELLIPSIS`, so a text
+    is never cut silently (fresh-user pass 2, item 6: the selected card's text stopped
+    mid-sentence). Returns ``[]`` for ``most < 1``."""
+    if most < 1:
+        return []
+    out = [ln for para in text.split("\n") for ln in wrap(measure, para, width, size, style)]
+    if len(out) <= most:
+        return out
+    return out[: most - 1] + [ellipsize(measure, out[most - 1].rstrip() + " " + out[most], width, size, style)]
