@@ -771,3 +771,33 @@ def test_no_side_panel_text_is_cut_silently_and_a_narrow_hand_card_wraps_its_nam
     paint_unit_card(p, gun, 0, 0, 148, 56)  # no height to spare: one line, shortened with "…"
     names = [t[4] for t in p.text_boxes if t[4].startswith("Gun")]
     assert len(names) == 1 and names[0].endswith(ELLIPSIS), names
+
+
+def test_the_window_log_reads_as_the_headless_log():
+    """Pass 2, item 7: the window's log showed each to-hit roll twice (the roll's line, then
+    the to-hit line with its outcome) and the Intensity roll before the attack's line; the
+    headless log (hexwar.game.headless.readable) shows each once, in order. Seed 6, turn 3's
+    Resolution Phase: after every resolution the window's newest log lines are the headless
+    game's lines of it (as the person's seat reads them)."""
+    from hexwar.game.headless import readable
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.view import seat_log_text
+
+    st = _resolution(6, 3)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    ctl = TableController(st, ai={})
+    seen = 0
+    while st.phase == "resolution" and not st.over:
+        n = len(st.log)
+        st.apply(ai[st.to_act].choose(st))
+        new = st.log[n:]
+        want = [seat_log_text(e, ctl.shown_seat()) for e in readable(new)]
+        log = list(ctl.view().log)
+        got = log[-len(want) :]
+        assert got == want, (got, want)
+        for e in new:  # no roll a later line shows is a line of its own (each once, in order)
+            if e.kind == "roll" and e not in readable(new):
+                assert log.count(e.text) <= sum(1 for x in new if x.kind != "roll" and x.text == e.text), e.text
+                assert not any(t.startswith("intensity:") and t == e.text for t in log), e.text
+        seen += 1
+    assert seen >= 4

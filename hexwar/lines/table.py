@@ -31,12 +31,12 @@ from .commands import (
 )
 from .rules import card, cards
 from .state import Phase
-from .view import SeatView, odds_text, seat_view
+from .view import SeatView, odds_text, seat_log_text, seat_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import LinesState
 
-__all__ = ["TableController", "SHORTCUTS", "TABLE_KEYS"]
+__all__ = ["TableController", "SHORTCUTS", "TABLE_KEYS", "readable_events"]
 
 #: (keys, what) for the help overlay, in the hex screen's style.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -97,6 +97,27 @@ TABLE_KEYS: dict[int, str] = {
     _A["T"]: "next_target",
     _A["N"]: "new_game",
 }
+
+
+def readable_events(events: list[Any]) -> list[Any]:
+    """``events`` without the dice rolls a later event already shows (a to-hit roll inside its
+    ``to_hit`` event, an Intensity roll inside its ``damage`` event: the event carries the roll
+    as ``data["roll"]`` or names its purpose), as the headless game's readable log
+    (:func:`hexwar.game.headless.readable`, which the lines layer does not import): the
+    window's log showed each to-hit roll twice and the Intensity roll before the attack
+    (fresh-user pass 2, item 7). The save and the JSON log keep every event."""
+    out: list[Any] = []
+    for i, e in enumerate(events):
+        if getattr(e, "kind", "") == "roll":
+            data = getattr(e, "data", None) or {}
+            purpose = str(data.get("purpose", ""))
+            later = [x for x in events[i + 1 :] if getattr(x, "kind", "") != "roll"]
+            if any(purpose and purpose in str(x.text) for x in later):
+                continue
+            if any((getattr(x, "data", None) or {}).get("roll") == data for x in later):
+                continue
+        out.append(e)
+    return out
 
 
 @dataclass
@@ -270,8 +291,14 @@ class TableController:
         return f"{ph} phase: Space ends it."
 
     def view(self) -> SeatView:
-        """What the viewer may see (other hands as counts)."""
-        return seat_view(self.state, self.shown_seat(), log_lines=60 + self.log_offset)
+        """What the viewer may see (other hands as counts), its log as the headless game's
+        readable log (:func:`readable_events`)."""
+        from dataclasses import replace
+
+        seat = self.shown_seat()
+        v = seat_view(self.state, seat, log_lines=1)
+        events = readable_events(self.state.log[-(60 + self.log_offset) :])
+        return replace(v, log=tuple(seat_log_text(e, seat) for e in events))
 
     # -- acting -----------------------------------------------------------------------
     def issue(self, cmd: LinesCommand) -> bool:
