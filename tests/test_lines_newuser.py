@@ -801,3 +801,45 @@ def test_the_window_log_reads_as_the_headless_log():
                 assert not any(t.startswith("intensity:") and t == e.text for t in log), e.text
         seen += 1
     assert seen >= 4
+
+
+def test_esc_withdraws_the_bonus_tab_skips_declared_units_and_the_message_is_by_the_prompt():
+    """Pass 2, item 8: Esc withdraws an offered +1 bonus in the Resolution Phase (R1.3: the
+    card stays in hand; it stayed offered); Tab once every unit has declared selects nothing
+    (it selected a unit that had declared) and says why; the status message (red) stands in
+    the prompt bar, by the prompt, not under the bonus in the side panel, and fits the window
+    at both sizes."""
+    from test_lines_layout import table_problems
+
+    from hexwar.game.scenario import find_scenario, load_scenario
+    from hexwar.lines.ai import LinesAI
+    from hexwar.lines.commands import Declare, DeclareCloseAssault
+    from hexwar.ui.layout_check import layout_problems
+
+    st = _resolution(5, 2)
+    ctl = TableController(st, ai={})
+    assert st.hand_commands[st.to_act], "seed 5: a Command card in hand to offer"
+    ctl.offer_bonus()
+    assert ctl.bonus is not None
+    ctl.key("cancel")
+    assert ctl.bonus is None and "bonus withdrawn" in ctl.message
+
+    st = load_scenario(find_scenario("lines")).new_game(seed=6)
+    ai = {s: LinesAI(s, st.seed) for s in st.seats}
+    while not (st.turn == 3 and st.phase == "declaration"):
+        st.apply(ai[st.to_act].choose(st))
+    seat = st.to_act
+    while any(isinstance(c, (Declare, DeclareCloseAssault)) for c in st.legal_commands()):
+        st.apply(next(c for c in st.legal_commands() if isinstance(c, (Declare, DeclareCloseAssault))))
+    assert st.to_act == seat and st.phase == "declaration"
+    ctl = TableController(st, ai={})
+    ctl.key("next_unit")
+    assert ctl.selected is None and "Space ends the phase" in ctl.message, ctl.message
+    for w, h in SIZES:
+        p, root = _paint(ctl, w, h)
+        bar = root.find_panel("prompt").rect
+        box = next(t for t in p.text_boxes if t[4].startswith("none of your units"[:10]) or t[4] == ctl.message)
+        assert bar.y <= box[1] and box[3] <= bar.y1 and bar.x <= box[0] and box[2] <= bar.x1, (box, bar)
+        assert not table_problems(root, p) and not layout_problems(p, w, h)
+        a, b = root.spans["side panel"]
+        assert not any(t[4].startswith("none of your") for t in p.text_boxes[a:b])

@@ -803,7 +803,7 @@ class TableController:
     def unit_choices(self) -> list[str]:
         """The units Tab steps through: the acting seat's units in play (not the crews riding
         them); in the Declaration Phase only those that may still declare (R6.1: a legal
-        declaration or Close Assault), when any may, so Tab never lands on a unit that has
+        declaration or Close Assault; none when none may), so Tab never lands on a unit that has
         declared (after each declaration the selection is cleared: Tab from the first unit
         again reached only the one that had just declared; fresh-user pass, item 6)."""
         st = self.state
@@ -816,15 +816,16 @@ class TableController:
                     can.add(c.unit)
                 elif isinstance(c, DeclareCloseAssault):
                     can.update(c.units)
-            ready = [u for u in mine if u in can]
-            if ready:
-                return ready
+            # none may declare any more: none (Tab selected a unit that had declared; pass 2, item 8)
+            return [u for u in mine if u in can]
         return mine
 
     def next_unit(self) -> str | None:
         """Tab: select the next of :meth:`unit_choices` (your units in play)."""
         mine = self.unit_choices()
         if not mine:
+            if self.state.phase == Phase.DECLARATION:
+                self.message = "none of your units may declare now (R6.1): Space ends the phase"
             return None
         i = (mine.index(self.selected) + 1) % len(mine) if self.selected in mine else 0
         self.selected, self.target, self.weapons = mine[i], None, ()
@@ -980,10 +981,14 @@ class TableController:
         return True
 
     def cancel(self) -> None:
-        """Esc: drop the selection (or close the help)."""
+        """Esc: drop the selection (or close the help); an offered +1 bonus is withdrawn too
+        (R1.3: the card stays in hand; fresh-user pass 2, item 8)."""
         if self.help:
             self.help = False
             return
+        if self.bonus is not None:
+            self.message = f"bonus withdrawn: {cards().command_or_event(self.bonus).title} stays in your hand"
+            self.bonus = None
         self.selected = self.target = None
         self.weapons = ()
 

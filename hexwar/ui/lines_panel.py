@@ -68,17 +68,19 @@ class SideInfo(TablePanel):
     name = "side info"
 
     def paint_self(self, p: Painter, z: int) -> None:
-        """Through :func:`paint_side_info`."""
-        paint_side_info(p, self.ctl, self.v, self.rect)
+        """Through :func:`paint_side_info` (the status message only when the prompt bar cut it)."""
+        bar = self.root.find_panel("prompt")
+        paint_side_info(p, self.ctl, self.v, self.rect, message=getattr(bar, "message_cut", True))
 
 
-def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> None:
+def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect, message: bool = True) -> None:
     """The side panel's text in ``r`` (points, y up) from its top down: the exact odds of the
     declaration being made as bars (R6), the selected hand card's text, the full effect of the
     selected unit's and the target's Damage cards (R6.6), the Command-card bonus (R1.3) and the
     log, newest at the bottom, as many lines as fit; the selected card's texts take the lines
     that fit above the bonus, the last ending with "…" when cut (fresh-user pass 2, item 6: at
-    800x600 they ran below the panel, cut mid-sentence, and the bonus heading was lost)."""
+    800x600 they ran below the panel, cut mid-sentence, and the bonus heading was lost).
+    ``message``: also the status message (the prompt bar shows it unless it cut it)."""
 
     def say(s: str, y: float, size: float, colour: Any, style: str = "regular") -> None:
         if y - 0.36 * size >= r.y:  # the text's box (its cap height about y) stays in the panel
@@ -177,7 +179,7 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect) -> N
     for i, ln in enumerate(wrap_lines(p.atlas, bonus, r.w - 16, 10.0, 2)):
         y -= 13 if i else 0
         say(ln, y, 10.0, theme.TEXT)
-    if ctl.message:
+    if ctl.message and message:  # the prompt bar shows it; here only when cut there
         for ln in wrap_lines(p.atlas, ctl.message, r.w - 16, 10.0, 3):
             y -= 14
             say(ln, y, 10.0, theme.ERROR)

@@ -156,12 +156,26 @@ class PromptBar(TablePanel):
 
     name = "prompt"
 
+    #: whether the last paint cut the status message (the side panel then shows it whole)
+    message_cut: bool = False
+
     def paint_self(self, p: Painter, z: int) -> None:
-        """Draw the prompt, cut with an ellipsis when too long."""
+        """Draw the prompt, cut with an ellipsis when too long, and the controller's status
+        message (a refusal or hint, :attr:`TableController.message`) at its right in red, up
+        to half the bar: by the prompt, not under the bonus in the side panel (fresh-user pass
+        2, item 8)."""
         r = self.rect
         p.rect(r.x, r.y, r.x1, r.y1, (60, 52, 30, 255))
-        p.text(ellipsize(p.atlas, self.ctl.prompt(), r.w - 20, 12.0, "bold"), r.x + 10, r.y + r.h / 2, 12.0,
+        msg = self.ctl.message
+        mw = min(p.measure(msg, 11.0), (r.w - 20) / 2) if msg else 0.0
+        room = r.w - 20 - (mw + 16 if msg else 0.0)
+        p.text(ellipsize(p.atlas, self.ctl.prompt(), room, 12.0, "bold"), r.x + 10, r.y + r.h / 2, 12.0,
                theme.ACTIVE, style="bold")  # fmt: skip
+        self.message_cut = False
+        if msg:
+            shown = ellipsize(p.atlas, msg, mw, 11.0)
+            self.message_cut = shown != msg
+            p.text(shown, r.x1 - 10, r.y + r.h / 2, 11.0, theme.ERROR, ax="right")
 
 
 class UnitCard(TablePanel):
