@@ -843,3 +843,30 @@ def test_esc_withdraws_the_bonus_tab_skips_declared_units_and_the_message_is_by_
         assert not table_problems(root, p) and not layout_problems(p, w, h)
         a, b = root.spans["side panel"]
         assert not any(t[4].startswith("none of your") for t in p.text_boxes[a:b])
+
+
+def test_the_play_command_s_messages_give_a_window_size_the_scenarios_and_a_way_to_play(monkeypatch):
+    """Pass 2, item 9: ``--size 800by600`` gave the editor's example ("like 30x20", a map's
+    size in hexes): now a window's (1400x900); ``hexwar play nosuch`` names the shipped
+    scenarios; with no display, the hint to play in the terminal names ``--ai soviet`` (a
+    bare ``--headless`` is a computer-against-computer game), for the card game and the hex
+    game alike."""
+    from click.testing import CliRunner
+
+    from hexwar.cli import cli, terminal
+    from hexwar.cli import game as cli_game
+    from hexwar.errors import HexwarError
+
+    r = CliRunner().invoke(cli, ["play", "lines", "--size", "800by600"])
+    assert isinstance(r.exception, HexwarError) and "like 1400x900" in str(r.exception), r.exception
+    assert "30x20" not in str(r.exception)
+    r = CliRunner().invoke(cli, ["play", "nosuch"])
+    msg = str(r.exception)
+    assert isinstance(r.exception, HexwarError) and "the shipped scenarios are:" in msg, msg
+    assert all(n in msg for n in ("lines", "lines-4p", "kharkov", "skirmish")), msg
+    monkeypatch.setattr(cli_game, "_no_display", lambda: True)
+    monkeypatch.setattr(terminal, "_no_display", lambda: True)
+    for name in ("lines", "skirmish"):
+        r = CliRunner().invoke(cli, ["play", name])
+        assert f"hexwar play {name} --headless --ai soviet` to play the German side yourself" in r.output, r.output
+        assert "computer-against-computer" in r.output

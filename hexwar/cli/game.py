@@ -259,8 +259,9 @@ def _save_players(path: str) -> dict[str, str]:
 
 
 _NO_WINDOW = (
-    "No display is available to open the game window: run `hexwar play {scenario} --headless` "
-    "to play in the terminal with computer players."
+    "No display is available to open the game window: run `hexwar play {scenario} --headless "
+    "--ai soviet` to play the German side yourself in the terminal against the computer "
+    "(`--ai german` for the Soviet side; `--headless` alone is a computer-against-computer game)."
 )
 
 
@@ -384,7 +385,14 @@ def play(
 
         if headless:
             raise HexwarError("--size sets the window's size: leave it out with --headless")
-        size = parse_size(win_size, "--size", 320, 8192, "points")
+        try:
+            size = parse_size(win_size, "--size", 320, 8192, "points")
+        except HexwarError as exc:  # the editor's example is a map's size in hexes (30x20)
+            if "expected WIDTHxHEIGHT" not in str(exc):
+                raise
+            raise HexwarError(
+                f"--size {win_size!r}: expected the window's WIDTHxHEIGHT in points, like 1400x900"
+            ) from None
     sc, resumed, save, turns, variants = _game_to_play(
         scenario, seed, rules, save, turns, scenario_paths, fog, map_spec
     )
@@ -456,7 +464,15 @@ def _game_to_play(
     else:
         if scenario is not None and scenario.lower().endswith(".json") and Path(scenario).is_file():
             _refuse_json_that_is_not_a_save(scenario)
-        sc = _load(scenario)
+        try:
+            sc = _load(scenario)
+        except HexwarError as exc:  # name the shipped scenarios a person can play
+            if "not found" not in str(exc):
+                raise
+            from ..paths import content_dir
+
+            names = sorted(p.stem for p in content_dir("scenarios").glob("*.toml"))
+            raise HexwarError(f"{exc}; the shipped scenarios are: {', '.join(names)}") from None
         if map_spec is not None:
             from ..game.onmap import scenario_on_map
 

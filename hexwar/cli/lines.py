@@ -171,7 +171,9 @@ def play_lines(
         if _no_display():
             click.echo(
                 f"No display is available to open the game window: run `hexwar play "
-                f"{scenario_arg or sc.reference} --headless` to play in the terminal with computer players."
+                f"{scenario_arg or sc.reference} --headless --ai soviet` to play the German side yourself in "
+                "the terminal against the computer (`--ai german` for the Soviet side; `--headless` alone "
+                "is a computer-against-computer game)."
             )
             return 1
         offer = None
