@@ -323,7 +323,11 @@ def test_every_arrow_ends_on_its_attacker_s_and_its_target_s_card(name):
             if ctl.selected in rects and ctl.target in rects:
                 want.append((ctl.selected, ctl.target))
             shafts: list[tuple[float, float, float, float]] = []
-            p.line = lambda x0, y0, x1, y1, *a, **k: shafts.append((x0, y0, x1, y1))  # type: ignore[method-assign]
+
+            def record(x0, y0, x1, y1, *a, _to=shafts, **k):
+                _to.append((x0, y0, x1, y1))
+
+            p.line = record  # type: ignore[method-assign]
             arrows = next(c for c in root.children if isinstance(c, Arrows))
             arrows.paint_self(p, 0)
             got = shafts[::3]  # a shaft and the two strokes of its head
@@ -331,4 +335,13 @@ def test_every_arrow_ends_on_its_attacker_s_and_its_target_s_card(name):
             for (src, tgt), (x0, y0, x1, y1) in zip(want, got, strict=True):
                 for uid, x, y in ((src, x0, y0), (tgt, x1, y1)):
                     r = rects[uid]
-                    assert r.x - 6 <= x <= r.x1 + 6 and r.y - 6 <= y <= r.y1 + 6, (name, when, w, h, uid, r, x, y)
+                    assert r.x - 6 <= x <= r.x1 + 6 and r.y - 6 <= y <= r.y1 + 6, (
+                        name,
+                        when,
+                        w,
+                        h,
+                        uid,
+                        r,
+                        x,
+                        y,
+                    )

@@ -712,6 +712,7 @@ def test_a_void_attack_reads_as_void_in_the_prompt_the_panel_and_when_shown():
 
     st = load_scenario(find_scenario("lines")).new_game(seed=1)
     ai = {s: LinesAI(s, st.seed) for s in st.seats}
+
     def first_unresolved() -> int | None:
         ns = [n for n, a in sorted(st.attacks.items()) if a.seat == st.to_act and not a.resolved]
         return ns[0] if ns else None
@@ -748,14 +749,19 @@ def test_no_side_panel_text_is_cut_silently_and_a_narrow_hand_card_wraps_its_nam
     p = Painter(FakeAtlas())
     st = _state("lines", "commitment")
     cut = 0
-    for cid, (w, h) in [(c, s) for c in [*st.hand_units[st.to_act], *st.hand_commands[st.to_act]] for s in SIZES]:
+    for cid, (w, h) in [
+        (c, s) for c in [*st.hand_units[st.to_act], *st.hand_commands[st.to_act]] for s in SIZES
+    ]:
         ctl = TableController(st, ai={})
         ctl.selected = cid
         texts = _texts(ctl, w, h)
         i = texts.index("Selected card")
         full = card(cid).help_text(cards()) if cid in st.hand_units[st.to_act] else command_text(cid)
         block = texts[i + 1 : texts.index("Command-card bonus (B)")]
-        assert block and (full.rstrip().endswith(block[-1].rstrip()) or block[-1].endswith(ELLIPSIS)), (cid, block)
+        assert block and (full.rstrip().endswith(block[-1].rstrip()) or block[-1].endswith(ELLIPSIS)), (
+            cid,
+            block,
+        )
         cut += block[-1].endswith(ELLIPSIS)
     assert cut, "seed 5: a hand card's text is longer than the panel's lines at 800x600"
     long = "one two three four five six seven eight nine ten eleven twelve"
@@ -797,7 +803,9 @@ def test_the_window_log_reads_as_the_headless_log():
         assert got == want, (got, want)
         for e in new:  # no roll a later line shows is a line of its own (each once, in order)
             if e.kind == "roll" and e not in readable(new):
-                assert log.count(e.text) <= sum(1 for x in new if x.kind != "roll" and x.text == e.text), e.text
+                assert log.count(e.text) <= sum(1 for x in new if x.kind != "roll" and x.text == e.text), (
+                    e.text
+                )
                 assert not any(t.startswith("intensity:") and t == e.text for t in log), e.text
         seen += 1
     assert seen >= 4
@@ -838,7 +846,9 @@ def test_esc_withdraws_the_bonus_tab_skips_declared_units_and_the_message_is_by_
     for w, h in SIZES:
         p, root = _paint(ctl, w, h)
         bar = root.find_panel("prompt").rect
-        box = next(t for t in p.text_boxes if t[4].startswith("none of your units"[:10]) or t[4] == ctl.message)
+        box = next(
+            t for t in p.text_boxes if t[4].startswith("none of your units"[:10]) or t[4] == ctl.message
+        )
         assert bar.y <= box[1] and box[3] <= bar.y1 and bar.x <= box[0] and box[2] <= bar.x1, (box, bar)
         assert not table_problems(root, p) and not layout_problems(p, w, h)
         a, b = root.spans["side panel"]
@@ -868,5 +878,7 @@ def test_the_play_command_s_messages_give_a_window_size_the_scenarios_and_a_way_
     monkeypatch.setattr(terminal, "_no_display", lambda: True)
     for name in ("lines", "skirmish"):
         r = CliRunner().invoke(cli, ["play", name])
-        assert f"hexwar play {name} --headless --ai soviet` to play the German side yourself" in r.output, r.output
+        assert f"hexwar play {name} --headless --ai soviet` to play the German side yourself" in r.output, (
+            r.output
+        )
         assert "computer-against-computer" in r.output

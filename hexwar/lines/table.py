@@ -964,7 +964,12 @@ class TableController:
             return
         if self.passing and intent not in ("confirm", "help", "cancel", "log_older", "log_newer"):
             return  # behind the hand-over screen nothing acts for the next seat
-        if (self.held() or not self.human_to_act()) and intent not in ("help", "cancel", "log_older", "log_newer"):
+        if (self.held() or not self.human_to_act()) and intent not in (
+            "help",
+            "cancel",
+            "log_older",
+            "log_newer",
+        ):
             # a person never acts for a computer seat (R resolved the computer's attacks);
             # Space / Enter / R go on from the resolution being shown
             if self.held() and intent in ("end_phase", "confirm", "resolve"):

@@ -229,7 +229,9 @@ def paint_unit_card(
             p.text(_fit(p, ln, name_room, 11, "bold"), ix, cy + NAME_LINE / 2 - k * NAME_LINE, 11, band_text,
                    style="bold", z=z)  # fmt: skip
     else:
-        p.text(_fit(p, card.name, x + w - cost_w - 10 - ix, 11, "bold"), ix, cy, 11, band_text, style="bold", z=z)
+        p.text(
+            _fit(p, card.name, x + w - cost_w - 10 - ix, 11, "bold"), ix, cy, 11, band_text, style="bold", z=z
+        )
     # line or Turns of Flight | Half / Full Endurance
     sy = top - head_h - SUB_H / 2 - 1
     if card.line == "aircraft":

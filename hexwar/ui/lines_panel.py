@@ -125,7 +125,8 @@ def paint_side_info(p: Painter, ctl: TableController, v: SeatView, r: Rect, mess
     if ctl.target and ctl.selected in ctl.state.units:
         ws = card(ctl.selected).weapons
         chosen = (
-            ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws)) or "none (1 / 2 / 3 choose)"
+            ", ".join(f"{i + 1}. {ws[i].name}" for i in ctl.weapons if i < len(ws))
+            or "none (1 / 2 / 3 choose)"
         )
         y -= 15
         say(ellipsize(p.atlas, f"weapons: {chosen}", r.w - 16, 10.0), y, 10.0, theme.TEXT)

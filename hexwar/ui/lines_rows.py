@@ -330,7 +330,9 @@ def arrow(
         nx, ny = -(b[1] - a[1]) / d * shift, (b[0] - a[0]) / d * shift
         a, b = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
 
-    def edge(c: tuple[float, float], d: tuple[float, float], half: tuple[float, float]) -> tuple[float, float]:
+    def edge(
+        c: tuple[float, float], d: tuple[float, float], half: tuple[float, float]
+    ) -> tuple[float, float]:
         """Where the segment from card centre ``c`` towards ``d`` leaves the card."""
         dx, dy = d[0] - c[0], d[1] - c[1]
         t = min(half[0] / abs(dx) if dx else math.inf, half[1] / abs(dy) if dy else math.inf, 1.0)
@@ -367,7 +369,13 @@ class Arrows(TablePanel):
                 arrow(p, centres[s], centres[a.target], colour, 5.0, half[s], half[a.target])  # type: ignore[arg-type]
         if ctl.selected in centres and ctl.target in centres:
             arrow(
-                p, centres[ctl.selected], centres[ctl.target], theme.ACTIVE, 0.0, half[ctl.selected], half[ctl.target]
+                p,
+                centres[ctl.selected],
+                centres[ctl.target],
+                theme.ACTIVE,
+                0.0,
+                half[ctl.selected],
+                half[ctl.target],
             )
 
     def hit_test(self, x: float, y: float) -> Element | None:

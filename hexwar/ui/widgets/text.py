@@ -109,4 +109,6 @@ def wrap_lines(
     out = [ln for para in text.split("\n") for ln in wrap(measure, para, width, size, style)]
     if len(out) <= most:
         return out
-    return out[: most - 1] + [ellipsize(measure, out[most - 1].rstrip() + " " + out[most], width, size, style)]
+    return out[: most - 1] + [
+        ellipsize(measure, out[most - 1].rstrip() + " " + out[most], width, size, style)
+    ]
