@@ -170,8 +170,9 @@ def _playable_now(ctl: Any, st: Any) -> bool:
 SLOTS: dict[str, tuple[int, int | None]] = {
     **{
         t: (0, 0)
-        for t in ("take hand", "commit", "declare", "resolve", "draw 1", "discard", "go on", "new game")
+        for t in ("take hand", "commit", "declare", "resolve", "discard", "go on", "new game")
     },
+    "draw 1": (0, None),  # the ways of drawing a whole row each (no End phase beside them)
     "end phase": (0, 1),
     "bonus": (1, 0),
     "next way": (1, 0),
