@@ -99,6 +99,10 @@ TABLE_KEYS: dict[int, str] = {
 }
 
 
+#: how many events after a roll :func:`readable_events` looks for the one that shows it
+LOOK_AHEAD = 40
+
+
 def readable_events(events: list[Any]) -> list[Any]:
     """``events`` without the dice rolls a later event already shows (a to-hit roll inside its
     ``to_hit`` event, an Intensity roll inside its ``damage`` event: the event carries the roll
@@ -111,7 +115,9 @@ def readable_events(events: list[Any]) -> list[Any]:
         if getattr(e, "kind", "") == "roll":
             data = getattr(e, "data", None) or {}
             purpose = str(data.get("purpose", ""))
-            later = [x for x in events[i + 1 :] if getattr(x, "kind", "") != "roll"]
+            # the event showing a roll follows it within its action: a bounded look ahead keeps
+            # a log scrolled far back linear (the view is built every frame)
+            later = [x for x in events[i + 1 : i + 1 + LOOK_AHEAD] if getattr(x, "kind", "") != "roll"]
             if any(purpose and purpose in str(x.text) for x in later):
                 continue
             if any((getattr(x, "data", None) or {}).get("roll") == data for x in later):
