@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hexwar.errors import ValidationError
-from hexwar.rules.cards import default_cards, load_cards
+from hexwar.rules.cards import default_cards, load_cards, shipped
 from hexwar.rules.cards.shipped import (
     CODE,
     COMPILED_NAME,
@@ -91,23 +91,41 @@ def test_the_fingerprint_covers_the_card_code():
     assert fingerprint(DATA, (*CODE, "no/such/module.py")) is None  # unreadable: nothing trusted
 
 
+def _split(folder: Path) -> tuple[dict, dict]:
+    head_line, payload = (folder / COMPILED_NAME).read_text().split("\n", 1)
+    return json.loads(head_line), json.loads(payload)
+
+
+def _write(folder: Path, head: dict, doc: dict, forge_check: bool) -> None:
+    payload = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    if forge_check:  # as the compiler would: only the decoder's own refusals are left
+        head = dict(head, check=shipped._check_of(head["fingerprint"], payload.encode()))
+    (folder / COMPILED_NAME).write_text(json.dumps(head, sort_keys=True) + "\n" + payload + "\n")
+
+
 @pytest.mark.parametrize(
-    "damage",
+    "damage,forged",
     [
-        lambda d: d["objects"][0].update({"$": "Path"}),  # only the card classes are built
-        lambda d: d["objects"][0].update({"no_such_field": 1}),
-        lambda d: d["units"].update({"de_tiger_i": {"$r": 10**6}}),
-        lambda d: d["objects"][-1].update({"$": "CombatRules", "special": {"$e": "os", "v": "x"}}),
-        lambda d: d.update({"version": 2}),
-        lambda d: d.update({"fingerprint": "0" * 64}),
+        (lambda h, d: d["objects"][0].update({"$": "Path"}), True),  # only the card classes are built
+        (lambda h, d: d["objects"][0].update({"no_such_field": 1}), True),
+        (lambda h, d: d["units"].update({"de_tiger_i": {"$r": 10**6}}), True),
+        (lambda h, d: d["objects"][-1].update({"$": "CombatRules", "special": {"$e": "os", "v": "x"}}), True),
+        (lambda h, d: h.update({"version": 1}), False),
+        (lambda h, d: h.update({"fingerprint": "0" * 64}), True),
+        (lambda h, d: d["objects"][0].update(damage_index=d["objects"][0]["damage_index"] + 1), False),
+        (lambda h, d: d.update({"objects": d["objects"][:5]}), False),
     ],
-    ids=["class", "field", "reference", "enum", "version", "fingerprint"],
+    ids=["class", "field", "reference", "enum", "version", "fingerprint", "edited number", "truncated"],
 )
-def test_a_malformed_compiled_file_is_not_trusted(tmp_path, damage):
+def test_a_malformed_compiled_file_is_not_trusted(tmp_path, damage, forged):
+    """Damage the compiler did not write (an edited number or a cut payload: the check refuses
+    it), or a payload with a forged check that names what is not a card (the decoder refuses
+    it): never trusted; the full load reads the card files instead."""
     folder = _copy(tmp_path)
-    doc = json.loads((folder / COMPILED_NAME).read_text())
-    damage(doc)
-    (folder / COMPILED_NAME).write_text(json.dumps(doc))
+    assert compiled_cards(folder) is not None
+    head, doc = _split(folder)
+    damage(head, doc)
+    _write(folder, head, doc, forged)
     assert compiled_cards(folder) is None
     (folder / COMPILED_NAME).write_text("{not json")
     assert compiled_cards(folder) is None
@@ -123,5 +141,4 @@ def test_writing_and_reading_round_trips(tmp_path):
     again = compiled_cards(folder)
     assert again is not None
     _same(full, again)
-    doc = json.loads((folder / COMPILED_NAME).read_text())
-    _same(decode_cards(doc, folder), full)
+    _same(decode_cards(_split(folder)[1], folder), full)

@@ -64,7 +64,9 @@ __all__ = [
 
 COMPILED_NAME = "compiled.json"  #: beside the card files
 COMPILED_FORMAT = "hexwar-cards-compiled"
-_VERSION = 1
+_VERSION = 2  #: 2: a header line (fingerprint, check) above the payload line
+#: a compiled card set larger than this is not read (the shipped one is about 100 KB)
+MAX_BYTES = 4 * 1024 * 1024
 #: the source files (relative to the ``hexwar`` package) that turn the card files into a
 #: :class:`CardSet`: the reader, the card file models and the card classes
 CODE = (
@@ -190,30 +192,47 @@ def compiled_cards(folder: Path | None = None) -> CardSet | None:
     caller loads and validates the files). A missing, unreadable or malformed compiled file is
     ``None`` too."""
     folder = folder if folder is not None else card_data_dir()
+    path = folder / COMPILED_NAME
     try:
-        text = (folder / COMPILED_NAME).read_text(encoding="utf-8")
+        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+            return None
+        raw = path.read_bytes()
     except OSError:
         return None
+    head_raw, sep, payload = raw.partition(b"\n")
     try:
-        doc = json.loads(text)
-        if doc.get("format") != COMPILED_FORMAT or doc.get("version") != _VERSION:
+        head = json.loads(head_raw)
+        if head.get("format") != COMPILED_FORMAT or head.get("version") != _VERSION:
             return None
-        if doc.get("fingerprint") != fingerprint(folder):
-            return None
-        return decode_cards(doc, folder)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        fp = head.get("fingerprint")
+        if not sep or fp is None or fp != fingerprint(folder) or head.get("check") != _check_of(fp, payload):
+            return None  # other files or code, or a payload the compiler did not write as it is
+        return decode_cards(json.loads(payload), folder)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
         return None
+
+
+def _check_of(fp: str, payload: bytes) -> str:
+    """The SHA-256 (hex) binding the compiled payload to the fingerprint it was written for: an
+    edit the compiler did not make (a card's number changed by hand, damage) is refused."""
+    return hashlib.sha256(fp.encode() + b"\n" + payload.rstrip(b"\n")).hexdigest()
 
 
 def write_compiled(cards: CardSet, folder: Path) -> Path:
     """Write ``folder/compiled.json`` for ``cards`` (loaded from ``folder`` by the full load),
     atomically; returns its path."""
-    doc = encode_cards(cards)
-    doc["fingerprint"] = fingerprint(folder)
+    fp = fingerprint(folder)
+    if fp is None:
+        raise OSError(f"the card files or code under {folder} cannot be read")
+    payload = json.dumps(encode_cards(cards), ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    head = {
+        "format": COMPILED_FORMAT,
+        "version": _VERSION,
+        "fingerprint": fp,
+        "check": _check_of(fp, payload.encode("utf-8")),
+    }
     path = folder / COMPILED_NAME
-    atomic_write_text(
-        path, json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
-    )
+    atomic_write_text(path, json.dumps(head, sort_keys=True) + "\n" + payload + "\n")
     return path
 
 
