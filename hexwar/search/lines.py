@@ -26,7 +26,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   Command cards to play instead (every fieldable unit is fielded: holding one back only looks
   good over a one-turn horizon). Draws are not searched (their worth lies past the horizon):
   :func:`fieldable_draw` takes Reserves cards while the hand lacks units it can field, and never
-  names more cards from the Reserves deck or the Command deck than it holds.
+  names more cards from the Reserves deck or the Command deck than it holds. (A searched draw,
+  :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant.)
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
   of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`).
 * **choice**: each candidate is played in the same :data:`WORLDS` sampled worlds; another than
@@ -34,7 +35,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   standard errors (the dice's noise must not decide).
 * **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
   cost-weighted Endurance on the table (units in hand at full value), the Command cards in
-  hand and the Overrun count (R10.1).
+  hand and the Overrun count (R10.1); optionally (:data:`THREAT_WEIGHT`, off) the next turn's
+  threat balance (:func:`threat`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ..errors import HexwarError
 from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
 from ..lines.actions.choose_hand import hand_size
+from ..lines.actions.declare import weapon_choices
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -66,8 +69,9 @@ from ..lines.commands import (
     side_of_seat,
 )
 from ..lines.odds import declare_odds
-from ..lines.rules import card
+from ..lines.rules import card, fighting, legal_targets
 from ..lines.state import LinesState, Phase, other_side
+from ..rules.combat import CombatError
 from ..rules.dice import Dice
 from .core import SearchStats, determinized_search, search_rng
 
@@ -82,6 +86,7 @@ __all__ = [
     "determinize_lines",
     "every_hand",
     "fieldable_draw",
+    "threat",
 ]
 
 HARD_ITERATIONS = 64
@@ -118,6 +123,15 @@ WIN_BONUS = 100.0
 TABLE_WEIGHT = 0.3
 OVERRUN_WEIGHT = 6.0
 CARD_WEIGHT = 1.0  # points a Command card in hand is worth
+THREAT_WEIGHT = 0.0
+"""Share of the next turn's threat balance (:func:`threat`, own minus enemy) added to the
+evaluation. 0 (off) in the shipped player: 0.5 was measured and did no better (docs/lines.md,
+"Tried in the fifth session")."""
+SEARCH_DRAWS = False
+"""Whether the Draw Phase's mix of sources is searched (every mix the decks can give, the
+counted draw of :func:`fieldable_draw` first and kept unless another clears
+:data:`CONFIDENCE`), with rollouts to the end of the next turn's combat. Off in the shipped
+player: measured, it did no better (docs/lines.md, "Tried in the fifth session")."""
 ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
 
 
@@ -257,6 +271,40 @@ def fieldable_draw(state: LinesState, seat: str, legal: list[LinesCommand]) -> D
     return min(sane, key=lambda d: (abs(d.extra.count("reserves") - want), d.extra))
 
 
+def threat(state: LinesState, side: str) -> float:
+    """What ``side``'s units on the table threaten next turn: for each of its fighting units
+    (not riding as a crew), the best exact expected victory points (R6,
+    :func:`hexwar.lines.odds.declare_odds`) of one attack on an enemy unit its lines reach,
+    summed, and no more on one target than its cost (the dice are not rolled: a noiseless look
+    one turn past the horizon).
+
+    Args:
+        state: the game (read only; only the table is read, nothing hidden).
+        side: ``"german"`` or ``"soviet"``.
+
+    Returns:
+        Victory points (>= 0).
+    """
+    on: dict[str, float] = {}
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.side != side or u.crewing is not None or not fighting(u):
+            continue
+        best, best_t = 0.0, ""
+        n = len(card(uid).weapons)
+        for target, at_crew, _line in legal_targets(state, u):
+            for ws in weapon_choices(n):
+                try:
+                    ev = declare_odds(state, uid, target, ws, at_crew).expected_vp
+                except CombatError:  # a weapon that cannot affect this target
+                    continue
+                if ev > best:
+                    best, best_t = ev, target
+        if best_t:
+            on[best_t] = on.get(best_t, 0.0) + best
+    return sum(min(v, float(card(t).cost)) for t, v in on.items())
+
+
 class LinesSearchGame:
     """The lines mode's :class:`~hexwar.search.core.SearchGame` (see the module docstring).
 
@@ -293,7 +341,11 @@ class LinesSearchGame:
         if w.phase == Phase.DRAW:
             # what a draw is worth shows only turns later, past the horizon: no rollouts are
             # spent on it; the draw counts the units the hand can field (fieldable_draw)
-            return [fieldable_draw(w, seat, legal) or first]
+            pick = fieldable_draw(w, seat, legal)
+            if pick is None or not SEARCH_DRAWS:
+                return [pick or first]
+            others = [c for c in legal if isinstance(c, Draw) and c != pick]  # legal: sane draws only
+            return [pick, *others]
         if w.phase == Phase.COMMITMENT and isinstance(first, (Commit, Recrew)):
             # every unit that can be fielded is fielded (ending the phase earlier only looks
             # good over a one-turn horizon: a unit in hand cannot be hit), so the order of the
@@ -385,6 +437,8 @@ class LinesSearchGame:
             table[side_of_seat(s)] += CARD_WEIGHT * len(state.hand_commands[s]) / TABLE_WEIGHT
         v += TABLE_WEIGHT * (table[side] - table[enemy])
         v += OVERRUN_WEIGHT * (state.overrun[side] - state.overrun[enemy])
+        if THREAT_WEIGHT:
+            v += THREAT_WEIGHT * (threat(state, side) - threat(state, enemy))
         return v
 
 
