@@ -52,6 +52,7 @@ __all__ = [
     "key_of",
     "code_fingerprint",
     "hash_sources",
+    "read_headed",
     "lookup",
     "bypassed",
     "encode",
@@ -264,17 +265,17 @@ def lookup(text: str, kinds: Iterable[str]) -> Doc | None:
     return found[1]  # type: ignore[no-any-return]
 
 
-def _check_of(key: str, payload: bytes) -> str:
-    """The SHA-256 (hex) binding a compiled payload to the document's key (its bytes' hash)."""
-    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
-
-
-def _read(path: Path) -> tuple[str, Any] | None:
-    """The ``(kind, Doc)`` in the compiled file ``path``, or ``None`` for anything that is not
-    exactly what :func:`compiled_document` wrote for that key with this code: a missing, large,
-    truncated, edited or damaged file, another format, version, kind or code (never raises)."""
+def read_headed(
+    path: Path, fmt: str, version: int, max_bytes: int | None = None
+) -> tuple[dict[str, Any], bytes] | None:
+    """The header (a JSON object of ``format`` ``fmt`` and ``version``) and the payload bytes of a
+    compiled file written as two lines (this module's documents, the compiled card set), or
+    ``None`` for a missing or unreadable file, a link to something that is not a file, a file
+    over ``max_bytes`` (default :data:`MAX_BYTES`), a header that is not one, or a payload not
+    ended by its newline (cut short). Never raises; the caller checks the rest of the header.
+    """
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+        if not path.is_file() or path.stat().st_size > (max_bytes or MAX_BYTES):
             return None
         raw = path.read_bytes()
     except OSError:
@@ -286,12 +287,28 @@ def _read(path: Path) -> tuple[str, Any] | None:
         head = json.loads(head_raw)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("version") != _VERSION:
+    if not isinstance(head, dict) or head.get("format") != fmt or head.get("version") != version:
         return None
+    return head, payload[:-1]
+
+
+def _check_of(key: str, payload: bytes) -> str:
+    """The SHA-256 (hex) binding a compiled payload to the document's key (its bytes' hash)."""
+    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
+
+
+def _read(path: Path) -> tuple[str, Any] | None:
+    """The ``(kind, Doc)`` in the compiled file ``path``, or ``None`` for anything that is not
+    exactly what :func:`compiled_document` wrote for that key with this code: a missing, large,
+    truncated, edited or damaged file, another format, version, kind or code (never raises)."""
+    read = read_headed(path, FORMAT, _VERSION)
+    if read is None:
+        return None
+    head, payload = read
     fp = code_fingerprint()
     if fp is None or head.get("code") != fp or head.get("kind") not in KINDS:
         return None
-    if head.get("check") != _check_of(path.stem, payload[:-1]):  # an edit the compiler did not make
+    if head.get("check") != _check_of(path.stem, payload):  # an edit the compiler did not make
         return None
     try:
         doc = decode(json.loads(payload))

@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...fileio import atomic_write_text
-from ...model.compiled_docs import hash_sources
+from ...model.compiled_docs import hash_sources, read_headed
 from .cardset import CardSet
 from .definitions import (
     CombatRules,
@@ -192,21 +192,14 @@ def compiled_cards(folder: Path | None = None) -> CardSet | None:
     caller loads and validates the files). A missing, unreadable or malformed compiled file is
     ``None`` too."""
     folder = folder if folder is not None else card_data_dir()
-    path = folder / COMPILED_NAME
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return None
-        raw = path.read_bytes()
-    except OSError:
+    read = read_headed(folder / COMPILED_NAME, COMPILED_FORMAT, _VERSION, MAX_BYTES)
+    if read is None:
         return None
-    head_raw, sep, payload = raw.partition(b"\n")
+    head, payload = read
+    fp = head.get("fingerprint")
+    if fp is None or fp != fingerprint(folder) or head.get("check") != _check_of(fp, payload):
+        return None  # other files or code, or a payload the compiler did not write as it is
     try:
-        head = json.loads(head_raw)
-        if head.get("format") != COMPILED_FORMAT or head.get("version") != _VERSION:
-            return None
-        fp = head.get("fingerprint")
-        if not sep or fp is None or fp != fingerprint(folder) or head.get("check") != _check_of(fp, payload):
-            return None  # other files or code, or a payload the compiler did not write as it is
         return decode_cards(json.loads(payload), folder)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
         return None
