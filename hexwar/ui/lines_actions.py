@@ -168,10 +168,7 @@ def _playable_now(ctl: Any, st: Any) -> bool:
 #: of drawing (``"draw k"``, R5.5: as many as Draw effects such as Supply Run give, k >= 2)
 #: take a whole row each, from row 2 (:func:`slot_of`).
 SLOTS: dict[str, tuple[int, int | None]] = {
-    **{
-        t: (0, 0)
-        for t in ("take hand", "commit", "declare", "resolve", "discard", "go on", "new game")
-    },
+    **{t: (0, 0) for t in ("take hand", "commit", "declare", "resolve", "discard", "go on", "new game")},
     "draw 1": (0, None),  # the ways of drawing a whole row each (no End phase beside them)
     "end phase": (0, 1),
     "bonus": (1, 0),
