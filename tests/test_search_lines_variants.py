@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_search_lines_budget import _first  # the seeded game at its first such decision
 
 import hexwar.search.lines as search_lines
 from hexwar.game.scenario import load_scenario
 from hexwar.lines.actions.declare import weapon_choices
-from hexwar.lines.ai import LinesAI
 from hexwar.lines.commands import Draw
 from hexwar.lines.odds import declare_odds
 from hexwar.lines.rules import card, fighting, legal_targets
@@ -22,17 +22,6 @@ from hexwar.lines.state import Phase
 from hexwar.rules.combat import CombatError
 from hexwar.search.lines import LinesSearchGame, LinesSearchPlayer, fieldable_draw, threat
 from tests.test_search_lines import _twin
-
-
-def _first(name: str, seed: int, want):
-    """The seeded standard game at its first decision for which ``want(state)`` holds."""
-    g = load_scenario(name).new_game(seed=seed)
-    players = {s: LinesAI(s, seed) for s in g.seats}
-    while not g.over:
-        if want(g):
-            return g
-        g.apply(players[g.to_act].choose(g))
-    raise AssertionError(f"{name} seed {seed}: no such decision")
 
 
 def _at_draw(name: str, seed: int, turn: int = 1):
