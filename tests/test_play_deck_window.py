@@ -136,3 +136,33 @@ def test_the_mouse_alone_builds_the_deck_and_hot_seat_hands_over(standard):
         assert ctl.deck_page is None and not ctl.deck_question() and g.to_act == "soviet"
     finally:
         win.close()
+
+
+def test_the_readme_screenshot_shows_a_deck_the_crew_rule_refuses():
+    """``hexwar render standard --screen deck`` (README, docs/screenshots/deck.png): the page
+    with 94 points and a tank crew short, as the README describes it; a fixed-deck scenario has
+    no such page."""
+    from hexwar.errors import HexwarError
+    from hexwar.ui.clock import ManualClock
+    from hexwar.ui.play_window import PlayWindow
+    from hexwar.ui.render_state import _setup_window, game_for_screen
+
+    st, ai = game_for_screen("standard", "deck")
+    win = PlayWindow(st, ai=ai, width=1400, height=900, visible=False, schedule=False, clock=ManualClock())
+    try:
+        _setup_window(win, "deck")
+        texts = win.screen_texts()
+        assert "Points: 94  (limits 80-100: within the limits)" in texts
+        assert "3 units need a tank crew and the deck has 2 (R4.1)" in texts
+        assert "Tiger I  ·  vehicle  ·  Frontline  ·  24 pts" in texts  # the search row of the card drawn
+    finally:
+        win.close()
+    k, ai = game_for_screen("kharkov", "deck")
+    win = PlayWindow(k, ai=ai, width=1000, height=700, visible=False, schedule=False, clock=ManualClock())
+    try:
+        with pytest.raises(
+            HexwarError, match="--screen deck needs a scenario whose German side builds a deck"
+        ):
+            _setup_window(win, "deck")
+    finally:
+        win.close()
