@@ -1,7 +1,7 @@
 """Where the shipped maps, scenarios and assets live, for source checkouts and installs.
 
 In a source checkout (or an editable install) they are the top-level ``maps/``,
-``scenarios/`` and ``assets/`` folders next to the package. A regular ``pip install .``
+``scenarios/``, ``assets/`` and ``decks/`` folders next to the package. A regular ``pip install .``
 copies them to ``<prefix>/share/hexwar/`` (pyproject ``data-files``).
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 __all__ = ["content_dir", "find_content", "user_state_dir"]
 
-_KINDS = ("maps", "scenarios", "assets")
+_KINDS = ("maps", "scenarios", "assets", "decks")
 
 
 def _candidates(kind: str) -> list[Path]:
@@ -40,7 +40,7 @@ def _candidate_tuple(kind: str) -> tuple[Path, ...]:
 
 
 def content_dir(kind: str) -> Path:
-    """The folder of shipped ``kind`` (``"maps"``, ``"scenarios"`` or ``"assets"``).
+    """The folder of shipped ``kind`` (``"maps"``, ``"scenarios"``, ``"assets"`` or ``"decks"``).
 
     Raises:
         ValueError: for another kind.

@@ -332,6 +332,7 @@ def test_terminal_player_asks_again_for_a_5000_digit_or_non_ascii_number(monkeyp
     from hexwar.game.scenario import load_scenario
 
     st = load_scenario(DATA / "game_tiny.toml").new_game(seed=3)
+    st = _NumberedOptions(st)  # numbered options (the setup reads cards instead, setup_choice)
     side = st.to_act
     cmds = st.legal_commands(side)
     answers = iter([*HOSTILE_NUMBERS, "odds " + "9" * 5000, "1"])
@@ -494,3 +495,15 @@ def test_a_save_with_a_lone_surrogate_escape_is_refused_at_its_line_and_column(t
     from hexwar.fileio import read_json
 
     assert read_json(f) == {"a": "\U0001f600 \\ud800"}
+
+
+class _NumberedOptions:
+    """A game whose side to act has five numbered options (Discard), each its own menu line."""
+
+    def __init__(self, st):
+        self.turn, self.phase, self.variants, self.to_act = st.turn, "draw", (), st.to_act
+
+    def legal_commands(self, side):
+        from hexwar.game.commands import Discard
+
+        return [Discard(side, f"su_rifles#{i}") for i in range(1, 6)]

@@ -171,6 +171,7 @@ def test_terminal_player_refuses_negative_and_empty_choices(monkeypatch):
     from hexwar.game.scenario import load_scenario
 
     st = load_scenario(TINY).new_game(seed=3)
+    st = _NumberedOptions(st)  # numbered options (the setup reads cards instead, setup_choice)
     side = st.to_act
     cmds = st.legal_commands(side)
     answers = iter(["-1", "", str(len(cmds)), " 1 "])
@@ -199,3 +200,15 @@ def test_play_names_a_broken_or_foreign_json_file_as_json_not_toml(tmp_path, cap
     assert main(["play", str(other), "--headless"]) == 2
     err = capsys.readouterr().err
     assert 'without a "format": "hexwar-save"' in err and "not a saved game" in err
+
+
+class _NumberedOptions:
+    """A game whose side to act has five numbered options (Discard), each its own menu line."""
+
+    def __init__(self, st):
+        self.turn, self.phase, self.variants, self.to_act = st.turn, "draw", (), st.to_act
+
+    def legal_commands(self, side):
+        from hexwar.game.commands import Discard
+
+        return [Discard(side, f"su_rifles#{i}") for i in range(1, 6)]

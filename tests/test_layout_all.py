@@ -49,9 +49,27 @@ def _play(state, w, h, variant, ratio=1.0):
     from hexwar.ui.panels import paint_screen
     from hexwar.ui.play_window import PlayWindow
 
+    if variant.startswith("deck"):  # the standard game's setup, its deck builder page open (R4.3)
+        from hexwar.game.scenario import find_scenario, load_scenario
+
+        state = load_scenario(find_scenario("standard")).new_game(5)
     win = PlayWindow(state, ai={}, width=w, height=h, visible=False, schedule=False, clock=ManualClock(),
                      pixel_ratio=ratio)  # fmt: skip
     try:
+        if variant.startswith("deck"):
+            from hexwar.ui.render_state import _SHOT_DECK
+
+            page = win.controller.open_deck()
+            page.builder.cards.clear()
+            for c in _SHOT_DECK:  # within the points, a tank crew short: the rule's reason shows
+                page.add_card(c)
+            page.add_card("de_tiger_i")  # over the points: both lines
+            if variant == "deck quit":
+                win.request_quit()
+                assert win.behaviour.asking
+            win.refresh()
+            assert win.deck_screen is not None
+            return win.painter
         if variant == "help":
             win.flags.show_help = True
         elif variant == "quit":
@@ -205,7 +223,7 @@ def _replay(model, w, h, variant, ratio=1.0):
 
 
 VARIANTS = {
-    "play": ("main", "help", "quit", "rolls", "zoomed"),
+    "play": ("main", "help", "quit", "rolls", "zoomed", "deck", "deck quit"),
     "table": ("main", "setup", "help", "quit"),
     "campaign": ("main", "help", "quit"),
     "editor": ("main", "help", "scenario"),

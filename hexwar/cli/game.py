@@ -44,7 +44,15 @@ from ..rules.cards import SIDES
 from . import echo_json
 from .terminal import TerminalPlayer, _no_display
 
-__all__ = ["play", "replay", "parse_ai", "parse_rules", "DEFAULT_SCENARIOS", "TerminalPlayer"]
+__all__ = [
+    "play",
+    "replay",
+    "parse_ai",
+    "parse_rules",
+    "parse_hex_decks",
+    "DEFAULT_SCENARIOS",
+    "TerminalPlayer",
+]
 
 DEFAULT_SCENARIOS = ("standard", "skirmish")  # the first shipped one found is played by default
 
@@ -335,7 +343,8 @@ _NO_WINDOW = (
     "decks",
     multiple=True,
     metavar="SIDE=FILE",
-    help="Line games: a Reserves deck file for a side or seat (decks/*.toml; repeatable).",
+    help="A Reserves deck file for a side you play: a hex scenario with a point budget (standard: "
+    "german=decks/my_german.toml, repeatable or german=A,soviet=B) or a line game's side or seat.",
 )
 @click.option(
     "--palette",
@@ -416,13 +425,93 @@ def play(
             ai_level=ai_level,
             size=size,
         )
+    hex_decks: dict[str, tuple[str, tuple[str, ...]]] = {}
     if decks:
-        raise HexwarError('--deck is for line games (mode = "lines"); a hex scenario names its decks itself')
+        if resumed is not None:
+            raise HexwarError(
+                f"{scenario} is a saved game: it keeps its decks (leave out --deck to continue it)"
+            )
+        people = [s for s in SIDES if s not in (parse_ai(ai) if ai or headless else DEFAULT_WINDOW_AI)]
+        hex_decks = parse_hex_decks(decks, sc, people, headless)
     if not headless:
         return _play_in_window(
-            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast, size=size
-        )
-    return _play_headless(sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, as_json)
+            sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, palette, fast=fast, size=size,
+            decks={s: cards for s, (_, cards) in hex_decks.items()},
+        )  # fmt: skip
+    return _play_headless(
+        sc, scenario, resumed, seed, variants, ai, ai_level, save, turns, as_json, decks=hex_decks
+    )
+
+
+def parse_hex_decks(
+    specs: tuple[str, ...], sc: Any, people: list[str], headless: bool = False
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """``--deck`` values of a hex scenario -> ``{side: (file, unit card ids)}``: a person's
+    side of a point-budget scenario (000 Standard Game Setup, R4.3) plays that deck file, checked
+    now by the game's own rule (:func:`hexwar.game.actions.build_deck.deck_problem`).
+
+    Each value is ``SIDE=FILE`` or several joined by commas (``german=A.toml,soviet=B.toml``);
+    files are opened from the working folder or hexwar's shipped decks only
+    (:func:`hexwar.lines.deckbuilder.resolve_deck_path`; a bare name such as
+    ``german_kursk_panzers`` is looked for as ``decks/NAME.toml``).
+
+    Args:
+        specs: the ``--deck`` values.
+        sc: the hex scenario.
+        people: the sides a person plays.
+        headless: for the hint of a side the computer plays.
+
+    Raises:
+        HexwarError: one line naming the value, the file and what is wrong: no ``=``, an
+            unknown side, a side given twice, a side the computer plays, a side with a fixed
+            deck, a missing or unreadable file, a path outside those folders, an unknown card,
+            a deck of the other side, or a deck the rules refuse (points, the scenario's
+            cards, copies, crews).
+    """
+    from ..game.actions.build_deck import deck_problem
+    from ..lines.deckbuilder import read_deck_file
+
+    parts: list[str] = []
+    for spec in specs:
+        for piece in spec.split(","):
+            if "=" in piece or not parts:
+                parts.append(piece)
+            else:  # a comma inside a file name
+                parts[-1] += "," + piece
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for part in parts:
+        who, sep, path = part.partition("=")
+        who, path = who.strip().lower(), path.strip()
+        if not sep or not path:
+            raise HexwarError(f"--deck {part!r}: expected SIDE=FILE, e.g. german=decks/my_german.toml")
+        if who not in SIDES:
+            raise HexwarError(f"--deck {part}: unknown side {who!r}; expected german or soviet")
+        if who in out:
+            raise HexwarError(f"--deck {part}: the {who} side is given a deck twice")
+        if who not in people:
+            other = next(s for s in SIDES if s != who)
+            how = f"--headless --ai {other}" if headless else f"--ai {other}"
+            raise HexwarError(
+                f"--deck {part}: the {who} side is played by the computer; a deck file is for a side you play "
+                f"(`{how}` to play the {who} side yourself)"
+            )
+        ss = sc.sides[who]
+        if ss.budget is None or ss.reserves or ss.hand:
+            raise HexwarError(
+                f"--deck {part}: {sc.id} gives the {who} side a fixed Reserves deck; --deck is for a scenario "
+                "with a point budget (standard, 000 Standard Game Setup)"
+            )
+        try:
+            file, side, cards = read_deck_file(path)
+        except HexwarError as exc:
+            raise HexwarError(f"--deck {part}: {exc}") from None
+        if side != who:
+            raise HexwarError(f"--deck {part}: {file} is a {side} deck, not for the {who} side")
+        why = deck_problem(ss, who, cards)
+        if why is not None:
+            raise HexwarError(f"--deck {part}: {file}: {why}")
+        out[who] = (str(file), cards)
+    return out
 
 
 def _game_to_play(
@@ -501,12 +590,14 @@ def _play_in_window(
     palette: str,
     fast: bool = False,
     size: tuple[int, int] | None = None,
+    decks: dict[str, tuple[str, ...]] | None = None,
 ) -> int:
     """Open the game window (``hexwar.ui.play_window.run``) on ``sc``, autosaved to ``save`` or a
     new file of the per-user autosave folder; exit status 1 with one sentence when no window
     can be opened (no display, or no window in this installation). ``fast``: no pause to show
     each roll (``--fast``, issue 36); ``size``: the window's ``(width, height)`` in points
-    (``--size``), default 1400x900 no larger than the screen."""
+    (``--size``), default 1400x900 no larger than the screen; ``decks``: ``{side: card ids}``
+    of ``--deck`` files (:func:`parse_hex_decks`)."""
     try:
         from ..ui import play_window  # type: ignore[attr-defined]
     except ImportError:
@@ -541,6 +632,8 @@ def _play_in_window(
             kw["fast"] = True
         if size is not None:
             kw["size"] = size
+        if decks:
+            kw["decks"] = decks
         if resumed is not None:  # `hexwar play SAVE.json` opens the save in the window (item 7)
             kw["resumed"] = resumed
             kw["players"] = _save_players(scenario or "")
@@ -578,11 +671,13 @@ def _play_headless(
     save: str | None,
     turns: int | None,
     as_json: bool,
+    decks: dict[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> int:
     """Play ``sc`` (or go on with ``resumed``) in the terminal to the end or ``turns``: the
     computer players of ``--ai`` and a person at the terminal for every other side, who sees
     only its side's log (R12.1, R12.2); prints the log and the result (``--json``: the result
-    and final scores as JSON)."""
+    and final scores as JSON). ``decks``: ``{side: (file, card ids)}`` of ``--deck`` files
+    (:func:`parse_hex_decks`), each played by its person in setup (BuildDeck, R4.3)."""
     from ..game.ai import make_player
     from ..game.headless import format_event, readable
     from ..game.headless import play as run_game
@@ -590,7 +685,8 @@ def _play_headless(
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = apply_ai_level(parse_ai(ai), ai_level, SIDES)
     players: dict[str, Any] = {
-        s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s)) for s in SIDES
+        s: (make_player(names[s], s, seed_) if s in names else TerminalPlayer(s, *_deck_of(decks, s)))
+        for s in SIDES
     }
     fogged = "fog" in (
         resumed.variants if resumed is not None else (sc.variants if variants is None else variants)
@@ -635,6 +731,12 @@ def _play_headless(
         if save:
             click.echo(f"saved to {save}")
     return 0
+
+
+def _deck_of(decks: dict[str, tuple[str, tuple[str, ...]]] | None, side: str) -> tuple[tuple[str, ...], str]:
+    """``(card ids, file)`` of ``side``'s ``--deck`` (empty when none)."""
+    file, cards = (decks or {}).get(side, ("", ()))
+    return cards, file
 
 
 def _save_format(path: str) -> str | None:

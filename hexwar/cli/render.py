@@ -174,10 +174,11 @@ def _is_campaign_save(target: str) -> bool:
 @click.option(
     "--screen",
     "screen",
-    type=click.Choice(["map", "play", "battle", "campaign", "replay", "table", "card"]),
+    type=click.Choice(["map", "play", "battle", "deck", "campaign", "replay", "table", "card"]),
     default="map",
     show_default=True,
     help="'play'/'battle': the whole play screen mid-game (scenarios and saves; hexwar.ui.render_state); "
+    "'deck': the setup's deck builder page of a point-budget scenario (standard); "
     "'campaign': the campaign screen (target 'campaign' or a campaign save); 'replay': the replay "
     "viewer of a save of any game at its rarest roll (hexwar.ui.replay_window); 'table': the card "
     "table of a line scenario or save; 'card': its cards drawn as cards (hexwar.ui.card_face).",

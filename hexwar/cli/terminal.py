@@ -28,8 +28,13 @@ class TerminalPlayer:
     #: :data:`hexwar.game.terminal.SHOWN`).
     SHOWN = 200
 
-    def __init__(self, side: str):
+    def __init__(self, side: str, deck: tuple[str, ...] = (), deck_path: str = ""):
+        """``side``: the side played; ``deck``: unit card ids of a ``--deck`` file (from
+        ``deck_path``), played as the side's Reserves deck in setup (BuildDeck, R4.3)."""
         self.side = side
+        self.deck = tuple(deck)
+        self.deck_path = deck_path
+        self._deck_sent = False
 
     @staticmethod
     def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, dict[str, Any]]]:
@@ -46,8 +51,16 @@ class TerminalPlayer:
         Raises:
             click.exceptions.Abort: on ``q`` or the end of input (the CLI prints "aborted").
         """
+        from ..game.commands import BuildDeck
         from ..game.terminal import TerminalQuit, read_choice
         from ..game.view import state_from_view, view
+
+        if self.deck and not self._deck_sent and state.phase == "setup":  # --deck: 000 setup, R4.3
+            self._deck_sent = True
+            cmd = BuildDeck(self.side, self.deck)
+            if state.check(cmd) is None:
+                click.echo(f"\n{self.side}: your Reserves deck is {self.deck_path} ({len(self.deck)} cards)")
+                return cmd
 
         if "fog" in state.variants:  # R12.2: the person sees and chooses from the side's view only
             state = state_from_view(view(state, self.side).data, state.scenario)
@@ -56,9 +69,21 @@ class TerminalPlayer:
             return str(click.prompt(text, default=None, show_default=False))
 
         try:
-            return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN)
+            return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN, deck_file=_deck_cards)
         except TerminalQuit:
             raise click.exceptions.Abort() from None
+
+
+def _deck_cards(text: str) -> tuple[str, ...]:
+    """The card ids of the deck file ``text`` names (the deck prompt's ``load FILE``): the
+    working folder or the shipped decks only (:func:`hexwar.lines.deckbuilder.read_deck_file`).
+
+    Raises:
+        HexwarError: naming the file and what is wrong.
+    """
+    from ..lines.deckbuilder import read_deck_file
+
+    return read_deck_file(text)[2]
 
 
 def _no_display() -> bool:

@@ -9,27 +9,38 @@ last command while no die was rolled (R12.3), ``more`` lists the options past th
 :data:`SHOWN`, ``q`` stops. The card game on lines has no map and no undo: there ``inspect``
 and ``undo`` say so and ask again. Reading and printing are given as callables, so the local
 CLI (click) and the network client (a thread over ``input``) share it.
+
+The setup (000 Standard Game Setup) is read another way (:func:`setup_choice`): the side's
+Reserves deck is listed card by card with its costs and the starting hand is chosen as
+``hand 1 4 7 9`` (numbers or card ids), not from a list of every combination; in a point-budget
+scenario (the ``standard`` game, R4.3) ``deck`` opens a deck prompt (:func:`deck_prompt`) that
+lists the scenario's cards with their costs and takes card ids (``add de_pz_iv_h 2``), shows the
+running total and the game's own reason a deck is not yet legal
+(:func:`hexwar.game.actions.build_deck.deck_problem`), and ends in
+:class:`~hexwar.game.commands.BuildDeck`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import HexwarError, small_uint
+from ..errors import HexwarError, clip, small_uint
 from . import ruleset
-from .commands import Commit, Declare, Move, TargetArtillery, Undo
+from .actions.build_deck import crew_shortfalls, deck_limits, deck_problem
+from .commands import BuildDeck, ChooseHand, Commit, Declare, Move, TargetArtillery, Undo
 from .inspect import inspect_hex
 from .odds import declare_odds, odds_lines
 
-__all__ = ["GROUP_MIN", "TerminalQuit", "menu", "read_choice"]
+__all__ = ["GROUP_MIN", "TerminalQuit", "menu", "read_choice", "setup_choice", "deck_prompt"]
 
 #: A run of more options than this with one hex each (artillery targets, one unit's moves, one
 #: card's deploy hexes) is shown as one line chosen by letter and hex.
 GROUP_MIN = 7
 
-#: Option lines printed before a prompt; ``more`` prints the rest (a starting hand of 4 cards
-#: from 14 is up to C(14, 4) = 1001 options).
+#: Option lines printed before a prompt; ``more`` prints the rest (the starting hand, up to
+#: C(14, 4) = 1001 options, is read as cards instead: :func:`setup_choice`).
 SHOWN = 200
 
 #: The prompt of every terminal choice.
@@ -129,8 +140,298 @@ def odds_text(state: Any, c: Any) -> str:
     return "\n".join([f"odds of {c}:"] + ["  " + ln for ln in odds_lines(o)])
 
 
+#: The setup prompt (000 Standard Game Setup).
+SETUP_PROMPT = "hand N N N N (numbers or card ids), deck, list (q to quit)"
+#: The deck prompt (R4.3).
+DECK_PROMPT = (
+    "deck> card ids or numbers to add, add/remove CARD [N], clear, show, cards, load FILE, done, cancel"
+)
+
+
+def _card_row(cid: str) -> str:
+    """``"Pz.Kpfw. IV Ausf. H  vehicle, Frontline, 15 pts, needs a tank crew"``."""
+    u = ruleset.unit_card(cid)
+    lines = {"frontline": ", Frontline", "rear": ", Rear Line", "aircraft": ""}
+    line = "" if u.is_crew else lines.get(u.line, ", Frontline or Rear Line")
+    crew = (ruleset.crew_required(cid) or "").replace("_", " ")
+    needs = f", needs {'an' if crew[:1] in 'aeiou' else 'a'} {crew}" if crew not in ("", "infantry") else ""
+    return f"{u.name}  {u.unit_type.replace('_', ' ')}{line}, {u.cost} pts{needs}"
+
+
+def _buildable(state: Any, side: str) -> bool:
+    """The side may build its Reserves deck (a point budget, no fixed deck or hand, R4.3)."""
+    ss = state.scenario.sides[side]
+    return ss.budget is not None and not ss.reserves and not ss.hand and side not in state.done
+
+
+def setup_choice(
+    state: Any,
+    side: str,
+    ask: Callable[[str], str],
+    out: Callable[[str], None],
+    deck_file: Callable[[str], Any] | None = None,
+) -> Any:
+    """The setup read as a player would (module doc): the Reserves deck listed card by card,
+    ``hand N N N N`` (list numbers or card ids; crews count, 000 setup) chooses the starting
+    hand, ``deck`` (a point-budget side, R4.3) builds a deck (:func:`deck_prompt`), ``list``
+    lists the deck again.
+
+    Args:
+        state, side, ask, out: as :func:`read_choice`.
+        deck_file: ``(text) -> card ids`` reading a deck file for ``load FILE`` in the deck
+            prompt (raising :class:`~hexwar.errors.HexwarError` with the reason), or ``None``
+            where files cannot be opened (a network seat).
+
+    Returns:
+        a :class:`~hexwar.game.commands.ChooseHand` or :class:`~hexwar.game.commands.BuildDeck`
+        the rules allow (checked with ``state.check``).
+
+    Raises:
+        TerminalQuit: on ``q`` or the end of input.
+    """
+    deck = list(state.reserves[side])
+    want = min(state.scenario.sides[side].hand_size, len(deck))
+    can_build = _buildable(state, side)
+
+    def listing() -> None:
+        pts = sum(ruleset.cost(c) for c in deck)
+        out(f"\n{side}, setup: your Reserves deck, {len(deck)} cards, {pts} points (000 Standard Game Setup)")
+        for i, c in enumerate(deck, 1):
+            out(f"  {i:3d}  {_card_row(c)}  [{c}]")
+        out(
+            f"Choose your starting hand: `hand` and {want} numbers from the list (or card ids), e.g. "
+            f"`hand {' '.join(str(i) for i in range(1, want + 1))}`; a unit that needs a crew wants its crew in hand."
+        )
+        if can_build:
+            lo, hi = _limits(state, side)
+            out(
+                f"Or `deck`: build your own Reserves deck ({lo}-{hi} points from the scenario's cards, R4.3)."
+            )
+
+    listing()
+    while True:
+        try:
+            raw = str(ask(SETUP_PROMPT)).strip()
+        except EOFError:
+            raise TerminalQuit() from None
+        words = raw.split()
+        head = words[0].lower() if words else ""
+        if head in ("q", "quit"):
+            raise TerminalQuit()
+        if head == "list":
+            listing()
+            continue
+        if head == "deck":
+            if not can_build:
+                out("deck: this side plays the scenario's Reserves deck (no point budget, R4.3)")
+                continue
+            cmd = deck_prompt(state, side, ask, out, deck_file)
+            if cmd is not None:
+                return cmd
+            listing()
+            continue
+        if head == "hand":
+            picked: list[str] = []
+            bad = ""
+            for w in words[1:]:
+                n = small_uint(w)
+                if n is not None and 1 <= n <= len(deck):
+                    inst = deck[n - 1]
+                else:
+                    inst = next((c for c in deck if c.split("#")[0] == w.lower() and c not in picked), "")
+                if not inst or inst in picked:
+                    bad = (
+                        f"{clip(w)}: not a number 1..{len(deck)} or a card id of your deck"
+                        if not inst
+                        else f"{w}: named twice"
+                    )
+                    break
+                picked.append(inst)
+            if bad:
+                out(f"hand: {bad}")
+                continue
+            cmd = ChooseHand(side, tuple(picked))
+            why = state.check(cmd)
+            if why is None:
+                return cmd
+            out(f"hand: {why}")
+            continue
+        out(
+            f"type `hand` and {want} numbers (e.g. `hand 1 2 3 4`)"
+            + (", `deck`" if can_build else "")
+            + ", or q to quit"
+        )
+
+
+def _limits(state: Any, side: str) -> tuple[int, int]:
+    lo, hi, _ = deck_limits(state.scenario.sides[side])
+    return lo, hi
+
+
+def deck_prompt(
+    state: Any,
+    side: str,
+    ask: Callable[[str], str],
+    out: Callable[[str], None],
+    deck_file: Callable[[str], Any] | None = None,
+) -> Any:
+    """Build a Reserves deck at the terminal (000 Standard Game Setup, R4.3): the scenario's
+    cards for the side (its ``pool``) numbered with their costs; ``add CARD [N]`` /
+    ``remove CARD [N]`` (a card id or a number from the list), or card ids alone (each added
+    once), ``clear``, ``show``, ``cards``, ``load FILE`` (a deck file, through ``deck_file``),
+    ``done`` and ``cancel``. After each change the running total, the limits and the game's
+    own reason the deck is not legal yet (:func:`~hexwar.game.actions.build_deck.deck_problem`)
+    are printed; ``done`` is refused with that reason.
+
+    Starts from the side's current Reserves deck (dealt or built).
+
+    Returns:
+        the :class:`~hexwar.game.commands.BuildDeck` (legal), or ``None`` for ``cancel``.
+
+    Raises:
+        TerminalQuit: on ``q`` or the end of input.
+    """
+    ss = state.scenario.sides[side]
+    lo, hi, copies = deck_limits(ss)
+    pool = list(ss.pool) or [c for c, u in ruleset.cards().units.items() if u.side == side]
+    pool.sort(key=lambda c: (ruleset.is_crew(c), ruleset.unit_type(c), ruleset.cost(c), c))
+    cards = [c.split("#")[0] for c in state.reserves[side]]
+
+    def show_pool() -> None:
+        lim = f", at most {copies} copies of a unit card (R10.4)" if copies else ""
+        out(
+            f"\nThe {side} cards of this scenario ({lo}-{hi} points a deck{lim}; crews for units that need them, R4.1):"
+        )
+        for i, c in enumerate(pool, 1):
+            out(f"  {i:3d}  {c:<28} {_card_row(c)}")
+
+    def show_deck() -> None:
+        tally = Counter(cards)
+        out("your deck: " + (", ".join(f"{n} x {c}" for c, n in sorted(tally.items())) or "(empty)"))
+
+    def status() -> None:
+        pts = sum(ruleset.cost(c) for c in cards)
+        state_ = (
+            f"{lo - pts} more needed"
+            if pts < lo
+            else f"{pts - hi} too many"
+            if pts > hi
+            else "within the limits"
+        )
+        why = deck_problem(ss, side, cards)
+        crews = [w for w in crew_shortfalls(cards) if w != why]
+        tail = "ready: `done` plays it" if why is None else f"not yet: {why}"
+        out(f"deck: {len(cards)} cards, {pts} points (limits {lo}-{hi}: {state_}); {tail}")
+        for w in crews:
+            out(f"  crew rule: {w}")
+
+    def card_of_word(w: str) -> str | None:
+        n = small_uint(w)
+        if n is not None and 1 <= n <= len(pool):
+            return pool[n - 1]
+        w = w.lower()
+        return w if w in pool else None
+
+    show_pool()
+    out("Your deck as it is now (the dealt one until you build another); `clear` empties it:")
+    show_deck()
+    status()
+    while True:
+        try:
+            raw = str(ask(DECK_PROMPT)).strip()
+        except EOFError:
+            raise TerminalQuit() from None
+        words = raw.split()
+        head = words[0].lower() if words else ""
+        if head in ("q", "quit"):
+            raise TerminalQuit()
+        if not words:
+            out("deck: type card ids to add them, `done` to play the deck or `cancel`")
+            continue
+        if head == "cancel":
+            out("deck: nothing changed")
+            return None
+        if head == "cards":
+            show_pool()
+            continue
+        if head == "show":
+            show_deck()
+            status()
+            continue
+        if head == "clear":
+            cards.clear()
+            status()
+            continue
+        if head == "done":
+            why = deck_problem(ss, side, cards)
+            if why is not None:
+                out(f"deck: not yet: {why}")
+                continue
+            return BuildDeck(side, tuple(cards))
+        if head == "load":
+            if deck_file is None:
+                out("load: deck files cannot be opened here; type the card ids")
+                continue
+            try:
+                loaded = list(deck_file(raw.split(None, 1)[1] if len(words) > 1 else ""))
+            except HexwarError as exc:
+                out(f"load: {exc}")
+                continue
+            outside = [c for c in dict.fromkeys(loaded) if c not in pool]
+            if outside:
+                out(f"load: {', '.join(outside)} not among this scenario's {side} cards")
+                continue
+            cards[:] = loaded
+            show_deck()
+            status()
+            continue
+        if head in ("add", "remove", "+", "-"):
+            if len(words) not in (2, 3) or (len(words) == 3 and small_uint(words[2]) is None):
+                out(f"{head}: give a card id or list number, and how many (e.g. `{head} de_pz_iv_h 2`)")
+                continue
+            cid = card_of_word(words[1])
+            n = int(words[2]) if len(words) == 3 else 1
+            if cid is None:
+                out(f"{head}: {clip(words[1])} is not a card of the list (type `cards`)")
+                continue
+            if head in ("remove", "-"):
+                gone = 0
+                while gone < n and cid in cards:
+                    cards.remove(cid)
+                    gone += 1
+                if not gone:
+                    out(f"remove: {cid} is not in your deck")
+                    continue
+            else:
+                _add(cards, cid, min(n, 20), copies, out)
+            status()
+            continue
+        ids = [card_of_word(w) for w in words]
+        if all(ids):
+            for cid in ids:
+                _add(cards, str(cid), 1, copies, out)
+            status()
+            continue
+        bad = words[ids.index(None)]
+        out(f"deck: {clip(bad)} is not a card of the list (type `cards` to see them, `done` or `cancel`)")
+
+
+def _add(cards: list[str], cid: str, n: int, copies: int, out: Callable[[str], None]) -> None:
+    """Add ``n`` copies of ``cid``, at most ``copies`` of a unit card (R10.4; crews free)."""
+    for _ in range(n):
+        if copies and not ruleset.is_crew(cid) and cards.count(cid) >= copies:
+            out(f"add: at most {copies} copies of {ruleset.card_name(cid)} (R10.4)")
+            return
+        cards.append(cid)
+
+
 def read_choice(
-    state: Any, side: str, ask: Callable[[str], str], out: Callable[[str], None], shown: int = SHOWN
+    state: Any,
+    side: str,
+    ask: Callable[[str], str],
+    out: Callable[[str], None],
+    shown: int = SHOWN,
+    deck_file: Callable[[str], Any] | None = None,
 ) -> Any:
     """Show ``side``'s menu for ``state`` through ``out`` and read answers through ``ask`` until
     a command is chosen: a listed number, a group letter with a hex (``a D07``) or ``undo``;
@@ -142,6 +443,8 @@ def read_choice(
         ask: ``(prompt) -> str``, one line of input (raising ``EOFError`` at the end of input).
         out: ``(text) -> None``, one line of output.
         shown: option lines printed before the first prompt (``more`` prints the rest).
+        deck_file: for the setup's deck prompt, ``(text) -> card ids`` of a deck file
+            (:func:`setup_choice`), or ``None``.
 
     Returns:
         the command chosen (not applied; the caller applies or sends it).
@@ -150,6 +453,8 @@ def read_choice(
         TerminalQuit: on ``q`` or the end of input.
     """
     cmds = state.legal_commands(side)
+    if hasattr(state, "battlemap") and any(isinstance(c, ChooseHand) for c in cmds):
+        return setup_choice(state, side, ask, out, deck_file)  # 000 setup: cards, not combinations
     lines, numbered, groups = menu(state, cmds)
     out(f"\n{side}, turn {state.turn}, {state.phase} phase: choose a command")
     for ln in lines[:shown]:

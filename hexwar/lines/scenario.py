@@ -276,9 +276,12 @@ def restriction_problems(side_cfg: LinesSide | None, card_ids: list[str] | tuple
     return out
 
 
-def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[str]]:
+def load_deck(
+    path: str | os.PathLike[str], points: tuple[int, int] | None = (1, 100)
+) -> tuple[str, tuple[str, ...], list[str]]:
     """Read a deck file: ``(side, card ids, crew warnings)``; points are checked by the game
-    (its limits depend on the number of players).
+    (its limits depend on the number of players): here only within ``points`` (``None``: not
+    at all, the hex game's :func:`~hexwar.game.actions.build_deck.deck_problem` judges them).
 
     Raises:
         ValidationError: naming the file and field.
@@ -301,7 +304,7 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...], list[
         raw = deck.get("cards")
         ok = isinstance(raw, list) and all(isinstance(c, str) for c in raw) and len(raw) <= 100
         cards_ = [str(c) for c in raw] if ok and isinstance(raw, list) else []
-    errors, warnings = deck_problems(str(side), list(cards_), (1, 100))
+    errors, warnings = deck_problems(str(side), list(cards_), points or (0, 10**9))
     probs += [Problem(src, "deck.cards", e) for e in errors]
     if probs:
         raise ValidationError(probs)

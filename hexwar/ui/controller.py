@@ -56,6 +56,7 @@ from .pacing import ComputerPacer
 from .play_actions import Action, ActionsMixin
 from .play_attack import AttackMixin
 from .play_computer import ComputerTurnMixin
+from .play_deck import DeckMixin
 from .play_hand import HandMixin
 from .play_intents import IntentsMixin
 from .play_log import PlayLogMixin
@@ -95,6 +96,7 @@ class PlayController(
     ComputerTurnMixin,
     PlayLogMixin,
     PlayViewsMixin,
+    DeckMixin,
 ):
     """Drives one game from a person's input and the computer players (see module doc).
 
@@ -107,6 +109,9 @@ class PlayController(
         pace: how long to linger after each computer action.
         fast: no pause to show each roll of an attack or mission (``hexwar play --fast``);
             a pace with no combat pause turns it off too (:mod:`hexwar.ui.combat_feed`).
+        decks: ``{side: unit card ids}`` of decks given with ``hexwar play --deck``: issued as
+            :class:`~hexwar.game.commands.BuildDeck` when the side first acts in setup
+            (:mod:`hexwar.ui.play_deck`, 000 Standard Game Setup, R4.3).
 
     Attributes:
         selected: the selected unit's instance id.
@@ -134,8 +139,10 @@ class PlayController(
         clock: Clock | None = None,
         pace: Pace | None = None,
         fast: bool = False,
+        decks: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.state = state
+        self._init_decks(decks)
         self.ai: dict[str, Any] = dict(ai or {})
         self.humans = tuple(s for s in SIDES if s not in self.ai)
         self.clock: Clock = clock or RealClock()
@@ -173,6 +180,7 @@ class PlayController(
         self._record(list(state.log))
         self._check_pass()
         self.say("")
+        self._preset_deck()
 
     @property
     def saver(self) -> Any:
@@ -272,6 +280,7 @@ class PlayController(
         if self.last_auto:  # said as such, not as if the player had ended the phase (item 5)
             self.say(self._auto_text())
         self._touch()
+        self._preset_deck()  # a --deck deck, once its side acts in setup (R4.3)
         return events
 
     def _check_pass(self) -> None:
@@ -279,6 +288,7 @@ class PlayController(
         if st.over or st.to_act is None or not self.is_human(st.to_act):
             return
         if st.to_act != self.shown_side:
+            self.deck_page = None  # the page is the side's own: never left for the other player
             if self.hot_seat:
                 self.pass_to = st.to_act
             else:

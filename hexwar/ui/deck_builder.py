@@ -1,7 +1,11 @@
-"""The deck builder's window page (000 setup, R11.1): a side's unit cards with their full card
-text, the deck being built with a running point total against the limits (80-100 points; 75 per
-deck in the 4-player game), the crew warning (000's tip), and saving to a deck file
-(``decks/*.toml``, written atomically by :meth:`hexwar.lines.deckbuilder.DeckBuilder.save`).
+"""The deck builder's window page (000 setup, R11.1, R4.3): a side's unit cards with their full
+card text, the deck being built with a running point total against the limits (80-100 points; 75
+per deck in the 4-player game; a hex scenario's 80..budget with its copy limit, R10.4), the crew
+warning (000's tip) or, in the hex game, the crew rule (R4.1) and the game's own reason a deck is
+refused (:func:`hexwar.game.actions.build_deck.deck_problem`), saving to a deck file
+(``decks/*.toml``, written atomically by :meth:`hexwar.lines.deckbuilder.DeckBuilder.save`) and
+opening one (:meth:`~hexwar.lines.deckbuilder.DeckBuilder.open`: the working folder or the
+shipped decks only).
 
 Built on the widget toolkit (:mod:`hexwar.ui.widgets`): a :class:`~hexwar.ui.widgets.SearchList`
 over the side's cards (type to search, Up/Down choose, Enter or a click adds the chosen card; the
@@ -9,11 +13,14 @@ chosen card is drawn as a card under the list, :mod:`hexwar.ui.card_face`, with 
 beside it), a :class:`ScrollList` of the deck (a
 click takes a card out), the deck's name and file as :class:`TextField` s, and buttons. The logic
 is headless (tests drive it through :class:`~hexwar.ui.widgets.Screen` events); the window is
-:class:`DeckBuilderWindow` (``hexwar lines deck``) or a page of the card-table window
-(:mod:`hexwar.ui.lines_screen`, from the game's start page).
+:class:`DeckBuilderWindow` (``hexwar lines deck``), a page of the card-table window
+(:mod:`hexwar.ui.lines_screen`, from the game's start page) or a page of the hex play window
+in the setup of a point-budget scenario (:mod:`hexwar.ui.play_deck`, whose "Use this deck"
+issues :class:`~hexwar.game.commands.BuildDeck`).
 
-Keys: typing searches, Up/Down choose a card, Enter adds it, Ctrl+S saves, Ctrl+Z takes out the
-last card added, Tab moves between the fields and buttons, Esc goes back (or closes).
+Keys: typing searches, Up/Down choose a card, Enter adds it, Ctrl+S saves, Ctrl+O opens the deck
+file named in the file field, Ctrl+Z takes out the last card added, Tab moves between the fields
+and buttons, Esc goes back (or closes).
 """
 
 from __future__ import annotations
@@ -101,6 +108,7 @@ class DeckPage(Element):
             such button, e.g. ``hexwar lines deck``).
         on_back: "Back" / Esc: called with no argument (``None``: no such button).
         back_label: that button's label (``"Close"`` in its own window).
+        done_label: the "Use this deck" button's label.
 
     Attributes:
         status: the last message (saved, refused with the reason).
@@ -119,6 +127,7 @@ class DeckPage(Element):
         on_done: Callable[[DeckBuilder], Any] | None = None,
         on_back: Callable[[], Any] | None = None,
         back_label: str = "Back",
+        done_label: str = "Use this deck",
     ) -> None:
         super().__init__(tip="deck builder")
         self.builder = builder
@@ -130,9 +139,10 @@ class DeckPage(Element):
         self.saved_cards: list[str] = list(builder.cards)
         lo, hi = builder.budget
         who = builder.side + (f" {builder.role} commander" if builder.role else "")
+        copies = f", at most {builder.max_copies} of a unit card" if builder.max_copies else ""
         self.title = self._put(
             Label(
-                f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points",
+                f"Build a Reserves deck for the {who} (000 setup): {lo}-{hi} points{copies}",
                 17.0,
                 T.ACTIVE,
                 style="bold",
@@ -141,7 +151,8 @@ class DeckPage(Element):
         self.hint = self._put(
             TextBlock(
                 "Type to search the cards, Up/Down choose, Enter or a click adds the chosen card (drawn as a card "
-                "under the list, its full text beside it). Click a card in your deck to take it out. Ctrl+S saves the deck file.",
+                "under the list, its full text beside it). Click a card in your deck to take it out. Ctrl+S saves "
+                "the deck file, Ctrl+O opens it.",
                 size=11.5,
                 colour=T.DIM,
                 line_gap=3.0,
@@ -171,6 +182,9 @@ class DeckPage(Element):
                 tip="deck file",
             )
         )
+        self.open_btn = self._put(
+            Button("Open  (Ctrl+O)", self.open_file, tip="open deck file", align="center")
+        )
         self.status_block = self._put(TextBlock("", size=11.5, colour=T.GOOD, line_gap=3.0, max_lines=3))
         self.buttons: list[Button] = [
             self._put(Button("Add card  (Enter)", self.search.pick, tip="add card", align="center")),
@@ -181,7 +195,7 @@ class DeckPage(Element):
         ]
         if on_done is not None:
             self.buttons.append(
-                self._put(Button("Use this deck", self.done, primary=True, tip="use deck", align="center"))
+                self._put(Button(done_label, self.done, primary=True, tip="use deck", align="center"))
             )
         if on_back is not None:
             self.buttons.append(
@@ -231,7 +245,7 @@ class DeckPage(Element):
         self.total.text = f"Points: {pts}  (limits {lo}-{hi}: {state})"
         self.total.colour = T.GOOD if not errors else T.ERROR
         self.errors.text = "\n".join(e for e in errors if "points; expected" not in e)
-        self.warnings.text = "\n".join(f"Crew warning: {w}" for w in warnings)
+        self.warnings.text = "\n".join(f"{b.crew_label}: {w}" for w in warnings)
 
     @property
     def legal(self) -> bool:
@@ -254,6 +268,24 @@ class DeckPage(Element):
         self.saved_to = path
         self.saved_cards = list(self.builder.cards)
         self._say(f"saved {len(self.builder.cards)} cards ({self.builder.points} pts) to {path}")
+        return True
+
+    def open_file(self) -> bool:
+        """Open the deck file named in the file field (Ctrl+O): its cards replace the deck's
+        (:meth:`~hexwar.lines.deckbuilder.DeckBuilder.open`: the working folder or the shipped
+        decks only); a refusal (no such file, a card of the other side or outside the
+        scenario's cards, a path elsewhere) goes into :attr:`status` with the file named."""
+        try:
+            path = self.builder.open(self.path_field.text.strip())
+        except HexwarError as exc:
+            self._say(str(exc), ok=False)
+            return False
+        self.saved_to = str(path)
+        self.saved_cards = list(self.builder.cards)
+        self.name_field.text = self.builder.name
+        self.name_field.caret = len(self.name_field.text)
+        self.refresh()
+        self._say(f"opened {path}: {len(self.builder.cards)} cards ({self.builder.points} pts)")
         return True
 
     def unsaved(self) -> bool:
@@ -279,9 +311,12 @@ class DeckPage(Element):
 
     # -- events --------------------------------------------------------------------------------
     def on_key(self, symbol: int, modifiers: int) -> bool:
-        """Ctrl+S saves, Ctrl+Z takes out the last card, Esc goes back."""
+        """Ctrl+S saves, Ctrl+O opens the deck file, Ctrl+Z takes out the last card, Esc goes back."""
         if modifiers & keys.MOD_CTRL and symbol == ord("s"):
             self.save()
+            return True
+        if modifiers & keys.MOD_CTRL and symbol == ord("o"):
+            self.open_file()
             return True
         if modifiers & keys.MOD_CTRL and symbol == ord("z"):
             self.remove_last()
@@ -334,7 +369,9 @@ class DeckPage(Element):
         self.name_field.layout(Rect(right_x, y - 46, right_w, 28))
         y -= 50
         self.path_label.layout(Rect(right_x, y - 18, right_w, 18))
-        self.path_field.layout(Rect(right_x, y - 46, right_w, 28))
+        ow = min(130.0, right_w * 0.4)
+        self.path_field.layout(Rect(right_x, y - 46, right_w - ow - 8, 28))
+        self.open_btn.layout(Rect(right_x + right_w - ow, y - 46, ow, 28))
         y -= 52
         self.status_block.layout(Rect(right_x, max(bottom, y - 44), right_w, 44))
         cells = W.columns(

@@ -12,7 +12,7 @@ from .widgets import keys as K
 
 __all__ = ["PLAY_KEYS", "play_intent", "mouse_intent"]
 
-_A = {c: ord(c.lower()) for c in "BCEFGHLPQRST"}
+_A = {c: ord(c.lower()) for c in "BCDEFGHKLPQRST"}
 _NUM_ENTER, _NUM_1, _NUM_2 = 0xFF8D, 0xFFB1, 0xFFB2
 _PLUS, _EQUAL, _MINUS, _NUM_ADD, _NUM_SUBTRACT, _F1 = 0x2B, 0x3D, 0x2D, 0xFFAB, 0xFFAD, 0xFFBE
 _BRACKETLEFT, _BRACKETRIGHT = 0x5B, 0x5D
@@ -52,6 +52,8 @@ PLAY_KEYS: dict[int, str] = {
     _A["T"]: "next_target",
     _A["C"]: "pick_card",
     _A["B"]: "bonus",
+    _A["D"]: "build_deck",
+    _A["K"]: "keep_deck",
     _BRACKETLEFT: "card_prev",
     _BRACKETRIGHT: "card_next",
     K.PAGEUP: "log_older",

@@ -75,13 +75,17 @@ class ActionsMixin:
     confirm_hand: Any
     crew_warned: bool
     cursor: Hex | None
+    deck_buildable: Any
+    deck_question: Any
     declare: Any
     end_phase: Any
     hand_pick: list[str]
     issue: Any
+    keep_dealt_deck: Any
     legal: Any
     my_turn: Any
     next_target: Any
+    open_deck: Any
     next_unit: Any
     pending: PendingAttack | None
     pick_aside_card: Any
@@ -153,9 +157,23 @@ class ActionsMixin:
         return out
 
     def _setup_actions(self, side: str) -> list[Action]:
-        """The buttons of the setup phase: keep the picked starting hand, or pick the next card (000 setup)."""
+        """The buttons of the setup phase: in a point-budget scenario first Build deck / Keep
+        the dealt deck (000 Standard Game Setup, R4.3, :mod:`hexwar.ui.play_deck`); then keep
+        the picked starting hand, or pick the next card (000 setup), with Build deck (Change
+        deck once built) until the hand is kept."""
         st = self.state
         out: list[Action] = []
+        deck_tip = "Build your own Reserves deck from the scenario's cards (000 Standard Game Setup, R4.3)"
+        if self.deck_question():
+            return [
+                Action("Build deck", self.open_deck, "D", primary=True, tip=deck_tip),
+                Action(
+                    "Keep the dealt deck",
+                    self.keep_dealt_deck,
+                    "K",
+                    tip="Play the Reserves deck dealt at random and pick your starting hand",
+                ),
+            ]
         want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
         ready = len(self.hand_pick) == want
         label = "Keep anyway" if self.crew_warned else f"Keep hand ({len(self.hand_pick)}/{want})"
@@ -178,6 +196,8 @@ class ActionsMixin:
                     tip="Add the card under the card cursor ([ ]) to your hand",
                 )
             )
+        if self.deck_buildable():
+            out.append(Action("Change deck", self.open_deck, "D", tip=deck_tip))
         return out
 
     def _picked_card_actions(self, out: list[Action]) -> None:

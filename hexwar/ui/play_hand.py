@@ -33,6 +33,8 @@ class HandMixin:
     card_unit_targets: Callable[[], list[str]]
     crew_warned: bool
     cursor: Hex | None
+    deck_answered: set[str]
+    deck_question: Any
     deploy_hexes: Any
     hand: Any
     hand_pick: list[str]
@@ -55,6 +57,8 @@ class HandMixin:
         if not self.hand_visible():
             return
         if st.phase == Phase.SETUP:
+            if self.deck_question():  # picking a card from the dealt deck keeps it (R4.3)
+                self.deck_answered.add(self.shown_side)
             self.crew_warned = False
             if card in self.hand_pick:
                 self.hand_pick.remove(card)

@@ -57,6 +57,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("Delete", "discard the picked card"),
             ("Esc", "cancel"),
             ("Ctrl+Z", "undo (before any die)"),
+            ("D / K", "setup: build / keep deck"),
         ),
     ),
     (

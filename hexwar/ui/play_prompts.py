@@ -39,6 +39,9 @@ class PromptMixin:
     bonus: tuple[int, list[str]] | None
     card: str | None
     committable: Any
+    deck_limits_text: Any
+    deck_line: Any
+    deck_question: Any
     hand_pick: list[str]
     legal: Any
     max_turns: int | None
@@ -71,6 +74,13 @@ class PromptMixin:
         side = st.to_act
         assert side is not None
         if st.phase == Phase.SETUP:
+            if self.deck_question():  # 000 Standard Game Setup: each player creates a deck (R4.3)
+                lo, hi = self.deck_limits_text()
+                return (
+                    f"Your Reserves deck was dealt at random ({self.deck_line(side)}; a deck is {lo}-{hi} "
+                    "points, 000 Standard Game Setup). Build your own from the scenario's cards (D), or keep "
+                    "the dealt deck (K); then pick your starting hand."
+                )
             want = min(st.scenario.sides[side].hand_size, len(st.reserves[side]))
             lacking = crewless(self.hand_pick)
             tail = (

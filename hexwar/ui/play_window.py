@@ -79,6 +79,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             (:data:`hexwar.render.looks.PALETTES`).
         fast: no pause to show each roll of an attack or artillery mission (``--fast``,
             :mod:`hexwar.ui.combat_feed`).
+        decks: ``{side: unit card ids}`` of ``--deck`` files, issued as the side's Reserves
+            deck when it first acts in setup (:mod:`hexwar.ui.play_deck`, R4.3).
 
     Attributes:
         controller: the :class:`PlayController` (every action goes through it).
@@ -106,6 +108,7 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         offer: Any = None,
         palette: str = "standard",
         fast: bool = False,
+        decks: dict[str, tuple[str, ...]] | None = None,
         **kw: Any,
     ) -> None:
         self._forced_ratio = pixel_ratio
@@ -120,8 +123,12 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             names = {s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES}
             saver = Autosaver(save, names)
         self.fast = fast
-        self.controller = PlayController(state, ai=ai, saver=saver, clock=clock, pace=pace, fast=fast)
+        self.controller = PlayController(
+            state, ai=ai, saver=saver, clock=clock, pace=pace, fast=fast, decks=decks
+        )
         self.controller.max_turns = max_turns
+        #: the deck builder page's widget screen while the controller has one open (setup, R4.3)
+        self.deck_screen: Any = None
         self.looks = looks or palette_looks(palette)
         self._saver_names = {
             s: (getattr(ai[s], "name", "computer") if ai and s in ai else "human") for s in SIDES
@@ -337,8 +344,61 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             "replay": self.open_replay,
         }
 
+    def _deck_screen_now(self) -> Any:
+        """The widget :class:`~hexwar.ui.widgets.Screen` of the controller's open deck builder
+        page (:mod:`hexwar.ui.play_deck`), made when the page opens (the search field focused),
+        or ``None``."""
+        page = self.controller.deck_page
+        if page is None:
+            self.deck_screen = None
+            return None
+        if self.deck_screen is None or self.deck_screen.root is not page:
+            from .widgets import Screen
+
+            self.deck_screen = Screen(page, self.mapview.atlas, self.get_pixel_ratio())
+            self.deck_screen.layout(*self.get_size())
+            self.deck_screen.set_focus(page.search.field)
+        return self.deck_screen
+
+    def _paint_deck(self, ds: Any) -> None:
+        """The deck builder page over the whole window (the quit question above it)."""
+        w, h = self.get_size()
+        if ds.size != (float(w), float(h)):
+            ds.layout(w, h, self.get_pixel_ratio())
+        p = Painter(self.mapview.atlas, self._mouse)
+        ds.paint(p)
+        if self.flags.extra.get("quit_confirm"):
+            from .play_popups import paint_question
+
+            q = self.flags.extra["quit_confirm"]  # (title, lines) of the window's shared behaviour
+            title, where = q if isinstance(q, tuple) else ("Quit this game?", [])
+            buttons = self._buttons()
+            paint_question(
+                p,
+                w,
+                h,
+                title,
+                list(where),
+                ("Quit", "quit_now", "Enter"),
+                ("Keep playing", "stay", "Esc"),
+                buttons,
+            )
+        self.widgets = p.widgets
+        self._screen_texts = p.texts
+        self.tooltip_box = None
+        self.painter = p
+        self.ui.show(p)
+        self._ui_key = None  # back on the play screen it is painted afresh
+        self.behaviour.title_base = f"hexwar: {self.state.scenario.name}: build your Reserves deck"
+        self.behaviour.focus(self, "")
+        self._caption = self.behaviour.title()
+
     def _sync_ui(self) -> None:
         ctl = self.controller
+        ds = self._deck_screen_now()
+        if ds is not None:  # typing and clicks on the page change no controller version: always paint
+            self._paint_deck(ds)
+            return
         w, h = self.get_size()
         k = (
             ctl.version,
@@ -456,6 +516,10 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         """Hover: the tooltip, LOS to the hex and button highlights follow the mouse."""
         self._mouse = (float(x), float(y))
         ctl = self.controller
+        if self.deck_screen is not None and ctl.deck_page is not None:
+            self.deck_screen.mouse_motion(x, y)
+            self.refresh()
+            return
         wd = self._widget_at(x, y)
         # over the minimap or the rolls the map beneath is hidden: no hex is hovered (issue 36)
         h = None if wd is not None and wd.tip in ("minimap", "rolls") else self.hex_at(x, y)
@@ -481,6 +545,15 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         """Clicks go to a panel widget (modal ones first), else to the map; while the rolls of
         an attack are shown, a click also ends their pause (issue 36)."""
         self._mouse = (float(x), float(y))
+        ds = self._deck_screen_now()
+        if ds is not None:  # the deck builder page (setup, R4.3); the quit question above it
+            wd = self._widget_at(x, y) if self.behaviour.asking else None
+            if wd is not None and wd.action is not None and button == mouse.LEFT:
+                wd.action()
+            elif not self.behaviour.asking:
+                ds.mouse_press(x, y, button, modifiers)
+            self.refresh()
+            return
         if self.controller.skip_feedback():  # the click goes on to do what it does
             self.refresh()
         wd = self._widget_at(x, y)
@@ -503,6 +576,9 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
     def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int, modifiers: int) -> None:
         """Drag with the right or middle button (or any button far enough) pans the map."""
         self._mouse = (float(x), float(y))
+        if self.deck_screen is not None and self.controller.deck_page is not None:
+            self.deck_screen.mouse_drag(x, y, dx, dy)
+            return
         pa = self._press_at
         if (
             self._drag_pan
@@ -516,6 +592,10 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
         """A click (press and release without dragging) on the map acts on that hex."""
         self._mouse = (float(x), float(y))
+        if self.deck_screen is not None and self.controller.deck_page is not None:
+            self.deck_screen.mouse_release(x, y, button, modifiers)
+            self.refresh()
+            return
         pa, self._press_at = self._press_at, None
         if self._drag_pan:
             self._drag_pan = False
@@ -527,7 +607,12 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self.refresh()
 
     def on_mouse_scroll(self, x: float, y: float, scroll_x: float, scroll_y: float) -> None:
-        """Wheel: zoom at the cursor over the map, scroll the log over the side panel."""
+        """Wheel: zoom at the cursor over the map, scroll the log over the side panel (on the
+        deck builder page: its lists)."""
+        if self.deck_screen is not None and self.controller.deck_page is not None:
+            self.deck_screen.mouse_scroll(x, y, scroll_y)
+            self.refresh()
+            return
         ax0, ay0, ax1, ay1 = self.map_area()
         if ax0 <= x < ax1 and ay0 <= y < ay1:
             if scroll_y:
@@ -550,6 +635,14 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             self.behaviour.key(symbol, modifiers)
             if not self.behaviour.asking and not self.behaviour.closed:
                 self.cancel_quit()
+            return True
+        ds = self._deck_screen_now()
+        if ds is not None:  # the deck builder page takes the keys (Ctrl+Q still quits)
+            if intent == "quit":
+                self.request_quit()
+            else:
+                ds.key_press(symbol, modifiers)
+            self.refresh()
             return True
         if self.flags.extra.get("offer") is not None:  # so is the start offer
             if intent == "confirm":
@@ -602,6 +695,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         def confirm() -> None:
             if ctl.pending is not None:
                 ctl.declare()
+            elif ctl.deck_question():  # Build deck is the highlighted answer (R4.3)
+                ctl.open_deck()
             elif ctl.state.phase == Phase.SETUP:
                 ctl.confirm_hand()
             else:
@@ -652,6 +747,8 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             "card_prev": lambda: ctl.move_card_cursor(-1),
             "card_next": lambda: ctl.move_card_cursor(1),
             "bonus": ctl.start_bonus,
+            "build_deck": lambda: ctl.open_deck() if ctl.state.phase == Phase.SETUP else None,
+            "keep_deck": ctl.keep_dealt_deck,
             "cancel": ctl.cancel,
             "undo": ctl.undo,
             "replay": self.open_replay,
@@ -675,6 +772,21 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
             "log_older": lambda: self.scroll_log(8),
             "log_newer": lambda: self.scroll_log(-8),
         }
+
+    def on_text(self, text: str) -> None:
+        """Typed text goes to the deck builder page's focused field (the play screen itself
+        takes keys, not text)."""
+        ds = self._deck_screen_now()
+        if ds is not None and not self.behaviour.asking:
+            ds.text(text)
+            self.refresh()
+
+    def on_text_motion(self, motion: int) -> None:
+        """Caret moves and erasing in the deck builder page's focused field."""
+        ds = self._deck_screen_now()
+        if ds is not None and not self.behaviour.asking:
+            ds.text_motion(motion)
+            self.refresh()
 
     def _map_centre(self) -> tuple[float, float]:
         x0, y0, x1, y1 = self.map_area()
@@ -742,6 +854,7 @@ def run(
     offer: Any = None,
     fast: bool = False,
     size: tuple[int, int] | None = None,
+    decks: dict[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Open the play window on ``scenario`` and run until it is closed (``hexwar play``).
 
@@ -763,6 +876,8 @@ def run(
         fast: no pause to show each roll (``hexwar play --fast``).
         size: the window's ``(width, height)`` in points (``hexwar play --size WxH``), default
             1400x900; either no larger than the screen.
+        decks: ``{side: unit card ids}`` (``hexwar play --deck SIDE=FILE``): that person's
+            Reserves deck, issued as :class:`~hexwar.game.commands.BuildDeck` in setup (R4.3).
 
     Raises:
         NoDisplayError: when no display is available (its message offers ``--headless``).
@@ -782,6 +897,7 @@ def run(
         palette=palette,
         offer=offer,
         fast=fast,
+        decks=decks,
         width=width,
         height=height,
         visible=False,  # mapped only with its first frame drawn (newuser3: black until a mouse event)

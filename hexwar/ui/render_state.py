@@ -15,6 +15,10 @@ Screens:
 * ``battle``: versus the computer, mid-battle: the German Declaration phase (turn 3 or
   later) with an attack prepared on the best target and its exact odds, the attacks already
   declared, the log of the fighting so far.
+* ``deck``: the setup of a point-budget scenario (``standard``, 000 Standard Game Setup,
+  R4.3): the German deck builder page (:mod:`hexwar.ui.play_deck`) with a deck of 94 points
+  that still lacks a tank crew (:data:`_SHOT_DECK`), the Tiger I searched for and drawn as a
+  card, the running total and the crew rule (R4.1) that keeps the deck from being used.
 """
 
 from __future__ import annotations
@@ -27,7 +31,12 @@ from ..errors import HexwarError
 
 __all__ = ["SCREENS", "game_for_screen", "play_screen_image", "render_screen"]
 
-SCREENS = ("play", "battle")
+SCREENS = ("play", "battle", "deck")
+#: The ``deck`` screen's deck: 94 points, three tanks and two tank crews (R4.1 refuses it).
+_SHOT_DECK = (
+    "de_tiger_i", "de_tank_crew_regular", "de_pz_iv_h", "de_tank_crew_regular", "de_pz_iv_h",
+    "de_hs129b", "de_pilot_regular", "de_grenadiers", "de_grenadiers", "de_grenadiers", "de_mg42_team",
+)  # fmt: skip
 HUMAN = "german"
 
 
@@ -72,7 +81,7 @@ def game_for_screen(target: str, screen: str = "play", turn: int = 3) -> tuple[A
     state, from_save = _load(target)
     players = {s: make_player("standard", s, state.seed) for s in ("german", "soviet")}
     ai = {"soviet": players["soviet"]}
-    if from_save:
+    if from_save or screen == "deck":  # the deck page is the setup's: the game as it starts
         return state, ai
 
     def recent_combat() -> bool:
@@ -112,6 +121,23 @@ def _setup_window(win: Any, screen: str) -> None:
     from ..game import movement, targeting
 
     ctl, st = win.controller, win.state
+    if screen == "deck":
+        page = ctl.open_deck()
+        if page is None:
+            raise HexwarError(
+                f"{st.scenario.id}: --screen deck needs a scenario whose German side builds a deck "
+                "(a point budget, e.g. standard) in its setup"
+            )
+        if set(_SHOT_DECK) <= set(page.builder.pool):
+            page.builder.cards.clear()
+            for c in _SHOT_DECK:
+                page.add_card(c)
+        page.search.field.text = "tiger"
+        page.search.field.caret = len("tiger")
+        page.search.query("tiger")
+        win._ui_key = None
+        win.refresh()
+        return
     mine = [
         uid
         for uid, u in sorted(st.units.items())
@@ -205,7 +231,7 @@ def play_screen_image(
 
     Args:
         target: a scenario (path or shipped name) or a save file.
-        screen: ``"play"`` or ``"battle"``.
+        screen: ``"play"``, ``"battle"`` or ``"deck"``.
         size: window size in points.
         pixel_ratio: pixels per point (2 = a HiDPI screen).
         turn: the first turn a scenario is played to.

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenario import SideSetup
     from ..state import GameState
 
-__all__ = ["ACTION", "check", "apply", "deck_problem", "deck_limits", "DEFAULT_MAX_COPIES"]
+__all__ = ["ACTION", "check", "apply", "deck_problem", "deck_limits", "crew_shortfalls", "DEFAULT_MAX_COPIES"]
 
 DEFAULT_MAX_COPIES = 3
 """Copies of one unit card in a built deck when the scenario gives no pool (the draw without a
@@ -83,16 +83,32 @@ def deck_problem(ss: SideSetup, side: str, cards: Sequence[str]) -> str | None:
         for c, n in sorted(Counter(cards).items()):
             if not ruleset.is_crew(c) and n > copies:
                 return f"{n} copies of {c}; at most {copies} (R10.4)"
+    short = crew_shortfalls(cards)
+    return short[0] if short else None
+
+
+def crew_shortfalls(cards: Sequence[str]) -> list[str]:
+    """Each kind of crew a deck of unit card ids ``cards`` lacks (R4.1: every unit that needs a
+    tank crew, artillery crew or pilot brings its own crew card; infantry for halftracks is not
+    a crew card), as :func:`deck_problem` words it, in the crews' name order; ``[]`` when every
+    such unit has its crew. The deck builder shows them all live (:func:`deck_problem` gives
+    the first).
+
+    Raises:
+        KeyError / HexwarError: for an id that is not a unit card (:func:`deck_problem` checks
+            the ids first).
+    """
     crews = Counter(ruleset.unit_type(c) for c in cards if ruleset.is_crew(c))
     need: Counter[str] = Counter()
     for c in cards:
         req = None if ruleset.is_crew(c) else ruleset.crew_required(c)
         if req is not None and req != "infantry":
             need[req] += 1
-    for kind, n in sorted(need.items()):
-        if crews[kind] < n:
-            return f"{n} units need a {kind.replace('_', ' ')} and the deck has {crews[kind]} (R4.1)"
-    return None
+    return [
+        f"{n} units need a {kind.replace('_', ' ')} and the deck has {crews[kind]} (R4.1)"
+        for kind, n in sorted(need.items())
+        if crews[kind] < n
+    ]
 
 
 def check(state: GameState, cmd: BuildDeck) -> str | None:
