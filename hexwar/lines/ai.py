@@ -47,7 +47,7 @@ from .rules import card, cards, declared_units, fighting, legal_targets
 from .state import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import LinesState
+    from .state import LineAttack, LinesState
 
 __all__ = ["LINES_PLAYER_NAMES", "RandomLinesPlayer", "LinesAI", "unit_declarations"]
 
@@ -374,7 +374,18 @@ class LinesAI:
             return (int(any(x in threatened for x in att)), card(t).cost if alive else -1.0)
 
         a = max(mine, key=key)
-        bonus = None
+        return Resolve(self.seat, a.number, self.bonus_card(state, a))
+
+    def bonus_card(self, state: LinesState, a: LineAttack) -> str | None:
+        """The Command card this seat discards for +1 when it resolves attack ``a`` (R6.2,
+        000 Command cards), or ``None``: with 3 or more cards in hand, on a live target costing
+        8 or more, never on a Close Assault or a void attack (issue 33); a ``begin_turn`` or
+        ``draw`` card first (they are worth least in combat), else the first in sorted order.
+
+        Args:
+            state: the game in its Resolution Phase.
+            a: an unresolved attack of this seat.
+        """
         hand = state.hand_commands[self.seat]
         if (
             len(hand) >= 3
@@ -388,8 +399,8 @@ class LinesAI:
                 for c in hand
                 if getattr(cards().command_or_event(c), "phase", None) in ("begin_turn", "draw")
             ] or sorted(hand)
-            bonus = spare[0]
-        return Resolve(self.seat, a.number, bonus)
+            return spare[0]
+        return None
 
     # -- draw --------------------------------------------------------------------------
     def _draw(self, state: LinesState) -> LinesCommand | None:

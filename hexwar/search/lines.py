@@ -29,7 +29,9 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   names more cards from the Reserves deck or the Command deck than it holds. (A searched draw,
   :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant.)
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
-  of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`).
+  of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`). (:data:`HARD_POLICY`,
+  a measured-but-off variant, gives the searching side :class:`HardLinesAI` instead, for its
+  first choice and its rollouts.)
 * **choice**: each candidate is played in the same :data:`WORLDS` sampled worlds; another than
   the standard player's choice is taken only when its paired gain clears :data:`CONFIDENCE`
   standard errors (the dice's noise must not decide).
@@ -42,6 +44,7 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 from __future__ import annotations
 
 import copy
+import math
 from collections import Counter
 from itertools import combinations_with_replacement
 from typing import Any
@@ -53,6 +56,7 @@ from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
 from ..lines.actions.choose_hand import hand_size
 from ..lines.actions.declare import weapon_choices
+from ..lines.actions.resolve import void_reason
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -65,10 +69,11 @@ from ..lines.commands import (
     EndPhase,
     LinesCommand,
     Recrew,
+    Resolve,
     UseCommandCard,
     side_of_seat,
 )
-from ..lines.odds import declare_odds
+from ..lines.odds import close_assault_line_odds, declare_odds
 from ..lines.rules import card, fighting, legal_targets
 from ..lines.state import LinesState, Phase, other_side
 from ..rules.combat import CombatError
@@ -133,6 +138,82 @@ counted draw of :func:`fieldable_draw` first and kept unless another clears
 :data:`CONFIDENCE`), with rollouts to the end of the next turn's combat. Off in the shipped
 player: measured, it did no better (docs/lines.md, "Tried in the fifth session")."""
 ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
+
+
+HARD_POLICY = False
+"""Whether the search's own side plays :class:`HardLinesAI` (the choice searched first, kept
+unless an alternative clears :data:`CONFIDENCE`, and that side's rollout policy) instead of the
+standard player; the other side is always the standard player in the rollouts (the ``normal``
+level it is measured against). Off in the shipped player: measured, it did no better
+(docs/lines.md, "Tried in the sixth session")."""
+
+
+class HardLinesAI(LinesAI):
+    """The hard player's own policy: the standard player (:class:`hexwar.lines.ai.LinesAI`)
+    except the order of its resolutions (R6.2: the sides alternate, and an attack whose attacker
+    is gone is void). It resolves first the attack worth most *now*: the chance it destroys its
+    target times the victory points that target's own unresolved attacks are expected to take
+    (a destroyed attacker's attack is void), plus, for each of its attackers, the chance that
+    unit is destroyed by the enemy attacks on it times this attack's expected victory points
+    (an attack fired before its unit dies is not lost); a hundredth of the expected victory
+    points breaks ties; void attacks come last. The Command card's +1 follows the standard rule.
+
+    Args:
+        seat: the seat it plays.
+        seed: the game's seed (as :class:`LinesAI`).
+    """
+
+    name = "standard"  # its generator is the standard player's (it draws nothing from it)
+
+    @staticmethod
+    def attack_odds(state: LinesState, a: Any) -> Any:
+        """Exact odds of declared attack ``a`` as it stands (R6; ``None`` when combat refuses it)."""
+        try:
+            if a.close_assault:
+                return close_assault_line_odds(state, a.attackers, a.target)
+            return declare_odds(state, a.attackers[0], a.target, a.weapons, a.at_crew, tuple(a.command_cards))
+        except (CombatError, ValueError, KeyError):
+            return None
+
+    def resolution_scores(self, state: LinesState) -> dict[int, float]:
+        """Each unresolved attack of :attr:`seat` by number: what resolving it now is worth
+        (the class docstring; victory points, ``-inf`` for a void attack)."""
+        side = side_of_seat(self.seat)
+        pending: dict[str, float] = {}  # enemy unit -> expected VP its unresolved attacks take
+        danger: dict[str, float] = {}  # own unit -> chance the enemy attacks on it destroy it
+        for e in state.attacks.values():
+            if e.resolved or side_of_seat(e.seat) == side or void_reason(state, e) is not None:
+                continue
+            o = self.attack_odds(state, e)
+            if o is None:
+                continue
+            for x in e.attackers:
+                pending[x] = pending.get(x, 0.0) + o.expected_vp / len(e.attackers)
+            danger[e.target] = danger.get(e.target, 0.0) + o.destroyed
+        out: dict[int, float] = {}
+        for a in state.attacks.values():
+            if a.resolved or a.seat != self.seat:
+                continue
+            o = None if void_reason(state, a) is not None else self.attack_odds(state, a)
+            if o is None:
+                out[a.number] = -math.inf
+                continue
+            v = o.destroyed * pending.get(a.target, 0.0) + 0.01 * o.expected_vp
+            for x in a.attackers:
+                v += min(1.0, danger.get(x, 0.0)) * o.expected_vp
+            out[a.number] = v
+        return out
+
+    def _resolution(self, state: LinesState) -> LinesCommand | None:
+        std = super()._resolution(state)
+        if not isinstance(std, Resolve):
+            return std
+        scores = self.resolution_scores(state)
+        number = max(sorted(scores), key=lambda n: scores[n])
+        if number == std.number:
+            return std
+        a = next(x for x in state.attacks.values() if x.number == number)
+        return Resolve(self.seat, number, self.bonus_card(state, a))
 
 
 def _clone(state: LinesState) -> LinesState:
@@ -310,16 +391,23 @@ class LinesSearchGame:
 
     Args:
         seed: the game's seed (the rollout players' seed).
+        side: the searching side (``"german"`` / ``"soviet"``): its seats play
+            :class:`HardLinesAI` when :data:`HARD_POLICY` is on; ``None``: every seat the
+            standard player.
     """
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, side: str | None = None):
         self.seed = seed
+        self.side = side
         self._players: dict[str, LinesAI] = {}
 
     def _player(self, seat: str) -> LinesAI:
         p = self._players.get(seat)
         if p is None:
-            p = self._players[seat] = LinesAI(seat, self.seed)
+            own = self.side is not None and side_of_seat(seat) == self.side
+            p = self._players[seat] = (
+                HardLinesAI(seat, self.seed) if own and HARD_POLICY else LinesAI(seat, self.seed)
+            )
         return p
 
     # -- moves ---------------------------------------------------------------------------
@@ -466,7 +554,7 @@ class LinesSearchPlayer:
         self.side = seat
         self.seed = int(seed)
         self.iterations = iterations
-        self.game = LinesSearchGame(seed)
+        self.game = LinesSearchGame(seed, side_of_seat(seat))
         self.last = SearchStats()
 
     def choose(self, state: LinesState) -> LinesCommand:
