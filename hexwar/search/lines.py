@@ -44,7 +44,6 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 from __future__ import annotations
 
 import copy
-import math
 from collections import Counter
 from itertools import combinations_with_replacement
 from typing import Any
@@ -56,7 +55,6 @@ from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
 from ..lines.actions.choose_hand import hand_size
 from ..lines.actions.declare import weapon_choices
-from ..lines.actions.resolve import void_reason
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -69,16 +67,16 @@ from ..lines.commands import (
     EndPhase,
     LinesCommand,
     Recrew,
-    Resolve,
     UseCommandCard,
     side_of_seat,
 )
-from ..lines.odds import close_assault_line_odds, declare_odds
+from ..lines.odds import declare_odds
 from ..lines.rules import card, fighting, legal_targets
 from ..lines.state import LinesState, Phase, other_side
 from ..rules.combat import CombatError
 from ..rules.dice import Dice
 from .core import SearchStats, determinized_search, search_rng
+from .lines_policy import HardLinesAI
 
 __all__ = [
     "HARD_ITERATIONS",
@@ -146,74 +144,6 @@ unless an alternative clears :data:`CONFIDENCE`, and that side's rollout policy)
 standard player; the other side is always the standard player in the rollouts (the ``normal``
 level it is measured against). Off in the shipped player: measured, it did no better
 (docs/lines.md, "Tried in the sixth session")."""
-
-
-class HardLinesAI(LinesAI):
-    """The hard player's own policy: the standard player (:class:`hexwar.lines.ai.LinesAI`)
-    except the order of its resolutions (R6.2: the sides alternate, and an attack whose attacker
-    is gone is void). It resolves first the attack worth most *now*: the chance it destroys its
-    target times the victory points that target's own unresolved attacks are expected to take
-    (a destroyed attacker's attack is void), plus, for each of its attackers, the chance that
-    unit is destroyed by the enemy attacks on it times this attack's expected victory points
-    (an attack fired before its unit dies is not lost); a hundredth of the expected victory
-    points breaks ties; void attacks come last. The Command card's +1 follows the standard rule.
-
-    Args:
-        seat: the seat it plays.
-        seed: the game's seed (as :class:`LinesAI`).
-    """
-
-    name = "standard"  # its generator is the standard player's (it draws nothing from it)
-
-    @staticmethod
-    def attack_odds(state: LinesState, a: Any) -> Any:
-        """Exact odds of declared attack ``a`` as it stands (R6; ``None`` when combat refuses it)."""
-        try:
-            if a.close_assault:
-                return close_assault_line_odds(state, a.attackers, a.target)
-            return declare_odds(state, a.attackers[0], a.target, a.weapons, a.at_crew, tuple(a.command_cards))
-        except (CombatError, ValueError, KeyError):
-            return None
-
-    def resolution_scores(self, state: LinesState) -> dict[int, float]:
-        """Each unresolved attack of :attr:`seat` by number: what resolving it now is worth
-        (the class docstring; victory points, ``-inf`` for a void attack)."""
-        side = side_of_seat(self.seat)
-        pending: dict[str, float] = {}  # enemy unit -> expected VP its unresolved attacks take
-        danger: dict[str, float] = {}  # own unit -> chance the enemy attacks on it destroy it
-        for e in state.attacks.values():
-            if e.resolved or side_of_seat(e.seat) == side or void_reason(state, e) is not None:
-                continue
-            o = self.attack_odds(state, e)
-            if o is None:
-                continue
-            for x in e.attackers:
-                pending[x] = pending.get(x, 0.0) + o.expected_vp / len(e.attackers)
-            danger[e.target] = danger.get(e.target, 0.0) + o.destroyed
-        out: dict[int, float] = {}
-        for a in state.attacks.values():
-            if a.resolved or a.seat != self.seat:
-                continue
-            o = None if void_reason(state, a) is not None else self.attack_odds(state, a)
-            if o is None:
-                out[a.number] = -math.inf
-                continue
-            v = o.destroyed * pending.get(a.target, 0.0) + 0.01 * o.expected_vp
-            for x in a.attackers:
-                v += min(1.0, danger.get(x, 0.0)) * o.expected_vp
-            out[a.number] = v
-        return out
-
-    def _resolution(self, state: LinesState) -> LinesCommand | None:
-        std = super()._resolution(state)
-        if not isinstance(std, Resolve):
-            return std
-        scores = self.resolution_scores(state)
-        number = max(sorted(scores), key=lambda n: scores[n])
-        if number == std.number:
-            return std
-        a = next(x for x in state.attacks.values() if x.number == number)
-        return Resolve(self.seat, number, self.bonus_card(state, a))
 
 
 def _clone(state: LinesState) -> LinesState:
