@@ -95,7 +95,18 @@ def card_of(instance: str) -> str:
     >>> card_of("de_pz_iv_g#12")
     'de_pz_iv_g'
     """
-    return instance.rsplit("#", 1)[0]
+    hit = _CARD_OF.get(instance)
+    if hit is None:
+        if len(_CARD_OF) >= _CARD_OF_MAX:
+            _CARD_OF.clear()
+        hit = _CARD_OF[instance] = instance.rsplit("#", 1)[0]
+    return hit
+
+
+#: instance id -> card id: :attr:`UnitState.card` is read tens of thousands of times a game
+#: (the rules look cards up by it), so each id is split once (bounded: cleared when full)
+_CARD_OF: dict[str, str] = {}
+_CARD_OF_MAX = 1 << 16
 
 
 @dataclass
