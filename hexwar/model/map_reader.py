@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import Problem
 from .hexgrid import Hex, HexLabelError, column_index
-from .map_format import MAP_FORMAT, MAP_SCHEMA_VERSION, zone_hexes
+from .map_format import MAP_FORMAT, MAP_SCHEMA_VERSION, lean_document, zone_hexes
 from .terrain import RulesTerrain, impassable_to_all
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,7 +29,7 @@ _FATAL = ("width", "height")  # the board hangs on these: nothing else can be ch
 
 
 def read_model(
-    data: dict[str, Any], src: str
+    data: dict[str, Any], src: str, *, lean: bool = True
 ) -> tuple[MapFile | None, list[Problem], dict[str, list[Any] | None], list[int] | None]:
     """Validate ``data`` by the map model: ``(model, problems, raw grid rows, objective indices)``.
 
@@ -39,7 +39,17 @@ def read_model(
     a side's raw ``deploy.SIDE`` specs come back when the model refused some of them, so the
     rest are still checked (and named) hex by hex, spec by spec; the objective
     indices are those in the file of the objectives kept (``None``: all of them).
+
+    With ``lean`` (and compiled documents not :func:`~hexwar.model.compiled_docs.bypassed`,
+    as ``hexwar validate`` does) a plain current document that the model accepts unchanged is
+    read by :func:`~hexwar.model.map_format.lean_document`: the model's value, without
+    importing pydantic (issue 35); anything else goes through the model.
     """
+    from . import compiled_docs
+
+    doc = lean_document(data) if lean and compiled_docs.ENABLED else None
+    if doc is not None:
+        return doc, [], {}, None
     import pydantic  # the model machinery: imported when a map is validated, not read compiled
 
     from .filemodel import problems_of, validate
