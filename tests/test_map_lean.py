@@ -25,9 +25,9 @@ from test_map_model_equivalence import base_doc, mutate, shipped_maps
 from hexwar.errors import ValidationError
 from hexwar.mapgen import generate
 from hexwar.model.compiled_docs import Doc
+from hexwar.model.documents import upgrade_document
 from hexwar.model.filemodel import validate
 from hexwar.model.map_file import MapFile
-from hexwar.model.documents import upgrade_document
 from hexwar.model.map_format import MAP_MIGRATIONS, MAP_SCHEMA_VERSION, lean_document
 from hexwar.model.maps import BattleMap
 
