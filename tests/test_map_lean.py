@@ -151,3 +151,61 @@ def test_a_plain_map_loads_without_importing_pydantic(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["80", "60", str(len(BattleMap.load(p).deploy["german"])), "False"]
+
+
+def eager_zones(doc) -> dict:
+    """The deploy zones as the loader made them before issue 35's fifth session: each side's
+    specs' hexes in file order, each hex once."""
+    from hexwar.model.map_format import zone_hexes
+
+    out = {}
+    for side, specs in doc.get("deploy", {}).items():
+        zone, seen = [], set()
+        for spec in specs:
+            for x in zone_hexes(spec):
+                if x not in seen:
+                    seen.add(x)
+                    zone.append(x)
+        out[side] = tuple(zone)
+    return out
+
+
+@pytest.mark.parametrize(
+    "deploy",
+    [
+        {"soviet": ["AB01:AD24"], "german": ["A01:C24"]},
+        {"german": ["B02:D05", "C04:F09", "D07", "A01"], "soviet": ["AB01", "AB01:AC02"]},
+        {"german": ["D07"]},
+    ],
+)
+def test_deploy_zones_made_at_first_read_are_the_zones_a_load_made(deploy, tmp_path):
+    """Issue 35: a load keeps the zones' rectangles; their hexes (in file order, each once, the
+    sides in file order) are made when ``deploy`` is first read, by a copy or after pickling too."""
+    import pickle
+
+    doc = dict(base_doc(), deploy=deploy)
+    want = eager_zones(doc)
+    m = BattleMap.from_json(copy.deepcopy(doc), "m.json")
+    assert m.__dict__["_deploy_rects"]  # not made yet
+    assert list(m.deploy.items()) == list(want.items())
+    for other in (
+        BattleMap.from_json(copy.deepcopy(doc), "m.json").copy(),
+        pickle.loads(pickle.dumps(BattleMap.from_json(copy.deepcopy(doc), "m.json"))),
+    ):
+        assert list(other.deploy.items()) == list(want.items())
+    fresh = BattleMap.from_json(copy.deepcopy(doc), "m.json")
+    fresh.deploy = {"german": (m.deploy["german"][0],)}  # a new value replaces the deferred zones
+    assert fresh.deploy == {"german": (m.deploy["german"][0],)}
+    p = tmp_path / "m.json"
+    m.save(p)
+    back = BattleMap.load(p).deploy  # written as merged rectangles, german first: the same hexes
+    assert {s: set(z) for s, z in back.items()} == {s: set(z) for s, z in want.items()}
+
+
+def test_overlapping_deferred_zones_are_still_refused():
+    doc = dict(base_doc(), deploy={"german": ["A01:C24"], "soviet": ["C20:D24"]})
+    with pytest.raises(ValidationError) as exc:
+        BattleMap.from_json(doc, "m.json")
+    assert [(p.where, p.message) for p in exc.value.problems] == [
+        ("deploy", "the german and soviet deploy zones overlap in 5 hexes, e.g. C20")
+    ]

@@ -25,6 +25,9 @@ __all__ = [
     "MAP_MIGRATIONS",
     "map_1_to_2",
     "zone_hexes",
+    "zone_rect",
+    "rect_hexes",
+    "rects_zone",
     "lean_document",
 ]
 
@@ -45,18 +48,51 @@ def zone_hexes(spec: str) -> list[Hex]:
     >>> [h.label for h in zone_hexes("B02:C03")]
     ['B02', 'B03', 'C02', 'C03']
     """
+    return rect_hexes(zone_rect(spec))
+
+
+def zone_rect(spec: str) -> tuple[int, int, int, int]:
+    """``(c0, r0, c1, r1)``: the offset corners of a zone spec (a label is a 1x1 rectangle),
+    checked as :func:`zone_hexes` checks them, without making its hexes.
+
+    Raises:
+        HexLabelError: as :func:`zone_hexes`.
+
+    >>> zone_rect("B02:C03"), zone_rect("D07")
+    ((1, 1, 2, 2), (3, 6, 3, 6))
+    """
     a_s, sep, b_s = spec.partition(":")
     a = Hex.from_label(a_s.strip())
     if not sep:
-        return [a]
+        return (*a.offset, *a.offset)
     b = Hex.from_label(b_s.strip())
     (c0, r0), (c1, r1) = a.offset, b.offset
     if c1 < c0 or r1 < r0:
         raise HexLabelError(f"bad zone {spec!r}: the first corner must be the top-left one")
     if c1 - c0 >= MAX_SIDE or r1 - r0 >= MAX_SIDE:  # issue 33: found by the fuzz suite
         raise HexLabelError(f"bad zone {clip(spec)}: larger than any map ({MAX_SIDE} hexes a side)")
+    return c0, r0, c1, r1
+
+
+def rect_hexes(rect: tuple[int, int, int, int]) -> list[Hex]:
+    """The hexes of the offset rectangle ``(c0, r0, c1, r1)``, column by column (R2.2)."""
+    c0, r0, c1, r1 = rect
     # Hex.from_offset inlined: a deploy zone of a 500x500 map holds tens of thousands of hexes
     return [Hex(c, r - (c - (c & 1)) // 2) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+
+def rects_zone(rects: list[tuple[int, int, int, int]]) -> tuple[Hex, ...]:
+    """The deploy zone of a side's rectangles in file order: the first one's hexes, then each
+    later one's hexes not listed yet (:meth:`hexwar.model.map_reader.MapReader.deploy`)."""
+    zone = rect_hexes(rects[0])
+    if len(rects) > 1:
+        seen = set(zone)
+        for rect in rects[1:]:
+            for x in rect_hexes(rect):
+                if x not in seen:
+                    seen.add(x)
+                    zone.append(x)
+    return tuple(zone)
 
 
 def map_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
