@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import HexwarError
@@ -153,9 +153,10 @@ class UnitState:
     command_cards: list[str] = field(default_factory=list)
     entered: int = 0
 
-    @property
+    @cached_property
     def card(self) -> str:
-        """The unit's card id."""
+        """The unit's card id (of :attr:`uid`, which never changes: read tens of thousands of
+        times a game, so kept on the instance after the first read, issue 35)."""
         return card_of(self.uid)
 
     def to_json(self) -> dict[str, Any]:
