@@ -777,7 +777,8 @@ class StandardPlayer:
         used: set[str] = set()
         plan: list[Command] = []
         values: list[float] = []
-        remaining = sorted(cands, key=lambda x: (-x[0], str(x[1])))
+        text = {id(c[1]): str(c[1]) for c in cands}  # each command's text once (ties go by it)
+        remaining = sorted(cands, key=lambda x: (-x[0], text[id(x[1])]))
         while remaining:
             scored = []
             for v, cmd, tid, pd in remaining:
@@ -787,8 +788,8 @@ class StandardPlayer:
                 scored.append((v * alive.get(tid, 1.0), v, cmd, tid, pd))
             if not scored:
                 break
-            scored.sort(key=lambda x: (-x[0], str(x[2])))
-            sv, v, cmd, tid, pd = scored[0]
+            # the first of the best (a stable sort's first): the same pick as sorting them all
+            sv, v, cmd, tid, pd = min(scored, key=lambda x: (-x[0], text[id(x[2])]))
             if sv <= 0.02:
                 break
             attackers = cmd.attackers if isinstance(cmd, DeclareCloseAssault) else (cmd.attacker,)
