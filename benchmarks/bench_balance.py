@@ -7,7 +7,10 @@ address, as a remote scheduler would be; its start-up time is printed apart). Ch
 give the same records, then prints:
 
 * games per second of each (wall clock: the games run in other processes);
-* the speed-up of 2 workers over 1 (target: at least 1.7x on a 2-core machine);
+* the speed-up of 2 workers over 1 (target: at least 1.7x on a 2-core machine), from the one
+  run of each above and, for the figure, from 3 alternating runs on the two clusters started
+  side by side, the fastest of each (:func:`alternating_speedup`: one run each varies by more
+  than the target's margin on a shared machine);
 * the overhead per game of the 1-worker cluster against ``--cluster none`` (target: at most 5%),
   by the clock and in CPU seconds (this process plus the workers' processes, which other
   engineers' work on a shared machine does not inflate);
@@ -90,6 +93,49 @@ def alternating_overhead(address: str, specs: list, rounds: int = 3) -> list[tup
         bal.run_balance(specs, quiet=True, cluster=address, workers=1)
         out.append((here, time.perf_counter() - t))
     return out
+
+
+def alternating_speedup(specs: list, warm: list, rounds: int = 3) -> list[tuple[float, float]]:
+    """``[(wall s on 1 worker, wall s on 2 workers), ...]`` of the same games, ``rounds`` times.
+
+    Both clusters run side by side (3 idle worker processes between their turns, about 1% of a
+    core each) and take turns round by round, as :func:`alternating_overhead` does for the
+    overhead: one 3-second run a configuration, on a machine where the same configuration's
+    CPU varies by a quarter from one run to the next, cannot show a 1.7x speed-up (issue 35,
+    docs/benchmarks.md); the fastest run of each is the one least disturbed by others.
+    """
+    from distributed import Client, LocalCluster
+
+    clusters, clients = [], []
+    try:
+        for workers in (1, 2):
+            with dask.config.set(QUIET_DASK):
+                clusters.append(
+                    LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
+                        silence_logs=50,
+                    )
+                )
+            clients.append(Client(clusters[-1]))
+            clients[-1].wait_for_workers(workers)
+            clients[-1].run(bal.play_chunk, warm)
+        out = []
+        for _ in range(rounds):
+            walls = []
+            for workers, cluster in zip((1, 2), clusters, strict=True):
+                t = time.perf_counter()
+                bal.run_balance(specs, quiet=True, cluster=cluster.scheduler_address, workers=workers)
+                walls.append(time.perf_counter() - t)
+            out.append((walls[0], walls[1]))
+        return out
+    finally:
+        for c in clients:
+            c.close()
+        for c in clusters:
+            c.close()
 
 
 def dask_own_costs(client, idle_s: float = 10.0, tasks: int = 200) -> tuple[float, float]:
@@ -176,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{start:.1f} s start-up; same CSV: {'yes' if same else 'NO'}",
             )
         )
+    paired_speedup = alternating_speedup(specs, warm)
     print(f"after: {load_text()}\n")
     heads = ("configuration", "workers", "wall s", "games/s", "games/s/worker", "CPU s", "cores got", "note")
     print(" | ".join(heads))
@@ -217,6 +264,12 @@ def main(argv: list[str] | None = None) -> int:
         f"speed-up by CPU time, 2 workers over 1 (2 x games per CPU s ratio) | {2 * eff:.2f}x | 1.00x | >= 1.7x | "
         f"{2 * eff / 1.7:.2f}"
     )
+    best1, best2 = min(a for a, _ in paired_speedup), min(b for _, b in paired_speedup)
+    runs = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in paired_speedup)
+    print(
+        f"speed-up, 2 workers over 1, fastest of {len(paired_speedup)} alternating runs (1/2 workers s: {runs}) "
+        f"| {best1 / best2:.2f}x | 1.00x | >= 1.7x | {best1 / best2 / 1.7:.2f}"
+    )
     print(
         "(cores got: CPU seconds over wall seconds; on a shared machine the 2-worker run gets fewer than 2 cores "
         "and the wall-clock speed-up falls with it)"
@@ -252,7 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     def met_overhead(x: float) -> float:
         return 99.0 if x <= 0 else min(99.0, 0.05 / x)
 
-    print(f"FIGURE | Dask speed-up, 2 workers over 1 (wall) | {speedup:.2f}x | >= 1.7x | {speedup / 1.7:.2f}")
+    # issue 35: the figure is the fastest of alternating runs (one 3-second run a configuration
+    # read 0.99x, 1.40x, 1.50x and 2.74x with the same code on this shared machine)
+    alt_speedup = best1 / best2
+    print(
+        f"FIGURE | Dask speed-up, 2 workers over 1 (wall, fastest of {len(paired_speedup)} alternating runs) | "
+        f"{alt_speedup:.2f}x | >= 1.7x | {alt_speedup / 1.7:.2f}"
+    )
     print(
         f"FIGURE | Dask CPU overhead per game, 1 worker vs a plain process | {100 * cpu_overhead:+.1f}% | <= 5% | "
         f"{met_overhead(cpu_overhead):.2f}"

@@ -210,3 +210,33 @@ def test_standard_does_not_trade_units_for_points_when_the_objective_decides():
     # the same position far from the turn limit: it closes in to fight (the difference is the objective)
     posture, before, after = play_out(turns=20)
     assert not posture.cautious and after > before
+
+
+@pytest.mark.parametrize("cells", [1 << 18, 1])
+def test_nearest_distance_is_the_least_hex_distance_from_any_of_the_hexes(cells, monkeypatch):
+    """The standard player's pull towards objectives and enemies (issue 35, fifth session):
+    one broadcast over the hexes (in passes of a few hexes when the window is large) gives
+    exactly the least R2.1 distance, hex by hex, that one window a hex gave."""
+    import numpy as np
+
+    from hexwar.game import ai_standard as A
+    from hexwar.model.hexgrid import Hex
+
+    monkeypatch.setattr(A, "_NEAREST_CELLS", cells)
+    rng = np.random.default_rng(3551)
+    for trial in range(40):
+        hexes = [
+            Hex.from_offset(int(c), int(r)) for c, r in rng.integers(-3, 40, (int(rng.integers(1, 7)), 2))
+        ]
+        r0, c0 = (int(x) for x in rng.integers(0, 20, 2))
+        r1, c1 = r0 + int(rng.integers(1, 15)), c0 + int(rng.integers(1, 15))
+        got = A._nearest_distance(hexes, r0, r1, c0, c1)
+        want = np.array(
+            [
+                [min(h.distance(Hex.from_offset(c, r)) for h in hexes) for c in range(c0, c1)]
+                for r in range(r0, r1)
+            ]
+        )
+        assert got.dtype == np.int64 and np.array_equal(got, want), (
+            f"trial {trial}: {hexes} {(r0, r1, c0, c1)}"
+        )

@@ -58,6 +58,17 @@ from hexwar.model.los_exact import line_of_sight_exact
 from hexwar.model.maps import BattleMap, MapError
 
 H = Hex.from_label
+
+
+@pytest.fixture(autouse=True)
+def _numpy_one_to_all(monkeypatch):
+    """This module tests the numpy paths: one-to-all on maps up to 64x64 keeps the viewer plans
+    here, as before issue 35's kernel took every map (tests/test_los_kernel.py compares them)."""
+    import hexwar.model.los as L
+
+    monkeypatch.setattr(L, "_KERNEL_MIN_HEXES_ALL", L._KERNEL_MIN_HEXES)
+
+
 IMPLEMENTATIONS = {"fast": line_of_sight, "exact": line_of_sight_exact}
 _impl = line_of_sight
 

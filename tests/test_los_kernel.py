@@ -70,7 +70,7 @@ def test_one_to_all_equals_the_numpy_path_from_every_viewer_of_small_maps(seed, 
     for v in m.hexes():
         want = _numpy_answers(monkeypatch, L.visibility_with_hindrances, m, v)
         with monkeypatch.context() as mp:
-            mp.setattr(L, "_KERNEL_MIN_HEXES", 0)  # the kernel on a small map too
+            mp.setattr(L, "_KERNEL_MIN_HEXES_ALL", 0)  # the kernel on a small map (the default)
             got = L.visibility_with_hindrances(m, v)
             assert np.array_equal(L.visibility(m, v), got[0])
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), f"seed {seed} {v.label}"

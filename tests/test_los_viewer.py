@@ -27,6 +27,13 @@ HEX_SCENARIOS = sorted(p for p in SCENARIOS.glob("*.toml") if not p.name.startsw
 CODES = {"clear": L.CLEAR, "hindered": L.HINDERED, "blocked": L.BLOCKED}
 
 
+@pytest.fixture(autouse=True)
+def _numpy_one_to_all(monkeypatch):
+    """The viewer lists are a numpy path: one-to-all on small maps keeps it in this module
+    (the compiled kernel takes every map by default since issue 35's fifth session)."""
+    monkeypatch.setattr(L, "_KERNEL_MIN_HEXES_ALL", L._KERNEL_MIN_HEXES)
+
+
 @pytest.fixture
 def fresh():
     los_viewer.clear_viewer_plans()

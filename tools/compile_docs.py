@@ -86,7 +86,7 @@ def validated_value(kind: str, text: str, src: str) -> Any:
         from hexwar.model.map_reader import read_model
 
         data, _ = upgrade_document(loads_json(text, src), MAP_SCHEMA_VERSION, MAP_MIGRATIONS, src)
-        doc, problems, raw, index = read_model(data, src)
+        doc, problems, raw, index = read_model(data, src, lean=False)  # the model's own value
         if doc is None or problems or raw or index is not None:
             raise ValidationError(problems)
         return doc

@@ -39,6 +39,7 @@ scores), so each decision takes well under a second on the shipped maps
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -137,6 +138,30 @@ def _distance_window(h: Hex, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
     dq = q - h.q
     dr = r - h.r
     return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+
+
+def _nearest_distance(hexes: Sequence[Hex], r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
+    """``int [r1 - r0, c1 - c0]``: hex distance (R2.1) from the nearest of ``hexes`` (at least
+    one) to every hex of the window: the element-wise minimum of their
+    :func:`_distance_window`, the same integers, broadcast over the hexes (a few hexes a
+    pass, at most about :data:`_NEAREST_CELLS` window cells at once: a deploy zone of a
+    500x500 map keeps its memory) instead of one window a hex."""
+    q = np.arange(c0, c1)[None, :]
+    r = np.arange(r0, r1)[:, None] - (q - (q & 1)) // 2
+    hq = np.array([h.q for h in hexes])[:, None, None]
+    hr = np.array([h.r for h in hexes])[:, None, None]
+    step = max(1, _NEAREST_CELLS // max(1, q.size * r.shape[0]))
+    out = None
+    for i in range(0, len(hexes), step):
+        dq = q[None] - hq[i : i + step]
+        dr = r[None] - hr[i : i + step]
+        d = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)).min(axis=0)
+        out = d if out is None else np.minimum(out, d)
+    assert out is not None
+    return out
+
+
+_NEAREST_CELLS = 1 << 18  # window cells x hexes of one pass of :func:`_nearest_distance`
 
 
 _MAX_RANGE: dict[int, int] = {}
@@ -460,7 +485,6 @@ class StandardPlayer:
             score -= t["exposure"][sl] * 0.6 * caution
             if t["enemies"]:
                 engage = np.zeros_like(score)
-                nearest = None
                 for er0, er1, ec0, ec1, v, d in t["sight"]:
                     # the enemy's window and this one overlap in [a0:a1, b0:b1]
                     a0, a1, b0, b1 = max(r0, er0), min(r1, er1), max(c0, ec0), min(c1, ec1)
@@ -468,10 +492,7 @@ class StandardPlayer:
                         engage[a0 - r0 : a1 - r0, b0 - c0 : b1 - c0] += (v & (d <= rng))[
                             a0 - er0 : a1 - er0, b0 - ec0 : b1 - ec0
                         ]
-                for e in t["enemies"]:
-                    de = _distance_window(e.hex, r0, r1, c0, c1)
-                    nearest = de if nearest is None else np.minimum(nearest, de)
-                assert nearest is not None
+                nearest = _nearest_distance([e.hex for e in t["enemies"]], r0, r1, c0, c1)
                 score += np.minimum(engage, 3) * 2.0 / caution
                 score -= np.maximum(nearest - rng, 0) * 0.8 / caution
         objs = t["objective_hexes"]
@@ -479,9 +500,7 @@ class StandardPlayer:
             w_obj = 0.4 if line == "rear" else 1.2
             if t["to_take"]:  # the pull towards objectives to take grows as the turn limit nears
                 w_obj *= 1.0 + 0.5 * (posture.urgency - 1.0)
-            dist = _distance_window(objs[0], r0, r1, c0, c1)
-            for h in objs[1:]:
-                dist = np.minimum(dist, _distance_window(h, r0, r1, c0, c1))
+            dist = _nearest_distance(objs, r0, r1, c0, c1)
             score -= dist * w_obj
             if line != "rear":
                 score += t["take"][sl]
@@ -758,7 +777,8 @@ class StandardPlayer:
         used: set[str] = set()
         plan: list[Command] = []
         values: list[float] = []
-        remaining = sorted(cands, key=lambda x: (-x[0], str(x[1])))
+        text = {id(c[1]): str(c[1]) for c in cands}  # each command's text once (ties go by it)
+        remaining = sorted(cands, key=lambda x: (-x[0], text[id(x[1])]))
         while remaining:
             scored = []
             for v, cmd, tid, pd in remaining:
@@ -768,8 +788,8 @@ class StandardPlayer:
                 scored.append((v * alive.get(tid, 1.0), v, cmd, tid, pd))
             if not scored:
                 break
-            scored.sort(key=lambda x: (-x[0], str(x[2])))
-            sv, v, cmd, tid, pd = scored[0]
+            # the first of the best (a stable sort's first): the same pick as sorting them all
+            sv, v, cmd, tid, pd = min(scored, key=lambda x: (-x[0], text[id(x[2])]))
             if sv <= 0.02:
                 break
             attackers = cmd.attackers if isinstance(cmd, DeclareCloseAssault) else (cmd.attacker,)

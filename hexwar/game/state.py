@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import HexwarError
@@ -95,7 +95,18 @@ def card_of(instance: str) -> str:
     >>> card_of("de_pz_iv_g#12")
     'de_pz_iv_g'
     """
-    return instance.rsplit("#", 1)[0]
+    hit = _CARD_OF.get(instance)
+    if hit is None:
+        if len(_CARD_OF) >= _CARD_OF_MAX:
+            _CARD_OF.clear()
+        hit = _CARD_OF[instance] = instance.rsplit("#", 1)[0]
+    return hit
+
+
+#: instance id -> card id: :attr:`UnitState.card` is read tens of thousands of times a game
+#: (the rules look cards up by it), so each id is split once (bounded: cleared when full)
+_CARD_OF: dict[str, str] = {}
+_CARD_OF_MAX = 1 << 16
 
 
 @dataclass
@@ -142,9 +153,10 @@ class UnitState:
     command_cards: list[str] = field(default_factory=list)
     entered: int = 0
 
-    @property
+    @cached_property
     def card(self) -> str:
-        """The unit's card id."""
+        """The unit's card id (of :attr:`uid`, which never changes: read tens of thousands of
+        times a game, so kept on the instance after the first read, issue 35)."""
         return card_of(self.uid)
 
     def to_json(self) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import Problem
 from .hexgrid import Hex, HexLabelError, column_index
-from .map_format import MAP_FORMAT, MAP_SCHEMA_VERSION, zone_hexes
+from .map_format import MAP_FORMAT, MAP_SCHEMA_VERSION, lean_document, rect_hexes, zone_rect
 from .terrain import RulesTerrain, impassable_to_all
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,7 +29,7 @@ _FATAL = ("width", "height")  # the board hangs on these: nothing else can be ch
 
 
 def read_model(
-    data: dict[str, Any], src: str
+    data: dict[str, Any], src: str, *, lean: bool = True
 ) -> tuple[MapFile | None, list[Problem], dict[str, list[Any] | None], list[int] | None]:
     """Validate ``data`` by the map model: ``(model, problems, raw grid rows, objective indices)``.
 
@@ -39,7 +39,17 @@ def read_model(
     a side's raw ``deploy.SIDE`` specs come back when the model refused some of them, so the
     rest are still checked (and named) hex by hex, spec by spec; the objective
     indices are those in the file of the objectives kept (``None``: all of them).
+
+    With ``lean`` (and compiled documents not :func:`~hexwar.model.compiled_docs.bypassed`,
+    as ``hexwar validate`` does) a plain current document that the model accepts unchanged is
+    read by :func:`~hexwar.model.map_format.lean_document`: the model's value, without
+    importing pydantic (issue 35); anything else goes through the model.
     """
+    from . import compiled_docs
+
+    doc = lean_document(data) if lean and compiled_docs.ENABLED else None
+    if doc is not None:
+        return doc, [], {}, None
     import pydantic  # the model machinery: imported when a map is validated, not read compiled
 
     from .filemodel import problems_of, validate
@@ -256,40 +266,30 @@ class MapReader:
         for key, raw in self.raw_grids.items():
             if key.startswith("deploy.") and raw is not None:
                 sides[key[len("deploy.") :]] = raw
-        rects: dict[str, list[tuple[int, int, int, int]]] = {}  # side -> (c0, c1, r0, r1) read
+        rects: dict[str, list[tuple[int, int, int, int]]] = {}  # side -> (c0, r0, c1, r1) read
         for side, specs in sides.items():
-            zone: list[Hex] = []
-            seen: set[Hex] | None = None  # built at a second spec only: one rectangle needs none
             for i, spec in enumerate(specs):
                 zw = f"deploy.{side}[{i}]"
                 if not isinstance(spec, str):
                     continue  # the model said so
                 try:
-                    hexes = zone_hexes(spec)
+                    rect = zone_rect(spec)
                 except HexLabelError as exc:
                     self.bad(zw, str(exc))
                     continue
                 # a rectangle lies on the board when its two corners do (column-major order)
-                (c0, r0), (c1, r1) = hexes[0].offset, hexes[-1].offset
-                if not (m.in_bounds(hexes[0]) and m.in_bounds(hexes[-1])):
-                    off = next(x for x in hexes if not m.in_bounds(x))
+                c0, r0, c1, r1 = rect
+                if not (m.in_bounds(Hex.from_offset(c0, r0)) and m.in_bounds(Hex.from_offset(c1, r1))):
+                    off = next(x for x in rect_hexes(rect) if not m.in_bounds(x))
                     self.bad(zw, f"{spec!r} reaches off the {m.width}x{m.height} map (e.g. {off.label})")
                     continue
-                rects.setdefault(side, []).append((c0, c1, r0, r1))
-                if not zone:
-                    zone = hexes
-                    continue
-                if seen is None:
-                    seen = set(zone)
-                for x in hexes:
-                    if x not in seen:
-                        seen.add(x)
-                        zone.append(x)
-            if zone:
-                m.deploy[side] = tuple(zone)
+                rects.setdefault(side, []).append(rect)
+        # issue 35: the zones' hexes (25,000 a side on a generated 500x500 map) are made when
+        # the map's deploy zones are first read (BattleMap.deploy), not by every load
+        m.defer_deploy(rects)
         # the sides overlap when two of their rectangles do; the hexes are listed only then
         crossing = any(
-            a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
+            a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
             for a in rects.get("german", ())
             for b in rects.get("soviet", ())
         )

@@ -44,7 +44,7 @@ from ..fileio import LIMITS, atomic_write_text, dump_json, loads_json, read_text
 from . import compiled_docs
 from .documents import merge_problems, upgrade_document
 from .hexgrid import Hex, HexLabelError
-from .map_format import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, zone_hexes
+from .map_format import MAP_FORMAT, MAP_MIGRATIONS, MAP_SCHEMA_VERSION, rects_zone, zone_hexes
 from .map_reader import MapReader, read_model
 from .terrain import RulesTerrain, TerrainType, default_terrain, impassable_to_all
 
@@ -214,6 +214,15 @@ class BattleMap:
                 f"unknown terrain {fill!r}; expected one of {[t.key for t in m.rules.types]}"
             ) from None
         return m
+
+    def defer_deploy(self, rects: dict[str, list[tuple[int, int, int, int]]]) -> None:
+        """Set the deploy zones to the sides' offset rectangles ``(c0, r0, c1, r1)`` (checked
+        on the board), their hexes made when :attr:`deploy` is first read
+        (:func:`~hexwar.model.map_format.rects_zone`: file order, each hex once). Issue 35:
+        a map load does not make the 50,000 hexes of a generated 500x500 map's zones until a
+        scenario or the editor asks for them."""
+        self.__dict__["_deploy"] = {}
+        self.__dict__["_deploy_rects"] = {s: list(r) for s, r in rects.items() if r}
 
     def copy(self) -> BattleMap:
         """A deep copy (arrays and wreck stacks copied)."""
@@ -630,3 +639,23 @@ class BattleMap:
             "rubble": int(self.rubble.sum()),
             "fires": int(self.fire.sum()),
         }
+
+
+def _deploy_get(m: BattleMap) -> dict[str, tuple[Hex, ...]]:
+    d: dict[str, tuple[Hex, ...]] = m.__dict__["_deploy"]
+    pending = m.__dict__.get("_deploy_rects")
+    if pending:
+        m.__dict__["_deploy_rects"] = None
+        for side, rects in pending.items():
+            d[side] = rects_zone(rects)
+    return d
+
+
+def _deploy_set(m: BattleMap, value: dict[str, tuple[Hex, ...]]) -> None:
+    m.__dict__["_deploy"] = value
+    m.__dict__["_deploy_rects"] = None
+
+
+# the dataclass field ``deploy`` (its __init__ argument and default) is read and set through
+# this property: zones a load deferred (BattleMap.defer_deploy) are made at the first read
+BattleMap.deploy = property(_deploy_get, _deploy_set, doc="Deploy-zone markers by side (R5.2).")  # type: ignore[assignment]

@@ -400,15 +400,65 @@ class _Solver:
             return out
         return np.bincount(en.ravel(), weights=w, minlength=self.E + 1)
 
-    def extra_then(self, v: np.ndarray, j: int, ndice: int) -> np.ndarray:
-        """Mass drawing card state ``j`` on a natural 19-20, before the hit's Intensity is
-        rolled: apply the card's extra damage dice (no Defense). A crew whose unit they
-        destroy meets the fate of the destroying attack's Intensity die (000 step g, rules
-        revision 2): the highest of the ``ndice`` d10 still to be rolled (:func:`_fresh`)."""
-        x = self.states[j][2]
-        if not x:
-            return v
-        return self.shift(v, *_extra_fresh(x, ndice))
+    def special_draws(self, v: np.ndarray, ps: float, ndice: int, b_int: int, di: int) -> np.ndarray:
+        """A special hit's mass drawing each card state ``j >= 1`` (R6.6): ``v * (ps *
+        draw_p[j])``, the card's extra dice (no Defense; a crew they destroy meets the fate of
+        the highest of the ``ndice`` Intensity d10 still to be rolled, :func:`_fresh`, 000 step
+        g, rules revision 2), then the hit's plain damage against that state's Defense;
+        survivors ``[C - 1, E + 1]``, the dead to :attr:`dead`.
+
+        Issue 35 (fifth session): every state in one pass instead of two :meth:`shift` calls a
+        state, with the same bits. Each state's row is the same products as before and every
+        bin sums the same entries in the same order (the rows' bins are apart; the entries a
+        row leaves out, where the mass is zero, weigh exactly 0.0 and leave a sum's bits as
+        they were); the dead mass is added step after step in the order of the loop it
+        replaces (extra dice of state 1, its plain damage, state 2, ...) by np.add.accumulate,
+        each partial sum the previous one plus the next step."""
+        E, states, C = self.E, self.states, len(self.states)
+        U = v[None, :] * (ps * self.draw_p[1:])[:, None]
+        steps = np.zeros((2 * (C - 1), 4))
+        for j in range(1, C):
+            x = states[j][2]
+            if x:
+                u, inc = self.shift_parts(U[j - 1], *_extra_fresh(x, ndice))
+                U[j - 1] = u
+                if inc is not None:
+                    steps[2 * (j - 1)] = inc
+        pd_, _, md_ = dice_sum_distribution(ndice)
+        d = np.stack([_plain_damage(ndice, b_int, di, states[j][0]) for j in range(1, C)])  # [C-1, L]
+        en = self.e_idx[None, :, None] - d[:, None, :]  # [C-1, E, L]
+        w = U[:, 1:, None] * pd_[None, None, :]
+        gone = en <= 0
+        rows = np.arange(C - 1)[:, None, None]
+        dead = np.bincount(
+            (rows * 5 + np.where(gone, self.fate_of_die[md_][None, None, :], 4)).ravel(),
+            weights=w.ravel(),
+            minlength=5 * (C - 1),
+        ).reshape(C - 1, 5)[:, :4]
+        steps[1::2] = dead
+        self.dead[:] = np.add.accumulate(np.concatenate([self.dead[None], steps]), axis=0)[-1]
+        out = np.bincount(
+            (rows * (E + 1) + np.maximum(en, 0)).ravel(), weights=w.ravel(), minlength=(C - 1) * (E + 1)
+        ).reshape(C - 1, E + 1)
+        out[:, 0] = 0.0
+        return out
+
+    def shift_parts(
+        self, v: np.ndarray, d: np.ndarray, p: np.ndarray, f: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`shift` without touching :attr:`dead`: ``(survivors, dead mass [4] or None)``."""
+        nz = v[1:].nonzero()[0]
+        if not nz.size:
+            return np.zeros(self.E + 1), None
+        en = self.e_idx[nz, None] - d[None, :]
+        w = (v[1:][nz, None] * p[None, :]).ravel()
+        gone = en <= 0
+        if gone.any():
+            inc = np.bincount(np.where(gone, self.fate_of_die[f], 4).ravel(), weights=w, minlength=5)[:4]
+            out = np.bincount(np.maximum(en, 0).ravel(), weights=w, minlength=self.E + 1)
+            out[0] = 0.0
+            return out, inc
+        return np.bincount(en.ravel(), weights=w, minlength=self.E + 1), None
 
     def by_face(
         self,
@@ -443,7 +493,7 @@ class _Solver:
     def extra_by_face(
         self, low: np.ndarray, j: int, faces: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """:meth:`extra_then` of each face's mass ``low[k] * draw_p[j]`` with that face as the
+        """The card's extra dice (as :meth:`special_draws` applies them) on each face's mass ``low[k] * draw_p[j]`` with that face as the
         crew's fate, for every face at once: survivors ``[faces, E + 1]`` and dead mass
         ``[faces, 4]`` (``None``: the card has no extra dice, nothing dies)."""
         V = low * self.draw_p[j]
@@ -476,7 +526,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
     P = np.zeros((C, E + 1))
     P[0, start] = 1.0
     sv = _Solver(E, states, fates)
-    dead, draw_p, shift = sv.dead, sv.draw_p, sv.shift
+    dead, shift = sv.dead, sv.shift
     fate_of_die = sv.fate_of_die
     can_draw = states[0][4] == 0 and C > 1
     no_miss = 1.0
@@ -543,10 +593,7 @@ def _solve(plan: tuple[Any, ...]) -> tuple[Any, ...]:
                 elif not can_draw:  # no Damage card to draw: just the hit's damage
                     Q[c] += shift(v, _plain_damage(ndice, b_int, di, D), ps * pd_, md_)
                 else:
-                    for j in range(1, C):
-                        u = sv.extra_then(v * (ps * draw_p[j]), j, ndice)
-                        Dj = states[j][0]
-                        Q[j] += shift(u, _plain_damage(ndice, b_int, di, Dj), pd_, md_)
+                    Q[1:] += sv.special_draws(v, ps, ndice, b_int, di)
         P = Q
     return P, dead, no_miss, ff
 

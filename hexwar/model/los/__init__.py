@@ -189,7 +189,7 @@ from .heights import (
     height_arrays,
     los_content_key,
 )
-from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES, kernel_available
+from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES, _KERNEL_MIN_HEXES_ALL, kernel_available
 from .onetoall import (
     VIEWER_PLAN_MAX_HEXES,
     _statuses,

@@ -9,7 +9,7 @@ from ..los_viewer import VIEWER_PLAN_MAX_HEXES, scan, viewer_plan
 from ..maps import BattleMap, MapError
 from .fly import _FLY_GROWTH, _round_fly
 from .heights import _PAD, _TOL, BLOCKED, CLEAR, HINDERED, _state
-from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES
+from .kernel import _KERNEL, _KERNEL_MAX_SIDE, _KERNEL_MIN_HEXES_ALL
 from .plan import _NOT_BUILT, _get_plan, _peek_plan, _plan_fits, _round_plan
 from .rounds import _Acc
 from .table import (
@@ -31,7 +31,7 @@ def _visibility(battlemap: BattleMap, viewer: Hex, counts: bool) -> tuple[np.nda
     H, W = st.H, st.W
     if not (0 <= col < W and 0 <= row < H):
         battlemap.index(viewer)  # raises MapError naming the hex
-    if _KERNEL is not None and H * W >= _KERNEL_MIN_HEXES and max(H, W) <= _KERNEL_MAX_SIDE:
+    if _KERNEL is not None and H * W >= _KERNEL_MIN_HEXES_ALL and max(H, W) <= _KERNEL_MAX_SIDE:
         # the compiled kernel (issue 35): every line walked from the viewer, exact, early exit
         status = np.empty((H, W), dtype=np.int8)
         cnt = np.empty((H, W), dtype=np.int64)
