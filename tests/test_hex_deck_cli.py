@@ -234,3 +234,16 @@ def test_a_seeded_game_with_a_built_deck_replays_to_the_same_state_hash(capsys, 
     assert TerminalPlayer("german", DECK_A, "x.toml").choose(standard.new_game(9)) == BuildDeck(
         "german", DECK_A
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["a" * 300, "a/" * 3000 + "x.toml"], ids=["300-characters", "3000-folders-deep"]
+)
+def test_a_deck_file_name_the_file_system_refuses_is_one_short_line(capsys, work, name):
+    """The fresh-user pass of the sixth session: a 300-character name raised ``OSError: File name
+    too long`` out of the path check (a traceback that ended the game); now it is one line, the
+    name cut short (:func:`hexwar.errors.clip`)."""
+    rc, out, err = run(capsys, "play", "standard", "--headless", "--ai", "soviet", "--deck", f"german={name}")
+    assert rc == 2 and out == "" and "Traceback" not in err, err
+    assert err.count("\n") == 1 and len(err) < 600, err
+    assert "characters)" in err

@@ -279,3 +279,47 @@ def test_a_deck_given_with_deck_is_issued_when_its_side_first_acts(standard):
     assert (
         ctl.message == "Your deck file is your Reserves deck (13 cards, 98 points): pick your starting hand."
     )
+
+
+def test_the_hot_seat_log_shows_what_both_players_may_read_only(standard):
+    """The fresh-user pass of the sixth session: two people at one screen (hot-seat) read one
+    log, so it is the spectator's (R12.1, :func:`hexwar.game.view.seat_events` with no side):
+    not the seed, not either side's pool draws, not the points of the deck a side builds; the
+    build itself is said, with its size only. One person's log is still their side's view."""
+    g = standard.new_game(5)
+    ctl = PlayController(g, ai={}, clock=ManualClock())
+    assert ctl.hot_seat
+    assert deck_problem(standard.sides["german"], "german", DECK_A) is None
+    ctl.issue(BuildDeck("german", DECK_A))
+    assert g.commands == [BuildDeck("german", DECK_A)]
+    text = "\n".join(line.text for line in ctl.log)
+    assert "seed 5" not in text and "seed hidden" in text, text
+    assert "from the pool" not in text, text  # neither side's Reserves deck deal
+    built = [x for x in text.splitlines() if "builds its Reserves deck" in x]
+    assert built and all("german" in x and "points" not in x for x in built), built
+    one = PlayController(standard.new_game(5), ai={"soviet": object()}, clock=ManualClock())
+    own = "\n".join(line.text for line in one.log)
+    assert "seed 5" not in own and "soviet Reserves deck card from the pool" not in own, own
+
+
+def test_the_page_saves_only_inside_the_working_folder_where_it_opens_again(standard, tmp_path, monkeypatch):
+    """The fresh-user pass of the sixth session: Ctrl+S wrote ``../../tmp/x.toml`` and any absolute
+    path, which Ctrl+O and ``--deck`` then refused to open. The page now saves inside the working
+    folder only, and says why otherwise; a file saved there opens again."""
+    work = tmp_path / "work"
+    (work / "decks").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    g = standard.new_game(SEED)
+    ctl = PlayController(g, ai={"soviet": object()}, clock=ManualClock())
+    page, _ = _open(ctl)
+    page.builder.cards = list(DECK_A)
+    for bad in ("../outside.toml", str(tmp_path / "abs.toml"), "a" * 300 + ".toml"):
+        page.path_field.text = bad
+        assert not page.save(), bad
+        assert not page.status_ok and ("outside the working folder" in page.status or "cannot" in page.status)
+    assert not (tmp_path / "outside.toml").exists() and not (tmp_path / "abs.toml").exists()
+    page.path_field.text = "decks/mine.toml"
+    assert page.save(), page.status
+    page.builder.cards = []
+    assert page.open_file(), page.status
+    assert page.builder.cards == list(DECK_A)

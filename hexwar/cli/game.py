@@ -39,7 +39,7 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError
+from ..errors import HexwarError, clip
 from ..rules.cards import SIDES
 from . import echo_json
 from .terminal import TerminalPlayer, _no_display
@@ -480,36 +480,37 @@ def parse_hex_decks(
                 parts[-1] += "," + piece
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for part in parts:
+        shown = clip(part, quote=False)  # a name of any length echoes as one short line
         who, sep, path = part.partition("=")
         who, path = who.strip().lower(), path.strip()
         if not sep or not path:
-            raise HexwarError(f"--deck {part!r}: expected SIDE=FILE, e.g. german=decks/my_german.toml")
+            raise HexwarError(f"--deck {clip(part)}: expected SIDE=FILE, e.g. german=decks/my_german.toml")
         if who not in SIDES:
-            raise HexwarError(f"--deck {part}: unknown side {who!r}; expected german or soviet")
+            raise HexwarError(f"--deck {shown}: unknown side {who!r}; expected german or soviet")
         if who in out:
-            raise HexwarError(f"--deck {part}: the {who} side is given a deck twice")
+            raise HexwarError(f"--deck {shown}: the {who} side is given a deck twice")
         if who not in people:
             other = next(s for s in SIDES if s != who)
             how = f"--headless --ai {other}" if headless else f"--ai {other}"
             raise HexwarError(
-                f"--deck {part}: the {who} side is played by the computer; a deck file is for a side you play "
+                f"--deck {shown}: the {who} side is played by the computer; a deck file is for a side you play "
                 f"(`{how}` to play the {who} side yourself)"
             )
         ss = sc.sides[who]
         if ss.budget is None or ss.reserves or ss.hand:
             raise HexwarError(
-                f"--deck {part}: {sc.id} gives the {who} side a fixed Reserves deck; --deck is for a scenario "
+                f"--deck {shown}: {sc.id} gives the {who} side a fixed Reserves deck; --deck is for a scenario "
                 "with a point budget (standard, 000 Standard Game Setup)"
             )
         try:
             file, side, cards = read_deck_file(path)
         except HexwarError as exc:
-            raise HexwarError(f"--deck {part}: {exc}") from None
+            raise HexwarError(f"--deck {shown}: {exc}") from None
         if side != who:
-            raise HexwarError(f"--deck {part}: {file} is a {side} deck, not for the {who} side")
+            raise HexwarError(f"--deck {shown}: {file} is a {side} deck, not for the {who} side")
         why = deck_problem(ss, who, cards)
         if why is not None:
-            raise HexwarError(f"--deck {part}: {file}: {why}")
+            raise HexwarError(f"--deck {shown}: {file}: {why}")
         out[who] = (str(file), cards)
     return out
 

@@ -363,7 +363,7 @@ def events_for(state: GameState, side: str | None, start: int) -> list[dict[str,
     return out
 
 
-def seat_events(state: GameState, events: list[GameEvent], side: str) -> list[GameEvent]:
+def seat_events(state: GameState, events: list[GameEvent], side: str | None) -> list[GameEvent]:
     """``events`` (the last entries of ``state.log``, just applied) as ``side`` may read them (R12.1).
 
     The local window and terminal of a game with one person show its log through this, the same
@@ -376,7 +376,8 @@ def seat_events(state: GameState, events: list[GameEvent], side: str) -> list[Ga
     Args:
         state: the game, with ``events`` as the tail of ``state.log``.
         events: the events of one command, in log order.
-        side: the person's side, ``"german"`` or ``"soviet"``.
+        side: the person's side, ``"german"`` or ``"soviet"``; ``None``: what every side may read
+            (a spectator's log, the hot-seat window's shared log).
 
     Returns:
         The events the side may read, in order.

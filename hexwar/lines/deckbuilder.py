@@ -74,6 +74,16 @@ def resolve_deck_path(value: str | os.PathLike[str]) -> Path:
     else:
         p = Path(text).expanduser()
         cands = [p if p.is_absolute() else cwd / p]
+    try:
+        return _find_deck(text, cands, roots)
+    except OSError as exc:  # a name too long for the file system, a path it refuses
+        raise HexwarError(
+            f"{clip(text)}: cannot be used as a deck file name ({exc.strerror or exc})"
+        ) from None
+
+
+def _find_deck(text: str, cands: list[Path], roots: list[Path]) -> Path:
+    """The first of ``cands`` that is a deck file inside ``roots`` (:func:`resolve_deck_path`)."""
     for c in dict.fromkeys(cands):  # the shipped decks/ may be the working folder's
         r = c.resolve()
         if not any(_inside(r, root) for root in roots):

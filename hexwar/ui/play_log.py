@@ -59,8 +59,10 @@ class PlayLogMixin:
     def _record(self, events: Any) -> None:
         evs = list(events)
         st = self.state
-        if len(self.humans) == 1 and evs and st.log and evs[-1] is st.log[-1]:
-            evs = seat_events(st, evs, self.humans[0])  # R12.1, R12.2: the person's side's view
+        if len(self.humans) in (1, 2) and evs and st.log and evs[-1] is st.log[-1]:
+            # R12.1, R12.2: one person reads their side's view; two (hot-seat) share the screen,
+            # so the log is what both may read (the spectator's): no seed, no pool draws, no decks
+            evs = seat_events(st, evs, self.humans[0] if len(self.humans) == 1 else None)
         # phases the turn sequence ended for a side with nothing to do, announced as such (item 5)
         # (the person's sides only: the computer's passes would drown the log), each in its place:
         # before the event that closed the phase, not after the whole batch (newuser2)
