@@ -247,3 +247,18 @@ def test_a_deck_file_name_the_file_system_refuses_is_one_short_line(capsys, work
     assert rc == 2 and out == "" and "Traceback" not in err, err
     assert err.count("\n") == 1 and len(err) < 600, err
     assert "characters)" in err
+
+
+def test_a_pasted_line_of_one_card_many_times_says_each_refusal_once(standard):
+    """The fresh-user pass of the sixth session: 50,000 copies of one card id on one line printed
+    49,997 identical refusals (6.8 MB). Now each refusal is said once for the line; the deck
+    still holds at most 3 copies (R10.4)."""
+    from hexwar.game.terminal import deck_prompt
+
+    g = standard.new_game(3)
+    answers = iter(["clear", "de_grenadiers " * 50_000, "cancel"])
+    lines: list[str] = []
+    assert deck_prompt(g, "german", lambda _q: next(answers), lines.append) is None
+    refused = [x for x in lines if "at most 3 copies of Grenadier squad" in x]
+    assert len(refused) == 1, len(refused)
+    assert any("deck: nothing changed" in x for x in lines)

@@ -408,8 +408,11 @@ def deck_prompt(
             continue
         ids = [card_of_word(w) for w in words]
         if all(ids):
+            said: list[str] = []  # one line per refused card, not per word (a pasted 50,000-word line)
             for cid in ids:
-                _add(cards, str(cid), 1, copies, out)
+                _add(cards, str(cid), 1, copies, said.append)
+            for line in dict.fromkeys(said):
+                out(line)
             status()
             continue
         bad = words[ids.index(None)]
