@@ -130,7 +130,7 @@ def test_the_page_adds_and_takes_out_cards_with_a_live_total_and_the_games_limit
     assert sorted(page.builder.cards) == sorted(card_of(c) for c in g.reserves["german"])
     texts = _texts(screen)
     assert (
-        "Build a Reserves deck for the german (000 setup): 80-100 points, at most 3 of a unit card" in texts
+        "Build a Reserves deck for the German side (000 setup): 80-100 points, at most 3 of a unit card" in texts
     )
     assert {c for c, _, _ in page.search.entries} == set(standard.sides["german"].pool)
     assert "de_panther_d" not in {c for c, _, _ in page.search.entries}  # not in the pool
@@ -261,7 +261,7 @@ def test_hot_seat_each_person_builds_in_turn_and_never_sees_the_other_deck(stand
     assert ctl.deck_question()
     page, screen = _open(ctl)
     texts = _texts(screen)
-    assert "Build a Reserves deck for the soviet" in texts
+    assert "Build a Reserves deck for the Soviet side" in texts
     assert all(c.startswith("su_") for c in page.builder.cards)
     german_names = {ruleset.card_name(c) for c in DECK_A}
     assert not any(n in texts for n in german_names), german_names

@@ -129,6 +129,8 @@ class DeckPage(Element):
         on_back: "Back" / Esc: called with no argument (``None``: no such button).
         back_label: that button's label (``"Close"`` in its own window).
         done_label: the "Use this deck" button's label.
+        confine: save only inside the working folder, where Ctrl+O and ``--deck`` open deck files
+            (the pages inside a game; ``hexwar lines deck --out PATH`` saves where it is told).
 
     Attributes:
         status: the last message (saved, refused with the reason).
@@ -148,17 +150,19 @@ class DeckPage(Element):
         on_back: Callable[[], Any] | None = None,
         back_label: str = "Back",
         done_label: str = "Use this deck",
+        confine: bool = False,
     ) -> None:
         super().__init__(tip="deck builder")
         self.builder = builder
         self.on_done, self.on_back = on_done, on_back
         self.status = ""
         self.status_ok = True
+        self.confine = confine
         self.saved_to: str | None = None
         #: the deck as last saved (or as opened): quitting with another deck asks first
         self.saved_cards: list[str] = list(builder.cards)
         lo, hi = builder.budget
-        who = builder.side + (f" {builder.role} commander" if builder.role else "")
+        who = builder.side.capitalize() + (f" {builder.role} commander" if builder.role else " side")
         copies = f", at most {builder.max_copies} of a unit card" if builder.max_copies else ""
         self.title = self._put(
             Label(
@@ -280,7 +284,7 @@ class DeckPage(Element):
         refusal (points, an existing file that is not a deck file) goes into :attr:`status`."""
         self.builder.name = self.name_field.text.strip() or self.builder.name
         path = os.path.expanduser(self.path_field.text.strip())
-        why = _outside_working_folder(path)
+        why = _outside_working_folder(path) if self.confine else None
         if why is not None:  # what is saved must open again (Ctrl+O, --deck read only from there)
             self._say(why, ok=False)
             return False

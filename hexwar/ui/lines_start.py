@@ -294,7 +294,7 @@ class LinesStart:
             name=self.deck_names.get(seat, f"my {seat} deck"),
             restrictions=self.scenario.sides[side],
         )
-        page = DeckPage(b, on_done=partial(self._built, seat), on_back=self.back)
+        page = DeckPage(b, on_done=partial(self._built, seat), on_back=self.back, confine=True)
         self.page = "deck"
         self._show(page)
         self.screen.set_focus(page.search.field)

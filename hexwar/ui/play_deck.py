@@ -114,6 +114,7 @@ class DeckMixin:
             on_back=self.close_deck,
             back_label="Cancel",
             done_label="Use this deck",
+            confine=True,
         )
         self.deck_answered.add(side)
         self.say("")

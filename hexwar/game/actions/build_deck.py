@@ -105,7 +105,7 @@ def crew_shortfalls(cards: Sequence[str]) -> list[str]:
         if req is not None and req != "infantry":
             need[req] += 1
     return [
-        f"{n} units need a {kind.replace('_', ' ')} and the deck has {crews[kind]} (R4.1)"
+        f"{n} {'unit needs' if n == 1 else 'units need'} a {kind.replace('_', ' ')} and the deck has {crews[kind]} (R4.1)"
         for kind, n in sorted(need.items())
         if crews[kind] < n
     ]
