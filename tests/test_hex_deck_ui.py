@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from test_lines_deck_ui import _click, _type  # the same click and typing as the card game's page
 
 from hexwar.game import ruleset
 from hexwar.game.actions.build_deck import deck_problem
@@ -55,23 +56,6 @@ def _texts(screen) -> str:
     p = Painter(M)
     screen.paint(p)
     return "\n".join(p.texts)
-
-
-def _click(screen, tip):
-    e = screen.top.find(tip)
-    assert e is not None, f"no element {tip!r}"
-    x, y = e.rect.x + e.rect.w / 2, e.rect.y + e.rect.h / 2
-    screen.mouse_press(x, y)
-    screen.mouse_release(x, y)
-
-
-def _type(screen, field_tip, text):
-    _click(screen, field_tip)
-    f = screen.focus
-    assert f is not None and f.tip == field_tip
-    for _ in range(len(f.text)):
-        screen.text_motion(keys.BACKSPACE)
-    screen.text(text)
 
 
 def _add(screen, card_id, times=1):
@@ -130,7 +114,8 @@ def test_the_page_adds_and_takes_out_cards_with_a_live_total_and_the_games_limit
     assert sorted(page.builder.cards) == sorted(card_of(c) for c in g.reserves["german"])
     texts = _texts(screen)
     assert (
-        "Build a Reserves deck for the German side (000 setup): 80-100 points, at most 3 of a unit card" in texts
+        "Build a Reserves deck for the German side (000 setup): 80-100 points, at most 3 of a unit card"
+        in texts
     )
     assert {c for c, _, _ in page.search.entries} == set(standard.sides["german"].pool)
     assert "de_panther_d" not in {c for c, _, _ in page.search.entries}  # not in the pool

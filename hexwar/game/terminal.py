@@ -210,14 +210,7 @@ def setup_choice(
 
     listing()
     while True:
-        try:
-            raw = str(ask(SETUP_PROMPT)).strip()
-        except EOFError:
-            raise TerminalQuit() from None
-        words = raw.split()
-        head = words[0].lower() if words else ""
-        if head in ("q", "quit"):
-            raise TerminalQuit()
+        raw, words, head = _read(ask, SETUP_PROMPT)
         if head == "list":
             listing()
             continue
@@ -266,6 +259,23 @@ def setup_choice(
 def _limits(state: Any, side: str) -> tuple[int, int]:
     lo, hi, _ = deck_limits(state.scenario.sides[side])
     return lo, hi
+
+
+def _read(ask: Callable[[str], str], prompt: str) -> tuple[str, list[str], str]:
+    """One answer to ``prompt``: ``(the line stripped, its words, the first word lower-cased)``.
+
+    Raises:
+        TerminalQuit: on ``q``/``quit`` or the end of input.
+    """
+    try:
+        raw = str(ask(prompt)).strip()
+    except EOFError:
+        raise TerminalQuit() from None
+    words = raw.split()
+    head = words[0].lower() if words else ""
+    if head in ("q", "quit"):
+        raise TerminalQuit()
+    return raw, words, head
 
 
 def deck_prompt(
@@ -337,14 +347,7 @@ def deck_prompt(
     show_deck()
     status()
     while True:
-        try:
-            raw = str(ask(DECK_PROMPT)).strip()
-        except EOFError:
-            raise TerminalQuit() from None
-        words = raw.split()
-        head = words[0].lower() if words else ""
-        if head in ("q", "quit"):
-            raise TerminalQuit()
+        raw, words, head = _read(ask, DECK_PROMPT)
         if not words:
             out("deck: type card ids to add them, `done` to play the deck or `cancel`")
             continue
