@@ -308,3 +308,27 @@ def test_the_page_saves_only_inside_the_working_folder_where_it_opens_again(stan
     page.builder.cards = []
     assert page.open_file(), page.status
     assert page.builder.cards == list(DECK_A)
+
+
+def test_the_points_line_is_red_only_when_the_points_are_wrong(standard):
+    """The fresh-user pass of the sixth session: "Points: 87 (limits 80-100: within the limits)"
+    was drawn in red when only the crew rule (R4.1) failed, reading as if the points were wrong.
+    Red now means the points (000 setup: 80-100); a deck within them with a crew missing reads
+    plain, with the crew reason below it; a legal deck reads green."""
+    from hexwar.ui.widgets import theme as T
+
+    g = standard.new_game(SEED)
+    page, _ = _open(PlayController(g, ai={"soviet": object()}, clock=ManualClock()))
+    no_pilot = [c for c in DECK_A if c != P]  # 98 - 2 pilots' 4 = 94 points, two aircraft crewless
+    cases = [
+        (list(DECK_A), T.GOOD),  # 98 points, crews for all
+        (no_pilot, T.TEXT),
+        (list(DECK_A) + ["de_tiger_i"], T.ERROR),  # 122 points, over the budget
+    ]
+    for cards, colour in cases:
+        page.builder.cards = cards
+        page.refresh()
+        assert page.total.colour == colour, (page.total.text, page.errors.text)
+    page.builder.cards = no_pilot
+    page.refresh()
+    assert "within the limits" in page.total.text and "need a pilot" in page.warnings.text + page.errors.text

@@ -267,7 +267,9 @@ class DeckPage(Element):
         else:
             state = "within the limits"
         self.total.text = f"Points: {pts}  (limits {lo}-{hi}: {state})"
-        self.total.colour = T.GOOD if not errors else T.ERROR
+        # red only when the points are wrong; within the limits with another rule still unmet
+        # (a crew, R4.1) the total reads plain and the reason below it is the one in red
+        self.total.colour = T.GOOD if not errors else (T.TEXT if lo <= pts <= hi else T.ERROR)
         self.errors.text = "\n".join(e for e in errors if "points; expected" not in e)
         self.warnings.text = "\n".join(f"{b.crew_label}: {w}" for w in warnings)
 
