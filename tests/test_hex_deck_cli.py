@@ -262,3 +262,16 @@ def test_a_pasted_line_of_one_card_many_times_says_each_refusal_once(standard):
     refused = [x for x in lines if "at most 3 copies of Grenadier squad" in x]
     assert len(refused) == 1, len(refused)
     assert any("deck: nothing changed" in x for x in lines)
+
+
+def test_without_a_display_the_terminal_suggestion_keeps_the_deck(capsys, work, monkeypatch):
+    """The fresh-user pass of the sixth session: with no display, `hexwar play standard --deck
+    german=FILE` offered the terminal command without the deck; it now says to give it too."""
+    import hexwar.cli.game as game_cli
+
+    monkeypatch.setattr(game_cli, "_no_display", lambda: True)
+    rc, out, err = run(capsys, "play", "standard", "--deck", "german=decks/good.toml")
+    assert rc == 1 and "Traceback" not in err
+    assert "hexwar play standard --headless --ai soviet" in out and "Give it your --deck option too" in out
+    rc, out, _ = run(capsys, "play", "standard")
+    assert rc == 1 and "--deck" not in out

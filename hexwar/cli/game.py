@@ -599,18 +599,21 @@ def _play_in_window(
     each roll (``--fast``, issue 36); ``size``: the window's ``(width, height)`` in points
     (``--size``), default 1400x900 no larger than the screen; ``decks``: ``{side: card ids}``
     of ``--deck`` files (:func:`parse_hex_decks`)."""
+    no_window = _NO_WINDOW.format(scenario=scenario or sc.reference)
+    if decks:  # the terminal game takes the same deck file (fresh-user pass, sixth session)
+        no_window += " Give it your --deck option too: the terminal plays that deck for your side."
     try:
         from ..ui import play_window  # type: ignore[attr-defined]
     except ImportError:
         click.echo(
-            _NO_WINDOW.replace(
+            no_window.replace(
                 "No display is available to open the game window",
                 "The game window is not part of this installation",
-            ).format(scenario=scenario or sc.reference)
+            )
         )
         return 1
     if _no_display():
-        click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
+        click.echo(no_window)
         return 1
     try:
         offer = None
@@ -655,7 +658,7 @@ def _play_in_window(
         )
     except Exception as exc:  # a display that cannot be opened
         if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
-            click.echo(_NO_WINDOW.format(scenario=scenario or sc.reference))
+            click.echo(no_window)
             return 1
         raise
     return 0
