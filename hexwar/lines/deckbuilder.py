@@ -31,7 +31,7 @@ from ..fileio import atomic_write_text
 from ..rules.cards import default_cards
 from .scenario import DECK_FORMAT, LinesSide, deck_problems, load_deck, restriction_problems
 
-__all__ = ["DeckBuilder", "deck_roots", "resolve_deck_path", "read_deck_file"]
+__all__ = ["DeckBuilder", "deck_roots", "resolve_deck_path", "read_deck_file", "outside_working_folder"]
 
 
 def deck_roots() -> list[Path]:
@@ -45,6 +45,27 @@ def deck_roots() -> list[Path]:
     except FileNotFoundError:
         pass
     return roots
+
+
+def outside_working_folder(path: str) -> str | None:
+    """Why a deck page inside a game will not save to ``path`` (text as typed), or ``None``:
+    deck files are saved inside the working folder, the folder :func:`resolve_deck_path` (Ctrl+O,
+    ``--deck``) opens them from, so a saved deck always opens again. An empty ``path`` is left
+    to :meth:`DeckBuilder.save`, which names it.
+
+    Raises:
+        nothing: a name the file system refuses (too long) is a reason, not an error.
+    """
+    if not path:
+        return None
+    cwd = deck_roots()[0]
+    try:
+        r = (Path(path) if os.path.isabs(path) else cwd / path).resolve()
+    except (OSError, RuntimeError) as exc:
+        return f"{clip(path)}: cannot be used as a file name ({exc})"
+    if r != cwd and cwd not in r.parents:
+        return f"{clip(path)}: outside the working folder {cwd}; save deck files there (decks/NAME.toml), where they open again"
+    return None
 
 
 def _inside(p: Path, root: Path) -> bool:

@@ -29,8 +29,8 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..errors import HexwarError, clip
-from ..lines.deckbuilder import DeckBuilder
+from ..errors import HexwarError
+from ..lines.deckbuilder import DeckBuilder, outside_working_folder
 from ..rules.cards import default_cards
 from . import widgets as W
 from .widgets import Button, Element, Label, Rect, ScrollList, SearchList, TextBlock, TextField, keys
@@ -41,26 +41,6 @@ _E = TypeVar("_E", bound=Element)
 #: Height in points of the chosen card drawn under the search list (a unit card with four
 #: weapons shows whole, :func:`hexwar.ui.card_face.unit_card_height`).
 PREVIEW_H = 132.0
-
-
-def _outside_working_folder(path: str) -> str | None:
-    """Why the deck page will not save to ``path``, or ``None``: a deck file is saved inside the
-    working folder, the folder Ctrl+O and ``--deck`` open deck files from
-    (:func:`hexwar.lines.deckbuilder.deck_roots`), so a saved deck always opens again."""
-    from pathlib import Path
-
-    from ..lines.deckbuilder import deck_roots
-
-    if not path:
-        return None  # DeckBuilder.save names the missing file name
-    cwd = deck_roots()[0]
-    try:
-        r = (Path(path) if os.path.isabs(path) else cwd / path).resolve()
-    except (OSError, RuntimeError) as exc:
-        return f"{clip(path)}: cannot be used as a file name ({exc})"
-    if r != cwd and cwd not in r.parents:
-        return f"{clip(path)}: outside the working folder {cwd}; save deck files there (decks/NAME.toml), where they open again"
-    return None
 
 
 class CardPreview(Element):
@@ -286,7 +266,7 @@ class DeckPage(Element):
         refusal (points, an existing file that is not a deck file) goes into :attr:`status`."""
         self.builder.name = self.name_field.text.strip() or self.builder.name
         path = os.path.expanduser(self.path_field.text.strip())
-        why = _outside_working_folder(path) if self.confine else None
+        why = outside_working_folder(path) if self.confine else None
         if why is not None:  # what is saved must open again (Ctrl+O, --deck read only from there)
             self._say(why, ok=False)
             return False
