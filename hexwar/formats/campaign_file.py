@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 
-from ..model.filemodel import FileModel, json_schema, new_dict
+from ..model.filemodel import EXACT, FileModel, json_schema, new_dict
 from .card_vocab import card_rules
 
 __all__ = [
@@ -133,7 +133,7 @@ class CampaignHeader(FileModel):
     model_config = FileModel.model_config | {"extra": "allow"}
 
     format: Literal["hexwar-campaign-cards"] = Field(description='"hexwar-campaign-cards"')
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
     kind: FILE_KIND = Field(
         description="rules, years, ranks, battle, tactics, campaign, events or hex_battles"
     )
@@ -141,7 +141,7 @@ class CampaignHeader(FileModel):
 
 class _Head(FileModel):
     format: Literal["hexwar-campaign-cards"] = Field(description='"hexwar-campaign-cards"')
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
 
 
 def _table(model: Any, what: str) -> Any:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
 
-from ..model.filemodel import FileModel, json_schema, new_dict, new_list
+from ..model.filemodel import EXACT, FileModel, json_schema, new_dict, new_list
 
 __all__ = ["CampaignSaveFile", "campaign_save_schema"]
 
@@ -61,7 +61,7 @@ class CampaignSaveFile(FileModel):
     """A campaign save (version 1)."""
 
     format: Literal["hexwar-campaign-save"] = Field(description='"hexwar-campaign-save"')
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
     seed: int = Field(ge=0, description="an integer >= 0 (the campaign's seed, R1.2)")
     options: dict[str, Any] = Field(default_factory=new_dict, description="the campaign's options")
     players: dict[str, Any] | None = Field(None, description="an object side -> player name")

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, model_validator
 
-from ..model.filemodel import BUILT, DEFERRED, FileModel, json_schema, new_list
+from ..model.filemodel import BUILT, DEFERRED, EXACT, FileModel, json_schema, new_list
 from ..model.terrain_file import Mobility
 from .card_vocab import (
     EFFECT_RULES,
@@ -69,7 +69,7 @@ class CardHeader(FileModel):
     model_config = FileModel.model_config | {"extra": "allow"}
 
     format: Literal["hexwar-cards"] = Field(description='"hexwar-cards"')
-    schema_version: Literal[1] = Field(description="1 (this hexwar's card schema)")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1 (this hexwar's card schema)")
     kind: Literal["weapons", "units", "crews", "command", "damage", "events", "combat"] = Field(
         description="the kind of card file: weapons, units, crews, command, damage, events or combat"
     )
@@ -87,7 +87,7 @@ class _Head(FileModel):
     model_config = DEFERRED  # a base only: its subclasses are built
 
     format: Literal["hexwar-cards"] = Field(description='"hexwar-cards"')
-    schema_version: Literal[1] = Field(description="1 (this hexwar's card schema)")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1 (this hexwar's card schema)")
 
 
 CardId = Annotated[str, Field(description="a card id")]

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..model.filemodel import FileModel
+from ..model.filemodel import EXACT, FileModel
 from .migrate import DECK_FORMAT  # the one spelling, re-exported
 
 __all__ = ["DeckFile", "DeckTable", "DECK_FORMAT"]
@@ -32,5 +32,5 @@ class DeckFile(FileModel):
     """A deck file (version 1)."""
 
     format: Literal["hexwar-deck"] = Field(description='"hexwar-deck"')
-    schema_version: Literal[1] = Field(1, description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1")
     deck: DeckTable = Field(description="the [deck] table")

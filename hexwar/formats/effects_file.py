@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 from pydantic_core import PydanticCustomError
 
-from ..model.filemodel import FileModel, json_schema, new_list
+from ..model.filemodel import EXACT, FileModel, json_schema, new_list
 from ..model.terrain_file import Mobility
 
 __all__ = ["EffectsFile", "effects_schema"]
@@ -82,7 +82,7 @@ class Towing(FileModel):
 class EffectsFile(FileModel):
     """``hexwar/data/effects.toml``."""
 
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
     rubble: Rubble = Field(description="the [rubble] table")
     fire: Fire = Field(description="the [fire] table")
     buildings: Buildings = Field(description="the [buildings] table")

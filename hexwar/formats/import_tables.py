@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, model_validator
 
-from ..model.filemodel import FileModel
+from ..model.filemodel import EXACT, FileModel
 
 __all__ = ["TileTableFile", "TileEntry", "WesnothCodeTableFile", "WesnothEntry"]
 
@@ -89,7 +89,7 @@ class WesnothEntry(FileModel):
 class WesnothCodeTableFile(FileModel):
     """A Wesnoth code table."""
 
-    schema_version: Literal[1] = Field(1, description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1")
     codes: dict[
         Annotated[str, Field(description="a Wesnoth terrain code, or a prefix ending in *")],
         Annotated[

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from ..model.filemodel import FileModel, json_schema, new_list
+from ..model.filemodel import EXACT, FileModel, json_schema, new_list
 
 __all__ = ["LinesScenarioFile", "lines_schema"]
 
@@ -32,7 +32,7 @@ class LinesHead(FileModel):
     name: str = Field(description="text")
     description: str = Field("", description="text (the scenario card's situation)")
     seed: int = Field(0, ge=0, le=2**63 - 1, description="an integer >= 0 (default seed, R1.2)")
-    players: Literal[2, 4] = Field(2, description="2 or 4 (000 4-player team variant)")
+    players: Annotated[Literal[2, 4], EXACT] = Field(2, description="2 or 4 (000 4-player team variant)")
     victory_points: int | None = Field(
         None, ge=1, le=10_000, description="an integer 1..10000 (default 51, 4 players 76; R10.1)"
     )
@@ -108,7 +108,7 @@ class LinesScenarioFile(FileModel):
     """A line scenario file (version 1) as the TOML parses."""
 
     format: Literal["hexwar-scenario"] = Field("hexwar-scenario", description='"hexwar-scenario"')
-    schema_version: Literal[1] = Field(1, description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1")
     mode: Literal["lines"] = Field(description='"lines" (R11.1)')
     scenario: LinesHead = Field(description="the [scenario] table")
     sides: LinesSides = Field(description="the [sides.german] and [sides.soviet] tables")

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from ..model.filemodel import FileModel, new_dict
+from ..model.filemodel import EXACT, FileModel, new_dict
 
 __all__ = ["LooksFile", "PATTERNS", "BUILDING_STYLES"]
 
@@ -88,7 +88,7 @@ class SideLooks(_Table):
 class LooksFile(_Table):
     """A looks file (version 1)."""
 
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
     map: MapLooks = Field(description="the [map] table")
     levels: LevelLooks = Field(description="the [levels] table")
     road: RoadLooks = Field(description="the [road] table")

@@ -28,7 +28,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, field_valid
 from pydantic_core import PydanticCustomError
 
 from ..errors import Problem
-from ..model.filemodel import SCHEMA_DIALECT, FileModel, error_details, problems_of
+from ..model.filemodel import EXACT, SCHEMA_DIALECT, FileModel, error_details, problems_of
 from .protocol_commands import COMMAND_FIELDS, MODE_COMMANDS, MODE_VIEWS, MODES, Mode, Side
 
 __all__ = [
@@ -116,7 +116,7 @@ class HelloMessage(_Message):
     )
 
     type: Literal["hello"] = Field(description='"hello"')
-    protocol: Literal[1] = Field(description="1 (the protocol version this client speaks)")
+    protocol: Annotated[Literal[1], EXACT] = Field(description="1 (the protocol version this client speaks)")
     seat: Side = Field(_ABSENT, description='the seat to take: "german" or "soviet" (with its token)')
     token: str = Field(
         _ABSENT, min_length=1, max_length=128, description="the seat's token (1-128 characters)"
@@ -247,7 +247,7 @@ CLIENT_MODELS: dict[str, type[_Message]] = {
 class _ServerMessage(FileModel):
     """A message the server sends; every one carries ``"protocol": 1``."""
 
-    protocol: Literal[1] = Field(1, description="1 (the protocol version)")
+    protocol: Annotated[Literal[1], EXACT] = Field(1, description="1 (the protocol version)")
 
 
 class ScenarioInfo(FileModel):

@@ -18,7 +18,7 @@ from pydantic import WrapValidator as _Wrap
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from ..model.filemodel import DEFERRED, FileModel, error_details, json_schema, new_dict, new_list
+from ..model.filemodel import DEFERRED, EXACT, FileModel, error_details, json_schema, new_dict, new_list
 from .save_steps import SAVE_MIGRATIONS, SAVE_SCHEMA_VERSION, save_1_to_2
 
 __all__ = [
@@ -177,7 +177,7 @@ def _who_gave_it(v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 class SaveFileV1(_SaveBody):
     """A round-1 save: no ``scenario.map``."""
 
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
     scenario: SavedScenario = Field(description="{id, name, path, hash}")
 
 
@@ -192,7 +192,7 @@ class SaveFileV2(_SaveBody):
         }
     }
 
-    schema_version: Literal[2] = Field(
+    schema_version: Annotated[Literal[2], EXACT] = Field(
         description="2 (this hexwar's save schema; version 1 files are migrated)"
     )
     scenario: SavedScenarioV2 = Field(description="{id, name, path, hash}")

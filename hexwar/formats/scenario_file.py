@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from ..model.filemodel import DEFERRED, FileModel, json_schema, new_dict, new_list
+from ..model.filemodel import DEFERRED, EXACT, FileModel, json_schema, new_dict, new_list
 
 __all__ = ["ScenarioFile", "SCENARIO_SCHEMA_VERSION", "scenario_schema"]
 
@@ -206,7 +206,7 @@ class ScenarioFile(_ScenarioPart):
     """A hex scenario file (version 1) as the TOML parses."""
 
     format: Literal["hexwar-scenario"] = Field("hexwar-scenario", description='"hexwar-scenario"')
-    schema_version: Literal[1] = Field(1, description="1 (this hexwar's scenario schema)")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1 (this hexwar's scenario schema)")
     scenario: ScenarioHead = Field(description="the [scenario] table")
     sides: Sides = Field(description="the [sides.german] and [sides.soviet] tables")
     objectives: list[Objective] = Field(default_factory=new_list, description="[[objectives]] tables")

@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..errors import Problem
@@ -35,6 +35,7 @@ from .documents import Lenient, Step, merge_problems, upgrade_document
 
 __all__ = [
     "FileModel",
+    "EXACT",
     "DEFERRED",
     "BUILT",
     "MAX_SCHEMA_PROBLEMS",
@@ -68,6 +69,35 @@ class FileModel(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def exact_number(value: Any) -> Any:
+    """Refuse ``true``/``false`` and floats where a ``Literal`` of integers is expected.
+
+    Strict mode does not reach a ``Literal`` field: pydantic compares by equality, so ``true``
+    and ``1.0`` pass as ``1``. This runs before that comparison (the field's ``Literal`` then
+    refuses every other value with its own message).
+
+    Args:
+        value: the document's value, as parsed (JSON or TOML).
+
+    Returns:
+        ``value`` unchanged.
+
+    Raises:
+        pydantic_core.PydanticCustomError: ``exact_number`` for a bool or a float (reported by
+            :func:`check` as a problem naming the field).
+    """
+    if isinstance(value, bool | float):
+        raise PydanticCustomError(
+            "exact_number", "expected the integer itself, got {got}", {"got": json.dumps(value)}
+        )
+    return value
+
+
+#: Put on a ``Literal`` of integers (``Annotated[Literal[1], EXACT]``): no ``true`` or ``1.0``
+#: for ``1``, as the strict models say everywhere else.
+EXACT = BeforeValidator(exact_number)
 
 
 #: The config of a model that is only a base of others or is read by few commands (a save, a

@@ -25,7 +25,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict
 
-from .filemodel import BUILT, DEFERRED, FileModel, error_details, json_schema, new_dict, new_list
+from .filemodel import BUILT, DEFERRED, EXACT, FileModel, error_details, json_schema, new_dict, new_list
 from .map_format import (
     HEX_LABEL,
     MAP_FORMAT,
@@ -151,7 +151,7 @@ class MapFileV1(_MapBody):
     """A round-1 map file: the grid and its features, no markers."""
 
     format: Literal["hexwar-map"] = Field(description='"hexwar-map"')
-    schema_version: Literal[1] = Field(description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(description="1")
 
 
 class MapFileV2(_MapBody):
@@ -160,7 +160,7 @@ class MapFileV2(_MapBody):
     model_config = BUILT
 
     format: Literal["hexwar-map"] = Field(description='"hexwar-map"')
-    schema_version: Literal[2] = Field(
+    schema_version: Annotated[Literal[2], EXACT] = Field(
         description="2 (this hexwar's map schema; version 1 files are migrated)"
     )
     deploy: dict[Side, Annotated[list[ZoneSpec], Field(min_length=1)]] = Field(

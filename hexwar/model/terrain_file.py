@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from .filemodel import FileModel, new_list
+from .filemodel import EXACT, FileModel, new_list
 
 __all__ = ["TerrainEntry", "TerrainTableFile", "WreckEntry", "WreckPoolsFile"]
 
@@ -58,7 +58,7 @@ class TerrainEntry(FileModel):
 class TerrainTableFile(FileModel):
     """``hexwar/data/terrain.toml``."""
 
-    schema_version: Literal[1] = Field(1, description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1")
     terrain: dict[str, TerrainEntry] = Field(min_length=1, description="a table of terrain types")
 
 
@@ -75,5 +75,5 @@ class WreckEntry(FileModel):
 class WreckPoolsFile(FileModel):
     """``hexwar/data/wrecks.toml``."""
 
-    schema_version: Literal[1] = Field(1, description="1")
+    schema_version: Annotated[Literal[1], EXACT] = Field(1, description="1")
     wreck: list[WreckEntry] = Field(default_factory=new_list, description="[[wreck]] tables")
