@@ -190,3 +190,29 @@ def test_the_hard_players_deck_does_not_read_the_other_sides_deal(standard):
         soviet.add(HexSearchPlayer("soviet", seed, iterations=2).choose(g))
     assert len(firsts) == 1 and len(soviet) == 1
     assert isinstance(next(iter(soviet)), BuildDeck)
+
+
+def test_every_reason_a_deck_is_refused_is_named(standard):
+    """``deck_problems`` names them all, in order (pool, points, copies, crews; R4.3, R10.4,
+    R4.1); ``deck_problem`` (the engine's refusal) is the first of them."""
+    from hexwar.game.actions.build_deck import deck_problem, deck_problems
+
+    ss = standard.sides["german"]
+    # 4 Pz IV H (60) + 1 crew (2) + 2 Panthers (off the pool) + 4 Grenadiers
+    deck = ("de_pz_iv_h",) * 4 + (T, "de_panther_d", "de_panther_d") + ("de_grenadiers",) * 4
+    found = deck_problems(ss, "german", deck)
+    total = sum(ruleset.cost(c) for c in deck)
+    assert found == [
+        "de_panther_d is not in the scenario's pool for german",
+        f"the deck costs {total} points; it must cost 80-100 (000 Standard Game Setup)",
+        "4 copies of de_grenadiers; at most 3 (R10.4)",
+        "4 copies of de_pz_iv_h; at most 3 (R10.4)",
+        "6 units need a tank crew and the deck has 1 (R4.1)",
+    ]
+    assert deck_problem(ss, "german", deck) == found[0]
+    assert deck_problems(ss, "german", DECK_A) == [] and deck_problem(ss, "german", DECK_A) is None
+    # an id that is no card of the side: the points are not judged (its cost is unknown)
+    assert deck_problems(ss, "german", ("su_rifles", "nope")) == [
+        deck_problem(ss, "german", ("su_rifles",)),
+        deck_problem(ss, "german", ("nope",)),
+    ]

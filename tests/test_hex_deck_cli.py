@@ -175,9 +175,13 @@ def test_the_terminal_builds_a_deck_by_card_ids_with_the_games_reason(standard):
     assert "add: at most 3 copies of Pz.Kpfw. IV Ausf. H (R10.4)" in out
     assert (
         "deck: 5 cards, 49 points (limits 80-100: 31 more needed); not yet: the deck costs 49 points; it must "
-        "cost 80-100 (000 Standard Game Setup)\n  crew rule: 3 units need a tank crew and the deck has 2 (R4.1)"
+        "cost 80-100 (000 Standard Game Setup)\n  and: 3 units need a tank crew and the deck has 2 (R4.1)"
     ) in out
-    assert "deck: not yet: the deck costs 49 points; it must cost 80-100 (000 Standard Game Setup)" in out
+    # ``done`` names every reason, not the first only (fresh-user pass, session 6)
+    assert (
+        "deck: not yet: the deck costs 49 points; it must cost 80-100 (000 Standard Game Setup); "
+        "3 units need a tank crew and the deck has 2 (R4.1)\n"
+    ) in out
     assert "deck: 13 cards, 98 points (limits 80-100: within the limits); ready: `done` plays it" in out
     assert g.check(cmd) is None
 

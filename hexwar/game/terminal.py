@@ -16,7 +16,7 @@ Reserves deck is listed card by card with its costs and the starting hand is cho
 scenario (the ``standard`` game, R4.3) ``deck`` opens a deck prompt (:func:`deck_prompt`) that
 lists the scenario's cards with their costs and takes card ids (``add de_pz_iv_h 2``), shows the
 running total and the game's own reason a deck is not yet legal
-(:func:`hexwar.game.actions.build_deck.deck_problem`), and ends in
+(:func:`hexwar.game.actions.build_deck.deck_problems`), and ends in
 :class:`~hexwar.game.commands.BuildDeck`.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import HexwarError, clip, small_uint
 from . import ruleset
-from .actions.build_deck import crew_shortfalls, deck_limits, deck_problem
+from .actions.build_deck import deck_limits, deck_problems
 from .commands import BuildDeck, ChooseHand, Commit, Declare, Move, TargetArtillery, Undo
 from .inspect import inspect_hex
 from .odds import declare_odds, odds_lines
@@ -290,8 +290,8 @@ def deck_prompt(
     ``remove CARD [N]`` (a card id or a number from the list), or card ids alone (each added
     once), ``clear``, ``show``, ``cards``, ``load FILE`` (a deck file, through ``deck_file``),
     ``done`` and ``cancel``. After each change the running total, the limits and the game's
-    own reason the deck is not legal yet (:func:`~hexwar.game.actions.build_deck.deck_problem`)
-    are printed; ``done`` is refused with that reason.
+    reasons the deck is not legal yet (:func:`~hexwar.game.actions.build_deck.deck_problems`)
+    are printed; ``done`` is refused with all of them.
 
     Starts from the side's current Reserves deck (dealt or built).
 
@@ -328,12 +328,11 @@ def deck_prompt(
             if pts > hi
             else "within the limits"
         )
-        why = deck_problem(ss, side, cards)
-        crews = [w for w in crew_shortfalls(cards) if w != why]
-        tail = "ready: `done` plays it" if why is None else f"not yet: {why}"
+        whys = deck_problems(ss, side, cards)
+        tail = "ready: `done` plays it" if not whys else f"not yet: {whys[0]}"
         out(f"deck: {len(cards)} cards, {pts} points (limits {lo}-{hi}: {state_}); {tail}")
-        for w in crews:
-            out(f"  crew rule: {w}")
+        for w in whys[1:]:
+            out(f"  and: {w}")
 
     def card_of_word(w: str) -> str | None:
         n = small_uint(w)
@@ -366,9 +365,9 @@ def deck_prompt(
             status()
             continue
         if head == "done":
-            why = deck_problem(ss, side, cards)
-            if why is not None:
-                out(f"deck: not yet: {why}")
+            whys = deck_problems(ss, side, cards)
+            if whys:
+                out("deck: not yet: " + "; ".join(whys))
                 continue
             return BuildDeck(side, tuple(cards))
         if head == "load":

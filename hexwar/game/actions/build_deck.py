@@ -26,7 +26,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenario import SideSetup
     from ..state import GameState
 
-__all__ = ["ACTION", "check", "apply", "deck_problem", "deck_limits", "crew_shortfalls", "DEFAULT_MAX_COPIES"]
+__all__ = [
+    "ACTION",
+    "check",
+    "apply",
+    "deck_problem",
+    "deck_problems",
+    "deck_limits",
+    "crew_shortfalls",
+    "DEFAULT_MAX_COPIES",
+]
 
 DEFAULT_MAX_COPIES = 3
 """Copies of one unit card in a built deck when the scenario gives no pool (the draw without a
@@ -48,13 +57,30 @@ def deck_limits(ss: SideSetup) -> tuple[int, int, int]:
 
 
 def deck_problem(ss: SideSetup, side: str, cards: Sequence[str]) -> str | None:
-    """Why ``cards`` is not a deck ``side`` may build under the side setup ``ss``, or ``None``.
+    """Why ``cards`` is not a deck ``side`` may build under the side setup ``ss``, or ``None``:
+    the first of :func:`deck_problems`.
+
+    Args:
+        ss: the side's scenario setup.
+        side: ``"german"`` or ``"soviet"``.
+        cards: unit card ids, repeats allowed.
+    """
+    found = deck_problems(ss, side, cards)
+    return found[0] if found else None
+
+
+def deck_problems(ss: SideSetup, side: str, cards: Sequence[str]) -> list[str]:
+    """Every reason ``cards`` is not a deck ``side`` may build under ``ss`` (``[]``: a legal deck),
+    in this order: the side may not build one, an empty deck, each card that is not a unit card
+    of the side or not in the scenario's ``pool``, the points, each card over its copies, each
+    crew the deck lacks.
 
     The limits are the dealt deck's: unit cards of the side, from the scenario's ``pool`` when
     it has one; points from the rulebook's 80 (or the budget, if lower) up to the scenario's
     ``budget`` (000, R4.3); at most ``max_copies`` copies of one unit card (R10.4; 3 without a
     pool), crews not counted; every unit that needs a tank crew, artillery crew or pilot brings
-    its own crew card (R4.1; the deal's rule, so every deck can field its units).
+    its own crew card (R4.1; the deal's rule, so every deck can field its units). The points,
+    copies and crews are judged only once every card is a known unit card of the side.
 
     Args:
         ss: the side's scenario setup.
@@ -64,27 +90,30 @@ def deck_problem(ss: SideSetup, side: str, cards: Sequence[str]) -> str | None:
     try:
         lo, hi, copies = deck_limits(ss)
     except HexwarError as exc:
-        return str(exc)
+        return [str(exc)]
     if not cards:
-        return "an empty Reserves deck"
+        return ["an empty Reserves deck"]
     pool = set(ss.pool)
-    for c in cards:
+    out: list[str] = []
+    for c in dict.fromkeys(cards):
         if not isinstance(c, str) or "#" in c:
-            return f"{clip(c)}: name a unit card id (de_pz_iv_h), not a card instance"
+            out.append(f"{clip(c)}: name a unit card id (de_pz_iv_h), not a card instance")
+            continue
         bad = ruleset.unit_card_problem(c, side)
         if bad is not None:
-            return bad
-        if pool and c not in pool:
-            return f"{c} is not in the scenario's pool for {side}"
+            out.append(bad)
+        elif pool and c not in pool:
+            out.append(f"{c} is not in the scenario's pool for {side}")
+    if any(not isinstance(c, str) or "#" in c or ruleset.unit_card_problem(c, side) for c in cards):
+        return out
     total = sum(ruleset.cost(c) for c in cards)
     if not lo <= total <= hi:
-        return f"the deck costs {total} points; it must cost {lo}-{hi} (000 Standard Game Setup)"
+        out.append(f"the deck costs {total} points; it must cost {lo}-{hi} (000 Standard Game Setup)")
     if copies:
         for c, n in sorted(Counter(cards).items()):
             if not ruleset.is_crew(c) and n > copies:
-                return f"{n} copies of {c}; at most {copies} (R10.4)"
-    short = crew_shortfalls(cards)
-    return short[0] if short else None
+                out.append(f"{n} copies of {c}; at most {copies} (R10.4)")
+    return out + crew_shortfalls(cards)
 
 
 def crew_shortfalls(cards: Sequence[str]) -> list[str]:
