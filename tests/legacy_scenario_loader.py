@@ -36,13 +36,13 @@ from hexwar.game.scenario import (
     Scenario,
     SideSetup,
     StartingUnit,
-    _max_points,
     _resolve_map,
     _scenario_hash,
     apply_battlefield,
     check_setup,
     parse_zone,
 )
+from hexwar.game.scenario_checks import max_points as _max_points
 from hexwar.game.special import GROUNDS
 from hexwar.model.hexgrid import Hex, HexLabelError
 from hexwar.model.maps import BattleMap
