@@ -709,10 +709,10 @@ def _play_headless(
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
-        if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
-            from ..game.view import seat_events
+        if humans:  # R12.1, R12.2: one person sees its side's log only; two (hot seat) the log
+            from ..game.view import seat_events  # both may read, as the hot-seat window's (fresh7)
 
-            events = seat_events(state, events, humans[0])
+            events = seat_events(state, events, humans[0] if len(humans) == 1 else None)
         for e in readable(events):
             click.echo(format_event(e))
 
