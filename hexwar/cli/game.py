@@ -295,7 +295,7 @@ _NO_WINDOW = (
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=None,
-    help="The game's seed (default: the scenario's).",
+    help="The game's seed (default: the scenario's; in the window, after a game of the same scenario, the next seed).",
 )
 @click.option(
     "--rules",

@@ -867,7 +867,9 @@ def run(
 
     Args:
         scenario: a loaded :class:`~hexwar.game.scenario.Scenario`.
-        seed: the game's seed (default the scenario's).
+        seed: the game's seed; ``None``: the seed after the last autosaved window game of the
+            scenario (:func:`~hexwar.ui.lines_start.next_seed`, fresh7: every new game dealt
+            the scenario's seed again), else the scenario's.
         variants: rule variants (default the scenario's).
         ai: ``{side: "standard" | "random"}`` computer sides; ``{}`` = two people hot-seat;
             ``None`` = :data:`DEFAULT_AI` (the person plays the Germans).
@@ -890,6 +892,13 @@ def run(
         NoDisplayError: when no display is available (its message offers ``--headless``).
     """
     backend.require_display()
+    if resumed is None and seed is None:  # a new game after one of this scenario: another deal (R1.2)
+        from .lines_start import last_lines_seed, next_seed
+
+        last = last_lines_seed(scenario.id, mode="hex")
+        if last is not None:  # the seed itself stays out of sight, as in the game's log (R12.5)
+            seed = next_seed(last)
+            print(f"a new deal after your last {scenario.id} game (--seed N picks one)")
     state = resumed if resumed is not None else scenario.new_game(seed=seed, variants=variants)
     if ai is None and resumed is not None and players:
         names = {s: n for s, n in players.items() if n != "human"}
