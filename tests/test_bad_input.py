@@ -542,3 +542,37 @@ def test_a_json_file_cut_short_says_so_and_an_error_inside_it_does_not(tmp_path,
     assert (
         err == f"hexwar: 1 problem found:\n  - {f}: line 1 column {col}: bad JSON: Unterminated string{cut}\n"
     )
+
+
+# -- schema_version as the file writes it ----------------------------------------------------------
+
+
+def test_a_bad_schema_version_is_shown_as_the_file_writes_it(tmp_path, capsys):
+    # fresh7: "expected an integer 1..2, got True" (Python's repr of a JSON true), "got None"
+    # for a save with no schema_version at all, and "1..1" for a scenario
+    save = json.dumps({"format": "hexwar-save", "commands": []})
+    cases = {
+        "nosv.json": (save, "missing; expected an integer 1..2"),
+        "true.json": (
+            save.replace('"commands"', '"schema_version": true, "commands"'),
+            "expected an integer 1..2, got true",
+        ),
+        "float.json": (
+            save.replace('"commands"', '"schema_version": 1.0, "commands"'),
+            "expected an integer 1..2, got 1.0",
+        ),
+        "text.json": (
+            save.replace('"commands"', '"schema_version": "2", "commands"'),
+            'expected an integer 1..2, got "2"',
+        ),
+    }
+    scenario = (Path(__file__).parent.parent / "scenarios" / "skirmish.toml").read_text()
+    cases["sc.toml"] = (
+        scenario.replace("schema_version = 1\n", "schema_version = true\n"),
+        "expected 1, got true",
+    )
+    for name, (text, said) in cases.items():
+        f = tmp_path / name
+        f.write_text(text)
+        rc, out, err = run(capsys, "validate", str(f))
+        assert rc == 1 and f"  - {f}: schema_version: {said}\n" in out, (name, out, err)
