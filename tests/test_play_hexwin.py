@@ -345,7 +345,7 @@ def test_hexwar_play_fast_reaches_the_window_and_turns_the_roll_pause_off(tmp_pa
         win.close()
 
 
-def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
+def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch, tmp_path):
     # walk-through at 800x600: the 1400x900 window ran off the screen, the quit question cut
     import types
 
@@ -369,6 +369,7 @@ def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
     )
     monkeypatch.setattr(backend, "require_display", lambda: None)
     monkeypatch.setattr(play_window, "PlayWindow", record)
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))  # run() reads the last game's seed there
     with pytest.raises(Stop):
         play_window.run(scenario("game_tiny"))
     assert (seen["width"], seen["height"]) == (800, 600)
