@@ -517,8 +517,9 @@ def loads_json(text: str, src: str = "<memory>") -> Any:
     """Parse JSON ``text`` (never executed), refusing duplicate keys in any object.
 
     Raises:
-        ValidationError: naming ``src`` and the line/column of a syntax error, or the
-            duplicated key (cut to 80 characters).
+        ValidationError: naming ``src`` and the line/column of a syntax error (saying so
+            when the text ends before its JSON does: a file cut short), or the duplicated key
+            (cut to 80 characters).
     """
     from .errors import clip
 
@@ -549,8 +550,12 @@ def loads_json(text: str, src: str = "<memory>") -> Any:
             ]
         ) from None
     except json.JSONDecodeError as exc:
+        # json's "Unterminated string starting at" names the place in lineno/colno, not in msg
+        msg = exc.msg.removesuffix(" starting at").removesuffix(" at")
+        if msg == "Unterminated string" or exc.pos >= len(text.rstrip()):
+            msg += "; the file ends before its JSON does (cut short?)"  # a truncated save (fresh7)
         raise ValidationError(
-            [Problem(src, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}")]
+            [Problem(src, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {msg}")]
         ) from None
     except RecursionError:
         raise ValidationError([Problem(src, "", "JSON nested too deeply")]) from None

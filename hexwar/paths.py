@@ -12,7 +12,7 @@ import sysconfig
 from functools import cache
 from pathlib import Path
 
-__all__ = ["content_dir", "find_content", "user_state_dir"]
+__all__ = ["content_dir", "find_content", "shipped_folder_of", "user_state_dir"]
 
 _KINDS = ("maps", "scenarios", "assets", "decks")
 
@@ -85,3 +85,24 @@ def user_state_dir(sub: str) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_state_path("hexwar", appauthor=False)) / sub
+
+
+def shipped_folder_of(path: str | Path, cwd: Path | None = None) -> str | None:
+    """The kind (``"maps"``, ``"scenarios"``, ``"decks"``) of hexwar's shipped folder holding
+    ``path``, or ``None``: not in one, or that folder lies inside the working folder ``cwd``
+    (default :func:`Path.cwd`; a source checkout worked on from its root edits its own files).
+
+    The editor refuses to write there otherwise (fresh7: ``hexwar edit kharkov`` then Ctrl+S
+    from any folder rewrote the shipped map that every Kharkov scenario plays on).
+
+    >>> shipped_folder_of("/nowhere/kharkov.json") is None
+    True
+    """
+    p = Path(path).resolve()
+    here = (cwd if cwd is not None else Path.cwd()).resolve()
+    for kind in ("maps", "scenarios", "decks"):
+        for folder in _candidates(kind):
+            f = folder.resolve()
+            if p.is_relative_to(f) and not f.is_relative_to(here):
+                return kind
+    return None

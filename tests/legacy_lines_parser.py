@@ -5,6 +5,7 @@ kept as a frozen test oracle for tests/test_lines_model_equivalence.py. Not used
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,11 @@ def old_parse_lines_scenario(data: dict[str, Any], text: str, path: Path | None)
     Raises:
         ValidationError: listing every problem (file, field, expectation).
     """
-    from hexwar.game.scenario import _ID_RE, KNOWN_VARIANTS, SCENARIO_FORMAT, SCENARIO_SCHEMA_VERSION
+    from hexwar.game.scenario import KNOWN_VARIANTS, SCENARIO_FORMAT, SCENARIO_SCHEMA_VERSION
+
+    # the id pattern the old loader held (game/scenario.py no longer has it since fd4aeaf moved
+    # the checks out; the frozen parser keeps its own copy, as legacy_scenario_loader does)
+    _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
     cards = default_cards()
     src = str(path) if path is not None else "<memory>"

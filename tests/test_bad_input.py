@@ -507,3 +507,72 @@ class _NumberedOptions:
         from hexwar.game.commands import Discard
 
         return [Discard(side, f"su_rifles#{i}") for i in range(1, 6)]
+
+
+# -- a JSON file cut short -------------------------------------------------------------------------
+
+
+def test_a_json_file_cut_short_says_so_and_an_error_inside_it_does_not(tmp_path, capsys):
+    # a truncated save read "bad JSON: Unterminated string starting at" (json's message names the
+    # place in its line/column fields; the sentence stopped at "at") and nothing said the file
+    # was cut (fresh7)
+    from hexwar.errors import ValidationError
+    from hexwar.fileio import loads_json
+
+    def message(text: str) -> str:
+        with pytest.raises(ValidationError) as exc:
+            loads_json(text, "f.json")
+        (p,) = exc.value.problems
+        return f"{p.where}: {p.message}"
+
+    cut = "; the file ends before its JSON does (cut short?)"
+    assert message('{"seed": 7, "name": "sky') == f"line 1 column 21: bad JSON: Unterminated string{cut}"
+    assert message('{"commands": [1, 2\n') == f"line 2 column 1: bad JSON: Expecting ',' delimiter{cut}"
+    assert (
+        message('{"a": 1,}') == "line 1 column 9: bad JSON: Expecting property name enclosed in double quotes"
+    )
+    assert message('{"a": "b\nc"}') == "line 1 column 9: bad JSON: Invalid control character"
+    assert message('{"a": 1} x') == "line 1 column 10: bad JSON: Extra data"
+    f = tmp_path / "game.json"
+    text = '{"format": "hexwar-save", "schema_version": 2, "commands": [{"cmd": "end_ph'
+    f.write_text(text)
+    rc, out, err = run(capsys, "replay", str(f), "--verify")
+    assert (rc, out) == (2, "")
+    col = text.index('"end_ph') + 1
+    assert (
+        err == f"hexwar: 1 problem found:\n  - {f}: line 1 column {col}: bad JSON: Unterminated string{cut}\n"
+    )
+
+
+# -- schema_version as the file writes it ----------------------------------------------------------
+
+
+def test_a_bad_schema_version_is_shown_as_the_file_writes_it(tmp_path, capsys):
+    # fresh7: "expected an integer 1..2, got True" (Python's repr of a JSON true), "got None"
+    # for a save with no schema_version at all, and "1..1" for a scenario
+    save = json.dumps({"format": "hexwar-save", "commands": []})
+    cases = {
+        "nosv.json": (save, "missing; expected an integer 1..2"),
+        "true.json": (
+            save.replace('"commands"', '"schema_version": true, "commands"'),
+            "expected an integer 1..2, got true",
+        ),
+        "float.json": (
+            save.replace('"commands"', '"schema_version": 1.0, "commands"'),
+            "expected an integer 1..2, got 1.0",
+        ),
+        "text.json": (
+            save.replace('"commands"', '"schema_version": "2", "commands"'),
+            'expected an integer 1..2, got "2"',
+        ),
+    }
+    scenario = (Path(__file__).parent.parent / "scenarios" / "skirmish.toml").read_text()
+    cases["sc.toml"] = (
+        scenario.replace("schema_version = 1\n", "schema_version = true\n"),
+        "expected 1, got true",
+    )
+    for name, (text, said) in cases.items():
+        f = tmp_path / name
+        f.write_text(text)
+        rc, out, err = run(capsys, "validate", str(f))
+        assert rc == 1 and f"  - {f}: schema_version: {said}\n" in out, (name, out, err)

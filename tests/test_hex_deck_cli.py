@@ -35,7 +35,8 @@ def standard():
 @pytest.fixture
 def work(tmp_path, monkeypatch):
     """A working folder with ``decks/``: the good deck, one over budget, one with an unknown
-    card, one with a card outside the standard scenario's pool; a deck outside the folder."""
+    card, one with a card outside the standard scenario's pool, one breaking several rules at once
+    (pool, copies, crews); a deck outside the folder."""
     w = tmp_path / "work"
     (w / "decks").mkdir(parents=True)
     monkeypatch.chdir(w)
@@ -45,6 +46,8 @@ def work(tmp_path, monkeypatch):
     (w / "decks" / "over.toml").write_text(text.replace('"de_grenadiers"]', '"de_tiger_i"]'))
     (w / "decks" / "unknown.toml").write_text(text.replace('"de_grenadiers"]', '"de_nonesuch"]'))
     (w / "decks" / "veteran.toml").write_text(text.replace(f'"{T}",', '"de_tank_crew_veteran",', 1))
+    bad = ("de_tiger_i", "de_pz_iv_h", "de_ju87g", "de_sniper", "de_pioniere") + ("de_grenadiers",) * 4
+    DeckBuilder("german", cards=list(bad)).save(w / "decks" / "all.toml")
     return w
 
 
@@ -67,8 +70,14 @@ def run(capsys, *args):
         ),
         (
             "german=decks/over.toml",
-            "--deck german=decks/over.toml: {w}/decks/over.toml: the deck costs 117 points; it must cost 80-100 "
-            "(000 Standard Game Setup)",
+            "--deck german=decks/over.toml: {w}/decks/over.toml: 2 problems: (1) the deck costs 117 points; it "
+            "must cost 80-100 (000 Standard Game Setup); (2) 4 units need a tank crew and the deck has 3 (R4.1)\n",
+        ),
+        (  # every reason at once, numbered (fresh7: only the first was named)
+            "german=decks/all.toml",
+            "--deck german=decks/all.toml: {w}/decks/all.toml: 4 problems: (1) de_sniper is not in the "
+            "scenario's pool for german; (2) 4 copies of de_grenadiers; at most 3 (R10.4); (3) 1 unit needs a "
+            "pilot and the deck has 0 (R4.1); (4) 2 units need a tank crew and the deck has 0 (R4.1)\n",
         ),
         (
             "german=decks/veteran.toml",

@@ -220,3 +220,20 @@ def test_validate_warns_about_a_deck_without_crews_but_passes_it(tmp_path, capsy
     rc, out, err = run(capsys, "validate", str(d))
     assert rc == 0, out
     assert "Tiger I needs tank crew but the deck has none (000 tip)" in err
+
+
+def test_a_deck_over_the_budget_is_refused_with_this_games_limits(tmp_path, capsys):
+    # fresh7: a 116-point --deck read "the deck costs 116 points; expected 1..100" (the deck
+    # file's own bound, before the game's 80..100 was asked)
+    over = tmp_path / "over.toml"
+    cards = ["de_tiger_i", "de_tank_crew_regular"] * 4 + ["de_grenadiers"] * 3
+    over.write_text(
+        'format = "hexwar-deck"\nschema_version = 1\n\n[deck]\nname = "over"\nside = "german"\n'
+        f"cards = {json.dumps(cards)}\n"
+    )
+    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", f"german={over}"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"hexwar: --deck german={over}: the deck costs 119 points; expected 80..100 (000 setup)\n"
+    ), err

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hexwar.cli import main
 from hexwar.game.scenario import load_scenario
 from hexwar.lines.deckbuilder import DeckBuilder
@@ -322,3 +324,18 @@ def test_cards_in_the_deck_before_the_first_layout_are_listed():
     assert page.deck_list.offset == 0
     assert [t for t in texts if t.endswith(" pts") and "  ·  " in t and t.count("·") == 1] == [
         "Pz.Kpfw. IV Ausf. G  ·  14 pts", "Panzer crew (regular)  ·  2 pts", "Grenadier squad  ·  5 pts"]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 860), (1000, 700), (800, 600)])
+def test_the_status_under_the_file_field_stays_below_it(size):
+    """fresh7: a two-line refusal under the Deck file field (Ctrl+O of a path outside the
+    folders) had its first line drawn under the field: the deck list's height left 10 points
+    too few for what goes below it, so the status block was pushed up over the field."""
+    page = DeckPage(DeckBuilder("german"), "d.toml")
+    screen = Screen(page, M)
+    screen.layout(*size)
+    field, status = page.path_field.rect, page.status_block.rect
+    assert status.y1 <= field.y, (size, status, field)
+    assert status.y >= page.buttons[0].rect.y1, (size, status)  # and above the buttons
+    if size[1] >= 700:
+        assert status.h == 44, (size, status)  # room for its lines

@@ -58,3 +58,35 @@ def test_declarations_show_as_arrows_and_odds_are_offered_before_declaring():
     assert [(a.attackers, a.target, a.resolved) for a in arrows] == [
         (("su_t34_76#1",), "de_pz_iv_g#1", False)
     ]
+
+
+def test_the_other_sides_random_reserves_picks_are_hidden_from_a_seat_and_a_spectator():
+    """R12.1: a randomly drawn Reserves deck is its side's secret. Its pool picks ("choice of
+    17, took #4" over the scenario's public pool) named every card of the other side's deck in
+    the window's and the terminal's log (fresh7); a seat reads its own picks, the other side's
+    as "draws a card", a spectator (hot seat) neither side's."""
+    from hexwar.lines.scenario import load_lines_scenario
+    from hexwar.lines.view import seat_log_text
+
+    seed = 1943
+    st = load_lines_scenario("lines").new_game(seed=seed)
+    picks = {
+        side: [
+            e
+            for e in st.log
+            if str((getattr(e, "data", None) or {}).get("purpose", "")).startswith(
+                f"{side} Reserves deck card"
+            )
+        ]
+        for side in ("german", "soviet")
+    }
+    assert picks["german"] and picks["soviet"], f"seed {seed}: both decks are dealt at random"
+    for e in picks["german"]:
+        assert seat_log_text(e, "german") == e.text and "took #" in e.text
+        assert seat_log_text(e, "soviet") == "german draws a card for its Reserves deck"
+        assert seat_log_text(e, None) == "german draws a card for its Reserves deck"
+    for e in picks["soviet"]:
+        assert seat_log_text(e, "german") == "soviet draws a card for its Reserves deck"
+        assert seat_log_text(e, "soviet") == e.text
+    text = "\n".join(seat_view(st, "german", log_lines=len(st.log)).log)
+    assert "soviet Reserves deck card" not in text and "german Reserves deck card" in text

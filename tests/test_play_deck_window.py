@@ -166,3 +166,56 @@ def test_the_readme_screenshot_shows_a_deck_the_crew_rule_refuses():
             _setup_window(win, "deck")
     finally:
         win.close()
+
+
+def test_the_d_that_opens_the_page_is_not_typed_into_its_search(standard):
+    """pyglet sends a key's text after the key: the ``d`` of the D that opens the page must
+    not land in the focused search field (a fresh user saw "d" there, fresh7); the next key
+    types as usual, and a page the Build deck button opened takes text at once."""
+    g = standard.new_game(SEED)
+    win = window_for(g, ai={})
+    try:
+        press(win, key.D)
+        win.dispatch_event("on_text", "d")  # the same keystroke's text
+        page = win.controller.deck_page
+        assert page is not None and page.search.field.text == ""
+        press(win, key.T)
+        win.dispatch_event("on_text", "t")
+        assert page.search.field.text == "t"
+        press(win, key.ESCAPE)
+        assert win.controller.deck_page is None
+        build = next(w for w in win.widgets if w.tip.startswith("Build your own Reserves deck"))
+        _click_xy(win, *build.centre)
+        page = win.controller.deck_page
+        assert page is not None
+        win.dispatch_event("on_text", "x")  # typed text with no key event before it (an IME)
+        assert page.search.field.text == "x"
+    finally:
+        win.close()
+
+
+def test_the_hand_row_pages_with_its_arrow_buttons(standard):
+    """The starting hand's row of 13-14 Reserves cards scrolls with < and > (item 6): a click
+    on > shows the next cards, < the first again. The > button's closure once read the slice
+    in view instead of the whole hand, so it paged nowhere (fresh7)."""
+    g = standard.new_game(SEED)
+    win = window_for(g, ai={}, size=(1400, 900))
+    try:
+        press(win, key.K)  # keep the dealt deck: the hand row of the whole Reserves deck
+
+        def shown() -> list[str]:
+            return [w.tip[5:] for w in win.widgets if w.tip.startswith("card ")]
+
+        first = shown()
+        deck = list(g.reserves["german"])
+        assert first == deck[: len(first)] and len(first) < len(deck)
+        right = next(w for w in win.widgets if w.tip == "hand right")
+        _click_xy(win, *right.centre)
+        win.refresh()
+        assert shown() == deck[len(first) : 2 * len(first)]
+        left = next(w for w in win.widgets if w.tip == "hand left")
+        _click_xy(win, *left.centre)
+        win.refresh()
+        assert shown() == first
+    finally:
+        win.close()

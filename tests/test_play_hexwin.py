@@ -345,7 +345,7 @@ def test_hexwar_play_fast_reaches_the_window_and_turns_the_roll_pause_off(tmp_pa
         win.close()
 
 
-def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
+def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch, tmp_path):
     # walk-through at 800x600: the 1400x900 window ran off the screen, the quit question cut
     import types
 
@@ -369,6 +369,7 @@ def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
     )
     monkeypatch.setattr(backend, "require_display", lambda: None)
     monkeypatch.setattr(play_window, "PlayWindow", record)
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))  # run() reads the last game's seed there
     with pytest.raises(Stop):
         play_window.run(scenario("game_tiny"))
     assert (seen["width"], seen["height"]) == (800, 600)
@@ -376,3 +377,51 @@ def test_hexwar_play_opens_a_window_no_larger_than_the_screen(monkeypatch):
     with pytest.raises(Stop):
         play_window.run(scenario("game_tiny"))
     assert (seen["width"], seen["height"]) == (1400, 900)
+
+
+def test_a_new_window_game_after_one_of_the_same_scenario_deals_the_next_seed(tmp_path, monkeypatch):
+    # fresh7: every `hexwar play` dealt the scenario's seed again (the same Reserves decks,
+    # the same initiative dice, the computer's same deck), even "New game" at the resume offer;
+    # the card table already moved to next_seed of its last autosaved game
+    import os
+    import types
+
+    import pyglet
+
+    from hexwar.game.save import write_save
+    from hexwar.render import backend
+    from hexwar.ui import play_window
+    from hexwar.ui.lines_start import next_seed
+
+    class Stop(Exception):
+        pass
+
+    seen: dict = {}
+
+    def record(state, **kw):
+        seen["seed"] = state.seed
+        raise Stop
+
+    screen = types.SimpleNamespace(width=1400, height=900)
+    monkeypatch.setattr(
+        pyglet.display, "get_display", lambda: types.SimpleNamespace(get_default_screen=lambda: screen)
+    )
+    monkeypatch.setattr(backend, "require_display", lambda: None)
+    monkeypatch.setattr(play_window, "PlayWindow", record)
+    monkeypatch.setenv("HEXWAR_AUTOSAVE_DIR", str(tmp_path))
+    sc = scenario("game_tiny")
+
+    def seed_of_new_game(**kw) -> int:
+        with pytest.raises(Stop):
+            play_window.run(sc, **kw)
+        return seen["seed"]
+
+    assert seed_of_new_game() == sc.seed  # no game of it yet: the scenario's seed
+    write_save(sc.new_game(seed=sc.seed), tmp_path / "game_tiny-1.json")
+    first = next_seed(sc.seed)
+    assert first != sc.seed and seed_of_new_game() == first
+    write_save(sc.new_game(seed=first), tmp_path / "game_tiny-2.json")
+    older = (tmp_path / "game_tiny-1.json").stat().st_mtime
+    os.utime(tmp_path / "game_tiny-2.json", (older + 60, older + 60))  # the newest, whatever the clock
+    assert seed_of_new_game() == next_seed(first)
+    assert seed_of_new_game(seed=5) == 5  # --seed N still picks one

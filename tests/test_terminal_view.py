@@ -40,3 +40,19 @@ def test_the_terminal_hides_the_other_sides_reserves_draws_and_the_seed_under_fo
 def test_without_fog_the_terminal_still_hides_the_seed():
     out = _terminal()
     assert "seed 11" not in out and "seed hidden" in out
+
+
+def test_a_hot_seat_at_the_terminal_prints_the_log_both_players_may_read():
+    # fresh7: with `--ai none` the terminal printed the seed and both sides' pool draws (each
+    # side's whole random Reserves deck) before either player chose a hand; the hot-seat
+    # window's shared log shows neither (docs/play.md)
+    out = _terminal("--ai", "none")
+    st = load_scenario(find_scenario("standard")).new_game(11)
+    draws = [e.text for e in st.log if e.kind == "roll" and "Reserves deck card from the pool" in e.text]
+    assert any(t.startswith("german ") for t in draws) and any(t.startswith("soviet ") for t in draws)
+    for t in draws:
+        assert t not in out, f"seed 11: the hot-seat terminal shows the draw {t!r}"
+    for side in ("german", "soviet"):
+        n = sum(t.startswith(f"{side} ") for t in draws)
+        assert out.count(f"{side} draws a card for its Reserves deck") == n
+    assert "seed 11" not in out and "seed hidden" in out

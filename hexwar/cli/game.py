@@ -295,7 +295,7 @@ _NO_WINDOW = (
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=None,
-    help="The game's seed (default: the scenario's).",
+    help="The game's seed (default: the scenario's; in the window, after a game of the same scenario, the next seed).",
 )
 @click.option(
     "--rules",
@@ -448,7 +448,8 @@ def parse_hex_decks(
 ) -> dict[str, tuple[str, tuple[str, ...]]]:
     """``--deck`` values of a hex scenario -> ``{side: (file, unit card ids)}``: a person's
     side of a point-budget scenario (000 Standard Game Setup, R4.3) plays that deck file, checked
-    now by the game's own rule (:func:`hexwar.game.actions.build_deck.deck_problem`).
+    now by the game's own rule (:func:`hexwar.game.actions.build_deck.deck_problems`: every
+    reason the deck is refused, in one line).
 
     Each value is ``SIDE=FILE`` or several joined by commas (``german=A.toml,soviet=B.toml``);
     files are opened from the working folder or hexwar's shipped decks only
@@ -465,10 +466,10 @@ def parse_hex_decks(
         HexwarError: one line naming the value, the file and what is wrong: no ``=``, an
             unknown side, a side given twice, a side the computer plays, a side with a fixed
             deck, a missing or unreadable file, a path outside those folders, an unknown card,
-            a deck of the other side, or a deck the rules refuse (points, the scenario's
-            cards, copies, crews).
+            a deck of the other side, or a deck the rules refuse (each of the points, the
+            scenario's cards, copies, crews it breaks, numbered when several).
     """
-    from ..game.actions.build_deck import deck_problem
+    from ..game.actions.build_deck import deck_problems
     from ..lines.deckbuilder import read_deck_file
 
     parts: list[str] = []
@@ -508,9 +509,15 @@ def parse_hex_decks(
             raise HexwarError(f"--deck {shown}: {exc}") from None
         if side != who:
             raise HexwarError(f"--deck {shown}: {file} is a {side} deck, not for the {who} side")
-        why = deck_problem(ss, who, cards)
-        if why is not None:
-            raise HexwarError(f"--deck {shown}: {file}: {why}")
+        why = deck_problems(ss, who, cards)  # every reason at once, as the terminal's done (fresh7)
+        if why:  # numbered when several: a reason may hold a ";" itself
+            listed = (
+                why[0]
+                if len(why) == 1
+                else f"{len(why)} problems: "
+                + " ".join(f"({i}) {w};" for i, w in enumerate(why, 1)).rstrip(";")
+            )
+            raise HexwarError(f"--deck {shown}: {file}: {listed}")
         out[who] = (str(file), cards)
     return out
 
@@ -702,10 +709,10 @@ def _play_headless(
         players = {s: (ViewPlayer(p) if s in names else p) for s, p in players.items()}
 
     def show(state: Any, events: list[Any]) -> None:
-        if len(humans) == 1:  # the person at the terminal sees its side's log only (R12.1, R12.2)
-            from ..game.view import seat_events
+        if humans:  # R12.1, R12.2: one person sees its side's log only; two (hot seat) the log
+            from ..game.view import seat_events  # both may read, as the hot-seat window's (fresh7)
 
-            events = seat_events(state, events, humans[0])
+            events = seat_events(state, events, humans[0] if len(humans) == 1 else None)
         for e in readable(events):
             click.echo(format_event(e))
 

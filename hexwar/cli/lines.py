@@ -105,7 +105,8 @@ def parse_decks(
         hit = [s for s in seats if s == who or side_of_seat(s) == who]
         if not hit:
             raise HexwarError(f"--deck: unknown seat {who!r}; this game's seats are {', '.join(seats)}")
-        side, cards_, warnings = load_deck(path)
+        # the points are judged below by this game's limits (the file's own check said "1..100")
+        side, cards_, warnings = load_deck(path, points=None)
         for s in hit:
             if side_of_seat(s) != side:
                 raise HexwarError(f"--deck {spec}: {path} is a {side} deck, not for {s}")

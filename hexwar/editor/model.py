@@ -309,11 +309,14 @@ class EditorDocument:
         or the new pair, never a new map with an old scenario. Returns the path written.
 
         Raises:
-            HexwarError: no path yet, or the file cannot be written (the document stays dirty).
+            HexwarError: no path yet, the file cannot be written, or a file would land in
+                hexwar's shipped maps/scenarios folder outside the working folder
+                (:func:`hexwar.paths.shipped_folder_of`); the document stays dirty.
         """
         from dataclasses import replace
 
         from ..fileio import atomic_write_group
+        from ..paths import shipped_folder_of
 
         if self._stroke is not None:
             self.end_stroke()
@@ -321,6 +324,15 @@ class EditorDocument:
         if target is None:
             raise HexwarError("this document has no file yet: use Save As")
         files = self.file_texts(target)
+        for f, _ in files:  # hexwar's own maps and scenarios are not the user's to overwrite
+            kind = shipped_folder_of(f)
+            if kind is not None:
+                what = "map" if kind == "maps" else "scenario" if kind == "scenarios" else "deck"
+                also = " (a scenario's map: save the map as a file of your own first)" if f != target else ""
+                raise HexwarError(
+                    f"{f.name} is one of hexwar's shipped {kind} ({f.parent}): "
+                    f"use Save As to keep your {what} in your own folder{also}"
+                )
         atomic_write_group(files)
         if self.scenario is not None and len(files) == 1:  # the map is unchanged: not rewritten,
             self._tidy_map(target)  # but what a killed save left beside it is cleared (issue 33)

@@ -19,6 +19,7 @@ backend.ensure_configured()
 import pyglet  # noqa: E402
 
 from ..errors import HexwarError, ValidationError  # noqa: E402
+from ..paths import shipped_folder_of  # noqa: E402
 from ..ui.widgets import TextField  # noqa: E402
 from .model import EditorDocument  # noqa: E402
 from .palette import terrain_entries, wreck_entries  # noqa: E402
@@ -225,6 +226,13 @@ class EditorPromptsMixin:
         if path is None and self.doc.path is None:
             self.open_save_as()
             return False
+        if path is None and shipped_folder_of(self.doc.path) is not None:
+            # a shipped map or scenario opened by name: Save As a copy in the working folder
+            self.open_save_as(Path.cwd() / self.doc.path.name)
+            self.session.say(
+                f"{self.doc.path.name} is one of hexwar's shipped files: save your copy here (Enter)"
+            )
+            return False
         try:
             p = self.doc.save(path)
         except ValidationError as exc:
@@ -243,10 +251,12 @@ class EditorPromptsMixin:
         self._after()
         return True
 
-    def open_save_as(self) -> None:
-        """Open the Save As prompt (Ctrl+Shift+S)."""
+    def open_save_as(self, suggest: Path | None = None) -> None:
+        """Open the Save As prompt (Ctrl+Shift+S), filled with ``suggest`` when given."""
         self.modal = "saveas"
-        if self.doc.path is not None:
+        if suggest is not None:
+            self.modal_text = str(suggest)
+        elif self.doc.path is not None:
             self.modal_text = str(self.doc.path)
         else:
             suffix = ".toml" if self.doc.scenario is not None else ".json"
@@ -295,10 +305,8 @@ class EditorPromptsMixin:
 
     def _quit_save(self) -> None:
         self._close_modal()
-        if self.doc.path is None:
-            self._quit_after_save = True
-            self.open_save_as()
-            return
+        if self.doc.path is None or shipped_folder_of(self.doc.path) is not None:
+            self._quit_after_save = True  # the Save As prompt's Enter saves, then quits
         if self.save():
             self._quit_now()
 

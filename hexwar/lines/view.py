@@ -7,6 +7,7 @@ declaration arrows); the score; the log with every roll.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -122,11 +123,23 @@ def _unit(state: LinesState, uid: str) -> UnitView:
     )
 
 
+#: the purpose of a roll that picks a random Reserves deck's card (:func:`~hexwar.lines.scenario.random_deck`:
+#: "german Reserves deck card (100 points left)"; 4 players: the side's, not the seat's)
+_POOL_ROLL = re.compile(r"^(german|soviet) Reserves deck card")
+
+
 def _log_text(e: Any, seat: str | None) -> str:
     """A log line as ``seat`` may read it: the cards another seat takes into its hand are hidden
-    (R12.1: hands are private; the starting hand, a unit card taken from the Reserves deck)."""
+    (R12.1: hands are private; the starting hand, a unit card taken from the Reserves deck), and
+    so are the other side's random Reserves deck picks (R12.1: the deck is its side's secret;
+    "choice of 17, took #4" over the scenario's public pool named every card: fresh7), as the
+    hex game's view (:func:`hexwar.game.view`) and the network game's lines view hide them."""
     from .events import HandChosen, TakenFromReserves
 
+    if getattr(e, "kind", "") == "roll":
+        m = _POOL_ROLL.match(str((getattr(e, "data", None) or {}).get("purpose", "")))
+        if m and (seat is None or side_of_seat(seat) != m.group(1)):
+            return f"{m.group(1)} draws a card for its Reserves deck"
     if isinstance(e, HandChosen) and e.seat != seat:
         return f"{e.seat} takes {len(e.cards)} unit cards into hand (hidden)"
     if isinstance(e, TakenFromReserves) and e.seat != seat and "to commit" not in e.text:

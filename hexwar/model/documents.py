@@ -12,6 +12,7 @@ game loads its scenario and map in under 0.3 s of CPU; ``tests/test_startup_impo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -74,9 +75,15 @@ def upgrade_document(
     """
     v = doc.get("schema_version", default)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise ValidationError(
-            [Problem(src, "schema_version", f"expected an integer 1..{current}, got {v!r}")]
-        )
+        # the value as the file writes it (true, 1.0, "1"), as the models' own messages say it;
+        # Python's repr read "got True" and, for no field at all, "got None" (fresh7)
+        try:
+            got = "got " + json.dumps(v, ensure_ascii=False)[:60]
+        except (TypeError, ValueError):  # a TOML date and the like: not JSON
+            got = f"got {v!r}"[:64]
+        want = "1" if current == 1 else f"an integer 1..{current}"  # "1..1" read oddly
+        said = f"missing; expected {want}" if "schema_version" not in doc else f"expected {want}, {got}"
+        raise ValidationError([Problem(src, "schema_version", said)])
     if v > current:
         raise ValidationError(
             [

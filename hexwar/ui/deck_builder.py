@@ -366,7 +366,10 @@ class DeckPage(Element):
         y = top
         self.deck_title.layout(Rect(right_x, y - 22, right_w, 22))
         y -= 26
-        list_h = max(80.0, (y - bottom) - 22 - 8 - 30 - 58 - 8 - 48 - 48 - 44)
+        # what goes under the list, as laid out below: gap 8, total 28, errors 30, warnings 64,
+        # name 50, file 52, status 44 (the old sum was 10 short, so the status block was pushed
+        # up over the file field and its first line drawn under the field: fresh7)
+        list_h = max(80.0, (y - bottom) - 8 - 28 - 30 - 64 - 50 - 52 - 44)
         self.deck_list.layout(Rect(right_x, y - list_h, right_w, list_h))
         y -= list_h + 8
         self.total.layout(Rect(right_x, y - 22, right_w, 22))
@@ -383,7 +386,8 @@ class DeckPage(Element):
         self.path_field.layout(Rect(right_x, y - 46, right_w - ow - 8, 28))
         self.open_btn.layout(Rect(right_x + right_w - ow, y - 46, ow, 28))
         y -= 52
-        self.status_block.layout(Rect(right_x, max(bottom, y - 44), right_w, 44))
+        sy = max(bottom, y - 44)  # never above the file field: fewer lines in a small window
+        self.status_block.layout(Rect(right_x, sy, right_w, max(0.0, y - sy)))
         cells = W.columns(
             Rect(rect.x + pad, rect.y + pad, rect.w - 2 * pad, 32), [W.FLEX] * len(self.buttons), gap=10
         )

@@ -53,10 +53,12 @@ def next_seed(seed: int) -> int:
         step += 1
 
 
-def last_lines_seed(scenario_id: str, folder: Any = None, look_at: int = 8) -> int | None:
-    """The seed of the newest autosaved card-table game of ``scenario_id`` (finished or not)
-    among the ``look_at`` newest files of ``folder`` (default the autosave folder), or
-    ``None``; unreadable or foreign files are skipped."""
+def last_lines_seed(
+    scenario_id: str, folder: Any = None, look_at: int = 8, mode: str = "lines"
+) -> int | None:
+    """The seed of the newest autosaved card-table game (``mode="hex"``: play-window game) of
+    ``scenario_id`` (finished or not) among the ``look_at`` newest files of ``folder`` (default
+    the autosave folder), or ``None``; unreadable or foreign files are skipped."""
     from ..errors import HexwarError
     from ..game.save import read_save
     from .autosave import _newest_saves, autosave_dir
@@ -66,7 +68,7 @@ def last_lines_seed(scenario_id: str, folder: Any = None, look_at: int = 8) -> i
             sf = read_save(p)
         except (HexwarError, OSError, ValueError):
             continue
-        if sf.mode == "lines" and sf.scenario_id == scenario_id:
+        if sf.mode == mode and sf.scenario_id == scenario_id:
             return int(sf.seed)
     return None
 

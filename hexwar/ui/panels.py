@@ -352,8 +352,10 @@ def _hand_scroller(
     start = max(0, min(start, len(cards) - count))
     flags.extra["hand_offset"] = start
 
+    total = len(cards)  # bound now: ``cards`` becomes the slice in view below
+
     def scroll(d: int) -> Callable[[], None]:
-        return lambda: flags.extra.__setitem__("hand_offset", max(0, min(len(cards) - count, start + d)))
+        return lambda: flags.extra.__setitem__("hand_offset", max(0, min(total - count, start + d)))
 
     p.button(
         hx0,

@@ -572,6 +572,7 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         self._drag_pan = False
 
     _press_at: tuple[float, float, int] | None = None
+    _page_at_key: Any = None  # the deck builder page open when the last key went down
 
     def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int, modifiers: int) -> None:
         """Drag with the right or middle button (or any button far enough) pans the map."""
@@ -592,6 +593,7 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
         """A click (press and release without dragging) on the map acts on that hex."""
         self._mouse = (float(x), float(y))
+        self._page_at_key = self.controller.deck_page  # a page a click opened takes text at once
         if self.deck_screen is not None and self.controller.deck_page is not None:
             self.deck_screen.mouse_release(x, y, button, modifiers)
             self.refresh()
@@ -630,6 +632,9 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
         """Keyboard shortcuts: the key becomes an intent (:func:`hexwar.ui.input_map.play_intent`,
         listed in :data:`hexwar.ui.panels.SHORTCUTS`), which the screen's state routes."""
         ctl = self.controller
+        # the page open before this key: pyglet sends the key's text after the key, and the
+        # text of the D that opens the deck builder page is not a search (fresh7)
+        self._page_at_key = ctl.deck_page
         intent = play_intent(symbol, modifiers)
         if self.behaviour.asking:  # the quit question is modal: the shared behaviour answers it
             self.behaviour.key(symbol, modifiers)
@@ -775,9 +780,11 @@ class PlayWindow(SessionMixin, MapSyncMixin, MinimapMixin, MapAreaMixin, pyglet.
 
     def on_text(self, text: str) -> None:
         """Typed text goes to the deck builder page's focused field (the play screen itself
-        takes keys, not text)."""
+        takes keys, not text); the text of the key that opened the page is dropped."""
         ds = self._deck_screen_now()
-        if ds is not None and not self.behaviour.asking:
+        opened_by_this_key = ds is not None and self._page_at_key is not self.controller.deck_page
+        self._page_at_key = self.controller.deck_page
+        if ds is not None and not self.behaviour.asking and not opened_by_this_key:
             ds.text(text)
             self.refresh()
 
@@ -860,7 +867,9 @@ def run(
 
     Args:
         scenario: a loaded :class:`~hexwar.game.scenario.Scenario`.
-        seed: the game's seed (default the scenario's).
+        seed: the game's seed; ``None``: the seed after the last autosaved window game of the
+            scenario (:func:`~hexwar.ui.lines_start.next_seed`, fresh7: every new game dealt
+            the scenario's seed again), else the scenario's.
         variants: rule variants (default the scenario's).
         ai: ``{side: "standard" | "random"}`` computer sides; ``{}`` = two people hot-seat;
             ``None`` = :data:`DEFAULT_AI` (the person plays the Germans).
@@ -883,6 +892,13 @@ def run(
         NoDisplayError: when no display is available (its message offers ``--headless``).
     """
     backend.require_display()
+    if resumed is None and seed is None:  # a new game after one of this scenario: another deal (R1.2)
+        from .lines_start import last_lines_seed, next_seed
+
+        last = last_lines_seed(scenario.id, mode="hex")
+        if last is not None:  # the seed itself stays out of sight, as in the game's log (R12.5)
+            seed = next_seed(last)
+            print(f"a new deal after your last {scenario.id} game (--seed N picks one)")
     state = resumed if resumed is not None else scenario.new_game(seed=seed, variants=variants)
     if ai is None and resumed is not None and players:
         names = {s: n for s, n in players.items() if n != "human"}
