@@ -11,8 +11,8 @@ everything), and the memos its sample worlds share are never stale.
   Each row: commands played, last turn, the SHA-256 of the command log
   (:func:`hexwar.game.save.commands_hash`), the state hash and the event-log hash (every roll
   and event, :func:`hexwar.game.save.log_hash`).
-* The sample worlds of one search decision share targeting memos and units' reach by content
-  (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
+* The sample worlds of one search decision share targeting memos, units' reach and the standard
+  player's threat maps by content (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
   from one position, with one shared dict, each answer equals the one computed on a fresh copy
   of the world (empty cache, a copy of the map, nothing shared).
 """
@@ -95,6 +95,26 @@ def _fresh(st: Any) -> Any:
     return f
 
 
+def _same_threats(a: dict[str, Any], b: dict[str, Any], units: dict[str, Any]) -> bool:
+    """The standard player's threat maps ``a`` equal ``b``, and ``a``'s enemies are the units
+    of its own game (``units``), not another world's."""
+    if any(not np.array_equal(a[k], b[k]) for k in ("exposure", "take", "hold", "burning_objective")):
+        return False
+    if a["objective_hexes"] != b["objective_hexes"] or a["to_take"] != b["to_take"]:
+        return False
+    if (a["posture"].turns_left, a["posture"].lead) != (b["posture"].turns_left, b["posture"].lead):
+        return False
+    return (
+        len(a["sight"]) == len(b["sight"])
+        and all(
+            x[:4] == y[:4] and np.array_equal(x[4], y[4]) and np.array_equal(x[5], y[5])
+            for x, y in zip(a["sight"], b["sight"], strict=True)
+        )
+        and [e.uid for e in a["enemies"]] == [e.uid for e in b["enemies"]]
+        and all(e is units[e.uid] for e in a["enemies"])
+    )
+
+
 @pytest.mark.parametrize(
     "name,seed,variants",
     [("games_d8650e7/saur_mogila.toml", 3, None), ("legacy_e9c3826/ponyri.toml", 4, ("fog",))],
@@ -102,8 +122,9 @@ def _fresh(st: Any) -> Any:
 def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed, variants):
     """Worlds of one position (:func:`hexwar.search.hexgame.determinize_hex`, different hidden
     cards and dice) played on by standard players, all sharing one memo dict as a search's
-    worlds do: every legal target, weapon check (R6.1, R7) and reach (R5.3) of every unit, and
-    the listing of legal commands, equal those of a fresh copy, at every command."""
+    worlds do: every legal target, weapon check (R6.1, R7) and reach (R5.3) of every unit, the
+    listing of legal commands and the standard players' threat maps equal those of a fresh
+    copy, at every command."""
     from hexwar.game import movement, targeting
     from hexwar.game.ai import StandardPlayer, make_player
     from hexwar.game.scenario import load_scenario
@@ -142,6 +163,8 @@ def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed
                             f"{where} {uid}"
                         )
                         reaches += 1
+            for p in ps.values():
+                assert _same_threats(p._threat_arrays(w), p._threat_arrays(f), w.units), f"{where} {p.side}"
             w.apply(ps[side].choose(w))
             commands += 1
     assert commands > 60 and targets > 0 and reaches > 0

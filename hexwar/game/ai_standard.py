@@ -73,7 +73,15 @@ from .commands import (
     UseCommandCard,
 )
 from .resolution import _artillery_weapon, defense_context
-from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
+from .state import (
+    HAND_LIMIT_COMMAND,
+    HAND_LIMIT_UNITS,
+    SHARED_MEMOS,
+    STACKING_LIMIT,
+    Phase,
+    card_of,
+    other_side,
+)
 from .turn import legal_of
 from .victory import objective_points
 
@@ -366,7 +374,9 @@ class StandardPlayer:
         map's LOS content (:func:`hexwar.model.los.los_content_key`), the enemy ground units
         (id, card, hex), the posture (turns left, lead), and the holder and fire of each
         objective; so the player's own moves and commitments, which move none of these,
-        reuse them."""
+        reuse them. Games given one memo dict (:func:`hexwar.game.targeting.share_memos`: a
+        search's worlds of one decision, one scenario) share them by that key less the map
+        object's identity, each with its own ``"enemies"`` (issue 31)."""
         bm = state.battlemap
         enemies = self._ground(state, other_side(self.side))
         posture = self.posture(state)
@@ -386,6 +396,13 @@ class StandardPlayer:
         hit = state.cache.get("ai_threat_" + self.side)
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
+        shared = state.cache.get(SHARED_MEMOS)  # the search's worlds of one decision (issue 31)
+        skey = key[:2] + key[3:]  # all but id(bm): its LOS content is in the key
+        got = None if shared is None else shared.get(skey)
+        if got is not None:
+            out = dict(got, enemies=enemies)  # this game's own unit objects
+            state.cache["ai_threat_" + self.side] = (key, out)
+            return out
         sight = []
         exposure = np.zeros((bm.height, bm.width))
         for e in enemies:
@@ -411,6 +428,8 @@ class StandardPlayer:
         }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
+        if shared is not None:
+            shared[skey] = out
         return out
 
     def posture(self, state: GameState) -> Posture:
