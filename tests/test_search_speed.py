@@ -12,7 +12,7 @@ everything), and the memos its sample worlds share are never stale.
   (:func:`hexwar.game.save.commands_hash`), the state hash and the event-log hash (every roll
   and event, :func:`hexwar.game.save.log_hash`).
 * The sample worlds of one search decision share targeting memos, units' reach and the standard
-  player's threat maps by content (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
+  player's threat maps and attack odds by content (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
   from one position, with one shared dict, each answer equals the one computed on a fresh copy
   of the world (empty cache, a copy of the map, nothing shared).
 """
@@ -122,9 +122,9 @@ def _same_threats(a: dict[str, Any], b: dict[str, Any], units: dict[str, Any]) -
 def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed, variants):
     """Worlds of one position (:func:`hexwar.search.hexgame.determinize_hex`, different hidden
     cards and dice) played on by standard players, all sharing one memo dict as a search's
-    worlds do: every legal target, weapon check (R6.1, R7) and reach (R5.3) of every unit, the
-    listing of legal commands and the standard players' threat maps equal those of a fresh
-    copy, at every command."""
+    worlds do: every legal target, weapon check (R6.1, R7), attack odds (R6) and reach (R5.3)
+    of every unit, the listing of legal commands and the standard players' threat maps equal
+    those of a fresh copy, at every command."""
     from hexwar.game import movement, targeting
     from hexwar.game.ai import StandardPlayer, make_player
     from hexwar.game.scenario import load_scenario
@@ -149,12 +149,24 @@ def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed
             for uid in sorted(w.units):
                 got = targeting.legal_targets(w, side, uid)
                 assert got == targeting.legal_targets(f, side, uid), f"{where} {uid}"
-                for tid, at_crew, _ in got:
+                for tid, at_crew, ok in got:
                     for widx in range(2):
                         assert targeting.weapon_problem(
                             w, uid, tid, widx, at_crew
                         ) == targeting.weapon_problem(f, uid, tid, widx, at_crew), f"{where} {uid} -> {tid}"
                         targets += 1
+                    ws = tuple(ok[:2])  # the standard player's odds of firing them (R6)
+                    checks = [targeting.weapon_problem(w, uid, tid, i, at_crew) for i in ws]
+                    args = (
+                        tid,
+                        at_crew,
+                        ws,
+                        max(c[2] for c in checks),
+                        any(c[1] == "indirect" for c in checks),
+                    )
+                    assert ps[side]._odds(w, w.units[uid], *args) == ps[side]._odds(f, f.units[uid], *args), (
+                        f"{where} odds {uid} -> {tid}"
+                    )
                 if w.phase == "movement":
                     r, q = movement.unit_reach(w, uid), movement.unit_reach(f, uid)
                     assert (r is None) == (q is None), f"{where} {uid}"

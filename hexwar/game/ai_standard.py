@@ -731,8 +731,20 @@ class StandardPlayer:
         t = state.units[tid]
         tgt_uid = t.crew if at_crew and t.crew else tid
         ctx = defense_context(state, tgt_uid, hindrance, self.side)
+        # remembered (issue 31) under what attack_odds reads: every unit's fields and the Events
+        # (targeting_key), the variants and the Damage cards (their ids are all it reads), and
+        # the question with the target's defense context (the map's part)
+        memo = targeting.content_memo(
+            state,
+            "ai_odds",
+            (state.variants, tuple(sorted(state.damage_deck)), tuple(sorted(state.damage_discard))),
+        )
+        key = (attacker.uid, tgt_uid, ws, indirect, ctx)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
         deck = Deck("damage", list(state.damage_deck), list(state.damage_discard), reshuffle=True)
-        return attack_odds(
+        hit = memo[key] = attack_odds(
             ruleset.cards(),
             attacker,
             state.units[tgt_uid],
@@ -743,6 +755,7 @@ class StandardPlayer:
             variant=state.variants,
             damage_deck=deck,
         )
+        return hit
 
     def _declaration(self, state: GameState) -> Command | None:
         side = self.side
@@ -776,7 +789,7 @@ class StandardPlayer:
                         best = (v, cmd, tid, o.destroyed)
                 if best is not None and best[0] > 0:
                     cands.append(best)
-        for c in targeting.declaration_options(state, side):
+        for c in targeting.close_assault_options(state, side):  # the close assaults of declaration_options
             if isinstance(c, DeclareCloseAssault):
                 try:
                     o = close_assault_odds(

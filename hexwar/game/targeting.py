@@ -60,6 +60,7 @@ __all__ = [
     "legal_targets",
     "targeting_key",
     "share_memos",
+    "content_memo",
     "void_attacks",
     "observers",
     "MAX_WEAPONS",
@@ -90,6 +91,17 @@ def observers(state: GameState, side: str) -> list[UnitState]:
     ]
 
 
+def _effects(state: GameState, u: UnitState) -> list[Any]:
+    """:func:`hexwar.game.ruleset.active_effects` of ``u``, remembered under
+    :func:`targeting_key` (which holds everything they read: the unit's and its crew's fields,
+    the Events in play, R4.3); shared, never change it."""
+    memo = content_memo(state, "active_effects")
+    hit = memo.get(u.uid)
+    if hit is None:
+        hit = memo[u.uid] = ruleset.active_effects(state, u)
+    return hit  # type: ignore[no-any-return]
+
+
 def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
     """Why unit ``uid`` may not declare an attack now, or ``None`` (R6.1, R4.3)."""
     u = state.units.get(uid)
@@ -104,7 +116,7 @@ def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
         return f"{name} has no crew and cannot fire (R4.1)"
     if any(uid in a.attackers for a in state.attacks.values()):
         return f"{name} has already declared an attack this turn (R6.1)"
-    if ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_ATTACK):
+    if ruleset.has_effect(_effects(state, u), EffectKind.NO_ATTACK):
         return f"{name} may not attack this turn (damage or card effect)"
     if not ruleset.weapons(u.card):
         return f"{name} has no weapons"
@@ -221,11 +233,22 @@ def share_memos(state: GameState, shared: dict[Any, Any]) -> None:
     state.cache[SHARED_MEMOS] = shared
 
 
-def _content_memo(state: GameState, name: str, extra: Any = None) -> dict[Any, Any]:
+def content_memo(state: GameState, name: str, extra: Any = None) -> dict[Any, Any]:
     """A memo of ``name`` answers kept while :func:`targeting_key` (and ``extra``, what else
     the answers read) stays the same: across commands that change none of it, such as one
     Declare after another (issue 22); and across games given one dict by :func:`share_memos`
-    (the key less the map object's identity, issue 31)."""
+    (the key less the map object's identity, issue 31).
+
+    Args:
+        state: the game.
+        name: the memo's name (its ``state.cache`` entry).
+        extra: a hashable value of everything else the answers read (the map's other
+            content included: the key holds the map's LOS content only).
+
+    Returns:
+        the memo dict: the caller's question -> its answer (answers are shared: never
+        change one).
+    """
     key = (targeting_key(state), extra)
     hit = state.cache.get(name)
     if hit is None or hit[0] != key:
@@ -259,7 +282,7 @@ def weapon_problem(
     Raises:
         KeyError: when ``uid`` is not in play.
     """
-    memo = _content_memo(state, "weapon_problem")
+    memo = content_memo(state, "weapon_problem")
     key = (uid, tid, widx, at_crew)
     hit = memo.get(key)
     if hit is None:
@@ -285,7 +308,7 @@ def _weapon_problem(
     w = ws[widx]
     effects = ctx.get("effects")
     if effects is None:
-        effects = ctx["effects"] = ruleset.active_effects(state, u)
+        effects = ctx["effects"] = _effects(state, u)
     if widx == 1 and ruleset.has_effect(effects, EffectKind.NO_SECOND_WEAPON):
         return f"the 2nd listed weapon of {ruleset.card_name(u.card)} may not fire (damage effect)", None, 0
     if w.bomb and widx in u.bombs_used:
@@ -496,7 +519,7 @@ def building_attack_problem(state: GameState, cmd: Any) -> str | None:
     ws = ruleset.weapons(u.card)
     if not 0 <= cmd.weapon < len(ws):
         return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {cmd.weapon}"
-    if cmd.weapon == 1 and ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_SECOND_WEAPON):
+    if cmd.weapon == 1 and ruleset.has_effect(_effects(state, u), EffectKind.NO_SECOND_WEAPON):
         return "the 2nd listed weapon may not be used (damage effect)"
     return None
 
@@ -527,7 +550,7 @@ def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool
         return _legal_targets(state, side, uid)
     # attacker_problem also reads whether the unit has declared already (R6.1)
     declared = any(uid in a.attackers for a in state.attacks.values())
-    memo = _content_memo(state, "legal_targets")
+    memo = content_memo(state, "legal_targets")
     hit = memo.get((side, uid, declared))
     if hit is None:
         hit = memo[(side, uid, declared)] = _legal_targets(state, side, uid)
@@ -541,7 +564,7 @@ def _legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, boo
         return out
     enemy = other_side(side)
     nw = len(ruleset.weapons(state.units[uid].card))
-    memo = _content_memo(state, "weapon_problem")  # weapon_problem's memo, read once (issue 31)
+    memo = content_memo(state, "weapon_problem")  # weapon_problem's memo, read once (issue 31)
     ctx: dict[str, Any] = {}
     for tid, t in sorted(state.units.items()):
         if t.side != enemy or t.crewing is not None:
