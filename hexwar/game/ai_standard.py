@@ -789,21 +789,22 @@ class StandardPlayer:
                         best = (v, cmd, tid, o.destroyed)
                 if best is not None and best[0] > 0:
                     cands.append(best)
-        for c in targeting.close_assault_options(state, side):  # the close assaults of declaration_options
-            if isinstance(c, DeclareCloseAssault):
-                try:
-                    o = close_assault_odds(
-                        ruleset.cards(),
-                        [state.units[x] for x in c.attackers],
-                        state.units[c.target],
-                        defense_context(state, c.target, 0, side),
-                        units=state.units,
-                        events_in_play=state.events_in_play,
-                        variant=state.variants,
-                    )
-                except Exception:  # pragma: no cover
-                    continue
-                cands.append((o.expected_vp * 0.9, c, c.target, o.destroyed))
+        # the close assaults of targeting.declaration_options, in its order (issue 31: without
+        # listing every other declaration first)
+        for ca in targeting.close_assault_options(state, side):
+            try:
+                o = close_assault_odds(
+                    ruleset.cards(),
+                    [state.units[x] for x in ca.attackers],
+                    state.units[ca.target],
+                    defense_context(state, ca.target, 0, side),
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                )
+            except Exception:  # pragma: no cover
+                continue
+            cands.append((o.expected_vp * 0.9, ca, ca.target, o.destroyed))
         # greedy assignment: each unit fires once; value discounted by P(target already dead)
         alive: dict[str, float] = {}
         used: set[str] = set()
