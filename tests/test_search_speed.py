@@ -12,7 +12,8 @@ everything), and the memos its sample worlds share are never stale.
   (:func:`hexwar.game.save.commands_hash`), the state hash and the event-log hash (every roll
   and event, :func:`hexwar.game.save.log_hash`).
 * The sample worlds of one search decision share targeting memos, units' reach and the standard
-  player's threat maps and attack odds by content (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
+  player's threat maps, hex scores and attack odds by content
+  (:func:`hexwar.game.targeting.share_memos`): at every command of several worlds played on
   from one position, with one shared dict, each answer equals the one computed on a fresh copy
   of the world (empty cache, a copy of the map, nothing shared).
 """
@@ -123,8 +124,8 @@ def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed
     """Worlds of one position (:func:`hexwar.search.hexgame.determinize_hex`, different hidden
     cards and dice) played on by standard players, all sharing one memo dict as a search's
     worlds do: every legal target, weapon check (R6.1, R7), attack odds (R6) and reach (R5.3)
-    of every unit, the listing of legal commands and the standard players' threat maps equal
-    those of a fresh copy, at every command."""
+    of every unit, the listing of legal commands and the standard players' threat maps and hex
+    scores equal those of a fresh copy, at every command."""
     from hexwar.game import movement, targeting
     from hexwar.game.ai import StandardPlayer, make_player
     from hexwar.game.scenario import load_scenario
@@ -136,7 +137,7 @@ def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed
     while not g.over and g.turn < 3:  # a position with units on the map
         g.apply(players[g.to_act].choose(g))
     shared: dict[Any, Any] = {}
-    targets = reaches = commands = 0
+    targets = reaches = commands = scores = 0
     for k in range(3):
         w = determinize_hex(g, g.to_act, np.random.default_rng(k))
         targeting.share_memos(w, shared)
@@ -177,9 +178,17 @@ def test_memos_shared_by_the_worlds_of_a_decision_equal_fresh_answers(name, seed
                         reaches += 1
             for p in ps.values():
                 assert _same_threats(p._threat_arrays(w), p._threat_arrays(f), w.units), f"{where} {p.side}"
+                for uid in sorted(w.units)[::5]:  # hex scores: whole map and a window about the unit
+                    u = w.units[uid]
+                    if u.hex is not None and u.side == p.side:
+                        col, row = u.hex.offset
+                        for win in (None, (row - 3, row + 4, col - 3, col + 4)):
+                            a, b = p._hex_scores(w, u.card, u.hex, win), p._hex_scores(f, u.card, u.hex, win)
+                            assert np.array_equal(a, b), f"{where} {p.side} scores {uid} {win}"
+                            scores += 1
             w.apply(ps[side].choose(w))
             commands += 1
-    assert commands > 60 and targets > 0 and reaches > 0
+    assert commands > 60 and targets > 0 and reaches > 0 and scores > 0
     assert len(shared) > 3  # the worlds did keep their memos in the shared dict
 
 

@@ -425,6 +425,7 @@ class StandardPlayer:
             "to_take": any(
                 state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives
             ),
+            "key": skey,  # what they are computed from (less the map object): _hex_scores' memo
         }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
@@ -471,10 +472,37 @@ class StandardPlayer:
     ) -> np.ndarray:
         """``float [r1 - r0, c1 - c0]``: how good each hex of the window ``win = (r0, r1, c0,
         c1)`` (default: the whole map; cut to the map) is for a unit of card ``cid`` (higher
-        is better).
+        is better); a new array each call.
 
         Issue 35: only the window the caller rates (a unit's reach, a deploy zone) is worked
-        out; every term is per hex, so a hex's score is the same whatever window holds it."""
+        out; every term is per hex, so a hex's score is the same whatever window holds it.
+        Issue 31: remembered under everything :meth:`_fresh_scores` reads: the threat maps
+        (their key), the card, the hex, the window and the window's terrain Defense and fire;
+        shared between a search decision's worlds with the threat maps."""
+        bm = state.battlemap
+        t = self._threat_arrays(state)
+        r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
+        r0, r1, c0, c1 = max(0, r0), min(bm.height, r1), max(0, c0), min(bm.width, c1)  # on the map
+        sl = (slice(r0, r1), slice(c0, c1))
+        cls = defense_class(ruleset.unit_type(cid))
+        key = (cid, here, (r0, r1, c0, c1), _defense_array(state, cls)[sl].tobytes(), bm.fire[sl].tobytes())
+        shared = state.cache.get(SHARED_MEMOS)
+        if shared is not None:
+            memo = shared.setdefault(("ai_scores", t["key"]), {})
+        else:
+            hit = state.cache.get("ai_scores_" + self.side)
+            if hit is None or hit[0] is not t:  # new threat maps: a new memo
+                hit = state.cache["ai_scores_" + self.side] = (t, {})
+            memo = hit[1]
+        scores = memo.get(key)
+        if scores is None:
+            scores = memo[key] = self._fresh_scores(state, cid, here, win)
+        return scores.copy()  # type: ignore[no-any-return]
+
+    def _fresh_scores(
+        self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int] | None = None
+    ) -> np.ndarray:
+        """:meth:`_hex_scores` worked out afresh."""
         bm = state.battlemap
         t = self._threat_arrays(state)
         r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
