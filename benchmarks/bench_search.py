@@ -4,6 +4,7 @@ script, no timed assertions::
     python benchmarks/bench_search.py            # every shipped hex scenario, 3 turns; lines
     python benchmarks/bench_search.py --quick    # 3 hex scenarios, 2 turns; 1 line game each
     python benchmarks/bench_search.py --lines    # the line games only (3 games each)
+    python benchmarks/bench_search.py --game kuban --seed 2   # one hex game, CPU s only
 
 Decision time: the hard player against the normal (standard) one, every hard decision timed,
 on each scenario: median (target under 1 s) and 95th percentile (target under 3 s), with the
@@ -74,9 +75,11 @@ def lines_decisions(name: str, games: int) -> list[float]:
     return out
 
 
-def whole_game(mode: str, name: str, level: str, seed: int = 2) -> float:
-    """Seconds of one game with ``level`` on every side or seat."""
-    t = time.perf_counter()
+def whole_game(mode: str, name: str, level: str, seed: int = 2, cpu: bool = False) -> float:
+    """Seconds of one game with ``level`` on every side or seat (``cpu``: this process's CPU
+    seconds, ``time.process_time``, instead of the wall clock)."""
+    clock = time.process_time if cpu else time.perf_counter
+    t = clock()
     if mode == "hex":
         from hexwar.game.ai import make_player
         from hexwar.game.scenario import find_scenario, load_scenario
@@ -93,7 +96,7 @@ def whole_game(mode: str, name: str, level: str, seed: int = 2) -> float:
         q = {s: make_lines_player(level, s, seed) for s in st.seats}
         while not st.over:
             st.apply(q[st.to_act].choose(st))
-    return time.perf_counter() - t
+    return clock() - t
 
 
 def row(label: str, figure: float, target: float) -> str:
@@ -138,7 +141,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=3, help="hex turns timed per scenario")
     ap.add_argument("--games", type=int, default=3, help="line games timed per scenario")
     ap.add_argument("--lines", action="store_true", help="the line games only (no hex scenario)")
+    ap.add_argument(
+        "--game",
+        metavar="SCENARIO",
+        help="only one whole hex game of SCENARIO, normal and hard, in CPU s (issue 31: kuban)",
+    )
+    ap.add_argument("--seed", type=int, default=2, help="the --game's seed")
     args = ap.parse_args(argv)
+    if args.game:
+        a = whole_game("hex", args.game, "normal", args.seed, cpu=True)
+        b = whole_game("hex", args.game, "hard", args.seed, cpu=True)
+        print(f"{'whole game (CPU s)':<40} {'normal':>10} {'hard':>10} {'x':>8}")
+        print(
+            f"{'hex ' + args.game + ' seed ' + str(args.seed) + ', both sides':<40} {a:>10.2f} {b:>10.2f} {b / a:>8.1f}"
+        )
+        return 0
     if args.lines:
         head = f"{'hard decision (s)':<40} {'figure':>10} {'target':>10} {'ratio':>8}"
         print(f"search: hard lines player's decisions against normal, CPU s ({args.games} games each)")

@@ -73,7 +73,15 @@ from .commands import (
     UseCommandCard,
 )
 from .resolution import _artillery_weapon, defense_context
-from .state import HAND_LIMIT_COMMAND, HAND_LIMIT_UNITS, STACKING_LIMIT, Phase, card_of, other_side
+from .state import (
+    HAND_LIMIT_COMMAND,
+    HAND_LIMIT_UNITS,
+    SHARED_MEMOS,
+    STACKING_LIMIT,
+    Phase,
+    card_of,
+    other_side,
+)
 from .turn import legal_of
 from .victory import objective_points
 
@@ -366,7 +374,9 @@ class StandardPlayer:
         map's LOS content (:func:`hexwar.model.los.los_content_key`), the enemy ground units
         (id, card, hex), the posture (turns left, lead), and the holder and fire of each
         objective; so the player's own moves and commitments, which move none of these,
-        reuse them."""
+        reuse them. Games given one memo dict (:func:`hexwar.game.targeting.share_memos`: a
+        search's worlds of one decision, one scenario) share them by that key less the map
+        object's identity, each with its own ``"enemies"`` (issue 31)."""
         bm = state.battlemap
         enemies = self._ground(state, other_side(self.side))
         posture = self.posture(state)
@@ -386,6 +396,13 @@ class StandardPlayer:
         hit = state.cache.get("ai_threat_" + self.side)
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
+        shared = state.cache.get(SHARED_MEMOS)  # the search's worlds of one decision (issue 31)
+        skey = key[:2] + key[3:]  # all but id(bm): its LOS content is in the key
+        got = None if shared is None else shared.get(skey)
+        if got is not None:
+            out = dict(got, enemies=enemies)  # this game's own unit objects
+            state.cache["ai_threat_" + self.side] = (key, out)
+            return out
         sight = []
         exposure = np.zeros((bm.height, bm.width))
         for e in enemies:
@@ -408,9 +425,12 @@ class StandardPlayer:
             "to_take": any(
                 state.objective_holders.get(o.hex) != self.side for o in state.scenario.objectives
             ),
+            "key": skey,  # what they are computed from (less the map object): _hex_scores' memo
         }
         out["take"], out["hold"], out["burning_objective"] = self._objective_bonus(state, posture)
         state.cache["ai_threat_" + self.side] = (key, out)
+        if shared is not None:
+            shared[skey] = out
         return out
 
     def posture(self, state: GameState) -> Posture:
@@ -452,10 +472,37 @@ class StandardPlayer:
     ) -> np.ndarray:
         """``float [r1 - r0, c1 - c0]``: how good each hex of the window ``win = (r0, r1, c0,
         c1)`` (default: the whole map; cut to the map) is for a unit of card ``cid`` (higher
-        is better).
+        is better); a new array each call.
 
         Issue 35: only the window the caller rates (a unit's reach, a deploy zone) is worked
-        out; every term is per hex, so a hex's score is the same whatever window holds it."""
+        out; every term is per hex, so a hex's score is the same whatever window holds it.
+        Issue 31: remembered under everything :meth:`_fresh_scores` reads: the threat maps
+        (their key), the card, the hex, the window and the window's terrain Defense and fire;
+        shared between a search decision's worlds with the threat maps."""
+        bm = state.battlemap
+        t = self._threat_arrays(state)
+        r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
+        r0, r1, c0, c1 = max(0, r0), min(bm.height, r1), max(0, c0), min(bm.width, c1)  # on the map
+        sl = (slice(r0, r1), slice(c0, c1))
+        cls = defense_class(ruleset.unit_type(cid))
+        key = (cid, here, (r0, r1, c0, c1), _defense_array(state, cls)[sl].tobytes(), bm.fire[sl].tobytes())
+        shared = state.cache.get(SHARED_MEMOS)
+        if shared is not None:
+            memo = shared.setdefault(("ai_scores", t["key"]), {})
+        else:
+            hit = state.cache.get("ai_scores_" + self.side)
+            if hit is None or hit[0] is not t:  # new threat maps: a new memo
+                hit = state.cache["ai_scores_" + self.side] = (t, {})
+            memo = hit[1]
+        scores = memo.get(key)
+        if scores is None:
+            scores = memo[key] = self._fresh_scores(state, cid, here, win)
+        return scores.copy()  # type: ignore[no-any-return]
+
+    def _fresh_scores(
+        self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int] | None = None
+    ) -> np.ndarray:
+        """:meth:`_hex_scores` worked out afresh."""
         bm = state.battlemap
         t = self._threat_arrays(state)
         r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
@@ -712,8 +759,20 @@ class StandardPlayer:
         t = state.units[tid]
         tgt_uid = t.crew if at_crew and t.crew else tid
         ctx = defense_context(state, tgt_uid, hindrance, self.side)
+        # remembered (issue 31) under what attack_odds reads: every unit's fields and the Events
+        # (targeting_key), the variants and the Damage cards (their ids are all it reads), and
+        # the question with the target's defense context (the map's part)
+        memo = targeting.content_memo(
+            state,
+            "ai_odds",
+            (state.variants, tuple(sorted(state.damage_deck)), tuple(sorted(state.damage_discard))),
+        )
+        key = (attacker.uid, tgt_uid, ws, indirect, ctx)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
         deck = Deck("damage", list(state.damage_deck), list(state.damage_discard), reshuffle=True)
-        return attack_odds(
+        hit = memo[key] = attack_odds(
             ruleset.cards(),
             attacker,
             state.units[tgt_uid],
@@ -724,6 +783,7 @@ class StandardPlayer:
             variant=state.variants,
             damage_deck=deck,
         )
+        return hit
 
     def _declaration(self, state: GameState) -> Command | None:
         side = self.side
@@ -757,21 +817,22 @@ class StandardPlayer:
                         best = (v, cmd, tid, o.destroyed)
                 if best is not None and best[0] > 0:
                     cands.append(best)
-        for c in targeting.declaration_options(state, side):
-            if isinstance(c, DeclareCloseAssault):
-                try:
-                    o = close_assault_odds(
-                        ruleset.cards(),
-                        [state.units[x] for x in c.attackers],
-                        state.units[c.target],
-                        defense_context(state, c.target, 0, side),
-                        units=state.units,
-                        events_in_play=state.events_in_play,
-                        variant=state.variants,
-                    )
-                except Exception:  # pragma: no cover
-                    continue
-                cands.append((o.expected_vp * 0.9, c, c.target, o.destroyed))
+        # the close assaults of targeting.declaration_options, in its order (issue 31: without
+        # listing every other declaration first)
+        for ca in targeting.close_assault_options(state, side):
+            try:
+                o = close_assault_odds(
+                    ruleset.cards(),
+                    [state.units[x] for x in ca.attackers],
+                    state.units[ca.target],
+                    defense_context(state, ca.target, 0, side),
+                    units=state.units,
+                    events_in_play=state.events_in_play,
+                    variant=state.variants,
+                )
+            except Exception:  # pragma: no cover
+                continue
+            cands.append((o.expected_vp * 0.9, ca, ca.target, o.destroyed))
         # greedy assignment: each unit fires once; value discounted by P(target already dead)
         alive: dict[str, float] = {}
         used: set[str] = set()

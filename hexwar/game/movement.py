@@ -43,7 +43,7 @@ from ..rules.wrecks import drop_wreck, hook_up, hook_up_problem
 from . import ruleset, special, victory
 from .event_kinds import MoveEvent
 from .sight import seen_mask
-from .state import SIDES, STACKING_LIMIT, other_side
+from .state import SHARED_MEMOS, SIDES, STACKING_LIMIT, other_side
 
 __all__ = [
     "Reach",
@@ -564,7 +564,9 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
     Cached until the game changes (``state.cache["epoch"]`` moves on with every command), and
     kept past it while everything :func:`reachable` is given stays the same (the unit's hex
     and movement points, its cost arrays, the hexes it may enter, the road flags): another
-    unit's move elsewhere leaves it (issue 22). The :class:`Reach` is shared: do not change it.
+    unit's move elsewhere leaves it (issue 22), and shared by those inputs between games given
+    one memo dict (:func:`hexwar.game.targeting.share_memos`, issue 31). The :class:`Reach` is
+    shared: do not change it.
     """
     u = state.units[uid]
     mob = unit_mobility(state, uid)
@@ -592,7 +594,12 @@ def unit_reach(state: Any, uid: str) -> Reach | None:
     if hit is not None and hit[2] == inputs:
         r = hit[1]
     else:
-        r = reachable(cost, passable, u.hex, u.mp_left, road_cost, road)
+        shared = state.cache.get(SHARED_MEMOS)  # the search's worlds of one decision (issue 31)
+        r = None if shared is None else shared.get(("reach", inputs))
+        if r is None:
+            r = reachable(cost, passable, u.hex, u.mp_left, road_cost, road)
+            if shared is not None:
+                shared[("reach", inputs)] = r
     state.cache[("reach", uid)] = (key, r, inputs)
     return r  # type: ignore[no-any-return]
 

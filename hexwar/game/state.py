@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "SIDES",
+    "SHARED_MEMOS",
     "Phase",
     "UnitState",
     "Attack",
@@ -54,6 +55,10 @@ __all__ = [
     "HAND_LIMIT_COMMAND",
     "HAND_LIMIT_UNITS",
 ]
+
+#: The ``cache`` key of memos shared between games of one scenario, variants and card set, by
+#: content (:func:`hexwar.game.targeting.share_memos`: the search's sample worlds, issue 31).
+SHARED_MEMOS = "shared_memos"
 
 STACKING_LIMIT = 3  # R5.2: ground units per hex; crews ride along and do not count
 HAND_LIMIT_COMMAND = 5  # R5.5

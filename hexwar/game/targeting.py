@@ -40,7 +40,7 @@ from ..rules.combat import AttackOrders, attack_problems
 from . import ruleset, special
 from .commands import Command, Declare, DeclareBuildingAttack, DeclareCloseAssault
 from .sight import seen_units
-from .state import Attack, other_side
+from .state import SHARED_MEMOS, Attack, other_side
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, UnitState
@@ -59,6 +59,8 @@ __all__ = [
     "do_declare_building_attack",
     "legal_targets",
     "targeting_key",
+    "share_memos",
+    "content_memo",
     "void_attacks",
     "observers",
     "MAX_WEAPONS",
@@ -89,6 +91,17 @@ def observers(state: GameState, side: str) -> list[UnitState]:
     ]
 
 
+def _effects(state: GameState, u: UnitState) -> list[Any]:
+    """:func:`hexwar.game.ruleset.active_effects` of ``u``, remembered under
+    :func:`targeting_key` (which holds everything they read: the unit's and its crew's fields,
+    the Events in play, R4.3); shared, never change it."""
+    memo = content_memo(state, "active_effects")
+    hit = memo.get(u.uid)
+    if hit is None:
+        hit = memo[u.uid] = ruleset.active_effects(state, u)
+    return hit  # type: ignore[no-any-return]
+
+
 def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
     """Why unit ``uid`` may not declare an attack now, or ``None`` (R6.1, R4.3)."""
     u = state.units.get(uid)
@@ -103,7 +116,7 @@ def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
         return f"{name} has no crew and cannot fire (R4.1)"
     if any(uid in a.attackers for a in state.attacks.values()):
         return f"{name} has already declared an attack this turn (R6.1)"
-    if ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_ATTACK):
+    if ruleset.has_effect(_effects(state, u), EffectKind.NO_ATTACK):
         return f"{name} may not attack this turn (damage or card effect)"
     if not ruleset.weapons(u.card):
         return f"{name} has no weapons"
@@ -111,9 +124,10 @@ def attacker_problem(state: GameState, side: str, uid: str) -> str | None:
 
 
 def _mode(
-    state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon
+    state: GameState, u: UnitState, t: UnitState, widx: int, w: Weapon, ctx: dict[str, Any]
 ) -> tuple[str | None, int, str | None]:
-    """``(mode, hindrances, problem)`` for weapon ``widx`` of ``u`` against ``t`` (geometry only)."""
+    """``(mode, hindrances, problem)`` for weapon ``widx`` of ``u`` against ``t`` (geometry only;
+    ``ctx``: :func:`_weapon_problem`'s per-attacker values, the observers kept there)."""
     if t.aloft:
         return FireMode.AIR, 0, None  # R7.4: regardless of LOS (and range)
     if u.aloft:
@@ -132,7 +146,10 @@ def _mode(
             return FireMode.DIRECT, hind, None
     if indirect_ok:
         best: int | None = None
-        for o in observers(state, u.side):
+        obs = ctx.get("observers")
+        if obs is None:
+            obs = ctx["observers"] = observers(state, u.side)
+        for o in obs:
             assert o.hex is not None
             if night and o.hex.distance(t.hex) > special.NIGHT_RANGE:
                 continue
@@ -199,14 +216,52 @@ def targeting_key(state: GameState) -> tuple[Any, ...]:
     return key
 
 
-def _content_memo(state: GameState, name: str, extra: Any = None) -> dict[Any, Any]:
+def share_memos(state: GameState, shared: dict[Any, Any]) -> None:
+    """Let ``state`` keep its targeting memos (:func:`weapon_problem`, :func:`legal_targets`)
+    and its units' reach (:func:`hexwar.game.movement.unit_reach`) in ``shared``, keyed by
+    content, so other games holding the same dict reuse them (issue 31).
+
+    Only for games of the same scenario object, rule variants and card set (what the memos read
+    besides their keys): the search gives one dict to the sample worlds of one decision. Two
+    games with equal keys (units, Events, turn, LOS content; a reach's inputs) have equal
+    answers, whichever map object they hold.
+
+    Args:
+        state: a game (its ``cache`` gets the entry).
+        shared: a dict of the caller's, empty at first and then only filled here.
+    """
+    state.cache[SHARED_MEMOS] = shared
+
+
+def content_memo(state: GameState, name: str, extra: Any = None) -> dict[Any, Any]:
     """A memo of ``name`` answers kept while :func:`targeting_key` (and ``extra``, what else
     the answers read) stays the same: across commands that change none of it, such as one
-    Declare after another (issue 22)."""
+    Declare after another (issue 22); and across games given one dict by :func:`share_memos`
+    (the key less the map object's identity, issue 31).
+
+    Args:
+        state: the game.
+        name: the memo's name (its ``state.cache`` entry).
+        extra: a hashable value of everything else the answers read (the map's other
+            content included: the key holds the map's LOS content only).
+
+    Returns:
+        the memo dict: the caller's question -> its answer (answers are shared: never
+        change one).
+    """
     key = (targeting_key(state), extra)
     hit = state.cache.get(name)
     if hit is None or hit[0] != key:
-        hit = (key, {})
+        shared = state.cache.get(SHARED_MEMOS)
+        if shared is None:
+            hit = (key, {})
+        else:
+            tk = key[0]
+            content = (name, tk[0], *tk[2:], extra)  # all but id(battlemap): its LOS content stays
+            memo_ = shared.get(content)
+            if memo_ is None:
+                memo_ = shared[content] = {}
+            hit = (key, memo_)
         state.cache[name] = hit
     memo: dict[Any, Any] = hit[1]
     return memo
@@ -227,7 +282,7 @@ def weapon_problem(
     Raises:
         KeyError: when ``uid`` is not in play.
     """
-    memo = _content_memo(state, "weapon_problem")
+    memo = content_memo(state, "weapon_problem")
     key = (uid, tid, widx, at_crew)
     hit = memo.get(key)
     if hit is None:
@@ -236,9 +291,13 @@ def weapon_problem(
 
 
 def _weapon_problem(
-    state: GameState, uid: str, tid: str, widx: int, at_crew: bool
+    state: GameState, uid: str, tid: str, widx: int, at_crew: bool, ctx: dict[str, Any] | None = None
 ) -> tuple[str | None, str | None, int]:
-    """:func:`weapon_problem` computed afresh."""
+    """:func:`weapon_problem` computed afresh. ``ctx`` keeps what depends on the attacker
+    ``uid`` alone in this position (its effects, its side's observers), for the next weapon
+    and target of the same attacker: an empty dict for each attacker and position (``None``:
+    a new one)."""
+    ctx = {} if ctx is None else ctx
     u = state.units[uid]
     t = state.units.get(tid)
     if t is None:
@@ -247,7 +306,9 @@ def _weapon_problem(
     if not 0 <= widx < len(ws):
         return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {widx}", None, 0
     w = ws[widx]
-    effects = ruleset.active_effects(state, u)
+    effects = ctx.get("effects")
+    if effects is None:
+        effects = ctx["effects"] = _effects(state, u)
     if widx == 1 and ruleset.has_effect(effects, EffectKind.NO_SECOND_WEAPON):
         return f"the 2nd listed weapon of {ruleset.card_name(u.card)} may not fire (damage effect)", None, 0
     if w.bomb and widx in u.bombs_used:
@@ -263,7 +324,7 @@ def _weapon_problem(
         return f"the {w.name} fires bullets and cannot affect Defense {target_card.defense} (R4.2)", None, 0
     if w.bomb and t.aloft:
         return "bombs cannot attack aircraft", None, 0
-    mode, hind, problem = _mode(state, u, t, widx, w)
+    mode, hind, problem = _mode(state, u, t, widx, w, ctx)
     if problem:
         return problem, None, 0
     if ruleset.line(u.card) == "either" and mode == FireMode.INDIRECT and widx != 0:  # pragma: no cover
@@ -458,7 +519,7 @@ def building_attack_problem(state: GameState, cmd: Any) -> str | None:
     ws = ruleset.weapons(u.card)
     if not 0 <= cmd.weapon < len(ws):
         return f"{ruleset.card_name(u.card)} has weapons 0..{len(ws) - 1}, not {cmd.weapon}"
-    if cmd.weapon == 1 and ruleset.has_effect(ruleset.active_effects(state, u), EffectKind.NO_SECOND_WEAPON):
+    if cmd.weapon == 1 and ruleset.has_effect(_effects(state, u), EffectKind.NO_SECOND_WEAPON):
         return "the 2nd listed weapon may not be used (damage effect)"
     return None
 
@@ -489,7 +550,7 @@ def legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, bool
         return _legal_targets(state, side, uid)
     # attacker_problem also reads whether the unit has declared already (R6.1)
     declared = any(uid in a.attackers for a in state.attacks.values())
-    memo = _content_memo(state, "legal_targets")
+    memo = content_memo(state, "legal_targets")
     hit = memo.get((side, uid, declared))
     if hit is None:
         hit = memo[(side, uid, declared)] = _legal_targets(state, side, uid)
@@ -503,15 +564,23 @@ def _legal_targets(state: GameState, side: str, uid: str) -> list[tuple[str, boo
         return out
     enemy = other_side(side)
     nw = len(ruleset.weapons(state.units[uid].card))
+    memo = content_memo(state, "weapon_problem")  # weapon_problem's memo, read once (issue 31)
+    ctx: dict[str, Any] = {}
     for tid, t in sorted(state.units.items()):
         if t.side != enemy or t.crewing is not None:
             continue
         for at_crew in (False, True):
             if target_problem(state, side, uid, tid, at_crew):
                 continue
-            ok = tuple(i for i in range(nw) if weapon_problem(state, uid, tid, i, at_crew)[0] is None)
+            ok = []
+            for i in range(nw):
+                hit = memo.get((uid, tid, i, at_crew))
+                if hit is None:
+                    hit = memo[(uid, tid, i, at_crew)] = _weapon_problem(state, uid, tid, i, at_crew, ctx)
+                if hit[0] is None:
+                    ok.append(i)
             if ok:
-                out.append((tid, at_crew, ok))
+                out.append((tid, at_crew, tuple(ok)))
     return out
 
 

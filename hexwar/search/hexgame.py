@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import HexwarError
 from ..game import movement as mv
-from ..game import ruleset
+from ..game import ruleset, targeting
 from ..game.actions import commit as commit_action
 from ..game.ai_standard import StandardPlayer
 from ..game.commands import SIDES, BuildDeck, Command, Commit, EndPhase, Move
@@ -163,7 +163,9 @@ def determinize_hex(
         data: the view's data, when the caller has it already.
 
     Returns:
-        A new :class:`GameState` to apply commands to (its own map, recorder and dice).
+        A new :class:`GameState` to apply commands to (its own map, recorder and dice), taking
+        no undo points (``undoable`` false: a sample is never taken back, R12.3; undo points are
+        read only by ``Undo``, so play is unchanged and the copies are saved).
 
     Raises:
         HexwarError: for an unknown side.
@@ -197,6 +199,7 @@ def determinize_hex(
     w.commands = [None] * int(data["commands"])  # type: ignore[list-item]
     w.cache.pop("view_side", None)
     w.cache.pop("view_commands", None)
+    w.undoable = False  # nobody takes a command back in a sample: no undo points (R12.3, issue 31)
     return w
 
 
@@ -394,10 +397,12 @@ class HexSearchGame:
         self.seed = seed
         self.horizon = horizon
         self._data: dict[str, Any] | None = None
+        self._memos: dict[Any, Any] = {}  # one decision's shared targeting memos (issue 31)
 
     def candidates(self, state: GameState, seat: str, rng: np.random.Generator) -> list[Command]:
         """The standard player's command on the view, then alternatives (module docstring)."""
         self._data = view(state, seat).data
+        self._memos = {}  # the sample worlds of this decision share them (one scenario, variants)
         w = state_from_view(self._data, state.scenario)
         first = self.inner.choose(w)
         out: list[Command] = [first]
@@ -464,8 +469,11 @@ class HexSearchGame:
         return (out + alts)[: MAX_CANDIDATES - 1]
 
     def determinize(self, state: GameState, seat: str, rng: np.random.Generator) -> GameState:
-        """:func:`determinize_hex` (the view computed once per decision)."""
-        return determinize_hex(state, seat, rng, copy.deepcopy(self._data) if self._data else None)
+        """:func:`determinize_hex` (the view computed once per decision); the worlds of one
+        decision share their targeting memos (:func:`hexwar.game.targeting.share_memos`)."""
+        w = determinize_hex(state, seat, rng, copy.deepcopy(self._data) if self._data else None)
+        targeting.share_memos(w, self._memos)
+        return w
 
     def legal(self, state: GameState, move: Command) -> bool:
         """The engine's own check."""
