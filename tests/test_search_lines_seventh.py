@@ -1,8 +1,9 @@
-"""The hard lines player's seventh-session variants (issue 31), off in the shipped player unless
-docs/lines.md says otherwise: sequential halving over wider Declaration Phase candidates
-(``DECL_WIDE``, :func:`hexwar.search.core.halving_search`; R6.1) and a rollout score that takes
-off the luck of the resolved attacks (``LUCK_ADJUST``,
-:func:`hexwar.search.lines.expected_resolution_vp`; R6 odds, R6.2 void attacks, R1.3 the +1).
+"""The hard lines player's seventh-session variants (issue 31), off in the shipped player
+(measured, neither did better: docs/lines.md, "Tried in the seventh session"): sequential
+halving over wider Declaration Phase candidates (``DECL_WIDE``,
+:func:`hexwar.search.core.halving_search`; R6.1) and a rollout score that takes off the luck of
+the resolved attacks (``LUCK_ADJUST``, :func:`hexwar.search.lines.expected_resolution_vp`; R6
+odds, R6.2 void attacks, R1.3 the +1).
 
 Cheap: a toy search game with known values, one constructed Resolution Phase, a few seeded
 decisions and one short hard game at a tiny budget.

@@ -27,7 +27,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   good over a one-turn horizon). Draws are not searched (their worth lies past the horizon):
   :func:`fieldable_draw` takes Reserves cards while the hand lacks units it can field, and never
   names more cards from the Reserves deck or the Command deck than it holds. (A searched draw,
-  :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant.)
+  :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant; so is :data:`DECL_WIDE`, every
+  unit's best declaration on each target by sequential halving at twice the budget.)
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
   of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`). (:data:`HARD_POLICY`,
   a measured-but-off variant, gives the searching side :class:`HardLinesAI` instead, for its
@@ -38,7 +39,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 * **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
   cost-weighted Endurance on the table (units in hand at full value), the Command cards in
   hand and the Overrun count (R10.1); optionally (:data:`THREAT_WEIGHT`, off) the next turn's
-  threat balance (:func:`threat`).
+  threat balance (:func:`threat`), and (:data:`LUCK_ADJUST`, off) less the luck of the
+  resolved attacks (:func:`expected_resolution_vp`).
 """
 
 from __future__ import annotations
@@ -144,7 +146,8 @@ standard player's declaration and the best of every unit's (one weapon choice pe
 the standard player's own odds-and-damage value with the targets its side has already
 declared on discounted), up to :data:`DECL_CANDIDATES`, by sequential halving
 (:func:`hexwar.search.core.halving_search`) with :data:`DECL_BUDGET` times the budget. Off in
-the shipped player unless measured better (docs/lines.md)."""
+the shipped player: measured, it did no better (docs/lines.md, "Tried in the seventh
+session")."""
 DECL_CANDIDATES = 8
 """Declarations searched at most with :data:`DECL_WIDE` (the standard player's among them)."""
 DECL_BUDGET = 2
@@ -156,8 +159,8 @@ the victory points it scored less its exact expected victory points at that mome
 (:func:`hexwar.lines.odds.declare_odds`), own side minus the enemy's. The expected value of
 that sum is zero whatever the players do (each term's expectation given the state before the
 roll is zero), so the scores' mean is unchanged, while the dice's share of their spread, the
-noise that decides between candidates, shrinks. Off in the shipped player unless measured
-better (docs/lines.md)."""
+noise that decides between candidates, shrinks. Off in the shipped player: measured, it did no
+better (docs/lines.md, "Tried in the seventh session")."""
 ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
 
 
