@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["SearchGame", "SearchStats", "search_rng", "determinized_search"]
+__all__ = ["SearchGame", "SearchStats", "search_rng", "determinized_search", "halving_search"]
 
 
 class SearchGame(Protocol):
@@ -179,6 +179,93 @@ def determinized_search(
         sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
         low = mean - confidence * sd / math.sqrt(len(diffs))
         if low > margin and mean > best_gain:
+            best, best_gain = k, mean
+    stats.chosen = best
+    return cands[best], stats
+
+
+def halving_search(
+    game: SearchGame,
+    state: Any,
+    seat: str,
+    iterations: int,
+    rng: np.random.Generator,
+    confidence: float = 1.0,
+    margin: float = 0.5,
+) -> tuple[Any, SearchStats]:
+    """Sequential halving over the root candidates (Karnin, Koren and Somekh 2013), with common
+    random numbers: a measured-but-off variant of :func:`determinized_search` for wide candidate
+    lists (issue 31; docs/lines.md, "Tried in the seventh session").
+
+    The budget is split evenly over ``ceil(log2(n))`` rounds; in each round every candidate still
+    in play is played in the same fresh sampled worlds (world ``j`` is the same determinization
+    and dice for every candidate), then the half with the lowest mean paired gain over the
+    heuristic's first candidate is dropped (the first candidate itself always stays: it is what
+    the others are measured against). At the end the best other survivor replaces the first only
+    when its paired gain over every world both were played in, less ``confidence`` standard
+    errors, exceeds ``margin`` (as in :func:`determinized_search`).
+
+    Args:
+        game: the mode's :class:`SearchGame`.
+        state: the live state (never changed).
+        seat: the searching seat.
+        iterations: the budget in rollouts (>= 0; below 2, or one candidate: no search).
+        rng: the decision's Generator (:func:`search_rng`, R1.2).
+        confidence: standard errors taken off the final paired gain.
+        margin: points the final paired gain must exceed.
+
+    Returns:
+        ``(move, stats)``; ``stats.visits[k]`` counts candidate ``k``'s worlds.
+
+    Raises:
+        ValueError: when ``game.candidates`` gives no move.
+    """
+    cands = game.candidates(state, seat, rng)
+    if not cands:
+        raise ValueError(f"{seat}: the search has no candidate move")
+    n = len(cands)
+    stats = SearchStats(0, [0] * n, [-math.inf] * n, 0)
+    if n == 1 or iterations < 2:
+        return cands[0], stats
+    rounds = max(1, math.ceil(math.log2(n)))
+    values: list[dict[int, float]] = [{} for _ in range(n)]
+    alive = list(range(n))
+    j0 = 0
+
+    def gain(k: int) -> list[float]:
+        return [values[k][j] - values[0][j] for j in values[k] if j in values[0]]
+
+    for r in range(rounds):
+        worlds = max(1, iterations // rounds // len(alive))
+        for j in range(j0, j0 + worlds):
+            world_seed = int(rng.integers(0, 2**63 - 1))
+            for k in alive:
+                world = game.determinize(state, seat, np.random.default_rng(world_seed))
+                if not game.legal(world, cands[k]):
+                    continue
+                game.apply(world, cands[k])
+                game.rollout(world, seat, state)
+                values[k][j] = game.evaluate(world, seat)
+                stats.visits[k] += 1
+                stats.iterations += 1
+        j0 += worlds
+        if r < rounds - 1 and len(alive) > 2:
+            others = sorted(
+                (k for k in alive if k != 0),
+                key=lambda k: (-(sum(gain(k)) / max(1, len(gain(k)))) if gain(k) else math.inf, k),
+            )
+            alive = [0, *others[: max(1, (len(alive) + 1) // 2 - 1)]]
+    for k in range(n):
+        if values[k]:
+            stats.means[k] = sum(values[k].values()) / len(values[k])
+    best, best_gain = 0, 0.0
+    for k in alive[1:]:
+        diffs = gain(k)
+        if len(diffs) < 2:
+            continue
+        mean = sum(diffs) / len(diffs)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+        if mean - confidence * sd / math.sqrt(len(diffs)) > margin and mean > best_gain:
             best, best_gain = k, mean
     stats.chosen = best
     return cands[best], stats

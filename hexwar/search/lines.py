@@ -27,7 +27,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
   good over a one-turn horizon). Draws are not searched (their worth lies past the horizon):
   :func:`fieldable_draw` takes Reserves cards while the hand lacks units it can field, and never
   names more cards from the Reserves deck or the Command deck than it holds. (A searched draw,
-  :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant.)
+  :data:`SEARCH_DRAWS`, is kept as a measured-but-off variant; so is :data:`DECL_WIDE`, every
+  unit's best declaration on each target by sequential halving at twice the budget.)
 * **rollout**: the standard player (:class:`hexwar.lines.ai.LinesAI`) on every seat, to the end
   of this turn's combat (from the setup: of turn :data:`SETUP_TURNS`). (:data:`HARD_POLICY`,
   a measured-but-off variant, gives the searching side :class:`HardLinesAI` instead, for its
@@ -38,7 +39,8 @@ Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 * **evaluation**: victory points (a win or loss counts :data:`WIN_BONUS`), plus a share of the
   cost-weighted Endurance on the table (units in hand at full value), the Command cards in
   hand and the Overrun count (R10.1); optionally (:data:`THREAT_WEIGHT`, off) the next turn's
-  threat balance (:func:`threat`).
+  threat balance (:func:`threat`), and (:data:`LUCK_ADJUST`, off) less the luck of the
+  resolved attacks (:func:`expected_resolution_vp`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
 from ..lines.actions.choose_hand import hand_size
 from ..lines.actions.declare import weapon_choices
+from ..lines.actions.resolve import void_reason
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -67,15 +70,16 @@ from ..lines.commands import (
     EndPhase,
     LinesCommand,
     Recrew,
+    Resolve,
     UseCommandCard,
     side_of_seat,
 )
-from ..lines.odds import declare_odds
+from ..lines.odds import close_assault_line_odds, declare_odds
 from ..lines.rules import card, fighting, legal_targets
 from ..lines.state import LinesState, Phase, other_side
 from ..rules.combat import CombatError
 from ..rules.dice import Dice
-from .core import SearchStats, determinized_search, search_rng
+from .core import SearchStats, determinized_search, halving_search, search_rng
 from .lines_policy import HardLinesAI
 
 __all__ = [
@@ -90,6 +94,7 @@ __all__ = [
     "every_hand",
     "fieldable_draw",
     "threat",
+    "expected_resolution_vp",
 ]
 
 HARD_ITERATIONS = 64
@@ -135,6 +140,27 @@ SEARCH_DRAWS = False
 counted draw of :func:`fieldable_draw` first and kept unless another clears
 :data:`CONFIDENCE`), with rollouts to the end of the next turn's combat. Off in the shipped
 player: measured, it did no better (docs/lines.md, "Tried in the fifth session")."""
+DECL_WIDE = False
+"""Whether a Declaration Phase decision searches wider (issue 31, seventh session): the
+standard player's declaration and the best of every unit's (one weapon choice per target, by
+the standard player's own odds-and-damage value with the targets its side has already
+declared on discounted), up to :data:`DECL_CANDIDATES`, by sequential halving
+(:func:`hexwar.search.core.halving_search`) with :data:`DECL_BUDGET` times the budget. Off in
+the shipped player: measured, it did no better (docs/lines.md, "Tried in the seventh
+session")."""
+DECL_CANDIDATES = 8
+"""Declarations searched at most with :data:`DECL_WIDE` (the standard player's among them)."""
+DECL_BUDGET = 2
+"""Multiple of the decision budget a Declaration Phase decision gets with :data:`DECL_WIDE`."""
+LUCK_ADJUST = False
+"""Whether a rollout's score takes off the luck of its resolved attacks (issue 31, seventh
+session): for each attack resolved after the root move (the root move's own, when it is one),
+the victory points it scored less its exact expected victory points at that moment
+(:func:`hexwar.lines.odds.declare_odds`), own side minus the enemy's. The expected value of
+that sum is zero whatever the players do (each term's expectation given the state before the
+roll is zero), so the scores' mean is unchanged, while the dice's share of their spread, the
+noise that decides between candidates, shrinks. Off in the shipped player: measured, it did no
+better (docs/lines.md, "Tried in the seventh session")."""
 ROLLOUT_CAP = 400  # commands per rollout at most (a safety net; a turn is about 25)
 
 
@@ -282,6 +308,43 @@ def fieldable_draw(state: LinesState, seat: str, legal: list[LinesCommand]) -> D
     return min(sane, key=lambda d: (abs(d.extra.count("reserves") - want), d.extra))
 
 
+def expected_resolution_vp(state: LinesState, cmd: Resolve) -> float | None:
+    """The exact expected victory points resolving ``cmd`` now scores for its side (R6; 0 for a
+    void attack, R6.2), with the Command card's +1 it names (R1.3); ``None`` when the odds
+    cannot say (+1 on other rolls, or an attack combat refuses).
+
+    Args:
+        state: the game before ``cmd`` (read only).
+        cmd: a :class:`Resolve` of the seat to act.
+
+    Returns:
+        Victory points (>= 0) or ``None``.
+    """
+    a = next((x for x in state.attacks.values() if x.number == cmd.number), None)
+    if a is None or a.resolved or cmd.bonus_rolls or cmd.bonus_cards:
+        return None
+    if void_reason(state, a) is not None:
+        return 0.0
+    try:
+        if a.close_assault:
+            if cmd.bonus:
+                return None
+            return float(close_assault_line_odds(state, a.attackers, a.target).expected_vp)
+        return float(
+            declare_odds(
+                state,
+                a.attackers[0],
+                a.target,
+                a.weapons,
+                a.at_crew,
+                tuple(a.command_cards),
+                bonus=cmd.bonus is not None,
+            ).expected_vp
+        )
+    except (CombatError, ValueError, KeyError):
+        return None
+
+
 def threat(state: LinesState, side: str) -> float:
     """What ``side``'s units on the table threaten next turn: for each of its fighting units
     (not riding as a crew), the best exact expected victory points (R6,
@@ -380,6 +443,8 @@ class LinesSearchGame:
         if w.phase == Phase.DECLARATION and any(isinstance(c, (Declare, DeclareCloseAssault)) for c in legal):
             # a declaration costs nothing: the phase is not ended while an attack is left
             legal = [c for c in legal if not isinstance(c, EndPhase)]
+            if DECL_WIDE:
+                return self.wide_declarations(w, seat, first, legal)
         rest: list[LinesCommand] = [c for c in legal if c != first]
         decls = [c for c in rest if isinstance(c, Declare)]
         if decls:
@@ -392,6 +457,51 @@ class LinesSearchGame:
             if ends and len(out) > 1:
                 out[-1] = ends[0]
         return out
+
+    def wide_declarations(
+        self, state: LinesState, seat: str, first: LinesCommand, legal: list[LinesCommand]
+    ) -> list[LinesCommand]:
+        """The Declaration Phase's candidates with :data:`DECL_WIDE` (R6.1): ``first`` (the
+        standard player's choice), then every unit's best declaration on each other target it
+        may declare on (the weapon choice the standard player values most; the standard choice's
+        unit and target only with its own weapons), ranked by that value
+        (:meth:`hexwar.lines.ai.LinesAI._ev`: exact odds and damage, a target already declared
+        on by this side discounted by the chance those attacks destroy it), at most
+        :data:`DECL_CANDIDATES` in all; Close Assaults only as the standard player's choice.
+
+        Args:
+            state: a sample of the game (its Declaration Phase, ``seat`` to act).
+            seat: the declaring seat.
+            first: the standard player's command.
+            legal: the legal commands (the phase's end removed).
+
+        Returns:
+            Distinct commands, ``first`` first.
+        """
+        side = side_of_seat(seat)
+        doomed: dict[str, float] = {}
+        for a in state.attacks.values():
+            if side_of_seat(a.seat) == side and not a.close_assault:
+                try:
+                    o = declare_odds(state, a.attackers[0], a.target, a.weapons, a.at_crew)
+                except (CombatError, KeyError):
+                    continue
+                doomed[a.target] = doomed.get(a.target, 0.0) + o.destroyed
+        std = self._player(seat)
+        best: dict[tuple[str, str, bool], tuple[float, Declare]] = {}
+        taken = (first.unit, first.target, bool(first.at_crew)) if isinstance(first, Declare) else None
+        for c in legal:
+            if not isinstance(c, Declare):
+                continue
+            key = (c.unit, c.target, bool(c.at_crew))
+            if key == taken:  # the standard choice's unit on its target: only its own weapons
+                continue
+            v = std._ev(state, c, doomed)
+            if key not in best or v > best[key][0]:
+                best[key] = (v, c)
+        ranked = sorted(best.values(), key=lambda vc: (-vc[0], vc[1].unit, vc[1].target))
+        out: list[LinesCommand] = [first, *(c for _v, c in ranked)]
+        return out[:DECL_CANDIDATES]
 
     @staticmethod
     def _sane(state: LinesState, cmd: LinesCommand) -> bool:
@@ -418,8 +528,23 @@ class LinesSearchGame:
         return state.check(move) is None
 
     def apply(self, state: LinesState, move: LinesCommand) -> None:
-        """The engine's own apply."""
-        state.apply(move)
+        """The engine's own apply (the root move of a rollout: :data:`LUCK_ADJUST`'s count
+        starts again here)."""
+        self.luck = {"german": 0.0, "soviet": 0.0}
+        self._step(state, move)
+
+    def _step(self, state: LinesState, cmd: LinesCommand) -> None:
+        """Apply ``cmd``; with :data:`LUCK_ADJUST`, a resolved attack's victory points less its
+        expected victory points are added to :attr:`luck` of its side (:func:`expected_resolution_vp`)."""
+        if not LUCK_ADJUST or not isinstance(cmd, Resolve):
+            state.apply(cmd)
+            return
+        side = side_of_seat(cmd.seat)
+        expected = expected_resolution_vp(state, cmd)
+        before = state.vp[side]
+        state.apply(cmd)
+        if expected is not None:
+            self.luck[side] += state.vp[side] - before - expected
 
     def rollout(self, state: LinesState, seat: str, start: LinesState) -> None:
         """Standard players on every seat to the end of this turn's combat (from a Draw Phase
@@ -432,7 +557,7 @@ class LinesSearchGame:
                 return
             actor = state.to_act
             assert actor is not None
-            state.apply(self._player(actor).choose(state))
+            self._step(state, self._player(actor).choose(state))
 
     def evaluate(self, state: LinesState, seat: str) -> float:
         """Victory points of ``seat``'s side minus the enemy's, plus a won or lost game, the
@@ -443,6 +568,7 @@ class LinesSearchGame:
         v = float(state.vp[side] - state.vp[enemy])
         if state.result is not None:
             w = state.result.winner
+            v -= self._luck_of(side, enemy)
             return v + (WIN_BONUS if w == side else -WIN_BONUS if w == enemy else 0.0)
         table = {side: 0.0, enemy: 0.0}
         for u in state.units.values():
@@ -457,7 +583,13 @@ class LinesSearchGame:
         v += OVERRUN_WEIGHT * (state.overrun[side] - state.overrun[enemy])
         if THREAT_WEIGHT:
             v += THREAT_WEIGHT * (threat(state, side) - threat(state, enemy))
-        return v
+        return v - self._luck_of(side, enemy)
+
+    def _luck_of(self, side: str, enemy: str) -> float:
+        if not LUCK_ADJUST:
+            return 0.0
+        luck = getattr(self, "luck", None) or {}
+        return float(luck.get(side, 0.0) - luck.get(enemy, 0.0))
 
 
 class LinesSearchPlayer:
@@ -511,15 +643,20 @@ class LinesSearchPlayer:
             budget = self.iterations * RESOLUTION_CANDIDATES // MAX_CANDIDATES
         elif state.phase == Phase.SETUP:  # one decision a game, and the one that weighs most
             budget = self.iterations * HAND_CANDIDATES * HAND_WORLDS // (MAX_CANDIDATES * WORLDS)
-        move, self.last = determinized_search(
-            self.game,
-            state,
-            self.seat,
-            budget,
-            rng,
-            min_worlds=HAND_WORLDS if state.phase == Phase.SETUP else WORLDS,
-            confidence=HAND_CONFIDENCE if state.phase == Phase.SETUP else CONFIDENCE,
-        )
+        if DECL_WIDE and state.phase == Phase.DECLARATION:
+            move, self.last = halving_search(
+                self.game, state, self.seat, budget * DECL_BUDGET, rng, confidence=CONFIDENCE
+            )
+        else:
+            move, self.last = determinized_search(
+                self.game,
+                state,
+                self.seat,
+                budget,
+                rng,
+                min_worlds=HAND_WORLDS if state.phase == Phase.SETUP else WORLDS,
+                confidence=HAND_CONFIDENCE if state.phase == Phase.SETUP else CONFIDENCE,
+            )
         if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list
             return legal[0]
         return move  # type: ignore[no-any-return]
