@@ -56,8 +56,6 @@ from ..errors import HexwarError
 from ..game.setup import RollLog
 from ..game.view import HIDDEN_CARD
 from ..lines.actions.choose_hand import hand_size
-from ..lines.actions.declare import weapon_choices
-from ..lines.actions.resolve import void_reason
 from ..lines.ai import LinesAI
 from ..lines.commands import (
     SEATS_2P,
@@ -74,13 +72,14 @@ from ..lines.commands import (
     UseCommandCard,
     side_of_seat,
 )
-from ..lines.odds import close_assault_line_odds, declare_odds
-from ..lines.rules import card, fighting, legal_targets
+from ..lines.odds import declare_odds
+from ..lines.rules import card
 from ..lines.state import LinesState, Phase, other_side
 from ..rules.combat import CombatError
 from ..rules.dice import Dice
 from .core import SearchStats, determinized_search, halving_search, search_rng
-from .lines_policy import HardLinesAI
+from .lines_policy import EasyLinesPlayer, HardLinesAI
+from .lines_values import expected_resolution_vp, fieldable_draw, sane_draw, threat
 
 __all__ = [
     "HARD_ITERATIONS",
@@ -268,117 +267,6 @@ def every_hand(reserves: list[str], n: int) -> list[tuple[str, ...]]:
     return out
 
 
-def fieldable_draw(state: LinesState, seat: str, legal: list[LinesCommand]) -> Draw | None:
-    """The hard player's draw (000 Draw Phase: one Command card and two chosen sources): as
-    many Reserves cards as the hand lacks units it could commit next turn (a crew card with no
-    unit for it fields nothing, a unit without its crew neither): none with 3 or more fieldable
-    units, one with 2, two with fewer; never more than the Reserves deck holds, and the Command
-    deck's cards only while it has them (issue 31).
-
-    Args:
-        state: the game (the seat's own hand is read, nothing hidden).
-        seat: the drawing seat.
-        legal: its legal commands now.
-
-    Returns:
-        The :class:`Draw` among ``legal``, or ``None`` when no draw is legal.
-    """
-    draws = [c for c in legal if isinstance(c, Draw)]
-    if not draws:
-        return None
-    hand = state.hand_units[seat]
-    crews = [card(c).unit_type for c in hand if card(c).is_crew]
-    fieldable = 0
-    for c in sorted(hand):
-        cc = card(c)
-        if cc.is_crew:
-            continue
-        if cc.needs_crew:
-            if cc.crew in crews:
-                crews.remove(cc.crew)
-                fieldable += 1
-        else:
-            fieldable += 1
-    want = 2 if fieldable <= 1 else 1 if fieldable == 2 else 0
-    left = len(state.reserves[seat])
-    want = min(want, left)
-    if not state.command_deck:
-        want = left
-    sane = [d for d in draws if LinesSearchGame._sane(state, d)] or draws
-    return min(sane, key=lambda d: (abs(d.extra.count("reserves") - want), d.extra))
-
-
-def expected_resolution_vp(state: LinesState, cmd: Resolve) -> float | None:
-    """The exact expected victory points resolving ``cmd`` now scores for its side (R6; 0 for a
-    void attack, R6.2), with the Command card's +1 it names (R1.3); ``None`` when the odds
-    cannot say (+1 on other rolls, or an attack combat refuses).
-
-    Args:
-        state: the game before ``cmd`` (read only).
-        cmd: a :class:`Resolve` of the seat to act.
-
-    Returns:
-        Victory points (>= 0) or ``None``.
-    """
-    a = next((x for x in state.attacks.values() if x.number == cmd.number), None)
-    if a is None or a.resolved or cmd.bonus_rolls or cmd.bonus_cards:
-        return None
-    if void_reason(state, a) is not None:
-        return 0.0
-    try:
-        if a.close_assault:
-            if cmd.bonus:
-                return None
-            return float(close_assault_line_odds(state, a.attackers, a.target).expected_vp)
-        return float(
-            declare_odds(
-                state,
-                a.attackers[0],
-                a.target,
-                a.weapons,
-                a.at_crew,
-                tuple(a.command_cards),
-                bonus=cmd.bonus is not None,
-            ).expected_vp
-        )
-    except (CombatError, ValueError, KeyError):
-        return None
-
-
-def threat(state: LinesState, side: str) -> float:
-    """What ``side``'s units on the table threaten next turn: for each of its fighting units
-    (not riding as a crew), the best exact expected victory points (R6,
-    :func:`hexwar.lines.odds.declare_odds`) of one attack on an enemy unit its lines reach,
-    summed, and no more on one target than its cost (the dice are not rolled: a noiseless look
-    one turn past the horizon).
-
-    Args:
-        state: the game (read only; only the table is read, nothing hidden).
-        side: ``"german"`` or ``"soviet"``.
-
-    Returns:
-        Victory points (>= 0).
-    """
-    on: dict[str, float] = {}
-    for uid in sorted(state.units):
-        u = state.units[uid]
-        if u.side != side or u.crewing is not None or not fighting(u):
-            continue
-        best, best_t = 0.0, ""
-        n = len(card(uid).weapons)
-        for target, at_crew, _line in legal_targets(state, u):
-            for ws in weapon_choices(n):
-                try:
-                    ev = declare_odds(state, uid, target, ws, at_crew).expected_vp
-                except CombatError:  # a weapon that cannot affect this target
-                    continue
-                if ev > best:
-                    best, best_t = ev, target
-        if best_t:
-            on[best_t] = on.get(best_t, 0.0) + best
-    return sum(min(v, float(card(t).cost)) for t, v in on.items())
-
-
 class LinesSearchGame:
     """The lines mode's :class:`~hexwar.search.core.SearchGame` (see the module docstring).
 
@@ -503,14 +391,7 @@ class LinesSearchGame:
         out: list[LinesCommand] = [first, *(c for _v, c in ranked)]
         return out[:DECL_CANDIDATES]
 
-    @staticmethod
-    def _sane(state: LinesState, cmd: LinesCommand) -> bool:
-        """A draw names no more cards of a deck than it holds (issue 31)."""
-        if isinstance(cmd, Draw):
-            return cmd.extra.count("reserves") <= len(state.reserves[cmd.seat]) and cmd.extra.count(
-                "command"
-            ) + 1 <= max(1, len(state.command_deck))
-        return True
+    _sane = staticmethod(sane_draw)
 
     @staticmethod
     def _ev(state: LinesState, cmd: Declare) -> float:
@@ -660,38 +541,3 @@ class LinesSearchPlayer:
         if state.check(move) is not None:  # pragma: no cover - candidates come from the legal list
             return legal[0]
         return move  # type: ignore[no-any-return]
-
-
-class EasyLinesPlayer:
-    """The ``easy`` lines player for learners: the standard player, except that a quarter of its
-    choices (drawn from its own seeded generator) are a uniformly random legal command.
-
-    Args:
-        seat: the seat it plays.
-        seed: the game's seed.
-    """
-
-    name = "easy"
-    MISTAKES = 0.25
-
-    def __init__(self, seat: str, seed: int = 0):
-        self.seat = seat
-        self.side = seat
-        self.inner = LinesAI(seat, seed)
-        seats = SEATS_2P + SEATS_4P
-        self.rng = np.random.default_rng(
-            np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat), 7])
-        )
-
-    def choose(self, state: LinesState) -> LinesCommand:
-        """The standard player's command, or (with probability :attr:`MISTAKES`) a random legal one.
-
-        Raises:
-            HexwarError: when it is not this seat's turn.
-        """
-        cmd = self.inner.choose(state)
-        if self.rng.random() < self.MISTAKES:
-            legal = [c for c in state.legal_commands(self.seat) if LinesSearchGame._sane(state, c)]
-            if legal:
-                return legal[int(self.rng.integers(len(legal)))]
-        return cmd

@@ -4,7 +4,8 @@ A measured-but-off variant of the standard player (:class:`hexwar.lines.ai.Lines
 searching side of :mod:`hexwar.search.lines` (switched by its ``HARD_POLICY``): it changes only
 the order in which the side resolves its declared attacks. Measured against ``normal`` it did
 no better than the shipped player (docs/lines.md, "Tried in the sixth session"); it is kept,
-with its tests, so the figures can be replayed.
+with its tests, so the figures can be replayed. The ``easy`` level's player
+(:class:`EasyLinesPlayer`, a quarter of its choices random) is here too.
 """
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ..lines.actions.resolve import void_reason
 from ..lines.ai import LinesAI
-from ..lines.commands import LinesCommand, Resolve, side_of_seat
+from ..lines.commands import SEATS_2P, SEATS_4P, LinesCommand, Resolve, side_of_seat
 from ..lines.odds import close_assault_line_odds, declare_odds
 from ..lines.state import LinesState
 from ..rules.combat import CombatError
+from .lines_values import sane_draw
 
-__all__ = ["HardLinesAI"]
+__all__ = ["HardLinesAI", "EasyLinesPlayer"]
 
 
 class HardLinesAI(LinesAI):
@@ -88,3 +92,38 @@ class HardLinesAI(LinesAI):
             return std
         a = next(x for x in state.attacks.values() if x.number == number)
         return Resolve(self.seat, number, self.bonus_card(state, a))
+
+
+class EasyLinesPlayer:
+    """The ``easy`` lines player for learners: the standard player, except that a quarter of its
+    choices (drawn from its own seeded generator) are a uniformly random legal command.
+
+    Args:
+        seat: the seat it plays.
+        seed: the game's seed.
+    """
+
+    name = "easy"
+    MISTAKES = 0.25
+
+    def __init__(self, seat: str, seed: int = 0):
+        self.seat = seat
+        self.side = seat
+        self.inner = LinesAI(seat, seed)
+        seats = SEATS_2P + SEATS_4P
+        self.rng = np.random.default_rng(
+            np.random.SeedSequence([int(seed) & 0xFFFFFFFF, seats.index(seat), 7])
+        )
+
+    def choose(self, state: LinesState) -> LinesCommand:
+        """The standard player's command, or (with probability :attr:`MISTAKES`) a random legal one.
+
+        Raises:
+            HexwarError: when it is not this seat's turn.
+        """
+        cmd = self.inner.choose(state)
+        if self.rng.random() < self.MISTAKES:
+            legal = [c for c in state.legal_commands(self.seat) if sane_draw(state, c)]
+            if legal:
+                return legal[int(self.rng.integers(len(legal)))]
+        return cmd
