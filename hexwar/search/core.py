@@ -91,6 +91,22 @@ def search_rng(seed: int, seat_index: int, step: int, salt: int = 31) -> np.rand
     )
 
 
+def _play_world(
+    game: Any, state: Any, seat: str, cands: list[Any], k: int, world_seed: int, stats: SearchStats
+) -> float | None:
+    """Candidate ``k`` played in the world ``world_seed`` samples from ``seat``'s view (R12.1):
+    applied, rolled out and scored by ``game``; ``None`` when that world refuses it. Counts the
+    visit in ``stats``. Every candidate of a decision meets the same worlds (same seeds)."""
+    world = game.determinize(state, seat, np.random.default_rng(world_seed))
+    if not game.legal(world, cands[k]):
+        return None
+    game.apply(world, cands[k])
+    game.rollout(world, seat, state)
+    stats.visits[k] += 1
+    stats.iterations += 1
+    return game.evaluate(world, seat)  # type: ignore[no-any-return]
+
+
 def determinized_search(
     game: SearchGame,
     state: Any,
@@ -147,14 +163,7 @@ def determinized_search(
     for j in range(worlds):
         world_seed = int(rng.integers(0, 2**63 - 1))
         for k in range(n):
-            world = game.determinize(state, seat, np.random.default_rng(world_seed))
-            if not game.legal(world, cands[k]):
-                continue
-            game.apply(world, cands[k])
-            game.rollout(world, seat, state)
-            values[k][j] = game.evaluate(world, seat)
-            stats.visits[k] += 1
-            stats.iterations += 1
+            values[k][j] = _play_world(game, state, seat, cands, k, world_seed, stats)
         if (
             settle
             and j >= 1
@@ -240,14 +249,9 @@ def halving_search(
         for j in range(j0, j0 + worlds):
             world_seed = int(rng.integers(0, 2**63 - 1))
             for k in alive:
-                world = game.determinize(state, seat, np.random.default_rng(world_seed))
-                if not game.legal(world, cands[k]):
-                    continue
-                game.apply(world, cands[k])
-                game.rollout(world, seat, state)
-                values[k][j] = game.evaluate(world, seat)
-                stats.visits[k] += 1
-                stats.iterations += 1
+                v = _play_world(game, state, seat, cands, k, world_seed, stats)
+                if v is not None:
+                    values[k][j] = v
         j0 += worlds
         if r < rounds - 1 and len(alive) > 2:
             others = sorted(
