@@ -496,17 +496,16 @@ class StandardPlayer:
             memo = hit[1]
         scores = memo.get(key)
         if scores is None:
-            scores = memo[key] = self._fresh_scores(state, cid, here, win)
+            scores = memo[key] = self._fresh_scores(state, cid, here, (r0, r1, c0, c1), t)
         return scores.copy()  # type: ignore[no-any-return]
 
     def _fresh_scores(
-        self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int] | None = None
+        self, state: GameState, cid: str, here: Hex | None, win: tuple[int, int, int, int], t: dict[str, Any]
     ) -> np.ndarray:
-        """:meth:`_hex_scores` worked out afresh."""
+        """:meth:`_hex_scores` worked out afresh, for its window already cut to the map and its
+        threat maps ``t``."""
         bm = state.battlemap
-        t = self._threat_arrays(state)
-        r0, r1, c0, c1 = win if win is not None else (0, bm.height, 0, bm.width)
-        r0, r1, c0, c1 = max(0, r0), min(bm.height, r1), max(0, c0), min(bm.width, c1)  # on the map
+        r0, r1, c0, c1 = win
         sl = (slice(r0, r1), slice(c0, c1))
         cls = defense_class(ruleset.unit_type(cid))
         score = _defense_array(state, cls)[sl].astype(float) * 1.5
