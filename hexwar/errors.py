@@ -94,6 +94,25 @@ class HexwarError(Exception):
     """Base of every error hexwar reports to a user as one clear message, never a traceback."""
 
 
+def cannot(doing: str, path: object, exc: BaseException) -> str:
+    """One message for a failed file operation: ``"cannot continue saves/a.json: cut short"``.
+
+    Args:
+        doing: the operation, a verb phrase (``"continue"``, ``"open"``).
+        path: the file's path as the user gave it.
+        exc: the error; a message that already starts with ``path`` (``"saves/a.json: ..."``, as
+            :class:`Problem` and the loaders write them) is not given the path a second time.
+
+    Returns:
+        the message text (no exception is raised).
+    """
+    where = str(path)
+    msg = str(exc)
+    if msg.startswith(where + ": "):
+        msg = msg[len(where) + 2 :]
+    return f"cannot {doing} {where}: {msg}"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One problem found in a file.

@@ -275,6 +275,20 @@ def test_continuing_with_save_other_forks_and_leaves_the_original(tmp_path, caps
     assert len(read_save(fork).commands) > len(read_save(save).commands)
 
 
+def test_continuing_a_corrupt_save_names_the_file_once(tmp_path, capsys):
+    """A save whose command log is refused on replay (R12.3) is named once in the message, not
+    ``cannot continue F: F: ...`` (hexwar.errors.cannot)."""
+    scen = tiny_copy(tmp_path)
+    save = tmp_path / "g.json"
+    run(capsys, "play", str(scen), "--headless", "--seed", "8", "--turns", "1", "--save", str(save), "--json")
+    data = json.loads(save.read_text())
+    data["commands"][2] = data["commands"][1]  # one side's command given twice: refused on replay
+    save.write_text(json.dumps(data))
+    rc, _, err = run(capsys, "play", str(save), "--headless", "--turns", "1")
+    assert rc == 2 and f"cannot continue {save}: command 2" in err, err
+    assert err.count(str(save)) == 1, err
+
+
 def test_play_help_says_turns_means_more_turns_when_continuing(capsys):
     rc, out, _ = run(capsys, "play", "--help")
     assert rc == 0 and "MORE turns" in out and "written back" in " ".join(out.split())

@@ -27,7 +27,7 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError
+from ..errors import HexwarError, cannot
 from . import echo_json
 
 __all__ = ["campaign", "parse_campaign_ai"]
@@ -232,7 +232,7 @@ def campaign(
         try:
             st = load_campaign(save_file)
         except ReplayError as exc:
-            raise HexwarError(f"cannot continue {save_file}: {exc}") from None
+            raise HexwarError(cannot("continue", save_file, exc)) from None
         save = save or save_file
         opening: list[Any] = []
     else:

@@ -39,7 +39,7 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError, clip
+from ..errors import HexwarError, cannot, clip
 from ..rules.cards import SIDES
 from . import echo_json
 from .terminal import TerminalPlayer, _no_display
@@ -209,7 +209,7 @@ def _load_save(path: str, scenario_paths: tuple[str, ...] = ()) -> Any:
     try:
         return load_game(path, scenario_paths=scenario_paths)
     except ReplayError as exc:
-        raise HexwarError(f"cannot continue {path}: {exc}") from None
+        raise HexwarError(cannot("continue", path, exc)) from None
 
 
 def resolve_save(name: str) -> str:

@@ -158,7 +158,7 @@ class _CampaignWindowInput:
         autosaving to the same file."""
         from ..campaign.ai import make_player
         from ..campaign.save import load_campaign
-        from ..errors import HexwarError
+        from ..errors import HexwarError, cannot
 
         offer, self.offer = self.offer, None
         if offer is None:
@@ -167,7 +167,7 @@ class _CampaignWindowInput:
         try:
             st = load_campaign(offer.path)
         except HexwarError as exc:
-            old.message = f"cannot continue {offer.path}: {exc}"
+            old.message = cannot("continue", offer.path, exc)
             return
         ai = {s: make_player(n, s, st.seed) for s, n in offer.players.items() if n != "human"}
         self.controller = CampaignController(

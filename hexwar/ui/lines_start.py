@@ -348,7 +348,7 @@ class LinesStart:
         Returns:
             the game, or ``None`` when it could not be read.
         """
-        from ..errors import HexwarError
+        from ..errors import HexwarError, cannot
         from ..game.save import load_game
 
         if self.offer is None:
@@ -356,7 +356,7 @@ class LinesStart:
         try:
             state = load_game(self.offer.path)
         except (HexwarError, OSError, ValueError) as exc:
-            self.message = f"cannot continue {self.offer.path}: {exc}"
+            self.message = cannot("continue", self.offer.path, exc)
             self.offer = None
             self.back()
             return None

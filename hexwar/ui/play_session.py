@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import HexwarError
+from ..errors import HexwarError, cannot
 from ..game.commands import SIDES
 
 __all__ = ["SessionMixin", "players_from_names", "show_drawn", "size_for_screen"]
@@ -131,7 +131,7 @@ class SessionMixin:
         try:
             state = load_game(offer.path)
         except HexwarError as exc:
-            self.controller.say(f"cannot continue {offer.path}: {exc}", error=True)
+            self.controller.say(cannot("continue", offer.path, exc), error=True)
             self.refresh()
             return
         self.set_game(
