@@ -124,7 +124,8 @@ def test_scenario_plays_whole_games(name, seed):
 def test_briefing_turn_limit_and_map_size(name):
     sc = scenario(name)
     assert len(sc.description) > 300 and "1943" in sc.description
-    assert 1 <= sc.turns <= 20 and 51 <= sc.victory_points <= 150 and sc.overrun
+    # up to 200: prokhorovka's tank battle is fought to its objectives, not to 150 points (issue 31)
+    assert 1 <= sc.turns <= 20 and 51 <= sc.victory_points <= 200 and sc.overrun
     assert sc.battlemap.width >= 30 and sc.battlemap.height >= 20
 
 
