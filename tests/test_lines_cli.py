@@ -222,7 +222,7 @@ def test_validate_warns_about_a_deck_without_crews_but_passes_it(tmp_path, capsy
     assert "Tiger I needs tank crew but the deck has none (000 tip)" in err
 
 
-def test_a_deck_over_the_budget_is_refused_with_this_games_limits(tmp_path, capsys):
+def test_a_deck_over_the_budget_is_refused_with_this_games_limits(tmp_path, capsys, monkeypatch):
     # fresh7: a 116-point --deck read "the deck costs 116 points; expected 1..100" (the deck
     # file's own bound, before the game's 80..100 was asked)
     over = tmp_path / "over.toml"
@@ -231,9 +231,30 @@ def test_a_deck_over_the_budget_is_refused_with_this_games_limits(tmp_path, caps
         'format = "hexwar-deck"\nschema_version = 1\n\n[deck]\nname = "over"\nside = "german"\n'
         f"cards = {json.dumps(cards)}\n"
     )
-    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", f"german={over}"])
+    monkeypatch.chdir(tmp_path)  # deck files open from the working folder (or the shipped decks/)
+    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", "german=over.toml"])
     assert rc == 2
     err = capsys.readouterr().err
     assert (
-        err == f"hexwar: --deck german={over}: the deck costs 119 points; expected 80..100 (000 setup)\n"
+        err == "hexwar: --deck german=over.toml: the deck costs 119 points; expected 80..100 (000 setup)\n"
     ), err
+
+
+def test_lines_deck_takes_a_shipped_name_and_refuses_a_path_outside(tmp_path, capsys, monkeypatch):
+    """``--deck`` of a line game opens files as the hex game's does (resolve_deck_path): a bare
+    name is a shipped deck (decks/NAME.toml), a path outside the working folder and the shipped
+    decks/ is refused by name, and a missing one names where it was looked for."""
+    monkeypatch.chdir(tmp_path)
+    outside = tmp_path.parent / f"{tmp_path.name}_outside.toml"
+    outside.write_text((content_dir("scenarios").parent / "decks" / "german_kursk_panzers.toml").read_text())
+    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", f"german={outside}"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "outside the folders deck files are opened from" in err, err
+    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", "german=no_such_deck"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "no such deck file" in err and "no_such_deck.toml" in err, err
+    rc = main(
+        ["play", "lines", "--headless", "--seed", "5", "--json", "--deck", "german=german_kursk_panzers"]
+    )
+    out, err = capsys.readouterr()
+    assert rc == 0 and json.loads(out)["mode"] == "lines", err

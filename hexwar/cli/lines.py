@@ -92,6 +92,7 @@ def parse_decks(
     Raises:
         HexwarError / ValidationError: for a bad spec, file, side or point total.
     """
+    from ..lines.deckbuilder import resolve_deck_path
     from ..lines.scenario import deck_problems, load_deck, restriction_problems
 
     out: dict[str, tuple[str, ...]] = {}
@@ -105,6 +106,10 @@ def parse_decks(
         hit = [s for s in seats if s == who or side_of_seat(s) == who]
         if not hit:
             raise HexwarError(f"--deck: unknown seat {who!r}; this game's seats are {', '.join(seats)}")
+        try:  # the working folder or the shipped decks/ only; a bare name is a shipped deck's
+            path = str(resolve_deck_path(path.strip()))
+        except HexwarError as exc:
+            raise HexwarError(f"--deck {spec}: {exc}") from None
         # the points are judged below by this game's limits (the file's own check said "1..100")
         side, cards_, warnings = load_deck(path, points=None)
         for s in hit:
