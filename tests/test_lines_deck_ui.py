@@ -55,7 +55,7 @@ def _add(screen, query):
     screen.key_press(keys.ENTER)
 
 
-def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tmp_path, capsys):
+def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tmp_path, capsys, monkeypatch):
     page = DeckPage(DeckBuilder("german"), path=str(tmp_path / "x.toml"))
     screen = Screen(page, M)
     screen.layout(1280, 860)
@@ -138,6 +138,7 @@ def test_a_legal_deck_built_through_the_window_page_saves_validates_and_plays(tm
     capsys.readouterr()
     assert main(["validate", str(path)]) == 0
     assert f"ok   {path} (hexwar-deck)" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # --deck opens files from the working folder or the shipped decks/
     assert (
         main(
             [
@@ -256,7 +257,7 @@ def test_the_deck_builder_is_reached_from_the_start_page_and_the_game_uses_the_d
 
 
 def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for_a_deck_file(
-    tmp_path, capsys
+    tmp_path, capsys, monkeypatch
 ):
     sc = load_scenario("lines_prokhorovka")  # 000-style card: no towed guns in either Reserves deck
     start = LinesStart(sc, {"soviet": "standard"}, M, seed=3)
@@ -276,6 +277,7 @@ def test_a_scenario_cards_reserves_restrictions_hold_in_the_deck_builder_and_for
     path = tmp_path / "guns.toml"
     b.save(path)  # a legal standard-game deck
     capsys.readouterr()
+    monkeypatch.chdir(tmp_path)  # --deck opens files from the working folder or the shipped decks/
     assert (
         main(["play", "lines_prokhorovka", "--headless", "--deck", f"german={path}", "--ai", "german,soviet"])
         != 0
