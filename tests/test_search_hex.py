@@ -256,8 +256,9 @@ def test_finish_value_bends_the_points_toward_the_outcome(monkeypatch):
         s.objective_holders[o.hex] = "soviet"
     race = 0.3 * 100 * (sig((s.vp["soviet"] - 100) / RACE_SCALE) - sig((s.vp["german"] - 100) / RACE_SCALE))
     assert finish_value(s, "soviet") == pytest.approx(race + LIMIT_WEIGHT * 100)
-    s.objective_holders[s.scenario.objectives[0].hex] = "german"  # 10 of the 35 points: 25 to 10
-    m = s.vp["soviet"] - s.vp["german"] + 25 - 10  # no hold victory: the points compare
+    # J04 (10 of the 50 points since the eighth session's retune; N11 is 30): 40 to 10
+    s.objective_holders[s.scenario.objectives[0].hex] = "german"
+    m = s.vp["soviet"] - s.vp["german"] + 40 - 10  # no hold victory: the points compare
     assert finish_value(s, "soviet") == pytest.approx(race + LIMIT_WEIGHT * 100 * np.tanh(m / LIMIT_SCALE))
 
 
