@@ -739,7 +739,7 @@ def _play_headless(
             out["save"] = save
         echo_json(out)
     else:
-        click.echo(f"\nResult: {run.result}")
+        click.echo(f"\nResult: {run.result.summary()}")
         if save:
             click.echo(f"saved to {save}")
     return 0
