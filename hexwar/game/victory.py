@@ -38,6 +38,7 @@ __all__ = [
     "HARD_TURN_CAP",
     "command_cap",
     "conditions",
+    "hold_sentence",
     "objective_note",
 ]
 
@@ -47,9 +48,9 @@ OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
 _PEOPLE = {"german": "the Germans", "soviet": "the Soviets"}
 
 
-def _hold_sentence(state: GameState) -> str | None:
-    """``"the Soviets win outright holding all 3 objectives at the end of turn 8 (R10.2)"``, or
-    ``None`` when the scenario has no hold victory."""
+def hold_sentence(state: GameState) -> str | None:
+    """The scenario's hold victory in words (R10.2): ``"the Soviets win outright holding all 3
+    objectives at the end of turn 8 (R10.2)"``; ``None`` when it has none."""
     hold = state.scenario.hold
     if hold is None:
         return None
@@ -79,7 +80,7 @@ def conditions(state: GameState) -> list[str]:
         else ""
     )
     out = [f"Win at once with {sc.victory_points} victory points{over} (R10.1)."]
-    hold = _hold_sentence(state)
+    hold = hold_sentence(state)
     if hold is not None:
         out.append(f"Hold victory: {hold}.")
     if sc.turns:
@@ -107,7 +108,7 @@ def objective_note(state: GameState, h: Hex) -> str | None:
     holder = state.objective_holders.get(h, obj.holder)
     name = f" {obj.name}" if obj.name else ""
     held = f"held by {holder}" if holder else "held by nobody"
-    hold = _hold_sentence(state)
+    hold = hold_sentence(state)
     tail = f"; {hold}" if hold is not None else " (R10.2)"
     return f"Objective{name}: {obj.points} points, {held}{tail}"
 
