@@ -113,6 +113,29 @@ def cannot(doing: str, path: object, exc: BaseException) -> str:
     return f"cannot {doing} {where}: {msg}"
 
 
+def unnamed(exc: BaseException, name: str) -> str:
+    """The text of ``exc`` without a leading ``"NAME: "`` for a message that names the value
+    itself (``"--deck german=x.toml: resolves to ..."``, not ``"--deck german=x.toml: 'x.toml':
+    resolves to ..."``).
+
+    Args:
+        exc: the error.
+        name: the value as the user gave it; its :func:`clip` (quoted or not) is what the
+            message may start with.
+
+    Returns:
+        the message text (no exception is raised).
+
+    >>> unnamed(HexwarError("'x.toml': is a folder"), "x.toml")
+    'is a folder'
+    """
+    msg = str(exc)
+    for head in (clip(name), clip(name, quote=False), str(name)):
+        if head and msg.startswith(head + ": "):
+            return msg[len(head) + 2 :]
+    return msg
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One problem found in a file.

@@ -228,6 +228,13 @@ def test_turn_limit_compares_points_plus_objectives():
         step(g)
     assert g.result.reason == "turn limit" and g.result.objective_points == {"german": 5, "soviet": 0}
     assert g.result.winner == "german"
+    # the terminal's Result line says the objective points that decided it (fresh8)
+    sc = f"german {g.vp['german']}, soviet {g.vp['soviet']}"
+    assert (
+        g.result.summary()
+        == f"german wins by turn limit in turn 1: {sc}; objective points german 5, soviet 0"
+    )
+    assert g.result.how() == "by turn limit in turn 1"
 
 
 def test_hold_objectives_at_a_turn_wins():
@@ -243,6 +250,42 @@ def test_hold_objectives_at_a_turn_wins():
     while not g.over:
         step(g)
     assert g.result.winner == "german" and g.result.reason == "objectives" and g.turn == 1
+    # a person reads it as a hold victory (fresh8: "german wins by objectives in turn 1" named
+    # neither the holding nor the objective points); the log's text, which a save's log hash
+    # covers, is the old one
+    sc = f"german {g.vp['german']}, soviet {g.vp['soviet']}"
+    assert g.result.how() == "by holding every objective at the end of turn 1"
+    assert g.result.summary() == (
+        f"german wins by holding every objective at the end of turn 1 (R10.2): {sc}; "
+        "objective points german 5, soviet 0"
+    )
+    assert str(g.result) == f"german wins by objectives in turn 1: {sc}"
+
+
+def test_what_wins_is_told_before_play_and_on_the_objective_hex():
+    """R10.1, R10.2: the sentences a person reads before the first choice (the terminal) and
+    over an objective hex (the window's hover text, ``inspect``), hold victory included."""
+    from hexwar.game.inspect import inspect_hex
+    from hexwar.game.scenario import HoldVictory
+    from hexwar.game.victory import conditions, objective_note
+
+    sc = dataclasses.replace(scenario("game_tiny"), hold=HoldVictory("german", 4), turns=6, victory_points=60)
+    g = sc.new_game(seed=6)
+    g.objective_holders[H("E05")] = "soviet"
+    hold = "the Germans win outright holding the objective at the end of turn 4 (R10.2)"
+    assert conditions(g) == [
+        "Win at once with 60 victory points, or by an Overrun (every enemy ground unit gone for 3 End Turns) (R10.1).",
+        f"Hold victory: {hold}.",
+        "After turn 6: victory points plus the points of the objectives each side holds; the higher total "
+        "wins, equal totals draw (R10.2).",
+        "Objectives (the last ground unit to enter holds one): E05 Knoll (5 points, held by soviet).",
+    ]
+    note = f"Objective Knoll: 5 points, held by soviet; {hold}"
+    assert objective_note(g, H("E05")) == note and objective_note(g, H("E06")) is None
+    assert inspect_hex(g, H("E05")).split("; ")[1:3] == note.split("; ")
+    no_hold = dataclasses.replace(sc, hold=None, overrun=False).new_game(seed=6)
+    assert conditions(no_hold)[0] == "Win at once with 60 victory points (R10.1)."
+    assert objective_note(no_hold, H("E05")) == "Objective Knoll: 5 points, held by nobody (R10.2)"
 
 
 def test_end_turn_recovers_endurance_and_flies_aircraft_home():

@@ -62,7 +62,7 @@ def run(capsys, *args):
     [
         (
             "german=decks/missing.toml",
-            "--deck german=decks/missing.toml: 'decks/missing.toml': no such deck file",
+            "--deck german=decks/missing.toml: no such deck file",
         ),
         (
             "german=decks/unknown.toml",
@@ -86,7 +86,7 @@ def run(capsys, *args):
         ),
         (
             "german=../outside.toml",
-            "--deck german=../outside.toml: '../outside.toml': resolves to {t}/outside.toml, outside the folders "
+            "--deck german=../outside.toml: resolves to {t}/outside.toml, outside the folders "
             "deck files are opened from",
         ),
         (

@@ -258,3 +258,45 @@ def test_lines_deck_takes_a_shipped_name_and_refuses_a_path_outside(tmp_path, ca
     )
     out, err = capsys.readouterr()
     assert rc == 0 and json.loads(out)["mode"] == "lines", err
+
+
+def test_lines_deck_names_a_hostile_value_once_in_one_line(tmp_path, capsys, monkeypatch):
+    """fresh8: every refused ``--deck`` of a line game is one line that names the value once
+    (``"--deck german=x.toml: 'x.toml': resolves to ..."`` named it twice, a link out three
+    times), a 10,000-character value clipped (it was echoed whole), bad TOML as that line rather
+    than a two-line problem list; ``german=A,soviet=B`` gives both seats decks, as the hex game's."""
+    from hexwar.cli.lines import parse_decks
+
+    monkeypatch.chdir(tmp_path)
+    shipped = content_dir("scenarios").parent / "decks"
+    outside = tmp_path.parent / f"{tmp_path.name}_out.toml"
+    outside.write_text((shipped / "german_kursk_panzers.toml").read_text())
+    (tmp_path / "link.toml").symlink_to(outside)
+    (tmp_path / "folder.toml").mkdir()
+    (tmp_path / "bad.toml").write_text("cards = [\n")
+    long = "a" * 10_000
+    where = f"({tmp_path.resolve()} or {shipped.resolve()}); copy the deck file into the working folder"
+    cases = {
+        "german=link.toml": f"resolves to {outside.resolve()}, outside the folders deck files are opened from {where}",
+        f"german=../{outside.name}": f"resolves to {outside.resolve()}, outside the folders deck files are "
+        f"opened from {where}",
+        "german=folder.toml": "is a folder; expected a deck file such as decks/my_german.toml",
+        "german=bad.toml": f"{tmp_path.resolve() / 'bad.toml'}: bad TOML: Invalid value (at end of document)",
+        "german=nothing.toml": f"no such deck file (looked for {tmp_path.resolve() / 'nothing.toml'})",
+    }
+    for value, why in cases.items():
+        rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", value])
+        err = capsys.readouterr().err
+        assert rc == 2 and err == f"hexwar: --deck {value}: {why}\n", (value, err)
+    for value in (f"german={long}", f"{long}=x.toml", long, ""):
+        rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", value])
+        err = capsys.readouterr().err
+        assert rc == 2 and err.count("\n") == 1 and len(err) < 400 and "Traceback" not in err, (
+            len(err),
+            err[:300],
+        )
+    budget = {"german": (80, 100), "soviet": (80, 100)}
+    both = parse_decks(
+        ("german=german_kursk_panzers,soviet=soviet_guards_rifle",), ("german", "soviet"), budget
+    )
+    assert sorted(both) == ["german", "soviet"]

@@ -373,3 +373,41 @@ def test_hover_follows_the_mouse_and_clears_when_it_leaves_the_window(window):
     assert window.controller.hover == H("G05")
     window.dispatch_event("on_mouse_leave", x, y)
     assert window.controller.hover is None
+
+
+def test_the_hold_victory_shows_over_the_objective_and_on_the_game_over_screen(window):
+    """R10.2: the side panel's Objectives section and the hover text over an objective hex tell
+    the points and the scenario's hold victory; a game won by it says so on the game-over screen
+    (fresh8: "by objectives in turn 1" and no word of the hold victory anywhere in the window)."""
+    import dataclasses
+
+    from hexwar.game.scenario import HoldVictory
+    from hexwar.game.victory import finish, objective_points
+
+    sc = dataclasses.replace(scenario("game_small"), hold=HoldVictory("soviet", 5))
+    a = sc.new_game(seed=SEED)
+    for _ in range(60):
+        if a.phase == Phase.COMMITMENT and a.to_act == "german":
+            break
+        step(a)
+    window.set_game(a, ai={}, clock=ManualClock())
+    d = Driver(window)
+    window.dispatch_event("on_mouse_leave", 0, 0)
+    texts = window.screen_texts()  # the side panel's section, with the points each side holds
+    i = texts.index("OBJECTIVES (1)")
+    assert texts[i + 1] == "German 0 · Soviet 0 pts", texts[i : i + 4]
+    assert " ".join(texts[i + 2 : i + 5]).startswith(
+        "Hold victory: the Soviets win outright holding the objective at the end of turn 5 (R10.2)."
+    ), texts[i : i + 5]
+    d.hover(H("G05"))
+    shown = " ".join(window.screen_texts())
+    holder = a.objective_holders.get(H("G05")) or "nobody"
+    assert (
+        f"Objective Hill 112: 10 points, held by {holder}; the Soviets win outright holding the objective "
+        "at the end of turn 5 (R10.2)"
+    ) in shown
+    a.objective_holders[H("G05")] = "soviet"
+    finish(a, "soviet", "objectives", objective_points(a))
+    window.set_game(a, ai={}, clock=ManualClock())
+    texts = window.screen_texts()
+    assert "GAME OVER" in texts and "by holding every objective at the end of turn 1" in texts

@@ -70,3 +70,32 @@ def test_the_terminal_game_reads_undo_and_inspect(monkeypatch, capsys):
     assert TerminalPlayer(side).choose(g) == Undo(side)
     out = capsys.readouterr().out
     assert "B02: " in out and "inspect: " in out
+
+
+def test_the_terminal_game_tells_what_wins_before_the_first_choice(monkeypatch, capsys):
+    """R10: a person at the terminal reads the scenario's name, its briefing and what wins
+    (victory points, Overrun, the hold victory, the objectives) once, before the first choice
+    (fresh8: the briefing was never shown, so a hold victory came as a surprise)."""
+    import dataclasses
+
+    import click
+
+    from hexwar.cli.game import TerminalPlayer
+    from hexwar.game.scenario import HoldVictory
+    from hexwar.game.victory import conditions
+
+    sc = dataclasses.replace(scenario("game_small"), hold=HoldVictory("soviet", 3), description="Hold it.")
+    g = sc.new_game(seed=3)
+    advance_to(g, Phase.COMMITMENT)
+    side = g.to_act
+    c = next(c for c in g.legal_commands() if isinstance(c, Commit) and c.hex is not None)
+    g.apply(c)
+    answers = iter(["undo", "undo"])
+    monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
+    player = TerminalPlayer(side)
+    assert player.choose(g) == Undo(side)
+    told = "\n".join([f"== {sc.name} ==", "Hold it.", "", *conditions(g)])
+    out = capsys.readouterr().out
+    assert out.startswith("\n" + told + "\n") and "Hold victory: the Soviets win outright" in out
+    assert player.choose(g) == Undo(side)
+    assert told not in capsys.readouterr().out  # once a game

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -127,6 +128,22 @@ def test_briefing_turn_limit_and_map_size(name):
     # up to 200: prokhorovka's tank battle is fought to its objectives, not to 150 points (issue 31)
     assert 1 <= sc.turns <= 20 and 51 <= sc.victory_points <= 200 and sc.overrun
     assert sc.battlemap.width >= 30 and sc.battlemap.height >= 20
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_briefing_says_the_hold_victory(name):
+    """R10.2: a scenario with a hold victory says in its briefing who wins by holding how many
+    objectives at the end of which turn (saur_mogila's said nothing of it, fresh8); one without
+    promises none."""
+    sc = scenario(name)
+    text = " ".join(sc.description.split())
+    if sc.hold is None:
+        assert "outright" not in text, name
+        return
+    count = {1: "the one", 2: "both", 3: "all three", 4: "all four"}[len(sc.objectives)]
+    people = {"german": "Germans", "soviet": "Soviets"}[sc.hold.side]
+    said = rf"{count}( objectives)? at the end of turn {sc.hold.turn} wins the {people} the game outright"
+    assert re.search(said, text, re.IGNORECASE), (name, said)
 
 
 @pytest.mark.parametrize("name", HISTORICAL)

@@ -39,7 +39,7 @@ from typing import Any
 
 import click
 
-from ..errors import HexwarError, cannot, clip
+from ..errors import HexwarError, cannot, clip, unnamed
 from ..rules.cards import SIDES
 from . import echo_json
 from .terminal import TerminalPlayer, _no_display
@@ -506,8 +506,8 @@ def parse_hex_decks(
             )
         try:
             file, side, cards = read_deck_file(path)
-        except HexwarError as exc:
-            raise HexwarError(f"--deck {shown}: {exc}") from None
+        except HexwarError as exc:  # the value is named once, by --deck
+            raise HexwarError(f"--deck {shown}: {unnamed(exc, path)}") from None
         if side != who:
             raise HexwarError(f"--deck {shown}: {file} is a {side} deck, not for the {who} side")
         why = deck_problems(ss, who, cards)  # every reason at once, as the terminal's done (fresh7)
@@ -739,7 +739,7 @@ def _play_headless(
             out["save"] = save
         echo_json(out)
     else:
-        click.echo(f"\nResult: {run.result}")
+        click.echo(f"\nResult: {run.result.summary()}")
         if save:
             click.echo(f"saved to {save}")
     return 0

@@ -89,37 +89,56 @@ def parse_decks(
     """``--deck SEAT=FILE`` values -> ``{seat: card ids}``; warnings are printed. ``restrictions``:
     side -> the scenario's :class:`~hexwar.lines.scenario.LinesSide` (its Reserves restrictions).
 
+    ``german=A,soviet=B`` gives two seats their decks in one value, as the hex game's ``--deck``
+    (a comma not followed by ``SEAT=`` belongs to the file name).
+
     Raises:
-        HexwarError / ValidationError: for a bad spec, file, side or point total.
+        HexwarError: for a bad spec, file (missing, outside the working folder and the shipped
+            ``decks/``, unreadable), side or point total: one line naming the value (a long one
+            clipped, :func:`hexwar.errors.clip`) once.
     """
+    from ..errors import ValidationError, clip, unnamed
     from ..lines.deckbuilder import resolve_deck_path
     from ..lines.scenario import deck_problems, load_deck, restriction_problems
 
-    out: dict[str, tuple[str, ...]] = {}
+    parts: list[str] = []
     for spec in specs:
+        for piece in spec.split(","):
+            if "=" in piece or not parts:
+                parts.append(piece)
+            else:  # a comma inside a file name
+                parts[-1] += "," + piece
+    out: dict[str, tuple[str, ...]] = {}
+    for spec in parts:
+        shown = clip(spec, quote=False)  # a value of any length echoes as one short line
         who, sep, path = spec.partition("=")
+        path = path.strip()
         if not sep or not path:
             raise HexwarError(
-                f"--deck {spec!r}: expected SEAT=FILE, e.g. german=decks/german_kursk_panzers.toml"
+                f"--deck {clip(spec)}: expected SEAT=FILE, e.g. german=decks/german_kursk_panzers.toml"
             )
         who = who.strip().lower()
         hit = [s for s in seats if s == who or side_of_seat(s) == who]
         if not hit:
-            raise HexwarError(f"--deck: unknown seat {who!r}; this game's seats are {', '.join(seats)}")
+            raise HexwarError(
+                f"--deck {shown}: unknown seat {clip(who)}; this game's seats are {', '.join(seats)}"
+            )
         try:  # the working folder or the shipped decks/ only; a bare name is a shipped deck's
-            path = str(resolve_deck_path(path.strip()))
+            path = str(resolve_deck_path(path))
+            # the points are judged below by this game's limits (the file's own check said "1..100")
+            side, cards_, warnings = load_deck(path, points=None)
+        except ValidationError as exc:  # bad TOML, an unknown card: each problem names the file
+            raise HexwarError(f"--deck {shown}: " + "; ".join(str(p) for p in exc.problems)) from None
         except HexwarError as exc:
-            raise HexwarError(f"--deck {spec}: {exc}") from None
-        # the points are judged below by this game's limits (the file's own check said "1..100")
-        side, cards_, warnings = load_deck(path, points=None)
+            raise HexwarError(f"--deck {shown}: {unnamed(exc, path)}") from None
         for s in hit:
             if side_of_seat(s) != side:
-                raise HexwarError(f"--deck {spec}: {path} is a {side} deck, not for {s}")
+                raise HexwarError(f"--deck {shown}: {path} is a {side} deck, not for {s}")
             role = None if len(seats) == 2 else s.split("-", 1)[1]
             errors, _ = deck_problems(side, list(cards_), budget[side_of_seat(s)], role)
             errors += restriction_problems(restrictions.get(side), cards_) if restrictions else []
             if errors:
-                raise HexwarError(f"--deck {spec}: " + "; ".join(errors))
+                raise HexwarError(f"--deck {shown}: " + "; ".join(errors))
             out[s] = cards_
         for w in warnings:
             click.echo(f"warning: {path}: {w}", err=True)

@@ -35,6 +35,7 @@ class TerminalPlayer:
         self.deck = tuple(deck)
         self.deck_path = deck_path
         self._deck_sent = False
+        self._briefed = False
 
     @staticmethod
     def menu(state: Any, cmds: list[Any]) -> tuple[list[str], list[Any], dict[str, dict[str, Any]]]:
@@ -55,6 +56,11 @@ class TerminalPlayer:
         from ..game.terminal import TerminalQuit, read_choice
         from ..game.view import state_from_view, view
 
+        if not self._briefed:  # what wins, before the first choice (R10)
+            self._briefed = True
+            told = briefing(state)
+            if told:
+                click.echo("\n" + "\n".join(told))
         if self.deck and not self._deck_sent and state.phase == "setup":  # --deck: 000 setup, R4.3
             self._deck_sent = True
             cmd = BuildDeck(self.side, self.deck)
@@ -72,6 +78,22 @@ class TerminalPlayer:
             return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN, deck_file=_deck_cards)
         except TerminalQuit:
             raise click.exceptions.Abort() from None
+
+
+def briefing(state: Any) -> list[str]:
+    """The lines a person at the terminal reads before the first choice: the scenario's name,
+    its briefing (the scenario's ``description``) and what wins
+    (:func:`hexwar.game.victory.conditions`: victory points and Overrun R10.1, the hold victory
+    and the objectives R10.2); none for an object without a ``scenario``."""
+    from ..game.victory import conditions
+
+    sc = getattr(state, "scenario", None)
+    if sc is None:  # a stand-in for a game (tests' menus) has nothing to tell
+        return []
+    out = [f"== {sc.name} =="]
+    if sc.description.strip():
+        out += [sc.description.strip(), ""]
+    return out + conditions(state)
 
 
 def _deck_cards(text: str) -> tuple[str, ...]:

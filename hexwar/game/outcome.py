@@ -72,6 +72,28 @@ class GameResult:
             "objective_points": dict(self.objective_points),
         }
 
+    def how(self) -> str:
+        """How it was won, as the game-over screen's line under the winner: ``"by holding every
+        objective at the end of turn 8"`` for a hold victory (R10.2), else ``"by REASON in turn
+        N"`` (``"by turn limit in turn 8"``)."""
+        if self.reason == "objectives":
+            return f"by holding every objective at the end of turn {self.turn}"
+        return f"by {self.reason} in turn {self.turn}"
+
+    def summary(self) -> str:
+        """The result for a person (the terminal's ``Result:`` line): :meth:`__str__` with a hold
+        victory named as one (R10.2) and the objective points that count at the end (R10.2):
+        ``"soviet wins by holding every objective at the end of turn 8 (R10.2): german 128, soviet
+        118; objective points german 0, soviet 30"``. :meth:`__str__` stays as it was: it is the
+        text of the game log's last event, which a save's log hash covers."""
+        text = str(self)
+        if self.reason == "objectives" and self.winner is not None:
+            sc = ", ".join(f"{s} {v}" for s, v in self.score.items())
+            text = f"{self.winner} wins {self.how()} (R10.2): {sc}"
+        if any(self.objective_points.values()):
+            text += "; objective points " + ", ".join(f"{s} {v}" for s, v in self.objective_points.items())
+        return text
+
     def __str__(self) -> str:
         sc = ", ".join(f"{s} {v}" for s, v in self.score.items())
         if self.reason == "stopped":  # an unfinished game: in turn N, so N - 1 turns were played

@@ -37,9 +37,80 @@ __all__ = [
     "overrunning",
     "HARD_TURN_CAP",
     "command_cap",
+    "conditions",
+    "hold_sentence",
+    "objective_note",
 ]
 
 OVERRUN_TURNS = 3  # R10.1: three consecutive End Turns
+
+#: How a side is named in a sentence about winning.
+_PEOPLE = {"german": "the Germans", "soviet": "the Soviets"}
+
+
+def hold_sentence(state: GameState) -> str | None:
+    """The scenario's hold victory in words (R10.2): ``"the Soviets win outright holding all 3
+    objectives at the end of turn 8 (R10.2)"``; ``None`` when it has none."""
+    hold = state.scenario.hold
+    if hold is None:
+        return None
+    n = len(state.scenario.objectives)
+    what = "the objective" if n == 1 else f"all {n} objectives"
+    who = _PEOPLE.get(hold.side, hold.side)
+    return f"{who} win outright holding {what} at the end of turn {hold.turn} (R10.2)"
+
+
+def conditions(state: GameState) -> list[str]:
+    """What wins this game, in sentences for a person (shown before play starts): the victory
+    points and Overrun (R10.1), the hold victory if the scenario has one (R10.2), the points
+    comparison at the turn limit, and every objective with its points and holder (R10.2).
+
+    Args:
+        state: the game (its scenario and the objectives' holders now).
+
+    Returns:
+        one sentence a line, e.g. ``["Win at once with 150 victory points, or by an Overrun
+        (every enemy ground unit gone for 3 End Turns) (R10.1).", "Hold victory: the Soviets win
+        outright holding all 3 objectives at the end of turn 8 (R10.2).", ...]``.
+    """
+    sc = state.scenario
+    over = (
+        f", or by an Overrun (every enemy ground unit gone for {OVERRUN_TURNS} End Turns)"
+        if sc.overrun
+        else ""
+    )
+    out = [f"Win at once with {sc.victory_points} victory points{over} (R10.1)."]
+    hold = hold_sentence(state)
+    if hold is not None:
+        out.append(f"Hold victory: {hold}.")
+    if sc.turns:
+        plus = " plus the points of the objectives each side holds" if sc.objectives else ""
+        out.append(
+            f"After turn {sc.turns}: victory points{plus}; the higher total wins, equal totals draw (R10.2)."
+        )
+    if sc.objectives:
+        objs = "; ".join(
+            f"{state.hex_label(o.hex)}{' ' + o.name if o.name else ''} ({o.points} points, held by "
+            f"{state.objective_holders.get(o.hex, o.holder) or 'nobody'})"
+            for o in sc.objectives
+        )
+        out.append(f"Objectives (the last ground unit to enter holds one): {objs}.")
+    return out
+
+
+def objective_note(state: GameState, h: Hex) -> str | None:
+    """The objective in ``h`` for a hover text or ``inspect``: ``"Objective Samodurovka: 5
+    points, held by soviet; the Soviets win outright holding all 3 objectives at the end of
+    turn 8 (R10.2)"``; ``None`` when ``h`` is no objective."""
+    obj = next((o for o in state.scenario.objectives if o.hex == h), None)
+    if obj is None:
+        return None
+    holder = state.objective_holders.get(h, obj.holder)
+    name = f" {obj.name}" if obj.name else ""
+    held = f"held by {holder}" if holder else "held by nobody"
+    hold = hold_sentence(state)
+    tail = f"; {hold}" if hold is not None else " (R10.2)"
+    return f"Objective{name}: {obj.points} points, {held}{tail}"
 
 
 def finish(

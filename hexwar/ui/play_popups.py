@@ -9,6 +9,7 @@ from typing import Any
 
 from ..game import ruleset
 from ..game.state import Phase
+from ..game.victory import objective_note
 from .controller import PlayController
 from .play_layout import SHORTCUTS, Layout, side_chip
 from .widgets import Painter, wrap
@@ -54,7 +55,8 @@ def block_reason(st: Any, res: Any) -> str:
 
 
 def paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
-    """Paint the hover tooltip of the hovered hex (terrain, units, move cost R5.3, LOS R3)."""
+    """Paint the hover tooltip of the hovered hex (terrain, an objective with its points and the
+    hold victory R10.2, units, move cost R5.3, LOS R3)."""
     st = ctl.state
     h = ctl.hover
     mx, my = p.extra.get("cursor_xy", p.mouse)  # the keyboard's cursor hex, else the mouse
@@ -62,6 +64,9 @@ def paint_tooltip(p: Painter, ctl: PlayController, lay: Layout) -> None:
     if h is None or not (mx0 <= mx < mx1 and my0 <= my < my1):
         return
     lines: list[tuple[str, Colour, str]] = [(_terrain_line(ctl, h), DIM, "regular")]
+    note = objective_note(st, h)
+    if note is not None:  # R10.2: its points, holder and the hold victory it is part of
+        lines.append((note, ACTIVE, "bold"))
     reach = ctl.reach_costs()
     if h in reach:
         lines.append((f"Move here: {reach[h]:g} MP (click or G)", CLEAR_TEXT, "bold"))
@@ -237,7 +242,7 @@ def paint_game_over(
     head = "Draw" if res.winner is None else f"{res.winner.capitalize()} victory"
     p.text("GAME OVER", x0 + 30, y0 + 262, 12, ACTIVE, style="bold", z=2)
     p.text(head, x0 + 30, y0 + 230, 26, TEXT, style="bold", z=2)
-    p.text(f"by {res.reason} in turn {res.turn}", x0 + 30, y0 + 198, 14, DIM, z=2)
+    p.text(res.how(), x0 + 30, y0 + 198, 14, DIM, z=2)
     y = y0 + 160
     p.text("Side", x0 + 30, y, 12, DIM, style="bold", z=2)
     p.text("Victory points", x0 + 200, y, 12, DIM, style="bold", z=2)

@@ -1,6 +1,7 @@
 """The play screen's side panel (issue 34 split of :mod:`hexwar.ui.panels`): the selected
 unit's card (R4.1), the prepared attack's exact odds as labelled bars (R6), the artillery strike
-(R9.3), the Damage cards drawn (R6.6) and the combat log with every roll (R1.2)."""
+(R9.3), the Damage cards drawn (R6.6), the objectives with the hold victory (R10.2) and the
+combat log with every roll (R1.2)."""
 
 from __future__ import annotations
 
@@ -95,8 +96,36 @@ def paint_side(p: Painter, ctl: PlayController, lay: Layout, flags: ScreenFlags,
         y -= 24
     if ctl.damage_cards or (uid is not None and st.units[uid].damage_card):
         y = _damage_block(p, ctl, uid, x0, x1, y, max(0.0, y - y0 - 120))
+    if st.scenario.objectives and y - y0 > 220:  # R10.2: what they are worth, and the hold victory
+        y = _objectives_block(p, ctl, x0, x1, y)
     # the combat log fills the rest (every roll, R1.2)
     _log_block(p, ctl, x0, x1, y0 + 8, y, flags)
+
+
+def _objectives_block(p: Painter, ctl: PlayController, x0: float, x1: float, y: float) -> float:
+    """The objectives' section (R10.2): the objective points each side holds now in its header,
+    and the scenario's hold victory (who wins holding how many at the end of which turn) or the
+    points comparison at the turn limit under it; returns the y below."""
+    from ..game.victory import hold_sentence, objective_points
+
+    st = ctl.state
+    held = objective_points(st)
+    n = len(st.scenario.objectives)
+    y = _section(
+        p, x0 + 6, x1 - 6, y, f"Objectives ({n})", f"German {held['german']} · Soviet {held['soviet']} pts"
+    )
+    hold = hold_sentence(st)
+    text = (
+        f"Hold victory: {hold}."
+        if hold is not None
+        else f"At the end of turn {st.scenario.turns} they count with the victory points (R10.2)."
+        if st.scenario.turns
+        else "They count with the victory points (R10.2)."
+    )
+    for ln in wrap(p.atlas, text, x1 - x0 - 20, 12)[:3]:
+        p.text(ln, x0 + 10, y - 6, 12, TEXT)
+        y -= 17
+    return y - 8
 
 
 #: a Damage card's size in the side panel (points): its band, the edge's title, three lines of
