@@ -234,6 +234,28 @@ def test_one_level_on_both_sides_writes_its_own_section_and_keeps_the_standard_t
     assert "old easy" not in section and "| skirmish | 2 (#0-1) |" in section
     assert "--ai-level german=easy,soviet=easy" in section
     assert not (tmp_path / "balance.json").exists()
+    # the level's own JSON file keeps every game; a run of another scenario adds its row and
+    # keeps skirmish's, each row's run named in the footer
+    kept = json.loads((tmp_path / "balance-easy.json").read_text())
+    assert [g["scenario"] for g in kept["games"]] == ["skirmish", "skirmish"]
+    rc, _, _ = run_cli(
+        capsys,
+        "balance",
+        "standard",
+        "--games",
+        "1",
+        "--max-turns",
+        "1",
+        "--ai-level",
+        "easy",
+        "--update-docs",
+    )
+    assert rc == 0
+    section = doc.read_text().split("<!-- level-easy:begin -->")[1]
+    assert "| skirmish | 2 (#0-1) |" in section and "| standard | 1 (#0-0) |" in section
+    assert "rows: skirmish)" in section and "rows: standard)" in section
+    kept = json.loads((tmp_path / "balance-easy.json").read_text())
+    assert [g["scenario"] for g in kept["games"]] == ["skirmish", "skirmish", "standard"]
 
 
 def _default_sigint() -> None:

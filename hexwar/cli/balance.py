@@ -223,15 +223,27 @@ def _balance_docs(
     )
     level = players["german"] if players["german"] == players["soviet"] else None
     if ai_level is not None and level is not None and level != "normal":
-        # one level on both sides (issue 31: hard against hard): its own marked section, so
-        # the standard players' table and its JSON file stay as they are
-        footer = (
-            f"Reproduce: `{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}` "
-            f"({len(run.records)} games, {run.seconds:.0f} s on {on}, code at commit {version}; "
-            "`--json` prints every game's seed and result)."
+        # one level on both sides (issue 31: hard against hard): its own marked section and JSON
+        # file, merged with the scenarios earlier runs played, so the standard players' table
+        # and docs/balance.json stay as they are
+        from ..search.level_docs import write_level_docs
+
+        written = write_level_docs(
+            bal.ROOT,
+            gk.doc,
+            gk.json,
+            level,
+            games_json,
+            {
+                "command": f"{cmd}{f' --workers {workers}' if where == 'local' and workers > 1 else ''}",
+                "commit": version,
+                "wall_seconds": round(run.seconds, 1),
+                "on": on,
+            },
+            sides=gk.sides,
+            scenario_kind=kind == "scenario",
         )
-        bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), f"level-{level}")
-        click.echo(f"wrote {gk.doc}", err=as_json)
+        click.echo("wrote " + " and ".join(written), err=as_json)
         return
     bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
     payload = {
