@@ -212,3 +212,18 @@ class _NumberedOptions:
         from hexwar.game.commands import Discard
 
         return [Discard(side, f"su_rifles#{i}") for i in range(1, 6)]
+
+
+def test_replay_names_a_hold_victory(capsys, tmp_path):
+    """`hexwar replay --verify` reads a hold victory (R10.2) as the terminal's Result line does
+    (it said "german wins by objectives in turn 1", which names neither the holding nor the turn)."""
+    import shutil
+
+    text = (DATA / "game_tiny.toml").read_text().replace("victory_points = 30", "victory_points = 300")
+    (tmp_path / "hold.toml").write_text(text + '\n[victory.hold]\nside = "german"\nturn = 1\n')
+    shutil.copy(DATA / "game_tiny_map.json", tmp_path / "game_tiny_map.json")
+    scen, save = str(tmp_path / "hold.toml"), str(tmp_path / "h.json")
+    rc, _, _ = run(capsys, "play", scen, "--headless", "--seed", "1", "--save", save, "--json")
+    assert rc == 0
+    rc, out, _ = run(capsys, "replay", save, "--verify", "--scenario", scen)
+    assert rc == 0 and "german wins by holding every objective at the end of turn 1 (R10.2)" in out

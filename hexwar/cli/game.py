@@ -904,7 +904,7 @@ def replay(
     else:
         what = "replays exactly (state hashes match)" if verify else "replayed"
         click.echo(
-            f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res}"
+            f"ok   {save}: {len(sf.commands)} commands of {state.scenario.id} (seed {state.seed}) {what}; {res.summary()}"
         )
         if verify and not sf.header_hash:
             click.echo(
