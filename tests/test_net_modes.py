@@ -304,6 +304,13 @@ def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
     assert cmd == moves[3] and game.check(cmd) is None
     menu = [ln for ln in lines if ln.startswith("    a  move ")]
     assert len(menu) == 1 and f"{len(moves)} hexes, type `a HEX`" in menu[0]
+    # the briefing and what wins come first, once, as at play --headless (R10)
+    assert lines[0].startswith(f"\n== {game.scenario.name} ==") and "victory points" in lines[0]
+    lines = lines[1:]
     assert len(lines) < 10  # one line for the run of hexes, not one a hex
     assert any(ln.startswith(dest) for ln in lines)  # inspect answered: the hex in words
     assert any("give one of these hexes" in ln for ln in lines)  # a hex not in the group asks again
+    lines.clear()
+    answers = iter([f"a {dest}"])
+    asyncio.run(pol.decide(client))
+    assert not any("==" in ln for ln in lines)  # told once

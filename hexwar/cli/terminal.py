@@ -58,6 +58,8 @@ class TerminalPlayer:
 
         if not self._briefed:  # what wins, before the first choice (R10)
             self._briefed = True
+            from ..game.terminal import briefing
+
             told = briefing(state)
             if told:
                 click.echo("\n" + "\n".join(told))
@@ -78,22 +80,6 @@ class TerminalPlayer:
             return read_choice(state, self.side, ask, click.echo, shown=self.SHOWN, deck_file=_deck_cards)
         except TerminalQuit:
             raise click.exceptions.Abort() from None
-
-
-def briefing(state: Any) -> list[str]:
-    """The lines a person at the terminal reads before the first choice: the scenario's name,
-    its briefing (the scenario's ``description``) and what wins
-    (:func:`hexwar.game.victory.conditions`: victory points and Overrun R10.1, the hold victory
-    and the objectives R10.2); none for an object without a ``scenario``."""
-    from ..game.victory import conditions
-
-    sc = getattr(state, "scenario", None)
-    if sc is None:  # a stand-in for a game (tests' menus) has nothing to tell
-        return []
-    out = [f"== {sc.name} =="]
-    if sc.description.strip():
-        out += [sc.description.strip(), ""]
-    return out + conditions(state)
 
 
 def _deck_cards(text: str) -> tuple[str, ...]:

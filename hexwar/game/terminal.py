@@ -513,3 +513,19 @@ def read_choice(
             + (f", a letter {'/'.join(groups)} with a hex" if groups else "")
             + ", or q to quit"
         )
+
+
+def briefing(state: Any) -> list[str]:
+    """The lines a person at the terminal reads before the first choice: the scenario's name,
+    its briefing (the scenario's ``description``) and what wins
+    (:func:`hexwar.game.victory.conditions`: victory points and Overrun R10.1, the hold victory
+    and the objectives R10.2); none for an object without a ``scenario``."""
+    from .victory import conditions
+
+    sc = getattr(state, "scenario", None)
+    if sc is None:  # a stand-in for a game (tests' menus) has nothing to tell
+        return []
+    out = [f"== {sc.name} =="]
+    if sc.description.strip():
+        out += [sc.description.strip(), ""]
+    return out + conditions(state)

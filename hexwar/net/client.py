@@ -95,14 +95,20 @@ class TerminalPolicy:
         self.seat = seat
         self.ask = ask
         self.out = out
+        self._briefed = False
 
     async def decide(self, client: SeatClient) -> Any:
         """Show the legal commands and read a number (``q`` stops the client)."""
         assert client.view is not None
         st = client.adapter.rebuild(client.view, client.scenario)
         if getattr(client.adapter, "name", "") == "hex":  # the same terminal player as play --headless
-            from ..game.terminal import TerminalQuit, read_choice
+            from ..game.terminal import TerminalQuit, briefing, read_choice
 
+            if not self._briefed:  # what wins, before the first choice (R10), as play --headless
+                self._briefed = False
+                told = briefing(st)
+                if told:
+                    self.out("\n" + "\n".join(told))
             try:
                 return await asyncio.to_thread(read_choice, st, self.seat, self.ask, self.out)
             except TerminalQuit:
