@@ -76,7 +76,8 @@ def resolve_deck_path(value: str | os.PathLike[str]) -> Path:
     """The deck file ``value`` names, resolved safely (links followed): a path inside the
     working folder or the shipped ``decks/`` folder (:func:`deck_roots`), or a bare name
     (``german_kursk_panzers``) looked up as ``decks/NAME.toml`` and ``NAME.toml`` in the working
-    folder, then among the shipped decks.
+    folder, then among the shipped decks; ``decks/NAME.toml`` is looked up in the working folder,
+    then among the shipped decks.
 
     Raises:
         HexwarError: one sentence naming ``value``: nothing given, a path that resolves outside
@@ -95,6 +96,9 @@ def resolve_deck_path(value: str | os.PathLike[str]) -> Path:
     else:
         p = Path(text).expanduser()
         cands = [p if p.is_absolute() else cwd / p]
+        if not p.is_absolute() and len(p.parts) == 2 and p.parts[0] == "decks":
+            # the docs' `decks/NAME.toml` names a shipped deck from any working folder
+            cands += [r / p.parts[1] for r in roots[1:]]
     try:
         return _find_deck(text, cands, roots)
     except OSError as exc:  # a name too long for the file system, a path it refuses
