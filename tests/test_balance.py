@@ -215,18 +215,8 @@ def test_one_level_on_both_sides_writes_its_own_section_and_keeps_the_standard_t
     before = doc.read_text()
     kind = dataclasses.replace(bal.GAME_KINDS["scenario"], doc=str(doc), json=str(tmp_path / "balance.json"))
     monkeypatch.setitem(bal.GAME_KINDS, "scenario", kind)
-    rc, _, _ = run_cli(
-        capsys,
-        "balance",
-        "skirmish",
-        "--games",
-        "2",
-        "--max-turns",
-        "1",
-        "--ai-level",
-        "easy",
-        "--update-docs",
-    )
+    easy = ["--max-turns", "1", "--ai-level", "easy", "--update-docs"]
+    rc, _, _ = run_cli(capsys, "balance", "skirmish", "--games", "2", *easy)
     assert rc == 0
     text = doc.read_text()
     assert text.split("<!-- level-easy:begin -->")[0] == before.split("<!-- level-easy:begin -->")[0]
@@ -238,18 +228,7 @@ def test_one_level_on_both_sides_writes_its_own_section_and_keeps_the_standard_t
     # keeps skirmish's, each row's run named in the footer
     kept = json.loads((tmp_path / "balance-easy.json").read_text())
     assert [g["scenario"] for g in kept["games"]] == ["skirmish", "skirmish"]
-    rc, _, _ = run_cli(
-        capsys,
-        "balance",
-        "standard",
-        "--games",
-        "1",
-        "--max-turns",
-        "1",
-        "--ai-level",
-        "easy",
-        "--update-docs",
-    )
+    rc, _, _ = run_cli(capsys, "balance", "standard", "--games", "1", *easy)
     assert rc == 0
     section = doc.read_text().split("<!-- level-easy:begin -->")[1]
     assert "| skirmish | 2 (#0-1) |" in section and "| standard | 1 (#0-0) |" in section

@@ -260,24 +260,14 @@ def test_lines_deck_takes_a_shipped_name_and_refuses_a_path_outside(tmp_path, ca
     assert rc == 0 and json.loads(out)["mode"] == "lines", err
     # the docs' `decks/NAME.toml` is a shipped deck from any working folder (it was "no such
     # deck file" outside the source checkout)
-    rc = main(
-        [
-            "play",
-            "lines",
-            "--headless",
-            "--seed",
-            "5",
-            "--json",
-            "--deck",
-            "german=decks/german_kursk_panzers.toml",
-        ]
-    )
+    deck = "german=decks/german_kursk_panzers.toml"
+    rc = main(["play", "lines", "--headless", "--seed", "5", "--json", "--deck", deck])
     out, err = capsys.readouterr()
     assert rc == 0 and json.loads(out)["mode"] == "lines", err
     # ... and the working folder's own decks/ comes first
     (tmp_path / "decks").mkdir()
     (tmp_path / "decks" / "german_kursk_panzers.toml").write_text("cards = [\n")
-    rc = main(["play", "lines", "--headless", "--deck", "german=decks/german_kursk_panzers.toml"])
+    rc = main(["play", "lines", "--headless", "--deck", deck])
     err = capsys.readouterr().err
     assert rc == 2 and "bad TOML" in err and str(tmp_path.resolve() / "decks") in err, err
 
