@@ -576,3 +576,30 @@ def test_a_bad_schema_version_is_shown_as_the_file_writes_it(tmp_path, capsys):
         f.write_text(text)
         rc, out, err = run(capsys, "validate", str(f))
         assert rc == 1 and f"  - {f}: schema_version: {said}\n" in out, (name, out, err)
+
+
+# -- a field the model refuses is reported once ----------------------------------------------------
+
+
+def test_a_command_with_a_wrong_side_is_one_problem_not_also_missing(tmp_path, capsys):
+    """A save whose command names a side that is none (``"side": "finnish"``) is one problem
+    at ``commands[N].side``: the lenient read (:func:`hexwar.model.filemodel.read_lenient`) left
+    the wrong value out and its next round reported the same field again as "missing". A
+    command that really lacks its side still says so (R1.2: a save replays only as written)."""
+    save = tmp_path / "game.json"
+    rc, _, err = run(
+        capsys, "play", "skirmish", "--headless", "--seed", "3", "--turns", "1", "--save", str(save)
+    )
+    assert rc == 0, err
+    data = json.loads(save.read_text())
+    data["commands"][5]["side"] = "finnish"
+    data["commands"][7] = {"cmd": "end_phase"}
+    save.write_text(json.dumps(data))
+    rc, out, err = run(capsys, "replay", str(save), "--verify")
+    text = out + err
+    assert rc == 2 and "2 problems found" in text, text
+    assert (
+        text.count("commands[5]") == 1
+        and 'commands[5].side: expected a side: german or soviet, got "finnish"' in text
+    )
+    assert text.count("commands[7]") == 1 and f"{save}: commands[7].side: missing" in text, text

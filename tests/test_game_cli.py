@@ -227,3 +227,26 @@ def test_replay_names_a_hold_victory(capsys, tmp_path):
     assert rc == 0
     rc, out, _ = run(capsys, "replay", save, "--verify", "--scenario", scen)
     assert rc == 0 and "german wins by holding every objective at the end of turn 1 (R10.2)" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "a" * 300 + ".json", "--verify"],
+        ["play", "a" * 300 + ".json", "--headless"],
+        ["validate", "a" * 10_000 + ".toml"],
+        ["play", "skirmish", "--headless", "--turns", "1", "--save", "a" * 300 + ".json"],
+    ],
+    ids=["replay", "play-save-file", "validate", "play-save-option"],
+)
+def test_a_file_name_too_long_for_the_file_system_is_one_line(tmp_path, monkeypatch, capsys, args):
+    """A save or scenario name with a part over 255 bytes (the file system's ENAMETOOLONG from
+    any command's stat) is one message naming it, clipped, status 2: it was an OSError
+    traceback out of ``Path.is_file``."""
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "Traceback" not in err and len(err) < 200, err[:300]
+    assert err.startswith("hexwar: 'aaaa") and err.endswith(
+        "characters): cannot be used as a file name (File name too long)\n"
+    ), err

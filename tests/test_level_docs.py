@@ -154,3 +154,53 @@ def test_files_written_merged_and_a_broken_file_refused(tmp_path):
     (tmp_path / "docs" / "balance-hard.json").write_text('{"games": [')
     with pytest.raises(HexwarError, match=r"cannot read .*balance-hard.json"):
         write_level_docs(tmp_path, "docs/s.md", "docs/balance.json", "hard", [game("c", 0)], RUN1, **kw)
+
+
+def _broken(field, value):
+    """A level's games file whose kept row ``a`` (not replayed by the run) has ``field`` set to
+    ``value`` (``runs.KEY`` edits the run, ``games`` / ``runs`` the whole list)."""
+    kept = merge_level_games(None, [game("a", 0)], RUN1)
+    if field in ("games", "runs"):
+        kept[field] = value
+    elif field.startswith("runs."):
+        kept["runs"][0][field[5:]] = value
+    elif value is KeyError:
+        del kept["games"][0][field]
+    else:
+        kept["games"][0][field] = value
+    return kept
+
+
+BROKEN = [
+    ("games", [1], "games[0]: expected an object, got 1"),
+    ("runs", [1], "runs[0]: expected an object, got 1"),
+    ("runs.rows", 5, "runs[0].rows: expected a list of [scenario, variant] pairs, got 5"),
+    ("runs.wall_seconds", "x", "runs[0].wall_seconds: expected a number, got 'x'"),
+    ("winner", KeyError, "games[0].winner: expected a side or null, got None"),
+    ("scenario", KeyError, "games[0].scenario: expected text, got None"),
+    ("turn", 10**400, "games[0].turn: expected a number within +-1000000000, got 1000"),
+    ("index", float("inf"), "games[0].index: expected an integer, got inf"),
+    ("score", {"german": 1e300}, "games[0].score.german: expected a number within +-1000000000"),
+    ("seed", -1, "games[0].seed: expected a seed 0..2**64-1, got -1"),
+    ("seconds", float("nan"), "games[0].seconds: expected a number within +-1000000000, got nan"),
+]
+
+
+@pytest.mark.parametrize("field, value, why", BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_broken_kept_row_is_refused_by_name_and_nothing_written(tmp_path, field, value, why):
+    """A hand-edited or damaged docs/balance-LEVEL.json (a kept row of the wrong shape, a huge
+    number) is one HexwarError naming the file and the field, never a traceback out of the
+    merge or the section; the document and the file stay as they were."""
+    doc = tmp_path / "docs" / "s.md"
+    doc.parent.mkdir()
+    doc.write_text("head\n<!-- level-hard:begin -->\nOLD SECTION\n<!-- level-hard:end -->\ntail\n")
+    path = tmp_path / "docs" / "balance-hard.json"
+    path.write_text(json.dumps(_broken(field, value)).replace("Infinity", "1e999"))
+    before = path.read_text()
+    kw = {"sides": ("german", "soviet"), "scenario_kind": True}
+    with pytest.raises(HexwarError) as err:  # the run plays row b: row a is kept from the file
+        write_level_docs(tmp_path, "docs/s.md", "docs/balance.json", "hard", [game("b", 0)], RUN1, **kw)
+    text = str(err.value)
+    assert text.startswith(f"--update-docs: {path} is not a level's games file") and why in text, text
+    assert "\n" not in text and len(text) < 400, text
+    assert "OLD SECTION" in doc.read_text() and path.read_text() == before

@@ -293,6 +293,8 @@ def test_lines_deck_names_a_hostile_value_once_in_one_line(tmp_path, capsys, mon
         f"german=../{outside.name}": f"resolves to {outside.resolve()}, outside the folders deck files are "
         f"opened from {where}",
         "german=folder.toml": "is a folder; expected a deck file such as decks/my_german.toml",
+        # `decks/..` is the working folder: not the shipped decks' parent (outside both roots)
+        "german=decks/..": "is a folder; expected a deck file such as decks/my_german.toml",
         "german=bad.toml": f"{tmp_path.resolve() / 'bad.toml'}: bad TOML: Invalid value (at end of document)",
         "german=nothing.toml": f"no such deck file (looked for {tmp_path.resolve() / 'nothing.toml'})",
     }

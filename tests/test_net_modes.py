@@ -306,11 +306,41 @@ def test_join_headless_in_the_hex_game_is_play_headless_s_menu():
     assert len(menu) == 1 and f"{len(moves)} hexes, type `a HEX`" in menu[0]
     # the briefing and what wins come first, once, as at play --headless (R10)
     assert lines[0].startswith(f"\n== {game.scenario.name} ==") and "victory points" in lines[0]
-    lines = lines[1:]
+    del lines[0]  # in place: the policy's ``out`` appends to this very list
     assert len(lines) < 10  # one line for the run of hexes, not one a hex
     assert any(ln.startswith(dest) for ln in lines)  # inspect answered: the hex in words
     assert any("give one of these hexes" in ln for ln in lines)  # a hex not in the group asks again
     lines.clear()
     answers = iter([f"a {dest}"])
     asyncio.run(pol.decide(client))
+    assert any(ln.startswith("    a  move ") for ln in lines)  # the second menu was printed here
     assert not any("==" in ln for ln in lines)  # told once
+
+
+def test_join_s_result_line_reads_as_the_local_terminal_s():
+    """``hexwar join`` ends with the line the same game's local terminal prints: a hex game's
+    hold victory named as one (R10.2) with the objective points (it was "soviet (objectives)"),
+    a line game's result, a war's fields, and no empty ``state hash`` (the server sends none of
+    a game with hidden state, R12.1)."""
+    from hexwar.cli.net import result_line
+
+    hold = {
+        "winner": "soviet",
+        "reason": "objectives",
+        "turn": 1,
+        "score": {"german": 18, "soviet": 6},
+        "objective_points": {"german": 0, "soviet": 30},
+    }
+    assert result_line({"result": hold, "state_hash": ""}) == (
+        "Result: soviet wins by holding every objective at the end of turn 1 (R10.2): german 18, "
+        "soviet 6; objective points german 0, soviet 30"
+    )
+    points = {"winner": "german", "reason": "points", "turn": 3, "score": {"german": 55, "soviet": 0}}
+    assert result_line({"result": points, "state_hash": "ab12"}) == (
+        "Result: german wins by points in turn 3: german 55, soviet 0; state hash ab12"
+    )
+    war = {"winner": "german", "reason": "capital taken", "turn": 1943}  # the campaign view's
+    assert result_line({"result": war, "state_hash": ""}) == "Result: german (capital taken) in turn 1943"
+    assert result_line({"result": None, "state_hash": ""}) == "Result: unfinished"
+    odd = {"winner": None, "reason": "x", "turn": "late", "score": {}}  # a turn that is no number
+    assert result_line({"result": odd, "state_hash": ""}) == "Result: draw (x) in turn late"

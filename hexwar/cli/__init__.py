@@ -8,6 +8,7 @@ nothing reaches the user as a traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import io
 import json
@@ -119,8 +120,9 @@ class SafeText(io.TextIOBase):
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexwar`` console script; returns the exit status.
 
-    User errors (:class:`~hexwar.errors.HexwarError`, and values click's parameter types
-    refuse) print one message to stderr and give status 2; Ctrl+C gives 130. Everything
+    User errors (:class:`~hexwar.errors.HexwarError`, values click's parameter types refuse,
+    and a file name the file system refuses as too long) print one message to stderr and give
+    status 2; Ctrl+C gives 130. Everything
     printed goes through :class:`SafeText` (control characters escaped, issue 33).
     """
     out, err = sys.stdout, sys.stderr
@@ -161,6 +163,16 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        # a file name the person gave that the file system refuses (a name part over 255
+        # bytes): every command's stat() of it, one sentence rather than a traceback
+        from ..errors import clip
+
+        name = clip(str(exc.filename)) if exc.filename is not None else "a file name given"
+        click.echo(f"hexwar: {name}: cannot be used as a file name ({exc.strerror})", err=True)
+        return 2
     return rv if isinstance(rv, int) else 0
 
 

@@ -31,7 +31,7 @@ import click
 
 from ..errors import HexwarError
 
-__all__ = ["serve", "join"]
+__all__ = ["serve", "join", "result_line"]
 
 
 def _read_tokens_file(path: str) -> dict[str, Any]:
@@ -460,9 +460,43 @@ def join(
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        res = summary.get("result") or {}
-        click.echo(
-            f"\nResult: {res.get('winner') or 'draw'} ({res.get('reason')}) in turn {res.get('turn')}; "
-            f"state hash {summary['state_hash']}"
-        )
+        click.echo("\n" + result_line(summary))
     return 0
+
+
+def result_line(summary: dict[str, Any]) -> str:
+    """The line ``hexwar join`` ends with (without ``--json``), as the same game's local
+    terminal prints it: a hex or line game's ``Result:`` line
+    (:meth:`hexwar.game.outcome.GameResult.summary`: a hold victory named as one, R10.2), a
+    war's winner, ending and year (the campaign view's ``{winner, reason, turn}``), and the
+    state hash only when the server sent one (it sends none of a game with hidden state, R12.1).
+
+    Args:
+        summary: :meth:`hexwar.net.client.SeatClient.run`'s ``{"result", "state_hash", ...}``;
+            ``result`` is the view's: a ``GameResult`` dict, a war's dict or ``None``.
+
+    Returns:
+        one line, e.g. ``"Result: soviet wins by holding every objective at the end of turn 8
+        (R10.2): german 12, soviet 30; objective points german 0, soviet 30"``.
+    """
+    from ..game.outcome import GameResult
+
+    res = summary.get("result")
+    text = ""
+    if isinstance(res, dict):
+        try:
+            text = GameResult(
+                res["winner"],
+                str(res["reason"]),
+                int(res["turn"]),
+                dict(res["score"]),
+                dict(res.get("objective_points") or {}),
+            ).summary()
+        except (KeyError, TypeError, ValueError):  # a war (no score) or another shape: its fields
+            text = f"{res.get('winner') or 'draw'} ({res.get('reason')}) in turn {res.get('turn')}"
+    elif res:  # a result this client reads nothing of: as sent
+        text = str(res)
+    else:
+        text = "unfinished"
+    h = summary.get("state_hash") or ""
+    return f"Result: {text}" + (f"; state hash {h}" if h else "")

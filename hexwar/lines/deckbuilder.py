@@ -96,8 +96,9 @@ def resolve_deck_path(value: str | os.PathLike[str]) -> Path:
     else:
         p = Path(text).expanduser()
         cands = [p if p.is_absolute() else cwd / p]
-        if not p.is_absolute() and len(p.parts) == 2 and p.parts[0] == "decks":
-            # the docs' `decks/NAME.toml` names a shipped deck from any working folder
+        if not p.is_absolute() and len(p.parts) == 2 and p.parts[0] == "decks" and p.parts[1] != "..":
+            # the docs' `decks/NAME.toml` names a shipped deck from any working folder (a file
+            # name: `decks/..` is the working folder, not the shipped decks' parent)
             cands += [r / p.parts[1] for r in roots[1:]]
     try:
         return _find_deck(text, cands, roots)

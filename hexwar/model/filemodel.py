@@ -367,10 +367,12 @@ def read_lenient(model: type[M], data: Any, src: str, rounds: int = 8) -> Lenien
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
             # a model's own rules run only once its fields fit: report what they find now, but
-            # nothing about a part holding a value filled in here (that part is already refused)
+            # nothing about a part holding a value filled in here, nor a part left out here (a
+            # wrong `side` is reported once, not again as "missing": that part is already refused)
             seen = {(p.where, p.message) for p in problems}
             parents = frozenset(_parent(f) for f in filled)
-            fresh = Lenient(None, problems_of(exc, model, src), filled | parents)
+            left_out = frozenset(field_path(t) for t in dropped)
+            fresh = Lenient(None, problems_of(exc, model, src), filled | parents | left_out)
             problems = problems + [
                 p for p in fresh.semantic(fresh.problems) if (p.where, p.message) not in seen
             ]

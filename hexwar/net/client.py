@@ -105,7 +105,7 @@ class TerminalPolicy:
             from ..game.terminal import TerminalQuit, briefing, read_choice
 
             if not self._briefed:  # what wins, before the first choice (R10), as play --headless
-                self._briefed = False
+                self._briefed = True
                 told = briefing(st)
                 if told:
                     self.out("\n" + "\n".join(told))

@@ -173,6 +173,90 @@ def render_level_section(kept: dict[str, Any], sides: tuple[str, str], scenario_
     return bal.render_block(bal.markdown_table(tallies), reasons, footer)
 
 
+#: the largest count, turn, score or seconds a kept game or run may carry: far above any real
+#: game, and small enough that the section's means and formats never overflow
+_MAX_NUMBER = 10**9
+
+
+def _number_problem(value: Any, *, integer: bool) -> str | None:
+    """Why ``value`` is no count or figure of a kept game or run (``None`` when it is one)."""
+    from ..errors import clip
+
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        return f"expected {'an integer' if integer else 'a number'}, got {clip(value, 40)}"
+    if not -_MAX_NUMBER <= value <= _MAX_NUMBER:  # false for nan too; never a float of a huge int
+        return f"expected a number within +-{_MAX_NUMBER}, got {clip(value, 40)}"
+    return None
+
+
+def _games_file_problem(old: Any) -> str | None:
+    """The first thing in a level's games file (as read) that :func:`merge_level_games` and
+    :func:`render_level_section` cannot use, as ``FIELD: what is wrong``; ``None`` when it is
+    one this command wrote: ``runs`` of ``{command, commit, on: text, wall_seconds: number,
+    games: count, rows: [[scenario, variant], ...]}`` and ``games`` of ``GameRecord`` fields
+    (``scenario``, ``index``, ``seed``, ``winner``, ``reason`` required; numbers finite and
+    within +-10**9 but the seed)."""
+    from ..errors import clip
+
+    if not (
+        isinstance(old, dict) and isinstance(old.get("games"), list) and isinstance(old.get("runs"), list)
+    ):
+        return "no 'runs' and 'games' lists"
+    for i, r in enumerate(old["runs"]):
+        if not isinstance(r, dict):
+            return f"runs[{i}]: expected an object, got {clip(r, 40)}"
+        for k in ("command", "commit", "on"):
+            if not isinstance(r.get(k), str):
+                return f"runs[{i}].{k}: expected text, got {clip(r.get(k), 40)}"
+        for k, integer in (("wall_seconds", False), ("games", True)):
+            why = _number_problem(r.get(k), integer=integer)
+            if why:
+                return f"runs[{i}].{k}: {why}"
+        rows = r.get("rows")
+        if not isinstance(rows, list) or not all(
+            isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row) for row in rows
+        ):
+            return f"runs[{i}].rows: expected a list of [scenario, variant] pairs, got {clip(rows, 60)}"
+    for i, g in enumerate(old["games"]):
+        if not isinstance(g, dict):
+            return f"games[{i}]: expected an object, got {clip(g, 40)}"
+        for k in ("scenario", "reason"):
+            if not isinstance(g.get(k), str):
+                return f"games[{i}].{k}: expected text, got {clip(g.get(k), 40)}"
+        if not isinstance(g.get("variant", "default"), str):
+            return f"games[{i}].variant: expected text, got {clip(g.get('variant'), 40)}"
+        if not (g.get("winner") is None or isinstance(g.get("winner"), str)) or "winner" not in g:
+            return f"games[{i}].winner: expected a side or null, got {clip(g.get('winner'), 40)}"
+        seed = g.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            return f"games[{i}].seed: expected a seed 0..2**64-1, got {clip(seed, 40)}"
+        for k, integer, need in (("index", True, True), ("turn", True, False), ("commands", True, False)):
+            if k in g or need:
+                why = _number_problem(g.get(k), integer=integer)
+                if why:
+                    return f"games[{i}].{k}: {why}"
+        if "seconds" in g and (why := _number_problem(g["seconds"], integer=False)):
+            return f"games[{i}].seconds: {why}"
+        for k in ("score", "objective_points"):
+            d = g.get(k, {})
+            if not isinstance(d, dict):
+                return f"games[{i}].{k}: expected {{side: points}}, got {clip(d, 40)}"
+            for side, v in d.items():
+                if why := _number_problem(v, integer=False):
+                    return f"games[{i}].{k}.{side}: {why}"
+        pbt = g.get("points_by_type", {})
+        if not isinstance(pbt, dict) or not all(isinstance(d, dict) for d in pbt.values()):
+            return f"games[{i}].points_by_type: expected {{side: {{unit type: points}}}}, got {clip(pbt, 40)}"
+        for side, d in pbt.items():
+            for t, v in d.items():
+                if why := _number_problem(v, integer=False):
+                    return f"games[{i}].points_by_type.{side}.{t}: {why}"
+        if not isinstance(g.get("held", {}), dict) or not isinstance(g.get("error", ""), str):
+            return f"games[{i}]: 'held' must be an object and 'error' text"
+    return None
+
+
 def write_level_docs(
     root: Path,
     doc_rel: str,
@@ -196,7 +280,8 @@ def write_level_docs(
         the two files written (repo-relative).
 
     Raises:
-        HexwarError: the level's JSON file is not one this command wrote, or a file cannot be
+        HexwarError: the level's JSON file is not one this command wrote (any field the merge
+            or the section reads of the wrong type, or a number past +-10**9), or a file cannot be
             read or written (nothing is written then).
     """
     from .. import balance as bal
@@ -209,11 +294,11 @@ def write_level_docs(
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise HexwarError(f"--update-docs: cannot read {path}: {exc}") from None
-        if not (
-            isinstance(old, dict) and isinstance(old.get("games"), list) and isinstance(old.get("runs"), list)
-        ):
+        why = _games_file_problem(old)
+        if why is not None:  # every field the merge and the section read, so nothing half-done
             raise HexwarError(
-                f"--update-docs: {path} is not a level's games file (no 'runs' and 'games' lists)"
+                f"--update-docs: {path} is not a level's games file as this command writes it: "
+                f"{why}; nothing was written (restore it, e.g. with git checkout)"
             )
     kept = merge_level_games(old, games, {**run, "level": level})
     section = render_level_section(kept, sides, scenario_kind)
