@@ -345,7 +345,7 @@ _NO_WINDOW = (
     metavar="SIDE=FILE",
     help="A Reserves deck file for a side you play: a hex scenario with a point budget (standard: "
     "german=decks/my_german.toml, repeatable or german=A,soviet=B) or a line game's side or seat; "
-    "opened from the working folder or the shipped decks (a bare name: german=german_kursk_panzers).",
+    "opened from the working folder or the shipped decks (a bare name is a shipped deck: soviet=soviet_guards_rifle).",
 )
 @click.option(
     "--palette",
