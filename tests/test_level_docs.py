@@ -114,6 +114,7 @@ def test_summary_counts_issue_31_figures_by_hand():
     # still overlap; ten German wins of ten do not (72-100%)
     z = [game("z", i, reason="points") for i in range(10)]
     assert "35-65% in 0 (German wins 10/10" in objective_summary([rec(g) for g in z])
+    assert objective_summary([rec(g) for g in z]).startswith("Over 1 scenario (10 games):")
 
 
 def test_section_names_each_run_and_its_rows():

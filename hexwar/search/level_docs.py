@@ -126,7 +126,7 @@ def objective_summary(records: Sequence[Any]) -> str:
     german = sum(r.winner == "german" for rs in by.values() for r in rs)
     share = f"{100 * german / total:.0f}%" if total else "-"
     return (
-        f"Over {len(by)} scenarios ({total} games): the objectives decided at least "
+        f"Over {len(by)} scenario{'' if len(by) == 1 else 's'} ({total} games): the objectives decided at least "
         f"{100 * DECIDED_SHARE:.0f}% of games in {decided}; a hold victory came in {holds}; median "
         f"length at least {MIN_MEDIAN_TURNS} turns in {long_enough}; both sides' 95% intervals "
         f"overlap {100 * BAND[0]:.0f}-{100 * BAND[1]:.0f}% in {balanced} (German wins {german}/{total}, {share})."
