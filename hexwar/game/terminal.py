@@ -32,6 +32,7 @@ from .actions.build_deck import deck_limits, deck_problems
 from .commands import BuildDeck, ChooseHand, Commit, Declare, Move, TargetArtillery, Undo
 from .inspect import inspect_hex
 from .odds import declare_odds, odds_lines
+from .victory import conditions
 
 __all__ = ["GROUP_MIN", "TerminalQuit", "menu", "read_choice", "setup_choice", "deck_prompt"]
 
@@ -520,8 +521,6 @@ def briefing(state: Any) -> list[str]:
     its briefing (the scenario's ``description``) and what wins
     (:func:`hexwar.game.victory.conditions`: victory points and Overrun R10.1, the hold victory
     and the objectives R10.2); none for an object without a ``scenario``."""
-    from .victory import conditions
-
     sc = getattr(state, "scenario", None)
     if sc is None:  # a stand-in for a game (tests' menus) has nothing to tell
         return []
