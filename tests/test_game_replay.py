@@ -150,6 +150,28 @@ def test_malformed_save_lists_every_problem(tmp_path):
     } <= wheres
 
 
+def test_a_save_of_another_format_is_one_problem_not_also_its_version(tmp_path):
+    """fresh9: ``"format": "nope"`` in a save of version 1 (as ``hexwar play --save`` writes
+    a game on a scenario map) also said "schema_version: expected 2 ..., got 1": the version is
+    upgraded only for a save's format, so the wrong format left it looking too old."""
+    state = scenario("game_tiny").new_game(seed=9)
+    path = tmp_path / "s.json"
+    write_save(state, path)
+    data = json.loads(path.read_text())
+    for version in (1, 2):
+        path.write_text(json.dumps(dict(data, format="nope", schema_version=version)))
+        with pytest.raises(ValidationError) as exc:
+            read_save(path)
+        assert [(p.where, p.message) for p in exc.value.problems] == [
+            ("format", 'expected "hexwar-save", got "nope"')
+        ], version
+    # a version this hexwar does not know is still named beside the format
+    path.write_text(json.dumps(dict(data, format="nope", schema_version=9)))
+    with pytest.raises(ValidationError) as exc:
+        read_save(path)
+    assert [p.where for p in exc.value.problems] == ["format", "schema_version"]
+
+
 def test_replay_until_stops_early_and_unfinished_games_replay_too(tmp_path):
     state = scenario("game_tiny").new_game(seed=9)
     from game_helpers import step
