@@ -68,7 +68,8 @@ def printable(text: str, keep_cr: bool = False) -> str:
 def clip(value: object, limit: int = CLIP_CHARS, quote: bool = True) -> str:
     """A value echoed in a message, cut to about ``limit`` characters.
 
-    Text is shown quoted (``repr``) unless ``quote`` is false; an empty text is ``''``
+    Text is shown quoted (``repr``) unless ``quote`` is false and it has no control
+    characters (a newline would break the one-line message); an empty text is ``''``
     (never a blank that reads as a double space); longer values end with
     ``... (N characters)``.
 
@@ -78,9 +79,13 @@ def clip(value: object, limit: int = CLIP_CHARS, quote: bool = True) -> str:
     "''"
     >>> clip("de-pz4g", quote=False)
     'de-pz4g'
+    >>> clip("german=a\\nb.toml", quote=False)
+    "'german=a\\\\nb.toml'"
     """
     if isinstance(value, str):
-        text = repr(value) if quote or not value else value
+        # unquoted only when it reads as itself: a newline or other control character
+        # would break the one-line message, so such a value is quoted with its escapes
+        text = repr(value) if quote or not value or not value.isprintable() else value
         n = len(value)
     else:
         text = repr(value)

@@ -298,6 +298,13 @@ def test_lines_deck_names_a_hostile_value_once_in_one_line(tmp_path, capsys, mon
         "german=bad.toml": f"{tmp_path.resolve() / 'bad.toml'}: bad TOML: Invalid value (at end of document)",
         "german=nothing.toml": f"no such deck file (looked for {tmp_path.resolve() / 'nothing.toml'})",
     }
+    # a value with a newline stays one line: quoted with its escapes, and the path looked for too
+    rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", "german=a\nb.toml"])
+    err = capsys.readouterr().err
+    nl = repr(str(tmp_path.resolve() / "a\nb.toml"))
+    assert rc == 2 and err == f"hexwar: --deck 'german=a\\nb.toml': no such deck file (looked for {nl})\n", (
+        err
+    )
     for value, why in cases.items():
         rc = main(["play", "lines", "--headless", "--ai", "soviet", "--deck", value])
         err = capsys.readouterr().err

@@ -108,6 +108,12 @@ def resolve_deck_path(value: str | os.PathLike[str]) -> Path:
         ) from None
 
 
+def _shown(p: Path) -> str:
+    """A path in a one-line message: as it is, or quoted with its escapes when it holds a
+    newline or another control character (:func:`hexwar.errors.clip`)."""
+    return clip(str(p), limit=4096, quote=False)
+
+
 def _find_deck(text: str, cands: list[Path], roots: list[Path]) -> Path:
     """The first of ``cands`` that is a deck file inside ``roots`` (:func:`resolve_deck_path`)."""
     for c in dict.fromkeys(cands):  # the shipped decks/ may be the working folder's
@@ -115,14 +121,14 @@ def _find_deck(text: str, cands: list[Path], roots: list[Path]) -> Path:
         if not any(_inside(r, root) for root in roots):
             where = " or ".join(str(x) for x in roots)
             raise HexwarError(
-                f"{clip(text)}: resolves to {r}, outside the folders deck files are opened from ({where}); "
+                f"{clip(text)}: resolves to {_shown(r)}, outside the folders deck files are opened from ({where}); "
                 "copy the deck file into the working folder"
             )
         if r.is_file():
             return r
     if len(cands) == 1 and cands[0].resolve().is_dir():
         raise HexwarError(f"{clip(text)}: is a folder; expected a deck file such as decks/my_german.toml")
-    looked = " and ".join(str(c) for c in dict.fromkeys(cands))
+    looked = " and ".join(_shown(c) for c in dict.fromkeys(cands))
     raise HexwarError(f"{clip(text)}: no such deck file (looked for {looked})")
 
 
