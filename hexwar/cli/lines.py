@@ -184,6 +184,10 @@ def play_lines(
                 dict(sc.sides),
             )
         )
+    if resumed is None:  # 000 setup: a hard computer seat builds its Reserves deck (issue 31)
+        from ..search.lines_deck import with_hard_decks
+
+        sc = with_hard_decks(sc, seat_levels(parse_seats_ai(ai, seats), ai_level, seats))
     if not headless:
         try:
             from ..ui import lines_screen as lines_window

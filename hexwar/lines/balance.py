@@ -70,8 +70,11 @@ def play_ai_game(
     scenario: Any, seed: int, names: dict[str, str] | None = None, variants: tuple[str, ...] | None = None
 ) -> Any:
     """Play one game of ``scenario`` with computer players (default ``standard`` on every seat)."""
-    st = scenario.new_game(seed=seed, variants=variants)
-    players = {s: make_lines_player((names or {}).get(s, "standard"), s, seed) for s in st.seats}
+    from ..search.lines_deck import with_hard_decks
+
+    who = {s: (names or {}).get(s, "standard") for s in scenario.seats}
+    st = with_hard_decks(scenario, who).new_game(seed=seed, variants=variants)  # 000 setup: hard builds
+    players = {s: make_lines_player(who[s], s, seed) for s in st.seats}
     while not st.over:
         st.apply(players[st.to_act].choose(st))
     return st
@@ -83,8 +86,11 @@ def play_lines_game(
     """One seeded game for a balance runner's game-kind registry (``ai``: side -> player name,
     given to every seat of the side); returns ``(winner, reason, turn, score, commands)`` as a
     :class:`hexwar.game.state.GameResult` plus the command count."""
-    st = source.new_game(seed=seed, variants=variants)
-    players = {s: make_lines_player(ai.get(s.split("-")[0], "standard"), s, seed) for s in st.seats}
+    from ..search.lines_deck import with_hard_decks
+
+    names = {s: ai.get(s.split("-")[0], "standard") for s in source.seats}
+    st = with_hard_decks(source, names).new_game(seed=seed, variants=variants)  # 000 setup: hard builds
+    players = {s: make_lines_player(names[s], s, seed) for s in st.seats}
     while not st.over and st.turn <= max_turns:
         st.apply(players[st.to_act].choose(st))
     return st

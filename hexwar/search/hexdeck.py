@@ -47,7 +47,7 @@ from ..game.state import UnitState
 if TYPE_CHECKING:  # pragma: no cover
     from ..game.scenario import Scenario
 
-__all__ = ["AIR_SHARE", "DEF_FLOOR", "exchange_table", "reach", "plan_deck", "deck_rate"]
+__all__ = ["AIR_SHARE", "DEF_FLOOR", "attack_value", "exchange_table", "reach", "plan_deck", "deck_rate"]
 
 AIR_SHARE = 0.55
 """Most of a built deck's budget spent on aircraft with their pilots (module docstring)."""
@@ -68,7 +68,7 @@ def _cards_of(scenario: Scenario, side: str) -> list[str]:
     return sorted({c for c in ids if not ruleset.is_crew(c)})
 
 
-def _attack_value(attacker: str, target: str) -> float:
+def attack_value(attacker: str, target: str) -> float:
     """Victory points one attack of ``attacker`` (its best weapon) is expected to take off a
     fresh ``target`` in the open (R6, exact odds): destroyed x cost + half the cost share of
     the Endurance expected lost."""
@@ -112,8 +112,8 @@ def exchange_table(scenario: Scenario, side: str) -> dict[str, tuple[float, floa
     theirs = _cards_of(scenario, enemy)
     out: dict[str, tuple[float, float]] = {}
     for c in _cards_of(scenario, side):
-        off = sum(_attack_value(c, e) for e in theirs) / max(1, len(theirs))
-        dfn = sum(_attack_value(e, c) for e in theirs) / max(1, len(theirs))
+        off = sum(attack_value(c, e) for e in theirs) / max(1, len(theirs))
+        dfn = sum(attack_value(e, c) for e in theirs) / max(1, len(theirs))
         out[c] = (off, dfn)
     if len(_TABLES) > 32:
         _TABLES.clear()
