@@ -341,3 +341,27 @@ def test_the_status_under_the_file_field_stays_below_it(size):
     assert status.y >= page.buttons[0].rect.y1, (size, status)  # and above the buttons
     if size[1] >= 700:
         assert status.h == 44, (size, status)  # room for its lines
+
+
+def test_a_hard_computer_seat_shows_and_plays_its_own_deck():
+    """Issue 31: the start page gives a hard computer seat the deck it builds (000 setup,
+    :func:`hexwar.search.lines_deck.plan_lines_deck`), says so, and the game deals it; a
+    standard computer seat is still dealt one at random."""
+    from collections import Counter
+
+    from hexwar.lines.rules import card_id_of
+    from hexwar.search.lines_deck import plan_lines_deck
+
+    sc = load_scenario("lines")
+    started = []
+    start = LinesStart(sc, {"soviet": "hard"}, M, seed=11, on_start=started.append)
+    deck = plan_lines_deck(sc, "soviet")
+    assert start.decks == {"soviet": deck}
+    texts = "\n".join(_paint(start.screen).texts)
+    assert f"soviet (computer): the computer's own deck (hard): {len(deck)} cards" in texts, texts
+    assert "german (you): drawn at random within 80-100 points" in texts
+    start.screen.key_press(keys.ENTER)
+    (st,) = started
+    held = Counter(card_id_of(c) for c in st.reserves["soviet"] + st.hand_units["soviet"])
+    assert held == Counter(deck)
+    assert LinesStart(sc, {"soviet": "standard"}, M, seed=11).decks == {}

@@ -184,10 +184,6 @@ def play_lines(
                 dict(sc.sides),
             )
         )
-    if resumed is None:  # 000 setup: a hard computer seat builds its Reserves deck (issue 31)
-        from ..search.lines_deck import with_hard_decks
-
-        sc = with_hard_decks(sc, seat_levels(parse_seats_ai(ai, seats), ai_level, seats))
     if not headless:
         try:
             from ..ui import lines_screen as lines_window
@@ -226,6 +222,10 @@ def play_lines(
         return 0
     seed_ = resumed.seed if resumed is not None else sc.seed if seed is None else seed
     names = seat_levels(parse_seats_ai(ai, seats), ai_level, seats)
+    if resumed is None:  # 000 setup: a hard computer seat builds its Reserves deck (issue 31;
+        from ..search.lines_deck import with_hard_decks  # the window's start page does the same)
+
+        sc = with_hard_decks(sc, names)
     players: dict[str, Any] = {
         s: (make_lines_player(names[s], s, seed_) if s in names else LinesTerminalPlayer(s)) for s in seats
     }

@@ -267,6 +267,12 @@ class LinesStart:
         self.on_start, self.on_quit = on_start, on_quit
         self.decks: dict[str, tuple[str, ...]] = dict(scenario.decks)
         self.deck_names: dict[str, str] = {s: "deck given with --deck" for s in self.decks}
+        from ..search.lines_deck import with_hard_decks  # 000 setup: a hard seat builds its own
+
+        built = with_hard_decks(scenario, self.ai_names).decks
+        for s in built.keys() - self.decks.keys():
+            self.decks[s] = built[s]
+            self.deck_names[s] = "the computer's own deck (hard)"
         self.message = ""
         self.state: Any = None
         self.size = (1400.0, 900.0)
