@@ -1,6 +1,9 @@
 """The ``hard`` computer player of the card game on lines (issue 31; R11.1, R12.1).
 
-Built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
+Its Reserves deck it builds before the game, as the rulebook's players do (000 Standard Game
+Setup; :func:`hexwar.search.lines_deck.plan_lines_deck`: cards by exchange rate over the enemy's
+pool, from the scenario card only), where the deck would otherwise be dealt at random. Its
+decisions are built on :func:`hexwar.search.core.determinized_search` with this mode's parts:
 
 * **determinizer** (:func:`determinize_lines`): a copy of the game in which every card the seat
   cannot see is dealt again from the same pool: each other seat's hand and Reserves deck are
