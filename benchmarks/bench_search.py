@@ -59,12 +59,15 @@ def lines_decisions(name: str, games: int) -> list[float]:
     the other processes' turns too)."""
     from hexwar.game.scenario import load_scenario
     from hexwar.lines.players import make_lines_player
+    from hexwar.search.lines_deck import with_hard_decks
 
     sc = load_scenario(name)
+    levels = {s: "hard" if s.startswith("german") else "normal" for s in sc.seats}
+    sc = with_hard_decks(sc, levels)  # as the game does: the hard seats play their own decks
     out = []
     for i in range(games):
         st = sc.new_game(seed=i)
-        p = {s: make_lines_player("hard" if s.startswith("german") else "normal", s, i) for s in st.seats}
+        p = {s: make_lines_player(levels[s], s, i) for s in st.seats}
         while not st.over:
             s = st.to_act
             t = time.process_time()
@@ -91,8 +94,10 @@ def whole_game(mode: str, name: str, level: str, seed: int = 2, cpu: bool = Fals
     else:
         from hexwar.game.scenario import load_scenario
         from hexwar.lines.players import make_lines_player
+        from hexwar.search.lines_deck import with_hard_decks
 
-        st = load_scenario(name).new_game(seed=seed)
+        sc = load_scenario(name)
+        st = with_hard_decks(sc, dict.fromkeys(sc.seats, level)).new_game(seed=seed)
         q = {s: make_lines_player(level, s, seed) for s in st.seats}
         while not st.over:
             st.apply(q[st.to_act].choose(st))
