@@ -80,8 +80,21 @@ def compare(doc, tag: str) -> str:
         assert any(near(w, new_where) for w, _ in old[1]), f"{tag}: old {old[1]}, new {new[1]}"
         return "required-broken"
     for w, msg in old[1]:
+        if w == "schema_version" and _spurious_version(doc):
+            continue  # fixed since: a save of another format is not also too old (test_game_replay)
         assert near(w, new_where), f"{tag}: the old parser named {w!r} ({msg}); the new one named {new[1]}"
     return "refused"
+
+
+def _spurious_version(doc) -> bool:
+    """The old parser also called a known version 1 or 2 wrong when ``format`` was not a save's
+    (only a save's format is upgraded); the parser no longer reports that second problem."""
+    return (
+        isinstance(doc, dict)
+        and doc.get("format") != "hexwar-save"
+        and type(doc.get("schema_version")) is int
+        and doc.get("schema_version") in (1, 2)
+    )
 
 
 def test_every_kept_save_parses_to_the_same_save_by_both_parsers():

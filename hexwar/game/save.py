@@ -282,7 +282,7 @@ def _parse_save(data: Any, src: str) -> SaveFile:
         except ValidationError as exc:
             structural += exc.problems
             data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
-    elif data.get("schema_version") in range(1, SAVE_SCHEMA_VERSION + 1):
+    elif type(data.get("schema_version")) is int and 1 <= data["schema_version"] <= SAVE_SCHEMA_VERSION:
         # not a save's format (reported by the model): an older version is no second problem
         data = dict(data, schema_version=SAVE_SCHEMA_VERSION)
     read = read_lenient(save_file.SaveFile, data, src)
