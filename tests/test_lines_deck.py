@@ -101,3 +101,34 @@ def test_play_lines_saves_the_built_deck_and_replays(tmp_path, capsys, monkeypat
     capsys.readouterr()
     rc = main(["replay", "g.json", "--verify"])
     assert rc == 0 and "replays exactly" in capsys.readouterr().out
+
+
+def test_a_saves_tampered_deck_is_one_short_problem_each():
+    """fresh9b: a save's ``setup.decks`` (a hard seat's built deck, a ``--deck``) edited by hand
+    is refused in one short line: 200 cards read "expected a list of unit card ids" (it is
+    one), a card of the other side given twice was named twice, and an unknown card id or
+    seat of 100,000 characters was echoed whole."""
+    import pytest
+
+    from hexwar.errors import HexwarError
+
+    _, sc = load_lines_source("lines")
+    deck = list(plan_lines_deck(sc, "soviet"))
+
+    def refusal(decks):
+        with pytest.raises(HexwarError) as exc:
+            sc.with_setup({"decks": decks})
+        return str(exc.value)
+
+    assert refusal({"soviet": deck * 20}) == "decks.soviet: 200 cards; a Reserves deck holds at most 100"
+    assert refusal({"soviet": [1, 2]}) == "decks.soviet: expected a list of unit card ids"
+    swapped = ["de_tiger_i" if c == "su_su152" else c for c in deck]
+    assert refusal({"soviet": swapped}) == "decks.soviet: de_tiger_i is a german card, not soviet"
+    long_id = refusal({"soviet": deck + ["x" * 100_000]})
+    assert long_id.startswith("decks.soviet: unknown unit card 'xxx") and len(long_id) < 200, len(long_id)
+    assert long_id.endswith("... (100000 characters)")
+    suffixed = refusal({"soviet": deck + ["de_tiger_i#" + "9" * 100_000]})
+    assert len(suffixed) < 250 and suffixed.endswith("is a german card, not soviet"), suffixed[-80:]
+    seat = refusal({"s" * 100_000: deck})
+    assert len(seat) < 200 and seat.endswith(": not a seat of lines"), seat[-80:]
+    assert sc.with_setup({"decks": {"soviet": deck}}).decks == {"soviet": tuple(deck)}
