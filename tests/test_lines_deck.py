@@ -132,3 +132,17 @@ def test_a_saves_tampered_deck_is_one_short_problem_each():
     seat = refusal({"s" * 100_000: deck})
     assert len(seat) < 200 and seat.endswith(": not a seat of lines"), seat[-80:]
     assert sc.with_setup({"decks": {"soviet": deck}}).decks == {"soviet": tuple(deck)}
+
+
+def test_the_built_deck_never_depends_on_the_deck_the_person_was_given():
+    """R12.1: a person's Reserves deck is their secret (only its size is seen). The hard seat
+    builds from the scenario card alone (the enemy's pool), so a person's ``--deck`` (or one
+    built on the start page) never changes it: the same deck against an all-tank and an
+    all-infantry German deck as against a dealt one."""
+    _, sc = load_lines_source("lines")
+    tanks = ("de_tiger_i", "de_tank_crew_regular") * 3
+    infantry = ("de_grenadiers",) * 3 + ("de_pioniere",) * 3 + ("de_mg42_team",) * 3
+    want = plan_lines_deck(sc, "soviet")
+    for mine in (tanks, infantry):
+        built = with_hard_decks(sc.with_decks({"german": mine}), {"soviet": "hard"})
+        assert built.decks == {"german": mine, "soviet": want}, mine
