@@ -146,3 +146,29 @@ def test_the_built_deck_never_depends_on_the_deck_the_person_was_given():
     for mine in (tanks, infantry):
         built = with_hard_decks(sc.with_decks({"german": mine}), {"soviet": "hard"})
         assert built.decks == {"german": mine, "soviet": want}, mine
+
+
+def test_the_terminal_says_the_hard_computer_builds_its_deck_and_names_no_card(capsys, monkeypatch):
+    """fresh9b: the window's start page says "the computer's own deck (hard)"; the terminal game
+    said nothing, so a person at the terminal met a built deck with a dealt one unawares. One
+    line now says which seats build and how to play a deck of one's own; it names no card
+    (R12.1: a deck's size only). A given deck is not called dealt; a normal computer keeps the deal."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet"])
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "soviet (computer, hard): its own Reserves deck, built from the scenario's cards (000 setup); "
+        "german: dealt at random, usually weaker: --deck german=FILE plays one you built (hexwar lines deck)"
+    )
+    assert not any(c in out for c in ("su_il2", "Il-2", "su_su152", "SU-152")), out
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet", "--deck", "german=german_kursk_panzers"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert (
+        first == "soviet (computer, hard): its own Reserves deck, built from the scenario's cards (000 setup)"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet", "--ai-level", "normal"])
+    assert "own Reserves deck" not in capsys.readouterr().out
