@@ -101,3 +101,74 @@ def test_play_lines_saves_the_built_deck_and_replays(tmp_path, capsys, monkeypat
     capsys.readouterr()
     rc = main(["replay", "g.json", "--verify"])
     assert rc == 0 and "replays exactly" in capsys.readouterr().out
+
+
+def test_a_saves_tampered_deck_is_one_short_problem_each():
+    """fresh9b: a save's ``setup.decks`` (a hard seat's built deck, a ``--deck``) edited by hand
+    is refused in one short line: 200 cards read "expected a list of unit card ids" (it is
+    one), a card of the other side given twice was named twice, and an unknown card id or
+    seat of 100,000 characters was echoed whole."""
+    import pytest
+
+    from hexwar.errors import HexwarError
+
+    _, sc = load_lines_source("lines")
+    deck = list(plan_lines_deck(sc, "soviet"))
+
+    def refusal(decks):
+        with pytest.raises(HexwarError) as exc:
+            sc.with_setup({"decks": decks})
+        return str(exc.value)
+
+    assert refusal({"soviet": deck * 20}) == "decks.soviet: 200 cards; a Reserves deck holds at most 100"
+    assert refusal({"soviet": [1, 2]}) == "decks.soviet: expected a list of unit card ids"
+    swapped = ["de_tiger_i" if c == "su_su152" else c for c in deck]
+    assert refusal({"soviet": swapped}) == "decks.soviet: de_tiger_i is a german card, not soviet"
+    long_id = refusal({"soviet": deck + ["x" * 100_000]})
+    assert long_id.startswith("decks.soviet: unknown unit card 'xxx") and len(long_id) < 200, len(long_id)
+    assert long_id.endswith("... (100000 characters)")
+    suffixed = refusal({"soviet": deck + ["de_tiger_i#" + "9" * 100_000]})
+    assert len(suffixed) < 250 and suffixed.endswith("is a german card, not soviet"), suffixed[-80:]
+    seat = refusal({"s" * 100_000: deck})
+    assert len(seat) < 200 and seat.endswith(": not a seat of lines"), seat[-80:]
+    assert sc.with_setup({"decks": {"soviet": deck}}).decks == {"soviet": tuple(deck)}
+
+
+def test_the_built_deck_never_depends_on_the_deck_the_person_was_given():
+    """R12.1: a person's Reserves deck is their secret (only its size is seen). The hard seat
+    builds from the scenario card alone (the enemy's pool), so a person's ``--deck`` (or one
+    built on the start page) never changes it: the same deck against an all-tank and an
+    all-infantry German deck as against a dealt one."""
+    _, sc = load_lines_source("lines")
+    tanks = ("de_tiger_i", "de_tank_crew_regular") * 3
+    infantry = ("de_grenadiers",) * 3 + ("de_pioniere",) * 3 + ("de_mg42_team",) * 3
+    want = plan_lines_deck(sc, "soviet")
+    for mine in (tanks, infantry):
+        built = with_hard_decks(sc.with_decks({"german": mine}), {"soviet": "hard"})
+        assert built.decks == {"german": mine, "soviet": want}, mine
+
+
+def test_the_terminal_says_the_hard_computer_builds_its_deck_and_names_no_card(capsys, monkeypatch):
+    """fresh9b: the window's start page says "the computer's own deck (hard)"; the terminal game
+    said nothing, so a person at the terminal met a built deck with a dealt one unawares. One
+    line now says which seats build and how to play a deck of one's own; it names no card
+    (R12.1: a deck's size only). A given deck is not called dealt; a normal computer keeps the deal."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet"])
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "soviet (computer, hard): its own Reserves deck, built from the scenario's cards (000 setup); "
+        "german: dealt at random, usually weaker: --deck german=FILE plays one you built (hexwar lines deck)"
+    )
+    assert not any(c in out for c in ("su_il2", "Il-2", "su_su152", "SU-152")), out
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet", "--deck", "german=german_kursk_panzers"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert (
+        first == "soviet (computer, hard): its own Reserves deck, built from the scenario's cards (000 setup)"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "lines", "--headless", "--ai", "soviet", "--ai-level", "normal"])
+    assert "own Reserves deck" not in capsys.readouterr().out

@@ -365,3 +365,39 @@ def test_a_hard_computer_seat_shows_and_plays_its_own_deck():
     held = Counter(card_id_of(c) for c in st.reserves["soviet"] + st.hand_units["soviet"])
     assert held == Counter(deck)
     assert LinesStart(sc, {"soviet": "standard"}, M, seed=11).decks == {}
+
+
+def test_a_computers_deck_changed_in_the_deck_builder_is_no_longer_called_its_own():
+    """fresh9b: a person may open the deck builder for the hard computer's seat (it opens on the
+    computer's deck) and play it with another deck; the page still said "the computer's own
+    deck (hard)" of the changed deck (the builder kept the page's label as the deck's name). A
+    deck used unchanged keeps the label; a changed one is "deck built here", as is a changed
+    ``--deck`` deck."""
+    from hexwar.search.lines_deck import plan_lines_deck
+
+    sc = load_scenario("lines")
+    start = LinesStart(sc, {"soviet": "hard"}, M, seed=11)
+    deck = plan_lines_deck(sc, "soviet")
+    start.build("soviet")
+    _click(start.screen, "use deck")  # unchanged: still the computer's own
+    assert start.decks["soviet"] == deck
+    texts = "\n".join(_paint(start.screen).texts)
+    assert f"soviet (computer): the computer's own deck (hard): {len(deck)} cards" in texts, texts
+    start.build("soviet")
+    _click(start.screen, "take out last")
+    _click(start.screen, "take out last")
+    _add(start.screen, "rifle squad")
+    _click(start.screen, "use deck")
+    assert start.page == "start" and start.decks["soviet"] == deck[:-2] + ("su_rifles",)
+    texts = "\n".join(_paint(start.screen).texts)
+    assert "soviet (computer): deck built here: 9 cards, 80 points" in texts, texts
+    assert "the computer's own deck" not in texts, texts
+    assert "soviet plays with 'deck built here' (80 points)." in texts, texts
+    given = LinesStart(sc.with_decks({"soviet": deck}), {"soviet": "hard"}, M, seed=11)
+    assert given.deck_names == {"soviet": "deck given with --deck"}
+    given.build("soviet")
+    _click(given.screen, "take out last")
+    _click(given.screen, "take out last")
+    _add(given.screen, "rifle squad")
+    _click(given.screen, "use deck")
+    assert given.deck_names == {"soviet": "deck built here"}

@@ -90,3 +90,27 @@ def test_the_other_sides_random_reserves_picks_are_hidden_from_a_seat_and_a_spec
         assert seat_log_text(e, "soviet") == e.text
     text = "\n".join(seat_view(st, "german", log_lines=len(st.log)).log)
     assert "soviet Reserves deck card" not in text and "german Reserves deck card" in text
+
+
+def test_a_card_reinforcements_takes_from_the_reserves_stays_hidden_until_committed():
+    """R12.1: Reinforcements ("commit 1 unit directly from the Reserves deck") puts the top
+    Reserves card into the hand, where it may stay (a crew card alone cannot be committed). The
+    local log named it to the other seat and a spectator ("soviet takes Tank crew (regular)
+    ... to commit": fresh9b, met against the hard player's built deck), though the hex view and
+    the network lines view hide it; the seat itself still reads it."""
+    from hexwar.lines.commands import UseCommandCard
+    from hexwar.lines.events import TakenFromReserves
+    from hexwar.lines.view import seat_log_text
+
+    st = game(("de_grenadiers",), ("su_rifles",))
+    st.reserves["soviet"].insert(0, "su_tank_crew_regular#9")
+    st.hand_commands["soviet"].append("reinforcements#9")
+    act(st, UseCommandCard("soviet", "reinforcements#9"))
+    assert "su_tank_crew_regular#9" in st.hand_units["soviet"]
+    (e,) = [e for e in st.log if isinstance(e, TakenFromReserves)]
+    assert seat_log_text(e, "soviet") == e.text and "su_tank_crew_regular#9" in e.text
+    hidden = "soviet takes a unit card from the Reserves deck to commit (hidden until committed)"
+    assert seat_log_text(e, "german") == hidden
+    assert seat_log_text(e, None) == hidden
+    text = "\n".join(seat_view(st, "german", log_lines=len(st.log)).log)
+    assert "Tank crew" not in text and "su_tank_crew" not in text

@@ -344,7 +344,8 @@ _NO_WINDOW = (
     multiple=True,
     metavar="SIDE=FILE",
     help="A Reserves deck file for a side you play: a hex scenario with a point budget (standard: "
-    "german=decks/my_german.toml, repeatable or german=A,soviet=B) or a line game's side or seat; "
+    "german=decks/my_german.toml, repeatable or german=A,soviet=B) or a line game's side or seat (a "
+    "computer's too: it plays that deck, at any level); "
     "opened from the working folder or the shipped decks (a bare name is a shipped deck: soviet=soviet_guards_rifle).",
 )
 @click.option(

@@ -145,6 +145,26 @@ def parse_decks(
     return out
 
 
+def hard_deck_note(built: list[str], dealt: list[str]) -> str:
+    """The line the terminal prints before a game with a ``hard`` computer seat that builds its
+    own Reserves deck (000 setup; the window's start page says "the computer's own deck
+    (hard)"): which seats build, and which of the people's seats are dealt theirs at random
+    and how to play one built instead (``--deck``, ``hexwar lines deck``). Names no card: the
+    deck list is not shown (R12.1 shows a deck's size only).
+
+    Args:
+        built: the computer seats whose deck is built (``soviet``, ``soviet-front`` ...).
+        dealt: the people's seats whose deck is dealt at random.
+    """
+    text = f"{', '.join(built)} (computer, hard): its own Reserves deck, built from the scenario's cards (000 setup)"
+    if dealt:
+        text += (
+            f"; {', '.join(dealt)}: dealt at random, usually weaker: --deck {dealt[0]}=FILE plays one you "
+            "built (hexwar lines deck)"
+        )
+    return text
+
+
 def play_lines(
     sc: Any,
     *,
@@ -225,7 +245,12 @@ def play_lines(
     if resumed is None:  # 000 setup: a hard computer seat builds its Reserves deck (issue 31;
         from ..search.lines_deck import with_hard_decks  # the window's start page does the same)
 
+        given = set(sc.decks)
         sc = with_hard_decks(sc, names)
+        built = [s for s in seats if s in sc.decks and s not in given]
+        dealt = [s for s in seats if s not in names and s not in sc.decks]
+        if built and len(names) < len(seats) and not as_json:  # a person plays; no start page here
+            click.echo(hard_deck_note(built, dealt))
     players: dict[str, Any] = {
         s: (make_lines_player(names[s], s, seed_) if s in names else LinesTerminalPlayer(s)) for s in seats
     }

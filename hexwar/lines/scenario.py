@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HexwarError, Problem, ValidationError
+from ..errors import HexwarError, Problem, ValidationError, clip
 from ..fileio import read_text
 from ..formats import lines_file  # its models are made at the first lines scenario validated
 from ..formats.migrate import DECK_FORMAT  # the one spelling (the deck model re-exports it)
@@ -202,9 +202,11 @@ class LinesScenario:
         out: dict[str, tuple[str, ...]] = {}
         for seat, ids in decks.items():
             if seat not in self.seats and seat not in SIDES:
-                raise HexwarError(f"decks.{seat}: not a seat of {self.id}")
-            if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(ids) > 100:
+                raise HexwarError(f"decks.{clip(seat, quote=False)}: not a seat of {self.id}")
+            if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
                 raise HexwarError(f"decks.{seat}: expected a list of unit card ids")
+            if len(ids) > 100:  # 100 points at most, no card below 1 (fresh9b: was "expected a list")
+                raise HexwarError(f"decks.{seat}: {len(ids)} cards; a Reserves deck holds at most 100")
             errors, _ = deck_problems(side_of_seat(seat), ids, (0, 10_000))
             if errors:
                 raise HexwarError(f"decks.{seat}: " + "; ".join(errors))
@@ -237,12 +239,13 @@ def deck_problems(
     for cid in card_ids:
         u = cards.units.get(card_id_of(cid))
         if u is None:
-            errors.append(f"unknown unit card {cid!r}")
+            errors.append(f"unknown unit card {clip(cid)}")
             continue
+        shown = clip(cid, quote=False)  # "de_tiger_i#" and any suffix is that card: cut it
         if u.side != side:
-            errors.append(f"{cid} is a {u.side} card, not {side}")
+            errors.append(f"{shown} is a {u.side} card, not {side}")
         if role is not None and not u.is_crew and role_of(u.id) != role:
-            errors.append(f"{cid} is a {role_of(u.id)} unit, not for the {role} commander (000 4-player)")
+            errors.append(f"{shown} is a {role_of(u.id)} unit, not for the {role} commander (000 4-player)")
         total += u.cost
         types.add(u.unit_type)
     lo, hi = budget
@@ -252,7 +255,7 @@ def deck_problems(
         u = cards.units.get(card_id_of(cid))
         if u is not None and u.needs_crew and u.crew not in types:
             warnings.append(f"{u.name} needs {u.crew.replace('_', ' ')} but the deck has none (000 tip)")
-    return errors, warnings
+    return list(dict.fromkeys(errors)), warnings  # a card given twice is one problem (fresh9b)
 
 
 def restriction_problems(side_cfg: LinesSide | None, card_ids: list[str] | tuple[str, ...]) -> list[str]:

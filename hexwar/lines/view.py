@@ -142,7 +142,12 @@ def _log_text(e: Any, seat: str | None) -> str:
             return f"{m.group(1)} draws a card for its Reserves deck"
     if isinstance(e, HandChosen) and e.seat != seat:
         return f"{e.seat} takes {len(e.cards)} unit cards into hand (hidden)"
-    if isinstance(e, TakenFromReserves) and e.seat != seat and "to commit" not in e.text:
+    if isinstance(e, TakenFromReserves) and e.seat != seat:
+        # Reinforcements' card too ("to commit"): it goes into the hand and may stay there (a
+        # crew card alone cannot be committed), so it is named when committed, not before
+        # (fresh9b: the log named it; the hex view hides it as well)
+        if "to commit" in e.text:
+            return f"{e.seat} takes a unit card from the Reserves deck to commit (hidden until committed)"
         return f"{e.seat} takes a unit card from the Reserves deck into hand (hidden)"
     return str(e.text)
 

@@ -27,6 +27,13 @@ _E = TypeVar("_E", bound=Element)
 
 __all__ = ["StartPage", "LinesStart", "next_seed", "last_lines_seed"]
 
+#: a seat's deck as the start page names it: given with ``--deck``, built by the ``hard``
+#: computer itself (:func:`hexwar.search.lines_deck.with_hard_decks`), or either of them changed
+#: in the deck builder here (then it is neither)
+GIVEN_DECK = "deck given with --deck"
+OWN_DECK = "the computer's own deck (hard)"
+BUILT_DECK = "deck built here"
+
 #: seeds :func:`next_seed` gives are below this (six digits: easy to type after ``--seed``)
 SEED_SPAN = 1_000_000
 
@@ -266,13 +273,13 @@ class LinesStart:
         self.seed, self.variants = seed, variants
         self.on_start, self.on_quit = on_start, on_quit
         self.decks: dict[str, tuple[str, ...]] = dict(scenario.decks)
-        self.deck_names: dict[str, str] = {s: "deck given with --deck" for s in self.decks}
+        self.deck_names: dict[str, str] = {s: GIVEN_DECK for s in self.decks}
         from ..search.lines_deck import with_hard_decks  # 000 setup: a hard seat builds its own
 
         built = with_hard_decks(scenario, self.ai_names).decks
         for s in built.keys() - self.decks.keys():
             self.decks[s] = built[s]
-            self.deck_names[s] = "the computer's own deck (hard)"
+            self.deck_names[s] = OWN_DECK
         self.message = ""
         self.state: Any = None
         self.size = (1400.0, 900.0)
@@ -309,9 +316,14 @@ class LinesStart:
         return page
 
     def _built(self, seat: str, b: DeckBuilder) -> None:
-        self.decks[seat] = tuple(b.cards)
-        self.deck_names[seat] = b.name
-        self.message = f"{seat} plays with {b.name!r} ({b.points} points)."
+        cards, name = tuple(b.cards), b.name
+        if name in (GIVEN_DECK, OWN_DECK) and cards != self.decks.get(seat):
+            # the page's own label no longer says what the deck is once its cards changed
+            # (fresh9b: an edited hard computer's deck still read "the computer's own deck")
+            name = BUILT_DECK
+        self.decks[seat] = cards
+        self.deck_names[seat] = name
+        self.message = f"{seat} plays with {name!r} ({b.points} points)."
         self.back()
 
     def back(self) -> None:
