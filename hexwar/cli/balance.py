@@ -218,9 +218,6 @@ def _balance_docs(
         bal.update_doc(doc, f"{block}\n\n{footer}", "head-to-head")
         click.echo(f"wrote {gk.doc}", err=as_json)
         return
-    reasons = bal.reasons_text(tallies) + (
-        "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
-    )
     level = players["german"] if players["german"] == players["soviet"] else None
     if ai_level is not None and level is not None and level != "normal":
         # one level on both sides (issue 31: hard against hard): its own marked section and JSON
@@ -245,6 +242,9 @@ def _balance_docs(
         )
         click.echo("wrote " + " and ".join(written), err=as_json)
         return
+    reasons = bal.reasons_text(tallies) + (
+        "\n\nObjectives decided (R10.2):\n" + objectives if objectives else ""
+    )
     bal.update_doc(doc, bal.render_block(bal.markdown_table(tallies), reasons, footer), gk.marker)
     payload = {
         "command": cmd,

@@ -37,7 +37,7 @@ decks do not depend on the seed at all and a save replays exactly (R1.2): the de
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HexwarError
 from ..game import ruleset
@@ -47,7 +47,17 @@ from ..game.state import UnitState
 if TYPE_CHECKING:  # pragma: no cover
     from ..game.scenario import Scenario
 
-__all__ = ["AIR_SHARE", "DEF_FLOOR", "attack_value", "exchange_table", "reach", "plan_deck", "deck_rate"]
+__all__ = [
+    "AIR_SHARE",
+    "DEF_FLOOR",
+    "attack_value",
+    "exchange",
+    "exchange_table",
+    "fill_by_rate",
+    "reach",
+    "plan_deck",
+    "deck_rate",
+]
 
 AIR_SHARE = 0.55
 """Most of a built deck's budget spent on aircraft with their pilots (module docstring)."""
@@ -94,6 +104,49 @@ def attack_value(attacker: str, target: str) -> float:
     return best
 
 
+def exchange(mine: list[str], theirs: list[str]) -> dict[str, tuple[float, float]]:
+    """``{card: (off, def)}`` for each of ``mine`` (unit card ids, crews left out) against the
+    enemy cards ``theirs``: the victory points one of its attacks takes off them and one of
+    theirs off it, each averaged over ``theirs`` (:func:`attack_value`, R6 exact odds). Shared
+    by the hex deck (:func:`exchange_table`) and the lines deck
+    (:mod:`hexwar.search.lines_deck`)."""
+    n = max(1, len(theirs))
+    return {
+        c: (sum(attack_value(c, e) for e in theirs) / n, sum(attack_value(e, c) for e in theirs) / n)
+        for c in mine
+    }
+
+
+def fill_by_rate(
+    priced: list[tuple[float, str, str, int]], hi: int, copies: int, air_cap: float, is_air: Any
+) -> list[str]:
+    """The greedy deck of both hard players (000 setup, R4.3): over ``priced`` (``(rate, card,
+    crew, points)``, best first), take the best card that still fits, again and again, while
+    the points (``hi``), the copy limit (``copies``; 0: none) and the aircraft points
+    (``air_cap``; ``is_air(card)``) allow.
+
+    Returns:
+        card ids in the order picked, each unit followed by its crew (``""``: none needed).
+    """
+    deck: list[str] = []
+    count: Counter[str] = Counter()
+    total = air = 0
+    progress = True
+    while progress:
+        progress = False
+        for _rate, u, crew, price in priced:
+            flying = is_air(u)
+            if total + price > hi or (copies and count[u] >= copies) or (flying and air + price > air_cap):
+                continue
+            deck += [u, crew] if crew else [u]
+            count[u] += 1
+            total += price
+            air += price if flying else 0
+            progress = True
+            break
+    return deck
+
+
 def exchange_table(scenario: Scenario, side: str) -> dict[str, tuple[float, float]]:
     """``{card: (off, def)}`` for every unit card ``side`` may put in its deck (module
     docstring): victory points one of its attacks takes off the enemy's cards, and one of
@@ -109,12 +162,7 @@ def exchange_table(scenario: Scenario, side: str) -> dict[str, tuple[float, floa
     if hit is not None:
         return hit
     enemy = next(s for s in scenario.sides if s != side)
-    theirs = _cards_of(scenario, enemy)
-    out: dict[str, tuple[float, float]] = {}
-    for c in _cards_of(scenario, side):
-        off = sum(attack_value(c, e) for e in theirs) / max(1, len(theirs))
-        dfn = sum(attack_value(e, c) for e in theirs) / max(1, len(theirs))
-        out[c] = (off, dfn)
+    out = exchange(_cards_of(scenario, side), _cards_of(scenario, enemy))
     if len(_TABLES) > 32:
         _TABLES.clear()
     _TABLES[key] = out
@@ -177,27 +225,7 @@ def plan_deck(scenario: Scenario, side: str) -> list[str] | None:
         price = ruleset.cost(u) + (ruleset.cost(crew) if crew else 0)
         priced.append((deck_rate(scenario, side, u), u, crew, price))
     priced.sort(key=lambda x: (-x[0], x[3], x[1]))
-    deck: list[str] = []
-    count: Counter[str] = Counter()
-    total = 0
-    air = 0
-    air_cap = AIR_SHARE * hi
-    progress = True
-    while progress:
-        progress = False
-        for _rate, u, crew, price in priced:
-            if total + price > hi or (copies and count[u] >= copies):
-                continue
-            if ruleset.is_aircraft(u) and air + price > air_cap:
-                continue
-            deck.append(u)
-            if crew:
-                deck.append(crew)
-            count[u] += 1
-            total += price
-            air += price if ruleset.is_aircraft(u) else 0
-            progress = True
-            break
+    deck = fill_by_rate(priced, hi, copies, AIR_SHARE * hi, ruleset.is_aircraft)
     if deck_problem(ss, side, deck) is not None:
         return None
     return deck

@@ -1,4 +1,4 @@
-"""The ``hard`` lines player's Reserves deck (000 Standard Game Setup; issue 31).
+"""The ``hard`` lines player's Reserves deck (000 Standard Game Setup, R4.3; issue 31).
 
 The rulebook has each player *create* an 80-100 point Reserves deck (75 a commander in the
 4-player game) from the side's unit cards; hexwar deals a random one within the limits
@@ -13,7 +13,7 @@ its own pool, limits and restrictions, the enemy's pool; R12.1):
   over the enemy's pool by the exact odds of the combat rules
   (:func:`hexwar.search.hexdeck.attack_value`, the same weapons and Damage Index as the card
   game's, R6); the rate is ``off / max(def, DEF_FLOOR)``;
-* **the deck**: cards best rate first, each with its crew (the regular crew of its kind, R4.1),
+* **the deck** (:func:`hexwar.search.hexdeck.fill_by_rate`, the hard hex player's): cards best rate first, each with its crew (the regular crew of its kind, R4.1),
   up to :data:`COPIES` copies, while the points allow; aircraft take at most
   :data:`hexwar.search.hexdeck.AIR_SHARE` of the points; the deck must pass the game's own
   checks (:func:`hexwar.lines.scenario.deck_problems`, the scenario card's restrictions),
@@ -27,13 +27,12 @@ with a dealt one won 283 of 300 games of ``lines`` and 114 of 150 of ``lines-4p`
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from ..lines.commands import side_of_seat
 from ..lines.rules import role_of
 from ..lines.scenario import deck_problems, default_cards, restriction_problems, seat_budget
-from .hexdeck import AIR_SHARE, DEF_FLOOR, attack_value
+from .hexdeck import AIR_SHARE, DEF_FLOOR, exchange, fill_by_rate
 
 __all__ = ["COPIES", "plan_lines_deck", "with_hard_decks"]
 
@@ -64,6 +63,7 @@ def _rated(sc: Any, seat: str) -> list[tuple[float, str, str, int]]:
     units = sorted({c for c in pool if not cards.unit(c).is_crew and (role is None or role_of(c) == role)})
     units = [u for u in units if not restriction_problems(sc.sides[side], [u])]
     theirs = sorted({c for c in _pool(sc, enemy) if not cards.unit(c).is_crew})
+    table = exchange(units, theirs)
     out = []
     for u in units:
         uc = cards.unit(u)
@@ -76,9 +76,8 @@ def _rated(sc: Any, seat: str) -> list[tuple[float, str, str, int]]:
             if not fits:
                 continue
             crew = fits[0]
-        off = sum(attack_value(u, e) for e in theirs) / max(1, len(theirs))
-        dfn = sum(attack_value(e, u) for e in theirs) / max(1, len(theirs))
         price = uc.cost + (cards.unit(crew).cost if crew else 0)
+        off, dfn = table[u]
         out.append((off / max(dfn, DEF_FLOOR), u, crew, price))
     out.sort(key=lambda x: (-x[0], x[3], x[1]))
     if len(_RATES) > 32:
@@ -105,22 +104,9 @@ def plan_lines_deck(sc: Any, seat: str) -> tuple[str, ...] | None:
     if ss.reserves and len(sc.seats) == 2:
         return None
     lo, hi = seat_budget(sc, side)
-    deck: list[str] = []
-    count: Counter[str] = Counter()
-    total = air = 0
-    progress = True
-    while progress:
-        progress = False
-        for _rate, u, crew, price in _rated(sc, seat):
-            is_air = cards.unit(u).unit_type == "aircraft"
-            if total + price > hi or count[u] >= COPIES or (is_air and air + price > AIR_SHARE * hi):
-                continue
-            deck += [u, crew] if crew else [u]
-            count[u] += 1
-            total += price
-            air += price if is_air else 0
-            progress = True
-            break
+    deck = fill_by_rate(
+        _rated(sc, seat), hi, COPIES, AIR_SHARE * hi, lambda u: cards.unit(u).unit_type == "aircraft"
+    )
     role = None if len(sc.seats) == 2 else seat.split("-", 1)[1]
     errors, _warnings = deck_problems(side, deck, (lo, hi), role)
     if errors or restriction_problems(ss, deck):
@@ -141,7 +127,7 @@ def with_hard_decks(sc: Any, levels: dict[str, str]) -> Any:
     built: dict[str, tuple[str, ...]] = {}
     for seat in sc.seats:
         side = side_of_seat(seat)
-        level = levels.get(seat, levels.get(side) if len(sc.seats) == 4 or seat == side else None)
+        level = levels.get(seat, levels.get(side))
         if level != "hard" or seat in sc.decks or (side in sc.decks and len(sc.seats) == 2):
             continue
         deck = plan_lines_deck(sc, seat)
